@@ -1,0 +1,26 @@
+#!/usr/bin/env node
+// Bundles src/cli/main.ts into dist/cli.js (ESM, Node 20). Commands and heavy
+// parsers are dynamic imports, so esbuild splits them into chunks that a
+// command loads only when it runs: start-up cost stays near `node -e 0`.
+import { build } from "esbuild";
+import { readFileSync, rmSync } from "node:fs";
+
+const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"));
+rmSync(new URL("../dist", import.meta.url), { recursive: true, force: true });
+await build({
+  entryPoints: { cli: "src/cli/main.ts" },
+  outdir: "dist",
+  bundle: true,
+  splitting: true,
+  format: "esm",
+  platform: "node",
+  target: "node20",
+  sourcemap: "linked",
+  chunkNames: "chunks/[name]-[hash]",
+  define: { RALPH_VERSION: JSON.stringify(pkg.version) },
+  banner: {
+    // Some bundled CommonJS packages call require(); give them one.
+    js: "#!/usr/bin/env node\nimport { createRequire as __ralphCreateRequire } from 'node:module';\nconst require = __ralphCreateRequire(import.meta.url);",
+  },
+  logLevel: "warning",
+});

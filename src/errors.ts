@@ -1,0 +1,103 @@
+/**
+ * ralph's one error type. Every failure that reaches the command line is a
+ * {@link RalphError}: a stable `code` that tests and scripts match on, the
+ * process exit code of its class (DESIGN.md "The command line"), structured
+ * `data` for `--json` output, and the underlying `cause`.
+ *
+ * Exit codes: 1 is reserved for `check`/`pre-push` findings at or above the
+ * fail threshold; 2 is a user-fixable error; 3 is an internal error (a bug).
+ */
+
+/** Exit code classes of ordinary commands (DESIGN.md). */
+export const ExitCode = {
+  ok: 0,
+  findings: 1,
+  usage: 2,
+  internal: 3,
+} as const;
+export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
+
+/**
+ * Stable error codes. Each maps to one exit code class in {@link exitCodeOf}.
+ * New codes are added here, never reused with another meaning.
+ */
+export type ErrorCode =
+  | "E_USAGE" // bad flags or arguments
+  | "E_NOT_A_REPO" // cwd is not inside a git work tree
+  | "E_BARE_REPO" // a bare repository has no work tree to checkpoint
+  | "E_BAD_LOOP_ID" // a loop id that is not a valid ref component
+  | "E_UNKNOWN_REV" // a REV that resolves to nothing
+  | "E_UNKNOWN_LOOP" // a loop with no checkpoints
+  | "E_LOCKED" // ralph's lock is held by a live process
+  | "E_UNREADABLE" // a file in the work tree cannot be read (permissions)
+  | "E_RESTORE_REFUSED" // a restore that would delete too much without --force
+  | "E_UNSAFE_PATH" // a tree entry that would write outside the work tree
+  | "E_CORRUPT" // a stored object or ref is unreadable or malformed
+  | "E_CONFLICT" // a compare-and-swap on a ref lost after retries
+  | "E_INTERNAL"; // a bug
+
+const USER_FIXABLE: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
+  "E_USAGE",
+  "E_NOT_A_REPO",
+  "E_BARE_REPO",
+  "E_BAD_LOOP_ID",
+  "E_UNKNOWN_REV",
+  "E_UNKNOWN_LOOP",
+  "E_LOCKED",
+  "E_UNREADABLE",
+  "E_RESTORE_REFUSED",
+  "E_UNSAFE_PATH",
+  "E_CONFLICT",
+]);
+
+/** The exit code class of an error code: 2 for user-fixable, 3 for the rest. */
+export function exitCodeOf(code: ErrorCode): ExitCode {
+  return USER_FIXABLE.has(code) ? ExitCode.usage : ExitCode.internal;
+}
+
+/**
+ * An error with a stable code. `message` is one line saying what happened and
+ * what to do; `data` carries machine-readable detail (paths, oids, counts).
+ */
+export class RalphError extends Error {
+  readonly code: ErrorCode;
+  readonly data: Readonly<Record<string, unknown>>;
+  readonly exitCode: ExitCode;
+
+  constructor(code: ErrorCode, message: string, options: { data?: Record<string, unknown>; cause?: unknown } = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = "RalphError";
+    this.code = code;
+    this.data = options.data ?? {};
+    this.exitCode = exitCodeOf(code);
+  }
+}
+
+/** True when `error` is a {@link RalphError}, optionally with the given code. */
+export function isRalphError(error: unknown, code?: ErrorCode): error is RalphError {
+  return error instanceof RalphError && (code === undefined || error.code === code);
+}
+
+/** True when `error` is a Node system error with the given `code` (e.g. "ENOENT"). */
+export function isErrno(error: unknown, ...codes: string[]): error is NodeJS.ErrnoException {
+  return (
+    typeof error === "object" &&
+    error !== null &&
+    typeof (error as NodeJS.ErrnoException).code === "string" &&
+    codes.includes((error as NodeJS.ErrnoException).code as string)
+  );
+}
+
+/**
+ * Wraps anything thrown into a RalphError: RalphErrors pass through, anything
+ * else becomes E_INTERNAL with a hint to report it.
+ */
+export function toRalphError(error: unknown): RalphError {
+  if (error instanceof RalphError) return error;
+  const detail = error instanceof Error ? error.message : String(error);
+  return new RalphError(
+    "E_INTERNAL",
+    `internal error: ${detail.split("\n")[0]} (this is a bug in ralph; please report it with RALPH_DEBUG=1 output)`,
+    { cause: error },
+  );
+}

@@ -1,0 +1,109 @@
+/**
+ * Builds real git repositories for tests with the real `git` binary
+ * (STYLE.md §9): fixed author and dates, branch `main`, no global config,
+ * `cwd` passed everywhere, removed after each test.
+ */
+import { execFileSync, type ExecFileSyncOptions } from "node:child_process";
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync, chmodSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { afterEach } from "vitest";
+
+/** Environment for every git call in tests: no user or system config, fixed identity and dates. */
+export const gitEnv: NodeJS.ProcessEnv = {
+  ...process.env,
+  GIT_AUTHOR_NAME: "Test Author",
+  GIT_AUTHOR_EMAIL: "author@example.invalid",
+  GIT_COMMITTER_NAME: "Test Committer",
+  GIT_COMMITTER_EMAIL: "committer@example.invalid",
+  GIT_AUTHOR_DATE: "2026-01-01T00:00:00Z",
+  GIT_COMMITTER_DATE: "2026-01-01T00:00:00Z",
+  GIT_CONFIG_NOSYSTEM: "1",
+  GIT_CONFIG_GLOBAL: "/dev/null",
+  XDG_CONFIG_HOME: "/nonexistent-ralph-test",
+  RALPH_DEBUG: "",
+};
+
+/** A file in an inline repo description: text, or an object for modes and symlinks. */
+export type FileSpec = string | Buffer | { content: string | Buffer; mode?: number } | { symlink: string };
+
+/** Runs git in `cwd` and returns its stdout (utf8, trailing newline kept). Throws on non-zero exit. */
+export function git(cwd: string, args: string[], options: ExecFileSyncOptions = {}): string {
+  return execFileSync("git", args, { cwd, env: gitEnv, encoding: "utf8", stdio: ["pipe", "pipe", "pipe"], ...options }) as string;
+}
+
+/** Writes files (paths relative to `root`, `/`-separated) creating parent folders. */
+export function writeFiles(root: string, files: Record<string, FileSpec>): void {
+  for (const [path, spec] of Object.entries(files)) {
+    const abs = join(root, path);
+    mkdirSync(dirname(abs), { recursive: true });
+    rmSync(abs, { force: true, recursive: true });
+    if (typeof spec === "object" && !Buffer.isBuffer(spec) && "symlink" in spec) {
+      symlinkSync(spec.symlink, abs);
+    } else if (typeof spec === "object" && !Buffer.isBuffer(spec)) {
+      writeFileSync(abs, spec.content);
+      if (spec.mode !== undefined) chmodSync(abs, spec.mode);
+    } else {
+      writeFileSync(abs, spec);
+    }
+  }
+}
+
+const created: string[] = [];
+afterEach(() => {
+  while (created.length > 0) rmSync(created.pop() as string, { recursive: true, force: true });
+});
+
+/** A fresh empty directory under the OS temp dir, removed after the current test. */
+export function makeTempDir(prefix = "ralph-test-"): string {
+  const dir = realpathSync(mkdtempSync(join(tmpdir(), prefix)));
+  created.push(dir);
+  return dir;
+}
+
+/**
+ * Creates a repository: `git init -b main`, writes `files`, and when
+ * `commit` is true (default) adds and commits them as "initial".
+ * Returns the work tree root.
+ */
+export function makeRepo(files: Record<string, FileSpec> = {}, options: { commit?: boolean } = {}): string {
+  const root = makeTempDir();
+  git(root, ["init", "-q", "-b", "main"]);
+  git(root, ["config", "core.autocrlf", "false"]);
+  writeFiles(root, files);
+  if (options.commit ?? true) {
+    git(root, ["add", "-A"]);
+    git(root, ["commit", "-q", "--allow-empty", "-m", "initial"]);
+  }
+  return root;
+}
+
+/** `git add -A && git commit` with a message; returns the new HEAD oid. */
+export function commitAll(root: string, message: string): string {
+  git(root, ["add", "-A"]);
+  git(root, ["commit", "-q", "--allow-empty", "-m", message]);
+  return git(root, ["rev-parse", "HEAD"]).trim();
+}
+
+/** `git fsck --full --strict` output; throws if git reports an error. */
+export function fsck(root: string): string {
+  return git(root, ["fsck", "--full", "--strict", "--no-dangling"]);
+}
+
+/** Everything that must not move when ralph checkpoints: HEAD, the index file bytes, status. */
+export function userState(root: string): { head: string; status: string; index: string } {
+  let head = "";
+  try {
+    head = git(root, ["rev-parse", "HEAD"]).trim();
+  } catch {
+    head = "(no commits)";
+  }
+  const gitDir = git(root, ["rev-parse", "--absolute-git-dir"]).trim();
+  let index = "";
+  try {
+    index = execFileSync("sha1sum", [join(gitDir, "index")], { encoding: "utf8" }).split(" ")[0] ?? "";
+  } catch {
+    index = "(no index)";
+  }
+  return { head, status: git(root, ["status", "--porcelain=v1", "-uall", "--ignored"]), index };
+}
