@@ -1,0 +1,43 @@
+/**
+ * `ralph check [--from REV] [--to REV] [--format text|json|github] [--fail-on block|warn] [--loop ID]`:
+ * judge the change between two revisions. Exit 1 when the verdict is at or
+ * above --fail-on (BLOCK by default), 0 otherwise.
+ */
+import { z } from "zod";
+import { RalphError } from "../../errors.js";
+import { judgeChange } from "../../loop/check.js";
+import { resolveRev } from "../../store/rev.js";
+import type { CommandContext, CommandOutput } from "../context.js";
+import { parseOptions, stringOption } from "../options.js";
+import { renderJudgementGithub, renderJudgementText } from "../reporters/findings.js";
+import { openStore } from "./shared.js";
+
+const Options = z
+  .object({
+    from: stringOption.optional(),
+    to: stringOption.optional(),
+    format: z.enum(["text", "json", "github"]).default("text"),
+    failOn: z.enum(["block", "warn"]).default("block"),
+    loop: stringOption.optional(),
+    json: z.boolean().optional(),
+  })
+  .strict();
+
+/** Runs the command; see the module doc. */
+export async function run(ctx: CommandContext, _args: string[], raw: Record<string, unknown>): Promise<CommandOutput> {
+  const options = parseOptions(Options, raw, "check");
+  const store = openStore(ctx);
+  const namedLoop = options.loop ?? process.env.RALPH_LOOP;
+  const loop = store.resolveLoop(namedLoop);
+  // Default "from": the named loop's baseline, else HEAD.
+  const fromRev = options.from ?? (namedLoop && store.readLoopRef(loop, "baseline") ? "@baseline" : "HEAD");
+  const from = resolveRev(store, fromRev, loop);
+  if (from.kind !== "commit") throw new RalphError("E_USAGE", "--from cannot be WORKTREE");
+  const to = resolveRev(store, options.to ?? "WORKTREE", loop, true);
+  const judgement = await judgeChange(store, from, to);
+  const failing = judgement.verdict === "BLOCK" || (options.failOn === "warn" && judgement.verdict === "WARN");
+  const { changes: _changes, ...json } = judgement;
+  const format = options.json ? "json" : options.format;
+  const text = format === "github" ? renderJudgementGithub(judgement) : renderJudgementText(judgement, from.label, to.label);
+  return { json, text, exitCode: failing ? 1 : 0 };
+}

@@ -1,0 +1,44 @@
+/** `ralph checkpoint [-m MSG] [--loop ID] [--kind KIND] [--iteration N] [--json]`: store the work tree as a checkpoint. */
+import { z } from "zod";
+import { CHECKPOINT_KINDS } from "../../store/trailers.js";
+import type { CommandContext, CommandOutput } from "../context.js";
+import { parseOptions, stringOption } from "../options.js";
+import { openStore } from "./shared.js";
+
+const Options = z
+  .object({
+    message: stringOption.optional(),
+    m: stringOption.optional(),
+    loop: stringOption.optional(),
+    kind: z.enum(CHECKPOINT_KINDS).default("manual"),
+    iteration: z.coerce.number().int().positive().optional(),
+    json: z.boolean().optional(),
+  })
+  .strict();
+
+/** Runs the command; see the module doc. */
+export async function run(ctx: CommandContext, _args: string[], raw: Record<string, unknown>): Promise<CommandOutput> {
+  const options = parseOptions(Options, raw, "checkpoint");
+  const store = openStore(ctx);
+  const loop = store.resolveLoop(options.loop);
+  const result = store.checkpoint({
+    loop,
+    kind: options.kind,
+    message: options.message ?? options.m,
+    iteration: options.iteration,
+  });
+  for (const s of result.skipped) ctx.stderr(`ralph: warning: skipped ${s.path} (${s.sizeBytes} bytes, over the size cap)\n`);
+  return {
+    json: {
+      oid: result.oid,
+      changed: result.changed,
+      loop: result.loop,
+      kind: result.kind,
+      tree: result.treeOid,
+      ref: `refs/ralph/${result.loop}/head`,
+      skipped: result.skipped,
+      stats: { ...result.stats, durationMs: Math.round(result.stats.durationMs * 10) / 10 },
+    },
+    text: result.changed ? result.oid : "unchanged",
+  };
+}

@@ -1,0 +1,48 @@
+/** `ralph revert TARGET [--loop ID] [--dry-run] [--force] [--json]`: restore the work tree to a checkpoint. */
+import { z } from "zod";
+import { RalphError } from "../../errors.js";
+import { resolveRev } from "../../store/rev.js";
+import type { CommandContext, CommandOutput } from "../context.js";
+import { parseOptions, stringOption } from "../options.js";
+import { openStore, shortOid } from "./shared.js";
+
+const Options = z
+  .object({
+    loop: stringOption.optional(),
+    dryRun: z.boolean().optional(),
+    force: z.boolean().optional(),
+    json: z.boolean().optional(),
+  })
+  .strict();
+
+/** Runs the command; see the module doc. */
+export async function run(ctx: CommandContext, args: string[], raw: Record<string, unknown>): Promise<CommandOutput> {
+  const options = parseOptions(Options, raw, "revert");
+  const store = openStore(ctx);
+  const loop = store.resolveLoop(options.loop);
+  // Resolve the target before the pre-revert checkpoint moves @head.
+  const target = resolveRev(store, args[0] as string, loop);
+  if (target.kind !== "commit") throw new RalphError("E_USAGE", "revert needs a checkpoint or commit, not WORKTREE");
+  const result = store.revert(target, { loop, dryRun: options.dryRun ?? false, force: options.force ?? false });
+  const lines: string[] = [];
+  const verb = result.dryRun ? "would" : "did";
+  lines.push(`${result.dryRun ? "dry run: " : ""}restoring ${target.label} (${shortOid(target.oid)}) in loop ${loop}`);
+  for (const p of result.written) lines.push(`  ${result.dryRun ? "would write " : "wrote  "} ${p}`);
+  for (const p of result.removed) lines.push(`  ${result.dryRun ? "would remove" : "removed"} ${p}`);
+  for (const s of result.skipped) lines.push(`  skipped ${s.path}: ${s.reason}`);
+  if (result.written.length === 0 && result.removed.length === 0) lines.push("  nothing to change: the work tree already matches");
+  else lines.push(`${verb === "would" ? "would change" : "changed"} ${result.written.length + result.removed.length} paths`);
+  if (result.preRevert) lines.push(`the state before this revert is checkpoint ${shortOid(result.preRevert)}; undo with: ralph revert ${result.preRevert} --loop ${loop}`);
+  return {
+    json: {
+      loop,
+      target: result.target,
+      preRevert: result.preRevert,
+      dryRun: result.dryRun,
+      written: result.written,
+      removed: result.removed,
+      skipped: result.skipped,
+    },
+    text: lines.join("\n"),
+  };
+}

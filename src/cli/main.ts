@@ -1,0 +1,45 @@
+/**
+ * The entry point (bundled to dist/cli.js): the only place that sets the
+ * process exit code. Results go to stdout, diagnostics to stderr; an error
+ * is one line on stderr (and, with --json, an `{"error": …}` object on
+ * stdout) with the exit code of its class (src/errors.ts).
+ */
+import { ExitCode, toRalphError } from "../errors.js";
+
+declare const RALPH_VERSION: string;
+const version = typeof RALPH_VERSION === "string" ? RALPH_VERSION : "0.0.0-dev";
+
+async function main(argv: string[]): Promise<number> {
+  // The fastest path: `ralph --version` loads nothing else.
+  if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-v")) {
+    process.stdout.write(`${version}\n`);
+    return ExitCode.ok;
+  }
+  const wantsJsonErrors = argv.includes("--json") || argv.includes("--format=json") || argv.join(" ").includes("--format json");
+  try {
+    const { dispatch } = await import("./program.js");
+    const ctx = {
+      cwd: process.cwd(),
+      stdout: (text: string) => process.stdout.write(text),
+      stderr: (text: string) => process.stderr.write(text),
+    };
+    const result = await dispatch(argv, ctx, version);
+    if (result === null) return ExitCode.ok;
+    const { output, wantsJson } = result;
+    if (wantsJson) process.stdout.write(`${JSON.stringify(output.json, null, 2)}\n`);
+    else if (output.text !== "") process.stdout.write(output.text.endsWith("\n") ? output.text : `${output.text}\n`);
+    return output.exitCode ?? ExitCode.ok;
+  } catch (thrown) {
+    const error = toRalphError(thrown);
+    process.stderr.write(`ralph: ${error.message}\n`);
+    if (error.code === "E_INTERNAL" && process.env.RALPH_DEBUG && thrown instanceof Error && thrown.stack) {
+      process.stderr.write(`${thrown.stack}\n`);
+    }
+    if (wantsJsonErrors) {
+      process.stdout.write(`${JSON.stringify({ error: { code: error.code, message: error.message, data: error.data } }, null, 2)}\n`);
+    }
+    return error.exitCode;
+  }
+}
+
+process.exitCode = await main(process.argv.slice(2));

@@ -1,0 +1,39 @@
+/**
+ * cac's parsed options are untrusted (STYLE.md §3): it duplicates kebab and
+ * camel keys, turns repeated flags into arrays and number-like strings into
+ * numbers. {@link normalizeOptions} undoes that before a command's zod
+ * schema validates the result; unknown keys are rejected by the schema.
+ */
+import { z } from "zod";
+import { RalphError } from "../errors.js";
+
+/** Drops cac's `--` key and kebab-case duplicates of camelCase keys; keeps the last of repeated flags. */
+export function normalizeOptions(raw: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(raw)) {
+    if (key === "--") continue;
+    if (key.includes("-")) {
+      const camel = key.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
+      if (camel in raw) continue;
+    }
+    out[key] = Array.isArray(value) ? value[value.length - 1] : value;
+  }
+  return out;
+}
+
+/** A string option that cac may have turned into a number (e.g. `--loop 123`). */
+export const stringOption = z.union([z.string(), z.number()]).transform((v) => String(v));
+
+/** Parses normalized options with a schema; errors become E_USAGE naming the option. */
+export function parseOptions<T extends z.ZodType>(schema: T, raw: Record<string, unknown>, command: string): z.output<T> {
+  const result = schema.safeParse(normalizeOptions(raw));
+  if (result.success) return result.data;
+  const issue = result.error.issues[0];
+  const path = issue?.path.join(".") ?? "";
+  const flag = path ? `--${path.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}` : "options";
+  const message =
+    issue?.code === "unrecognized_keys"
+      ? `unknown option ${issue.keys.map((k) => `--${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`).join(", ")} for 'ralph ${command}'; see 'ralph ${command} --help'`
+      : `bad value for ${flag}: ${issue?.message ?? "invalid"}; see 'ralph ${command} --help'`;
+  throw new RalphError("E_USAGE", message, { data: { command, issues: result.error.issues.length } });
+}

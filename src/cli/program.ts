@@ -1,0 +1,133 @@
+/**
+ * The command table and argv dispatch. cac parses; each command's module is
+ * imported only when that command runs, so `ralph --version` and hook calls
+ * load nothing they do not use.
+ */
+import { cac } from "cac";
+import { RalphError } from "../errors.js";
+import type { CommandContext, CommandOutput } from "./context.js";
+
+/** A command module: validates its own options and returns data. */
+export interface CommandModule {
+  run(ctx: CommandContext, args: string[], options: Record<string, unknown>): Promise<CommandOutput>;
+}
+
+interface CommandSpec {
+  name: string;
+  usage: string;
+  description: string;
+  options: [flags: string, description: string][];
+  load: () => Promise<CommandModule>;
+}
+
+const JSON_FLAG: [string, string] = ["--json", "Print one JSON object on stdout"];
+const LOOP_FLAG: [string, string] = ["--loop <id>", "Loop id (default: $RALPH_LOOP, else the most recently updated loop, else 'default')"];
+
+/** Every command, in help order. */
+export const COMMANDS: CommandSpec[] = [
+  {
+    name: "checkpoint",
+    usage: "checkpoint",
+    description: "Store the working tree as a checkpoint commit (prints its oid, or 'unchanged')",
+    options: [["-m, --message <msg>", "Subject line"], LOOP_FLAG, ["--kind <kind>", "baseline | iteration | pre-tool | post-tool | pre-revert | manual (default manual)"], ["--iteration <n>", "Iteration number (with --kind iteration)"], JSON_FLAG],
+    load: () => import("./commands/checkpoint.js"),
+  },
+  {
+    name: "log",
+    usage: "log",
+    description: "List a loop's checkpoints, newest first",
+    options: [LOOP_FLAG, ["--all", "All loops"], ["-n, --limit <n>", "At most n checkpoints per loop"], JSON_FLAG],
+    load: () => import("./commands/log.js"),
+  },
+  {
+    name: "loops",
+    usage: "loops",
+    description: "List the loops in this repository",
+    options: [JSON_FLAG],
+    load: () => import("./commands/loops.js"),
+  },
+  {
+    name: "diff",
+    usage: "diff <from> [to]",
+    description: "Files changed between two revisions (to defaults to WORKTREE), and findings",
+    options: [LOOP_FLAG, JSON_FLAG],
+    load: () => import("./commands/diff.js"),
+  },
+  {
+    name: "check",
+    usage: "check",
+    description: "Judge a change: deleted tests and other regressions (exit 1 at or above --fail-on)",
+    options: [
+      ["--from <rev>", "Before side (default: the named loop's baseline, else HEAD)"],
+      ["--to <rev>", "After side (default: WORKTREE)"],
+      ["--format <format>", "text | json | github (default text)"],
+      ["--fail-on <level>", "block | warn (default block)"],
+      LOOP_FLAG,
+      JSON_FLAG,
+    ],
+    load: () => import("./commands/check.js"),
+  },
+  {
+    name: "revert",
+    usage: "revert <target>",
+    description: "Restore the working tree to a checkpoint (a pre-revert checkpoint is written first)",
+    options: [LOOP_FLAG, ["--dry-run", "Show what would change, change nothing"], ["--force", "Allow deleting more than half of the tracked files"], JSON_FLAG],
+    load: () => import("./commands/revert.js"),
+  },
+  {
+    name: "tests",
+    usage: "tests [rev]",
+    description: "List the test cases ralph sees (id, file, line, flags) at a revision (default WORKTREE)",
+    options: [LOOP_FLAG, JSON_FLAG],
+    load: () => import("./commands/tests.js"),
+  },
+  {
+    name: "demo",
+    usage: "demo",
+    description: "The whole job on an embedded sample repository: checkpoint, a deleted test caught, a revert",
+    options: [["--keep", "Keep the sample repository and print its path"], JSON_FLAG],
+    load: () => import("./commands/demo.js"),
+  },
+];
+
+/**
+ * Parses argv (without node and script) and runs the matched command.
+ * @throws RalphError E_USAGE for an unknown command; whatever the command throws.
+ * @returns the command output, or null when help was printed.
+ */
+export async function dispatch(argv: string[], ctx: CommandContext, version: string): Promise<{ output: CommandOutput; wantsJson: boolean } | null> {
+  const cli = cac("ralph");
+  for (const spec of COMMANDS) {
+    const command = cli.command(spec.usage, spec.description);
+    for (const [flags, description] of spec.options) command.option(flags, description);
+  }
+  cli.help();
+  cli.version(version);
+  let parsed: ReturnType<typeof cli.parse>;
+  try {
+    parsed = cli.parse(["node", "ralph", ...argv], { run: false });
+  } catch (error) {
+    throw new RalphError("E_USAGE", `${(error as Error).message}; see 'ralph --help'`, { cause: error });
+  }
+  if (parsed.options.help || parsed.options.version) return null;
+  const name = cli.matchedCommandName;
+  const spec = COMMANDS.find((c) => c.name === name);
+  if (!spec) {
+    const given = argv.find((a) => !a.startsWith("-"));
+    if (given === undefined) {
+      cli.outputHelp();
+      return null;
+    }
+    throw new RalphError("E_USAGE", `unknown command '${given}'; see 'ralph --help'`, { data: { command: given } });
+  }
+  const { help: _help, version: _version, ...options } = parsed.options as Record<string, unknown>;
+  const args = parsed.args.map(String);
+  const required = (spec.usage.match(/<[^>]+>/g) ?? []).length;
+  const allowed = (spec.usage.match(/[<[][^\]>]+[>\]]/g) ?? []).length;
+  if (args.length < required) throw new RalphError("E_USAGE", `missing argument: usage 'ralph ${spec.usage}'`, { data: { command: spec.name } });
+  if (args.length > allowed) throw new RalphError("E_USAGE", `too many arguments: usage 'ralph ${spec.usage}'`, { data: { command: spec.name } });
+  const module = await spec.load();
+  const output = await module.run(ctx, args, options);
+  const wantsJson = options.json === true || options.format === "json";
+  return { output, wantsJson };
+}

@@ -1,0 +1,67 @@
+/**
+ * Reporters for a judgement: plain text grouped by file, and GitHub
+ * Actions workflow commands (docs.github.com "Workflow commands for GitHub
+ * Actions": `::error file=…,line=…,title=…::message`). JSON is the
+ * judgement object itself.
+ */
+import type { Finding } from "../../analysis/index.js";
+import type { Judgement } from "../../loop/check.js";
+
+const SEVERITY_ORDER = { critical: 0, high: 1, medium: 2, low: 3 } as const;
+
+function location(f: Finding): string {
+  const before = f.before_file && f.before_file !== f.file ? `${f.before_file}:${f.before_line ?? "?"} -> ` : f.before_line != null && f.line == null ? `was line ${f.before_line}` : "";
+  const after = f.line != null ? `line ${f.line}` : "";
+  return [before, after].filter(Boolean).join(" ") || "-";
+}
+
+/** The human-readable report: a verdict line, findings grouped by file, then what was not analysed. */
+export function renderJudgementText(j: Judgement, fromLabel: string, toLabel: string): string {
+  const lines: string[] = [];
+  const active = j.findings.filter((f) => !f.allowed);
+  const counts = (["critical", "high", "medium", "low"] as const)
+    .map((s) => [s, active.filter((f) => f.severity === s).length] as const)
+    .filter(([, n]) => n > 0)
+    .map(([s, n]) => `${n} ${s}`);
+  lines.push(
+    `${j.verdict}  ${fromLabel} -> ${toLabel}: ${j.findings.length} finding${j.findings.length === 1 ? "" : "s"}${counts.length ? ` (${counts.join(", ")})` : ""}; ` +
+      `${j.stats.files_changed} files changed, ${j.stats.files_analyzed} analysed; tests ${j.stats.tests_before} -> ${j.stats.tests_after}, ` +
+      `assertions ${j.stats.assertions_before} -> ${j.stats.assertions_after}`,
+  );
+  const byFile = new Map<string, Finding[]>();
+  for (const f of j.findings) byFile.set(f.file, [...(byFile.get(f.file) ?? []), f]);
+  for (const [file, findings] of byFile) {
+    lines.push("", file);
+    for (const f of findings.sort((a, b) => SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity] || (a.line ?? 0) - (b.line ?? 0))) {
+      const allowed = f.allowed ? ` [allowed: ${f.allow_reason ?? "by rule"}]` : "";
+      lines.push(`  ${f.severity.padEnd(8)} ${f.type.padEnd(20)} ${location(f)}${allowed}`);
+      lines.push(`           ${f.message}`);
+    }
+  }
+  if (j.not_analyzed.length > 0) {
+    lines.push("", "not analysed:");
+    for (const n of j.not_analyzed) lines.push(`  ${n.path}: ${n.reason}`);
+  }
+  return lines.join("\n");
+}
+
+function escapeData(s: string): string {
+  return s.replace(/%/g, "%25").replace(/\r/g, "%0D").replace(/\n/g, "%0A");
+}
+
+function escapeProperty(s: string): string {
+  return escapeData(s).replace(/:/g, "%3A").replace(/,/g, "%2C");
+}
+
+/** GitHub Actions annotations: error for critical/high, warning for medium, notice for low and allowed findings. */
+export function renderJudgementGithub(j: Judgement): string {
+  const lines = j.findings.map((f) => {
+    const level = f.allowed ? "notice" : f.severity === "critical" || f.severity === "high" ? "error" : f.severity === "medium" ? "warning" : "notice";
+    const props = [`file=${escapeProperty(f.file)}`];
+    if (f.line != null) props.push(`line=${f.line}`);
+    props.push(`title=${escapeProperty(`ralph ${f.type} (${f.severity})`)}`);
+    return `::${level} ${props.join(",")}::${escapeData(f.message)}`;
+  });
+  lines.push(`ralph check: ${j.verdict} (${j.findings.length} findings)`);
+  return lines.join("\n");
+}

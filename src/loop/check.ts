@@ -1,0 +1,133 @@
+/**
+ * Judging a change: the store gives the trees and blobs of two revisions,
+ * the analysis gives findings. Used by `ralph check`, `ralph diff`, the
+ * demo and (later) the hooks and the loop engine.
+ */
+import { analyzeChanges, isAnalyzable, type AllowRule, type Analysis, type FileChange, type FindingType } from "../analysis/index.js";
+import type { CheckpointStore, ResolvedRev } from "../store/checkpoint-store.js";
+import { parseCommit } from "../store/odb.js";
+import { parseTrailers, trailerValues } from "../store/trailers.js";
+import type { TreeChange } from "../store/tree-diff.js";
+
+/** The JSON shape of `ralph check --format json` (DESIGN.md), plus the changed files. */
+export interface Judgement extends Analysis {
+  from: string;
+  to: string;
+  stats: Analysis["stats"] & { duration_ms: number };
+  /** Files changed between the two sides (store view; every path, analysable or not). */
+  changes: TreeChange[];
+}
+
+const FINDING_TYPES: readonly FindingType[] = [
+  "test_deletion",
+  "test_disabled",
+  "assertion_removal",
+  "assertion_weakening",
+  "expectation_changed",
+  "validation_bypass",
+  "special_casing",
+  "test_config_tamper",
+  "coverage_regression",
+  "feature_removal",
+];
+
+/** Parses one `Ralph-Allow: <type> <reason>` trailer value; null when the type is unknown. */
+export function parseAllowTrailer(value: string): AllowRule | null {
+  const m = /^(\S+)\s*(.*)$/.exec(value.trim());
+  if (!m) return null;
+  const type = m[1] as string;
+  if (type !== "*" && !FINDING_TYPES.includes(type as FindingType)) return null;
+  return { type: type as FindingType | "*", reason: (m[2] as string) || "(no reason given)" };
+}
+
+/**
+ * `Ralph-Allow` rules from the commits being judged: those reachable from
+ * `toOid` and not reachable from `fromOid` (nor, when `fromOid` is a
+ * checkpoint, from the user's HEAD it recorded in `Ralph-Head`). The walk
+ * stops at those boundaries and at commits older than them (committer time,
+ * as git's own date-ordered walks do), and after `maxCommits`.
+ */
+export function collectAllowRules(store: CheckpointStore, fromOid: string, toOid: string | null, maxCommits = 500): AllowRule[] {
+  const rules: AllowRule[] = [];
+  if (!toOid) return rules;
+  const readCommit = (oid: string) => {
+    const obj = store.odb.tryRead(oid);
+    return obj && obj.type === "commit" ? parseCommit(obj.content) : null;
+  };
+  const boundary = new Set<string>([fromOid]);
+  let boundaryTime = Number.POSITIVE_INFINITY;
+  const from = readCommit(fromOid);
+  if (from) {
+    boundaryTime = from.committer.timestamp;
+    const recordedHead = parseTrailers(from.message).find((t) => t.key === "Ralph-Head")?.value;
+    const head = recordedHead && /^[0-9a-f]{40}$/.test(recordedHead) ? readCommit(recordedHead) : null;
+    if (head && recordedHead) {
+      boundary.add(recordedHead);
+      boundaryTime = Math.min(boundaryTime, head.committer.timestamp);
+    }
+  }
+  const queue = [toOid];
+  const seen = new Set<string>();
+  while (queue.length > 0 && seen.size < maxCommits) {
+    const oid = queue.shift() as string;
+    if (seen.has(oid) || boundary.has(oid)) continue;
+    seen.add(oid);
+    const commit = readCommit(oid);
+    if (!commit || commit.committer.timestamp < boundaryTime) continue;
+    for (const value of trailerValues(parseTrailers(commit.message), "Ralph-Allow")) {
+      const rule = parseAllowTrailer(value);
+      if (rule) rules.push(rule);
+    }
+    queue.push(...commit.parents);
+  }
+  return rules;
+}
+
+function hasNul(buffer: Buffer): boolean {
+  return buffer.subarray(0, 8000).includes(0);
+}
+
+/**
+ * Compares two revisions (the `to` side may be the live work tree) and
+ * returns findings, verdict and stats.
+ * @throws RalphError from the store (E_CORRUPT, E_UNREADABLE…).
+ */
+export async function judgeChange(
+  store: CheckpointStore,
+  from: Extract<ResolvedRev, { kind: "commit" }>,
+  to: ResolvedRev,
+  options: { allow?: AllowRule[] } = {},
+): Promise<Judgement> {
+  const started = performance.now();
+  const toTree = to.kind === "worktree" ? store.snapshot().treeOid : to.treeOid;
+  const changes = store.diff(from.treeOid, toTree);
+  const fileChanges: FileChange[] = [];
+  const binary: { path: string; reason: string }[] = [];
+  for (const c of changes) {
+    if (!isAnalyzable(c.path)) continue;
+    const read = (oid: string | null, mode: string | null): string | null => {
+      if (!oid || mode === "160000" || mode === "120000") return null;
+      const content = store.odb.read(oid).content;
+      if (hasNul(content)) {
+        binary.push({ path: c.path, reason: "binary content" });
+        return null;
+      }
+      return content.toString("utf8");
+    };
+    const before = read(c.oldOid, c.oldMode);
+    const after = read(c.newOid, c.newMode);
+    if (before === null && after === null) continue;
+    fileChanges.push({ path: c.path, before, after });
+  }
+  const headForAllow = to.kind === "worktree" ? store.readRef("HEAD") : to.oid;
+  const allow = [...(options.allow ?? []), ...collectAllowRules(store, from.oid, headForAllow)];
+  const analysis = await analyzeChanges(fileChanges, { allow });
+  return {
+    ...analysis,
+    stats: { ...analysis.stats, files_changed: changes.length, duration_ms: Math.round(performance.now() - started) },
+    not_analyzed: [...analysis.not_analyzed, ...binary],
+    from: from.oid,
+    to: to.kind === "worktree" ? "WORKTREE" : to.oid,
+    changes,
+  };
+}

@@ -1,0 +1,396 @@
+/**
+ * The checkpoint store: every working-tree state a commit under
+ * `refs/ralph/<loop>/…` (DESIGN.md "Storage").
+ *
+ * Refs of a loop: `head` (newest checkpoint; tool-call checkpoints live in
+ * its first-parent chain), `baseline` (set with the loop's first
+ * checkpoint), `best`, `iterations/<NNNN>`. A checkpoint commit's first
+ * parent is the loop's previous checkpoint; its message is a subject plus
+ * trailers (`Ralph-Loop`, `Ralph-Kind`, `Ralph-Iteration`, `Ralph-Tool`,
+ * `Ralph-Head`, `Ralph-Quality`, `Ralph-Verdict`, and ralph's own
+ * `Ralph-Tool-Use-Id`, `Ralph-Skipped`, `Ralph-Mode`).
+ *
+ * Objects are written first and the ref moved last, by compare-and-swap,
+ * under ralph's lock for the work tree: a SIGKILL at any moment leaves refs
+ * pointing at complete commits. HEAD, branches, the index and the stash are
+ * never touched.
+ */
+import { join } from "node:path";
+import { RalphError } from "../errors.js";
+import { debug } from "../log.js";
+import { withLock } from "./lock.js";
+import { DEFAULT_LOOP_ID, isLoopId, parseLoopId, type LoopId } from "./loop-id.js";
+import { encodeCommit, ObjectDatabase, parseCommit, type GitObject } from "./odb.js";
+import { compareAndSwapRef, listRefs, resolveRef, type RefLocation } from "./refs.js";
+import { openRepository, type Repository } from "./repo.js";
+import { applyRestore, type RestoreOutcome } from "./restore.js";
+import { commitStatCache, readUserHead, snapshotWorkTree, type Snapshot, type SnapshotOptions } from "./snapshot.js";
+import { formatMessage, parseTrailers, subjectOf, trailerValue, trailerValues, type CheckpointKind, type Trailer } from "./trailers.js";
+import { diffTrees, type TreeChange } from "./tree-diff.js";
+
+/** The ref namespace of all loops. */
+export const REF_PREFIX = "refs/ralph/";
+
+/** Named refs of a loop. */
+export type LoopRef = "head" | "baseline" | "best" | `iterations/${string}`;
+
+/** `refs/ralph/<loop>/<which>`; the loop id is validated by its type. */
+export function loopRefName(loop: LoopId, which: LoopRef): string {
+  return `${REF_PREFIX}${loop}/${which}`;
+}
+
+/** The ref of iteration `n` (1-based): `iterations/0001`. */
+export function iterationRef(n: number): LoopRef {
+  return `iterations/${String(n).padStart(4, "0")}`;
+}
+
+/** What to record with a checkpoint. */
+export interface CheckpointRequest {
+  loop: LoopId;
+  kind: CheckpointKind;
+  /** Subject line (default: "<kind> checkpoint"). */
+  message?: string;
+  iteration?: number;
+  tool?: string;
+  toolUseId?: string;
+  /** Quality score 0-100. */
+  quality?: number;
+  verdict?: "PASS" | "WARN" | "BLOCK";
+  /** Further trailers, appended as given. */
+  trailers?: Trailer[];
+}
+
+/** The outcome of {@link CheckpointStore.checkpoint}. */
+export interface CheckpointResult {
+  loop: LoopId;
+  kind: CheckpointKind;
+  /** True when a new commit was written; false when the tree equals the loop's head ("unchanged"). */
+  changed: boolean;
+  /** The loop's head after the call: the new commit, or the unchanged previous one (null only if the loop is empty and nothing could be stored). */
+  oid: string;
+  treeOid: string;
+  /** Paths over the size cap that were not stored. */
+  skipped: { path: string; sizeBytes: number }[];
+  stats: Snapshot["stats"];
+}
+
+/** A parsed checkpoint commit. */
+export interface Checkpoint {
+  oid: string;
+  treeOid: string;
+  parents: string[];
+  /** Committer time, seconds since the epoch. */
+  timeSec: number;
+  subject: string;
+  message: string;
+  trailers: Trailer[];
+  loop: string | undefined;
+  kind: string | undefined;
+  iteration: number | undefined;
+}
+
+/** One loop of the repository, for `ralph loops`. */
+export interface LoopSummary {
+  loop: LoopId;
+  head: string;
+  baseline: string | null;
+  best: string | null;
+  iterations: number;
+  /** Committer time of the head commit, seconds since the epoch. */
+  updatedSec: number;
+}
+
+/** A resolved revision: a commit and its tree, or the live work tree. */
+export type ResolvedRev = { kind: "commit"; oid: string; treeOid: string; label: string } | { kind: "worktree"; label: "WORKTREE" };
+
+/** Options of {@link CheckpointStore.revert}. */
+export interface RevertOptions {
+  loop: LoopId;
+  dryRun?: boolean;
+  /** Allow a restore that deletes more than half of the tracked files. */
+  force?: boolean;
+}
+
+/** The outcome of a revert. */
+export interface RevertResult extends RestoreOutcome {
+  target: { oid: string; label: string };
+  /** The pre-revert checkpoint holding the state before the restore (the loop head when nothing had changed); null on a dry run. */
+  preRevert: string | null;
+  dryRun: boolean;
+}
+
+function signature(repo: Repository): { name: string; email: string } {
+  return {
+    name: repo.config.get("user.name") ?? "ralph",
+    email: repo.config.get("user.email") ?? "ralph@localhost",
+  };
+}
+
+function timezoneOffset(date: Date): string {
+  const minutes = -date.getTimezoneOffset();
+  const sign = minutes < 0 ? "-" : "+";
+  const abs = Math.abs(minutes);
+  return `${sign}${String(Math.floor(abs / 60)).padStart(2, "0")}${String(abs % 60).padStart(2, "0")}`;
+}
+
+/** The checkpoint store of one repository. Synchronous: a hook process does one thing at a time. */
+export class CheckpointStore {
+  readonly repo: Repository;
+  readonly odb: ObjectDatabase;
+  private readonly refs: RefLocation;
+
+  constructor(repo: Repository) {
+    this.repo = repo;
+    this.odb = new ObjectDatabase(join(repo.commonDir, "objects"));
+    this.refs = { gitDir: repo.gitDir, commonDir: repo.commonDir };
+  }
+
+  /**
+   * Opens the store of the repository containing `cwd`.
+   * @throws RalphError E_NOT_A_REPO, E_BARE_REPO
+   */
+  static open(cwd: string): CheckpointStore {
+    return new CheckpointStore(openRepository(cwd));
+  }
+
+  /** The oid a loop ref points at, or null. */
+  readLoopRef(loop: LoopId, which: LoopRef): string | null {
+    return resolveRef(this.refs, loopRefName(loop, which));
+  }
+
+  /** Resolves any ref name (e.g. `refs/heads/main`, `HEAD`) to an oid, or null. */
+  readRef(name: string): string | null {
+    return resolveRef(this.refs, name);
+  }
+
+  /** Lists refs below a prefix, name -> oid. */
+  listRefs(prefix: string): Map<string, string> {
+    return listRefs(this.refs, prefix);
+  }
+
+  /** Reads a raw object; throws E_CORRUPT when it is missing. */
+  readObject(oid: string): GitObject {
+    return this.odb.read(oid);
+  }
+
+  /** Parses a checkpoint (or any) commit. @throws RalphError E_UNKNOWN_REV when `oid` is not a commit. */
+  readCheckpoint(oid: string): Checkpoint {
+    const obj = this.odb.tryRead(oid);
+    if (!obj || obj.type !== "commit") {
+      throw new RalphError("E_UNKNOWN_REV", `${oid} is not a commit in this repository`, { data: { oid } });
+    }
+    const commit = parseCommit(obj.content);
+    const trailers = parseTrailers(commit.message);
+    const iteration = trailerValue(trailers, "Ralph-Iteration");
+    return {
+      oid,
+      treeOid: commit.tree,
+      parents: commit.parents,
+      timeSec: commit.committer.timestamp,
+      subject: subjectOf(commit.message),
+      message: commit.message,
+      trailers,
+      loop: trailerValue(trailers, "Ralph-Loop"),
+      kind: trailerValue(trailers, "Ralph-Kind"),
+      iteration: iteration === undefined ? undefined : Number(iteration),
+    };
+  }
+
+  /** Every loop with a head ref, newest first. */
+  listLoops(): LoopSummary[] {
+    const refs = this.listRefs(REF_PREFIX);
+    const byLoop = new Map<string, Map<string, string>>();
+    for (const [name, oid] of refs) {
+      const rest = name.slice(REF_PREFIX.length);
+      const slash = rest.indexOf("/");
+      if (slash < 0) continue;
+      const loop = rest.slice(0, slash);
+      if (!isLoopId(loop)) continue;
+      let m = byLoop.get(loop);
+      if (!m) byLoop.set(loop, (m = new Map()));
+      m.set(rest.slice(slash + 1), oid);
+    }
+    const out: LoopSummary[] = [];
+    for (const [loop, m] of byLoop) {
+      const head = m.get("head");
+      if (!head) continue;
+      let updatedSec = 0;
+      try {
+        updatedSec = this.readCheckpoint(head).timeSec;
+      } catch {
+        updatedSec = 0;
+      }
+      out.push({
+        loop: loop as LoopId,
+        head,
+        baseline: m.get("baseline") ?? null,
+        best: m.get("best") ?? null,
+        iterations: [...m.keys()].filter((k) => k.startsWith("iterations/")).length,
+        updatedSec,
+      });
+    }
+    return out.sort((a, b) => b.updatedSec - a.updatedSec || a.loop.localeCompare(b.loop));
+  }
+
+  /**
+   * The loop a command acts on: the one named, else `$RALPH_LOOP`, else the
+   * most recently updated loop, else "default".
+   * @throws RalphError E_BAD_LOOP_ID for a malformed name.
+   */
+  resolveLoop(explicit?: string): LoopId {
+    if (explicit !== undefined && explicit !== "") return parseLoopId(explicit);
+    const env = process.env.RALPH_LOOP;
+    if (env) return parseLoopId(env);
+    return this.listLoops()[0]?.loop ?? DEFAULT_LOOP_ID;
+  }
+
+  /** Snapshots the work tree into objects without writing a commit (for `--to WORKTREE`). The stat cache is not persisted. */
+  snapshot(options: SnapshotOptions = {}): Snapshot {
+    return snapshotWorkTree(this.repo, this.odb, options);
+  }
+
+  /** Path of ralph's lock for this work tree. */
+  private lockPath(): string {
+    return join(this.repo.ralphDir, "locks", "checkpoint.lock");
+  }
+
+  /**
+   * Writes a checkpoint of the work tree to the loop (no commit when the
+   * tree equals the loop's head). The first checkpoint of a loop also sets
+   * its `baseline`; an `iteration` checkpoint with `iteration` set also sets
+   * `iterations/NNNN`.
+   * @throws RalphError E_LOCKED, E_UNREADABLE, E_CONFLICT
+   */
+  checkpoint(request: CheckpointRequest, options: SnapshotOptions = {}): CheckpointResult {
+    return withLock(this.lockPath(), () => this.checkpointLocked(request, this.snapshot(options)));
+  }
+
+  private checkpointLocked(request: CheckpointRequest, snap: Snapshot): CheckpointResult {
+    const headRef = loopRefName(request.loop, "head");
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const previous = resolveRef(this.refs, headRef);
+      if (previous) {
+        const prevTree = this.readCheckpoint(previous).treeOid;
+        if (prevTree === snap.treeOid) {
+          this.setIterationRef(request, previous);
+          commitStatCache(this.repo, snap);
+          return { loop: request.loop, kind: request.kind, changed: false, oid: previous, treeOid: snap.treeOid, skipped: snap.skipped, stats: snap.stats };
+        }
+      }
+      const oid = this.writeCommit(request, snap, previous);
+      if (compareAndSwapRef(this.refs, headRef, oid, previous)) {
+        if (!previous) compareAndSwapRef(this.refs, loopRefName(request.loop, "baseline"), oid, resolveRef(this.refs, loopRefName(request.loop, "baseline")));
+        this.setIterationRef(request, oid);
+        commitStatCache(this.repo, snap);
+        debug(() => `checkpoint ${oid} on ${headRef} (${request.kind})`);
+        return { loop: request.loop, kind: request.kind, changed: true, oid, treeOid: snap.treeOid, skipped: snap.skipped, stats: snap.stats };
+      }
+      debug(() => `lost the race on ${headRef}, retrying`);
+    }
+    throw new RalphError("E_CONFLICT", `could not update ${headRef}: another process kept moving it; retry`, { data: { ref: headRef } });
+  }
+
+  private setIterationRef(request: CheckpointRequest, oid: string): void {
+    if (request.kind !== "iteration" || request.iteration === undefined) return;
+    const name = loopRefName(request.loop, iterationRef(request.iteration));
+    compareAndSwapRef(this.refs, name, oid, resolveRef(this.refs, name));
+  }
+
+  /**
+   * Points a loop ref (`best`, `baseline`, `iterations/NNNN`) at a commit.
+   * @throws RalphError E_CONFLICT when the ref moved meanwhile.
+   */
+  setLoopRef(loop: LoopId, which: LoopRef, oid: string): void {
+    withLock(this.lockPath(), () => {
+      const name = loopRefName(loop, which);
+      if (!compareAndSwapRef(this.refs, name, oid, resolveRef(this.refs, name))) {
+        throw new RalphError("E_CONFLICT", `could not update ${name}: it moved meanwhile; retry`, { data: { ref: name } });
+      }
+    });
+  }
+
+  private writeCommit(request: CheckpointRequest, snap: Snapshot, parent: string | null): string {
+    const userHead = readUserHead(this.repo);
+    const trailers: Trailer[] = [
+      { key: "Ralph-Loop", value: request.loop },
+      { key: "Ralph-Kind", value: request.kind },
+    ];
+    if (request.iteration !== undefined) trailers.push({ key: "Ralph-Iteration", value: String(request.iteration) });
+    if (request.tool !== undefined) trailers.push({ key: "Ralph-Tool", value: request.tool });
+    if (request.toolUseId !== undefined) trailers.push({ key: "Ralph-Tool-Use-Id", value: request.toolUseId });
+    trailers.push({ key: "Ralph-Head", value: userHead ?? "none" });
+    if (request.quality !== undefined) trailers.push({ key: "Ralph-Quality", value: String(request.quality) });
+    if (request.verdict !== undefined) trailers.push({ key: "Ralph-Verdict", value: request.verdict });
+    for (const s of snap.skipped) trailers.push({ key: "Ralph-Skipped", value: `${JSON.stringify(s.path)} ${s.sizeBytes} bytes over the size cap` });
+    for (const m of snap.unusualModes.slice(0, 500)) trailers.push({ key: "Ralph-Mode", value: `${m.perm} ${JSON.stringify(m.path)}` });
+    trailers.push(...(request.trailers ?? []));
+    const now = new Date();
+    const who = signature(this.repo);
+    const person = { ...who, timestamp: Math.floor(now.getTime() / 1000), timezone: timezoneOffset(now) };
+    const content = encodeCommit({
+      tree: snap.treeOid,
+      parents: parent ? [parent] : [],
+      author: person,
+      committer: person,
+      extraHeaders: [],
+      message: formatMessage(request.message ?? `${request.kind} checkpoint`, trailers),
+    });
+    return this.odb.write("commit", content);
+  }
+
+  /** The first-parent chain of a loop's head, newest first, at most `limit` entries. */
+  log(loop: LoopId, limit = Number.POSITIVE_INFINITY): Checkpoint[] {
+    const out: Checkpoint[] = [];
+    let oid = this.readLoopRef(loop, "head");
+    const seen = new Set<string>();
+    while (oid && out.length < limit && !seen.has(oid)) {
+      seen.add(oid);
+      const c = this.readCheckpoint(oid);
+      out.push(c);
+      oid = c.parents[0] ?? null;
+    }
+    return out;
+  }
+
+  /** Files changed between two trees (null = empty tree). */
+  diff(fromTree: string | null, toTree: string | null): TreeChange[] {
+    return diffTrees(this.odb, fromTree, toTree);
+  }
+
+  /**
+   * Restores the work tree to `target` (already resolved: resolve the
+   * target BEFORE calling, so `@head` means the state before this call).
+   * Writes a `pre-revert` checkpoint first, so the restore can be undone.
+   * @throws RalphError E_RESTORE_REFUSED when more than half of the tracked
+   *   files would be deleted and `force` is not set; E_UNSAFE_PATH; E_LOCKED.
+   */
+  revert(target: { oid: string; treeOid: string; label: string }, options: RevertOptions): RevertResult {
+    return withLock(this.lockPath(), () => {
+      const dryRun = options.dryRun ?? false;
+      let preRevert: string | null = null;
+      const snap = this.snapshot();
+      const currentTree = snap.treeOid;
+      if (!dryRun) {
+        const message = `pre-revert checkpoint (restoring ${target.label})`;
+        preRevert = this.checkpointLocked({ loop: options.loop, kind: "pre-revert", message }, snap).oid;
+      }
+      const trackedPaths = snap.trackedPaths;
+      const changes = this.diff(currentTree, target.treeOid);
+      const deletedTracked = changes.filter((c) => c.status === "D" && trackedPaths.has(c.path)).length;
+      if (!options.force && trackedPaths.size > 0 && deletedTracked * 2 > trackedPaths.size) {
+        throw new RalphError(
+          "E_RESTORE_REFUSED",
+          `restoring ${target.label} would delete ${deletedTracked} of ${trackedPaths.size} tracked files; pass --force if that is what you want`,
+          { data: { deleted: deletedTracked, tracked: trackedPaths.size, preRevert } },
+        );
+      }
+      const perms = new Map<string, number>();
+      for (const value of trailerValues(this.readCheckpoint(target.oid).trailers, "Ralph-Mode")) {
+        const m = /^([0-7]{3,4}) (".*")$/.exec(value);
+        if (m) perms.set(JSON.parse(m[2] as string) as string, parseInt(m[1] as string, 8));
+      }
+      const outcome = applyRestore(this.repo.workTree, this.odb, changes, { perms, dryRun });
+      return { ...outcome, target: { oid: target.oid, label: target.label }, preRevert, dryRun };
+    });
+  }
+}

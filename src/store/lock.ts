@@ -1,0 +1,171 @@
+/**
+ * ralph's own inter-process lock: a file created atomically with its full
+ * content (written to a temp file, then `link`ed into place, which fails
+ * with EEXIST when held), holding the owner's pid, hostname and process
+ * start time. A lock whose owner process is gone (same host, pid not
+ * alive, or alive with a different start time: pid reuse) is reclaimed;
+ * a lock held by a live process is waited for, then reported as E_LOCKED.
+ *
+ * Reclaiming renames the stale file aside first, so of two processes that
+ * both see a stale lock only one removes it.
+ */
+import { randomBytes } from "node:crypto";
+import { linkSync, mkdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from "node:fs";
+import { hostname } from "node:os";
+import { dirname } from "node:path";
+import { RalphError, isErrno } from "../errors.js";
+
+/** What a lock file holds. */
+export interface LockOwner {
+  pid: number;
+  host: string;
+  /** Process start time from /proc/<pid>/stat (clock ticks since boot), or null where /proc is absent. */
+  start: number | null;
+  token: string;
+  /** When the lock was taken, ms since the epoch. */
+  takenAtMs: number;
+}
+
+/** Options of {@link withLock}. */
+export interface LockOptions {
+  /** How long to wait for a live holder, in ms (default 15000). */
+  timeoutMs?: number;
+}
+
+function processStartTime(pid: number): number | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    // Field 22 (starttime) comes after the parenthesised command name, which may contain spaces.
+    const rest = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    const value = Number(rest[19]);
+    return Number.isFinite(value) ? value : null;
+  } catch {
+    return null;
+  }
+}
+
+/** True when the process that wrote `owner` is still running (on this host). */
+export function isOwnerAlive(owner: LockOwner): boolean {
+  if (owner.host !== hostname()) return true; // cannot tell: treat as alive
+  try {
+    process.kill(owner.pid, 0);
+  } catch (error) {
+    if (isErrno(error, "ESRCH")) return false;
+    // EPERM: exists but not ours.
+  }
+  if (owner.start === null) return true;
+  const start = processStartTime(owner.pid);
+  return start === null || start === owner.start;
+}
+
+function readOwner(path: string): LockOwner | null {
+  try {
+    const parsed = JSON.parse(readFileSync(path, "utf8")) as LockOwner;
+    return typeof parsed.pid === "number" && typeof parsed.token === "string" ? parsed : null;
+  } catch {
+    return null;
+  }
+}
+
+function tryAcquire(path: string, owner: LockOwner): boolean {
+  const temp = `${path}.${owner.token}.tmp`;
+  writeFileSync(temp, JSON.stringify(owner));
+  try {
+    linkSync(temp, path);
+    return true;
+  } catch (error) {
+    if (isErrno(error, "EEXIST")) return false;
+    throw error;
+  } finally {
+    try {
+      unlinkSync(temp);
+    } catch {
+      /* already gone */
+    }
+  }
+}
+
+/** Removes `path` if it still holds the stale lock `seen`; returns true when removed. */
+function reclaimStale(path: string, seen: LockOwner, myToken: string): boolean {
+  const aside = `${path}.stale-${myToken}`;
+  try {
+    renameSync(path, aside);
+  } catch (error) {
+    if (isErrno(error, "ENOENT")) return true; // someone else reclaimed it
+    throw error;
+  }
+  const moved = readOwner(aside);
+  if (moved && moved.token !== seen.token) {
+    // We moved a fresh lock taken after our read: put it back if we can.
+    try {
+      linkSync(aside, path);
+    } catch {
+      /* a third process holds it now; the moved owner will find its lock gone at release */
+    }
+    unlinkSync(aside);
+    return false;
+  }
+  unlinkSync(aside);
+  return true;
+}
+
+const sleepBuffer = new Int32Array(new SharedArrayBuffer(4));
+function sleepMs(ms: number): void {
+  Atomics.wait(sleepBuffer, 0, 0, ms);
+}
+
+/**
+ * Runs `fn` while holding the lock file at `path` (its folder is created).
+ * Synchronous on purpose: ralph's store is synchronous and a hook process
+ * does one thing at a time.
+ * @throws RalphError E_LOCKED when a live process holds the lock past `timeoutMs`.
+ */
+export function withLock<T>(path: string, fn: () => T, options: LockOptions = {}): T {
+  const timeoutMs = options.timeoutMs ?? 15_000;
+  mkdirSync(dirname(path), { recursive: true });
+  const owner: LockOwner = {
+    pid: process.pid,
+    host: hostname(),
+    start: processStartTime(process.pid),
+    token: randomBytes(8).toString("hex"),
+    takenAtMs: Date.now(),
+  };
+  const deadline = Date.now() + timeoutMs;
+  let delay = 2;
+  for (;;) {
+    owner.takenAtMs = Date.now();
+    if (tryAcquire(path, owner)) break;
+    const holder = readOwner(path);
+    if (holder && !isOwnerAlive(holder)) {
+      reclaimStale(path, holder, owner.token);
+      continue;
+    }
+    if (!holder) {
+      // Unreadable content: a lock file is only ever linked complete, so this is foreign or corrupt.
+      // Treat it as stale once it has existed for the whole timeout.
+    }
+    if (Date.now() >= deadline) {
+      throw new RalphError(
+        "E_LOCKED",
+        holder
+          ? `lock ${path} is held by process ${holder.pid} on ${holder.host}; wait for it to finish or stop it`
+          : `lock ${path} exists and is unreadable; remove it if no ralph process is running`,
+        { data: { path, pid: holder?.pid ?? null } },
+      );
+    }
+    sleepMs(delay);
+    delay = Math.min(delay * 2, 50);
+  }
+  try {
+    return fn();
+  } finally {
+    const current = readOwner(path);
+    if (current && current.token === owner.token) {
+      try {
+        unlinkSync(path);
+      } catch {
+        /* already gone */
+      }
+    }
+  }
+}

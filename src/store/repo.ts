@@ -1,0 +1,137 @@
+/**
+ * Finding the repository: the work tree root, the per-worktree git dir and
+ * the common git dir (gitrepository-layout(5)). Handles a plain `.git`
+ * folder, a `.git` file (`gitdir: …`, linked worktrees and submodules) with
+ * its `commondir`, `GIT_DIR`/`GIT_WORK_TREE` from the environment (git sets
+ * them for hooks), and being run from a subdirectory.
+ */
+import { existsSync, readFileSync, realpathSync, statSync } from "node:fs";
+import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
+import { RalphError, isErrno } from "../errors.js";
+import { isTrue, readGitConfig, type GitConfig } from "./git-config.js";
+
+/** A located repository. All paths are absolute and real (symlinks resolved). */
+export interface Repository {
+  /** Root of the work tree. */
+  readonly workTree: string;
+  /** The git dir of this work tree (`.git`, or `.git/worktrees/<name>` for a linked worktree). */
+  readonly gitDir: string;
+  /** The shared git dir: objects and refs live here. Equal to gitDir outside linked worktrees. */
+  readonly commonDir: string;
+  /** ralph's private folder for this work tree: `<gitDir>/ralph` (stat cache, locks). */
+  readonly ralphDir: string;
+  /** The cwd relative to workTree, '/'-separated, '' at the root. */
+  readonly prefix: string;
+  /** The effective git configuration (see git-config.ts). */
+  readonly config: GitConfig;
+}
+
+function isGitDir(dir: string): boolean {
+  return existsSync(join(dir, "HEAD")) && (existsSync(join(dir, "objects")) || existsSync(join(dir, "commondir")));
+}
+
+function readGitFile(dotGit: string): string | null {
+  let text: string;
+  try {
+    text = readFileSync(dotGit, "utf8");
+  } catch {
+    return null;
+  }
+  const m = /^gitdir:\s*(.+?)\s*$/m.exec(text);
+  return m ? resolve(dirname(dotGit), m[1] as string) : null;
+}
+
+function commonDirOf(gitDir: string): string {
+  try {
+    const rel = readFileSync(join(gitDir, "commondir"), "utf8").trim();
+    return realpathSync(resolve(gitDir, rel));
+  } catch (error) {
+    if (isErrno(error, "ENOENT")) return gitDir;
+    throw error;
+  }
+}
+
+function toPosix(p: string): string {
+  return sep === "/" ? p : p.split(sep).join("/");
+}
+
+/**
+ * Locates the repository containing `cwd`.
+ * @throws RalphError E_NOT_A_REPO when no git repository contains `cwd`;
+ *   E_BARE_REPO when it is a bare repository (no work tree to checkpoint).
+ */
+export function openRepository(cwd: string): Repository {
+  let start: string;
+  try {
+    start = realpathSync(cwd);
+  } catch (error) {
+    throw new RalphError("E_NOT_A_REPO", `cannot open ${cwd}: it does not exist; run ralph inside a git work tree`, { cause: error });
+  }
+  const envGitDir = process.env.GIT_DIR;
+  let workTree: string | null = null;
+  let gitDir: string | null = null;
+  if (envGitDir) {
+    gitDir = realpathSync(resolve(start, envGitDir));
+    const envWorkTree = process.env.GIT_WORK_TREE;
+    if (envWorkTree) workTree = realpathSync(resolve(start, envWorkTree));
+  } else {
+    for (let dir = start; ; dir = dirname(dir)) {
+      const dotGit = join(dir, ".git");
+      let isDir = false;
+      let exists = false;
+      try {
+        const st = statSync(dotGit);
+        exists = true;
+        isDir = st.isDirectory();
+      } catch {
+        exists = false;
+      }
+      if (exists && isDir && isGitDir(dotGit)) {
+        workTree = dir;
+        gitDir = dotGit;
+        break;
+      }
+      if (exists && !isDir) {
+        const target = readGitFile(dotGit);
+        if (target && isGitDir(target)) {
+          workTree = dir;
+          gitDir = realpathSync(target);
+          break;
+        }
+      }
+      if (isGitDir(dir) && (dir.endsWith(".git") || isBareConfig(dir))) {
+        throw new RalphError("E_BARE_REPO", `${dir} is a bare repository: ralph needs a work tree; run it inside a clone or worktree`, {
+          data: { path: dir },
+        });
+      }
+      if (dirname(dir) === dir) break;
+    }
+  }
+  if (!gitDir || !isGitDir(gitDir)) {
+    throw new RalphError("E_NOT_A_REPO", `not a git repository (or any parent up to /): ${start}; run ralph inside a git work tree`, {
+      data: { path: start },
+    });
+  }
+  const commonDir = commonDirOf(gitDir);
+  const config = readGitConfig(commonDir, gitDir);
+  if (!workTree) {
+    const configured = config.get("core.worktree");
+    if (configured) workTree = realpathSync(resolve(gitDir, configured));
+    else if (isTrue(config.get("core.bare"))) {
+      throw new RalphError("E_BARE_REPO", `${gitDir} is a bare repository: ralph needs a work tree; run it inside a clone or worktree`, {
+        data: { path: gitDir },
+      });
+    } else workTree = dirname(gitDir);
+  }
+  const rel = relative(workTree, start);
+  const prefix = rel === "" || rel.startsWith("..") || isAbsolute(rel) ? "" : toPosix(rel);
+  return { workTree, gitDir, commonDir, ralphDir: join(gitDir, "ralph"), prefix, config };
+}
+
+function isBareConfig(dir: string): boolean {
+  try {
+    return /^\s*bare\s*=\s*true\s*$/im.test(readFileSync(join(dir, "config"), "utf8"));
+  } catch {
+    return false;
+  }
+}

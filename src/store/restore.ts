@@ -1,0 +1,188 @@
+/**
+ * Writing a stored tree back into the work tree.
+ *
+ * Only paths that differ between the current snapshot and the target are
+ * touched (an unchanged file keeps its mtime). Files added since (and not
+ * ignored) are removed, then emptied folders are pruned; ignored files and
+ * gitlinks (submodules, nested repositories) are never touched. Every path
+ * is validated first: no absolute paths, no `..` or `.git` components, no
+ * write through a symlink, nothing outside the work tree root. Files are
+ * written to a temp file in their folder and renamed into place; an existing
+ * file keeps its permission bits (only the exec bit follows the target), a
+ * recreated one gets the bits recorded in the checkpoint's `Ralph-Mode`
+ * trailers, else git's default (0666/0777 minus umask).
+ */
+import { randomBytes } from "node:crypto";
+import { chmodSync, lstatSync, type Stats, mkdirSync, renameSync, rmdirSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { RalphError, isErrno } from "../errors.js";
+import type { ObjectDatabase } from "./odb.js";
+import type { TreeChange } from "./tree-diff.js";
+
+/** What a restore did, or would do with `dryRun`. Paths are '/'-separated, relative to the work tree. */
+export interface RestoreOutcome {
+  written: string[];
+  removed: string[];
+  /** Paths left alone, with why (ignored file in the way, gitlink, folder with ignored content). */
+  skipped: { path: string; reason: string }[];
+}
+
+/** Options of {@link applyRestore}. */
+export interface RestoreOptions {
+  /** Permission bits to give recreated files, from the target's Ralph-Mode trailers: path -> perm (e.g. 0o600). */
+  perms?: ReadonlyMap<string, number>;
+  dryRun?: boolean;
+}
+
+/**
+ * Rejects a tree path that could escape the work tree or reach into `.git`.
+ * @throws RalphError E_UNSAFE_PATH
+ */
+export function assertSafePath(path: string): void {
+  const bad = (why: string): never => {
+    throw new RalphError("E_UNSAFE_PATH", `refusing to restore ${JSON.stringify(path)}: ${why}; the checkpoint may be corrupt or crafted`, {
+      data: { path },
+    });
+  };
+  if (path === "" || path.startsWith("/") || path.includes("\0")) bad("not a relative path");
+  for (const part of path.split("/")) {
+    if (part === "" || part === "." || part === "..") bad(`it has a '${part}' component`);
+    if (part.toLowerCase() === ".git") bad("it writes into .git");
+  }
+}
+
+/** lstat that returns undefined for a missing path (or a missing parent). */
+function lstatOrNull(path: string): Stats | undefined {
+  try {
+    return lstatSync(path, { throwIfNoEntry: false });
+  } catch (error) {
+    if (isErrno(error, "ENOTDIR")) return undefined;
+    throw error;
+  }
+}
+
+/** Removes empty folders from `dir` upward, stopping at the work tree root. */
+function pruneEmptyParents(root: string, rel: string): void {
+  for (let d = dirname(rel); d !== "." && d !== ""; d = dirname(d)) {
+    try {
+      rmdirSync(join(root, d));
+    } catch {
+      return; // not empty (ignored or other files), or already gone
+    }
+  }
+}
+
+/**
+ * Ensures every ancestor folder of `rel` is a real folder inside the root,
+ * creating missing ones. Returns a reason string when it cannot.
+ */
+function prepareParents(root: string, rel: string, dryRun: boolean): string | null {
+  const parts = rel.split("/");
+  let current = root;
+  for (let i = 0; i < parts.length - 1; i++) {
+    current = join(current, parts[i] as string);
+    const st = lstatOrNull(current);
+    if (!st) {
+      if (!dryRun) mkdirSync(current);
+      continue;
+    }
+    if (st.isSymbolicLink()) return `its folder ${parts.slice(0, i + 1).join("/")} is a symlink (ralph never writes through symlinks)`;
+    if (!st.isDirectory()) return `${parts.slice(0, i + 1).join("/")} is a file that is not part of the snapshot (ignored?)`;
+  }
+  return null;
+}
+
+function writeAtomically(abs: string, content: Buffer, perm: number): void {
+  const temp = join(dirname(abs), `.ralph-tmp-${randomBytes(6).toString("hex")}`);
+  writeFileSync(temp, content, { mode: perm });
+  chmodSync(temp, perm); // the umask narrowed writeFileSync's mode
+  renameSync(temp, abs);
+}
+
+function symlinkAtomically(abs: string, target: Buffer): void {
+  const temp = join(dirname(abs), `.ralph-tmp-${randomBytes(6).toString("hex")}`);
+  symlinkSync(target, temp);
+  renameSync(temp, abs);
+}
+
+/**
+ * Applies the changes that turn the current snapshot into the target
+ * (`changes` = diffTrees(current, target)): D entries are removed, A/M/T
+ * entries written.
+ * @throws RalphError E_UNSAFE_PATH before touching anything when a path is unsafe.
+ */
+export function applyRestore(root: string, odb: ObjectDatabase, changes: readonly TreeChange[], options: RestoreOptions = {}): RestoreOutcome {
+  const dryRun = options.dryRun ?? false;
+  const outcome: RestoreOutcome = { written: [], removed: [], skipped: [] };
+  for (const c of changes) assertSafePath(c.path);
+  const umask = process.umask();
+
+  // 1. Removals, deepest first, so a folder that becomes a file is emptied first.
+  const removals = changes.filter((c) => c.status === "D").sort((a, b) => b.path.split("/").length - a.path.split("/").length);
+  for (const c of removals) {
+    if (c.oldMode === "160000") {
+      outcome.skipped.push({ path: c.path, reason: "gitlink (submodule or nested repository): never touched" });
+      continue;
+    }
+    const abs = join(root, c.path);
+    const st = lstatOrNull(abs);
+    if (st && st.isDirectory()) {
+      outcome.skipped.push({ path: c.path, reason: "is now a folder" });
+      continue;
+    }
+    if (!dryRun && st) {
+      unlinkSync(abs);
+      pruneEmptyParents(root, c.path);
+    }
+    outcome.removed.push(c.path);
+  }
+
+  // 2. Writes.
+  const removed = new Set(outcome.removed);
+  for (const c of changes) {
+    if (c.status === "D") continue;
+    if (c.newMode === "160000") {
+      outcome.skipped.push({ path: c.path, reason: "gitlink (submodule or nested repository): never touched" });
+      continue;
+    }
+    const abs = join(root, c.path);
+    const blocked = prepareParents(root, c.path, dryRun);
+    if (blocked) {
+      outcome.skipped.push({ path: c.path, reason: blocked });
+      continue;
+    }
+    const st = lstatOrNull(abs);
+    if (st && c.status === "A" && !removed.has(c.path)) {
+      // Present on disk but not in the current snapshot: ignored or over the size cap. Never touched.
+      if (st.isDirectory()) outcome.skipped.push({ path: c.path, reason: "a folder with ignored content is in the way" });
+      else outcome.skipped.push({ path: c.path, reason: "an ignored file is in the way" });
+      continue;
+    }
+    if (st && st.isDirectory()) {
+      outcome.skipped.push({ path: c.path, reason: "a folder with ignored content is in the way" });
+      continue;
+    }
+    if (dryRun) {
+      outcome.written.push(c.path);
+      continue;
+    }
+    const obj = odb.read(c.newOid as string);
+    if (c.newMode === "120000") {
+      symlinkAtomically(abs, obj.content);
+    } else {
+      const wantExec = c.newMode === "100755";
+      let perm: number;
+      if (st && st.isFile()) {
+        perm = st.mode & 0o7777;
+        if (wantExec && !(perm & 0o100)) perm |= (perm & 0o444) >> 2;
+        if (!wantExec) perm &= ~0o111;
+      } else {
+        perm = options.perms?.get(c.path) ?? (wantExec ? 0o777 : 0o666) & ~umask;
+      }
+      if (c.status === "T" && c.oldOid === c.newOid && st && st.isFile()) chmodSync(abs, perm);
+      else writeAtomically(abs, obj.content, perm);
+    }
+    outcome.written.push(c.path);
+  }
+  return outcome;
+}

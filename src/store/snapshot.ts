@@ -1,0 +1,416 @@
+/**
+ * The working tree as a git tree: tracked files (from `.git/index`) plus
+ * untracked files git would not ignore, exactly the set
+ * `git status --porcelain -uall` reports, with modes 100644/100755,
+ * symlinks as 120000 (never followed), submodules and nested repositories
+ * as 160000 gitlinks (never entered), ralph's state folder `.aiwg/ralph/`
+ * excluded and files over a size cap skipped and reported.
+ *
+ * Cost grows with the change, not the repository: the stat cache
+ * (stat-cache.ts) answers for unchanged files and unchanged folders, git's
+ * index seeds it on a cold start, and only tree objects that do not exist
+ * yet are written. Nothing here touches HEAD, branches, the index or any
+ * lock of git's: it reads `.git/index` and writes objects only.
+ */
+import { createHash } from "node:crypto";
+import { lstatSync, readdirSync, readFileSync, readlinkSync, type Stats } from "node:fs";
+import { join, resolve } from "node:path";
+import { RalphError, isErrno } from "../errors.js";
+import { debug } from "../log.js";
+import { isTrue } from "./git-config.js";
+import { readGitIndex, type IndexEntry } from "./git-index.js";
+import { globalLayers, isIgnored, makeLayer, readPatternFile, type IgnoreLayer } from "./ignore-rules.js";
+import { encodeTree, ObjectDatabase, type TreeEntry } from "./odb.js";
+import { readRawRef, resolveRef } from "./refs.js";
+import type { Repository } from "./repo.js";
+import {
+  emptyStatCache,
+  isStatFresh,
+  loadStatCache,
+  RACY_WINDOW_MS,
+  saveStatCache,
+  type CachedChild,
+  type CachedDir,
+  type CachedFile,
+  type StatCache,
+  type StatKey,
+} from "./stat-cache.js";
+
+/** Default size cap: files larger than this are skipped (not stored), in bytes (50 MiB). */
+export const DEFAULT_SIZE_CAP_BYTES = 50 * 1024 * 1024;
+
+/** ralph's state folder, relative to the work tree root; never part of a snapshot. */
+export const STATE_DIR = ".aiwg/ralph";
+
+/** One path of a snapshot: git mode ("100644" | "100755" | "120000" | "160000") and object id. */
+export interface SnapshotEntry {
+  mode: string;
+  oid: string;
+}
+
+/** Options of {@link snapshotWorkTree}. */
+export interface SnapshotOptions {
+  /** Files larger than this many bytes that would have to be read are skipped (default {@link DEFAULT_SIZE_CAP_BYTES}). */
+  sizeCapBytes?: number;
+}
+
+/** What {@link snapshotWorkTree} found and wrote. */
+export interface Snapshot {
+  /** The root tree oid (written to the object database with every subtree and blob). */
+  treeOid: string;
+  /** Every path in the tree, '/'-separated, with its mode and oid. */
+  entries: Map<string, SnapshotEntry>;
+  /** Paths tracked by git's index that are present in the snapshot. */
+  trackedPaths: Set<string>;
+  /** Files skipped because they exceed the size cap. */
+  skipped: { path: string; sizeBytes: number }[];
+  /** Files whose permission bits are not what git would recreate (e.g. 0600), as octal text. */
+  unusualModes: { path: string; perm: string }[];
+  /** Counters for diagnostics and benchmarks. */
+  stats: { filesStatted: number; filesHashed: number; dirsRead: number; durationMs: number };
+  /** The updated stat cache; persist it with {@link commitStatCache} only once a commit references this tree. */
+  cache: StatCache;
+}
+
+const S_IFMT = 0o170000;
+const S_IFREG = 0o100000;
+const S_IFLNK = 0o120000;
+const S_IFDIR = 0o040000;
+
+function statKey(st: Stats): StatKey {
+  return { mode: st.mode, size: st.size, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs, ino: st.ino };
+}
+
+function gitModeOf(st: Stats): string | null {
+  const type = st.mode & S_IFMT;
+  if (type === S_IFLNK) return "120000";
+  if (type === S_IFREG) return st.mode & 0o100 ? "100755" : "100644";
+  return null;
+}
+
+/** The path of the stat cache of a repository. */
+export function statCachePath(repo: Repository): string {
+  return join(repo.ralphDir, "stat-cache");
+}
+
+/** Persists the cache of a snapshot that a commit now references. */
+export function commitStatCache(repo: Repository, snapshot: Snapshot): void {
+  try {
+    saveStatCache(statCachePath(repo), snapshot.cache);
+  } catch (error) {
+    // A cache is an optimisation: failing to save it must not fail the checkpoint.
+    debug(() => `could not save stat cache: ${(error as Error).message}`);
+  }
+}
+
+/** Resolves the HEAD commit of a nested repository or submodule at `absDir`, or null. */
+function nestedHead(absDir: string): string | null {
+  const dotGit = join(absDir, ".git");
+  let gitDir = dotGit;
+  try {
+    const st = lstatSync(dotGit);
+    if (st.isFile()) {
+      const m = /^gitdir:\s*(.+?)\s*$/m.exec(readFileSync(dotGit, "utf8"));
+      if (!m) return null;
+      gitDir = resolve(absDir, m[1] as string);
+    }
+    let commonDir = gitDir;
+    try {
+      commonDir = resolve(gitDir, readFileSync(join(gitDir, "commondir"), "utf8").trim());
+    } catch {
+      /* not a linked worktree */
+    }
+    return resolveRef({ gitDir, commonDir }, "HEAD");
+  } catch {
+    return null;
+  }
+}
+
+/** Whether index oids can stand for worktree bytes: not when git converts content (autocrlf, attributes filters/eol). */
+function canSeedFromIndex(repo: Repository, tracked: Map<string, IndexEntry>): boolean {
+  const autocrlf = repo.config.get("core.autocrlf");
+  if (autocrlf !== undefined && (isTrue(autocrlf) || autocrlf.toLowerCase() === "input")) return false;
+  const converting = /\b(filter|eol|text|crlf|ident|working-tree-encoding)\b/;
+  const attributeFiles = [join(repo.commonDir, "info", "attributes")];
+  const configured = repo.config.get("core.attributesfile");
+  if (configured) attributeFiles.push(configured);
+  for (const path of tracked.keys()) if (path === ".gitattributes" || path.endsWith("/.gitattributes")) attributeFiles.push(join(repo.workTree, path));
+  for (const file of attributeFiles) {
+    const text = readPatternFile(file);
+    if (text !== null && converting.test(text)) return false;
+  }
+  return true;
+}
+
+/** An ignore layer whose pattern file is read only when a path must actually be classified. */
+interface LazyLayer {
+  base: string;
+  file: string;
+  layer: IgnoreLayer | null | undefined;
+}
+
+function resolveLayers(lazy: readonly LazyLayer[], globals: readonly IgnoreLayer[]): IgnoreLayer[] {
+  const out: IgnoreLayer[] = [];
+  for (let i = lazy.length - 1; i >= 0; i--) {
+    const l = lazy[i] as LazyLayer;
+    if (l.layer === undefined) {
+      const text = readPatternFile(l.file);
+      l.layer = text === null || text.trim() === "" ? null : makeLayer(l.base, text);
+    }
+    if (l.layer) out.push(l.layer);
+  }
+  return out.concat(globals);
+}
+
+function sha1(text: string): string {
+  return createHash("sha1").update(text).digest("hex");
+}
+
+/**
+ * Snapshots the work tree of `repo` into `odb` and returns its tree.
+ * @throws RalphError E_UNREADABLE when a file exists but cannot be read
+ *   (permissions); E_CORRUPT when `.git/index` is malformed.
+ */
+export function snapshotWorkTree(repo: Repository, odb: ObjectDatabase, options: SnapshotOptions = {}): Snapshot {
+  const started = performance.now();
+  const scanStartMs = Date.now();
+  const sizeCap = options.sizeCapBytes ?? DEFAULT_SIZE_CAP_BYTES;
+  const root = repo.workTree;
+  const old = loadStatCache(statCachePath(repo));
+  const cache: StatCache = { ...emptyStatCache(), scanStartMs };
+  const entries = new Map<string, SnapshotEntry>();
+  const trackedPaths = new Set<string>();
+  const skipped: Snapshot["skipped"] = [];
+  const unusualModes: Snapshot["unusualModes"] = [];
+  const stats = { filesStatted: 0, filesHashed: 0, dirsRead: 0, durationMs: 0 };
+  const umask = process.umask();
+
+  // Tracked paths, from git's index (stage 0, or the first stage of a conflict).
+  const indexPath = join(repo.gitDir, "index");
+  const index = readGitIndex(indexPath);
+  let indexMtimeMs = 0;
+  try {
+    indexMtimeMs = lstatSync(indexPath).mtimeMs;
+  } catch {
+    /* no index yet */
+  }
+  const tracked = new Map<string, IndexEntry>();
+  for (const e of index.entries) if (!tracked.has(e.path)) tracked.set(e.path, e);
+  const seedFromIndex = canSeedFromIndex(repo, tracked);
+
+  const isExcludedPath = (path: string): boolean =>
+    path === STATE_DIR || path.startsWith(`${STATE_DIR}/`) || path === ".git" || path.startsWith(".git/") || path.includes("/.git/") || path.endsWith("/.git");
+
+  /** Hashes (or recalls) one regular file or symlink; returns false when it vanished or was skipped. */
+  const addFile = (path: string, st: Stats, indexEntry: IndexEntry | undefined): boolean => {
+    const gitMode = gitModeOf(st);
+    if (gitMode === null) return false; // fifo, socket, device: git ignores them too
+    const key = statKey(st);
+    const cached = old.files.get(path);
+    let oid: string | null = null;
+    if (cached && cached.gitMode === gitMode && isStatFresh(cached, key, old.scanStartMs)) {
+      oid = cached.oid;
+    } else if (
+      indexEntry &&
+      seedFromIndex &&
+      indexEntry.mode === parseInt(gitMode, 8) &&
+      indexEntry.mtimeSec * 1000 + indexEntry.mtimeNsec / 1e6 === st.mtimeMs &&
+      indexEntry.ctimeSec * 1000 + indexEntry.ctimeNsec / 1e6 === st.ctimeMs &&
+      indexEntry.size === st.size % 2 ** 32 &&
+      indexEntry.ino === st.ino % 2 ** 32 &&
+      st.mtimeMs < indexMtimeMs
+    ) {
+      oid = indexEntry.oid;
+    } else {
+      if (st.size > sizeCap) {
+        skipped.push({ path, sizeBytes: st.size });
+        return false;
+      }
+      let content: Buffer;
+      try {
+        content = gitMode === "120000" ? readlinkSync(join(root, path), { encoding: "buffer" }) : readFileSync(join(root, path));
+      } catch (error) {
+        if (isErrno(error, "ENOENT", "ENOTDIR")) return false; // vanished mid-snapshot
+        if (isErrno(error, "EACCES", "EPERM")) {
+          throw new RalphError("E_UNREADABLE", `cannot read ${path}: permission denied; fix its permissions or add it to .gitignore`, {
+            data: { path },
+            cause: error,
+          });
+        }
+        throw error;
+      }
+      oid = odb.write("blob", content);
+      stats.filesHashed++;
+    }
+    entries.set(path, { mode: gitMode, oid });
+    const file: CachedFile = { ...key, gitMode, oid };
+    cache.files.set(path, file);
+    if (gitMode !== "120000") {
+      const perm = st.mode & 0o777;
+      const expected = (gitMode === "100755" ? 0o777 : 0o666) & ~umask;
+      if (perm !== expected) unusualModes.push({ path, perm: perm.toString(8).padStart(4, "0") });
+    }
+    return true;
+  };
+
+  // Phase A: every tracked path.
+  for (const [path, e] of tracked) {
+    if (isExcludedPath(path)) continue;
+    if (e.skipWorktree) {
+      // Sparse checkout: absent from disk by design; keep git's view.
+      entries.set(path, { mode: e.mode.toString(8), oid: e.oid });
+      trackedPaths.add(path);
+      continue;
+    }
+    if (e.mode === 0o160000) {
+      const head = nestedHead(join(root, path));
+      entries.set(path, { mode: "160000", oid: head ?? e.oid });
+      trackedPaths.add(path);
+      continue;
+    }
+    let st: Stats | undefined;
+    try {
+      st = lstatSync(join(root, path), { throwIfNoEntry: false });
+    } catch (error) {
+      if (!isErrno(error, "ENOTDIR")) throw error;
+    }
+    stats.filesStatted++;
+    if (!st || (st.mode & S_IFMT) === S_IFDIR) continue; // deleted, or replaced by a folder (the walk sees it)
+    if (addFile(path, st, e)) trackedPaths.add(path);
+  }
+
+  // Phase B: untracked files, walking folders that are not ignored.
+  const globals = globalLayers(repo.commonDir, repo.config);
+  const globalKey = sha1(
+    globals.files
+      .map((f) => {
+        const st = lstatSync(f, { throwIfNoEntry: false });
+        return st ? `${f}:${st.size}:${st.mtimeMs}:${st.ctimeMs}:${st.ino}` : `${f}:-`;
+      })
+      .join("|"),
+  );
+
+  const listDir = (rel: string, st: Stats, rulesKey: string): { dir: CachedDir; fresh: boolean } => {
+    const prev = old.dirs.get(rel);
+    const fresh =
+      prev !== undefined &&
+      prev.mtimeMs === st.mtimeMs &&
+      prev.ctimeMs === st.ctimeMs &&
+      prev.ino === st.ino &&
+      st.mtimeMs < old.scanStartMs - RACY_WINDOW_MS &&
+      st.ctimeMs < old.scanStartMs - RACY_WINDOW_MS;
+    if (fresh) return { dir: { ...prev, rulesKey }, fresh: prev.rulesKey === rulesKey };
+    stats.dirsRead++;
+    const children: CachedChild[] = [];
+    let isRepo = false;
+    for (const d of readdirSync(rel === "" ? root : join(root, rel), { withFileTypes: true })) {
+      if (d.name === ".git") {
+        isRepo = true;
+        continue;
+      }
+      const kind = d.isDirectory() ? "d" : d.isFile() ? "f" : d.isSymbolicLink() ? "l" : "o";
+      children.push({ name: d.name, kind, ignored: false });
+    }
+    return { dir: { mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs, ino: st.ino, rulesKey, isRepo, children }, fresh: false };
+  };
+
+  const walk = (rel: string, st: Stats, lazy: LazyLayer[], parentKey: string): void => {
+    // The rules key of this folder: its parent's plus its own .gitignore's stat.
+    const ignoreFile = rel === "" ? join(root, ".gitignore") : join(root, rel, ".gitignore");
+    const ist = lstatSync(ignoreFile, { throwIfNoEntry: false });
+    const rulesKey = ist ? sha1(`${parentKey}|${ist.size}:${ist.mtimeMs}:${ist.ctimeMs}:${ist.ino}`) : parentKey;
+    const { dir, fresh } = listDir(rel, st, rulesKey);
+    cache.dirs.set(rel, dir);
+    if (rel !== "" && dir.isRepo) {
+      // A nested repository is recorded as a gitlink to its HEAD and never entered.
+      const head = nestedHead(join(root, rel));
+      if (head) entries.set(rel, { mode: "160000", oid: head });
+      return;
+    }
+    const layers = ist ? [...lazy, { base: rel, file: ignoreFile, layer: undefined } as LazyLayer] : lazy;
+    let resolved: IgnoreLayer[] | null = null;
+    for (const child of dir.children) {
+      const path = rel === "" ? child.name : `${rel}/${child.name}`;
+      if (path === STATE_DIR || child.kind === "o") continue;
+      if (!fresh) {
+        resolved ??= resolveLayers(layers, globals.layers);
+        child.ignored = isIgnored(resolved, path, child.kind === "d");
+      }
+      if (child.ignored) continue;
+      const trackedEntry = tracked.get(path);
+      if (child.kind === "d") {
+        if (trackedEntry?.mode === 0o160000) continue; // a tracked submodule: handled in phase A
+        const cst = lstatSync(join(root, path), { throwIfNoEntry: false });
+        if (cst && (cst.mode & S_IFMT) === S_IFDIR) walk(path, cst, layers, rulesKey);
+      } else if (!trackedEntry) {
+        const fst = lstatSync(join(root, path), { throwIfNoEntry: false });
+        stats.filesStatted++;
+        if (fst && (fst.mode & S_IFMT) !== S_IFDIR) addFile(path, fst, undefined);
+      }
+    }
+  };
+  const rootStat = lstatSync(root);
+  walk("", rootStat, [], globalKey);
+
+  // Trees, bottom-up; only trees not known from the last committed snapshot are written.
+  const treeOid = buildTrees(entries, odb, old.trees, cache.trees);
+  stats.durationMs = performance.now() - started;
+  debug(
+    () =>
+      `snapshot: ${entries.size} entries, ${stats.filesStatted} statted, ${stats.filesHashed} hashed, ${stats.dirsRead} folders read, ${stats.durationMs.toFixed(1)} ms`,
+  );
+  return { treeOid, entries, trackedPaths, skipped, unusualModes, stats, cache };
+}
+
+/**
+ * Builds and writes the tree objects for a flat path -> entry map.
+ * @param known folder -> tree oid known to exist (skip writing when equal)
+ * @param out receives folder -> tree oid for every folder ('' = root)
+ * @returns the root tree oid
+ */
+export function buildTrees(
+  entries: ReadonlyMap<string, SnapshotEntry>,
+  odb: ObjectDatabase,
+  known: ReadonlyMap<string, string> = new Map(),
+  out: Map<string, string> = new Map(),
+): string {
+  interface Folder {
+    files: TreeEntry[];
+    folders: Map<string, Folder>;
+  }
+  const rootFolder: Folder = { files: [], folders: new Map() };
+  for (const [path, e] of entries) {
+    const parts = path.split("/");
+    let folder = rootFolder;
+    for (let i = 0; i < parts.length - 1; i++) {
+      const name = parts[i] as string;
+      let next = folder.folders.get(name);
+      if (!next) {
+        next = { files: [], folders: new Map() };
+        folder.folders.set(name, next);
+      }
+      folder = next;
+    }
+    folder.files.push({ mode: e.mode, name: parts[parts.length - 1] as string, oid: e.oid });
+  }
+  const write = (folder: Folder, path: string): string => {
+    const list: TreeEntry[] = [...folder.files];
+    for (const [name, sub] of folder.folders) {
+      list.push({ mode: "40000", name, oid: write(sub, path === "" ? name : `${path}/${name}`) });
+    }
+    const content = encodeTree(list);
+    const oid = ObjectDatabase.hash("tree", content);
+    if (known.get(path) !== oid) odb.write("tree", content);
+    out.set(path, oid);
+    return oid;
+  };
+  return write(rootFolder, "");
+}
+
+/** Reads the raw value of HEAD for the Ralph-Head trailer: the commit oid, or null in a repository with no commits. */
+export function readUserHead(repo: Repository): string | null {
+  const loc = { gitDir: repo.gitDir, commonDir: repo.commonDir };
+  const raw = readRawRef(loc, "HEAD");
+  if (raw === null) return null;
+  return "oid" in raw ? raw.oid : resolveRef(loc, raw.symref);
+}
