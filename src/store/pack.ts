@@ -135,7 +135,8 @@ export class PackIndex {
   private readonly oidStride: number;
   private readonly offsetStart: number;
   private readonly largeOffsetStart: number;
-  private readonly largeOffsetCount: number;
+  /** Entries in the v2 64-bit offset table (packs over 2 GiB, or `git index-pack --index-version=2,<limit>`). */
+  readonly largeOffsetCount: number;
 
   /** Parses an index already in memory; `path` is only used in errors. */
   constructor(path: string, buf: Buffer) {
@@ -589,7 +590,9 @@ export class PackFile {
         if (error instanceof RalphError) throw error;
         const truncated = isErrno(error, "Z_BUF_ERROR");
         if (truncated && input.length < remaining) {
-          if (input.length >= want) want = Math.min(want * 2, remaining);
+          // Past the deflate bound only for streams zlib did not write
+          // (e.g. many empty stored blocks): keep doubling.
+          if (want <= input.length) want = Math.min(input.length * 2, remaining);
           input = this.readAt(header.dataOffset, want);
           continue;
         }
