@@ -3,8 +3,10 @@
  * camel keys, turns repeated flags into arrays and number-like strings into
  * numbers. {@link normalizeOptions} undoes that before a command's zod
  * schema validates the result; unknown keys are rejected by the schema.
+ * Commands use `zod/mini` (tree-shaken: ~10 ms of start-up instead of ~50 ms
+ * for classic zod), since every hook call is a fresh process.
  */
-import { z } from "zod";
+import * as z from "zod/mini";
 import { RalphError } from "../errors.js";
 
 /** Drops cac's `--` key and kebab-case duplicates of camelCase keys; keeps the last of repeated flags. */
@@ -22,10 +24,16 @@ export function normalizeOptions(raw: Record<string, unknown>): Record<string, u
 }
 
 /** A string option that cac may have turned into a number (e.g. `--loop 123`). */
-export const stringOption = z.union([z.string(), z.number()]).transform((v) => String(v));
+export const stringOption = z.pipe(
+  z.union([z.string(), z.number()]),
+  z.transform((v: string | number) => String(v)),
+);
+
+/** A positive integer option (cac may give a number or a string). */
+export const positiveIntOption = z.coerce.number().check(z.int(), z.positive());
 
 /** Parses normalized options with a schema; errors become E_USAGE naming the option. */
-export function parseOptions<T extends z.ZodType>(schema: T, raw: Record<string, unknown>, command: string): z.output<T> {
+export function parseOptions<T extends z.ZodMiniType>(schema: T, raw: Record<string, unknown>, command: string): z.output<T> {
   const result = schema.safeParse(normalizeOptions(raw));
   if (result.success) return result.data;
   const issue = result.error.issues[0];

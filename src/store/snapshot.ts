@@ -24,16 +24,13 @@ import { encodeTree, ObjectDatabase, type TreeEntry } from "./odb.js";
 import { readRawRef, resolveRef } from "./refs.js";
 import type { Repository } from "./repo.js";
 import {
-  emptyStatCache,
-  isStatFresh,
   loadStatCache,
   RACY_WINDOW_MS,
   saveStatCache,
+  StatCacheBuilder,
   type CachedChild,
   type CachedDir,
-  type CachedFile,
-  type StatCache,
-  type StatKey,
+  type GitFileMode,
 } from "./stat-cache.js";
 
 /** Default size cap: files larger than this are skipped (not stored), in bytes (50 MiB). */
@@ -69,7 +66,9 @@ export interface Snapshot {
   /** Counters for diagnostics and benchmarks. */
   stats: { filesStatted: number; filesHashed: number; dirsRead: number; durationMs: number };
   /** The updated stat cache; persist it with {@link commitStatCache} only once a commit references this tree. */
-  cache: StatCache;
+  cache: StatCacheBuilder;
+  /** False when nothing was learned since the last persisted cache (no file hashed, no folder read, same tree): saving can be skipped. */
+  cacheDirty: boolean;
 }
 
 const S_IFMT = 0o170000;
@@ -77,11 +76,7 @@ const S_IFREG = 0o100000;
 const S_IFLNK = 0o120000;
 const S_IFDIR = 0o040000;
 
-function statKey(st: Stats): StatKey {
-  return { mode: st.mode, size: st.size, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs, ino: st.ino };
-}
-
-function gitModeOf(st: Stats): string | null {
+function gitModeOf(st: Stats): GitFileMode | null {
   const type = st.mode & S_IFMT;
   if (type === S_IFLNK) return "120000";
   if (type === S_IFREG) return st.mode & 0o100 ? "100755" : "100644";
@@ -95,6 +90,7 @@ export function statCachePath(repo: Repository): string {
 
 /** Persists the cache of a snapshot that a commit now references. */
 export function commitStatCache(repo: Repository, snapshot: Snapshot): void {
+  if (!snapshot.cacheDirty) return;
   try {
     saveStatCache(statCachePath(repo), snapshot.cache);
   } catch (error) {
@@ -177,43 +173,55 @@ export function snapshotWorkTree(repo: Repository, odb: ObjectDatabase, options:
   const sizeCap = options.sizeCapBytes ?? DEFAULT_SIZE_CAP_BYTES;
   const root = repo.workTree;
   const old = loadStatCache(statCachePath(repo));
-  const cache: StatCache = { ...emptyStatCache(), scanStartMs };
+  const cache = new StatCacheBuilder(scanStartMs);
+  let unchangedEntries = 0;
   const entries = new Map<string, SnapshotEntry>();
   const trackedPaths = new Set<string>();
   const skipped: Snapshot["skipped"] = [];
   const unusualModes: Snapshot["unusualModes"] = [];
   const stats = { filesStatted: 0, filesHashed: 0, dirsRead: 0, durationMs: 0 };
   const umask = process.umask();
+  const plainPerm = 0o666 & ~umask;
+  const execPerm = 0o777 & ~umask;
 
   // Tracked paths, from git's index (stage 0, or the first stage of a conflict).
   const indexPath = join(repo.gitDir, "index");
   const index = readGitIndex(indexPath);
-  let indexMtimeMs = 0;
-  try {
-    indexMtimeMs = lstatSync(indexPath).mtimeMs;
-  } catch {
-    /* no index yet */
-  }
+  const indexStat = lstatSync(indexPath, { throwIfNoEntry: false });
+  const indexMtimeMs = indexStat?.mtimeMs ?? 0;
+  // The tracked flags of cached folder listings hold while the index file is unchanged (and was not racy).
+  const indexKey = indexStat ? `${indexStat.size}:${indexStat.mtimeMs}:${indexStat.ctimeMs}:${indexStat.ino}` : "none";
+  cache.indexKey = indexKey;
+  const sameIndex = old.indexKey === indexKey && indexMtimeMs < old.scanStartMs - RACY_WINDOW_MS;
   const tracked = new Map<string, IndexEntry>();
   for (const e of index.entries) if (!tracked.has(e.path)) tracked.set(e.path, e);
   const seedFromIndex = canSeedFromIndex(repo, tracked);
 
   const isExcludedPath = (path: string): boolean =>
-    path === STATE_DIR || path.startsWith(`${STATE_DIR}/`) || path === ".git" || path.startsWith(".git/") || path.includes("/.git/") || path.endsWith("/.git");
+    path.includes(".git") || path.startsWith(STATE_DIR)
+      ? path === STATE_DIR || path.startsWith(`${STATE_DIR}/`) || path === ".git" || path.startsWith(".git/") || path.includes("/.git/") || path.endsWith("/.git")
+      : false;
+
+  /** Records an entry and notes whether it equals the last persisted snapshot's. */
+  const record = (path: string, gitMode: GitFileMode, oid: string, st: Stats | null, slot = old.find(path)): void => {
+    entries.set(path, { mode: gitMode, oid });
+    if (st) cache.add(path, gitMode, oid, st.mode, st.size, st.mtimeMs, st.ctimeMs, st.ino);
+    else cache.add(path, gitMode, oid, 0, 0, 0, 0, 0);
+    if (slot >= 0 && old.oidAt(slot) === oid && old.gitModeAt(slot) === gitMode) unchangedEntries++;
+  };
 
   /** Hashes (or recalls) one regular file or symlink; returns false when it vanished or was skipped. */
   const addFile = (path: string, st: Stats, indexEntry: IndexEntry | undefined): boolean => {
     const gitMode = gitModeOf(st);
     if (gitMode === null) return false; // fifo, socket, device: git ignores them too
-    const key = statKey(st);
-    const cached = old.files.get(path);
-    let oid: string | null = null;
-    if (cached && cached.gitMode === gitMode && isStatFresh(cached, key, old.scanStartMs)) {
-      oid = cached.oid;
+    const slot = old.find(path);
+    let oid: string;
+    if (slot >= 0 && old.gitModeAt(slot) === gitMode && old.isFresh(slot, st.mode, st.size, st.mtimeMs, st.ctimeMs, st.ino)) {
+      oid = old.oidAt(slot);
     } else if (
-      indexEntry &&
+      indexEntry !== undefined &&
       seedFromIndex &&
-      indexEntry.mode === parseInt(gitMode, 8) &&
+      indexEntry.mode === (gitMode === "100644" ? 0o100644 : gitMode === "100755" ? 0o100755 : 0o120000) &&
       indexEntry.mtimeSec * 1000 + indexEntry.mtimeNsec / 1e6 === st.mtimeMs &&
       indexEntry.ctimeSec * 1000 + indexEntry.ctimeNsec / 1e6 === st.ctimeMs &&
       indexEntry.size === st.size % 2 ** 32 &&
@@ -228,7 +236,7 @@ export function snapshotWorkTree(repo: Repository, odb: ObjectDatabase, options:
       }
       let content: Buffer;
       try {
-        content = gitMode === "120000" ? readlinkSync(join(root, path), { encoding: "buffer" }) : readFileSync(join(root, path));
+        content = gitMode === "120000" ? readlinkSync(root + "/" + path, { encoding: "buffer" }) : readFileSync(root + "/" + path);
       } catch (error) {
         if (isErrno(error, "ENOENT", "ENOTDIR")) return false; // vanished mid-snapshot
         if (isErrno(error, "EACCES", "EPERM")) {
@@ -242,13 +250,9 @@ export function snapshotWorkTree(repo: Repository, odb: ObjectDatabase, options:
       oid = odb.write("blob", content);
       stats.filesHashed++;
     }
-    entries.set(path, { mode: gitMode, oid });
-    const file: CachedFile = { ...key, gitMode, oid };
-    cache.files.set(path, file);
-    if (gitMode !== "120000") {
-      const perm = st.mode & 0o777;
-      const expected = (gitMode === "100755" ? 0o777 : 0o666) & ~umask;
-      if (perm !== expected) unusualModes.push({ path, perm: perm.toString(8).padStart(4, "0") });
+    record(path, gitMode, oid, st, slot);
+    if (gitMode !== "120000" && (st.mode & 0o777) !== (gitMode === "100755" ? execPerm : plainPerm)) {
+      unusualModes.push({ path, perm: (st.mode & 0o777).toString(8).padStart(4, "0") });
     }
     return true;
   };
@@ -258,19 +262,19 @@ export function snapshotWorkTree(repo: Repository, odb: ObjectDatabase, options:
     if (isExcludedPath(path)) continue;
     if (e.skipWorktree) {
       // Sparse checkout: absent from disk by design; keep git's view.
-      entries.set(path, { mode: e.mode.toString(8), oid: e.oid });
+      record(path, e.mode.toString(8) as GitFileMode, e.oid, null);
       trackedPaths.add(path);
       continue;
     }
     if (e.mode === 0o160000) {
       const head = nestedHead(join(root, path));
-      entries.set(path, { mode: "160000", oid: head ?? e.oid });
+      record(path, "160000", head ?? e.oid, null);
       trackedPaths.add(path);
       continue;
     }
     let st: Stats | undefined;
     try {
-      st = lstatSync(join(root, path), { throwIfNoEntry: false });
+      st = lstatSync(root + "/" + path, { throwIfNoEntry: false });
     } catch (error) {
       if (!isErrno(error, "ENOTDIR")) throw error;
     }
@@ -309,7 +313,7 @@ export function snapshotWorkTree(repo: Repository, odb: ObjectDatabase, options:
         continue;
       }
       const kind = d.isDirectory() ? "d" : d.isFile() ? "f" : d.isSymbolicLink() ? "l" : "o";
-      children.push({ name: d.name, kind, ignored: false });
+      children.push({ name: d.name, kind, ignored: false, tracked: false });
     }
     return { dir: { mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs, ino: st.ino, rulesKey, isRepo, children }, fresh: false };
   };
@@ -324,26 +328,31 @@ export function snapshotWorkTree(repo: Repository, odb: ObjectDatabase, options:
     if (rel !== "" && dir.isRepo) {
       // A nested repository is recorded as a gitlink to its HEAD and never entered.
       const head = nestedHead(join(root, rel));
-      if (head) entries.set(rel, { mode: "160000", oid: head });
+      if (head) record(rel, "160000", head, null);
       return;
     }
     const layers = ist ? [...lazy, { base: rel, file: ignoreFile, layer: undefined } as LazyLayer] : lazy;
     let resolved: IgnoreLayer[] | null = null;
+    const trustTracked = fresh && sameIndex;
     for (const child of dir.children) {
+      // Fast path: an unchanged folder, same rules, same index: a tracked or ignored file needs nothing here.
+      if (trustTracked && child.kind !== "d" && (child.tracked || child.ignored)) continue;
+      if (child.kind === "o") continue;
       const path = rel === "" ? child.name : `${rel}/${child.name}`;
-      if (path === STATE_DIR || child.kind === "o") continue;
+      if (path === STATE_DIR) continue;
       if (!fresh) {
         resolved ??= resolveLayers(layers, globals.layers);
         child.ignored = isIgnored(resolved, path, child.kind === "d");
       }
+      const trackedEntry = trustTracked && child.kind !== "d" ? undefined : tracked.get(path);
+      child.tracked = trackedEntry !== undefined;
       if (child.ignored) continue;
-      const trackedEntry = tracked.get(path);
       if (child.kind === "d") {
         if (trackedEntry?.mode === 0o160000) continue; // a tracked submodule: handled in phase A
-        const cst = lstatSync(join(root, path), { throwIfNoEntry: false });
+        const cst = lstatSync(root + "/" + path, { throwIfNoEntry: false });
         if (cst && (cst.mode & S_IFMT) === S_IFDIR) walk(path, cst, layers, rulesKey);
       } else if (!trackedEntry) {
-        const fst = lstatSync(join(root, path), { throwIfNoEntry: false });
+        const fst = lstatSync(root + "/" + path, { throwIfNoEntry: false });
         stats.filesStatted++;
         if (fst && (fst.mode & S_IFMT) !== S_IFDIR) addFile(path, fst, undefined);
       }
@@ -353,13 +362,23 @@ export function snapshotWorkTree(repo: Repository, odb: ObjectDatabase, options:
   walk("", rootStat, [], globalKey);
 
   // Trees, bottom-up; only trees not known from the last committed snapshot are written.
-  const treeOid = buildTrees(entries, odb, old.trees, cache.trees);
+  // When every entry equals the last snapshot's, its trees are reused as they are.
+  let treeOid: string;
+  const oldRoot = old.trees.get("");
+  const sameEntries = unchangedEntries === entries.size && entries.size === old.size && oldRoot !== undefined;
+  if (sameEntries) {
+    treeOid = oldRoot;
+    cache.trees = old.trees;
+  } else {
+    treeOid = buildTrees(entries, odb, old.trees, cache.trees);
+  }
   stats.durationMs = performance.now() - started;
   debug(
     () =>
       `snapshot: ${entries.size} entries, ${stats.filesStatted} statted, ${stats.filesHashed} hashed, ${stats.dirsRead} folders read, ${stats.durationMs.toFixed(1)} ms`,
   );
-  return { treeOid, entries, trackedPaths, skipped, unusualModes, stats, cache };
+  const cacheDirty = !sameEntries || stats.filesHashed > 0 || stats.dirsRead > 0;
+  return { treeOid, entries, trackedPaths, skipped, unusualModes, stats, cache, cacheDirty };
 }
 
 /**

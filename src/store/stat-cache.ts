@@ -1,183 +1,282 @@
 /**
- * The stat cache: what ralph learned about each file the last time it
+ * The stat cache: what ralph learned about each path the last time it
  * looked, so an unchanged file is never read again. Kept per work tree at
  * `<gitDir>/ralph/stat-cache` and written atomically (temp file + rename);
  * a missing, foreign-version or corrupt cache is simply a cold start.
  *
  * An entry is trusted only when the file's lstat (mode, size, mtime, ctime,
- * inode) is identical and its mtime is older than the scan that recorded it
- * by more than {@link RACY_WINDOW_MS}: a file changed within the same
- * file-system clock tick as the scan could otherwise look unchanged (git's
- * "racy git" problem, Documentation/technical/racy-git.txt). Directories are
- * cached the same way: an unchanged directory stat means an unchanged list
- * of names, so it is not read again (git's untracked cache idea).
+ * inode) is identical and its mtime and ctime are older than the scan that
+ * recorded it by more than {@link RACY_WINDOW_MS}: a file changed within the
+ * same file-system clock tick as the scan could otherwise look unchanged
+ * (git's "racy git" problem, Documentation/technical/racy-git.txt).
+ * Folders are cached the same way: an unchanged folder stat means an
+ * unchanged list of names, so it is not read again (the idea of git's
+ * untracked cache).
  *
- * Format (version 1): a header line `ralph-stat-cache 1 <scanStartMs>\n`,
- * then NUL-separated fields: `F` records (path, git mode, oid, size,
- * mtimeMs, ctimeMs, ino, st_mode), `D` records (path, mtimeMs, ctimeMs, ino,
- * rulesKey, isRepo 0/1, child count, then per child: name, kind f|d|l|o,
- * ignored 0/1) and `T` records (folder path, tree oid of the last committed
- * snapshot). Paths never contain NUL (git forbids it), so NUL is a safe
- * separator.
+ * Every oid in the cache is reachable: the cache is persisted only by a
+ * snapshot that became a checkpoint commit, or seeded from git's own index,
+ * so `git gc` cannot prune what it points at while the checkpoint refs
+ * exist.
  *
- * Every oid in the cache is reachable: blob and tree oids are recorded only
- * by a snapshot that became a checkpoint commit, or seeded from git's own
- * index, so `git gc` cannot prune what the cache points at while the
- * checkpoint refs exist.
+ * The file is columnar so that loading 30k entries allocates a handful of
+ * arrays, not 30k objects: a JSON header line, then little-endian Float64
+ * columns (per file: st_mode, size, mtimeMs, ctimeMs, ino; per folder:
+ * mtimeMs, ctimeMs, ino), a byte column of git modes, and one UTF-8 block
+ * of NUL-separated strings (paths, oids, rule keys, child names). Paths
+ * never contain NUL (git forbids it).
  */
+import { randomBytes } from "node:crypto";
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
-import { randomBytes } from "node:crypto";
 
-/** Margin for file-system timestamp granularity (coarse kernel clock), in ms. */
+/** Margin for file-system timestamp granularity (a coarse kernel clock), in ms. */
 export const RACY_WINDOW_MS = 20;
 
-/** The stat fields compared to decide that a file or folder is unchanged. */
-export interface StatKey {
-  mode: number;
-  size: number;
-  mtimeMs: number;
-  ctimeMs: number;
-  ino: number;
-}
+const FORMAT = "ralph-stat-cache";
+const VERSION = 2;
+const FILE_NUMS = 5;
+/** One character per child: kind (f d l o) x ignored x tracked, 16 combinations. */
+const CHILD_FLAG = "abcdefghijklmnop";
+const CHILD_KINDS = ["f", "d", "l", "o"] as const;
+const DIR_NUMS = 3;
 
-/** A file (or symlink, or gitlink) as last seen: its stat and its git mode and blob oid. */
-export interface CachedFile extends StatKey {
-  /** git mode as text: "100644", "100755", "120000", "160000". */
-  gitMode: string;
-  oid: string;
-}
+/** git modes as stored in the byte column. */
+const GIT_MODES = ["100644", "100755", "120000", "160000"] as const;
+/** A file entry's git mode. */
+export type GitFileMode = (typeof GIT_MODES)[number];
 
-/** A child in a cached directory listing. kind: f file, d directory, l symlink, o other. */
+/** A child of a cached folder. kind: f file, d folder, l symlink, o other (fifo, socket…). */
 export interface CachedChild {
   name: string;
   kind: "f" | "d" | "l" | "o";
   ignored: boolean;
+  /** Tracked by git's index as it was when listed (valid while the index is unchanged: {@link StatCache.indexKey}). */
+  tracked: boolean;
 }
 
-/** A directory as last listed. */
+/** A folder as last listed. */
 export interface CachedDir {
   mtimeMs: number;
   ctimeMs: number;
   ino: number;
-  /** Hash of the ignore sources that apply to this folder (ancestors' and its own .gitignore stats); ignored flags are valid only while it is equal. */
+  /** Hash of the ignore sources that apply here (ancestors' and its own .gitignore stats); ignored flags are valid only while it is equal. */
   rulesKey: string;
-  /** The directory holds a `.git`: a nested repository, recorded as a gitlink. */
+  /** The folder holds a `.git`: a nested repository, recorded as a gitlink. */
   isRepo: boolean;
   children: CachedChild[];
 }
 
-/** The whole cache. */
-export interface StatCache {
-  /** When the scan that produced this cache started, ms since the epoch. */
-  scanStartMs: number;
-  files: Map<string, CachedFile>;
-  dirs: Map<string, CachedDir>;
-  /** Tree oid of each folder ('' = root) in the last committed snapshot. */
-  trees: Map<string, string>;
+/** Read side: the cache as loaded. Lookups by path; stats live in a Float64Array. */
+export class StatCache {
+  /** When the scan that produced this cache started, ms since the epoch (0 for an empty cache). */
+  readonly scanStartMs: number;
+  /** Folder -> tree oid of the last committed snapshot ('' = root). */
+  readonly trees: Map<string, string>;
+  /** The stat of `.git/index` when this cache was made ("" when unknown); equal means the tracked flags still hold. */
+  readonly indexKey: string;
+  readonly dirs: Map<string, CachedDir>;
+  private readonly paths: string[];
+  private readonly oids: string[];
+  private readonly modes: Uint8Array;
+  private readonly nums: Float64Array;
+  private index: Map<string, number> | null = null;
+
+  constructor(
+    scanStartMs: number,
+    indexKey: string,
+    paths: string[],
+    oids: string[],
+    modes: Uint8Array,
+    nums: Float64Array,
+    dirs: Map<string, CachedDir>,
+    trees: Map<string, string>,
+  ) {
+    this.scanStartMs = scanStartMs;
+    this.indexKey = indexKey;
+    this.paths = paths;
+    this.oids = oids;
+    this.modes = modes;
+    this.nums = nums;
+    this.dirs = dirs;
+    this.trees = trees;
+  }
+
+  /** An empty cache (a cold start). */
+  static empty(): StatCache {
+    return new StatCache(0, "", [], [], new Uint8Array(0), new Float64Array(0), new Map(), new Map());
+  }
+
+  /** Number of path entries. */
+  get size(): number {
+    return this.paths.length;
+  }
+
+  /** The slot of `path`, or -1. */
+  find(path: string): number {
+    if (this.index === null) {
+      this.index = new Map();
+      for (let i = 0; i < this.paths.length; i++) this.index.set(this.paths[i] as string, i);
+    }
+    return this.index.get(path) ?? -1;
+  }
+
+  /** The oid recorded at a slot. */
+  oidAt(slot: number): string {
+    return this.oids[slot] as string;
+  }
+
+  /** The git mode recorded at a slot. */
+  gitModeAt(slot: number): GitFileMode {
+    return GIT_MODES[this.modes[slot] as number] as GitFileMode;
+  }
+
+  /**
+   * True when the stat at `slot` equals the given one and is not racily
+   * clean (mtime and ctime older than this cache's scan by more than
+   * {@link RACY_WINDOW_MS}).
+   */
+  isFresh(slot: number, mode: number, size: number, mtimeMs: number, ctimeMs: number, ino: number): boolean {
+    const o = slot * FILE_NUMS;
+    const n = this.nums;
+    const limit = this.scanStartMs - RACY_WINDOW_MS;
+    return n[o] === mode && n[o + 1] === size && n[o + 2] === mtimeMs && n[o + 3] === ctimeMs && n[o + 4] === ino && mtimeMs < limit && ctimeMs < limit;
+  }
 }
 
-const MAGIC = "ralph-stat-cache 1";
+/** Write side: collects the entries of a new scan. */
+export class StatCacheBuilder {
+  readonly scanStartMs: number;
+  /** See {@link StatCache.indexKey}. */
+  indexKey = "";
+  readonly dirs = new Map<string, CachedDir>();
+  trees = new Map<string, string>();
+  private readonly paths: string[] = [];
+  private readonly oids: string[] = [];
+  private readonly modes: number[] = [];
+  private readonly nums: number[] = [];
 
-/** An empty cache (a cold start). */
-export function emptyStatCache(): StatCache {
-  return { scanStartMs: 0, files: new Map(), dirs: new Map(), trees: new Map() };
-}
+  constructor(scanStartMs: number) {
+    this.scanStartMs = scanStartMs;
+  }
 
-/** True when a cached stat still describes the file and is not racily clean. */
-export function isStatFresh(cached: StatKey, current: StatKey, scanStartMs: number): boolean {
-  return (
-    cached.mtimeMs === current.mtimeMs &&
-    cached.ctimeMs === current.ctimeMs &&
-    cached.size === current.size &&
-    cached.ino === current.ino &&
-    cached.mode === current.mode &&
-    current.mtimeMs < scanStartMs - RACY_WINDOW_MS &&
-    current.ctimeMs < scanStartMs - RACY_WINDOW_MS
-  );
+  /** Records a path; stat fields are 0 for entries with no stat of their own (gitlinks, sparse entries): those are never fresh. */
+  add(path: string, gitMode: GitFileMode, oid: string, mode: number, size: number, mtimeMs: number, ctimeMs: number, ino: number): void {
+    this.paths.push(path);
+    this.oids.push(oid);
+    this.modes.push(GIT_MODES.indexOf(gitMode));
+    this.nums.push(mode, size, mtimeMs, ctimeMs, ino);
+  }
+
+  /** Serialises the cache (see the module doc for the layout). */
+  encode(): Buffer {
+    const strings: string[] = [];
+    const dirNums: number[] = [];
+    const dirFlags: number[] = [];
+    for (const p of this.paths) strings.push(p);
+    for (const o of this.oids) strings.push(o);
+    for (const [path, d] of this.dirs) {
+      strings.push(path, d.rulesKey, d.children.map((c) => c.name).join("/"), d.children.map((c) => CHILD_FLAG[(c.kind === "f" ? 0 : c.kind === "d" ? 4 : c.kind === "l" ? 8 : 12) + (c.ignored ? 1 : 0) + (c.tracked ? 2 : 0)]).join(""));
+      dirNums.push(d.mtimeMs, d.ctimeMs, d.ino);
+      dirFlags.push(d.isRepo ? 1 : 0);
+    }
+    for (const [path, oid] of this.trees) strings.push(path, oid);
+    const header = {
+      format: FORMAT,
+      version: VERSION,
+      scanStartMs: this.scanStartMs,
+      indexKey: this.indexKey,
+      files: this.paths.length,
+      dirs: this.dirs.size,
+      trees: this.trees.size,
+    };
+    const headerBytes = Buffer.from(`${JSON.stringify(header)}\n`);
+    const pad = (8 - (headerBytes.length % 8)) % 8;
+    return Buffer.concat([
+      headerBytes,
+      Buffer.alloc(pad, 0x20),
+      Buffer.from(new Float64Array(this.nums).buffer),
+      Buffer.from(new Float64Array(dirNums).buffer),
+      Buffer.from(Uint8Array.from(this.modes)),
+      Buffer.from(Uint8Array.from(dirFlags)),
+      Buffer.from(strings.join("\0"), "utf8"),
+    ]);
+  }
 }
 
 /** Loads the cache at `path`; any problem (absent, other version, corrupt) gives an empty cache. */
 export function loadStatCache(path: string): StatCache {
-  let text: string;
+  let buf: Buffer;
   try {
-    text = readFileSync(path, "utf8");
+    buf = readFileSync(path);
   } catch {
-    return emptyStatCache();
+    return StatCache.empty();
   }
   try {
-    return parseStatCache(text);
+    return decodeStatCache(buf);
   } catch {
-    return emptyStatCache();
+    return StatCache.empty();
   }
 }
 
-function parseStatCache(text: string): StatCache {
-  const nl = text.indexOf("\n");
-  const header = text.slice(0, nl).split(" ");
-  if (nl < 0 || `${header[0]} ${header[1]}` !== MAGIC) return emptyStatCache();
-  const cache: StatCache = {
-    scanStartMs: Number(header[2]),
-    files: new Map(),
-    dirs: new Map(),
-    trees: new Map(),
+/** Decodes a serialised cache. Throws on any inconsistency (callers treat that as a cold start). */
+export function decodeStatCache(buf: Buffer): StatCache {
+  const nl = buf.indexOf(0x0a);
+  const header = JSON.parse(buf.subarray(0, nl).toString("utf8")) as Record<string, number | string>;
+  if (header.format !== FORMAT || header.version !== VERSION) throw new Error("foreign stat cache");
+  const files = Number(header.files);
+  const dirCount = Number(header.dirs);
+  const treeCount = Number(header.trees);
+  let pos = nl + 1;
+  pos += (8 - (pos % 8)) % 8;
+  const take = (bytes: number): Buffer => {
+    if (pos + bytes > buf.length) throw new Error("truncated stat cache");
+    const out = buf.subarray(pos, pos + bytes);
+    pos += bytes;
+    return out;
   };
-  const t = text.slice(nl + 1).split("\0");
-  let i = 0;
-  while (i < t.length - 1) {
-    const tag = t[i++];
-    if (tag === "F") {
-      const path = t[i++] as string;
-      const gitMode = t[i++] as string;
-      const oid = t[i++] as string;
-      const size = Number(t[i++]);
-      const mtimeMs = Number(t[i++]);
-      const ctimeMs = Number(t[i++]);
-      const ino = Number(t[i++]);
-      const mode = Number(t[i++]);
-      cache.files.set(path, { gitMode, oid, size, mtimeMs, ctimeMs, ino, mode });
-    } else if (tag === "D") {
-      const path = t[i++] as string;
-      const mtimeMs = Number(t[i++]);
-      const ctimeMs = Number(t[i++]);
-      const ino = Number(t[i++]);
-      const rulesKey = t[i++] as string;
-      const isRepo = t[i++] === "1";
-      const count = Number(t[i++]);
-      const children: CachedChild[] = [];
-      for (let c = 0; c < count; c++) {
-        const name = t[i++] as string;
-        const kind = t[i++] as CachedChild["kind"];
-        const ignored = t[i++] === "1";
-        children.push({ name, kind, ignored });
+  const copy = (b: Buffer): ArrayBuffer => b.buffer.slice(b.byteOffset, b.byteOffset + b.length) as ArrayBuffer;
+  const nums = new Float64Array(copy(take(files * FILE_NUMS * 8)));
+  const dirNums = new Float64Array(copy(take(dirCount * DIR_NUMS * 8)));
+  const modes = new Uint8Array(copy(take(files)));
+  const dirFlags = take(dirCount);
+  const strings = buf.subarray(pos).toString("utf8").split("\0");
+  if (strings.length !== (files > 0 || dirCount > 0 || treeCount > 0 ? files * 2 + dirCount * 4 + treeCount * 2 : 1)) throw new Error("bad string table");
+  const paths = strings.slice(0, files);
+  const oids = strings.slice(files, files * 2);
+  let s = files * 2;
+  const dirs = new Map<string, CachedDir>();
+  for (let d = 0; d < dirCount; d++) {
+    const path = strings[s++] as string;
+    const rulesKey = strings[s++] as string;
+    const names = strings[s++] as string;
+    const flags = strings[s++] as string;
+    const children: CachedChild[] = [];
+    if (flags.length > 0) {
+      const list = names.split("/");
+      for (let c = 0; c < flags.length; c++) {
+        const bits = CHILD_FLAG.indexOf(flags[c] as string);
+        if (bits < 0) throw new Error("bad child flag");
+        children.push({ name: list[c] as string, kind: CHILD_KINDS[bits >> 2] as CachedChild["kind"], ignored: (bits & 1) === 1, tracked: (bits & 2) === 2 });
       }
-      cache.dirs.set(path, { mtimeMs, ctimeMs, ino, rulesKey, isRepo, children });
-    } else if (tag === "T") {
-      const path = t[i++] as string;
-      cache.trees.set(path, t[i++] as string);
-    } else {
-      throw new Error(`bad stat cache record ${tag}`);
     }
+    dirs.set(path, {
+      mtimeMs: dirNums[d * DIR_NUMS] as number,
+      ctimeMs: dirNums[d * DIR_NUMS + 1] as number,
+      ino: dirNums[d * DIR_NUMS + 2] as number,
+      rulesKey,
+      isRepo: dirFlags[d] === 1,
+      children,
+    });
   }
-  return cache;
+  const trees = new Map<string, string>();
+  for (let t = 0; t < treeCount; t++) trees.set(strings[s++] as string, strings[s++] as string);
+  return new StatCache(Number(header.scanStartMs), String(header.indexKey ?? ""), paths, oids, modes, nums, dirs, trees);
 }
 
-/** Writes the cache atomically (temp file in the same folder, then rename). */
-export function saveStatCache(path: string, cache: StatCache): void {
-  const parts: string[] = [`${MAGIC} ${cache.scanStartMs}\n`];
-  for (const [p, f] of cache.files) {
-    parts.push("F", p, f.gitMode, f.oid, String(f.size), String(f.mtimeMs), String(f.ctimeMs), String(f.ino), String(f.mode));
-  }
-  for (const [p, d] of cache.dirs) {
-    parts.push("D", p, String(d.mtimeMs), String(d.ctimeMs), String(d.ino), d.rulesKey, d.isRepo ? "1" : "0", String(d.children.length));
-    for (const c of d.children) parts.push(c.name, c.kind, c.ignored ? "1" : "0");
-  }
-  for (const [p, oid] of cache.trees) parts.push("T", p, oid);
-  parts.push("");
-  // The header ends in "\n"; the records are joined by NUL.
-  const body = parts[0] + parts.slice(1).join("\0");
+/** Writes a cache atomically (temp file in the same folder, then rename). */
+export function saveStatCache(path: string, builder: StatCacheBuilder): void {
   mkdirSync(dirname(path), { recursive: true });
   const temp = `${path}.${randomBytes(6).toString("hex")}.tmp`;
-  writeFileSync(temp, body, "utf8");
+  writeFileSync(temp, builder.encode());
   renameSync(temp, path);
 }

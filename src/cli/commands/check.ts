@@ -3,7 +3,7 @@
  * judge the change between two revisions. Exit 1 when the verdict is at or
  * above --fail-on (BLOCK by default), 0 otherwise.
  */
-import { z } from "zod";
+import * as z from "zod/mini";
 import { RalphError } from "../../errors.js";
 import { judgeChange } from "../../loop/check.js";
 import { resolveRev } from "../../store/rev.js";
@@ -12,16 +12,14 @@ import { parseOptions, stringOption } from "../options.js";
 import { renderJudgementGithub, renderJudgementText } from "../reporters/findings.js";
 import { openStore } from "./shared.js";
 
-const Options = z
-  .object({
-    from: stringOption.optional(),
-    to: stringOption.optional(),
-    format: z.enum(["text", "json", "github"]).default("text"),
-    failOn: z.enum(["block", "warn"]).default("block"),
-    loop: stringOption.optional(),
-    json: z.boolean().optional(),
-  })
-  .strict();
+const Options = z.strictObject({
+    from: z.optional(stringOption),
+    to: z.optional(stringOption),
+    format: z._default(z.enum(["text", "json", "github"]), "text"),
+    failOn: z._default(z.enum(["block", "warn"]), "block"),
+    loop: z.optional(stringOption),
+    json: z.optional(z.boolean()),
+  });
 
 /** Runs the command; see the module doc. */
 export async function run(ctx: CommandContext, _args: string[], raw: Record<string, unknown>): Promise<CommandOutput> {

@@ -1,20 +1,18 @@
 /** `ralph checkpoint [-m MSG] [--loop ID] [--kind KIND] [--iteration N] [--json]`: store the work tree as a checkpoint. */
-import { z } from "zod";
+import * as z from "zod/mini";
 import { CHECKPOINT_KINDS } from "../../store/trailers.js";
 import type { CommandContext, CommandOutput } from "../context.js";
-import { parseOptions, stringOption } from "../options.js";
+import { parseOptions, positiveIntOption, stringOption } from "../options.js";
 import { openStore } from "./shared.js";
 
-const Options = z
-  .object({
-    message: stringOption.optional(),
-    m: stringOption.optional(),
-    loop: stringOption.optional(),
-    kind: z.enum(CHECKPOINT_KINDS).default("manual"),
-    iteration: z.coerce.number().int().positive().optional(),
-    json: z.boolean().optional(),
-  })
-  .strict();
+const Options = z.strictObject({
+    message: z.optional(stringOption),
+    m: z.optional(stringOption),
+    loop: z.optional(stringOption),
+    kind: z._default(z.enum(CHECKPOINT_KINDS), "manual"),
+    iteration: z.optional(positiveIntOption),
+    json: z.optional(z.boolean()),
+  });
 
 /** Runs the command; see the module doc. */
 export async function run(ctx: CommandContext, _args: string[], raw: Record<string, unknown>): Promise<CommandOutput> {

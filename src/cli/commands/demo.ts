@@ -10,13 +10,13 @@ import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { z } from "zod";
+import * as z from "zod/mini";
 import { RalphError } from "../../errors.js";
 import type { CommandContext, CommandOutput } from "../context.js";
 import { DEMO_AGENT_EDIT, DEMO_FILES, DEMO_IGNORED_FILES, DEMO_UNTRACKED_FILES } from "../demo-project.js";
 import { parseOptions } from "../options.js";
 
-const Options = z.object({ keep: z.boolean().optional(), json: z.boolean().optional() }).strict();
+const Options = z.strictObject({ keep: z.optional(z.boolean()), json: z.optional(z.boolean()) });
 
 /** One step of the demo, as shown. */
 interface DemoStep {

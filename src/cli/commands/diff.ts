@@ -1,5 +1,5 @@
 /** `ralph diff FROM [TO] [--loop ID] [--json]`: files changed between two revisions (TO defaults to WORKTREE), and findings. */
-import { z } from "zod";
+import * as z from "zod/mini";
 import { RalphError } from "../../errors.js";
 import { judgeChange } from "../../loop/check.js";
 import { resolveRev } from "../../store/rev.js";
@@ -8,7 +8,7 @@ import { parseOptions, stringOption } from "../options.js";
 import { renderJudgementText } from "../reporters/findings.js";
 import { openStore } from "./shared.js";
 
-const Options = z.object({ loop: stringOption.optional(), json: z.boolean().optional() }).strict();
+const Options = z.strictObject({ loop: z.optional(stringOption), json: z.optional(z.boolean()) });
 
 /** Runs the command; see the module doc. */
 export async function run(ctx: CommandContext, args: string[], raw: Record<string, unknown>): Promise<CommandOutput> {

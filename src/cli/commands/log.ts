@@ -1,22 +1,20 @@
 /** `ralph log [--loop ID] [--all] [-n N] [--json]`: a loop's checkpoints, newest first. */
-import { z } from "zod";
+import * as z from "zod/mini";
 import type { Checkpoint, CheckpointStore } from "../../store/checkpoint-store.js";
 import { REF_PREFIX } from "../../store/checkpoint-store.js";
 import type { LoopId } from "../../store/loop-id.js";
 import { trailerValue } from "../../store/trailers.js";
 import type { CommandContext, CommandOutput } from "../context.js";
-import { parseOptions, stringOption } from "../options.js";
+import { parseOptions, positiveIntOption, stringOption } from "../options.js";
 import { isoTime, openStore, shortOid } from "./shared.js";
 
-const Options = z
-  .object({
-    loop: stringOption.optional(),
-    all: z.boolean().optional(),
-    limit: z.coerce.number().int().positive().optional(),
-    n: z.coerce.number().int().positive().optional(),
-    json: z.boolean().optional(),
-  })
-  .strict();
+const Options = z.strictObject({
+    loop: z.optional(stringOption),
+    all: z.optional(z.boolean()),
+    limit: z.optional(positiveIntOption),
+    n: z.optional(positiveIntOption),
+    json: z.optional(z.boolean()),
+  });
 
 /** One row of `ralph log --json`. */
 export interface LogEntry {

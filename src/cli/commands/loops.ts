@@ -1,10 +1,10 @@
 /** `ralph loops [--json]`: the loops of this repository, most recently updated first. */
-import { z } from "zod";
+import * as z from "zod/mini";
 import type { CommandContext, CommandOutput } from "../context.js";
 import { parseOptions } from "../options.js";
 import { isoTime, openStore, shortOid } from "./shared.js";
 
-const Options = z.object({ json: z.boolean().optional() }).strict();
+const Options = z.strictObject({ json: z.optional(z.boolean()) });
 
 /** Runs the command; see the module doc. */
 export async function run(ctx: CommandContext, _args: string[], raw: Record<string, unknown>): Promise<CommandOutput> {

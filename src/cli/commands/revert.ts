@@ -1,19 +1,17 @@
 /** `ralph revert TARGET [--loop ID] [--dry-run] [--force] [--json]`: restore the work tree to a checkpoint. */
-import { z } from "zod";
+import * as z from "zod/mini";
 import { RalphError } from "../../errors.js";
 import { resolveRev } from "../../store/rev.js";
 import type { CommandContext, CommandOutput } from "../context.js";
 import { parseOptions, stringOption } from "../options.js";
 import { openStore, shortOid } from "./shared.js";
 
-const Options = z
-  .object({
-    loop: stringOption.optional(),
-    dryRun: z.boolean().optional(),
-    force: z.boolean().optional(),
-    json: z.boolean().optional(),
-  })
-  .strict();
+const Options = z.strictObject({
+    loop: z.optional(stringOption),
+    dryRun: z.optional(z.boolean()),
+    force: z.optional(z.boolean()),
+    json: z.optional(z.boolean()),
+  });
 
 /** Runs the command; see the module doc. */
 export async function run(ctx: CommandContext, args: string[], raw: Record<string, unknown>): Promise<CommandOutput> {

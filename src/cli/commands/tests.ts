@@ -1,5 +1,5 @@
 /** `ralph tests [REV] [--loop ID] [--json]`: the test cases ralph sees at a revision (default WORKTREE). */
-import { z } from "zod";
+import * as z from "zod/mini";
 import { extractFacts, isAnalyzable } from "../../analysis/index.js";
 import { resolveRev } from "../../store/rev.js";
 import { walkTree } from "../../store/tree-diff.js";
@@ -7,7 +7,7 @@ import type { CommandContext, CommandOutput } from "../context.js";
 import { parseOptions, stringOption } from "../options.js";
 import { openStore } from "./shared.js";
 
-const Options = z.object({ loop: stringOption.optional(), json: z.boolean().optional() }).strict();
+const Options = z.strictObject({ loop: z.optional(stringOption), json: z.optional(z.boolean()) });
 
 /** One row of `ralph tests --json`. */
 export interface TestRow {
