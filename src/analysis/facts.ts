@@ -1,0 +1,103 @@
+/**
+ * Facts: what a language adapter extracts from one file, before any
+ * comparison. Facts are plain JSON (no class instances, no undefined-only
+ * meaning, no Maps) so they can be cached; the cache key must include
+ * {@link EXTRACTOR_VERSION}, the blob oid and the path (the path decides the
+ * language and whether a file counts as a test file).
+ */
+
+import { createHash } from "node:crypto";
+
+/**
+ * Version of the facts shape and of every extractor's behaviour. Bump it
+ * whenever extraction changes what it returns for the same input, so cached
+ * facts from an older ralph are not reused.
+ */
+export const EXTRACTOR_VERSION = 1;
+
+/** The flags that take a test out of the run, or focus the run on it. */
+export interface TestFlags {
+  /** Not run: `.skip`, `xit`, `skipIf(...)`, `{ skip: true }`, `t.skip()`, Playwright `test.skip()`, an enclosing skipped suite. */
+  skipped: boolean;
+  /** `.only`, `fit`, `fdescribe`, `{ only: true }`, or inside a focused suite: the other tests stop running. */
+  focused: boolean;
+  /** A placeholder: `.todo`, `{ todo: true }`, `t.todo()`, a mocha `it("title")` without a body. */
+  todo: boolean;
+  /** Expected to fail, so a failure passes: `.fails`, `.failing`, Playwright `test.fail()`. */
+  failing: boolean;
+}
+
+/** Name of one flag of {@link TestFlags}. */
+export type TestFlag = keyof TestFlags;
+
+/**
+ * One test case as the runner would see it. A parametrised test
+ * (`test.each(table)(title, fn)`) is one case with its title template;
+ * `eachRows` then says how many rows its literal table has (null when the
+ * table is not a literal).
+ */
+export interface TestCase {
+  /** File-independent identity: suitePath and name joined with " > ". */
+  id: string;
+  /** The title as written: literal text, a template's raw text, or the title expression's source. */
+  name: string;
+  /** Titles of the enclosing suites (and parent tests, for node:test subtests), outermost first. */
+  suitePath: string[];
+  /** 1-based line of the call that declares the test. */
+  line: number;
+  /** Effective flags, including those inherited from enclosing suites. */
+  flags: TestFlags;
+  /** For each set flag, the construct that set it, e.g. `it.skip`, `describe.skip on suite "total"`, `t.skip()`. */
+  flagVia?: Partial<Record<TestFlag, string>>;
+  /** Text explaining a skip/todo: a reason string, or the comments around the skipping statement. */
+  skipReason?: string;
+  /** Assertions inside this test's body (not counting nested subtests). */
+  assertionCount: number;
+  /** sha1 of the test body's syntax tree with positions and comments dropped, so a moved or re-indented test keeps its hash. */
+  bodyHash: string;
+  /** Rows of a literal `.each`/`.for` table; null when the table is not a literal; absent for ordinary tests. */
+  eachRows?: number | null;
+}
+
+/**
+ * Everything extracted from one file. When `parseError` or `notAnalyzed` is
+ * set, `tests` is empty and `assertions` is 0: the file's content is unknown
+ * to ralph, which is not the same as "has no tests".
+ */
+export interface FileFacts {
+  /** Id of the language module that produced these facts (see languages/index.ts). */
+  language: string;
+  /** True when the path looks like a test file, or the file declares tests. */
+  isTestFile: boolean;
+  /** Test cases in source order; duplicates (same id) are kept. */
+  tests: TestCase[];
+  /** Assertions anywhere in the file (tests, hooks, helpers). */
+  assertions: number;
+  /** Test frameworks seen in imports (e.g. "vitest", "node:test", "playwright"), sorted. */
+  frameworks: string[];
+  /** Syntax errors the parser recovered from; facts are still extracted. */
+  recoveredErrorCount: number;
+  /** Set when the file could not be parsed at all: the parser's one-line message. */
+  parseError?: string;
+  /** Set when the file was not parsed on purpose (binary, larger than 2 MB, minified): why. */
+  notAnalyzed?: string;
+}
+
+/** True when facts were really extracted (no parse error, not skipped as binary/huge/minified). */
+export function hasUsableFacts(facts: FileFacts): boolean {
+  return facts.parseError === undefined && facts.notAnalyzed === undefined;
+}
+
+/** Facts for a file whose content ralph did not or could not read: no tests, with the reason. */
+export function emptyFacts(
+  language: string,
+  isTestFile: boolean,
+  problem: { parseError: string } | { notAnalyzed: string },
+): FileFacts {
+  return { language, isTestFile, tests: [], assertions: 0, frameworks: [], recoveredErrorCount: 0, ...problem };
+}
+
+/** Hex sha1 of a string (UTF-8). Used for body hashes; not a security boundary. */
+export function hashText(text: string): string {
+  return createHash("sha1").update(text).digest("hex");
+}

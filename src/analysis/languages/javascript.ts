@@ -1,0 +1,846 @@
+/**
+ * JavaScript and TypeScript: test cases, their flags and their assertions,
+ * for Jest, Vitest, Mocha (+ chai), Jasmine, node:test, Playwright test,
+ * Cypress and ava/tap-style `t.*` assertions.
+ *
+ * Extraction is one walk over the Babel AST with a stack of frames (the
+ * file, then each suite and test being visited). A call is a test
+ * declaration when its callee is a known test function with known modifiers
+ * (`it`, `test.skip`, `describe.only.each(table)`, `test.describe.serial`,
+ * `t.test` for node:test subtests) and its arguments look like
+ * (title, [options], callback). Calls that skip at run time (`t.skip()`,
+ * `this.skip()`, `pending()`, Playwright `test.skip(cond, reason)`) mark the
+ * innermost frame; marks on a suite or the file reach every test inside.
+ *
+ * This module is cheap to import: the parser itself is loaded lazily by
+ * parsers/babel.ts the first time a file is extracted.
+ */
+
+import type * as t from "@babel/types";
+import { debug } from "../../log.js";
+import { emptyFacts, hashText, type FileFacts, type TestCase, type TestFlag, type TestFlags } from "../facts.js";
+import { parseWithBabel } from "../parsers/babel.js";
+import { isUnderTestDirectory, type LanguageModule } from "./language.js";
+
+const LANGUAGE_ID = "javascript";
+
+/** `name.test.ts`, `name.spec.js`, `name.cy.ts` (Cypress), `name.e2e.ts`. */
+const TEST_FILE_NAME = /\.(test|spec|cy|e2e)\.[cm]?[jt]sx?$/i;
+
+/**
+ * True when the path is a JS/TS test file by name or folder: `*.test.*`,
+ * `*.spec.*`, `*.cy.*`, `*.e2e.*`, or anywhere under `test/`, `tests/`,
+ * `__tests__/`, `spec/`, `e2e/`, `cypress/`.
+ */
+export function isJavaScriptTestPath(path: string): boolean {
+  const name = path.slice(path.lastIndexOf("/") + 1);
+  return TEST_FILE_NAME.test(name) || isUnderTestDirectory(path);
+}
+
+/**
+ * Facts of one JS/TS file. Tests are extracted when the path is a test path
+ * or the file declares tests (in-source tests, oddly named files). Returns
+ * facts with `parseError` when Babel cannot parse the file, and with
+ * `notAnalyzed` if the extractor itself fails (logged with RALPH_DEBUG);
+ * never throws for bad content.
+ */
+export async function extractJavaScriptFacts(path: string, content: string): Promise<FileFacts> {
+  const isTestPath = isJavaScriptTestPath(path);
+  const parsed = await parseWithBabel(path, content);
+  if (!parsed.ok) return emptyFacts(LANGUAGE_ID, isTestPath, { parseError: parsed.error });
+  try {
+    const extracted = new TestExtractor(content, parsed.ast).run();
+    return {
+      language: LANGUAGE_ID,
+      isTestFile: isTestPath || extracted.tests.length > 0,
+      tests: extracted.tests,
+      assertions: extracted.assertions,
+      frameworks: extracted.frameworks,
+      recoveredErrorCount: parsed.recoveredErrorCount,
+    };
+  } catch (error) {
+    // A stack overflow on pathological nesting, or a bug: report the file as not analysed, never crash the hook.
+    const detail = error instanceof Error ? error.message : String(error);
+    debug(() => `javascript extractor failed on ${path}: ${error instanceof Error ? error.stack : detail}`);
+    return emptyFacts(LANGUAGE_ID, isTestPath, { notAnalyzed: `extractor failed: ${detail.split("\n")[0]}` });
+  }
+}
+
+/** The JS/TS language module: `.js .jsx .mjs .cjs .ts .tsx .mts .cts`, parsed with @babel/parser. */
+export const javascript = {
+  id: "javascript" as const,
+  extensions: [".js", ".jsx", ".mjs", ".cjs", ".ts", ".tsx", ".mts", ".cts"],
+  isTestPath: isJavaScriptTestPath,
+  extract: extractJavaScriptFacts,
+} satisfies LanguageModule;
+
+// ---------------------------------------------------------------------------
+// Vocabulary
+
+type DeclarationKind = "suite" | "test";
+
+/** Test functions by name: their kind and the flag the name itself sets (`xit` skips, `fit` focuses). */
+const TEST_FUNCTIONS: ReadonlyMap<string, { kind: DeclarationKind; flag?: TestFlag }> = new Map([
+  ["describe", { kind: "suite" }],
+  ["context", { kind: "suite" }],
+  ["suite", { kind: "suite" }],
+  ["xdescribe", { kind: "suite", flag: "skipped" }],
+  ["xcontext", { kind: "suite", flag: "skipped" }],
+  ["xsuite", { kind: "suite", flag: "skipped" }],
+  ["fdescribe", { kind: "suite", flag: "focused" }],
+  ["fcontext", { kind: "suite", flag: "focused" }],
+  ["test", { kind: "test" }],
+  ["it", { kind: "test" }],
+  ["specify", { kind: "test" }],
+  ["xit", { kind: "test", flag: "skipped" }],
+  ["xtest", { kind: "test", flag: "skipped" }],
+  ["xspecify", { kind: "test", flag: "skipped" }],
+  ["fit", { kind: "test", flag: "focused" }],
+  ["ftest", { kind: "test", flag: "focused" }],
+]);
+
+/** Modifiers that set a flag when chained on a test function (`it.skip`, `test.fixme`, `test.fails`). */
+const FLAG_MODIFIERS: ReadonlyMap<string, TestFlag> = new Map([
+  ["skip", "skipped"],
+  ["fixme", "skipped"],
+  ["todo", "todo"],
+  ["only", "focused"],
+  ["fails", "failing"],
+  ["failing", "failing"],
+  ["fail", "failing"],
+]);
+
+/** Modifiers that change scheduling only. */
+const NEUTRAL_MODIFIERS: ReadonlySet<string> = new Set(["concurrent", "sequential", "serial", "parallel", "shuffle"]);
+
+/** Option keys of node:test / Vitest `test(name, options, fn)` that set a flag. */
+const OPTION_FLAGS: ReadonlyMap<string, TestFlag> = new Map([
+  ["skip", "skipped"],
+  ["todo", "todo"],
+  ["only", "focused"],
+  ["fails", "failing"],
+]);
+
+/** Methods of a test context (`t`) that assert: ava, tap, node:test, uvu-style. */
+const CONTEXT_ASSERTIONS: ReadonlySet<string> = new Set([
+  "assert", "is", "not", "deepEqual", "notDeepEqual", "like", "true", "false", "truthy", "falsy",
+  "throws", "throwsAsync", "notThrows", "notThrowsAsync", "regex", "notRegex", "snapshot", "fail",
+  "plan", "equal", "equals", "notEqual", "strictEqual", "notStrictEqual", "deepStrictEqual",
+  "notDeepStrictEqual", "ok", "notOk", "same", "notSame", "strictSame", "notStrictSame", "match",
+  "notMatch", "type", "error", "rejects", "resolves", "resolveMatch", "has", "hasStrict",
+  "matchSnapshot", "expect",
+]);
+
+/** Modules whose every import is an assertion function. */
+const ASSERT_MODULES: ReadonlySet<string> = new Set([
+  "assert", "node:assert", "assert/strict", "node:assert/strict", "power-assert", "uvu/assert",
+]);
+
+/** Import source -> framework name recorded in facts. */
+const FRAMEWORK_MODULES: ReadonlyMap<string, string> = new Map([
+  ["vitest", "vitest"],
+  ["@jest/globals", "jest"],
+  ["mocha", "mocha"],
+  ["chai", "chai"],
+  ["node:test", "node:test"],
+  ["@playwright/test", "playwright"],
+  ["cypress", "cypress"],
+  ["ava", "ava"],
+  ["tap", "tap"],
+  ["bun:test", "bun"],
+  ["jasmine", "jasmine"],
+  ["uvu", "uvu"],
+]);
+
+/** AST keys the walk never descends into: positions, comments, and type-only syntax. */
+const WALK_SKIP_KEYS: ReadonlySet<string> = new Set([
+  "loc", "start", "end", "range", "extra", "leadingComments", "trailingComments", "innerComments",
+  "typeAnnotation", "returnType", "typeParameters", "typeArguments", "comments", "tokens", "errors",
+]);
+
+/** AST keys dropped before hashing a body: positions and comments, so formatting does not change the hash. */
+const HASH_SKIP_KEYS: ReadonlySet<string> = new Set([
+  "loc", "start", "end", "range", "extra", "leadingComments", "trailingComments", "innerComments",
+]);
+
+// ---------------------------------------------------------------------------
+// Walk state
+
+interface FlagMark {
+  via: string;
+  reason?: string;
+}
+
+/** A scope the walk is inside: the file, a suite, or a test. */
+interface Frame {
+  kind: "file" | DeclarationKind;
+  title: string;
+  parent: Frame | null;
+  marks: Partial<Record<TestFlag, FlagMark>>;
+  /** Name of the test context parameter (`t` in `test("x", (t) => …)`). */
+  contextName: string | null;
+  /** Local names bound to a destructured `skip` (`({ skip }) => skip()`). */
+  skipNames: Set<string>;
+  draft: TestDraft | null;
+}
+
+interface TestDraft {
+  name: string;
+  suitePath: string[];
+  line: number;
+  frame: Frame;
+  assertionCount: number;
+  bodyHash: string;
+  eachRows?: number | null;
+}
+
+/** One link of a callee chain: `test.skipIf(x).each(t)` is test, skipIf(x), each(t). */
+interface Segment {
+  name: string;
+  args?: t.Node[];
+  quasi?: t.TemplateLiteral;
+}
+
+interface Declaration {
+  kind: DeclarationKind;
+  marks: Partial<Record<TestFlag, FlagMark>>;
+  each: { table: t.Node | null; rows: number | null } | null;
+  calleeText: string;
+}
+
+interface DeclarationArgs {
+  title: string;
+  callback: t.Node | null;
+  options: t.ObjectExpression | null;
+}
+
+interface ExtractedTests {
+  tests: TestCase[];
+  assertions: number;
+  frameworks: string[];
+}
+
+const FLAG_NAMES: readonly TestFlag[] = ["skipped", "focused", "todo", "failing"];
+
+function isNode(value: unknown): value is t.Node {
+  return typeof value === "object" && value !== null && typeof (value as { type?: unknown }).type === "string";
+}
+
+function isFunctionNode(node: t.Node | null | undefined): node is t.ArrowFunctionExpression | t.FunctionExpression {
+  return node?.type === "ArrowFunctionExpression" || node?.type === "FunctionExpression";
+}
+
+function isTitleLike(node: t.Node | undefined): boolean {
+  return node?.type === "StringLiteral" || node?.type === "TemplateLiteral" || (node?.type === "BinaryExpression" && node.operator === "+");
+}
+
+function isFalsyLiteral(node: t.Node): boolean {
+  return (
+    (node.type === "BooleanLiteral" && !node.value) ||
+    (node.type === "NumericLiteral" && node.value === 0) ||
+    (node.type === "StringLiteral" && node.value === "") ||
+    node.type === "NullLiteral" ||
+    (node.type === "Identifier" && node.name === "undefined")
+  );
+}
+
+function propertyName(node: t.Node, computed: boolean): string | null {
+  if (!computed && node.type === "Identifier") return node.name;
+  if (node.type === "StringLiteral") return node.value;
+  if (node.type === "PrivateName") return `#${node.id.name}`;
+  return null;
+}
+
+/**
+ * The callee as a chain of named segments, or null when it is not a plain
+ * chain (computed members, calls on calls, anything rooted in an expression).
+ */
+function flattenCallee(node: t.Node, depth = 0): Segment[] | null {
+  if (depth > 12) return null;
+  switch (node.type) {
+    case "Identifier":
+      return [{ name: node.name }];
+    case "ThisExpression":
+      return [{ name: "this" }];
+    case "MemberExpression": {
+      const name = propertyName(node.property, node.computed);
+      const head = name === null ? null : flattenCallee(node.object, depth + 1);
+      return head && name !== null ? [...head, { name }] : null;
+    }
+    case "CallExpression": {
+      const head = flattenCallee(node.callee, depth + 1);
+      const last = head?.[head.length - 1];
+      if (!head || !last || last.args || last.quasi) return null;
+      last.args = node.arguments as t.Node[];
+      return head;
+    }
+    case "TaggedTemplateExpression": {
+      const head = flattenCallee(node.tag, depth + 1);
+      const last = head?.[head.length - 1];
+      if (!head || !last || last.args || last.quasi) return null;
+      last.quasi = node.quasi;
+      return head;
+    }
+    case "TSNonNullExpression":
+    case "TSAsExpression":
+    case "TSSatisfiesExpression":
+    case "ParenthesizedExpression":
+      return flattenCallee(node.expression, depth + 1);
+    default:
+      return null;
+  }
+}
+
+/** A member chain split into its root expression and property names, root-first. */
+function flattenMember(node: t.MemberExpression | t.OptionalMemberExpression): { root: t.Node; props: string[] } {
+  const props: string[] = [];
+  let current: t.Node = node;
+  while (current.type === "MemberExpression" || current.type === "OptionalMemberExpression") {
+    props.unshift(propertyName(current.property, current.computed) ?? "[]");
+    current = current.object;
+  }
+  return { root: current, props };
+}
+
+/** True when `node` is the object of a member access (`expect(x).toBe`, `expect(x).to`). */
+function isMemberObject(node: t.Node, parent: t.Node | null): boolean {
+  return (parent?.type === "MemberExpression" || parent?.type === "OptionalMemberExpression") && parent.object === node;
+}
+
+/** True when a Cypress chain below `node` contains a `.should(...)` call (`….should(a).and(b)`). */
+function hasShouldCallBelow(node: t.Node): boolean {
+  let current: t.Node = node;
+  for (let depth = 0; depth < 50; depth++) {
+    if (current.type === "CallExpression") {
+      const callee = current.callee;
+      if (callee.type === "MemberExpression" && propertyName(callee.property, callee.computed) === "should") return true;
+      current = callee;
+    } else if (current.type === "MemberExpression") {
+      current = current.object;
+    } else {
+      return false;
+    }
+  }
+  return false;
+}
+
+/** Rows of a `.each`/`.for` table: array literal length, or tagged-template cells / header columns. */
+function countEachRows(table: t.Node | null): number | null {
+  if (!table) return null;
+  if (table.type === "ArrayExpression") return table.elements.length;
+  if (table.type === "TemplateLiteral") {
+    const header = table.quasis[0]?.value.raw ?? "";
+    const columns = header.split("|").map((cell) => cell.trim()).filter((cell) => cell !== "").length;
+    return columns > 0 ? Math.floor(table.expressions.length / columns) : null;
+  }
+  return null;
+}
+
+/** Canonical JSON of a subtree with positions and comments removed. */
+function canonicalJson(node: t.Node | null): string {
+  if (!node) return "";
+  return JSON.stringify(node, (key, value: unknown) => (HASH_SKIP_KEYS.has(key) ? undefined : value)) ?? "";
+}
+
+// ---------------------------------------------------------------------------
+// The extractor
+
+/** One pass over one file's AST, collecting tests, assertions and frameworks. */
+class TestExtractor {
+  private readonly content: string;
+  private readonly ast: t.File;
+  private readonly fileFrame: Frame;
+  private readonly stack: Frame[];
+  private readonly drafts: TestDraft[] = [];
+  private readonly frameworks = new Set<string>();
+  private readonly expectNames = new Set<string>(["expect"]);
+  private readonly assertNames = new Set<string>(["assert"]);
+  private readonly shouldNames = new Set<string>(["should"]);
+  private readonly statementOfCall = new Map<t.Node, t.Node>();
+  private readonly commentsByEndLine = new Map<number, t.Comment[]>();
+  private readonly commentsByStartLine = new Map<number, t.Comment[]>();
+  private assertions = 0;
+
+  constructor(content: string, ast: t.File) {
+    this.content = content;
+    this.ast = ast;
+    this.fileFrame = { kind: "file", title: "", parent: null, marks: {}, contextName: null, skipNames: new Set(), draft: null };
+    this.stack = [this.fileFrame];
+    for (const comment of ast.comments ?? []) {
+      if (!comment.loc) continue;
+      pushTo(this.commentsByEndLine, comment.loc.end.line, comment);
+      pushTo(this.commentsByStartLine, comment.loc.start.line, comment);
+    }
+  }
+
+  run(): ExtractedTests {
+    this.noteImports(this.ast.program);
+    this.visit(this.ast.program, null);
+    return {
+      tests: this.drafts.map((draft) => this.finishTest(draft)),
+      assertions: this.assertions,
+      frameworks: [...this.frameworks].sort(),
+    };
+  }
+
+  // --- imports: assertion aliases and frameworks
+
+  private noteImports(program: t.Program): void {
+    for (const statement of program.body) {
+      if (statement.type === "ImportDeclaration") {
+        const source = statement.source.value;
+        this.noteFramework(source);
+        for (const spec of statement.specifiers) {
+          const imported =
+            spec.type === "ImportSpecifier"
+              ? spec.imported.type === "Identifier"
+                ? spec.imported.name
+                : spec.imported.value
+              : null;
+          this.noteBinding(source, imported, spec.local.name);
+        }
+      } else if (statement.type === "VariableDeclaration") {
+        for (const declarator of statement.declarations) this.noteRequire(declarator);
+      }
+    }
+  }
+
+  private noteRequire(declarator: t.VariableDeclarator): void {
+    const init = declarator.init;
+    if (init?.type !== "CallExpression" || init.callee.type !== "Identifier" || init.callee.name !== "require") return;
+    const source = init.arguments[0];
+    if (source?.type !== "StringLiteral") return;
+    this.noteFramework(source.value);
+    if (declarator.id.type === "Identifier") {
+      this.noteBinding(source.value, null, declarator.id.name);
+    } else if (declarator.id.type === "ObjectPattern") {
+      for (const property of declarator.id.properties) {
+        if (property.type !== "ObjectProperty" || property.value.type !== "Identifier") continue;
+        this.noteBinding(source.value, propertyName(property.key, property.computed), property.value.name);
+      }
+    }
+  }
+
+  /** `imported` is the exported name, or null for default/namespace/whole-module bindings. */
+  private noteBinding(source: string, imported: string | null, local: string): void {
+    if (ASSERT_MODULES.has(source)) {
+      if (imported === null || /^[a-z]/.test(imported)) this.assertNames.add(local);
+      return;
+    }
+    if (imported === "expect") this.expectNames.add(local);
+    else if (imported === "assert") this.assertNames.add(local);
+    else if (imported === "should") this.shouldNames.add(local);
+  }
+
+  private noteFramework(source: string): void {
+    const parts = source.split("/");
+    const packageName = source.startsWith("@") ? parts.slice(0, 2).join("/") : (parts[0] ?? source);
+    const framework = FRAMEWORK_MODULES.get(source) ?? FRAMEWORK_MODULES.get(packageName);
+    if (framework) this.frameworks.add(framework);
+  }
+
+  // --- the walk
+
+  private visit(node: t.Node, parent: t.Node | null): void {
+    switch (node.type) {
+      case "CallExpression":
+        this.visitCall(node, parent);
+        return;
+      case "ExpressionStatement": {
+        const expression = node.expression.type === "AwaitExpression" ? node.expression.argument : node.expression;
+        this.statementOfCall.set(expression, node);
+        break;
+      }
+      case "MemberExpression":
+        // chai: `x.should.equal(1)`, `x.should.be.true`
+        if (propertyName(node.property, node.computed) === "should" && isMemberObject(node, parent)) this.countAssertion();
+        break;
+      case "VariableDeclarator":
+        this.noteRequire(node);
+        break;
+    }
+    this.visitChildren(node);
+  }
+
+  private visitChildren(node: t.Node): void {
+    const record = node as unknown as Record<string, unknown>;
+    for (const key of Object.keys(record)) {
+      if (WALK_SKIP_KEYS.has(key)) continue;
+      const value = record[key];
+      if (Array.isArray(value)) {
+        for (const child of value) if (isNode(child)) this.visit(child, node);
+      } else if (isNode(value)) {
+        this.visit(value, node);
+      }
+    }
+  }
+
+  private visitCall(node: t.CallExpression, parent: t.Node | null): void {
+    const chain = flattenCallee(node.callee);
+    if (chain) {
+      if (chain[0]?.name === "cy") this.frameworks.add("cypress");
+      const declaration = this.classifyDeclaration(chain);
+      const args = declaration ? this.readDeclarationArgs(node, declaration) : null;
+      if (declaration && args) {
+        this.visitDeclaration(node, declaration, args);
+        return;
+      }
+      this.applyRuntimeMark(chain, node);
+    }
+    if (this.isAssertionCall(node, parent)) this.countAssertion();
+    this.visitChildren(node);
+  }
+
+  private countAssertion(): void {
+    this.assertions++;
+    const draft = this.innermostTest();
+    if (draft) draft.assertionCount++;
+  }
+
+  private innermostTest(): TestDraft | null {
+    for (let i = this.stack.length - 1; i >= 0; i--) {
+      const frame = this.stack[i] as Frame;
+      if (frame.kind === "test") return frame.draft;
+    }
+    return null;
+  }
+
+  private top(): Frame {
+    return this.stack[this.stack.length - 1] as Frame;
+  }
+
+  /** The innermost test frame whose context parameter is `name`. */
+  private frameWithContext(name: string): Frame | null {
+    for (let i = this.stack.length - 1; i >= 0; i--) {
+      const frame = this.stack[i] as Frame;
+      if (frame.kind === "test" && frame.contextName === name) return frame;
+    }
+    return null;
+  }
+
+  // --- declarations
+
+  /** Is this callee chain a test or suite function with known modifiers? */
+  private classifyDeclaration(chain: Segment[]): Declaration | null {
+    const base = chain[0];
+    if (!base || base.args || base.quasi) return null;
+    const marks: Partial<Record<TestFlag, FlagMark>> = {};
+    let kind: DeclarationKind;
+    let start = 1;
+    const known = TEST_FUNCTIONS.get(base.name);
+    if (known) {
+      kind = known.kind;
+      if (known.flag) marks[known.flag] = { via: base.name };
+    } else if (chain.length >= 2 && chain[1]?.name === "test" && !chain[1].args && this.frameWithContext(base.name)) {
+      kind = "test"; // node:test subtest: t.test("name", fn)
+      start = 2;
+    } else {
+      return null;
+    }
+    let each: Declaration["each"] = null;
+    for (let i = start; i < chain.length; i++) {
+      const segment = chain[i] as Segment;
+      const via = chain.slice(0, i + 1).map((s) => s.name).join(".");
+      const hasCallArgs = segment.args !== undefined || segment.quasi !== undefined;
+      const flag = FLAG_MODIFIERS.get(segment.name);
+      if (segment.name === "describe" && i === 1 && base.name === "test" && kind === "test" && !hasCallArgs) {
+        kind = "suite"; // Playwright: test.describe(...)
+      } else if (flag && !hasCallArgs) {
+        marks[flag] = { via };
+      } else if (NEUTRAL_MODIFIERS.has(segment.name) && !hasCallArgs) {
+        // scheduling only
+      } else if ((segment.name === "skipIf" || segment.name === "runIf") && segment.args && segment.args.length > 0) {
+        marks.skipped = { via: `${via}(${this.sourceOf(segment.args[0] as t.Node, 60)})` };
+      } else if ((segment.name === "each" || segment.name === "for") && hasCallArgs) {
+        const table = segment.quasi ?? segment.args?.[0] ?? null;
+        each = { table, rows: countEachRows(table) };
+      } else {
+        return null;
+      }
+    }
+    return { kind, marks, each, calleeText: chain.map((s) => s.name).join(".") };
+  }
+
+  /**
+   * (title, [options], callback) or a bodyless (title) / (title, options).
+   * Null when the arguments do not declare a test: `test.skip()`,
+   * `test.skip(cond, "reason")`, `describe("x")` without a body.
+   */
+  private readDeclarationArgs(node: t.CallExpression, declaration: Declaration): DeclarationArgs | null {
+    const args = node.arguments as t.Node[];
+    const first = args[0];
+    if (!first || first.type === "SpreadElement") return null;
+    if (isFunctionNode(first)) {
+      // node:test: test(function named() {}) or test(function named() {}, …)
+      if (first.type !== "FunctionExpression" || !first.id) return null;
+      return { title: first.id.name, callback: first, options: null };
+    }
+    const callbackIndex = args.findIndex((arg, index) => index > 0 && isFunctionNode(arg));
+    let callback: t.Node | null = callbackIndex > 0 ? (args[callbackIndex] as t.Node) : null;
+    if (!callback) {
+      // Without a function argument, only a literal title declares anything.
+      if (!isTitleLike(first)) return null;
+      const second = args[1];
+      const isReference = second?.type === "Identifier" || second?.type === "MemberExpression";
+      const isBodyless = args.length === 1 || (args.length === 2 && second?.type === "ObjectExpression");
+      if (isReference) callback = second as t.Node; // it("does x", sharedBehaviour)
+      else if (!isBodyless || declaration.kind === "suite") return null; // describe("x") declares nothing
+    }
+    const lastOptionIndex = callback ? args.indexOf(callback) : args.length;
+    let options: t.ObjectExpression | null = null;
+    for (let i = 1; i < lastOptionIndex; i++) {
+      const arg = args[i];
+      if (arg?.type === "ObjectExpression") options = arg;
+    }
+    return { title: this.titleOf(first), callback, options };
+  }
+
+  private visitDeclaration(node: t.CallExpression, declaration: Declaration, args: DeclarationArgs): void {
+    const parentFrame = this.top();
+    const frame: Frame = {
+      kind: declaration.kind,
+      title: args.title,
+      parent: parentFrame,
+      marks: { ...declaration.marks },
+      contextName: null,
+      skipNames: new Set(),
+      draft: null,
+    };
+    if (args.options) this.applyOptionMarks(frame, args.options);
+    if (declaration.kind === "test" && args.callback === null && !frame.marks.todo) {
+      frame.marks.todo = { via: `${declaration.calleeText} without a body` };
+    }
+    this.attachComments(frame.marks, node);
+
+    const callback = isFunctionNode(args.callback) ? args.callback : null;
+    const param = callback?.params[0];
+    if (param?.type === "Identifier") frame.contextName = param.name;
+    if (param?.type === "ObjectPattern") {
+      for (const property of param.properties) {
+        if (property.type === "ObjectProperty" && propertyName(property.key, property.computed) === "skip" && property.value.type === "Identifier") {
+          frame.skipNames.add(property.value.name);
+        }
+      }
+    }
+
+    if (declaration.kind === "test") {
+      const draft: TestDraft = {
+        name: args.title,
+        suitePath: this.stack.filter((f) => f.kind !== "file").map((f) => f.title),
+        line: node.loc?.start.line ?? 0,
+        frame,
+        assertionCount: 0,
+        bodyHash: hashText(canonicalJson(args.callback) + "\n" + canonicalJson(declaration.each?.table ?? null)),
+      };
+      if (declaration.each) draft.eachRows = declaration.each.rows;
+      frame.draft = draft;
+      this.drafts.push(draft);
+    }
+
+    this.visit(node.callee, node);
+    for (const arg of node.arguments) if (arg !== callback) this.visit(arg, node);
+    if (callback) {
+      this.stack.push(frame);
+      try {
+        this.visit(callback, node);
+      } finally {
+        this.stack.pop();
+      }
+    }
+  }
+
+  /** `{ skip: true }`, `{ skip: "reason" }`, `{ todo: true }`, `{ only: true }`, `{ fails: true }`. */
+  private applyOptionMarks(frame: Frame, options: t.ObjectExpression): void {
+    for (const property of options.properties) {
+      if (property.type !== "ObjectProperty") continue;
+      const key = propertyName(property.key, property.computed);
+      const flag = key === null ? undefined : OPTION_FLAGS.get(key);
+      if (!flag || isFalsyLiteral(property.value)) continue;
+      const mark: FlagMark = { via: `{ ${key}: ${this.sourceOf(property.value, 60)} }` };
+      if (property.value.type === "StringLiteral") mark.reason = property.value.value;
+      frame.marks[flag] = mark;
+    }
+  }
+
+  /** Title text: literal value, template raw text, or the expression's source. */
+  private titleOf(node: t.Node): string {
+    if (node.type === "StringLiteral") return node.value;
+    if (node.type === "TemplateLiteral") {
+      if (node.expressions.length === 0) return node.quasis[0]?.value.cooked ?? node.quasis[0]?.value.raw ?? "";
+      return this.sourceOf(node, Infinity).slice(1, -1);
+    }
+    if (node.type === "BinaryExpression") {
+      const folded = foldStringConcatenation(node);
+      if (folded !== null) return folded;
+    }
+    if (node.type === "Identifier") return node.name;
+    return this.sourceOf(node, Infinity);
+  }
+
+  // --- run-time skips
+
+  /**
+   * `test.skip()` / `test.skip(cond, reason)` / `test.fixme()` / `test.fail()`
+   * (Playwright), `t.skip()` / `t.todo()` (node:test, Vitest context),
+   * destructured `skip()`, `this.skip()` (Mocha), `pending()` (Jasmine).
+   */
+  private applyRuntimeMark(chain: Segment[], node: t.CallExpression): void {
+    const [base, member] = chain;
+    if (!base || base.args || base.quasi || member?.args || member?.quasi) return;
+    let target: Frame | null = null;
+    let flag: TestFlag | undefined;
+    const top = this.top();
+    if (chain.length === 2 && member && TEST_FUNCTIONS.get(base.name)?.kind === "test") {
+      flag = member.name === "skip" || member.name === "fixme" ? "skipped" : member.name === "fail" ? "failing" : undefined;
+      target = top;
+    } else if (chain.length === 2 && member && base.name === "this" && member.name === "skip") {
+      flag = "skipped";
+      target = top.kind === "file" ? null : top;
+    } else if (chain.length === 2 && member && (member.name === "skip" || member.name === "todo")) {
+      target = this.frameWithContext(base.name);
+      flag = member.name === "skip" ? "skipped" : "todo";
+    } else if (chain.length === 1 && top.skipNames.has(base.name)) {
+      flag = "skipped";
+      target = top;
+    } else if (chain.length === 1 && base.name === "pending" && top.kind === "test") {
+      flag = "skipped";
+      target = top;
+    }
+    if (!target || !flag || target.marks[flag]) return;
+    const mark: FlagMark = { via: `${chain.map((s) => s.name).join(".")}()` };
+    const reasonArg = node.arguments.find((arg) => arg.type === "StringLiteral" || arg.type === "TemplateLiteral");
+    if (reasonArg) mark.reason = this.titleOf(reasonArg);
+    const marks: Partial<Record<TestFlag, FlagMark>> = { [flag]: mark };
+    this.attachComments(marks, node);
+    target.marks[flag] = mark;
+  }
+
+  /** Adds the comments around the statement of `node` to the reasons of skip/todo marks. */
+  private attachComments(marks: Partial<Record<TestFlag, FlagMark>>, node: t.Node): void {
+    if (!marks.skipped && !marks.todo) return;
+    const comments = this.commentsAround(this.statementOfCall.get(node) ?? node);
+    if (comments === "") return;
+    for (const flag of ["skipped", "todo"] as const) {
+      const mark = marks[flag];
+      if (mark) mark.reason = mark.reason ? `${mark.reason} ${comments}` : comments;
+    }
+  }
+
+  /** Own-line comments directly above the statement, and comments on its first and last line. */
+  private commentsAround(node: t.Node): string {
+    const loc = node.loc;
+    if (!loc || node.start == null) return "";
+    const texts: string[] = [];
+    for (let line = loc.start.line - 1; line >= 1; ) {
+      const above = (this.commentsByEndLine.get(line) ?? []).filter((c) => this.isOwnLineComment(c));
+      if (above.length === 0) break;
+      texts.unshift(...above.map((c) => c.value.trim()));
+      line = Math.min(...above.map((c) => c.loc?.start.line ?? line)) - 1;
+    }
+    const lines = loc.start.line === loc.end.line ? [loc.start.line] : [loc.start.line, loc.end.line];
+    for (const line of lines) {
+      for (const comment of this.commentsByStartLine.get(line) ?? []) {
+        if (comment.start != null && comment.start >= (node.start as number)) texts.push(comment.value.trim());
+      }
+    }
+    return texts.join(" ").replace(/\s+/g, " ").trim();
+  }
+
+  private isOwnLineComment(comment: t.Comment): boolean {
+    if (comment.start == null) return false;
+    const lineStart = this.content.lastIndexOf("\n", comment.start - 1) + 1;
+    return this.content.slice(lineStart, comment.start).trim() === "";
+  }
+
+  // --- assertions
+
+  /**
+   * Counts each assertion once: the `expect(...)` call at the root of a
+   * chain, `assert(...)`/`assert.*(...)`, imported assert functions,
+   * `expect.assertions(n)`, `t.is(...)`-style context methods, anything
+   * through an `.assert.` member (`sinon.assert.calledOnce`), Cypress
+   * `.should(...)`/`.and(...)`, and `assertX(...)`/`expectX(...)` helpers.
+   */
+  private isAssertionCall(node: t.CallExpression, parent: t.Node | null): boolean {
+    const callee = node.callee;
+    if (callee.type === "Identifier") {
+      const name = callee.name;
+      if (this.expectNames.has(name) || name === "expectTypeOf") return isMemberObject(node, parent);
+      if (this.assertNames.has(name)) return true;
+      return /^(assert|expect)[A-Z0-9_$]/.test(name);
+    }
+    if (callee.type !== "MemberExpression" && callee.type !== "OptionalMemberExpression") return false;
+    const { root, props } = flattenMember(callee);
+    const first = props[0];
+    if (root.type === "Identifier") {
+      if (this.expectNames.has(root.name)) {
+        if (props.length === 1 && (first === "soft" || first === "poll")) return isMemberObject(node, parent);
+        return props.length === 1 && (first === "assertions" || first === "hasAssertions");
+      }
+      if (this.assertNames.has(root.name) || this.shouldNames.has(root.name)) return true;
+      if (first !== undefined && CONTEXT_ASSERTIONS.has(first) && this.frameWithContext(root.name)) return true;
+    }
+    if (props.includes("assert")) return true;
+    const last = props[props.length - 1];
+    if (last === "should") return true;
+    return last === "and" && hasShouldCallBelow(callee.object);
+  }
+
+  // --- output
+
+  private finishTest(draft: TestDraft): TestCase {
+    const flags: TestFlags = { skipped: false, focused: false, todo: false, failing: false };
+    const flagVia: Partial<Record<TestFlag, string>> = {};
+    let skipReason: string | undefined;
+    for (let frame: Frame | null = draft.frame; frame; frame = frame.parent) {
+      for (const flag of FLAG_NAMES) {
+        const mark = frame.marks[flag];
+        if (!mark || flags[flag]) continue;
+        flags[flag] = true;
+        flagVia[flag] =
+          frame === draft.frame
+            ? mark.via
+            : `${mark.via} on ${frame.kind === "file" ? "the whole file" : `${frame.kind} "${frame.title}"`}`;
+        if ((flag === "skipped" || flag === "todo") && mark.reason && skipReason === undefined) skipReason = mark.reason;
+      }
+    }
+    const test: TestCase = {
+      id: [...draft.suitePath, draft.name].join(" > "),
+      name: draft.name,
+      suitePath: draft.suitePath,
+      line: draft.line,
+      flags,
+      assertionCount: draft.assertionCount,
+      bodyHash: draft.bodyHash,
+    };
+    if (Object.keys(flagVia).length > 0) test.flagVia = flagVia;
+    if (skipReason !== undefined) test.skipReason = skipReason;
+    if (draft.eachRows !== undefined) test.eachRows = draft.eachRows;
+    return test;
+  }
+
+  /** Source text of a node with runs of whitespace collapsed, cut to `maxChars`. */
+  private sourceOf(node: t.Node, maxChars: number): string {
+    if (node.start == null || node.end == null) return node.type;
+    const text = this.content.slice(node.start, node.end).replace(/\s+/g, " ");
+    return text.length > maxChars ? `${text.slice(0, maxChars - 1)}…` : text;
+  }
+}
+
+function pushTo<K, V>(map: Map<K, V[]>, key: K, value: V): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
+}
+
+/** `"a" + "b" + \`c\`` -> "abc"; null when any part is not a literal string. */
+function foldStringConcatenation(node: t.Node): string | null {
+  if (node.type === "StringLiteral") return node.value;
+  if (node.type === "TemplateLiteral" && node.expressions.length === 0) return node.quasis[0]?.value.cooked ?? null;
+  if (node.type === "BinaryExpression" && node.operator === "+") {
+    const left = foldStringConcatenation(node.left);
+    const right = left === null ? null : foldStringConcatenation(node.right);
+    return left !== null && right !== null ? left + right : null;
+  }
+  return null;
+}
