@@ -1,0 +1,241 @@
+/**
+ * Facts before and after -> findings. Tests are matched across all changed
+ * files, each before test to at most one after test, in passes from the
+ * strictest key to the loosest:
+ *
+ *   1. same file, same id, same body hash   (unchanged)
+ *   2. same file, same id                   (edited in place)
+ *   3. any file, same id, same body hash    (moved)
+ *   4. same file, same body hash            (renamed)
+ *   5. any file, same body hash             (moved and renamed)
+ *   6. any file, same id                    (moved and edited)
+ *
+ * A before test left without a partner was deleted (judged per test, never
+ * by net count); a matched pair whose after side gained a flag was disabled.
+ * Duplicate ids pair up by multiplicity, in source order.
+ */
+
+import { hasUsableFacts, type FileFacts, type TestCase, type TestFlag } from "./facts.js";
+import type { Finding, Severity } from "./types.js";
+
+/** One changed path with its facts on each side; null means the file is absent on that side. */
+export interface FactsPair {
+  path: string;
+  before: FileFacts | null;
+  after: FileFacts | null;
+}
+
+/** How a before test found its after partner. */
+export type MatchKind = "unchanged" | "edited" | "moved" | "renamed" | "moved_and_renamed" | "moved_and_edited";
+
+interface Slot {
+  file: string;
+  test: TestCase;
+  partner: Slot | null;
+  match: MatchKind | null;
+}
+
+interface MatchPass {
+  kind: MatchKind;
+  isSameFile: boolean;
+  key: (test: TestCase) => string;
+}
+
+const MATCH_PASSES: readonly MatchPass[] = [
+  { kind: "unchanged", isSameFile: true, key: (test) => `${test.id}\u0000${test.bodyHash}` },
+  { kind: "edited", isSameFile: true, key: (test) => test.id },
+  { kind: "moved", isSameFile: false, key: (test) => `${test.id}\u0000${test.bodyHash}` },
+  { kind: "renamed", isSameFile: true, key: (test) => test.bodyHash },
+  { kind: "moved_and_renamed", isSameFile: false, key: (test) => test.bodyHash },
+  { kind: "moved_and_edited", isSameFile: false, key: (test) => test.id },
+];
+
+/** Flags that take a test out of the run (focus is judged apart: it disables the other tests). */
+const DISABLING_FLAGS: readonly TestFlag[] = ["skipped", "todo", "failing"];
+
+const FLAG_WORDS: Record<TestFlag, string> = {
+  skipped: "skipped",
+  todo: "marked todo",
+  failing: "expected to fail (so its failure passes)",
+  focused: "focused",
+};
+
+/** `#123`, `GH-123` or a URL in a skip reason: the skip is tracked somewhere, so it is medium, not critical. */
+const ISSUE_LINK = /(?:^|[^\w&])#\d+\b|\bgh-\d+\b|https?:\/\/\S+/i;
+
+/** True when a skip reason links an issue (`#123`, `GH-123`) or a URL. */
+export function linksIssue(reason: string | undefined): boolean {
+  return reason !== undefined && ISSUE_LINK.test(reason);
+}
+
+/**
+ * Pairs before tests with after tests across files (see the module comment)
+ * and returns every before slot with its partner, plus the after slots.
+ * Files whose facts are unusable (parse error, not analysed) contribute no
+ * tests on that side.
+ */
+function matchTests(pairs: readonly FactsPair[]): { before: Slot[]; after: Slot[] } {
+  const slotsOf = (side: "before" | "after"): Slot[] =>
+    pairs.flatMap((pair) => {
+      const facts = pair[side];
+      if (!facts || !hasUsableFacts(facts)) return [];
+      return facts.tests.map((test) => ({ file: pair.path, test, partner: null, match: null }));
+    });
+  const before = slotsOf("before");
+  const after = slotsOf("after");
+  for (const pass of MATCH_PASSES) {
+    const candidates = new Map<string, Slot[]>();
+    for (const slot of after) {
+      if (slot.partner) continue;
+      const key = (pass.isSameFile ? `${slot.file}\u0000` : "") + pass.key(slot.test);
+      const list = candidates.get(key);
+      if (list) list.push(slot);
+      else candidates.set(key, [slot]);
+    }
+    for (const slot of before) {
+      if (slot.partner) continue;
+      const key = (pass.isSameFile ? `${slot.file}\u0000` : "") + pass.key(slot.test);
+      const partner = candidates.get(key)?.shift();
+      if (!partner) continue;
+      slot.partner = partner;
+      slot.match = pass.kind;
+      partner.partner = slot;
+      partner.match = pass.kind;
+    }
+  }
+  return { before, after };
+}
+
+function unusableReason(facts: FileFacts): string {
+  return facts.parseError !== undefined ? `parse error: ${facts.parseError}` : (facts.notAnalyzed ?? "not analysed");
+}
+
+function deletionFindings(pair: FactsPair, lost: Slot[]): Finding[] {
+  const path = pair.path;
+  const beforeCount = pair.before?.tests.length ?? 0;
+  const ids = lost.map((slot) => slot.test.id);
+
+  if (pair.after && !hasUsableFacts(pair.after)) {
+    // The after side exists but cannot be read: its tests are unknown, not necessarily gone.
+    const reason = unusableReason(pair.after);
+    const single = lost.length === 1 ? lost[0] : undefined;
+    const finding: Finding = {
+      type: "test_deletion",
+      severity: "high",
+      file: path,
+      line: null,
+      before_file: path,
+      before_line: single ? single.test.line : null,
+      message:
+        lost.length === beforeCount
+          ? `${path} could not be analysed after the change (${reason}); its ${beforeCount} test${beforeCount === 1 ? "" : "s"} from before cannot be accounted for`
+          : `${path} could not be analysed after the change (${reason}); ${lost.length} of its ${beforeCount} tests from before cannot be accounted for`,
+      evidence: { reason, tests: ids, test_count: lost.length },
+      allowed: false,
+    };
+    if (single) finding.test = single.test.id;
+    return [finding];
+  }
+
+  const isFileDeleted = pair.after === null;
+  if (isFileDeleted && lost.length > 1 && lost.length === beforeCount) {
+    const isAllTodo = lost.every((slot) => slot.test.flags.todo);
+    return [
+      {
+        type: "test_deletion",
+        severity: isAllTodo ? "low" : "critical",
+        file: path,
+        line: null,
+        before_file: path,
+        before_line: null,
+        message: `test file ${path} was deleted with its ${lost.length} tests; none of them was found in another changed file`,
+        evidence: { tests: ids, test_count: lost.length, file_deleted: true },
+        allowed: false,
+      },
+    ];
+  }
+
+  return lost.map((slot) => {
+    const test = slot.test;
+    const isTodo = test.flags.todo;
+    const where = isFileDeleted ? `was deleted with its file ${path}` : `was deleted from ${path}`;
+    return {
+      type: "test_deletion",
+      severity: isTodo ? "low" : "critical",
+      file: path,
+      line: test.line,
+      before_file: path,
+      before_line: test.line,
+      test: test.id,
+      message: `${isTodo ? "todo test" : "test"} "${test.id}" ${where} and not found elsewhere`,
+      evidence: { assertions: test.assertionCount, body_hash: test.bodyHash, file_deleted: isFileDeleted },
+      allowed: false,
+    } satisfies Finding;
+  });
+}
+
+function disabledFinding(after: Slot, before: Slot | null): Finding | null {
+  const test = after.test;
+  const gained = (["skipped", "todo", "failing", "focused"] as const).filter(
+    (flag) => test.flags[flag] && (before === null || !before.test.flags[flag]),
+  );
+  // A new test that arrives skipped loses nothing; a new focused test silences its neighbours.
+  const disabling = before === null ? [] : gained.filter((flag) => DISABLING_FLAGS.includes(flag));
+  const isFocusGained = gained.includes("focused");
+  if (disabling.length === 0 && !isFocusGained) return null;
+
+  const via = (flag: TestFlag): string => test.flagVia?.[flag] ?? flag;
+  let severity: Severity;
+  let message: string;
+  if (disabling.length > 0) {
+    const isTracked = disabling.every((flag) => flag !== "failing") && linksIssue(test.skipReason);
+    severity = isTracked ? "medium" : "critical";
+    const words = disabling.map((flag) => `${FLAG_WORDS[flag]} (${via(flag)})`).join(" and ");
+    message = `test "${test.id}" in ${after.file} is now ${words}`;
+    if (isTracked) message += `; the reason links an issue`;
+  } else {
+    severity = "high";
+    message = `test "${test.id}" in ${after.file} is ${before === null ? "" : "now "}focused (${via("focused")}); the other tests in its file no longer run`;
+  }
+  const evidence: Record<string, unknown> = {
+    gained: disabling.length > 0 ? disabling : ["focused"],
+    via: Object.fromEntries(gained.map((flag) => [flag, via(flag)])),
+  };
+  if (test.skipReason !== undefined) evidence.reason = test.skipReason;
+  if (before && before.test.id !== test.id) evidence.before_test = before.test.id;
+  if (after.match) evidence.match = after.match;
+  const finding: Finding = {
+    type: "test_disabled",
+    severity,
+    file: after.file,
+    line: test.line,
+    test: test.id,
+    message,
+    evidence,
+    allowed: false,
+  };
+  if (before) {
+    finding.before_file = before.file;
+    finding.before_line = before.test.line;
+  }
+  return finding;
+}
+
+/**
+ * The findings of one diff, in the order of `pairs` (deletions per file,
+ * then disabled tests). Allow rules are not applied here (see verdict.ts).
+ * Today: `test_deletion` and `test_disabled`.
+ */
+export function compareFacts(pairs: readonly FactsPair[]): Finding[] {
+  const { before, after } = matchTests(pairs);
+  const findings: Finding[] = [];
+  for (const pair of pairs) {
+    const lost = before.filter((slot) => slot.file === pair.path && slot.partner === null);
+    if (lost.length > 0) findings.push(...deletionFindings(pair, lost));
+  }
+  for (const slot of after) {
+    const finding = disabledFinding(slot, slot.partner);
+    if (finding) findings.push(finding);
+  }
+  return findings;
+}

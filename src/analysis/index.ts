@@ -1,0 +1,142 @@
+/**
+ * ralph's analysis layer: file contents in, facts and findings out. It never
+ * touches git or the file system for repository data, so every behaviour is
+ * testable on plain strings (DESIGN.md "Analysis: facts, then findings").
+ *
+ * Start-up cost: importing this module loads no parser; a language's parser
+ * is imported the first time one of its files is extracted.
+ */
+
+import { RalphError } from "../errors.js";
+import { compareFacts, type FactsPair } from "./compare.js";
+import { screenContent } from "./content.js";
+import { emptyFacts, hasUsableFacts, type FileFacts } from "./facts.js";
+import { LANGUAGES, extensionOf, languageForPath } from "./languages/index.js";
+import { isUnderTestDirectory } from "./languages/language.js";
+import type { AllowRule, Analysis, AnalysisStats, FileChange, NotAnalyzed } from "./types.js";
+import { applyAllowRules, decideVerdict, sortFindings } from "./verdict.js";
+
+export type {
+  AllowRule,
+  Analysis,
+  AnalysisStats,
+  FileChange,
+  Finding,
+  FindingType,
+  NotAnalyzed,
+  Severity,
+  Verdict,
+} from "./types.js";
+export type { FileFacts, TestCase, TestFlag, TestFlags } from "./facts.js";
+export { EXTRACTOR_VERSION } from "./facts.js";
+export type { LanguageId, LanguageModule } from "./languages/index.js";
+export { getLanguage, languageForPath } from "./languages/index.js";
+
+/** Options of {@link analyzeChanges}. */
+export interface AnalyzeOptions {
+  /** Rules from `Ralph-Allow` trailers and config; matching findings stay in the output, marked allowed. */
+  allow?: readonly AllowRule[];
+}
+
+/**
+ * Is this path one ralph can extract facts from? Decided by extension
+ * through the language registry; loads no parser.
+ */
+export function isAnalyzable(path: string): boolean {
+  return languageForPath(path) !== null;
+}
+
+/**
+ * Facts of one file. Binary content, files over 2 MB and minified non-test
+ * files come back with `notAnalyzed` set and no tests; unparsable files with
+ * `parseError`. The language's parser is imported on first use.
+ * @throws RalphError E_USAGE when no language handles the path (check {@link isAnalyzable} first).
+ */
+export async function extractFacts(path: string, content: string): Promise<FileFacts> {
+  const language = languageForPath(path);
+  if (!language) {
+    const known = LANGUAGES.flatMap((candidate) => candidate.extensions);
+    throw new RalphError("E_USAGE", `cannot analyse ${path}: no language handles "${extensionOf(path) || "(no extension)"}" files`, {
+      data: { path, known_extensions: known },
+    });
+  }
+  const isTestPath = language.isTestPath(path);
+  const problem = screenContent(path, content, isTestPath);
+  if (problem !== null) return emptyFacts(language.id, isTestPath, { notAnalyzed: problem });
+  return language.extract(path, content);
+}
+
+/** Extensions of languages ralph has no analyzer for yet, whose test files are worth naming in `not_analyzed`. */
+const UNSUPPORTED_SOURCE_EXTENSIONS: ReadonlySet<string> = new Set([
+  ".py", ".go", ".rs", ".java", ".kt", ".kts", ".rb", ".php", ".cs", ".swift", ".scala", ".ex", ".exs", ".c", ".cc", ".cpp",
+]);
+
+/** `test_x.py`, `x_test.go`, `XTest.java`, `XTests.cs`, `x_spec.rb`, `x.test.*`, or under a test directory. */
+function looksLikeTestPath(path: string): boolean {
+  const name = path.slice(path.lastIndexOf("/") + 1);
+  const stem = name.includes(".") ? name.slice(0, name.indexOf(".")) : name;
+  return (
+    isUnderTestDirectory(path) ||
+    /^tests?_/i.test(stem) ||
+    /[._-](test|tests|spec)$/i.test(stem) ||
+    /[a-z0-9](Test|Tests|Spec)$/.test(stem) ||
+    /\.(test|spec)\./i.test(name)
+  );
+}
+
+function problemOf(facts: FileFacts): string {
+  return facts.parseError !== undefined ? `parse error: ${facts.parseError}` : (facts.notAnalyzed ?? "not analysed");
+}
+
+/**
+ * Compares the changed files and returns findings (allowed ones included,
+ * most severe first), the verdict, stats and the files that could not be
+ * analysed. Files of unsupported languages are skipped; those that look like
+ * tests are listed in `not_analyzed` so their absence from the findings is
+ * visible. Never throws for bad file content.
+ */
+export async function analyzeChanges(changes: readonly FileChange[], options: AnalyzeOptions = {}): Promise<Analysis> {
+  const stats: AnalysisStats = {
+    files_changed: changes.length,
+    files_analyzed: 0,
+    tests_before: 0,
+    tests_after: 0,
+    assertions_before: 0,
+    assertions_after: 0,
+  };
+  const notAnalyzed: NotAnalyzed[] = [];
+  const pairs: FactsPair[] = [];
+
+  for (const change of changes) {
+    if (!isAnalyzable(change.path)) {
+      const extension = extensionOf(change.path);
+      if (UNSUPPORTED_SOURCE_EXTENSIONS.has(extension) && looksLikeTestPath(change.path)) {
+        notAnalyzed.push({ path: change.path, reason: `no analyzer for ${extension} files yet; its tests were not checked` });
+      }
+      continue;
+    }
+    const [before, after] = await Promise.all([
+      change.before === null ? null : extractFacts(change.path, change.before),
+      change.after === null ? null : extractFacts(change.path, change.after),
+    ]);
+    pairs.push({ path: change.path, before, after });
+
+    const problems: string[] = [];
+    if (before && !hasUsableFacts(before)) problems.push(`before: ${problemOf(before)}`);
+    if (after && !hasUsableFacts(after)) problems.push(`after: ${problemOf(after)}`);
+    if (problems.length > 0) notAnalyzed.push({ path: change.path, reason: problems.join("; ") });
+    else stats.files_analyzed++;
+
+    if (before && hasUsableFacts(before)) {
+      stats.tests_before += before.tests.length;
+      stats.assertions_before += before.assertions;
+    }
+    if (after && hasUsableFacts(after)) {
+      stats.tests_after += after.tests.length;
+      stats.assertions_after += after.assertions;
+    }
+  }
+
+  const findings = sortFindings(applyAllowRules(compareFacts(pairs), options.allow ?? []));
+  return { verdict: decideVerdict(findings), findings, stats, not_analyzed: notAnalyzed };
+}
