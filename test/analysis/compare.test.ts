@@ -1,0 +1,324 @@
+/**
+ * Findings from before/after sources: a table of changes that must pass
+ * without findings, and a table of changes that must produce exactly the
+ * listed findings (`type/severity file "test"`).
+ */
+import { describe, expect, it } from "vitest";
+import { analyzeChanges, type FileChange, type Finding } from "../../src/analysis/index.js";
+import { linksIssue } from "../../src/analysis/compare.js";
+
+function summarize(finding: Finding): string {
+  return `${finding.type}/${finding.severity} ${finding.file}${finding.test ? ` "${finding.test}"` : ""}`;
+}
+
+const CART = `describe("cart", () => {
+  it("sums", () => { expect(total([1, 2])).toBe(3); });
+  it("rounds", () => { expect(total([0.1, 0.2])).toBe(0.3); });
+  it("rejects negatives", () => { expect(() => total([-1])).toThrow(); });
+});
+`;
+
+const change = (path: string, before: string | null, after: string | null): FileChange => ({ path, before, after });
+/** CART with `lines` added at the end of its suite. */
+const addToCart = (lines: string): string => CART.replace(/\}\);\n$/, `${lines}\n});\n`);
+const edit = (source: string, from: string, to: string): string => {
+  if (!source.includes(from)) throw new Error(`fixture edit: "${from}" not in source`);
+  return source.replace(from, to);
+};
+
+interface CompareCase {
+  name: string;
+  changes: FileChange[];
+  findings: string[];
+}
+
+const withoutFindings: CompareCase[] = [
+  { name: "nothing changed", changes: [change("test/cart.test.ts", CART, CART)], findings: [] },
+  {
+    name: "a test added",
+    changes: [change("test/cart.test.ts", CART, addToCart(`  it("empty", () => { expect(total([])).toBe(0); });`))],
+    findings: [],
+  },
+  {
+    name: "a test's body edited in place",
+    changes: [change("test/cart.test.ts", CART, edit(CART, "toBe(0.3)", "toBeCloseTo(0.3)"))],
+    findings: [],
+  },
+  {
+    name: "a test moved to another file unchanged",
+    changes: [
+      change("test/cart.test.ts", CART, edit(CART, `  it("rounds", () => { expect(total([0.1, 0.2])).toBe(0.3); });\n`, "")),
+      change("test/rounding.test.ts", null, `describe("cart", () => {\n  it("rounds", () => { expect(total([0.1, 0.2])).toBe(0.3); });\n});\n`),
+    ],
+    findings: [],
+  },
+  {
+    name: "a test moved to another file and edited (same id)",
+    changes: [
+      change("test/cart.test.ts", CART, edit(CART, `  it("rounds", () => { expect(total([0.1, 0.2])).toBe(0.3); });\n`, "")),
+      change("test/rounding.test.ts", null, `describe("cart", () => {\n  it("rounds", () => { expect(total([0.1, 0.2])).toBeCloseTo(0.3); });\n});\n`),
+    ],
+    findings: [],
+  },
+  {
+    name: "a test renamed, body reformatted and commented",
+    changes: [
+      change(
+        "test/cart.test.ts",
+        CART,
+        edit(CART, `it("rounds", () => { expect(total([0.1, 0.2])).toBe(0.3); });`, `it("rounds to whole cents", () => {\n    // floating point\n    expect(total([0.1, 0.2],)).toBe(0.3)\n  });`),
+      ),
+    ],
+    findings: [],
+  },
+  {
+    name: "a test renamed and moved into a new suite in another file",
+    changes: [
+      change("test/cart.test.ts", CART, edit(CART, `  it("rounds", () => { expect(total([0.1, 0.2])).toBe(0.3); });\n`, "")),
+      change("test/money.test.ts", null, `describe("money", () => { it("rounds sums", () => { expect(total([0.1, 0.2])).toBe(0.3); }); });`),
+    ],
+    findings: [],
+  },
+  {
+    name: "a test file renamed",
+    changes: [change("test/cart.test.ts", CART, null), change("test/cart.spec.ts", null, CART)],
+    findings: [],
+  },
+  {
+    name: "a skip removed",
+    changes: [change("test/cart.test.ts", edit(CART, `it("rounds"`, `it.skip("rounds"`), CART)],
+    findings: [],
+  },
+  {
+    name: "a test that was already skipped stays skipped",
+    changes: [change("test/cart.test.ts", edit(CART, `it("rounds"`, `xit("rounds"`), edit(CART, `it("rounds"`, `it.skip("rounds"`))],
+    findings: [],
+  },
+  {
+    name: "a new test that arrives skipped",
+    changes: [change("test/cart.test.ts", CART, addToCart(`  it.todo("handles currencies");\n  it.skip("later", () => {});`))],
+    findings: [],
+  },
+  {
+    name: "a todo filled in",
+    changes: [change("test/cart.test.ts", addToCart(`  it.todo("empty");`), addToCart(`  it("empty", () => { expect(total([])).toBe(0); });`))],
+    findings: [],
+  },
+  {
+    name: "a non-test source file changed",
+    changes: [change("src/cart.ts", "export const total = (xs: number[]) => xs.reduce((a, b) => a + b, 0);", "export const total = (xs: number[]) => xs.reduce((a, b) => a + b);")],
+    findings: [],
+  },
+  {
+    name: "an unparsable test file that had no tests before",
+    changes: [change("test/helpers.ts", "export const x = 1;", "export const x = ;")],
+    findings: [],
+  },
+  {
+    name: "an unparsable test file whose tests all moved elsewhere",
+    changes: [change("test/cart.test.ts", CART, "describe(\"cart\", () => {"), change("test/cart2.test.ts", null, CART)],
+    findings: [],
+  },
+];
+
+const withFindings: CompareCase[] = [
+  {
+    name: "one test deleted",
+    changes: [change("test/cart.test.ts", CART, edit(CART, `  it("rounds", () => { expect(total([0.1, 0.2])).toBe(0.3); });\n`, ""))],
+    findings: [`test_deletion/critical test/cart.test.ts "cart > rounds"`],
+  },
+  {
+    name: "one deleted while three are added (net count rises)",
+    changes: [
+      change(
+        "test/cart.test.ts",
+        CART,
+        edit(
+          CART,
+          `  it("rejects negatives", () => { expect(() => total([-1])).toThrow(); });\n`,
+          `  it("a", () => { expect(total([1])).toBe(1); });\n  it("b", () => { expect(total([2])).toBe(2); });\n  it("c", () => { expect(total([3])).toBe(3); });\n`,
+        ),
+      ),
+    ],
+    findings: [`test_deletion/critical test/cart.test.ts "cart > rejects negatives"`],
+  },
+  {
+    name: "a test renamed and its body changed is a deletion",
+    changes: [change("test/cart.test.ts", CART, edit(CART, `it("rounds", () => { expect(total([0.1, 0.2])).toBe(0.3); });`, `it("rounding", () => { expect(total([0.1])).toBe(0.1); });`))],
+    findings: [`test_deletion/critical test/cart.test.ts "cart > rounds"`],
+  },
+  {
+    name: "duplicate titles match by multiplicity (different bodies)",
+    changes: [
+      change(
+        "test/dup.test.ts",
+        `it("works", () => { expect(f(1)).toBe(1); });\nit("works", () => { expect(f(2)).toBe(2); });`,
+        `it("works", () => { expect(f(2)).toBe(2); });`,
+      ),
+    ],
+    findings: [`test_deletion/critical test/dup.test.ts "works"`],
+  },
+  {
+    name: "an exact duplicate merged away still counts once by multiplicity",
+    changes: [change("test/dup.test.ts", `it("works", () => { expect(f(1)).toBe(1); });\nit("works", () => { expect(f(1)).toBe(1); });`, `it("works", () => { expect(f(1)).toBe(1); });`)],
+    findings: [`test_deletion/critical test/dup.test.ts "works"`],
+  },
+  {
+    name: "a test file deleted: one finding listing its tests",
+    changes: [change("test/cart.test.ts", CART, null)],
+    findings: [`test_deletion/critical test/cart.test.ts`],
+  },
+  {
+    name: "a one-test file deleted names the test",
+    changes: [change("test/one.test.ts", `it("only", () => { expect(1).toBe(1); });`, null)],
+    findings: [`test_deletion/critical test/one.test.ts "only"`],
+  },
+  {
+    name: "a test file deleted after some of its tests moved: the rest, one by one",
+    changes: [change("test/cart.test.ts", CART, null), change("test/sum.test.ts", null, `describe("cart", () => { it("sums", () => { expect(total([1, 2])).toBe(3); }); });`)],
+    findings: [`test_deletion/critical test/cart.test.ts "cart > rejects negatives"`, `test_deletion/critical test/cart.test.ts "cart > rounds"`],
+  },
+  {
+    name: "a todo deleted is low",
+    changes: [change("test/cart.test.ts", addToCart(`  it.todo("later");`), CART)],
+    findings: [`test_deletion/low test/cart.test.ts "cart > later"`],
+  },
+  {
+    name: "it -> it.skip",
+    changes: [change("test/cart.test.ts", CART, edit(CART, `it("rounds"`, `it.skip("rounds"`))],
+    findings: [`test_disabled/critical test/cart.test.ts "cart > rounds"`],
+  },
+  {
+    name: "it -> xit",
+    changes: [change("test/cart.test.ts", CART, edit(CART, `it("rounds"`, `xit("rounds"`))],
+    findings: [`test_disabled/critical test/cart.test.ts "cart > rounds"`],
+  },
+  {
+    name: "describe -> describe.skip disables every test inside",
+    changes: [change("test/cart.test.ts", CART, edit(CART, `describe("cart"`, `describe.skip("cart"`))],
+    findings: [
+      `test_disabled/critical test/cart.test.ts "cart > sums"`,
+      `test_disabled/critical test/cart.test.ts "cart > rounds"`,
+      `test_disabled/critical test/cart.test.ts "cart > rejects negatives"`,
+    ],
+  },
+  {
+    name: "a body replaced by .todo",
+    changes: [change("test/cart.test.ts", CART, edit(CART, `it("rounds", () => { expect(total([0.1, 0.2])).toBe(0.3); });`, `it.todo("rounds");`))],
+    findings: [`test_disabled/critical test/cart.test.ts "cart > rounds"`],
+  },
+  {
+    name: "marked as expected to fail",
+    changes: [change("test/cart.test.ts", CART, edit(CART, `it("rounds"`, `it.fails("rounds"`))],
+    findings: [`test_disabled/critical test/cart.test.ts "cart > rounds"`],
+  },
+  {
+    name: "skipped with a linked issue is medium",
+    changes: [change("test/cart.test.ts", CART, edit(CART, `  it("rounds"`, `  // float drift, see #412\n  it.skip("rounds"`))],
+    findings: [`test_disabled/medium test/cart.test.ts "cart > rounds"`],
+  },
+  {
+    name: "node:test skip option with a URL is medium",
+    changes: [
+      change(
+        "test/n.test.mjs",
+        `import test from "node:test";\ntest("a", () => { assert.ok(1); });`,
+        `import test from "node:test";\ntest("a", { skip: "https://github.com/acme/app/issues/9" }, () => { assert.ok(1); });`,
+      ),
+    ],
+    findings: [`test_disabled/medium test/n.test.mjs "a"`],
+  },
+  {
+    name: "a run-time skip added inside the body (renamed by hash does not apply: body changed, id kept)",
+    changes: [change("test/pw.spec.ts", `test("a", async ({ page }) => { await expect(page).toHaveTitle("x"); });`, `test("a", async ({ page }) => { test.skip(); await expect(page).toHaveTitle("x"); });`)],
+    findings: [`test_disabled/critical test/pw.spec.ts "a"`],
+  },
+  {
+    name: "renamed and skipped in one step",
+    changes: [change("test/cart.test.ts", CART, edit(CART, `it("rounds"`, `it.skip("rounding"`))],
+    findings: [`test_disabled/critical test/cart.test.ts "cart > rounding"`],
+  },
+  {
+    name: "it -> it.only is high",
+    changes: [change("test/cart.test.ts", CART, edit(CART, `it("rounds"`, `it.only("rounds"`))],
+    findings: [`test_disabled/high test/cart.test.ts "cart > rounds"`],
+  },
+  {
+    name: "a new focused test silences the others",
+    changes: [change("test/cart.test.ts", CART, addToCart(`  it.only("new", () => { expect(1).toBe(1); });`))],
+    findings: [`test_disabled/high test/cart.test.ts "cart > new"`],
+  },
+  {
+    name: "a test file that no longer parses",
+    changes: [change("test/cart.test.ts", CART, CART.replace(/\}\);\n$/, ""))],
+    findings: [`test_deletion/high test/cart.test.ts`],
+  },
+  {
+    name: "a test file that turned binary",
+    changes: [change("test/cart.test.ts", CART, "\u0000\u0001binary")],
+    findings: [`test_deletion/high test/cart.test.ts`],
+  },
+];
+
+describe("comparing facts", () => {
+  it.each(withoutFindings.map((c) => [c.name, c] as const))("no finding: %s", async (_name, c) => {
+    const analysis = await analyzeChanges(c.changes);
+    expect(analysis.findings.map(summarize)).toEqual([]);
+    expect(analysis.verdict).toBe("PASS");
+  });
+
+  it.each(withFindings.map((c) => [c.name, c] as const))("finding: %s", async (_name, c) => {
+    const analysis = await analyzeChanges(c.changes);
+    expect(analysis.findings.map(summarize).sort()).toEqual([...c.findings].sort());
+  });
+
+  it("writes a one-line message a person understands and points at the before side", async () => {
+    const analysis = await analyzeChanges([change("test/cart.test.ts", CART, edit(CART, `  it("rounds", () => { expect(total([0.1, 0.2])).toBe(0.3); });\n`, ""))]);
+    expect(analysis.findings).toEqual([
+      expect.objectContaining({
+        message: `test "cart > rounds" was deleted from test/cart.test.ts and not found elsewhere`,
+        file: "test/cart.test.ts",
+        line: 3,
+        before_file: "test/cart.test.ts",
+        before_line: 3,
+        allowed: false,
+      }),
+    ]);
+  });
+
+  it("lists the lost tests of a deleted file in evidence", async () => {
+    const analysis = await analyzeChanges([change("test/cart.test.ts", CART, null)]);
+    expect(analysis.findings[0]).toMatchObject({
+      line: null,
+      message: "test file test/cart.test.ts was deleted with its 3 tests; none of them was found in another changed file",
+      evidence: { tests: ["cart > sums", "cart > rounds", "cart > rejects negatives"], test_count: 3 },
+    });
+  });
+
+  it("says which file could not be parsed and how many tests it had", async () => {
+    const analysis = await analyzeChanges([change("test/cart.test.ts", CART, CART.replace(/\}\);\n$/, ""))]);
+    expect(analysis.findings[0]?.message).toMatch(/^test\/cart\.test\.ts could not be analysed after the change \(parse error: .+\); its 3 tests from before cannot be accounted for$/);
+    expect(analysis.not_analyzed).toEqual([{ path: "test/cart.test.ts", reason: expect.stringMatching(/^after: parse error: /) }]);
+  });
+
+  it("explains a disabled test with how it was disabled and where it was", async () => {
+    const analysis = await analyzeChanges([change("test/cart.test.ts", CART, edit(CART, `describe("cart"`, `describe.skip("cart"`))]);
+    expect(analysis.findings[0]).toMatchObject({
+      message: `test "cart > sums" in test/cart.test.ts is now skipped (describe.skip on suite "cart")`,
+      before_file: "test/cart.test.ts",
+      before_line: 2,
+      evidence: { gained: ["skipped"] },
+    });
+  });
+
+  it.each([
+    ["see #123", true],
+    ["https://jira.example.com/browse/APP-1", true],
+    ["GH-77", true],
+    ["flaky on CI", false],
+    ["&#39;quoted&#39;", false],
+    [undefined, false],
+  ] as const)("linksIssue(%s) is %s", (reason, expected) => {
+    expect(linksIssue(reason)).toBe(expected);
+  });
+});
