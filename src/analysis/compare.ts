@@ -11,7 +11,8 @@
  *   6. any file, same id                    (moved and edited)
  *
  * A before test left without a partner was deleted (judged per test, never
- * by net count); a matched pair whose after side gained a flag was disabled.
+ * by net count); a matched pair whose after side gained a flag was disabled;
+ * a table test that lost rows lost test cases.
  * Duplicate ids pair up by multiplicity, in source order.
  */
 
@@ -222,6 +223,47 @@ function disabledFinding(after: Slot, before: Slot | null): Finding | null {
 }
 
 /**
+ * Rows gone from a surviving table test (`test.each([...])`): each row is a
+ * test case at run time. Rows have no names, so an edited row looks like
+ * one removed plus one added; only rows removed beyond those added are
+ * reported, as one test_deletion for the table.
+ */
+function lostRowsFinding(after: Slot, before: Slot): Finding | null {
+  const beforeRows = before.test.eachRowHashes;
+  const afterRows = after.test.eachRowHashes;
+  if (!beforeRows || !afterRows) return null;
+  const remaining = new Map<string, number>();
+  for (const row of afterRows) remaining.set(row, (remaining.get(row) ?? 0) + 1);
+  const removedRows: number[] = [];
+  beforeRows.forEach((row, index) => {
+    const count = remaining.get(row) ?? 0;
+    if (count > 0) remaining.set(row, count - 1);
+    else removedRows.push(index + 1);
+  });
+  const addedCount = [...remaining.values()].reduce((sum, count) => sum + count, 0);
+  const lostCount = removedRows.length - addedCount;
+  if (lostCount <= 0) return null;
+  const test = after.test;
+  return {
+    type: "test_deletion",
+    severity: "critical",
+    file: after.file,
+    line: test.line,
+    before_file: before.file,
+    before_line: before.test.line,
+    test: test.id,
+    message: `${lostCount} of the ${beforeRows.length} rows of table test "${test.id}" in ${after.file} were removed (${beforeRows.length} -> ${afterRows.length} rows)`,
+    evidence: {
+      rows_before: beforeRows.length,
+      rows_after: afterRows.length,
+      removed_rows: removedRows,
+      added_rows: addedCount,
+    },
+    allowed: false,
+  };
+}
+
+/**
  * The findings of one diff, in the order of `pairs` (deletions per file,
  * then disabled tests). Allow rules are not applied here (see verdict.ts).
  * Today: `test_deletion` and `test_disabled`.
@@ -236,6 +278,8 @@ export function compareFacts(pairs: readonly FactsPair[]): Finding[] {
   for (const slot of after) {
     const finding = disabledFinding(slot, slot.partner);
     if (finding) findings.push(finding);
+    const rows = slot.partner ? lostRowsFinding(slot, slot.partner) : null;
+    if (rows) findings.push(rows);
   }
   return findings;
 }

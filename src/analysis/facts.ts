@@ -57,6 +57,8 @@ export interface TestCase {
   bodyHash: string;
   /** Rows of a literal `.each`/`.for` table; null when the table is not a literal; absent for ordinary tests. */
   eachRows?: number | null;
+  /** One short hash (12 hex) per literal table row, in order, so removed rows can be told apart from edited ones. */
+  eachRowHashes?: string[];
 }
 
 /**

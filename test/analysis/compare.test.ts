@@ -32,6 +32,14 @@ interface CompareCase {
   findings: string[];
 }
 
+const TABLE = `test.each([
+  [1, 2, 3],
+  [0.1, 0.2, 0.3],
+  [-1, 1, 0],
+])("add(%d, %d) = %d", (a, b, sum) => { expect(add(a, b)).toBe(sum); });
+`;
+const TAGGED = "it.each`\n  a    | b    | sum\n  ${1} | ${2} | ${3}\n  ${0} | ${0} | ${0}\n`(\"$a + $b\", ({ a, b, sum }) => { expect(add(a, b)).toBe(sum); });\n";
+
 const withoutFindings: CompareCase[] = [
   { name: "nothing changed", changes: [change("test/cart.test.ts", CART, CART)], findings: [] },
   {
@@ -102,6 +110,21 @@ const withoutFindings: CompareCase[] = [
   {
     name: "a todo filled in",
     changes: [change("test/cart.test.ts", addToCart(`  it.todo("empty");`), addToCart(`  it("empty", () => { expect(total([])).toBe(0); });`))],
+    findings: [],
+  },
+  {
+    name: "a row added to an each table",
+    changes: [change("test/add.test.ts", TABLE, edit(TABLE, "[-1, 1, 0],", "[-1, 1, 0],\n  [2, 2, 4],"))],
+    findings: [],
+  },
+  {
+    name: "a row of an each table edited (an expectation change, not a lost case)",
+    changes: [change("test/add.test.ts", TABLE, edit(TABLE, "[0.1, 0.2, 0.3]", "[0.1, 0.2, 0.30000000000000004]"))],
+    findings: [],
+  },
+  {
+    name: "each table rows reordered",
+    changes: [change("test/add.test.ts", TABLE, edit(edit(TABLE, "[1, 2, 3],", "[-1, 1, 0],"), "[-1, 1, 0],\n])", "[1, 2, 3],\n])"))],
     findings: [],
   },
   {
@@ -177,6 +200,16 @@ const withFindings: CompareCase[] = [
     name: "a test file deleted after some of its tests moved: the rest, one by one",
     changes: [change("test/cart.test.ts", CART, null), change("test/sum.test.ts", null, `describe("cart", () => { it("sums", () => { expect(total([1, 2])).toBe(3); }); });`)],
     findings: [`test_deletion/critical test/cart.test.ts "cart > rejects negatives"`, `test_deletion/critical test/cart.test.ts "cart > rounds"`],
+  },
+  {
+    name: "a row removed from an each table",
+    changes: [change("test/add.test.ts", TABLE, edit(TABLE, "  [0.1, 0.2, 0.3],\n", ""))],
+    findings: [`test_deletion/critical test/add.test.ts "add(%d, %d) = %d"`],
+  },
+  {
+    name: "a row removed from a tagged-template table",
+    changes: [change("test/add.test.ts", TAGGED, edit(TAGGED, "  ${0} | ${0} | ${0}\n", ""))],
+    findings: [`test_deletion/critical test/add.test.ts "$a + $b"`],
   },
   {
     name: "a todo deleted is low",
@@ -308,6 +341,14 @@ describe("comparing facts", () => {
       before_file: "test/cart.test.ts",
       before_line: 2,
       evidence: { gained: ["skipped"] },
+    });
+  });
+
+  it("says how many table rows were removed and which", async () => {
+    const analysis = await analyzeChanges([change("test/add.test.ts", TABLE, edit(TABLE, "  [0.1, 0.2, 0.3],\n", ""))]);
+    expect(analysis.findings[0]).toMatchObject({
+      message: `1 of the 3 rows of table test "add(%d, %d) = %d" in test/add.test.ts were removed (3 -> 2 rows)`,
+      evidence: { removed_rows: [2], added_rows: 0 },
     });
   });
 

@@ -244,6 +244,8 @@ describe("extracting JS/TS tests", () => {
     const [rounds, row, inner, dynamic] = facts.tests;
     expect(rounds).toMatchObject({ id: "total > rounds", line: 3, flagVia: { skipped: "it.skip" }, skipReason: "flaky, see #123" });
     expect(row).toMatchObject({ id: "total > row $a", eachRows: 2 });
+    expect(row?.eachRowHashes).toHaveLength(2);
+    expect(row?.eachRowHashes?.[0]).not.toBe(row?.eachRowHashes?.[1]);
     expect(row?.flagVia).toBeUndefined();
     expect(inner?.flagVia).toEqual({ skipped: 'describe.skip on suite "inner"' });
     expect(dynamic?.eachRows).toBeNull();

@@ -192,6 +192,7 @@ interface TestDraft {
   assertionCount: number;
   bodyHash: string;
   eachRows?: number | null;
+  eachRowHashes?: string[];
 }
 
 /** One link of a callee chain: `test.skipIf(x).each(t)` is test, skipIf(x), each(t). */
@@ -204,7 +205,7 @@ interface Segment {
 interface Declaration {
   kind: DeclarationKind;
   marks: Partial<Record<TestFlag, FlagMark>>;
-  each: { table: t.Node | null; rows: number | null } | null;
+  each: { table: t.Node | null; rows: (t.Node | null)[][] | null } | null;
   calleeText: string;
 }
 
@@ -324,14 +325,21 @@ function hasShouldCallBelow(node: t.Node): boolean {
   return false;
 }
 
-/** Rows of a `.each`/`.for` table: array literal length, or tagged-template cells / header columns. */
-function countEachRows(table: t.Node | null): number | null {
+/**
+ * The rows of a literal `.each`/`.for` table, each as the list of its nodes:
+ * array elements, or a tagged template's cells grouped by its header's
+ * column count. Null when the table is not a literal.
+ */
+function eachTableRows(table: t.Node | null): (t.Node | null)[][] | null {
   if (!table) return null;
-  if (table.type === "ArrayExpression") return table.elements.length;
+  if (table.type === "ArrayExpression") return table.elements.map((element) => [element]);
   if (table.type === "TemplateLiteral") {
     const header = table.quasis[0]?.value.raw ?? "";
     const columns = header.split("|").map((cell) => cell.trim()).filter((cell) => cell !== "").length;
-    return columns > 0 ? Math.floor(table.expressions.length / columns) : null;
+    if (columns === 0) return null;
+    const rows: t.Node[][] = [];
+    for (let i = 0; i + columns <= table.expressions.length; i += columns) rows.push(table.expressions.slice(i, i + columns));
+    return rows;
   }
   return null;
 }
@@ -553,7 +561,7 @@ class TestExtractor {
         marks.skipped = { via: `${via}(${this.sourceOf(segment.args[0] as t.Node, 60)})` };
       } else if ((segment.name === "each" || segment.name === "for") && hasCallArgs) {
         const table = segment.quasi ?? segment.args?.[0] ?? null;
-        each = { table, rows: countEachRows(table) };
+        each = { table, rows: eachTableRows(table) };
       } else {
         return null;
       }
@@ -632,7 +640,9 @@ class TestExtractor {
         assertionCount: 0,
         bodyHash: hashText(canonicalJson(args.callback) + "\n" + canonicalJson(declaration.each?.table ?? null)),
       };
-      if (declaration.each) draft.eachRows = declaration.each.rows;
+      const rows = declaration.each?.rows;
+      if (declaration.each) draft.eachRows = rows ? rows.length : null;
+      if (rows) draft.eachRowHashes = rows.map((row) => hashText(row.map((cell) => canonicalJson(cell)).join("\n")).slice(0, 12));
       frame.draft = draft;
       this.drafts.push(draft);
     }
@@ -816,6 +826,7 @@ class TestExtractor {
     if (Object.keys(flagVia).length > 0) test.flagVia = flagVia;
     if (skipReason !== undefined) test.skipReason = skipReason;
     if (draft.eachRows !== undefined) test.eachRows = draft.eachRows;
+    if (draft.eachRowHashes !== undefined) test.eachRowHashes = draft.eachRowHashes;
     return test;
   }
 
