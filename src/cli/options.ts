@@ -9,7 +9,14 @@
 import * as z from "zod/mini";
 import { RalphError } from "../errors.js";
 
-/** Drops cac's `--` key and kebab-case duplicates of camelCase keys; keeps the last of repeated flags. */
+const MARK = "\u0001";
+const unmark = (v: unknown): unknown => (typeof v === "string" && v.startsWith(MARK) ? v.slice(1) : v);
+
+/**
+ * Drops cac's `--` key and kebab-case duplicates of camelCase keys, keeps
+ * the last of repeated flags, and removes the mark that protected string
+ * values from cac's number conversion (program.ts protectStringValues).
+ */
 export function normalizeOptions(raw: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(raw)) {
@@ -18,7 +25,7 @@ export function normalizeOptions(raw: Record<string, unknown>): Record<string, u
       const camel = key.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
       if (camel in raw) continue;
     }
-    out[key] = Array.isArray(value) ? value[value.length - 1] : value;
+    out[key] = unmark(Array.isArray(value) ? value[value.length - 1] : value);
   }
   return out;
 }

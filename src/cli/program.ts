@@ -3,7 +3,7 @@
  * imported only when that command runs, so `ralph --version` and hook calls
  * load nothing they do not use.
  */
-import { cac } from "cac";
+import { cac, type CAC } from "cac";
 import { RalphError } from "../errors.js";
 import type { CommandContext, CommandOutput } from "./context.js";
 
@@ -90,12 +90,14 @@ export const COMMANDS: CommandSpec[] = [
   },
 ];
 
-/**
- * Parses argv (without node and script) and runs the matched command.
- * @throws RalphError E_USAGE for an unknown command; whatever the command throws.
- * @returns the command output, or null when help was printed.
- */
-export async function dispatch(argv: string[], ctx: CommandContext, version: string): Promise<{ output: CommandOutput; wantsJson: boolean } | null> {
+/** Flags whose value is a number; every other value-taking flag keeps its text exactly. */
+const NUMERIC_FLAGS = new Set(["limit", "n", "iteration"]);
+
+/** Marks a flag value so cac (mri) cannot turn "007" into 7; {@link normalizeOptions} removes the mark. */
+export const STRING_MARK = "\u0001";
+
+/** Builds the cac program for the command table. */
+export function buildCli(version: string): CAC {
   const cli = cac("ralph");
   for (const spec of COMMANDS) {
     const command = cli.command(spec.usage, spec.description);
@@ -103,9 +105,53 @@ export async function dispatch(argv: string[], ctx: CommandContext, version: str
   }
   cli.help();
   cli.version(version);
+  return cli;
+}
+
+/**
+ * Marks the values of string-valued flags (`--loop 007`, `--message=42`,
+ * `-m 1e3`) so they survive cac's number conversion. Flag names come from
+ * the command table; arguments after `--` are left alone.
+ */
+export function protectStringValues(argv: readonly string[]): string[] {
+  const valued = new Set<string>();
+  for (const spec of COMMANDS) {
+    for (const [flags] of spec.options) {
+      if (!flags.includes("<")) continue;
+      for (const m of flags.matchAll(/--?([\w-]+)/g)) if (!NUMERIC_FLAGS.has(m[1] as string)) valued.add(m[1] as string);
+    }
+  }
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const token = argv[i] as string;
+    if (token === "--") {
+      out.push(...argv.slice(i));
+      break;
+    }
+    const m = /^--?([\w-]+)(=(.*))?$/s.exec(token);
+    if (m && valued.has(m[1] as string)) {
+      if (m[2] !== undefined) out.push(`${token.slice(0, token.indexOf("=") + 1)}${STRING_MARK}${m[3]}`);
+      else {
+        out.push(token);
+        if (i + 1 < argv.length && !(argv[i + 1] as string).startsWith("-")) out.push(`${STRING_MARK}${argv[++i]}`);
+      }
+      continue;
+    }
+    out.push(token);
+  }
+  return out;
+}
+
+/**
+ * Parses argv (without node and script) and runs the matched command.
+ * @throws RalphError E_USAGE for an unknown command; whatever the command throws.
+ * @returns the command output, or null when help was printed.
+ */
+export async function dispatch(argv: string[], ctx: CommandContext, version: string): Promise<{ output: CommandOutput; wantsJson: boolean } | null> {
+  const cli = buildCli(version);
   let parsed: ReturnType<typeof cli.parse>;
   try {
-    parsed = cli.parse(["node", "ralph", ...argv], { run: false });
+    parsed = cli.parse(["node", "ralph", ...protectStringValues(argv)], { run: false });
   } catch (error) {
     throw new RalphError("E_USAGE", `${(error as Error).message}; see 'ralph --help'`, { cause: error });
   }

@@ -33,6 +33,7 @@ export async function run(ctx: CommandContext, args: string[], raw: Record<strin
     if (content.subarray(0, 8000).includes(0)) continue;
     const facts = await extractFacts(path, content.toString("utf8"));
     if (facts.parseError) unparsable.push({ file: path, reason: facts.parseError });
+    else if (facts.notAnalyzed && facts.isTestFile) unparsable.push({ file: path, reason: facts.notAnalyzed });
     for (const t of facts.tests) {
       const flags = Object.entries(t.flags)
         .filter(([, on]) => on)
@@ -42,6 +43,6 @@ export async function run(ctx: CommandContext, args: string[], raw: Record<strin
   }
   const lines = rows.map((r) => `${r.file}:${r.line}  ${r.id}${r.flags.length ? `  [${r.flags.join(", ")}]` : ""}`);
   lines.push(`${rows.length} test case${rows.length === 1 ? "" : "s"} in ${new Set(rows.map((r) => r.file)).size} files at ${rev.label}`);
-  for (const u of unparsable) lines.push(`not parsed: ${u.file}: ${u.reason}`);
+  for (const u of unparsable) lines.push(`not analysed: ${u.file}: ${u.reason}`);
   return { json: { rev: rev.kind === "worktree" ? "WORKTREE" : rev.oid, tests: rows, unparsable }, text: lines.join("\n") };
 }

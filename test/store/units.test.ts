@@ -1,0 +1,77 @@
+import { describe, expect, it } from "vitest";
+import { isRalphError } from "../../src/errors.js";
+import { parseGitConfig } from "../../src/store/git-config.js";
+import { isLoopId, parseLoopId } from "../../src/store/loop-id.js";
+import { formatMessage, parseTrailers, trailerValue } from "../../src/store/trailers.js";
+import { git, makeRepo } from "../helpers/git.js";
+
+describe("loop ids", () => {
+  const valid = ["default", "ralph-fix-tests-1a2b3c4d", "claude-0b6c2f3e-5d3e-4c1a-9f00-123456789abc", "a", "A.b_c-9"];
+  const invalid = ["", "../x", "a/b", "a b", "a..b", "x.lock", "x.", "-x", ".x", "a\nb", "a\u0000b", "a~1", "a^", "a:b", "a?", "a*", "a[", "a\\b", "a@{1}", "x".repeat(101)];
+  for (const id of valid) it(`accepts ${JSON.stringify(id)}`, () => expect(parseLoopId(id)).toBe(id));
+  for (const id of invalid) {
+    it(`rejects ${JSON.stringify(id)}`, () => {
+      expect(isLoopId(id)).toBe(false);
+      let error: unknown;
+      try {
+        parseLoopId(id);
+      } catch (e) {
+        error = e;
+      }
+      expect(isRalphError(error, "E_BAD_LOOP_ID")).toBe(true);
+    });
+  }
+  it("every accepted id is a valid git ref component", () => {
+    const root = makeRepo();
+    for (const id of valid) expect(() => git(root, ["check-ref-format", `refs/ralph/${id}/head`])).not.toThrow();
+  });
+});
+
+describe("trailers", () => {
+  it("round-trips through git interpret-trailers", () => {
+    const root = makeRepo();
+    const message = formatMessage("a subject\nwith a newline", [
+      { key: "Ralph-Loop", value: "l" },
+      { key: "Ralph-Skipped", value: '"a b.bin" 10 bytes' },
+    ]);
+    expect(message.split("\n")[0]).toBe("a subject with a newline");
+    const parsed = git(root, ["interpret-trailers", "--parse"], { input: message });
+    expect(parsed).toBe('Ralph-Loop: l\nRalph-Skipped: "a b.bin" 10 bytes\n');
+    expect(parseTrailers(message)).toEqual([
+      { key: "Ralph-Loop", value: "l" },
+      { key: "Ralph-Skipped", value: '"a b.bin" 10 bytes' },
+    ]);
+  });
+
+  it("finds the trailer block only in the last paragraph", () => {
+    expect(parseTrailers("subject\n\nbody: not a trailer\nmore text\n")).toEqual([]);
+    expect(parseTrailers("subject only\n")).toEqual([]);
+    const t = parseTrailers("fix\n\nexplain\n\nRalph-Allow: test_deletion obsolete feature\n  continued\nSigned-off-by: A <a@b>\n");
+    expect(trailerValue(t, "ralph-allow")).toBe("test_deletion obsolete feature continued");
+  });
+});
+
+describe("git config reader", () => {
+  it("parses sections, subsections, quoting, escapes, comments and booleans", () => {
+    const out = new Map<string, string>();
+    parseGitConfig(
+      [
+        "[core]",
+        "\texcludesFile = ~/ignore # comment",
+        "\tautocrlf",
+        '[remote "origin"]',
+        '\turl = "https://x/y.git" ; trailing',
+        "[user]",
+        '  name = "A \\"quoted\\" name"',
+        "[Core] bare = false",
+      ].join("\n"),
+      "/tmp/config",
+      out,
+    );
+    expect(out.get("core.excludesfile")).toBe("~/ignore");
+    expect(out.get("core.autocrlf")).toBe("true");
+    expect(out.get("remote.origin.url")).toBe("https://x/y.git");
+    expect(out.get("user.name")).toBe('A "quoted" name');
+    expect(out.get("core.bare")).toBe("false");
+  });
+});
