@@ -33,8 +33,10 @@ import { deflateSync, inflateSync } from "node:zlib";
 import { RalphError, isErrno } from "../errors.js";
 import { debug, warn } from "../log.js";
 import {
+  ByteBudgetCache,
   DEFAULT_DELTA_BASE_CACHE_BYTES,
   DEFAULT_MAX_DELTA_DEPTH,
+  DEFAULT_PACK_WINDOW_CACHE_BYTES,
   DeltaBaseCache,
   PackDirectory,
   PackMissingError,
@@ -88,6 +90,7 @@ export class ObjectDatabase {
   /** The repository's own objects directory (absolute). */
   readonly objectsDir: string;
   private readonly cache: DeltaBaseCache;
+  private readonly windows: ByteBudgetCache<Buffer>;
   private readonly maxDeltaDepth: number;
   private loadedSources: ObjectSource[] | null = null;
   private readonly freshenedPacks = new Set<string>();
@@ -99,6 +102,7 @@ export class ObjectDatabase {
   constructor(objectsDir: string, options: ObjectDatabaseOptions = {}) {
     this.objectsDir = resolve(objectsDir);
     this.cache = new DeltaBaseCache(options.deltaBaseCacheBytes ?? DEFAULT_DELTA_BASE_CACHE_BYTES);
+    this.windows = new ByteBudgetCache<Buffer>(options.packWindowCacheBytes ?? DEFAULT_PACK_WINDOW_CACHE_BYTES, (b) => b.length);
     this.maxDeltaDepth = options.maxDeltaDepth ?? DEFAULT_MAX_DELTA_DEPTH;
   }
 
@@ -245,7 +249,7 @@ export class ObjectDatabase {
         }
         if (seen.has(key)) return;
         seen.add(key);
-        sources.push({ objectsDir: dir, packs: new PackDirectory(join(dir, "pack"), this.cache) });
+        sources.push({ objectsDir: dir, packs: new PackDirectory(join(dir, "pack"), this.cache, this.windows) });
         const alternates = readAlternates(dir);
         if (alternates.length > 0 && depth >= MAX_ALTERNATE_DEPTH) {
           warn(`${dir}: ignoring alternate object stores, nesting too deep`);
@@ -428,15 +432,19 @@ function unquoteC(quoted: string): string {
  * "100644" file, "100755" executable, "120000" symlink, "160000" gitlink
  * (submodule commit), "40000" tree; very old trees may hold "100664" or
  * "040000", which {@link encodeTree} canonicalizes. `name` is the entry name
- * decoded as UTF-8; `nameBytes` the exact stored bytes, kept because a name
- * that is not valid UTF-8 would not survive a decode/encode round trip.
+ * decoded as UTF-8; `nameBytes` the exact stored bytes when they are not
+ * valid UTF-8, which would not survive a decode/encode round trip.
  */
 export interface TreeEntry {
   mode: string;
   name: string;
   /** Object id of the blob, tree or (gitlink) commit, lowercase hex. */
   oid: string;
-  /** The stored name bytes; used by {@link encodeTree} when they decode to `name`. */
+  /**
+   * The stored name bytes, set by {@link parseTree} only when they are not
+   * valid UTF-8 (the decoded `name` then holds U+FFFD). {@link encodeTree}
+   * writes them instead of `name` as long as they still decode to `name`.
+   */
   nameBytes?: Buffer;
 }
 
@@ -452,17 +460,32 @@ export function isTreeMode(mode: string): boolean {
  */
 export function parseTree(content: Buffer): TreeEntry[] {
   const entries: TreeEntry[] = [];
+  const length = content.length;
   let pos = 0;
-  while (pos < content.length) {
-    const space = content.indexOf(0x20, pos);
-    const nul = space < 0 ? -1 : content.indexOf(0, space + 1);
-    if (space < 0 || nul < 0 || nul + 21 > content.length || space - pos < 1 || space - pos > 6) {
+  while (pos < length) {
+    // Byte loops instead of Buffer#indexOf: names and modes are short, and
+    // the call overhead dominates on trees of thousands of entries.
+    let space = pos;
+    while (space < length && space - pos <= 6 && content[space] !== 0x20) {
+      const c = content[space] as number;
+      if (c < 0x30 || c > 0x37) throw corrupt(`malformed tree entry mode at byte ${pos}`, { offset: pos });
+      space++;
+    }
+    if (space >= length || content[space] !== 0x20 || space === pos) {
       throw corrupt(`malformed tree entry at byte ${pos}`, { offset: pos });
     }
-    const mode = content.toString("latin1", pos, space);
-    if (!/^[0-7]+$/.test(mode)) throw corrupt(`malformed tree entry mode ${JSON.stringify(mode)}`, { offset: pos });
-    const nameBytes = content.subarray(space + 1, nul);
-    entries.push({ mode, name: nameBytes.toString("utf8"), oid: content.toString("hex", nul + 1, nul + 21), nameBytes });
+    let nul = space + 1;
+    while (nul < length && content[nul] !== 0) nul++;
+    if (nul + 21 > length) throw corrupt(`malformed tree entry at byte ${pos}`, { offset: pos });
+    const name = content.toString("utf8", space + 1, nul);
+    const entry: TreeEntry = {
+      mode: content.toString("latin1", pos, space),
+      name,
+      oid: content.toString("hex", nul + 1, nul + 21),
+    };
+    // Not valid UTF-8: keep the exact bytes so encodeTree can write them back.
+    if (name.includes("\uFFFD")) entry.nameBytes = Buffer.from(content.subarray(space + 1, nul));
+    entries.push(entry);
     pos = nul + 21;
   }
   return entries;

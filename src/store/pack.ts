@@ -71,10 +71,18 @@ export interface PackReadOptions {
    * most 4095 (pack.depth is capped there). Default 10000.
    */
   maxDeltaDepth?: number;
+  /**
+   * Upper bound, in bytes, of the cache of pack windows (aligned
+   * {@link PACK_WINDOW_BYTES} reads) shared by the packs of one object
+   * database. Default 32 MiB.
+   */
+  packWindowCacheBytes?: number;
 }
 
 /** Default of {@link PackReadOptions.deltaBaseCacheBytes}. */
 export const DEFAULT_DELTA_BASE_CACHE_BYTES = 64 * 1024 * 1024;
+/** Default of {@link PackReadOptions.packWindowCacheBytes}. */
+export const DEFAULT_PACK_WINDOW_CACHE_BYTES = 32 * 1024 * 1024;
 /** Default of {@link PackReadOptions.maxDeltaDepth}. */
 export const DEFAULT_MAX_DELTA_DEPTH = 10_000;
 
@@ -187,18 +195,40 @@ export class PackIndex {
 
   /** Position (0..count-1) of `oid` (20 raw bytes) in the sorted name table, or -1. */
   indexOf(oid: Buffer): number {
-    const first = oid[0] as number;
-    let lo = first === 0 ? 0 : this.buf.readUInt32BE(this.fanoutStart + (first - 1) * 4);
-    let hi = this.buf.readUInt32BE(this.fanoutStart + first * 4);
-    const key = oid.readUInt32BE(0);
     const buf = this.buf;
+    const first = oid[0] as number;
+    let lo = first === 0 ? 0 : buf.readUInt32BE(this.fanoutStart + (first - 1) * 4);
+    let hi = buf.readUInt32BE(this.fanoutStart + first * 4);
+    // Compare as five big-endian 32-bit words: cheaper than Buffer#compare
+    // with ranges, whose argument checks dominate at this size.
+    const k0 = oid.readUInt32BE(0);
+    const k1 = oid.readUInt32BE(4);
+    const k2 = oid.readUInt32BE(8);
+    const k3 = oid.readUInt32BE(12);
+    const k4 = oid.readUInt32BE(16);
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
       const at = this.oidStart + mid * this.oidStride;
-      const word = buf.readUInt32BE(at);
-      let cmp = word === key ? buf.compare(oid, 4, 20, at + 4, at + 20) : word < key ? -1 : 1;
-      if (cmp === 0) return mid;
-      if (cmp < 0) lo = mid + 1;
+      let word = buf.readUInt32BE(at);
+      let key = k0;
+      if (word === key) {
+        word = buf.readUInt32BE(at + 4);
+        key = k1;
+        if (word === key) {
+          word = buf.readUInt32BE(at + 8);
+          key = k2;
+          if (word === key) {
+            word = buf.readUInt32BE(at + 12);
+            key = k3;
+            if (word === key) {
+              word = buf.readUInt32BE(at + 16);
+              key = k4;
+              if (word === key) return mid;
+            }
+          }
+        }
+      }
+      if (word < key) lo = mid + 1;
       else hi = mid;
     }
     return -1;
@@ -320,34 +350,33 @@ export function applyDelta(base: Buffer, delta: Buffer): Buffer {
 }
 
 /**
- * A byte-bounded LRU of resolved objects keyed by (pack, offset): delta
- * bases, so that objects deltified against the same base (or along the same
- * chain) inflate and apply each base once. Objects larger than a quarter of
- * the budget are not kept.
+ * A least-recently-used map from numeric keys to values, bounded by the
+ * total byte size of its values (`sizeOf`). A value larger than
+ * `maxEntryFraction` of the budget is not kept. Keys are
+ * `packId * 2^40 + pack offset` ({@link packKey}), so one cache serves all
+ * the packs of an object database and {@link dropPack} can forget one.
  */
-export class DeltaBaseCache {
-  /** Budget in bytes of object content. */
+export class ByteBudgetCache<V> {
+  /** Budget in bytes. */
   readonly limitBytes: number;
   private usedBytes = 0;
-  private readonly map = new Map<number, GitObject>();
-  private packIds = 0;
+  private readonly map = new Map<number, V>();
+  private readonly sizeOf: (value: V) => number;
+  private readonly maxEntryBytes: number;
 
-  constructor(limitBytes: number) {
+  constructor(limitBytes: number, sizeOf: (value: V) => number, maxEntryFraction = 1) {
     this.limitBytes = limitBytes;
+    this.sizeOf = sizeOf;
+    this.maxEntryBytes = limitBytes * maxEntryFraction;
   }
 
-  /** A fresh small integer naming one pack in this cache's keys. */
-  allocatePackId(): number {
-    return ++this.packIds;
-  }
-
-  /** Bytes of content currently held. */
+  /** Bytes currently held. */
   get sizeBytes(): number {
     return this.usedBytes;
   }
 
-  /** The cached object for a key, marking it most recently used. */
-  get(key: number): GitObject | undefined {
+  /** The cached value for a key, marking it most recently used. */
+  get(key: number): V | undefined {
     const hit = this.map.get(key);
     if (hit !== undefined) {
       this.map.delete(key);
@@ -356,17 +385,17 @@ export class DeltaBaseCache {
     return hit;
   }
 
-  /** Stores an object, evicting least recently used entries past the budget. */
-  set(key: number, value: GitObject): void {
-    const size = value.content.length;
-    if (size > this.limitBytes / 4 || this.map.has(key)) return;
+  /** Stores a value, evicting least recently used entries past the budget. */
+  set(key: number, value: V): void {
+    const size = this.sizeOf(value);
+    if (size > this.maxEntryBytes || this.map.has(key)) return;
     this.map.set(key, value);
     this.usedBytes += size;
     if (this.usedBytes <= this.limitBytes) return;
     for (const [oldKey, old] of this.map) {
       if (this.usedBytes <= this.limitBytes) break;
       this.map.delete(oldKey);
-      this.usedBytes -= old.content.length;
+      this.usedBytes -= this.sizeOf(old);
     }
   }
 
@@ -375,10 +404,34 @@ export class DeltaBaseCache {
     for (const [key, value] of this.map) {
       if (Math.floor(key / PACK_KEY_SCALE) === packId) {
         this.map.delete(key);
-        this.usedBytes -= value.content.length;
+        this.usedBytes -= this.sizeOf(value);
       }
     }
   }
+}
+
+/**
+ * The delta base cache: resolved objects keyed by (pack, offset), so that
+ * objects deltified against the same base (or along the same chain) inflate
+ * and apply each base once. Objects larger than a quarter of the budget are
+ * not kept. Also hands out the pack ids used in its keys.
+ */
+export class DeltaBaseCache extends ByteBudgetCache<GitObject> {
+  private packIds = 0;
+
+  constructor(limitBytes: number) {
+    super(limitBytes, (object) => object.content.length, 1 / 4);
+  }
+
+  /** A fresh small integer naming one pack in this cache's keys. */
+  allocatePackId(): number {
+    return ++this.packIds;
+  }
+}
+
+/** The cache key of a pack offset: see {@link ByteBudgetCache}. */
+export function packKey(packId: number, offset: number): number {
+  return packId * PACK_KEY_SCALE + offset;
 }
 
 /**
@@ -397,8 +450,17 @@ export type ResolveExternalBase = (oid: string, depth: number) => GitObject | nu
 // ---------------------------------------------------------------------------
 // .pack
 
-/** Bytes read at an entry's offset before its header is known: header + most small objects. */
+/**
+ * Pack bytes are read in aligned windows of this size and kept in a shared
+ * LRU ({@link PackReadOptions.packWindowCacheBytes}): the entries of a delta
+ * chain, and the trees of one commit, sit close together, so one read serves
+ * many entries. (git mmaps windows of up to 1 GiB; we pay a copy, so smaller.)
+ */
+export const PACK_WINDOW_BYTES = 16 * 1024;
+/** Bytes read at an entry that straddles a window boundary: header + most small objects. */
 const FIRST_READ_BYTES = 8192;
+/** The longest entry header: a 64-bit size varint and a 20-byte base oid or an offset varint. */
+const MAX_HEADER_BYTES = 64;
 
 /** An upper bound of the deflated size of `n` bytes for any zlib compressor (zlib's conservative deflateBound + slack). */
 function deflateBound(n: number): number {
@@ -421,16 +483,28 @@ export class PackFile {
   readonly id: number;
   private loadedIndex: PackIndex | null = null;
   private indexError: RalphError | null = null;
+  private readonly windows: ByteBudgetCache<Buffer>;
   private fd = -1;
   /** Offset just past the last entry: the file size minus the 20-byte trailer. */
   private dataEnd = 0;
 
-  /** `id` comes from {@link DeltaBaseCache.allocatePackId} of the cache this pack's reads use. */
-  constructor(packPath: string, idxPath: string, mtimeMs: number, id: number) {
+  /**
+   * `id` comes from {@link DeltaBaseCache.allocatePackId} of the cache this
+   * pack's reads use; `windows` is the (shared) cache of pack windows, by
+   * default a private one of 16 windows.
+   */
+  constructor(
+    packPath: string,
+    idxPath: string,
+    mtimeMs: number,
+    id: number,
+    windows: ByteBudgetCache<Buffer> = new ByteBudgetCache<Buffer>(16 * PACK_WINDOW_BYTES, (b) => b.length),
+  ) {
     this.packPath = packPath;
     this.idxPath = idxPath;
     this.mtimeMs = mtimeMs;
     this.id = id;
+    this.windows = windows;
   }
 
   /** True once the index was found malformed; such a pack is skipped by lookups. */
@@ -499,6 +573,8 @@ export class PackFile {
 
   /** Reads up to `length` bytes at `position` (fewer only at the end of the data). */
   private readAt(position: number, length: number): Buffer {
+    // Closed meanwhile (a rescan dropped it while a delta chain was being resolved): reopen.
+    if (this.fd < 0) this.open();
     const want = Math.max(0, Math.min(length, this.dataEnd - position));
     const buf = Buffer.allocUnsafe(want);
     let done = 0;
@@ -511,19 +587,39 @@ export class PackFile {
   }
 
   /**
+   * Bytes covering [position, position + length): the cached window holding
+   * them, or a direct read of at least {@link FIRST_READ_BYTES} when they
+   * straddle a window boundary. `start` is the pack offset of `buf[0]`.
+   */
+  private bytesAt(position: number, length: number): { buf: Buffer; start: number } {
+    const windowStart = position - (position % PACK_WINDOW_BYTES);
+    if (position + length <= windowStart + PACK_WINDOW_BYTES) {
+      const key = packKey(this.id, windowStart);
+      let window = this.windows.get(key);
+      if (window === undefined) {
+        window = this.readAt(windowStart, PACK_WINDOW_BYTES);
+        this.windows.set(key, window);
+      }
+      return { buf: window, start: windowStart };
+    }
+    return { buf: this.readAt(position, Math.max(length, FIRST_READ_BYTES)), start: position };
+  }
+
+  /**
    * Decodes the entry header at `offset` (gitformat-pack "size encoding" and
-   * "offset encoding"). Returns the header and the bytes read so far, which
-   * usually hold the whole compressed entry.
+   * "offset encoding"). Returns the header and the bytes read so far
+   * (`chunk`, whose first byte is at pack offset `chunkStart`), which usually
+   * hold the whole compressed entry.
    */
   readEntry(offset: number): { header: PackEntryHeader; chunk: Buffer; chunkStart: number } {
     this.open();
     if (!Number.isSafeInteger(offset) || offset < 12 || offset >= this.dataEnd) {
       throw corrupt(`pack ${this.packPath}: entry offset ${offset} is out of range`, { path: this.packPath, offset });
     }
-    const chunk = this.readAt(offset, FIRST_READ_BYTES);
+    const { buf: chunk, start: chunkStart } = this.bytesAt(offset, Math.min(MAX_HEADER_BYTES, this.dataEnd - offset));
     const bad = (): RalphError =>
       corrupt(`pack ${this.packPath}: entry header at offset ${offset} is malformed`, { path: this.packPath, offset });
-    let pos = 0;
+    let pos = offset - chunkStart;
     const next = (): number => {
       if (pos >= chunk.length) throw bad();
       return chunk[pos++] as number;
@@ -558,8 +654,8 @@ export class PackFile {
         offset,
       });
     }
-    header.dataOffset = offset + pos;
-    return { header, chunk, chunkStart: offset };
+    header.dataOffset = chunkStart + pos;
+    return { header, chunk, chunkStart };
   }
 
   /**
@@ -576,9 +672,16 @@ export class PackFile {
     const remaining = this.dataEnd - header.dataOffset;
     let input = entry.chunk.subarray(header.dataOffset - entry.chunkStart);
     let want = Math.min(deflateBound(header.size), remaining);
+    // Trees and deltas (mostly binary ids) seldom deflate below half their
+    // size: when the bytes at hand are fewer than that, the stream most
+    // likely runs past them, so read what the entry may need up front rather
+    // than inflate a stream that will be cut short.
+    if (input.length < want && input.length * 2 < header.size) input = this.readAt(header.dataOffset, want);
     for (;;) {
       try {
-        const out = inflateSync(input, { maxOutputLength: Math.max(1, header.size) });
+        // chunkSize one past the expected size: a single exact output
+        // buffer (pooled when small) instead of 16 KiB chunks per call.
+        const out = inflateSync(input, { maxOutputLength: Math.max(1, header.size), chunkSize: Math.max(64, header.size + 1) });
         if (out.length !== header.size) {
           throw corrupt(
             `pack ${this.packPath}: entry at offset ${header.offset} inflates to ${out.length} bytes, header says ${header.size}`,
@@ -621,7 +724,7 @@ export class PackFile {
     let base: GitObject | undefined;
     let at = offset;
     for (;;) {
-      const cacheKey = this.id * PACK_KEY_SCALE + at;
+      const cacheKey = packKey(this.id, at);
       base = cache.get(cacheKey);
       if (base !== undefined) break;
       if (options.depth + chain.length > maxDepth) {
@@ -677,7 +780,7 @@ export class PackFile {
         throw error;
       }
       base = { type: base.type, content };
-      if (i > 0) cache.set(this.id * PACK_KEY_SCALE + entry.header.offset, base);
+      if (i > 0) cache.set(packKey(this.id, entry.header.offset), base);
     }
     return base;
   }
@@ -698,11 +801,13 @@ export class PackDirectory {
   private packs: PackFile[] = [];
   private scanned = false;
   private readonly cache: DeltaBaseCache;
+  private readonly windows: ByteBudgetCache<Buffer>;
 
-  /** `cache` is shared with the other pack directories of the object database. */
-  constructor(dir: string, cache: DeltaBaseCache) {
+  /** `cache` and `windows` are shared with the other pack directories of the object database. */
+  constructor(dir: string, cache: DeltaBaseCache, windows: ByteBudgetCache<Buffer>) {
     this.dir = dir;
     this.cache = cache;
+    this.windows = windows;
   }
 
   /** The current packs, scanning the directory on first use. */
@@ -744,12 +849,13 @@ export class PackDirectory {
       const packPath = join(this.dir, packName);
       const stat = statSync(packPath, { throwIfNoEntry: false });
       if (stat === undefined) continue;
-      next.push(new PackFile(packPath, idxPath, stat.mtimeMs, this.cache.allocatePackId()));
+      next.push(new PackFile(packPath, idxPath, stat.mtimeMs, this.cache.allocatePackId(), this.windows));
       changed = true;
     }
     for (const gone of known.values()) {
       gone.close();
       this.cache.dropPack(gone.id);
+      this.windows.dropPack(gone.id);
       changed = true;
     }
     if (changed) {

@@ -250,13 +250,13 @@ function writePack(dir: string, specs: PackSpec[], oids: string[]): { packPath: 
 // ---------------------------------------------------------------------------
 
 describe("packs written by git", () => {
-  it("reads every object after git gc --aggressive (deep delta chains), with and without a base cache", () => {
+  it("reads every object after git gc --aggressive (deep delta chains), with and without caches", () => {
     const root = makeHistory(120);
     git(root, ["gc", "--aggressive", "--quiet"]);
     expect(packNames(root)).toHaveLength(1);
     expect(maxChainLength(root)).toBeGreaterThan(10);
-    for (const deltaBaseCacheBytes of [undefined, 0, 50_000]) {
-      const odb = new ObjectDatabase(objectsDir(root), { deltaBaseCacheBytes });
+    for (const options of [{}, { deltaBaseCacheBytes: 0, packWindowCacheBytes: 0 }, { deltaBaseCacheBytes: 50_000, packWindowCacheBytes: 40_000 }]) {
+      const odb = new ObjectDatabase(objectsDir(root), options);
       expect(expectSameObjects(root, odb)).toBeGreaterThan(400);
       odb.close();
     }
