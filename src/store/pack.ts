@@ -712,8 +712,9 @@ export class PackFile {
    * Reads the object whose entry starts at `offset`, following its delta
    * chain. Bases met on the way are cached in `cache`; a REF_DELTA base not
    * in this pack comes from `resolveExternal`. `depth` counts deltas already
-   * followed by the caller. Throws E_CORRUPT for a malformed entry, a chain
-   * longer than `maxDepth` or a missing base.
+   * followed by the caller. The returned content may be the cached copy:
+   * read-only. Throws E_CORRUPT for a malformed entry, a chain longer than
+   * `maxDepth` or a missing base.
    */
   readObjectAt(
     offset: number,

@@ -138,7 +138,8 @@ function entryTypes(pack: PackFile): Map<number, number> {
 type PackSpec =
   | { kind: "whole"; type: ObjectType; content: Buffer; rawData?: Buffer; declaredSize?: number }
   | { kind: "ofs"; base: number; delta: Buffer }
-  | { kind: "ref"; baseOid: string; delta: Buffer };
+  | { kind: "ref"; baseOid: string; delta: Buffer }
+  | { kind: "raw"; bytes: Buffer };
 
 const TYPE_CODES: Record<ObjectType, number> = { commit: 1, tree: 2, blob: 3, tag: 4 };
 
@@ -216,8 +217,10 @@ function writePack(dir: string, specs: PackSpec[], oids: string[]): { packPath: 
         encodeOffset(offset - (offsets[spec.base] as number)),
         deflateSync(spec.delta),
       ]);
-    } else {
+    } else if (spec.kind === "ref") {
       entry = Buffer.concat([encodeEntryHeader(7, spec.delta.length), Buffer.from(spec.baseOid, "hex"), deflateSync(spec.delta)]);
+    } else {
+      entry = spec.bytes;
     }
     crcs.push(crc32(entry));
     parts.push(entry);
@@ -452,12 +455,18 @@ describe("packs with layouts git does not write to objects/pack", () => {
         { kind: "whole", type: "blob", content: Buffer.from("x"), rawData: Buffer.from("definitely not zlib") },
         { kind: "whole", type: "blob", content: Buffer.from("12345"), declaredSize: 9 },
         { kind: "ofs", base: 3, delta: Buffer.from([9, 5, 0x90, 5]) },
+        // type 5 is reserved
+        { kind: "raw", bytes: Buffer.concat([Buffer.from([0x51]), deflateSync(Buffer.from("x"))]) },
+        // an OFS_DELTA pointing before the start of the pack
+        { kind: "raw", bytes: Buffer.concat([Buffer.from([0x61, 0xff, 0x7f]), deflateSync(Buffer.from([1, 1, 0x90, 1]))]) },
+        // a size varint that never ends
+        { kind: "raw", bytes: Buffer.alloc(80, 0xff) },
       ],
-      [a, b, "d".repeat(40), ok.oid, "e".repeat(40), "f".repeat(40), "1".repeat(40)],
+      [a, b, "d".repeat(40), ok.oid, "e".repeat(40), "f".repeat(40), "1".repeat(40), "2".repeat(40), "3".repeat(40), "4".repeat(40)],
     );
     const odb = new ObjectDatabase(objectsDir(root));
     expect(odb.read(ok.oid).content.toString()).toBe("fine\n");
-    for (const oid of [a, "d".repeat(40), "e".repeat(40), "f".repeat(40), "1".repeat(40)]) {
+    for (const oid of [a, "d".repeat(40), "e".repeat(40), "f".repeat(40), "1".repeat(40), "2".repeat(40), "3".repeat(40), "4".repeat(40)]) {
       expectRalphError(() => odb.read(oid), "E_CORRUPT");
     }
     odb.close();
