@@ -244,9 +244,15 @@ export class CheckpointStore {
     return this.listLoops()[0]?.loop ?? DEFAULT_LOOP_ID;
   }
 
-  /** Snapshots the work tree into objects without writing a commit (for `--to WORKTREE`). The stat cache is not persisted. */
+  /**
+   * Snapshots the work tree into objects without writing a commit (for
+   * `--to WORKTREE`). What it learned about unchanged files is kept in the
+   * stat cache; the objects it wrote are not (no commit anchors them).
+   */
   snapshot(options: SnapshotOptions = {}): Snapshot {
-    return snapshotWorkTree(this.repo, this.odb, options);
+    const snap = snapshotWorkTree(this.repo, this.odb, { ...options, anchored: false });
+    commitStatCache(this.repo, snap);
+    return snap;
   }
 
   /** Path of ralph's lock for this work tree. */
@@ -262,7 +268,7 @@ export class CheckpointStore {
    * @throws RalphError E_LOCKED, E_UNREADABLE, E_CONFLICT
    */
   checkpoint(request: CheckpointRequest, options: SnapshotOptions = {}): CheckpointResult {
-    return withLock(this.lockPath(), () => this.checkpointLocked(request, this.snapshot(options)));
+    return withLock(this.lockPath(), () => this.checkpointLocked(request, snapshotWorkTree(this.repo, this.odb, options)));
   }
 
   private checkpointLocked(request: CheckpointRequest, snap: Snapshot): CheckpointResult {
@@ -368,7 +374,8 @@ export class CheckpointStore {
     return withLock(this.lockPath(), () => {
       const dryRun = options.dryRun ?? false;
       let preRevert: string | null = null;
-      const snap = this.snapshot();
+      const snap = snapshotWorkTree(this.repo, this.odb, { anchored: !dryRun });
+      if (dryRun) commitStatCache(this.repo, snap);
       const currentTree = snap.treeOid;
       if (!dryRun) {
         const message = `pre-revert checkpoint (restoring ${target.label})`;

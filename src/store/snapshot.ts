@@ -49,6 +49,13 @@ export interface SnapshotEntry {
 export interface SnapshotOptions {
   /** Files larger than this many bytes that would have to be read are skipped (default {@link DEFAULT_SIZE_CAP_BYTES}). */
   sizeCapBytes?: number;
+  /**
+   * Whether a commit will reference this snapshot (default true). When
+   * false (a `--to WORKTREE` comparison), blobs and trees hashed now are
+   * left out of the stat cache, since nothing keeps `git gc` from pruning
+   * them; everything already anchored is still cached.
+   */
+  anchored?: boolean;
 }
 
 /** What {@link snapshotWorkTree} found and wrote. */
@@ -174,7 +181,6 @@ export function snapshotWorkTree(repo: Repository, odb: ObjectDatabase, options:
   const root = repo.workTree;
   const old = loadStatCache(statCachePath(repo));
   const cache = new StatCacheBuilder(scanStartMs);
-  let unchangedEntries = 0;
   const entries = new Map<string, SnapshotEntry>();
   const trackedPaths = new Set<string>();
   const skipped: Snapshot["skipped"] = [];
@@ -203,11 +209,30 @@ export function snapshotWorkTree(repo: Repository, odb: ObjectDatabase, options:
       : false;
 
   /** Records an entry and notes whether it equals the last persisted snapshot's. */
-  const record = (path: string, gitMode: GitFileMode, oid: string, st: Stats | null, slot = old.find(path)): void => {
+  const anchored = options.anchored ?? true;
+  let learned = 0;
+  let reusedFromCache = false;
+  // Folders whose tree must be re-encoded: ancestors of any path added, changed or removed since the cache.
+  const dirty = new Set<string>();
+  const seenOld = new Uint8Array(old.size);
+  const markDirty = (path: string): void => {
+    for (let p = path; ; ) {
+      const slash = p.lastIndexOf("/");
+      p = slash < 0 ? "" : p.slice(0, slash);
+      if (dirty.has(p)) return;
+      dirty.add(p);
+      if (p === "") return;
+    }
+  };
+  const record = (path: string, gitMode: GitFileMode, oid: string, st: Stats | null, slot = old.find(path), isNewObject = false): void => {
     entries.set(path, { mode: gitMode, oid });
+    if (slot >= 0) seenOld[slot] = 1;
+    if (slot < 0 || old.oidAt(slot) !== oid || old.gitModeAt(slot) !== gitMode) markDirty(path);
+    if (isNewObject && !anchored) return;
+    const known = st === null ? slot >= 0 && old.oidAt(slot) === oid && old.gitModeAt(slot) === gitMode : slot >= 0 && reusedFromCache;
+    if (!known) learned++;
     if (st) cache.add(path, gitMode, oid, st.mode, st.size, st.mtimeMs, st.ctimeMs, st.ino);
     else cache.add(path, gitMode, oid, 0, 0, 0, 0, 0);
-    if (slot >= 0 && old.oidAt(slot) === oid && old.gitModeAt(slot) === gitMode) unchangedEntries++;
   };
 
   /** Hashes (or recalls) one regular file or symlink; returns false when it vanished or was skipped. */
@@ -216,8 +241,11 @@ export function snapshotWorkTree(repo: Repository, odb: ObjectDatabase, options:
     if (gitMode === null) return false; // fifo, socket, device: git ignores them too
     const slot = old.find(path);
     let oid: string;
+    let isNewObject = false;
+    reusedFromCache = false;
     if (slot >= 0 && old.gitModeAt(slot) === gitMode && old.isFresh(slot, st.mode, st.size, st.mtimeMs, st.ctimeMs, st.ino)) {
       oid = old.oidAt(slot);
+      reusedFromCache = true;
     } else if (
       indexEntry !== undefined &&
       seedFromIndex &&
@@ -249,8 +277,9 @@ export function snapshotWorkTree(repo: Repository, odb: ObjectDatabase, options:
       }
       oid = odb.write("blob", content);
       stats.filesHashed++;
+      isNewObject = true;
     }
-    record(path, gitMode, oid, st, slot);
+    record(path, gitMode, oid, st, slot, isNewObject);
     if (gitMode !== "120000" && (st.mode & 0o777) !== (gitMode === "100755" ? execPerm : plainPerm)) {
       unusualModes.push({ path, perm: (st.mode & 0o777).toString(8).padStart(4, "0") });
     }
@@ -363,21 +392,26 @@ export function snapshotWorkTree(repo: Repository, odb: ObjectDatabase, options:
 
   // Trees, bottom-up; only trees not known from the last committed snapshot are written.
   // When every entry equals the last snapshot's, its trees are reused as they are.
+  for (let slot = 0; slot < old.size; slot++) if (seenOld[slot] === 0) markDirty(old.pathAt(slot));
   let treeOid: string;
   const oldRoot = old.trees.get("");
-  const sameEntries = unchangedEntries === entries.size && entries.size === old.size && oldRoot !== undefined;
+  const sameEntries = dirty.size === 0 && oldRoot !== undefined;
   if (sameEntries) {
     treeOid = oldRoot;
     cache.trees = old.trees;
+  } else if (anchored) {
+    treeOid = buildTrees(entries, odb, old.trees, cache.trees, dirty);
   } else {
-    treeOid = buildTrees(entries, odb, old.trees, cache.trees);
+    treeOid = buildTrees(entries, odb, old.trees, new Map(), dirty);
+    cache.trees = old.trees;
   }
   stats.durationMs = performance.now() - started;
   debug(
     () =>
       `snapshot: ${entries.size} entries, ${stats.filesStatted} statted, ${stats.filesHashed} hashed, ${stats.dirsRead} folders read, ${stats.durationMs.toFixed(1)} ms`,
   );
-  const cacheDirty = !sameEntries || stats.filesHashed > 0 || stats.dirsRead > 0;
+  // Worth saving when something new was learned: a file recalled by a fresh read or the index, a folder listing, or new trees.
+  const cacheDirty = learned > 0 || stats.dirsRead > 0 || (anchored && !sameEntries);
   return { treeOid, entries, trackedPaths, skipped, unusualModes, stats, cache, cacheDirty };
 }
 
@@ -385,6 +419,8 @@ export function snapshotWorkTree(repo: Repository, odb: ObjectDatabase, options:
  * Builds and writes the tree objects for a flat path -> entry map.
  * @param known folder -> tree oid known to exist (skip writing when equal)
  * @param out receives folder -> tree oid for every folder ('' = root)
+ * @param dirty when given, folders not in it whose oid is `known` are taken
+ *   as they are, without encoding them again (their content did not change)
  * @returns the root tree oid
  */
 export function buildTrees(
@@ -392,6 +428,7 @@ export function buildTrees(
   odb: ObjectDatabase,
   known: ReadonlyMap<string, string> = new Map(),
   out: Map<string, string> = new Map(),
+  dirty: ReadonlySet<string> | null = null,
 ): string {
   interface Folder {
     files: TreeEntry[];
@@ -412,7 +449,21 @@ export function buildTrees(
     }
     folder.files.push({ mode: e.mode, name: parts[parts.length - 1] as string, oid: e.oid });
   }
+  const reuse = (folder: Folder, path: string, oid: string): void => {
+    out.set(path, oid);
+    for (const [name, sub] of folder.folders) {
+      const subPath = path === "" ? name : `${path}/${name}`;
+      const subOid = known.get(subPath);
+      if (subOid === undefined) write(sub, subPath);
+      else reuse(sub, subPath, subOid);
+    }
+  };
   const write = (folder: Folder, path: string): string => {
+    const cached = known.get(path);
+    if (dirty !== null && cached !== undefined && !dirty.has(path)) {
+      reuse(folder, path, cached);
+      return cached;
+    }
     const list: TreeEntry[] = [...folder.files];
     for (const [name, sub] of folder.folders) {
       list.push({ mode: "40000", name, oid: write(sub, path === "" ? name : `${path}/${name}`) });

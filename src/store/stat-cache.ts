@@ -120,6 +120,11 @@ export class StatCache {
     return this.index.get(path) ?? -1;
   }
 
+  /** The path recorded at a slot. */
+  pathAt(slot: number): string {
+    return this.paths[slot] as string;
+  }
+
   /** The oid recorded at a slot. */
   oidAt(slot: number): string {
     return this.oids[slot] as string;
