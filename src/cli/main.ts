@@ -42,4 +42,11 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
+// A reader that closes the pipe early (`ralph tests | head`) is not an error.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on("error", (error: NodeJS.ErrnoException) => {
+    if (error.code !== "EPIPE") throw error;
+  });
+}
+
 process.exitCode = await main(process.argv.slice(2));

@@ -49,6 +49,8 @@ export function parseOptions<T extends z.ZodMiniType>(schema: T, raw: Record<str
   const message =
     issue?.code === "unrecognized_keys"
       ? `unknown option ${issue.keys.map((k) => `--${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`).join(", ")} for 'ralph ${command}'; see 'ralph ${command} --help'`
-      : `bad value for ${flag}: ${issue?.message ?? "invalid"}; see 'ralph ${command} --help'`;
+      : issue?.code === "invalid_value"
+        ? `bad value for ${flag}: use one of ${issue.values.map(String).join(", ")}`
+        : `bad value for ${flag}: ${issue?.message ?? "invalid"}; see 'ralph ${command} --help'`;
   throw new RalphError("E_USAGE", message, { data: { command, issues: result.error.issues.length } });
 }

@@ -6,6 +6,7 @@
 import { cac, type CAC } from "cac";
 import { RalphError } from "../errors.js";
 import type { CommandContext, CommandOutput } from "./context.js";
+import { normalizeOptions } from "./options.js";
 
 /** A command module: validates its own options and returns data. */
 export interface CommandModule {
@@ -174,6 +175,7 @@ export async function dispatch(argv: string[], ctx: CommandContext, version: str
   if (args.length > allowed) throw new RalphError("E_USAGE", `too many arguments: usage 'ralph ${spec.usage}'`, { data: { command: spec.name } });
   const module = await spec.load();
   const output = await module.run(ctx, args, options);
-  const wantsJson = options.json === true || options.format === "json";
+  const normalized = normalizeOptions(options);
+  const wantsJson = normalized.json === true || normalized.format === "json";
   return { output, wantsJson };
 }

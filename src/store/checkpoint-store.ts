@@ -238,7 +238,7 @@ export class CheckpointStore {
    * @throws RalphError E_BAD_LOOP_ID for a malformed name.
    */
   resolveLoop(explicit?: string): LoopId {
-    if (explicit !== undefined && explicit !== "") return parseLoopId(explicit);
+    if (explicit !== undefined) return parseLoopId(explicit);
     const env = process.env.RALPH_LOOP;
     if (env) return parseLoopId(env);
     return this.listLoops()[0]?.loop ?? DEFAULT_LOOP_ID;
@@ -375,21 +375,21 @@ export class CheckpointStore {
       const dryRun = options.dryRun ?? false;
       let preRevert: string | null = null;
       const snap = snapshotWorkTree(this.repo, this.odb, { anchored: !dryRun });
-      if (dryRun) commitStatCache(this.repo, snap);
-      const currentTree = snap.treeOid;
-      if (!dryRun) {
-        const message = `pre-revert checkpoint (restoring ${target.label})`;
-        preRevert = this.checkpointLocked({ loop: options.loop, kind: "pre-revert", message }, snap).oid;
-      }
+      const changes = this.diff(snap.treeOid, target.treeOid);
       const trackedPaths = snap.trackedPaths;
-      const changes = this.diff(currentTree, target.treeOid);
       const deletedTracked = changes.filter((c) => c.status === "D" && trackedPaths.has(c.path)).length;
       if (!options.force && trackedPaths.size > 0 && deletedTracked * 2 > trackedPaths.size) {
+        // Refused before anything is written: no pre-revert checkpoint, no moved ref.
         throw new RalphError(
           "E_RESTORE_REFUSED",
           `restoring ${target.label} would delete ${deletedTracked} of ${trackedPaths.size} tracked files; pass --force if that is what you want`,
-          { data: { deleted: deletedTracked, tracked: trackedPaths.size, preRevert } },
+          { data: { deleted: deletedTracked, tracked: trackedPaths.size } },
         );
+      }
+      if (dryRun) commitStatCache(this.repo, snap);
+      else {
+        const message = `pre-revert checkpoint (restoring ${target.label})`;
+        preRevert = this.checkpointLocked({ loop: options.loop, kind: "pre-revert", message }, snap).oid;
       }
       const perms = new Map<string, number>();
       for (const value of trailerValues(this.readCheckpoint(target.oid).trailers, "Ralph-Mode")) {

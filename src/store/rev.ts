@@ -56,7 +56,7 @@ function resolveBase(store: CheckpointStore, base: string, rev: string): string 
     if (matches.length === 1) return matches[0] as string;
     if (matches.length > 1) throw unknown(rev, `the abbreviation ${base} is ambiguous (${matches.length} objects); use more digits`);
   }
-  if (base === "HEAD") throw unknown(rev, "HEAD has no commits yet");
+  if (base === "HEAD") throw unknown(rev, "HEAD has no commits yet; commit first, or compare against a checkpoint (e.g. --from @baseline)");
   throw unknown(rev, `no ref or object matches it; ${SUPPORTED}`);
 }
 

@@ -25,10 +25,9 @@ const Options = z.strictObject({
 export async function run(ctx: CommandContext, _args: string[], raw: Record<string, unknown>): Promise<CommandOutput> {
   const options = parseOptions(Options, raw, "check");
   const store = openStore(ctx);
-  const namedLoop = options.loop ?? process.env.RALPH_LOOP;
-  const loop = store.resolveLoop(namedLoop);
-  // Default "from": the named loop's baseline, else HEAD.
-  const fromRev = options.from ?? (namedLoop && store.readLoopRef(loop, "baseline") ? "@baseline" : "HEAD");
+  const loop = store.resolveLoop(options.loop);
+  // Default "from": the loop's baseline, else HEAD (a repository with no loops, as in CI).
+  const fromRev = options.from ?? (store.readLoopRef(loop, "baseline") ? "@baseline" : "HEAD");
   const from = resolveRev(store, fromRev, loop);
   if (from.kind !== "commit") throw new RalphError("E_USAGE", "--from cannot be WORKTREE");
   const to = resolveRev(store, options.to ?? "WORKTREE", loop, true);

@@ -23,10 +23,14 @@ export function renderJudgementText(j: Judgement, fromLabel: string, toLabel: st
     .map((s) => [s, active.filter((f) => f.severity === s).length] as const)
     .filter(([, n]) => n > 0)
     .map(([s, n]) => `${n} ${s}`);
+  const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? "" : "s"}`;
+  const testStats =
+    j.stats.files_analyzed === 0
+      ? "no test or source file ralph analyses changed"
+      : `tests ${j.stats.tests_before} -> ${j.stats.tests_after}, assertions ${j.stats.assertions_before} -> ${j.stats.assertions_after} in the changed files`;
   lines.push(
-    `${j.verdict}  ${fromLabel} -> ${toLabel}: ${j.findings.length} finding${j.findings.length === 1 ? "" : "s"}${counts.length ? ` (${counts.join(", ")})` : ""}; ` +
-      `${j.stats.files_changed} files changed, ${j.stats.files_analyzed} analysed; tests ${j.stats.tests_before} -> ${j.stats.tests_after}, ` +
-      `assertions ${j.stats.assertions_before} -> ${j.stats.assertions_after}`,
+    `${j.verdict}  ${fromLabel} -> ${toLabel}: ${plural(j.findings.length, "finding")}${counts.length ? ` (${counts.join(", ")})` : ""}; ` +
+      `${plural(j.stats.files_changed, "file")} changed, ${j.stats.files_analyzed} analysed; ${testStats}`,
   );
   const byFile = new Map<string, Finding[]>();
   for (const f of j.findings) byFile.set(f.file, [...(byFile.get(f.file) ?? []), f]);
@@ -62,6 +66,6 @@ export function renderJudgementGithub(j: Judgement): string {
     props.push(`title=${escapeProperty(`ralph ${f.type} (${f.severity})`)}`);
     return `::${level} ${props.join(",")}::${escapeData(f.message)}`;
   });
-  lines.push(`ralph check: ${j.verdict} (${j.findings.length} findings)`);
+  lines.push(`ralph check: ${j.verdict} (${j.findings.length} finding${j.findings.length === 1 ? "" : "s"})`);
   return lines.join("\n");
 }

@@ -1,0 +1,85 @@
+/**
+ * Bugs found by trying ralph on real repositories (zod, express, ky), each
+ * with the failing input first.
+ */
+import { execSync } from "node:child_process";
+import { describe, expect, it } from "vitest";
+import { commitAll, git, makeRepo, writeFiles } from "../helpers/git.js";
+import { cliPathForTests, parseJsonOutput, ralphEnv, runRalph } from "../helpers/cli.js";
+
+const TWO_TESTS = 'import { test } from "vitest";\ntest("one", () => {});\ntest("two", () => {});\n';
+
+describe("regressions", () => {
+  it("check without --from compares against the loop's baseline, so a committed deletion is caught", () => {
+    const root = makeRepo({ "test/a.test.js": TWO_TESTS });
+    expect(runRalph(root, ["checkpoint", "-m", "before the agent"]).status).toBe(0);
+    writeFiles(root, { "test/a.test.js": 'import { test } from "vitest";\ntest("one", () => {});\n' });
+    commitAll(root, "agent: remove flaky test");
+    const result = runRalph(root, ["check", "--format", "json"]);
+    expect(result.status).toBe(1);
+    const json = parseJsonOutput<{ verdict: string; findings: { type: string; test?: string }[] }>(result);
+    expect(json.verdict).toBe("BLOCK");
+    expect(json.findings.map((f) => f.test)).toContain("two");
+  });
+
+  it("check in a repository with no loops compares HEAD with the working tree", () => {
+    const root = makeRepo({ "test/a.test.js": TWO_TESTS });
+    writeFiles(root, { "test/a.test.js": 'import { test } from "vitest";\ntest("one", () => {});\n' });
+    expect(runRalph(root, ["check"]).status).toBe(1);
+  });
+
+  it("an empty --loop is an error, not the default loop", () => {
+    const root = makeRepo({ "a.txt": "a\n" });
+    const result = runRalph(root, ["checkpoint", "--loop", "", "--json"]);
+    expect(result.status).toBe(2);
+    expect(parseJsonOutput<{ error: { code: string } }>(result).error.code).toBe("E_BAD_LOOP_ID");
+    expect(git(root, ["for-each-ref", "refs/ralph"])).toBe("");
+  });
+
+  it("number-looking flag values are kept as typed (--loop 007, -m 1e3, --from 0313553)", () => {
+    const root = makeRepo({ "a.txt": "a\n" });
+    const head = git(root, ["rev-parse", "HEAD"]).trim();
+    expect(runRalph(root, ["checkpoint", "--loop", "007", "-m", "1e3"]).status).toBe(0);
+    expect(git(root, ["log", "-1", "--format=%s", "refs/ralph/007/head"]).trim()).toBe("1e3");
+    // An abbreviated oid made of digits only must not lose its leading zeros.
+    const digits = runRalph(root, ["check", "--from", head.slice(0, 7), "--loop", "007", "--format", "json"]);
+    expect(digits.status).toBe(0);
+  });
+
+  it("a refused revert writes no pre-revert checkpoint and moves no ref", () => {
+    const root = makeRepo({ "a.txt": "a\n", "b.txt": "b\n", "c.txt": "c\n" });
+    execSync("rm a.txt b.txt c.txt", { cwd: root });
+    expect(runRalph(root, ["checkpoint", "--loop", "wipe"]).status).toBe(0);
+    git(root, ["checkout", "--", "."]);
+    const head = git(root, ["rev-parse", "refs/ralph/wipe/head"]).trim();
+    const refused = runRalph(root, ["revert", "@head", "--loop", "wipe", "--json"]);
+    expect(refused.status).toBe(2);
+    expect(parseJsonOutput<{ error: { code: string } }>(refused).error.code).toBe("E_RESTORE_REFUSED");
+    expect(git(root, ["rev-parse", "refs/ralph/wipe/head"]).trim()).toBe(head);
+    // The advice in the error works: --force restores the wiped state.
+    expect(runRalph(root, ["revert", "@head", "--loop", "wipe", "--force"]).status).toBe(0);
+    expect(git(root, ["status", "--porcelain"])).toBe(" D a.txt\n D b.txt\n D c.txt\n");
+  });
+
+  it("a reader that closes the pipe early is not an error (no stack trace, exit 0)", () => {
+    const root = makeRepo({});
+    const many = Array.from({ length: 3000 }, (_, i) => `test("t${i}", () => {});`).join("\n");
+    writeFiles(root, { "test/many.test.js": `import { test } from "vitest";\n${many}\n` });
+    commitAll(root, "many tests");
+    const out = execSync(`node ${JSON.stringify(cliPathForTests())} tests | head -1; echo "status=\${PIPESTATUS[0]}"`, {
+      cwd: root,
+      env: ralphEnv,
+      shell: "/bin/bash",
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    expect(out).toMatch(/status=0\n$/);
+  });
+
+  it("names the accepted values of an enum flag", () => {
+    const root = makeRepo({ "a.txt": "a\n" });
+    const result = runRalph(root, ["check", "--format", "sarif-nope"]);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toContain("use one of text, json, github");
+  });
+});
