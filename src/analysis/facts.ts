@@ -36,6 +36,34 @@ export type TestFlag = keyof TestFlags;
  * `eachRows` then says how many rows its literal table has (null when the
  * table is not a literal).
  */
+/**
+ * One assertion inside a test case, in a language-neutral shape so the
+ * comparison rules (assertion_removal, assertion_weakening,
+ * expectation_changed) work the same for every language.
+ */
+export interface AssertionFact {
+  /** 1-based line of the assertion. */
+  line: number;
+  /** The framework's name for it: "toBe", "toEqual", "assertEqual", "assert ==", "assert_eq!", "assertThat.isEqualTo". */
+  matcher: string;
+  /**
+   * How much it checks, per framework (DESIGN.md assertion_weakening):
+   * 3 exact equality (toBe/toEqual/toStrictEqual, assertEqual, assert a == b, assert_eq!, assertEquals, Is.EqualTo);
+   * 2 partial or structural (toMatchObject/toContain, assertIn, contains, raises(SpecificError));
+   * 1 truthiness or existence (toBeTruthy/toBeDefined, assertTrue(x), assert x, assert!(x), assertNotNull, raises(Exception));
+   * 0 checks nothing (a tautology).
+   */
+  strength: 0 | 1 | 2 | 3;
+  /** True when it can never fail: `expect(true).toBe(true)`, `assert True`, `assert!(true)`, `assertEquals(1, 1)`. */
+  tautology: boolean;
+  /** Normalised source of the expected value, when the matcher has one. */
+  expected?: string;
+  /** Normalised source of the value under test. */
+  actual?: string;
+  /** Negated (`.not.`, assertNotEqual): a negated check is weaker than the positive one of the same matcher. */
+  negated?: boolean;
+}
+
 export interface TestCase {
   /** File-independent identity: suitePath and name joined with " > ". */
   id: string;
@@ -59,6 +87,8 @@ export interface TestCase {
   eachRows?: number | null;
   /** One short hash (12 hex) per literal table row, in order, so removed rows can be told apart from edited ones. */
   eachRowHashes?: string[];
+  /** Each assertion of the test body, in source order (languages fill this as they grow; absent = not extracted). */
+  assertionsDetail?: AssertionFact[];
 }
 
 /**
