@@ -30,6 +30,7 @@ import {
   StatCacheBuilder,
   type CachedChild,
   type CachedDir,
+  PathFlag,
   type GitFileMode,
 } from "./stat-cache.js";
 
@@ -130,7 +131,7 @@ function nestedHead(absDir: string): string | null {
 }
 
 /** Whether index oids can stand for worktree bytes: not when git converts content (autocrlf, attributes filters/eol). */
-function canSeedFromIndex(repo: Repository, tracked: Map<string, IndexEntry>): boolean {
+function canSeedFromIndex(repo: Repository, tracked: ReadonlyMap<string, unknown>): boolean {
   const autocrlf = repo.config.get("core.autocrlf");
   if (autocrlf !== undefined && (isTrue(autocrlf) || autocrlf.toLowerCase() === "input")) return false;
   const converting = /\b(filter|eol|text|crlf|ident|working-tree-encoding)\b/;
@@ -143,6 +144,15 @@ function canSeedFromIndex(repo: Repository, tracked: Map<string, IndexEntry>): b
     if (text !== null && converting.test(text)) return false;
   }
   return true;
+}
+
+/** A path git tracks: its index mode and oid, and the full index entry when the index was read this time. */
+interface TrackedPath {
+  mode: number;
+  oid: string;
+  skipWorktree: boolean;
+  /** The index entry (stat data for seeding); undefined when the tracked set came from the stat cache. */
+  index: IndexEntry | undefined;
 }
 
 /** An ignore layer whose pattern file is read only when a path must actually be classified. */
@@ -190,17 +200,28 @@ export function snapshotWorkTree(repo: Repository, odb: ObjectDatabase, options:
   const plainPerm = 0o666 & ~umask;
   const execPerm = 0o777 & ~umask;
 
-  // Tracked paths, from git's index (stage 0, or the first stage of a conflict).
+  // Tracked paths: from git's index (stage 0, or the first stage of a conflict), or, while the
+  // index file is unchanged since the last scan (and was not racy then), from the stat cache.
   const indexPath = join(repo.gitDir, "index");
-  const index = readGitIndex(indexPath);
   const indexStat = lstatSync(indexPath, { throwIfNoEntry: false });
   const indexMtimeMs = indexStat?.mtimeMs ?? 0;
-  // The tracked flags of cached folder listings hold while the index file is unchanged (and was not racy).
   const indexKey = indexStat ? `${indexStat.size}:${indexStat.mtimeMs}:${indexStat.ctimeMs}:${indexStat.ino}` : "none";
   cache.indexKey = indexKey;
   const sameIndex = old.indexKey === indexKey && indexMtimeMs < old.scanStartMs - RACY_WINDOW_MS;
-  const tracked = new Map<string, IndexEntry>();
-  for (const e of index.entries) if (!tracked.has(e.path)) tracked.set(e.path, e);
+  const tracked = new Map<string, TrackedPath>();
+  if (sameIndex) {
+    for (let slot = 0; slot < old.size; slot++) {
+      const flags = old.flagsAt(slot);
+      if (!(flags & PathFlag.tracked)) continue;
+      const mode = flags & PathFlag.gitlink ? 0o160000 : parseInt(old.gitModeAt(slot), 8);
+      tracked.set(old.pathAt(slot), { mode, oid: old.oidAt(slot), skipWorktree: (flags & PathFlag.skipWorktree) !== 0, index: undefined });
+    }
+  } else {
+    for (const e of readGitIndex(indexPath).entries) {
+      if (tracked.has(e.path) || e.mode === 0o40000) continue; // later conflict stages; sparse-index folders (left out)
+      tracked.set(e.path, { mode: e.mode, oid: e.oid, skipWorktree: e.skipWorktree, index: e });
+    }
+  }
   const seedFromIndex = canSeedFromIndex(repo, tracked);
 
   const isExcludedPath = (path: string): boolean =>
@@ -224,15 +245,26 @@ export function snapshotWorkTree(repo: Repository, odb: ObjectDatabase, options:
       if (p === "") return;
     }
   };
+  /** Notes a tracked path that is not in the snapshot, so the next scan knows it is tracked without reading the index. */
+  const recordAbsent = (path: string): void => {
+    const slot = old.find(path);
+    if (slot >= 0) {
+      seenOld[slot] = 1;
+      if (!(old.flagsAt(slot) & PathFlag.absent)) markDirty(path);
+    }
+    cache.add(path, "100644", "", PathFlag.tracked | PathFlag.absent, 0, 0, 0, 0, 0);
+  };
   const record = (path: string, gitMode: GitFileMode, oid: string, st: Stats | null, slot = old.find(path), isNewObject = false): void => {
     entries.set(path, { mode: gitMode, oid });
+    const t = tracked.get(path);
+    const flags = t === undefined ? 0 : PathFlag.tracked | (t.skipWorktree ? PathFlag.skipWorktree : 0) | (t.mode === 0o160000 ? PathFlag.gitlink : 0);
     if (slot >= 0) seenOld[slot] = 1;
-    if (slot < 0 || old.oidAt(slot) !== oid || old.gitModeAt(slot) !== gitMode) markDirty(path);
+    if (slot < 0 || old.oidAt(slot) !== oid || old.gitModeAt(slot) !== gitMode || old.flagsAt(slot) & PathFlag.absent) markDirty(path);
     if (isNewObject && !anchored) return;
     const known = st === null ? slot >= 0 && old.oidAt(slot) === oid && old.gitModeAt(slot) === gitMode : slot >= 0 && reusedFromCache;
     if (!known) learned++;
-    if (st) cache.add(path, gitMode, oid, st.mode, st.size, st.mtimeMs, st.ctimeMs, st.ino);
-    else cache.add(path, gitMode, oid, 0, 0, 0, 0, 0);
+    if (st) cache.add(path, gitMode, oid, flags, st.mode, st.size, st.mtimeMs, st.ctimeMs, st.ino);
+    else cache.add(path, gitMode, oid, flags, 0, 0, 0, 0, 0);
   };
 
   /** Hashes (or recalls) one regular file or symlink; returns false when it vanished or was skipped. */
@@ -288,7 +320,10 @@ export function snapshotWorkTree(repo: Repository, odb: ObjectDatabase, options:
 
   // Phase A: every tracked path.
   for (const [path, e] of tracked) {
-    if (isExcludedPath(path)) continue;
+    if (isExcludedPath(path)) {
+      recordAbsent(path);
+      continue;
+    }
     if (e.skipWorktree) {
       // Sparse checkout: absent from disk by design; keep git's view.
       record(path, e.mode.toString(8) as GitFileMode, e.oid, null);
@@ -308,8 +343,8 @@ export function snapshotWorkTree(repo: Repository, odb: ObjectDatabase, options:
       if (!isErrno(error, "ENOTDIR")) throw error;
     }
     stats.filesStatted++;
-    if (!st || (st.mode & S_IFMT) === S_IFDIR) continue; // deleted, or replaced by a folder (the walk sees it)
-    if (addFile(path, st, e)) trackedPaths.add(path);
+    if (st && (st.mode & S_IFMT) !== S_IFDIR && addFile(path, st, e.index)) trackedPaths.add(path);
+    else recordAbsent(path); // deleted, replaced by a folder (the walk sees it), vanished or over the size cap
   }
 
   // Phase B: untracked files, walking folders that are not ignored.

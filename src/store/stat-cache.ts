@@ -21,7 +21,7 @@
  * The file is columnar so that loading 30k entries allocates a handful of
  * arrays, not 30k objects: a JSON header line, then little-endian Float64
  * columns (per file: st_mode, size, mtimeMs, ctimeMs, ino; per folder:
- * mtimeMs, ctimeMs, ino), a byte column of git modes, and one UTF-8 block
+ * mtimeMs, ctimeMs, ino), byte columns of git modes and path flags, and one UTF-8 block
  * of NUL-separated strings (paths, oids, rule keys, child names). Paths
  * never contain NUL (git forbids it).
  */
@@ -33,7 +33,19 @@ import { dirname } from "node:path";
 export const RACY_WINDOW_MS = 20;
 
 const FORMAT = "ralph-stat-cache";
-const VERSION = 2;
+const VERSION = 3;
+
+/** Per-path flags: where the path came from, so an unchanged index need not be parsed again. */
+export const PathFlag = {
+  /** Listed in git's index. */
+  tracked: 1,
+  /** Tracked but not in the snapshot (deleted from disk, replaced by a folder, over the size cap): no oid. */
+  absent: 2,
+  /** Tracked with skip-worktree (sparse checkout): git's oid and mode stand for it. */
+  skipWorktree: 4,
+  /** A tracked submodule (gitlink in the index). */
+  gitlink: 8,
+} as const;
 const FILE_NUMS = 5;
 /** One character per child: kind (f d l o) x ignored x tracked, 16 combinations. */
 const CHILD_FLAG = "abcdefghijklmnop";
@@ -78,6 +90,7 @@ export class StatCache {
   private readonly paths: string[];
   private readonly oids: string[];
   private readonly modes: Uint8Array;
+  private readonly flags: Uint8Array;
   private readonly nums: Float64Array;
   private index: Map<string, number> | null = null;
 
@@ -87,6 +100,7 @@ export class StatCache {
     paths: string[],
     oids: string[],
     modes: Uint8Array,
+    flags: Uint8Array,
     nums: Float64Array,
     dirs: Map<string, CachedDir>,
     trees: Map<string, string>,
@@ -96,6 +110,7 @@ export class StatCache {
     this.paths = paths;
     this.oids = oids;
     this.modes = modes;
+    this.flags = flags;
     this.nums = nums;
     this.dirs = dirs;
     this.trees = trees;
@@ -103,7 +118,7 @@ export class StatCache {
 
   /** An empty cache (a cold start). */
   static empty(): StatCache {
-    return new StatCache(0, "", [], [], new Uint8Array(0), new Float64Array(0), new Map(), new Map());
+    return new StatCache(0, "", [], [], new Uint8Array(0), new Uint8Array(0), new Float64Array(0), new Map(), new Map());
   }
 
   /** Number of path entries. */
@@ -128,6 +143,11 @@ export class StatCache {
   /** The oid recorded at a slot. */
   oidAt(slot: number): string {
     return this.oids[slot] as string;
+  }
+
+  /** The {@link PathFlag} bits recorded at a slot. */
+  flagsAt(slot: number): number {
+    return this.flags[slot] as number;
   }
 
   /** The git mode recorded at a slot. */
@@ -158,17 +178,23 @@ export class StatCacheBuilder {
   private readonly paths: string[] = [];
   private readonly oids: string[] = [];
   private readonly modes: number[] = [];
+  private readonly flags: number[] = [];
   private readonly nums: number[] = [];
 
   constructor(scanStartMs: number) {
     this.scanStartMs = scanStartMs;
   }
 
-  /** Records a path; stat fields are 0 for entries with no stat of their own (gitlinks, sparse entries): those are never fresh. */
-  add(path: string, gitMode: GitFileMode, oid: string, mode: number, size: number, mtimeMs: number, ctimeMs: number, ino: number): void {
+  /**
+   * Records a path; stat fields are 0 for entries with no stat of their own
+   * (gitlinks, sparse entries, absent tracked paths): those are never fresh.
+   * `flags` are {@link PathFlag} bits.
+   */
+  add(path: string, gitMode: GitFileMode, oid: string, flags: number, mode: number, size: number, mtimeMs: number, ctimeMs: number, ino: number): void {
     this.paths.push(path);
     this.oids.push(oid);
     this.modes.push(GIT_MODES.indexOf(gitMode));
+    this.flags.push(flags);
     this.nums.push(mode, size, mtimeMs, ctimeMs, ino);
   }
 
@@ -202,6 +228,7 @@ export class StatCacheBuilder {
       Buffer.from(new Float64Array(this.nums).buffer),
       Buffer.from(new Float64Array(dirNums).buffer),
       Buffer.from(Uint8Array.from(this.modes)),
+      Buffer.from(Uint8Array.from(this.flags)),
       Buffer.from(Uint8Array.from(dirFlags)),
       Buffer.from(strings.join("\0"), "utf8"),
     ]);
@@ -243,6 +270,7 @@ export function decodeStatCache(buf: Buffer): StatCache {
   const nums = new Float64Array(copy(take(files * FILE_NUMS * 8)));
   const dirNums = new Float64Array(copy(take(dirCount * DIR_NUMS * 8)));
   const modes = new Uint8Array(copy(take(files)));
+  const flags = new Uint8Array(copy(take(files)));
   const dirFlags = take(dirCount);
   const strings = buf.subarray(pos).toString("utf8").split("\0");
   if (strings.length !== (files > 0 || dirCount > 0 || treeCount > 0 ? files * 2 + dirCount * 4 + treeCount * 2 : 1)) throw new Error("bad string table");
@@ -275,7 +303,7 @@ export function decodeStatCache(buf: Buffer): StatCache {
   }
   const trees = new Map<string, string>();
   for (let t = 0; t < treeCount; t++) trees.set(strings[s++] as string, strings[s++] as string);
-  return new StatCache(Number(header.scanStartMs), String(header.indexKey ?? ""), paths, oids, modes, nums, dirs, trees);
+  return new StatCache(Number(header.scanStartMs), String(header.indexKey ?? ""), paths, oids, modes, flags, nums, dirs, trees);
 }
 
 /** Writes a cache atomically (temp file in the same folder, then rename). */

@@ -132,6 +132,35 @@ describe("snapshot", () => {
     expect(treePaths(root, second.oid)).toContain("x.log");
   });
 
+  it("follows the index between checkpoints: untracking, re-adding, and a deleted tracked-and-ignored file coming back", () => {
+    const root = makeRepo({ "a.txt": "a\n", "kept.log": "tracked although ignored\n", ".gitignore": "*.log\nsecret.txt\n" });
+    git(root, ["add", "-f", "kept.log"]);
+    commitAll(root, "track an ignored file");
+    const store = () => CheckpointStore.open(root);
+    expect([...store().snapshot().entries.keys()]).toContain("kept.log");
+    expect([...store().snapshot().entries.keys()].sort()).toEqual(gitView(root));
+    // A tracked, ignored file deleted and restored while the index stays the same is tracked all along.
+    rmSync(join(root, "kept.log"));
+    expect(checkpoint(root).changed).toBe(true);
+    expect(treePaths(root, "refs/ralph/t/head")).not.toContain("kept.log");
+    writeFiles(root, { "kept.log": "tracked although ignored\n" });
+    checkpoint(root);
+    expect(treePaths(root, "refs/ralph/t/head")).toContain("kept.log");
+    // Untracking an ignored file removes it from the snapshot; tracking it again brings it back.
+    writeFiles(root, { "secret.txt": "s\n" });
+    git(root, ["add", "-f", "secret.txt"]);
+    checkpoint(root);
+    expect(treePaths(root, "refs/ralph/t/head")).toContain("secret.txt");
+    git(root, ["rm", "-q", "--cached", "secret.txt"]);
+    checkpoint(root);
+    expect(treePaths(root, "refs/ralph/t/head")).toEqual(gitView(root));
+    expect(treePaths(root, "refs/ralph/t/head")).not.toContain("secret.txt");
+    git(root, ["add", "-f", "secret.txt"]);
+    checkpoint(root);
+    expect(treePaths(root, "refs/ralph/t/head")).toContain("secret.txt");
+    expect(treePaths(root, "refs/ralph/t/head")).toEqual(gitView(root));
+  });
+
   it("keeps modes: exec bit, symlinks as links (never followed), and records unusual permissions", () => {
     const root = makeRepo({ "run.sh": { content: "#!/bin/sh\n", mode: 0o755 }, "target.txt": "t\n" });
     writeFiles(root, { "link": { symlink: "target.txt" }, "dangling": { symlink: "/nonexistent/outside" }, "secret": { content: "s\n", mode: 0o600 } });
