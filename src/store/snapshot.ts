@@ -260,7 +260,11 @@ export function snapshotWorkTree(repo: Repository, odb: ObjectDatabase, options:
     const flags = t === undefined ? 0 : PathFlag.tracked | (t.skipWorktree ? PathFlag.skipWorktree : 0) | (t.mode === 0o160000 ? PathFlag.gitlink : 0);
     if (slot >= 0) seenOld[slot] = 1;
     if (slot < 0 || old.oidAt(slot) !== oid || old.gitModeAt(slot) !== gitMode || old.flagsAt(slot) & PathFlag.absent) markDirty(path);
-    if (isNewObject && !anchored) return;
+    if (isNewObject && !anchored) {
+      // No commit anchors this blob, so its oid is not kept; the path (and whether git tracks it) is.
+      cache.add(path, gitMode, "", flags, 0, 0, 0, 0, 0);
+      return;
+    }
     const known = st === null ? slot >= 0 && old.oidAt(slot) === oid && old.gitModeAt(slot) === gitMode : slot >= 0 && reusedFromCache;
     if (!known) learned++;
     if (st) cache.add(path, gitMode, oid, flags, st.mode, st.size, st.mtimeMs, st.ctimeMs, st.ino);

@@ -1,4 +1,4 @@
-import { chmodSync, existsSync, lstatSync, mkdirSync, readFileSync, readlinkSync, rmSync, statSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, utimesSync, lstatSync, mkdirSync, readFileSync, readlinkSync, rmSync, statSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { isRalphError } from "../../src/errors.js";
@@ -136,6 +136,9 @@ describe("snapshot", () => {
     const root = makeRepo({ "a.txt": "a\n", "kept.log": "tracked although ignored\n", ".gitignore": "*.log\nsecret.txt\n" });
     git(root, ["add", "-f", "kept.log"]);
     commitAll(root, "track an ignored file");
+    // An index older than the scans, so they trust their cached view of it instead of re-reading it.
+    const anHourAgo = new Date(Date.now() - 3_600_000);
+    utimesSync(join(root, ".git", "index"), anHourAgo, anHourAgo);
     const store = () => CheckpointStore.open(root);
     expect([...store().snapshot().entries.keys()]).toContain("kept.log");
     expect([...store().snapshot().entries.keys()].sort()).toEqual(gitView(root));
