@@ -28,8 +28,15 @@ export interface LockOwner {
 
 /** Options of {@link withLock}. */
 export interface LockOptions {
-  /** How long to wait for a live holder, in ms (default 15000). */
+  /** How long to wait for a live holder, in ms (default: $RALPH_LOCK_TIMEOUT_MS, else 15000). */
   timeoutMs?: number;
+}
+
+/** The default wait for a held lock, in ms: `$RALPH_LOCK_TIMEOUT_MS` when it is a non-negative integer, else 15000. */
+export function defaultLockTimeoutMs(): number {
+  const raw = process.env.RALPH_LOCK_TIMEOUT_MS;
+  const value = raw === undefined || raw === "" ? Number.NaN : Number(raw);
+  return Number.isInteger(value) && value >= 0 ? value : 15_000;
 }
 
 function processStartTime(pid: number): number | null {
@@ -121,7 +128,7 @@ function sleepMs(ms: number): void {
  * @throws RalphError E_LOCKED when a live process holds the lock past `timeoutMs`.
  */
 export function withLock<T>(path: string, fn: () => T, options: LockOptions = {}): T {
-  const timeoutMs = options.timeoutMs ?? 15_000;
+  const timeoutMs = options.timeoutMs ?? defaultLockTimeoutMs();
   mkdirSync(dirname(path), { recursive: true });
   const owner: LockOwner = {
     pid: process.pid,
