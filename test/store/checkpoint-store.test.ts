@@ -78,6 +78,13 @@ describe("snapshot", () => {
     fsck(root);
   });
 
+  it("never includes ralph's own state folder, even when git would not ignore it", () => {
+    const root = makeRepo({ "a.txt": "a\n" });
+    writeFiles(root, { ".aiwg/ralph/loops/x/state.json": "{}\n", ".aiwg/other.md": "user file\n" });
+    const result = checkpoint(root);
+    expect(treePaths(root, result.oid)).toEqual([".aiwg/other.md", "a.txt"]);
+  });
+
   it("writes no commit when the tree equals the previous checkpoint", () => {
     const root = makeRepo({ "a.txt": "a\n" });
     const first = checkpoint(root);
