@@ -3,7 +3,8 @@
 // parsers are dynamic imports, so esbuild splits them into chunks that a
 // command loads only when it runs: start-up cost stays near `node -e 0`.
 import { build } from "esbuild";
-import { readFileSync, rmSync } from "node:fs";
+import { cpSync, readFileSync, rmSync } from "node:fs";
+import { syncGrammars } from "./grammars.mjs";
 
 const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"));
 rmSync(new URL("../dist", import.meta.url), { recursive: true, force: true });
@@ -24,3 +25,8 @@ await build({
   },
   logLevel: "warning",
 });
+// Tree-sitter grammars: copy the pinned wasm files out of tree-sitter-wasms,
+// verify them against grammars/manifest.json, and ship them (with their query
+// files) in dist/grammars, where the bundled parser looks for them.
+await syncGrammars();
+cpSync(new URL("../grammars", import.meta.url), new URL("../dist/grammars", import.meta.url), { recursive: true });

@@ -263,6 +263,65 @@ function lostRowsFinding(after: Slot, before: Slot): Finding | null {
   };
 }
 
+// Tree-sitter languages (python, go, rust, java, csharp, ruby, php) add two
+// facts the matching passes cannot use: the literals of each test body and of
+// each parametrised row (a merge of tests into a table), and the non-test
+// functions of a test file (a test renamed or un-annotated out of discovery).
+
+/**
+ * True when an unmatched before test survives as a row of a parametrised
+ * after test: every literal of its body appears in one row not already
+ * claimed by another merged test (`test_a: f("12") == 1200` and
+ * `parametrize([("12", 1200), ...])`). Claimed rows are recorded in `usedRows`.
+ */
+function isMergedIntoRows(lost: Slot, after: readonly Slot[], usedRows: Map<Slot, Set<number>>): boolean {
+  const literals = lost.test.literals;
+  if (!literals || literals.length === 0) return false;
+  for (const slot of after) {
+    const rows = slot.test.eachRowLiterals;
+    if (!rows) continue;
+    const used = usedRows.get(slot) ?? new Set<number>();
+    // Literals of the after body itself (a message, a constant) need no row.
+    const isInRowOrBody = (row: string[], literal: string): boolean => row.includes(literal) || (slot.test.literals ?? []).includes(literal);
+    const index = rows.findIndex(
+      (row, rowIndex) =>
+        !used.has(rowIndex) && literals.every((literal) => isInRowOrBody(row, literal)) && literals.some((literal) => row.includes(literal)),
+    );
+    if (index === -1) continue;
+    used.add(index);
+    usedRows.set(slot, used);
+    return true;
+  }
+  return false;
+}
+
+/**
+ * A test_disabled finding when an unmatched before test's body lives on in
+ * an after file as a function the runner no longer collects (renamed from
+ * `test_x` to `x`, `TestX` to `testX`, `#[test]` or `@Test` removed); null otherwise.
+ */
+function outOfDiscoveryFinding(lost: Slot, pairs: readonly FactsPair[]): Finding | null {
+  const candidates = [...pairs].sort((a, b) => Number(b.path === lost.file) - Number(a.path === lost.file));
+  for (const pair of candidates) {
+    const fn = pair.after?.nonTestFunctions?.find((candidate) => candidate.bodyHash === lost.test.bodyHash);
+    if (!fn) continue;
+    const fnId = [...fn.suitePath, fn.name].join(" > ");
+    return {
+      type: "test_disabled",
+      severity: "critical",
+      file: pair.path,
+      line: fn.line,
+      before_file: lost.file,
+      before_line: lost.test.line,
+      test: lost.test.id,
+      message: `test "${lost.test.id}" is no longer collected by the test runner: its body is now the non-test function "${fnId}" in ${pair.path}`,
+      evidence: { gained: ["out_of_discovery"], function: fnId, body_hash: lost.test.bodyHash },
+      allowed: false,
+    };
+  }
+  return null;
+}
+
 /**
  * The findings of one diff, in the order of `pairs` (deletions per file,
  * then disabled tests). Allow rules are not applied here (see verdict.ts).
@@ -271,9 +330,14 @@ function lostRowsFinding(after: Slot, before: Slot): Finding | null {
 export function compareFacts(pairs: readonly FactsPair[]): Finding[] {
   const { before, after } = matchTests(pairs);
   const findings: Finding[] = [];
+  const usedRows = new Map<Slot, Set<number>>();
   for (const pair of pairs) {
-    const lost = before.filter((slot) => slot.file === pair.path && slot.partner === null);
-    if (lost.length > 0) findings.push(...deletionFindings(pair, lost));
+    const unmatched = before.filter((slot) => slot.file === pair.path && slot.partner === null);
+    const lost = unmatched.filter((slot) => !isMergedIntoRows(slot, after, usedRows));
+    const undiscovered = lost.map((slot) => outOfDiscoveryFinding(slot, pairs));
+    findings.push(...undiscovered.filter((finding): finding is Finding => finding !== null));
+    const deleted = lost.filter((_, index) => undiscovered[index] === null);
+    if (deleted.length > 0) findings.push(...deletionFindings(pair, deleted));
   }
   for (const slot of after) {
     const finding = disabledFinding(slot, slot.partner);

@@ -89,6 +89,24 @@ export interface TestCase {
   eachRowHashes?: string[];
   /** Each assertion of the test body, in source order (languages fill this as they grow; absent = not extracted). */
   assertionsDetail?: AssertionFact[];
+  /** Every literal of the body (strings JSON-quoted, numbers as written), in order: what a merge into a parametrised test must keep as a row (tree-sitter languages). */
+  literals?: string[];
+  /** The literals of each parametrised row, in row order, normalised like `literals` (tree-sitter languages). */
+  eachRowLiterals?: string[][];
+}
+
+/**
+ * A function or method of a test file that the runner does not collect: its
+ * name and body hash (computed like the language's TestCase.bodyHash), so a
+ * test renamed or un-annotated out of discovery (`test_x` -> `x`, `TestX` ->
+ * `testX`, `#[test]`/`@Test` removed) is told apart from a deleted one.
+ */
+export interface NonTestFunctionFact {
+  name: string;
+  /** Enclosing classes/modules, outermost first. */
+  suitePath: string[];
+  line: number;
+  bodyHash: string;
 }
 
 /**
@@ -113,6 +131,8 @@ export interface FileFacts {
   parseError?: string;
   /** Set when the file was not parsed on purpose (binary, larger than 2 MB, minified): why. */
   notAnalyzed?: string;
+  /** Functions and methods of a test file that the runner does not collect (tree-sitter languages; absent = not extracted). */
+  nonTestFunctions?: NonTestFunctionFact[];
 }
 
 /** True when facts were really extracted (no parse error, not skipped as binary/huge/minified). */

@@ -70,13 +70,13 @@ describe("analyzeChanges", () => {
 
   it("names test files of languages it cannot analyse yet, and ignores other files", async () => {
     const analysis = await analyzeChanges([
-      { path: "tests/test_cart.py", before: "def test_a(): pass", after: null },
-      { path: "pkg/cart_test.go", before: "package cart", after: "package cart\n" },
-      { path: "src/cart.py", before: "a = 1", after: "a = 2" },
+      { path: "tests/CartTest.kt", before: "class CartTest", after: null },
+      { path: "Tests/CartTests.swift", before: "import XCTest", after: "import XCTest\n" },
+      { path: "src/Cart.kt", before: "val a = 1", after: "val a = 2" },
       { path: "docs/testing.md", before: "a", after: "b" },
     ]);
-    expect(analysis.not_analyzed.map((entry) => entry.path)).toEqual(["tests/test_cart.py", "pkg/cart_test.go"]);
-    expect(analysis.not_analyzed[0]?.reason).toBe("no analyzer for .py files yet; its tests were not checked");
+    expect(analysis.not_analyzed.map((entry) => entry.path)).toEqual(["tests/CartTest.kt", "Tests/CartTests.swift"]);
+    expect(analysis.not_analyzed[0]?.reason).toBe("no analyzer for .kt files yet; its tests were not checked");
   });
 
   it("returns an empty PASS for no changes", async () => {

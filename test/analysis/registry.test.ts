@@ -19,7 +19,7 @@ describe("the language registry", () => {
     ["lib/x.mjs", true],
     ["lib/x.cjs", true],
     ["types/x.d.mts", true],
-    ["src/a.py", false],
+    ["src/a.kt", false],
     ["Makefile", false],
     [".eslintrc", false],
   ] as const)("isAnalyzable(%s) is %s", (path, expected) => {
@@ -53,7 +53,7 @@ describe("the language registry", () => {
     }
     expect(isRalphError(caught, "E_USAGE")).toBe(true);
     expect((caught as Error).message).toContain("javascript");
-    expect(isRalphError(caught) && caught.data.known).toEqual(["javascript"]);
+    expect(isRalphError(caught) && caught.data.known).toEqual(LANGUAGES.map((language) => language.id));
   });
 });
 
@@ -82,7 +82,7 @@ describe("start-up cost", () => {
       }
     }
     expect(seen.size).toBeGreaterThan(5); // the walk really followed the graph
-    expect([...packages].sort()).toEqual(["node:crypto"]);
+    expect([...packages].filter((name) => !name.startsWith("node:")).sort()).toEqual([]); // Node built-ins only
     expect(readFileSync(resolve(ANALYSIS_DIR, "parsers/babel.ts"), "utf8")).toContain('import("@babel/parser")');
   });
 });

@@ -1,0 +1,443 @@
+/**
+ * Python: pytest and unittest test cases, their skip/xfail markers and
+ * parametrize rows, and their assertions, from tree-sitter-python with the
+ * queries in grammars/python/.
+ *
+ * Collection follows pytest's defaults: files `test_*.py` / `*_test.py`;
+ * functions named `test*` at module level or in classes named `Test*`; every
+ * `test*` method of a `unittest.TestCase` subclass whatever its class name.
+ * Flags come from decorators on the test and its classes (`pytest.mark.skip`,
+ * `skipif`, `xfail`, `unittest.skip*`, `expectedFailure`), a module-level
+ * `pytestmark`, and runtime calls in the body (`pytest.skip()`,
+ * `self.skipTest()`, `pytest.xfail()`).
+ */
+
+import {
+  compactText,
+  extractWithTreeSitter,
+  hashNode,
+  hashRow,
+  isLiteral,
+  literalsOf,
+  namedChildren,
+  queryCaptures,
+  stringValue,
+  type AssertionDraft,
+  type ExtractedDrafts,
+  type LoadedGrammar,
+  type Node,
+  type SkipDraft,
+  type TestDraft,
+} from "../parsers/tree-sitter.js";
+import type { AssertionFact, FileFacts, NonTestFunctionFact, TestFlag } from "../facts.js";
+import { isUnderTestDirectory, type LanguageModule } from "./language.js";
+
+const LANGUAGE_ID = "python";
+const QUERIES = ["tests", "assertions"] as const;
+
+/** Files pytest collects by default: `test_*.py` and `*_test.py` (unittest's `test*.py` too). */
+const COLLECTED_FILE = /^(test.*|.*_test)\.py$/i;
+
+/** True for files pytest/unittest collect tests from. */
+function isCollectedFile(path: string): boolean {
+  return COLLECTED_FILE.test(path.slice(path.lastIndexOf("/") + 1));
+}
+
+/** `test_*.py`, `*_test.py`, `conftest.py`, or any `.py` under a test directory. */
+export function isPythonTestPath(path: string): boolean {
+  const name = path.slice(path.lastIndexOf("/") + 1);
+  return isCollectedFile(path) || name === "conftest.py" || isUnderTestDirectory(path);
+}
+
+/** Decorator (or pytestmark entry) name -> the flag it sets. Names are matched on their last two dotted parts. */
+const MARKER_FLAGS: ReadonlyMap<string, TestFlag> = new Map([
+  ["mark.skip", "skipped"],
+  ["mark.skipif", "skipped"],
+  ["mark.xfail", "failing"],
+  ["unittest.skip", "skipped"],
+  ["unittest.skipIf", "skipped"],
+  ["unittest.skipUnless", "skipped"],
+  ["unittest.expectedFailure", "failing"],
+  ["skip", "skipped"],
+  ["skipIf", "skipped"],
+  ["skipUnless", "skipped"],
+  ["expectedFailure", "failing"],
+]);
+
+/** Runtime calls in a body -> flag. */
+const RUNTIME_FLAGS: ReadonlyMap<string, TestFlag> = new Map([
+  ["skip", "skipped"],
+  ["skipTest", "skipped"],
+  ["importorskip", "skipped"],
+  ["xfail", "failing"],
+]);
+
+/**
+ * unittest assertion methods -> strength (see AssertionFact.strength) and
+ * whether the check is negated. assertRaises and friends are judged by
+ * their exception class below.
+ */
+const UNITTEST_STRENGTH: ReadonlyMap<string, { strength: 1 | 2 | 3; negated?: boolean }> = new Map([
+  ["assertEqual", { strength: 3 }],
+  ["assertEquals", { strength: 3 }],
+  ["assertDictEqual", { strength: 3 }],
+  ["assertListEqual", { strength: 3 }],
+  ["assertTupleEqual", { strength: 3 }],
+  ["assertSetEqual", { strength: 3 }],
+  ["assertSequenceEqual", { strength: 3 }],
+  ["assertMultiLineEqual", { strength: 3 }],
+  ["assertCountEqual", { strength: 3 }],
+  ["assertAlmostEqual", { strength: 3 }],
+  ["assertAlmostEquals", { strength: 3 }],
+  ["assertIs", { strength: 3 }],
+  ["assertIsNone", { strength: 3 }],
+  ["assertRaisesRegex", { strength: 3 }],
+  ["assertWarnsRegex", { strength: 3 }],
+  ["assertNotEqual", { strength: 2, negated: true }],
+  ["assertNotEquals", { strength: 2, negated: true }],
+  ["assertNotAlmostEqual", { strength: 2, negated: true }],
+  ["assertIsNot", { strength: 2, negated: true }],
+  ["assertIn", { strength: 2 }],
+  ["assertNotIn", { strength: 2, negated: true }],
+  ["assertIsInstance", { strength: 2 }],
+  ["assertNotIsInstance", { strength: 2, negated: true }],
+  ["assertRegex", { strength: 2 }],
+  ["assertNotRegex", { strength: 2, negated: true }],
+  ["assertGreater", { strength: 2 }],
+  ["assertGreaterEqual", { strength: 2 }],
+  ["assertLess", { strength: 2 }],
+  ["assertLessEqual", { strength: 2 }],
+  ["assertDictContainsSubset", { strength: 2 }],
+  ["assertLogs", { strength: 2 }],
+  ["assertTrue", { strength: 1 }],
+  ["assert_", { strength: 1 }],
+  ["assertFalse", { strength: 1, negated: true }],
+  ["assertIsNotNone", { strength: 1, negated: true }],
+  ["assertNoLogs", { strength: 1 }],
+  ["fail", { strength: 1 }],
+]);
+
+/** Exception classes too broad to pin a failure down: `raises(Exception)` checks only that something failed. */
+const BROAD_EXCEPTIONS: ReadonlySet<string> = new Set(["Exception", "BaseException", "object"]);
+
+/** Comparison operator -> (matcher suffix, strength, negated). */
+const COMPARISONS: ReadonlyMap<string, { strength: 2 | 3; negated?: boolean }> = new Map([
+  ["==", { strength: 3 }],
+  ["is", { strength: 3 }],
+  ["!=", { strength: 2, negated: true }],
+  ["is not", { strength: 2, negated: true }],
+  ["in", { strength: 2 }],
+  ["not in", { strength: 2, negated: true }],
+  ["<", { strength: 2 }],
+  ["<=", { strength: 2 }],
+  [">", { strength: 2 }],
+  [">=", { strength: 2 }],
+]);
+
+interface CallArguments {
+  positional: Node[];
+  keywords: Map<string, Node>;
+}
+
+function argumentsOf(args: Node | null | undefined): CallArguments {
+  const result: CallArguments = { positional: [], keywords: new Map() };
+  if (!args) return result;
+  for (const child of namedChildren(args)) {
+    if (child.type === "keyword_argument") {
+      const name = child.childForFieldName("name")?.text;
+      const value = child.childForFieldName("value");
+      if (name && value) result.keywords.set(name, value);
+    } else result.positional.push(child);
+  }
+  return result;
+}
+
+/** The dotted name of a decorator or mark expression, without call arguments: `pytest.mark.skipif`. */
+function dottedName(node: Node): { name: string; args: Node | null } {
+  const target = node.type === "call" ? node.childForFieldName("function") : node;
+  const args = node.type === "call" ? node.childForFieldName("arguments") : null;
+  return { name: target?.text.replace(/\s+/g, "") ?? "", args };
+}
+
+/** The flag a marker sets, matching its last two dotted parts (`pytest.mark.skip` -> `mark.skip`), or its last one. */
+function markerFlag(name: string): TestFlag | undefined {
+  const parts = name.split(".");
+  return MARKER_FLAGS.get(parts.slice(-2).join(".")) ?? (parts.length === 1 ? MARKER_FLAGS.get(name) : undefined);
+}
+
+/** The reason of a skip marker or call: `reason=` or the first (skip) / second (skipif) string argument. */
+function reasonOf(call: CallArguments): string | undefined {
+  const keyword = stringValue(call.keywords.get("reason") ?? call.keywords.get("msg"));
+  if (keyword !== null) return keyword;
+  for (const arg of call.positional) {
+    const value = stringValue(arg);
+    if (value !== null) return value;
+  }
+  return undefined;
+}
+
+/** Decorators of a function or class definition (from its decorated_definition wrapper). */
+function decoratorsOf(definition: Node): Node[] {
+  const wrapper = definition.parent;
+  if (wrapper?.type !== "decorated_definition") return [];
+  return namedChildren(wrapper)
+    .filter((child) => child.type === "decorator")
+    .map((decorator) => namedChildren(decorator)[0])
+    .filter((expression): expression is Node => expression !== undefined);
+}
+
+/** Applies a marker expression's flag to `marks` (the first marker of each flag wins). */
+function applyMarker(expression: Node, marks: TestDraft["marks"], inherited: string | null): void {
+  const { name, args } = dottedName(expression);
+  const flag = markerFlag(name);
+  if (!flag || marks[flag]) return;
+  const reason = reasonOf(argumentsOf(args));
+  const via = `@${name}` + (inherited ? ` on ${inherited}` : "");
+  marks[flag] = reason === undefined ? { via } : { via, reason };
+}
+
+interface Rows {
+  count: number | null;
+  hashes?: string[];
+  literals?: string[][];
+}
+
+/** Rows of `@pytest.mark.parametrize(names, [rows])` decorators (their product when stacked), or null when none. */
+function parametrizeRows(decorators: readonly Node[]): Rows | null {
+  const tables: Node[][] = [];
+  let isUnknown = false;
+  for (const expression of decorators) {
+    const { name, args } = dottedName(expression);
+    if (!/(^|\.)parametrize$/.test(name)) continue;
+    const call = argumentsOf(args);
+    const table = call.positional[1] ?? call.keywords.get("argvalues");
+    if (table && (table.type === "list" || table.type === "tuple")) tables.push(namedChildren(table));
+    else isUnknown = true;
+  }
+  if (tables.length === 0 && !isUnknown) return null;
+  if (isUnknown) return { count: null };
+  const count = tables.reduce((product, rows) => product * rows.length, 1);
+  if (tables.length > 1) return { count };
+  const rows = tables[0] as Node[];
+  return { count, hashes: rows.map(hashRow), literals: rows.map(literalsOf) };
+}
+
+/** A class on the way from a function up to the module, with whether it is collected and its marker decorators. */
+interface ClassFrame {
+  name: string;
+  node: Node;
+  isCollected: boolean;
+}
+
+/**
+ * The classes enclosing a function definition (outermost first), or null
+ * when the function is nested in another function (never collected).
+ */
+function enclosingClasses(definition: Node): ClassFrame[] | null {
+  const frames: ClassFrame[] = [];
+  let node: Node | null = definition.parent?.type === "decorated_definition" ? definition.parent : definition;
+  for (;;) {
+    const parent: Node | null = node.parent;
+    if (!parent || parent.type === "module") return frames.reverse();
+    if (parent.type !== "block") {
+      node = parent;
+      if (parent.type === "decorated_definition" || parent.type === "class_definition") continue;
+      // if/try/with at module or class level still count as that level
+      if (/_statement$|_clause$/.test(parent.type)) continue;
+      return null;
+    }
+    const owner: Node | null = parent.parent;
+    if (!owner) return null;
+    if (owner.type === "function_definition") return null;
+    if (owner.type === "class_definition") {
+      const name = owner.childForFieldName("name")?.text ?? "";
+      const superclasses = owner.childForFieldName("superclasses")?.text ?? "";
+      const isTestCase = /TestCase\b|\bTestCase|Test\b/.test(superclasses);
+      frames.push({ name, node: owner, isCollected: name.startsWith("Test") || isTestCase });
+      node = owner;
+      continue;
+    }
+    node = owner;
+  }
+}
+
+/** Module-level `pytestmark = pytest.mark.skip(...)` (or a list of marks). */
+function moduleMarks(root: Node): Node[] {
+  const marks: Node[] = [];
+  for (const statement of namedChildren(root)) {
+    if (statement.type !== "expression_statement") continue;
+    const assignment = statement.namedChild(0);
+    if (assignment?.type !== "assignment" || assignment.childForFieldName("left")?.text !== "pytestmark") continue;
+    const right = assignment.childForFieldName("right");
+    if (!right) continue;
+    if (right.type === "list" || right.type === "tuple") marks.push(...namedChildren(right));
+    else marks.push(right);
+  }
+  return marks;
+}
+
+/** Operator text of a single-operator comparison (`==`, `is not`, `not in`), or null for a chain. */
+function comparisonOperator(node: Node): string | null {
+  const operators = node.children.filter((child): child is Node => child !== null && !child.isNamed);
+  const text = operators.map((child) => child.type).join(" ");
+  return COMPARISONS.has(text) ? text : null;
+}
+
+function isTruthyLiteral(node: Node): boolean {
+  if (node.type === "true") return true;
+  if (node.type === "integer" || node.type === "float") return Number(node.text.replace(/_/g, "")) !== 0;
+  if (node.type === "string") return (stringValue(node) ?? "").length > 0;
+  return false;
+}
+
+/** One `assert` statement as an AssertionFact. */
+function assertStatementFact(statement: Node, line: number): AssertionFact {
+  const expression = namedChildren(statement)[0];
+  if (!expression) return { line, matcher: "assert", strength: 1, tautology: false };
+  if (isLiteral(expression)) {
+    const isTautology = isTruthyLiteral(expression);
+    return { line, matcher: "assert", strength: isTautology ? 0 : 1, tautology: isTautology, actual: expression.text };
+  }
+  if (expression.type === "comparison_operator") {
+    const operator = comparisonOperator(expression);
+    const operands = namedChildren(expression);
+    const left = operands[0];
+    const right = operands[operands.length - 1];
+    if (operator && left && right) {
+      const rank = COMPARISONS.get(operator) as { strength: 2 | 3; negated?: boolean };
+      const isSame = compactText(left) === compactText(right);
+      const isTautology = (isSame && !rank.negated) || (isLiteral(left) && isLiteral(right) && isSame);
+      const fact: AssertionFact = {
+        line,
+        matcher: `assert ${operator}`,
+        strength: isTautology ? 0 : rank.strength,
+        tautology: isTautology,
+        actual: compactText(left) as string,
+        expected: compactText(right) as string,
+      };
+      if (rank.negated) fact.negated = true;
+      return fact;
+    }
+    return { line, matcher: "assert", strength: 2, tautology: false, actual: compactText(expression) as string };
+  }
+  if (expression.type === "not_operator") {
+    return { line, matcher: "assert not", strength: 1, tautology: false, negated: true, actual: compactText(expression.childForFieldName("argument")) as string };
+  }
+  if (expression.type === "call" && expression.childForFieldName("function")?.text === "isinstance") {
+    return { line, matcher: "assert isinstance", strength: 2, tautology: false, actual: compactText(expression) as string };
+  }
+  return { line, matcher: "assert", strength: 1, tautology: false, actual: compactText(expression) as string };
+}
+
+/** `self.assertX(...)` / `pytest.raises(...)` as an AssertionFact. */
+function callAssertionFact(object: string, matcher: string, args: Node | undefined, line: number): AssertionFact {
+  const call = argumentsOf(args);
+  const [first, second] = call.positional;
+  if (matcher === "raises" || matcher === "warns" || matcher === "assertRaises" || matcher === "assertWarns") {
+    const exception = first?.text.replace(/\s+/g, "") ?? "";
+    const hasMessage = call.keywords.has("match");
+    const strength = exception === "" || BROAD_EXCEPTIONS.has(exception.replace(/^builtins\./, "")) ? 1 : hasMessage ? 3 : 2;
+    const fact: AssertionFact = { line, matcher: object === "self" ? matcher : `${object}.${matcher}`, strength, tautology: false };
+    if (exception !== "") fact.expected = exception;
+    return fact;
+  }
+  const rank = object === "pytest" ? { strength: 1 as const } : (UNITTEST_STRENGTH.get(matcher) ?? { strength: 1 as const });
+  const fact: AssertionFact = { line, matcher: object === "self" ? matcher : `${object}.${matcher}`, strength: rank.strength, tautology: false };
+  if (first) fact.actual = compactText(first) as string;
+  if (second && rank.strength >= 2) fact.expected = compactText(second) as string;
+  if (rank.negated) fact.negated = true;
+  // assertTrue(True), assertEqual(1, 1), assertEqual(x, x): can never fail.
+  const isConstantTrue = (matcher === "assertTrue" || matcher === "assert_") && first !== undefined && isLiteral(first) && isTruthyLiteral(first);
+  const isSelfEqual = rank.strength === 3 && !rank.negated && first !== undefined && second !== undefined && compactText(first) === compactText(second);
+  if (isConstantTrue || isSelfEqual) {
+    fact.strength = 0;
+    fact.tautology = true;
+  }
+  return fact;
+}
+
+function extractPythonDrafts(path: string, grammar: LoadedGrammar, root: Node, content: string): ExtractedDrafts {
+  const tests: TestDraft[] = [];
+  const nonTestFunctions: NonTestFunctionFact[] = [];
+  const collectsTests = isCollectedFile(path);
+  const fileMarks = moduleMarks(root);
+
+  for (const match of queryCaptures(grammar, "tests", root)) {
+    const definition = match.get("definition");
+    const name = match.get("name")?.text;
+    const body = match.get("body");
+    if (!definition || !name || !body) continue;
+    const classes = enclosingClasses(definition);
+    if (classes === null) continue;
+    const line = definition.startPosition.row + 1;
+    const bodyHash = hashNode(body);
+    const suitePath = classes.map((frame) => frame.name);
+    const isTest = collectsTests && name.startsWith("test") && classes.every((frame) => frame.isCollected);
+    if (!isTest) {
+      if (!name.startsWith("__")) nonTestFunctions.push({ name, suitePath, line, bodyHash });
+      continue;
+    }
+    const marks: TestDraft["marks"] = {};
+    const decorators = decoratorsOf(definition);
+    for (const decorator of decorators) applyMarker(decorator, marks, null);
+    for (const frame of [...classes].reverse()) {
+      for (const decorator of decoratorsOf(frame.node)) applyMarker(decorator, marks, `class ${frame.name}`);
+    }
+    for (const mark of fileMarks) applyMarker(mark, marks, "pytestmark");
+    const draft: TestDraft = { name, suitePath, line, node: definition, bodyHash, marks, literals: literalsOf(body) };
+    const rows = parametrizeRows(decorators);
+    if (rows) {
+      draft.eachRows = rows.count;
+      if (rows.hashes) draft.eachRowHashes = rows.hashes;
+      if (rows.literals) draft.eachRowLiterals = rows.literals;
+    }
+    tests.push(draft);
+  }
+
+  const skips: SkipDraft[] = [];
+  for (const match of queryCaptures(grammar, "tests", root)) {
+    const call = match.get("skip");
+    const object = match.get("object")?.text;
+    const method = match.get("method")?.text;
+    if (!call || !object || !method) continue;
+    if ((object === "self") !== (method === "skipTest")) continue;
+    const flag = RUNTIME_FLAGS.get(method);
+    if (!flag) continue;
+    const reason = reasonOf(argumentsOf(match.get("args")));
+    const skip: SkipDraft = { startIndex: call.startIndex, flag, via: `${object}.${method}()` };
+    if (reason !== undefined) skip.reason = reason;
+    skips.push(skip);
+  }
+
+  const assertions: AssertionDraft[] = [];
+  for (const match of queryCaptures(grammar, "assertions", root)) {
+    const node = match.get("assertion");
+    if (!node) continue;
+    const line = node.startPosition.row + 1;
+    const fact =
+      node.type === "assert_statement"
+        ? assertStatementFact(node, line)
+        : callAssertionFact(match.get("object")?.text ?? "", match.get("matcher")?.text ?? "", match.get("args"), line);
+    assertions.push({ ...fact, startIndex: node.startIndex });
+  }
+
+  const frameworks: string[] = [];
+  if (/^\s*(?:import|from)\s+pytest\b/m.test(content)) frameworks.push("pytest");
+  if (/^\s*(?:import|from)\s+unittest\b/m.test(content)) frameworks.push("unittest");
+  return { tests, assertions, skips, nonTestFunctions: collectsTests ? nonTestFunctions : [], frameworks };
+}
+
+/** Facts of one Python file (see the module comment). Never throws for bad content. */
+export function extractPythonFacts(path: string, content: string): Promise<FileFacts> {
+  return extractWithTreeSitter(LANGUAGE_ID, QUERIES, isPythonTestPath(path), content, (grammar, root) =>
+    extractPythonDrafts(path, grammar, root, content),
+  );
+}
+
+/** The Python language module: `.py`, parsed with tree-sitter-python. */
+export const python = {
+  id: "python" as const,
+  extensions: [".py"],
+  isTestPath: isPythonTestPath,
+  extract: extractPythonFacts,
+} satisfies LanguageModule;

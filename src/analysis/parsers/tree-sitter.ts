@@ -1,0 +1,506 @@
+/**
+ * web-tree-sitter behind a lazy door, plus the small generic pieces every
+ * tree-sitter language module shares: pinned grammar loading, query files,
+ * normalised body hashes, literal lists, and assembling test drafts into
+ * {@link FileFacts}.
+ *
+ * Nothing here runs at import time. web-tree-sitter (its runtime wasm) is
+ * imported the first time a file of a tree-sitter language is extracted, and
+ * each grammar the first time one of its files is; a hook call that changes
+ * only TypeScript files never pays for any of it (DESIGN.md budgets).
+ *
+ * Grammars are pinned (STYLE.md §7): `grammars/manifest.json` records each
+ * wasm file's source package, version, ABI and sha256; the bytes are checked
+ * against it before loading, and a mismatch fails with a RalphError that
+ * names the fix instead of an obscure failure inside `setLanguage`.
+ *
+ * V8 compiles wasm in two tiers: Liftoff at once, then TurboFan on background
+ * threads. A short-lived process waits at exit for those background
+ * compilations (120-170 ms for a grammar). `--liftoff-only` skips TurboFan:
+ * see {@link LIFTOFF_ONLY} for the measurement behind the choice.
+ */
+
+import { createHash } from "node:crypto";
+import { existsSync, readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { setFlagsFromString } from "node:v8";
+import type { Language, Node, Parser, Query, Tree } from "web-tree-sitter";
+import { RalphError } from "../../errors.js";
+import { debug } from "../../log.js";
+import { hashText, type AssertionFact, type FileFacts, type NonTestFunctionFact, type TestCase, type TestFlag, type TestFlags } from "../facts.js";
+
+export type { Node } from "web-tree-sitter";
+
+/**
+ * Whether wasm is compiled by Liftoff only (no background TurboFan tier-up).
+ * Measured on this project's grammars (see scripts/grammars.mjs and the
+ * report in the commit): with tier-up a fresh process that parses one Python
+ * file spends ~150 ms waiting at exit for TurboFan jobs it never uses;
+ * Liftoff-only code parses a few times slower, which for the 1-20 files of a
+ * hook call is a few milliseconds. Set `RALPH_WASM_TIERUP=1` to keep V8's
+ * default for long runs over many files (count-agreement, bench).
+ */
+export const LIFTOFF_ONLY = process.env.RALPH_WASM_TIERUP !== "1";
+
+/** One grammar's pin in grammars/manifest.json. */
+export interface GrammarPin {
+  package: string;
+  version: string;
+  /** Path of the wasm file relative to the grammars directory. */
+  file: string;
+  /** The grammar's name inside the source package. */
+  grammar: string;
+  /** Tree-sitter language ABI the grammar was generated for. */
+  abi: number;
+  sha256: string;
+}
+
+/** A loaded grammar: the language, its query files (compiled), and one parser. */
+export interface LoadedGrammar {
+  id: string;
+  language: Language;
+  parser: Parser;
+  queries: ReadonlyMap<string, Query>;
+}
+
+type WebTreeSitter = typeof import("web-tree-sitter");
+
+let runtime: Promise<WebTreeSitter> | undefined;
+const grammars = new Map<string, Promise<LoadedGrammar>>();
+
+/**
+ * The directory holding grammars/manifest.json: the first `grammars/` found
+ * walking up from this module (src/analysis/parsers in development, dist/ or
+ * dist/chunks in the build, which copies grammars into dist/grammars).
+ */
+export function findGrammarsDir(startDir: string = dirname(fileURLToPath(import.meta.url))): string | null {
+  let dir = startDir;
+  for (;;) {
+    const candidate = join(dir, "grammars");
+    if (existsSync(join(candidate, "manifest.json"))) return candidate;
+    const parent = dirname(dir);
+    if (parent === dir) return null;
+    dir = parent;
+  }
+}
+
+const FIX_HINT = "run `npm run build` (or `node scripts/grammars.mjs`) to copy and verify the pinned grammars";
+
+/**
+ * Checks a grammar's bytes against its pin.
+ * @throws RalphError E_CORRUPT naming the fix when the sha256 differs.
+ */
+export function verifyGrammarBytes(id: string, pin: GrammarPin, bytes: Uint8Array): void {
+  const actual = createHash("sha256").update(bytes).digest("hex");
+  if (actual !== pin.sha256) {
+    throw new RalphError(
+      "E_CORRUPT",
+      `grammar ${pin.file} does not match grammars/manifest.json (sha256 ${actual.slice(0, 12)}…, pinned ${pin.sha256.slice(0, 12)}… from ${pin.package}@${pin.version}); ${FIX_HINT}`,
+      { data: { language: id, file: pin.file, sha256: actual, pinned: pin.sha256 } },
+    );
+  }
+}
+
+/**
+ * Checks that the runtime can load a grammar of this ABI and that the loaded
+ * grammar reports the pinned ABI.
+ * @throws RalphError E_CORRUPT naming the fix otherwise.
+ */
+export function verifyGrammarAbi(id: string, pin: GrammarPin, abi: number, range: { min: number; max: number }): void {
+  if (abi !== pin.abi || abi < range.min || abi > range.max) {
+    throw new RalphError(
+      "E_CORRUPT",
+      `grammar ${pin.file} has ABI ${abi}, pinned ${pin.abi}; this web-tree-sitter loads ABI ${range.min}-${range.max}; ${FIX_HINT}`,
+      { data: { language: id, file: pin.file, abi, pinned: pin.abi, ...range } },
+    );
+  }
+}
+
+/** Imports web-tree-sitter once per process and initialises its runtime wasm. */
+function loadRuntime(): Promise<WebTreeSitter> {
+  runtime ??= (async () => {
+    if (LIFTOFF_ONLY) setFlagsFromString("--liftoff-only");
+    const mod = await import("web-tree-sitter");
+    // The runtime wasm sits beside web-tree-sitter's own entry; bundling moves the JS, not the wasm.
+    const wasmPath = createRequire(import.meta.url).resolve("web-tree-sitter/tree-sitter.wasm");
+    await mod.Parser.init({ locateFile: () => wasmPath });
+    return mod;
+  })();
+  return runtime;
+}
+
+function readManifest(grammarsDir: string): Record<string, GrammarPin> {
+  try {
+    return JSON.parse(readFileSync(join(grammarsDir, "manifest.json"), "utf8")) as Record<string, GrammarPin>;
+  } catch (error) {
+    throw new RalphError("E_CORRUPT", `cannot read ${join(grammarsDir, "manifest.json")}; ${FIX_HINT}`, { cause: error });
+  }
+}
+
+/**
+ * Loads (once per process) the pinned grammar of a language and compiles its
+ * query files `grammars/<id>/<name>.scm`.
+ * @throws RalphError E_CORRUPT naming the fix when the grammar is missing, differs from its pin, or has the wrong ABI.
+ */
+export function loadGrammar(id: string, queryNames: readonly string[], grammarsDir?: string): Promise<LoadedGrammar> {
+  const key = `${grammarsDir ?? ""}\u0000${id}`;
+  let loaded = grammars.get(key);
+  if (!loaded) {
+    loaded = loadGrammarUncached(id, queryNames, grammarsDir);
+    grammars.set(key, loaded);
+    loaded.catch(() => grammars.delete(key));
+  }
+  return loaded;
+}
+
+async function loadGrammarUncached(id: string, queryNames: readonly string[], grammarsDir?: string): Promise<LoadedGrammar> {
+  const startedAt = performance.now();
+  const dir = grammarsDir ?? findGrammarsDir();
+  if (dir === null) throw new RalphError("E_CORRUPT", `no grammars/manifest.json found for ${id}; ${FIX_HINT}`, { data: { language: id } });
+  const pin = readManifest(dir)[id];
+  if (!pin) throw new RalphError("E_CORRUPT", `grammars/manifest.json has no grammar for ${id}; ${FIX_HINT}`, { data: { language: id } });
+  let bytes: Uint8Array;
+  try {
+    bytes = readFileSync(join(dir, pin.file));
+  } catch (error) {
+    throw new RalphError("E_CORRUPT", `grammar ${pin.file} is missing; ${FIX_HINT}`, { data: { language: id, file: pin.file }, cause: error });
+  }
+  verifyGrammarBytes(id, pin, bytes);
+  const ts = await loadRuntime();
+  const language = await ts.Language.load(bytes);
+  verifyGrammarAbi(id, pin, language.abiVersion, { min: ts.MIN_COMPATIBLE_VERSION, max: ts.LANGUAGE_VERSION });
+  const parser = new ts.Parser();
+  parser.setLanguage(language);
+  const queries = new Map<string, Query>();
+  for (const name of queryNames) {
+    const file = join(dir, id, `${name}.scm`);
+    let source: string;
+    try {
+      source = readFileSync(file, "utf8");
+    } catch (error) {
+      throw new RalphError("E_CORRUPT", `query file grammars/${id}/${name}.scm is missing; ${FIX_HINT}`, { data: { language: id }, cause: error });
+    }
+    queries.set(name, new ts.Query(language, source));
+  }
+  debug(() => `tree-sitter: loaded ${id} grammar in ${(performance.now() - startedAt).toFixed(1)} ms`);
+  return { id, language, parser, queries };
+}
+
+/** The outcome of {@link parseWithTreeSitter}: a tree (call `delete()` when done), or a one-line error. */
+export type TreeSitterParseResult = { ok: true; tree: Tree; recoveredErrorCount: number } | { ok: false; error: string };
+
+/**
+ * Parses text with a loaded grammar. Tree-sitter always yields a tree; syntax
+ * errors become ERROR/MISSING nodes, counted in `recoveredErrorCount`. A file
+ * whose top level is mostly error is reported as unparsable.
+ */
+export function parseWithTreeSitter(grammar: LoadedGrammar, content: string): TreeSitterParseResult {
+  let tree: Tree | null;
+  try {
+    tree = grammar.parser.parse(content);
+  } catch (error) {
+    grammar.parser.reset();
+    return { ok: false, error: error instanceof Error ? error.message.split("\n")[0] ?? "parse failed" : String(error) };
+  }
+  if (!tree) return { ok: false, error: "parse failed" };
+  const root = tree.rootNode;
+  if (!root.hasError) return { ok: true, tree, recoveredErrorCount: 0 };
+  let errors = 0;
+  let firstError: Node | null = null;
+  const stack: Node[] = [root];
+  while (stack.length > 0) {
+    const node = stack.pop() as Node;
+    if (node.isError || node.isMissing) {
+      errors++;
+      firstError ??= node;
+      continue;
+    }
+    if (node.hasError) for (const child of node.children) if (child) stack.push(child);
+  }
+  // A top level that is one big ERROR node means the grammar understood nothing.
+  const isWhollyBroken = root.namedChildCount === 1 && root.namedChild(0)?.isError === true && content.trim().length > 0;
+  if (isWhollyBroken) {
+    tree.delete();
+    const at = firstError ? ` (${firstError.startPosition.row + 1}:${firstError.startPosition.column + 1})` : "";
+    return { ok: false, error: `syntax error${at}` };
+  }
+  return { ok: true, tree, recoveredErrorCount: errors };
+}
+
+/** One query match as a map from capture name to the first node captured under it. */
+export type Captures = Map<string, Node>;
+
+/** Runs a compiled query file on a node; each match as capture name -> node (first capture per name). */
+export function queryCaptures(grammar: LoadedGrammar, queryName: string, node: Node): Captures[] {
+  const query = grammar.queries.get(queryName);
+  if (!query) throw new RalphError("E_INTERNAL", `query ${queryName} of ${grammar.id} was not loaded`);
+  return query.matches(node).map((match) => {
+    const captures: Captures = new Map();
+    for (const capture of match.captures) if (!captures.has(capture.name)) captures.set(capture.name, capture.node);
+    return captures;
+  });
+}
+
+/** Node types that are comments in the supported grammars. */
+const COMMENT_TYPES: ReadonlySet<string> = new Set(["comment", "line_comment", "block_comment", "doc_comment"]);
+
+/** True when a node is a comment. */
+export function isComment(node: Node): boolean {
+  return COMMENT_TYPES.has(node.type);
+}
+
+/**
+ * The node's tokens with comments and layout dropped, joined by single
+ * spaces: a moved, re-indented or re-commented body normalises to the same
+ * text. Python's indentation tokens carry no text, so they vanish too.
+ */
+export function normalizedText(node: Node): string {
+  const tokens: string[] = [];
+  const cursor = node.walk();
+  let depth = 0;
+  for (;;) {
+    const current = cursor.currentNode;
+    if (isComment(current)) {
+      // skip the comment and its children
+    } else if (current.childCount === 0 || current.type === "string" || current.type === "interpreted_string_literal" || current.type === "raw_string_literal" || current.type === "string_literal") {
+      const text = current.text;
+      if (text.length > 0) tokens.push(text);
+    } else if (cursor.gotoFirstChild()) {
+      depth++;
+      continue;
+    }
+    while (!cursor.gotoNextSibling()) {
+      if (depth === 0 || !cursor.gotoParent()) {
+        cursor.delete();
+        return tokens.join(" ");
+      }
+      depth--;
+    }
+  }
+}
+
+/** sha1 of {@link normalizedText}: the body hash of TestCase and NonTestFunctionFact. */
+export function hashNode(node: Node | null): string {
+  return hashText(node ? normalizedText(node) : "");
+}
+
+/** Short (12 hex) hash of a parametrised row's normalised source, as TestCase.eachRowHashes wants. */
+export function hashRow(node: Node): string {
+  return hashText(normalizedText(node)).slice(0, 12);
+}
+
+/** Named children of a node, without comments. */
+export function namedChildren(node: Node): Node[] {
+  return node.namedChildren.filter((child): child is Node => child !== null && !isComment(child));
+}
+
+/** The text of a string literal node without its quotes/prefixes, or null when it is not a plain literal. */
+export function stringValue(node: Node | null | undefined): string | null {
+  if (!node) return null;
+  const text = node.text;
+  const match = /^[a-zA-Z]*("""|'''|"|'|`)([\s\S]*)\1$/.exec(text);
+  if (match) return match[2] as string;
+  return null;
+}
+
+/** Source of a node with runs of whitespace collapsed: the `expected`/`actual` text of an AssertionFact. */
+export function compactText(node: Node | null | undefined): string | undefined {
+  if (!node) return undefined;
+  return normalizedText(node);
+}
+
+/** Node types that are literal values in the supported grammars (numbers, strings, booleans, nil). */
+const LITERAL_TYPES: ReadonlySet<string> = new Set([
+  "integer", "float", "string", "true", "false", "none", "nil", "null",
+  "int_literal", "float_literal", "interpreted_string_literal", "raw_string_literal", "rune_literal", "imaginary_literal",
+  "integer_literal", "string_literal", "char_literal", "boolean_literal", "character_literal",
+  "decimal_integer_literal", "decimal_floating_point_literal", "hex_integer_literal", "null_literal",
+  "real_literal", "verbatim_string_literal", "raw_string_literal",
+  "simple_symbol", "encapsulated_string", "boolean",
+]);
+
+/** True when the node is a literal value (number, string, boolean, null). */
+export function isLiteral(node: Node): boolean {
+  if (LITERAL_TYPES.has(node.type)) return true;
+  if (node.type === "unary_operator" || node.type === "unary_expression") {
+    const operand = node.namedChild(0);
+    return operand !== null && /^-/.test(node.text) && isLiteral(operand);
+  }
+  return false;
+}
+
+/** A literal's normalised text: strings JSON-quoted whatever their quote style, other literals as written without spaces. */
+export function normalizeLiteral(node: Node): string {
+  const value = stringValue(node);
+  return value !== null ? JSON.stringify(value) : node.text.replace(/\s+/g, "");
+}
+
+/** Literal values in a subtree, normalised by {@link normalizeLiteral}, in source order: what a parametrised row must keep. */
+export function literalsOf(node: Node): string[] {
+  const literals: string[] = [];
+  const visit = (current: Node): void => {
+    if (isComment(current)) return;
+    if (isLiteral(current)) {
+      literals.push(normalizeLiteral(current));
+      return;
+    }
+    for (const child of current.namedChildren) if (child) visit(child);
+  };
+  visit(node);
+  return literals;
+}
+
+// ---------------------------------------------------------------------------
+// Assembling facts
+
+/** A test case found by a language module, before assertions are assigned to it. */
+export interface TestDraft {
+  name: string;
+  suitePath: string[];
+  /** 1-based line of the declaration. */
+  line: number;
+  /** The declaration's whole extent: assertions inside it (and not inside a nested test) belong to it. */
+  node: Node;
+  /** What the body hash is computed from (the function body, without name and decorators). */
+  bodyHash: string;
+  marks: Partial<Record<TestFlag, { via: string; reason?: string }>>;
+  eachRows?: number | null;
+  eachRowHashes?: string[];
+  /** Literal values per parametrised row, so a merge of tests into rows can be recognised. */
+  eachRowLiterals?: string[][];
+  /** Literal values of the body (see TestCase.literals). */
+  literals?: string[];
+}
+
+/** An assertion found by a language module, with its position for assignment to a test. */
+export interface AssertionDraft extends AssertionFact {
+  startIndex: number;
+}
+
+/** A runtime skip (`pytest.skip()`, `t.Skip()`, `markTestSkipped()`) found in a body. */
+export interface SkipDraft {
+  startIndex: number;
+  flag: TestFlag;
+  via: string;
+  reason?: string;
+}
+
+/** What a tree-sitter language module hands to {@link assembleFacts}. */
+export interface ExtractedDrafts {
+  tests: TestDraft[];
+  assertions: AssertionDraft[];
+  skips: SkipDraft[];
+  nonTestFunctions: NonTestFunctionFact[];
+  frameworks: string[];
+}
+
+function innermostDraft(drafts: readonly TestDraft[], index: number): TestDraft | null {
+  let best: TestDraft | null = null;
+  for (const draft of drafts) {
+    if (draft.node.startIndex <= index && index < draft.node.endIndex) {
+      if (!best || draft.node.startIndex >= best.node.startIndex) best = draft;
+    }
+  }
+  return best;
+}
+
+/**
+ * Turns drafts into {@link FileFacts}: each assertion and runtime skip goes to
+ * the innermost test containing it; flags come from the draft's marks;
+ * `assertions` counts every assertion in the file.
+ */
+export function assembleFacts(
+  language: string,
+  isTestPath: boolean,
+  drafts: ExtractedDrafts,
+  recoveredErrorCount: number,
+): FileFacts {
+  const details = new Map<TestDraft, AssertionFact[]>();
+  for (const assertion of drafts.assertions) {
+    const owner = innermostDraft(drafts.tests, assertion.startIndex);
+    if (!owner) continue;
+    const { startIndex: _startIndex, ...fact } = assertion;
+    const list = details.get(owner);
+    if (list) list.push(fact);
+    else details.set(owner, [fact]);
+  }
+  for (const skip of drafts.skips) {
+    const owner = innermostDraft(drafts.tests, skip.startIndex);
+    if (!owner || owner.marks[skip.flag]) continue;
+    owner.marks[skip.flag] = skip.reason === undefined ? { via: skip.via } : { via: skip.via, reason: skip.reason };
+  }
+  const tests = drafts.tests.map((draft) => toTestCase(draft, details.get(draft) ?? []));
+  const facts: FileFacts = {
+    language,
+    isTestFile: isTestPath || tests.length > 0,
+    tests,
+    assertions: drafts.assertions.length,
+    frameworks: [...new Set(drafts.frameworks)].sort(),
+    recoveredErrorCount,
+  };
+  if (drafts.nonTestFunctions.length > 0) facts.nonTestFunctions = drafts.nonTestFunctions;
+  return facts;
+}
+
+function toTestCase(draft: TestDraft, assertions: AssertionFact[]): TestCase {
+  const flags: TestFlags = { skipped: false, focused: false, todo: false, failing: false };
+  const flagVia: Partial<Record<TestFlag, string>> = {};
+  let skipReason: string | undefined;
+  for (const flag of ["skipped", "todo", "failing", "focused"] as const) {
+    const mark = draft.marks[flag];
+    if (!mark) continue;
+    flags[flag] = true;
+    flagVia[flag] = mark.via;
+    if (mark.reason !== undefined && skipReason === undefined && flag !== "focused") skipReason = mark.reason;
+  }
+  const test: TestCase = {
+    id: [...draft.suitePath, draft.name].join(" > "),
+    name: draft.name,
+    suitePath: draft.suitePath,
+    line: draft.line,
+    flags,
+    assertionCount: assertions.length,
+    bodyHash: draft.bodyHash,
+    assertionsDetail: assertions,
+  };
+  if (Object.keys(flagVia).length > 0) test.flagVia = flagVia;
+  if (skipReason !== undefined) test.skipReason = skipReason;
+  if (draft.eachRows !== undefined) test.eachRows = draft.eachRows;
+  if (draft.eachRowHashes !== undefined) test.eachRowHashes = draft.eachRowHashes;
+  if (draft.eachRowLiterals !== undefined) test.eachRowLiterals = draft.eachRowLiterals;
+  if (draft.literals !== undefined) test.literals = draft.literals;
+  return test;
+}
+
+/** A language module's extraction step over a parsed tree. */
+export type DraftExtractor = (grammar: LoadedGrammar, root: Node, content: string) => ExtractedDrafts;
+
+/**
+ * The whole extract() of a tree-sitter language: load the grammar, parse,
+ * run the language's draft extractor, assemble facts. Bad content never
+ * throws: an unparsable file gets `parseError`, an extractor failure
+ * `notAnalyzed`. A missing or mismatched grammar does throw (see loadGrammar).
+ */
+export async function extractWithTreeSitter(
+  language: string,
+  queryNames: readonly string[],
+  isTestPath: boolean,
+  content: string,
+  extractDrafts: DraftExtractor,
+): Promise<FileFacts> {
+  const grammar = await loadGrammar(language, queryNames);
+  const parsed = parseWithTreeSitter(grammar, content);
+  if (!parsed.ok) return { language, isTestFile: isTestPath, tests: [], assertions: 0, frameworks: [], recoveredErrorCount: 0, parseError: parsed.error };
+  try {
+    const drafts = extractDrafts(grammar, parsed.tree.rootNode, content);
+    return assembleFacts(language, isTestPath, drafts, parsed.recoveredErrorCount);
+  } catch (error) {
+    const detail = error instanceof Error ? error.message : String(error);
+    debug(() => `${language} extractor failed: ${error instanceof Error ? error.stack : detail}`);
+    return { language, isTestFile: isTestPath, tests: [], assertions: 0, frameworks: [], recoveredErrorCount: 0, notAnalyzed: `extractor failed: ${detail.split("\n")[0]}` };
+  } finally {
+    parsed.tree.delete();
+  }
+}

@@ -1,0 +1,67 @@
+/**
+ * One description of "a test file with these tests" per tree-sitter
+ * language, so the cross-language tests run one body over every language
+ * (STYLE.md §10). Each language renders the same abstract test list in its
+ * own syntax and frameworks.
+ */
+
+/** Languages parsed with tree-sitter, in the order they were added. */
+export const TREE_SITTER_LANGUAGES = ["python", "go", "rust", "java", "csharp", "ruby", "php"] as const;
+
+/** One test in a language-neutral description. */
+export interface TestSpec {
+  /** A lower-case word or two ("adds", "rejects empty"); each language spells it its own way. */
+  name: string;
+  /** The value the assertion expects; the assertion compares `compute(<input>)` with it. */
+  expected: number;
+  input: number;
+  /** Skip it: with a plain reason, or with a reason that links an issue. */
+  skip?: "plain" | "linked";
+  /** False: the same body, but named/annotated so the runner no longer collects it. */
+  isDiscovered?: boolean;
+}
+
+/** How a language renders a test file and names a test. */
+export interface LanguageCase {
+  language: (typeof TREE_SITTER_LANGUAGES)[number];
+  /** Path of the test file. */
+  path: string;
+  /** The test file's source with these tests in this order. */
+  render(tests: readonly TestSpec[]): string;
+  /** The TestCase id ralph gives the test. */
+  idOf(name: string): string;
+  /** Source that does not parse as this language at all. */
+  garbage: string;
+}
+
+const words = (name: string): string[] => name.split(/\s+/);
+const snake = (name: string): string => words(name).join("_");
+const pascal = (name: string): string => words(name).map((word) => word[0]?.toUpperCase() + word.slice(1)).join("");
+const camel = (name: string): string => {
+  const value = pascal(name);
+  return value[0]?.toLowerCase() + value.slice(1);
+};
+
+const REASON = { plain: "flaky on CI", linked: "flaky, see https://github.com/acme/app/issues/42" } as const;
+
+/** Every tree-sitter language's rendering, keyed by language id. */
+export const LANGUAGE_CASES: readonly LanguageCase[] = [
+  {
+    language: "python",
+    path: "tests/test_calc.py",
+    idOf: (name) => `test_${snake(name)}`,
+    garbage: ")))) ((( def def class ::: ]]]",
+    render: (tests) =>
+      "import pytest\n\nfrom calc import compute\n\n" +
+      tests
+        .map((test) => {
+          const skip = test.skip ? `@pytest.mark.skip(reason=${JSON.stringify(REASON[test.skip])})\n` : "";
+          const name = test.isDiscovered === false ? `check_${snake(test.name)}` : `test_${snake(test.name)}`;
+          return `${skip}def ${name}():\n    assert compute(${test.input}) == ${test.expected}\n`;
+        })
+        .join("\n\n"),
+  },
+];
+
+/** Spelling helpers, exported for the per-language tables. */
+export const spell = { snake, pascal, camel };
