@@ -442,7 +442,10 @@ export function snapshotWorkTree(repo: Repository, odb: ObjectDatabase, options:
     treeOid = buildTrees(entries, odb, old.trees, cache.trees, dirty);
   } else {
     treeOid = buildTrees(entries, odb, old.trees, new Map(), dirty);
-    cache.trees = old.trees;
+    // The cached trees must describe the cached entries: drop the folders that changed (their
+    // new trees are not anchored by any commit); the clean ones are still valid and anchored.
+    cache.trees = new Map(old.trees);
+    for (const folder of dirty) cache.trees.delete(folder);
   }
   stats.durationMs = performance.now() - started;
   debug(

@@ -85,6 +85,20 @@ describe("snapshot", () => {
     expect(treePaths(root, result.oid)).toEqual([".aiwg/other.md", "a.txt"]);
   });
 
+  it("repeated WORKTREE snapshots after a change agree with each other and with git (no stale cached tree)", () => {
+    const root = makeRepo({ "a.txt": "a\n", "dir/b.txt": "b\n", "dir/c.txt": "c\n" });
+    checkpoint(root);
+    rmSync(join(root, "dir/b.txt"));
+    writeFiles(root, { "a.txt": "changed\n" });
+    const trees = [1, 2, 3].map(() => CheckpointStore.open(root).snapshot().treeOid);
+    expect(new Set(trees).size).toBe(1);
+    expect(treePaths(root, trees[0] as string)).toEqual(["a.txt", "dir/c.txt"]);
+    expect(git(root, ["cat-file", "-p", `${trees[0]}:a.txt`])).toBe("changed\n");
+    // And the next checkpoint after those snapshots stores the same tree.
+    expect(checkpoint(root).treeOid).toBe(trees[0]);
+    fsck(root);
+  });
+
   it("writes no commit when the tree equals the previous checkpoint", () => {
     const root = makeRepo({ "a.txt": "a\n" });
     const first = checkpoint(root);

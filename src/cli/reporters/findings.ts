@@ -4,10 +4,15 @@
  * Actions": `::error file=…,line=…,title=…::message`). JSON is the
  * judgement object itself.
  */
+import pc from "picocolors";
 import type { Finding } from "../../analysis/index.js";
 import type { Judgement } from "../../loop/check.js";
 
 const SEVERITY_ORDER = { critical: 0, high: 1, medium: 2, low: 3 } as const;
+
+/** Colours (only on a terminal; picocolors honours NO_COLOR and FORCE_COLOR). */
+const VERDICT_COLOUR = { BLOCK: (s: string) => pc.bold(pc.red(s)), WARN: pc.yellow, PASS: pc.green } as const;
+const SEVERITY_COLOUR = { critical: pc.red, high: pc.red, medium: pc.yellow, low: pc.dim } as const;
 
 function location(f: Finding): string {
   const before = f.before_file && f.before_file !== f.file ? `${f.before_file}:${f.before_line ?? "?"} -> ` : f.before_line != null && f.line == null ? `was line ${f.before_line}` : "";
@@ -29,16 +34,16 @@ export function renderJudgementText(j: Judgement, fromLabel: string, toLabel: st
       ? "no test or source file ralph analyses changed"
       : `tests ${j.stats.tests_before} -> ${j.stats.tests_after}, assertions ${j.stats.assertions_before} -> ${j.stats.assertions_after} in the changed files`;
   lines.push(
-    `${j.verdict}  ${fromLabel} -> ${toLabel}: ${plural(j.findings.length, "finding")}${counts.length ? ` (${counts.join(", ")})` : ""}; ` +
+    `${VERDICT_COLOUR[j.verdict](j.verdict)}  ${fromLabel} -> ${toLabel}: ${plural(j.findings.length, "finding")}${counts.length ? ` (${counts.join(", ")})` : ""}; ` +
       `${plural(j.stats.files_changed, "file")} changed, ${j.stats.files_analyzed} analysed; ${testStats}`,
   );
   const byFile = new Map<string, Finding[]>();
   for (const f of j.findings) byFile.set(f.file, [...(byFile.get(f.file) ?? []), f]);
   for (const [file, findings] of byFile) {
-    lines.push("", file);
+    lines.push("", pc.bold(file));
     for (const f of findings.sort((a, b) => SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity] || (a.line ?? 0) - (b.line ?? 0))) {
       const allowed = f.allowed ? ` [allowed: ${f.allow_reason ?? "by rule"}]` : "";
-      lines.push(`  ${f.severity.padEnd(8)} ${f.type.padEnd(20)} ${location(f)}${allowed}`);
+      lines.push(`  ${SEVERITY_COLOUR[f.severity](f.severity.padEnd(8))} ${f.type.padEnd(20)} ${location(f)}${allowed}`);
       lines.push(`           ${f.message}`);
     }
   }
