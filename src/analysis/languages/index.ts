@@ -5,6 +5,7 @@
  */
 
 import { RalphError } from "../../errors.js";
+import { go } from "./go.js";
 import { javascript } from "./javascript.js";
 import type { LanguageModule } from "./language.js";
 import { python } from "./python.js";
@@ -12,7 +13,7 @@ import { python } from "./python.js";
 export type { LanguageModule } from "./language.js";
 
 /** All language modules, in lookup order. */
-export const LANGUAGES = [javascript, python] as const satisfies readonly LanguageModule[];
+export const LANGUAGES = [javascript, python, go] as const satisfies readonly LanguageModule[];
 
 /** Id of a registered language ("javascript", …). */
 export type LanguageId = (typeof LANGUAGES)[number]["id"];

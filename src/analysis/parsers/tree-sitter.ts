@@ -428,8 +428,15 @@ export function assembleFacts(
   }
   for (const skip of drafts.skips) {
     const owner = innermostDraft(drafts.tests, skip.startIndex);
-    if (!owner || owner.marks[skip.flag]) continue;
-    owner.marks[skip.flag] = skip.reason === undefined ? { via: skip.via } : { via: skip.via, reason: skip.reason };
+    if (!owner) continue;
+    // The skip stops its test and every test nested in it after the skip (subtests, examples of a group).
+    const stopped = drafts.tests.filter(
+      (draft) => draft === owner || (draft.node.startIndex > skip.startIndex && draft.node.endIndex <= owner.node.endIndex),
+    );
+    for (const draft of stopped) {
+      if (draft.marks[skip.flag]) continue;
+      draft.marks[skip.flag] = skip.reason === undefined ? { via: skip.via } : { via: skip.via, reason: skip.reason };
+    }
   }
   const tests = drafts.tests.map((draft) => toTestCase(draft, details.get(draft) ?? []));
   const facts: FileFacts = {

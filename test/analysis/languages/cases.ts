@@ -61,6 +61,21 @@ export const LANGUAGE_CASES: readonly LanguageCase[] = [
         })
         .join("\n\n"),
   },
+  {
+    language: "go",
+    path: "calc/calc_test.go",
+    idOf: (name) => `Test${pascal(name)}`,
+    garbage: "}}}} func func ((( package",
+    render: (tests) =>
+      'package calc\n\nimport "testing"\n\n' +
+      tests
+        .map((test) => {
+          const skip = test.skip ? `\tt.Skip(${JSON.stringify(REASON[test.skip])})\n` : "";
+          const name = test.isDiscovered === false ? `check${pascal(test.name)}` : `Test${pascal(test.name)}`;
+          return `func ${name}(t *testing.T) {\n${skip}\tif got := Compute(${test.input}); got != ${test.expected} {\n\t\tt.Errorf("got %d", got)\n\t}\n}\n`;
+        })
+        .join("\n"),
+  },
 ];
 
 /** Spelling helpers, exported for the per-language tables. */

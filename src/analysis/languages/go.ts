@@ -1,0 +1,406 @@
+/**
+ * Go: `func TestXxx(t *testing.T)` and `FuzzXxx(f *testing.F)` tests in
+ * `_test.go` files, `t.Run("name", ...)` subtests, table tests (rows of the
+ * composite literal a test ranges over), `t.Skip*` calls, build constraints
+ * that exclude the file from a default `go test`, and assertions (`t.Error*`
+ * and `t.Fatal*` under the condition that guards them, testify
+ * `assert.*`/`require.*`), from tree-sitter-go with grammars/go/*.scm.
+ */
+
+import {
+  compactText,
+  extractWithTreeSitter,
+  hashNode,
+  hashRow,
+  literalsOf,
+  namedChildren,
+  queryCaptures,
+  stringValue,
+  type AssertionDraft,
+  type ExtractedDrafts,
+  type LoadedGrammar,
+  type Node,
+  type SkipDraft,
+  type TestDraft,
+} from "../parsers/tree-sitter.js";
+import type { AssertionFact, FileFacts, NonTestFunctionFact } from "../facts.js";
+import type { LanguageModule } from "./language.js";
+
+const LANGUAGE_ID = "go";
+const QUERIES = ["tests", "assertions"] as const;
+
+/** `go test` compiles tests only from `_test.go` files. */
+export function isGoTestPath(path: string): boolean {
+  return path.endsWith("_test.go");
+}
+
+/** `TestXxx` where Xxx does not start with a lower-case letter (the `go test` rule), or `Test` alone. */
+const TEST_NAME = /^Test($|[^\p{Ll}])/u;
+const FUZZ_NAME = /^Fuzz($|[^\p{Ll}])/u;
+
+/** Parameter types of tests, fuzz tests and helpers that receive a testing value. */
+const TESTING_PARAMETER = /(\w+)\s+\*?testing\.(T|B|F|TB)\b/g;
+
+/**
+ * Tags `go test` may satisfy on some machine: operating systems,
+ * architectures, toolchains, cgo and go1.N release tags. A build constraint
+ * over only these is a platform choice, not a disabled file; any other tag
+ * (`ignore`, `integration`, `e2e`) is off unless passed with `-tags`.
+ */
+const PLATFORM_TAGS: ReadonlySet<string> = new Set([
+  "aix", "android", "darwin", "dragonfly", "freebsd", "hurd", "illumos", "ios", "js", "linux", "nacl", "netbsd",
+  "openbsd", "plan9", "solaris", "wasip1", "windows", "zos", "unix",
+  "386", "amd64", "amd64p32", "arm", "armbe", "arm64", "arm64be", "loong64", "mips", "mipsle", "mips64", "mips64le",
+  "mips64p32", "mips64p32le", "ppc", "ppc64", "ppc64le", "riscv", "riscv64", "s390", "s390x", "sparc", "sparc64", "wasm",
+  "cgo", "gc", "gccgo",
+]);
+
+function isPlatformTag(tag: string): boolean {
+  return PLATFORM_TAGS.has(tag) || /^go1\.\d+$/.test(tag);
+}
+
+type Expr = { tag: string } | { not: Expr } | { and: [Expr, Expr] } | { or: [Expr, Expr] };
+
+/** Parses a `//go:build` expression (`!`, `&&`, `||`, parentheses); null when malformed. */
+function parseBuildExpression(text: string): Expr | null {
+  const tokens = text.match(/\(|\)|!|&&|\|\||[\w.]+/g) ?? [];
+  let position = 0;
+  const parseOr = (): Expr | null => {
+    let left = parseAnd();
+    while (left && tokens[position] === "||") {
+      position++;
+      const right = parseAnd();
+      left = right ? { or: [left, right] } : null;
+    }
+    return left;
+  };
+  const parseAnd = (): Expr | null => {
+    let left = parseUnary();
+    while (left && tokens[position] === "&&") {
+      position++;
+      const right = parseUnary();
+      left = right ? { and: [left, right] } : null;
+    }
+    return left;
+  };
+  const parseUnary = (): Expr | null => {
+    const token = tokens[position++];
+    if (token === "!") {
+      const operand = parseUnary();
+      return operand ? { not: operand } : null;
+    }
+    if (token === "(") {
+      const inner = parseOr();
+      return tokens[position++] === ")" ? inner : null;
+    }
+    return token !== undefined && /^[\w.]+$/.test(token) ? { tag: token } : null;
+  };
+  const expression = parseOr();
+  return expression && position === tokens.length ? expression : null;
+}
+
+/** `// +build a,b c` lines -> one expression (lines AND, spaces OR, commas AND). */
+function plusBuildExpression(lines: readonly string[]): string {
+  return lines
+    .map((line) => "(" + line.trim().split(/\s+/).map((term) => "(" + term.split(",").join(" && ") + ")").join(" || ") + ")")
+    .join(" && ");
+}
+
+function evaluate(expression: Expr, value: (tag: string) => boolean): boolean {
+  if ("tag" in expression) return value(expression.tag);
+  if ("not" in expression) return !evaluate(expression.not, value);
+  if ("and" in expression) return evaluate(expression.and[0], value) && evaluate(expression.and[1], value);
+  return evaluate(expression.or[0], value) || evaluate(expression.or[1], value);
+}
+
+function tagsOf(expression: Expr, into: Set<string>): Set<string> {
+  if ("tag" in expression) into.add(expression.tag);
+  else if ("not" in expression) tagsOf(expression.not, into);
+  else for (const part of "and" in expression ? expression.and : expression.or) tagsOf(part, into);
+  return into;
+}
+
+/**
+ * The build constraint of a Go file when it keeps the file out of a default
+ * `go test` on every platform (custom tags off, platform tags any way), as
+ * written; null when the file builds somewhere without `-tags`.
+ */
+export function excludingBuildConstraint(content: string): string | null {
+  const header = content.slice(0, Math.max(0, content.search(/^package\s/m))) || "";
+  const goBuild = /^\/\/go:build\s+(.+)$/m.exec(header);
+  const plusLines = [...header.matchAll(/^\/\/\s*\+build\s+(.+)$/gm)].map((match) => match[1] as string);
+  const text = goBuild ? (goBuild[1] as string).trim() : plusLines.length > 0 ? plusBuildExpression(plusLines) : null;
+  if (text === null) return null;
+  const expression = parseBuildExpression(text);
+  if (!expression) return null;
+  const platform = [...tagsOf(expression, new Set())].filter(isPlatformTag).slice(0, 12);
+  for (let mask = 0; mask < 1 << platform.length; mask++) {
+    const isOn = (tag: string): boolean => {
+      const index = platform.indexOf(tag);
+      return index !== -1 && (mask & (1 << index)) !== 0;
+    };
+    if (evaluate(expression, isOn)) return null;
+  }
+  return goBuild ? `//go:build ${text}` : `// +build ${plusLines.join(" / ")}`;
+}
+
+/** testify assert/require functions -> strength and negation; unknown ones count as truthiness checks. */
+const TESTIFY: ReadonlyMap<string, { strength: 1 | 2 | 3; negated?: boolean; expectedFirst?: boolean }> = new Map([
+  ["Equal", { strength: 3, expectedFirst: true }],
+  ["Equalf", { strength: 3, expectedFirst: true }],
+  ["EqualValues", { strength: 3, expectedFirst: true }],
+  ["Exactly", { strength: 3, expectedFirst: true }],
+  ["JSONEq", { strength: 3, expectedFirst: true }],
+  ["YAMLEq", { strength: 3, expectedFirst: true }],
+  ["Same", { strength: 3, expectedFirst: true }],
+  ["ElementsMatch", { strength: 3, expectedFirst: true }],
+  ["EqualError", { strength: 3 }],
+  ["Nil", { strength: 3 }],
+  ["ErrorIs", { strength: 3 }],
+  ["PanicsWithValue", { strength: 3, expectedFirst: true }],
+  ["PanicsWithError", { strength: 3, expectedFirst: true }],
+  ["ErrorContains", { strength: 2 }],
+  ["ErrorAs", { strength: 2 }],
+  ["Contains", { strength: 2 }],
+  ["Subset", { strength: 2 }],
+  ["Len", { strength: 2 }],
+  ["Greater", { strength: 2 }],
+  ["GreaterOrEqual", { strength: 2 }],
+  ["Less", { strength: 2 }],
+  ["LessOrEqual", { strength: 2 }],
+  ["IsType", { strength: 2 }],
+  ["Regexp", { strength: 2 }],
+  ["InDelta", { strength: 2 }],
+  ["InEpsilon", { strength: 2 }],
+  ["WithinDuration", { strength: 2 }],
+  ["Panics", { strength: 2 }],
+  ["NotEqual", { strength: 2, negated: true }],
+  ["NotContains", { strength: 2, negated: true }],
+  ["NotSame", { strength: 2, negated: true }],
+  ["NotErrorIs", { strength: 2, negated: true }],
+  ["True", { strength: 1 }],
+  ["False", { strength: 1, negated: true }],
+  ["NotNil", { strength: 1, negated: true }],
+  ["NoError", { strength: 1 }],
+  ["Error", { strength: 1 }],
+  ["Empty", { strength: 1 }],
+  ["NotEmpty", { strength: 1, negated: true }],
+  ["Zero", { strength: 1 }],
+  ["NotZero", { strength: 1, negated: true }],
+  ["NotPanics", { strength: 1 }],
+  ["Condition", { strength: 1 }],
+  ["Eventually", { strength: 1 }],
+  ["Fail", { strength: 1 }],
+  ["FailNow", { strength: 1 }],
+]);
+
+/** The `if` whose consequence holds this call, with no function literal in between. */
+function guardingIf(call: Node): Node | null {
+  let node: Node | null = call.parent;
+  while (node) {
+    if (node.type === "func_literal" || node.type === "function_declaration") return null;
+    if (node.type === "if_statement") return node;
+    node = node.parent;
+  }
+  return null;
+}
+
+/** `t.Errorf(...)` as an AssertionFact, judged by the condition of the `if` that guards it. */
+function testingCallFact(call: Node, object: string, matcher: string, line: number): AssertionFact {
+  const base = { line, matcher: `${object}.${matcher}`, tautology: false };
+  const condition = guardingIf(call)?.childForFieldName("condition");
+  if (!condition) return { ...base, strength: 1 };
+  if (condition.type === "false" || condition.type === "true") {
+    return { ...base, strength: 0, tautology: condition.type === "false", actual: condition.text };
+  }
+  if (condition.type === "binary_expression") {
+    const operator = condition.childForFieldName("operator")?.text ?? condition.child(1)?.text ?? "";
+    const left = condition.childForFieldName("left");
+    const right = condition.childForFieldName("right");
+    const isNilCheck = left?.type === "nil" || right?.type === "nil";
+    if (!isNilCheck && (operator === "!=" || operator === "==")) {
+      const fact: AssertionFact = { ...base, strength: operator === "!=" ? 3 : 2, matcher: `if ${operator} ${base.matcher}` };
+      const actual = compactText(left);
+      const expected = compactText(right);
+      if (actual !== undefined) fact.actual = actual;
+      if (expected !== undefined) fact.expected = expected;
+      if (operator === "==") fact.negated = true;
+      if (actual !== undefined && actual === expected) {
+        fact.strength = 0;
+        fact.tautology = operator === "==";
+      }
+      return fact;
+    }
+    if (["<", ">", "<=", ">="].includes(operator)) return { ...base, strength: 2, matcher: `if ${operator} ${base.matcher}` };
+    return { ...base, strength: 1, matcher: `if ${base.matcher}` };
+  }
+  if (condition.type === "unary_expression" && /^!\s*(reflect\.DeepEqual|cmp\.Equal|bytes\.Equal|slices\.Equal|maps\.Equal)\b/.test(condition.text)) {
+    return { ...base, strength: 3, matcher: `if !equal ${base.matcher}` };
+  }
+  return { ...base, strength: 1, matcher: `if ${base.matcher}` };
+}
+
+/** `assert.Equal(t, want, got)` as an AssertionFact. */
+function testifyFact(object: string, matcher: string, args: Node | undefined, line: number): AssertionFact {
+  const rank = TESTIFY.get(matcher) ?? TESTIFY.get(matcher.replace(/f$/, "")) ?? { strength: 1 as const };
+  const [, first, second] = args ? namedChildren(args) : [];
+  const fact: AssertionFact = { line, matcher: `${object}.${matcher}`, strength: rank.strength, tautology: false };
+  if (rank.negated) fact.negated = true;
+  if (first && second && rank.strength >= 2) {
+    const [expected, actual] = rank.expectedFirst ? [first, second] : [second, first];
+    fact.expected = compactText(expected) as string;
+    fact.actual = compactText(actual) as string;
+    if (!rank.negated && rank.strength === 3 && fact.expected === fact.actual) {
+      fact.strength = 0;
+      fact.tautology = true;
+    }
+  } else if (first) {
+    fact.actual = compactText(first) as string;
+    if ((matcher === "True" && first.type === "true") || (matcher === "False" && first.type === "false") || (matcher === "Nil" && first.type === "nil")) {
+      fact.strength = 0;
+      fact.tautology = true;
+    }
+  }
+  return fact;
+}
+
+/** The rows of a composite literal table: slice elements, or map values. */
+function tableRows(literal: Node): Node[] | null {
+  const body = literal.childForFieldName("body");
+  if (literal.type !== "composite_literal" || !body) return null;
+  const type = literal.childForFieldName("type")?.type ?? "";
+  if (!["slice_type", "array_type", "map_type", "implicit_length_array_type"].includes(type)) return null;
+  return namedChildren(body);
+}
+
+/** The composite literal a `for ... range X` loop of a test ranges over, resolving X to a local `X := []T{...}` / `var X = ...`. */
+function rangedTable(loop: Node, scope: Node): Node | null {
+  const clause = namedChildren(loop).find((child) => child.type === "range_clause");
+  const right = clause?.childForFieldName("right");
+  if (!right) return null;
+  if (right.type === "composite_literal") return right;
+  if (right.type !== "identifier") return null;
+  let found: Node | null = null;
+  const visit = (node: Node): void => {
+    if (found || node.startIndex >= loop.startIndex) return;
+    if (node.type === "short_var_declaration" || node.type === "var_spec" || node.type === "assignment_statement") {
+      const left = node.childForFieldName("left") ?? node.childForFieldName("name");
+      const value = node.childForFieldName("right") ?? node.childForFieldName("value");
+      const names = left ? (left.type === "expression_list" ? namedChildren(left) : [left]) : [];
+      const values = value ? (value.type === "expression_list" ? namedChildren(value) : [value]) : [];
+      const index = names.findIndex((name) => name.text === right.text);
+      const candidate = index === -1 ? undefined : values[index];
+      if (candidate?.type === "composite_literal") found = candidate;
+      return;
+    }
+    for (const child of namedChildren(node)) visit(child);
+  };
+  visit(scope);
+  return found;
+}
+
+function descendantsOfType(node: Node, type: string): Node[] {
+  return node.descendantsOfType(type).filter((child): child is Node => child !== null);
+}
+
+function extractGoDrafts(path: string, grammar: LoadedGrammar, root: Node, content: string): ExtractedDrafts {
+  const tests: TestDraft[] = [];
+  const nonTestFunctions: NonTestFunctionFact[] = [];
+  const isTestFile = isGoTestPath(path);
+  const constraint = isTestFile ? excludingBuildConstraint(content) : null;
+  const testingNames = new Set([...content.matchAll(TESTING_PARAMETER)].map((match) => match[1] as string));
+  const matches = queryCaptures(grammar, "tests", root);
+
+  for (const match of matches) {
+    const definition = match.get("definition");
+    const name = match.get("name")?.text;
+    const body = match.get("body");
+    const params = match.get("params")?.text ?? "";
+    if (!definition || !name || !body) continue;
+    const line = definition.startPosition.row + 1;
+    const bodyHash = hashNode(body);
+    const isTest = isTestFile && ((TEST_NAME.test(name) && /\*\s*testing\.T\b/.test(params)) || (FUZZ_NAME.test(name) && /\*\s*testing\.F\b/.test(params)));
+    if (!isTest) {
+      if (isTestFile) nonTestFunctions.push({ name, suitePath: [], line, bodyHash });
+      continue;
+    }
+    const draft: TestDraft = { name, suitePath: [], line, node: definition, bodyHash, marks: {}, literals: literalsOf(body) };
+    if (constraint) draft.marks.skipped = { via: constraint, reason: constraint };
+    const loop = descendantsOfType(body, "for_statement").find((candidate) => rangedTable(candidate, body) !== null);
+    const table = loop ? rangedTable(loop, body) : null;
+    const rows = table ? tableRows(table) : null;
+    if (rows) {
+      draft.eachRows = rows.length;
+      draft.eachRowHashes = rows.map(hashRow);
+      draft.eachRowLiterals = rows.map(literalsOf);
+    }
+    tests.push(draft);
+  }
+
+  const skips: SkipDraft[] = [];
+  const subtests: TestDraft[] = [];
+  for (const match of matches) {
+    const call = match.get("call");
+    const object = match.get("object")?.text;
+    const method = match.get("method")?.text;
+    if (!call || !object || !method || !testingNames.has(object)) continue;
+    const args = match.get("args");
+    const [first, second] = args ? namedChildren(args) : [];
+    if (method === "Run") {
+      const title = stringValue(first);
+      if (title === null || second?.type !== "func_literal") continue;
+      const parent = [...tests, ...subtests].filter((draft) => draft.node.startIndex <= call.startIndex && call.endIndex <= draft.node.endIndex).sort((a, b) => b.node.startIndex - a.node.startIndex)[0];
+      if (!parent) continue;
+      const body = second.childForFieldName("body");
+      const draft: TestDraft = {
+        name: title,
+        suitePath: [...parent.suitePath, parent.name],
+        line: call.startPosition.row + 1,
+        node: call,
+        bodyHash: hashNode(body),
+        marks: { ...parent.marks },
+        literals: body ? literalsOf(body) : [],
+      };
+      subtests.push(draft);
+      continue;
+    }
+    const reason = stringValue(first);
+    const skip: SkipDraft = { startIndex: call.startIndex, flag: "skipped", via: `${object}.${method}()` };
+    if (reason !== null) skip.reason = reason;
+    skips.push(skip);
+  }
+  const allTests = [...tests, ...subtests].sort((a, b) => a.node.startIndex - b.node.startIndex);
+
+  const assertions: AssertionDraft[] = [];
+  const frameworks: string[] = isTestFile ? ["testing"] : [];
+  for (const match of queryCaptures(grammar, "assertions", root)) {
+    const object = match.get("object")?.text ?? "";
+    const matcher = match.get("matcher")?.text ?? "";
+    const node = match.get("assertion") ?? match.get("testify");
+    if (!node) continue;
+    const line = node.startPosition.row + 1;
+    let fact: AssertionFact;
+    if (match.has("testify")) {
+      fact = testifyFact(object, matcher, match.get("args"), line);
+      frameworks.push("testify");
+    } else {
+      if (!testingNames.has(object)) continue;
+      fact = testingCallFact(node, object, matcher, line);
+    }
+    assertions.push({ ...fact, startIndex: node.startIndex });
+  }
+  return { tests: allTests, assertions, skips, nonTestFunctions, frameworks };
+}
+
+/** Facts of one Go file (see the module comment). Never throws for bad content. */
+export function extractGoFacts(path: string, content: string): Promise<FileFacts> {
+  return extractWithTreeSitter(LANGUAGE_ID, QUERIES, isGoTestPath(path), content, (grammar, root) => extractGoDrafts(path, grammar, root, content));
+}
+
+/** The Go language module: `.go`, parsed with tree-sitter-go. */
+export const go = {
+  id: "go" as const,
+  extensions: [".go"],
+  isTestPath: isGoTestPath,
+  extract: extractGoFacts,
+} satisfies LanguageModule;

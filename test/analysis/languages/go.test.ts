@@ -1,0 +1,124 @@
+/**
+ * Go extraction tables: which functions `go test` runs, subtests and table
+ * rows, skips and build constraints, and assertion strengths.
+ */
+import { describe, expect, it } from "vitest";
+import { analyzeChanges, extractFacts } from "../../../src/analysis/index.js";
+import type { TestCase } from "../../../src/analysis/facts.js";
+import { excludingBuildConstraint } from "../../../src/analysis/languages/go.js";
+
+async function testsOf(body: string, path = "calc/calc_test.go", header = ""): Promise<TestCase[]> {
+  const facts = await extractFacts(path, `${header}package calc\n\nimport "testing"\n\n${body}`);
+  expect(facts.parseError).toBeUndefined();
+  return facts.tests;
+}
+
+describe("go: which tests run", () => {
+  it.each([
+    ["TestXxx(t *testing.T)", "func TestAdd(t *testing.T) {}\n", ["TestAdd"]],
+    ["Test alone and Test_underscore", "func Test(t *testing.T) {}\nfunc Test_add(t *testing.T) {}\n", ["Test", "Test_add"]],
+    ["Testadd (lower case after Test) is not a test", "func Testadd(t *testing.T) {}\n", []],
+    ["TestMain and benchmarks are not tests", "func TestMain(m *testing.M) {}\nfunc BenchmarkAdd(b *testing.B) {}\n", []],
+    ["fuzz tests", "func FuzzAdd(f *testing.F) {}\n", ["FuzzAdd"]],
+    ["helpers are not tests", "func helper(t *testing.T) {}\n", []],
+    ["literal t.Run subtests, nested", 'func TestAdd(t *testing.T) {\n\tt.Run("small", func(t *testing.T) {\n\t\tt.Run("zero", func(t *testing.T) {})\n\t})\n}\n', ["TestAdd", "TestAdd > small", "TestAdd > small > zero"]],
+  ])("%s", async (_title, body, ids) => {
+    expect((await testsOf(body)).map((test) => test.id)).toEqual(ids);
+  });
+
+  it("a non-test file declares no tests", async () => {
+    expect(await testsOf("func TestAdd(t *testing.T) {}\n", "calc/calc.go")).toEqual([]);
+  });
+});
+
+describe("go: table tests", () => {
+  const table = (rows: string) =>
+    `func TestAdd(t *testing.T) {\n\ttests := []struct{ a, want int }{\n${rows}\t}\n\tfor _, tc := range tests {\n\t\tt.Run("", func(t *testing.T) {\n\t\t\tif got := Add(tc.a); got != tc.want {\n\t\t\t\tt.Errorf("got %d", got)\n\t\t\t}\n\t\t})\n\t}\n}\n`;
+
+  it("counts the rows of the ranged table", async () => {
+    const [test] = await testsOf(table("\t\t{1, 2},\n\t\t{2, 3},\n\t\t{a: 3, want: 4},\n"));
+    expect(test?.eachRows).toBe(3);
+  });
+
+  it.each([
+    ["a row removed is a test_deletion", "\t\t{1, 2},\n", [["test_deletion", "TestAdd"]]],
+    ["a row added finds nothing", "\t\t{1, 2},\n\t\t{2, 3},\n\t\t{5, 6},\n", []],
+  ])("%s", async (_title, rows, expected) => {
+    const wrap = (body: string) => `package calc\n\nimport "testing"\n\n${body}`;
+    const analysis = await analyzeChanges([{ path: "calc_test.go", before: wrap(table("\t\t{1, 2},\n\t\t{2, 3},\n")), after: wrap(table(rows)) }]);
+    expect(analysis.findings.map((finding) => [finding.type, finding.test])).toEqual(expected);
+  });
+});
+
+describe("go: skips and build constraints", () => {
+  it.each([
+    ["t.Skip", '\tt.Skip("flaky")\n', "t.Skip()", "flaky"],
+    ["t.Skipf", '\tt.Skipf("needs %s", "db")\n', "t.Skipf()", "needs %s"],
+    ["t.SkipNow", "\tt.SkipNow()\n", "t.SkipNow()", undefined],
+    ["a conditional skip", "\tif testing.Short() {\n\t\tt.Skip()\n\t}\n", "t.Skip()", undefined],
+  ])("%s", async (_title, statement, via, reason) => {
+    const [test] = await testsOf(`func TestAdd(t *testing.T) {\n${statement}}\n`);
+    expect(test?.flags.skipped).toBe(true);
+    expect(test?.flagVia?.skipped).toBe(via);
+    expect(test?.skipReason).toBe(reason);
+  });
+
+  it("a skip in a test reaches its subtests declared after it", async () => {
+    const tests = await testsOf('func TestAdd(t *testing.T) {\n\tt.Skip()\n\tt.Run("a", func(t *testing.T) {})\n}\n');
+    expect(tests.map((test) => test.flags.skipped)).toEqual([true, true]);
+  });
+
+  it.each([
+    ["//go:build ignore", "//go:build ignore"],
+    ["//go:build integration", "//go:build integration"],
+    ["//go:build integration && linux", "//go:build integration && linux"],
+    ["// +build ignore", "// +build ignore"],
+    ["//go:build linux", null],
+    ["//go:build !windows", null],
+    ["//go:build linux || darwin", null],
+    ["//go:build go1.21", null],
+    ["//go:build !integration", null],
+  ])("%s excludes the file: %j", (line, expected) => {
+    expect(excludingBuildConstraint(`${line}\n\npackage calc\n`)).toBe(expected);
+  });
+
+  it("a build constraint added to a test file disables its tests", async () => {
+    const body = 'package calc\n\nimport "testing"\n\nfunc TestAdd(t *testing.T) {\n\tif Add(1) != 2 {\n\t\tt.Error("x")\n\t}\n}\n';
+    const analysis = await analyzeChanges([{ path: "calc_test.go", before: body, after: `//go:build ignore\n\n${body}` }]);
+    expect(analysis.findings.map((finding) => [finding.type, finding.severity, finding.test])).toEqual([["test_disabled", "critical", "TestAdd"]]);
+  });
+});
+
+describe("go: assertions", () => {
+  it.each([
+    ["if got != want { t.Errorf }", "\tif got := Add(1); got != 2 {\n\t\tt.Errorf(\"got %d\", got)\n\t}\n", { matcher: "if != t.Errorf", strength: 3, actual: "got", expected: "2" }],
+    ["if err != nil { t.Fatal }", "\tif err != nil {\n\t\tt.Fatal(err)\n\t}\n", { matcher: "if t.Fatal", strength: 1 }],
+    ["if !reflect.DeepEqual", "\tif !reflect.DeepEqual(a, b) {\n\t\tt.Error(a)\n\t}\n", { strength: 3 }],
+    ["an unguarded t.Fail", "\tt.Fail()\n", { matcher: "t.Fail", strength: 1 }],
+    ["assert.Equal", "\tassert.Equal(t, 2, Add(1))\n", { matcher: "assert.Equal", strength: 3, expected: "2", actual: "Add ( 1 )" }],
+    ["require.NoError", "\trequire.NoError(t, err)\n", { matcher: "require.NoError", strength: 1 }],
+    ["assert.Contains", "\tassert.Contains(t, s, \"x\")\n", { strength: 2 }],
+    ["assert.True(t, true) is a tautology", "\tassert.True(t, true)\n", { strength: 0, tautology: true }],
+    ["assert.Equal(t, x, x) is a tautology", "\tassert.Equal(t, x, x)\n", { strength: 0, tautology: true }],
+  ])("%s", async (_title, statement, expected) => {
+    const [test] = await testsOf(`func TestAdd(t *testing.T) {\n${statement}}\n`);
+    expect(test?.assertionCount).toBe(1);
+    expect(test?.assertionsDetail?.[0]).toMatchObject(expected);
+  });
+
+  it("err.Error() is not an assertion", async () => {
+    const [test] = await testsOf("func TestAdd(t *testing.T) {\n\t_ = err.Error()\n}\n");
+    expect(test?.assertionCount).toBe(0);
+  });
+});
+
+describe("go: renames out of discovery", () => {
+  it.each([
+    ["TestX -> testX", "testAdd", [["test_disabled", "TestAdd"]]],
+    ["TestX -> TestY keeps running", "TestSum", []],
+  ])("%s", async (_title, newName, expected) => {
+    const file = (name: string) => `package calc\n\nimport "testing"\n\nfunc ${name}(t *testing.T) {\n\tif Add(1) != 2 {\n\t\tt.Error("x")\n\t}\n}\n`;
+    const analysis = await analyzeChanges([{ path: "calc_test.go", before: file("TestAdd"), after: file(newName) }]);
+    expect(analysis.findings.map((finding) => [finding.type, finding.test])).toEqual(expected);
+  });
+});
