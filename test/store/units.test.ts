@@ -75,3 +75,33 @@ describe("git config reader", () => {
     expect(out.get("core.bare")).toBe("false");
   });
 });
+
+describe("stat cache freshness (racy git)", () => {
+  it("trusts an entry only when its stat is identical and older than the scan by the racy window", async () => {
+    const { StatCacheBuilder, decodeStatCache, RACY_WINDOW_MS } = await import("../../src/store/stat-cache.js");
+    const scanStartMs = 1_000_000;
+    const builder = new StatCacheBuilder(scanStartMs);
+    const old = scanStartMs - RACY_WINDOW_MS - 1;
+    const racy = scanStartMs - RACY_WINDOW_MS + 1;
+    builder.add("old.txt", "100644", "a".repeat(40), 1, 0o100644, 10, old, old, 7);
+    builder.add("racy.txt", "100644", "b".repeat(40), 1, 0o100644, 10, racy, old, 8);
+    builder.add("racy-ctime.txt", "100644", "c".repeat(40), 1, 0o100644, 10, old, racy, 9);
+    const cache = decodeStatCache(builder.encode());
+    const slot = (p: string): number => cache.find(p);
+    expect(cache.isFresh(slot("old.txt"), 0o100644, 10, old, old, 7)).toBe(true);
+    expect(cache.isFresh(slot("old.txt"), 0o100644, 11, old, old, 7)).toBe(false); // size
+    expect(cache.isFresh(slot("old.txt"), 0o100755, 10, old, old, 7)).toBe(false); // mode
+    expect(cache.isFresh(slot("old.txt"), 0o100644, 10, old, old, 8)).toBe(false); // inode
+    expect(cache.isFresh(slot("old.txt"), 0o100644, 10, old + 1, old, 7)).toBe(false); // mtime
+    expect(cache.isFresh(slot("racy.txt"), 0o100644, 10, racy, old, 8)).toBe(false);
+    expect(cache.isFresh(slot("racy-ctime.txt"), 0o100644, 10, old, racy, 9)).toBe(false);
+    expect(cache.oidAt(slot("old.txt"))).toBe("a".repeat(40));
+    expect(cache.find("missing")).toBe(-1);
+  });
+
+  it("treats a corrupt or foreign cache file as a cold start", async () => {
+    const { decodeStatCache, loadStatCache } = await import("../../src/store/stat-cache.js");
+    expect(() => decodeStatCache(Buffer.from('{"format":"ralph-stat-cache","version":3,"files":5,"dirs":0,"trees":0,"scanStartMs":1}\n'))).toThrow();
+    expect(loadStatCache("/nonexistent/stat-cache").size).toBe(0);
+  });
+});
