@@ -9,6 +9,8 @@
 
 import { RalphError } from "../errors.js";
 import { compareFacts, type FactsPair } from "./compare.js";
+import { detectConfigTamper, isConfigPath } from "./config/index.js";
+import { detectCoverageRegression, isCoverageSummaryPath } from "./coverage.js";
 import { screenContent } from "./content.js";
 import { emptyFacts, hasUsableFacts, type FileFacts } from "./facts.js";
 import { LANGUAGES, extensionOf, languageForPath } from "./languages/index.js";
@@ -36,14 +38,34 @@ export { getLanguage, languageForPath } from "./languages/index.js";
 export interface AnalyzeOptions {
   /** Rules from `Ralph-Allow` trailers and config; matching findings stay in the output, marked allowed. */
   allow?: readonly AllowRule[];
+  /** Percentage points a coverage-summary.json metric may fall before it is a coverage_regression (default 0.5). */
+  coverageTolerancePercent?: number;
+  /** Facts kept between runs; a hit skips parsing (see {@link FactsCache}). */
+  facts?: FactsCache;
 }
 
 /**
- * Is this path one ralph can extract facts from? Decided by extension
- * through the language registry; loads no parser.
+ * Facts the caller keeps between runs, so an unchanged file is never parsed
+ * twice. analysis never touches the file system: the caller (src/loop)
+ * decides where entries live and keys them by the content's blob oid, the
+ * path (it decides the language and whether a file is a test file) and
+ * {@link EXTRACTOR_VERSION}.
+ */
+export interface FactsCache {
+  /** Facts extracted earlier for this path and content, or undefined. */
+  get(path: string, content: string): FileFacts | undefined;
+  /** Remembers freshly extracted facts for this path and content. */
+  set(path: string, content: string, facts: FileFacts): void;
+}
+
+/**
+ * Is this path one ralph analyses? A language's file (by extension, through
+ * the language registry), a test configuration file (runner configs,
+ * package.json, pytest/tox/coverage settings, Makefiles, CI pipelines) or a
+ * coverage-summary.json. Loads no parser.
  */
 export function isAnalyzable(path: string): boolean {
-  return languageForPath(path) !== null;
+  return languageForPath(path) !== null || isConfigPath(path) || isCoverageSummaryPath(path);
 }
 
 /**
@@ -107,8 +129,16 @@ export async function analyzeChanges(changes: readonly FileChange[], options: An
   const notAnalyzed: NotAnalyzed[] = [];
   const pairs: FactsPair[] = [];
 
+  const extract = async (path: string, content: string): Promise<FileFacts> => {
+    const cached = options.facts?.get(path, content);
+    if (cached) return cached;
+    const facts = await extractFacts(path, content);
+    options.facts?.set(path, content, facts);
+    return facts;
+  };
+
   for (const change of changes) {
-    if (!isAnalyzable(change.path)) {
+    if (languageForPath(change.path) === null) {
       const extension = extensionOf(change.path);
       if (UNSUPPORTED_SOURCE_EXTENSIONS.has(extension) && looksLikeTestPath(change.path)) {
         notAnalyzed.push({ path: change.path, reason: `no analyzer for ${extension} files yet; its tests were not checked` });
@@ -116,8 +146,8 @@ export async function analyzeChanges(changes: readonly FileChange[], options: An
       continue;
     }
     const [before, after] = await Promise.all([
-      change.before === null ? null : extractFacts(change.path, change.before),
-      change.after === null ? null : extractFacts(change.path, change.after),
+      change.before === null ? null : extract(change.path, change.before),
+      change.after === null ? null : extract(change.path, change.after),
     ]);
     pairs.push({ path: change.path, before, after });
 
@@ -137,6 +167,15 @@ export async function analyzeChanges(changes: readonly FileChange[], options: An
     }
   }
 
-  const findings = sortFindings(applyAllowRules(compareFacts(pairs), options.allow ?? []));
+  // Config files and coverage summaries are judged as whole files, beside the facts.
+  const config = await detectConfigTamper(changes);
+  const coverage = detectCoverageRegression(changes, options.coverageTolerancePercent);
+  for (const result of [config, coverage]) {
+    notAnalyzed.push(...result.notAnalyzed);
+    // A JS config module was already counted with its facts.
+    stats.files_analyzed += result.analyzed.filter((path) => languageForPath(path) === null).length;
+  }
+
+  const findings = sortFindings(applyAllowRules([...compareFacts(pairs), ...config.findings, ...coverage.findings], options.allow ?? []));
   return { verdict: decideVerdict(findings), findings, stats, not_analyzed: notAnalyzed };
 }

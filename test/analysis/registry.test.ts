@@ -20,7 +20,8 @@ describe("the language registry", () => {
     ["lib/x.cjs", true],
     ["types/x.d.mts", true],
     ["src/a.kt", false],
-    ["Makefile", false],
+    ["Makefile", true], // a test configuration file (src/analysis/config)
+    ["docs/Makefile.txt", false],
     [".eslintrc", false],
   ] as const)("isAnalyzable(%s) is %s", (path, expected) => {
     expect(isAnalyzable(path)).toBe(expected);

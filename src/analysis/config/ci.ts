@@ -1,0 +1,198 @@
+/**
+ * CI pipelines: GitHub Actions workflows (`.github/workflows/*.yml`) and
+ * GitLab CI (`.gitlab-ci.yml`), parsed with `yaml`. A test step or job is one
+ * whose commands run a test runner (or whose name says test). Findings: a
+ * test step or job removed (and its commands not found elsewhere in the
+ * file), `continue-on-error`/`allow_failure` turned on, `if: false` or
+ * `when: manual`/`never` added, and test commands narrowed or masked.
+ */
+
+import { analyzeCommand, compareCommands, runsTests } from "./command.js";
+import type { TamperNote } from "./finding.js";
+import type { StaticConfig, StaticValue } from "./static-value.js";
+import { readYaml } from "./yaml.js";
+
+type YamlObject = { [key: string]: StaticValue };
+
+function isObject(value: StaticValue | undefined): value is YamlObject {
+  return value !== null && value !== undefined && typeof value === "object" && !Array.isArray(value);
+}
+
+/** `true`, `"true"`, `${{ true }}`: always on. */
+function isAlwaysTrue(value: StaticValue | undefined): boolean {
+  if (value === true || value === 1) return true;
+  return typeof value === "string" && /^\s*(\$\{\{\s*)?(true|1)(\s*\}\})?\s*$/i.test(value);
+}
+
+/** `false`, `"false"`, `${{ false }}`, `0`: never. */
+function isAlwaysFalse(value: StaticValue | undefined): boolean {
+  if (value === false || value === 0) return true;
+  return typeof value === "string" && /^\s*(\$\{\{\s*)?(false|0|'')(\s*\}\})?\s*$/i.test(value);
+}
+
+const TEST_NAME = /\b(tests?|specs?|pytest|jest|vitest|e2e|unit|integration)\b/i;
+
+/** A GitHub Actions step reduced to what matters here. */
+interface Step {
+  key: string;
+  name: string | null;
+  run: string | null;
+  uses: string | null;
+  isTest: boolean;
+  continueOnError: StaticValue | undefined;
+  condition: StaticValue | undefined;
+  path: string;
+}
+
+function stepsOf(job: YamlObject, jobPath: string): Step[] {
+  const steps = Array.isArray(job.steps) ? job.steps : [];
+  return steps.flatMap((raw, index) => {
+    if (!isObject(raw)) return [];
+    const run = typeof raw.run === "string" ? raw.run : null;
+    const name = typeof raw.name === "string" ? raw.name : null;
+    const uses = typeof raw.uses === "string" ? raw.uses : null;
+    const key = typeof raw.id === "string" ? `id:${raw.id}` : name ? `name:${name}` : run ? `run:${run.trim()}` : `uses:${uses ?? index}`;
+    const isTest = (run !== null && runsTests(run)) || (name !== null && TEST_NAME.test(name) && (run !== null || uses !== null));
+    return [{ key, name, run, uses, isTest, continueOnError: raw["continue-on-error"], condition: raw.if, path: `${jobPath}.steps[${index}]` }];
+  });
+}
+
+function describeStep(step: Step): string {
+  return step.name ? `step "${step.name}"` : step.run ? `step "${step.run.trim().split("\n")[0]}"` : `step ${step.uses ?? "?"}`;
+}
+
+/** Every test command of a workflow, to tell a moved step from a removed one. */
+function allTestCommands(jobs: Map<string, Step[]>): string[] {
+  return [...jobs.values()].flatMap((steps) => steps.filter((step) => step.run !== null && runsTests(step.run)).map((step) => (step.run as string).trim()));
+}
+
+function jobsOf(config: StaticConfig): Map<string, { job: YamlObject; steps: Step[] }> {
+  const jobs = new Map<string, { job: YamlObject; steps: Step[] }>();
+  const raw = isObject(config.value) ? config.value.jobs : undefined;
+  if (!isObject(raw)) return jobs;
+  for (const [id, job] of Object.entries(raw)) if (isObject(job)) jobs.set(id, { job, steps: stepsOf(job, `jobs.${id}`) });
+  return jobs;
+}
+
+/** Notes for a GitHub Actions workflow file. */
+export async function compareGithubWorkflow(before: string | null, after: string | null): Promise<TamperNote[]> {
+  const was = before === null ? { value: {}, lines: new Map<string, number>() } : await readYaml(before);
+  const now = after === null ? { value: {}, lines: new Map<string, number>() } : await readYaml(after);
+  const oldJobs = jobsOf(was);
+  const newJobs = jobsOf(now);
+  const remainingCommands = allTestCommands(new Map([...newJobs].map(([id, entry]) => [id, entry.steps])));
+  const notes: TamperNote[] = [];
+  const line = (path: string): number | null => now.lines.get(path) ?? null;
+
+  for (const [id, old] of oldJobs) {
+    const testSteps = old.steps.filter((step) => step.isTest);
+    const isTestJob = testSteps.length > 0 || (TEST_NAME.test(id) && typeof old.job.uses === "string");
+    if (!isTestJob) continue;
+    const next = newJobs.get(id);
+    if (!next) {
+      const lost = testSteps.filter((step) => !(step.run && remainingCommands.includes(step.run.trim())));
+      if (lost.length > 0 || testSteps.length === 0) {
+        notes.push({ setting: `jobs.${id}`, line: null, message: `test job "${id}" was removed`, before: testSteps.map((step) => step.run ?? step.uses), after: null });
+      }
+      continue;
+    }
+    if (isAlwaysTrue(next.job["continue-on-error"]) && !isAlwaysTrue(old.job["continue-on-error"])) {
+      notes.push({ setting: `jobs.${id}.continue-on-error`, line: line(`jobs.${id}.continue-on-error`), message: `test job "${id}" now has continue-on-error: its failures no longer fail the workflow`, before: old.job["continue-on-error"] ?? null, after: next.job["continue-on-error"] ?? null });
+    }
+    if (isAlwaysFalse(next.job.if) && !isAlwaysFalse(old.job.if)) {
+      notes.push({ setting: `jobs.${id}.if`, line: line(`jobs.${id}.if`), message: `test job "${id}" now has if: ${String(next.job.if)}: it never runs`, before: old.job.if ?? null, after: next.job.if ?? null });
+    }
+    const unused = [...next.steps];
+    for (const step of testSteps) {
+      let index = unused.findIndex((candidate) => candidate.key === step.key);
+      if (index === -1 && step.run) {
+        const runners = analyzeCommand(step.run).invocations.map((invocation) => invocation.runner);
+        index = unused.findIndex((candidate) => candidate.run !== null && analyzeCommand(candidate.run).invocations.some((invocation) => runners.includes(invocation.runner)));
+      }
+      if (index === -1) {
+        if (step.run && remainingCommands.includes(step.run.trim())) continue;
+        notes.push({ setting: step.path, line: null, message: `test ${describeStep(step)} was removed from job "${id}"`, before: step.run ?? step.uses, after: null });
+        continue;
+      }
+      const [partner] = unused.splice(index, 1) as [Step];
+      const where = `job "${id}" ${describeStep(partner)}`;
+      if (isAlwaysTrue(partner.continueOnError) && !isAlwaysTrue(step.continueOnError)) {
+        notes.push({ setting: `${partner.path}.continue-on-error`, line: line(`${partner.path}.continue-on-error`), message: `${where} now has continue-on-error: failing tests no longer fail the job`, before: step.continueOnError ?? null, after: partner.continueOnError ?? null });
+      }
+      if (isAlwaysFalse(partner.condition) && !isAlwaysFalse(step.condition)) {
+        notes.push({ setting: `${partner.path}.if`, line: line(`${partner.path}.if`), message: `${where} now has if: ${String(partner.condition)}: it never runs`, before: step.condition ?? null, after: partner.condition ?? null });
+      }
+      if (step.run !== null) notes.push(...compareCommands(step.run, partner.run ?? "", where, line(`${partner.path}.run`) ?? line(partner.path)));
+    }
+  }
+  return notes;
+}
+
+/** Top-level keys of .gitlab-ci.yml that are not jobs. */
+const GITLAB_RESERVED = new Set(["stages", "variables", "default", "include", "workflow", "image", "services", "before_script", "after_script", "cache", "types"]);
+
+/** A GitLab job's script lines, following `extends` into templates in the same file. */
+function gitlabScript(jobs: YamlObject, job: YamlObject, depth = 0): string {
+  const flatten = (value: StaticValue | undefined): string[] =>
+    typeof value === "string" ? [value] : Array.isArray(value) ? value.flatMap((item) => flatten(item as StaticValue)) : [];
+  const own = flatten(job.script);
+  if (own.length > 0 || depth > 5) return own.join("\n");
+  const parents = typeof job.extends === "string" ? [job.extends] : Array.isArray(job.extends) ? job.extends.filter((item): item is string => typeof item === "string") : [];
+  for (const parent of parents.reverse()) {
+    const template = jobs[parent];
+    if (isObject(template)) {
+      const script = gitlabScript(jobs, template, depth + 1);
+      if (script) return script;
+    }
+  }
+  return "";
+}
+
+/** A job's effective setting, following `extends` (the job's own value wins). */
+function gitlabSetting(jobs: YamlObject, job: YamlObject, key: string, depth = 0): StaticValue | undefined {
+  if (key in job || depth > 5) return job[key];
+  const parents = typeof job.extends === "string" ? [job.extends] : Array.isArray(job.extends) ? job.extends.filter((item): item is string => typeof item === "string") : [];
+  for (const parent of parents.reverse()) {
+    const template = jobs[parent];
+    if (isObject(template)) {
+      const value = gitlabSetting(jobs, template, key, depth + 1);
+      if (value !== undefined) return value;
+    }
+  }
+  return undefined;
+}
+
+/** Notes for a .gitlab-ci.yml file. */
+export async function compareGitlabCi(before: string | null, after: string | null): Promise<TamperNote[]> {
+  const was = before === null ? { value: {}, lines: new Map<string, number>() } : await readYaml(before);
+  const now = after === null ? { value: {}, lines: new Map<string, number>() } : await readYaml(after);
+  const oldRoot = isObject(was.value) ? was.value : {};
+  const newRoot = isObject(now.value) ? now.value : {};
+  const jobNames = (root: YamlObject): string[] => Object.keys(root).filter((key) => !GITLAB_RESERVED.has(key) && !key.startsWith(".") && isObject(root[key]));
+  const newScripts = jobNames(newRoot).map((name) => gitlabScript(newRoot, newRoot[name] as YamlObject).trim());
+  const notes: TamperNote[] = [];
+  const line = (path: string): number | null => now.lines.get(path) ?? null;
+  for (const name of jobNames(oldRoot)) {
+    const job = oldRoot[name] as YamlObject;
+    const script = gitlabScript(oldRoot, job);
+    const isTestJob = runsTests(script) || (TEST_NAME.test(name) && script !== "");
+    if (!isTestJob) continue;
+    const next = newRoot[name];
+    if (!isObject(next)) {
+      if (!newScripts.includes(script.trim())) notes.push({ setting: name, line: null, message: `test job "${name}" was removed`, before: script, after: null });
+      continue;
+    }
+    const allowBefore = gitlabSetting(oldRoot, job, "allow_failure");
+    const allowAfter = gitlabSetting(newRoot, next, "allow_failure");
+    if ((isAlwaysTrue(allowAfter) || isObject(allowAfter)) && !(isAlwaysTrue(allowBefore) || isObject(allowBefore))) {
+      notes.push({ setting: `${name}.allow_failure`, line: line(`${name}.allow_failure`) ?? line(name), message: `test job "${name}" now has allow_failure: its failures no longer fail the pipeline`, before: allowBefore ?? null, after: allowAfter ?? null });
+    }
+    const whenBefore = gitlabSetting(oldRoot, job, "when");
+    const whenAfter = gitlabSetting(newRoot, next, "when");
+    if ((whenAfter === "manual" || whenAfter === "never") && whenAfter !== whenBefore) {
+      notes.push({ setting: `${name}.when`, line: line(`${name}.when`) ?? line(name), message: `test job "${name}" now has when: ${whenAfter}: it no longer runs on its own`, before: whenBefore ?? null, after: whenAfter });
+    }
+    notes.push(...compareCommands(script, gitlabScript(newRoot, next), `job "${name}" script`, line(`${name}.script`) ?? line(name)));
+  }
+  return notes;
+}

@@ -1,0 +1,746 @@
+/**
+ * Test commands as written in package.json scripts, Makefile recipes, CI
+ * steps, tox `commands` and pytest `addopts`: a small shell reader that finds
+ * the test runner invocations in a command line and what each one selects,
+ * and a comparison that says how the after command runs fewer tests, masks
+ * their failures, or no longer runs them at all.
+ *
+ * The reader knows shell quoting, `&&`/`||`/`;`/`|` lists, environment
+ * prefixes and the usual launchers (`npx`, `pnpm exec`, `poetry run`,
+ * `python -m`, `c8`/`nyc`, `coverage run -m`). It does not expand variables
+ * except those a caller passes in (Makefile variables).
+ */
+
+import { show, type TamperNote } from "./finding.js";
+
+/** How one shell segment is joined to the one before it. */
+type Joiner = "start" | "&&" | "||" | ";" | "|" | "&" | "newline";
+
+/** One simple command of a command line, as words with quotes removed. */
+export interface ShellSegment {
+  joiner: Joiner;
+  words: string[];
+}
+
+/** A test runner found in a command: its family and the words after it. */
+export interface RunnerInvocation {
+  /** `vitest`, `jest`, `pytest`, `go test`, `npm run test:unit`, `make test`, … */
+  runner: string;
+  /** Option family, which decides how the arguments are read. */
+  family: RunnerFamily;
+  /** Positional arguments: files, folders or name filters (`vitest run a.test.ts`, `pytest tests/x.py`). */
+  positional: string[];
+  /** Options by canonical name; a flag has the value `true`; repeated options keep every value. */
+  options: Map<string, (string | true)[]>;
+  /** Coverage thresholds of an enclosing `c8`/`nyc` wrapper or the runner's own options, by metric. */
+  thresholds: Map<string, number>;
+}
+
+/** What a whole command line does about tests. */
+export interface CommandAnalysis {
+  /** Runner invocations in order. */
+  invocations: RunnerInvocation[];
+  /** Constructs that make a failing runner succeed: `|| true`, `|| exit 0`, `| tee`, `; true`. */
+  masks: string[];
+  /** True when the command only prints (`echo`, `printf`) or does nothing (`true`, `exit 0`, `:`). */
+  isNoOp: boolean;
+}
+
+type RunnerFamily = "js" | "mocha" | "pytest" | "go" | "cargo" | "node" | "script" | "generic";
+
+/** Splits a command line into simple commands. Quotes are removed; comments dropped; redirections skipped. */
+export function splitShell(command: string): ShellSegment[] {
+  const segments: ShellSegment[] = [];
+  let words: string[] = [];
+  let joiner: Joiner = "start";
+  let word = "";
+  let hasWord = false;
+  const endWord = (): void => {
+    if (hasWord) words.push(word);
+    word = "";
+    hasWord = false;
+  };
+  const endSegment = (next: Joiner): void => {
+    endWord();
+    if (words.length > 0) {
+      segments.push({ joiner, words });
+      joiner = next;
+    } else if (next !== "newline") {
+      joiner = segments.length === 0 ? "start" : next;
+    }
+    words = [];
+  };
+  for (let i = 0; i < command.length; i++) {
+    const char = command[i] as string;
+    const next = command[i + 1];
+    if (char === "\\" && next === "\n") {
+      i++;
+      continue;
+    }
+    if (char === "\\" && next !== undefined) {
+      word += next;
+      hasWord = true;
+      i++;
+      continue;
+    }
+    if (char === "'") {
+      const end = command.indexOf("'", i + 1);
+      word += command.slice(i + 1, end === -1 ? command.length : end);
+      hasWord = true;
+      i = end === -1 ? command.length : end;
+      continue;
+    }
+    if (char === '"') {
+      let j = i + 1;
+      for (; j < command.length && command[j] !== '"'; j++) {
+        if (command[j] === "\\" && j + 1 < command.length && '"\\$`'.includes(command[j + 1] as string)) j++;
+        word += command[j];
+      }
+      hasWord = true;
+      i = j;
+      continue;
+    }
+    if (char === "#" && !hasWord) {
+      while (i < command.length && command[i] !== "\n") i++;
+      i--;
+      continue;
+    }
+    if (char === "&" && next === "&") {
+      endSegment("&&");
+      i++;
+    } else if (char === "|" && next === "|") {
+      endSegment("||");
+      i++;
+    } else if (char === "|") {
+      endSegment("|");
+    } else if (char === ";") {
+      endSegment(";");
+    } else if (char === "&" && next !== ">") {
+      endSegment("&");
+    } else if (char === "\n") {
+      endSegment("newline");
+    } else if (char === "(" || char === ")" || char === "{" || char === "}") {
+      if (hasWord) word += char;
+      else endSegment(";");
+    } else if (char === " " || char === "\t" || char === "\r") {
+      endWord();
+    } else if ((char === ">" || char === "<") && !hasWord) {
+      // Redirection: skip the operator and its target.
+      let j = i + 1;
+      if (command[j] === ">" || command[j] === "&") j++;
+      while (command[j] === " ") j++;
+      while (j < command.length && !" \t\n;|&".includes(command[j] as string)) j++;
+      i = j - 1;
+    } else if ((char === ">" || char === "<") && /^\d$/.test(word)) {
+      word = "";
+      hasWord = false;
+      let j = i + 1;
+      if (command[j] === ">" || command[j] === "&") j++;
+      while (command[j] === " ") j++;
+      while (j < command.length && !" \t\n;|&".includes(command[j] as string)) j++;
+      i = j - 1;
+    } else {
+      word += char;
+      hasWord = true;
+    }
+  }
+  endSegment("newline");
+  return segments;
+}
+
+/** npm-style script names that run tests. */
+const TEST_SCRIPT_NAME = /(^|[:_-])(test|tests|spec|e2e|unit|integration)([:_-]|$)|^test/i;
+
+/** Make targets that run tests. */
+const TEST_TARGET_NAME = /^(test|tests|check|unittest|unit|integration|e2e|spec|ci)([-_:.].*)?$|[-_]tests?$/i;
+
+/** Words that only launch the next word (with their own options skipped). */
+const LAUNCHERS: Record<string, { valueOptions: ReadonlySet<string> }> = {
+  npx: { valueOptions: new Set(["-p", "--package", "-c", "--call"]) },
+  bunx: { valueOptions: new Set(["-p", "--package"]) },
+  "cross-env": { valueOptions: new Set() },
+  env: { valueOptions: new Set(["-u", "-C"]) },
+  time: { valueOptions: new Set() },
+  command: { valueOptions: new Set() },
+  exec: { valueOptions: new Set() },
+  nohup: { valueOptions: new Set() },
+  "xvfb-run": { valueOptions: new Set(["-s", "--server-args", "-n", "--server-num", "-e", "--error-file", "-f", "--auth-file"]) },
+  dotenv: { valueOptions: new Set(["-e", "-c", "-v"]) },
+  sudo: { valueOptions: new Set(["-u", "-g"]) },
+};
+
+/** Coverage wrappers whose own options come before the wrapped command. */
+const COVERAGE_WRAPPERS: Record<string, { valueOptions: ReadonlySet<string> }> = {
+  c8: {
+    valueOptions: new Set(["-r", "--reporter", "-x", "--exclude", "-n", "--include", "--src", "-o", "--reports-dir", "--report-dir", "--temp-directory", "-e", "--extension", "--lines", "--branches", "--functions", "--statements", "--per-file", "--config", "--exclude-after-remap"]),
+  },
+  nyc: {
+    valueOptions: new Set(["-r", "--reporter", "-x", "--exclude", "-n", "--include", "--report-dir", "--temp-dir", "-e", "--extension", "--lines", "--branches", "--functions", "--statements", "--require", "-i", "--cwd", "--nycrc-path"]),
+  },
+};
+
+const THRESHOLD_METRICS = ["lines", "branches", "functions", "statements"] as const;
+
+/** Per family: options that take a value, name filters, ignore options, and flags that narrow the run. */
+interface FamilySpec {
+  valueOptions: ReadonlySet<string>;
+  /** Options that select tests by name or marker; adding or changing one runs fewer tests. */
+  filterOptions: ReadonlySet<string>;
+  /** Options whose values exclude tests. */
+  ignoreOptions: ReadonlySet<string>;
+  /** Flags or options whose mere presence narrows the run or makes an empty run pass. */
+  narrowingOptions: ReadonlySet<string>;
+  /** Do positional words select files or names? */
+  isPositionalFilter: boolean;
+}
+
+const FAMILIES: Record<RunnerFamily, FamilySpec> = {
+  js: {
+    valueOptions: new Set([
+      "-c", "--config", "-r", "--root", "--dir", "--reporter", "--reporters", "--outputFile", "--project", "--environment", "--pool",
+      "--shard", "-t", "--testNamePattern", "--mode", "--exclude", "--maxWorkers", "--minWorkers", "--testTimeout", "--retry",
+      "--rootDir", "--roots", "--selectProjects", "--testPathPattern", "--testPathPatterns", "--testPathIgnorePatterns",
+      "--coverageReporters", "--testEnvironment", "--env", "--changedSince", "--workspace", "--browser",
+      "--coverageDirectory", "--collectCoverageFrom", "--setupFiles", "--globalSetup", "--testSequencer", "--seed",
+    ]),
+    filterOptions: new Set(["-t", "--testNamePattern", "--testPathPattern", "--testPathPatterns", "--project", "--selectProjects", "--shard", "--changedSince"]),
+    ignoreOptions: new Set(["--exclude", "--testPathIgnorePatterns"]),
+    narrowingOptions: new Set(["--passWithNoTests", "--onlyChanged", "-o", "--changed", "--findRelatedTests", "--related", "--listTests", "--lastCommit", "--onlyFailures", "-f"]),
+    isPositionalFilter: true,
+  },
+  mocha: {
+    valueOptions: new Set(["-g", "--grep", "-f", "--fgrep", "-t", "--timeout", "-R", "--reporter", "-r", "--require", "--spec", "--ignore", "--exclude", "--config", "-u", "--ui", "--file", "--extension", "--slow", "-s", "-O", "--reporter-option", "-j", "--jobs", "--retries"]),
+    filterOptions: new Set(["-g", "--grep", "-f", "--fgrep", "-i", "--invert"]),
+    ignoreOptions: new Set(["--ignore", "--exclude"]),
+    narrowingOptions: new Set(["--dry-run", "--pass-on-failing-test-suite", "--allow-uncaught"]),
+    isPositionalFilter: true,
+  },
+  pytest: {
+    valueOptions: new Set([
+      "-k", "-m", "-c", "-p", "-o", "--override-ini", "--ignore", "--ignore-glob", "--deselect", "--rootdir", "--cov", "--cov-report",
+      "--cov-fail-under", "--cov-config", "--junitxml", "--junit-xml", "-n", "--numprocesses", "--maxfail", "--tb", "-W", "--log-level",
+      "--basetemp", "--confcutdir", "--timeout", "-r", "--durations", "--import-mode", "--dist", "--reruns", "--html", "--capture",
+      "--ds", "--count", "--random-order-seed",
+    ]),
+    filterOptions: new Set(["-k", "-m", "--lf", "--last-failed", "--sw", "--stepwise", "--nf"]),
+    ignoreOptions: new Set(["--ignore", "--ignore-glob", "--deselect"]),
+    narrowingOptions: new Set(["--co", "--collect-only", "--collectonly", "--continue-on-collection-errors", "--runxfail-not", "--setup-only", "--setup-plan"]),
+    isPositionalFilter: true,
+  },
+  go: {
+    valueOptions: new Set(["-run", "-skip", "-tags", "-timeout", "-count", "-coverprofile", "-covermode", "-coverpkg", "-p", "-parallel", "-bench", "-cpu", "-benchtime", "-o", "-exec", "-shuffle", "-json"]),
+    filterOptions: new Set(["-run", "-tags"]),
+    ignoreOptions: new Set(["-skip"]),
+    narrowingOptions: new Set(["-short"]),
+    isPositionalFilter: true,
+  },
+  cargo: {
+    valueOptions: new Set(["-p", "--package", "--features", "-F", "--test", "--bin", "--example", "--bench", "--target", "-j", "--jobs", "--profile", "--manifest-path", "--exclude", "--skip", "-E", "--filterset", "--partition"]),
+    filterOptions: new Set(["-p", "--package", "--test", "--bin", "--lib", "--doc", "--bins", "--exact", "-E", "--filterset", "--partition", "--ignored"]),
+    ignoreOptions: new Set(["--skip", "--exclude"]),
+    narrowingOptions: new Set(["--no-run", "--list"]),
+    isPositionalFilter: true,
+  },
+  node: {
+    valueOptions: new Set(["--test-name-pattern", "--test-skip-pattern", "--test-reporter", "--test-reporter-destination", "--test-concurrency", "--test-timeout", "--test-shard", "--import", "--require", "-r", "--loader", "--experimental-loader", "--env-file"]),
+    filterOptions: new Set(["--test-name-pattern", "--test-shard", "--test-only"]),
+    ignoreOptions: new Set(["--test-skip-pattern"]),
+    narrowingOptions: new Set([]),
+    isPositionalFilter: true,
+  },
+  script: {
+    valueOptions: new Set(),
+    filterOptions: new Set(),
+    ignoreOptions: new Set(),
+    narrowingOptions: new Set(),
+    isPositionalFilter: true,
+  },
+  generic: {
+    valueOptions: new Set(["-e", "--env", "-c", "--config", "-p", "--project", "--filter", "--target", "--tests", "--group", "--testsuite", "--tag", "--tags", "--spec", "--exclude-group", "--exclude", "--skip-tags"]),
+    filterOptions: new Set(["--filter", "--tests", "-Dtest", "--group", "--testsuite", "--tag", "--tags", "-e", "--spec"]),
+    ignoreOptions: new Set(["--exclude-group", "--exclude", "--skip-tags"]),
+    narrowingOptions: new Set(["-DskipTests", "-Dmaven.test.skip=true", "-Dmaven.test.skip", "-DskipTests=true"]),
+    isPositionalFilter: true,
+  },
+};
+
+/** Strips `VAR=value` prefixes and launchers; returns the words from the real program on. */
+function stripLaunchers(words: readonly string[]): string[] {
+  let rest = [...words];
+  for (let guard = 0; guard < 10 && rest.length > 0; guard++) {
+    while (rest.length > 0 && /^[A-Za-z_][A-Za-z0-9_]*=/.test(rest[0] as string)) rest = rest.slice(1);
+    const head = basename(rest[0] ?? "");
+    const launcher = LAUNCHERS[head];
+    if (launcher) {
+      rest = rest.slice(1);
+      while (rest.length > 0 && ((rest[0] as string).startsWith("-") || /^[A-Za-z_][A-Za-z0-9_]*=/.test(rest[0] as string))) {
+        const option = rest[0] as string;
+        rest = rest.slice(launcher.valueOptions.has(option) ? 2 : 1);
+        if (option === "--") break;
+      }
+      continue;
+    }
+    if ((head === "pnpm" && (rest[1] === "exec" || rest[1] === "dlx")) || (head === "npm" && rest[1] === "exec") || (head === "yarn" && (rest[1] === "exec" || rest[1] === "dlx"))) {
+      rest = rest.slice(2);
+      if (rest[0] === "--") rest = rest.slice(1);
+      continue;
+    }
+    if (["poetry", "uv", "pipenv", "pdm", "rye", "hatch"].includes(head) && rest[1] === "run") {
+      rest = rest.slice(2);
+      while (rest.length > 0 && (rest[0] as string).startsWith("-") && rest[0] !== "-m") rest = rest.slice(1);
+      continue;
+    }
+    if (head === "bundle" && rest[1] === "exec") {
+      rest = rest.slice(2);
+      continue;
+    }
+    if (/^python[0-9.]*$|^py$/.test(head)) {
+      const module = rest.indexOf("-m");
+      if (module !== -1 && rest.slice(1, module).every((word) => word.startsWith("-"))) {
+        rest = rest.slice(module + 1);
+        continue;
+      }
+      return rest;
+    }
+    if (head === "coverage" && rest[1] === "run") {
+      const module = rest.indexOf("-m");
+      rest = module !== -1 ? rest.slice(module + 1) : rest.slice(2).filter((word, index) => index > 0 || !word.startsWith("-"));
+      continue;
+    }
+    return rest;
+  }
+  return rest;
+}
+
+/** Last path segment of a program name (`./node_modules/.bin/jest` -> `jest`). */
+function basename(word: string): string {
+  return word.slice(word.lastIndexOf("/") + 1);
+}
+
+/** Reads c8/nyc wrapper options; returns the thresholds they set and the wrapped command's words. */
+function unwrapCoverage(words: string[]): { words: string[]; thresholds: Map<string, number>; wrapper: string | null } {
+  const thresholds = new Map<string, number>();
+  const head = basename(words[0] ?? "");
+  const wrapper = COVERAGE_WRAPPERS[head];
+  if (!wrapper) return { words, thresholds, wrapper: null };
+  let i = 1;
+  if (words[1] === "report" || words[1] === "check-coverage") i = 2;
+  let isChecking = false;
+  for (; i < words.length; i++) {
+    const word = words[i] as string;
+    if (word === "--") {
+      i++;
+      break;
+    }
+    if (!word.startsWith("-")) break;
+    const [name, inline] = splitOption(word);
+    const value = inline ?? (wrapper.valueOptions.has(name) ? words[++i] : undefined);
+    const metric = name.replace(/^--/, "");
+    if ((THRESHOLD_METRICS as readonly string[]).includes(metric) && value !== undefined && Number.isFinite(Number(value))) thresholds.set(metric, Number(value));
+    if (name === "--100") for (const m of THRESHOLD_METRICS) thresholds.set(m, 100);
+    if (name === "--check-coverage" && inline !== "false") isChecking = true;
+  }
+  // c8 checks thresholds only with --check-coverage (nyc likewise); without it they are not enforced.
+  if (!isChecking) thresholds.clear();
+  else if (!thresholds.has("lines")) thresholds.set("lines", 90); // c8's and nyc's default when checking
+  return { words: words.slice(i), thresholds, wrapper: head };
+}
+
+/** `--name=value` -> [`--name`, `value`]; `-k` stays whole. */
+function splitOption(word: string): [string, string | undefined] {
+  const eq = word.indexOf("=");
+  if (word.startsWith("--") && eq !== -1) return [word.slice(0, eq), word.slice(eq + 1)];
+  if (/^-[A-Za-z]+=/.test(word) && eq !== -1) return [word.slice(0, eq), word.slice(eq + 1)];
+  return [word, undefined];
+}
+
+/** Which runner the words start, with its family, and where its arguments begin; null when it is not a test runner. */
+function identifyRunner(words: readonly string[]): { runner: string; family: RunnerFamily; args: string[] } | null {
+  const head = basename(words[0] ?? "");
+  const second = words[1];
+  const rest = (from: number): string[] => words.slice(from);
+  switch (head) {
+    case "vitest": {
+      const sub = second && ["run", "watch", "dev", "related", "bench", "list"].includes(second) ? second : null;
+      if (sub === "bench") return null;
+      const args = rest(sub ? 2 : 1);
+      if (sub === "related") args.push("--related");
+      if (sub === "list") args.push("--listTests");
+      return { runner: "vitest", family: "js", args };
+    }
+    case "jest":
+    case "react-scripts":
+    case "craco":
+      if (head !== "jest" && second !== "test") return null;
+      return { runner: "jest", family: "js", args: rest(head === "jest" ? 1 : 2) };
+    case "mocha":
+    case "_mocha":
+    case "ts-mocha":
+      return { runner: "mocha", family: "mocha", args: rest(1) };
+    case "ava":
+    case "tap":
+    case "tape":
+    case "uvu":
+    case "karma":
+    case "jasmine":
+    case "wdio":
+      return { runner: head, family: "js", args: rest(head === "karma" && second === "start" ? 2 : 1) };
+    case "playwright":
+      return second === "test" ? { runner: "playwright test", family: "js", args: rest(2) } : null;
+    case "cypress":
+      return second === "run" ? { runner: "cypress run", family: "generic", args: rest(2) } : null;
+    case "node":
+    case "tsx":
+    case "bun":
+    case "deno": {
+      if (head === "bun" && second === "test") return { runner: "bun test", family: "js", args: rest(2) };
+      if (head === "deno" && second === "test") return { runner: "deno test", family: "node", args: rest(2) };
+      if (head === "bun" && (second === "run" || (second !== undefined && TEST_SCRIPT_NAME.test(second)))) {
+        const name = second === "run" ? words[2] : second;
+        return name && TEST_SCRIPT_NAME.test(name) ? { runner: `npm run ${name}`, family: "script", args: scriptArgs(rest(second === "run" ? 3 : 2)) } : null;
+      }
+      if (words.includes("--test")) return { runner: "node --test", family: "node", args: rest(1).filter((word) => word !== "--test") };
+      return null;
+    }
+    case "pytest":
+    case "py.test":
+      return { runner: "pytest", family: "pytest", args: rest(1) };
+    case "unittest":
+      return { runner: "unittest", family: "generic", args: rest(1) };
+    case "tox":
+    case "nox":
+      return { runner: head, family: "generic", args: rest(1) };
+    case "go":
+      return second === "test" ? { runner: "go test", family: "go", args: rest(2) } : null;
+    case "gotestsum":
+      return { runner: "go test", family: "go", args: words.includes("--") ? words.slice(words.indexOf("--") + 1) : [] };
+    case "cargo":
+      if (second === "test") return { runner: "cargo test", family: "cargo", args: cargoArgs(rest(2)) };
+      if (second === "nextest" && words[2] === "run") return { runner: "cargo test", family: "cargo", args: cargoArgs(rest(3)) };
+      return null;
+    case "npm":
+    case "pnpm":
+    case "yarn": {
+      if (second === "test" || second === "t" || second === "tst") return { runner: "npm run test", family: "script", args: scriptArgs(rest(2)) };
+      if (second === "run" || second === "run-script") {
+        const name = words[2];
+        return name && TEST_SCRIPT_NAME.test(name) ? { runner: `npm run ${name}`, family: "script", args: scriptArgs(rest(3)) } : null;
+      }
+      if (head !== "npm" && second && TEST_SCRIPT_NAME.test(second)) return { runner: `npm run ${second}`, family: "script", args: scriptArgs(rest(2)) };
+      if (head === "yarn" && second && ["vitest", "jest", "mocha", "playwright"].includes(second)) return identifyRunner(rest(1));
+      return null;
+    }
+    case "make":
+    case "$(MAKE)":
+    case "${MAKE}":
+    case "gmake": {
+      const targets = rest(1).filter((word) => !word.startsWith("-") && !word.includes("="));
+      return targets.some((target) => TEST_TARGET_NAME.test(target)) ? { runner: "make", family: "script", args: targets } : null;
+    }
+    case "turbo":
+    case "nx":
+    case "lerna": {
+      const target = words.slice(1).find((word) => TEST_SCRIPT_NAME.test(word));
+      return target ? { runner: `${head} ${target}`, family: "generic", args: rest(1).filter((word) => word !== target && word !== "run") } : null;
+    }
+    case "phpunit":
+    case "rspec":
+    case "minitest":
+    case "ctest":
+      return { runner: head, family: "generic", args: rest(1) };
+    case "rake":
+    case "dotnet":
+    case "mvn":
+    case "mvnw":
+    case "gradle":
+    case "gradlew": {
+      const goal = words.slice(1).find((word) => /^(test|spec|verify|check|integrationTest)$/.test(word));
+      return goal ? { runner: `${head} ${goal}`, family: "generic", args: rest(1).filter((word) => word !== goal) } : null;
+    }
+    default:
+      return null;
+  }
+}
+
+/** Arguments after `--` in `npm test -- args` are passed to the script. */
+function scriptArgs(args: string[]): string[] {
+  const separator = args.indexOf("--");
+  return separator === -1 ? [] : args.slice(separator + 1);
+}
+
+/** `cargo test [opts] [filter] -- [harness args]`: harness args are read too (`--skip`, `--ignored`, `--exact`). */
+function cargoArgs(args: string[]): string[] {
+  return args.filter((word) => word !== "--");
+}
+
+/** Reads a runner's arguments into positional words and options, per its family. */
+function readArguments(family: RunnerFamily, args: readonly string[]): { positional: string[]; options: Map<string, (string | true)[]> } {
+  const spec = FAMILIES[family];
+  const positional: string[] = [];
+  const options = new Map<string, (string | true)[]>();
+  const add = (name: string, value: string | true): void => {
+    const list = options.get(name);
+    if (list) list.push(value);
+    else options.set(name, [value]);
+  };
+  for (let i = 0; i < args.length; i++) {
+    const word = args[i] as string;
+    if (word === "--") continue;
+    if (word.startsWith("-") && word.length > 1) {
+      const [name, inline] = splitOption(word);
+      if (inline !== undefined) add(name, inline);
+      else if (spec.valueOptions.has(name) && i + 1 < args.length) add(name, args[++i] as string);
+      else add(name, true);
+    } else if (spec.isPositionalFilter) {
+      positional.push(word);
+    }
+  }
+  return { positional, options };
+}
+
+/** Thresholds a runner sets on its own command line (`--cov-fail-under=90`, `--coverage.thresholds.lines=80`). */
+function runnerThresholds(options: Map<string, (string | true)[]>): Map<string, number> {
+  const thresholds = new Map<string, number>();
+  for (const [name, values] of options) {
+    const value = values[values.length - 1];
+    if (typeof value !== "string" || !Number.isFinite(Number(value))) continue;
+    if (name === "--cov-fail-under") thresholds.set("total", Number(value));
+    const vitest = /^--coverage\.(?:thresholds\.)?(lines|branches|functions|statements)$/.exec(name);
+    if (vitest) thresholds.set(vitest[1] as string, Number(value));
+  }
+  return thresholds;
+}
+
+/** True when a segment does nothing useful for testing: `true`, `:`, `exit 0`, `echo …`. */
+function isNoOpSegment(words: readonly string[]): boolean {
+  const head = words[0] ?? "";
+  return head === "true" || head === ":" || head === "/bin/true" || head === "echo" || head === "printf" || ((head === "exit" || head === "return") && words[1] === "0");
+}
+
+/** Finds the runners in a command line and what masks their failures. `variables` expands `$(NAME)`/`${NAME}`. */
+export function analyzeCommand(command: string, variables?: ReadonlyMap<string, string>): CommandAnalysis {
+  const expanded = variables ? expandVariables(command, variables) : command;
+  const segments = splitShell(expanded);
+  const invocations: RunnerInvocation[] = [];
+  const masks: string[] = [];
+  const hasPipefail = /set\s+-[a-z]*o\s+pipefail|set\s+-o\s+pipefail|pipefail/.test(expanded);
+  let lastRunnerIndex = -1;
+  segments.forEach((segment, index) => {
+    const { words, thresholds, wrapper } = unwrapCoverage(stripLaunchers(segment.words));
+    const found = identifyRunner(stripLaunchers(words));
+    if (!found) return;
+    const { positional, options } = readArguments(found.family, found.args);
+    const all = new Map([...thresholds, ...runnerThresholds(options)]);
+    invocations.push({ runner: found.runner, family: found.family, positional, options, thresholds: all });
+    lastRunnerIndex = index;
+    // What follows this runner decides whether its failure still fails the command.
+    const next = segments[index + 1];
+    if (next && next.joiner === "||" && isNoOpSegment(next.words)) masks.push(`|| ${next.words.join(" ")}`);
+    if (next && next.joiner === "|" && !hasPipefail && !identifyRunner(stripLaunchers(next.words))) masks.push(`| ${next.words[0] ?? ""}`);
+  });
+  if (lastRunnerIndex !== -1) {
+    const tail = segments.slice(lastRunnerIndex + 1);
+    const trailingNoOp = tail.find((segment) => segment.joiner === ";" && isNoOpSegment(segment.words) && segment.words[0] !== "echo" && segment.words[0] !== "printf");
+    if (trailingNoOp && tail[tail.length - 1] === trailingNoOp) masks.push(`; ${trailingNoOp.words.join(" ")}`);
+  }
+  const isNoOp = segments.length > 0 && segments.every((segment) => isNoOpSegment(segment.words));
+  return { invocations, masks, isNoOp };
+}
+
+/** Expands `$(NAME)` and `${NAME}` from a table, repeatedly (at most 5 levels). */
+export function expandVariables(text: string, variables: ReadonlyMap<string, string>): string {
+  let result = text;
+  for (let depth = 0; depth < 5; depth++) {
+    const next = result.replace(/\$[({]([A-Za-z_][A-Za-z0-9_.-]*)[)}]/g, (whole, name: string) => (name === "MAKE" ? "make" : (variables.get(name) ?? whole)));
+    if (next === result) break;
+    result = next;
+  }
+  return result;
+}
+
+/** True when the glob/path `wide` selects everything the path `narrow` selects (prefix folders, equal text, or a glob that matches it). */
+export function isPathCovered(wide: string, narrow: string): boolean {
+  const a = normalizePath(wide);
+  const b = normalizePath(narrow);
+  if (a === "" || a === "." || a === b) return true;
+  if (b.startsWith(`${a}/`)) return true;
+  if (/[*?[{]/.test(a)) return globToRegExp(a).test(b) || globToRegExp(a).test(`${b}/x`);
+  return false;
+}
+
+function normalizePath(path: string): string {
+  return path.replace(/^\.\//, "").replace(/^<rootDir>\/?/, "").replace(/\/+$/, "");
+}
+
+/** A glob to a RegExp: `**`, `*`, `?`, `{a,b}`, `[...]`; other characters literal. Used to compare patterns, not to match files. */
+export function globToRegExp(glob: string): RegExp {
+  let pattern = "";
+  let braceDepth = 0;
+  for (let i = 0; i < glob.length; i++) {
+    const char = glob[i] as string;
+    if (char === "*" && glob[i + 1] === "*") {
+      const isSegment = glob[i + 2] === "/";
+      pattern += isSegment ? "(?:.*/)?" : ".*";
+      i += isSegment ? 2 : 1;
+    } else if (char === "*") pattern += "[^/]*";
+    else if (char === "?") pattern += "[^/]?";
+    else if (char === "{") {
+      braceDepth++;
+      pattern += "(?:";
+    } else if (char === "}" && braceDepth > 0) {
+      braceDepth--;
+      pattern += ")";
+    } else if (char === "," && braceDepth > 0) pattern += "|";
+    else if (char === "[") {
+      const end = glob.indexOf("]", i + 1);
+      if (end === -1) pattern += "\\[";
+      else {
+        pattern += `[${glob.slice(i + 1, end).replace(/^!/, "^").replace(/\\/g, "\\\\")}]`;
+        i = end;
+      }
+    } else pattern += char.replace(/[.+^${}()|[\]\\]/g, "\\$&");
+  }
+  try {
+    return new RegExp(`^${pattern}$`);
+  } catch {
+    return new RegExp(`^${glob.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}$`);
+  }
+}
+
+/** Values of the options in `names`, flattened, as strings. */
+function valuesOf(invocation: RunnerInvocation, names: ReadonlySet<string>): string[] {
+  const values: string[] = [];
+  for (const [name, list] of invocation.options) {
+    if (!names.has(name)) continue;
+    for (const value of list) values.push(value === true ? name : `${name} ${value}`);
+  }
+  return values.sort();
+}
+
+/** Raw values (without the option name) of the options in `names`. */
+function rawValuesOf(invocation: RunnerInvocation, names: ReadonlySet<string>): string[] {
+  const values: string[] = [];
+  for (const [name, list] of invocation.options) {
+    if (!names.has(name)) continue;
+    for (const value of list) values.push(value === true ? name : value);
+  }
+  return values;
+}
+
+/** A readable rendering of an invocation for evidence. */
+function renderInvocation(invocation: RunnerInvocation): string {
+  const options = [...invocation.options].flatMap(([name, values]) => values.map((value) => (value === true ? name : `${name}=${value}`)));
+  return [invocation.runner, ...options, ...invocation.positional].join(" ");
+}
+
+/** Options whose change does not narrow anything and need no comparison (reporters, timeouts, workers). */
+function compareInvocation(before: RunnerInvocation, after: RunnerInvocation, setting: string, line: number | null): TamperNote[] {
+  const spec = FAMILIES[after.family];
+  const notes: TamperNote[] = [];
+  const beforeText = renderInvocation(before);
+  const afterText = renderInvocation(after);
+  const note = (message: string, detail: Record<string, unknown>, isCoverageThreshold = false): void => {
+    notes.push({ setting, line, message, before: beforeText, after: afterText, detail, isCoverageThreshold });
+  };
+
+  if (spec.isPositionalFilter) {
+    const lost = before.positional.length === 0 ? (after.positional.length > 0 ? ["(all tests)"] : []) : before.positional.filter((path) => !after.positional.some((wide) => isPathCovered(wide, path)));
+    if (lost.length > 0 && after.positional.length > 0) {
+      note(`${setting} now runs ${after.runner} on ${after.positional.map((p) => `"${p}"`).join(", ")} only; before it ran ${before.positional.length === 0 ? "every test" : before.positional.map((p) => `"${p}"`).join(", ")}`, {
+        runner: after.runner,
+        selection_before: before.positional,
+        selection_after: after.positional,
+      });
+    }
+  }
+  const filtersBefore = valuesOf(before, spec.filterOptions);
+  const filtersAfter = valuesOf(after, spec.filterOptions);
+  const newFilters = filtersAfter.filter((value) => !filtersBefore.includes(value));
+  if (newFilters.length > 0) {
+    note(`${setting} now selects tests with ${newFilters.map((f) => `"${f}"`).join(", ")}, so fewer tests run`, { runner: after.runner, filters_added: newFilters });
+  }
+  const ignoredBefore = rawValuesOf(before, spec.ignoreOptions);
+  const ignoredAfter = rawValuesOf(after, spec.ignoreOptions);
+  const newIgnores = ignoredAfter.filter((value) => !ignoredBefore.includes(value));
+  if (newIgnores.length > 0) {
+    note(`${setting} now excludes ${newIgnores.map((f) => `"${f}"`).join(", ")} from the ${after.runner} run`, { runner: after.runner, excluded_added: newIgnores });
+  }
+  const narrowingBefore = valuesOf(before, spec.narrowingOptions);
+  const narrowingAfter = valuesOf(after, spec.narrowingOptions).filter((value) => !narrowingBefore.includes(value));
+  if (narrowingAfter.length > 0) {
+    const passesEmpty = narrowingAfter.some((value) => /passWithNoTests|pass-with-no-tests|pass-on-failing/.test(value));
+    note(
+      passesEmpty
+        ? `${setting} now passes ${narrowingAfter.join(" ")}: a run that finds no tests (or whose tests fail) succeeds`
+        : `${setting} now passes ${narrowingAfter.join(" ")}, which runs fewer tests or none`,
+      { runner: after.runner, options_added: narrowingAfter },
+    );
+  }
+  for (const [metric, value] of before.thresholds) {
+    const now = after.thresholds.get(metric);
+    if (now === undefined || now < value) {
+      note(
+        now === undefined ? `${setting} no longer enforces the ${metric} coverage threshold (${value}%)` : `${setting} lowers the ${metric} coverage threshold from ${value}% to ${now}%`,
+        { metric, threshold_before: value, threshold_after: now ?? null },
+        true,
+      );
+    }
+  }
+  return notes;
+}
+
+/**
+ * How the after command line runs fewer tests than the before one, masks
+ * their failures, or stopped running them. `setting` names the place
+ * (`scripts.test`, `target test`, `jobs.test step "Run tests"`) and `line`
+ * where it is. Returns no notes for a command that runs as many tests or
+ * more, including one that gained a runner or lost a filter.
+ */
+export function compareCommands(before: string, after: string, setting: string, line: number | null, variables?: ReadonlyMap<string, string>): TamperNote[] {
+  const was = analyzeCommand(before, variables);
+  const now = analyzeCommand(after, variables);
+  return compareAnalyses(was, now, before, after, setting, line);
+}
+
+/** {@link compareCommands} on commands already analysed; `beforeText`/`afterText` go into the evidence. */
+export function compareAnalyses(was: CommandAnalysis, now: CommandAnalysis, beforeText: string, afterText: string, setting: string, line: number | null): TamperNote[] {
+  if (was.invocations.length === 0) return [];
+  const notes: TamperNote[] = [];
+  const base = { setting, line, before: beforeText.trim(), after: afterText.trim() };
+  if (now.invocations.length === 0) {
+    const message = now.isNoOp
+      ? `${setting} no longer runs the tests: "${afterText.trim()}" replaces "${beforeText.trim()}"`
+      : `${setting} no longer runs ${[...new Set(was.invocations.map((i) => i.runner))].join(", ")}`;
+    return [{ ...base, message, detail: { runners_removed: was.invocations.map((i) => i.runner) } }];
+  }
+  const newMasks = now.masks.filter((mask) => !was.masks.includes(mask));
+  if (newMasks.length > 0) {
+    notes.push({ ...base, message: `${setting} now masks test failures with ${newMasks.map((m) => `"${m}"`).join(", ")}: the command succeeds even when tests fail`, detail: { masks_added: newMasks } });
+  }
+  const unused = [...now.invocations];
+  for (const invocation of was.invocations) {
+    const index = unused.findIndex((candidate) => candidate.runner === invocation.runner);
+    if (index === -1) {
+      notes.push({ ...base, message: `${setting} no longer runs ${invocation.runner} (${show(renderInvocation(invocation))})`, detail: { runner_removed: invocation.runner } });
+      continue;
+    }
+    const [partner] = unused.splice(index, 1);
+    notes.push(...compareInvocation(invocation, partner as RunnerInvocation, setting, line));
+  }
+  return notes;
+}
+
+/** True when the command runs a test runner (used to decide whether a CI step or script is a test step). */
+export function runsTests(command: string, variables?: ReadonlyMap<string, string>): boolean {
+  return analyzeCommand(command, variables).invocations.length > 0;
+}
+
+/** True when an npm script name is one that runs tests (`test`, `test:unit`, `e2e`). */
+export function isTestScriptName(name: string): boolean {
+  return TEST_SCRIPT_NAME.test(name);
+}
+
+/** True when a make target name is one that runs tests (`test`, `check`, `test-unit`). */
+export function isTestTargetName(name: string): boolean {
+  return TEST_TARGET_NAME.test(name);
+}

@@ -1,0 +1,119 @@
+/**
+ * test_config_tamper: the files that decide which tests run and what counts
+ * as passing (runner configs, package.json scripts, pytest/tox/coverage
+ * settings, conftest.py, Makefiles, CI pipelines), compared before and after.
+ * Each kind of file is one entry of {@link CONFIG_KINDS}: a path test and a
+ * comparison that returns notes, which become findings here.
+ *
+ * Nothing heavy is imported until a config file changed: the YAML parser and
+ * @babel/parser load on first use.
+ */
+
+import type { FileChange, Finding, NotAnalyzed } from "../types.js";
+import { compareGithubWorkflow, compareGitlabCi } from "./ci.js";
+import { notesToFindings, type TamperNote } from "./finding.js";
+import { comparePackageJson, compareRunnerConfigFile } from "./js-config.js";
+import { compareMakefiles } from "./makefile.js";
+import { comparePythonConfig } from "./python.js";
+
+/** One kind of config file: its id, which paths it owns, and how two versions compare. */
+export interface ConfigKind {
+  readonly id: string;
+  matches(path: string, name: string): boolean;
+  compare(path: string, before: string | null, after: string | null): TamperNote[] | Promise<TamperNote[]>;
+}
+
+const JS_EXT = "\\.(?:[cm]?[jt]s)";
+
+/** Every config file kind ralph reads, in lookup order. */
+export const CONFIG_KINDS: readonly ConfigKind[] = [
+  { id: "package.json", matches: (_path, name) => name === "package.json", compare: (_path, before, after) => comparePackageJson(before, after) },
+  {
+    id: "vitest-config",
+    matches: (_path, name) => new RegExp(`^(vitest|vite)(\\.[\\w-]+)?\\.config${JS_EXT}$|^vitest\\.config\\.[\\w-]+${JS_EXT}$`).test(name),
+    compare: (path, before, after) => compareRunnerConfigFile("vitest", path, before, after),
+  },
+  {
+    id: "jest-config",
+    matches: (_path, name) => new RegExp(`^jest(\\.[\\w-]+)?\\.config(${JS_EXT}|\\.json)$`).test(name),
+    compare: (path, before, after) => compareRunnerConfigFile("jest", path, before, after),
+  },
+  {
+    id: "mocharc",
+    matches: (_path, name) => /^\.mocharc(\.(?:[cm]?js|json|jsonc|ya?ml))?$/.test(name),
+    compare: (path, before, after) => compareRunnerConfigFile("mocha", /\.mocharc$/.test(path) ? `${path}.json` : path, before, after),
+  },
+  {
+    id: "c8rc",
+    matches: (_path, name) => /^\.c8rc(\.json|\.ya?ml)?$/.test(name),
+    compare: (path, before, after) => compareRunnerConfigFile("c8", path, before, after),
+  },
+  {
+    id: "nycrc",
+    matches: (_path, name) => /^\.nycrc(\.json|\.ya?ml)?$|^nyc\.config\.c?js$/.test(name),
+    compare: (path, before, after) => compareRunnerConfigFile("nyc", path, before, after),
+  },
+  { id: "pytest.ini", matches: (_path, name) => name === "pytest.ini", compare: (_path, before, after) => comparePythonConfig("pytest.ini", before, after) },
+  { id: "tox.ini", matches: (_path, name) => name === "tox.ini", compare: (_path, before, after) => comparePythonConfig("tox.ini", before, after) },
+  { id: "setup.cfg", matches: (_path, name) => name === "setup.cfg", compare: (_path, before, after) => comparePythonConfig("setup.cfg", before, after) },
+  { id: "pyproject.toml", matches: (_path, name) => name === "pyproject.toml", compare: (_path, before, after) => comparePythonConfig("pyproject.toml", before, after) },
+  { id: ".coveragerc", matches: (_path, name) => name === ".coveragerc", compare: (_path, before, after) => comparePythonConfig(".coveragerc", before, after) },
+  { id: "conftest.py", matches: (_path, name) => name === "conftest.py", compare: (_path, before, after) => comparePythonConfig("conftest.py", before, after) },
+  { id: "makefile", matches: (_path, name) => /^(GNUmakefile|[Mm]akefile)$|\.mk$/.test(name), compare: (_path, before, after) => compareMakefiles(before, after) },
+  {
+    id: "github-actions",
+    matches: (path) => /(^|\/)\.github\/workflows\/[^/]+\.ya?ml$/.test(path),
+    compare: (_path, before, after) => compareGithubWorkflow(before, after),
+  },
+  {
+    id: "gitlab-ci",
+    matches: (path, name) => name === ".gitlab-ci.yml" || name === ".gitlab-ci.yaml" || /(^|\/)\.gitlab\/ci\/[^/]+\.ya?ml$/.test(path),
+    compare: (_path, before, after) => compareGitlabCi(before, after),
+  },
+];
+
+/** Folders whose config files configure someone else's project (dependencies, test fixtures), not this one's tests. */
+const FOREIGN_SEGMENT = /(^|\/)(node_modules|vendor|fixtures|__fixtures__|testdata|test-fixtures|third_party)\//;
+
+/** The config kind that owns this '/'-separated path, or null. Cheap: no parsing. */
+export function configKindOf(path: string): ConfigKind | null {
+  if (FOREIGN_SEGMENT.test(path)) return null;
+  const name = path.slice(path.lastIndexOf("/") + 1);
+  return CONFIG_KINDS.find((kind) => kind.matches(path, name)) ?? null;
+}
+
+/** True when the path is a test configuration file ralph compares for test_config_tamper. */
+export function isConfigPath(path: string): boolean {
+  return configKindOf(path) !== null;
+}
+
+/** The result of {@link detectConfigTamper}. */
+export interface ConfigTamperResult {
+  findings: Finding[];
+  /** Config files that could not be read on one side (malformed JSON/YAML/TOML, an unparsable config module). */
+  notAnalyzed: NotAnalyzed[];
+  /** Paths of the changed config files that were compared. */
+  analyzed: string[];
+}
+
+/**
+ * test_config_tamper findings for the changed config files among `changes`
+ * (other paths are ignored). Never throws for bad content: a file that
+ * cannot be read is listed in `notAnalyzed` instead.
+ */
+export async function detectConfigTamper(changes: readonly FileChange[]): Promise<ConfigTamperResult> {
+  const result: ConfigTamperResult = { findings: [], notAnalyzed: [], analyzed: [] };
+  for (const change of changes) {
+    const kind = configKindOf(change.path);
+    if (!kind || change.before === change.after) continue;
+    try {
+      const notes = await kind.compare(change.path, change.before, change.after);
+      result.findings.push(...notesToFindings(change.path, notes));
+      result.analyzed.push(change.path);
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      result.notAnalyzed.push({ path: change.path, reason: `${kind.id} not read: ${message.split("\n")[0]}` });
+    }
+  }
+  return result;
+}

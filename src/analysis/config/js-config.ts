@@ -1,0 +1,97 @@
+/**
+ * Test runner config files and package.json: vitest/vite/jest/mocha config
+ * modules (read statically from the Babel AST), `.mocharc.*`, `.c8rc*`,
+ * `.nycrc*`, and package.json's test scripts and `jest`/`mocha`/`c8`/`nyc`
+ * keys.
+ */
+
+import { compareCommands, isTestScriptName } from "./command.js";
+import type { TamperNote } from "./finding.js";
+import { parseJsonWithLines } from "./json.js";
+import { compareRunnerSettings, istanbulSettings, jestSettings, mochaSettings, vitestSettings, type RunnerSettings } from "./runner-settings.js";
+import { getPath, readStaticConfig, type StaticConfig, type StaticValue } from "./static-value.js";
+import { readYaml } from "./yaml.js";
+
+/** Which runner a JS-side config file configures. */
+export type JsConfigTool = "vitest" | "jest" | "mocha" | "c8" | "nyc";
+
+const EMPTY: StaticConfig = { value: {}, lines: new Map() };
+
+/** Reads a config file of any of the formats by extension: JS/TS module, JSON(C) or YAML. */
+async function readConfig(path: string, content: string | null): Promise<StaticConfig> {
+  if (content === null) return EMPTY;
+  if (/\.[cm]?[jt]s$/i.test(path)) {
+    const config = await readStaticConfig(path, content);
+    if ("error" in config) throw new Error(config.error);
+    return config;
+  }
+  if (/\.ya?ml$/i.test(path)) return await readYaml(content);
+  return parseJsonWithLines(content);
+}
+
+function settingsOf(tool: JsConfigTool, config: StaticConfig): RunnerSettings {
+  switch (tool) {
+    case "vitest":
+      return vitestSettings(config.value, config.lines);
+    case "jest":
+      return jestSettings(config.value, config.lines);
+    case "mocha":
+      return mochaSettings(config.value, config.lines);
+    case "c8":
+    case "nyc":
+      return istanbulSettings(config.value, config.lines);
+  }
+}
+
+/** Notes for a runner config file (`vitest.config.ts`, `jest.config.js`, `.mocharc.yml`, `.nycrc`, …). */
+export async function compareRunnerConfigFile(tool: JsConfigTool, path: string, before: string | null, after: string | null): Promise<TamperNote[]> {
+  const [was, now] = await Promise.all([readConfig(path, before), readConfig(path, after)]);
+  return compareRunnerSettings(settingsOf(tool, was), settingsOf(tool, now), tool);
+}
+
+/** A sub-object of a parsed JSON file with its lines re-rooted (`jest.testMatch` -> `testMatch`). */
+function subConfig(config: StaticConfig, key: string): StaticConfig {
+  const value: StaticValue = getPath(config.value, key) ?? {};
+  const lines = new Map<string, number>();
+  for (const [path, line] of config.lines) if (path.startsWith(`${key}.`)) lines.set(path.slice(key.length + 1), line);
+  return { value, lines };
+}
+
+/** Notes for package.json: test scripts weakened or gone, and the runner/coverage settings it embeds. */
+export function comparePackageJson(before: string | null, after: string | null): TamperNote[] {
+  const was = before === null ? EMPTY : parseJsonWithLines(before);
+  const now = after === null ? EMPTY : parseJsonWithLines(after);
+  const notes: TamperNote[] = [];
+  const scriptsBefore = getPath(was.value, "scripts");
+  const scriptsAfter = getPath(now.value, "scripts");
+  const scripts = (value: StaticValue | undefined): Record<string, string> =>
+    value !== null && typeof value === "object" && !Array.isArray(value)
+      ? Object.fromEntries(Object.entries(value).filter((entry): entry is [string, string] => typeof entry[1] === "string"))
+      : {};
+  const oldScripts = scripts(scriptsBefore);
+  const newScripts = scripts(scriptsAfter);
+  for (const [name, command] of Object.entries(oldScripts)) {
+    if (!isTestScriptName(name) && !/^(ci|check|verify|coverage|cov)(:|$)/.test(name)) continue;
+    const next = newScripts[name];
+    const line = now.lines.get(`scripts.${name}`) ?? null;
+    if (next === command) continue;
+    notes.push(...compareCommands(command, next ?? "", `scripts.${name}`, line));
+  }
+  const embedded: [string, (config: StaticConfig, prefix: string) => RunnerSettings, string][] = [
+    ["jest", (config, prefix) => jestSettings(config.value, config.lines, prefix), "jest"],
+    ["mocha", (config, prefix) => mochaSettings(config.value, config.lines, prefix), "mocha"],
+    ["c8", (config, prefix) => istanbulSettings(config.value, config.lines, prefix), "c8"],
+    ["nyc", (config, prefix) => istanbulSettings(config.value, config.lines, prefix), "nyc"],
+  ];
+  for (const [key, read, tool] of embedded) {
+    if (getPath(was.value, key) === undefined && getPath(now.value, key) === undefined) continue;
+    const toLines = (config: StaticConfig): StaticConfig => {
+      const sub = subConfig(config, key);
+      return { value: sub.value, lines: new Map([...sub.lines].map(([path, line]) => [path, line])) };
+    };
+    const beforeSettings = read(toLines(was), `${key}.`);
+    const afterSettings = read(toLines(now), `${key}.`);
+    notes.push(...compareRunnerSettings(beforeSettings, afterSettings, tool));
+  }
+  return notes;
+}

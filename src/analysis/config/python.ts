@@ -1,0 +1,389 @@
+/**
+ * Python test configuration: pytest settings in pytest.ini, tox.ini,
+ * setup.cfg and pyproject.toml (`addopts`, `testpaths`, `python_files`,
+ * `norecursedirs`), coverage.py `fail_under` wherever it lives, tox
+ * `commands`/`ignore_outcome`, pyproject task runners' test scripts, and
+ * conftest.py files that exclude tests or patch the harness.
+ */
+
+import { compareCommands } from "./command.js";
+import { show, type TamperNote } from "./finding.js";
+import { parseIni, parseToml, type IniEntry, type IniFile, type TomlDocument, type TomlValue } from "./ini.js";
+import { compareRunnerSettings, type RunnerSettings, type Setting } from "./runner-settings.js";
+
+/** A python config file kind, by name. */
+export type PythonConfigKind = "pytest.ini" | "tox.ini" | "setup.cfg" | "pyproject.toml" | ".coveragerc" | "conftest.py";
+
+/** The pytest options and coverage threshold read from one file, whatever its format. */
+interface PytestConfig {
+  addopts?: Setting<string>;
+  settings: RunnerSettings;
+  /** Extra pattern lists (`python_functions`, `python_classes`) compared like includes. */
+  patterns: Map<string, Setting<string[]>>;
+}
+
+const words = (text: string): string[] => text.split(/\s+/).filter(Boolean);
+
+function fromIniSection(section: Map<string, IniEntry> | undefined, prefix: string): PytestConfig {
+  const config: PytestConfig = { settings: { thresholds: new Map() }, patterns: new Map() };
+  if (!section) return config;
+  const entry = (key: string): Setting<string> | undefined => {
+    const found = section.get(key);
+    return found ? { value: found.value.replace(/\n/g, " "), name: `${prefix}${key}`, line: found.line } : undefined;
+  };
+  const list = (key: string): Setting<string[]> | undefined => {
+    const found = entry(key);
+    return found ? { ...found, value: words(found.value) } : undefined;
+  };
+  const addopts = entry("addopts");
+  if (addopts) config.addopts = addopts;
+  const testpaths = list("testpaths");
+  if (testpaths) config.settings.roots = testpaths;
+  const files = list("python_files");
+  if (files) config.settings.include = files;
+  const norecurse = list("norecursedirs");
+  if (norecurse) config.settings.exclude = norecurse;
+  for (const key of ["python_functions", "python_classes"]) {
+    const patterns = list(key);
+    if (patterns) config.patterns.set(key, patterns);
+  }
+  return config;
+}
+
+function fromToml(doc: TomlDocument): PytestConfig {
+  const config: PytestConfig = { settings: { thresholds: new Map() }, patterns: new Map() };
+  const table = tomlTable(doc.root, ["tool", "pytest", "ini_options"]);
+  if (!table) return config;
+  const prefix = "tool.pytest.ini_options.";
+  const line = (key: string): number | null => doc.lines.get(prefix + key) ?? null;
+  const asList = (value: TomlValue | undefined): string[] | undefined =>
+    typeof value === "string" ? words(value) : Array.isArray(value) ? value.map(String) : undefined;
+  const addopts = asList(table.addopts);
+  if (addopts) config.addopts = { value: addopts.join(" "), name: `${prefix}addopts`, line: line("addopts") };
+  const set = (key: string, apply: (setting: Setting<string[]>) => void): void => {
+    const value = asList(table[key]);
+    if (value) apply({ value, name: prefix + key, line: line(key) });
+  };
+  set("testpaths", (setting) => (config.settings.roots = setting));
+  set("python_files", (setting) => (config.settings.include = setting));
+  set("norecursedirs", (setting) => (config.settings.exclude = setting));
+  set("python_functions", (setting) => config.patterns.set("python_functions", setting));
+  set("python_classes", (setting) => config.patterns.set("python_classes", setting));
+  return config;
+}
+
+function tomlTable(root: { [key: string]: TomlValue }, path: readonly string[]): { [key: string]: TomlValue } | undefined {
+  let current: TomlValue | undefined = root;
+  for (const key of path) {
+    if (current === undefined || typeof current !== "object" || Array.isArray(current)) return undefined;
+    current = current[key];
+  }
+  return current !== undefined && typeof current === "object" && !Array.isArray(current) ? current : undefined;
+}
+
+/** coverage.py's `fail_under`, from an ini section or the pyproject table. */
+function coverageThreshold(value: string | number | undefined, name: string, line: number | null): Map<string, Setting<number>> {
+  const thresholds = new Map<string, Setting<number>>();
+  const number = typeof value === "number" ? value : value !== undefined ? Number(value.trim()) : Number.NaN;
+  if (Number.isFinite(number)) thresholds.set("total", { value: number, name, line });
+  return thresholds;
+}
+
+/** Which ini section holds pytest's settings in each file kind. */
+const PYTEST_SECTION: Partial<Record<PythonConfigKind, string>> = { "pytest.ini": "pytest", "tox.ini": "pytest", "setup.cfg": "tool:pytest" };
+/** Which ini section holds coverage.py's report settings in each file kind. */
+const COVERAGE_SECTION: Partial<Record<PythonConfigKind, string>> = { ".coveragerc": "report", "tox.ini": "coverage:report", "setup.cfg": "coverage:report" };
+
+interface ParsedPython {
+  pytest: PytestConfig;
+  coverage: Map<string, Setting<number>>;
+  ini?: IniFile;
+  toml?: TomlDocument;
+}
+
+function parsePythonConfig(kind: PythonConfigKind, text: string): ParsedPython {
+  if (kind === "pyproject.toml") {
+    const toml = parseToml(text);
+    const report = tomlTable(toml.root, ["tool", "coverage", "report"]);
+    const failUnder = report?.fail_under;
+    const coverage = coverageThreshold(typeof failUnder === "number" || typeof failUnder === "string" ? failUnder : undefined, "tool.coverage.report.fail_under", toml.lines.get("tool.coverage.report.fail_under") ?? null);
+    return { pytest: fromToml(toml), coverage, toml };
+  }
+  const ini = parseIni(text);
+  const pytestSection = PYTEST_SECTION[kind];
+  const coverageSection = COVERAGE_SECTION[kind];
+  const failUnder = coverageSection ? ini.get(coverageSection)?.get("fail_under") : undefined;
+  return {
+    pytest: fromIniSection(pytestSection ? ini.get(pytestSection) : undefined, pytestSection ? `[${pytestSection}] ` : ""),
+    coverage: coverageThreshold(failUnder?.value, `[${coverageSection}] fail_under`, failUnder?.line ?? null),
+    ini,
+  };
+}
+
+/** tox `commands` (one command per line; a leading `-` ignores the exit code) of every testenv section. */
+function toxEnvironments(ini: IniFile | undefined): Map<string, Map<string, IniEntry>> {
+  const environments = new Map<string, Map<string, IniEntry>>();
+  for (const [name, section] of ini ?? []) if (name === "testenv" || name.startsWith("testenv:")) environments.set(name, section);
+  return environments;
+}
+
+function compareTox(before: IniFile | undefined, after: IniFile | undefined): TamperNote[] {
+  const notes: TamperNote[] = [];
+  const was = toxEnvironments(before);
+  const now = toxEnvironments(after);
+  for (const [name, section] of was) {
+    const next = now.get(name);
+    const commands = section.get("commands");
+    if (!next) {
+      if (commands) notes.push({ setting: `[${name}]`, line: null, message: `tox environment [${name}] that ran "${commands.value.replace(/\n/g, "; ")}" was removed`, before: commands.value, after: null });
+      continue;
+    }
+    const nextCommands = next.get("commands");
+    if (commands) {
+      const lines = (entry: IniEntry | undefined): string[] => (entry?.value ?? "").split("\n").map((line) => line.trim()).filter(Boolean);
+      const ignored = lines(nextCommands).filter((line) => line.startsWith("-") && !lines(commands).includes(line));
+      if (ignored.length > 0) {
+        notes.push({ setting: `[${name}] commands`, line: nextCommands?.line ?? null, message: `tox [${name}] now ignores the exit code of ${ignored.map((line) => show(line)).join(", ")} (leading "-")`, before: commands.value, after: nextCommands?.value ?? null });
+      }
+      const strip = (entry: IniEntry | undefined): string => lines(entry).map((line) => line.replace(/^-\s*/, "")).join("\n");
+      notes.push(...compareCommands(strip(commands), strip(nextCommands), `tox [${name}] commands`, nextCommands?.line ?? commands.line));
+    }
+    for (const key of ["ignore_outcome", "ignore_errors"]) {
+      const value = next.get(key);
+      if (value && /^(true|1|yes)$/i.test(value.value.trim()) && !/^(true|1|yes)$/i.test(section.get(key)?.value.trim() ?? "")) {
+        notes.push({ setting: `[${name}] ${key}`, line: value.line, message: `tox [${name}] ${key} is now true: failing tests no longer fail the run`, before: section.get(key)?.value ?? null, after: value.value });
+      }
+    }
+  }
+  return notes;
+}
+
+/** Test scripts of pyproject task runners: hatch env scripts, poe tasks, pdm scripts. */
+function pyprojectScripts(doc: TomlDocument | undefined): Map<string, { command: string; line: number | null }> {
+  const scripts = new Map<string, { command: string; line: number | null }>();
+  if (!doc) return scripts;
+  const visit = (value: TomlValue, path: string[]): void => {
+    if (value === null || typeof value !== "object" || Array.isArray(value)) return;
+    for (const [key, child] of Object.entries(value)) {
+      const childPath = [...path, key];
+      const parent = path[path.length - 1];
+      const isScriptTable = parent === "scripts" || (parent === "tasks" && path[path.length - 2] === "poe");
+      if (isScriptTable && /test|cov|check/i.test(key)) {
+        const command = typeof child === "string" ? child : Array.isArray(child) ? child.map(String).join("\n") : typeof child === "object" && typeof (child as { cmd?: unknown }).cmd === "string" ? String((child as { cmd: string }).cmd) : null;
+        if (command !== null) scripts.set(childPath.join("."), { command, line: doc.lines.get(childPath.join(".")) ?? null });
+      } else if (path.length < 6) visit(child, childPath);
+    }
+  };
+  visit(doc.root, []);
+  return scripts;
+}
+
+function comparePytest(before: PytestConfig, after: PytestConfig): TamperNote[] {
+  const notes = compareRunnerSettings(before.settings, after.settings, "pytest");
+  if (before.addopts || after.addopts) {
+    const setting = after.addopts?.name ?? before.addopts?.name ?? "addopts";
+    notes.push(...compareCommands(`pytest ${before.addopts?.value ?? ""}`, `pytest ${after.addopts?.value ?? ""}`, setting, after.addopts?.line ?? null));
+  }
+  for (const [key, was] of before.patterns) {
+    const now = after.patterns.get(key);
+    if (!now) continue;
+    const lost = was.value.filter((pattern) => !now.value.includes(pattern));
+    if (lost.length > 0) notes.push({ setting: now.name, line: now.line, message: `pytest ${now.name} no longer collects ${lost.map((p) => show(p)).join(", ")}`, before: was.value, after: now.value });
+  }
+  return notes;
+}
+
+/**
+ * Tamper notes for a python config file. `before`/`after` null means the
+ * file is absent on that side. Throws (with the parser's message) when a
+ * side cannot be read; the caller reports the file as not analysed.
+ */
+export function comparePythonConfig(kind: PythonConfigKind, before: string | null, after: string | null): TamperNote[] {
+  if (kind === "conftest.py") return compareConftest(before ?? "", after ?? "");
+  const empty: ParsedPython = { pytest: { settings: { thresholds: new Map() }, patterns: new Map() }, coverage: new Map() };
+  const was = before === null ? empty : parsePythonConfig(kind, before);
+  const now = after === null ? empty : parsePythonConfig(kind, after);
+  const notes = comparePytest(was.pytest, now.pytest);
+  notes.push(...compareRunnerSettings({ thresholds: was.coverage }, { thresholds: now.coverage }, "coverage.py"));
+  if (kind === "tox.ini") notes.push(...compareTox(was.ini, now.ini));
+  if (kind === "pyproject.toml") {
+    const scripts = pyprojectScripts(now.toml);
+    for (const [name, script] of pyprojectScripts(was.toml)) {
+      const next = scripts.get(name);
+      notes.push(...compareCommands(script.command, next?.command ?? "", name, next?.line ?? script.line));
+    }
+  }
+  return notes;
+}
+
+// ---------------------------------------------------------------------------
+// conftest.py
+
+/** One logical Python line: indentation, code with string contents blanked, and the string literals in it. */
+interface PythonLine {
+  line: number;
+  indent: number;
+  code: string;
+  strings: string[];
+}
+
+/**
+ * Splits Python source into logical lines (brackets and backslashes join
+ * physical lines), drops comments, and blanks string contents in `code`
+ * while keeping them in `strings`, so a pattern never matches inside a string.
+ */
+export function pythonLines(source: string): PythonLine[] {
+  const result: PythonLine[] = [];
+  let code = "";
+  let strings: string[] = [];
+  let depth = 0;
+  let startLine = 1;
+  let lineNumber = 1;
+  let indent = 0;
+  let atLineStart = true;
+  const flush = (): void => {
+    if (code.trim() !== "") result.push({ line: startLine, indent, code: code.trim(), strings });
+    code = "";
+    strings = [];
+    atLineStart = true;
+  };
+  for (let i = 0; i < source.length; i++) {
+    const char = source[i] as string;
+    if (atLineStart) {
+      let j = i;
+      let width = 0;
+      while (source[j] === " " || source[j] === "\t") {
+        width += source[j] === "\t" ? 8 : 1;
+        j++;
+      }
+      if (source[j] === "\n" || source[j] === "#" || j >= source.length) {
+        // blank or comment-only line
+      } else {
+        indent = width;
+        startLine = lineNumber;
+        atLineStart = false;
+        i = j - 1;
+        continue;
+      }
+    }
+    if (char === "\n") {
+      lineNumber++;
+      if (depth === 0) flush();
+      else code += " ";
+      continue;
+    }
+    if (char === "#") {
+      while (i + 1 < source.length && source[i + 1] !== "\n") i++;
+      continue;
+    }
+    if (char === "\\" && source[i + 1] === "\n") {
+      i++;
+      lineNumber++;
+      code += " ";
+      continue;
+    }
+    if (char === '"' || char === "'") {
+      const triple = source.startsWith(char.repeat(3), i);
+      const delimiter = triple ? char.repeat(3) : char;
+      let j = i + delimiter.length;
+      let value = "";
+      while (j < source.length && !source.startsWith(delimiter, j)) {
+        if (source[j] === "\\") {
+          value += source[j + 1] ?? "";
+          j += 2;
+          continue;
+        }
+        if (source[j] === "\n") {
+          if (!triple) break;
+          lineNumber++;
+        }
+        value += source[j];
+        j++;
+      }
+      strings.push(value);
+      code += `${delimiter}${delimiter}`;
+      i = j + (source.startsWith(delimiter, j) ? delimiter.length : 0) - 1;
+      continue;
+    }
+    if ("([{".includes(char)) depth++;
+    if (")]}".includes(char)) depth = Math.max(0, depth - 1);
+    code += char;
+  }
+  flush();
+  return result;
+}
+
+/** What a conftest.py does to the test run. */
+interface ConftestFacts {
+  /** Paths and globs in `collect_ignore`/`collect_ignore_glob`, with the line that adds each. */
+  ignored: Map<string, number>;
+  /** Harness patches: name -> line (`makereport forces passed`, `sys.exit at import`, …). */
+  patches: Map<string, number>;
+}
+
+const REPORT_HOOKS = /^def\s+(pytest_runtest_makereport|pytest_runtest_logreport|pytest_report_teststatus|pytest_runtest_protocol|pytest_runtest_call|pytest_pyfunc_call)\s*\(/;
+
+function conftestFacts(source: string): ConftestFacts {
+  const ignored = new Map<string, number>();
+  const patches = new Map<string, number>();
+  const lines = pythonLines(source);
+  let hook: { name: string; indent: number } | null = null;
+  let functionIndent: number | null = null;
+  for (const entry of lines) {
+    const code = entry.code.replace(/^async\s+/, "");
+    if (hook && entry.indent <= hook.indent) hook = null;
+    if (functionIndent !== null && entry.indent <= functionIndent) functionIndent = null;
+    const def = /^def\s+([A-Za-z_]\w*)/.exec(code);
+    if (def) {
+      const match = REPORT_HOOKS.exec(code);
+      if (match) hook = { name: match[1] as string, indent: entry.indent };
+      if (functionIndent === null) functionIndent = entry.indent;
+      if (def[1] === "pytest_collection_modifyitems") hook = { name: "pytest_collection_modifyitems", indent: entry.indent };
+      continue;
+    }
+    if (/^class\s/.test(code)) continue;
+    if (/\bcollect_ignore(_glob)?\b\s*(=|\+=|\.append\(|\.extend\(|\.insert\()/.test(code)) {
+      for (const value of entry.strings) ignored.set(value, entry.line);
+      if (entry.strings.length === 0) ignored.set(`(computed) ${code}`, entry.line);
+    }
+    const isModuleLevel = functionIndent === null;
+    if (isModuleLevel && /^(sys\.exit|os\._exit|exit|quit|pytest\.exit)\s*\(|^raise\s+SystemExit\b/.test(code)) patches.set(`${code.split("(")[0]} at import`, entry.line);
+    if (isModuleLevel && /^(time|datetime|_?pytest|unittest)\.[\w.]+\s*=(?!=)/.test(code)) patches.set(`patches ${code.split("=")[0]?.trim()}`, entry.line);
+    if (hook && hook.name !== "pytest_collection_modifyitems") {
+      if (/\boutcome\s*=\s*["']{2}/.test(code) && entry.strings.some((value) => value === "passed")) patches.set(`${hook.name} forces outcome "passed"`, entry.line);
+      if (/\.longrepr\s*=\s*None\b/.test(code)) patches.set(`${hook.name} drops failure reports`, entry.line);
+      if (/\.(force_result|force_exception)\s*\(/.test(code)) patches.set(`${hook.name} forces the hook result`, entry.line);
+      if (/\bwasxfail\s*=/.test(code)) patches.set(`${hook.name} marks failures as expected`, entry.line);
+      if (hook.name === "pytest_pyfunc_call" && /^return\s+True\b/.test(code)) patches.set("pytest_pyfunc_call returns without running the test", entry.line);
+      if (hook.name === "pytest_runtest_protocol" && /^return\s+True\b/.test(code)) patches.set("pytest_runtest_protocol skips running tests", entry.line);
+    }
+    if (hook?.name === "pytest_collection_modifyitems") {
+      if (/\bitems\.(clear|remove|pop)\s*\(|\bitems\[[^\]]*\]\s*=(?!=)|\bdel\s+items\b|\bpytest_deselected\s*\(/.test(code)) patches.set("pytest_collection_modifyitems drops collected tests", entry.line);
+      if (/\.add_marker\s*\(.*\bmark\.(skip|skipif|xfail)\b/.test(code)) patches.set("pytest_collection_modifyitems skips collected tests", entry.line);
+    }
+  }
+  return { ignored, patches };
+}
+
+/** conftest.py notes: tests newly ignored at collection, and harness patches that were not there before. */
+export function compareConftest(before: string, after: string): TamperNote[] {
+  const was = conftestFacts(before);
+  const now = conftestFacts(after);
+  const notes: TamperNote[] = [];
+  const added = [...now.ignored].filter(([path]) => !was.ignored.has(path));
+  if (added.length > 0) {
+    notes.push({
+      setting: "collect_ignore",
+      line: added[0]?.[1] ?? null,
+      message: `collect_ignore now leaves out ${added.map(([path]) => show(path)).join(", ")}: pytest no longer collects ${added.length === 1 ? "it" : "them"}`,
+      before: [...was.ignored.keys()],
+      after: [...now.ignored.keys()],
+      detail: { ignored_added: added.map(([path]) => path) },
+    });
+  }
+  for (const [patch, line] of now.patches) {
+    if (was.patches.has(patch)) continue;
+    notes.push({ setting: patch.split(" ")[0] as string, line, message: `the test harness is patched: ${patch}`, before: null, after: patch });
+  }
+  return notes;
+}
