@@ -13,7 +13,7 @@ import { createHash } from "node:crypto";
  * whenever extraction changes what it returns for the same input, so cached
  * facts from an older ralph are not reused.
  */
-export const EXTRACTOR_VERSION = 1;
+export const EXTRACTOR_VERSION = 2;
 
 /** The flags that take a test out of the run, or focus the run on it. */
 export interface TestFlags {
@@ -62,6 +62,8 @@ export interface AssertionFact {
   actual?: string;
   /** Negated (`.not.`, assertNotEqual): a negated check is weaker than the positive one of the same matcher. */
   negated?: boolean;
+  /** True when the assertion can never run: it follows an unconditional `return` in the test body. */
+  unreachable?: boolean;
 }
 
 export interface TestCase {
@@ -89,6 +91,14 @@ export interface TestCase {
   eachRowHashes?: string[];
   /** Each assertion of the test body, in source order (languages fill this as they grow; absent = not extracted). */
   assertionsDetail?: AssertionFact[];
+  /** Assertion-looking lines inside comments of the test body (a body commented out keeps its assertions here). */
+  commentedAssertions?: number;
+  /** Literals the test feeds to the code (normalised: strings JSON-quoted, numbers as written), outside expected values and tables. */
+  inputLiterals?: string[];
+  /** Literals inside the expected values of its assertions (same normalisation as inputLiterals). */
+  expectedLiterals?: string[];
+  /** Imported names the test body uses (the local names of its file's imports), sorted. */
+  references?: string[];
   /** Every literal of the body (strings JSON-quoted, numbers as written), in order: what a merge into a parametrised test must keep as a row (tree-sitter languages). */
   literals?: string[];
   /** The literals of each parametrised row, in row order, normalised like `literals` (tree-sitter languages). */
@@ -107,6 +117,108 @@ export interface NonTestFunctionFact {
   suitePath: string[];
   line: number;
   bodyHash: string;
+}
+
+/** A module the file imports, with the names it binds (`imported` null for default/namespace/whole-module bindings). */
+export interface ImportFact {
+  source: string;
+  names: { imported: string | null; local: string }[];
+}
+
+/** One exported symbol of a file. `hash` is a short hash of its declaration body, so a rename can be told from a removal. */
+export interface ExportFact {
+  name: string;
+  line: number;
+  hash?: string;
+}
+
+/**
+ * A guard in non-test code: a check that throws or returns an error
+ * (`if (x < 0) throw new RangeError(...)`, `if (!ok) return err(...)`,
+ * `assert(x)`, `invariant(x, ...)`). `action` is the normalised throw/return
+ * expression, `condition` the normalised condition; `function` the
+ * enclosing function's name path ("" at module level).
+ */
+export interface GuardFact {
+  function: string;
+  line: number;
+  condition: string;
+  action: string;
+  /** Identifiers the condition reads, sorted. */
+  names: string[];
+}
+
+/** A named function of non-test code: its size, its calls, and what it returns when it is a single constant return. */
+export interface FunctionFact {
+  /** Name path: `name`, `Class.method`, `object.method`. */
+  name: string;
+  line: number;
+  statementCount: number;
+  /** Normalised literal when the body is only `return <literal>` (or an arrow with a literal body). */
+  constantReturn?: string;
+  /** Names of the functions it calls directly (last member name for `a.b()`), sorted, unique. */
+  calls: string[];
+}
+
+/** What a catch block does with the error. */
+export type CatchBehaviour = "rethrows" | "returns_error" | "handles" | "swallows" | "returns_constant";
+
+/** One catch block of non-test code, keyed by its enclosing function and its order there. */
+export interface CatchFact {
+  function: string;
+  index: number;
+  line: number;
+  behaviour: CatchBehaviour;
+}
+
+/** A comment or cast that silences a checker: `@ts-ignore`, `eslint-disable…`, `as any`, `as unknown as T`. */
+export interface SuppressionFact {
+  kind: "ts-ignore" | "ts-expect-error" | "ts-nocheck" | "eslint-disable" | "as-any" | "as-unknown-as" | "type-ignore" | "noqa" | "nolint" | "allow";
+  line: number;
+  /** The normalised text (the comment, or the cast expression), for messages and multiset matching. */
+  text: string;
+}
+
+/** A validation schema field: `UserSchema.email` -> the chain's method names (`string`, `email`, `optional`). */
+export interface SchemaFact {
+  key: string;
+  line: number;
+  methods: string[];
+}
+
+/**
+ * A branch of non-test code that compares a value with literals and returns
+ * a literal (`if (title === "Crème Brûlée") return "creme-brulee"`), or an
+ * entry of a literal lookup table (`compared` = the key).
+ */
+export interface LiteralBranchFact {
+  line: number;
+  kind: "branch" | "table";
+  compared: string[];
+  returns?: string;
+}
+
+/** A check for the test runner in non-test code: `process.env.VITEST`, `NODE_ENV === "test"`, `typeof jest`. */
+export interface RunnerCheckFact {
+  line: number;
+  text: string;
+}
+
+/**
+ * Facts about a file's code (as opposed to its tests), for the
+ * validation_bypass, special_casing and feature_removal rules. Every field
+ * is optional: a language fills what it can, and a rule skips what is absent.
+ */
+export interface CodeFacts {
+  imports?: ImportFact[];
+  exports?: ExportFact[];
+  guards?: GuardFact[];
+  functions?: FunctionFact[];
+  catches?: CatchFact[];
+  suppressions?: SuppressionFact[];
+  schemas?: SchemaFact[];
+  literalBranches?: LiteralBranchFact[];
+  runnerChecks?: RunnerCheckFact[];
 }
 
 /**
@@ -131,6 +243,8 @@ export interface FileFacts {
   parseError?: string;
   /** Set when the file was not parsed on purpose (binary, larger than 2 MB, minified): why. */
   notAnalyzed?: string;
+  /** Facts about the file's code: imports, exports, guards, catches, suppressions, schemas (absent = not extracted). */
+  code?: CodeFacts;
   /** Functions and methods of a test file that the runner does not collect (tree-sitter languages; absent = not extracted). */
   nonTestFunctions?: NonTestFunctionFact[];
 }

@@ -18,8 +18,9 @@
 
 import type * as t from "@babel/types";
 import { debug } from "../../log.js";
-import { emptyFacts, hashText, type FileFacts, type TestCase, type TestFlag, type TestFlags } from "../facts.js";
+import { emptyFacts, hashText, type AssertionFact, type FileFacts, type TestCase, type TestFlag, type TestFlags } from "../facts.js";
 import { parseWithBabel } from "../parsers/babel.js";
+import { extractJavaScriptCodeFacts, isConstantExpression, literalValue, normalizedSource } from "./javascript-source.js";
 import { isUnderTestDirectory, type LanguageModule } from "./language.js";
 
 const LANGUAGE_ID = "javascript";
@@ -57,6 +58,7 @@ export async function extractJavaScriptFacts(path: string, content: string): Pro
       assertions: extracted.assertions,
       frameworks: extracted.frameworks,
       recoveredErrorCount: parsed.recoveredErrorCount,
+      code: extractJavaScriptCodeFacts(content, parsed.ast),
     };
   } catch (error) {
     // A stack overflow on pathological nesting, or a bug: report the file as not analysed, never crash the hook.
@@ -131,6 +133,60 @@ const CONTEXT_ASSERTIONS: ReadonlySet<string> = new Set([
   "matchSnapshot", "expect",
 ]);
 
+/** Matchers (Jest/Vitest/Playwright/chai/jest-dom) that pin the exact value: strength 3. */
+const EXACT_MATCHERS: ReadonlySet<string> = new Set([
+  "toBe", "toEqual", "toStrictEqual", "toBeNull", "toBeUndefined", "toBeNaN", "toBeCloseTo", "toMatchSnapshot",
+  "toMatchInlineSnapshot", "toThrowErrorMatchingSnapshot", "toThrowErrorMatchingInlineSnapshot", "toMatchFileSnapshot",
+  "toHaveBeenCalledWith", "toHaveBeenLastCalledWith", "toHaveBeenNthCalledWith", "toHaveBeenCalledTimes",
+  "toHaveBeenCalledOnce", "toHaveBeenCalledOnceWith", "toHaveReturnedWith", "toHaveLastReturnedWith",
+  "toHaveNthReturnedWith", "toHaveReturnedTimes", "toBeCalledWith", "toBeCalledTimes", "lastCalledWith",
+  "nthCalledWith", "toReturnWith", "toBeTrue", "toBeFalse", "toEqualTypeOf", "toHaveText", "toHaveValue", "toHaveURL",
+  "toHaveTitle", "toHaveCount", "equal", "equals", "eq", "eql", "eqls", "true", "false", "null", "undefined", "NaN",
+  // assert-style and test-context methods
+  "strictEqual", "deepEqual", "deepStrictEqual", "is", "same", "strictSame", "isTrue", "isFalse", "isNull",
+  "isUndefined", "isNaN", "snapshot", "matchSnapshot", "calledWith", "calledOnceWith", "calledWithExactly",
+  "calledOnceWithExactly", "callCount", "fail",
+]);
+
+/** Matchers that only check truthiness or existence: strength 1. */
+const WEAK_MATCHERS: ReadonlySet<string> = new Set([
+  "toBeTruthy", "toBeFalsy", "toBeDefined", "toHaveBeenCalled", "toBeCalled", "toHaveReturned", "toReturn",
+  "toBeInTheDocument", "toBeVisible", "toBeAttached", "ok", "exist", "exists", "assert", "truthy", "falsy", "isOk",
+  "isNotOk", "notOk", "isDefined", "isNotNull", "isNotUndefined", "called", "calledOnce", "notThrows", "notThrowsAsync",
+]);
+
+/** Matchers whose strength depends on an argument: with one, partial (2); without, existence (1). */
+const ARGUMENT_MATCHERS: ReadonlySet<string> = new Set([
+  "toThrow", "toThrowError", "throw", "throws", "throwsAsync", "rejects", "rejectsWith", "toHaveProperty", "property",
+]);
+
+/** chai language chains: words that read well and check nothing. */
+const CHAI_WORDS: ReadonlySet<string> = new Set([
+  "to", "be", "been", "is", "that", "which", "and", "has", "have", "with", "at", "of", "same", "but", "does", "still",
+  "also", "deep", "nested", "own", "ordered", "any", "all", "itself", "an", "a",
+]);
+
+/** Assertion-looking text inside a comment (a commented-out `expect(...)`/`assert...`). */
+const COMMENTED_ASSERTION = /\b(?:expect|assert)(?:\.\w+)?\s*\(|\.should\b|\bt\.(?:is|deepEqual|true|false|equal|ok)\s*\(/;
+
+/**
+ * Strength of a matcher (facts.ts AssertionFact): 3 exact, 2 partial, 1
+ * existence; `.not` makes any check weak (1). `argumentCount` decides
+ * `toThrow()` (1) vs `toThrow(RangeError)` (2) and `toHaveProperty(k)` vs `(k, v)`.
+ */
+export function matcherStrength(matcher: string, argumentCount: number, isNegated: boolean): 1 | 2 | 3 {
+  const strength = EXACT_MATCHERS.has(matcher)
+    ? 3
+    : WEAK_MATCHERS.has(matcher)
+      ? 1
+      : ARGUMENT_MATCHERS.has(matcher)
+        ? matcher === "toHaveProperty" || matcher === "property"
+          ? argumentCount >= 2 ? 2 : 1
+          : argumentCount >= (matcher.startsWith("throws") || matcher === "rejects" ? 2 : 1) ? 2 : 1
+        : 2;
+  return isNegated ? 1 : strength;
+}
+
 /** Modules whose every import is an assertion function. */
 const ASSERT_MODULES: ReadonlySet<string> = new Set([
   "assert", "node:assert", "assert/strict", "node:assert/strict", "power-assert", "uvu/assert",
@@ -193,6 +249,13 @@ interface TestDraft {
   bodyHash: string;
   eachRows?: number | null;
   eachRowHashes?: string[];
+  assertions: { fact: AssertionFact; start: number }[];
+  inputLiterals: string[];
+  expectedLiterals: string[];
+  references: Set<string>;
+  commentedAssertions: number;
+  /** Offset after the first `return` that is not the body's last statement: assertions past it never run. */
+  unreachableFrom: number | null;
 }
 
 /** One link of a callee chain: `test.skipIf(x).each(t)` is test, skipIf(x), each(t). */
@@ -367,6 +430,13 @@ class TestExtractor {
   private readonly statementOfCall = new Map<t.Node, t.Node>();
   private readonly commentsByEndLine = new Map<number, t.Comment[]>();
   private readonly commentsByStartLine = new Map<number, t.Comment[]>();
+  /** The nodes being visited, outermost first (for reading a whole `expect(...).not.toBe(...)` chain). */
+  private readonly ancestors: t.Node[] = [];
+  /** Expected-value arguments of recorded assertions: literals under them are expectations, not inputs. */
+  private readonly expectedNodes = new Set<t.Node>();
+  /** Local names bound by imports of non-framework modules (the code under test). */
+  private readonly importLocals = new Set<string>();
+  private expectedDepth = 0;
   private assertions = 0;
 
   constructor(content: string, ast: t.File) {
@@ -431,6 +501,7 @@ class TestExtractor {
 
   /** `imported` is the exported name, or null for default/namespace/whole-module bindings. */
   private noteBinding(source: string, imported: string | null, local: string): void {
+    if (!FRAMEWORK_MODULES.has(source) && !ASSERT_MODULES.has(source)) this.importLocals.add(local);
     if (ASSERT_MODULES.has(source)) {
       if (imported === null || /^[a-z]/.test(imported)) this.assertNames.add(local);
       return;
@@ -450,7 +521,28 @@ class TestExtractor {
   // --- the walk
 
   private visit(node: t.Node, parent: t.Node | null): void {
+    const isExpected = this.expectedNodes.has(node);
+    if (isExpected) this.expectedDepth++;
+    try {
+      this.visitNode(node, parent);
+    } finally {
+      if (isExpected) this.expectedDepth--;
+    }
+  }
+
+  private visitNode(node: t.Node, parent: t.Node | null): void {
     switch (node.type) {
+      case "StringLiteral":
+      case "NumericLiteral":
+      case "TemplateLiteral":
+      case "BigIntLiteral":
+        this.noteLiteral(node);
+        break;
+      case "Identifier": {
+        const draft = this.innermostTest();
+        if (draft && this.importLocals.has(node.name)) draft.references.add(node.name);
+        break;
+      }
       case "CallExpression":
         this.visitCall(node, parent);
         return;
@@ -461,7 +553,7 @@ class TestExtractor {
       }
       case "MemberExpression":
         // chai: `x.should.equal(1)`, `x.should.be.true`
-        if (propertyName(node.property, node.computed) === "should" && isMemberObject(node, parent)) this.countAssertion();
+        if (propertyName(node.property, node.computed) === "should" && isMemberObject(node, parent)) this.countAssertion(node);
         break;
       case "VariableDeclarator":
         this.noteRequire(node);
@@ -472,15 +564,29 @@ class TestExtractor {
 
   private visitChildren(node: t.Node): void {
     const record = node as unknown as Record<string, unknown>;
-    for (const key of Object.keys(record)) {
-      if (WALK_SKIP_KEYS.has(key)) continue;
-      const value = record[key];
-      if (Array.isArray(value)) {
-        for (const child of value) if (isNode(child)) this.visit(child, node);
-      } else if (isNode(value)) {
-        this.visit(value, node);
+    this.ancestors.push(node);
+    try {
+      for (const key of Object.keys(record)) {
+        if (WALK_SKIP_KEYS.has(key)) continue;
+        const value = record[key];
+        if (Array.isArray(value)) {
+          for (const child of value) if (isNode(child)) this.visit(child, node);
+        } else if (isNode(value)) {
+          this.visit(value, node);
+        }
       }
+    } finally {
+      this.ancestors.pop();
     }
+  }
+
+  /** A literal inside a test body: an expected value when under an assertion's expected argument, else an input. */
+  private noteLiteral(node: t.Node): void {
+    const draft = this.innermostTest();
+    const value = draft ? literalValue(node) : null;
+    if (!draft || value === null) return;
+    if (this.expectedDepth > 0) draft.expectedLiterals.push(value);
+    else draft.inputLiterals.push(value);
   }
 
   private visitCall(node: t.CallExpression, parent: t.Node | null): void {
@@ -495,14 +601,121 @@ class TestExtractor {
       }
       this.applyRuntimeMark(chain, node);
     }
-    if (this.isAssertionCall(node, parent)) this.countAssertion();
+    if (this.isAssertionCall(node, parent)) this.countAssertion(node);
     this.visitChildren(node);
   }
 
-  private countAssertion(): void {
+  private countAssertion(node: t.Node): void {
     this.assertions++;
     const draft = this.innermostTest();
-    if (draft) draft.assertionCount++;
+    if (!draft) return;
+    draft.assertionCount++;
+    draft.assertions.push({ fact: this.describeAssertion(node), start: node.start ?? 0 });
+  }
+
+  // --- assertion details
+
+  /**
+   * The language-neutral fact of one counted assertion: `node` is the
+   * `expect(x)` call at the root of a chain, an `assert*`/`t.*` call, or a
+   * chai `.should` member.
+   */
+  private describeAssertion(node: t.Node): AssertionFact {
+    const line = node.loc?.start.line ?? 0;
+    if (node.type !== "CallExpression") return { line, matcher: "should", strength: 2, tautology: false };
+    const callee = node.callee;
+    const member = callee.type === "MemberExpression" ? flattenMember(callee) : null;
+    const isExpectRoot =
+      (callee.type === "Identifier" && (this.expectNames.has(callee.name) || callee.name === "expectTypeOf")) ||
+      (member !== null && member.root.type === "Identifier" && this.expectNames.has(member.root.name) &&
+        member.props.length === 1 && (member.props[0] === "soft" || member.props[0] === "poll"));
+    if (isExpectRoot) return this.describeExpectChain(node, line);
+    return this.describeAssertCall(node, line);
+  }
+
+  /** `expect(actual)[.not][.resolves|.rejects].matcher(expected)`, chai `expect(x).to.deep.equal(y)`. */
+  private describeExpectChain(call: t.CallExpression, line: number): AssertionFact {
+    const names: string[] = [];
+    let matcherIndex = -1;
+    let matcherArgs: t.Node[] = [];
+    let current: t.Node = call;
+    for (let i = this.ancestors.length - 1; i >= 0; i--) {
+      const ancestor = this.ancestors[i] as t.Node;
+      if ((ancestor.type === "MemberExpression" || ancestor.type === "OptionalMemberExpression") && ancestor.object === current) {
+        names.push(propertyName(ancestor.property, ancestor.computed) ?? "[]");
+      } else if ((ancestor.type === "CallExpression" || ancestor.type === "OptionalCallExpression") && ancestor.callee === current) {
+        matcherIndex = names.length - 1;
+        matcherArgs = ancestor.arguments as t.Node[];
+      } else {
+        break;
+      }
+      current = ancestor;
+    }
+    const isNegated = names.includes("not");
+    const meaningful = names.filter((name, index) => index === matcherIndex || (!CHAI_WORDS.has(name) && name !== "not"));
+    const matcherName = matcherIndex >= 0 ? (names[matcherIndex] as string) : (meaningful[meaningful.length - 1] ?? "expect");
+    const modifiers = meaningful.filter((name) => name === "resolves" || name === "rejects");
+    const matcher = [...modifiers, ...(isNegated ? ["not"] : []), matcherName].join(".");
+    const actualNode = call.arguments[0] as t.Node | undefined;
+    const expectedNode = matcherArgs[0];
+    for (const arg of matcherArgs) this.expectedNodes.add(arg);
+    const fact: AssertionFact = {
+      line,
+      matcher,
+      strength: matcherStrength(matcherName, matcherArgs.length, isNegated),
+      tautology: this.isTautology(actualNode, expectedNode, matcherArgs.length === 0),
+    };
+    if (actualNode) fact.actual = normalizedSource(this.content, actualNode);
+    if (expectedNode) fact.expected = normalizedSource(this.content, expectedNode);
+    if (isNegated) fact.negated = true;
+    if (fact.tautology) fact.strength = 0;
+    return fact;
+  }
+
+  /** `assert(x)`, `assert.equal(a, b)`, `t.is(a, b)`, `t.pass()`, `sinon.assert.calledWith(…)`, `assertValid(x)`. */
+  private describeAssertCall(call: t.CallExpression, line: number): AssertionFact {
+    const callee = call.callee;
+    const props = callee.type === "MemberExpression" || callee.type === "OptionalMemberExpression" ? flattenMember(callee).props : [];
+    const root = callee.type === "MemberExpression" || callee.type === "OptionalMemberExpression" ? flattenMember(callee).root : callee;
+    const last = props[props.length - 1] ?? (callee.type === "Identifier" ? callee.name : "assert");
+    const rootText = root.type === "Identifier" ? root.name : "";
+    const matcher = props.length > 0 ? `${rootText}.${props.join(".")}` : last;
+    const args = call.arguments as t.Node[];
+    const isNegated = /^not[A-Z]/.test(last) && last !== "notThrows" && last !== "notThrowsAsync";
+    const isTwoSided = EXACT_MATCHERS.has(last) || /^(not)?(Equal|DeepEqual|StrictEqual|DeepStrictEqual|Same|StrictSame|Like|Match|Regex|Include|Has)$/i.test(last.replace(/^not/, "")) || ["like", "match", "regex", "include", "has", "hasStrict", "notEqual"].includes(last);
+    const actualNode = args[0];
+    const expectedNode = isTwoSided && !["isTrue", "isFalse", "isNull", "isUndefined", "isNaN", "true", "false", "snapshot", "matchSnapshot", "fail", "callCount", "calledWith", "calledOnceWith", "calledWithExactly", "calledOnceWithExactly"].includes(last) ? args[1] : undefined;
+    if (expectedNode) this.expectedNodes.add(expectedNode);
+    if (last === "pass") return { line, matcher, strength: 0, tautology: true };
+    const baseName = last === rootText && props.length === 0 ? "assert" : last;
+    const strength = /^(assert|expect)[A-Z0-9_$]/.test(baseName) ? 2 : matcherStrength(baseName, args.length, isNegated);
+    const fact: AssertionFact = {
+      line,
+      matcher,
+      strength,
+      tautology: baseName !== "fail" && this.isTautology(actualNode, expectedNode, expectedNode === undefined),
+    };
+    if (actualNode) fact.actual = normalizedSource(this.content, actualNode);
+    if (expectedNode) fact.expected = normalizedSource(this.content, expectedNode);
+    if (isNegated) fact.negated = true;
+    if (fact.tautology) fact.strength = 0;
+    return fact;
+  }
+
+  /**
+   * Can this assertion never fail? A constant checked against nothing or
+   * against the same constant (`expect(true).toBe(true)`, `assert(1)`,
+   * `expect(1).toEqual(1)`), or a value compared with itself (`expect(x).toBe(x)`).
+   */
+  private isTautology(actual: t.Node | undefined, expected: t.Node | undefined, hasNoExpected: boolean): boolean {
+    if (!actual) return false;
+    const actualText = normalizedSource(this.content, actual);
+    if (expected) {
+      const expectedText = normalizedSource(this.content, expected);
+      if (actualText === expectedText) return isConstantExpression(actual) || !/\(/.test(actualText);
+      return false;
+    }
+    return hasNoExpected && isConstantExpression(actual) && literalValue(actual) !== "false" && literalValue(actual) !== "null";
   }
 
   private innermostTest(): TestDraft | null {
@@ -639,6 +852,12 @@ class TestExtractor {
         frame,
         assertionCount: 0,
         bodyHash: hashText(canonicalJson(args.callback) + "\n" + canonicalJson(declaration.each?.table ?? null)),
+        assertions: [],
+        inputLiterals: [],
+        expectedLiterals: [],
+        references: new Set(),
+        commentedAssertions: callback ? this.countCommentedAssertions(callback) : 0,
+        unreachableFrom: callback ? firstEarlyReturnEnd(callback) : null,
       };
       const rows = declaration.each?.rows;
       if (declaration.each) draft.eachRows = rows ? rows.length : null;
@@ -657,6 +876,17 @@ class TestExtractor {
         this.stack.pop();
       }
     }
+  }
+
+  /** Lines of comments inside the callback that look like assertions (a body commented out keeps them here). */
+  private countCommentedAssertions(callback: t.Node): number {
+    if (callback.start == null || callback.end == null) return 0;
+    let count = 0;
+    for (const comment of this.ast.comments ?? []) {
+      if (comment.start == null || comment.start < callback.start || comment.start > callback.end) continue;
+      for (const line of comment.value.split("\n")) if (COMMENTED_ASSERTION.test(line)) count++;
+    }
+    return count;
   }
 
   /** `{ skip: true }`, `{ skip: "reason" }`, `{ todo: true }`, `{ only: true }`, `{ fails: true }`. */
@@ -827,6 +1057,14 @@ class TestExtractor {
     if (skipReason !== undefined) test.skipReason = skipReason;
     if (draft.eachRows !== undefined) test.eachRows = draft.eachRows;
     if (draft.eachRowHashes !== undefined) test.eachRowHashes = draft.eachRowHashes;
+    const unreachableFrom = draft.unreachableFrom;
+    test.assertionsDetail = draft.assertions.map(({ fact, start }) =>
+      unreachableFrom !== null && start >= unreachableFrom ? { ...fact, unreachable: true } : fact,
+    );
+    if (draft.commentedAssertions > 0) test.commentedAssertions = draft.commentedAssertions;
+    test.inputLiterals = draft.inputLiterals;
+    test.expectedLiterals = draft.expectedLiterals;
+    test.references = [...draft.references].sort();
     return test;
   }
 
@@ -836,6 +1074,15 @@ class TestExtractor {
     const text = this.content.slice(node.start, node.end).replace(/\s+/g, " ");
     return text.length > maxChars ? `${text.slice(0, maxChars - 1)}…` : text;
   }
+}
+
+/** End offset of the first `return` in a test body that is not its last statement, or null. */
+function firstEarlyReturnEnd(callback: t.Node): number | null {
+  if (!isFunctionNode(callback) || callback.body.type !== "BlockStatement") return null;
+  const statements = callback.body.body;
+  const index = statements.findIndex((statement) => statement.type === "ReturnStatement");
+  if (index === -1 || index === statements.length - 1) return null;
+  return statements[index]?.end ?? null;
 }
 
 function pushTo<K, V>(map: Map<K, V[]>, key: K, value: V): void {

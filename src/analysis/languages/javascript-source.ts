@@ -1,0 +1,866 @@
+/**
+ * JavaScript and TypeScript code facts (facts.ts `CodeFacts`): imports,
+ * exports, guards, functions, catch blocks, suppressions, validation
+ * schemas, literal branches and test-runner checks. One walk over the Babel
+ * AST that the test extractor already parsed; the rules in ../rules/ compare
+ * these facts between the two sides of a change.
+ *
+ * The helpers that normalise expressions (literals JSON-quoted, whitespace
+ * dropped around punctuation) are shared with the assertion details of
+ * javascript.ts, so both sides of a comparison normalise the same way.
+ */
+
+import type * as t from "@babel/types";
+import type {
+  CatchBehaviour,
+  CatchFact,
+  CodeFacts,
+  ExportFact,
+  FunctionFact,
+  GuardFact,
+  ImportFact,
+  LiteralBranchFact,
+  RunnerCheckFact,
+  SchemaFact,
+  SuppressionFact,
+} from "../facts.js";
+import { hashText } from "../facts.js";
+
+/** AST keys never walked: positions, comments and type annotations. */
+const SKIP_KEYS: ReadonlySet<string> = new Set([
+  "loc", "start", "end", "range", "extra", "leadingComments", "trailingComments", "innerComments",
+  "typeAnnotation", "returnType", "typeParameters", "typeArguments", "comments", "tokens", "errors",
+]);
+
+const HASH_SKIP_KEYS: ReadonlySet<string> = new Set([
+  "loc", "start", "end", "range", "extra", "leadingComments", "trailingComments", "innerComments",
+]);
+
+/** Environment variables only a test runner sets. */
+const RUNNER_ENV_VARS: ReadonlySet<string> = new Set([
+  "VITEST", "VITEST_WORKER_ID", "VITEST_POOL_ID", "VITEST_MODE", "JEST_WORKER_ID", "NODE_TEST_CONTEXT", "MOCHA_WORKER_ID",
+  "PLAYWRIGHT_TEST_BASE_URL", "CYPRESS",
+]);
+
+/** Environment variables whose value "test" means a test run. */
+const MODE_ENV_VARS: ReadonlySet<string> = new Set(["NODE_ENV", "BABEL_ENV", "MODE", "npm_lifecycle_event", "APP_ENV"]);
+
+/** Globals that exist only inside a test runner (`typeof jest !== "undefined"`). */
+const RUNNER_GLOBALS: ReadonlySet<string> = new Set(["jest", "vi", "describe", "it", "expect", "mocha", "jasmine", "__vitest_worker__", "__vitest_environment__"]);
+
+/** Schema libraries by import source. */
+const SCHEMA_MODULES: ReadonlySet<string> = new Set(["zod", "zod/v4", "zod/mini", "yup", "joi", "@hapi/joi", "superstruct", "valibot"]);
+
+/** Names that are schema builders even without an import (a global or a re-export). */
+const DEFAULT_SCHEMA_ROOTS: readonly string[] = ["z", "yup", "Joi", "joi"];
+
+/** Calls that pass an error on when made in a catch block or a guard. */
+const ERROR_RETURN_CALLEE = /^(err|Err|error|fail|failure|reject|left|Left|badRequest|unauthorized|forbidden|notFound|invalid|createError|httpError)$/;
+
+/** Statement-level calls that are guards themselves: `assert(x)`, `invariant(x, "…")`, `assert.ok(x)`. */
+const GUARD_CALLEES = /^(assert|invariant|ok|strictEqual|equal|deepStrictEqual|notStrictEqual)$/;
+
+/** Receivers of logging calls (`console.log`, `logger.warn`, `log.error`). */
+const LOG_RECEIVER = /^(console|logger|log|debug|winston|pino|Sentry|captureException)$/i;
+
+function isNode(value: unknown): value is t.Node {
+  return typeof value === "object" && value !== null && typeof (value as { type?: unknown }).type === "string";
+}
+
+function isFunctionLike(node: t.Node): node is t.Function {
+  return (
+    node.type === "FunctionDeclaration" ||
+    node.type === "FunctionExpression" ||
+    node.type === "ArrowFunctionExpression" ||
+    node.type === "ObjectMethod" ||
+    node.type === "ClassMethod" ||
+    node.type === "ClassPrivateMethod"
+  );
+}
+
+function keyName(node: t.Node, computed: boolean): string | null {
+  if (!computed && node.type === "Identifier") return node.name;
+  if (node.type === "StringLiteral") return node.value;
+  if (node.type === "NumericLiteral") return String(node.value);
+  if (node.type === "PrivateName") return `#${node.id.name}`;
+  return null;
+}
+
+function unwrap(node: t.Node): t.Node {
+  let current = node;
+  while (
+    current.type === "TSAsExpression" ||
+    current.type === "TSSatisfiesExpression" ||
+    current.type === "TSNonNullExpression" ||
+    current.type === "ParenthesizedExpression" ||
+    current.type === "TSTypeAssertion"
+  ) {
+    current = current.expression;
+  }
+  return current;
+}
+
+/**
+ * A literal's normalised value: strings (and templates without
+ * substitutions) JSON-quoted, numbers in JavaScript's shortest form,
+ * `true`/`false`/`null`/`undefined`; null for anything else.
+ */
+export function literalValue(node: t.Node | null | undefined): string | null {
+  if (!node) return null;
+  const inner = unwrap(node);
+  switch (inner.type) {
+    case "StringLiteral":
+      return JSON.stringify(inner.value);
+    case "TemplateLiteral":
+      return inner.expressions.length === 0 ? JSON.stringify(inner.quasis[0]?.value.cooked ?? "") : null;
+    case "NumericLiteral":
+      return String(inner.value);
+    case "BigIntLiteral":
+      return `${inner.value}n`;
+    case "BooleanLiteral":
+      return String(inner.value);
+    case "NullLiteral":
+      return "null";
+    case "Identifier":
+      return inner.name === "undefined" ? "undefined" : null;
+    case "UnaryExpression":
+      if (inner.operator === "-" && inner.argument.type === "NumericLiteral") return String(-inner.argument.value);
+      if (inner.operator === "void") return "undefined";
+      return null;
+    default:
+      return null;
+  }
+}
+
+/** True when the expression is built from literals only (`1`, `"x"`, `[1, {a: true}]`, `-2`, `!0`): it reads nothing. */
+export function isConstantExpression(node: t.Node | null | undefined, depth = 0): boolean {
+  if (!node || depth > 20) return false;
+  if (literalValue(node) !== null) return true;
+  const inner = unwrap(node);
+  switch (inner.type) {
+    case "ArrayExpression":
+      return inner.elements.every((element) => element !== null && element.type !== "SpreadElement" && isConstantExpression(element, depth + 1));
+    case "ObjectExpression":
+      return inner.properties.every(
+        (property) => property.type === "ObjectProperty" && !property.computed && isConstantExpression(property.value, depth + 1),
+      );
+    case "UnaryExpression":
+      return (inner.operator === "!" || inner.operator === "-" || inner.operator === "+") && isConstantExpression(inner.argument, depth + 1);
+    case "RegExpLiteral":
+      return true;
+    default:
+      return false;
+  }
+}
+
+/**
+ * Source text of a node, normalised so formatting does not matter: a literal
+ * as {@link literalValue}, otherwise the source with whitespace removed around
+ * punctuation and collapsed elsewhere, and trailing commas dropped.
+ */
+export function normalizedSource(content: string, node: t.Node, maxChars = 200): string {
+  const literal = literalValue(node);
+  if (literal !== null) return literal;
+  if (node.start == null || node.end == null) return node.type;
+  const text = content
+    .slice(node.start, node.end)
+    .replace(/\s+/g, " ")
+    .replace(/ ?([()[\]{},;:.=<>!+\-*/?|&]) ?/g, "$1")
+    .replace(/,([)\]}])/g, "$1")
+    .replace(/'((?:[^'\\"]|\\.)*)'/g, '"$1"');
+  return text.length > maxChars ? `${text.slice(0, maxChars - 1)}…` : text;
+}
+
+/** sha1 (12 hex) of a subtree with positions and comments dropped. */
+function hashNode(node: t.Node | null | undefined): string {
+  if (!node) return "";
+  const json = JSON.stringify(node, (key, value: unknown) => (HASH_SKIP_KEYS.has(key) ? undefined : value)) ?? "";
+  return hashText(json).slice(0, 12);
+}
+
+/** Visits every node below `node` (not into nested functions when `isShallow`), calling `visit` with its parent. */
+function walk(node: t.Node, visit: (node: t.Node, parent: t.Node | null) => boolean | void, isShallow = false): void {
+  const stack: [t.Node, t.Node | null][] = [[node, null]];
+  while (stack.length > 0) {
+    const [current, parent] = stack.pop() as [t.Node, t.Node | null];
+    if (current !== node && isShallow && isFunctionLike(current)) continue;
+    if (visit(current, parent) === false) continue;
+    const record = current as unknown as Record<string, unknown>;
+    const keys = Object.keys(record);
+    for (let k = keys.length - 1; k >= 0; k--) {
+      const key = keys[k] as string;
+      if (SKIP_KEYS.has(key)) continue;
+      const value = record[key];
+      if (Array.isArray(value)) {
+        for (let i = value.length - 1; i >= 0; i--) if (isNode(value[i])) stack.push([value[i] as t.Node, current]);
+      } else if (isNode(value)) {
+        stack.push([value, current]);
+      }
+    }
+  }
+}
+
+/** Identifiers read by an expression (not property names), sorted and unique. */
+function namesIn(node: t.Node): string[] {
+  const names = new Set<string>();
+  walk(node, (current, parent) => {
+    if (current.type !== "Identifier") return;
+    if ((parent?.type === "MemberExpression" || parent?.type === "OptionalMemberExpression") && parent.property === current && !parent.computed) return;
+    if (parent?.type === "ObjectProperty" && parent.key === current && !parent.computed) return;
+    names.add(current.name);
+  });
+  return [...names].sort();
+}
+
+/** The callee's last name: `a.b.c()` -> "c", `f()` -> "f"; null for computed or call-on-call callees. */
+function calleeName(node: t.Node): string | null {
+  const callee = unwrap(node);
+  if (callee.type === "Identifier") return callee.name;
+  if ((callee.type === "MemberExpression" || callee.type === "OptionalMemberExpression") && !callee.computed && callee.property.type === "Identifier") {
+    return callee.property.name;
+  }
+  return null;
+}
+
+/** The root identifier of a member/call chain (`z.string().min(1)` -> "z"). */
+function chainRoot(node: t.Node): string | null {
+  let current: t.Node = node;
+  for (let depth = 0; depth < 60; depth++) {
+    if (current.type === "CallExpression" || current.type === "OptionalCallExpression") current = current.callee;
+    else if (current.type === "MemberExpression" || current.type === "OptionalMemberExpression") current = current.object;
+    else return current.type === "Identifier" ? current.name : null;
+  }
+  return null;
+}
+
+/** Method and property names of a chain, root-first, without the root (`z.string().min(1)` -> ["string", "min"]). */
+function chainNames(node: t.Node): string[] {
+  const names: string[] = [];
+  let current: t.Node = node;
+  for (let depth = 0; depth < 60; depth++) {
+    if (current.type === "CallExpression" || current.type === "OptionalCallExpression") current = current.callee;
+    else if (current.type === "MemberExpression" || current.type === "OptionalMemberExpression") {
+      const name = keyName(current.property, current.computed);
+      if (name !== null) names.unshift(name);
+      current = current.object;
+    } else break;
+  }
+  return names;
+}
+
+/** True when `expression` is a value that carries an error: `err(x)`, `new HttpError()`, `Promise.reject(e)`, `{ error }`, `{ ok: false }`. */
+function isErrorValue(expression: t.Node): boolean {
+  const node = unwrap(expression.type === "AwaitExpression" ? expression.argument : expression);
+  if (node.type === "NewExpression") {
+    const name = calleeName(node.callee);
+    return name !== null && /Error|Exception|Failure|Rejection/.test(name);
+  }
+  if (node.type === "CallExpression") {
+    const name = calleeName(node.callee);
+    if (name === null) return false;
+    if (ERROR_RETURN_CALLEE.test(name) || /Error$/.test(name)) return true;
+    if (name === "status" || name === "sendStatus") {
+      const code = node.arguments[0];
+      return code?.type === "NumericLiteral" && code.value >= 400;
+    }
+    if (name === "json" || name === "send") {
+      // res.status(400).json({...}) / Response.json(body, { status: 400 })
+      const receiver = node.callee.type === "MemberExpression" ? node.callee.object : null;
+      if (receiver && isErrorValue(receiver)) return true;
+      return node.arguments.some((arg) => arg.type === "ObjectExpression" && hasErrorStatus(arg));
+    }
+    return false;
+  }
+  if (node.type === "ObjectExpression") {
+    return node.properties.some((property) => {
+      if (property.type !== "ObjectProperty") return false;
+      const key = keyName(property.key, property.computed);
+      if (key === "error" || key === "errors") return !(property.value.type === "NullLiteral" || (property.value.type === "Identifier" && property.value.name === "undefined"));
+      if (key === "ok" || key === "success" || key === "valid") return property.value.type === "BooleanLiteral" && !property.value.value;
+      return false;
+    });
+  }
+  return false;
+}
+
+function hasErrorStatus(options: t.ObjectExpression): boolean {
+  return options.properties.some(
+    (property) =>
+      property.type === "ObjectProperty" &&
+      keyName(property.key, property.computed) === "status" &&
+      property.value.type === "NumericLiteral" &&
+      property.value.value >= 400,
+  );
+}
+
+/** The throw or error return that ends a guard's branch, or null: `throw x`, `return err(x)`, `{ …; throw x }`. */
+function guardAction(branch: t.Statement | null | undefined): t.Node | null {
+  if (!branch) return null;
+  if (branch.type === "ThrowStatement") return branch.argument;
+  if (branch.type === "ReturnStatement") return branch.argument && isErrorValue(branch.argument) ? branch.argument : null;
+  if (branch.type === "ExpressionStatement" && branch.expression.type === "CallExpression") {
+    const name = calleeName(branch.expression.callee);
+    if (name !== null && (name === "reject" || name === "next" || name === "fail" || /^(callback|cb|done)$/.test(name))) {
+      return branch.expression.arguments.length > 0 ? branch.expression : null;
+    }
+    return null;
+  }
+  if (branch.type === "BlockStatement") {
+    const last = branch.body[branch.body.length - 1];
+    return last ? guardAction(last) : null;
+  }
+  return null;
+}
+
+/** True for a condition that is always false, so its guard never fires: `false`, `0`, `false && x`. */
+function isNeverTrue(condition: t.Node): boolean {
+  const node = unwrap(condition);
+  if (node.type === "BooleanLiteral") return !node.value;
+  if (node.type === "NumericLiteral") return node.value === 0;
+  if (node.type === "NullLiteral") return true;
+  if (node.type === "LogicalExpression" && node.operator === "&&") return isNeverTrue(node.left) || isNeverTrue(node.right);
+  return false;
+}
+
+/** What a catch body does with the error it caught. */
+function classifyCatch(body: t.BlockStatement | t.Expression, errorName: string | null): CatchBehaviour {
+  if (body.type !== "BlockStatement") {
+    // `.catch((e) => value)`
+    if (isErrorValue(body)) return "returns_error";
+    if (isConstantExpression(body)) return "returns_constant";
+    if (body.type === "CallExpression" && isLogCall(body)) return "swallows";
+    return "handles";
+  }
+  let hasThrow = false;
+  let passesError = false;
+  walk(
+    body,
+    (node) => {
+      if (node.type === "ThrowStatement") hasThrow = true;
+      if (node.type === "ReturnStatement" && node.argument && isErrorValue(node.argument)) passesError = true;
+      if (node.type === "CallExpression" && errorName !== null) {
+        const name = calleeName(node.callee);
+        const passesCaught = node.arguments.some((arg) => arg.type === "Identifier" && arg.name === errorName);
+        if (passesCaught && name !== null && !isLogCall(node)) passesError = true;
+      }
+    },
+    true,
+  );
+  if (hasThrow) return "rethrows";
+  if (passesError) return "returns_error";
+  const statements = body.body.filter((statement) => !(statement.type === "ExpressionStatement" && statement.expression.type === "CallExpression" && isLogCall(statement.expression)));
+  if (statements.length === 0) return "swallows";
+  if (statements.length === 1) {
+    const only = statements[0] as t.Statement;
+    if (only.type === "ReturnStatement" && (only.argument === null || isConstantExpression(only.argument))) {
+      return only.argument === null ? "swallows" : "returns_constant";
+    }
+  }
+  return "handles";
+}
+
+function isLogCall(call: t.CallExpression): boolean {
+  const callee = call.callee;
+  if (callee.type === "MemberExpression") {
+    const root = chainRoot(callee);
+    return root !== null && LOG_RECEIVER.test(root);
+  }
+  return callee.type === "Identifier" && LOG_RECEIVER.test(callee.name);
+}
+
+/** The value of a `return <constant>` only body, or of an arrow's constant expression body. */
+function constantReturnOf(fn: t.Function): string | undefined {
+  const body = fn.body;
+  if (body.type !== "BlockStatement") return isConstantExpression(body) ? constantText(body) : undefined;
+  if (body.body.length !== 1) return undefined;
+  const only = body.body[0] as t.Statement;
+  if (only.type === "ReturnStatement" && only.argument && isConstantExpression(only.argument)) return constantText(only.argument);
+  return undefined;
+}
+
+function constantText(node: t.Node): string {
+  const literal = literalValue(node);
+  if (literal !== null) return literal;
+  return JSON.stringify(node, (key, value: unknown) => (HASH_SKIP_KEYS.has(key) ? undefined : value)).length > 200 ? "[constant]" : node.type === "ArrayExpression" ? "[array]" : "[object]";
+}
+
+/** Literals compared with `===`/`==` anywhere in a condition (`a === "x" && b == 3` -> ["\"x\"", "3"]). */
+function comparedLiterals(condition: t.Node): string[] {
+  const node = unwrap(condition);
+  if (node.type === "LogicalExpression") return [...comparedLiterals(node.left), ...comparedLiterals(node.right)];
+  if (node.type === "BinaryExpression" && (node.operator === "===" || node.operator === "==")) {
+    const left = literalValue(node.left);
+    const right = literalValue(node.right);
+    if (left !== null && right === null) return [left];
+    if (right !== null && left === null) return [right];
+  }
+  if (node.type === "CallExpression" && calleeName(node.callee) === "includes") {
+    // ["a", "b"].includes(x)
+    const callee = node.callee;
+    if (callee.type === "MemberExpression" && callee.object.type === "ArrayExpression") {
+      return callee.object.elements.map((element) => literalValue(element)).filter((value): value is string => value !== null);
+    }
+  }
+  return [];
+}
+
+/** The literal a branch returns: `return "x"`, `{ return "x"; }`, or null. */
+function returnedLiteral(branch: t.Statement | null | undefined): string | null {
+  if (!branch) return null;
+  if (branch.type === "ReturnStatement") return branch.argument ? literalValue(branch.argument) : null;
+  if (branch.type === "BlockStatement" && branch.body.length === 1) return returnedLiteral(branch.body[0]);
+  return null;
+}
+
+/**
+ * Code facts of one parsed JS/TS file. `content` must be the text `ast` was
+ * parsed from (for normalised source and comments).
+ */
+export function extractJavaScriptCodeFacts(content: string, ast: t.File): CodeFacts {
+  return new CodeWalker(content, ast).run();
+}
+
+/** One pass over a file collecting {@link CodeFacts}. */
+class CodeWalker {
+  private readonly content: string;
+  private readonly ast: t.File;
+  private readonly imports: ImportFact[] = [];
+  private readonly exports: ExportFact[] = [];
+  private readonly guards: GuardFact[] = [];
+  private readonly functions: FunctionFact[] = [];
+  private readonly catches: CatchFact[] = [];
+  private readonly suppressions: SuppressionFact[] = [];
+  private readonly schemas: SchemaFact[] = [];
+  private readonly literalBranches: LiteralBranchFact[] = [];
+  private readonly runnerChecks: RunnerCheckFact[] = [];
+  private readonly schemaRoots = new Set<string>(DEFAULT_SCHEMA_ROOTS);
+  private readonly catchCounts = new Map<string, number>();
+
+  constructor(content: string, ast: t.File) {
+    this.content = content;
+    this.ast = ast;
+  }
+
+  run(): CodeFacts {
+    this.collectComments();
+    for (const statement of this.ast.program.body) this.collectModuleStatement(statement);
+    this.visit(this.ast.program, null, "", []);
+    return {
+      imports: this.imports,
+      exports: this.exports,
+      guards: this.guards,
+      functions: this.functions,
+      catches: this.catches,
+      suppressions: this.suppressions,
+      schemas: this.schemas,
+      literalBranches: this.literalBranches,
+      runnerChecks: this.runnerChecks,
+    };
+  }
+
+  private line(node: t.Node): number {
+    return node.loc?.start.line ?? 0;
+  }
+
+  private source(node: t.Node): string {
+    return normalizedSource(this.content, node);
+  }
+
+  private collectComments(): void {
+    for (const comment of this.ast.comments ?? []) {
+      const text = comment.value.trim().replace(/\s+/g, " ");
+      const line = comment.loc?.start.line ?? 0;
+      const match = /^(?:\*\s*)?@ts-(ignore|expect-error|nocheck)\b/.exec(text);
+      if (match) this.suppressions.push({ kind: `ts-${match[1] as "ignore" | "expect-error" | "nocheck"}`, line, text: text.slice(0, 120) });
+      else if (/^eslint-disable(?:-next-line|-line)?\b/.test(text)) this.suppressions.push({ kind: "eslint-disable", line, text: text.slice(0, 120) });
+    }
+  }
+
+  // --- imports and exports (module level)
+
+  private collectModuleStatement(statement: t.Statement): void {
+    switch (statement.type) {
+      case "ImportDeclaration":
+        if (statement.importKind === "type") return;
+        this.addImport(
+          statement.source.value,
+          statement.specifiers
+            .filter((spec) => !(spec.type === "ImportSpecifier" && spec.importKind === "type"))
+            .map((spec) => ({
+              imported: spec.type === "ImportSpecifier" ? (spec.imported.type === "Identifier" ? spec.imported.name : spec.imported.value) : spec.type === "ImportDefaultSpecifier" ? "default" : null,
+              local: spec.local.name,
+            })),
+        );
+        return;
+      case "ExportNamedDeclaration":
+        if (statement.exportKind === "type") return;
+        if (statement.source) this.addImport(statement.source.value, []);
+        if (statement.declaration) this.addDeclarationExports(statement.declaration);
+        for (const spec of statement.specifiers) {
+          if (spec.type === "ExportSpecifier" && spec.exportKind === "type") continue;
+          const exported = spec.exported.type === "Identifier" ? spec.exported.name : spec.exported.value;
+          this.exports.push({ name: exported, line: this.line(spec) });
+        }
+        return;
+      case "ExportDefaultDeclaration": {
+        const declaration = statement.declaration;
+        const body = isFunctionLike(declaration) ? declaration.body : declaration.type === "ClassDeclaration" ? declaration.body : declaration;
+        this.exports.push({ name: "default", line: this.line(statement), hash: hashNode(body) });
+        return;
+      }
+      case "ExportAllDeclaration":
+        this.addImport(statement.source.value, []);
+        return;
+      case "ExpressionStatement":
+        this.collectCommonJsExport(statement.expression);
+        return;
+      default:
+        return;
+    }
+  }
+
+  private addImport(source: string, names: ImportFact["names"]): void {
+    if (SCHEMA_MODULES.has(source)) for (const name of names) this.schemaRoots.add(name.local);
+    this.imports.push({ source, names });
+  }
+
+  private addDeclarationExports(declaration: t.Declaration): void {
+    switch (declaration.type) {
+      case "FunctionDeclaration":
+      case "ClassDeclaration":
+        if (declaration.id) this.exports.push({ name: declaration.id.name, line: this.line(declaration), hash: hashNode(declaration.body) });
+        return;
+      case "VariableDeclaration":
+        for (const declarator of declaration.declarations) {
+          if (declarator.id.type === "Identifier") this.exports.push({ name: declarator.id.name, line: this.line(declarator), hash: hashNode(declarator.init) });
+        }
+        return;
+      case "TSEnumDeclaration":
+        this.exports.push({ name: declaration.id.name, line: this.line(declaration), hash: hashNode(declaration) });
+        return;
+      default:
+        return; // interfaces, type aliases, declare statements: types, not features
+    }
+  }
+
+  /** `module.exports = { a, b }`, `module.exports.a = …`, `exports.a = …`. */
+  private collectCommonJsExport(expression: t.Expression): void {
+    if (expression.type !== "AssignmentExpression" || expression.left.type !== "MemberExpression") return;
+    const left = expression.left;
+    const names = chainNames(left);
+    const root = chainRoot(left);
+    const isModuleExports = root === "module" && names[0] === "exports";
+    if (isModuleExports && names.length === 1) {
+      const right = expression.right;
+      if (right.type === "ObjectExpression") {
+        for (const property of right.properties) {
+          if (property.type === "SpreadElement") continue;
+          const name = keyName(property.key, property.computed);
+          if (name !== null) this.exports.push({ name, line: this.line(property), hash: hashNode(property.type === "ObjectProperty" ? property.value : property.body) });
+        }
+      } else {
+        this.exports.push({ name: "default", line: this.line(expression), hash: hashNode(right) });
+      }
+    } else if ((isModuleExports && names.length === 2) || (root === "exports" && names.length === 1)) {
+      const name = names[names.length - 1] as string;
+      this.exports.push({ name, line: this.line(expression), hash: hashNode(expression.right) });
+    }
+  }
+
+  // --- the walk
+
+  /** `fn` is the enclosing function's name path; `keyPath` the variable/property path (for schemas). */
+  private visit(node: t.Node, parent: t.Node | null, fn: string, keyPath: string[]): void {
+    let innerFn = fn;
+    let innerPath = keyPath;
+    switch (node.type) {
+      case "FunctionDeclaration":
+      case "FunctionExpression":
+      case "ArrowFunctionExpression":
+      case "ObjectMethod":
+      case "ClassMethod":
+      case "ClassPrivateMethod": {
+        const name = this.functionName(node, parent, fn);
+        innerFn = name ?? fn; // an anonymous callback belongs to the function that passes it
+        if (name !== null) this.addFunction(node, name);
+        break;
+      }
+      case "ClassDeclaration":
+      case "ClassExpression": {
+        const name = node.id?.name ?? (parent?.type === "VariableDeclarator" && parent.id.type === "Identifier" ? parent.id.name : null);
+        if (name !== null) this.classOf.set(node.body, name);
+        break;
+      }
+      case "VariableDeclarator":
+        if (node.id.type === "Identifier") innerPath = [...keyPath, node.id.name];
+        this.noteRequire(node);
+        break;
+      case "ObjectProperty": {
+        const name = keyName(node.key, node.computed);
+        if (name !== null) innerPath = [...keyPath, name];
+        break;
+      }
+      case "ClassProperty": {
+        const name = keyName(node.key, node.computed);
+        if (name !== null) innerPath = [...keyPath, name];
+        break;
+      }
+      case "IfStatement":
+        this.noteIf(node, fn);
+        break;
+      case "ExpressionStatement":
+        this.noteGuardCall(node.expression, fn);
+        break;
+      case "ConditionalExpression":
+        this.noteConditional(node);
+        break;
+      case "SwitchStatement":
+        this.noteSwitch(node);
+        break;
+      case "ObjectExpression":
+        this.noteTable(node);
+        break;
+      case "NewExpression":
+        if (calleeName(node.callee) === "Map" && node.arguments[0]?.type === "ArrayExpression") this.noteMapTable(node.arguments[0]);
+        break;
+      case "TryStatement":
+        if (node.handler) this.addCatch(fn, node.handler, classifyCatch(node.handler.body, node.handler.param?.type === "Identifier" ? node.handler.param.name : null));
+        break;
+      case "CallExpression":
+        this.noteCall(node, parent, fn, keyPath);
+        break;
+      case "MemberExpression":
+      case "OptionalMemberExpression":
+        this.noteMember(node, parent);
+        break;
+      case "BinaryExpression":
+        this.noteBinary(node);
+        break;
+      case "TSAsExpression":
+      case "TSTypeAssertion":
+        this.noteCast(node);
+        break;
+    }
+    const record = node as unknown as Record<string, unknown>;
+    for (const key of Object.keys(record)) {
+      if (SKIP_KEYS.has(key)) continue;
+      const value = record[key];
+      if (Array.isArray(value)) {
+        for (const child of value) if (isNode(child)) this.visit(child, node, innerFn, innerPath);
+      } else if (isNode(value)) {
+        this.visit(value, node, innerFn, innerPath);
+      }
+    }
+  }
+
+  /** `function f`, `const f = () =>`, `class C { m() }` -> "C.m", `{ m() {} }` in `const o` -> "o.m". */
+  private functionName(node: t.Function, parent: t.Node | null, outer: string): string | null {
+    const prefix = (name: string): string => (outer === "" ? name : `${outer}.${name}`);
+    if ((node.type === "FunctionDeclaration" || node.type === "FunctionExpression") && node.id) return prefix(node.id.name);
+    if (node.type === "ClassMethod" || node.type === "ClassPrivateMethod" || node.type === "ObjectMethod") {
+      const name = keyName(node.key, node.computed ?? false);
+      if (name === null) return null;
+      const owner = this.ownerName(parent);
+      return owner ? `${owner}.${name}` : prefix(name);
+    }
+    if (parent?.type === "VariableDeclarator" && parent.id.type === "Identifier") return prefix(parent.id.name);
+    if (parent?.type === "ObjectProperty" || parent?.type === "ClassProperty") {
+      const name = keyName(parent.key, parent.computed);
+      return name === null ? null : prefix(name);
+    }
+    if (parent?.type === "AssignmentExpression" && parent.left.type === "MemberExpression") {
+      const names = chainNames(parent.left);
+      return names.length > 0 ? prefix(names[names.length - 1] as string) : null;
+    }
+    return null;
+  }
+
+  /** The class name for a method whose parent is a ClassBody (found through the class declaration's id). */
+  private ownerName(parent: t.Node | null): string | null {
+    if (parent?.type !== "ClassBody") return null;
+    const owner = this.classOf.get(parent);
+    return owner ?? null;
+  }
+
+  private readonly classOf = new Map<t.Node, string>();
+
+  private addFunction(node: t.Function, name: string): void {
+    const calls = new Set<string>();
+    walk(node.body, (current) => {
+      if (current.type === "CallExpression" || current.type === "NewExpression" || current.type === "OptionalCallExpression") {
+        const callee = calleeName(current.callee);
+        if (callee !== null) calls.add(callee);
+      }
+    });
+    const fact: FunctionFact = {
+      name,
+      line: this.line(node),
+      statementCount: node.body.type === "BlockStatement" ? node.body.body.length : 1,
+      calls: [...calls].sort(),
+    };
+    const constant = constantReturnOf(node);
+    if (constant !== undefined) fact.constantReturn = constant;
+    this.functions.push(fact);
+  }
+
+  private noteRequire(declarator: t.VariableDeclarator): void {
+    const init = declarator.init;
+    if (init?.type !== "CallExpression" || init.callee.type !== "Identifier" || init.callee.name !== "require") return;
+    const source = init.arguments[0];
+    if (source?.type !== "StringLiteral") return;
+    const names: ImportFact["names"] = [];
+    if (declarator.id.type === "Identifier") names.push({ imported: null, local: declarator.id.name });
+    else if (declarator.id.type === "ObjectPattern") {
+      for (const property of declarator.id.properties) {
+        if (property.type === "ObjectProperty" && property.value.type === "Identifier") names.push({ imported: keyName(property.key, property.computed), local: property.value.name });
+      }
+    }
+    this.addImport(source.value, names);
+  }
+
+  private noteIf(node: t.IfStatement, fn: string): void {
+    if (isNeverTrue(node.test)) return;
+    const consequent = guardAction(node.consequent);
+    if (consequent) this.addGuard(fn, node.test, consequent, false);
+    const alternate = node.alternate && node.alternate.type !== "IfStatement" ? guardAction(node.alternate) : null;
+    if (alternate) this.addGuard(fn, node.test, alternate, true);
+    const compared = comparedLiterals(node.test);
+    const returned = returnedLiteral(node.consequent);
+    if (compared.length > 0 && returned !== null) this.literalBranches.push({ line: this.line(node), kind: "branch", compared, returns: returned });
+  }
+
+  private addGuard(fn: string, condition: t.Node, action: t.Node, isNegated: boolean): void {
+    const text = this.source(condition);
+    this.guards.push({
+      function: fn,
+      line: this.line(condition),
+      condition: isNegated ? `!(${text})` : text,
+      action: this.source(action),
+      names: namesIn(condition),
+    });
+  }
+
+  /** `assert(x, "…")`, `invariant(x)`, `assert.ok(x)` as statements. */
+  private noteGuardCall(expression: t.Expression, fn: string): void {
+    const call = expression.type === "AwaitExpression" ? expression.argument : expression;
+    if (call.type !== "CallExpression" || call.arguments.length === 0) return;
+    const name = calleeName(call.callee);
+    const root = chainRoot(call.callee);
+    if (name === null || !GUARD_CALLEES.test(name)) return;
+    if (name !== "assert" && name !== "invariant" && root !== "assert") return;
+    const first = call.arguments[0] as t.Node;
+    if (isNeverTrue(first)) return;
+    this.guards.push({ function: fn, line: this.line(call), condition: this.source(first), action: this.source(call.callee), names: namesIn(first) });
+  }
+
+  private noteConditional(node: t.ConditionalExpression): void {
+    const compared = comparedLiterals(node.test);
+    const returned = literalValue(node.consequent);
+    if (compared.length > 0 && returned !== null) this.literalBranches.push({ line: this.line(node), kind: "branch", compared, returns: returned });
+  }
+
+  private noteSwitch(node: t.SwitchStatement): void {
+    for (const switchCase of node.cases) {
+      const compared = literalValue(switchCase.test);
+      const returned = returnedLiteral(switchCase.consequent[0]);
+      if (compared !== null && returned !== null) this.literalBranches.push({ line: this.line(switchCase), kind: "branch", compared: [compared], returns: returned });
+    }
+  }
+
+  /** Every literal-keyed, literal-valued entry of an object literal (at most 500 per object). */
+  private noteTable(node: t.ObjectExpression): void {
+    if (node.properties.length < 2 || node.properties.length > 500) return;
+    for (const property of node.properties) {
+      if (property.type !== "ObjectProperty") continue;
+      const key = keyName(property.key, property.computed);
+      const value = literalValue(property.value);
+      if (key !== null && value !== null) this.literalBranches.push({ line: this.line(property), kind: "table", compared: [JSON.stringify(key)], returns: value });
+    }
+  }
+
+  private noteMapTable(entries: t.ArrayExpression): void {
+    for (const entry of entries.elements.slice(0, 500)) {
+      if (entry?.type !== "ArrayExpression" || entry.elements.length !== 2) continue;
+      const key = literalValue(entry.elements[0]);
+      const value = literalValue(entry.elements[1]);
+      if (key !== null && value !== null) this.literalBranches.push({ line: this.line(entry), kind: "table", compared: [key], returns: value });
+    }
+  }
+
+  private addCatch(fn: string, handler: t.CatchClause, behaviour: CatchBehaviour): void {
+    const index = this.catchCounts.get(fn) ?? 0;
+    this.catchCounts.set(fn, index + 1);
+    this.catches.push({ function: fn, index, line: this.line(handler), behaviour });
+  }
+
+  private noteCall(node: t.CallExpression, parent: t.Node | null, fn: string, keyPath: string[]): void {
+    // promise.catch(handler)
+    const name = calleeName(node.callee);
+    const handler = node.arguments[0];
+    if (name === "catch" && node.callee.type === "MemberExpression" && handler && (handler.type === "ArrowFunctionExpression" || handler.type === "FunctionExpression")) {
+      const param = handler.params[0];
+      this.addCatch(fn, handler as unknown as t.CatchClause, classifyCatch(handler.body, param?.type === "Identifier" ? param.name : null));
+    }
+    // a schema chain, recorded once at its outermost call
+    const root = chainRoot(node.callee);
+    const isOutermost = !(
+      (parent?.type === "MemberExpression" && parent.object === node) ||
+      (parent?.type === "CallExpression" && parent.callee === node)
+    );
+    if (root !== null && this.schemaRoots.has(root) && isOutermost) {
+      this.schemas.push({ key: keyPath.join(".") || `<line ${this.line(node)}>`, line: this.line(node), methods: chainNames(node) });
+    }
+  }
+
+  /** `process.env.VITEST`, `process.env["JEST_WORKER_ID"]`, `import.meta.env.VITEST`, `globalThis.__vitest_worker__`. */
+  private noteMember(node: t.MemberExpression | t.OptionalMemberExpression, parent: t.Node | null): void {
+    const name = keyName(node.property, node.computed);
+    if (name === null) return;
+    const object = node.object;
+    const isEnv =
+      (object.type === "MemberExpression" && keyName(object.property, object.computed) === "env" &&
+        ((object.object.type === "Identifier" && object.object.name === "process") || object.object.type === "MetaProperty"));
+    if (isEnv && RUNNER_ENV_VARS.has(name)) {
+      this.runnerChecks.push({ line: this.line(node), text: this.source(node) });
+      return;
+    }
+    const isGlobal = object.type === "Identifier" && (object.name === "globalThis" || object.name === "global" || object.name === "window");
+    if (isGlobal && RUNNER_GLOBALS.has(name) && !(parent?.type === "AssignmentExpression" && parent.left === node)) {
+      this.runnerChecks.push({ line: this.line(node), text: this.source(node) });
+    }
+  }
+
+  /** `NODE_ENV === "test"`, `typeof jest !== "undefined"`, `"vitest" in globalThis`. */
+  private noteBinary(node: t.BinaryExpression): void {
+    const { operator } = node;
+    if (operator === "===" || operator === "!==" || operator === "==" || operator === "!=") {
+      for (const [a, b] of [[node.left, node.right], [node.right, node.left]] as const) {
+        if (a.type === "PrivateName") continue;
+        const value = literalValue(b);
+        if (value === '"test"' && a.type === "MemberExpression") {
+          const name = keyName(a.property, a.computed);
+          if (name !== null && MODE_ENV_VARS.has(name)) {
+            this.runnerChecks.push({ line: this.line(node), text: this.source(node) });
+            return;
+          }
+        }
+        if (a.type === "UnaryExpression" && a.operator === "typeof" && a.argument.type === "Identifier" && RUNNER_GLOBALS.has(a.argument.name)) {
+          this.runnerChecks.push({ line: this.line(node), text: this.source(node) });
+          return;
+        }
+      }
+    }
+    if (operator === "in" && node.left.type === "StringLiteral" && RUNNER_GLOBALS.has(node.left.value)) {
+      this.runnerChecks.push({ line: this.line(node), text: this.source(node) });
+    }
+  }
+
+  /** `x as any`, `<any>x`, `x as unknown as T`. */
+  private noteCast(node: t.TSAsExpression | t.TSTypeAssertion): void {
+    if (node.typeAnnotation.type === "TSAnyKeyword") {
+      this.suppressions.push({ kind: "as-any", line: this.line(node), text: this.source(node) });
+    } else if (node.expression.type === "TSAsExpression" && node.expression.typeAnnotation.type === "TSUnknownKeyword") {
+      this.suppressions.push({ kind: "as-unknown-as", line: this.line(node), text: this.source(node) });
+    }
+  }
+}
