@@ -17,6 +17,7 @@
  */
 
 import { hasUsableFacts, type FileFacts, type TestCase, type TestFlag } from "./facts.js";
+import { applyRules, type MatchedTest } from "./rules/index.js";
 import type { Finding, Severity } from "./types.js";
 
 /** One changed path with its facts on each side; null means the file is absent on that side. */
@@ -324,8 +325,9 @@ function outOfDiscoveryFinding(lost: Slot, pairs: readonly FactsPair[]): Finding
 
 /**
  * The findings of one diff, in the order of `pairs` (deletions per file,
- * then disabled tests). Allow rules are not applied here (see verdict.ts).
- * Today: `test_deletion` and `test_disabled`.
+ * then disabled tests, then the rule families of rules/: assertion,
+ * validation, special-casing and feature-removal findings). Allow rules are
+ * not applied here (see verdict.ts).
  */
 export function compareFacts(pairs: readonly FactsPair[]): Finding[] {
   const { before, after } = matchTests(pairs);
@@ -345,5 +347,10 @@ export function compareFacts(pairs: readonly FactsPair[]): Finding[] {
     const rows = slot.partner ? lostRowsFinding(slot, slot.partner) : null;
     if (rows) findings.push(rows);
   }
-  return findings;
+  const matched: MatchedTest[] = after.flatMap((slot) =>
+    slot.partner && slot.match
+      ? [{ beforeFile: slot.partner.file, before: slot.partner.test, afterFile: slot.file, after: slot.test, match: slot.match }]
+      : [],
+  );
+  return applyRules(findings, { pairs, matched });
 }

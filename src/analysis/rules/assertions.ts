@@ -1,0 +1,260 @@
+/**
+ * The assertion rules, per surviving test (matched by id, or by compare.ts's
+ * move/rename matching): assertion_removal, assertion_weakening and
+ * expectation_changed. Language-neutral: they read `assertionsDetail`
+ * (facts.ts AssertionFact) and fall back to `assertionCount` when a
+ * language does not fill the details.
+ *
+ * Assertions of the two sides are paired in order, so an assertion added in
+ * the middle does not shift the rest: first a longest common subsequence of
+ * identical assertions, then, between those anchors, one of assertions on the
+ * same value under test, then whatever is left positionally.
+ */
+
+import type { AssertionFact, TestCase } from "../facts.js";
+import type { Finding } from "../types.js";
+import { hasCodeUnderTestChanged, multisetMinus, type MatchedTest, type RuleInput } from "./context.js";
+
+/** The outcome of {@link pairAssertions}: index pairs (before, after), and the unpaired indexes of each side. */
+export interface AssertionPairing {
+  pairs: [number, number][];
+  removed: number[];
+  added: number[];
+}
+
+/** Index pairs of a longest common subsequence of `a` and `b` under `isSame`. */
+function longestCommon<T>(a: readonly T[], b: readonly T[], isSame: (x: T, y: T) => boolean): [number, number][] {
+  const rows = a.length;
+  const cols = b.length;
+  const table: number[][] = Array.from({ length: rows + 1 }, () => new Array<number>(cols + 1).fill(0));
+  for (let i = rows - 1; i >= 0; i--) {
+    const row = table[i] as number[];
+    const below = table[i + 1] as number[];
+    for (let j = cols - 1; j >= 0; j--) {
+      row[j] = isSame(a[i] as T, b[j] as T) ? (below[j + 1] as number) + 1 : Math.max(below[j] as number, row[j + 1] as number);
+    }
+  }
+  const pairs: [number, number][] = [];
+  let i = 0;
+  let j = 0;
+  while (i < rows && j < cols) {
+    if (isSame(a[i] as T, b[j] as T)) {
+      pairs.push([i, j]);
+      i++;
+      j++;
+    } else if ((table[i + 1]?.[j] ?? 0) >= (table[i]?.[j + 1] ?? 0)) {
+      i++;
+    } else {
+      j++;
+    }
+  }
+  return pairs;
+}
+
+const signature = (fact: AssertionFact): string =>
+  [fact.matcher, fact.actual ?? "", fact.expected ?? "", fact.negated ? "!" : "", fact.unreachable ? "x" : ""].join("\u0000");
+
+/** Equality levels used one after another inside the gaps left by the stricter one. */
+const LEVELS: readonly ((a: AssertionFact, b: AssertionFact) => boolean)[] = [
+  (a, b) => signature(a) === signature(b),
+  (a, b) => a.actual !== undefined && a.actual === b.actual,
+  (a, b) => a.matcher === b.matcher,
+  () => true,
+];
+
+/**
+ * Pairs the assertions of two versions of one test in order (see the module
+ * comment). Unpaired before assertions were removed; unpaired after ones were added.
+ */
+export function pairAssertions(before: readonly AssertionFact[], after: readonly AssertionFact[]): AssertionPairing {
+  const pairs: [number, number][] = [];
+  const pairWithin = (beforeIdx: number[], afterIdx: number[], level: number): void => {
+    if (beforeIdx.length === 0 || afterIdx.length === 0 || level >= LEVELS.length) return;
+    const isSame = LEVELS[level] as (a: AssertionFact, b: AssertionFact) => boolean;
+    const anchors = longestCommon(beforeIdx, afterIdx, (x, y) => isSame(before[x] as AssertionFact, after[y] as AssertionFact));
+    let lastB = 0;
+    let lastA = 0;
+    for (const [bi, ai] of anchors) {
+      pairWithin(beforeIdx.slice(lastB, bi), afterIdx.slice(lastA, ai), level + 1);
+      pairs.push([beforeIdx[bi] as number, afterIdx[ai] as number]);
+      lastB = bi + 1;
+      lastA = ai + 1;
+    }
+    pairWithin(beforeIdx.slice(lastB), afterIdx.slice(lastA), level + 1);
+  };
+  pairWithin(before.map((_, i) => i), after.map((_, i) => i), 0);
+  pairs.sort((x, y) => x[0] - y[0]);
+  const pairedBefore = new Set(pairs.map(([b]) => b));
+  const pairedAfter = new Set(pairs.map(([, a]) => a));
+  return {
+    pairs,
+    removed: before.map((_, i) => i).filter((i) => !pairedBefore.has(i)),
+    added: after.map((_, i) => i).filter((i) => !pairedAfter.has(i)),
+  };
+}
+
+function describe(fact: AssertionFact): string {
+  const actual = fact.actual === undefined ? "" : `(${fact.actual})`;
+  const expected = fact.expected === undefined ? "" : `(${fact.expected})`;
+  return `${actual ? `expect${actual}.` : ""}${fact.matcher}${expected}`.slice(0, 160);
+}
+
+function baseFinding(test: MatchedTest): Pick<Finding, "file" | "line" | "before_file" | "before_line" | "test" | "allowed"> {
+  return {
+    file: test.afterFile,
+    line: test.after.line,
+    before_file: test.beforeFile,
+    before_line: test.before.line,
+    test: test.after.id,
+    allowed: false,
+  };
+}
+
+/** Findings for one surviving test whose two sides both have assertion details. */
+function compareDetails(test: MatchedTest, before: AssertionFact[], after: AssertionFact[], isCodeChanged: () => boolean): Finding[] {
+  const findings: Finding[] = [];
+  const { pairs, removed, added } = pairAssertions(before, after);
+
+  // assertion_removal: real (non-tautological, reachable) assertions unpaired, or now behind an early return
+  const lost = removed.map((i) => before[i] as AssertionFact).filter((fact) => !fact.tautology && !fact.unreachable);
+  const silenced = pairs
+    .filter(([b, a]) => !(before[b] as AssertionFact).unreachable && (after[a] as AssertionFact).unreachable && !(before[b] as AssertionFact).tautology)
+    .map(([b]) => before[b] as AssertionFact);
+  const addedReal = added.map((i) => after[i] as AssertionFact).filter((fact) => !fact.tautology && !fact.unreachable);
+  if (lost.length + silenced.length > 0) {
+    const commentedGain = (test.after.commentedAssertions ?? 0) - (test.before.commentedAssertions ?? 0);
+    const reasons: string[] = [];
+    if (silenced.length > 0) reasons.push(`${silenced.length} now after an early return`);
+    if (commentedGain > 0) reasons.push(`${commentedGain} commented out`);
+    const total = lost.length + silenced.length;
+    const realBefore = before.filter((fact) => !fact.tautology && !fact.unreachable).length;
+    findings.push({
+      type: "assertion_removal",
+      severity: "high",
+      ...baseFinding(test),
+      message:
+        `${total} of the ${realBefore} assertions of test "${test.after.id}" in ${test.afterFile} ${total === 1 ? "was" : "were"} removed` +
+        (reasons.length > 0 ? ` (${reasons.join(", ")})` : "") +
+        (addedReal.length > 0 ? `; ${addedReal.length} added` : ""),
+      evidence: {
+        removed: [...lost, ...silenced].map((fact) => ({ line: fact.line, assertion: describe(fact) })),
+        assertions_before: realBefore,
+        assertions_after: after.filter((fact) => !fact.tautology && !fact.unreachable).length,
+        ...(commentedGain > 0 ? { commented_out: commentedGain } : {}),
+        ...(silenced.length > 0 ? { early_return: true } : {}),
+      },
+    });
+  }
+
+  // assertion_weakening: a paired assertion got weaker, or a tautology arrived
+  const weakened = pairs
+    .map(([b, a]) => [before[b] as AssertionFact, after[a] as AssertionFact] as const)
+    .filter(([was, now]) => !was.tautology && !was.unreachable && !now.unreachable && now.strength < was.strength);
+  const tautologies = added.map((i) => after[i] as AssertionFact).filter((fact) => fact.tautology && !fact.unreachable);
+  if (weakened.length + tautologies.length > 0) {
+    const parts = [
+      ...weakened.map(([was, now]) =>
+        now.tautology
+          ? `${describe(was)} was replaced by a tautology ${describe(now)}`
+          : `${describe(was)} -> ${describe(now)} (strength ${was.strength} -> ${now.strength})`,
+      ),
+      ...tautologies.map((fact) => `a tautology was added: ${describe(fact)}`),
+    ];
+    findings.push({
+      type: "assertion_weakening",
+      severity: "high",
+      ...baseFinding(test),
+      line: (weakened[0]?.[1] ?? tautologies[0])?.line ?? test.after.line,
+      message: `test "${test.after.id}" in ${test.afterFile} checks less: ${parts.join("; ")}`,
+      evidence: {
+        weakened: weakened.map(([was, now]) => ({
+          before: describe(was),
+          after: describe(now),
+          before_line: was.line,
+          line: now.line,
+          strength_before: was.strength,
+          strength_after: now.strength,
+        })),
+        tautologies_added: tautologies.map((fact) => ({ line: fact.line, assertion: describe(fact) })),
+      },
+    });
+  }
+
+  // expectation_changed: same check, another expected value, or setup inputs changed, while the code did not
+  const changedExpectations = pairs
+    .map(([b, a]) => [before[b] as AssertionFact, after[a] as AssertionFact] as const)
+    .filter(
+      ([was, now]) =>
+        !was.tautology && !now.tautology && now.strength >= was.strength &&
+        was.expected !== undefined && now.expected !== undefined && was.expected !== now.expected,
+    );
+  const inputsGone = multisetMinus(test.before.inputLiterals ?? [], test.after.inputLiterals ?? []);
+  const hasInputChange = inputsGone.length > 0 && test.before.inputLiterals !== undefined && test.after.inputLiterals !== undefined;
+  if ((changedExpectations.length > 0 || hasInputChange) && !isCodeChanged()) {
+    const parts = changedExpectations.map(([was, now]) => `${now.matcher}(${was.expected}) -> ${now.matcher}(${now.expected})`);
+    if (hasInputChange) parts.push(`inputs changed (${inputsGone.slice(0, 5).join(", ")} no longer used)`);
+    findings.push({
+      type: "expectation_changed",
+      severity: "medium",
+      ...baseFinding(test),
+      line: changedExpectations[0]?.[1].line ?? test.after.line,
+      message: `test "${test.after.id}" in ${test.afterFile} now expects something else while the code under test did not change: ${parts.join("; ")}`,
+      evidence: {
+        expectations: changedExpectations.map(([was, now]) => ({ line: now.line, before: was.expected, after: now.expected })),
+        ...(hasInputChange ? { inputs_removed: inputsGone } : {}),
+      },
+    });
+  }
+  return findings;
+}
+
+/** assertion_removal from counts alone, for languages that fill no assertion details. */
+function compareCounts(test: MatchedTest): Finding[] {
+  const before = test.before.assertionCount;
+  const after = test.after.assertionCount;
+  if (after >= before) return [];
+  const commentedGain = (test.after.commentedAssertions ?? 0) - (test.before.commentedAssertions ?? 0);
+  return [
+    {
+      type: "assertion_removal",
+      severity: "high",
+      ...baseFinding(test),
+      message: `test "${test.after.id}" in ${test.afterFile} has ${before - after} fewer assertions (${before} -> ${after})${commentedGain > 0 ? `; ${commentedGain} commented out` : ""}`,
+      evidence: { assertions_before: before, assertions_after: after },
+    },
+  ];
+}
+
+function hasDetails(test: TestCase): test is TestCase & { assertionsDetail: AssertionFact[] } {
+  return Array.isArray(test.assertionsDetail) && test.assertionsDetail.length === test.assertionCount;
+}
+
+/**
+ * assertion_removal, assertion_weakening and expectation_changed for every
+ * surviving test whose body changed. Tests matched by body hash (unchanged,
+ * moved, renamed) have the same assertions and are skipped, and so are tests
+ * that are now skipped, todo or expected to fail (test_disabled covers those).
+ */
+export function assertionFindings(input: RuleInput): Finding[] {
+  const findings: Finding[] = [];
+  const codeChanged = new Map<string, boolean>();
+  const isCodeChanged = (path: string): boolean => {
+    let answer = codeChanged.get(path);
+    if (answer === undefined) {
+      answer = hasCodeUnderTestChanged(path, input.pairs);
+      codeChanged.set(path, answer);
+    }
+    return answer;
+  };
+  for (const test of input.matched) {
+    if (test.before.bodyHash === test.after.bodyHash) continue;
+    const flags = test.after.flags;
+    if (flags.skipped || flags.todo || flags.failing) continue; // test_disabled already says it no longer runs
+    if (hasDetails(test.before) && hasDetails(test.after)) {
+      findings.push(...compareDetails(test, test.before.assertionsDetail, test.after.assertionsDetail, () => isCodeChanged(test.afterFile)));
+    } else {
+      findings.push(...compareCounts(test));
+    }
+  }
+  return findings;
+}

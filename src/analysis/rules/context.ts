@@ -1,0 +1,146 @@
+/**
+ * What every rule family sees: the changed files with their facts on both
+ * sides, the tests compare.ts matched across them, and helpers to tell test
+ * code from the code under test by import specifiers. Language-neutral: a
+ * rule reads facts, never syntax.
+ */
+
+import { hasUsableFacts, type FileFacts, type TestCase } from "../facts.js";
+
+/** One changed path with its facts on each side; null means the file is absent on that side (same shape as compare.ts FactsPair). */
+export interface RulePair {
+  path: string;
+  before: FileFacts | null;
+  after: FileFacts | null;
+}
+
+/** How a before test found its after partner (compare.ts MatchKind). */
+export type TestMatchKind = "unchanged" | "edited" | "moved" | "renamed" | "moved_and_renamed" | "moved_and_edited";
+
+/** A test that survived the change: its before and after sides and how they were matched. */
+export interface MatchedTest {
+  beforeFile: string;
+  before: TestCase;
+  afterFile: string;
+  after: TestCase;
+  match: TestMatchKind;
+}
+
+/** The input of every rule family. */
+export interface RuleInput {
+  pairs: readonly RulePair[];
+  matched: readonly MatchedTest[];
+}
+
+/** Facts of one side when they are usable (parsed, not skipped), else null. */
+export function usable(facts: FileFacts | null): FileFacts | null {
+  return facts && hasUsableFacts(facts) ? facts : null;
+}
+
+/** True when the changed file is test code on either side (by path or because it declares tests). */
+export function isTestPair(pair: RulePair): boolean {
+  return (pair.after?.isTestFile ?? false) || (pair.before?.isTestFile ?? false);
+}
+
+/** Extensions tried, in order, when an import specifier names no extension. */
+const RESOLVE_EXTENSIONS = [".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs", ".py", ".go", ".rs", ".rb", ".php", ".java", ".cs"];
+
+/** `a/./b/../c` -> `a/c` for '/'-separated relative paths; leading `..` beyond the root are dropped. */
+function normalizePath(path: string): string {
+  const out: string[] = [];
+  for (const segment of path.split("/")) {
+    if (segment === "" || segment === ".") continue;
+    if (segment === "..") out.pop();
+    else out.push(segment);
+  }
+  return out.join("/");
+}
+
+function dirnameOf(path: string): string {
+  const slash = path.lastIndexOf("/");
+  return slash === -1 ? "" : path.slice(0, slash);
+}
+
+/** Candidate file paths for a module path without or with an extension (`./cart.js` may be `cart.ts`). */
+function candidatesFor(base: string): string[] {
+  const candidates = [base];
+  const swapped = base.replace(/\.js$/, ".ts").replace(/\.jsx$/, ".tsx").replace(/\.mjs$/, ".mts").replace(/\.cjs$/, ".cts");
+  if (swapped !== base) candidates.push(swapped, base.replace(/\.js$/, ".tsx"));
+  for (const extension of RESOLVE_EXTENSIONS) candidates.push(`${base}${extension}`, `${base}/index${extension}`);
+  return candidates;
+}
+
+/**
+ * The changed path an import specifier points at, or null. Relative
+ * specifiers resolve against the importing file (with TS's `.js` -> `.ts`
+ * mapping and `index` files); `@/x`, `~/x`, `#/x` and bare `src/x` try the
+ * repository root and `src/`; dotted module names (`app.cart`) match a path
+ * ending in `app/cart.<ext>`. Only paths in `known` are returned.
+ */
+export function resolveImport(fromPath: string, specifier: string, known: ReadonlySet<string>): string | null {
+  const bases: string[] = [];
+  if (specifier.startsWith(".")) {
+    bases.push(normalizePath(`${dirnameOf(fromPath)}/${specifier}`));
+  } else {
+    const rest = specifier.replace(/^[@~#]\//, "");
+    bases.push(normalizePath(rest), normalizePath(`src/${rest}`));
+  }
+  for (const base of bases) for (const candidate of candidatesFor(base)) if (known.has(candidate)) return candidate;
+  if (/^[A-Za-z_][\w]*(\.[A-Za-z_]\w*)+$/.test(specifier)) {
+    const tail = `/${specifier.replace(/\./g, "/")}`;
+    for (const path of known) {
+      const stem = path.replace(/\.[^./]+$/, "");
+      if (`/${stem}`.endsWith(tail)) return path;
+    }
+  }
+  return null;
+}
+
+/** `test/cart.test.ts` -> "cart", `tests/test_cart.py` -> "cart", `cart_test.go` -> "cart", `CartTest.java` -> "cart". */
+function testStem(path: string): string {
+  const name = path.slice(path.lastIndexOf("/") + 1);
+  const stem = name.slice(0, name.indexOf(".") === -1 ? name.length : name.indexOf("."));
+  return stem.replace(/^tests?_/i, "").replace(/[._-]?(test|tests|spec)$/i, "").replace(/(Test|Tests|Spec)$/, "").toLowerCase();
+}
+
+function codeStem(path: string): string {
+  const name = path.slice(path.lastIndexOf("/") + 1);
+  return name.slice(0, name.indexOf(".") === -1 ? name.length : name.indexOf(".")).toLowerCase();
+}
+
+/**
+ * Did the code under this test file change in the same diff? The code
+ * under test is every changed non-test file that the test file imports
+ * (specifiers resolved as {@link resolveImport}, on either side), plus a
+ * changed non-test file with the test file's stem (`cart.test.ts` ->
+ * `cart.ts`), since a test often reaches its module through an unchanged
+ * index file. When the test file's language records no imports, any changed
+ * non-test file counts, so the answer errs towards "changed" (fewer findings).
+ */
+export function hasCodeUnderTestChanged(testPath: string, pairs: readonly RulePair[]): boolean {
+  const codePaths = pairs.filter((pair) => !isTestPair(pair)).map((pair) => pair.path);
+  if (codePaths.length === 0) return false;
+  const testPair = pairs.find((pair) => pair.path === testPath);
+  const sides = [testPair?.before ?? null, testPair?.after ?? null].map(usable).filter((facts): facts is FileFacts => facts !== null);
+  const imports = sides.flatMap((facts) => facts.code?.imports ?? []);
+  const hasImportFacts = sides.some((facts) => facts.code?.imports !== undefined);
+  if (!hasImportFacts) return true;
+  const known = new Set(codePaths);
+  if (imports.some((fact) => resolveImport(testPath, fact.source, known) !== null)) return true;
+  const stem = testStem(testPath);
+  return stem !== "" && codePaths.some((path) => codeStem(path) === stem);
+}
+
+/** Removes one occurrence of each of `remove` from a copy of `items` and returns what is left. */
+export function multisetMinus<T>(items: readonly T[], remove: readonly T[], keyOf: (item: T) => string = String): T[] {
+  const counts = new Map<string, number>();
+  for (const item of remove) counts.set(keyOf(item), (counts.get(keyOf(item)) ?? 0) + 1);
+  const left: T[] = [];
+  for (const item of items) {
+    const key = keyOf(item);
+    const count = counts.get(key) ?? 0;
+    if (count > 0) counts.set(key, count - 1);
+    else left.push(item);
+  }
+  return left;
+}

@@ -1,0 +1,159 @@
+/**
+ * feature_removal: exported symbols gone from non-test code, and tests
+ * deleted together with the code they tested (reported here at medium
+ * instead of as test_deletion).
+ *
+ * An export is not removed when it moved (the same name is newly exported
+ * by another changed file) or was renamed (a newly exported symbol has the
+ * same declaration hash, or a changed test file stopped importing the old
+ * name and started importing a newly exported one).
+ */
+
+import type { ExportFact, TestCase } from "../facts.js";
+import type { Finding } from "../types.js";
+import { isTestPair, resolveImport, usable, type RuleInput, type RulePair } from "./context.js";
+
+/** An exported symbol that is gone after the change. */
+export interface RemovedExport {
+  path: string;
+  name: string;
+  line: number;
+  isFileDeleted: boolean;
+}
+
+function exportNames(facts: ExportFact[] | undefined): Set<string> {
+  return new Set((facts ?? []).map((fact) => fact.name));
+}
+
+/** Names a changed test file imports, per side. */
+function importedNames(pair: RulePair, side: "before" | "after"): Set<string> {
+  const names = new Set<string>();
+  for (const fact of usable(pair[side])?.code?.imports ?? []) for (const name of fact.names) if (name.imported) names.add(name.imported);
+  return names;
+}
+
+/** Every export that disappeared from a changed non-test file and did not move or get renamed (see the module comment). */
+export function findRemovedExports(pairs: readonly RulePair[]): RemovedExport[] {
+  const code = pairs.filter((pair) => !isTestPair(pair));
+  const addedNames = new Map<string, string>();
+  const addedHashes = new Set<string>();
+  for (const pair of code) {
+    const after = usable(pair.after)?.code?.exports;
+    if (!after) continue;
+    const before = exportNames(usable(pair.before)?.code?.exports);
+    for (const fact of after) {
+      if (before.has(fact.name)) continue;
+      addedNames.set(fact.name, pair.path);
+      if (fact.hash) addedHashes.add(fact.hash);
+    }
+  }
+  const tests = pairs.filter(isTestPair);
+  const isRenamedByTests = (name: string): boolean =>
+    tests.some((pair) => {
+      const before = importedNames(pair, "before");
+      const after = importedNames(pair, "after");
+      return before.has(name) && !after.has(name) && [...after].some((candidate) => !before.has(candidate) && addedNames.has(candidate));
+    });
+
+  const removed: RemovedExport[] = [];
+  for (const pair of code) {
+    const beforeExports = usable(pair.before)?.code?.exports;
+    if (!beforeExports) continue;
+    if (pair.after !== null && usable(pair.after) === null) continue; // unreadable now: unknown, not removed
+    const afterNames = exportNames(usable(pair.after)?.code?.exports);
+    for (const fact of beforeExports) {
+      if (afterNames.has(fact.name)) continue;
+      if (addedNames.has(fact.name)) continue; // moved to another changed file
+      if (fact.hash && addedHashes.has(fact.hash)) continue; // renamed, body unchanged
+      if (isRenamedByTests(fact.name)) continue; // renamed, tests updated
+      removed.push({ path: pair.path, name: fact.name, line: fact.line, isFileDeleted: pair.after === null });
+    }
+  }
+  return removed;
+}
+
+/** One feature_removal finding per removed export. */
+export function featureRemovalFindings(removed: readonly RemovedExport[]): Finding[] {
+  return removed.map((entry) => ({
+    type: "feature_removal",
+    severity: "medium",
+    file: entry.path,
+    line: null,
+    before_file: entry.path,
+    before_line: entry.line,
+    message: entry.isFileDeleted
+      ? `exported ${entry.name === "default" ? "default export" : `"${entry.name}"`} is gone: ${entry.path} was deleted`
+      : `exported ${entry.name === "default" ? "default export" : `"${entry.name}"`} was removed from ${entry.path}`,
+    evidence: { symbol: entry.name, file_deleted: entry.isFileDeleted },
+    allowed: false,
+  }));
+}
+
+/** The removed exports a deleted test used: its references mapped through its file's imports. */
+function removedSymbolsUsedBy(test: TestCase, testPath: string, pair: RulePair, removed: readonly RemovedExport[]): RemovedExport[] {
+  const imports = usable(pair.before)?.code?.imports ?? [];
+  const references = new Set(test.references ?? []);
+  if (references.size === 0) return [];
+  const removedPaths = new Set(removed.map((entry) => entry.path));
+  const used: RemovedExport[] = [];
+  for (const fact of imports) {
+    const target = resolveImport(testPath, fact.source, removedPaths);
+    if (target === null) continue;
+    for (const name of fact.names) {
+      if (!references.has(name.local)) continue;
+      const hit = removed.find((entry) => entry.path === target && (entry.name === name.imported || (name.imported === null && entry.isFileDeleted)));
+      if (hit) used.push(hit);
+    }
+  }
+  return used;
+}
+
+/**
+ * Rewrites test_deletion findings whose deleted tests used an export that
+ * was removed in the same change into feature_removal at medium (DESIGN.md:
+ * tests deleted together with the code they test). A whole-file deletion is
+ * rewritten only when every one of its tests used removed code.
+ */
+export function reclassifyDeletions(findings: readonly Finding[], input: RuleInput, removed: readonly RemovedExport[]): Finding[] {
+  if (removed.length === 0) return [...findings];
+  const pairByPath = new Map(input.pairs.map((pair) => [pair.path, pair] as const));
+  const lostTest = (pair: RulePair, id: string, line: number | null | undefined): TestCase | undefined => {
+    const tests = usable(pair.before)?.tests ?? [];
+    return tests.find((test) => test.id === id && (line == null || test.line === line)) ?? tests.find((test) => test.id === id);
+  };
+  return findings.map((finding) => {
+    if (finding.type !== "test_deletion" || finding.severity === "low") return finding;
+    const path = finding.before_file ?? finding.file;
+    const pair = pairByPath.get(path);
+    if (!pair) return finding;
+    const ids: string[] = finding.test !== undefined ? [finding.test] : Array.isArray(finding.evidence?.tests) ? (finding.evidence.tests as string[]) : [];
+    if (ids.length === 0) return finding;
+    const symbols = new Set<string>();
+    for (const id of ids) {
+      const test = lostTest(pair, id, ids.length === 1 ? finding.before_line : null);
+      const used = test ? removedSymbolsUsedBy(test, path, pair, removed) : [];
+      if (used.length === 0) return finding;
+      for (const entry of used) symbols.add(`${entry.name} (${entry.path})`);
+    }
+    const list = [...symbols].join(", ");
+    return {
+      ...finding,
+      type: "feature_removal",
+      severity: "medium",
+      message:
+        ids.length === 1
+          ? `test "${ids[0]}" was deleted from ${path} together with the code it tested: ${list}`
+          : `${ids.length} tests of ${path} were deleted together with the code they tested: ${list}`,
+      evidence: { ...finding.evidence, removed_symbols: [...symbols], reclassified_from: "test_deletion" },
+    };
+  });
+}
+
+/**
+ * feature_removal for the removed exports, and the test_deletion findings
+ * rewritten as described in {@link reclassifyDeletions}.
+ */
+export function featureFindings(findings: readonly Finding[], input: RuleInput): Finding[] {
+  const removed = findRemovedExports(input.pairs);
+  return [...reclassifyDeletions(findings, input, removed), ...featureRemovalFindings(removed)];
+}

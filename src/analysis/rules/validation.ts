@@ -1,0 +1,358 @@
+/**
+ * validation_bypass in non-test code: guards removed, bodies collapsed to a
+ * constant return, catches that now swallow, schemas loosened, suppressions
+ * and casts added, and `"strict": false` in a tsconfig. Reads facts.ts
+ * CodeFacts, so any language that fills them gets the same rules.
+ *
+ * A guard counts as kept when the function that held it still reaches an
+ * equivalent guard: in itself, in a function it calls (transitively, by
+ * name, in any changed file), or through a call to an unchanged helper whose
+ * name says it validates (`assertX`, `validateX`, `ensureX`, …). Equivalent
+ * means the same thrown/returned value, or the same condition, or a
+ * condition on the same names that throws the same error class. So a guard
+ * moved into a helper, inverted or reworded does not fire.
+ */
+
+import type { CatchFact, CodeFacts, FunctionFact, GuardFact, SchemaFact, SuppressionFact } from "../facts.js";
+import type { FileChange, Finding } from "../types.js";
+import { isTestPair, multisetMinus, usable, type RuleInput, type RulePair } from "./context.js";
+
+/** Schema methods that accept more than before when added. */
+const LOOSENING_METHODS: ReadonlySet<string> = new Set([
+  "optional", "nullable", "nullish", "partial", "deepPartial", "passthrough", "any", "unknown", "catchall", "nonstrict",
+  "notRequired", "allow", "strip", "looseObject",
+]);
+
+/** Schema methods whose removal accepts more. */
+const CONSTRAINING_METHODS: ReadonlySet<string> = new Set([
+  "required", "strict", "strictObject", "min", "max", "length", "email", "url", "uuid", "cuid", "regex", "matches",
+  "pattern", "int", "integer", "positive", "negative", "nonnegative", "nonpositive", "nonempty", "refine", "superRefine",
+  "valid", "invalid", "defined", "startsWith", "endsWith", "gt", "gte", "lt", "lte", "multipleOf", "finite", "safe",
+  "datetime", "ip", "date", "trim", "lowercase", "uppercase", "oneOf", "notOneOf", "exact", "noUnknown",
+]);
+
+/** Names of helpers that validate (a call to one, unchanged, keeps a guard). */
+const VALIDATING_NAME = /^(assert|validate|check|ensure|verify|require|guard|invariant|expect)[A-Z_]?/;
+
+const SUPPRESSION_WORDS: Record<SuppressionFact["kind"], string> = {
+  "ts-ignore": "@ts-ignore",
+  "ts-expect-error": "@ts-expect-error",
+  "ts-nocheck": "@ts-nocheck",
+  "eslint-disable": "eslint-disable",
+  "as-any": "an `as any` cast",
+  "as-unknown-as": "an `as unknown as T` cast",
+  "type-ignore": "# type: ignore",
+  noqa: "# noqa",
+  nolint: "//nolint",
+  allow: "#[allow(...)]",
+};
+
+interface CodeSide {
+  path: string;
+  code: CodeFacts;
+}
+
+function codePairs(pairs: readonly RulePair[]): { path: string; before: CodeFacts | null; after: CodeFacts | null }[] {
+  return pairs
+    .filter((pair) => !isTestPair(pair) && !(pair.before !== null && usable(pair.before) === null))
+    .map((pair) => ({ path: pair.path, before: usable(pair.before)?.code ?? null, after: usable(pair.after)?.code ?? null }))
+    .filter((pair) => pair.after !== null && (pair.before !== null || pair.after.suppressions !== undefined));
+}
+
+/** The error class or callee of a guard's action: `new RangeError("…")` -> "RangeError", `err(…)` -> "err". */
+function actionClass(action: string): string {
+  const match = /^(?:new )?([\w$.]+)/.exec(action);
+  return match?.[1] ?? action;
+}
+
+function isEquivalentGuard(was: GuardFact, now: GuardFact): boolean {
+  if (was.action === now.action || was.condition === now.condition) return true;
+  const shared = was.names.filter((name) => now.names.includes(name));
+  return shared.length > 0 && actionClass(was.action) === actionClass(now.action);
+}
+
+/** Last segment of a function's name path (`Cart.add` -> "add"). */
+const shortName = (name: string): string => name.slice(name.lastIndexOf(".") + 1);
+
+/**
+ * The guards the function `name` reaches after the change: its own, those of
+ * the functions it calls transitively (by short name, across all changed
+ * files), and whether it calls an outside helper that validates.
+ */
+function reachableGuards(name: string, sideFile: CodeSide, allAfter: readonly CodeSide[]): { guards: GuardFact[]; callsValidator: boolean } {
+  const byShortName = new Map<string, { fn: FunctionFact; file: CodeSide }[]>();
+  for (const file of allAfter) {
+    for (const fn of file.code.functions ?? []) {
+      const list = byShortName.get(shortName(fn.name)) ?? [];
+      list.push({ fn, file });
+      byShortName.set(shortName(fn.name), list);
+    }
+  }
+  const start = (sideFile.code.functions ?? []).find((fn) => fn.name === name);
+  const guards: GuardFact[] = [];
+  let callsValidator = false;
+  const seen = new Set<string>();
+  const queue: { fn: FunctionFact; file: CodeSide }[] = start ? [{ fn: start, file: sideFile }] : [];
+  while (queue.length > 0) {
+    const { fn, file } = queue.shift() as { fn: FunctionFact; file: CodeSide };
+    const key = `${file.path}\u0000${fn.name}`;
+    if (seen.has(key) || seen.size > 200) continue;
+    seen.add(key);
+    guards.push(...(file.code.guards ?? []).filter((guard) => guard.function === fn.name || guard.function.startsWith(`${fn.name}.`)));
+    for (const call of fn.calls) {
+      const targets = byShortName.get(call);
+      if (targets) queue.push(...targets);
+      else if (VALIDATING_NAME.test(call)) callsValidator = true;
+    }
+  }
+  return { guards, callsValidator };
+}
+
+function guardFindings(path: string, before: CodeFacts, after: CodeFacts, allAfter: readonly CodeSide[]): Finding[] {
+  const findings: Finding[] = [];
+  const afterFunctions = new Set((after.functions ?? []).map((fn) => fn.name));
+  const byFunction = new Map<string, GuardFact[]>();
+  for (const guard of before.guards ?? []) {
+    const list = byFunction.get(guard.function) ?? [];
+    list.push(guard);
+    byFunction.set(guard.function, list);
+  }
+  const self: CodeSide = { path, code: after };
+  for (const [fn, guards] of byFunction) {
+    let candidates: GuardFact[];
+    let callsValidator = false;
+    if (fn === "") {
+      candidates = (after.guards ?? []).filter((guard) => guard.function === "");
+    } else {
+      // A function that is gone (deleted or renamed) is feature_removal's business, not a bypass.
+      const parts = fn.split(".");
+      let owner: string | null = null;
+      for (let size = parts.length; size > 0 && owner === null; size--) {
+        const prefix = parts.slice(0, size).join(".");
+        if (afterFunctions.has(prefix)) owner = prefix;
+      }
+      if (owner === null) continue;
+      const reached = reachableGuards(owner, self, allAfter);
+      candidates = reached.guards;
+      callsValidator = reached.callsValidator;
+    }
+    const unused = [...candidates];
+    for (const guard of guards) {
+      const index = unused.findIndex((candidate) => isEquivalentGuard(guard, candidate));
+      if (index !== -1) {
+        unused.splice(index, 1);
+        continue;
+      }
+      if (callsValidator) continue;
+      findings.push({
+        type: "validation_bypass",
+        severity: "high",
+        file: path,
+        line: null,
+        before_file: path,
+        before_line: guard.line,
+        message: `the guard \`if (${guard.condition}) ${guard.action}\` in ${fn === "" ? "module code" : `${fn}()`} of ${path} was removed, and nothing it calls checks it any more`,
+        evidence: { rule: "guard_removed", function: fn, condition: guard.condition, action: guard.action },
+        allowed: false,
+      });
+    }
+  }
+  return findings;
+}
+
+function collapseFindings(path: string, before: CodeFacts, after: CodeFacts): Finding[] {
+  const findings: Finding[] = [];
+  const beforeByName = new Map((before.functions ?? []).map((fn) => [fn.name, fn] as const));
+  for (const fn of after.functions ?? []) {
+    const was = beforeByName.get(fn.name);
+    if (!was || fn.constantReturn === undefined || was.constantReturn !== undefined) continue;
+    if (EQUALITY_NAME.test(shortName(fn.name)) && fn.constantReturn === "true") continue; // special_casing reports it
+    findings.push({
+      type: "validation_bypass",
+      severity: "high",
+      file: path,
+      line: fn.line,
+      before_file: path,
+      before_line: was.line,
+      message: `${fn.name}() in ${path} was collapsed to \`return ${fn.constantReturn}\` (it had ${was.statementCount} statement${was.statementCount === 1 ? "" : "s"})`,
+      evidence: { rule: "constant_return", function: fn.name, returns: fn.constantReturn, statements_before: was.statementCount },
+      allowed: false,
+    });
+  }
+  return findings;
+}
+
+/** Names of equality methods; an always-true one is special_casing, not a collapse. */
+export const EQUALITY_NAME = /^(equals?|isEqual|eq|__eq__|deepEqual|isSame|sameAs|matches)$/i;
+
+const CATCH_WORDS: Record<CatchFact["behaviour"], string> = {
+  rethrows: "rethrew",
+  returns_error: "passed the error on",
+  handles: "handled it",
+  swallows: "swallowed it",
+  returns_constant: "returned a constant",
+};
+
+const SWALLOWING: ReadonlySet<CatchFact["behaviour"]> = new Set(["swallows", "returns_constant"]);
+
+function catchFindings(path: string, before: CodeFacts, after: CodeFacts): Finding[] {
+  const findings: Finding[] = [];
+  const beforeByKey = new Map((before.catches ?? []).map((fact) => [`${fact.function}\u0000${fact.index}`, fact] as const));
+  for (const now of after.catches ?? []) {
+    const was = beforeByKey.get(`${now.function}\u0000${now.index}`);
+    if (!was || SWALLOWING.has(was.behaviour) || !SWALLOWING.has(now.behaviour)) continue;
+    const what = now.behaviour === "swallows" ? "swallows the error" : "returns a constant instead of the error";
+    findings.push({
+      type: "validation_bypass",
+      severity: "high",
+      file: path,
+      line: now.line,
+      before_file: path,
+      before_line: was.line,
+      message: `a catch block in ${now.function || "module code"} of ${path} now ${what} (before, it ${CATCH_WORDS[was.behaviour]})`,
+      evidence: { rule: "catch_swallows", function: now.function, before: was.behaviour, after: now.behaviour },
+      allowed: false,
+    });
+  }
+  return findings;
+}
+
+function schemaFindings(path: string, before: CodeFacts, after: CodeFacts): Finding[] {
+  const findings: Finding[] = [];
+  const beforeByKey = new Map<string, SchemaFact>();
+  for (const schema of before.schemas ?? []) if (!schema.key.startsWith("<")) beforeByKey.set(schema.key, schema);
+  for (const now of after.schemas ?? []) {
+    const was = beforeByKey.get(now.key);
+    if (!was) continue;
+    const added = multisetMinus(now.methods, was.methods).filter((method) => LOOSENING_METHODS.has(method));
+    const dropped = multisetMinus(was.methods, now.methods).filter((method) => CONSTRAINING_METHODS.has(method));
+    if (added.length === 0 && dropped.length === 0) continue;
+    const parts = [...added.map((method) => `.${method}() added`), ...dropped.map((method) => `.${method}() dropped`)];
+    findings.push({
+      type: "validation_bypass",
+      severity: "high",
+      file: path,
+      line: now.line,
+      before_file: path,
+      before_line: was.line,
+      message: `schema ${now.key} in ${path} was loosened: ${parts.join(", ")}`,
+      evidence: { rule: "schema_loosened", key: now.key, before: was.methods, after: now.methods },
+      allowed: false,
+    });
+  }
+  return findings;
+}
+
+function suppressionFindings(path: string, before: CodeFacts | null, after: CodeFacts): Finding[] {
+  const added = multisetMinus(after.suppressions ?? [], before?.suppressions ?? [], (fact) => `${fact.kind}\u0000${fact.text}`);
+  return added.map((fact) => ({
+    type: "validation_bypass",
+    severity: "medium",
+    file: path,
+    line: fact.line,
+    message: `${SUPPRESSION_WORDS[fact.kind]} added in ${path}${fact.kind.startsWith("as-") ? `: ${fact.text}` : ""}`,
+    evidence: { rule: fact.kind.startsWith("as-") ? "cast_added" : "suppression_added", kind: fact.kind, text: fact.text },
+    allowed: false,
+  }));
+}
+
+/**
+ * validation_bypass findings over the changed non-test files: guards
+ * removed, constant-return collapse, swallowing catches, schema loosening
+ * (all high), suppressions and casts added (medium).
+ */
+export function validationFindings(input: RuleInput): Finding[] {
+  const files = codePairs(input.pairs);
+  const allAfter: CodeSide[] = files.filter((file) => file.after !== null).map((file) => ({ path: file.path, code: file.after as CodeFacts }));
+  const findings: Finding[] = [];
+  for (const { path, before, after } of files) {
+    if (!after) continue;
+    findings.push(...suppressionFindings(path, before, after));
+    if (!before) continue;
+    findings.push(...guardFindings(path, before, after, allAfter));
+    findings.push(...collapseFindings(path, before, after));
+    findings.push(...catchFindings(path, before, after));
+    findings.push(...schemaFindings(path, before, after));
+  }
+  return findings;
+}
+
+// ---------------------------------------------------------------------------
+// tsconfig.json
+
+/** compilerOptions whose `false` turns type checking down. */
+const STRICT_OPTIONS: readonly string[] = ["strict", "strictNullChecks", "noImplicitAny", "strictFunctionTypes", "strictPropertyInitialization", "noImplicitThis", "alwaysStrict", "useUnknownInCatchVariables"];
+
+/** `tsconfig.json`, `tsconfig.*.json`, `jsconfig.json`, anywhere in the tree. */
+export function isTsConfigPath(path: string): boolean {
+  return /(^|\/)(tsconfig(\.[\w-]+)?|jsconfig)\.json$/i.test(path);
+}
+
+/** JSON with comments and trailing commas (tsconfig's dialect) -> value, or null when it does not parse. */
+function parseJsonc(text: string): unknown {
+  let out = "";
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const char = text[i] as string;
+    if (inString) {
+      out += char;
+      if (char === "\\") out += text[++i] ?? "";
+      else if (char === '"') inString = false;
+    } else if (char === '"') {
+      inString = true;
+      out += char;
+    } else if (char === "/" && text[i + 1] === "/") {
+      while (i < text.length && text[i] !== "\n") i++;
+      out += "\n";
+    } else if (char === "/" && text[i + 1] === "*") {
+      const end = text.indexOf("*/", i + 2);
+      i = end === -1 ? text.length : end + 1;
+    } else {
+      out += char;
+    }
+  }
+  try {
+    return JSON.parse(out.replace(/,(\s*[}\]])/g, "$1")) as unknown;
+  } catch {
+    return null;
+  }
+}
+
+function compilerOptionsOf(text: string | null): Record<string, unknown> {
+  if (text === null) return {};
+  const value = parseJsonc(text);
+  if (typeof value !== "object" || value === null) return {};
+  const options = (value as Record<string, unknown>).compilerOptions;
+  return typeof options === "object" && options !== null ? (options as Record<string, unknown>) : {};
+}
+
+function lineOf(text: string, option: string): number | null {
+  const index = text.search(new RegExp(`"${option}"\\s*:\\s*false`));
+  return index === -1 ? null : text.slice(0, index).split("\n").length;
+}
+
+/**
+ * validation_bypass for tsconfig/jsconfig files whose strictness options
+ * went from true (or, for the strict family, from `"strict": true`) to
+ * false. Works on raw file text (these are not source files with facts).
+ */
+export function tsconfigFindings(changes: readonly FileChange[]): Finding[] {
+  const findings: Finding[] = [];
+  for (const change of changes) {
+    if (!isTsConfigPath(change.path) || change.after === null) continue;
+    const before = compilerOptionsOf(change.before);
+    const after = compilerOptionsOf(change.after);
+    const turnedOff = STRICT_OPTIONS.filter((option) => after[option] === false && before[option] !== false);
+    if (turnedOff.length === 0) continue;
+    findings.push({
+      type: "validation_bypass",
+      severity: "high",
+      file: change.path,
+      line: lineOf(change.after, turnedOff[0] as string),
+      message: `type checking turned down in ${change.path}: ${turnedOff.map((option) => `"${option}": false`).join(", ")}`,
+      evidence: { rule: "strict_off", options: turnedOff },
+      allowed: false,
+    });
+  }
+  return findings;
+}
