@@ -9,11 +9,12 @@ import { go } from "./go.js";
 import { javascript } from "./javascript.js";
 import type { LanguageModule } from "./language.js";
 import { python } from "./python.js";
+import { rust } from "./rust.js";
 
 export type { LanguageModule } from "./language.js";
 
 /** All language modules, in lookup order. */
-export const LANGUAGES = [javascript, python, go] as const satisfies readonly LanguageModule[];
+export const LANGUAGES = [javascript, python, go, rust] as const satisfies readonly LanguageModule[];
 
 /** Id of a registered language ("javascript", …). */
 export type LanguageId = (typeof LANGUAGES)[number]["id"];

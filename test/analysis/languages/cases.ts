@@ -76,6 +76,22 @@ export const LANGUAGE_CASES: readonly LanguageCase[] = [
         })
         .join("\n"),
   },
+  {
+    language: "rust",
+    path: "src/calc.rs",
+    idOf: (name) => `tests > ${snake(name)}`,
+    garbage: "}}}} fn fn ((( mod ::: #[",
+    render: (tests) =>
+      "pub fn compute(x: i32) -> i32 {\n    x * x\n}\n\n#[cfg(test)]\nmod tests {\n    use super::*;\n\n" +
+      tests
+        .map((test) => {
+          const attribute = test.isDiscovered === false ? "" : "    #[test]\n";
+          const skip = test.skip ? `    #[ignore = ${JSON.stringify(REASON[test.skip])}]\n` : "";
+          return `${attribute}${skip}    fn ${snake(test.name)}() {\n        assert_eq!(compute(${test.input}), ${test.expected});\n    }\n`;
+        })
+        .join("\n") +
+      "}\n",
+  },
 ];
 
 /** Spelling helpers, exported for the per-language tables. */

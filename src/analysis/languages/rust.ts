@@ -1,0 +1,193 @@
+/**
+ * Rust: `#[test]` functions, `#[tokio::test]` and every other `*::test`
+ * attribute, `#[rstest]` with `#[case(...)]` rows, `#[test_case(...)]`
+ * rows, `#[ignore]`, `#[should_panic]`, and the assertion macros
+ * (`assert!`, `assert_eq!`, `assert_ne!`, `debug_assert*!`,
+ * `assert_matches!`), from tree-sitter-rust with grammars/rust/*.scm.
+ * Test ids are the enclosing `mod` names and the function name.
+ */
+
+import {
+  extractWithTreeSitter,
+  hashNode,
+  isComment,
+  literalsOf,
+  normalizedText,
+  queryCaptures,
+  stringValue,
+  type AssertionDraft,
+  type ExtractedDrafts,
+  type LoadedGrammar,
+  type Node,
+  type TestDraft,
+} from "../parsers/tree-sitter.js";
+import type { AssertionFact, FileFacts, NonTestFunctionFact } from "../facts.js";
+import { isUnderTestDirectory, type LanguageModule } from "./language.js";
+
+const LANGUAGE_ID = "rust";
+const QUERIES = ["tests", "assertions"] as const;
+
+/** Integration tests (`tests/`), `*_test.rs`, `tests.rs` and `test.rs` module files. */
+export function isRustTestPath(path: string): boolean {
+  const name = path.slice(path.lastIndexOf("/") + 1);
+  return isUnderTestDirectory(path) || /(^|_)tests?\.rs$/.test(name);
+}
+
+/** One attribute before a function: its path (`test`, `tokio::test`) and its argument/value nodes. */
+interface Attribute {
+  path: string;
+  node: Node;
+  /** `#[ignore = "why"]`: the value; `#[case(1, 2)]`: the token tree. */
+  value: Node | null;
+  args: Node | null;
+}
+
+/** The attribute items right before an item (comments between them allowed), in source order. */
+function attributesBefore(item: Node): Attribute[] {
+  const attributes: Attribute[] = [];
+  for (let sibling = item.previousSibling; sibling; sibling = sibling.previousSibling) {
+    if (isComment(sibling)) continue;
+    if (sibling.type !== "attribute_item") break;
+    const attribute = sibling.namedChildren.find((child) => child?.type === "attribute");
+    if (!attribute) continue;
+    const path = attribute.namedChild(0)?.text.replace(/\s+/g, "") ?? "";
+    attributes.unshift({ path, node: sibling, value: attribute.childForFieldName("value"), args: attribute.childForFieldName("arguments") });
+  }
+  return attributes;
+}
+
+/** Attributes that make a function a test. */
+function isTestAttribute(path: string): boolean {
+  return path === "test" || path.endsWith("::test") || path === "rstest" || path === "test_case" || path === "wasm_bindgen_test" || path === "quickcheck";
+}
+
+/** The names of the `mod` items enclosing a node, outermost first. */
+function modulePath(node: Node): string[] {
+  const names: string[] = [];
+  for (let parent = node.parent; parent; parent = parent.parent) {
+    if (parent.type === "mod_item") names.unshift(parent.childForFieldName("name")?.text ?? "");
+  }
+  return names;
+}
+
+/** A macro's arguments split at top-level commas, each as its normalised text and its nodes. */
+function macroArguments(invocation: Node): { text: string; nodes: Node[] }[] {
+  const tree = invocation.namedChildren.find((child) => child?.type === "token_tree");
+  if (!tree) return [];
+  const args: { text: string; nodes: Node[] }[] = [];
+  let current: Node[] = [];
+  const children = tree.children.filter((child): child is Node => child !== null);
+  for (const child of children.slice(1, -1)) {
+    if (child.type === ",") {
+      args.push({ text: current.map(normalizedText).join(" "), nodes: current });
+      current = [];
+    } else if (!isComment(child)) current.push(child);
+  }
+  if (current.length > 0) args.push({ text: current.map(normalizedText).join(" "), nodes: current });
+  return args;
+}
+
+/** One assertion macro as an AssertionFact. */
+function macroFact(invocation: Node, matcher: string, line: number): AssertionFact {
+  const name = `${matcher}!`;
+  const base = matcher.replace(/^(debug_)?(prop_)?/, "");
+  const args = macroArguments(invocation);
+  const [first, second] = args;
+  if ((base === "assert_eq" || base === "assert_ne") && first && second) {
+    const isSame = first.text === second.text;
+    const fact: AssertionFact = { line, matcher: name, strength: base === "assert_eq" ? 3 : 2, tautology: false, actual: first.text, expected: second.text };
+    if (base === "assert_ne") fact.negated = true;
+    if (isSame && base === "assert_eq") {
+      fact.strength = 0;
+      fact.tautology = true;
+    }
+    return fact;
+  }
+  if (base === "assert_matches") return { line, matcher: name, strength: 2, tautology: false, ...(first ? { actual: first.text } : {}) };
+  if (!first) return { line, matcher: name, strength: 1, tautology: false };
+  if (first.text === "true") return { line, matcher: name, strength: 0, tautology: true, actual: "true" };
+  // `assert!(a == b)`: the first top-level comparison operator of the argument's tokens.
+  // Token trees split `==` into two `=` tokens, so the comparison is read from the source text.
+  const [head, tail] = [first.nodes[0], first.nodes[first.nodes.length - 1]];
+  const source = head && tail ? invocation.text.slice(head.startIndex - invocation.startIndex, tail.endIndex - invocation.startIndex) : "";
+  const comparison = /^(.+?)\s*(==|!=|<=|>=)\s*(.+)$/s.exec(source.replace(/\s+/g, " "));
+  if (comparison) {
+    const [, actual, operator, expected] = comparison.map((part) => part.trim()) as [string, string, string, string];
+    const strength = operator === "==" ? 3 : 2;
+    const fact: AssertionFact = { line, matcher: `assert ${operator}`, strength, tautology: false, actual, expected };
+    if (operator === "!=") fact.negated = true;
+    if (actual === expected && operator === "==") {
+      fact.strength = 0;
+      fact.tautology = true;
+    }
+    return fact;
+  }
+  if (first.text.startsWith("!")) return { line, matcher: name, strength: 1, tautology: false, negated: true, actual: first.text };
+  return { line, matcher: name, strength: 1, tautology: false, actual: first.text };
+}
+
+function extractRustDrafts(path: string, grammar: LoadedGrammar, root: Node, content: string): ExtractedDrafts {
+  const tests: TestDraft[] = [];
+  const nonTestFunctions: NonTestFunctionFact[] = [];
+  const assertions: AssertionDraft[] = [];
+  const frameworks = new Set<string>();
+  const hasTestCode = isRustTestPath(path) || /#\s*\[\s*cfg\s*\(\s*test\s*\)\s*\]/.test(content);
+
+  for (const match of queryCaptures(grammar, "tests", root)) {
+    const definition = match.get("definition");
+    const name = match.get("name")?.text;
+    const body = match.get("body");
+    if (!definition || !name || !body) continue;
+    const attributes = attributesBefore(definition);
+    const line = definition.startPosition.row + 1;
+    const bodyHash = hashNode(body);
+    const suitePath = modulePath(definition);
+    const testAttribute = attributes.find((attribute) => isTestAttribute(attribute.path));
+    if (!testAttribute) {
+      if (hasTestCode || attributes.length > 0) nonTestFunctions.push({ name, suitePath, line, bodyHash });
+      continue;
+    }
+    frameworks.add(testAttribute.path.includes("::") ? (testAttribute.path.split("::")[0] as string) : testAttribute.path);
+    const draft: TestDraft = { name, suitePath, line, node: definition, bodyHash, marks: {}, literals: literalsOf(body) };
+    const ignore = attributes.find((attribute) => attribute.path === "ignore");
+    if (ignore) {
+      const reason = stringValue(ignore.value);
+      draft.marks.skipped = reason === null ? { via: "#[ignore]" } : { via: "#[ignore]", reason };
+    }
+    const rows = attributes.filter((attribute) => attribute.path === "case" || attribute.path === "test_case" || attribute.path === "rstest::case");
+    if (rows.length > 0) {
+      draft.eachRows = rows.length;
+      draft.eachRowHashes = rows.map((row) => (row.args ? hashNode(row.args).slice(0, 12) : ""));
+      draft.eachRowLiterals = rows.map((row) => (row.args ? literalsOf(row.args) : []));
+    }
+    const shouldPanic = attributes.find((attribute) => attribute.path === "should_panic");
+    if (shouldPanic) {
+      const expected = shouldPanic.args ? literalsOf(shouldPanic.args)[0] : stringValue(shouldPanic.value) ?? undefined;
+      const fact: AssertionDraft = { line: shouldPanic.node.startPosition.row + 1, matcher: "#[should_panic]", strength: expected ? 2 : 1, tautology: false, startIndex: definition.startIndex };
+      if (expected) fact.expected = expected;
+      assertions.push(fact);
+    }
+    tests.push(draft);
+  }
+
+  for (const match of queryCaptures(grammar, "assertions", root)) {
+    const node = match.get("assertion");
+    const matcher = match.get("matcher")?.text;
+    if (!node || !matcher) continue;
+    assertions.push({ ...macroFact(node, matcher, node.startPosition.row + 1), startIndex: node.startIndex });
+  }
+  return { tests, assertions, skips: [], nonTestFunctions, frameworks: [...frameworks] };
+}
+
+/** Facts of one Rust file (see the module comment). Never throws for bad content. */
+export function extractRustFacts(path: string, content: string): Promise<FileFacts> {
+  return extractWithTreeSitter(LANGUAGE_ID, QUERIES, isRustTestPath(path), content, (grammar, root) => extractRustDrafts(path, grammar, root, content));
+}
+
+/** The Rust language module: `.rs`, parsed with tree-sitter-rust. */
+export const rust = {
+  id: "rust" as const,
+  extensions: [".rs"],
+  isTestPath: isRustTestPath,
+  extract: extractRustFacts,
+} satisfies LanguageModule;
