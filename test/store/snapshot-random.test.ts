@@ -1,5 +1,5 @@
 /**
- * Randomised agreement test: a seeded sequence of edits an agent and a
+ * Randomised agreement test (snapshots and restores): a seeded sequence of edits an agent and a
  * user might make (files written, rewritten with the same size, deleted,
  * chmod +x, symlinks, folders replaced by files, .gitignore edits, git add,
  * git rm --cached, commits, an aged index), interleaved with checkpoints and
@@ -10,7 +10,7 @@
  * cache, the cached index view and the cached trees. More seeds:
  * `RALPH_RANDOM_SEEDS=5,6,7,8 npx vitest run test/store/snapshot-random.test.ts`.
  */
-import { chmodSync, existsSync, lstatSync, readlinkSync, rmSync, symlinkSync, utimesSync, writeFileSync, mkdirSync } from "node:fs";
+import { chmodSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { createHash } from "node:crypto";
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -78,6 +78,23 @@ function actualTree(root: string, treeOid: string): string[] {
     .sort();
 }
 
+/** Every file and symlink on disk below root (not .git, symlinks not followed): "mode oid path". */
+function diskTree(root: string): Map<string, string> {
+  const out = new Map<string, string>();
+  const walk = (rel: string): void => {
+    for (const d of readdirSync(rel === "" ? root : join(root, rel), { withFileTypes: true })) {
+      if (d.name === ".git") continue;
+      const path = rel === "" ? d.name : `${rel}/${d.name}`;
+      const abs = join(root, path);
+      if (d.isDirectory()) walk(path);
+      else if (d.isSymbolicLink()) out.set(path, `120000 ${blobOid(readlinkSync(abs, { encoding: "buffer" }))}`);
+      else if (d.isFile()) out.set(path, `${lstatSync(abs).mode & 0o100 ? "100755" : "100644"} ${blobOid(readFileSync(abs))}`);
+    }
+  };
+  walk("");
+  return out;
+}
+
 const NAMES = ["a.ts", "b.test.ts", "c.md", "d.log", "run.sh", "data.json"];
 const DIRS = ["", "src", "src/lib", "test", "build", "docs/api"];
 
@@ -89,6 +106,7 @@ describe("snapshot agrees with git over random edit sequences", () => {
       const root = makeRepo({ ".gitignore": "*.log\nbuild/\n", "src/a.ts": "export const a = 0;\n", "README.md": "# r\n" });
       const loop = parseLoopId("r");
       const log: string[] = [];
+      const checkpoints: { oid: string; treeOid: string }[] = [];
       const randomPath = (): string => {
         const dir = pick(DIRS);
         return dir === "" ? pick(NAMES) : `${dir}/${pick(NAMES)}`;
@@ -180,9 +198,29 @@ describe("snapshot agrees with git over random edit sequences", () => {
           log.push(`(skipped: ${(error as Error).message.split("\n")[0]})`);
         }
         const store = CheckpointStore.open(root);
-        const treeOid =
-          random() < 0.5 ? store.checkpoint({ loop, kind: "manual", message: `step ${step}` }).treeOid : store.snapshot().treeOid;
         const context = `seed ${seed}, after step ${step}:\n${log.slice(-6).join("\n")}`;
+        if (checkpoints.length > 2 && random() < 0.15) {
+          // Restore an earlier checkpoint: every path of its tree is on disk with its bytes and mode;
+          // anything else on disk was invisible to the pre-revert snapshot (ignored then: never
+          // touched, even if the restored .gitignore no longer ignores it), or was reported as skipped.
+          const target = pick(checkpoints);
+          const result = store.revert({ oid: target.oid, treeOid: target.treeOid, label: target.oid }, { loop, force: true });
+          log.push(`revert ${target.oid.slice(0, 8)}`);
+          const skipped = new Set(result.skipped.map((x) => x.path));
+          const disk = diskTree(root);
+          const wanted = new Map(actualTree(root, target.treeOid).map((l) => [l.slice(l.lastIndexOf(" ") + 1), l.slice(0, l.lastIndexOf(" "))]));
+          for (const [path, entry] of wanted) if (!skipped.has(path)) expect(disk.get(path), `${context}\nrestored ${path}`).toBe(entry);
+          const extra = [...disk.keys()].filter((p) => !wanted.has(p) && !skipped.has(p));
+          const before = new Set(actualTree(root, `${result.preRevert}^{tree}`).map((l) => l.slice(l.lastIndexOf(" ") + 1)));
+          expect(extra.filter((p) => before.has(p)), `${context}\nfiles on disk that the target does not have`).toEqual([]);
+          continue;
+        }
+        let treeOid: string;
+        if (random() < 0.5) {
+          const result = store.checkpoint({ loop, kind: "manual", message: `step ${step}` });
+          checkpoints.push({ oid: result.oid, treeOid: result.treeOid });
+          treeOid = result.treeOid;
+        } else treeOid = store.snapshot().treeOid;
         expect(actualTree(root, treeOid), context).toEqual(expectedTree(root));
       }
       fsck(root);
