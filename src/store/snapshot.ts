@@ -229,7 +229,6 @@ export function snapshotWorkTree(repo: Repository, odb: ObjectDatabase, options:
       ? path === STATE_DIR || path.startsWith(`${STATE_DIR}/`) || path === ".git" || path.startsWith(".git/") || path.includes("/.git/") || path.endsWith("/.git")
       : false;
 
-  /** Records an entry and notes whether it equals the last persisted snapshot's. */
   const anchored = options.anchored ?? true;
   let learned = 0;
   let reusedFromCache = false;
@@ -254,6 +253,7 @@ export function snapshotWorkTree(repo: Repository, odb: ObjectDatabase, options:
     }
     cache.add(path, "100644", "", PathFlag.tracked | PathFlag.absent, 0, 0, 0, 0, 0);
   };
+  /** Records an entry (in the snapshot and the new cache) and marks its folders dirty when it differs from the cached one. */
   const record = (path: string, gitMode: GitFileMode, oid: string, st: Stats | null, slot = old.find(path), isNewObject = false): void => {
     entries.set(path, { mode: gitMode, oid });
     const t = tracked.get(path);
