@@ -92,6 +92,22 @@ export const LANGUAGE_CASES: readonly LanguageCase[] = [
         .join("\n") +
       "}\n",
   },
+  {
+    language: "java",
+    path: "src/test/java/calc/CalcTest.java",
+    idOf: (name) => `CalcTest > ${camel(name)}`,
+    garbage: "}}}} class class ((( @@ ;;; {",
+    render: (tests) =>
+      "package calc;\n\nimport static org.junit.jupiter.api.Assertions.assertEquals;\n\nimport org.junit.jupiter.api.Disabled;\nimport org.junit.jupiter.api.Test;\n\nclass CalcTest {\n" +
+      tests
+        .map((test) => {
+          const annotation = test.isDiscovered === false ? "" : "    @Test\n";
+          const skip = test.skip ? `    @Disabled(${JSON.stringify(REASON[test.skip])})\n` : "";
+          return `${annotation}${skip}    void ${camel(test.name)}() {\n        assertEquals(${test.expected}, Calc.compute(${test.input}));\n    }\n`;
+        })
+        .join("\n") +
+      "}\n",
+  },
 ];
 
 /** Spelling helpers, exported for the per-language tables. */

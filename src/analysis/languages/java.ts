@@ -1,0 +1,316 @@
+/**
+ * Java: JUnit 4 and 5 (`@Test`, `@ParameterizedTest` with `@ValueSource` /
+ * `@CsvSource` rows, `@RepeatedTest`, `@TestFactory`, `@Disabled*`,
+ * `@Ignore`, `@Nested` classes), JUnit 3 `TestCase` subclasses, and
+ * assertions (`Assertions.*`, `Assert.*`, AssertJ and Hamcrest
+ * `assertThat`, Mockito `verify`), from tree-sitter-java with
+ * grammars/java/*.scm. Test ids are the enclosing class names and the
+ * method name.
+ */
+
+import {
+  compactText,
+  extractWithTreeSitter,
+  hashNode,
+  isLiteral,
+  literalsOf,
+  namedChildren,
+  normalizeLiteral,
+  queryCaptures,
+  stringValue,
+  type AssertionDraft,
+  type ExtractedDrafts,
+  type LoadedGrammar,
+  type Node,
+  type TestDraft,
+} from "../parsers/tree-sitter.js";
+import { hashText, type AssertionFact, type FileFacts, type NonTestFunctionFact } from "../facts.js";
+import { isUnderTestDirectory, type LanguageModule } from "./language.js";
+
+const LANGUAGE_ID = "java";
+const QUERIES = ["tests", "assertions"] as const;
+
+/** `src/test/...`, `*Test.java`, `*Tests.java`, `*IT.java`, `*TestCase.java`, or under a test directory. */
+export function isJavaTestPath(path: string): boolean {
+  const name = path.slice(path.lastIndexOf("/") + 1);
+  return isUnderTestDirectory(path) || /(Test|Tests|IT|TestCase)\.java$/.test(name) || /^Test\w*\.java$/.test(name);
+}
+
+/** Annotations that declare a test method (simple names; qualified ones are matched on their last segment). */
+const TEST_ANNOTATIONS: ReadonlySet<string> = new Set(["Test", "ParameterizedTest", "RepeatedTest", "TestFactory", "TestTemplate", "Theory", "Property", "Example"]);
+
+/** JUnit/AssertJ/Hamcrest matchers -> strength (see AssertionFact.strength). */
+const STRENGTH: ReadonlyMap<string, { strength: 0 | 1 | 2 | 3; negated?: boolean }> = new Map([
+  ["assertEquals", { strength: 3 }],
+  ["assertArrayEquals", { strength: 3 }],
+  ["assertIterableEquals", { strength: 3 }],
+  ["assertLinesMatch", { strength: 3 }],
+  ["assertSame", { strength: 3 }],
+  ["assertNull", { strength: 3 }],
+  ["assertNotEquals", { strength: 2, negated: true }],
+  ["assertNotSame", { strength: 2, negated: true }],
+  ["assertThrows", { strength: 2 }],
+  ["assertThrowsExactly", { strength: 3 }],
+  ["assertInstanceOf", { strength: 2 }],
+  ["assertTimeout", { strength: 2 }],
+  ["assertTimeoutPreemptively", { strength: 2 }],
+  ["assertAll", { strength: 2 }],
+  ["assertTrue", { strength: 1 }],
+  ["assertFalse", { strength: 1, negated: true }],
+  ["assertNotNull", { strength: 1, negated: true }],
+  ["assertDoesNotThrow", { strength: 1 }],
+  ["fail", { strength: 1 }],
+  ["verify", { strength: 2 }],
+  // AssertJ chain ends
+  ["isEqualTo", { strength: 3 }],
+  ["isSameAs", { strength: 3 }],
+  ["containsExactly", { strength: 3 }],
+  ["containsExactlyInAnyOrder", { strength: 3 }],
+  ["isNull", { strength: 3 }],
+  ["hasMessage", { strength: 3 }],
+  ["isEqualToComparingFieldByField", { strength: 3 }],
+  ["usingRecursiveComparison", { strength: 3 }],
+  ["isNotEqualTo", { strength: 2, negated: true }],
+  ["contains", { strength: 2 }],
+  ["containsOnly", { strength: 2 }],
+  ["hasSize", { strength: 2 }],
+  ["startsWith", { strength: 2 }],
+  ["endsWith", { strength: 2 }],
+  ["matches", { strength: 2 }],
+  ["isInstanceOf", { strength: 2 }],
+  ["isGreaterThan", { strength: 2 }],
+  ["isLessThan", { strength: 2 }],
+  ["isBetween", { strength: 2 }],
+  ["isCloseTo", { strength: 2 }],
+  ["hasMessageContaining", { strength: 2 }],
+  ["isInstanceOfAny", { strength: 2 }],
+  ["doesNotContain", { strength: 2, negated: true }],
+  ["isTrue", { strength: 1 }],
+  ["isFalse", { strength: 1, negated: true }],
+  ["isNotNull", { strength: 1, negated: true }],
+  ["isNotEmpty", { strength: 1, negated: true }],
+  ["isEmpty", { strength: 1 }],
+  ["isPresent", { strength: 1 }],
+  ["isNotBlank", { strength: 1 }],
+  // Hamcrest matchers (assertThat(actual, matcher))
+  ["is", { strength: 3 }],
+  ["equalTo", { strength: 3 }],
+  ["sameInstance", { strength: 3 }],
+  ["nullValue", { strength: 3 }],
+  ["containsString", { strength: 2 }],
+  ["hasItem", { strength: 2 }],
+  ["hasItems", { strength: 2 }],
+  ["instanceOf", { strength: 2 }],
+  ["greaterThan", { strength: 2 }],
+  ["lessThan", { strength: 2 }],
+  ["not", { strength: 2, negated: true }],
+  ["notNullValue", { strength: 1, negated: true }],
+  ["anything", { strength: 0 }],
+]);
+
+/** Annotation simple name -> its arguments node (null for a marker annotation), from a `modifiers` node. */
+function annotationsOf(declaration: Node): Map<string, Node | null> {
+  const annotations = new Map<string, Node | null>();
+  const modifiers = namedChildren(declaration).find((child) => child.type === "modifiers");
+  if (!modifiers) return annotations;
+  for (const child of namedChildren(modifiers)) {
+    if (child.type !== "annotation" && child.type !== "marker_annotation") continue;
+    const name = (child.childForFieldName("name")?.text ?? "").split(".").pop() ?? "";
+    if (!annotations.has(name)) annotations.set(name, child.childForFieldName("arguments"));
+  }
+  return annotations;
+}
+
+/** The first string literal inside an annotation's arguments (a @Disabled/@Ignore reason). */
+function firstString(args: Node | null | undefined): string | undefined {
+  if (!args) return undefined;
+  const found = args.descendantsOfType("string_literal")[0];
+  return found ? (stringValue(found) ?? undefined) : undefined;
+}
+
+interface ClassFrame {
+  name: string;
+  node: Node;
+  /** JUnit 3: `extends TestCase` (or a *TestCase base). */
+  isJUnit3: boolean;
+}
+
+/** Classes enclosing a method, outermost first (anonymous and local classes end the walk: not collected). */
+function enclosingClasses(method: Node): ClassFrame[] | null {
+  const frames: ClassFrame[] = [];
+  for (let node = method.parent; node; node = node.parent) {
+    if (node.type === "class_declaration" || node.type === "enum_declaration" || node.type === "record_declaration" || node.type === "interface_declaration") {
+      const superclass = node.childForFieldName("superclass")?.text ?? "";
+      frames.unshift({ name: node.childForFieldName("name")?.text ?? "", node, isJUnit3: /TestCase\b/.test(superclass) });
+    } else if (node.type === "object_creation_expression" || node.type === "method_declaration" || node.type === "lambda_expression") {
+      return null;
+    }
+  }
+  return frames;
+}
+
+/** A CSV row's cells as literals: numbers as written, everything else JSON-quoted. */
+function csvLiterals(row: string): string[] {
+  return row.split(",").map((cell) => {
+    const value = cell.trim().replace(/^'(.*)'$/, "$1");
+    return /^-?\d+(\.\d+)?[lLdDfF]?$/.test(value) ? value : JSON.stringify(value);
+  });
+}
+
+interface Rows {
+  count: number | null;
+  hashes?: string[];
+  literals?: string[][];
+}
+
+/** Rows of a parameterized test from its sources: @ValueSource values, @CsvSource lines; null count for method/enum/file sources. */
+function parameterRows(annotations: Map<string, Node | null>): Rows | null {
+  if (!annotations.has("ParameterizedTest")) return null;
+  const rows: string[][] = [];
+  let isKnown = false;
+  const value = annotations.get("ValueSource");
+  if (value) {
+    isKnown = true;
+    const array = value.descendantsOfType("element_value_array_initializer")[0];
+    const items = array ? namedChildren(array) : namedChildren(value).flatMap((pair) => (pair.type === "element_value_pair" ? [pair.childForFieldName("value")].filter((item): item is Node => item !== null) : []));
+    for (const item of items) rows.push(isLiteral(item) ? [normalizeLiteral(item)] : [item.text]);
+  }
+  const csv = annotations.get("CsvSource");
+  if (csv) {
+    isKnown = true;
+    for (const literal of csv.descendantsOfType("string_literal")) {
+      if (!literal) continue;
+      const text = stringValue(literal) ?? "";
+      const lines = literal.text.startsWith('"""') ? text.split("\n").filter((line) => line.trim() !== "") : [text];
+      for (const line of lines) rows.push(csvLiterals(line));
+    }
+  }
+  const hasOpaqueSource = ["MethodSource", "EnumSource", "CsvFileSource", "ArgumentsSource", "FieldSource"].some((name) => annotations.has(name));
+  if (!isKnown || hasOpaqueSource) return { count: null };
+  return { count: rows.length, hashes: rows.map((row) => hashText(row.join("\u0000")).slice(0, 12)), literals: rows };
+}
+
+/** The last method name of an AssertJ chain rooted at this `assertThat(x)` call, or null when it is not a chain. */
+function chainEnd(call: Node): Node | null {
+  let end: Node | null = null;
+  for (let node = call.parent; node && node.type === "method_invocation" && node.childForFieldName("object") !== null; node = node.parent) {
+    end = node;
+  }
+  return end;
+}
+
+/** One JUnit/AssertJ/Hamcrest assertion as an AssertionFact; null for an assertThat that is part of a chain counted elsewhere. */
+function assertionFact(call: Node, matcher: string, args: Node | undefined, line: number): AssertionFact {
+  const values = args ? namedChildren(args) : [];
+  if (matcher === "assertThat" && values.length === 1) {
+    const end = chainEnd(call);
+    const endName = end?.childForFieldName("name")?.text ?? "";
+    const rank = STRENGTH.get(endName) ?? { strength: 1 as const };
+    const expected = end?.childForFieldName("arguments")?.namedChild(0);
+    const fact: AssertionFact = { line, matcher: `assertThat.${endName || "(none)"}`, strength: end ? rank.strength : 0, tautology: !end };
+    fact.actual = compactText(values[0]) as string;
+    if (expected) fact.expected = compactText(expected) as string;
+    if (rank.negated) fact.negated = true;
+    if (endName === "isTrue" && values[0]?.type === "true") Object.assign(fact, { strength: 0, tautology: true });
+    return fact;
+  }
+  if (matcher === "assertThat" && values.length >= 2) {
+    const matcherCall = values[values.length - 1] as Node;
+    const name = (matcherCall.type === "method_invocation" ? matcherCall.childForFieldName("name")?.text : matcherCall.text) ?? "";
+    const rank = STRENGTH.get(name) ?? { strength: 2 as const };
+    const fact: AssertionFact = { line, matcher: `assertThat(${name})`, strength: rank.strength, tautology: rank.strength === 0, actual: compactText(values[values.length - 2]) as string };
+    const expected = matcherCall.childForFieldName("arguments")?.namedChild(0);
+    if (expected) fact.expected = compactText(expected) as string;
+    if (rank.negated) fact.negated = true;
+    return fact;
+  }
+  const rank = STRENGTH.get(matcher) ?? { strength: 1 as const };
+  const fact: AssertionFact = { line, matcher, strength: rank.strength, tautology: false };
+  if (rank.negated) fact.negated = true;
+  // JUnit puts an optional message first (JUnit 4) or last (JUnit 5); equality is (expected, actual).
+  const operands = values.length >= 3 && values[0]?.type === "string_literal" && rank.strength === 3 ? values.slice(1) : values;
+  const [first, second] = operands;
+  if (matcher === "assertThrows" || matcher === "assertThrowsExactly") {
+    const type = first?.type === "class_literal" ? (first.namedChild(0)?.text ?? "") : "";
+    if (type) fact.expected = type;
+    if (type === "Exception" || type === "Throwable" || type === "RuntimeException") fact.strength = 1;
+    return fact;
+  }
+  if (rank.strength >= 2 && first && second) {
+    fact.expected = compactText(first) as string;
+    fact.actual = compactText(second) as string;
+    if (rank.strength === 3 && !rank.negated && fact.expected === fact.actual) Object.assign(fact, { strength: 0, tautology: true });
+  } else if (first) {
+    fact.actual = compactText(first) as string;
+    if ((matcher === "assertTrue" && first.type === "true") || (matcher === "assertFalse" && first.type === "false")) Object.assign(fact, { strength: 0, tautology: true });
+  }
+  return fact;
+}
+
+function extractJavaDrafts(path: string, grammar: LoadedGrammar, root: Node, content: string): ExtractedDrafts {
+  const tests: TestDraft[] = [];
+  const nonTestFunctions: NonTestFunctionFact[] = [];
+  const frameworks = new Set<string>();
+  if (/\borg\.junit\.jupiter\b/.test(content)) frameworks.add("junit5");
+  if (/\borg\.junit\.(Test|Assert|Ignore|\*)\b|\bjunit\.framework\b/.test(content)) frameworks.add("junit4");
+  if (/\borg\.assertj\b/.test(content)) frameworks.add("assertj");
+  if (/\borg\.testng\b/.test(content)) frameworks.add("testng");
+
+  for (const match of queryCaptures(grammar, "tests", root)) {
+    const definition = match.get("definition");
+    const name = match.get("name")?.text;
+    const body = match.get("body");
+    if (!definition || !name || !body) continue;
+    const classes = enclosingClasses(definition);
+    if (classes === null) continue;
+    const line = definition.startPosition.row + 1;
+    const bodyHash = hashNode(body);
+    const suitePath = classes.map((frame) => frame.name);
+    const annotations = annotationsOf(definition);
+    const isJUnit3 = (classes[classes.length - 1]?.isJUnit3 ?? false) && /^test/.test(name) && /\bpublic\b/.test(definition.text.slice(0, definition.text.indexOf(name)));
+    const isTest = [...annotations.keys()].some((annotation) => TEST_ANNOTATIONS.has(annotation)) || isJUnit3;
+    if (!isTest) {
+      nonTestFunctions.push({ name, suitePath, line, bodyHash });
+      continue;
+    }
+    const draft: TestDraft = { name, suitePath, line, node: definition, bodyHash, marks: {}, literals: literalsOf(body) };
+    const disabling = [{ on: annotations, where: null as string | null }, ...[...classes].reverse().map((frame) => ({ on: annotationsOf(frame.node), where: `class ${frame.name}` }))];
+    for (const { on, where } of disabling) {
+      const found = [...on.keys()].find((annotation) => annotation === "Ignore" || annotation.startsWith("Disabled"));
+      if (!found) continue;
+      const reason = firstString(on.get(found));
+      const via = `@${found}` + (where ? ` on ${where}` : "");
+      draft.marks.skipped = reason === undefined ? { via } : { via, reason };
+      break;
+    }
+    const rows = parameterRows(annotations);
+    if (rows) {
+      draft.eachRows = rows.count;
+      if (rows.hashes) draft.eachRowHashes = rows.hashes;
+      if (rows.literals) draft.eachRowLiterals = rows.literals;
+    }
+    tests.push(draft);
+  }
+
+  const assertions: AssertionDraft[] = [];
+  for (const match of queryCaptures(grammar, "assertions", root)) {
+    const node = match.get("assertion");
+    const matcher = match.get("matcher")?.text;
+    if (!node || !matcher) continue;
+    assertions.push({ ...assertionFact(node, matcher, match.get("args"), node.startPosition.row + 1), startIndex: node.startIndex });
+  }
+  return { tests, assertions, skips: [], nonTestFunctions: tests.length > 0 || isJavaTestPath(path) ? nonTestFunctions : [], frameworks: [...frameworks] };
+}
+
+/** Facts of one Java file (see the module comment). Never throws for bad content. */
+export function extractJavaFacts(path: string, content: string): Promise<FileFacts> {
+  return extractWithTreeSitter(LANGUAGE_ID, QUERIES, isJavaTestPath(path), content, (grammar, root) => extractJavaDrafts(path, grammar, root, content));
+}
+
+/** The Java language module: `.java`, parsed with tree-sitter-java. */
+export const java = {
+  id: "java" as const,
+  extensions: [".java"],
+  isTestPath: isJavaTestPath,
+  extract: extractJavaFacts,
+} satisfies LanguageModule;
