@@ -568,8 +568,9 @@ export function isPathCovered(wide: string, narrow: string): boolean {
   return false;
 }
 
+/** Strips `./`, jest's `<rootDir>/`, trailing slashes and Go's `/...` (a package and everything below it). */
 function normalizePath(path: string): string {
-  return path.replace(/^\.\//, "").replace(/^<rootDir>\/?/, "").replace(/\/+$/, "");
+  return path.replace(/^<rootDir>\/?/, "").replace(/(^|\/)\.\.\.$/, "").replace(/^\.\//, "").replace(/^\.$/, "").replace(/\/+$/, "");
 }
 
 /** A glob to a RegExp: `**`, `*`, `?`, `{a,b}`, `[...]`; other characters literal. Used to compare patterns, not to match files. */

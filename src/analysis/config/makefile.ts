@@ -106,7 +106,7 @@ export function compareMakefiles(before: string | null, after: string | null): T
     if (!isTestTargetName(target)) continue;
     const old = recipeOf(was, target);
     if (old.analysis.invocations.length === 0) continue;
-    const setting = `target ${target}`;
+    const setting = `make target "${target}"`;
     if (!now.rules.has(target)) {
       notes.push({ setting, line: null, message: `make target "${target}" that ran the tests was removed`, before: old.text, after: null });
       continue;
@@ -123,7 +123,7 @@ export function compareMakefiles(before: string | null, after: string | null): T
         detail: { ignored_errors: newlyIgnored },
       });
     }
-    notes.push(...compareAnalyses(old.analysis, next.analysis, old.text, next.text, `make target "${target}"`, next.line));
+    notes.push(...compareAnalyses(old.analysis, next.analysis, old.text, next.text, setting, next.line));
   }
   return notes;
 }

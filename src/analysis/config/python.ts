@@ -58,8 +58,12 @@ function fromToml(doc: TomlDocument): PytestConfig {
   const line = (key: string): number | null => doc.lines.get(prefix + key) ?? null;
   const asList = (value: TomlValue | undefined): string[] | undefined =>
     typeof value === "string" ? words(value) : Array.isArray(value) ? value.map(String) : undefined;
-  const addopts = asList(table.addopts);
-  if (addopts) config.addopts = { value: addopts.join(" "), name: `${prefix}addopts`, line: line("addopts") };
+  const addopts = typeof table.addopts === "string" ? [table.addopts] : asList(table.addopts);
+  if (addopts) {
+    // An array keeps each argument whole: quote the ones with spaces before they are read as a command line again.
+    const joined = Array.isArray(table.addopts) ? addopts.map((arg) => (/[\s"'\\]/.test(arg) ? `'${arg.replace(/'/g, "'\\''")}'` : arg)).join(" ") : addopts.join(" ");
+    config.addopts = { value: joined, name: `${prefix}addopts`, line: line("addopts") };
+  }
   const set = (key: string, apply: (setting: Setting<string[]>) => void): void => {
     const value = asList(table[key]);
     if (value) apply({ value, name: prefix + key, line: line(key) });
@@ -381,9 +385,18 @@ export function compareConftest(before: string, after: string): TamperNote[] {
       detail: { ignored_added: added.map(([path]) => path) },
     });
   }
+  // One note per hook (or module-level statement): a hook that both forces "passed" and drops the report is one tamper.
+  const byOrigin = new Map<string, { line: number; patches: string[] }>();
   for (const [patch, line] of now.patches) {
     if (was.patches.has(patch)) continue;
-    notes.push({ setting: patch.split(" ")[0] as string, line, message: `the test harness is patched: ${patch}`, before: null, after: patch });
+    const origin = patch.split(" ")[0] as string;
+    const entry = byOrigin.get(origin) ?? { line, patches: [] };
+    entry.line = Math.min(entry.line, line);
+    entry.patches.push(patch);
+    byOrigin.set(origin, entry);
+  }
+  for (const [origin, { line, patches }] of byOrigin) {
+    notes.push({ setting: origin, line, message: `the test harness is patched: ${patches.join("; ")}`, before: null, after: patches });
   }
   return notes;
 }

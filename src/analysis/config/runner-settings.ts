@@ -224,6 +224,19 @@ export function compareRunnerSettings(before: RunnerSettings, after: RunnerSetti
       after: true,
     });
   }
+  if (before.thresholds.size > 1 && after.thresholds.size === 0) {
+    const first = [...before.thresholds.values()][0] as Setting<number>;
+    notes.push({
+      setting: "coverage thresholds",
+      line: null,
+      message: `${tool} coverage thresholds are no longer enforced (were ${[...before.thresholds].map(([metric, setting]) => `${metric} ${setting.value}`).join(", ")})`,
+      before: Object.fromEntries([...before.thresholds].map(([metric, setting]) => [metric, setting.value])),
+      after: null,
+      isCoverageThreshold: true,
+      detail: { first_setting: first.name },
+    });
+    return notes;
+  }
   for (const [metric, was] of before.thresholds) {
     const now = after.thresholds.get(metric);
     if (now !== undefined && !isLowered(was.value, now.value)) continue;

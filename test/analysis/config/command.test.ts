@@ -1,0 +1,113 @@
+/**
+ * The shell reader behind every test-command comparison: splitting,
+ * launcher stripping, runner identification, masks, and compareCommands in
+ * both directions.
+ */
+import { describe, expect, it } from "vitest";
+import { analyzeCommand, compareCommands, expandVariables, isPathCovered, splitShell } from "../../../src/analysis/config/command.js";
+
+describe("splitShell", () => {
+  it.each([
+    ["vitest run || true", [["vitest", "run"], ["true"]], ["start", "||"]],
+    [`echo "a && b" && jest -t 'x y'`, [["echo", "a && b"], ["jest", "-t", "x y"]], ["start", "&&"]],
+    ["pytest tests/ > out.txt 2>&1; exit 0", [["pytest", "tests/"], ["exit", "0"]], ["start", ";"]],
+    ["npm ci\n# comment\nnpm test | tee log", [["npm", "ci"], ["npm", "test"], ["tee", "log"]], ["start", "newline", "|"]],
+    ["go test \\\n  ./...", [["go", "test", "./..."]], ["start"]],
+  ])("%s", (command, words, joiners) => {
+    const segments = splitShell(command);
+    expect(segments.map((segment) => segment.words)).toEqual(words);
+    expect(segments.map((segment) => segment.joiner)).toEqual(joiners);
+  });
+});
+
+describe("analyzeCommand finds the runner behind launchers", () => {
+  it.each([
+    ["npx vitest run", "vitest"],
+    ["pnpm exec jest --ci", "jest"],
+    ["CI=1 cross-env NODE_ENV=test jest", "jest"],
+    ["poetry run python -m pytest -q", "pytest"],
+    ["uv run pytest", "pytest"],
+    ["coverage run -m pytest", "pytest"],
+    ["c8 --check-coverage vitest run", "vitest"],
+    ["./node_modules/.bin/mocha", "mocha"],
+    ["node --test test/", "node --test"],
+    ["go test ./...", "go test"],
+    ["cargo nextest run", "cargo test"],
+    ["npm test", "npm run test"],
+    ["yarn test:unit", "npm run test:unit"],
+    ["$(MAKE) test", "make"],
+    ["bundle exec rspec", "rspec"],
+    ["./gradlew test", "gradlew test"],
+  ])("%s -> %s", (command, runner) => {
+    expect(analyzeCommand(command).invocations.map((invocation) => invocation.runner)).toEqual([runner]);
+  });
+
+  it.each(["npm run build", "eslint .", "tsc --noEmit", "echo test", "vitest bench", "go build ./..."])("%s runs no tests", (command) => {
+    expect(analyzeCommand(command).invocations).toEqual([]);
+  });
+
+  it.each([
+    ["jest || true", ["|| true"]],
+    ["jest || :", ["|| :"]],
+    ["jest || echo failed", ["|| echo failed"]],
+    ["jest; true", ["; true"]],
+    ["pytest | tee out.txt", ["| tee"]],
+    ["set -o pipefail; pytest | tee out.txt", []],
+    ["jest || exit 1", []],
+    ["jest && echo done", []],
+  ])("masks of %s", (command, masks) => {
+    expect(analyzeCommand(command).masks).toEqual(masks);
+  });
+
+  it("reads c8 thresholds only when it checks coverage", () => {
+    expect([...(analyzeCommand("c8 --lines 80 vitest run").invocations[0]?.thresholds ?? [])]).toEqual([]);
+    expect(Object.fromEntries(analyzeCommand("c8 --check-coverage --branches=70 vitest run").invocations[0]?.thresholds ?? [])).toEqual({ branches: 70, lines: 90 });
+  });
+});
+
+describe("compareCommands", () => {
+  it.each([
+    ["vitest run", "vitest run src/a.test.ts", /now runs vitest on "src\/a\.test\.ts" only/],
+    ["pytest tests", "pytest tests -k 'not slow'", /selects tests with "-k not slow"/],
+    ["pytest", "pytest --ignore=tests/test_a.py", /excludes "tests\/test_a\.py"/],
+    ["pytest", "pytest --deselect tests/test_a.py::test_b", /excludes/],
+    ["go test ./...", "go test -run TestA ./...", /selects tests with "-run TestA"/],
+    ["cargo test", "cargo test -- --skip parser", /excludes "parser"/],
+    ["jest", "jest --onlyChanged", /--onlyChanged/],
+    ["pytest --cov-fail-under=90", "pytest --cov-fail-under=80", /lowers the total coverage threshold from 90% to 80%/],
+    ["vitest run", "true", /no longer runs the tests/],
+    ["npm test", "npm test -- --grep slow", /now runs npm run test on "slow" only/],
+  ])("%s -> %s", (before, after, message) => {
+    const notes = compareCommands(before, after, "scripts.test", 3);
+    expect(notes.map((note) => note.message).join("\n")).toMatch(message);
+  });
+
+  it.each([
+    ["vitest run src/a.test.ts", "vitest run"],
+    ["pytest tests/unit", "pytest tests"],
+    ["pytest -k slow", "pytest"],
+    ["jest", "jest --coverage --ci --maxWorkers=2"],
+    ["pytest --cov-fail-under=80", "pytest --cov-fail-under=90"],
+    ["echo hi", "echo bye"],
+    ["go test ./pkg/...", "go test ./..."],
+  ])("%s -> %s is not narrower", (before, after) => {
+    expect(compareCommands(before, after, "scripts.test", 3)).toEqual([]);
+  });
+});
+
+describe("helpers", () => {
+  it("expands make variables, $(MAKE) included", () => {
+    expect(expandVariables("$(PY) -m pytest ${ARGS} && $(MAKE) lint", new Map([["PY", "python3"], ["ARGS", "tests"]]))).toBe("python3 -m pytest tests && make lint");
+  });
+
+  it.each([
+    ["tests", "tests/test_a.py", true],
+    ["tests/", "tests/unit", true],
+    ["./tests", "tests/unit/x.py", true],
+    ["test/**/*.test.ts", "test/unit/**/*.test.ts", true],
+    ["tests/test_a.py", "tests", false],
+    ["src", "tests", false],
+  ])("isPathCovered(%s, %s) is %s", (wide, narrow, expected) => {
+    expect(isPathCovered(wide, narrow)).toBe(expected);
+  });
+});

@@ -1,0 +1,194 @@
+/**
+ * test_config_tamper, rule by rule, through analyzeChanges: every row is a
+ * config file before and after. `flags` rows must produce exactly one
+ * test_config_tamper finding whose evidence.setting matches and whose
+ * severity is as given; `passes` rows are look-alikes (tests added, config
+ * strengthened, unrelated edits) that must produce none.
+ */
+import { describe, expect, it } from "vitest";
+import { analyzeChanges } from "../../../src/analysis/index.js";
+
+interface Row {
+  name: string;
+  path: string;
+  before: string | null;
+  after: string | null;
+}
+
+interface FlagRow extends Row {
+  setting: RegExp;
+  severity?: "critical" | "medium";
+  line?: number;
+}
+
+const pkg = (scripts: Record<string, string>, extra: Record<string, unknown> = {}): string =>
+  `${JSON.stringify({ name: "shop", version: "1.0.0", scripts, ...extra }, null, 2)}\n`;
+
+const vitest = (test: string): string => `import { defineConfig } from "vitest/config";\n\nexport default defineConfig({\n  test: ${test},\n});\n`;
+const jest = (body: string): string => `/** @type {import('jest').Config} */\nmodule.exports = ${body};\n`;
+const workflow = (steps: string, job = ""): string =>
+  `name: ci\non: [push]\njobs:\n  test:\n    runs-on: ubuntu-latest\n${job}    steps:\n      - uses: actions/checkout@v4\n${steps}`;
+const gitlab = (job: string): string => `stages: [test]\nunit:\n  stage: test\n${job}`;
+
+const FLAGS: FlagRow[] = [
+  // package.json scripts
+  { name: "|| true appended", path: "package.json", before: pkg({ test: "vitest run" }), after: pkg({ test: "vitest run || true" }), setting: /^scripts\.test$/, line: 5 },
+  { name: "|| exit 0 appended", path: "package.json", before: pkg({ test: "jest" }), after: pkg({ test: "jest || exit 0" }), setting: /^scripts\.test$/ },
+  { name: "echo instead of the runner", path: "package.json", before: pkg({ test: "vitest run" }), after: pkg({ test: "echo \"tests pass\"" }), setting: /^scripts\.test$/ },
+  { name: "--passWithNoTests added", path: "package.json", before: pkg({ test: "jest" }), after: pkg({ test: "jest --passWithNoTests" }), setting: /^scripts\.test$/ },
+  { name: "narrowed to one file", path: "package.json", before: pkg({ test: "vitest run" }), after: pkg({ test: "vitest run test/cart.test.ts" }), setting: /^scripts\.test$/ },
+  { name: "-t name filter added", path: "package.json", before: pkg({ test: "vitest run" }), after: pkg({ test: "vitest run -t parser" }), setting: /^scripts\.test$/ },
+  { name: "test:e2e runner dropped", path: "package.json", before: pkg({ test: "vitest run && playwright test" }), after: pkg({ test: "vitest run" }), setting: /^scripts\.test$/ },
+  { name: "test:unit script removed", path: "package.json", before: pkg({ test: "npm run test:unit", "test:unit": "vitest run" }), after: pkg({ test: "npm run test:unit" }), setting: /^scripts\.test:unit$/ },
+  { name: "testPathIgnorePatterns via CLI", path: "package.json", before: pkg({ test: "jest --ci" }), after: pkg({ test: "jest --ci --testPathIgnorePatterns=cart" }), setting: /^scripts\.test$/ },
+  { name: "c8 threshold lowered", path: "package.json", before: pkg({ test: "c8 --check-coverage --lines 90 vitest run" }), after: pkg({ test: "c8 --check-coverage --lines 70 vitest run" }), setting: /^scripts\.test$/, severity: "medium" },
+  { name: "pipe to tee masks the status", path: "package.json", before: pkg({ test: "vitest run" }), after: pkg({ test: "vitest run | tee test.log" }), setting: /^scripts\.test$/ },
+  { name: "package.json jest testPathIgnorePatterns", path: "package.json", before: pkg({ test: "jest" }, { jest: { testEnvironment: "node" } }), after: pkg({ test: "jest" }, { jest: { testEnvironment: "node", testPathIgnorePatterns: ["/node_modules/", "cart"] } }), setting: /^jest\.testPathIgnorePatterns/ },
+  { name: "package.json jest coverageThreshold lowered", path: "package.json", before: pkg({ test: "jest" }, { jest: { coverageThreshold: { global: { lines: 90 } } } }), after: pkg({ test: "jest" }, { jest: { coverageThreshold: { global: { lines: 60 } } } }), setting: /^jest\.coverageThreshold\.global\.lines$/, severity: "medium" },
+  { name: "package.json nyc check-coverage lowered", path: "package.json", before: pkg({ test: "nyc mocha" }, { nyc: { "check-coverage": true, branches: 80 } }), after: pkg({ test: "nyc mocha" }, { nyc: { "check-coverage": true, branches: 50 } }), setting: /^nyc\.branches$/, severity: "medium" },
+  // vitest / vite / jest config files
+  { name: "vitest exclude added", path: "vitest.config.ts", before: vitest(`{ include: ["test/**/*.test.ts"] }`), after: vitest(`{ include: ["test/**/*.test.ts"], exclude: ["test/cart.test.ts"] }`), setting: /^test\.exclude$/, line: 4 },
+  { name: "vitest exclude beside configDefaults", path: "vitest.config.mts", before: vitest(`{}`), after: vitest(`{ exclude: [...configDefaults.exclude, "test/slow/**"] }`), setting: /^test\.exclude$/ },
+  { name: "vitest include narrowed", path: "vitest.config.ts", before: vitest(`{ include: ["test/**/*.test.ts"] }`), after: vitest(`{ include: ["test/unit/**/*.test.ts"] }`), setting: /^test\.include$/ },
+  { name: "vitest include set to one file", path: "vitest.config.js", before: vitest(`{ environment: "node" }`), after: vitest(`{ environment: "node", include: ["test/passing.test.js"] }`), setting: /^test\.include$/ },
+  { name: "vitest passWithNoTests", path: "vitest.config.ts", before: vitest(`{ globals: true }`), after: vitest(`{ globals: true, passWithNoTests: true }`), setting: /^test\.passWithNoTests$/ },
+  { name: "vitest testNamePattern", path: "vitest.config.ts", before: vitest(`{}`), after: vitest(`{ testNamePattern: "^(?!.*slow)" }`), setting: /^test\.testNamePattern$/ },
+  { name: "vitest thresholds lowered", path: "vitest.config.ts", before: vitest(`{ coverage: { thresholds: { lines: 90, branches: 80 } } }`), after: vitest(`{ coverage: { thresholds: { lines: 50, branches: 80 } } }`), setting: /^test\.coverage\.thresholds\.lines$/, severity: "medium" },
+  { name: "vitest thresholds removed", path: "vitest.config.ts", before: vitest(`{ coverage: { thresholds: { 100: true } } }`).replace("100: true", "lines: 95"), after: vitest(`{ coverage: {} }`), setting: /thresholds\.lines$/, severity: "medium" },
+  { name: "vite.config test block exclude via const", path: "vite.config.ts", before: `export default { plugins: [], test: { include: ["src/**/*.spec.ts"] } };\n`, after: `const skipped = ["src/cart.spec.ts"];\nexport default { plugins: [], test: { include: ["src/**/*.spec.ts"], exclude: skipped } };\n`, setting: /^test\.exclude$/ },
+  { name: "jest testPathIgnorePatterns added", path: "jest.config.js", before: jest(`{ testEnvironment: "node" }`), after: jest(`{ testEnvironment: "node", testPathIgnorePatterns: ["/node_modules/", "<rootDir>/test/cart"] }`), setting: /^testPathIgnorePatterns/ },
+  { name: "jest testMatch narrowed", path: "jest.config.ts", before: `export default { testMatch: ["**/*.test.ts"] };\n`, after: `export default { testMatch: ["**/math.test.ts"] };\n`, setting: /^testMatch$/ },
+  { name: "jest roots narrowed", path: "jest.config.cjs", before: jest(`{ roots: ["<rootDir>/src", "<rootDir>/test"] }`), after: jest(`{ roots: ["<rootDir>/src"] }`), setting: /^roots$/ },
+  { name: "jest coverageThreshold lowered", path: "jest.config.js", before: jest(`{ coverageThreshold: { global: { branches: 80, lines: 80 } } }`), after: jest(`{ coverageThreshold: { global: { branches: 40, lines: 80 } } }`), setting: /^coverageThreshold\.global\.branches$/, severity: "medium" },
+  { name: "mocharc grep added", path: ".mocharc.yml", before: "spec: test/**/*.spec.js\n", after: "spec: test/**/*.spec.js\ngrep: fast\n", setting: /^grep$/ },
+  { name: ".c8rc lines lowered", path: ".c8rc.json", before: `{ "check-coverage": true, "lines": 95 }\n`, after: `{ "check-coverage": true, "lines": 80 }\n`, setting: /^lines$/, severity: "medium" },
+  { name: ".nycrc check-coverage turned off", path: ".nycrc", before: `{ "check-coverage": true, "functions": 90 }\n`, after: `{ "check-coverage": false, "functions": 90 }\n`, setting: /^coverage thresholds$/, severity: "medium" },
+  // pytest and coverage.py
+  { name: "pytest.ini --ignore in addopts", path: "pytest.ini", before: "[pytest]\naddopts = -q\n", after: "[pytest]\naddopts = -q --ignore=tests/test_amount.py\n", setting: /addopts/, line: 2 },
+  { name: "pytest.ini -k not", path: "pytest.ini", before: "[pytest]\naddopts = -ra\n", after: "[pytest]\naddopts = -ra -k \"not slow_parse\"\n", setting: /addopts/ },
+  { name: "setup.cfg --deselect", path: "setup.cfg", before: "[metadata]\nname = x\n\n[tool:pytest]\naddopts = -q\n", after: "[metadata]\nname = x\n\n[tool:pytest]\naddopts = -q\n  --deselect tests/test_a.py::test_b\n", setting: /addopts/ },
+  { name: "tox.ini testpaths narrowed", path: "tox.ini", before: "[pytest]\ntestpaths = tests\n", after: "[pytest]\ntestpaths = tests/unit\n", setting: /testpaths/ },
+  { name: "tox ignore_outcome", path: "tox.ini", before: "[testenv]\ncommands = pytest\n", after: "[testenv]\ncommands = pytest\nignore_outcome = true\n", setting: /ignore_outcome/ },
+  { name: "tox command exit code ignored", path: "tox.ini", before: "[testenv]\ncommands =\n    pytest tests\n", after: "[testenv]\ncommands =\n    - pytest tests\n", setting: /commands/ },
+  { name: "pyproject addopts --ignore", path: "pyproject.toml", before: `[project]\nname = "x"\n\n[tool.pytest.ini_options]\naddopts = "-q"\n`, after: `[project]\nname = "x"\n\n[tool.pytest.ini_options]\naddopts = "-q --ignore=tests/test_slow.py"\n`, setting: /tool\.pytest\.ini_options\.addopts/, line: 5 },
+  { name: "pyproject addopts array -k", path: "pyproject.toml", before: `[tool.pytest.ini_options]\naddopts = [\n  "-q",\n]\n`, after: `[tool.pytest.ini_options]\naddopts = [\n  "-q",\n  "-k", "not test_rounding",\n]\n`, setting: /addopts/ },
+  { name: "pyproject fail_under lowered", path: "pyproject.toml", before: `[tool.coverage.report]\nfail_under = 90\nshow_missing = true\n`, after: `[tool.coverage.report]\nfail_under = 70\nshow_missing = true\n`, setting: /fail_under/, severity: "medium", line: 2 },
+  { name: "pyproject --cov-fail-under lowered", path: "pyproject.toml", before: `[tool.pytest.ini_options]\naddopts = "--cov=app --cov-fail-under=85"\n`, after: `[tool.pytest.ini_options]\naddopts = "--cov=app --cov-fail-under=40"\n`, setting: /addopts/, severity: "medium" },
+  { name: ".coveragerc fail_under lowered", path: ".coveragerc", before: "[run]\nbranch = True\n\n[report]\nfail_under = 80\n", after: "[run]\nbranch = True\n\n[report]\nfail_under = 10\n", setting: /fail_under/, severity: "medium", line: 5 },
+  { name: "setup.cfg coverage:report fail_under removed", path: "setup.cfg", before: "[coverage:report]\nfail_under = 80\n", after: "[coverage:report]\nshow_missing = true\n", setting: /fail_under/, severity: "medium" },
+  { name: "conftest collect_ignore", path: "tests/conftest.py", before: "import pytest\n", after: "import pytest\n\ncollect_ignore = [\"test_amount.py\"]\n", setting: /^collect_ignore$/, line: 3 },
+  { name: "conftest collect_ignore_glob append", path: "conftest.py", before: "collect_ignore_glob = []\n", after: "collect_ignore_glob = []\ncollect_ignore_glob.append('tests/slow_*.py')\n", setting: /^collect_ignore$/ },
+  {
+    name: "conftest makereport forces passed",
+    path: "conftest.py",
+    before: "import pytest\n",
+    after: "import pytest\n\n@pytest.hookimpl(hookwrapper=True)\ndef pytest_runtest_makereport(item, call):\n    outcome = yield\n    rep = outcome.get_result()\n    rep.outcome = \"passed\"\n",
+    setting: /pytest_runtest_makereport/,
+    line: 7,
+  },
+  { name: "conftest sys.exit(0) at import", path: "tests/conftest.py", before: "import sys\n", after: "import sys\nsys.exit(0)\n", setting: /sys\.exit/ },
+  { name: "conftest deselects every item", path: "conftest.py", before: "", after: "def pytest_collection_modifyitems(config, items):\n    items.clear()\n", setting: /pytest_collection_modifyitems/ },
+  { name: "conftest pyfunc_call skips the body", path: "conftest.py", before: "", after: "def pytest_pyfunc_call(pyfuncitem):\n    return True\n", setting: /pytest_pyfunc_call/ },
+  { name: "conftest patches time", path: "conftest.py", before: "import time\n", after: "import time\ntime.sleep = lambda s: None\n", setting: /patches/ },
+  // Makefile
+  { name: "make test narrowed to one file", path: "Makefile", before: "test:\n\tpytest tests/\n", after: "test:\n\tpytest tests/test_format.py\n", setting: /target "test"/, line: 2 },
+  { name: "make test || true", path: "Makefile", before: "test:\n\tgo test ./...\n", after: "test:\n\tgo test ./... || true\n", setting: /target "test"/ },
+  { name: "make test - prefix", path: "Makefile", before: "test:\n\t$(PYTEST) tests\n\nPYTEST = python -m pytest\n", after: "test:\n\t-$(PYTEST) tests\n\nPYTEST = python -m pytest\n", setting: /target "test"/ },
+  { name: "make test through a variable", path: "Makefile", before: "PYTEST_ARGS = tests\ntest:\n\tpytest $(PYTEST_ARGS)\n", after: "PYTEST_ARGS = tests -k 'not slow'\ntest:\n\tpytest $(PYTEST_ARGS)\n", setting: /target "test"/ },
+  { name: "make test target removed", path: "Makefile", before: "build:\n\tgo build ./...\ntest:\n\tgo test ./...\n", after: "build:\n\tgo build ./...\n", setting: /target "test"/ },
+  { name: "make test -run added", path: "GNUmakefile", before: ".PHONY: test\ntest:\n\tgo test ./...\n", after: ".PHONY: test\ntest:\n\tgo test -run TestParse ./...\n", setting: /target "test"/ },
+  // GitHub Actions
+  { name: "step continue-on-error", path: ".github/workflows/ci.yml", before: workflow("      - run: npm test\n"), after: workflow("      - run: npm test\n        continue-on-error: true\n"), setting: /continue-on-error$/, line: 9 },
+  { name: "job continue-on-error", path: ".github/workflows/ci.yml", before: workflow("      - run: pytest\n"), after: workflow("      - run: pytest\n", "    continue-on-error: true\n"), setting: /^jobs\.test\.continue-on-error$/ },
+  { name: "step || true", path: ".github/workflows/test.yaml", before: workflow("      - name: Run tests\n        run: npm test\n"), after: workflow("      - name: Run tests\n        run: npm test || true\n"), setting: /Run tests/ },
+  { name: "test step removed", path: ".github/workflows/ci.yml", before: workflow("      - run: npm ci\n      - run: npm test\n"), after: workflow("      - run: npm ci\n"), setting: /steps\[2\]/ },
+  { name: "step if: false", path: ".github/workflows/ci.yml", before: workflow("      - name: Tests\n        run: cargo test\n"), after: workflow("      - name: Tests\n        if: false\n        run: cargo test\n"), setting: /\.if$/ },
+  { name: "job if: ${{ false }}", path: ".github/workflows/ci.yml", before: workflow("      - run: go test ./...\n"), after: workflow("      - run: go test ./...\n", "    if: ${{ false }}\n"), setting: /^jobs\.test\.if$/ },
+  { name: "multi-line run narrowed", path: ".github/workflows/ci.yml", before: workflow("      - run: |\n          npm ci\n          npx vitest run\n"), after: workflow("      - run: |\n          npm ci\n          npx vitest run test/unit\n"), setting: /job "test"/ },
+  { name: "test job removed", path: ".github/workflows/ci.yml", before: `on: push\njobs:\n  lint:\n    runs-on: x\n    steps:\n      - run: npm run lint\n  test:\n    runs-on: x\n    steps:\n      - run: npm test\n`, after: `on: push\njobs:\n  lint:\n    runs-on: x\n    steps:\n      - run: npm run lint\n`, setting: /^jobs\.test$/ },
+  { name: "workflow deleted", path: ".github/workflows/test.yml", before: workflow("      - run: npm test\n"), after: null, setting: /^jobs\.test$/ },
+  // GitLab CI
+  { name: "allow_failure added", path: ".gitlab-ci.yml", before: gitlab("  script:\n    - pytest\n"), after: gitlab("  script:\n    - pytest\n  allow_failure: true\n"), setting: /allow_failure/, line: 6 },
+  { name: "gitlab || true", path: ".gitlab-ci.yml", before: gitlab("  script:\n    - npm ci\n    - npm test\n"), after: gitlab("  script:\n    - npm ci\n    - npm test || true\n"), setting: /script/ },
+  { name: "gitlab test job removed", path: ".gitlab-ci.yml", before: gitlab("  script:\n    - go test ./...\n") + "build:\n  script:\n    - go build\n", after: "stages: [test]\nbuild:\n  script:\n    - go build\n", setting: /^unit$/ },
+  { name: "gitlab when: manual", path: ".gitlab-ci.yml", before: gitlab("  script:\n    - pytest\n"), after: gitlab("  script:\n    - pytest\n  when: manual\n"), setting: /when/ },
+  { name: "gitlab allow_failure through extends", path: ".gitlab-ci.yml", before: ".base:\n  image: node\nunit:\n  extends: .base\n  script: [npm test]\n", after: ".base:\n  image: node\n  allow_failure: true\nunit:\n  extends: .base\n  script: [npm test]\n", setting: /allow_failure/ },
+];
+
+const PASSES: Row[] = [
+  { name: "script gains a runner", path: "package.json", before: pkg({ test: "vitest run" }), after: pkg({ test: "vitest run && playwright test" }) },
+  { name: "script loses a file filter", path: "package.json", before: pkg({ test: "vitest run test/unit" }), after: pkg({ test: "vitest run" }) },
+  { name: "reporter and coverage flags", path: "package.json", before: pkg({ test: "vitest run" }), after: pkg({ test: "vitest run --coverage --reporter verbose" }) },
+  { name: "|| true on a non-test script", path: "package.json", before: pkg({ test: "vitest run", lint: "eslint ." }), after: pkg({ test: "vitest run", lint: "eslint . || true" }) },
+  { name: "placeholder test script replaced by a runner", path: "package.json", before: pkg({ test: "echo \"Error: no test specified\" && exit 1" }), after: pkg({ test: "vitest run" }) },
+  { name: "version bump", path: "package.json", before: pkg({ test: "jest" }), after: pkg({ test: "jest" }).replace("1.0.0", "1.1.0") },
+  { name: "c8 threshold raised", path: "package.json", before: pkg({ test: "c8 --check-coverage --lines 80 vitest run" }), after: pkg({ test: "c8 --check-coverage --lines 90 vitest run" }) },
+  { name: "|| true inside a test:watch that never ran a runner", path: "package.json", before: pkg({ "test:setup": "node scripts/setup.js" }), after: pkg({ "test:setup": "node scripts/setup.js || true" }) },
+  { name: "vitest include widened", path: "vitest.config.ts", before: vitest(`{ include: ["test/unit/**/*.test.ts"] }`), after: vitest(`{ include: ["test/**/*.test.ts"] }`) },
+  { name: "vitest exclude removed", path: "vitest.config.ts", before: vitest(`{ exclude: ["test/cart.test.ts"] }`), after: vitest(`{}`) },
+  { name: "vitest exclude of node_modules and dist", path: "vitest.config.ts", before: vitest(`{}`), after: vitest(`{ exclude: ["**/node_modules/**", "dist/**", ...configDefaults.exclude] }`) },
+  { name: "vitest thresholds raised", path: "vitest.config.ts", before: vitest(`{ coverage: { thresholds: { lines: 80 } } }`), after: vitest(`{ coverage: { thresholds: { lines: 90, branches: 70 } } }`) },
+  { name: "vitest environment change", path: "vitest.config.ts", before: vitest(`{ environment: "node" }`), after: vitest(`{ environment: "jsdom", testTimeout: 20_000 }`) },
+  { name: "vitest include added as a glob", path: "vitest.config.ts", before: vitest(`{}`), after: vitest(`{ include: ["test/**/*.test.ts"] }`) },
+  { name: "jest testMatch widened", path: "jest.config.js", before: jest(`{ testMatch: ["**/unit/**/*.test.js"] }`), after: jest(`{ testMatch: ["**/*.test.js"] }`) },
+  { name: "jest roots widened", path: "jest.config.js", before: jest(`{ roots: ["<rootDir>/src"] }`), after: jest(`{ roots: ["<rootDir>"] }`) },
+  { name: "pytest addopts gains -v", path: "pytest.ini", before: "[pytest]\naddopts = -q\n", after: "[pytest]\naddopts = -q -v --strict-markers\n" },
+  { name: "pytest --ignore removed", path: "pytest.ini", before: "[pytest]\naddopts = --ignore=tests/slow\n", after: "[pytest]\naddopts =\n" },
+  { name: "pytest testpaths widened", path: "pyproject.toml", before: `[tool.pytest.ini_options]\ntestpaths = ["tests/unit"]\n`, after: `[tool.pytest.ini_options]\ntestpaths = ["tests"]\n` },
+  { name: "pyproject dependency added", path: "pyproject.toml", before: `[project]\nname = "x"\ndependencies = [\n  "httpx",\n]\n`, after: `[project]\nname = "x"\ndependencies = [\n  "httpx",\n  "rich>=13",\n]\n` },
+  { name: "fail_under raised", path: ".coveragerc", before: "[report]\nfail_under = 80\n", after: "[report]\nfail_under = 90\n" },
+  { name: "conftest gains a fixture", path: "tests/conftest.py", before: "import pytest\n", after: "import pytest\n\n@pytest.fixture\ndef client():\n    return make_client()\n" },
+  { name: "conftest mentions collect_ignore in a string", path: "conftest.py", before: "", after: "NOTE = 'collect_ignore = [\"x.py\"] is not used here'\n" },
+  { name: "conftest sys.exit inside a function", path: "conftest.py", before: "", after: "import sys\n\ndef helper():\n    sys.exit(0)\n" },
+  { name: "conftest makereport that only reads", path: "conftest.py", before: "", after: "def pytest_runtest_makereport(item, call):\n    if call.excinfo:\n        item.failed = True\n" },
+  { name: "make test widened", path: "Makefile", before: "test:\n\tpytest tests/unit\n", after: "test:\n\tpytest tests\n" },
+  { name: "make build target || true", path: "Makefile", before: "build:\n\tnpm run build\ntest:\n\tnpm test\n", after: "build:\n\tnpm run build || true\ntest:\n\tnpm test\n" },
+  { name: "make test gains -v", path: "Makefile", before: "test:\n\tgo test ./...\n", after: "test:\n\tgo test -v -race ./...\n" },
+  { name: "continue-on-error on a non-test step", path: ".github/workflows/ci.yml", before: workflow("      - run: npm test\n      - uses: codecov/codecov-action@v4\n"), after: workflow("      - run: npm test\n      - uses: codecov/codecov-action@v4\n        continue-on-error: true\n") },
+  { name: "test step moved to another job", path: ".github/workflows/ci.yml", before: `on: push\njobs:\n  test:\n    runs-on: x\n    steps:\n      - run: npm test\n`, after: `on: push\njobs:\n  unit:\n    runs-on: x\n    steps:\n      - run: npm test\n` },
+  { name: "test step renamed", path: ".github/workflows/ci.yml", before: workflow("      - name: Test\n        run: npm test\n"), after: workflow("      - name: Unit tests\n        run: npm test\n") },
+  { name: "matrix added", path: ".github/workflows/ci.yml", before: workflow("      - run: npm test\n"), after: workflow("      - run: npm test\n", "    strategy:\n      matrix:\n        node: [20, 22]\n") },
+  { name: "continue-on-error removed", path: ".github/workflows/ci.yml", before: workflow("      - run: npm test\n        continue-on-error: true\n"), after: workflow("      - run: npm test\n") },
+  { name: "gitlab job gains a test command", path: ".gitlab-ci.yml", before: gitlab("  script:\n    - pytest\n"), after: gitlab("  script:\n    - pytest\n    - pytest --doctest-modules src\n") },
+  { name: "gitlab allow_failure on a lint job", path: ".gitlab-ci.yml", before: "lint:\n  script:\n    - ruff check .\n", after: "lint:\n  script:\n    - ruff check .\n  allow_failure: true\n" },
+  { name: "config under fixtures is someone else's", path: "test/fixtures/app/package.json", before: pkg({ test: "jest" }), after: pkg({ test: "jest || true" }) },
+];
+
+describe("test_config_tamper must flag", () => {
+  it.each(FLAGS.map((row) => [row.name, row] as const))("%s", async (_name, row) => {
+    const analysis = await analyzeChanges([{ path: row.path, before: row.before, after: row.after }]);
+    const findings = analysis.findings.filter((finding) => finding.type === "test_config_tamper");
+    expect(analysis.not_analyzed).toEqual([]);
+    expect(findings, JSON.stringify(analysis.findings, null, 2)).toHaveLength(1);
+    const [finding] = findings;
+    expect(finding?.file).toBe(row.path);
+    expect(finding?.severity).toBe(row.severity ?? "critical");
+    expect(String(finding?.evidence?.setting)).toMatch(row.setting);
+    expect(finding?.evidence).toHaveProperty("before");
+    expect(finding?.evidence).toHaveProperty("after");
+    if (row.line !== undefined) expect(finding?.line).toBe(row.line);
+    expect(analysis.verdict).toBe(row.severity === "medium" ? "WARN" : "BLOCK");
+  });
+});
+
+describe("test_config_tamper look-alikes must pass", () => {
+  it.each(PASSES.map((row) => [row.name, row] as const))("%s", async (_name, row) => {
+    const analysis = await analyzeChanges([{ path: row.path, before: row.before, after: row.after }]);
+    expect(analysis.findings, JSON.stringify(analysis.findings, null, 2)).toEqual([]);
+    expect(analysis.not_analyzed).toEqual([]);
+    expect(analysis.verdict).toBe("PASS");
+  });
+});
+
+describe("unreadable config files", () => {
+  it.each([
+    ["package.json", '{ "scripts": { "test": "jest" } }', '{ "scripts": { "test": '],
+    [".github/workflows/ci.yml", "jobs:\n  t:\n    steps: []\n", "jobs:\n  t:\n    steps: [\n"],
+    ["pyproject.toml", "[tool.pytest.ini_options]\naddopts = \"-q\"\n", "[tool.pytest.ini_options]\naddopts = \"-q\n"],
+    ["vitest.config.ts", vitest("{}"), "export default defineConfig({ test: { "],
+  ])("%s is listed in not_analyzed, never thrown", async (path, before, after) => {
+    const analysis = await analyzeChanges([{ path, before, after }]);
+    expect(analysis.findings.filter((finding) => finding.type === "test_config_tamper")).toEqual([]);
+    expect(analysis.not_analyzed.map((entry) => entry.path)).toContain(path);
+  });
+});
