@@ -672,7 +672,7 @@ class TestExtractor {
     return fact;
   }
 
-  /** `assert(x)`, `assert.equal(a, b)`, `t.is(a, b)`, `t.pass()`, `sinon.assert.calledWith(…)`, `assertValid(x)`. */
+  /** `assert(x)`, `assert.equal(a, b)`, `t.is(a, b)`, `sinon.assert.calledWith(…)`, `assertValid(x)`. */
   private describeAssertCall(call: t.CallExpression, line: number): AssertionFact {
     const callee = call.callee;
     const props = callee.type === "MemberExpression" || callee.type === "OptionalMemberExpression" ? flattenMember(callee).props : [];
@@ -686,7 +686,6 @@ class TestExtractor {
     const actualNode = args[0];
     const expectedNode = isTwoSided && !["isTrue", "isFalse", "isNull", "isUndefined", "isNaN", "true", "false", "snapshot", "matchSnapshot", "fail", "callCount", "calledWith", "calledOnceWith", "calledWithExactly", "calledOnceWithExactly"].includes(last) ? args[1] : undefined;
     if (expectedNode) this.expectedNodes.add(expectedNode);
-    if (last === "pass") return { line, matcher, strength: 0, tautology: true };
     const baseName = last === rootText && props.length === 0 ? "assert" : last;
     const strength = /^(assert|expect)[A-Z0-9_$]/.test(baseName) ? 2 : matcherStrength(baseName, args.length, isNegated);
     const fact: AssertionFact = {

@@ -5,10 +5,11 @@
  * (facts.ts AssertionFact) and fall back to `assertionCount` when a
  * language does not fill the details.
  *
- * Assertions of the two sides are paired in order, so an assertion added in
- * the middle does not shift the rest: first a longest common subsequence of
- * identical assertions, then, between those anchors, one of assertions on the
- * same value under test, then whatever is left positionally.
+ * Assertions of the two sides are paired so an assertion added in the
+ * middle does not shift the rest: first identical assertions (wherever they
+ * moved), then, in order, a longest common subsequence of assertions on the
+ * same value under test, then of the same matcher, then whatever is left
+ * positionally between those anchors.
  */
 
 import type { AssertionFact, TestCase } from "../facts.js";
@@ -82,10 +83,32 @@ export function pairAssertions(before: readonly AssertionFact[], after: readonly
     }
     pairWithin(beforeIdx.slice(lastB), afterIdx.slice(lastA), level + 1);
   };
-  pairWithin(before.map((_, i) => i), after.map((_, i) => i), 0);
+  // Moved assertions: an identical assertion elsewhere in the body is the same check, reordered.
+  const pairedBefore = new Set<number>();
+  const pairedAfter = new Set<number>();
+  const unpairedAfter = new Map<string, number[]>();
+  after.forEach((fact, i) => {
+    const list = unpairedAfter.get(signature(fact)) ?? [];
+    list.push(i);
+    unpairedAfter.set(signature(fact), list);
+  });
+  before.forEach((fact, i) => {
+    const match = unpairedAfter.get(signature(fact))?.shift();
+    if (match === undefined) return;
+    pairs.push([i, match]);
+    pairedBefore.add(i);
+    pairedAfter.add(match);
+  });
+  pairWithin(
+    before.map((_, i) => i).filter((i) => !pairedBefore.has(i)),
+    after.map((_, i) => i).filter((i) => !pairedAfter.has(i)),
+    1,
+  );
   pairs.sort((x, y) => x[0] - y[0]);
-  const pairedBefore = new Set(pairs.map(([b]) => b));
-  const pairedAfter = new Set(pairs.map(([, a]) => a));
+  for (const [b, a] of pairs) {
+    pairedBefore.add(b);
+    pairedAfter.add(a);
+  }
   return {
     pairs,
     removed: before.map((_, i) => i).filter((i) => !pairedBefore.has(i)),
@@ -180,12 +203,14 @@ function compareDetails(test: MatchedTest, before: AssertionFact[], after: Asser
     });
   }
 
-  // expectation_changed: same check, another expected value, or setup inputs changed, while the code did not
+  // expectation_changed: same check, another expected value, or setup inputs changed, while the code did not.
+  // A test already reported as weakened or stripped says enough: its inputs went with the assertions.
+  if (findings.length > 0) return findings;
   const changedExpectations = pairs
     .map(([b, a]) => [before[b] as AssertionFact, after[a] as AssertionFact] as const)
     .filter(
       ([was, now]) =>
-        !was.tautology && !now.tautology && now.strength >= was.strength &&
+        !was.tautology && !now.tautology && was.matcher === now.matcher &&
         was.expected !== undefined && now.expected !== undefined && was.expected !== now.expected,
     );
   const inputsGone = multisetMinus(test.before.inputLiterals ?? [], test.after.inputLiterals ?? []);

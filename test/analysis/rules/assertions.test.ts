@@ -1,0 +1,206 @@
+/**
+ * assertion_removal, assertion_weakening and expectation_changed: a table of
+ * changes that must flag and a table of look-alikes that must not, plus the
+ * pairing of assertions in order and the matcher strength ranking.
+ */
+import { describe, expect, it } from "vitest";
+import { extractFacts, type FileChange } from "../../../src/analysis/index.js";
+import type { AssertionFact } from "../../../src/analysis/facts.js";
+import { matcherStrength } from "../../../src/analysis/languages/javascript.js";
+import { pairAssertions } from "../../../src/analysis/rules/assertions.js";
+import { change, edit, expectFindings, type RuleCase } from "./table.js";
+
+const TEST = "test/cart.test.ts";
+const CART_TEST = `import { describe, expect, it } from "vitest";
+import { total, parse } from "../src/cart";
+
+describe("cart", () => {
+  it("sums", () => {
+    const items = [{ price: 2.5, qty: 2 }, { price: 1, qty: 3 }];
+    expect(total(items)).toBe(8);
+    expect(total([])).toEqual(0);
+  });
+  it("parses", async () => {
+    await expect(parse("{")).rejects.toThrow(SyntaxError);
+    expect(() => total(null)).toThrow("items required");
+  });
+});
+`;
+const SRC = `export function total(items) { return items.reduce((sum, i) => sum + i.price * i.qty, 0); }\n`;
+const testOnly = (after: string): FileChange[] => [change(TEST, CART_TEST, after)];
+
+const mustFlag: RuleCase[] = [
+  { name: "toBe -> toBeDefined", changes: testOnly(edit(CART_TEST, "toBe(8)", "toBeDefined()")), findings: [`assertion_weakening/high ${TEST} "cart > sums"`] },
+  { name: "toEqual -> toMatchObject", changes: testOnly(edit(CART_TEST, "toEqual(0)", "toMatchObject({})")), findings: [`assertion_weakening/high ${TEST} "cart > sums"`] },
+  {
+    name: "toBe(8) -> toBeGreaterThanOrEqual(0) (now also accepts the failure)",
+    changes: testOnly(edit(CART_TEST, "toBe(8)", "toBeGreaterThanOrEqual(0)")),
+    findings: [`assertion_weakening/high ${TEST} "cart > sums"`],
+  },
+  { name: 'toThrow("msg") -> toThrow()', changes: testOnly(edit(CART_TEST, 'toThrow("items required")', "toThrow()")), findings: [`assertion_weakening/high ${TEST} "cart > parses"`] },
+  { name: ".rejects.toThrow(SyntaxError) -> .rejects.toThrow()", changes: testOnly(edit(CART_TEST, "toThrow(SyntaxError)", "toThrow()")), findings: [`assertion_weakening/high ${TEST} "cart > parses"`] },
+  { name: "toBe(8) -> .not.toBe(0)", changes: testOnly(edit(CART_TEST, "toBe(8)", "not.toBe(0)")), findings: [`assertion_weakening/high ${TEST} "cart > sums"`] },
+  { name: "toBe(8) -> toBeTruthy()", changes: testOnly(edit(CART_TEST, "toBe(8)", "toBeTruthy()")), findings: [`assertion_weakening/high ${TEST} "cart > sums"`] },
+  {
+    name: "a tautology added next to the real assertions",
+    changes: testOnly(edit(CART_TEST, "expect(total([])).toEqual(0);", "expect(total([])).toEqual(0);\n    expect(true).toBe(true);")),
+    findings: [`assertion_weakening/high ${TEST} "cart > sums"`],
+  },
+  { name: "an assertion replaced by expect(x).toBe(x)", changes: testOnly(edit(CART_TEST, "expect(total(items)).toBe(8);", "expect(items).toBe(items);")), findings: [`assertion_weakening/high ${TEST} "cart > sums"`] },
+  { name: "an assertion replaced by expect(1).toEqual(1)", changes: testOnly(edit(CART_TEST, "expect(total([])).toEqual(0);", "expect(1).toEqual(1);")), findings: [`assertion_weakening/high ${TEST} "cart > sums"`] },
+  { name: "an assertion removed", changes: testOnly(edit(CART_TEST, "    expect(total([])).toEqual(0);\n", "")), findings: [`assertion_removal/high ${TEST} "cart > sums"`] },
+  {
+    name: "a body commented out",
+    changes: testOnly(edit(CART_TEST, "    expect(total(items)).toBe(8);\n    expect(total([])).toEqual(0);", "    // expect(total(items)).toBe(8);\n    // expect(total([])).toEqual(0);")),
+    findings: [`assertion_removal/high ${TEST} "cart > sums"`],
+  },
+  {
+    name: "an early return before the assertions",
+    changes: testOnly(edit(CART_TEST, "    expect(total(items)).toBe(8);", "    return;\n    expect(total(items)).toBe(8);")),
+    findings: [`assertion_removal/high ${TEST} "cart > sums"`],
+  },
+  { name: "the expected literal changed, code unchanged", changes: testOnly(edit(CART_TEST, "toBe(8)", "toBe(8.5)")), findings: [`expectation_changed/medium ${TEST} "cart > sums"`] },
+  {
+    name: "the expected literal changed while an unrelated source file changed",
+    changes: [change(TEST, CART_TEST, edit(CART_TEST, "toBe(8)", "toBe(9)")), change("src/logger.ts", "export const level = 1;\n", "export const level = 2;\n")],
+    findings: [`expectation_changed/medium ${TEST} "cart > sums"`],
+  },
+  { name: "a setup input changed, code unchanged", changes: testOnly(edit(CART_TEST, "price: 2.5, qty: 2", "price: 2.5, qty: 4")), findings: [`expectation_changed/medium ${TEST} "cart > sums"`] },
+  {
+    name: "node:assert strictEqual -> ok",
+    changes: [change("test/a.test.js", `const assert = require("node:assert");\nconst { add } = require("../src/add");\ntest("adds", () => { assert.strictEqual(add(1, 2), 3); });\n`, `const assert = require("node:assert");\nconst { add } = require("../src/add");\ntest("adds", () => { assert.ok(add(1, 2)); });\n`)],
+    findings: [`assertion_weakening/high test/a.test.js "adds"`],
+  },
+  {
+    name: "chai expect(x).to.equal(3) -> expect(x).to.exist",
+    changes: [change("test/a.spec.js", `const { expect } = require("chai");\nit("adds", () => { expect(add(1, 2)).to.equal(3); });\n`, `const { expect } = require("chai");\nit("adds", () => { expect(add(1, 2)).to.exist; });\n`)],
+    findings: [`assertion_weakening/high test/a.spec.js "adds"`],
+  },
+  {
+    name: "ava t.is -> t.pass() (t.pass checks nothing: the assertion is gone)",
+    changes: [change("test/a.test.js", `import test from "ava";\ntest("adds", (t) => { t.is(add(1, 2), 3); });\n`, `import test from "ava";\ntest("adds", (t) => { t.pass(); });\n`)],
+    findings: [`assertion_removal/high test/a.test.js "adds"`],
+  },
+];
+
+const mustNotFlag: RuleCase[] = [
+  { name: "toBeTruthy -> toBe(true) (strengthened)", changes: [change(TEST, edit(CART_TEST, "toBe(8)", "toBeTruthy()"), CART_TEST)], findings: [] },
+  { name: ".not.toBe(0) -> toBe(8) (strengthened)", changes: [change(TEST, edit(CART_TEST, "toBe(8)", "not.toBe(0)"), CART_TEST)], findings: [] },
+  { name: "toThrow() -> toThrow(SyntaxError)", changes: [change(TEST, edit(CART_TEST, "toThrow(SyntaxError)", "toThrow()"), CART_TEST)], findings: [] },
+  { name: "toBe(0.3) -> toBeCloseTo(0.3)", changes: testOnly(edit(CART_TEST, "toBe(8)", "toBeCloseTo(8)")), findings: [] },
+  {
+    name: "a weak assertion added in the middle does not shift the pairing",
+    changes: testOnly(edit(CART_TEST, "    expect(total(items)).toBe(8);", "    expect(items).toBeDefined();\n    expect(total(items)).toBe(8);")),
+    findings: [],
+  },
+  { name: "a tautology removed", changes: [change(TEST, edit(CART_TEST, "toEqual(0);", "toEqual(0);\n    expect(true).toBe(true);"), CART_TEST)], findings: [] },
+  {
+    name: "assertions reordered",
+    changes: testOnly(edit(CART_TEST, "    expect(total(items)).toBe(8);\n    expect(total([])).toEqual(0);", "    expect(total([])).toEqual(0);\n    expect(total(items)).toBe(8);")),
+    findings: [],
+  },
+  {
+    name: "the expected literal changed together with the imported code under test",
+    changes: [change(TEST, CART_TEST, edit(CART_TEST, "toBe(8)", "toBe(8.5)")), change("src/cart.ts", SRC, SRC.replace("0);", "0) + 0.5;"))],
+    findings: [],
+  },
+  {
+    name: "the expected literal changed together with code reached through an index file (same stem)",
+    changes: [
+      change(TEST, edit(CART_TEST, "../src/cart", "../src"), edit(edit(CART_TEST, "../src/cart", "../src"), "toBe(8)", "toBe(8.5)")),
+      change("src/cart.ts", SRC, SRC.replace("0);", "0) + 0.5;")),
+    ],
+    findings: [],
+  },
+  {
+    name: "a return inside a nested helper is not an early return",
+    changes: testOnly(edit(CART_TEST, "    expect(total(items)).toBe(8);", "    const first = () => { return items[0]; };\n    expect(first()).toBeDefined();\n    expect(total(items)).toBe(8);")),
+    findings: [],
+  },
+  {
+    name: "a returned promise at the end of the body",
+    changes: testOnly(edit(CART_TEST, "    expect(total([])).toEqual(0);\n", "    expect(total([])).toEqual(0);\n    return Promise.resolve();\n")),
+    findings: [],
+  },
+  { name: "a test renamed without edits", changes: testOnly(edit(CART_TEST, 'it("sums"', 'it("sums prices"')), findings: [] },
+];
+
+describe("assertion rules", () => {
+  it.each(mustFlag.map((c) => [c.name, c] as const))("flags: %s", async (_, c) => {
+    await expectFindings(c);
+  });
+
+  it.each(mustNotFlag.map((c) => [c.name, c] as const))("does not flag: %s", async (_, c) => {
+    await expectFindings(c);
+  });
+
+  it("says when assertions were commented out or sit behind an early return", async () => {
+    const commented = await expectFindings(mustFlag.find((c) => c.name === "a body commented out") as RuleCase);
+    expect(commented[0]?.evidence).toMatchObject({ commented_out: 2 });
+    const early = await expectFindings(mustFlag.find((c) => c.name === "an early return before the assertions") as RuleCase);
+    expect(early[0]?.evidence).toMatchObject({ early_return: true });
+  });
+});
+
+describe("assertion details of JS/TS tests", () => {
+  it("fill matcher, strength, actual and expected for every counted assertion", async () => {
+    const facts = await extractFacts(TEST, CART_TEST);
+    const [sums, parses] = facts.tests;
+    expect(sums?.assertionsDetail).toEqual([
+      { line: 7, matcher: "toBe", strength: 3, tautology: false, actual: "total(items)", expected: "8" },
+      { line: 8, matcher: "toEqual", strength: 3, tautology: false, actual: "total([])", expected: "0" },
+    ]);
+    expect(parses?.assertionsDetail?.map((fact) => [fact.matcher, fact.strength, fact.expected])).toEqual([
+      ["rejects.toThrow", 2, "SyntaxError"],
+      ["toThrow", 2, '"items required"'],
+    ]);
+    expect(sums?.inputLiterals).toEqual(["2.5", "2", "1", "3"]);
+    expect(sums?.references).toEqual(["total"]);
+  });
+
+  it.each([
+    ["toBe", 1, false, 3],
+    ["toStrictEqual", 1, false, 3],
+    ["toMatchObject", 1, false, 2],
+    ["toContain", 1, false, 2],
+    ["toBeTruthy", 0, false, 1],
+    ["toBeDefined", 0, false, 1],
+    ["toThrow", 0, false, 1],
+    ["toThrow", 1, false, 2],
+    ["toHaveProperty", 1, false, 1],
+    ["toHaveProperty", 2, false, 2],
+    ["toBe", 1, true, 1],
+    ["someCustomMatcher", 1, false, 2],
+  ] as const)("matcherStrength(%s, %d args, negated %s) = %d", (matcher, args, isNegated, strength) => {
+    expect(matcherStrength(matcher, args, isNegated)).toBe(strength);
+  });
+});
+
+describe("pairing assertions in order", () => {
+  const fact = (matcher: string, actual: string, expected?: string): AssertionFact => ({
+    line: 1,
+    matcher,
+    strength: 3,
+    tautology: false,
+    actual,
+    ...(expected === undefined ? {} : { expected }),
+  });
+
+  it("keeps identical assertions paired when one is added in the middle", () => {
+    const before = [fact("toBe", "a", "1"), fact("toBe", "b", "2")];
+    const after = [fact("toBe", "a", "1"), fact("toBeDefined", "c"), fact("toBe", "b", "2")];
+    expect(pairAssertions(before, after)).toEqual({ pairs: [[0, 0], [1, 2]], removed: [], added: [1] });
+  });
+
+  it("pairs an edited assertion with its old self by the value under test", () => {
+    const before = [fact("toBe", "a", "1"), fact("toBe", "b", "2")];
+    const after = [fact("toBe", "b", "3")];
+    expect(pairAssertions(before, after)).toEqual({ pairs: [[1, 0]], removed: [0], added: [] });
+  });
+
+  it("pairs what is left positionally", () => {
+    const before = [fact("toBe", "a", "1")];
+    const after = [fact("toBe", "true", "true")];
+    expect(pairAssertions(before, after)).toEqual({ pairs: [[0, 0]], removed: [], added: [] });
+  });
+});
