@@ -5,6 +5,7 @@
  */
 
 import { RalphError } from "../../errors.js";
+import { csharp } from "./csharp.js";
 import { go } from "./go.js";
 import { java } from "./java.js";
 import { javascript } from "./javascript.js";
@@ -15,7 +16,7 @@ import { rust } from "./rust.js";
 export type { LanguageModule } from "./language.js";
 
 /** All language modules, in lookup order. */
-export const LANGUAGES = [javascript, python, go, rust, java] as const satisfies readonly LanguageModule[];
+export const LANGUAGES = [javascript, python, go, rust, java, csharp] as const satisfies readonly LanguageModule[];
 
 /** Id of a registered language ("javascript", …). */
 export type LanguageId = (typeof LANGUAGES)[number]["id"];

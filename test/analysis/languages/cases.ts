@@ -107,6 +107,21 @@ export const LANGUAGE_CASES: readonly LanguageCase[] = [
         })
         .join("\n") +
       "}\n",
+  },  {
+    language: "csharp",
+    path: "tests/CalcTests.cs",
+    idOf: (name) => `CalcTests > ${pascal(name)}`,
+    garbage: "}}}} class class ((( [[[ ;;; {",
+    render: (tests) =>
+      "using Xunit;\n\nnamespace Calc.Tests;\n\npublic class CalcTests\n{\n" +
+      tests
+        .map((test) => {
+          const skip = test.skip ? `(Skip = ${JSON.stringify(REASON[test.skip])})` : "";
+          const attribute = test.isDiscovered === false ? "" : `    [Fact${skip}]\n`;
+          return `${attribute}    public void ${pascal(test.name)}()\n    {\n        Assert.Equal(${test.expected}, Calc.Compute(${test.input}));\n    }\n`;
+        })
+        .join("\n") +
+      "}\n",
   },
 ];
 

@@ -1,0 +1,288 @@
+/**
+ * C#: xUnit (`[Fact]`, `[Theory]` + `[InlineData]`, `Skip = "..."`), NUnit
+ * (`[Test]`, `[TestCase]`, `[Ignore]`, `[Explicit]`), MSTest
+ * (`[TestMethod]`, `[DataTestMethod]` + `[DataRow]`, `[Ignore]`), and
+ * assertions (`Assert.*`, `CollectionAssert.*`, `StringAssert.*`, NUnit
+ * `Assert.That(x, Is...)`, FluentAssertions `x.Should().Be(y)`), from
+ * tree-sitter-c-sharp with grammars/csharp/*.scm. Test ids are the
+ * enclosing class names and the method name (namespaces left out, so a
+ * namespace move is not a rename).
+ */
+
+import {
+  compactText,
+  extractWithTreeSitter,
+  hashNode,
+  hashRow,
+  literalsOf,
+  namedChildren,
+  queryCaptures,
+  stringValue,
+  type AssertionDraft,
+  type ExtractedDrafts,
+  type LoadedGrammar,
+  type Node,
+  type TestDraft,
+} from "../parsers/tree-sitter.js";
+import type { AssertionFact, FileFacts, NonTestFunctionFact } from "../facts.js";
+import { isUnderTestDirectory, type LanguageModule } from "./language.js";
+
+const LANGUAGE_ID = "csharp";
+const QUERIES = ["tests", "assertions"] as const;
+
+/** `*Tests.cs`, `*Test.cs`, a `*.Tests`/`*.UnitTests` project folder, or under a test directory. */
+export function isCSharpTestPath(path: string): boolean {
+  const name = path.slice(path.lastIndexOf("/") + 1);
+  const folders = path.split("/").slice(0, -1);
+  return isUnderTestDirectory(path) || /Tests?\.cs$/.test(name) || folders.some((folder) => /\.(\w*Tests?|Specs?)$/i.test(folder));
+}
+
+/** Attributes that declare a test method; custom xUnit attributes ending in Fact/Theory count too. */
+const TEST_ATTRIBUTES: ReadonlySet<string> = new Set(["Fact", "Theory", "Test", "TestCase", "TestCaseSource", "TestMethod", "DataTestMethod", "Property"]);
+
+/** Row attributes of parametrised tests. */
+const ROW_ATTRIBUTES: ReadonlySet<string> = new Set(["InlineData", "TestCase", "DataRow"]);
+
+/** Data sources whose rows are not literal here. */
+const OPAQUE_SOURCES: ReadonlySet<string> = new Set(["MemberData", "ClassData", "TestCaseSource", "DynamicData", "ValueSource"]);
+
+/** Assertion method (or FluentAssertions matcher) -> strength; unknown ones count as truthiness checks. */
+const STRENGTH: ReadonlyMap<string, { strength: 0 | 1 | 2 | 3; negated?: boolean }> = new Map([
+  ["Equal", { strength: 3 }],
+  ["StrictEqual", { strength: 3 }],
+  ["Equivalent", { strength: 3 }],
+  ["Same", { strength: 3 }],
+  ["Null", { strength: 3 }],
+  ["AreEqual", { strength: 3 }],
+  ["AreSame", { strength: 3 }],
+  ["AreEquivalent", { strength: 3 }],
+  ["IsNull", { strength: 3 }],
+  ["Be", { strength: 3 }],
+  ["BeEquivalentTo", { strength: 3 }],
+  ["BeSameAs", { strength: 3 }],
+  ["BeNull", { strength: 3 }],
+  ["ThrowExactly", { strength: 3 }],
+  ["ThrowsExactly", { strength: 3 }],
+  ["Throws", { strength: 2 }],
+  ["ThrowsAsync", { strength: 2 }],
+  ["ThrowsException", { strength: 2 }],
+  ["ThrowsExceptionAsync", { strength: 2 }],
+  ["Throw", { strength: 2 }],
+  ["ThrowAsync", { strength: 2 }],
+  ["Contains", { strength: 2 }],
+  ["Contain", { strength: 2 }],
+  ["Single", { strength: 2 }],
+  ["IsType", { strength: 2 }],
+  ["IsAssignableFrom", { strength: 2 }],
+  ["IsInstanceOf", { strength: 2 }],
+  ["IsInstanceOfType", { strength: 2 }],
+  ["BeOfType", { strength: 2 }],
+  ["InRange", { strength: 2 }],
+  ["Matches", { strength: 2 }],
+  ["StartsWith", { strength: 2 }],
+  ["EndsWith", { strength: 2 }],
+  ["StartWith", { strength: 2 }],
+  ["EndWith", { strength: 2 }],
+  ["HaveCount", { strength: 2 }],
+  ["Match", { strength: 2 }],
+  ["BeGreaterThan", { strength: 2 }],
+  ["BeLessThan", { strength: 2 }],
+  ["Greater", { strength: 2 }],
+  ["Less", { strength: 2 }],
+  ["NotEqual", { strength: 2, negated: true }],
+  ["AreNotEqual", { strength: 2, negated: true }],
+  ["NotBe", { strength: 2, negated: true }],
+  ["DoesNotContain", { strength: 2, negated: true }],
+  ["NotContain", { strength: 2, negated: true }],
+  ["ThrowsAny", { strength: 1 }],
+  ["ThrowsAnyAsync", { strength: 1 }],
+  ["True", { strength: 1 }],
+  ["IsTrue", { strength: 1 }],
+  ["BeTrue", { strength: 1 }],
+  ["False", { strength: 1, negated: true }],
+  ["IsFalse", { strength: 1, negated: true }],
+  ["BeFalse", { strength: 1, negated: true }],
+  ["NotNull", { strength: 1, negated: true }],
+  ["IsNotNull", { strength: 1, negated: true }],
+  ["NotBeNull", { strength: 1, negated: true }],
+  ["Empty", { strength: 1 }],
+  ["NotEmpty", { strength: 1, negated: true }],
+  ["IsEmpty", { strength: 1 }],
+  ["IsNotEmpty", { strength: 1, negated: true }],
+  ["BeEmpty", { strength: 1 }],
+  ["NotBeEmpty", { strength: 1, negated: true }],
+  ["NotThrow", { strength: 1 }],
+  ["DoesNotThrow", { strength: 1 }],
+  ["Pass", { strength: 0 }],
+  ["Fail", { strength: 1 }],
+]);
+
+/** Exception types too broad to pin a failure down. */
+const BROAD_EXCEPTIONS: ReadonlySet<string> = new Set(["Exception", "System.Exception", "SystemException"]);
+
+interface Attribute {
+  name: string;
+  node: Node;
+  args: Node[];
+}
+
+/** The attributes of a declaration, with `Attribute` suffixes and namespaces dropped from their names. */
+function attributesOf(declaration: Node): Attribute[] {
+  const attributes: Attribute[] = [];
+  for (const list of namedChildren(declaration)) {
+    if (list.type !== "attribute_list") continue;
+    for (const attribute of namedChildren(list)) {
+      if (attribute.type !== "attribute") continue;
+      const raw = attribute.childForFieldName("name")?.text ?? namedChildren(attribute)[0]?.text ?? "";
+      const name = (raw.split(".").pop() ?? "").replace(/Attribute$/, "");
+      const argumentList = namedChildren(attribute).find((child) => child.type === "attribute_argument_list");
+      attributes.push({ name, node: attribute, args: argumentList ? namedChildren(argumentList) : [] });
+    }
+  }
+  return attributes;
+}
+
+/** A named attribute argument (`Skip = "why"`), or undefined. */
+function namedArgument(attribute: Attribute, name: string): Node | undefined {
+  for (const arg of attribute.args) {
+    const equals = namedChildren(arg).find((child) => child.type === "name_equals");
+    if (equals && namedChildren(equals)[0]?.text === name) return namedChildren(arg).find((child) => child.type !== "name_equals");
+    const colon = namedChildren(arg).find((child) => child.type === "name_colon");
+    if (colon && namedChildren(colon)[0]?.text === name) return namedChildren(arg).find((child) => child.type !== "name_colon");
+  }
+  return undefined;
+}
+
+function isTestAttribute(name: string): boolean {
+  return TEST_ATTRIBUTES.has(name) || /(Fact|Theory)$/.test(name);
+}
+
+/** The classes enclosing a method, outermost first; null inside a local function or lambda. */
+function enclosingClasses(method: Node): Node[] | null {
+  const classes: Node[] = [];
+  for (let node = method.parent; node; node = node.parent) {
+    if (node.type === "class_declaration" || node.type === "struct_declaration" || node.type === "record_declaration") classes.unshift(node);
+    else if (node.type === "local_function_statement" || node.type === "lambda_expression" || node.type === "block") return null;
+  }
+  return classes;
+}
+
+/** The skip an attribute set applies: xUnit `Skip = "..."`, `[Ignore]`, `[Explicit]`. */
+function skipOf(attributes: readonly Attribute[], where: string | null): { via: string; reason?: string } | null {
+  for (const attribute of attributes) {
+    const skip = isTestAttribute(attribute.name) ? namedArgument(attribute, "Skip") : undefined;
+    const isIgnore = attribute.name === "Ignore" || attribute.name === "Explicit";
+    if (!skip && !isIgnore) continue;
+    const via = (skip ? `[${attribute.name}(Skip = ...)]` : `[${attribute.name}]`) + (where ? ` on ${where}` : "");
+    const reasonNode = skip ?? attribute.args[0];
+    const reason = stringValue(reasonNode?.type === "attribute_argument" ? namedChildren(reasonNode)[0] : reasonNode);
+    return reason === null ? { via } : { via, reason };
+  }
+  return null;
+}
+
+/** The first argument expression of an argument list (C# wraps each in an `argument` node). */
+function argumentValues(args: Node | undefined): Node[] {
+  if (!args) return [];
+  return namedChildren(args).map((arg) => (arg.type === "argument" ? (namedChildren(arg).find((child) => child.type !== "name_colon") ?? arg) : arg));
+}
+
+/** An `Assert.X(...)` call or a FluentAssertions `.Should().X(...)` as an AssertionFact. */
+function assertionFact(matcherNode: Node, object: string, args: Node | undefined, actualNode: Node | undefined, line: number): AssertionFact {
+  const name = matcherNode.type === "generic_name" ? (namedChildren(matcherNode)[0]?.text ?? "") : matcherNode.text;
+  const typeArgument = matcherNode.type === "generic_name" ? namedChildren(matcherNode).find((child) => child.type === "type_argument_list")?.text.replace(/^<|>$/g, "") : undefined;
+  const values = argumentValues(args);
+  const isFluent = object === "Should";
+  const rank = STRENGTH.get(name) ?? { strength: 1 as const };
+  const fact: AssertionFact = { line, matcher: isFluent ? `Should().${name}` : `${object}.${name}`, strength: rank.strength, tautology: rank.strength === 0 };
+  if (rank.negated) fact.negated = true;
+  if (/^Throw/.test(name)) {
+    if (typeArgument) fact.expected = typeArgument;
+    if (typeArgument && BROAD_EXCEPTIONS.has(typeArgument)) fact.strength = 1;
+    return fact;
+  }
+  if (isFluent) {
+    if (actualNode) fact.actual = compactText(actualNode) as string;
+    if (values[0]) fact.expected = compactText(values[0]) as string;
+  } else if (name === "That" && values.length >= 2) {
+    // NUnit constraint model: Assert.That(actual, Is.EqualTo(expected))
+    const constraint = values[1] as Node;
+    const text = constraint.text;
+    fact.matcher = `Assert.That(${text.replace(/\(.*$/s, "")})`;
+    fact.strength = /EqualTo|SameAs|Is\.Null\b|EquivalentTo/.test(text) ? 3 : /Contains|Has\.|InstanceOf|GreaterThan|LessThan|InRange|StartsWith|EndsWith|Matches|Throws/.test(text) ? 2 : 1;
+    if (/\bNot\b/.test(text)) fact.negated = true;
+    fact.actual = compactText(values[0]) as string;
+    const expected = constraint.type === "invocation_expression" ? argumentValues(constraint.childForFieldName("arguments") ?? undefined)[0] : undefined;
+    if (expected) fact.expected = compactText(expected) as string;
+  } else if (rank.strength >= 2 && values[0] && values[1]) {
+    fact.expected = compactText(values[0]) as string;
+    fact.actual = compactText(values[1]) as string;
+  } else if (values[0]) {
+    fact.actual = compactText(values[0]) as string;
+  }
+  const isConstantTrue = (name === "True" || name === "IsTrue") && values[0]?.type === "boolean_literal" && values[0].text === "true";
+  const isSelfEqual = rank.strength === 3 && !rank.negated && fact.expected !== undefined && fact.expected === fact.actual;
+  if (isConstantTrue || isSelfEqual) Object.assign(fact, { strength: 0, tautology: true });
+  return fact;
+}
+
+function extractCSharpDrafts(path: string, grammar: LoadedGrammar, root: Node, content: string): ExtractedDrafts {
+  const tests: TestDraft[] = [];
+  const nonTestFunctions: NonTestFunctionFact[] = [];
+  const frameworks = new Set<string>();
+  if (/\busing\s+Xunit\b/.test(content)) frameworks.add("xunit");
+  if (/\busing\s+NUnit\b/.test(content)) frameworks.add("nunit");
+  if (/\busing\s+Microsoft\.VisualStudio\.TestTools\b/.test(content)) frameworks.add("mstest");
+  if (/\busing\s+FluentAssertions\b/.test(content)) frameworks.add("fluentassertions");
+
+  for (const match of queryCaptures(grammar, "tests", root)) {
+    const definition = match.get("definition");
+    const name = match.get("name")?.text;
+    if (!definition || !name) continue;
+    const classes = enclosingClasses(definition);
+    if (classes === null) continue;
+    const body = definition.childForFieldName("body") ?? namedChildren(definition).find((child) => child.type === "arrow_expression_clause" || child.type === "block") ?? null;
+    const line = definition.startPosition.row + 1;
+    const bodyHash = hashNode(body);
+    const suitePath = classes.map((node) => node.childForFieldName("name")?.text ?? "");
+    const attributes = attributesOf(definition);
+    if (!attributes.some((attribute) => isTestAttribute(attribute.name))) {
+      nonTestFunctions.push({ name, suitePath, line, bodyHash });
+      continue;
+    }
+    const draft: TestDraft = { name, suitePath, line, node: definition, bodyHash, marks: {}, literals: body ? literalsOf(body) : [] };
+    const skip = skipOf(attributes, null) ?? classes.map((node) => skipOf(attributesOf(node), `class ${node.childForFieldName("name")?.text ?? ""}`)).find((found) => found !== null) ?? null;
+    if (skip) draft.marks.skipped = skip;
+    const rows = attributes.filter((attribute) => ROW_ATTRIBUTES.has(attribute.name));
+    if (attributes.some((attribute) => OPAQUE_SOURCES.has(attribute.name))) draft.eachRows = null;
+    else if (rows.length > 0) {
+      draft.eachRows = rows.length;
+      draft.eachRowHashes = rows.map((row) => hashRow(row.node));
+      draft.eachRowLiterals = rows.map((row) => literalsOf(row.node));
+    }
+    tests.push(draft);
+  }
+
+  const assertions: AssertionDraft[] = [];
+  for (const match of queryCaptures(grammar, "assertions", root)) {
+    const node = match.get("assertion") ?? match.get("fluent");
+    const matcher = match.get("matcher");
+    if (!node || !matcher) continue;
+    const object = match.has("fluent") ? "Should" : (match.get("object")?.text ?? "Assert");
+    assertions.push({ ...assertionFact(matcher, object, match.get("args"), match.get("actual"), node.startPosition.row + 1), startIndex: node.startIndex });
+  }
+  return { tests, assertions, skips: [], nonTestFunctions: tests.length > 0 || isCSharpTestPath(path) ? nonTestFunctions : [], frameworks: [...frameworks] };
+}
+
+/** Facts of one C# file (see the module comment). Never throws for bad content. */
+export function extractCSharpFacts(path: string, content: string): Promise<FileFacts> {
+  return extractWithTreeSitter(LANGUAGE_ID, QUERIES, isCSharpTestPath(path), content, (grammar, root) => extractCSharpDrafts(path, grammar, root, content));
+}
+
+/** The C# language module: `.cs`, parsed with tree-sitter-c-sharp. */
+export const csharp = {
+  id: "csharp" as const,
+  extensions: [".cs"],
+  isTestPath: isCSharpTestPath,
+  extract: extractCSharpFacts,
+} satisfies LanguageModule;
