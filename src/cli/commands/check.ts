@@ -1,5 +1,5 @@
 /**
- * `ralph check [--from REV] [--to REV] [--format text|json|github] [--fail-on block|warn] [--loop ID]`:
+ * `ralph check [--from REV] [--to REV] [--format text|json|sarif|github] [--fail-on block|warn] [--loop ID]`:
  * judge the change between two revisions. Exit 1 when the verdict is at or
  * above --fail-on (BLOCK by default), 0 otherwise.
  */
@@ -10,12 +10,13 @@ import { resolveRev } from "../../store/rev.js";
 import type { CommandContext, CommandOutput } from "../context.js";
 import { parseOptions, stringOption } from "../options.js";
 import { renderJudgementGithub, renderJudgementText } from "../reporters/findings.js";
+import { renderJudgementSarif } from "../reporters/sarif.js";
 import { openStore } from "./shared.js";
 
 const Options = z.strictObject({
     from: z.optional(stringOption),
     to: z.optional(stringOption),
-    format: z._default(z.enum(["text", "json", "github"]), "text"),
+    format: z._default(z.enum(["text", "json", "sarif", "github"]), "text"),
     failOn: z._default(z.enum(["block", "warn"]), "block"),
     loop: z.optional(stringOption),
     json: z.optional(z.boolean()),
@@ -35,6 +36,11 @@ export async function run(ctx: CommandContext, _args: string[], raw: Record<stri
   const failing = judgement.verdict === "BLOCK" || (options.failOn === "warn" && judgement.verdict === "WARN");
   const { changes: _changes, ...json } = judgement;
   const format = options.json ? "json" : options.format;
-  const text = format === "github" ? renderJudgementGithub(judgement) : renderJudgementText(judgement, from.label, to.label);
+  const text =
+    format === "github"
+      ? renderJudgementGithub(judgement)
+      : format === "sarif"
+        ? renderJudgementSarif(judgement)
+        : renderJudgementText(judgement, from.label, to.label);
   return { json, text, exitCode: failing ? 1 : 0 };
 }
