@@ -8,6 +8,7 @@ import type { CheckpointStore, ResolvedRev } from "../store/checkpoint-store.js"
 import { parseCommit } from "../store/odb.js";
 import { parseTrailers, trailerValues } from "../store/trailers.js";
 import type { TreeChange } from "../store/tree-diff.js";
+import { openFactsCache, type DiskFactsCache } from "./facts-cache.js";
 
 /** The JSON shape of `ralph check --format json` (DESIGN.md), plus the changed files. */
 export interface Judgement extends Analysis {
@@ -87,16 +88,25 @@ function hasNul(buffer: Buffer): boolean {
   return buffer.subarray(0, 8000).includes(0);
 }
 
+/** Options of {@link judgeChange}. */
+export interface JudgeOptions {
+  /** Allow rules beyond the `Ralph-Allow` trailers of the judged commits (config). */
+  allow?: AllowRule[];
+  /** The facts cache; default: the repository's `.git/ralph/facts/`; null turns caching off. */
+  factsCache?: DiskFactsCache | null;
+}
+
 /**
  * Compares two revisions (the `to` side may be the live work tree) and
- * returns findings, verdict and stats.
+ * returns findings, verdict and stats. Facts of files seen before come from
+ * the facts cache (src/loop/facts-cache.ts); new ones are added to it.
  * @throws RalphError from the store (E_CORRUPT, E_UNREADABLE…).
  */
 export async function judgeChange(
   store: CheckpointStore,
   from: Extract<ResolvedRev, { kind: "commit" }>,
   to: ResolvedRev,
-  options: { allow?: AllowRule[] } = {},
+  options: JudgeOptions = {},
 ): Promise<Judgement> {
   const started = performance.now();
   const toTree = to.kind === "worktree" ? store.snapshot().treeOid : to.treeOid;
@@ -121,7 +131,9 @@ export async function judgeChange(
   }
   const headForAllow = to.kind === "worktree" ? store.readRef("HEAD") : to.oid;
   const allow = [...(options.allow ?? []), ...collectAllowRules(store, from.oid, headForAllow)];
-  const analysis = await analyzeChanges(fileChanges, { allow });
+  const factsCache = options.factsCache === undefined ? openFactsCache(store.repo.ralphDir) : options.factsCache;
+  const analysis = await analyzeChanges(fileChanges, factsCache ? { allow, facts: factsCache } : { allow });
+  factsCache?.flush();
   return {
     ...analysis,
     stats: { ...analysis.stats, files_changed: changes.length, duration_ms: Math.round(performance.now() - started) },
