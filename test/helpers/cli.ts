@@ -1,0 +1,229 @@
+/**
+ * Runs the built CLI (dist/cli.js) as a real process, the way agents, hooks
+ * and CI call it: `cwd` passed explicitly (never process.chdir), the test
+ * git environment (no user config), stdout and stderr captured apart.
+ *
+ * Build first with `npm run build`. Others rebuild /work/main/dist while
+ * tests run (the build script deletes dist first), so each test file runs a
+ * private snapshot of dist: copied once, checked complete (every relative
+ * import resolves inside the copy), with `grammars`, `node_modules` and
+ * `package.json` linked beside it so relative lookups still work. Set
+ * RALPH_TEST_CLI=/path/to/cli.js to run a given bundle instead.
+ */
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { chmodSync, cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll } from "vitest";
+import { gitEnv } from "./git.js";
+
+/** The repository root of ralph itself. */
+export const PROJECT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
+
+/** The bundle that `npm run build` writes. */
+export const BUILT_CLI_PATH = join(PROJECT_ROOT, "dist", "cli.js");
+
+/** Chunk imports of one bundle file that do not resolve beside it. */
+function missingImports(file: string): string[] {
+  const text = readFileSync(file, "utf8");
+  const missing: string[] = [];
+  // esbuild's chunk references: "./chunks/<name>-<HASH>.js" from cli.js, "./<name>-<HASH>.js" between chunks.
+  for (const m of text.matchAll(/(?:from\s*|import\s*\(?\s*)"(\.\/(?:chunks\/)?[\w.-]+-[A-Z0-9]{8}\.js)"/g)) {
+    const target = resolve(dirname(file), m[1] as string);
+    if (!existsSync(target)) missing.push(target);
+  }
+  return missing;
+}
+
+function isCompleteBundle(distDir: string): boolean {
+  try {
+    const files = [join(distDir, "cli.js"), ...readdirSync(join(distDir, "chunks")).filter((f) => f.endsWith(".js")).map((f) => join(distDir, "chunks", f))];
+    return files.every((f) => missingImports(f).length === 0);
+  } catch {
+    return false;
+  }
+}
+
+let privateRoot: string | null = null;
+let cliPath: string | null = null;
+
+/** The cli.js every test runs: RALPH_TEST_CLI, else a checked private copy of dist (made on first use). */
+export function cliPathForTests(): string {
+  if (cliPath) return cliPath;
+  const override = process.env.RALPH_TEST_CLI;
+  if (override) return (cliPath = resolve(override));
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    if (existsSync(BUILT_CLI_PATH) && isCompleteBundle(dirname(BUILT_CLI_PATH))) {
+      const root = mkdtempSync(join(tmpdir(), "ralph-cli-"));
+      chmodSync(root, 0o755); // readable by the unprivileged uid of the permission tests
+      try {
+        cpSync(dirname(BUILT_CLI_PATH), join(root, "dist"), { recursive: true });
+        const copied = join(root, "dist", "cli.js");
+        if (isCompleteBundle(join(root, "dist")) && spawnSync(process.execPath, [copied, "--help"], { encoding: "utf8", timeout: 20_000 }).status === 0) {
+          for (const name of ["grammars", "node_modules", "package.json"]) {
+            if (existsSync(join(PROJECT_ROOT, name))) symlinkSync(join(PROJECT_ROOT, name), join(root, name));
+          }
+          privateRoot = root;
+          return (cliPath = copied);
+        }
+      } catch {
+        /* dist changed while copying: try again */
+      }
+      rmSync(root, { recursive: true, force: true });
+    }
+    if (Date.now() > deadline) throw new Error(`${BUILT_CLI_PATH} is missing or incomplete: run 'npm run build' first`);
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 200);
+  }
+}
+
+afterAll(() => {
+  if (privateRoot) rmSync(privateRoot, { recursive: true, force: true });
+  privateRoot = null;
+  cliPath = null;
+});
+
+/** Options of {@link runRalph} and {@link spawnRalph}. */
+export interface RunOptions {
+  /** Extra environment, merged over {@link ralphEnv}; a key set to undefined is removed. */
+  env?: NodeJS.ProcessEnv;
+  /** Bytes written to stdin (stdin is closed either way). */
+  input?: string | Buffer;
+  /** Kill the process (SIGKILL) after this many ms; default 60000. */
+  timeoutMs?: number;
+  /** Run as this uid/gid (only possible when the test runs as root). */
+  uid?: number;
+  gid?: number;
+}
+
+/** What a finished ralph process left. `status` is null when it was killed by a signal. */
+export interface RunResult {
+  status: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+  durationMs: number;
+}
+
+/** The environment of every ralph process in tests: git's test env, no inherited RALPH_LOOP, debug off. */
+export const ralphEnv: NodeJS.ProcessEnv = (() => {
+  const env: NodeJS.ProcessEnv = { ...gitEnv, RALPH_DEBUG: "" };
+  delete env.RALPH_LOOP;
+  delete env.GIT_DIR;
+  delete env.GIT_WORK_TREE;
+  return env;
+})();
+
+function envFor(extra: NodeJS.ProcessEnv | undefined): NodeJS.ProcessEnv {
+  const env = { ...ralphEnv };
+  for (const [key, value] of Object.entries(extra ?? {})) {
+    if (value === undefined) delete env[key];
+    else env[key] = value;
+  }
+  return env;
+}
+
+/** Runs `node dist/cli.js ...args` in `cwd` and waits for it. */
+export function runRalph(cwd: string, args: readonly string[], options: RunOptions = {}): RunResult {
+  const cli = cliPathForTests();
+  const started = performance.now();
+  const result = spawnSync(process.execPath, [cli, ...args], {
+    cwd,
+    env: envFor(options.env),
+    input: options.input ?? "",
+    encoding: "utf8",
+    timeout: options.timeoutMs ?? 60_000,
+    killSignal: "SIGKILL",
+    maxBuffer: 64 * 1024 * 1024,
+    ...(options.uid !== undefined ? { uid: options.uid } : {}),
+    ...(options.gid !== undefined ? { gid: options.gid } : {}),
+  });
+  if (result.error && (result.error as NodeJS.ErrnoException).code !== "ETIMEDOUT") throw result.error;
+  return {
+    status: result.status,
+    signal: result.signal,
+    stdout: result.stdout ?? "",
+    stderr: result.stderr ?? "",
+    durationMs: performance.now() - started,
+  };
+}
+
+/** A running ralph process: the child, and a promise of its result. */
+export interface RalphProcess {
+  child: ChildProcess;
+  done: Promise<RunResult>;
+}
+
+/** Starts `node dist/cli.js ...args` in `cwd` without waiting (for concurrency and kill tests). */
+export function spawnRalph(cwd: string, args: readonly string[], options: RunOptions = {}): RalphProcess {
+  const cli = cliPathForTests();
+  const started = performance.now();
+  const child = spawn(process.execPath, [cli, ...args], {
+    cwd,
+    env: envFor(options.env),
+    stdio: ["pipe", "pipe", "pipe"],
+    ...(options.uid !== undefined ? { uid: options.uid } : {}),
+    ...(options.gid !== undefined ? { gid: options.gid } : {}),
+  });
+  const stdout: Buffer[] = [];
+  const stderr: Buffer[] = [];
+  child.stdout?.on("data", (chunk: Buffer) => stdout.push(chunk));
+  child.stderr?.on("data", (chunk: Buffer) => stderr.push(chunk));
+  child.stdin?.on("error", () => {
+    /* the child may exit (or be killed) before reading stdin */
+  });
+  child.stdin?.end(options.input ?? "");
+  const timer = setTimeout(() => child.kill("SIGKILL"), options.timeoutMs ?? 60_000);
+  const done = new Promise<RunResult>((resolvePromise, reject) => {
+    child.on("error", (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+    // "close" fires after the process exited (and was reaped) and its pipes drained.
+    child.on("close", (status, signal) => {
+      clearTimeout(timer);
+      resolvePromise({
+        status,
+        signal,
+        stdout: Buffer.concat(stdout).toString("utf8"),
+        stderr: Buffer.concat(stderr).toString("utf8"),
+        durationMs: performance.now() - started,
+      });
+    });
+  });
+  return { child, done };
+}
+
+/** `spawnRalph(...).done`: runs ralph asynchronously and resolves with its result. */
+export function runRalphAsync(cwd: string, args: readonly string[], options: RunOptions = {}): Promise<RunResult> {
+  return spawnRalph(cwd, args, options).done;
+}
+
+/** Parses stdout as exactly one JSON value (JSON.parse rejects trailing output), with the raw text in the error. */
+export function parseJsonOutput<T = unknown>(result: Pick<RunResult, "stdout" | "stderr">): T {
+  try {
+    return JSON.parse(result.stdout) as T;
+  } catch (error) {
+    throw new Error(`stdout is not exactly one JSON value (${(error as Error).message}):\n${result.stdout}\nstderr:\n${result.stderr}`);
+  }
+}
+
+/** The lines of a text, without the final newline's empty line. */
+export function linesOf(text: string): string[] {
+  const lines = text.split("\n");
+  if (lines[lines.length - 1] === "") lines.pop();
+  return lines;
+}
+
+/** A small seeded PRNG (mulberry32) so randomised tests are reproducible. Returns floats in [0, 1). */
+export function seededRandom(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
