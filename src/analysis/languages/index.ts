@@ -11,12 +11,13 @@ import { java } from "./java.js";
 import { javascript } from "./javascript.js";
 import type { LanguageModule } from "./language.js";
 import { python } from "./python.js";
+import { ruby } from "./ruby.js";
 import { rust } from "./rust.js";
 
 export type { LanguageModule } from "./language.js";
 
 /** All language modules, in lookup order. */
-export const LANGUAGES = [javascript, python, go, rust, java, csharp] as const satisfies readonly LanguageModule[];
+export const LANGUAGES = [javascript, python, go, rust, java, csharp, ruby] as const satisfies readonly LanguageModule[];
 
 /** Id of a registered language ("javascript", …). */
 export type LanguageId = (typeof LANGUAGES)[number]["id"];

@@ -208,19 +208,24 @@ export function parseWithTreeSitter(grammar: LoadedGrammar, content: string): Tr
   const root = tree.rootNode;
   if (!root.hasError) return { ok: true, tree, recoveredErrorCount: 0 };
   let errors = 0;
+  let errorChars = 0;
   let firstError: Node | null = null;
   const stack: Node[] = [root];
   while (stack.length > 0) {
     const node = stack.pop() as Node;
     if (node.isError || node.isMissing) {
       errors++;
-      firstError ??= node;
+      errorChars += node.text.replace(/\s+/g, "").length;
+      if (!firstError || node.startIndex < firstError.startIndex) firstError = node;
       continue;
     }
     if (node.hasError) for (const child of node.children) if (child) stack.push(child);
   }
-  // A top level that is one big ERROR node means the grammar understood nothing.
-  const isWhollyBroken = root.namedChildCount === 1 && root.namedChild(0)?.isError === true && content.trim().length > 0;
+  // Mostly ERROR (or one ERROR node at the top): the grammar understood too little to trust
+  // "no tests here"; a mid-edit mistake in an otherwise valid file keeps its facts.
+  const meaningfulChars = content.replace(/\s+/g, "").length;
+  const isWhollyBroken =
+    meaningfulChars > 0 && ((root.namedChildCount === 1 && root.namedChild(0)?.isError === true) || errorChars * 2 > meaningfulChars);
   if (isWhollyBroken) {
     tree.delete();
     const at = firstError ? ` (${firstError.startPosition.row + 1}:${firstError.startPosition.column + 1})` : "";

@@ -122,6 +122,21 @@ export const LANGUAGE_CASES: readonly LanguageCase[] = [
         })
         .join("\n") +
       "}\n",
+  },  {
+    language: "ruby",
+    path: "test/calc_test.rb",
+    idOf: (name) => `CalcTest > test_${snake(name)}`,
+    garbage: "class ((( ]]] {{{ def def || end end",
+    render: (tests) =>
+      'require "minitest/autorun"\n\nclass CalcTest < Minitest::Test\n' +
+      tests
+        .map((test) => {
+          const name = test.isDiscovered === false ? `check_${snake(test.name)}` : `test_${snake(test.name)}`;
+          const skip = test.skip ? `    skip ${JSON.stringify(REASON[test.skip])}\n` : "";
+          return `  def ${name}\n${skip}    assert_equal ${test.expected}, compute(${test.input})\n  end\n`;
+        })
+        .join("\n") +
+      "end\n",
   },
 ];
 

@@ -99,12 +99,18 @@ describe("grammar verification errors name the fix", () => {
 describe("parsing", () => {
   it("counts recovered syntax errors and keeps the tree", async () => {
     const grammar = await loadGrammar("python", ["tests", "assertions"]);
-    const result = parseWithTreeSitter(grammar, "def test_a():\n    assert f(\n\ndef test_b():\n    pass\n");
+    const result = parseWithTreeSitter(grammar, "def test_a():\n    x = = 1\n    assert x\n\ndef test_b():\n    pass\n");
     expect(result.ok).toBe(true);
     if (result.ok) {
       expect(result.recoveredErrorCount).toBeGreaterThan(0);
       result.tree.delete();
     }
+  });
+
+  it("reports a file that is mostly error as unparsable", async () => {
+    const grammar = await loadGrammar("python", ["tests", "assertions"]);
+    const result = parseWithTreeSitter(grammar, "def test_a(:\n    assert f(\n\n((( ]]] }}} :::\n");
+    expect(result).toMatchObject({ ok: false, error: expect.stringMatching(/^syntax error \(\d+:\d+\)$/) });
   });
 
   it("imports web-tree-sitter only dynamically", () => {

@@ -1,0 +1,322 @@
+/**
+ * Ruby: RSpec (`describe`/`context` groups, `it`/`specify`/`example`/`its`
+ * examples, `x*` and `skip:` skips, `f*`/`focus:` focus, `pending`,
+ * examples without a block as todo, `skip`/`pending` inside an example) and
+ * minitest (`def test_*` in a `Minitest::Test`/`*TestCase` class,
+ * ActiveSupport `test "name" do`, `skip`), with their assertions
+ * (`expect(...).to matcher`, `assert_*`/`refute_*`, `must_*`/`wont_*`), from
+ * tree-sitter-ruby with grammars/ruby/*.scm.
+ */
+
+import {
+  compactText,
+  extractWithTreeSitter,
+  hashNode,
+  isLiteral,
+  literalsOf,
+  namedChildren,
+  normalizedText,
+  queryCaptures,
+  stringValue,
+  type AssertionDraft,
+  type ExtractedDrafts,
+  type LoadedGrammar,
+  type Node,
+  type SkipDraft,
+  type TestDraft,
+} from "../parsers/tree-sitter.js";
+import type { AssertionFact, FileFacts, NonTestFunctionFact, TestFlag } from "../facts.js";
+import { isUnderTestDirectory, type LanguageModule } from "./language.js";
+
+const LANGUAGE_ID = "ruby";
+const QUERIES = ["tests", "assertions"] as const;
+
+/** `*_spec.rb`, `*_test.rb`, `test_*.rb`, or under `spec/`/`test/`. */
+export function isRubyTestPath(path: string): boolean {
+  const name = path.slice(path.lastIndexOf("/") + 1);
+  return isUnderTestDirectory(path) || /(_spec|_test)\.rb$/.test(name) || /^test_.*\.rb$/.test(name);
+}
+
+/** RSpec/minitest-spec declaration names -> kind and the flag the name sets. */
+const DECLARATIONS: ReadonlyMap<string, { kind: "group" | "example"; flag?: TestFlag }> = new Map([
+  ["describe", { kind: "group" }],
+  ["context", { kind: "group" }],
+  ["feature", { kind: "group" }],
+  ["xdescribe", { kind: "group", flag: "skipped" }],
+  ["xcontext", { kind: "group", flag: "skipped" }],
+  ["xfeature", { kind: "group", flag: "skipped" }],
+  ["fdescribe", { kind: "group", flag: "focused" }],
+  ["fcontext", { kind: "group", flag: "focused" }],
+  ["ffeature", { kind: "group", flag: "focused" }],
+  ["it", { kind: "example" }],
+  ["its", { kind: "example" }],
+  ["specify", { kind: "example" }],
+  ["example", { kind: "example" }],
+  ["scenario", { kind: "example" }],
+  ["test", { kind: "example" }],
+  ["xit", { kind: "example", flag: "skipped" }],
+  ["xits", { kind: "example", flag: "skipped" }],
+  ["xspecify", { kind: "example", flag: "skipped" }],
+  ["xexample", { kind: "example", flag: "skipped" }],
+  ["xscenario", { kind: "example", flag: "skipped" }],
+  ["skip", { kind: "example", flag: "skipped" }],
+  ["fit", { kind: "example", flag: "focused" }],
+  ["fspecify", { kind: "example", flag: "focused" }],
+  ["fexample", { kind: "example", flag: "focused" }],
+  ["fscenario", { kind: "example", flag: "focused" }],
+  ["focus", { kind: "example", flag: "focused" }],
+  ["pending", { kind: "example", flag: "failing" }],
+]);
+
+/** Metadata keys of an example or group that set a flag (`skip: "why"`, `focus: true`, `pending: true`). */
+const METADATA_FLAGS: ReadonlyMap<string, TestFlag> = new Map([
+  ["skip", "skipped"],
+  ["focus", "focused"],
+  ["pending", "failing"],
+]);
+
+/** RSpec matchers and minitest assertions -> strength; negation comes from not_to/refute. */
+const STRENGTH: ReadonlyMap<string, 0 | 1 | 2 | 3> = new Map([
+  ["eq", 3], ["eql", 3], ["equal", 3], ["be", 3], ["match_array", 3], ["contain_exactly", 3], ["be_within", 3],
+  ["include", 2], ["match", 2], ["start_with", 2], ["end_with", 2], ["have_key", 2], ["be_a", 2], ["be_an", 2],
+  ["be_kind_of", 2], ["be_instance_of", 2], ["have_attributes", 2], ["respond_to", 2], ["change", 2], ["have_received", 2],
+  ["raise_error", 2], ["throw_symbol", 2], ["output", 2], ["satisfy", 1],
+  ["be_truthy", 1], ["be_falsey", 1], ["be_falsy", 1], ["be_nil", 1], ["be_present", 1], ["be_empty", 1], ["be_blank", 1],
+  ["assert_equal", 3], ["assert_same", 3], ["assert_nil", 3], ["assert_in_delta", 2], ["assert_in_epsilon", 2],
+  ["assert_includes", 2], ["assert_match", 2], ["assert_instance_of", 2], ["assert_kind_of", 2], ["assert_raises", 2],
+  ["assert_operator", 2], ["assert_respond_to", 2], ["assert_output", 2], ["assert_throws", 2],
+  ["assert", 1], ["assert_empty", 1], ["assert_predicate", 1], ["assert_not_nil", 1], ["flunk", 1],
+  ["must_equal", 3], ["must_be_same_as", 3], ["must_be_nil", 3], ["must_include", 2], ["must_match", 2],
+  ["must_be_instance_of", 2], ["must_be_kind_of", 2], ["must_raise", 2], ["must_be_empty", 1], ["must_be", 1],
+]);
+
+/** Exception classes too broad to pin a failure down. */
+const BROAD_EXCEPTIONS: ReadonlySet<string> = new Set(["StandardError", "Exception", "RuntimeError"]);
+
+/** Arguments of a call, without the block. */
+function argumentsOf(call: Node): Node[] {
+  const args = call.childForFieldName("arguments");
+  return args ? namedChildren(args) : [];
+}
+
+/** Flags set by metadata: `skip: "why"`, `:skip`, `focus: true`, `pending: "why"`. */
+function metadataMarks(args: readonly Node[]): TestDraft["marks"] {
+  const marks: TestDraft["marks"] = {};
+  for (const arg of args) {
+    if (arg.type === "simple_symbol") {
+      const flag = METADATA_FLAGS.get(arg.text.slice(1));
+      if (flag) marks[flag] = { via: arg.text };
+    } else if (arg.type === "pair") {
+      const key = arg.childForFieldName("key")?.text.replace(/^:|:$/g, "") ?? "";
+      const value = arg.childForFieldName("value");
+      const flag = METADATA_FLAGS.get(key);
+      if (!flag || !value || value.type === "false" || value.type === "nil") continue;
+      const reason = stringValue(value);
+      marks[flag] = reason === null ? { via: `${key}:` } : { via: `${key}:`, reason };
+    }
+  }
+  return marks;
+}
+
+/** The title of a group or example: its first string/constant/symbol argument, or the body for `it { ... }`. */
+function titleOf(call: Node): string {
+  const first = argumentsOf(call)[0];
+  if (first && first.type !== "pair") return stringValue(first) ?? first.text;
+  const block = call.childForFieldName("block");
+  return block ? `{ ${normalizedText(block).replace(/^(do|\{)\s*|\s*(end|\})$/g, "").slice(0, 80)} }` : "(untitled)";
+}
+
+/** The body of a method or block, for hashing and literals. */
+function bodyOf(node: Node): Node | null {
+  return node.childForFieldName("body") ?? node.childForFieldName("block") ?? null;
+}
+
+/** Is this `class X < Base` a minitest/test-unit test class? */
+function isTestClass(node: Node): boolean {
+  const superclass = node.childForFieldName("superclass")?.text ?? "";
+  const name = node.childForFieldName("name")?.text ?? "";
+  return /Minitest::Test|MiniTest::Unit::TestCase|Test::Unit::TestCase|TestCase\b|Minitest::Spec/.test(superclass) || (/Test$/.test(name) && superclass !== "");
+}
+
+/** One expectation or minitest assertion as an AssertionFact. */
+function expectationFact(node: Node, to: string, args: Node | undefined, line: number): AssertionFact {
+  const negated = to === "not_to" || to === "to_not" || to === "should_not";
+  const matcherNode = args ? namedChildren(args)[0] : undefined;
+  // A chained matcher (`change { x }.from(1).to(2)`, `eq(1).and eq(2)`) is named by its first link.
+  let head = matcherNode;
+  while (head?.type === "call" && head.childForFieldName("receiver")?.type === "call") head = head.childForFieldName("receiver") as Node;
+  const matcher = head?.type === "call" ? (head.childForFieldName("method")?.text ?? "") : (head?.text ?? "");
+  const matcherArgs = head?.type === "call" ? argumentsOf(head) : [];
+  let strength = STRENGTH.get(matcher) ?? (/^(be_|have_)/.test(matcher) ? 1 : 2);
+  if (matcher === "raise_error") {
+    const type = matcherArgs[0]?.text;
+    strength = type === undefined || BROAD_EXCEPTIONS.has(type) ? 1 : matcherArgs.length > 1 ? 3 : 2;
+  }
+  const receiver = node.childForFieldName("receiver");
+  const subject = receiver?.type === "call" && receiver.childForFieldName("method")?.text === "expect" ? argumentsOf(receiver)[0] : receiver?.type === "identifier" ? receiver : undefined;
+  const fact: AssertionFact = { line, matcher: `${to} ${matcher}`, strength: negated && strength === 3 ? 2 : strength, tautology: false };
+  if (negated) fact.negated = true;
+  if (subject) fact.actual = compactText(subject) as string;
+  if (matcherArgs[0] && matcher !== "raise_error") fact.expected = compactText(matcherArgs[0]) as string;
+  else if (matcherArgs[0]) fact.expected = matcherArgs[0].text;
+  const isAlwaysTrue = !negated && subject !== undefined && isLiteral(subject) && ((matcher === "be_truthy" && subject.type !== "false" && subject.type !== "nil") || (STRENGTH.get(matcher) === 3 && fact.expected === fact.actual));
+  if (isAlwaysTrue) Object.assign(fact, { strength: 0, tautology: true });
+  return fact;
+}
+
+function minitestFact(node: Node, matcher: string, line: number): AssertionFact {
+  const isRefute = matcher.startsWith("refute") || matcher.startsWith("wont");
+  const positive = matcher.replace(/^refute/, "assert").replace(/^wont/, "must");
+  let strength: 0 | 1 | 2 | 3 = STRENGTH.get(positive) ?? 1;
+  const args = argumentsOf(node);
+  // refute_equal still pins a value down (2); refute_nil only says "something" (1).
+  const isNilCheck = /_nil$/.test(positive);
+  const fact: AssertionFact = { line, matcher, strength: isRefute && strength === 3 ? (isNilCheck ? 1 : 2) : strength, tautology: false };
+  if (isRefute) fact.negated = true;
+  if (positive === "assert_raises") {
+    const type = args[0]?.text;
+    strength = type === undefined || BROAD_EXCEPTIONS.has(type) ? 1 : 2;
+    fact.strength = strength;
+    if (type) fact.expected = type;
+    return fact;
+  }
+  const isSpec = matcher.startsWith("must") || matcher.startsWith("wont");
+  const receiver = node.childForFieldName("receiver");
+  const subject = isSpec ? (receiver?.type === "call" ? argumentsOf(receiver)[0] : receiver) : undefined;
+  const [first, second] = args;
+  if (isSpec) {
+    if (subject) fact.actual = compactText(subject) as string;
+    if (first) fact.expected = compactText(first) as string;
+  } else if (strength >= 2 && first && second) {
+    fact.expected = compactText(first) as string;
+    fact.actual = compactText(second) as string;
+  } else if (first) fact.actual = compactText(first) as string;
+  const isAlwaysTrue = (positive === "assert" && first?.type === "true" && !isRefute) || (strength === 3 && !isRefute && fact.expected !== undefined && fact.expected === fact.actual);
+  if (isAlwaysTrue) Object.assign(fact, { strength: 0, tautology: true });
+  return fact;
+}
+
+interface Group {
+  node: Node;
+  title: string;
+  marks: TestDraft["marks"];
+}
+
+function extractRubyDrafts(path: string, grammar: LoadedGrammar, root: Node): ExtractedDrafts {
+  const groups: Group[] = [];
+  const examples: { node: Node; title: string; marks: TestDraft["marks"]; body: Node | null }[] = [];
+  const tests: TestDraft[] = [];
+  const nonTestFunctions: NonTestFunctionFact[] = [];
+  const skips: SkipDraft[] = [];
+  const frameworks = new Set<string>();
+  const matches = queryCaptures(grammar, "tests", root);
+
+  for (const match of matches) {
+    const call = match.get("call");
+    const method = match.get("method")?.text;
+    if (!call || !method) continue;
+    const receiver = call.childForFieldName("receiver");
+    if (receiver && receiver.text !== "RSpec") continue;
+    const declaration = DECLARATIONS.get(method);
+    if (!declaration) continue;
+    const block = call.childForFieldName("block");
+    const args = argumentsOf(call);
+    // `skip`/`pending` with a block is an example; without one it is a runtime skip (handled below).
+    if ((method === "skip" || method === "pending") && !block) continue;
+    if (declaration.kind === "example" && method === "test" && (!block || args.length === 0)) continue;
+    if (declaration.kind === "group" && !block) continue;
+    if (declaration.kind === "example" && !block && args.length === 0) continue;
+    const marks = metadataMarks(args);
+    if (declaration.flag && !marks[declaration.flag]) marks[declaration.flag] = { via: method };
+    if (declaration.kind === "example" && !block) marks.todo = { via: `${method} without a block` };
+    frameworks.add(method === "test" ? "minitest" : "rspec");
+    const title = titleOf(call);
+    if (declaration.kind === "group") groups.push({ node: call, title, marks });
+    else examples.push({ node: call, title: method === "its" ? `its(${title})` : title, marks, body: block ? bodyOf(block) ?? block : null });
+  }
+
+  const containing = (node: Node): Group[] =>
+    groups.filter((group) => group.node.startIndex < node.startIndex && node.endIndex <= group.node.endIndex).sort((a, b) => a.node.startIndex - b.node.startIndex);
+
+  for (const example of examples) {
+    const enclosing = containing(example.node);
+    const marks = { ...example.marks };
+    for (const group of [...enclosing].reverse()) {
+      for (const [flag, mark] of Object.entries(group.marks) as [TestFlag, { via: string; reason?: string }][]) {
+        if (!marks[flag]) marks[flag] = { ...mark, via: `${mark.via} on group "${group.title}"` };
+      }
+    }
+    const body = example.body;
+    tests.push({
+      name: example.title,
+      suitePath: enclosing.map((group) => group.title),
+      line: example.node.startPosition.row + 1,
+      node: example.node,
+      bodyHash: hashNode(body),
+      marks,
+      literals: body ? literalsOf(body) : [],
+    });
+  }
+
+  for (const match of matches) {
+    const definition = match.get("definition");
+    const name = match.get("name")?.text;
+    if (!definition || !name) continue;
+    const owner = definition.parent?.parent;
+    const classNode = owner?.type === "class" ? owner : null;
+    const body = bodyOf(definition);
+    const line = definition.startPosition.row + 1;
+    const suitePath = classNode ? [classNode.childForFieldName("name")?.text ?? ""] : [];
+    const isTest = classNode !== null && isTestClass(classNode) && name.startsWith("test_");
+    if (!isTest) {
+      nonTestFunctions.push({ name, suitePath, line, bodyHash: hashNode(body) });
+      continue;
+    }
+    frameworks.add("minitest");
+    tests.push({ name, suitePath, line, node: definition, bodyHash: hashNode(body), marks: {}, literals: body ? literalsOf(body) : [] });
+  }
+
+  for (const match of matches) {
+    const node = match.get("skip") ?? match.get("bare_skip");
+    if (!node) continue;
+    if (match.has("skip") && node.childForFieldName("block")) continue;
+    if (match.has("bare_skip") && !["body_statement", "block_body", "then", "else", "begin_block"].includes(node.parent?.type ?? "")) continue;
+    const method = match.get("skip_method")?.text ?? node.text;
+    const reason = match.has("skip") ? stringValue(argumentsOf(node)[0]) : null;
+    const skip: SkipDraft = { startIndex: node.startIndex, flag: method === "pending" ? "failing" : "skipped", via: `${method}()` };
+    if (reason !== null) skip.reason = reason;
+    skips.push(skip);
+  }
+  tests.sort((a, b) => a.node.startIndex - b.node.startIndex);
+
+  const assertions: AssertionDraft[] = [];
+  for (const match of queryCaptures(grammar, "assertions", root)) {
+    const expectation = match.get("expectation");
+    const assertion = match.get("assertion");
+    if (expectation) {
+      const to = match.get("to")?.text ?? "to";
+      // `.to` also chains inside matchers (`change { x }.from(1).to(2)`): only expect(...)/is_expected receivers assert.
+      const receiver = expectation.childForFieldName("receiver");
+      const receiverName = receiver?.type === "call" ? receiver.childForFieldName("method")?.text : receiver?.text;
+      if (!to.startsWith("should") && !/^(expect|is_expected|are_expected|expect_any_instance_of)$/.test(receiverName ?? "")) continue;
+      assertions.push({ ...expectationFact(expectation, to, match.get("args"), expectation.startPosition.row + 1), startIndex: expectation.startIndex });
+    } else if (assertion) {
+      const matcher = match.get("matcher")?.text ?? "";
+      assertions.push({ ...minitestFact(assertion, matcher, assertion.startPosition.row + 1), startIndex: assertion.startIndex });
+    }
+  }
+  return { tests, assertions, skips, nonTestFunctions: tests.length > 0 || isRubyTestPath(path) ? nonTestFunctions : [], frameworks: [...frameworks] };
+}
+
+/** Facts of one Ruby file (see the module comment). Never throws for bad content. */
+export function extractRubyFacts(path: string, content: string): Promise<FileFacts> {
+  return extractWithTreeSitter(LANGUAGE_ID, QUERIES, isRubyTestPath(path), content, (grammar, root) => extractRubyDrafts(path, grammar, root));
+}
+
+/** The Ruby language module: `.rb`, parsed with tree-sitter-ruby. */
+export const ruby = {
+  id: "ruby" as const,
+  extensions: [".rb"],
+  isTestPath: isRubyTestPath,
+  extract: extractRubyFacts,
+} satisfies LanguageModule;
