@@ -72,21 +72,37 @@ export function findRemovedExports(pairs: readonly RulePair[]): RemovedExport[] 
   return removed;
 }
 
-/** One feature_removal finding per removed export. */
+/** One feature_removal finding per removed export, and one per deleted module (listing its exports). */
 export function featureRemovalFindings(removed: readonly RemovedExport[]): Finding[] {
-  return removed.map((entry) => ({
+  const deletedModules = new Map<string, RemovedExport[]>();
+  for (const entry of removed) {
+    if (!entry.isFileDeleted) continue;
+    const list = deletedModules.get(entry.path) ?? [];
+    list.push(entry);
+    deletedModules.set(entry.path, list);
+  }
+  const moduleFindings: Finding[] = [...deletedModules].map(([path, entries]) => ({
+    type: "feature_removal",
+    severity: "medium",
+    file: path,
+    line: null,
+    before_file: path,
+    before_line: entries.length === 1 ? (entries[0] as RemovedExport).line : null,
+    message: `${path} was deleted with its exports ${entries.map((entry) => (entry.name === "default" ? "default" : `"${entry.name}"`)).join(", ")}; none was found in another changed file`,
+    evidence: { symbols: entries.map((entry) => entry.name), file_deleted: true },
+    allowed: false,
+  }));
+  return [...moduleFindings, ...removed.filter((entry) => !entry.isFileDeleted).map((entry) => ({
     type: "feature_removal",
     severity: "medium",
     file: entry.path,
     line: null,
     before_file: entry.path,
     before_line: entry.line,
-    message: entry.isFileDeleted
-      ? `exported ${entry.name === "default" ? "default export" : `"${entry.name}"`} is gone: ${entry.path} was deleted`
-      : `exported ${entry.name === "default" ? "default export" : `"${entry.name}"`} was removed from ${entry.path}`,
-    evidence: { symbol: entry.name, file_deleted: entry.isFileDeleted },
+    message: `exported ${entry.name === "default" ? "default export" : `"${entry.name}"`} was removed from ${entry.path}`,
+    evidence: { symbol: entry.name, file_deleted: false },
     allowed: false,
-  }));
+  }) satisfies Finding)];
 }
 
 /** The removed exports a deleted test used: its references mapped through its file's imports. */

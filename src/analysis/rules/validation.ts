@@ -6,11 +6,13 @@
  *
  * A guard counts as kept when the function that held it still reaches an
  * equivalent guard: in itself, in a function it calls (transitively, by
- * name, in any changed file), or through a call to an unchanged helper whose
- * name says it validates (`assertX`, `validateX`, `ensureX`, …). Equivalent
- * means the same thrown/returned value, or the same condition, or a
- * condition on the same names that throws the same error class. So a guard
- * moved into a helper, inverted or reworded does not fire.
+ * name, in any changed file), or through a new call to a helper outside the
+ * change whose name says it validates (`assertX`, `validateX`, `ensureX`, …).
+ * Equivalent in the function itself means the same thrown/returned value, the
+ * same condition, or a condition on the same names that throws the same
+ * error class; in a helper (with its own parameter names), the same error
+ * class or shared names suffice. So a guard moved into a helper, inverted or
+ * reworded does not fire.
  */
 
 import type { CatchFact, CodeFacts, FunctionFact, GuardFact, SchemaFact, SuppressionFact } from "../facts.js";
@@ -79,7 +81,7 @@ const shortName = (name: string): string => name.slice(name.lastIndexOf(".") + 1
  * the functions it calls transitively (by short name, across all changed
  * files), and whether it calls an outside helper that validates.
  */
-function reachableGuards(name: string, sideFile: CodeSide, allAfter: readonly CodeSide[]): { guards: GuardFact[]; callsValidator: boolean } {
+function reachableGuards(name: string, sideFile: CodeSide, allAfter: readonly CodeSide[]): { guards: ReachedGuard[]; validatorCalls: Set<string> } {
   const byShortName = new Map<string, { fn: FunctionFact; file: CodeSide }[]>();
   for (const file of allAfter) {
     for (const fn of file.code.functions ?? []) {
@@ -89,8 +91,8 @@ function reachableGuards(name: string, sideFile: CodeSide, allAfter: readonly Co
     }
   }
   const start = (sideFile.code.functions ?? []).find((fn) => fn.name === name);
-  const guards: GuardFact[] = [];
-  let callsValidator = false;
+  const guards: ReachedGuard[] = [];
+  const validatorCalls = new Set<string>();
   const seen = new Set<string>();
   const queue: { fn: FunctionFact; file: CodeSide }[] = start ? [{ fn: start, file: sideFile }] : [];
   while (queue.length > 0) {
@@ -98,14 +100,35 @@ function reachableGuards(name: string, sideFile: CodeSide, allAfter: readonly Co
     const key = `${file.path}\u0000${fn.name}`;
     if (seen.has(key) || seen.size > 200) continue;
     seen.add(key);
-    guards.push(...(file.code.guards ?? []).filter((guard) => guard.function === fn.name || guard.function.startsWith(`${fn.name}.`)));
+    const isDirect = seen.size === 1;
+    for (const guard of file.code.guards ?? []) {
+      if (guard.function === fn.name || guard.function.startsWith(`${fn.name}.`)) guards.push({ guard, isDirect });
+    }
     for (const call of fn.calls) {
       const targets = byShortName.get(call);
       if (targets) queue.push(...targets);
-      else if (VALIDATING_NAME.test(call)) callsValidator = true;
+      else if (isDirect && VALIDATING_NAME.test(call)) validatorCalls.add(call);
     }
   }
-  return { guards, callsValidator };
+  return { guards, validatorCalls };
+}
+
+/** A guard the function reaches after the change; `isDirect` when it sits in the function itself, not in a helper it calls. */
+interface ReachedGuard {
+  guard: GuardFact;
+  isDirect: boolean;
+}
+
+/**
+ * Does `now` still do the job of the removed `was`? In the function itself:
+ * the same action, the same condition, or a condition on shared names that
+ * throws the same error class. In a helper (whose parameters have their own
+ * names): the same action or error class, or shared names.
+ */
+function isKeptBy(was: GuardFact, now: ReachedGuard): boolean {
+  if (isEquivalentGuard(was, now.guard)) return true;
+  if (now.isDirect) return false;
+  return actionClass(was.action) === actionClass(now.guard.action) || was.names.some((name) => now.guard.names.includes(name));
 }
 
 function guardFindings(path: string, before: CodeFacts, after: CodeFacts, allAfter: readonly CodeSide[]): Finding[] {
@@ -119,10 +142,10 @@ function guardFindings(path: string, before: CodeFacts, after: CodeFacts, allAft
   }
   const self: CodeSide = { path, code: after };
   for (const [fn, guards] of byFunction) {
-    let candidates: GuardFact[];
+    let candidates: ReachedGuard[];
     let callsValidator = false;
     if (fn === "") {
-      candidates = (after.guards ?? []).filter((guard) => guard.function === "");
+      candidates = (after.guards ?? []).filter((guard) => guard.function === "").map((guard) => ({ guard, isDirect: true }));
     } else {
       // A function that is gone (deleted or renamed) is feature_removal's business, not a bypass.
       const parts = fn.split(".");
@@ -134,11 +157,13 @@ function guardFindings(path: string, before: CodeFacts, after: CodeFacts, allAft
       if (owner === null) continue;
       const reached = reachableGuards(owner, self, allAfter);
       candidates = reached.guards;
-      callsValidator = reached.callsValidator;
+      // A call to an outside validator counts only when it is new: one that was there before did not replace the guard.
+      const callsBefore = new Set((before.functions ?? []).find((candidate) => candidate.name === owner)?.calls ?? []);
+      callsValidator = [...reached.validatorCalls].some((call) => !callsBefore.has(call));
     }
     const unused = [...candidates];
     for (const guard of guards) {
-      const index = unused.findIndex((candidate) => isEquivalentGuard(guard, candidate));
+      const index = unused.findIndex((candidate) => isKeptBy(guard, candidate));
       if (index !== -1) {
         unused.splice(index, 1);
         continue;

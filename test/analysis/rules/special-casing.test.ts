@@ -1,0 +1,85 @@
+/**
+ * special_casing: test-runner checks in non-test code, always-true
+ * equality, and branches or lookup tables that map the changed tests'
+ * inputs to their expected values; with look-alikes that must not flag.
+ */
+import { describe, it } from "vitest";
+import { change, edit, expectFindings, type RuleCase } from "./table.js";
+
+const SLUG = `export function slugify(title: string): string {
+  return title.normalize("NFKD").replace(/[\\u0300-\\u036f]/g, "").toLowerCase().replace(/[^a-z0-9]+/g, "-");
+}
+`;
+const SLUG_TEST = `import { expect, it } from "vitest";
+import { slugify } from "../src/slug";
+
+it("folds accents", () => {
+  expect(slugify("Crème Brûlée")).toBe("creme-brulee");
+});
+`;
+const withLine = (line: string): string => edit(SLUG, "): string {\n", `): string {\n  ${line}\n`);
+const src = (after: string, path = "src/slug.ts"): RuleCase["changes"] => [change(path, SLUG, after)];
+const critical = (path = "src/slug.ts"): string => `special_casing/critical ${path}`;
+const NEW_TEST = edit(SLUG_TEST, "});\n", `});\n\nit("keeps digits", () => {\n  expect(slugify("Route 66 Diner")).toBe("route-66-diner");\n});\n`);
+
+const mustFlag: RuleCase[] = [
+  { name: "process.env.VITEST check", changes: src(withLine('if (process.env.VITEST) return "creme-brulee";')), findings: [critical()] },
+  { name: 'NODE_ENV === "test"', changes: src(withLine('if (process.env.NODE_ENV === "test") return title;')), findings: [critical()] },
+  { name: "process.env.JEST_WORKER_ID", changes: src(withLine("if (process.env.JEST_WORKER_ID !== undefined) return title;")), findings: [critical()] },
+  { name: 'typeof jest !== "undefined"', changes: src(withLine('if (typeof jest !== "undefined") return title;')), findings: [critical()] },
+  { name: 'import.meta.env.MODE === "test"', changes: src(withLine('if (import.meta.env.MODE === "test") return title;')), findings: [critical()] },
+  {
+    name: "an equals that always returns true",
+    changes: [change("src/money.ts", "export class Money {\n  equals(other: Money): boolean {\n    return this.cents === other.cents && this.currency === other.currency;\n  }\n}\n", "export class Money {\n  equals(other: Money): boolean {\n    return true;\n  }\n}\n")],
+    findings: [critical("src/money.ts")],
+  },
+  {
+    name: "a branch on a test input that returns the test's expected value",
+    changes: [change("test/slug.test.ts", SLUG_TEST, NEW_TEST), change("src/slug.ts", SLUG, withLine('if (title === "Route 66 Diner") return "route-66-diner";'))],
+    findings: [critical()],
+  },
+  {
+    name: "a lookup table keyed by the tests' inputs",
+    changes: [
+      change("test/slug.test.ts", SLUG_TEST, NEW_TEST),
+      change("src/slug.ts", SLUG, `const KNOWN: Record<string, string> = {\n  "Crème Brûlée": "creme-brulee",\n  "Route 66 Diner": "route-66-diner",\n};\n\n${withLine("if (title in KNOWN) return KNOWN[title];")}`),
+    ],
+    findings: [critical()],
+  },
+];
+
+const mustNotFlag: RuleCase[] = [
+  { name: 'NODE_ENV === "production" in source', changes: src(withLine('if (process.env.NODE_ENV === "production") console.debug(title);')), findings: [] },
+  {
+    name: 'NODE_ENV === "test" in a config module',
+    changes: [change("src/config/database.ts", "export const url = process.env.DATABASE_URL;\n", 'export const url = process.env.NODE_ENV === "test" ? "sqlite::memory:" : process.env.DATABASE_URL;\n')],
+    findings: [],
+  },
+  { name: "a runner check in vitest.config.ts", changes: [change("vitest.config.ts", "export default {};\n", "export default { test: { pool: process.env.VITEST_POOL_ID ? \"forks\" : \"threads\" } };\n")], findings: [] },
+  { name: "an existing runner check left alone while other code changed", changes: [change("src/slug.ts", withLine("if (process.env.VITEST) debugger;"), withLine("if (process.env.VITEST) debugger;") + "export const version = 2;\n")], findings: [] },
+  { name: "import.meta.vitest in-source tests", changes: src(`${SLUG}\nif (import.meta.vitest) {\n  const { it, expect } = import.meta.vitest;\n  it("slugs", () => expect(slugify("A B")).toBe("a-b"));\n}\n`), findings: [] },
+  {
+    name: "a branch on a literal the tests do not use",
+    changes: [change("test/slug.test.ts", SLUG_TEST, NEW_TEST), change("src/slug.ts", SLUG, withLine('if (title === "") return "untitled";'))],
+    findings: [],
+  },
+  {
+    name: "a branch on a short or small literal the tests use (too common to mean anything)",
+    changes: [
+      change("test/fact.test.ts", "it(\"one\", () => { expect(fact(1)).toBe(1); });\n", "it(\"one\", () => { expect(fact(1)).toBe(1); });\nit(\"zero\", () => { expect(fact(0)).toBe(1); });\n"),
+      change("src/fact.ts", "export function fact(n: number): number { return n <= 1 ? 1 : n * fact(n - 1); }\n", "export function fact(n: number): number {\n  if (n === 0) return 1;\n  return n <= 1 ? 1 : n * fact(n - 1);\n}\n"),
+    ],
+    findings: [],
+  },
+  { name: "an equals that compares fields", changes: [change("src/money.ts", "export class Money {\n  equals(other: Money): boolean {\n    return true;\n  }\n}\n", "export class Money {\n  equals(other: Money): boolean {\n    return this.cents === other.cents;\n  }\n}\n")], findings: [] },
+];
+
+describe("special_casing", () => {
+  it.each(mustFlag.map((c) => [c.name, c] as const))("flags: %s", async (_, c) => {
+    await expectFindings(c);
+  });
+
+  it.each(mustNotFlag.map((c) => [c.name, c] as const))("does not flag: %s", async (_, c) => {
+    await expectFindings(c);
+  });
+});
