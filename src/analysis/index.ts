@@ -14,6 +14,7 @@ import { detectCoverageRegression, isCoverageSummaryPath } from "./coverage.js";
 import { screenContent } from "./content.js";
 import { emptyFacts, hasUsableFacts, type FileFacts } from "./facts.js";
 import { LANGUAGES, extensionOf, languageForPath } from "./languages/index.js";
+import { tsconfigFindings } from "./rules/index.js";
 import { isUnderTestDirectory } from "./languages/language.js";
 import type { AllowRule, Analysis, AnalysisStats, FileChange, NotAnalyzed } from "./types.js";
 import { applyAllowRules, decideVerdict, sortFindings } from "./verdict.js";
@@ -176,6 +177,6 @@ export async function analyzeChanges(changes: readonly FileChange[], options: An
     stats.files_analyzed += result.analyzed.filter((path) => languageForPath(path) === null).length;
   }
 
-  const findings = sortFindings(applyAllowRules([...compareFacts(pairs), ...config.findings, ...coverage.findings], options.allow ?? []));
+  const findings = sortFindings(applyAllowRules([...compareFacts(pairs), ...tsconfigFindings(changes), ...config.findings, ...coverage.findings], options.allow ?? []));
   return { verdict: decideVerdict(findings), findings, stats, not_analyzed: notAnalyzed };
 }

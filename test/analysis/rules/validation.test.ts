@@ -143,6 +143,10 @@ describe("tsconfig strictness", () => {
     expect(findings[0]?.evidence).toEqual({ rule: "strict_off", options });
   });
 
+  it("runs from analyzeChanges", async () => {
+    await expectFindings({ name: "tsconfig", changes: [change("tsconfig.json", before, before.replace('"strict": true', '"strict": false'))], findings: ["validation_bypass/high tsconfig.json"] });
+  });
+
   it.each([
     ["strict turned on", before.replace('"strict": true', '"strict": false'), before, "tsconfig.json"],
     ["another option changed", before, before.replace("ES2022", "ES2023"), "tsconfig.build.json"],
