@@ -24,18 +24,20 @@ export interface ConfigKind {
 }
 
 const JS_EXT = "\\.(?:[cm]?[jt]s)";
+const VITEST_CONFIG = new RegExp(`^(vitest|vite)(\\.[\\w-]+)?\\.config${JS_EXT}$|^vitest\\.config\\.[\\w-]+${JS_EXT}$`);
+const JEST_CONFIG = new RegExp(`^jest(\\.[\\w-]+)?\\.config(${JS_EXT}|\\.json)$`);
 
 /** Every config file kind ralph reads, in lookup order. */
 export const CONFIG_KINDS: readonly ConfigKind[] = [
   { id: "package.json", matches: (_path, name) => name === "package.json", compare: (_path, before, after) => comparePackageJson(before, after) },
   {
     id: "vitest-config",
-    matches: (_path, name) => new RegExp(`^(vitest|vite)(\\.[\\w-]+)?\\.config${JS_EXT}$|^vitest\\.config\\.[\\w-]+${JS_EXT}$`).test(name),
+    matches: (_path, name) => VITEST_CONFIG.test(name),
     compare: (path, before, after) => compareRunnerConfigFile("vitest", path, before, after),
   },
   {
     id: "jest-config",
-    matches: (_path, name) => new RegExp(`^jest(\\.[\\w-]+)?\\.config(${JS_EXT}|\\.json)$`).test(name),
+    matches: (_path, name) => JEST_CONFIG.test(name),
     compare: (path, before, after) => compareRunnerConfigFile("jest", path, before, after),
   },
   {
