@@ -10,6 +10,7 @@ import { go } from "./go.js";
 import { java } from "./java.js";
 import { javascript } from "./javascript.js";
 import type { LanguageModule } from "./language.js";
+import { php } from "./php.js";
 import { python } from "./python.js";
 import { ruby } from "./ruby.js";
 import { rust } from "./rust.js";
@@ -17,7 +18,7 @@ import { rust } from "./rust.js";
 export type { LanguageModule } from "./language.js";
 
 /** All language modules, in lookup order. */
-export const LANGUAGES = [javascript, python, go, rust, java, csharp, ruby] as const satisfies readonly LanguageModule[];
+export const LANGUAGES = [javascript, python, go, rust, java, csharp, ruby, php] as const satisfies readonly LanguageModule[];
 
 /** Id of a registered language ("javascript", …). */
 export type LanguageId = (typeof LANGUAGES)[number]["id"];

@@ -256,6 +256,9 @@ export function isComment(node: Node): boolean {
   return COMMENT_TYPES.has(node.type);
 }
 
+/** Nodes whose text is one token although the grammar splits it (string pieces, PHP's `$` + name). */
+const ATOMIC_TYPES: ReadonlySet<string> = new Set(["string", "interpreted_string_literal", "raw_string_literal", "string_literal", "variable_name"]);
+
 /**
  * The node's tokens with comments and layout dropped, joined by single
  * spaces: a moved, re-indented or re-commented body normalises to the same
@@ -269,7 +272,7 @@ export function normalizedText(node: Node): string {
     const current = cursor.currentNode;
     if (isComment(current)) {
       // skip the comment and its children
-    } else if (current.childCount === 0 || current.type === "string" || current.type === "interpreted_string_literal" || current.type === "raw_string_literal" || current.type === "string_literal") {
+    } else if (current.childCount === 0 || ATOMIC_TYPES.has(current.type)) {
       const text = current.text;
       if (text.length > 0) tokens.push(text);
     } else if (cursor.gotoFirstChild()) {

@@ -137,6 +137,21 @@ export const LANGUAGE_CASES: readonly LanguageCase[] = [
         })
         .join("\n") +
       "end\n",
+  },  {
+    language: "php",
+    path: "tests/CalcTest.php",
+    idOf: (name) => `CalcTest > test${pascal(name)}`,
+    garbage: "<?php }}}} class class ((( ;;; function {{ ->",
+    render: (tests) =>
+      "<?php\n\nuse PHPUnit\\Framework\\TestCase;\n\nfinal class CalcTest extends TestCase\n{\n" +
+      tests
+        .map((test) => {
+          const name = test.isDiscovered === false ? `check${pascal(test.name)}` : `test${pascal(test.name)}`;
+          const skip = test.skip ? `        $this->markTestSkipped(${JSON.stringify(REASON[test.skip])});\n` : "";
+          return `    public function ${name}(): void\n    {\n${skip}        $this->assertSame(${test.expected}, Calc::compute(${test.input}));\n    }\n`;
+        })
+        .join("\n") +
+      "}\n",
   },
 ];
 

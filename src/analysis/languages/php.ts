@@ -1,0 +1,236 @@
+/**
+ * PHP: PHPUnit test methods (`test*` methods of a TestCase class, `@test`
+ * docblocks, `#[Test]` attributes), `markTestSkipped`/`markTestIncomplete`,
+ * data providers (`@dataProvider` / `#[DataProvider]` rows from the
+ * provider's literal array or yields), and assertions (`$this->assert*`,
+ * `self::assert*`, `expectException`), from tree-sitter-php with
+ * grammars/php/*.scm. Test ids are the class name and the method name.
+ */
+
+import {
+  compactText,
+  extractWithTreeSitter,
+  hashNode,
+  hashRow,
+  isComment,
+  literalsOf,
+  namedChildren,
+  queryCaptures,
+  stringValue,
+  type AssertionDraft,
+  type ExtractedDrafts,
+  type LoadedGrammar,
+  type Node,
+  type SkipDraft,
+  type TestDraft,
+} from "../parsers/tree-sitter.js";
+import type { AssertionFact, FileFacts, NonTestFunctionFact } from "../facts.js";
+import { isUnderTestDirectory, type LanguageModule } from "./language.js";
+
+const LANGUAGE_ID = "php";
+const QUERIES = ["tests", "assertions"] as const;
+
+/** `*Test.php`, or under `tests/`/`test/`. */
+export function isPhpTestPath(path: string): boolean {
+  const name = path.slice(path.lastIndexOf("/") + 1);
+  return isUnderTestDirectory(path) || /Test\.php$/.test(name);
+}
+
+/** PHPUnit assertion -> strength and negation; unknown assert* methods count as truthiness checks. */
+const STRENGTH: ReadonlyMap<string, { strength: 1 | 2 | 3; negated?: boolean }> = new Map([
+  ["assertSame", { strength: 3 }],
+  ["assertEquals", { strength: 3 }],
+  ["assertEqualsCanonicalizing", { strength: 3 }],
+  ["assertEqualsWithDelta", { strength: 3 }],
+  ["assertNull", { strength: 3 }],
+  ["assertJsonStringEqualsJsonString", { strength: 3 }],
+  ["assertStringEqualsFile", { strength: 3 }],
+  ["assertFileEquals", { strength: 3 }],
+  ["assertXmlStringEqualsXmlString", { strength: 3 }],
+  ["expectExceptionMessage", { strength: 3 }],
+  ["expectExceptionCode", { strength: 3 }],
+  ["assertNotSame", { strength: 2, negated: true }],
+  ["assertNotEquals", { strength: 2, negated: true }],
+  ["assertContains", { strength: 2 }],
+  ["assertNotContains", { strength: 2, negated: true }],
+  ["assertContainsEquals", { strength: 2 }],
+  ["assertStringContainsString", { strength: 2 }],
+  ["assertStringStartsWith", { strength: 2 }],
+  ["assertStringEndsWith", { strength: 2 }],
+  ["assertMatchesRegularExpression", { strength: 2 }],
+  ["assertInstanceOf", { strength: 2 }],
+  ["assertCount", { strength: 2 }],
+  ["assertArrayHasKey", { strength: 2 }],
+  ["assertGreaterThan", { strength: 2 }],
+  ["assertLessThan", { strength: 2 }],
+  ["assertGreaterThanOrEqual", { strength: 2 }],
+  ["assertLessThanOrEqual", { strength: 2 }],
+  ["assertIsArray", { strength: 2 }],
+  ["assertIsString", { strength: 2 }],
+  ["assertIsInt", { strength: 2 }],
+  ["expectException", { strength: 2 }],
+  ["expectExceptionMessageMatches", { strength: 2 }],
+  ["assertTrue", { strength: 1 }],
+  ["assertFalse", { strength: 1, negated: true }],
+  ["assertNotNull", { strength: 1, negated: true }],
+  ["assertNotEmpty", { strength: 1, negated: true }],
+  ["assertEmpty", { strength: 1 }],
+  ["assertFileExists", { strength: 1 }],
+  ["fail", { strength: 1 }],
+]);
+
+/** Exception classes too broad to pin a failure down. */
+const BROAD_EXCEPTIONS: ReadonlySet<string> = new Set(["Exception", "\\Exception", "Throwable", "\\Throwable", "Error", "\\Error"]);
+
+/** The docblock comment right before a method (attributes and modifiers are inside the method node). */
+function docblockOf(method: Node): string {
+  const previous = method.previousNamedSibling;
+  return previous && isComment(previous) && previous.text.startsWith("/**") ? previous.text : "";
+}
+
+/** Attribute names of a method (`#[Test]`, `#[DataProvider('cases')]`) with their argument lists. */
+function attributesOf(method: Node): Map<string, Node | null> {
+  const attributes = new Map<string, Node | null>();
+  const list = method.childForFieldName("attributes");
+  if (!list) return attributes;
+  for (const attribute of list.descendantsOfType("attribute")) {
+    if (!attribute) continue;
+    const name = (namedChildren(attribute)[0]?.text ?? "").split("\\").pop() ?? "";
+    attributes.set(name, attribute.childForFieldName("parameters"));
+  }
+  return attributes;
+}
+
+/** The values of the arguments of a call (PHP wraps each in an `argument` node). */
+function argumentValues(args: Node | null | undefined): Node[] {
+  if (!args) return [];
+  return namedChildren(args).map((arg) => (arg.type === "argument" ? (namedChildren(arg)[namedChildren(arg).length - 1] ?? arg) : arg));
+}
+
+/** Is this class one PHPUnit runs: it extends a *TestCase class (or any base, when named *Test)? */
+function isTestClass(node: Node): boolean {
+  const base = namedChildren(node).find((child) => child.type === "base_clause")?.text ?? "";
+  const name = node.childForFieldName("name")?.text ?? "";
+  const isAbstract = namedChildren(node).some((child) => child.type === "abstract_modifier");
+  return !isAbstract && (/TestCase\b/.test(base) || (/Test$/.test(name) && base !== ""));
+}
+
+interface Rows {
+  count: number | null;
+  hashes?: string[];
+  literals?: string[][];
+}
+
+/** Rows of a data provider method: the elements of its returned literal array, or its `yield`s; null count otherwise. */
+function providerRows(provider: Node | undefined): Rows {
+  const body = provider?.childForFieldName("body");
+  if (!body) return { count: null };
+  const yields = body.descendantsOfType("yield_expression").filter((node): node is Node => node !== null);
+  if (yields.length > 0) return { count: yields.length, hashes: yields.map(hashRow), literals: yields.map(literalsOf) };
+  const returned = namedChildren(body).find((statement) => statement.type === "return_statement");
+  const array = returned ? namedChildren(returned)[0] : undefined;
+  if (!array || array.type !== "array_creation_expression") return { count: null };
+  const rows = namedChildren(array).filter((child) => child.type === "array_element_initializer");
+  return { count: rows.length, hashes: rows.map(hashRow), literals: rows.map(literalsOf) };
+}
+
+/** One PHPUnit assertion as an AssertionFact. */
+function assertionFact(matcher: string, args: Node | undefined, line: number): AssertionFact {
+  const rank = STRENGTH.get(matcher) ?? { strength: 1 as const };
+  const values = argumentValues(args);
+  const fact: AssertionFact = { line, matcher, strength: rank.strength, tautology: false };
+  if (rank.negated) fact.negated = true;
+  const [first, second] = values;
+  if (matcher === "expectException") {
+    const type = first?.text.replace(/::class$/, "") ?? "";
+    if (type) fact.expected = type;
+    if (BROAD_EXCEPTIONS.has(type)) fact.strength = 1;
+    return fact;
+  }
+  if (rank.strength >= 2 && first && second) {
+    fact.expected = compactText(first) as string;
+    fact.actual = compactText(second) as string;
+    if (rank.strength === 3 && !rank.negated && fact.expected === fact.actual) Object.assign(fact, { strength: 0, tautology: true });
+  } else if (first) {
+    fact.actual = compactText(first) as string;
+    if (rank.strength === 3 && matcher.startsWith("expect")) fact.expected = fact.actual;
+    if ((matcher === "assertTrue" && /^true$/i.test(first.text)) || (matcher === "assertFalse" && /^false$/i.test(first.text))) {
+      Object.assign(fact, { strength: 0, tautology: true });
+    }
+  }
+  return fact;
+}
+
+function extractPhpDrafts(path: string, grammar: LoadedGrammar, root: Node): ExtractedDrafts {
+  const tests: TestDraft[] = [];
+  const nonTestFunctions: NonTestFunctionFact[] = [];
+  const matches = queryCaptures(grammar, "tests", root);
+
+  for (const match of matches) {
+    const definition = match.get("definition");
+    const name = match.get("name")?.text;
+    const body = match.get("body");
+    if (!definition || !name || !body) continue;
+    const classNode = definition.parent?.parent;
+    if (classNode?.type !== "class_declaration") continue;
+    const className = classNode.childForFieldName("name")?.text ?? "";
+    const line = definition.startPosition.row + 1;
+    const bodyHash = hashNode(body);
+    const docblock = docblockOf(definition);
+    const attributes = attributesOf(definition);
+    const isPublic = !/\b(private|protected)\b/.test(namedChildren(definition).filter((child) => child.type === "visibility_modifier").map((child) => child.text).join(" "));
+    const isTest = isTestClass(classNode) && isPublic && (name.startsWith("test") || /@test\b/.test(docblock) || attributes.has("Test"));
+    if (!isTest) {
+      nonTestFunctions.push({ name, suitePath: [className], line, bodyHash });
+      continue;
+    }
+    const draft: TestDraft = { name, suitePath: [className], line, node: definition, bodyHash, marks: {}, literals: literalsOf(body) };
+    const providerName = stringValue(argumentValues(attributes.get("DataProvider"))[0]) ?? /@dataProvider\s+(\w+)/.exec(docblock)?.[1] ?? null;
+    if (providerName) {
+      const provider = classNode
+        .descendantsOfType("method_declaration")
+        .find((method) => method?.childForFieldName("name")?.text === providerName) ?? undefined;
+      const rows = providerRows(provider);
+      draft.eachRows = rows.count;
+      if (rows.hashes) draft.eachRowHashes = rows.hashes;
+      if (rows.literals) draft.eachRowLiterals = rows.literals;
+    } else if (attributes.has("TestWith") || /@testWith\b/.test(docblock)) {
+      draft.eachRows = null;
+    }
+    tests.push(draft);
+  }
+
+  const skips: SkipDraft[] = [];
+  for (const match of matches) {
+    const call = match.get("skip");
+    const method = match.get("method")?.text;
+    if (!call || !method) continue;
+    const reason = stringValue(argumentValues(match.get("args"))[0]);
+    const skip: SkipDraft = { startIndex: call.startIndex, flag: method === "markTestIncomplete" ? "todo" : "skipped", via: `${method}()` };
+    if (reason !== null) skip.reason = reason;
+    skips.push(skip);
+  }
+
+  const assertions: AssertionDraft[] = [];
+  for (const match of queryCaptures(grammar, "assertions", root)) {
+    const node = match.get("assertion");
+    const matcher = match.get("matcher")?.text;
+    if (!node || !matcher) continue;
+    assertions.push({ ...assertionFact(matcher, match.get("args"), node.startPosition.row + 1), startIndex: node.startIndex });
+  }
+  const frameworks = tests.length > 0 ? ["phpunit"] : [];
+  return { tests, assertions, skips, nonTestFunctions: tests.length > 0 || isPhpTestPath(path) ? nonTestFunctions : [], frameworks };
+}
+
+/** Facts of one PHP file (see the module comment). Never throws for bad content. */
+export function extractPhpFacts(path: string, content: string): Promise<FileFacts> {
+  return extractWithTreeSitter(LANGUAGE_ID, QUERIES, isPhpTestPath(path), content, (grammar, root) => extractPhpDrafts(path, grammar, root));
+}
+
+/** The PHP language module: `.php`, parsed with tree-sitter-php. */
+export const php = {
+  id: "php" as const,
+  extensions: [".php"],
+  isTestPath: isPhpTestPath,
+  extract: extractPhpFacts,
+} satisfies LanguageModule;
