@@ -162,6 +162,19 @@ function gitlabSetting(jobs: YamlObject, job: YamlObject, key: string, depth = 0
   return undefined;
 }
 
+/**
+ * True when `allow_failure` lets a failing test run pass: `true`, or
+ * `exit_codes` that include 1 (the exit status of a failing pytest, jest,
+ * vitest, go test or cargo test run). `exit_codes: [137]` (retry an OOM
+ * kill) does not.
+ */
+function allowsTestFailures(value: StaticValue | undefined): boolean {
+  if (isAlwaysTrue(value)) return true;
+  if (!isObject(value)) return false;
+  const codes = value.exit_codes;
+  return codes === 1 || (Array.isArray(codes) && codes.includes(1));
+}
+
 /** Notes for a .gitlab-ci.yml file. */
 export async function compareGitlabCi(before: string | null, after: string | null): Promise<TamperNote[]> {
   const was = before === null ? { value: {}, lines: new Map<string, number>() } : await readYaml(before);
@@ -184,7 +197,7 @@ export async function compareGitlabCi(before: string | null, after: string | nul
     }
     const allowBefore = gitlabSetting(oldRoot, job, "allow_failure");
     const allowAfter = gitlabSetting(newRoot, next, "allow_failure");
-    if ((isAlwaysTrue(allowAfter) || isObject(allowAfter)) && !(isAlwaysTrue(allowBefore) || isObject(allowBefore))) {
+    if (allowsTestFailures(allowAfter) && !allowsTestFailures(allowBefore)) {
       notes.push({ setting: `${name}.allow_failure`, line: line(`${name}.allow_failure`) ?? line(name), message: `test job "${name}" now has allow_failure: its failures no longer fail the pipeline`, before: allowBefore ?? null, after: allowAfter ?? null });
     }
     const whenBefore = gitlabSetting(oldRoot, job, "when");

@@ -229,7 +229,7 @@ const FAMILIES: Record<RunnerFamily, FamilySpec> = {
   },
   go: {
     valueOptions: new Set(["-run", "-skip", "-tags", "-timeout", "-count", "-coverprofile", "-covermode", "-coverpkg", "-p", "-parallel", "-bench", "-cpu", "-benchtime", "-o", "-exec", "-shuffle", "-json"]),
-    filterOptions: new Set(["-run", "-tags"]),
+    filterOptions: new Set(["-run"]),
     ignoreOptions: new Set(["-skip"]),
     narrowingOptions: new Set(["-short"]),
     isPositionalFilter: true,
@@ -722,6 +722,13 @@ export function compareAnalyses(was: CommandAnalysis, now: CommandAnalysis, befo
   for (const invocation of was.invocations) {
     const index = unused.findIndex((candidate) => candidate.runner === invocation.runner);
     if (index === -1) {
+      // Handed over to another test script or task runner (`npm test` -> `npm run test:ci`, `pytest` -> `make test`):
+      // what that runs is judged where it is defined, not here.
+      const delegate = unused.findIndex((candidate) => isDelegatingRunner(candidate.runner));
+      if (delegate !== -1) {
+        unused.splice(delegate, 1);
+        continue;
+      }
       notes.push({ ...base, message: `${setting} no longer runs ${invocation.runner} (${show(renderInvocation(invocation))})`, detail: { runner_removed: invocation.runner } });
       continue;
     }
@@ -729,6 +736,11 @@ export function compareAnalyses(was: CommandAnalysis, now: CommandAnalysis, befo
     notes.push(...compareInvocation(invocation, partner as RunnerInvocation, setting, line));
   }
   return notes;
+}
+
+/** Runners that run something defined elsewhere: an npm script, a make target, a tox or nox environment, a monorepo task. */
+function isDelegatingRunner(runner: string): boolean {
+  return /^(npm run |make$|tox$|nox$|turbo |nx |lerna )/.test(runner);
 }
 
 /** True when the command runs a test runner (used to decide whether a CI step or script is a test step). */

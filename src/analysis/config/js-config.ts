@@ -57,6 +57,26 @@ function subConfig(config: StaticConfig, key: string): StaticConfig {
   return { value, lines };
 }
 
+/** `npm test`, `npm run x`, `pnpm x`, `yarn run x`, `bun run x`, with `-- args` after them. */
+const SCRIPT_CALL = /\b(?:npm|pnpm|yarn|bun)\s+(?:(t|test)\b|(?:run|run-script)\s+([\w:.-]+)|([\w:.-]+))((?:\s+--(?:\s+[^\s;&|()]+)+)?)/g;
+
+/**
+ * A script's command with the scripts it calls in the same package.json
+ * spliced in (`npm run test:unit` -> `(vitest run)`), arguments after `--`
+ * appended to the callee, at most 5 levels deep. So a `test` script that
+ * now calls a new `test:ci` script is judged by what `test:ci` runs.
+ */
+export function resolveScript(scripts: Readonly<Record<string, string>>, command: string, depth = 0): string {
+  if (depth >= 5) return command;
+  return command.replace(SCRIPT_CALL, (whole, test: string | undefined, run: string | undefined, bare: string | undefined, args: string) => {
+    const name = test ? "test" : (run ?? bare ?? "");
+    const body = scripts[name];
+    if (body === undefined || (bare !== undefined && ["install", "ci", "exec", "add", "dlx", "i"].includes(bare))) return whole;
+    const extra = args.replace(/^\s+--/, "").trim();
+    return `(${resolveScript(scripts, body, depth + 1)}${extra ? ` ${extra}` : ""})`;
+  });
+}
+
 /** Notes for package.json: test scripts weakened or gone, and the runner/coverage settings it embeds. */
 export function comparePackageJson(before: string | null, after: string | null): TamperNote[] {
   const was = before === null ? EMPTY : parseJsonWithLines(before);
@@ -74,8 +94,10 @@ export function comparePackageJson(before: string | null, after: string | null):
     if (!isTestScriptName(name) && !/^(ci|check|verify|coverage|cov)(:|$)/.test(name)) continue;
     const next = newScripts[name];
     const line = now.lines.get(`scripts.${name}`) ?? null;
-    if (next === command) continue;
-    notes.push(...compareCommands(command, next ?? "", `scripts.${name}`, line));
+    const resolvedBefore = resolveScript(oldScripts, command);
+    const resolvedAfter = next === undefined ? "" : resolveScript(newScripts, next);
+    if (resolvedAfter === resolvedBefore) continue;
+    notes.push(...compareCommands(resolvedBefore, resolvedAfter, `scripts.${name}`, line));
   }
   const embedded: [string, (config: StaticConfig, prefix: string) => RunnerSettings, string][] = [
     ["jest", (config, prefix) => jestSettings(config.value, config.lines, prefix), "jest"],

@@ -374,7 +374,8 @@ export function compareConftest(before: string, after: string): TamperNote[] {
   const was = conftestFacts(before);
   const now = conftestFacts(after);
   const notes: TamperNote[] = [];
-  const added = [...now.ignored].filter(([path]) => !was.ignored.has(path));
+  // `collect_ignore = ["setup.py", "docs/conf.py"]` is routine; only entries that name tests hide tests.
+  const added = [...now.ignored].filter(([path]) => !was.ignored.has(path) && /test|spec|\(computed\)/i.test(path));
   if (added.length > 0) {
     notes.push({
       setting: "collect_ignore",

@@ -39,6 +39,8 @@ const FLAGS: FlagRow[] = [
   { name: "narrowed to one file", path: "package.json", before: pkg({ test: "vitest run" }), after: pkg({ test: "vitest run test/cart.test.ts" }), setting: /^scripts\.test$/ },
   { name: "-t name filter added", path: "package.json", before: pkg({ test: "vitest run" }), after: pkg({ test: "vitest run -t parser" }), setting: /^scripts\.test$/ },
   { name: "test:e2e runner dropped", path: "package.json", before: pkg({ test: "vitest run && playwright test" }), after: pkg({ test: "vitest run" }), setting: /^scripts\.test$/ },
+  { name: "test handed to a new script that echoes", path: "package.json", before: pkg({ test: "vitest run" }), after: pkg({ test: "npm run test:ci", "test:ci": "echo skipped" }), setting: /^scripts\.test$/ },
+  { name: "npm test -- filter through a called script", path: "package.json", before: pkg({ test: "npm run test:unit", "test:unit": "vitest run" }), after: pkg({ test: "npm run test:unit -- cart", "test:unit": "vitest run" }), setting: /^scripts\.test$/ },
   { name: "test:unit script removed", path: "package.json", before: pkg({ test: "npm run test:unit", "test:unit": "vitest run" }), after: pkg({ test: "npm run test:unit" }), setting: /^scripts\.test:unit$/ },
   { name: "testPathIgnorePatterns via CLI", path: "package.json", before: pkg({ test: "jest --ci" }), after: pkg({ test: "jest --ci --testPathIgnorePatterns=cart" }), setting: /^scripts\.test$/ },
   { name: "c8 threshold lowered", path: "package.json", before: pkg({ test: "c8 --check-coverage --lines 90 vitest run" }), after: pkg({ test: "c8 --check-coverage --lines 70 vitest run" }), setting: /^scripts\.test$/, severity: "medium" },
@@ -108,6 +110,7 @@ const FLAGS: FlagRow[] = [
   { name: "test job removed", path: ".github/workflows/ci.yml", before: `on: push\njobs:\n  lint:\n    runs-on: x\n    steps:\n      - run: npm run lint\n  test:\n    runs-on: x\n    steps:\n      - run: npm test\n`, after: `on: push\njobs:\n  lint:\n    runs-on: x\n    steps:\n      - run: npm run lint\n`, setting: /^jobs\.test$/ },
   { name: "workflow deleted", path: ".github/workflows/test.yml", before: workflow("      - run: npm test\n"), after: null, setting: /^jobs\.test$/ },
   // GitLab CI
+  { name: "allow_failure on exit code 1", path: ".gitlab-ci.yml", before: gitlab("  script:\n    - pytest\n"), after: gitlab("  script:\n    - pytest\n  allow_failure:\n    exit_codes: [1, 137]\n"), setting: /allow_failure/ },
   { name: "allow_failure added", path: ".gitlab-ci.yml", before: gitlab("  script:\n    - pytest\n"), after: gitlab("  script:\n    - pytest\n  allow_failure: true\n"), setting: /allow_failure/, line: 6 },
   { name: "gitlab || true", path: ".gitlab-ci.yml", before: gitlab("  script:\n    - npm ci\n    - npm test\n"), after: gitlab("  script:\n    - npm ci\n    - npm test || true\n"), setting: /script/ },
   { name: "gitlab test job removed", path: ".gitlab-ci.yml", before: gitlab("  script:\n    - go test ./...\n") + "build:\n  script:\n    - go build\n", after: "stages: [test]\nbuild:\n  script:\n    - go build\n", setting: /^unit$/ },
@@ -151,6 +154,10 @@ const PASSES: Row[] = [
   { name: "continue-on-error removed", path: ".github/workflows/ci.yml", before: workflow("      - run: npm test\n        continue-on-error: true\n"), after: workflow("      - run: npm test\n") },
   { name: "gitlab job gains a test command", path: ".gitlab-ci.yml", before: gitlab("  script:\n    - pytest\n"), after: gitlab("  script:\n    - pytest\n    - pytest --doctest-modules src\n") },
   { name: "gitlab allow_failure on a lint job", path: ".gitlab-ci.yml", before: "lint:\n  script:\n    - ruff check .\n", after: "lint:\n  script:\n    - ruff check .\n  allow_failure: true\n" },
+  { name: "test script handed to another test script", path: "package.json", before: pkg({ test: "vitest run" }), after: pkg({ test: "npm run test:ci", "test:ci": "vitest run --reporter=junit" }) },
+  { name: "go test -tags added", path: "Makefile", before: "test:\n\tgo test ./...\n", after: "test:\n\tgo test -tags integration ./...\n" },
+  { name: "gitlab allow_failure for OOM kills only", path: ".gitlab-ci.yml", before: gitlab("  script:\n    - pytest\n"), after: gitlab("  script:\n    - pytest\n  allow_failure:\n    exit_codes: [137]\n") },
+  { name: "conftest ignores setup.py and docs", path: "conftest.py", before: "", after: "collect_ignore = [\"setup.py\", \"docs/conf.py\"]\n" },
   { name: "config under fixtures is someone else's", path: "test/fixtures/app/package.json", before: pkg({ test: "jest" }), after: pkg({ test: "jest || true" }) },
 ];
 
