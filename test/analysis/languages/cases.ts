@@ -19,6 +19,21 @@ export interface TestSpec {
   skip?: "plain" | "linked";
   /** False: the same body, but named/annotated so the runner no longer collects it. */
   isDiscovered?: boolean;
+  /** What the test checks (default "exact"). */
+  check?: Check;
+}
+
+/**
+ * The kinds of check a test makes: an exact equality, a truthiness check,
+ * none (the call stays, its result unchecked), a tautology.
+ */
+export type Check = "exact" | "truthy" | "none" | "tautology";
+
+/** One language's statement for each kind of check of `compute(input)`. */
+type CheckSource = Record<Check, (input: number, expected: number) => string>;
+
+function checkOf(checks: CheckSource, test: TestSpec): string {
+  return checks[test.check ?? "exact"](test.input, test.expected);
 }
 
 /** How a language renders a test file and names a test. */
@@ -44,6 +59,49 @@ const camel = (name: string): string => {
 
 const REASON = { plain: "flaky on CI", linked: "flaky, see https://github.com/acme/app/issues/42" } as const;
 
+const PYTHON: CheckSource = {
+  exact: (input, expected) => `assert compute(${input}) == ${expected}`,
+  truthy: (input) => `assert compute(${input})`,
+  none: (input) => `compute(${input})`,
+  tautology: () => "assert True",
+};
+const GO: CheckSource = {
+  exact: (input, expected) => `\tif got := Compute(${input}); got != ${expected} {\n\t\tt.Errorf("got %d", got)\n\t}\n`,
+  truthy: (input) => `\tif !Valid(Compute(${input})) {\n\t\tt.Error("invalid")\n\t}\n`,
+  none: (input) => `\t_ = Compute(${input})\n`,
+  tautology: () => `\tif false {\n\t\tt.Error("never")\n\t}\n`,
+};
+const RUST: CheckSource = {
+  exact: (input, expected) => `assert_eq!(compute(${input}), ${expected});`,
+  truthy: (input) => `assert!(is_valid(compute(${input})));`,
+  none: (input) => `compute(${input});`,
+  tautology: () => "assert!(true);",
+};
+const JAVA: CheckSource = {
+  exact: (input, expected) => `assertEquals(${expected}, Calc.compute(${input}));`,
+  truthy: (input) => `assertNotNull(Calc.compute(${input}));`,
+  none: (input) => `Calc.compute(${input});`,
+  tautology: () => "assertTrue(true);",
+};
+const CSHARP: CheckSource = {
+  exact: (input, expected) => `Assert.Equal(${expected}, Calc.Compute(${input}));`,
+  truthy: (input) => `Assert.NotNull(Calc.Compute(${input}));`,
+  none: (input) => `Calc.Compute(${input});`,
+  tautology: () => "Assert.True(true);",
+};
+const RUBY: CheckSource = {
+  exact: (input, expected) => `assert_equal ${expected}, compute(${input})`,
+  truthy: (input) => `assert compute(${input})`,
+  none: (input) => `compute(${input})`,
+  tautology: () => "assert true",
+};
+const PHP: CheckSource = {
+  exact: (input, expected) => `$this->assertSame(${expected}, Calc::compute(${input}));`,
+  truthy: (input) => `$this->assertNotNull(Calc::compute(${input}));`,
+  none: (input) => `Calc::compute(${input});`,
+  tautology: () => "$this->assertTrue(true);",
+};
+
 /** Every tree-sitter language's rendering, keyed by language id. */
 export const LANGUAGE_CASES: readonly LanguageCase[] = [
   {
@@ -57,7 +115,7 @@ export const LANGUAGE_CASES: readonly LanguageCase[] = [
         .map((test) => {
           const skip = test.skip ? `@pytest.mark.skip(reason=${JSON.stringify(REASON[test.skip])})\n` : "";
           const name = test.isDiscovered === false ? `check_${snake(test.name)}` : `test_${snake(test.name)}`;
-          return `${skip}def ${name}():\n    assert compute(${test.input}) == ${test.expected}\n`;
+          return `${skip}def ${name}():\n    ${checkOf(PYTHON, test)}\n`;
         })
         .join("\n\n"),
   },
@@ -72,7 +130,7 @@ export const LANGUAGE_CASES: readonly LanguageCase[] = [
         .map((test) => {
           const skip = test.skip ? `\tt.Skip(${JSON.stringify(REASON[test.skip])})\n` : "";
           const name = test.isDiscovered === false ? `check${pascal(test.name)}` : `Test${pascal(test.name)}`;
-          return `func ${name}(t *testing.T) {\n${skip}\tif got := Compute(${test.input}); got != ${test.expected} {\n\t\tt.Errorf("got %d", got)\n\t}\n}\n`;
+          return `func ${name}(t *testing.T) {\n${skip}${checkOf(GO, test)}}\n`;
         })
         .join("\n"),
   },
@@ -87,7 +145,7 @@ export const LANGUAGE_CASES: readonly LanguageCase[] = [
         .map((test) => {
           const attribute = test.isDiscovered === false ? "" : "    #[test]\n";
           const skip = test.skip ? `    #[ignore = ${JSON.stringify(REASON[test.skip])}]\n` : "";
-          return `${attribute}${skip}    fn ${snake(test.name)}() {\n        assert_eq!(compute(${test.input}), ${test.expected});\n    }\n`;
+          return `${attribute}${skip}    fn ${snake(test.name)}() {\n        ${checkOf(RUST, test)}\n    }\n`;
         })
         .join("\n") +
       "}\n",
@@ -103,7 +161,7 @@ export const LANGUAGE_CASES: readonly LanguageCase[] = [
         .map((test) => {
           const annotation = test.isDiscovered === false ? "" : "    @Test\n";
           const skip = test.skip ? `    @Disabled(${JSON.stringify(REASON[test.skip])})\n` : "";
-          return `${annotation}${skip}    void ${camel(test.name)}() {\n        assertEquals(${test.expected}, Calc.compute(${test.input}));\n    }\n`;
+          return `${annotation}${skip}    void ${camel(test.name)}() {\n        ${checkOf(JAVA, test)}\n    }\n`;
         })
         .join("\n") +
       "}\n",
@@ -118,7 +176,7 @@ export const LANGUAGE_CASES: readonly LanguageCase[] = [
         .map((test) => {
           const skip = test.skip ? `(Skip = ${JSON.stringify(REASON[test.skip])})` : "";
           const attribute = test.isDiscovered === false ? "" : `    [Fact${skip}]\n`;
-          return `${attribute}    public void ${pascal(test.name)}()\n    {\n        Assert.Equal(${test.expected}, Calc.Compute(${test.input}));\n    }\n`;
+          return `${attribute}    public void ${pascal(test.name)}()\n    {\n        ${checkOf(CSHARP, test)}\n    }\n`;
         })
         .join("\n") +
       "}\n",
@@ -133,7 +191,7 @@ export const LANGUAGE_CASES: readonly LanguageCase[] = [
         .map((test) => {
           const name = test.isDiscovered === false ? `check_${snake(test.name)}` : `test_${snake(test.name)}`;
           const skip = test.skip ? `    skip ${JSON.stringify(REASON[test.skip])}\n` : "";
-          return `  def ${name}\n${skip}    assert_equal ${test.expected}, compute(${test.input})\n  end\n`;
+          return `  def ${name}\n${skip}    ${checkOf(RUBY, test)}\n  end\n`;
         })
         .join("\n") +
       "end\n",
@@ -148,7 +206,7 @@ export const LANGUAGE_CASES: readonly LanguageCase[] = [
         .map((test) => {
           const name = test.isDiscovered === false ? `check${pascal(test.name)}` : `test${pascal(test.name)}`;
           const skip = test.skip ? `        $this->markTestSkipped(${JSON.stringify(REASON[test.skip])});\n` : "";
-          return `    public function ${name}(): void\n    {\n${skip}        $this->assertSame(${test.expected}, Calc::compute(${test.input}));\n    }\n`;
+          return `    public function ${name}(): void\n    {\n${skip}        ${checkOf(PHP, test)}\n    }\n`;
         })
         .join("\n") +
       "}\n",

@@ -64,6 +64,23 @@ describe.each(LANGUAGE_CASES.map((language) => [language.language, language] as 
     expect(await judge(language, [ADDS, SUBTRACTS], [ADDS, { ...SUBTRACTS, isDiscovered: false }])).toEqual([["test_disabled", "critical", language.idOf("subtracts")]]);
   });
 
+  it.each([
+    ["exact -> truthiness check", "exact", "truthy", [["assertion_weakening", "high"]]],
+    ["exact -> tautology", "exact", "tautology", [["assertion_weakening", "high"]]],
+    ["exact -> no check (the call stays)", "exact", "none", [["assertion_removal", "high"]]],
+    ["truthiness check -> exact (strengthened)", "truthy", "exact", []],
+    ["tautology -> exact", "tautology", "exact", []],
+  ] as const)("assertions: %s", async (_title, from, to, expected) => {
+    const findings = await judge(language, [ADDS, { ...SUBTRACTS, check: from }], [ADDS, { ...SUBTRACTS, check: to }]);
+    expect(findings.map(([type, severity]) => [type, severity])).toEqual(expected);
+    for (const [, , test] of findings) expect(test).toBe(language.idOf("subtracts"));
+  });
+
+  it("changing the expected value while the code under test did not change is expectation_changed", async () => {
+    const findings = await judge(language, [ADDS, SUBTRACTS], [ADDS, { ...SUBTRACTS, expected: 7 }]);
+    expect(findings).toEqual([["expectation_changed", "medium", language.idOf("subtracts")]]);
+  });
+
   it("an unparsable after side never throws and accounts for the lost tests as high", async () => {
     const facts = await extractFacts(language.path, language.garbage);
     expect(facts.tests).toEqual([]);
