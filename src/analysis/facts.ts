@@ -184,6 +184,8 @@ export interface SchemaFact {
   key: string;
   line: number;
   methods: string[];
+  /** True when the chain wraps another schema by name (`z.optional(positiveInt)`), so its constraints live elsewhere. */
+  opaque?: boolean;
 }
 
 /**

@@ -248,6 +248,29 @@ function chainNames(node: t.Node): string[] {
   return names;
 }
 
+/** Schema combinators whose argument is itself a schema. */
+const SCHEMA_WRAPPERS: ReadonlySet<string> = new Set([
+  "optional", "nullable", "nullish", "array", "pipe", "union", "intersection", "lazy", "readonly", "_default", "default",
+  "prefault", "catch", "record", "tuple", "and", "or", "extend", "merge", "concat", "of",
+]);
+
+/** True when a call of the chain passes a schema by name (`z.optional(positiveInt)`, `z.array(Item)`). */
+function wrapsNamedSchema(node: t.Node): boolean {
+  let current: t.Node = node;
+  for (let depth = 0; depth < 60; depth++) {
+    if (current.type === "CallExpression" || current.type === "OptionalCallExpression") {
+      const name = calleeName(current.callee);
+      if (name !== null && SCHEMA_WRAPPERS.has(name) && current.arguments.some((arg) => arg.type === "Identifier" || arg.type === "MemberExpression")) return true;
+      current = current.callee;
+    } else if (current.type === "MemberExpression" || current.type === "OptionalMemberExpression") {
+      current = current.object;
+    } else {
+      return false;
+    }
+  }
+  return false;
+}
+
 /** True when `expression` is a value that carries an error: `err(x)`, `new HttpError()`, `Promise.reject(e)`, `{ error }`, `{ ok: false }`. */
 function isErrorValue(expression: t.Node): boolean {
   const node = unwrap(expression.type === "AwaitExpression" ? expression.argument : expression);
@@ -808,7 +831,9 @@ class CodeWalker {
       (parent?.type === "CallExpression" && parent.callee === node)
     );
     if (root !== null && this.schemaRoots.has(root) && isOutermost) {
-      this.schemas.push({ key: keyPath.join(".") || `<line ${this.line(node)}>`, line: this.line(node), methods: chainNames(node) });
+      const fact: SchemaFact = { key: keyPath.join(".") || `<line ${this.line(node)}>`, line: this.line(node), methods: chainNames(node) };
+      if (wrapsNamedSchema(node)) fact.opaque = true;
+      this.schemas.push(fact);
     }
   }
 

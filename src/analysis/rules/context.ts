@@ -42,6 +42,27 @@ export function isTestPair(pair: RulePair): boolean {
   return (pair.after?.isTestFile ?? false) || (pair.before?.isTestFile ?? false);
 }
 
+/** Folders of test data and doubles: code there is material for tests (often deliberately wrong), not the product. */
+const TEST_SUPPORT_DIRECTORIES: ReadonlySet<string> = new Set([
+  "fixtures", "fixture", "__fixtures__", "testdata", "test-data", "test_data", "__mocks__", "mocks", "__snapshots__",
+]);
+
+/** True when a folder of the path holds fixtures, test data or mocks (`fixtures/`, `testdata/`, `__mocks__/`). */
+export function isTestSupportPath(path: string): boolean {
+  const segments = path.split("/");
+  segments.pop();
+  return segments.some((segment) => TEST_SUPPORT_DIRECTORIES.has(segment.toLowerCase()));
+}
+
+/**
+ * True when the changed file is product code that the code rules
+ * (validation_bypass, special_casing, feature_removal) judge: not test code,
+ * and not fixtures, test data or mocks.
+ */
+export function isProductCode(pair: RulePair): boolean {
+  return !isTestPair(pair) && !isTestSupportPath(pair.path);
+}
+
 /** Extensions tried, in order, when an import specifier names no extension. */
 const RESOLVE_EXTENSIONS = [".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs", ".py", ".go", ".rs", ".rb", ".php", ".java", ".cs"];
 

@@ -11,7 +11,7 @@
 
 import type { ExportFact, TestCase } from "../facts.js";
 import type { Finding } from "../types.js";
-import { isTestPair, resolveImport, usable, type RuleInput, type RulePair } from "./context.js";
+import { isProductCode, isTestPair, resolveImport, usable, type RuleInput, type RulePair } from "./context.js";
 
 /** An exported symbol that is gone after the change. */
 export interface RemovedExport {
@@ -34,7 +34,7 @@ function importedNames(pair: RulePair, side: "before" | "after"): Set<string> {
 
 /** Every export that disappeared from a changed non-test file and did not move or get renamed (see the module comment). */
 export function findRemovedExports(pairs: readonly RulePair[]): RemovedExport[] {
-  const code = pairs.filter((pair) => !isTestPair(pair));
+  const code = pairs.filter(isProductCode);
   const addedNames = new Map<string, string>();
   const addedHashes = new Set<string>();
   for (const pair of code) {

@@ -5,8 +5,9 @@
  * branches or lookup-table entries that map a literal the changed tests use
  * as input to the literal those tests expect.
  *
- * False-positive guards: configuration files (`*.config.*`, `config/`,
- * setup files) may branch on the environment; `NODE_ENV === "production"`
+ * False-positive guards: fixtures, test data and mocks are not product code;
+ * configuration files (`*.config.*`, `config/`, setup files) may branch on
+ * the environment; `NODE_ENV === "production"`
  * is not a runner check; only checks, branches and entries that are new in
  * this change count; literals too common to mean anything (numbers below
  * 10, strings of up to two characters, booleans, null) are ignored.
@@ -14,7 +15,7 @@
 
 import type { CodeFacts, LiteralBranchFact, TestCase } from "../facts.js";
 import type { Finding } from "../types.js";
-import { isTestPair, multisetMinus, usable, type RuleInput } from "./context.js";
+import { isProductCode, isTestPair, multisetMinus, usable, type RuleInput } from "./context.js";
 import { EQUALITY_NAME } from "./validation.js";
 
 /** Config and setup files, where environment checks are the point. */
@@ -143,7 +144,7 @@ export function specialCasingFindings(input: RuleInput): Finding[] {
   const tests = collectTestLiterals(input);
   const findings: Finding[] = [];
   for (const pair of input.pairs) {
-    if (isTestPair(pair) || (pair.before !== null && usable(pair.before) === null)) continue;
+    if (!isProductCode(pair) || (pair.before !== null && usable(pair.before) === null)) continue;
     const after = usable(pair.after)?.code;
     if (!after) continue;
     const before = usable(pair.before)?.code ?? null;

@@ -11,13 +11,16 @@
  * Equivalent in the function itself means the same thrown/returned value, the
  * same condition, or a condition on the same names that throws the same
  * error class; in a helper (with its own parameter names), the same error
- * class or shared names suffice. So a guard moved into a helper, inverted or
- * reworded does not fire.
+ * class or shared names suffice; failing both, any reached guard not already
+ * claimed that throws the same error class (a check rewritten in place, as
+ * `/^[0-7]+$/.test(mode)` becoming a byte loop). Each guard of before needs
+ * its own partner, so deleting one of two RangeError guards still fires. A
+ * guard moved into a helper, inverted or reworded does not fire.
  */
 
 import type { CatchFact, CodeFacts, FunctionFact, GuardFact, SchemaFact, SuppressionFact } from "../facts.js";
 import type { FileChange, Finding } from "../types.js";
-import { isTestPair, multisetMinus, usable, type RuleInput, type RulePair } from "./context.js";
+import { isProductCode, multisetMinus, usable, type RuleInput, type RulePair } from "./context.js";
 
 /** Schema methods that accept more than before when added. */
 const LOOSENING_METHODS: ReadonlySet<string> = new Set([
@@ -56,7 +59,7 @@ interface CodeSide {
 
 function codePairs(pairs: readonly RulePair[]): { path: string; before: CodeFacts | null; after: CodeFacts | null }[] {
   return pairs
-    .filter((pair) => !isTestPair(pair) && !(pair.before !== null && usable(pair.before) === null))
+    .filter((pair) => isProductCode(pair) && !(pair.before !== null && usable(pair.before) === null))
     .map((pair) => ({ path: pair.path, before: usable(pair.before)?.code ?? null, after: usable(pair.after)?.code ?? null }))
     .filter((pair) => pair.after !== null && (pair.before !== null || pair.after.suppressions !== undefined));
 }
@@ -161,9 +164,15 @@ function guardFindings(path: string, before: CodeFacts, after: CodeFacts, allAft
       const callsBefore = new Set((before.functions ?? []).find((candidate) => candidate.name === owner)?.calls ?? []);
       callsValidator = [...reached.validatorCalls].some((call) => !callsBefore.has(call));
     }
+    // Each guard of before needs its own partner after: first an equivalent one, then one throwing the same error class.
     const unused = [...candidates];
-    for (const guard of guards) {
+    const unmatched = guards.filter((guard) => {
       const index = unused.findIndex((candidate) => isKeptBy(guard, candidate));
+      if (index !== -1) unused.splice(index, 1);
+      return index === -1;
+    });
+    for (const guard of unmatched) {
+      const index = unused.findIndex((candidate) => actionClass(candidate.guard.action) === actionClass(guard.action));
       if (index !== -1) {
         unused.splice(index, 1);
         continue;
@@ -242,15 +251,43 @@ function catchFindings(path: string, before: CodeFacts, after: CodeFacts): Findi
   return findings;
 }
 
+/** Spellings that mean the same constraint: `z.strictObject` is `z.object().strict()`, `z.looseObject` is `.passthrough()`. */
+const METHOD_EXPANSIONS: Record<string, string[]> = {
+  strictObject: ["object", "strict"],
+  looseObject: ["object", "passthrough"],
+  exactOptional: ["optional"],
+};
+
+/**
+ * Every chain recorded under one key (a field's schema may be several
+ * chains: `z.optional(z.string())`, `.check(z.minLength(1))`), merged into
+ * one method multiset; `opaque` when any chain wraps a named schema.
+ */
+function schemasByKey(schemas: readonly SchemaFact[]): Map<string, SchemaFact> {
+  const byKey = new Map<string, SchemaFact>();
+  for (const schema of schemas) {
+    if (schema.key.startsWith("<")) continue;
+    const methods = schema.methods.flatMap((method) => METHOD_EXPANSIONS[method] ?? [method]);
+    const known = byKey.get(schema.key);
+    if (known) {
+      known.methods.push(...methods);
+      if (schema.opaque) known.opaque = true;
+    } else {
+      byKey.set(schema.key, { ...schema, methods });
+    }
+  }
+  return byKey;
+}
+
 function schemaFindings(path: string, before: CodeFacts, after: CodeFacts): Finding[] {
   const findings: Finding[] = [];
-  const beforeByKey = new Map<string, SchemaFact>();
-  for (const schema of before.schemas ?? []) if (!schema.key.startsWith("<")) beforeByKey.set(schema.key, schema);
-  for (const now of after.schemas ?? []) {
+  const beforeByKey = schemasByKey(before.schemas ?? []);
+  for (const now of schemasByKey(after.schemas ?? []).values()) {
     const was = beforeByKey.get(now.key);
     if (!was) continue;
     const added = multisetMinus(now.methods, was.methods).filter((method) => LOOSENING_METHODS.has(method));
-    const dropped = multisetMinus(was.methods, now.methods).filter((method) => CONSTRAINING_METHODS.has(method));
+    // A field that now wraps a named schema keeps its constraints there: only added looseners count.
+    const dropped = now.opaque ? [] : multisetMinus(was.methods, now.methods).filter((method) => CONSTRAINING_METHODS.has(method));
     if (added.length === 0 && dropped.length === 0) continue;
     const parts = [...added.map((method) => `.${method}() added`), ...dropped.map((method) => `.${method}() dropped`)];
     findings.push({

@@ -69,6 +69,12 @@ const mustFlag: RuleCase[] = [
   { name: "zod .strict() replaced by .passthrough()", changes: changed(edit(CART, ".strict();", ".passthrough();")), findings: [high] },
   { name: "zod .min(1) dropped", changes: changed(edit(CART, "z.number().int().min(1)", "z.number().int()")), findings: [high] },
   { name: "yup .required() dropped", changes: changed(edit(CART, "yup.string().required()", "yup.string()")), findings: [high] },
+  {
+    name: "one of two guards throwing the same error class removed",
+    changes: [change("src/range.ts", `export function check(a: number, b: number) {\n  if (a < 0) throw new RangeError("a");\n  if (b < 0) throw new RangeError("b");\n  return a + b;\n}\n`, `export function check(a: number, b: number) {\n  if (a < 0) throw new RangeError("a");\n  return a + b;\n}\n`)],
+    findings: ["validation_bypass/high src/range.ts"],
+  },
+  { name: "zod/mini z.optional() wrapped around a field", changes: [change("src/opts.ts", `import * as z from "zod/mini";\nexport const O = z.object({ a: z.string() });\n`, `import * as z from "zod/mini";\nexport const O = z.object({ a: z.optional(z.string()) });\n`)], findings: ["validation_bypass/high src/opts.ts"] },
   { name: "joi .required() dropped", changes: changed(edit(CART, "Joi.string().required()", "Joi.string()")), findings: [high] },
   { name: "@ts-ignore added", changes: changed(edit(CART, "  return toSettings(", "  // @ts-ignore\n  return toSettings(")), findings: [medium] },
   { name: "@ts-expect-error added", changes: changed(edit(CART, "  return toSettings(", "  // @ts-expect-error wrong shape\n  return toSettings(")), findings: [medium] },
@@ -110,6 +116,23 @@ const mustNotFlag: RuleCase[] = [
   { name: "a catch that swallowed still swallows", changes: [change("src/a.ts", "export function f() { try { g(); } catch { } return 1; }\n", "export function f() { try { g(); } catch { } return 2; }\n")], findings: [] },
   { name: "a catch that swallowed now rethrows", changes: changed(edit(CART, "    throw new LoadError(path, { cause: error });", "    throw error;")), findings: [] },
   { name: "zod .optional() removed and .min() added (stricter)", changes: [change("src/s.ts", `import { z } from "zod";\nexport const S = z.object({ a: z.string().optional() });\n`, `import { z } from "zod";\nexport const S = z.object({ a: z.string().min(1) });\n`)], findings: [] },
+  {
+    name: "a guard rewritten in place with other names, same error",
+    changes: changed(edit(CART, `  if (percent < 0 || percent > 100) throw new RangeError("percent must be within 0..100");\n`, `  const p = Math.trunc(percent);\n  if (!(p >= 0 && p <= 100)) throw new RangeError(\`bad percent \${p}\`);\n`)),
+    findings: [],
+  },
+  {
+    name: "zod rewritten to zod/mini (z.strictObject, z.optional, .check)",
+    changes: [
+      change("src/opts.ts", `import { z } from "zod";\nexport const Options = z.object({ n: z.coerce.number().int().positive().optional(), json: z.boolean().optional() }).strict();\n`, `import * as z from "zod/mini";\nexport const Options = z.strictObject({ n: z.optional(z.coerce.number().check(z.int(), z.positive())), json: z.optional(z.boolean()) });\n`),
+    ],
+    findings: [],
+  },
+  {
+    name: "a field's constraints moved into a named schema",
+    changes: [change("src/opts.ts", `import { z } from "zod";\nexport const Options = z.object({ n: z.number().int().positive().optional() });\n`, `import { z } from "zod";\nimport { positiveInt } from "./schemas";\nexport const Options = z.object({ n: z.optional(positiveInt) });\n`)],
+    findings: [],
+  },
   { name: "a @ts-expect-error removed", changes: [change(PATH, edit(CART, "  return toSettings(", "  // @ts-expect-error wrong shape\n  return toSettings("), CART)], findings: [] },
   { name: "an as any removed", changes: [change(PATH, edit(CART, "raw as Record<string, unknown>", "raw as any"), CART)], findings: [] },
   { name: "a @ts-ignore that moved lines", changes: [change("src/l.ts", "// @ts-ignore\nexport const a = f();\n", "export const b = 1;\n// @ts-ignore\nexport const a = f();\n")], findings: [] },
