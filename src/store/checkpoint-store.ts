@@ -279,7 +279,7 @@ export class CheckpointStore {
         const prevTree = this.readCheckpoint(previous).treeOid;
         if (prevTree === snap.treeOid) {
           this.setIterationRef(request, previous);
-          commitStatCache(this.repo, snap);
+          commitStatCache(this.repo, snap, { ref: headRef, oid: previous });
           return { loop: request.loop, kind: request.kind, changed: false, oid: previous, treeOid: snap.treeOid, skipped: snap.skipped, stats: snap.stats };
         }
       }
@@ -287,7 +287,7 @@ export class CheckpointStore {
       if (compareAndSwapRef(this.refs, headRef, oid, previous)) {
         if (!previous) compareAndSwapRef(this.refs, loopRefName(request.loop, "baseline"), oid, resolveRef(this.refs, loopRefName(request.loop, "baseline")));
         this.setIterationRef(request, oid);
-        commitStatCache(this.repo, snap);
+        commitStatCache(this.repo, snap, { ref: headRef, oid });
         debug(() => `checkpoint ${oid} on ${headRef} (${request.kind})`);
         return { loop: request.loop, kind: request.kind, changed: true, oid, treeOid: snap.treeOid, skipped: snap.skipped, stats: snap.stats };
       }

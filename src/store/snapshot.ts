@@ -13,18 +13,19 @@
  * lock of git's: it reads `.git/index` and writes objects only.
  */
 import { createHash } from "node:crypto";
-import { lstatSync, readdirSync, readFileSync, readlinkSync, type Stats } from "node:fs";
+import { lstatSync, readdirSync, readFileSync, readlinkSync, type Dirent, type Stats } from "node:fs";
 import { join, resolve } from "node:path";
 import { RalphError, isErrno } from "../errors.js";
 import { debug } from "../log.js";
 import { isTrue } from "./git-config.js";
 import { readGitIndex, type IndexEntry } from "./git-index.js";
 import { globalLayers, isIgnored, makeLayer, readPatternFile, type IgnoreLayer } from "./ignore-rules.js";
-import { encodeTree, ObjectDatabase, type TreeEntry } from "./odb.js";
+import { encodeTree, ObjectDatabase, parseCommit, type TreeEntry } from "./odb.js";
 import { readRawRef, resolveRef } from "./refs.js";
 import type { Repository } from "./repo.js";
 import {
   loadStatCache,
+  type StatCache,
   RACY_WINDOW_MS,
   saveStatCache,
   StatCacheBuilder,
@@ -96,8 +97,17 @@ export function statCachePath(repo: Repository): string {
   return join(repo.ralphDir, "stat-cache");
 }
 
-/** Persists the cache of a snapshot that a commit now references. */
-export function commitStatCache(repo: Repository, snapshot: Snapshot): void {
+/**
+ * Persists the cache of a snapshot. `anchor` is the checkpoint commit that
+ * now references the snapshot's tree (and the ref it was written to); omit it
+ * for a snapshot no commit references (its new objects were left out of the
+ * cache, and the previous anchor still covers the rest).
+ */
+export function commitStatCache(repo: Repository, snapshot: Snapshot, anchor?: { ref: string; oid: string }): void {
+  if (anchor !== undefined && (anchor.ref !== snapshot.cache.anchor.ref || anchor.oid !== snapshot.cache.anchor.oid)) {
+    snapshot.cache.anchor = anchor;
+    snapshot.cacheDirty = true;
+  }
   if (!snapshot.cacheDirty) return;
   try {
     saveStatCache(statCachePath(repo), snapshot.cache);
@@ -105,6 +115,35 @@ export function commitStatCache(repo: Repository, snapshot: Snapshot): void {
     // A cache is an optimisation: failing to save it must not fail the checkpoint.
     debug(() => `could not save stat cache: ${(error as Error).message}`);
   }
+}
+
+/** How many first parents back from its ref an anchor may be and still count as reachable. */
+const ANCHOR_SEARCH_DEPTH = 200;
+
+/**
+ * The cache as far as it can be trusted: when its anchor commit is no longer
+ * reachable from the ref it was written to (the loop was deleted, the ref
+ * rewritten), `git gc` may have pruned the objects it names, so only the
+ * folder listings are kept and every file is looked at afresh.
+ */
+function trustedCache(repo: Repository, odb: ObjectDatabase, cache: StatCache): StatCache {
+  const { ref, oid } = cache.anchor;
+  if (oid === "") return cache;
+  let current: string | null = null;
+  try {
+    current = resolveRef({ gitDir: repo.gitDir, commonDir: repo.commonDir }, ref);
+    for (let depth = 0; current !== null && current !== oid && depth < ANCHOR_SEARCH_DEPTH; depth++) {
+      const obj = odb.tryRead(current);
+      current = obj && obj.type === "commit" ? (parseCommit(obj.content).parents[0] ?? null) : null;
+    }
+  } catch {
+    current = null;
+  }
+  if (current === oid) return cache;
+  debug(() => `stat cache anchor ${oid.slice(0, 12)} is no longer on ${ref}: re-reading files`);
+  const dropped = cache.withoutObjects();
+  dropped.anchor = { ref: "", oid: "" };
+  return dropped;
 }
 
 /** Resolves the HEAD commit of a nested repository or submodule at `absDir`, or null. */
@@ -175,6 +214,29 @@ function resolveLayers(lazy: readonly LazyLayer[], globals: readonly IgnoreLayer
   return out.concat(globals);
 }
 
+/**
+ * lstat of a work tree path; undefined when it is gone (or a parent became a
+ * file) mid-snapshot. A folder on the way that cannot be searched is E_UNREADABLE.
+ */
+function lstatPath(root: string, path: string): Stats | undefined {
+  try {
+    return lstatSync(root + "/" + path, { throwIfNoEntry: false });
+  } catch (error) {
+    if (isErrno(error, "ENOTDIR", "ENOENT")) return undefined;
+    if (isErrno(error, "EACCES", "EPERM")) throw unreadableFolder(path.includes("/") ? path.slice(0, path.lastIndexOf("/")) : "", error);
+    throw error;
+  }
+}
+
+/** The error for a folder git could not list either: user-fixable. */
+function unreadableFolder(rel: string, cause: unknown): RalphError {
+  const shown = rel === "" ? "the work tree root" : `${rel}/`;
+  return new RalphError("E_UNREADABLE", `cannot read folder ${shown}: permission denied; fix its permissions or add it to .gitignore`, {
+    data: { path: rel },
+    cause,
+  });
+}
+
 function sha1(text: string): string {
   return createHash("sha1").update(text).digest("hex");
 }
@@ -189,8 +251,9 @@ export function snapshotWorkTree(repo: Repository, odb: ObjectDatabase, options:
   const scanStartMs = Date.now();
   const sizeCap = options.sizeCapBytes ?? DEFAULT_SIZE_CAP_BYTES;
   const root = repo.workTree;
-  const old = loadStatCache(statCachePath(repo));
+  const old = trustedCache(repo, odb, loadStatCache(statCachePath(repo)));
   const cache = new StatCacheBuilder(scanStartMs);
+  cache.anchor = old.anchor;
   const entries = new Map<string, SnapshotEntry>();
   const trackedPaths = new Set<string>();
   const skipped: Snapshot["skipped"] = [];
@@ -340,12 +403,7 @@ export function snapshotWorkTree(repo: Repository, odb: ObjectDatabase, options:
       trackedPaths.add(path);
       continue;
     }
-    let st: Stats | undefined;
-    try {
-      st = lstatSync(root + "/" + path, { throwIfNoEntry: false });
-    } catch (error) {
-      if (!isErrno(error, "ENOTDIR")) throw error;
-    }
+    const st = lstatPath(root, path);
     stats.filesStatted++;
     if (st && (st.mode & S_IFMT) !== S_IFDIR && addFile(path, st, e.index)) trackedPaths.add(path);
     else recordAbsent(path); // deleted, replaced by a folder (the walk sees it), vanished or over the size cap
@@ -362,7 +420,7 @@ export function snapshotWorkTree(repo: Repository, odb: ObjectDatabase, options:
       .join("|"),
   );
 
-  const listDir = (rel: string, st: Stats, rulesKey: string): { dir: CachedDir; fresh: boolean } => {
+  const listDir = (rel: string, st: Stats, rulesKey: string): { dir: CachedDir | null; fresh: boolean } => {
     const prev = old.dirs.get(rel);
     const fresh =
       prev !== undefined &&
@@ -375,7 +433,15 @@ export function snapshotWorkTree(repo: Repository, odb: ObjectDatabase, options:
     stats.dirsRead++;
     const children: CachedChild[] = [];
     let isRepo = false;
-    for (const d of readdirSync(rel === "" ? root : join(root, rel), { withFileTypes: true })) {
+    let listing: Dirent[];
+    try {
+      listing = readdirSync(rel === "" ? root : join(root, rel), { withFileTypes: true });
+    } catch (error) {
+      if (isErrno(error, "ENOENT", "ENOTDIR")) return { dir: null, fresh: false }; // deleted mid-snapshot
+      if (isErrno(error, "EACCES", "EPERM")) throw unreadableFolder(rel, error);
+      throw error;
+    }
+    for (const d of listing) {
       if (d.name === ".git") {
         isRepo = true;
         continue;
@@ -389,9 +455,17 @@ export function snapshotWorkTree(repo: Repository, odb: ObjectDatabase, options:
   const walk = (rel: string, st: Stats, lazy: LazyLayer[], parentKey: string): void => {
     // The rules key of this folder: its parent's plus its own .gitignore's stat.
     const ignoreFile = rel === "" ? join(root, ".gitignore") : join(root, rel, ".gitignore");
-    const ist = lstatSync(ignoreFile, { throwIfNoEntry: false });
+    let ist: Stats | undefined;
+    try {
+      ist = lstatSync(ignoreFile, { throwIfNoEntry: false });
+    } catch (error) {
+      if (isErrno(error, "ENOTDIR")) return; // the folder became a file mid-snapshot
+      if (isErrno(error, "EACCES", "EPERM")) throw unreadableFolder(rel, error);
+      throw error;
+    }
     const rulesKey = ist ? sha1(`${parentKey}|${ist.size}:${ist.mtimeMs}:${ist.ctimeMs}:${ist.ino}`) : parentKey;
     const { dir, fresh } = listDir(rel, st, rulesKey);
+    if (dir === null) return; // deleted mid-snapshot: nothing of it is stored
     cache.dirs.set(rel, dir);
     if (rel !== "" && dir.isRepo) {
       // A nested repository is recorded as a gitlink to its HEAD and never entered.
@@ -417,10 +491,10 @@ export function snapshotWorkTree(repo: Repository, odb: ObjectDatabase, options:
       if (child.ignored) continue;
       if (child.kind === "d") {
         if (trackedEntry?.mode === 0o160000) continue; // a tracked submodule: handled in phase A
-        const cst = lstatSync(root + "/" + path, { throwIfNoEntry: false });
+        const cst = lstatPath(root, path);
         if (cst && (cst.mode & S_IFMT) === S_IFDIR) walk(path, cst, layers, rulesKey);
       } else if (!trackedEntry) {
-        const fst = lstatSync(root + "/" + path, { throwIfNoEntry: false });
+        const fst = lstatPath(root, path);
         stats.filesStatted++;
         if (fst && (fst.mode & S_IFMT) !== S_IFDIR) addFile(path, fst, undefined);
       }

@@ -86,6 +86,12 @@ export class StatCache {
   readonly trees: Map<string, string>;
   /** The stat of `.git/index` when this cache was made ("" when unknown); equal means the tracked flags still hold. */
   readonly indexKey: string;
+  /**
+   * The checkpoint commit that keeps this cache's oids reachable, and the ref
+   * it was written to ("" when the oids came only from git's index). If the
+   * ref no longer leads to that commit, `git gc` may have pruned them.
+   */
+  anchor: { ref: string; oid: string } = { ref: "", oid: "" };
   readonly dirs: Map<string, CachedDir>;
   private readonly paths: string[];
   private readonly oids: string[];
@@ -114,6 +120,11 @@ export class StatCache {
     this.nums = nums;
     this.dirs = dirs;
     this.trees = trees;
+  }
+
+  /** This cache without anything that names an object (oids, trees, the index view): what is left when its anchor is gone. */
+  withoutObjects(): StatCache {
+    return new StatCache(this.scanStartMs, "", [], [], new Uint8Array(0), new Uint8Array(0), new Float64Array(0), this.dirs, new Map());
   }
 
   /** An empty cache (a cold start). */
@@ -173,6 +184,8 @@ export class StatCacheBuilder {
   readonly scanStartMs: number;
   /** See {@link StatCache.indexKey}. */
   indexKey = "";
+  /** See {@link StatCache.anchor}. */
+  anchor: { ref: string; oid: string } = { ref: "", oid: "" };
   readonly dirs = new Map<string, CachedDir>();
   trees = new Map<string, string>();
   private readonly paths: string[] = [];
@@ -216,6 +229,8 @@ export class StatCacheBuilder {
       version: VERSION,
       scanStartMs: this.scanStartMs,
       indexKey: this.indexKey,
+      anchorRef: this.anchor.ref,
+      anchorOid: this.anchor.oid,
       files: this.paths.length,
       dirs: this.dirs.size,
       trees: this.trees.size,
@@ -303,7 +318,9 @@ export function decodeStatCache(buf: Buffer): StatCache {
   }
   const trees = new Map<string, string>();
   for (let t = 0; t < treeCount; t++) trees.set(strings[s++] as string, strings[s++] as string);
-  return new StatCache(Number(header.scanStartMs), String(header.indexKey ?? ""), paths, oids, modes, flags, nums, dirs, trees);
+  const cache = new StatCache(Number(header.scanStartMs), String(header.indexKey ?? ""), paths, oids, modes, flags, nums, dirs, trees);
+  cache.anchor = { ref: String(header.anchorRef ?? ""), oid: String(header.anchorOid ?? "") };
+  return cache;
 }
 
 /** Writes a cache atomically (temp file in the same folder, then rename). */

@@ -1,6 +1,6 @@
 /** `ralph tests [REV] [--loop ID] [--json]`: the test cases ralph sees at a revision (default WORKTREE). */
 import * as z from "zod/mini";
-import { extractFacts, isAnalyzable } from "../../analysis/index.js";
+import { extractFacts, languageForPath } from "../../analysis/index.js";
 import { resolveRev } from "../../store/rev.js";
 import { walkTree } from "../../store/tree-diff.js";
 import type { CommandContext, CommandOutput } from "../context.js";
@@ -28,7 +28,8 @@ export async function run(ctx: CommandContext, args: string[], raw: Record<strin
   const rows: TestRow[] = [];
   const unparsable: { file: string; reason: string }[] = [];
   for (const [path, entry] of walkTree(store.odb, treeOid)) {
-    if (entry.mode === "160000" || entry.mode === "120000" || !isAnalyzable(path)) continue;
+    // Only files a language extracts tests from (config and coverage files are analysable, but hold no tests).
+    if (entry.mode === "160000" || entry.mode === "120000" || languageForPath(path) === null) continue;
     const content = store.odb.read(entry.oid).content;
     if (content.subarray(0, 8000).includes(0)) continue;
     const facts = await extractFacts(path, content.toString("utf8"));
