@@ -10,7 +10,7 @@
  * both see a stale lock only one removes it.
  */
 import { randomBytes } from "node:crypto";
-import { linkSync, mkdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from "node:fs";
+import { linkSync, mkdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { dirname } from "node:path";
 import { RalphError, isErrno } from "../errors.js";
@@ -116,6 +116,28 @@ function reclaimStale(path: string, seen: LockOwner, myToken: string): boolean {
   return true;
 }
 
+/** An unreadable lock older than this is abandoned, in ms (a checkpoint holds the lock for well under a second). */
+const UNREADABLE_LOCK_STALE_MS = 10_000;
+
+function isAbandonedUnreadable(path: string): boolean {
+  try {
+    return Date.now() - statSync(path).mtimeMs > UNREADABLE_LOCK_STALE_MS;
+  } catch {
+    return false; // gone meanwhile: the next attempt takes it
+  }
+}
+
+/** Moves the file aside and deletes it, so of several processes only one removes it. */
+function removeIfUnchanged(path: string): void {
+  const aside = `${path}.stale-${randomBytes(6).toString("hex")}`;
+  try {
+    renameSync(path, aside);
+    unlinkSync(aside);
+  } catch {
+    /* someone else took care of it */
+  }
+}
+
 const sleepBuffer = new Int32Array(new SharedArrayBuffer(4));
 function sleepMs(ms: number): void {
   Atomics.wait(sleepBuffer, 0, 0, ms);
@@ -147,9 +169,11 @@ export function withLock<T>(path: string, fn: () => T, options: LockOptions = {}
       reclaimStale(path, holder, owner.token);
       continue;
     }
-    if (!holder) {
-      // Unreadable content: a lock file is only ever linked complete, so this is foreign or corrupt.
-      // Treat it as stale once it has existed for the whole timeout.
+    if (!holder && isAbandonedUnreadable(path)) {
+      // A lock file is only ever linked in complete, so unreadable content is foreign or corrupt
+      // (e.g. a disk that filled up); once it is older than any live holder would keep it, take it.
+      removeIfUnchanged(path);
+      continue;
     }
     if (Date.now() >= deadline) {
       throw new RalphError(

@@ -1,3 +1,4 @@
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { isRalphError } from "../../src/errors.js";
 import { parseGitConfig } from "../../src/store/git-config.js";
@@ -103,5 +104,29 @@ describe("stat cache freshness (racy git)", () => {
     const { decodeStatCache, loadStatCache } = await import("../../src/store/stat-cache.js");
     expect(() => decodeStatCache(Buffer.from('{"format":"ralph-stat-cache","version":3,"files":5,"dirs":0,"trees":0,"scanStartMs":1}\n'))).toThrow();
     expect(loadStatCache("/nonexistent/stat-cache").size).toBe(0);
+  });
+});
+
+describe("ralph's lock", () => {
+  it("reclaims a lock file with unreadable content once it is old, and waits for a fresh one", async () => {
+    const { withLock } = await import("../../src/store/lock.js");
+    const { mkdtempSync, writeFileSync, utimesSync, existsSync } = await import("node:fs");
+    const { tmpdir } = await import("node:os");
+    const dir = mkdtempSync(join(tmpdir(), "ralph-lock-"));
+    const path = join(dir, "checkpoint.lock");
+    writeFileSync(path, "");
+    const old = new Date(Date.now() - 60_000);
+    utimesSync(path, old, old);
+    expect(withLock(path, () => "ran", { timeoutMs: 1000 })).toBe("ran");
+    expect(existsSync(path)).toBe(false);
+    writeFileSync(path, "garbage");
+    let error: unknown;
+    try {
+      withLock(path, () => "ran", { timeoutMs: 200 });
+    } catch (e) {
+      error = e;
+    }
+    expect(isRalphError(error, "E_LOCKED")).toBe(true);
+    expect(existsSync(path)).toBe(true);
   });
 });
