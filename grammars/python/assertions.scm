@@ -1,21 +1,13 @@
 ; Python assertions (ralph: src/analysis/languages/python.ts).
+; Patterns stay flat: query compilation cost grows with nesting and repeated
+; patterns, so the module filters the method calls itself
+; (self.assert*/self.fail: unittest; pytest.raises/warns/deprecated_call/fail).
 ; assert <expr>[, message]
 (assert_statement) @assertion
 
-; self.assertEqual(...), self.assertTrue(...), self.fail(...) — unittest
-((call
+; <object>.<method>(...)
+(call
   function: (attribute
     object: (identifier) @object
     attribute: (identifier) @matcher)
-  arguments: (argument_list) @args) @assertion
-  (#eq? @object "self")
-  (#match? @matcher "^(assert|fail)"))
-
-; pytest.raises(E), pytest.warns(W), pytest.fail(...)
-((call
-  function: (attribute
-    object: (identifier) @object
-    attribute: (identifier) @matcher)
-  arguments: (argument_list) @args) @assertion
-  (#eq? @object "pytest")
-  (#any-of? @matcher "raises" "warns" "deprecated_call" "fail"))
+  arguments: (argument_list) @args) @call

@@ -187,6 +187,27 @@ function argumentValues(args: Node | undefined): Node[] {
   return namedChildren(args).map((arg) => (arg.type === "argument" ? (namedChildren(arg).find((child) => child.type !== "name_colon") ?? arg) : arg));
 }
 
+/** Static classes whose methods assert. */
+const ASSERT_CLASSES: ReadonlySet<string> = new Set(["Assert", "ClassicAssert", "CollectionAssert", "StringAssert", "FileAssert", "DirectoryAssert"]);
+
+/**
+ * The parts of an invocation that asserts: `Assert.X(...)` (object "Assert")
+ * or FluentAssertions `actual.Should().X(...)` (object "Should"); null for
+ * any other invocation.
+ */
+function assertionCall(invocation: Node): { object: string; matcher: Node; args: Node | undefined; actual: Node | undefined } | null {
+  const fn = invocation.childForFieldName("function");
+  const matcher = fn?.childForFieldName("name");
+  const target = fn?.childForFieldName("expression");
+  if (fn?.type !== "member_access_expression" || !matcher || !target) return null;
+  const args = invocation.childForFieldName("arguments") ?? undefined;
+  if (target.type === "identifier" && ASSERT_CLASSES.has(target.text)) return { object: target.text, matcher, args, actual: undefined };
+  if (target.type !== "invocation_expression") return null;
+  const should = target.childForFieldName("function");
+  if (should?.type !== "member_access_expression" || should.childForFieldName("name")?.text !== "Should") return null;
+  return { object: "Should", matcher, args, actual: should.childForFieldName("expression") ?? undefined };
+}
+
 /** An `Assert.X(...)` call or a FluentAssertions `.Should().X(...)` as an AssertionFact. */
 function assertionFact(matcherNode: Node, object: string, args: Node | undefined, actualNode: Node | undefined, line: number): AssertionFact {
   const name = matcherNode.type === "generic_name" ? (namedChildren(matcherNode)[0]?.text ?? "") : matcherNode.text;
@@ -237,7 +258,7 @@ function extractCSharpDrafts(path: string, grammar: LoadedGrammar, root: Node, c
 
   for (const match of queryCaptures(grammar, "tests", root)) {
     const definition = match.get("definition");
-    const name = match.get("name")?.text;
+    const name = definition?.childForFieldName("name")?.text;
     if (!definition || !name) continue;
     const classes = enclosingClasses(definition);
     if (classes === null) continue;
@@ -265,11 +286,10 @@ function extractCSharpDrafts(path: string, grammar: LoadedGrammar, root: Node, c
 
   const assertions: AssertionDraft[] = [];
   for (const match of queryCaptures(grammar, "assertions", root)) {
-    const node = match.get("assertion") ?? match.get("fluent");
-    const matcher = match.get("matcher");
-    if (!node || !matcher) continue;
-    const object = match.has("fluent") ? "Should" : (match.get("object")?.text ?? "Assert");
-    assertions.push({ ...assertionFact(matcher, object, match.get("args"), match.get("actual"), node.startPosition.row + 1), startIndex: node.startIndex });
+    const node = match.get("call");
+    const call = node ? assertionCall(node) : null;
+    if (!node || !call) continue;
+    assertions.push({ ...assertionFact(call.matcher, call.object, call.args, call.actual, node.startPosition.row + 1), startIndex: node.startIndex });
   }
   return { tests, assertions, skips: [], nonTestFunctions: tests.length > 0 || isCSharpTestPath(path) ? nonTestFunctions : [], frameworks: [...frameworks] };
 }

@@ -117,6 +117,15 @@ const UNITTEST_STRENGTH: ReadonlyMap<string, { strength: 1 | 2 | 3; negated?: bo
   ["fail", { strength: 1 }],
 ]);
 
+/** pytest functions that assert. */
+const PYTEST_ASSERTIONS: ReadonlySet<string> = new Set(["raises", "warns", "deprecated_call", "fail"]);
+
+/** True for `self.assert*(...)`, `self.fail(...)` and `pytest.raises/warns/deprecated_call/fail(...)`. */
+function isAssertionCall(object: string, method: string): boolean {
+  if (object === "self") return /^(assert|fail)/.test(method);
+  return object === "pytest" && PYTEST_ASSERTIONS.has(method);
+}
+
 /** Exception classes too broad to pin a failure down: `raises(Exception)` checks only that something failed. */
 const BROAD_EXCEPTIONS: ReadonlySet<string> = new Set(["Exception", "BaseException", "object"]);
 
@@ -411,8 +420,9 @@ function extractPythonDrafts(path: string, grammar: LoadedGrammar, root: Node, c
 
   const assertions: AssertionDraft[] = [];
   for (const match of queryCaptures(grammar, "assertions", root)) {
-    const node = match.get("assertion");
+    const node = match.get("assertion") ?? match.get("call");
     if (!node) continue;
+    if (node.type === "call" && !isAssertionCall(match.get("object")?.text ?? "", match.get("matcher")?.text ?? "")) continue;
     const line = node.startPosition.row + 1;
     const fact =
       node.type === "assert_statement"

@@ -5,7 +5,7 @@
  * minitest (`def test_*` in a `Minitest::Test`/`*TestCase` class,
  * ActiveSupport `test "name" do`, `skip`), with their assertions
  * (`expect(...).to matcher`, `assert_*`/`refute_*`, `must_*`/`wont_*`), from
- * tree-sitter-ruby with grammars/ruby/*.scm.
+ * tree-sitter-ruby with the one flat query grammars/ruby/calls.scm.
  */
 
 import {
@@ -29,7 +29,7 @@ import type { AssertionFact, FileFacts, NonTestFunctionFact, TestFlag } from "..
 import { isUnderTestDirectory, type LanguageModule } from "./language.js";
 
 const LANGUAGE_ID = "ruby";
-const QUERIES = ["tests", "assertions"] as const;
+const QUERIES = ["calls"] as const;
 
 /** `*_spec.rb`, `*_test.rb`, `test_*.rb`, or under `spec/`/`test/`. */
 export function isRubyTestPath(path: string): boolean {
@@ -209,11 +209,11 @@ function extractRubyDrafts(path: string, grammar: LoadedGrammar, root: Node): Ex
   const nonTestFunctions: NonTestFunctionFact[] = [];
   const skips: SkipDraft[] = [];
   const frameworks = new Set<string>();
-  const matches = queryCaptures(grammar, "tests", root);
+  const matches = queryCaptures(grammar, "calls", root);
 
   for (const match of matches) {
     const call = match.get("call");
-    const method = match.get("method")?.text;
+    const method = call?.childForFieldName("method")?.text;
     if (!call || !method) continue;
     const receiver = call.childForFieldName("receiver");
     if (receiver && receiver.text !== "RSpec") continue;
@@ -260,7 +260,7 @@ function extractRubyDrafts(path: string, grammar: LoadedGrammar, root: Node): Ex
 
   for (const match of matches) {
     const definition = match.get("definition");
-    const name = match.get("name")?.text;
+    const name = definition?.childForFieldName("name")?.text;
     if (!definition || !name) continue;
     const owner = definition.parent?.parent;
     const classNode = owner?.type === "class" ? owner : null;
@@ -277,12 +277,13 @@ function extractRubyDrafts(path: string, grammar: LoadedGrammar, root: Node): Ex
   }
 
   for (const match of matches) {
-    const node = match.get("skip") ?? match.get("bare_skip");
+    const call = match.get("call");
+    const isCallSkip = call !== undefined && !call.childForFieldName("receiver") && /^(skip|pending)$/.test(call.childForFieldName("method")?.text ?? "") && !call.childForFieldName("block");
+    const node = isCallSkip ? call : match.get("bare_skip");
     if (!node) continue;
-    if (match.has("skip") && node.childForFieldName("block")) continue;
-    if (match.has("bare_skip") && !["body_statement", "block_body", "then", "else", "begin_block"].includes(node.parent?.type ?? "")) continue;
-    const method = match.get("skip_method")?.text ?? node.text;
-    const reason = match.has("skip") ? stringValue(argumentsOf(node)[0]) : null;
+    if (!isCallSkip && !["body_statement", "block_body", "then", "else", "begin_block"].includes(node.parent?.type ?? "")) continue;
+    const method = isCallSkip ? (node.childForFieldName("method")?.text ?? "skip") : node.text;
+    const reason = isCallSkip ? stringValue(argumentsOf(node)[0]) : null;
     const skip: SkipDraft = { startIndex: node.startIndex, flag: method === "pending" ? "failing" : "skipped", via: `${method}()` };
     if (reason !== null) skip.reason = reason;
     skips.push(skip);
@@ -290,18 +291,23 @@ function extractRubyDrafts(path: string, grammar: LoadedGrammar, root: Node): Ex
   tests.sort((a, b) => a.node.startIndex - b.node.startIndex);
 
   const assertions: AssertionDraft[] = [];
-  for (const match of queryCaptures(grammar, "assertions", root)) {
-    const expectation = match.get("expectation");
-    const assertion = match.get("assertion");
+  for (const match of matches) {
+    const call = match.get("call");
+    const method = call?.childForFieldName("method")?.text ?? "";
+    const hasReceiver = call?.childForFieldName("receiver") != null;
+    const isExpectation = /^(to|not_to|to_not|should|should_not)$/.test(method) && call?.childForFieldName("arguments") != null;
+    const isAssertion = hasReceiver ? /^(must|wont)_/.test(method) : /^(assert|refute|flunk)/.test(method);
+    const expectation = isExpectation ? call : undefined;
+    const assertion = !isExpectation && isAssertion ? call : undefined;
     if (expectation) {
-      const to = match.get("to")?.text ?? "to";
+      const to = method;
       // `.to` also chains inside matchers (`change { x }.from(1).to(2)`): only expect(...)/is_expected receivers assert.
       const receiver = expectation.childForFieldName("receiver");
       const receiverName = receiver?.type === "call" ? receiver.childForFieldName("method")?.text : receiver?.text;
       if (!to.startsWith("should") && !/^(expect|is_expected|are_expected|expect_any_instance_of)$/.test(receiverName ?? "")) continue;
-      assertions.push({ ...expectationFact(expectation, to, match.get("args"), expectation.startPosition.row + 1), startIndex: expectation.startIndex });
+      assertions.push({ ...expectationFact(expectation, to, expectation.childForFieldName("arguments") ?? undefined, expectation.startPosition.row + 1), startIndex: expectation.startIndex });
     } else if (assertion) {
-      const matcher = match.get("matcher")?.text ?? "";
+      const matcher = method;
       assertions.push({ ...minitestFact(assertion, matcher, assertion.startPosition.row + 1), startIndex: assertion.startIndex });
     }
   }
