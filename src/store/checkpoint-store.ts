@@ -24,9 +24,11 @@ import { encodeCommit, ObjectDatabase, parseCommit, type GitObject } from "./odb
 import { compareAndSwapRef, listRefs, resolveRef, type RefLocation } from "./refs.js";
 import { openRepository, type Repository } from "./repo.js";
 import { applyRestore, type RestoreOutcome } from "./restore.js";
-import { commitStatCache, readUserHead, snapshotWorkTree, type Snapshot, type SnapshotOptions } from "./snapshot.js";
+import { commitStatCache, DEFAULT_SIZE_CAP_BYTES, readUserHead, snapshotWorkTree, type Snapshot, type SnapshotOptions } from "./snapshot.js";
 import { formatMessage, parseTrailers, subjectOf, trailerValue, trailerValues, type CheckpointKind, type Trailer } from "./trailers.js";
 import { diffTrees, type TreeChange } from "./tree-diff.js";
+import { planPathEdits } from "./path-snapshot.js";
+import { editTree } from "./tree-edit.js";
 
 /** The ref namespace of all loops. */
 export const REF_PREFIX = "refs/ralph/";
@@ -73,6 +75,9 @@ export interface CheckpointResult {
   skipped: { path: string; sizeBytes: number }[];
   stats: Snapshot["stats"];
 }
+
+/** What a checkpoint commit is made of: a written tree and what the snapshot left out or noted. */
+export type StoredTree = Pick<Snapshot, "treeOid" | "skipped" | "unusualModes" | "stats">;
 
 /** A parsed checkpoint commit. */
 export interface Checkpoint {
@@ -268,10 +273,17 @@ export class CheckpointStore {
    * @throws RalphError E_LOCKED, E_UNREADABLE, E_CONFLICT
    */
   checkpoint(request: CheckpointRequest, options: SnapshotOptions = {}): CheckpointResult {
-    return withLock(this.lockPath(), () => this.checkpointLocked(request, snapshotWorkTree(this.repo, this.odb, options)));
+    return withLock(this.lockPath(), () => {
+      const snap = snapshotWorkTree(this.repo, this.odb, options);
+      return this.checkpointLocked(request, snap, (anchor) => commitStatCache(this.repo, snap, anchor));
+    });
   }
 
-  private checkpointLocked(request: CheckpointRequest, snap: Snapshot): CheckpointResult {
+  /**
+   * Commits `tree` to the loop unless it equals the head's tree; `onStored`
+   * runs with the commit that now holds it (to persist the stat cache).
+   */
+  private checkpointLocked(request: CheckpointRequest, snap: StoredTree, onStored: (anchor: { ref: string; oid: string }) => void): CheckpointResult {
     const headRef = loopRefName(request.loop, "head");
     for (let attempt = 0; attempt < 5; attempt++) {
       const previous = resolveRef(this.refs, headRef);
@@ -279,7 +291,7 @@ export class CheckpointStore {
         const prevTree = this.readCheckpoint(previous).treeOid;
         if (prevTree === snap.treeOid) {
           this.setIterationRef(request, previous);
-          commitStatCache(this.repo, snap, { ref: headRef, oid: previous });
+          onStored({ ref: headRef, oid: previous });
           return { loop: request.loop, kind: request.kind, changed: false, oid: previous, treeOid: snap.treeOid, skipped: snap.skipped, stats: snap.stats };
         }
       }
@@ -287,13 +299,45 @@ export class CheckpointStore {
       if (compareAndSwapRef(this.refs, headRef, oid, previous)) {
         if (!previous) compareAndSwapRef(this.refs, loopRefName(request.loop, "baseline"), oid, resolveRef(this.refs, loopRefName(request.loop, "baseline")));
         this.setIterationRef(request, oid);
-        commitStatCache(this.repo, snap, { ref: headRef, oid });
+        onStored({ ref: headRef, oid });
         debug(() => `checkpoint ${oid} on ${headRef} (${request.kind})`);
         return { loop: request.loop, kind: request.kind, changed: true, oid, treeOid: snap.treeOid, skipped: snap.skipped, stats: snap.stats };
       }
       debug(() => `lost the race on ${headRef}, retrying`);
     }
     throw new RalphError("E_CONFLICT", `could not update ${headRef}: another process kept moving it; retry`, { data: { ref: headRef } });
+  }
+
+  /**
+   * The fast path after a tool that names the files it wrote (Claude Code's
+   * Write/Edit): re-reads only `paths` and takes everything else from the
+   * loop's head checkpoint, editing its tree along those paths. Cost follows
+   * the number of paths, not the repository. Other changes made since the
+   * head (by anything else) are picked up by the next full checkpoint.
+   * Falls back to a full checkpoint when the loop has no head yet or a path
+   * is now a folder. Paths are relative to the work tree root or absolute;
+   * paths outside the work tree, in `.git` or in ralph's state folder are
+   * ignored; a new file git would ignore is left out, as a full snapshot would.
+   * @throws RalphError E_LOCKED, E_UNREADABLE, E_CONFLICT
+   */
+  checkpointPaths(request: CheckpointRequest, paths: readonly string[], options: SnapshotOptions = {}): CheckpointResult {
+    return withLock(this.lockPath(), () => {
+      const started = performance.now();
+      const head = this.readLoopRef(request.loop, "head");
+      const full = (): CheckpointResult => {
+        const snap = snapshotWorkTree(this.repo, this.odb, options);
+        return this.checkpointLocked(request, snap, (anchor) => commitStatCache(this.repo, snap, anchor));
+      };
+      if (head === null) return full();
+      const parent = this.readCheckpoint(head);
+      const plan = planPathEdits(this.repo, this.odb, parent, paths, options.sizeCapBytes ?? DEFAULT_SIZE_CAP_BYTES);
+      if (plan === null) return full();
+      const treeOid = editTree(this.odb, parent.treeOid, plan.edits);
+      const stats = { filesStatted: plan.edits.size, filesHashed: plan.hashed, dirsRead: 0, durationMs: performance.now() - started };
+      return this.checkpointLocked(request, { treeOid, skipped: plan.skipped, unusualModes: plan.unusualModes, stats }, () => {
+        /* the stat cache stays as it was: its anchor is an ancestor of the new head, so it remains valid */
+      });
+    });
   }
 
   private setIterationRef(request: CheckpointRequest, oid: string): void {
@@ -315,7 +359,7 @@ export class CheckpointStore {
     });
   }
 
-  private writeCommit(request: CheckpointRequest, snap: Snapshot, parent: string | null): string {
+  private writeCommit(request: CheckpointRequest, snap: StoredTree, parent: string | null): string {
     const userHead = readUserHead(this.repo);
     const trailers: Trailer[] = [
       { key: "Ralph-Loop", value: request.loop },
@@ -389,7 +433,7 @@ export class CheckpointStore {
       if (dryRun) commitStatCache(this.repo, snap);
       else {
         const message = `pre-revert checkpoint (restoring ${target.label})`;
-        preRevert = this.checkpointLocked({ loop: options.loop, kind: "pre-revert", message }, snap).oid;
+        preRevert = this.checkpointLocked({ loop: options.loop, kind: "pre-revert", message }, snap, (anchor) => commitStatCache(this.repo, snap, anchor)).oid;
       }
       const perms = new Map<string, number>();
       for (const value of trailerValues(this.readCheckpoint(target.oid).trailers, "Ralph-Mode")) {

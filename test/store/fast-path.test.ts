@@ -1,0 +1,70 @@
+/**
+ * The checkpoint fast path (re-read only the paths a tool named) must store
+ * exactly the tree a full snapshot would, whenever nothing else changed.
+ */
+import { chmodSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { CheckpointStore } from "../../src/store/checkpoint-store.js";
+import { parseLoopId } from "../../src/store/loop-id.js";
+import { fsck, git, makeRepo, writeFiles } from "../helpers/git.js";
+
+const LOOP = parseLoopId("fast");
+
+describe("checkpointPaths", () => {
+  it("stores what a full snapshot would, edit by edit", () => {
+    const root = makeRepo({ ".gitignore": "dist/\n*.log\n", "src/a.ts": "a\n", "src/deep/b.ts": "b\n", "README.md": "r\n" });
+    git(root, ["clone", "-q", makeRepo({ "n.txt": "n\n" }), "vendor/nested"]);
+    const store = () => CheckpointStore.open(root);
+    store().checkpoint({ loop: LOOP, kind: "manual" });
+    const steps: [string, () => void, string][] = [
+      ["modify a tracked file", () => writeFileSync(join(root, "src/a.ts"), "a2\n"), "src/a.ts"],
+      ["create a file in a new folder", () => writeFiles(root, { "src/new/c.ts": "c\n" }), "src/new/c.ts"],
+      ["delete a tracked file (its folder empties)", () => rmSync(join(root, "src/deep/b.ts")), "src/deep/b.ts"],
+      ["an ignored new file is left out", () => writeFiles(root, { "dist/out.js": "x\n" }), "dist/out.js"],
+      ["an ignored-by-pattern file is left out", () => writeFiles(root, { "debug.log": "x\n" }), "debug.log"],
+      ["a file inside a nested repository is left out", () => writeFiles(root, { "vendor/nested/x.txt": "x\n" }), "vendor/nested/x.txt"],
+      ["exec bit", () => chmodSync(join(root, "src/a.ts"), 0o755), "src/a.ts"],
+      ["a symlink", () => symlinkSync("src/a.ts", join(root, "link")), "link"],
+      ["a file where a folder was (deep) via absolute path", () => { rmSync(join(root, "src/new"), { recursive: true }); writeFiles(root, { "src/new": "now a file\n" }); }, "src/new"],
+      ["a 0600 file", () => writeFiles(root, { "secret.env": { content: "k\n", mode: 0o600 } }), "secret.env"],
+      ["a path outside the work tree is ignored", () => undefined, "/etc/hostname"],
+    ];
+    for (const [what, act, path] of steps) {
+      act();
+      const fast = store().checkpointPaths({ loop: LOOP, kind: "post-tool", tool: "Edit" }, [path.startsWith("/") ? path : path === "src/new" ? join(root, path) : path]);
+      const full = store().snapshot();
+      expect(fast.treeOid, what).toBe(full.treeOid);
+    }
+    expect(git(root, ["log", "-1", "--format=%B", "refs/ralph/fast/head"])).toContain('Ralph-Mode: 0600 "secret.env"');
+    fsck(root);
+  });
+
+  it("keeps the head's notes for paths it did not re-read, and falls back to a full scan for a folder", () => {
+    const root = makeRepo({ "a.txt": "a\n" });
+    writeFiles(root, { "secret.env": { content: "k\n", mode: 0o600 } });
+    const store = () => CheckpointStore.open(root);
+    store().checkpoint({ loop: LOOP, kind: "manual" });
+    writeFileSync(join(root, "a.txt"), "changed\n");
+    store().checkpointPaths({ loop: LOOP, kind: "post-tool" }, ["a.txt"]);
+    expect(git(root, ["log", "-1", "--format=%B", "refs/ralph/fast/head"])).toContain('Ralph-Mode: 0600 "secret.env"');
+    // A path that is now a folder: the full scan stores it (and anything else that changed).
+    mkdirSync(join(root, "dir"));
+    writeFiles(root, { "dir/x.txt": "x\n", "other.txt": "changed elsewhere\n" });
+    const result = store().checkpointPaths({ loop: LOOP, kind: "post-tool" }, ["dir"]);
+    expect(result.treeOid).toBe(store().snapshot().treeOid);
+  });
+
+  it("takes only the named paths: other changes wait for the next full checkpoint", () => {
+    const root = makeRepo({ "a.txt": "a\n", "b.txt": "b\n" });
+    const store = () => CheckpointStore.open(root);
+    store().checkpoint({ loop: LOOP, kind: "manual" });
+    writeFiles(root, { "a.txt": "a2\n", "b.txt": "b2\n" });
+    const fast = store().checkpointPaths({ loop: LOOP, kind: "post-tool" }, ["a.txt"]);
+    expect(git(root, ["show", `${fast.oid}:a.txt`])).toBe("a2\n");
+    expect(git(root, ["show", `${fast.oid}:b.txt`])).toBe("b\n");
+    const full = store().checkpoint({ loop: LOOP, kind: "manual" });
+    expect(git(root, ["show", `${full.oid}:b.txt`])).toBe("b2\n");
+    expect(git(root, ["rev-parse", `${full.oid}^`]).trim()).toBe(fast.oid);
+  });
+});
