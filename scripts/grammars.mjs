@@ -31,6 +31,7 @@ const GRAMMARS = {
   csharp: "c_sharp",
   ruby: "ruby",
   php: "php",
+  bash: "bash",
 };
 
 /** Hex sha256 of a file's bytes. */
