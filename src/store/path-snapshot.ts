@@ -6,14 +6,14 @@
  */
 import { existsSync, lstatSync, readFileSync, readlinkSync } from "node:fs";
 import { isAbsolute, join, relative } from "node:path";
-import { RalphError, isErrno } from "../errors.js";
+import { isErrno } from "../errors.js";
 import { readGitIndex } from "./git-index.js";
 import { globalLayers, isIgnored, makeLayer, readPatternFile, type IgnoreLayer } from "./ignore-rules.js";
 import type { ObjectDatabase } from "./odb.js";
 import { parseTree } from "./odb.js";
 import type { Repository } from "./repo.js";
 import { assertSafePath } from "./restore.js";
-import { STATE_DIR } from "./snapshot.js";
+import { STATE_DIR, unreadableFile } from "./snapshot.js";
 import { trailerValues, type Trailer } from "./trailers.js";
 import type { TreeEdit } from "./tree-edit.js";
 
@@ -131,9 +131,7 @@ export function planPathEdits(
         edits.set(path, null);
         continue;
       }
-      if (isErrno(error, "EACCES", "EPERM")) {
-        throw new RalphError("E_UNREADABLE", `cannot read ${path}: permission denied; fix its permissions or add it to .gitignore`, { data: { path }, cause: error });
-      }
+      if (isErrno(error, "EACCES", "EPERM")) throw unreadableFile(path, error);
       throw error;
     }
     const mode = st.isSymbolicLink() ? "120000" : st.mode & 0o100 ? "100755" : "100644";

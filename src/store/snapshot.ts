@@ -228,6 +228,14 @@ function lstatPath(root: string, path: string): Stats | undefined {
   }
 }
 
+/** The error for a file that exists but cannot be read: user-fixable (git add fails on it too). */
+export function unreadableFile(path: string, cause: unknown): RalphError {
+  return new RalphError("E_UNREADABLE", `cannot read ${path}: permission denied; fix its permissions or add it to .gitignore`, {
+    data: { path },
+    cause,
+  });
+}
+
 /** The error for a folder git could not list either: user-fixable. */
 function unreadableFolder(rel: string, cause: unknown): RalphError {
   const shown = rel === "" ? "the work tree root" : `${rel}/`;
@@ -366,12 +374,7 @@ export function snapshotWorkTree(repo: Repository, odb: ObjectDatabase, options:
         content = gitMode === "120000" ? readlinkSync(root + "/" + path, { encoding: "buffer" }) : readFileSync(root + "/" + path);
       } catch (error) {
         if (isErrno(error, "ENOENT", "ENOTDIR")) return false; // vanished mid-snapshot
-        if (isErrno(error, "EACCES", "EPERM")) {
-          throw new RalphError("E_UNREADABLE", `cannot read ${path}: permission denied; fix its permissions or add it to .gitignore`, {
-            data: { path },
-            cause: error,
-          });
-        }
+        if (isErrno(error, "EACCES", "EPERM")) throw unreadableFile(path, error);
         throw error;
       }
       oid = odb.write("blob", content);
