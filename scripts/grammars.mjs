@@ -8,11 +8,15 @@
 //   node scripts/grammars.mjs            copy + verify (run by scripts/build.mjs)
 //   node scripts/grammars.mjs --update   copy, then rewrite the manifest from what was copied
 //   node scripts/grammars.mjs --check    verify only (no copying)
+//   node scripts/grammars.mjs --bench    per grammar, in fresh processes: load time
+//                                        (runtime + grammar + query files), first parse,
+//                                        wall time to exit with and without --liftoff-only,
+//                                        and warm parse throughput (MB/s)
 //
 // The .wasm files are build output (.gitignore); the manifest and the query
 // files beside them are committed.
 import { createHash } from "node:crypto";
-import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -102,8 +106,87 @@ export async function syncGrammars({ update = false, checkOnly = false, log = co
   return update ? next : manifest;
 }
 
+/** Sample sources per grammar for --bench: a small test file, repeated for throughput. */
+const BENCH_SAMPLES = {
+  python: "import pytest\n\n@pytest.mark.parametrize('a, b', [(1, 2), (3, 4)])\ndef test_add(a, b):\n    assert add(a, 1) == b\n\nclass TestCart:\n    def test_total(self):\n        self.assertEqual(Cart().total, 0)\n",
+  go: "package calc\n\nimport \"testing\"\n\nfunc TestAdd(t *testing.T) {\n\ttests := []struct{ a, want int }{{1, 2}, {3, 4}}\n\tfor _, tc := range tests {\n\t\tif got := Add(tc.a, 1); got != tc.want {\n\t\t\tt.Errorf(\"got %d\", got)\n\t\t}\n\t}\n}\n",
+  rust: "#[cfg(test)]\nmod tests {\n    use super::*;\n    #[test]\n    fn adds() {\n        assert_eq!(add(1, 1), 2);\n    }\n}\n",
+  java: "class CalcTest {\n    @Test\n    void adds() {\n        assertEquals(2, Calc.add(1, 1));\n        assertThat(list).contains(1);\n    }\n}\n",
+  csharp: "public class CalcTests\n{\n    [Theory]\n    [InlineData(1, 2)]\n    public void Adds(int a, int b)\n    {\n        Assert.Equal(b, Calc.Add(a, 1));\n    }\n}\n",
+  ruby: "RSpec.describe Calc do\n  it \"adds\" do\n    expect(Calc.add(1, 1)).to eq(2)\n  end\nend\n",
+  bash: "set -e\nnpm test -- --run || true\nfor f in *.py; do pytest \"$f\" -q; done\n",
+  php: "<?php\nfinal class CalcTest extends TestCase\n{\n    public function testAdds(): void\n    {\n        $this->assertSame(2, Calc::add(1, 1));\n    }\n}\n",
+};
+
+/** One --bench measurement in this (fresh) process: load, first parse, and optionally throughput; prints JSON. */
+async function benchChild(lang, repeat) {
+  const startedAt = performance.now();
+  const { Parser, Language, Query } = await import("web-tree-sitter");
+  await Parser.init();
+  const language = await Language.load(readFileSync(join(GRAMMARS_DIR, lang, `${lang}.wasm`)));
+  const parser = new Parser();
+  parser.setLanguage(language);
+  for (const file of readdirSync(join(GRAMMARS_DIR, lang)).filter((name) => name.endsWith(".scm"))) {
+    new Query(language, readFileSync(join(GRAMMARS_DIR, lang, file), "utf8"));
+  }
+  const loadedAt = performance.now();
+  parser.parse(BENCH_SAMPLES[lang]).delete();
+  const parsedAt = performance.now();
+  let mbPerS = null;
+  if (repeat > 0) {
+    const big = BENCH_SAMPLES[lang].repeat(repeat);
+    let best = Infinity;
+    for (let i = 0; i < 3; i++) {
+      const t0 = performance.now();
+      parser.parse(big).delete();
+      best = Math.min(best, performance.now() - t0);
+    }
+    mbPerS = Buffer.byteLength(big) / 1e6 / (best / 1000);
+  }
+  process.stdout.write(JSON.stringify({ loadMs: loadedAt - startedAt, firstParseMs: parsedAt - loadedAt, mbPerS }) + "\n");
+}
+
+/** --bench: fresh processes per grammar and mode; medians of `runs`. */
+async function bench(runs) {
+  const { spawnSync } = await import("node:child_process");
+  const self = fileURLToPath(import.meta.url);
+  const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+  const wall = (args) => {
+    const t0 = performance.now();
+    const result = spawnSync(process.execPath, args, { encoding: "utf8" });
+    if (result.status !== 0) throw new Error(result.stderr);
+    return { ms: performance.now() - t0, data: result.stdout ? JSON.parse(result.stdout) : null };
+  };
+  const floor = median(Array.from({ length: runs }, () => wall(["-e", "0"]).ms));
+  console.log(`node -e 0 (floor): ${floor.toFixed(0)} ms; medians of ${runs} fresh processes`);
+  console.log("grammar  mode          wall ms  load ms  1st parse ms  MB/s (warm)");
+  for (const lang of Object.keys(GRAMMARS)) {
+    for (const mode of ["tier-up", "liftoff-only"]) {
+      const flags = mode === "liftoff-only" ? ["--liftoff-only"] : [];
+      const quick = Array.from({ length: runs }, () => wall([...flags, self, "--bench-child", lang, "0"]));
+      const warm = wall([...flags, self, "--bench-child", lang, "3000"]).data;
+      const row = [
+        lang.padEnd(8), mode.padEnd(12),
+        median(quick.map((run) => run.ms)).toFixed(0).padStart(8),
+        median(quick.map((run) => run.data.loadMs)).toFixed(1).padStart(8),
+        median(quick.map((run) => run.data.firstParseMs)).toFixed(1).padStart(13),
+        warm.mbPerS.toFixed(2).padStart(12),
+      ];
+      console.log(row.join(" "));
+    }
+  }
+}
+
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const args = process.argv.slice(2);
+  if (args[0] === "--bench-child") {
+    await benchChild(args[1], Number(args[2]));
+    process.exit(0);
+  }
+  if (args.includes("--bench")) {
+    await bench(Number(process.env.RUNS ?? 7));
+    process.exit(0);
+  }
   try {
     const manifest = await syncGrammars({ update: args.includes("--update"), checkOnly: args.includes("--check") });
     console.error(`grammars: ${Object.keys(manifest).length} grammars verified against grammars/manifest.json`);
