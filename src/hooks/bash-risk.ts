@@ -1,0 +1,428 @@
+/**
+ * Risk of a Bash command, read with a real shell parser (tree-sitter-bash,
+ * pinned in grammars/manifest.json): pipelines, lists, subshells, command
+ * and process substitutions, redirections, heredocs, prefix assignments and
+ * `export`, and the strings given to `bash -c`/`sh -c`/`eval` are all walked
+ * as the shell would see them. A word is judged by its role: `--no-verify`
+ * inside a commit message is an argument of `-m`, not an option, so it is
+ * not a bypass (issue 4, "PreToolUse").
+ */
+import type { Node } from "web-tree-sitter";
+import { loadGrammar, parseWithTreeSitter } from "../analysis/parsers/tree-sitter.js";
+import { protectedKindOf } from "./protected-paths.js";
+
+/** The kinds of risk ralph recognises in a command. */
+export type BashRiskKind =
+  | "recursive_delete"
+  | "git_rm"
+  | "git_reset_hard"
+  | "git_discard_changes"
+  | "git_clean"
+  | "git_stash_drop"
+  | "git_push_force"
+  | "hook_bypass"
+  | "test_file_write"
+  | "test_file_delete"
+  | "unparsed";
+
+/** One risk found in a command. */
+export interface BashRisk {
+  kind: BashRiskKind;
+  /** What was seen, for a person: `git reset --hard`, `HUSKY=0`, `sed -i on test/a.test.ts`. */
+  detail: string;
+  /** The protected path written or deleted, for test_file_* risks. */
+  path?: string;
+}
+
+/** A simple command as the shell would run it: prefix assignments, the command name and its words (quotes removed). */
+interface SimpleCommand {
+  assignments: Map<string, string>;
+  name: string;
+  args: string[];
+  /** Files written by redirections attached to this command (`>`, `>>`, `&>`, `>|`, `<>`). */
+  writes: string[];
+  /** Heredoc bodies fed to this command. */
+  heredocs: string[];
+}
+
+/** Variables whose assignment turns a git hook manager off. */
+const HOOK_BYPASS_ENV: ReadonlyMap<string, (value: string) => boolean> = new Map([
+  ["HUSKY", (v) => v === "0" || v.toLowerCase() === "false"],
+  ["HUSKY_SKIP_HOOKS", (v) => v !== "" && v !== "0"],
+  ["SKIP_SIMPLE_GIT_HOOKS", (v) => v !== "" && v !== "0"],
+  ["LEFTHOOK", (v) => v === "0" || v.toLowerCase() === "false"],
+]);
+
+/** Commands that run their arguments as another command. */
+const WRAPPERS: ReadonlySet<string> = new Set(["sudo", "env", "nohup", "time", "command", "exec", "nice", "timeout", "xargs", "stdbuf", "doas"]);
+const SHELLS: ReadonlySet<string> = new Set(["bash", "sh", "zsh", "dash", "ksh"]);
+const WRITE_REDIRECTS: ReadonlySet<string> = new Set([">", ">>", ">|", "&>", "&>>", "<>"]);
+
+/** The literal text of a word-like node, quotes removed; expansions are kept as written. */
+function wordText(node: Node): string {
+  switch (node.type) {
+    case "raw_string":
+      return node.text.slice(1, -1);
+    case "ansi_c_string":
+      return node.text.slice(2, -1);
+    case "string":
+      return node.text.replace(/^\$?"/, "").replace(/"$/, "");
+    case "concatenation":
+      return node.namedChildren.map((child) => (child ? wordText(child) : "")).join("");
+    case "word":
+      return node.text.replace(/\\(.)/g, "$1");
+    default:
+      return node.text;
+  }
+}
+
+/** The path of an executable without its directory: `/usr/bin/git` -> `git`. */
+const baseName = (name: string): string => name.slice(name.lastIndexOf("/") + 1);
+
+/** Collects the simple commands of a parsed script, in source order, with the scripts nested in substitutions. */
+function collectCommands(root: Node): SimpleCommand[] {
+  const out: SimpleCommand[] = [];
+  const exported = new Map<string, string>();
+  const visit = (node: Node, redirects: { writes: string[]; heredocs: string[] }): void => {
+    if (node.type === "redirected_statement") {
+      const writes: string[] = [...redirects.writes];
+      const heredocs: string[] = [...redirects.heredocs];
+      for (const redirect of node.childrenForFieldName("redirect")) {
+        if (!redirect) continue;
+        if (redirect.type === "file_redirect") {
+          const op = redirect.children.find((c) => c && !c.isNamed)?.text ?? "";
+          const destination = redirect.childForFieldName("destination");
+          if (destination && WRITE_REDIRECTS.has(op)) writes.push(wordText(destination));
+        } else if (redirect.type === "heredoc_redirect") {
+          const body = redirect.namedChildren.find((c) => c?.type === "heredoc_body");
+          if (body) heredocs.push(body.text);
+          // `cat <<EOF > file`: the write sits inside the heredoc_redirect.
+          for (const child of redirect.namedChildren) {
+            if (child?.type === "file_redirect") {
+              const destination = child.childForFieldName("destination");
+              if (destination) writes.push(wordText(destination));
+            }
+          }
+        } else if (redirect.type === "herestring_redirect") {
+          const value = redirect.namedChildren[0];
+          if (value) heredocs.push(wordText(value));
+        }
+      }
+      const body = node.childForFieldName("body");
+      if (body) visit(body, { writes, heredocs });
+      else if (writes.length > 0) out.push({ assignments: new Map(), name: "", args: [], writes, heredocs });
+      return;
+    }
+    if (node.type === "command") {
+      const assignments = new Map(exported);
+      let name = "";
+      const args: string[] = [];
+      for (const child of node.namedChildren) {
+        if (!child) continue;
+        if (child.type === "variable_assignment") {
+          const key = child.childForFieldName("name")?.text ?? "";
+          const value = child.childForFieldName("value");
+          assignments.set(key, value ? wordText(value) : "");
+        } else if (child.type === "command_name") {
+          name = wordText(child.namedChildren[0] ?? child);
+        } else if (child.type === "file_redirect" || child.type === "heredoc_redirect" || child.type === "herestring_redirect") {
+          continue;
+        } else {
+          args.push(wordText(child));
+        }
+        // Substitutions inside words run too.
+        for (const nested of child.descendantsOfType(["command_substitution", "process_substitution"])) {
+          if (nested) for (const inner of nested.namedChildren) if (inner) visit(inner, { writes: [], heredocs: [] });
+        }
+      }
+      out.push({ assignments, name, args, writes: redirects.writes, heredocs: redirects.heredocs });
+      return;
+    }
+    if (node.type === "declaration_command") {
+      // `export HUSKY=0` affects every later command of the script.
+      const isExport = node.children[0]?.text === "export" || node.children[0]?.text === "declare";
+      for (const child of node.namedChildren) {
+        if (child?.type !== "variable_assignment") continue;
+        const key = child.childForFieldName("name")?.text ?? "";
+        const value = child.childForFieldName("value");
+        if (isExport) exported.set(key, value ? wordText(value) : "");
+        out.push({ assignments: new Map([[key, value ? wordText(value) : ""]]), name: "", args: [], writes: [], heredocs: [] });
+      }
+      return;
+    }
+    if (node.type === "variable_assignment") {
+      // A bare `HUSKY=0` line sets a shell variable that exported children do not see unless exported; still a declared intent.
+      const key = node.childForFieldName("name")?.text ?? "";
+      const value = node.childForFieldName("value");
+      out.push({ assignments: new Map([[key, value ? wordText(value) : ""]]), name: "", args: [], writes: [], heredocs: [] });
+      return;
+    }
+    for (const child of node.namedChildren) if (child) visit(child, redirects);
+  };
+  visit(root, { writes: [], heredocs: [] });
+  return out;
+}
+
+/** Splits `-abc` short-option clusters; long options and words pass through. */
+function isShortCluster(arg: string): boolean {
+  return /^-[A-Za-z]+$/.test(arg);
+}
+
+/** Git subcommand and its arguments after git's global options (`-c k=v`, `-C dir`, `--git-dir=…`, `--no-pager`…); the `-c` values are returned too. */
+function splitGit(args: string[]): { sub: string; rest: string[]; configs: string[] } {
+  const configs: string[] = [];
+  let i = 0;
+  while (i < args.length) {
+    const arg = args[i] as string;
+    if (arg === "-c" || arg === "-C" || arg === "--git-dir" || arg === "--work-tree" || arg === "--namespace" || arg === "--exec-path") {
+      if (arg === "-c" && args[i + 1] !== undefined) configs.push(args[i + 1] as string);
+      i += 2;
+      continue;
+    }
+    if (arg.startsWith("-c") && arg.length > 2 && !arg.startsWith("--")) {
+      configs.push(arg.slice(2));
+      i++;
+      continue;
+    }
+    if (arg.startsWith("--config-env=")) {
+      configs.push(arg.slice("--config-env=".length));
+      i++;
+      continue;
+    }
+    if (arg.startsWith("-")) {
+      i++;
+      continue;
+    }
+    break;
+  }
+  return { sub: args[i] ?? "", rest: args.slice(i + 1), configs };
+}
+
+/** Options of git subcommands that take the next word as their value (so that word is never read as an option). */
+const GIT_VALUE_OPTIONS: ReadonlySet<string> = new Set([
+  "-m", "--message", "-F", "--file", "-C", "--reuse-message", "-c", "--reedit-message", "-t", "--template",
+  "--author", "--date", "--trailer", "--cleanup", "--fixup", "--squash", "-s", "--strategy", "-X", "--strategy-option",
+  "-o", "--push-option", "--repo", "--receive-pack", "--exec", "--onto",
+]);
+/** Short options of `git commit` that take a value: a cluster stops at the first of them. */
+const COMMIT_VALUE_SHORTS = new Set(["m", "F", "C", "c", "t"]);
+
+/** The option words of a git subcommand's arguments (values of value-taking options skipped), and the words after `--`. */
+function gitOptions(rest: string[]): { options: string[]; positionals: string[]; dashDash: string[] | null } {
+  const options: string[] = [];
+  const positionals: string[] = [];
+  for (let i = 0; i < rest.length; i++) {
+    const arg = rest[i] as string;
+    if (arg === "--") return { options, positionals, dashDash: rest.slice(i + 1) };
+    if (GIT_VALUE_OPTIONS.has(arg)) {
+      i++;
+      continue;
+    }
+    if (arg.startsWith("-")) options.push(arg);
+    else positionals.push(arg);
+  }
+  return { options, positionals, dashDash: null };
+}
+
+/** True when an option list has `long`, or a short cluster containing `short` before any value-taking letter. */
+function hasFlag(options: string[], long: string[], short?: string): boolean {
+  for (const option of options) {
+    const name = option.includes("=") ? option.slice(0, option.indexOf("=")) : option;
+    if (long.includes(name)) return true;
+    if (short && isShortCluster(option)) {
+      for (const letter of option.slice(1)) {
+        if (letter === short) return true;
+        if (COMMIT_VALUE_SHORTS.has(letter)) break;
+      }
+    }
+  }
+  return false;
+}
+
+function classifyGit(command: SimpleCommand, risks: BashRisk[]): void {
+  const { sub, rest, configs } = splitGit(command.args);
+  for (const config of configs) {
+    if (/^core\.hookspath\b/i.test(config)) risks.push({ kind: "hook_bypass", detail: `git -c ${config}` });
+  }
+  const { options, positionals, dashDash } = gitOptions(rest);
+  const paths = [...positionals, ...(dashDash ?? [])];
+  switch (sub) {
+    case "rm":
+      risks.push({ kind: "git_rm", detail: `git rm ${rest.join(" ")}`.trim() });
+      for (const path of paths) if (protectedKindOf(path)) risks.push({ kind: "test_file_delete", detail: `git rm ${path}`, path });
+      break;
+    case "reset":
+      if (hasFlag(options, ["--hard"])) risks.push({ kind: "git_reset_hard", detail: "git reset --hard" });
+      break;
+    case "checkout":
+      if (dashDash !== null || hasFlag(options, ["--force"], "f") || positionals.includes(".")) {
+        risks.push({ kind: "git_discard_changes", detail: `git checkout ${rest.join(" ")}`.trim() });
+      }
+      break;
+    case "restore": {
+      const stagedOnly = hasFlag(options, ["--staged"], "S") && !hasFlag(options, ["--worktree"], "W");
+      if (!stagedOnly && paths.length > 0) risks.push({ kind: "git_discard_changes", detail: `git restore ${rest.join(" ")}`.trim() });
+      break;
+    }
+    case "clean":
+      if (!hasFlag(options, ["--dry-run"], "n")) risks.push({ kind: "git_clean", detail: `git clean ${options.join(" ")}`.trim() });
+      break;
+    case "stash":
+      if (positionals[0] === "drop" || positionals[0] === "clear") risks.push({ kind: "git_stash_drop", detail: `git stash ${positionals[0]}` });
+      break;
+    case "push":
+      if (hasFlag(options, ["--force", "--force-with-lease", "--force-if-includes", "--mirror"], "f") || positionals.slice(1).some((p) => p.startsWith("+"))) {
+        risks.push({ kind: "git_push_force", detail: `git push ${rest.join(" ")}`.trim() });
+      }
+      break;
+    case "config":
+      if (positionals.some((p) => /^core\.hookspath$/i.test(p)) && !hasFlag(options, ["--get", "--get-all", "--list", "--unset"], "l")) {
+        risks.push({ kind: "hook_bypass", detail: `git config ${rest.join(" ")}`.trim() });
+      }
+      break;
+    default:
+      break;
+  }
+  if (["commit", "push", "merge", "am", "rebase", "cherry-pick", "revert", "pull"].includes(sub)) {
+    if (hasFlag(options, ["--no-verify"], sub === "commit" ? "n" : undefined)) risks.push({ kind: "hook_bypass", detail: `git ${sub} --no-verify` });
+  }
+}
+
+/** Files named by a command's positional words (options skipped). */
+const positionalWords = (args: string[]): string[] => args.filter((arg) => !arg.startsWith("-"));
+
+/** Code given to an interpreter that writes a protected path: a protected path literal next to a write verb. */
+function codeWritesProtected(code: string): string | null {
+  const writes =
+    /\bopen\s*\([^)]*,\s*['"][^'"]*[wax+]/.test(code) ||
+    /\b(write|writeFile\w*|write_text|write_bytes|unlink\w*|remove|rmtree|rename\w*|replace|truncate\w*|rmSync|rm|appendFile\w*)\s*\(/.test(code) ||
+    /\bprint\b.*>>/.test(code);
+  if (!writes) return null;
+  for (const m of code.matchAll(/["'`]([^"'`\s]+\.[A-Za-z0-9]+)["'`]/g)) {
+    const path = m[1] as string;
+    if (protectedKindOf(path)) return path;
+  }
+  return null;
+}
+
+/** Classifies one simple command, appending what it finds. `depth` bounds `bash -c` nesting. */
+async function classifyCommand(command: SimpleCommand, risks: BashRisk[], depth: number): Promise<void> {
+  for (const [key, value] of command.assignments) {
+    const isBypass = HOOK_BYPASS_ENV.get(key);
+    if (isBypass?.(value)) risks.push({ kind: "hook_bypass", detail: `${key}=${value}` });
+  }
+  for (const target of command.writes) {
+    if (protectedKindOf(target)) risks.push({ kind: "test_file_write", detail: `redirection into ${target}`, path: target });
+  }
+  let name = baseName(command.name);
+  let args = command.args;
+  // Unwrap `sudo`, `env X=1`, `timeout 5`, `xargs` and friends.
+  for (let guard = 0; WRAPPERS.has(name) && guard < 5; guard++) {
+    let i = 0;
+    while (i < args.length && (args[i]!.startsWith("-") || (name === "env" && args[i]!.includes("=")) || (name === "timeout" && /^\d/.test(args[i]!)))) {
+      const arg = args[i] as string;
+      if (name === "env" && arg.includes("=") && !arg.startsWith("-")) {
+        const key = arg.slice(0, arg.indexOf("="));
+        const isBypass = HOOK_BYPASS_ENV.get(key);
+        if (isBypass?.(arg.slice(arg.indexOf("=") + 1))) risks.push({ kind: "hook_bypass", detail: arg });
+      }
+      i++;
+    }
+    name = baseName(args[i] ?? "");
+    args = args.slice(i + 1);
+  }
+  if (SHELLS.has(name) || name === "eval") {
+    const index = name === "eval" ? -1 : args.findIndex((arg) => /^-[a-z]*c[a-z]*$/.test(arg));
+    const script = name === "eval" ? args.join(" ") : index >= 0 ? args[index + 1] : undefined;
+    if (script !== undefined && depth < 3) risks.push(...(await classifyScript(script, depth + 1)));
+    for (const body of command.heredocs) if (depth < 3) risks.push(...(await classifyScript(body, depth + 1)));
+    return;
+  }
+  switch (name) {
+    case "git":
+      classifyGit({ ...command, args }, risks);
+      break;
+    case "rm": {
+      const options = args.filter((arg) => arg.startsWith("-") && arg !== "-");
+      const recursive = options.some((o) => o === "--recursive" || (isShortCluster(o) && /[rR]/.test(o)));
+      if (recursive) risks.push({ kind: "recursive_delete", detail: `rm ${args.join(" ")}`.trim() });
+      for (const path of positionalWords(args)) if (protectedKindOf(path)) risks.push({ kind: "test_file_delete", detail: `rm ${path}`, path });
+      break;
+    }
+    case "sed":
+    case "perl":
+    case "ruby": {
+      const inPlace = args.some((arg) => arg === "--in-place" || arg.startsWith("--in-place=") || /^-[a-zA-Z]*i/.test(arg));
+      if (!inPlace) break;
+      const hasScriptOption = args.some((arg) => arg === "-e" || arg === "--expression" || arg === "-f" || arg === "--file");
+      const words: string[] = [];
+      for (let i = 0; i < args.length; i++) {
+        const arg = args[i] as string;
+        if (arg === "-e" || arg === "--expression" || arg === "-f" || arg === "--file") {
+          i++;
+          continue;
+        }
+        if (arg.startsWith("-")) {
+          // BSD sed: `-i ''` takes the empty suffix as its own word.
+          if (/^-[a-zA-Z]*i$/.test(arg) && args[i + 1] === "") i++;
+          continue;
+        }
+        words.push(arg);
+      }
+      const files = hasScriptOption ? words : words.slice(1);
+      for (const file of files) if (protectedKindOf(file)) risks.push({ kind: "test_file_write", detail: `${name} -i on ${file}`, path: file });
+      break;
+    }
+    case "tee":
+    case "truncate":
+    case "cp":
+    case "mv":
+    case "install":
+    case "dd": {
+      const words = name === "dd" ? args.filter((a) => a.startsWith("of=")).map((a) => a.slice(3)) : positionalWords(args);
+      const targets = name === "cp" || name === "mv" || name === "install" ? words.slice(-1) : words;
+      for (const file of targets) if (protectedKindOf(file)) risks.push({ kind: "test_file_write", detail: `${name} into ${file}`, path: file });
+      if (name === "mv") for (const file of words.slice(0, -1)) if (protectedKindOf(file)) risks.push({ kind: "test_file_delete", detail: `mv ${file} away`, path: file });
+      break;
+    }
+    default: {
+      if (/^(python[\d.]*|node|deno|bun|ruby|perl|php)$/.test(name)) {
+        const index = args.findIndex((arg) => arg === "-c" || arg === "-e" || arg === "--eval" || arg === "-r");
+        const codes = [...(index >= 0 && args[index + 1] !== undefined ? [args[index + 1] as string] : []), ...command.heredocs];
+        for (const code of codes) {
+          const path = codeWritesProtected(code);
+          if (path) risks.push({ kind: "test_file_write", detail: `${name} code writing ${path}`, path });
+        }
+      }
+    }
+  }
+}
+
+/**
+ * Classifies a shell script (the Bash tool's `command`). A script the
+ * grammar cannot read at all yields one `unparsed` risk, so the caller can
+ * still checkpoint before it runs.
+ */
+export async function classifyBash(script: string, depth = 0): Promise<BashRisk[]> {
+  return classifyScript(script, depth);
+}
+
+async function classifyScript(script: string, depth: number): Promise<BashRisk[]> {
+  if (script.trim() === "") return [];
+  const grammar = await loadGrammar("bash", []);
+  const parsed = parseWithTreeSitter(grammar, script);
+  if (!parsed.ok) return [{ kind: "unparsed", detail: parsed.error }];
+  const risks: BashRisk[] = [];
+  try {
+    for (const command of collectCommands(parsed.tree.rootNode)) await classifyCommand(command, risks, depth);
+  } finally {
+    parsed.tree.delete();
+  }
+  const seen = new Set<string>();
+  return risks.filter((risk) => {
+    const key = `${risk.kind}\u0000${risk.detail}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}

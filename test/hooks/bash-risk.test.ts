@@ -1,0 +1,102 @@
+/**
+ * The Bash classifier as a table (STYLE.md §10): each command string with
+ * the risk kinds it must yield, both directions (risky commands, and
+ * harmless ones that merely look alike).
+ */
+import { describe, expect, it } from "vitest";
+import { classifyBash, type BashRiskKind } from "../../src/hooks/bash-risk.js";
+
+const risky: [command: string, kinds: BashRiskKind[]][] = [
+  ["rm -rf build", ["recursive_delete"]],
+  ["rm -r src", ["recursive_delete"]],
+  ["rm -R -f dist", ["recursive_delete"]],
+  ["rm --recursive x", ["recursive_delete"]],
+  ["sudo rm -fr /tmp/x", ["recursive_delete"]],
+  ["cd pkg && rm -rf node_modules", ["recursive_delete"]],
+  ["git rm src/a.ts", ["git_rm"]],
+  ["git rm test/a.test.ts", ["git_rm", "test_file_delete"]],
+  ["git reset --hard HEAD~1", ["git_reset_hard"]],
+  ["git -C sub reset --hard", ["git_reset_hard"]],
+  ["git checkout -- .", ["git_discard_changes"]],
+  ["git checkout .", ["git_discard_changes"]],
+  ["git restore .", ["git_discard_changes"]],
+  ["git restore --worktree --staged src", ["git_discard_changes"]],
+  ["git clean -fdx", ["git_clean"]],
+  ["git stash drop", ["git_stash_drop"]],
+  ["git stash clear", ["git_stash_drop"]],
+  ["git push --force origin main", ["git_push_force"]],
+  ["git push -f", ["git_push_force"]],
+  ["git push --force-with-lease", ["git_push_force"]],
+  ["git push origin +main", ["git_push_force"]],
+  ["git commit --no-verify -m wip", ["hook_bypass"]],
+  ["git commit -nm wip", ["hook_bypass"]],
+  ["git commit -anm wip", ["hook_bypass"]],
+  ["git push --no-verify", ["hook_bypass"]],
+  ["HUSKY=0 git commit -m x", ["hook_bypass"]],
+  ["export HUSKY=0; git commit -m x", ["hook_bypass"]],
+  ["env HUSKY=0 git commit -m x", ["hook_bypass"]],
+  ["SKIP_SIMPLE_GIT_HOOKS=1 git commit -m x", ["hook_bypass"]],
+  ["LEFTHOOK=0 git commit -m x", ["hook_bypass"]],
+  ["git -c core.hooksPath=/dev/null commit -m x", ["hook_bypass"]],
+  ["git config core.hooksPath /dev/null", ["hook_bypass"]],
+  ["sed -i '/it(\"adds\"/,/});/d' test/math.test.ts", ["test_file_write"]],
+  ["sed -i.bak -e 's/toBe(3)/toBeDefined()/' src/math.test.ts", ["test_file_write"]],
+  ["sed -i '' 's/a/b/' tests/test_math.py", ["test_file_write"]],
+  ["perl -pi -e 's/assert/#assert/' tests/test_x.py", ["test_file_write"]],
+  ["echo '' > test/math.test.ts", ["test_file_write"]],
+  ["printf x >> tests/test_api.py", ["test_file_write"]],
+  ["cat > test/a.test.ts <<'EOF'\nexport {};\nEOF", ["test_file_write"]],
+  ["cat <<EOF > test/a.test.ts\nx\nEOF", ["test_file_write"]],
+  ["echo x | tee test/a.test.ts", ["test_file_write"]],
+  ["python3 -c \"open('tests/test_math.py','w').write('')\"", ["test_file_write"]],
+  ["python3 - <<'PY'\nimport pathlib\npathlib.Path('tests/test_math.py').write_text('')\nPY", ["test_file_write"]],
+  ["node -e \"require('fs').writeFileSync('test/a.test.ts', '')\"", ["test_file_write"]],
+  ["cp /tmp/empty.ts test/a.test.ts", ["test_file_write"]],
+  ["mv test/a.test.ts /tmp/", ["test_file_delete"]],
+  ["rm test/a.test.ts", ["test_file_delete"]],
+  ["echo x > vitest.config.ts", ["test_file_write"]],
+  ["bash -c 'git reset --hard'", ["git_reset_hard"]],
+  ["sh -c \"HUSKY=0 git commit -m x\"", ["hook_bypass"]],
+  ["(cd sub; git clean -fd)", ["git_clean"]],
+  ["echo $(git stash drop)", ["git_stash_drop"]],
+  ["npm test || git checkout -- src/a.ts", ["git_discard_changes"]],
+  ["eval 'rm -rf dist'", ["recursive_delete"]],
+];
+
+const harmless: string[] = [
+  "git commit -m 'do not use --no-verify here'",
+  "git commit -m \"HUSKY=0 is not set\"",
+  "git log --oneline -5",
+  "git checkout -b feature",
+  "git checkout main",
+  "git restore --staged src/a.ts",
+  "git clean -n",
+  "git stash list",
+  "git push origin main",
+  "git reset --soft HEAD~1",
+  "rm -f build.log",
+  "rm dist/bundle.js",
+  "sed 's/a/b/' test/a.test.ts",
+  "sed -i 's/a/b/' src/a.ts",
+  "cat test/a.test.ts > /tmp/copy.ts",
+  "npm test 2>&1 | tail -20",
+  "echo hi > /dev/null",
+  "grep -rn 'git push --force' docs",
+  "echo 'rm -rf /' ",
+  "python3 -c \"print(open('tests/test_math.py').read())\"",
+  "git config --get core.hooksPath",
+  "HUSKY=1 git commit -m x",
+  "cp test/a.test.ts /tmp/a.ts",
+  "",
+];
+
+describe("classifyBash", () => {
+  it.each(risky)("%s -> risky", async (command, kinds) => {
+    const found = (await classifyBash(command)).map((risk) => risk.kind);
+    expect([...new Set(found)].sort()).toEqual([...new Set(kinds)].sort());
+  });
+
+  it.each(harmless.map((command) => [command]))("%j -> harmless", async (command) => {
+    expect(await classifyBash(command)).toEqual([]);
+  });
+});
