@@ -216,8 +216,9 @@ function namesIn(node: t.Node): string[] {
 function calleeName(node: t.Node): string | null {
   const callee = unwrap(node);
   if (callee.type === "Identifier") return callee.name;
-  if ((callee.type === "MemberExpression" || callee.type === "OptionalMemberExpression") && !callee.computed && callee.property.type === "Identifier") {
-    return callee.property.name;
+  if ((callee.type === "MemberExpression" || callee.type === "OptionalMemberExpression") && !callee.computed) {
+    if (callee.property.type === "Identifier") return callee.property.name;
+    if (callee.property.type === "PrivateName") return `#${callee.property.id.name}`; // this.#check()
   }
   return null;
 }

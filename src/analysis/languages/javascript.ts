@@ -585,6 +585,10 @@ class TestExtractor {
     const draft = this.innermostTest();
     const value = draft ? literalValue(node) : null;
     if (!draft || value === null) return;
+    const parent = this.ancestors[this.ancestors.length - 1];
+    // `await import("../src/x.js")`, `require("./y")`: module paths, not inputs
+    if (parent?.type === "ImportExpression") return;
+    if (parent?.type === "CallExpression" && (parent.callee.type === "Import" || (parent.callee.type === "Identifier" && parent.callee.name === "require"))) return;
     if (this.expectedDepth > 0) draft.expectedLiterals.push(value);
     else draft.inputLiterals.push(value);
   }

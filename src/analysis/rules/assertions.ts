@@ -116,10 +116,26 @@ export function pairAssertions(before: readonly AssertionFact[], after: readonly
   };
 }
 
+/** An assertion as a person would write it: `expect(x).toBe(1)` for expect-style matchers, else `assert.equal(x, 1)`. */
 function describe(fact: AssertionFact): string {
-  const actual = fact.actual === undefined ? "" : `(${fact.actual})`;
-  const expected = fact.expected === undefined ? "" : `(${fact.expected})`;
-  return `${actual ? `expect${actual}.` : ""}${fact.matcher}${expected}`.slice(0, 160);
+  if (/^((not|resolves|rejects)\.)*to[A-Z]/.test(fact.matcher)) {
+    const actual = fact.actual === undefined ? "" : `expect(${fact.actual}).`;
+    return `${actual}${fact.matcher}(${fact.expected ?? ""})`.slice(0, 160);
+  }
+  const args = [fact.actual, fact.expected].filter((arg): arg is string => arg !== undefined);
+  return `${fact.matcher}(${args.join(", ")})`.slice(0, 160);
+}
+
+/** Assertions that check an error is thrown or a promise rejects (any language's spelling). */
+const THROWS_MATCHER = /(^|\.)(toThrow\w*|throws\w*|rejects\w*|assertRaises|raises|assertThrows|expectThrows|should_panic|toThrowError)$/i;
+
+/**
+ * True when `now` checks for an error where `was` checked a value: the
+ * behaviour under test changed (a function that returned now throws), which
+ * is not a weaker check of the same thing, provided `now` names what it expects.
+ */
+function isNewErrorCheck(was: AssertionFact, now: AssertionFact): boolean {
+  return THROWS_MATCHER.test(now.matcher) && !THROWS_MATCHER.test(was.matcher) && now.strength >= 2;
 }
 
 function baseFinding(test: MatchedTest): Pick<Finding, "file" | "line" | "before_file" | "before_line" | "test" | "allowed"> {
@@ -172,7 +188,7 @@ function compareDetails(test: MatchedTest, before: AssertionFact[], after: Asser
   // assertion_weakening: a paired assertion got weaker, or a tautology arrived
   const weakened = pairs
     .map(([b, a]) => [before[b] as AssertionFact, after[a] as AssertionFact] as const)
-    .filter(([was, now]) => !was.tautology && !was.unreachable && !now.unreachable && now.strength < was.strength);
+    .filter(([was, now]) => !was.tautology && !was.unreachable && !now.unreachable && now.strength < was.strength && !isNewErrorCheck(was, now));
   const tautologies = added.map((i) => after[i] as AssertionFact).filter((fact) => fact.tautology && !fact.unreachable);
   if (weakened.length + tautologies.length > 0) {
     const parts = [

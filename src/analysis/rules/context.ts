@@ -134,9 +134,12 @@ function codeStem(path: string): string {
  * under test is every changed non-test file that the test file imports
  * (specifiers resolved as {@link resolveImport}, on either side), plus a
  * changed non-test file with the test file's stem (`cart.test.ts` ->
- * `cart.ts`), since a test often reaches its module through an unchanged
- * index file. When the test file's language records no imports, any changed
- * non-test file counts, so the answer errs towards "changed" (fewer findings).
+ * `cart.ts`), plus any changed non-test file below the folder of an entry
+ * module the test imports (an unchanged `../source/index.js` or `../src`
+ * re-exports changed files under `source/`; the test file's own folder does
+ * not count). When
+ * the test file's language records no imports, any changed non-test file
+ * counts, so the answer errs towards "changed" (fewer findings).
  */
 export function hasCodeUnderTestChanged(testPath: string, pairs: readonly RulePair[]): boolean {
   const codePaths = pairs.filter((pair) => !isTestPair(pair)).map((pair) => pair.path);
@@ -149,7 +152,27 @@ export function hasCodeUnderTestChanged(testPath: string, pairs: readonly RulePa
   const known = new Set(codePaths);
   if (imports.some((fact) => resolveImport(testPath, fact.source, known) !== null)) return true;
   const stem = testStem(testPath);
-  return stem !== "" && codePaths.some((path) => codeStem(path) === stem);
+  if (stem !== "" && codePaths.some((path) => codeStem(path) === stem)) return true;
+  // An unchanged entry module (`../source/index.js`, `../src`) re-exports changed files below its folder.
+  const folders = imports
+    .filter((fact) => fact.source.startsWith("."))
+    .map((fact) => entryFolder(normalizePath(`${dirnameOf(testPath)}/${fact.source}`)))
+    .filter((folder): folder is string => folder !== null && folder !== "" && !isUnderFolder(testPath, folder));
+  return folders.some((folder) => codePaths.some((path) => isUnderFolder(path, folder)));
+}
+
+/** Names of a package's entry module or source folder. */
+const ENTRY_NAMES = /^(index|main|mod|lib|src|source|entry|public-api|exports|__init__)$/i;
+
+/** The folder an entry-module import stands for (`source/index.js` -> "source", `src` -> "src"), or null for an ordinary module. */
+function entryFolder(target: string): string | null {
+  const name = target.slice(target.lastIndexOf("/") + 1).replace(/\.[^.]+$/, "");
+  if (!ENTRY_NAMES.test(name)) return null;
+  return /^(lib|src|source)$/i.test(name) ? target.replace(/\.[^./]+$/, "") : dirnameOf(target);
+}
+
+function isUnderFolder(path: string, folder: string): boolean {
+  return path.startsWith(`${folder}/`);
 }
 
 /** Removes one occurrence of each of `remove` from a copy of `items` and returns what is left. */

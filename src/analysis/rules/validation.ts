@@ -14,8 +14,10 @@
  * class or shared names suffice; failing both, any reached guard not already
  * claimed that throws the same error class (a check rewritten in place, as
  * `/^[0-7]+$/.test(mode)` becoming a byte loop). Each guard of before needs
- * its own partner, so deleting one of two RangeError guards still fires. A
- * guard moved into a helper, inverted or reworded does not fire.
+ * its own partner, so deleting one of two RangeError guards still fires.
+ * Last, a guard that is new anywhere in the change and equivalent to the lost
+ * one (a sibling method the callers now use) takes it over. A guard moved
+ * into a helper, inverted or reworded does not fire.
  */
 
 import type { CatchFact, CodeFacts, FunctionFact, GuardFact, SchemaFact, SuppressionFact } from "../facts.js";
@@ -134,7 +136,21 @@ function isKeptBy(was: GuardFact, now: ReachedGuard): boolean {
   return actionClass(was.action) === actionClass(now.guard.action) || was.names.some((name) => now.guard.names.includes(name));
 }
 
-function guardFindings(path: string, before: CodeFacts, after: CodeFacts, allAfter: readonly CodeSide[]): Finding[] {
+/** Key of a guard for multiset comparisons across sides: the same check in the same function. */
+const guardKey = (guard: GuardFact): string => `${guard.function}\u0000${guard.condition}\u0000${guard.action}`;
+
+/**
+ * Guards that are new in the change, over all changed product files: where
+ * a guard that left one function may have gone (a sibling method that the
+ * callers now use, another module).
+ */
+function newGuards(files: readonly { before: CodeFacts | null; after: CodeFacts | null }[]): GuardFact[] {
+  const beforeAll = files.flatMap((file) => file.before?.guards ?? []);
+  const afterAll = files.flatMap((file) => file.after?.guards ?? []);
+  return multisetMinus(afterAll, beforeAll, guardKey);
+}
+
+function guardFindings(path: string, before: CodeFacts, after: CodeFacts, allAfter: readonly CodeSide[], moved: GuardFact[]): Finding[] {
   const findings: Finding[] = [];
   const afterFunctions = new Set((after.functions ?? []).map((fn) => fn.name));
   const byFunction = new Map<string, GuardFact[]>();
@@ -166,15 +182,25 @@ function guardFindings(path: string, before: CodeFacts, after: CodeFacts, allAft
     }
     // Each guard of before needs its own partner after: first an equivalent one, then one throwing the same error class.
     const unused = [...candidates];
+    // A guard in a helper serves every call of it (two checks may become two calls of one helper), so only direct ones are used up.
+    const claim = (index: number): void => {
+      if (index !== -1 && (unused[index] as ReachedGuard).isDirect) unused.splice(index, 1);
+    };
     const unmatched = guards.filter((guard) => {
       const index = unused.findIndex((candidate) => isKeptBy(guard, candidate));
-      if (index !== -1) unused.splice(index, 1);
+      claim(index);
       return index === -1;
     });
     for (const guard of unmatched) {
       const index = unused.findIndex((candidate) => actionClass(candidate.guard.action) === actionClass(guard.action));
       if (index !== -1) {
-        unused.splice(index, 1);
+        claim(index);
+        continue;
+      }
+      // Moved to another function (one the callers now use) with the same check: not removed.
+      const movedIndex = moved.findIndex((candidate) => isEquivalentGuard(guard, candidate) && candidate.function !== fn);
+      if (movedIndex !== -1) {
+        moved.splice(movedIndex, 1);
         continue;
       }
       if (callsValidator) continue;
@@ -305,9 +331,22 @@ function schemaFindings(path: string, before: CodeFacts, after: CodeFacts): Find
   return findings;
 }
 
+/**
+ * Suppressions and casts new in the after side (by kind and text). A
+ * comment whose text was edited (`eslint-disable a` -> `eslint-disable a, b`)
+ * is one removed plus one added of the same kind: only the net gain per kind
+ * is reported, the last ones added first.
+ */
 function suppressionFindings(path: string, before: CodeFacts | null, after: CodeFacts): Finding[] {
-  const added = multisetMinus(after.suppressions ?? [], before?.suppressions ?? [], (fact) => `${fact.kind}\u0000${fact.text}`);
-  return added.map((fact) => ({
+  const keyOf = (fact: SuppressionFact): string => `${fact.kind}\u0000${fact.text}`;
+  const added = multisetMinus(after.suppressions ?? [], before?.suppressions ?? [], keyOf);
+  const removed = multisetMinus(before?.suppressions ?? [], after.suppressions ?? [], keyOf);
+  const netAdded = added.filter((fact, index) => {
+    const sameKindRemoved = removed.filter((gone) => gone.kind === fact.kind).length;
+    const sameKindAddedBefore = added.slice(0, index + 1).filter((other) => other.kind === fact.kind).length;
+    return sameKindAddedBefore > sameKindRemoved;
+  });
+  return netAdded.map((fact) => ({
     type: "validation_bypass",
     severity: "medium",
     file: path,
@@ -326,12 +365,13 @@ function suppressionFindings(path: string, before: CodeFacts | null, after: Code
 export function validationFindings(input: RuleInput): Finding[] {
   const files = codePairs(input.pairs);
   const allAfter: CodeSide[] = files.filter((file) => file.after !== null).map((file) => ({ path: file.path, code: file.after as CodeFacts }));
+  const moved = newGuards(files);
   const findings: Finding[] = [];
   for (const { path, before, after } of files) {
     if (!after) continue;
     findings.push(...suppressionFindings(path, before, after));
     if (!before) continue;
-    findings.push(...guardFindings(path, before, after, allAfter));
+    findings.push(...guardFindings(path, before, after, allAfter, moved));
     findings.push(...collapseFindings(path, before, after));
     findings.push(...catchFindings(path, before, after));
     findings.push(...schemaFindings(path, before, after));

@@ -133,6 +133,33 @@ const mustNotFlag: RuleCase[] = [
     changes: [change("src/opts.ts", `import { z } from "zod";\nexport const Options = z.object({ n: z.number().int().positive().optional() });\n`, `import { z } from "zod";\nimport { positiveInt } from "./schemas";\nexport const Options = z.object({ n: z.optional(positiveInt) });\n`)],
     findings: [],
   },
+  {
+    name: "an eslint-disable comment edited (same count)",
+    changes: [change("src/e.ts", "/* eslint-disable no-console */\nexport const a = 1;\n", "/* eslint-disable no-console, no-alert */\nexport const a = 1;\n")],
+    findings: [],
+  },
+  {
+    name: "a guard moved into a private helper method",
+    changes: [
+      change(
+        "src/ky.ts",
+        "export class Ky {\n  #retry(delay: number, left: number) {\n    if (delay >= left) throw new TimeoutError(this.request);\n    return delay;\n  }\n}\n",
+        "export class Ky {\n  #retry(delay: number, left: number) {\n    this.#checkTimeout(delay, left);\n    return delay;\n  }\n\n  #checkTimeout(ms: number, remaining: number) {\n    if (ms >= remaining) throw new TimeoutError(this.request);\n  }\n}\n",
+      ),
+    ],
+    findings: [],
+  },
+  {
+    name: "a guard moved to a sibling method that the callers now use",
+    changes: [
+      change(
+        "src/ky.ts",
+        "export class Ky {\n  run() { return this.#retry(1, 2); }\n  #retry(delay: number, left: number) {\n    if (delay >= left) throw new TimeoutError(this.request);\n    return delay;\n  }\n}\n",
+        "export class Ky {\n  run() { return this.#retryFromError(1, 2); }\n  #retry(delay: number) {\n    return delay;\n  }\n  #retryFromError(delay: number, left: number) {\n    if (delay >= left) throw new TimeoutError(this.request);\n    return this.#retry(delay);\n  }\n}\n",
+      ),
+    ],
+    findings: [],
+  },
   { name: "a @ts-expect-error removed", changes: [change(PATH, edit(CART, "  return toSettings(", "  // @ts-expect-error wrong shape\n  return toSettings("), CART)], findings: [] },
   { name: "an as any removed", changes: [change(PATH, edit(CART, "raw as Record<string, unknown>", "raw as any"), CART)], findings: [] },
   { name: "a @ts-ignore that moved lines", changes: [change("src/l.ts", "// @ts-ignore\nexport const a = f();\n", "export const b = 1;\n// @ts-ignore\nexport const a = f();\n")], findings: [] },
