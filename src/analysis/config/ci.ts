@@ -74,8 +74,25 @@ function jobsOf(config: StaticConfig): Map<string, { job: YamlObject; steps: Ste
   return jobs;
 }
 
-/** Notes for a GitHub Actions workflow file. */
-export async function compareGithubWorkflow(before: string | null, after: string | null): Promise<TamperNote[]> {
+/** The test runners a list of steps runs (`pytest`, `npm run test`, …). */
+function runnersOf(steps: readonly Step[]): Set<string> {
+  return new Set(steps.flatMap((step) => (step.run ? analyzeCommand(step.run).invocations.map((invocation) => invocation.runner) : [])));
+}
+
+/** The test runners the after side of a workflow runs; used to tell a job moved to another workflow file from a removed one. */
+export async function workflowRunners(text: string): Promise<Set<string>> {
+  const runners = new Set<string>();
+  for (const { steps } of jobsOf(await readYaml(text)).values()) for (const runner of runnersOf(steps)) runners.add(runner);
+  return runners;
+}
+
+/**
+ * Notes for a GitHub Actions workflow file. `elsewhere` holds the runners of
+ * the other workflow files changed with it (after side), so a test job
+ * moved to another file is not reported as removed. A job renamed in the
+ * same file is paired with a new job that runs the same runners.
+ */
+export async function compareGithubWorkflow(before: string | null, after: string | null, elsewhere: ReadonlySet<string> = new Set()): Promise<TamperNote[]> {
   const was = before === null ? { value: {}, lines: new Map<string, number>() } : await readYaml(before);
   const now = after === null ? { value: {}, lines: new Map<string, number>() } : await readYaml(after);
   const oldJobs = jobsOf(was);
@@ -84,23 +101,32 @@ export async function compareGithubWorkflow(before: string | null, after: string
   const notes: TamperNote[] = [];
   const line = (path: string): number | null => now.lines.get(path) ?? null;
 
+  const claimed = new Set<string>();
   for (const [id, old] of oldJobs) {
     const testSteps = old.steps.filter((step) => step.isTest);
     const isTestJob = testSteps.length > 0 || (TEST_NAME.test(id) && typeof old.job.uses === "string");
     if (!isTestJob) continue;
-    const next = newJobs.get(id);
-    if (!next) {
+    const runners = runnersOf(testSteps);
+    let nextId: string | undefined = newJobs.has(id) ? id : undefined;
+    if (nextId === undefined && runners.size > 0) {
+      // Renamed: a job that did not exist before and runs the same runners.
+      nextId = [...newJobs].find(([candidate, entry]) => !oldJobs.has(candidate) && !claimed.has(candidate) && [...runnersOf(entry.steps)].some((runner) => runners.has(runner)))?.[0];
+      if (nextId !== undefined) claimed.add(nextId);
+    }
+    const next = nextId === undefined ? undefined : newJobs.get(nextId);
+    if (!next || nextId === undefined) {
       const lost = testSteps.filter((step) => !(step.run && remainingCommands.includes(step.run.trim())));
-      if (lost.length > 0 || testSteps.length === 0) {
+      const isMovedToAnotherFile = runners.size > 0 && [...runners].every((runner) => elsewhere.has(runner));
+      if ((lost.length > 0 || testSteps.length === 0) && !isMovedToAnotherFile) {
         notes.push({ setting: `jobs.${id}`, line: null, message: `test job "${id}" was removed`, before: testSteps.map((step) => step.run ?? step.uses), after: null });
       }
       continue;
     }
     if (isAlwaysTrue(next.job["continue-on-error"]) && !isAlwaysTrue(old.job["continue-on-error"])) {
-      notes.push({ setting: `jobs.${id}.continue-on-error`, line: line(`jobs.${id}.continue-on-error`), message: `test job "${id}" now has continue-on-error: its failures no longer fail the workflow`, before: old.job["continue-on-error"] ?? null, after: next.job["continue-on-error"] ?? null });
+      notes.push({ setting: `jobs.${nextId}.continue-on-error`, line: line(`jobs.${nextId}.continue-on-error`), message: `test job "${nextId}" now has continue-on-error: its failures no longer fail the workflow`, before: old.job["continue-on-error"] ?? null, after: next.job["continue-on-error"] ?? null });
     }
     if (isAlwaysFalse(next.job.if) && !isAlwaysFalse(old.job.if)) {
-      notes.push({ setting: `jobs.${id}.if`, line: line(`jobs.${id}.if`), message: `test job "${id}" now has if: ${String(next.job.if)}: it never runs`, before: old.job.if ?? null, after: next.job.if ?? null });
+      notes.push({ setting: `jobs.${nextId}.if`, line: line(`jobs.${nextId}.if`), message: `test job "${nextId}" now has if: ${String(next.job.if)}: it never runs`, before: old.job.if ?? null, after: next.job.if ?? null });
     }
     const unused = [...next.steps];
     for (const step of testSteps) {
@@ -115,7 +141,7 @@ export async function compareGithubWorkflow(before: string | null, after: string
         continue;
       }
       const [partner] = unused.splice(index, 1) as [Step];
-      const where = `job "${id}" ${describeStep(partner)}`;
+      const where = `job "${nextId}" ${describeStep(partner)}`;
       if (isAlwaysTrue(partner.continueOnError) && !isAlwaysTrue(step.continueOnError)) {
         notes.push({ setting: `${partner.path}.continue-on-error`, line: line(`${partner.path}.continue-on-error`), message: `${where} now has continue-on-error: failing tests no longer fail the job`, before: step.continueOnError ?? null, after: partner.continueOnError ?? null });
       }

@@ -119,9 +119,19 @@ export function splitShell(command: string): ShellSegment[] {
       endSegment("&");
     } else if (char === "\n") {
       endSegment("newline");
-    } else if (char === "(" || char === ")" || char === "{" || char === "}") {
-      if (hasWord) word += char;
-      else endSegment(";");
+    } else if (char === "$" && next === "(") {
+      // Command substitution stays inside the word: `$(MAKE)`, `$(git ls-files)`.
+      let depth = 0;
+      let j = i;
+      for (; j < command.length; j++) {
+        if (command[j] === "(") depth++;
+        else if (command[j] === ")" && --depth === 0) break;
+      }
+      word += command.slice(i, j + 1);
+      hasWord = true;
+      i = j;
+    } else if (char === "(" || char === ")") {
+      endSegment(";"); // a subshell: its commands are read like any others
     } else if (char === " " || char === "\t" || char === "\r") {
       endWord();
     } else if ((char === ">" || char === "<") && !hasWord) {
@@ -178,6 +188,9 @@ const COVERAGE_WRAPPERS: Record<string, { valueOptions: ReadonlySet<string> }> =
     valueOptions: new Set(["-r", "--reporter", "-x", "--exclude", "-n", "--include", "--report-dir", "--temp-dir", "-e", "--extension", "--lines", "--branches", "--functions", "--statements", "--require", "-i", "--cwd", "--nycrc-path"]),
   },
 };
+
+/** pytest plugin flags that turn a run into a lint run. */
+const PYTEST_LINT_FLAGS: ReadonlySet<string> = new Set(["--pep8", "--flakes", "--flake8", "--mypy", "--black", "--isort", "--pylint", "--pycodestyle", "--codestyle", "--ruff", "--ruff-format"]);
 
 const THRESHOLD_METRICS = ["lines", "branches", "functions", "statements"] as const;
 
@@ -268,7 +281,7 @@ const FAMILIES: Record<RunnerFamily, FamilySpec> = {
 function stripLaunchers(words: readonly string[]): string[] {
   let rest = [...words];
   for (let guard = 0; guard < 10 && rest.length > 0; guard++) {
-    while (rest.length > 0 && /^[A-Za-z_][A-Za-z0-9_]*=/.test(rest[0] as string)) rest = rest.slice(1);
+    while (rest.length > 0 && (/^[A-Za-z_][A-Za-z0-9_]*=/.test(rest[0] as string) || rest[0] === "{" || rest[0] === "!")) rest = rest.slice(1);
     const head = basename(rest[0] ?? "");
     const launcher = LAUNCHERS[head];
     if (launcher) {
@@ -530,6 +543,8 @@ export function analyzeCommand(command: string, variables?: ReadonlyMap<string, 
     const found = identifyRunner(stripLaunchers(words));
     if (!found) return;
     const { positional, options } = readArguments(found.family, found.args);
+    // `pytest --flake8` or `--mypy` runs a linter through pytest, not the tests.
+    if (found.family === "pytest" && [...options.keys()].some((name) => PYTEST_LINT_FLAGS.has(name))) return;
     const all = new Map([...thresholds, ...runnerThresholds(options)]);
     invocations.push({ runner: found.runner, family: found.family, positional, options, thresholds: all });
     lastRunnerIndex = index;
@@ -645,8 +660,11 @@ function compareInvocation(before: RunnerInvocation, after: RunnerInvocation, se
   };
 
   if (spec.isPositionalFilter) {
+    // Narrowed: a selection where there was none, or paths dropped while every remaining one lies inside the old
+    // selection. A selection that moved elsewhere (files renamed with the tests) is not judged here.
     const lost = before.positional.length === 0 ? (after.positional.length > 0 ? ["(all tests)"] : []) : before.positional.filter((path) => !after.positional.some((wide) => isPathCovered(wide, path)));
-    if (lost.length > 0 && after.positional.length > 0) {
+    const isInside = after.positional.every((path) => before.positional.length === 0 || before.positional.some((wide) => isPathCovered(wide, path)));
+    if (lost.length > 0 && after.positional.length > 0 && isInside) {
       note(`${setting} now runs ${after.runner} on ${after.positional.map((p) => `"${p}"`).join(", ")} only; before it ran ${before.positional.length === 0 ? "every test" : before.positional.map((p) => `"${p}"`).join(", ")}`, {
         runner: after.runner,
         selection_before: before.positional,

@@ -10,17 +10,37 @@
  */
 
 import type { FileChange, Finding, NotAnalyzed } from "../types.js";
-import { compareGithubWorkflow, compareGitlabCi } from "./ci.js";
+import { compareGithubWorkflow, compareGitlabCi, workflowRunners } from "./ci.js";
 import { notesToFindings, type TamperNote } from "./finding.js";
 import { comparePackageJson, compareRunnerConfigFile } from "./js-config.js";
 import { compareMakefiles } from "./makefile.js";
 import { comparePythonConfig } from "./python.js";
 
+/** What a comparison may know about the rest of the change. */
+export interface ConfigContext {
+  /** Every changed file of the diff (config or not). */
+  changes: readonly FileChange[];
+}
+
 /** One kind of config file: its id, which paths it owns, and how two versions compare. */
 export interface ConfigKind {
   readonly id: string;
   matches(path: string, name: string): boolean;
-  compare(path: string, before: string | null, after: string | null): TamperNote[] | Promise<TamperNote[]>;
+  compare(path: string, before: string | null, after: string | null, context: ConfigContext): TamperNote[] | Promise<TamperNote[]>;
+}
+
+/** Runners of the other changed workflow files (after side); files that do not parse contribute none. */
+async function runnersOfOtherWorkflows(path: string, context: ConfigContext): Promise<Set<string>> {
+  const runners = new Set<string>();
+  for (const change of context.changes) {
+    if (change.path === path || change.after === null || configKindOf(change.path)?.id !== "github-actions") continue;
+    try {
+      for (const runner of await workflowRunners(change.after)) runners.add(runner);
+    } catch {
+      // judged (and reported) on its own
+    }
+  }
+  return runners;
 }
 
 const JS_EXT = "\\.(?:[cm]?[jt]s)";
@@ -65,7 +85,7 @@ export const CONFIG_KINDS: readonly ConfigKind[] = [
   {
     id: "github-actions",
     matches: (path) => /(^|\/)\.github\/workflows\/[^/]+\.ya?ml$/.test(path),
-    compare: (_path, before, after) => compareGithubWorkflow(before, after),
+    compare: async (path, before, after, context) => compareGithubWorkflow(before, after, await runnersOfOtherWorkflows(path, context)),
   },
   {
     id: "gitlab-ci",
@@ -109,7 +129,7 @@ export async function detectConfigTamper(changes: readonly FileChange[]): Promis
     const kind = configKindOf(change.path);
     if (!kind || change.before === change.after) continue;
     try {
-      const notes = await kind.compare(change.path, change.before, change.after);
+      const notes = await kind.compare(change.path, change.before, change.after, { changes });
       result.findings.push(...notesToFindings(change.path, notes));
       result.analyzed.push(change.path);
     } catch (error) {

@@ -6,7 +6,7 @@
  * conftest.py files that exclude tests or patch the harness.
  */
 
-import { compareCommands } from "./command.js";
+import { compareCommands, runsTests } from "./command.js";
 import { show, type TamperNote } from "./finding.js";
 import { parseIni, parseToml, type IniEntry, type IniFile, type TomlDocument, type TomlValue } from "./ini.js";
 import { compareRunnerSettings, type RunnerSettings, type Setting } from "./runner-settings.js";
@@ -131,6 +131,29 @@ function toxEnvironments(ini: IniFile | undefined): Map<string, Map<string, IniE
   return environments;
 }
 
+/**
+ * tox `commands` as plain shell lines: factor conditions (`coverage: cmd`)
+ * and the ignore-exit-code `-` dropped, substitutions replaced by their
+ * defaults (`{env:CMD:pytest}` -> `pytest`, `{posargs:tests}` -> `tests`,
+ * `{posargs}` -> nothing, `{toxinidir}` -> `.`).
+ */
+function toxCommands(entry: IniEntry | undefined): string {
+  return (entry?.value ?? "")
+    .split("\n")
+    .map((line) =>
+      line
+        .trim()
+        .replace(/^[\w{},!.-]+:\s+/, "")
+        .replace(/^-\s*/, "")
+        .replace(/\{(?:env:[\w]+|posargs|tty):?([^{}]*)\}/g, "$1")
+        .replace(/\{(toxinidir|toxworkdir|envdir|envtmpdir|envsitepackagesdir)\}/g, ".")
+        .replace(/\{envpython\}/g, "python")
+        .replace(/\{envbindir\}\//g, ""),
+    )
+    .filter(Boolean)
+    .join("\n");
+}
+
 function compareTox(before: IniFile | undefined, after: IniFile | undefined): TamperNote[] {
   const notes: TamperNote[] = [];
   const was = toxEnvironments(before);
@@ -139,7 +162,7 @@ function compareTox(before: IniFile | undefined, after: IniFile | undefined): Ta
     const next = now.get(name);
     const commands = section.get("commands");
     if (!next) {
-      if (commands) notes.push({ setting: `[${name}]`, line: null, message: `tox environment [${name}] that ran "${commands.value.replace(/\n/g, "; ")}" was removed`, before: commands.value, after: null });
+      if (commands && runsTests(toxCommands(commands))) notes.push({ setting: `[${name}]`, line: null, message: `tox environment [${name}] that ran "${commands.value.replace(/\n/g, "; ")}" was removed`, before: commands.value, after: null });
       continue;
     }
     const nextCommands = next.get("commands");
@@ -149,8 +172,7 @@ function compareTox(before: IniFile | undefined, after: IniFile | undefined): Ta
       if (ignored.length > 0) {
         notes.push({ setting: `[${name}] commands`, line: nextCommands?.line ?? null, message: `tox [${name}] now ignores the exit code of ${ignored.map((line) => show(line)).join(", ")} (leading "-")`, before: commands.value, after: nextCommands?.value ?? null });
       }
-      const strip = (entry: IniEntry | undefined): string => lines(entry).map((line) => line.replace(/^-\s*/, "")).join("\n");
-      notes.push(...compareCommands(strip(commands), strip(nextCommands), `tox [${name}] commands`, nextCommands?.line ?? commands.line));
+      notes.push(...compareCommands(toxCommands(commands), toxCommands(nextCommands), `tox [${name}] commands`, nextCommands?.line ?? commands.line));
     }
     for (const key of ["ignore_outcome", "ignore_errors"]) {
       const value = next.get(key);

@@ -35,7 +35,7 @@ export interface RunnerSettings {
 }
 
 /** Exclusions that never hide real tests (build output, dependencies, caches, the runners' own defaults). */
-const BENIGN_EXCLUDE = /node_modules|(^|[/*{,])(dist|build|coverage|out|tmp|temp|vendor|\.venv|venv|env|\.tox|\.nox|\.git|\.cache|\.idea|\.next|\.nuxt|\.output|\.svelte-kit|\.vercel|\.turbo|__pycache__|\.eggs|[^/]*\.egg-info|\.mypy_cache|\.pytest_cache|cypress|site-packages|_build|\.{idea,git,cache,output,temp})([/*},]|$)|configDefaults|defaultExclude|^\*\.egg$|^\.\*$/;
+const BENIGN_EXCLUDE = /node_modules|(^|[/*{,])(dist|build|coverage|out|tmp|temp|vendor|\.venv|venv|env|\.tox|\.nox|\.git|\.cache|\.idea|\.next|\.nuxt|\.output|\.svelte-kit|\.vercel|\.turbo|__pycache__|\.eggs|[^/]*\.egg-info|\.mypy_cache|\.pytest_cache|cypress|site-packages|_build|\.{idea,git,cache,output,temp})([/*},]|$)|configDefaults|defaultExclude|^\*\.egg$|^\.\*$|^(\*\*\/)?\.[\w*-]+\/?(\*\*)?$/;
 
 const METRICS = ["lines", "branches", "functions", "statements"] as const;
 

@@ -13,6 +13,8 @@ describe("splitShell", () => {
     ["pytest tests/ > out.txt 2>&1; exit 0", [["pytest", "tests/"], ["exit", "0"]], ["start", ";"]],
     ["npm ci\n# comment\nnpm test | tee log", [["npm", "ci"], ["npm", "test"], ["tee", "log"]], ["start", "newline", "|"]],
     ["go test \\\n  ./...", [["go", "test", "./..."]], ["start"]],
+    ["(cd web && vitest run) || true", [["cd", "web"], ["vitest", "run"], ["true"]], ["start", "&&", "||"]],
+    ["$(MAKE) -C sub test; { pytest; }", [["$(MAKE)", "-C", "sub", "test"], ["{", "pytest"], ["}"]], ["start", ";", ";"]],
   ])("%s", (command, words, joiners) => {
     const segments = splitShell(command);
     expect(segments.map((segment) => segment.words)).toEqual(words);

@@ -109,6 +109,7 @@ const FLAGS: FlagRow[] = [
   { name: "multi-line run narrowed", path: ".github/workflows/ci.yml", before: workflow("      - run: |\n          npm ci\n          npx vitest run\n"), after: workflow("      - run: |\n          npm ci\n          npx vitest run test/unit\n"), setting: /job "test"/ },
   { name: "test job removed", path: ".github/workflows/ci.yml", before: `on: push\njobs:\n  lint:\n    runs-on: x\n    steps:\n      - run: npm run lint\n  test:\n    runs-on: x\n    steps:\n      - run: npm test\n`, after: `on: push\njobs:\n  lint:\n    runs-on: x\n    steps:\n      - run: npm run lint\n`, setting: /^jobs\.test$/ },
   { name: "workflow deleted", path: ".github/workflows/test.yml", before: workflow("      - run: npm test\n"), after: null, setting: /^jobs\.test$/ },
+  { name: "renamed test job gets continue-on-error", path: ".github/workflows/ci.yml", before: "on: push\njobs:\n  build:\n    runs-on: x\n    steps:\n      - run: pytest\n", after: "on: push\njobs:\n  tests:\n    runs-on: x\n    continue-on-error: true\n    steps:\n      - run: pytest\n", setting: /^jobs\.tests\.continue-on-error$/, line: 5 },
   // GitLab CI
   { name: "allow_failure on exit code 1", path: ".gitlab-ci.yml", before: gitlab("  script:\n    - pytest\n"), after: gitlab("  script:\n    - pytest\n  allow_failure:\n    exit_codes: [1, 137]\n"), setting: /allow_failure/ },
   { name: "allow_failure added", path: ".gitlab-ci.yml", before: gitlab("  script:\n    - pytest\n"), after: gitlab("  script:\n    - pytest\n  allow_failure: true\n"), setting: /allow_failure/, line: 6 },
@@ -158,6 +159,11 @@ const PASSES: Row[] = [
   { name: "go test -tags added", path: "Makefile", before: "test:\n\tgo test ./...\n", after: "test:\n\tgo test -tags integration ./...\n" },
   { name: "gitlab allow_failure for OOM kills only", path: ".gitlab-ci.yml", before: gitlab("  script:\n    - pytest\n"), after: gitlab("  script:\n    - pytest\n  allow_failure:\n    exit_codes: [137]\n") },
   { name: "conftest ignores setup.py and docs", path: "conftest.py", before: "", after: "collect_ignore = [\"setup.py\", \"docs/conf.py\"]\n" },
+  { name: "test job renamed", path: ".github/workflows/ci.yml", before: "on: push\njobs:\n  build:\n    runs-on: x\n    steps:\n      - run: tox -e py312\n", after: "on: push\njobs:\n  test:\n    runs-on: x\n    steps:\n      - name: Test\n        run: tox -e py312\n" },
+  { name: "tox lint environment removed", path: "tox.ini", before: "[testenv]\ncommands = pytest\n\n[testenv:lint]\ncommands = flake8 src\n\n[testenv:pep8]\ncommands = py.test --pep8\n", after: "[testenv]\ncommands = pytest\n" },
+  { name: "tox command behind a substitution with a factor line", path: "tox.ini", before: "[testenv]\ncommands = pytest {posargs:testing/}\n", after: "[testenv]\ncommands =\n  {env:_TOX_CMD:pytest} {posargs:testing/}\n  coverage: coverage report -m\n" },
+  { name: "pytest paths renamed with their files", path: "tox.ini", before: "[testenv]\ncommands = pytest pluggy test_pluggy\n", after: "[testenv]\ncommands = pytest pluggy.py testing/test_pluggy.py\n" },
+  { name: "norecursedirs of hidden folders", path: "tox.ini", before: "[pytest]\nnorecursedirs = build\n", after: "[pytest]\nnorecursedirs = build .hg .env* .tox\n" },
   { name: "config under fixtures is someone else's", path: "test/fixtures/app/package.json", before: pkg({ test: "jest" }), after: pkg({ test: "jest || true" }) },
 ];
 
@@ -184,6 +190,26 @@ describe("test_config_tamper look-alikes must pass", () => {
     expect(analysis.findings, JSON.stringify(analysis.findings, null, 2)).toEqual([]);
     expect(analysis.not_analyzed).toEqual([]);
     expect(analysis.verdict).toBe("PASS");
+  });
+});
+
+describe("workflows changed together", () => {
+  const job = (name: string, run: string): string => `on: push\njobs:\n  ${name}:\n    runs-on: x\n    steps:\n      - run: ${run}\n`;
+
+  it("a test job moved to a new workflow file is not removed", async () => {
+    const analysis = await analyzeChanges([
+      { path: ".github/workflows/main.yml", before: job("test", "pytest") + "  lint:\n    runs-on: x\n    steps:\n      - run: ruff check\n", after: job("lint", "ruff check") },
+      { path: ".github/workflows/test.yml", before: null, after: job("tests", "python -m pytest -q") },
+    ]);
+    expect(analysis.findings).toEqual([]);
+  });
+
+  it("a test job removed while another workflow runs something else is reported", async () => {
+    const analysis = await analyzeChanges([
+      { path: ".github/workflows/main.yml", before: job("test", "pytest"), after: job("lint", "ruff check") },
+      { path: ".github/workflows/docs.yml", before: null, after: job("docs", "mkdocs build") },
+    ]);
+    expect(analysis.findings.map((finding) => [finding.file, finding.evidence?.setting])).toEqual([[".github/workflows/main.yml", "jobs.test"]]);
   });
 });
 
