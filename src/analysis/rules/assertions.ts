@@ -149,13 +149,31 @@ function baseFinding(test: MatchedTest): Pick<Finding, "file" | "line" | "before
   };
 }
 
+/**
+ * True when some assertion of the after side checks, at least as strictly,
+ * a value that contains the lost one's: `expect(issue).toMatchInlineSnapshot()`
+ * covers `expect(issue.code).toBe(…)`; `expect(obj).toEqual({…})` covers `expect(obj.a).toBe(1)`.
+ */
+function isCoveredByWholerCheck(lost: AssertionFact, after: readonly AssertionFact[]): boolean {
+  const actual = lost.actual;
+  if (actual === undefined) return false;
+  return after.some((fact) => {
+    if (fact.tautology || fact.unreachable || fact.negated || fact.actual === undefined || fact.strength < Math.max(lost.strength, 3)) return false;
+    if (fact.actual === actual) return false; // the same value: pairing already judged it
+    return actual.startsWith(fact.actual) && /^[.[?]/.test(actual.slice(fact.actual.length));
+  });
+}
+
 /** Findings for one surviving test whose two sides both have assertion details. */
 function compareDetails(test: MatchedTest, before: AssertionFact[], after: AssertionFact[], isCodeChanged: () => boolean): Finding[] {
   const findings: Finding[] = [];
   const { pairs, removed, added } = pairAssertions(before, after);
 
-  // assertion_removal: real (non-tautological, reachable) assertions unpaired, or now behind an early return
-  const lost = removed.map((i) => before[i] as AssertionFact).filter((fact) => !fact.tautology && !fact.unreachable);
+  // assertion_removal: real (non-tautological, reachable) assertions unpaired, or now behind an early return,
+  // unless a check of the whole value now covers them (`.code` and `.inclusive` -> a snapshot of the issue)
+  const lost = removed
+    .map((i) => before[i] as AssertionFact)
+    .filter((fact) => !fact.tautology && !fact.unreachable && !isCoveredByWholerCheck(fact, after));
   const silenced = pairs
     .filter(([b, a]) => !(before[b] as AssertionFact).unreachable && (after[a] as AssertionFact).unreachable && !(before[b] as AssertionFact).tautology)
     .map(([b]) => before[b] as AssertionFact);

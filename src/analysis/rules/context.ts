@@ -137,7 +137,9 @@ function codeStem(path: string): string {
  * `cart.ts`), plus any changed non-test file below the folder of an entry
  * module the test imports (an unchanged `../source/index.js` or `../src`
  * re-exports changed files under `source/`; the test file's own folder does
- * not count). When
+ * not count), plus a changed file whose folders spell a package the test
+ * imports by name (`zod/v4` -> `packages/zod/src/v4/...`) or that lies in
+ * the folder of that package when the test file lives there too. When
  * the test file's language records no imports, any changed non-test file
  * counts, so the answer errs towards "changed" (fewer findings).
  */
@@ -158,7 +160,29 @@ export function hasCodeUnderTestChanged(testPath: string, pairs: readonly RulePa
     .filter((fact) => fact.source.startsWith("."))
     .map((fact) => entryFolder(normalizePath(`${dirnameOf(testPath)}/${fact.source}`)))
     .filter((folder): folder is string => folder !== null && folder !== "" && !isUnderFolder(testPath, folder));
-  return folders.some((folder) => codePaths.some((path) => isUnderFolder(path, folder)));
+  if (folders.some((folder) => codePaths.some((path) => isUnderFolder(path, folder)))) return true;
+  // A package importing itself by name (`zod/v4` from packages/zod/src/v4/...): every segment of
+  // the specifier appears, in order, among the folders of a changed file.
+  const bare = imports.map((fact) => fact.source).filter((source) => !source.startsWith(".") && !source.startsWith("node:"));
+  if (bare.some((source) => codePaths.some((path) => isSpelledAlong(source, path)))) return true;
+  // ... or the test lives inside that package's folder (packages/zod/src/v4/mini/tests imports `zod/mini`).
+  const testFolders = testPath.split("/").slice(0, -1);
+  return bare.some((source) => {
+    const name = source.replace(/^@[^/]+\//, "").split("/")[0] ?? "";
+    const index = testFolders.indexOf(name);
+    if (name === "" || index === -1) return false;
+    const packageFolder = testFolders.slice(0, index + 1).join("/");
+    return codePaths.some((path) => isUnderFolder(path, packageFolder));
+  });
+}
+
+/** True when the specifier's segments (`@scope/` dropped) occur in order among the folders of `path`. */
+function isSpelledAlong(specifier: string, path: string): boolean {
+  const wanted = specifier.replace(/^@[^/]+\//, "").split("/").filter((segment) => segment !== "");
+  const folders = path.split("/").slice(0, -1);
+  let next = 0;
+  for (const folder of folders) if (folder === wanted[next]) next++;
+  return wanted.length > 0 && next === wanted.length;
 }
 
 /** Names of a package's entry module or source folder. */

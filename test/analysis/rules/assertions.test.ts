@@ -48,6 +48,17 @@ const mustFlag: RuleCase[] = [
   },
   { name: "an assertion replaced by expect(x).toBe(x)", changes: testOnly(edit(CART_TEST, "expect(total(items)).toBe(8);", "expect(items).toBe(items);")), findings: [`assertion_weakening/high ${TEST} "cart > sums"`] },
   { name: "an assertion replaced by expect(1).toEqual(1)", changes: testOnly(edit(CART_TEST, "expect(total([])).toEqual(0);", "expect(1).toEqual(1);")), findings: [`assertion_weakening/high ${TEST} "cart > sums"`] },
+  {
+    name: "field checks replaced by a weak check of the whole value",
+    changes: [
+      change(
+        "test/issue.test.ts",
+        `it("reports", () => {\n  const result = parse("x");\n  expect(result.issue.code).toBe("invalid");\n  expect(result.issue.path).toEqual([]);\n});\n`,
+        `it("reports", () => {\n  const result = parse("x");\n  expect(result.issue).toBeDefined();\n});\n`,
+      ),
+    ],
+    findings: [`assertion_removal/high test/issue.test.ts "reports"`, `assertion_weakening/high test/issue.test.ts "reports"`],
+  },
   { name: "an assertion removed", changes: testOnly(edit(CART_TEST, "    expect(total([])).toEqual(0);\n", "")), findings: [`assertion_removal/high ${TEST} "cart > sums"`] },
   {
     name: "a body commented out",
@@ -131,6 +142,14 @@ const mustNotFlag: RuleCase[] = [
     findings: [],
   },
   {
+    name: "the expected literal changed together with the package the test imports by name",
+    changes: [
+      change("packages/kit/tests/cart.test.ts", edit(CART_TEST, "../src/cart", "kit/cart"), edit(edit(CART_TEST, "../src/cart", "kit/cart"), "toBe(8)", "toBe(8.5)")),
+      change("packages/kit/src/cart/total.ts", SRC, SRC.replace("0);", "0) + 0.5;")),
+    ],
+    findings: [],
+  },
+  {
     name: "a value check replaced by a check that it now throws (behaviour changed, not weakened)",
     changes: testOnly(edit(CART_TEST, "expect(total(items)).toBe(8);", 'expect(() => total(items)).toThrow("empty cart");')),
     findings: [],
@@ -139,6 +158,17 @@ const mustNotFlag: RuleCase[] = [
     name: "a module path in a dynamic import is not an input",
     changes: [
       change(TEST, CART_TEST, edit(CART_TEST, "    const items =", '    const { total: t } = await import("../src/cart.js");\n    const items =')),
+    ],
+    findings: [],
+  },
+  {
+    name: "field checks replaced by one check of the whole value",
+    changes: [
+      change(
+        "test/issue.test.ts",
+        `it("reports", () => {\n  const result = parse("x");\n  expect(result.ok).toBe(false);\n  expect(result.issue.code).toBe("invalid");\n  expect(result.issue.path).toEqual([]);\n});\n`,
+        `it("reports", () => {\n  const result = parse("x");\n  expect(result.ok).toBe(false);\n  expect(result.issue).toMatchInlineSnapshot(\`{ code: "invalid", path: [], matches: [0, 1] }\`);\n});\n`,
+      ),
     ],
     findings: [],
   },
