@@ -89,6 +89,41 @@ export const COMMANDS: CommandSpec[] = [
     options: [["--keep", "Keep the sample repository and print its path"], JSON_FLAG],
     load: () => import("./commands/demo.js"),
   },
+  {
+    name: "start",
+    usage: "start <task>",
+    description: "Start a loop (baseline checkpoint, active loop), or resume the active or crashed one",
+    options: [
+      ["--completion <cmd>", "The completion command: the loop is done when it exits 0 (required)"],
+      ["--max-iterations <n>", "Iterations before the loop gives up (default 20, at most 200)"],
+      ["--id <id>", "Loop id (default ralph-<slug of task>-<8 hex>)"],
+      ["--completion-timeout <ms>", "Time limit of one completion check in ms (default 60000)"],
+      ["--auto-extend", "At max iterations, extend by 10 (up to 200) instead of stopping"],
+      JSON_FLAG,
+    ],
+    load: () => import("./commands/start.js"),
+  },
+  {
+    name: "status",
+    usage: "status",
+    description: "A loop's status, iteration, last completion check and counters",
+    options: [["--loop <id>", "Loop id (default: $RALPH_LOOP, else the active loop, else the last updated)"], JSON_FLAG],
+    load: () => import("./commands/status.js"),
+  },
+  {
+    name: "cancel",
+    usage: "cancel",
+    description: "End a loop: status aborted, and a cancel signal the Stop hook honours for 30 s",
+    options: [["--loop <id>", "Loop id (default: $RALPH_LOOP, else the active loop, else the last updated)"], JSON_FLAG],
+    load: () => import("./commands/cancel.js"),
+  },
+  {
+    name: "iterate",
+    usage: "iterate",
+    description: "End an iteration of a shell-driven loop: checkpoint, completion command (exit 0: keep going, 2: loop over)",
+    options: [["--loop <id>", "Loop id (default: $RALPH_LOOP, else the active loop, else the last updated)"], JSON_FLAG],
+    load: () => import("./commands/iterate.js"),
+  },
 ];
 
 /** Flags whose value is a number; every other value-taking flag keeps its text exactly. */

@@ -1,18 +1,44 @@
 /**
- * The Stop hook's decision (issue 4, "Behaviour per event: Stop"): the
- * persistent loop of reference/persistent-loop-stop-hook.zh.md. Without an
- * active loop the stop is allowed; with one, the loop engine decides.
+ * The Stop hook's decision (issue 4, "Behaviour per event: Stop"; the
+ * persistent loop of reference/persistent-loop-stop-hook.zh.md): while the
+ * active loop's completion command fails, the agent's stop is blocked with
+ * the tail of the failing output and the reinforcement text; safety valves
+ * always let it stop.
+ *
+ * Order of the rules (each allow carries its `why`):
+ * 1. no repository, no active loop, no or unreadable state: allow;
+ * 2. the loop is not running (completed, failed, aborted, paused, crashed): allow;
+ * 3. a live cancel signal (`ralph cancel`, 30 s TTL): allow (loop aborted);
+ * 4. no session id (an empty id never owns a loop), or another session owns
+ *    the loop: allow; the first session to stop binds as owner;
+ * 5. state stale (last_updated more than 2 h ago): allow, loop marked
+ *    crashed (`ralph start` resumes it); past `timeout_minutes`: allow, failed;
+ * 6. context use >= 95% or the last turn ended on a 401/403 (transcript): allow;
+ * 7. iteration checkpoint + completion command (bounded by
+ *    `completion_timeout_ms`): pass: loop completed, allow;
+ * 8. fail: max_iterations reached (auto-extend by 10 up to 200 when
+ *    configured, else loop failed): allow; the same tree at the last two
+ *    blocks and now (3 stops in a row without a change): allow;
+ * 9. otherwise block, counting consecutive blocks and their trees.
+ * ralph keeps its own counters; `stop_hook_active` is not relied on.
  */
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
-import { isErrno } from "../errors.js";
-import { openRepository } from "../store/repo.js";
+import { RalphError } from "../errors.js";
+import { CheckpointStore } from "../store/checkpoint-store.js";
+import type { LoopId } from "../store/loop-id.js";
+import { applyIterationLimit, beginIteration, cancelLoop, finishIteration, isoOf, liveCancelSignal } from "./lifecycle.js";
+import { buildBlockReason, reinforcementLevel } from "./reinforcement.js";
+import { isTerminal, readActiveLoop, readState, transition, updateState, type LoopState } from "./state.js";
+import { readTranscriptSignals } from "./transcript.js";
 
 /** What the Stop hook hands in (from Claude Code's Stop payload; every field may be missing). */
 export interface StopInput {
+  /** The hook's working directory: any folder inside the repository. */
   cwd: string;
+  /** `session_id` of the payload; empty or undefined never owns a loop. */
   sessionId: string | undefined;
+  /** `transcript_path` of the payload: the session's JSONL transcript. */
   transcriptPath: string | undefined;
+  /** `stop_hook_active` of the payload; recorded nowhere and not relied on (ralph counts its own blocks). */
   stopHookActive: boolean | undefined;
   /** The clock, ms since the epoch (tests); default Date.now(). */
   nowMs?: number;
@@ -20,26 +46,174 @@ export interface StopInput {
 
 /**
  * The decision: `allow` lets the agent stop (`loop` is the active loop or
- * null), `block` keeps it working with `reason` (sent to the model, under
+ * null), `block` keeps it working with `reason` (sent to the model, at most
  * 10,000 characters). `why` is a one-line explanation for logs.
  */
 export type StopDecision = { action: "allow"; why: string; loop: string | null } | { action: "block"; reason: string; why: string; loop: string };
 
+/** State older than this is a zombie, in ms (persistent-loop-stop-hook guide: STALE_STATE_THRESHOLD_MS = 2 h). */
+export const STALE_STATE_MS = 2 * 60 * 60 * 1000;
+/** Context use at or above this fraction always lets the agent stop (safety valve 1). */
+export const CONTEXT_LIMIT_FRACTION = 0.95;
+/** Consecutive stops on one unchanged tree after which the stop is allowed (no progress). */
+export const NO_PROGRESS_STOPS = 3;
+
+function allow(why: string, loop: string | null): StopDecision {
+  return { action: "allow", why, loop };
+}
+
+/** Resets the consecutive-block counters after an allow (best effort: a lock or state problem is not the hook's failure). */
+function endBlockChain(workTree: string, loop: LoopId, why: string, mutate?: (s: LoopState) => void): void {
+  try {
+    updateState(workTree, loop, (s) => {
+      s.blocks = 0;
+      s.last_block_tree_oids = [];
+      s.metrics.last_allow = why;
+      mutate?.(s);
+      return { result: null };
+    });
+  } catch {
+    /* the decision stands without the bookkeeping */
+  }
+}
+
 /** The Stop hook's decision for the active loop of the repository at cwd (allow when there is none). Never throws for user state problems: returns allow with `why`. */
 export async function decideStop(input: StopInput): Promise<StopDecision> {
-  let workTree: string;
+  const nowMs = input.nowMs ?? Date.now();
+  let store: CheckpointStore;
   try {
-    workTree = openRepository(input.cwd).workTree;
+    store = CheckpointStore.open(input.cwd);
   } catch (error) {
-    return { action: "allow", why: `no repository at ${input.cwd}: ${(error as Error).message}`, loop: null };
+    return allow(`no repository at ${input.cwd}: ${(error as Error).message}`, null);
   }
-  let active: string;
+  const workTree = store.repo.workTree;
+  let loop: LoopId | null;
   try {
-    active = readFileSync(join(workTree, ".aiwg", "ralph", "active"), "utf8").trim();
+    loop = readActiveLoop(workTree);
   } catch (error) {
-    if (isErrno(error, "ENOENT")) return { action: "allow", why: "no active loop", loop: null };
-    return { action: "allow", why: `cannot read the active loop marker: ${(error as Error).message}`, loop: null };
+    return allow(`cannot read the active loop mark: ${(error as Error).message}`, null);
   }
-  if (active === "") return { action: "allow", why: "no active loop", loop: null };
-  return { action: "allow", why: `loop ${active} is active, but this build does not run its completion check yet`, loop: active };
+  if (!loop) return allow("no active loop", null);
+  try {
+    return await decideForLoop(store, loop, input, nowMs);
+  } catch (error) {
+    if (error instanceof RalphError && error.code !== "E_INTERNAL") return allow(`loop ${loop}: ${error.message}`, loop);
+    throw error;
+  }
+}
+
+async function decideForLoop(store: CheckpointStore, loop: LoopId, input: StopInput, nowMs: number): Promise<StopDecision> {
+  const workTree = store.repo.workTree;
+  const state = readState(workTree, loop);
+  if (!state) return allow(`the active mark names loop ${loop}, which has no state`, loop);
+  if (state.status !== "running" && state.status !== "completing") {
+    return allow(`loop ${loop} is ${state.status}${state.status_reason ? ` (${state.status_reason})` : ""}`, loop);
+  }
+  if (liveCancelSignal(workTree, loop, nowMs) !== null) {
+    if (!isTerminal(state.status)) cancelLoop(workTree, loop, nowMs);
+    return allow(`loop ${loop} was cancelled (cancel signal less than 30 s old)`, loop);
+  }
+  const session = input.sessionId?.trim() ?? "";
+  if (session === "") return allow(`no session id: a session without one never owns loop ${loop}`, loop);
+  if (state.owner_session_id !== null && state.owner_session_id !== session) {
+    return allow(`session ${session} does not own loop ${loop} (owner: ${state.owner_session_id}); 'ralph start' again to hand it over`, loop);
+  }
+  const idleMs = nowMs - Date.parse(state.last_updated);
+  if (idleMs > STALE_STATE_MS) {
+    const why = `loop ${loop} is stale: last updated ${Math.round(idleMs / 60_000)} min ago (over 2 h); marked crashed, 'ralph start' resumes it`;
+    updateState(workTree, loop, (s) => {
+      if (s.status === "running" || s.status === "completing") transition(s, "crashed", "stale: no update for over 2 h", isoOf(nowMs));
+      return { result: null };
+    });
+    return allow(why, loop);
+  }
+  const timeoutMinutes = state.configuration.timeout_minutes;
+  if (timeoutMinutes !== null && nowMs - Date.parse(state.started_at) > timeoutMinutes * 60_000) {
+    updateState(workTree, loop, (s) => {
+      if (s.status === "running") transition(s, "failed", `timeout_minutes (${timeoutMinutes}) passed`, isoOf(nowMs));
+      return { result: null };
+    });
+    return allow(`loop ${loop} ran past its timeout of ${timeoutMinutes} min; marked failed`, loop);
+  }
+  const transcript = readTranscriptSignals(input.transcriptPath);
+  if (transcript?.contextFraction !== null && transcript !== null && transcript.contextFraction >= CONTEXT_LIMIT_FRACTION) {
+    const why = `context ${Math.round(transcript.contextFraction * 100)}% full (${transcript.contextTokens} of ${transcript.contextWindowTokens} tokens): at 95% the stop is always allowed`;
+    endBlockChain(workTree, loop, why);
+    return allow(why, loop);
+  }
+  if (transcript?.authFailure) {
+    const why = `the last turn ended on an authentication failure (${transcript.authStatus ?? "401/403"}): continuing cannot succeed`;
+    endBlockChain(workTree, loop, why);
+    return allow(why, loop);
+  }
+  const begun = beginIteration(workTree, loop, nowMs, (s) => {
+    if (s.owner_session_id === null) s.owner_session_id = session;
+  });
+  if ("refused" in begun) return allow(begun.refused, loop);
+  const outcome = await finishIteration({ store, loop, nowMs }, begun.iteration, (s, check, overtaken): StopDecision => {
+    const max = s.configuration.max_iterations;
+    if (overtaken) {
+      s.blocks = 0;
+      s.last_block_tree_oids = [];
+      return allow(`loop ${loop} became ${s.status} during the completion check${s.status_reason ? ` (${s.status_reason})` : ""}`, loop);
+    }
+    if (check.passed) {
+      s.blocks = 0;
+      s.last_block_tree_oids = [];
+      return allow(`completion command passed at iteration ${check.iteration}: loop completed`, loop);
+    }
+    const limit = applyIterationLimit(s, check.checked_at);
+    if (limit === "exhausted") {
+      s.blocks = 0;
+      s.last_block_tree_oids = [];
+      return allow(`max_iterations (${max}) reached without the completion command passing: loop failed`, loop);
+    }
+    const tree = check.tree_oid;
+    const previous = s.last_block_tree_oids;
+    const unchangedBlocks = tree === null ? 0 : countTrailing(previous, tree);
+    if (tree !== null && unchangedBlocks >= NO_PROGRESS_STOPS - 1) {
+      s.blocks = 0;
+      s.last_block_tree_oids = [];
+      s.metrics.no_progress_allows = (typeof s.metrics.no_progress_allows === "number" ? s.metrics.no_progress_allows : 0) + 1;
+      return allow(`no progress: the work tree (${tree.slice(0, 12)}) is unchanged across ${NO_PROGRESS_STOPS} stops in a row`, loop);
+    }
+    s.blocks += 1;
+    s.last_block_tree_oids = [...previous, tree ?? ""].slice(-NO_PROGRESS_STOPS);
+    s.metrics.total_blocks = (typeof s.metrics.total_blocks === "number" ? s.metrics.total_blocks : 0) + 1;
+    const level = reinforcementLevel(check.iteration);
+    s.metrics.reinforcement_level = level;
+    const extended = limit === "extended" ? `; max_iterations auto-extended to ${s.configuration.max_iterations}` : "";
+    return {
+      action: "block",
+      reason: "",
+      why: `completion command failed at iteration ${check.iteration}/${s.configuration.max_iterations} (${check.timed_out ? "timed out" : `exit ${check.exit_code ?? "signal"}`}); block ${s.blocks} in a row, ${level}${extended}`,
+      loop,
+    };
+  });
+  const decision = outcome.settled;
+  if (decision.action === "allow") return decision;
+  const after = outcome.state;
+  const reason = buildBlockReason(
+    {
+      loop,
+      iteration: outcome.check.iteration,
+      maxIterations: after.configuration.max_iterations,
+      task: after.task,
+      completionCommand: after.completion_criteria,
+      exitCode: outcome.check.exit_code,
+      timedOut: outcome.check.timed_out,
+      timeoutMs: after.configuration.completion_timeout_ms,
+      unchangedBlocks: Math.max(0, countTrailing(after.last_block_tree_oids.slice(0, -1), outcome.check.tree_oid ?? "")),
+    },
+    outcome.run.output,
+    reinforcementLevel(outcome.check.iteration),
+  );
+  return { ...decision, reason };
+}
+
+/** How many entries at the end of `list` equal `value`. */
+function countTrailing(list: readonly string[], value: string): number {
+  let n = 0;
+  for (let i = list.length - 1; i >= 0 && list[i] === value; i--) n++;
+  return n;
 }

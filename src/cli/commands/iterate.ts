@@ -1,0 +1,55 @@
+/**
+ * `ralph iterate [--loop ID] [--json]`: end one iteration of a shell-driven
+ * loop: iteration checkpoint, completion command, record.
+ *
+ * Exit codes (DESIGN.md's contract: 1 is only for findings): 0 while the
+ * loop goes on (`done: false`: the completion command failed and
+ * iterations remain), 2 once it is over: the check just passed
+ * (`completed`), the iteration limit was reached (`failed`), or the loop is
+ * not running (cancelled, already completed). So
+ * `while :; do agent; ralph iterate || break; done` runs the agent until
+ * the loop is over; `ralph status` (or the one stderr line) says how it
+ * ended.
+ */
+import * as z from "zod/mini";
+import { RalphError } from "../../errors.js";
+import { iterateLoop, resolveLoopId } from "../../loop/lifecycle.js";
+import { tailOf } from "../../loop/reinforcement.js";
+import type { CommandContext, CommandOutput } from "../context.js";
+import { parseOptions, stringOption } from "../options.js";
+import { openStore } from "./shared.js";
+
+const Options = z.strictObject({
+  loop: z.optional(stringOption),
+  json: z.optional(z.boolean()),
+});
+
+/** Runs the command; see the module doc. */
+export async function run(ctx: CommandContext, _args: string[], raw: Record<string, unknown>): Promise<CommandOutput> {
+  const options = parseOptions(Options, raw, "iterate");
+  const store = openStore(ctx);
+  const loop = resolveLoopId(store.repo.workTree, options.loop);
+  const result = await iterateLoop(store, loop);
+  const summary = {
+    loop: result.loop,
+    iteration: result.iteration,
+    done: result.done,
+    status: result.status,
+    passed: result.passed,
+    exit_code: result.check.exit_code,
+    timed_out: result.check.timed_out,
+    duration_ms: result.check.duration_ms,
+    checkpoint: result.check.checkpoint_oid,
+    why: result.why,
+  };
+  if (result.done) {
+    // The loop is over: exit 2 so `ralph iterate || break` ends a shell loop.
+    throw new RalphError("E_USAGE", `loop ${result.loop} is ${result.status} at iteration ${result.iteration}: ${result.why}`, { data: summary });
+  }
+  const tail = tailOf(result.outputTail, 40, 6_000);
+  if (tail !== "") ctx.stderr(`${tail}\n`);
+  return {
+    json: { ...summary, output_tail: result.outputTail },
+    text: `iteration ${result.iteration}: completion command ${result.check.timed_out ? "timed out" : `failed (exit ${result.check.exit_code ?? "signal"})`}; keep going (${result.why})`,
+  };
+}

@@ -1,0 +1,36 @@
+/** `ralph status [--loop ID] [--json]`: a loop's state (status, iteration, last check, owner, counters). */
+import * as z from "zod/mini";
+import { loadLoop, resolveLoopId } from "../../loop/lifecycle.js";
+import { readActiveLoop } from "../../loop/state.js";
+import type { CommandContext, CommandOutput } from "../context.js";
+import { parseOptions, stringOption } from "../options.js";
+import { openStore, shortOid } from "./shared.js";
+
+const Options = z.strictObject({
+  loop: z.optional(stringOption),
+  json: z.optional(z.boolean()),
+});
+
+/** Runs the command; see the module doc. */
+export async function run(ctx: CommandContext, _args: string[], raw: Record<string, unknown>): Promise<CommandOutput> {
+  const options = parseOptions(Options, raw, "status");
+  const store = openStore(ctx);
+  const workTree = store.repo.workTree;
+  const loop = resolveLoopId(workTree, options.loop);
+  const state = loadLoop(workTree, loop);
+  const active = readActiveLoop(workTree) === loop;
+  const last = state.progress.completion_checks.at(-1) ?? null;
+  const lines = [
+    `loop ${state.loop_id}: ${state.status}${state.status_reason ? ` (${state.status_reason})` : ""}${active ? ", active" : ""}`,
+    `task: ${state.task}`,
+    `completion: ${state.completion_criteria}`,
+    `iteration ${state.iteration}/${state.configuration.max_iterations}, ${state.blocks} stop block(s) in a row`,
+    `baseline ${shortOid(store.readLoopRef(loop, "baseline"))}, head ${shortOid(store.readLoopRef(loop, "head"))}`,
+  ];
+  if (last) lines.push(`last check: iteration ${last.iteration} ${last.passed ? "passed" : last.timed_out ? "timed out" : `failed (exit ${last.exit_code ?? "signal"})`} in ${last.duration_ms} ms at ${last.checked_at}`);
+  if (state.owner_session_id) lines.push(`owner session: ${state.owner_session_id}`);
+  return {
+    json: { ...state, active, refs: { baseline: store.readLoopRef(loop, "baseline"), head: store.readLoopRef(loop, "head") } },
+    text: lines.join("\n"),
+  };
+}

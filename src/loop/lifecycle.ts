@@ -1,0 +1,545 @@
+/**
+ * The loop lifecycle shared by the shell commands and the Stop hook
+ * (issue 5, "Lifecycle": both call the same functions): start (or resume),
+ * end an iteration (iteration checkpoint, completion command, record),
+ * cancel, and find the loop a command acts on.
+ *
+ * Locks: the state lock (state.ts) is held only for read-modify-write
+ * steps, never while the completion command runs; the store takes its own
+ * lock for checkpoints. An iteration marks the loop `completing` before the
+ * command runs and settles it after, so a process killed in between leaves
+ * a loop that the next stop or `ralph start` recognises and resumes.
+ */
+import { spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { readFileSync, unlinkSync } from "node:fs";
+import { join } from "node:path";
+import { isErrno, RalphError } from "../errors.js";
+import type { CheckpointStore } from "../store/checkpoint-store.js";
+import { parseLoopId, type LoopId } from "../store/loop-id.js";
+import {
+  CHECK_TAIL_IN_STATE_CHARS,
+  clearActiveLoop,
+  createState,
+  DEFAULT_CONFIGURATION,
+  HARD_MAX_ITERATIONS,
+  isTerminal,
+  listLoopIds,
+  loopDir,
+  newState,
+  readActiveLoop,
+  readState,
+  setActiveLoop,
+  transition,
+  updateState,
+  writeFileAtomic,
+  writeLoopDocument,
+  type CompletionCheck,
+  type LoopState,
+} from "./state.js";
+import { tailOf } from "./reinforcement.js";
+
+/** How long a cancel signal stays live, in ms (persistent-loop-stop-hook guide: CANCEL_SIGNAL_TTL_MS). */
+export const CANCEL_SIGNAL_TTL_MS = 30_000;
+/** A `completing` loop older than its check timeout plus this margin was interrupted (its process died), in ms. */
+export const INTERRUPTED_CHECK_MARGIN_MS = 30_000;
+/** Iterations added by one auto-extension (persistent-loop-stop-hook guide: +10). */
+export const AUTO_EXTEND_STEP = 10;
+
+/** ISO-8601 time of `ms` since the epoch. */
+export function isoOf(ms: number): string {
+  return new Date(ms).toISOString();
+}
+
+/**
+ * A loop id from a task: `ralph-<slug>-<8 hex>` (reference guide's
+ * `loop_id` format). The slug is the task lowercased, runs of other
+ * characters as `-`, at most 40 characters; `loop` when nothing is left.
+ */
+export function makeLoopId(task: string, random: () => string = () => randomBytes(4).toString("hex")): LoopId {
+  const slug =
+    task
+      .toLowerCase()
+      .normalize("NFKD")
+      .replace(/[^a-z0-9]+/g, "-")
+      .replace(/^-+|-+$/g, "")
+      .slice(0, 40)
+      .replace(/-+$/, "") || "loop";
+  return parseLoopId(`ralph-${slug}-${random()}`);
+}
+
+/** What {@link startLoop} needs. */
+export interface StartRequest {
+  task: string;
+  completion: string;
+  /** Default {@link DEFAULT_CONFIGURATION}.max_iterations (20). */
+  maxIterations?: number;
+  /** A chosen loop id (validated); default {@link makeLoopId}. */
+  id?: string;
+  completionTimeoutMs?: number;
+  autoExtend?: boolean;
+  nowMs?: number;
+}
+
+/** What {@link startLoop} did. */
+export interface StartResult {
+  state: LoopState;
+  /** True when an existing active, paused or crashed loop was resumed instead of a new one created. */
+  resumed: boolean;
+  /** The baseline checkpoint (`refs/ralph/<loop>/baseline`). */
+  baseline: string | null;
+}
+
+function wasInterrupted(state: LoopState, nowMs: number): boolean {
+  if (state.status !== "completing") return false;
+  const since = nowMs - Date.parse(state.last_updated);
+  return !(since <= state.configuration.completion_timeout_ms + INTERRUPTED_CHECK_MARGIN_MS);
+}
+
+/**
+ * `ralph start`: resumes the loop when one is active (same task or the same
+ * `--id`), or when `--id` names a paused or crashed loop, keeping its
+ * iteration count (persistent-loop-stop-hook guide, "Crash 恢复"); else
+ * creates a loop: state, baseline checkpoint, active mark.
+ * @throws RalphError E_USAGE when another loop is active, or `--id` names a finished loop; E_LOCKED; store errors.
+ */
+export function startLoop(store: CheckpointStore, request: StartRequest): StartResult {
+  const workTree = store.repo.workTree;
+  const nowMs = request.nowMs ?? Date.now();
+  const now = isoOf(nowMs);
+  const explicit = request.id === undefined ? undefined : parseLoopId(request.id);
+  const active = readActiveLoop(workTree);
+  let candidate: LoopId | null = explicit ?? null;
+  if (active) {
+    const activeState = safeRead(workTree, active);
+    if (activeState && !isTerminal(activeState.status)) {
+      if (explicit === undefined ? activeState.task === request.task : explicit === active) candidate = active;
+      else {
+        throw new RalphError(
+          "E_USAGE",
+          `loop ${active} ("${activeState.task}") is still ${activeState.status} here; resume it with 'ralph start --id ${active} …' or end it with 'ralph cancel'`,
+          { data: { loop: active, status: activeState.status } },
+        );
+      }
+    }
+  }
+  if (candidate) {
+    const existing = readState(workTree, candidate);
+    if (existing) {
+      if (isTerminal(existing.status)) {
+        throw new RalphError("E_USAGE", `loop ${candidate} is ${existing.status}; start a new loop (another --id) instead`, {
+          data: { loop: candidate, status: existing.status },
+        });
+      }
+      const { state } = updateState(workTree, candidate, (s) => {
+        if (s.status !== "running") transition(s, "running", `resumed by ralph start (was ${s.status})`, now);
+        s.owner_session_id = null;
+        s.blocks = 0;
+        s.last_block_tree_oids = [];
+        s.cancel_requested_at = null;
+        s.last_updated = now;
+        s.metrics.resumes = (typeof s.metrics.resumes === "number" ? s.metrics.resumes : 0) + 1;
+        return { result: null };
+      });
+      setActiveLoop(workTree, candidate);
+      removeCancelSignal(workTree, candidate);
+      return { state, resumed: true, baseline: store.readLoopRef(candidate, "baseline") };
+    }
+  }
+  const loop = explicit ?? makeLoopId(request.task);
+  const state = newState({
+    loop_id: loop,
+    task: request.task,
+    completion_criteria: request.completion,
+    nowIso: now,
+    configuration: {
+      max_iterations: request.maxIterations ?? DEFAULT_CONFIGURATION.max_iterations,
+      completion_timeout_ms: request.completionTimeoutMs ?? DEFAULT_CONFIGURATION.completion_timeout_ms,
+      auto_extend: request.autoExtend ?? DEFAULT_CONFIGURATION.auto_extend,
+    },
+  });
+  createState(workTree, state);
+  const baseline = store.checkpoint({ loop, kind: "baseline", message: `baseline: ${oneLine(request.task)}` });
+  updateState(workTree, loop, (s) => {
+    s.metrics.baseline_checkpoint = baseline.oid;
+    s.metrics.baseline_tree = baseline.treeOid;
+    return { result: null };
+  });
+  setActiveLoop(workTree, loop);
+  removeCancelSignal(workTree, loop);
+  return { state: readState(workTree, loop) ?? state, resumed: false, baseline: store.readLoopRef(loop, "baseline") ?? baseline.oid };
+}
+
+function oneLine(text: string): string {
+  const line = text.replace(/\s+/g, " ").trim();
+  return line.length > 72 ? `${line.slice(0, 71)}…` : line;
+}
+
+function safeRead(workTree: string, loop: LoopId): LoopState | null {
+  try {
+    return readState(workTree, loop);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The loop a command acts on: `--loop`, else `$RALPH_LOOP`, else the active
+ * loop, else the loop whose state was updated last.
+ * @throws RalphError E_BAD_LOOP_ID; E_UNKNOWN_LOOP when there is no loop state at all.
+ */
+export function resolveLoopId(workTree: string, explicit?: string): LoopId {
+  if (explicit !== undefined) return parseLoopId(explicit);
+  const env = process.env.RALPH_LOOP;
+  if (env) return parseLoopId(env);
+  const active = readActiveLoop(workTree);
+  if (active) return active;
+  let best: { loop: LoopId; ms: number } | null = null;
+  for (const loop of listLoopIds(workTree)) {
+    const state = safeRead(workTree, loop);
+    const ms = state ? Date.parse(state.last_updated) : Number.NaN;
+    if (!Number.isNaN(ms) && (best === null || ms > best.ms)) best = { loop, ms };
+  }
+  if (best) return best.loop;
+  throw new RalphError("E_UNKNOWN_LOOP", "no loop in this repository; start one with 'ralph start TASK --completion CMD'", { data: {} });
+}
+
+/**
+ * Reads a loop's state.
+ * @throws RalphError E_UNKNOWN_LOOP when it has none; E_CORRUPT.
+ */
+export function loadLoop(workTree: string, loop: LoopId): LoopState {
+  const state = readState(workTree, loop);
+  if (!state) throw new RalphError("E_UNKNOWN_LOOP", `loop ${loop} has no state in this repository; see 'ralph loops'`, { data: { loop } });
+  return state;
+}
+
+function cancelSignalPath(workTree: string, loop: LoopId): string {
+  return join(loopDir(workTree, loop), "cancel-signal.json");
+}
+
+function removeCancelSignal(workTree: string, loop: LoopId): void {
+  try {
+    unlinkSync(cancelSignalPath(workTree, loop));
+  } catch (error) {
+    if (!isErrno(error, "ENOENT")) throw error;
+  }
+}
+
+/**
+ * The time of a live cancel signal (written by `ralph cancel` less than
+ * {@link CANCEL_SIGNAL_TTL_MS} ago), in ms since the epoch, or null.
+ */
+export function liveCancelSignal(workTree: string, loop: LoopId, nowMs: number): number | null {
+  let requestedMs: number;
+  try {
+    requestedMs = Number((JSON.parse(readFileSync(cancelSignalPath(workTree, loop), "utf8")) as { requested_at_ms?: unknown }).requested_at_ms);
+  } catch {
+    return null;
+  }
+  if (!Number.isFinite(requestedMs)) return null;
+  const age = nowMs - requestedMs;
+  return age >= 0 && age < CANCEL_SIGNAL_TTL_MS ? requestedMs : null;
+}
+
+/** What {@link cancelLoop} did. */
+export interface CancelResult {
+  loop: LoopId;
+  /** The status before the cancel. */
+  previous: string;
+  state: LoopState | null;
+  /** False when the loop had already ended (nothing changed but the signal). */
+  changed: boolean;
+}
+
+/**
+ * `ralph cancel`: writes the cancel signal (a file the Stop hook honours for
+ * {@link CANCEL_SIGNAL_TTL_MS}; it needs no lock, so it lands even while a
+ * check holds the loop), then marks the loop `aborted` and clears the
+ * active mark.
+ * @throws RalphError E_UNKNOWN_LOOP, E_LOCKED.
+ */
+export function cancelLoop(workTree: string, loop: LoopId, nowMs = Date.now()): CancelResult {
+  writeFileAtomic(cancelSignalPath(workTree, loop), `${JSON.stringify({ requested_at: isoOf(nowMs), requested_at_ms: nowMs, pid: process.pid })}\n`);
+  let previous = "unknown";
+  let changed = false;
+  let state: LoopState | null = null;
+  try {
+    state = updateState(workTree, loop, (s) => {
+      previous = s.status;
+      s.cancel_requested_at = isoOf(nowMs);
+      if (!isTerminal(s.status)) {
+        transition(s, "aborted", "cancelled by ralph cancel", isoOf(nowMs));
+        changed = true;
+      }
+      return { result: null };
+    }).state;
+  } catch (error) {
+    // A corrupt state still gets cancelled through the signal and the active mark.
+    if (!(error instanceof RalphError && error.code === "E_CORRUPT")) throw error;
+    changed = true;
+  }
+  clearActiveLoop(workTree, loop);
+  return { loop, previous, state, changed };
+}
+
+/** The outcome of one completion command run. */
+export interface CommandRun {
+  /** Exit code, or null when killed (signal or timeout). */
+  exitCode: number | null;
+  signal: string | null;
+  timedOut: boolean;
+  durationMs: number;
+  /** The end of stdout and stderr, interleaved as they arrived (at most {@link MAX_CAPTURE_CHARS}). */
+  output: string;
+}
+
+/** How much command output is kept, in characters (the end of it). */
+export const MAX_CAPTURE_CHARS = 64 * 1024;
+/** After SIGTERM to a timed-out check's process group, how long before SIGKILL, in ms. */
+export const KILL_GRACE_MS = 2_000;
+
+/**
+ * Runs a completion command with `/bin/sh -c` in `cwd`, in its own process
+ * group, stdin closed. On timeout the whole group gets SIGTERM, then SIGKILL
+ * after {@link KILL_GRACE_MS}. Resolves (never rejects) once the shell has
+ * exited; output still held open by an escaped grandchild is not waited for.
+ */
+export function runCompletionCommand(command: string, options: { cwd: string; timeoutMs: number; env?: NodeJS.ProcessEnv }): Promise<CommandRun> {
+  const started = performance.now();
+  return new Promise((resolve) => {
+    let output = "";
+    const append = (chunk: Buffer): void => {
+      output += chunk.toString("utf8");
+      if (output.length > MAX_CAPTURE_CHARS * 2) output = output.slice(output.length - MAX_CAPTURE_CHARS);
+    };
+    let child;
+    try {
+      child = spawn("/bin/sh", ["-c", command], {
+        cwd: options.cwd,
+        env: { ...process.env, ...options.env },
+        stdio: ["ignore", "pipe", "pipe"],
+        detached: true,
+      });
+    } catch (error) {
+      resolve({ exitCode: null, signal: null, timedOut: false, durationMs: performance.now() - started, output: `ralph: cannot run the command: ${(error as Error).message}` });
+      return;
+    }
+    let timedOut = false;
+    let killTimer: NodeJS.Timeout | undefined;
+    const killGroup = (signal: NodeJS.Signals): void => {
+      try {
+        if (child.pid !== undefined) process.kill(-child.pid, signal);
+      } catch {
+        /* the group is gone */
+      }
+    };
+    const timer = setTimeout(() => {
+      timedOut = true;
+      killGroup("SIGTERM");
+      killTimer = setTimeout(() => killGroup("SIGKILL"), KILL_GRACE_MS);
+    }, options.timeoutMs);
+    child.stdout?.on("data", append);
+    child.stderr?.on("data", append);
+    let settled = false;
+    const finish = (exitCode: number | null, signal: string | null): void => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      if (killTimer) clearTimeout(killTimer);
+      if (timedOut) killGroup("SIGKILL"); // anything left of the group
+      const text = output.length > MAX_CAPTURE_CHARS ? output.slice(output.length - MAX_CAPTURE_CHARS) : output;
+      resolve({ exitCode: timedOut ? null : exitCode, signal, timedOut, durationMs: performance.now() - started, output: text });
+    };
+    child.on("error", (error) => {
+      append(Buffer.from(`ralph: cannot run the command: ${error.message}\n`));
+      finish(null, null);
+    });
+    child.on("exit", (code, signal) => {
+      // Give the pipes a moment to drain; a grandchild holding them open is not waited for.
+      const drain = setTimeout(() => finish(code, signal), 200);
+      child.on("close", () => {
+        clearTimeout(drain);
+        finish(code, signal);
+      });
+    });
+  });
+}
+
+/** Context of one end of iteration. */
+export interface IterationContext {
+  store: CheckpointStore;
+  loop: LoopId;
+  nowMs: number;
+  /** Extra environment for the completion command. */
+  env?: NodeJS.ProcessEnv;
+}
+
+/** The state after the check was recorded, and what was recorded. */
+export interface IterationOutcome {
+  state: LoopState;
+  check: CompletionCheck;
+  run: CommandRun;
+  /** The full output tail kept in `iterations/NNNN.json`. */
+  outputTail: string;
+  /** True when the loop left `completing` meanwhile (e.g. `ralph cancel`): the check was recorded, the status kept. */
+  overtaken: boolean;
+}
+
+/**
+ * Marks the loop `completing` for iteration `iteration + 1` (under the
+ * lock). Returns the iteration number, or a reason string when the loop is
+ * not in a state to end an iteration.
+ * @throws RalphError E_UNKNOWN_LOOP, E_CORRUPT, E_LOCKED.
+ */
+export function beginIteration(workTree: string, loop: LoopId, nowMs: number, mutate?: (state: LoopState) => void): { iteration: number; state: LoopState } | { refused: string; state: LoopState } {
+  const { state, result } = updateState<number | string>(workTree, loop, (s) => {
+    if (wasInterrupted(s, nowMs)) transition(s, "running", "the previous completion check was interrupted", isoOf(nowMs));
+    if (s.status !== "running") return { result: `loop ${loop} is ${s.status}${s.status_reason ? ` (${s.status_reason})` : ""}`, changed: false };
+    mutate?.(s);
+    const iteration = s.iteration + 1;
+    transition(s, "completing", `completion check of iteration ${iteration}`, isoOf(nowMs));
+    return { result: iteration };
+  });
+  return typeof result === "number" ? { iteration: result, state } : { refused: result, state };
+}
+
+/**
+ * Ends iteration `iteration` (after {@link beginIteration}): iteration
+ * checkpoint (`refs/ralph/<loop>/iterations/NNNN`), the completion command,
+ * then under the lock: the check appended to `progress.completion_checks`,
+ * `iteration` set, status `completed` (check passed; active mark cleared)
+ * or back to `running`, and `settle` applied to the state for the caller's
+ * own decision. Writes `iterations/NNNN.json`.
+ * @throws RalphError from the store (the loop is put back to `running` first).
+ */
+export async function finishIteration<T>(
+  ctx: IterationContext,
+  iteration: number,
+  settle: (state: LoopState, check: CompletionCheck, overtaken: boolean) => T,
+): Promise<IterationOutcome & { settled: T }> {
+  const workTree = ctx.store.repo.workTree;
+  const current = loadLoop(workTree, ctx.loop);
+  let checkpoint;
+  try {
+    checkpoint = ctx.store.checkpoint({ loop: ctx.loop, kind: "iteration", iteration, message: `iteration ${iteration}: ${oneLine(current.task)}` });
+  } catch (error) {
+    updateState(workTree, ctx.loop, (s) => {
+      if (s.status === "completing") transition(s, "running", `iteration checkpoint failed: ${(error as Error).message}`, isoOf(Date.now()));
+      return { result: null };
+    });
+    throw error;
+  }
+  const run = current.completion_criteria.trim() === ""
+    ? { exitCode: null, signal: null, timedOut: false, durationMs: 0, output: "ralph: this loop has no completion command" }
+    : await runCompletionCommand(current.completion_criteria, {
+        cwd: workTree,
+        timeoutMs: current.configuration.completion_timeout_ms,
+        env: { RALPH_LOOP: ctx.loop, RALPH_ITERATION: String(iteration), ...ctx.env },
+      });
+  const endMs = ctx.nowMs + run.durationMs;
+  const outputTail = tailOf(run.output, 200, 10_000);
+  const check: CompletionCheck = {
+    iteration,
+    passed: run.exitCode === 0 && !run.timedOut,
+    exit_code: run.exitCode,
+    timed_out: run.timedOut,
+    duration_ms: Math.round(run.durationMs),
+    checked_at: isoOf(endMs),
+    tree_oid: checkpoint.treeOid,
+    checkpoint_oid: checkpoint.oid,
+    output_tail: tailOf(run.output, 20, CHECK_TAIL_IN_STATE_CHARS),
+  };
+  let overtaken = false;
+  const { state, result } = updateState(workTree, ctx.loop, (s) => {
+    s.progress.completion_checks.push(check);
+    s.metrics.checks_run = (typeof s.metrics.checks_run === "number" ? s.metrics.checks_run : 0) + 1;
+    s.metrics.last_check_duration_ms = check.duration_ms;
+    if (s.status !== "completing") {
+      overtaken = true;
+      return { result: settle(s, check, true) };
+    }
+    s.iteration = Math.max(s.iteration, iteration);
+    if (check.passed) transition(s, "completed", `completion command passed at iteration ${iteration}`, isoOf(endMs));
+    else transition(s, "running", `completion command failed at iteration ${iteration}`, isoOf(endMs));
+    return { result: settle(s, check, false) };
+  });
+  if (isTerminal(state.status)) clearActiveLoop(workTree, ctx.loop);
+  writeLoopDocument(workTree, ctx.loop, `iterations/${String(iteration).padStart(4, "0")}.json`, {
+    loop_id: ctx.loop,
+    iteration,
+    ended_at: check.checked_at,
+    checkpoint: { ref: `refs/ralph/${ctx.loop}/iterations/${String(iteration).padStart(4, "0")}`, oid: checkpoint.oid, tree_oid: checkpoint.treeOid, changed: checkpoint.changed },
+    completion_check: { ...check, output_tail: outputTail },
+    status_after: state.status,
+  });
+  return { state, check, run, outputTail, overtaken, settled: result };
+}
+
+/**
+ * Applies the max-iterations rule after a failed check (mutates `state`):
+ * when `iteration >= max_iterations`, either auto-extends by
+ * {@link AUTO_EXTEND_STEP} (when `auto_extend`, up to
+ * {@link HARD_MAX_ITERATIONS}) or marks the loop `failed`.
+ * Returns "extended", "exhausted" or "ok".
+ */
+export function applyIterationLimit(state: LoopState, nowIso: string): "extended" | "exhausted" | "ok" {
+  const config = state.configuration;
+  if (state.iteration < config.max_iterations) return "ok";
+  if (config.auto_extend && config.max_iterations < HARD_MAX_ITERATIONS) {
+    config.max_iterations = Math.min(HARD_MAX_ITERATIONS, config.max_iterations + AUTO_EXTEND_STEP);
+    state.metrics.auto_extensions = (typeof state.metrics.auto_extensions === "number" ? state.metrics.auto_extensions : 0) + 1;
+    return "extended";
+  }
+  transition(state, "failed", `max_iterations (${config.max_iterations}) reached without the completion command passing`, nowIso);
+  return "exhausted";
+}
+
+/** What `ralph iterate` reports. */
+export interface IterateResult {
+  loop: LoopId;
+  iteration: number;
+  /** True when the loop is over (completed, failed or aborted): a shell loop stops. */
+  done: boolean;
+  status: LoopState["status"];
+  passed: boolean;
+  check: CompletionCheck;
+  outputTail: string;
+  why: string;
+}
+
+/**
+ * `ralph iterate`: ends one iteration of a shell-driven loop
+ * (`while :; do agent; ralph iterate || break; done`): checkpoint, check,
+ * record, then the iteration limit.
+ * @throws RalphError E_USAGE when the loop is not running (already over); E_UNKNOWN_LOOP; E_CORRUPT; E_LOCKED.
+ */
+export async function iterateLoop(store: CheckpointStore, loop: LoopId, nowMs = Date.now()): Promise<IterateResult> {
+  const workTree = store.repo.workTree;
+  if (liveCancelSignal(workTree, loop, nowMs) !== null) {
+    const cancelled = loadLoop(workTree, loop);
+    if (!isTerminal(cancelled.status)) cancelLoop(workTree, loop, nowMs);
+  }
+  const begun = beginIteration(workTree, loop, nowMs);
+  if ("refused" in begun) {
+    throw new RalphError("E_USAGE", `${begun.refused}: nothing to iterate`, { data: { loop, status: begun.state.status, done: isTerminal(begun.state.status) } });
+  }
+  const outcome = await finishIteration({ store, loop, nowMs }, begun.iteration, (state, check, overtaken) => {
+    if (overtaken || check.passed) return state.status_reason ?? state.status;
+    const limit = applyIterationLimit(state, check.checked_at);
+    if (limit === "extended") return `max_iterations reached; auto-extended to ${state.configuration.max_iterations}`;
+    if (limit === "exhausted") return state.status_reason ?? "max_iterations reached";
+    return `completion command failed (iteration ${check.iteration}/${state.configuration.max_iterations})`;
+  });
+  if (isTerminal(outcome.state.status)) clearActiveLoop(workTree, loop);
+  return {
+    loop,
+    iteration: begun.iteration,
+    done: isTerminal(outcome.state.status),
+    status: outcome.state.status,
+    passed: outcome.check.passed,
+    check: outcome.check,
+    outputTail: outcome.outputTail,
+    why: outcome.settled,
+  };
+}

@@ -1,0 +1,118 @@
+/**
+ * Reinforcement: the text that keeps an agent on its task when its Stop is
+ * blocked (DESIGN.md "Loop engine"; reference guide "pre_iteration":
+ * MINIMAL for iterations 1-2, STANDARD 3-4, AGGRESSIVE 5+). Written as
+ * facts the model can act on (issue 4: `additionalContext` and reasons are
+ * facts, not commands): what failed, what must not be done and why ralph
+ * will see it, what to try next. The block message also pre-empts the usual
+ * rationalisations (persistent-loop-stop-hook guide, "Block 消息设计").
+ */
+
+/** Reinforcement levels, weakest first. */
+export const REINFORCEMENT_LEVELS = ["MINIMAL", "STANDARD", "AGGRESSIVE"] as const;
+/** A reinforcement level. */
+export type ReinforcementLevel = (typeof REINFORCEMENT_LEVELS)[number];
+
+/** The level for an iteration number (1-based): 1-2 MINIMAL, 3-4 STANDARD, 5+ AGGRESSIVE; a plateau forces AGGRESSIVE. */
+export function reinforcementLevel(iteration: number, options: { plateau?: boolean } = {}): ReinforcementLevel {
+  if (options.plateau || iteration >= 5) return "AGGRESSIVE";
+  if (iteration >= 3) return "STANDARD";
+  return "MINIMAL";
+}
+
+/** What a template is filled with. */
+export interface ReinforcementContext {
+  loop: string;
+  /** The iteration that just ended (1-based). */
+  iteration: number;
+  maxIterations: number;
+  task: string;
+  completionCommand: string;
+  /** Exit code of the failed check, or null (signal / timeout). */
+  exitCode: number | null;
+  timedOut: boolean;
+  /** The check's time limit, in ms. */
+  timeoutMs: number;
+  /** Consecutive blocks with an unchanged work tree before this one. */
+  unchangedBlocks: number;
+}
+
+/** The templates, one per level; `{name}` placeholders are filled from {@link ReinforcementContext}. */
+export const REINFORCEMENT_TEMPLATES: Readonly<Record<ReinforcementLevel, string>> = {
+  MINIMAL: [
+    "The task is not done: the completion command `{completion}` {failure}.",
+    "Its output ends with the lines above. Fix the cause in the code and stop again; ralph runs the command at every stop.",
+    "Tests and checks stay as they are: ralph compares every checkpoint with the baseline and reports deleted, skipped or weakened tests.",
+  ].join("\n"),
+  STANDARD: [
+    "The task is still not done after {iteration} iterations: `{completion}` {failure}.",
+    "- Read the failure above and find its cause before changing code; re-run the command yourself to confirm a fix.",
+    "- Deleting, skipping or loosening a test, or editing the test configuration to pass, is detected against the baseline and will not count as done.",
+    "- Completion means the command exits 0 with the original task's requirements met: \"{task}\".",
+    "- A partial fix with caveats, or a plan for a follow-up, is not completion.",
+  ].join("\n"),
+  AGGRESSIVE: [
+    "Iteration {iteration} of {max}: `{completion}` {failure}. The approach so far has not worked.",
+    "- Step back: list what the failure says, what you changed in the last iterations, and why it did not help.",
+    "- Try a different approach than the one repeated so far; make the smallest change that the output points at.",
+    "- Tests, assertions, skips, test configuration and validation are compared with the baseline at every stop: removing or weakening them is reported as reward hacking and does not end the loop.",
+    "- Done means `{completion}` exits 0 and the task is met: \"{task}\". Claiming completion with caveats does not end the loop.",
+    "{unchanged}",
+  ].join("\n"),
+};
+
+function describeFailure(ctx: ReinforcementContext): string {
+  if (ctx.timedOut) return `did not finish within ${Math.round(ctx.timeoutMs / 1000)} s and was stopped`;
+  return ctx.exitCode === null ? "was killed by a signal" : `exits ${ctx.exitCode}`;
+}
+
+/** The reinforcement text of a level, filled in. */
+export function renderReinforcement(level: ReinforcementLevel, ctx: ReinforcementContext): string {
+  const unchanged =
+    ctx.unchangedBlocks > 0
+      ? `- The work tree has not changed since the previous stop (${ctx.unchangedBlocks} time${ctx.unchangedBlocks === 1 ? "" : "s"}); at the third stop in a row on an unchanged tree ralph lets the session end and the loop stays unfinished.`
+      : "";
+  const values: Record<string, string> = {
+    completion: ctx.completionCommand,
+    failure: describeFailure(ctx),
+    iteration: String(ctx.iteration),
+    max: String(ctx.maxIterations),
+    task: ctx.task,
+    loop: ctx.loop,
+    unchanged,
+  };
+  return REINFORCEMENT_TEMPLATES[level]
+    .replace(/\{(\w+)\}/g, (whole, name: string) => values[name] ?? whole)
+    .replace(/\n+$/, "");
+}
+
+/** The most a Stop reason may hold, in characters (Claude Code hook limit, issue 4). */
+export const MAX_REASON_CHARS = 10_000;
+/** Output lines quoted in a reason. */
+export const OUTPUT_TAIL_LINES = 40;
+
+/**
+ * The last `maxLines` lines of `output`, at most `maxChars` characters
+ * (cut at the front, marked with "…").
+ */
+export function tailOf(output: string, maxLines = OUTPUT_TAIL_LINES, maxChars = 6_000): string {
+  const lines = output.replace(/\r\n?/g, "\n").replace(/\n+$/, "").split("\n");
+  let tail = lines.slice(-maxLines).join("\n");
+  if (tail.length > maxChars) tail = `…${tail.slice(tail.length - maxChars + 1)}`;
+  return tail;
+}
+
+/**
+ * The reason of a Stop block: a header (`[RALPH LOOP n/max]`, the task),
+ * the tail of the failing output, and the reinforcement of the level;
+ * always at most {@link MAX_REASON_CHARS} characters.
+ */
+export function buildBlockReason(ctx: ReinforcementContext, output: string, level: ReinforcementLevel): string {
+  const header = `[RALPH LOOP ${ctx.loop} · iteration ${ctx.iteration}/${ctx.maxIterations} · ${level}] Task: ${ctx.task}`;
+  const body = renderReinforcement(level, ctx);
+  const budget = MAX_REASON_CHARS - header.length - body.length - 200;
+  const tail = tailOf(output, OUTPUT_TAIL_LINES, Math.max(500, Math.min(6_000, budget)));
+  const quoted = tail === "" ? "(the command printed nothing)" : tail;
+  const reason = `${header}\n\nOutput of \`${ctx.completionCommand}\` (last lines):\n${quoted}\n\n${body}`;
+  return reason.length <= MAX_REASON_CHARS ? reason : `${reason.slice(0, MAX_REASON_CHARS - 1)}…`;
+}

@@ -1,0 +1,439 @@
+/**
+ * Loop state: `.aiwg/ralph/loops/<loop_id>/state.json` (DESIGN.md "Loop
+ * engine"; the loop-state v2 fields of reference/agent-persistence-integration.txt,
+ * "State Extension Schema Integration", plus the counters the Stop hook
+ * needs). Validated with zod/mini: the Stop hook is a fresh process, and
+ * zod/mini loads in a fraction of classic zod's time.
+ *
+ * Every object is a loose object: fields this version does not know (issue
+ * 5's persistence extension: `baseline_metrics`, `iteration_history`, …)
+ * are kept through a read-modify-write. Every field but `loop_id` has a
+ * default, so a state written by an older version, or by hand with only the
+ * reference guide's fields, still loads.
+ *
+ * Writes are atomic (temp file, fsync, rename, fsync of the folder) and
+ * made under a lock file per loop (`state.lock`, src/store/lock.ts); before
+ * each write the previous valid content is kept as `state.json.bak`. A
+ * state file that is not valid JSON or fails the schema is reported with its
+ * path (E_CORRUPT) and left untouched.
+ */
+import { randomBytes } from "node:crypto";
+import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, unlinkSync, writeSync } from "node:fs";
+import { dirname, join } from "node:path";
+import * as z from "zod/mini";
+import { isErrno, RalphError } from "../errors.js";
+import { withLock } from "../store/lock.js";
+import { isLoopId, parseLoopId, type LoopId } from "../store/loop-id.js";
+
+/** The state format this version writes. */
+export const STATE_VERSION = "2.0.0";
+
+/** Loop statuses (reference guide, loop-state v2). */
+export const LOOP_STATUSES = ["running", "paused", "completing", "completed", "failed", "aborted", "crashed"] as const;
+/** A loop status. */
+export type LoopStatus = (typeof LOOP_STATUSES)[number];
+
+/**
+ * The legal status transitions, from -> allowed targets. `completing` is the
+ * span of one completion check (the Stop hook or `ralph iterate`); a check
+ * that fails returns the loop to `running`. `crashed` and `paused` loops
+ * resume to `running` (`ralph start`). `completed`, `failed` and `aborted`
+ * are terminal: a new loop is started instead.
+ */
+export const STATUS_TRANSITIONS: Readonly<Record<LoopStatus, readonly LoopStatus[]>> = {
+  running: ["paused", "completing", "completed", "failed", "aborted", "crashed"],
+  paused: ["running", "failed", "aborted", "crashed"],
+  completing: ["running", "completed", "failed", "aborted", "crashed"],
+  crashed: ["running", "failed", "aborted"],
+  completed: [],
+  failed: [],
+  aborted: [],
+};
+
+/** Statuses after which nothing more happens to a loop. */
+export const TERMINAL_STATUSES: readonly LoopStatus[] = ["completed", "failed", "aborted"];
+
+/** True when a loop may go from `from` to `to` (see {@link STATUS_TRANSITIONS}). A status never "transitions" to itself. */
+export function canTransition(from: LoopStatus, to: LoopStatus): boolean {
+  return STATUS_TRANSITIONS[from].includes(to);
+}
+
+/** True for completed, failed and aborted. */
+export function isTerminal(status: LoopStatus): boolean {
+  return TERMINAL_STATUSES.includes(status);
+}
+
+/**
+ * Moves `state` to `to` (mutates it) and records why.
+ * @throws RalphError E_USAGE naming both statuses when the transition is not in {@link STATUS_TRANSITIONS}.
+ */
+export function transition(state: LoopState, to: LoopStatus, reason: string, nowIso: string): void {
+  if (!canTransition(state.status, to)) {
+    throw new RalphError("E_USAGE", `loop ${state.loop_id} is ${state.status}; it cannot become ${to}`, {
+      data: { loop: state.loop_id, from: state.status, to },
+    });
+  }
+  state.status = to;
+  state.status_reason = reason;
+  state.last_updated = nowIso;
+  if (isTerminal(to)) state.completed_at = nowIso;
+}
+
+const count = z.int().check(z.gte(0));
+const isoTime = z.string().check(z.minLength(1));
+
+/** One run of the completion command, as recorded in `progress.completion_checks`. */
+export const CompletionCheckSchema = z.looseObject({
+  /** The iteration the check ended (1-based). */
+  iteration: count,
+  passed: z.boolean(),
+  /** Exit code, or null when killed by a signal or on timeout. */
+  exit_code: z._default(z.nullable(z.int()), null),
+  timed_out: z._default(z.boolean(), false),
+  duration_ms: z._default(z.number(), 0),
+  checked_at: isoTime,
+  /** Tree and checkpoint commit the check ran on (git oids), when a checkpoint was written. */
+  tree_oid: z._default(z.nullable(z.string()), null),
+  checkpoint_oid: z._default(z.nullable(z.string()), null),
+  /** The last lines of the command's output (at most {@link CHECK_TAIL_IN_STATE_CHARS} characters). */
+  output_tail: z._default(z.string(), ""),
+});
+/** A recorded completion check. */
+export type CompletionCheck = z.output<typeof CompletionCheckSchema>;
+
+/** Output kept per check in state.json, in characters (the full tail goes to `iterations/NNNN.json`). */
+export const CHECK_TAIL_IN_STATE_CHARS = 1_000;
+
+/** Defaults of `configuration`. */
+export const DEFAULT_CONFIGURATION = {
+  /** Stop-hook blocks before the loop gives up (issue 4: `--max-iterations`, default 20). */
+  max_iterations: 20,
+  /** Wall-clock limit of the loop in minutes, from `started_at`; null: none. */
+  timeout_minutes: null as number | null,
+  /** Limit of one completion check, in ms: shorter than the Stop hook's own timeout. */
+  completion_timeout_ms: 60_000,
+  /** At max_iterations, extend by 10 (up to {@link HARD_MAX_ITERATIONS}) instead of stopping. */
+  auto_extend: false,
+};
+
+/** The hard cap that auto-extension never passes (persistent-loop-stop-hook: strict-mode cap 200). */
+export const HARD_MAX_ITERATIONS = 200;
+
+const ConfigurationSchema = z.looseObject({
+  max_iterations: z._default(z.int().check(z.gte(1), z.lte(HARD_MAX_ITERATIONS)), DEFAULT_CONFIGURATION.max_iterations),
+  timeout_minutes: z._default(z.nullable(z.number().check(z.gt(0))), DEFAULT_CONFIGURATION.timeout_minutes),
+  completion_timeout_ms: z._default(z.int().check(z.gte(100)), DEFAULT_CONFIGURATION.completion_timeout_ms),
+  auto_extend: z._default(z.boolean(), DEFAULT_CONFIGURATION.auto_extend),
+});
+
+/**
+ * The state of one loop. Reference-guide fields keep their snake_case names;
+ * ralph's own: `owner_session_id` (the agent session whose Stop hook drives
+ * the loop; null until the first Stop binds one), `blocks` (consecutive
+ * Stop blocks), `last_block_tree_oids` (tree oids of the last blocks,
+ * newest last, at most 3), `cancel_requested_at`, `status_reason`.
+ */
+export const LoopStateSchema = z.looseObject({
+  version: z._default(z.string(), STATE_VERSION),
+  loop_id: z.string().check(z.refine(isLoopId, "not a valid loop id")),
+  status: z._default(z.enum(LOOP_STATUSES), "running"),
+  /** Iterations ended so far (the next one is iteration + 1). */
+  iteration: z._default(count, 0),
+  task: z._default(z.string(), ""),
+  /** The completion command: the loop is done when it exits 0. */
+  completion_criteria: z._default(z.string(), ""),
+  started_at: z._default(isoTime, "1970-01-01T00:00:00.000Z"),
+  last_updated: z._default(isoTime, "1970-01-01T00:00:00.000Z"),
+  completed_at: z._default(z.nullable(isoTime), null),
+  configuration: z._default(ConfigurationSchema, () => ({ ...DEFAULT_CONFIGURATION })),
+  progress: z._default(z.looseObject({ completion_checks: z._default(z.array(CompletionCheckSchema), () => []) }), () => ({ completion_checks: [] })),
+  metrics: z._default(z.record(z.string(), z.unknown()), () => ({})),
+  owner_session_id: z._default(z.nullable(z.string()), null),
+  blocks: z._default(count, 0),
+  last_block_tree_oids: z._default(z.array(z.string()), () => []),
+  cancel_requested_at: z._default(z.nullable(isoTime), null),
+  status_reason: z._default(z.nullable(z.string()), null),
+});
+/** A loop's state (output of {@link LoopStateSchema}: defaults applied). */
+export type LoopState = z.output<typeof LoopStateSchema>;
+
+/**
+ * Maps a pre-2.0 state (the persistent-loop-stop-hook guide's `ralph.json`:
+ * `active`, `max_iterations`, `created_at`, `last_checked_at`,
+ * `session_id`) onto v2 names; a v2 object passes unchanged.
+ */
+export function migrateLegacyState(raw: unknown): unknown {
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) return raw;
+  const r = { ...(raw as Record<string, unknown>) };
+  if (typeof r.version === "string" && r.version.startsWith("2.")) return r;
+  if (r.configuration === undefined && typeof r.max_iterations === "number") r.configuration = { max_iterations: r.max_iterations };
+  if (r.started_at === undefined && typeof r.created_at === "string") r.started_at = r.created_at;
+  if (r.last_updated === undefined && typeof r.last_checked_at === "string") r.last_updated = r.last_checked_at;
+  if (r.status === undefined && typeof r.active === "boolean") r.status = r.active ? "running" : "aborted";
+  if (r.owner_session_id === undefined && typeof r.session_id === "string" && r.session_id !== "") r.owner_session_id = r.session_id;
+  for (const key of ["max_iterations", "created_at", "last_checked_at", "active", "session_id"]) delete r[key];
+  r.version = STATE_VERSION;
+  return r;
+}
+
+/** Paths of ralph's loop state under a work tree. */
+export interface StatePaths {
+  /** `<workTree>/.aiwg/ralph` */
+  root: string;
+  /** `<root>/active`: holds the active loop's id. */
+  active: string;
+  /** `<root>/loops` */
+  loops: string;
+}
+
+/** The state folder layout of the repository whose work tree is `workTree`. */
+export function statePaths(workTree: string): StatePaths {
+  const root = join(workTree, ".aiwg", "ralph");
+  return { root, active: join(root, "active"), loops: join(root, "loops") };
+}
+
+/** `<workTree>/.aiwg/ralph/loops/<loop>`: the loop id is validated by its type. */
+export function loopDir(workTree: string, loop: LoopId): string {
+  return join(statePaths(workTree).loops, loop);
+}
+
+/** `…/loops/<loop>/state.json` */
+export function stateFilePath(workTree: string, loop: LoopId): string {
+  return join(loopDir(workTree, loop), "state.json");
+}
+
+/** `…/loops/<loop>/state.lock`: the lock every state update holds. */
+export function stateLockPath(workTree: string, loop: LoopId): string {
+  return join(loopDir(workTree, loop), "state.lock");
+}
+
+/** Creates `.aiwg/ralph/` with a `.gitignore` of `*`, so the folder never shows in `git status`. */
+export function ensureStateRoot(workTree: string): StatePaths {
+  const paths = statePaths(workTree);
+  mkdirSync(paths.loops, { recursive: true });
+  const ignore = join(paths.root, ".gitignore");
+  try {
+    if (readFileSync(ignore, "utf8") === "*\n") return paths;
+  } catch (error) {
+    if (!isErrno(error, "ENOENT")) throw error;
+  }
+  writeFileAtomic(ignore, "*\n");
+  return paths;
+}
+
+/**
+ * Writes `content` to `path` atomically: a temp file beside it, fsync,
+ * rename over `path`, fsync of the folder. A reader (or a kill -9 at any
+ * moment) sees the old content or the new, never a mix.
+ */
+export function writeFileAtomic(path: string, content: string): void {
+  mkdirSync(dirname(path), { recursive: true });
+  const temp = `${path}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
+  const fd = openSync(temp, "w", 0o644);
+  try {
+    const buffer = Buffer.from(content, "utf8");
+    let offset = 0;
+    while (offset < buffer.length) offset += writeSync(fd, buffer, offset, buffer.length - offset);
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  try {
+    renameSync(temp, path);
+  } catch (error) {
+    try {
+      unlinkSync(temp);
+    } catch {
+      /* already gone */
+    }
+    throw error;
+  }
+  try {
+    const dirFd = openSync(dirname(path), "r");
+    try {
+      fsyncSync(dirFd);
+    } finally {
+      closeSync(dirFd);
+    }
+  } catch {
+    /* some filesystems refuse fsync on a folder; the rename is still atomic */
+  }
+}
+
+/** Parses state text. @throws RalphError E_CORRUPT naming `path` and the backup. */
+export function parseStateText(text: string, path: string): LoopState {
+  const fail = (why: string): never => {
+    throw new RalphError("E_CORRUPT", `loop state ${path} is corrupt (${why}); the last good copy is ${path}.bak: restore it or remove the folder`, {
+      data: { path, backup: `${path}.bak` },
+    });
+  };
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (error) {
+    return fail(`not JSON: ${(error as Error).message.split("\n")[0]}`);
+  }
+  const result = LoopStateSchema.safeParse(migrateLegacyState(raw));
+  if (!result.success) {
+    const issue = result.error.issues[0];
+    return fail(`${issue?.path.join(".") || "(root)"}: ${issue?.message ?? "invalid"}`);
+  }
+  return result.data;
+}
+
+/**
+ * Reads a loop's state; null when the loop has no state file.
+ * @throws RalphError E_CORRUPT for a file that is not valid state.
+ */
+export function readState(workTree: string, loop: LoopId): LoopState | null {
+  const path = stateFilePath(workTree, loop);
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (error) {
+    if (isErrno(error, "ENOENT")) return null;
+    throw new RalphError("E_UNREADABLE", `cannot read ${path}: ${(error as Error).message}`, { data: { path }, cause: error });
+  }
+  return parseStateText(text, path);
+}
+
+/** Serialises a state as written to disk: the current version, two-space JSON, a final newline. */
+export function serializeState(state: LoopState): string {
+  return `${JSON.stringify({ ...state, version: STATE_VERSION }, null, 2)}\n`;
+}
+
+/**
+ * Writes a state (atomically), keeping the valid previous content as
+ * `state.json.bak`. Call under the loop's lock ({@link updateState} does).
+ */
+export function writeState(workTree: string, state: LoopState, previousText?: string | null): void {
+  const path = stateFilePath(workTree, parseLoopId(state.loop_id));
+  if (previousText) writeFileAtomic(`${path}.bak`, previousText);
+  writeFileAtomic(path, serializeState(state));
+}
+
+/** Options of {@link updateState} and {@link createState}. */
+export interface StateLockOptions {
+  /** How long to wait for the loop's lock, in ms (default: the store's lock default). */
+  lockTimeoutMs?: number;
+}
+
+/**
+ * Read-modify-write of a loop's state under its lock: `fn` receives the
+ * current state (a copy it may mutate) and returns a result; the state is
+ * written when `fn` returns without throwing and `changed` is not false.
+ * @throws RalphError E_UNKNOWN_LOOP when the loop has no state; E_CORRUPT; E_LOCKED; whatever `fn` throws.
+ */
+export function updateState<T>(
+  workTree: string,
+  loop: LoopId,
+  fn: (state: LoopState) => { result: T; changed?: boolean },
+  options: StateLockOptions = {},
+): { state: LoopState; result: T } {
+  return withLock(
+    stateLockPath(workTree, loop),
+    () => {
+      const path = stateFilePath(workTree, loop);
+      let text: string;
+      try {
+        text = readFileSync(path, "utf8");
+      } catch (error) {
+        if (isErrno(error, "ENOENT")) throw new RalphError("E_UNKNOWN_LOOP", `loop ${loop} has no state (${path}); start it with 'ralph start'`, { data: { loop, path } });
+        throw error;
+      }
+      const state = parseStateText(text, path);
+      const { result, changed } = fn(state);
+      if (changed !== false) writeState(workTree, state, text);
+      return { state, result };
+    },
+    options.lockTimeoutMs === undefined ? {} : { timeoutMs: options.lockTimeoutMs },
+  );
+}
+
+/**
+ * Writes a new loop's state (under its lock). Refuses to overwrite an
+ * existing, valid state.
+ * @throws RalphError E_USAGE when the loop already has a state; E_LOCKED.
+ */
+export function createState(workTree: string, state: LoopState, options: StateLockOptions = {}): void {
+  const loop = parseLoopId(state.loop_id);
+  ensureStateRoot(workTree);
+  withLock(
+    stateLockPath(workTree, loop),
+    () => {
+      const path = stateFilePath(workTree, loop);
+      let previous: string | null = null;
+      try {
+        previous = readFileSync(path, "utf8");
+      } catch (error) {
+        if (!isErrno(error, "ENOENT")) throw error;
+      }
+      if (previous !== null) {
+        throw new RalphError("E_USAGE", `loop ${loop} already exists (${path}); choose another --id`, { data: { loop, path } });
+      }
+      writeState(workTree, state, null);
+    },
+    options.lockTimeoutMs === undefined ? {} : { timeoutMs: options.lockTimeoutMs },
+  );
+}
+
+/** A fresh v2 state with every default applied. */
+export function newState(fields: { loop_id: LoopId; task: string; completion_criteria: string; nowIso: string; configuration?: Partial<typeof DEFAULT_CONFIGURATION> }): LoopState {
+  return LoopStateSchema.parse({
+    version: STATE_VERSION,
+    loop_id: fields.loop_id,
+    status: "running",
+    iteration: 0,
+    task: fields.task,
+    completion_criteria: fields.completion_criteria,
+    started_at: fields.nowIso,
+    last_updated: fields.nowIso,
+    configuration: { ...DEFAULT_CONFIGURATION, ...fields.configuration },
+  });
+}
+
+/** The active loop's id (from `.aiwg/ralph/active`), or null when none is marked or the mark is not a valid id. */
+export function readActiveLoop(workTree: string): LoopId | null {
+  let text: string;
+  try {
+    text = readFileSync(statePaths(workTree).active, "utf8").trim();
+  } catch (error) {
+    if (isErrno(error, "ENOENT", "ENOTDIR")) return null;
+    throw error;
+  }
+  return isLoopId(text) ? (text as LoopId) : null;
+}
+
+/** Marks `loop` as the repository's active loop (atomic write of `.aiwg/ralph/active`). */
+export function setActiveLoop(workTree: string, loop: LoopId): void {
+  ensureStateRoot(workTree);
+  writeFileAtomic(statePaths(workTree).active, `${loop}\n`);
+}
+
+/** Removes the active mark when it names `loop` (another loop's mark is left alone). */
+export function clearActiveLoop(workTree: string, loop: LoopId): void {
+  const path = statePaths(workTree).active;
+  if (readActiveLoop(workTree) !== loop) return;
+  try {
+    unlinkSync(path);
+  } catch (error) {
+    if (!isErrno(error, "ENOENT")) throw error;
+  }
+}
+
+/** Ids of every loop with a state folder, unsorted; folders that are not loop ids are skipped. */
+export function listLoopIds(workTree: string): LoopId[] {
+  try {
+    return readdirSync(statePaths(workTree).loops).filter(isLoopId) as LoopId[];
+  } catch (error) {
+    if (isErrno(error, "ENOENT", "ENOTDIR")) return [];
+    throw error;
+  }
+}
+
+/** Writes a JSON document beside the state (e.g. `iterations/0003.json`) atomically. */
+export function writeLoopDocument(workTree: string, loop: LoopId, relativePath: string, value: unknown): string {
+  const path = join(loopDir(workTree, loop), relativePath);
+  writeFileAtomic(path, `${JSON.stringify(value, null, 2)}\n`);
+  return path;
+}

@@ -1,0 +1,200 @@
+/**
+ * What the Stop hook reads from a Claude Code transcript (the session's
+ * JSONL file, `transcript_path` of the hook payload): how full the context
+ * window is, and whether the last turn ended on an authentication failure.
+ *
+ * The format, as Claude Code writes it (one JSON object per line):
+ * - `{"type":"assistant","isSidechain":false,"message":{"id":"msg_…","model":"claude-…",
+ *   "content":[…],"usage":{"input_tokens":…,"cache_creation_input_tokens":…,
+ *   "cache_read_input_tokens":…,"output_tokens":…}}, …}`: one line per
+ *   content block, so one message id appears on several lines with the same
+ *   (or a growing) usage; deduplicate by message id, the last line wins.
+ *   `isSidechain: true` lines belong to subagents, not to the main context.
+ * - `{"type":"system","subtype":"compact_boundary","compactMetadata":{…}}`:
+ *   the conversation was compacted; usage recorded before it no longer
+ *   describes the context.
+ * - API failures: an assistant line with `"isApiErrorMessage":true`, model
+ *   `<synthetic>`, `apiErrorStatus` (401, 403, 429, 529…) and/or `error`
+ *   (`"authentication_failed"`, …) and a text such as `API Error: 401 …`;
+ *   or a `{"type":"system","subtype":"api_error","error":{"status":…}}`
+ *   line.
+ * Context use = input_tokens + cache_creation_input_tokens +
+ * cache_read_input_tokens of the last main-chain assistant message
+ * (persistent-loop-stop-hook guide, safety valve 1).
+ */
+import { closeSync, fstatSync, openSync, readSync } from "node:fs";
+
+/** The context window assumed when the model name says nothing else, in tokens. */
+export const DEFAULT_CONTEXT_WINDOW_TOKENS = 200_000;
+/** The window of 1M-context models (`…[1m]`, `…-1m`), in tokens. */
+export const LARGE_CONTEXT_WINDOW_TOKENS = 1_000_000;
+/** How much of the transcript's end is read, in bytes (the last messages are always in it). */
+export const TRANSCRIPT_TAIL_BYTES = 4 * 1024 * 1024;
+
+/** What {@link readTranscriptSignals} found. */
+export interface TranscriptSignals {
+  /** Tokens in context after the last main-chain assistant message, or null when unknown (no usage since the last compaction). */
+  contextTokens: number | null;
+  /** The context window in tokens: 1M when the model says so or the usage exceeds 200k, else 200k (RALPH_CONTEXT_WINDOW overrides). */
+  contextWindowTokens: number;
+  /** contextTokens / contextWindowTokens (0-1+), or null. */
+  contextFraction: number | null;
+  /** Model of the last main-chain assistant message. */
+  model: string | null;
+  /** True when the last assistant/error entry of the main chain is a 401/403 authentication failure. */
+  authFailure: boolean;
+  /** HTTP status of that failure, when known. */
+  authStatus: number | null;
+  /** Output tokens of the main chain since the last compaction (deduplicated by message id). */
+  outputTokens: number;
+  /** Distinct main-chain assistant messages seen since the last compaction. */
+  assistantMessages: number;
+  /** Lines that were not JSON (a torn last line while Claude Code writes is normal). */
+  badLines: number;
+}
+
+/** The context window of a model id, in tokens (RALPH_CONTEXT_WINDOW, when a positive integer, wins). */
+export function contextWindowFor(model: string | null, contextTokens: number | null = null): number {
+  const override = Number(process.env.RALPH_CONTEXT_WINDOW);
+  if (Number.isInteger(override) && override > 0) return override;
+  if (model && /(\[1m\]|[-_]1m\b|1m-context|context-1m)/i.test(model)) return LARGE_CONTEXT_WINDOW_TOKENS;
+  if (contextTokens !== null && contextTokens > DEFAULT_CONTEXT_WINDOW_TOKENS) return LARGE_CONTEXT_WINDOW_TOKENS;
+  return DEFAULT_CONTEXT_WINDOW_TOKENS;
+}
+
+type Json = Record<string, unknown>;
+const asObject = (v: unknown): Json | null => (typeof v === "object" && v !== null && !Array.isArray(v) ? (v as Json) : null);
+const asNumber = (v: unknown): number => (typeof v === "number" && Number.isFinite(v) ? v : 0);
+
+function textOf(message: Json | null): string {
+  const content = message?.content;
+  if (typeof content === "string") return content;
+  if (!Array.isArray(content)) return "";
+  return content
+    .map((block) => {
+      const b = asObject(block);
+      return b && typeof b.text === "string" ? b.text : "";
+    })
+    .join("\n");
+}
+
+/** The 401/403 status of an API error entry, or null when it is not an authentication failure. */
+function authStatusOf(entry: Json): number | null {
+  const message = asObject(entry.message);
+  const error = entry.error;
+  const errorObject = asObject(error);
+  const statuses = [entry.apiErrorStatus, errorObject?.status, asObject(errorObject?.error)?.status, entry.status];
+  for (const s of statuses) if (s === 401 || s === 403) return s;
+  const kind = typeof error === "string" ? error : typeof errorObject?.type === "string" ? errorObject.type : "";
+  if (/^(authentication_failed|authentication_error|permission_error|oauth_org_not_allowed)$/.test(kind)) return kind === "permission_error" ? 403 : 401;
+  const text = `${textOf(message)} ${typeof errorObject?.message === "string" ? errorObject.message : ""}`;
+  const m = /API Error:\s*(401|403)\b/.exec(text);
+  return m ? Number(m[1]) : null;
+}
+
+function isApiErrorEntry(entry: Json): boolean {
+  if (entry.isApiErrorMessage === true) return true;
+  return entry.type === "system" && entry.subtype === "api_error";
+}
+
+/** Reads the last `maxBytes` of a file (whole lines only: the partial first line is dropped). */
+function readTail(path: string, maxBytes: number): string {
+  const fd = openSync(path, "r");
+  try {
+    const size = fstatSync(fd).size;
+    const start = Math.max(0, size - maxBytes);
+    const buffer = Buffer.alloc(size - start);
+    let read = 0;
+    while (read < buffer.length) {
+      const n = readSync(fd, buffer, read, buffer.length - read, start + read);
+      if (n === 0) break;
+      read += n;
+    }
+    let text = buffer.subarray(0, read).toString("utf8");
+    if (start > 0) text = text.slice(text.indexOf("\n") + 1);
+    return text;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * Parses transcript text (JSONL) into the Stop hook's signals; see the
+ * module doc for the rules.
+ */
+export function parseTranscript(text: string): TranscriptSignals {
+  const usageById = new Map<string, { context: number; output: number; model: string | null }>();
+  let lastKey: string | null = null;
+  let anonymous = 0;
+  let authStatus: number | null = null;
+  let badLines = 0;
+  for (const line of text.split("\n")) {
+    if (line.trim() === "") continue;
+    let entry: Json | null;
+    try {
+      entry = asObject(JSON.parse(line));
+    } catch {
+      badLines++;
+      continue;
+    }
+    if (!entry || entry.isSidechain === true) continue;
+    if (entry.type === "system" && entry.subtype === "compact_boundary") {
+      usageById.clear();
+      lastKey = null;
+      authStatus = null;
+      continue;
+    }
+    if (isApiErrorEntry(entry)) {
+      authStatus = authStatusOf(entry);
+      continue;
+    }
+    if (entry.type === "user") {
+      // A new prompt or a tool result: an earlier failure was not how the last turn ended.
+      authStatus = null;
+      continue;
+    }
+    if (entry.type !== "assistant") continue;
+    const message = asObject(entry.message);
+    const usage = asObject(message?.usage);
+    authStatus = null;
+    if (!message || !usage) continue;
+    const id = typeof message.id === "string" && message.id !== "" ? message.id : `#${anonymous++}`;
+    const context = asNumber(usage.input_tokens) + asNumber(usage.cache_creation_input_tokens) + asNumber(usage.cache_read_input_tokens);
+    const model = typeof message.model === "string" && message.model !== "<synthetic>" ? message.model : null;
+    usageById.delete(id); // re-insert so map order follows the last line of each id
+    usageById.set(id, { context, output: asNumber(usage.output_tokens), model });
+    lastKey = id;
+  }
+  const last = lastKey === null ? null : (usageById.get(lastKey) ?? null);
+  const contextTokens = last ? last.context : null;
+  const contextWindowTokens = contextWindowFor(last?.model ?? null, contextTokens);
+  let outputTokens = 0;
+  for (const u of usageById.values()) outputTokens += u.output;
+  return {
+    contextTokens,
+    contextWindowTokens,
+    contextFraction: contextTokens === null ? null : contextTokens / contextWindowTokens,
+    model: last?.model ?? null,
+    authFailure: authStatus !== null,
+    authStatus,
+    outputTokens,
+    assistantMessages: usageById.size,
+    badLines,
+  };
+}
+
+/**
+ * Reads the end of a transcript file ({@link TRANSCRIPT_TAIL_BYTES}) and
+ * parses it. A missing or unreadable file gives null (the caller decides
+ * without it).
+ */
+export function readTranscriptSignals(path: string | undefined, maxBytes = TRANSCRIPT_TAIL_BYTES): TranscriptSignals | null {
+  if (!path) return null;
+  let text: string;
+  try {
+    text = readTail(path.replace(/\\/g, "/"), maxBytes);
+  } catch {
+    return null;
+  }
+  return parseTranscript(text);
+}
