@@ -15,6 +15,24 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(`${version}\n`);
     return ExitCode.ok;
   }
+  // Agent hooks follow the agent's protocol (one JSON object, exit 0, fail open) and load
+  // only what their event needs: no cac, no command table (src/cli/commands/hook.ts).
+  if (argv[0] === "hook" && !argv.includes("--help") && !argv.includes("-h")) {
+    try {
+      const { runHookCommand } = await import("./commands/hook.js");
+      return await runHookCommand(argv.slice(1), {
+        cwd: process.cwd(),
+        env: process.env,
+        stdin: process.stdin,
+        stdout: (text: string) => process.stdout.write(text),
+        stderr: (text: string) => process.stderr.write(text),
+      });
+    } catch (error) {
+      process.stderr.write(`ralph: hook failed open: ${error instanceof Error ? error.message : String(error)}\n`);
+      process.stdout.write("{}\n");
+      return ExitCode.ok;
+    }
+  }
   const wantsJsonErrors = argv.includes("--json") || argv.includes("--format=json") || argv.join(" ").includes("--format json");
   try {
     const { dispatch } = await import("./program.js");

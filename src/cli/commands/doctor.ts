@@ -1,0 +1,106 @@
+/**
+ * `ralph doctor [--json]`: is everything installed and answering? For each
+ * event ralph installs, it finds ralph's command in `.claude/settings.json`
+ * or `.claude/settings.local.json`, runs it through the shell the way Claude
+ * Code does (hooks reference: command hooks run in a shell with the payload
+ * on stdin) with a synthetic payload of that event, and reports whether it
+ * answered with exactly one JSON object and exit 0. The commands run with
+ * `RALPH_HOOK_DRY_RUN=1`, so they answer without writing checkpoints or logs.
+ */
+import { spawnSync } from "node:child_process";
+import * as z from "zod/mini";
+import { HOOK_PLAN, installedRalphCommands } from "../../hooks/claude-settings.js";
+import { readSettingsFile, settingsPathFor } from "../../hooks/settings-file.js";
+import type { CommandContext, CommandOutput } from "../context.js";
+import { parseOptions } from "../options.js";
+import { openStore } from "./shared.js";
+
+const Options = z.strictObject({
+  json: z.optional(z.boolean()),
+});
+
+/** One event's check. */
+export interface DoctorCheck {
+  event: string;
+  status: "ok" | "not-installed" | "failed";
+  settings: string | null;
+  command: string | null;
+  exit_code: number | null;
+  duration_ms: number | null;
+  detail: string;
+}
+
+/** A synthetic payload for an event (harmless: a Read tool, a doctor session). */
+export function syntheticPayload(event: string, cwd: string): Record<string, unknown> {
+  const common = { session_id: "ralph-doctor", transcript_path: "", cwd, permission_mode: "default", hook_event_name: event };
+  switch (event) {
+    case "SessionStart":
+      return { ...common, source: "startup" };
+    case "UserPromptSubmit":
+      return { ...common, prompt: "ralph doctor" };
+    case "PreToolUse":
+      return { ...common, tool_name: "Read", tool_input: { file_path: `${cwd}/README.md` }, tool_use_id: "toolu_ralph_doctor" };
+    case "PostToolUse":
+      return { ...common, tool_name: "Read", tool_input: { file_path: `${cwd}/README.md` }, tool_response: {}, tool_use_id: "toolu_ralph_doctor" };
+    case "Stop":
+    case "SubagentStop":
+      return { ...common, stop_hook_active: false };
+    case "PreCompact":
+      return { ...common, trigger: "manual", custom_instructions: "" };
+    case "SessionEnd":
+      return { ...common, reason: "other" };
+    default:
+      return common;
+  }
+}
+
+/** Runs the command; see the module doc. */
+export async function run(ctx: CommandContext, _args: string[], raw: Record<string, unknown>): Promise<CommandOutput> {
+  parseOptions(Options, raw, "doctor");
+  const workTree = openStore(ctx).repo.workTree;
+  const installed = new Map<string, { command: string; settings: string }>();
+  for (const path of [settingsPathFor(workTree, false), settingsPathFor(workTree, true)]) {
+    const settings = readSettingsFile(path);
+    if (!settings) continue;
+    for (const [event, command] of installedRalphCommands(settings)) installed.set(event, { command, settings: path });
+  }
+  const checks: DoctorCheck[] = [];
+  for (const { event } of HOOK_PLAN) {
+    const entry = installed.get(event);
+    if (!entry) {
+      checks.push({ event, status: "not-installed", settings: null, command: null, exit_code: null, duration_ms: null, detail: "no ralph hook for this event; run: ralph install --claude" });
+      continue;
+    }
+    const started = performance.now();
+    const result = spawnSync(entry.command, {
+      shell: true,
+      cwd: workTree,
+      input: JSON.stringify(syntheticPayload(event, workTree)),
+      encoding: "utf8",
+      timeout: 30_000,
+      env: { ...process.env, RALPH_HOOK_DRY_RUN: "1", CLAUDE_PROJECT_DIR: workTree },
+    });
+    const durationMs = Math.round(performance.now() - started);
+    const stderrLast = (result.stderr ?? "").trim().split("\n").pop() ?? "";
+    let detail = "";
+    let ok = false;
+    if (result.error) detail = `could not run: ${result.error.message}`;
+    else if (result.status !== 0) detail = `exit ${result.status ?? result.signal}: ${stderrLast || "(no stderr)"}`;
+    else {
+      try {
+        const parsed = JSON.parse(result.stdout) as unknown;
+        ok = typeof parsed === "object" && parsed !== null && !Array.isArray(parsed) && /ralph: hook claude .*answered/.test(result.stderr ?? "");
+        detail = ok ? "answered one JSON object" : `answered, but not as ralph: ${stderrLast || result.stdout.slice(0, 200)}`;
+      } catch {
+        detail = `stdout is not one JSON object: ${JSON.stringify(result.stdout.slice(0, 200))}`;
+      }
+    }
+    checks.push({ event, status: ok ? "ok" : "failed", settings: entry.settings, command: entry.command, exit_code: result.status, duration_ms: durationMs, detail });
+  }
+  const problems = checks.filter((c) => c.status !== "ok").length;
+  const text = [
+    ...checks.map((c) => `${c.status === "ok" ? "ok    " : c.status === "failed" ? "FAILED" : "absent"}  ${c.event.padEnd(16)} ${c.duration_ms !== null ? `${c.duration_ms} ms  ` : ""}${c.detail}`),
+    problems === 0 ? "ralph: every hook answered" : `ralph: ${problems} of ${checks.length} hooks are missing or not answering; run: ralph install --claude`,
+  ].join("\n");
+  return { json: { ok: problems === 0, problems, checks }, text };
+}
