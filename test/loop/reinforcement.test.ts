@@ -1,0 +1,74 @@
+/** Reinforcement levels per iteration, the templates filled in, and block reasons within 10,000 characters. */
+import { describe, expect, it } from "vitest";
+import { buildBlockReason, MAX_REASON_CHARS, reinforcementLevel, renderReinforcement, tailOf, type ReinforcementContext } from "../../src/loop/reinforcement.js";
+
+const CTX: ReinforcementContext = {
+  loop: "ralph-fix-a1b2c3d4",
+  iteration: 1,
+  maxIterations: 20,
+  task: "Fix the parser",
+  completionCommand: "npm test",
+  exitCode: 1,
+  timedOut: false,
+  timeoutMs: 60_000,
+  unchangedBlocks: 0,
+};
+
+describe("reinforcementLevel", () => {
+  it.each([
+    [1, false, "MINIMAL"],
+    [2, false, "MINIMAL"],
+    [3, false, "STANDARD"],
+    [4, false, "STANDARD"],
+    [5, false, "AGGRESSIVE"],
+    [50, false, "AGGRESSIVE"],
+    [1, true, "AGGRESSIVE"],
+  ] as const)("iteration %s (plateau %s) -> %s", (iteration, plateau, level) => {
+    expect(reinforcementLevel(iteration, { plateau })).toBe(level);
+  });
+});
+
+describe("renderReinforcement", () => {
+  it.each(["MINIMAL", "STANDARD", "AGGRESSIVE"] as const)("%s says what failed and what is checked, with no placeholder left", (level) => {
+    const text = renderReinforcement(level, { ...CTX, iteration: 5, unchangedBlocks: 1 });
+    expect(text).toContain("`npm test` exits 1");
+    expect(text).toMatch(/test/i);
+    expect(text).not.toMatch(/\{\w+\}/);
+  });
+
+  it("describes a timeout and an unchanged tree", () => {
+    const text = renderReinforcement("AGGRESSIVE", { ...CTX, timedOut: true, exitCode: null, unchangedBlocks: 2 });
+    expect(text).toContain("did not finish within 60 s");
+    expect(text).toContain("has not changed since the previous stop (2 times)");
+  });
+});
+
+describe("buildBlockReason", () => {
+  it("quotes the last 40 lines of the output", () => {
+    const output = Array.from({ length: 100 }, (_, i) => `line ${i + 1}`).join("\n");
+    const reason = buildBlockReason(CTX, output, "MINIMAL");
+    expect(reason).toContain("[RALPH LOOP ralph-fix-a1b2c3d4 · iteration 1/20 · MINIMAL]");
+    expect(reason).toContain("line 61\n");
+    expect(reason).toContain("line 100");
+    expect(reason).not.toContain("line 60\n");
+  });
+
+  it("stays within 10,000 characters however long the output and task", () => {
+    const output = `${"E".repeat(50_000)}\n`.repeat(60);
+    const reason = buildBlockReason({ ...CTX, task: "t".repeat(3000) }, output, "AGGRESSIVE");
+    expect(reason.length).toBeLessThanOrEqual(MAX_REASON_CHARS);
+    expect(reason).toContain("Tests, assertions, skips");
+  });
+
+  it("says when the command printed nothing", () => {
+    expect(buildBlockReason(CTX, "", "MINIMAL")).toContain("(the command printed nothing)");
+  });
+});
+
+describe("tailOf", () => {
+  it("keeps the last lines, cut at the front with a mark", () => {
+    expect(tailOf("a\nb\nc\n", 2)).toBe("b\nc");
+    expect(tailOf("abcdef", 40, 4)).toBe("…def");
+    expect(tailOf("a\r\nb\r\n", 5)).toBe("a\nb");
+  });
+});
