@@ -179,8 +179,9 @@ async function onSessionBind(call: Call): Promise<Partial> {
   if (!binding.isGuard) {
     lines.push(`ralph loop ${binding.loop} is active in this repository.`);
     if (facts.task) lines.push(`Task: ${facts.task}`);
-    if (facts.iteration !== null) lines.push(`Iteration: ${facts.iteration}${facts.maxIterations !== null ? ` of at most ${facts.maxIterations}` : ""}.`);
+    if (facts.iteration !== null) lines.push(`Iterations ended: ${facts.iteration}${facts.maxIterations !== null ? ` of at most ${facts.maxIterations}` : ""}.`);
     if (facts.completionCommand) lines.push(`The loop ends when this command exits 0: ${facts.completionCommand}`);
+    if (facts.reinforcement) lines.push(facts.reinforcement);
   } else if (event === "SessionStart") {
     lines.push(`ralph checkpoints this session's file changes on refs/ralph/${binding.loop} (baseline ${baselineOid?.slice(0, 12) ?? "none"}).`);
     lines.push("Edits that delete, disable or weaken tests, tamper with test configuration, or bypass validation are denied before they land.");

@@ -1,8 +1,8 @@
 /**
  * Which loop a Claude Code session's checkpoints go to. SessionStart and
  * UserPromptSubmit bind the session: to the repository's active loop (the
- * marker `.aiwg/ralph/active` that `ralph start` writes, as src/loop/stop.ts
- * reads it), else to a per-session guard loop `claude-<session>` that
+ * mark `ralph start` writes, read through src/loop/state.ts), else to a
+ * per-session guard loop `claude-<session>` that
  * checkpoints and judges but never blocks Stop. The binding is kept in
  * `.aiwg/ralph/sessions/<guard id>.json` (written atomically) so later
  * events of the session use the same loop without deciding again.
@@ -10,6 +10,8 @@
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { isErrno } from "../errors.js";
+import { reinforcementLevel, renderReinforcement } from "../loop/reinforcement.js";
+import { readActiveLoop, readState } from "../loop/state.js";
 import { isLoopId, MAX_LOOP_ID_LENGTH, type LoopId } from "../store/loop-id.js";
 import { STATE_DIR } from "../store/snapshot.js";
 
@@ -33,17 +35,6 @@ export function guardLoopId(sessionId: string | undefined): LoopId {
   let id = `claude-${cleaned === "" ? "no-session" : cleaned}`.slice(0, MAX_LOOP_ID_LENGTH);
   id = id.replace(/(\.lock)+$/i, "").replace(/[.]+$/, "");
   return (isLoopId(id) ? id : "claude-no-session") as LoopId;
-}
-
-/** The active loop of the repository (`ralph start`'s marker), or null. */
-export function readActiveLoop(workTree: string): LoopId | null {
-  try {
-    const raw = readFileSync(join(workTree, STATE_DIR, "active"), "utf8").trim();
-    return raw !== "" && isLoopId(raw) ? raw : null;
-  } catch (error) {
-    if (isErrno(error, "ENOENT", "ENOTDIR")) return null;
-    throw error;
-  }
 }
 
 function bindingPath(workTree: string, sessionId: string | undefined): string {
@@ -73,35 +64,48 @@ export function resolveSessionLoop(workTree: string, sessionId: string | undefin
   return bindSession(workTree, sessionId);
 }
 
-/** Facts of a loop's `state.json` that hooks show or log, when the loop engine wrote one. */
+/** Facts of a loop's state that hooks show or log, when the loop engine keeps one. */
 export interface LoopFacts {
+  /** Iterations ended so far. */
   iteration: number | null;
   task: string | null;
   completionCommand: string | null;
   maxIterations: number | null;
+  /** The reinforcement text of the current level, when the last completion check failed. */
+  reinforcement: string | null;
 }
 
-/** Reads what it can of `.aiwg/ralph/loops/<loop>/state.json`; every field null when absent or unreadable. */
-export function readLoopFacts(workTree: string, loop: string): LoopFacts {
-  const none: LoopFacts = { iteration: null, task: null, completionCommand: null, maxIterations: null };
-  let state: Record<string, unknown>;
+/** Reads a loop's state through src/loop/state.ts; every field null when the loop has no (readable) state, as a guard loop has none. */
+export function readLoopFacts(workTree: string, loop: LoopId): LoopFacts {
+  const none: LoopFacts = { iteration: null, task: null, completionCommand: null, maxIterations: null, reinforcement: null };
+  let state: ReturnType<typeof readState>;
   try {
-    state = JSON.parse(readFileSync(join(workTree, STATE_DIR, "loops", loop, "state.json"), "utf8")) as Record<string, unknown>;
+    state = readState(workTree, loop);
   } catch {
     return none;
   }
-  const num = (...keys: string[]): number | null => {
-    for (const key of keys) if (typeof state[key] === "number") return state[key] as number;
-    return null;
-  };
-  const text = (...keys: string[]): string | null => {
-    for (const key of keys) if (typeof state[key] === "string") return state[key] as string;
-    return null;
-  };
+  if (!state) return none;
+  const checks = state.progress.completion_checks;
+  const last = checks[checks.length - 1];
+  const reinforcement =
+    last && !last.passed
+      ? renderReinforcement(reinforcementLevel(last.iteration), {
+          loop,
+          iteration: last.iteration,
+          maxIterations: state.configuration.max_iterations,
+          task: state.task,
+          completionCommand: state.completion_criteria,
+          exitCode: last.exit_code,
+          timedOut: last.timed_out,
+          timeoutMs: state.configuration.completion_timeout_ms,
+          unchangedBlocks: 0,
+        })
+      : null;
   return {
-    iteration: num("iteration", "current_iteration"),
-    task: text("task", "prompt"),
-    completionCommand: text("completion_command", "completionCommand", "completion"),
-    maxIterations: num("max_iterations", "maxIterations"),
+    iteration: state.iteration,
+    task: state.task || null,
+    completionCommand: state.completion_criteria || null,
+    maxIterations: state.configuration.max_iterations,
+    reinforcement,
   };
 }
