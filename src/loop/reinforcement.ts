@@ -57,7 +57,6 @@ export const REINFORCEMENT_TEMPLATES: Readonly<Record<ReinforcementLevel, string
     "- Try a different approach than the one repeated so far; make the smallest change that the output points at.",
     "- Tests, assertions, skips, test configuration and validation are compared with the baseline at every stop: removing or weakening them is reported as reward hacking and does not end the loop.",
     "- Done means `{completion}` exits 0 and the task is met: \"{task}\". Claiming completion with caveats does not end the loop.",
-    "{unchanged}",
   ].join("\n"),
 };
 
@@ -68,10 +67,6 @@ function describeFailure(ctx: ReinforcementContext): string {
 
 /** The reinforcement text of a level, filled in. */
 export function renderReinforcement(level: ReinforcementLevel, ctx: ReinforcementContext): string {
-  const unchanged =
-    ctx.unchangedBlocks > 0
-      ? `- The work tree has not changed since the previous stop (${ctx.unchangedBlocks} time${ctx.unchangedBlocks === 1 ? "" : "s"}); at the third stop in a row on an unchanged tree ralph lets the session end and the loop stays unfinished.`
-      : "";
   const values: Record<string, string> = {
     completion: ctx.completionCommand,
     failure: describeFailure(ctx),
@@ -79,7 +74,6 @@ export function renderReinforcement(level: ReinforcementLevel, ctx: Reinforcemen
     max: String(ctx.maxIterations),
     task: ctx.task,
     loop: ctx.loop,
-    unchanged,
   };
   return REINFORCEMENT_TEMPLATES[level]
     .replace(/\{(\w+)\}/g, (whole, name: string) => values[name] ?? whole)
@@ -104,12 +98,17 @@ export function tailOf(output: string, maxLines = OUTPUT_TAIL_LINES, maxChars = 
 
 /**
  * The reason of a Stop block: a header (`[RALPH LOOP n/max]`, the task),
- * the tail of the failing output, and the reinforcement of the level;
+ * the tail of the failing output, the reinforcement of the level, and a
+ * note when the work tree is unchanged since earlier blocks;
  * always at most {@link MAX_REASON_CHARS} characters.
  */
 export function buildBlockReason(ctx: ReinforcementContext, output: string, level: ReinforcementLevel): string {
   const header = `[RALPH LOOP ${ctx.loop} · iteration ${ctx.iteration}/${ctx.maxIterations} · ${level}] Task: ${ctx.task}`;
-  const body = renderReinforcement(level, ctx);
+  const unchanged =
+    ctx.unchangedBlocks > 0
+      ? `\nThe work tree has not changed since the previous stop (${ctx.unchangedBlocks} time${ctx.unchangedBlocks === 1 ? "" : "s"} in a row); at the third stop in a row on an unchanged tree ralph lets the session end with the loop unfinished.`
+      : "";
+  const body = `${renderReinforcement(level, ctx)}${unchanged}`;
   const budget = MAX_REASON_CHARS - header.length - body.length - 200;
   const tail = tailOf(output, OUTPUT_TAIL_LINES, Math.max(500, Math.min(6_000, budget)));
   const quoted = tail === "" ? "(the command printed nothing)" : tail;

@@ -36,10 +36,8 @@ describe("renderReinforcement", () => {
     expect(text).not.toMatch(/\{\w+\}/);
   });
 
-  it("describes a timeout and an unchanged tree", () => {
-    const text = renderReinforcement("AGGRESSIVE", { ...CTX, timedOut: true, exitCode: null, unchangedBlocks: 2 });
-    expect(text).toContain("did not finish within 60 s");
-    expect(text).toContain("has not changed since the previous stop (2 times)");
+  it("describes a timeout", () => {
+    expect(renderReinforcement("AGGRESSIVE", { ...CTX, timedOut: true, exitCode: null })).toContain("did not finish within 60 s");
   });
 });
 
@@ -58,6 +56,11 @@ describe("buildBlockReason", () => {
     const reason = buildBlockReason({ ...CTX, task: "t".repeat(3000) }, output, "AGGRESSIVE");
     expect(reason.length).toBeLessThanOrEqual(MAX_REASON_CHARS);
     expect(reason).toContain("Tests, assertions, skips");
+  });
+
+  it.each(["MINIMAL", "STANDARD", "AGGRESSIVE"] as const)("%s notes an unchanged work tree", (level) => {
+    expect(buildBlockReason({ ...CTX, unchangedBlocks: 2 }, "x", level)).toContain("has not changed since the previous stop (2 times in a row)");
+    expect(buildBlockReason(CTX, "x", level)).not.toContain("has not changed");
   });
 
   it("says when the command printed nothing", () => {
