@@ -1,0 +1,155 @@
+/**
+ * A scripted Claude Code session through the built CLI: a small fake agent
+ * sends the payload sequence a real session sends (SessionStart,
+ * UserPromptSubmit, PreToolUse/PostToolUse around each tool call, Stop,
+ * SessionEnd), edits files in between, and obeys the answers: a denied
+ * edit is not applied, a blocked tool call is reverted with the command the
+ * reason names, a blocked Stop keeps it working.
+ */
+import { execFileSync } from "node:child_process";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { linesOf, parseJsonOutput, runRalph } from "../helpers/cli.js";
+import { fsck, gitEnv, makeRepo } from "../helpers/git.js";
+
+const MATH_TEST = [
+  'import { expect, it } from "vitest";',
+  'import { add } from "../src/math";',
+  "",
+  'it("adds", () => {',
+  "  expect(add(1, 2)).toBe(3);",
+  "});",
+  "",
+  'it("adds negatives", () => {',
+  "  expect(add(-1, -2)).toBe(-3);",
+  "});",
+  "",
+].join("\n");
+
+/** The fake agent: one session in one repository. */
+class FakeAgent {
+  private toolCount = 0;
+  readonly transcript: string;
+  constructor(
+    readonly root: string,
+    readonly sessionId: string,
+  ) {
+    this.transcript = join(root, ".git", "transcript.jsonl");
+    writeFileSync(this.transcript, "");
+  }
+
+  /** Sends one event; checks the protocol (exit 0, exactly one JSON object) and returns the answer. */
+  send(event: string, fields: Record<string, unknown> = {}): Record<string, unknown> {
+    const payload = { session_id: this.sessionId, transcript_path: this.transcript, cwd: this.root, permission_mode: "default", hook_event_name: event, ...fields };
+    const result = runRalph(this.root, ["hook", "claude", event], { input: JSON.stringify(payload) });
+    expect(result.status, result.stderr).toBe(0);
+    expect(linesOf(result.stdout)).toHaveLength(1);
+    return parseJsonOutput<Record<string, unknown>>(result);
+  }
+
+  /**
+   * One tool call as Claude Code makes it: PreToolUse; when not denied,
+   * `apply` runs the tool, then PostToolUse. Returns both answers.
+   */
+  tool(name: string, input: Record<string, unknown>, apply: () => unknown): { pre: Record<string, unknown>; post: Record<string, unknown> | null } {
+    const id = `toolu_${++this.toolCount}`;
+    const pre = this.send("PreToolUse", { tool_name: name, tool_input: input, tool_use_id: id });
+    const decision = (pre.hookSpecificOutput as Record<string, unknown> | undefined)?.permissionDecision;
+    if (decision === "deny" || decision === "ask") return { pre, post: null };
+    const response = apply();
+    const post = this.send("PostToolUse", { tool_name: name, tool_input: input, tool_use_id: id, tool_response: response ?? {} });
+    return { pre, post };
+  }
+
+  /** Applies an Edit the way the tool does. */
+  edit(path: string, oldString: string, newString: string): Record<string, unknown> {
+    const file = join(this.root, path);
+    const input = { file_path: file, old_string: oldString, new_string: newString, replace_all: false };
+    return this.tool("Edit", input, () => {
+      writeFileSync(file, readFileSync(file, "utf8").replace(oldString, newString));
+      return { filePath: file, oldString, newString };
+    });
+  }
+
+  /** Runs a Bash command the way the tool does. */
+  bash(command: string): Record<string, unknown> {
+    return this.tool("Bash", { command, description: "run" }, () => {
+      const stdout = execFileSync("bash", ["-c", command], { cwd: this.root, env: gitEnv, encoding: "utf8" });
+      return { stdout, stderr: "", interrupted: false, isImage: false };
+    });
+  }
+}
+
+describe("a scripted Claude Code session", () => {
+  it("denies a test deletion before it lands, catches a sed -i deletion after it lands and reverts it, and stops exactly when the completion command passes", () => {
+    const root = makeRepo({
+      "src/math.ts": "export const add = (a: number, b: number) => a - b;\n",
+      "test/math.test.ts": MATH_TEST,
+      // The completion command: passes once add() really adds (no test runner needed in a temp repo).
+      "check.mjs": 'import { readFileSync } from "node:fs";\nconst ok = readFileSync("src/math.ts", "utf8").includes("a + b");\nconsole.log(ok ? "add works" : "FAIL add(1, 2) returned -1, expected 3");\nprocess.exit(ok ? 0 : 1);\n',
+    });
+    const started = runRalph(root, ["start", "make add() add", "--completion", "node check.mjs", "--id", "fixadd", "--json"]);
+    expect(started.status, started.stderr).toBe(0);
+
+    const agent = new FakeAgent(root, "e2e-session");
+    const start = agent.send("SessionStart", { source: "startup", model: "claude" });
+    const context = (start.hookSpecificOutput as Record<string, string>).additionalContext as string;
+    expect(context).toContain("fixadd");
+    expect(context).toContain("node check.mjs");
+    agent.send("UserPromptSubmit", { prompt: "make the tests pass" });
+
+    // 1. The shortcut: delete the failing test with an Edit. Denied; the file is untouched.
+    const negatives = 'it("adds negatives", () => {\n  expect(add(-1, -2)).toBe(-3);\n});\n';
+    const denied = agent.edit("test/math.test.ts", negatives, "");
+    expect((denied.pre.hookSpecificOutput as Record<string, unknown>).permissionDecision).toBe("deny");
+    expect(denied.post).toBeNull();
+    expect(readFileSync(join(root, "test/math.test.ts"), "utf8")).toBe(MATH_TEST);
+
+    // 2. The same through the shell: allowed (with a pre-tool checkpoint), caught after it lands.
+    const sed = agent.bash("sed -i '/adds negatives/,/^});/d' test/math.test.ts");
+    expect(sed.pre).toEqual({});
+    expect(readFileSync(join(root, "test/math.test.ts"), "utf8")).not.toContain("adds negatives");
+    expect(sed.post).toMatchObject({ decision: "block" });
+    const reason = (sed.post as Record<string, string>).reason as string;
+    expect(reason).toContain("adds negatives");
+    expect(reason).toContain("not the test");
+    const revert = /ralph revert ([0-9a-f]{40}) --loop (\S+)/.exec(reason);
+    expect(revert).not.toBeNull();
+    // The agent obeys: runs the command from the reason.
+    const reverted = runRalph(root, ["revert", revert![1] as string, "--loop", revert![2] as string]);
+    expect(reverted.status, reverted.stderr).toBe(0);
+    expect(readFileSync(join(root, "test/math.test.ts"), "utf8")).toBe(MATH_TEST);
+
+    // 3. It tries to stop: the completion command fails, the stop is blocked.
+    const firstStop = agent.send("Stop", { stop_hook_active: false });
+    expect(firstStop).toMatchObject({ decision: "block" });
+    expect((firstStop.reason as string).length).toBeLessThan(10_000);
+
+    // 4. The real fix: allowed, nothing blocked.
+    const fix = agent.edit("src/math.ts", "a - b", "a + b");
+    expect(fix.pre).toEqual({});
+    expect(fix.post).toEqual({});
+
+    // 5. Now the stop is allowed: the completion command passes.
+    expect(agent.send("Stop", { stop_hook_active: true })).toEqual({});
+    expect(agent.send("SessionEnd", { reason: "prompt_input_exit" })).toEqual({});
+
+    const status = parseJsonOutput<{ status?: string; state?: { status?: string } }>(runRalph(root, ["status", "--loop", "fixadd", "--json"]));
+    expect(JSON.stringify(status)).toContain("completed");
+    const log = linesOf(readFileSync(join(root, ".aiwg/ralph/loops/fixadd/hook-log.jsonl"), "utf8")).map((l) => JSON.parse(l) as { event: string; decision: string });
+    expect(log.map((e) => `${e.event}:${e.decision}`)).toEqual([
+      "SessionStart:context",
+      "UserPromptSubmit:context",
+      "PreToolUse:deny",
+      "PreToolUse:allow",
+      "PostToolUse:block",
+      "Stop:block",
+      "PreToolUse:allow",
+      "PostToolUse:allow",
+      "Stop:allow",
+      "SessionEnd:allow",
+    ]);
+    expect(fsck(root)).toBe("");
+  });
+});
