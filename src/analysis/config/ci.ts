@@ -135,6 +135,8 @@ export async function compareGithubWorkflow(before: string | null, after: string
         const runners = analyzeCommand(step.run).invocations.map((invocation) => invocation.runner);
         index = unused.findIndex((candidate) => candidate.run !== null && analyzeCommand(candidate.run).invocations.some((invocation) => runners.includes(invocation.runner)));
       }
+      // Otherwise the test step that took its place in this job (a runner replaced: `yarn jest` -> `yarn vitest`).
+      if (index === -1) index = unused.findIndex((candidate) => candidate.isTest && candidate.run !== null && !testSteps.some((other) => other.key === candidate.key));
       if (index === -1) {
         if (step.run && remainingCommands.includes(step.run.trim())) continue;
         notes.push({ setting: step.path, line: null, message: `test ${describeStep(step)} was removed from job "${id}"`, before: step.run ?? step.uses, after: null });

@@ -119,6 +119,13 @@ export function splitShell(command: string): ShellSegment[] {
       endSegment("&");
     } else if (char === "\n") {
       endSegment("newline");
+    } else if (char === "$" && command.startsWith("${{", i)) {
+      // A GitHub Actions expression is one word, whatever it contains.
+      const end = command.indexOf("}}", i + 3);
+      const stop = end === -1 ? command.length : end + 2;
+      word += command.slice(i, stop);
+      hasWord = true;
+      i = stop - 1;
     } else if (char === "$" && next === "(") {
       // Command substitution stays inside the word: `$(MAKE)`, `$(git ls-files)`.
       let depth = 0;
@@ -160,6 +167,9 @@ export function splitShell(command: string): ShellSegment[] {
 
 /** npm-style script names that run tests. */
 const TEST_SCRIPT_NAME = /(^|[:_-])(test|tests|spec|e2e|unit|integration)([:_-]|$)|^test/i;
+
+/** Test runner binaries that `pnpm <bin>`/`yarn <bin>` run directly. */
+const RUNNER_BINARIES: ReadonlySet<string> = new Set(["vitest", "jest", "mocha", "ava", "playwright", "cypress", "pytest", "tap", "karma", "jasmine"]);
 
 /** Make targets that run tests. */
 const TEST_TARGET_NAME = /^(test|tests|check|unittest|unit|integration|e2e|spec|ci)([-_:.].*)?$|[-_]tests?$/i;
@@ -434,13 +444,14 @@ function identifyRunner(words: readonly string[]): { runner: string; family: Run
     case "npm":
     case "pnpm":
     case "yarn": {
+      // `pnpm vitest`, `yarn jest`: a package binary, when no script of that name is meant.
+      if (head !== "npm" && second && RUNNER_BINARIES.has(second)) return identifyRunner(rest(1));
       if (second === "test" || second === "t" || second === "tst") return { runner: "npm run test", family: "script", args: scriptArgs(rest(2)) };
       if (second === "run" || second === "run-script") {
         const name = words[2];
         return name && TEST_SCRIPT_NAME.test(name) ? { runner: `npm run ${name}`, family: "script", args: scriptArgs(rest(3)) } : null;
       }
       if (head !== "npm" && second && TEST_SCRIPT_NAME.test(second)) return { runner: `npm run ${second}`, family: "script", args: scriptArgs(rest(2)) };
-      if (head === "yarn" && second && ["vitest", "jest", "mocha", "playwright"].includes(second)) return identifyRunner(rest(1));
       return null;
     }
     case "make":
@@ -736,25 +747,32 @@ export function compareAnalyses(was: CommandAnalysis, now: CommandAnalysis, befo
   if (newMasks.length > 0) {
     notes.push({ ...base, message: `${setting} now masks test failures with ${newMasks.map((m) => `"${m}"`).join(", ")}: the command succeeds even when tests fail`, detail: { masks_added: newMasks } });
   }
-  const unused = [...now.invocations];
+  // Each invocation of before must still be run by some invocation of after: the same runner selecting at least as
+  // much (two runs merged into one count), else a replacement (jest -> vitest, npm test -> make test) that is judged
+  // where it is defined; only when neither exists is the runner gone.
+  const newRunners = new Set(now.invocations.map((invocation) => invocation.runner));
+  const oldRunners = new Set(was.invocations.map((invocation) => invocation.runner));
+  const replacements = now.invocations.filter((invocation) => !oldRunners.has(invocation.runner));
   for (const invocation of was.invocations) {
-    const index = unused.findIndex((candidate) => candidate.runner === invocation.runner);
-    if (index === -1) {
-      // Handed over to another test script or task runner (`npm test` -> `npm run test:ci`, `pytest` -> `make test`):
-      // what that runs is judged where it is defined, not here.
-      const delegate = unused.findIndex((candidate) => isDelegatingRunner(candidate.runner));
-      if (delegate !== -1) {
-        unused.splice(delegate, 1);
+    const sameRunner = now.invocations.filter((candidate) => candidate.runner === invocation.runner);
+    if (sameRunner.length === 0) {
+      const index = replacements.findIndex((candidate) => isDelegatingRunner(candidate.runner) || FAMILY_LANGUAGE[candidate.family] === FAMILY_LANGUAGE[invocation.family]);
+      if (index !== -1 && !newRunners.has(invocation.runner)) {
+        replacements.splice(index, 1);
         continue;
       }
       notes.push({ ...base, message: `${setting} no longer runs ${invocation.runner} (${show(renderInvocation(invocation))})`, detail: { runner_removed: invocation.runner } });
       continue;
     }
-    const [partner] = unused.splice(index, 1);
-    notes.push(...compareInvocation(invocation, partner as RunnerInvocation, setting, line));
+    const candidates = sameRunner.map((candidate) => compareInvocation(invocation, candidate, setting, line));
+    if (candidates.some((candidateNotes) => candidateNotes.length === 0)) continue;
+    notes.push(...candidates.reduce((best, next) => (next.length < best.length ? next : best)));
   }
   return notes;
 }
+
+/** Which ecosystem a runner family tests, so a runner replaced by another of its ecosystem is a migration, not a removal. */
+const FAMILY_LANGUAGE: Record<RunnerFamily, string> = { js: "js", mocha: "js", node: "js", pytest: "python", go: "go", cargo: "rust", script: "script", generic: "generic" };
 
 /** Runners that run something defined elsewhere: an npm script, a make target, a tox or nox environment, a monorepo task. */
 function isDelegatingRunner(runner: string): boolean {

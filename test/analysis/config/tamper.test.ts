@@ -41,6 +41,7 @@ const FLAGS: FlagRow[] = [
   { name: "test:e2e runner dropped", path: "package.json", before: pkg({ test: "vitest run && playwright test" }), after: pkg({ test: "vitest run" }), setting: /^scripts\.test$/ },
   { name: "test handed to a new script that echoes", path: "package.json", before: pkg({ test: "vitest run" }), after: pkg({ test: "npm run test:ci", "test:ci": "echo skipped" }), setting: /^scripts\.test$/ },
   { name: "npm test -- filter through a called script", path: "package.json", before: pkg({ test: "npm run test:unit", "test:unit": "vitest run" }), after: pkg({ test: "npm run test:unit -- cart", "test:unit": "vitest run" }), setting: /^scripts\.test$/ },
+  { name: "e2e runner dropped while unit runner stays", path: "package.json", before: pkg({ test: "vitest run && cypress run" }), after: pkg({ test: "vitest run" }), setting: /^scripts\.test$/ },
   { name: "test:unit script removed", path: "package.json", before: pkg({ test: "npm run test:unit", "test:unit": "vitest run" }), after: pkg({ test: "npm run test:unit" }), setting: /^scripts\.test:unit$/ },
   { name: "testPathIgnorePatterns via CLI", path: "package.json", before: pkg({ test: "jest --ci" }), after: pkg({ test: "jest --ci --testPathIgnorePatterns=cart" }), setting: /^scripts\.test$/ },
   { name: "c8 threshold lowered", path: "package.json", before: pkg({ test: "c8 --check-coverage --lines 90 vitest run" }), after: pkg({ test: "c8 --check-coverage --lines 70 vitest run" }), setting: /^scripts\.test$/, severity: "medium" },
@@ -164,6 +165,10 @@ const PASSES: Row[] = [
   { name: "tox command behind a substitution with a factor line", path: "tox.ini", before: "[testenv]\ncommands = pytest {posargs:testing/}\n", after: "[testenv]\ncommands =\n  {env:_TOX_CMD:pytest} {posargs:testing/}\n  coverage: coverage report -m\n" },
   { name: "pytest paths renamed with their files", path: "tox.ini", before: "[testenv]\ncommands = pytest pluggy test_pluggy\n", after: "[testenv]\ncommands = pytest pluggy.py testing/test_pluggy.py\n" },
   { name: "norecursedirs of hidden folders", path: "tox.ini", before: "[pytest]\nnorecursedirs = build\n", after: "[pytest]\nnorecursedirs = build .hg .env* .tox\n" },
+  { name: "jest replaced by vitest", path: "package.json", before: pkg({ test: "xo && jest" }), after: pkg({ test: "xo && vitest run" }) },
+  { name: "two vitest runs merged into one", path: "package.json", before: pkg({ test: "pnpm lint && vitest --run typecheck && vitest run" }), after: pkg({ test: "pnpm lint && vitest run --typecheck" }) },
+  { name: "CI step moves from yarn jest to pnpm vitest", path: ".github/workflows/ci.yml", before: workflow("      - name: Test\n        run: yarn jest\n"), after: workflow("      - run: pnpm install\n      - run: pnpm vitest --coverage\n") },
+  { name: "CI command with an expression", path: ".github/workflows/ci.yml", before: workflow("      - run: tox run -e ${{ matrix.tox || format('py{0}', matrix.python) }}\n"), after: workflow("      - run: uv run --locked tox run -e ${{ matrix.tox || format('py{0}', matrix.python) }}\n") },
   { name: "config under fixtures is someone else's", path: "test/fixtures/app/package.json", before: pkg({ test: "jest" }), after: pkg({ test: "jest || true" }) },
 ];
 
