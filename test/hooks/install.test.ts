@@ -1,0 +1,101 @@
+/**
+ * `ralph install --claude` / `ralph uninstall` / `ralph doctor` through the
+ * built CLI: ralph's entries merge into existing settings without touching
+ * other hooks, installing twice changes nothing, uninstall removes exactly
+ * ralph's entries, and doctor runs each installed command.
+ */
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { CLAUDE_EVENTS } from "../../src/hooks/claude-payload.js";
+import { addRalphHooks, hookCommand, installedRalphCommands, removeRalphHooks, INSTALL_TAG } from "../../src/hooks/claude-settings.js";
+import { cliPathForTests, parseJsonOutput, runRalph } from "../helpers/cli.js";
+import { makeRepo } from "../helpers/git.js";
+
+const OTHER_SETTINGS = {
+  permissions: { allow: ["Bash(npm test:*)"] },
+  hooks: {
+    PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "./scripts/guard.sh", timeout: 5 }] }],
+    Stop: [{ hooks: [{ type: "command", command: "say done" }] }],
+    Notification: [{ hooks: [{ type: "command", command: "notify-send claude" }] }],
+  },
+};
+
+describe("Claude settings merge (unit)", () => {
+  it("adds one tagged entry per event, keeps others, and is idempotent", () => {
+    const once = addRalphHooks(structuredClone(OTHER_SETTINGS), "/usr/bin/node", "/opt/ralph/dist/cli.js");
+    const twice = addRalphHooks(structuredClone(once), "/usr/bin/node", "/opt/ralph/dist/cli.js");
+    expect(twice).toEqual(once);
+    expect([...installedRalphCommands(once).keys()].sort()).toEqual([...CLAUDE_EVENTS].sort());
+    expect((once.hooks as Record<string, unknown[]>).PreToolUse).toHaveLength(2);
+    expect(removeRalphHooks(once)).toEqual({ settings: OTHER_SETTINGS, removed: CLAUDE_EVENTS.length });
+  });
+
+  it("quotes paths with spaces and shell characters", () => {
+    expect(hookCommand("/opt/my node/node", '/a "b"/$x/cli.js', "Stop")).toBe(`"/opt/my node/node" "/a \\"b\\"/\\$x/cli.js" hook claude Stop ${INSTALL_TAG}`);
+  });
+
+  it("removing from settings without ralph entries changes nothing", () => {
+    expect(removeRalphHooks(structuredClone(OTHER_SETTINGS))).toEqual({ settings: OTHER_SETTINGS, removed: 0 });
+    expect(removeRalphHooks({})).toEqual({ settings: {}, removed: 0 });
+  });
+});
+
+describe("ralph install / uninstall / doctor (built CLI)", () => {
+  it("installs into .claude/settings.json keeping other hooks; doctor sees every hook answer; uninstall restores the file's content", () => {
+    const root = makeRepo({ "README.md": "# x\n" });
+    mkdirSync(join(root, ".claude"));
+    const path = join(root, ".claude", "settings.json");
+    writeFileSync(path, `${JSON.stringify(OTHER_SETTINGS, null, 2)}\n`);
+
+    const installed = runRalph(root, ["install", "--claude", "--json"]);
+    expect(installed.status, installed.stderr).toBe(0);
+    const first = readFileSync(path, "utf8");
+    expect(runRalph(root, ["install", "--claude"]).status).toBe(0);
+    expect(readFileSync(path, "utf8")).toBe(first);
+    const settings = JSON.parse(first) as { hooks: Record<string, { matcher?: string; hooks: { command: string; timeout: number }[] }[]> };
+    const pre = settings.hooks.PreToolUse?.find((g) => g.hooks.some((h) => h.command.includes(INSTALL_TAG)));
+    expect(pre?.matcher).toBe("Bash|Write|Edit|MultiEdit|NotebookEdit");
+    for (const event of CLAUDE_EVENTS) {
+      const entry = settings.hooks[event]?.flatMap((g) => g.hooks).find((h) => h.command.includes(INSTALL_TAG));
+      expect(entry?.command).toContain(`"${process.execPath}" "${cliPathForTests()}" hook claude ${event}`);
+      expect(entry?.timeout).toBeGreaterThan(0);
+    }
+
+    const doctor = parseJsonOutput<{ ok: boolean; checks: { event: string; status: string }[] }>(runRalph(root, ["doctor", "--json"]));
+    expect(doctor.checks.map((c) => [c.event, c.status])).toEqual(CLAUDE_EVENTS.map((e) => [e, "ok"]));
+    expect(doctor.ok).toBe(true);
+    // Doctor's synthetic calls leave nothing behind: no checkpoints, no logs.
+    expect(runRalph(root, ["loops", "--json"]).stdout).not.toContain("ralph-doctor");
+
+    const removed = parseJsonOutput<{ removed: number }>(runRalph(root, ["uninstall", "--json"]));
+    expect(removed.removed).toBe(CLAUDE_EVENTS.length);
+    expect(JSON.parse(readFileSync(path, "utf8"))).toEqual(OTHER_SETTINGS);
+  });
+
+  it("--local writes settings.local.json; doctor reports a moved install as failed, not silently", () => {
+    const root = makeRepo({ "README.md": "# x\n" });
+    expect(runRalph(root, ["install", "--claude", "--local"]).status).toBe(0);
+    const path = join(root, ".claude", "settings.local.json");
+    const moved = readFileSync(path, "utf8").replaceAll(cliPathForTests(), "/nonexistent/ralph/dist/cli.js");
+    writeFileSync(path, moved);
+    const doctor = parseJsonOutput<{ ok: boolean; problems: number; checks: { status: string; detail: string }[] }>(runRalph(root, ["doctor", "--json"]));
+    expect(doctor.ok).toBe(false);
+    expect(doctor.problems).toBe(CLAUDE_EVENTS.length);
+    expect(doctor.checks[0]?.detail).toMatch(/exit 1/);
+  });
+
+  it("doctor without an install says what to run; install without --claude is a usage error", () => {
+    const root = makeRepo({ "README.md": "# x\n" });
+    const doctor = runRalph(root, ["doctor"]);
+    expect(doctor.stdout).toContain("ralph install --claude");
+    expect(runRalph(root, ["install"]).status).toBe(2);
+  });
+
+  it("install refuses to overwrite a settings file that is not JSON", () => {
+    const root = makeRepo({ ".claude/settings.json": "{ broken" });
+    const result = runRalph(root, ["install", "--claude"]);
+    expect(result.status).toBe(2);
+    expect(readFileSync(join(root, ".claude/settings.json"), "utf8")).toBe("{ broken");
+  });
+});
