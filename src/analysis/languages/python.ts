@@ -238,6 +238,14 @@ interface ClassFrame {
   isCollected: boolean;
 }
 
+/** A class as a frame: pytest collects `Test*` classes, unittest every TestCase subclass. */
+function classFrame(node: Node): ClassFrame {
+  const name = node.childForFieldName("name")?.text ?? "";
+  const superclasses = node.childForFieldName("superclasses")?.text ?? "";
+  const isTestCase = /TestCase\b|\bTestCase|Test\b/.test(superclasses);
+  return { name, node, isCollected: name.startsWith("Test") || isTestCase };
+}
+
 /**
  * The classes enclosing a function definition (outermost first), or null
  * when the function is nested in another function (never collected).
@@ -259,15 +267,21 @@ function enclosingClasses(definition: Node): ClassFrame[] | null {
     if (!owner) return null;
     if (owner.type === "function_definition") return null;
     if (owner.type === "class_definition") {
-      const name = owner.childForFieldName("name")?.text ?? "";
-      const superclasses = owner.childForFieldName("superclasses")?.text ?? "";
-      const isTestCase = /TestCase\b|\bTestCase|Test\b/.test(superclasses);
-      frames.push({ name, node: owner, isCollected: name.startsWith("Test") || isTestCase });
+      frames.push(classFrame(owner));
       node = owner;
       continue;
     }
     node = owner;
   }
+}
+
+/** Simple names of a class's base classes (`class A(Base, mixins.Other)` -> Base, Other). */
+function baseNames(classNode: Node): string[] {
+  const superclasses = classNode.childForFieldName("superclasses");
+  if (!superclasses) return [];
+  return namedChildren(superclasses)
+    .filter((base) => base.type === "identifier" || base.type === "attribute")
+    .map((base) => base.text.split(".").pop() as string);
 }
 
 /** Module-level `pytestmark = pytest.mark.skip(...)` (or a list of marks). */
@@ -371,21 +385,9 @@ function extractPythonDrafts(path: string, grammar: LoadedGrammar, root: Node, c
   const collectsTests = isCollectedFile(path);
   const fileMarks = moduleMarks(root);
 
-  for (const match of queryCaptures(grammar, "tests", root)) {
-    const definition = match.get("definition");
-    const name = match.get("name")?.text;
-    const body = match.get("body");
-    if (!definition || !name || !body) continue;
-    const classes = enclosingClasses(definition);
-    if (classes === null) continue;
-    const line = definition.startPosition.row + 1;
-    const bodyHash = hashNode(body);
-    const suitePath = classes.map((frame) => frame.name);
-    const isTest = collectsTests && name.startsWith("test") && classes.every((frame) => frame.isCollected);
-    if (!isTest) {
-      if (!name.startsWith("__")) nonTestFunctions.push({ name, suitePath, line, bodyHash });
-      continue;
-    }
+  /** Test methods by the start of their class, for classes that inherit them. */
+  const methodsByClass = new Map<number, { name: string; definition: Node; body: Node }[]>();
+  const makeDraft = (name: string, definition: Node, body: Node, classes: readonly ClassFrame[], suitePath: string[]): TestDraft => {
     const marks: TestDraft["marks"] = {};
     const decorators = decoratorsOf(definition);
     for (const decorator of decorators) applyMarker(decorator, marks, null);
@@ -393,14 +395,68 @@ function extractPythonDrafts(path: string, grammar: LoadedGrammar, root: Node, c
       for (const decorator of decoratorsOf(frame.node)) applyMarker(decorator, marks, `class ${frame.name}`);
     }
     for (const mark of fileMarks) applyMarker(mark, marks, "pytestmark");
-    const draft: TestDraft = { name, suitePath, line, node: definition, bodyHash, marks, literals: literalsOf(body) };
+    const line = definition.startPosition.row + 1;
+    const draft: TestDraft = { name, suitePath, line, node: definition, bodyHash: hashNode(body), marks, literals: literalsOf(body) };
     const rows = parametrizeRows(decorators);
     if (rows) {
       draft.eachRows = rows.count;
       if (rows.hashes) draft.eachRowHashes = rows.hashes;
       if (rows.literals) draft.eachRowLiterals = rows.literals;
     }
-    tests.push(draft);
+    return draft;
+  };
+
+  for (const match of queryCaptures(grammar, "tests", root)) {
+    const definition = match.get("definition");
+    const name = match.get("name")?.text;
+    const body = match.get("body");
+    if (!definition || !name || !body) continue;
+    const classes = enclosingClasses(definition);
+    if (classes === null) continue;
+    const owner = classes[classes.length - 1];
+    if (owner && name.startsWith("test")) {
+      const list = methodsByClass.get(owner.node.startIndex) ?? [];
+      list.push({ name, definition, body });
+      methodsByClass.set(owner.node.startIndex, list);
+    }
+    const suitePath = classes.map((frame) => frame.name);
+    const isTest = collectsTests && name.startsWith("test") && classes.every((frame) => frame.isCollected);
+    if (!isTest) {
+      if (!name.startsWith("__")) nonTestFunctions.push({ name, suitePath, line: definition.startPosition.row + 1, bodyHash: hashNode(body) });
+      continue;
+    }
+    tests.push(makeDraft(name, definition, body, classes, suitePath));
+  }
+
+  // Test methods a collected class inherits from classes of the same file (a mixin of shared tests).
+  if (collectsTests) {
+    const classesByName = new Map<string, Node>();
+    for (const statement of namedChildren(root)) {
+      const node = statement.type === "decorated_definition" ? statement.childForFieldName("definition") : statement;
+      if (node?.type === "class_definition") classesByName.set(node.childForFieldName("name")?.text ?? "", node);
+    }
+    for (const classNode of root.descendantsOfType("class_definition")) {
+      const ancestors = classNode ? enclosingClasses(classNode) : null;
+      if (!classNode || ancestors === null) continue;
+      const own = classFrame(classNode);
+      const classes = [...ancestors, own];
+      if (!classes.every((frame) => frame.isCollected)) continue;
+      const seen = new Set((methodsByClass.get(own.node.startIndex) ?? []).map((method) => method.name));
+      const queue = baseNames(own.node);
+      const visited = new Set<string>();
+      while (queue.length > 0) {
+        const baseName = queue.shift() as string;
+        const base = classesByName.get(baseName);
+        if (!base || visited.has(baseName) || base === own.node) continue;
+        visited.add(baseName);
+        for (const method of methodsByClass.get(base.startIndex) ?? []) {
+          if (seen.has(method.name)) continue;
+          seen.add(method.name);
+          tests.push(makeDraft(method.name, method.definition, method.body, classes, [...classes.map((frame) => frame.name)]));
+        }
+        queue.push(...baseNames(base));
+      }
+    }
   }
 
   const skips: SkipDraft[] = [];

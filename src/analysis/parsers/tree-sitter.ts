@@ -404,12 +404,17 @@ export interface ExtractedDrafts {
   frameworks: string[];
 }
 
-function innermostDraft(drafts: readonly TestDraft[], index: number): TestDraft | null {
-  let best: TestDraft | null = null;
+/**
+ * The innermost drafts containing a position: usually one, several when
+ * tests share a declaration (a test method inherited by several classes).
+ */
+function innermostDrafts(drafts: readonly TestDraft[], index: number): TestDraft[] {
+  let best: TestDraft[] = [];
   for (const draft of drafts) {
-    if (draft.node.startIndex <= index && index < draft.node.endIndex) {
-      if (!best || draft.node.startIndex >= best.node.startIndex) best = draft;
-    }
+    if (draft.node.startIndex > index || index >= draft.node.endIndex) continue;
+    const current = best[0];
+    if (!current || draft.node.startIndex > current.node.startIndex) best = [draft];
+    else if (draft.node.startIndex === current.node.startIndex && draft.node.endIndex === current.node.endIndex) best.push(draft);
   }
   return best;
 }
@@ -427,23 +432,23 @@ export function assembleFacts(
 ): FileFacts {
   const details = new Map<TestDraft, AssertionFact[]>();
   for (const assertion of drafts.assertions) {
-    const owner = innermostDraft(drafts.tests, assertion.startIndex);
-    if (!owner) continue;
     const { startIndex: _startIndex, ...fact } = assertion;
-    const list = details.get(owner);
-    if (list) list.push(fact);
-    else details.set(owner, [fact]);
+    for (const owner of innermostDrafts(drafts.tests, assertion.startIndex)) {
+      const list = details.get(owner);
+      if (list) list.push(fact);
+      else details.set(owner, [fact]);
+    }
   }
   for (const skip of drafts.skips) {
-    const owner = innermostDraft(drafts.tests, skip.startIndex);
-    if (!owner) continue;
-    // The skip stops its test and every test nested in it after the skip (subtests, examples of a group).
-    const stopped = drafts.tests.filter(
-      (draft) => draft === owner || (draft.node.startIndex > skip.startIndex && draft.node.endIndex <= owner.node.endIndex),
-    );
-    for (const draft of stopped) {
-      if (draft.marks[skip.flag]) continue;
-      draft.marks[skip.flag] = skip.reason === undefined ? { via: skip.via } : { via: skip.via, reason: skip.reason };
+    for (const owner of innermostDrafts(drafts.tests, skip.startIndex)) {
+      // The skip stops its test and every test nested in it after the skip (subtests, examples of a group).
+      const stopped = drafts.tests.filter(
+        (draft) => draft === owner || (draft.node.startIndex > skip.startIndex && draft.node.endIndex <= owner.node.endIndex),
+      );
+      for (const draft of stopped) {
+        if (draft.marks[skip.flag]) continue;
+        draft.marks[skip.flag] = skip.reason === undefined ? { via: skip.via } : { via: skip.via, reason: skip.reason };
+      }
     }
   }
   const tests = drafts.tests.map((draft) => toTestCase(draft, details.get(draft) ?? []));

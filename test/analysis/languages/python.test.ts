@@ -23,6 +23,11 @@ describe("python: which tests are collected", () => {
     ["nested Test classes", "class TestA:\n    class TestB:\n        def test_c(self):\n            pass\n", ["TestA > TestB > test_c"]],
     ["functions nested in a test are not tests", "def test_a():\n    def test_inner():\n        pass\n", ["test_a"]],
     ["async tests", "async def test_io():\n    assert await f() == 1\n", ["test_io"]],
+    [
+      "test methods inherited from a mixin in the same file, once per collecting class",
+      "import unittest\nclass Shared:\n    def test_a(self):\n        assert f()\nclass TestX(Shared, unittest.TestCase):\n    pass\nclass TestY(Shared):\n    def test_a(self):\n        pass\n",
+      ["TestY > test_a", "TestX > test_a"],
+    ],
   ])("%s", async (_title, source, ids) => {
     expect((await testsOf(source)).map((test) => test.id)).toEqual(ids);
   });
