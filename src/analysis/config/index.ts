@@ -29,6 +29,12 @@ export interface ConfigKind {
   compare(path: string, before: string | null, after: string | null, context: ConfigContext): TamperNote[] | Promise<TamperNote[]>;
 }
 
+/** The after side of `name` in the same folder as `path`, when it changed in this diff; otherwise null. */
+function siblingAfter(path: string, name: string, context: ConfigContext): string | null {
+  const folder = path.slice(0, path.lastIndexOf("/") + 1);
+  return context.changes.find((change) => change.path === `${folder}${name}`)?.after ?? null;
+}
+
 /** Runners of the other changed workflow files (after side); files that do not parse contribute none. */
 async function runnersOfOtherWorkflows(path: string, context: ConfigContext): Promise<Set<string>> {
   const runners = new Set<string>();
@@ -76,9 +82,9 @@ export const CONFIG_KINDS: readonly ConfigKind[] = [
     compare: (path, before, after) => compareRunnerConfigFile("nyc", path, before, after),
   },
   { id: "pytest.ini", matches: (_path, name) => name === "pytest.ini", compare: (_path, before, after) => comparePythonConfig("pytest.ini", before, after) },
-  { id: "tox.ini", matches: (_path, name) => name === "tox.ini", compare: (_path, before, after) => comparePythonConfig("tox.ini", before, after) },
+  { id: "tox.ini", matches: (_path, name) => name === "tox.ini", compare: (path, before, after, context) => comparePythonConfig("tox.ini", before, after, siblingAfter(path, "pyproject.toml", context)) },
   { id: "setup.cfg", matches: (_path, name) => name === "setup.cfg", compare: (_path, before, after) => comparePythonConfig("setup.cfg", before, after) },
-  { id: "pyproject.toml", matches: (_path, name) => name === "pyproject.toml", compare: (_path, before, after) => comparePythonConfig("pyproject.toml", before, after) },
+  { id: "pyproject.toml", matches: (_path, name) => name === "pyproject.toml", compare: (path, before, after, context) => comparePythonConfig("pyproject.toml", before, after, siblingAfter(path, "tox.ini", context)) },
   { id: ".coveragerc", matches: (_path, name) => name === ".coveragerc", compare: (_path, before, after) => comparePythonConfig(".coveragerc", before, after) },
   { id: "conftest.py", matches: (_path, name) => name === "conftest.py", compare: (_path, before, after) => comparePythonConfig("conftest.py", before, after) },
   { id: "makefile", matches: (_path, name) => /^(GNUmakefile|[Mm]akefile)$|\.mk$/.test(name), compare: (_path, before, after) => compareMakefiles(before, after) },

@@ -125,9 +125,54 @@ function parsePythonConfig(kind: PythonConfigKind, text: string): ParsedPython {
 }
 
 /** tox `commands` (one command per line; a leading `-` ignores the exit code) of every testenv section. */
-function toxEnvironments(ini: IniFile | undefined): Map<string, Map<string, IniEntry>> {
-  const environments = new Map<string, Map<string, IniEntry>>();
+/** tox environments by ini section name (`testenv`, `testenv:lint`), each with its keys. */
+export type ToxEnvironments = Map<string, Map<string, IniEntry>>;
+
+function toxEnvironments(ini: IniFile | undefined): ToxEnvironments {
+  const environments: ToxEnvironments = new Map();
   for (const [name, section] of ini ?? []) if (name === "testenv" || name.startsWith("testenv:")) environments.set(name, section);
+  return environments;
+}
+
+/** One tox 4 TOML command (`["pytest", "-v", { replace = "posargs", default = ["tests"] }]`) as a shell line. */
+function tomlToxCommand(command: TomlValue): string {
+  if (typeof command === "string") return command;
+  if (!Array.isArray(command)) return "";
+  return command
+    .map((part) => {
+      if (typeof part === "string") return /[\s"'\\]/.test(part) ? `'${part.replace(/'/g, "'\\''")}'` : part;
+      if (part !== null && typeof part === "object" && !Array.isArray(part) && Array.isArray(part.default)) return part.default.map(String).join(" ");
+      return "";
+    })
+    .filter(Boolean)
+    .join(" ");
+}
+
+/**
+ * tox environments configured in pyproject.toml: tox 4's native `[tool.tox]`
+ * (`env_run_base` is `[testenv]`, `env.<name>` is `[testenv:<name>]`) or a
+ * `legacy_tox_ini` string, in the shape tox.ini's sections have.
+ */
+export function pyprojectToxEnvironments(doc: TomlDocument | undefined): ToxEnvironments {
+  const environments: ToxEnvironments = new Map();
+  const tox = doc ? tomlTable(doc.root, ["tool", "tox"]) : undefined;
+  if (!doc || !tox) return environments;
+  if (typeof tox.legacy_tox_ini === "string") return toxEnvironments(parseIni(tox.legacy_tox_ini));
+  const add = (name: string, table: TomlValue | undefined, path: string): void => {
+    if (table === undefined || typeof table !== "object" || Array.isArray(table)) return;
+    const section = new Map<string, IniEntry>();
+    for (const [key, value] of Object.entries(table)) {
+      const line = doc.lines.get(`${path}.${key}`) ?? doc.lines.get(path) ?? 0;
+      if (key === "commands" && Array.isArray(value)) section.set(key, { value: value.map(tomlToxCommand).join("\n"), line });
+      else if (typeof value === "string" || typeof value === "boolean" || typeof value === "number") section.set(key.replace(/-/g, "_"), { value: String(value), line });
+    }
+    environments.set(name, section);
+  };
+  add("testenv", tox.env_run_base, "tool.tox.env_run_base");
+  const named = tox.env;
+  if (named !== undefined && typeof named === "object" && !Array.isArray(named)) {
+    for (const [name, table] of Object.entries(named)) add(`testenv:${name}`, table, `tool.tox.env.${name}`);
+  }
   return environments;
 }
 
@@ -154,12 +199,15 @@ function toxCommands(entry: IniEntry | undefined): string {
     .join("\n");
 }
 
-function compareTox(before: IniFile | undefined, after: IniFile | undefined): TamperNote[] {
+/**
+ * Notes for tox environments. `elsewhere` holds the environments of the
+ * other tox config file changed with this one (tox.ini <-> pyproject.toml),
+ * so an environment moved between them is compared where it went.
+ */
+function compareTox(was: ToxEnvironments, now: ToxEnvironments, elsewhere: ToxEnvironments): TamperNote[] {
   const notes: TamperNote[] = [];
-  const was = toxEnvironments(before);
-  const now = toxEnvironments(after);
   for (const [name, section] of was) {
-    const next = now.get(name);
+    const next = now.get(name) ?? elsewhere.get(name);
     const commands = section.get("commands");
     if (!next) {
       if (commands && runsTests(toxCommands(commands))) notes.push({ setting: `[${name}]`, line: null, message: `tox environment [${name}] that ran "${commands.value.replace(/\n/g, "; ")}" was removed`, before: commands.value, after: null });
@@ -224,14 +272,22 @@ function comparePytest(before: PytestConfig, after: PytestConfig): TamperNote[] 
  * file is absent on that side. Throws (with the parser's message) when a
  * side cannot be read; the caller reports the file as not analysed.
  */
-export function comparePythonConfig(kind: PythonConfigKind, before: string | null, after: string | null): TamperNote[] {
+export function comparePythonConfig(kind: PythonConfigKind, before: string | null, after: string | null, otherToxFile?: string | null): TamperNote[] {
   if (kind === "conftest.py") return compareConftest(before ?? "", after ?? "");
   const empty: ParsedPython = { pytest: { settings: { thresholds: new Map() }, patterns: new Map() }, coverage: new Map() };
   const was = before === null ? empty : parsePythonConfig(kind, before);
   const now = after === null ? empty : parsePythonConfig(kind, after);
   const notes = comparePytest(was.pytest, now.pytest);
   notes.push(...compareRunnerSettings({ thresholds: was.coverage }, { thresholds: now.coverage }, "coverage.py"));
-  if (kind === "tox.ini") notes.push(...compareTox(was.ini, now.ini));
+  // tox settings live in tox.ini or pyproject.toml; the other file's after side (when it changed too) catches moves.
+  let elsewhere: ToxEnvironments = new Map();
+  try {
+    if (otherToxFile) elsewhere = kind === "tox.ini" ? pyprojectToxEnvironments(parseToml(otherToxFile)) : toxEnvironments(parseIni(otherToxFile));
+  } catch {
+    // the other file is judged (and reported unreadable) on its own
+  }
+  if (kind === "tox.ini") notes.push(...compareTox(toxEnvironments(was.ini), toxEnvironments(now.ini), elsewhere));
+  if (kind === "pyproject.toml") notes.push(...compareTox(pyprojectToxEnvironments(was.toml), pyprojectToxEnvironments(now.toml), elsewhere));
   if (kind === "pyproject.toml") {
     const scripts = pyprojectScripts(now.toml);
     for (const [name, script] of pyprojectScripts(was.toml)) {

@@ -93,6 +93,15 @@ const FLAGS: FlagRow[] = [
   { name: "conftest deselects every item", path: "conftest.py", before: "", after: "def pytest_collection_modifyitems(config, items):\n    items.clear()\n", setting: /pytest_collection_modifyitems/ },
   { name: "conftest pyfunc_call skips the body", path: "conftest.py", before: "", after: "def pytest_pyfunc_call(pyfuncitem):\n    return True\n", setting: /pytest_pyfunc_call/ },
   { name: "conftest patches time", path: "conftest.py", before: "import time\n", after: "import time\ntime.sleep = lambda s: None\n", setting: /patches/ },
+  {
+    name: "pyproject tox 4 commands narrowed",
+    path: "pyproject.toml",
+    before: `[tool.tox.env_run_base]\ncommands = [["pytest", "-v", { replace = "posargs", default = ["tests"], extend = true }]]\n`,
+    after: `[tool.tox.env_run_base]\ncommands = [["pytest", "-v", "-k", "not slow", { replace = "posargs", default = ["tests"], extend = true }]]\n`,
+    setting: /tox \[testenv\] commands/,
+    line: 2,
+  },
+  { name: "pyproject legacy_tox_ini ignore_outcome", path: "pyproject.toml", before: `[tool.tox]\nlegacy_tox_ini = """\n[testenv]\ncommands = pytest\n"""\n`, after: `[tool.tox]\nlegacy_tox_ini = """\n[testenv]\ncommands = pytest\nignore_outcome = true\n"""\n`, setting: /ignore_outcome/ },
   // Makefile
   { name: "make test narrowed to one file", path: "Makefile", before: "test:\n\tpytest tests/\n", after: "test:\n\tpytest tests/test_format.py\n", setting: /target "test"/, line: 2 },
   { name: "make test || true", path: "Makefile", before: "test:\n\tgo test ./...\n", after: "test:\n\tgo test ./... || true\n", setting: /target "test"/ },
@@ -215,6 +224,27 @@ describe("workflows changed together", () => {
       { path: ".github/workflows/docs.yml", before: null, after: job("docs", "mkdocs build") },
     ]);
     expect(analysis.findings.map((finding) => [finding.file, finding.evidence?.setting])).toEqual([[".github/workflows/main.yml", "jobs.test"]]);
+  });
+});
+
+describe("tox settings moved between tox.ini and pyproject.toml", () => {
+  const toxIni = "[tox]\nenvlist = py312\n\n[testenv]\ncommands = pytest -v --tb=short {posargs}\n";
+  const pyproject = (commands: string): string => `[project]\nname = "x"\n\n[tool.tox.env_run_base]\ncommands = [${commands}]\n`;
+
+  it("is not a removal when the environment reappears in pyproject.toml", async () => {
+    const analysis = await analyzeChanges([
+      { path: "tox.ini", before: toxIni, after: null },
+      { path: "pyproject.toml", before: '[project]\nname = "x"\n', after: pyproject('["pytest", "-v", "--tb=short", { replace = "posargs", default = [], extend = true }]') },
+    ]);
+    expect(analysis.findings).toEqual([]);
+  });
+
+  it("is judged where it went", async () => {
+    const analysis = await analyzeChanges([
+      { path: "tox.ini", before: toxIni, after: null },
+      { path: "pyproject.toml", before: '[project]\nname = "x"\n', after: pyproject('["pytest", "tests/test_ok.py"]') },
+    ]);
+    expect(analysis.findings.map((finding) => [finding.file, finding.evidence?.setting])).toEqual([["tox.ini", "tox [testenv] commands"]]);
   });
 });
 
