@@ -125,3 +125,19 @@ export function summarizeHookLog(entries: readonly HookLogEntry[]): EventLatency
     };
   });
 }
+
+/**
+ * Share of a loop's wall time spent inside hooks, in percent: the summed
+ * hook durations over the span from the first call's start to the last
+ * call's end; null with fewer than two calls.
+ */
+export function hookSharePercent(entries: readonly HookLogEntry[]): number | null {
+  if (entries.length < 2) return null;
+  const ends = entries.map((e) => Date.parse(e.ts)).filter((t) => Number.isFinite(t));
+  if (ends.length !== entries.length) return null;
+  const start = Math.min(...entries.map((e, i) => (ends[i] as number) - e.duration_ms));
+  const spanMs = Math.max(...ends) - start;
+  if (spanMs <= 0) return null;
+  const busyMs = entries.reduce((sum, e) => sum + e.duration_ms, 0);
+  return Math.round(Math.min(100, (busyMs / spanMs) * 100) * 10) / 10;
+}

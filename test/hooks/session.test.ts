@@ -27,6 +27,12 @@ const MATH_TEST = [
   "",
 ].join("\n");
 
+/** The answers to one tool call: PreToolUse's, and PostToolUse's unless the call was denied. */
+interface ToolAnswers {
+  pre: Record<string, unknown>;
+  post: Record<string, unknown> | null;
+}
+
 /** The fake agent: one session in one repository. */
 class FakeAgent {
   private toolCount = 0;
@@ -52,7 +58,7 @@ class FakeAgent {
    * One tool call as Claude Code makes it: PreToolUse; when not denied,
    * `apply` runs the tool, then PostToolUse. Returns both answers.
    */
-  tool(name: string, input: Record<string, unknown>, apply: () => unknown): { pre: Record<string, unknown>; post: Record<string, unknown> | null } {
+  tool(name: string, input: Record<string, unknown>, apply: () => unknown): ToolAnswers {
     const id = `toolu_${++this.toolCount}`;
     const pre = this.send("PreToolUse", { tool_name: name, tool_input: input, tool_use_id: id });
     const decision = (pre.hookSpecificOutput as Record<string, unknown> | undefined)?.permissionDecision;
@@ -63,7 +69,7 @@ class FakeAgent {
   }
 
   /** Applies an Edit the way the tool does. */
-  edit(path: string, oldString: string, newString: string): Record<string, unknown> {
+  edit(path: string, oldString: string, newString: string): ToolAnswers {
     const file = join(this.root, path);
     const input = { file_path: file, old_string: oldString, new_string: newString, replace_all: false };
     return this.tool("Edit", input, () => {
@@ -73,7 +79,7 @@ class FakeAgent {
   }
 
   /** Runs a Bash command the way the tool does. */
-  bash(command: string): Record<string, unknown> {
+  bash(command: string): ToolAnswers {
     return this.tool("Bash", { command, description: "run" }, () => {
       const stdout = execFileSync("bash", ["-c", command], { cwd: this.root, env: gitEnv, encoding: "utf8" });
       return { stdout, stderr: "", interrupted: false, isImage: false };

@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { clampReason, MAX_REASON_CHARS } from "../../src/hooks/claude.js";
 import { normalizePayload } from "../../src/hooks/claude-payload.js";
 import { previewEdit } from "../../src/hooks/edit-preview.js";
-import { percentile, summarizeHookLog } from "../../src/hooks/hook-log.js";
+import { hookSharePercent, percentile, summarizeHookLog } from "../../src/hooks/hook-log.js";
 import { guardLoopId } from "../../src/hooks/loop-binding.js";
 import { normalizeSlashes, toRepoPath } from "../../src/hooks/paths.js";
 import { readHookInput } from "../../src/hooks/stdin.js";
@@ -120,6 +120,12 @@ describe("hook log statistics", () => {
   it("nearest-rank percentiles", () => {
     const values = Array.from({ length: 100 }, (_, i) => i + 1);
     expect([percentile(values, 50), percentile(values, 95), percentile(values, 99), percentile([], 50)]).toEqual([50, 95, 99, 0]);
+  });
+
+  it("share of time in hooks: busy time over the span of the calls", () => {
+    const at = (iso: string, duration_ms: number) => ({ ts: iso, agent: "claude", event: "PreToolUse", loop: "l", iteration: null, decision: "allow", duration_ms });
+    expect(hookSharePercent([at("2026-01-01T00:00:01.000Z", 100), at("2026-01-01T00:00:01.900Z", 100)])).toBe(20);
+    expect(hookSharePercent([at("2026-01-01T00:00:01.000Z", 100)])).toBeNull();
   });
 
   it("groups by event and counts decisions", () => {

@@ -1,10 +1,11 @@
 /**
  * `ralph stats [--loop ID] [--json]`: hook latency per event (p50, p95,
  * p99, max, in ms over the whole hook process) from the loops'
- * `hook-log.jsonl`; every loop with a log unless --loop names one.
+ * `hook-log.jsonl`, and each loop's share of time spent in hooks; every
+ * loop with a log unless --loop names one.
  */
 import * as z from "zod/mini";
-import { listLoggedLoops, readHookLog, summarizeHookLog, type EventLatency, type HookLogEntry } from "../../hooks/hook-log.js";
+import { hookSharePercent, listLoggedLoops, readHookLog, summarizeHookLog, type EventLatency, type HookLogEntry } from "../../hooks/hook-log.js";
 import { parseLoopId } from "../../store/loop-id.js";
 import type { CommandContext, CommandOutput } from "../context.js";
 import { parseOptions, stringOption } from "../options.js";
@@ -31,9 +32,13 @@ export async function run(ctx: CommandContext, _args: string[], raw: Record<stri
   const perLoop = loops.map((loop) => {
     const entries = readHookLog(workTree, loop);
     all.push(...entries);
-    return { loop, calls: entries.length, events: summarizeHookLog(entries) };
+    return { loop, calls: entries.length, hook_share_percent: hookSharePercent(entries), events: summarizeHookLog(entries) };
   }).filter((l) => l.calls > 0);
   const events = summarizeHookLog(all);
-  const text = all.length === 0 ? "ralph: no hook calls logged yet" : `${table(events)}\n(${all.length} calls in ${perLoop.length} loop(s); whole hook process, ms)`;
+  const shares = perLoop.filter((l) => l.hook_share_percent !== null).map((l) => `${l.loop} ${l.hook_share_percent}%`);
+  const text =
+    all.length === 0
+      ? "ralph: no hook calls logged yet"
+      : `${table(events)}\n(${all.length} calls in ${perLoop.length} loop(s); whole hook process, ms)${shares.length > 0 ? `\ntime in hooks (share of each loop's span from first to last call): ${shares.join(", ")}` : ""}`;
   return { json: { calls: all.length, events, loops: perLoop }, text };
 }
