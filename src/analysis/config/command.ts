@@ -189,6 +189,12 @@ const LAUNCHERS: Record<string, { valueOptions: ReadonlySet<string> }> = {
   sudo: { valueOptions: new Set(["-u", "-g"]) },
 };
 
+/** Options of `uv run`, `poetry run`, `pdm run`, `hatch run` that take a value. */
+const PYTHON_RUN_VALUE_OPTIONS: ReadonlySet<string> = new Set([
+  "--group", "--only-group", "--no-group", "--extra", "--with", "--with-editable", "--with-requirements", "--python", "-p", "--package",
+  "--env-file", "--directory", "--project", "--index", "--index-url", "--extra-index-url", "-C", "-P", "-e", "--env",
+]);
+
 /** Coverage wrappers whose own options come before the wrapped command. */
 const COVERAGE_WRAPPERS: Record<string, { valueOptions: ReadonlySet<string> }> = {
   c8: {
@@ -310,7 +316,10 @@ function stripLaunchers(words: readonly string[]): string[] {
     }
     if (["poetry", "uv", "pipenv", "pdm", "rye", "hatch"].includes(head) && rest[1] === "run") {
       rest = rest.slice(2);
-      while (rest.length > 0 && (rest[0] as string).startsWith("-") && rest[0] !== "-m") rest = rest.slice(1);
+      while (rest.length > 0 && (rest[0] as string).startsWith("-") && rest[0] !== "-m") {
+        const [option, inline] = splitOption(rest[0] as string);
+        rest = rest.slice(inline === undefined && PYTHON_RUN_VALUE_OPTIONS.has(option) ? 2 : 1);
+      }
       continue;
     }
     if (head === "bundle" && rest[1] === "exec") {
@@ -431,8 +440,12 @@ function identifyRunner(words: readonly string[]): { runner: string; family: Run
     case "unittest":
       return { runner: "unittest", family: "generic", args: rest(1) };
     case "tox":
-    case "nox":
-      return { runner: head, family: "generic", args: rest(1) };
+    case "nox": {
+      // tox 4 subcommands: `tox run -e py312`, `tox r`, `tox run-parallel`; `tox list`/`tox config` run no tests.
+      if (head === "tox" && second && ["list", "l", "config", "c", "devenv", "d", "quickstart", "q", "depends", "de"].includes(second)) return null;
+      const isSubcommand = head === "tox" && second !== undefined && ["run", "r", "run-parallel", "p", "exec", "e", "legacy", "le"].includes(second);
+      return { runner: head, family: "generic", args: rest(isSubcommand ? 2 : 1) };
+    }
     case "go":
       return second === "test" ? { runner: "go test", family: "go", args: rest(2) } : null;
     case "gotestsum":
@@ -685,7 +698,11 @@ function compareInvocation(before: RunnerInvocation, after: RunnerInvocation, se
   }
   const filtersBefore = valuesOf(before, spec.filterOptions);
   const filtersAfter = valuesOf(after, spec.filterOptions);
-  const newFilters = filtersAfter.filter((value) => !filtersBefore.includes(value));
+  // A selection by CI expression or variable (`-e ${{ matrix.tox }}`, `-k "$FILTER"`) that was there before cannot be
+  // compared by text; a new one, or a literal one, can.
+  const optionNameOf = (value: string): string => value.split(" ")[0] as string;
+  const isOpaqueChange = (value: string): boolean => /\$/.test(value) && filtersBefore.some((old) => optionNameOf(old) === optionNameOf(value));
+  const newFilters = filtersAfter.filter((value) => !filtersBefore.includes(value) && !isOpaqueChange(value));
   if (newFilters.length > 0) {
     note(`${setting} now selects tests with ${newFilters.map((f) => `"${f}"`).join(", ")}, so fewer tests run`, { runner: after.runner, filters_added: newFilters });
   }
@@ -756,7 +773,9 @@ export function compareAnalyses(was: CommandAnalysis, now: CommandAnalysis, befo
   for (const invocation of was.invocations) {
     const sameRunner = now.invocations.filter((candidate) => candidate.runner === invocation.runner);
     if (sameRunner.length === 0) {
-      const index = replacements.findIndex((candidate) => isDelegatingRunner(candidate.runner) || FAMILY_LANGUAGE[candidate.family] === FAMILY_LANGUAGE[invocation.family]);
+      const index = replacements.findIndex(
+        (candidate) => isDelegatingRunner(candidate.runner) || isDelegatingRunner(invocation.runner) || FAMILY_LANGUAGE[candidate.family] === FAMILY_LANGUAGE[invocation.family],
+      );
       if (index !== -1 && !newRunners.has(invocation.runner)) {
         replacements.splice(index, 1);
         continue;

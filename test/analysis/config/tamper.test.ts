@@ -178,6 +178,8 @@ const PASSES: Row[] = [
   { name: "two vitest runs merged into one", path: "package.json", before: pkg({ test: "pnpm lint && vitest --run typecheck && vitest run" }), after: pkg({ test: "pnpm lint && vitest run --typecheck" }) },
   { name: "CI step moves from yarn jest to pnpm vitest", path: ".github/workflows/ci.yml", before: workflow("      - name: Test\n        run: yarn jest\n"), after: workflow("      - run: pnpm install\n      - run: pnpm vitest --coverage\n") },
   { name: "CI command with an expression", path: ".github/workflows/ci.yml", before: workflow("      - run: tox run -e ${{ matrix.tox || format('py{0}', matrix.python) }}\n"), after: workflow("      - run: uv run --locked tox run -e ${{ matrix.tox || format('py{0}', matrix.python) }}\n") },
+  { name: "make test replaced by the runner it ran", path: "tox.ini", before: "[testenv]\ncommands = make test\n", after: "[testenv]\ncommands = {env:TEST_RUNNER:pytest} {posargs}\n" },
+  { name: "tox 4 subcommand and a changed matrix expression", path: ".github/workflows/ci.yml", before: workflow("      - run: tox -e ${{ matrix.tox }}\n"), after: workflow("      - run: uv run --locked --group dev tox run -e ${{ matrix.tox || format('py{0}', matrix.python) }}\n") },
   { name: "config under fixtures is someone else's", path: "test/fixtures/app/package.json", before: pkg({ test: "jest" }), after: pkg({ test: "jest || true" }) },
 ];
 
