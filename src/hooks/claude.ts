@@ -17,23 +17,22 @@
  * caps injected hook output at 10,000).
  *
  * This module decides; the `ralph hook` command reads stdin, prints, logs
- * and fails open.
+ * and fails open. The analysis, the Bash grammar and the judgement are
+ * imported by the events that use them, so SessionStart, Stop and the
+ * checkpoint-only events never load a parser (DESIGN.md budgets).
  */
 import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { analyzeChanges, isAnalyzable, type Finding } from "../analysis/index.js";
-import { collectAllowRules, judgeChange } from "../loop/check.js";
-import { openFactsCache } from "../loop/facts-cache.js";
+import type { Finding } from "../analysis/index.js";
 import { CheckpointStore, type CheckpointResult } from "../store/checkpoint-store.js";
 import type { LoopId } from "../store/loop-id.js";
 import { resolveRev } from "../store/rev.js";
 import { isErrno } from "../errors.js";
-import { classifyBash, type BashRisk } from "./bash-risk.js";
+import type { BashRisk } from "./bash-risk.js";
 import { FILE_EDIT_TOOLS, isClaudeEvent, MUTATING_TOOLS, toolFilePath, type ClaudeEvent, type ClaudePayload } from "./claude-payload.js";
 import { previewEdit } from "./edit-preview.js";
 import { bindSession, readLoopFacts, resolveSessionLoop, type SessionBinding } from "./loop-binding.js";
 import { toRepoPath } from "./paths.js";
-import { protectedKindOf } from "./protected-paths.js";
 
 /** Longest reason or context ralph sends (the reference caps hook output injected into context at 10,000 characters). */
 export const MAX_REASON_CHARS = 9_500;
@@ -229,6 +228,7 @@ async function onPreToolUse(call: Call): Promise<Partial> {
   const tool = payload.toolName ?? "";
   const workTree = store.repo.workTree;
   if (tool === "Bash") {
+    const { classifyBash } = await import("./bash-risk.js");
     const command = typeof payload.toolInput.command === "string" ? payload.toolInput.command : "";
     const risks = await classifyBash(command);
     if (risks.length === 0) return { output: {}, decision: "allow", why: "no risk in the command" };
@@ -249,6 +249,11 @@ async function onPreToolUse(call: Call): Promise<Partial> {
   const before = readWorkFile(workTree, rel);
   const preview = previewEdit(tool, payload.toolInput, before);
   if (!preview.ok) return { output: {}, decision: "allow", why: `not judged: ${preview.why}` };
+  const [{ analyzeChanges, isAnalyzable }, { openFactsCache }, { protectedKindOf }] = await Promise.all([
+    import("../analysis/index.js"),
+    import("../loop/facts-cache.js"),
+    import("./protected-paths.js"),
+  ]);
   if (isAnalyzable(rel)) {
     const facts = openFactsCache(store.repo.ralphDir);
     const analysis = await analyzeChanges([{ path: rel, before, after: preview.after }], { facts });
@@ -294,6 +299,7 @@ async function onPostToolUse(call: Call): Promise<Partial> {
   if (!baselineOid || baselineOid === post.oid) return { output: {}, decision: "allow", checkpoint: post.oid, why: "this checkpoint is the baseline" };
   const from = resolveRev(store, baselineOid, binding.loop);
   if (from.kind !== "commit") return { output: {}, decision: "allow", checkpoint: post.oid, why: "no baseline commit" };
+  const { collectAllowRules, judgeChange } = await import("../loop/check.js");
   const allow = collectAllowRules(store, from.oid, store.readRef("HEAD"));
   const to = { kind: "commit" as const, oid: post.oid, treeOid: post.treeOid, label: post.oid };
   const judgement = await judgeChange(store, from, to, { allow });
