@@ -306,7 +306,8 @@ function descendantsOfType(node: Node, type: string): Node[] {
 function extractGoDrafts(path: string, grammar: LoadedGrammar, root: Node, content: string): ExtractedDrafts {
   const tests: TestDraft[] = [];
   const nonTestFunctions: NonTestFunctionFact[] = [];
-  const isTestFile = isGoTestPath(path);
+  // `go test ./...` skips vendor/ (module dependencies), and testdata/ holds no packages.
+  const isTestFile = isGoTestPath(path) && !/(^|\/)(vendor|testdata)\//.test(path);
   const constraint = isTestFile ? excludingBuildConstraint(content) : null;
   const testingNames = new Set([...content.matchAll(TESTING_PARAMETER)].map((match) => match[1] as string));
   const matches = queryCaptures(grammar, "tests", root);

@@ -30,6 +30,11 @@ import { isUnderTestDirectory, type LanguageModule } from "./language.js";
 const LANGUAGE_ID = "php";
 const QUERIES = ["tests", "assertions"] as const;
 
+/** True under a `vendor/` directory (Composer dependencies). */
+function isVendorPath(path: string): boolean {
+  return path.startsWith("vendor/") || path.includes("/vendor/");
+}
+
 /** `*Test.php`, or under `tests/`/`test/`. */
 export function isPhpTestPath(path: string): boolean {
   const name = path.slice(path.lastIndexOf("/") + 1);
@@ -165,6 +170,8 @@ function extractPhpDrafts(path: string, grammar: LoadedGrammar, root: Node): Ext
   const tests: TestDraft[] = [];
   const nonTestFunctions: NonTestFunctionFact[] = [];
   const matches = queryCaptures(grammar, "tests", root);
+  // Composer's vendor/ holds dependencies (sometimes committed): PHPUnit runs the project's tests, not theirs.
+  const isVendored = isVendorPath(path);
 
   for (const match of matches) {
     const definition = match.get("definition");
@@ -179,7 +186,7 @@ function extractPhpDrafts(path: string, grammar: LoadedGrammar, root: Node): Ext
     const docblock = docblockOf(definition);
     const attributes = attributesOf(definition);
     const isPublic = !/\b(private|protected)\b/.test(namedChildren(definition).filter((child) => child.type === "visibility_modifier").map((child) => child.text).join(" "));
-    const isTest = isTestClass(classNode) && isPublic && (name.startsWith("test") || /@test\b/.test(docblock) || attributes.has("Test"));
+    const isTest = !isVendored && isTestClass(classNode) && isPublic && (name.startsWith("test") || /@test\b/.test(docblock) || attributes.has("Test"));
     if (!isTest) {
       nonTestFunctions.push({ name, suitePath: [className], line, bodyHash });
       continue;

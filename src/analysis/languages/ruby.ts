@@ -131,6 +131,18 @@ function bodyOf(node: Node): Node | null {
   return node.childForFieldName("body") ?? node.childForFieldName("block") ?? null;
 }
 
+/** Nodes between a class body and a method that keep the method a method of that class (`def ... end unless windows?`). */
+const TRANSPARENT_TYPES: ReadonlySet<string> = new Set(["body_statement", "if", "unless", "then", "else", "elsif", "if_modifier", "unless_modifier", "begin"]);
+
+/** The class a method is defined in, through conditionals and modifiers; null for top-level and nested (block, method) definitions. */
+function enclosingClass(definition: Node): Node | null {
+  for (let node = definition.parent; node; node = node.parent) {
+    if (node.type === "class") return node;
+    if (!TRANSPARENT_TYPES.has(node.type)) return null;
+  }
+  return null;
+}
+
 /** Is this `class X < Base` a minitest/test-unit test class? */
 function isTestClass(node: Node): boolean {
   const superclass = node.childForFieldName("superclass")?.text ?? "";
@@ -262,8 +274,7 @@ function extractRubyDrafts(path: string, grammar: LoadedGrammar, root: Node): Ex
     const definition = match.get("definition");
     const name = definition?.childForFieldName("name")?.text;
     if (!definition || !name) continue;
-    const owner = definition.parent?.parent;
-    const classNode = owner?.type === "class" ? owner : null;
+    const classNode = enclosingClass(definition);
     const body = bodyOf(definition);
     const line = definition.startPosition.row + 1;
     const suitePath = classNode ? [classNode.childForFieldName("name")?.text ?? ""] : [];

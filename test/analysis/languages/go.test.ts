@@ -26,8 +26,8 @@ describe("go: which tests run", () => {
     expect((await testsOf(body)).map((test) => test.id)).toEqual(ids);
   });
 
-  it("a non-test file declares no tests", async () => {
-    expect(await testsOf("func TestAdd(t *testing.T) {}\n", "calc/calc.go")).toEqual([]);
+  it.each(["calc/calc.go", "vendor/example.com/calc/calc_test.go", "calc/testdata/x_test.go"])("%s declares no tests", async (path) => {
+    expect(await testsOf("func TestAdd(t *testing.T) {}\n", path)).toEqual([]);
   });
 });
 

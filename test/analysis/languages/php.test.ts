@@ -26,6 +26,11 @@ describe("php: which methods are tests", () => {
   ])("%s", async (_title, body, header, ids) => {
     expect((await testsOf(body, header)).map((test) => test.id)).toEqual(ids);
   });
+
+  it("a vendored dependency's tests are not the project's", async () => {
+    const facts = await extractFacts("tools/vendor/acme/lib/tests/CartTest.php", wrap("public function testTotal(): void {}\n"));
+    expect(facts.tests).toEqual([]);
+  });
 });
 
 describe("php: flags and rows", () => {
