@@ -32,10 +32,6 @@ const SKIP_KEYS: ReadonlySet<string> = new Set([
   "typeAnnotation", "returnType", "typeParameters", "typeArguments", "comments", "tokens", "errors",
 ]);
 
-const HASH_SKIP_KEYS: ReadonlySet<string> = new Set([
-  "loc", "start", "end", "range", "extra", "leadingComments", "trailingComments", "innerComments",
-]);
-
 /** Environment variables only a test runner sets. */
 const RUNNER_ENV_VARS: ReadonlySet<string> = new Set([
   "VITEST", "VITEST_WORKER_ID", "VITEST_POOL_ID", "VITEST_MODE", "JEST_WORKER_ID", "NODE_TEST_CONTEXT", "MOCHA_WORKER_ID",
@@ -171,11 +167,10 @@ export function normalizedSource(content: string, node: t.Node, maxChars = 200):
   return text.length > maxChars ? `${text.slice(0, maxChars - 1)}…` : text;
 }
 
-/** sha1 (12 hex) of a subtree with positions and comments dropped. */
-function hashNode(node: t.Node | null | undefined): string {
-  if (!node) return "";
-  const json = JSON.stringify(node, (key, value: unknown) => (HASH_SKIP_KEYS.has(key) ? undefined : value)) ?? "";
-  return hashText(json).slice(0, 12);
+/** sha1 (12 hex) of a subtree's source with whitespace collapsed (cheap enough for every export of a large module). */
+function hashSource(content: string, node: t.Node | null | undefined): string {
+  if (!node || node.start == null || node.end == null) return "";
+  return hashText(content.slice(node.start, node.end).replace(/\s+/g, " ")).slice(0, 12);
 }
 
 /** Visits every node below `node` (not into nested functions when `isShallow`), calling `visit` with its parent. */
@@ -405,7 +400,7 @@ function constantReturnOf(fn: t.Function): string | undefined {
 function constantText(node: t.Node): string {
   const literal = literalValue(node);
   if (literal !== null) return literal;
-  return JSON.stringify(node, (key, value: unknown) => (HASH_SKIP_KEYS.has(key) ? undefined : value)).length > 200 ? "[constant]" : node.type === "ArrayExpression" ? "[array]" : "[object]";
+  return node.type === "ArrayExpression" ? "[array]" : node.type === "ObjectExpression" ? "[object]" : "[constant]";
 }
 
 /** Literals compared with `===`/`==` anywhere in a condition (`a === "x" && b == 3` -> ["\"x\"", "3"]). */
@@ -438,10 +433,14 @@ function returnedLiteral(branch: t.Statement | null | undefined): string | null 
 
 /**
  * Code facts of one parsed JS/TS file. `content` must be the text `ast` was
- * parsed from (for normalised source and comments).
+ * parsed from (for normalised source and comments). For a test file only
+ * the module-level facts (imports, exports) are collected: the rules that
+ * read guards, suppressions or schemas judge product code only, and the
+ * full walk is the expensive part.
  */
-export function extractJavaScriptCodeFacts(content: string, ast: t.File): CodeFacts {
-  return new CodeWalker(content, ast).run();
+export function extractJavaScriptCodeFacts(content: string, ast: t.File, isTestFile = false): CodeFacts {
+  const walker = new CodeWalker(content, ast);
+  return isTestFile ? walker.runModuleLevel() : walker.run();
 }
 
 /** One pass over a file collecting {@link CodeFacts}. */
@@ -465,6 +464,12 @@ class CodeWalker {
     this.ast = ast;
   }
 
+  /** Imports and exports only (module-level statements). */
+  runModuleLevel(): CodeFacts {
+    for (const statement of this.ast.program.body) this.collectModuleStatement(statement);
+    return { imports: this.imports, exports: this.exports };
+  }
+
   run(): CodeFacts {
     this.collectComments();
     for (const statement of this.ast.program.body) this.collectModuleStatement(statement);
@@ -484,6 +489,10 @@ class CodeWalker {
 
   private line(node: t.Node): number {
     return node.loc?.start.line ?? 0;
+  }
+
+  private hash(node: t.Node | null | undefined): string {
+    return hashSource(this.content, node);
   }
 
   private source(node: t.Node): string {
@@ -529,7 +538,7 @@ class CodeWalker {
       case "ExportDefaultDeclaration": {
         const declaration = statement.declaration;
         const body = isFunctionLike(declaration) ? declaration.body : declaration.type === "ClassDeclaration" ? declaration.body : declaration;
-        this.exports.push({ name: "default", line: this.line(statement), hash: hashNode(body) });
+        this.exports.push({ name: "default", line: this.line(statement), hash: this.hash(body) });
         return;
       }
       case "ExportAllDeclaration":
@@ -552,15 +561,15 @@ class CodeWalker {
     switch (declaration.type) {
       case "FunctionDeclaration":
       case "ClassDeclaration":
-        if (declaration.id) this.exports.push({ name: declaration.id.name, line: this.line(declaration), hash: hashNode(declaration.body) });
+        if (declaration.id) this.exports.push({ name: declaration.id.name, line: this.line(declaration), hash: this.hash(declaration.body) });
         return;
       case "VariableDeclaration":
         for (const declarator of declaration.declarations) {
-          if (declarator.id.type === "Identifier") this.exports.push({ name: declarator.id.name, line: this.line(declarator), hash: hashNode(declarator.init) });
+          if (declarator.id.type === "Identifier") this.exports.push({ name: declarator.id.name, line: this.line(declarator), hash: this.hash(declarator.init) });
         }
         return;
       case "TSEnumDeclaration":
-        this.exports.push({ name: declaration.id.name, line: this.line(declaration), hash: hashNode(declaration) });
+        this.exports.push({ name: declaration.id.name, line: this.line(declaration), hash: this.hash(declaration) });
         return;
       default:
         return; // interfaces, type aliases, declare statements: types, not features
@@ -580,14 +589,14 @@ class CodeWalker {
         for (const property of right.properties) {
           if (property.type === "SpreadElement") continue;
           const name = keyName(property.key, property.computed);
-          if (name !== null) this.exports.push({ name, line: this.line(property), hash: hashNode(property.type === "ObjectProperty" ? property.value : property.body) });
+          if (name !== null) this.exports.push({ name, line: this.line(property), hash: this.hash(property.type === "ObjectProperty" ? property.value : property.body) });
         }
       } else {
-        this.exports.push({ name: "default", line: this.line(expression), hash: hashNode(right) });
+        this.exports.push({ name: "default", line: this.line(expression), hash: this.hash(right) });
       }
     } else if ((isModuleExports && names.length === 2) || (root === "exports" && names.length === 1)) {
       const name = names[names.length - 1] as string;
-      this.exports.push({ name, line: this.line(expression), hash: hashNode(expression.right) });
+      this.exports.push({ name, line: this.line(expression), hash: this.hash(expression.right) });
     }
   }
 
@@ -597,6 +606,7 @@ class CodeWalker {
   private visit(node: t.Node, parent: t.Node | null, fn: string, keyPath: string[]): void {
     let innerFn = fn;
     let innerPath = keyPath;
+    let opened: FunctionFact | null = null;
     switch (node.type) {
       case "FunctionDeclaration":
       case "FunctionExpression":
@@ -606,7 +616,7 @@ class CodeWalker {
       case "ClassPrivateMethod": {
         const name = this.functionName(node, parent, fn);
         innerFn = name ?? fn; // an anonymous callback belongs to the function that passes it
-        if (name !== null) this.addFunction(node, name);
+        if (name !== null) opened = this.openFunction(node, name);
         break;
       }
       case "ClassDeclaration":
@@ -646,12 +656,17 @@ class CodeWalker {
         break;
       case "NewExpression":
         if (calleeName(node.callee) === "Map" && node.arguments[0]?.type === "ArrayExpression") this.noteMapTable(node.arguments[0]);
+        this.noteCallee(node.callee);
+        break;
+      case "OptionalCallExpression":
+        this.noteCallee(node.callee);
         break;
       case "TryStatement":
         if (node.handler) this.addCatch(fn, node.handler, classifyCatch(node.handler.body, node.handler.param?.type === "Identifier" ? node.handler.param.name : null));
         break;
       case "CallExpression":
         this.noteCall(node, parent, fn, keyPath);
+        this.noteCallee(node.callee);
         break;
       case "MemberExpression":
       case "OptionalMemberExpression":
@@ -675,6 +690,16 @@ class CodeWalker {
         this.visit(value, node, innerFn, innerPath);
       }
     }
+    if (opened) this.closeFunction(opened);
+  }
+
+  /** Calls made in the named function being visited (and the anonymous and nested functions inside it). */
+  private readonly callSets: Set<string>[] = [];
+
+  private noteCallee(callee: t.Node): void {
+    const name = calleeName(callee);
+    const calls = this.callSets[this.callSets.length - 1];
+    if (name !== null && calls) calls.add(name);
   }
 
   /** `function f`, `const f = () =>`, `class C { m() }` -> "C.m", `{ m() {} }` in `const o` -> "o.m". */
@@ -708,23 +733,27 @@ class CodeWalker {
 
   private readonly classOf = new Map<t.Node, string>();
 
-  private addFunction(node: t.Function, name: string): void {
-    const calls = new Set<string>();
-    walk(node.body, (current) => {
-      if (current.type === "CallExpression" || current.type === "NewExpression" || current.type === "OptionalCallExpression") {
-        const callee = calleeName(current.callee);
-        if (callee !== null) calls.add(callee);
-      }
-    });
+  /** Records a named function; its calls are collected while its body is visited, until {@link closeFunction}. */
+  private openFunction(node: t.Function, name: string): FunctionFact {
     const fact: FunctionFact = {
       name,
       line: this.line(node),
       statementCount: node.body.type === "BlockStatement" ? node.body.body.length : 1,
-      calls: [...calls].sort(),
+      calls: [],
     };
     const constant = constantReturnOf(node);
     if (constant !== undefined) fact.constantReturn = constant;
     this.functions.push(fact);
+    this.callSets.push(new Set());
+    return fact;
+  }
+
+  /** Ends a named function: its calls, sorted; a nested function's calls count for the enclosing one too. */
+  private closeFunction(fact: FunctionFact): void {
+    const calls = this.callSets.pop() ?? new Set<string>();
+    fact.calls = [...calls].sort();
+    const outer = this.callSets[this.callSets.length - 1];
+    if (outer) for (const call of calls) outer.add(call);
   }
 
   private noteRequire(declarator: t.VariableDeclarator): void {

@@ -51,14 +51,15 @@ export async function extractJavaScriptFacts(path: string, content: string): Pro
   if (!parsed.ok) return emptyFacts(LANGUAGE_ID, isTestPath, { parseError: parsed.error });
   try {
     const extracted = new TestExtractor(content, parsed.ast).run();
+    const isTestFile = isTestPath || extracted.tests.length > 0;
     return {
       language: LANGUAGE_ID,
-      isTestFile: isTestPath || extracted.tests.length > 0,
+      isTestFile,
       tests: extracted.tests,
       assertions: extracted.assertions,
       frameworks: extracted.frameworks,
       recoveredErrorCount: parsed.recoveredErrorCount,
-      code: extractJavaScriptCodeFacts(content, parsed.ast),
+      code: extractJavaScriptCodeFacts(content, parsed.ast, isTestFile),
     };
   } catch (error) {
     // A stack overflow on pathological nesting, or a bug: report the file as not analysed, never crash the hook.
@@ -663,17 +664,7 @@ class TestExtractor {
     const actualNode = call.arguments[0] as t.Node | undefined;
     const expectedNode = matcherArgs[0];
     for (const arg of matcherArgs) this.expectedNodes.add(arg);
-    const fact: AssertionFact = {
-      line,
-      matcher,
-      strength: matcherStrength(matcherName, matcherArgs.length, isNegated),
-      tautology: this.isTautology(actualNode, expectedNode, matcherArgs.length === 0),
-    };
-    if (actualNode) fact.actual = normalizedSource(this.content, actualNode);
-    if (expectedNode) fact.expected = normalizedSource(this.content, expectedNode);
-    if (isNegated) fact.negated = true;
-    if (fact.tautology) fact.strength = 0;
-    return fact;
+    return this.assertionFact(line, matcher, matcherStrength(matcherName, matcherArgs.length, isNegated), isNegated, actualNode, expectedNode, matcherArgs.length === 0);
   }
 
   /** `assert(x)`, `assert.equal(a, b)`, `t.is(a, b)`, `sinon.assert.calledWith(…)`, `assertValid(x)`. */
@@ -692,33 +683,37 @@ class TestExtractor {
     if (expectedNode) this.expectedNodes.add(expectedNode);
     const baseName = last === rootText && props.length === 0 ? "assert" : last;
     const strength = /^(assert|expect)[A-Z0-9_$]/.test(baseName) ? 2 : matcherStrength(baseName, args.length, isNegated);
-    const fact: AssertionFact = {
-      line,
-      matcher,
-      strength,
-      tautology: baseName !== "fail" && this.isTautology(actualNode, expectedNode, expectedNode === undefined),
-    };
-    if (actualNode) fact.actual = normalizedSource(this.content, actualNode);
-    if (expectedNode) fact.expected = normalizedSource(this.content, expectedNode);
-    if (isNegated) fact.negated = true;
-    if (fact.tautology) fact.strength = 0;
-    return fact;
+    const canFail = baseName === "fail";
+    return this.assertionFact(line, matcher, strength, isNegated, actualNode, expectedNode, expectedNode === undefined && !canFail, canFail);
   }
 
   /**
-   * Can this assertion never fail? A constant checked against nothing or
+   * The fact, with normalised actual/expected and the tautology verdict. An
+   * assertion can never fail when it checks a constant against nothing or
    * against the same constant (`expect(true).toBe(true)`, `assert(1)`,
-   * `expect(1).toEqual(1)`), or a value compared with itself (`expect(x).toBe(x)`).
+   * `expect(1).toEqual(1)`), or a value against itself (`expect(x).toBe(x)`).
    */
-  private isTautology(actual: t.Node | undefined, expected: t.Node | undefined, hasNoExpected: boolean): boolean {
-    if (!actual) return false;
-    const actualText = normalizedSource(this.content, actual);
-    if (expected) {
-      const expectedText = normalizedSource(this.content, expected);
-      if (actualText === expectedText) return isConstantExpression(actual) || !/\(/.test(actualText);
-      return false;
+  private assertionFact(
+    line: number,
+    matcher: string,
+    strength: AssertionFact["strength"],
+    isNegated: boolean,
+    actual: t.Node | undefined,
+    expected: t.Node | undefined,
+    hasNoExpected: boolean,
+    canFail = false,
+  ): AssertionFact {
+    const fact: AssertionFact = { line, matcher, strength, tautology: false };
+    if (actual) fact.actual = normalizedSource(this.content, actual);
+    if (expected) fact.expected = normalizedSource(this.content, expected);
+    if (actual && !canFail) {
+      fact.tautology = expected
+        ? fact.actual === fact.expected && (isConstantExpression(actual) || !(fact.actual ?? "").includes("("))
+        : hasNoExpected && isConstantExpression(actual) && literalValue(actual) !== "false" && literalValue(actual) !== "null";
     }
-    return hasNoExpected && isConstantExpression(actual) && literalValue(actual) !== "false" && literalValue(actual) !== "null";
+    if (isNegated) fact.negated = true;
+    if (fact.tautology) fact.strength = 0;
+    return fact;
   }
 
   private innermostTest(): TestDraft | null {
@@ -883,10 +878,20 @@ class TestExtractor {
 
   /** Lines of comments inside the callback that look like assertions (a body commented out keeps them here). */
   private countCommentedAssertions(callback: t.Node): number {
-    if (callback.start == null || callback.end == null) return 0;
+    const comments = this.ast.comments ?? [];
+    if (callback.start == null || callback.end == null || comments.length === 0) return 0;
+    // Comments come in source order: find the first one inside the callback, then walk to its end.
+    let low = 0;
+    let high = comments.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (((comments[middle] as t.Comment).start ?? 0) < callback.start) low = middle + 1;
+      else high = middle;
+    }
     let count = 0;
-    for (const comment of this.ast.comments ?? []) {
-      if (comment.start == null || comment.start < callback.start || comment.start > callback.end) continue;
+    for (let i = low; i < comments.length; i++) {
+      const comment = comments[i] as t.Comment;
+      if ((comment.start ?? 0) > callback.end) break;
       for (const line of comment.value.split("\n")) if (COMMENTED_ASSERTION.test(line)) count++;
     }
     return count;
