@@ -4,7 +4,7 @@
  * exactly one JSON object on stdout, exit 0, a hook-log line per call.
  * Run `npm run build` first.
  */
-import { spawn } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { existsSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -120,6 +120,37 @@ describe("ralph hook claude: every event and tool shape", () => {
     expect(message).toContain("Ralph-Kind: pre-tool");
     expect(message).toContain("Ralph-Tool: Bash");
     expect(message).toContain("Ralph-Tool-Use-Id: toolu_reset");
+  });
+});
+
+describe("ralph hook claude: PostToolUse judgement", () => {
+  it("blocks a Bash call that deleted a test, naming the pre-tool checkpoint; RALPH_AUTO_REVERT=1 restores it at once", () => {
+    const root = sampleRepo();
+    hook(root, fixture("session-start", root));
+    const command = "sed -i '/adds negatives/,/^});/d' test/math.test.ts";
+    const pre = { ...fixture("pre-bash", root), tool_input: { command }, tool_use_id: "toolu_sed" };
+    expect(answerOf(hook(root, pre))).toEqual({});
+    const preTool = git(root, ["rev-parse", "refs/ralph/claude-fixture-session/head"]).trim();
+    execFileSync("bash", ["-c", command], { cwd: root });
+    const post = { ...fixture("post-bash", root), tool_input: { command }, tool_use_id: "toolu_sed" };
+    const blocked = answerOf(hook(root, post, { env: { RALPH_AUTO_REVERT: "1" } }));
+    expect(blocked).toMatchObject({ decision: "block" });
+    expect(blocked.reason).toContain(`restored the files to checkpoint ${preTool}`);
+    expect(readFileSync(join(root, "test/math.test.ts"), "utf8")).toBe(MATH_TEST);
+    expect(hookLog(root).at(-1)).toMatchObject({ event: "PostToolUse", decision: "block", findings: ["test_deletion"] });
+    // The state before the restore stays reachable (the post-tool checkpoint; the pre-revert one equals it, so none is written).
+    expect(git(root, ["show", "refs/ralph/claude-fixture-session/head:test/math.test.ts"])).not.toContain("adds negatives");
+  });
+
+  it("a later unrelated change is not blocked for a finding that is already open; the finding is stated as context", () => {
+    const root = sampleRepo();
+    hook(root, fixture("session-start", root));
+    writeFileSync(join(root, "test/math.test.ts"), MATH_TEST.replace('it("adds negatives"', 'it.skip("adds negatives"'));
+    expect(answerOf(hook(root, { ...fixture("post-edit", root), tool_use_id: "toolu_skip" }))).toMatchObject({ decision: "block" });
+    writeFileSync(join(root, "src/other.ts"), "export const other = 1;\n");
+    const later = answerOf(hook(root, { ...fixture("post-write", root), tool_use_id: "toolu_other" }));
+    expect(later).toMatchObject({ hookSpecificOutput: { hookEventName: "PostToolUse" } });
+    expect((later.hookSpecificOutput as Record<string, string>).additionalContext).toContain("test_disabled");
   });
 });
 
