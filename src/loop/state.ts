@@ -18,7 +18,7 @@
  * path (E_CORRUPT) and left untouched.
  */
 import { randomBytes } from "node:crypto";
-import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, unlinkSync, writeSync } from "node:fs";
+import { closeSync, copyFileSync, fsyncSync, linkSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, unlinkSync, writeSync } from "node:fs";
 import { dirname, join } from "node:path";
 import * as z from "zod/mini";
 import { isErrno, RalphError } from "../errors.js";
@@ -226,15 +226,16 @@ export function ensureStateRoot(workTree: string): StatePaths {
  * rename over `path`, fsync of the folder. A reader (or a kill -9 at any
  * moment) sees the old content or the new, never a mix.
  */
-export function writeFileAtomic(path: string, content: string): void {
+export function writeFileAtomic(path: string, content: string, options: { durable?: boolean } = {}): void {
+  const durable = options.durable ?? true;
   mkdirSync(dirname(path), { recursive: true });
-  const temp = `${path}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
+  const temp = tempPathFor(path);
   const fd = openSync(temp, "w", 0o644);
   try {
     const buffer = Buffer.from(content, "utf8");
     let offset = 0;
     while (offset < buffer.length) offset += writeSync(fd, buffer, offset, buffer.length - offset);
-    fsyncSync(fd);
+    if (durable) fsyncSync(fd);
   } finally {
     closeSync(fd);
   }
@@ -248,8 +249,53 @@ export function writeFileAtomic(path: string, content: string): void {
     }
     throw error;
   }
+  if (durable) fsyncFolder(dirname(path));
+}
+
+function tempPathFor(path: string): string {
+  return `${path}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
+}
+
+/** Removes temp files (`<name>.<pid>.<hex>.tmp`) left in `dir` by processes that died mid-write. */
+function removeOrphanTemps(dir: string): void {
+  let names: string[];
   try {
-    const dirFd = openSync(dirname(path), "r");
+    names = readdirSync(dir);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const m = /\.(\d+)\.[0-9a-f]{8}\.tmp$/.exec(name);
+    if (!m || isProcessAlive(Number(m[1]))) continue;
+    try {
+      unlinkSync(join(dir, name));
+    } catch {
+      /* gone already */
+    }
+  }
+}
+
+function unlinkQuietly(path: string): void {
+  try {
+    unlinkSync(path);
+  } catch {
+    /* already gone */
+  }
+}
+
+function isProcessAlive(pid: number): boolean {
+  if (pid === process.pid) return true;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return !isErrno(error, "ESRCH");
+  }
+}
+
+function fsyncFolder(dir: string): void {
+  try {
+    const dirFd = openSync(dir, "r");
     try {
       fsyncSync(dirFd);
     } finally {
@@ -303,12 +349,31 @@ export function serializeState(state: LoopState): string {
 }
 
 /**
- * Writes a state (atomically), keeping the valid previous content as
- * `state.json.bak`. Call under the loop's lock ({@link updateState} does).
+ * Writes a state (atomically), keeping the previous file as
+ * `state.json.bak` when `hasValidPrevious` (the caller parsed it): the old
+ * file is hard-linked to the backup name, so keeping it costs no copy and
+ * no fsync. Call under the loop's lock ({@link updateState} does).
  */
-export function writeState(workTree: string, state: LoopState, previousText?: string | null): void {
+export function writeState(workTree: string, state: LoopState, hasValidPrevious = false): void {
   const path = stateFilePath(workTree, parseLoopId(state.loop_id));
-  if (previousText) writeFileAtomic(`${path}.bak`, previousText);
+  if (hasValidPrevious) {
+    const temp = tempPathFor(`${path}.bak`);
+    try {
+      linkSync(path, temp);
+      renameSync(temp, `${path}.bak`);
+      // rename(2) does nothing when both names already link the same file (a writer killed after
+      // its backup and before its write): the temp name is then still there.
+      unlinkQuietly(temp);
+    } catch (error) {
+      try {
+        unlinkSync(temp);
+      } catch {
+        /* not created */
+      }
+      if (!isErrno(error, "ENOENT", "EPERM", "EXDEV", "ENOTSUP", "EOPNOTSUPP")) throw error;
+      copyFileSync(path, `${path}.bak`); // a filesystem without hard links
+    }
+  }
   writeFileAtomic(path, serializeState(state));
 }
 
@@ -342,8 +407,9 @@ export function updateState<T>(
         throw error;
       }
       const state = parseStateText(text, path);
+      removeOrphanTemps(dirname(path));
       const { result, changed } = fn(state);
-      if (changed !== false) writeState(workTree, state, text);
+      if (changed !== false) writeState(workTree, state, true);
       return { state, result };
     },
     options.lockTimeoutMs === undefined ? {} : { timeoutMs: options.lockTimeoutMs },
@@ -371,7 +437,7 @@ export function createState(workTree: string, state: LoopState, options: StateLo
       if (previous !== null) {
         throw new RalphError("E_USAGE", `loop ${loop} already exists (${path}); choose another --id`, { data: { loop, path } });
       }
-      writeState(workTree, state, null);
+      writeState(workTree, state, false);
     },
     options.lockTimeoutMs === undefined ? {} : { timeoutMs: options.lockTimeoutMs },
   );
@@ -431,9 +497,9 @@ export function listLoopIds(workTree: string): LoopId[] {
   }
 }
 
-/** Writes a JSON document beside the state (e.g. `iterations/0003.json`) atomically. */
+/** Writes a JSON document beside the state (e.g. `iterations/0003.json`) atomically; not fsynced (a record, not the state). */
 export function writeLoopDocument(workTree: string, loop: LoopId, relativePath: string, value: unknown): string {
   const path = join(loopDir(workTree, loop), relativePath);
-  writeFileAtomic(path, `${JSON.stringify(value, null, 2)}\n`);
+  writeFileAtomic(path, `${JSON.stringify(value, null, 2)}\n`, { durable: false });
   return path;
 }

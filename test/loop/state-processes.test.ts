@@ -7,7 +7,7 @@
  * script, so the test exercises the real code in real processes.
  */
 import { spawn, spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -38,7 +38,7 @@ const bump = () => updateState(workTree, loop as never, (s) => {
   s.metrics.padding = padding.slice(0, 1024 + ((s.metrics.n as number) % 7) * 37 * 1024);
   return { result: null };
 }, { lockTimeoutMs: 60000 });
-if (mode === "forever") { for (;;) bump(); }
+if (mode === "forever") { bump(); process.stdout.write("ready\\n", () => { for (;;) bump(); }); }
 else { for (let i = 0; i < Number(countText); i++) bump(); }
 `,
   );
@@ -62,8 +62,10 @@ describe("state written by other processes", () => {
     const random = seededRandom(4242);
     let last = 0;
     for (let round = 0; round < 12; round++) {
-      const child = spawn(process.execPath, [childScript, "forever", repo, LOOP], { stdio: "ignore" });
-      await new Promise((r) => setTimeout(r, 60 + Math.floor(random() * 140)));
+      const child = spawn(process.execPath, [childScript, "forever", repo, LOOP], { stdio: ["ignore", "pipe", "ignore"] });
+      // Kill at a random moment after the writer is up (a loaded machine may take long to start node).
+      await new Promise((r) => child.stdout?.once("data", r));
+      await new Promise((r) => setTimeout(r, Math.floor(random() * 150)));
       child.kill("SIGKILL");
       await new Promise((r) => child.on("close", r));
       const text = readFileSync(stateFilePath(repo, LOOP), "utf8");
@@ -77,6 +79,9 @@ describe("state written by other processes", () => {
     const result = spawnSync(process.execPath, [childScript, "count", repo, LOOP, "1"], { encoding: "utf8", timeout: 30_000 });
     expect(result.status).toBe(0);
     expect(counterOf(repo)).toBe(last + 1);
+    // Temp files of the killed writers are gone; the backup is the previous valid state.
+    expect(readdirSync(dirname(stateFilePath(repo, LOOP))).filter((name) => name.startsWith("state.json") && name.endsWith(".tmp"))).toEqual([]);
+    expect(parseStateText(readFileSync(`${stateFilePath(repo, LOOP)}.bak`, "utf8"), "bak").metrics.n).toBe(last);
   });
 
   it("loses no update when concurrent processes increment under the lock", async () => {
