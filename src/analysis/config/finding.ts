@@ -42,13 +42,6 @@ export function notesToFindings(file: string, notes: readonly TamperNote[]): Fin
   }));
 }
 
-/** 1-based line of a character offset in `text`. */
-export function lineAt(text: string, offset: number): number {
-  let line = 1;
-  for (let i = text.indexOf("\n"); i !== -1 && i < offset; i = text.indexOf("\n", i + 1)) line++;
-  return line;
-}
-
 /** A short, quoted rendering of a value for messages. */
 export function show(value: unknown): string {
   if (value === null || value === undefined) return "(none)";

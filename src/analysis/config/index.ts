@@ -9,6 +9,7 @@
  * @babel/parser load on first use.
  */
 
+import { isBinaryText, isOverSizeLimit } from "../content.js";
 import type { FileChange, Finding, NotAnalyzed } from "../types.js";
 import { compareGithubWorkflow, compareGitlabCi, workflowRunners } from "./ci.js";
 import { notesToFindings, type TamperNote } from "./finding.js";
@@ -134,6 +135,11 @@ export async function detectConfigTamper(changes: readonly FileChange[]): Promis
   for (const change of changes) {
     const kind = configKindOf(change.path);
     if (!kind || change.before === change.after) continue;
+    const problem = [change.before, change.after].map((text) => (text === null ? null : isBinaryText(text) ? "binary content" : isOverSizeLimit(text) ? "larger than 2 MB" : null)).find((reason) => reason !== null);
+    if (problem) {
+      result.notAnalyzed.push({ path: change.path, reason: `${kind.id} not read: ${problem}` });
+      continue;
+    }
     try {
       const notes = await kind.compare(change.path, change.before, change.after, { changes });
       result.findings.push(...notesToFindings(change.path, notes));

@@ -61,14 +61,21 @@ export interface TomlDocument {
 
 class TomlReader {
   private pos = 0;
+  private countedTo = 0;
+  private countedLine = 1;
   readonly lines = new Map<string, number>();
 
   constructor(private readonly text: string) {}
 
+  /** 1-based line of the current position; counts forward from the last answer, so a whole parse stays linear. */
   private line(): number {
-    let line = 1;
-    for (let i = this.text.indexOf("\n"); i !== -1 && i < this.pos; i = this.text.indexOf("\n", i + 1)) line++;
-    return line;
+    if (this.pos < this.countedTo) {
+      this.countedTo = 0;
+      this.countedLine = 1;
+    }
+    for (let i = this.text.indexOf("\n", this.countedTo); i !== -1 && i < this.pos; i = this.text.indexOf("\n", i + 1)) this.countedLine++;
+    this.countedTo = this.pos;
+    return this.countedLine;
   }
 
   private fail(message: string): never {

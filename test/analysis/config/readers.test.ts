@@ -46,6 +46,14 @@ exclude_lines = ['pragma: no cover']
     expect(doc.lines.get("tool.coverage.report.fail_under")).toBe(21);
   });
 
+  it("stays linear on a large file", () => {
+    const text = Array.from({ length: 20_000 }, (_, i) => `[tool.t${i}]\nkey = "value ${i}"\nlist = [1, 2, 3]\n`).join("\n");
+    const started = performance.now();
+    const doc = parseToml(text);
+    expect(performance.now() - started).toBeLessThan(2000);
+    expect(doc.lines.get("tool.t19999.list")).toBe(20_000 * 4 - 1);
+  });
+
   it("throws with a line on broken text", () => {
     expect(() => parseToml('[a]\nb = "open\n')).toThrow(/line 2/);
   });

@@ -256,6 +256,8 @@ describe("unreadable config files", () => {
     [".github/workflows/ci.yml", "jobs:\n  t:\n    steps: []\n", "jobs:\n  t:\n    steps: [\n"],
     ["pyproject.toml", "[tool.pytest.ini_options]\naddopts = \"-q\"\n", "[tool.pytest.ini_options]\naddopts = \"-q\n"],
     ["vitest.config.ts", vitest("{}"), "export default defineConfig({ test: { "],
+    ["package.json", '{ "scripts": { "test": "jest" } }', `{ "scripts": { "test": "jest" }, "x": "${"a".repeat(2 * 1024 * 1024)}" }`],
+    [".gitlab-ci.yml", "unit:\n  script: [pytest]\n", "unit:\n  script: [pytest]\n\u0000"],
   ])("%s is listed in not_analyzed, never thrown", async (path, before, after) => {
     const analysis = await analyzeChanges([{ path, before, after }]);
     expect(analysis.findings.filter((finding) => finding.type === "test_config_tamper")).toEqual([]);
