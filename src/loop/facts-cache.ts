@@ -8,10 +8,12 @@
  * Layout: one JSON file per entry, `facts/<2 hex>/<38 hex>.json`, named by
  * sha1(version, path, blob oid); written to a temporary name and renamed, so
  * two hook processes at once never see a half-written entry. A missing,
- * corrupt or mismatching entry is a miss, never an error.
+ * corrupt or mismatching entry is a miss, never an error. Every edit an
+ * agent makes adds entries, so the cache is pruned now and then (see
+ * {@link DiskFactsCache.prune}): the least recently written entries go first.
  */
 import { createHash } from "node:crypto";
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { EXTRACTOR_VERSION, type FactsCache, type FileFacts } from "../analysis/index.js";
 import { debug } from "../log.js";
@@ -37,13 +39,29 @@ export interface FactsCacheStats {
   writes: number;
 }
 
+/** Limits of a {@link DiskFactsCache}. */
+export interface FactsCacheLimits {
+  /** Entries kept at most; pruning removes the oldest down to 80% of this. Default 4000 (tens of MB). */
+  maxEntries: number;
+  /** Prune after one flush in this many (on average, at random), so a hook call rarely pays for the folder scan. Default 50. */
+  pruneEvery: number;
+}
+
+const DEFAULT_LIMITS: FactsCacheLimits = { maxEntries: 4000, pruneEvery: 50 };
+
 /** A {@link FactsCache} on disk under a repository's `.git/ralph/facts/`. Writes are buffered until {@link DiskFactsCache.flush}. */
 export class DiskFactsCache implements FactsCache {
   readonly stats: FactsCacheStats = { hits: 0, misses: 0, writes: 0 };
   private readonly pending = new Map<string, Entry>();
+  private readonly limits: FactsCacheLimits;
 
   /** `dir` is the cache folder, e.g. `<git dir>/ralph/facts`. */
-  constructor(readonly dir: string) {}
+  constructor(
+    readonly dir: string,
+    limits: Partial<FactsCacheLimits> = {},
+  ) {
+    this.limits = { ...DEFAULT_LIMITS, ...limits };
+  }
 
   private locate(path: string, oid: string): { key: string; file: string } {
     const key = createHash("sha1").update(`${EXTRACTOR_VERSION}\u0000${path}\u0000${oid}`).digest("hex");
@@ -93,7 +111,46 @@ export class DiskFactsCache implements FactsCache {
         debug(() => `facts cache: cannot write ${file}: ${error instanceof Error ? error.message : String(error)}`);
       }
     }
+    const hasWritten = this.pending.size > 0;
     this.pending.clear();
+    if (hasWritten && Math.random() * this.limits.pruneEvery < 1) this.prune();
+  }
+
+  /**
+   * Removes the least recently written entries when there are more than
+   * `maxEntries`, down to 80% of it. Returns how many were removed. Entries
+   * another process removes meanwhile are skipped; nothing here throws.
+   */
+  prune(): number {
+    const entries: { file: string; mtimeMs: number }[] = [];
+    let buckets: string[];
+    try {
+      buckets = readdirSync(this.dir);
+    } catch {
+      return 0;
+    }
+    for (const bucket of buckets) {
+      let names: string[];
+      try {
+        names = readdirSync(join(this.dir, bucket));
+      } catch {
+        continue;
+      }
+      for (const name of names) {
+        const file = join(this.dir, bucket, name);
+        try {
+          entries.push({ file, mtimeMs: statSync(file).mtimeMs });
+        } catch {
+          // gone meanwhile
+        }
+      }
+    }
+    if (entries.length <= this.limits.maxEntries) return 0;
+    entries.sort((a, b) => a.mtimeMs - b.mtimeMs);
+    const excess = entries.length - Math.floor(this.limits.maxEntries * 0.8);
+    for (const { file } of entries.slice(0, excess)) rmSync(file, { force: true });
+    debug(() => `facts cache: pruned ${excess} of ${entries.length} entries`);
+    return excess;
   }
 }
 

@@ -4,7 +4,7 @@
  * is cached; `ralph check` fills it.
  */
 import { execFileSync } from "node:child_process";
-import { existsSync, readdirSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { analyzeChanges, type FileFacts } from "../../src/analysis/index.js";
@@ -53,6 +53,21 @@ describe("DiskFactsCache", () => {
     unwritable.set("a.test.ts", TEST, FACTS);
     expect(() => unwritable.flush()).not.toThrow();
     expect(unwritable.stats.writes).toBe(0);
+  });
+
+  it("prunes the oldest entries beyond its limit", () => {
+    const dir = join(makeTempDir(), "facts");
+    const cache = new DiskFactsCache(dir, { maxEntries: 10, pruneEvery: Number.POSITIVE_INFINITY });
+    for (let i = 0; i < 12; i++) cache.set(`test/f${i}.test.ts`, TEST, FACTS);
+    cache.flush();
+    const old = new Date(Date.now() - 60_000);
+    for (const bucket of readdirSync(dir)) for (const name of readdirSync(join(dir, bucket))) utimesSync(join(dir, bucket, name), old, old);
+    cache.set("test/fresh.test.ts", TEST, FACTS);
+    cache.flush();
+    expect(cache.prune()).toBe(13 - 8);
+    const reopened = new DiskFactsCache(dir);
+    expect(reopened.get("test/fresh.test.ts", TEST)).toEqual(FACTS);
+    expect(cache.prune()).toBe(0);
   });
 
   it("serves analyzeChanges: a cached file is not parsed again", async () => {
