@@ -406,7 +406,8 @@ function extractPythonDrafts(path: string, grammar: LoadedGrammar, root: Node, c
     return draft;
   };
 
-  for (const match of queryCaptures(grammar, "tests", root)) {
+  const testMatches = queryCaptures(grammar, "tests", root);
+  for (const match of testMatches) {
     const definition = match.get("definition");
     const name = match.get("name")?.text;
     const body = match.get("body");
@@ -460,7 +461,7 @@ function extractPythonDrafts(path: string, grammar: LoadedGrammar, root: Node, c
   }
 
   const skips: SkipDraft[] = [];
-  for (const match of queryCaptures(grammar, "tests", root)) {
+  for (const match of testMatches) {
     const call = match.get("skip");
     const object = match.get("object")?.text;
     const method = match.get("method")?.text;

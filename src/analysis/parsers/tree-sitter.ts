@@ -26,7 +26,7 @@ import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { setFlagsFromString } from "node:v8";
-import type { Language, Node, Parser, Query, Tree } from "web-tree-sitter";
+import type { Language, Node, Parser, Query, Tree, TreeCursor } from "web-tree-sitter";
 import { RalphError } from "../../errors.js";
 import { debug } from "../../log.js";
 import { hashText, type AssertionFact, type FileFacts, type NonTestFunctionFact, type TestCase, type TestFlag, type TestFlags } from "../facts.js";
@@ -266,26 +266,46 @@ const ATOMIC_TYPES: ReadonlySet<string> = new Set(["string", "interpreted_string
  */
 export function normalizedText(node: Node): string {
   const tokens: string[] = [];
+  walkSubtree(node, (cursor, type) => {
+    if (COMMENT_TYPES.has(type)) return "skip";
+    if (ATOMIC_TYPES.has(type)) {
+      tokens.push(cursor.nodeText);
+      return "skip";
+    }
+    return "descend";
+  }, (cursor) => {
+    const text = cursor.nodeText;
+    if (text.length > 0) tokens.push(text);
+  });
+  return tokens.join(" ");
+}
+
+/**
+ * Visits a subtree with one cursor and no Node objects (each Node crosses
+ * the wasm boundary several times, which dominated extraction time).
+ * `enter` decides per node whether to descend; `leaf` sees nodes without
+ * children that were entered with "descend".
+ */
+function walkSubtree(node: Node, enter: (cursor: TreeCursor, type: string) => "skip" | "descend", leaf: (cursor: TreeCursor) => void): void {
   const cursor = node.walk();
   let depth = 0;
-  for (;;) {
-    const current = cursor.currentNode;
-    if (isComment(current)) {
-      // skip the comment and its children
-    } else if (current.childCount === 0 || ATOMIC_TYPES.has(current.type)) {
-      const text = current.text;
-      if (text.length > 0) tokens.push(text);
-    } else if (cursor.gotoFirstChild()) {
-      depth++;
-      continue;
-    }
-    while (!cursor.gotoNextSibling()) {
-      if (depth === 0 || !cursor.gotoParent()) {
-        cursor.delete();
-        return tokens.join(" ");
+  try {
+    for (;;) {
+      if (enter(cursor, cursor.nodeType) === "descend") {
+        if (cursor.gotoFirstChild()) {
+          depth++;
+          continue;
+        }
+        leaf(cursor);
       }
-      depth--;
+      while (!cursor.gotoNextSibling()) {
+        if (depth === 0 || !cursor.gotoParent()) return;
+        depth--;
+      }
+      if (depth === 0) return; // a sibling of the subtree's root is outside it
     }
+  } finally {
+    cursor.delete();
   }
 }
 
@@ -348,15 +368,15 @@ export function normalizeLiteral(node: Node): string {
 /** Literal values in a subtree, normalised by {@link normalizeLiteral}, in source order: what a parametrised row must keep. */
 export function literalsOf(node: Node): string[] {
   const literals: string[] = [];
-  const visit = (current: Node): void => {
-    if (isComment(current)) return;
-    if (isLiteral(current)) {
-      literals.push(normalizeLiteral(current));
-      return;
-    }
-    for (const child of current.namedChildren) if (child) visit(child);
-  };
-  visit(node);
+  walkSubtree(node, (cursor, type) => {
+    if (COMMENT_TYPES.has(type)) return "skip";
+    const isNegative = (type === "unary_operator" || type === "unary_expression") && /^-\s*[\d.]/.test(cursor.nodeText);
+    if (!LITERAL_TYPES.has(type) && !isNegative) return "descend";
+    const text = cursor.nodeText;
+    const match = /^[a-zA-Z]*("""|'''|"|'|`)([\s\S]*)\1$/.exec(text);
+    literals.push(match ? JSON.stringify(match[2]) : text.replace(/\s+/g, ""));
+    return "skip";
+  }, () => {});
   return literals;
 }
 
@@ -404,19 +424,26 @@ export interface ExtractedDrafts {
   frameworks: string[];
 }
 
+/** A draft with its byte range read once (Node.endIndex is a call into wasm). */
+interface Ranged {
+  draft: TestDraft;
+  start: number;
+  end: number;
+}
+
 /**
  * The innermost drafts containing a position: usually one, several when
  * tests share a declaration (a test method inherited by several classes).
  */
-function innermostDrafts(drafts: readonly TestDraft[], index: number): TestDraft[] {
-  let best: TestDraft[] = [];
-  for (const draft of drafts) {
-    if (draft.node.startIndex > index || index >= draft.node.endIndex) continue;
+function innermostDrafts(ranged: readonly Ranged[], index: number): TestDraft[] {
+  let best: Ranged[] = [];
+  for (const entry of ranged) {
+    if (entry.start > index || index >= entry.end) continue;
     const current = best[0];
-    if (!current || draft.node.startIndex > current.node.startIndex) best = [draft];
-    else if (draft.node.startIndex === current.node.startIndex && draft.node.endIndex === current.node.endIndex) best.push(draft);
+    if (!current || entry.start > current.start) best = [entry];
+    else if (entry.start === current.start && entry.end === current.end) best.push(entry);
   }
-  return best;
+  return best.map((entry) => entry.draft);
 }
 
 /**
@@ -431,20 +458,21 @@ export function assembleFacts(
   recoveredErrorCount: number,
 ): FileFacts {
   const details = new Map<TestDraft, AssertionFact[]>();
+  const ranged: Ranged[] = drafts.tests.map((draft) => ({ draft, start: draft.node.startIndex, end: draft.node.endIndex }));
+  const rangeOf = new Map(ranged.map((entry) => [entry.draft, entry] as const));
   for (const assertion of drafts.assertions) {
     const { startIndex: _startIndex, ...fact } = assertion;
-    for (const owner of innermostDrafts(drafts.tests, assertion.startIndex)) {
+    for (const owner of innermostDrafts(ranged, assertion.startIndex)) {
       const list = details.get(owner);
       if (list) list.push(fact);
       else details.set(owner, [fact]);
     }
   }
   for (const skip of drafts.skips) {
-    for (const owner of innermostDrafts(drafts.tests, skip.startIndex)) {
+    for (const owner of innermostDrafts(ranged, skip.startIndex)) {
       // The skip stops its test and every test nested in it after the skip (subtests, examples of a group).
-      const stopped = drafts.tests.filter(
-        (draft) => draft === owner || (draft.node.startIndex > skip.startIndex && draft.node.endIndex <= owner.node.endIndex),
-      );
+      const ownerEnd = rangeOf.get(owner)?.end ?? 0;
+      const stopped = ranged.filter((entry) => entry.draft === owner || (entry.start > skip.startIndex && entry.end <= ownerEnd)).map((entry) => entry.draft);
       for (const draft of stopped) {
         if (draft.marks[skip.flag]) continue;
         draft.marks[skip.flag] = skip.reason === undefined ? { via: skip.via } : { via: skip.via, reason: skip.reason };
