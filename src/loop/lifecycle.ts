@@ -384,6 +384,8 @@ export interface IterationOutcome {
   outputTail: string;
   /** True when the loop left `completing` meanwhile (e.g. `ralph cancel`): the check was recorded, the status kept. */
   overtaken: boolean;
+  /** Where the time went, in ms: the iteration checkpoint, the completion command, recording the result. */
+  timings: { checkpointMs: number; checkMs: number; recordMs: number };
 }
 
 /**
@@ -420,6 +422,7 @@ export async function finishIteration<T>(
 ): Promise<IterationOutcome & { settled: T }> {
   const workTree = ctx.store.repo.workTree;
   const current = loadLoop(workTree, ctx.loop);
+  const checkpointStarted = performance.now();
   let checkpoint;
   try {
     checkpoint = ctx.store.checkpoint({ loop: ctx.loop, kind: "iteration", iteration, message: `iteration ${iteration}: ${oneLine(current.task)}` });
@@ -430,6 +433,7 @@ export async function finishIteration<T>(
     });
     throw error;
   }
+  const checkpointMs = performance.now() - checkpointStarted;
   const run = current.completion_criteria.trim() === ""
     ? { exitCode: null, signal: null, timedOut: false, durationMs: 0, output: "ralph: this loop has no completion command" }
     : await runCompletionCommand(current.completion_criteria, {
@@ -451,6 +455,7 @@ export async function finishIteration<T>(
     output_tail: tailOf(run.output, 20, CHECK_TAIL_IN_STATE_CHARS),
   };
   let overtaken = false;
+  const recordStarted = performance.now();
   const { state, result } = updateState(workTree, ctx.loop, (s) => {
     s.progress.completion_checks.push(check);
     s.metrics.checks_run = (typeof s.metrics.checks_run === "number" ? s.metrics.checks_run : 0) + 1;
@@ -473,7 +478,8 @@ export async function finishIteration<T>(
     completion_check: { ...check, output_tail: outputTail },
     status_after: state.status,
   });
-  return { state, check, run, outputTail, overtaken, settled: result };
+  const timings = { checkpointMs, checkMs: run.durationMs, recordMs: performance.now() - recordStarted };
+  return { state, check, run, outputTail, overtaken, timings, settled: result };
 }
 
 /**

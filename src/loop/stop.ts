@@ -23,6 +23,7 @@
  * ralph keeps its own counters; `stop_hook_active` is not relied on.
  */
 import { RalphError } from "../errors.js";
+import { debug } from "../log.js";
 import { CheckpointStore } from "../store/checkpoint-store.js";
 import type { LoopId } from "../store/loop-id.js";
 import { applyIterationLimit, beginIteration, cancelLoop, finishIteration, isoOf, liveCancelSignal } from "./lifecycle.js";
@@ -103,6 +104,7 @@ export async function decideStop(input: StopInput): Promise<StopDecision> {
 }
 
 async function decideForLoop(store: CheckpointStore, loop: LoopId, input: StopInput, nowMs: number): Promise<StopDecision> {
+  const startedMs = performance.now();
   const workTree = store.repo.workTree;
   const state = readState(workTree, loop);
   if (!state) return allow(`the active mark names loop ${loop}, which has no state`, loop);
@@ -190,6 +192,8 @@ async function decideForLoop(store: CheckpointStore, loop: LoopId, input: StopIn
       loop,
     };
   });
+  const t = outcome.timings;
+  debug(() => `stop ${loop}: checkpoint ${t.checkpointMs.toFixed(1)} ms, completion check ${t.checkMs.toFixed(1)} ms, record ${t.recordMs.toFixed(1)} ms, total ${(performance.now() - startedMs).toFixed(1)} ms`);
   const decision = outcome.settled;
   if (decision.action === "allow") return decision;
   const after = outcome.state;
