@@ -254,10 +254,14 @@ async function onPreToolUse(call: Call): Promise<Partial> {
     import("../loop/facts-cache.js"),
     import("./protected-paths.js"),
   ]);
+  // Risky but allowed (checkpointed first): a protected file the detector cannot judge, or an edit it
+  // judges below the deny threshold (WARN, allowed findings, a side it could not analyse).
+  let isRisky = !isAnalyzable(rel) && protectedKindOf(rel) !== null;
   if (isAnalyzable(rel)) {
     const facts = openFactsCache(store.repo.ralphDir);
     const analysis = await analyzeChanges([{ path: rel, before, after: preview.after }], { facts });
     facts.flush();
+    isRisky = analysis.findings.length > 0 || (analysis.not_analyzed.length > 0 && protectedKindOf(rel) !== null);
     const blocking = analysis.findings.filter(isBlocking);
     if (blocking.length > 0) {
       const decision = settings.preToolDecision;
@@ -270,9 +274,9 @@ async function onPreToolUse(call: Call): Promise<Partial> {
     }
   }
   const baseline = ensureBaseline(store, binding.loop);
-  if (protectedKindOf(rel) && !baseline) {
+  if (isRisky && !baseline) {
     const checkpoint = store.checkpoint({ loop: binding.loop, kind: "pre-tool", tool, toolUseId: payload.toolUseId, message: `pre-tool checkpoint (${tool} ${rel})` });
-    return { output: {}, decision: "allow", checkpoint: checkpoint.oid, why: `${rel} is protected; checkpointed` };
+    return { output: {}, decision: "allow", checkpoint: checkpoint.oid, why: `risky edit of ${rel}; checkpointed` };
   }
   return { output: {}, decision: "allow", ...(baseline ? { checkpoint: baseline.oid } : {}), why: "no finding" };
 }

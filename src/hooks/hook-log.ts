@@ -4,9 +4,10 @@
  * write(2), so hooks running in parallel never interleave partial lines;
  * a reader skips any line it cannot parse.
  */
-import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, writeSync, constants } from "node:fs";
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, writeSync, constants } from "node:fs";
 import { join } from "node:path";
 import { isErrno } from "../errors.js";
+import { ensureStateRoot } from "../loop/state.js";
 import type { LoopId } from "../store/loop-id.js";
 import { STATE_DIR } from "../store/snapshot.js";
 
@@ -36,10 +37,13 @@ export function loopStateDir(workTree: string, loop: LoopId | string): string {
   return join(workTree, STATE_DIR, "loops", loop);
 }
 
-/** Appends one entry as one line (a single O_APPEND write). */
+/** Appends one entry as one line (a single O_APPEND write); creates the state folder (ignored by git) on first use. */
 export function appendHookLog(workTree: string, loop: LoopId | string, entry: HookLogEntry): void {
   const dir = loopStateDir(workTree, loop);
-  mkdirSync(dir, { recursive: true });
+  if (!existsSync(dir)) {
+    ensureStateRoot(workTree); // `.aiwg/ralph/.gitignore`: the state folder never shows in `git status`
+    mkdirSync(dir, { recursive: true });
+  }
   const fd = openSync(join(dir, "hook-log.jsonl"), constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT, 0o644);
   try {
     writeSync(fd, `${JSON.stringify(entry)}\n`);

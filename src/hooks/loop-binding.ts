@@ -11,7 +11,7 @@ import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { isErrno } from "../errors.js";
 import { reinforcementLevel, renderReinforcement } from "../loop/reinforcement.js";
-import { readActiveLoop, readState } from "../loop/state.js";
+import { ensureStateRoot, readActiveLoop, readState } from "../loop/state.js";
 import { isLoopId, MAX_LOOP_ID_LENGTH, type LoopId } from "../store/loop-id.js";
 import { STATE_DIR } from "../store/snapshot.js";
 
@@ -46,6 +46,7 @@ export function bindSession(workTree: string, sessionId: string | undefined): Se
   const active = readActiveLoop(workTree);
   const binding: SessionBinding = { loop: active ?? guardLoopId(sessionId), isGuard: active === null, sessionId: sessionId ?? null };
   const path = bindingPath(workTree, sessionId);
+  ensureStateRoot(workTree);
   mkdirSync(join(path, ".."), { recursive: true });
   const temp = `${path}.${process.pid}.tmp`;
   writeFileSync(temp, `${JSON.stringify({ session_id: binding.sessionId, loop: binding.loop, guard: binding.isGuard, bound_at: new Date().toISOString() })}\n`);

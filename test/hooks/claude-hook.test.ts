@@ -82,6 +82,8 @@ describe("ralph hook claude: every event and tool shape", () => {
     // None of these harmless calls objects to anything.
     expect(JSON.stringify(answer)).not.toMatch(/"deny"|"block"/);
     if (name.startsWith("post-edit") || name.startsWith("post-write")) expect(last.checkpoint).toMatch(/^[0-9a-f]{40}$/);
+    // ralph's state folder never shows in the user's `git status`.
+    expect(git(root, ["status", "--porcelain", "--untracked-files=all"])).not.toContain(".aiwg");
     expect(fsck(root)).toBe("");
   });
 

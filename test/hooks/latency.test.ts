@@ -4,11 +4,13 @@
  * (RALPH_HOOK_BENCH_FILES files, default 2000), against `node -e 0`
  * measured in the same run: the start-up floor no Node program avoids.
  *
- * Rows: PostToolUse after an Edit of a source file (post-tool checkpoint
+ * Rows: `ralph checkpoint` after an Edit (the full stat scan and commit
+ * alone, on another loop); PostToolUse after an Edit of a source file (post-tool checkpoint
  * with the full stat scan + judgement from the baseline); PreToolUse on an
  * Edit of a test file that deletes a test (analysis of the one file, deny);
- * PreToolUse on an Edit of a test file that keeps every test (analysis +
- * pre-tool checkpoint).
+ * PreToolUse on an Edit of a test file that keeps every test (analysis
+ * only); PreToolUse on an Edit that changes an expected value (a medium
+ * finding: allowed, with a pre-tool checkpoint first).
  */
 import { spawnSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
@@ -46,15 +48,20 @@ describe("hook latency (printed)", () => {
     const testPath = join(root, "test/math.test.ts");
     const deny = { tool_name: "Edit", tool_input: { file_path: testPath, old_string: 'it("adds negatives", () => {\n  expect(add(-1, -2)).toBe(-3);\n});\n', new_string: "" } };
     const keep = { tool_name: "Edit", tool_input: { file_path: testPath, old_string: "toBe(3)", new_string: "toBe(3 )" } };
-    const rows: Record<string, number[]> = { "node -e 0": [], "PostToolUse after Edit": [], "PreToolUse Edit test (deny)": [], "PreToolUse Edit test (allowed, checkpointed)": [] };
+    const warn = { tool_name: "Edit", tool_input: { file_path: testPath, old_string: "toBe(3)", new_string: "toBe(4)" } };
+    const rows: Record<string, number[]> = { "node -e 0": [], "ralph checkpoint after Edit (the scan alone)": [], "PostToolUse after Edit": [], "PreToolUse Edit test (deny)": [], "PreToolUse Edit test (pass)": [], "PreToolUse Edit test (warn, checkpointed)": [] };
     for (let run = 0; run < RUNS; run++) {
       rows["node -e 0"]!.push(timeMs(["-e", "0"], root));
       const src = join(root, "src/math.ts");
       writeFileSync(src, readFileSync(src, "utf8").replace(/\n$/, `\n// ${run}\n`));
+      rows["ralph checkpoint after Edit (the scan alone)"]!.push(timeMs([cli, "checkpoint", "--loop", "scan-only"], root));
+      writeFileSync(src, readFileSync(src, "utf8").replace(/\n$/, `\n// again ${run}\n`));
       rows["PostToolUse after Edit"]!.push(send("PostToolUse", { tool_name: "Edit", tool_use_id: `t${run}`, tool_input: { file_path: src, old_string: "x", new_string: "y" }, tool_response: {} }));
       rows["PreToolUse Edit test (deny)"]!.push(send("PreToolUse", { ...deny, tool_use_id: `d${run}` }));
       writeFileSync(join(root, `pkg0/src/mod0.ts`), `export const v0 = ${run};\n`);
-      rows["PreToolUse Edit test (allowed, checkpointed)"]!.push(send("PreToolUse", { ...keep, tool_use_id: `k${run}` }));
+      rows["PreToolUse Edit test (pass)"]!.push(send("PreToolUse", { ...keep, tool_use_id: `k${run}` }));
+      writeFileSync(join(root, `pkg0/src/mod1.ts`), `export const v1 = ${run};\n`);
+      rows["PreToolUse Edit test (warn, checkpointed)"]!.push(send("PreToolUse", { ...warn, tool_use_id: `w${run}` }));
     }
     const floor = median(rows["node -e 0"]!);
     const lines = [`hook latency, ${FILES + 2} files, ${RUNS} runs (ms, whole process):`];
