@@ -271,7 +271,7 @@ function extractCSharpDrafts(path: string, grammar: LoadedGrammar, root: Node, c
       nonTestFunctions.push({ name, suitePath, line, bodyHash });
       continue;
     }
-    const draft: TestDraft = { name, suitePath, line, node: definition, bodyHash, marks: {}, literals: body ? literalsOf(body) : [] };
+    const draft: TestDraft = { name, suitePath, line, node: definition, bodyHash, marks: {}, literals: body ? literalsOf(body) : [], body };
     const skip = skipOf(attributes, null) ?? classes.map((node) => skipOf(attributesOf(node), `class ${node.childForFieldName("name")?.text ?? ""}`)).find((found) => found !== null) ?? null;
     if (skip) draft.marks.skipped = skip;
     const rows = attributes.filter((attribute) => ROW_ATTRIBUTES.has(attribute.name));

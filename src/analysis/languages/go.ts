@@ -325,7 +325,7 @@ function extractGoDrafts(path: string, grammar: LoadedGrammar, root: Node, conte
       if (isTestFile) nonTestFunctions.push({ name, suitePath: [], line, bodyHash });
       continue;
     }
-    const draft: TestDraft = { name, suitePath: [], line, node: definition, bodyHash, marks: {}, literals: literalsOf(body) };
+    const draft: TestDraft = { name, suitePath: [], line, node: definition, bodyHash, marks: {}, literals: literalsOf(body), body };
     if (constraint) draft.marks.skipped = { via: constraint, reason: constraint };
     const loop = descendantsOfType(body, "for_statement").find((candidate) => rangedTable(candidate, body) !== null);
     const table = loop ? rangedTable(loop, body) : null;
@@ -361,6 +361,7 @@ function extractGoDrafts(path: string, grammar: LoadedGrammar, root: Node, conte
         bodyHash: hashNode(body),
         marks: { ...parent.marks },
         literals: body ? literalsOf(body) : [],
+        body,
       };
       subtests.push(draft);
       continue;

@@ -273,7 +273,7 @@ function extractJavaDrafts(path: string, grammar: LoadedGrammar, root: Node, con
       nonTestFunctions.push({ name, suitePath, line, bodyHash });
       continue;
     }
-    const draft: TestDraft = { name, suitePath, line, node: definition, bodyHash, marks: {}, literals: literalsOf(body) };
+    const draft: TestDraft = { name, suitePath, line, node: definition, bodyHash, marks: {}, literals: literalsOf(body), body };
     const disabling = [{ on: annotations, where: null as string | null }, ...[...classes].reverse().map((frame) => ({ on: annotationsOf(frame.node), where: `class ${frame.name}` }))];
     for (const { on, where } of disabling) {
       const found = [...on.keys()].find((annotation) => annotation === "Ignore" || annotation.startsWith("Disabled"));

@@ -191,7 +191,7 @@ function extractPhpDrafts(path: string, grammar: LoadedGrammar, root: Node): Ext
       nonTestFunctions.push({ name, suitePath: [className], line, bodyHash });
       continue;
     }
-    const draft: TestDraft = { name, suitePath: [className], line, node: definition, bodyHash, marks: {}, literals: literalsOf(body) };
+    const draft: TestDraft = { name, suitePath: [className], line, node: definition, bodyHash, marks: {}, literals: literalsOf(body), body };
     const providerName = stringValue(argumentValues(attributes.get("DataProvider"))[0]) ?? /@dataProvider\s+(\w+)/.exec(docblock)?.[1] ?? null;
     if (providerName) {
       const provider = classNode

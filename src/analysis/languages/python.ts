@@ -396,7 +396,7 @@ function extractPythonDrafts(path: string, grammar: LoadedGrammar, root: Node, c
     }
     for (const mark of fileMarks) applyMarker(mark, marks, "pytestmark");
     const line = definition.startPosition.row + 1;
-    const draft: TestDraft = { name, suitePath, line, node: definition, bodyHash: hashNode(body), marks, literals: literalsOf(body) };
+    const draft: TestDraft = { name, suitePath, line, node: definition, bodyHash: hashNode(body), marks, literals: literalsOf(body), body };
     const rows = parametrizeRows(decorators);
     if (rows) {
       draft.eachRows = rows.count;

@@ -267,6 +267,7 @@ function extractRubyDrafts(path: string, grammar: LoadedGrammar, root: Node): Ex
       bodyHash: hashNode(body),
       marks,
       literals: body ? literalsOf(body) : [],
+      body,
     });
   }
 
@@ -284,7 +285,7 @@ function extractRubyDrafts(path: string, grammar: LoadedGrammar, root: Node): Ex
       continue;
     }
     frameworks.add("minitest");
-    tests.push({ name, suitePath, line, node: definition, bodyHash: hashNode(body), marks: {}, literals: body ? literalsOf(body) : [] });
+    tests.push({ name, suitePath, line, node: definition, bodyHash: hashNode(body), marks: {}, literals: body ? literalsOf(body) : [], body });
   }
 
   for (const match of matches) {

@@ -148,7 +148,7 @@ function extractRustDrafts(path: string, grammar: LoadedGrammar, root: Node, con
       continue;
     }
     frameworks.add(testAttribute.path.includes("::") ? (testAttribute.path.split("::")[0] as string) : testAttribute.path);
-    const draft: TestDraft = { name, suitePath, line, node: definition, bodyHash, marks: {}, literals: literalsOf(body) };
+    const draft: TestDraft = { name, suitePath, line, node: definition, bodyHash, marks: {}, literals: literalsOf(body), body };
     const ignore = attributes.find((attribute) => attribute.path === "ignore");
     if (ignore) {
       const reason = stringValue(ignore.value);

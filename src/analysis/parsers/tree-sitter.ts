@@ -17,7 +17,7 @@
  * V8 compiles wasm in two tiers: Liftoff at once, then TurboFan on background
  * threads. A short-lived process waits at exit for those background
  * compilations (120-170 ms for a grammar). `--liftoff-only` skips TurboFan:
- * see {@link LIFTOFF_ONLY} for the measurement behind the choice.
+ * see {@link isLiftoffOnly} for the measurement behind the choice.
  */
 
 import { createHash } from "node:crypto";
@@ -34,15 +34,23 @@ import { hashText, type AssertionFact, type FileFacts, type NonTestFunctionFact,
 export type { Node } from "web-tree-sitter";
 
 /**
- * Whether wasm is compiled by Liftoff only (no background TurboFan tier-up).
- * Measured on this project's grammars (see scripts/grammars.mjs and the
- * report in the commit): with tier-up a fresh process that parses one Python
- * file spends ~150 ms waiting at exit for TurboFan jobs it never uses;
- * Liftoff-only code parses a few times slower, which for the 1-20 files of a
- * hook call is a few milliseconds. Set `RALPH_WASM_TIERUP=1` to keep V8's
- * default for long runs over many files (count-agreement, bench).
+ * True when wasm is to be compiled by Liftoff only (V8's baseline compiler, no
+ * background TurboFan tier-up). Measured with `node scripts/grammars.mjs
+ * --bench` (fresh processes, medians; `node -e 0` was 80 ms on a quiet run):
+ * loading one grammar and parsing one small file, then exiting, took
+ * 183-369 ms with tier-up and 117-180 ms Liftoff-only (python 200 -> 125,
+ * ruby 369 -> 126, csharp 253 -> 180): with tier-up the process waits at
+ * exit for TurboFan jobs it never benefits from. A real `ralph check` on a
+ * Ruby change fell from ~590 ms to ~310 ms. Liftoff code parses 1.3-2.3x
+ * slower once warm (python 4.6 -> 2.7 MB/s), which costs a few ms on the
+ * 1-20 files of a hook call but matters for whole-repository runs, so
+ * `RALPH_WASM_TIERUP=1` keeps V8's default (scripts/count-agreement.mjs
+ * sets it). The flag is set at run time with v8.setFlagsFromString before
+ * the first wasm compile, because the CLI's shebang cannot pass node flags.
  */
-export const LIFTOFF_ONLY = process.env.RALPH_WASM_TIERUP !== "1";
+export function isLiftoffOnly(): boolean {
+  return process.env.RALPH_WASM_TIERUP !== "1";
+}
 
 /** One grammar's pin in grammars/manifest.json. */
 export interface GrammarPin {
@@ -121,7 +129,7 @@ export function verifyGrammarAbi(id: string, pin: GrammarPin, abi: number, range
 /** Imports web-tree-sitter once per process and initialises its runtime wasm. */
 function loadRuntime(): Promise<WebTreeSitter> {
   runtime ??= (async () => {
-    if (LIFTOFF_ONLY) setFlagsFromString("--liftoff-only");
+    if (isLiftoffOnly()) setFlagsFromString("--liftoff-only");
     const mod = await import("web-tree-sitter");
     // The runtime wasm sits beside web-tree-sitter's own entry; bundling moves the JS, not the wasm.
     const wasmPath = createRequire(import.meta.url).resolve("web-tree-sitter/tree-sitter.wasm");
@@ -400,6 +408,8 @@ export interface TestDraft {
   eachRowLiterals?: string[][];
   /** Literal values of the body (see TestCase.literals). */
   literals?: string[];
+  /** The body's statement list: assertions after a `return` at its top level can never run. */
+  body?: Node | null;
 }
 
 /** An assertion found by a language module, with its position for assignment to a test. */
@@ -422,6 +432,21 @@ export interface ExtractedDrafts {
   skips: SkipDraft[];
   nonTestFunctions: NonTestFunctionFact[];
   frameworks: string[];
+}
+
+/** Statement types that return from a function, across the supported grammars. */
+const RETURN_TYPES: ReadonlySet<string> = new Set(["return_statement", "return", "return_expression"]);
+
+/**
+ * Where the first unconditional `return` among a body's top-level statements
+ * ends (Rust wraps it in an expression statement), or null when there is none.
+ */
+export function topLevelReturnEnd(body: Node): number | null {
+  for (const statement of namedChildren(body)) {
+    const inner = statement.type === "expression_statement" ? statement.namedChild(0) : statement;
+    if (inner && RETURN_TYPES.has(inner.type)) return statement.endIndex;
+  }
+  return null;
 }
 
 /** A draft with its byte range read once (Node.endIndex is a call into wasm). */
@@ -460,12 +485,19 @@ export function assembleFacts(
   const details = new Map<TestDraft, AssertionFact[]>();
   const ranged: Ranged[] = drafts.tests.map((draft) => ({ draft, start: draft.node.startIndex, end: draft.node.endIndex }));
   const rangeOf = new Map(ranged.map((entry) => [entry.draft, entry] as const));
+  const returnEnds = new Map<TestDraft, number>();
+  for (const draft of drafts.tests) {
+    const end = draft.body ? topLevelReturnEnd(draft.body) : null;
+    if (end !== null) returnEnds.set(draft, end);
+  }
   for (const assertion of drafts.assertions) {
-    const { startIndex: _startIndex, ...fact } = assertion;
-    for (const owner of innermostDrafts(ranged, assertion.startIndex)) {
+    const { startIndex, ...fact } = assertion;
+    for (const owner of innermostDrafts(ranged, startIndex)) {
+      const returnEnd = returnEnds.get(owner);
+      const ownFact = returnEnd !== undefined && startIndex >= returnEnd ? { ...fact, unreachable: true } : fact;
       const list = details.get(owner);
-      if (list) list.push(fact);
-      else details.set(owner, [fact]);
+      if (list) list.push(ownFact);
+      else details.set(owner, [ownFact]);
     }
   }
   for (const skip of drafts.skips) {

@@ -25,9 +25,10 @@ export interface TestSpec {
 
 /**
  * The kinds of check a test makes: an exact equality, a truthiness check,
- * none (the call stays, its result unchecked), a tautology.
+ * none (the call stays, its result unchecked), a tautology, an exact check
+ * after an early `return` (never runs).
  */
-export type Check = "exact" | "truthy" | "none" | "tautology";
+export type Check = "exact" | "truthy" | "none" | "tautology" | "returned";
 
 /** One language's statement for each kind of check of `compute(input)`. */
 type CheckSource = Record<Check, (input: number, expected: number) => string>;
@@ -64,42 +65,49 @@ const PYTHON: CheckSource = {
   truthy: (input) => `assert compute(${input})`,
   none: (input) => `compute(${input})`,
   tautology: () => "assert True",
+  returned: (input, expected) => `return\n    assert compute(${input}) == ${expected}`,
 };
 const GO: CheckSource = {
   exact: (input, expected) => `\tif got := Compute(${input}); got != ${expected} {\n\t\tt.Errorf("got %d", got)\n\t}\n`,
   truthy: (input) => `\tif !Valid(Compute(${input})) {\n\t\tt.Error("invalid")\n\t}\n`,
   none: (input) => `\t_ = Compute(${input})\n`,
   tautology: () => `\tif false {\n\t\tt.Error("never")\n\t}\n`,
+  returned: (input, expected) => `\treturn\n\tif got := Compute(${input}); got != ${expected} {\n\t\tt.Errorf("got %d", got)\n\t}\n`,
 };
 const RUST: CheckSource = {
   exact: (input, expected) => `assert_eq!(compute(${input}), ${expected});`,
   truthy: (input) => `assert!(is_valid(compute(${input})));`,
   none: (input) => `compute(${input});`,
   tautology: () => "assert!(true);",
+  returned: (input, expected) => `return;\n        assert_eq!(compute(${input}), ${expected});`,
 };
 const JAVA: CheckSource = {
   exact: (input, expected) => `assertEquals(${expected}, Calc.compute(${input}));`,
   truthy: (input) => `assertNotNull(Calc.compute(${input}));`,
   none: (input) => `Calc.compute(${input});`,
   tautology: () => "assertTrue(true);",
+  returned: (input, expected) => `return;\n        assertEquals(${expected}, Calc.compute(${input}));`,
 };
 const CSHARP: CheckSource = {
   exact: (input, expected) => `Assert.Equal(${expected}, Calc.Compute(${input}));`,
   truthy: (input) => `Assert.NotNull(Calc.Compute(${input}));`,
   none: (input) => `Calc.Compute(${input});`,
   tautology: () => "Assert.True(true);",
+  returned: (input, expected) => `return;\n        Assert.Equal(${expected}, Calc.Compute(${input}));`,
 };
 const RUBY: CheckSource = {
   exact: (input, expected) => `assert_equal ${expected}, compute(${input})`,
   truthy: (input) => `assert compute(${input})`,
   none: (input) => `compute(${input})`,
   tautology: () => "assert true",
+  returned: (input, expected) => `return\n    assert_equal ${expected}, compute(${input})`,
 };
 const PHP: CheckSource = {
   exact: (input, expected) => `$this->assertSame(${expected}, Calc::compute(${input}));`,
   truthy: (input) => `$this->assertNotNull(Calc::compute(${input}));`,
   none: (input) => `Calc::compute(${input});`,
   tautology: () => "$this->assertTrue(true);",
+  returned: (input, expected) => `return;\n        $this->assertSame(${expected}, Calc::compute(${input}));`,
 };
 
 /** Every tree-sitter language's rendering, keyed by language id. */

@@ -68,6 +68,7 @@ describe.each(LANGUAGE_CASES.map((language) => [language.language, language] as 
     ["exact -> truthiness check", "exact", "truthy", [["assertion_weakening", "high"]]],
     ["exact -> tautology", "exact", "tautology", [["assertion_weakening", "high"]]],
     ["exact -> no check (the call stays)", "exact", "none", [["assertion_removal", "high"]]],
+    ["an early return before the check", "exact", "returned", [["assertion_removal", "high"]]],
     ["truthiness check -> exact (strengthened)", "truthy", "exact", []],
     ["tautology -> exact", "tautology", "exact", []],
   ] as const)("assertions: %s", async (_title, from, to, expected) => {
