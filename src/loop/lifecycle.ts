@@ -53,14 +53,16 @@ export function isoOf(ms: number): string {
 
 /**
  * A loop id from a task: `ralph-<slug>-<8 hex>` (reference guide's
- * `loop_id` format). The slug is the task lowercased, runs of other
- * characters as `-`, at most 40 characters; `loop` when nothing is left.
+ * `loop_id` format). The slug is the task lowercased, accents dropped
+ * (ü -> u), runs of other characters as `-`, at most 40 characters; `loop`
+ * when nothing is left.
  */
 export function makeLoopId(task: string, random: () => string = () => randomBytes(4).toString("hex")): LoopId {
   const slug =
     task
       .toLowerCase()
       .normalize("NFKD")
+      .replace(/\p{M}+/gu, "")
       .replace(/[^a-z0-9]+/g, "-")
       .replace(/^-+|-+$/g, "")
       .slice(0, 40)
