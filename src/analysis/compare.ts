@@ -327,9 +327,10 @@ function outOfDiscoveryFinding(lost: Slot, pairs: readonly FactsPair[]): Finding
  * The findings of one diff, in the order of `pairs` (deletions per file,
  * then disabled tests, then the rule families of rules/: assertion,
  * validation, special-casing and feature-removal findings). Allow rules are
- * not applied here (see verdict.ts).
+ * not applied here (see verdict.ts). `changedPaths`, every path of the diff
+ * (analysable or not), lets the rules see a dependency manifest change.
  */
-export function compareFacts(pairs: readonly FactsPair[]): Finding[] {
+export function compareFacts(pairs: readonly FactsPair[], changedPaths?: readonly string[]): Finding[] {
   const { before, after } = matchTests(pairs);
   const findings: Finding[] = [];
   const usedRows = new Map<Slot, Set<number>>();
@@ -352,5 +353,5 @@ export function compareFacts(pairs: readonly FactsPair[]): Finding[] {
       ? [{ beforeFile: slot.partner.file, before: slot.partner.test, afterFile: slot.file, after: slot.test, match: slot.match }]
       : [],
   );
-  return applyRules(findings, { pairs, matched });
+  return applyRules(findings, changedPaths ? { pairs, matched, changedPaths } : { pairs, matched });
 }

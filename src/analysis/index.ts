@@ -177,6 +177,6 @@ export async function analyzeChanges(changes: readonly FileChange[], options: An
     stats.files_analyzed += result.analyzed.filter((path) => languageForPath(path) === null).length;
   }
 
-  const findings = sortFindings(applyAllowRules([...compareFacts(pairs), ...tsconfigFindings(changes), ...config.findings, ...coverage.findings], options.allow ?? []));
+  const findings = sortFindings(applyAllowRules([...compareFacts(pairs, changes.map((change) => change.path)), ...tsconfigFindings(changes), ...config.findings, ...coverage.findings], options.allow ?? []));
   return { verdict: decideVerdict(findings), findings, stats, not_analyzed: notAnalyzed };
 }

@@ -464,9 +464,13 @@ class CodeWalker {
     this.ast = ast;
   }
 
-  /** Imports and exports only (module-level statements). */
+  /** Imports (including top-level requires) and exports only: module-level statements. */
   runModuleLevel(): CodeFacts {
-    for (const statement of this.ast.program.body) this.collectModuleStatement(statement);
+    for (const statement of this.ast.program.body) {
+      this.collectModuleStatement(statement);
+      // `const app = require("..")` (the full walk finds these wherever they are)
+      if (statement.type === "VariableDeclaration") for (const declarator of statement.declarations) this.noteRequire(declarator);
+    }
     return { imports: this.imports, exports: this.exports };
   }
 

@@ -667,9 +667,13 @@ class TestExtractor {
     return this.assertionFact(line, matcher, matcherStrength(matcherName, matcherArgs.length, isNegated), isNegated, actualNode, expectedNode, matcherArgs.length === 0);
   }
 
-  /** `assert(x)`, `assert.equal(a, b)`, `t.is(a, b)`, `sinon.assert.calledWith(…)`, `assertValid(x)`. */
+  /** `assert(x)`, `assert.equal(a, b)`, `t.is(a, b)`, `sinon.assert.calledWith(…)`, `assertValid(x)`, supertest `.expect(…)`. */
   private describeAssertCall(call: t.CallExpression, line: number): AssertionFact {
     const callee = call.callee;
+    if (callee.type === "MemberExpression") {
+      const { root, props } = flattenMember(callee);
+      if (isSupertestExpect(root, props)) return this.describeSupertestExpect(call, line);
+    }
     const props = callee.type === "MemberExpression" || callee.type === "OptionalMemberExpression" ? flattenMember(callee).props : [];
     const root = callee.type === "MemberExpression" || callee.type === "OptionalMemberExpression" ? flattenMember(callee).root : callee;
     const last = props[props.length - 1] ?? (callee.type === "Identifier" ? callee.name : "assert");
@@ -685,6 +689,22 @@ class TestExtractor {
     const strength = /^(assert|expect)[A-Z0-9_$]/.test(baseName) ? 2 : matcherStrength(baseName, args.length, isNegated);
     const canFail = baseName === "fail";
     return this.assertionFact(line, matcher, strength, isNegated, actualNode, expectedNode, expectedNode === undefined && !canFail, canFail);
+  }
+
+  /**
+   * supertest: `.expect(200)`, `.expect("Content-Type", /json/)`, `.expect(body)`,
+   * `.expect((res) => …)`. The value under test is the response (or the
+   * named header); a literal pins it exactly, a function or pattern partly.
+   */
+  private describeSupertestExpect(call: t.CallExpression, line: number): AssertionFact {
+    const args = (call.arguments as t.Node[]).filter((arg) => !isFunctionNode(arg) || call.arguments.length === 1);
+    const [first, second] = args;
+    const isHeader = second !== undefined && !isFunctionNode(second) && first?.type === "StringLiteral";
+    const expected = isHeader ? second : first;
+    const actual = isHeader ? first : undefined;
+    if (expected && !isFunctionNode(expected)) this.expectedNodes.add(expected);
+    const isExact = expected !== undefined && literalValue(expected) !== null;
+    return this.assertionFact(line, "expect", isExact ? 3 : 2, false, actual, expected && !isFunctionNode(expected) ? expected : undefined, false, true);
   }
 
   /**
@@ -1007,7 +1027,8 @@ class TestExtractor {
    * chain, `assert(...)`/`assert.*(...)`, imported assert functions,
    * `expect.assertions(n)`, `t.is(...)`-style context methods, anything
    * through an `.assert.` member (`sinon.assert.calledOnce`), Cypress
-   * `.should(...)`/`.and(...)`, and `assertX(...)`/`expectX(...)` helpers.
+   * `.should(...)`/`.and(...)`, supertest `request(app).get(url).expect(...)`,
+   * and `assertX(...)`/`expectX(...)` helpers.
    */
   private isAssertionCall(node: t.CallExpression, parent: t.Node | null): boolean {
     const callee = node.callee;
@@ -1031,6 +1052,7 @@ class TestExtractor {
     if (props.includes("assert")) return true;
     const last = props[props.length - 1];
     if (last === "should") return true;
+    if (isSupertestExpect(root, props)) return true;
     return last === "and" && hasShouldCallBelow(callee.object);
   }
 
@@ -1082,6 +1104,11 @@ class TestExtractor {
     const text = this.content.slice(node.start, node.end).replace(/\s+/g, " ");
     return text.length > maxChars ? `${text.slice(0, maxChars - 1)}…` : text;
   }
+}
+
+/** supertest's `request(app).get(url).expect(…)`: an `expect` method called on a call chain. */
+function isSupertestExpect(root: t.Node, props: readonly string[]): boolean {
+  return props.length === 1 && props[0] === "expect" && root.type === "CallExpression";
 }
 
 /** End offset of the first `return` in a test body that is not its last statement, or null. */

@@ -300,7 +300,7 @@ export function assertionFindings(input: RuleInput): Finding[] {
   const isCodeChanged = (path: string): boolean => {
     let answer = codeChanged.get(path);
     if (answer === undefined) {
-      answer = hasCodeUnderTestChanged(path, input.pairs);
+      answer = hasCodeUnderTestChanged(path, input.pairs, input.changedPaths);
       codeChanged.set(path, answer);
     }
     return answer;

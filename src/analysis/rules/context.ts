@@ -30,6 +30,8 @@ export interface MatchedTest {
 export interface RuleInput {
   pairs: readonly RulePair[];
   matched: readonly MatchedTest[];
+  /** Every path the diff changed, including files no language analyses (package.json, lockfiles); absent = only `pairs` are known. */
+  changedPaths?: readonly string[];
 }
 
 /** Facts of one side when they are usable (parsed, not skipped), else null. */
@@ -139,11 +141,16 @@ function codeStem(path: string): string {
  * re-exports changed files under `source/`; the test file's own folder does
  * not count), plus a changed file whose folders spell a package the test
  * imports by name (`zod/v4` -> `packages/zod/src/v4/...`) or that lies in
- * the folder of that package when the test file lives there too. When
+ * the folder of that package when the test file lives there too, plus the
+ * whole package for `require("..")`-style folder imports. A changed
+ * dependency manifest or lockfile counts as a change to the code under test
+ * (an upgrade changes what the tests run against). When
  * the test file's language records no imports, any changed non-test file
  * counts, so the answer errs towards "changed" (fewer findings).
  */
-export function hasCodeUnderTestChanged(testPath: string, pairs: readonly RulePair[]): boolean {
+export function hasCodeUnderTestChanged(testPath: string, pairs: readonly RulePair[], changedPaths: readonly string[] = []): boolean {
+  // A dependency upgrade changes what the tests run against without touching a source file.
+  if (changedPaths.some((path) => DEPENDENCY_MANIFEST.test(path))) return true;
   const codePaths = pairs.filter((pair) => !isTestPair(pair)).map((pair) => pair.path);
   if (codePaths.length === 0) return false;
   const testPair = pairs.find((pair) => pair.path === testPath);
@@ -156,8 +163,13 @@ export function hasCodeUnderTestChanged(testPath: string, pairs: readonly RulePa
   const stem = testStem(testPath);
   if (stem !== "" && codePaths.some((path) => codeStem(path) === stem)) return true;
   // An unchanged entry module (`../source/index.js`, `../src`) re-exports changed files below its folder.
-  const folders = imports
-    .filter((fact) => fact.source.startsWith("."))
+  const relative = imports.filter((fact) => fact.source.startsWith("."));
+  // `require("..")`, `import "../lib/"`: the package folder itself, whatever changed below it.
+  const packageFolders = relative
+    .filter((fact) => /(^|\/)\.\.?\/?$/.test(fact.source) || fact.source.endsWith("/"))
+    .map((fact) => normalizePath(`${dirnameOf(testPath)}/${fact.source}`));
+  if (packageFolders.some((folder) => codePaths.some((path) => folder === "" || isUnderFolder(path, folder)))) return true;
+  const folders = relative
     .map((fact) => entryFolder(normalizePath(`${dirnameOf(testPath)}/${fact.source}`)))
     .filter((folder): folder is string => folder !== null && folder !== "" && !isUnderFolder(testPath, folder));
   if (folders.some((folder) => codePaths.some((path) => isUnderFolder(path, folder)))) return true;
@@ -184,6 +196,10 @@ function isSpelledAlong(specifier: string, path: string): boolean {
   for (const folder of folders) if (folder === wanted[next]) next++;
   return wanted.length > 0 && next === wanted.length;
 }
+
+/** Dependency manifests and lockfiles of the common ecosystems. */
+const DEPENDENCY_MANIFEST =
+  /(^|\/)(package\.json|package-lock\.json|npm-shrinkwrap\.json|yarn\.lock|pnpm-lock\.yaml|bun\.lockb?|requirements[^/]*\.txt|poetry\.lock|uv\.lock|Pipfile\.lock|pyproject\.toml|Cargo\.(toml|lock)|go\.(mod|sum)|Gemfile(\.lock)?|composer\.(json|lock)|pom\.xml|build\.gradle(\.kts)?|packages\.lock\.json|[^/]+\.csproj)$/;
 
 /** Names of a package's entry module or source folder. */
 const ENTRY_NAMES = /^(index|main|mod|lib|src|source|entry|public-api|exports|__init__)$/i;

@@ -59,6 +59,13 @@ const mustFlag: RuleCase[] = [
     ],
     findings: [`assertion_removal/high test/issue.test.ts "reports"`, `assertion_weakening/high test/issue.test.ts "reports"`],
   },
+  {
+    name: "supertest: a status expectation dropped",
+    changes: [
+      change("test/res.test.js", `const request = require("supertest");\nit("redirects", () => request(app).get("/").expect("Location", "/home").expect(302));\n`, `const request = require("supertest");\nit("redirects", () => request(app).get("/").expect("Location", "/home"));\n`),
+    ],
+    findings: [`assertion_removal/high test/res.test.js "redirects"`],
+  },
   { name: "an assertion removed", changes: testOnly(edit(CART_TEST, "    expect(total([])).toEqual(0);\n", "")), findings: [`assertion_removal/high ${TEST} "cart > sums"`] },
   {
     name: "a body commented out",
@@ -146,6 +153,27 @@ const mustNotFlag: RuleCase[] = [
     changes: [
       change("packages/kit/tests/cart.test.ts", edit(CART_TEST, "../src/cart", "kit/cart"), edit(edit(CART_TEST, "../src/cart", "kit/cart"), "toBe(8)", "toBe(8.5)")),
       change("packages/kit/src/cart/total.ts", SRC, SRC.replace("0);", "0) + 0.5;")),
+    ],
+    findings: [],
+  },
+  {
+    name: "the expected literal changed together with a dependency upgrade",
+    changes: [change(TEST, CART_TEST, edit(CART_TEST, "toBe(8)", "toBe(8.5)")), change("package.json", '{"dependencies":{"money":"1.0.0"}}', '{"dependencies":{"money":"2.0.0"}}')],
+    findings: [],
+  },
+  {
+    name: "the expected literal changed together with the package required as a folder",
+    changes: [
+      change("test/app.test.js", `const app = require("..");\nit("greets", () => { expect(app.greet()).toBe("hi"); });\n`, `const app = require("..");\nit("greets", () => { expect(app.greet()).toBe("hello"); });\n`),
+      change("lib/greet.js", "exports.greet = () => 'hi';\n", "exports.greet = () => 'hello';\n"),
+    ],
+    findings: [],
+  },
+  {
+    name: "supertest expectations changed together with the response code",
+    changes: [
+      change("test/res.test.js", `const request = require("supertest");\nconst app = require("../lib/app");\nit("redirects", () => request(app).get("/").expect("Location", "/home").expect(302));\n`, `const request = require("supertest");\nconst app = require("../lib/app");\nit("redirects", () => request(app).get("/").expect("Location", "/start").expect(302));\n`),
+      change("lib/app.js", "module.exports = (req, res) => res.redirect('/home');\n", "module.exports = (req, res) => res.redirect('/start');\n"),
     ],
     findings: [],
   },
