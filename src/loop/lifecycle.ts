@@ -258,11 +258,14 @@ export interface CancelResult {
  * `ralph cancel`: writes the cancel signal (a file the Stop hook honours for
  * {@link CANCEL_SIGNAL_TTL_MS}; it needs no lock, so it lands even while a
  * check holds the loop), then marks the loop `aborted` and clears the
- * active mark.
+ * active mark. `writeSignal: false` applies a signal already there (it is
+ * not renewed).
  * @throws RalphError E_UNKNOWN_LOOP, E_LOCKED.
  */
-export function cancelLoop(workTree: string, loop: LoopId, nowMs = Date.now()): CancelResult {
-  writeFileAtomic(cancelSignalPath(workTree, loop), `${JSON.stringify({ requested_at: isoOf(nowMs), requested_at_ms: nowMs, pid: process.pid })}\n`);
+export function cancelLoop(workTree: string, loop: LoopId, nowMs = Date.now(), options: { writeSignal?: boolean } = {}): CancelResult {
+  if (options.writeSignal ?? true) {
+    writeFileAtomic(cancelSignalPath(workTree, loop), `${JSON.stringify({ requested_at: isoOf(nowMs), requested_at_ms: nowMs, pid: process.pid })}\n`);
+  }
   let previous = "unknown";
   let changed = false;
   let state: LoopState | null = null;
@@ -526,7 +529,7 @@ export async function iterateLoop(store: CheckpointStore, loop: LoopId, nowMs = 
   const workTree = store.repo.workTree;
   if (liveCancelSignal(workTree, loop, nowMs) !== null) {
     const cancelled = loadLoop(workTree, loop);
-    if (!isTerminal(cancelled.status)) cancelLoop(workTree, loop, nowMs);
+    if (!isTerminal(cancelled.status)) cancelLoop(workTree, loop, nowMs, { writeSignal: false });
   }
   const begun = beginIteration(workTree, loop, nowMs);
   if ("refused" in begun) {

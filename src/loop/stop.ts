@@ -112,7 +112,7 @@ async function decideForLoop(store: CheckpointStore, loop: LoopId, input: StopIn
     return allow(`loop ${loop} is ${state.status}${state.status_reason ? ` (${state.status_reason})` : ""}`, loop);
   }
   if (liveCancelSignal(workTree, loop, nowMs) !== null) {
-    if (!isTerminal(state.status)) cancelLoop(workTree, loop, nowMs);
+    if (!isTerminal(state.status)) cancelLoop(workTree, loop, nowMs, { writeSignal: false });
     return allow(`loop ${loop} was cancelled (cancel signal less than 30 s old)`, loop);
   }
   const session = input.sessionId?.trim() ?? "";

@@ -28,7 +28,9 @@ import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 export const DEFAULT_CONTEXT_WINDOW_TOKENS = 200_000;
 /** The window of 1M-context models (`…[1m]`, `…-1m`), in tokens. */
 export const LARGE_CONTEXT_WINDOW_TOKENS = 1_000_000;
-/** How much of the transcript's end is read, in bytes (the last messages are always in it). */
+/** How much of the transcript's end is read first, in bytes: the last messages are nearly always in it. */
+export const TRANSCRIPT_FIRST_TAIL_BYTES = 256 * 1024;
+/** How much is read when the first tail holds no usage (a huge last tool result), in bytes. */
 export const TRANSCRIPT_TAIL_BYTES = 4 * 1024 * 1024;
 
 /** What {@link readTranscriptSignals} found. */
@@ -45,9 +47,9 @@ export interface TranscriptSignals {
   authFailure: boolean;
   /** HTTP status of that failure, when known. */
   authStatus: number | null;
-  /** Output tokens of the main chain since the last compaction (deduplicated by message id). */
+  /** Output tokens of the main chain since the last compaction, within the tail read (deduplicated by message id). */
   outputTokens: number;
-  /** Distinct main-chain assistant messages seen since the last compaction. */
+  /** Distinct main-chain assistant messages since the last compaction, within the tail read. */
   assistantMessages: number;
   /** Lines that were not JSON (a torn last line while Claude Code writes is normal). */
   badLines: number;
@@ -97,8 +99,8 @@ function isApiErrorEntry(entry: Json): boolean {
   return entry.type === "system" && entry.subtype === "api_error";
 }
 
-/** Reads the last `maxBytes` of a file (whole lines only: the partial first line is dropped). */
-function readTail(path: string, maxBytes: number): string {
+/** Reads the last `maxBytes` of a file (whole lines only: the partial first line is dropped), and the file's size. */
+function readTail(path: string, maxBytes: number): { text: string; sizeBytes: number } {
   const fd = openSync(path, "r");
   try {
     const size = fstatSync(fd).size;
@@ -112,7 +114,7 @@ function readTail(path: string, maxBytes: number): string {
     }
     let text = buffer.subarray(0, read).toString("utf8");
     if (start > 0) text = text.slice(text.indexOf("\n") + 1);
-    return text;
+    return { text, sizeBytes: size };
   } finally {
     closeSync(fd);
   }
@@ -184,17 +186,20 @@ export function parseTranscript(text: string): TranscriptSignals {
 }
 
 /**
- * Reads the end of a transcript file ({@link TRANSCRIPT_TAIL_BYTES}) and
- * parses it. A missing or unreadable file gives null (the caller decides
+ * Reads the end of a transcript file and parses it: the last
+ * {@link TRANSCRIPT_FIRST_TAIL_BYTES}, or up to `maxBytes` when that holds no
+ * usage. A missing or unreadable file gives null (the caller decides
  * without it).
  */
 export function readTranscriptSignals(path: string | undefined, maxBytes = TRANSCRIPT_TAIL_BYTES): TranscriptSignals | null {
   if (!path) return null;
-  let text: string;
+  const file = path.replace(/\\/g, "/");
   try {
-    text = readTail(path.replace(/\\/g, "/"), maxBytes);
+    const first = readTail(file, Math.min(maxBytes, TRANSCRIPT_FIRST_TAIL_BYTES));
+    const signals = parseTranscript(first.text);
+    if (signals.contextTokens !== null || first.sizeBytes <= TRANSCRIPT_FIRST_TAIL_BYTES || maxBytes <= TRANSCRIPT_FIRST_TAIL_BYTES) return signals;
+    return parseTranscript(readTail(file, maxBytes).text);
   } catch {
     return null;
   }
-  return parseTranscript(text);
 }

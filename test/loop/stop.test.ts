@@ -134,6 +134,8 @@ describe("a Stop sequence through every safety valve", () => {
     writeFileSync(join(loopDir(other.repo, other.loop), "cancel-signal.json"), JSON.stringify({ requested_at_ms: now - 1000 }));
     expect(await other.stop({ nowMs: now })).toMatchObject({ action: "allow", why: expect.stringContaining("cancel signal") });
     expect(state(other.repo, other.loop).status).toBe("aborted");
+    // Honouring the signal does not renew it.
+    expect(JSON.parse(readFileSync(join(loopDir(other.repo, other.loop), "cancel-signal.json"), "utf8")).requested_at_ms).toBe(now - 1000);
   });
 
   it("marks a stale loop crashed, and ralph start resumes it with its iteration count", async () => {

@@ -46,6 +46,16 @@ describe("readTranscriptSignals", () => {
     expect(readTranscriptSignals(path, 64 * 1024)?.contextTokens).toBe(100_000);
   });
 
+  it("reads further back when the last 256 KB hold no usage (a huge last tool result)", () => {
+    const dir = makeTempDir();
+    const path = join(dir, "huge-result.jsonl");
+    const usage = `${JSON.stringify({ type: "assistant", isSidechain: false, message: { id: "m1", model: "claude-opus-4-5", usage: { input_tokens: 2, cache_creation_input_tokens: 3, cache_read_input_tokens: 191_000 } } })}\n`;
+    const result = `${JSON.stringify({ type: "user", isSidechain: false, message: { role: "user", content: [{ type: "tool_result", content: "y".repeat(600_000) }] } })}\n`;
+    writeFileSync(path, usage + result);
+    expect(readTranscriptSignals(path)?.contextTokens).toBe(191_005);
+    expect(readTranscriptSignals(path, 256 * 1024)?.contextTokens).toBeNull();
+  });
+
   it("gives null for a missing path or file", () => {
     expect(readTranscriptSignals(undefined)).toBeNull();
     expect(readTranscriptSignals("/nonexistent/t.jsonl")).toBeNull();
