@@ -331,6 +331,7 @@ async function onPostToolUse(call: Call): Promise<Partial> {
       reverted = true;
     }
   }
+  if (!binding.isGuard) await recordRegression(store.repo.workTree, binding.loop, { tool, toolUseId: payload.toolUseId, checkpoint: post.oid, restoreTarget: target, reverted, findings: fresh });
   const lines = [
     `ralph: this ${tool} call weakened the test suite (compared with the loop's baseline):`,
     ...fresh.map(findingLine),
@@ -343,6 +344,47 @@ async function onPostToolUse(call: Call): Promise<Partial> {
     "Then fix the code under test, not the test.",
   ];
   return { output: blockOutput(lines.join("\n")), decision: "block", checkpoint: post.oid, findings: types, why: `${fresh.length} new blocking finding(s)${reverted ? "; reverted" : ""}` };
+}
+
+/** Regression events kept in a loop's state (`metrics.regressions`), newest last. */
+export const MAX_RECORDED_REGRESSIONS = 50;
+
+/**
+ * Records a blocked tool call as a regression event in the loop's state
+ * (`metrics.regressions`, under the state lock), for the loop engine's
+ * recovery and report. Best effort: the block stands without it.
+ */
+async function recordRegression(
+  workTree: string,
+  loop: LoopId,
+  event: { tool: string; toolUseId: string | undefined; checkpoint: string; restoreTarget: string | null; reverted: boolean; findings: Finding[] },
+): Promise<void> {
+  try {
+    const { updateState } = await import("../loop/state.js");
+    updateState(
+      workTree,
+      loop,
+      (state) => {
+        const previous = Array.isArray(state.metrics.regressions) ? (state.metrics.regressions as unknown[]) : [];
+        const entry = {
+          at: new Date().toISOString(),
+          iteration: state.iteration + 1,
+          source: "PostToolUse",
+          tool: event.tool,
+          tool_use_id: event.toolUseId ?? null,
+          checkpoint: event.checkpoint,
+          restore_target: event.restoreTarget,
+          reverted: event.reverted,
+          findings: event.findings.map((f) => ({ type: f.type, severity: f.severity, file: f.file, line: f.line, ...(f.test ? { test: f.test } : {}) })),
+        };
+        state.metrics.regressions = [...previous, entry].slice(-MAX_RECORDED_REGRESSIONS);
+        return { result: null };
+      },
+      { lockTimeoutMs: 2_000 },
+    );
+  } catch (error) {
+    process.stderr.write(`ralph: could not record the regression in loop ${loop}'s state: ${(error as Error).message}\n`);
+  }
 }
 
 async function onStop(call: Call): Promise<Partial> {

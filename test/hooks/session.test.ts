@@ -122,6 +122,9 @@ describe("a scripted Claude Code session", () => {
     expect(reason).toContain("not the test");
     const revert = /ralph revert ([0-9a-f]{40}) --loop (\S+)/.exec(reason);
     expect(revert).not.toBeNull();
+    // The block is recorded as a regression event in the loop's state.
+    const state = JSON.parse(readFileSync(join(root, ".aiwg/ralph/loops/fixadd/state.json"), "utf8")) as { metrics: { regressions?: { tool: string; findings: { type: string; test?: string }[] }[] } };
+    expect(state.metrics.regressions?.at(-1)).toMatchObject({ tool: "Bash", findings: [{ type: "test_deletion", test: "adds negatives" }] });
     // The agent obeys: runs the command from the reason.
     const reverted = runRalph(root, ["revert", revert![1] as string, "--loop", revert![2] as string]);
     expect(reverted.status, reverted.stderr).toBe(0);
