@@ -74,6 +74,19 @@ function jobsOf(config: StaticConfig): Map<string, { job: YamlObject; steps: Ste
   return jobs;
 }
 
+/** Events that run a workflow without anyone asking: the ones a test workflow guards a change with. */
+const AUTOMATIC_TRIGGERS = ["push", "pull_request", "pull_request_target", "merge_group"] as const;
+
+/** The events of a workflow's `on:` (a name, a list of names, or a map keyed by name). */
+function triggersOf(workflow: StaticValue): Set<string> {
+  // YAML 1.1 readers turn a bare `on` key into true; the yaml package (YAML 1.2) keeps "on".
+  const on = isObject(workflow) ? (workflow.on ?? workflow.true) : undefined;
+  if (typeof on === "string") return new Set([on]);
+  if (Array.isArray(on)) return new Set(on.filter((event): event is string => typeof event === "string"));
+  if (isObject(on)) return new Set(Object.keys(on));
+  return new Set();
+}
+
 /** The test runners a list of steps runs (`pytest`, `npm run test`, …). */
 function runnersOf(steps: readonly Step[]): Set<string> {
   return new Set(steps.flatMap((step) => (step.run ? analyzeCommand(step.run).invocations.map((invocation) => invocation.runner) : [])));
@@ -100,6 +113,21 @@ export async function compareGithubWorkflow(before: string | null, after: string
   const remainingCommands = allTestCommands(new Map([...newJobs].map(([id, entry]) => [id, entry.steps])));
   const notes: TamperNote[] = [];
   const line = (path: string): number | null => now.lines.get(path) ?? null;
+
+  // Triggers: a workflow whose tests ran on every push or pull request and now only on demand no longer guards anything.
+  const hasTestJobs = [...newJobs.values()].some((entry) => entry.steps.some((step) => step.isTest));
+  const triggersBefore = triggersOf(was.value);
+  const triggersAfter = triggersOf(now.value);
+  const lostTriggers = AUTOMATIC_TRIGGERS.filter((event) => triggersBefore.has(event) && !triggersAfter.has(event));
+  if (hasTestJobs && lostTriggers.length > 0 && !AUTOMATIC_TRIGGERS.some((event) => triggersAfter.has(event))) {
+    notes.push({
+      setting: "on",
+      line: line("on"),
+      message: `the workflow's tests no longer run on ${lostTriggers.join(" or ")} (now on: ${[...triggersAfter].join(", ") || "nothing"})`,
+      before: [...triggersBefore],
+      after: [...triggersAfter],
+    });
+  }
 
   const claimed = new Set<string>();
   for (const [id, old] of oldJobs) {
@@ -190,6 +218,16 @@ function gitlabSetting(jobs: YamlObject, job: YamlObject, key: string, depth = 0
   return undefined;
 }
 
+/** GitLab `rules` whose first unconditional entry (or every entry) is `when: never` or `when: manual`: the job never runs on its own. */
+function isNeverRun(rules: StaticValue | undefined): boolean {
+  if (!Array.isArray(rules) || rules.length === 0) return false;
+  const entries = rules.filter(isObject);
+  const isOff = (rule: YamlObject): boolean => rule.when === "never" || rule.when === "manual";
+  if (entries.length === rules.length && entries.every(isOff)) return true;
+  const firstUnconditional = entries.find((rule) => rule.if === undefined && rule.changes === undefined && rule.exists === undefined);
+  return firstUnconditional !== undefined && entries.indexOf(firstUnconditional) === 0 && isOff(firstUnconditional);
+}
+
 /**
  * True when `allow_failure` lets a failing test run pass: `true`, or
  * `exit_codes` that include 1 (the exit status of a failing pytest, jest,
@@ -227,6 +265,11 @@ export async function compareGitlabCi(before: string | null, after: string | nul
     const allowAfter = gitlabSetting(newRoot, next, "allow_failure");
     if (allowsTestFailures(allowAfter) && !allowsTestFailures(allowBefore)) {
       notes.push({ setting: `${name}.allow_failure`, line: line(`${name}.allow_failure`) ?? line(name), message: `test job "${name}" now has allow_failure: its failures no longer fail the pipeline`, before: allowBefore ?? null, after: allowAfter ?? null });
+    }
+    const neverBefore = isNeverRun(gitlabSetting(oldRoot, job, "rules"));
+    const rulesAfter = gitlabSetting(newRoot, next, "rules");
+    if (isNeverRun(rulesAfter) && !neverBefore) {
+      notes.push({ setting: `${name}.rules`, line: line(`${name}.rules`) ?? line(name), message: `test job "${name}" now has rules that never run it`, before: gitlabSetting(oldRoot, job, "rules") ?? null, after: rulesAfter ?? null });
     }
     const whenBefore = gitlabSetting(oldRoot, job, "when");
     const whenAfter = gitlabSetting(newRoot, next, "when");

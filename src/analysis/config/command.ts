@@ -285,7 +285,9 @@ const FAMILIES: Record<RunnerFamily, FamilySpec> = {
     isPositionalFilter: true,
   },
   generic: {
-    valueOptions: new Set(["-e", "--env", "-c", "--config", "-p", "--project", "--filter", "--target", "--tests", "--group", "--testsuite", "--tag", "--tags", "--spec", "--exclude-group", "--exclude", "--skip-tags"]),
+    valueOptions: new Set(["-e", "--env", "-c", "--config", "-p", "--project", "--filter", "--target", "--tests", "--group", "--testsuite", "--tag", "--tags", "--spec", "--exclude-group", "--exclude", "--skip-tags",
+      // tox
+      "--installpkg", "--root", "--workdir", "--result-json", "-x", "--override", "-f", "--factors", "-m", "--labels", "--hashseed", "--discover", "--runner"]),
     filterOptions: new Set(["--filter", "--tests", "-Dtest", "--group", "--testsuite", "--tag", "--tags", "-e", "--spec"]),
     ignoreOptions: new Set(["--exclude-group", "--exclude", "--skip-tags"]),
     narrowingOptions: new Set(["-DskipTests", "-Dmaven.test.skip=true", "-Dmaven.test.skip", "-DskipTests=true"]),

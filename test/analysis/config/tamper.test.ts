@@ -120,12 +120,14 @@ const FLAGS: FlagRow[] = [
   { name: "test job removed", path: ".github/workflows/ci.yml", before: `on: push\njobs:\n  lint:\n    runs-on: x\n    steps:\n      - run: npm run lint\n  test:\n    runs-on: x\n    steps:\n      - run: npm test\n`, after: `on: push\njobs:\n  lint:\n    runs-on: x\n    steps:\n      - run: npm run lint\n`, setting: /^jobs\.test$/ },
   { name: "workflow deleted", path: ".github/workflows/test.yml", before: workflow("      - run: npm test\n"), after: null, setting: /^jobs\.test$/ },
   { name: "renamed test job gets continue-on-error", path: ".github/workflows/ci.yml", before: "on: push\njobs:\n  build:\n    runs-on: x\n    steps:\n      - run: pytest\n", after: "on: push\njobs:\n  tests:\n    runs-on: x\n    continue-on-error: true\n    steps:\n      - run: pytest\n", setting: /^jobs\.tests\.continue-on-error$/, line: 5 },
+  { name: "workflow runs only on demand", path: ".github/workflows/ci.yml", before: workflow("      - run: npm test\n"), after: workflow("      - run: npm test\n").replace("on: [push]", "on: workflow_dispatch"), setting: /^on$/, line: 2 },
   // GitLab CI
   { name: "allow_failure on exit code 1", path: ".gitlab-ci.yml", before: gitlab("  script:\n    - pytest\n"), after: gitlab("  script:\n    - pytest\n  allow_failure:\n    exit_codes: [1, 137]\n"), setting: /allow_failure/ },
   { name: "allow_failure added", path: ".gitlab-ci.yml", before: gitlab("  script:\n    - pytest\n"), after: gitlab("  script:\n    - pytest\n  allow_failure: true\n"), setting: /allow_failure/, line: 6 },
   { name: "gitlab || true", path: ".gitlab-ci.yml", before: gitlab("  script:\n    - npm ci\n    - npm test\n"), after: gitlab("  script:\n    - npm ci\n    - npm test || true\n"), setting: /script/ },
   { name: "gitlab test job removed", path: ".gitlab-ci.yml", before: gitlab("  script:\n    - go test ./...\n") + "build:\n  script:\n    - go build\n", after: "stages: [test]\nbuild:\n  script:\n    - go build\n", setting: /^unit$/ },
   { name: "gitlab when: manual", path: ".gitlab-ci.yml", before: gitlab("  script:\n    - pytest\n"), after: gitlab("  script:\n    - pytest\n  when: manual\n"), setting: /when/ },
+  { name: "gitlab rules never", path: ".gitlab-ci.yml", before: gitlab("  script:\n    - pytest\n"), after: gitlab("  script:\n    - pytest\n  rules:\n    - when: never\n"), setting: /rules/ },
   { name: "gitlab allow_failure through extends", path: ".gitlab-ci.yml", before: ".base:\n  image: node\nunit:\n  extends: .base\n  script: [npm test]\n", after: ".base:\n  image: node\n  allow_failure: true\nunit:\n  extends: .base\n  script: [npm test]\n", setting: /allow_failure/ },
 ];
 
@@ -161,6 +163,8 @@ const PASSES: Row[] = [
   { name: "continue-on-error on a non-test step", path: ".github/workflows/ci.yml", before: workflow("      - run: npm test\n      - uses: codecov/codecov-action@v4\n"), after: workflow("      - run: npm test\n      - uses: codecov/codecov-action@v4\n        continue-on-error: true\n") },
   { name: "test step moved to another job", path: ".github/workflows/ci.yml", before: `on: push\njobs:\n  test:\n    runs-on: x\n    steps:\n      - run: npm test\n`, after: `on: push\njobs:\n  unit:\n    runs-on: x\n    steps:\n      - run: npm test\n` },
   { name: "test step renamed", path: ".github/workflows/ci.yml", before: workflow("      - name: Test\n        run: npm test\n"), after: workflow("      - name: Unit tests\n        run: npm test\n") },
+  { name: "push trigger narrowed to branches, pull_request added", path: ".github/workflows/ci.yml", before: workflow("      - run: npm test\n"), after: workflow("      - run: npm test\n").replace("on: [push]", "on:\n  push:\n    branches: [main]\n  pull_request:\n  workflow_dispatch:") },
+  { name: "gitlab rules that run on merge requests", path: ".gitlab-ci.yml", before: gitlab("  script:\n    - pytest\n"), after: gitlab("  script:\n    - pytest\n  rules:\n    - if: $CI_PIPELINE_SOURCE == 'merge_request_event'\n    - when: never\n") },
   { name: "matrix added", path: ".github/workflows/ci.yml", before: workflow("      - run: npm test\n"), after: workflow("      - run: npm test\n", "    strategy:\n      matrix:\n        node: [20, 22]\n") },
   { name: "continue-on-error removed", path: ".github/workflows/ci.yml", before: workflow("      - run: npm test\n        continue-on-error: true\n"), after: workflow("      - run: npm test\n") },
   { name: "gitlab job gains a test command", path: ".gitlab-ci.yml", before: gitlab("  script:\n    - pytest\n"), after: gitlab("  script:\n    - pytest\n    - pytest --doctest-modules src\n") },
@@ -180,6 +184,7 @@ const PASSES: Row[] = [
   { name: "CI command with an expression", path: ".github/workflows/ci.yml", before: workflow("      - run: tox run -e ${{ matrix.tox || format('py{0}', matrix.python) }}\n"), after: workflow("      - run: uv run --locked tox run -e ${{ matrix.tox || format('py{0}', matrix.python) }}\n") },
   { name: "make test replaced by the runner it ran", path: "tox.ini", before: "[testenv]\ncommands = make test\n", after: "[testenv]\ncommands = {env:TEST_RUNNER:pytest} {posargs}\n" },
   { name: "tox 4 subcommand and a changed matrix expression", path: ".github/workflows/ci.yml", before: workflow("      - run: tox -e ${{ matrix.tox }}\n"), after: workflow("      - run: uv run --locked --group dev tox run -e ${{ matrix.tox || format('py{0}', matrix.python) }}\n") },
+  { name: "tox installs a built wheel", path: ".github/workflows/ci.yml", before: workflow("      - run: tox -e ${{ matrix.tox_env }}\n"), after: workflow("      - run: tox run -e ${{ matrix.tox_env }} --installpkg dist/*.whl\n") },
   { name: "config under fixtures is someone else's", path: "test/fixtures/app/package.json", before: pkg({ test: "jest" }), after: pkg({ test: "jest || true" }) },
 ];
 
