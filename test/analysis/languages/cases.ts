@@ -220,6 +220,3 @@ export const LANGUAGE_CASES: readonly LanguageCase[] = [
       "}\n",
   },
 ];
-
-/** Spelling helpers, exported for the per-language tables. */
-export const spell = { snake, pascal, camel };
