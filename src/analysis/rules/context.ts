@@ -56,13 +56,23 @@ export function isTestSupportPath(path: string): boolean {
   return segments.some((segment) => TEST_SUPPORT_DIRECTORIES.has(segment.toLowerCase()));
 }
 
+/** Folders of build output and vendored code: nobody edits them by hand, so they say nothing about the change. */
+const GENERATED_DIRECTORIES: ReadonlySet<string> = new Set(["dist", "build", "out", "vendor", "node_modules", "coverage", ".next", ".nuxt", ".svelte-kit"]);
+
+/** True when a folder of the path holds build output or vendored code (`dist/`, `vendor/`, `node_modules/`). */
+export function isGeneratedPath(path: string): boolean {
+  const segments = path.split("/");
+  segments.pop();
+  return segments.some((segment) => GENERATED_DIRECTORIES.has(segment));
+}
+
 /**
  * True when the changed file is product code that the code rules
  * (validation_bypass, special_casing, feature_removal) judge: not test code,
- * and not fixtures, test data or mocks.
+ * not fixtures, test data or mocks, and not build output or vendored code.
  */
 export function isProductCode(pair: RulePair): boolean {
-  return !isTestPair(pair) && !isTestSupportPath(pair.path);
+  return !isTestPair(pair) && !isTestSupportPath(pair.path) && !isGeneratedPath(pair.path);
 }
 
 /** Extensions tried, in order, when an import specifier names no extension. */
