@@ -284,7 +284,7 @@ function baseNames(classNode: Node): string[] {
     .map((base) => base.text.split(".").pop() as string);
 }
 
-/** Module-level `pytestmark = pytest.mark.skip(...)` (or a list of marks). */
+/** `pytestmark = pytest.mark.skip(...)` (or a list of marks) among a module's or a class body's statements. */
 function moduleMarks(root: Node): Node[] {
   const marks: Node[] = [];
   for (const statement of namedChildren(root)) {
@@ -393,6 +393,8 @@ function extractPythonDrafts(path: string, grammar: LoadedGrammar, root: Node, c
     for (const decorator of decorators) applyMarker(decorator, marks, null);
     for (const frame of [...classes].reverse()) {
       for (const decorator of decoratorsOf(frame.node)) applyMarker(decorator, marks, `class ${frame.name}`);
+      const classBody = frame.node.childForFieldName("body");
+      for (const mark of classBody ? moduleMarks(classBody) : []) applyMarker(mark, marks, `pytestmark of class ${frame.name}`);
     }
     for (const mark of fileMarks) applyMarker(mark, marks, "pytestmark");
     const line = definition.startPosition.row + 1;

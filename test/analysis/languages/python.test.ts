@@ -52,6 +52,7 @@ describe("python: flags", () => {
     ["pytest.skip() in the body", "import pytest\ndef test_a():\n    pytest.skip('no db')\n    assert f()\n", "skipped", "pytest.skip()", "no db"],
     ["self.skipTest() in the body", "import unittest\nclass T(unittest.TestCase):\n    def test_a(self):\n        self.skipTest('later')\n", "skipped", "self.skipTest()", "later"],
     ["module pytestmark", "import pytest\npytestmark = pytest.mark.skip(reason='all')\ndef test_a():\n    pass\n", "skipped", "@pytest.mark.skip on pytestmark", "all"],
+    ["class pytestmark", "import pytest\nclass TestA:\n    pytestmark = [pytest.mark.xfail(reason='bug')]\n    def test_a(self):\n        pass\n", "failing", "@pytest.mark.xfail on pytestmark of class TestA", "bug"],
   ] as const)("%s", async (_title, source, flag, via, reason) => {
     const [test] = await testsOf(source);
     expect(test?.flags[flag]).toBe(true);
