@@ -1,5 +1,6 @@
 /**
- * validation_bypass in non-test code: guards removed, bodies collapsed to a
+ * validation_bypass in non-test code: guards removed or narrowed (an `||`
+ * alternative of the condition dropped, same throw), bodies collapsed to a
  * constant return, catches that now swallow, schemas loosened, suppressions
  * and casts added, and `"strict": false` in a tsconfig. Reads facts.ts
  * CodeFacts, so any language that fills them gets the same rules.
@@ -150,6 +151,59 @@ function newGuards(files: readonly { before: CodeFacts | null; after: CodeFacts 
   return multisetMinus(afterAll, beforeAll, guardKey);
 }
 
+/** The top-level `||` alternatives of a normalised condition (`a<0||b>1` -> ["a<0", "b>1"]); parenthesised ones stay whole. */
+function alternativesOf(condition: string): string[] {
+  const parts: string[] = [];
+  let depth = 0;
+  let quote: string | null = null;
+  let start = 0;
+  for (let i = 0; i < condition.length; i++) {
+    const char = condition[i] as string;
+    if (quote !== null) {
+      if (char === "\\") i++;
+      else if (char === quote) quote = null;
+    } else if (char === '"' || char === "'" || char === "`") {
+      quote = char;
+    } else if (char === "(" || char === "[" || char === "{") {
+      depth++;
+    } else if (char === ")" || char === "]" || char === "}") {
+      depth--;
+    } else if (depth === 0 && char === "|" && condition[i + 1] === "|") {
+      parts.push(condition.slice(start, i));
+      start = i + 2;
+      i++;
+    }
+  }
+  parts.push(condition.slice(start));
+  return parts;
+}
+
+/**
+ * Alternatives of a guard's condition that its rewritten version no longer
+ * checks, when the rewrite only dropped some (`p<0||p>100` -> `p<0`); empty
+ * when the condition was rewritten in any other way.
+ */
+function droppedAlternatives(before: string, after: string): string[] {
+  const was = alternativesOf(before);
+  const now = alternativesOf(after);
+  if (was.length < 2 || now.length >= was.length || !now.every((part) => was.includes(part))) return [];
+  return was.filter((part) => !now.includes(part));
+}
+
+function narrowedFinding(path: string, fn: string, was: GuardFact, now: GuardFact, dropped: string[]): Finding {
+  return {
+    type: "validation_bypass",
+    severity: "high",
+    file: path,
+    line: now.line,
+    before_file: path,
+    before_line: was.line,
+    message: `the guard \`if (${was.condition}) ${was.action}\` in ${fn === "" ? "module code" : `${fn}()`} of ${path} no longer checks ${dropped.map((part) => `\`${part}\``).join(" or ")}`,
+    evidence: { rule: "guard_narrowed", function: fn, condition_before: was.condition, condition_after: now.condition, dropped },
+    allowed: false,
+  };
+}
+
 function guardFindings(path: string, before: CodeFacts, after: CodeFacts, allAfter: readonly CodeSide[], moved: GuardFact[]): Finding[] {
   const findings: Finding[] = [];
   const afterFunctions = new Set((after.functions ?? []).map((fn) => fn.name));
@@ -188,6 +242,11 @@ function guardFindings(path: string, before: CodeFacts, after: CodeFacts, allAft
     };
     const unmatched = guards.filter((guard) => {
       const index = unused.findIndex((candidate) => isKeptBy(guard, candidate));
+      if (index !== -1) {
+        const partner = unused[index] as ReachedGuard;
+        const dropped = partner.isDirect && partner.guard.action === guard.action ? droppedAlternatives(guard.condition, partner.guard.condition) : [];
+        if (dropped.length > 0) findings.push(narrowedFinding(path, fn, guard, partner.guard, dropped));
+      }
       claim(index);
       return index === -1;
     });

@@ -58,6 +58,7 @@ const medium = `validation_bypass/medium ${PATH}`;
 const mustFlag: RuleCase[] = [
   { name: "an if-throw guard removed", changes: changed(edit(CART, `  if (percent < 0 || percent > 100) throw new RangeError("percent must be within 0..100");\n`, "")), findings: [high] },
   { name: "a guard that returns an error removed", changes: changed(edit(CART, `  if (!Number.isInteger(qty)) return err("not an integer");\n`, "")), findings: [high] },
+  { name: "a guard narrowed: one alternative of its condition dropped", changes: changed(edit(CART, "if (percent < 0 || percent > 100)", "if (percent < 0)")), findings: [high] },
   { name: "an assert() guard removed", changes: changed(edit(CART, `  assert(qty > 0, "qty must be positive");\n`, "")), findings: [high] },
   { name: "a guard's condition made always false", changes: changed(edit(CART, "if (percent < 0 || percent > 100)", "if (false && (percent < 0 || percent > 100))")), findings: [high] },
   { name: "a body collapsed to a constant return", changes: changed(edit(CART, "  const result = Order.safeParse(order);\n  return result.success;", "  return true;")), findings: [high] },
@@ -109,6 +110,7 @@ const mustNotFlag: RuleCase[] = [
     changes: changed(edit(CART, `  if (percent < 0 || percent > 100) throw new RangeError("percent must be within 0..100");\n`, "  validatePercent(percent);\n")),
     findings: [],
   },
+  { name: "a guard widened: an alternative added", changes: changed(edit(CART, "if (percent < 0 || percent > 100)", "if (percent < 0 || percent > 100 || Number.isNaN(percent))")), findings: [] },
   { name: "a guard's message reworded", changes: changed(edit(CART, "percent must be within 0..100", "percent out of range")), findings: [] },
   { name: "a guard's condition rewritten, same error class", changes: changed(edit(CART, "if (percent < 0 || percent > 100)", "if (!(percent >= 0) || !(percent <= 100))")), findings: [] },
   { name: "a function with its guard deleted (not exported: no feature_removal either)", changes: [change("src/util.ts", "export const x = 1;\nfunction check(n: number) {\n  if (n < 0) throw new Error(\"neg\");\n}\n", "export const x = 1;\n")], findings: [] },
