@@ -297,7 +297,10 @@ async function onPostToolUse(call: Call): Promise<Partial> {
   const { payload, store, binding, settings } = call;
   const tool = payload.toolName ?? "";
   if (!MUTATING_TOOLS.has(tool)) return { output: {}, decision: "allow", why: `${tool || "(no tool)"} changes no file` };
-  const post = store.checkpoint({ loop: binding.loop, kind: "post-tool", tool, toolUseId: payload.toolUseId, message: `post-tool checkpoint (${tool})` });
+  const request = { loop: binding.loop, kind: "post-tool" as const, tool, toolUseId: payload.toolUseId, message: `post-tool checkpoint (${tool})` };
+  // The fast path: a file tool names the one file it wrote, so only that file is read again.
+  const named = FILE_EDIT_TOOLS.has(tool) ? toolFilePath(payload) : undefined;
+  const post = named ? store.checkpointPaths(request, [named]) : store.checkpoint(request);
   if (!post.changed) return { output: {}, decision: "allow", checkpoint: post.oid, why: "the tool changed nothing" };
   const baselineOid = store.readLoopRef(binding.loop, "baseline");
   if (!baselineOid || baselineOid === post.oid) return { output: {}, decision: "allow", checkpoint: post.oid, why: "this checkpoint is the baseline" };

@@ -314,10 +314,10 @@ export class CheckpointStore {
    * loop's head checkpoint, editing its tree along those paths. Cost follows
    * the number of paths, not the repository. Other changes made since the
    * head (by anything else) are picked up by the next full checkpoint.
-   * Falls back to a full checkpoint when the loop has no head yet or a path
-   * is now a folder. Paths are relative to the work tree root or absolute;
-   * paths outside the work tree, in `.git` or in ralph's state folder are
-   * ignored; a new file git would ignore is left out, as a full snapshot would.
+   * Falls back to a full checkpoint when the loop has no head yet, or a path
+   * is now a folder or is not a work tree path (outside it, in `.git` or in
+   * ralph's state folder). Paths are relative to the work tree root or
+   * absolute; a new file git would ignore is left out, as a full snapshot would.
    * @throws RalphError E_LOCKED, E_UNREADABLE, E_CONFLICT
    */
   checkpointPaths(request: CheckpointRequest, paths: readonly string[], options: SnapshotOptions = {}): CheckpointResult {

@@ -4,8 +4,8 @@
  * checkpoint, with git's rules for which paths a snapshot holds (ignored new
  * files stay out unless git tracks them; nothing inside a nested repository).
  */
-import { existsSync, lstatSync, readFileSync, readlinkSync } from "node:fs";
-import { isAbsolute, join, relative } from "node:path";
+import { existsSync, lstatSync, readFileSync, readlinkSync, realpathSync } from "node:fs";
+import { basename, dirname, isAbsolute, join, relative } from "node:path";
 import { isErrno } from "../errors.js";
 import { readGitIndex } from "./git-index.js";
 import { globalLayers, isIgnored, makeLayer, readPatternFile, type IgnoreLayer } from "./ignore-rules.js";
@@ -31,7 +31,15 @@ export interface PathEdits {
 /** Normalises a tool-supplied path to a work-tree-relative '/' path, or null when it is not a path a snapshot may hold. */
 export function workTreePath(repo: Repository, raw: string): string | null {
   const slashed = raw.replace(/\\/g, "/");
-  const rel = isAbsolute(slashed) ? relative(repo.workTree, slashed) : slashed.replace(/^(\.\/)+/, "");
+  let rel = isAbsolute(slashed) ? relative(repo.workTree, slashed) : slashed.replace(/^(\.\/)+/, "");
+  if (isAbsolute(slashed) && (rel.startsWith("../") || rel === "..")) {
+    // The agent may name the file through a symlinked path to the work tree (the work tree path is real).
+    try {
+      rel = relative(repo.workTree, join(realpathSync(dirname(slashed)), basename(slashed)));
+    } catch {
+      /* its folder does not exist: leave it outside */
+    }
+  }
   if (rel === "" || rel.startsWith("../") || rel === ".." || isAbsolute(rel)) return null;
   try {
     assertSafePath(rel);
@@ -87,7 +95,8 @@ function parseQuotedPathTrailer(value: string, pattern: RegExp): { path: string;
 /**
  * Reads the named paths and turns them into edits of the head checkpoint's
  * tree. Returns null when the fast path cannot represent the change (a path
- * is now a folder): the caller takes a full snapshot instead.
+ * is now a folder, or is not a work tree path: outside it, in `.git` or in
+ * ralph's state folder): the caller takes a full snapshot instead.
  * @throws RalphError E_UNREADABLE when a named file cannot be read.
  */
 export function planPathEdits(
@@ -104,7 +113,7 @@ export function planPathEdits(
   const umask = process.umask();
   for (const raw of rawPaths) {
     const path = workTreePath(repo, raw);
-    if (path === null) continue;
+    if (path === null) return null; // not a path the fast path can place: let a full scan decide
     let st;
     try {
       st = lstatSync(join(repo.workTree, path), { throwIfNoEntry: false });

@@ -148,9 +148,13 @@ describe("ralph hook claude: PostToolUse judgement", () => {
     const root = sampleRepo();
     hook(root, fixture("session-start", root));
     writeFileSync(join(root, "test/math.test.ts"), MATH_TEST.replace('it("adds negatives"', 'it.skip("adds negatives"'));
-    expect(answerOf(hook(root, { ...fixture("post-edit", root), tool_use_id: "toolu_skip" }))).toMatchObject({ decision: "block" });
+    // The payloads name the files the tools wrote, as Claude Code's do (PostToolUse re-reads only that file).
+    const edit = fixture("post-edit", root);
+    const skipEdit = { ...edit, tool_use_id: "toolu_skip", tool_input: { ...(edit.tool_input as object), file_path: join(root, "test/math.test.ts") } };
+    expect(answerOf(hook(root, skipEdit))).toMatchObject({ decision: "block" });
     writeFileSync(join(root, "src/other.ts"), "export const other = 1;\n");
-    const later = answerOf(hook(root, { ...fixture("post-write", root), tool_use_id: "toolu_other" }));
+    const write = fixture("post-write", root);
+    const later = answerOf(hook(root, { ...write, tool_use_id: "toolu_other", tool_input: { ...(write.tool_input as object), file_path: join(root, "src/other.ts") } }));
     expect(later).toMatchObject({ hookSpecificOutput: { hookEventName: "PostToolUse" } });
     expect((later.hookSpecificOutput as Record<string, string>).additionalContext).toContain("test_disabled");
   });

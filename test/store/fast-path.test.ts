@@ -28,7 +28,7 @@ describe("checkpointPaths", () => {
       ["a symlink", () => symlinkSync("src/a.ts", join(root, "link")), "link"],
       ["a file where a folder was (deep) via absolute path", () => { rmSync(join(root, "src/new"), { recursive: true }); writeFiles(root, { "src/new": "now a file\n" }); }, "src/new"],
       ["a 0600 file", () => writeFiles(root, { "secret.env": { content: "k\n", mode: 0o600 } }), "secret.env"],
-      ["a path outside the work tree is ignored", () => undefined, "/etc/hostname"],
+      ["a path outside the work tree: a full scan decides", () => writeFiles(root, { "other.txt": "picked up by the full scan\n" }), "/etc/hostname"],
     ];
     for (const [what, act, path] of steps) {
       act();
