@@ -10,9 +10,9 @@
  * both see a stale lock only one removes it.
  */
 import { randomBytes } from "node:crypto";
-import { linkSync, mkdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from "node:fs";
+import { linkSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
-import { dirname } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { RalphError, isErrno } from "../errors.js";
 
 /** What a lock file holds. */
@@ -138,6 +138,28 @@ function removeIfUnchanged(path: string): void {
   }
 }
 
+/** Temp files of `tryAcquire` older than this were left by killed processes, in ms. */
+const LEFTOVER_TEMP_MS = 60_000;
+
+/** Removes `<lock>.<token>.tmp` / `.stale-*` files that killed processes left beside the lock (called while holding it). */
+function removeLeftoverTemps(path: string): void {
+  const dir = dirname(path);
+  const prefix = `${basename(path)}.`;
+  try {
+    for (const name of readdirSync(dir)) {
+      if (!name.startsWith(prefix) || !(name.endsWith(".tmp") || name.includes(".stale-"))) continue;
+      const file = join(dir, name);
+      try {
+        if (Date.now() - statSync(file).mtimeMs > LEFTOVER_TEMP_MS) unlinkSync(file);
+      } catch {
+        /* gone meanwhile */
+      }
+    }
+  } catch {
+    /* the folder is unreadable: nothing to tidy */
+  }
+}
+
 const sleepBuffer = new Int32Array(new SharedArrayBuffer(4));
 function sleepMs(ms: number): void {
   Atomics.wait(sleepBuffer, 0, 0, ms);
@@ -187,6 +209,7 @@ export function withLock<T>(path: string, fn: () => T, options: LockOptions = {}
     sleepMs(delay);
     delay = Math.min(delay * 2, 50);
   }
+  removeLeftoverTemps(path);
   try {
     return fn();
   } finally {

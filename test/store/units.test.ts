@@ -130,3 +130,22 @@ describe("ralph's lock", () => {
     expect(existsSync(path)).toBe(true);
   });
 });
+
+describe("ralph's lock leftovers", () => {
+  it("removes temp files that killed processes left beside the lock, once they are old", async () => {
+    const { withLock } = await import("../../src/store/lock.js");
+    const { mkdtempSync, writeFileSync, utimesSync, existsSync } = await import("node:fs");
+    const { tmpdir } = await import("node:os");
+    const dir = mkdtempSync(join(tmpdir(), "ralph-lock-"));
+    const path = join(dir, "checkpoint.lock");
+    const oldTemp = join(dir, "checkpoint.lock.0123456789abcdef.tmp");
+    const freshTemp = join(dir, "checkpoint.lock.fedcba9876543210.tmp");
+    writeFileSync(oldTemp, "{}");
+    writeFileSync(freshTemp, "{}");
+    const old = new Date(Date.now() - 120_000);
+    utimesSync(oldTemp, old, old);
+    withLock(path, () => undefined);
+    expect(existsSync(oldTemp)).toBe(false);
+    expect(existsSync(freshTemp)).toBe(true);
+  });
+});
