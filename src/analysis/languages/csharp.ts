@@ -4,7 +4,7 @@
  * (`[TestMethod]`, `[DataTestMethod]` + `[DataRow]`, `[Ignore]`), and
  * assertions (`Assert.*`, `CollectionAssert.*`, `StringAssert.*`, NUnit
  * `Assert.That(x, Is...)`, FluentAssertions `x.Should().Be(y)`), from
- * tree-sitter-c-sharp with grammars/csharp/*.scm. Test ids are the
+ * tree-sitter-c-sharp with the one flat query grammars/csharp/facts.scm. Test ids are the
  * enclosing class names and the method name (namespaces left out, so a
  * namespace move is not a rename).
  */
@@ -28,7 +28,7 @@ import type { AssertionFact, FileFacts, NonTestFunctionFact } from "../facts.js"
 import { isUnderTestDirectory, type LanguageModule } from "./language.js";
 
 const LANGUAGE_ID = "csharp";
-const QUERIES = ["tests", "assertions"] as const;
+const QUERIES = ["facts"] as const;
 
 /** `*Tests.cs`, `*Test.cs`, a `*.Tests`/`*.UnitTests` project folder, or under a test directory. */
 export function isCSharpTestPath(path: string): boolean {
@@ -256,7 +256,8 @@ function extractCSharpDrafts(path: string, grammar: LoadedGrammar, root: Node, c
   if (/\busing\s+Microsoft\.VisualStudio\.TestTools\b/.test(content)) frameworks.add("mstest");
   if (/\busing\s+FluentAssertions\b/.test(content)) frameworks.add("fluentassertions");
 
-  for (const match of queryCaptures(grammar, "tests", root)) {
+  const matches = queryCaptures(grammar, "facts", root);
+  for (const match of matches) {
     const definition = match.get("definition");
     const name = definition?.childForFieldName("name")?.text;
     if (!definition || !name) continue;
@@ -285,7 +286,7 @@ function extractCSharpDrafts(path: string, grammar: LoadedGrammar, root: Node, c
   }
 
   const assertions: AssertionDraft[] = [];
-  for (const match of queryCaptures(grammar, "assertions", root)) {
+  for (const match of matches) {
     const node = match.get("call");
     const call = node ? assertionCall(node) : null;
     if (!node || !call) continue;

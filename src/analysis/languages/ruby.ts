@@ -5,7 +5,7 @@
  * minitest (`def test_*` in a `Minitest::Test`/`*TestCase` class,
  * ActiveSupport `test "name" do`, `skip`), with their assertions
  * (`expect(...).to matcher`, `assert_*`/`refute_*`, `must_*`/`wont_*`), from
- * tree-sitter-ruby with the one flat query grammars/ruby/calls.scm.
+ * tree-sitter-ruby with the one flat query grammars/ruby/facts.scm.
  */
 
 import {
@@ -29,7 +29,7 @@ import type { AssertionFact, FileFacts, NonTestFunctionFact, TestFlag } from "..
 import { isUnderTestDirectory, type LanguageModule } from "./language.js";
 
 const LANGUAGE_ID = "ruby";
-const QUERIES = ["calls"] as const;
+const QUERIES = ["facts"] as const;
 
 /** `*_spec.rb`, `*_test.rb`, `test_*.rb`, or under `spec/`/`test/`. */
 export function isRubyTestPath(path: string): boolean {
@@ -221,7 +221,7 @@ function extractRubyDrafts(path: string, grammar: LoadedGrammar, root: Node): Ex
   const nonTestFunctions: NonTestFunctionFact[] = [];
   const skips: SkipDraft[] = [];
   const frameworks = new Set<string>();
-  const matches = queryCaptures(grammar, "calls", root);
+  const matches = queryCaptures(grammar, "facts", root);
 
   for (const match of matches) {
     const call = match.get("call");
