@@ -227,8 +227,19 @@ function parametrizeRows(decorators: readonly Node[]): Rows | null {
   if (isUnknown) return { count: null };
   const count = tables.reduce((product, rows) => product * rows.length, 1);
   if (tables.length > 1) return { count };
-  const rows = tables[0] as Node[];
+  // A row wrapped in pytest.param(..., marks=pytest.mark.skip/xfail) no longer tests anything:
+  // it is left out of the row hashes, so a row that gains such a mark counts as a removed row.
+  const rows = (tables[0] as Node[]).filter((row) => !isDisabledRow(row));
   return { count, hashes: rows.map(hashRow), literals: rows.map(literalsOf) };
+}
+
+/** `pytest.param(..., marks=pytest.mark.skip(...))` (or skipif/xfail, alone or in a list). */
+function isDisabledRow(row: Node): boolean {
+  if (row.type !== "call" || !/(^|\.)param$/.test(row.childForFieldName("function")?.text ?? "")) return false;
+  const marks = argumentsOf(row.childForFieldName("arguments")).keywords.get("marks");
+  if (!marks) return false;
+  const entries = marks.type === "list" || marks.type === "tuple" ? namedChildren(marks) : [marks];
+  return entries.some((entry) => markerFlag(dottedName(entry).name) !== undefined);
 }
 
 /** A class on the way from a function up to the module, with whether it is collected and its marker decorators. */

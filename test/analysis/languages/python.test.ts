@@ -84,6 +84,16 @@ describe("python: parametrize rows", () => {
   });
 
   it.each([
+    ["a row that gains marks=pytest.mark.skip", "[(1, 2), pytest.param(3, 4, marks=pytest.mark.skip)]", [["test_deletion", "test_a"]]],
+    ["a row that gains marks=[pytest.mark.xfail]", "[(1, 2), pytest.param(3, 4, marks=[pytest.mark.xfail(reason='bug')])]", [["test_deletion", "test_a"]]],
+    ["a row wrapped in pytest.param with an id only", "[(1, 2), pytest.param(3, 4, id='three')]", []],
+  ])("%s", async (_title, rows, expected) => {
+    const file = (table: string) => `import pytest\n@pytest.mark.parametrize('a,b', ${table})\ndef test_a(a, b):\n    assert f(a) == b\n`;
+    const analysis = await analyzeChanges([{ path: "tests/test_a.py", before: file("[(1, 2), (3, 4)]"), after: file(rows) }]);
+    expect(analysis.findings.map((finding) => [finding.type, finding.test])).toEqual(expected);
+  });
+
+  it.each([
     ["every merged case survives as a row: nothing", "[(2, 4), (3, 9)]", []],
     ["one merged case has no row: a test_deletion", "[(2, 4)]", [["test_deletion", "test_cube"]]],
   ])("merging tests into a parametrized test: %s", async (_title, rows, expected) => {
