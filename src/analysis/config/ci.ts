@@ -7,7 +7,7 @@
  * `when: manual`/`never` added, and test commands narrowed or masked.
  */
 
-import { analyzeCommand, compareCommands, runsTests } from "./command.js";
+import { analyzeCommand, compareCommands, isDelegatingRunner, runsTests } from "./command.js";
 import type { TamperNote } from "./finding.js";
 import type { StaticConfig, StaticValue } from "./static-value.js";
 import { readYaml } from "./yaml.js";
@@ -144,7 +144,8 @@ export async function compareGithubWorkflow(before: string | null, after: string
     const next = nextId === undefined ? undefined : newJobs.get(nextId);
     if (!next || nextId === undefined) {
       const lost = testSteps.filter((step) => !(step.run && remainingCommands.includes(step.run.trim())));
-      const isMovedToAnotherFile = runners.size > 0 && [...runners].every((runner) => elsewhere.has(runner));
+      const isMovedToAnotherFile =
+        runners.size > 0 && [...runners].every((runner) => elsewhere.has(runner) || (isDelegatingRunner(runner) && [...elsewhere].some(isDelegatingRunner)));
       if ((lost.length > 0 || testSteps.length === 0) && !isMovedToAnotherFile) {
         notes.push({ setting: `jobs.${id}`, line: null, message: `test job "${id}" was removed`, before: testSteps.map((step) => step.run ?? step.uses), after: null });
       }
@@ -157,16 +158,21 @@ export async function compareGithubWorkflow(before: string | null, after: string
       notes.push({ setting: `jobs.${nextId}.if`, line: line(`jobs.${nextId}.if`), message: `test job "${nextId}" now has if: ${String(next.job.if)}: it never runs`, before: old.job.if ?? null, after: next.job.if ?? null });
     }
     const unused = [...next.steps];
-    for (const step of testSteps) {
+    // Steps that run a test runner pair first; a step that is a test step only by its name ("Test build") comes last.
+    const hasRunner = (step: Step): boolean => step.run !== null && runsTests(step.run);
+    const ordered = [...testSteps.filter(hasRunner), ...testSteps.filter((step) => !hasRunner(step))];
+    for (const step of ordered) {
       let index = unused.findIndex((candidate) => candidate.key === step.key);
       if (index === -1 && step.run) {
         const runners = analyzeCommand(step.run).invocations.map((invocation) => invocation.runner);
         index = unused.findIndex((candidate) => candidate.run !== null && analyzeCommand(candidate.run).invocations.some((invocation) => runners.includes(invocation.runner)));
       }
       // Otherwise the test step that took its place in this job (a runner replaced: `yarn jest` -> `yarn vitest`).
-      if (index === -1) index = unused.findIndex((candidate) => candidate.isTest && candidate.run !== null && !testSteps.some((other) => other.key === candidate.key));
+      if (index === -1 && hasRunner(step)) index = unused.findIndex((candidate) => hasRunner(candidate) && !testSteps.some((other) => other.key === candidate.key));
       if (index === -1) {
         if (step.run && remainingCommands.includes(step.run.trim())) continue;
+        // A step that is a test step only by name ("Test build": `yarn build`) runs no tests to lose.
+        if (step.run !== null && !hasRunner(step)) continue;
         notes.push({ setting: step.path, line: null, message: `test ${describeStep(step)} was removed from job "${id}"`, before: step.run ?? step.uses, after: null });
         continue;
       }

@@ -434,7 +434,10 @@ function identifyRunner(words: readonly string[]): { runner: string; family: Run
         return name && TEST_SCRIPT_NAME.test(name) ? { runner: `npm run ${name}`, family: "script", args: scriptArgs(rest(second === "run" ? 3 : 2)) } : null;
       }
       if (words.includes("--test")) return { runner: "node --test", family: "node", args: rest(1).filter((word) => word !== "--test") };
-      return null;
+      // `node --experimental-vm-modules node_modules/.bin/jest`, `yarn node $(yarn bin jest)`: a runner's bin run by node.
+      const script = words.slice(1).findIndex((word) => !word.startsWith("-"));
+      const bin = script === -1 ? null : binName(words[script + 1] as string);
+      return bin && RUNNER_BINARIES.has(bin) ? identifyRunner([bin, ...words.slice(script + 2)]) : null;
     }
     case "pytest":
     case "py.test":
@@ -459,6 +462,7 @@ function identifyRunner(words: readonly string[]): { runner: string; family: Run
     case "npm":
     case "pnpm":
     case "yarn": {
+      if (head === "yarn" && second === "node") return identifyRunner(rest(1));
       // `pnpm vitest`, `yarn jest`: a package binary, when no script of that name is meant.
       if (head !== "npm" && second && RUNNER_BINARIES.has(second)) return identifyRunner(rest(1));
       if (second === "test" || second === "t" || second === "tst") return { runner: "npm run test", family: "script", args: scriptArgs(rest(2)) };
@@ -499,6 +503,16 @@ function identifyRunner(words: readonly string[]): { runner: string; family: Run
     default:
       return null;
   }
+}
+
+/** The package binary a script path names: `$(yarn bin jest)`, `$(npm bin)/jest`, `node_modules/.bin/jest`, `node_modules/jest/bin/jest.js`. */
+function binName(word: string): string | null {
+  const substituted = /^\$\((?:yarn|pnpm|npm) bin(?: ([\w@/.-]+))?\)\/?([\w.-]*)$/.exec(word);
+  if (substituted) return (substituted[1] ?? substituted[2] ?? "") || null;
+  const bin = /node_modules\/\.bin\/([\w.-]+)$/.exec(word);
+  if (bin) return bin[1] as string;
+  const packaged = /node_modules\/((?:@[\w.-]+\/)?[\w.-]+)\/bin\//.exec(word);
+  return packaged ? (packaged[1] as string) : null;
 }
 
 /** Arguments after `--` in `npm test -- args` are passed to the script. */
@@ -796,8 +810,27 @@ export function compareAnalyses(was: CommandAnalysis, now: CommandAnalysis, befo
 const FAMILY_LANGUAGE: Record<RunnerFamily, string> = { js: "js", mocha: "js", node: "js", pytest: "python", go: "go", cargo: "rust", script: "script", generic: "generic" };
 
 /** Runners that run something defined elsewhere: an npm script, a make target, a tox or nox environment, a monorepo task. */
-function isDelegatingRunner(runner: string): boolean {
+export function isDelegatingRunner(runner: string): boolean {
   return /^(npm run |make$|tox$|nox$|turbo |nx |lerna )/.test(runner);
+}
+
+/**
+ * True when `after` runs everything `before` runs: no note from
+ * {@link compareCommands}, and each before run's paths inside the paths of
+ * an after run of the same runner (a stricter test than the note rules,
+ * which leave a selection that moved elsewhere alone). Used to tell a
+ * renamed script or step from a removed one.
+ */
+export function coversCommand(before: string, after: string): boolean {
+  if (compareCommands(before, after, "", null).length > 0) return false;
+  const now = analyzeCommand(after).invocations;
+  return analyzeCommand(before).invocations.every((invocation) =>
+    now.some(
+      (candidate) =>
+        candidate.runner === invocation.runner &&
+        (candidate.positional.length === 0 || invocation.positional.every((path) => candidate.positional.some((wide) => isPathCovered(wide, path)))),
+    ) || now.some((candidate) => candidate.runner !== invocation.runner),
+  );
 }
 
 /** True when the command runs a test runner (used to decide whether a CI step or script is a test step). */

@@ -5,7 +5,7 @@
  * keys.
  */
 
-import { compareCommands, isTestScriptName } from "./command.js";
+import { compareCommands, coversCommand, isTestScriptName } from "./command.js";
 import type { TamperNote } from "./finding.js";
 import { parseJsonWithLines } from "./json.js";
 import { compareRunnerSettings, istanbulSettings, jestSettings, mochaSettings, vitestSettings, type RunnerSettings } from "./runner-settings.js";
@@ -58,7 +58,7 @@ function subConfig(config: StaticConfig, key: string): StaticConfig {
 }
 
 /** `npm test`, `npm run x`, `pnpm x`, `yarn run x`, `bun run x`, with `-- args` after them. */
-const SCRIPT_CALL = /\b(?:npm|pnpm|yarn|bun)\s+(?:(t|test)\b|(?:run|run-script)\s+([\w:.-]+)|([\w:.-]+))((?:\s+--(?:\s+[^\s;&|()]+)+)?)/g;
+const SCRIPT_CALL = /\b(?:npm|pnpm|yarn|bun)\s+(?:(t|test)\b|(?:run|run-script)\s+('\/[^']+\/'|"\/[^"]+\/"|\/\S+\/|[\w:.-]+)|([\w:.-]+))((?:\s+--(?:\s+[^\s;&|()]+)+)?)/g;
 
 /**
  * A script's command with the scripts it calls in the same package.json
@@ -70,6 +70,18 @@ export function resolveScript(scripts: Readonly<Record<string, string>>, command
   if (depth >= 5) return command;
   return command.replace(SCRIPT_CALL, (whole, test: string | undefined, run: string | undefined, bare: string | undefined, args: string) => {
     const name = test ? "test" : (run ?? bare ?? "");
+    // pnpm runs every script matching `/regex/` (`pnpm run "/^test:.*/"`).
+    const pattern = /^['"]?\/(.+)\/['"]?$/.exec(name);
+    if (pattern) {
+      let regex: RegExp;
+      try {
+        regex = new RegExp(pattern[1] as string);
+      } catch {
+        return whole;
+      }
+      const matching = Object.keys(scripts).filter((script) => regex.test(script));
+      return matching.length === 0 ? whole : `(${matching.map((script) => `(${resolveScript(scripts, scripts[script] as string, depth + 1)})`).join(" && ")})`;
+    }
     const body = scripts[name];
     if (body === undefined || (bare !== undefined && ["install", "ci", "exec", "add", "dlx", "i"].includes(bare))) return whole;
     const extra = args.replace(/^\s+--/, "").trim();
@@ -90,10 +102,16 @@ export function comparePackageJson(before: string | null, after: string | null):
       : {};
   const oldScripts = scripts(scriptsBefore);
   const newScripts = scripts(scriptsAfter);
+  // What the scripts added in this change run, so a test script renamed (`test:ci` -> `test:spec`) is not a removal.
+  const addedScripts = Object.entries(newScripts)
+    .filter(([name]) => !(name in oldScripts))
+    .map(([, command]) => resolveScript(newScripts, command))
+    .join("\n");
   for (const [name, command] of Object.entries(oldScripts)) {
     if (!isTestScriptName(name) && !/^(ci|check|verify|coverage|cov)(:|$)/.test(name)) continue;
     const next = newScripts[name];
     const line = now.lines.get(`scripts.${name}`) ?? null;
+    if (next === undefined && addedScripts !== "" && coversCommand(resolveScript(oldScripts, command), addedScripts)) continue;
     const resolvedBefore = resolveScript(oldScripts, command);
     const resolvedAfter = next === undefined ? "" : resolveScript(newScripts, next);
     if (resolvedAfter === resolvedBefore) continue;

@@ -42,6 +42,8 @@ const FLAGS: FlagRow[] = [
   { name: "test handed to a new script that echoes", path: "package.json", before: pkg({ test: "vitest run" }), after: pkg({ test: "npm run test:ci", "test:ci": "echo skipped" }), setting: /^scripts\.test$/ },
   { name: "npm test -- filter through a called script", path: "package.json", before: pkg({ test: "npm run test:unit", "test:unit": "vitest run" }), after: pkg({ test: "npm run test:unit -- cart", "test:unit": "vitest run" }), setting: /^scripts\.test$/ },
   { name: "e2e runner dropped while unit runner stays", path: "package.json", before: pkg({ test: "vitest run && cypress run" }), after: pkg({ test: "vitest run" }), setting: /^scripts\.test$/ },
+  { name: "jest through node gains a filter", path: "package.json", before: pkg({ test: "node --experimental-vm-modules node_modules/.bin/jest" }), after: pkg({ test: "node --experimental-vm-modules node_modules/.bin/jest -t fast" }), setting: /^scripts\.test$/ },
+  { name: "integration script removed beside a unit script", path: "package.json", before: pkg({ "test:unit": "vitest run test/unit", "test:integration": "vitest run test/integration" }), after: pkg({ "test:unit": "vitest run test/unit", "test:smoke": "vitest run test/unit/smoke.test.ts" }), setting: /^scripts\.test:integration$/ },
   { name: "test:unit script removed", path: "package.json", before: pkg({ test: "npm run test:unit", "test:unit": "vitest run" }), after: pkg({ test: "npm run test:unit" }), setting: /^scripts\.test:unit$/ },
   { name: "testPathIgnorePatterns via CLI", path: "package.json", before: pkg({ test: "jest --ci" }), after: pkg({ test: "jest --ci --testPathIgnorePatterns=cart" }), setting: /^scripts\.test$/ },
   { name: "c8 threshold lowered", path: "package.json", before: pkg({ test: "c8 --check-coverage --lines 90 vitest run" }), after: pkg({ test: "c8 --check-coverage --lines 70 vitest run" }), setting: /^scripts\.test$/, severity: "medium" },
@@ -185,6 +187,10 @@ const PASSES: Row[] = [
   { name: "make test replaced by the runner it ran", path: "tox.ini", before: "[testenv]\ncommands = make test\n", after: "[testenv]\ncommands = {env:TEST_RUNNER:pytest} {posargs}\n" },
   { name: "tox 4 subcommand and a changed matrix expression", path: ".github/workflows/ci.yml", before: workflow("      - run: tox -e ${{ matrix.tox }}\n"), after: workflow("      - run: uv run --locked --group dev tox run -e ${{ matrix.tox || format('py{0}', matrix.python) }}\n") },
   { name: "tox installs a built wheel", path: ".github/workflows/ci.yml", before: workflow("      - run: tox -e ${{ matrix.tox_env }}\n"), after: workflow("      - run: tox run -e ${{ matrix.tox_env }} --installpkg dist/*.whl\n") },
+  { name: "pnpm regex script selector", path: "package.json", before: pkg({ test: "vitest --coverage", "test:ci": "vitest" }), after: pkg({ test: "pnpm run '/^test:.*/'", "test:types": "tsc --noEmit", "test:spec": "vitest" }) },
+  { name: "jest run through node for ESM", path: "package.json", before: pkg({ test: "jest" }), after: pkg({ test: "yarn node --experimental-vm-modules $(yarn bin jest)" }) },
+  { name: "a build step named Test Build beside the test step", path: ".github/workflows/ci.yml", before: workflow("      - name: Test Build\n        run: yarn build\n      - name: Test Default\n        run: yarn test:ci\n"), after: workflow("      - run: pnpm build\n      - run: pnpm test:spec\n") },
+  { name: "test script renamed", path: "package.json", before: pkg({ test: "vitest run", "test:ci": "vitest run --reporter=junit" }), after: pkg({ test: "vitest run", "test:junit": "vitest run --reporter=junit" }) },
   { name: "config under fixtures is someone else's", path: "test/fixtures/app/package.json", before: pkg({ test: "jest" }), after: pkg({ test: "jest || true" }) },
 ];
 
