@@ -143,6 +143,17 @@ function enclosingClass(definition: Node): Node | null {
   return null;
 }
 
+/** The `before`/`prepend_before`/`append_before` hook call whose block holds this node, if any (stopping at examples). */
+function enclosingHook(node: Node): Node | null {
+  for (let parent = node.parent; parent; parent = parent.parent) {
+    if (parent.type !== "call") continue;
+    const name = parent.childForFieldName("method")?.text ?? "";
+    if (/^(prepend_|append_)?before$/.test(name)) return parent;
+    if (DECLARATIONS.has(name)) return null;
+  }
+  return null;
+}
+
 /** Is this `class X < Base` a minitest/test-unit test class? */
 function isTestClass(node: Node): boolean {
   const superclass = node.childForFieldName("superclass")?.text ?? "";
@@ -249,6 +260,19 @@ function extractRubyDrafts(path: string, grammar: LoadedGrammar, root: Node): Ex
 
   const containing = (node: Node): Group[] =>
     groups.filter((group) => group.node.startIndex < node.startIndex && node.endIndex <= group.node.endIndex).sort((a, b) => a.node.startIndex - b.node.startIndex);
+
+  // `before { skip "why" }` in a group skips every example of the group.
+  for (const match of matches) {
+    const call = match.get("call");
+    const method = call?.childForFieldName("method")?.text;
+    if (!call || (method !== "skip" && method !== "pending") || call.childForFieldName("receiver") || call.childForFieldName("block")) continue;
+    const hook = enclosingHook(call);
+    const group = hook ? containing(hook).pop() : undefined;
+    if (!group) continue;
+    const flag: TestFlag = method === "pending" ? "failing" : "skipped";
+    const reason = stringValue(argumentsOf(call)[0]);
+    if (!group.marks[flag]) group.marks[flag] = reason === null ? { via: `${method}() in a before hook` } : { via: `${method}() in a before hook`, reason };
+  }
 
   for (const example of examples) {
     const enclosing = containing(example.node);

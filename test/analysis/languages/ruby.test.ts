@@ -36,6 +36,7 @@ describe("ruby: flags", () => {
     ["pending inside the example", 'describe "c" do\n  it "a" do\n    pending "not yet"\n  end\nend\n', "failing", "pending()", "not yet"],
     ["fit focuses", 'describe "c" do\n  fit "a" do\n  end\nend\n', "focused", "fit", undefined],
     ["an it without a block is todo", 'describe "c" do\n  it "a"\nend\n', "todo", "it without a block", undefined],
+    ["skip in a before hook of the group", 'describe "c" do\n  before { skip "no db" }\n  it "a" do\n  end\nend\n', "skipped", 'skip() in a before hook on group "c"', "no db"],
     ["minitest skip", "class CartTest < Minitest::Test\n  def test_a\n    skip\n  end\nend\n", "skipped", "skip()", undefined],
   ] as const)("%s", async (_title, source, flag, via, reason) => {
     const [test] = await testsOf(source);
