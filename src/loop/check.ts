@@ -32,13 +32,20 @@ const FINDING_TYPES: readonly FindingType[] = [
   "feature_removal",
 ];
 
-/** Parses one `Ralph-Allow: <type> <reason>` trailer value; null when the type is unknown. */
+/**
+ * Parses one `Ralph-Allow: <type> [path=<path or glob>] <reason>` trailer
+ * value (DESIGN.md: `Ralph-Allow: <type> <reason>`; the optional `path=`
+ * narrows the allowance to files matching it, as a config allow rule can).
+ * Returns null when the type is unknown.
+ */
 export function parseAllowTrailer(value: string): AllowRule | null {
-  const m = /^(\S+)\s*(.*)$/.exec(value.trim());
+  const m = /^(\S+)\s*(?:path=(\S+)\s*)?(.*)$/.exec(value.trim());
   if (!m) return null;
   const type = m[1] as string;
   if (type !== "*" && !FINDING_TYPES.includes(type as FindingType)) return null;
-  return { type: type as FindingType | "*", reason: (m[2] as string) || "(no reason given)" };
+  const rule: AllowRule = { type: type as FindingType | "*", reason: (m[3] as string) || "(no reason given)" };
+  if (m[2] !== undefined) rule.path = m[2];
+  return rule;
 }
 
 /**
