@@ -1,16 +1,20 @@
 ; Go assertions (ralph: src/analysis/languages/go.ts).
-; t.Error/Errorf/Fatal/Fatalf/Fail/FailNow on a testing value
-((call_expression
+; <x>.<Method>(...): the module keeps t.Error/Errorf/Fatal/Fatalf/Fail/FailNow
+; on a testing value, testify's assert.X(t, ...)/require.X(t, ...), and a
+; testify suite's s.X(...) inside its Test* methods.
+(call_expression
   function: (selector_expression
     operand: (identifier) @object
     field: (field_identifier) @matcher)
-  arguments: (argument_list) @args) @assertion
-  (#any-of? @matcher "Error" "Errorf" "Fatal" "Fatalf" "Fail" "FailNow"))
+  arguments: (argument_list) @args) @call
 
-; testify: assert.Equal(t, want, got), require.NoError(t, err), ...
+; testify suite assertions through an accessor: s.Require().NoError(...), s.Assert().True(...)
 ((call_expression
   function: (selector_expression
-    operand: (identifier) @object
+    operand: (call_expression
+      function: (selector_expression
+        operand: (identifier) @object
+        field: (field_identifier) @accessor))
     field: (field_identifier) @matcher)
-  arguments: (argument_list) @args) @testify
-  (#any-of? @object "assert" "require"))
+  arguments: (argument_list) @args) @suite_chain
+  (#any-of? @accessor "Require" "Assert"))

@@ -13,3 +13,9 @@
     field: (field_identifier) @method)
   arguments: (argument_list) @args) @call
   (#any-of? @method "Run" "Skip" "Skipf" "SkipNow"))
+
+; testify suite methods: func (s *CalcSuite) TestAdd() { ... }, run by suite.Run
+(method_declaration
+  receiver: (parameter_list) @receiver
+  name: (field_identifier) @name
+  body: (block) @body) @method

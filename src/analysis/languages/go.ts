@@ -144,6 +144,9 @@ export function excludingBuildConstraint(content: string): string | null {
   return goBuild ? `//go:build ${text}` : `// +build ${plusLines.join(" / ")}`;
 }
 
+/** Methods of testing.T/B/F that report a failure. */
+const TESTING_FAILURES: ReadonlySet<string> = new Set(["Error", "Errorf", "Fatal", "Fatalf", "Fail", "FailNow"]);
+
 /** testify assert/require functions -> strength and negation; unknown ones count as truthiness checks. */
 const TESTIFY: ReadonlyMap<string, { strength: 1 | 2 | 3; negated?: boolean; expectedFirst?: boolean }> = new Map([
   ["Equal", { strength: 3, expectedFirst: true }],
@@ -240,10 +243,11 @@ function testingCallFact(call: Node, object: string, matcher: string, line: numb
   return { ...base, strength: 1, matcher: `if ${base.matcher}` };
 }
 
-/** `assert.Equal(t, want, got)` as an AssertionFact. */
-function testifyFact(object: string, matcher: string, args: Node | undefined, line: number): AssertionFact {
+/** `assert.Equal(t, want, got)` (or a suite's `s.Equal(want, got)`, with `skipped` 0) as an AssertionFact. */
+function testifyFact(object: string, matcher: string, args: Node | undefined, line: number, skipped = 1): AssertionFact {
   const rank = TESTIFY.get(matcher) ?? TESTIFY.get(matcher.replace(/f$/, "")) ?? { strength: 1 as const };
-  const [, first, second] = args ? namedChildren(args) : [];
+  // assert.Equal(t, want, got) skips the t argument; suite methods (s.Equal(want, got)) have none.
+  const [first, second] = args ? namedChildren(args).slice(skipped) : [];
   const fact: AssertionFact = { line, matcher: `${object}.${matcher}`, strength: rank.strength, tautology: false };
   if (rank.negated) fact.negated = true;
   if (first && second && rank.strength >= 2) {
@@ -338,6 +342,28 @@ function extractGoDrafts(path: string, grammar: LoadedGrammar, root: Node, conte
     tests.push(draft);
   }
 
+  // testify suites: Test* methods of a type that embeds suite.Suite, run by suite.Run(t, new(T)).
+  const suiteReceivers = new Set<string>();
+  const isSuiteFile = isTestFile && /"github\.com\/stretchr\/testify\/suite"/.test(content);
+  for (const match of matches) {
+    const method = match.get("method");
+    const name = match.get("name")?.text;
+    const body = match.get("body");
+    const receiver = match.get("receiver");
+    if (!isSuiteFile || !method || !name || !body || !receiver) continue;
+    const declaration = namedChildren(receiver)[0];
+    const receiverName = declaration?.childForFieldName("name")?.text;
+    const typeName = declaration?.childForFieldName("type")?.text.replace(/^\*/, "") ?? "";
+    const line = method.startPosition.row + 1;
+    if (!TEST_NAME.test(name) || !typeName) {
+      nonTestFunctions.push({ name, suitePath: [typeName], line, bodyHash: hashNode(body) });
+      continue;
+    }
+    if (receiverName) suiteReceivers.add(receiverName);
+    tests.push({ name, suitePath: [typeName], line, node: method, bodyHash: hashNode(body), marks: {}, literals: literalsOf(body), body });
+  }
+  tests.sort((a, b) => a.node.startIndex - b.node.startIndex);
+
   const skips: SkipDraft[] = [];
   const subtests: TestDraft[] = [];
   for (const match of matches) {
@@ -378,16 +404,25 @@ function extractGoDrafts(path: string, grammar: LoadedGrammar, root: Node, conte
   for (const match of queryCaptures(grammar, "assertions", root)) {
     const object = match.get("object")?.text ?? "";
     const matcher = match.get("matcher")?.text ?? "";
-    const node = match.get("assertion") ?? match.get("testify");
+    const node = match.get("call") ?? match.get("suite_chain");
     if (!node) continue;
     const line = node.startPosition.row + 1;
     let fact: AssertionFact;
-    if (match.has("testify")) {
+    if (match.has("suite_chain")) {
+      if (!suiteReceivers.has(object)) continue;
+      fact = testifyFact(object, matcher, match.get("args"), line, 0);
+      frameworks.push("testify");
+    } else if (object === "assert" || object === "require") {
       fact = testifyFact(object, matcher, match.get("args"), line);
       frameworks.push("testify");
-    } else {
-      if (!testingNames.has(object)) continue;
+    } else if (testingNames.has(object) && TESTING_FAILURES.has(matcher)) {
       fact = testingCallFact(node, object, matcher, line);
+    } else if (suiteReceivers.has(object) && TESTIFY.has(matcher)) {
+      // s.Equal(want, got) inside a suite method: testify's assertions without the t argument
+      fact = testifyFact(object, matcher, match.get("args"), line, 0);
+      frameworks.push("testify");
+    } else {
+      continue;
     }
     assertions.push({ ...fact, startIndex: node.startIndex });
   }

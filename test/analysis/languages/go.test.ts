@@ -112,6 +112,26 @@ describe("go: assertions", () => {
   });
 });
 
+describe("go: testify suites", () => {
+  const suiteFile = (methods: string) =>
+    `package calc\n\nimport (\n\t"testing"\n\n\t"github.com/stretchr/testify/suite"\n)\n\ntype CalcSuite struct{ suite.Suite }\n\n${methods}\nfunc TestCalc(t *testing.T) { suite.Run(t, new(CalcSuite)) }\n`;
+
+  it("sees Test* methods of a suite with their assertions", async () => {
+    const facts = await extractFacts("calc_test.go", suiteFile("func (s *CalcSuite) TestAdd() {\n\ts.Equal(2, Add(1, 1))\n\ts.Require().NoError(err)\n}\n\nfunc (s *CalcSuite) SetupTest() {}\n"));
+    expect(facts.tests.map((test) => test.id)).toEqual(["CalcSuite > TestAdd", "TestCalc"]);
+    expect(facts.tests[0]?.assertionsDetail).toMatchObject([
+      { matcher: "s.Equal", strength: 3, expected: "2", actual: "Add ( 1 , 1 )" },
+      { matcher: "s.NoError", strength: 1 },
+    ]);
+  });
+
+  it("deleting a suite method is a test_deletion", async () => {
+    const method = "func (s *CalcSuite) TestAdd() {\n\ts.Equal(2, Add(1, 1))\n}\n";
+    const analysis = await analyzeChanges([{ path: "calc_test.go", before: suiteFile(method), after: suiteFile("") }]);
+    expect(analysis.findings.map((finding) => [finding.type, finding.test])).toEqual([["test_deletion", "CalcSuite > TestAdd"]]);
+  });
+});
+
 describe("go: renames out of discovery", () => {
   it.each([
     ["TestX -> testX", "testAdd", [["test_disabled", "TestAdd"]]],
