@@ -399,6 +399,7 @@ function identifyRunner(words: readonly string[]): { runner: string; family: Run
       if (sub === "bench") return null;
       const args = rest(sub ? 2 : 1);
       if (sub === "related") args.push("--related");
+      if (sub === "watch" || sub === "dev") args.push("--watch");
       if (sub === "list") args.push("--listTests");
       return { runner: "vitest", family: "js", args };
     }
@@ -831,6 +832,12 @@ export function coversCommand(before: string, after: string): boolean {
         (candidate.positional.length === 0 || invocation.positional.every((path) => candidate.positional.some((wide) => isPathCovered(wide, path)))),
     ) || now.some((candidate) => candidate.runner !== invocation.runner),
   );
+}
+
+/** True when every test run of the command is an interactive watch session (`jest --watch`, `vitest watch`): a developer aid, not a gate. */
+export function isWatchOnly(command: string): boolean {
+  const invocations = analyzeCommand(command).invocations;
+  return invocations.length > 0 && invocations.every((invocation) => invocation.options.has("--watch") || invocation.options.has("--watchAll"));
 }
 
 /** True when the command runs a test runner (used to decide whether a CI step or script is a test step). */

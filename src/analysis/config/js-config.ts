@@ -5,7 +5,7 @@
  * keys.
  */
 
-import { compareCommands, coversCommand, isTestScriptName } from "./command.js";
+import { compareCommands, coversCommand, isTestScriptName, isWatchOnly } from "./command.js";
 import type { TamperNote } from "./finding.js";
 import { parseJsonWithLines } from "./json.js";
 import { compareRunnerSettings, istanbulSettings, jestSettings, mochaSettings, vitestSettings, type RunnerSettings } from "./runner-settings.js";
@@ -112,6 +112,7 @@ export function comparePackageJson(before: string | null, after: string | null):
     const next = newScripts[name];
     const line = now.lines.get(`scripts.${name}`) ?? null;
     if (next === undefined && addedScripts !== "" && coversCommand(resolveScript(oldScripts, command), addedScripts)) continue;
+    if (isWatchOnly(resolveScript(oldScripts, command))) continue;
     const resolvedBefore = resolveScript(oldScripts, command);
     const resolvedAfter = next === undefined ? "" : resolveScript(newScripts, next);
     if (resolvedAfter === resolvedBefore) continue;

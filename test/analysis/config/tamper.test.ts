@@ -191,6 +191,7 @@ const PASSES: Row[] = [
   { name: "jest run through node for ESM", path: "package.json", before: pkg({ test: "jest" }), after: pkg({ test: "yarn node --experimental-vm-modules $(yarn bin jest)" }) },
   { name: "a build step named Test Build beside the test step", path: ".github/workflows/ci.yml", before: workflow("      - name: Test Build\n        run: yarn build\n      - name: Test Default\n        run: yarn test:ci\n"), after: workflow("      - run: pnpm build\n      - run: pnpm test:spec\n") },
   { name: "test script renamed", path: "package.json", before: pkg({ test: "vitest run", "test:ci": "vitest run --reporter=junit" }), after: pkg({ test: "vitest run", "test:junit": "vitest run --reporter=junit" }) },
+  { name: "watch scripts dropped in a migration", path: "package.json", before: pkg({ test: "jest", "test:dev": "jest --watch --no-coverage", "test:watch": "vitest watch" }), after: pkg({ test: "vitest run" }) },
   { name: "config under fixtures is someone else's", path: "test/fixtures/app/package.json", before: pkg({ test: "jest" }), after: pkg({ test: "jest || true" }) },
 ];
 
