@@ -18,7 +18,8 @@
 //                     stat cache exists                        vs  the same pipeline, tmp index kept
 //   no-op checkpoint  nothing changed since the last one       vs  the same pipeline, tmp index kept
 //                     (git still writes a commit here; ralph writes none)
-//   check             `ralph check --from <rev> --to WORKTREE --format json` on a 5-file change that
+//   check             `ralph check --from <rev> --to WORKTREE --format json` on a 5-file change (and a
+//                     20-file one: up to 9 more test files and 10 sources edited) that
 //                     deletes one test case from a *.test.ts   vs  git diff --stat <rev>
 // plus `node -e 0` and `git --version`: the start-up floor of one ralph call / one git call.
 // Sanity checks beside the rows: ralph's `changed` flag, ralph's tree == native's tree on run 1,

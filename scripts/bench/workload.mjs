@@ -19,9 +19,10 @@ export const NATIVE_OPS = {
   warm: "same pipeline, tmp index kept from the previous run (10 files modified + 1 added since)",
   noop: "same pipeline, tmp index kept, nothing changed (git still writes a commit; ralph writes none)",
   check: "GIT_INDEX_FILE=<tmp> git diff --stat <rev> (ralph also parses and compares test facts)",
+  check20: "the same, on a 20-file change (1 test case deleted, up to 9 other test files and 10 sources edited)",
 };
 
-const ROW_LABELS = { cold: "cold checkpoint", warm: "warm checkpoint", noop: "no-op checkpoint", check: "check (5 files)" };
+const ROW_LABELS = { cold: "cold checkpoint", warm: "warm checkpoint", noop: "no-op checkpoint", check: "check (5 files)", check20: "check (20 files)" };
 
 /** The ref native commits go to; the work copy is throwaway, so are the refs. */
 const NATIVE_REF = "refs/bench/native";
@@ -50,7 +51,8 @@ export function measureRepo({ root, env, cliPath, runs, log }) {
   if (!(existsSync(excludePath) && readFileSync(excludePath, "utf8").split("\n").includes("/.aiwg/"))) writeFileSync(excludePath, "\n/.aiwg/\n", { flag: "a" });
 
   const rows = [];
-  for (const [id, measure] of [["cold", measureCold], ["warm", measureWarm], ["noop", measureNoop], ["check", measureCheck]]) {
+  const measureCheck20 = (c) => measureCheck(c, "check20", 20);
+  for (const [id, measure] of [["cold", measureCold], ["warm", measureWarm], ["noop", measureNoop], ["check", measureCheck], ["check20", measureCheck20]]) {
     try {
       rows.push(measure(ctx));
     } catch (error) {
@@ -102,12 +104,12 @@ function measureNoop(ctx) {
   });
 }
 
-function measureCheck(ctx) {
-  // `from` is a snapshot of the tree as it is now (warm edits included), then a 5-file change on top.
+function measureCheck(ctx, id = "check", files = 5) {
+  // `from` is a snapshot of the tree as it is now (earlier edits included), then a `files`-file change on top.
   const testEdit = findTestCaseToDelete(ctx);
   const fromOid = nativeCheckpoint(ctx).commit;
-  const changed = applyCheckChange(ctx, testEdit);
-  const row = measureRow(ctx, "check", {
+  const changed = applyCheckChange(ctx, testEdit, files);
+  const row = measureRow(ctx, id, {
     before: () => {},
     ralph: () => ralphCheck(ctx, fromOid),
     native: () => {
@@ -193,7 +195,7 @@ function sanityNotes(ctx, id, results) {
     if (ralphTree === nativeTree) notes.push(`run 1 trees identical (${nativeTree.slice(0, 12)})`);
     else notes.push(`WARNING: run 1 trees differ: ralph ${String(ralphTree).slice(0, 12)} vs native ${nativeTree.slice(0, 12)}; ${describeTreeDiff(ctx, ralphTree, nativeTree)}`);
   }
-  if (id === "check" && ralphRuns.length > 0) {
+  if ((id === "check" || id === "check20") && ralphRuns.length > 0) {
     const { verdict, findings } = ralphRuns[0].report;
     const byType = {};
     for (const finding of findings) byType[finding.type] = (byType[finding.type] ?? 0) + 1;
@@ -354,16 +356,31 @@ function findTestBlock(text) {
   return null;
 }
 
-/** The check row's change: one test case deleted, 4 other files edited. Returns the changed paths. */
-function applyCheckChange(ctx, testEdit) {
+/**
+ * A check row's change: one test case deleted, then (for more than 5 files)
+ * up to 9 other test files edited (so the parser runs on them), the rest
+ * sources. Returns the changed paths.
+ */
+function applyCheckChange(ctx, testEdit, files = 5) {
   const abs = join(ctx.root, testEdit.path);
   const lines = readFileSync(abs, "utf8").split("\n");
   lines.splice(testEdit.start, testEdit.end - testEdit.start + 1);
   writeFileSync(abs, lines.join("\n"));
   const changed = [`${testEdit.path} (-1 test)`];
-  const { sources } = ctx.files;
-  for (let k = 0; k < 4; k++) {
-    const path = sources[(Math.floor(((k + 0.25) * sources.length) / 4) + 7) % sources.length];
+  const { sources, tests } = ctx.files;
+  if (files > 5) {
+    for (const path of tests.filter((p) => p !== testEdit.path).slice(0, Math.min(9, files - 5))) {
+      appendEdit(ctx, path, "check test");
+      changed.push(path);
+    }
+  }
+  const edited = new Set(changed);
+  for (let k = 0; changed.length < files && k < 4 * sources.length; k++) {
+    // The first four spread over the quarters of the list (the 5-file row as before); more step through it.
+    const index = k < 4 ? Math.floor(((k + 0.25) * sources.length) / 4) + 7 : k * 37 + 11;
+    const path = sources[index % sources.length];
+    if (edited.has(path)) continue;
+    edited.add(path);
     appendEdit(ctx, path, `check ${k}`);
     changed.push(path);
   }
