@@ -161,7 +161,8 @@ function removeLeftoverTemps(path: string): void {
 }
 
 const sleepBuffer = new Int32Array(new SharedArrayBuffer(4));
-function sleepMs(ms: number): void {
+/** Blocks the (synchronous) process for `ms` milliseconds without spinning. */
+export function sleepMs(ms: number): void {
   Atomics.wait(sleepBuffer, 0, 0, ms);
 }
 

@@ -13,6 +13,7 @@
 import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { RalphError, isErrno } from "../errors.js";
+import { sleepMs } from "./lock.js";
 
 const OID_RE = /^[0-9a-f]{40}$/;
 
@@ -145,7 +146,7 @@ function openRefLock(lockPath: string, name: string): number {
         data: { path: lockPath, ref: name },
       });
     }
-    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 5);
+    sleepMs(5);
   }
 }
 

@@ -9,6 +9,7 @@ import { existsSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { RalphError, isErrno } from "../errors.js";
 import { isTrue, readGitConfig, type GitConfig } from "./git-config.js";
+import { resolveRef } from "./refs.js";
 
 /** A located repository. All paths are absolute and real (symlinks resolved). */
 export interface Repository {
@@ -30,7 +31,8 @@ function isGitDir(dir: string): boolean {
   return existsSync(join(dir, "HEAD")) && (existsSync(join(dir, "objects")) || existsSync(join(dir, "commondir")));
 }
 
-function readGitFile(dotGit: string): string | null {
+/** The git dir a `.git` file (`gitdir: <path>`, linked worktrees and submodules) points at, resolved; null when unreadable or malformed. */
+export function readGitFile(dotGit: string): string | null {
   let text: string;
   try {
     text = readFileSync(dotGit, "utf8");
@@ -41,13 +43,30 @@ function readGitFile(dotGit: string): string | null {
   return m ? resolve(dirname(dotGit), m[1] as string) : null;
 }
 
-function commonDirOf(gitDir: string): string {
+/** The common dir of a git dir: where its `commondir` file points (linked worktrees), else the git dir itself. */
+export function commonDirOf(gitDir: string): string {
   try {
     const rel = readFileSync(join(gitDir, "commondir"), "utf8").trim();
     return realpathSync(resolve(gitDir, rel));
   } catch (error) {
     if (isErrno(error, "ENOENT")) return gitDir;
     throw error;
+  }
+}
+
+/**
+ * The HEAD commit of the repository whose work tree is `absDir` (a
+ * submodule or a nested repository, with a `.git` folder or file), or null
+ * when it has none or cannot be read. Never enters its work tree.
+ */
+export function nestedRepositoryHead(absDir: string): string | null {
+  try {
+    const dotGit = join(absDir, ".git");
+    const gitDir = statSync(dotGit).isFile() ? readGitFile(dotGit) : dotGit;
+    if (gitDir === null) return null;
+    return resolveRef({ gitDir, commonDir: commonDirOf(gitDir) }, "HEAD");
+  } catch {
+    return null;
   }
 }
 

@@ -14,7 +14,7 @@
  */
 import { createHash } from "node:crypto";
 import { lstatSync, readdirSync, readFileSync, readlinkSync, type Dirent, type Stats } from "node:fs";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { RalphError, isErrno } from "../errors.js";
 import { debug } from "../log.js";
 import { isTrue } from "./git-config.js";
@@ -22,7 +22,7 @@ import { readGitIndex, type IndexEntry } from "./git-index.js";
 import { globalLayers, isIgnored, makeLayer, readPatternFile, type IgnoreLayer } from "./ignore-rules.js";
 import { encodeTree, ObjectDatabase, parseCommit, type TreeEntry } from "./odb.js";
 import { readRawRef, resolveRef } from "./refs.js";
-import type { Repository } from "./repo.js";
+import { nestedRepositoryHead, type Repository } from "./repo.js";
 import {
   loadStatCache,
   type StatCache,
@@ -146,28 +146,6 @@ function trustedCache(repo: Repository, odb: ObjectDatabase, cache: StatCache): 
   return dropped;
 }
 
-/** Resolves the HEAD commit of a nested repository or submodule at `absDir`, or null. */
-function nestedHead(absDir: string): string | null {
-  const dotGit = join(absDir, ".git");
-  let gitDir = dotGit;
-  try {
-    const st = lstatSync(dotGit);
-    if (st.isFile()) {
-      const m = /^gitdir:\s*(.+?)\s*$/m.exec(readFileSync(dotGit, "utf8"));
-      if (!m) return null;
-      gitDir = resolve(absDir, m[1] as string);
-    }
-    let commonDir = gitDir;
-    try {
-      commonDir = resolve(gitDir, readFileSync(join(gitDir, "commondir"), "utf8").trim());
-    } catch {
-      /* not a linked worktree */
-    }
-    return resolveRef({ gitDir, commonDir }, "HEAD");
-  } catch {
-    return null;
-  }
-}
 
 /** Whether index oids can stand for worktree bytes: not when git converts content (autocrlf, attributes filters/eol). */
 function canSeedFromIndex(repo: Repository, tracked: ReadonlyMap<string, unknown>): boolean {
@@ -293,7 +271,8 @@ export function snapshotWorkTree(repo: Repository, odb: ObjectDatabase, options:
       tracked.set(e.path, { mode: e.mode, oid: e.oid, skipWorktree: e.skipWorktree, index: e });
     }
   }
-  const seedFromIndex = canSeedFromIndex(repo, tracked);
+  // Only needed (and only read) when the index was parsed: its stat data is what seeds unknown files.
+  const seedFromIndex = !sameIndex && canSeedFromIndex(repo, tracked);
 
   const isExcludedPath = (path: string): boolean =>
     path.includes(".git") || path.startsWith(STATE_DIR)
@@ -401,7 +380,7 @@ export function snapshotWorkTree(repo: Repository, odb: ObjectDatabase, options:
       continue;
     }
     if (e.mode === 0o160000) {
-      const head = nestedHead(join(root, path));
+      const head = nestedRepositoryHead(join(root, path));
       record(path, "160000", head ?? e.oid, null);
       trackedPaths.add(path);
       continue;
@@ -472,7 +451,7 @@ export function snapshotWorkTree(repo: Repository, odb: ObjectDatabase, options:
     cache.dirs.set(rel, dir);
     if (rel !== "" && dir.isRepo) {
       // A nested repository is recorded as a gitlink to its HEAD and never entered.
-      const head = nestedHead(join(root, rel));
+      const head = nestedRepositoryHead(join(root, rel));
       if (head) record(rel, "160000", head, null);
       return;
     }
