@@ -306,10 +306,10 @@ async function onPostToolUse(call: Call): Promise<Partial> {
   if (!baselineOid || baselineOid === post.oid) return { output: {}, decision: "allow", checkpoint: post.oid, why: "this checkpoint is the baseline" };
   const from = resolveRev(store, baselineOid, binding.loop);
   if (from.kind !== "commit") return { output: {}, decision: "allow", checkpoint: post.oid, why: "no baseline commit" };
-  const { collectAllowRules, judgeChange } = await import("../loop/check.js");
-  const allow = collectAllowRules(store, from.oid, store.readRef("HEAD"));
+  const { judgeChange } = await import("../loop/check.js");
   const to = { kind: "commit" as const, oid: post.oid, treeOid: post.treeOid, label: post.oid };
-  const judgement = await judgeChange(store, from, to, { allow });
+  // Ralph-Allow trailers of the user's commits since the baseline apply (judgeChange reads them from the checkpoints' Ralph-Head).
+  const judgement = await judgeChange(store, from, to);
   const blocking = judgement.findings.filter(isBlocking);
   if (blocking.length === 0) return { output: {}, decision: "allow", checkpoint: post.oid, why: `verdict ${judgement.verdict}` };
   // Which of them did this tool call bring? Those absent from the judgement of the checkpoint before it.
@@ -317,7 +317,7 @@ async function onPostToolUse(call: Call): Promise<Partial> {
   let standing = new Set<string>();
   if (parent && parent !== baselineOid) {
     const parentRev = resolveRev(store, parent, binding.loop);
-    if (parentRev.kind === "commit") standing = new Set((await judgeChange(store, from, parentRev, { allow })).findings.filter(isBlocking).map(findingKey));
+    if (parentRev.kind === "commit") standing = new Set((await judgeChange(store, from, parentRev)).findings.filter(isBlocking).map(findingKey));
   }
   const fresh = blocking.filter((f) => !standing.has(findingKey(f)));
   const types = blocking.map((f) => f.type);

@@ -91,6 +91,20 @@ export function collectAllowRules(store: CheckpointStore, fromOid: string, toOid
   return rules;
 }
 
+/**
+ * Where the commits being judged end for a "to" commit: a checkpoint stands
+ * for the work tree on top of the user's HEAD it recorded (`Ralph-Head`), so
+ * the walk for `Ralph-Allow` trailers starts there (checkpoints never carry
+ * them); any other commit is its own end.
+ */
+function judgedUserCommit(store: CheckpointStore, oid: string): string | null {
+  const obj = store.odb.tryRead(oid);
+  if (!obj || obj.type !== "commit") return oid;
+  const recorded = parseTrailers(parseCommit(obj.content).message).find((t) => t.key === "Ralph-Head")?.value;
+  if (recorded === undefined) return oid;
+  return /^[0-9a-f]{40}$/.test(recorded) ? recorded : null;
+}
+
 function hasNul(buffer: Buffer): boolean {
   return buffer.subarray(0, 8000).includes(0);
 }
@@ -136,7 +150,7 @@ export async function judgeChange(
     if (before === null && after === null) continue;
     fileChanges.push({ path: c.path, before, after });
   }
-  const headForAllow = to.kind === "worktree" ? store.readRef("HEAD") : to.oid;
+  const headForAllow = to.kind === "worktree" ? store.readRef("HEAD") : judgedUserCommit(store, to.oid);
   const allow = [...(options.allow ?? []), ...collectAllowRules(store, from.oid, headForAllow)];
   const factsCache = options.factsCache === undefined ? openFactsCache(store.repo.ralphDir) : options.factsCache;
   const analysis = await analyzeChanges(fileChanges, factsCache ? { allow, facts: factsCache } : { allow });

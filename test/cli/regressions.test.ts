@@ -22,6 +22,20 @@ describe("regressions", () => {
     expect(json.findings.map((f) => f.test)).toContain("two");
   });
 
+  it("a Ralph-Allow in the user's commit applies when both sides are checkpoints (it is read through Ralph-Head)", () => {
+    const root = makeRepo({ "test/a.test.js": TWO_TESTS });
+    expect(runRalph(root, ["checkpoint", "-m", "baseline"]).status).toBe(0);
+    writeFiles(root, { "test/a.test.js": 'import { test } from "vitest";\ntest("one", () => {});\n' });
+    git(root, ["add", "-A"]);
+    git(root, ["commit", "-q", "-m", "drop the obsolete test\n\nRalph-Allow: test_deletion the feature it covered was removed"]);
+    expect(runRalph(root, ["checkpoint", "-m", "after"]).status).toBe(0);
+    const result = runRalph(root, ["check", "--from", "@baseline", "--to", "@head", "--format", "json"]);
+    const json = parseJsonOutput<{ verdict: string; findings: { type: string; allowed: boolean }[] }>(result);
+    expect(json.findings).toEqual([expect.objectContaining({ type: "test_deletion", allowed: true })]);
+    expect(json.verdict).toBe("WARN");
+    expect(result.status).toBe(0);
+  });
+
   it("check in a repository with no loops compares HEAD with the working tree", () => {
     const root = makeRepo({ "test/a.test.js": TWO_TESTS });
     writeFiles(root, { "test/a.test.js": 'import { test } from "vitest";\ntest("one", () => {});\n' });
