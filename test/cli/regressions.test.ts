@@ -42,6 +42,20 @@ describe("regressions", () => {
     expect(runRalph(root, ["check"]).status).toBe(1);
   });
 
+  it("text output is plain when piped, even with CI set (picocolors alone would colour it); FORCE_COLOR and NO_COLOR still win", () => {
+    const root = makeRepo({ "test/a.test.js": TWO_TESTS });
+    writeFiles(root, { "test/a.test.js": 'import { test } from "vitest";\ntest("one", () => {});\n' });
+    const ESC = "\u001b[";
+    const piped = runRalph(root, ["check"], { env: { CI: "true", FORCE_COLOR: undefined, NO_COLOR: undefined } });
+    expect(piped.status).toBe(1);
+    expect(piped.stdout).toMatch(/^BLOCK  HEAD -> WORKTREE/);
+    expect(piped.stdout).not.toContain(ESC);
+    const forced = runRalph(root, ["check"], { env: { FORCE_COLOR: "1", NO_COLOR: undefined } });
+    expect(forced.stdout.startsWith(`${ESC}1m${ESC}31mBLOCK`)).toBe(true);
+    const both = runRalph(root, ["check"], { env: { FORCE_COLOR: "1", NO_COLOR: "1" } });
+    expect(both.stdout).not.toContain(ESC);
+  });
+
   it("an empty --loop is an error, not the default loop", () => {
     const root = makeRepo({ "a.txt": "a\n" });
     const result = runRalph(root, ["checkpoint", "--loop", "", "--json"]);

@@ -4,13 +4,29 @@
  * Actions": `::error file=…,line=…,title=…::message`). JSON is the
  * judgement object itself.
  */
-import pc from "picocolors";
+import { createColors } from "picocolors";
 import type { Finding } from "../../analysis/index.js";
 import type { Judgement } from "../../loop/check.js";
 
 const SEVERITY_ORDER = { critical: 0, high: 1, medium: 2, low: 3 } as const;
 
-/** Colours (only on a terminal; picocolors honours NO_COLOR and FORCE_COLOR). */
+/**
+ * Whether text output is coloured: NO_COLOR (any non-empty value,
+ * no-color.org) turns colour off, FORCE_COLOR (any value but "0" or
+ * "false") turns it on, and otherwise only a terminal that is not `dumb`
+ * gets colour. picocolors' own default also colours whenever `CI` is set,
+ * which puts escape codes into piped and redirected output on CI machines;
+ * ralph does not.
+ */
+export function colourEnabled(env: NodeJS.ProcessEnv = process.env, isTTY: boolean = process.stdout.isTTY === true): boolean {
+  if (env.NO_COLOR) return false;
+  const force = env.FORCE_COLOR;
+  if (force !== undefined) return force !== "0" && force !== "false";
+  return isTTY && env.TERM !== "dumb";
+}
+
+const pc = createColors(colourEnabled());
+
 const VERDICT_COLOUR = { BLOCK: (s: string) => pc.bold(pc.red(s)), WARN: pc.yellow, PASS: pc.green } as const;
 const SEVERITY_COLOUR = { critical: pc.red, high: pc.red, medium: pc.yellow, low: pc.dim } as const;
 
