@@ -126,6 +126,165 @@ const ConfigurationSchema = z.looseObject({
   auto_extend: z._default(z.boolean(), DEFAULT_CONFIGURATION.auto_extend),
 });
 
+/** Reinforcement levels, weakest first (reference guide, "Pre-Iteration Flow"). */
+export const REINFORCEMENT_LEVEL_NAMES = ["MINIMAL", "STANDARD", "AGGRESSIVE"] as const;
+const ReinforcementLevelSchema = z.enum(REINFORCEMENT_LEVEL_NAMES);
+
+const percent = z.number().check(z.gte(0), z.lte(100));
+const nullableNumber = z._default(z.nullable(z.number()), null);
+
+/**
+ * Metrics of one tree (reference guide, "Loop Initialization Flow": the
+ * baseline's test_count, coverage_percentage, typescript_errors,
+ * lint_errors). null: not measured (no command configured, or it failed:
+ * see `errors`). `test_count` comes from ralph's own analysis (no test run).
+ */
+export const MetricsSnapshotSchema = z.looseObject({
+  /** When the metrics were taken (ISO-8601). */
+  captured_at: z._default(isoTime, "1970-01-01T00:00:00.000Z"),
+  test_count: nullableNumber,
+  /** Assertions in the tests ralph counted. */
+  assertion_count: nullableNumber,
+  /** Line coverage, percent 0-100. */
+  coverage_percentage: nullableNumber,
+  typescript_errors: nullableNumber,
+  lint_errors: nullableNumber,
+  /** Why a configured metric is null: metric name -> one line. */
+  errors: z._default(z.record(z.string(), z.string()), () => ({})),
+});
+/** Metrics of one tree. */
+export type MetricsSnapshot = z.output<typeof MetricsSnapshotSchema>;
+
+/** One component of the default quality score: points earned of `weight` (after redistribution), and whether it was measured. */
+export const QualityComponentSchema = z.looseObject({
+  weight: z.number(),
+  earned: z.number(),
+  measured: z.boolean(),
+  detail: z._default(z.string(), ""),
+});
+
+/** Where an iteration's quality score came from: ralph's formula, or the loop's `--quality` command. */
+export const QUALITY_SOURCES = ["default", "command"] as const;
+
+/**
+ * One ended iteration (reference guide, "Post-Iteration Flow" and
+ * "State Extension Schema Integration": `iteration_history[]`).
+ * `snapshot_path` is the iteration's checkpoint ref
+ * (`refs/ralph/<loop>/iterations/NNNN`), `artifacts[].hash` a blob oid.
+ */
+export const IterationRecordSchema = z.looseObject({
+  iteration: z.int().check(z.gte(1)),
+  started_at: z._default(z.nullable(isoTime), null),
+  ended_at: z._default(isoTime, "1970-01-01T00:00:00.000Z"),
+  /** Wall-clock length of the iteration (previous end to this end), ms; null for the first when unknown. */
+  duration_ms: nullableNumber,
+  snapshot_path: z._default(z.string(), ""),
+  checkpoint_oid: z._default(z.nullable(z.string()), null),
+  tree_oid: z._default(z.nullable(z.string()), null),
+  /** 0-100. */
+  quality_score: percent,
+  /** Points against the previous iteration (null for the first). */
+  quality_delta: nullableNumber,
+  quality_source: z._default(z.enum(QUALITY_SOURCES), "default"),
+  /** component name -> points (default formula: completion, findings, tests, coverage). */
+  quality_breakdown: z._default(z.record(z.string(), QualityComponentSchema), () => ({})),
+  metrics_snapshot: z._default(MetricsSnapshotSchema, () => MetricsSnapshotSchema.parse({})),
+  /** "passed" when the completion command passed on this tree. */
+  verification_status: z._default(z.enum(["passed", "failed", "unknown"]), "unknown"),
+  regression_detected: z._default(z.boolean(), false),
+  /** Unallowed findings against the baseline, by verdict, and their types. */
+  findings: z._default(
+    z.looseObject({ block: z._default(count, 0), warn: z._default(count, 0), types: z._default(z.array(z.string()), () => []) }),
+    () => ({ block: 0, warn: 0, types: [] }),
+  ),
+  /** The completion failure's normalised text (numbers, paths, hex stripped), for stuck-loop detection; null when it passed. */
+  error_signature: z._default(z.nullable(z.string()), null),
+  /** Files changed in this iteration (against the previous iteration), with their blob oids (null: deleted). */
+  artifacts: z._default(z.array(z.looseObject({ path: z._default(z.string(), ""), hash: z._default(z.nullable(z.string()), null) })), () => []),
+  /** Usage the transcript reported for this iteration, when the Stop hook had one. */
+  tokens: nullableNumber,
+  cost_usd: nullableNumber,
+});
+/** One ended iteration. */
+export type IterationRecord = z.output<typeof IterationRecordSchema>;
+
+/** The best iteration so far (reference guide "best_iteration"). `snapshot_path` is a ref name. */
+export const BestIterationSchema = z.looseObject({
+  iteration: z.int().check(z.gte(1)),
+  quality_score: percent,
+  snapshot_path: z.string(),
+  checkpoint_oid: z._default(z.nullable(z.string()), null),
+  selection_reason: z._default(z.string(), ""),
+  verified: z._default(z.boolean(), false),
+});
+/** The best iteration so far. */
+export type BestIteration = z.output<typeof BestIterationSchema>;
+
+/** What became of a regression. */
+export const RECOVERY_OUTCOMES = ["pending", "retrying", "recovered", "escalated", "approved", "rejected", "aborted", "retries_exhausted"] as const;
+/** A human's answer at the gate (`ralph approve | reject | abort`). */
+export const HUMAN_DECISIONS = ["approve", "reject", "abort"] as const;
+/** Finding severities (DESIGN.md "Analysis"). */
+export const SEVERITIES = ["critical", "high", "medium", "low"] as const;
+
+/** One regression (reference guide, "Regression Detection Flow": `regression_record`). */
+export const RegressionEventSchema = z.looseObject({
+  /** `reg-001`, `reg-002`, … in order. */
+  event_id: z.string(),
+  timestamp: z._default(isoTime, "1970-01-01T00:00:00.000Z"),
+  iteration: count,
+  /** A finding type (test_deletion, …) or a loop pattern (stuck_loop, test_count_drop). */
+  regression_type: z.string(),
+  severity: z.enum(SEVERITIES),
+  details: z._default(z.record(z.string(), z.unknown()), () => ({})),
+  recovery_protocol_invoked: z._default(z.boolean(), false),
+  recovery_outcome: z._default(z.enum(RECOVERY_OUTCOMES), "pending"),
+  human_gate_invoked: z._default(z.boolean(), false),
+  human_decision: z._default(z.nullable(z.enum(HUMAN_DECISIONS)), null),
+  decided_at: z._default(z.nullable(isoTime), null),
+});
+/** One regression. */
+export type RegressionEvent = z.output<typeof RegressionEventSchema>;
+
+/** A reinforcement level change (reference guide, Example 1). */
+export const ReinforcementChangeSchema = z.looseObject({
+  timestamp: isoTime,
+  iteration: count,
+  from_level: ReinforcementLevelSchema,
+  to_level: ReinforcementLevelSchema,
+  reason: z.string(),
+});
+
+const stepTime = z.looseObject({ executed_at: isoTime });
+/** One run of the recovery protocol (PDARE: Pause, Diagnose, Adapt, Retry, Escalate), reference guide "Regression Detection Flow". */
+export const RecoveryRecordSchema = z.looseObject({
+  attempt_id: z.string(),
+  event_id: z.string(),
+  iteration: count,
+  started_at: isoTime,
+  steps: z.looseObject({
+    /** The pause: the checkpoint that keeps the regressed tree, and what was stopped. */
+    PAUSE: z.extend(stepTime, { actions: z.array(z.string()), checkpoint_ref: z._default(z.nullable(z.string()), null) }),
+    DIAGNOSE: z.extend(stepTime, { diagnosis: z.string(), root_cause: z.string(), confidence: z.number().check(z.gte(0), z.lte(1)) }),
+    ADAPT: z.extend(stepTime, { strategy: z.string(), message: z.string() }),
+    RETRY: z._default(z.nullable(z.extend(stepTime, { attempt: count, max_retries: count })), null),
+    ESCALATE: z._default(z.nullable(z.extend(stepTime, { gate_type: z.string(), reason: z.string(), message: z.string() })), null),
+  }),
+  outcome: z.enum(RECOVERY_OUTCOMES),
+});
+/** One run of the recovery protocol. */
+export type RecoveryRecord = z.output<typeof RecoveryRecordSchema>;
+
+/** Detection and overhead figures (reference guide, "Performance Targets"); null until measured. */
+export const PersistenceMetricsSchema = z.looseObject({
+  detection_latency_p95_ms: nullableNumber,
+  detection_latency_p99_ms: nullableNumber,
+  /** Hook and analysis time as a percentage (0-100) of the loop's wall-clock time. */
+  integration_overhead_percentage: nullableNumber,
+  /** Regressions a human approved (overrode) as a percentage (0-100) of the regressions decided. */
+  false_positive_rate: nullableNumber,
+});
+
 /**
  * The state of one loop. Reference-guide fields keep their snake_case names;
  * ralph's own: `owner_session_id` (the agent session whose Stop hook drives
@@ -153,6 +312,26 @@ export const LoopStateSchema = z.looseObject({
   last_block_tree_oids: z._default(z.array(z.string()), () => []),
   cancel_requested_at: z._default(z.nullable(isoTime), null),
   status_reason: z._default(z.nullable(z.string()), null),
+  // The persistence extension (reference guide, "State Extension Schema Integration").
+  baseline_metrics: z._default(z.nullable(MetricsSnapshotSchema), null),
+  /** The loop's own quality command (`ralph start --quality`): its last output line is the score 0-100. */
+  quality_command: z._default(z.nullable(z.string()), null),
+  detection_enabled: z._default(z.boolean(), true),
+  iteration_history: z._default(z.array(IterationRecordSchema), () => []),
+  best_iteration: z._default(z.nullable(BestIterationSchema), null),
+  /** The iteration `ralph select --best` restored, or null. */
+  selected_iteration: z._default(z.nullable(z.int()), null),
+  regression_events: z._default(z.array(RegressionEventSchema), () => []),
+  reinforcement_level: z._default(ReinforcementLevelSchema, "MINIMAL"),
+  reinforcement_history: z._default(z.array(ReinforcementChangeSchema), () => []),
+  recovery_attempts: z._default(count, 0),
+  recovery_history: z._default(z.array(RecoveryRecordSchema), () => []),
+  recovery_in_progress: z._default(z.boolean(), false),
+  stuck_loop_detected: z._default(z.boolean(), false),
+  /** Iterations whose quality moved less than the plateau threshold, in a row (3 triggers AGGRESSIVE). */
+  plateau_detected: z._default(z.boolean(), false),
+  persistence_metrics: z._default(PersistenceMetricsSchema, () => PersistenceMetricsSchema.parse({})),
+  completion_report_path: z._default(z.nullable(z.string()), null),
 });
 /** A loop's state (output of {@link LoopStateSchema}: defaults applied). */
 export type LoopState = z.output<typeof LoopStateSchema>;
