@@ -10,7 +10,6 @@
  * command runs and settles it after, so a process killed in between leaves
  * a loop that the next stop or `ralph start` recognises and resumes.
  */
-import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { readFileSync, unlinkSync } from "node:fs";
 import { join } from "node:path";
@@ -37,7 +36,11 @@ import {
   type CompletionCheck,
   type LoopState,
 } from "./state.js";
+import { runCompletionCommand, type CommandRun } from "./command.js";
+import { applyEvaluation, DEFAULT_LOOP_SETTINGS, evaluateIteration, type AppliedEvaluation, type LoopSettings } from "./evaluate.js";
 import { tailOf } from "./reinforcement.js";
+
+export { KILL_GRACE_MS, MAX_CAPTURE_CHARS, runCompletionCommand, type CommandRun } from "./command.js";
 
 /** How long a cancel signal stays live, in ms (persistent-loop-stop-hook guide: CANCEL_SIGNAL_TTL_MS). */
 export const CANCEL_SIGNAL_TTL_MS = 30_000;
@@ -288,89 +291,6 @@ export function cancelLoop(workTree: string, loop: LoopId, nowMs = Date.now(), o
   return { loop, previous, state, changed };
 }
 
-/** The outcome of one completion command run. */
-export interface CommandRun {
-  /** Exit code, or null when killed (signal or timeout). */
-  exitCode: number | null;
-  signal: string | null;
-  timedOut: boolean;
-  durationMs: number;
-  /** The end of stdout and stderr, interleaved as they arrived (at most {@link MAX_CAPTURE_CHARS}). */
-  output: string;
-}
-
-/** How much command output is kept, in characters (the end of it). */
-export const MAX_CAPTURE_CHARS = 64 * 1024;
-/** After SIGTERM to a timed-out check's process group, how long before SIGKILL, in ms. */
-export const KILL_GRACE_MS = 2_000;
-
-/**
- * Runs a completion command with `/bin/sh -c` in `cwd`, in its own process
- * group, stdin closed. On timeout the whole group gets SIGTERM, then SIGKILL
- * after {@link KILL_GRACE_MS}. Resolves (never rejects) once the shell has
- * exited; output still held open by an escaped grandchild is not waited for.
- */
-export function runCompletionCommand(command: string, options: { cwd: string; timeoutMs: number; env?: NodeJS.ProcessEnv }): Promise<CommandRun> {
-  const started = performance.now();
-  return new Promise((resolve) => {
-    let output = "";
-    const append = (chunk: Buffer): void => {
-      output += chunk.toString("utf8");
-      if (output.length > MAX_CAPTURE_CHARS * 2) output = output.slice(output.length - MAX_CAPTURE_CHARS);
-    };
-    let child;
-    try {
-      child = spawn("/bin/sh", ["-c", command], {
-        cwd: options.cwd,
-        env: { ...process.env, ...options.env },
-        stdio: ["ignore", "pipe", "pipe"],
-        detached: true,
-      });
-    } catch (error) {
-      resolve({ exitCode: null, signal: null, timedOut: false, durationMs: performance.now() - started, output: `ralph: cannot run the command: ${(error as Error).message}` });
-      return;
-    }
-    let timedOut = false;
-    let killTimer: NodeJS.Timeout | undefined;
-    const killGroup = (signal: NodeJS.Signals): void => {
-      try {
-        if (child.pid !== undefined) process.kill(-child.pid, signal);
-      } catch {
-        /* the group is gone */
-      }
-    };
-    const timer = setTimeout(() => {
-      timedOut = true;
-      killGroup("SIGTERM");
-      killTimer = setTimeout(() => killGroup("SIGKILL"), KILL_GRACE_MS);
-    }, options.timeoutMs);
-    child.stdout?.on("data", append);
-    child.stderr?.on("data", append);
-    let settled = false;
-    const finish = (exitCode: number | null, signal: string | null): void => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      if (killTimer) clearTimeout(killTimer);
-      if (timedOut) killGroup("SIGKILL"); // anything left of the group
-      const text = output.length > MAX_CAPTURE_CHARS ? output.slice(output.length - MAX_CAPTURE_CHARS) : output;
-      resolve({ exitCode: timedOut ? null : exitCode, signal, timedOut, durationMs: performance.now() - started, output: text });
-    };
-    child.on("error", (error) => {
-      append(Buffer.from(`ralph: cannot run the command: ${error.message}\n`));
-      finish(null, null);
-    });
-    child.on("exit", (code, signal) => {
-      // Give the pipes a moment to drain; a grandchild holding them open is not waited for.
-      const drain = setTimeout(() => finish(code, signal), 200);
-      child.on("close", () => {
-        clearTimeout(drain);
-        finish(code, signal);
-      });
-    });
-  });
-}
-
 /** Context of one end of iteration. */
 export interface IterationContext {
   store: CheckpointStore;
@@ -378,6 +298,24 @@ export interface IterationContext {
   nowMs: number;
   /** Extra environment for the completion command. */
   env?: NodeJS.ProcessEnv;
+  /** The loop engine's tuning (config); default the reference guide's values. */
+  settings?: LoopSettings;
+  /** Who ends the iteration: the Stop hook or `ralph iterate` (recorded in recovery steps). */
+  stage?: "stop" | "iterate";
+}
+
+/** Samples of detection latency kept in `metrics.detection_latencies_ms` for the percentiles. */
+const LATENCY_SAMPLES = 200;
+
+/** Appends a detection latency (ms) and refreshes `persistence_metrics` p95/p99 (nearest rank over the last {@link LATENCY_SAMPLES}). */
+function recordDetectionLatency(state: LoopState, ms: number): void {
+  const previous = Array.isArray(state.metrics.detection_latencies_ms) ? (state.metrics.detection_latencies_ms as unknown[]).filter((n): n is number => typeof n === "number") : [];
+  const samples = [...previous, Math.round(ms)].slice(-LATENCY_SAMPLES);
+  state.metrics.detection_latencies_ms = samples;
+  const sorted = [...samples].sort((a, b) => a - b);
+  const rank = (p: number): number => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0;
+  state.persistence_metrics.detection_latency_p95_ms = rank(95);
+  state.persistence_metrics.detection_latency_p99_ms = rank(99);
 }
 
 /** The state after the check was recorded, and what was recorded. */
@@ -389,8 +327,8 @@ export interface IterationOutcome {
   outputTail: string;
   /** True when the loop left `completing` meanwhile (e.g. `ralph cancel`): the check was recorded, the status kept. */
   overtaken: boolean;
-  /** Where the time went, in ms: the iteration checkpoint, the completion command, recording the result. */
-  timings: { checkpointMs: number; checkMs: number; recordMs: number };
+  /** Where the time went, in ms: the iteration checkpoint, the completion command, the evaluation (metrics, findings, quality), recording the result. */
+  timings: { checkpointMs: number; checkMs: number; evaluateMs: number; recordMs: number };
 }
 
 /**
@@ -423,8 +361,8 @@ export function beginIteration(workTree: string, loop: LoopId, nowMs: number, mu
 export async function finishIteration<T>(
   ctx: IterationContext,
   iteration: number,
-  settle: (state: LoopState, check: CompletionCheck, overtaken: boolean) => T,
-): Promise<IterationOutcome & { settled: T }> {
+  settle: (state: LoopState, check: CompletionCheck, overtaken: boolean, evaluation: AppliedEvaluation) => T,
+): Promise<IterationOutcome & { settled: T; evaluation: AppliedEvaluation | null }> {
   const workTree = ctx.store.repo.workTree;
   const current = loadLoop(workTree, ctx.loop);
   const checkpointStarted = performance.now();
@@ -447,10 +385,28 @@ export async function finishIteration<T>(
         env: { RALPH_LOOP: ctx.loop, RALPH_ITERATION: String(iteration), ...ctx.env },
       });
   const endMs = ctx.nowMs + run.durationMs;
+  const passed = run.exitCode === 0 && !run.timedOut;
+  const settings = ctx.settings ?? DEFAULT_LOOP_SETTINGS;
+  const previousEnd = current.iteration_history[current.iteration_history.length - 1]?.ended_at ?? current.started_at;
+  const evaluateStarted = performance.now();
+  const evaluation = await evaluateIteration({
+    store: ctx.store,
+    loop: ctx.loop,
+    state: current,
+    iteration,
+    checkpoint,
+    run,
+    passed,
+    startedIso: previousEnd,
+    endedIso: isoOf(endMs),
+    settings,
+    ...(ctx.env ? { env: ctx.env } : {}),
+  });
+  const evaluateMs = performance.now() - evaluateStarted;
   const outputTail = tailOf(run.output, 200, 10_000);
   const check: CompletionCheck = {
     iteration,
-    passed: run.exitCode === 0 && !run.timedOut,
+    passed,
     exit_code: run.exitCode,
     timed_out: run.timedOut,
     duration_ms: Math.round(run.durationMs),
@@ -460,19 +416,23 @@ export async function finishIteration<T>(
     output_tail: tailOf(run.output, 20, CHECK_TAIL_IN_STATE_CHARS),
   };
   let overtaken = false;
+  let applied: AppliedEvaluation | null = null;
   const recordStarted = performance.now();
   const { state, result } = updateState(workTree, ctx.loop, (s) => {
     s.progress.completion_checks.push(check);
     s.metrics.checks_run = (typeof s.metrics.checks_run === "number" ? s.metrics.checks_run : 0) + 1;
     s.metrics.last_check_duration_ms = check.duration_ms;
+    recordDetectionLatency(s, evaluation.detectionMs);
     if (s.status !== "completing") {
       overtaken = true;
-      return { result: settle(s, check, true) };
+      applied = applyEvaluation(s, evaluation, { passed, nowIso: isoOf(endMs), stage: ctx.stage ?? "iterate" }, settings);
+      return { result: settle(s, check, true, applied) };
     }
     s.iteration = Math.max(s.iteration, iteration);
-    if (check.passed) transition(s, "completed", `completion command passed at iteration ${iteration}`, isoOf(endMs));
-    else transition(s, "running", `completion command failed at iteration ${iteration}`, isoOf(endMs));
-    return { result: settle(s, check, false) };
+    transition(s, "running", passed ? `completion command passed at iteration ${iteration}` : `completion command failed at iteration ${iteration}`, isoOf(endMs));
+    applied = applyEvaluation(s, evaluation, { passed, nowIso: isoOf(endMs), stage: ctx.stage ?? "iterate" }, settings);
+    if (passed && !applied.heldBack && (s.status as LoopState["status"]) === "running") transition(s, "completed", `completion command passed at iteration ${iteration}`, isoOf(endMs));
+    return { result: settle(s, check, false, applied) };
   });
   if (isTerminal(state.status)) clearActiveLoop(workTree, ctx.loop);
   writeLoopDocument(workTree, ctx.loop, `iterations/${String(iteration).padStart(4, "0")}.json`, {
@@ -481,10 +441,14 @@ export async function finishIteration<T>(
     ended_at: check.checked_at,
     checkpoint: { ref: `refs/ralph/${ctx.loop}/iterations/${String(iteration).padStart(4, "0")}`, oid: checkpoint.oid, tree_oid: checkpoint.treeOid, changed: checkpoint.changed },
     completion_check: { ...check, output_tail: outputTail },
+    quality: { score: evaluation.record.quality_score, source: evaluation.record.quality_source, breakdown: evaluation.record.quality_breakdown },
+    metrics: evaluation.record.metrics_snapshot,
+    findings_vs_baseline: (evaluation.blockingVsBaseline ?? []).map((f) => ({ type: f.type, severity: f.severity, file: f.file, line: f.line ?? null, message: f.message })),
+    regressions: (applied as AppliedEvaluation | null)?.recovery?.events.map((e) => e.event_id) ?? [],
     status_after: state.status,
   });
-  const timings = { checkpointMs, checkMs: run.durationMs, recordMs: performance.now() - recordStarted };
-  return { state, check, run, outputTail, overtaken, timings, settled: result };
+  const timings = { checkpointMs, checkMs: run.durationMs, evaluateMs, recordMs: performance.now() - recordStarted };
+  return { state, check, run, outputTail, overtaken, timings, settled: result, evaluation: applied as AppliedEvaluation | null };
 }
 
 /**

@@ -98,17 +98,19 @@ export function tailOf(output: string, maxLines = OUTPUT_TAIL_LINES, maxChars = 
 
 /**
  * The reason of a Stop block: a header (`[RALPH LOOP n/max]`, the task),
- * the tail of the failing output, the reinforcement of the level, and a
- * note when the work tree is unchanged since earlier blocks;
+ * the tail of the failing output, ralph's evaluation of the iteration
+ * (quality, findings against the baseline, recovery; at most 3,000
+ * characters), the reinforcement of the level, and a note when the work
+ * tree is unchanged since earlier blocks;
  * always at most {@link MAX_REASON_CHARS} characters.
  */
-export function buildBlockReason(ctx: ReinforcementContext, output: string, level: ReinforcementLevel): string {
+export function buildBlockReason(ctx: ReinforcementContext, output: string, level: ReinforcementLevel, evaluation = ""): string {
   const header = `[RALPH LOOP ${ctx.loop} · iteration ${ctx.iteration}/${ctx.maxIterations} · ${level}] Task: ${ctx.task}`;
   const unchanged =
     ctx.unchangedBlocks > 0
       ? `\nThe work tree has not changed since the previous stop (${ctx.unchangedBlocks} time${ctx.unchangedBlocks === 1 ? "" : "s"} in a row); at the third stop in a row on an unchanged tree ralph lets the session end with the loop unfinished.`
       : "";
-  const body = `${renderReinforcement(level, ctx)}${unchanged}`;
+  const body = `${evaluation ? `${evaluation.slice(0, 3_000)}\n\n` : ""}${renderReinforcement(level, ctx)}${unchanged}`;
   const budget = MAX_REASON_CHARS - header.length - body.length - 200;
   const tail = tailOf(output, OUTPUT_TAIL_LINES, Math.max(500, Math.min(6_000, budget)));
   const quoted = tail === "" ? "(the command printed nothing)" : tail;

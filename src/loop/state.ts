@@ -24,6 +24,7 @@ import * as z from "zod/mini";
 import { isErrno, RalphError } from "../errors.js";
 import { withLock } from "../store/lock.js";
 import { isLoopId, parseLoopId, type LoopId } from "../store/loop-id.js";
+import { REINFORCEMENT_LEVELS } from "./reinforcement.js";
 
 /** The state format this version writes. */
 export const STATE_VERSION = "2.0.0";
@@ -126,9 +127,7 @@ const ConfigurationSchema = z.looseObject({
   auto_extend: z._default(z.boolean(), DEFAULT_CONFIGURATION.auto_extend),
 });
 
-/** Reinforcement levels, weakest first (reference guide, "Pre-Iteration Flow"). */
-export const REINFORCEMENT_LEVEL_NAMES = ["MINIMAL", "STANDARD", "AGGRESSIVE"] as const;
-const ReinforcementLevelSchema = z.enum(REINFORCEMENT_LEVEL_NAMES);
+const ReinforcementLevelSchema = z.enum(REINFORCEMENT_LEVELS);
 
 const percent = z.number().check(z.gte(0), z.lte(100));
 const nullableNumber = z._default(z.nullable(z.number()), null);
@@ -212,7 +211,7 @@ export type IterationRecord = z.output<typeof IterationRecordSchema>;
 export const BestIterationSchema = z.looseObject({
   iteration: z.int().check(z.gte(1)),
   quality_score: percent,
-  snapshot_path: z.string(),
+  snapshot_path: z._default(z.string(), ""),
   checkpoint_oid: z._default(z.nullable(z.string()), null),
   selection_reason: z._default(z.string(), ""),
   verified: z._default(z.boolean(), false),
@@ -332,6 +331,12 @@ export const LoopStateSchema = z.looseObject({
   plateau_detected: z._default(z.boolean(), false),
   persistence_metrics: z._default(PersistenceMetricsSchema, () => PersistenceMetricsSchema.parse({})),
   completion_report_path: z._default(z.nullable(z.string()), null),
+  /**
+   * Allow rules the loop's judgements use beyond `Ralph-Allow` trailers:
+   * `ralph approve` adds one per approved finding's type and file (same
+   * meaning as the trailer, src/loop/check.ts).
+   */
+  allow_rules: z._default(z.array(z.looseObject({ type: z.string(), reason: z.string(), path: z.optional(z.string()) })), () => []),
 });
 /** A loop's state (output of {@link LoopStateSchema}: defaults applied). */
 export type LoopState = z.output<typeof LoopStateSchema>;

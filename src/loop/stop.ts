@@ -27,7 +27,8 @@ import { debug } from "../log.js";
 import { CheckpointStore } from "../store/checkpoint-store.js";
 import type { LoopId } from "../store/loop-id.js";
 import { applyIterationLimit, beginIteration, cancelLoop, finishIteration, isoOf, liveCancelSignal } from "./lifecycle.js";
-import { buildBlockReason, reinforcementLevel } from "./reinforcement.js";
+import { describeEvaluation, type LoopSettings } from "./evaluate.js";
+import { buildBlockReason } from "./reinforcement.js";
 import { isTerminal, readActiveLoop, readState, transition, updateState, type LoopState } from "./state.js";
 import { readTranscriptSignals } from "./transcript.js";
 
@@ -43,6 +44,8 @@ export interface StopInput {
   stopHookActive: boolean | undefined;
   /** The clock, ms since the epoch (tests); default Date.now(). */
   nowMs?: number;
+  /** The loop engine's tuning (config); default the reference guide's values. */
+  settings?: LoopSettings;
 }
 
 /**
@@ -50,7 +53,9 @@ export interface StopInput {
  * null), `block` keeps it working with `reason` (sent to the model, at most
  * 10,000 characters). `why` is a one-line explanation for logs.
  */
-export type StopDecision = { action: "allow"; why: string; loop: string | null } | { action: "block"; reason: string; why: string; loop: string };
+export type StopDecision =
+  | { action: "allow"; why: string; loop: string | null; message?: string }
+  | { action: "block"; reason: string; why: string; loop: string };
 
 /** State older than this is a zombie, in ms (persistent-loop-stop-hook guide: STALE_STATE_THRESHOLD_MS = 2 h). */
 export const STALE_STATE_MS = 2 * 60 * 60 * 1000;
@@ -152,14 +157,20 @@ async function decideForLoop(store: CheckpointStore, loop: LoopId, input: StopIn
     if (s.owner_session_id === null) s.owner_session_id = session;
   });
   if ("refused" in begun) return allow(begun.refused, loop);
-  const outcome = await finishIteration({ store, loop, nowMs }, begun.iteration, (s, check, overtaken): StopDecision => {
+  const outcome = await finishIteration({ store, loop, nowMs, stage: "stop", ...(input.settings ? { settings: input.settings } : {}) }, begun.iteration, (s, check, overtaken, evaluation): StopDecision => {
     const max = s.configuration.max_iterations;
     if (overtaken) {
       s.blocks = 0;
       s.last_block_tree_oids = [];
       return allow(`loop ${loop} became ${s.status} during the completion check${s.status_reason ? ` (${s.status_reason})` : ""}`, loop);
     }
-    if (check.passed) {
+    if (s.status === "paused") {
+      // PDARE escalated: the session ends and a human decides (ralph approve | reject | abort).
+      s.blocks = 0;
+      s.last_block_tree_oids = [];
+      return { action: "allow", why: `loop ${loop} paused for a human decision at iteration ${check.iteration}`, loop, message: evaluation.recovery?.message ?? s.status_reason ?? "" };
+    }
+    if (check.passed && s.status === "completed") {
       s.blocks = 0;
       s.last_block_tree_oids = [];
       return allow(`completion command passed at iteration ${check.iteration}: loop completed`, loop);
@@ -182,13 +193,12 @@ async function decideForLoop(store: CheckpointStore, loop: LoopId, input: StopIn
     s.blocks += 1;
     s.last_block_tree_oids = [...previous, tree ?? ""].slice(-NO_PROGRESS_STOPS);
     s.metrics.total_blocks = (typeof s.metrics.total_blocks === "number" ? s.metrics.total_blocks : 0) + 1;
-    const level = reinforcementLevel(check.iteration);
-    s.metrics.reinforcement_level = level;
+    const level = s.reinforcement_level;
     const extended = limit === "extended" ? `; max_iterations auto-extended to ${s.configuration.max_iterations}` : "";
     return {
       action: "block",
       reason: "",
-      why: `completion command failed at iteration ${check.iteration}/${s.configuration.max_iterations} (${check.timed_out ? "timed out" : `exit ${check.exit_code ?? "signal"}`}); block ${s.blocks} in a row, ${level}${extended}`,
+      why: `${evaluation.heldBack ? "completion command passed but BLOCK findings against the baseline remain" : `completion command failed (${check.timed_out ? "timed out" : `exit ${check.exit_code ?? "signal"}`})`} at iteration ${check.iteration}/${s.configuration.max_iterations}; block ${s.blocks} in a row, ${level}${extended}`,
       loop,
     };
   });
@@ -210,7 +220,8 @@ async function decideForLoop(store: CheckpointStore, loop: LoopId, input: StopIn
       unchangedBlocks: Math.max(0, countTrailing(after.last_block_tree_oids.slice(0, -1), outcome.check.tree_oid ?? "")),
     },
     outcome.run.output,
-    reinforcementLevel(outcome.check.iteration),
+    after.reinforcement_level,
+    describeEvaluation(after, outcome.check.iteration, outcome.evaluation),
   );
   return { ...decision, reason };
 }

@@ -37,12 +37,12 @@ describe("LoopStateSchema", () => {
   it("round-trips a state written by ralph, keeping fields it does not know", () => {
     const repo = makeRepo();
     const state = fresh();
-    (state as Record<string, unknown>).baseline_metrics = { captured_at: NOW, test_count: 150 };
+    (state as Record<string, unknown>).custom_extension = { captured_at: NOW, test_count: 150 };
     state.progress.completion_checks.push({ iteration: 1, passed: false, exit_code: 2, timed_out: false, duration_ms: 12, checked_at: NOW, tree_oid: null, checkpoint_oid: null, output_tail: "x" });
     createState(repo, state);
     const read = readState(repo, LOOP);
     expect(read).toEqual(state);
-    expect((read as Record<string, unknown>).baseline_metrics).toEqual({ captured_at: NOW, test_count: 150 });
+    expect((read as Record<string, unknown>).custom_extension).toEqual({ captured_at: NOW, test_count: 150 });
     expect(JSON.parse(readFileSync(stateFilePath(repo, LOOP), "utf8")).version).toBe(STATE_VERSION);
   });
 

@@ -1,0 +1,171 @@
+/**
+ * Metrics of a tree for the loop engine (reference guide, "Loop
+ * Initialization Flow": test_count, coverage_percentage,
+ * typescript_errors, lint_errors):
+ * - `test_count` and `assertion_count` from ralph's own analysis, no test
+ *   run: every file a language reads whose path is a test path (plus every
+ *   Rust file, whose tests live beside the code). The baseline counts the
+ *   whole tree (facts cache: each blob is parsed once per extractor
+ *   version); an iteration adds the difference over the changed files only.
+ * - `coverage_percentage`: total line coverage of a c8/istanbul/jest/vitest
+ *   json-summary, after running the configured coverage command (if any).
+ * - `typescript_errors`, `lint_errors`: the configured commands' error
+ *   counts (tsc's `error TS####` lines; eslint's `✖ N problems (E errors`
+ *   summary, else its `error` lines; otherwise lines containing `error`).
+ * Every command runs with a timeout; a failure leaves the metric null with
+ * the reason in `errors`.
+ */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { extractFacts, languageForPath } from "../analysis/index.js";
+import { readCoverageTotals } from "../analysis/coverage.js";
+import type { CheckpointStore } from "../store/checkpoint-store.js";
+import { walkTree } from "../store/tree-diff.js";
+import { openFactsCache, type DiskFactsCache } from "./facts-cache.js";
+import { runCompletionCommand } from "./command.js";
+import type { MetricsSnapshot } from "./state.js";
+
+/** A metric command: what to run and its limit in ms. */
+export interface MetricCommand {
+  command: string;
+  timeoutMs: number;
+}
+
+/** Which metrics to take beyond the test count (config `agent_persistence.metrics`). */
+export interface MetricsSettings {
+  coverage: { command: string | null; summaryPath: string; timeoutMs: number } | null;
+  typescript: MetricCommand | null;
+  lint: MetricCommand | null;
+}
+
+/** No commands; the coverage summary at its usual place is read when it exists. */
+export const DEFAULT_METRICS_SETTINGS: MetricsSettings = {
+  coverage: { command: null, summaryPath: "coverage/coverage-summary.json", timeoutMs: 300_000 },
+  typescript: null,
+  lint: null,
+};
+
+/** True for a file whose tests ralph counts. */
+function countsTests(path: string): boolean {
+  const language = languageForPath(path);
+  return language !== null && (language.id === "rust" || language.isTestPath(path));
+}
+
+/** Test cases and assertions of one blob (0, 0 for binary, unparsable or non-test files). */
+async function countBlob(store: CheckpointStore, path: string, oid: string, cache: DiskFactsCache | null): Promise<{ tests: number; assertions: number }> {
+  const content = store.odb.read(oid).content;
+  if (content.subarray(0, 8000).includes(0)) return { tests: 0, assertions: 0 };
+  const text = content.toString("utf8");
+  let facts = cache?.get(path, text);
+  if (!facts) {
+    facts = await extractFacts(path, text);
+    cache?.set(path, text, facts);
+  }
+  return { tests: facts.tests.length, assertions: facts.assertions };
+}
+
+/**
+ * Test cases and assertions in a whole tree (see the module doc for which files count).
+ * @throws RalphError from the store (E_CORRUPT).
+ */
+export async function countTestsAtTree(store: CheckpointStore, treeOid: string): Promise<{ tests: number; assertions: number }> {
+  const cache = openFactsCache(store.repo.ralphDir);
+  let tests = 0;
+  let assertions = 0;
+  for (const [path, entry] of walkTree(store.odb, treeOid)) {
+    if (entry.mode === "160000" || entry.mode === "120000" || !countsTests(path)) continue;
+    const n = await countBlob(store, path, entry.oid, cache);
+    tests += n.tests;
+    assertions += n.assertions;
+  }
+  cache.flush();
+  return { tests, assertions };
+}
+
+/**
+ * The change in test cases and assertions from one tree to another, over
+ * the changed files only (so `count(to) = count(from) + delta`).
+ */
+export async function countTestsDelta(store: CheckpointStore, fromTree: string, toTree: string): Promise<{ tests: number; assertions: number }> {
+  const cache = openFactsCache(store.repo.ralphDir);
+  let tests = 0;
+  let assertions = 0;
+  for (const c of store.diff(fromTree, toTree)) {
+    if (!countsTests(c.path)) continue;
+    if (c.oldOid && c.oldMode !== "160000" && c.oldMode !== "120000") {
+      const n = await countBlob(store, c.path, c.oldOid, cache);
+      tests -= n.tests;
+      assertions -= n.assertions;
+    }
+    if (c.newOid && c.newMode !== "160000" && c.newMode !== "120000") {
+      const n = await countBlob(store, c.path, c.newOid, cache);
+      tests += n.tests;
+      assertions += n.assertions;
+    }
+  }
+  cache.flush();
+  return { tests, assertions };
+}
+
+/** Error count of a tsc run: `error TS1234` occurrences. */
+export function countTypescriptErrors(output: string): number {
+  return (output.match(/\berror TS\d+\b/g) ?? []).length;
+}
+
+/** Error count of a lint run: eslint's `✖ N problems (E errors, W warnings)` summary, else lines with an `error` word. */
+export function countLintErrors(output: string): number {
+  const summary = /\u2716\s+\d+\s+problems?\s+\((\d+)\s+errors?/.exec(output);
+  if (summary) return Number(summary[1]);
+  return output.split(/\r?\n/).filter((l) => /\berror\b/i.test(l)).length;
+}
+
+/** Total line coverage (percent 0-100) of the json-summary at `path` (absolute), or an error line. */
+export function readCoveragePercent(path: string): { value: number } | { error: string } {
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (error) {
+    return { error: `no coverage summary at ${path} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})` };
+  }
+  try {
+    const totals = readCoverageTotals(text);
+    const value = totals.lines ?? totals.statements;
+    return value === undefined ? { error: `${path} has no line or statement total` } : { value };
+  } catch (error) {
+    return { error: `${path} is not a coverage summary: ${(error as Error).message}` };
+  }
+}
+
+/**
+ * Runs the configured metric commands in the work tree and reads the
+ * coverage summary; fills coverage_percentage, typescript_errors and
+ * lint_errors of `into` (mutated), with failures in `into.errors`.
+ * Never throws for a failing command.
+ */
+export async function measureCommandMetrics(workTree: string, settings: MetricsSettings, into: MetricsSnapshot, env: NodeJS.ProcessEnv = {}): Promise<void> {
+  if (settings.coverage) {
+    const { command, summaryPath, timeoutMs } = settings.coverage;
+    let ran = true;
+    if (command) {
+      const run = await runCompletionCommand(command, { cwd: workTree, timeoutMs, env });
+      if (run.timedOut || run.exitCode === null) {
+        into.errors.coverage_percentage = `coverage command ${run.timedOut ? `timed out after ${timeoutMs} ms` : "was killed"}`;
+        ran = false;
+      }
+    }
+    if (ran) {
+      const read = readCoveragePercent(join(workTree, summaryPath));
+      if ("value" in read) into.coverage_percentage = read.value;
+      else if (command) into.errors.coverage_percentage = read.error;
+    }
+  }
+  for (const [key, spec, count] of [
+    ["typescript_errors", settings.typescript, countTypescriptErrors],
+    ["lint_errors", settings.lint, countLintErrors],
+  ] as const) {
+    if (!spec) continue;
+    const run = await runCompletionCommand(spec.command, { cwd: workTree, timeoutMs: spec.timeoutMs, env });
+    if (run.timedOut || run.exitCode === null) into.errors[key] = `\`${spec.command}\` ${run.timedOut ? `timed out after ${spec.timeoutMs} ms` : "could not run"}`;
+    else into[key] = count(run.output);
+  }
+}
