@@ -189,7 +189,7 @@ export interface RalphConfig {
     lint: TimedCommand;
   };
   store: {
-    /** Size above which the checkpoint store warns, in bytes. Default `52428800` (50 MiB). */
+    /** Files larger than this are skipped by checkpoints (not stored), in bytes (src/store/snapshot.ts). Default `52428800` (50 MiB). Example: `10485760`. */
     size_cap_bytes: number;
   };
   hooks: {
@@ -444,12 +444,17 @@ function fromZodIssue(issue: z.core.$ZodIssue, raw: unknown): ConfigIssue[] {
       });
     case "invalid_type": {
       const expected = EXPECTED[issue.expected] ?? issue.expected;
-      const nullable = path.at(-1) === "command" || /_command$|templates_dir|human_gate_timeout_minutes/.test(String(path.at(-1)));
+      // Every field that may be null has null as its default.
+      const nullable = valueAt(DEFAULT_CONFIG, path) === null;
       return [{ path, message: `expected ${expected}${nullable ? " or null" : ""}, got ${describeValue(value)}`, hint: `write ${expected}${issue.expected === "string" ? " (quote it if YAML reads it as something else)" : ""}` }];
     }
     case "too_small":
       if (issue.origin === "string") return [{ path, message: "empty", hint: "give a value, or null for none" }];
-      return [{ path, message: `${String(value)} is below the minimum ${String(issue.minimum)}`, hint: `use ${issue.inclusive ? "at least" : "more than"} ${String(issue.minimum)}` }];
+      return [
+        issue.inclusive
+          ? { path, message: `${String(value)} is below the minimum ${String(issue.minimum)}`, hint: `use at least ${String(issue.minimum)}` }
+          : { path, message: `${String(value)} is not above ${String(issue.minimum)}`, hint: `use a number above ${String(issue.minimum)}${valueAt(DEFAULT_CONFIG, path) === null ? ", or null for none" : ""}` },
+      ];
     case "too_big":
       return [{ path, message: `${String(value)} is above the maximum ${String(issue.maximum)}`, hint: `use ${issue.inclusive ? "at most" : "less than"} ${String(issue.maximum)}` }];
     case "invalid_value":
