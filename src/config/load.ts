@@ -254,7 +254,9 @@ export async function loadConfig(workTree: string, options: LoadConfigOptions = 
       found.push({ name, path, text: readFileSync(path, "utf8") });
     } catch (error) {
       if (isErrno(error, "ENOENT", "ENOTDIR")) continue;
-      if (isErrno(error, "EISDIR")) throw configError(name, null, "is a folder, not a file; remove it or make it a YAML file", { reason: "not_a_file" }, error);
+      if (isErrno(error, "EISDIR")) {
+        throw new RalphError("E_CONFIG", `${name} is a folder, not a file; remove it or make it a YAML file`, { data: { file: name, line: null, reason: "not_a_file" }, cause: error });
+      }
       throw new RalphError("E_UNREADABLE", `cannot read ${name}: ${(error as Error).message}; check its permissions`, { data: { path: name }, cause: error });
     }
   }
