@@ -106,6 +106,11 @@ export interface TimedCommand {
 /**
  * The effective configuration: the `agent_persistence` section with every
  * default applied and every alias resolved. Keys are the YAML's (snake_case).
+ * Spec: reference/agent-persistence-integration.txt, "Configuration" (enabled,
+ * detection, reinforcement, recovery, best_output_selection, performance);
+ * `loop`, `metrics`, `store`, `hooks` and the fields marked ralph's own
+ * (`detection.severity`, `detection.allow`, `recovery.auto_revert`,
+ * `reinforcement.templates_dir`, the p99 and false-positive budgets) are ralph's.
  */
 export interface RalphConfig {
   /** Master switch of the persistence features. Default `true`. Example: `enabled: false`. */
