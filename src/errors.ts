@@ -34,6 +34,7 @@ export type ErrorCode =
   | "E_UNSAFE_PATH" // a tree entry that would write outside the work tree
   | "E_CORRUPT" // a stored object or ref is unreadable or malformed
   | "E_CONFLICT" // a compare-and-swap on a ref lost after retries
+  | "E_CONFIG" // aiwg.yml is not valid YAML or its agent_persistence section fails the schema
   | "E_INTERNAL"; // a bug
 
 const USER_FIXABLE: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
@@ -48,6 +49,7 @@ const USER_FIXABLE: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
   "E_RESTORE_REFUSED",
   "E_UNSAFE_PATH",
   "E_CONFLICT",
+  "E_CONFIG",
 ]);
 
 /** The exit code class of an error code: 2 for user-fixable, 3 for the rest. */

@@ -83,6 +83,13 @@ export const COMMANDS: CommandSpec[] = [
     load: () => import("./commands/tests.js"),
   },
   {
+    name: "config",
+    usage: "config",
+    description: "The effective project config (aiwg.yml, section agent_persistence) and where each value comes from",
+    options: [["--check", "Only validate: exit 2 on an invalid file, 0 otherwise (warnings on stderr)"], JSON_FLAG],
+    load: () => import("./commands/config.js"),
+  },
+  {
     name: "hook",
     usage: "hook <agent> [event] [...args]",
     description: "An agent's hook (agent: claude): reads the event JSON on stdin, prints one JSON decision, follows the agent's exit-code protocol",

@@ -44,9 +44,9 @@ function expectJsonError(result: RunResult, exitCode: number, code: string): Err
   return parsed.error;
 }
 
-type Place = "repo" | "no-repo" | "bare" | "bare-subdir";
+type Place = "repo" | "no-repo" | "bare" | "bare-subdir" | "bad-config";
 
-/** Where a case runs: a repo with one checkpoint in loop `l`, a plain folder, or a bare repository. */
+/** Where a case runs: a repo with one checkpoint in loop `l`, a plain folder, a bare repository, or a repo whose aiwg.yml fails the schema. */
 function placeFor(place: Place): string {
   switch (place) {
     case "repo": {
@@ -57,6 +57,8 @@ function placeFor(place: Place): string {
     }
     case "no-repo":
       return makeTempDir("ralph-norepo-");
+    case "bad-config":
+      return makeRepo({ "aiwg.yml": "agent_persistence:\n  recovery:\n    max_retrys: 4\n" });
     case "bare": {
       const dir = makeTempDir("ralph-bare-");
       git(dir, ["init", "-q", "--bare", "-b", "main"]);
@@ -112,6 +114,9 @@ const CASES: ErrorCase[] = [
   { name: "WORKTREE as --from", place: "repo", args: ["check", "--from", "WORKTREE"], exit: 2, code: "E_USAGE" },
   { name: "WORKTREE as diff FROM", place: "repo", args: ["diff", "WORKTREE"], exit: 2, code: "E_USAGE" },
   { name: "WORKTREE as revert target", place: "repo", args: ["revert", "WORKTREE"], exit: 2, code: "E_USAGE" },
+  { name: "an aiwg.yml that fails the schema (config)", place: "bad-config", args: ["config"], exit: 2, code: "E_CONFIG" },
+  { name: "an aiwg.yml that fails the schema (config --check)", place: "bad-config", args: ["config", "--check"], exit: 2, code: "E_CONFIG" },
+  { name: "not a git repository (config)", place: "no-repo", args: ["config"], exit: 2, code: "E_NOT_A_REPO" },
 ];
 
 describe("error contract: argv -> exit code and error code", () => {

@@ -1,0 +1,51 @@
+/**
+ * loadConfig on real folders: which file is read, a missing file, a file
+ * that is a folder, and the env override applied over a file.
+ */
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { loadConfig } from "../../src/config/load.js";
+import { DEFAULT_CONFIG } from "../../src/config/schema.js";
+import { isRalphError } from "../../src/errors.js";
+import { makeTempDir, writeFiles } from "../helpers/git.js";
+
+describe("loadConfig", () => {
+  it("no file: the defaults, file null, no warnings", async () => {
+    const dir = makeTempDir();
+    const loaded = await loadConfig(dir, { env: {} });
+    expect(loaded.config).toEqual(DEFAULT_CONFIG);
+    expect(loaded.file).toBeNull();
+    expect(loaded.warnings).toEqual([]);
+    expect(loaded.sources["enabled"]).toBe("default");
+  });
+
+  it("aiwg.yml wins over aiwg.yaml, with a warning naming the ignored one", async () => {
+    const dir = makeTempDir();
+    writeFiles(dir, { "aiwg.yml": "agent_persistence:\n  enabled: false\n", "aiwg.yaml": "agent_persistence:\n  enabled: true\n" });
+    const loaded = await loadConfig(dir, { env: {} });
+    expect(loaded.file).toBe(join(dir, "aiwg.yml"));
+    expect(loaded.config.enabled).toBe(false);
+    expect(loaded.sources["enabled"]).toBe("aiwg.yml:2");
+    expect(loaded.warnings).toEqual([{ path: "", line: null, message: "aiwg.yaml ignored: aiwg.yml is read" }]);
+  });
+
+  it("the env override beats the file", async () => {
+    const dir = makeTempDir();
+    writeFiles(dir, { "aiwg.yml": "agent_persistence:\n  recovery:\n    auto_revert: false\n" });
+    const loaded = await loadConfig(dir, { env: { RALPH_AUTO_REVERT: "true" } });
+    expect(loaded.config.recovery.auto_revert).toBe(true);
+    expect(loaded.sources["recovery.auto_revert"]).toBe("env:RALPH_AUTO_REVERT");
+  });
+
+  it("an aiwg.yml that is a folder is E_CONFIG", async () => {
+    const dir = makeTempDir();
+    mkdirSync(join(dir, "aiwg.yml"));
+    const error = await loadConfig(dir, { env: {} }).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(isRalphError(error, "E_CONFIG")).toBe(true);
+    expect((error as Error).message).toBe("aiwg.yml is a folder, not a file; remove it or make it a YAML file");
+  });
+});
