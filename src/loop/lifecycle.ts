@@ -37,7 +37,7 @@ import {
   type LoopState,
 } from "./state.js";
 import { runCompletionCommand, type CommandRun } from "./command.js";
-import { applyEvaluation, DEFAULT_LOOP_SETTINGS, evaluateIteration, type AppliedEvaluation, type LoopSettings } from "./evaluate.js";
+import { applyEvaluation, DEFAULT_LOOP_SETTINGS, describeEvaluation, evaluateIteration, type AppliedEvaluation, type LoopSettings } from "./evaluate.js";
 import { tailOf } from "./reinforcement.js";
 
 export { KILL_GRACE_MS, MAX_CAPTURE_CHARS, runCompletionCommand, type CommandRun } from "./command.js";
@@ -474,8 +474,10 @@ export function applyIterationLimit(state: LoopState, nowIso: string): "extended
 export interface IterateResult {
   loop: LoopId;
   iteration: number;
-  /** True when the loop is over (completed, failed or aborted): a shell loop stops. */
+  /** True when a shell loop stops: the loop is over (completed, failed or aborted) or paused for a human decision. */
   done: boolean;
+  /** ralph's evaluation of the iteration as facts (quality, findings against the baseline, recovery); may be empty. */
+  evaluation: string;
   status: LoopState["status"];
   passed: boolean;
   check: CompletionCheck;
@@ -489,7 +491,7 @@ export interface IterateResult {
  * record, then the iteration limit.
  * @throws RalphError E_USAGE when the loop is not running (already over); E_UNKNOWN_LOOP; E_CORRUPT; E_LOCKED.
  */
-export async function iterateLoop(store: CheckpointStore, loop: LoopId, nowMs = Date.now()): Promise<IterateResult> {
+export async function iterateLoop(store: CheckpointStore, loop: LoopId, nowMs = Date.now(), settings?: LoopSettings): Promise<IterateResult> {
   const workTree = store.repo.workTree;
   if (liveCancelSignal(workTree, loop, nowMs) !== null) {
     const cancelled = loadLoop(workTree, loop);
@@ -499,18 +501,21 @@ export async function iterateLoop(store: CheckpointStore, loop: LoopId, nowMs = 
   if ("refused" in begun) {
     throw new RalphError("E_USAGE", `${begun.refused}: nothing to iterate`, { data: { loop, status: begun.state.status, done: isTerminal(begun.state.status) } });
   }
-  const outcome = await finishIteration({ store, loop, nowMs }, begun.iteration, (state, check, overtaken) => {
-    if (overtaken || check.passed) return state.status_reason ?? state.status;
+  const outcome = await finishIteration({ store, loop, nowMs, stage: "iterate", ...(settings ? { settings } : {}) }, begun.iteration, (state, check, overtaken) => {
+    if (overtaken || state.status !== "running") return state.status_reason ?? state.status;
     const limit = applyIterationLimit(state, check.checked_at);
     if (limit === "extended") return `max_iterations reached; auto-extended to ${state.configuration.max_iterations}`;
     if (limit === "exhausted") return state.status_reason ?? "max_iterations reached";
-    return `completion command failed (iteration ${check.iteration}/${state.configuration.max_iterations})`;
+    return check.passed
+      ? `completion command passed, but BLOCK findings against the baseline remain (iteration ${check.iteration}/${state.configuration.max_iterations})`
+      : `completion command failed (iteration ${check.iteration}/${state.configuration.max_iterations})`;
   });
   if (isTerminal(outcome.state.status)) clearActiveLoop(workTree, loop);
   return {
     loop,
     iteration: begun.iteration,
-    done: isTerminal(outcome.state.status),
+    done: isTerminal(outcome.state.status) || outcome.state.status === "paused",
+    evaluation: describeEvaluation(outcome.state, begun.iteration, outcome.evaluation),
     status: outcome.state.status,
     passed: outcome.check.passed,
     check: outcome.check,

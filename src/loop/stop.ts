@@ -28,6 +28,7 @@ import { CheckpointStore } from "../store/checkpoint-store.js";
 import type { LoopId } from "../store/loop-id.js";
 import { applyIterationLimit, beginIteration, cancelLoop, finishIteration, isoOf, liveCancelSignal } from "./lifecycle.js";
 import { describeEvaluation, type LoopSettings } from "./evaluate.js";
+import { loadLoopSettings } from "./settings.js";
 import { buildBlockReason } from "./reinforcement.js";
 import { isTerminal, readActiveLoop, readState, transition, updateState, type LoopState } from "./state.js";
 import { readTranscriptSignals } from "./transcript.js";
@@ -113,6 +114,7 @@ async function decideForLoop(store: CheckpointStore, loop: LoopId, input: StopIn
   const workTree = store.repo.workTree;
   const state = readState(workTree, loop);
   if (!state) return allow(`the active mark names loop ${loop}, which has no state`, loop);
+  const settings = input.settings ?? (await loadLoopSettings(workTree)).settings;
   if (state.status !== "running" && state.status !== "completing") {
     return allow(`loop ${loop} is ${state.status}${state.status_reason ? ` (${state.status_reason})` : ""}`, loop);
   }
@@ -157,7 +159,7 @@ async function decideForLoop(store: CheckpointStore, loop: LoopId, input: StopIn
     if (s.owner_session_id === null) s.owner_session_id = session;
   });
   if ("refused" in begun) return allow(begun.refused, loop);
-  const outcome = await finishIteration({ store, loop, nowMs, stage: "stop", ...(input.settings ? { settings: input.settings } : {}) }, begun.iteration, (s, check, overtaken, evaluation): StopDecision => {
+  const outcome = await finishIteration({ store, loop, nowMs, stage: "stop", settings }, begun.iteration, (s, check, overtaken, evaluation): StopDecision => {
     const max = s.configuration.max_iterations;
     if (overtaken) {
       s.blocks = 0;

@@ -5,8 +5,9 @@
  * Exit codes (DESIGN.md's contract: 1 is only for findings): 0 while the
  * loop goes on (`done: false`: the completion command failed and
  * iterations remain), 2 once it is over: the check just passed
- * (`completed`), the iteration limit was reached (`failed`), or the loop is
- * not running (cancelled, already completed). So
+ * (`completed`), the iteration limit was reached (`failed`), the loop is
+ * paused for a human decision (`ralph approve | reject | abort`), or the
+ * loop is not running (cancelled, already completed). So
  * `while :; do agent; ralph iterate || break; done` runs the agent until
  * the loop is over; `ralph status` (or the one stderr line) says how it
  * ended.
@@ -15,6 +16,7 @@ import * as z from "zod/mini";
 import { RalphError } from "../../errors.js";
 import { iterateLoop, resolveLoopId } from "../../loop/lifecycle.js";
 import { tailOf } from "../../loop/reinforcement.js";
+import { loadLoopSettings } from "../../loop/settings.js";
 import type { CommandContext, CommandOutput } from "../context.js";
 import { parseOptions, stringOption } from "../options.js";
 import { openStore } from "./shared.js";
@@ -29,7 +31,8 @@ export async function run(ctx: CommandContext, _args: string[], raw: Record<stri
   const options = parseOptions(Options, raw, "iterate");
   const store = openStore(ctx);
   const loop = resolveLoopId(store.repo.workTree, options.loop);
-  const result = await iterateLoop(store, loop);
+  const { settings } = await loadLoopSettings(store.repo.workTree);
+  const result = await iterateLoop(store, loop, Date.now(), settings);
   const summary = {
     loop: result.loop,
     iteration: result.iteration,
@@ -41,15 +44,18 @@ export async function run(ctx: CommandContext, _args: string[], raw: Record<stri
     duration_ms: result.check.duration_ms,
     checkpoint: result.check.checkpoint_oid,
     why: result.why,
+    evaluation: result.evaluation,
   };
   if (result.done) {
     // The loop is over: exit 2 so `ralph iterate || break` ends a shell loop.
+    if (result.evaluation !== "") ctx.stderr(`${result.evaluation}\n`);
     throw new RalphError("E_USAGE", `loop ${result.loop} is ${result.status} at iteration ${result.iteration}: ${result.why}`, { data: summary });
   }
   const tail = tailOf(result.outputTail, 40, 6_000);
   if (tail !== "") ctx.stderr(`${tail}\n`);
+  if (result.evaluation !== "") ctx.stderr(`${result.evaluation}\n`);
   return {
     json: { ...summary, output_tail: result.outputTail },
-    text: `iteration ${result.iteration}: completion command ${result.check.timed_out ? "timed out" : `failed (exit ${result.check.exit_code ?? "signal"})`}; keep going (${result.why})`,
+    text: `iteration ${result.iteration}: ${result.passed ? "completion command passed, but BLOCK findings against the baseline remain" : `completion command ${result.check.timed_out ? "timed out" : `failed (exit ${result.check.exit_code ?? "signal"})`}`}; keep going (${result.why})`,
   };
 }
