@@ -508,7 +508,9 @@ export function summarize(a: LoopAnalytics): string {
   parts.push(`It is **${how}** after ${plural(a.iterations.length, "iteration")}${span}.`);
   const firstQ = a.iterations[0]?.quality_score;
   if (a.iterations.length === 1) parts.push(`Its one iteration (#${a.final_iteration}) scored ${a.final_quality}.`);
-  else if (a.best_vs_final === 0) parts.push(`Quality went from ${firstQ} to ${a.final_quality}, and the final iteration (#${a.final_iteration}) was also the best.`);
+  else if (a.best_vs_final === 0 && a.optimal_iteration === a.final_iteration) parts.push(`Quality went from ${firstQ} to ${a.final_quality}, and the final iteration (#${a.final_iteration}) was also the best.`);
+  else if (a.best_vs_final === 0)
+    parts.push(`Quality went from ${firstQ} to ${a.final_quality}; the final iteration (#${a.final_iteration}) ties the best score, first reached at iteration ${a.optimal_iteration}.`);
   else
     parts.push(
       `Quality went from ${firstQ} to ${a.final_quality}; the best was ${a.optimal_quality} at iteration ${a.optimal_iteration}, ${plural(a.best_vs_final ?? 0, "point")} above the final iteration ${a.final_iteration}.`,

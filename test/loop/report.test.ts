@@ -269,6 +269,15 @@ describe("report.md", () => {
     for (const heading of ["## Iterations", "## Regressions", "## Recoveries (PDARE)", "## Reinforcement", "## Performance against targets"]) expect(md).toContain(heading);
   });
 
+  it("a final iteration that ties an earlier best says so (the earlier one is what select --best restores)", () => {
+    const state = stateWith([60, 100, 90, 100]);
+    const md = renderReportMarkdown(buildAnalytics(state, EMPTY_HOOK_LOG, { nowIso: NOW }), state);
+    expect(md).toContain("the final iteration (#4) ties the best score, first reached at iteration 2.");
+    expect(md).toContain("would restore iteration 2 (quality 100, verified)");
+    const same = stateWith([60, 100]);
+    expect(renderReportMarkdown(buildAnalytics(same, EMPTY_HOOK_LOG, { nowIso: NOW }), same)).toContain("and the final iteration (#2) was also the best.");
+  });
+
   it("a loop with no iteration says so and has no chart", () => {
     const state = stateWith([]);
     const md = renderReportMarkdown(buildAnalytics(state, EMPTY_HOOK_LOG, { nowIso: NOW }), state);

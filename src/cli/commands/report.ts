@@ -40,9 +40,11 @@ function summaryLines(a: LoopAnalytics): string[] {
   } else {
     const scores = a.iterations.map((it) => it.quality_score);
     const bestPart =
-      a.best_vs_final === 0
-        ? `final #${a.final_iteration} is the best`
-        : `best ${a.optimal_quality} at #${a.optimal_iteration}, final ${a.final_quality} at #${a.final_iteration}: ${a.best_vs_final} point(s) below best`;
+      a.best_vs_final !== 0
+        ? `best ${a.optimal_quality} at #${a.optimal_iteration}, final ${a.final_quality} at #${a.final_iteration}: ${a.best_vs_final} point(s) below best`
+        : a.optimal_iteration === a.final_iteration
+          ? `final #${a.final_iteration} is the best`
+          : `final #${a.final_iteration} ties the best, first reached at #${a.optimal_iteration}`;
     lines.push(`quality ${sparkline(scores)}  ${scores[0]} -> ${a.final_quality} (${bestPart})`);
     lines.push(`trajectory ${a.quality_trajectory}${a.diminishing_returns ? ", diminishing returns" : ""}`);
     const c = a.select_best_candidate;
