@@ -166,6 +166,13 @@ export const COMMANDS: CommandSpec[] = [
     options: [["--loop <id>", "Loop id (default: $RALPH_LOOP, else the active loop, else the last updated)"], JSON_FLAG],
     load: () => import("./commands/iterate.js"),
   },
+  {
+    name: "report",
+    usage: "report",
+    description: "Write the loop's analytics.json, report.md and quality.svg (quality per iteration, best vs final, regressions, targets)",
+    options: [LOOP_FLAG, ["--threshold <n>", "Quality threshold 0-100 for best-output selection and the chart (default 70)"], JSON_FLAG],
+    load: () => import("./commands/report.js"),
+  },
 ];
 
 /** Flags whose value is a number; every other value-taking flag keeps its text exactly. */

@@ -1,6 +1,7 @@
 /** `ralph status [--loop ID] [--json]`: a loop's state (status, iteration, last check, owner, counters). */
 import * as z from "zod/mini";
 import { loadLoop, resolveLoopId } from "../../loop/lifecycle.js";
+import { orderedIterations, sparkline } from "../../loop/report.js";
 import { readActiveLoop } from "../../loop/state.js";
 import type { CommandContext, CommandOutput } from "../context.js";
 import { parseOptions, stringOption } from "../options.js";
@@ -27,6 +28,8 @@ export async function run(ctx: CommandContext, _args: string[], raw: Record<stri
     `iteration ${state.iteration}/${state.configuration.max_iterations}, ${state.blocks} stop block(s) in a row`,
     `baseline ${shortOid(store.readLoopRef(loop, "baseline"))}, head ${shortOid(store.readLoopRef(loop, "head"))}`,
   ];
+  const scores = orderedIterations(state).map((r) => r.quality_score);
+  if (scores.length > 0) lines.push(`quality ${sparkline(scores)}  first ${scores[0]}, last ${scores.at(-1)}, best ${Math.max(...scores)} (0-100)`);
   if (last) lines.push(`last check: iteration ${last.iteration} ${last.passed ? "passed" : last.timed_out ? "timed out" : `failed (exit ${last.exit_code ?? "signal"})`} in ${last.duration_ms} ms at ${last.checked_at}`);
   if (state.owner_session_id) lines.push(`owner session: ${state.owner_session_id}`);
   return {

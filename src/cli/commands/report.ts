@@ -1,0 +1,86 @@
+/**
+ * `ralph report [--loop ID] [--threshold N] [--json]`: the loop's progress
+ * report (reference/agent-persistence-integration.txt "Loop Completion
+ * Flow", step 2): writes `.aiwg/ralph/loops/<loop>/analytics/analytics.json`,
+ * `report.md` and `quality.svg`, records `completion_report_path` in the
+ * state, and prints a short summary with a sparkline of quality (or, with
+ * --json, the analytics object plus `paths`). A loop with no ended
+ * iteration still gets a report that says so.
+ */
+import { relative } from "node:path";
+import * as z from "zod/mini";
+import { hookSharePercent, readHookLog, summarizeHookLog, type HookLogEntry } from "../../hooks/hook-log.js";
+import { loadLoop, resolveLoopId } from "../../loop/lifecycle.js";
+import { formatDuration, sparkline, type HookLogSummary, type LoopAnalytics } from "../../loop/report.js";
+import { writeLoopReport } from "../../loop/report-writer.js";
+import type { CommandContext, CommandOutput } from "../context.js";
+import { parseOptions, stringOption } from "../options.js";
+import { openStore } from "./shared.js";
+
+const Options = z.strictObject({
+  loop: z.optional(stringOption),
+  threshold: z.optional(z.coerce.number().check(z.gte(0), z.lte(100))),
+  json: z.optional(z.boolean()),
+});
+
+/** Summarises hook-log entries for the report with hook-log.ts's own functions (per event, over all calls, share of time). */
+export function summarizeForReport(entries: readonly HookLogEntry[]): HookLogSummary {
+  const overall = summarizeHookLog(entries.map((e) => ({ ...e, event: "all" })))[0];
+  return {
+    events: summarizeHookLog(entries),
+    overall: overall ? { calls: overall.calls, p95_ms: overall.p95_ms, p99_ms: overall.p99_ms } : null,
+    hook_share_percent: hookSharePercent(entries),
+  };
+}
+
+function summaryLines(a: LoopAnalytics): string[] {
+  const lines = [`loop ${a.loop_id}: ${a.status}${a.status_reason ? ` (${a.status_reason})` : ""}, ${a.iterations.length} iteration(s)`];
+  if (a.iterations.length === 0) {
+    lines.push("no iteration has ended yet: nothing to chart");
+  } else {
+    const scores = a.iterations.map((it) => it.quality_score);
+    const bestPart =
+      a.best_vs_final !== 0
+        ? `best ${a.optimal_quality} at #${a.optimal_iteration}, final ${a.final_quality} at #${a.final_iteration}: ${a.best_vs_final} point(s) below best`
+        : a.optimal_iteration === a.final_iteration
+          ? `final #${a.final_iteration} is the best`
+          : `final #${a.final_iteration} ties the best, first reached at #${a.optimal_iteration}`;
+    lines.push(`quality ${sparkline(scores)}  ${scores[0]} -> ${a.final_quality} (${bestPart})`);
+    lines.push(`trajectory ${a.quality_trajectory}${a.diminishing_returns ? ", diminishing returns" : ""}`);
+    const c = a.select_best_candidate;
+    lines.push(c ? `ralph select --best would restore #${c.iteration} (${c.quality_score}, ${c.verified ? "verified" : "not verified"})` : `no iteration reached the threshold ${a.quality_threshold}: nothing for ralph select --best`);
+  }
+  const r = a.totals.regressions;
+  const outcomes = Object.entries(r.by_outcome).map(([k, n]) => `${n} ${k.replace(/_/g, " ")}`).join(", ");
+  lines.push(`regressions ${r.total}${r.total > 0 ? ` (${outcomes})` : ""}, recoveries ${a.totals.recoveries.total}`);
+  const perf = a.performance.targets
+    .map((t) => `${t.metric.replace(/_ms$|_percentage$/, "").replace(/_/g, " ")} ${t.value === null ? "n/a" : `${t.value}${t.unit === "ms" ? " ms" : "%"} ${t.met ? "ok" : "MISSED"}`}`)
+    .join("; ");
+  lines.push(`targets: ${perf}`);
+  if (a.totals.duration_ms !== null) lines.push(`iteration time ${formatDuration(a.totals.duration_ms)}`);
+  return lines;
+}
+
+/** Runs the command; see the module doc. */
+export async function run(ctx: CommandContext, _args: string[], raw: Record<string, unknown>): Promise<CommandOutput> {
+  const options = parseOptions(Options, raw, "report");
+  const workTree = openStore(ctx).repo.workTree;
+  const loop = resolveLoopId(workTree, options.loop);
+  loadLoop(workTree, loop); // E_UNKNOWN_LOOP with its hint before any file is written
+  const hooks = summarizeForReport(readHookLog(workTree, loop));
+  const written = writeLoopReport(workTree, loop, hooks, {
+    nowIso: new Date().toISOString(),
+    ...(options.threshold === undefined ? {} : { qualityThreshold: options.threshold }),
+  });
+  const shown = (path: string): string => relative(ctx.cwd, path) || path;
+  const text = [
+    ...summaryLines(written.analytics),
+    `wrote ${shown(written.paths.report)}`,
+    `      ${shown(written.paths.analytics)}`,
+    `      ${shown(written.paths.chart)}`,
+  ].join("\n");
+  return {
+    json: { ...written.analytics, paths: written.paths, completion_report_path: written.completionReportPath },
+    text,
+  };
+}
