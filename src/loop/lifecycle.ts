@@ -35,9 +35,10 @@ import {
   writeLoopDocument,
   type CompletionCheck,
   type LoopState,
+  type MetricsSnapshot,
 } from "./state.js";
 import { runCompletionCommand, type CommandRun } from "./command.js";
-import { applyEvaluation, DEFAULT_LOOP_SETTINGS, describeEvaluation, evaluateIteration, type AppliedEvaluation, type LoopSettings } from "./evaluate.js";
+import { applyEvaluation, captureBaselineMetrics, DEFAULT_LOOP_SETTINGS, describeEvaluation, evaluateIteration, type AppliedEvaluation, type LoopSettings } from "./evaluate.js";
 import { tailOf } from "./reinforcement.js";
 
 export { KILL_GRACE_MS, MAX_CAPTURE_CHARS, runCompletionCommand, type CommandRun } from "./command.js";
@@ -83,6 +84,8 @@ export interface StartRequest {
   id?: string;
   completionTimeoutMs?: number;
   autoExtend?: boolean;
+  /** The loop's quality command (its last output line is the score 0-100); default none (ralph's formula). */
+  quality?: string | null;
   nowMs?: number;
 }
 
@@ -163,6 +166,7 @@ export function startLoop(store: CheckpointStore, request: StartRequest): StartR
       auto_extend: request.autoExtend ?? DEFAULT_CONFIGURATION.auto_extend,
     },
   });
+  state.quality_command = request.quality ?? null;
   createState(workTree, state);
   const baseline = store.checkpoint({ loop, kind: "baseline", message: `baseline: ${oneLine(request.task)}` });
   updateState(workTree, loop, (s) => {
@@ -522,4 +526,26 @@ export async function iterateLoop(store: CheckpointStore, loop: LoopId, nowMs = 
     outputTail: outcome.outputTail,
     why: outcome.settled,
   };
+}
+
+/**
+ * Measures the baseline metrics of a loop whose state has none yet (a new
+ * loop, or one created before metrics existed) and records them:
+ * `test_count` from ralph's analysis of the baseline tree, and the
+ * configured metric commands run in the work tree.
+ * @returns the loop's baseline metrics (measured now or already recorded), or null without a baseline checkpoint.
+ */
+export async function ensureBaselineMetrics(store: CheckpointStore, loop: LoopId, settings: LoopSettings = DEFAULT_LOOP_SETTINGS, nowMs = Date.now()): Promise<MetricsSnapshot | null> {
+  const workTree = store.repo.workTree;
+  const existing = loadLoop(workTree, loop).baseline_metrics;
+  if (existing) return existing;
+  const baseline = store.readLoopRef(loop, "baseline");
+  if (!baseline) return null;
+  const metrics = await captureBaselineMetrics(store, baseline, isoOf(nowMs), settings.metrics);
+  const { state } = updateState(workTree, loop, (s) => {
+    if (s.baseline_metrics !== null) return { result: null, changed: false };
+    s.baseline_metrics = metrics;
+    return { result: null };
+  });
+  return state.baseline_metrics;
 }

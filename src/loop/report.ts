@@ -13,10 +13,11 @@
  *
  * Units: durations in ms, quality in points 0-100, percentages 0-100, cost in USD.
  */
+import { DEFAULT_QUALITY_THRESHOLD, selectBest } from "./progress.js";
 import type { IterationRecord, LoopState, LoopStatus, RecoveryRecord, RegressionEvent } from "./state.js";
 
 /** The quality threshold of best-output selection (reference guide "best_output_selection.quality_threshold", DESIGN.md "Best output"). */
-export const DEFAULT_QUALITY_THRESHOLD = 70;
+export { DEFAULT_QUALITY_THRESHOLD };
 
 /** Points within which a delta counts as flat for {@link classifyTrajectory}. */
 export const DEFAULT_TRAJECTORY_TOLERANCE = 2;
@@ -271,12 +272,9 @@ export function findOptimalIteration(records: readonly IterationRecord[]): Itera
  * quality >= `threshold`; the verified ones if any is; the highest score;
  * among equals the earliest. Null when none reaches the threshold.
  */
-export function selectBestCandidate(records: readonly IterationRecord[], threshold: number = DEFAULT_QUALITY_THRESHOLD): BestCandidate | null {
-  const acceptable = records.filter((r) => r.quality_score >= threshold);
-  const verified = acceptable.filter((r) => r.verification_status === "passed");
-  const pool = (verified.length > 0 ? verified : acceptable).sort((a, b) => b.quality_score - a.quality_score || a.iteration - b.iteration);
-  const best = pool[0];
-  return best ? { iteration: best.iteration, quality_score: best.quality_score, verified: best.verification_status === "passed" } : null;
+export function selectBestCandidate(records: readonly IterationRecord[], threshold: number = DEFAULT_QUALITY_THRESHOLD, requireVerification = false): BestCandidate | null {
+  const chosen = selectBest(records, { qualityThreshold: threshold, requireVerification });
+  return chosen ? { iteration: chosen.record.iteration, quality_score: chosen.record.quality_score, verified: chosen.record.verification_status === "passed" } : null;
 }
 
 function countBy<T>(items: readonly T[], key: (item: T) => string): Record<string, number> {

@@ -5,14 +5,17 @@
  */
 import * as z from "zod/mini";
 import { RalphError } from "../../errors.js";
-import { startLoop } from "../../loop/lifecycle.js";
-import { HARD_MAX_ITERATIONS } from "../../loop/state.js";
+import { ensureBaselineMetrics, startLoop } from "../../loop/lifecycle.js";
+import { loadLoopSettings } from "../../loop/settings.js";
+import { parseLoopId } from "../../store/loop-id.js";
+import { HARD_MAX_ITERATIONS, type MetricsSnapshot } from "../../loop/state.js";
 import type { CommandContext, CommandOutput } from "../context.js";
 import { parseOptions, positiveIntOption, stringOption } from "../options.js";
 import { openStore, shortOid } from "./shared.js";
 
 const Options = z.strictObject({
-  completion: stringOption,
+  completion: z.optional(stringOption),
+  quality: z.optional(stringOption),
   maxIterations: z.optional(positiveIntOption.check(z.lte(HARD_MAX_ITERATIONS))),
   id: z.optional(stringOption),
   completionTimeout: z.optional(positiveIntOption.check(z.gte(100))),
@@ -25,16 +28,23 @@ export async function run(ctx: CommandContext, args: string[], raw: Record<strin
   const options = parseOptions(Options, raw, "start");
   const task = (args[0] ?? "").trim();
   if (task === "") throw new RalphError("E_USAGE", "the task is empty: usage 'ralph start TASK --completion CMD'", { data: { command: "start" } });
-  if (options.completion.trim() === "") throw new RalphError("E_USAGE", "bad value for --completion: the command is empty", { data: { command: "start" } });
   const store = openStore(ctx);
+  const { settings, loaded } = await loadLoopSettings(store.repo.workTree);
+  const loopConfig = loaded.config.loop;
+  const completion = options.completion ?? loopConfig.completion_command ?? "";
+  if (completion.trim() === "") {
+    throw new RalphError("E_USAGE", "no completion command: pass --completion CMD (or set agent_persistence.loop.completion_command in aiwg.yml)", { data: { command: "start" } });
+  }
   const result = startLoop(store, {
     task,
-    completion: options.completion,
-    maxIterations: options.maxIterations,
+    completion,
+    maxIterations: options.maxIterations ?? loopConfig.max_iterations,
     id: options.id,
-    completionTimeoutMs: options.completionTimeout,
-    autoExtend: options.autoExtend,
+    completionTimeoutMs: options.completionTimeout ?? loopConfig.completion_timeout_ms,
+    autoExtend: options.autoExtend ?? loopConfig.auto_extend,
+    quality: options.quality ?? loopConfig.quality_command,
   });
+  const baselineMetrics = await ensureBaselineMetrics(store, parseLoopId(result.state.loop_id), settings);
   const s = result.state;
   const verb = result.resumed ? `resumed loop ${s.loop_id} at iteration ${s.iteration}` : `started loop ${s.loop_id}`;
   return {
@@ -47,8 +57,27 @@ export async function run(ctx: CommandContext, args: string[], raw: Record<strin
       task: s.task,
       completion: s.completion_criteria,
       baseline: result.baseline,
+      baseline_metrics: baselineMetrics,
+      quality_command: s.quality_command,
       state_path: `.aiwg/ralph/loops/${s.loop_id}/state.json`,
     },
-    text: `${verb} (baseline ${shortOid(result.baseline)}, max ${s.configuration.max_iterations} iterations)\ncompletion: ${s.completion_criteria}`,
+    text: [
+      `${verb} (baseline ${shortOid(result.baseline)}, max ${s.configuration.max_iterations} iterations)`,
+      `completion: ${s.completion_criteria}`,
+      ...(s.quality_command ? [`quality: ${s.quality_command}`] : []),
+      ...(baselineMetrics ? [`baseline metrics: ${describeMetrics(baselineMetrics)}`] : []),
+    ].join("\n"),
   };
+}
+
+/** `test_count 42, coverage 81.2%, …` for the metrics that were measured. */
+function describeMetrics(m: MetricsSnapshot): string {
+  const parts = [
+    m.test_count !== null ? `${m.test_count} tests` : null,
+    m.assertion_count !== null ? `${m.assertion_count} assertions` : null,
+    m.coverage_percentage !== null ? `coverage ${m.coverage_percentage}%` : null,
+    m.typescript_errors !== null ? `${m.typescript_errors} TypeScript errors` : null,
+    m.lint_errors !== null ? `${m.lint_errors} lint errors` : null,
+  ].filter((p): p is string => p !== null);
+  return parts.join(", ") || "none measured";
 }
