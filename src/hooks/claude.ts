@@ -475,6 +475,28 @@ async function recordRegression(
   }
 }
 
+/** Writes the loop's report when it is over (completed, failed or aborted) and has no report written since it ended. */
+async function reportIfOver(workTree: string, loop: LoopId): Promise<void> {
+  const { readState, isTerminal } = await import("../loop/state.js");
+  let state;
+  try {
+    state = readState(workTree, loop);
+  } catch {
+    return;
+  }
+  if (!state || !isTerminal(state.status)) return;
+  if (state.completion_report_path !== null && state.completed_at !== null) {
+    try {
+      // A report written after the loop ended is the final one already.
+      if (statSync(join(workTree, state.completion_report_path)).mtimeMs >= Date.parse(state.completed_at)) return;
+    } catch {
+      /* missing: write it */
+    }
+  }
+  const { writeFinalReport } = await import("./hook-log.js");
+  await writeFinalReport(workTree, loop);
+}
+
 async function onStop(call: Call): Promise<Partial> {
   const { payload, store, binding } = call;
   const { decideStop } = await import("../loop/stop.js");
@@ -485,6 +507,7 @@ async function onStop(call: Call): Promise<Partial> {
     checkpoint = store.checkpoint({ loop: binding.loop, kind: "manual", message: "Stop checkpoint (end of turn)" }).oid;
   }
   if (decision.action === "block") return { output: blockOutput(decision.reason), decision: "block", why: decision.why, ...(checkpoint ? { checkpoint } : {}) };
+  if (decision.loop !== null) await reportIfOver(store.repo.workTree, decision.loop as LoopId);
   // An allow with a message (the human gate): Claude Code shows `systemMessage` to the user (hooks reference, "Common JSON fields").
   const output = decision.message ? { systemMessage: clampReason(`ralph: ${decision.message}`) } : {};
   return { output, decision: decision.message ? "gate" : "allow", why: decision.why, ...(checkpoint ? { checkpoint } : {}) };

@@ -8,6 +8,7 @@ import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, 
 import { join } from "node:path";
 import { isErrno } from "../errors.js";
 import { ensureStateRoot } from "../loop/state.js";
+import type { HookLogSummary } from "../loop/report.js";
 import type { LoopId } from "../store/loop-id.js";
 import { STATE_DIR } from "../store/snapshot.js";
 
@@ -144,4 +145,38 @@ export function hookSharePercent(entries: readonly HookLogEntry[]): number | nul
   if (spanMs <= 0) return null;
   const busyMs = entries.reduce((sum, e) => sum + e.duration_ms, 0);
   return Math.round(Math.min(100, (busyMs / spanMs) * 100) * 10) / 10;
+}
+
+/**
+ * Summarises hook-log entries for the loop report (src/loop/report.ts
+ * `HookLogSummary`): latency per event, over all calls, and the share of
+ * the loop's time spent in hooks (percent 0-100).
+ */
+export function summarizeForReport(entries: readonly HookLogEntry[]): HookLogSummary {
+  const overall = summarizeHookLog(entries.map((e) => ({ ...e, event: "all" })))[0];
+  return {
+    events: summarizeHookLog(entries),
+    overall: overall ? { calls: overall.calls, p95_ms: overall.p95_ms, p99_ms: overall.p99_ms } : null,
+    hook_share_percent: hookSharePercent(entries),
+  };
+}
+
+/**
+ * Writes a loop's report (reference guide, "Loop Completion Flow":
+ * generate the progress report when the loop ends) with its hook log.
+ * Best effort: returns the report.md path, or null with the problem on
+ * stderr; a loop's end never fails over its report.
+ */
+export async function writeFinalReport(workTree: string, loop: LoopId, qualityThreshold?: number): Promise<string | null> {
+  try {
+    const { writeLoopReport } = await import("../loop/report-writer.js");
+    const written = writeLoopReport(workTree, loop, summarizeForReport(readHookLog(workTree, loop)), {
+      nowIso: new Date().toISOString(),
+      ...(qualityThreshold === undefined ? {} : { qualityThreshold }),
+    });
+    return written.paths.report;
+  } catch (error) {
+    process.stderr.write(`ralph: could not write the report of loop ${loop}: ${(error as Error).message}\n`);
+    return null;
+  }
 }

@@ -365,7 +365,7 @@ export function buildAnalytics(state: LoopState, hooks: HookLogSummary, options:
     selected_iteration: state.selected_iteration,
     tracked_best_iteration: state.best_iteration?.iteration ?? null,
     select_best_candidate: selectBestCandidate(records, threshold),
-    best_vs_final: optimal && final ? optimal.quality_score - final.quality_score : null,
+    best_vs_final: optimal && final ? Math.round((optimal.quality_score - final.quality_score) * 10) / 10 : null,
     net_change: first && final ? final.quality_score - first.quality_score : null,
     quality_trajectory: classifyTrajectory(scores, tolerance),
     diminishing_returns: hasDiminishingReturns(scores, diminishing),

@@ -121,6 +121,12 @@ export interface RevertResult extends RestoreOutcome {
   target: { oid: string; label: string };
   /** The pre-revert checkpoint holding the state before the restore (the loop head when nothing had changed); null on a dry run. */
   preRevert: string | null;
+  /**
+   * The checkpoint of the work tree after the restore (kind manual, trailer
+   * `Ralph-Restore: <target oid>`), now the loop's head; the pre-revert
+   * checkpoint when the restore changed nothing; null on a dry run.
+   */
+  restored: string | null;
   dryRun: boolean;
 }
 
@@ -410,7 +416,8 @@ export class CheckpointStore {
   /**
    * Restores the work tree to `target` (already resolved: resolve the
    * target BEFORE calling, so `@head` means the state before this call).
-   * Writes a `pre-revert` checkpoint first, so the restore can be undone.
+   * Writes a `pre-revert` checkpoint first, so the restore can be undone,
+   * and a checkpoint of the restored work tree after (the new head).
    * @throws RalphError E_RESTORE_REFUSED when more than half of the tracked
    *   files would be deleted and `force` is not set; E_UNSAFE_PATH; E_LOCKED.
    */
@@ -441,7 +448,18 @@ export class CheckpointStore {
         if (m) perms.set(JSON.parse(m[2] as string) as string, parseInt(m[1] as string, 8));
       }
       const outcome = applyRestore(this.repo.workTree, this.odb, changes, { perms, dryRun });
-      return { ...outcome, target: { oid: target.oid, label: target.label }, preRevert, dryRun };
+      let restored: string | null = null;
+      if (!dryRun) {
+        // The restored work tree becomes the loop's head, so the head tree is the work tree again (the fast path
+        // edits the head's tree along the paths a tool names; a stale head would bring reverted files back).
+        const after = snapshotWorkTree(this.repo, this.odb, { anchored: true });
+        restored = this.checkpointLocked(
+          { loop: options.loop, kind: "manual", message: `restored ${target.label}`, trailers: [{ key: "Ralph-Restore", value: target.oid }] },
+          after,
+          (anchor) => commitStatCache(this.repo, after, anchor),
+        ).oid;
+      }
+      return { ...outcome, target: { oid: target.oid, label: target.label }, preRevert, restored, dryRun };
     });
   }
 }

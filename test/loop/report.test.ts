@@ -90,6 +90,11 @@ describe("best iteration", () => {
 });
 
 describe("buildAnalytics", () => {
+  it("rounds best_vs_final to one decimal (83.3 - 66.7 is 16.6, not 16.599999999999994)", () => {
+    const a = buildAnalytics(stateWith([66.7, 83.3, 66.7]), EMPTY_HOOK_LOG, { nowIso: NOW });
+    expect(a.best_vs_final).toBe(16.6);
+  });
+
   it("60, 85, 83, 80: optimal 2, final 4, best_vs_final 5, fluctuating", () => {
     const state = stateWith([60, 85, 83, 80], (s) => {
       s.selected_iteration = 2;

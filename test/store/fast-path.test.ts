@@ -67,4 +67,27 @@ describe("checkpointPaths", () => {
     expect(git(root, ["show", `${full.oid}:b.txt`])).toBe("b2\n");
     expect(git(root, ["rev-parse", `${full.oid}^`]).trim()).toBe(fast.oid);
   });
+  it("after a revert the head is the restored tree, so the next fast-path checkpoint matches a full snapshot", () => {
+    // Found by the demo: a restore left head at the pre-revert tree, and the next Edit's checkpoint kept the reverted change.
+    const root = makeRepo({ "test/a.test.js": "test('x', () => {});\n", "src/a.js": "a\n" });
+    const store = () => CheckpointStore.open(root);
+    const before = store().checkpoint({ loop: LOOP, kind: "pre-tool" });
+    writeFiles(root, { "test/a.test.js": "test.skip('x', () => {});\n" });
+    const bad = store().checkpoint({ loop: LOOP, kind: "post-tool" });
+    const restored = store().revert({ oid: before.oid, treeOid: before.treeOid, label: "before" }, { loop: LOOP });
+    expect(restored.written).toEqual(["test/a.test.js"]);
+    const head = store().readLoopRef(LOOP, "head") as string;
+    expect(git(root, ["rev-parse", `${head}^{tree}`]).trim()).toBe(before.treeOid);
+    expect(git(root, ["log", "-1", "--format=%(trailers:key=Ralph-Restore,valueonly)", head]).trim()).toBe(before.oid);
+    expect(git(root, ["rev-parse", `${head}^`]).trim()).toBe(bad.oid);
+    writeFiles(root, { "src/a.js": "a2\n" });
+    const fast = store().checkpointPaths({ loop: LOOP, kind: "post-tool", tool: "Edit" }, ["src/a.js"]);
+    expect(fast.treeOid).toBe(store().snapshot().treeOid);
+    expect(git(root, ["show", `${fast.oid}:test/a.test.js`])).toBe("test('x', () => {});\n");
+    // A dry run moves nothing.
+    const headBefore = store().readLoopRef(LOOP, "head");
+    store().revert({ oid: bad.oid, treeOid: bad.treeOid, label: "bad" }, { loop: LOOP, dryRun: true });
+    expect(store().readLoopRef(LOOP, "head")).toBe(headBefore);
+    expect(fsck(root)).toBe("");
+  });
 });

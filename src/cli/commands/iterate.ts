@@ -46,6 +46,12 @@ export async function run(ctx: CommandContext, _args: string[], raw: Record<stri
     why: result.why,
     evaluation: result.evaluation,
   };
+  if (result.done && result.status !== "paused") {
+    // The loop is over: its report (reference guide, "Loop Completion Flow").
+    const { writeFinalReport } = await import("../../hooks/hook-log.js");
+    const report = await writeFinalReport(store.repo.workTree, loop, settings.progress.qualityThreshold);
+    if (report) ctx.stderr(`report: ${report}\n`);
+  }
   if (result.done) {
     // The loop is over: exit 2 so `ralph iterate || break` ends a shell loop.
     if (result.evaluation !== "") ctx.stderr(`${result.evaluation}\n`);

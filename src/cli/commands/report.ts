@@ -9,9 +9,10 @@
  */
 import { relative } from "node:path";
 import * as z from "zod/mini";
-import { hookSharePercent, readHookLog, summarizeHookLog, type HookLogEntry } from "../../hooks/hook-log.js";
+import { readHookLog, summarizeForReport } from "../../hooks/hook-log.js";
 import { loadLoop, resolveLoopId } from "../../loop/lifecycle.js";
-import { formatDuration, sparkline, type HookLogSummary, type LoopAnalytics } from "../../loop/report.js";
+import { formatDuration, sparkline, type LoopAnalytics } from "../../loop/report.js";
+import { loadLoopSettings } from "../../loop/settings.js";
 import { writeLoopReport } from "../../loop/report-writer.js";
 import type { CommandContext, CommandOutput } from "../context.js";
 import { parseOptions, stringOption } from "../options.js";
@@ -22,16 +23,6 @@ const Options = z.strictObject({
   threshold: z.optional(z.coerce.number().check(z.gte(0), z.lte(100))),
   json: z.optional(z.boolean()),
 });
-
-/** Summarises hook-log entries for the report with hook-log.ts's own functions (per event, over all calls, share of time). */
-export function summarizeForReport(entries: readonly HookLogEntry[]): HookLogSummary {
-  const overall = summarizeHookLog(entries.map((e) => ({ ...e, event: "all" })))[0];
-  return {
-    events: summarizeHookLog(entries),
-    overall: overall ? { calls: overall.calls, p95_ms: overall.p95_ms, p99_ms: overall.p99_ms } : null,
-    hook_share_percent: hookSharePercent(entries),
-  };
-}
 
 function summaryLines(a: LoopAnalytics): string[] {
   const lines = [`loop ${a.loop_id}: ${a.status}${a.status_reason ? ` (${a.status_reason})` : ""}, ${a.iterations.length} iteration(s)`];
@@ -68,10 +59,8 @@ export async function run(ctx: CommandContext, _args: string[], raw: Record<stri
   const loop = resolveLoopId(workTree, options.loop);
   loadLoop(workTree, loop); // E_UNKNOWN_LOOP with its hint before any file is written
   const hooks = summarizeForReport(readHookLog(workTree, loop));
-  const written = writeLoopReport(workTree, loop, hooks, {
-    nowIso: new Date().toISOString(),
-    ...(options.threshold === undefined ? {} : { qualityThreshold: options.threshold }),
-  });
+  const threshold = options.threshold ?? (await loadLoopSettings(workTree)).settings.progress.qualityThreshold;
+  const written = writeLoopReport(workTree, loop, hooks, { nowIso: new Date().toISOString(), qualityThreshold: threshold });
   const shown = (path: string): string => relative(ctx.cwd, path) || path;
   const text = [
     ...summaryLines(written.analytics),

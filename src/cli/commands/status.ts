@@ -2,6 +2,7 @@
 import * as z from "zod/mini";
 import { loadLoop, resolveLoopId } from "../../loop/lifecycle.js";
 import { orderedIterations, sparkline } from "../../loop/report.js";
+import { pendingGateEvents } from "../../loop/recovery.js";
 import { readActiveLoop } from "../../loop/state.js";
 import type { CommandContext, CommandOutput } from "../context.js";
 import { parseOptions, stringOption } from "../options.js";
@@ -31,9 +32,18 @@ export async function run(ctx: CommandContext, _args: string[], raw: Record<stri
   const scores = orderedIterations(state).map((r) => r.quality_score);
   if (scores.length > 0) lines.push(`quality ${sparkline(scores)}  first ${scores[0]}, last ${scores.at(-1)}, best ${Math.max(...scores)} (0-100)`);
   if (last) lines.push(`last check: iteration ${last.iteration} ${last.passed ? "passed" : last.timed_out ? "timed out" : `failed (exit ${last.exit_code ?? "signal"})`} in ${last.duration_ms} ms at ${last.checked_at}`);
+  if (state.best_iteration) lines.push(`best: iteration ${state.best_iteration.iteration} at ${state.best_iteration.quality_score}${state.selected_iteration !== null ? `; selected: iteration ${state.selected_iteration}` : " (ralph select --best restores it)"}`);
+  lines.push(`reinforcement ${state.reinforcement_level}${state.plateau_detected ? ", plateau" : ""}${state.stuck_loop_detected ? ", stuck loop detected" : ""}`);
+  const open = state.regression_events.filter((e) => e.recovery_outcome === "retrying" || e.recovery_outcome === "pending");
+  if (state.regression_events.length > 0) lines.push(`regressions: ${state.regression_events.length} (${open.length} open), recovery attempts ${state.recovery_attempts}`);
+  const pending = pendingGateEvents(state);
+  if (pending.length > 0) {
+    lines.push(`waiting for a human: ${pending.map((e) => `${e.event_id} ${e.regression_type} (${e.severity}) at iteration ${e.iteration}`).join("; ")}`);
+    lines.push("decide with: ralph approve (keep) | ralph reject (restore the last good checkpoint) | ralph abort");
+  }
   if (state.owner_session_id) lines.push(`owner session: ${state.owner_session_id}`);
   return {
-    json: { ...state, active, refs: { baseline: store.readLoopRef(loop, "baseline"), head: store.readLoopRef(loop, "head") } },
+    json: { ...state, active, pending_decisions: pending.map((e) => e.event_id), refs: { baseline: store.readLoopRef(loop, "baseline"), head: store.readLoopRef(loop, "head"), best: store.readLoopRef(loop, "best") } },
     text: lines.join("\n"),
   };
 }
