@@ -23,7 +23,9 @@
  */
 import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import type { Finding } from "../analysis/index.js";
+import type { AllowRule, Finding } from "../analysis/index.js";
+import type { RalphConfig, ReadonlyConfig } from "../config/schema.js";
+import type { DetectionPolicy } from "../loop/check.js";
 import { CheckpointStore, type CheckpointResult } from "../store/checkpoint-store.js";
 import type { LoopId } from "../store/loop-id.js";
 import { resolveRev } from "../store/rev.js";
@@ -53,20 +55,47 @@ export interface ClaudeAnswer {
   why: string;
 }
 
-/** Settings a hook call reads from its environment (kept simple: environment variables). */
+/**
+ * Settings of a hook call: the project's `aiwg.yml` (`agent_persistence`,
+ * src/config), with the environment overrides `RALPH_PRETOOL_DECISION` and
+ * `RALPH_AUTO_REVERT` applied by the config loader.
+ */
 export interface ClaudeHookSettings {
-  /** What a PreToolUse objection becomes: "deny" (default) or "ask" (`RALPH_PRETOOL_DECISION=ask`). */
+  /** What a PreToolUse objection becomes: "deny" (default) or "ask" (`hooks.pre_tool_decision`). */
   preToolDecision: "deny" | "ask";
-  /** Restore a tool call's changes when PostToolUse blocks it (`RALPH_AUTO_REVERT=1`). */
+  /** Restore a tool call's changes when PostToolUse blocks it (`recovery.auto_revert`). */
   autoRevert: boolean;
+  /** Allow rules of `detection.allow`, applied to every judgement like `Ralph-Allow` trailers. */
+  allow: AllowRule[];
+  /** PDARE tuning (`recovery.max_retries`, `recovery.auto_escalate_on_critical`). */
+  recovery: { maxRetries: number; autoEscalateOnCritical: boolean };
+  /** The detection policy (`detection.mode`, `patterns_enabled`, `severity`); null: built-in. */
+  policy: DetectionPolicy | null;
 }
 
-/** Reads {@link ClaudeHookSettings} from an environment. */
-export function hookSettingsFrom(env: NodeJS.ProcessEnv): ClaudeHookSettings {
+/** {@link ClaudeHookSettings} from a loaded config (defaults when null). */
+export function hookSettingsFrom(config: ReadonlyConfig | RalphConfig | null): ClaudeHookSettings {
   return {
-    preToolDecision: env.RALPH_PRETOOL_DECISION === "ask" ? "ask" : "deny",
-    autoRevert: env.RALPH_AUTO_REVERT === "1" || env.RALPH_AUTO_REVERT === "true",
+    preToolDecision: config?.hooks.pre_tool_decision ?? "deny",
+    autoRevert: config?.recovery.auto_revert ?? false,
+    allow: (config?.detection.allow ?? []).map((r) => ({ type: r.type, reason: r.reason, ...(r.path ? { path: r.path } : {}) })),
+    recovery: { maxRetries: config?.recovery.max_retries ?? 3, autoEscalateOnCritical: config?.recovery.auto_escalate_on_critical ?? true },
+    policy: config ? { mode: config.detection.mode, patterns: [...config.detection.patterns_enabled], severity: { ...config.detection.severity } } : null,
   };
+}
+
+/**
+ * Loads the settings of the repository at `workTree`. An invalid aiwg.yml
+ * does not turn protection off: the defaults apply and stderr says why.
+ */
+export async function loadHookSettings(workTree: string, env: NodeJS.ProcessEnv): Promise<ClaudeHookSettings> {
+  const { loadConfig } = await import("../config/load.js");
+  try {
+    return hookSettingsFrom((await loadConfig(workTree, { env })).config);
+  } catch (error) {
+    process.stderr.write(`ralph: ${(error as Error).message}; the hook uses the default settings\n`);
+    return hookSettingsFrom(null);
+  }
 }
 
 /** Cuts text to {@link MAX_REASON_CHARS}, saying how much was left out. */
@@ -134,7 +163,7 @@ interface Call {
  * repository, a lock held too long, a bug); the caller fails open.
  * @param processCwd the process's own directory, used when the payload has no usable `cwd`.
  */
-export async function answerClaudeEvent(payload: ClaudePayload, processCwd: string, settings: ClaudeHookSettings): Promise<ClaudeAnswer> {
+export async function answerClaudeEvent(payload: ClaudePayload, processCwd: string, env: NodeJS.ProcessEnv): Promise<ClaudeAnswer> {
   const event = payload.event;
   if (!isClaudeEvent(event)) {
     return { output: {}, decision: "none", workTree: null, loop: null, iteration: null, why: `event ${JSON.stringify(event ?? null)} is not one ralph answers` };
@@ -143,6 +172,7 @@ export async function answerClaudeEvent(payload: ClaudePayload, processCwd: stri
   const store = CheckpointStore.open(cwd);
   const workTree = store.repo.workTree;
   const binding = event === "SessionStart" || event === "UserPromptSubmit" ? bindSession(workTree, payload.sessionId) : resolveSessionLoop(workTree, payload.sessionId);
+  const settings = await loadHookSettings(workTree, env);
   const call: Call = { event, payload, store, cwd, binding, settings };
   const partial = await dispatch(call);
   return { ...partial, workTree, loop: binding.loop, iteration: readLoopFacts(workTree, binding.loop).iteration };
@@ -227,6 +257,11 @@ async function onPreToolUse(call: Call): Promise<Partial> {
   const { payload, store, binding, settings } = call;
   const tool = payload.toolName ?? "";
   const workTree = store.repo.workTree;
+  if (!binding.isGuard && MUTATING_TOOLS.has(tool)) {
+    const gate = await humanGateReason(workTree, binding.loop);
+    // The loop waits for a human (PDARE escalate): every change goes to the human, who sees why (hooks reference: "ask").
+    if (gate) return { output: preToolOutput("ask", gate), decision: "ask", why: "the loop waits at the human gate" };
+  }
   if (tool === "Bash") {
     const { classifyBash } = await import("./bash-risk.js");
     const command = typeof payload.toolInput.command === "string" ? payload.toolInput.command : "";
@@ -249,17 +284,19 @@ async function onPreToolUse(call: Call): Promise<Partial> {
   const before = readWorkFile(workTree, rel);
   const preview = previewEdit(tool, payload.toolInput, before);
   if (!preview.ok) return { output: {}, decision: "allow", why: `not judged: ${preview.why}` };
-  const [{ analyzeChanges, isAnalyzable }, { openFactsCache }, { protectedKindOf }] = await Promise.all([
+  const [{ analyzeChanges, isAnalyzable }, { openFactsCache }, { protectedKindOf }, { applyDetectionPolicy, loopAllowRules }] = await Promise.all([
     import("../analysis/index.js"),
     import("../loop/facts-cache.js"),
     import("./protected-paths.js"),
+    import("../loop/check.js"),
   ]);
   // Risky but allowed (checkpointed first): a protected file the detector cannot judge, or an edit it
   // judges below the deny threshold (WARN, allowed findings, a side it could not analyse).
   let isRisky = !isAnalyzable(rel) && protectedKindOf(rel) !== null;
   if (isAnalyzable(rel)) {
     const facts = openFactsCache(store.repo.ralphDir);
-    const analysis = await analyzeChanges([{ path: rel, before, after: preview.after }], { facts });
+    const raw = await analyzeChanges([{ path: rel, before, after: preview.after }], { facts, allow: [...settings.allow, ...loopAllowRules(workTree, binding.loop)] });
+    const analysis = settings.policy ? applyDetectionPolicy(raw, settings.policy) : raw;
     facts.flush();
     isRisky = analysis.findings.length > 0 || (analysis.not_analyzed.length > 0 && protectedKindOf(rel) !== null);
     const blocking = analysis.findings.filter(isBlocking);
@@ -293,6 +330,27 @@ function restoreTargetFor(store: CheckpointStore, loop: LoopId, toolUseId: strin
   return post?.parents[0] ?? null;
 }
 
+/** The human gate's text when `loop` is paused with regressions waiting for a decision, else null. */
+async function humanGateReason(workTree: string, loop: LoopId): Promise<string | null> {
+  const [{ readState }, { pendingGateEvents }] = await Promise.all([import("../loop/state.js"), import("../loop/recovery.js")]);
+  let state;
+  try {
+    state = readState(workTree, loop);
+  } catch {
+    return null;
+  }
+  if (!state || state.status !== "paused") return null;
+  const pending = pendingGateEvents(state);
+  if (pending.length === 0) return null;
+  const lines = [`ralph loop ${loop} is paused for a human decision on ${pending.map((e) => `${e.event_id} (${e.regression_type}, ${e.severity})`).join(", ")}.`];
+  for (const e of pending) {
+    const record = state.recovery_history.find((r) => r.event_id === e.event_id);
+    if (record?.steps.ESCALATE) lines.push(record.steps.ESCALATE.message);
+  }
+  lines.push("Allow this call only if the change is fine; the loop resumes after: ralph approve | ralph reject | ralph abort.");
+  return lines.join("\n");
+}
+
 async function onPostToolUse(call: Call): Promise<Partial> {
   const { payload, store, binding, settings } = call;
   const tool = payload.toolName ?? "";
@@ -306,10 +364,12 @@ async function onPostToolUse(call: Call): Promise<Partial> {
   if (!baselineOid || baselineOid === post.oid) return { output: {}, decision: "allow", checkpoint: post.oid, why: "this checkpoint is the baseline" };
   const from = resolveRev(store, baselineOid, binding.loop);
   if (from.kind !== "commit") return { output: {}, decision: "allow", checkpoint: post.oid, why: "no baseline commit" };
-  const { judgeChange } = await import("../loop/check.js");
+  const { judgeChange, loopAllowRules } = await import("../loop/check.js");
   const to = { kind: "commit" as const, oid: post.oid, treeOid: post.treeOid, label: post.oid };
-  // Ralph-Allow trailers of the user's commits since the baseline apply (judgeChange reads them from the checkpoints' Ralph-Head).
-  const judgement = await judgeChange(store, from, to);
+  // Ralph-Allow trailers of the user's commits since the baseline apply (judgeChange reads them from the checkpoints' Ralph-Head),
+  // and so do the config's allow rules and the loop's human approvals.
+  const judgeOptions = { allow: [...settings.allow, ...loopAllowRules(store.repo.workTree, binding.loop)], ...(settings.policy ? { policy: settings.policy } : {}) };
+  const judgement = await judgeChange(store, from, to, judgeOptions);
   const blocking = judgement.findings.filter(isBlocking);
   if (blocking.length === 0) return { output: {}, decision: "allow", checkpoint: post.oid, why: `verdict ${judgement.verdict}` };
   // Which of them did this tool call bring? Those absent from the judgement of the checkpoint before it.
@@ -317,7 +377,7 @@ async function onPostToolUse(call: Call): Promise<Partial> {
   let standing = new Set<string>();
   if (parent && parent !== baselineOid) {
     const parentRev = resolveRev(store, parent, binding.loop);
-    if (parentRev.kind === "commit") standing = new Set((await judgeChange(store, from, parentRev)).findings.filter(isBlocking).map(findingKey));
+    if (parentRev.kind === "commit") standing = new Set((await judgeChange(store, from, parentRev, judgeOptions)).findings.filter(isBlocking).map(findingKey));
   }
   const fresh = blocking.filter((f) => !standing.has(findingKey(f)));
   const types = blocking.map((f) => f.type);
@@ -334,7 +394,9 @@ async function onPostToolUse(call: Call): Promise<Partial> {
       reverted = true;
     }
   }
-  if (!binding.isGuard) await recordRegression(store.repo.workTree, binding.loop, { tool, toolUseId: payload.toolUseId, checkpoint: post.oid, restoreTarget: target, reverted, findings: fresh });
+  const recovery = binding.isGuard
+    ? null
+    : await recordRegression(store.repo.workTree, binding.loop, settings, { tool, toolUseId: payload.toolUseId, checkpoint: post.oid, restoreTarget: target, reverted, findings: fresh });
   const lines = [
     `ralph: this ${tool} call weakened the test suite (compared with the loop's baseline):`,
     ...fresh.map(findingLine),
@@ -345,48 +407,71 @@ async function onPostToolUse(call: Call): Promise<Partial> {
         ? `Restore the state before this call with: ralph revert ${target} --loop ${binding.loop}`
         : `See the changes with: ralph diff @baseline --loop ${binding.loop}`,
     "Then fix the code under test, not the test.",
+    ...(recovery ? [recovery] : []),
   ];
   return { output: blockOutput(lines.join("\n")), decision: "block", checkpoint: post.oid, findings: types, why: `${fresh.length} new blocking finding(s)${reverted ? "; reverted" : ""}` };
 }
 
-/** Regression events kept in a loop's state (`metrics.regressions`), newest last. */
-export const MAX_RECORDED_REGRESSIONS = 50;
-
 /**
- * Records a blocked tool call as a regression event in the loop's state
- * (`metrics.regressions`, under the state lock), for the loop engine's
- * recovery and report. Best effort: the block stands without it.
+ * Records a blocked tool call in the loop's state through the recovery
+ * protocol (src/loop/recovery.ts): one `regression_events` entry per
+ * finding type with its PDARE record, each counting a retry. A change the
+ * hook restored (auto revert) is recorded as `recovered` at once; one that
+ * stands is `retrying` until the iteration ends (where a critical one that
+ * still stands escalates). Past `max_retries` either way, the loop goes to
+ * the human gate (`paused`).
+ * Best effort, under the state lock: the block stands without it.
+ * @returns the recovery message for the agent, or null.
  */
 async function recordRegression(
   workTree: string,
   loop: LoopId,
+  settings: ClaudeHookSettings,
   event: { tool: string; toolUseId: string | undefined; checkpoint: string; restoreTarget: string | null; reverted: boolean; findings: Finding[] },
-): Promise<void> {
+): Promise<string | null> {
   try {
-    const { updateState } = await import("../loop/state.js");
-    updateState(
+    const [{ updateState }, { applyRecovery, markEventsRecovered }] = await Promise.all([import("../loop/state.js"), import("../loop/recovery.js")]);
+    const { result } = updateState(
       workTree,
       loop,
       (state) => {
-        const previous = Array.isArray(state.metrics.regressions) ? (state.metrics.regressions as unknown[]) : [];
-        const entry = {
-          at: new Date().toISOString(),
-          iteration: state.iteration + 1,
-          source: "PostToolUse",
-          tool: event.tool,
-          tool_use_id: event.toolUseId ?? null,
-          checkpoint: event.checkpoint,
-          restore_target: event.restoreTarget,
-          reverted: event.reverted,
-          findings: event.findings.map((f) => ({ type: f.type, severity: f.severity, file: f.file, line: f.line, ...(f.test ? { test: f.test } : {}) })),
-        };
-        state.metrics.regressions = [...previous, entry].slice(-MAX_RECORDED_REGRESSIONS);
-        return { result: null };
+        const byType = new Map<string, Finding[]>();
+        for (const f of event.findings) byType.set(f.type, [...(byType.get(f.type) ?? []), f]);
+        const rank = { critical: 0, high: 1, medium: 2, low: 3 } as const;
+        const regressions = [...byType].map(([type, list]) => ({
+          regression_type: type,
+          severity: list.reduce((worst, f) => (rank[f.severity] < rank[worst] ? f.severity : worst), list[0]?.severity ?? "high"),
+          details: {
+            source: "PostToolUse",
+            tool: event.tool,
+            tool_use_id: event.toolUseId ?? null,
+            checkpoint: event.checkpoint,
+            restore_target: event.restoreTarget,
+            reverted: event.reverted,
+            findings: list.slice(0, 20).map((f) => ({ type: f.type, severity: f.severity, file: f.file, line: f.line ?? null, test: f.test ?? null, message: f.message })),
+          },
+        }));
+        const nowIso = new Date().toISOString();
+        const context = { iteration: state.iteration + 1, completionPassed: false, checkpointRef: event.checkpoint, nowIso, stage: "tool" as const };
+        if (event.reverted) {
+          // Restored already: nothing stands, so a critical finding alone does not call the human; repeated
+          // attempts still spend retries, and past max_retries the loop goes to the human gate.
+          const outcome = applyRecovery(state, regressions, context, { ...settings.recovery, autoEscalateOnCritical: false });
+          const restored = outcome.events.filter((e) => e.recovery_outcome === "retrying");
+          markEventsRecovered(state, restored.map((e) => e.event_id));
+          const notes = restored.map((e) => `${e.event_id} ${e.regression_type}: restored by ralph (attempt recorded; recovered).`);
+          return { result: outcome.escalated ? `${notes.join("\n")}\n${outcome.message}`.trim() : notes.join("\n") };
+        }
+        // Standing: the agent gets its retry (the block's reason says how to restore). A critical regression
+        // that still stands when the iteration ends goes to the human gate then (src/loop/evaluate.ts).
+        return { result: applyRecovery(state, regressions, context, { ...settings.recovery, autoEscalateOnCritical: false }).message };
       },
       { lockTimeoutMs: 2_000 },
     );
+    return result || null;
   } catch (error) {
     process.stderr.write(`ralph: could not record the regression in loop ${loop}'s state: ${(error as Error).message}\n`);
+    return null;
   }
 }
 
@@ -400,7 +485,9 @@ async function onStop(call: Call): Promise<Partial> {
     checkpoint = store.checkpoint({ loop: binding.loop, kind: "manual", message: "Stop checkpoint (end of turn)" }).oid;
   }
   if (decision.action === "block") return { output: blockOutput(decision.reason), decision: "block", why: decision.why, ...(checkpoint ? { checkpoint } : {}) };
-  return { output: {}, decision: "allow", why: decision.why, ...(checkpoint ? { checkpoint } : {}) };
+  // An allow with a message (the human gate): Claude Code shows `systemMessage` to the user (hooks reference, "Common JSON fields").
+  const output = decision.message ? { systemMessage: clampReason(`ralph: ${decision.message}`) } : {};
+  return { output, decision: decision.message ? "gate" : "allow", why: decision.why, ...(checkpoint ? { checkpoint } : {}) };
 }
 
 /** SubagentStop, PreCompact, SessionEnd: checkpoint, answer nothing. */

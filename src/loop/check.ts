@@ -3,7 +3,10 @@
  * the analysis gives findings. Used by `ralph check`, `ralph diff`, the
  * demo and (later) the hooks and the loop engine.
  */
-import { analyzeChanges, isAnalyzable, type AllowRule, type Analysis, type FileChange, type FindingType } from "../analysis/index.js";
+import { analyzeChanges, isAnalyzable, type AllowRule, type Analysis, type FileChange, type FindingType, type Severity } from "../analysis/index.js";
+import { decideVerdict, sortFindings } from "../analysis/verdict.js";
+import type { LoopId } from "../store/loop-id.js";
+import { readState } from "./state.js";
 import type { CheckpointStore, ResolvedRev } from "../store/checkpoint-store.js";
 import { parseCommit } from "../store/odb.js";
 import { parseTrailers, trailerValues } from "../store/trailers.js";
@@ -109,10 +112,45 @@ function hasNul(buffer: Buffer): boolean {
   return buffer.subarray(0, 8000).includes(0);
 }
 
+/**
+ * The project's detection policy (aiwg.yml `agent_persistence.detection`):
+ * which finding types are reported and their severities. `mode: off`
+ * reports nothing; the other modes report `patterns` (the reference guide
+ * names no difference between minimal, standard and aggressive that a
+ * deterministic detector could honour, so they behave alike).
+ */
+export interface DetectionPolicy {
+  mode: "off" | "minimal" | "standard" | "aggressive";
+  /** Finding types reported; others are dropped. */
+  patterns: readonly FindingType[];
+  /** Severity per finding type, over the built-in ones. */
+  severity: Partial<Record<FindingType, Severity>>;
+}
+
+/** Applies a {@link DetectionPolicy} to an analysis: drops unreported types, overrides severities, re-sorts and re-decides the verdict. Pure. */
+export function applyDetectionPolicy(analysis: Analysis, policy: DetectionPolicy): Analysis {
+  const reported = policy.mode === "off" ? new Set<string>() : new Set<string>(policy.patterns);
+  const findings = sortFindings(
+    analysis.findings.filter((f) => reported.has(f.type)).map((f) => (policy.severity[f.type] ? { ...f, severity: policy.severity[f.type] as Severity } : f)),
+  );
+  return { ...analysis, findings, verdict: decideVerdict(findings) };
+}
+
+/** Allow rules a loop's human approvals added (state `allow_rules`; `ralph approve`); [] when the loop has no readable state. */
+export function loopAllowRules(workTree: string, loop: LoopId): AllowRule[] {
+  try {
+    return (readState(workTree, loop)?.allow_rules ?? []) as AllowRule[];
+  } catch {
+    return [];
+  }
+}
+
 /** Options of {@link judgeChange}. */
 export interface JudgeOptions {
-  /** Allow rules beyond the `Ralph-Allow` trailers of the judged commits (config). */
+  /** Allow rules beyond the `Ralph-Allow` trailers of the judged commits (config, human approvals). */
   allow?: AllowRule[];
+  /** The project's detection policy; default: every type at its built-in severity. */
+  policy?: DetectionPolicy;
   /** The facts cache; default: the repository's `.git/ralph/facts/`; null turns caching off. */
   factsCache?: DiskFactsCache | null;
 }
@@ -153,7 +191,8 @@ export async function judgeChange(
   const headForAllow = to.kind === "worktree" ? store.readRef("HEAD") : judgedUserCommit(store, to.oid);
   const allow = [...(options.allow ?? []), ...collectAllowRules(store, from.oid, headForAllow)];
   const factsCache = options.factsCache === undefined ? openFactsCache(store.repo.ralphDir) : options.factsCache;
-  const analysis = await analyzeChanges(fileChanges, factsCache ? { allow, facts: factsCache } : { allow });
+  const raw = await analyzeChanges(fileChanges, factsCache ? { allow, facts: factsCache } : { allow });
+  const analysis = options.policy ? applyDetectionPolicy(raw, options.policy) : raw;
   factsCache?.flush();
   return {
     ...analysis,

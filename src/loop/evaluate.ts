@@ -11,7 +11,7 @@ import type { CheckpointStore } from "../store/checkpoint-store.js";
 import { loopRefName, iterationRef } from "../store/checkpoint-store.js";
 import type { LoopId } from "../store/loop-id.js";
 import { runCompletionCommand, type CommandRun } from "./command.js";
-import { judgeChange } from "./check.js";
+import { judgeChange, type DetectionPolicy } from "./check.js";
 import { countTestsAtTree, countTestsDelta, DEFAULT_METRICS_SETTINGS, measureCommandMetrics, type MetricsSettings } from "./metrics.js";
 import { DEFAULT_PROGRESS_SETTINGS, errorSignature, recordIteration, type ProgressSettings, type ProgressSignals } from "./progress.js";
 import { computeQuality, parseQualityOutput } from "./quality.js";
@@ -25,6 +25,10 @@ export interface LoopSettings {
   metrics: MetricsSettings;
   /** Limit of a `--quality` command run, in ms. */
   qualityTimeoutMs: number;
+  /** Allow rules of the config (`detection.allow`), beyond trailers and the loop's approvals. */
+  allow: AllowRule[];
+  /** The config's detection policy; null: every type at its built-in severity. */
+  policy: DetectionPolicy | null;
 }
 
 /** The reference guide's defaults. */
@@ -33,6 +37,8 @@ export const DEFAULT_LOOP_SETTINGS: LoopSettings = {
   recovery: DEFAULT_RECOVERY_SETTINGS,
   metrics: DEFAULT_METRICS_SETTINGS,
   qualityTimeoutMs: 60_000,
+  allow: [],
+  policy: null,
 };
 
 /** The result of {@link evaluateIteration}, recorded by {@link applyEvaluation}. */
@@ -109,16 +115,16 @@ export async function evaluateIteration(ctx: EvaluationContext): Promise<Evaluat
   let blockingVsBaseline: Finding[] | null = null;
   let regressions: RegressionFinding[] = [];
   const openTypes = new Set<string>();
-  const allow = state.allow_rules as AllowRule[];
+  const judgeOptions = { allow: [...ctx.settings.allow, ...(state.allow_rules as AllowRule[])], ...(ctx.settings.policy ? { policy: ctx.settings.policy } : {}) };
   const current = commitRev(store, ctx.checkpoint.oid, `iteration ${iteration}`);
   if (baselineOid) {
     try {
-      const vsBaseline = await judgeChange(store, commitRev(store, baselineOid, "@baseline"), current, { allow });
+      const vsBaseline = await judgeChange(store, commitRev(store, baselineOid, "@baseline"), current, judgeOptions);
       blockingVsBaseline = vsBaseline.findings.filter(isBlocking);
       for (const f of blockingVsBaseline) openTypes.add(f.type);
       const previousOid = previousIterationOid(store, loop, state, iteration) ?? baselineOid;
       const previousLabel = previousOid === baselineOid ? "@baseline" : `iteration ${state.iteration_history[state.iteration_history.length - 1]?.iteration ?? "?"}`;
-      const vsPrevious = previousOid === baselineOid ? vsBaseline : await judgeChange(store, commitRev(store, previousOid, previousLabel), current, { allow });
+      const vsPrevious = previousOid === baselineOid ? vsBaseline : await judgeChange(store, commitRev(store, previousOid, previousLabel), current, judgeOptions);
       regressions = groupRegressions(vsPrevious.findings, iteration, previousLabel);
       if (baseline?.test_count !== null && baseline?.test_count !== undefined) {
         const delta = await countTestsDelta(store, store.readCheckpoint(baselineOid).treeOid, ctx.checkpoint.treeOid);

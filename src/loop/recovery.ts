@@ -121,7 +121,7 @@ export interface RecoveryOutcome {
 export function applyRecovery(
   state: LoopState,
   regressions: readonly RegressionFinding[],
-  context: { iteration: number; completionPassed: boolean; checkpointRef: string | null; nowIso: string; stage: "stop" | "iterate" },
+  context: { iteration: number; completionPassed: boolean; checkpointRef: string | null; nowIso: string; stage: "stop" | "iterate" | "tool" },
   settings: RecoverySettings,
 ): RecoveryOutcome {
   const events: RegressionEvent[] = [];
@@ -162,7 +162,11 @@ export function applyRecovery(
           executed_at: context.nowIso,
           actions: [
             context.checkpointRef ? `kept the regressed tree at ${context.checkpointRef}` : "no checkpoint of the regressed tree",
-            context.stage === "stop" ? "answered the agent's stop with the diagnosis" : "ended the iteration with the diagnosis",
+            context.stage === "stop"
+              ? "answered the agent's stop with the diagnosis"
+              : context.stage === "tool"
+                ? "blocked the tool call (PostToolUse) with the diagnosis"
+                : "ended the iteration with the diagnosis",
           ],
           checkpoint_ref: context.checkpointRef,
         },
@@ -238,4 +242,12 @@ export function markRecovered(state: LoopState, openTypes: ReadonlySet<string>, 
 /** Regression events waiting for a human decision (escalated, not yet decided). */
 export function pendingGateEvents(state: LoopState): RegressionEvent[] {
   return state.regression_events.filter((e) => e.recovery_outcome === "escalated" && e.human_decision === null);
+}
+
+/** Marks the given events (and their recovery records) `recovered`: a hook restored the change at once. Mutates `state`. */
+export function markEventsRecovered(state: LoopState, eventIds: readonly string[]): void {
+  const ids = new Set(eventIds);
+  for (const e of state.regression_events) if (ids.has(e.event_id)) e.recovery_outcome = "recovered";
+  for (const r of state.recovery_history) if (ids.has(r.event_id)) r.outcome = "recovered";
+  if (!state.regression_events.some((e) => UNRESOLVED.has(e.recovery_outcome) || (e.recovery_outcome === "escalated" && e.human_decision === null))) state.recovery_in_progress = false;
 }

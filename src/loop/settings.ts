@@ -3,10 +3,23 @@
  * section `agent_persistence`, src/config): one mapping, so the Stop hook,
  * `ralph iterate`, `ralph start` and `ralph select` tune the engine alike.
  */
+import type { AllowRule } from "../analysis/index.js";
 import { loadConfig, type LoadedConfig } from "../config/load.js";
 import type { RalphConfig, ReadonlyConfig } from "../config/schema.js";
+import { loopAllowRules, type DetectionPolicy, type JudgeOptions } from "./check.js";
+import type { LoopId } from "../store/loop-id.js";
 import type { LoopSettings } from "./evaluate.js";
 import type { ReinforcementLevel } from "./reinforcement.js";
+
+/** The detection policy of a config (`detection.mode`, `patterns_enabled`, `severity`). Pure. */
+export function detectionPolicyFrom(config: RalphConfig | ReadonlyConfig): DetectionPolicy {
+  return { mode: config.detection.mode, patterns: [...config.detection.patterns_enabled], severity: { ...config.detection.severity } };
+}
+
+/** The allow rules of a config (`detection.allow`), as `Ralph-Allow` trailers would give them. Pure. */
+export function configAllowRules(config: RalphConfig | ReadonlyConfig): AllowRule[] {
+  return config.detection.allow.map((r) => ({ type: r.type, reason: r.reason, ...(r.path ? { path: r.path } : {}) }));
+}
 
 /** The {@link LoopSettings} a config gives. Pure. */
 export function loopSettingsFromConfig(config: RalphConfig | ReadonlyConfig): LoopSettings {
@@ -31,6 +44,8 @@ export function loopSettingsFromConfig(config: RalphConfig | ReadonlyConfig): Lo
       lint: command(m.lint),
     },
     qualityTimeoutMs: config.loop.quality_timeout_ms,
+    allow: configAllowRules(config),
+    policy: detectionPolicyFrom(config),
   };
 }
 
@@ -41,4 +56,14 @@ export function loopSettingsFromConfig(config: RalphConfig | ReadonlyConfig): Lo
 export async function loadLoopSettings(workTree: string): Promise<{ settings: LoopSettings; loaded: LoadedConfig }> {
   const loaded = await loadConfig(workTree);
   return { settings: loopSettingsFromConfig(loaded.config), loaded };
+}
+
+/**
+ * What `ralph check` and `ralph diff` judge with: the config's allow rules
+ * and detection policy, plus the loop's human approvals.
+ * @throws RalphError E_CONFIG for an invalid aiwg.yml.
+ */
+export async function judgeOptionsFor(workTree: string, loop: LoopId): Promise<JudgeOptions> {
+  const { config } = await loadConfig(workTree);
+  return { allow: [...configAllowRules(config), ...loopAllowRules(workTree, loop)], policy: detectionPolicyFrom(config) };
 }

@@ -122,9 +122,23 @@ describe("a scripted Claude Code session", () => {
     expect(reason).toContain("not the test");
     const revert = /ralph revert ([0-9a-f]{40}) --loop (\S+)/.exec(reason);
     expect(revert).not.toBeNull();
-    // The block is recorded as a regression event in the loop's state.
-    const state = JSON.parse(readFileSync(join(root, ".aiwg/ralph/loops/fixadd/state.json"), "utf8")) as { metrics: { regressions?: { tool: string; findings: { type: string; test?: string }[] }[] } };
-    expect(state.metrics.regressions?.at(-1)).toMatchObject({ tool: "Bash", findings: [{ type: "test_deletion", test: "adds negatives" }] });
+    // The block is recorded as a regression event with its recovery protocol (PDARE) in the loop's state.
+    type Recorded = {
+      status: string;
+      regression_events: { event_id: string; regression_type: string; severity: string; recovery_outcome: string; details: { tool: string; findings: { type: string; test?: string }[] } }[];
+      recovery_history: { event_id: string; steps: { PAUSE: unknown; DIAGNOSE: { diagnosis: string }; RETRY: { attempt: number } | null; ESCALATE: unknown } }[];
+    };
+    const readRecorded = (): Recorded => JSON.parse(readFileSync(join(root, ".aiwg/ralph/loops/fixadd/state.json"), "utf8")) as Recorded;
+    let recorded = readRecorded();
+    expect(recorded.status).toBe("running");
+    expect(recorded.regression_events.at(-1)).toMatchObject({
+      regression_type: "test_deletion",
+      severity: "critical",
+      recovery_outcome: "retrying",
+      details: { tool: "Bash", findings: [{ type: "test_deletion", test: "adds negatives" }] },
+    });
+    const eventId = recorded.regression_events.at(-1)?.event_id;
+    expect(recorded.recovery_history.at(-1)).toMatchObject({ event_id: eventId, steps: { DIAGNOSE: { diagnosis: "reward_hacking" }, RETRY: { attempt: 1 }, ESCALATE: null } });
     // The agent obeys: runs the command from the reason.
     const reverted = runRalph(root, ["revert", revert![1] as string, "--loop", revert![2] as string]);
     expect(reverted.status, reverted.stderr).toBe(0);
@@ -134,6 +148,9 @@ describe("a scripted Claude Code session", () => {
     const firstStop = agent.send("Stop", { stop_hook_active: false });
     expect(firstStop).toMatchObject({ decision: "block" });
     expect((firstStop.reason as string).length).toBeLessThan(10_000);
+    // The restored test is gone from the findings: the regression is recovered.
+    recorded = readRecorded();
+    expect(recorded.regression_events.find((e) => e.event_id === eventId)?.recovery_outcome).toBe("recovered");
 
     // 4. The real fix: allowed, nothing blocked.
     const fix = agent.edit("src/math.ts", "a - b", "a + b");

@@ -6,6 +6,7 @@
 import * as z from "zod/mini";
 import { RalphError } from "../../errors.js";
 import { judgeChange } from "../../loop/check.js";
+import { judgeOptionsFor } from "../../loop/settings.js";
 import { resolveRev } from "../../store/rev.js";
 import type { CommandContext, CommandOutput } from "../context.js";
 import { parseOptions, stringOption } from "../options.js";
@@ -32,7 +33,7 @@ export async function run(ctx: CommandContext, _args: string[], raw: Record<stri
   const from = resolveRev(store, fromRev, loop);
   if (from.kind !== "commit") throw new RalphError("E_USAGE", "--from cannot be WORKTREE");
   const to = resolveRev(store, options.to ?? "WORKTREE", loop, true);
-  const judgement = await judgeChange(store, from, to);
+  const judgement = await judgeChange(store, from, to, await judgeOptionsFor(store.repo.workTree, loop));
   const failing = judgement.verdict === "BLOCK" || (options.failOn === "warn" && judgement.verdict === "WARN");
   const { changes: _changes, ...json } = judgement;
   const format = options.json ? "json" : options.format;

@@ -2,6 +2,7 @@
 import * as z from "zod/mini";
 import { RalphError } from "../../errors.js";
 import { judgeChange } from "../../loop/check.js";
+import { judgeOptionsFor } from "../../loop/settings.js";
 import { resolveRev } from "../../store/rev.js";
 import type { CommandContext, CommandOutput } from "../context.js";
 import { parseOptions, stringOption } from "../options.js";
@@ -18,7 +19,7 @@ export async function run(ctx: CommandContext, args: string[], raw: Record<strin
   const from = resolveRev(store, args[0] as string, loop);
   if (from.kind !== "commit") throw new RalphError("E_USAGE", "FROM cannot be WORKTREE");
   const to = resolveRev(store, args[1] ?? "WORKTREE", loop, true);
-  const j = await judgeChange(store, from, to);
+  const j = await judgeChange(store, from, to, await judgeOptionsFor(store.repo.workTree, loop));
   const files = j.changes.map((c) => ({ path: c.path, status: c.status, oldMode: c.oldMode, newMode: c.newMode, oldOid: c.oldOid, newOid: c.newOid }));
   const lines = files.map((f) => `${f.status}  ${f.path}${f.status === "T" ? `  (${f.oldMode} -> ${f.newMode})` : ""}`);
   if (files.length === 0) lines.push("no changes");

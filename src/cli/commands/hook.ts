@@ -101,8 +101,8 @@ export async function runHookCommand(args: readonly string[], io: HookIo): Promi
     return 0;
   }
   try {
-    const { answerClaudeEvent, hookSettingsFrom } = await import("../../hooks/claude.js");
-    const result = await answerClaudeEvent(payload, io.cwd, hookSettingsFrom(io.env));
+    const { answerClaudeEvent } = await import("../../hooks/claude.js");
+    const result = await answerClaudeEvent(payload, io.cwd, io.env);
     answer(result.output);
     log(result.workTree, result.loop, {
       loop: result.loop ?? guardLoopId(payload.sessionId),
