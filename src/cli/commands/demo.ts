@@ -106,7 +106,7 @@ function git(root: string, args: string[], extraEnv: NodeJS.ProcessEnv = {}): st
 /** The environment of the demo's child processes: no repository, loop or test-runner context leaking in from the caller. */
 function childEnv(): NodeJS.ProcessEnv {
   const env = { ...process.env };
-  for (const key of ["GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_OBJECT_DIRECTORY", "RALPH_LOOP", "RALPH_PRETOOL_DECISION", "RALPH_HOOK_DRY_RUN", "NODE_TEST_CONTEXT"]) delete env[key];
+  for (const key of ["GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_OBJECT_DIRECTORY", "RALPH_LOOP", "RALPH_PRETOOL_DECISION", "RALPH_HOOK_DRY_RUN", "RALPH_AUTO_REVERT", "NODE_TEST_CONTEXT"]) delete env[key];
   return env;
 }
 
@@ -180,7 +180,8 @@ export async function run(ctx: CommandContext, _args: string[], raw: Record<stri
     }
   };
 
-  const hookEnv: NodeJS.ProcessEnv = { ...childEnv(), RALPH_AUTO_REVERT: "1" };
+  // auto_revert comes from the sample's aiwg.yml, as in a user's project; the environment must not override it.
+  const hookEnv: NodeJS.ProcessEnv = childEnv();
   const transcript = join(root, ".git", "demo-transcript.jsonl");
   const hookLogPath = join(root, ".aiwg", "ralph", "loops", LOOP, "hook-log.jsonl");
   const hookLogLines = (): string[] => (existsSync(hookLogPath) ? readFileSync(hookLogPath, "utf8").split("\n").filter((l) => l !== "") : []);
@@ -365,7 +366,7 @@ export async function run(ctx: CommandContext, _args: string[], raw: Record<stri
     const post = skip.post as HookCall;
     const blockReason = String(post.answer.reason ?? "");
     say(`demo   the command ran (the test read test.skip(...) until ralph answered); PostToolUse:`);
-    say(`ralph  PostToolUse decision "${String(post.answer.decision ?? "(none)")}":`, ...firstLines(blockReason, 4).map((l) => `         | ${l}`));
+    say(`ralph  PostToolUse decision "${String(post.answer.decision ?? "(none)")}":`, ...firstLines(blockReason, 6).map((l) => `         | ${l}`));
     expect(post.answer.decision === "block" && blockReason.includes(DEMO_DISCOUNT_TEST), `PostToolUse did not block the skipped test: ${JSON.stringify(post.answer).slice(0, 300)}`);
     const restored = read(testPath) === testBefore;
     expect(restored, `${testPath} was not restored after the blocked command (auto_revert in aiwg.yml / RALPH_AUTO_REVERT=1)`);
@@ -374,17 +375,18 @@ export async function run(ctx: CommandContext, _args: string[], raw: Record<stri
     say(
       `demo   ${testPath} is back, byte for byte${skippedThere ? `; the skipped version is kept in checkpoint ${String(skipCheckpoint).slice(0, 12)}` : ""}`,
     );
-    const regressions = state().metrics.regressions;
-    const recorded = (Array.isArray(regressions) ? regressions.at(-1) : undefined) as { restore_target?: unknown; reverted?: unknown; findings?: { type?: unknown }[] } | undefined;
-    const restoreTarget = typeof recorded?.restore_target === "string" ? recorded.restore_target : null;
-    expect(recorded?.reverted === true && restoreTarget !== null, `the loop's state records no reverted regression for the Bash call: ${JSON.stringify(recorded ?? null).slice(0, 200)}`);
-    say(`demo   the loop's state records it: metrics.regressions[-1] = ${recorded?.findings?.map((f) => String(f.type)).join(", ")}, reverted to ${String(restoreTarget).slice(0, 12)}`);
+    const event = state().regression_events.filter((e) => e.details.source === "PostToolUse" && e.details.tool === "Bash").at(-1);
+    const restoreTarget = typeof event?.details.restore_target === "string" ? event.details.restore_target : null;
+    expect(event !== undefined && event.details.reverted === true && restoreTarget !== null, `the loop's state records no reverted regression for the Bash call: ${JSON.stringify(event ?? null).slice(0, 200)}`);
+    say(
+      `demo   the loop's state records it (recovery protocol): ${event?.event_id} ${event?.regression_type} (${event?.severity}), outcome ${event?.recovery_outcome}, restored to ${String(restoreTarget).slice(0, 12)}`,
+    );
     if (workTreeTree() !== treeOf(restoreTarget as string)) flag(`after the auto revert the work tree is not the tree of checkpoint ${String(restoreTarget).slice(0, 12)}`);
     honestEdit(FIX_DISCOUNT);
     const stop2 = stop(2, "block");
     iteration2Step.data = {
       deny: { decision: denyDecision, reason: denyReason, file_unchanged: true },
-      bash: { command, pre: skip.pre.answer, post_decision: post.answer.decision, reason: blockReason, reverted: restored, kept_in_checkpoint: skippedThere ? skipCheckpoint : null },
+      bash: { command, regression_event: event?.event_id ?? null, recovery_outcome: event?.recovery_outcome ?? null, pre: skip.pre.answer, post_decision: post.answer.decision, reason: blockReason, reverted: restored, kept_in_checkpoint: skippedThere ? skipCheckpoint : null },
       stop: stop2.answer,
     };
 
