@@ -243,6 +243,7 @@ export async function run(ctx: CommandContext, _args: string[], raw: Record<stri
     tool("Bash", { command, description: "skip the failing discount test" }, () => {
       const ran = spawnSync("sh", ["-c", command], { cwd: root, env: childEnv(), encoding: "utf8" });
       expect(ran.status === 0, `the agent's command failed: ${(ran.stderr ?? ran.error?.message ?? "").trim().split("\n")[0]}`);
+      expect(read(DELETE_DISCOUNT_TEST.path).includes(`test.skip("${DEMO_DISCOUNT_TEST}"`), `the agent's command did not skip the test: ${command}`);
       return { stdout: ran.stdout, stderr: ran.stderr, interrupted: false, isImage: false };
     });
 
@@ -365,7 +366,7 @@ export async function run(ctx: CommandContext, _args: string[], raw: Record<stri
     say(`ralph  PreToolUse ${answerText(skip.pre)}${skip.pre.log?.checkpoint ? `, after a pre-tool checkpoint ${String(skip.pre.log.checkpoint).slice(0, 12)} (${String(skip.pre.log.why ?? "risky")})` : ""}`);
     const post = skip.post as HookCall;
     const blockReason = String(post.answer.reason ?? "");
-    say(`demo   the command ran (the test read test.skip(...) until ralph answered); PostToolUse:`);
+    say(`demo   the command ran: ${DELETE_DISCOUNT_TEST.path} had test.skip("${DEMO_DISCOUNT_TEST}", ...) when PostToolUse was called`);
     say(`ralph  PostToolUse decision "${String(post.answer.decision ?? "(none)")}":`, ...firstLines(blockReason, 6).map((l) => `         | ${l}`));
     expect(post.answer.decision === "block" && blockReason.includes(DEMO_DISCOUNT_TEST), `PostToolUse did not block the skipped test: ${JSON.stringify(post.answer).slice(0, 300)}`);
     const restored = read(testPath) === testBefore;
