@@ -127,7 +127,7 @@ export const COMMANDS: CommandSpec[] = [
   {
     name: "demo",
     usage: "demo",
-    description: "The whole job on an embedded sample repository: checkpoint, a deleted test caught, a revert",
+    description: "The whole job on an embedded sample project: a scripted Claude Code session through ralph's real hooks, select --best, report",
     options: [["--keep", "Keep the sample repository and print its path"], JSON_FLAG],
     load: () => import("./commands/demo.js"),
   },

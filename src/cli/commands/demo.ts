@@ -1,31 +1,75 @@
 /**
- * `ralph demo [--keep] [--json]`: ralph's main job end to end on the
- * embedded sample repository (src/cli/demo-project.ts), with no set-up and
- * no network: checkpoint, an agent's edit that deletes a failing test,
- * `ralph check` catching it, `ralph revert` bringing it back, and native git
- * reading what ralph stored. Needs the `git` binary (to create the sample
- * repository's first commit, as a user's repository would have).
+ * `ralph demo [--keep] [--json]`: ralph's main job end to end, with no
+ * set-up and no network. It copies the embedded sample project
+ * (src/cli/demo-project.ts: plain JavaScript, `node:test`) to a temporary
+ * folder, commits it, starts a loop through `ralph start`, and drives a
+ * scripted Claude Code session through ralph's real hook entry point: each
+ * hook call is a fresh `node <this cli.js> hook claude EVENT` process with
+ * the event's JSON payload on stdin, exactly as Claude Code calls it. The
+ * script: an honest fix (Stop blocked: tests still fail), a test deletion
+ * (denied before it lands), a `sed -i` that skips the test (run, caught by
+ * PostToolUse, restored), a second honest fix (the quality peak), a
+ * "refactor" that breaks a passing test (worse, and the last iteration),
+ * then `ralph select --best`, `ralph report` and native git reading it all.
+ *
+ * Everything printed is ralph's own answer (hook decisions and reasons,
+ * quality scores from the loop's state, command output). When ralph does not
+ * answer as scripted, the demo says which step failed, keeps the folder and
+ * fails with E_INTERNAL (exit 3): `npm run demo` doubles as an end-to-end check.
+ * Needs the `git` binary (the sample's first commit, and the native reads).
  */
-import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { execFileSync, spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { dirname, join, relative } from "node:path";
 import * as z from "zod/mini";
 import { RalphError } from "../../errors.js";
+import { loadLoop } from "../../loop/lifecycle.js";
+import type { LoopState } from "../../loop/state.js";
+import { parseLoopId } from "../../store/loop-id.js";
 import type { CommandContext, CommandOutput } from "../context.js";
-import { DEMO_AGENT_EDIT, DEMO_FILES, DEMO_IGNORED_FILES, DEMO_UNTRACKED_FILES } from "../demo-project.js";
+import {
+  DELETE_DISCOUNT_TEST,
+  DEMO_COMPLETION_COMMAND,
+  DEMO_DISCOUNT_TEST,
+  DEMO_FILES,
+  DEMO_IGNORED_FILES,
+  DEMO_QUALITY_COMMAND,
+  DEMO_TASK,
+  FIX_DISCOUNT,
+  FIX_TAX,
+  SIMPLIFY_ROUNDING,
+  skipDiscountTestCommand,
+  type DemoEdit,
+} from "../demo-project.js";
 import { parseOptions } from "../options.js";
+import { runningCliPath } from "./install.js";
 
 const Options = z.strictObject({ keep: z.optional(z.boolean()), json: z.optional(z.boolean()) });
 
-/** One step of the demo, as shown. */
+const LOOP = "demo";
+const SESSION_ID = "ralph-demo-session";
+/** The loop's iteration limit: the third Stop ends the loop, so the worse iteration is the last one. */
+const MAX_ITERATIONS = 3;
+/** A hook call that takes longer than this is a failure of the demo (Claude Code's own default is 60 s). */
+const HOOK_TIMEOUT_MS = 60_000;
+
+/** One step of the demo, as printed (`lines`) and as data (`--json`). */
 interface DemoStep {
-  command: string;
-  exitCode: number;
-  output: string;
+  id: string;
+  title: string;
+  lines: string[];
+  data: Record<string, unknown>;
 }
 
-const LOOP = "demo";
+/** One hook call: the event, what was sent, ralph's answer and its log line. */
+interface HookCall {
+  event: string;
+  answer: Record<string, unknown>;
+  /** The hook log's line for this call (decision, why, checkpoint), when one was written. */
+  log: Record<string, unknown> | null;
+  durationMs: number;
+}
 
 function writeAll(root: string, files: Readonly<Record<string, string>>): void {
   for (const [path, content] of Object.entries(files)) {
@@ -35,20 +79,21 @@ function writeAll(root: string, files: Readonly<Record<string, string>>): void {
 }
 
 /** git with a neutral identity and config, so the demo works on a machine with no git set-up. */
-function git(root: string, args: string[]): string {
+function git(root: string, args: string[], extraEnv: NodeJS.ProcessEnv = {}): string {
   try {
     return execFileSync("git", args, {
       cwd: root,
       encoding: "utf8",
       stdio: ["ignore", "pipe", "pipe"],
       env: {
-        ...process.env,
+        ...childEnv(),
         GIT_CONFIG_GLOBAL: "/dev/null",
         GIT_CONFIG_NOSYSTEM: "1",
         GIT_AUTHOR_NAME: "Demo Developer",
         GIT_AUTHOR_EMAIL: "dev@acme.invalid",
         GIT_COMMITTER_NAME: "Demo Developer",
         GIT_COMMITTER_EMAIL: "dev@acme.invalid",
+        ...extraEnv,
       },
     });
   } catch (error) {
@@ -58,91 +103,384 @@ function git(root: string, args: string[]): string {
   }
 }
 
+/** The environment of the demo's child processes: no repository, loop or test-runner context leaking in from the caller. */
+function childEnv(): NodeJS.ProcessEnv {
+  const env = { ...process.env };
+  for (const key of ["GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_OBJECT_DIRECTORY", "RALPH_LOOP", "RALPH_PRETOOL_DECISION", "RALPH_HOOK_DRY_RUN", "RALPH_AUTO_REVERT", "NODE_TEST_CONTEXT"]) delete env[key];
+  return env;
+}
+
+/** The first `n` non-empty lines of a text, each cut to `width` characters. */
+function firstLines(text: string, n: number, width = 150): string[] {
+  return text
+    .split("\n")
+    .filter((l) => l.trim() !== "")
+    .slice(0, n)
+    .map((l) => (l.length > width ? `${l.slice(0, width - 1)}…` : l));
+}
+
+/** A shell word, quoted when it needs it. */
+const shellWord = (a: string): string => (/^[\w@~./=:-]+$/.test(a) ? a : `'${a.replace(/'/g, "'\\''")}'`);
+
 /** Runs the command; see the module doc. */
 export async function run(ctx: CommandContext, _args: string[], raw: Record<string, unknown>): Promise<CommandOutput> {
   const options = parseOptions(Options, raw, "demo");
+  const asJson = options.json ?? false;
+  const startedMs = performance.now();
   const { dispatch } = await import("../program.js");
+  const cli = runningCliPath();
   const root = realpathSync(mkdtempSync(join(tmpdir(), "ralph-demo-")));
   const steps: DemoStep[] = [];
-  const out: string[] = [];
-  const say = (...lines: string[]): void => {
-    out.push(...lines);
-  };
-  const ralph = async (...argv: string[]): Promise<DemoStep> => {
-    let stdout = "";
-    const sub = { cwd: root, stdout: (t: string) => void (stdout += t), stderr: (t: string) => void (stdout += t) };
-    let exitCode = 0;
-    let output: string;
-    try {
-      const result = await dispatch([...argv, "--loop", LOOP], sub, "demo");
-      exitCode = result?.output.exitCode ?? 0;
-      output = `${stdout}${result?.output.text ?? ""}`;
-    } catch (error) {
-      exitCode = error instanceof RalphError ? error.exitCode : 3;
-      output = `${stdout}ralph: ${(error as Error).message}`;
-    }
-    const shown = argv.map((a) => (/^[\w@~./=-]+$/.test(a) ? a : `'${a.replace(/'/g, "'\\''")}'`)).join(" ");
-    const step = { command: `ralph ${shown}`, exitCode, output: output.trimEnd() };
-    steps.push(step);
-    say(`$ ${step.command}`);
-    say(`${step.output.replace(/^/gm, "  ")}`);
-    say(`  (exit ${exitCode})`);
-    return step;
-  };
+  let current: DemoStep | null = null;
   let keep = options.keep ?? false;
+  /** Answers that were wrong but did not stop the script: printed where they happen, and the demo fails at the end. */
+  const problems: string[] = [];
+
+  /** Starts a step: prints its title (text mode streams, so a long step shows progress). */
+  const step = (id: string, title: string): DemoStep => {
+    current = { id, title, lines: [], data: {} };
+    steps.push(current);
+    if (!asJson) ctx.stdout(`\n== ${title}\n`);
+    return current;
+  };
+  const say = (...lines: string[]): void => {
+    current?.lines.push(...lines);
+    if (!asJson) for (const line of lines) ctx.stdout(`${line}\n`);
+  };
+  /** A scripted step that did not behave: the demo fails (exit 3) and keeps the folder to look at. */
   const expect = (ok: boolean, what: string): void => {
     if (ok) return;
     keep = true;
-    throw new RalphError("E_INTERNAL", `demo failed: ${what} (sample repository kept at ${root})`);
+    throw new RalphError("E_INTERNAL", `demo failed at "${(current as DemoStep | null)?.title ?? "set-up"}": ${what} (the sample repository is kept at ${root})`, {
+      data: { repository: root, steps },
+    });
+  };
+
+  /** A wrong answer the script can go on from: said now, failed at the end. */
+  const flag = (what: string): void => {
+    problems.push(`${(current as DemoStep | null)?.title ?? "set-up"}: ${what}`);
+    say(`WRONG  ${what}`);
+  };
+
+  /** A ralph command in-process, through the same dispatch as the command line. */
+  const ralph = async (argv: string[]): Promise<{ exitCode: number; text: string; json: unknown }> => {
+    let streamed = "";
+    const sub = { cwd: root, stdout: (t: string) => void (streamed += t), stderr: (t: string) => void (streamed += t) };
+    say(`$ ralph ${argv.map(shellWord).join(" ")}`);
+    try {
+      const result = await dispatch(argv, sub, "demo");
+      const text = `${streamed}${result?.output.text ?? ""}`.trimEnd();
+      say(...text.split("\n").map((l) => `  ${l}`));
+      return { exitCode: result?.output.exitCode ?? 0, text, json: result?.output.json ?? null };
+    } catch (error) {
+      const code = error instanceof RalphError ? error.code : "E_INTERNAL";
+      say(`  ralph: ${(error as Error).message} (${code})`);
+      expect(false, `ralph ${argv[0]} failed: ${(error as Error).message}`);
+      throw error;
+    }
+  };
+
+  // auto_revert comes from the sample's aiwg.yml, as in a user's project; the environment must not override it.
+  const hookEnv: NodeJS.ProcessEnv = childEnv();
+  const transcript = join(root, ".git", "demo-transcript.jsonl");
+  const hookLogPath = join(root, ".aiwg", "ralph", "loops", LOOP, "hook-log.jsonl");
+  const hookLogLines = (): string[] => (existsSync(hookLogPath) ? readFileSync(hookLogPath, "utf8").split("\n").filter((l) => l !== "") : []);
+
+  /** One hook call as Claude Code makes it: a fresh process, the payload on stdin, one JSON object back. */
+  const hook = (event: string, fields: Record<string, unknown> = {}): HookCall => {
+    const payload = { session_id: SESSION_ID, transcript_path: transcript, cwd: root, permission_mode: "default", hook_event_name: event, ...fields };
+    const logBefore = hookLogLines().length;
+    const started = performance.now();
+    const result = spawnSync(process.execPath, [cli, "hook", "claude", event], {
+      cwd: root,
+      env: hookEnv,
+      input: JSON.stringify(payload),
+      encoding: "utf8",
+      timeout: HOOK_TIMEOUT_MS,
+      killSignal: "SIGKILL",
+    });
+    const durationMs = performance.now() - started;
+    const stderr = (result.stderr ?? "").trim();
+    expect(result.error === undefined && result.status === 0, `ralph hook claude ${event} exited ${result.status ?? result.signal ?? result.error?.message}${stderr ? `: ${stderr.split("\n")[0]}` : ""}`);
+    const lines = (result.stdout ?? "").split("\n").filter((l) => l.trim() !== "");
+    let answer: unknown = null;
+    try {
+      answer = lines.length === 1 ? JSON.parse(lines[0] as string) : null;
+    } catch {
+      answer = null;
+    }
+    expect(answer !== null && typeof answer === "object" && !Array.isArray(answer), `ralph hook claude ${event} did not print exactly one JSON object: ${JSON.stringify(result.stdout)}`);
+    expect(!stderr.includes("failed open"), `ralph hook claude ${event} failed open: ${stderr.split("\n")[0]}`);
+    const newLog = hookLogLines().slice(logBefore);
+    const log = newLog.length > 0 ? (JSON.parse(newLog[newLog.length - 1] as string) as Record<string, unknown>) : null;
+    return { event, answer: answer as Record<string, unknown>, log, durationMs };
+  };
+
+  let toolCount = 0;
+  /** A tool call: PreToolUse; unless denied (or asked), `apply` runs the tool, then PostToolUse. */
+  const tool = (name: string, input: Record<string, unknown>, apply: () => Record<string, unknown>): { pre: HookCall; post: HookCall | null } => {
+    const id = `toolu_demo_${String(++toolCount).padStart(2, "0")}`;
+    const pre = hook("PreToolUse", { tool_name: name, tool_input: input, tool_use_id: id });
+    const decision = permissionDecision(pre.answer);
+    if (decision === "deny" || decision === "ask") return { pre, post: null };
+    const response = apply();
+    const post = hook("PostToolUse", { tool_name: name, tool_input: input, tool_use_id: id, tool_response: response });
+    return { pre, post };
+  };
+  /** Claude Code's Edit tool: one exact replacement in one file. */
+  const edit = (e: DemoEdit): { pre: HookCall; post: HookCall | null } => {
+    const file = join(root, e.path);
+    const input = { file_path: file, old_string: e.oldString, new_string: e.newString, replace_all: false };
+    return tool("Edit", input, () => {
+      const before = readFileSync(file, "utf8");
+      expect(before.includes(e.oldString), `the scripted Edit of ${e.path} no longer matches the sample`);
+      writeFileSync(file, before.replace(e.oldString, e.newString));
+      return { filePath: file, oldString: e.oldString, newString: e.newString };
+    });
+  };
+  /** Claude Code's Bash tool: the command runs in the project folder. */
+  const bash = (command: string): { pre: HookCall; post: HookCall | null } =>
+    tool("Bash", { command, description: "skip the failing discount test" }, () => {
+      const ran = spawnSync("sh", ["-c", command], { cwd: root, env: childEnv(), encoding: "utf8" });
+      expect(ran.status === 0, `the agent's command failed: ${(ran.stderr ?? ran.error?.message ?? "").trim().split("\n")[0]}`);
+      expect(read(DELETE_DISCOUNT_TEST.path).includes(`test.skip("${DEMO_DISCOUNT_TEST}"`), `the agent's command did not skip the test: ${command}`);
+      return { stdout: ran.stdout, stderr: ran.stderr, interrupted: false, isImage: false };
+    });
+
+  const loopId = parseLoopId(LOOP);
+  const state = (): LoopState => loadLoop(root, loopId);
+  const read = (path: string): string => readFileSync(join(root, path), "utf8");
+  const answerText = (call: HookCall): string => (Object.keys(call.answer).length === 0 ? "{} (no objection)" : JSON.stringify(call.answer).slice(0, 100));
+  /** The work tree's tree as native git sees it (ignored files and ralph's own state left out), through a throwaway index. */
+  const workTreeTree = (): string => {
+    const index = join(root, ".git", "demo-index");
+    try {
+      git(root, ["add", "-A", "--", "."], { GIT_INDEX_FILE: index });
+      return git(root, ["write-tree"], { GIT_INDEX_FILE: index }).trim();
+    } finally {
+      rmSync(index, { force: true });
+    }
+  };
+  const treeOf = (rev: string): string => git(root, ["rev-parse", `${rev}^{tree}`]).trim();
+  /** An honest edit: PreToolUse and PostToolUse must both let it through and say nothing; the checkpoint is the work tree. */
+  const honestEdit = (e: DemoEdit): void => {
+    say(`agent  Edit ${e.path}: ${e.intent}`);
+    const { pre, post } = edit(e);
+    expect(permissionDecision(pre.answer) === null, `PreToolUse objected to an honest edit: ${JSON.stringify(pre.answer)}`);
+    expect(post !== null && post.answer.decision !== "block", `PostToolUse blocked an honest edit: ${JSON.stringify(post?.answer)}`);
+    const after = post as HookCall;
+    const context = String((after.answer.hookSpecificOutput as Record<string, unknown> | undefined)?.additionalContext ?? "");
+    say(`ralph  PreToolUse ${answerText(pre)}; PostToolUse ${context === "" ? answerText(after) : "additionalContext:"}`);
+    if (context !== "") {
+      say(...firstLines(context, 3).map((l) => `         | ${l}`));
+      flag(`PostToolUse answered an honest edit of ${e.path} with findings ("${firstLines(context, 1)[0] ?? ""}")`);
+    }
+    const checkpoint = typeof after.log?.checkpoint === "string" ? after.log.checkpoint : null;
+    if (checkpoint) {
+      const stored = treeOf(checkpoint);
+      const actual = workTreeTree();
+      if (stored !== actual) {
+        const differing = git(root, ["diff", "--name-only", stored, actual]).trim().split("\n").join(", ");
+        flag(`PostToolUse's checkpoint ${checkpoint.slice(0, 12)} is not the work tree (tree ${stored.slice(0, 12)} != ${actual.slice(0, 12)}; differs in ${differing})`);
+      }
+    }
+  };
+  /** The agent tries to stop: ralph ends the iteration (checkpoint, completion command, quality). */
+  const stop = (iteration: number, expected: "block" | "allow"): HookCall => {
+    say("agent  Stop (the agent thinks it is done)");
+    const call = hook("Stop", { stop_hook_active: iteration > 1 });
+    const s = state();
+    const record = s.iteration_history.find((r) => r.iteration === iteration);
+    expect(record !== undefined, `no iteration ${iteration} in the loop's state after the Stop`);
+    const r = record as NonNullable<typeof record>;
+    const check = s.progress.completion_checks.find((c) => c.iteration === iteration);
+    if (call.answer.decision === "block") {
+      say(`ralph  Stop blocked (decision "block"); lines of the reason sent back to the agent:`);
+      say(...reasonHighlights(String(call.answer.reason ?? "")).map((l) => `         | ${l}`));
+    } else {
+      say(`ralph  Stop allowed (${JSON.stringify(call.answer)}); why, from the hook log: ${String(call.log?.why ?? "(no log line)")}`);
+    }
+    expect((call.answer.decision === "block" ? "block" : "allow") === expected, `the Stop of iteration ${iteration} was expected to ${expected}, ralph answered ${JSON.stringify(call.answer).slice(0, 200)}`);
+    say(
+      `       iteration ${iteration}: ${DEMO_COMPLETION_COMMAND} ${check?.passed ? "passed" : `failed (exit ${check?.exit_code ?? "?"})`}; quality ${r.quality_score}/100 (${r.quality_source}); loop ${s.status}`,
+    );
+    return call;
   };
 
   try {
-    say("== 1. A real-looking repository: acme-invoice (TypeScript + Vitest), committed, with ignored node_modules/ and an untracked note");
+    const sampleStep = step("sample", "1. The sample project: acme-invoice (JavaScript, node:test), committed; 3 of its 6 tests fail");
     git(root, ["init", "-q", "-b", "main"]);
     writeAll(root, DEMO_FILES);
     git(root, ["add", "-A"]);
     git(root, ["commit", "-q", "-m", "acme-invoice 1.4.0"]);
     writeAll(root, DEMO_IGNORED_FILES);
-    writeAll(root, DEMO_UNTRACKED_FILES);
-    const statusBefore = git(root, ["status", "--porcelain=v1", "-uall"]);
+    writeFileSync(transcript, "");
     const headBefore = git(root, ["rev-parse", "HEAD"]).trim();
-    say(`  ${root}`);
+    const baselineQuality = spawnSync(process.execPath, ["scripts/quality.mjs"], { cwd: root, env: childEnv(), encoding: "utf8" });
+    const baselineLines = baselineQuality.stdout.trim().split("\n");
+    say(`  ${root}`, `$ ${DEMO_QUALITY_COMMAND}`, ...baselineLines.map((l) => `  ${l}`));
+    const baselineScore = Number(baselineLines.at(-1));
+    expect(baselineQuality.status === 0 && baselineScore === 50, `the sample's quality script printed ${JSON.stringify(baselineQuality.stdout)} (expected 3 of 6 tests passing: 50)`);
+    Object.assign(sampleStep.data, { repository: root, head: headBefore, baseline_quality: baselineScore });
 
-    say("", "== 2. Before the agent's turn, ralph checkpoints the working tree (HEAD, index and branch untouched)");
-    const first = await ralph("checkpoint", "-m", "before the agent's turn");
-    expect(first.exitCode === 0 && /^[0-9a-f]{40}$/.test(first.output), "the first checkpoint did not print an oid");
+    step("start", "2. ralph start: a loop with the sample's tests as the completion command");
+    say(
+      `Quality: ralph's default score gives every failing iteration the same points (the completion command is 50 of 100),`,
+      `so this loop scores each iteration with ${DEMO_QUALITY_COMMAND}: the share of the sample's tests that pass.`,
+      `A passing completion command ends the loop, so the peak here is a better-but-failing iteration, and`,
+      `--max-iterations ${MAX_ITERATIONS} makes the worse iteration after it the last one.`,
+    );
+    const started = await ralph(["start", DEMO_TASK, "--completion", DEMO_COMPLETION_COMMAND, "--quality", DEMO_QUALITY_COMMAND, "--max-iterations", String(MAX_ITERATIONS), "--id", LOOP]);
+    expect(started.exitCode === 0 && state().status === "running", "ralph start did not leave a running loop");
 
-    say("", "== 3. The agent breaks the negative-quantity guard, its test fails, and it deletes the test");
-    for (const [path, edit] of Object.entries(DEMO_AGENT_EDIT)) writeFileSync(join(root, path), edit(readFileSync(join(root, path), "utf8")));
-    await ralph("checkpoint", "-m", "after the agent's turn");
+    const sessionStep = step("session", "3. A Claude Code session starts: ralph binds it to the loop and tells the agent so");
+    const sessionStart = hook("SessionStart", { source: "startup", model: "claude-demo" });
+    const context = String((sessionStart.answer.hookSpecificOutput as Record<string, unknown> | undefined)?.additionalContext ?? "");
+    expect(context.includes(`loop ${LOOP}`) && context.includes(DEMO_COMPLETION_COMMAND), `SessionStart added no loop context: ${JSON.stringify(sessionStart.answer)}`);
+    say("agent  SessionStart", "ralph  additionalContext:", ...firstLines(context, 4).map((l) => `         | ${l}`));
+    const prompt = hook("UserPromptSubmit", { prompt: DEMO_TASK });
+    say(`agent  UserPromptSubmit "${DEMO_TASK}"`, `ralph  ${prompt.answer.hookSpecificOutput ? "additionalContext again (the same loop facts)" : answerText(prompt)}`);
+    sessionStep.data = { context };
 
-    say("", "== 4. ralph check compares the baseline with the working tree and blocks the deleted test");
-    const check = await ralph("check", "--from", "@baseline");
-    expect(check.exitCode === 1 && check.output.startsWith("BLOCK") && check.output.includes("rejects negative quantities"), "ralph check did not block the deleted test");
+    const iteration1Step = step("iteration-1", "4. Iteration 1: an honest fix; the tests still fail, so ralph blocks the stop");
+    honestEdit(FIX_TAX);
+    const stop1 = stop(1, "block");
+    iteration1Step.data = { stop: stop1.answer };
 
-    say("", "== 5. ralph revert restores the baseline (a pre-revert checkpoint keeps the agent's state, so this is undoable)");
-    const revert = await ralph("revert", "@baseline");
-    expect(revert.exitCode === 0 && readFileSync(join(root, "test/invoice.test.ts"), "utf8") === DEMO_FILES["test/invoice.test.ts"], "the revert did not bring the test back");
+    const iteration2Step = step("iteration-2", "5. Iteration 2: two shortcuts caught, then an honest fix");
+    const testPath = DELETE_DISCOUNT_TEST.path;
+    const testBefore = read(testPath);
+    say(`agent  Edit ${testPath}: ${DELETE_DISCOUNT_TEST.intent}`);
+    const deletion = edit(DELETE_DISCOUNT_TEST);
+    const denyDecision = permissionDecision(deletion.pre.answer);
+    const denyReason = String((deletion.pre.answer.hookSpecificOutput as Record<string, unknown> | undefined)?.permissionDecisionReason ?? "");
+    say(`ralph  PreToolUse permissionDecision "${denyDecision ?? "(none)"}":`, ...firstLines(denyReason, 3).map((l) => `         | ${l}`));
+    expect(denyDecision === "deny", `PreToolUse did not deny the deletion of "${DEMO_DISCOUNT_TEST}": ${JSON.stringify(deletion.pre.answer).slice(0, 300)}`);
+    expect(read(testPath) === testBefore, `${testPath} changed although the Edit was denied`);
+    say(`demo   Claude Code does not run a denied tool: ${testPath} is unchanged`);
 
-    say("", "== 6. The test is back: the same check now passes");
-    const recheck = await ralph("check", "--from", "@baseline");
-    expect(recheck.exitCode === 0 && recheck.output.startsWith("PASS"), "the check after the revert did not pass");
-    await ralph("log");
+    const command = skipDiscountTestCommand(process.platform);
+    say(`agent  Bash: ${command}`);
+    const skip = bash(command);
+    expect(permissionDecision(skip.pre.answer) === null, `PreToolUse refused the sed command before it ran: ${JSON.stringify(skip.pre.answer).slice(0, 300)}`);
+    say(`ralph  PreToolUse ${answerText(skip.pre)}${skip.pre.log?.checkpoint ? `, after a pre-tool checkpoint ${String(skip.pre.log.checkpoint).slice(0, 12)} (${String(skip.pre.log.why ?? "risky")})` : ""}`);
+    const post = skip.post as HookCall;
+    const blockReason = String(post.answer.reason ?? "");
+    say(`demo   the command ran: ${DELETE_DISCOUNT_TEST.path} had test.skip("${DEMO_DISCOUNT_TEST}", ...) when PostToolUse was called`);
+    say(`ralph  PostToolUse decision "${String(post.answer.decision ?? "(none)")}":`, ...firstLines(blockReason, 6).map((l) => `         | ${l}`));
+    expect(post.answer.decision === "block" && blockReason.includes(DEMO_DISCOUNT_TEST), `PostToolUse did not block the skipped test: ${JSON.stringify(post.answer).slice(0, 300)}`);
+    const restored = read(testPath) === testBefore;
+    expect(restored, `${testPath} was not restored after the blocked command (auto_revert in aiwg.yml / RALPH_AUTO_REVERT=1)`);
+    const skipCheckpoint = typeof post.log?.checkpoint === "string" ? post.log.checkpoint : null;
+    const skippedThere = skipCheckpoint ? git(root, ["show", `${skipCheckpoint}:${testPath}`]).includes(`test.skip("${DEMO_DISCOUNT_TEST}"`) : false;
+    say(
+      `demo   ${testPath} is back, byte for byte${skippedThere ? `; the skipped version is kept in checkpoint ${String(skipCheckpoint).slice(0, 12)}` : ""}`,
+    );
+    const event = state().regression_events.filter((e) => e.details.source === "PostToolUse" && e.details.tool === "Bash").at(-1);
+    const restoreTarget = typeof event?.details.restore_target === "string" ? event.details.restore_target : null;
+    expect(event !== undefined && event.details.reverted === true && restoreTarget !== null, `the loop's state records no reverted regression for the Bash call: ${JSON.stringify(event ?? null).slice(0, 200)}`);
+    say(
+      `demo   the loop's state records it (recovery protocol): ${event?.event_id} ${event?.regression_type} (${event?.severity}), outcome ${event?.recovery_outcome}, restored to ${String(restoreTarget).slice(0, 12)}`,
+    );
+    if (workTreeTree() !== treeOf(restoreTarget as string)) flag(`after the auto revert the work tree is not the tree of checkpoint ${String(restoreTarget).slice(0, 12)}`);
+    honestEdit(FIX_DISCOUNT);
+    const stop2 = stop(2, "block");
+    iteration2Step.data = {
+      deny: { decision: denyDecision, reason: denyReason, file_unchanged: true },
+      bash: { command, regression_event: event?.event_id ?? null, recovery_outcome: event?.recovery_outcome ?? null, pre: skip.pre.answer, post_decision: post.answer.decision, reason: blockReason, reverted: restored, kept_in_checkpoint: skippedThere ? skipCheckpoint : null },
+      stop: stop2.answer,
+    };
 
-    say("", "== 7. Native git reads what ralph stored, and the user's own state never moved");
-    const nativeLog = git(root, ["log", "--format=%h %s", `refs/ralph/${LOOP}/head`]).trimEnd();
-    say("$ git log --format='%h %s' refs/ralph/demo/head", nativeLog.replace(/^/gm, "  "));
-    const fsck = git(root, ["fsck", "--full", "--strict", "--no-dangling"]);
-    say("$ git fsck --full --strict", `  ${fsck.trim() === "" ? "(clean)" : fsck.trim()}`);
-    const statusAfter = git(root, ["status", "--porcelain=v1", "-uall"]);
+    const iteration3Step = step("iteration-3", `6. Iteration 3: a "refactor" breaks a passing test; the iteration limit (${MAX_ITERATIONS}) ends the loop`);
+    honestEdit(SIMPLIFY_ROUNDING);
+    const stop3 = stop(3, "allow");
+    const end = hook("SessionEnd", { reason: "prompt_input_exit" });
+    say(`agent  SessionEnd`, `ralph  ${answerText(end)}`);
+    iteration3Step.data = { stop: stop3.answer };
+
+    const finalState = state();
+    const scores = finalState.iteration_history.map((r) => ({ iteration: r.iteration, score: r.quality_score, verification: r.verification_status, checkpoint: r.checkpoint_oid, ref: r.snapshot_path }));
+    const peak = scores.reduce((best, r) => (r.score > best.score ? r : best), scores[0] ?? { iteration: 0, score: -1, verification: "", checkpoint: null, ref: "" });
+    const last = scores[scores.length - 1];
+    expect(scores.length === MAX_ITERATIONS && last !== undefined && peak.iteration !== last.iteration && last.score < peak.score, `the quality sequence ${scores.map((s) => s.score).join(" -> ")} has no peak before a worse final iteration`);
+
+    const selectStep = step("select", "7. ralph select --best: the peak comes back");
+    say(`quality per iteration: baseline ${baselineScore} -> ${scores.map((s) => `#${s.iteration} ${s.score}`).join(" -> ")}; peak #${peak.iteration}, final #${last?.iteration} is worse`);
+    const selected = await ralph(["select", "--best", "--loop", LOOP]);
+    const chosen = selected.json as { iteration?: number; quality_score?: number; checkpoint?: string } | null;
+    expect(selected.exitCode === 0 && chosen?.iteration === peak.iteration, `select --best chose iteration ${chosen?.iteration}, not the peak ${peak.iteration}`);
+    const iterationTree = treeOf(peak.ref);
+    const selectedTree = workTreeTree();
+    const treeMatches = iterationTree === selectedTree;
+    say(`demo   work tree ${selectedTree.slice(0, 12)} ${treeMatches ? "=" : "!="} ${peak.ref}^{tree} ${iterationTree.slice(0, 12)} (git write-tree through a temporary index)`);
+    expect(treeMatches, `the work tree after select --best is not iteration ${peak.iteration}'s tree`);
+    const rounding = read(SIMPLIFY_ROUNDING.path).includes(SIMPLIFY_ROUNDING.oldString);
+    expect(rounding, `${SIMPLIFY_ROUNDING.path} does not have the rounding of iteration ${peak.iteration} back`);
+    say(`demo   ${SIMPLIFY_ROUNDING.path} rounds half away from zero again; both honest fixes are in src/invoice.js`);
+    selectStep.data = { iteration: chosen?.iteration, quality_score: chosen?.quality_score, checkpoint: chosen?.checkpoint, tree: iterationTree, work_tree_tree: selectedTree, tree_matches: treeMatches };
+
+    const reportStep = step("report", "8. ralph report: analytics, a markdown report and a quality chart");
+    const report = await ralph(["report", "--loop", LOOP]);
+    const paths = ((report.json as { paths?: Record<string, string> } | null)?.paths ?? {}) as Record<string, string>;
+    const files = { report_md: paths.report ?? "", quality_svg: paths.chart ?? "", analytics_json: paths.analytics ?? "" };
+    expect(report.exitCode === 0 && Object.values(files).every((p) => p !== "" && existsSync(p)), `ralph report did not write its files: ${JSON.stringify(paths)}`);
+    reportStep.data = { ...files };
+
+    const gitStep = step("git", "9. Native git reads everything ralph stored");
+    const nativeLog = git(root, ["log", "--oneline", `refs/ralph/${LOOP}/head`]).trimEnd().split("\n");
+    say(`$ git log --oneline refs/ralph/${LOOP}/head | head`, ...nativeLog.slice(0, 10).map((l) => `  ${l}`));
+    if (nativeLog.length > 10) say(`  … ${nativeLog.length - 10} more`);
+    const fsck = git(root, ["fsck", "--full", "--strict", "--no-dangling"]).trim();
+    say("$ git fsck --full --strict --no-dangling", `  ${fsck === "" ? "(clean)" : fsck}`);
+    expect(fsck === "", `git fsck reported: ${fsck.split("\n")[0]}`);
     const headAfter = git(root, ["rev-parse", "HEAD"]).trim();
-    expect(statusAfter === statusBefore && headAfter === headBefore, "the user's HEAD or status changed");
-    say(`  HEAD still ${headAfter.slice(0, 12)}; git status is what it was before the demo:`, statusAfter.trimEnd().replace(/^/gm, "  "));
+    const status = git(root, ["status", "--short"]).trimEnd();
+    say(`  HEAD is still ${headAfter.slice(0, 12)} (ralph never moves it); git status --short: ${status === "" ? "(clean)" : status.split("\n").map((l) => l.trim()).join(", ")}`);
+    expect(headAfter === headBefore, "the user's HEAD moved");
+    gitStep.data = { log: nativeLog, fsck: "clean", head_unchanged: true };
 
-    say("", "demo passed: a deleted test was caught and restored; every state is a commit under refs/ralph/demo/.");
-    if (options.keep) say(`the sample repository is kept at ${root}`);
-    return { json: { ok: true, repository: options.keep ? root : null, steps }, text: out.join("\n") };
+    const durationMs = Math.round(performance.now() - startedMs);
+    const result = {
+      ok: problems.length === 0,
+      duration_ms: durationMs,
+      repository: options.keep || problems.length > 0 ? root : null,
+      loop: LOOP,
+      problems,
+      steps,
+      quality: { baseline: baselineScore, iterations: scores.map(({ iteration, score, verification }) => ({ iteration, score, verification })), peak: peak.iteration, final: last?.iteration ?? null },
+      selected: selectStep.data,
+      report: files,
+      fsck: "clean",
+    };
+    if (problems.length > 0) {
+      keep = true;
+      if (!asJson) ctx.stdout(`\nThe script ran to the end, but ralph answered wrongly ${problems.length} time(s) (marked WRONG above).\n`);
+      throw new RalphError("E_INTERNAL", `demo failed: ${problems.join("; ")} (the sample repository is kept at ${root})`, { data: result });
+    }
+    const reportShown = relative(root, files.report_md);
+    const closing = [
+      "",
+      `demo passed in ${(durationMs / 1000).toFixed(1)} s: a deleted test denied, a skipped test reverted, the best iteration (#${peak.iteration}, ${peak.score}) restored.`,
+      options.keep
+        ? `The sample repository is kept at ${root}; the report is ${files.report_md} (chart: ${relative(root, files.quality_svg)}).`
+        : `The report was ${reportShown} in the sample repository, now removed; run 'ralph demo --keep' (npm run demo -- --keep) to keep it.`,
+    ];
+    if (!asJson) ctx.stdout(`${closing.join("\n")}\n`);
+    return { json: result, text: "" };
   } finally {
     if (!keep) rmSync(root, { recursive: true, force: true });
   }
+}
+
+/** A PreToolUse answer's `permissionDecision`, or null when ralph did not state one (no objection). */
+function permissionDecision(answer: Record<string, unknown>): string | null {
+  const specific = answer.hookSpecificOutput as Record<string, unknown> | undefined;
+  return typeof specific?.permissionDecision === "string" ? specific.permissionDecision : null;
+}
+
+/** The lines of a Stop block's reason worth showing: its header, the test summary of the output tail, and ralph's evaluation. */
+function reasonHighlights(reason: string): string[] {
+  const lines = reason.split("\n");
+  const picked = lines.filter((l, i) => i === 0 || /^# (tests|pass|fail) \d+$/.test(l) || l.startsWith("ralph's evaluation") || l.startsWith("The task is not done"));
+  return picked.map((l) => (l.length > 150 ? `${l.slice(0, 149)}…` : l));
 }
