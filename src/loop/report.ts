@@ -538,7 +538,7 @@ export function summarize(a: LoopAnalytics): string {
 function pdareLines(record: RecoveryRecord): string[] {
   const s = record.steps;
   const lines = [
-    `- **Pause**: ${s.PAUSE.actions.length > 0 ? escapeMarkdown(s.PAUSE.actions.join("; ")) : "no action recorded"}${s.PAUSE.checkpoint_ref ? ` (kept at ${code(s.PAUSE.checkpoint_ref)})` : ""}`,
+    `- **Pause**: ${s.PAUSE.actions.length > 0 ? escapeMarkdown(s.PAUSE.actions.join("; ")) : "no action recorded"}${s.PAUSE.checkpoint_ref && !s.PAUSE.actions.some((a) => a.includes(s.PAUSE.checkpoint_ref as string)) ? ` (kept at ${code(s.PAUSE.checkpoint_ref)})` : ""}`,
     `- **Diagnose**: ${escapeMarkdown(s.DIAGNOSE.diagnosis)}; root cause ${escapeMarkdown(s.DIAGNOSE.root_cause)}, confidence ${Math.round(s.DIAGNOSE.confidence * 100)}%`,
     `- **Adapt**: ${escapeMarkdown(s.ADAPT.strategy)}: ${escapeMarkdown(s.ADAPT.message)}`,
     `- **Retry**: ${s.RETRY ? `attempt ${s.RETRY.attempt} of ${s.RETRY.max_retries}` : "none"}`,
