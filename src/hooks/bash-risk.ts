@@ -9,7 +9,7 @@
  */
 import type { Node } from "web-tree-sitter";
 import { loadGrammar, parseWithTreeSitter } from "../analysis/parsers/tree-sitter.js";
-import { protectedKindOf } from "./protected-paths.js";
+import { isRalphStatePath, protectedKindOf } from "./protected-paths.js";
 
 /** The kinds of risk ralph recognises in a command. */
 export type BashRiskKind =
@@ -23,6 +23,8 @@ export type BashRiskKind =
   | "hook_bypass"
   | "test_file_write"
   | "test_file_delete"
+  | "self_approval"
+  | "ralph_state_write"
   | "unparsed";
 
 /** One risk found in a command. */
@@ -249,7 +251,7 @@ function classifyGit(command: SimpleCommand, risks: BashRisk[]): void {
   switch (sub) {
     case "rm":
       risks.push({ kind: "git_rm", detail: `git rm ${rest.join(" ")}`.trim() });
-      for (const path of paths) if (protectedKindOf(path)) risks.push({ kind: "test_file_delete", detail: `git rm ${path}`, path });
+      for (const path of paths) pushWriteRisk(risks, path, `git rm ${path}`, "test_file_delete");
       break;
     case "reset":
       if (hasFlag(options, ["--hard"])) risks.push({ kind: "git_reset_hard", detail: "git reset --hard" });
@@ -283,9 +285,42 @@ function classifyGit(command: SimpleCommand, risks: BashRisk[]): void {
     default:
       break;
   }
+  if (["commit", "merge", "tag", "notes"].includes(sub) && rest.some((arg) => /(^|\n)\s*Ralph-Allow\s*:/im.test(arg))) {
+    risks.push({ kind: "self_approval", detail: `git ${sub} with a Ralph-Allow trailer` });
+  }
+  if ((sub === "update-ref" || sub === "symbolic-ref" || sub === "branch" || sub === "tag") && rest.some((arg) => arg.startsWith("refs/ralph/"))) {
+    risks.push({ kind: "self_approval", detail: `git ${sub} on refs/ralph/` });
+  }
   if (["commit", "push", "merge", "am", "rebase", "cherry-pick", "revert", "pull"].includes(sub)) {
     if (hasFlag(options, ["--no-verify"], sub === "commit" ? "n" : undefined)) risks.push({ kind: "hook_bypass", detail: `git ${sub} --no-verify` });
   }
+}
+
+/**
+ * The risk of writing (or deleting) `path`: ralph's own state and config
+ * (`.aiwg/ralph/`, `aiwg.yml`) are `ralph_state_write`; test files and test
+ * configuration `test_file_write` / `test_file_delete`; else null.
+ */
+function writeRisk(path: string, detail: string, kind: "test_file_write" | "test_file_delete"): BashRisk | null {
+  if (isRalphStatePath(path)) return { kind: "ralph_state_write", detail, path };
+  return protectedKindOf(path) ? { kind, detail, path } : null;
+}
+
+function pushWriteRisk(risks: BashRisk[], path: string, detail: string, kind: "test_file_write" | "test_file_delete"): void {
+  const risk = writeRisk(path, detail, kind);
+  if (risk) risks.push(risk);
+}
+
+/** ralph subcommands that decide the human gate or end a loop: the human's, never the agent's. */
+const HUMAN_ONLY_SUBCOMMANDS: ReadonlySet<string> = new Set(["approve", "reject", "abort", "resume", "cancel"]);
+
+/** The ralph subcommand a command runs (`ralph X`, `npx ralph X`, `node …/ralph/dist/cli.js X`), or null. */
+function ralphSubcommand(name: string, args: string[]): string | null {
+  const words = args.filter((a) => !a.startsWith("-"));
+  if (name === "ralph") return words[0] ?? null;
+  if ((name === "npx" || name === "pnpx" || name === "bunx") && words[0] === "ralph") return words[1] ?? null;
+  if (name === "node" && words[0] !== undefined && /(^|\/)(ralph(\/dist)?\/cli\.js|ralph)$/.test(words[0])) return words[1] ?? null;
+  return null;
 }
 
 /** Files named by a command's positional words (options skipped). */
@@ -312,7 +347,7 @@ async function classifyCommand(command: SimpleCommand, risks: BashRisk[], depth:
     if (isBypass?.(value)) risks.push({ kind: "hook_bypass", detail: `${key}=${value}` });
   }
   for (const target of command.writes) {
-    if (protectedKindOf(target)) risks.push({ kind: "test_file_write", detail: `redirection into ${target}`, path: target });
+    pushWriteRisk(risks, target, `redirection into ${target}`, "test_file_write");
   }
   let name = baseName(command.name);
   let args = command.args;
@@ -338,6 +373,8 @@ async function classifyCommand(command: SimpleCommand, risks: BashRisk[], depth:
     for (const body of command.heredocs) if (depth < 3) risks.push(...(await classifyScript(body, depth + 1)));
     return;
   }
+  const ralphCommand = ralphSubcommand(name, args);
+  if (ralphCommand !== null && HUMAN_ONLY_SUBCOMMANDS.has(ralphCommand)) risks.push({ kind: "self_approval", detail: `ralph ${ralphCommand}` });
   switch (name) {
     case "git":
       classifyGit({ ...command, args }, risks);
@@ -346,7 +383,7 @@ async function classifyCommand(command: SimpleCommand, risks: BashRisk[], depth:
       const options = args.filter((arg) => arg.startsWith("-") && arg !== "-");
       const recursive = options.some((o) => o === "--recursive" || (isShortCluster(o) && /[rR]/.test(o)));
       if (recursive) risks.push({ kind: "recursive_delete", detail: `rm ${args.join(" ")}`.trim() });
-      for (const path of positionalWords(args)) if (protectedKindOf(path)) risks.push({ kind: "test_file_delete", detail: `rm ${path}`, path });
+      for (const path of positionalWords(args)) pushWriteRisk(risks, path, `rm ${path}`, "test_file_delete");
       break;
     }
     case "sed":
@@ -370,7 +407,7 @@ async function classifyCommand(command: SimpleCommand, risks: BashRisk[], depth:
         words.push(arg);
       }
       const files = hasScriptOption ? words : words.slice(1);
-      for (const file of files) if (protectedKindOf(file)) risks.push({ kind: "test_file_write", detail: `${name} -i on ${file}`, path: file });
+      for (const file of files) pushWriteRisk(risks, file, `${name} -i on ${file}`, "test_file_write");
       break;
     }
     case "tee":
@@ -381,8 +418,8 @@ async function classifyCommand(command: SimpleCommand, risks: BashRisk[], depth:
     case "dd": {
       const words = name === "dd" ? args.filter((a) => a.startsWith("of=")).map((a) => a.slice(3)) : positionalWords(args);
       const targets = name === "cp" || name === "mv" || name === "install" ? words.slice(-1) : words;
-      for (const file of targets) if (protectedKindOf(file)) risks.push({ kind: "test_file_write", detail: `${name} into ${file}`, path: file });
-      if (name === "mv") for (const file of words.slice(0, -1)) if (protectedKindOf(file)) risks.push({ kind: "test_file_delete", detail: `mv ${file} away`, path: file });
+      for (const file of targets) pushWriteRisk(risks, file, `${name} into ${file}`, "test_file_write");
+      if (name === "mv") for (const file of words.slice(0, -1)) pushWriteRisk(risks, file, `mv ${file} away`, "test_file_delete");
       break;
     }
     default: {

@@ -247,11 +247,15 @@ function denyBashReason(risks: BashRisk[]): string {
   const lines = ["ralph stopped this command before it ran:", ...risks.map((r) => `- ${r.kind}: ${r.detail}`)];
   if (risks.some((r) => r.kind === "hook_bypass")) lines.push("Git hooks run the project's checks; bypassing them hides failures. Run the command without the bypass and fix what the hooks report.");
   if (risks.some((r) => r.kind === "git_push_force")) lines.push("A force push rewrites history others may have; ralph cannot checkpoint a remote. Push without --force, or ask the user.");
+  if (risks.some((r) => r.kind === "self_approval")) {
+    lines.push("Approving, rejecting, aborting, resuming or cancelling a loop, Ralph-Allow trailers and ralph's refs are the human's decisions, not the agent's. Tell the user what you want decided and why.");
+  }
+  if (risks.some((r) => r.kind === "ralph_state_write")) lines.push("aiwg.yml and .aiwg/ralph/ are ralph's own config and state; only ralph and the user change them. Ask the user if a setting should change.");
   return lines.join("\n");
 }
 
 /** Bash risks that are objected to before they run; every other risk gets a pre-tool checkpoint and goes ahead. */
-const OBJECTED_BASH_RISKS: ReadonlySet<BashRisk["kind"]> = new Set(["hook_bypass", "git_push_force"]);
+const OBJECTED_BASH_RISKS: ReadonlySet<BashRisk["kind"]> = new Set(["hook_bypass", "git_push_force", "self_approval", "ralph_state_write"]);
 
 async function onPreToolUse(call: Call): Promise<Partial> {
   const { payload, store, binding, settings } = call;
@@ -281,6 +285,11 @@ async function onPreToolUse(call: Call): Promise<Partial> {
   const filePath = toolFilePath(payload);
   const rel = filePath ? toRepoPath(workTree, filePath, call.cwd) : null;
   if (!rel) return { output: {}, decision: "allow", why: "the file is outside the repository" };
+  const { isRalphStatePath } = await import("./protected-paths.js");
+  if (isRalphStatePath(rel)) {
+    const reason = `${rel} is ralph's own config or state: it sets how this session is judged and when the loop stops, so the user decides this ${tool}.`;
+    return { output: preToolOutput("ask", reason), decision: "ask", findings: ["ralph_state_write"], why: `${tool} of ${rel}` };
+  }
   const before = readWorkFile(workTree, rel);
   const preview = previewEdit(tool, payload.toolInput, before);
   if (!preview.ok) return { output: {}, decision: "allow", why: `not judged: ${preview.why}` };

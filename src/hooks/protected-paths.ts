@@ -35,3 +35,14 @@ export function protectedKindOf(path: string): ProtectedKind | null {
   if (isConfigPath(clean)) return "test-config";
   return null;
 }
+
+/**
+ * True for ralph's own state and config, which only ralph and the human
+ * write: `.aiwg/ralph/…` (loop state, hook log) and the project config
+ * `aiwg.yml` / `aiwg.yaml` (src/config/load.ts).
+ */
+export function isRalphStatePath(path: string): boolean {
+  const clean = path.replace(/\\/g, "/").replace(/^\.\//, "");
+  const name = clean.slice(clean.lastIndexOf("/") + 1);
+  return name === "aiwg.yml" || name === "aiwg.yaml" || /(^|\/)\.aiwg\/ralph(\/|$)/.test(clean);
+}

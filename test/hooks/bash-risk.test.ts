@@ -61,6 +61,19 @@ const risky: [command: string, kinds: BashRiskKind[]][] = [
   ["echo $(git stash drop)", ["git_stash_drop"]],
   ["npm test || git checkout -- src/a.ts", ["git_discard_changes"]],
   ["eval 'rm -rf dist'", ["recursive_delete"]],
+  // The agent deciding its own human gate, or granting itself an allowance.
+  ["ralph approve", ["self_approval"]],
+  ["npx ralph reject --loop l", ["self_approval"]],
+  ["node /opt/ralph/dist/cli.js abort", ["self_approval"]],
+  ["ralph cancel && ralph resume", ["self_approval"]],
+  ["git commit -m 'drop test' -m 'Ralph-Allow: test_deletion obsolete'", ["self_approval"]],
+  ["git commit --trailer 'Ralph-Allow: test_disabled flaky' -m x", ["self_approval"]],
+  ["git update-ref refs/ralph/l/baseline HEAD", ["self_approval"]],
+  // Rewriting ralph's own state or config behind its back.
+  ["echo '{}' > .aiwg/ralph/loops/l/state.json", ["ralph_state_write"]],
+  ["rm -rf .aiwg/ralph", ["recursive_delete", "ralph_state_write"]],
+  ["sed -i 's/max_retries: 3/max_retries: 10/' aiwg.yml", ["ralph_state_write"]],
+  ["printf 'agent_persistence:\\n  enabled: false\\n' >> aiwg.yml", ["ralph_state_write"]],
 ];
 
 const harmless: string[] = [
@@ -87,6 +100,12 @@ const harmless: string[] = [
   "git config --get core.hooksPath",
   "HUSKY=1 git commit -m x",
   "cp test/a.test.ts /tmp/a.ts",
+  "ralph status",
+  "ralph check --format json",
+  "npx ralph select --best --dry-run",
+  "git commit -m 'mention the Ralph-Allow trailer in docs only'",
+  "cat aiwg.yml",
+  "git log refs/ralph/l/head",
   "",
 ];
 

@@ -112,6 +112,19 @@ describe("ralph hook claude: every event and tool shape", () => {
     expect(mention).toEqual({});
   });
 
+  it("PreToolUse denies the agent deciding its own human gate or rewriting ralph's state; an Edit of aiwg.yml goes to the human", () => {
+    const root = sampleRepo();
+    for (const command of ["ralph approve", "npx ralph cancel", "git commit -m x -m 'Ralph-Allow: test_deletion obsolete'", "echo '{}' > .aiwg/ralph/loops/l/state.json"]) {
+      const answer = answerOf(hook(root, { ...fixture("pre-bash", root), tool_input: { command } }));
+      expect(answer, command).toMatchObject({ hookSpecificOutput: { permissionDecision: "deny" } });
+      expect((answer.hookSpecificOutput as Record<string, string>).permissionDecisionReason).toMatch(/human|ralph's own/);
+    }
+    expect(answerOf(hook(root, { ...fixture("pre-bash", root), tool_input: { command: "ralph status" } }))).toEqual({});
+    const edit = answerOf(hook(root, { ...fixture("pre-edit", root), tool_input: { file_path: `${root}/aiwg.yml`, old_string: "", new_string: "agent_persistence:\n  enabled: false\n" } }));
+    expect(edit).toMatchObject({ hookSpecificOutput: { permissionDecision: "ask" } });
+    expect((edit.hookSpecificOutput as Record<string, string>).permissionDecisionReason).toContain("aiwg.yml");
+  });
+
   it("a risky Bash command gets a pre-tool checkpoint carrying the tool trailers", () => {
     const root = sampleRepo();
     hook(root, fixture("session-start", root));
@@ -140,8 +153,11 @@ describe("ralph hook claude: PostToolUse judgement", () => {
     expect(blocked.reason).toContain(`restored the files to checkpoint ${preTool}`);
     expect(readFileSync(join(root, "test/math.test.ts"), "utf8")).toBe(MATH_TEST);
     expect(hookLog(root).at(-1)).toMatchObject({ event: "PostToolUse", decision: "block", findings: ["test_deletion"] });
-    // The state before the restore stays reachable (the post-tool checkpoint; the pre-revert one equals it, so none is written).
-    expect(git(root, ["show", "refs/ralph/claude-fixture-session/head:test/math.test.ts"])).not.toContain("adds negatives");
+    // The state before the restore stays reachable (the post-tool checkpoint; the pre-revert one equals it, so none is written),
+    // and the head is the restored work tree (so the next fast-path checkpoint starts from what is on disk).
+    expect(git(root, ["show", "refs/ralph/claude-fixture-session/head^:test/math.test.ts"])).not.toContain("adds negatives");
+    expect(git(root, ["rev-parse", "refs/ralph/claude-fixture-session/head^{tree}"]).trim()).toBe(git(root, ["rev-parse", `${preTool}^{tree}`]).trim());
+    expect(git(root, ["log", "-1", "--format=%(trailers:key=Ralph-Restore,valueonly)", "refs/ralph/claude-fixture-session/head"]).trim()).toBe(preTool);
   });
 
   it("a later unrelated change is not blocked for a finding that is already open; the finding is stated as context", () => {
