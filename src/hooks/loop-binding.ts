@@ -10,7 +10,7 @@
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { isErrno } from "../errors.js";
-import { reinforcementLevel, renderReinforcement } from "../loop/reinforcement.js";
+import { renderReinforcement } from "../loop/reinforcement.js";
 import { ensureStateRoot, readActiveLoop, readState } from "../loop/state.js";
 import { isLoopId, MAX_LOOP_ID_LENGTH, type LoopId } from "../store/loop-id.js";
 import { STATE_DIR } from "../store/snapshot.js";
@@ -90,7 +90,7 @@ export function readLoopFacts(workTree: string, loop: LoopId): LoopFacts {
   const last = checks[checks.length - 1];
   const reinforcement =
     last && !last.passed
-      ? renderReinforcement(reinforcementLevel(last.iteration), {
+      ? renderReinforcement(state.reinforcement_level, {
           loop,
           iteration: last.iteration,
           maxIterations: state.configuration.max_iterations,

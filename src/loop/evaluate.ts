@@ -16,6 +16,7 @@ import { countTestsAtTree, countTestsDelta, DEFAULT_METRICS_SETTINGS, measureCom
 import { DEFAULT_PROGRESS_SETTINGS, errorSignature, recordIteration, type ProgressSettings, type ProgressSignals } from "./progress.js";
 import { computeQuality, parseQualityOutput } from "./quality.js";
 import { applyRecovery, DEFAULT_RECOVERY_SETTINGS, markRecovered, type RecoveryOutcome, type RecoverySettings, type RegressionFinding } from "./recovery.js";
+import type { ReinforcementLevel } from "./reinforcement.js";
 import { MetricsSnapshotSchema, type IterationRecord, type LoopState, type MetricsSnapshot } from "./state.js";
 
 /** Everything the loop engine is tuned by (config `agent_persistence`, else the reference guide's defaults). */
@@ -29,6 +30,8 @@ export interface LoopSettings {
   allow: AllowRule[];
   /** The config's detection policy; null: every type at its built-in severity. */
   policy: DetectionPolicy | null;
+  /** The user's reinforcement templates per level (`reinforcement.templates_dir`); absent levels use the built-in text. */
+  templates?: Partial<Record<ReinforcementLevel, string>>;
 }
 
 /** The reference guide's defaults. */

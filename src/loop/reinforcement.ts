@@ -8,16 +8,21 @@
  * rationalisations (persistent-loop-stop-hook guide, "Block 消息设计").
  */
 
+import { DEFAULT_PROGRESS_SETTINGS, levelForIteration } from "./progress.js";
+
 /** Reinforcement levels, weakest first. */
 export const REINFORCEMENT_LEVELS = ["MINIMAL", "STANDARD", "AGGRESSIVE"] as const;
 /** A reinforcement level. */
 export type ReinforcementLevel = (typeof REINFORCEMENT_LEVELS)[number];
 
-/** The level for an iteration number (1-based): 1-2 MINIMAL, 3-4 STANDARD, 5+ AGGRESSIVE; a plateau forces AGGRESSIVE. */
+/**
+ * The level for an iteration number (1-based) under the reference guide's
+ * default thresholds: 1-2 MINIMAL, 3-4 STANDARD, 5+ AGGRESSIVE; a plateau
+ * forces AGGRESSIVE. The loop engine applies the configured thresholds
+ * with progress.ts `levelForIteration` (the same rule).
+ */
 export function reinforcementLevel(iteration: number, options: { plateau?: boolean } = {}): ReinforcementLevel {
-  if (options.plateau || iteration >= 5) return "AGGRESSIVE";
-  if (iteration >= 3) return "STANDARD";
-  return "MINIMAL";
+  return options.plateau ? "AGGRESSIVE" : levelForIteration(iteration, DEFAULT_PROGRESS_SETTINGS);
 }
 
 /** What a template is filled with. */
@@ -35,6 +40,8 @@ export interface ReinforcementContext {
   timeoutMs: number;
   /** Consecutive blocks with an unchanged work tree before this one. */
   unchangedBlocks: number;
+  /** The user's templates (aiwg.yml `reinforcement.templates_dir`), replacing the built-in text of their levels. */
+  templates?: Partial<Record<ReinforcementLevel, string>>;
 }
 
 /** The templates, one per level; `{name}` placeholders are filled from {@link ReinforcementContext}. */
@@ -65,7 +72,12 @@ function describeFailure(ctx: ReinforcementContext): string {
   return ctx.exitCode === null ? "was killed by a signal" : `exits ${ctx.exitCode}`;
 }
 
-/** The reinforcement text of a level, filled in. */
+/**
+ * The reinforcement text of a level, filled in: the user's template for
+ * the level when `ctx.templates` has one, else the built-in one. Placeholders:
+ * `{completion}`, `{failure}`, `{iteration}`, `{max}`, `{task}`, `{loop}`;
+ * an unknown one is left as written.
+ */
 export function renderReinforcement(level: ReinforcementLevel, ctx: ReinforcementContext): string {
   const values: Record<string, string> = {
     completion: ctx.completionCommand,
@@ -75,7 +87,7 @@ export function renderReinforcement(level: ReinforcementLevel, ctx: Reinforcemen
     task: ctx.task,
     loop: ctx.loop,
   };
-  return REINFORCEMENT_TEMPLATES[level]
+  return (ctx.templates?.[level] ?? REINFORCEMENT_TEMPLATES[level])
     .replace(/\{(\w+)\}/g, (whole, name: string) => values[name] ?? whole)
     .replace(/\n+$/, "");
 }
@@ -117,3 +129,6 @@ export function buildBlockReason(ctx: ReinforcementContext, output: string, leve
   const reason = `${header}\n\nOutput of \`${ctx.completionCommand}\` (last lines):\n${quoted}\n\n${body}`;
   return reason.length <= MAX_REASON_CHARS ? reason : `${reason.slice(0, MAX_REASON_CHARS - 1)}…`;
 }
+
+/** The template file names of a templates folder: `MINIMAL.md`, `STANDARD.md`, `AGGRESSIVE.md`. */
+export const TEMPLATE_FILE_NAMES: Readonly<Record<ReinforcementLevel, string>> = { MINIMAL: "MINIMAL.md", STANDARD: "STANDARD.md", AGGRESSIVE: "AGGRESSIVE.md" };

@@ -3,13 +3,16 @@
  * section `agent_persistence`, src/config): one mapping, so the Stop hook,
  * `ralph iterate`, `ralph start` and `ralph select` tune the engine alike.
  */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import type { AllowRule } from "../analysis/index.js";
+import { isErrno, RalphError } from "../errors.js";
 import { loadConfig, type LoadedConfig } from "../config/load.js";
 import type { RalphConfig, ReadonlyConfig } from "../config/schema.js";
 import { loopAllowRules, type DetectionPolicy, type JudgeOptions } from "./check.js";
 import type { LoopId } from "../store/loop-id.js";
 import type { LoopSettings } from "./evaluate.js";
-import type { ReinforcementLevel } from "./reinforcement.js";
+import { TEMPLATE_FILE_NAMES, type ReinforcementLevel } from "./reinforcement.js";
 
 /** The detection policy of a config (`detection.mode`, `patterns_enabled`, `severity`). Pure. */
 export function detectionPolicyFrom(config: RalphConfig | ReadonlyConfig): DetectionPolicy {
@@ -55,7 +58,31 @@ export function loopSettingsFromConfig(config: RalphConfig | ReadonlyConfig): Lo
  */
 export async function loadLoopSettings(workTree: string): Promise<{ settings: LoopSettings; loaded: LoadedConfig }> {
   const loaded = await loadConfig(workTree);
-  return { settings: loopSettingsFromConfig(loaded.config), loaded };
+  const settings = loopSettingsFromConfig(loaded.config);
+  if (loaded.config.reinforcement.templates_dir) settings.templates = readTemplates(join(workTree, loaded.config.reinforcement.templates_dir));
+  return { settings, loaded };
+}
+
+/**
+ * The user's reinforcement templates in `dir` (`MINIMAL.md`,
+ * `STANDARD.md`, `AGGRESSIVE.md`; any may be missing: its level keeps the
+ * built-in text). An empty file counts as missing.
+ * @throws RalphError E_UNREADABLE when a file exists but cannot be read.
+ */
+export function readTemplates(dir: string): Partial<Record<ReinforcementLevel, string>> {
+  const templates: Partial<Record<ReinforcementLevel, string>> = {};
+  for (const [level, name] of Object.entries(TEMPLATE_FILE_NAMES) as [ReinforcementLevel, string][]) {
+    const path = join(dir, name);
+    let text: string;
+    try {
+      text = readFileSync(path, "utf8");
+    } catch (error) {
+      if (isErrno(error, "ENOENT", "ENOTDIR")) continue;
+      throw new RalphError("E_UNREADABLE", `cannot read the reinforcement template ${path}: ${(error as Error).message}`, { data: { path }, cause: error });
+    }
+    if (text.trim() !== "") templates[level] = text.replace(/\s+$/, "");
+  }
+  return templates;
 }
 
 /**

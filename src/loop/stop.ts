@@ -220,6 +220,7 @@ async function decideForLoop(store: CheckpointStore, loop: LoopId, input: StopIn
       timedOut: outcome.check.timed_out,
       timeoutMs: after.configuration.completion_timeout_ms,
       unchangedBlocks: Math.max(0, countTrailing(after.last_block_tree_oids.slice(0, -1), outcome.check.tree_oid ?? "")),
+      ...(settings.templates ? { templates: settings.templates } : {}),
     },
     outcome.run.output,
     after.reinforcement_level,

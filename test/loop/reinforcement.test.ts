@@ -1,6 +1,8 @@
 /** Reinforcement levels per iteration, the templates filled in, and block reasons within 10,000 characters. */
 import { describe, expect, it } from "vitest";
 import { buildBlockReason, MAX_REASON_CHARS, reinforcementLevel, renderReinforcement, tailOf, type ReinforcementContext } from "../../src/loop/reinforcement.js";
+import { loadLoopSettings } from "../../src/loop/settings.js";
+import { makeRepo } from "../helpers/git.js";
 
 const CTX: ReinforcementContext = {
   loop: "ralph-fix-a1b2c3d4",
@@ -73,5 +75,26 @@ describe("tailOf", () => {
     expect(tailOf("a\nb\nc\n", 2)).toBe("b\nc");
     expect(tailOf("abcdef", 40, 4)).toBe("…def");
     expect(tailOf("a\r\nb\r\n", 5)).toBe("a\nb");
+  });
+});
+
+describe("user templates (aiwg.yml reinforcement.templates_dir)", () => {
+  const ctx: ReinforcementContext = { loop: "l", iteration: 3, maxIterations: 9, task: "Fix it", completionCommand: "npm test", exitCode: 1, timedOut: false, timeoutMs: 60_000, unchangedBlocks: 0 };
+
+  it("a level's template replaces the built-in text, with the same placeholders; other levels keep theirs", () => {
+    const templates = { STANDARD: "Iteration {iteration}/{max}: `{completion}` {failure}. Ask {nobody}." };
+    expect(renderReinforcement("STANDARD", { ...ctx, templates })).toBe("Iteration 3/9: `npm test` exits 1. Ask {nobody}.");
+    expect(renderReinforcement("MINIMAL", { ...ctx, templates })).toBe(renderReinforcement("MINIMAL", ctx));
+  });
+
+  it("loadLoopSettings reads MINIMAL.md / STANDARD.md / AGGRESSIVE.md from the folder; an empty file counts as missing", async () => {
+    const repo = makeRepo({
+      "aiwg.yml": "agent_persistence:\n  reinforcement:\n    templates_dir: .ralph-templates\n",
+      ".ralph-templates/AGGRESSIVE.md": "Stop and think about {task}.\n\n",
+      ".ralph-templates/MINIMAL.md": "  \n",
+    });
+    const { settings } = await loadLoopSettings(repo);
+    expect(settings.templates).toEqual({ AGGRESSIVE: "Stop and think about {task}." });
+    expect(renderReinforcement("AGGRESSIVE", { ...ctx, templates: settings.templates ?? {} })).toBe("Stop and think about Fix it.");
   });
 });
