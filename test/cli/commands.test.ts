@@ -405,12 +405,15 @@ describe("check, revert and tests", () => {
     const { root, base } = deletedTestRepo();
     writeFiles(root, { "added.txt": "new\n", "debug.log": "ignored\n", "build/out.js": "ignored too\n" });
     const agentTree = nativeWorkTree(root);
-    const result = okJson<{ preRevert: string; written: string[]; removed: string[]; dryRun: boolean }>(root, ["revert", "@baseline", "--loop", "c"]);
+    const result = okJson<{ preRevert: string; restored: string; written: string[]; removed: string[]; dryRun: boolean }>(root, ["revert", "@baseline", "--loop", "c"]);
     expect(result.dryRun).toBe(false);
     expect(result.preRevert).toMatch(OID);
     expect(treeOf(root, result.preRevert)).toBe(agentTree);
     expect(git(root, ["log", "-1", "--format=%(trailers:key=Ralph-Kind,valueonly)", result.preRevert]).trim()).toBe("pre-revert");
-    expect(git(root, ["rev-parse", "refs/ralph/c/head"]).trim()).toBe(result.preRevert);
+    // The restored work tree is the new head, on top of the pre-revert checkpoint.
+    expect(git(root, ["rev-parse", "refs/ralph/c/head"]).trim()).toBe(result.restored);
+    expect(git(root, ["rev-parse", "refs/ralph/c/head^"]).trim()).toBe(result.preRevert);
+    expect(treeOf(root, result.restored)).toBe(treeOf(root, base));
     expect(result.removed).toEqual(["added.txt"]);
     expect(nativeWorkTree(root)).toBe(treeOf(root, base));
     expect(readFileSync(join(root, "debug.log"), "utf8")).toBe("ignored\n");

@@ -36,6 +36,7 @@ export async function run(ctx: CommandContext, args: string[], raw: Record<strin
       loop,
       target: result.target,
       preRevert: result.preRevert,
+      restored: result.restored,
       dryRun: result.dryRun,
       written: result.written,
       removed: result.removed,
