@@ -306,6 +306,21 @@ export interface IterationContext {
   settings?: LoopSettings;
   /** Who ends the iteration: the Stop hook or `ralph iterate` (recorded in recovery steps). */
   stage?: "stop" | "iterate";
+  /** Main-chain output tokens of the agent session so far (the Stop hook's transcript), for the iteration's `tokens`. */
+  sessionOutputTokens?: number | null;
+}
+
+/**
+ * Sets an iteration's `tokens` from the session's cumulative output tokens
+ * (the transcript's main chain since its last compaction): the growth since
+ * the previous stop, or the whole count when it shrank (a compaction or a
+ * new session). Output tokens only: input is mostly re-read context.
+ */
+function recordIterationTokens(state: LoopState, record: { tokens: number | null }, sessionOutputTokens: number | null): void {
+  if (sessionOutputTokens === null) return;
+  const previous = typeof state.metrics.session_output_tokens === "number" ? state.metrics.session_output_tokens : null;
+  record.tokens = previous !== null && sessionOutputTokens >= previous ? sessionOutputTokens - previous : sessionOutputTokens;
+  state.metrics.session_output_tokens = sessionOutputTokens;
 }
 
 /** Samples of detection latency kept in `metrics.detection_latencies_ms` for the percentiles. */
@@ -427,6 +442,7 @@ export async function finishIteration<T>(
     s.metrics.checks_run = (typeof s.metrics.checks_run === "number" ? s.metrics.checks_run : 0) + 1;
     s.metrics.last_check_duration_ms = check.duration_ms;
     recordDetectionLatency(s, evaluation.detectionMs);
+    recordIterationTokens(s, evaluation.record, ctx.sessionOutputTokens ?? null);
     if (s.status !== "completing") {
       overtaken = true;
       applied = applyEvaluation(s, evaluation, { passed, nowIso: isoOf(endMs), stage: ctx.stage ?? "iterate" }, settings);

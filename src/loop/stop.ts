@@ -159,7 +159,7 @@ async function decideForLoop(store: CheckpointStore, loop: LoopId, input: StopIn
     if (s.owner_session_id === null) s.owner_session_id = session;
   });
   if ("refused" in begun) return allow(begun.refused, loop);
-  const outcome = await finishIteration({ store, loop, nowMs, stage: "stop", settings }, begun.iteration, (s, check, overtaken, evaluation): StopDecision => {
+  const outcome = await finishIteration({ store, loop, nowMs, stage: "stop", settings, sessionOutputTokens: transcript?.outputTokens ?? null }, begun.iteration, (s, check, overtaken, evaluation): StopDecision => {
     const max = s.configuration.max_iterations;
     if (overtaken) {
       s.blocks = 0;

@@ -9,6 +9,7 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { readTranscriptSignals } from "../../src/loop/transcript.js";
 import { describe, expect, it } from "vitest";
 import { cancelLoop, CANCEL_SIGNAL_TTL_MS, startLoop, type StartRequest } from "../../src/loop/lifecycle.js";
 import { loopDir, readActiveLoop, readState, updateState } from "../../src/loop/state.js";
@@ -89,6 +90,10 @@ describe("a Stop sequence through every safety valve", () => {
     expect(s.blocks).toBe(0);
     // A transcript well below the limit changes nothing.
     expect((await stop({ transcriptPath: join(FIXTURES, "after-compact.jsonl") })).action).toBe("block");
+    // The iteration's tokens are the session's main-chain output tokens the transcript shows.
+    const compacted = readTranscriptSignals(join(FIXTURES, "after-compact.jsonl"));
+    expect(compacted?.outputTokens).toBeGreaterThan(0);
+    expect(state(repo, loop).iteration_history.at(-1)?.tokens).toBe(compacted?.outputTokens);
 
     // No progress: the third stop in a row on the same tree is allowed.
     const second = await stop();
