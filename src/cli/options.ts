@@ -37,7 +37,34 @@ export const stringOption = z.pipe(
 );
 
 /** A positive integer option (cac may give a number or a string). */
-export const positiveIntOption = z.coerce.number().check(z.int(), z.positive());
+export const positiveIntOption = numberOption({ integer: true, min: 1 });
+
+/**
+ * A numeric option written in decimal (`7`, `72.5`), within `min`..`max`
+ * (inclusive). Rejected with a message that gives the range: a flag with no
+ * value (cac gives `true`), an empty value, hex, exponents, signs and
+ * anything else that is not plain decimal digits.
+ */
+export function numberOption(spec: { integer?: boolean; min?: number; max?: number }) {
+  const kind = spec.integer ? "a whole number" : "a number";
+  const range =
+    spec.min !== undefined && spec.max !== undefined ? ` from ${spec.min} to ${spec.max}` : spec.min !== undefined ? ` of at least ${spec.min}` : spec.max !== undefined ? ` of at most ${spec.max}` : "";
+  const expected = `${kind}${range}`;
+  const pattern = spec.integer ? /^\d+$/ : /^\d+(\.\d+)?$/;
+  return z.pipe(
+    z.union([z.string(), z.number(), z.boolean()]),
+    z.transform((value: string | number | boolean, ctx) => {
+      const text = typeof value === "string" ? value.trim() : typeof value === "number" ? String(value) : "";
+      const n = pattern.test(text) ? Number(text) : Number.NaN;
+      if (Number.isNaN(n) || (spec.min !== undefined && n < spec.min) || (spec.max !== undefined && n > spec.max)) {
+        const got = typeof value === "boolean" ? "no value" : JSON.stringify(value);
+        ctx.issues.push({ code: "custom", message: `expected ${expected}, got ${got}`, input: value });
+        return z.NEVER;
+      }
+      return n;
+    }),
+  );
+}
 
 /** Parses normalized options with a schema; errors become E_USAGE naming the option. */
 export function parseOptions<T extends z.ZodMiniType>(schema: T, raw: Record<string, unknown>, command: string): z.output<T> {

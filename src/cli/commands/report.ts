@@ -15,12 +15,12 @@ import { formatDuration, sparkline, type LoopAnalytics } from "../../loop/report
 import { loadLoopSettings } from "../../loop/settings.js";
 import { writeLoopReport } from "../../loop/report-writer.js";
 import type { CommandContext, CommandOutput } from "../context.js";
-import { parseOptions, stringOption } from "../options.js";
+import { numberOption, parseOptions, stringOption } from "../options.js";
 import { openStore } from "./shared.js";
 
 const Options = z.strictObject({
   loop: z.optional(stringOption),
-  threshold: z.optional(z.coerce.number().check(z.gte(0), z.lte(100))),
+  threshold: z.optional(numberOption({ min: 0, max: 100 })),
   json: z.optional(z.boolean()),
 });
 

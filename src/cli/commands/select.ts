@@ -11,13 +11,13 @@ import { selectBestIteration } from "../../loop/gate.js";
 import { resolveLoopId } from "../../loop/lifecycle.js";
 import { loadLoopSettings } from "../../loop/settings.js";
 import type { CommandContext, CommandOutput } from "../context.js";
-import { parseOptions, stringOption } from "../options.js";
+import { numberOption, parseOptions, stringOption } from "../options.js";
 import { openStore, shortOid } from "./shared.js";
 
 const Options = z.strictObject({
   best: z.optional(z.boolean()),
   loop: z.optional(stringOption),
-  threshold: z.optional(z.coerce.number().check(z.gte(0), z.lte(100))),
+  threshold: z.optional(numberOption({ min: 0, max: 100 })),
   dryRun: z.optional(z.boolean()),
   force: z.optional(z.boolean()),
   json: z.optional(z.boolean()),

@@ -10,15 +10,15 @@ import { loadLoopSettings } from "../../loop/settings.js";
 import { parseLoopId } from "../../store/loop-id.js";
 import { HARD_MAX_ITERATIONS, type MetricsSnapshot } from "../../loop/state.js";
 import type { CommandContext, CommandOutput } from "../context.js";
-import { parseOptions, positiveIntOption, stringOption } from "../options.js";
+import { numberOption, parseOptions, stringOption } from "../options.js";
 import { openStore, shortOid } from "./shared.js";
 
 const Options = z.strictObject({
   completion: z.optional(stringOption),
   quality: z.optional(stringOption),
-  maxIterations: z.optional(positiveIntOption.check(z.lte(HARD_MAX_ITERATIONS))),
+  maxIterations: z.optional(numberOption({ integer: true, min: 1, max: HARD_MAX_ITERATIONS })),
   id: z.optional(stringOption),
-  completionTimeout: z.optional(positiveIntOption.check(z.gte(100))),
+  completionTimeout: z.optional(numberOption({ integer: true, min: 100 })),
   autoExtend: z.optional(z.boolean()),
   json: z.optional(z.boolean()),
 });
