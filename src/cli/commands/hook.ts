@@ -231,6 +231,8 @@ const SKIP_NOTES = {
 /** The command-table entry (for `ralph --help`); main.ts normally routes hook calls to {@link runHookCommand} before cac runs. */
 export async function run(ctx: CommandContext, args: string[]): Promise<CommandOutput> {
   let out = "";
-  await runHookCommand(args, { cwd: ctx.cwd, env: process.env, stdin: process.stdin, stdout: (text) => (out += text), stderr: ctx.stderr });
+  const code = await runHookCommand(args, { cwd: ctx.cwd, env: process.env, stdin: process.stdin, stdout: (text) => (out += text), stderr: ctx.stderr });
+  // git's hook answers with its exit status alone (nothing on stdout).
+  if (args[0] === "git") return { json: { exit_code: code }, text: "", exitCode: code === 1 ? 1 : 0 };
   return { json: JSON.parse(out) as unknown, text: out.trimEnd() };
 }
