@@ -210,7 +210,8 @@ async function onSessionBind(call: Call): Promise<Partial> {
     if (facts.task) lines.push(`Task: ${facts.task}`);
     if (facts.iteration !== null) lines.push(`Iterations ended: ${facts.iteration}${facts.maxIterations !== null ? ` of at most ${facts.maxIterations}` : ""}.`);
     if (facts.completionCommand) lines.push(`The loop ends when this command exits 0: ${facts.completionCommand}`);
-    if (facts.reinforcement) lines.push(facts.reinforcement);
+    if (facts.gate) lines.push(`The loop waits for the user: ${facts.gate} Until then every change is put to the user.`);
+    else if (facts.reinforcement) lines.push(facts.reinforcement);
   } else if (event === "SessionStart") {
     lines.push(`ralph checkpoints this session's file changes on refs/ralph/${binding.loop} (baseline ${baselineOid?.slice(0, 12) ?? "none"}).`);
     lines.push("Edits that delete, disable or weaken tests, tamper with test configuration, or bypass validation are denied before they land.");
@@ -254,6 +255,13 @@ function denyBashReason(risks: BashRisk[]): string {
   return lines.join("\n");
 }
 
+/**
+ * Claude Code tools that change nothing (hooks reference, tool names):
+ * allowed while the loop waits at the human gate; every other tool, MCP
+ * tools included, is asked.
+ */
+const READ_ONLY_TOOLS: ReadonlySet<string> = new Set(["Read", "Grep", "Glob", "LS", "WebFetch", "WebSearch", "TodoWrite", "TodoRead", "NotebookRead", "BashOutput", "ExitPlanMode"]);
+
 /** Bash risks that are objected to before they run; every other risk gets a pre-tool checkpoint and goes ahead. */
 const OBJECTED_BASH_RISKS: ReadonlySet<BashRisk["kind"]> = new Set(["hook_bypass", "git_push_force", "self_approval", "ralph_state_write"]);
 
@@ -261,15 +269,23 @@ async function onPreToolUse(call: Call): Promise<Partial> {
   const { payload, store, binding, settings } = call;
   const tool = payload.toolName ?? "";
   const workTree = store.repo.workTree;
-  if (!binding.isGuard && MUTATING_TOOLS.has(tool)) {
+  let bashRisks: BashRisk[] | null = null;
+  if (tool === "Bash") {
+    const { classifyBash } = await import("./bash-risk.js");
+    bashRisks = await classifyBash(typeof payload.toolInput.command === "string" ? payload.toolInput.command : "");
+    // The agent deciding its own gate is denied before anything else, the gate included.
+    const selfApproval = bashRisks.filter((r) => r.kind === "self_approval" || r.kind === "ralph_state_write");
+    if (selfApproval.length > 0) {
+      return { output: preToolOutput("deny", denyBashReason(selfApproval)), decision: "deny", findings: selfApproval.map((r) => r.kind), why: selfApproval.map((r) => r.detail).join("; ") };
+    }
+  }
+  if (!binding.isGuard && !READ_ONLY_TOOLS.has(tool)) {
     const gate = await humanGateReason(workTree, binding.loop);
     // The loop waits for a human (PDARE escalate): every change goes to the human, who sees why (hooks reference: "ask").
     if (gate) return { output: preToolOutput("ask", gate), decision: "ask", why: "the loop waits at the human gate" };
   }
-  if (tool === "Bash") {
-    const { classifyBash } = await import("./bash-risk.js");
-    const command = typeof payload.toolInput.command === "string" ? payload.toolInput.command : "";
-    const risks = await classifyBash(command);
+  if (bashRisks !== null) {
+    const risks = bashRisks;
     if (risks.length === 0) return { output: {}, decision: "allow", why: "no risk in the command" };
     const objected = risks.filter((r) => OBJECTED_BASH_RISKS.has(r.kind));
     if (objected.length > 0) {
@@ -341,23 +357,15 @@ function restoreTargetFor(store: CheckpointStore, loop: LoopId, toolUseId: strin
 
 /** The human gate's text when `loop` is paused with regressions waiting for a decision, else null. */
 async function humanGateReason(workTree: string, loop: LoopId): Promise<string | null> {
-  const [{ readState }, { pendingGateEvents }] = await Promise.all([import("../loop/state.js"), import("../loop/recovery.js")]);
+  const [{ readState }, { describeGate }] = await Promise.all([import("../loop/state.js"), import("../loop/recovery.js")]);
   let state;
   try {
     state = readState(workTree, loop);
   } catch {
     return null;
   }
-  if (!state || state.status !== "paused") return null;
-  const pending = pendingGateEvents(state);
-  if (pending.length === 0) return null;
-  const lines = [`ralph loop ${loop} is paused for a human decision on ${pending.map((e) => `${e.event_id} (${e.regression_type}, ${e.severity})`).join(", ")}.`];
-  for (const e of pending) {
-    const record = state.recovery_history.find((r) => r.event_id === e.event_id);
-    if (record?.steps.ESCALATE) lines.push(record.steps.ESCALATE.message);
-  }
-  lines.push("Allow this call only if the change is fine; the loop resumes after: ralph approve | ralph reject | ralph abort.");
-  return lines.join("\n");
+  const gate = state ? describeGate(state) : null;
+  return gate ? `ralph ${gate}\nAllow this call only if it is fine while the loop waits.` : null;
 }
 
 async function onPostToolUse(call: Call): Promise<Partial> {

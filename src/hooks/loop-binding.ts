@@ -11,6 +11,7 @@ import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { isErrno } from "../errors.js";
 import { renderReinforcement } from "../loop/reinforcement.js";
+import { describeGate } from "../loop/recovery.js";
 import { ensureStateRoot, readActiveLoop, readState } from "../loop/state.js";
 import { isLoopId, MAX_LOOP_ID_LENGTH, type LoopId } from "../store/loop-id.js";
 import { STATE_DIR } from "../store/snapshot.js";
@@ -74,11 +75,13 @@ export interface LoopFacts {
   maxIterations: number | null;
   /** The reinforcement text of the current level, when the last completion check failed. */
   reinforcement: string | null;
+  /** The human gate's text when the loop waits for a decision (src/loop/recovery.ts describeGate), else null. */
+  gate: string | null;
 }
 
 /** Reads a loop's state through src/loop/state.ts; every field null when the loop has no (readable) state, as a guard loop has none. */
 export function readLoopFacts(workTree: string, loop: LoopId): LoopFacts {
-  const none: LoopFacts = { iteration: null, task: null, completionCommand: null, maxIterations: null, reinforcement: null };
+  const none: LoopFacts = { iteration: null, task: null, completionCommand: null, maxIterations: null, reinforcement: null, gate: null };
   let state: ReturnType<typeof readState>;
   try {
     state = readState(workTree, loop);
@@ -108,5 +111,6 @@ export function readLoopFacts(workTree: string, loop: LoopId): LoopFacts {
     completionCommand: state.completion_criteria || null,
     maxIterations: state.configuration.max_iterations,
     reinforcement,
+    gate: describeGate(state),
   };
 }

@@ -50,7 +50,7 @@ export interface Evaluation {
   record: IterationRecord;
   /** Baseline metrics measured now because the state had none (null: the state's are kept). */
   baselineMetrics: MetricsSnapshot | null;
-  /** New critical/high findings against the previous iteration, grouped by type. */
+  /** Critical/high findings against the last good iteration (see {@link lastGoodIteration}), grouped by type. */
   regressions: RegressionFinding[];
   /** Types of the unallowed critical/high findings against the baseline. */
   openTypes: Set<string>;
@@ -125,8 +125,9 @@ export async function evaluateIteration(ctx: EvaluationContext): Promise<Evaluat
       const vsBaseline = await judgeChange(store, commitRev(store, baselineOid, "@baseline"), current, judgeOptions);
       blockingVsBaseline = vsBaseline.findings.filter(isBlocking);
       for (const f of blockingVsBaseline) openTypes.add(f.type);
-      const previousOid = previousIterationOid(store, loop, state, iteration) ?? baselineOid;
-      const previousLabel = previousOid === baselineOid ? "@baseline" : `iteration ${state.iteration_history[state.iteration_history.length - 1]?.iteration ?? "?"}`;
+      const lastGood = lastGoodIteration(state, iteration);
+      const previousOid = lastGood?.checkpoint_oid ?? baselineOid;
+      const previousLabel = lastGood ? `iteration ${lastGood.iteration}` : "@baseline";
       const vsPrevious = previousOid === baselineOid ? vsBaseline : await judgeChange(store, commitRev(store, previousOid, previousLabel), current, judgeOptions);
       regressions = groupRegressions(vsPrevious.findings, iteration, previousLabel);
       if (baseline?.test_count !== null && baseline?.test_count !== undefined) {
@@ -180,14 +181,17 @@ export async function evaluateIteration(ctx: EvaluationContext): Promise<Evaluat
   return { record, baselineMetrics, regressions, openTypes, blockingVsBaseline, detectionMs };
 }
 
-function previousIterationOid(store: CheckpointStore, loop: LoopId, state: LoopState, iteration: number): string | null {
+/**
+ * The iteration new regressions are judged against: the latest earlier one
+ * with no unallowed BLOCK finding against the baseline (null: the
+ * baseline). So a regression that still stands, or comes back after a
+ * `ralph reject`, is found again (and spends another retry) instead of
+ * hiding behind an iteration that already had it.
+ */
+function lastGoodIteration(state: LoopState, iteration: number): IterationRecord | null {
   for (let i = state.iteration_history.length - 1; i >= 0; i--) {
     const r = state.iteration_history[i];
-    if (r && r.iteration < iteration && r.checkpoint_oid) return r.checkpoint_oid;
-  }
-  for (let n = iteration - 1; n >= 1; n--) {
-    const oid = store.readLoopRef(loop, iterationRef(n));
-    if (oid) return oid;
+    if (r && r.iteration < iteration && r.checkpoint_oid && r.findings.block === 0) return r;
   }
   return null;
 }

@@ -7,7 +7,8 @@
  *   before the regression with no BLOCK finding against the baseline, else
  *   the baseline) through the store's undoable restore; the loop runs on.
  * - `ralph abort`: end the loop (`aborted`).
- * - `ralph resume`: a paused (with no decision pending) or crashed loop runs on.
+ * - `ralph resume`: a paused (with no decision pending), crashed or
+ *   interrupted (its check's process died) loop runs on.
  * - `ralph select --best`: restore the best iteration's tree and move
  *   `refs/ralph/<loop>/best` to it.
  * Iteration numbers never go back: a reject restores files, and the next
@@ -16,7 +17,7 @@
 import { RalphError } from "../errors.js";
 import type { CheckpointStore, RevertResult } from "../store/checkpoint-store.js";
 import type { LoopId } from "../store/loop-id.js";
-import { isoOf, loadLoop } from "./lifecycle.js";
+import { isoOf, loadLoop, wasInterrupted } from "./lifecycle.js";
 import { bestEntry, selectBest, type ProgressSettings } from "./progress.js";
 import { pendingGateEvents } from "./recovery.js";
 import { clearActiveLoop, isTerminal, setActiveLoop, transition, updateState, type LoopState, type RegressionEvent } from "./state.js";
@@ -120,8 +121,12 @@ export function resumeLoop(store: CheckpointStore, loop: LoopId, nowMs = Date.no
     if (pending.length > 0) {
       throw new RalphError("E_USAGE", `loop ${loop} waits for a decision on ${pending.map((e) => e.event_id).join(", ")}: run ralph approve, ralph reject or ralph abort`, { data: { loop, pending: pending.map((e) => e.event_id) } });
     }
-    if (s.status !== "paused" && s.status !== "crashed") throw new RalphError("E_USAGE", `loop ${loop} is ${s.status}; only a paused or crashed loop resumes`, { data: { loop, status: s.status } });
-    transition(s, "running", `resumed by ralph resume (was ${s.status})`, isoOf(nowMs));
+    const interrupted = wasInterrupted(s, nowMs);
+    if (s.status !== "paused" && s.status !== "crashed" && !interrupted) {
+      const hint = s.status === "completing" ? ": its completion check is still running (wait for it)" : "; only a paused, crashed or interrupted loop resumes";
+      throw new RalphError("E_USAGE", `loop ${loop} is ${s.status}${hint}`, { data: { loop, status: s.status } });
+    }
+    transition(s, "running", `resumed by ralph resume (was ${s.status}${interrupted ? ", its check interrupted" : ""})`, isoOf(nowMs));
     s.blocks = 0;
     s.last_block_tree_oids = [];
     s.owner_session_id = null;

@@ -12,6 +12,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { readFileSync, unlinkSync } from "node:fs";
+import { hostname } from "node:os";
 import { join } from "node:path";
 import { isErrno, RalphError } from "../errors.js";
 import type { CheckpointStore } from "../store/checkpoint-store.js";
@@ -98,10 +99,28 @@ export interface StartResult {
   baseline: string | null;
 }
 
-function wasInterrupted(state: LoopState, nowMs: number): boolean {
+/**
+ * True when a `completing` loop's check has no live process any more: the
+ * process that began it (`metrics.check_pid`, on this host) is gone, or the
+ * check is older than its timeout plus {@link INTERRUPTED_CHECK_MARGIN_MS}
+ * (a pid from another host, or none recorded).
+ */
+export function wasInterrupted(state: LoopState, nowMs: number): boolean {
   if (state.status !== "completing") return false;
+  const pid = state.metrics.check_pid;
+  if (typeof pid === "number" && state.metrics.check_host === hostname() && !isPidAlive(pid)) return true;
   const since = nowMs - Date.parse(state.last_updated);
   return !(since <= state.configuration.completion_timeout_ms + INTERRUPTED_CHECK_MARGIN_MS);
+}
+
+function isPidAlive(pid: number): boolean {
+  if (pid === process.pid) return true;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return !isErrno(error, "ESRCH");
+  }
 }
 
 /**
@@ -140,6 +159,11 @@ export function startLoop(store: CheckpointStore, request: StartRequest): StartR
         });
       }
       const { state } = updateState(workTree, candidate, (s) => {
+        if (s.status === "completing" && !wasInterrupted(s, nowMs)) {
+          throw new RalphError("E_LOCKED", `loop ${candidate} is running the completion check of iteration ${s.iteration + 1} (process ${String(s.metrics.check_pid ?? "?")}); wait for it to end, or stop that process first`, {
+            data: { loop: candidate, status: s.status, pid: s.metrics.check_pid ?? null },
+          });
+        }
         if (s.status !== "running") transition(s, "running", `resumed by ralph start (was ${s.status})`, now);
         s.owner_session_id = null;
         s.blocks = 0;
@@ -359,10 +383,13 @@ export interface IterationOutcome {
 export function beginIteration(workTree: string, loop: LoopId, nowMs: number, mutate?: (state: LoopState) => void): { iteration: number; state: LoopState } | { refused: string; state: LoopState } {
   const { state, result } = updateState<number | string>(workTree, loop, (s) => {
     if (wasInterrupted(s, nowMs)) transition(s, "running", "the previous completion check was interrupted", isoOf(nowMs));
+    if (s.status === "completing") return { result: `loop ${loop} is running the completion check of iteration ${s.iteration + 1} in process ${String(s.metrics.check_pid ?? "?")}; wait for it to end`, changed: false };
     if (s.status !== "running") return { result: `loop ${loop} is ${s.status}${s.status_reason ? ` (${s.status_reason})` : ""}`, changed: false };
     mutate?.(s);
     const iteration = s.iteration + 1;
     transition(s, "completing", `completion check of iteration ${iteration}`, isoOf(nowMs));
+    s.metrics.check_pid = process.pid;
+    s.metrics.check_host = hostname();
     return { result: iteration };
   });
   return typeof result === "number" ? { iteration: result, state } : { refused: result, state };

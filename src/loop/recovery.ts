@@ -251,3 +251,21 @@ export function markEventsRecovered(state: LoopState, eventIds: readonly string[
   for (const r of state.recovery_history) if (ids.has(r.event_id)) r.outcome = "recovered";
   if (!state.regression_events.some((e) => UNRESOLVED.has(e.recovery_outcome) || (e.recovery_outcome === "escalated" && e.human_decision === null))) state.recovery_in_progress = false;
 }
+
+/**
+ * The human gate's text when the loop waits for a decision (paused with
+ * escalated regressions undecided), else null: which regressions, their
+ * escalation messages, and the three commands.
+ */
+export function describeGate(state: LoopState): string | null {
+  if (state.status !== "paused") return null;
+  const pending = pendingGateEvents(state);
+  if (pending.length === 0) return null;
+  const lines = [`loop ${state.loop_id} is paused for a human decision on ${pending.map((e) => `${e.event_id} (${e.regression_type}, ${e.severity})`).join(", ")}.`];
+  for (const e of pending) {
+    const record = state.recovery_history.find((r) => r.event_id === e.event_id);
+    if (record?.steps.ESCALATE) lines.push(record.steps.ESCALATE.message);
+  }
+  lines.push("Decide with: ralph approve (keep the change) | ralph reject (restore the last good checkpoint) | ralph abort (end the loop).");
+  return lines.join("\n");
+}

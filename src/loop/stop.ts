@@ -30,6 +30,7 @@ import { applyIterationLimit, beginIteration, cancelLoop, finishIteration, isoOf
 import { describeEvaluation, type LoopSettings } from "./evaluate.js";
 import { loadLoopSettings } from "./settings.js";
 import { buildBlockReason } from "./reinforcement.js";
+import { describeGate } from "./recovery.js";
 import { isTerminal, readActiveLoop, readState, transition, updateState, type LoopState } from "./state.js";
 import { readTranscriptSignals } from "./transcript.js";
 
@@ -116,6 +117,9 @@ async function decideForLoop(store: CheckpointStore, loop: LoopId, input: StopIn
   if (!state) return allow(`the active mark names loop ${loop}, which has no state`, loop);
   const settings = input.settings ?? (await loadLoopSettings(workTree)).settings;
   if (state.status !== "running" && state.status !== "completing") {
+    const gate = describeGate(state);
+    // At the human gate the session ends, and the user is told why (Claude Code shows `systemMessage`).
+    if (gate) return { action: "allow", why: `loop ${loop} is paused for a human decision`, loop, message: gate };
     return allow(`loop ${loop} is ${state.status}${state.status_reason ? ` (${state.status_reason})` : ""}`, loop);
   }
   if (liveCancelSignal(workTree, loop, nowMs) !== null) {

@@ -100,9 +100,25 @@ describe("the loop engine", () => {
     expect(state.recovery_history[0]?.steps).toMatchObject({ DIAGNOSE: { diagnosis: "reward_hacking" }, ESCALATE: { gate_type: "TERMINATE" } });
     expect(state.iteration_history[1]?.findings).toEqual({ block: 1, warn: 0, types: ["test_deletion"] });
     expect(state.iteration_history[1]?.metrics_snapshot.test_count).toBe(1);
-    // While paused, the Stop hook lets the session end with the gate's message, and iterate refuses.
-    const stop = runRalph(repo, ["hook", "claude", "Stop"], { input: JSON.stringify({ hook_event_name: "Stop", session_id: "s1", cwd: repo }) });
-    expect(JSON.parse(stop.stdout)).toEqual({});
+    // While paused, the Stop hook lets the session end and tells the user why (systemMessage).
+    const hookCall = (event: string, extra: Record<string, unknown> = {}): Record<string, unknown> => {
+      const result = runRalph(repo, ["hook", "claude", event], { input: JSON.stringify({ hook_event_name: event, session_id: "s1", cwd: repo, ...extra }) });
+      expect(result.status).toBe(0);
+      return JSON.parse(result.stdout) as Record<string, unknown>;
+    };
+    const stop = hookCall("Stop");
+    expect(Object.keys(stop)).toEqual(["systemMessage"]);
+    expect(stop.systemMessage).toContain("reg-001 (test_deletion, critical)");
+    expect(stop.systemMessage).toContain("ralph approve");
+    // A new session is told the loop waits for the user.
+    const context = hookCall("SessionStart", { source: "startup" });
+    expect(JSON.stringify(context)).toContain("The loop waits for the user");
+    // Every change is put to the user; reading is not; the agent cannot approve its own regression.
+    const decision = (answer: Record<string, unknown>): unknown => (answer.hookSpecificOutput as Record<string, unknown> | undefined)?.permissionDecision;
+    expect(decision(hookCall("PreToolUse", { tool_name: "Edit", tool_input: { file_path: `${repo}/src/a.js`, old_string: "2", new_string: "3" } }))).toBe("ask");
+    expect(decision(hookCall("PreToolUse", { tool_name: "mcp__fs__write_file", tool_input: { path: "x" } }))).toBe("ask");
+    expect(hookCall("PreToolUse", { tool_name: "Read", tool_input: { file_path: `${repo}/src/a.js` } })).toEqual({});
+    expect(decision(hookCall("PreToolUse", { tool_name: "Bash", tool_input: { command: "ralph approve" } }))).toBe("deny");
     // resume refuses while a decision is pending.
     const resume = runRalph(repo, ["resume", "--json"]);
     expect(resume.status).toBe(2);
@@ -120,7 +136,26 @@ describe("the loop engine", () => {
     const next = runRalph(repo, ["iterate", "--json"]);
     expect(parseJsonOutput(next)).toMatchObject({ iteration: 3, done: false });
     expect(readLoopState(repo, loop).iteration_history.at(-1)?.findings.block).toBe(0);
+    // The same deletion again, right after the reject (no clean iteration in between on disk): paused again.
+    writeFiles(repo, { "test/a.test.js": ONE_TEST });
+    const again = runRalph(repo, ["iterate", "--json"]);
+    expect(again.status).toBe(2);
+    expect(readLoopState(repo, loop)).toMatchObject({ status: "paused" });
+    expect(readLoopState(repo, loop).regression_events.map((e) => `${e.event_id} ${e.regression_type} ${e.recovery_outcome}`)).toEqual(["reg-001 test_deletion rejected", "reg-002 test_deletion escalated"]);
     expect(fsck(repo)).toBe("");
+  });
+
+  it("after a reject, deleting the test again at once is escalated again (judged against the last good iteration)", () => {
+    const repo = makeRepo({ "test/a.test.js": TESTS });
+    const loop = start(repo, ["--completion", "node -e 'process.exit(1)'"]);
+    writeFiles(repo, { "test/a.test.js": ONE_TEST });
+    expect(runRalph(repo, ["iterate"]).status).toBe(2);
+    expect(runRalph(repo, ["reject"]).status).toBe(0);
+    writeFiles(repo, { "test/a.test.js": ONE_TEST });
+    expect(runRalph(repo, ["iterate"]).status).toBe(2);
+    const state = readLoopState(repo, loop);
+    expect(state.status).toBe("paused");
+    expect(state.regression_events.map((e) => e.recovery_outcome)).toEqual(["rejected", "escalated"]);
   });
 
   it("approve keeps the change and allows its findings for the rest of the loop; abort ends it", () => {
@@ -203,6 +238,10 @@ describe("the loop engine", () => {
     const loop = start(repo, ["--completion", "test -f go && exit 1; sleep 5; exit 1", "--id", "crashy"]);
     const child = spawnRalph(repo, ["iterate"]);
     await new Promise((r) => setTimeout(r, 1_500));
+    // While the check is live, a second start on the loop is refused (it would run two iterations at once).
+    const concurrent = runRalph(repo, ["start", "Improve the code", "--completion", "ignored", "--id", "crashy", "--json"]);
+    expect(concurrent.status).toBe(2);
+    expect(parseJsonOutput<{ error: { code: string; message: string } }>(concurrent).error).toMatchObject({ code: "E_LOCKED", message: expect.stringContaining("wait for it") });
     child.child.kill("SIGKILL");
     await child.done;
     expect(readLoopState(repo, loop).status).toBe("completing");
@@ -214,5 +253,20 @@ describe("the loop engine", () => {
     expect(parseJsonOutput(next)).toMatchObject({ iteration: 1, done: false });
     expect(readLoopState(repo, loop).iteration_history.map((r) => r.iteration)).toEqual([1]);
     expect(fsck(repo)).toBe("");
+
+    // Killed again: the next `ralph iterate` sees the check's process is gone and goes on at once.
+    writeFiles(repo, { go: "" });
+    const other = runRalph(repo, ["start", "Other", "--completion", "sleep 5; exit 1", "--id", "crashy2"]);
+    expect(other.status, other.stderr).toBe(2); // crashy is still the active loop
+    runRalph(repo, ["cancel", "--loop", "crashy"]);
+    start(repo, ["--completion", "sleep 5; exit 1", "--id", "crashy3"]);
+    const second = spawnRalph(repo, ["iterate"]);
+    await new Promise((r) => setTimeout(r, 1_500));
+    second.child.kill("SIGKILL");
+    await second.done;
+    expect(readLoopState(repo, "crashy3").status).toBe("completing");
+    const resumed2 = runRalph(repo, ["resume", "--json"]);
+    expect(resumed2.status, resumed2.stderr).toBe(0);
+    expect(readLoopState(repo, "crashy3").status).toBe("running");
   });
 });
