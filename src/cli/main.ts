@@ -15,7 +15,7 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(`${version}\n`);
     return ExitCode.ok;
   }
-  // Agent hooks follow the agent's protocol (one JSON object, exit 0, fail open) and load
+  // Agent hooks follow the agent's protocol (one JSON object, exit 0, fail open; git's pre-push: exit 1 to refuse) and load
   // only what their event needs: no cac, no command table (src/cli/commands/hook.ts).
   if (argv[0] === "hook" && !argv.includes("--help") && !argv.includes("-h")) {
     try {
@@ -26,10 +26,12 @@ async function main(argv: string[]): Promise<number> {
         stdin: process.stdin,
         stdout: (text: string) => process.stdout.write(text),
         stderr: (text: string) => process.stderr.write(text),
+        stderrIsTTY: process.stderr.isTTY === true,
       });
     } catch (error) {
       process.stderr.write(`ralph: hook failed open: ${error instanceof Error ? error.message : String(error)}\n`);
-      process.stdout.write("{}\n");
+      // git hooks speak through the exit status alone; agents expect one JSON object.
+      if (argv[1] !== "git") process.stdout.write("{}\n");
       return ExitCode.ok;
     }
   }

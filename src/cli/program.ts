@@ -92,22 +92,32 @@ export const COMMANDS: CommandSpec[] = [
   {
     name: "hook",
     usage: "hook <agent> [event] [...args]",
-    description: "An agent's hook (agent: claude): reads the event JSON on stdin, prints one JSON decision, follows the agent's exit-code protocol",
+    description: "An agent's or git's hook (claude EVENT: event JSON on stdin, one JSON decision on stdout; git pre-push REMOTE URL: exit 1 refuses the push)",
     options: [],
     load: () => import("./commands/hook.js"),
   },
   {
     name: "install",
     usage: "install",
-    description: "Install ralph's hooks: --claude merges them into .claude/settings.json (--local: settings.local.json)",
-    options: [["--claude", "Claude Code hooks"], ["--local", "Write .claude/settings.local.json instead of settings.json"], JSON_FLAG],
+    description: "Install ralph's hooks: --claude merges them into .claude/settings.json (--local: settings.local.json); --git-hooks writes the pre-push hook",
+    options: [
+      ["--claude", "Claude Code hooks"],
+      ["--local", "Write .claude/settings.local.json instead of settings.json"],
+      ["--git-hooks", "git's pre-push hook (core.hooksPath respected; an existing hook is kept and run first)"],
+      JSON_FLAG,
+    ],
     load: () => import("./commands/install.js"),
   },
   {
     name: "uninstall",
     usage: "uninstall",
-    description: "Remove exactly the hooks 'ralph install' wrote, keeping every other hook",
-    options: [["--claude", "Claude Code hooks (the default)"], ["--local", "Only .claude/settings.local.json"], JSON_FLAG],
+    description: "Remove exactly the hooks 'ralph install' wrote (default: Claude Code and git), keeping every other hook",
+    options: [
+      ["--claude", "Only the Claude Code hooks"],
+      ["--local", "Only .claude/settings.local.json"],
+      ["--git-hooks", "Only the git pre-push hook (the hook it chained is put back)"],
+      JSON_FLAG,
+    ],
     load: () => import("./commands/uninstall.js"),
   },
   {

@@ -94,3 +94,13 @@ export async function judgeOptionsFor(workTree: string, loop: LoopId): Promise<J
   const { config } = await loadConfig(workTree);
   return { allow: [...configAllowRules(config), ...loopAllowRules(workTree, loop)], policy: detectionPolicyFrom(config) };
 }
+
+/**
+ * What a judgement outside any loop uses (the git pre-push hook): the
+ * config's allow rules and detection policy only, no loop approvals.
+ * @throws RalphError E_CONFIG for an invalid aiwg.yml; E_UNREADABLE when it cannot be read.
+ */
+export async function configJudgeOptions(workTree: string): Promise<JudgeOptions> {
+  const { config } = await loadConfig(workTree);
+  return { allow: configAllowRules(config), policy: detectionPolicyFrom(config) };
+}

@@ -140,6 +140,11 @@ export function openRepository(cwd: string): Repository {
       throw new RalphError("E_BARE_REPO", `${gitDir} is a bare repository: ralph needs a work tree; run it inside a clone or worktree`, {
         data: { path: gitDir },
       });
+    } else if (envGitDir) {
+      // git(1) GIT_DIR: with neither GIT_WORK_TREE nor core.worktree, the current directory is the top
+      // of the work tree. git runs hooks this way from linked worktrees (GIT_DIR=.git/worktrees/<name>,
+      // cwd = the worktree root), where dirname(gitDir) would be .git/worktrees.
+      workTree = start;
     } else workTree = dirname(gitDir);
   }
   const rel = relative(workTree, start);

@@ -6,6 +6,12 @@
  * on stdin) with a synthetic payload of that event, and reports whether it
  * answered with exactly one JSON object and exit 0. The commands run with
  * `RALPH_HOOK_DRY_RUN=1`, so they answer without writing checkpoints or logs.
+ *
+ * It also looks at git's pre-push hook (`ralph install --git-hooks`): absent
+ * or someone else's is only reported; ralph's is run the way git would run
+ * its ralph part (`"<node>" "<cli>" hook git pre-push` with no updates on
+ * stdin) and must exit 0 saying it had nothing to check. Only a ralph hook
+ * that does not answer counts as a problem. JSON: `git_hooks` ({@link GitHookCheck}).
  */
 import { spawnSync } from "node:child_process";
 import * as z from "zod/mini";
@@ -14,6 +20,7 @@ import { readSettingsFile, settingsPathFor } from "../../hooks/settings-file.js"
 import type { CommandContext, CommandOutput } from "../context.js";
 import { parseOptions } from "../options.js";
 import { openStore } from "./shared.js";
+import type { Repository } from "../../store/repo.js";
 
 const Options = z.strictObject({
   json: z.optional(z.boolean()),
@@ -28,6 +35,43 @@ export interface DoctorCheck {
   exit_code: number | null;
   duration_ms: number | null;
   detail: string;
+}
+
+/** The git pre-push hook's check. */
+export interface GitHookCheck {
+  hook: string;
+  /** `foreign`: a pre-push hook that is not ralph's (ralph install --git-hooks would chain it). */
+  status: "ok" | "not-installed" | "foreign" | "failed";
+  /** The user's hook ralph's runs first, or null. */
+  chained: string | null;
+  exit_code: number | null;
+  duration_ms: number | null;
+  detail: string;
+}
+
+async function checkGitHook(repo: Repository): Promise<GitHookCheck> {
+  const { inspectGitHook } = await import("../../hooks/git-hook-install.js");
+  const found = inspectGitHook(repo);
+  const base = { hook: found.hook, chained: found.hasChained ? found.chainedPath : null, exit_code: null, duration_ms: null };
+  if (found.state === "absent") return { ...base, status: "not-installed", detail: "no pre-push hook; to refuse test-deleting pushes run: ralph install --git-hooks" };
+  if (found.state === "foreign") return { ...base, status: "foreign", detail: "a pre-push hook that is not ralph's; ralph install --git-hooks keeps it and runs it first" };
+  if (!found.command) return { ...base, status: "failed", detail: "ralph's tag is there but not the node and cli paths; run: ralph install --git-hooks" };
+  const started = performance.now();
+  const result = spawnSync(found.command.node, [found.command.cli, "hook", "git", "pre-push", "ralph-doctor", "ralph-doctor"], {
+    cwd: repo.workTree,
+    input: "",
+    encoding: "utf8",
+    timeout: 30_000,
+  });
+  const durationMs = Math.round(performance.now() - started);
+  const stderrLast = (result.stderr ?? "").trim().split("\n").pop() ?? "";
+  const ok = !result.error && result.status === 0 && /ralph: pre-push: nothing to check/.test(result.stderr ?? "");
+  const detail = result.error
+    ? `could not run: ${result.error.message}; run: ralph install --git-hooks`
+    : ok
+      ? `answered${base.chained ? `; runs ${base.chained} first` : ""}`
+      : `exit ${result.status ?? result.signal}: ${stderrLast || "(no stderr)"}; run: ralph install --git-hooks`;
+  return { ...base, status: ok ? "ok" : "failed", exit_code: result.status, duration_ms: durationMs, detail };
 }
 
 /** A synthetic payload for an event (harmless: a Read tool, a doctor session). */
@@ -57,7 +101,8 @@ export function syntheticPayload(event: string, cwd: string): Record<string, unk
 /** Runs the command; see the module doc. */
 export async function run(ctx: CommandContext, _args: string[], raw: Record<string, unknown>): Promise<CommandOutput> {
   parseOptions(Options, raw, "doctor");
-  const workTree = openStore(ctx).repo.workTree;
+  const repo = openStore(ctx).repo;
+  const workTree = repo.workTree;
   const installed = new Map<string, { command: string; settings: string }>();
   for (const path of [settingsPathFor(workTree, false), settingsPathFor(workTree, true)]) {
     const settings = readSettingsFile(path);
@@ -98,9 +143,14 @@ export async function run(ctx: CommandContext, _args: string[], raw: Record<stri
     checks.push({ event, status: ok ? "ok" : "failed", settings: entry.settings, command: entry.command, exit_code: result.status, duration_ms: durationMs, detail });
   }
   const problems = checks.filter((c) => c.status !== "ok").length;
+  const gitHook = await checkGitHook(repo);
+  const gitProblem = gitHook.status === "failed" ? 1 : 0;
+  const gitLabel = { ok: "ok    ", failed: "FAILED", "not-installed": "absent", foreign: "other " }[gitHook.status];
   const text = [
     ...checks.map((c) => `${c.status === "ok" ? "ok    " : c.status === "failed" ? "FAILED" : "absent"}  ${c.event.padEnd(16)} ${c.duration_ms !== null ? `${c.duration_ms} ms  ` : ""}${c.detail}`),
+    `${gitLabel}  ${"git pre-push".padEnd(16)} ${gitHook.duration_ms !== null ? `${gitHook.duration_ms} ms  ` : ""}${gitHook.detail} (${gitHook.hook})`,
     problems === 0 ? "ralph: every hook answered" : `ralph: ${problems} of ${checks.length} hooks are missing or not answering; run: ralph install --claude`,
+    ...(gitProblem ? ["ralph: the git pre-push hook is not answering; run: ralph install --git-hooks"] : []),
   ].join("\n");
-  return { json: { ok: problems === 0, problems, checks }, text };
+  return { json: { ok: problems + gitProblem === 0, problems: problems + gitProblem, checks, git_hooks: gitHook }, text };
 }

@@ -8,6 +8,12 @@
  * objection is a JSON decision, and an internal error fails open on purpose
  * (exit 0, `{}`, one line on stderr, a log line with decision "error").
  *
+ * For git (`ralph hook git pre-push REMOTE URL`, githooks(5) "pre-push"):
+ * git speaks through the exit status and stderr, so ralph prints nothing on
+ * stdout, a short report on stderr, and exits 1 when a pushed update is
+ * judged BLOCK (git then aborts the push), 0 otherwise. See
+ * {@link runGitPrePush} for its fail-open cases.
+ *
  * main.ts routes `hook` here before loading cac or any other command, so a
  * hook call loads only what its event needs.
  */
@@ -25,20 +31,23 @@ export interface HookIo {
   stdin: Readable;
   stdout: (text: string) => void;
   stderr: (text: string) => void;
+  /** Whether stderr is a terminal (colours in the git hook's report); default false. */
+  stderrIsTTY?: boolean;
 }
 
 
 /** Agents with a hook protocol ralph speaks. */
-const AGENTS = ["claude"] as const;
+const AGENTS = ["claude", "git"] as const;
 
 /** Whole-process time so far: performance.now() counts from process start. */
 const elapsedMs = (): number => Math.round(performance.now() * 10) / 10;
 
 /**
- * Runs one hook call and returns the exit code (always 0 for Claude Code).
- * Prints exactly one JSON object on stdout.
+ * Runs one hook call and returns the exit code: always 0 for Claude Code
+ * (exactly one JSON object on stdout); for git, {@link runGitPrePush}'s.
  */
 export async function runHookCommand(args: readonly string[], io: HookIo): Promise<number> {
+  if (args[0] === "git") return runGitHook(args.slice(1), io);
   const positional = args.filter((arg) => arg !== INSTALL_TAG && !arg.startsWith("--"));
   const agent = positional[0] ?? "";
   const eventArg = positional[1];
@@ -124,9 +133,106 @@ export async function runHookCommand(args: readonly string[], io: HookIo): Promi
   return 0;
 }
 
+/** How long the git hook waits for the next stdin byte: git writes every line, then closes the pipe. */
+const GIT_STDIN_IDLE_MS = 10_000;
+
+/** `ralph hook git EVENT ARGS…`: only `pre-push` exists; any other event exits 0 with a note. */
+async function runGitHook(args: readonly string[], io: HookIo): Promise<number> {
+  const event = args[0] ?? "";
+  if (event !== "pre-push") {
+    io.stderr(`ralph: hook git: unknown event ${JSON.stringify(event)} (known: pre-push); allowing\n`);
+    return 0;
+  }
+  return runGitPrePush(args.slice(1), io);
+}
+
+/**
+ * `ralph hook git pre-push REMOTE URL` (githooks(5) "pre-push"): reads the
+ * update lines on stdin, judges each update (src/hooks/git-pre-push.ts) with
+ * the config's allow rules and detection policy, prints per update
+ * `<remote ref>: <VERDICT>  <n> findings` and the findings on stderr
+ * (coloured only when stderr is a terminal), nothing on stdout.
+ *
+ * Returns 1 when any update is BLOCK (git aborts the push), else 0. It fails
+ * open (0, one line on stderr) when it cannot judge: outside a repository or
+ * in a bare one, and on any internal error, because a broken hook must not
+ * wedge every push. Malformed stdin lines are ignored with a note. An
+ * invalid aiwg.yml does not open the gate: the push is judged with the
+ * default policy and a warning.
+ */
+export async function runGitPrePush(args: readonly string[], io: HookIo): Promise<number> {
+  const remote = args[0] ?? "";
+  const url = args[1] ?? remote;
+  try {
+    const input = await readHookInput(io.stdin, GIT_STDIN_IDLE_MS);
+    const { parsePushLines, judgePush, realPushGit } = await import("../../hooks/git-pre-push.js");
+    const { updates, problems } = parsePushLines(input.text);
+    for (const p of problems) io.stderr(`ralph: pre-push: ignoring stdin line ${p.line} (${p.why}): ${JSON.stringify(p.text.slice(0, 200))}\n`);
+    if (updates.length === 0) {
+      io.stderr("ralph: pre-push: nothing to check\n");
+      return 0;
+    }
+    const { CheckpointStore } = await import("../../store/checkpoint-store.js");
+    let store: InstanceType<typeof CheckpointStore>;
+    try {
+      store = CheckpointStore.open(io.cwd);
+    } catch (thrown) {
+      io.stderr(`ralph: pre-push: not checked: ${toRalphError(thrown).message}\n`);
+      return 0;
+    }
+    const { configJudgeOptions } = await import("../../loop/settings.js");
+    let options: Awaited<ReturnType<typeof configJudgeOptions>> = {};
+    try {
+      options = await configJudgeOptions(store.repo.workTree);
+    } catch (thrown) {
+      io.stderr(`ralph: pre-push: ${toRalphError(thrown).message}; judging with the default policy\n`);
+    }
+    const outcome = await judgePush(store, remote, url, updates, realPushGit(store.repo.workTree, io.env), options);
+    const { colourEnabled, renderJudgementText } = await import("../reporters/findings.js");
+    const colour = colourEnabled(io.env, io.stderrIsTTY === true);
+    const lines: string[] = [];
+    for (const o of outcome.updates) {
+      const ref = o.update.remoteRef;
+      if (o.judgement === null) {
+        const why = o.choice.kind === "root" ? "a new history: nothing on the remote to compare with" : o.choice.kind === "skip" ? SKIP_NOTES[o.choice.reason] : "";
+        lines.push(`ralph: pre-push ${remote}: ${ref}: PASS  ${why}`);
+        continue;
+      }
+      const n = o.judgement.findings.length;
+      lines.push(`ralph: pre-push ${remote}: ${ref}: ${o.verdict}  ${n} finding${n === 1 ? "" : "s"}`);
+      if (n > 0 || o.verdict !== "PASS") {
+        const text = renderJudgementText(o.judgement, o.judgement.from.slice(0, 12), o.update.localRef, { colour });
+        lines.push(...text.split("\n").map((line) => (line === "" ? "" : `  ${line}`)));
+      }
+    }
+    if (outcome.blocked) {
+      lines.push(
+        "ralph: push refused: a pushed change deletes, disables or weakens tests or bypasses validation.",
+        "ralph: if it is intended, say so in the pushed commit with a trailer 'Ralph-Allow: <type> <reason>' (e.g. git commit --amend --trailer 'Ralph-Allow: test_deletion <why>') and push again.",
+      );
+    }
+    io.stderr(`${lines.join("\n")}\n`);
+    return outcome.blocked ? 1 : 0;
+  } catch (thrown) {
+    const error = toRalphError(thrown);
+    io.stderr(`ralph: pre-push: not checked, failed open: ${error.message}\n`);
+    if (io.env.RALPH_DEBUG && thrown instanceof Error && thrown.stack) io.stderr(`${thrown.stack}\n`);
+    return 0;
+  }
+}
+
+const SKIP_NOTES = {
+  deletion: "deleted on the remote: nothing to judge",
+  unchanged: "already on the remote",
+  "nothing-new": "no commit that the remote's tracking refs lack",
+  "not-a-commit": "not a commit: nothing to judge",
+} as const;
+
 /** The command-table entry (for `ralph --help`); main.ts normally routes hook calls to {@link runHookCommand} before cac runs. */
 export async function run(ctx: CommandContext, args: string[]): Promise<CommandOutput> {
   let out = "";
-  await runHookCommand(args, { cwd: ctx.cwd, env: process.env, stdin: process.stdin, stdout: (text) => (out += text), stderr: ctx.stderr });
+  const code = await runHookCommand(args, { cwd: ctx.cwd, env: process.env, stdin: process.stdin, stdout: (text) => (out += text), stderr: ctx.stderr });
+  // git's hook answers with its exit status alone (nothing on stdout).
+  if (args[0] === "git") return { json: { exit_code: code }, text: "", exitCode: code === 1 ? 1 : 0 };
   return { json: JSON.parse(out) as unknown, text: out.trimEnd() };
 }

@@ -1,10 +1,17 @@
 /**
- * `ralph install --claude [--local] [--json]`: merges ralph's hook entries
- * into `.claude/settings.json` (or `.claude/settings.local.json` with
- * --local) at the repository root, keeping every other setting and hook.
- * Idempotent: earlier ralph entries are replaced. Each command is the
- * absolute path of this node plus the absolute path of this dist/cli.js, so
- * a moved install fails loudly in `ralph doctor`.
+ * `ralph install [--claude] [--local] [--git-hooks] [--json]`:
+ * - `--claude` merges ralph's hook entries into `.claude/settings.json` (or
+ *   `.claude/settings.local.json` with --local) at the repository root,
+ *   keeping every other setting and hook. Idempotent: earlier ralph entries
+ *   are replaced.
+ * - `--git-hooks` writes the repository's pre-push hook
+ *   (src/hooks/git-hook-install.ts): a hook already there that is not
+ *   ralph's is kept and run first.
+ * Each command is the absolute path of this node plus the absolute path of
+ * this dist/cli.js, so a moved install fails loudly in `ralph doctor`.
+ * JSON: the Claude fields (`installed: "claude"`, `settings`, `node`, `cli`,
+ * `events`) when --claude is given, and `git_hooks: {hook, chained,
+ * changed}` when --git-hooks is (`installed: "git-hooks"` when alone).
  */
 import { realpathSync } from "node:fs";
 import * as z from "zod/mini";
@@ -18,6 +25,7 @@ import { readSettingsFile, settingsPathFor, writeSettingsFile } from "../../hook
 const Options = z.strictObject({
   claude: z.optional(z.boolean()),
   local: z.optional(z.boolean()),
+  gitHooks: z.optional(z.boolean()),
   json: z.optional(z.boolean()),
 });
 
@@ -31,16 +39,40 @@ export function runningCliPath(): string {
 /** Runs the command; see the module doc. */
 export async function run(ctx: CommandContext, _args: string[], raw: Record<string, unknown>): Promise<CommandOutput> {
   const options = parseOptions(Options, raw, "install");
-  if (!options.claude) throw new RalphError("E_USAGE", "name what to install: ralph install --claude [--local]", { data: { command: "install" } });
-  const workTree = openStore(ctx).repo.workTree;
-  const path = settingsPathFor(workTree, options.local === true);
-  const before = readSettingsFile(path);
+  if (!options.claude && !options.gitHooks) {
+    throw new RalphError("E_USAGE", "name what to install: ralph install --claude [--local] and/or --git-hooks", { data: { command: "install" } });
+  }
+  const repo = openStore(ctx).repo;
   const cli = runningCliPath();
+  const json: Record<string, unknown> = {};
+  const text: string[] = [];
+  if (options.claude) {
+    const claude = installClaude(repo.workTree, options.local === true, cli);
+    Object.assign(json, claude.json);
+    text.push(claude.text);
+  }
+  if (options.gitHooks) {
+    const { installGitHook } = await import("../../hooks/git-hook-install.js");
+    const git = installGitHook(repo, process.execPath, cli);
+    if (!options.claude) Object.assign(json, { installed: "git-hooks", node: process.execPath, cli });
+    json.git_hooks = git;
+    text.push(
+      `ralph: git pre-push hook ${git.changed ? "installed" : "already installed"} in ${git.hook}` +
+        (git.chained ? `; your earlier pre-push hook runs first, from ${git.chained}` : ""),
+    );
+  }
+  text.push("Check with: ralph doctor");
+  return { json, text: text.join("\n") };
+}
+
+function installClaude(workTree: string, local: boolean, cli: string): { json: Record<string, unknown>; text: string } {
+  const path = settingsPathFor(workTree, local);
+  const before = readSettingsFile(path);
   const after = addRalphHooks(before ?? {}, process.execPath, cli);
   writeSettingsFile(path, after);
   const events = HOOK_PLAN.map((p) => p.event);
   return {
     json: { installed: "claude", settings: path, node: process.execPath, cli, events },
-    text: `ralph: Claude Code hooks installed in ${path} (${events.join(", ")})\nCheck them with: ralph doctor`,
+    text: `ralph: Claude Code hooks installed in ${path} (${events.join(", ")})`,
   };
 }

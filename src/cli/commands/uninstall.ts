@@ -1,8 +1,15 @@
 /**
- * `ralph uninstall [--claude] [--local] [--json]`: removes exactly the hook
- * entries `ralph install` wrote (tagged `--ralph-managed`) from
- * `.claude/settings.json` and `.claude/settings.local.json` (only the one
- * named by --local when given), keeping every other hook and setting.
+ * `ralph uninstall [--claude] [--local] [--git-hooks] [--json]`: removes
+ * exactly what `ralph install` wrote, keeping everything else.
+ * - Claude Code (`--claude`): the hook entries tagged `--ralph-managed` in
+ *   `.claude/settings.json` and `.claude/settings.local.json` (only the one
+ *   named by --local when given).
+ * - git (`--git-hooks`): ralph's pre-push hook; the hook it chained
+ *   (`pre-push.ralph-chained`) is moved back, same bytes and mode. A
+ *   pre-push hook that is not ralph's is left alone.
+ * With neither flag, both. JSON: `removed` (Claude entries plus 1 for a
+ * removed git hook), `files` (per Claude settings file) and, when git hooks
+ * were looked at, `git_hooks: {hook, removed, restored}`.
  */
 import * as z from "zod/mini";
 import { removeRalphHooks } from "../../hooks/claude-settings.js";
@@ -14,14 +21,18 @@ import { readSettingsFile, settingsPathFor, writeSettingsFile } from "../../hook
 const Options = z.strictObject({
   claude: z.optional(z.boolean()),
   local: z.optional(z.boolean()),
+  gitHooks: z.optional(z.boolean()),
   json: z.optional(z.boolean()),
 });
 
 /** Runs the command; see the module doc. */
 export async function run(ctx: CommandContext, _args: string[], raw: Record<string, unknown>): Promise<CommandOutput> {
   const options = parseOptions(Options, raw, "uninstall");
-  const workTree = openStore(ctx).repo.workTree;
-  const paths = options.local === true ? [settingsPathFor(workTree, true)] : [settingsPathFor(workTree, false), settingsPathFor(workTree, true)];
+  const repo = openStore(ctx).repo;
+  const workTree = repo.workTree;
+  const doClaude = options.claude === true || options.local === true || options.gitHooks !== true;
+  const doGit = options.gitHooks === true || (options.claude !== true && options.local !== true);
+  const paths = !doClaude ? [] : options.local === true ? [settingsPathFor(workTree, true)] : [settingsPathFor(workTree, false), settingsPathFor(workTree, true)];
   const files: { settings: string; removed: number }[] = [];
   for (const path of paths) {
     const before = readSettingsFile(path);
@@ -30,9 +41,19 @@ export async function run(ctx: CommandContext, _args: string[], raw: Record<stri
     if (removed > 0) writeSettingsFile(path, settings);
     files.push({ settings: path, removed });
   }
-  const total = files.reduce((n, f) => n + f.removed, 0);
-  return {
-    json: { removed: total, files },
-    text: total === 0 ? "ralph: no ralph hooks were installed" : files.filter((f) => f.removed > 0).map((f) => `ralph: removed ${f.removed} hook(s) from ${f.settings}`).join("\n"),
-  };
+  const lines = files.filter((f) => f.removed > 0).map((f) => `ralph: removed ${f.removed} hook(s) from ${f.settings}`);
+  let total = files.reduce((n, f) => n + f.removed, 0);
+  const json: Record<string, unknown> = { removed: total, files };
+  if (doGit) {
+    const { uninstallGitHook } = await import("../../hooks/git-hook-install.js");
+    const git = uninstallGitHook(repo);
+    json.git_hooks = git;
+    if (git.removed) {
+      total += 1;
+      lines.push(`ralph: removed the git pre-push hook ${git.hook}`);
+    }
+    if (git.restored) lines.push(`ralph: restored your earlier pre-push hook at ${git.restored}`);
+    json.removed = total;
+  }
+  return { json, text: lines.length === 0 ? "ralph: no ralph hooks were installed" : lines.join("\n") };
 }

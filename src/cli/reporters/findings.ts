@@ -25,10 +25,24 @@ export function colourEnabled(env: NodeJS.ProcessEnv = process.env, isTTY: boole
   return isTTY && env.TERM !== "dumb";
 }
 
-const pc = createColors(colourEnabled());
+type Colours = ReturnType<typeof createColors>;
 
-const VERDICT_COLOUR = { BLOCK: (s: string) => pc.bold(pc.red(s)), WARN: pc.yellow, PASS: pc.green } as const;
-const SEVERITY_COLOUR = { critical: pc.red, high: pc.red, medium: pc.yellow, low: pc.dim } as const;
+function paletteOf(pc: Colours) {
+  return {
+    pc,
+    verdict: { BLOCK: (s: string) => pc.bold(pc.red(s)), WARN: pc.yellow, PASS: pc.green } as const,
+    severity: { critical: pc.red, high: pc.red, medium: pc.yellow, low: pc.dim } as const,
+  };
+}
+
+/** The default palette: coloured when stdout is a terminal ({@link colourEnabled}). */
+const DEFAULT_PALETTE = paletteOf(createColors(colourEnabled()));
+
+/** Options of {@link renderJudgementText}. */
+export interface TextRenderOptions {
+  /** Colour on or off; default: {@link colourEnabled} for stdout (a report written to stderr passes stderr's answer). */
+  colour?: boolean;
+}
 
 function location(f: Finding): string {
   const before = f.before_file && f.before_file !== f.file ? `${f.before_file}:${f.before_line ?? "?"} -> ` : f.before_line != null && f.line == null ? `was line ${f.before_line}` : "";
@@ -37,7 +51,8 @@ function location(f: Finding): string {
 }
 
 /** The human-readable report: a verdict line, findings grouped by file, then what was not analysed. */
-export function renderJudgementText(j: Judgement, fromLabel: string, toLabel: string): string {
+export function renderJudgementText(j: Judgement, fromLabel: string, toLabel: string, options: TextRenderOptions = {}): string {
+  const { pc, verdict: VERDICT_COLOUR, severity: SEVERITY_COLOUR } = options.colour === undefined ? DEFAULT_PALETTE : paletteOf(createColors(options.colour));
   const lines: string[] = [];
   const active = j.findings.filter((f) => !f.allowed);
   const counts = (["critical", "high", "medium", "low"] as const)
