@@ -56,6 +56,13 @@ describe("regressions", () => {
     expect(both.stdout).not.toContain(ESC);
   });
 
+  it("a deleted test's location in text output is where it was ('was line N'), not a line of the new file", () => {
+    const root = makeRepo({ "test/a.test.js": 'import { test } from "vitest";\ntest("one", () => {});\n\n\ntest("keeps the sign", () => {});\n' });
+    writeFiles(root, { "test/a.test.js": 'import { test } from "vitest";\ntest("one", () => {});\n' });
+    const text = runRalph(root, ["check"]).stdout;
+    expect(text).toMatch(/critical test_deletion\s+was line 5\n/);
+  });
+
   it("an empty --loop is an error, not the default loop", () => {
     const root = makeRepo({ "a.txt": "a\n" });
     const result = runRalph(root, ["checkpoint", "--loop", "", "--json"]);

@@ -45,6 +45,8 @@ export interface TextRenderOptions {
 }
 
 function location(f: Finding): string {
+  // A deleted test is gone from the after tree: its line is where it was (analysis/types.ts Finding).
+  if (f.type === "test_deletion" && f.before_line != null && (f.before_file ?? f.file) === f.file) return `was line ${f.before_line}`;
   const before = f.before_file && f.before_file !== f.file ? `${f.before_file}:${f.before_line ?? "?"} -> ` : f.before_line != null && f.line == null ? `was line ${f.before_line}` : "";
   const after = f.line != null ? `line ${f.line}` : "";
   return [before, after].filter(Boolean).join(" ") || "-";
