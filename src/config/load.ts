@@ -91,7 +91,8 @@ async function parseYaml(text: string, fileName: string): Promise<ParsedFile> {
   const syntax = doc.errors[0];
   if (syntax) {
     const line = lineAt(syntax.pos[0]);
-    throw configError(fileName, line, `${syntax.message.split("\n")[0]?.replace(/\s*at line \d+, column \d+:?$/, "")}; fix the YAML syntax`, { reason: "yaml", yaml_code: syntax.code }, syntax);
+    const message = syntax.code === "MULTIPLE_DOCS" ? "the file holds more than one YAML document (a second '---')" : syntax.message.split("\n")[0]?.replace(/\s*at line \d+, column \d+:?$/, "");
+    throw configError(fileName, line, `${message}; fix the YAML syntax`, { reason: "yaml", yaml_code: syntax.code }, syntax);
   }
   const root = doc.contents;
   if (root === null || (yaml.isScalar(root) && root.value === null)) return { section: undefined, sectionLine: null, lines: new Map() };
@@ -120,7 +121,19 @@ async function parseYaml(text: string, fileName: string): Promise<ParsedFile> {
     }
   };
   walk(pair.value, []);
-  const sectionValue = doc.toJS({ maxAliasCount: 100 }) as Record<string, unknown>;
+  let sectionValue: Record<string, unknown>;
+  try {
+    // Converting only the section: other tools' sections may use many aliases (yaml caps alias expansion).
+    sectionValue = { [CONFIG_SECTION]: yaml.isNode(pair.value) ? pair.value.toJS(doc, { maxAliasCount: 100 }) : pair.value };
+  } catch (error) {
+    throw configError(
+      fileName,
+      lineAt((pair.key as { range?: [number, number, number] }).range?.[0]),
+      `${CONFIG_SECTION}: ${(error as Error).message.split("\n")[0]}; use fewer YAML aliases there`,
+      { reason: "yaml_aliases" },
+      error,
+    );
+  }
   return { section: sectionValue[CONFIG_SECTION], sectionLine: lineAt((pair.key as { range?: [number, number, number] }).range?.[0]), lines };
 }
 

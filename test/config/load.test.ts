@@ -48,4 +48,19 @@ describe("loadConfig", () => {
     expect(isRalphError(error, "E_CONFIG")).toBe(true);
     expect((error as Error).message).toBe("aiwg.yml is a folder, not a file; remove it or make it a YAML file");
   });
+  it("many YAML aliases in another tool's section are fine; in ours they are a config error (exit 2), never an internal one", async () => {
+    const dir = makeTempDir();
+    writeFiles(dir, { "aiwg.yml": `x: &x 1\nagent_persistence:\n  loop: {max_iterations: *x}\nother: [${Array(120).fill("*x").join(", ")}]\n` });
+    expect((await loadConfig(dir, { env: {} })).config.loop.max_iterations).toBe(1);
+    writeFiles(dir, { "aiwg.yml": `x: &x {a: 1}\nagent_persistence:\n  detection:\n    severity: {}\n  junk: [${Array(120).fill("*x").join(", ")}]\n` });
+    const error = await loadConfig(dir, { env: {} }).catch((e: unknown) => e);
+    expect(isRalphError(error) && error.code).toBe("E_CONFIG");
+    expect((error as Error).message).toMatch(/^aiwg\.yml:2: agent_persistence: .*use fewer YAML aliases there$/);
+  });
+
+  it("a second YAML document is named as such", async () => {
+    const dir = makeTempDir();
+    writeFiles(dir, { "aiwg.yml": "agent_persistence: {}\n---\nb: 1\n" });
+    await expect(loadConfig(dir, { env: {} })).rejects.toThrow("aiwg.yml:2: the file holds more than one YAML document (a second '---'); fix the YAML syntax");
+  });
 });
