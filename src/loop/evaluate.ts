@@ -276,6 +276,8 @@ export function describeEvaluation(state: LoopState, iteration: number, applied:
   }
   if (applied?.recovered.length) lines.push(`Recovered: ${applied.recovered.join(", ")} (the findings are gone).`);
   if (applied?.recovery) lines.push(applied.recovery.message);
+  const problems = Object.entries(record.metrics_snapshot.errors);
+  if (problems.length > 0) lines.push(`Not measured this iteration: ${problems.map(([metric, why]) => `${metric}: ${why}`).join("; ")}.`);
   if (applied?.signals.plateau) lines.push("Quality has moved less than the plateau threshold for 3 iterations in a row.");
   if (applied?.signals.stuck) lines.push(`The same error has come back 3 iterations in a row: ${record.error_signature ?? ""}`.slice(0, 400));
   return lines.join("\n");

@@ -47,7 +47,8 @@ export function lastGoodCheckpoint(store: CheckpointStore, loop: LoopId, state: 
 }
 
 function updateFalsePositiveRate(state: LoopState): void {
-  const decided = state.regression_events.filter((e) => e.human_decision === "approve" || e.human_decision === "reject");
+  // Only detector findings can be false positives: a stuck loop is a pattern of the loop, not a finding.
+  const decided = state.regression_events.filter((e) => e.regression_type !== "stuck_loop" && (e.human_decision === "approve" || e.human_decision === "reject"));
   if (decided.length === 0) return;
   const approved = decided.filter((e) => e.human_decision === "approve").length;
   state.persistence_metrics.false_positive_rate = Math.round((approved / decided.length) * 1000) / 10;

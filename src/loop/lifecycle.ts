@@ -553,9 +553,10 @@ export async function iterateLoop(store: CheckpointStore, loop: LoopId, nowMs = 
     const limit = applyIterationLimit(state, check.checked_at);
     if (limit === "extended") return `max_iterations reached; auto-extended to ${state.configuration.max_iterations}`;
     if (limit === "exhausted") return state.status_reason ?? "max_iterations reached";
-    return check.passed
-      ? `completion command passed, but BLOCK findings against the baseline remain (iteration ${check.iteration}/${state.configuration.max_iterations})`
-      : `completion command failed (iteration ${check.iteration}/${state.configuration.max_iterations})`;
+    const of = `iteration ${check.iteration} of ${state.configuration.max_iterations}`;
+    if (check.passed) return `completion command passed, but BLOCK findings against the baseline remain; ${of}`;
+    if (check.exit_code === 127) return `the shell did not find the completion command (exit 127): check \`${state.completion_criteria}\`; ${of}`;
+    return `completion command failed; ${of}`;
   });
   if (isTerminal(outcome.state.status)) clearActiveLoop(workTree, loop);
   return {

@@ -7,7 +7,8 @@
  *   (completion passed) first, highest score, earliest on a tie;
  * - plateau: the last 3 deltas each smaller than the threshold (5 points
  *   on the 0-100 scale, `quality_plateau_threshold` 0.05 x 100);
- * - stuck loop: the same normalised error in the last 3 iterations;
+ * - stuck loop: the same normalised error in the last 3 iterations
+ *   (`stuck_loop_detected` says whether the loop is stuck now);
  * - the reinforcement level: thresholds by iteration (3 STANDARD, 5
  *   AGGRESSIVE), AGGRESSIVE on a plateau or a stuck loop; every change
  *   recorded in `reinforcement_history`.
@@ -113,10 +114,13 @@ export function selectBest(
   for (const r of candidates) if (best === null || r.quality_score > best.quality_score) best = r;
   if (best === null) return null;
   const final = history[history.length - 1];
+  // Verified candidates come first: when a higher unverified score was passed over, say so.
+  const higherUnverified = acceptable.some((r) => r.quality_score > (best as IterationRecord).quality_score);
+  const what = higherUnverified ? `highest verified quality (${best.quality_score})` : `highest quality (${best.quality_score})${best.verification_status === "passed" ? ", verified" : ""}`;
   const reason =
     final && best.iteration === final.iteration
-      ? `highest quality (${best.quality_score}) at the final iteration ${best.iteration}${best.verification_status === "passed" ? ", verified" : ""}`
-      : `highest quality (${best.quality_score}) at iteration ${best.iteration}${best.verification_status === "passed" ? ", verified" : ""}; the final iteration ${final?.iteration ?? "?"} scored ${final?.quality_score ?? "?"}`;
+      ? `${what} at the final iteration ${best.iteration}`
+      : `${what} at iteration ${best.iteration}; the final iteration ${final?.iteration ?? "?"} scored ${final?.quality_score ?? "?"}`;
   return { record: best, reason };
 }
 
@@ -168,7 +172,7 @@ export function recordIteration(state: LoopState, record: IterationRecord, setti
   const plateau = isPlateau(history, settings);
   const stuck = isStuck(history);
   state.plateau_detected = plateau;
-  if (stuck) state.stuck_loop_detected = true;
+  state.stuck_loop_detected = stuck;
   const byIteration = levelForIteration(record.iteration, settings);
   const level: ReinforcementLevel = plateau || stuck ? "AGGRESSIVE" : byIteration;
   const from = state.reinforcement_level;

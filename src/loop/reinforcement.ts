@@ -69,7 +69,11 @@ export const REINFORCEMENT_TEMPLATES: Readonly<Record<ReinforcementLevel, string
 
 function describeFailure(ctx: ReinforcementContext): string {
   if (ctx.timedOut) return `did not finish within ${Math.round(ctx.timeoutMs / 1000)} s and was stopped`;
-  return ctx.exitCode === null ? "was killed by a signal" : `exits ${ctx.exitCode}`;
+  if (ctx.exitCode === null) return "was killed by a signal";
+  // POSIX sh: 127 command not found, 126 found but not executable.
+  if (ctx.exitCode === 127) return "exits 127: the shell did not find the command (check its spelling and PATH)";
+  if (ctx.exitCode === 126) return "exits 126: the command is not executable";
+  return `exits ${ctx.exitCode}`;
 }
 
 /**

@@ -98,7 +98,7 @@ describe("ralph report", () => {
     expect(result.stdout).toContain("ralph select --best would restore #2 (85, verified)");
     expect(result.stdout).toContain("wrote .aiwg/ralph/loops/ralph-text/analytics/report.md");
     expect(result.stderr).toBe("");
-    expect(runRalph(repo, ["status", "--loop", "ralph-text"]).stdout).toContain("quality ▅▇▇▇  first 60, last 80, best 85 (0-100)");
+    expect(runRalph(repo, ["status", "--loop", "ralph-text"]).stdout).toContain("quality ▅▇▇▇  first 60, last 80, highest 85 (0-100)");
     writeLoop(repo, "ralph-tie", [60, 100, 90, 100]);
     expect(runRalph(repo, ["report", "--loop", "ralph-tie"]).stdout).toContain("60 -> 100 (final #4 ties the best, first reached at #2)");
   });

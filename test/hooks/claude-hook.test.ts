@@ -196,6 +196,22 @@ describe("ralph hook claude: bad input fails open", () => {
     expect(log.at(-1)).toMatchObject({ decision: "error", findings: ["E_BAD_PAYLOAD"] });
   });
 
+  it("JSON that is not an object, and an event ralph does not answer, are bad input too: {}, one stderr line, an error log line", () => {
+    const root = sampleRepo();
+    for (const [args, input, why] of [
+      [["PreToolUse"], "[]", "an array, not a JSON object"],
+      [["PreToolUse"], "null", "null, not a JSON object"],
+      [[], JSON.stringify({ hook_event_name: "Bogus", cwd: root }), '"Bogus" is not a Claude Code hook event'],
+    ] as const) {
+      const result = runRalph(root, ["hook", "claude", ...args], { input });
+      expect(result.status).toBe(0);
+      expect(result.stdout).toBe("{}\n");
+      expect(result.stderr.trim().split("\n")).toHaveLength(1);
+      expect(result.stderr).toContain(why);
+      expect(hookLog(root, "claude-no-session").at(-1)).toMatchObject({ decision: "error", findings: ["E_BAD_PAYLOAD"] });
+    }
+  });
+
   it("outside a git repository: {} and exit 0", () => {
     const result = runRalph("/", ["hook", "claude", "PostToolUse"], { input: JSON.stringify({ hook_event_name: "PostToolUse", cwd: "/", tool_name: "Bash", tool_input: { command: "ls" } }) });
     expect(answerOf(result)).toEqual({});

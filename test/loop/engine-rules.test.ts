@@ -97,6 +97,8 @@ describe("progress rules", () => {
     expect(selectBest([record(1, 95)], { qualityThreshold: 70, requireVerification: true })).toBeNull();
     expect(selectBest([record(1, 85), record(2, 85)], { qualityThreshold: 70, requireVerification: false })?.record.iteration).toBe(1);
     expect(selectBest(h, { qualityThreshold: 70, requireVerification: false })?.reason).toContain("the final iteration 4 scored 80");
+    // A higher unverified score passed over is said so.
+    expect(selectBest(verified, { qualityThreshold: 70, requireVerification: false })?.reason).toBe("highest verified quality (80) at iteration 2; the final iteration 3 scored 90");
   });
 
   it("reinforcement level by iteration thresholds, never below the default", () => {

@@ -269,4 +269,12 @@ describe("the loop engine", () => {
     expect(resumed2.status, resumed2.stderr).toBe(0);
     expect(readLoopState(repo, "crashy3").status).toBe("running");
   });
+  it("says what it could not measure, and names a completion command the shell cannot find", () => {
+    const repo = makeRepo({ "a.txt": "a\n" });
+    start(repo, ["--completion", "no-such-command-ralph-test", "--quality", "echo garbage"]);
+    const it1 = runRalph(repo, ["iterate", "--json"]);
+    expect(it1.status, it1.stderr).toBe(0);
+    expect(it1.stderr).toContain('Not measured this iteration: quality: the quality command\'s last line is "garbage", not a score 0-100; the default formula was used.');
+    expect(parseJsonOutput<{ why: string }>(it1).why).toBe("the shell did not find the completion command (exit 127): check `no-such-command-ralph-test`; iteration 1 of 20");
+  });
 });

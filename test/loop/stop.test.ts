@@ -215,7 +215,7 @@ describe("a Stop sequence through every safety valve", () => {
       s.last_updated = new Date().toISOString();
       return { result: null };
     });
-    expect(await stop()).toMatchObject({ action: "allow", why: expect.stringContaining("completing") });
+    expect(await stop()).toMatchObject({ action: "allow", why: expect.stringContaining("is running the completion check of iteration 2") });
   });
 
   it("records nothing about stop_hook_active: its own counters decide", async () => {

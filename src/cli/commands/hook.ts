@@ -72,9 +72,16 @@ export async function runHookCommand(args: readonly string[], io: HookIo): Promi
     } catch (error) {
       parseProblem = `the payload is not JSON (${input.sizeBytes} bytes, ${input.endedBy}): ${(error as Error).message.split("\n")[0]}`;
     }
+    if (parseProblem === null && (typeof raw !== "object" || raw === null || Array.isArray(raw))) {
+      parseProblem = `the payload is ${Array.isArray(raw) ? "an array" : raw === null ? "null" : `a ${typeof raw}`}, not a JSON object`;
+    }
   }
   const payload = normalizePayload(raw, eventArg);
   const event = payload.event ?? "(unknown)";
+  const { isClaudeEvent } = await import("../../hooks/claude-payload.js");
+  if (parseProblem === null && !isClaudeEvent(payload.event)) {
+    parseProblem = `${JSON.stringify(payload.event ?? null)} is not a Claude Code hook event ralph answers`;
+  }
   if (io.env.RALPH_HOOK_DRY_RUN === "1") {
     io.stderr(`ralph: hook claude ${event}: answered (dry run${parseProblem ? `; ${parseProblem}` : ""})\n`);
     answer({});

@@ -30,11 +30,11 @@ export async function run(ctx: CommandContext, _args: string[], raw: Record<stri
     `baseline ${shortOid(store.readLoopRef(loop, "baseline"))}, head ${shortOid(store.readLoopRef(loop, "head"))}`,
   ];
   const scores = orderedIterations(state).map((r) => r.quality_score);
-  if (scores.length > 0) lines.push(`quality ${sparkline(scores)}  first ${scores[0]}, last ${scores.at(-1)}, best ${Math.max(...scores)} (0-100)`);
+  if (scores.length > 0) lines.push(`quality ${sparkline(scores)}  first ${scores[0]}, last ${scores.at(-1)}, highest ${Math.max(...scores)} (0-100)`);
   if (last) lines.push(`last check: iteration ${last.iteration} ${last.passed ? "passed" : last.timed_out ? "timed out" : `failed (exit ${last.exit_code ?? "signal"})`} in ${last.duration_ms} ms at ${last.checked_at}`);
   if (state.best_iteration) lines.push(`best: iteration ${state.best_iteration.iteration} at ${state.best_iteration.quality_score}${state.selected_iteration !== null ? `; selected: iteration ${state.selected_iteration}` : " (ralph select --best restores it)"}`);
   lines.push(`reinforcement ${state.reinforcement_level}${state.plateau_detected ? ", plateau" : ""}${state.stuck_loop_detected ? ", stuck loop detected" : ""}`);
-  const open = state.regression_events.filter((e) => e.recovery_outcome === "retrying" || e.recovery_outcome === "pending");
+  const open = state.regression_events.filter((e) => e.recovery_outcome === "retrying" || e.recovery_outcome === "pending" || (e.recovery_outcome === "escalated" && e.human_decision === null));
   if (state.regression_events.length > 0) lines.push(`regressions: ${state.regression_events.length} (${open.length} open), recovery attempts ${state.recovery_attempts}`);
   const pending = pendingGateEvents(state);
   if (pending.length > 0) {
