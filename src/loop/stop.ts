@@ -13,7 +13,8 @@
  *    the loop: allow; the first session to stop binds as owner;
  * 5. state stale (last_updated more than 2 h ago): allow, loop marked
  *    crashed (`ralph start` resumes it); past `timeout_minutes`: allow, failed;
- * 6. context use >= 95% or the last turn ended on a 401/403 (transcript): allow;
+ * 6. context use >= 95%, the last turn ended on a 401/403, or background
+ *    tasks the agent started are still running (transcript): allow;
  * 7. iteration checkpoint + completion command (bounded by
  *    `completion_timeout_ms`): pass: loop completed, allow;
  * 8. fail: max_iterations reached (auto-extend by 10 up to 200 when
@@ -156,6 +157,13 @@ async function decideForLoop(store: CheckpointStore, loop: LoopId, input: StopIn
   }
   if (transcript?.authFailure) {
     const why = `the last turn ended on an authentication failure (${transcript.authStatus ?? "401/403"}): continuing cannot succeed`;
+    endBlockChain(workTree, loop, why);
+    return allow(why, loop);
+  }
+  if (transcript && transcript.backgroundTasks.length > 0) {
+    // The agent is waiting on its own background work; Claude Code starts a new turn when it ends (hooks reference).
+    const ids = transcript.backgroundTasks;
+    const why = `${ids.length} background task(s) still running (${ids.slice(0, 5).join(", ")}): the agent waits for them; the next stop checks again`;
     endBlockChain(workTree, loop, why);
     return allow(why, loop);
   }

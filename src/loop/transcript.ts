@@ -53,6 +53,74 @@ export interface TranscriptSignals {
   assistantMessages: number;
   /** Lines that were not JSON (a torn last line while Claude Code writes is normal). */
   badLines: number;
+  /** Ids of background shells/tasks started in the tail read and not seen to finish, in start order (see {@link trackBackgroundTasks}). */
+  backgroundTasks: string[];
+}
+
+/** Tools that end a background task by id (older and newer Claude Code names). */
+const KILL_TOOLS: ReadonlySet<string> = new Set(["KillShell", "KillBash", "TaskStop"]);
+/** Tools that read a background task's output and status by id. */
+const OUTPUT_TOOLS: ReadonlySet<string> = new Set(["BashOutput", "TaskOutput"]);
+const FINISHED_STATUS = /<status>\s*(completed|failed|killed|exited|error)\s*<\/status>/i;
+
+function contentText(content: unknown): string {
+  if (typeof content === "string") return content;
+  if (Array.isArray(content)) return content.map((part) => (typeof part === "string" ? part : typeof (part as Json | null)?.text === "string" ? ((part as Json).text as string) : contentText((part as Json | null)?.content))).join("\n");
+  return "";
+}
+
+function taskIdOf(input: Json | null): string | null {
+  for (const key of ["shell_id", "bash_id", "task_id", "id"]) if (typeof input?.[key] === "string") return input[key] as string;
+  return null;
+}
+
+/**
+ * Background work in a transcript (Claude Code's Bash `run_in_background`,
+ * or a command moved to the background at its timeout): a task starts with
+ * a tool result saying `Command running in background with ID: X` /
+ * `moved to the background (ID: X)` or an entry whose `toolUseResult` has
+ * `backgroundTaskId`; it finishes with a KillShell/KillBash/TaskStop call
+ * naming it, a BashOutput/TaskOutput result with a finished `<status>`, or
+ * a notification (`<task-id>X</task-id>` with a finished status, or
+ * `Background Bash X … (status: completed)`). Mutates `started`/`finished`.
+ */
+function trackBackgroundTasks(entry: Json, toolUses: Map<string, { name: string; input: Json | null }>, started: string[], finished: Set<string>): void {
+  const message = asObject(entry.message);
+  const content = message?.content;
+  if (entry.type === "assistant") {
+    if (!Array.isArray(content)) return;
+    for (const part of content) {
+      const block = asObject(part);
+      if (block?.type === "tool_use" && typeof block.id === "string" && typeof block.name === "string") {
+        toolUses.set(block.id, { name: block.name, input: asObject(block.input) });
+        if (KILL_TOOLS.has(block.name)) {
+          const id = taskIdOf(asObject(block.input));
+          if (id) finished.add(id);
+        }
+      }
+    }
+    return;
+  }
+  const startedNow = (id: string): void => {
+    if (!started.includes(id)) started.push(id);
+  };
+  const result = asObject(entry.toolUseResult);
+  if (typeof result?.backgroundTaskId === "string") startedNow(result.backgroundTaskId);
+  const parts = Array.isArray(content) ? content : [content];
+  for (const part of parts) {
+    const block = asObject(part);
+    const text = block?.type === "tool_result" ? contentText(block.content) : contentText(part);
+    for (const m of text.matchAll(/running in background with ID: ([\w.-]+?)\.?(?:\s|$)|moved to the background \(ID: ([\w.-]+)\)/g)) startedNow((m[1] ?? m[2]) as string);
+    for (const m of text.matchAll(/<task-id>\s*([\w.-]+)\s*<\/task-id>/g)) if (FINISHED_STATUS.test(text)) finished.add(m[1] as string);
+    for (const m of text.matchAll(/Background Bash ([\w.-]+) .*?\(status: (completed|failed|killed)\)/g)) finished.add(m[1] as string);
+    if (block?.type === "tool_result" && typeof block.tool_use_id === "string") {
+      const use = toolUses.get(block.tool_use_id);
+      if (use && OUTPUT_TOOLS.has(use.name) && FINISHED_STATUS.test(text)) {
+        const id = taskIdOf(use.input);
+        if (id) finished.add(id);
+      }
+    }
+  }
 }
 
 /** The context window of a model id, in tokens (RALPH_CONTEXT_WINDOW, when a positive integer, wins). */
@@ -130,6 +198,9 @@ export function parseTranscript(text: string): TranscriptSignals {
   let anonymous = 0;
   let authStatus: number | null = null;
   let badLines = 0;
+  const toolUses = new Map<string, { name: string; input: Json | null }>();
+  const started: string[] = [];
+  const finished = new Set<string>();
   for (const line of text.split("\n")) {
     if (line.trim() === "") continue;
     let entry: Json | null;
@@ -140,6 +211,7 @@ export function parseTranscript(text: string): TranscriptSignals {
       continue;
     }
     if (!entry || entry.isSidechain === true) continue;
+    if (entry.type === "assistant" || entry.type === "user") trackBackgroundTasks(entry, toolUses, started, finished);
     if (entry.type === "system" && entry.subtype === "compact_boundary") {
       usageById.clear();
       lastKey = null;
@@ -182,6 +254,7 @@ export function parseTranscript(text: string): TranscriptSignals {
     outputTokens,
     assistantMessages: usageById.size,
     badLines,
+    backgroundTasks: started.filter((id) => !finished.has(id)),
   };
 }
 

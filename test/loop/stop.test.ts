@@ -88,6 +88,14 @@ describe("a Stop sequence through every safety valve", () => {
     s = state(repo, loop);
     expect(s.iteration).toBe(1);
     expect(s.blocks).toBe(0);
+    // Background work still running (the agent waits for it): allowed without a check.
+    const background = join(repo, "..", `${loop}-background.jsonl`);
+    writeFileSync(background, [
+      JSON.stringify({ type: "assistant", message: { id: "m1", content: [{ type: "tool_use", id: "t1", name: "Bash", input: { command: "npm run build", run_in_background: true } }], usage: { input_tokens: 5, output_tokens: 5 } } }),
+      JSON.stringify({ type: "user", message: { role: "user", content: [{ type: "tool_result", tool_use_id: "t1", content: "Command running in background with ID: bash_7" }] } }),
+    ].join("\n"));
+    expect(await stop({ transcriptPath: background })).toMatchObject({ action: "allow", why: expect.stringContaining("1 background task(s) still running (bash_7)") });
+    expect(state(repo, loop).iteration).toBe(1);
     // A transcript well below the limit changes nothing.
     expect((await stop({ transcriptPath: join(FIXTURES, "after-compact.jsonl") })).action).toBe("block");
     // The iteration's tokens are the session's main-chain output tokens the transcript shows.

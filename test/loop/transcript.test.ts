@@ -86,3 +86,40 @@ describe("contextWindowFor", () => {
     expect(contextWindowFor("claude-sonnet-4-5", null)).toBe(500_000);
   });
 });
+
+describe("background tasks", () => {
+  const line = (o: unknown): string => JSON.stringify(o);
+  const toolUse = (id: string, name: string, input: Record<string, unknown>) => line({ type: "assistant", message: { id: `msg_${id}`, content: [{ type: "tool_use", id, name, input }], usage: { input_tokens: 1, output_tokens: 1 } } });
+  const toolResult = (id: string, text: string, toolUseResult?: Record<string, unknown>) =>
+    line({ type: "user", message: { role: "user", content: [{ type: "tool_result", tool_use_id: id, content: text }] }, ...(toolUseResult ? { toolUseResult } : {}) });
+
+  it("counts background shells and tasks started and not yet finished, from the result texts and toolUseResult fields", () => {
+    const text = [
+      toolUse("t1", "Bash", { command: "npm run dev", run_in_background: true }),
+      toolResult("t1", "Command running in background with ID: bash_1"),
+      toolUse("t2", "Bash", { command: "pytest" }),
+      toolResult("t2", "Command did not complete within its 120s timeout and was moved to the background (ID: b5d7261fo). Output is being written to: /tmp/x", { backgroundTaskId: "b5d7261fo", timedOutAfterMs: 120000 }),
+      toolUse("t3", "Bash", { command: "sleep 9", run_in_background: true }),
+      toolResult("t3", "Command running in background with ID: bash_3"),
+    ].join("\n");
+    expect(parseTranscript(text).backgroundTasks).toEqual(["bash_1", "b5d7261fo", "bash_3"]);
+    const finished = [
+      text,
+      toolUse("t4", "KillShell", { shell_id: "bash_1" }),
+      toolResult("t4", "Successfully killed shell: bash_1"),
+      toolUse("t5", "BashOutput", { bash_id: "bash_3" }),
+      toolResult("t5", "<status>completed</status>\n<exit_code>0</exit_code>"),
+      toolUse("t6", "TaskOutput", { task_id: "b5d7261fo" }),
+      toolResult("t6", "<retrieval_status>success</retrieval_status>\n<status>failed</status>"),
+    ].join("\n");
+    expect(parseTranscript(finished).backgroundTasks).toEqual([]);
+  });
+
+  it("a task notification that it finished counts; one that says it is running does not", () => {
+    const start = [toolUse("t1", "Bash", { command: "make", run_in_background: true }), toolResult("t1", "Command running in background with ID: bq1")].join("\n");
+    const still = `${start}\n${toolUse("t2", "BashOutput", { bash_id: "bq1" })}\n${toolResult("t2", "<status>running</status>")}`;
+    expect(parseTranscript(still).backgroundTasks).toEqual(["bq1"]);
+    const notified = `${start}\n${line({ type: "user", message: { role: "user", content: "<task-notification><task-id>bq1</task-id><status>completed</status></task-notification>" } })}`;
+    expect(parseTranscript(notified).backgroundTasks).toEqual([]);
+  });
+});
