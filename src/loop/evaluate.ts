@@ -50,7 +50,7 @@ export interface Evaluation {
   record: IterationRecord;
   /** Baseline metrics measured now because the state had none (null: the state's are kept). */
   baselineMetrics: MetricsSnapshot | null;
-  /** Critical/high findings against the last good iteration (see {@link lastGoodIteration}), grouped by type. */
+  /** Critical/high findings against the last good iteration (see {@link lastGoodIteration}) whose type is still open against the baseline, grouped by type. */
   regressions: RegressionFinding[];
   /** Types of the unallowed critical/high findings against the baseline. */
   openTypes: Set<string>;
@@ -116,6 +116,7 @@ export async function evaluateIteration(ctx: EvaluationContext): Promise<Evaluat
   }
   const detectStarted = performance.now();
   let blockingVsBaseline: Finding[] | null = null;
+  let warnVsBaseline = 0;
   let regressions: RegressionFinding[] = [];
   const openTypes = new Set<string>();
   const judgeOptions = { allow: [...ctx.settings.allow, ...(state.allow_rules as AllowRule[])], ...(ctx.settings.policy ? { policy: ctx.settings.policy } : {}) };
@@ -124,12 +125,14 @@ export async function evaluateIteration(ctx: EvaluationContext): Promise<Evaluat
     try {
       const vsBaseline = await judgeChange(store, commitRev(store, baselineOid, "@baseline"), current, judgeOptions);
       blockingVsBaseline = vsBaseline.findings.filter(isBlocking);
+      warnVsBaseline = vsBaseline.findings.filter((f) => !f.allowed && !isBlocking(f)).length;
       for (const f of blockingVsBaseline) openTypes.add(f.type);
       const lastGood = lastGoodIteration(state, iteration);
       const previousOid = lastGood?.checkpoint_oid ?? baselineOid;
       const previousLabel = lastGood ? `iteration ${lastGood.iteration}` : "@baseline";
       const vsPrevious = previousOid === baselineOid ? vsBaseline : await judgeChange(store, commitRev(store, previousOid, previousLabel), current, judgeOptions);
-      regressions = groupRegressions(vsPrevious.findings, iteration, previousLabel);
+      // Only what is still wrong against the baseline is a regression: a test added during the loop and removed again is not.
+      regressions = groupRegressions(vsPrevious.findings, iteration, previousLabel).filter((r) => openTypes.has(r.regression_type));
       if (baseline?.test_count !== null && baseline?.test_count !== undefined) {
         const delta = await countTestsDelta(store, store.readCheckpoint(baselineOid).treeOid, ctx.checkpoint.treeOid);
         metrics.test_count = baseline.test_count + delta.tests;
@@ -170,7 +173,7 @@ export async function evaluateIteration(ctx: EvaluationContext): Promise<Evaluat
     regression_detected: regressions.length > 0,
     findings: {
       block: blockingVsBaseline?.length ?? 0,
-      warn: 0,
+      warn: warnVsBaseline,
       types: [...openTypes].sort(),
     },
     error_signature: ctx.passed ? null : errorSignature(ctx.run.output),
@@ -239,8 +242,7 @@ export function applyEvaluation(
   if (evaluation.baselineMetrics && state.baseline_metrics === null) state.baseline_metrics = evaluation.baselineMetrics;
   const signals = recordIteration(state, evaluation.record, settings.progress, context.nowIso);
   const recovered = markRecovered(state, evaluation.openTypes, signals.stuck);
-  // Only what is still wrong against the baseline is a regression: a test added during the loop and removed again is not.
-  const regressions = evaluation.regressions.filter((r) => evaluation.openTypes.has(r.regression_type));
+  const regressions = [...evaluation.regressions];
   if (signals.stuck) {
     regressions.push({
       regression_type: "stuck_loop",

@@ -277,4 +277,12 @@ describe("the loop engine", () => {
     expect(it1.stderr).toContain('Not measured this iteration: quality: the quality command\'s last line is "garbage", not a score 0-100; the default formula was used.');
     expect(parseJsonOutput<{ why: string }>(it1).why).toBe("the shell did not find the completion command (exit 127): check `no-such-command-ralph-test`; iteration 1 of 20");
   });
+  it("counts unallowed WARN findings against the baseline in the iteration record", () => {
+    const repo = makeRepo({ "src/lib.js": "export function keep() { return 1; }\nexport function drop() { return 2; }\n" });
+    const loop = start(repo, ["--completion", "false"]);
+    writeFiles(repo, { "src/lib.js": "export function keep() { return 1; }\n" });
+    expect(runRalph(repo, ["iterate"]).status).toBe(0);
+    const record = readLoopState(repo, loop).iteration_history[0];
+    expect(record?.findings).toEqual({ block: 0, warn: 1, types: [] });
+  });
 });
