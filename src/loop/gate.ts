@@ -19,7 +19,7 @@ import type { CheckpointStore, RevertResult } from "../store/checkpoint-store.js
 import type { LoopId } from "../store/loop-id.js";
 import { isoOf, loadLoop, wasInterrupted } from "./lifecycle.js";
 import { bestEntry, selectBest, type ProgressSettings } from "./progress.js";
-import { pendingGateEvents } from "./recovery.js";
+import { pendingGateEvents, refreshRecoveryInProgress } from "./recovery.js";
 import { clearActiveLoop, isTerminal, setActiveLoop, transition, updateState, type LoopState, type RegressionEvent } from "./state.js";
 
 /** A human's answer at the gate. */
@@ -64,7 +64,7 @@ function markDecided(state: LoopState, events: RegressionEvent[], decision: Gate
     e.decided_at = nowIso;
   }
   for (const r of state.recovery_history) if (ids.has(r.event_id)) r.outcome = outcome;
-  state.recovery_in_progress = false;
+  refreshRecoveryInProgress(state);
   updateFalsePositiveRate(state);
 }
 

@@ -235,7 +235,7 @@ export function markRecovered(state: LoopState, openTypes: ReadonlySet<string>, 
     recovered.push(event.event_id);
     for (const record of state.recovery_history) if (record.event_id === event.event_id && record.outcome === "retrying") record.outcome = "recovered";
   }
-  if (!state.regression_events.some((e) => UNRESOLVED.has(e.recovery_outcome) || (e.recovery_outcome === "escalated" && e.human_decision === null))) state.recovery_in_progress = false;
+  refreshRecoveryInProgress(state);
   return recovered;
 }
 
@@ -249,7 +249,7 @@ export function markEventsRecovered(state: LoopState, eventIds: readonly string[
   const ids = new Set(eventIds);
   for (const e of state.regression_events) if (ids.has(e.event_id)) e.recovery_outcome = "recovered";
   for (const r of state.recovery_history) if (ids.has(r.event_id)) r.outcome = "recovered";
-  if (!state.regression_events.some((e) => UNRESOLVED.has(e.recovery_outcome) || (e.recovery_outcome === "escalated" && e.human_decision === null))) state.recovery_in_progress = false;
+  refreshRecoveryInProgress(state);
 }
 
 /**
@@ -268,4 +268,9 @@ export function describeGate(state: LoopState): string | null {
   }
   lines.push("Decide with: ralph approve (keep the change) | ralph reject (restore the last good checkpoint) | ralph abort (end the loop).");
   return lines.join("\n");
+}
+
+/** Sets `recovery_in_progress` from the events: true while any is retrying, pending or waiting at the gate. Mutates `state`. */
+export function refreshRecoveryInProgress(state: LoopState): void {
+  state.recovery_in_progress = state.regression_events.some((e) => UNRESOLVED.has(e.recovery_outcome) || (e.recovery_outcome === "escalated" && e.human_decision === null));
 }
