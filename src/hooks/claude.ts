@@ -26,6 +26,7 @@ import { join } from "node:path";
 import type { AllowRule, Finding } from "../analysis/index.js";
 import type { RalphConfig, ReadonlyConfig } from "../config/schema.js";
 import type { DetectionPolicy } from "../loop/check.js";
+import { configAllowRules, detectionPolicyFrom } from "../loop/settings.js";
 import { CheckpointStore, type CheckpointResult } from "../store/checkpoint-store.js";
 import type { LoopId } from "../store/loop-id.js";
 import { resolveRev } from "../store/rev.js";
@@ -78,9 +79,9 @@ export function hookSettingsFrom(config: ReadonlyConfig | RalphConfig | null): C
   return {
     preToolDecision: config?.hooks.pre_tool_decision ?? "deny",
     autoRevert: config?.recovery.auto_revert ?? false,
-    allow: (config?.detection.allow ?? []).map((r) => ({ type: r.type, reason: r.reason, ...(r.path ? { path: r.path } : {}) })),
+    allow: config ? configAllowRules(config) : [],
     recovery: { maxRetries: config?.recovery.max_retries ?? 3, autoEscalateOnCritical: config?.recovery.auto_escalate_on_critical ?? true },
-    policy: config ? { mode: config.detection.mode, patterns: [...config.detection.patterns_enabled], severity: { ...config.detection.severity } } : null,
+    policy: config ? detectionPolicyFrom(config) : null,
   };
 }
 
@@ -447,27 +448,19 @@ async function recordRegression(
   event: { tool: string; toolUseId: string | undefined; checkpoint: string; restoreTarget: string | null; reverted: boolean; findings: Finding[] },
 ): Promise<string | null> {
   try {
-    const [{ updateState }, { applyRecovery, markEventsRecovered }] = await Promise.all([import("../loop/state.js"), import("../loop/recovery.js")]);
+    const [{ updateState }, { applyRecovery, markEventsRecovered, regressionsByType }] = await Promise.all([import("../loop/state.js"), import("../loop/recovery.js")]);
     const { result } = updateState(
       workTree,
       loop,
       (state) => {
-        const byType = new Map<string, Finding[]>();
-        for (const f of event.findings) byType.set(f.type, [...(byType.get(f.type) ?? []), f]);
-        const rank = { critical: 0, high: 1, medium: 2, low: 3 } as const;
-        const regressions = [...byType].map(([type, list]) => ({
-          regression_type: type,
-          severity: list.reduce((worst, f) => (rank[f.severity] < rank[worst] ? f.severity : worst), list[0]?.severity ?? "high"),
-          details: {
-            source: "PostToolUse",
-            tool: event.tool,
-            tool_use_id: event.toolUseId ?? null,
-            checkpoint: event.checkpoint,
-            restore_target: event.restoreTarget,
-            reverted: event.reverted,
-            findings: list.slice(0, 20).map((f) => ({ type: f.type, severity: f.severity, file: f.file, line: f.line ?? null, test: f.test ?? null, message: f.message })),
-          },
-        }));
+        const regressions = regressionsByType(event.findings, {
+          source: "PostToolUse",
+          tool: event.tool,
+          tool_use_id: event.toolUseId ?? null,
+          checkpoint: event.checkpoint,
+          restore_target: event.restoreTarget,
+          reverted: event.reverted,
+        });
         const nowIso = new Date().toISOString();
         const context = { iteration: state.iteration + 1, completionPassed: false, checkpointRef: event.checkpoint, nowIso, stage: "tool" as const };
         if (event.reverted) {

@@ -15,7 +15,7 @@ import { judgeChange, type DetectionPolicy } from "./check.js";
 import { countTestsAtTree, countTestsDelta, DEFAULT_METRICS_SETTINGS, measureCommandMetrics, type MetricsSettings } from "./metrics.js";
 import { DEFAULT_PROGRESS_SETTINGS, errorSignature, recordIteration, type ProgressSettings, type ProgressSignals } from "./progress.js";
 import { computeQuality, parseQualityOutput } from "./quality.js";
-import { applyRecovery, DEFAULT_RECOVERY_SETTINGS, markRecovered, type RecoveryOutcome, type RecoverySettings, type RegressionFinding } from "./recovery.js";
+import { applyRecovery, DEFAULT_RECOVERY_SETTINGS, markRecovered, regressionsByType, type RecoveryOutcome, type RecoverySettings, type RegressionFinding } from "./recovery.js";
 import type { ReinforcementLevel } from "./reinforcement.js";
 import { MetricsSnapshotSchema, type IterationRecord, type LoopState, type MetricsSnapshot } from "./state.js";
 
@@ -64,22 +64,6 @@ const isBlocking = (f: Finding): boolean => !f.allowed && (f.severity === "criti
 
 function commitRev(store: CheckpointStore, oid: string, label: string): { kind: "commit"; oid: string; treeOid: string; label: string } {
   return { kind: "commit", oid, treeOid: store.readCheckpoint(oid).treeOid, label };
-}
-
-function groupRegressions(findings: readonly Finding[], iteration: number, previousLabel: string): RegressionFinding[] {
-  const byType = new Map<string, Finding[]>();
-  for (const f of findings.filter(isBlocking)) byType.set(f.type, [...(byType.get(f.type) ?? []), f]);
-  const rank = { critical: 0, high: 1, medium: 2, low: 3 } as const;
-  return [...byType].map(([type, list]) => ({
-    regression_type: type,
-    severity: list.reduce((worst, f) => (rank[f.severity] < rank[worst] ? f.severity : worst), list[0]?.severity ?? "high"),
-    details: {
-      iteration,
-      compared_with: previousLabel,
-      count: list.length,
-      findings: list.slice(0, 20).map((f) => ({ type: f.type, severity: f.severity, file: f.file, line: f.line ?? null, test: f.test ?? null, message: f.message })),
-    },
-  }));
 }
 
 /** Context of {@link evaluateIteration}. */
@@ -132,7 +116,7 @@ export async function evaluateIteration(ctx: EvaluationContext): Promise<Evaluat
       const previousLabel = lastGood ? `iteration ${lastGood.iteration}` : "@baseline";
       const vsPrevious = previousOid === baselineOid ? vsBaseline : await judgeChange(store, commitRev(store, previousOid, previousLabel), current, judgeOptions);
       // Only what is still wrong against the baseline is a regression: a test added during the loop and removed again is not.
-      regressions = groupRegressions(vsPrevious.findings, iteration, previousLabel).filter((r) => openTypes.has(r.regression_type));
+      regressions = regressionsByType(vsPrevious.findings.filter(isBlocking), { iteration, compared_with: previousLabel }).filter((r) => openTypes.has(r.regression_type));
       if (baseline?.test_count !== null && baseline?.test_count !== undefined) {
         const delta = await countTestsDelta(store, store.readCheckpoint(baselineOid).treeOid, ctx.checkpoint.treeOid);
         metrics.test_count = baseline.test_count + delta.tests;

@@ -28,7 +28,7 @@
  * | feature_removal, coverage_regression, test_count_drop | task_complexity | 0.6 |
  * | anything else | task_complexity | 0.4 |
  */
-import type { Severity } from "../analysis/index.js";
+import type { Finding, Severity } from "../analysis/index.js";
 import { transition, type LoopState, type RecoveryRecord, type RegressionEvent } from "./state.js";
 
 /** Root causes the diagnosis chooses from (reference guide, "DIAGNOSE"). */
@@ -273,4 +273,28 @@ export function describeGate(state: LoopState): string | null {
 /** Sets `recovery_in_progress` from the events: true while any is retrying, pending or waiting at the gate. Mutates `state`. */
 export function refreshRecoveryInProgress(state: LoopState): void {
   state.recovery_in_progress = state.regression_events.some((e) => UNRESOLVED.has(e.recovery_outcome) || (e.recovery_outcome === "escalated" && e.human_decision === null));
+}
+
+const SEVERITY_RANK = { critical: 0, high: 1, medium: 2, low: 3 } as const;
+
+/**
+ * Groups findings into one {@link RegressionFinding} per finding type, with
+ * the worst severity of the group and `details` of `context` plus the
+ * group's count and its first 20 findings (type, severity, file, line, test, message).
+ */
+export function regressionsByType(
+  findings: readonly Pick<Finding, "type" | "severity" | "file" | "line" | "test" | "message">[],
+  context: Record<string, unknown>,
+): RegressionFinding[] {
+  const byType = new Map<string, (typeof findings)[number][]>();
+  for (const f of findings) byType.set(f.type, [...(byType.get(f.type) ?? []), f]);
+  return [...byType].map(([type, list]) => ({
+    regression_type: type,
+    severity: list.reduce<Severity>((worst, f) => (SEVERITY_RANK[f.severity] < SEVERITY_RANK[worst] ? f.severity : worst), list[0]?.severity ?? "high"),
+    details: {
+      ...context,
+      count: list.length,
+      findings: list.slice(0, 20).map((f) => ({ type: f.type, severity: f.severity, file: f.file, line: f.line ?? null, test: f.test ?? null, message: f.message })),
+    },
+  }));
 }
