@@ -24,6 +24,7 @@ import {
   type Node,
   type TestDraft,
 } from "../parsers/tree-sitter.js";
+import { extractCodeFacts, type CodeSyntax } from "../parsers/tree-sitter-code.js";
 import type { AssertionFact, FileFacts, NonTestFunctionFact } from "../facts.js";
 import { isUnderTestDirectory, type LanguageModule } from "./language.js";
 
@@ -295,9 +296,41 @@ function extractCSharpDrafts(path: string, grammar: LoadedGrammar, root: Node, c
   return { tests, assertions, skips: [], nonTestFunctions: tests.length > 0 || isCSharpTestPath(path) ? nonTestFunctions : [], frameworks: [...frameworks] };
 }
 
+/** A preprocessor directive's text as written: `#pragma warning disable CS0168`. */
+function directiveText(node: Node): string {
+  return `#${node.text.replace(/^#/, "").replace(/\s+/g, " ").trim()}`;
+}
+
+/**
+ * C#'s code facts (tree-sitter-code.ts): `#pragma warning disable`,
+ * `#nullable disable`, `[SuppressMessage(...)]` attributes, and the
+ * null-forgiving postfix `!` (a cast, kind `null-forgiving`). No guards yet.
+ */
+const CSHARP_CODE: CodeSyntax = {
+  comments: [],
+  suppressions: {
+    // tree-sitter-c-sharp 0.20 leaves the `#` out of a directive's node.
+    pragma_directive: (node) => (/^#?\s*pragma\s+warning\s+disable\b/.test(node.text) ? { kind: "pragma-warning-disable", text: directiveText(node) } : null),
+    nullable_directive: (node) => (/\bdisable\b/.test(node.text) ? { kind: "nullable-disable", text: directiveText(node) } : null),
+    attribute: (node) => {
+      const name = node.childForFieldName("name")?.text ?? namedChildren(node)[0]?.text ?? "";
+      return /(^|\.)SuppressMessage(Attribute)?$/.test(name) ? { kind: "suppress-message" } : null;
+    },
+    postfix_unary_expression: (node) => (node.child(node.childCount - 1)?.type === "!" ? { kind: "null-forgiving" } : null),
+  },
+  identifierTypes: new Set(["identifier"]),
+};
+
 /** Facts of one C# file (see the module comment). Never throws for bad content. */
 export function extractCSharpFacts(path: string, content: string): Promise<FileFacts> {
-  return extractWithTreeSitter(LANGUAGE_ID, QUERIES, isCSharpTestPath(path), content, (grammar, root) => extractCSharpDrafts(path, grammar, root, content));
+  return extractWithTreeSitter(
+    LANGUAGE_ID,
+    QUERIES,
+    isCSharpTestPath(path),
+    content,
+    (grammar, root) => extractCSharpDrafts(path, grammar, root, content),
+    (root) => extractCodeFacts(root, CSHARP_CODE, content),
+  );
 }
 
 /** The C# language module: `.cs`, parsed with tree-sitter-c-sharp. */

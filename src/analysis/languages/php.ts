@@ -24,6 +24,7 @@ import {
   type SkipDraft,
   type TestDraft,
 } from "../parsers/tree-sitter.js";
+import { extractCodeFacts, type CodeSyntax } from "../parsers/tree-sitter-code.js";
 import type { AssertionFact, FileFacts, NonTestFunctionFact } from "../facts.js";
 import { isUnderTestDirectory, type LanguageModule } from "./language.js";
 
@@ -229,9 +230,30 @@ function extractPhpDrafts(path: string, grammar: LoadedGrammar, root: Node): Ext
   return { tests, assertions, skips, nonTestFunctions: tests.length > 0 || isPhpTestPath(path) ? nonTestFunctions : [], frameworks };
 }
 
+/**
+ * PHP's code facts (tree-sitter-code.ts): `@phpstan-ignore[-line|-next-line]`,
+ * `@psalm-suppress`, and PHP_CodeSniffer's `@codingStandardsIgnore*` /
+ * `phpcs:ignore` / `phpcs:disable`, in `//`, `#` and docblock comments. No guards yet.
+ */
+const PHP_CODE: CodeSyntax = {
+  comments: [
+    { kind: "phpstan-ignore", pattern: /@phpstan-ignore(?:-line|-next-line)?\b/ },
+    { kind: "psalm-suppress", pattern: /@psalm-suppress\b/ },
+    { kind: "phpcs-ignore", pattern: /@codingStandardsIgnore(?:Line|Start|File)\b|\bphpcs:(?:ignore|disable)\b/ },
+  ],
+  identifierTypes: new Set(["name", "variable_name"]),
+};
+
 /** Facts of one PHP file (see the module comment). Never throws for bad content. */
 export function extractPhpFacts(path: string, content: string): Promise<FileFacts> {
-  return extractWithTreeSitter(LANGUAGE_ID, QUERIES, isPhpTestPath(path), content, (grammar, root) => extractPhpDrafts(path, grammar, root));
+  return extractWithTreeSitter(
+    LANGUAGE_ID,
+    QUERIES,
+    isPhpTestPath(path),
+    content,
+    (grammar, root) => extractPhpDrafts(path, grammar, root),
+    (root) => extractCodeFacts(root, PHP_CODE, content),
+  );
 }
 
 /** The PHP language module: `.php`, parsed with tree-sitter-php. */

@@ -25,6 +25,7 @@ import {
   type SkipDraft,
   type TestDraft,
 } from "../parsers/tree-sitter.js";
+import { extractCodeFacts, type CodeSyntax } from "../parsers/tree-sitter-code.js";
 import type { AssertionFact, FileFacts, NonTestFunctionFact, TestFlag } from "../facts.js";
 import { isUnderTestDirectory, type LanguageModule } from "./language.js";
 
@@ -350,9 +351,25 @@ function extractRubyDrafts(path: string, grammar: LoadedGrammar, root: Node): Ex
   return { tests, assertions, skips, nonTestFunctions: tests.length > 0 || isRubyTestPath(path) ? nonTestFunctions : [], frameworks: [...frameworks] };
 }
 
+/** Ruby's code facts (tree-sitter-code.ts): `# rubocop:disable|todo` (and standardrb's `# standard:disable`) and `# steep:ignore` comments. No guards yet. */
+const RUBY_CODE: CodeSyntax = {
+  comments: [
+    { kind: "rubocop-disable", pattern: /#\s*(?:rubocop|standard):(?:disable|todo)\b/ },
+    { kind: "steep-ignore", pattern: /#\s*steep:ignore\b/ },
+  ],
+  identifierTypes: new Set(["identifier"]),
+};
+
 /** Facts of one Ruby file (see the module comment). Never throws for bad content. */
 export function extractRubyFacts(path: string, content: string): Promise<FileFacts> {
-  return extractWithTreeSitter(LANGUAGE_ID, QUERIES, isRubyTestPath(path), content, (grammar, root) => extractRubyDrafts(path, grammar, root));
+  return extractWithTreeSitter(
+    LANGUAGE_ID,
+    QUERIES,
+    isRubyTestPath(path),
+    content,
+    (grammar, root) => extractRubyDrafts(path, grammar, root),
+    (root) => extractCodeFacts(root, RUBY_CODE, content),
+  );
 }
 
 /** The Ruby language module: `.rb`, parsed with tree-sitter-ruby. */
