@@ -196,20 +196,23 @@ export function extractCodeFacts(root: Node, syntax: CodeSyntax, content: string
         if (scope.fact && scope.calls) scope.fact.calls = [...scope.calls].sort();
       }
       const type = cursor.nodeType;
+      // A Node crosses the wasm boundary: made once, and only for node types some handler wants.
+      let current: Node | null = null;
+      const nodeHere = (): Node => (current ??= cursor.currentNode);
       let shouldDescend = true;
       if (isComment(type)) {
-        suppressions.push(...commentSuppressions(cursor.currentNode, syntax.comments));
+        suppressions.push(...commentSuppressions(nodeHere(), syntax.comments));
         shouldDescend = false;
       } else {
         const suppression = syntax.suppressions?.[type];
         if (suppression) {
-          const node = cursor.currentNode;
+          const node = nodeHere();
           const found = suppression(node, context);
           if (found) suppressions.push({ kind: found.kind, line: node.startPosition.row + 1, text: (found.text ?? compactText(node)).slice(0, MAX_TEXT) });
         }
         const guard = syntax.guards?.[type];
         if (guard) {
-          const node = cursor.currentNode;
+          const node = nodeHere();
           for (const draft of guard(node)) {
             const condition = compactText(draft.condition);
             guards.push({
@@ -223,14 +226,14 @@ export function extractCodeFacts(root: Node, syntax: CodeSyntax, content: string
         }
         const call = syntax.calls?.[type];
         if (call) {
-          const name = call(cursor.currentNode);
+          const name = call(nodeHere());
           const owner = currentFunction();
           if (name && owner?.calls) owner.calls.add(name);
         }
         const fn = syntax.functions?.[type];
         const container = syntax.containers?.[type];
         if (fn) {
-          const node = cursor.currentNode;
+          const node = nodeHere();
           const found = fn(node);
           if (found) {
             const fact: FunctionFact = {
@@ -243,7 +246,7 @@ export function extractCodeFacts(root: Node, syntax: CodeSyntax, content: string
             scopes.push({ depth, name: found.name, fact, calls: new Set() });
           }
         } else if (container) {
-          const name = container(cursor.currentNode);
+          const name = container(nodeHere());
           if (name) scopes.push({ depth, name, fact: null, calls: null });
         }
       }
