@@ -6,6 +6,8 @@
 //   PostToolUse after an Edit           post-tool checkpoint (fast path: the named file) + judgement
 //   PreToolUse, Edit deleting a test    analysis of the one file, deny
 //   PreToolUse, Edit keeping the tests  analysis of the one file, no checkpoint
+//   Stop, completion `false` (blocked)  after `ralph start`: iteration checkpoint, `sh -c false`,
+//                                       evaluation (two judgements, test count, quality), block reason
 // Usage: npm run bench:hooks [-- --files 10000 --runs 20 --cli dist/cli.js]
 // (Timings belong in benchmarks, never in tests.)
 import { execFileSync, spawnSync } from "node:child_process";
@@ -69,6 +71,13 @@ try {
     rows["PostToolUse after an Edit"].push(send("PostToolUse", { tool_name: "Edit", tool_use_id: `t${run}`, tool_input: { file_path: src, old_string: "x", new_string: "y" }, tool_response: {} }));
     rows["PreToolUse, Edit deleting a test (deny)"].push(send("PreToolUse", { ...deny, tool_use_id: `d${run}` }));
     rows["PreToolUse, Edit keeping the tests"].push(send("PreToolUse", { ...keep, tool_use_id: `k${run}` }));
+  }
+  // The loop's Stop, measured after the rows above so they run without a loop.
+  timeMs([cli, "start", "bench", "--completion", "false", "--max-iterations", "200"]);
+  rows["Stop, completion `false` (blocked)"] = [];
+  for (let run = 0; run < RUNS; run++) {
+    writeFileSync(src, readFileSync(src, "utf8").replace(/\n$/, `\n// stop ${run}\n`));
+    rows["Stop, completion `false` (blocked)"].push(send("Stop", { stop_hook_active: run > 0 }));
   }
   const pct = (list, p) => {
     const sorted = [...list].sort((a, b) => a - b);

@@ -217,7 +217,7 @@ async function decideForLoop(store: CheckpointStore, loop: LoopId, input: StopIn
     };
   });
   const t = outcome.timings;
-  debug(() => `stop ${loop}: checkpoint ${t.checkpointMs.toFixed(1)} ms, completion check ${t.checkMs.toFixed(1)} ms, record ${t.recordMs.toFixed(1)} ms, total ${(performance.now() - startedMs).toFixed(1)} ms`);
+  debug(() => `stop ${loop}: checkpoint ${t.checkpointMs.toFixed(1)} ms, completion check ${t.checkMs.toFixed(1)} ms, evaluation ${t.evaluateMs.toFixed(1)} ms, record ${t.recordMs.toFixed(1)} ms, total ${(performance.now() - startedMs).toFixed(1)} ms`);
   const decision = outcome.settled;
   if (decision.action === "allow") return decision;
   const after = outcome.state;
