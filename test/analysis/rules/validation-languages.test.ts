@@ -92,6 +92,10 @@ public class Cart
 
     public int Add(int qty, string? note)
     {
+        if (qty < 0)
+        {
+            throw new ArgumentOutOfRangeException(nameof(qty), "qty out of range");
+        }
         var label = "qty";
         return total + qty + label.Length;
     }
@@ -156,7 +160,7 @@ const ADDED: Added[] = [
   { language: "csharp", from: "namespace Shop;", to: "#pragma warning disable CS8602\nnamespace Shop;", kind: "pragma-warning-disable", line: 1, text: "#pragma warning disable CS8602" },
   { language: "csharp", from: "namespace Shop;", to: "#nullable disable\nnamespace Shop;", kind: "nullable-disable", line: 1, text: "#nullable disable" },
   { language: "csharp", from: "    public int Add", to: `    [SuppressMessage("Style", "IDE0060")]\n    public int Add`, kind: "suppress-message", line: 7, text: `SuppressMessage("Style","IDE0060")` },
-  { language: "csharp", from: "label.Length", to: "note!.Length", kind: "null-forgiving", line: 10, text: "note!" },
+  { language: "csharp", from: "label.Length", to: "note!.Length", kind: "null-forgiving", line: 14, text: "note!" },
   { language: "ruby", from: `label = "qty"\n`, to: `label = "qty" # rubocop:disable Lint/UselessAssignment\n`, kind: "rubocop-disable", line: 3, text: "# rubocop:disable Lint/UselessAssignment" },
   { language: "ruby", from: "label.size\n", to: "label.size # steep:ignore\n", kind: "steep-ignore", line: 4, text: "# steep:ignore" },
   { language: "php", from: "        return", to: "        // @phpstan-ignore-next-line\n        return", kind: "phpstan-ignore", line: 10, text: "@phpstan-ignore-next-line" },
@@ -221,6 +225,7 @@ const GUARDS: GuardCase[] = [
   { language: "go", guard: `\tif qty < 0 {\n\t\treturn 0, fmt.Errorf("qty %d out of range", qty)\n\t}\n`, reformatted: `\tif qty<0 { return 0, fmt.Errorf("qty %d out of range", qty) }\n` },
   { language: "rust", guard: `        if qty < 0 {\n            return Err(format!("qty {} out of range", qty));\n        }\n`, reformatted: `        if qty<0 { return Err(format!("qty {} out of range", qty)); }\n` },
   { language: "java", guard: `        if (qty < 0) {\n            throw new IllegalArgumentException("qty out of range");\n        }\n`, reformatted: `        if (qty<0)\n            throw new IllegalArgumentException("qty out of range");\n` },
+  { language: "csharp", guard: `        if (qty < 0)\n        {\n            throw new ArgumentOutOfRangeException(nameof(qty), "qty out of range");\n        }\n`, reformatted: `        if (qty<0) throw new ArgumentOutOfRangeException(nameof(qty), "qty out of range");\n` },
 ];
 
 describe.each(GUARDS.map((row) => [row.language, row] as const))("%s guard", (_language, row) => {
@@ -246,6 +251,7 @@ describe("guards of the tree-sitter languages", () => {
     ["go: `if err != nil { return err }` removed", "shop/load.go", `package shop\n\nfunc Load(path string) (*Config, error) {\n\tdata, err := read(path)\n\tif err != nil {\n\t\treturn nil, err\n\t}\n\treturn parse(data), nil\n}\n`, "\tif err != nil {\n\t\treturn nil, err\n\t}\n", ["validation_bypass/high shop/load.go"]],
     ["python: an assert removed", "src/shop/qty.py", `def check(qty):\n    assert qty >= 0, "negative"\n    return qty\n`, `    assert qty >= 0, "negative"\n`, ["validation_bypass/high src/shop/qty.py"]],
     ["python: an else that raises removed", "src/shop/qty.py", `def check(qty):\n    if qty >= 0:\n        return qty\n    else:\n        raise ValueError(qty)\n`, `    else:\n        raise ValueError(qty)\n`, ["validation_bypass/high src/shop/qty.py"]],
+    ["csharp: ArgumentNullException.ThrowIfNull removed", "src/Shop/Qty.cs", `class Qty\n{\n    int Check(string? name)\n    {\n        ArgumentNullException.ThrowIfNull(name);\n        return name.Length;\n    }\n}\n`, `        ArgumentNullException.ThrowIfNull(name);\n`, ["validation_bypass/high src/Shop/Qty.cs"]],
     ["java: a Preconditions check removed", "src/main/java/shop/Qty.java", `class Qty {\n    int check(int qty) {\n        Preconditions.checkArgument(qty >= 0, "negative");\n        return qty;\n    }\n}\n`, `        Preconditions.checkArgument(qty >= 0, "negative");\n`, ["validation_bypass/high src/main/java/shop/Qty.java"]],
     ["python: the whole function removed (feature_removal's business, not a bypass)", "src/shop/qty.py", `def keep():\n    return 1\n\n\ndef check(qty):\n    if qty < 0:\n        raise ValueError(qty)\n    return qty\n`, `\n\ndef check(qty):\n    if qty < 0:\n        raise ValueError(qty)\n    return qty\n`, []],
     ["python: an if that only returns a value removed (not a guard)", "src/shop/qty.py", `def check(qty):\n    if qty < 0:\n        return 0\n    return qty\n`, `    if qty < 0:\n        return 0\n`, []],
