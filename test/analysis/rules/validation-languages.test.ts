@@ -124,6 +124,9 @@ class Cart
 
     public function add(int $qty): int
     {
+        if ($qty < 0) {
+            throw new InvalidArgumentException("qty out of range");
+        }
         $label = "qty";
         return $this->total + $qty + strlen($label);
     }
@@ -163,9 +166,9 @@ const ADDED: Added[] = [
   { language: "csharp", from: "label.Length", to: "note!.Length", kind: "null-forgiving", line: 14, text: "note!" },
   { language: "ruby", from: `label = "qty"\n`, to: `label = "qty" # rubocop:disable Lint/UselessAssignment\n`, kind: "rubocop-disable", line: 3, text: "# rubocop:disable Lint/UselessAssignment" },
   { language: "ruby", from: "label.size\n", to: "label.size # steep:ignore\n", kind: "steep-ignore", line: 4, text: "# steep:ignore" },
-  { language: "php", from: "        return", to: "        // @phpstan-ignore-next-line\n        return", kind: "phpstan-ignore", line: 10, text: "@phpstan-ignore-next-line" },
+  { language: "php", from: "        return", to: "        // @phpstan-ignore-next-line\n        return", kind: "phpstan-ignore", line: 13, text: "@phpstan-ignore-next-line" },
   { language: "php", from: "    public function add", to: "    /** @psalm-suppress MixedReturnStatement */\n    public function add", kind: "psalm-suppress", line: 7, text: "@psalm-suppress MixedReturnStatement" },
-  { language: "php", from: `$label = "qty";`, to: `$label = "qty"; // phpcs:ignore Generic.Files.LineLength`, kind: "phpcs-ignore", line: 9, text: "phpcs:ignore Generic.Files.LineLength" },
+  { language: "php", from: `$label = "qty";`, to: `$label = "qty"; // phpcs:ignore Generic.Files.LineLength`, kind: "phpcs-ignore", line: 12, text: "phpcs:ignore Generic.Files.LineLength" },
 ];
 
 /** Each language's suppression text written inside a string literal: not a suppression. */
@@ -225,6 +228,7 @@ const GUARDS: GuardCase[] = [
   { language: "go", guard: `\tif qty < 0 {\n\t\treturn 0, fmt.Errorf("qty %d out of range", qty)\n\t}\n`, reformatted: `\tif qty<0 { return 0, fmt.Errorf("qty %d out of range", qty) }\n` },
   { language: "rust", guard: `        if qty < 0 {\n            return Err(format!("qty {} out of range", qty));\n        }\n`, reformatted: `        if qty<0 { return Err(format!("qty {} out of range", qty)); }\n` },
   { language: "java", guard: `        if (qty < 0) {\n            throw new IllegalArgumentException("qty out of range");\n        }\n`, reformatted: `        if (qty<0)\n            throw new IllegalArgumentException("qty out of range");\n` },
+  { language: "php", guard: `        if ($qty < 0) {\n            throw new InvalidArgumentException("qty out of range");\n        }\n`, reformatted: `        if ($qty<0) throw new InvalidArgumentException("qty out of range");\n` },
   { language: "csharp", guard: `        if (qty < 0)\n        {\n            throw new ArgumentOutOfRangeException(nameof(qty), "qty out of range");\n        }\n`, reformatted: `        if (qty<0) throw new ArgumentOutOfRangeException(nameof(qty), "qty out of range");\n` },
 ];
 
