@@ -351,13 +351,51 @@ function extractRubyDrafts(path: string, grammar: LoadedGrammar, root: Node): Ex
   return { tests, assertions, skips, nonTestFunctions: tests.length > 0 || isRubyTestPath(path) ? nonTestFunctions : [], frameworks: [...frameworks] };
 }
 
-/** Ruby's code facts (tree-sitter-code.ts): `# rubocop:disable|todo` (and standardrb's `# standard:disable`) and `# steep:ignore` comments. No guards yet. */
+/** The exception a Ruby statement raises (`raise X, "m"`, `fail X`, a bare `raise`), else null. */
+function rubyRaised(statement: Node | null | undefined): Node | string | null {
+  if (!statement) return null;
+  if (statement.type === "identifier" && (statement.text === "raise" || statement.text === "fail")) return statement.text;
+  if (statement.type !== "call" || statement.childForFieldName("receiver")) return null;
+  const method = statement.childForFieldName("method")?.text;
+  if (method !== "raise" && method !== "fail") return null;
+  return statement.childForFieldName("arguments")?.namedChild(0) ?? method;
+}
+
+/** The exception the last statement of a Ruby branch (`then`/`else` body) raises, else null. */
+function rubyRaisedBy(branch: Node | null): Node | string | null {
+  return branch ? rubyRaised(namedChildren(branch).at(-1)) : null;
+}
+
+/**
+ * Ruby's code facts (tree-sitter-code.ts): `# rubocop:disable|todo` (and
+ * standardrb's `# standard:disable`) and `# steep:ignore` comments; methods
+ * (`Class.method`), and guards: `raise X if cond` / `unless cond` and an
+ * `if`/`unless` whose branch ends in `raise`.
+ */
 const RUBY_CODE: CodeSyntax = {
   comments: [
     { kind: "rubocop-disable", pattern: /#\s*(?:rubocop|standard):(?:disable|todo)\b/ },
     { kind: "steep-ignore", pattern: /#\s*steep:ignore\b/ },
   ],
-  identifierTypes: new Set(["identifier"]),
+  functions: {
+    method: (node) => ({ name: node.childForFieldName("name")?.text ?? "<anonymous>", body: node.childForFieldName("body") ?? namedChildren(node).find((child) => child.type === "body_statement") ?? null }),
+    singleton_method: (node) => ({ name: node.childForFieldName("name")?.text ?? "<anonymous>", body: node.childForFieldName("body") ?? namedChildren(node).find((child) => child.type === "body_statement") ?? null }),
+  },
+  containers: { class: (node) => node.childForFieldName("name")?.text ?? null, module: (node) => node.childForFieldName("name")?.text ?? null },
+  calls: { call: (node) => node.childForFieldName("method")?.text ?? null },
+  guards: Object.fromEntries(
+    (["if_modifier", "unless_modifier", "if", "unless"] as const).map((type) => [
+      type,
+      (node: Node) => {
+        const condition = node.childForFieldName("condition");
+        const isNegated = type.startsWith("unless");
+        if (!condition) return [];
+        const action = type.endsWith("_modifier") ? rubyRaised(node.childForFieldName("body")) : rubyRaisedBy(node.childForFieldName("consequence"));
+        return action ? [{ condition, action, isNegated }] : [];
+      },
+    ]),
+  ),
+  identifierTypes: new Set(["identifier", "instance_variable"]),
 };
 
 /** Facts of one Ruby file (see the module comment). Never throws for bad content. */

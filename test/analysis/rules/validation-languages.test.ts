@@ -107,6 +107,7 @@ public class Cart
     testPath: "spec/cart_spec.rb",
     source: `class Cart
   def add(qty)
+    raise ArgumentError, "qty out of range" if qty < 0
     label = "qty"
     @total + qty + label.size
   end
@@ -164,8 +165,8 @@ const ADDED: Added[] = [
   { language: "csharp", from: "namespace Shop;", to: "#nullable disable\nnamespace Shop;", kind: "nullable-disable", line: 1, text: "#nullable disable" },
   { language: "csharp", from: "    public int Add", to: `    [SuppressMessage("Style", "IDE0060")]\n    public int Add`, kind: "suppress-message", line: 7, text: `SuppressMessage("Style","IDE0060")` },
   { language: "csharp", from: "label.Length", to: "note!.Length", kind: "null-forgiving", line: 14, text: "note!" },
-  { language: "ruby", from: `label = "qty"\n`, to: `label = "qty" # rubocop:disable Lint/UselessAssignment\n`, kind: "rubocop-disable", line: 3, text: "# rubocop:disable Lint/UselessAssignment" },
-  { language: "ruby", from: "label.size\n", to: "label.size # steep:ignore\n", kind: "steep-ignore", line: 4, text: "# steep:ignore" },
+  { language: "ruby", from: `label = "qty"\n`, to: `label = "qty" # rubocop:disable Lint/UselessAssignment\n`, kind: "rubocop-disable", line: 4, text: "# rubocop:disable Lint/UselessAssignment" },
+  { language: "ruby", from: "label.size\n", to: "label.size # steep:ignore\n", kind: "steep-ignore", line: 5, text: "# steep:ignore" },
   { language: "php", from: "        return", to: "        // @phpstan-ignore-next-line\n        return", kind: "phpstan-ignore", line: 13, text: "@phpstan-ignore-next-line" },
   { language: "php", from: "    public function add", to: "    /** @psalm-suppress MixedReturnStatement */\n    public function add", kind: "psalm-suppress", line: 7, text: "@psalm-suppress MixedReturnStatement" },
   { language: "php", from: `$label = "qty";`, to: `$label = "qty"; // phpcs:ignore Generic.Files.LineLength`, kind: "phpcs-ignore", line: 12, text: "phpcs:ignore Generic.Files.LineLength" },
@@ -229,6 +230,7 @@ const GUARDS: GuardCase[] = [
   { language: "rust", guard: `        if qty < 0 {\n            return Err(format!("qty {} out of range", qty));\n        }\n`, reformatted: `        if qty<0 { return Err(format!("qty {} out of range", qty)); }\n` },
   { language: "java", guard: `        if (qty < 0) {\n            throw new IllegalArgumentException("qty out of range");\n        }\n`, reformatted: `        if (qty<0)\n            throw new IllegalArgumentException("qty out of range");\n` },
   { language: "php", guard: `        if ($qty < 0) {\n            throw new InvalidArgumentException("qty out of range");\n        }\n`, reformatted: `        if ($qty<0) throw new InvalidArgumentException("qty out of range");\n` },
+  { language: "ruby", guard: `    raise ArgumentError, "qty out of range" if qty < 0\n`, reformatted: `    raise(ArgumentError, "qty out of range") if qty<0\n` },
   { language: "csharp", guard: `        if (qty < 0)\n        {\n            throw new ArgumentOutOfRangeException(nameof(qty), "qty out of range");\n        }\n`, reformatted: `        if (qty<0) throw new ArgumentOutOfRangeException(nameof(qty), "qty out of range");\n` },
 ];
 
@@ -256,6 +258,7 @@ describe("guards of the tree-sitter languages", () => {
     ["python: an assert removed", "src/shop/qty.py", `def check(qty):\n    assert qty >= 0, "negative"\n    return qty\n`, `    assert qty >= 0, "negative"\n`, ["validation_bypass/high src/shop/qty.py"]],
     ["python: an else that raises removed", "src/shop/qty.py", `def check(qty):\n    if qty >= 0:\n        return qty\n    else:\n        raise ValueError(qty)\n`, `    else:\n        raise ValueError(qty)\n`, ["validation_bypass/high src/shop/qty.py"]],
     ["csharp: ArgumentNullException.ThrowIfNull removed", "src/Shop/Qty.cs", `class Qty\n{\n    int Check(string? name)\n    {\n        ArgumentNullException.ThrowIfNull(name);\n        return name.Length;\n    }\n}\n`, `        ArgumentNullException.ThrowIfNull(name);\n`, ["validation_bypass/high src/Shop/Qty.cs"]],
+    ["ruby: an unless … raise … end removed", "lib/shop/qty.rb", `def check(qty)\n  unless qty.positive?\n    raise ArgumentError, "negative"\n  end\n  qty\nend\n`, `  unless qty.positive?\n    raise ArgumentError, "negative"\n  end\n`, ["validation_bypass/high lib/shop/qty.rb"]],
     ["java: a Preconditions check removed", "src/main/java/shop/Qty.java", `class Qty {\n    int check(int qty) {\n        Preconditions.checkArgument(qty >= 0, "negative");\n        return qty;\n    }\n}\n`, `        Preconditions.checkArgument(qty >= 0, "negative");\n`, ["validation_bypass/high src/main/java/shop/Qty.java"]],
     ["python: the whole function removed (feature_removal's business, not a bypass)", "src/shop/qty.py", `def keep():\n    return 1\n\n\ndef check(qty):\n    if qty < 0:\n        raise ValueError(qty)\n    return qty\n`, `\n\ndef check(qty):\n    if qty < 0:\n        raise ValueError(qty)\n    return qty\n`, []],
     ["python: an if that only returns a value removed (not a guard)", "src/shop/qty.py", `def check(qty):\n    if qty < 0:\n        return 0\n    return qty\n`, `    if qty < 0:\n        return 0\n`, []],
