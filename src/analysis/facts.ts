@@ -13,7 +13,7 @@ import { createHash } from "node:crypto";
  * whenever extraction changes what it returns for the same input, so cached
  * facts from an older ralph are not reused.
  */
-export const EXTRACTOR_VERSION = 5;
+export const EXTRACTOR_VERSION = 6;
 
 /** The flags that take a test out of the run, or focus the run on it. */
 export interface TestFlags {
@@ -171,9 +171,37 @@ export interface CatchFact {
   behaviour: CatchBehaviour;
 }
 
-/** A comment or cast that silences a checker: `@ts-ignore`, `eslint-disable…`, `as any`, `as unknown as T`. */
+/**
+ * What a {@link SuppressionFact} silences, per language:
+ * - JS/TS: `ts-ignore`, `ts-expect-error`, `ts-nocheck`, `eslint-disable` (comments); `as-any`, `as-unknown-as` (casts).
+ * - Python: `type-ignore` (`# type: ignore[...]`), `noqa` (`# noqa[: X]`), `pyright-ignore` (`# pyright: ignore`),
+ *   `mypy-ignore-errors` (`# mypy: ignore-errors`), `pylint-disable` (`# pylint: disable=`); `typing-cast` (a cast:
+ *   `cast(T, x)` imported from typing, or `typing.cast(...)`).
+ * - Go: `nolint` (`//nolint[:x]`), `lint-ignore` (staticcheck `//lint:ignore`, `//lint:file-ignore`).
+ * - Rust: `allow` (`#[allow(...)]`, `#![allow(...)]`), `unsafe` (an `unsafe { ... }` block: the borrow and type checks turned off there).
+ * - Java: `suppress-warnings` (`@SuppressWarnings(...)`).
+ * - C#: `pragma-warning-disable` (`#pragma warning disable`), `suppress-message` (`[SuppressMessage(...)]`),
+ *   `nullable-disable` (`#nullable disable`); `null-forgiving` (a cast: the postfix `x!`).
+ * - Ruby: `rubocop-disable` (`# rubocop:disable|todo`, `# standard:disable`), `steep-ignore` (`# steep:ignore`).
+ * - PHP: `phpstan-ignore` (`@phpstan-ignore`, `-line`, `-next-line`), `psalm-suppress` (`@psalm-suppress`),
+ *   `phpcs-ignore` (`@codingStandardsIgnore*`, `phpcs:ignore`, `phpcs:disable`).
+ */
+export type SuppressionKind =
+  | "ts-ignore" | "ts-expect-error" | "ts-nocheck" | "eslint-disable" | "as-any" | "as-unknown-as"
+  | "type-ignore" | "noqa" | "pyright-ignore" | "mypy-ignore-errors" | "pylint-disable" | "typing-cast"
+  | "nolint" | "lint-ignore"
+  | "allow" | "unsafe"
+  | "suppress-warnings"
+  | "pragma-warning-disable" | "suppress-message" | "nullable-disable" | "null-forgiving"
+  | "rubocop-disable" | "steep-ignore"
+  | "phpstan-ignore" | "psalm-suppress" | "phpcs-ignore";
+
+/** Kinds of {@link SuppressionKind} that are casts (an expression that tells the checker to trust it), not comments or attributes. */
+export const CAST_KINDS: ReadonlySet<SuppressionKind> = new Set(["as-any", "as-unknown-as", "typing-cast", "null-forgiving"]);
+
+/** A comment, attribute or cast that silences a checker: `@ts-ignore`, `eslint-disable…`, `as any`, `# noqa`, `#[allow(...)]` (see {@link SuppressionKind}). */
 export interface SuppressionFact {
-  kind: "ts-ignore" | "ts-expect-error" | "ts-nocheck" | "eslint-disable" | "as-any" | "as-unknown-as" | "type-ignore" | "noqa" | "nolint" | "allow";
+  kind: SuppressionKind;
   line: number;
   /** The normalised text (the comment, or the cast expression), for messages and multiset matching. */
   text: string;

@@ -24,6 +24,7 @@ import {
   type Node,
   type TestDraft,
 } from "../parsers/tree-sitter.js";
+import { extractCodeFacts, type CodeSyntax, type GuardDraft } from "../parsers/tree-sitter-code.js";
 import type { AssertionFact, FileFacts, NonTestFunctionFact } from "../facts.js";
 import { isUnderTestDirectory, type LanguageModule } from "./language.js";
 
@@ -295,9 +296,84 @@ function extractCSharpDrafts(path: string, grammar: LoadedGrammar, root: Node, c
   return { tests, assertions, skips: [], nonTestFunctions: tests.length > 0 || isCSharpTestPath(path) ? nonTestFunctions : [], frameworks: [...frameworks] };
 }
 
+/** The exception a C# branch ends by throwing (a `throw` statement, or a block whose last statement is one), else null. */
+function csharpThrownBy(branch: Node | null): Node | null {
+  const last = branch?.type === "block" ? namedChildren(branch).at(-1) : branch;
+  return last?.type === "throw_statement" ? (namedChildren(last)[0] ?? null) : null;
+}
+
+/** A preprocessor directive's text as written: `#pragma warning disable CS0168`. */
+function directiveText(node: Node): string {
+  return `#${node.text.replace(/^#/, "").replace(/\s+/g, " ").trim()}`;
+}
+
+/**
+ * C#'s code facts (tree-sitter-code.ts): `#pragma warning disable`,
+ * `#nullable disable`, `[SuppressMessage(...)]` attributes, and the
+ * null-forgiving postfix `!` (a cast, kind `null-forgiving`); methods and
+ * constructors (`Class.Method`), and guards: an `if` whose branch ends in
+ * `throw` (an `else` that throws guards the negated condition), and
+ * `ArgumentNullException.ThrowIfNull(x)`-style calls.
+ */
+const CSHARP_CODE: CodeSyntax = {
+  comments: [],
+  suppressions: {
+    // tree-sitter-c-sharp 0.20 leaves the `#` out of a directive's node.
+    pragma_directive: (node) => (/^#?\s*pragma\s+warning\s+disable\b/.test(node.text) ? { kind: "pragma-warning-disable", text: directiveText(node) } : null),
+    nullable_directive: (node) => (/\bdisable\b/.test(node.text) ? { kind: "nullable-disable", text: directiveText(node) } : null),
+    attribute: (node) => {
+      const name = node.childForFieldName("name")?.text ?? namedChildren(node)[0]?.text ?? "";
+      return /(^|\.)SuppressMessage(Attribute)?$/.test(name) ? { kind: "suppress-message" } : null;
+    },
+    postfix_unary_expression: (node) => (node.child(node.childCount - 1)?.type === "!" ? { kind: "null-forgiving" } : null),
+  },
+  functions: {
+    method_declaration: (node) => ({ name: node.childForFieldName("name")?.text ?? "<anonymous>", body: node.childForFieldName("body") }),
+    constructor_declaration: (node) => ({ name: node.childForFieldName("name")?.text ?? "<init>", body: node.childForFieldName("body") }),
+  },
+  containers: Object.fromEntries(
+    ["class_declaration", "struct_declaration", "record_declaration", "interface_declaration"].map((type) => [type, (node: Node) => node.childForFieldName("name")?.text ?? null]),
+  ),
+  calls: {
+    invocation_expression: (node) => {
+      const callee = node.childForFieldName("function");
+      if (callee?.type === "identifier") return callee.text;
+      if (callee?.type === "member_access_expression") return callee.childForFieldName("name")?.text ?? null;
+      return null;
+    },
+  },
+  guards: {
+    if_statement: (node) => {
+      const condition = node.childForFieldName("condition");
+      if (!condition) return [];
+      const guards: GuardDraft[] = [];
+      const thrown = csharpThrownBy(node.childForFieldName("consequence"));
+      if (thrown) guards.push({ condition, action: thrown });
+      const alternative = node.childForFieldName("alternative");
+      const thrownElse = alternative && alternative.type !== "if_statement" ? csharpThrownBy(alternative) : null;
+      if (thrownElse) guards.push({ condition, action: thrownElse, isNegated: true });
+      return guards;
+    },
+    invocation_expression: (node) => {
+      const callee = node.childForFieldName("function");
+      const name = callee?.type === "member_access_expression" ? (callee.childForFieldName("name")?.text ?? "") : "";
+      const first = node.childForFieldName("arguments")?.namedChild(0);
+      return /^ThrowIf/.test(name) && first && callee ? [{ condition: first, action: callee }] : [];
+    },
+  },
+  identifierTypes: new Set(["identifier"]),
+};
+
 /** Facts of one C# file (see the module comment). Never throws for bad content. */
 export function extractCSharpFacts(path: string, content: string): Promise<FileFacts> {
-  return extractWithTreeSitter(LANGUAGE_ID, QUERIES, isCSharpTestPath(path), content, (grammar, root) => extractCSharpDrafts(path, grammar, root, content));
+  return extractWithTreeSitter(
+    LANGUAGE_ID,
+    QUERIES,
+    isCSharpTestPath(path),
+    content,
+    (grammar, root) => extractCSharpDrafts(path, grammar, root, content),
+    (root) => extractCodeFacts(root, CSHARP_CODE, content),
+  );
 }
 
 /** The C# language module: `.cs`, parsed with tree-sitter-c-sharp. */

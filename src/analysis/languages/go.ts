@@ -23,6 +23,7 @@ import {
   type SkipDraft,
   type TestDraft,
 } from "../parsers/tree-sitter.js";
+import { extractCodeFacts, type CodeSyntax } from "../parsers/tree-sitter-code.js";
 import type { AssertionFact, FileFacts, NonTestFunctionFact } from "../facts.js";
 import type { LanguageModule } from "./language.js";
 
@@ -429,9 +430,88 @@ function extractGoDrafts(path: string, grammar: LoadedGrammar, root: Node, conte
   return { tests: allTests, assertions, skips, nonTestFunctions, frameworks };
 }
 
+/** Callees whose result is an error value: `errors.New`, `fmt.Errorf`, `pkg.Wrap`, `NewValidationError`, `status.Error`. */
+const GO_ERROR_CALL = /(^|\.)(New|Errorf|Wrapf?|WithMessagef?|WithStack|Join)$|Err|Error/;
+
+/** True when a returned Go expression is an error (not `nil`): `err`, `ErrX`, `fmt.Errorf(...)`, `&ParseError{...}`. */
+function isGoError(node: Node): boolean {
+  switch (node.type) {
+    case "identifier":
+      return /^err|Err|Error$/.test(node.text);
+    case "selector_expression":
+      return /^Err|Error$/.test(node.childForFieldName("field")?.text ?? "");
+    case "call_expression":
+      return GO_ERROR_CALL.test(node.childForFieldName("function")?.text ?? "");
+    case "unary_expression":
+    case "composite_literal": {
+      const inner = node.type === "unary_expression" ? node.childForFieldName("operand") : node;
+      return /Err|Error/.test(inner?.childForFieldName("type")?.text ?? "");
+    }
+    default:
+      return false;
+  }
+}
+
+/** The error a Go block ends with: the last value of a final `return` when it is an error, or a final `panic(...)`. */
+function goErrorExit(block: Node | null): Node | null {
+  const last = block ? namedChildren(block).at(-1) : undefined;
+  if (!last) return null;
+  if (last.type === "return_statement") {
+    const values = namedChildren(last)[0];
+    const error = values?.type === "expression_list" ? namedChildren(values).at(-1) : values;
+    return error && isGoError(error) ? error : null;
+  }
+  const call = last.type === "expression_statement" ? last.namedChild(0) : null;
+  return call?.type === "call_expression" && call.childForFieldName("function")?.text === "panic" ? call : null;
+}
+
+/**
+ * Go's code facts (tree-sitter-code.ts): `//nolint[:x]` and staticcheck's
+ * `//lint:ignore` / `//lint:file-ignore` comments, functions and methods
+ * (`Type.Method`), and guards: an `if` whose block ends by returning an
+ * error (`if err != nil { return nil, err }`) or panicking.
+ */
+const GO_CODE: CodeSyntax = {
+  comments: [
+    { kind: "nolint", pattern: /\/\/\s*nolint\b/ },
+    { kind: "lint-ignore", pattern: /\/\/\s*lint:(?:file-)?ignore\b/ },
+  ],
+  functions: {
+    function_declaration: (node) => ({ name: node.childForFieldName("name")?.text ?? "<anonymous>", body: node.childForFieldName("body") }),
+    method_declaration: (node) => {
+      const receiver = node.childForFieldName("receiver")?.descendantsOfType("type_identifier")[0]?.text;
+      const name = node.childForFieldName("name")?.text ?? "<anonymous>";
+      return { name: receiver ? `${receiver}.${name}` : name, body: node.childForFieldName("body") };
+    },
+  },
+  calls: {
+    call_expression: (node) => {
+      const callee = node.childForFieldName("function");
+      if (callee?.type === "identifier") return callee.text;
+      if (callee?.type === "selector_expression") return callee.childForFieldName("field")?.text ?? null;
+      return null;
+    },
+  },
+  guards: {
+    if_statement: (node) => {
+      const condition = node.childForFieldName("condition");
+      const action = goErrorExit(node.childForFieldName("consequence"));
+      return condition && action ? [{ condition, action }] : [];
+    },
+  },
+  identifierTypes: new Set(["identifier"]),
+};
+
 /** Facts of one Go file (see the module comment). Never throws for bad content. */
 export function extractGoFacts(path: string, content: string): Promise<FileFacts> {
-  return extractWithTreeSitter(LANGUAGE_ID, QUERIES, isGoTestPath(path), content, (grammar, root) => extractGoDrafts(path, grammar, root, content));
+  return extractWithTreeSitter(
+    LANGUAGE_ID,
+    QUERIES,
+    isGoTestPath(path),
+    content,
+    (grammar, root) => extractGoDrafts(path, grammar, root, content),
+    (root) => extractCodeFacts(root, GO_CODE, content),
+  );
 }
 
 /** The Go language module: `.go`, parsed with tree-sitter-go. */

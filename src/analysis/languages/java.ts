@@ -24,6 +24,7 @@ import {
   type Node,
   type TestDraft,
 } from "../parsers/tree-sitter.js";
+import { extractCodeFacts, type CodeSyntax, type GuardDraft } from "../parsers/tree-sitter-code.js";
 import { hashText, type AssertionFact, type FileFacts, type NonTestFunctionFact } from "../facts.js";
 import { isUnderTestDirectory, type LanguageModule } from "./language.js";
 
@@ -302,9 +303,79 @@ function extractJavaDrafts(path: string, grammar: LoadedGrammar, root: Node, con
   return { tests, assertions, skips: [], nonTestFunctions: tests.length > 0 || isJavaTestPath(path) ? nonTestFunctions : [], frameworks: [...frameworks] };
 }
 
+/** The exception a Java branch ends by throwing (a `throw` statement, or a block whose last statement is one), else null. */
+function thrownBy(branch: Node | null): Node | null {
+  const last = branch?.type === "block" ? namedChildren(branch).at(-1) : branch;
+  return last?.type === "throw_statement" ? (namedChildren(last)[0] ?? null) : null;
+}
+
+/** Precondition calls that throw when their first argument fails: Guava `checkArgument`, `Objects.requireNonNull`, Spring `Assert.notNull`. */
+const JAVA_PRECONDITIONS: ReadonlySet<string> = new Set(["checkArgument", "checkState", "checkNotNull", "checkElementIndex", "checkPositionIndex", "requireNonNull", "notNull", "isTrue", "hasText", "state"]);
+
+/** Annotation names that silence a checker: `@SuppressWarnings`, SpotBugs' `@SuppressFBWarnings`. */
+const JAVA_SUPPRESSING_ANNOTATION = /^(?:[\w.]+\.)?Suppress(?:FB)?Warnings$/;
+
+/** A Java annotation node as a `suppress-warnings` fact when it names a suppressing annotation. */
+function javaSuppression(node: Node): { kind: "suppress-warnings" } | null {
+  return JAVA_SUPPRESSING_ANNOTATION.test(node.childForFieldName("name")?.text ?? "") ? { kind: "suppress-warnings" } : null;
+}
+
+/**
+ * Java's code facts (tree-sitter-code.ts): `@SuppressWarnings(...)`
+ * annotations, methods and constructors (`Class.method`), and guards: an
+ * `if` whose branch ends in `throw` (an `else` that throws guards the
+ * negated condition), `assert` statements, and precondition calls
+ * (`Preconditions.checkArgument(x > 0)`, `Objects.requireNonNull(x)`).
+ */
+const JAVA_CODE: CodeSyntax = {
+  comments: [],
+  suppressions: { annotation: javaSuppression, marker_annotation: javaSuppression },
+  functions: {
+    method_declaration: (node) => ({ name: node.childForFieldName("name")?.text ?? "<anonymous>", body: node.childForFieldName("body") }),
+    constructor_declaration: (node) => ({ name: node.childForFieldName("name")?.text ?? "<init>", body: node.childForFieldName("body") }),
+  },
+  containers: Object.fromEntries(
+    ["class_declaration", "interface_declaration", "enum_declaration", "record_declaration"].map((type) => [type, (node: Node) => node.childForFieldName("name")?.text ?? null]),
+  ),
+  calls: { method_invocation: (node) => node.childForFieldName("name")?.text ?? null },
+  guards: {
+    if_statement: (node) => {
+      const wrapped = node.childForFieldName("condition");
+      const condition = wrapped && wrapped.namedChildCount === 1 ? (wrapped.namedChild(0) ?? wrapped) : wrapped;
+      if (!condition) return [];
+      const guards: GuardDraft[] = [];
+      const thrown = thrownBy(node.childForFieldName("consequence"));
+      if (thrown) guards.push({ condition, action: thrown });
+      const alternative = node.childForFieldName("alternative");
+      const thrownElse = alternative && alternative.type !== "if_statement" ? thrownBy(alternative) : null;
+      if (thrownElse) guards.push({ condition, action: thrownElse, isNegated: true });
+      return guards;
+    },
+    assert_statement: (node) => {
+      const condition = namedChildren(node)[0];
+      return condition ? [{ condition, action: "assert" }] : [];
+    },
+    method_invocation: (node) => {
+      const name = node.childForFieldName("name")?.text ?? "";
+      const first = node.childForFieldName("arguments")?.namedChild(0);
+      if (!JAVA_PRECONDITIONS.has(name) || !first) return [];
+      const object = node.childForFieldName("object")?.text;
+      return [{ condition: first, action: object ? `${object}.${name}` : name }];
+    },
+  },
+  identifierTypes: new Set(["identifier"]),
+};
+
 /** Facts of one Java file (see the module comment). Never throws for bad content. */
 export function extractJavaFacts(path: string, content: string): Promise<FileFacts> {
-  return extractWithTreeSitter(LANGUAGE_ID, QUERIES, isJavaTestPath(path), content, (grammar, root) => extractJavaDrafts(path, grammar, root, content));
+  return extractWithTreeSitter(
+    LANGUAGE_ID,
+    QUERIES,
+    isJavaTestPath(path),
+    content,
+    (grammar, root) => extractJavaDrafts(path, grammar, root, content),
+    (root) => extractCodeFacts(root, JAVA_CODE, content),
+  );
 }
 
 /** The Java language module: `.java`, parsed with tree-sitter-java. */

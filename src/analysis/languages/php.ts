@@ -24,6 +24,7 @@ import {
   type SkipDraft,
   type TestDraft,
 } from "../parsers/tree-sitter.js";
+import { extractCodeFacts, type CodeSyntax, type GuardDraft } from "../parsers/tree-sitter-code.js";
 import type { AssertionFact, FileFacts, NonTestFunctionFact } from "../facts.js";
 import { isUnderTestDirectory, type LanguageModule } from "./language.js";
 
@@ -229,9 +230,66 @@ function extractPhpDrafts(path: string, grammar: LoadedGrammar, root: Node): Ext
   return { tests, assertions, skips, nonTestFunctions: tests.length > 0 || isPhpTestPath(path) ? nonTestFunctions : [], frameworks };
 }
 
+/**
+ * PHP's code facts (tree-sitter-code.ts): `@phpstan-ignore[-line|-next-line]`,
+ * `@psalm-suppress`, and PHP_CodeSniffer's `@codingStandardsIgnore*` /
+ * `phpcs:ignore` / `phpcs:disable`, in `//`, `#` and docblock comments;
+ * functions and methods (`Class.method`), and guards: an `if` whose branch
+ * ends in `throw` (an `else` that throws guards the negated condition).
+ */
+const PHP_CODE: CodeSyntax = {
+  comments: [
+    { kind: "phpstan-ignore", pattern: /@phpstan-ignore(?:-line|-next-line)?\b/ },
+    { kind: "psalm-suppress", pattern: /@psalm-suppress\b/ },
+    { kind: "phpcs-ignore", pattern: /@codingStandardsIgnore(?:Line|Start|File)\b|\bphpcs:(?:ignore|disable)\b/ },
+  ],
+  functions: {
+    function_definition: (node) => ({ name: node.childForFieldName("name")?.text ?? "<anonymous>", body: node.childForFieldName("body") }),
+    method_declaration: (node) => ({ name: node.childForFieldName("name")?.text ?? "<anonymous>", body: node.childForFieldName("body") }),
+  },
+  containers: Object.fromEntries(
+    ["class_declaration", "trait_declaration", "interface_declaration", "enum_declaration"].map((type) => [type, (node: Node) => node.childForFieldName("name")?.text ?? null]),
+  ),
+  calls: {
+    function_call_expression: (node) => node.childForFieldName("function")?.text.split("\\").pop() ?? null,
+    member_call_expression: (node) => node.childForFieldName("name")?.text ?? null,
+    scoped_call_expression: (node) => node.childForFieldName("name")?.text ?? null,
+  },
+  guards: {
+    if_statement: (node) => {
+      const wrapped = node.childForFieldName("condition");
+      const condition = wrapped?.type === "parenthesized_expression" && wrapped.namedChildCount === 1 ? wrapped.namedChild(0) : wrapped;
+      if (!condition) return [];
+      const guards: GuardDraft[] = [];
+      const thrown = phpThrownBy(node.childForFieldName("body"));
+      if (thrown) guards.push({ condition, action: thrown });
+      const alternatives = node.childrenForFieldName("alternative").filter((child): child is Node => child !== null);
+      const onlyElse = alternatives.length === 1 && alternatives[0]?.type === "else_clause" ? alternatives[0] : null;
+      const thrownElse = onlyElse ? phpThrownBy(onlyElse.childForFieldName("body")) : null;
+      if (thrownElse) guards.push({ condition, action: thrownElse, isNegated: true });
+      return guards;
+    },
+  },
+  identifierTypes: new Set(["name", "variable_name"]),
+};
+
+/** The exception a PHP branch ends by throwing (`throw` as a statement or expression statement, alone or last in a block), else null. */
+function phpThrownBy(branch: Node | null): Node | null {
+  const last = branch?.type === "compound_statement" ? namedChildren(branch).at(-1) : branch;
+  const inner = last?.type === "expression_statement" ? last.namedChild(0) : last;
+  return inner?.type === "throw_expression" || inner?.type === "throw_statement" ? (namedChildren(inner)[0] ?? null) : null;
+}
+
 /** Facts of one PHP file (see the module comment). Never throws for bad content. */
 export function extractPhpFacts(path: string, content: string): Promise<FileFacts> {
-  return extractWithTreeSitter(LANGUAGE_ID, QUERIES, isPhpTestPath(path), content, (grammar, root) => extractPhpDrafts(path, grammar, root));
+  return extractWithTreeSitter(
+    LANGUAGE_ID,
+    QUERIES,
+    isPhpTestPath(path),
+    content,
+    (grammar, root) => extractPhpDrafts(path, grammar, root),
+    (root) => extractCodeFacts(root, PHP_CODE, content),
+  );
 }
 
 /** The PHP language module: `.php`, parsed with tree-sitter-php. */

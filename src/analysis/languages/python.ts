@@ -29,6 +29,7 @@ import {
   type SkipDraft,
   type TestDraft,
 } from "../parsers/tree-sitter.js";
+import { extractCodeFacts, type CodeSyntax, type GuardDraft } from "../parsers/tree-sitter-code.js";
 import type { AssertionFact, FileFacts, NonTestFunctionFact, TestFlag } from "../facts.js";
 import { isUnderTestDirectory, type LanguageModule } from "./language.js";
 
@@ -507,10 +508,80 @@ function extractPythonDrafts(path: string, grammar: LoadedGrammar, root: Node, c
   return { tests, assertions, skips, nonTestFunctions: collectsTests ? nonTestFunctions : [], frameworks };
 }
 
+/** `from typing import cast` (or typing_extensions), so a bare `cast(...)` is typing's. */
+const IMPORTS_TYPING_CAST = /\bfrom\s+typing(?:_extensions)?\s+import\s+(?:\([^)]*|[^\n]*)\bcast\b/;
+
+/** The raised exception of a block whose last statement is `raise X(...)` (or a bare `raise`), else null. */
+function raisedBy(block: Node | null): Node | string | null {
+  const last = block ? namedChildren(block).at(-1) : undefined;
+  if (last?.type !== "raise_statement") return null;
+  return namedChildren(last)[0] ?? "raise";
+}
+
+/**
+ * Python's code facts (tree-sitter-code.ts): suppression comments
+ * (`# type: ignore`, `# noqa`, `# pyright: ignore`, `# mypy: ignore-errors`,
+ * `# pylint: disable=`), `typing.cast` calls, functions (`Class.method`), and
+ * guards: an `if` whose branch ends in `raise` (an `else: raise` guards the
+ * negated condition) and `assert` statements.
+ */
+const PYTHON_CODE: CodeSyntax = {
+  comments: [
+    { kind: "type-ignore", pattern: /#\s*type:\s*ignore\b/ },
+    { kind: "noqa", pattern: /#\s*noqa\b/i },
+    { kind: "pyright-ignore", pattern: /#\s*pyright:\s*ignore\b/ },
+    { kind: "mypy-ignore-errors", pattern: /#\s*mypy:\s*ignore-errors\b/ },
+    { kind: "pylint-disable", pattern: /#\s*pylint:\s*disable(?:-next)?\s*=/ },
+  ],
+  suppressions: {
+    call: (node, context) => {
+      const callee = node.childForFieldName("function")?.text.replace(/\s+/g, "");
+      const isCast = callee === "typing.cast" || (callee === "cast" && IMPORTS_TYPING_CAST.test(context.content));
+      return isCast ? { kind: "typing-cast" } : null;
+    },
+  },
+  functions: {
+    function_definition: (node) => ({ name: node.childForFieldName("name")?.text ?? "<anonymous>", body: node.childForFieldName("body") }),
+  },
+  containers: { class_definition: (node) => node.childForFieldName("name")?.text ?? null },
+  calls: {
+    call: (node) => {
+      const callee = node.childForFieldName("function");
+      if (callee?.type === "identifier") return callee.text;
+      if (callee?.type === "attribute") return callee.childForFieldName("attribute")?.text ?? null;
+      return null;
+    },
+  },
+  guards: {
+    if_statement: (node) => {
+      const condition = node.childForFieldName("condition");
+      if (!condition) return [];
+      const guards: GuardDraft[] = [];
+      const raised = raisedBy(node.childForFieldName("consequence"));
+      if (raised) guards.push({ condition, action: raised });
+      const alternatives = node.childrenForFieldName("alternative").filter((child): child is Node => child !== null);
+      const onlyElse = alternatives.length === 1 && alternatives[0]?.type === "else_clause" ? alternatives[0] : null;
+      const raisedElse = onlyElse ? raisedBy(onlyElse.childForFieldName("body")) : null;
+      if (raisedElse) guards.push({ condition, action: raisedElse, isNegated: true });
+      return guards;
+    },
+    assert_statement: (node) => {
+      const condition = namedChildren(node)[0];
+      return condition ? [{ condition, action: "assert" }] : [];
+    },
+  },
+  identifierTypes: new Set(["identifier"]),
+};
+
 /** Facts of one Python file (see the module comment). Never throws for bad content. */
 export function extractPythonFacts(path: string, content: string): Promise<FileFacts> {
-  return extractWithTreeSitter(LANGUAGE_ID, QUERIES, isPythonTestPath(path), content, (grammar, root) =>
-    extractPythonDrafts(path, grammar, root, content),
+  return extractWithTreeSitter(
+    LANGUAGE_ID,
+    QUERIES,
+    isPythonTestPath(path),
+    content,
+    (grammar, root) => extractPythonDrafts(path, grammar, root, content),
+    (root) => extractCodeFacts(root, PYTHON_CODE, content),
   );
 }
 

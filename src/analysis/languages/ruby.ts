@@ -25,6 +25,7 @@ import {
   type SkipDraft,
   type TestDraft,
 } from "../parsers/tree-sitter.js";
+import { extractCodeFacts, type CodeSyntax } from "../parsers/tree-sitter-code.js";
 import type { AssertionFact, FileFacts, NonTestFunctionFact, TestFlag } from "../facts.js";
 import { isUnderTestDirectory, type LanguageModule } from "./language.js";
 
@@ -350,9 +351,63 @@ function extractRubyDrafts(path: string, grammar: LoadedGrammar, root: Node): Ex
   return { tests, assertions, skips, nonTestFunctions: tests.length > 0 || isRubyTestPath(path) ? nonTestFunctions : [], frameworks: [...frameworks] };
 }
 
+/** The exception a Ruby statement raises (`raise X, "m"`, `fail X`, a bare `raise`), else null. */
+function rubyRaised(statement: Node | null | undefined): Node | string | null {
+  if (!statement) return null;
+  if (statement.type === "identifier" && (statement.text === "raise" || statement.text === "fail")) return statement.text;
+  if (statement.type !== "call" || statement.childForFieldName("receiver")) return null;
+  const method = statement.childForFieldName("method")?.text;
+  if (method !== "raise" && method !== "fail") return null;
+  return statement.childForFieldName("arguments")?.namedChild(0) ?? method;
+}
+
+/** The exception the last statement of a Ruby branch (`then`/`else` body) raises, else null. */
+function rubyRaisedBy(branch: Node | null): Node | string | null {
+  return branch ? rubyRaised(namedChildren(branch).at(-1)) : null;
+}
+
+/**
+ * Ruby's code facts (tree-sitter-code.ts): `# rubocop:disable|todo` (and
+ * standardrb's `# standard:disable`) and `# steep:ignore` comments; methods
+ * (`Class.method`), and guards: `raise X if cond` / `unless cond` and an
+ * `if`/`unless` whose branch ends in `raise`.
+ */
+const RUBY_CODE: CodeSyntax = {
+  comments: [
+    { kind: "rubocop-disable", pattern: /#\s*(?:rubocop|standard):(?:disable|todo)\b/ },
+    { kind: "steep-ignore", pattern: /#\s*steep:ignore\b/ },
+  ],
+  functions: {
+    method: (node) => ({ name: node.childForFieldName("name")?.text ?? "<anonymous>", body: node.childForFieldName("body") ?? namedChildren(node).find((child) => child.type === "body_statement") ?? null }),
+    singleton_method: (node) => ({ name: node.childForFieldName("name")?.text ?? "<anonymous>", body: node.childForFieldName("body") ?? namedChildren(node).find((child) => child.type === "body_statement") ?? null }),
+  },
+  containers: { class: (node) => node.childForFieldName("name")?.text ?? null, module: (node) => node.childForFieldName("name")?.text ?? null },
+  calls: { call: (node) => node.childForFieldName("method")?.text ?? null },
+  guards: Object.fromEntries(
+    (["if_modifier", "unless_modifier", "if", "unless"] as const).map((type) => [
+      type,
+      (node: Node) => {
+        const condition = node.childForFieldName("condition");
+        const isNegated = type.startsWith("unless");
+        if (!condition) return [];
+        const action = type.endsWith("_modifier") ? rubyRaised(node.childForFieldName("body")) : rubyRaisedBy(node.childForFieldName("consequence"));
+        return action ? [{ condition, action, isNegated }] : [];
+      },
+    ]),
+  ),
+  identifierTypes: new Set(["identifier", "instance_variable"]),
+};
+
 /** Facts of one Ruby file (see the module comment). Never throws for bad content. */
 export function extractRubyFacts(path: string, content: string): Promise<FileFacts> {
-  return extractWithTreeSitter(LANGUAGE_ID, QUERIES, isRubyTestPath(path), content, (grammar, root) => extractRubyDrafts(path, grammar, root));
+  return extractWithTreeSitter(
+    LANGUAGE_ID,
+    QUERIES,
+    isRubyTestPath(path),
+    content,
+    (grammar, root) => extractRubyDrafts(path, grammar, root),
+    (root) => extractCodeFacts(root, RUBY_CODE, content),
+  );
 }
 
 /** The Ruby language module: `.rb`, parsed with tree-sitter-ruby. */

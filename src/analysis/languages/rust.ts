@@ -13,6 +13,7 @@ import {
   isComment,
   literalsOf,
   normalizedText,
+  namedChildren,
   queryCaptures,
   stringValue,
   type AssertionDraft,
@@ -21,6 +22,7 @@ import {
   type Node,
   type TestDraft,
 } from "../parsers/tree-sitter.js";
+import { extractCodeFacts, type CodeSyntax } from "../parsers/tree-sitter-code.js";
 import type { AssertionFact, FileFacts, NonTestFunctionFact } from "../facts.js";
 import { isUnderTestDirectory, type LanguageModule } from "./language.js";
 
@@ -179,9 +181,80 @@ function extractRustDrafts(path: string, grammar: LoadedGrammar, root: Node, con
   return { tests, assertions, skips: [], nonTestFunctions, frameworks: [...frameworks] };
 }
 
+/** A lint attribute that silences: `allow(...)`, also inside `cfg_attr(cond, allow(...))`. */
+const RUST_ALLOW = /^#!?\[(?:cfg_attr\(.*,)?allow\(/;
+
+/** The error a Rust block ends with: `return Err(...)`, a tail `Err(...)`, `panic!`/`bail!`/`unreachable!`, else null. */
+function rustErrorExit(block: Node | null): Node | null {
+  const last = block ? namedChildren(block).at(-1) : undefined;
+  const expression = last?.type === "expression_statement" ? last.namedChild(0) : last;
+  if (!expression) return null;
+  const value = expression.type === "return_expression" ? expression.namedChild(0) : expression;
+  if (value?.type === "call_expression" && /^(?:Result::)?Err$/.test(value.childForFieldName("function")?.text ?? "")) return value;
+  if (value?.type === "macro_invocation" && /^(panic|bail|unreachable|unimplemented|todo)$/.test(value.childForFieldName("macro")?.text ?? "")) return value;
+  return null;
+}
+
+/**
+ * Rust's code facts (tree-sitter-code.ts): `#[allow(...)]` / `#![allow(...)]`
+ * attributes (kind `allow`; tree-sitter-rust 0.20 reads an inner attribute on
+ * a file's first line as a shebang, so that is checked too), `unsafe { ... }`
+ * blocks (kind `unsafe`, text cut at 120 characters), functions
+ * (`Type.method` inside an impl), and guards: an `if` whose block ends in
+ * `return Err(...)`, a tail `Err(...)` or `panic!`/`bail!`, and the
+ * `assert!`/`ensure!` family.
+ */
+const RUST_CODE: CodeSyntax = {
+  comments: [],
+  suppressions: {
+    attribute_item: (node) => (RUST_ALLOW.test(node.text.replace(/\s+/g, "")) ? { kind: "allow" } : null),
+    inner_attribute_item: (node) => (RUST_ALLOW.test(node.text.replace(/\s+/g, "")) ? { kind: "allow" } : null),
+    shebang: (node) => (RUST_ALLOW.test(node.text.replace(/\s+/g, "")) ? { kind: "allow", text: node.text.replace(/\s+/g, "") } : null),
+    unsafe_block: () => ({ kind: "unsafe" }),
+  },
+  functions: {
+    function_item: (node) => ({ name: node.childForFieldName("name")?.text ?? "<anonymous>", body: node.childForFieldName("body") }),
+  },
+  containers: {
+    impl_item: (node) => node.childForFieldName("type")?.text.replace(/<.*$/s, "") ?? null,
+    trait_item: (node) => node.childForFieldName("name")?.text ?? null,
+    mod_item: (node) => node.childForFieldName("name")?.text ?? null,
+  },
+  calls: {
+    call_expression: (node) => {
+      const callee = node.childForFieldName("function");
+      if (callee?.type === "identifier") return callee.text;
+      if (callee?.type === "field_expression") return callee.childForFieldName("field")?.text ?? null;
+      if (callee?.type === "scoped_identifier") return callee.childForFieldName("name")?.text ?? null;
+      return null;
+    },
+  },
+  guards: {
+    if_expression: (node) => {
+      const condition = node.childForFieldName("condition");
+      const action = rustErrorExit(node.childForFieldName("consequence"));
+      return condition && action ? [{ condition, action }] : [];
+    },
+    macro_invocation: (node) => {
+      const name = node.childForFieldName("macro")?.text ?? "";
+      if (!/^(assert|ensure|debug_assert)$/.test(name)) return [];
+      const condition = node.namedChildren.find((child) => child?.type === "token_tree");
+      return condition ? [{ condition, action: `${name}!` }] : [];
+    },
+  },
+  identifierTypes: new Set(["identifier"]),
+};
+
 /** Facts of one Rust file (see the module comment). Never throws for bad content. */
 export function extractRustFacts(path: string, content: string): Promise<FileFacts> {
-  return extractWithTreeSitter(LANGUAGE_ID, QUERIES, isRustTestPath(path), content, (grammar, root) => extractRustDrafts(path, grammar, root, content));
+  return extractWithTreeSitter(
+    LANGUAGE_ID,
+    QUERIES,
+    isRustTestPath(path),
+    content,
+    (grammar, root) => extractRustDrafts(path, grammar, root, content),
+    (root) => extractCodeFacts(root, RUST_CODE, content),
+  );
 }
 
 /** The Rust language module: `.rs`, parsed with tree-sitter-rust. */

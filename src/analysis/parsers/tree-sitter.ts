@@ -29,7 +29,7 @@ import { setFlagsFromString } from "node:v8";
 import type { Language, Node, Parser, Query, Tree, TreeCursor } from "web-tree-sitter";
 import { RalphError } from "../../errors.js";
 import { debug } from "../../log.js";
-import { hashText, type AssertionFact, type FileFacts, type NonTestFunctionFact, type TestCase, type TestFlag, type TestFlags } from "../facts.js";
+import { hashText, type AssertionFact, type CodeFacts, type FileFacts, type NonTestFunctionFact, type TestCase, type TestFlag, type TestFlags } from "../facts.js";
 
 export type { Node } from "web-tree-sitter";
 
@@ -557,9 +557,13 @@ function toTestCase(draft: TestDraft, assertions: AssertionFact[]): TestCase {
 /** A language module's extraction step over a parsed tree. */
 export type DraftExtractor = (grammar: LoadedGrammar, root: Node, content: string) => ExtractedDrafts;
 
+/** A language module's code-facts step over a parsed tree (see tree-sitter-code.ts); run for non-test paths only. */
+export type CodeExtractor = (root: Node, content: string) => CodeFacts;
+
 /**
  * The whole extract() of a tree-sitter language: load the grammar, parse,
- * run the language's draft extractor, assemble facts. Bad content never
+ * run the language's draft extractor, assemble facts, and for a file that is
+ * not test code the language's code extractor, if it has one. Bad content never
  * throws: an unparsable file gets `parseError`, an extractor failure
  * `notAnalyzed`. A missing or mismatched grammar does throw (see loadGrammar).
  */
@@ -569,13 +573,17 @@ export async function extractWithTreeSitter(
   isTestPath: boolean,
   content: string,
   extractDrafts: DraftExtractor,
+  extractCode?: CodeExtractor,
 ): Promise<FileFacts> {
   const grammar = await loadGrammar(language, queryNames);
   const parsed = parseWithTreeSitter(grammar, content);
   if (!parsed.ok) return { language, isTestFile: isTestPath, tests: [], assertions: 0, frameworks: [], recoveredErrorCount: 0, parseError: parsed.error };
   try {
     const drafts = extractDrafts(grammar, parsed.tree.rootNode, content);
-    return assembleFacts(language, isTestPath, drafts, parsed.recoveredErrorCount);
+    const facts = assembleFacts(language, isTestPath, drafts, parsed.recoveredErrorCount);
+    // The code rules judge product code only: a test file's suppressions and guards are never read.
+    if (extractCode && !facts.isTestFile) facts.code = extractCode(parsed.tree.rootNode, content);
+    return facts;
   } catch (error) {
     const detail = error instanceof Error ? error.message : String(error);
     debug(() => `${language} extractor failed: ${error instanceof Error ? error.stack : detail}`);

@@ -21,7 +21,7 @@
  * into a helper, inverted or reworded does not fire.
  */
 
-import type { CatchFact, CodeFacts, FunctionFact, GuardFact, SchemaFact, SuppressionFact } from "../facts.js";
+import { CAST_KINDS, type CatchFact, type CodeFacts, type FunctionFact, type GuardFact, type SchemaFact, type SuppressionFact } from "../facts.js";
 import type { FileChange, Finding } from "../types.js";
 import { isProductCode, multisetMinus, usable, type RuleInput, type RulePair } from "./context.js";
 
@@ -51,8 +51,24 @@ const SUPPRESSION_WORDS: Record<SuppressionFact["kind"], string> = {
   "as-unknown-as": "an `as unknown as T` cast",
   "type-ignore": "# type: ignore",
   noqa: "# noqa",
+  "pyright-ignore": "# pyright: ignore",
+  "mypy-ignore-errors": "# mypy: ignore-errors",
+  "pylint-disable": "# pylint: disable",
+  "typing-cast": "a `typing.cast`",
   nolint: "//nolint",
+  "lint-ignore": "//lint:ignore",
   allow: "#[allow(...)]",
+  unsafe: "an `unsafe` block",
+  "suppress-warnings": "@SuppressWarnings",
+  "pragma-warning-disable": "#pragma warning disable",
+  "suppress-message": "[SuppressMessage]",
+  "nullable-disable": "#nullable disable",
+  "null-forgiving": "a null-forgiving `!`",
+  "rubocop-disable": "# rubocop:disable",
+  "steep-ignore": "# steep:ignore",
+  "phpstan-ignore": "@phpstan-ignore",
+  "psalm-suppress": "@psalm-suppress",
+  "phpcs-ignore": "a phpcs ignore",
 };
 
 interface CodeSide {
@@ -405,15 +421,21 @@ function suppressionFindings(path: string, before: CodeFacts | null, after: Code
     const sameKindAddedBefore = added.slice(0, index + 1).filter((other) => other.kind === fact.kind).length;
     return sameKindAddedBefore > sameKindRemoved;
   });
-  return netAdded.map((fact) => ({
-    type: "validation_bypass",
-    severity: "medium",
-    file: path,
-    line: fact.line,
-    message: `${SUPPRESSION_WORDS[fact.kind]} added in ${path}${fact.kind.startsWith("as-") ? `: ${fact.text}` : ""}`,
-    evidence: { rule: fact.kind.startsWith("as-") ? "cast_added" : "suppression_added", kind: fact.kind, text: fact.text },
-    allowed: false,
-  }));
+  return netAdded.map((fact) => {
+    const word = SUPPRESSION_WORDS[fact.kind];
+    const isCast = CAST_KINDS.has(fact.kind);
+    // The text says what is silenced (`# noqa: E501`, `#[allow(dead_code)]`) when it is more than the bare word.
+    const detail = isCast || (fact.text !== word && !word.startsWith("@ts-")) ? `: ${fact.text}` : "";
+    return {
+      type: "validation_bypass",
+      severity: "medium",
+      file: path,
+      line: fact.line,
+      message: `${word} added in ${path}${detail}`,
+      evidence: { rule: isCast ? "cast_added" : "suppression_added", kind: fact.kind, text: fact.text },
+      allowed: false,
+    };
+  });
 }
 
 /**
