@@ -13,7 +13,7 @@ import { createHash } from "node:crypto";
  * whenever extraction changes what it returns for the same input, so cached
  * facts from an older ralph are not reused.
  */
-export const EXTRACTOR_VERSION = 6;
+export const EXTRACTOR_VERSION = 7;
 
 /** The flags that take a test out of the run, or focus the run on it. */
 export interface TestFlags {
@@ -275,6 +275,8 @@ export interface FileFacts {
   notAnalyzed?: string;
   /** Facts about the file's code: imports, exports, guards, catches, suppressions, schemas (absent = not extracted). */
   code?: CodeFacts;
+  /** True for a product file that also declares tests (Rust's inline `#[cfg(test)]` modules): `code` covers the product part only. */
+  hasInlineTests?: boolean;
   /** Functions and methods of a test file that the runner does not collect (tree-sitter languages; absent = not extracted). */
   nonTestFunctions?: NonTestFunctionFact[];
 }

@@ -207,7 +207,7 @@ function rustErrorExit(block: Node | null): Node | null {
 const RUST_CODE: CodeSyntax = {
   comments: [],
   suppressions: {
-    attribute_item: (node) => (RUST_ALLOW.test(node.text.replace(/\s+/g, "")) ? { kind: "allow" } : null),
+    attribute_item: (node) => (RUST_ALLOW.test(node.text.replace(/\s+/g, "")) && !isRustTestItem(itemAfterAttributes(node)) ? { kind: "allow" } : null),
     inner_attribute_item: (node) => (RUST_ALLOW.test(node.text.replace(/\s+/g, "")) ? { kind: "allow" } : null),
     shebang: (node) => (RUST_ALLOW.test(node.text.replace(/\s+/g, "")) ? { kind: "allow", text: node.text.replace(/\s+/g, "") } : null),
     unsafe_block: () => ({ kind: "unsafe" }),
@@ -243,7 +243,24 @@ const RUST_CODE: CodeSyntax = {
     },
   },
   identifierTypes: new Set(["identifier"]),
+  testCode: {
+    mod_item: (node) => isRustTestItem(node),
+    function_item: (node) => isRustTestItem(node),
+  },
 };
+
+/** The item an attribute belongs to: the next named sibling that is not another attribute. */
+function itemAfterAttributes(node: Node): Node | null {
+  let sibling = node.nextNamedSibling;
+  while (sibling?.type === "attribute_item") sibling = sibling.nextNamedSibling;
+  return sibling;
+}
+
+/** True for test code in a product file: a `#[cfg(test)]` (or `cfg(all(test, …))`) item, or a function with a test attribute ({@link isTestAttribute}). */
+function isRustTestItem(node: Node | null): boolean {
+  if (!node || (node.type !== "mod_item" && node.type !== "function_item")) return false;
+  return attributesBefore(node).some((a) => isTestAttribute(a.path) || (a.path === "cfg" && /\btest\b/.test(a.args?.text ?? "")));
+}
 
 /** Facts of one Rust file (see the module comment). Never throws for bad content. */
 export function extractRustFacts(path: string, content: string): Promise<FileFacts> {
@@ -254,6 +271,7 @@ export function extractRustFacts(path: string, content: string): Promise<FileFac
     content,
     (grammar, root) => extractRustDrafts(path, grammar, root, content),
     (root) => extractCodeFacts(root, RUST_CODE, content),
+    true,
   );
 }
 

@@ -59,6 +59,12 @@ export interface CodeSyntax {
   guards?: Readonly<Record<string, (node: Node) => GuardDraft[]>>;
   /** Node types that are identifiers, for {@link GuardFact.names}. */
   identifierTypes: ReadonlySet<string>;
+  /**
+   * Test code inside a product file (Rust's `#[cfg(test)] mod tests`,
+   * `#[test] fn`): a node for which the handler of its type returns true is
+   * skipped with everything under it.
+   */
+  testCode?: Readonly<Record<string, (node: Node) => boolean>>;
 }
 
 /** What a handler may know about the file besides the node. */
@@ -200,7 +206,10 @@ export function extractCodeFacts(root: Node, syntax: CodeSyntax, content: string
       let current: Node | null = null;
       const nodeHere = (): Node => (current ??= cursor.currentNode);
       let shouldDescend = true;
-      if (isComment(type)) {
+      const isTestCode = syntax.testCode?.[type];
+      if (isTestCode?.(nodeHere())) {
+        shouldDescend = false;
+      } else if (isComment(type)) {
         suppressions.push(...commentSuppressions(nodeHere(), syntax.comments));
         shouldDescend = false;
       } else {

@@ -574,6 +574,8 @@ export async function extractWithTreeSitter(
   content: string,
   extractDrafts: DraftExtractor,
   extractCode?: CodeExtractor,
+  /** The language keeps tests beside the code (Rust): a non-test path gets code facts even when it declares tests. */
+  hasInlineTests = false,
 ): Promise<FileFacts> {
   const grammar = await loadGrammar(language, queryNames);
   const parsed = parseWithTreeSitter(grammar, content);
@@ -581,8 +583,12 @@ export async function extractWithTreeSitter(
   try {
     const drafts = extractDrafts(grammar, parsed.tree.rootNode, content);
     const facts = assembleFacts(language, isTestPath, drafts, parsed.recoveredErrorCount);
-    // The code rules judge product code only: a test file's suppressions and guards are never read.
-    if (extractCode && !facts.isTestFile) facts.code = extractCode(parsed.tree.rootNode, content);
+    // The code rules judge product code only: a test file's suppressions and guards are never read. A product
+    // file with inline tests (Rust) gets code facts; its syntax table skips the test items.
+    if (extractCode && (!facts.isTestFile || (hasInlineTests && !isTestPath))) {
+      facts.code = extractCode(parsed.tree.rootNode, content);
+      if (facts.isTestFile) facts.hasInlineTests = true;
+    }
     return facts;
   } catch (error) {
     const detail = error instanceof Error ? error.message : String(error);

@@ -75,6 +75,12 @@ export function isProductCode(pair: RulePair): boolean {
   return !isTestPair(pair) && !isTestSupportPath(pair.path) && !isGeneratedPath(pair.path);
 }
 
+/** True for a product file with inline tests on the side that has code facts (Rust): its code facts are product code. */
+export function isInlineTestedProductCode(pair: RulePair): boolean {
+  const side = pair.after ?? pair.before;
+  return side?.hasInlineTests === true && !isTestSupportPath(pair.path) && !isGeneratedPath(pair.path);
+}
+
 /** Extensions tried, in order, when an import specifier names no extension. */
 const RESOLVE_EXTENSIONS = [".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs", ".py", ".go", ".rs", ".rb", ".php", ".java", ".cs"];
 

@@ -23,7 +23,7 @@
 
 import { CAST_KINDS, type CatchFact, type CodeFacts, type FunctionFact, type GuardFact, type SchemaFact, type SuppressionFact } from "../facts.js";
 import type { FileChange, Finding } from "../types.js";
-import { isProductCode, multisetMinus, usable, type RuleInput, type RulePair } from "./context.js";
+import { isInlineTestedProductCode, isProductCode, multisetMinus, usable, type RuleInput, type RulePair } from "./context.js";
 
 /** Schema methods that accept more than before when added. */
 const LOOSENING_METHODS: ReadonlySet<string> = new Set([
@@ -78,7 +78,7 @@ interface CodeSide {
 
 function codePairs(pairs: readonly RulePair[]): { path: string; before: CodeFacts | null; after: CodeFacts | null }[] {
   return pairs
-    .filter((pair) => isProductCode(pair) && !(pair.before !== null && usable(pair.before) === null))
+    .filter((pair) => (isProductCode(pair) || isInlineTestedProductCode(pair)) && !(pair.before !== null && usable(pair.before) === null))
     .map((pair) => ({ path: pair.path, before: usable(pair.before)?.code ?? null, after: usable(pair.after)?.code ?? null }))
     .filter((pair) => pair.after !== null && (pair.before !== null || pair.after.suppressions !== undefined));
 }

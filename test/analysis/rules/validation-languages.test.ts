@@ -266,3 +266,35 @@ describe("guards of the tree-sitter languages", () => {
     await expectFindings({ name: _title, changes: [change(path, source, edit(source, removed, ""))], findings: [...findings] });
   });
 });
+
+describe("Rust product files with inline tests", () => {
+  const PRODUCT = `pub fn add(a: i32, b: i32) -> Result<i32, String> {
+    if a < 0 {
+        return Err("negative".to_string());
+    }
+    Ok(a + b)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn adds() {
+        assert_eq!(add(1, 2).unwrap(), 3);
+    }
+}
+`;
+
+  it("a suppression or removed guard in the product code is judged even though the file declares tests", async () => {
+    const allowed = PRODUCT.replace("pub fn add", "#[allow(clippy::all)]\npub fn add");
+    await expectFindings({ name: "allow added", changes: [change("src/lib.rs", PRODUCT, allowed)], findings: ["validation_bypass/medium src/lib.rs"] });
+    const unguarded = PRODUCT.replace('    if a < 0 {\n        return Err("negative".to_string());\n    }\n', "");
+    await expectFindings({ name: "guard removed", changes: [change("src/lib.rs", PRODUCT, unguarded)], findings: ["validation_bypass/high src/lib.rs"] });
+  });
+
+  it("what happens inside #[cfg(test)] and #[test] items is test code: no validation finding", async () => {
+    const inTests = PRODUCT.replace("    #[test]\n    fn adds() {", "    #[allow(unused)]\n    #[test]\n    fn adds() {\n        let _x = unsafe { 1 };");
+    await expectFindings({ name: "allow and unsafe in the test module", changes: [change("src/lib.rs", PRODUCT, inTests)], findings: [] });
+  });
+});
