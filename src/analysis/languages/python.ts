@@ -327,7 +327,9 @@ function isTruthyLiteral(node: Node): boolean {
 
 /** One `assert` statement as an AssertionFact. */
 function assertStatementFact(statement: Node, line: number): AssertionFact {
-  const expression = namedChildren(statement)[0];
+  let expression = namedChildren(statement)[0];
+  // `assert (\n  a\n  == b\n)` (Black's layout for long asserts) is `assert a == b`; a tuple `assert (a, b)` is not unwrapped.
+  while (expression?.type === "parenthesized_expression") expression = namedChildren(expression)[0];
   if (!expression) return { line, matcher: "assert", strength: 1, tautology: false };
   if (isLiteral(expression)) {
     const isTautology = isTruthyLiteral(expression);

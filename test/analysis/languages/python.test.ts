@@ -113,6 +113,7 @@ describe("python: assertions", () => {
     ["assert a != b", "assert f() != 1", { matcher: "assert !=", strength: 2, negated: true }],
     ["assert not a", "assert not f()", { matcher: "assert not", strength: 1, negated: true }],
     ["assert x == x is a tautology", "assert x == x", { strength: 0, tautology: true }],
+    ["a parenthesized assert (Black's layout) is the same assert", "assert (\n            f(1)\n            == 2\n        )", { matcher: "assert ==", strength: 3, actual: "f ( 1 )", expected: "2" }],
     ["self.assertEqual", "self.assertEqual(f(), 2)", { matcher: "assertEqual", strength: 3, actual: "f ( )", expected: "2" }],
     ["self.assertTrue", "self.assertTrue(f())", { matcher: "assertTrue", strength: 1 }],
     ["self.assertTrue(True) is a tautology", "self.assertTrue(True)", { strength: 0, tautology: true }],
