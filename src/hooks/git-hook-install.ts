@@ -62,7 +62,17 @@ if [ ! -x "$ralph_node" ] || [ ! -f "$ralph_cli" ]; then
   echo "ralph: pre-push: not checked: $ralph_node or $ralph_cli is missing (reinstall: ralph install --git-hooks)" >&2
   exit 0
 fi
-printf '%s' "$ralph_stdin" | "$ralph_node" "$ralph_cli" hook git pre-push "$@"
+# ralph exits 10 to refuse the push; any other failure of ralph itself (a broken install) lets it through.
+ralph_err=$(mktemp 2>/dev/null || echo "/tmp/ralph-pre-push.$$")
+printf '%s' "$ralph_stdin" | RALPH_PRE_PUSH_BLOCK_EXIT=10 "$ralph_node" "$ralph_cli" hook git pre-push "$@" 2>"$ralph_err"
+ralph_status=$?
+case $ralph_status in
+  0|10) cat "$ralph_err" >&2 ;;
+  *) echo "ralph: pre-push: not checked: ralph failed (exit $ralph_status): $(grep -m1 -E 'Error|error' "$ralph_err" || tail -n 1 "$ralph_err"); run: ralph doctor" >&2 ;;
+esac
+rm -f "$ralph_err"
+[ "$ralph_status" -eq 10 ] && exit 1
+exit 0
 `;
 }
 

@@ -85,12 +85,14 @@ export interface PushGit {
   /** The commit an object name peels to (a commit, or the commit an annotated tag points at), or null when it is not in this repository or is no commit. */
   peelToCommit(oid: string): string | null;
   /**
-   * The commits reachable from `commit` and from no remote-tracking ref of
-   * `remote` (of any remote when `remote` is null), oldest first (parents
-   * before children), each with its parents: `git rev-list --topo-order
-   * --reverse --parents <commit> --not --remotes[=<remote>]`.
+   * The commits reachable from `commit` and from none of the refs of
+   * `scope`, oldest first (parents before children), each with its parents:
+   * `git rev-list --topo-order --reverse --parents <commit> --not …` with
+   * `--remotes=<remote>` (a string), `--remotes` (null: every remote), or
+   * every local branch and tag but `exceptLocalRef` (`--exclude=<ref>
+   * --glob=refs/heads/*`, the same for refs/tags/*).
    */
-  newCommits(commit: string, remote: string | null): { oid: string; parents: string[] }[];
+  newCommits(commit: string, scope: string | null | { exceptLocalRef: string }): { oid: string; parents: string[] }[];
 }
 
 /**
@@ -104,9 +106,9 @@ export interface PushGit {
  * - `base`: judge `base` -> `to`; `via` says how the base was found.
  */
 export type BaseChoice =
-  | { kind: "skip"; reason: "deletion" | "unchanged" | "nothing-new" | "not-a-commit" }
+  | { kind: "skip"; reason: "deletion" | "unchanged" | "nothing-new" | "not-a-commit" | "ralph-refs" }
   | { kind: "root"; to: string }
-  | { kind: "base"; base: string; to: string; via: "remote-oid" | "remote-tracking" };
+  | { kind: "base"; base: string; to: string; via: "remote-oid" | "remote-tracking" | "local-refs" };
 
 /**
  * Chooses the base of one update:
@@ -118,8 +120,12 @@ export type BaseChoice =
  *    commits reachable from local and from none of the remote's tracking
  *    refs (`remote` is the hook's first argument; when it equals the URL no
  *    named remote is used, so every remote's tracking refs count); none:
- *    skip; else the first parent of the oldest of them, or `root` when that
- *    commit has none.
+ *    skip; else the first parent of the oldest of them;
+ * 4. when that oldest commit is a root (the remote has no tracking refs
+ *    sharing the history: a fork never fetched, a push by URL), the same
+ *    with every remote's tracking refs, then with every other local branch
+ *    and tag (the best knowledge of what the remote already has); `root`
+ *    only when the history shares nothing with any of them.
  * Never throws for missing objects; errors of {@link PushGit} propagate.
  */
 export function chooseBase(update: PushUpdate, remote: string, url: string, git: PushGit): BaseChoice {
@@ -131,11 +137,18 @@ export function chooseBase(update: PushUpdate, remote: string, url: string, git:
     if (remoteCommit === to) return { kind: "skip", reason: "unchanged" };
     if (remoteCommit !== null) return { kind: "base", base: remoteCommit, to, via: "remote-oid" };
   }
-  const fresh = git.newCommits(to, remote === url ? null : remote);
-  const oldest = fresh[0];
-  if (oldest === undefined) return { kind: "skip", reason: "nothing-new" };
-  const parent = oldest.parents[0];
-  return parent === undefined ? { kind: "root", to } : { kind: "base", base: parent, to, via: "remote-tracking" };
+  const scopes: { scope: string | null | { exceptLocalRef: string }; via: "remote-tracking" | "local-refs" }[] = [
+    ...(remote === url ? [] : [{ scope: remote, via: "remote-tracking" as const }]),
+    { scope: null, via: "remote-tracking" },
+    { scope: { exceptLocalRef: update.localRef }, via: "local-refs" },
+  ];
+  for (const [index, { scope, via }] of scopes.entries()) {
+    const oldest = git.newCommits(to, scope)[0];
+    if (oldest === undefined) return index === 0 || via === "remote-tracking" ? { kind: "skip", reason: "nothing-new" } : { kind: "root", to };
+    const parent = oldest.parents[0];
+    if (parent !== undefined) return { kind: "base", base: parent, to, via };
+  }
+  return { kind: "root", to };
 }
 
 /**
@@ -155,8 +168,15 @@ export function realPushGit(cwd: string, env: NodeJS.ProcessEnv = process.env): 
         return null;
       }
     },
-    newCommits(commit, remote) {
-      const out = run(["rev-list", "--topo-order", "--reverse", "--parents", commit, "--not", remote === null ? "--remotes" : `--remotes=${remote}`]);
+    newCommits(commit, scope) {
+      // git rev-list: an --exclude applies to the next --glob only, and --glob patterns name full refs (refs/…).
+      const not =
+        scope === null
+          ? ["--remotes"]
+          : typeof scope === "string"
+            ? [`--remotes=${scope}`]
+            : [`--exclude=${scope.exceptLocalRef}`, "--glob=refs/heads/*", `--exclude=${scope.exceptLocalRef}`, "--glob=refs/tags/*"];
+      const out = run(["rev-list", "--topo-order", "--reverse", "--parents", commit, "--not", ...not]);
       return out
         .split("\n")
         .filter((line) => line !== "")
@@ -194,7 +214,8 @@ export interface PushOutcome {
 export async function judgePush(store: CheckpointStore, remote: string, url: string, updates: readonly PushUpdate[], git: PushGit, options: JudgeOptions = {}): Promise<PushOutcome> {
   const outcomes: UpdateOutcome[] = [];
   for (const update of updates) {
-    const choice = chooseBase(update, remote, url, git);
+    // ralph's own refs (sharing a loop: `git push origin 'refs/ralph/*:refs/ralph/*'`) hold checkpoints, caught regressions included.
+    const choice: BaseChoice = update.remoteRef.startsWith("refs/ralph/") ? { kind: "skip", reason: "ralph-refs" } : chooseBase(update, remote, url, git);
     if (choice.kind !== "base") {
       outcomes.push({ update, choice, verdict: "PASS", judgement: null });
       continue;

@@ -49,9 +49,10 @@ describe("chooseBase (unit)", () => {
   function fakeGit(known: string[], fresh: Record<string, { oid: string; parents: string[] }[]>, calls: string[] = []): PushGit {
     return {
       peelToCommit: (oid) => (known.includes(oid) ? oid : null),
-      newCommits: (commit, remote) => {
-        calls.push(`${commit} ${remote ?? "(all remotes)"}`);
-        return fresh[`${commit} ${remote ?? "*"}`] ?? [];
+      newCommits: (commit, scope) => {
+        const key = scope === null ? "*" : typeof scope === "string" ? scope : `except ${scope.exceptLocalRef}`;
+        calls.push(`${commit} ${scope === null ? "(all remotes)" : key}`);
+        return fresh[`${commit} ${key}`] ?? [];
       },
     };
   }
@@ -81,9 +82,22 @@ describe("chooseBase (unit)", () => {
     expect(calls).toEqual([`${C} (all remotes)`]);
   });
 
-  it("nothing new: skip; the oldest new commit is a root: a new history (PASS)", () => {
+  it("nothing new: skip; a root found in every scope: a new history (PASS)", () => {
     expect(chooseBase(update(C, Z), "origin", "url", fakeGit([C], {}))).toEqual({ kind: "skip", reason: "nothing-new" });
-    expect(chooseBase(update(C, Z), "origin", "url", fakeGit([C], { [`${C} origin`]: [{ oid: B, parents: [] }, { oid: C, parents: [B] }] }))).toEqual({ kind: "root", to: C });
+    const rootOnly = [{ oid: B, parents: [] }, { oid: C, parents: [B] }];
+    const everywhere = { [`${C} origin`]: rootOnly, [`${C} *`]: rootOnly, [`${C} except refs/heads/x`]: rootOnly };
+    expect(chooseBase(update(C, Z), "origin", "url", fakeGit([C], everywhere))).toEqual({ kind: "root", to: C });
+  });
+
+  it("a remote with no tracking refs (a fork, a push by URL): other remotes' refs, then the other local branches and tags", () => {
+    // Found by a break session: a fork never fetched made every push "a new history" (PASS).
+    const calls: string[] = [];
+    const whole = [{ oid: A, parents: [] }, { oid: B, parents: [A] }, { oid: C, parents: [B] }];
+    const git = fakeGit([A, B, C], { [`${C} fork`]: whole, [`${C} *`]: [{ oid: C, parents: [B] }] }, calls);
+    expect(chooseBase(update(C, Z), "fork", "url", git)).toEqual({ kind: "base", base: B, to: C, via: "remote-tracking" });
+    expect(calls).toEqual([`${C} fork`, `${C} (all remotes)`]);
+    const local = fakeGit([A, B, C], { [`${C} *`]: whole, [`${C} except refs/heads/x`]: [{ oid: C, parents: [B] }] });
+    expect(chooseBase(update(C, Z), "/srv/r.git", "/srv/r.git", local)).toEqual({ kind: "base", base: B, to: C, via: "local-refs" });
   });
 });
 
@@ -185,6 +199,50 @@ describe("git push through the installed hook (real git)", () => {
     expect(deleted.status, deleted.stderr).toBe(0);
     expect(deleted.stderr).toContain("refs/heads/harmless: PASS  deleted on the remote");
     expect(remoteRef(remote, "refs/heads/harmless")).toBeNull();
+  });
+
+  it("a fork that was never fetched, and a push by URL from a repository with no tracking refs, are judged (not 'a new history')", () => {
+    const { root } = makePushSetup();
+    const fork = join(makeTempDir("ralph-fork-"), "fork.git");
+    git(root, ["clone", "-q", "--bare", git(root, ["remote", "get-url", "origin"]).trim(), fork]);
+    git(root, ["remote", "add", "fork", fork]);
+    git(root, ["checkout", "-q", "-b", "tb"]);
+    writeFiles(root, { "test/math.test.ts": TESTS_AFTER });
+    commitAll(root, "drop a test");
+    const refused = push(root, ["fork", "tb"]);
+    expect(refused.status).not.toBe(0);
+    expect(refused.stderr).toContain("refs/heads/tb: BLOCK");
+    expect(remoteRef(fork, "refs/heads/tb")).toBeNull();
+    // No remote-tracking refs at all: the other local branches say what the remote has.
+    git(root, ["remote", "remove", "origin"]);
+    git(root, ["remote", "remove", "fork"]);
+    const byUrl = push(root, [fork, "tb"]);
+    expect(byUrl.status, byUrl.stderr).not.toBe(0);
+    expect(byUrl.stderr).toContain("BLOCK");
+  });
+
+  it("a broken ralph install (a module missing) lets the push through with one line, not a stack trace; refs/ralph pushes are not judged", () => {
+    const { root, remote } = makePushSetup();
+    const hookPath = join(root, ".git", "hooks", "pre-push");
+    const broken = join(makeTempDir("ralph-broken-"), "cli.js");
+    writeFileSync(broken, 'import "./chunks/missing-ABCDEFGH.js";\n');
+    writeFileSync(hookPath, readFileSync(hookPath, "utf8").replace(/^ralph_cli=.*$/m, `ralph_cli="${broken}"`));
+    writeFiles(root, { "test/math.test.ts": TESTS_AFTER });
+    commitAll(root, "simplify the tests");
+    const pushed = push(root, ["origin", "main"]);
+    expect(pushed.status, pushed.stderr).toBe(0);
+    expect(pushed.stderr).toMatch(/ralph: pre-push: not checked: ralph failed \(exit 1\): .*ERR_MODULE_NOT_FOUND|Cannot find module/);
+    expect(pushed.stderr).not.toContain("at ");
+    // A working install again: sharing ralph's refs is not judged (they hold the caught deletion).
+    expect(runRalph(root, ["install", "--git-hooks"]).status).toBe(0);
+    writeFiles(root, { "test/math.test.ts": TESTS_BEFORE });
+    expect(runRalph(root, ["checkpoint", "--loop", "l"]).status).toBe(0);
+    writeFiles(root, { "test/math.test.ts": TESTS_AFTER });
+    expect(runRalph(root, ["checkpoint", "--loop", "l"]).status).toBe(0);
+    const shared = push(root, ["origin", "refs/ralph/l/head:refs/ralph/l/head"]);
+    expect(shared.status, shared.stderr).toBe(0);
+    expect(shared.stderr).toContain("refs/ralph/l/head: PASS  ralph's checkpoints (refs/ralph/): shared as they are, not judged");
+    expect(remoteRef(remote, "refs/ralph/l/head")).not.toBeNull();
   });
 
   it("one blocked update refuses the whole push (several refs at once)", () => {

@@ -213,13 +213,17 @@ export async function runGitPrePush(args: readonly string[], io: HookIo): Promis
       }
     }
     if (outcome.blocked) {
+      const types = [...new Set(outcome.updates.flatMap((o) => (o.judgement?.findings ?? []).filter((f) => !f.allowed && (f.severity === "critical" || f.severity === "high")).map((f) => f.type)))];
+      const trailers = types.map((t) => `--trailer 'Ralph-Allow: ${t} <why>'`).join(" ");
       lines.push(
         "ralph: push refused: a pushed change deletes, disables or weakens tests or bypasses validation.",
-        "ralph: if it is intended, say so in the pushed commit with a trailer 'Ralph-Allow: <type> <reason>' (e.g. git commit --amend --trailer 'Ralph-Allow: test_deletion <why>') and push again.",
+        `ralph: if it is intended, say so in the pushed commit and push again: git commit --amend ${trailers}`,
       );
     }
     io.stderr(`${lines.join("\n")}\n`);
-    return outcome.blocked ? 1 : 0;
+    // The installed script asks for a distinct refusal status, so it can tell a refusal from ralph failing (which it lets through).
+    const blockExit = Number(io.env.RALPH_PRE_PUSH_BLOCK_EXIT);
+    return outcome.blocked ? (Number.isInteger(blockExit) && blockExit > 1 && blockExit < 126 ? blockExit : 1) : 0;
   } catch (thrown) {
     const error = toRalphError(thrown);
     io.stderr(`ralph: pre-push: not checked, failed open: ${error.message}\n`);
@@ -233,6 +237,7 @@ const SKIP_NOTES = {
   unchanged: "already on the remote",
   "nothing-new": "no commit that the remote's tracking refs lack",
   "not-a-commit": "not a commit: nothing to judge",
+  "ralph-refs": "ralph's checkpoints (refs/ralph/): shared as they are, not judged",
 } as const;
 
 /** The command-table entry (for `ralph --help`); main.ts normally routes hook calls to {@link runHookCommand} before cac runs. */
