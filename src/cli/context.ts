@@ -16,10 +16,11 @@ export interface CommandContext {
 /**
  * A command's result: `json` is printed with --json (or --format json),
  * `text` otherwise; `exitCode` 1 only for check findings at or above the
- * fail threshold.
+ * fail threshold, 2 for a report that found something the user must fix
+ * (`ralph doctor`: an installed hook that does not answer).
  */
 export interface CommandOutput {
   json: unknown;
   text: string;
-  exitCode?: 0 | 1;
+  exitCode?: 0 | 1 | 2;
 }

@@ -4,7 +4,7 @@
  * other hooks, installing twice changes nothing, uninstall removes exactly
  * ralph's entries, and doctor runs each installed command.
  */
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { CLAUDE_EVENTS } from "../../src/hooks/claude-payload.js";
@@ -79,10 +79,24 @@ describe("ralph install / uninstall / doctor (built CLI)", () => {
     const path = join(root, ".claude", "settings.local.json");
     const moved = readFileSync(path, "utf8").replaceAll(cliPathForTests(), "/nonexistent/ralph/dist/cli.js");
     writeFileSync(path, moved);
-    const doctor = parseJsonOutput<{ ok: boolean; problems: number; checks: { status: string; detail: string }[] }>(runRalph(root, ["doctor", "--json"]));
+    const run = runRalph(root, ["doctor", "--json"]);
+    const doctor = parseJsonOutput<{ ok: boolean; problems: number; checks: { status: string; detail: string }[] }>(run);
     expect(doctor.ok).toBe(false);
     expect(doctor.problems).toBe(CLAUDE_EVENTS.length);
     expect(doctor.checks[0]?.detail).toMatch(/exit 1/);
+    // Hooks that do not answer are something the user must fix: exit 2.
+    expect(run.status).toBe(2);
+  });
+
+  it("doctor fails a pre-push hook git would ignore (not executable), and exits 0 when hooks are merely absent", () => {
+    const root = makeRepo({ "README.md": "# x\n" });
+    expect(runRalph(root, ["doctor"]).status).toBe(0);
+    expect(runRalph(root, ["install", "--git-hooks"]).status).toBe(0);
+    const hook = join(root, ".git", "hooks", "pre-push");
+    chmodSync(hook, 0o644);
+    const run = runRalph(root, ["doctor", "--json"]);
+    expect(run.status).toBe(2);
+    expect(parseJsonOutput<{ git_hooks: { status: string; detail: string } }>(run).git_hooks).toMatchObject({ status: "failed", detail: expect.stringContaining("not executable") });
   });
 
   it("doctor without an install says what to run; install without --claude is a usage error", () => {

@@ -10,10 +10,14 @@
  * It also looks at git's pre-push hook (`ralph install --git-hooks`): absent
  * or someone else's is only reported; ralph's is run the way git would run
  * its ralph part (`"<node>" "<cli>" hook git pre-push` with no updates on
- * stdin) and must exit 0 saying it had nothing to check. Only a ralph hook
- * that does not answer counts as a problem. JSON: `git_hooks` ({@link GitHookCheck}).
+ * stdin) and must exit 0 saying it had nothing to check; a hook file git
+ * would ignore (not executable) fails. Only a ralph hook that does not
+ * answer counts as a problem. JSON: `git_hooks` ({@link GitHookCheck}).
+ *
+ * Exit 0, or 2 when an installed hook does not answer (run the install again).
  */
 import { spawnSync } from "node:child_process";
+import { accessSync, constants } from "node:fs";
 import * as z from "zod/mini";
 import { HOOK_PLAN, installedRalphCommands } from "../../hooks/claude-settings.js";
 import { readSettingsFile, settingsPathFor } from "../../hooks/settings-file.js";
@@ -49,6 +53,15 @@ export interface GitHookCheck {
   detail: string;
 }
 
+function isExecutable(path: string): boolean {
+  try {
+    accessSync(path, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 async function checkGitHook(repo: Repository): Promise<GitHookCheck> {
   const { inspectGitHook } = await import("../../hooks/git-hook-install.js");
   const found = inspectGitHook(repo);
@@ -56,6 +69,8 @@ async function checkGitHook(repo: Repository): Promise<GitHookCheck> {
   if (found.state === "absent") return { ...base, status: "not-installed", detail: "no pre-push hook; to refuse test-deleting pushes run: ralph install --git-hooks" };
   if (found.state === "foreign") return { ...base, status: "foreign", detail: "a pre-push hook that is not ralph's; ralph install --git-hooks keeps it and runs it first" };
   if (!found.command) return { ...base, status: "failed", detail: "ralph's tag is there but not the node and cli paths; run: ralph install --git-hooks" };
+  if (!isExecutable(found.hook)) return { ...base, status: "failed", detail: "git ignores it: the file is not executable; run: ralph install --git-hooks" };
+  const chainedNote = base.chained && !isExecutable(base.chained) ? `; ${base.chained} is not executable, so neither git nor ralph runs it` : "";
   const started = performance.now();
   const result = spawnSync(found.command.node, [found.command.cli, "hook", "git", "pre-push", "ralph-doctor", "ralph-doctor"], {
     cwd: repo.workTree,
@@ -64,12 +79,14 @@ async function checkGitHook(repo: Repository): Promise<GitHookCheck> {
     timeout: 30_000,
   });
   const durationMs = Math.round(performance.now() - started);
-  const stderrLast = (result.stderr ?? "").trim().split("\n").pop() ?? "";
+  const stderrLines = (result.stderr ?? "").trim().split("\n");
+  // Node's crash ends with its version line: the first line naming an error says what is wrong.
+  const stderrLast = stderrLines.find((line) => /\b\w*Error\b|ralph:/.test(line))?.trim() ?? stderrLines.pop() ?? "";
   const ok = !result.error && result.status === 0 && /ralph: pre-push: nothing to check/.test(result.stderr ?? "");
   const detail = result.error
     ? `could not run: ${result.error.message}; run: ralph install --git-hooks`
     : ok
-      ? `answered${base.chained ? `; runs ${base.chained} first` : ""}`
+      ? `answered${base.chained ? `; runs ${base.chained} first` : ""}${chainedNote}`
       : `exit ${result.status ?? result.signal}: ${stderrLast || "(no stderr)"}; run: ralph install --git-hooks`;
   return { ...base, status: ok ? "ok" : "failed", exit_code: result.status, duration_ms: durationMs, detail };
 }
@@ -152,5 +169,7 @@ export async function run(ctx: CommandContext, _args: string[], raw: Record<stri
     problems === 0 ? "ralph: every hook answered" : `ralph: ${problems} of ${checks.length} hooks are missing or not answering; run: ralph install --claude`,
     ...(gitProblem ? ["ralph: the git pre-push hook is not answering; run: ralph install --git-hooks"] : []),
   ].join("\n");
-  return { json: { ok: problems + gitProblem === 0, problems: problems + gitProblem, checks, git_hooks: gitHook }, text };
+  // Exit 2 when an installed hook does not answer (the user must reinstall); hooks merely absent are not failures.
+  const failed = checks.some((c) => c.status === "failed") || gitHook.status === "failed";
+  return { json: { ok: problems + gitProblem === 0, problems: problems + gitProblem, checks, git_hooks: gitHook }, text, exitCode: failed ? 2 : 0 };
 }
