@@ -35,6 +35,7 @@ export type ErrorCode =
   | "E_CORRUPT" // a stored object or ref is unreadable or malformed
   | "E_CONFLICT" // a compare-and-swap on a ref lost after retries
   | "E_CONFIG" // aiwg.yml is not valid YAML or its agent_persistence section fails the schema
+  | "E_UNSUPPORTED" // a repository ralph cannot handle (SHA-256 object format)
   | "E_INTERNAL"; // a bug
 
 const USER_FIXABLE: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
@@ -50,6 +51,7 @@ const USER_FIXABLE: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
   "E_UNSAFE_PATH",
   "E_CONFLICT",
   "E_CONFIG",
+  "E_UNSUPPORTED",
 ]);
 
 /** The exit code class of an error code: 2 for user-fixable, 3 for the rest. */

@@ -77,7 +77,8 @@ function toPosix(p: string): string {
 /**
  * Locates the repository containing `cwd`.
  * @throws RalphError E_NOT_A_REPO when no git repository contains `cwd`;
- *   E_BARE_REPO when it is a bare repository (no work tree to checkpoint).
+ *   E_BARE_REPO when it is a bare repository (no work tree to checkpoint);
+ *   E_UNSUPPORTED for a SHA-256 repository (`extensions.objectFormat`).
  */
 export function openRepository(cwd: string): Repository {
   let start: string;
@@ -133,6 +134,13 @@ export function openRepository(cwd: string): Repository {
   }
   const commonDir = commonDirOf(gitDir);
   const config = readGitConfig(commonDir, gitDir);
+  const objectFormat = config.get("extensions.objectformat")?.toLowerCase();
+  if (objectFormat !== undefined && objectFormat !== "sha1") {
+    // gitrepository-layout(5) extensions.objectFormat: ralph's object store reads and writes SHA-1 objects only.
+    throw new RalphError("E_UNSUPPORTED", `${gitDir} uses the ${objectFormat} object format; ralph supports SHA-1 repositories only`, {
+      data: { path: gitDir, object_format: objectFormat },
+    });
+  }
   if (!workTree) {
     const configured = config.get("core.worktree");
     if (configured) workTree = realpathSync(resolve(gitDir, configured));

@@ -44,7 +44,7 @@ function expectJsonError(result: RunResult, exitCode: number, code: string): Err
   return parsed.error;
 }
 
-type Place = "repo" | "no-repo" | "bare" | "bare-subdir" | "bad-config";
+type Place = "repo" | "no-repo" | "bare" | "bare-subdir" | "bad-config" | "sha256";
 
 /** Where a case runs: a repo with one checkpoint in loop `l`, a plain folder, a bare repository, or a repo whose aiwg.yml fails the schema. */
 function placeFor(place: Place): string {
@@ -62,6 +62,14 @@ function placeFor(place: Place): string {
     case "bare": {
       const dir = makeTempDir("ralph-bare-");
       git(dir, ["init", "-q", "--bare", "-b", "main"]);
+      return dir;
+    }
+    case "sha256": {
+      const dir = makeTempDir("ralph-sha256-");
+      git(dir, ["init", "-q", "-b", "main", "--object-format=sha256"]);
+      writeFiles(dir, { "a.txt": "a\n" });
+      git(dir, ["add", "-A"]);
+      git(dir, ["commit", "-q", "-m", "one"]);
       return dir;
     }
     case "bare-subdir": {
@@ -86,6 +94,8 @@ const CASES: ErrorCase[] = [
   { name: "not a git repository (check)", place: "no-repo", args: ["check"], exit: 2, code: "E_NOT_A_REPO" },
   { name: "a bare repository", place: "bare", args: ["checkpoint"], exit: 2, code: "E_BARE_REPO" },
   { name: "inside a bare repository's refs folder", place: "bare-subdir", args: ["log"], exit: 2, code: "E_BARE_REPO" },
+  { name: "a SHA-256 repository (checkpoint)", place: "sha256", args: ["checkpoint"], exit: 2, code: "E_UNSUPPORTED" },
+  { name: "a SHA-256 repository (check)", place: "sha256", args: ["check", "--from", "HEAD"], exit: 2, code: "E_UNSUPPORTED" },
   { name: "unknown REV (revert)", place: "repo", args: ["revert", "nosuchref"], exit: 2, code: "E_UNKNOWN_REV" },
   { name: "unknown REV (diff)", place: "repo", args: ["diff", "nosuchref"], exit: 2, code: "E_UNKNOWN_REV" },
   { name: "unknown REV (check --from)", place: "repo", args: ["check", "--from", "nosuchref"], exit: 2, code: "E_UNKNOWN_REV" },
