@@ -38,6 +38,9 @@ export function isGoTestPath(path: string): boolean {
 /** `TestXxx` where Xxx does not start with a lower-case letter (the `go test` rule), or `Test` alone. */
 const TEST_NAME = /^Test($|[^\p{Ll}])/u;
 const FUZZ_NAME = /^Fuzz($|[^\p{Ll}])/u;
+/** `func ExampleXxx()` (testing package "Examples"): run by `go test` only when its body has an `// Output:` or `// Unordered output:` comment. */
+const EXAMPLE_NAME = /^Example($|[^\p{Ll}])/u;
+const EXAMPLE_OUTPUT = /\/\/\s*(Unordered output|Output):/i;
 
 /** Parameter types of tests, fuzz tests and helpers that receive a testing value. */
 const TESTING_PARAMETER = /(\w+)\s+\*?testing\.(T|B|F|TB)\b/g;
@@ -325,7 +328,8 @@ function extractGoDrafts(path: string, grammar: LoadedGrammar, root: Node, conte
     if (!definition || !name || !body) continue;
     const line = definition.startPosition.row + 1;
     const bodyHash = hashNode(body);
-    const isTest = isTestFile && ((TEST_NAME.test(name) && /\*\s*testing\.T\b/.test(params)) || (FUZZ_NAME.test(name) && /\*\s*testing\.F\b/.test(params)));
+    const isExample = EXAMPLE_NAME.test(name) && /^\(\s*\)$/.test(params) && EXAMPLE_OUTPUT.test(body.text);
+    const isTest = isTestFile && ((TEST_NAME.test(name) && /\*\s*testing\.T\b/.test(params)) || (FUZZ_NAME.test(name) && /\*\s*testing\.F\b/.test(params)) || isExample);
     if (!isTest) {
       if (isTestFile) nonTestFunctions.push({ name, suitePath: [], line, bodyHash });
       continue;

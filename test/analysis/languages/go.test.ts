@@ -21,6 +21,8 @@ describe("go: which tests run", () => {
     ["TestMain and benchmarks are not tests", "func TestMain(m *testing.M) {}\nfunc BenchmarkAdd(b *testing.B) {}\n", []],
     ["fuzz tests", "func FuzzAdd(f *testing.F) {}\n", ["FuzzAdd"]],
     ["helpers are not tests", "func helper(t *testing.T) {}\n", []],
+    // testing package: "Example functions without output comments are compiled but not executed."
+    ["examples with an output comment run; without one they only compile", 'func ExampleAdd() {\n\tfmt.Println(Add(1, 2))\n\t// Output: 3\n}\nfunc ExampleCalc_Sub() {\n\t// Unordered output:\n\t// 1\n}\nfunc ExampleNoOutput() {\n\tAdd(1, 2)\n}\nfunc Examplelower() {\n\t// Output: x\n}\n', ["ExampleAdd", "ExampleCalc_Sub"]],
     ["literal t.Run subtests, nested", 'func TestAdd(t *testing.T) {\n\tt.Run("small", func(t *testing.T) {\n\t\tt.Run("zero", func(t *testing.T) {})\n\t})\n}\n', ["TestAdd", "TestAdd > small", "TestAdd > small > zero"]],
   ])("%s", async (_title, body, ids) => {
     expect((await testsOf(body)).map((test) => test.id)).toEqual(ids);
