@@ -128,6 +128,50 @@ function macroFact(invocation: Node, matcher: string, line: number): AssertionFa
   return { line, matcher: name, strength: 1, tautology: false, actual: first.text };
 }
 
+/**
+ * Tests a local `macro_rules!` generates: a rule whose expansion holds
+ * `#[test] fn $name` with `$name:ident` in its pattern makes one test per
+ * `name` the file's invocations of that macro bind, found as an identifier
+ * followed by what follows `$name:ident` in the pattern (`(…)`, `:`, `,`…).
+ * E.g. `test! { u64_0(0u64, "0") u64_max(u64::MAX, "…") }` is two tests.
+ * Rows are recognised at the top level of the invocation only; a macro from
+ * another file or crate is not expanded (cargo counts those, ralph does not).
+ */
+function macroGeneratedTests(root: Node): TestDraft[] {
+  const generators = new Map<string, string>();
+  for (const definition of root.descendantsOfType("macro_definition").filter((node): node is Node => node !== null)) {
+    const macroName = definition.namedChildren.find((child) => child?.type === "identifier")?.text;
+    if (!macroName) continue;
+    for (const rule of definition.namedChildren.filter((child): child is Node => child?.type === "macro_rule")) {
+      const pattern = rule.namedChildren.find((child) => child?.type === "token_tree_pattern")?.text.replace(/\s+/g, "") ?? "";
+      const expansion = rule.namedChildren.find((child) => child?.type === "token_tree")?.text.replace(/\s+/g, "") ?? "";
+      const variable = /#\[(?:\w+::)*test\]fn\$(\w+)/.exec(expansion)?.[1];
+      const follower = variable ? new RegExp(`\\$${variable}:ident(.)`).exec(pattern)?.[1] : undefined;
+      if (follower) {
+        generators.set(macroName, follower);
+        break;
+      }
+    }
+  }
+  if (generators.size === 0) return [];
+  const drafts: TestDraft[] = [];
+  for (const invocation of root.descendantsOfType("macro_invocation").filter((node): node is Node => node !== null)) {
+    const follower = generators.get(invocation.childForFieldName("macro")?.text ?? "");
+    const tree = invocation.namedChildren.find((child) => child?.type === "token_tree");
+    if (!follower || !tree) continue;
+    const children = tree.children.filter((child): child is Node => child !== null);
+    children.forEach((child, index) => {
+      if (child.type !== "identifier") return;
+      const next = children[index + 1];
+      const isGroup = "([{".includes(follower);
+      if (!next || (isGroup ? !(next.type === "token_tree" && next.text.startsWith(follower)) : next.text !== follower)) return;
+      const row = isGroup ? next : child;
+      drafts.push({ name: child.text, suitePath: modulePath(invocation), line: child.startPosition.row + 1, node: child, bodyHash: hashNode(row), marks: {}, literals: literalsOf(row), body: row });
+    });
+  }
+  return drafts;
+}
+
 function extractRustDrafts(path: string, grammar: LoadedGrammar, root: Node, content: string): ExtractedDrafts {
   const tests: TestDraft[] = [];
   const nonTestFunctions: NonTestFunctionFact[] = [];
@@ -171,6 +215,9 @@ function extractRustDrafts(path: string, grammar: LoadedGrammar, root: Node, con
     }
     tests.push(draft);
   }
+
+  tests.push(...macroGeneratedTests(root));
+  tests.sort((a, b) => a.node.startIndex - b.node.startIndex);
 
   for (const match of queryCaptures(grammar, "assertions", root)) {
     const node = match.get("assertion");

@@ -22,6 +22,14 @@ describe("rust: which functions are tests", () => {
     ["#[cfg(test)] alone is not a test", "#[cfg(test)]\nfn helper() {}\n", []],
     ["nested modules", "mod inner {\n#[test]\nfn deep() {}\n}\n", ["tests > inner > deep"]],
     ["a comment between attributes", "#[test]\n// why\n#[ignore]\nfn c() {}\n", ["tests > c"]],
+    // dtolnay/itoa's tests/test.rs: cargo lists one test per row of a local test-generating macro.
+    [
+      "a local macro_rules! that generates #[test] fns: one test per row it is invoked with",
+      "macro_rules! test {\n($($name:ident($value:expr, $expected:expr))*) => {\n$(\n#[test]\nfn $name() { assert_eq!($value.to_string(), $expected); }\n)*\n};\n}\ntest! {\nu64_0(0u64, \"0\")\nu64_max(u64::MAX, \"18446744073709551615\")\n}\n#[test]\nfn plain() {}\n",
+      ["tests > u64_0", "tests > u64_max", "tests > plain"],
+    ],
+    ["a name per invocation (`$name:ident,`)", "macro_rules! case {\n($name:ident, $v:expr) => {\n#[test]\nfn $name() { assert!($v); }\n};\n}\ncase!(one, true);\ncase!(two, 1 == 1);\n", ["tests > one", "tests > two"]],
+    ["a macro that generates no tests generates none", "macro_rules! m {\n($name:ident) => { fn $name() {} };\n}\nm!(helper);\n", []],
   ])("%s", async (_title, items, ids) => {
     expect((await testsOf(items)).map((test) => test.id)).toEqual(ids);
   });
@@ -81,5 +89,16 @@ describe("rust: removing #[test]", () => {
     const before = wrap("    #[test]\n    fn a() {\n        assert_eq!(f(), 1);\n    }\n");
     const analysis = await analyzeChanges([{ path: "src/lib.rs", before, after: wrap(after) }]);
     expect(analysis.findings.map((finding) => [finding.type, finding.test])).toEqual(expected);
+  });
+});
+
+describe("rust: macro-generated tests", () => {
+  it("removing a row from a test-generating macro's invocation deletes that test", async () => {
+    const macro = 'macro_rules! test {\n($($name:ident($value:expr, $expected:expr))*) => {\n$(\n#[test]\nfn $name() { assert_eq!($value.to_string(), $expected); }\n)*\n};\n}\n';
+    const before = `${macro}test! {\nu64_0(0u64, "0")\nu64_max(u64::MAX, "18446744073709551615")\n}\n`;
+    const after = `${macro}test! {\nu64_0(0u64, "0")\n}\n`;
+    const analysis = await analyzeChanges([{ path: "tests/test.rs", before, after }]);
+    expect(analysis.findings.map((f) => `${f.type} ${f.test}`)).toEqual(["test_deletion u64_max"]);
+    expect(analysis.verdict).toBe("BLOCK");
   });
 });
