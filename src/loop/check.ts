@@ -20,6 +20,8 @@ export interface Judgement extends Analysis {
   stats: Analysis["stats"] & { duration_ms: number };
   /** Files changed between the two sides (store view; every path, analysable or not). */
   changes: TreeChange[];
+  /** What the user should know about the judgement itself: `Ralph-Allow` trailers that were ignored (a misspelt type). */
+  warnings: string[];
 }
 
 const FINDING_TYPES: readonly FindingType[] = [
@@ -56,9 +58,10 @@ export function parseAllowTrailer(value: string): AllowRule | null {
  * `toOid` and not reachable from `fromOid` (nor, when `fromOid` is a
  * checkpoint, from the user's HEAD it recorded in `Ralph-Head`). The walk
  * stops at those boundaries and at commits older than them (committer time,
- * as git's own date-ordered walks do), and after `maxCommits`.
+ * as git's own date-ordered walks do), and after `maxCommits`. A trailer
+ * whose type is not a finding type is skipped and described in `ignored`.
  */
-export function collectAllowRules(store: CheckpointStore, fromOid: string, toOid: string | null, maxCommits = 500): AllowRule[] {
+export function collectAllowRules(store: CheckpointStore, fromOid: string, toOid: string | null, maxCommits = 500, ignored: string[] = []): AllowRule[] {
   const rules: AllowRule[] = [];
   if (!toOid) return rules;
   const readCommit = (oid: string) => {
@@ -88,6 +91,10 @@ export function collectAllowRules(store: CheckpointStore, fromOid: string, toOid
     for (const value of trailerValues(parseTrailers(commit.message), "Ralph-Allow")) {
       const rule = parseAllowTrailer(value);
       if (rule) rules.push(rule);
+      else {
+        const type = value.trim().split(/\s+/)[0] ?? "";
+        ignored.push(`Ralph-Allow: ${value.trim()} (commit ${oid.slice(0, 12)}) was ignored: "${type}" is not a finding type; use one of ${FINDING_TYPES.join(", ")} or *`);
+      }
     }
     queue.push(...commit.parents);
   }
@@ -189,7 +196,8 @@ export async function judgeChange(
     fileChanges.push({ path: c.path, before, after });
   }
   const headForAllow = to.kind === "worktree" ? store.readRef("HEAD") : judgedUserCommit(store, to.oid);
-  const allow = [...(options.allow ?? []), ...collectAllowRules(store, from.oid, headForAllow)];
+  const warnings: string[] = [];
+  const allow = [...(options.allow ?? []), ...collectAllowRules(store, from.oid, headForAllow, 500, warnings)];
   const factsCache = options.factsCache === undefined ? openFactsCache(store.repo.ralphDir) : options.factsCache;
   const raw = await analyzeChanges(fileChanges, factsCache ? { allow, facts: factsCache } : { allow });
   const analysis = options.policy ? applyDetectionPolicy(raw, options.policy) : raw;
@@ -201,5 +209,6 @@ export async function judgeChange(
     from: from.oid,
     to: to.kind === "worktree" ? "WORKTREE" : to.oid,
     changes,
+    warnings,
   };
 }

@@ -63,6 +63,18 @@ describe("regressions", () => {
     expect(text).toMatch(/critical test_deletion\s+was line 5\n/);
   });
 
+  it("a Ralph-Allow trailer with a misspelt type is named as ignored, not silently dropped", () => {
+    const root = makeRepo({ "test/a.test.js": TWO_TESTS });
+    writeFiles(root, { "test/a.test.js": 'import { test } from "vitest";\ntest("one", () => {});\n' });
+    git(root, ["add", "-A"]);
+    git(root, ["commit", "-q", "-m", "drop two\n\nRalph-Allow: test_delition obsolete"]);
+    const result = runRalph(root, ["check", "--from", "HEAD~1", "--to", "HEAD"]);
+    expect(result.status).toBe(1);
+    expect(result.stdout).toMatch(/warning: Ralph-Allow: test_delition obsolete \(commit [0-9a-f]{12}\) was ignored: "test_delition" is not a finding type; use one of test_deletion, /);
+    const json = parseJsonOutput<{ warnings: string[] }>(runRalph(root, ["check", "--from", "HEAD~1", "--to", "HEAD", "--format", "json"]));
+    expect(json.warnings).toHaveLength(1);
+  });
+
   it("an empty --loop is an error, not the default loop", () => {
     const root = makeRepo({ "a.txt": "a\n" });
     const result = runRalph(root, ["checkpoint", "--loop", "", "--json"]);

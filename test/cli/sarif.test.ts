@@ -52,7 +52,7 @@ async function sampleJudgement(): Promise<Judgement> {
     ],
     { allow: [{ type: "coverage_regression", reason: "dropped the legacy exporter" }] },
   );
-  return { ...analysis, from: "a".repeat(40), to: "WORKTREE", stats: { ...analysis.stats, duration_ms: 5 }, changes: [] };
+  return { ...analysis, from: "a".repeat(40), to: "WORKTREE", stats: { ...analysis.stats, duration_ms: 5 }, changes: [], warnings: [] };
 }
 
 describe("the SARIF reporter", () => {
@@ -85,7 +85,7 @@ describe("the SARIF reporter", () => {
 
   it("writes a valid log with no results", async () => {
     const analysis = await analyzeChanges([]);
-    expectValid(JSON.parse(renderJudgementSarif({ ...analysis, from: "b".repeat(40), to: "c".repeat(40), stats: { ...analysis.stats, duration_ms: 1 }, changes: [] })));
+    expectValid(JSON.parse(renderJudgementSarif({ ...analysis, from: "b".repeat(40), to: "c".repeat(40), stats: { ...analysis.stats, duration_ms: 1 }, changes: [], warnings: [] })));
   });
 
   it.each([

@@ -70,6 +70,7 @@ export function renderJudgementText(j: Judgement, fromLabel: string, toLabel: st
     `${VERDICT_COLOUR[j.verdict](j.verdict)}  ${fromLabel} -> ${toLabel}: ${plural(j.findings.length, "finding")}${counts.length ? ` (${counts.join(", ")})` : ""}; ` +
       `${plural(j.stats.files_changed, "file")} changed, ${j.stats.files_analyzed} analysed; ${testStats}`,
   );
+  for (const warning of j.warnings ?? []) lines.push(`warning: ${warning}`);
   const byFile = new Map<string, Finding[]>();
   for (const f of j.findings) byFile.set(f.file, [...(byFile.get(f.file) ?? []), f]);
   for (const [file, findings] of byFile) {
