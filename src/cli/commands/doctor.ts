@@ -67,7 +67,13 @@ async function checkGitHook(repo: Repository): Promise<GitHookCheck> {
   const found = inspectGitHook(repo);
   const base = { hook: found.hook, chained: found.hasChained ? found.chainedPath : null, exit_code: null, duration_ms: null };
   if (found.state === "absent") return { ...base, status: "not-installed", detail: "no pre-push hook; to refuse test-deleting pushes run: ralph install --git-hooks" };
-  if (found.state === "foreign") return { ...base, status: "foreign", detail: "a pre-push hook that is not ralph's; ralph install --git-hooks keeps it and runs it first" };
+  if (found.state === "foreign") {
+    // install refuses to overwrite either file when both exist (an earlier install's chained hook was left behind).
+    const detail = found.hasChained
+      ? `a pre-push hook that is not ralph's, and ${found.chainedPath} from an earlier ralph install: keep the one you want (delete or move the other), then run ralph install --git-hooks`
+      : "a pre-push hook that is not ralph's; ralph install --git-hooks keeps it and runs it first";
+    return { ...base, status: "foreign", detail };
+  }
   if (!found.command) return { ...base, status: "failed", detail: "ralph's tag is there but not the node and cli paths; run: ralph install --git-hooks" };
   if (!isExecutable(found.hook)) return { ...base, status: "failed", detail: "git ignores it: the file is not executable; run: ralph install --git-hooks" };
   const chainedNote = base.chained && !isExecutable(base.chained) ? `; ${base.chained} is not executable, so neither git nor ralph runs it` : "";
