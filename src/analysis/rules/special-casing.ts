@@ -65,6 +65,22 @@ function literalsOf(test: TestCase): { inputs: Set<string>; expected: Set<string
   return { inputs, expected };
 }
 
+/**
+ * True when `returned` is a lower-case word formed from the lower-case word
+ * `compared` by a short suffix (`reject` -> `rejected`, `approve` ->
+ * `approved`, `run` -> `running`): code translating a vocabulary (a command
+ * to its outcome), which tests naturally exercise with the same pair.
+ * Both are literals as the facts print them (`"reject"`).
+ */
+function isInflectionOf(returned: string, compared: string): boolean {
+  const word = /^"([a-z]{3,})"$/;
+  const r = word.exec(returned)?.[1];
+  const c = word.exec(compared)?.[1];
+  if (!r || !c) return false;
+  const stem = c.endsWith("e") ? c.slice(0, -1) : c;
+  return r.startsWith(stem) && r.length > c.length && r.length - c.length <= 4;
+}
+
 const branchKey = (fact: LiteralBranchFact): string => `${fact.kind}\u0000${fact.compared.join("\u0001")}\u0000${fact.returns ?? ""}`;
 
 function runnerCheckFindings(path: string, before: CodeFacts | null, after: CodeFacts): Finding[] {
@@ -105,8 +121,9 @@ function literalFindings(path: string, before: CodeFacts | null, after: CodeFact
   for (const fact of added) {
     if (fact.returns === undefined) continue;
     const returns = fact.returns;
-    // Returning the very literal it compared is a whitelist (`mode === "ask" ? "ask" : "deny"`), not a faked result.
-    if (fact.compared.includes(returns)) continue;
+    // Returning the very literal it compared is a whitelist (`mode === "ask" ? "ask" : "deny"`), not a faked result;
+    // returning an inflection of it is a vocabulary (`decision === "reject" ? "rejected"`), not one either.
+    if (fact.compared.includes(returns) || fact.compared.some((literal) => isInflectionOf(returns, literal))) continue;
     const test = tests.find((candidate) => candidate.expected.has(returns) && fact.compared.some((literal) => candidate.inputs.has(literal)));
     if (!test) continue;
     if (fact.kind === "table") {

@@ -72,6 +72,15 @@ const mustNotFlag: RuleCase[] = [
     findings: [],
   },
   { name: "a runner check in a fixture tree (test data, not product code)", changes: src(withLine('if (process.env.VITEST) return "creme-brulee";'), "fixtures/languages/javascript/gamed/after/src/slug.ts"), findings: [] },
+  {
+    // Found by ralph's own dogfood check: `decision === "reject" ? "rejected" : …` maps a command name to its outcome.
+    name: "a word mapped to an inflection of itself (reject -> rejected): a vocabulary, not a faked result",
+    changes: [
+      change("test/gate.test.ts", null, 'import { expect, it } from "vitest";\nimport { outcomeOf } from "../src/gate";\nit("rejects", () => {\n  expect(outcomeOf("reject")).toBe("rejected");\n  expect(outcomeOf("abort")).toBe("aborted");\n});\n'),
+      change("src/gate.ts", "export const x = 1;\n", 'export const x = 1;\nexport function outcomeOf(decision: string): string {\n  return decision === "approve" ? "approved" : decision === "reject" ? "rejected" : "aborted";\n}\nexport const table = { reject: "rejected", abort: "aborted" };\n'),
+    ],
+    findings: [],
+  },
   { name: "an equals that compares fields", changes: [change("src/money.ts", "export class Money {\n  equals(other: Money): boolean {\n    return true;\n  }\n}\n", "export class Money {\n  equals(other: Money): boolean {\n    return this.cents === other.cents;\n  }\n}\n")], findings: [] },
 ];
 
