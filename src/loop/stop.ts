@@ -106,6 +106,10 @@ export async function decideStop(input: StopInput): Promise<StopDecision> {
   try {
     return await decideForLoop(store, loop, input, nowMs);
   } catch (error) {
+    if (error instanceof RalphError && error.code === "E_CONFIG") {
+      // The loop cannot be judged with a broken aiwg.yml: the session ends and the user is told what to fix.
+      return { action: "allow", why: `loop ${loop}: ${error.message}`, loop, message: `${error.message} (the loop's stop check did not run)` };
+    }
     if (error instanceof RalphError && error.code !== "E_INTERNAL") return allow(`loop ${loop}: ${error.message}`, loop);
     throw error;
   }

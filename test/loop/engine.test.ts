@@ -285,4 +285,12 @@ describe("the loop engine", () => {
     const record = readLoopState(repo, loop).iteration_history[0];
     expect(record?.findings).toEqual({ block: 0, warn: 1, types: [] });
   });
+  it("an invalid aiwg.yml: the Stop lets the session end and tells the user what to fix", () => {
+    const repo = makeRepo({ "a.txt": "a\n" });
+    start(repo, ["--completion", "false"]);
+    writeFiles(repo, { "aiwg.yml": "agent_persistence:\n  recovery:\n    max_retrys: 4\n" });
+    const stop = runRalph(repo, ["hook", "claude", "Stop"], { input: JSON.stringify({ hook_event_name: "Stop", session_id: "s1", cwd: repo }) });
+    expect(stop.status).toBe(0);
+    expect(JSON.parse(stop.stdout)).toEqual({ systemMessage: expect.stringContaining("aiwg.yml:3: agent_persistence.recovery.max_retrys") });
+  });
 });
