@@ -81,7 +81,78 @@ func Label(name string) string {
 }
 `;
 
+const JAVA_SHOP = `package shop;
+
+public class Money {
+    private int amount;
+
+    public int parse(String text) {
+        try {
+            return Integer.parseInt(text);
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("not a number: " + text, e);
+        }
+    }
+
+    public int total(int[] items) {
+        int s = 0;
+        for (int item : items) {
+            s += item;
+        }
+        return s;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof Money && ((Money) o).amount == amount;
+    }
+}
+`;
+
+const CS_SHOP = `namespace Shop;
+
+public class Money
+{
+    private int amount;
+
+    public int Parse(string text)
+    {
+        try
+        {
+            return int.Parse(text);
+        }
+        catch (FormatException e)
+        {
+            throw new ArgumentException("not a number: " + text, e);
+        }
+    }
+
+    public override bool Equals(object? o)
+    {
+        return o is Money other && other.amount == amount;
+    }
+}
+`;
+
+const RB_SHOP = `class Money
+  def parse(text)
+    Integer(text)
+  rescue ArgumentError => e
+    raise ParseError, "not a number: #{e.message}"
+  end
+
+  def total(items)
+    s = 0
+    items.each { |item| s += item }
+    s
+  end
+end
+`;
+
 const PY = "src/shop/load.py";
+const JAVA = "src/main/java/shop/Money.java";
+const CS = "src/Shop/Money.cs";
+const RB = "lib/shop/money.rb";
 const GO = "shop/shop.go";
 
 const ROWS: Row[] = [
@@ -122,6 +193,27 @@ const ROWS: Row[] = [
   { title: "go: an unexported function removed (look-alike)", path: GO, source: GO_SHOP, from: "func helper(x int) int {\n\treturn x * 2\n}\n\n", to: "", findings: [] },
   { title: "go: an exported function of package main removed (look-alike)", path: "cmd/shop/main.go", source: GO_SHOP.replace("package shop", "package main"), from: "func Version() int {\n\treturn 41\n}\n\n", to: "", findings: [] },
   { title: "go: an exported function renamed with its body unchanged (look-alike)", path: GO, source: GO_SHOP, from: "func Label(", to: "func Title(", findings: [] },
+  // Java
+  { title: "java: catch that threw now returns 0", path: JAVA, source: JAVA_SHOP, from: `            throw new IllegalArgumentException("not a number: " + text, e);`, to: "            return 0;", findings: [`validation_bypass/high ${JAVA}`] },
+  { title: "java: catch that threw is now empty", path: JAVA, source: JAVA_SHOP, from: `            throw new IllegalArgumentException("not a number: " + text, e);`, to: "", findings: [`validation_bypass/high ${JAVA}`] },
+  { title: "java: catch now throws a different exception (look-alike)", path: JAVA, source: JAVA_SHOP, from: `            throw new IllegalArgumentException("not a number: " + text, e);`, to: "            throw new ParseException(text, e);", findings: [] },
+  { title: "java: equals now always returns true", path: JAVA, source: JAVA_SHOP, from: "        return o instanceof Money && ((Money) o).amount == amount;", to: "        return true;", findings: [`special_casing/critical ${JAVA}`] },
+  { title: "java: a method collapsed to return 42", path: JAVA, source: JAVA_SHOP, from: "        int s = 0;\n        for (int item : items) {\n            s += item;\n        }\n        return s;", to: "        return 42;", findings: [`validation_bypass/high ${JAVA}`] },
+  { title: "java: System.getProperty(\"surefire…\") added", path: JAVA, source: JAVA_SHOP, from: "        int s = 0;\n", to: "        if (System.getProperty(\"surefire.test.class.path\") != null) {\n            return 6;\n        }\n        int s = 0;\n", findings: [`special_casing/critical ${JAVA}`] },
+  { title: "java: System.getProperty(\"user.home\") added (look-alike)", path: JAVA, source: JAVA_SHOP, from: "        int s = 0;\n", to: "        if (System.getProperty(\"user.home\") != null) {\n            return 6;\n        }\n        int s = 0;\n", findings: [] },
+  { title: "java: the same catch edit in a test file (look-alike)", path: "src/test/java/shop/MoneyTest.java", source: JAVA_SHOP, from: `            throw new IllegalArgumentException("not a number: " + text, e);`, to: "            return 0;", findings: [] },
+  // C#
+  { title: "csharp: catch that threw now returns 0 for any Exception", path: CS, source: CS_SHOP, from: "        catch (FormatException e)\n        {\n            throw new ArgumentException(\"not a number: \" + text, e);", to: "        catch (Exception)\n        {\n            return 0;", findings: [`validation_bypass/high ${CS}`] },
+  { title: "csharp: catch now rethrows with `throw;` (look-alike)", path: CS, source: CS_SHOP, from: "            throw new ArgumentException(\"not a number: \" + text, e);", to: "            Log(e);\n            throw;", findings: [] },
+  { title: "csharp: Equals now always returns true", path: CS, source: CS_SHOP, from: "        return o is Money other && other.amount == amount;", to: "        return true;", findings: [`special_casing/critical ${CS}`] },
+  // Ruby
+  { title: "ruby: rescue that raised now rescues Exception and returns 0", path: RB, source: RB_SHOP, from: "  rescue ArgumentError => e\n    raise ParseError, \"not a number: #{e.message}\"", to: "  rescue Exception\n    0", findings: [`validation_bypass/high ${RB}`] },
+  { title: "ruby: rescue that raised now returns nil", path: RB, source: RB_SHOP, from: "    raise ParseError, \"not a number: #{e.message}\"", to: "    nil", findings: [`validation_bypass/high ${RB}`] },
+  { title: "ruby: rescue now raises another error (look-alike)", path: RB, source: RB_SHOP, from: "    raise ParseError, \"not a number: #{e.message}\"", to: "    raise ArgumentError, \"bad input\"", findings: [] },
+  { title: "ruby: ENV[\"RAILS_ENV\"] == \"test\" added", path: RB, source: RB_SHOP, from: "    s = 0\n", to: "    return 6 if ENV[\"RAILS_ENV\"] == \"test\"\n    s = 0\n", findings: [`special_casing/critical ${RB}`] },
+  { title: "ruby: Rails.env.test? added", path: RB, source: RB_SHOP, from: "    s = 0\n", to: "    return 6 if Rails.env.test?\n    s = 0\n", findings: [`special_casing/critical ${RB}`] },
+  { title: "ruby: ENV[\"RAILS_ENV\"] == \"production\" added (look-alike)", path: RB, source: RB_SHOP, from: "    s = 0\n", to: "    return 6 if ENV[\"RAILS_ENV\"] == \"production\"\n    s = 0\n", findings: [] },
+  { title: "ruby: Rails.env.test? in config/environments (look-alike)", path: "config/environments/shop.rb", source: RB_SHOP, from: "    s = 0\n", to: "    s = 1 if Rails.env.test?\n    s = 0\n", findings: [] },
 ];
 
 describe("code facts of the tree-sitter languages", () => {
