@@ -208,8 +208,8 @@ function commentSuppressions(comment: Node, patterns: readonly CommentSuppressio
   return facts;
 }
 
-/** Callees that only log: `logger.warn(...)`, `print(...)`, `console.log(...)`, `Log.Error(...)`. */
-const LOG_CALLEE = /^(print|puts|warn|p|pp|printf|println|(console|logger|log|logging|LOG|Log|_log|_logger|self\.logger|self\.log|Rails\.logger|System\.(out|err)|Console|Debug|Trace|fmt|slog|sentry_sdk|Sentry)\b.*)$/;
+/** Callees that only log: `logger.warn(...)`, `print(...)`, `console.log(...)`, `Log.Error(...)`, `e.printStackTrace()`. */
+const LOG_CALLEE = /^(print|puts|warn|p|pp|printf|println|(console|logger|log|logging|LOG|Log|_log|_logger|self\.logger|self\.log|Rails\.logger|System\.(out|err)|Console|Debug|Trace|fmt|slog|sentry_sdk|Sentry)\b.*|.*\.printStackTrace)$/;
 
 /** Environment variables only a test runner sets, across languages. */
 export const RUNNER_ENV_VARS: ReadonlySet<string> = new Set([
@@ -280,7 +280,8 @@ export function classifyCatchBody(body: Node | null, errorName: string | null, f
         }
         if (flow.returnTypes.has(type) && errorName !== null && returnedValue(node)?.text === errorName) passesError = true;
         if (flow.callTypes.has(type) && errorName !== null && !isLogCall(node, flow)) {
-          const passes = node.descendantsOfType("identifier").some((id) => id?.text === errorName && id.parent?.type !== "attribute");
+          const args = node.childForFieldName("arguments");
+          const passes = args !== null && args.descendantsOfType("identifier").some((id) => id?.text === errorName && id.parent?.type !== "attribute");
           if (passes && flow.callee(node) !== null) passesError = true;
         }
       }
