@@ -13,7 +13,7 @@ import { createHash } from "node:crypto";
  * whenever extraction changes what it returns for the same input, so cached
  * facts from an older ralph are not reused.
  */
-export const EXTRACTOR_VERSION = 10;
+export const EXTRACTOR_VERSION = 11;
 
 /** The flags that take a test out of the run, or focus the run on it. */
 export interface TestFlags {

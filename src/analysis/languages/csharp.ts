@@ -24,7 +24,7 @@ import {
   type Node,
   type TestDraft,
 } from "../parsers/tree-sitter.js";
-import { extractCodeFacts, type CodeSyntax, type GuardDraft } from "../parsers/tree-sitter-code.js";
+import { extractCodeFacts, type CodeSyntax, type FlowSyntax, type GuardDraft } from "../parsers/tree-sitter-code.js";
 import type { AssertionFact, FileFacts, NonTestFunctionFact } from "../facts.js";
 import { isUnderTestDirectory, type LanguageModule } from "./language.js";
 
@@ -315,6 +315,15 @@ function directiveText(node: Node): string {
  * `throw` (an `else` that throws guards the negated condition), and
  * `ArgumentNullException.ThrowIfNull(x)`-style calls.
  */
+const CSHARP_FLOW: FlowSyntax = {
+  throwTypes: new Set(["throw_statement", "throw_expression"]),
+  returnTypes: new Set(["return_statement"]),
+  noopTypes: new Set(["empty_statement"]),
+  expressionTypes: new Set(["expression_statement"]),
+  callTypes: new Set(["invocation_expression"]),
+  callee: (call) => call.childForFieldName("function")?.text ?? null,
+};
+
 const CSHARP_CODE: CodeSyntax = {
   comments: [],
   suppressions: {
@@ -362,6 +371,13 @@ const CSHARP_CODE: CodeSyntax = {
     },
   },
   identifierTypes: new Set(["identifier"]),
+  flow: CSHARP_FLOW,
+  catches: {
+    catch_clause: (node) => {
+      const declaration = namedChildren(node).find((child) => child.type === "catch_declaration");
+      return { body: node.childForFieldName("body"), errorName: declaration?.childForFieldName("name")?.text ?? null };
+    },
+  },
 };
 
 /** Facts of one C# file (see the module comment). Never throws for bad content. */

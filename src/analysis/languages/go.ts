@@ -23,7 +23,7 @@ import {
   type SkipDraft,
   type TestDraft,
 } from "../parsers/tree-sitter.js";
-import { extractCodeFacts, type CodeSyntax } from "../parsers/tree-sitter-code.js";
+import { extractCodeFacts, literalText, MODE_ENV_VARS, type CodeSyntax, type FlowSyntax } from "../parsers/tree-sitter-code.js";
 import type { AssertionFact, FileFacts, NonTestFunctionFact } from "../facts.js";
 import type { LanguageModule } from "./language.js";
 
@@ -469,6 +469,36 @@ function goErrorExit(block: Node | null): Node | null {
   return call?.type === "call_expression" && call.childForFieldName("function")?.text === "panic" ? call : null;
 }
 
+const GO_FLOW: FlowSyntax = {
+  throwTypes: new Set(),
+  returnTypes: new Set(["return_statement"]),
+  noopTypes: new Set(["empty_statement"]),
+  expressionTypes: new Set(["expression_statement"]),
+  callTypes: new Set(["call_expression"]),
+  callee: (call) => call.childForFieldName("function")?.text ?? null,
+};
+
+const isExportedName = (name: string | undefined): name is string => name !== undefined && /^\p{Lu}/u.test(name);
+
+/**
+ * A Go check for the test runner (special_casing): `testing.Testing()`,
+ * `flag.Lookup("test.v")`, `strings.HasSuffix(os.Args[0], ".test")`,
+ * `os.Getenv("APP_ENV") == "test"`.
+ */
+function isGoRunnerCheck(node: Node): boolean {
+  if (node.type === "binary_expression") {
+    const sides = [node.childForFieldName("left"), node.childForFieldName("right")];
+    const env = sides.find((side) => side?.type === "call_expression" && /^os\.(Getenv|LookupEnv)$/.test(side.childForFieldName("function")?.text ?? ""));
+    const variable = literalText(env?.childForFieldName("arguments")?.namedChild(0));
+    return sides.some((side) => literalText(side) === '"test"') && variable !== null && MODE_ENV_VARS.has(JSON.parse(variable) as string);
+  }
+  const callee = node.childForFieldName("function")?.text.replace(/\s+/g, "") ?? "";
+  if (callee === "testing.Testing") return true;
+  const first = literalText(node.childForFieldName("arguments")?.namedChild(0));
+  if (callee === "flag.Lookup" && first !== null && first.startsWith('"test.')) return true;
+  return /^strings\.(HasSuffix|Contains)$/.test(callee) && /\bos\.Args\b/.test(node.text) && /"\.test"/.test(node.text);
+}
+
 /**
  * Go's code facts (tree-sitter-code.ts): `//nolint[:x]` and staticcheck's
  * `//lint:ignore` / `//lint:file-ignore` comments, functions and methods
@@ -504,6 +534,22 @@ const GO_CODE: CodeSyntax = {
     },
   },
   identifierTypes: new Set(["identifier"]),
+  flow: GO_FLOW,
+  runnerChecks: { call_expression: isGoRunnerCheck, binary_expression: isGoRunnerCheck },
+  // Capitalised top-level functions and types of a library package (not `package main`): the package's API.
+  exports: {
+    function_declaration: (node, context) => {
+      const name = node.childForFieldName("name")?.text;
+      return isExportedName(name) && !/^package\s+main\b/m.test(context.content) ? [{ name, body: node.childForFieldName("body") }] : [];
+    },
+    type_declaration: (node, context) => {
+      if (/^package\s+main\b/m.test(context.content)) return [];
+      return namedChildren(node).flatMap((spec) => {
+        const name = spec.childForFieldName("name")?.text;
+        return isExportedName(name) ? [{ name, body: spec.childForFieldName("type") }] : [];
+      });
+    },
+  },
 };
 
 /** Facts of one Go file (see the module comment). Never throws for bad content. */

@@ -24,7 +24,7 @@ import {
   type Node,
   type TestDraft,
 } from "../parsers/tree-sitter.js";
-import { extractCodeFacts, type CodeSyntax, type GuardDraft } from "../parsers/tree-sitter-code.js";
+import { extractCodeFacts, literalText, type CodeSyntax, type FlowSyntax, type GuardDraft } from "../parsers/tree-sitter-code.js";
 import { hashText, type AssertionFact, type FileFacts, type NonTestFunctionFact } from "../facts.js";
 import { isUnderTestDirectory, type LanguageModule } from "./language.js";
 
@@ -320,6 +320,30 @@ function javaSuppression(node: Node): { kind: "suppress-warnings" } | null {
   return JAVA_SUPPRESSING_ANNOTATION.test(node.childForFieldName("name")?.text ?? "") ? { kind: "suppress-warnings" } : null;
 }
 
+const JAVA_FLOW: FlowSyntax = {
+  throwTypes: new Set(["throw_statement"]),
+  returnTypes: new Set(["return_statement"]),
+  noopTypes: new Set([";", "empty_statement"]),
+  expressionTypes: new Set(["expression_statement"]),
+  callTypes: new Set(["method_invocation"]),
+  callee: (call) => {
+    const name = call.childForFieldName("name")?.text;
+    if (!name) return null;
+    const object = call.childForFieldName("object")?.text;
+    return object ? `${object}.${name}` : name;
+  },
+};
+
+/** System properties, environment variables and classes only a test run has: surefire's, JUnit's, Gradle's test worker. */
+const JAVA_RUNNER_KEY = /^(surefire|failsafe|junit|org\.junit|org\.testng|org\.gradle\.test|org\.mockito)/i;
+
+/** A Java check for the test runner (special_casing): `System.getProperty("surefire.test.class.path")`, `Class.forName("org.junit.Test")`. */
+function isJavaRunnerCheck(node: Node): boolean {
+  if (!/^(getProperty|getenv|forName)$/.test(node.childForFieldName("name")?.text ?? "")) return false;
+  const first = literalText(node.childForFieldName("arguments")?.namedChild(0));
+  return first !== null && first.startsWith('"') && JAVA_RUNNER_KEY.test(JSON.parse(first) as string);
+}
+
 /**
  * Java's code facts (tree-sitter-code.ts): `@SuppressWarnings(...)`
  * annotations, methods and constructors (`Class.method`), and guards: an
@@ -364,6 +388,14 @@ const JAVA_CODE: CodeSyntax = {
     },
   },
   identifierTypes: new Set(["identifier"]),
+  flow: JAVA_FLOW,
+  catches: {
+    catch_clause: (node) => {
+      const parameter = namedChildren(node).find((child) => child.type === "catch_formal_parameter");
+      return { body: node.childForFieldName("body"), errorName: parameter?.childForFieldName("name")?.text ?? null };
+    },
+  },
+  runnerChecks: { method_invocation: isJavaRunnerCheck },
 };
 
 /** Facts of one Java file (see the module comment). Never throws for bad content. */

@@ -29,7 +29,7 @@ import {
   type SkipDraft,
   type TestDraft,
 } from "../parsers/tree-sitter.js";
-import { extractCodeFacts, type CodeSyntax, type GuardDraft } from "../parsers/tree-sitter-code.js";
+import { extractCodeFacts, literalText, MODE_ENV_VARS, RUNNER_ENV_VARS, type CodeSyntax, type FlowSyntax, type GuardDraft } from "../parsers/tree-sitter-code.js";
 import type { AssertionFact, FileFacts, NonTestFunctionFact, TestFlag } from "../facts.js";
 import { isUnderTestDirectory, type LanguageModule } from "./language.js";
 
@@ -520,6 +520,58 @@ function raisedBy(block: Node | null): Node | string | null {
   return namedChildren(last)[0] ?? "raise";
 }
 
+const PYTHON_FLOW: FlowSyntax = {
+  throwTypes: new Set(["raise_statement"]),
+  returnTypes: new Set(["return_statement"]),
+  noopTypes: new Set(["pass_statement"]),
+  expressionTypes: new Set(["expression_statement"]),
+  callTypes: new Set(["call"]),
+  callee: (call) => call.childForFieldName("function")?.text ?? null,
+};
+
+/** Modules only a test run imports: `"pytest" in sys.modules`. */
+const RUNNER_MODULES: ReadonlySet<string> = new Set(["pytest", "_pytest", "unittest", "nose", "nose2"]);
+
+/** The plain string values among a node's direct children. */
+const stringChildren = (node: Node): string[] =>
+  namedChildren(node).flatMap((child) => {
+    const value = child.type === "string" ? literalText(child) : null;
+    return value === null ? [] : [JSON.parse(value) as string];
+  });
+
+/** True when an expression reads the environment (`os.environ[...]`, `os.environ.get(...)`, `os.getenv(...)`) for one of `names`. */
+function readsEnv(node: Node, names: ReadonlySet<string>): boolean {
+  let key: Node | null | undefined = null;
+  if (node.type === "call" && /(^|\.)(environ\.get|getenv)$/.test(node.childForFieldName("function")?.text.replace(/\s+/g, "") ?? "")) {
+    key = node.childForFieldName("arguments")?.namedChild(0);
+  } else if (node.type === "subscript" && /(^|\.)environ$/.test(node.childForFieldName("value")?.text.replace(/\s+/g, "") ?? "")) {
+    key = node.childForFieldName("subscript");
+  }
+  const value = key?.type === "string" ? literalText(key) : null;
+  return value !== null && names.has(JSON.parse(value) as string);
+}
+
+/** A Python check for the test runner (special_casing): `"pytest" in sys.modules`, `os.environ.get("PYTEST_CURRENT_TEST")`, `os.environ["APP_ENV"] == "test"`. */
+function isPythonRunnerCheck(node: Node): boolean {
+  if (node.type === "comparison_operator") {
+    const strings = stringChildren(node);
+    const text = node.text;
+    if (/\bsys\.modules\b/.test(text) && strings.some((value) => RUNNER_MODULES.has(value))) return true;
+    if (/\benviron\b/.test(text) && strings.some((value) => RUNNER_ENV_VARS.has(value))) return true;
+    return strings.includes("test") && namedChildren(node).some((child) => readsEnv(child, MODE_ENV_VARS));
+  }
+  // call / subscript: reading a variable only the runner sets
+  return readsEnv(node, RUNNER_ENV_VARS) && !(node.parent?.type === "comparison_operator" && isPythonRunnerCheck(node.parent));
+}
+
+/** A top-level `def`/`class` whose name does not start with `_`: Python's public API (feature_removal). */
+function pythonExport(node: Node): { name: string; body: Node | null }[] {
+  const definition = node.type === "decorated_definition" ? node.childForFieldName("definition") : node;
+  const name = definition?.childForFieldName("name")?.text;
+  if (!definition || !name || name.startsWith("_")) return [];
+  return [{ name, body: definition.childForFieldName("body") }];
+}
+
 /**
  * Python's code facts (tree-sitter-code.ts): suppression comments
  * (`# type: ignore`, `# noqa`, `# pyright: ignore`, `# mypy: ignore-errors`,
@@ -573,6 +625,17 @@ const PYTHON_CODE: CodeSyntax = {
     },
   },
   identifierTypes: new Set(["identifier"]),
+  flow: PYTHON_FLOW,
+  catches: {
+    except_clause: (node) => {
+      const body = namedChildren(node).find((child) => child.type === "block") ?? null;
+      const caught = namedChildren(node).find((child) => child.type === "as_pattern");
+      const alias = caught?.childForFieldName("alias");
+      return { body, errorName: alias ? (alias.descendantsOfType("identifier")[0]?.text ?? null) : null };
+    },
+  },
+  runnerChecks: { comparison_operator: isPythonRunnerCheck, call: isPythonRunnerCheck, subscript: isPythonRunnerCheck },
+  exports: { function_definition: pythonExport, class_definition: pythonExport, decorated_definition: pythonExport },
 };
 
 /** Facts of one Python file (see the module comment). Never throws for bad content. */

@@ -25,7 +25,7 @@ import {
   type SkipDraft,
   type TestDraft,
 } from "../parsers/tree-sitter.js";
-import { extractCodeFacts, type CodeSyntax } from "../parsers/tree-sitter-code.js";
+import { extractCodeFacts, literalText, MODE_ENV_VARS, type CodeSyntax, type FlowSyntax } from "../parsers/tree-sitter-code.js";
 import type { AssertionFact, FileFacts, NonTestFunctionFact, TestFlag } from "../facts.js";
 import { isUnderTestDirectory, type LanguageModule } from "./language.js";
 
@@ -372,6 +372,51 @@ function rubyRaisedBy(branch: Node | null): Node | string | null {
  * (`Class.method`), and guards: `raise X if cond` / `unless cond` and an
  * `if`/`unless` whose branch ends in `raise`.
  */
+/** `raise X, "m"`, `fail "m"`, a bare `raise`: Ruby's throw is a call. */
+const isRubyRaise = (node: Node): boolean =>
+  (node.type === "call" && node.childForFieldName("receiver") === null && /^(raise|fail)$/.test(node.childForFieldName("method")?.text ?? "")) ||
+  (node.type === "identifier" && /^(raise|fail)$/.test(node.text) && node.parent?.type !== "call");
+
+const RUBY_FLOW: FlowSyntax = {
+  throwTypes: new Set(),
+  isThrow: isRubyRaise,
+  returnTypes: new Set(["return"]),
+  callTypes: new Set(["call"]),
+  callee: (call) => {
+    const method = call.childForFieldName("method")?.text;
+    if (!method) return null;
+    const receiver = call.childForFieldName("receiver")?.text;
+    return receiver ? `${receiver}.${method}` : method;
+  },
+  implicitValue: true,
+};
+
+/** `ENV["RAILS_ENV"]`, `ENV.fetch("RACK_ENV", ...)`: the mode variable it reads, or null. */
+function rubyEnvRead(node: Node | null): string | null {
+  if (!node) return null;
+  let key: Node | null = null;
+  if (node.type === "element_reference" && node.childForFieldName("object")?.text === "ENV") key = node.namedChild(1);
+  else if (node.type === "call" && node.childForFieldName("receiver")?.text === "ENV" && /^(fetch|\[\])$/.test(node.childForFieldName("method")?.text ?? "")) {
+    key = node.childForFieldName("arguments")?.namedChild(0) ?? null;
+  }
+  const value = literalText(key);
+  return value !== null && value.startsWith('"') ? (JSON.parse(value) as string) : null;
+}
+
+/** A Ruby check for the test runner (special_casing): `ENV["RAILS_ENV"] == "test"`, `Rails.env.test?`, `Rails.env == "test"`. */
+function isRubyRunnerCheck(node: Node): boolean {
+  if (node.type === "call") {
+    return node.childForFieldName("method")?.text === "test?" && /^(::)?(Rails|Hanami|Sinatra::Base|settings)\.env(ironment)?$/.test(node.childForFieldName("receiver")?.text ?? "");
+  }
+  if (!/^(==|!=|===)$/.test(node.childForFieldName("operator")?.text ?? "")) return false;
+  const sides = [node.childForFieldName("left"), node.childForFieldName("right")];
+  if (!sides.some((side) => literalText(side) === '"test"' || side?.text === ":test")) return false;
+  return sides.some((side) => {
+    const variable = rubyEnvRead(side);
+    return (variable !== null && MODE_ENV_VARS.has(variable)) || /^(::)?Rails\.env$/.test(side?.text ?? "");
+  });
+}
+
 const RUBY_CODE: CodeSyntax = {
   comments: [
     { kind: "rubocop-disable", pattern: /#\s*(?:rubocop|standard):(?:disable|todo)\b/ },
@@ -396,6 +441,14 @@ const RUBY_CODE: CodeSyntax = {
     ]),
   ),
   identifierTypes: new Set(["identifier", "instance_variable"]),
+  flow: RUBY_FLOW,
+  catches: {
+    rescue: (node) => ({
+      body: node.childForFieldName("body"),
+      errorName: node.childForFieldName("variable")?.descendantsOfType("identifier")[0]?.text ?? null,
+    }),
+  },
+  runnerChecks: { binary: isRubyRunnerCheck, call: isRubyRunnerCheck },
 };
 
 /** Facts of one Ruby file (see the module comment). Never throws for bad content. */

@@ -15,7 +15,9 @@
  */
 
 import type { Node, TreeCursor } from "web-tree-sitter";
-import type { CodeFacts, FunctionFact, GuardFact, SuppressionFact, SuppressionKind } from "../facts.js";
+import type { CatchBehaviour, CatchFact, CodeFacts, ExportFact, FunctionFact, GuardFact, RunnerCheckFact, SuppressionFact, SuppressionKind } from "../facts.js";
+import { hashText } from "../facts.js";
+import { isLiteral, namedChildren, normalizeLiteral } from "./tree-sitter.js";
 
 /** Node types that are comments in the supported grammars. */
 const COMMENT_TYPES: ReadonlySet<string> = new Set(["comment", "line_comment", "block_comment", "doc_comment"]);
@@ -38,6 +40,34 @@ export interface GuardDraft {
   condition: Node;
   action: Node | string;
   isNegated?: boolean;
+}
+
+/** A catch clause found on a node: the statements it runs (null: none) and the name the caught error is bound to. */
+export interface CatchDraft {
+  body: Node | null;
+  errorName: string | null;
+}
+
+/**
+ * How statements read, for classifying catch bodies ({@link CatchBehaviour})
+ * and spotting a function collapsed to `return <literal>`.
+ */
+export interface FlowSyntax {
+  /** Statements that raise: `raise`, `throw`. */
+  throwTypes: ReadonlySet<string>;
+  /** A call or name that raises (Ruby's `raise X, "m"`, a bare `raise`). */
+  isThrow?: (node: Node) => boolean;
+  /** Return statements; their value is the first named child (a one-value `expression_list` is unwrapped). */
+  returnTypes: ReadonlySet<string>;
+  /** Statements that do nothing (`pass`, `;`). */
+  noopTypes?: ReadonlySet<string>;
+  /** Wrapper of an expression used as a statement (`expression_statement`). */
+  expressionTypes?: ReadonlySet<string>;
+  /** Call node types, and the callee text of one (for log calls and calls passing the error on). */
+  callTypes: ReadonlySet<string>;
+  callee: (call: Node) => string | null;
+  /** True when a block's last expression is its value (Ruby): a lone literal is a constant result. */
+  implicitValue?: boolean;
 }
 
 /**
@@ -65,6 +95,14 @@ export interface CodeSyntax {
    * skipped with everything under it.
    */
   testCode?: Readonly<Record<string, (node: Node) => boolean>>;
+  /** Statement shapes, for catches and constant returns ({@link FunctionFact.constantReturn} is filled when present). */
+  flow?: FlowSyntax;
+  /** Catch clauses (`except`, `catch`, `rescue`), classified with {@link flow}, keyed by function and order there. */
+  catches?: Readonly<Record<string, (node: Node) => CatchDraft | null>>;
+  /** Checks for the test runner (`"pytest" in sys.modules`, `testing.Testing()`): true when the node is one; its compact text is the fact's. */
+  runnerChecks?: Readonly<Record<string, (node: Node) => boolean>>;
+  /** Exported symbols, tried on the root's direct children only: the public names a node declares, each with the node its hash is taken from (its body, so a rename keeps the hash). */
+  exports?: Readonly<Record<string, (node: Node, context: CodeContext) => { name: string; body: Node | null }[]>>;
 }
 
 /** What a handler may know about the file besides the node. */
@@ -170,6 +208,117 @@ function commentSuppressions(comment: Node, patterns: readonly CommentSuppressio
   return facts;
 }
 
+/** Callees that only log: `logger.warn(...)`, `print(...)`, `console.log(...)`, `Log.Error(...)`, `e.printStackTrace()`. */
+const LOG_CALLEE = /^(print|puts|warn|p|pp|printf|println|(console|logger|log|logging|LOG|Log|_log|_logger|self\.logger|self\.log|Rails\.logger|System\.(out|err)|Console|Debug|Trace|fmt|slog|sentry_sdk|Sentry)\b.*|.*\.printStackTrace)$/;
+
+/** Environment variables only a test runner sets, across languages. */
+export const RUNNER_ENV_VARS: ReadonlySet<string> = new Set([
+  "PYTEST_CURRENT_TEST", "PYTEST_XDIST_WORKER", "PYTEST_VERSION", "VITEST", "JEST_WORKER_ID", "RSPEC_RUNNING", "TEST_ENV_NUMBER",
+]);
+
+/** Environment variables whose value "test" means a test run. */
+export const MODE_ENV_VARS: ReadonlySet<string> = new Set([
+  "NODE_ENV", "APP_ENV", "RAILS_ENV", "RACK_ENV", "FLASK_ENV", "DJANGO_ENV", "ENV", "ENVIRONMENT", "APP_ENVIRONMENT", "ASPNETCORE_ENVIRONMENT", "DOTNET_ENVIRONMENT", "GO_ENV",
+]);
+
+/** A literal's normalised text as the JS facts print it: strings JSON-quoted, `True`/`nil`/`None` as `true`/`null`; null when not a plain literal. */
+export function literalText(node: Node | null | undefined): string | null {
+  if (!node) return null;
+  if (node.type === "parenthesized_expression" && node.namedChildCount === 1) return literalText(node.namedChild(0));
+  if (node.type === "prefix_unary_expression" || node.type === "unary_operator" || node.type === "unary_expression") {
+    const operand = node.namedChild(0);
+    const inner = /^-/.test(node.text) && operand ? literalText(operand) : null;
+    return inner !== null && /^[\d.]/.test(inner) ? `-${inner}` : null;
+  }
+  if (!isLiteral(node) || node.descendantsOfType(["interpolation", "string_interpolation", "interpolated_string_expression"]).length > 0) return null;
+  const text = normalizeLiteral(node);
+  if (/^(true|false)$/i.test(text)) return text.toLowerCase();
+  if (/^(none|nil|null)$/i.test(text)) return "null";
+  return text;
+}
+
+/** Statements of a block, without comments and no-op statements. */
+function statementsOf(block: Node | null, flow: FlowSyntax): Node[] {
+  if (!block) return [];
+  return namedChildren(block).filter((child) => !flow.noopTypes?.has(child.type));
+}
+
+/** The call a statement is, unwrapping an expression statement. */
+function statementCall(statement: Node, flow: FlowSyntax): Node | null {
+  const inner = flow.expressionTypes?.has(statement.type) ? statement.namedChild(0) : statement;
+  return inner && flow.callTypes.has(inner.type) ? inner : null;
+}
+
+function isLogCall(call: Node, flow: FlowSyntax): boolean {
+  const callee = flow.callee(call);
+  return callee !== null && LOG_CALLEE.test(callee.replace(/\s+/g, ""));
+}
+
+/** The value a return statement returns (null: a bare return). */
+function returnedValue(statement: Node): Node | null {
+  const value = namedChildren(statement)[0] ?? null;
+  if (value?.type === "expression_list" || value?.type === "argument_list") return value.namedChildCount === 1 ? value.namedChild(0) : value;
+  return value;
+}
+
+/** What a catch body does with the error it caught (the rules of JS's classifyCatch, over tree-sitter nodes). */
+export function classifyCatchBody(body: Node | null, errorName: string | null, flow: FlowSyntax): CatchBehaviour {
+  let hasThrow = false;
+  let passesError = false;
+  if (body) {
+    walk(body, (cursor, type) => {
+      if (isComment(type)) return "skip";
+      if (flow.throwTypes.has(type)) {
+        hasThrow = true;
+        return "skip";
+      }
+      if (flow.isThrow || flow.callTypes.has(type) || flow.returnTypes.has(type)) {
+        const node = cursor.currentNode;
+        if (flow.isThrow?.(node)) {
+          hasThrow = true;
+          return "skip";
+        }
+        if (flow.returnTypes.has(type) && errorName !== null && returnedValue(node)?.text === errorName) passesError = true;
+        if (flow.callTypes.has(type) && errorName !== null && !isLogCall(node, flow)) {
+          const args = node.childForFieldName("arguments");
+          const passes = args !== null && args.descendantsOfType("identifier").some((id) => id?.text === errorName && id.parent?.type !== "attribute");
+          if (passes && flow.callee(node) !== null) passesError = true;
+        }
+      }
+      return "descend";
+    });
+  }
+  if (hasThrow) return "rethrows";
+  if (passesError) return "returns_error";
+  const statements = statementsOf(body, flow).filter((statement) => {
+    const call = statementCall(statement, flow);
+    return !(call && isLogCall(call, flow));
+  });
+  if (statements.length === 0) return "swallows";
+  if (statements.length === 1) {
+    const only = statements[0] as Node;
+    if (flow.returnTypes.has(only.type)) {
+      const value = returnedValue(only);
+      if (value === null) return "swallows";
+      if (literalText(value) !== null) return "returns_constant";
+    }
+    if (flow.implicitValue && literalText(only) !== null) return "returns_constant";
+  }
+  return "handles";
+}
+
+/** The literal a function body is reduced to (`return 42`, a lone docstring before it aside), or undefined. */
+function constantReturnOf(body: Node | null, flow: FlowSyntax): string | undefined {
+  let statements = statementsOf(body, flow);
+  const first = statements[0];
+  if (statements.length === 2 && first && flow.expressionTypes?.has(first.type) && first.namedChild(0)?.type === "string") statements = statements.slice(1); // a docstring
+  if (statements.length !== 1) return undefined;
+  const only = statements[0] as Node;
+  if (flow.returnTypes.has(only.type)) return literalText(returnedValue(only)) ?? undefined;
+  if (flow.implicitValue) return literalText(only) ?? undefined;
+  return undefined;
+}
+
 /** A scope open during the walk: a function (with its fact) or a container, and the depth it was entered at. */
 interface Scope {
   depth: number;
@@ -189,6 +338,10 @@ export function extractCodeFacts(root: Node, syntax: CodeSyntax, content: string
   const suppressions: SuppressionFact[] = [];
   const guards: GuardFact[] = [];
   const functions: FunctionFact[] = [];
+  const catches: CatchFact[] = [];
+  const catchCounts = new Map<string, number>();
+  const runnerChecks: RunnerCheckFact[] = [];
+  const exports: ExportFact[] = [];
   const scopes: Scope[] = [];
   const pathOf = (name: string): string => [...scopes.map((scope) => scope.name), name].join(".");
   const currentFunction = (): Scope | undefined => [...scopes].reverse().find((scope) => scope.fact !== null);
@@ -233,6 +386,31 @@ export function extractCodeFacts(root: Node, syntax: CodeSyntax, content: string
             });
           }
         }
+        const catchClause = syntax.catches?.[type];
+        if (catchClause && syntax.flow) {
+          const node = nodeHere();
+          const draft = catchClause(node);
+          if (draft) {
+            const fn = currentFunction()?.fact?.name ?? "";
+            const index = catchCounts.get(fn) ?? 0;
+            catchCounts.set(fn, index + 1);
+            catches.push({ function: fn, index, line: node.startPosition.row + 1, behaviour: classifyCatchBody(draft.body, draft.errorName, syntax.flow) });
+          }
+        }
+        const runnerCheck = syntax.runnerChecks?.[type];
+        if (runnerCheck?.(nodeHere())) {
+          const node = nodeHere();
+          runnerChecks.push({ line: node.startPosition.row + 1, text: compactText(node).slice(0, MAX_TEXT) });
+        }
+        const exported = depth === 1 ? syntax.exports?.[type] : undefined;
+        if (exported) {
+          const node = nodeHere();
+          for (const { name, body } of exported(node, context)) {
+            const fact: ExportFact = { name, line: node.startPosition.row + 1 };
+            if (body) fact.hash = hashText(body.text.replace(/\s+/g, " ")).slice(0, 12);
+            exports.push(fact);
+          }
+        }
         const call = syntax.calls?.[type];
         if (call) {
           const name = call(nodeHere());
@@ -251,6 +429,8 @@ export function extractCodeFacts(root: Node, syntax: CodeSyntax, content: string
               statementCount: found.body ? found.body.namedChildren.filter((child) => child !== null && !isComment(child.type)).length : 0,
               calls: [],
             };
+            const constant = syntax.flow ? constantReturnOf(found.body, syntax.flow) : undefined;
+            if (constant !== undefined) fact.constantReturn = constant;
             functions.push(fact);
             scopes.push({ depth, name: found.name, fact, calls: new Set() });
           }
@@ -280,5 +460,8 @@ export function extractCodeFacts(root: Node, syntax: CodeSyntax, content: string
   const code: CodeFacts = { suppressions };
   if (syntax.guards) code.guards = guards;
   if (syntax.functions) code.functions = functions;
+  if (syntax.catches) code.catches = catches;
+  if (syntax.runnerChecks) code.runnerChecks = runnerChecks;
+  if (syntax.exports) code.exports = exports;
   return code;
 }
