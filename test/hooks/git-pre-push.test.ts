@@ -313,6 +313,10 @@ describe("git push through the installed hook (real git)", () => {
     expect(remoteRef(remote, "refs/heads/main")).toBe(before);
     expect(runRalph(root, ["uninstall"]).status).toBe(0);
     expect(existsSync(join(root, ".githooks", "pre-push"))).toBe(false);
+    // git resolves a relative hooksPath in each work tree: install says so.
+    const again = runRalph(root, ["install", "--git-hooks"]);
+    expect(again.status).toBe(0);
+    expect(again.stderr).toContain("ralph: warning: core.hooksPath is relative (.githooks): git resolves it in each work tree");
   });
 
   it("from a linked worktree (git sets GIT_DIR only) the worktree's aiwg.yml applies: an allow rule lets the push through; an invalid aiwg.yml falls back to the default policy", () => {

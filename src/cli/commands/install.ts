@@ -14,6 +14,7 @@
  * changed}` when --git-hooks is (`installed: "git-hooks"` when alone).
  */
 import { realpathSync } from "node:fs";
+import { isAbsolute } from "node:path";
 import * as z from "zod/mini";
 import { RalphError } from "../../errors.js";
 import { addRalphHooks, HOOK_PLAN } from "../../hooks/claude-settings.js";
@@ -60,6 +61,13 @@ export async function run(ctx: CommandContext, _args: string[], raw: Record<stri
       `ralph: git pre-push hook ${git.changed ? "installed" : "already installed"} in ${git.hook}` +
         (git.chained ? `; your earlier pre-push hook runs first, from ${git.chained}` : ""),
     );
+    // git(1) core.hooksPath: a relative path is resolved in each work tree, so linked worktrees do not see this hook.
+    const hooksPath = repo.config.get("core.hookspath");
+    if (hooksPath && !isAbsolute(hooksPath) && !hooksPath.startsWith("~/")) {
+      const warning = `core.hooksPath is relative (${hooksPath}): git resolves it in each work tree, so pushes from linked worktrees skip this hook unless ralph install --git-hooks runs there too (or core.hooksPath is absolute)`;
+      json.warnings = [warning];
+      ctx.stderr(`ralph: warning: ${warning}\n`);
+    }
   }
   text.push("Check with: ralph doctor");
   return { json, text: text.join("\n") };
