@@ -196,21 +196,33 @@ export interface GitHookRemoval {
   removed: boolean;
   /** The path the user's hook was moved back to, or null. */
   restored: string | null;
+  /** Where ralph's script was kept because someone had edited it (`pre-push.ralph-edited`), or null. */
+  keptEdited: string | null;
 }
 
 /**
- * Removes ralph's pre-push hook and moves the chained hook back in its
- * place (same bytes, same mode). A pre-push hook that is not ralph's is
+ * Removes ralph's pre-push hook (kept as `pre-push.ralph-edited` when its
+ * text is not what ralph wrote: someone edited it) and moves the chained
+ * hook back in its place (same bytes, same mode). A pre-push hook that is not ralph's is
  * left alone (and a chained hook then too).
  */
 export function uninstallGitHook(repo: Pick<Repository, "workTree" | "commonDir" | "config">): GitHookRemoval {
   const found = inspectGitHook(repo);
-  if (found.state === "foreign") return { hook: found.hook, removed: false, restored: null };
+  if (found.state === "foreign") return { hook: found.hook, removed: false, restored: null, keptEdited: null };
   const removed = found.state === "ralph";
-  if (removed) rmSync(found.hook, { force: true });
+  let keptEdited: string | null = null;
+  if (removed) {
+    // A script someone edited after install is moved aside, not deleted: their lines are not ours to drop.
+    const text = readIfFile(found.hook);
+    const paths = text === null ? null : hookCommandPaths(text);
+    if (text !== null && paths !== null && text !== gitHookScript(paths.node, paths.cli)) {
+      keptEdited = `${found.hook}.ralph-edited`;
+      renameSync(found.hook, keptEdited);
+    } else rmSync(found.hook, { force: true });
+  }
   if (found.hasChained && !existsSync(found.hook)) {
     renameSync(found.chainedPath, found.hook);
-    return { hook: found.hook, removed, restored: found.hook };
+    return { hook: found.hook, removed, restored: found.hook, keptEdited };
   }
-  return { hook: found.hook, removed, restored: null };
+  return { hook: found.hook, removed, restored: null, keptEdited };
 }

@@ -300,6 +300,21 @@ describe("git push through the installed hook (real git)", () => {
     expect(existsSync(`${hook}.ralph-chained`)).toBe(false);
   });
 
+  it("uninstall keeps ralph's hook aside when someone edited it, and removes it when nobody did", () => {
+    const { root } = makePushSetup();
+    const hook = join(root, ".git", "hooks", "pre-push");
+    expect(runRalph(root, ["uninstall", "--git-hooks"]).status).toBe(0);
+    expect(existsSync(hook)).toBe(false);
+    expect(existsSync(`${hook}.ralph-edited`)).toBe(false);
+    expect(runRalph(root, ["install", "--git-hooks"]).status).toBe(0);
+    writeFileSync(hook, `${readFileSync(hook, "utf8")}echo "my custom addition"\n`);
+    const removed = runRalph(root, ["uninstall", "--git-hooks"]);
+    expect(removed.status).toBe(0);
+    expect(removed.stdout).toContain(`the hook had been edited since install; it is kept at ${hook}.ralph-edited`);
+    expect(existsSync(hook)).toBe(false);
+    expect(readFileSync(`${hook}.ralph-edited`, "utf8")).toContain('echo "my custom addition"');
+  });
+
   it("honours core.hooksPath (relative to the work tree)", () => {
     const { root, remote } = makePushSetup({ hooksPath: ".githooks" });
     expect(isRalphGitHook(readFileSync(join(root, ".githooks", "pre-push"), "utf8"))).toBe(true);

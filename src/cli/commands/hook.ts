@@ -199,7 +199,9 @@ export async function runGitPrePush(args: readonly string[], io: HookIo): Promis
     const colour = colourEnabled(io.env, io.stderrIsTTY === true);
     const lines: string[] = [];
     for (const o of outcome.updates) {
-      const ref = o.update.remoteRef;
+      // `git push origin bad:refs/heads/main` pushes a local ref to another remote name: say both.
+      const local = o.update.localRef;
+      const ref = local === o.update.remoteRef || local === "(delete)" ? o.update.remoteRef : `${local} -> ${o.update.remoteRef}`;
       if (o.judgement === null) {
         const why = o.choice.kind === "root" ? "a new history: nothing on the remote to compare with" : o.choice.kind === "skip" ? SKIP_NOTES[o.choice.reason] : "";
         lines.push(`ralph: pre-push ${remote}: ${ref}: PASS  ${why}`);

@@ -52,6 +52,7 @@ export async function run(ctx: CommandContext, _args: string[], raw: Record<stri
       total += 1;
       lines.push(`ralph: removed the git pre-push hook ${git.hook}`);
     }
+    if (git.keptEdited) lines.push(`ralph: the hook had been edited since install; it is kept at ${git.keptEdited}`);
     if (git.restored) lines.push(`ralph: restored your earlier pre-push hook at ${git.restored}`);
     json.removed = total;
   }
