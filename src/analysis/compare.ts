@@ -9,6 +9,12 @@
  *   4. same file, same body hash            (renamed)
  *   5. any file, same body hash             (moved and renamed)
  *   6. any file, same id                    (moved and edited)
+ *   7. same file and suite, a reworded descriptive title (retitled): both
+ *      titles have at least 3 words and share at least 75% of them, e.g.
+ *      "reads … with and without a base cache" -> "… with and without
+ *      caches"; the pair is then judged on its assertions and flags like
+ *      any edited test. Short titles never pair this way ("rounds" ->
+ *      "rounding" with a new body stays a deletion).
  *
  * A before test left without a partner was deleted (judged per test, never
  * by net count); a matched pair whose after side gained a flag was disabled;
@@ -28,7 +34,7 @@ export interface FactsPair {
 }
 
 /** How a before test found its after partner. */
-export type MatchKind = "unchanged" | "edited" | "moved" | "renamed" | "moved_and_renamed" | "moved_and_edited";
+export type MatchKind = "unchanged" | "edited" | "moved" | "renamed" | "moved_and_renamed" | "moved_and_edited" | "retitled";
 
 interface Slot {
   file: string;
@@ -105,7 +111,53 @@ function matchTests(pairs: readonly FactsPair[]): { before: Slot[]; after: Slot[
       partner.match = pass.kind;
     }
   }
+  pairRetitled(before, after);
   return { before, after };
+}
+
+/** Lower-case word tokens of a test title. */
+function titleWords(name: string): string[] {
+  return name.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+}
+
+/** Shared words over the longer title's word count (multiset), 0-1; 0 when either title has fewer than 3 words. */
+export function titleSimilarity(a: string, b: string): number {
+  const wa = titleWords(a);
+  const wb = titleWords(b);
+  if (wa.length < 3 || wb.length < 3) return 0;
+  const left = new Map<string, number>();
+  for (const w of wa) left.set(w, (left.get(w) ?? 0) + 1);
+  let shared = 0;
+  for (const w of wb) {
+    const n = left.get(w) ?? 0;
+    if (n > 0) {
+      shared++;
+      left.set(w, n - 1);
+    }
+  }
+  return shared / Math.max(wa.length, wb.length);
+}
+
+/** Least {@link titleSimilarity} for pass 7 (retitled). */
+export const RETITLE_SIMILARITY = 0.75;
+
+/** Pass 7 (see the module comment): unmatched tests of the same file and suite whose descriptive titles were reworded. */
+function pairRetitled(before: Slot[], after: Slot[]): void {
+  const suiteOf = (slot: Slot): string => `${slot.file}\u0000${slot.test.suitePath.join("\u0001")}`;
+  for (const slot of before) {
+    if (slot.partner) continue;
+    let best: { slot: Slot; score: number } | null = null;
+    for (const candidate of after) {
+      if (candidate.partner || suiteOf(candidate) !== suiteOf(slot)) continue;
+      const score = titleSimilarity(slot.test.name, candidate.test.name);
+      if (score >= RETITLE_SIMILARITY && (best === null || score > best.score)) best = { slot: candidate, score };
+    }
+    if (!best) continue;
+    slot.partner = best.slot;
+    slot.match = "retitled";
+    best.slot.partner = slot;
+    best.slot.match = "retitled";
+  }
 }
 
 function unusableReason(facts: FileFacts): string {

@@ -166,9 +166,32 @@ const withFindings: CompareCase[] = [
     findings: [`test_deletion/critical test/cart.test.ts "cart > rejects negatives"`],
   },
   {
+    // Found by ralph's own dogfood check: test/store/pack.test.ts retitled and extended a test in one commit.
+    name: "a descriptive title reworded and its body changed: the same test, judged on its assertions",
+    changes: [
+      change(
+        "test/cart.test.ts",
+        addToCart(`  it("reads every item after a reload, with and without a base cache", () => { for (const c of [0, 5]) expect(load(c)).toBe(3); });`),
+        addToCart(`  it("reads every item after a reload, with and without caches", () => { for (const c of [0, 5]) { expect(load(c)).toBe(3); expect(size(c)).toBe(1); } });`),
+      ),
+    ],
+    findings: [],
+  },
+  {
     name: "a test renamed and its body changed is a deletion",
     changes: [change("test/cart.test.ts", CART, edit(CART, `it("rounds", () => { expect(total([0.1, 0.2])).toBe(0.3); });`, `it("rounding", () => { expect(total([0.1])).toBe(0.1); });`))],
     findings: [`test_deletion/critical test/cart.test.ts "cart > rounds"`],
+  },
+  {
+    name: "a descriptive title reworded while its assertions go: assertion_removal, judged as the same test",
+    changes: [
+      change(
+        "test/cart.test.ts",
+        addToCart(`  it("rejects negative amounts with a range error", () => { expect(() => total([-1])).toThrow(RangeError); });`),
+        addToCart(`  it("rejects negative amounts with a range error at once", () => { total([-1]); });`),
+      ),
+    ],
+    findings: [`assertion_removal/high test/cart.test.ts "cart > rejects negative amounts with a range error at once"`],
   },
   {
     name: "duplicate titles match by multiplicity (different bodies)",

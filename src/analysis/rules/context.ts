@@ -15,7 +15,7 @@ export interface RulePair {
 }
 
 /** How a before test found its after partner (compare.ts MatchKind). */
-export type TestMatchKind = "unchanged" | "edited" | "moved" | "renamed" | "moved_and_renamed" | "moved_and_edited";
+export type TestMatchKind = "unchanged" | "edited" | "moved" | "renamed" | "moved_and_renamed" | "moved_and_edited" | "retitled";
 
 /** A test that survived the change: its before and after sides and how they were matched. */
 export interface MatchedTest {
