@@ -13,7 +13,7 @@ import { createHash } from "node:crypto";
  * whenever extraction changes what it returns for the same input, so cached
  * facts from an older ralph are not reused.
  */
-export const EXTRACTOR_VERSION = 11;
+export const EXTRACTOR_VERSION = 12;
 
 /** The flags that take a test out of the run, or focus the run on it. */
 export interface TestFlags {
@@ -277,6 +277,13 @@ export interface FileFacts {
   code?: CodeFacts;
   /** True for a product file that also declares tests (Rust's inline `#[cfg(test)]` modules): `code` covers the product part only. */
   hasInlineTests?: boolean;
+  /**
+   * Top-level functions that hold assertions outside any test declaration
+   * (test helpers such as `runScenario`), with how many (JS/TS; absent =
+   * not extracted). A test that now calls one of them has moved its
+   * assertions, not dropped them.
+   */
+  assertionHelpers?: { name: string; assertions: number }[];
   /** Functions and methods of a test file that the runner does not collect (tree-sitter languages; absent = not extracted). */
   nonTestFunctions?: NonTestFunctionFact[];
 }

@@ -178,6 +178,23 @@ const withFindings: CompareCase[] = [
     findings: [],
   },
   {
+    // Found by ralph's own dogfood check: test/analysis/fixtures.test.ts moved its expects into runScenario (test/helpers/fixture-trees.ts).
+    name: "assertions moved into a helper imported from another changed file: not removed",
+    changes: [
+      change("test/scenarios.test.ts", 'it("runs a scenario", () => {\n  const r = run("a");\n  expect(r.verdict).toBe("PASS");\n  expect(r.findings).toEqual([]);\n});\n', 'import { runScenario } from "./helpers/scenario.js";\nit("runs a scenario", () => {\n  runScenario("a");\n});\n'),
+      change("test/helpers/scenario.ts", null, 'import { expect } from "vitest";\nexport function runScenario(name: string): void {\n  const r = run(name);\n  expect(r.verdict).toBe("PASS");\n  expect(r.findings).toEqual([]);\n}\n'),
+    ],
+    findings: [],
+  },
+  {
+    name: "a helper that holds no assertions does not excuse removed ones",
+    changes: [
+      change("test/scenarios.test.ts", 'it("runs a scenario", () => {\n  const r = run("a");\n  expect(r.verdict).toBe("PASS");\n  expect(r.findings).toEqual([]);\n});\n', 'import { runScenario } from "./helpers/scenario.js";\nit("runs a scenario", () => {\n  runScenario("a");\n});\n'),
+      change("test/helpers/scenario.ts", null, 'export function runScenario(name: string): void {\n  run(name);\n}\n'),
+    ],
+    findings: [`assertion_removal/high test/scenarios.test.ts "runs a scenario"`],
+  },
+  {
     name: "a test renamed and its body changed is a deletion",
     changes: [change("test/cart.test.ts", CART, edit(CART, `it("rounds", () => { expect(total([0.1, 0.2])).toBe(0.3); });`, `it("rounding", () => { expect(total([0.1])).toBe(0.1); });`))],
     findings: [`test_deletion/critical test/cart.test.ts "cart > rounds"`],

@@ -60,6 +60,7 @@ export async function extractJavaScriptFacts(path: string, content: string): Pro
       frameworks: extracted.frameworks,
       recoveredErrorCount: parsed.recoveredErrorCount,
       code: extractJavaScriptCodeFacts(content, parsed.ast, isTestFile),
+      ...(extracted.assertionHelpers.length > 0 ? { assertionHelpers: extracted.assertionHelpers } : {}),
     };
   } catch (error) {
     // A stack overflow on pathological nesting, or a bug: report the file as not analysed, never crash the hook.
@@ -283,6 +284,8 @@ interface ExtractedTests {
   tests: TestCase[];
   assertions: number;
   frameworks: string[];
+  /** Top-level functions holding assertions outside tests (FileFacts.assertionHelpers). */
+  assertionHelpers: { name: string; assertions: number }[];
 }
 
 const FLAG_NAMES: readonly TestFlag[] = ["skipped", "focused", "todo", "failing"];
@@ -439,6 +442,8 @@ class TestExtractor {
   private readonly importLocals = new Set<string>();
   private expectedDepth = 0;
   private assertions = 0;
+  /** Assertions outside tests, by the top-level function holding them. */
+  private readonly helperAssertions = new Map<string, number>();
 
   constructor(content: string, ast: t.File) {
     this.content = content;
@@ -459,7 +464,30 @@ class TestExtractor {
       tests: this.drafts.map((draft) => this.finishTest(draft)),
       assertions: this.assertions,
       frameworks: [...this.frameworks].sort(),
+      assertionHelpers: [...this.helperAssertions].map(([name, assertions]) => ({ name, assertions })).sort((a, b) => a.name.localeCompare(b.name)),
     };
+  }
+
+  /**
+   * The top-level function enclosing the walk's position: `function f`,
+   * `const f = () => …` / `function () …`, exported or not; null elsewhere.
+   */
+  private enclosingTopLevelFunction(): string | null {
+    const a = this.ancestors;
+    const p = a.findIndex((node) => node.type === "Program");
+    if (p < 0) return null;
+    let i = p + 1;
+    if (a[i]?.type === "ExportNamedDeclaration" || a[i]?.type === "ExportDefaultDeclaration") i++;
+    const top = a[i];
+    if (top?.type === "FunctionDeclaration") return top.id?.name ?? null;
+    if (top?.type === "VariableDeclaration") {
+      const declarator = a[i + 1];
+      const init = a[i + 2];
+      if (declarator?.type === "VariableDeclarator" && declarator.id.type === "Identifier" && (init?.type === "ArrowFunctionExpression" || init?.type === "FunctionExpression") && declarator.init === init) {
+        return declarator.id.name;
+      }
+    }
+    return null;
   }
 
   // --- imports: assertion aliases and frameworks
@@ -613,7 +641,11 @@ class TestExtractor {
   private countAssertion(node: t.Node): void {
     this.assertions++;
     const draft = this.innermostTest();
-    if (!draft) return;
+    if (!draft) {
+      const helper = this.enclosingTopLevelFunction();
+      if (helper !== null) this.helperAssertions.set(helper, (this.helperAssertions.get(helper) ?? 0) + 1);
+      return;
+    }
     draft.assertionCount++;
     draft.assertions.push({ fact: this.describeAssertion(node), start: node.start ?? 0 });
   }

@@ -14,7 +14,7 @@
 
 import type { AssertionFact, TestCase } from "../facts.js";
 import type { Finding } from "../types.js";
-import { hasCodeUnderTestChanged, multisetMinus, type MatchedTest, type RuleInput } from "./context.js";
+import { hasCodeUnderTestChanged, multisetMinus, resolveImport, type MatchedTest, type RuleInput } from "./context.js";
 
 /** The outcome of {@link pairAssertions}: index pairs (before, after), and the unpaired indexes of each side. */
 export interface AssertionPairing {
@@ -309,11 +309,39 @@ export function assertionFindings(input: RuleInput): Finding[] {
     if (test.before.bodyHash === test.after.bodyHash) continue;
     const flags = test.after.flags;
     if (flags.skipped || flags.todo || flags.failing) continue; // test_disabled already says it no longer runs
-    if (hasDetails(test.before) && hasDetails(test.after)) {
-      findings.push(...compareDetails(test, test.before.assertionsDetail, test.after.assertionsDetail, () => isCodeChanged(test.afterFile)));
-    } else {
-      findings.push(...compareCounts(test));
-    }
+    const found = hasDetails(test.before) && hasDetails(test.after)
+      ? compareDetails(test, test.before.assertionsDetail, test.after.assertionsDetail, () => isCodeChanged(test.afterFile))
+      : compareCounts(test);
+    // Assertions moved into an imported helper (`runScenario(dir)` holding the expects) are not removed.
+    const lost = test.before.assertionCount - test.after.assertionCount;
+    const moved = lost > 0 && delegatedAssertions(test, input) >= lost;
+    findings.push(...(moved ? found.filter((f) => f.type !== "assertion_removal") : found));
   }
   return findings;
+}
+
+/**
+ * Assertions the after side of a test reaches through helpers it imports
+ * from another changed file: its referenced imports resolved to that file's
+ * {@link FileFacts.assertionHelpers}. Helpers in unchanged files are not
+ * seen (their facts are not part of the change).
+ */
+function delegatedAssertions(test: MatchedTest, input: RuleInput): number {
+  const references = new Set(test.after.references ?? []);
+  if (references.size === 0) return 0;
+  const pair = input.pairs.find((candidate) => candidate.path === test.afterFile);
+  const imports = pair?.after?.code?.imports ?? [];
+  const helpersByPath = new Map(input.pairs.flatMap((candidate) => (candidate.after?.assertionHelpers ? [[candidate.path, candidate.after.assertionHelpers] as const] : [])));
+  if (helpersByPath.size === 0) return 0;
+  let total = 0;
+  for (const fact of imports) {
+    const target = resolveImport(test.afterFile, fact.source, new Set(helpersByPath.keys()));
+    const helpers = target === null ? undefined : helpersByPath.get(target);
+    if (!helpers) continue;
+    for (const name of fact.names) {
+      if (!references.has(name.local)) continue;
+      total += helpers.find((helper) => helper.name === name.imported)?.assertions ?? 0;
+    }
+  }
+  return total;
 }
