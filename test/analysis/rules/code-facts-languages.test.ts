@@ -309,6 +309,12 @@ impl Store {
     }
 }
 
+impl PartialEq for Store {
+    fn eq(&self, other: &Self) -> bool {
+        self.root == other.root
+    }
+}
+
 pub fn version() -> u32 {
     41
 }
@@ -509,6 +515,7 @@ const ROWS: Row[] = [
   { title: "rust: a propagated ? turned into an Err arm returning Ok(())", path: RS, source: RS_STORE, from: "        fs::write(self.path(key), value)?;", to: "        match fs::write(self.path(key), value) {\n            Ok(()) => {}\n            Err(_) => return Ok(()),\n        }", findings: [`validation_bypass/high ${RS}`] },
   { title: "rust: a method collapsed to true", path: RS, source: RS_STORE, from: "        !key.is_empty() && key.len() < 64", to: "        true", findings: [`validation_bypass/high ${RS}`] },
   { title: "rust: a method collapsed to Ok(())", path: RS, source: RS_STORE, from: "        fs::write(self.path(key), value)?;\n        Ok(())", to: "        Ok(())", findings: [`validation_bypass/high ${RS}`] },
+  { title: "rust: PartialEq::eq now always returns true", path: RS, source: RS_STORE, from: "        self.root == other.root", to: "        true", findings: [`special_casing/critical ${RS}`] },
   { title: "rust: a pub fn removed", path: RS, source: RS_STORE, from: "pub fn version() -> u32 {\n    41\n}\n\n", to: "", findings: [`feature_removal/medium ${RS}`] },
   { title: "rust: a pub enum removed", path: RS, source: RS_STORE, from: "pub enum Mode {\n    Read,\n    Write,\n}\n\n", to: "", findings: [`feature_removal/medium ${RS}`] },
   { title: "rust: a pub trait removed", path: RS, source: RS_STORE, from: "pub trait Backend {\n    fn name(&self) -> String;\n}\n\n", to: "", findings: [`feature_removal/medium ${RS}`] },
