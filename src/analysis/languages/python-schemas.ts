@@ -291,21 +291,46 @@ function usesPydantic(body: Node): boolean {
   return /\b(Field|con(int|float|str|list|set|decimal|bytes|date))\s*\(|@(field_validator|validator|model_validator|root_validator)\b|\bmodel_config\s*=/.test(body.text);
 }
 
+/** What one file's classes are judged against: its imports (read once) and the schema classes seen so far (name -> library). */
+interface SchemaFile {
+  importsPydantic: boolean;
+  importsPydanticDataclass: boolean;
+  importsMarshmallow: boolean;
+  known: Map<string, SchemaKind>;
+}
+
+/** Memo key of a file's {@link SchemaFile}. */
+const SCHEMA_FILE = "python.schemaFile";
+
+function schemaFileOf(context: CodeContext): SchemaFile {
+  let file = context.memo.get(SCHEMA_FILE) as SchemaFile | undefined;
+  if (!file) {
+    const content = context.content;
+    file = {
+      importsPydantic: IMPORTS_PYDANTIC.test(content),
+      importsPydanticDataclass: /\bpydantic\.dataclasses\b/.test(content),
+      importsMarshmallow: IMPORTS_MARSHMALLOW.test(content),
+      known: new Map(),
+    };
+    context.memo.set(SCHEMA_FILE, file);
+  }
+  return file;
+}
+
 /** Which schema library a class belongs to, from its bases, the classes already seen in the file, and the file's imports. */
-function schemaKindOf(classNode: Node, context: CodeContext, known: Map<string, SchemaKind>): SchemaKind | null {
+function schemaKindOf(classNode: Node, file: SchemaFile): SchemaKind | null {
   const bases = baseNames(classNode);
   for (const base of bases) {
-    const kind = known.get(base);
+    const kind = file.known.get(base);
     if (kind) return kind;
   }
-  const content = context.content;
   if (bases.some((base) => PYDANTIC_BASES.has(base))) return "pydantic";
   const body = classNode.childForFieldName("body");
-  if (IMPORTS_PYDANTIC.test(content)) {
-    const isPydanticDataclass = decoratorsOf(classNode).some((decorator) => /dataclass/.test(decorator.text)) && /pydantic\.dataclasses|from\s+pydantic\.dataclasses\s+import/.test(content);
+  if (file.importsPydantic) {
+    const isPydanticDataclass = file.importsPydanticDataclass && decoratorsOf(classNode).some((decorator) => /dataclass/.test(decorator.text));
     if (isPydanticDataclass || (bases.length > 0 && body && usesPydantic(body))) return "pydantic";
   }
-  if (IMPORTS_MARSHMALLOW.test(content)) {
+  if (file.importsMarshmallow) {
     if (bases.some((base) => /Schema$/.test(base))) return "marshmallow";
     if (body && namedChildren(body).some((statement) => isMarshmallowField(statementOf(statement).childForFieldName("right")))) return "marshmallow";
   }
@@ -335,26 +360,19 @@ function marshmallowTokens(call: Node): string[] {
   return tokens;
 }
 
-/** Memo key of the file's schema classes seen so far (name -> library). */
-const KNOWN_SCHEMAS = "python.schemaClasses";
-
 /**
  * The schema facts of one class definition, when it is a pydantic model or
  * a marshmallow schema (see the module comment); keys are `Class` and
  * `Class.field`, relative to the enclosing containers.
  */
 export function pythonSchemas(classNode: Node, context: CodeContext): SchemaDraft[] {
-  let known = context.memo.get(KNOWN_SCHEMAS) as Map<string, SchemaKind> | undefined;
-  if (!known) {
-    known = new Map();
-    context.memo.set(KNOWN_SCHEMAS, known);
-  }
+  const file = schemaFileOf(context);
   const name = classNode.childForFieldName("name")?.text;
   const body = classNode.childForFieldName("body");
   if (!name || !body) return [];
-  const kind = schemaKindOf(classNode, context, known);
+  const kind = schemaKindOf(classNode, file);
   if (!kind) return [];
-  known.set(name, kind);
+  file.known.set(name, kind);
 
   const line = (node: Node): number => node.startPosition.row + 1;
   const model: SchemaDraft = { key: name, line: line(classNode), methods: [], notation: "keyword" };
