@@ -340,7 +340,8 @@ function csharpModifiers(declaration: Node): Set<string> {
  * modifiers": a type without one is `internal`, a member `private`, an
  * interface member `public`): `public` types, their `public` methods
  * (`Money.Parse`) and public nested types, in a namespace block or after a
- * file-scoped namespace too.
+ * file-scoped namespace too; a `partial` type's name is left to its other
+ * parts.
  */
 function csharpExports(node: Node, prefix = "", isInterfaceMember = false): ExportDraft[] {
   if (node.type === "namespace_declaration" || node.type === "file_scoped_namespace_declaration") {
@@ -355,7 +356,8 @@ function csharpExports(node: Node, prefix = "", isInterfaceMember = false): Expo
   const qualified = `${prefix}${name}`;
   const isInterface = node.type === "interface_declaration";
   const body = node.childForFieldName("body");
-  const exports: ExportDraft[] = [{ name: qualified, body, line: node.startPosition.row + 1, ownNames: [name] }];
+  // A `partial` type is declared across files: deleting one part does not remove the type, only its members.
+  const exports: ExportDraft[] = modifiers.has("partial") ? [] : [{ name: qualified, body, line: node.startPosition.row + 1, ownNames: [name] }];
   for (const member of body?.type === "declaration_list" ? namedChildren(body) : []) {
     if (CSHARP_TYPE_DECLARATIONS.has(member.type)) {
       exports.push(...csharpExports(member, `${qualified}.`, isInterface));

@@ -454,6 +454,7 @@ function rubyMembers(node: Node, name: string): ExportDraft[] {
         if (method === "private_class_method") for (const symbol of symbolArguments(statement)) hiddenSingletons.add(symbol);
       } else if ((statement.type === "method" && isPublic) || statement.type === "singleton_method") {
         const method = statement.childForFieldName("name")?.text;
+        if (method === "initialize" || method === "initialize_copy") continue; // always private
         const isSingleton = isSingletonScope || statement.type === "singleton_method";
         const draft = { name: `${name}${isSingleton ? "." : "#"}${method}`, body: methodBody(statement), line: statement.startPosition.row + 1, ownNames: [name.replace(/^.*::/, "")] };
         if (method) own.push({ draft, method, isSingleton });
@@ -472,13 +473,22 @@ function rubyMembers(node: Node, name: string): ExportDraft[] {
 /** A method's statements (its body_statement), hashed so a renamed method keeps its hash. */
 const methodBody = (method: Node): Node | null => method.childForFieldName("body") ?? namedChildren(method).find((child) => child.type === "body_statement") ?? null;
 
-/** A top-level class or module and its public methods (see {@link rubyMembers}), named `Shop::Money`, `Shop::Money#parse`, `Shop::Money.build`. */
+/**
+ * A top-level class or module and its public methods (see {@link
+ * rubyMembers}), named `Shop::Money`, `Shop::Money#parse`,
+ * `Shop::Money.build`. A `module Shop` that only wraps other classes and
+ * modules is a namespace reopened file after file, not a declaration of
+ * `Shop`: only what it wraps counts.
+ */
 function rubyExports(node: Node, prefix = ""): ExportDraft[] {
   const name = node.childForFieldName("name")?.text;
   if (!name) return [];
   const qualified = `${prefix}${name}`;
   const body = node.childForFieldName("body") ?? namedChildren(node).find((child) => child.type === "body_statement") ?? null;
-  return [{ name: qualified, body, line: node.startPosition.row + 1, ownNames: [name.replace(/^.*::/, "")] }, ...rubyMembers(node, qualified)];
+  const statements = body ? namedChildren(body) : [];
+  const isNamespace = node.childForFieldName("superclass") === null && statements.length > 0 && statements.every((child) => child.type === "class" || child.type === "module");
+  const own: ExportDraft[] = isNamespace ? [] : [{ name: qualified, body, line: node.startPosition.row + 1, ownNames: [name.replace(/^.*::/, "")] }];
+  return [...own, ...rubyMembers(node, qualified)];
 }
 
 const RUBY_CODE: CodeSyntax = {

@@ -290,7 +290,7 @@ const RUST_FLOW: FlowSyntax = {
 /** Calls that only adapt a Result (`.map_err(f)`, `.context("…")`, `.await`): the fallible call is their receiver. */
 const RESULT_ADAPTERS: ReadonlySet<string> = new Set(["map_err", "context", "with_context", "wrap_err", "wrap_err_with", "err_into", "into", "ok_or", "ok_or_else"]);
 
-/** The fallible expression under adapters: `fs::write(p)?.map_err(E)` -> `fs::write(p)`, `f().await` -> `f()`. */
+/** The fallible expression under adapters: `fs::write(p).map_err(E)` -> `fs::write(p)`, `f().await` -> `f()`. */
 function fallibleOf(node: Node): Node {
   let current = node;
   for (let depth = 0; depth < 20; depth++) {

@@ -100,7 +100,7 @@ export interface FlowSyntax {
    * {@link literalText}.
    */
   constant?: (node: Node) => string | null;
-  /** Values that do nothing when they are a whole catch body (Rust's `()`, `{}`): the error is swallowed. */
+  /** Values that do nothing when they are a whole catch body (Rust's `()`; an empty block is no statements already): the error is swallowed. */
   isEmptyValue?: (node: Node) => boolean;
 }
 
@@ -425,7 +425,9 @@ interface Scope {
  * The code facts of a parsed file, per the language's syntax table:
  * suppressions always, and guards and functions when the table has them.
  * Function names are paths through the enclosing containers and functions
- * (`Cart.add`, `outer.inner`); guards at module level belong to "".
+ * (`Cart.add`, `outer.inner`); guards at module level belong to "". `path`
+ * is the file's repository path, for tables that judge a file by its name
+ * (`__main__.py`, `src/main.rs`, a `mod x;` file beside it).
  */
 export function extractCodeFacts(root: Node, syntax: CodeSyntax, content: string, path = ""): CodeFacts {
   const context: CodeContext = { content, path, root, memo: new Map() };

@@ -619,6 +619,14 @@ MULTI_FILE.push(
     findings: [],
   },
   {
+    title: "ruby: a class moved out of a file that reopened its namespace module (look-alike)",
+    changes: [
+      change("lib/shop/cart.rb", "module Shop\n  class Cart\n    def add(item)\n      items << item\n    end\n  end\nend\n", null),
+      change("lib/shop/order.rb", "module Shop\n  class Order\n  end\nend\n", "module Shop\n  class Order\n  end\n\n  class Cart\n    def add(item)\n      items << item\n    end\n  end\nend\n"),
+    ],
+    findings: [],
+  },
+  {
     title: "java: a public class deleted",
     changes: [change("src/main/java/shop/Price.java", JAVA_PRICE, null)],
     findings: ["feature_removal/medium src/main/java/shop/Price.java"],
@@ -645,6 +653,13 @@ const EXPORT_CASES: { title: string; path: string; source: string; names: string
   { title: "java: public top-level types and their public methods", path: JAVA, source: JAVA_SHOP, names: ["Money", "Money.equals", "Money.parse", "Money.total"] },
   { title: "csharp: public types and their public methods", path: CS, source: CS_SHOP, names: ["Money", "Money.Equals", "Money.Parse", "Money.Total"] },
   { title: "ruby: classes and methods before `private`", path: RB, source: RB_SHOP, names: ["Money", "Money#parse", "Money#total"] },
+  {
+    title: "ruby: a namespace module is not API itself, initialize is private, private :x and class << self count",
+    path: "lib/shop/errors.rb",
+    source: `module Shop\n  class ParseError < StandardError\n    def initialize(text)\n      super("bad: #{text}")\n    end\n  end\n\n  class Cart\n    class << self\n      def build; end\n\n      private\n\n      def secret; end\n    end\n\n    def add; end\n\n    def remove; end\n    private :remove\n  end\nend\n`,
+    names: ["Shop::Cart", "Shop::Cart#add", "Shop::Cart.build", "Shop::ParseError"],
+  },
+  { title: "csharp: a partial class leaves its name to its other parts", path: CS, source: "namespace Shop;\n\npublic partial class Money\n{\n    public int Total() { return 1; }\n}\n", names: ["Money.Total"] },
 ];
 
 describe("exported names of the tree-sitter languages", () => {
