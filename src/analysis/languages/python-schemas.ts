@@ -159,6 +159,7 @@ function readAnnotation(node: Node | null): AnnotationReading {
     switch (current.type) {
       case "type":
       case "type_parameter":
+      case "union_type": // `Literal["a"] | None` (a plain `str | None` is a binary_operator)
         for (const child of namedChildren(current)) visit(child);
         return;
       case "none":
@@ -220,8 +221,9 @@ function isOneUnknownName(node: Node | null): boolean {
   for (let depth = 0; current && depth < 10; depth++) {
     if (current.type === "type") {
       current = namedChildren(current)[0] ?? null;
-    } else if (current.type === "binary_operator") {
-      const sides = [current.childForFieldName("left"), current.childForFieldName("right")].filter((side): side is Node => side !== null && side.type !== "none");
+    } else if (current.type === "binary_operator" || current.type === "union_type") {
+      const operands = current.type === "union_type" ? namedChildren(current) : [current.childForFieldName("left"), current.childForFieldName("right")];
+      const sides = operands.filter((side): side is Node => side !== null && side.type !== "none" && !(side.type === "type" && namedChildren(side)[0]?.type === "none"));
       if (sides.length !== 1) return false;
       current = sides[0] as Node;
     } else if (current.type === "generic_type" && lastName(namedChildren(current)[0]) === "Optional") {

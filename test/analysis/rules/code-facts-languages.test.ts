@@ -718,10 +718,20 @@ class Item(BaseModel, extra="allow"):
     tags: Annotated[list[str], MaxLen(5), AfterValidator(dedupe)]
     parent: Union[int, None] = None
     ref: Optional[Ref] = None
+    mode: Literal["local"] | None = None
+    owner: Owner | None = None
     _cache: dict = {}
 `,
-    keys: { Item: ["extra=allow"], "Item.price": ["gt"], "Item.tags": ["AfterValidator", "max_length"], "Item.parent": ["nullable", "optional"], "Item.ref": ["nullable", "optional"] },
-    opaque: ["Item.ref"],
+    keys: {
+      Item: ["extra=allow"],
+      "Item.price": ["gt"],
+      "Item.tags": ["AfterValidator", "max_length"],
+      "Item.parent": ["nullable", "optional"],
+      "Item.ref": ["nullable", "optional"],
+      "Item.mode": ["nullable", "optional"],
+      "Item.owner": ["nullable", "optional"],
+    },
+    opaque: ["Item.ref", "Item.owner"],
   },
   {
     title: "marshmallow: required, validate, field classes, @validates, Meta",
