@@ -237,7 +237,7 @@ export interface SchemaFact {
    * names of a declared model (Python): pydantic's `Field`/`con*` keywords
    * (`min_length`, `gt`, `pattern`), constrained types (`EmailStr` ->
    * `email`), `nullable` (`Optional[...]`), `optional` (a `None` default),
-   * `any`, validators (`field_validator`, `model_validator`), config
+   * `any`, validators (`validator`, `model_validator`), config
    * (`extra=forbid`, `extra=allow`, `strict`); marshmallow's `required`,
    * `validate` (one per validator), `validates`, `unknown=EXCLUDE`. Absent:
    * a chain (zod, yup, joi).

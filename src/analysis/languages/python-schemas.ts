@@ -15,9 +15,14 @@
  *   `HttpUrl` -> `url`, `StrictStr` -> `strict`, …; annotated-types
  *   metadata (`Gt(0)` -> `gt`, `MinLen(1)` -> `min_length`);
  * - `Optional[X]` / `X | None` -> `nullable`, a `None` default ->
- *   `optional`, `Any` -> `any`;
- * - `@field_validator("a")` / `@validator("a")` on the field,
- *   `@model_validator` / `@root_validator` and `AfterValidator(...)`;
+ *   `optional` and `nullable` (the value may be None either way, so
+ *   `x: str = None` -> `x: Optional[str] = None` changes nothing), `Any` ->
+ *   `any`; a field's tokens are a set;
+ * - a field validator, however written (`@field_validator("a")`,
+ *   `@validator("a")`, `Annotated[..., AfterValidator(f)]`, any of
+ *   `Before/Plain/WrapValidator`), -> `validator`, so moving one from a
+ *   decorator into the annotation keeps it; `@model_validator` /
+ *   `@root_validator` -> `model_validator`;
  * - `model_config = ConfigDict(extra="forbid")` (or a dict, a v1
  *   `class Config`, class keywords) -> `extra=forbid`, `extra="allow"` ->
  *   `extra=allow`, `strict=True` -> `strict`.
@@ -67,8 +72,7 @@ const CONSTRAINED_TYPES = tokensByName([
 const ANNOTATED_TYPES = tokensByName([
   [["Gt"], ["gt"]], [["Ge"], ["ge"]], [["Lt"], ["lt"]], [["Le"], ["le"]], [["MultipleOf"], ["multiple_of"]],
   [["MinLen"], ["min_length"]], [["MaxLen"], ["max_length"]], [["Len"], ["min_length", "max_length"]], [["Strict"], ["strict"]],
-  [["Predicate"], ["AfterValidator"]],
-  ...["AfterValidator", "BeforeValidator", "PlainValidator", "WrapValidator"].map((name) => [[name], [name]] as const),
+  [["Predicate", "AfterValidator", "BeforeValidator", "PlainValidator", "WrapValidator"], ["validator"]],
 ]);
 
 /** Calls whose keywords are constraints: `Field`, the `con*` functions, `StringConstraints`, `Interval`. */
@@ -84,10 +88,10 @@ const PLAIN_TYPES: ReadonlySet<string> = new Set([
 /** marshmallow field classes -> the constraint they carry (`fields.Email`) or loosen (`fields.Raw`). */
 const MARSHMALLOW_FIELD_TYPES = tokensByName([[["Email"], ["email"]], [["Url", "URL"], ["url"]], [["UUID"], ["uuid"]], [["Raw"], ["any"]]]);
 
-/** Decorators that validate one or more named fields (`"*"`: every field, so the model). */
-const FIELD_VALIDATORS: ReadonlySet<string> = new Set(["field_validator", "validator", "validates"]);
-/** Decorators that validate the whole model or schema. */
-const MODEL_VALIDATORS: ReadonlySet<string> = new Set(["model_validator", "root_validator", "validates_schema"]);
+/** Decorators that validate one or more named fields (`"*"`: every field, so the model) -> their token. */
+const FIELD_VALIDATORS: ReadonlyMap<string, string> = new Map([["field_validator", "validator"], ["validator", "validator"], ["validates", "validates"]]);
+/** Decorators that validate the whole model or schema -> their token. */
+const MODEL_VALIDATORS: ReadonlyMap<string, string> = new Map([["model_validator", "model_validator"], ["root_validator", "model_validator"], ["validates_schema", "validates_schema"]]);
 
 /** Imports that make a file's classes candidates: pydantic (and its siblings), marshmallow (and its integrations). */
 const IMPORTS_PYDANTIC = /^\s*(?:from|import)\s+(?:pydantic|pydantic_settings|sqlmodel)\b/m;
@@ -239,10 +243,11 @@ function isOneUnknownName(node: Node | null): boolean {
 /** The tokens of a pydantic field's default (`= None` -> optional, `= Field(..., min_length=3)` -> min_length). */
 function defaultTokens(value: Node | null): string[] {
   if (!value) return [];
-  if (value.type === "none") return ["optional"];
+  if (value.type === "none") return ["optional", "nullable"];
   if (value.type !== "call" || calleeName(value) !== "Field") return [];
   const first = value.childForFieldName("arguments")?.namedChild(0);
-  return [...(first?.type === "none" ? ["optional"] : []), ...constraintTokens(value)];
+  const tokens = constraintTokens(value);
+  return [...(first?.type === "none" || tokens.includes("optional") ? ["optional", "nullable"] : []), ...tokens];
 }
 
 /** Config tokens of `extra`/`strict`/`unknown` settings given as keyword (`ConfigDict(extra="forbid")`) or dict entries. */
@@ -400,7 +405,7 @@ export function pythonSchemas(classNode: Node, context: CodeContext): SchemaDraf
         drafts.push({ key: `${name}.${field}`, line: line(statement), methods: marshmallowTokens(value), notation: "keyword" });
       } else if (kind === "pydantic" && annotation && !field.startsWith("_") && !/^(ClassVar|typing\.ClassVar)\b/.test(annotation.text)) {
         const reading = readAnnotation(annotation);
-        const draft: SchemaDraft = { key: `${name}.${field}`, line: line(statement), methods: [...reading.tokens, ...defaultTokens(value)], notation: "keyword" };
+        const draft: SchemaDraft = { key: `${name}.${field}`, line: line(statement), methods: [...new Set([...reading.tokens, ...defaultTokens(value)])], notation: "keyword" };
         if (reading.isOpaque) draft.opaque = true;
         drafts.push(draft);
       }
@@ -418,12 +423,14 @@ export function pythonSchemas(classNode: Node, context: CodeContext): SchemaDraf
         const expression = decoratorExpression(decorator);
         const decoratorName = expression?.type === "call" ? calleeName(expression) : lastName(expression);
         if (!expression || !decoratorName) continue;
-        if (MODEL_VALIDATORS.has(decoratorName)) {
-          model.methods.push(decoratorName);
-        } else if (FIELD_VALIDATORS.has(decoratorName) && expression.type === "call") {
+        const modelToken = MODEL_VALIDATORS.get(decoratorName);
+        const fieldToken = FIELD_VALIDATORS.get(decoratorName);
+        if (modelToken) {
+          model.methods.push(modelToken);
+        } else if (fieldToken && expression.type === "call") {
           for (const target of positionalStrings(expression)) {
-            if (target === "*") model.methods.push(decoratorName);
-            else drafts.push({ key: `${name}.${target}`, line: line(decorator), methods: [decoratorName], notation: "keyword" });
+            if (target === "*") model.methods.push(fieldToken);
+            else drafts.push({ key: `${name}.${target}`, line: line(decorator), methods: [fieldToken], notation: "keyword" });
           }
         }
       }

@@ -50,7 +50,7 @@ const KEYWORD_LOOSENING: ReadonlySet<string> = new Set(["optional", "nullable", 
 const KEYWORD_CONSTRAINING: ReadonlySet<string> = new Set([
   "gt", "ge", "lt", "le", "multiple_of", "max_digits", "decimal_places", "min_length", "max_length", "pattern", "regex",
   "min_items", "max_items", "unique_items", "const", "strict", "finite", "email", "url", "uuid",
-  "field_validator", "validator", "model_validator", "root_validator", "AfterValidator", "BeforeValidator", "PlainValidator", "WrapValidator",
+  "validator", "model_validator",
   "extra=forbid", "required", "validate", "validates", "validates_schema",
 ]);
 

@@ -486,6 +486,7 @@ const ROWS: Row[] = [
   { title: "pydantic: conint(gt=0) spelled PositiveInt (look-alike)", path: MODELS, source: PY_MODELS, from: "age: conint(gt=0)", to: "age: PositiveInt", findings: [] },
   { title: "pydantic: conint(gt=0) moved into a named type (look-alike)", path: MODELS, source: PY_MODELS, from: "age: conint(gt=0)", to: "age: Age", findings: [] },
   { title: "pydantic: Optional[str] spelled str | None (look-alike)", path: MODELS, source: PY_MODELS, from: "bio: Optional[str] = None", to: "bio: str | None = None", findings: [] },
+  { title: "pydantic: x: str = None spelled Optional[str] = None (look-alike)", path: MODELS, source: PY_MODELS.replace("bio: Optional[str] = None", "bio: str = None"), from: "bio: str = None", to: "bio: Optional[str] = None", findings: [] },
   { title: "pydantic: a validator renamed (look-alike)", path: MODELS, source: PY_MODELS, from: "def check_nickname(", to: "def nickname_not_blank(", findings: [] },
   { title: "pydantic: a field of a plain class made Optional (look-alike)", path: MODELS, source: PY_MODELS, from: "    level: int = 0\n", to: "    level: Optional[int] = None\n", findings: [] },
   { title: "pydantic: a constraint dropped in a test file (look-alike)", path: "tests/test_models.py", source: PY_MODELS, from: "Field(..., min_length=3)", to: "Field(...)", findings: [] },
@@ -627,6 +628,21 @@ MULTI_FILE.push(
     findings: [],
   },
   {
+    title: "pydantic: a @field_validator moved into Annotated[..., BeforeValidator(f)] (look-alike)",
+    changes: [
+      change(
+        MODELS,
+        PY_MODELS,
+        edit(
+          edit(PY_MODELS, "    nickname: str\n", "    nickname: Annotated[str, BeforeValidator(check_nickname)]\n"),
+          `    @field_validator("nickname")\n    @classmethod\n    def check_nickname(cls, value):\n        if not value.strip():\n            raise ValueError("blank nickname")\n        return value\n\n`,
+          "",
+        ),
+      ),
+    ],
+    findings: [],
+  },
+  {
     title: "java: a public class deleted",
     changes: [change("src/main/java/shop/Price.java", JAVA_PRICE, null)],
     findings: ["feature_removal/medium src/main/java/shop/Price.java"],
@@ -681,7 +697,7 @@ const SCHEMA_CASES: { title: string; source: string; keys: Record<string, string
       "User.code": ["pattern"],
       "User.score": ["ge", "le"],
       "User.email": ["email"],
-      "User.nickname": ["field_validator"],
+      "User.nickname": ["validator"],
       "User.bio": ["nullable", "optional"],
     },
   },
@@ -725,7 +741,7 @@ class Item(BaseModel, extra="allow"):
     keys: {
       Item: ["extra=allow"],
       "Item.price": ["gt"],
-      "Item.tags": ["AfterValidator", "max_length"],
+      "Item.tags": ["max_length", "validator"],
       "Item.parent": ["nullable", "optional"],
       "Item.ref": ["nullable", "optional"],
       "Item.mode": ["nullable", "optional"],
