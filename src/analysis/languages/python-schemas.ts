@@ -37,7 +37,7 @@
  * live in that name, so none is reported dropped.
  */
 
-import { namedChildren, type Node } from "../parsers/tree-sitter.js";
+import { namedChildren, stringValue, type Node } from "../parsers/tree-sitter.js";
 import type { CodeContext, SchemaDraft } from "../parsers/tree-sitter-code.js";
 
 /** Base classes that make a pydantic model (pydantic v1/v2, pydantic-settings, SQLModel). */
@@ -113,7 +113,10 @@ const calleeName = (call: Node): string | null => lastName(call.childForFieldNam
 /** Plain string values of a call's positional arguments (`@field_validator("a", "b", mode="before")` -> ["a", "b"]). */
 function positionalStrings(call: Node): string[] {
   const args = call.childForFieldName("arguments");
-  return (args ? namedChildren(args) : []).flatMap((arg) => (arg.type === "string" && arg.namedChildren.every((part) => part?.type !== "interpolation") ? [arg.text.replace(/^[a-zA-Z]*(["']{1,3})([\s\S]*)\1$/, "$2")] : []));
+  return (args ? namedChildren(args) : []).flatMap((arg) => {
+    const value = arg.type === "string" && arg.descendantsOfType("interpolation").length === 0 ? stringValue(arg) : null;
+    return value === null ? [] : [value];
+  });
 }
 
 /** The keyword arguments of a call, by name. */
