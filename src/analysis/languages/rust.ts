@@ -310,6 +310,7 @@ function fallibleOf(node: Node): Node {
 /** What an error-handling site handles: the fallible call's callee (`fs::write`, `self.store.save`), or the expression itself (`result`). */
 function subjectOf(node: Node): string {
   const fallible = fallibleOf(node);
+  if (fallible.type === "macro_invocation") return `${compactText(fallible.childForFieldName("macro") ?? fallible)}!`; // writeln!(f, …)?
   const callee = fallible.type === "call_expression" ? fallible.childForFieldName("function") : null;
   return compactText(callee ?? fallible);
 }
@@ -331,7 +332,7 @@ function isOkPattern(pattern: Node | null): boolean {
 /** A discarded call (`let _ = f();`, `_ = f();`): a swallowing site when the value is a call, not a propagated `?`. */
 function discardedCall(value: Node | null): CatchDraft | null {
   const fallible = value ? fallibleOf(value) : null;
-  if (fallible?.type !== "call_expression") return null;
+  if (fallible?.type !== "call_expression" && fallible?.type !== "macro_invocation") return null;
   return { body: null, errorName: null, subject: subjectOf(fallible), behaviour: "swallows" };
 }
 
