@@ -437,10 +437,27 @@ function schemasByKey(schemas: readonly SchemaFact[]): Map<string, SchemaFact> {
   return byKey;
 }
 
+/**
+ * A declared model's field validator that a new model-level validator may
+ * have taken over (pydantic: a `@field_validator` rewritten as a
+ * `@model_validator`; marshmallow: `@validates` as `@validates_schema`).
+ */
+const TAKEN_OVER_BY: Readonly<Record<string, string>> = { validator: "model_validator", validates: "validates_schema" };
+
+/** The key of the model a field key belongs to (`User.email` -> "User"). */
+const modelKeyOf = (key: string): string => key.slice(0, Math.max(0, key.lastIndexOf(".")));
+
 function schemaFindings(path: string, before: CodeFacts, after: CodeFacts): Finding[] {
   const findings: Finding[] = [];
   const beforeByKey = schemasByKey(before.schemas ?? []);
-  for (const now of schemasByKey(after.schemas ?? []).values()) {
+  const afterByKey = schemasByKey(after.schemas ?? []);
+  const count = (methods: readonly string[], method: string): number => methods.filter((name) => name === method).length;
+  const hasGained = (key: string, method: string): boolean => {
+    const now = afterByKey.get(key);
+    const was = beforeByKey.get(key);
+    return now !== undefined && was !== undefined && count(now.methods, method) > count(was.methods, method);
+  };
+  for (const now of afterByKey.values()) {
     const was = beforeByKey.get(now.key);
     if (!was) continue;
     const isKeyword = now.notation === "keyword";
@@ -448,7 +465,8 @@ function schemaFindings(path: string, before: CodeFacts, after: CodeFacts): Find
     const constraining = isKeyword ? KEYWORD_CONSTRAINING : CONSTRAINING_METHODS;
     const added = multisetMinus(now.methods, was.methods).filter((method) => loosening.has(method));
     // A field that now wraps a named schema keeps its constraints there: only added looseners count.
-    const dropped = now.opaque ? [] : multisetMinus(was.methods, now.methods).filter((method) => constraining.has(method));
+    const isTakenOver = (method: string): boolean => isKeyword && TAKEN_OVER_BY[method] !== undefined && hasGained(modelKeyOf(now.key), TAKEN_OVER_BY[method]);
+    const dropped = now.opaque ? [] : multisetMinus(was.methods, now.methods).filter((method) => constraining.has(method) && !isTakenOver(method));
     if (added.length === 0 && dropped.length === 0) continue;
     const spell = (method: string): string => (isKeyword ? `\`${method}\`` : `.${method}()`);
     const parts = [...added.map((method) => `${spell(method)} added`), ...dropped.map((method) => `${spell(method)} dropped`)];

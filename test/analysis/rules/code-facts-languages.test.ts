@@ -644,6 +644,21 @@ MULTI_FILE.push(
     findings: [],
   },
   {
+    title: "pydantic: a @field_validator rewritten as a @model_validator (look-alike)",
+    changes: [
+      change(
+        MODELS,
+        PY_MODELS,
+        edit(
+          PY_MODELS,
+          `    @field_validator("nickname")\n    @classmethod\n    def check_nickname(cls, value):\n        if not value.strip():\n            raise ValueError("blank nickname")\n        return value\n`,
+          `    @model_validator(mode="after")\n    def check_nickname(self):\n        if not self.nickname.strip():\n            raise ValueError("blank nickname")\n        return self\n`,
+        ),
+      ),
+    ],
+    findings: [],
+  },
+  {
     title: "java: a public class deleted",
     changes: [change("src/main/java/shop/Price.java", JAVA_PRICE, null)],
     findings: ["feature_removal/medium src/main/java/shop/Price.java"],
