@@ -217,7 +217,7 @@ const WALK_SKIP_KEYS: ReadonlySet<string> = new Set([
 ]);
 
 /** AST keys dropped before hashing a body: positions and comments, so formatting does not change the hash. */
-const HASH_SKIP_KEYS: ReadonlySet<string> = new Set([
+export const HASH_SKIP_KEYS: ReadonlySet<string> = new Set([
   "loc", "start", "end", "range", "extra", "leadingComments", "trailingComments", "innerComments",
 ]);
 
@@ -411,10 +411,57 @@ function eachTableRows(table: t.Node | null): (t.Node | null)[][] | null {
   return null;
 }
 
-/** Canonical JSON of a subtree with positions and comments removed. */
-function canonicalJson(node: t.Node | null): string {
+/** Canonical JSON of a subtree with positions and comments ({@link HASH_SKIP_KEYS}) removed; "" for null. The text body hashes are taken of. */
+export function canonicalJson(node: t.Node | null): string {
   if (!node) return "";
-  return JSON.stringify(node, (key, value: unknown) => (HASH_SKIP_KEYS.has(key) ? undefined : value)) ?? "";
+  return canonicalValue(node) ?? "";
+}
+
+/**
+ * `JSON.stringify(value, replacer)` with the replacer dropping
+ * {@link HASH_SKIP_KEYS}, written out: the same text (so hashes do not move),
+ * about four times faster on Babel ASTs, because a replacer function makes
+ * V8 leave its fast serializer. Returns undefined where JSON.stringify would
+ * omit the value (undefined, functions, symbols).
+ */
+function canonicalValue(value: unknown): string | undefined {
+  switch (typeof value) {
+    case "string":
+      return JSON.stringify(value);
+    case "number":
+      return Number.isFinite(value) ? String(value) : "null";
+    case "boolean":
+      return value ? "true" : "false";
+    case "object":
+      break;
+    case "bigint":
+      return JSON.stringify(value); // throws, as JSON.stringify does
+    default:
+      return undefined;
+  }
+  if (value === null) return "null";
+  if (typeof (value as { toJSON?: unknown }).toJSON === "function") {
+    return JSON.stringify(value, (key, v: unknown) => (HASH_SKIP_KEYS.has(key) ? undefined : v));
+  }
+  if (Array.isArray(value)) {
+    let out = "[";
+    for (let i = 0; i < value.length; i++) {
+      if (i > 0) out += ",";
+      out += canonicalValue(value[i]) ?? "null";
+    }
+    return out + "]";
+  }
+  let out = "{";
+  let first = true;
+  const record = value as Record<string, unknown>;
+  for (const key of Object.keys(record)) {
+    if (HASH_SKIP_KEYS.has(key)) continue;
+    const text = canonicalValue(record[key]);
+    if (text === undefined) continue;
+    out += (first ? "" : ",") + JSON.stringify(key) + ":" + text;
+    first = false;
+  }
+  return out + "}";
 }
 
 // ---------------------------------------------------------------------------
