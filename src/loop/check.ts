@@ -7,6 +7,7 @@ import { analyzeChanges, isAnalyzable, type AllowRule, type Analysis, type FileC
 import { decideVerdict, sortFindings } from "../analysis/verdict.js";
 import type { LoopId } from "../store/loop-id.js";
 import { readState } from "./state.js";
+import { debug } from "../log.js";
 import type { CheckpointStore, ResolvedRev } from "../store/checkpoint-store.js";
 import { parseCommit } from "../store/odb.js";
 import { parseTrailers, trailerValues } from "../store/trailers.js";
@@ -176,7 +177,9 @@ export async function judgeChange(
 ): Promise<Judgement> {
   const started = performance.now();
   const toTree = to.kind === "worktree" ? store.snapshot().treeOid : to.treeOid;
+  const snapshotted = performance.now();
   const changes = store.diff(from.treeOid, toTree);
+  const diffed = performance.now();
   const fileChanges: FileChange[] = [];
   const binary: { path: string; reason: string }[] = [];
   for (const c of changes) {
@@ -195,6 +198,7 @@ export async function judgeChange(
     if (before === null && after === null) continue;
     fileChanges.push({ path: c.path, before, after });
   }
+  const read = performance.now();
   const headForAllow = to.kind === "worktree" ? store.readRef("HEAD") : judgedUserCommit(store, to.oid);
   const warnings: string[] = [];
   const allow = [...(options.allow ?? []), ...collectAllowRules(store, from.oid, headForAllow, 500, warnings)];
@@ -202,6 +206,13 @@ export async function judgeChange(
   const raw = await analyzeChanges(fileChanges, factsCache ? { allow, facts: factsCache } : { allow });
   const analysis = options.policy ? applyDetectionPolicy(raw, options.policy) : raw;
   factsCache?.flush();
+  const analysed = performance.now();
+  debug(
+    () =>
+      `judge: ${changes.length} changes, ${fileChanges.length} files read; snapshot ${(snapshotted - started).toFixed(1)} ms, diff ${(diffed - snapshotted).toFixed(1)}, ` +
+      `read ${(read - diffed).toFixed(1)}, allow rules + analysis ${(analysed - read).toFixed(1)}` +
+      (factsCache ? ` (facts cache: ${factsCache.stats.hits} hits, ${factsCache.stats.misses} misses)` : ""),
+  );
   return {
     ...analysis,
     stats: { ...analysis.stats, files_changed: changes.length, duration_ms: Math.round(performance.now() - started) },
