@@ -32,6 +32,8 @@ export type {
 } from "./types.js";
 export type { FileFacts, TestCase, TestFlag, TestFlags } from "./facts.js";
 export { EXTRACTOR_VERSION } from "./facts.js";
+export { saveParserCodeCache } from "./parsers/babel.js";
+export { codeCacheDirOf, setCodeCacheDir } from "./parsers/code-cache.js";
 export type { LanguageId, LanguageModule } from "./languages/index.js";
 export { getLanguage, languageForPath } from "./languages/index.js";
 

@@ -15,7 +15,7 @@
 import { createHash } from "node:crypto";
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { EXTRACTOR_VERSION, type FactsCache, type FileFacts } from "../analysis/index.js";
+import { codeCacheDirOf, EXTRACTOR_VERSION, type FactsCache, type FileFacts, saveParserCodeCache, setCodeCacheDir } from "../analysis/index.js";
 import { debug } from "../log.js";
 
 /** The git blob oid of a text as git stores it (its UTF-8 bytes); the same oid the store read it from when it was valid UTF-8. */
@@ -94,11 +94,13 @@ export class DiskFactsCache implements FactsCache {
   }
 
   /**
-   * Writes the buffered entries (temporary file, then rename). Failures (a
+   * Writes the buffered entries (temporary file, then rename), and the
+   * parsers' V8 code cache when this process made one. Failures (a
    * read-only repository, a full disk) are logged with RALPH_DEBUG and
    * otherwise ignored: the cache only saves time.
    */
   flush(): void {
+    saveParserCodeCache();
     for (const [key, entry] of this.pending) {
       const { file } = this.locate(entry.path, entry.oid);
       try {
@@ -156,5 +158,7 @@ export class DiskFactsCache implements FactsCache {
 
 /** The facts cache of a repository whose ralph folder is `ralphDir` (`<git dir>/ralph`). */
 export function openFactsCache(ralphDir: string): DiskFactsCache {
+  // The parsers' V8 code cache sits beside the facts (src/analysis/parsers/code-cache.ts); flush() writes it.
+  setCodeCacheDir(codeCacheDirOf(ralphDir));
   return new DiskFactsCache(join(ralphDir, "facts"));
 }

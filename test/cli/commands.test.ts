@@ -315,6 +315,22 @@ describe("check, revert and tests", () => {
     return { root, base };
   }
 
+  it("the first check that parses writes @babel/parser's V8 code cache under .git/ralph/v8-cache; the next process uses it", () => {
+    const { root } = deletedTestRepo();
+    const debugEnv = { env: { RALPH_DEBUG: "1" } };
+    const first = runRalph(root, ["check", "--from", "@baseline", "--loop", "c"], debugEnv);
+    expect(first.status, first.stderr).toBe(1);
+    expect(first.stderr).toMatch(/code cache .*v8-cache\/babel-parser-[0-9a-f]{16}\.bin written/);
+    expect(readdirSync(join(root, ".git", "ralph", "v8-cache"))).toEqual([expect.stringMatching(/^babel-parser-[0-9a-f]{16}\.bin$/)]);
+    // The facts are cached now, so drop them: the next process must parse again, with the code cache.
+    rmSync(join(root, ".git", "ralph", "facts"), { recursive: true, force: true });
+    const second = runRalph(root, ["check", "--from", "@baseline", "--loop", "c"], debugEnv);
+    expect(second.status, second.stderr).toBe(1);
+    expect(second.stderr).toMatch(/code cache .*babel-parser-[0-9a-f]{16}\.bin used/);
+    expect(second.stderr).not.toMatch(/code cache .* written/);
+    expect(second.stdout).toBe(first.stdout);
+  });
+
   it("check exits 1 when a test case is deleted, and 0 after revert @baseline restores it", () => {
     const { root } = deletedTestRepo();
     const blocked = runRalph(root, ["check", "--from", "@baseline", "--loop", "c"]);
