@@ -387,6 +387,13 @@ function outOfDiscoveryFinding(lost: Slot, pairs: readonly FactsPair[]): Finding
   return null;
 }
 
+/** Appends to the list under `key`, creating it. */
+function pushTo<K, V>(map: Map<K, V[]>, key: K, value: V): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
+}
+
 /** Facts with their test list replaced (repeats of imported classes left out). */
 function withTests(facts: FileFacts | null, tests: TestCase[] | undefined): FileFacts | null {
   if (!facts || !tests) return facts;
@@ -521,7 +528,7 @@ export function compareFacts(pairs: readonly FactsPair[], changedPaths?: readonl
   const derivedLost: Slot[] = [];
   const tableSlots = after.filter((slot) => slot.test.eachRowLiterals !== undefined);
   const unmatchedByFile = new Map<string, Slot[]>();
-  for (const slot of before) if (slot.partner === null) unmatchedByFile.set(slot.file, [...(unmatchedByFile.get(slot.file) ?? []), slot]);
+  for (const slot of before) if (slot.partner === null) pushTo(unmatchedByFile, slot.file, slot);
   for (const pair of allPairs) {
     const unmatched = unmatchedByFile.get(pair.path) ?? [];
     const lost = unmatched.filter((slot) => !isMergedIntoRows(slot, tableSlots, usedRows));
@@ -536,7 +543,7 @@ export function compareFacts(pairs: readonly FactsPair[], changedPaths?: readonl
   const inheritedBy = new Map<string, Slot[]>();
   for (const slot of derivedLost) {
     const key = declarationKey(slot);
-    if (ownKeys.has(key)) inheritedBy.set(key, [...(inheritedBy.get(key) ?? []), slot]);
+    if (ownKeys.has(key)) pushTo(inheritedBy, key, slot);
   }
   for (const [pair, lost] of ownLost) {
     const undiscovered = lost.map((slot) => outOfDiscoveryFinding(slot, allPairs));
@@ -568,7 +575,7 @@ export function compareFacts(pairs: readonly FactsPair[], changedPaths?: readonl
   for (const slot of derivedLost) {
     const key = declarationKey(slot);
     if (ownKeys.has(key)) continue; // reported with the base's own test case (inherited_by)
-    byDeclaration.set(key, [...(byDeclaration.get(key) ?? []), slot]);
+    pushTo(byDeclaration, key, slot);
   }
   const byClass = new Map<string, Slot[]>();
   for (const lost of byDeclaration.values()) {
@@ -579,10 +586,7 @@ export function compareFacts(pairs: readonly FactsPair[], changedPaths?: readonl
       findings.push(outOfDiscoveryFinding(first, allPairs) ?? deletedDeclarationFinding(lost));
       continue;
     }
-    for (const slot of lost) {
-      const key = `${slot.file}\u0000${slot.test.suitePath.join("\u0001")}`;
-      byClass.set(key, [...(byClass.get(key) ?? []), slot]);
-    }
+    for (const slot of lost) pushTo(byClass, `${slot.file}\u0000${slot.test.suitePath.join("\u0001")}`, slot);
   }
   for (const lost of byClass.values()) findings.push(lostInheritanceFinding(lost));
 

@@ -117,6 +117,19 @@ describe("resolving test classes across files", () => {
     expect(test?.flagVia?.skipped).toBe(via);
   });
 
+  it("flags: a skip on the subclass applies to the tests it inherits, not to the base's own", async () => {
+    const files = {
+      "tests/test_base.py": "class TestShared:\n    def test_s(self):\n        pass\n",
+      "tests/test_a.py": "import pytest\nfrom tests.test_base import TestShared as Shared\n@pytest.mark.xfail(reason='port pending')\nclass TestA(Shared):\n    pass\n",
+    };
+    const inherited = await resolvedTest(files, "tests/test_a.py", "TestA > test_s");
+    expect(inherited?.flags).toMatchObject({ failing: true });
+    expect(inherited?.flagVia).toEqual({ failing: "@pytest.mark.xfail on class TestA" });
+    expect((await resolvedTest(files, "tests/test_base.py", "TestShared > test_s"))?.flags.failing).toBe(false);
+    // imported under a name pytest does not collect (`as Shared`): no repeat in test_a.py
+    expect((await resolvedRows(files)).filter((row) => row.includes("TestShared"))).toEqual(["tests/test_base.py: TestShared > test_s"]);
+  });
+
   it("flags: the collecting module's pytestmark applies, the declaring module's does not", async () => {
     const files = {
       "tests/test_base.py": "import pytest\npytestmark = pytest.mark.skip(reason='base only')\nclass TestShared:\n    def test_s(self):\n        pass\n",
