@@ -13,6 +13,7 @@ import { detectConfigTamper, isConfigPath } from "./config/index.js";
 import { detectCoverageRegression, isCoverageSummaryPath } from "./coverage.js";
 import { screenContent } from "./content.js";
 import { emptyFacts, hasUsableFacts, type FileFacts } from "./facts.js";
+import { EMPTY_CLASS_CONTEXT, loadClassContext, type UnchangedFiles } from "./inheritance.js";
 import { LANGUAGES, extensionOf, languageForPath } from "./languages/index.js";
 import { tsconfigFindings } from "./rules/index.js";
 import { isUnderTestDirectory } from "./languages/language.js";
@@ -31,6 +32,8 @@ export type {
   Verdict,
 } from "./types.js";
 export type { FileFacts, TestCase, TestFlag, TestFlags } from "./facts.js";
+export type { UnchangedFiles } from "./inheritance.js";
+export { resolveTestsAcross } from "./inheritance.js";
 export { EXTRACTOR_VERSION } from "./facts.js";
 export { saveParserCodeCache } from "./parsers/babel.js";
 export { codeCacheDirOf, setCodeCacheDir } from "./parsers/code-cache.js";
@@ -45,6 +48,13 @@ export interface AnalyzeOptions {
   coverageTolerancePercent?: number;
   /** Facts kept between runs; a hit skips parsing (see {@link FactsCache}). */
   facts?: FactsCache;
+  /**
+   * The diff's unchanged files, read on demand, so tests a changed class
+   * inherits from an unchanged file (or an unchanged subclass inherits from a
+   * changed one) are judged (inheritance.ts). Without it, inheritance is
+   * resolved among the changed files only.
+   */
+  unchanged?: UnchangedFiles;
 }
 
 /**
@@ -179,6 +189,7 @@ export async function analyzeChanges(changes: readonly FileChange[], options: An
     stats.files_analyzed += result.analyzed.filter((path) => languageForPath(path) === null).length;
   }
 
-  const findings = sortFindings(applyAllowRules([...compareFacts(pairs, changes.map((change) => change.path)), ...tsconfigFindings(changes), ...config.findings, ...coverage.findings], options.allow ?? []));
+  const context = options.unchanged ? await loadClassContext(pairs, options.unchanged, extract) : EMPTY_CLASS_CONTEXT;
+  const findings = sortFindings(applyAllowRules([...compareFacts(pairs, changes.map((change) => change.path), context), ...tsconfigFindings(changes), ...config.findings, ...coverage.findings], options.allow ?? []));
   return { verdict: decideVerdict(findings), findings, stats, not_analyzed: notAnalyzed };
 }

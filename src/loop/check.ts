@@ -3,7 +3,7 @@
  * the analysis gives findings. Used by `ralph check`, `ralph diff`, the
  * demo and (later) the hooks and the loop engine.
  */
-import { analyzeChanges, isAnalyzable, type AllowRule, type Analysis, type FileChange, type FindingType, type Severity } from "../analysis/index.js";
+import { analyzeChanges, isAnalyzable, type AllowRule, type Analysis, type FileChange, type FindingType, type Severity, type UnchangedFiles } from "../analysis/index.js";
 import { decideVerdict, sortFindings } from "../analysis/verdict.js";
 import type { LoopId } from "../store/loop-id.js";
 import { readState } from "./state.js";
@@ -11,7 +11,7 @@ import { debug } from "../log.js";
 import type { CheckpointStore, ResolvedRev } from "../store/checkpoint-store.js";
 import { parseCommit } from "../store/odb.js";
 import { parseTrailers, trailerValues } from "../store/trailers.js";
-import type { TreeChange } from "../store/tree-diff.js";
+import { walkTree, type TreeChange } from "../store/tree-diff.js";
 import { openFactsCache, type DiskFactsCache } from "./facts-cache.js";
 
 /** The JSON shape of `ralph check --format json` (DESIGN.md), plus the changed files. */
@@ -121,6 +121,32 @@ function hasNul(buffer: Buffer): boolean {
 }
 
 /**
+ * The files a diff left alone, read from the "from" tree on demand (the
+ * analysis asks only when a changed file's test classes may inherit across
+ * files): the tree is walked on the first `paths()` call; `read` returns
+ * null for submodules, symlinks and binary blobs.
+ */
+export function unchangedFilesOf(store: CheckpointStore, treeOid: string, changes: readonly TreeChange[]): UnchangedFiles {
+  let entries: Map<string, { mode: string; oid: string }> | null = null;
+  const index = (): Map<string, { mode: string; oid: string }> => {
+    if (entries) return entries;
+    const changed = new Set(changes.map((change) => change.path));
+    entries = new Map();
+    for (const [path, entry] of walkTree(store.odb, treeOid)) if (!changed.has(path)) entries.set(path, { mode: entry.mode, oid: entry.oid });
+    return entries;
+  };
+  return {
+    paths: () => index().keys(),
+    read: (path) => {
+      const entry = index().get(path);
+      if (!entry || entry.mode === "160000" || entry.mode === "120000") return null;
+      const content = store.odb.read(entry.oid).content;
+      return hasNul(content) ? null : content.toString("utf8");
+    },
+  };
+}
+
+/**
  * The project's detection policy (aiwg.yml `agent_persistence.detection`):
  * which finding types are reported and their severities. `mode: off`
  * reports nothing; the other modes report `patterns` (the reference guide
@@ -203,7 +229,8 @@ export async function judgeChange(
   const warnings: string[] = [];
   const allow = [...(options.allow ?? []), ...collectAllowRules(store, from.oid, headForAllow, 500, warnings)];
   const factsCache = options.factsCache === undefined ? openFactsCache(store.repo.ralphDir) : options.factsCache;
-  const raw = await analyzeChanges(fileChanges, factsCache ? { allow, facts: factsCache } : { allow });
+  const unchanged = unchangedFilesOf(store, from.treeOid, changes);
+  const raw = await analyzeChanges(fileChanges, factsCache ? { allow, facts: factsCache, unchanged } : { allow, unchanged });
   const analysis = options.policy ? applyDetectionPolicy(raw, options.policy) : raw;
   factsCache?.flush();
   const analysed = performance.now();

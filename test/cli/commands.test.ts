@@ -577,3 +577,32 @@ describe("fixed bugs (their failing inputs first)", () => {
     }
   });
 });
+
+describe("python tests inherited across files", () => {
+  const SIGNER = "class TestSigner:\n    def test_sign(self):\n        assert sign(b'x') == b'x.sig'\n\n    def test_unsign(self):\n        assert unsign(b'x.sig') == b'x'\n";
+  const TIMED = "from tests.test_signer import TestSigner\n\n\nclass TestTimestampSigner(TestSigner):\n    def test_max_age(self):\n        assert unsign(b'x.sig', max_age=1) == b'x'\n";
+
+  it("tests lists inherited tests where pytest collects them, naming where they are declared", () => {
+    const root = makeRepo({ "tests/test_signer.py": SIGNER, "tests/test_timed.py": TIMED });
+    const rows = okJson<{ tests: { id: string; file: string; line: number; declared_in?: unknown }[] }>(root, ["tests"]).tests;
+    expect(rows.filter((row) => row.file === "tests/test_timed.py")).toEqual([
+      { id: "TestSigner > test_sign", file: "tests/test_timed.py", line: 1, flags: [], assertions: 1, declared_in: { file: "tests/test_signer.py", line: 2, class: "TestSigner" } },
+      { id: "TestSigner > test_unsign", file: "tests/test_timed.py", line: 1, flags: [], assertions: 1, declared_in: { file: "tests/test_signer.py", line: 5, class: "TestSigner" } },
+      { id: "TestTimestampSigner > test_sign", file: "tests/test_timed.py", line: 4, flags: [], assertions: 1, declared_in: { file: "tests/test_signer.py", line: 2, class: "TestSigner" } },
+      { id: "TestTimestampSigner > test_unsign", file: "tests/test_timed.py", line: 4, flags: [], assertions: 1, declared_in: { file: "tests/test_signer.py", line: 5, class: "TestSigner" } },
+      { id: "TestTimestampSigner > test_max_age", file: "tests/test_timed.py", line: 5, flags: [], assertions: 1 },
+    ]);
+    expect(ok(root, ["tests"])).toContain("tests/test_timed.py:4  TestTimestampSigner > test_unsign  (declared at tests/test_signer.py:5)");
+  });
+
+  it("check reports a base's deleted test method once, with the unchanged subclass that also ran it", () => {
+    const root = makeRepo({ "tests/test_signer.py": SIGNER, "tests/test_timed.py": TIMED });
+    writeFileSync(join(root, "tests/test_signer.py"), SIGNER.replace("\n    def test_unsign(self):\n        assert unsign(b'x.sig') == b'x'\n", ""));
+    const result = runRalph(root, ["check", "--format", "json"]);
+    expect(result.status).toBe(1);
+    const findings = parseJsonOutput<{ findings: { type: string; file: string; test?: string; evidence?: Record<string, unknown> }[] }>(result).findings;
+    expect(findings).toMatchObject([
+      { type: "test_deletion", file: "tests/test_signer.py", test: "TestSigner > test_unsign", evidence: { inherited_by: [{ file: "tests/test_timed.py", test: "TestTimestampSigner > test_unsign" }] } },
+    ]);
+  });
+});

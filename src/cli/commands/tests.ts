@@ -1,6 +1,6 @@
 /** `ralph tests [REV] [--loop ID] [--json]`: the test cases ralph sees at a revision (default WORKTREE). */
 import * as z from "zod/mini";
-import { extractFacts, languageForPath } from "../../analysis/index.js";
+import { extractFacts, languageForPath, resolveTestsAcross, type FileFacts } from "../../analysis/index.js";
 import { resolveRev } from "../../store/rev.js";
 import { walkTree } from "../../store/tree-diff.js";
 import type { CommandContext, CommandOutput } from "../context.js";
@@ -9,13 +9,20 @@ import { openStore } from "./shared.js";
 
 const Options = z.strictObject({ loop: z.optional(stringOption), json: z.optional(z.boolean()) });
 
-/** One row of `ralph tests --json`. */
+/**
+ * One row of `ralph tests --json`: a test case as the runner collects it.
+ * `file` is the file that collects it (pytest's node id path) and `line` is
+ * in that file. A test method a class inherits from a base class, or that
+ * an imported test class brings (pytest collects it again in the importing
+ * module), has `declared_in`: the file, line and class of the method.
+ */
 export interface TestRow {
   id: string;
   file: string;
   line: number;
   flags: string[];
   assertions: number;
+  declared_in?: { file: string; line: number; class: string };
 }
 
 /** Runs the command; see the module doc. */
@@ -27,7 +34,10 @@ export async function run(ctx: CommandContext, args: string[], raw: Record<strin
   const treeOid = rev.kind === "worktree" ? store.snapshot().treeOid : rev.treeOid;
   const rows: TestRow[] = [];
   const unparsable: { file: string; reason: string }[] = [];
+  const files = new Map<string, FileFacts>();
+  const paths: string[] = [];
   for (const [path, entry] of walkTree(store.odb, treeOid)) {
+    paths.push(path);
     // Only files a language extracts tests from (config and coverage files are analysable, but hold no tests).
     if (entry.mode === "160000" || entry.mode === "120000" || languageForPath(path) === null) continue;
     const content = store.odb.read(entry.oid).content;
@@ -35,14 +45,22 @@ export async function run(ctx: CommandContext, args: string[], raw: Record<strin
     const facts = await extractFacts(path, content.toString("utf8"));
     if (facts.parseError) unparsable.push({ file: path, reason: facts.parseError });
     else if (facts.notAnalyzed && facts.isTestFile) unparsable.push({ file: path, reason: facts.notAnalyzed });
-    for (const t of facts.tests) {
+    files.set(path, facts);
+  }
+  // Test methods inherited from (or classes imported from) other files.
+  const resolved = resolveTestsAcross(files, paths);
+  for (const [path, facts] of files) {
+    for (const t of resolved.get(path) ?? facts.tests) {
       const flags = Object.entries(t.flags)
         .filter(([, on]) => on)
         .map(([name]) => name);
-      rows.push({ id: t.id, file: path, line: t.line, flags, assertions: t.assertionCount });
+      const row: TestRow = { id: t.id, file: path, line: t.line, flags, assertions: t.assertionCount };
+      if (t.declaredAt) row.declared_in = { file: t.declaredAt.file, line: t.declaredAt.line, class: t.declaredAt.suitePath.join(" > ") };
+      rows.push(row);
     }
   }
-  const lines = rows.map((r) => `${r.file}:${r.line}  ${r.id}${r.flags.length ? `  [${r.flags.join(", ")}]` : ""}`);
+  const declared = (r: TestRow): string => (r.declared_in ? `  (declared at ${r.declared_in.file}:${r.declared_in.line})` : "");
+  const lines = rows.map((r) => `${r.file}:${r.line}  ${r.id}${r.flags.length ? `  [${r.flags.join(", ")}]` : ""}${declared(r)}`);
   lines.push(`${rows.length} test case${rows.length === 1 ? "" : "s"} in ${new Set(rows.map((r) => r.file)).size} files at ${rev.label}`);
   for (const u of unparsable) lines.push(`not analysed: ${u.file}: ${u.reason}`);
   return { json: { rev: rev.kind === "worktree" ? "WORKTREE" : rev.oid, tests: rows, unparsable }, text: lines.join("\n") };
