@@ -85,9 +85,15 @@ export interface TestCase {
   assertionCount: number;
   /** sha1 of the test body's syntax tree with positions and comments dropped, so a moved or re-indented test keeps its hash. */
   bodyHash: string;
-  /** Rows of a literal `.each`/`.for` table; null when the table is not a literal; absent for ordinary tests. */
+  /**
+   * Rows the test runs with: those of its literal `.each`/`.for`/parametrize
+   * table (JS/TS: inline, or an array literal the file binds to a name by
+   * `const`, spreads of such names expanded), times the rows of enclosing
+   * `describe.each` suites; null when a table is not a literal (imported,
+   * computed, changed in place); absent for ordinary tests.
+   */
   eachRows?: number | null;
-  /** One short hash (12 hex) per literal table row, in order, so removed rows can be told apart from edited ones. */
+  /** One short hash (12 hex) per literal table row (per combination of rows under a `describe.each`), in order, so removed rows can be told apart from edited ones. */
   eachRowHashes?: string[];
   /** Each assertion of the test body, in source order (languages fill this as they grow; absent = not extracted). */
   assertionsDetail?: AssertionFact[];

@@ -40,6 +40,25 @@ const TABLE = `test.each([
 `;
 const TAGGED = "it.each`\n  a    | b    | sum\n  ${1} | ${2} | ${3}\n  ${0} | ${0} | ${0}\n`(\"$a + $b\", ({ a, b, sum }) => { expect(add(a, b)).toBe(sum); });\n";
 
+/** TABLE with its rows in a module-level const, as a suite table. */
+const CONST_TABLE = `const CASES = [
+  [1, 2, 3],
+  [0.1, 0.2, 0.3],
+  [-1, 1, 0],
+] as const;
+describe.each(CASES)("add(%d, %d) = %d", (a, b, sum) => {
+  it("adds", () => { expect(add(a, b)).toBe(sum); });
+});
+`;
+/** TABLE with its rows in a const spread from another const. */
+const SPREAD_TABLE = `const BASE = [
+  [1, 2, 3],
+  [0.1, 0.2, 0.3],
+];
+const ALL = [...BASE, [-1, 1, 0]];
+test.each(ALL)("add(%d, %d) = %d", (a, b, sum) => { expect(add(a, b)).toBe(sum); });
+`;
+
 const withoutFindings: CompareCase[] = [
   { name: "nothing changed", changes: [change("test/cart.test.ts", CART, CART)], findings: [] },
   {
@@ -125,6 +144,21 @@ const withoutFindings: CompareCase[] = [
   {
     name: "each table rows reordered",
     changes: [change("test/add.test.ts", TABLE, edit(edit(TABLE, "[1, 2, 3],", "[-1, 1, 0],"), "[-1, 1, 0],\n])", "[1, 2, 3],\n])"))],
+    findings: [],
+  },
+  {
+    name: "an inline each table moved into a const of the file",
+    changes: [change("test/add.test.ts", TABLE, SPREAD_TABLE)],
+    findings: [],
+  },
+  {
+    name: "a row added to a const table",
+    changes: [change("test/add.test.ts", CONST_TABLE, edit(CONST_TABLE, "[-1, 1, 0],", "[-1, 1, 0],\n  [2, 2, 4],"))],
+    findings: [],
+  },
+  {
+    name: "a const table's rows reordered",
+    changes: [change("test/add.test.ts", CONST_TABLE, edit(edit(CONST_TABLE, "[1, 2, 3],", "[-1, 1, 0],"), "[-1, 1, 0],\n] as const", "[1, 2, 3],\n] as const"))],
     findings: [],
   },
   {
@@ -244,6 +278,21 @@ const withFindings: CompareCase[] = [
   {
     name: "a row removed from an each table",
     changes: [change("test/add.test.ts", TABLE, edit(TABLE, "  [0.1, 0.2, 0.3],\n", ""))],
+    findings: [`test_deletion/critical test/add.test.ts "add(%d, %d) = %d"`],
+  },
+  {
+    name: "a row removed from a module-level const table of describe.each",
+    changes: [change("test/add.test.ts", CONST_TABLE, edit(CONST_TABLE, "  [0.1, 0.2, 0.3],\n", ""))],
+    findings: [`test_deletion/critical test/add.test.ts "add(%d, %d) = %d > adds"`],
+  },
+  {
+    name: "a row removed from the const a table spreads",
+    changes: [change("test/add.test.ts", SPREAD_TABLE, edit(SPREAD_TABLE, "  [0.1, 0.2, 0.3],\n", ""))],
+    findings: [`test_deletion/critical test/add.test.ts "add(%d, %d) = %d"`],
+  },
+  {
+    name: "an inline table moved into a const with a row left out",
+    changes: [change("test/add.test.ts", TABLE, edit(SPREAD_TABLE, "  [0.1, 0.2, 0.3],\n", ""))],
     findings: [`test_deletion/critical test/add.test.ts "add(%d, %d) = %d"`],
   },
   {
