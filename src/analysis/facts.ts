@@ -7,6 +7,7 @@
  */
 
 import { createHash } from "node:crypto";
+import type { CollectionRules } from "./languages/collection.js";
 
 /**
  * Version of the facts shape and of every extractor's behaviour. Bump it
@@ -392,6 +393,13 @@ export interface FileFacts {
    * defined in it); analysis/inheritance.ts resolves across files.
    */
   classScope?: ClassScope;
+  /**
+   * The runner-config collection rules the facts were extracted with (pytest
+   * python_files / python_classes / python_functions; analysis/discovery.ts);
+   * absent when the naming conventions hold. Cross-file resolution reads
+   * them (languages/python-classes.ts).
+   */
+  collection?: CollectionRules;
 }
 
 /** True when facts were really extracted (no parse error, not skipped as binary/huge/minified). */
