@@ -69,6 +69,17 @@ const jestAndVitest: ExtractionCase[] = [
     tests: ["adds %i", "table $a", "suite %s > works", "c %s [skipped]", "o %s [focused]", "for %i"],
   },
   {
+    name: "a conditional test function: both branches declare, a skip in either skips",
+    source: [
+      `(expect.addEqualityTesters ? describe : describe.skip)("with testers", () => { test("passes", () => {}); });`,
+      `(process.env.CI ? it.skip : it)("slow", () => {});`,
+      `(a ? test : test)("plain", () => {});`,
+      `(a ? describe : it)("mixed kinds", () => {});`,
+      `(a ? foo : describe)("not a test", () => {});`,
+    ].join("\n"),
+    tests: ["with testers > passes [skipped]", "slow [skipped]", "plain"],
+  },
+  {
     name: "neutral modifiers do not flag",
     source: `test.concurrent("a", async () => {}); describe.sequential("s", () => { it.concurrent("b", () => {}); }); describe.shuffle("t", () => { it("c", () => {}); });`,
     tests: ["a", "s > b", "t > c"],

@@ -727,6 +727,15 @@ class TestExtractor {
   }
 
   private visitCall(node: t.CallExpression, parent: t.Node | null): void {
+    const callee = unwrapExpression(node.callee);
+    if (callee.type === "ConditionalExpression") {
+      const declaration = this.classifyConditional(callee);
+      const args = declaration ? this.readDeclarationArgs(node, declaration) : null;
+      if (declaration && args) {
+        this.visitDeclaration(node, declaration, args);
+        return;
+      }
+    }
     const chain = flattenCallee(node.callee);
     if (chain) {
       if (chain[0]?.name === "cy") this.frameworks.add("cypress");
@@ -933,6 +942,24 @@ class TestExtractor {
       }
     }
     return { kind, marks, each, calleeText: chain.map((s) => s.name).join(".") };
+  }
+
+  /**
+   * `(cond ? describe : describe.skip)(...)`, `(isCI ? it.skip : it)(...)`:
+   * a declaration when both branches are test functions of the same kind.
+   * A flag set in either branch is set (conditionally, like `skipIf`), by the
+   * whole conditional.
+   */
+  private classifyConditional(callee: t.ConditionalExpression): Declaration | null {
+    const [first, second] = [callee.consequent, callee.alternate].map((branch) => {
+      const chain = flattenCallee(branch);
+      return chain ? this.classifyDeclaration(chain) : null;
+    });
+    if (!first || !second || first.kind !== second.kind) return null;
+    const via = `(${this.sourceOf(callee, 80)})`;
+    const marks: Partial<Record<TestFlag, FlagMark>> = {};
+    for (const flag of FLAG_NAMES) if (first.marks[flag] || second.marks[flag]) marks[flag] = { via };
+    return { kind: first.kind, marks, each: first.each ?? second.each, calleeText: via };
   }
 
   /**
