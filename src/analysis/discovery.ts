@@ -29,7 +29,10 @@
  * `projects`/workspace setup, a parse error), or sets nothing about files,
  * or no folder has one, the answer is "unknown" and the languages' naming
  * conventions apply, as they did before. Configs are read once per tree and
- * folder, never per file.
+ * folder, never per file. A file that uses a framework with its own runner
+ * (Playwright Test, Cypress, node:test, …; {@link hasOwnRunner}) is not
+ * vitest's, jest's or mocha's to leave out: callers keep the conventions
+ * for it.
  */
 
 import type picomatch from "picomatch";
@@ -113,6 +116,19 @@ const VITEST_WORKSPACE = /^vitest\.(?:workspace|projects)\.(?:[cm]?[jt]s|json)$/
 const JEST_CONFIG = /^jest\.config\.(?:[cm]?[jt]s|json)$/;
 const MOCHARC = /^\.mocharc(?:\.(?:[cm]?js|json|jsonc|ya?ml))?$/;
 const PYTEST_CONFIGS = ["pytest.ini", ".pytest.ini", "pyproject.toml", "tox.ini", "setup.cfg"] as const;
+
+/**
+ * Test frameworks that come with their own runner (Playwright Test, Cypress,
+ * node:test, ava, tap, bun, uvu), as FileFacts.frameworks names them. A file
+ * that uses one is run by that runner, not by vitest, jest or mocha, so
+ * their configs do not decide for it (the conventions do).
+ */
+const OWN_RUNNER_FRAMEWORKS: ReadonlySet<string> = new Set(["playwright", "cypress", "node:test", "ava", "tap", "bun", "uvu"]);
+
+/** True when the file's frameworks (FileFacts.frameworks) include one with its own runner (see {@link OWN_RUNNER_FRAMEWORKS}). */
+export function hasOwnRunner(frameworks: readonly string[]): boolean {
+  return frameworks.some((framework) => OWN_RUNNER_FRAMEWORKS.has(framework));
+}
 
 /** True when a file of this name can change which files a runner collects (runner configs, package.json, pytest settings). */
 export function isDiscoveryConfigName(name: string): boolean {

@@ -12,7 +12,7 @@ import { compareFacts, type FactsPair } from "./compare.js";
 import { detectConfigTamper, isConfigPath } from "./config/index.js";
 import { detectCoverageRegression, isCoverageSummaryPath } from "./coverage.js";
 import { screenContent } from "./content.js";
-import { filesLeavingDiscovery, TestDiscovery, type Collection, type TreeReader } from "./discovery.js";
+import { filesLeavingDiscovery, hasOwnRunner, TestDiscovery, type Collection, type TreeReader } from "./discovery.js";
 import { emptyFacts, hasUsableFacts, type FileFacts } from "./facts.js";
 import { EMPTY_CLASS_CONTEXT, loadClassContext, type UnchangedFiles } from "./inheritance.js";
 import { LANGUAGES, extensionOf, languageForPath } from "./languages/index.js";
@@ -41,7 +41,7 @@ export { codeCacheDirOf, setCodeCacheDir } from "./parsers/code-cache.js";
 export type { LanguageId, LanguageModule } from "./languages/index.js";
 export type { CollectionRules } from "./languages/language.js";
 export type { Collection, TreeReader } from "./discovery.js";
-export { TestDiscovery } from "./discovery.js";
+export { hasOwnRunner, TestDiscovery } from "./discovery.js";
 export { getLanguage, languageForPath } from "./languages/index.js";
 
 /** Options of {@link analyzeChanges}. */
@@ -167,8 +167,14 @@ function looksLikeTestPath(path: string): boolean {
   );
 }
 
-/** FactsPair.notCollected for the two sides' collections (null for an absent side), or undefined when both sides are collected or unknown. */
-function notCollectedSides(before: Collection | null, after: Collection | null): FactsPair["notCollected"] {
+/**
+ * FactsPair.notCollected for the two sides' collections (null for an absent
+ * side), or undefined when both sides are collected or unknown, or the file
+ * uses a framework with its own runner (Playwright, Cypress, node:test, …),
+ * which the vitest/jest/mocha configs do not decide for.
+ */
+function notCollectedSides(before: Collection | null, after: Collection | null, frameworks: readonly string[]): FactsPair["notCollected"] {
+  if (hasOwnRunner(frameworks)) return undefined;
   const sides: NonNullable<FactsPair["notCollected"]> = {};
   if (before?.collected === false) sides.before = before.by ?? "the runner config";
   if (after?.collected === false) sides.after = after.by ?? "the runner config";
@@ -226,7 +232,7 @@ export async function analyzeChanges(changes: readonly FileChange[], options: An
       change.after === null ? null : extract(change.path, change.after, collectedAfter.rules),
     ]);
     const pair: FactsPair = { path: change.path, before, after };
-    const notCollected = notCollectedSides(before && collectedBefore, after && collectedAfter);
+    const notCollected = notCollectedSides(before && collectedBefore, after && collectedAfter, [...(before?.frameworks ?? []), ...(after?.frameworks ?? [])]);
     if (notCollected) pair.notCollected = notCollected;
     pairs.push(pair);
 
@@ -253,7 +259,7 @@ export async function analyzeChanges(changes: readonly FileChange[], options: An
       const content = trees.after.read(loss.path);
       if (content === null) continue;
       const facts = await extract(loss.path, content, (await discovery.before.collection(loss.path)).rules);
-      if (!hasUsableFacts(facts) || facts.tests.length === 0) continue;
+      if (!hasUsableFacts(facts) || facts.tests.length === 0 || hasOwnRunner(facts.frameworks)) continue;
       pairs.push({ path: loss.path, before: facts, after: facts, notCollected: { after: loss.by }, isUnchanged: true });
     }
   }

@@ -515,6 +515,18 @@ const discoveryCases: DiscoveryCompareCase[] = [
     findings: [`test_config_tamper/critical vitest.config.ts`],
   },
   {
+    name: "a Playwright spec outside vitest's include is run by Playwright: its deleted test is still a deletion",
+    before: { "vitest.config.ts": `export default { test: { include: ["src/**/*.test.ts"] } };`, "e2e/login.spec.ts": `import { test, expect } from "@playwright/test";\ntest("logs in", async ({ page }) => { await expect(page).toHaveTitle("x"); });\ntest("logs out", async ({ page }) => { await expect(page).toHaveTitle("y"); });\n` },
+    after: { "vitest.config.ts": `export default { test: { include: ["src/**/*.test.ts"] } };`, "e2e/login.spec.ts": `import { test, expect } from "@playwright/test";\ntest("logs in", async ({ page }) => { await expect(page).toHaveTitle("x"); });\n` },
+    findings: [`test_deletion/critical e2e/login.spec.ts "logs out"`],
+  },
+  {
+    name: "a narrowed jest testMatch does not take Cypress specs (run by Cypress) out",
+    before: { "jest.config.js": `module.exports = { testMatch: ["**/*.test.js", "**/*.cy.js"] };`, "cypress/e2e/home.cy.js": `it("shows the title", () => { cy.visit("/"); cy.get("h1").should("contain", "Home"); });\n` },
+    after: { "jest.config.js": `module.exports = { testMatch: ["**/*.test.js"] };`, "cypress/e2e/home.cy.js": `it("shows the title", () => { cy.visit("/"); cy.get("h1").should("contain", "Home"); });\n` },
+    findings: [`test_config_tamper/critical jest.config.js`],
+  },
+  {
     name: "pytest python_files: a test deleted from a check_*.py module",
     before: { "pytest.ini": "[pytest]\npython_files = check_*.py\n", "tests/check_math.py": "def test_adds():\n    assert add(1, 2) == 3\n\ndef test_subs():\n    assert sub(2, 1) == 1\n" },
     after: { "pytest.ini": "[pytest]\npython_files = check_*.py\n", "tests/check_math.py": "def test_adds():\n    assert add(1, 2) == 3\n" },

@@ -5,7 +5,7 @@
  * statically, else the naming conventions).
  */
 import * as z from "zod/mini";
-import { extractFacts, languageForPath, resolveTestsAcross, TestDiscovery, type FileFacts } from "../../analysis/index.js";
+import { extractFacts, hasOwnRunner, languageForPath, resolveTestsAcross, TestDiscovery, type FileFacts } from "../../analysis/index.js";
 import { resolveRev } from "../../store/rev.js";
 import { walkTree } from "../../store/tree-diff.js";
 import { treeFiles } from "../../store/tree-files.js";
@@ -56,10 +56,10 @@ export async function run(ctx: CommandContext, args: string[], raw: Record<strin
     const facts = await extractFacts(path, content.toString("utf8"), collection.rules);
     // Kept even when the runner leaves the file out: its classes can still be bases of collected ones.
     files.set(path, facts);
-    if (collection.collected === false) {
-      // The runner's config leaves it out: its tests never run. Named when the conventions would have counted it.
+    if (collection.collected === false && !hasOwnRunner(facts.frameworks)) {
+      // The runner's config leaves it out: its tests never run. Named when it declares tests or the conventions would count it.
       uncollected.add(path);
-      if (language.isTestPath(path)) notCollected.push({ file: path, by: collection.by ?? "the runner config" });
+      if (facts.tests.length > 0 || language.isTestPath(path)) notCollected.push({ file: path, by: collection.by ?? "the runner config" });
       continue;
     }
     if (facts.parseError) unparsable.push({ file: path, reason: facts.parseError });
