@@ -62,7 +62,7 @@ export interface Collection {
   collected: boolean | null;
   /** The config that decided, for messages: `jest testMatch (package.json "jest")`. */
   by?: string;
-  /** Collection rules for the extractor (pytest names); absent when the conventions hold. */
+  /** Collection rules for the extractor (pytest names), for collected files and others of the runner's folder alike (a base class lives in a module pytest does not collect); absent when the conventions hold. */
   rules?: CollectionRules;
 }
 
@@ -75,8 +75,8 @@ interface Runner {
   label: string;
   /** True when the runner collects this repo-relative path (always a path under the scope's folder). */
   collects(path: string): boolean;
-  /** Rules for the extractor of a collected file. */
-  rules?(path: string): CollectionRules | undefined;
+  /** Rules for the extractor of a file under this runner's folder; `isCollected` says whether the runner collects it (a module pytest does not collect still declares base classes with the configured names). */
+  rules?(path: string, isCollected: boolean): CollectionRules | undefined;
 }
 
 /** The configs of one folder for one family. */
@@ -345,10 +345,10 @@ function pytestRunner(picomatch: Picomatch, label: string, dir: string, settings
       if (folders.some((folder) => norecurse.some((regex) => regex.test(folder)))) return false;
       return isTestModule(relative);
     },
-    rules(path) {
+    rules(path, isCollected) {
       const own: CollectionRules = { ...rules };
       const relative = relativeTo(dir, path) ?? path;
-      if (settings.pythonFiles || testpaths?.includes(relative)) own.testModule = true;
+      if (isCollected && (settings.pythonFiles || testpaths?.includes(relative))) own.testModule = true;
       return Object.keys(own).length > 0 ? own : undefined;
     },
   };
@@ -388,8 +388,12 @@ export class TestDiscovery {
     const scope = await this.nearestScope(folderOf(path), language);
     if (!scope?.runners) return { collected: null };
     const runner = scope.runners.find((candidate) => candidate.collects(path));
-    if (!runner) return { collected: false, by: scope.runners.map((candidate) => candidate.label).join(" and ") };
-    const rules = runner.rules?.(path);
+    if (!runner) {
+      const by = scope.runners.map((candidate) => candidate.label).join(" and ");
+      const rules = scope.runners.map((candidate) => candidate.rules?.(path, false)).find((found) => found !== undefined);
+      return rules ? { collected: false, by, rules } : { collected: false, by };
+    }
+    const rules = runner.rules?.(path, true);
     return rules ? { collected: true, by: runner.label, rules } : { collected: true, by: runner.label };
   }
 

@@ -273,7 +273,9 @@ export async function analyzeChanges(changes: readonly FileChange[], options: An
     stats.files_analyzed += result.analyzed.filter((path) => languageForPath(path) === null).length;
   }
 
-  const context = options.unchanged ? await loadClassContext(pairs, options.unchanged, extract) : EMPTY_CLASS_CONTEXT;
+  // Unchanged files are alike in both trees: the before side's discovery gives their collection rules.
+  const extractUnchanged = async (path: string, content: string): Promise<FileFacts> => extract(path, content, discovery ? (await discovery.before.collection(path)).rules : undefined);
+  const context = options.unchanged ? await loadClassContext(pairs, options.unchanged, extractUnchanged) : EMPTY_CLASS_CONTEXT;
   const findings = sortFindings(applyAllowRules([...compareFacts(pairs, changes.map((change) => change.path), context), ...tsconfigFindings(changes), ...config.findings, ...coverage.findings], options.allow ?? []));
   return { verdict: decideVerdict(findings), findings, stats, not_analyzed: notAnalyzed };
 }

@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { analyzeChanges, type FileChange, type Finding } from "../../src/analysis/index.js";
 import { linksIssue } from "../../src/analysis/compare.js";
-import { changesBetween, treeOf } from "../helpers/trees.js";
+import { changesBetween, treeOf, unchangedBetween } from "../helpers/trees.js";
 
 function summarize(finding: Finding): string {
   return `${finding.type}/${finding.severity} ${finding.file}${finding.test ? ` "${finding.test}"` : ""}`;
@@ -471,6 +471,10 @@ const VITEST_TOP = `export default { test: { include: ["test/*.test.ts"] } };`;
 const SLOW = `describe("slow", () => {\n  it("imports", () => { expect(load()).toBe(1); });\n  it("exports", () => { expect(save()).toBe(1); });\n});\n`;
 const FIXTURE = `it("is sample input", () => { expect(1).toBe(2); });\n`;
 
+const PYTEST_NAMES = "[tool:pytest]\npython_files = check_*.py\npython_classes = Check\npython_functions = check_\n";
+const SHARED = "class Shared:\n    def check_adds(self):\n        assert add(1, 2) == 3\n\n    def check_subs(self):\n        assert sub(2, 1) == 1\n";
+const CHECK_MATH = "from tests.base import Shared\n\n\nclass CheckMath(Shared):\n    pass\n";
+
 const discoveryCases: DiscoveryCompareCase[] = [
   {
     name: "an include narrowed so an untouched test file is no longer collected: its tests are named",
@@ -538,11 +542,23 @@ const discoveryCases: DiscoveryCompareCase[] = [
     after: { "setup.cfg": "[tool:pytest]\npython_functions = check_\n", "tests/test_math.py": "def verify_adds():\n    assert add(1, 2) == 3\n" },
     findings: [`test_disabled/critical tests/test_math.py "check_adds"`],
   },
+  {
+    name: "pytest python_classes/python_functions: a check_ method deleted from a base class a Check* class inherits from an unchanged module",
+    before: { "setup.cfg": PYTEST_NAMES, "tests/base.py": SHARED, "tests/check_math.py": CHECK_MATH },
+    after: { "setup.cfg": PYTEST_NAMES, "tests/base.py": SHARED.replace("    def check_subs(self):\n        assert sub(2, 1) == 1\n", ""), "tests/check_math.py": CHECK_MATH },
+    findings: [`test_deletion/critical tests/base.py "CheckMath > check_subs"`],
+  },
+  {
+    name: "pytest python_classes: a Check* class that stops inheriting its base's check_ methods",
+    before: { "setup.cfg": PYTEST_NAMES, "tests/base.py": SHARED, "tests/check_math.py": CHECK_MATH },
+    after: { "setup.cfg": PYTEST_NAMES, "tests/base.py": SHARED, "tests/check_math.py": "class CheckMath:\n    pass\n" },
+    findings: [`test_deletion/critical tests/check_math.py "CheckMath > check_adds"`],
+  },
 ];
 
 describe("comparing facts under the runners' discovery", () => {
   it.each(discoveryCases.map((c) => [c.name, c] as const))("%s", async (_name, c) => {
-    const analysis = await analyzeChanges(changesBetween(c.before, c.after), { trees: { before: treeOf(c.before), after: treeOf(c.after) } });
+    const analysis = await analyzeChanges(changesBetween(c.before, c.after), { trees: { before: treeOf(c.before), after: treeOf(c.after) }, unchanged: unchangedBetween(c.before, c.after) });
     expect(analysis.findings.map(summarize).sort()).toEqual([...c.findings].sort());
   });
 
