@@ -38,7 +38,7 @@
 import type picomatch from "picomatch";
 import { readConfig } from "./config/js-config.js";
 import { readPytestCollection, type PytestCollectionSettings } from "./config/python.js";
-import { getPath, type StaticValue } from "./config/static-value.js";
+import { getPath, OPAQUE_SPREAD_KEY, type StaticValue } from "./config/static-value.js";
 import { fnmatchToRegExp, type CollectionRules } from "./languages/collection.js";
 import { languageForPath } from "./languages/index.js";
 
@@ -98,6 +98,9 @@ function loadPicomatch(): Promise<Picomatch> {
   picomatchLoaded ??= import("picomatch").then((module) => module.default);
   return picomatchLoaded;
 }
+
+/** Jest presets known to leave testMatch, testRegex, roots and the ignore patterns at jest's defaults (ts-jest's transforms); another preset may set them. */
+const FILE_NEUTRAL_JEST_PRESET = /^(?:ts-jest(?:\/.*)?|@shelf\/jest-mongodb|@shelf\/jest-dynamodb)$/;
 
 /** The absolute folder jest's patterns are matched under: where the repository root stands in for the real one. */
 const ABSOLUTE_ROOT = "/repo";
@@ -208,6 +211,7 @@ function stripDotSlash(pattern: string): string {
 /** The vitest runner of a config, or why it cannot be read. */
 function vitestRunner(picomatch: Picomatch, label: string, dir: string, config: StaticValue): Runner | string {
   if (getPath(config, "test.projects") !== undefined || getPath(config, "test.workspace") !== undefined) return `${label} defines projects`;
+  if (getPath(config, OPAQUE_SPREAD_KEY) !== undefined || getPath(config, `test.${OPAQUE_SPREAD_KEY}`) !== undefined) return `${label} spreads a config it does not show`;
   const rootValue = getPath(config, "test.root") ?? getPath(config, "root");
   const root = stringList(rootValue) ?? [];
   const dirValue = getPath(config, "test.dir");
@@ -233,6 +237,9 @@ function vitestRunner(picomatch: Picomatch, label: string, dir: string, config: 
 /** The jest runner of a config object, or why it cannot be read. */
 function jestRunner(picomatch: Picomatch, label: string, dir: string, config: StaticValue): Runner | string {
   if (getPath(config, "projects") !== undefined) return `${label} defines projects`;
+  if (getPath(config, OPAQUE_SPREAD_KEY) !== undefined) return `${label} spreads a config it does not show`;
+  const preset = getPath(config, "preset");
+  if (preset !== undefined && !(typeof preset === "string" && FILE_NEUTRAL_JEST_PRESET.test(preset))) return `${label} takes settings from preset ${JSON.stringify(preset)}`;
   const rootDirValue = getPath(config, "rootDir");
   let rootDir: string | null = dir;
   if (rootDirValue !== undefined) {
@@ -286,6 +293,7 @@ function jestRunner(picomatch: Picomatch, label: string, dir: string, config: St
 
 /** The mocha runner of a config (when it sets `spec`), or why it cannot be read. */
 function mochaRunner(picomatch: Picomatch, label: string, dir: string, config: StaticValue, tree: TreeReader): Runner | string {
+  if (getPath(config, OPAQUE_SPREAD_KEY) !== undefined) return `${label} spreads a config it does not show`;
   const spec = stringList(getPath(config, "spec"));
   if (spec === undefined) return `${label} leaves its spec files to the command line`;
   const ignore = stringList(getPath(config, "ignore") ?? getPath(config, "exclude")) ?? [];

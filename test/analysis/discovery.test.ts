@@ -82,6 +82,17 @@ const CASES: DiscoveryCase[] = [
     expect: { "a/x.test.js": "?", "b/x.test.js": "?", "c/x.spec.js": "yes", "c/x.test.js": "no" },
   },
   {
+    name: "a spread of a config the file does not show, or an unknown jest preset, is unknown; ts-jest presets keep jest's file defaults",
+    files: {
+      "a/jest.config.js": `const base = require("../jest.base");\nmodule.exports = { ...base, testEnvironment: "node" };`,
+      "b/vitest.config.ts": `import shared from "../shared";\nexport default { test: { ...shared.test, globals: true } };`,
+      "c/jest.config.js": `module.exports = { preset: "jest-expo" };`,
+      "d/jest.config.js": `module.exports = { preset: "ts-jest/presets/default-esm" };`,
+      "e/.mocharc.cjs": `module.exports = { ...require("./base.cjs"), spec: ["test/**/*.js"] };`,
+    },
+    expect: { "a/x.test.js": "?", "b/x.test.ts": "?", "c/x.test.js": "?", "d/x.test.ts": "yes", "d/helper.ts": "no", "e/test/a.js": "?" },
+  },
+  {
     name: "mocha spec: a folder (recursive or not), a glob, ignore",
     files: {
       ".mocharc.yml": "spec: test/unit\nrecursive: false\n",
