@@ -31,6 +31,13 @@
  * changed) is one test_deletion per class; a flag or an assertion change
  * on a base method is judged once. Instances of an imported test class that
  * its own module also collects (declaredAt.isRepeat) are never judged.
+ *
+ * A side whose file the test runner does not collect (its config leaves the
+ * file out: FactsPair.notCollected) takes no part in those passes: its
+ * tests never run. Before tests still unmatched are then matched, by the
+ * same passes, against the tests of after files the runner does not
+ * collect: a test found there has left discovery (test_disabled), whether
+ * its file was moved out of the runner's patterns or the patterns moved.
  */
 
 import { hasUsableFacts, type FileFacts, type TestCase, type TestFlag } from "./facts.js";
@@ -43,6 +50,14 @@ export interface FactsPair {
   path: string;
   before: FileFacts | null;
   after: FileFacts | null;
+  /**
+   * Per side, set when the test runner's config leaves this file out of
+   * discovery there (discovery.ts): what leaves it out, e.g. `jest testMatch
+   * (jest.config.js)`. That side's tests do not run, so they are not matched.
+   */
+  notCollected?: { before?: string; after?: string };
+  /** True for a file the change did not touch, judged only because a config change took it out of discovery. */
+  isUnchanged?: boolean;
 }
 
 /** How a before test found its after partner. */
@@ -53,6 +68,8 @@ interface Slot {
   test: TestCase;
   partner: Slot | null;
   match: MatchKind | null;
+  /** For a test of a file the runner does not collect: what leaves the file out. */
+  notCollectedBy?: string;
 }
 
 interface MatchPass {
@@ -90,19 +107,30 @@ export function linksIssue(reason: string | undefined): boolean {
 
 /**
  * Pairs before tests with after tests across files (see the module comment)
- * and returns every before slot with its partner, plus the after slots.
- * Files whose facts are unusable (parse error, not analysed) contribute no
- * tests on that side.
+ * and returns every before slot with its partner, the after slots of
+ * collected files, and those of files the runner does not collect. Files
+ * whose facts are unusable (parse error, not analysed) contribute no tests
+ * on that side.
  */
-function matchTests(pairs: readonly FactsPair[]): { before: Slot[]; after: Slot[] } {
-  const slotsOf = (side: "before" | "after"): Slot[] =>
+function matchTests(pairs: readonly FactsPair[]): { before: Slot[]; after: Slot[]; uncollected: Slot[] } {
+  const slotsOf = (side: "before" | "after", isCollected: boolean): Slot[] =>
     pairs.flatMap((pair) => {
       const facts = pair[side];
-      if (!facts || !hasUsableFacts(facts)) return [];
-      return facts.tests.map((test) => ({ file: pair.path, test, partner: null, match: null }));
+      const notCollectedBy = pair.notCollected?.[side];
+      if (!facts || !hasUsableFacts(facts) || (notCollectedBy === undefined) !== isCollected) return [];
+      return facts.tests.map((test): Slot => (notCollectedBy === undefined ? { file: pair.path, test, partner: null, match: null } : { file: pair.path, test, partner: null, match: null, notCollectedBy }));
     });
-  const before = slotsOf("before");
-  const after = slotsOf("after");
+  const before = slotsOf("before", true);
+  const after = slotsOf("after", true);
+  const uncollected = slotsOf("after", false);
+  pairSlots(before, after);
+  pairRetitled(before, after);
+  pairSlots(before, uncollected);
+  return { before, after, uncollected };
+}
+
+/** The passes of the module comment over the slots still without a partner. */
+function pairSlots(before: Slot[], after: Slot[]): void {
   for (const pass of MATCH_PASSES) {
     const candidates = new Map<string, Slot[]>();
     for (const slot of after) {
@@ -123,8 +151,6 @@ function matchTests(pairs: readonly FactsPair[]): { before: Slot[]; after: Slot[
       partner.match = pass.kind;
     }
   }
-  pairRetitled(before, after);
-  return { before, after };
 }
 
 /** Lower-case word tokens of a test title. */
@@ -419,7 +445,7 @@ function resolvePairs(pairs: readonly FactsPair[], context: ClassContext): { cha
     resolved[side] = resolveTestsAcross(files, paths);
   }
   const changed = pairs.map((pair) => ({
-    path: pair.path,
+    ...pair,
     before: withTests(pair.before, resolved.before.get(pair.path)),
     after: withTests(pair.after, resolved.after.get(pair.path)),
   }));
@@ -507,6 +533,49 @@ function lostInheritanceFinding(lost: readonly Slot[]): Finding {
 }
 
 /**
+ * test_disabled findings for before tests whose after side is in a file the
+ * test runner does not collect (see the module comment), one per before
+ * file and after file: the tests' ids, the file and the config that leaves
+ * it out. Critical, or low when every such test was skipped or todo before
+ * (nothing that ran stops running).
+ */
+function leftDiscoveryFindings(slots: readonly Slot[]): Finding[] {
+  const groups = new Map<string, Slot[]>();
+  for (const slot of slots) {
+    const partner = slot.partner as Slot;
+    const key = `${slot.file}\u0000${partner.file}`;
+    const group = groups.get(key);
+    if (group) group.push(slot);
+    else groups.set(key, [slot]);
+  }
+  return [...groups.values()].map((group) => {
+    const first = group[0] as Slot;
+    const partner = first.partner as Slot;
+    const by = partner.notCollectedBy ?? "the runner config";
+    const isMoved = first.file !== partner.file;
+    const ids = group.map((slot) => slot.test.id);
+    const ranBefore = group.filter((slot) => !slot.test.flags.skipped && !slot.test.flags.todo);
+    const where = isMoved ? `moved from ${first.file} to ${partner.file}, which ${by} does not collect` : `${by} no longer collects ${partner.file}`;
+    const finding: Finding = {
+      type: "test_disabled",
+      severity: ranBefore.length > 0 ? "critical" : "low",
+      file: partner.file,
+      line: group.length === 1 ? partner.test.line : null,
+      before_file: first.file,
+      before_line: group.length === 1 ? first.test.line : null,
+      message:
+        group.length === 1
+          ? `test "${first.test.id}" no longer runs: ${where}`
+          : `${group.length} tests no longer run: ${where}`,
+      evidence: { gained: ["out_of_discovery"], not_collected_by: by, tests: ids, test_count: group.length },
+      allowed: false,
+    };
+    if (group.length === 1) finding.test = first.test.id;
+    return finding;
+  });
+}
+
+/**
  * The findings of one diff, in the order of `pairs` (deletions per file,
  * then disabled tests, then the rule families of rules/: assertion,
  * validation, special-casing and feature-removal findings). Allow rules are
@@ -523,6 +592,8 @@ export function compareFacts(pairs: readonly FactsPair[], changedPaths?: readonl
   const findings: Finding[] = [];
   const usedRows = new Map<Slot, Set<number>>();
 
+  // Tests whose after side is in a file the runner does not collect: one finding per file they left.
+  findings.push(...leftDiscoveryFindings(before.filter((slot) => slot.partner?.notCollectedBy !== undefined)));
   // Lost tests: each declaration is reported once (see the module comment).
   const ownLost = new Map<FactsPair, Slot[]>();
   const derivedLost: Slot[] = [];
@@ -611,6 +682,7 @@ export function compareFacts(pairs: readonly FactsPair[], changedPaths?: readonl
         : [],
     ),
   );
-  const rulePairs = resolved.changed;
+  // Files judged only because they left discovery add no code facts to judge.
+  const rulePairs = resolved.changed.filter((pair) => !pair.isUnchanged);
   return applyRules(findings, changedPaths ? { pairs: rulePairs, matched, changedPaths } : { pairs: rulePairs, matched });
 }

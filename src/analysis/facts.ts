@@ -7,13 +7,14 @@
  */
 
 import { createHash } from "node:crypto";
+import type { CollectionRules } from "./languages/collection.js";
 
 /**
  * Version of the facts shape and of every extractor's behaviour. Bump it
  * whenever extraction changes what it returns for the same input, so cached
  * facts from an older ralph are not reused.
  */
-export const EXTRACTOR_VERSION = 13;
+export const EXTRACTOR_VERSION = 14;
 
 /** The flags that take a test out of the run, or focus the run on it. */
 export interface TestFlags {
@@ -85,9 +86,15 @@ export interface TestCase {
   assertionCount: number;
   /** sha1 of the test body's syntax tree with positions and comments dropped, so a moved or re-indented test keeps its hash. */
   bodyHash: string;
-  /** Rows of a literal `.each`/`.for` table; null when the table is not a literal; absent for ordinary tests. */
+  /**
+   * Rows the test runs with: those of its literal `.each`/`.for`/parametrize
+   * table (JS/TS: inline, or an array literal the file binds to a name by
+   * `const`, spreads of such names expanded), times the rows of enclosing
+   * `describe.each` suites; null when a table is not a literal (imported,
+   * computed, changed in place); absent for ordinary tests.
+   */
   eachRows?: number | null;
-  /** One short hash (12 hex) per literal table row, in order, so removed rows can be told apart from edited ones. */
+  /** One short hash (12 hex) per literal table row (per combination of rows under a `describe.each`), in order, so removed rows can be told apart from edited ones. */
   eachRowHashes?: string[];
   /** Each assertion of the test body, in source order (languages fill this as they grow; absent = not extracted). */
   assertionsDetail?: AssertionFact[];
@@ -386,6 +393,13 @@ export interface FileFacts {
    * defined in it); analysis/inheritance.ts resolves across files.
    */
   classScope?: ClassScope;
+  /**
+   * The runner-config collection rules the facts were extracted with (pytest
+   * python_files / python_classes / python_functions; analysis/discovery.ts);
+   * absent when the naming conventions hold. Cross-file resolution reads
+   * them (languages/python-classes.ts).
+   */
+  collection?: CollectionRules;
 }
 
 /** True when facts were really extracted (no parse error, not skipped as binary/huge/minified). */

@@ -12,6 +12,7 @@ import type { CheckpointStore, ResolvedRev } from "../store/checkpoint-store.js"
 import { parseCommit } from "../store/odb.js";
 import { parseTrailers, trailerValues } from "../store/trailers.js";
 import { walkTree, type TreeChange } from "../store/tree-diff.js";
+import { treeFiles } from "../store/tree-files.js";
 import { openFactsCache, type DiskFactsCache } from "./facts-cache.js";
 
 /** The JSON shape of `ralph check --format json` (DESIGN.md), plus the changed files. */
@@ -191,8 +192,10 @@ export interface JudgeOptions {
 
 /**
  * Compares two revisions (the `to` side may be the live work tree) and
- * returns findings, verdict and stats. Facts of files seen before come from
- * the facts cache (src/loop/facts-cache.ts); new ones are added to it.
+ * returns findings, verdict and stats. Which files hold tests follows each
+ * tree's test-runner configs (analysis/discovery.ts). Facts of files seen
+ * before come from the facts cache (src/loop/facts-cache.ts); new ones are
+ * added to it.
  * @throws RalphError from the store (E_CORRUPT, E_UNREADABLE…).
  */
 export async function judgeChange(
@@ -230,7 +233,9 @@ export async function judgeChange(
   const allow = [...(options.allow ?? []), ...collectAllowRules(store, from.oid, headForAllow, 500, warnings)];
   const factsCache = options.factsCache === undefined ? openFactsCache(store.repo.ralphDir) : options.factsCache;
   const unchanged = unchangedFilesOf(store, from.treeOid, changes);
-  const raw = await analyzeChanges(fileChanges, factsCache ? { allow, facts: factsCache, unchanged } : { allow, unchanged });
+  // Both trees, so test discovery follows the runners' configs on each side.
+  const trees = { before: treeFiles(store.odb, from.treeOid), after: treeFiles(store.odb, toTree) };
+  const raw = await analyzeChanges(fileChanges, factsCache ? { allow, facts: factsCache, unchanged, trees } : { allow, unchanged, trees });
   const analysis = options.policy ? applyDetectionPolicy(raw, options.policy) : raw;
   factsCache?.flush();
   const analysed = performance.now();

@@ -452,6 +452,27 @@ describe("check, revert and tests", () => {
     const text = ok(root, ["tests"]);
     expect(text).toContain("test/math.test.ts:5  math > adds");
   });
+
+  it("tests and check follow the runner's include/exclude config", () => {
+    const jest = (ignore: string[]): string => `${JSON.stringify({ name: "p", jest: { testPathIgnorePatterns: ignore } }, null, 2)}\n`;
+    const root = makeRepo({
+      ...PROJECT,
+      "package.json": jest(["/node_modules/", "/fixtures/"]),
+      "test/fixtures/sample.test.ts": `it("is input data", () => { expect(1).toBe(2); });\n`,
+      "test/slow/io.test.ts": `it("reads", () => { expect(read()).toBe(1); });\nit("writes", () => { expect(write()).toBe(1); });\n`,
+    });
+    const listed = okJson<{ tests: { id: string; file: string }[]; not_collected: { file: string; by: string }[] }>(root, ["tests"]);
+    expect(listed.tests.map((t) => `${t.file} ${t.id}`)).toEqual(["test/math.test.ts math > adds", "test/math.test.ts math > adds negatives", "test/slow/io.test.ts reads", "test/slow/io.test.ts writes"]);
+    expect(listed.not_collected).toEqual([{ file: "test/fixtures/sample.test.ts", by: `jest testMatch (package.json "jest")` }]);
+
+    ok(root, ["checkpoint", "--loop", "d"]);
+    writeFiles(root, { "package.json": jest(["/node_modules/", "/fixtures/", "/slow/"]) });
+    const judged = runRalph(root, ["check", "--from", "@baseline", "--loop", "d", "--json"]);
+    expect(judged.status, judged.stderr).toBe(1);
+    const findings = parseJsonOutput<{ findings: { type: string; file: string; evidence?: { tests?: string[] } }[] }>(judged).findings;
+    expect(findings).toContainEqual(expect.objectContaining({ type: "test_disabled", file: "test/slow/io.test.ts", evidence: expect.objectContaining({ tests: ["reads", "writes"] }) }));
+    expect(findings.map((f) => f.type).sort()).toEqual(["test_config_tamper", "test_disabled"]);
+  });
 });
 
 describe("from a subdirectory", () => {

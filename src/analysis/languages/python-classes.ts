@@ -32,13 +32,17 @@
  *   sets an attribute every subclass inherits), then enclosing classes',
  *   then the collecting module's `pytestmark`.
  *
- * Not modelled: python_files / python_classes / python_functions settings
- * other than the defaults, `collect_imported_tests = false`, test functions
+ * The project's python_files / python_classes / python_functions settings
+ * come with each file's facts (`FileFacts.collection`, from its pytest
+ * config; analysis/discovery.ts); without them the defaults hold.
+ *
+ * Not modelled: `collect_imported_tests = false`, test functions
  * imported into another module, a class body that binds a base's method
  * under another name.
  */
 
 import type { ClassFact, FileFacts, ImportFact, MarkFact, MethodFact, TestCase, TestFlag, TestFlags } from "../facts.js";
+import { matchesPrefixOrGlob } from "./collection.js";
 
 /** Files pytest collects by default: `test_*.py` and `*_test.py` (unittest's `test*.py` too). */
 const COLLECTED_FILE = /^(test.*|.*_test)\.py$/i;
@@ -50,6 +54,11 @@ export function isPythonCollectedFile(path: string): boolean {
 
 /** pytest's default python_classes prefix. */
 const TEST_CLASS_PREFIX = "Test";
+
+/** True when pytest collects the file as a test module: its config's python_files (FileFacts.collection) or the default names. */
+function isCollectedModule(path: string, facts: FileFacts | undefined): boolean {
+  return facts?.collection?.testModule === true || isPythonCollectedFile(path);
+}
 
 /**
  * Names worth resolving when imported into a test module, since pytest may
@@ -192,7 +201,7 @@ export function resolvePythonTests(files: ReadonlyMap<string, FileFacts>, option
   const resolver = new Resolver(files, index, options.missing ?? new Set());
   const result = new Map<string, TestCase[]>();
   for (const [path, facts] of files) {
-    if (!facts.classScope || !isPythonCollectedFile(path)) continue;
+    if (!facts.classScope || !isCollectedModule(path, facts)) continue;
     result.set(path, resolver.testsOf(path, facts));
   }
   return result;
@@ -210,7 +219,7 @@ export function missingPythonFiles(files: ReadonlyMap<string, FileFacts>, index:
     const scope = facts.classScope;
     if (!scope) continue;
     for (const fact of scope.classes) resolver.mro({ path, fact });
-    if (!isPythonCollectedFile(path)) continue;
+    if (!isCollectedModule(path, facts)) continue;
     for (const fact of scope.imports) {
       for (const bound of fact.names) {
         if (bound.imported === "*") resolver.lookup(path, "*", null);
@@ -368,7 +377,7 @@ class Resolver {
     if (testAttribute === false || this.isAbstract(mro)) return { isCollected: false, mro };
     const isUnittest = mro.some((entry) => "external" in entry && UNITTEST_BASE.test(entry.external));
     if (isUnittest) return { isCollected: true, mro };
-    const isNamed = name.startsWith(TEST_CLASS_PREFIX) || testAttribute === true;
+    const isNamed = matchesPrefixOrGlob(name, this.files.get(ref.path)?.collection?.classPatterns ?? [TEST_CLASS_PREFIX]) || testAttribute === true;
     const hasConstructor = classes.some((fact) => fact.members.includes("__init__") || fact.members.includes("__new__"));
     return { isCollected: isNamed && !hasConstructor, mro };
   }
@@ -459,7 +468,7 @@ class Resolver {
         if (binding?.kind !== "class" || binding.ref.path === path) continue;
         imported.add(name);
         const home = binding.ref;
-        const isRepeat = isPythonCollectedFile(home.path) && home.fact.suitePath.length === 1 && this.collectability(home, home.fact.suitePath[0] as string).isCollected;
+        const isRepeat = isCollectedModule(home.path, this.files.get(home.path)) && home.fact.suitePath.length === 1 && this.collectability(home, home.fact.suitePath[0] as string).isCollected;
         entries.push({ line: fact.line ?? 0, tests: this.collectClass(home, [name], path, [], { line: fact.line ?? 0, reach: "imported", isRepeat }) });
       }
     }

@@ -32,6 +32,7 @@ import {
 } from "../parsers/tree-sitter.js";
 import { extractCodeFacts, literalText, MODE_ENV_VARS, RUNNER_ENV_VARS, type CodeSyntax, type FlowSyntax, type GuardDraft } from "../parsers/tree-sitter-code.js";
 import type { AssertionFact, FileFacts, ImportFact, MarkFact, NonTestFunctionFact, TestFlag } from "../facts.js";
+import { matchesPrefixOrGlob, type CollectionRules } from "./collection.js";
 import { isUnderTestDirectory, type LanguageModule } from "./language.js";
 import { isPythonCollectedFile, isTestClassName, resolvePythonTests } from "./python-classes.js";
 
@@ -244,19 +245,19 @@ interface ClassFrame {
   isCollected: boolean;
 }
 
-/** A class as a frame: pytest collects `Test*` classes, unittest every TestCase subclass. */
-function classFrame(node: Node): ClassFrame {
+/** A class as a frame: pytest collects `Test*` classes (or those `python_classes` names), unittest every TestCase subclass. */
+function classFrame(node: Node, classPatterns: readonly string[] = ["Test"]): ClassFrame {
   const name = node.childForFieldName("name")?.text ?? "";
   const superclasses = node.childForFieldName("superclasses")?.text ?? "";
   const isTestCase = /TestCase\b|\bTestCase|Test\b/.test(superclasses);
-  return { name, node, isCollected: name.startsWith("Test") || isTestCase };
+  return { name, node, isCollected: matchesPrefixOrGlob(name, classPatterns) || isTestCase };
 }
 
 /**
  * The classes enclosing a function definition (outermost first), or null
  * when the function is nested in another function (never collected).
  */
-function enclosingClasses(definition: Node): ClassFrame[] | null {
+function enclosingClasses(definition: Node, classPatterns?: readonly string[]): ClassFrame[] | null {
   const frames: ClassFrame[] = [];
   let node: Node | null = definition.parent?.type === "decorated_definition" ? definition.parent : definition;
   for (;;) {
@@ -273,7 +274,7 @@ function enclosingClasses(definition: Node): ClassFrame[] | null {
     if (!owner) return null;
     if (owner.type === "function_definition") return null;
     if (owner.type === "class_definition") {
-      frames.push(classFrame(owner));
+      frames.push(classFrame(owner, classPatterns));
       node = owner;
       continue;
     }
@@ -511,10 +512,10 @@ function callAssertionFact(object: string, matcher: string, args: Node | undefin
   return fact;
 }
 
-function extractPythonDrafts(path: string, grammar: LoadedGrammar, root: Node, content: string): ExtractedDrafts {
+function extractPythonDrafts(path: string, grammar: LoadedGrammar, root: Node, content: string, rules: CollectionRules = {}): ExtractedDrafts {
   const tests: TestDraft[] = [];
   const nonTestFunctions: NonTestFunctionFact[] = [];
-  const collectsTests = isPythonCollectedFile(path);
+  const collectsTests = rules.testModule === true || isPythonCollectedFile(path);
   const fileMarks = moduleMarks(root);
 
   /**
@@ -552,11 +553,11 @@ function extractPythonDrafts(path: string, grammar: LoadedGrammar, root: Node, c
     const name = match.get("name")?.text;
     const body = match.get("body");
     if (!definition || !name || !body) continue;
-    const frames = enclosingClasses(definition);
+    const frames = enclosingClasses(definition, rules.classPatterns);
     if (frames === null) continue;
     const suitePath = frames.map((frame) => frame.name);
     const owner = frames.at(-1);
-    const isTestName = name.startsWith("test");
+    const isTestName = matchesPrefixOrGlob(name, rules.functionPatterns ?? ["test"]);
     if (owner) {
       // Which class collects a method is decided by resolution; the last def of a name is the method.
       const ownerClass = classes.get(owner.node.startIndex);
@@ -755,17 +756,20 @@ const PYTHON_CODE: CodeSyntax = {
  * file alone resolves: module-level test functions, and the test methods of
  * its classes with bases defined in the same file (python-classes.ts);
  * bases in other files are resolved across files by analysis/inheritance.ts.
- * Never throws for bad content.
+ * `rules` are the project's pytest `python_files`/`python_classes`/
+ * `python_functions` when its config sets them; they are kept in
+ * `facts.collection` for the resolution. Never throws for bad content.
  */
-export async function extractPythonFacts(path: string, content: string): Promise<FileFacts> {
+export async function extractPythonFacts(path: string, content: string, rules?: CollectionRules): Promise<FileFacts> {
   const facts = await extractWithTreeSitter(
     LANGUAGE_ID,
     QUERIES,
-    isPythonTestPath(path),
+    isPythonTestPath(path) || rules?.testModule === true,
     content,
-    (grammar, root) => extractPythonDrafts(path, grammar, root, content),
+    (grammar, root) => extractPythonDrafts(path, grammar, root, content, rules),
     (root) => extractCodeFacts(root, PYTHON_CODE, content),
   );
+  if (rules) facts.collection = rules;
   if (facts.classScope) facts.tests = resolvePythonTests(new Map([[path, facts]])).get(path) ?? facts.tests;
   return facts;
 }

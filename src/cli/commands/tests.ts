@@ -1,8 +1,14 @@
-/** `ralph tests [REV] [--loop ID] [--json]`: the test cases ralph sees at a revision (default WORKTREE). */
+/**
+ * `ralph tests [REV] [--loop ID] [--json]`: the test cases ralph sees at a
+ * revision (default WORKTREE), in the files the project's test runner
+ * collects (its config's include/exclude patterns when they can be read
+ * statically, else the naming conventions).
+ */
 import * as z from "zod/mini";
-import { extractFacts, languageForPath, resolveTestsAcross, type FileFacts } from "../../analysis/index.js";
+import { extractFacts, hasOwnRunner, languageForPath, resolveTestsAcross, TestDiscovery, type FileFacts } from "../../analysis/index.js";
 import { resolveRev } from "../../store/rev.js";
 import { walkTree } from "../../store/tree-diff.js";
+import { treeFiles } from "../../store/tree-files.js";
 import type { CommandContext, CommandOutput } from "../context.js";
 import { parseOptions, stringOption } from "../options.js";
 import { openStore } from "./shared.js";
@@ -36,20 +42,33 @@ export async function run(ctx: CommandContext, args: string[], raw: Record<strin
   const unparsable: { file: string; reason: string }[] = [];
   const files = new Map<string, FileFacts>();
   const paths: string[] = [];
+  const notCollected: { file: string; by: string }[] = [];
+  const uncollected = new Set<string>();
+  const discovery = new TestDiscovery(treeFiles(store.odb, treeOid));
   for (const [path, entry] of walkTree(store.odb, treeOid)) {
     paths.push(path);
     // Only files a language extracts tests from (config and coverage files are analysable, but hold no tests).
-    if (entry.mode === "160000" || entry.mode === "120000" || languageForPath(path) === null) continue;
+    const language = languageForPath(path);
+    if (entry.mode === "160000" || entry.mode === "120000" || language === null) continue;
+    const collection = await discovery.collection(path);
     const content = store.odb.read(entry.oid).content;
     if (content.subarray(0, 8000).includes(0)) continue;
-    const facts = await extractFacts(path, content.toString("utf8"));
+    const facts = await extractFacts(path, content.toString("utf8"), collection.rules);
+    // Kept even when the runner leaves the file out: its classes can still be bases of collected ones.
+    files.set(path, facts);
+    if (collection.collected === false && !hasOwnRunner(facts.frameworks)) {
+      // The runner's config leaves it out: its tests never run. Named when it declares tests or the conventions would count it.
+      uncollected.add(path);
+      if (facts.tests.length > 0 || language.isTestPath(path)) notCollected.push({ file: path, by: collection.by ?? "the runner config" });
+      continue;
+    }
     if (facts.parseError) unparsable.push({ file: path, reason: facts.parseError });
     else if (facts.notAnalyzed && facts.isTestFile) unparsable.push({ file: path, reason: facts.notAnalyzed });
-    files.set(path, facts);
   }
   // Test methods inherited from (or classes imported from) other files.
   const resolved = resolveTestsAcross(files, paths);
   for (const [path, facts] of files) {
+    if (uncollected.has(path)) continue;
     for (const t of resolved.get(path) ?? facts.tests) {
       const flags = Object.entries(t.flags)
         .filter(([, on]) => on)
@@ -63,5 +82,9 @@ export async function run(ctx: CommandContext, args: string[], raw: Record<strin
   const lines = rows.map((r) => `${r.file}:${r.line}  ${r.id}${r.flags.length ? `  [${r.flags.join(", ")}]` : ""}${declared(r)}`);
   lines.push(`${rows.length} test case${rows.length === 1 ? "" : "s"} in ${new Set(rows.map((r) => r.file)).size} files at ${rev.label}`);
   for (const u of unparsable) lines.push(`not analysed: ${u.file}: ${u.reason}`);
-  return { json: { rev: rev.kind === "worktree" ? "WORKTREE" : rev.oid, tests: rows, unparsable }, text: lines.join("\n") };
+  if (notCollected.length > 0) {
+    const by = [...new Set(notCollected.map((n) => n.by))].join("; ");
+    lines.push(`${notCollected.length} test-like file${notCollected.length === 1 ? "" : "s"} left out by the runner config (${by}), not counted`);
+  }
+  return { json: { rev: rev.kind === "worktree" ? "WORKTREE" : rev.oid, tests: rows, unparsable, not_collected: notCollected }, text: lines.join("\n") };
 }
