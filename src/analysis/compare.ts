@@ -58,6 +58,14 @@ export interface FactsPair {
   notCollected?: { before?: string; after?: string };
   /** True for a file the change did not touch, judged only because a config change took it out of discovery. */
   isUnchanged?: boolean;
+  /**
+   * True when a runner config exists but its include patterns did not reach
+   * the file before the change (nor after, if it still exists): its tests
+   * are judged by the naming conventions, as another config or runner may
+   * run them (index.ts notCollectedSides), and moving them into another
+   * file the config does not reach is a move, not a test leaving discovery.
+   */
+  byConventions?: boolean;
 }
 
 /** How a before test found its after partner. */
@@ -70,6 +78,8 @@ interface Slot {
   match: MatchKind | null;
   /** For a test of a file the runner does not collect: what leaves the file out. */
   notCollectedBy?: string;
+  /** For a before test of a {@link FactsPair.byConventions} file. */
+  byConventions?: boolean;
 }
 
 interface MatchPass {
@@ -118,13 +128,29 @@ function matchTests(pairs: readonly FactsPair[]): { before: Slot[]; after: Slot[
       const facts = pair[side];
       const notCollectedBy = pair.notCollected?.[side];
       if (!facts || !hasUsableFacts(facts) || (notCollectedBy === undefined) !== isCollected) return [];
-      return facts.tests.map((test): Slot => (notCollectedBy === undefined ? { file: pair.path, test, partner: null, match: null } : { file: pair.path, test, partner: null, match: null, notCollectedBy }));
+      return facts.tests.map((test): Slot => {
+        const slot: Slot = { file: pair.path, test, partner: null, match: null };
+        if (notCollectedBy !== undefined) slot.notCollectedBy = notCollectedBy;
+        if (pair.byConventions && side === "before") slot.byConventions = true;
+        return slot;
+      });
     });
   const before = slotsOf("before", true);
   const after = slotsOf("after", true);
-  const uncollected = slotsOf("after", false);
+  let uncollected = slotsOf("after", false);
   pairSlots(before, after);
   pairRetitled(before, after);
+  // Tests of files no config reached may move to another such file: for them that file is an ordinary one.
+  const byConventions = before.filter((slot) => slot.partner === null && slot.byConventions);
+  if (byConventions.length > 0) {
+    pairSlots(byConventions, uncollected);
+    for (const slot of uncollected) {
+      if (slot.partner === null) continue;
+      delete slot.notCollectedBy;
+      after.push(slot);
+    }
+    uncollected = uncollected.filter((slot) => slot.partner === null);
+  }
   pairSlots(before, uncollected);
   return { before, after, uncollected };
 }

@@ -62,6 +62,13 @@ export interface Collection {
   collected: boolean | null;
   /** The config that decided, for messages: `jest testMatch (package.json "jest")`. */
   by?: string;
+  /**
+   * With `collected: false`: true when an exclusion pattern leaves the file
+   * out (the project says it holds no tests of its runner: fixtures, vendored
+   * code); false when the include patterns just do not reach it (another
+   * runner or config, e.g. an e2e jest config, may still run it).
+   */
+  excluded?: boolean;
   /** Collection rules for the extractor (pytest names), for collected files and others of the runner's folder alike (a base class lives in a module pytest does not collect); absent when the conventions hold. */
   rules?: CollectionRules;
 }
@@ -75,6 +82,13 @@ interface Runner {
   label: string;
   /** True when the runner collects this repo-relative path (always a path under the scope's folder). */
   collects(path: string): boolean;
+  /**
+   * True when the config leaves this path out by an explicit exclusion
+   * (vitest `exclude`, jest `testPathIgnorePatterns`/`modulePathIgnorePatterns`,
+   * mocha `ignore`, pytest `norecursedirs`, their defaults included), as
+   * opposed to a path its include patterns simply do not reach.
+   */
+  excludes(path: string): boolean;
   /** Rules for the extractor of a file under this runner's folder; `isCollected` says whether the runner collects it (a module pytest does not collect still declares base classes with the configured names). */
   rules?(path: string, isCollected: boolean): CollectionRules | undefined;
 }
@@ -231,6 +245,10 @@ function vitestRunner(picomatch: Picomatch, label: string, dir: string, config: 
       const relative = relativeTo(base, path);
       return relative !== null && isIncluded(relative) && !isExcluded(relative);
     },
+    excludes(path) {
+      const relative = relativeTo(base, path);
+      return relative !== null && isExcluded(relative);
+    },
   };
 }
 
@@ -288,6 +306,9 @@ function jestRunner(picomatch: Picomatch, label: string, dir: string, config: St
       if (!matchesGlobs(absolute)) return false;
       return ignoreRegex === null || !ignoreRegex.test(absolute);
     },
+    excludes(path) {
+      return ignoreRegex !== null && ignoreRegex.test(`${ABSOLUTE_ROOT}/${path}`);
+    },
   };
 }
 
@@ -318,6 +339,10 @@ function mochaRunner(picomatch: Picomatch, label: string, dir: string, config: S
     collects(path) {
       const relative = relativeTo(dir, path);
       return relative !== null && tests.some((test) => test(relative)) && !isIgnored(relative);
+    },
+    excludes(path) {
+      const relative = relativeTo(dir, path);
+      return relative !== null && isIgnored(relative);
     },
   };
 }
@@ -352,6 +377,10 @@ function pytestRunner(picomatch: Picomatch, label: string, dir: string, settings
       const folders = below.split("/").slice(0, -1);
       if (folders.some((folder) => norecurse.some((regex) => regex.test(folder)))) return false;
       return isTestModule(relative);
+    },
+    excludes(path) {
+      const relative = relativeTo(dir, path);
+      return relative !== null && relative.split("/").slice(0, -1).some((folder) => norecurse.some((regex) => regex.test(folder)));
     },
     rules(path, isCollected) {
       const own: CollectionRules = { ...rules };
@@ -399,7 +428,8 @@ export class TestDiscovery {
     if (!runner) {
       const by = scope.runners.map((candidate) => candidate.label).join(" and ");
       const rules = scope.runners.map((candidate) => candidate.rules?.(path, false)).find((found) => found !== undefined);
-      return rules ? { collected: false, by, rules } : { collected: false, by };
+      const excluded = scope.runners.some((candidate) => candidate.excludes(path));
+      return rules ? { collected: false, by, excluded, rules } : { collected: false, by, excluded };
     }
     const rules = runner.rules?.(path, true);
     return rules ? { collected: true, by: runner.label, rules } : { collected: true, by: runner.label };

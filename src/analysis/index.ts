@@ -172,9 +172,17 @@ function looksLikeTestPath(path: string): boolean {
  * side), or undefined when both sides are collected or unknown, or the file
  * uses a framework with its own runner (Playwright, Cypress, node:test, …),
  * which the vitest/jest/mocha configs do not decide for.
+ *
+ * A file that existed before and that the config's include patterns did not
+ * reach then (collected: false, not excluded) is judged by the naming
+ * conventions, as without a config: another config or runner may well run
+ * it (a NestJS `test/jest-e2e.json` beside a package.json `jest` rooted at
+ * `src`, karma beside jest), and nothing in the change took it out of
+ * discovery. Files an exclusion pattern leaves out (fixtures) stay out.
  */
 function notCollectedSides(before: Collection | null, after: Collection | null, frameworks: readonly string[]): FactsPair["notCollected"] {
   if (hasOwnRunner(frameworks)) return undefined;
+  if (before?.collected === false && !before.excluded && (after === null || (after.collected === false && !after.excluded))) return undefined;
   const sides: NonNullable<FactsPair["notCollected"]> = {};
   if (before?.collected === false) sides.before = before.by ?? "the runner config";
   if (after?.collected === false) sides.after = after.by ?? "the runner config";
@@ -232,8 +240,10 @@ export async function analyzeChanges(changes: readonly FileChange[], options: An
       change.after === null ? null : extract(change.path, change.after, collectedAfter.rules),
     ]);
     const pair: FactsPair = { path: change.path, before, after };
-    const notCollected = notCollectedSides(before && collectedBefore, after && collectedAfter, [...(before?.frameworks ?? []), ...(after?.frameworks ?? [])]);
+    const frameworks = [...(before?.frameworks ?? []), ...(after?.frameworks ?? [])];
+    const notCollected = notCollectedSides(before && collectedBefore, after && collectedAfter, frameworks);
     if (notCollected) pair.notCollected = notCollected;
+    else if (before && collectedBefore.collected === false && !hasOwnRunner(frameworks)) pair.byConventions = true;
     pairs.push(pair);
 
     const problems: string[] = [];

@@ -475,6 +475,11 @@ const PYTEST_NAMES = "[tool:pytest]\npython_files = check_*.py\npython_classes =
 const SHARED = "class Shared:\n    def check_adds(self):\n        assert add(1, 2) == 3\n\n    def check_subs(self):\n        assert sub(2, 1) == 1\n";
 const CHECK_MATH = "from tests.base import Shared\n\n\nclass CheckMath(Shared):\n    pass\n";
 
+const NEST_PACKAGE = JSON.stringify({ name: "api", jest: { rootDir: "src", testRegex: ".*\\.spec\\.ts$", moduleFileExtensions: ["js", "json", "ts"] } });
+const NEST_E2E = JSON.stringify({ rootDir: ".", testRegex: ".e2e-spec.ts$", moduleFileExtensions: ["js", "json", "ts"] });
+const E2E_HEALTH = `  it("/health (GET)", () => {\n    return request(app.getHttpServer()).get("/health").expect(200);\n  });\n`;
+const E2E_SPEC = `describe("AppController (e2e)", () => {\n  it("/ (GET)", () => {\n    return request(app.getHttpServer()).get("/").expect(200).expect("Hello World!");\n  });\n${E2E_HEALTH}});\n`;
+
 const discoveryCases: DiscoveryCompareCase[] = [
   {
     name: "an include narrowed so an untouched test file is no longer collected: its tests are named",
@@ -504,6 +509,28 @@ const discoveryCases: DiscoveryCompareCase[] = [
     name: "tests deleted from a fixture the runner excludes (they never ran)",
     before: { "vitest.config.ts": `export default { test: { exclude: ["**/fixtures/**"] } };`, "test/fixtures/sample.test.ts": FIXTURE, "test/cart.test.ts": CART },
     after: { "vitest.config.ts": `export default { test: { exclude: ["**/fixtures/**"] } };`, "test/cart.test.ts": CART },
+    findings: [],
+  },
+  {
+    name: "a test deleted from an e2e spec the unit jest config does not reach (NestJS: rootDir src; test/jest-e2e.json runs it): still a deletion",
+    before: { "package.json": NEST_PACKAGE, "test/jest-e2e.json": NEST_E2E, "test/app.e2e-spec.ts": E2E_SPEC },
+    after: { "package.json": NEST_PACKAGE, "test/jest-e2e.json": NEST_E2E, "test/app.e2e-spec.ts": edit(E2E_SPEC, E2E_HEALTH, "") },
+    findings: [`test_deletion/critical test/app.e2e-spec.ts "AppController (e2e) > /health (GET)"`],
+  },
+  {
+    name: "an e2e spec outside the unit config's reach deleted whole: its tests are deletions",
+    before: { "package.json": NEST_PACKAGE, "test/app.e2e-spec.ts": E2E_SPEC },
+    after: { "package.json": NEST_PACKAGE },
+    findings: [`test_deletion/critical test/app.e2e-spec.ts`],
+  },
+  {
+    name: "an e2e test moved to another spec outside the unit config's reach: a move, not a test leaving discovery",
+    before: { "package.json": NEST_PACKAGE, "test/app.e2e-spec.ts": E2E_SPEC },
+    after: {
+      "package.json": NEST_PACKAGE,
+      "test/app.e2e-spec.ts": edit(E2E_SPEC, E2E_HEALTH, ""),
+      "test/health.e2e-spec.ts": `describe("AppController (e2e)", () => {\n${E2E_HEALTH}});\n`,
+    },
     findings: [],
   },
   {

@@ -171,8 +171,19 @@ describe("test discovery from runner configs", () => {
 
   it("names the config that decided", async () => {
     const discovery = new TestDiscovery(treeOf({ "package.json": JSON.stringify({ jest: { testRegex: "\\.t\\.js$" } }) }));
-    expect(await discovery.collection("a.js")).toEqual({ collected: false, by: `jest testRegex (package.json "jest")` });
+    expect(await discovery.collection("a.js")).toEqual({ collected: false, by: `jest testRegex (package.json "jest")`, excluded: false });
     expect(await discovery.collection("a.t.js")).toEqual({ collected: true, by: `jest testRegex (package.json "jest")` });
+  });
+
+  it.each([
+    ["vitest exclude", { "vitest.config.ts": `export default { test: { exclude: ["**/fixtures/**"] } };` }, "test/fixtures/a.test.ts", "test/e2e.ts"],
+    ["jest testPathIgnorePatterns", { "jest.config.js": `module.exports = { roots: ["<rootDir>/src"], testPathIgnorePatterns: ["/legacy/"] };` }, "src/legacy/a.test.js", "test/a.e2e-spec.js"],
+    ["mocha ignore", { ".mocharc.json": `{ "spec": "test/**/*.spec.js", "ignore": "test/skip/**" }` }, "test/skip/a.spec.js", "e2e/a.spec.js"],
+    ["pytest norecursedirs", { "pytest.ini": "[pytest]\ntestpaths = tests\nnorecursedirs = data\n" }, "tests/data/test_a.py", "integration/test_a.py"],
+  ] as const)("tells an exclusion (%s) from a path the include patterns do not reach", async (_name, files, excludedPath, outsidePath) => {
+    const discovery = new TestDiscovery(treeOf(files));
+    expect(await discovery.collection(excludedPath)).toMatchObject({ collected: false, excluded: true });
+    expect(await discovery.collection(outsidePath)).toMatchObject({ collected: false, excluded: false });
   });
 
   it("hands pytest's class and function patterns to the extractor, and marks modules collected by python_files", async () => {
