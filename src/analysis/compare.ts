@@ -38,6 +38,9 @@
  * same passes, against the tests of after files the runner does not
  * collect: a test found there has left discovery (test_disabled), whether
  * its file was moved out of the runner's patterns or the patterns moved.
+ * A file the config's include patterns never reached (FactsPair.byConventions)
+ * is not "not collected": it is judged as without a config, since another
+ * config or runner may run it.
  */
 
 import { hasUsableFacts, type FileFacts, type TestCase, type TestFlag } from "./facts.js";

@@ -32,7 +32,10 @@
  * folder, never per file. A file that uses a framework with its own runner
  * (Playwright Test, Cypress, node:test, …; {@link hasOwnRunner}) is not
  * vitest's, jest's or mocha's to leave out: callers keep the conventions
- * for it.
+ * for it. Nor is a file the include patterns simply do not reach, when no
+ * exclusion names it ({@link Collection.excluded}): ralph check judges its
+ * tests by the conventions (an e2e config or another runner may run it);
+ * only `ralph tests` leaves it out of the list.
  */
 
 import type picomatch from "picomatch";
