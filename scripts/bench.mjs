@@ -21,6 +21,10 @@
 //   check             `ralph check --from <rev> --to WORKTREE --format json` on a 5-file change (and a
 //                     20-file one: up to 9 more test files and 10 sources edited) that
 //                     deletes one test case from a *.test.ts   vs  git diff --stat <rev>
+//   check (20, unparsed)  the 20-file check with ralph's facts cache deleted before each run, so
+//                     every changed file is parsed (what a change ralph has not seen costs)
+//   check (20, commits)   the 20-file change committed: `ralph check --from <rev> --to <commit>`
+//                     (no work tree scan)                       vs  git diff --stat <rev> <commit>
 // plus `node -e 0` and `git --version`: the start-up floor of one ralph call / one git call.
 // Sanity checks beside the rows: ralph's `changed` flag, ralph's tree == native's tree on run 1,
 // and a test_deletion finding from check.

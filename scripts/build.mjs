@@ -17,6 +17,8 @@ await build({
   platform: "node",
   target: "node20",
   sourcemap: "linked",
+  // Loaded from node_modules at run time through a V8 code cache (src/analysis/parsers/code-cache.ts), not bundled.
+  external: ["@babel/parser"],
   chunkNames: "chunks/[name]-[hash]",
   define: { RALPH_VERSION: JSON.stringify(pkg.version) },
   banner: {

@@ -20,9 +20,11 @@ export const NATIVE_OPS = {
   noop: "same pipeline, tmp index kept, nothing changed (git still writes a commit; ralph writes none)",
   check: "GIT_INDEX_FILE=<tmp> git diff --stat <rev> (ralph also parses and compares test facts)",
   check20: "the same, on a 20-file change (1 test case deleted, up to 9 other test files and 10 sources edited)",
+  check20cold: "the same 20-file change with ralph's facts cache deleted before each run: every file is parsed (a change ralph has not seen)",
+  check20commits: "git diff --stat <rev> <commit>: the 20-file change committed, ralph check --from <rev> --to <commit> (no work tree scan)",
 };
 
-const ROW_LABELS = { cold: "cold checkpoint", warm: "warm checkpoint", noop: "no-op checkpoint", check: "check (5 files)", check20: "check (20 files)" };
+const ROW_LABELS = { cold: "cold checkpoint", warm: "warm checkpoint", noop: "no-op checkpoint", check: "check (5 files)", check20: "check (20 files)", check20cold: "check (20, unparsed)", check20commits: "check (20, commits)" };
 
 /** The ref native commits go to; the work copy is throwaway, so are the refs. */
 const NATIVE_REF = "refs/bench/native";
@@ -52,7 +54,16 @@ export function measureRepo({ root, env, cliPath, runs, log }) {
 
   const rows = [];
   const measureCheck20 = (c) => measureCheck(c, "check20", 20);
-  for (const [id, measure] of [["cold", measureCold], ["warm", measureWarm], ["noop", measureNoop], ["check", measureCheck], ["check20", measureCheck20]]) {
+  const rowsToMeasure = [
+    ["cold", measureCold],
+    ["warm", measureWarm],
+    ["noop", measureNoop],
+    ["check", measureCheck],
+    ["check20", measureCheck20],
+    ["check20cold", measureCheckColdFacts],
+    ["check20commits", measureCheckCommits],
+  ];
+  for (const [id, measure] of rowsToMeasure) {
     try {
       rows.push(measure(ctx));
     } catch (error) {
@@ -112,15 +123,45 @@ function measureCheck(ctx, id = "check", files = 5) {
   const row = measureRow(ctx, id, {
     before: () => {},
     ralph: () => ralphCheck(ctx, fromOid),
-    native: () => {
-      const env = { ...ctx.env, GIT_INDEX_FILE: ctx.nativeIndex };
-      const result = runTimed("git", ["diff", "--stat", fromOid], { cwd: ctx.root, env });
-      if (result.status !== 0) throw new SideError(describeFailure(result));
-      return { durationMs: result.durationMs };
-    },
+    native: () => nativeDiffStat(ctx, [fromOid]),
   });
   row.notes.unshift(`change: ${changed.join(", ")}`);
+  ctx.lastCheck = { fromOid, changed };
   return row;
+}
+
+/** The check20 row again, with the facts cache deleted before each ralph run (the V8 code cache is kept: it is per repository, not per change). */
+function measureCheckColdFacts(ctx) {
+  if (!ctx.lastCheck) throw new Error("the 20-file check row did not run");
+  const { fromOid } = ctx.lastCheck;
+  return measureRow(ctx, "check20cold", {
+    before: () => {},
+    ralph: () => {
+      rmSync(join(ctx.gitDir, "ralph", "facts"), { recursive: true, force: true });
+      return ralphCheck(ctx, fromOid);
+    },
+    native: () => nativeDiffStat(ctx, [fromOid]),
+  });
+}
+
+/** The 20-file change committed (natively, untimed): a check between two commits reads no work tree. */
+function measureCheckCommits(ctx) {
+  if (!ctx.lastCheck) throw new Error("the 20-file check row did not run");
+  const { fromOid } = ctx.lastCheck;
+  const toOid = nativeCheckpoint(ctx).commit;
+  return measureRow(ctx, "check20commits", {
+    before: () => {},
+    ralph: () => ralphCheck(ctx, fromOid, toOid),
+    native: () => nativeDiffStat(ctx, [fromOid, toOid]),
+  });
+}
+
+/** `git diff --stat <revs…>` with the bench's private index, timed. */
+function nativeDiffStat(ctx, revs) {
+  const env = { ...ctx.env, GIT_INDEX_FILE: ctx.nativeIndex };
+  const result = runTimed("git", ["diff", "--stat", ...revs], { cwd: ctx.root, env });
+  if (result.status !== 0) throw new SideError(describeFailure(result));
+  return { durationMs: result.durationMs };
 }
 
 function emptyRow(id) {
@@ -195,7 +236,7 @@ function sanityNotes(ctx, id, results) {
     if (ralphTree === nativeTree) notes.push(`run 1 trees identical (${nativeTree.slice(0, 12)})`);
     else notes.push(`WARNING: run 1 trees differ: ralph ${String(ralphTree).slice(0, 12)} vs native ${nativeTree.slice(0, 12)}; ${describeTreeDiff(ctx, ralphTree, nativeTree)}`);
   }
-  if ((id === "check" || id === "check20") && ralphRuns.length > 0) {
+  if (id.startsWith("check") && ralphRuns.length > 0) {
     const { verdict, findings } = ralphRuns[0].report;
     const byType = {};
     for (const finding of findings) byType[finding.type] = (byType[finding.type] ?? 0) + 1;
@@ -231,9 +272,9 @@ function ralphCheckpoint(ctx, loop) {
   return { durationMs: result.durationMs, oid: parsed.oid, changed: parsed.changed };
 }
 
-/** `ralph check --from <oid> --to WORKTREE --format json`, timed; exit 0 (pass) and 1 (findings) are both fine. */
-function ralphCheck(ctx, fromOid) {
-  const result = runTimed(process.execPath, [ctx.cliPath, "check", "--from", fromOid, "--to", "WORKTREE", "--format", "json"], { cwd: ctx.root, env: ctx.env });
+/** `ralph check --from <oid> --to <to> --format json` (default WORKTREE), timed; exit 0 (pass) and 1 (findings) are both fine. */
+function ralphCheck(ctx, fromOid, to = "WORKTREE") {
+  const result = runTimed(process.execPath, [ctx.cliPath, "check", "--from", fromOid, "--to", to, "--format", "json"], { cwd: ctx.root, env: ctx.env });
   if (result.status !== 0 && result.status !== 1) return { error: `ralph check ${describeFailure(result)}` };
   let report;
   try {

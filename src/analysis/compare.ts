@@ -20,9 +20,31 @@
  * by net count); a matched pair whose after side gained a flag was disabled;
  * a table test that lost rows lost test cases.
  * Duplicate ids pair up by multiplicity, in source order.
+ *
+ * Tests are first resolved across files (inheritance.ts): a class collects
+ * the test methods of its bases, so one declaration can run as several test
+ * cases (TestSigner > test_a, and TestTimestampSigner > test_a in a file
+ * that subclasses it). Every instance is matched on its own, and findings
+ * are reported once per declaration: a base method deleted is one
+ * test_deletion at the method, naming the subclasses it also ran in; a
+ * subclass that stops inheriting tests whose declaration survives (its base
+ * changed) is one test_deletion per class; a flag or an assertion change
+ * on a base method is judged once. Instances of an imported test class that
+ * its own module also collects (declaredAt.isRepeat) are never judged.
+ *
+ * A side whose file the test runner does not collect (its config leaves the
+ * file out: FactsPair.notCollected) takes no part in those passes: its
+ * tests never run. Before tests still unmatched are then matched, by the
+ * same passes, against the tests of after files the runner does not
+ * collect: a test found there has left discovery (test_disabled), whether
+ * its file was moved out of the runner's patterns or the patterns moved.
+ * A file the config's include patterns never reached (FactsPair.byConventions)
+ * is not "not collected": it is judged as without a config, since another
+ * config or runner may run it.
  */
 
 import { hasUsableFacts, type FileFacts, type TestCase, type TestFlag } from "./facts.js";
+import { EMPTY_CLASS_CONTEXT, resolveTestsAcross, type ClassContext } from "./inheritance.js";
 import { applyRules, type MatchedTest } from "./rules/index.js";
 import type { Finding, Severity } from "./types.js";
 
@@ -31,6 +53,22 @@ export interface FactsPair {
   path: string;
   before: FileFacts | null;
   after: FileFacts | null;
+  /**
+   * Per side, set when the test runner's config leaves this file out of
+   * discovery there (discovery.ts): what leaves it out, e.g. `jest testMatch
+   * (jest.config.js)`. That side's tests do not run, so they are not matched.
+   */
+  notCollected?: { before?: string; after?: string };
+  /** True for a file the change did not touch, judged only because a config change took it out of discovery. */
+  isUnchanged?: boolean;
+  /**
+   * True when a runner config exists but its include patterns did not reach
+   * the file before the change (nor after, if it still exists): its tests
+   * are judged by the naming conventions, as another config or runner may
+   * run them (index.ts notCollectedSides), and moving them into another
+   * file the config does not reach is a move, not a test leaving discovery.
+   */
+  byConventions?: boolean;
 }
 
 /** How a before test found its after partner. */
@@ -41,6 +79,10 @@ interface Slot {
   test: TestCase;
   partner: Slot | null;
   match: MatchKind | null;
+  /** For a test of a file the runner does not collect: what leaves the file out. */
+  notCollectedBy?: string;
+  /** For a before test of a {@link FactsPair.byConventions} file. */
+  byConventions?: boolean;
 }
 
 interface MatchPass {
@@ -78,19 +120,46 @@ export function linksIssue(reason: string | undefined): boolean {
 
 /**
  * Pairs before tests with after tests across files (see the module comment)
- * and returns every before slot with its partner, plus the after slots.
- * Files whose facts are unusable (parse error, not analysed) contribute no
- * tests on that side.
+ * and returns every before slot with its partner, the after slots of
+ * collected files, and those of files the runner does not collect. Files
+ * whose facts are unusable (parse error, not analysed) contribute no tests
+ * on that side.
  */
-function matchTests(pairs: readonly FactsPair[]): { before: Slot[]; after: Slot[] } {
-  const slotsOf = (side: "before" | "after"): Slot[] =>
+function matchTests(pairs: readonly FactsPair[]): { before: Slot[]; after: Slot[]; uncollected: Slot[] } {
+  const slotsOf = (side: "before" | "after", isCollected: boolean): Slot[] =>
     pairs.flatMap((pair) => {
       const facts = pair[side];
-      if (!facts || !hasUsableFacts(facts)) return [];
-      return facts.tests.map((test) => ({ file: pair.path, test, partner: null, match: null }));
+      const notCollectedBy = pair.notCollected?.[side];
+      if (!facts || !hasUsableFacts(facts) || (notCollectedBy === undefined) !== isCollected) return [];
+      return facts.tests.map((test): Slot => {
+        const slot: Slot = { file: pair.path, test, partner: null, match: null };
+        if (notCollectedBy !== undefined) slot.notCollectedBy = notCollectedBy;
+        if (pair.byConventions && side === "before") slot.byConventions = true;
+        return slot;
+      });
     });
-  const before = slotsOf("before");
-  const after = slotsOf("after");
+  const before = slotsOf("before", true);
+  const after = slotsOf("after", true);
+  let uncollected = slotsOf("after", false);
+  pairSlots(before, after);
+  pairRetitled(before, after);
+  // Tests of files no config reached may move to another such file: for them that file is an ordinary one.
+  const byConventions = before.filter((slot) => slot.partner === null && slot.byConventions);
+  if (byConventions.length > 0) {
+    pairSlots(byConventions, uncollected);
+    for (const slot of uncollected) {
+      if (slot.partner === null) continue;
+      delete slot.notCollectedBy;
+      after.push(slot);
+    }
+    uncollected = uncollected.filter((slot) => slot.partner === null);
+  }
+  pairSlots(before, uncollected);
+  return { before, after, uncollected };
+}
+
+/** The passes of the module comment over the slots still without a partner. */
+function pairSlots(before: Slot[], after: Slot[]): void {
   for (const pass of MATCH_PASSES) {
     const candidates = new Map<string, Slot[]>();
     for (const slot of after) {
@@ -111,8 +180,6 @@ function matchTests(pairs: readonly FactsPair[]): { before: Slot[]; after: Slot[
       partner.match = pass.kind;
     }
   }
-  pairRetitled(before, after);
-  return { before, after };
 }
 
 /** Lower-case word tokens of a test title. */
@@ -375,35 +442,276 @@ function outOfDiscoveryFinding(lost: Slot, pairs: readonly FactsPair[]): Finding
   return null;
 }
 
+/** Appends to the list under `key`, creating it. */
+function pushTo<K, V>(map: Map<K, V[]>, key: K, value: V): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
+}
+
+/** Facts with their test list replaced (repeats of imported classes left out). */
+function withTests(facts: FileFacts | null, tests: TestCase[] | undefined): FileFacts | null {
+  if (!facts || !tests) return facts;
+  return { ...facts, tests: tests.filter((test) => !test.declaredAt?.isRepeat) };
+}
+
+/**
+ * The changed pairs with each side's tests resolved across files
+ * (inheritance.ts), and pairs for the unchanged context files holding only
+ * their inherited tests (their own tests cannot have changed).
+ */
+function resolvePairs(pairs: readonly FactsPair[], context: ClassContext): { changed: FactsPair[]; unchanged: FactsPair[] } {
+  const resolved = { before: new Map<string, TestCase[]>(), after: new Map<string, TestCase[]>() };
+  for (const side of ["before", "after"] as const) {
+    const files = new Map<string, FileFacts>(context.files);
+    const paths = [...context.paths];
+    for (const pair of pairs) {
+      const facts = pair[side];
+      if (!facts) continue;
+      files.set(pair.path, facts);
+      paths.push(pair.path);
+    }
+    resolved[side] = resolveTestsAcross(files, paths);
+  }
+  const changed = pairs.map((pair) => ({
+    ...pair,
+    before: withTests(pair.before, resolved.before.get(pair.path)),
+    after: withTests(pair.after, resolved.after.get(pair.path)),
+  }));
+  const unchanged: FactsPair[] = [];
+  for (const [path, facts] of context.files) {
+    if (pairs.some((pair) => pair.path === path)) continue;
+    const derived = (side: "before" | "after"): FileFacts => ({ ...facts, tests: (resolved[side].get(path) ?? []).filter((test) => test.declaredAt && !test.declaredAt.isRepeat) });
+    const before = derived("before");
+    const after = derived("after");
+    if (before.tests.length > 0 || after.tests.length > 0) unchanged.push({ path, before, after });
+  }
+  return { changed, unchanged };
+}
+
+/** The declaration a test case runs: where its method is declared (file, class path, name, line). */
+function declarationKey(slot: Slot): string {
+  const site = slot.test.declaredAt;
+  const file = site ? site.file : slot.file;
+  const suitePath = site ? site.suitePath : slot.test.suitePath;
+  const line = site ? site.line : slot.test.line;
+  return `${file}\u0000${suitePath.join("\u0001")}\u0000${slot.test.name}\u0000${line}`;
+}
+
+/** Keeps one item per key, preferring the one whose slot declares its test (no declaredAt) over an inherited instance. */
+function oncePerDeclaration<T>(items: readonly { key: string; slot: Slot; item: T }[]): T[] {
+  const chosen = new Map<string, { slot: Slot; item: T }>();
+  for (const entry of items) {
+    const current = chosen.get(entry.key);
+    if (!current || (current.slot.test.declaredAt && !entry.slot.test.declaredAt)) chosen.set(entry.key, entry);
+  }
+  return [...chosen.values()].map((entry) => entry.item);
+}
+
+/** `Class > test` ids of the instances, for messages (at most `limit`, then "…"). */
+function listIds(slots: readonly Slot[], limit = 5): string {
+  const ids = slots.map((slot) => `"${slot.test.id}" in ${slot.file}`);
+  return ids.length > limit ? `${ids.slice(0, limit).join(", ")}, …` : ids.join(", ");
+}
+
+/**
+ * One test_deletion for a test method that no longer exists anywhere and
+ * that ran only as inherited (or imported) instances: its declaring class is
+ * a mixin or base that its own module does not collect.
+ */
+function deletedDeclarationFinding(lost: readonly Slot[]): Finding {
+  const first = lost[0] as Slot;
+  const site = first.test.declaredAt as NonNullable<TestCase["declaredAt"]>;
+  const declared = [...site.suitePath, first.test.name].join(" > ");
+  const isTodo = lost.every((slot) => slot.test.flags.todo);
+  return {
+    type: "test_deletion",
+    severity: isTodo ? "low" : "critical",
+    file: site.file,
+    line: site.line,
+    before_file: site.file,
+    before_line: site.line,
+    test: first.test.id,
+    message: `test method "${declared}" was deleted from ${site.file} and not found elsewhere; it ran as ${lost.length} inherited test${lost.length === 1 ? "" : "s"}: ${listIds(lost)}`,
+    evidence: { declared: declared, tests: lost.map((slot) => slot.test.id), files: [...new Set(lost.map((slot) => slot.file))], test_count: lost.length, assertions: first.test.assertionCount, body_hash: first.test.bodyHash },
+    allowed: false,
+  };
+}
+
+/**
+ * One test_deletion for a class that no longer runs tests it inherited,
+ * though their declarations still exist: its bases changed (a base dropped
+ * or replaced), or a base stopped being collectable.
+ */
+function lostInheritanceFinding(lost: readonly Slot[]): Finding {
+  const first = lost[0] as Slot;
+  const className = first.test.suitePath.join(" > ");
+  const sources = [...new Set(lost.map((slot) => `${slot.test.declaredAt?.suitePath.join(" > ")} (${slot.test.declaredAt?.file})`))];
+  return {
+    type: "test_deletion",
+    severity: lost.every((slot) => slot.test.flags.todo) ? "low" : "critical",
+    file: first.file,
+    line: first.test.line,
+    before_file: first.file,
+    before_line: first.test.line,
+    test: first.test.id,
+    message: `class "${className}" in ${first.file} no longer runs ${lost.length} test${lost.length === 1 ? "" : "s"} it inherited from ${sources.join(", ")}: ${lost.map((slot) => slot.test.name).slice(0, 8).join(", ")}${lost.length > 8 ? ", …" : ""}`,
+    evidence: { class: className, inherited_from: sources, tests: lost.map((slot) => slot.test.id), test_count: lost.length },
+    allowed: false,
+  };
+}
+
+/**
+ * test_disabled findings for before tests whose after side is in a file the
+ * test runner does not collect (see the module comment), one per before
+ * file and after file: the tests' ids, the file and the config that leaves
+ * it out. Critical, or low when every such test was skipped or todo before
+ * (nothing that ran stops running).
+ */
+function leftDiscoveryFindings(slots: readonly Slot[]): Finding[] {
+  const groups = new Map<string, Slot[]>();
+  for (const slot of slots) {
+    const partner = slot.partner as Slot;
+    const key = `${slot.file}\u0000${partner.file}`;
+    const group = groups.get(key);
+    if (group) group.push(slot);
+    else groups.set(key, [slot]);
+  }
+  return [...groups.values()].map((group) => {
+    const first = group[0] as Slot;
+    const partner = first.partner as Slot;
+    const by = partner.notCollectedBy ?? "the runner config";
+    const isMoved = first.file !== partner.file;
+    const ids = group.map((slot) => slot.test.id);
+    const ranBefore = group.filter((slot) => !slot.test.flags.skipped && !slot.test.flags.todo);
+    const where = isMoved ? `moved from ${first.file} to ${partner.file}, which ${by} does not collect` : `${by} no longer collects ${partner.file}`;
+    const finding: Finding = {
+      type: "test_disabled",
+      severity: ranBefore.length > 0 ? "critical" : "low",
+      file: partner.file,
+      line: group.length === 1 ? partner.test.line : null,
+      before_file: first.file,
+      before_line: group.length === 1 ? first.test.line : null,
+      message:
+        group.length === 1
+          ? `test "${first.test.id}" no longer runs: ${where}`
+          : `${group.length} tests no longer run: ${where}`,
+      evidence: { gained: ["out_of_discovery"], not_collected_by: by, tests: ids, test_count: group.length },
+      allowed: false,
+    };
+    if (group.length === 1) finding.test = first.test.id;
+    return finding;
+  });
+}
+
 /**
  * The findings of one diff, in the order of `pairs` (deletions per file,
  * then disabled tests, then the rule families of rules/: assertion,
  * validation, special-casing and feature-removal findings). Allow rules are
  * not applied here (see verdict.ts). `changedPaths`, every path of the diff
  * (analysable or not), lets the rules see a dependency manifest change.
+ * `context` holds unchanged files that tests are inherited from or by
+ * (inheritance.ts loadClassContext); without it, inheritance is resolved
+ * among the changed files only.
  */
-export function compareFacts(pairs: readonly FactsPair[], changedPaths?: readonly string[]): Finding[] {
-  const { before, after } = matchTests(pairs);
+export function compareFacts(pairs: readonly FactsPair[], changedPaths?: readonly string[], context: ClassContext = EMPTY_CLASS_CONTEXT): Finding[] {
+  const resolved = resolvePairs(pairs, context);
+  const allPairs = [...resolved.changed, ...resolved.unchanged];
+  const { before, after } = matchTests(allPairs);
   const findings: Finding[] = [];
   const usedRows = new Map<Slot, Set<number>>();
-  for (const pair of pairs) {
-    const unmatched = before.filter((slot) => slot.file === pair.path && slot.partner === null);
-    const lost = unmatched.filter((slot) => !isMergedIntoRows(slot, after, usedRows));
-    const undiscovered = lost.map((slot) => outOfDiscoveryFinding(slot, pairs));
-    findings.push(...undiscovered.filter((finding): finding is Finding => finding !== null));
-    const deleted = lost.filter((_, index) => undiscovered[index] === null);
-    if (deleted.length > 0) findings.push(...deletionFindings(pair, deleted));
+
+  // Tests whose after side is in a file the runner does not collect: one finding per file they left.
+  findings.push(...leftDiscoveryFindings(before.filter((slot) => slot.partner?.notCollectedBy !== undefined)));
+  // Lost tests: each declaration is reported once (see the module comment).
+  const ownLost = new Map<FactsPair, Slot[]>();
+  const derivedLost: Slot[] = [];
+  const tableSlots = after.filter((slot) => slot.test.eachRowLiterals !== undefined);
+  const unmatchedByFile = new Map<string, Slot[]>();
+  for (const slot of before) if (slot.partner === null) pushTo(unmatchedByFile, slot.file, slot);
+  for (const pair of allPairs) {
+    const unmatched = unmatchedByFile.get(pair.path) ?? [];
+    const lost = unmatched.filter((slot) => !isMergedIntoRows(slot, tableSlots, usedRows));
+    if (pair.after && !hasUsableFacts(pair.after)) {
+      if (lost.length > 0) findings.push(...deletionFindings(pair, lost));
+      continue;
+    }
+    ownLost.set(pair, lost.filter((slot) => !slot.test.declaredAt));
+    derivedLost.push(...lost.filter((slot) => slot.test.declaredAt));
   }
+  const ownKeys = new Set([...ownLost.values()].flat().map(declarationKey));
+  const inheritedBy = new Map<string, Slot[]>();
+  for (const slot of derivedLost) {
+    const key = declarationKey(slot);
+    if (ownKeys.has(key)) pushTo(inheritedBy, key, slot);
+  }
+  for (const [pair, lost] of ownLost) {
+    const undiscovered = lost.map((slot) => outOfDiscoveryFinding(slot, allPairs));
+    const deleted = lost.filter((_, index) => undiscovered[index] === null);
+    const ownFindings = [...undiscovered.filter((finding): finding is Finding => finding !== null), ...(deleted.length > 0 ? deletionFindings(pair, deleted) : [])];
+    // A base's own test case lost: its subclasses lost it too; say so on the same finding.
+    for (const finding of ownFindings) {
+      const slot = lost.find((candidate) => candidate.test.id === finding.test && candidate.test.line === finding.before_line);
+      const heirs = slot ? inheritedBy.get(declarationKey(slot)) : undefined;
+      if (!heirs) continue;
+      finding.evidence = { ...finding.evidence, inherited_by: heirs.map((heir) => ({ file: heir.file, test: heir.test.id })) };
+      finding.message += `; it also ran as ${listIds(heirs)}`;
+    }
+    findings.push(...ownFindings);
+  }
+  // Test methods still declared after the change, in changed or unchanged files.
+  const afterDeclarations = new Set<string>();
+  const afterBodies = new Set<string>();
+  const afterFiles: [string, FileFacts | null][] = [...pairs.map((pair): [string, FileFacts | null] => [pair.path, pair.after]), ...context.files];
+  for (const [path, facts] of afterFiles) {
+    for (const fact of facts && hasUsableFacts(facts) ? (facts.classScope?.classes ?? []) : []) {
+      for (const method of fact.methods) {
+        afterDeclarations.add(`${path}\u0000${fact.suitePath.join("\u0001")}\u0000${method.test.name}`);
+        afterBodies.add(method.test.bodyHash);
+      }
+    }
+  }
+  const byDeclaration = new Map<string, Slot[]>();
+  for (const slot of derivedLost) {
+    const key = declarationKey(slot);
+    if (ownKeys.has(key)) continue; // reported with the base's own test case (inherited_by)
+    pushTo(byDeclaration, key, slot);
+  }
+  const byClass = new Map<string, Slot[]>();
+  for (const lost of byDeclaration.values()) {
+    const first = lost[0] as Slot;
+    const site = first.test.declaredAt as NonNullable<TestCase["declaredAt"]>;
+    const isDeclared = afterDeclarations.has(`${site.file}\u0000${site.suitePath.join("\u0001")}\u0000${first.test.name}`) || afterBodies.has(first.test.bodyHash);
+    if (!isDeclared) {
+      findings.push(outOfDiscoveryFinding(first, allPairs) ?? deletedDeclarationFinding(lost));
+      continue;
+    }
+    for (const slot of lost) pushTo(byClass, `${slot.file}\u0000${slot.test.suitePath.join("\u0001")}`, slot);
+  }
+  for (const lost of byClass.values()) findings.push(lostInheritanceFinding(lost));
+
+  const perDeclaration: { key: string; slot: Slot; item: Finding }[] = [];
   for (const slot of after) {
     const finding = disabledFinding(slot, slot.partner);
-    if (finding) findings.push(finding);
+    if (finding) perDeclaration.push({ key: `disabled\u0000${declarationKey(slot)}\u0000${JSON.stringify(finding.evidence?.via)}`, slot, item: finding });
     const rows = slot.partner ? lostRowsFinding(slot, slot.partner) : null;
-    if (rows) findings.push(rows);
+    if (rows) perDeclaration.push({ key: `rows\u0000${declarationKey(slot)}`, slot, item: rows });
   }
-  const matched: MatchedTest[] = after.flatMap((slot) =>
-    slot.partner && slot.match
-      ? [{ beforeFile: slot.partner.file, before: slot.partner.test, afterFile: slot.file, after: slot.test, match: slot.match }]
-      : [],
+  findings.push(...oncePerDeclaration(perDeclaration));
+  const matched: MatchedTest[] = oncePerDeclaration(
+    after.flatMap((slot) =>
+      slot.partner && slot.match
+        ? [
+            {
+              key: `${declarationKey(slot.partner)}\u0000${declarationKey(slot)}`,
+              slot,
+              item: { beforeFile: slot.partner.file, before: slot.partner.test, afterFile: slot.file, after: slot.test, match: slot.match },
+            },
+          ]
+        : [],
+    ),
   );
-  return applyRules(findings, changedPaths ? { pairs, matched, changedPaths } : { pairs, matched });
+  // Files judged only because they left discovery add no code facts to judge.
+  const rulePairs = resolved.changed.filter((pair) => !pair.isUnchanged);
+  return applyRules(findings, changedPaths ? { pairs: rulePairs, matched, changedPaths } : { pairs: rulePairs, matched });
 }

@@ -7,13 +7,14 @@
  */
 
 import { createHash } from "node:crypto";
+import type { CollectionRules } from "./languages/collection.js";
 
 /**
  * Version of the facts shape and of every extractor's behaviour. Bump it
  * whenever extraction changes what it returns for the same input, so cached
  * facts from an older ralph are not reused.
  */
-export const EXTRACTOR_VERSION = 13;
+export const EXTRACTOR_VERSION = 16;
 
 /** The flags that take a test out of the run, or focus the run on it. */
 export interface TestFlags {
@@ -85,9 +86,15 @@ export interface TestCase {
   assertionCount: number;
   /** sha1 of the test body's syntax tree with positions and comments dropped, so a moved or re-indented test keeps its hash. */
   bodyHash: string;
-  /** Rows of a literal `.each`/`.for` table; null when the table is not a literal; absent for ordinary tests. */
+  /**
+   * Rows the test runs with: those of its literal `.each`/`.for`/parametrize
+   * table (JS/TS: inline, or an array literal the file binds to a name by
+   * `const`, spreads of such names expanded), times the rows of enclosing
+   * `describe.each` suites; null when a table is not a literal (imported,
+   * computed, changed in place); absent for ordinary tests.
+   */
   eachRows?: number | null;
-  /** One short hash (12 hex) per literal table row, in order, so removed rows can be told apart from edited ones. */
+  /** One short hash (12 hex) per literal table row (per combination of rows under a `describe.each`), in order, so removed rows can be told apart from edited ones. */
   eachRowHashes?: string[];
   /** Each assertion of the test body, in source order (languages fill this as they grow; absent = not extracted). */
   assertionsDetail?: AssertionFact[];
@@ -103,6 +110,94 @@ export interface TestCase {
   literals?: string[];
   /** The literals of each parametrised row, in row order, normalised like `literals` (tree-sitter languages). */
   eachRowLiterals?: string[][];
+  /**
+   * Set on a test case that a class collects from elsewhere (tree-level
+   * resolution, analysis/inheritance.ts): a test method it inherits from a
+   * base class, or a whole test class imported into this module (pytest
+   * collects it again there). `line` of the test case is then the class's
+   * (or the import's) line in its own file; this names where the method is
+   * declared. Absent for a test declared where it is collected.
+   */
+  declaredAt?: DeclarationSite;
+}
+
+/** Where an inherited or imported test method is declared (see {@link TestCase.declaredAt}). */
+export interface DeclarationSite {
+  /** Repo-relative path of the file that declares the method. */
+  file: string;
+  /** Name path of the declaring class in that file (enclosing classes first). */
+  suitePath: string[];
+  /** 1-based line of the method in that file. */
+  line: number;
+  /** "inherited": from a base class; "imported": the collecting class is itself bound by an import. */
+  reach: "inherited" | "imported";
+  /**
+   * True when the same class is also collected in the module that defines it,
+   * so this instance is a second run of the very same test (pytest collects
+   * an imported `Test*` class again in the importing module). Listed by
+   * `ralph tests`, never judged: its loss loses no test.
+   */
+  isRepeat?: boolean;
+}
+
+/** One flag a marker sets, with the construct that set it and its reason (tree-sitter languages). */
+export interface MarkFact {
+  flag: TestFlag;
+  /** `@pytest.mark.skip`, `@unittest.skip on class TestA`, `pytest.skip()`, `@pytest.mark.xfail on pytestmark`. */
+  via: string;
+  reason?: string;
+}
+
+/** A test method of a {@link ClassFact}: its test case (flags from its own marks only) and those marks. */
+export interface MethodFact {
+  test: TestCase;
+  /** Marks on the method itself and runtime skips in its body, at most one per flag (the first wins). */
+  marks: MarkFact[];
+}
+
+/**
+ * One class of a file, as inheritance needs it (Python): pytest collects the
+ * `test*` methods of a class's whole MRO, so a class's tests may be declared
+ * in another file. Recorded for every class of a file that has classes with
+ * bases or test methods; rules read nothing else from it.
+ */
+export interface ClassFact {
+  /** Name path: enclosing classes, then the class's own name. */
+  suitePath: string[];
+  line: number;
+  /** Base-class expressions as written, keyword arguments left out: `Base`, `mod.Base`, `unittest.TestCase`. */
+  bases: string[];
+  /** The `metaclass=` keyword of the class statement, as written (`ABCMeta`, `abc.ABCMeta`). */
+  metaclass?: string;
+  /** Class decorators and a `pytestmark` in the class body, in precedence order. */
+  marks: MarkFact[];
+  /** Every name the class body binds (defs, assignments, nested classes), in source order, unique. */
+  members: string[];
+  /** Names of methods decorated with `@abstractmethod` (the class is abstract while one is not overridden). */
+  abstractMethods?: string[];
+  /** `__test__ = True` / `__test__ = False` in the body (pytest: False stops collection, True collects whatever the name). */
+  testAttribute?: boolean;
+  /** `test*` methods defined in the body (the last definition of a name), in source order. */
+  methods: MethodFact[];
+}
+
+/**
+ * What tree-level test resolution needs from a file that declares classes:
+ * its classes, the imports that bind names (to find a base class in another
+ * file) and the marks every test collected in the file gets.
+ */
+export interface ClassScope {
+  classes: ClassFact[];
+  /**
+   * Imports that bind names, with 1-based lines. Python: `from a.b import C as D`
+   * -> source "a.b", names [{imported "C", local "D"}]; `import a.b` -> source
+   * "a.b", [{imported null, local "a"}]; `import a.b as m` -> [{imported null,
+   * local "m"}] with `isAlias` true; `from . import x` -> source "."; `from m import *`
+   * -> [{imported "*", local "*"}].
+   */
+  imports: ImportFact[];
+  /** Marks of the module (pytest's module-level `pytestmark`), applied to every test the file collects. */
+  marks: MarkFact[];
 }
 
 /**
@@ -123,6 +218,10 @@ export interface NonTestFunctionFact {
 export interface ImportFact {
   source: string;
   names: { imported: string | null; local: string }[];
+  /** 1-based line of the import statement (recorded where a language needs it: {@link ClassScope}). */
+  line?: number;
+  /** Python `import a.b as m`: the local name is bound to the module `a.b` itself, not to the top package `a`. */
+  isAlias?: boolean;
 }
 
 /**
@@ -236,7 +335,7 @@ export interface SchemaFact {
    * `keyword` when `methods` are not a chain's methods but the constraint
    * names of a declared model (Python): pydantic's `Field`/`con*` keywords
    * (`min_length`, `gt`, `pattern`), constrained types (`EmailStr` ->
-   * `email`), `nullable` (`Optional[...]`), `optional` (a `None` default),
+   * `email`), `nullable` (`Optional[...]`), `optional` + `nullable` (a `None` default),
    * `any`, validators (`validator`, `model_validator`), config
    * (`extra=forbid`, `extra=allow`, `strict`); marshmallow's `required`,
    * `validate` (one per validator), `validates`, `unknown=EXCLUDE`. Absent:
@@ -321,6 +420,21 @@ export interface FileFacts {
   assertionHelpers?: { name: string; assertions: number }[];
   /** Functions and methods of a test file that the runner does not collect (tree-sitter languages; absent = not extracted). */
   nonTestFunctions?: NonTestFunctionFact[];
+  /**
+   * The file's classes, imports and module marks, for resolving tests a class
+   * inherits from another file (Python; absent = the file has no class with
+   * bases or test methods, or the language does not record it). `tests`
+   * already holds what the file alone resolves (its own classes and bases
+   * defined in it); analysis/inheritance.ts resolves across files.
+   */
+  classScope?: ClassScope;
+  /**
+   * The runner-config collection rules the facts were extracted with (pytest
+   * python_files / python_classes / python_functions; analysis/discovery.ts);
+   * absent when the naming conventions hold. Cross-file resolution reads
+   * them (languages/python-classes.ts).
+   */
+  collection?: CollectionRules;
 }
 
 /** True when facts were really extracted (no parse error, not skipped as binary/huge/minified). */

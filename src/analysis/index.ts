@@ -12,10 +12,12 @@ import { compareFacts, type FactsPair } from "./compare.js";
 import { detectConfigTamper, isConfigPath } from "./config/index.js";
 import { detectCoverageRegression, isCoverageSummaryPath } from "./coverage.js";
 import { screenContent } from "./content.js";
+import { filesLeavingDiscovery, hasOwnRunner, TestDiscovery, type Collection, type TreeReader } from "./discovery.js";
 import { emptyFacts, hasUsableFacts, type FileFacts } from "./facts.js";
+import { EMPTY_CLASS_CONTEXT, loadClassContext, type UnchangedFiles } from "./inheritance.js";
 import { LANGUAGES, extensionOf, languageForPath } from "./languages/index.js";
 import { tsconfigFindings } from "./rules/index.js";
-import { isUnderTestDirectory } from "./languages/language.js";
+import { isUnderTestDirectory, type CollectionRules } from "./languages/language.js";
 import type { AllowRule, Analysis, AnalysisStats, FileChange, NotAnalyzed } from "./types.js";
 import { applyAllowRules, decideVerdict, sortFindings } from "./verdict.js";
 
@@ -31,8 +33,15 @@ export type {
   Verdict,
 } from "./types.js";
 export type { FileFacts, TestCase, TestFlag, TestFlags } from "./facts.js";
+export type { UnchangedFiles } from "./inheritance.js";
+export { resolveTestsAcross } from "./inheritance.js";
 export { EXTRACTOR_VERSION } from "./facts.js";
+export { saveParserCodeCache } from "./parsers/babel.js";
+export { codeCacheDirOf, setCodeCacheDir } from "./parsers/code-cache.js";
 export type { LanguageId, LanguageModule } from "./languages/index.js";
+export type { CollectionRules } from "./languages/language.js";
+export type { Collection, TreeReader } from "./discovery.js";
+export { hasOwnRunner, TestDiscovery } from "./discovery.js";
 export { getLanguage, languageForPath } from "./languages/index.js";
 
 /** Options of {@link analyzeChanges}. */
@@ -43,6 +52,22 @@ export interface AnalyzeOptions {
   coverageTolerancePercent?: number;
   /** Facts kept between runs; a hit skips parsing (see {@link FactsCache}). */
   facts?: FactsCache;
+  /**
+   * The diff's unchanged files, read on demand, so tests a changed class
+   * inherits from an unchanged file (or an unchanged subclass inherits from a
+   * changed one) are judged (inheritance.ts). Without it, inheritance is
+   * resolved among the changed files only.
+   */
+  unchanged?: UnchangedFiles;
+  /**
+   * The two trees the changes are between. With them, which files hold
+   * tests follows the test runners' configs (discovery.ts): a side whose
+   * file the runner does not collect counts no tests, and an untouched test
+   * file that a config change takes out of discovery is judged too
+   * (test_disabled, naming its tests). Without them (a single edit), the
+   * languages' naming conventions decide.
+   */
+  trees?: { before: TreeReader; after: TreeReader };
 }
 
 /**
@@ -53,10 +78,10 @@ export interface AnalyzeOptions {
  * {@link EXTRACTOR_VERSION}.
  */
 export interface FactsCache {
-  /** Facts extracted earlier for this path and content, or undefined. */
-  get(path: string, content: string): FileFacts | undefined;
-  /** Remembers freshly extracted facts for this path and content. */
-  set(path: string, content: string, facts: FileFacts): void;
+  /** Facts extracted earlier for this path and content (and `variant`: the collection rules they were extracted with, as JSON), or undefined. */
+  get(path: string, content: string, variant?: string): FileFacts | undefined;
+  /** Remembers freshly extracted facts for this path and content (and `variant`). */
+  set(path: string, content: string, facts: FileFacts, variant?: string): void;
 }
 
 /**
@@ -72,10 +97,12 @@ export function isAnalyzable(path: string): boolean {
 /**
  * Facts of one file. Binary content, files over 2 MB and minified non-test
  * files come back with `notAnalyzed` set and no tests; unparsable files with
- * `parseError`. The language's parser is imported on first use.
+ * `parseError`. The language's parser is imported on first use. `rules` are
+ * what the runner's config says about collecting this file's tests
+ * ({@link TestDiscovery.collection}); without them the conventions hold.
  * @throws RalphError E_USAGE when no language handles the path (check {@link isAnalyzable} first).
  */
-export async function extractFacts(path: string, content: string): Promise<FileFacts> {
+export async function extractFacts(path: string, content: string, rules?: CollectionRules): Promise<FileFacts> {
   const language = languageForPath(path);
   if (!language) {
     const known = LANGUAGES.flatMap((candidate) => candidate.extensions);
@@ -83,10 +110,43 @@ export async function extractFacts(path: string, content: string): Promise<FileF
       data: { path, known_extensions: known },
     });
   }
-  const isTestPath = language.isTestPath(path);
+  const isTestPath = language.isTestPath(path) || rules?.testModule === true;
   const problem = screenContent(path, content, isTestPath);
   if (problem !== null) return emptyFacts(language.id, isTestPath, { notAnalyzed: problem });
-  return language.extract(path, content);
+  return rules ? language.extract(path, content, rules) : language.extract(path, content);
+}
+
+/**
+ * A tree with the changes' `side` laid over it: a changed path reads as
+ * that side's content (absent when null), so discovery reads the configs
+ * the changes compare even when the caller's tree is older or newer.
+ */
+function withChanges(tree: TreeReader, changes: readonly FileChange[], side: "before" | "after"): TreeReader {
+  const changed = new Map(changes.map((change) => [change.path, change[side]]));
+  const folderOf = (path: string): string => path.slice(0, Math.max(0, path.lastIndexOf("/")));
+  const isBelow = (dir: string, path: string): boolean => dir === "" || path.startsWith(`${dir}/`);
+  return {
+    read: (path) => (changed.has(path) ? (changed.get(path) ?? null) : tree.read(path)),
+    fileNames(dir) {
+      const names = new Set(tree.fileNames(dir));
+      for (const [path, content] of changed) {
+        if (folderOf(path) !== dir) continue;
+        const name = path.slice(path.lastIndexOf("/") + 1);
+        if (content === null) names.delete(name);
+        else names.add(name);
+      }
+      return [...names];
+    },
+    walk(dir) {
+      const paths = new Set(tree.walk(dir));
+      for (const [path, content] of changed) {
+        if (!isBelow(dir, path)) continue;
+        if (content === null) paths.delete(path);
+        else paths.add(path);
+      }
+      return [...paths].sort();
+    },
+  };
 }
 
 /** Extensions of languages ralph has no analyzer for yet, whose test files are worth naming in `not_analyzed`. */
@@ -105,6 +165,28 @@ function looksLikeTestPath(path: string): boolean {
     /[a-z0-9](Test|Tests|Spec)$/.test(stem) ||
     /\.(test|spec)\./i.test(name)
   );
+}
+
+/**
+ * FactsPair.notCollected for the two sides' collections (null for an absent
+ * side), or undefined when both sides are collected or unknown, or the file
+ * uses a framework with its own runner (Playwright, Cypress, node:test, …),
+ * which the vitest/jest/mocha configs do not decide for.
+ *
+ * A file that existed before and that the config's include patterns did not
+ * reach then (collected: false, not excluded) is judged by the naming
+ * conventions, as without a config: another config or runner may well run
+ * it (a NestJS `test/jest-e2e.json` beside a package.json `jest` rooted at
+ * `src`, karma beside jest), and nothing in the change took it out of
+ * discovery. Files an exclusion pattern leaves out (fixtures) stay out.
+ */
+function notCollectedSides(before: Collection | null, after: Collection | null, frameworks: readonly string[]): FactsPair["notCollected"] {
+  if (hasOwnRunner(frameworks)) return undefined;
+  if (before?.collected === false && !before.excluded && (after === null || (after.collected === false && !after.excluded))) return undefined;
+  const sides: NonNullable<FactsPair["notCollected"]> = {};
+  if (before?.collected === false) sides.before = before.by ?? "the runner config";
+  if (after?.collected === false) sides.after = after.by ?? "the runner config";
+  return sides.before === undefined && sides.after === undefined ? undefined : sides;
 }
 
 function problemOf(facts: FileFacts): string {
@@ -130,13 +212,17 @@ export async function analyzeChanges(changes: readonly FileChange[], options: An
   const notAnalyzed: NotAnalyzed[] = [];
   const pairs: FactsPair[] = [];
 
-  const extract = async (path: string, content: string): Promise<FileFacts> => {
-    const cached = options.facts?.get(path, content);
+  const extract = async (path: string, content: string, rules?: CollectionRules): Promise<FileFacts> => {
+    const variant = rules ? JSON.stringify(rules) : undefined;
+    const cached = options.facts?.get(path, content, variant);
     if (cached) return cached;
-    const facts = await extractFacts(path, content);
-    options.facts?.set(path, content, facts);
+    const facts = await extractFacts(path, content, rules);
+    options.facts?.set(path, content, facts, variant);
     return facts;
   };
+  const trees = options.trees ? { before: withChanges(options.trees.before, changes, "before"), after: withChanges(options.trees.after, changes, "after") } : null;
+  const discovery = trees ? { before: new TestDiscovery(trees.before), after: new TestDiscovery(trees.after) } : null;
+  const unknown: Collection = { collected: null };
 
   for (const change of changes) {
     if (languageForPath(change.path) === null) {
@@ -146,11 +232,19 @@ export async function analyzeChanges(changes: readonly FileChange[], options: An
       }
       continue;
     }
+    const [collectedBefore, collectedAfter] = discovery
+      ? await Promise.all([discovery.before.collection(change.path), discovery.after.collection(change.path)])
+      : [unknown, unknown];
     const [before, after] = await Promise.all([
-      change.before === null ? null : extract(change.path, change.before),
-      change.after === null ? null : extract(change.path, change.after),
+      change.before === null ? null : extract(change.path, change.before, collectedBefore.rules),
+      change.after === null ? null : extract(change.path, change.after, collectedAfter.rules),
     ]);
-    pairs.push({ path: change.path, before, after });
+    const pair: FactsPair = { path: change.path, before, after };
+    const frameworks = [...(before?.frameworks ?? []), ...(after?.frameworks ?? [])];
+    const notCollected = notCollectedSides(before && collectedBefore, after && collectedAfter, frameworks);
+    if (notCollected) pair.notCollected = notCollected;
+    else if (before && collectedBefore.collected === false && !hasOwnRunner(frameworks)) pair.byConventions = true;
+    pairs.push(pair);
 
     const problems: string[] = [];
     if (before && !hasUsableFacts(before)) problems.push(`before: ${problemOf(before)}`);
@@ -158,13 +252,25 @@ export async function analyzeChanges(changes: readonly FileChange[], options: An
     if (problems.length > 0) notAnalyzed.push({ path: change.path, reason: problems.join("; ") });
     else stats.files_analyzed++;
 
-    if (before && hasUsableFacts(before)) {
+    if (before && hasUsableFacts(before) && !notCollected?.before) {
       stats.tests_before += before.tests.length;
       stats.assertions_before += before.assertions;
     }
-    if (after && hasUsableFacts(after)) {
+    if (after && hasUsableFacts(after) && !notCollected?.after) {
       stats.tests_after += after.tests.length;
       stats.assertions_after += after.assertions;
+    }
+  }
+
+  // Untouched test files that a config change took out of discovery: judged with the same content on both sides.
+  if (trees && discovery) {
+    const losses = await filesLeavingDiscovery({ discovery: discovery.before, tree: trees.before }, { discovery: discovery.after, tree: trees.after }, changes.map((change) => change.path));
+    for (const loss of losses) {
+      const content = trees.after.read(loss.path);
+      if (content === null) continue;
+      const facts = await extract(loss.path, content, (await discovery.before.collection(loss.path)).rules);
+      if (!hasUsableFacts(facts) || facts.tests.length === 0 || hasOwnRunner(facts.frameworks)) continue;
+      pairs.push({ path: loss.path, before: facts, after: facts, notCollected: { after: loss.by }, isUnchanged: true });
     }
   }
 
@@ -177,6 +283,9 @@ export async function analyzeChanges(changes: readonly FileChange[], options: An
     stats.files_analyzed += result.analyzed.filter((path) => languageForPath(path) === null).length;
   }
 
-  const findings = sortFindings(applyAllowRules([...compareFacts(pairs, changes.map((change) => change.path)), ...tsconfigFindings(changes), ...config.findings, ...coverage.findings], options.allow ?? []));
+  // Unchanged files are alike in both trees: the before side's discovery gives their collection rules.
+  const extractUnchanged = async (path: string, content: string): Promise<FileFacts> => extract(path, content, discovery ? (await discovery.before.collection(path)).rules : undefined);
+  const context = options.unchanged ? await loadClassContext(pairs, options.unchanged, extractUnchanged) : EMPTY_CLASS_CONTEXT;
+  const findings = sortFindings(applyAllowRules([...compareFacts(pairs, changes.map((change) => change.path), context), ...tsconfigFindings(changes), ...config.findings, ...coverage.findings], options.allow ?? []));
   return { verdict: decideVerdict(findings), findings, stats, not_analyzed: notAnalyzed };
 }

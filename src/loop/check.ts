@@ -3,14 +3,16 @@
  * the analysis gives findings. Used by `ralph check`, `ralph diff`, the
  * demo and (later) the hooks and the loop engine.
  */
-import { analyzeChanges, isAnalyzable, type AllowRule, type Analysis, type FileChange, type FindingType, type Severity } from "../analysis/index.js";
+import { analyzeChanges, isAnalyzable, type AllowRule, type Analysis, type FileChange, type FindingType, type Severity, type UnchangedFiles } from "../analysis/index.js";
 import { decideVerdict, sortFindings } from "../analysis/verdict.js";
 import type { LoopId } from "../store/loop-id.js";
 import { readState } from "./state.js";
+import { debug } from "../log.js";
 import type { CheckpointStore, ResolvedRev } from "../store/checkpoint-store.js";
 import { parseCommit } from "../store/odb.js";
 import { parseTrailers, trailerValues } from "../store/trailers.js";
-import type { TreeChange } from "../store/tree-diff.js";
+import { walkTree, type TreeChange } from "../store/tree-diff.js";
+import { treeFiles } from "../store/tree-files.js";
 import { openFactsCache, type DiskFactsCache } from "./facts-cache.js";
 
 /** The JSON shape of `ralph check --format json` (DESIGN.md), plus the changed files. */
@@ -120,6 +122,32 @@ function hasNul(buffer: Buffer): boolean {
 }
 
 /**
+ * The files a diff left alone, read from the "from" tree on demand (the
+ * analysis asks only when a changed file's test classes may inherit across
+ * files): the tree is walked on the first `paths()` call; `read` returns
+ * null for submodules, symlinks and binary blobs.
+ */
+export function unchangedFilesOf(store: CheckpointStore, treeOid: string, changes: readonly TreeChange[]): UnchangedFiles {
+  let entries: Map<string, { mode: string; oid: string }> | null = null;
+  const index = (): Map<string, { mode: string; oid: string }> => {
+    if (entries) return entries;
+    const changed = new Set(changes.map((change) => change.path));
+    entries = new Map();
+    for (const [path, entry] of walkTree(store.odb, treeOid)) if (!changed.has(path)) entries.set(path, { mode: entry.mode, oid: entry.oid });
+    return entries;
+  };
+  return {
+    paths: () => index().keys(),
+    read: (path) => {
+      const entry = index().get(path);
+      if (!entry || entry.mode === "160000" || entry.mode === "120000") return null;
+      const content = store.odb.read(entry.oid).content;
+      return hasNul(content) ? null : content.toString("utf8");
+    },
+  };
+}
+
+/**
  * The project's detection policy (aiwg.yml `agent_persistence.detection`):
  * which finding types are reported and their severities. `mode: off`
  * reports nothing; the other modes report `patterns` (the reference guide
@@ -164,8 +192,10 @@ export interface JudgeOptions {
 
 /**
  * Compares two revisions (the `to` side may be the live work tree) and
- * returns findings, verdict and stats. Facts of files seen before come from
- * the facts cache (src/loop/facts-cache.ts); new ones are added to it.
+ * returns findings, verdict and stats. Which files hold tests follows each
+ * tree's test-runner configs (analysis/discovery.ts). Facts of files seen
+ * before come from the facts cache (src/loop/facts-cache.ts); new ones are
+ * added to it.
  * @throws RalphError from the store (E_CORRUPT, E_UNREADABLE…).
  */
 export async function judgeChange(
@@ -176,7 +206,9 @@ export async function judgeChange(
 ): Promise<Judgement> {
   const started = performance.now();
   const toTree = to.kind === "worktree" ? store.snapshot().treeOid : to.treeOid;
+  const snapshotted = performance.now();
   const changes = store.diff(from.treeOid, toTree);
+  const diffed = performance.now();
   const fileChanges: FileChange[] = [];
   const binary: { path: string; reason: string }[] = [];
   for (const c of changes) {
@@ -195,13 +227,24 @@ export async function judgeChange(
     if (before === null && after === null) continue;
     fileChanges.push({ path: c.path, before, after });
   }
+  const read = performance.now();
   const headForAllow = to.kind === "worktree" ? store.readRef("HEAD") : judgedUserCommit(store, to.oid);
   const warnings: string[] = [];
   const allow = [...(options.allow ?? []), ...collectAllowRules(store, from.oid, headForAllow, 500, warnings)];
   const factsCache = options.factsCache === undefined ? openFactsCache(store.repo.ralphDir) : options.factsCache;
-  const raw = await analyzeChanges(fileChanges, factsCache ? { allow, facts: factsCache } : { allow });
+  const unchanged = unchangedFilesOf(store, from.treeOid, changes);
+  // Both trees, so test discovery follows the runners' configs on each side.
+  const trees = { before: treeFiles(store.odb, from.treeOid), after: treeFiles(store.odb, toTree) };
+  const raw = await analyzeChanges(fileChanges, factsCache ? { allow, facts: factsCache, unchanged, trees } : { allow, unchanged, trees });
   const analysis = options.policy ? applyDetectionPolicy(raw, options.policy) : raw;
   factsCache?.flush();
+  const analysed = performance.now();
+  debug(
+    () =>
+      `judge: ${changes.length} changes, ${fileChanges.length} files read; snapshot ${(snapshotted - started).toFixed(1)} ms, diff ${(diffed - snapshotted).toFixed(1)}, ` +
+      `read ${(read - diffed).toFixed(1)}, allow rules + analysis ${(analysed - read).toFixed(1)}` +
+      (factsCache ? ` (facts cache: ${factsCache.stats.hits} hits, ${factsCache.stats.misses} misses)` : ""),
+  );
   return {
     ...analysis,
     stats: { ...analysis.stats, files_changed: changes.length, duration_ms: Math.round(performance.now() - started) },

@@ -1,12 +1,13 @@
 /**
  * The facts cache: facts extracted from a file are kept under
  * `.git/ralph/facts/`, keyed by the file's blob oid, its path (the path
- * decides the language and whether a file is a test file) and
- * EXTRACTOR_VERSION, so an unchanged file is never parsed twice, and a hook
+ * decides the language and whether a file is a test file),
+ * EXTRACTOR_VERSION and, when the runner's config sets them, the collection
+ * rules the facts were extracted with (a variant), so an unchanged file is never parsed twice, and a hook
  * call whose files were all seen before loads no parser at all.
  *
  * Layout: one JSON file per entry, `facts/<2 hex>/<38 hex>.json`, named by
- * sha1(version, path, blob oid); written to a temporary name and renamed, so
+ * sha1(version, path, blob oid[, variant]); written to a temporary name and renamed, so
  * two hook processes at once never see a half-written entry. A missing,
  * corrupt or mismatching entry is a miss, never an error. Every edit an
  * agent makes adds entries, so the cache is pruned now and then (see
@@ -15,7 +16,7 @@
 import { createHash } from "node:crypto";
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { EXTRACTOR_VERSION, type FactsCache, type FileFacts } from "../analysis/index.js";
+import { codeCacheDirOf, EXTRACTOR_VERSION, type FactsCache, type FileFacts, saveParserCodeCache, setCodeCacheDir } from "../analysis/index.js";
 import { debug } from "../log.js";
 
 /** The git blob oid of a text as git stores it (its UTF-8 bytes); the same oid the store read it from when it was valid UTF-8. */
@@ -24,11 +25,13 @@ export function blobOidOfText(content: string): string {
   return createHash("sha1").update(`blob ${bytes.length}\u0000`).update(bytes).digest("hex");
 }
 
-/** What one entry file holds; `path`, `oid` and `version` are checked on read. */
+/** What one entry file holds; `path`, `oid`, `version` and `variant` are checked on read. */
 interface Entry {
   version: number;
   path: string;
   oid: string;
+  /** The collection rules (JSON) the facts were extracted with; absent for the naming conventions. */
+  variant?: string;
   facts: FileFacts;
 }
 
@@ -63,20 +66,20 @@ export class DiskFactsCache implements FactsCache {
     this.limits = { ...DEFAULT_LIMITS, ...limits };
   }
 
-  private locate(path: string, oid: string): { key: string; file: string } {
-    const key = createHash("sha1").update(`${EXTRACTOR_VERSION}\u0000${path}\u0000${oid}`).digest("hex");
+  private locate(path: string, oid: string, variant?: string): { key: string; file: string } {
+    const key = createHash("sha1").update(`${EXTRACTOR_VERSION}\u0000${path}\u0000${oid}${variant === undefined ? "" : `\u0000${variant}`}`).digest("hex");
     return { key, file: join(this.dir, key.slice(0, 2), `${key.slice(2)}.json`) };
   }
 
-  /** Cached facts for this path and content, or undefined. */
-  get(path: string, content: string): FileFacts | undefined {
+  /** Cached facts for this path and content (and collection-rules variant), or undefined. */
+  get(path: string, content: string, variant?: string): FileFacts | undefined {
     const oid = blobOidOfText(content);
-    const { key, file } = this.locate(path, oid);
+    const { key, file } = this.locate(path, oid, variant);
     const pending = this.pending.get(key);
     if (pending) return pending.facts;
     try {
       const entry = JSON.parse(readFileSync(file, "utf8")) as Entry;
-      if (entry.version === EXTRACTOR_VERSION && entry.path === path && entry.oid === oid && entry.facts) {
+      if (entry.version === EXTRACTOR_VERSION && entry.path === path && entry.oid === oid && entry.variant === variant && entry.facts) {
         this.stats.hits++;
         return entry.facts;
       }
@@ -87,20 +90,23 @@ export class DiskFactsCache implements FactsCache {
     return undefined;
   }
 
-  /** Remembers facts for this path and content; written by {@link DiskFactsCache.flush}. */
-  set(path: string, content: string, facts: FileFacts): void {
+  /** Remembers facts for this path and content (and collection-rules variant); written by {@link DiskFactsCache.flush}. */
+  set(path: string, content: string, facts: FileFacts, variant?: string): void {
     const oid = blobOidOfText(content);
-    this.pending.set(this.locate(path, oid).key, { version: EXTRACTOR_VERSION, path, oid, facts });
+    const entry: Entry = variant === undefined ? { version: EXTRACTOR_VERSION, path, oid, facts } : { version: EXTRACTOR_VERSION, path, oid, variant, facts };
+    this.pending.set(this.locate(path, oid, variant).key, entry);
   }
 
   /**
-   * Writes the buffered entries (temporary file, then rename). Failures (a
+   * Writes the buffered entries (temporary file, then rename), and the
+   * parsers' V8 code cache when this process made one. Failures (a
    * read-only repository, a full disk) are logged with RALPH_DEBUG and
    * otherwise ignored: the cache only saves time.
    */
   flush(): void {
+    saveParserCodeCache();
     for (const [key, entry] of this.pending) {
-      const { file } = this.locate(entry.path, entry.oid);
+      const { file } = this.locate(entry.path, entry.oid, entry.variant);
       try {
         mkdirSync(join(this.dir, key.slice(0, 2)), { recursive: true });
         const temporary = `${file}.${process.pid}.${Date.now()}.tmp`;
@@ -156,5 +162,7 @@ export class DiskFactsCache implements FactsCache {
 
 /** The facts cache of a repository whose ralph folder is `ralphDir` (`<git dir>/ralph`). */
 export function openFactsCache(ralphDir: string): DiskFactsCache {
+  // The parsers' V8 code cache sits beside the facts (src/analysis/parsers/code-cache.ts); flush() writes it.
+  setCodeCacheDir(codeCacheDirOf(ralphDir));
   return new DiskFactsCache(join(ralphDir, "facts"));
 }

@@ -6,6 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { analyzeChanges, type FileChange, type Finding } from "../../src/analysis/index.js";
 import { linksIssue } from "../../src/analysis/compare.js";
+import { changesBetween, treeOf, unchangedBetween } from "../helpers/trees.js";
 
 function summarize(finding: Finding): string {
   return `${finding.type}/${finding.severity} ${finding.file}${finding.test ? ` "${finding.test}"` : ""}`;
@@ -39,6 +40,25 @@ const TABLE = `test.each([
 ])("add(%d, %d) = %d", (a, b, sum) => { expect(add(a, b)).toBe(sum); });
 `;
 const TAGGED = "it.each`\n  a    | b    | sum\n  ${1} | ${2} | ${3}\n  ${0} | ${0} | ${0}\n`(\"$a + $b\", ({ a, b, sum }) => { expect(add(a, b)).toBe(sum); });\n";
+
+/** TABLE with its rows in a module-level const, as a suite table. */
+const CONST_TABLE = `const CASES = [
+  [1, 2, 3],
+  [0.1, 0.2, 0.3],
+  [-1, 1, 0],
+] as const;
+describe.each(CASES)("add(%d, %d) = %d", (a, b, sum) => {
+  it("adds", () => { expect(add(a, b)).toBe(sum); });
+});
+`;
+/** TABLE with its rows in a const spread from another const. */
+const SPREAD_TABLE = `const BASE = [
+  [1, 2, 3],
+  [0.1, 0.2, 0.3],
+];
+const ALL = [...BASE, [-1, 1, 0]];
+test.each(ALL)("add(%d, %d) = %d", (a, b, sum) => { expect(add(a, b)).toBe(sum); });
+`;
 
 const withoutFindings: CompareCase[] = [
   { name: "nothing changed", changes: [change("test/cart.test.ts", CART, CART)], findings: [] },
@@ -125,6 +145,21 @@ const withoutFindings: CompareCase[] = [
   {
     name: "each table rows reordered",
     changes: [change("test/add.test.ts", TABLE, edit(edit(TABLE, "[1, 2, 3],", "[-1, 1, 0],"), "[-1, 1, 0],\n])", "[1, 2, 3],\n])"))],
+    findings: [],
+  },
+  {
+    name: "an inline each table moved into a const of the file",
+    changes: [change("test/add.test.ts", TABLE, SPREAD_TABLE)],
+    findings: [],
+  },
+  {
+    name: "a row added to a const table",
+    changes: [change("test/add.test.ts", CONST_TABLE, edit(CONST_TABLE, "[-1, 1, 0],", "[-1, 1, 0],\n  [2, 2, 4],"))],
+    findings: [],
+  },
+  {
+    name: "a const table's rows reordered",
+    changes: [change("test/add.test.ts", CONST_TABLE, edit(edit(CONST_TABLE, "[1, 2, 3],", "[-1, 1, 0],"), "[-1, 1, 0],\n] as const", "[1, 2, 3],\n] as const"))],
     findings: [],
   },
   {
@@ -244,6 +279,21 @@ const withFindings: CompareCase[] = [
   {
     name: "a row removed from an each table",
     changes: [change("test/add.test.ts", TABLE, edit(TABLE, "  [0.1, 0.2, 0.3],\n", ""))],
+    findings: [`test_deletion/critical test/add.test.ts "add(%d, %d) = %d"`],
+  },
+  {
+    name: "a row removed from a module-level const table of describe.each",
+    changes: [change("test/add.test.ts", CONST_TABLE, edit(CONST_TABLE, "  [0.1, 0.2, 0.3],\n", ""))],
+    findings: [`test_deletion/critical test/add.test.ts "add(%d, %d) = %d > adds"`],
+  },
+  {
+    name: "a row removed from the const a table spreads",
+    changes: [change("test/add.test.ts", SPREAD_TABLE, edit(SPREAD_TABLE, "  [0.1, 0.2, 0.3],\n", ""))],
+    findings: [`test_deletion/critical test/add.test.ts "add(%d, %d) = %d"`],
+  },
+  {
+    name: "an inline table moved into a const with a row left out",
+    changes: [change("test/add.test.ts", TABLE, edit(SPREAD_TABLE, "  [0.1, 0.2, 0.3],\n", ""))],
     findings: [`test_deletion/critical test/add.test.ts "add(%d, %d) = %d"`],
   },
   {
@@ -401,5 +451,159 @@ describe("comparing facts", () => {
     [undefined, false],
   ] as const)("linksIssue(%s) is %s", (reason, expected) => {
     expect(linksIssue(reason)).toBe(expected);
+  });
+});
+
+/**
+ * With both trees, which files hold tests follows the runners' configs
+ * (analysis/discovery.ts). Each case is a before and an after tree; the
+ * changes are the paths whose text differs.
+ */
+interface DiscoveryCompareCase {
+  name: string;
+  before: Record<string, string>;
+  after: Record<string, string>;
+  findings: string[];
+}
+
+const VITEST_ALL = `export default { test: { include: ["test/**/*.test.ts"] } };`;
+const VITEST_TOP = `export default { test: { include: ["test/*.test.ts"] } };`;
+const SLOW = `describe("slow", () => {\n  it("imports", () => { expect(load()).toBe(1); });\n  it("exports", () => { expect(save()).toBe(1); });\n});\n`;
+const FIXTURE = `it("is sample input", () => { expect(1).toBe(2); });\n`;
+
+const PYTEST_NAMES = "[tool:pytest]\npython_files = check_*.py\npython_classes = Check\npython_functions = check_\n";
+const SHARED = "class Shared:\n    def check_adds(self):\n        assert add(1, 2) == 3\n\n    def check_subs(self):\n        assert sub(2, 1) == 1\n";
+const CHECK_MATH = "from tests.base import Shared\n\n\nclass CheckMath(Shared):\n    pass\n";
+
+const NEST_PACKAGE = JSON.stringify({ name: "api", jest: { rootDir: "src", testRegex: ".*\\.spec\\.ts$", moduleFileExtensions: ["js", "json", "ts"] } });
+const NEST_E2E = JSON.stringify({ rootDir: ".", testRegex: ".e2e-spec.ts$", moduleFileExtensions: ["js", "json", "ts"] });
+const E2E_HEALTH = `  it("/health (GET)", () => {\n    return request(app.getHttpServer()).get("/health").expect(200);\n  });\n`;
+const E2E_SPEC = `describe("AppController (e2e)", () => {\n  it("/ (GET)", () => {\n    return request(app.getHttpServer()).get("/").expect(200).expect("Hello World!");\n  });\n${E2E_HEALTH}});\n`;
+
+const discoveryCases: DiscoveryCompareCase[] = [
+  {
+    name: "an include narrowed so an untouched test file is no longer collected: its tests are named",
+    before: { "vitest.config.ts": VITEST_ALL, "test/cart.test.ts": CART, "test/slow/io.test.ts": SLOW },
+    after: { "vitest.config.ts": VITEST_TOP, "test/cart.test.ts": CART, "test/slow/io.test.ts": SLOW },
+    findings: [`test_config_tamper/critical vitest.config.ts`, `test_disabled/critical test/slow/io.test.ts`],
+  },
+  {
+    name: "a jest testPathIgnorePatterns entry in package.json takes one test file out",
+    before: { "package.json": JSON.stringify({ jest: { testEnvironment: "node" } }), "test/legacy/one.test.js": `it("works", () => { expect(f()).toBe(1); });\n` },
+    after: { "package.json": JSON.stringify({ jest: { testEnvironment: "node", testPathIgnorePatterns: ["/node_modules/", "/legacy/"] } }), "test/legacy/one.test.js": `it("works", () => { expect(f()).toBe(1); });\n` },
+    findings: [`test_config_tamper/critical package.json`, `test_disabled/critical test/legacy/one.test.js "works"`],
+  },
+  {
+    name: "a test file renamed to a name jest does not collect",
+    before: { "jest.config.js": `module.exports = {};`, "test/cart.test.js": CART },
+    after: { "jest.config.js": `module.exports = {};`, "test/cart.js": CART },
+    findings: [`test_disabled/critical test/cart.js`],
+  },
+  {
+    name: "a test moved into a file the runner leaves out",
+    before: { "vitest.config.ts": VITEST_TOP, "test/cart.test.ts": CART },
+    after: { "vitest.config.ts": VITEST_TOP, "test/cart.test.ts": edit(CART, `  it("rounds", () => { expect(total([0.1, 0.2])).toBe(0.3); });\n`, ""), "test/more/rounding.test.ts": `describe("cart", () => {\n  it("rounds", () => { expect(total([0.1, 0.2])).toBe(0.3); });\n});\n` },
+    findings: [`test_disabled/critical test/more/rounding.test.ts "cart > rounds"`],
+  },
+  {
+    name: "tests deleted from a fixture the runner excludes (they never ran)",
+    before: { "vitest.config.ts": `export default { test: { exclude: ["**/fixtures/**"] } };`, "test/fixtures/sample.test.ts": FIXTURE, "test/cart.test.ts": CART },
+    after: { "vitest.config.ts": `export default { test: { exclude: ["**/fixtures/**"] } };`, "test/cart.test.ts": CART },
+    findings: [],
+  },
+  {
+    name: "a test deleted from an e2e spec the unit jest config does not reach (NestJS: rootDir src; test/jest-e2e.json runs it): still a deletion",
+    before: { "package.json": NEST_PACKAGE, "test/jest-e2e.json": NEST_E2E, "test/app.e2e-spec.ts": E2E_SPEC },
+    after: { "package.json": NEST_PACKAGE, "test/jest-e2e.json": NEST_E2E, "test/app.e2e-spec.ts": edit(E2E_SPEC, E2E_HEALTH, "") },
+    findings: [`test_deletion/critical test/app.e2e-spec.ts "AppController (e2e) > /health (GET)"`],
+  },
+  {
+    name: "an e2e spec outside the unit config's reach deleted whole: its tests are deletions",
+    before: { "package.json": NEST_PACKAGE, "test/app.e2e-spec.ts": E2E_SPEC },
+    after: { "package.json": NEST_PACKAGE },
+    findings: [`test_deletion/critical test/app.e2e-spec.ts`],
+  },
+  {
+    name: "an e2e test moved to another spec outside the unit config's reach: a move, not a test leaving discovery",
+    before: { "package.json": NEST_PACKAGE, "test/app.e2e-spec.ts": E2E_SPEC },
+    after: {
+      "package.json": NEST_PACKAGE,
+      "test/app.e2e-spec.ts": edit(E2E_SPEC, E2E_HEALTH, ""),
+      "test/health.e2e-spec.ts": `describe("AppController (e2e)", () => {\n${E2E_HEALTH}});\n`,
+    },
+    findings: [],
+  },
+  {
+    name: "a config change that brings more files in",
+    before: { "vitest.config.ts": VITEST_TOP, "test/cart.test.ts": CART, "test/slow/io.test.ts": SLOW },
+    after: { "vitest.config.ts": VITEST_ALL, "test/cart.test.ts": CART, "test/slow/io.test.ts": SLOW },
+    findings: [],
+  },
+  {
+    name: "a config that became computed: the conventions apply (no file leaves discovery); the tamper check flags the include",
+    before: { "vitest.config.ts": VITEST_ALL, "test/slow/io.test.ts": SLOW },
+    after: { "vitest.config.ts": `export default { test: { include: patterns() } };`, "test/slow/io.test.ts": SLOW },
+    findings: [`test_config_tamper/critical vitest.config.ts`],
+  },
+  {
+    name: "a Playwright spec outside vitest's include is run by Playwright: its deleted test is still a deletion",
+    before: { "vitest.config.ts": `export default { test: { include: ["src/**/*.test.ts"] } };`, "e2e/login.spec.ts": `import { test, expect } from "@playwright/test";\ntest("logs in", async ({ page }) => { await expect(page).toHaveTitle("x"); });\ntest("logs out", async ({ page }) => { await expect(page).toHaveTitle("y"); });\n` },
+    after: { "vitest.config.ts": `export default { test: { include: ["src/**/*.test.ts"] } };`, "e2e/login.spec.ts": `import { test, expect } from "@playwright/test";\ntest("logs in", async ({ page }) => { await expect(page).toHaveTitle("x"); });\n` },
+    findings: [`test_deletion/critical e2e/login.spec.ts "logs out"`],
+  },
+  {
+    name: "a narrowed jest testMatch does not take Cypress specs (run by Cypress) out",
+    before: { "jest.config.js": `module.exports = { testMatch: ["**/*.test.js", "**/*.cy.js"] };`, "cypress/e2e/home.cy.js": `it("shows the title", () => { cy.visit("/"); cy.get("h1").should("contain", "Home"); });\n` },
+    after: { "jest.config.js": `module.exports = { testMatch: ["**/*.test.js"] };`, "cypress/e2e/home.cy.js": `it("shows the title", () => { cy.visit("/"); cy.get("h1").should("contain", "Home"); });\n` },
+    findings: [`test_config_tamper/critical jest.config.js`],
+  },
+  {
+    name: "pytest python_files: a test deleted from a check_*.py module",
+    before: { "pytest.ini": "[pytest]\npython_files = check_*.py\n", "tests/check_math.py": "def test_adds():\n    assert add(1, 2) == 3\n\ndef test_subs():\n    assert sub(2, 1) == 1\n" },
+    after: { "pytest.ini": "[pytest]\npython_files = check_*.py\n", "tests/check_math.py": "def test_adds():\n    assert add(1, 2) == 3\n" },
+    findings: [`test_deletion/critical tests/check_math.py "test_subs"`],
+  },
+  {
+    name: "pytest python_functions: a check_ function renamed out of discovery",
+    before: { "setup.cfg": "[tool:pytest]\npython_functions = check_\n", "tests/test_math.py": "def check_adds():\n    assert add(1, 2) == 3\n" },
+    after: { "setup.cfg": "[tool:pytest]\npython_functions = check_\n", "tests/test_math.py": "def verify_adds():\n    assert add(1, 2) == 3\n" },
+    findings: [`test_disabled/critical tests/test_math.py "check_adds"`],
+  },
+  {
+    name: "pytest python_classes/python_functions: a check_ method deleted from a base class a Check* class inherits from an unchanged module",
+    before: { "setup.cfg": PYTEST_NAMES, "tests/base.py": SHARED, "tests/check_math.py": CHECK_MATH },
+    after: { "setup.cfg": PYTEST_NAMES, "tests/base.py": SHARED.replace("    def check_subs(self):\n        assert sub(2, 1) == 1\n", ""), "tests/check_math.py": CHECK_MATH },
+    findings: [`test_deletion/critical tests/base.py "CheckMath > check_subs"`],
+  },
+  {
+    name: "pytest python_classes: a Check* class that stops inheriting its base's check_ methods",
+    before: { "setup.cfg": PYTEST_NAMES, "tests/base.py": SHARED, "tests/check_math.py": CHECK_MATH },
+    after: { "setup.cfg": PYTEST_NAMES, "tests/base.py": SHARED, "tests/check_math.py": "class CheckMath:\n    pass\n" },
+    findings: [`test_deletion/critical tests/check_math.py "CheckMath > check_adds"`],
+  },
+];
+
+describe("comparing facts under the runners' discovery", () => {
+  it.each(discoveryCases.map((c) => [c.name, c] as const))("%s", async (_name, c) => {
+    const analysis = await analyzeChanges(changesBetween(c.before, c.after), { trees: { before: treeOf(c.before), after: treeOf(c.after) }, unchanged: unchangedBetween(c.before, c.after) });
+    expect(analysis.findings.map(summarize).sort()).toEqual([...c.findings].sort());
+  });
+
+  it("names the tests a file takes out of discovery, the file and the config", async () => {
+    const before = { "vitest.config.ts": VITEST_ALL, "test/slow/io.test.ts": SLOW };
+    const after = { "vitest.config.ts": VITEST_TOP, "test/slow/io.test.ts": SLOW };
+    const analysis = await analyzeChanges(changesBetween(before, after), { trees: { before: treeOf(before), after: treeOf(after) } });
+    expect(analysis.findings.find((finding) => finding.type === "test_disabled")).toMatchObject({
+      file: "test/slow/io.test.ts",
+      before_file: "test/slow/io.test.ts",
+      message: "2 tests no longer run: vitest (vitest.config.ts) no longer collects test/slow/io.test.ts",
+      evidence: { tests: ["slow > imports", "slow > exports"], test_count: 2, not_collected_by: "vitest (vitest.config.ts)" },
+    });
+  });
+
+  it("without the trees, the naming conventions decide as before", async () => {
+    const before = { "jest.config.js": `module.exports = {};`, "test/cart.test.js": CART };
+    const after = { "jest.config.js": `module.exports = {};`, "test/cart.js": CART };
+    expect((await analyzeChanges(changesBetween(before, after))).findings).toEqual([]);
   });
 });

@@ -315,6 +315,22 @@ describe("check, revert and tests", () => {
     return { root, base };
   }
 
+  it("the first check that parses writes @babel/parser's V8 code cache under .git/ralph/v8-cache; the next process uses it", () => {
+    const { root } = deletedTestRepo();
+    const debugEnv = { env: { RALPH_DEBUG: "1" } };
+    const first = runRalph(root, ["check", "--from", "@baseline", "--loop", "c"], debugEnv);
+    expect(first.status, first.stderr).toBe(1);
+    expect(first.stderr).toMatch(/code cache .*v8-cache\/babel-parser-[0-9a-f]{16}\.bin written/);
+    expect(readdirSync(join(root, ".git", "ralph", "v8-cache"))).toEqual([expect.stringMatching(/^babel-parser-[0-9a-f]{16}\.bin$/)]);
+    // The facts are cached now, so drop them: the next process must parse again, with the code cache.
+    rmSync(join(root, ".git", "ralph", "facts"), { recursive: true, force: true });
+    const second = runRalph(root, ["check", "--from", "@baseline", "--loop", "c"], debugEnv);
+    expect(second.status, second.stderr).toBe(1);
+    expect(second.stderr).toMatch(/code cache .*babel-parser-[0-9a-f]{16}\.bin used/);
+    expect(second.stderr).not.toMatch(/code cache .* written/);
+    expect(second.stdout).toBe(first.stdout);
+  });
+
   it("check exits 1 when a test case is deleted, and 0 after revert @baseline restores it", () => {
     const { root } = deletedTestRepo();
     const blocked = runRalph(root, ["check", "--from", "@baseline", "--loop", "c"]);
@@ -435,6 +451,27 @@ describe("check, revert and tests", () => {
     expect(then.tests.map((t) => t.id)).toEqual(["math > adds", "math > adds negatives"]);
     const text = ok(root, ["tests"]);
     expect(text).toContain("test/math.test.ts:5  math > adds");
+  });
+
+  it("tests and check follow the runner's include/exclude config", () => {
+    const jest = (ignore: string[]): string => `${JSON.stringify({ name: "p", jest: { testPathIgnorePatterns: ignore } }, null, 2)}\n`;
+    const root = makeRepo({
+      ...PROJECT,
+      "package.json": jest(["/node_modules/", "/fixtures/"]),
+      "test/fixtures/sample.test.ts": `it("is input data", () => { expect(1).toBe(2); });\n`,
+      "test/slow/io.test.ts": `it("reads", () => { expect(read()).toBe(1); });\nit("writes", () => { expect(write()).toBe(1); });\n`,
+    });
+    const listed = okJson<{ tests: { id: string; file: string }[]; not_collected: { file: string; by: string }[] }>(root, ["tests"]);
+    expect(listed.tests.map((t) => `${t.file} ${t.id}`)).toEqual(["test/math.test.ts math > adds", "test/math.test.ts math > adds negatives", "test/slow/io.test.ts reads", "test/slow/io.test.ts writes"]);
+    expect(listed.not_collected).toEqual([{ file: "test/fixtures/sample.test.ts", by: `jest testMatch (package.json "jest")` }]);
+
+    ok(root, ["checkpoint", "--loop", "d"]);
+    writeFiles(root, { "package.json": jest(["/node_modules/", "/fixtures/", "/slow/"]) });
+    const judged = runRalph(root, ["check", "--from", "@baseline", "--loop", "d", "--json"]);
+    expect(judged.status, judged.stderr).toBe(1);
+    const findings = parseJsonOutput<{ findings: { type: string; file: string; evidence?: { tests?: string[] } }[] }>(judged).findings;
+    expect(findings).toContainEqual(expect.objectContaining({ type: "test_disabled", file: "test/slow/io.test.ts", evidence: expect.objectContaining({ tests: ["reads", "writes"] }) }));
+    expect(findings.map((f) => f.type).sort()).toEqual(["test_config_tamper", "test_disabled"]);
   });
 });
 
@@ -559,5 +596,34 @@ describe("fixed bugs (their failing inputs first)", () => {
       expect(r.status, r.stderr).toBe(0);
       expect(parseJsonOutput<{ tests: { id: string }[] }>(r).tests.map((t) => t.id)).toEqual(["math > adds", "math > adds negatives"]);
     }
+  });
+});
+
+describe("python tests inherited across files", () => {
+  const SIGNER = "class TestSigner:\n    def test_sign(self):\n        assert sign(b'x') == b'x.sig'\n\n    def test_unsign(self):\n        assert unsign(b'x.sig') == b'x'\n";
+  const TIMED = "from tests.test_signer import TestSigner\n\n\nclass TestTimestampSigner(TestSigner):\n    def test_max_age(self):\n        assert unsign(b'x.sig', max_age=1) == b'x'\n";
+
+  it("tests lists inherited tests where pytest collects them, naming where they are declared", () => {
+    const root = makeRepo({ "tests/test_signer.py": SIGNER, "tests/test_timed.py": TIMED });
+    const rows = okJson<{ tests: { id: string; file: string; line: number; declared_in?: unknown }[] }>(root, ["tests"]).tests;
+    expect(rows.filter((row) => row.file === "tests/test_timed.py")).toEqual([
+      { id: "TestSigner > test_sign", file: "tests/test_timed.py", line: 1, flags: [], assertions: 1, declared_in: { file: "tests/test_signer.py", line: 2, class: "TestSigner" } },
+      { id: "TestSigner > test_unsign", file: "tests/test_timed.py", line: 1, flags: [], assertions: 1, declared_in: { file: "tests/test_signer.py", line: 5, class: "TestSigner" } },
+      { id: "TestTimestampSigner > test_sign", file: "tests/test_timed.py", line: 4, flags: [], assertions: 1, declared_in: { file: "tests/test_signer.py", line: 2, class: "TestSigner" } },
+      { id: "TestTimestampSigner > test_unsign", file: "tests/test_timed.py", line: 4, flags: [], assertions: 1, declared_in: { file: "tests/test_signer.py", line: 5, class: "TestSigner" } },
+      { id: "TestTimestampSigner > test_max_age", file: "tests/test_timed.py", line: 5, flags: [], assertions: 1 },
+    ]);
+    expect(ok(root, ["tests"])).toContain("tests/test_timed.py:4  TestTimestampSigner > test_unsign  (declared at tests/test_signer.py:5)");
+  });
+
+  it("check reports a base's deleted test method once, with the unchanged subclass that also ran it", () => {
+    const root = makeRepo({ "tests/test_signer.py": SIGNER, "tests/test_timed.py": TIMED });
+    writeFileSync(join(root, "tests/test_signer.py"), SIGNER.replace("\n    def test_unsign(self):\n        assert unsign(b'x.sig') == b'x'\n", ""));
+    const result = runRalph(root, ["check", "--format", "json"]);
+    expect(result.status).toBe(1);
+    const findings = parseJsonOutput<{ findings: { type: string; file: string; test?: string; evidence?: Record<string, unknown> }[] }>(result).findings;
+    expect(findings).toMatchObject([
+      { type: "test_deletion", file: "tests/test_signer.py", test: "TestSigner > test_unsign", evidence: { inherited_by: [{ file: "tests/test_timed.py", test: "TestTimestampSigner > test_unsign" }] } },
+    ]);
   });
 });

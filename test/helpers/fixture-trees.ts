@@ -3,13 +3,14 @@
  * folder with `before/`, `after/` and `expected.json` (verdict, allow rules,
  * and findings that list only the fields they pin down; the number of
  * findings must match exactly). The changed files are handed to
- * analyzeChanges as the store would hand them over.
+ * analyzeChanges as the store would hand them over, and so are the files
+ * identical on both sides (read on demand, for tests inherited across files).
  */
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import { expect } from "vitest";
 import { z } from "zod";
-import { analyzeChanges, type Analysis, type FileChange, type Finding } from "../../src/analysis/index.js";
+import { analyzeChanges, type Analysis, type FileChange, type Finding, type UnchangedFiles } from "../../src/analysis/index.js";
 
 const FINDING_TYPES = [
   "test_deletion", "test_disabled", "assertion_removal", "assertion_weakening", "expectation_changed",
@@ -55,6 +56,13 @@ export function diffFolders(beforeRoot: string, afterRoot: string): FileChange[]
   return paths.map((path) => ({ path, before: read(beforeRoot, path), after: read(afterRoot, path) })).filter((change) => change.before !== change.after);
 }
 
+/** The files present and identical in both folders, as analyzeChanges' `unchanged` option (judgeChange reads them from the store). */
+export function unchangedInFolders(beforeRoot: string, afterRoot: string): UnchangedFiles {
+  const after = new Set(listFiles(afterRoot));
+  const same = listFiles(beforeRoot).filter((path) => after.has(path) && readFileSync(join(beforeRoot, path), "utf8") === readFileSync(join(afterRoot, path), "utf8"));
+  return { paths: () => same, read: (path) => (same.includes(path) ? readFileSync(join(beforeRoot, path), "utf8") : null) };
+}
+
 /** The scenario folders (those holding an expected.json) directly under `dir`, sorted; [] when it does not exist. */
 export function scenariosIn(dir: string): string[] {
   if (!existsSync(dir)) return [];
@@ -82,7 +90,7 @@ export async function runScenario(dir: string): Promise<Analysis> {
   const expected = expectedOf(dir);
   const changes = diffFolders(join(dir, "before"), join(dir, "after"));
   expect(changes.length).toBeGreaterThan(0);
-  const analysis = await analyzeChanges(changes, { allow: expected.allow });
+  const analysis = await analyzeChanges(changes, { allow: expected.allow, unchanged: unchangedInFolders(join(dir, "before"), join(dir, "after")) });
   expect(analysis.verdict).toBe(expected.verdict);
   expect(analysis.findings, JSON.stringify(analysis.findings, null, 2)).toHaveLength(expected.findings.length);
   const remaining = [...analysis.findings];

@@ -37,6 +37,20 @@ describe("DiskFactsCache", () => {
     expect(reopened.stats).toEqual({ hits: 1, misses: 2, writes: 0 });
   });
 
+  it("keeps facts extracted under a runner's collection rules apart (a variant of the key)", () => {
+    const dir = join(makeTempDir(), "facts");
+    const cache = new DiskFactsCache(dir);
+    const withRules: FileFacts = { ...FACTS, language: "python" };
+    const variant = JSON.stringify({ testModule: true });
+    cache.set("tests/check_a.py", TEST, FACTS);
+    cache.set("tests/check_a.py", TEST, withRules, variant);
+    cache.flush();
+    const reopened = new DiskFactsCache(dir);
+    expect(reopened.get("tests/check_a.py", TEST)).toEqual(FACTS);
+    expect(reopened.get("tests/check_a.py", TEST, variant)).toEqual(withRules);
+    expect(reopened.get("tests/check_a.py", TEST, JSON.stringify({ testModule: true, classPatterns: ["Check"] }))).toBeUndefined();
+  });
+
   it("treats a corrupt entry as a miss and never throws when it cannot write", () => {
     const dir = join(makeTempDir(), "facts");
     const cache = new DiskFactsCache(dir);

@@ -571,6 +571,16 @@ describe("applyDelta", () => {
     expect(applyDelta(big, delta).equals(big)).toBe(true);
   });
 
+  it("copies long runs and inserts from buffers that are views into a larger allocation (non-zero byteOffset)", () => {
+    const text = Array.from({ length: 200 }, (_, i) => String.fromCharCode(97 + (i % 26))).join("");
+    const longBase = Buffer.from(`PREFIX${text}`).subarray(6); // a view at byteOffset 6
+    const insert = Buffer.from("0123456789012345678901234567890123456789"); // 40 bytes: the long-run path
+    // base size 200 (varint c8 01), result 105; copy base[100..160) (60 bytes), insert 40 bytes, copy base[0..5) (5 bytes)
+    const raw = Buffer.from([0xc8, 0x01, 105, 0x91, 100, 60, 40, ...insert, 0x90, 5]);
+    const delta = Buffer.concat([Buffer.from("xyz"), raw]).subarray(3);
+    expect(applyDelta(longBase, delta).toString()).toBe(text.slice(100, 160) + insert.toString() + text.slice(0, 5));
+  });
+
   it.each([
     ["a base size mismatch", [15, 1, 1, 0x41]],
     ["a copy past the base", [16, 4, 0x91, 14, 4]],

@@ -17,8 +17,13 @@ export type JsConfigTool = "vitest" | "jest" | "mocha" | "c8" | "nyc";
 
 const EMPTY: StaticConfig = { value: {}, lines: new Map() };
 
-/** Reads a config file of any of the formats by extension: JS/TS module, JSON(C) or YAML. */
-async function readConfig(path: string, content: string | null): Promise<StaticConfig> {
+/**
+ * Reads a runner config file of any of the formats by extension: JS/TS
+ * module (statically, see static-value.ts), JSON(C) or YAML; null content
+ * reads as an empty config. Throws when the file does not parse or a module
+ * exports nothing readable.
+ */
+export async function readConfig(path: string, content: string | null): Promise<StaticConfig> {
   if (content === null) return EMPTY;
   if (/\.[cm]?[jt]s$/i.test(path)) {
     const config = await readStaticConfig(path, content);

@@ -124,6 +124,50 @@ function parsePythonConfig(kind: PythonConfigKind, text: string): ParsedPython {
   };
 }
 
+/**
+ * pytest's collection settings of one config file (pytest docs,
+ * "Configuration" and "Changing standard (Python) test discovery"):
+ * `testpaths`, `python_files`, `norecursedirs`, `python_classes`,
+ * `python_functions`, each as written (whitespace-separated words or a TOML
+ * array). A key left out is absent: pytest's default applies.
+ */
+export interface PytestCollectionSettings {
+  testpaths?: string[];
+  pythonFiles?: string[];
+  norecursedirs?: string[];
+  pythonClasses?: string[];
+  pythonFunctions?: string[];
+}
+
+/**
+ * The collection settings of a pytest config file, or null when the file
+ * does not configure pytest: a tox.ini without `[pytest]`, a setup.cfg
+ * without `[tool:pytest]`, a pyproject.toml without
+ * `[tool.pytest.ini_options]` (a pytest.ini always does, even empty, as
+ * pytest reads it first). Throws with the parser's message on bad syntax.
+ */
+export function readPytestCollection(kind: "pytest.ini" | "tox.ini" | "setup.cfg" | "pyproject.toml", text: string): PytestCollectionSettings | null {
+  let config: PytestConfig;
+  if (kind === "pyproject.toml") {
+    const toml = parseToml(text);
+    if (!tomlTable(toml.root, ["tool", "pytest", "ini_options"])) return null;
+    config = fromToml(toml);
+  } else {
+    const section = parseIni(text).get(PYTEST_SECTION[kind] as string);
+    if (!section && kind !== "pytest.ini") return null;
+    config = fromIniSection(section, "");
+  }
+  const result: PytestCollectionSettings = {};
+  if (config.settings.roots) result.testpaths = config.settings.roots.value;
+  if (config.settings.include) result.pythonFiles = config.settings.include.value;
+  if (config.settings.exclude) result.norecursedirs = config.settings.exclude.value;
+  const classes = config.patterns.get("python_classes");
+  if (classes) result.pythonClasses = classes.value;
+  const functions = config.patterns.get("python_functions");
+  if (functions) result.pythonFunctions = functions.value;
+  return result;
+}
+
 /** tox `commands` (one command per line; a leading `-` ignores the exit code) of every testenv section. */
 /** tox environments by ini section name (`testenv`, `testenv:lint`), each with its keys. */
 export type ToxEnvironments = Map<string, Map<string, IniEntry>>;

@@ -20,6 +20,14 @@ export interface StaticConfig {
   lines: Map<string, number>;
 }
 
+/**
+ * The key under which an object records spreads it could not read
+ * (`{ ...require("./base"), testEnvironment: "node" }` reads as
+ * `{ "«spread»": "«require(\"./base\")»", testEnvironment: "node" }`): the
+ * object may hold more keys than it shows.
+ */
+export const OPAQUE_SPREAD_KEY = "«spread»";
+
 /** Calls whose first (or last, for merges) argument is the config itself. */
 const CONFIG_WRAPPERS = new Set(["defineConfig", "defineProject", "defineWorkspace", "defineVitestConfig", "withNx", "createConfig"]);
 
@@ -107,6 +115,12 @@ class Evaluator {
           if (property.type === "SpreadElement") {
             const spread = this.evaluate(property.argument, path);
             if (spread !== null && typeof spread === "object" && !Array.isArray(spread)) Object.assign(result, spread);
+            else {
+              // Keys it may bring are unknown: say so under OPAQUE_SPREAD_KEY, so a reader can tell the object is partial.
+              const text = typeof spread === "string" ? spread : this.opaque(property.argument);
+              const earlier = result[OPAQUE_SPREAD_KEY];
+              result[OPAQUE_SPREAD_KEY] = typeof earlier === "string" ? `${earlier} ${text}` : text;
+            }
             continue;
           }
           const key = propertyKey(property);

@@ -250,13 +250,24 @@ const SCHEMA_WRAPPERS: ReadonlySet<string> = new Set([
   "prefault", "catch", "record", "tuple", "and", "or", "extend", "merge", "concat", "of",
 ]);
 
-/** True when a call of the chain passes a schema by name (`z.optional(positiveInt)`, `z.array(Item)`). */
+/**
+ * A combinator argument whose constraints live elsewhere: a schema by name
+ * (`positiveInt`, `schemas.Item`) or one a helper function builds
+ * (`numberOption({ max: 10 })`: a call of a bare function, where the
+ * library's own builders are member calls such as `z.number()`).
+ */
+function isSchemaBuiltElsewhere(arg: t.Node): boolean {
+  if (arg.type === "Identifier" || arg.type === "MemberExpression") return true;
+  return (arg.type === "CallExpression" || arg.type === "OptionalCallExpression") && arg.callee.type === "Identifier";
+}
+
+/** True when a call of the chain passes a schema built elsewhere (`z.optional(positiveInt)`, `z.array(Item)`, `z.optional(numberOption({ max }))`). */
 function wrapsNamedSchema(node: t.Node): boolean {
   let current: t.Node = node;
   for (let depth = 0; depth < 60; depth++) {
     if (current.type === "CallExpression" || current.type === "OptionalCallExpression") {
       const name = calleeName(current.callee);
-      if (name !== null && SCHEMA_WRAPPERS.has(name) && current.arguments.some((arg) => arg.type === "Identifier" || arg.type === "MemberExpression")) return true;
+      if (name !== null && SCHEMA_WRAPPERS.has(name) && current.arguments.some(isSchemaBuiltElsewhere)) return true;
       current = current.callee;
     } else if (current.type === "MemberExpression" || current.type === "OptionalMemberExpression") {
       current = current.object;

@@ -11,6 +11,10 @@
  * (title, [options], callback). Calls that skip at run time (`t.skip()`,
  * `this.skip()`, `pending()`, Playwright `test.skip(cond, reason)`) mark the
  * innermost frame; marks on a suite or the file reach every test inside.
+ * `.each` tables are read where the file shows their rows: inline, or an
+ * array literal bound to a name in an enclosing scope (`const CASES = [...]
+ * as const`, spreads of other such names expanded); a table imported from
+ * another module, a reassigned `let` or a computed table stays opaque.
  *
  * This module is cheap to import: the parser itself is loaded lazily by
  * parsers/babel.ts the first time a file is extracted.
@@ -217,7 +221,7 @@ const WALK_SKIP_KEYS: ReadonlySet<string> = new Set([
 ]);
 
 /** AST keys dropped before hashing a body: positions and comments, so formatting does not change the hash. */
-const HASH_SKIP_KEYS: ReadonlySet<string> = new Set([
+export const HASH_SKIP_KEYS: ReadonlySet<string> = new Set([
   "loc", "start", "end", "range", "extra", "leadingComments", "trailingComments", "innerComments",
 ]);
 
@@ -240,6 +244,8 @@ interface Frame {
   /** Local names bound to a destructured `skip` (`({ skip }) => skip()`). */
   skipNames: Set<string>;
   draft: TestDraft | null;
+  /** For a `describe.each` suite: one short hash per row of its table (null when not literal); every test inside runs once per row. */
+  eachRowHashes?: string[] | null;
 }
 
 interface TestDraft {
@@ -270,7 +276,7 @@ interface Segment {
 interface Declaration {
   kind: DeclarationKind;
   marks: Partial<Record<TestFlag, FlagMark>>;
-  each: { table: t.Node | null; rows: (t.Node | null)[][] | null } | null;
+  each: EachTable | null;
   calleeText: string;
 }
 
@@ -392,29 +398,125 @@ function hasShouldCallBelow(node: t.Node): boolean {
   return false;
 }
 
-/**
- * The rows of a literal `.each`/`.for` table, each as the list of its nodes:
- * array elements, or a tagged template's cells grouped by its header's
- * column count. Null when the table is not a literal.
- */
-function eachTableRows(table: t.Node | null): (t.Node | null)[][] | null {
-  if (!table) return null;
-  if (table.type === "ArrayExpression") return table.elements.map((element) => [element]);
-  if (table.type === "TemplateLiteral") {
-    const header = table.quasis[0]?.value.raw ?? "";
-    const columns = header.split("|").map((cell) => cell.trim()).filter((cell) => cell !== "").length;
-    if (columns === 0) return null;
-    const rows: t.Node[][] = [];
-    for (let i = 0; i + columns <= table.expressions.length; i += columns) rows.push(table.expressions.slice(i, i + columns));
-    return rows;
-  }
-  return null;
+/** One `.each`/`.for` table as read from the source: its rows (null when not literal) and the JSON its hash is taken from. */
+interface EachTable {
+  rows: (t.Node | null)[][] | null;
+  /** Canonical JSON of the table: of its elements when they were read, so an inline table and the same rows in a `const` hash alike. */
+  hashSource: string;
 }
 
-/** Canonical JSON of a subtree with positions and comments removed. */
-function canonicalJson(node: t.Node | null): string {
+/** `x as const`, `x satisfies T`, `<T>x`, `x!` and `(x)` unwrapped to `x`. */
+function unwrapExpression(node: t.Node): t.Node {
+  let current = node;
+  for (let depth = 0; depth < 10; depth++) {
+    if (
+      current.type === "TSAsExpression" ||
+      current.type === "TSSatisfiesExpression" ||
+      current.type === "TSTypeAssertion" ||
+      current.type === "TSNonNullExpression" ||
+      current.type === "ParenthesizedExpression"
+    ) {
+      current = current.expression;
+    } else {
+      break;
+    }
+  }
+  return current;
+}
+
+/** Rows of a tagged-template table (`it.each\`a | b ${1} | ${2}\``): its cells grouped by the header's column count; null without a header. */
+function templateTableRows(table: t.TemplateLiteral): t.Node[][] | null {
+  const header = table.quasis[0]?.value.raw ?? "";
+  const columns = header.split("|").map((cell) => cell.trim()).filter((cell) => cell !== "").length;
+  if (columns === 0) return null;
+  const rows: t.Node[][] = [];
+  for (let i = 0; i + columns <= table.expressions.length; i += columns) rows.push(table.expressions.slice(i, i + columns));
+  return rows;
+}
+
+/** True when the binding pattern (`x`, `{ a, b: [x] }`, `...x`, `x = 1`) declares `name`. */
+function bindsName(pattern: t.Node | null | undefined, name: string): boolean {
+  if (!pattern) return false;
+  switch (pattern.type) {
+    case "Identifier":
+      return pattern.name === name;
+    case "ObjectPattern":
+      return pattern.properties.some((property) => bindsName(property.type === "RestElement" ? property : property.value, name));
+    case "ArrayPattern":
+      return pattern.elements.some((element) => bindsName(element, name));
+    case "AssignmentPattern":
+      return bindsName(pattern.left, name);
+    case "RestElement":
+      return bindsName(pattern.argument, name);
+    case "TSParameterProperty":
+      return bindsName(pattern.parameter, name);
+    default:
+      return false;
+  }
+}
+
+/** Array methods (and `length`) that change an array in place: a table changed with them has rows its literal does not show. */
+const MUTATING_ARRAY_MEMBERS: ReadonlySet<string> = new Set(["push", "unshift", "splice", "pop", "shift", "fill", "copyWithin", "length"]);
+
+/** Most rows a table of tables (`describe.each` around `it.each`) is expanded to for row hashes; past it only the count is kept. */
+const MAX_ROW_COMBINATIONS = 10_000;
+
+/** Canonical JSON of a subtree with positions and comments ({@link HASH_SKIP_KEYS}) removed; "" for null. The text body hashes are taken of. */
+export function canonicalJson(node: t.Node | null): string {
   if (!node) return "";
-  return JSON.stringify(node, (key, value: unknown) => (HASH_SKIP_KEYS.has(key) ? undefined : value)) ?? "";
+  return canonicalValue(node) ?? "";
+}
+
+/**
+ * `JSON.stringify(value, replacer)` with the replacer dropping
+ * {@link HASH_SKIP_KEYS}, written out: the same text (so hashes do not move),
+ * about four times faster on Babel ASTs, because a replacer function makes
+ * V8 leave its fast serializer. Returns undefined where JSON.stringify would
+ * omit the value (undefined, functions, symbols).
+ */
+function canonicalValue(value: unknown): string | undefined {
+  switch (typeof value) {
+    case "string":
+      return JSON.stringify(value);
+    case "number":
+      return Number.isFinite(value) ? String(value) : "null";
+    case "boolean":
+      return value ? "true" : "false";
+    case "object":
+      break;
+    case "bigint":
+      return JSON.stringify(value); // throws, as JSON.stringify does
+    default:
+      return undefined;
+  }
+  if (value === null) return "null";
+  if (typeof (value as { toJSON?: unknown }).toJSON === "function") {
+    return JSON.stringify(value, (key, v: unknown) => (HASH_SKIP_KEYS.has(key) ? undefined : v));
+  }
+  if (Array.isArray(value)) {
+    let out = "[";
+    for (let i = 0; i < value.length; i++) {
+      if (i > 0) out += ",";
+      out += canonicalValue(value[i]) ?? "null";
+    }
+    return out + "]";
+  }
+  let out = "{";
+  let first = true;
+  const record = value as Record<string, unknown>;
+  for (const key of Object.keys(record)) {
+    if (HASH_SKIP_KEYS.has(key)) continue;
+    const text = canonicalValue(record[key]);
+    if (text === undefined) continue;
+    out += (first ? "" : ",") + JSON.stringify(key) + ":" + text;
+    first = false;
+  }
+  return out + "}";
+}
+
+/** One short hash (12 hex) per table row, or null for a table that is not literal. */
+function rowHashesOf(rows: (t.Node | null)[][] | null): string[] | null {
+  return rows === null ? null : rows.map((row) => hashText(row.map((cell) => canonicalJson(cell)).join("\n")).slice(0, 12));
 }
 
 // ---------------------------------------------------------------------------
@@ -444,6 +546,8 @@ class TestExtractor {
   private assertions = 0;
   /** Assertions outside tests, by the top-level function holding them. */
   private readonly helperAssertions = new Map<string, number>();
+  /** Names changed after their declaration (see {@link TestExtractor.mutatedNames}); computed on first use. */
+  private mutated: Set<string> | null = null;
 
   constructor(content: string, ast: t.File) {
     this.content = content;
@@ -623,6 +727,15 @@ class TestExtractor {
   }
 
   private visitCall(node: t.CallExpression, parent: t.Node | null): void {
+    const callee = unwrapExpression(node.callee);
+    if (callee.type === "ConditionalExpression") {
+      const declaration = this.classifyConditional(callee);
+      const args = declaration ? this.readDeclarationArgs(node, declaration) : null;
+      if (declaration && args) {
+        this.visitDeclaration(node, declaration, args);
+        return;
+      }
+    }
     const chain = flattenCallee(node.callee);
     if (chain) {
       if (chain[0]?.name === "cy") this.frameworks.add("cypress");
@@ -823,13 +936,30 @@ class TestExtractor {
       } else if ((segment.name === "skipIf" || segment.name === "runIf") && segment.args && segment.args.length > 0) {
         marks.skipped = { via: `${via}(${this.sourceOf(segment.args[0] as t.Node, 60)})` };
       } else if ((segment.name === "each" || segment.name === "for") && hasCallArgs) {
-        const table = segment.quasi ?? segment.args?.[0] ?? null;
-        each = { table, rows: eachTableRows(table) };
+        each = this.readEachTable(segment.quasi ?? segment.args?.[0] ?? null);
       } else {
         return null;
       }
     }
     return { kind, marks, each, calleeText: chain.map((s) => s.name).join(".") };
+  }
+
+  /**
+   * `(cond ? describe : describe.skip)(...)`, `(isCI ? it.skip : it)(...)`:
+   * a declaration when both branches are test functions of the same kind.
+   * A flag set in either branch is set (conditionally, like `skipIf`), by the
+   * whole conditional.
+   */
+  private classifyConditional(callee: t.ConditionalExpression): Declaration | null {
+    const [first, second] = [callee.consequent, callee.alternate].map((branch) => {
+      const chain = flattenCallee(branch);
+      return chain ? this.classifyDeclaration(chain) : null;
+    });
+    if (!first || !second || first.kind !== second.kind) return null;
+    const via = `(${this.sourceOf(callee, 80)})`;
+    const marks: Partial<Record<TestFlag, FlagMark>> = {};
+    for (const flag of FLAG_NAMES) if (first.marks[flag] || second.marks[flag]) marks[flag] = { via };
+    return { kind: first.kind, marks, each: first.each ?? second.each, calleeText: via };
   }
 
   /**
@@ -877,6 +1007,7 @@ class TestExtractor {
       skipNames: new Set(),
       draft: null,
     };
+    if (declaration.kind === "suite" && declaration.each) frame.eachRowHashes = rowHashesOf(declaration.each.rows);
     if (args.options) this.applyOptionMarks(frame, args.options);
     if (declaration.kind === "test" && args.callback === null && !frame.marks.todo) {
       frame.marks.todo = { via: `${declaration.calleeText} without a body` };
@@ -901,7 +1032,7 @@ class TestExtractor {
         line: node.loc?.start.line ?? 0,
         frame,
         assertionCount: 0,
-        bodyHash: hashText(canonicalJson(args.callback) + "\n" + canonicalJson(declaration.each?.table ?? null)),
+        bodyHash: hashText(canonicalJson(args.callback) + "\n" + (declaration.each?.hashSource ?? "")),
         assertions: [],
         inputLiterals: [],
         expectedLiterals: [],
@@ -909,9 +1040,7 @@ class TestExtractor {
         commentedAssertions: callback ? this.countCommentedAssertions(callback) : 0,
         unreachableFrom: callback ? firstEarlyReturnEnd(callback) : null,
       };
-      const rows = declaration.each?.rows;
-      if (declaration.each) draft.eachRows = rows ? rows.length : null;
-      if (rows) draft.eachRowHashes = rows.map((row) => hashText(row.map((cell) => canonicalJson(cell)).join("\n")).slice(0, 12));
+      this.recordRows(draft, parentFrame, declaration.each);
       frame.draft = draft;
       this.drafts.push(draft);
     }
@@ -926,6 +1055,155 @@ class TestExtractor {
         this.stack.pop();
       }
     }
+  }
+
+  /**
+   * The rows a test runs with: its own `.each` table's, times those of every
+   * enclosing `describe.each` suite (a test in a 3-row suite with a 2-row
+   * table runs 6 times). Row hashes combine the rows' own hashes, outermost
+   * first; only the count is kept past {@link MAX_ROW_COMBINATIONS}. Absent
+   * when neither the test nor a suite is a table; `eachRows` null when one
+   * of the tables is not literal.
+   */
+  private recordRows(draft: TestDraft, parentFrame: Frame, each: EachTable | null): void {
+    const tables: (string[] | null)[] = [];
+    for (let frame: Frame | null = parentFrame; frame; frame = frame.parent) {
+      if (frame.eachRowHashes !== undefined) tables.unshift(frame.eachRowHashes);
+    }
+    if (each) tables.push(rowHashesOf(each.rows));
+    if (tables.length === 0) return;
+    if (tables.some((table) => table === null)) {
+      draft.eachRows = null;
+      return;
+    }
+    const known = tables as string[][];
+    draft.eachRows = known.reduce((product, table) => product * table.length, 1);
+    if (known.length === 1) draft.eachRowHashes = known[0] as string[];
+    else if (draft.eachRows <= MAX_ROW_COMBINATIONS) {
+      draft.eachRowHashes = known.reduce<string[]>(
+        (combined, table) => combined.flatMap((prefix) => table.map((row) => hashText(`${prefix}|${row}`).slice(0, 12))),
+        [""],
+      );
+    }
+  }
+
+  /**
+   * An `.each`/`.for` table as written: an array literal (each element one
+   * row), a tagged template (cells grouped by the header's columns), or a
+   * name bound to an array literal in this file (see
+   * {@link TestExtractor.arrayElements}). Rows are null for anything else.
+   */
+  private readEachTable(table: t.Node | null): EachTable {
+    if (!table) return { rows: null, hashSource: "" };
+    if (table.type === "TemplateLiteral") return { rows: templateTableRows(table), hashSource: canonicalJson(table) };
+    const elements = this.arrayElements(table, this.ancestors.length - 1, new Set());
+    if (elements === null) return { rows: null, hashSource: canonicalJson(table) };
+    const synthetic = { type: "ArrayExpression", elements } as unknown as t.Node;
+    return { rows: elements.map((element) => [element]), hashSource: canonicalJson(synthetic) };
+  }
+
+  /**
+   * The elements of an array-valued expression, or null when the file does
+   * not show them: an array literal (possibly `as const`), or a name bound
+   * in an enclosing scope to one by `const` (or by a `let`/`var` never
+   * reassigned), with spreads of such names expanded (`[...BASE, [5, 6]]`).
+   * Stays opaque (null): a table imported from another module (its rows
+   * live in another file), a parameter or loop variable, a reassigned `let`,
+   * an array changed in place (`push`, `splice`, `length = 0`, an element
+   * assigned), and computed tables (`rows.map(...)`, `Object.entries(...)`).
+   * `scope` is the index in `this.ancestors` where name lookup starts.
+   */
+  private arrayElements(expression: t.Node, scope: number, seen: Set<string>): (t.Node | null)[] | null {
+    const node = unwrapExpression(expression);
+    if (node.type === "Identifier") {
+      if (seen.has(node.name) || seen.size > 20) return null;
+      const binding = this.findBinding(node.name, scope);
+      if (!binding) return null;
+      return this.arrayElements(binding.init, binding.scope, new Set([...seen, node.name]));
+    }
+    if (node.type !== "ArrayExpression") return null;
+    const elements: (t.Node | null)[] = [];
+    for (const element of node.elements) {
+      if (element?.type !== "SpreadElement") {
+        elements.push(element);
+        continue;
+      }
+      const spread = this.arrayElements(element.argument, scope, seen);
+      if (spread === null) return null;
+      elements.push(...spread);
+    }
+    return elements;
+  }
+
+  /**
+   * The initialiser of the declaration `name` resolves to from
+   * `this.ancestors[from]` outwards, with the index of the scope holding it;
+   * null when the nearest binding is not a plain `const`/unreassigned
+   * `let`/`var` with an initialiser (an import, a parameter, a function, a
+   * destructuring) or there is none in the file.
+   */
+  private findBinding(name: string, from: number): { init: t.Node; scope: number } | null {
+    if (this.mutatedNames().has(name)) return null;
+    for (let i = Math.min(from, this.ancestors.length - 1); i >= 0; i--) {
+      const node = this.ancestors[i] as t.Node;
+      if (
+        (node.type === "ArrowFunctionExpression" || node.type === "FunctionExpression" || node.type === "FunctionDeclaration" || node.type === "ObjectMethod" || node.type === "ClassMethod") &&
+        node.params.some((param) => bindsName(param, name))
+      ) {
+        return null;
+      }
+      if (node.type === "CatchClause" && bindsName(node.param, name)) return null;
+      if ((node.type === "ForOfStatement" || node.type === "ForInStatement") && node.left.type === "VariableDeclaration" && node.left.declarations.some((d) => bindsName(d.id, name))) return null;
+      if (node.type === "ForStatement" && node.init?.type === "VariableDeclaration" && node.init.declarations.some((d) => bindsName(d.id, name))) return null;
+      const statements = node.type === "Program" || node.type === "BlockStatement" ? node.body : null;
+      for (const statement of statements ?? []) {
+        const declaration = statement.type === "ExportNamedDeclaration" ? statement.declaration : statement;
+        if (declaration?.type === "VariableDeclaration") {
+          const declarator = declaration.declarations.find((candidate) => bindsName(candidate.id, name));
+          if (!declarator) continue;
+          return declarator.id.type === "Identifier" && declarator.init ? { init: declarator.init, scope: i } : null;
+        }
+        if ((declaration?.type === "FunctionDeclaration" || declaration?.type === "ClassDeclaration") && declaration.id?.name === name) return null;
+        if (statement.type === "ImportDeclaration" && statement.specifiers.some((spec) => spec.local.name === name)) return null;
+      }
+    }
+    return null;
+  }
+
+  /** Names assigned, updated or changed in place anywhere in the file (`x = …`, `x++`, `x.push(…)`, `x[i] = …`, `x.length = 0`). */
+  private mutatedNames(): ReadonlySet<string> {
+    if (this.mutated) return this.mutated;
+    const names = new Set<string>();
+    const rootName = (node: t.Node): string | null => {
+      let current = unwrapExpression(node);
+      while (current.type === "MemberExpression" || current.type === "OptionalMemberExpression") current = unwrapExpression(current.object);
+      return current.type === "Identifier" ? current.name : null;
+    };
+    const stack: t.Node[] = [this.ast.program];
+    while (stack.length > 0) {
+      const node = stack.pop() as t.Node;
+      if (node.type === "AssignmentExpression" || node.type === "UpdateExpression") {
+        const target = node.type === "AssignmentExpression" ? node.left : node.argument;
+        const name = rootName(target);
+        if (name !== null) names.add(name);
+      } else if ((node.type === "CallExpression" || node.type === "OptionalCallExpression") && (node.callee.type === "MemberExpression" || node.callee.type === "OptionalMemberExpression")) {
+        const member = propertyName(node.callee.property, node.callee.computed);
+        const name = member !== null && MUTATING_ARRAY_MEMBERS.has(member) ? rootName(node.callee.object) : null;
+        if (name !== null) names.add(name);
+      }
+      const record = node as unknown as Record<string, unknown>;
+      for (const key of Object.keys(record)) {
+        if (WALK_SKIP_KEYS.has(key)) continue;
+        const value = record[key];
+        if (Array.isArray(value)) {
+          for (const child of value) if (isNode(child)) stack.push(child);
+        } else if (isNode(value)) {
+          stack.push(value);
+        }
+      }
+    }
+    this.mutated = names;
+    return names;
   }
 
   /** Lines of comments inside the callback that look like assertions (a body commented out keeps them here). */

@@ -5,18 +5,23 @@
  */
 
 import type { FileFacts } from "../facts.js";
+import type { CollectionRules } from "./collection.js";
+
+export type { CollectionRules } from "./collection.js";
 
 /**
  * One language adapter. `extensions` are lower-case and start with a dot.
  * `isTestPath` must be cheap (no parsing). `extract` loads its parser lazily,
  * never throws for bad content (it returns facts with `parseError`), and
- * returns JSON-serialisable facts.
+ * returns JSON-serialisable facts; `rules`, when given, are what the
+ * project's runner config says about collecting tests from this file (a
+ * language whose collection does not depend on names ignores them).
  */
 export interface LanguageModule {
   readonly id: string;
   readonly extensions: readonly string[];
   isTestPath(path: string): boolean;
-  extract(path: string, content: string): Promise<FileFacts>;
+  extract(path: string, content: string, rules?: CollectionRules): Promise<FileFacts>;
 }
 
 /** Directory names that hold tests in most ecosystems. */

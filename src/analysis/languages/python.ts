@@ -23,6 +23,7 @@ import {
   queryCaptures,
   stringValue,
   type AssertionDraft,
+  type ClassDraft,
   type ExtractedDrafts,
   type LoadedGrammar,
   type Node,
@@ -30,25 +31,19 @@ import {
   type TestDraft,
 } from "../parsers/tree-sitter.js";
 import { declarationHash, extractCodeFacts, literalText, MODE_ENV_VARS, RUNNER_ENV_VARS, type CodeContext, type CodeSyntax, type FlowSyntax, type GuardDraft } from "../parsers/tree-sitter-code.js";
-import type { AssertionFact, ExportFact, FileFacts, NonTestFunctionFact, TestFlag } from "../facts.js";
+import type { AssertionFact, ExportFact, FileFacts, ImportFact, MarkFact, NonTestFunctionFact, TestFlag } from "../facts.js";
+import { matchesPrefixOrGlob, type CollectionRules } from "./collection.js";
 import { pythonSchemas } from "./python-schemas.js";
 import { isUnderTestDirectory, type LanguageModule } from "./language.js";
+import { isPythonCollectedFile, isTestClassName, resolvePythonTests } from "./python-classes.js";
 
 const LANGUAGE_ID = "python";
 const QUERIES = ["tests", "assertions"] as const;
 
-/** Files pytest collects by default: `test_*.py` and `*_test.py` (unittest's `test*.py` too). */
-const COLLECTED_FILE = /^(test.*|.*_test)\.py$/i;
-
-/** True for files pytest/unittest collect tests from. */
-function isCollectedFile(path: string): boolean {
-  return COLLECTED_FILE.test(path.slice(path.lastIndexOf("/") + 1));
-}
-
 /** `test_*.py`, `*_test.py`, `conftest.py`, or any `.py` under a test directory. */
 export function isPythonTestPath(path: string): boolean {
   const name = path.slice(path.lastIndexOf("/") + 1);
-  return isCollectedFile(path) || name === "conftest.py" || isUnderTestDirectory(path);
+  return isPythonCollectedFile(path) || name === "conftest.py" || isUnderTestDirectory(path);
 }
 
 /** Decorator (or pytestmark entry) name -> the flag it sets. Names are matched on their last two dotted parts. */
@@ -251,19 +246,19 @@ interface ClassFrame {
   isCollected: boolean;
 }
 
-/** A class as a frame: pytest collects `Test*` classes, unittest every TestCase subclass. */
-function classFrame(node: Node): ClassFrame {
+/** A class as a frame: pytest collects `Test*` classes (or those `python_classes` names), unittest every TestCase subclass. */
+function classFrame(node: Node, classPatterns: readonly string[] = ["Test"]): ClassFrame {
   const name = node.childForFieldName("name")?.text ?? "";
   const superclasses = node.childForFieldName("superclasses")?.text ?? "";
   const isTestCase = /TestCase\b|\bTestCase|Test\b/.test(superclasses);
-  return { name, node, isCollected: name.startsWith("Test") || isTestCase };
+  return { name, node, isCollected: matchesPrefixOrGlob(name, classPatterns) || isTestCase };
 }
 
 /**
  * The classes enclosing a function definition (outermost first), or null
  * when the function is nested in another function (never collected).
  */
-function enclosingClasses(definition: Node): ClassFrame[] | null {
+function enclosingClasses(definition: Node, classPatterns?: readonly string[]): ClassFrame[] | null {
   const frames: ClassFrame[] = [];
   let node: Node | null = definition.parent?.type === "decorated_definition" ? definition.parent : definition;
   for (;;) {
@@ -280,7 +275,7 @@ function enclosingClasses(definition: Node): ClassFrame[] | null {
     if (!owner) return null;
     if (owner.type === "function_definition") return null;
     if (owner.type === "class_definition") {
-      frames.push(classFrame(owner));
+      frames.push(classFrame(owner, classPatterns));
       node = owner;
       continue;
     }
@@ -288,13 +283,137 @@ function enclosingClasses(definition: Node): ClassFrame[] | null {
   }
 }
 
-/** Simple names of a class's base classes (`class A(Base, mixins.Other)` -> Base, Other). */
-function baseNames(classNode: Node): string[] {
+/**
+ * A class statement's bases as written (whitespace dropped), keyword
+ * arguments left out, and its `metaclass=` keyword:
+ * `class A(Base, mixins.Other, metaclass=ABCMeta)` -> [Base, mixins.Other], ABCMeta.
+ */
+function classBases(classNode: Node): { bases: string[]; metaclass?: string } {
   const superclasses = classNode.childForFieldName("superclasses");
-  if (!superclasses) return [];
-  return namedChildren(superclasses)
-    .filter((base) => base.type === "identifier" || base.type === "attribute")
-    .map((base) => base.text.split(".").pop() as string);
+  const bases: string[] = [];
+  let metaclass: string | undefined;
+  for (const base of superclasses ? namedChildren(superclasses) : []) {
+    if (base.type === "keyword_argument") {
+      if (base.childForFieldName("name")?.text === "metaclass") metaclass = base.childForFieldName("value")?.text.replace(/\s+/g, "");
+    } else if (base.type !== "comment" && base.type !== "list_splat" && base.type !== "dictionary_splat") bases.push(base.text.replace(/\s+/g, ""));
+  }
+  return metaclass === undefined ? { bases } : { bases, metaclass };
+}
+
+/** A statement of a class body (or of an `if`/`try`/`with` inside it) and the names it binds: defs, classes, assignment targets. */
+interface BodyBinding {
+  name: string;
+  /** The function_definition, when the binding is a def. */
+  definition: Node | null;
+  /** Decorator expressions of a def. */
+  decorators: Node[];
+  /** The assigned value, for a plain `name = value`. */
+  value: Node | null;
+}
+
+/** Names bound directly in a class body, in source order, descending into if/try/with/for blocks but not into defs or classes. */
+function bodyBindings(block: Node): BodyBinding[] {
+  const bindings: BodyBinding[] = [];
+  const visit = (node: Node): void => {
+    for (const statement of namedChildren(node)) {
+      const definition = statement.type === "decorated_definition" ? statement.childForFieldName("definition") : statement;
+      if (definition?.type === "function_definition" || definition?.type === "class_definition") {
+        const name = definition.childForFieldName("name")?.text;
+        const isDef = definition.type === "function_definition";
+        if (name) bindings.push({ name, definition: isDef ? definition : null, decorators: isDef ? decoratorsOf(definition) : [], value: null });
+      } else if (statement.type === "expression_statement") {
+        const assignment = statement.namedChild(0);
+        if (assignment?.type !== "assignment") continue;
+        const left = assignment.childForFieldName("left");
+        const targets =
+          left?.type === "identifier"
+            ? [left]
+            : (left?.descendantsOfType("identifier") ?? []).filter(
+                (target): target is Node => target !== null && target.parent?.type !== "attribute" && target.parent?.type !== "subscript",
+              );
+        const value = left?.type === "identifier" ? assignment.childForFieldName("right") : null;
+        for (const target of targets) bindings.push({ name: target.text, definition: null, decorators: [], value });
+      } else if (/_statement$|_clause$|^block$/.test(statement.type)) visit(statement);
+    }
+  };
+  visit(block);
+  return bindings;
+}
+
+/** A marks record as a list of MarkFacts, in flag order. */
+function markList(marks: TestDraft["marks"]): MarkFact[] {
+  return (["skipped", "todo", "failing", "focused"] as const).flatMap((flag) => {
+    const mark = marks[flag];
+    if (!mark) return [];
+    return [mark.reason === undefined ? { flag, via: mark.via } : { flag, via: mark.via, reason: mark.reason }];
+  });
+}
+
+/** A class's facts for cross-file resolution (its test methods are filled in by the caller), plus the def each test name finally binds. */
+function classDraftOf(classNode: Node, enclosing: readonly ClassFrame[]): { draft: ClassDraft; finalDefs: Map<string, Node> } {
+  const name = classNode.childForFieldName("name")?.text ?? "";
+  const body = classNode.childForFieldName("body");
+  const marks: TestDraft["marks"] = {};
+  for (const decorator of decoratorsOf(classNode)) applyMarker(decorator, marks, `class ${name}`);
+  for (const mark of body ? moduleMarks(body) : []) applyMarker(mark, marks, `pytestmark of class ${name}`);
+  const bindings = body ? bodyBindings(body) : [];
+  const finalDefs = new Map<string, Node>();
+  const abstract = new Set<string>();
+  let testAttribute: boolean | undefined;
+  for (const binding of bindings) {
+    if (binding.definition) finalDefs.set(binding.name, binding.definition);
+    else finalDefs.delete(binding.name);
+    if (binding.decorators.some((decorator) => /(^|\.)abstractmethod$/.test(dottedName(decorator).name))) abstract.add(binding.name);
+    else abstract.delete(binding.name);
+    if (binding.name === "__test__" && (binding.value?.type === "true" || binding.value?.type === "false")) testAttribute = binding.value.type === "true";
+  }
+  const draft: ClassDraft = {
+    suitePath: [...enclosing.map((frame) => frame.name), name],
+    line: classNode.startPosition.row + 1,
+    ...classBases(classNode),
+    marks: markList(marks),
+    members: [...new Set(bindings.map((binding) => binding.name))],
+    methods: [],
+  };
+  if (abstract.size > 0) draft.abstractMethods = [...abstract];
+  if (testAttribute !== undefined) draft.testAttribute = testAttribute;
+  return { draft, finalDefs };
+}
+
+/** Module-level imports (also inside module-level if/try blocks) as ImportFacts with their lines. */
+function moduleImports(root: Node): ImportFact[] {
+  const imports: ImportFact[] = [];
+  const visit = (node: Node): void => {
+    for (const statement of namedChildren(node)) {
+      const line = statement.startPosition.row + 1;
+      if (statement.type === "import_statement") {
+        for (const child of namedChildren(statement)) {
+          if (child.type === "dotted_name") imports.push({ source: child.text, names: [{ imported: null, local: child.text.split(".")[0] as string }], line });
+          else if (child.type === "aliased_import") {
+            const source = child.childForFieldName("name")?.text;
+            const alias = child.childForFieldName("alias")?.text;
+            if (source && alias) imports.push({ source, names: [{ imported: null, local: alias }], line, isAlias: true });
+          }
+        }
+      } else if (statement.type === "import_from_statement") {
+        const source = statement.childForFieldName("module_name")?.text.replace(/\s+/g, "");
+        if (!source) continue;
+        const names: ImportFact["names"] = [];
+        for (const child of statement.childrenForFieldName("name")) {
+          if (child?.type === "dotted_name") names.push({ imported: child.text, local: child.text });
+          else if (child?.type === "aliased_import") {
+            const imported = child.childForFieldName("name")?.text;
+            const local = child.childForFieldName("alias")?.text;
+            if (imported && local) names.push({ imported, local });
+          }
+        }
+        if (namedChildren(statement).some((child) => child.type === "wildcard_import")) names.push({ imported: "*", local: "*" });
+        if (names.length > 0) imports.push({ source, names, line });
+      } else if (/_statement$|_clause$|^block$/.test(statement.type) && statement.type !== "expression_statement") visit(statement);
+    }
+  };
+  visit(root);
+  return imports;
 }
 
 /** `pytestmark = pytest.mark.skip(...)` (or a list of marks) among a module's or a class body's statements. */
@@ -394,24 +513,23 @@ function callAssertionFact(object: string, matcher: string, args: Node | undefin
   return fact;
 }
 
-function extractPythonDrafts(path: string, grammar: LoadedGrammar, root: Node, content: string): ExtractedDrafts {
+function extractPythonDrafts(path: string, grammar: LoadedGrammar, root: Node, content: string, rules: CollectionRules = {}): ExtractedDrafts {
   const tests: TestDraft[] = [];
   const nonTestFunctions: NonTestFunctionFact[] = [];
-  const collectsTests = isCollectedFile(path);
+  const collectsTests = rules.testModule === true || isPythonCollectedFile(path);
   const fileMarks = moduleMarks(root);
 
-  /** Test methods by the start of their class, for classes that inherit them. */
-  const methodsByClass = new Map<number, { name: string; definition: Node; body: Node }[]>();
-  const makeDraft = (name: string, definition: Node, body: Node, classes: readonly ClassFrame[], suitePath: string[]): TestDraft => {
+  /**
+   * A test declaration: marks of its own decorators, then (for a module-level
+   * function) the module's `pytestmark`. A method's class and module marks
+   * are added when its classes are resolved (python-classes.ts), as they
+   * depend on the class that collects it.
+   */
+  const makeDraft = (name: string, definition: Node, body: Node, suitePath: string[], isMethod: boolean): TestDraft => {
     const marks: TestDraft["marks"] = {};
     const decorators = decoratorsOf(definition);
     for (const decorator of decorators) applyMarker(decorator, marks, null);
-    for (const frame of [...classes].reverse()) {
-      for (const decorator of decoratorsOf(frame.node)) applyMarker(decorator, marks, `class ${frame.name}`);
-      const classBody = frame.node.childForFieldName("body");
-      for (const mark of classBody ? moduleMarks(classBody) : []) applyMarker(mark, marks, `pytestmark of class ${frame.name}`);
-    }
-    for (const mark of fileMarks) applyMarker(mark, marks, "pytestmark");
+    if (!isMethod) for (const mark of fileMarks) applyMarker(mark, marks, "pytestmark");
     const line = definition.startPosition.row + 1;
     const draft: TestDraft = { name, suitePath, line, node: definition, bodyHash: hashNode(body), marks, literals: literalsOf(body), body };
     const rows = parametrizeRows(decorators);
@@ -423,59 +541,52 @@ function extractPythonDrafts(path: string, grammar: LoadedGrammar, root: Node, c
     return draft;
   };
 
+  // Every class outside a function, by its start, with the def each of its names finally binds.
+  const classes = new Map<number, { draft: ClassDraft; finalDefs: Map<string, Node> }>();
+  for (const classNode of root.descendantsOfType("class_definition")) {
+    const enclosing = classNode ? enclosingClasses(classNode) : null;
+    if (classNode && enclosing !== null) classes.set(classNode.startIndex, classDraftOf(classNode, enclosing));
+  }
+
   const testMatches = queryCaptures(grammar, "tests", root);
   for (const match of testMatches) {
     const definition = match.get("definition");
     const name = match.get("name")?.text;
     const body = match.get("body");
     if (!definition || !name || !body) continue;
-    const classes = enclosingClasses(definition);
-    if (classes === null) continue;
-    const owner = classes[classes.length - 1];
-    if (owner && name.startsWith("test")) {
-      const list = methodsByClass.get(owner.node.startIndex) ?? [];
-      list.push({ name, definition, body });
-      methodsByClass.set(owner.node.startIndex, list);
+    const frames = enclosingClasses(definition, rules.classPatterns);
+    if (frames === null) continue;
+    const suitePath = frames.map((frame) => frame.name);
+    const owner = frames.at(-1);
+    const isTestName = matchesPrefixOrGlob(name, rules.functionPatterns ?? ["test"]);
+    if (owner) {
+      // Which class collects a method is decided by resolution; the last def of a name is the method.
+      const ownerClass = classes.get(owner.node.startIndex);
+      if (isTestName && ownerClass?.finalDefs.get(name)?.startIndex === definition.startIndex) {
+        ownerClass.draft.methods.push(makeDraft(name, definition, body, suitePath, true));
+      }
     }
-    const suitePath = classes.map((frame) => frame.name);
-    const isTest = collectsTests && name.startsWith("test") && classes.every((frame) => frame.isCollected);
+    // Out-of-discovery detection (compare.ts) reads these: a method counts as a test here when its class chain is collectable by name.
+    const isTest = collectsTests && isTestName && frames.every((frame) => frame.isCollected);
     if (!isTest) {
       if (!name.startsWith("__")) nonTestFunctions.push({ name, suitePath, line: definition.startPosition.row + 1, bodyHash: hashNode(body) });
       continue;
     }
-    tests.push(makeDraft(name, definition, body, classes, suitePath));
+    if (!owner) tests.push(makeDraft(name, definition, body, suitePath, false));
   }
 
-  // Test methods a collected class inherits from classes of the same file (a mixin of shared tests).
-  if (collectsTests) {
-    const classesByName = new Map<string, Node>();
-    for (const statement of namedChildren(root)) {
-      const node = statement.type === "decorated_definition" ? statement.childForFieldName("definition") : statement;
-      if (node?.type === "class_definition") classesByName.set(node.childForFieldName("name")?.text ?? "", node);
-    }
-    for (const classNode of root.descendantsOfType("class_definition")) {
-      const ancestors = classNode ? enclosingClasses(classNode) : null;
-      if (!classNode || ancestors === null) continue;
-      const own = classFrame(classNode);
-      const classes = [...ancestors, own];
-      if (!classes.every((frame) => frame.isCollected)) continue;
-      const seen = new Set((methodsByClass.get(own.node.startIndex) ?? []).map((method) => method.name));
-      const queue = baseNames(own.node);
-      const visited = new Set<string>();
-      while (queue.length > 0) {
-        const baseName = queue.shift() as string;
-        const base = classesByName.get(baseName);
-        if (!base || visited.has(baseName) || base === own.node) continue;
-        visited.add(baseName);
-        for (const method of methodsByClass.get(base.startIndex) ?? []) {
-          if (seen.has(method.name)) continue;
-          seen.add(method.name);
-          tests.push(makeDraft(method.name, method.definition, method.body, classes, [...classes.map((frame) => frame.name)]));
-        }
-        queue.push(...baseNames(base));
-      }
-    }
-  }
+  const classDrafts = [...classes.values()].map((entry) => entry.draft);
+  const imports = moduleImports(root);
+  const hasTestMethods = classDrafts.some((draft) => draft.methods.length > 0);
+  // Classes, imports and module marks for resolution: a test file's whenever it has classes, imports a Test* class
+  // (pytest collects it again here) or may re-export one; any other file's only when it holds test methods (a shared
+  // test mixin).
+  const importsTestClass = imports.some((fact) => fact.names.some((name) => name.imported === "*" || isTestClassName(name.local)));
+  // A test-path module pytest does not collect (a package __init__, a helpers module) may re-export a base class.
+  const mayReExport = !collectsTests && imports.some((fact) => fact.names.some((name) => name.imported !== null));
+  const wantsScope = isPythonTestPath(path) ? classDrafts.length > 0 || importsTestClass || mayReExport : hasTestMethods;
+  const fileMarkRecord: TestDraft["marks"] = {};
+  for (const mark of fileMarks) applyMarker(mark, fileMarkRecord, "pytestmark");
 
   const skips: SkipDraft[] = [];
   for (const match of testMatches) {
@@ -508,7 +619,9 @@ function extractPythonDrafts(path: string, grammar: LoadedGrammar, root: Node, c
   const frameworks: string[] = [];
   if (/^\s*(?:import|from)\s+pytest\b/m.test(content)) frameworks.push("pytest");
   if (/^\s*(?:import|from)\s+unittest\b/m.test(content)) frameworks.push("unittest");
-  return { tests, assertions, skips, nonTestFunctions: collectsTests ? nonTestFunctions : [], frameworks };
+  const drafts: ExtractedDrafts = { tests, assertions, skips, nonTestFunctions: collectsTests ? nonTestFunctions : [], frameworks };
+  if (wantsScope) drafts.classScope = { classes: classDrafts, imports, marks: markList(fileMarkRecord) };
+  return drafts;
 }
 
 /** `from typing import cast` (or typing_extensions), so a bare `cast(...)` is typing's. */
@@ -753,16 +866,27 @@ const PYTHON_CODE: CodeSyntax = {
   schemas: { class_definition: pythonSchemas },
 };
 
-/** Facts of one Python file (see the module comment). Never throws for bad content. */
-export function extractPythonFacts(path: string, content: string): Promise<FileFacts> {
-  return extractWithTreeSitter(
+/**
+ * Facts of one Python file (see the module comment). Its `tests` are what the
+ * file alone resolves: module-level test functions, and the test methods of
+ * its classes with bases defined in the same file (python-classes.ts);
+ * bases in other files are resolved across files by analysis/inheritance.ts.
+ * `rules` are the project's pytest `python_files`/`python_classes`/
+ * `python_functions` when its config sets them; they are kept in
+ * `facts.collection` for the resolution. Never throws for bad content.
+ */
+export async function extractPythonFacts(path: string, content: string, rules?: CollectionRules): Promise<FileFacts> {
+  const facts = await extractWithTreeSitter(
     LANGUAGE_ID,
     QUERIES,
-    isPythonTestPath(path),
+    isPythonTestPath(path) || rules?.testModule === true,
     content,
-    (grammar, root) => extractPythonDrafts(path, grammar, root, content),
+    (grammar, root) => extractPythonDrafts(path, grammar, root, content, rules),
     (root) => extractCodeFacts(root, PYTHON_CODE, content, path),
   );
+  if (rules) facts.collection = rules;
+  if (facts.classScope) facts.tests = resolvePythonTests(new Map([[path, facts]])).get(path) ?? facts.tests;
+  return facts;
 }
 
 /** The Python language module: `.py`, parsed with tree-sitter-python. */

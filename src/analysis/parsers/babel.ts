@@ -13,7 +13,9 @@
 
 import type { ParserOptions, ParserPlugin } from "@babel/parser";
 import type { File } from "@babel/types";
+import { createRequire } from "node:module";
 import { debug } from "../../log.js";
+import { type CachedModule, loadWithCodeCache } from "./code-cache.js";
 
 /** Which syntax family a path is parsed as. */
 export type BabelDialect = "ts" | "tsx" | "js";
@@ -25,16 +27,35 @@ export type BabelParseResult =
 
 type BabelParserModule = typeof import("@babel/parser");
 
-let parserModule: Promise<BabelParserModule> | undefined;
+let parserModule: CachedModule<BabelParserModule> | undefined;
 
-/** Imports @babel/parser once per process; later calls reuse the same promise. */
-function loadBabelParser(): Promise<BabelParserModule> {
-  parserModule ??= import("@babel/parser").then((mod) => {
+/**
+ * Loads @babel/parser once per process, through the V8 code cache
+ * (./code-cache.ts) when the package's self-contained CommonJS build is
+ * where it should be, else by a plain import.
+ */
+async function loadBabelParser(): Promise<BabelParserModule> {
+  if (parserModule) return parserModule.exports;
+  let file: string | null = null;
+  try {
+    file = createRequire(import.meta.url).resolve("@babel/parser");
+  } catch {
+    file = null;
+  }
+  if (file !== null && file.endsWith(".js")) {
+    parserModule = loadWithCodeCache<BabelParserModule>(file, "babel-parser");
+  } else {
+    const mod = (await import("@babel/parser")) as BabelParserModule & { default?: BabelParserModule };
     // A CommonJS package: the named export exists when Node's CJS lexer finds it; `default` always does.
-    const cjs = mod as BabelParserModule & { default?: BabelParserModule };
-    return typeof cjs.parse === "function" ? cjs : (cjs.default as BabelParserModule);
-  });
-  return parserModule;
+    const exports = typeof mod.parse === "function" ? mod : (mod.default as BabelParserModule);
+    parserModule = { exports, fromCache: false, save: () => {} };
+  }
+  return parserModule.exports;
+}
+
+/** Writes the parser's code cache when this process made one worth keeping (it parsed, and found no usable cache). Never throws. */
+export function saveParserCodeCache(): void {
+  parserModule?.save();
 }
 
 /** Plugins every dialect gets: stage-3/finished proposals that real code already uses. */
@@ -97,7 +118,7 @@ function optionsFor(path: string, plugins: ParserPlugin[]): ParserOptions {
     allowUndeclaredExports: true,
     allowSuperOutsideMethod: true,
     allowNewTargetOutsideFunction: true,
-    attachComment: true,
+    attachComment: false, // only `ast.comments` is read; attaching them to nodes costs time
     plugins,
   };
 }

@@ -29,7 +29,7 @@ import { setFlagsFromString } from "node:v8";
 import type { Language, Node, Parser, Query, Tree, TreeCursor } from "web-tree-sitter";
 import { RalphError } from "../../errors.js";
 import { debug } from "../../log.js";
-import { hashText, type AssertionFact, type CodeFacts, type FileFacts, type NonTestFunctionFact, type TestCase, type TestFlag, type TestFlags } from "../facts.js";
+import { hashText, type AssertionFact, type ClassFact, type CodeFacts, type FileFacts, type ImportFact, type MarkFact, type NonTestFunctionFact, type TestCase, type TestFlag, type TestFlags } from "../facts.js";
 
 export type { Node } from "web-tree-sitter";
 
@@ -425,6 +425,11 @@ export interface SkipDraft {
   reason?: string;
 }
 
+/** A class found by a language module: its {@link ClassFact} with the test methods still as drafts. */
+export interface ClassDraft extends Omit<ClassFact, "methods"> {
+  methods: TestDraft[];
+}
+
 /** What a tree-sitter language module hands to {@link assembleFacts}. */
 export interface ExtractedDrafts {
   tests: TestDraft[];
@@ -432,6 +437,8 @@ export interface ExtractedDrafts {
   skips: SkipDraft[];
   nonTestFunctions: NonTestFunctionFact[];
   frameworks: string[];
+  /** Classes, imports and module marks for cross-file resolution (facts.ts ClassScope); method drafts get assertions and runtime skips like tests. */
+  classScope?: { classes: ClassDraft[]; imports: ImportFact[]; marks: MarkFact[] };
 }
 
 /** Statement types that return from a function, across the supported grammars. */
@@ -483,10 +490,11 @@ export function assembleFacts(
   recoveredErrorCount: number,
 ): FileFacts {
   const details = new Map<TestDraft, AssertionFact[]>();
-  const ranged: Ranged[] = drafts.tests.map((draft) => ({ draft, start: draft.node.startIndex, end: draft.node.endIndex }));
+  const methodDrafts = drafts.classScope?.classes.flatMap((draft) => draft.methods) ?? [];
+  const ranged: Ranged[] = [...drafts.tests, ...methodDrafts].map((draft) => ({ draft, start: draft.node.startIndex, end: draft.node.endIndex }));
   const rangeOf = new Map(ranged.map((entry) => [entry.draft, entry] as const));
   const returnEnds = new Map<TestDraft, number>();
-  for (const draft of drafts.tests) {
+  for (const draft of [...drafts.tests, ...methodDrafts]) {
     const end = draft.body ? topLevelReturnEnd(draft.body) : null;
     if (end !== null) returnEnds.set(draft, end);
   }
@@ -521,7 +529,27 @@ export function assembleFacts(
     recoveredErrorCount,
   };
   if (drafts.nonTestFunctions.length > 0) facts.nonTestFunctions = drafts.nonTestFunctions;
+  if (drafts.classScope) {
+    const { classes, imports, marks } = drafts.classScope;
+    facts.classScope = {
+      classes: classes.map(({ methods, ...fact }) => ({
+        ...fact,
+        methods: methods.map((draft) => ({ test: toTestCase(draft, details.get(draft) ?? []), marks: marksOf(draft) })),
+      })),
+      imports,
+      marks,
+    };
+  }
   return facts;
+}
+
+/** A draft's marks as a list, in flag order. */
+function marksOf(draft: TestDraft): MarkFact[] {
+  return (["skipped", "todo", "failing", "focused"] as const).flatMap((flag) => {
+    const mark = draft.marks[flag];
+    if (!mark) return [];
+    return [mark.reason === undefined ? { flag, via: mark.via } : { flag, via: mark.via, reason: mark.reason }];
+  });
 }
 
 function toTestCase(draft: TestDraft, assertions: AssertionFact[]): TestCase {

@@ -113,27 +113,40 @@ function isEquivalentGuard(was: GuardFact, now: GuardFact): boolean {
 /** Last segment of a function's name path (`Cart.add` -> "add"). */
 const shortName = (name: string): string => name.slice(name.lastIndexOf(".") + 1);
 
+/** Functions of the changed files by short name, per `allAfter` array (built once per comparison, not once per guarded function). */
+const shortNameIndexes = new WeakMap<readonly CodeSide[], Map<string, { fn: FunctionFact; file: CodeSide }[]>>();
+
+function functionsByShortName(allAfter: readonly CodeSide[]): Map<string, { fn: FunctionFact; file: CodeSide }[]> {
+  let index = shortNameIndexes.get(allAfter);
+  if (index === undefined) {
+    index = new Map();
+    for (const file of allAfter) {
+      for (const fn of file.code.functions ?? []) {
+        const key = shortName(fn.name);
+        const list = index.get(key);
+        if (list) list.push({ fn, file });
+        else index.set(key, [{ fn, file }]);
+      }
+    }
+    shortNameIndexes.set(allAfter, index);
+  }
+  return index;
+}
+
 /**
  * The guards the function `name` reaches after the change: its own, those of
  * the functions it calls transitively (by short name, across all changed
  * files), and whether it calls an outside helper that validates.
  */
 function reachableGuards(name: string, sideFile: CodeSide, allAfter: readonly CodeSide[]): { guards: ReachedGuard[]; validatorCalls: Set<string> } {
-  const byShortName = new Map<string, { fn: FunctionFact; file: CodeSide }[]>();
-  for (const file of allAfter) {
-    for (const fn of file.code.functions ?? []) {
-      const list = byShortName.get(shortName(fn.name)) ?? [];
-      list.push({ fn, file });
-      byShortName.set(shortName(fn.name), list);
-    }
-  }
+  const byShortName = functionsByShortName(allAfter);
   const start = (sideFile.code.functions ?? []).find((fn) => fn.name === name);
   const guards: ReachedGuard[] = [];
   const validatorCalls = new Set<string>();
   const seen = new Set<string>();
   const queue: { fn: FunctionFact; file: CodeSide }[] = start ? [{ fn: start, file: sideFile }] : [];
-  while (queue.length > 0) {
-    const { fn, file } = queue.shift() as { fn: FunctionFact; file: CodeSide };
+  for (let next = 0; next < queue.length; next++) {
+    const { fn, file } = queue[next] as { fn: FunctionFact; file: CodeSide };
     const key = `${file.path}\u0000${fn.name}`;
     if (seen.has(key) || seen.size > 200) continue;
     seen.add(key);

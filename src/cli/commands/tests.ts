@@ -1,21 +1,34 @@
-/** `ralph tests [REV] [--loop ID] [--json]`: the test cases ralph sees at a revision (default WORKTREE). */
+/**
+ * `ralph tests [REV] [--loop ID] [--json]`: the test cases ralph sees at a
+ * revision (default WORKTREE), in the files the project's test runner
+ * collects (its config's include/exclude patterns when they can be read
+ * statically, else the naming conventions).
+ */
 import * as z from "zod/mini";
-import { extractFacts, languageForPath } from "../../analysis/index.js";
+import { extractFacts, hasOwnRunner, languageForPath, resolveTestsAcross, TestDiscovery, type FileFacts } from "../../analysis/index.js";
 import { resolveRev } from "../../store/rev.js";
 import { walkTree } from "../../store/tree-diff.js";
+import { treeFiles } from "../../store/tree-files.js";
 import type { CommandContext, CommandOutput } from "../context.js";
 import { parseOptions, stringOption } from "../options.js";
 import { openStore } from "./shared.js";
 
 const Options = z.strictObject({ loop: z.optional(stringOption), json: z.optional(z.boolean()) });
 
-/** One row of `ralph tests --json`. */
+/**
+ * One row of `ralph tests --json`: a test case as the runner collects it.
+ * `file` is the file that collects it (pytest's node id path) and `line` is
+ * in that file. A test method a class inherits from a base class, or that
+ * an imported test class brings (pytest collects it again in the importing
+ * module), has `declared_in`: the file, line and class of the method.
+ */
 export interface TestRow {
   id: string;
   file: string;
   line: number;
   flags: string[];
   assertions: number;
+  declared_in?: { file: string; line: number; class: string };
 }
 
 /** Runs the command; see the module doc. */
@@ -27,23 +40,51 @@ export async function run(ctx: CommandContext, args: string[], raw: Record<strin
   const treeOid = rev.kind === "worktree" ? store.snapshot().treeOid : rev.treeOid;
   const rows: TestRow[] = [];
   const unparsable: { file: string; reason: string }[] = [];
+  const files = new Map<string, FileFacts>();
+  const paths: string[] = [];
+  const notCollected: { file: string; by: string }[] = [];
+  const uncollected = new Set<string>();
+  const discovery = new TestDiscovery(treeFiles(store.odb, treeOid));
   for (const [path, entry] of walkTree(store.odb, treeOid)) {
+    paths.push(path);
     // Only files a language extracts tests from (config and coverage files are analysable, but hold no tests).
-    if (entry.mode === "160000" || entry.mode === "120000" || languageForPath(path) === null) continue;
+    const language = languageForPath(path);
+    if (entry.mode === "160000" || entry.mode === "120000" || language === null) continue;
+    const collection = await discovery.collection(path);
     const content = store.odb.read(entry.oid).content;
     if (content.subarray(0, 8000).includes(0)) continue;
-    const facts = await extractFacts(path, content.toString("utf8"));
+    const facts = await extractFacts(path, content.toString("utf8"), collection.rules);
+    // Kept even when the runner leaves the file out: its classes can still be bases of collected ones.
+    files.set(path, facts);
+    if (collection.collected === false && !hasOwnRunner(facts.frameworks)) {
+      // The runner's config leaves it out: its tests never run. Named when it declares tests or the conventions would count it.
+      uncollected.add(path);
+      if (facts.tests.length > 0 || language.isTestPath(path)) notCollected.push({ file: path, by: collection.by ?? "the runner config" });
+      continue;
+    }
     if (facts.parseError) unparsable.push({ file: path, reason: facts.parseError });
     else if (facts.notAnalyzed && facts.isTestFile) unparsable.push({ file: path, reason: facts.notAnalyzed });
-    for (const t of facts.tests) {
+  }
+  // Test methods inherited from (or classes imported from) other files.
+  const resolved = resolveTestsAcross(files, paths);
+  for (const [path, facts] of files) {
+    if (uncollected.has(path)) continue;
+    for (const t of resolved.get(path) ?? facts.tests) {
       const flags = Object.entries(t.flags)
         .filter(([, on]) => on)
         .map(([name]) => name);
-      rows.push({ id: t.id, file: path, line: t.line, flags, assertions: t.assertionCount });
+      const row: TestRow = { id: t.id, file: path, line: t.line, flags, assertions: t.assertionCount };
+      if (t.declaredAt) row.declared_in = { file: t.declaredAt.file, line: t.declaredAt.line, class: t.declaredAt.suitePath.join(" > ") };
+      rows.push(row);
     }
   }
-  const lines = rows.map((r) => `${r.file}:${r.line}  ${r.id}${r.flags.length ? `  [${r.flags.join(", ")}]` : ""}`);
+  const declared = (r: TestRow): string => (r.declared_in ? `  (declared at ${r.declared_in.file}:${r.declared_in.line})` : "");
+  const lines = rows.map((r) => `${r.file}:${r.line}  ${r.id}${r.flags.length ? `  [${r.flags.join(", ")}]` : ""}${declared(r)}`);
   lines.push(`${rows.length} test case${rows.length === 1 ? "" : "s"} in ${new Set(rows.map((r) => r.file)).size} files at ${rev.label}`);
   for (const u of unparsable) lines.push(`not analysed: ${u.file}: ${u.reason}`);
-  return { json: { rev: rev.kind === "worktree" ? "WORKTREE" : rev.oid, tests: rows, unparsable }, text: lines.join("\n") };
+  if (notCollected.length > 0) {
+    const by = [...new Set(notCollected.map((n) => n.by))].join("; ");
+    lines.push(`${notCollected.length} test-like file${notCollected.length === 1 ? "" : "s"} left out by the runner config (${by}), not counted`);
+  }
+  return { json: { rev: rev.kind === "worktree" ? "WORKTREE" : rev.oid, tests: rows, unparsable, not_collected: notCollected }, text: lines.join("\n") };
 }

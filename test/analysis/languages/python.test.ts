@@ -26,10 +26,28 @@ describe("python: which tests are collected", () => {
     [
       "test methods inherited from a mixin in the same file, once per collecting class",
       "import unittest\nclass Shared:\n    def test_a(self):\n        assert f()\nclass TestX(Shared, unittest.TestCase):\n    pass\nclass TestY(Shared):\n    def test_a(self):\n        pass\n",
-      ["TestY > test_a", "TestX > test_a"],
+      ["TestX > test_a", "TestY > test_a"],
     ],
+    ["a class with __init__ is not collected (pytest warns)", "class TestA:\n    def __init__(self):\n        pass\n    def test_a(self):\n        pass\n", []],
+    ["a base's __init__ stops a subclass too", "class Base:\n    def __init__(self):\n        pass\nclass TestA(Base):\n    def test_a(self):\n        pass\n", []],
+    ["a unittest case is collected whatever its __init__", "import unittest\nclass TestA(unittest.TestCase):\n    def __init__(self, name):\n        super().__init__(name)\n    def test_a(self):\n        pass\n", ["TestA > test_a"]],
+    ["__test__ = False on the class", "class TestA:\n    __test__ = False\n    def test_a(self):\n        pass\n", []],
+    ["__test__ = False on a base stops the subclass", "class Base:\n    __test__ = False\n    def test_a(self):\n        pass\nclass TestA(Base):\n    pass\n", []],
+    ["__test__ = True on a subclass undoes its base's False", "class Base:\n    __test__ = False\n    def test_a(self):\n        pass\nclass TestA(Base):\n    __test__ = True\n", ["TestA > test_a"]],
+    ["__test__ = True collects a class whatever its name", "class Checks:\n    __test__ = True\n    def test_a(self):\n        pass\n", ["Checks > test_a"]],
+    ["a subclass's method overrides the base's", "class TestA:\n    def test_a(self):\n        assert 1\nclass TestB(TestA):\n    def test_a(self):\n        assert 2\n", ["TestA > test_a", "TestB > test_a"]],
+    ["test_x = None in a subclass hides the inherited test", "class TestA:\n    def test_a(self):\n        pass\n    def test_b(self):\n        pass\nclass TestB(TestA):\n    test_a = None\n", ["TestA > test_a", "TestA > test_b", "TestB > test_b"]],
+    ["a method defined twice is collected once (the last def)", "class TestA:\n    def test_a(self):\n        assert 1\n    def test_a(self):\n        assert 2\n", ["TestA > test_a"]],
+    ["an abstract base is not collected, its concrete subclass is", "import abc\nclass TestBase(abc.ABC):\n    @abc.abstractmethod\n    def make(self):\n        pass\n    def test_a(self):\n        assert self.make()\nclass TestImpl(TestBase):\n    def make(self):\n        return 1\n", ["TestImpl > test_a"]],
+    ["inherited tests come before the subclass's own (reverse MRO)", "class Shared:\n    def test_s(self):\n        pass\nclass TestA(Shared):\n    def test_a(self):\n        pass\n", ["TestA > test_s", "TestA > test_a"]],
+    ["a base imported from another file is not resolved by the file alone", "from tests.test_base import TestBase\nclass TestA(TestBase):\n    def test_a(self):\n        pass\n", ["TestA > test_a"]],
   ])("%s", async (_title, source, ids) => {
     expect((await testsOf(source)).map((test) => test.id)).toEqual(ids);
+  });
+
+  it("an inherited test names where its method is declared; its line is the class's", async () => {
+    const tests = await testsOf("class Shared:\n    def test_s(self):\n        pass\nclass TestA(Shared):\n    pass\n");
+    expect(tests).toMatchObject([{ id: "TestA > test_s", line: 4, declaredAt: { file: "tests/test_x.py", suitePath: ["Shared"], line: 2, reach: "inherited" } }]);
   });
 
   it.each([
@@ -63,6 +81,73 @@ describe("python: flags", () => {
   it("a test without markers has no flags", async () => {
     const [test] = await testsOf("import pytest\n@pytest.mark.slow\ndef test_a():\n    pytest.raises(ValueError)\n");
     expect(test?.flags).toEqual({ skipped: false, focused: false, todo: false, failing: false });
+  });
+});
+
+describe("python: class facts for cross-file resolution", () => {
+  it("records each class's bases as written, marks, members and test methods, and the file's imports", async () => {
+    const source = [
+      "import unittest",
+      "import pytest",
+      "import tests.base as base, helpers",
+      "from .mixins import (SignerTests as Shared, Other)",
+      "from ..common import *",
+      "pytestmark = pytest.mark.slow",
+      "@pytest.mark.skip(reason='flaky')",
+      "class TestA(Shared, base.Mixin, metaclass=Meta):",
+      "    __test__ = True",
+      "    value = 1",
+      "    @pytest.mark.xfail",
+      "    def test_a(self):",
+      "        pytest.skip('later')",
+      "    def helper(self):",
+      "        pass",
+      "    class TestInner:",
+      "        def test_i(self):",
+      "            pass",
+      "",
+    ].join("\n");
+    const facts = await extractFacts("tests/test_a.py", source);
+    const scope = facts.classScope;
+    expect(scope?.imports).toEqual([
+      { source: "unittest", names: [{ imported: null, local: "unittest" }], line: 1 },
+      { source: "pytest", names: [{ imported: null, local: "pytest" }], line: 2 },
+      { source: "tests.base", names: [{ imported: null, local: "base" }], line: 3, isAlias: true },
+      { source: "helpers", names: [{ imported: null, local: "helpers" }], line: 3 },
+      { source: ".mixins", names: [{ imported: "SignerTests", local: "Shared" }, { imported: "Other", local: "Other" }], line: 4 },
+      { source: "..common", names: [{ imported: "*", local: "*" }], line: 5 },
+    ]);
+    expect(scope?.marks).toEqual([]);
+    const [outer, inner] = scope?.classes ?? [];
+    expect(outer).toMatchObject({
+      suitePath: ["TestA"],
+      line: 8,
+      bases: ["Shared", "base.Mixin"],
+      metaclass: "Meta",
+      marks: [{ flag: "skipped", via: "@pytest.mark.skip on class TestA", reason: "flaky" }],
+      members: ["__test__", "value", "test_a", "helper", "TestInner"],
+      testAttribute: true,
+    });
+    expect(outer?.methods.map((method) => [method.test.name, method.marks])).toEqual([
+      ["test_a", [{ flag: "skipped", via: "pytest.skip()", reason: "later" }, { flag: "failing", via: "@pytest.mark.xfail" }]],
+    ]);
+    expect(inner).toMatchObject({ suitePath: ["TestA", "TestInner"], bases: [], members: ["test_i"] });
+  });
+
+  it("records the module's pytestmark for the tests its classes collect", async () => {
+    const facts = await extractFacts("tests/test_a.py", "import pytest\npytestmark = [pytest.mark.xfail(reason='bug')]\nclass TestA:\n    def test_a(self):\n        pass\n");
+    expect(facts.classScope?.marks).toEqual([{ flag: "failing", via: "@pytest.mark.xfail on pytestmark", reason: "bug" }]);
+    expect(facts.tests[0]?.flagVia).toEqual({ failing: "@pytest.mark.xfail on pytestmark" });
+  });
+
+  it.each([
+    ["a test file with only functions", "tests/test_a.py", "def test_a():\n    pass\n", false],
+    ["a test file importing a Test class (pytest collects it there again)", "tests/test_a.py", "from tests.test_b import TestB\n", true],
+    ["a helper module under tests/ with a base class", "tests/base.py", "class Base:\n    pass\n", true],
+    ["product code without test methods", "src/app.py", "class App(Base):\n    pass\n", false],
+    ["product code shipping a test mixin", "src/app/testing.py", "class AppTests:\n    def test_app(self):\n        pass\n", true],
+  ])("%s: records classes %s", async (_title, path, source, isRecorded) => {
+    expect((await extractFacts(path, source)).classScope !== undefined).toBe(isRecorded);
   });
 });
 

@@ -136,6 +136,28 @@ const mustNotFlag: RuleCase[] = [
     findings: [],
   },
   {
+    name: "a field's constraints moved into a helper that builds the schema (ralph's own start.ts: positiveIntOption.check(z.lte(MAX)) -> numberOption({ max: MAX }))",
+    changes: [
+      change(
+        "src/opts.ts",
+        `import * as z from "zod/mini";\nimport { positiveIntOption } from "./options";\nexport const Options = z.strictObject({ n: z.optional(positiveIntOption.check(z.lte(MAX))), t: z.optional(positiveIntOption.check(z.gte(100))) });\n`,
+        `import * as z from "zod/mini";\nimport { numberOption } from "./options";\nexport const Options = z.strictObject({ n: z.optional(numberOption({ integer: true, min: 1, max: MAX })), t: z.optional(numberOption({ integer: true, min: 100 })) });\n`,
+      ),
+    ],
+    findings: [],
+  },
+  {
+    name: "a field's constraint dropped while it still wraps a zod call (look-alike of the helper case: still flagged)",
+    changes: [
+      change(
+        "src/opts.ts",
+        `import * as z from "zod/mini";\nexport const Options = z.strictObject({ n: z.optional(z.number().check(z.lte(10))) });\n`,
+        `import * as z from "zod/mini";\nexport const Options = z.strictObject({ n: z.optional(z.number()) });\n`,
+      ),
+    ],
+    findings: ["validation_bypass/high src/opts.ts"],
+  },
+  {
     name: "an eslint-disable comment edited (same count)",
     changes: [change("src/e.ts", "/* eslint-disable no-console */\nexport const a = 1;\n", "/* eslint-disable no-console, no-alert */\nexport const a = 1;\n")],
     findings: [],
