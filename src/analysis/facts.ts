@@ -14,7 +14,7 @@ import type { CollectionRules } from "./languages/collection.js";
  * whenever extraction changes what it returns for the same input, so cached
  * facts from an older ralph are not reused.
  */
-export const EXTRACTOR_VERSION = 15;
+export const EXTRACTOR_VERSION = 16;
 
 /** The flags that take a test out of the run, or focus the run on it. */
 export interface TestFlags {
@@ -224,7 +224,12 @@ export interface ImportFact {
   isAlias?: boolean;
 }
 
-/** One exported symbol of a file. `hash` is a short hash of its declaration body, so a rename can be told from a removal. */
+/**
+ * One exported symbol of a file. `hash` is a short hash of its declaration
+ * body, so a rename can be told from a removal. Names are written the
+ * language's way: `total`, `Money` (a type), `Money.parse` (Java, C#),
+ * `Money::parse` (PHP, Rust), `Shop::Money#parse` (Ruby).
+ */
 export interface ExportFact {
   name: string;
   line: number;
@@ -262,10 +267,19 @@ export interface FunctionFact {
 /** What a catch block does with the error. */
 export type CatchBehaviour = "rethrows" | "returns_error" | "handles" | "swallows" | "returns_constant";
 
-/** One catch block of non-test code, keyed by its enclosing function and its order there. */
+/**
+ * One catch block of non-test code, keyed by its enclosing function and its
+ * order there. Rust has no catch blocks: its facts are error-handling sites
+ * (`call()?`, `let _ = call();`, `call().ok();`, a `match`/`if let` with an
+ * `Err` arm) with the call in `subject`, compared per function and subject
+ * (`index` is the order among that subject's sites), so `save()?` becoming
+ * `let _ = save();` pairs up whatever else changed in the function.
+ */
 export interface CatchFact {
   function: string;
   index: number;
+  /** The handled call's callee (`fs::write`), for sites keyed by what they handle. */
+  subject?: string;
   line: number;
   behaviour: CatchBehaviour;
 }
@@ -306,13 +320,28 @@ export interface SuppressionFact {
   text: string;
 }
 
-/** A validation schema field: `UserSchema.email` -> the chain's method names (`string`, `email`, `optional`). */
+/**
+ * A validation schema field: `UserSchema.email` -> the chain's method names
+ * (`string`, `email`, `optional`). A key may be recorded several times (a
+ * field and its validators); the rule merges them.
+ */
 export interface SchemaFact {
   key: string;
   line: number;
   methods: string[];
   /** True when the chain wraps another schema by name (`z.optional(positiveInt)`), so its constraints live elsewhere. */
   opaque?: boolean;
+  /**
+   * `keyword` when `methods` are not a chain's methods but the constraint
+   * names of a declared model (Python): pydantic's `Field`/`con*` keywords
+   * (`min_length`, `gt`, `pattern`), constrained types (`EmailStr` ->
+   * `email`), `nullable` (`Optional[...]`), `optional` + `nullable` (a `None` default),
+   * `any`, validators (`validator`, `model_validator`), config
+   * (`extra=forbid`, `extra=allow`, `strict`); marshmallow's `required`,
+   * `validate` (one per validator), `validates`, `unknown=EXCLUDE`. Absent:
+   * a chain (zod, yup, joi).
+   */
+  notation?: "keyword";
 }
 
 /**
@@ -348,6 +377,12 @@ export interface CodeFacts {
   schemas?: SchemaFact[];
   literalBranches?: LiteralBranchFact[];
   runnerChecks?: RunnerCheckFact[];
+  /**
+   * Paths of the files this file declares as private child modules (Rust's
+   * `mod x;` -> `src/x.rs`, `src/x/mod.rs`): the `pub` items there are the
+   * crate's business, not its API, unless re-exported (`pub use`).
+   */
+  privateModules?: string[];
 }
 
 /**

@@ -24,7 +24,7 @@ import {
   type Node,
   type TestDraft,
 } from "../parsers/tree-sitter.js";
-import { extractCodeFacts, type CodeSyntax, type FlowSyntax, type GuardDraft } from "../parsers/tree-sitter-code.js";
+import { extractCodeFacts, type CodeSyntax, type ExportDraft, type FlowSyntax, type GuardDraft } from "../parsers/tree-sitter-code.js";
 import type { AssertionFact, FileFacts, NonTestFunctionFact } from "../facts.js";
 import { isUnderTestDirectory, type LanguageModule } from "./language.js";
 
@@ -313,7 +313,8 @@ function directiveText(node: Node): string {
  * null-forgiving postfix `!` (a cast, kind `null-forgiving`); methods and
  * constructors (`Class.Method`), and guards: an `if` whose branch ends in
  * `throw` (an `else` that throws guards the negated condition), and
- * `ArgumentNullException.ThrowIfNull(x)`-style calls.
+ * `ArgumentNullException.ThrowIfNull(x)`-style calls; `catch` blocks by
+ * what they do with the error, and the public API ({@link csharpExports}).
  */
 const CSHARP_FLOW: FlowSyntax = {
   throwTypes: new Set(["throw_statement", "throw_expression"]),
@@ -323,6 +324,53 @@ const CSHARP_FLOW: FlowSyntax = {
   callTypes: new Set(["invocation_expression"]),
   callee: (call) => call.childForFieldName("function")?.text ?? null,
 };
+
+/** Type declarations: their public ones are API, with their public methods. */
+const CSHARP_TYPE_DECLARATIONS: ReadonlySet<string> = new Set([
+  "class_declaration", "struct_declaration", "interface_declaration", "enum_declaration", "record_declaration", "record_struct_declaration", "delegate_declaration",
+]);
+
+/** The modifier keywords of a declaration (`public`, `static`, `partial`, …). */
+function csharpModifiers(declaration: Node): Set<string> {
+  return new Set(namedChildren(declaration).flatMap((child) => (child.type === "modifier" ? [child.text] : [])));
+}
+
+/**
+ * The public API one top-level node declares (C# reference, "Access
+ * modifiers": a type without one is `internal`, a member `private`, an
+ * interface member `public`): `public` types, their `public` methods
+ * (`Money.Parse`) and public nested types, in a namespace block or after a
+ * file-scoped namespace too; a `partial` type's name is left to its other
+ * parts.
+ */
+function csharpExports(node: Node, prefix = "", isInterfaceMember = false): ExportDraft[] {
+  if (node.type === "namespace_declaration" || node.type === "file_scoped_namespace_declaration") {
+    const body = node.childForFieldName("body");
+    const members = body && body.type === "declaration_list" ? namedChildren(body) : namedChildren(node);
+    return members.flatMap((member) => csharpExports(member));
+  }
+  const name = node.childForFieldName("name")?.text;
+  const modifiers = csharpModifiers(node);
+  const isPublic = modifiers.has("public") || (isInterfaceMember && !modifiers.has("private") && !modifiers.has("protected") && !modifiers.has("internal"));
+  if (!CSHARP_TYPE_DECLARATIONS.has(node.type) || !name || !isPublic) return [];
+  const qualified = `${prefix}${name}`;
+  const isInterface = node.type === "interface_declaration";
+  const body = node.childForFieldName("body");
+  // A `partial` type is declared across files: deleting one part does not remove the type, only its members.
+  const exports: ExportDraft[] = modifiers.has("partial") ? [] : [{ name: qualified, body, line: node.startPosition.row + 1, ownNames: [name] }];
+  for (const member of body?.type === "declaration_list" ? namedChildren(body) : []) {
+    if (CSHARP_TYPE_DECLARATIONS.has(member.type)) {
+      exports.push(...csharpExports(member, `${qualified}.`, isInterface));
+      continue;
+    }
+    if (member.type !== "method_declaration") continue;
+    const memberModifiers = csharpModifiers(member);
+    const isPublicMember = memberModifiers.has("public") || (isInterface && !memberModifiers.has("private") && !memberModifiers.has("protected") && !memberModifiers.has("internal"));
+    const method = member.childForFieldName("name")?.text;
+    if (isPublicMember && method) exports.push({ name: `${qualified}.${method}`, body: member.childForFieldName("body"), line: member.startPosition.row + 1, ownNames: [name] });
+  }
+  return exports;
+}
 
 const CSHARP_CODE: CodeSyntax = {
   comments: [],
@@ -378,6 +426,7 @@ const CSHARP_CODE: CodeSyntax = {
       return { body: node.childForFieldName("body"), errorName: declaration?.childForFieldName("name")?.text ?? null };
     },
   },
+  exports: Object.fromEntries(["namespace_declaration", "file_scoped_namespace_declaration", ...CSHARP_TYPE_DECLARATIONS].map((type) => [type, (node: Node) => csharpExports(node)])),
 };
 
 /** Facts of one C# file (see the module comment). Never throws for bad content. */

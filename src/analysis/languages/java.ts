@@ -24,7 +24,7 @@ import {
   type Node,
   type TestDraft,
 } from "../parsers/tree-sitter.js";
-import { extractCodeFacts, literalText, type CodeSyntax, type FlowSyntax, type GuardDraft } from "../parsers/tree-sitter-code.js";
+import { extractCodeFacts, literalText, type CodeSyntax, type ExportDraft, type FlowSyntax, type GuardDraft } from "../parsers/tree-sitter-code.js";
 import { hashText, type AssertionFact, type FileFacts, type NonTestFunctionFact } from "../facts.js";
 import { isUnderTestDirectory, type LanguageModule } from "./language.js";
 
@@ -344,12 +344,54 @@ function isJavaRunnerCheck(node: Node): boolean {
   return first !== null && first.startsWith('"') && JAVA_RUNNER_KEY.test(JSON.parse(first) as string);
 }
 
+/** Type declarations: their public ones are API, with their public methods. */
+const JAVA_TYPE_DECLARATIONS: ReadonlySet<string> = new Set(["class_declaration", "interface_declaration", "enum_declaration", "record_declaration", "annotation_type_declaration"]);
+
+/** The keywords among a declaration's modifiers (`public`, `static`, …), annotations left out. */
+function javaModifiers(declaration: Node): Set<string> {
+  const modifiers = namedChildren(declaration).find((child) => child.type === "modifiers");
+  return new Set((modifiers?.children ?? []).flatMap((child) => (child && !child.isNamed ? [child.type] : [])));
+}
+
+/**
+ * The public API of a top-level type declaration (JLS §6.6 "Access
+ * Control"): the type when it is `public`, and its members that are public
+ * too: methods marked `public`, every method of an interface not marked
+ * `private`, nested types the same way (`Money.Builder`). Names are
+ * `Type.method`.
+ */
+function javaExports(node: Node, prefix = "", isInterfaceMember = false): ExportDraft[] {
+  const name = node.childForFieldName("name")?.text;
+  const modifiers = javaModifiers(node);
+  const isPublic = modifiers.has("public") || (isInterfaceMember && !modifiers.has("private") && !modifiers.has("protected"));
+  if (!JAVA_TYPE_DECLARATIONS.has(node.type) || !name || !isPublic) return [];
+  const qualified = `${prefix}${name}`;
+  const isInterface = node.type === "interface_declaration" || node.type === "annotation_type_declaration";
+  const body = node.childForFieldName("body");
+  const members = (body ? namedChildren(body) : []).flatMap((member) => (member.type === "enum_body_declarations" ? namedChildren(member) : [member]));
+  const exports: ExportDraft[] = [{ name: qualified, body, line: node.startPosition.row + 1, ownNames: [name] }];
+  for (const member of members) {
+    if (JAVA_TYPE_DECLARATIONS.has(member.type)) {
+      exports.push(...javaExports(member, `${qualified}.`, isInterface));
+      continue;
+    }
+    if (member.type !== "method_declaration") continue;
+    const memberModifiers = javaModifiers(member);
+    const isPublicMember = memberModifiers.has("public") || (isInterface && !memberModifiers.has("private"));
+    const method = member.childForFieldName("name")?.text;
+    if (isPublicMember && method) exports.push({ name: `${qualified}.${method}`, body: member.childForFieldName("body"), line: member.startPosition.row + 1, ownNames: [name] });
+  }
+  return exports;
+}
+
 /**
  * Java's code facts (tree-sitter-code.ts): `@SuppressWarnings(...)`
  * annotations, methods and constructors (`Class.method`), and guards: an
  * `if` whose branch ends in `throw` (an `else` that throws guards the
  * negated condition), `assert` statements, and precondition calls
- * (`Preconditions.checkArgument(x > 0)`, `Objects.requireNonNull(x)`).
+ * (`Preconditions.checkArgument(x > 0)`, `Objects.requireNonNull(x)`);
+ * `catch` blocks by what they do with the error, runner checks, and the
+ * public API ({@link javaExports}).
  */
 const JAVA_CODE: CodeSyntax = {
   comments: [],
@@ -396,6 +438,7 @@ const JAVA_CODE: CodeSyntax = {
     },
   },
   runnerChecks: { method_invocation: isJavaRunnerCheck },
+  exports: Object.fromEntries([...JAVA_TYPE_DECLARATIONS].map((type) => [type, (node: Node) => javaExports(node)])),
 };
 
 /** Facts of one Java file (see the module comment). Never throws for bad content. */

@@ -24,7 +24,7 @@ import {
   type SkipDraft,
   type TestDraft,
 } from "../parsers/tree-sitter.js";
-import { extractCodeFacts, type CodeSyntax, type GuardDraft } from "../parsers/tree-sitter-code.js";
+import { extractCodeFacts, type CodeContext, type CodeSyntax, type ExportDraft, type FlowSyntax, type GuardDraft } from "../parsers/tree-sitter-code.js";
 import type { AssertionFact, FileFacts, NonTestFunctionFact } from "../facts.js";
 import { isUnderTestDirectory, type LanguageModule } from "./language.js";
 
@@ -230,12 +230,72 @@ function extractPhpDrafts(path: string, grammar: LoadedGrammar, root: Node): Ext
   return { tests, assertions, skips, nonTestFunctions: tests.length > 0 || isPhpTestPath(path) ? nonTestFunctions : [], frameworks };
 }
 
+/** A callee as the engine's log-call test reads it: `$this->logger->warning` -> `self.logger.warning`, `\\Log::error` -> `Log.error`. */
+function phpCallee(call: Node): string | null {
+  const target = call.childForFieldName("function") ?? call.childForFieldName("name");
+  if (!target) return null;
+  const scope = call.childForFieldName("object") ?? call.childForFieldName("scope");
+  const name = target.text.replace(/^\\/, "");
+  if (call.type === "function_call_expression") return name === "error_log" || name === "syslog" ? `log.${name}` : name;
+  const receiver = (scope?.text ?? "").replace(/^\\/, "").replace(/^\$this\b/, "self").replace(/\$/g, "").replace(/(->|\?->|::)/g, ".");
+  return receiver ? `${receiver}.${name}` : name;
+}
+
+/** A double-quoted string without interpolation is a constant like a single-quoted one. */
+function phpConstant(node: Node): string | null {
+  if (node.type !== "encapsed_string" || namedChildren(node).some((child) => child.type !== "string_content" && child.type !== "string_value")) return null;
+  return JSON.stringify(node.text.slice(1, -1));
+}
+
+const PHP_FLOW: FlowSyntax = {
+  throwTypes: new Set(["throw_expression", "throw_statement"]),
+  returnTypes: new Set(["return_statement"]),
+  noopTypes: new Set(["empty_statement"]),
+  expressionTypes: new Set(["expression_statement"]),
+  callTypes: new Set(["function_call_expression", "member_call_expression", "nullsafe_member_call_expression", "scoped_call_expression"]),
+  callee: phpCallee,
+  constant: phpConstant,
+};
+
+/** The visibility a class member declares (`public` when it says none, as PHP does). */
+function phpVisibility(member: Node): string {
+  return namedChildren(member).find((child) => child.type === "visibility_modifier")?.text.toLowerCase() ?? "public";
+}
+
+/** Declarations whose name is API, each with the node holding its members. */
+const PHP_TYPE_DECLARATIONS: ReadonlySet<string> = new Set(["class_declaration", "interface_declaration", "trait_declaration", "enum_declaration"]);
+
+/**
+ * The public API one top-level statement declares (PHP manual, "Visibility":
+ * members without a modifier are public): functions, classes, interfaces,
+ * traits and enums, and their public methods (`Money::parse`); inside a
+ * braced `namespace X { … }` as well.
+ */
+function phpExports(node: Node, context: CodeContext): ExportDraft[] {
+  const line = node.startPosition.row + 1;
+  const name = node.childForFieldName("name")?.text;
+  if (node.type === "function_definition") return name ? [{ name, body: node.childForFieldName("body"), line }] : [];
+  if (node.type === "namespace_definition") {
+    const body = node.childForFieldName("body");
+    return body ? namedChildren(body).flatMap((child) => phpExports(child, context)) : [];
+  }
+  if (!PHP_TYPE_DECLARATIONS.has(node.type) || !name) return [];
+  const body = node.childForFieldName("body");
+  const methods = (body ? namedChildren(body) : []).flatMap((member) => {
+    const method = member.type === "method_declaration" && phpVisibility(member) === "public" ? member.childForFieldName("name")?.text : undefined;
+    return method ? [{ name: `${name}::${method}`, body: member.childForFieldName("body"), line: member.startPosition.row + 1, ownNames: [name] }] : [];
+  });
+  return [{ name, body, line, ownNames: [name] }, ...methods];
+}
+
 /**
  * PHP's code facts (tree-sitter-code.ts): `@phpstan-ignore[-line|-next-line]`,
  * `@psalm-suppress`, and PHP_CodeSniffer's `@codingStandardsIgnore*` /
  * `phpcs:ignore` / `phpcs:disable`, in `//`, `#` and docblock comments;
- * functions and methods (`Class.method`), and guards: an `if` whose branch
- * ends in `throw` (an `else` that throws guards the negated condition).
+ * functions and methods (`Class.method`) with their constant result, guards:
+ * an `if` whose branch ends in `throw` (an `else` that throws guards the
+ * negated condition); `catch` blocks by what they do with the error; and
+ * the public API ({@link phpExports}).
  */
 const PHP_CODE: CodeSyntax = {
   comments: [
@@ -271,6 +331,11 @@ const PHP_CODE: CodeSyntax = {
     },
   },
   identifierTypes: new Set(["name", "variable_name"]),
+  flow: PHP_FLOW,
+  catches: {
+    catch_clause: (node) => ({ body: node.childForFieldName("body"), errorName: node.childForFieldName("name")?.text ?? null }),
+  },
+  exports: Object.fromEntries(["function_definition", "namespace_definition", ...PHP_TYPE_DECLARATIONS].map((type) => [type, phpExports])),
 };
 
 /** The exception a PHP branch ends by throwing (`throw` as a statement or expression statement, alone or last in a block), else null. */
@@ -288,7 +353,7 @@ export function extractPhpFacts(path: string, content: string): Promise<FileFact
     isPhpTestPath(path),
     content,
     (grammar, root) => extractPhpDrafts(path, grammar, root),
-    (root) => extractCodeFacts(root, PHP_CODE, content),
+    (root) => extractCodeFacts(root, PHP_CODE, content, path),
   );
 }
 

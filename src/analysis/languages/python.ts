@@ -30,9 +30,10 @@ import {
   type SkipDraft,
   type TestDraft,
 } from "../parsers/tree-sitter.js";
-import { extractCodeFacts, literalText, MODE_ENV_VARS, RUNNER_ENV_VARS, type CodeSyntax, type FlowSyntax, type GuardDraft } from "../parsers/tree-sitter-code.js";
-import type { AssertionFact, FileFacts, ImportFact, MarkFact, NonTestFunctionFact, TestFlag } from "../facts.js";
+import { declarationHash, extractCodeFacts, literalText, MODE_ENV_VARS, RUNNER_ENV_VARS, type CodeContext, type CodeSyntax, type FlowSyntax, type GuardDraft } from "../parsers/tree-sitter-code.js";
+import type { AssertionFact, ExportFact, FileFacts, ImportFact, MarkFact, NonTestFunctionFact, TestFlag } from "../facts.js";
 import { matchesPrefixOrGlob, type CollectionRules } from "./collection.js";
+import { pythonSchemas } from "./python-schemas.js";
 import { isUnderTestDirectory, type LanguageModule } from "./language.js";
 import { isPythonCollectedFile, isTestClassName, resolvePythonTests } from "./python-classes.js";
 
@@ -685,12 +686,124 @@ function pythonExport(node: Node): { name: string; body: Node | null }[] {
   return [{ name, body: definition.childForFieldName("body") }];
 }
 
+/** The names a module-level `__all__` lists, each with its line; null when there is none or it is not plain string literals (built at run time). */
+function dunderAll(root: Node): { name: string; line: number }[] | null {
+  const stringsIn = (items: Node[] | null): { name: string; line: number }[] | null => {
+    if (items === null) return null;
+    const values = items.map((item) => (item.type === "string" ? literalText(item) : null));
+    if (values.some((value) => value === null)) return null;
+    return values.map((value, index) => ({ name: JSON.parse(value as string) as string, line: (items[index] as Node).startPosition.row + 1 }));
+  };
+  const itemsOf = (node: Node | null | undefined): Node[] | null => (node && (node.type === "list" || node.type === "tuple") ? namedChildren(node) : null);
+  let names: { name: string; line: number }[] | null = null;
+  for (const child of namedChildren(root)) {
+    const statement = child.type === "expression_statement" ? child.namedChild(0) : null;
+    if (!statement) continue;
+    let listed: { name: string; line: number }[] | null;
+    if (statement.type === "assignment" && statement.childForFieldName("left")?.text === "__all__") {
+      listed = stringsIn(itemsOf(statement.childForFieldName("right")));
+      if (!listed) return null;
+      names = listed;
+      continue;
+    }
+    if (statement.type === "augmented_assignment" && statement.childForFieldName("left")?.text === "__all__") {
+      listed = stringsIn(itemsOf(statement.childForFieldName("right")));
+    } else if (statement.type === "call" && /^__all__\.(extend|append)$/.test(statement.childForFieldName("function")?.text ?? "")) {
+      const argument = statement.childForFieldName("arguments")?.namedChild(0) ?? null;
+      listed = stringsIn(statement.childForFieldName("function")?.text.endsWith("append") ? (argument ? [argument] : null) : itemsOf(argument));
+    } else {
+      continue;
+    }
+    if (!listed || names === null) return null;
+    names = [...names, ...listed];
+  }
+  return names;
+}
+
+/**
+ * The names a module binds at top level (definitions, assignments, imports,
+ * also inside top-level `if`/`try`/`with` blocks); null when a `from x
+ * import *` makes that unknowable.
+ */
+function moduleBindings(root: Node): Set<string> | null {
+  const names = new Set<string>();
+  const bindTarget = (target: Node | null): void => {
+    if (!target) return;
+    if (target.type === "identifier") names.add(target.text);
+    else if (target.type === "pattern_list" || target.type === "tuple_pattern" || target.type === "list_pattern") for (const part of namedChildren(target)) bindTarget(part);
+  };
+  const visit = (statements: Node[]): boolean => {
+    for (const statement of statements) {
+      const inner = statement.type === "expression_statement" ? (statement.namedChild(0) ?? statement) : statement;
+      const definition = inner.type === "decorated_definition" ? inner.childForFieldName("definition") : inner;
+      if (definition && /^(function|class)_definition$/.test(definition.type)) {
+        const name = definition.childForFieldName("name")?.text;
+        if (name) names.add(name);
+      } else if (inner.type === "assignment" || inner.type === "augmented_assignment") {
+        bindTarget(inner.childForFieldName("left"));
+      } else if (inner.type === "import_statement" || inner.type === "import_from_statement") {
+        if (namedChildren(inner).some((child) => child.type === "wildcard_import")) return false;
+        for (const imported of inner.childrenForFieldName("name")) {
+          if (imported?.type === "aliased_import") bindTarget(imported.childForFieldName("alias"));
+          else if (imported) names.add(inner.type === "import_statement" ? (namedChildren(imported)[0]?.text ?? "") : (namedChildren(imported).at(-1)?.text ?? ""));
+        }
+      } else if (/^(if|try|with)_statement$/.test(inner.type)) {
+        const blocks = inner.descendantsOfType("block").filter((block): block is Node => block !== null && block.parent !== null && !/^(function|class)_definition$/.test(block.parent.type));
+        for (const block of blocks) if (!visit(namedChildren(block))) return false;
+      }
+    }
+    return true;
+  };
+  return visit(namedChildren(root)) ? names : null;
+}
+
+/** True for a module that runs as a script: a top-level `if __name__ == "__main__":`. */
+function isScriptModule(root: Node): boolean {
+  return namedChildren(root).some((child) => {
+    if (child.type !== "if_statement") return false;
+    const condition = child.childForFieldName("condition");
+    return condition?.type === "comparison_operator" && /^__name__==(['"])__main__\1$|^(['"])__main__\2==__name__$/.test(condition.text.replace(/\s+/g, ""));
+  });
+}
+
+/**
+ * A Python module's public API from its own word (the Python tutorial,
+ * "Importing * From a Package"; PEP 8 "Public and Internal Interfaces"):
+ * `__main__.py` has none; a literal `__all__` lists it exactly (a name it
+ * lists that the module only imports counts too); otherwise the top-level
+ * `def`/`class` names without a leading `_`, less a script's `main` (a
+ * module with `if __name__ == "__main__":` runs it, nobody imports it). A
+ * name `__all__` lists that the module no longer binds is gone all the same.
+ */
+function pythonModuleExports(root: Node, found: ExportFact[], context: CodeContext): ExportFact[] {
+  if (/(^|\/)__main__\.py$/.test(context.path)) return [];
+  const listed = dunderAll(root);
+  if (listed === null) return isScriptModule(root) ? found.filter((fact) => fact.name !== "main") : found;
+  const declared = new Map<string, ExportFact>();
+  for (const child of namedChildren(root)) {
+    const definition = child.type === "decorated_definition" ? child.childForFieldName("definition") : child;
+    const name = definition && /^(function|class)_definition$/.test(definition.type) ? definition.childForFieldName("name")?.text : undefined;
+    const body = definition?.childForFieldName("body");
+    if (name && body) declared.set(name, { name, line: child.startPosition.row + 1, hash: declarationHash(body) });
+  }
+  const bound = moduleBindings(root);
+  const seen = new Set<string>();
+  return listed.flatMap(({ name, line }) => {
+    if (seen.has(name) || (bound !== null && !bound.has(name))) return [];
+    seen.add(name);
+    return [declared.get(name) ?? { name, line }];
+  });
+}
+
 /**
  * Python's code facts (tree-sitter-code.ts): suppression comments
  * (`# type: ignore`, `# noqa`, `# pyright: ignore`, `# mypy: ignore-errors`,
  * `# pylint: disable=`), `typing.cast` calls, functions (`Class.method`), and
  * guards: an `if` whose branch ends in `raise` (an `else: raise` guards the
- * negated condition) and `assert` statements.
+ * negated condition) and `assert` statements; `except` clauses by what they
+ * do with the error, runner checks, the public API
+ * ({@link pythonModuleExports}), and pydantic/marshmallow schemas
+ * (python-schemas.ts).
  */
 const PYTHON_CODE: CodeSyntax = {
   comments: [
@@ -749,6 +862,8 @@ const PYTHON_CODE: CodeSyntax = {
   },
   runnerChecks: { comparison_operator: isPythonRunnerCheck, call: isPythonRunnerCheck, subscript: isPythonRunnerCheck },
   exports: { function_definition: pythonExport, class_definition: pythonExport, decorated_definition: pythonExport },
+  moduleExports: pythonModuleExports,
+  schemas: { class_definition: pythonSchemas },
 };
 
 /**
@@ -767,7 +882,7 @@ export async function extractPythonFacts(path: string, content: string, rules?: 
     isPythonTestPath(path) || rules?.testModule === true,
     content,
     (grammar, root) => extractPythonDrafts(path, grammar, root, content, rules),
-    (root) => extractCodeFacts(root, PYTHON_CODE, content),
+    (root) => extractCodeFacts(root, PYTHON_CODE, content, path),
   );
   if (rules) facts.collection = rules;
   if (facts.classScope) facts.tests = resolvePythonTests(new Map([[path, facts]])).get(path) ?? facts.tests;

@@ -25,7 +25,7 @@ import {
   type SkipDraft,
   type TestDraft,
 } from "../parsers/tree-sitter.js";
-import { extractCodeFacts, literalText, MODE_ENV_VARS, type CodeSyntax, type FlowSyntax } from "../parsers/tree-sitter-code.js";
+import { extractCodeFacts, literalText, MODE_ENV_VARS, type CodeSyntax, type ExportDraft, type FlowSyntax } from "../parsers/tree-sitter-code.js";
 import type { AssertionFact, FileFacts, NonTestFunctionFact, TestFlag } from "../facts.js";
 import { isUnderTestDirectory, type LanguageModule } from "./language.js";
 
@@ -369,8 +369,10 @@ function rubyRaisedBy(branch: Node | null): Node | string | null {
 /**
  * Ruby's code facts (tree-sitter-code.ts): `# rubocop:disable|todo` (and
  * standardrb's `# standard:disable`) and `# steep:ignore` comments; methods
- * (`Class.method`), and guards: `raise X if cond` / `unless cond` and an
- * `if`/`unless` whose branch ends in `raise`.
+ * (`Class.method`), guards: `raise X if cond` / `unless cond` and an
+ * `if`/`unless` whose branch ends in `raise`; `rescue` clauses by what they
+ * do with the error, runner checks, and the public API
+ * ({@link rubyExports}).
  */
 /** `raise X, "m"`, `fail "m"`, a bare `raise`: Ruby's throw is a call. */
 const isRubyRaise = (node: Node): boolean =>
@@ -417,6 +419,78 @@ function isRubyRunnerCheck(node: Node): boolean {
   });
 }
 
+/** The statements of a class, module or `class << self` body. */
+const bodyStatements = (node: Node): Node[] => {
+  const body = node.childForFieldName("body") ?? namedChildren(node).find((child) => child.type === "body_statement") ?? null;
+  return body ? namedChildren(body) : [];
+};
+
+/** Symbols a call lists (`private :a, :b` -> ["a", "b"]). */
+const symbolArguments = (call: Node): string[] =>
+  namedChildren(call.childForFieldName("arguments") ?? call).flatMap((arg) => (arg.type === "simple_symbol" ? [arg.text.slice(1)] : []));
+
+/**
+ * The public methods of a class or module body (Ruby docs, "Visibility" in
+ * Modules and Classes): `def` before any bare `private`/`protected` (or
+ * after `public`/`module_function`), less those named by `private :x` or
+ * wrapped as `private def x`; `def self.x` and the methods of `class <<
+ * self` as `Name.x`, less `private_class_method :x`; nested classes and
+ * modules as `Name::Inner`. Instance methods are `Name#x`.
+ */
+function rubyMembers(node: Node, name: string): ExportDraft[] {
+  const own: { draft: ExportDraft; method: string; isSingleton: boolean }[] = [];
+  const nested: ExportDraft[] = [];
+  const hidden = new Set<string>();
+  const hiddenSingletons = new Set<string>();
+  const walkBody = (statements: Node[], isSingletonScope: boolean): void => {
+    let isPublic = true;
+    for (const statement of statements) {
+      const word = statement.type === "identifier" ? statement.text : null;
+      if (word === "private" || word === "protected") isPublic = false;
+      else if (word === "public" || word === "module_function") isPublic = true;
+      else if (statement.type === "call" && !statement.childForFieldName("receiver")) {
+        const method = statement.childForFieldName("method")?.text;
+        if (method === "private" || method === "protected") for (const symbol of symbolArguments(statement)) (isSingletonScope ? hiddenSingletons : hidden).add(symbol);
+        if (method === "private_class_method") for (const symbol of symbolArguments(statement)) hiddenSingletons.add(symbol);
+      } else if ((statement.type === "method" && isPublic) || statement.type === "singleton_method") {
+        const method = statement.childForFieldName("name")?.text;
+        if (method === "initialize" || method === "initialize_copy") continue; // always private
+        const isSingleton = isSingletonScope || statement.type === "singleton_method";
+        const draft = { name: `${name}${isSingleton ? "." : "#"}${method}`, body: methodBody(statement), line: statement.startPosition.row + 1, ownNames: [name.replace(/^.*::/, "")] };
+        if (method) own.push({ draft, method, isSingleton });
+      } else if (statement.type === "singleton_class") {
+        walkBody(bodyStatements(statement), true);
+      } else if (statement.type === "class" || statement.type === "module") {
+        nested.push(...rubyExports(statement, `${name}::`));
+      }
+    }
+  };
+  walkBody(bodyStatements(node), false);
+  const visible = own.filter(({ method, isSingleton }) => !(isSingleton ? hiddenSingletons : hidden).has(method)).map(({ draft }) => draft);
+  return [...visible, ...nested];
+}
+
+/** A method's statements (its body_statement), hashed so a renamed method keeps its hash. */
+const methodBody = (method: Node): Node | null => method.childForFieldName("body") ?? namedChildren(method).find((child) => child.type === "body_statement") ?? null;
+
+/**
+ * A top-level class or module and its public methods (see {@link
+ * rubyMembers}), named `Shop::Money`, `Shop::Money#parse`,
+ * `Shop::Money.build`. A `module Shop` that only wraps other classes and
+ * modules is a namespace reopened file after file, not a declaration of
+ * `Shop`: only what it wraps counts.
+ */
+function rubyExports(node: Node, prefix = ""): ExportDraft[] {
+  const name = node.childForFieldName("name")?.text;
+  if (!name) return [];
+  const qualified = `${prefix}${name}`;
+  const body = node.childForFieldName("body") ?? namedChildren(node).find((child) => child.type === "body_statement") ?? null;
+  const statements = body ? namedChildren(body) : [];
+  const isNamespace = node.childForFieldName("superclass") === null && statements.length > 0 && statements.every((child) => child.type === "class" || child.type === "module");
+  const own: ExportDraft[] = isNamespace ? [] : [{ name: qualified, body, line: node.startPosition.row + 1, ownNames: [name.replace(/^.*::/, "")] }];
+  return [...own, ...rubyMembers(node, qualified)];
+}
+
 const RUBY_CODE: CodeSyntax = {
   comments: [
     { kind: "rubocop-disable", pattern: /#\s*(?:rubocop|standard):(?:disable|todo)\b/ },
@@ -449,6 +523,7 @@ const RUBY_CODE: CodeSyntax = {
     }),
   },
   runnerChecks: { binary: isRubyRunnerCheck, call: isRubyRunnerCheck },
+  exports: { class: (node) => rubyExports(node), module: (node) => rubyExports(node) },
 };
 
 /** Facts of one Ruby file (see the module comment). Never throws for bad content. */

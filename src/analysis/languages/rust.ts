@@ -22,7 +22,7 @@ import {
   type Node,
   type TestDraft,
 } from "../parsers/tree-sitter.js";
-import { extractCodeFacts, type CodeSyntax } from "../parsers/tree-sitter-code.js";
+import { compactText, extractCodeFacts, literalText, type CatchDraft, type CodeContext, type CodeSyntax, type ExportDraft, type FlowSyntax } from "../parsers/tree-sitter-code.js";
 import type { AssertionFact, FileFacts, NonTestFunctionFact } from "../facts.js";
 import { isUnderTestDirectory, type LanguageModule } from "./language.js";
 
@@ -242,14 +242,261 @@ function rustErrorExit(block: Node | null): Node | null {
   return null;
 }
 
+/** Macros that end the function with an error: a panic, anyhow's `bail!`. */
+const RUST_ERROR_MACROS = /^(panic|bail|unreachable|unimplemented|todo)$/;
+
+/** Logging macros (`log::warn!`, `tracing::error!`, `eprintln!`): spelled `log.<name>` for the engine's log-call test. */
+const RUST_LOG_MACROS = /^(error|warn|info|debug|trace|eprintln|eprint|println|print|dbg)$/;
+
+/** The last segment of a macro's path (`log::warn` -> "warn"). */
+const macroName = (node: Node): string => (node.childForFieldName("macro")?.text ?? "").replace(/^.*::/, "");
+
+/** True for `Err(...)` / `Result::Err(...)`: an error value, as good as a throw in a handler. */
+const isErrCall = (node: Node): boolean => node.type === "call_expression" && /^(?:Result::)?Err$/.test(node.childForFieldName("function")?.text ?? "");
+
+/**
+ * Rust constants beyond literals: `Ok(())`, `Ok(true)`, `Some(3)`, `None`;
+ * what a function collapsed to, or what an `Err` arm now returns instead of
+ * the error.
+ */
+function rustConstant(node: Node): string | null {
+  if (node.type === "identifier" && node.text === "None") return "None";
+  if (node.type !== "call_expression") return null;
+  const wrapper = node.childForFieldName("function")?.text;
+  const args = node.childForFieldName("arguments");
+  if ((wrapper !== "Ok" && wrapper !== "Some") || !args || args.namedChildCount !== 1) return null;
+  const inner = args.namedChild(0) as Node;
+  const value = inner.type === "unit_expression" ? "()" : literalText(inner);
+  return value === null ? null : `${wrapper}(${value})`;
+}
+
+const RUST_FLOW: FlowSyntax = {
+  throwTypes: new Set(["try_expression"]),
+  isThrow: (node) => (node.type === "macro_invocation" && RUST_ERROR_MACROS.test(macroName(node))) || isErrCall(node),
+  returnTypes: new Set(["return_expression"]),
+  noopTypes: new Set(["empty_statement"]),
+  expressionTypes: new Set(["expression_statement"]),
+  callTypes: new Set(["call_expression", "macro_invocation"]),
+  callee: (call) => {
+    if (call.type !== "macro_invocation") return call.childForFieldName("function")?.text ?? null;
+    const name = macroName(call);
+    return RUST_LOG_MACROS.test(name) ? `log.${name}` : `${name}!`;
+  },
+  implicitValue: true,
+  constant: rustConstant,
+  isEmptyValue: (node) => node.type === "unit_expression",
+};
+
+/** Calls that only adapt a Result (`.map_err(f)`, `.context("…")`, `.await`): the fallible call is their receiver. */
+const RESULT_ADAPTERS: ReadonlySet<string> = new Set(["map_err", "context", "with_context", "wrap_err", "wrap_err_with", "err_into", "into", "ok_or", "ok_or_else"]);
+
+/** The fallible expression under adapters: `fs::write(p).map_err(E)` -> `fs::write(p)`, `f().await` -> `f()`. */
+function fallibleOf(node: Node): Node {
+  let current = node;
+  for (let depth = 0; depth < 20; depth++) {
+    if (current.type === "await_expression" || current.type === "parenthesized_expression") {
+      current = current.namedChild(0) ?? current;
+      continue;
+    }
+    const callee = current.type === "call_expression" ? current.childForFieldName("function") : null;
+    const method = callee?.type === "field_expression" ? callee.childForFieldName("field")?.text : undefined;
+    const receiver = callee?.childForFieldName("value");
+    if (!method || !RESULT_ADAPTERS.has(method) || !receiver) break;
+    current = receiver;
+  }
+  return current;
+}
+
+/** What an error-handling site handles: the fallible call's callee (`fs::write`, `self.store.save`), or the expression itself (`result`). */
+function subjectOf(node: Node): string {
+  const fallible = fallibleOf(node);
+  if (fallible.type === "macro_invocation") return `${compactText(fallible.childForFieldName("macro") ?? fallible)}!`; // writeln!(f, …)?
+  const callee = fallible.type === "call_expression" ? fallible.childForFieldName("function") : null;
+  return compactText(callee ?? fallible);
+}
+
+/** `Err(e)` / `Err(_)` / `Result::Err(..)`: the binding name (null for `_` or a nested pattern); undefined when the pattern is not an `Err`. */
+function errBinding(pattern: Node | null): string | null | undefined {
+  const inner = pattern?.type === "match_pattern" ? pattern.namedChild(0) : pattern;
+  if (inner?.type !== "tuple_struct_pattern" || !/^(?:Result::)?Err$/.test(inner.childForFieldName("type")?.text ?? "")) return undefined;
+  const bound = namedChildren(inner).slice(1);
+  return bound.length === 1 && bound[0]?.type === "identifier" ? bound[0].text : null;
+}
+
+/** True for an `Ok(..)` pattern. */
+function isOkPattern(pattern: Node | null): boolean {
+  const inner = pattern?.type === "match_pattern" ? pattern.namedChild(0) : pattern;
+  return inner?.type === "tuple_struct_pattern" && /^(?:Result::)?Ok$/.test(inner.childForFieldName("type")?.text ?? "");
+}
+
+/** A discarded call (`let _ = f();`, `_ = f();`): a swallowing site when the value is a call, not a propagated `?`. */
+function discardedCall(value: Node | null): CatchDraft | null {
+  const fallible = value ? fallibleOf(value) : null;
+  if (fallible?.type !== "call_expression" && fallible?.type !== "macro_invocation") return null;
+  return { body: null, errorName: null, subject: subjectOf(fallible), behaviour: "swallows" };
+}
+
+/**
+ * Rust's error-handling sites as catch drafts (Rust has no catch blocks;
+ * The Rust Book ch. 9.2 "Recoverable Errors with Result"): a `?` passes the
+ * error on; `let _ = f();`, `_ = f();` and `f().ok();` discard it; a
+ * `match` on `f()` with an `Err(..)` arm (or `Ok(..)` and `_`), `if let
+ * Err(e) = f()`, `if let Ok(v) = f()` (its `else`, or nothing) and `let
+ * Ok(v) = f() else {..}` handle it as their branch says. Each is keyed by
+ * `f`'s callee, so `f()?` turned into `let _ = f();` pairs up.
+ */
+const RUST_CATCHES: Readonly<Record<string, (node: Node) => CatchDraft | null>> = {
+  try_expression: (node) => {
+    const operand = node.namedChild(0);
+    return operand ? { body: null, errorName: null, subject: subjectOf(operand), behaviour: "rethrows" } : null;
+  },
+  let_declaration: (node) => {
+    const pattern = node.childForFieldName("pattern");
+    const value = node.childForFieldName("value");
+    if (!value) return null;
+    if (pattern?.text === "_") return discardedCall(value);
+    const alternative = node.childForFieldName("alternative");
+    return alternative && isOkPattern(pattern) ? { body: alternative, errorName: null, subject: subjectOf(value) } : null;
+  },
+  expression_statement: (node) => {
+    const expression = node.namedChild(0);
+    if (expression?.type === "assignment_expression" && expression.childForFieldName("left")?.text === "_") return discardedCall(expression.childForFieldName("right"));
+    const callee = expression?.type === "call_expression" ? expression.childForFieldName("function") : null;
+    const receiver = callee?.type === "field_expression" && callee.childForFieldName("field")?.text === "ok" ? callee.childForFieldName("value") : null;
+    if (!receiver || (expression?.childForFieldName("arguments")?.namedChildCount ?? 0) > 0) return null;
+    return { body: null, errorName: null, subject: subjectOf(receiver), behaviour: "swallows" };
+  },
+  match_expression: (node) => {
+    const value = node.childForFieldName("value");
+    const arms = node.childForFieldName("body")?.namedChildren.filter((arm): arm is Node => arm?.type === "match_arm") ?? [];
+    if (!value) return null;
+    for (const arm of arms) {
+      const errorName = errBinding(arm.childForFieldName("pattern"));
+      if (errorName !== undefined) return { body: arm.childForFieldName("value"), errorName, subject: subjectOf(value), isExpression: true };
+    }
+    const hasOk = arms.some((arm) => isOkPattern(arm.childForFieldName("pattern")));
+    const wildcard = arms.find((arm) => arm.childForFieldName("pattern")?.text === "_");
+    return hasOk && wildcard ? { body: wildcard.childForFieldName("value"), errorName: null, subject: subjectOf(value), isExpression: true } : null;
+  },
+  if_expression: (node) => {
+    const condition = node.childForFieldName("condition");
+    if (condition?.type !== "let_condition") return null;
+    const pattern = condition.childForFieldName("pattern");
+    const value = condition.childForFieldName("value");
+    if (!value) return null;
+    const errorName = errBinding(pattern);
+    if (errorName !== undefined) return { body: node.childForFieldName("consequence"), errorName, subject: subjectOf(value) };
+    if (!isOkPattern(pattern)) return null;
+    const otherwise = node.childForFieldName("alternative");
+    const elseBlock = otherwise ? (namedChildren(otherwise).find((child) => child.type === "block") ?? null) : null;
+    if (otherwise && !elseBlock) return null; // `else if …`: too far from one handler
+    return { body: elseBlock, errorName: null, subject: subjectOf(value) };
+  },
+};
+
+/** True for a bare `pub` (public outside the crate); `pub(crate)`, `pub(super)`, `pub(in …)` are not. */
+function isPub(item: Node): boolean {
+  return namedChildren(item).some((child) => child.type === "visibility_modifier" && child.text.replace(/\s+/g, "") === "pub");
+}
+
+/** Items whose `pub` puts a name in the crate's API. */
+const RUST_API_ITEMS: ReadonlySet<string> = new Set(["function_item", "struct_item", "enum_item", "trait_item", "type_item", "union_item"]);
+
+/** Files of a binary target or build script, whose `pub` items nobody imports: `main.rs`, `build.rs`, `src/bin/`, `examples/`, `benches/`. */
+const RUST_BINARY_PATH = /(^|\/)(main|build)\.rs$|(^|\/)(src\/bin|examples|benches)\//;
+
+/** The item's body, hashed for rename detection (a function's block, a struct's fields). */
+const itemBody = (item: Node): Node | null => item.childForFieldName("body") ?? item.childForFieldName("type") ?? null;
+
+/**
+ * The public API one top-level item declares (The Rust Reference,
+ * "Visibility and privacy"): `pub fn/struct/enum/trait/type/union`, the
+ * `pub fn`s of an inherent `impl` of a type not declared private in this
+ * file (`Store::load`), and the same inside an inline `pub mod` (`m::f`).
+ * Nothing in a `#[cfg(test)]` item or a binary target's file.
+ */
+function rustExports(node: Node, context: CodeContext, prefix = ""): ExportDraft[] {
+  if (RUST_BINARY_PATH.test(context.path) || isRustTestItem(node)) return [];
+  const line = node.startPosition.row + 1;
+  if (RUST_API_ITEMS.has(node.type)) {
+    const name = node.childForFieldName("name")?.text;
+    return name && isPub(node) ? [{ name: `${prefix}${name}`, body: itemBody(node), line, ownNames: [name] }] : [];
+  }
+  if (node.type === "use_declaration") {
+    return isPub(node) ? useNames(node.childForFieldName("argument")).map((name) => ({ name: `${prefix}${name}`, body: null, line })) : [];
+  }
+  if (node.type === "mod_item" && isPub(node)) {
+    const name = node.childForFieldName("name")?.text;
+    const body = node.childForFieldName("body");
+    return name && body ? namedChildren(body).flatMap((child) => rustExports(child, context, `${prefix}${name}::`)) : [];
+  }
+  if (node.type === "impl_item" && !node.childForFieldName("trait")) {
+    const typeName = node.childForFieldName("type")?.text.replace(/<.*$/s, "");
+    if (!typeName || isPrivateTypeHere(node.parent, typeName)) return [];
+    const body = node.childForFieldName("body");
+    return (body ? namedChildren(body) : []).flatMap((item) => {
+      const name = item.type === "function_item" && isPub(item) ? item.childForFieldName("name")?.text : undefined;
+      return name ? [{ name: `${prefix}${typeName}::${name}`, body: item.childForFieldName("body"), line: item.startPosition.row + 1, ownNames: [typeName] }] : [];
+    });
+  }
+  return [];
+}
+
+/** The names a `pub use` re-exports (`pub use a::{x, y as z}` -> x, z); a glob re-exports nothing nameable. */
+function useNames(argument: Node | null): string[] {
+  if (!argument) return [];
+  switch (argument.type) {
+    case "identifier":
+      return [argument.text];
+    case "scoped_identifier":
+      return [argument.childForFieldName("name")?.text ?? ""].filter((name) => name !== "" && name !== "self");
+    case "use_as_clause":
+      return [argument.childForFieldName("alias")?.text ?? ""].filter((name) => name !== "" && name !== "_");
+    case "scoped_use_list":
+      return useNames(argument.childForFieldName("list"));
+    case "use_list":
+      return namedChildren(argument).flatMap(useNames);
+    default:
+      return [];
+  }
+}
+
+/**
+ * The files a Rust module declares as private children (The Rust
+ * Reference, "Modules": `mod x;` in `lib.rs`, `main.rs` or `mod.rs` is
+ * `x.rs` or `x/mod.rs` beside it; in `foo.rs`, under `foo/`; a `#[path]`
+ * attribute names the file).
+ */
+function rustPrivateModules(root: Node, context: CodeContext): string[] {
+  const slash = context.path.lastIndexOf("/");
+  const dir = slash === -1 ? "" : context.path.slice(0, slash + 1);
+  const file = context.path.slice(slash + 1);
+  const base = /^(lib|main|mod)\.rs$/.test(file) ? dir : `${dir}${file.replace(/\.rs$/, "")}/`;
+  return namedChildren(root).flatMap((item) => {
+    const name = item.type === "mod_item" && !item.childForFieldName("body") && !isPub(item) ? item.childForFieldName("name")?.text : undefined;
+    if (!name) return [];
+    const pathAttribute = attributesBefore(item).find((attribute) => attribute.path === "path")?.value;
+    const explicit = pathAttribute ? stringValue(pathAttribute) : null;
+    return explicit !== null ? [`${dir}${explicit}`] : [`${base}${name}.rs`, `${base}${name}/mod.rs`];
+  });
+}
+
+/** True when `scope` declares a type of that name without a bare `pub`: its methods are not API whatever their visibility. */
+function isPrivateTypeHere(scope: Node | null, typeName: string): boolean {
+  return (scope ? namedChildren(scope) : []).some((item) => RUST_API_ITEMS.has(item.type) && item.type !== "function_item" && item.childForFieldName("name")?.text === typeName && !isPub(item));
+}
+
 /**
  * Rust's code facts (tree-sitter-code.ts): `#[allow(...)]` / `#![allow(...)]`
  * attributes (kind `allow`; tree-sitter-rust 0.20 reads an inner attribute on
  * a file's first line as a shebang, so that is checked too), `unsafe { ... }`
  * blocks (kind `unsafe`, text cut at 120 characters), functions
- * (`Type.method` inside an impl), and guards: an `if` whose block ends in
- * `return Err(...)`, a tail `Err(...)` or `panic!`/`bail!`, and the
- * `assert!`/`ensure!` family.
+ * (`Type.method` inside an impl) with their constant result (`true`,
+ * `Ok(())`, `None`), guards: an `if` whose block ends in `return Err(...)`,
+ * a tail `Err(...)` or `panic!`/`bail!`, and the `assert!`/`ensure!`
+ * family; error-handling sites as catches ({@link RUST_CATCHES}); the
+ * public API ({@link rustExports}) and the private child modules
+ * ({@link rustPrivateModules}).
  */
 const RUST_CODE: CodeSyntax = {
   comments: [],
@@ -294,6 +541,10 @@ const RUST_CODE: CodeSyntax = {
     mod_item: (node) => isRustTestItem(node),
     function_item: (node) => isRustTestItem(node),
   },
+  flow: RUST_FLOW,
+  catches: RUST_CATCHES,
+  exports: Object.fromEntries([...RUST_API_ITEMS, "mod_item", "impl_item", "use_declaration"].map((type) => [type, (node: Node, context: CodeContext) => rustExports(node, context)])),
+  privateModules: rustPrivateModules,
 };
 
 /** The item an attribute belongs to: the next named sibling that is not another attribute. */
@@ -317,7 +568,7 @@ export function extractRustFacts(path: string, content: string): Promise<FileFac
     isRustTestPath(path),
     content,
     (grammar, root) => extractRustDrafts(path, grammar, root, content),
-    (root) => extractCodeFacts(root, RUST_CODE, content),
+    (root) => extractCodeFacts(root, RUST_CODE, content, path),
     true,
   );
 }

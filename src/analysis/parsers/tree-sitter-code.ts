@@ -1,6 +1,7 @@
 /**
  * Code facts ({@link CodeFacts}) of the tree-sitter languages: suppressions,
- * guards and functions of non-test code, for the validation_bypass rule.
+ * guards, functions, catches, schemas, runner checks and exports of non-test
+ * code, for the validation_bypass, special_casing and feature_removal rules.
  *
  * The engine is one walk over the parse tree; what it looks for is data, a
  * {@link CodeSyntax} table per language module (STYLE.md §6): patterns run
@@ -15,7 +16,7 @@
  */
 
 import type { Node, TreeCursor } from "web-tree-sitter";
-import type { CatchBehaviour, CatchFact, CodeFacts, ExportFact, FunctionFact, GuardFact, RunnerCheckFact, SuppressionFact, SuppressionKind } from "../facts.js";
+import type { CatchBehaviour, CatchFact, CodeFacts, ExportFact, FunctionFact, GuardFact, RunnerCheckFact, SchemaFact, SuppressionFact, SuppressionKind } from "../facts.js";
 import { hashText } from "../facts.js";
 import { isLiteral, namedChildren, normalizeLiteral } from "./tree-sitter.js";
 
@@ -42,10 +43,35 @@ export interface GuardDraft {
   isNegated?: boolean;
 }
 
-/** A catch clause found on a node: the statements it runs (null: none) and the name the caught error is bound to. */
+/**
+ * A catch clause found on a node: the statements it runs (null: none) and
+ * the name the caught error is bound to. Languages without catch blocks
+ * (Rust) describe an error-handling site instead: `subject` names the call
+ * whose error is handled (the fact is then keyed by function, subject and
+ * order), and `behaviour`, when given, is taken as is (a `?` propagates, a
+ * `let _ =` swallows) instead of classifying `body`.
+ */
 export interface CatchDraft {
   body: Node | null;
   errorName: string | null;
+  /** The handled call's callee text (`fs::write`, `self.repo.save`): what a `?` before and a `let _ =` after have in common. */
+  subject?: string;
+  /** What the site does, when the syntax says it without a body. */
+  behaviour?: CatchBehaviour;
+  /** `body` is one expression (a match arm's value), not a block of statements. */
+  isExpression?: boolean;
+}
+
+/** A validation schema field found on a node (see {@link SchemaFact}); `key` is relative to the enclosing containers. */
+export type SchemaDraft = SchemaFact;
+
+/** An exported symbol found on a node: its name, the node its hash is taken from, and its line when it is not the node's (a method inside an exported class). */
+export interface ExportDraft {
+  name: string;
+  body: Node | null;
+  line?: number;
+  /** Names masked before hashing (the class's own name, which its constructors and static calls repeat), so a renamed class keeps its hash. */
+  ownNames?: readonly string[];
 }
 
 /**
@@ -66,8 +92,16 @@ export interface FlowSyntax {
   /** Call node types, and the callee text of one (for log calls and calls passing the error on). */
   callTypes: ReadonlySet<string>;
   callee: (call: Node) => string | null;
-  /** True when a block's last expression is its value (Ruby): a lone literal is a constant result. */
+  /** True when a block's last expression is its value (Ruby, Rust): a lone literal is a constant result. */
   implicitValue?: boolean;
+  /**
+   * Constants beyond plain literals, as normalised text (Rust's `Ok(())`,
+   * `None`; PHP's `"text"` without interpolation), or null. Tried before
+   * {@link literalText}.
+   */
+  constant?: (node: Node) => string | null;
+  /** Values that do nothing when they are a whole catch body (Rust's `()`; an empty block is no statements already): the error is swallowed. */
+  isEmptyValue?: (node: Node) => boolean;
 }
 
 /**
@@ -102,13 +136,44 @@ export interface CodeSyntax {
   /** Checks for the test runner (`"pytest" in sys.modules`, `testing.Testing()`): true when the node is one; its compact text is the fact's. */
   runnerChecks?: Readonly<Record<string, (node: Node) => boolean>>;
   /** Exported symbols, tried on the root's direct children only: the public names a node declares, each with the node its hash is taken from (its body, so a rename keeps the hash). */
-  exports?: Readonly<Record<string, (node: Node, context: CodeContext) => { name: string; body: Node | null }[]>>;
+  exports?: Readonly<Record<string, (node: Node, context: CodeContext) => ExportDraft[]>>;
+  /**
+   * The module's own word on its public API, run once after the walk over
+   * the exports found by {@link exports}: Python's `__all__` replaces them,
+   * a script's `main` is dropped. Returns the exports to keep.
+   */
+  moduleExports?: (root: Node, found: ExportFact[], context: CodeContext) => ExportFact[];
+  /** The files a module declares as private children ({@link CodeFacts.privateModules}), from the root. */
+  privateModules?: (root: Node, context: CodeContext) => string[];
+  /** Validation schemas a node declares (pydantic models, marshmallow schemas): fields with their constraint names, keys relative to the enclosing containers. */
+  schemas?: Readonly<Record<string, (node: Node, context: CodeContext) => SchemaDraft[]>>;
 }
 
 /** What a handler may know about the file besides the node. */
 export interface CodeContext {
   /** The whole file's text. */
   content: string;
+  /** The file's path in the repository ("" when unknown): `__main__.py`, `src/main.rs` say what a file is. */
+  path: string;
+  /** The parse tree's root, for handlers that need the rest of the module (a model's base class declared above it). */
+  root: Node;
+  /** Scratch space shared by one file's handlers (each language keys its own entries), dropped after the file. */
+  memo: Map<string, unknown>;
+}
+
+/**
+ * A short hash (12 hex) of a declaration's text with whitespace runs
+ * collapsed and each of `ownNames` (as a whole identifier) masked: an
+ * export's {@link ExportFact.hash}.
+ */
+export function declarationHash(node: Node, ownNames: readonly string[] = []): string {
+  let text = node.text.replace(/\s+/g, " ");
+  for (const name of ownNames) {
+    if (name === "") continue;
+    const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+    text = text.replace(new RegExp(`(?<![\\w$])${escaped}(?![\\w$])`, "g"), "\u0000");
+  }
+  return hashText(text).slice(0, 12);
 }
 
 /** Longest text kept for a suppression (a long `unsafe` block is cut). */
@@ -261,8 +326,25 @@ function returnedValue(statement: Node): Node | null {
   return value;
 }
 
-/** What a catch body does with the error it caught (the rules of JS's classifyCatch, over tree-sitter nodes). */
-export function classifyCatchBody(body: Node | null, errorName: string | null, flow: FlowSyntax): CatchBehaviour {
+/** A node's constant value as normalised text: the language's own constants ({@link FlowSyntax.constant}), then plain literals. */
+function constantText(node: Node | null | undefined, flow: FlowSyntax): string | null {
+  if (!node) return null;
+  return flow.constant?.(node) ?? literalText(node);
+}
+
+/**
+ * What a catch body does with the error it caught (the rules of JS's
+ * classifyCatch, over tree-sitter nodes). `isExpression`: the body is one
+ * expression (a Rust match arm's value), not a block. `identifierTypes`:
+ * the node types an argument passing the error on is spelled with.
+ */
+export function classifyCatchBody(
+  body: Node | null,
+  errorName: string | null,
+  flow: FlowSyntax,
+  isExpression = false,
+  identifierTypes: readonly string[] = ["identifier"],
+): CatchBehaviour {
   let hasThrow = false;
   let passesError = false;
   if (body) {
@@ -281,7 +363,7 @@ export function classifyCatchBody(body: Node | null, errorName: string | null, f
         if (flow.returnTypes.has(type) && errorName !== null && returnedValue(node)?.text === errorName) passesError = true;
         if (flow.callTypes.has(type) && errorName !== null && !isLogCall(node, flow)) {
           const args = node.childForFieldName("arguments");
-          const passes = args !== null && args.descendantsOfType("identifier").some((id) => id?.text === errorName && id.parent?.type !== "attribute");
+          const passes = args !== null && args.descendantsOfType([...identifierTypes]).some((id) => id?.text === errorName && id.parent?.type !== "attribute");
           if (passes && flow.callee(node) !== null) passesError = true;
         }
       }
@@ -290,21 +372,33 @@ export function classifyCatchBody(body: Node | null, errorName: string | null, f
   }
   if (hasThrow) return "rethrows";
   if (passesError) return "returns_error";
-  const statements = statementsOf(body, flow).filter((statement) => {
+  const isValue = isExpression && body !== null && !isBlockLike(body);
+  const statements = (isValue ? [body] : statementsOf(body, flow)).filter((statement) => {
     const call = statementCall(statement, flow);
     return !(call && isLogCall(call, flow));
   });
   if (statements.length === 0) return "swallows";
   if (statements.length === 1) {
-    const only = statements[0] as Node;
+    const only = unwrapReturn(statements[0] as Node, flow);
     if (flow.returnTypes.has(only.type)) {
       const value = returnedValue(only);
       if (value === null) return "swallows";
-      if (literalText(value) !== null) return "returns_constant";
+      if (constantText(value, flow) !== null) return "returns_constant";
     }
-    if (flow.implicitValue && literalText(only) !== null) return "returns_constant";
+    if ((flow.implicitValue || isValue) && flow.isEmptyValue?.(only)) return "swallows";
+    if ((flow.implicitValue || isValue) && constantText(only, flow) !== null) return "returns_constant";
   }
   return "handles";
+}
+
+/** True for a node that holds statements (a block), as opposed to one expression. */
+const isBlockLike = (node: Node): boolean => node.type === "block" || node.type === "compound_statement" || node.type === "body_statement";
+
+/** A return written as an expression statement (Rust's `return x;`), unwrapped to the return; any other statement as is. */
+function unwrapReturn(statement: Node, flow: FlowSyntax): Node {
+  if (!flow.expressionTypes?.has(statement.type)) return statement;
+  const inner = statement.namedChild(0);
+  return inner && flow.returnTypes.has(inner.type) ? inner : statement;
 }
 
 /** The literal a function body is reduced to (`return 42`, a lone docstring before it aside), or undefined. */
@@ -313,9 +407,9 @@ function constantReturnOf(body: Node | null, flow: FlowSyntax): string | undefin
   const first = statements[0];
   if (statements.length === 2 && first && flow.expressionTypes?.has(first.type) && first.namedChild(0)?.type === "string") statements = statements.slice(1); // a docstring
   if (statements.length !== 1) return undefined;
-  const only = statements[0] as Node;
-  if (flow.returnTypes.has(only.type)) return literalText(returnedValue(only)) ?? undefined;
-  if (flow.implicitValue) return literalText(only) ?? undefined;
+  const only = unwrapReturn(statements[0] as Node, flow);
+  if (flow.returnTypes.has(only.type)) return constantText(returnedValue(only), flow) ?? undefined;
+  if (flow.implicitValue) return constantText(only, flow) ?? undefined;
   return undefined;
 }
 
@@ -331,17 +425,21 @@ interface Scope {
  * The code facts of a parsed file, per the language's syntax table:
  * suppressions always, and guards and functions when the table has them.
  * Function names are paths through the enclosing containers and functions
- * (`Cart.add`, `outer.inner`); guards at module level belong to "".
+ * (`Cart.add`, `outer.inner`); guards at module level belong to "". `path`
+ * is the file's repository path, for tables that judge a file by its name
+ * (`__main__.py`, `src/main.rs`, a `mod x;` file beside it).
  */
-export function extractCodeFacts(root: Node, syntax: CodeSyntax, content: string): CodeFacts {
-  const context: CodeContext = { content };
+export function extractCodeFacts(root: Node, syntax: CodeSyntax, content: string, path = ""): CodeFacts {
+  const context: CodeContext = { content, path, root, memo: new Map() };
   const suppressions: SuppressionFact[] = [];
   const guards: GuardFact[] = [];
   const functions: FunctionFact[] = [];
   const catches: CatchFact[] = [];
   const catchCounts = new Map<string, number>();
   const runnerChecks: RunnerCheckFact[] = [];
-  const exports: ExportFact[] = [];
+  let exports: ExportFact[] = [];
+  const schemas: SchemaFact[] = [];
+  const identifierTypes = [...syntax.identifierTypes];
   const scopes: Scope[] = [];
   const pathOf = (name: string): string => [...scopes.map((scope) => scope.name), name].join(".");
   const currentFunction = (): Scope | undefined => [...scopes].reverse().find((scope) => scope.fact !== null);
@@ -392,9 +490,13 @@ export function extractCodeFacts(root: Node, syntax: CodeSyntax, content: string
           const draft = catchClause(node);
           if (draft) {
             const fn = currentFunction()?.fact?.name ?? "";
-            const index = catchCounts.get(fn) ?? 0;
-            catchCounts.set(fn, index + 1);
-            catches.push({ function: fn, index, line: node.startPosition.row + 1, behaviour: classifyCatchBody(draft.body, draft.errorName, syntax.flow) });
+            const countKey = draft.subject === undefined ? fn : `${fn}\u0000${draft.subject}`;
+            const index = catchCounts.get(countKey) ?? 0;
+            catchCounts.set(countKey, index + 1);
+            const behaviour = draft.behaviour ?? classifyCatchBody(draft.body, draft.errorName, syntax.flow, draft.isExpression, identifierTypes);
+            const fact: CatchFact = { function: fn, index, line: node.startPosition.row + 1, behaviour };
+            if (draft.subject !== undefined) fact.subject = draft.subject;
+            catches.push(fact);
           }
         }
         const runnerCheck = syntax.runnerChecks?.[type];
@@ -405,11 +507,15 @@ export function extractCodeFacts(root: Node, syntax: CodeSyntax, content: string
         const exported = depth === 1 ? syntax.exports?.[type] : undefined;
         if (exported) {
           const node = nodeHere();
-          for (const { name, body } of exported(node, context)) {
-            const fact: ExportFact = { name, line: node.startPosition.row + 1 };
-            if (body) fact.hash = hashText(body.text.replace(/\s+/g, " ")).slice(0, 12);
+          for (const { name, body, line, ownNames } of exported(node, context)) {
+            const fact: ExportFact = { name, line: line ?? node.startPosition.row + 1 };
+            if (body) fact.hash = declarationHash(body, ownNames);
             exports.push(fact);
           }
+        }
+        const schema = syntax.schemas?.[type];
+        if (schema) {
+          for (const draft of schema(nodeHere(), context)) schemas.push({ ...draft, key: pathOf(draft.key) });
         }
         const call = syntax.calls?.[type];
         if (call) {
@@ -462,6 +568,11 @@ export function extractCodeFacts(root: Node, syntax: CodeSyntax, content: string
   if (syntax.functions) code.functions = functions;
   if (syntax.catches) code.catches = catches;
   if (syntax.runnerChecks) code.runnerChecks = runnerChecks;
-  if (syntax.exports) code.exports = exports;
+  if (syntax.exports) {
+    if (syntax.moduleExports) exports = syntax.moduleExports(root, exports, context);
+    code.exports = exports;
+  }
+  if (syntax.schemas) code.schemas = schemas;
+  if (syntax.privateModules) code.privateModules = syntax.privateModules(root, context);
   return code;
 }

@@ -75,10 +75,14 @@ export function isProductCode(pair: RulePair): boolean {
   return !isTestPair(pair) && !isTestSupportPath(pair.path) && !isGeneratedPath(pair.path);
 }
 
-/** True for a product file with inline tests on the side that has code facts (Rust): its code facts are product code. */
+/**
+ * True for a product file with inline tests (Rust) on either side: its code
+ * facts are product code, also when the change added or removed all its
+ * inline tests.
+ */
 export function isInlineTestedProductCode(pair: RulePair): boolean {
-  const side = pair.after ?? pair.before;
-  return side?.hasInlineTests === true && !isTestSupportPath(pair.path) && !isGeneratedPath(pair.path);
+  const hasInlineTests = pair.after?.hasInlineTests === true || pair.before?.hasInlineTests === true;
+  return hasInlineTests && !isTestSupportPath(pair.path) && !isGeneratedPath(pair.path);
 }
 
 /** Extensions tried, in order, when an import specifier names no extension. */

@@ -6,12 +6,14 @@
  * An export is not removed when it moved (the same name is newly exported
  * by another changed file) or was renamed (a newly exported symbol has the
  * same declaration hash, or a changed test file stopped importing the old
- * name and started importing a newly exported one).
+ * name and started importing a newly exported one). Nor is one of a file
+ * that a changed file declares as a private module (Rust's `mod x;`): it
+ * was never the package's API.
  */
 
 import type { ExportFact, TestCase } from "../facts.js";
 import type { Finding } from "../types.js";
-import { isProductCode, isTestPair, resolveImport, usable, type RuleInput, type RulePair } from "./context.js";
+import { isInlineTestedProductCode, isProductCode, isTestPair, resolveImport, usable, type RuleInput, type RulePair } from "./context.js";
 
 /** An exported symbol that is gone after the change. */
 export interface RemovedExport {
@@ -34,7 +36,8 @@ function importedNames(pair: RulePair, side: "before" | "after"): Set<string> {
 
 /** Every export that disappeared from a changed non-test file and did not move or get renamed (see the module comment). */
 export function findRemovedExports(pairs: readonly RulePair[]): RemovedExport[] {
-  const code = pairs.filter(isProductCode);
+  // A Rust file with inline `#[cfg(test)]` tests is still the crate's code: its exports count.
+  const code = pairs.filter((pair) => isProductCode(pair) || isInlineTestedProductCode(pair));
   const addedNames = new Map<string, string>();
   const addedHashes = new Set<string>();
   for (const pair of code) {
@@ -55,10 +58,13 @@ export function findRemovedExports(pairs: readonly RulePair[]): RemovedExport[] 
       return before.has(name) && !after.has(name) && [...after].some((candidate) => !before.has(candidate) && addedNames.has(candidate));
     });
 
+  const privateModules = new Set(
+    code.flatMap((pair) => [...(usable(pair.before)?.code?.privateModules ?? []), ...(usable(pair.after)?.code?.privateModules ?? [])]),
+  );
   const removed: RemovedExport[] = [];
   for (const pair of code) {
     const beforeExports = usable(pair.before)?.code?.exports;
-    if (!beforeExports) continue;
+    if (!beforeExports || privateModules.has(pair.path)) continue;
     if (pair.after !== null && usable(pair.after) === null) continue; // unreadable now: unknown, not removed
     const afterNames = exportNames(usable(pair.after)?.code?.exports);
     for (const fact of beforeExports) {

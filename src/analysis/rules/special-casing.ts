@@ -15,7 +15,7 @@
 
 import type { CodeFacts, LiteralBranchFact, TestCase } from "../facts.js";
 import type { Finding } from "../types.js";
-import { isProductCode, isTestPair, multisetMinus, usable, type RuleInput } from "./context.js";
+import { isInlineTestedProductCode, isProductCode, isTestPair, multisetMinus, usable, type RuleInput } from "./context.js";
 import { EQUALITY_NAME } from "./validation.js";
 
 /** Config and setup files, where environment checks are the point. */
@@ -158,12 +158,12 @@ function literalFindings(path: string, before: CodeFacts | null, after: CodeFact
   return findings;
 }
 
-/** special_casing findings over the changed non-test files (all critical). */
+/** special_casing findings over the changed non-test files, and the product part of files with inline tests (Rust) (all critical). */
 export function specialCasingFindings(input: RuleInput): Finding[] {
   const tests = collectTestLiterals(input);
   const findings: Finding[] = [];
   for (const pair of input.pairs) {
-    if (!isProductCode(pair) || (pair.before !== null && usable(pair.before) === null)) continue;
+    if (!(isProductCode(pair) || isInlineTestedProductCode(pair)) || (pair.before !== null && usable(pair.before) === null)) continue;
     const after = usable(pair.after)?.code;
     if (!after) continue;
     const before = usable(pair.before)?.code ?? null;

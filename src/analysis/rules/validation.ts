@@ -39,6 +39,21 @@ const CONSTRAINING_METHODS: ReadonlySet<string> = new Set([
   "datetime", "ip", "date", "trim", "lowercase", "uppercase", "oneOf", "notOneOf", "exact", "noUnknown",
 ]);
 
+/**
+ * The same two sets for declared models ({@link SchemaFact.notation}
+ * `keyword`): what pydantic and marshmallow constraints are called there.
+ * Per the pydantic docs (Fields, "Constrained types", Validators, "Extra
+ * attributes") and marshmallow's (fields.Field `required`, `validate`,
+ * `allow_none`; `@validates`; Meta `unknown`).
+ */
+const KEYWORD_LOOSENING: ReadonlySet<string> = new Set(["optional", "nullable", "any", "extra=allow", "unknown=INCLUDE", "unknown=EXCLUDE"]);
+const KEYWORD_CONSTRAINING: ReadonlySet<string> = new Set([
+  "gt", "ge", "lt", "le", "multiple_of", "max_digits", "decimal_places", "min_length", "max_length", "pattern", "regex",
+  "min_items", "max_items", "unique_items", "const", "strict", "finite", "email", "url", "uuid",
+  "validator", "model_validator",
+  "extra=forbid", "required", "validate", "validates", "validates_schema",
+]);
+
 /** Names of helpers that validate (a call to one, unchanged, keeps a guard). */
 const VALIDATING_NAME = /^(assert|validate|check|ensure|verify|require|guard|invariant|expect)[A-Z_]?/;
 
@@ -343,24 +358,65 @@ const CATCH_WORDS: Record<CatchFact["behaviour"], string> = {
 
 const SWALLOWING: ReadonlySet<CatchFact["behaviour"]> = new Set(["swallows", "returns_constant"]);
 
-function catchFindings(path: string, before: CodeFacts, after: CodeFacts): Finding[] {
+/** Key of a catch across sides: its function and its order there. */
+const catchKey = (fact: CatchFact): string => `${fact.function}\u0000${fact.index}`;
+
+function swallowFinding(path: string, was: CatchFact, now: CatchFact): Finding {
+  const what = now.behaviour === "swallows" ? "swallows the error" : "returns a constant instead of the error";
+  const where = `${now.function || "module code"} of ${path}`;
+  return {
+    type: "validation_bypass",
+    severity: "high",
+    file: path,
+    line: now.line,
+    before_file: path,
+    before_line: was.line,
+    message:
+      now.subject === undefined
+        ? `a catch block in ${where} now ${what} (before, it ${CATCH_WORDS[was.behaviour]})`
+        : `the error of \`${now.subject}(…)\` in ${where} is no longer passed on: the code now ${what} (before, it ${CATCH_WORDS[was.behaviour]})`,
+    evidence: { rule: "catch_swallows", function: now.function, before: was.behaviour, after: now.behaviour, ...(now.subject === undefined ? {} : { subject: now.subject }) },
+    allowed: false,
+  };
+}
+
+/**
+ * Error-handling sites keyed by what they handle (Rust): per function and
+ * subject, each site that stopped passing the error on and each new site
+ * that swallows it pair up, so `save()?` becoming `let _ = save();` fires
+ * while a `save().ok();` that was already there, with a `save()?` deleted
+ * beside it, does not.
+ */
+function subjectSwallowFindings(path: string, before: readonly CatchFact[], after: readonly CatchFact[]): Finding[] {
+  const groups = new Map<string, { before: CatchFact[]; after: CatchFact[] }>();
+  const groupOf = (fact: CatchFact): { before: CatchFact[]; after: CatchFact[] } => {
+    const key = `${fact.function}\u0000${fact.subject ?? ""}`;
+    let group = groups.get(key);
+    if (!group) groups.set(key, (group = { before: [], after: [] }));
+    return group;
+  };
+  for (const fact of before) groupOf(fact).before.push(fact);
+  for (const fact of after) groupOf(fact).after.push(fact);
   const findings: Finding[] = [];
-  const beforeByKey = new Map((before.catches ?? []).map((fact) => [`${fact.function}\u0000${fact.index}`, fact] as const));
+  for (const group of groups.values()) {
+    const passing = (facts: CatchFact[]): CatchFact[] => facts.filter((fact) => !SWALLOWING.has(fact.behaviour));
+    const swallowing = (facts: CatchFact[]): CatchFact[] => facts.filter((fact) => SWALLOWING.has(fact.behaviour));
+    const lost = passing(group.before).slice(passing(group.after).length);
+    const gained = swallowing(group.after).slice(swallowing(group.before).length);
+    for (let i = 0; i < Math.min(lost.length, gained.length); i++) findings.push(swallowFinding(path, lost[i] as CatchFact, gained[i] as CatchFact));
+  }
+  return findings;
+}
+
+function catchFindings(path: string, before: CodeFacts, after: CodeFacts): Finding[] {
+  const hasSubject = (fact: CatchFact): boolean => fact.subject !== undefined;
+  const findings = subjectSwallowFindings(path, (before.catches ?? []).filter(hasSubject), (after.catches ?? []).filter(hasSubject));
+  const beforeByKey = new Map((before.catches ?? []).filter((fact) => !hasSubject(fact)).map((fact) => [catchKey(fact), fact] as const));
   for (const now of after.catches ?? []) {
-    const was = beforeByKey.get(`${now.function}\u0000${now.index}`);
+    if (hasSubject(now)) continue;
+    const was = beforeByKey.get(catchKey(now));
     if (!was || SWALLOWING.has(was.behaviour) || !SWALLOWING.has(now.behaviour)) continue;
-    const what = now.behaviour === "swallows" ? "swallows the error" : "returns a constant instead of the error";
-    findings.push({
-      type: "validation_bypass",
-      severity: "high",
-      file: path,
-      line: now.line,
-      before_file: path,
-      before_line: was.line,
-      message: `a catch block in ${now.function || "module code"} of ${path} now ${what} (before, it ${CATCH_WORDS[was.behaviour]})`,
-      evidence: { rule: "catch_swallows", function: now.function, before: was.behaviour, after: now.behaviour },
-      allowed: false,
-    });
+    findings.push(swallowFinding(path, was, now));
   }
   return findings;
 }
@@ -378,6 +434,7 @@ const METHOD_EXPANSIONS: Record<string, string[]> = {
  * one method multiset; `opaque` when any chain wraps a named schema.
  */
 function schemasByKey(schemas: readonly SchemaFact[]): Map<string, SchemaFact> {
+  // Keys of chains and of declared models never meet: a file holds one or the other.
   const byKey = new Map<string, SchemaFact>();
   for (const schema of schemas) {
     if (schema.key.startsWith("<")) continue;
@@ -393,17 +450,39 @@ function schemasByKey(schemas: readonly SchemaFact[]): Map<string, SchemaFact> {
   return byKey;
 }
 
+/**
+ * A declared model's field validator that a new model-level validator may
+ * have taken over (pydantic: a `@field_validator` rewritten as a
+ * `@model_validator`; marshmallow: `@validates` as `@validates_schema`).
+ */
+const TAKEN_OVER_BY: Readonly<Record<string, string>> = { validator: "model_validator", validates: "validates_schema" };
+
+/** The key of the model a field key belongs to (`User.email` -> "User"). */
+const modelKeyOf = (key: string): string => key.slice(0, Math.max(0, key.lastIndexOf(".")));
+
 function schemaFindings(path: string, before: CodeFacts, after: CodeFacts): Finding[] {
   const findings: Finding[] = [];
   const beforeByKey = schemasByKey(before.schemas ?? []);
-  for (const now of schemasByKey(after.schemas ?? []).values()) {
+  const afterByKey = schemasByKey(after.schemas ?? []);
+  const count = (methods: readonly string[], method: string): number => methods.filter((name) => name === method).length;
+  const hasGained = (key: string, method: string): boolean => {
+    const now = afterByKey.get(key);
+    const was = beforeByKey.get(key);
+    return now !== undefined && was !== undefined && count(now.methods, method) > count(was.methods, method);
+  };
+  for (const now of afterByKey.values()) {
     const was = beforeByKey.get(now.key);
     if (!was) continue;
-    const added = multisetMinus(now.methods, was.methods).filter((method) => LOOSENING_METHODS.has(method));
+    const isKeyword = now.notation === "keyword";
+    const loosening = isKeyword ? KEYWORD_LOOSENING : LOOSENING_METHODS;
+    const constraining = isKeyword ? KEYWORD_CONSTRAINING : CONSTRAINING_METHODS;
+    const added = multisetMinus(now.methods, was.methods).filter((method) => loosening.has(method));
     // A field that now wraps a named schema keeps its constraints there: only added looseners count.
-    const dropped = now.opaque ? [] : multisetMinus(was.methods, now.methods).filter((method) => CONSTRAINING_METHODS.has(method));
+    const isTakenOver = (method: string): boolean => isKeyword && TAKEN_OVER_BY[method] !== undefined && hasGained(modelKeyOf(now.key), TAKEN_OVER_BY[method]);
+    const dropped = now.opaque ? [] : multisetMinus(was.methods, now.methods).filter((method) => constraining.has(method) && !isTakenOver(method));
     if (added.length === 0 && dropped.length === 0) continue;
-    const parts = [...added.map((method) => `.${method}() added`), ...dropped.map((method) => `.${method}() dropped`)];
+    const spell = (method: string): string => (isKeyword ? `\`${method}\`` : `.${method}()`);
+    const parts = [...added.map((method) => `${spell(method)} added`), ...dropped.map((method) => `${spell(method)} dropped`)];
     findings.push({
       type: "validation_bypass",
       severity: "high",

@@ -48,6 +48,8 @@ export interface LanguageCase {
   idOf(name: string): string;
   /** Source that does not parse as this language at all. */
   garbage: string;
+  /** True when the test file is also product code with public API (Rust keeps tests beside `pub fn compute`): deleting it removes that API too. */
+  isProductCode?: boolean;
 }
 
 const words = (name: string): string[] => name.split(/\s+/);
@@ -145,6 +147,7 @@ export const LANGUAGE_CASES: readonly LanguageCase[] = [
   {
     language: "rust",
     path: "src/calc.rs",
+    isProductCode: true,
     idOf: (name) => `tests > ${snake(name)}`,
     garbage: "}}}} fn fn ((( mod ::: #[",
     render: (tests) =>

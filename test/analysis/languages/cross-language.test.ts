@@ -31,9 +31,10 @@ describe.each(LANGUAGE_CASES.map((language) => [language.language, language] as 
     expect(await judge(language, [ADDS, SUBTRACTS], [ADDS])).toEqual([["test_deletion", "critical", language.idOf("subtracts")]]);
   });
 
-  it("deleting the test file with its tests is a critical test_deletion", async () => {
+  it("deleting the test file with its tests is a critical test_deletion (and a feature_removal of the code beside them)", async () => {
     const findings = await judge(language, [ADDS, SUBTRACTS], null);
-    expect(findings).toEqual([["test_deletion", "critical", undefined]]);
+    const removedCode: [string, string, undefined][] = language.isProductCode ? [["feature_removal", "medium", undefined]] : [];
+    expect(findings).toEqual([["test_deletion", "critical", undefined], ...removedCode]);
   });
 
   it("adding tests while keeping the old ones finds nothing", async () => {
