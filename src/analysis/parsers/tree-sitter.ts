@@ -354,7 +354,7 @@ const LITERAL_TYPES: ReadonlySet<string> = new Set([
   "integer_literal", "string_literal", "char_literal", "boolean_literal", "character_literal",
   "decimal_integer_literal", "decimal_floating_point_literal", "hex_integer_literal", "null_literal",
   "real_literal", "verbatim_string_literal", "raw_string_literal",
-  "simple_symbol", "encapsulated_string", "boolean",
+  "simple_symbol", "encapsed_string", "boolean",
 ]);
 
 /** True when the node is a literal value (number, string, boolean, null). */

@@ -54,6 +54,14 @@ describe("php: flags and rows", () => {
     expect(test?.eachRows).toBe(rows);
   });
 
+  it("a data provider row of double-quoted strings removed is a test_deletion (their literals are the row: tree-sitter-php's encapsed_string)", async () => {
+    const body = (rows: string) => `/** @dataProvider cases */\npublic function testA($x): void { $this->assertSame($x, f($x)); }\npublic static function cases(): array { return [${rows}]; }\n`;
+    const analysis = await analyzeChanges([{ path: "tests/CartTest.php", before: wrap(body(`["eur"], ["usd"]`)), after: wrap(body(`["usd"], ["eur"]`)) }]);
+    expect(analysis.findings).toEqual([]);
+    const removed = await analyzeChanges([{ path: "tests/CartTest.php", before: wrap(body(`["eur"], ["usd"]`)), after: wrap(body(`["eur"]`)) }]);
+    expect(removed.findings.map((finding) => [finding.type, finding.test])).toEqual([["test_deletion", "CartTest > testA"]]);
+  });
+
   it("a data provider row removed is a test_deletion", async () => {
     const body = (rows: string) => `/** @dataProvider cases */\npublic function testA($x): void { $this->assertSame($x, f($x)); }\npublic static function cases(): array { return [${rows}]; }\n`;
     const analysis = await analyzeChanges([{ path: "tests/CartTest.php", before: wrap(body("[1], [2]")), after: wrap(body("[1]")) }]);
@@ -68,6 +76,7 @@ describe("php: assertions", () => {
     ["assertTrue", "$this->assertTrue($cart->isEmpty());", { matcher: "assertTrue", strength: 1 }],
     ["assertTrue(true) is a tautology", "$this->assertTrue(true);", { strength: 0, tautology: true }],
     ["assertContains", "$this->assertContains(1, $list);", { strength: 2 }],
+    ["two equal double-quoted literals are a tautology", `$this->assertSame("ok", "ok");`, { strength: 0, tautology: true }],
     ["expectException(specific)", "$this->expectException(InvalidArgumentException::class);", { strength: 2, expected: "InvalidArgumentException" }],
     ["expectException(Exception) is weak", "$this->expectException(\\Exception::class);", { strength: 1 }],
   ])("%s", async (_title, statement, expected) => {
