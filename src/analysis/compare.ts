@@ -12,7 +12,9 @@
  *   7. same file and suite, a reworded descriptive title (retitled): both
  *      titles have at least 3 words and share at least 75% of them, e.g.
  *      "reads … with and without a base cache" -> "… with and without
- *      caches"; the pair is then judged on its assertions and flags like
+ *      caches", or one title is the other with words added at its end
+ *      ("… is a deletion" -> "… is a deletion (and a removal)"); the pair
+ *      is then judged on its assertions and flags like
  *      any edited test. Short titles never pair this way ("rounds" ->
  *      "rounding" with a new body stays a deletion).
  *
@@ -208,7 +210,17 @@ export function titleSimilarity(a: string, b: string): number {
 /** Least {@link titleSimilarity} for pass 7 (retitled). */
 export const RETITLE_SIMILARITY = 0.75;
 
-/** Pass 7 (see the module comment): unmatched tests of the same file and suite whose descriptive titles were reworded. */
+/**
+ * True when one title of 3+ words is the other with words added at its end
+ * ("deleting the file is a deletion" -> "deleting the file is a deletion (and
+ * a removal)"): an extended or trimmed title, however many words were added.
+ */
+export function isExtendedTitle(a: string, b: string): boolean {
+  const [short, long] = a.length <= b.length ? [titleWords(a), titleWords(b)] : [titleWords(b), titleWords(a)];
+  return short.length >= 3 && short.length < long.length && short.every((word, index) => long[index] === word);
+}
+
+/** Pass 7 (see the module comment): unmatched tests of the same file and suite whose descriptive titles were reworded, extended or trimmed ({@link isExtendedTitle}). */
 function pairRetitled(before: Slot[], after: Slot[]): void {
   const suiteOf = (slot: Slot): string => `${slot.file}\u0000${slot.test.suitePath.join("\u0001")}`;
   for (const slot of before) {
@@ -216,7 +228,8 @@ function pairRetitled(before: Slot[], after: Slot[]): void {
     let best: { slot: Slot; score: number } | null = null;
     for (const candidate of after) {
       if (candidate.partner || suiteOf(candidate) !== suiteOf(slot)) continue;
-      const score = titleSimilarity(slot.test.name, candidate.test.name);
+      const similarity = titleSimilarity(slot.test.name, candidate.test.name);
+      const score = isExtendedTitle(slot.test.name, candidate.test.name) ? Math.max(similarity, RETITLE_SIMILARITY) : similarity;
       if (score >= RETITLE_SIMILARITY && (best === null || score > best.score)) best = { slot: candidate, score };
     }
     if (!best) continue;

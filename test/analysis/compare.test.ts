@@ -230,6 +230,30 @@ const withFindings: CompareCase[] = [
     findings: [`assertion_removal/high test/scenarios.test.ts "runs a scenario"`],
   },
   {
+    // Found by ralph's own dogfood check: test/analysis/languages/cross-language.test.ts extended a title and its expectation.
+    name: "a title extended (the old title is the start of the new one) and its body changed: the same test, judged on its assertions, not a deletion",
+    changes: [
+      change(
+        "test/cart.test.ts",
+        addToCart(`  it("deleting the file is a deletion", () => { expect(judge(null)).toEqual(["deletion"]); });`),
+        addToCart(`  it("deleting the file is a deletion (and a removal of the code beside it)", () => { const code = ["removal"]; expect(judge(null)).toEqual(["deletion", ...code]); });`),
+      ),
+    ],
+    // Paired, so judged on its assertions: the expected value changed while the code under test did not.
+    findings: [`expectation_changed/medium test/cart.test.ts "cart > deleting the file is a deletion (and a removal of the code beside it)"`],
+  },
+  {
+    name: "a title extended while its assertions go: assertion_removal on the same test, not a silent pairing",
+    changes: [
+      change(
+        "test/cart.test.ts",
+        addToCart(`  it("rejects negative amounts", () => { expect(() => total([-1])).toThrow(RangeError); });`),
+        addToCart(`  it("rejects negative amounts eventually", () => { total([-1]); });`),
+      ),
+    ],
+    findings: [`assertion_removal/high test/cart.test.ts "cart > rejects negative amounts eventually"`],
+  },
+  {
     name: "a test renamed and its body changed is a deletion",
     changes: [change("test/cart.test.ts", CART, edit(CART, `it("rounds", () => { expect(total([0.1, 0.2])).toBe(0.3); });`, `it("rounding", () => { expect(total([0.1])).toBe(0.1); });`))],
     findings: [`test_deletion/critical test/cart.test.ts "cart > rounds"`],
