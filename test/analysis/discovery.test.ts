@@ -186,6 +186,12 @@ describe("test discovery from runner configs", () => {
     expect(await discovery.collection(outsidePath)).toMatchObject({ collected: false, excluded: false });
   });
 
+  it("reads pytest 9's native [tool.pytest] table in pyproject.toml as it reads [tool.pytest.ini_options] (attrs: testpaths = [\"tests\"] leaves bench/ out)", async () => {
+    const discovery = new TestDiscovery(treeOf({ "pyproject.toml": `[project]\nname = "attrs"\n\n[tool.pytest]\nstrict = true\ntestpaths = ["tests"]\naddopts = ["-ra"]\n` }));
+    expect(await discovery.collection("tests/test_make.py")).toMatchObject({ collected: true });
+    expect(await discovery.collection("bench/test_benchmarks.py")).toMatchObject({ collected: false, excluded: false });
+  });
+
   it("hands pytest's class and function patterns to the extractor, and marks modules collected by python_files", async () => {
     const discovery = new TestDiscovery(treeOf({ "setup.cfg": "[tool:pytest]\npython_files = check_*.py\npython_classes = Check\npython_functions = check_* test\n" }));
     expect((await discovery.collection("tests/check_a.py")).rules).toEqual({ testModule: true, classPatterns: ["Check"], functionPatterns: ["check_*", "test"] });

@@ -50,11 +50,24 @@ function fromIniSection(section: Map<string, IniEntry> | undefined, prefix: stri
   return config;
 }
 
+/**
+ * pytest's table in a pyproject.toml: `[tool.pytest.ini_options]` (ini-style
+ * values), or pytest 9's `[tool.pytest]` with native TOML types (pytest docs,
+ * "Configuration": pyproject.toml; pytest refuses a file with both). Null
+ * when neither configures pytest.
+ */
+function pytestTomlTable(root: TomlDocument["root"]): { table: Record<string, TomlValue>; prefix: string } | null {
+  const iniOptions = tomlTable(root, ["tool", "pytest", "ini_options"]);
+  if (iniOptions) return { table: iniOptions, prefix: "tool.pytest.ini_options." };
+  const native = tomlTable(root, ["tool", "pytest"]);
+  return native && Object.keys(native).length > 0 ? { table: native, prefix: "tool.pytest." } : null;
+}
+
 function fromToml(doc: TomlDocument): PytestConfig {
   const config: PytestConfig = { settings: { thresholds: new Map() }, patterns: new Map() };
-  const table = tomlTable(doc.root, ["tool", "pytest", "ini_options"]);
-  if (!table) return config;
-  const prefix = "tool.pytest.ini_options.";
+  const found = pytestTomlTable(doc.root);
+  if (!found) return config;
+  const { table, prefix } = found;
   const line = (key: string): number | null => doc.lines.get(prefix + key) ?? null;
   const asList = (value: TomlValue | undefined): string[] | undefined =>
     typeof value === "string" ? words(value) : Array.isArray(value) ? value.map(String) : undefined;
@@ -143,14 +156,14 @@ export interface PytestCollectionSettings {
  * The collection settings of a pytest config file, or null when the file
  * does not configure pytest: a tox.ini without `[pytest]`, a setup.cfg
  * without `[tool:pytest]`, a pyproject.toml without
- * `[tool.pytest.ini_options]` (a pytest.ini always does, even empty, as
+ * `[tool.pytest.ini_options]` or pytest 9's `[tool.pytest]` (a pytest.ini always does, even empty, as
  * pytest reads it first). Throws with the parser's message on bad syntax.
  */
 export function readPytestCollection(kind: "pytest.ini" | "tox.ini" | "setup.cfg" | "pyproject.toml", text: string): PytestCollectionSettings | null {
   let config: PytestConfig;
   if (kind === "pyproject.toml") {
     const toml = parseToml(text);
-    if (!tomlTable(toml.root, ["tool", "pytest", "ini_options"])) return null;
+    if (!pytestTomlTable(toml.root)) return null;
     config = fromToml(toml);
   } else {
     const section = parseIni(text).get(PYTEST_SECTION[kind] as string);
