@@ -15,10 +15,10 @@
  * `if ( x < 0 )`, a condition split over lines) keeps its text.
  */
 
-import type { Node, TreeCursor } from "web-tree-sitter";
+import type { Node } from "web-tree-sitter";
 import type { CatchBehaviour, CatchFact, CodeFacts, ExportFact, FunctionFact, GuardFact, RunnerCheckFact, SchemaFact, SuppressionFact, SuppressionKind } from "../facts.js";
 import { hashText } from "../facts.js";
-import { isLiteral, namedChildren, normalizeLiteral } from "./tree-sitter.js";
+import { isLiteral, namedChildren, normalizeLiteral, walkSubtree as walk } from "./tree-sitter.js";
 
 /** Node types that are comments in the supported grammars. */
 const COMMENT_TYPES: ReadonlySet<string> = new Set(["comment", "line_comment", "block_comment", "doc_comment"]);
@@ -210,30 +210,6 @@ export function compactText(node: Node): string {
 const STRING_TYPES: ReadonlySet<string> = new Set([
   "string", "interpreted_string_literal", "raw_string_literal", "string_literal", "encapsed_string", "verbatim_string_literal", "character_literal", "char_literal",
 ]);
-
-/** Depth-first visit of a subtree with one cursor; `enter` says whether to descend into each node, `leaf` sees entered nodes without children. */
-function walk(node: Node, enter: (cursor: TreeCursor, type: string) => "skip" | "descend", leaf: (cursor: TreeCursor) => void = () => {}): void {
-  const cursor = node.walk();
-  let depth = 0;
-  try {
-    for (;;) {
-      if (enter(cursor, cursor.nodeType) === "descend") {
-        if (cursor.gotoFirstChild()) {
-          depth++;
-          continue;
-        }
-        leaf(cursor);
-      }
-      while (!cursor.gotoNextSibling()) {
-        if (depth === 0 || !cursor.gotoParent()) return;
-        depth--;
-      }
-      if (depth === 0) return;
-    }
-  } finally {
-    cursor.delete();
-  }
-}
 
 /** Identifiers a node reads (by the language's identifier types), sorted, unique. */
 function namesIn(node: Node, identifierTypes: ReadonlySet<string>): string[] {

@@ -292,9 +292,10 @@ export function normalizedText(node: Node): string {
  * Visits a subtree with one cursor and no Node objects (each Node crosses
  * the wasm boundary several times, which dominated extraction time).
  * `enter` decides per node whether to descend; `leaf` sees nodes without
- * children that were entered with "descend".
+ * children that were entered with "descend". Shared with the product-code
+ * facts (tree-sitter-code.ts).
  */
-function walkSubtree(node: Node, enter: (cursor: TreeCursor, type: string) => "skip" | "descend", leaf: (cursor: TreeCursor) => void): void {
+export function walkSubtree(node: Node, enter: (cursor: TreeCursor, type: string) => "skip" | "descend", leaf: (cursor: TreeCursor) => void = () => {}): void {
   const cursor = node.walk();
   let depth = 0;
   try {
