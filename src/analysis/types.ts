@@ -18,18 +18,22 @@ export interface FileChange {
   after: string | null;
 }
 
-/** Every kind of finding ralph knows (DESIGN.md "Analysis: facts, then findings"). */
-export type FindingType =
-  | "test_deletion"
-  | "test_disabled"
-  | "assertion_removal"
-  | "assertion_weakening"
-  | "expectation_changed"
-  | "validation_bypass"
-  | "special_casing"
-  | "test_config_tamper"
-  | "coverage_regression"
-  | "feature_removal";
+/** DESIGN.md's ten finding types, in its table's order ("Analysis: facts, then findings"). */
+export const FINDING_TYPES = [
+  "test_deletion",
+  "test_disabled",
+  "assertion_removal",
+  "assertion_weakening",
+  "expectation_changed",
+  "validation_bypass",
+  "special_casing",
+  "test_config_tamper",
+  "coverage_regression",
+  "feature_removal",
+] as const;
+
+/** Every kind of finding ralph knows: one of {@link FINDING_TYPES}. */
+export type FindingType = (typeof FINDING_TYPES)[number];
 
 /** How bad a finding is; critical and high block, medium warns, low is informational. */
 export type Severity = "critical" | "high" | "medium" | "low";

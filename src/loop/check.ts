@@ -5,6 +5,7 @@
  */
 import { analyzeChanges, isAnalyzable, type AllowRule, type Analysis, type FileChange, type FindingType, type Severity, type UnchangedFiles } from "../analysis/index.js";
 import { decideVerdict, sortFindings } from "../analysis/verdict.js";
+import { FINDING_TYPES } from "../analysis/types.js";
 import type { LoopId } from "../store/loop-id.js";
 import { readState } from "./state.js";
 import { debug } from "../log.js";
@@ -26,18 +27,6 @@ export interface Judgement extends Analysis {
   warnings: string[];
 }
 
-const FINDING_TYPES: readonly FindingType[] = [
-  "test_deletion",
-  "test_disabled",
-  "assertion_removal",
-  "assertion_weakening",
-  "expectation_changed",
-  "validation_bypass",
-  "special_casing",
-  "test_config_tamper",
-  "coverage_regression",
-  "feature_removal",
-];
 
 /**
  * Parses one `Ralph-Allow: <type> [path=<path or glob>] <reason>` trailer
