@@ -58,6 +58,11 @@ export class DiskFactsCache implements FactsCache {
   private readonly pending = new Map<string, Entry>();
   private readonly limits: FactsCacheLimits;
 
+  /** How many entries the cache keeps at most (pruning starts above it). */
+  get maxEntries(): number {
+    return this.limits.maxEntries;
+  }
+
   /** `dir` is the cache folder, e.g. `<git dir>/ralph/facts`. */
   constructor(
     readonly dir: string,

@@ -453,6 +453,23 @@ describe("check, revert and tests", () => {
     expect(text).toContain("test/math.test.ts:5  math > adds");
   });
 
+  it("tests reads facts from the facts cache a check filled, and fills it for the next run; the listing is the same either way", () => {
+    const { root } = deletedTestRepo();
+    const debugEnv = { env: { RALPH_DEBUG: "1" } };
+    const first = runRalph(root, ["tests", "--json"], debugEnv);
+    expect(first.status, first.stderr).toBe(0);
+    const counts = (stderr: string) => /tests: (\d+) files; facts cache (\d+) hits, (\d+) misses, (\d+) written/.exec(stderr)?.slice(1).map(Number);
+    const [files, hits, misses, written] = counts(first.stderr) ?? [];
+    expect(files).toBeGreaterThan(0);
+    expect([hits, misses, written]).toEqual([0, files, files]);
+    const second = runRalph(root, ["tests", "--json"], debugEnv);
+    expect(counts(second.stderr)).toEqual([files, files, 0, 0]);
+    expect(second.stdout).toBe(first.stdout);
+    // A check of the same files finds them cached too: one facts cache for both commands.
+    const check = runRalph(root, ["check", "--from", "@baseline", "--loop", "c"], debugEnv);
+    expect(check.stderr).toMatch(/facts cache: [1-9]\d* hits/);
+  });
+
   it("tests and check follow the runner's include/exclude config", () => {
     const jest = (ignore: string[]): string => `${JSON.stringify({ name: "p", jest: { testPathIgnorePatterns: ignore } }, null, 2)}\n`;
     const root = makeRepo({

@@ -9,6 +9,8 @@ import { extractFacts, hasOwnRunner, languageForPath, resolveTestsAcross, TestDi
 import { resolveRev } from "../../store/rev.js";
 import { walkTree } from "../../store/tree-diff.js";
 import { treeFiles } from "../../store/tree-files.js";
+import { debug } from "../../log.js";
+import { openFactsCache } from "../../loop/facts-cache.js";
 import type { CommandContext, CommandOutput } from "../context.js";
 import { parseOptions, stringOption } from "../options.js";
 import { openStore } from "./shared.js";
@@ -45,15 +47,28 @@ export async function run(ctx: CommandContext, args: string[], raw: Record<strin
   const notCollected: { file: string; by: string }[] = [];
   const uncollected = new Set<string>();
   const discovery = new TestDiscovery(treeFiles(store.odb, treeOid));
+  // Only files a language extracts tests from (config and coverage files are analysable, but hold no tests).
+  const candidates: { path: string; oid: string; language: NonNullable<ReturnType<typeof languageForPath>> }[] = [];
   for (const [path, entry] of walkTree(store.odb, treeOid)) {
     paths.push(path);
-    // Only files a language extracts tests from (config and coverage files are analysable, but hold no tests).
     const language = languageForPath(path);
-    if (entry.mode === "160000" || entry.mode === "120000" || language === null) continue;
+    if (entry.mode !== "160000" && entry.mode !== "120000" && language !== null) candidates.push({ path, oid: entry.oid, language });
+  }
+  // Facts come from the facts cache when ralph has seen the file; new ones are added to it unless the tree has so many
+  // files that they would push out everything a check keeps there (then it is only read).
+  const cache = openFactsCache(store.repo.ralphDir);
+  const writesCache = candidates.length <= cache.maxEntries / 2;
+  for (const { path, oid, language } of candidates) {
     const collection = await discovery.collection(path);
-    const content = store.odb.read(entry.oid).content;
+    const content = store.odb.read(oid).content;
     if (content.subarray(0, 8000).includes(0)) continue;
-    const facts = await extractFacts(path, content.toString("utf8"), collection.rules);
+    const text = content.toString("utf8");
+    const variant = collection.rules ? JSON.stringify(collection.rules) : undefined;
+    let facts = cache.get(path, text, variant);
+    if (!facts) {
+      facts = await extractFacts(path, text, collection.rules);
+      if (writesCache) cache.set(path, text, facts, variant);
+    }
     // Kept even when the runner leaves the file out: its classes can still be bases of collected ones.
     files.set(path, facts);
     if (collection.collected === false && !hasOwnRunner(facts.frameworks)) {
@@ -65,6 +80,8 @@ export async function run(ctx: CommandContext, args: string[], raw: Record<strin
     if (facts.parseError) unparsable.push({ file: path, reason: facts.parseError });
     else if (facts.notAnalyzed && facts.isTestFile) unparsable.push({ file: path, reason: facts.notAnalyzed });
   }
+  cache.flush();
+  debug(() => `tests: ${candidates.length} files; facts cache ${cache.stats.hits} hits, ${cache.stats.misses} misses, ${cache.stats.writes} written`);
   // Test methods inherited from (or classes imported from) other files.
   const resolved = resolveTestsAcross(files, paths);
   for (const [path, facts] of files) {
