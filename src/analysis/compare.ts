@@ -17,6 +17,9 @@
  *      is then judged on its assertions and flags like
  *      any edited test. Short titles never pair this way ("rounds" ->
  *      "rounding" with a new body stays a deletion).
+ *   8. same file, a test that became a suite of its own name (split): it
+ *      pairs with the new tests directly in that suite as a group, and is
+ *      an assertion_removal when they hold fewer assertions together.
  *
  * A before test left without a partner was deleted (judged per test, never
  * by net count); a matched pair whose after side gained a flag was disabled;
@@ -528,6 +531,42 @@ function listIds(slots: readonly Slot[], limit = 5): string {
 }
 
 /**
+ * Pass 8: a test that became a suite of the same name in the same file
+ * (`it("isPlainObject")` -> `describe("isPlainObject", () => { it("plain
+ * objects"); it("non plain objects") })`), its checks spread over new tests
+ * in that suite. The old test is matched to them as a group (its partner is
+ * the first, for bookkeeping; the pair is not judged test against test),
+ * and is an assertion_removal when the group holds fewer assertions than it
+ * did. Only new tests (without a partner) directly in the suite count.
+ */
+function splitTestFindings(before: readonly Slot[], after: readonly Slot[]): Finding[] {
+  const findings: Finding[] = [];
+  const newBySuite = new Map<string, Slot[]>();
+  for (const slot of after) if (slot.partner === null) pushTo(newBySuite, `${slot.file}\u0000${slot.test.suitePath.join("\u0001")}`, slot);
+  for (const slot of before) {
+    if (slot.partner !== null || slot.test.declaredAt !== undefined) continue;
+    const parts = newBySuite.get(`${slot.file}\u0000${[...slot.test.suitePath, slot.test.name].join("\u0001")}`);
+    if (!parts || parts.length === 0) continue;
+    slot.partner = parts[0] as Slot;
+    const total = parts.reduce((sum, part) => sum + part.test.assertionCount, 0);
+    if (total >= slot.test.assertionCount) continue;
+    findings.push({
+      type: "assertion_removal",
+      severity: "high",
+      file: slot.file,
+      line: (parts[0] as Slot).test.line,
+      before_file: slot.file,
+      before_line: slot.test.line,
+      test: slot.test.id,
+      message: `test "${slot.test.id}" in ${slot.file} became a suite of ${parts.length} test${parts.length === 1 ? "" : "s"} with ${slot.test.assertionCount - total} fewer assertions (${slot.test.assertionCount} -> ${total})`,
+      evidence: { split_into: parts.map((part) => part.test.id), assertions_before: slot.test.assertionCount, assertions_after: total },
+      allowed: false,
+    });
+  }
+  return findings;
+}
+
+/**
  * One test_deletion for a test method that no longer exists anywhere and
  * that ran only as inherited (or imported) instances: its declaring class is
  * a mixin or base that its own module does not collect.
@@ -636,6 +675,8 @@ export function compareFacts(pairs: readonly FactsPair[], changedPaths?: readonl
 
   // Tests whose after side is in a file the runner does not collect: one finding per file they left.
   findings.push(...leftDiscoveryFindings(before.filter((slot) => slot.partner?.notCollectedBy !== undefined)));
+  // Tests turned into a suite of the same name: judged on the assertions of the new tests in it, not lost.
+  findings.push(...splitTestFindings(before, after));
   // Lost tests: each declaration is reported once (see the module comment).
   const ownLost = new Map<FactsPair, Slot[]>();
   const derivedLost: Slot[] = [];

@@ -254,6 +254,40 @@ const withFindings: CompareCase[] = [
     findings: [`assertion_removal/high test/cart.test.ts "cart > rejects negative amounts eventually"`],
   },
   {
+    // Found sweeping unjs/defu's history (b65f603, "test: add more tests for plain objects").
+    name: "a test turned into a suite of the same name, its checks spread over new tests in it: split, not deleted",
+    changes: [
+      change(
+        "test/utils.test.ts",
+        `it("isPlainObject", () => {\n  expect(isPlainObject({})).toBe(true);\n  expect(isPlainObject(null)).toBe(false);\n  expect(isPlainObject([])).toBe(false);\n});\n`,
+        `describe("isPlainObject", () => {\n  it("plain objects", () => {\n    expect(isPlainObject({})).toBe(true);\n    expect(isPlainObject({ a: 1 })).toBe(true);\n  });\n  it("non plain objects", () => {\n    expect(isPlainObject(null)).toBe(false);\n    expect(isPlainObject([])).toBe(false);\n  });\n});\n`,
+      ),
+    ],
+    findings: [],
+  },
+  {
+    name: "a test split into a suite of the same name that checks less: assertion_removal on the old test",
+    changes: [
+      change(
+        "test/utils.test.ts",
+        `it("isPlainObject", () => {\n  expect(isPlainObject({})).toBe(true);\n  expect(isPlainObject(null)).toBe(false);\n  expect(isPlainObject([])).toBe(false);\n});\n`,
+        `describe("isPlainObject", () => {\n  it("plain objects", () => {\n    expect(isPlainObject({})).toBe(true);\n  });\n});\n`,
+      ),
+    ],
+    findings: [`assertion_removal/high test/utils.test.ts "isPlainObject"`],
+  },
+  {
+    name: "a test deleted while a suite of another name is added: still a deletion",
+    changes: [
+      change(
+        "test/utils.test.ts",
+        `it("isPlainObject", () => {\n  expect(isPlainObject({})).toBe(true);\n});\n`,
+        `describe("isObject", () => {\n  it("plain objects", () => {\n    expect(isObject({})).toBe(true);\n  });\n});\n`,
+      ),
+    ],
+    findings: [`test_deletion/critical test/utils.test.ts "isPlainObject"`],
+  },
+  {
     name: "a test renamed and its body changed is a deletion",
     changes: [change("test/cart.test.ts", CART, edit(CART, `it("rounds", () => { expect(total([0.1, 0.2])).toBe(0.3); });`, `it("rounding", () => { expect(total([0.1])).toBe(0.1); });`))],
     findings: [`test_deletion/critical test/cart.test.ts "cart > rounds"`],
