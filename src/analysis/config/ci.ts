@@ -102,8 +102,10 @@ export async function workflowRunners(text: string): Promise<Set<string>> {
 /**
  * Notes for a GitHub Actions workflow file. `elsewhere` holds the runners of
  * the other workflow files changed with it (after side), so a test job
- * moved to another file is not reported as removed. A job renamed in the
- * same file is paired with a new job that runs the same runners.
+ * moved to another file is not reported as removed, nor are test steps of
+ * a job that now calls a reusable workflow (`jobs.<id>.uses`) changed with
+ * it that runs them. A job renamed in the same file is paired with a new job
+ * that runs the same runners.
  */
 export async function compareGithubWorkflow(before: string | null, after: string | null, elsewhere: ReadonlySet<string> = new Set()): Promise<TamperNote[]> {
   const was = before === null ? { value: {}, lines: new Map<string, number>() } : await readYaml(before);
@@ -129,6 +131,10 @@ export async function compareGithubWorkflow(before: string | null, after: string
     });
   }
 
+  /** True when every runner is run by the other workflow files changed with this one (an npm/yarn script counts for another). */
+  const runElsewhere = (runners: ReadonlySet<string>): boolean =>
+    runners.size > 0 && [...runners].every((runner) => elsewhere.has(runner) || (isDelegatingRunner(runner) && [...elsewhere].some(isDelegatingRunner)));
+
   const claimed = new Set<string>();
   for (const [id, old] of oldJobs) {
     const testSteps = old.steps.filter((step) => step.isTest);
@@ -144,9 +150,7 @@ export async function compareGithubWorkflow(before: string | null, after: string
     const next = nextId === undefined ? undefined : newJobs.get(nextId);
     if (!next || nextId === undefined) {
       const lost = testSteps.filter((step) => !(step.run && remainingCommands.includes(step.run.trim())));
-      const isMovedToAnotherFile =
-        runners.size > 0 && [...runners].every((runner) => elsewhere.has(runner) || (isDelegatingRunner(runner) && [...elsewhere].some(isDelegatingRunner)));
-      if ((lost.length > 0 || testSteps.length === 0) && !isMovedToAnotherFile) {
+      if ((lost.length > 0 || testSteps.length === 0) && !runElsewhere(runners)) {
         notes.push({ setting: `jobs.${id}`, line: null, message: `test job "${id}" was removed`, before: testSteps.map((step) => step.run ?? step.uses), after: null });
       }
       continue;
@@ -173,6 +177,8 @@ export async function compareGithubWorkflow(before: string | null, after: string
         if (step.run && remainingCommands.includes(step.run.trim())) continue;
         // A step that is a test step only by name ("Test build": `yarn build`) runs no tests to lose.
         if (step.run !== null && !hasRunner(step)) continue;
+        // The job now calls a reusable workflow (jobs.<id>.uses) changed with it that runs the same runners: moved there.
+        if (typeof next.job.uses === "string" && step.run !== null && runElsewhere(runnersOf([step]))) continue;
         notes.push({ setting: step.path, line: null, message: `test ${describeStep(step)} was removed from job "${id}"`, before: step.run ?? step.uses, after: null });
         continue;
       }

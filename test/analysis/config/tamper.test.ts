@@ -233,6 +233,24 @@ describe("workflows changed together", () => {
     expect(analysis.findings).toEqual([]);
   });
 
+  // Found sweeping iamkun/dayjs's history (d97dba6, check.yml's job now calls the new lint-test.yml).
+  it("a test job whose steps moved into a reusable workflow it now calls (added in the same change) is not a removal", async () => {
+    const before = `on: push\njobs:\n  check:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/checkout@v4\n      - name: Run tests\n        run: npm test\n`;
+    const after = `on: push\njobs:\n  check:\n    uses: ./.github/workflows/lint-test.yml\n    secrets: inherit\n`;
+    const reusable = `on:\n  workflow_call:\njobs:\n  lint-test:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/checkout@v4\n      - run: npm test\n`;
+    const analysis = await analyzeChanges([
+      { path: ".github/workflows/check.yml", before, after },
+      { path: ".github/workflows/lint-test.yml", before: null, after: reusable },
+    ]);
+    expect(analysis.findings).toEqual([]);
+    // The same call, while the called workflow runs no tests: the step is gone.
+    const hollow = await analyzeChanges([
+      { path: ".github/workflows/check.yml", before, after },
+      { path: ".github/workflows/lint-test.yml", before: null, after: reusable.replace("npm test", "npm run lint") },
+    ]);
+    expect(hollow.findings.map((finding) => [finding.file, finding.evidence?.setting])).toEqual([[".github/workflows/check.yml", "jobs.check.steps[1]"]]);
+  });
+
   it("a test job removed while another workflow runs something else is reported", async () => {
     const analysis = await analyzeChanges([
       { path: ".github/workflows/main.yml", before: job("test", "pytest"), after: job("lint", "ruff check") },
