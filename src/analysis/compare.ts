@@ -9,6 +9,9 @@
  *   4. same file, same body hash            (renamed)
  *   5. any file, same body hash             (moved and renamed)
  *   6. any file, same id                    (moved and edited)
+ *   6b. same file, a suite renamed (others of its tests matched it by
+ *      body under the new suite path): same test name in the renamed suite
+ *      (moved and edited)
  *   7. same file and suite, a reworded descriptive title (retitled): both
  *      titles have at least 3 words and share at least 75% of them, e.g.
  *      "reads … with and without a base cache" -> "… with and without
@@ -147,6 +150,7 @@ function matchTests(pairs: readonly FactsPair[]): { before: Slot[]; after: Slot[
   const after = slotsOf("after", true);
   let uncollected = slotsOf("after", false);
   pairSlots(before, after);
+  pairRenamedSuites(before, after);
   pairRetitled(before, after);
   // Tests of files no config reached may move to another such file: for them that file is an ordinary one.
   const byConventions = before.filter((slot) => slot.partner === null && slot.byConventions);
@@ -184,6 +188,43 @@ function pairSlots(before: Slot[], after: Slot[]): void {
       partner.partner = slot;
       partner.match = pass.kind;
     }
+  }
+}
+
+/**
+ * Pass 6b: a suite renamed in place. When tests of a before suite were
+ * matched (by body, passes 4-5) to tests of one after suite in the same
+ * file under another suite path, the suite was renamed: its tests still
+ * without a partner pair with the after suite's tests of the same name
+ * (edited in the renamed suite), judged on their assertions like any edit.
+ */
+function pairRenamedSuites(before: Slot[], after: Slot[]): void {
+  const suiteKey = (slot: Slot): string => `${slot.file}\u0000${slot.test.suitePath.join("\u0001")}`;
+  const votes = new Map<string, Map<string, number>>();
+  for (const slot of before) {
+    const partner = slot.partner;
+    if (!partner || partner.file !== slot.file || slot.test.suitePath.length === 0) continue;
+    const from = suiteKey(slot);
+    const to = suiteKey(partner);
+    if (from === to) continue;
+    const counts = votes.get(from) ?? new Map<string, number>();
+    counts.set(to, (counts.get(to) ?? 0) + 1);
+    votes.set(from, counts);
+  }
+  if (votes.size === 0) return;
+  const renamedTo = new Map<string, string>();
+  for (const [from, counts] of votes) renamedTo.set(from, [...counts].sort((a, b) => b[1] - a[1])[0]?.[0] as string);
+  const open = new Map<string, Slot[]>();
+  for (const slot of after) if (slot.partner === null) pushTo(open, `${suiteKey(slot)}\u0000${slot.test.name}`, slot);
+  for (const slot of before) {
+    if (slot.partner !== null) continue;
+    const to = renamedTo.get(suiteKey(slot));
+    const candidate = to === undefined ? undefined : open.get(`${to}\u0000${slot.test.name}`)?.shift();
+    if (!candidate) continue;
+    slot.partner = candidate;
+    slot.match = "moved_and_edited";
+    candidate.partner = slot;
+    candidate.match = "moved_and_edited";
   }
 }
 

@@ -288,6 +288,29 @@ const withFindings: CompareCase[] = [
     findings: [`test_deletion/critical test/utils.test.ts "isPlainObject"`],
   },
   {
+    // Found sweeping python-attrs/attrs's history (5aa76a4: class TestLtLeGeGt -> TestLtLeGeGtNe, test_in_all edited).
+    name: "a suite renamed (its other tests matched by body) and one of its tests edited: the same test, judged on its assertions",
+    changes: [
+      change(
+        "test/cmp.test.ts",
+        `describe("lt le ge gt", () => {\n  it("lt", () => { expect(lt(1)(0)).toBe(true); });\n  it("le", () => { expect(le(1)(1)).toBe(true); });\n  it("in all", () => { expect(ALL).toContain(lt); expect(ALL).toContain(le); });\n});\n`,
+        `describe("lt le ge gt ne", () => {\n  it("lt", () => { expect(lt(1)(0)).toBe(true); });\n  it("le", () => { expect(le(1)(1)).toBe(true); });\n  it("in all", () => { expect(ALL).toContain(lt); expect(ALL).toContain(le); expect(ALL).toContain(ne); });\n});\n`,
+      ),
+    ],
+    findings: [],
+  },
+  {
+    name: "a suite renamed while one of its tests loses its assertions: assertion_removal, not a silent pairing",
+    changes: [
+      change(
+        "test/cmp.test.ts",
+        `describe("lt le", () => {\n  it("lt", () => { expect(lt(1)(0)).toBe(true); });\n  it("le", () => { expect(le(1)(1)).toBe(true); });\n  it("in all", () => { expect(ALL).toContain(lt); expect(ALL).toContain(le); });\n});\n`,
+        `describe("lt le ne", () => {\n  it("lt", () => { expect(lt(1)(0)).toBe(true); });\n  it("le", () => { expect(le(1)(1)).toBe(true); });\n  it("in all", () => { ALL.includes(ne); });\n});\n`,
+      ),
+    ],
+    findings: [`assertion_removal/high test/cmp.test.ts "lt le ne > in all"`],
+  },
+  {
     name: "a test renamed and its body changed is a deletion",
     changes: [change("test/cart.test.ts", CART, edit(CART, `it("rounds", () => { expect(total([0.1, 0.2])).toBe(0.3); });`, `it("rounding", () => { expect(total([0.1])).toBe(0.1); });`))],
     findings: [`test_deletion/critical test/cart.test.ts "cart > rounds"`],
