@@ -325,10 +325,26 @@ function guardFindings(path: string, before: CodeFacts, after: CodeFacts, allAft
 
 function collapseFindings(path: string, before: CodeFacts, after: CodeFacts): Finding[] {
   const findings: Finding[] = [];
-  const beforeByName = new Map((before.functions ?? []).map((fn) => [fn.name, fn] as const));
+  // Several functions can share a name path (an abstract method and the anonymous classes that implement it in a
+  // static block): each name is a multiset. An after constant function pairs first with a before function returning
+  // the same constant (unchanged), then with one that had a body; a declaration without statements is no source.
+  const beforeByName = new Map<string, FunctionFact[]>();
+  for (const fn of before.functions ?? []) {
+    const list = beforeByName.get(fn.name);
+    if (list) list.push(fn);
+    else beforeByName.set(fn.name, [fn]);
+  }
   for (const fn of after.functions ?? []) {
-    const was = beforeByName.get(fn.name);
-    if (!was || fn.constantReturn === undefined || was.constantReturn !== undefined) continue;
+    const candidates = beforeByName.get(fn.name);
+    if (!candidates || fn.constantReturn === undefined) continue;
+    const same = candidates.findIndex((candidate) => candidate.constantReturn === fn.constantReturn);
+    if (same !== -1) {
+      candidates.splice(same, 1);
+      continue;
+    }
+    const index = candidates.findIndex((candidate) => candidate.constantReturn === undefined && candidate.statementCount > 0);
+    if (index === -1) continue;
+    const [was] = candidates.splice(index, 1) as [FunctionFact];
     if (EQUALITY_NAME.test(shortName(fn.name)) && fn.constantReturn === "true") continue; // special_casing reports it
     findings.push({
       type: "validation_bypass",

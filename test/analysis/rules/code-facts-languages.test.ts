@@ -398,6 +398,38 @@ function format_money(int $cents): string
 
 const PY = "src/shop/load.py";
 const JAVA = "src/main/java/shop/Money.java";
+const JAVA_CHECKER = `package shop;
+
+public class AccessFilter {
+  private abstract static class AccessChecker {
+    static final AccessChecker INSTANCE;
+
+    static {
+      AccessChecker checker = null;
+      if (modern()) {
+        checker = new AccessChecker() {
+          @Override
+          public boolean canAccess(Object object) {
+            return (Boolean) method.invoke(object);
+          }
+        };
+      }
+      if (checker == null) {
+        checker = new AccessChecker() {
+          @Override
+          public boolean canAccess(Object object) {
+            return true;
+          }
+        };
+      }
+      INSTANCE = checker;
+    }
+
+    abstract boolean canAccess(Object object);
+  }
+}
+`;
+
 const CS = "src/Shop/Money.cs";
 const RB = "lib/shop/money.rb";
 const GO = "shop/shop.go";
@@ -446,6 +478,10 @@ const ROWS: Row[] = [
   { title: "go: an exported function of package main removed (look-alike)", path: "cmd/shop/main.go", source: GO_SHOP.replace("package shop", "package main"), from: "func Version() int {\n\treturn 41\n}\n\n", to: "", findings: [] },
   { title: "go: an exported function renamed with its body unchanged (look-alike)", path: GO, source: GO_SHOP, from: "func Label(", to: "func Title(", findings: [] },
   // Java
+  // Found sweeping google/gson's history (ff521d7 only made the outer class final): an abstract method and two anonymous
+  // implementations share one name, and the abstract one (0 statements) was paired with the `return true` implementation.
+  { title: "java: an unchanged constant implementation beside an abstract method of the same name (look-alike)", path: JAVA, source: JAVA_CHECKER, from: "public class AccessFilter {", to: "public final class AccessFilter {", findings: [] },
+  { title: "java: one of two implementations of a name collapsed to a constant", path: JAVA, source: JAVA_CHECKER, from: "            return (Boolean) method.invoke(object);", to: "            return true;", findings: [`validation_bypass/high ${JAVA}`] },
   { title: "java: catch that threw now returns 0", path: JAVA, source: JAVA_SHOP, from: `            throw new IllegalArgumentException("not a number: " + text, e);`, to: "            return 0;", findings: [`validation_bypass/high ${JAVA}`] },
   { title: "java: catch that threw is now empty", path: JAVA, source: JAVA_SHOP, from: `            throw new IllegalArgumentException("not a number: " + text, e);`, to: "", findings: [`validation_bypass/high ${JAVA}`] },
   { title: "java: catch that threw now only prints the stack trace", path: JAVA, source: JAVA_SHOP, from: `            throw new IllegalArgumentException("not a number: " + text, e);`, to: "            e.printStackTrace();", findings: [`validation_bypass/high ${JAVA}`] },
