@@ -12,8 +12,8 @@ import { debug } from "../log.js";
 import type { CheckpointStore, ResolvedRev } from "../store/checkpoint-store.js";
 import { parseCommit } from "../store/odb.js";
 import { parseTrailers, trailerValues } from "../store/trailers.js";
-import { walkTree, type TreeChange } from "../store/tree-diff.js";
-import { treeFiles } from "../store/tree-files.js";
+import type { TreeChange } from "../store/tree-diff.js";
+import { treeFiles, type TreeFiles } from "../store/tree-files.js";
 import { openFactsCache, type DiskFactsCache } from "./facts-cache.js";
 
 /** The JSON shape of `ralph check --format json` (DESIGN.md), plus the changed files. */
@@ -111,28 +111,18 @@ function hasNul(buffer: Buffer): boolean {
 }
 
 /**
- * The files a diff left alone, read from the "from" tree on demand (the
- * analysis asks only when a changed file's test classes may inherit across
- * files): the tree is walked on the first `paths()` call; `read` returns
- * null for submodules, symlinks and binary blobs.
+ * The files a diff left alone, read from the "from" tree's reader on demand
+ * (the analysis asks only when a changed file's test classes may inherit
+ * across files): a path the diff touched reads as absent; `read` returns
+ * null for submodules, symlinks and binary blobs, as {@link TreeFiles} does.
+ * Sharing the reader judgeChange hands to test discovery reads each tree
+ * object once for both.
  */
-export function unchangedFilesOf(store: CheckpointStore, treeOid: string, changes: readonly TreeChange[]): UnchangedFiles {
-  let entries: Map<string, { mode: string; oid: string }> | null = null;
-  const index = (): Map<string, { mode: string; oid: string }> => {
-    if (entries) return entries;
-    const changed = new Set(changes.map((change) => change.path));
-    entries = new Map();
-    for (const [path, entry] of walkTree(store.odb, treeOid)) if (!changed.has(path)) entries.set(path, { mode: entry.mode, oid: entry.oid });
-    return entries;
-  };
+export function unchangedFilesOf(tree: TreeFiles, changes: readonly TreeChange[]): UnchangedFiles {
+  const changed = new Set(changes.map((change) => change.path));
   return {
-    paths: () => index().keys(),
-    read: (path) => {
-      const entry = index().get(path);
-      if (!entry || entry.mode === "160000" || entry.mode === "120000") return null;
-      const content = store.odb.read(entry.oid).content;
-      return hasNul(content) ? null : content.toString("utf8");
-    },
+    paths: () => tree.walk("").filter((path) => !changed.has(path)),
+    read: (path) => (changed.has(path) ? null : tree.read(path)),
   };
 }
 
@@ -221,9 +211,9 @@ export async function judgeChange(
   const warnings: string[] = [];
   const allow = [...(options.allow ?? []), ...collectAllowRules(store, from.oid, headForAllow, 500, warnings)];
   const factsCache = options.factsCache === undefined ? openFactsCache(store.repo.ralphDir) : options.factsCache;
-  const unchanged = unchangedFilesOf(store, from.treeOid, changes);
   // Both trees, so test discovery follows the runners' configs on each side.
   const trees = { before: treeFiles(store.odb, from.treeOid), after: treeFiles(store.odb, toTree) };
+  const unchanged = unchangedFilesOf(trees.before, changes);
   const raw = await analyzeChanges(fileChanges, factsCache ? { allow, facts: factsCache, unchanged, trees } : { allow, unchanged, trees });
   const analysis = options.policy ? applyDetectionPolicy(raw, options.policy) : raw;
   factsCache?.flush();
