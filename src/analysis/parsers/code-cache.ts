@@ -19,8 +19,10 @@
  * repository's `.git/ralph/v8-cache/`, never in a shared temporary folder:
  * a code cache is trusted code.
  *
- * Measured (scripts/bench.mjs, "check (20 files, facts not cached)"): see
- * the commit that introduced this file.
+ * Measured on 40 TypeScript files (20 tests, 20 sources) of the bench
+ * repository, whole-process CPU, median of 9 fresh processes: 379 ms without
+ * the cache, 356 ms with it. Most of a cold parse is the interpreter running
+ * before V8 tiers up, which no code cache removes.
  */
 import { createHash } from "node:crypto";
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
