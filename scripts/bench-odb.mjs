@@ -6,17 +6,23 @@
 //   iso-cache    isomorphic-git readTree per tree, one shared `cache` object
 //   odb          ralph's synchronous ObjectDatabase (src/store/odb.ts)
 //   git          native `git ls-tree -r <commit>`
-// and prints medians of N runs. `--diagnose` also times the parts of
+// and prints medians of N runs. `--write` also times writing one checkpoint's
+// objects (2,000 new blobs of 1-4 KiB, their tree and a commit) into an empty
+// repository, each in a fresh process:
+//   iso-write    isomorphic-git writeBlob/writeTree/writeCommit
+//   odb-write    ralph's ObjectDatabase.write with encodeTree/encodeCommit
+//   git-write    native `git hash-object -w --stdin-paths`, `git mktree`,
+//                `git commit-tree` (three processes, the files on disk first) `--diagnose` also times the parts of
 // isomorphic-git's packed read path (whole-pack read, whole-pack SHA-1, oid
 // Map build, inflate calls) and counts delta work with and without a cache.
 //
-//   node scripts/bench-odb.mjs [--repo GITDIR] [--runs 5] [--budget-s 120] [--diagnose]
+//   node scripts/bench-odb.mjs [--repo GITDIR] [--runs 5] [--budget-s 120] [--diagnose] [--write]
 //
 // Without --repo it generates (once) a repository of 20,000 files and 50
 // commits under $TMPDIR/ralph-bench-odb and runs `git gc` on it.
 import { execFileSync, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -80,6 +86,55 @@ if (args[0] === "--worker") {
     process.stdout.write(JSON.stringify({ importMs, walkMs: performance.now() - start, files, trees, timedOut }));
   }
   process.exit(0);
+}
+
+if (args[0] === "--write-worker") {
+  const [, variant, dir, lib] = args;
+  const files = writeSet();
+  const gitdir = join(dir, ".git");
+  const t0 = performance.now();
+  if (variant === "odb-write") {
+    const { ObjectDatabase, encodeTree, encodeCommit } = await import(lib);
+    const odb = new ObjectDatabase(join(gitdir, "objects"));
+    const entries = files.map(([name, body]) => ({ mode: "100644", name, oid: odb.write("blob", Buffer.from(body)) }));
+    const tree = odb.write("tree", encodeTree(entries));
+    const who = { name: "Bench", email: "b@example.invalid", timestamp: 1_700_000_000, timezone: "+0000" };
+    odb.write("commit", encodeCommit({ tree, parents: [], author: who, committer: who, extraHeaders: [], message: "bench\n" }));
+    odb.close();
+  } else if (variant === "iso-write") {
+    const git = (await import("isomorphic-git")).default;
+    const fs = await import("node:fs");
+    const tree = [];
+    for (const [name, body] of files) tree.push({ mode: "100644", path: name, type: "blob", oid: await git.writeBlob({ fs, gitdir, blob: Buffer.from(body) }) });
+    const treeOid = await git.writeTree({ fs, gitdir, tree });
+    const who = { name: "Bench", email: "b@example.invalid", timestamp: 1_700_000_000, timezoneOffset: 0 };
+    await git.writeCommit({ fs, gitdir, commit: { tree: treeOid, parent: [], author: who, committer: who, message: "bench\n" } });
+  } else {
+    const work = join(dir, "work");
+    mkdirSync(work, { recursive: true });
+    for (const [name, body] of files) writeFileSync(join(work, name), body);
+    const start = performance.now();
+    const oids = runGit(gitdir, ["hash-object", "-w", "--stdin-paths"], { input: files.map(([name]) => join(work, name)).join("\n") })
+      .toString()
+      .trim()
+      .split("\n");
+    const listing = files.map(([name], i) => `100644 blob ${oids[i]}\t${name}`).join("\n") + "\n";
+    const tree = runGit(gitdir, ["mktree"], { input: listing }).toString().trim();
+    runGit(gitdir, ["commit-tree", tree, "-m", "bench"], {
+      env: { ...gitEnv, GIT_AUTHOR_NAME: "Bench", GIT_AUTHOR_EMAIL: "b@example.invalid", GIT_COMMITTER_NAME: "Bench", GIT_COMMITTER_EMAIL: "b@example.invalid" },
+    });
+    process.stdout.write(JSON.stringify({ writeMs: performance.now() - start }));
+    process.exit(0);
+  }
+  process.stdout.write(JSON.stringify({ writeMs: performance.now() - t0 }));
+  process.exit(0);
+}
+
+/** The files one write run stores: 2,000 names with 1-4 KiB of text each, the same in every run and variant. */
+function writeSet() {
+  let seed = 11;
+  const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31);
+  return Array.from({ length: 2000 }, (_, i) => [`file${String(i).padStart(4, "0")}.ts`, `// ${i}\n${"x".repeat(1024 + (random() % 3072))}\n`]);
 }
 
 // ---------------------------------------------------------------------------
@@ -297,6 +352,22 @@ async function main() {
     console.log(
       `${variant.padEnd(12)} walk ${median(walks).toFixed(1).padStart(9)} ms   process ${median(walls).toFixed(1).padStart(9)} ms   (${walks.length} runs; ${detail})`,
     );
+  }
+  if (args.includes("--write")) {
+    for (const variant of ["iso-write", "odb-write", "git-write"]) {
+      const times = [];
+      for (let i = 0; i < runs; i++) {
+        const dir = mkdtempSync(join(tmpdir(), "ralph-bench-write-"));
+        execFileSync("git", ["init", "-q", "-b", "main", dir], { env: gitEnv });
+        const r = spawnSync(process.execPath, [fileURLToPath(import.meta.url), "--write-worker", variant, dir, lib], { cwd: root, env: gitEnv, maxBuffer: 1 << 30 });
+        if (r.status !== 0) throw new Error(`${variant} worker failed: ${r.stderr}`);
+        times.push(JSON.parse(r.stdout.toString()).writeMs);
+        const fsck = spawnSync("git", ["-C", dir, "fsck", "--full", "--no-dangling"], { env: gitEnv });
+        if (fsck.status !== 0) throw new Error(`${variant}: git fsck failed: ${fsck.stderr}`);
+        rmSync(dir, { recursive: true, force: true });
+      }
+      console.log(`${variant.padEnd(12)} write ${median(times).toFixed(1).padStart(8)} ms   (${runs} runs; 2000 blobs + tree + commit, git fsck clean)`);
+    }
   }
   if (args.includes("--diagnose")) console.log(JSON.stringify(await diagnose(gitdir, treeOid, libDir), null, 2));
   rmSync(libDir, { recursive: true, force: true });
