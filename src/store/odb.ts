@@ -32,6 +32,7 @@ import { isAbsolute, join, resolve } from "node:path";
 import { deflateSync, inflateSync } from "node:zlib";
 import { RalphError, isErrno } from "../errors.js";
 import { debug, warn } from "../log.js";
+import { decodePath, encodePath } from "./path-bytes.js";
 import {
   ByteBudgetCache,
   DEFAULT_DELTA_BASE_CACHE_BYTES,
@@ -432,20 +433,14 @@ function unquoteC(quoted: string): string {
  * "100644" file, "100755" executable, "120000" symlink, "160000" gitlink
  * (submodule commit), "40000" tree; very old trees may hold "100664" or
  * "040000", which {@link encodeTree} canonicalizes. `name` is the entry name
- * decoded as UTF-8; `nameBytes` the exact stored bytes when they are not
- * valid UTF-8, which would not survive a decode/encode round trip.
+ * as path-bytes.ts decodes it: UTF-8, with bytes that are not valid UTF-8
+ * escaped losslessly, so `encodeTree(parseTree(raw))` gives `raw` back.
  */
 export interface TreeEntry {
   mode: string;
   name: string;
   /** Object id of the blob, tree or (gitlink) commit, lowercase hex. */
   oid: string;
-  /**
-   * The stored name bytes, set by {@link parseTree} only when they are not
-   * valid UTF-8 (the decoded `name` then holds U+FFFD). {@link encodeTree}
-   * writes them instead of `name` as long as they still decode to `name`.
-   */
-  nameBytes?: Buffer;
 }
 
 /** True for a tree entry mode that denotes a subtree ("40000"; also the legacy "040000"). */
@@ -477,15 +472,11 @@ export function parseTree(content: Buffer): TreeEntry[] {
     let nul = space + 1;
     while (nul < length && content[nul] !== 0) nul++;
     if (nul + 21 > length) throw corrupt(`malformed tree entry at byte ${pos}`, { offset: pos });
-    const name = content.toString("utf8", space + 1, nul);
-    const entry: TreeEntry = {
+    entries.push({
       mode: content.toString("latin1", pos, space),
-      name,
+      name: decodePath(content, space + 1, nul),
       oid: content.toString("hex", nul + 1, nul + 21),
-    };
-    // Not valid UTF-8: keep the exact bytes so encodeTree can write them back.
-    if (name.includes("\uFFFD")) entry.nameBytes = Buffer.from(content.subarray(space + 1, nul));
-    entries.push(entry);
+    });
     pos = nul + 21;
   }
   return entries;
@@ -523,10 +514,7 @@ function canonicalMode(mode: string, name: string): string {
  */
 export function encodeTree(entries: readonly TreeEntry[]): Buffer {
   const prepared = entries.map((entry) => {
-    const nameBytes =
-      entry.nameBytes !== undefined && entry.nameBytes.toString("utf8") === entry.name
-        ? entry.nameBytes
-        : Buffer.from(entry.name, "utf8");
+    const nameBytes = encodePath(entry.name);
     const lower = entry.name.toLowerCase();
     if (nameBytes.length === 0 || nameBytes.includes(0x2f) || nameBytes.includes(0) || lower === "." || lower === ".." || lower === ".git") {
       throw new RalphError("E_UNSAFE_PATH", `tree entry name ${JSON.stringify(entry.name)} is not allowed`, {
@@ -540,7 +528,7 @@ export function encodeTree(entries: readonly TreeEntry[]): Buffer {
     }
     const mode = canonicalMode(entry.mode, entry.name);
     const sortKey = mode === "40000" ? Buffer.concat([nameBytes, Buffer.from("/")]) : nameBytes;
-    return { mode, nameBytes, oid: entry.oid, sortKey };
+    return { mode, name: entry.name, nameBytes, oid: entry.oid, sortKey };
   });
   prepared.sort((a, b) => Buffer.compare(a.sortKey, b.sortKey));
   let size = 0;
@@ -552,8 +540,8 @@ export function encodeTree(entries: readonly TreeEntry[]): Buffer {
     for (let j = i + 1; j < prepared.length; j++) {
       const other = prepared[j] as (typeof prepared)[number];
       if (other.nameBytes.equals(entry.nameBytes)) {
-        throw new RalphError("E_INTERNAL", `tree has two entries named ${JSON.stringify(entry.nameBytes.toString("utf8"))}`, {
-          data: { name: entry.nameBytes.toString("utf8") },
+        throw new RalphError("E_INTERNAL", `tree has two entries named ${JSON.stringify(entry.name)}`, {
+          data: { name: entry.name },
         });
       }
       if (!other.nameBytes.subarray(0, entry.nameBytes.length).equals(entry.nameBytes)) break;

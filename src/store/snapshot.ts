@@ -19,8 +19,9 @@ import { RalphError, isErrno } from "../errors.js";
 import { debug } from "../log.js";
 import { isTrue } from "./git-config.js";
 import { readGitIndex, type IndexEntry } from "./git-index.js";
-import { globalLayers, isIgnored, makeLayer, readPatternFile, type IgnoreLayer } from "./ignore-rules.js";
+import { globalLayers, isIgnoreCase, isIgnored, makeLayer, readPatternFile, type IgnoreLayer } from "./ignore-rules.js";
 import { encodeTree, ObjectDatabase, parseCommit, type TreeEntry } from "./odb.js";
+import { decodePath, fsPath } from "./path-bytes.js";
 import { readRawRef, resolveRef } from "./refs.js";
 import { nestedRepositoryHead, type Repository } from "./repo.js";
 import {
@@ -179,13 +180,13 @@ interface LazyLayer {
   layer: IgnoreLayer | null | undefined;
 }
 
-function resolveLayers(lazy: readonly LazyLayer[], globals: readonly IgnoreLayer[]): IgnoreLayer[] {
+function resolveLayers(lazy: readonly LazyLayer[], globals: readonly IgnoreLayer[], ignoreCase: boolean): IgnoreLayer[] {
   const out: IgnoreLayer[] = [];
   for (let i = lazy.length - 1; i >= 0; i--) {
     const l = lazy[i] as LazyLayer;
     if (l.layer === undefined) {
       const text = readPatternFile(l.file);
-      l.layer = text === null || text.trim() === "" ? null : makeLayer(l.base, text);
+      l.layer = text === null || text.trim() === "" ? null : makeLayer(l.base, text, ignoreCase);
     }
     if (l.layer) out.push(l.layer);
   }
@@ -198,7 +199,7 @@ function resolveLayers(lazy: readonly LazyLayer[], globals: readonly IgnoreLayer
  */
 function lstatPath(root: string, path: string): Stats | undefined {
   try {
-    return lstatSync(root + "/" + path, { throwIfNoEntry: false });
+    return lstatSync(fsPath(root + "/" + path), { throwIfNoEntry: false });
   } catch (error) {
     if (isErrno(error, "ENOTDIR", "ENOENT")) return undefined;
     if (isErrno(error, "EACCES", "EPERM")) throw unreadableFolder(path.includes("/") ? path.slice(0, path.lastIndexOf("/")) : "", error);
@@ -350,7 +351,8 @@ export function snapshotWorkTree(repo: Repository, odb: ObjectDatabase, options:
       }
       let content: Buffer;
       try {
-        content = gitMode === "120000" ? readlinkSync(root + "/" + path, { encoding: "buffer" }) : readFileSync(root + "/" + path);
+        const abs = fsPath(root + "/" + path);
+        content = gitMode === "120000" ? readlinkSync(abs, { encoding: "buffer" }) : readFileSync(abs);
       } catch (error) {
         if (isErrno(error, "ENOENT", "ENOTDIR")) return false; // vanished mid-snapshot
         if (isErrno(error, "EACCES", "EPERM")) throw unreadableFile(path, error);
@@ -367,6 +369,22 @@ export function snapshotWorkTree(repo: Repository, odb: ObjectDatabase, options:
     return true;
   };
 
+  // A path whose folder (or a folder above) is a symlink or a file is not in the work tree, as git sees it
+  // (dir.c has_symlink_leading_path): lstat alone would follow the symlink and read from wherever it points.
+  const realFolders = new Map<string, boolean>([["", true]]);
+  const isRealFolder = (dir: string): boolean => {
+    let known = realFolders.get(dir);
+    if (known !== undefined) return known;
+    const slash = dir.lastIndexOf("/");
+    known = isRealFolder(slash < 0 ? "" : dir.slice(0, slash)) && ((lstatPath(root, dir)?.mode ?? 0) & S_IFMT) === S_IFDIR;
+    realFolders.set(dir, known);
+    return known;
+  };
+  const isBeyondSymlink = (path: string): boolean => {
+    const slash = path.lastIndexOf("/");
+    return slash >= 0 && !isRealFolder(path.slice(0, slash));
+  };
+
   // Phase A: every tracked path.
   for (const [path, e] of tracked) {
     if (isExcludedPath(path)) {
@@ -379,13 +397,17 @@ export function snapshotWorkTree(repo: Repository, odb: ObjectDatabase, options:
       trackedPaths.add(path);
       continue;
     }
+    if (e.mode === 0o160000 && isBeyondSymlink(path)) {
+      recordAbsent(path);
+      continue;
+    }
     if (e.mode === 0o160000) {
       const head = nestedRepositoryHead(join(root, path));
       record(path, "160000", head ?? e.oid, null);
       trackedPaths.add(path);
       continue;
     }
-    const st = lstatPath(root, path);
+    const st = isBeyondSymlink(path) ? undefined : lstatPath(root, path);
     stats.filesStatted++;
     if (st && (st.mode & S_IFMT) !== S_IFDIR && addFile(path, st, e.index)) trackedPaths.add(path);
     else recordAbsent(path); // deleted, replaced by a folder (the walk sees it), vanished or over the size cap
@@ -393,7 +415,9 @@ export function snapshotWorkTree(repo: Repository, odb: ObjectDatabase, options:
 
   // Phase B: untracked files, walking folders that are not ignored.
   const globals = globalLayers(repo.commonDir, repo.config);
+  const ignoreCase = isIgnoreCase(repo.config);
   const globalKey = sha1(
+    `ignorecase=${ignoreCase}|` +
     globals.files
       .map((f) => {
         const st = lstatSync(f, { throwIfNoEntry: false });
@@ -415,21 +439,22 @@ export function snapshotWorkTree(repo: Repository, odb: ObjectDatabase, options:
     stats.dirsRead++;
     const children: CachedChild[] = [];
     let isRepo = false;
-    let listing: Dirent[];
+    let listing: Dirent<Buffer>[];
     try {
-      listing = readdirSync(rel === "" ? root : join(root, rel), { withFileTypes: true });
+      listing = readdirSync(rel === "" ? root : fsPath(join(root, rel)), { withFileTypes: true, encoding: "buffer" });
     } catch (error) {
       if (isErrno(error, "ENOENT", "ENOTDIR")) return { dir: null, fresh: false }; // deleted mid-snapshot
       if (isErrno(error, "EACCES", "EPERM")) throw unreadableFolder(rel, error);
       throw error;
     }
     for (const d of listing) {
-      if (d.name === ".git") {
+      const name = decodePath(d.name);
+      if (name === ".git") {
         isRepo = true;
         continue;
       }
       const kind = d.isDirectory() ? "d" : d.isFile() ? "f" : d.isSymbolicLink() ? "l" : "o";
-      children.push({ name: d.name, kind, ignored: false, tracked: false });
+      children.push({ name, kind, ignored: false, tracked: false });
     }
     return { dir: { mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs, ino: st.ino, rulesKey, isRepo, children }, fresh: false };
   };
@@ -439,7 +464,7 @@ export function snapshotWorkTree(repo: Repository, odb: ObjectDatabase, options:
     const ignoreFile = rel === "" ? join(root, ".gitignore") : join(root, rel, ".gitignore");
     let ist: Stats | undefined;
     try {
-      ist = lstatSync(ignoreFile, { throwIfNoEntry: false });
+      ist = lstatSync(fsPath(ignoreFile), { throwIfNoEntry: false });
     } catch (error) {
       if (isErrno(error, "ENOTDIR")) return; // the folder became a file mid-snapshot
       if (isErrno(error, "EACCES", "EPERM")) throw unreadableFolder(rel, error);
@@ -465,7 +490,7 @@ export function snapshotWorkTree(repo: Repository, odb: ObjectDatabase, options:
       const path = rel === "" ? child.name : `${rel}/${child.name}`;
       if (path === STATE_DIR) continue;
       if (!fresh) {
-        resolved ??= resolveLayers(layers, globals.layers);
+        resolved ??= resolveLayers(layers, globals.layers, ignoreCase);
         child.ignored = isIgnored(resolved, path, child.kind === "d");
       }
       const trackedEntry = trustTracked && child.kind !== "d" ? undefined : tracked.get(path);

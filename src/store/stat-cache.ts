@@ -28,6 +28,7 @@
 import { randomBytes } from "node:crypto";
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
+import { decodePath, encodePath } from "./path-bytes.js";
 
 /** Margin for file-system timestamp granularity (a coarse kernel clock), in ms. */
 export const RACY_WINDOW_MS = 20;
@@ -245,7 +246,7 @@ export class StatCacheBuilder {
       Buffer.from(Uint8Array.from(this.modes)),
       Buffer.from(Uint8Array.from(this.flags)),
       Buffer.from(Uint8Array.from(dirFlags)),
-      Buffer.from(strings.join("\0"), "utf8"),
+      encodePath(strings.join("\0")),
     ]);
   }
 }
@@ -287,7 +288,7 @@ export function decodeStatCache(buf: Buffer): StatCache {
   const modes = new Uint8Array(copy(take(files)));
   const flags = new Uint8Array(copy(take(files)));
   const dirFlags = take(dirCount);
-  const strings = buf.subarray(pos).toString("utf8").split("\0");
+  const strings = decodePath(buf, pos).split("\0");
   if (strings.length !== (files > 0 || dirCount > 0 || treeCount > 0 ? files * 2 + dirCount * 4 + treeCount * 2 : 1)) throw new Error("bad string table");
   const paths = strings.slice(0, files);
   const oids = strings.slice(files, files * 2);
