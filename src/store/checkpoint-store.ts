@@ -16,7 +16,8 @@
  * never touched.
  */
 import { join } from "node:path";
-import { RalphError } from "../errors.js";
+import { readdirSync, readFileSync, readlinkSync, unlinkSync, type Stats } from "node:fs";
+import { fileSystemError, isErrno, RalphError } from "../errors.js";
 import { debug } from "../log.js";
 import { withLock } from "./lock.js";
 import { DEFAULT_LOOP_ID, isLoopId, parseLoopId, type LoopId } from "./loop-id.js";
@@ -26,9 +27,58 @@ import { openRepository, type Repository } from "./repo.js";
 import { applyRestore, type RestoreOutcome } from "./restore.js";
 import { commitStatCache, DEFAULT_SIZE_CAP_BYTES, readUserHead, snapshotWorkTree, type Snapshot, type SnapshotOptions } from "./snapshot.js";
 import { formatMessage, parseTrailers, subjectOf, trailerValue, trailerValues, type CheckpointKind, type Trailer } from "./trailers.js";
-import { diffTrees, type TreeChange } from "./tree-diff.js";
+import { diffTrees, flattenTree, type TreeChange } from "./tree-diff.js";
+import { fsPath } from "./path-bytes.js";
 import { planPathEdits } from "./path-snapshot.js";
 import { editTree } from "./tree-edit.js";
+
+/** The path in a `Ralph-Skipped`-style trailer value (a JSON string first), or null when it is malformed. */
+function parseQuotedPath(pattern: RegExp, value: string): string | null {
+  const m = pattern.exec(value);
+  if (!m) return null;
+  try {
+    const path = JSON.parse(m[1] as string) as unknown;
+    return typeof path === "string" ? path : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The paths ignored before a restore that stay ignored after it: all but
+ * those the target tree holds (at or below them), which the restore wrote.
+ */
+function protectedIgnored(odb: ObjectDatabase, ignored: ReadonlySet<string>, targetTree: string): Set<string> {
+  if (ignored.size === 0) return new Set();
+  const inTarget = new Set<string>();
+  for (const path of flattenTree(odb, targetTree).keys()) {
+    for (let p = path; ; ) {
+      if (inTarget.has(p)) break;
+      inTarget.add(p);
+      const slash = p.lastIndexOf("/");
+      if (slash < 0) break;
+      p = p.slice(0, slash);
+    }
+  }
+  return new Set([...ignored].filter((p) => !inTarget.has(p)));
+}
+
+/** Removes what a killed restore left in its temp folder (called under the loop lock, so no restore is running). */
+function removeRestoreTemps(dir: string): void {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    try {
+      unlinkSync(join(dir, name));
+    } catch {
+      /* gone, or not ours to remove */
+    }
+  }
+}
 
 /** The ref namespace of all loops. */
 export const REF_PREFIX = "refs/ralph/";
@@ -207,6 +257,22 @@ export class CheckpointStore {
     };
   }
 
+  /**
+   * The commit a loop's head ref points at.
+   * @throws RalphError E_CORRUPT naming the ref and how to recover when the object is missing or not a commit.
+   */
+  private readHeadCommit(headRef: string, oid: string): Checkpoint {
+    const obj = this.odb.tryRead(oid);
+    if (obj === null || obj.type !== "commit") {
+      throw new RalphError(
+        "E_CORRUPT",
+        `${headRef} points at ${oid}, which is ${obj === null ? "missing from the repository" : `a ${obj.type}, not a commit`}; restore the object from a clone, or delete the ref with 'git update-ref -d ${headRef}' (the loop's next checkpoint then starts a new chain)`,
+        { data: { ref: headRef, oid } },
+      );
+    }
+    return this.readCheckpoint(oid);
+  }
+
   /** Every loop with a head ref, newest first. */
   listLoops(): LoopSummary[] {
     const refs = this.listRefs(REF_PREFIX);
@@ -294,7 +360,7 @@ export class CheckpointStore {
     for (let attempt = 0; attempt < 5; attempt++) {
       const previous = resolveRef(this.refs, headRef);
       if (previous) {
-        const prevTree = this.readCheckpoint(previous).treeOid;
+        const prevTree = this.readHeadCommit(headRef, previous).treeOid;
         if (prevTree === snap.treeOid) {
           this.setIterationRef(request, previous);
           onStored({ ref: headRef, oid: previous });
@@ -424,12 +490,26 @@ export class CheckpointStore {
   revert(target: { oid: string; treeOid: string; label: string }, options: RevertOptions): RevertResult {
     return withLock(this.lockPath(), () => {
       const dryRun = options.dryRun ?? false;
+      const force = options.force ?? false;
+      if (!dryRun) removeRestoreTemps(this.restoreTempDir());
       let preRevert: string | null = null;
-      const snap = snapshotWorkTree(this.repo, this.odb, { anchored: !dryRun });
-      const changes = this.diff(snap.treeOid, target.treeOid);
+      const snap = snapshotWorkTree(this.repo, this.odb, { anchored: !dryRun, collectIgnored: true });
+      const targetCommit = this.readCheckpoint(target.oid);
+      // A path the target skipped (over the size cap) is not known to it: left as it is, never deleted.
+      const targetSkipped = new Set<string>();
+      for (const value of trailerValues(targetCommit.trailers, "Ralph-Skipped")) {
+        const path = parseQuotedPath(/^(".*") \d+ bytes/, value);
+        if (path !== null) targetSkipped.add(path);
+      }
+      const leftAlone: RestoreOutcome["skipped"] = [];
+      const changes = this.diff(snap.treeOid, target.treeOid).filter((c) => {
+        if (!targetSkipped.has(c.path)) return true;
+        leftAlone.push({ path: c.path, reason: "over the size cap when the target was stored: left as it is" });
+        return false;
+      });
       const trackedPaths = snap.trackedPaths;
       const deletedTracked = changes.filter((c) => c.status === "D" && trackedPaths.has(c.path)).length;
-      if (!options.force && trackedPaths.size > 0 && deletedTracked * 2 > trackedPaths.size) {
+      if (!force && trackedPaths.size > 0 && deletedTracked * 2 > trackedPaths.size) {
         // Refused before anything is written: no pre-revert checkpoint, no moved ref.
         throw new RalphError(
           "E_RESTORE_REFUSED",
@@ -437,22 +517,41 @@ export class CheckpointStore {
           { data: { deleted: deletedTracked, tracked: trackedPaths.size } },
         );
       }
+      if (!force) this.refuseForeignEdits(options.loop, snap.treeOid, changes, target.label);
       if (dryRun) commitStatCache(this.repo, snap);
       else {
         const message = `pre-revert checkpoint (restoring ${target.label})`;
         preRevert = this.checkpointLocked({ loop: options.loop, kind: "pre-revert", message }, snap, (anchor) => commitStatCache(this.repo, snap, anchor)).oid;
       }
       const perms = new Map<string, number>();
-      for (const value of trailerValues(this.readCheckpoint(target.oid).trailers, "Ralph-Mode")) {
+      for (const value of trailerValues(targetCommit.trailers, "Ralph-Mode")) {
         const m = /^([0-7]{3,4}) (".*")$/.exec(value);
         if (m) perms.set(JSON.parse(m[2] as string) as string, parseInt(m[1] as string, 8));
       }
-      const outcome = applyRestore(this.repo.workTree, this.odb, changes, { perms, dryRun });
+      let outcome: RestoreOutcome;
+      try {
+        outcome = applyRestore(this.repo.workTree, this.odb, changes, {
+          perms,
+          dryRun,
+          tempDir: this.restoreTempDir(),
+          beforeChange: dryRun ? undefined : this.storeConcurrentWrites(options.loop, snap),
+        });
+      } catch (error) {
+        const fsError = fileSystemError(error);
+        if (fsError === null || preRevert === null) throw error;
+        throw new RalphError(
+          "E_FILESYSTEM",
+          `${fsError.message}; the restore stopped part-way, and checkpoint ${preRevert.slice(0, 12)} holds the work tree from before it ('ralph revert ${preRevert.slice(0, 12)} --loop ${options.loop} --force' brings it back)`,
+          { data: { ...fsError.data, preRevert }, cause: error },
+        );
+      }
+      outcome.skipped.push(...leftAlone);
       let restored: string | null = null;
       if (!dryRun) {
         // The restored work tree becomes the loop's head, so the head tree is the work tree again (the fast path
         // edits the head's tree along the paths a tool names; a stale head would bring reverted files back).
-        const after = snapshotWorkTree(this.repo, this.odb, { anchored: true });
+        // What was ignored before the restore stays out of it, even where the target's ignore rules lack the rule.
+        const after = snapshotWorkTree(this.repo, this.odb, { anchored: true, keepIgnored: protectedIgnored(this.odb, snap.ignoredPaths, target.treeOid) });
         restored = this.checkpointLocked(
           { loop: options.loop, kind: "manual", message: `restored ${target.label}`, trailers: [{ key: "Ralph-Restore", value: target.oid }] },
           after,
@@ -461,5 +560,66 @@ export class CheckpointStore {
       }
       return { ...outcome, target: { oid: target.oid, label: target.label }, preRevert, restored, dryRun };
     });
+  }
+
+  /** Where a restore writes its temporaries: under `.git/ralph/`, so a killed restore leaves nothing in the work tree. */
+  private restoreTempDir(): string {
+    return join(this.repo.ralphDir, "tmp");
+  }
+
+  /**
+   * Refuses a restore that would overwrite work done since the loop's last
+   * checkpoint (by the user or another loop): the paths that differ between
+   * the loop's head and the work tree and that the restore would change.
+   * @throws RalphError E_RESTORE_REFUSED listing them.
+   */
+  private refuseForeignEdits(loop: LoopId, workTreeOid: string, changes: readonly TreeChange[], label: string): void {
+    const headRef = loopRefName(loop, "head");
+    const head = resolveRef(this.refs, headRef);
+    if (head === null) return;
+    const headTree = this.readHeadCommit(headRef, head).treeOid;
+    if (headTree === workTreeOid) return;
+    const since = new Set(this.diff(headTree, workTreeOid).map((c) => c.path));
+    const touched = [...new Set(changes.filter((c) => since.has(c.path)).map((c) => c.path))];
+    if (touched.length === 0) return;
+    const shown = touched.slice(0, 5).map((p) => JSON.stringify(p)).join(", ") + (touched.length > 5 ? ` and ${touched.length - 5} more` : "");
+    throw new RalphError(
+      "E_RESTORE_REFUSED",
+      `restoring ${label} would overwrite ${touched.length} path(s) changed since loop ${loop}'s last checkpoint (${shown}), work that is not this loop's; checkpoint it first or pass --force`,
+      { data: { loop, paths: touched } },
+    );
+  }
+
+  /**
+   * The restore's guard against a concurrent writer: a file whose lstat
+   * differs from what the pre-revert snapshot saw changed since it was
+   * stored, so its current content goes into a follow-up `pre-revert`
+   * checkpoint before the restore overwrites or removes it.
+   */
+  private storeConcurrentWrites(loop: LoopId, snap: Snapshot): (path: string, st: Stats) => void {
+    let tree = snap.treeOid;
+    return (path, st) => {
+      const seen = snap.cache.statOf(path);
+      if (seen === undefined) return;
+      if (seen.mode === st.mode && seen.size === st.size && seen.mtimeMs === st.mtimeMs && seen.ctimeMs === st.ctimeMs && seen.ino === st.ino) return;
+      const abs = fsPath(join(this.repo.workTree, path));
+      let content: Buffer;
+      try {
+        content = st.isSymbolicLink() ? readlinkSync(abs, { encoding: "buffer" }) : readFileSync(abs);
+      } catch (error) {
+        if (isErrno(error, "ENOENT", "ENOTDIR")) return; // gone meanwhile: nothing left to lose
+        throw error;
+      }
+      const mode = st.isSymbolicLink() ? "120000" : st.mode & 0o100 ? "100755" : "100644";
+      tree = editTree(this.odb, tree, new Map([[path, { mode, oid: this.odb.write("blob", content) }]]));
+      const stats = { filesStatted: 1, filesHashed: 1, dirsRead: 0, durationMs: 0 };
+      this.checkpointLocked(
+        { loop, kind: "pre-revert", message: `pre-revert follow-up: ${path} changed during the restore` },
+        { treeOid: tree, skipped: snap.skipped, unusualModes: snap.unusualModes, stats },
+        () => {
+          /* the stat cache stays anchored at the pre-revert checkpoint, an ancestor of this one */
+        },
+      );
+    };
   }
 }

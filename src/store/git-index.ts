@@ -95,7 +95,7 @@ export function readGitIndex(indexPath: string): GitIndex {
  */
 export function parseGitIndex(buf: Buffer, path: string): GitIndex {
   const fail = (reason: string, detail: string): RalphError =>
-    new RalphError("E_CORRUPT", `the git index ${path} is corrupt: ${detail}`, { data: { path, reason } });
+    new RalphError("E_CORRUPT", `the git index ${path} is corrupt: ${detail}; rebuild it with 'rm ${path} && git reset' (staged changes are lost)`, { data: { path, reason } });
   if (buf.length < 12 + 20 || buf.toString("latin1", 0, 4) !== "DIRC") throw fail("signature", "bad signature or too short");
   const version = buf.readUInt32BE(4);
   if (version !== 2 && version !== 3 && version !== 4) throw fail("version", `unsupported version ${version}`);

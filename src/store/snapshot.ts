@@ -59,6 +59,14 @@ export interface SnapshotOptions {
    * them; everything already anchored is still cached.
    */
   anchored?: boolean;
+  /** Collect the ignored paths the walk met into {@link Snapshot.ignoredPaths} (default false). */
+  collectIgnored?: boolean;
+  /**
+   * Paths to treat as ignored even where the ignore rules no longer say so
+   * (what was ignored before a restore stays out of the checkpoint of its
+   * result, though the restored `.gitignore` may lack the rule).
+   */
+  keepIgnored?: ReadonlySet<string>;
 }
 
 /** What {@link snapshotWorkTree} found and wrote. */
@@ -69,6 +77,11 @@ export interface Snapshot {
   entries: Map<string, SnapshotEntry>;
   /** Paths tracked by git's index that are present in the snapshot. */
   trackedPaths: Set<string>;
+  /**
+   * With `collectIgnored`: every ignored path the walk met, the outermost
+   * one of an ignored folder (its contents are not listed); else empty.
+   */
+  ignoredPaths: Set<string>;
   /** Files skipped because they exceed the size cap. */
   skipped: { path: string; sizeBytes: number }[];
   /** Files whose permission bits are not what git would recreate (e.g. 0600), as octal text. */
@@ -281,6 +294,9 @@ export function snapshotWorkTree(repo: Repository, odb: ObjectDatabase, options:
       : false;
 
   const anchored = options.anchored ?? true;
+  const collectIgnored = options.collectIgnored ?? false;
+  const keepIgnored = options.keepIgnored;
+  const ignoredPaths = new Set<string>();
   let learned = 0;
   let reusedFromCache = false;
   // Folders whose tree must be re-encoded: ancestors of any path added, changed or removed since the cache.
@@ -485,7 +501,10 @@ export function snapshotWorkTree(repo: Repository, odb: ObjectDatabase, options:
     const trustTracked = fresh && sameIndex;
     for (const child of dir.children) {
       // Fast path: an unchanged folder, same rules, same index: a tracked or ignored file needs nothing here.
-      if (trustTracked && child.kind !== "d" && (child.tracked || child.ignored)) continue;
+      if (trustTracked && child.kind !== "d" && (child.tracked || child.ignored)) {
+        if (collectIgnored && child.ignored) ignoredPaths.add(rel === "" ? child.name : `${rel}/${child.name}`);
+        continue;
+      }
       if (child.kind === "o") continue;
       const path = rel === "" ? child.name : `${rel}/${child.name}`;
       if (path === STATE_DIR) continue;
@@ -495,7 +514,14 @@ export function snapshotWorkTree(repo: Repository, odb: ObjectDatabase, options:
       }
       const trackedEntry = trustTracked && child.kind !== "d" ? undefined : tracked.get(path);
       child.tracked = trackedEntry !== undefined;
-      if (child.ignored) continue;
+      if (!child.ignored && keepIgnored?.has(path)) {
+        child.ignored = true;
+        dir.rulesKey = `kept:${rulesKey}`; // not what the rules say: the next scan classifies this folder again
+      }
+      if (child.ignored) {
+        if (collectIgnored) ignoredPaths.add(path);
+        continue;
+      }
       if (child.kind === "d") {
         if (trackedEntry?.mode === 0o160000) continue; // a tracked submodule: handled in phase A
         const cst = lstatPath(root, path);
@@ -535,7 +561,7 @@ export function snapshotWorkTree(repo: Repository, odb: ObjectDatabase, options:
   );
   // Worth saving when something new was learned: a file recalled by a fresh read or the index, a folder listing, or new trees.
   const cacheDirty = learned > 0 || stats.dirsRead > 0 || (anchored && !sameEntries);
-  return { treeOid, entries, trackedPaths, skipped, unusualModes, stats, cache, cacheDirty };
+  return { treeOid, entries, trackedPaths, ignoredPaths, skipped, unusualModes, stats, cache, cacheDirty };
 }
 
 /**

@@ -212,6 +212,27 @@ export class StatCacheBuilder {
     this.nums.push(mode, size, mtimeMs, ctimeMs, ino);
   }
 
+  /**
+   * The lstat recorded for `path` by this scan (mode, size in bytes, mtime
+   * and ctime in ms, inode), or undefined when the path has none (not
+   * recorded, a gitlink, sparse or absent entry, or a new object of an
+   * unanchored snapshot).
+   */
+  statOf(path: string): { mode: number; size: number; mtimeMs: number; ctimeMs: number; ino: number } | undefined {
+    if (this.slots === null || this.slots.size !== this.paths.length) {
+      this.slots = new Map();
+      for (let i = 0; i < this.paths.length; i++) this.slots.set(this.paths[i] as string, i);
+    }
+    const slot = this.slots.get(path);
+    if (slot === undefined) return undefined;
+    const n = this.nums;
+    const o = slot * FILE_NUMS;
+    if (n[o] === 0 && n[o + 4] === 0) return undefined;
+    return { mode: n[o] as number, size: n[o + 1] as number, mtimeMs: n[o + 2] as number, ctimeMs: n[o + 3] as number, ino: n[o + 4] as number };
+  }
+
+  private slots: Map<string, number> | null = null;
+
   /** Serialises the cache (see the module doc for the layout). */
   encode(): Buffer {
     const strings: string[] = [];
