@@ -368,6 +368,7 @@ export class CheckpointStore {
         }
       }
       const oid = this.writeCommit(request, snap, previous);
+      this.odb.syncWritten(); // every object the commit names is on disk before a ref names it
       if (compareAndSwapRef(this.refs, headRef, oid, previous)) {
         if (!previous) compareAndSwapRef(this.refs, loopRefName(request.loop, "baseline"), oid, resolveRef(this.refs, loopRefName(request.loop, "baseline")));
         this.setIterationRef(request, oid);

@@ -6,7 +6,8 @@
  * (in the worktree's git dir); everything else is shared (the common dir).
  *
  * Updates follow git's own locking protocol: create `<ref>.lock` exclusively,
- * write the new value, fsync, rename over the ref. Callers serialise their
+ * write the new value, fsync, rename over the ref, then fsync the ref's
+ * folder so the rename itself is durable. Callers serialise their
  * own read-compare-write with ralph's loop lock; the `.lock` file also keeps
  * native git (e.g. `git pack-refs`) from racing the write.
  */
@@ -161,6 +162,16 @@ function openRefLock(lockPath: string, name: string): number {
   }
 }
 
+/** fsyncs a folder, so a rename into it survives a power loss. */
+function syncFolder(dir: string): void {
+  const fd = openSync(dir, "r");
+  try {
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /**
  * Refuses a ref name below an existing ref (`refs/ralph/x/head` while
  * `refs/ralph/x` is a ref, loose or packed): git keeps refs as files, so one
@@ -212,6 +223,7 @@ export function compareAndSwapRef(loc: RefLocation, name: string, newOid: string
     fd = -1;
     renameSync(lockPath, file);
     renamed = true;
+    syncFolder(dirname(file));
     return true;
   } finally {
     if (fd !== -1) closeSync(fd);

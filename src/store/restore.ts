@@ -205,7 +205,9 @@ export function applyRestore(root: string, odb: ObjectDatabase, changes: readonl
       continue;
     }
     const obj = odb.read(c.newOid as string);
-    if (st) options.beforeChange?.(c.path, st);
+    // As late as possible: a writer that changed the file since the snapshot is caught up to this moment.
+    const current = st ? lstatOrNull(abs) : undefined;
+    if (current) options.beforeChange?.(c.path, current);
     if (c.newMode === "120000") {
       symlinkAtomically(abs, obj.content, options.tempDir);
     } else {

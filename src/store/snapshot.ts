@@ -16,7 +16,7 @@ import { createHash } from "node:crypto";
 import { lstatSync, readdirSync, readFileSync, readlinkSync, type Dirent, type Stats } from "node:fs";
 import { join } from "node:path";
 import { RalphError, isErrno } from "../errors.js";
-import { debug } from "../log.js";
+import { debug, warn } from "../log.js";
 import { isTrue } from "./git-config.js";
 import { readGitIndex, type IndexEntry } from "./git-index.js";
 import { globalLayers, isIgnoreCase, isIgnored, makeLayer, readPatternFile, type IgnoreLayer } from "./ignore-rules.js";
@@ -26,7 +26,7 @@ import { readRawRef, resolveRef } from "./refs.js";
 import { nestedRepositoryHead, type Repository } from "./repo.js";
 import {
   loadStatCache,
-  type StatCache,
+  StatCache,
   RACY_WINDOW_MS,
   saveStatCache,
   StatCacheBuilder,
@@ -247,11 +247,30 @@ function sha1(text: string): string {
  *   (permissions); E_CORRUPT when `.git/index` is malformed.
  */
 export function snapshotWorkTree(repo: Repository, odb: ObjectDatabase, options: SnapshotOptions = {}): Snapshot {
+  try {
+    return snapshotOnce(repo, odb, options, true);
+  } catch (error) {
+    if (!(error instanceof MissingCachedObject)) throw error;
+    // A cache named an object the repository does not have (pruned, or a cache written wrong): never
+    // commit a tree that names it. Look at every file afresh, trusting neither the stat cache nor the index.
+    warn(`the stat cache names object ${error.oid.slice(0, 12)}, which is missing: snapshotting without caches`);
+    return snapshotOnce(repo, odb, options, false);
+  }
+}
+
+/** Thrown inside a snapshot when a tree would name an oid taken from a cache that the object database lacks. */
+class MissingCachedObject extends Error {
+  constructor(readonly oid: string) {
+    super(`object ${oid} from the stat cache is missing`);
+  }
+}
+
+function snapshotOnce(repo: Repository, odb: ObjectDatabase, options: SnapshotOptions, trustCaches: boolean): Snapshot {
   const started = performance.now();
   const scanStartMs = Date.now();
   const sizeCap = options.sizeCapBytes ?? DEFAULT_SIZE_CAP_BYTES;
   const root = repo.workTree;
-  const old = trustedCache(repo, odb, loadStatCache(statCachePath(repo)));
+  const old = trustCaches ? trustedCache(repo, odb, loadStatCache(statCachePath(repo))) : StatCache.empty();
   const cache = new StatCacheBuilder(scanStartMs);
   cache.anchor = old.anchor;
   const entries = new Map<string, SnapshotEntry>();
@@ -286,7 +305,7 @@ export function snapshotWorkTree(repo: Repository, odb: ObjectDatabase, options:
     }
   }
   // Only needed (and only read) when the index was parsed: its stat data is what seeds unknown files.
-  const seedFromIndex = !sameIndex && canSeedFromIndex(repo, tracked);
+  const seedFromIndex = trustCaches && !sameIndex && canSeedFromIndex(repo, tracked);
 
   const isExcludedPath = (path: string): boolean =>
     path.includes(".git") || path.startsWith(STATE_DIR)
@@ -294,6 +313,11 @@ export function snapshotWorkTree(repo: Repository, odb: ObjectDatabase, options:
       : false;
 
   const anchored = options.anchored ?? true;
+  /** Blobs hashed by this scan: they exist. Any other oid a new tree names came from a cache and is checked. */
+  const hashedNow = new Set<string>();
+  const verify = (oid: string): void => {
+    if (!hashedNow.has(oid) && !odb.has(oid)) throw new MissingCachedObject(oid);
+  };
   const collectIgnored = options.collectIgnored ?? false;
   const keepIgnored = options.keepIgnored;
   const ignoredPaths = new Set<string>();
@@ -375,6 +399,7 @@ export function snapshotWorkTree(repo: Repository, odb: ObjectDatabase, options:
         throw error;
       }
       oid = odb.write("blob", content);
+      hashedNow.add(oid);
       stats.filesHashed++;
       isNewObject = true;
     }
@@ -544,11 +569,12 @@ export function snapshotWorkTree(repo: Repository, odb: ObjectDatabase, options:
   const sameEntries = dirty.size === 0 && oldRoot !== undefined;
   if (sameEntries) {
     treeOid = oldRoot;
+    verify(treeOid);
     cache.trees = old.trees;
   } else if (anchored) {
-    treeOid = buildTrees(entries, odb, old.trees, cache.trees, dirty);
+    treeOid = buildTrees(entries, odb, old.trees, cache.trees, dirty, verify);
   } else {
-    treeOid = buildTrees(entries, odb, old.trees, new Map(), dirty);
+    treeOid = buildTrees(entries, odb, old.trees, new Map(), dirty, verify);
     // The cached trees must describe the cached entries: drop the folders that changed (their
     // new trees are not anchored by any commit); the clean ones are still valid and anchored.
     cache.trees = new Map(old.trees);
@@ -570,6 +596,9 @@ export function snapshotWorkTree(repo: Repository, odb: ObjectDatabase, options:
  * @param out receives folder -> tree oid for every folder ('' = root)
  * @param dirty when given, folders not in it whose oid is `known` are taken
  *   as they are, without encoding them again (their content did not change)
+ * @param verify called with every blob oid a written tree names and every
+ *   known subtree oid it takes as it is (not gitlinks, which name commits of
+ *   another repository); it throws to stop when one is missing
  * @returns the root tree oid
  */
 export function buildTrees(
@@ -578,6 +607,7 @@ export function buildTrees(
   known: ReadonlyMap<string, string> = new Map(),
   out: Map<string, string> = new Map(),
   dirty: ReadonlySet<string> | null = null,
+  verify: (oid: string) => void = () => undefined,
 ): string {
   interface Folder {
     files: TreeEntry[];
@@ -610,9 +640,11 @@ export function buildTrees(
   const write = (folder: Folder, path: string): string => {
     const cached = known.get(path);
     if (dirty !== null && cached !== undefined && !dirty.has(path)) {
+      verify(cached);
       reuse(folder, path, cached);
       return cached;
     }
+    for (const f of folder.files) if (f.mode !== "160000") verify(f.oid);
     const list: TreeEntry[] = [...folder.files];
     for (const [name, sub] of folder.folders) {
       list.push({ mode: "40000", name, oid: write(sub, path === "" ? name : `${path}/${name}`) });
