@@ -162,8 +162,10 @@ export type ResolvedRev = { kind: "commit"; oid: string; treeOid: string; label:
 export interface RevertOptions {
   loop: LoopId;
   dryRun?: boolean;
-  /** Allow a restore that deletes more than half of the tracked files. */
+  /** Allow a restore that deletes more than half of the tracked files, or overwrites edits made since the loop's last checkpoint. */
   force?: boolean;
+  /** The size cap of the snapshots before and after the restore, in bytes (default {@link DEFAULT_SIZE_CAP_BYTES}), as for checkpoints. */
+  sizeCapBytes?: number;
 }
 
 /** The outcome of a revert. */
@@ -494,7 +496,7 @@ export class CheckpointStore {
       const force = options.force ?? false;
       if (!dryRun) removeRestoreTemps(this.restoreTempDir());
       let preRevert: string | null = null;
-      const snap = snapshotWorkTree(this.repo, this.odb, { anchored: !dryRun, collectIgnored: true });
+      const snap = snapshotWorkTree(this.repo, this.odb, { anchored: !dryRun, collectIgnored: true, sizeCapBytes: options.sizeCapBytes });
       const targetCommit = this.readCheckpoint(target.oid);
       // A path the target skipped (over the size cap) is not known to it: left as it is, never deleted.
       const targetSkipped = new Set<string>();
@@ -552,7 +554,11 @@ export class CheckpointStore {
         // The restored work tree becomes the loop's head, so the head tree is the work tree again (the fast path
         // edits the head's tree along the paths a tool names; a stale head would bring reverted files back).
         // What was ignored before the restore stays out of it, even where the target's ignore rules lack the rule.
-        const after = snapshotWorkTree(this.repo, this.odb, { anchored: true, keepIgnored: protectedIgnored(this.odb, snap.ignoredPaths, target.treeOid) });
+        const after = snapshotWorkTree(this.repo, this.odb, {
+          anchored: true,
+          sizeCapBytes: options.sizeCapBytes,
+          keepIgnored: protectedIgnored(this.odb, snap.ignoredPaths, target.treeOid),
+        });
         restored = this.checkpointLocked(
           { loop: options.loop, kind: "manual", message: `restored ${target.label}`, trailers: [{ key: "Ralph-Restore", value: target.oid }] },
           after,

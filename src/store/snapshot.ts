@@ -366,6 +366,11 @@ function snapshotOnce(repo: Repository, odb: ObjectDatabase, options: SnapshotOp
   const addFile = (path: string, st: Stats, indexEntry: IndexEntry | undefined): boolean => {
     const gitMode = gitModeOf(st);
     if (gitMode === null) return false; // fifo, socket, device: git ignores them too
+    // Over the cap whatever knows its oid (the stat cache, git's index after `git add`): the cap is the same for every source.
+    if (st.size > sizeCap) {
+      skipped.push({ path, sizeBytes: st.size });
+      return false;
+    }
     const slot = old.find(path);
     let oid: string;
     let isNewObject = false;
@@ -385,10 +390,6 @@ function snapshotOnce(repo: Repository, odb: ObjectDatabase, options: SnapshotOp
     ) {
       oid = indexEntry.oid;
     } else {
-      if (st.size > sizeCap) {
-        skipped.push({ path, sizeBytes: st.size });
-        return false;
-      }
       let content: Buffer;
       try {
         const abs = fsPath(root + "/" + path);
@@ -438,14 +439,15 @@ function snapshotOnce(repo: Repository, odb: ObjectDatabase, options: SnapshotOp
       trackedPaths.add(path);
       continue;
     }
-    if (e.mode === 0o160000 && isBeyondSymlink(path)) {
-      recordAbsent(path);
-      continue;
-    }
     if (e.mode === 0o160000) {
-      const head = nestedRepositoryHead(join(root, path));
-      record(path, "160000", head ?? e.oid, null);
-      trackedPaths.add(path);
+      // A submodule: its folder's HEAD (the index's commit while it is not checked out); gone when the folder
+      // is, and what is there instead when a symlink or file replaced the folder (as git add -A sees it).
+      const st = isBeyondSymlink(path) ? undefined : lstatPath(root, path);
+      if (st && (st.mode & S_IFMT) === S_IFDIR) {
+        record(path, "160000", nestedRepositoryHead(join(root, path)) ?? e.oid, null);
+        trackedPaths.add(path);
+      } else if (st && addFile(path, st, undefined)) trackedPaths.add(path);
+      else recordAbsent(path);
       continue;
     }
     const st = isBeyondSymlink(path) ? undefined : lstatPath(root, path);
