@@ -78,6 +78,17 @@ const corrupt = (message: string, data: Record<string, unknown>, cause?: unknown
   new RalphError("E_CORRUPT", message, { data, cause });
 
 /**
+ * Whether ralph fsyncs what a checkpoint writes before and after its ref
+ * moves: yes, unless `$RALPH_FSYNC` is "0", "off" or "false" (read at each
+ * call; like git's `core.fsync=none`, for throwaway repositories and
+ * benchmarks: a power loss may then leave a ref naming a lost object).
+ */
+export function isFsyncEnabled(): boolean {
+  const value = (process.env.RALPH_FSYNC ?? "").toLowerCase();
+  return value !== "0" && value !== "off" && value !== "false";
+}
+
+/**
  * Loose and packed objects of one repository: the objects directory of the
  * *common* git dir (so linked worktrees share it) plus everything its
  * `objects/info/alternates` names, recursively up to depth 5 as git does.
@@ -204,6 +215,11 @@ export class ObjectDatabase {
    * @throws the fsync's system error (EIO, ENOSPC): the ref must not move then.
    */
   syncWritten(): void {
+    if (!isFsyncEnabled()) {
+      this.unsynced = [];
+      this.unsyncedDirs = new Set();
+      return;
+    }
     const files = this.unsynced;
     const dirs = [...this.unsyncedDirs].sort((a, b) => b.length - a.length); // objects/xx before objects/
     this.unsynced = [];

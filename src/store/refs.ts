@@ -16,6 +16,7 @@ import { dirname, join } from "node:path";
 import { RalphError, isErrno, isRalphError } from "../errors.js";
 import { warn } from "../log.js";
 import { sleepMs } from "./lock.js";
+import { isFsyncEnabled } from "./odb.js";
 
 const OID_RE = /^[0-9a-f]{40}$/;
 
@@ -164,6 +165,7 @@ function openRefLock(lockPath: string, name: string): number {
 
 /** fsyncs a folder, so a rename into it survives a power loss. */
 function syncFolder(dir: string): void {
+  if (!isFsyncEnabled()) return;
   const fd = openSync(dir, "r");
   try {
     fsyncSync(fd);
@@ -218,7 +220,7 @@ export function compareAndSwapRef(loc: RefLocation, name: string, newOid: string
     const current = raw && "oid" in raw ? raw.oid : null;
     if (current !== expectedOid) return false;
     writeSync(fd, `${newOid}\n`);
-    fsyncSync(fd);
+    if (isFsyncEnabled()) fsyncSync(fd);
     closeSync(fd);
     fd = -1;
     renameSync(lockPath, file);
