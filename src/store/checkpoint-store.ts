@@ -21,7 +21,7 @@ import { fileSystemError, isErrno, RalphError } from "../errors.js";
 import { debug } from "../log.js";
 import { withLock } from "./lock.js";
 import { DEFAULT_LOOP_ID, isLoopId, parseLoopId, type LoopId } from "./loop-id.js";
-import { encodeCommit, ObjectDatabase, parseCommit, type GitObject } from "./odb.js";
+import { encodeCommit, ObjectDatabase, parseCommit, parseTree, type GitObject } from "./odb.js";
 import { compareAndSwapRef, listRefs, resolveRef, type RefLocation } from "./refs.js";
 import { openRepository, type Repository } from "./repo.js";
 import { applyRestore, type RestoreOutcome } from "./restore.js";
@@ -78,6 +78,22 @@ function removeRestoreTemps(dir: string): void {
       /* gone, or not ours to remove */
     }
   }
+}
+
+/** The entry at `path` in a tree (files and symlinks; null when absent or a folder). */
+function entryAt(odb: ObjectDatabase, treeOid: string, path: string): { mode: string; oid: string } | null {
+  let oid = treeOid;
+  const parts = path.split("/");
+  for (let i = 0; i < parts.length; i++) {
+    const obj = odb.tryRead(oid);
+    if (obj === null || obj.type !== "tree") return null;
+    const entry = parseTree(obj.content).find((e) => e.name === parts[i]);
+    if (!entry) return null;
+    if (i === parts.length - 1) return entry.mode === "40000" ? null : entry;
+    if (entry.mode !== "40000") return null;
+    oid = entry.oid;
+  }
+  return null;
 }
 
 /** The ref namespace of all loops. */
@@ -162,7 +178,7 @@ export type ResolvedRev = { kind: "commit"; oid: string; treeOid: string; label:
 export interface RevertOptions {
   loop: LoopId;
   dryRun?: boolean;
-  /** Allow a restore that deletes more than half of the tracked files, or overwrites edits made since the loop's last checkpoint. */
+  /** Allow a restore that deletes more than half of the tracked files, or overwrites another loop's work. */
   force?: boolean;
   /** The size cap of the snapshots before and after the restore, in bytes (default {@link DEFAULT_SIZE_CAP_BYTES}), as for checkpoints. */
   sizeCapBytes?: number;
@@ -180,6 +196,8 @@ export interface RevertResult extends RestoreOutcome {
    */
   restored: string | null;
   dryRun: boolean;
+  /** Paths the restore overwrote (or would) that changed since the loop's last checkpoint: their state is in `preRevert`. */
+  overwritten: string[];
 }
 
 function signature(repo: Repository): { name: string; email: string } {
@@ -487,8 +505,15 @@ export class CheckpointStore {
    * target BEFORE calling, so `@head` means the state before this call).
    * Writes a `pre-revert` checkpoint first, so the restore can be undone,
    * and a checkpoint of the restored work tree after (the new head).
+   * Paths the target skipped as over the size cap are left as they are; a
+   * file that changes while the restore runs is stored in a follow-up
+   * `pre-revert` checkpoint before it is overwritten; what was ignored
+   * before stays out of the restored checkpoint.
    * @throws RalphError E_RESTORE_REFUSED when more than half of the tracked
-   *   files would be deleted and `force` is not set; E_UNSAFE_PATH; E_LOCKED.
+   *   files would be deleted, or another loop's work since this loop's last
+   *   checkpoint would be overwritten, and `force` is not set;
+   *   E_FILESYSTEM when the file system stops the restore part-way (naming
+   *   the pre-revert checkpoint); E_UNSAFE_PATH; E_LOCKED.
    */
   revert(target: { oid: string; treeOid: string; label: string }, options: RevertOptions): RevertResult {
     return withLock(this.lockPath(), () => {
@@ -520,7 +545,7 @@ export class CheckpointStore {
           { data: { deleted: deletedTracked, tracked: trackedPaths.size } },
         );
       }
-      if (!force) this.refuseForeignEdits(options.loop, snap.treeOid, changes, target.label);
+      const overwritten = this.editsSinceHead(options.loop, snap, changes, target.label, force);
       if (dryRun) commitStatCache(this.repo, snap);
       else {
         const message = `pre-revert checkpoint (restoring ${target.label})`;
@@ -565,7 +590,7 @@ export class CheckpointStore {
           (anchor) => commitStatCache(this.repo, after, anchor),
         ).oid;
       }
-      return { ...outcome, target: { oid: target.oid, label: target.label }, preRevert, restored, dryRun };
+      return { ...outcome, target: { oid: target.oid, label: target.label }, preRevert, restored, dryRun, overwritten };
     });
   }
 
@@ -575,25 +600,46 @@ export class CheckpointStore {
   }
 
   /**
-   * Refuses a restore that would overwrite work done since the loop's last
-   * checkpoint (by the user or another loop): the paths that differ between
-   * the loop's head and the work tree and that the restore would change.
-   * @throws RalphError E_RESTORE_REFUSED listing them.
+   * The paths a restore would overwrite that changed since the loop's last
+   * checkpoint (they survive in the pre-revert checkpoint). Refuses, unless
+   * `force`, when one of them holds another loop's work: its current
+   * content is what another loop's head checkpoint has there and this
+   * loop's head does not. (Edits nobody checkpointed cannot be told apart
+   * from this loop's own unsaved ones, which a revert to `@head` exists to
+   * undo: they are listed in the result, not refused.)
+   * @throws RalphError E_RESTORE_REFUSED listing another loop's paths.
    */
-  private refuseForeignEdits(loop: LoopId, workTreeOid: string, changes: readonly TreeChange[], label: string): void {
+  private editsSinceHead(loop: LoopId, snap: Snapshot, changes: readonly TreeChange[], label: string, force: boolean): string[] {
     const headRef = loopRefName(loop, "head");
     const head = resolveRef(this.refs, headRef);
-    if (head === null) return;
+    if (head === null) return [];
     const headTree = this.readHeadCommit(headRef, head).treeOid;
-    if (headTree === workTreeOid) return;
-    const since = new Set(this.diff(headTree, workTreeOid).map((c) => c.path));
+    if (headTree === snap.treeOid) return [];
+    const since = new Set(this.diff(headTree, snap.treeOid).map((c) => c.path));
     const touched = [...new Set(changes.filter((c) => since.has(c.path)).map((c) => c.path))];
-    if (touched.length === 0) return;
-    const shown = touched.slice(0, 5).map((p) => JSON.stringify(p)).join(", ") + (touched.length > 5 ? ` and ${touched.length - 5} more` : "");
+    if (touched.length === 0 || force) return touched;
+    const others: { loop: LoopId; tree: string }[] = [];
+    for (const summary of this.listLoops()) {
+      if (summary.loop === loop) continue;
+      const obj = this.odb.tryRead(summary.head);
+      if (obj?.type === "commit") others.push({ loop: summary.loop, tree: parseCommit(obj.content).tree });
+    }
+    const foreign: { path: string; loop: LoopId }[] = [];
+    for (const path of touched) {
+      const current = snap.entries.get(path);
+      if (current === undefined) continue;
+      const owner = others.find((o) => {
+        const theirs = entryAt(this.odb, o.tree, path);
+        return theirs !== null && theirs.oid === current.oid && theirs.mode === current.mode;
+      });
+      if (owner) foreign.push({ path, loop: owner.loop });
+    }
+    if (foreign.length === 0) return touched;
+    const shown = foreign.slice(0, 5).map((f) => `${JSON.stringify(f.path)} (loop ${f.loop})`).join(", ") + (foreign.length > 5 ? ` and ${foreign.length - 5} more` : "");
     throw new RalphError(
       "E_RESTORE_REFUSED",
-      `restoring ${label} would overwrite ${touched.length} path(s) changed since loop ${loop}'s last checkpoint (${shown}), work that is not this loop's; checkpoint it first or pass --force`,
-      { data: { loop, paths: touched } },
+      `restoring ${label} would overwrite ${foreign.length} path(s) holding another loop's work since loop ${loop}'s last checkpoint: ${shown}; pass --force if that is what you want`,
+      { data: { loop, paths: foreign.map((f) => f.path), loops: [...new Set(foreign.map((f) => f.loop))] } },
     );
   }
 

@@ -172,14 +172,14 @@ describe("restores that lose nothing", () => {
     expect(git(root, ["status", "--porcelain", "-uall"])).toBe("");
   });
 
-  it("a whole-tree revert refuses to overwrite edits made since the loop's last checkpoint, and --force overrides", () => {
-    const root = makeRepo({ "a.txt": "a\n", "user.txt": "u\n" });
+  it("a whole-tree revert refuses to overwrite another loop's work done since its own last checkpoint, and --force overrides", () => {
+    const root = makeRepo({ "a.txt": "a\n", "shared.txt": "s\n" });
     const store = CheckpointStore.open(root);
     const target = checkpoint(store);
-    writeFileSync(join(root, "a.txt"), "agent\n");
-    writeFileSync(join(root, "user.txt"), "user's edit\n");
+    writeFileSync(join(root, "a.txt"), "this loop's edit\n");
     checkpoint(store);
-    writeFileSync(join(root, "user.txt"), "user's later edit, not checkpointed\n");
+    writeFileSync(join(root, "shared.txt"), "the other loop's edit\n");
+    store.checkpoint({ loop: parseLoopId("other"), kind: "post-tool" });
     let refused: unknown;
     try {
       store.revert({ oid: target.oid, treeOid: target.treeOid, label: "target" }, { loop });
@@ -187,11 +187,22 @@ describe("restores that lose nothing", () => {
       refused = error;
     }
     expect(isRalphError(refused, "E_RESTORE_REFUSED")).toBe(true);
-    expect((refused as { data: { paths: string[] } }).data.paths).toEqual(["user.txt"]);
-    expect(readFileSync(join(root, "user.txt"), "utf8")).toBe("user's later edit, not checkpointed\n");
+    expect((refused as { data: { paths: string[]; loops: string[] } }).data).toMatchObject({ paths: ["shared.txt"], loops: ["other"] });
+    expect(readFileSync(join(root, "shared.txt"), "utf8")).toBe("the other loop's edit\n");
     const result = store.revert({ oid: target.oid, treeOid: target.treeOid, label: "target" }, { loop, force: true });
-    expect(git(root, ["show", `${result.preRevert}:user.txt`])).toBe("user's later edit, not checkpointed\n");
-    expect(readFileSync(join(root, "user.txt"), "utf8")).toBe("u\n");
+    expect(git(root, ["show", `${result.preRevert}:shared.txt`])).toBe("the other loop's edit\n");
+    expect(readFileSync(join(root, "shared.txt"), "utf8")).toBe("s\n");
+  });
+
+  it("edits nobody checkpointed are overwritten (a revert to @head undoes them) and listed, kept in the pre-revert checkpoint", () => {
+    const root = makeRepo({ "a.txt": "a\n", "b.txt": "b\n" });
+    const store = CheckpointStore.open(root);
+    const head = checkpoint(store);
+    writeFileSync(join(root, "b.txt"), "unsaved break\n");
+    const result = store.revert({ oid: head.oid, treeOid: head.treeOid, label: "@head" }, { loop });
+    expect(result.overwritten).toEqual(["b.txt"]);
+    expect(readFileSync(join(root, "b.txt"), "utf8")).toBe("b\n");
+    expect(git(root, ["show", `${result.preRevert}:b.txt`])).toBe("unsaved break\n");
   });
 });
 
