@@ -16,7 +16,7 @@
  * never touched.
  */
 import { join } from "node:path";
-import { readdirSync, readFileSync, readlinkSync, unlinkSync, type Stats } from "node:fs";
+import { lstatSync, readdirSync, readFileSync, readlinkSync, unlinkSync, type Stats } from "node:fs";
 import { fileSystemError, isErrno, RalphError } from "../errors.js";
 import { debug } from "../log.js";
 import { withLock } from "./lock.js";
@@ -95,6 +95,9 @@ function entryAt(odb: ObjectDatabase, treeOid: string, path: string): { mode: st
   }
   return null;
 }
+
+/** How many follow-up checkpoints a restore writes for one file that keeps changing before it gives up on it. */
+const MAX_FOLLOW_UPS = 20;
 
 /** The ref namespace of all loops. */
 export const REF_PREFIX = "refs/ralph/";
@@ -651,28 +654,43 @@ export class CheckpointStore {
    */
   private storeConcurrentWrites(loop: LoopId, snap: Snapshot): (path: string, st: Stats) => void {
     let tree = snap.treeOid;
-    return (path, st) => {
+    const same = (a: { mode: number; size: number; mtimeMs: number; ctimeMs: number; ino: number }, b: Stats): boolean =>
+      a.mode === b.mode && a.size === b.size && a.mtimeMs === b.mtimeMs && a.ctimeMs === b.ctimeMs && a.ino === b.ino;
+    return (path, first) => {
       const seen = snap.cache.statOf(path);
-      if (seen === undefined) return;
-      if (seen.mode === st.mode && seen.size === st.size && seen.mtimeMs === st.mtimeMs && seen.ctimeMs === st.ctimeMs && seen.ino === st.ino) return;
+      if (seen === undefined || same(seen, first)) return;
       const abs = fsPath(join(this.repo.workTree, path));
-      let content: Buffer;
-      try {
-        content = st.isSymbolicLink() ? readlinkSync(abs, { encoding: "buffer" }) : readFileSync(abs);
-      } catch (error) {
-        if (isErrno(error, "ENOENT", "ENOTDIR")) return; // gone meanwhile: nothing left to lose
-        throw error;
+      // Store what is there, then look again: a writer that went on while the follow-up was committed is
+      // stored again, until the file holds still (the restore then overwrites it at once).
+      let st: Stats | undefined = first;
+      for (let round = 0; st !== undefined; round++) {
+        if (round === MAX_FOLLOW_UPS) {
+          throw new RalphError(
+            "E_RESTORE_REFUSED",
+            `${path} kept changing while the restore ran (${MAX_FOLLOW_UPS} follow-up checkpoints); the restore stopped part-way: stop the process writing it and run the revert again`,
+            { data: { path } },
+          );
+        }
+        let content: Buffer;
+        try {
+          content = st.isSymbolicLink() ? readlinkSync(abs, { encoding: "buffer" }) : readFileSync(abs);
+        } catch (error) {
+          if (isErrno(error, "ENOENT", "ENOTDIR")) return; // gone meanwhile: nothing left to lose
+          throw error;
+        }
+        const mode = st.isSymbolicLink() ? "120000" : st.mode & 0o100 ? "100755" : "100644";
+        tree = editTree(this.odb, tree, new Map([[path, { mode, oid: this.odb.write("blob", content) }]]));
+        const stats = { filesStatted: 1, filesHashed: 1, dirsRead: 0, durationMs: 0 };
+        this.checkpointLocked(
+          { loop, kind: "pre-revert", message: `pre-revert follow-up: ${path} changed during the restore` },
+          { treeOid: tree, skipped: snap.skipped, unusualModes: snap.unusualModes, stats },
+          () => {
+            /* the stat cache stays anchored at the pre-revert checkpoint, an ancestor of this one */
+          },
+        );
+        const now = lstatSync(abs, { throwIfNoEntry: false });
+        st = now !== undefined && !same(st, now) ? now : undefined;
       }
-      const mode = st.isSymbolicLink() ? "120000" : st.mode & 0o100 ? "100755" : "100644";
-      tree = editTree(this.odb, tree, new Map([[path, { mode, oid: this.odb.write("blob", content) }]]));
-      const stats = { filesStatted: 1, filesHashed: 1, dirsRead: 0, durationMs: 0 };
-      this.checkpointLocked(
-        { loop, kind: "pre-revert", message: `pre-revert follow-up: ${path} changed during the restore` },
-        { treeOid: tree, skipped: snap.skipped, unusualModes: snap.unusualModes, stats },
-        () => {
-          /* the stat cache stays anchored at the pre-revert checkpoint, an ancestor of this one */
-        },
-      );
     };
   }
 }
