@@ -36,6 +36,7 @@ export type ErrorCode =
   | "E_CONFLICT" // a compare-and-swap on a ref lost after retries
   | "E_CONFIG" // aiwg.yml is not valid YAML or its agent_persistence section fails the schema
   | "E_UNSUPPORTED" // a repository ralph cannot handle (SHA-256 object format)
+  | "E_FILESYSTEM" // the file system refused: no space left, read-only, permission denied, a file where a folder must be
   | "E_INTERNAL"; // a bug
 
 const USER_FIXABLE: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
@@ -52,6 +53,8 @@ const USER_FIXABLE: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
   "E_CONFLICT",
   "E_CONFIG",
   "E_UNSUPPORTED",
+  "E_FILESYSTEM",
+  "E_CORRUPT",
 ]);
 
 /** The exit code class of an error code: 2 for user-fixable, 3 for the rest. */
@@ -92,12 +95,46 @@ export function isErrno(error: unknown, ...codes: string[]): error is NodeJS.Err
   );
 }
 
+/** System error codes that are the machine's state, not ralph's logic: the user fixes them (a full disk, a read-only mount, permissions, a file in the way). */
+const FILE_SYSTEM_ERRNOS: Readonly<Record<string, (path: string) => string>> = {
+  ENOSPC: (p) => `no space left on the device holding ${p}; free some space and retry`,
+  EDQUOT: (p) => `the disk quota is exhausted for ${p}; free some space and retry`,
+  EROFS: (p) => `${p} is on a read-only file system; remount it writable and retry`,
+  EACCES: (p) => `permission denied on ${p}; fix its permissions (or its folder's) and retry`,
+  EPERM: (p) => `operation not permitted on ${p}; fix its permissions or attributes and retry`,
+  ENOTDIR: (p) => `a file is in the way of the folder ${p} (or one above it); move the file away and retry`,
+  EEXIST: (p) => `${p} already exists where ralph needs a folder; move it away and retry`,
+  EISDIR: (p) => `${p} is a folder where ralph needs a file; move it away and retry`,
+  ENAMETOOLONG: (p) => `the path ${p} is too long for the file system; shorten it and retry`,
+  EMFILE: () => "too many open files in this process; raise the limit (ulimit -n) and retry",
+  ENFILE: () => "too many open files on this system; close some programs and retry",
+};
+
 /**
- * Wraps anything thrown into a RalphError: RalphErrors pass through, anything
- * else becomes E_INTERNAL with a hint to report it.
+ * A system error (from `fs`) the user can fix, as E_FILESYSTEM naming the
+ * path and the fix (`context`, when given, is prepended: what ralph was
+ * doing); null for any other error. Covers ENOSPC, EDQUOT, EROFS, EACCES,
+ * EPERM, ENOTDIR, EEXIST, EISDIR, ENAMETOOLONG, EMFILE, ENFILE.
+ */
+export function fileSystemError(error: unknown, context?: string): RalphError | null {
+  if (typeof error !== "object" || error === null) return null;
+  const { code, path } = error as NodeJS.ErrnoException;
+  const describe = code === undefined ? undefined : FILE_SYSTEM_ERRNOS[code];
+  if (describe === undefined) return null;
+  const shown = typeof path === "string" ? path : Buffer.isBuffer(path) ? (path as Buffer).toString("utf8") : "a file";
+  const message = describe(shown);
+  return new RalphError("E_FILESYSTEM", context ? `${context}: ${message}` : message, { data: { path: shown, errno: code }, cause: error });
+}
+
+/**
+ * Wraps anything thrown into a RalphError: RalphErrors pass through, a
+ * system error the user can fix becomes E_FILESYSTEM ({@link fileSystemError}),
+ * anything else becomes E_INTERNAL with a hint to report it.
  */
 export function toRalphError(error: unknown): RalphError {
   if (error instanceof RalphError) return error;
+  const fs = fileSystemError(error);
+  if (fs !== null) return fs;
   const detail = error instanceof Error ? error.message : String(error);
   return new RalphError(
     "E_INTERNAL",

@@ -17,6 +17,7 @@ import { describeFailure, runOrThrow, runTimed, summarize } from "./proc.mjs";
 export const NATIVE_OPS = {
   cold: "GIT_INDEX_FILE=<fresh tmp> git add -A; git write-tree; git commit-tree -p <prev>; git update-ref",
   warm: "same pipeline, tmp index kept from the previous run (10 files modified + 1 added since)",
+  warmNoFsync: "the warm row again with RALPH_FSYNC=0 on ralph's side: the difference of the two ralph medians is what fsyncing a checkpoint's objects and refs costs",
   noop: "same pipeline, tmp index kept, nothing changed (git still writes a commit; ralph writes none)",
   check: "GIT_INDEX_FILE=<tmp> git diff --stat <rev> (ralph also parses and compares test facts)",
   check20: "the same, on a 20-file change (1 test case deleted, up to 9 other test files and 10 sources edited)",
@@ -24,7 +25,7 @@ export const NATIVE_OPS = {
   check20commits: "git diff --stat <rev> <commit>: the 20-file change committed, ralph check --from <rev> --to <commit> (no work tree scan)",
 };
 
-const ROW_LABELS = { cold: "cold checkpoint", warm: "warm checkpoint", noop: "no-op checkpoint", check: "check (5 files)", check20: "check (20 files)", check20cold: "check (20, unparsed)", check20commits: "check (20, commits)" };
+const ROW_LABELS = { cold: "cold checkpoint", warm: "warm checkpoint", warmNoFsync: "warm, fsync off", noop: "no-op checkpoint", check: "check (5 files)", check20: "check (20 files)", check20cold: "check (20, unparsed)", check20commits: "check (20, commits)" };
 
 /** The ref native commits go to; the work copy is throwaway, so are the refs. */
 const NATIVE_REF = "refs/bench/native";
@@ -57,6 +58,7 @@ export function measureRepo({ root, env, cliPath, runs, log }) {
   const rowsToMeasure = [
     ["cold", measureCold],
     ["warm", measureWarm],
+    ["warmNoFsync", (c) => measureWarm(c, "warmNoFsync", { RALPH_FSYNC: "0" })],
     ["noop", measureNoop],
     ["check", measureCheck],
     ["check20", measureCheck20],
@@ -92,17 +94,17 @@ function measureCold(ctx) {
   });
 }
 
-function measureWarm(ctx) {
+function measureWarm(ctx, id = "warm", ralphEnv = {}) {
   const loop = "bench-warm";
-  return measureRow(ctx, "warm", {
+  return measureRow(ctx, id, {
     prime: () => {
       // An untimed checkpoint on each side fills ralph's stat cache and git's tmp index.
-      const ralph = ralphCheckpoint(ctx, loop);
+      const ralph = ralphCheckpoint(ctx, loop, ralphEnv);
       const native = nativeCheckpoint(ctx);
       return { ralph, native };
     },
-    before: (run) => editForWarmRun(ctx, run),
-    ralph: () => ralphCheckpoint(ctx, loop),
+    before: (run) => editForWarmRun(ctx, id === "warm" ? run : run + 1000),
+    ralph: () => ralphCheckpoint(ctx, loop, ralphEnv),
     native: () => nativeCheckpoint(ctx),
   });
 }
@@ -224,12 +226,12 @@ function measureRow(ctx, id, { prime, before, ralph, native }) {
 function sanityNotes(ctx, id, results) {
   const notes = [];
   const ralphRuns = results.ralph;
-  if (id === "cold" || id === "warm" || id === "noop") {
+  if (id === "cold" || id === "warm" || id === "warmNoFsync" || id === "noop") {
     const expectChanged = id !== "noop";
     const wrong = ralphRuns.filter((r) => r.changed !== expectChanged).length;
     if (wrong > 0) notes.push(`WARNING: ${wrong} ralph run(s) reported changed=${!expectChanged}, expected ${expectChanged}`);
   }
-  if ((id === "cold" || id === "warm") && ralphRuns.length > 0 && results.native.length > 0) {
+  if ((id === "cold" || id === "warm" || id === "warmNoFsync") && ralphRuns.length > 0 && results.native.length > 0) {
     // Run 1 of each side saw the same tree: the snapshots must be identical.
     const ralphTree = treeOf(ctx, ralphRuns[0].oid);
     const nativeTree = results.native[0].tree;
@@ -257,8 +259,8 @@ class SideError extends Error {}
  * `ralph checkpoint --loop <loop> -m bench --json`, timed. Returns `{ durationMs, oid, changed }`
  * or `{ error }` with a one-line description.
  */
-function ralphCheckpoint(ctx, loop) {
-  const result = runTimed(process.execPath, [ctx.cliPath, "checkpoint", "--loop", loop, "-m", "bench", "--json"], { cwd: ctx.root, env: ctx.env });
+function ralphCheckpoint(ctx, loop, extraEnv = {}) {
+  const result = runTimed(process.execPath, [ctx.cliPath, "checkpoint", "--loop", loop, "-m", "bench", "--json"], { cwd: ctx.root, env: { ...ctx.env, ...extraEnv } });
   if (result.status !== 0) return { error: `ralph checkpoint ${describeFailure(result)}` };
   let parsed;
   try {

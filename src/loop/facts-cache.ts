@@ -18,6 +18,7 @@ import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, wri
 import { join } from "node:path";
 import { codeCacheDirOf, EXTRACTOR_VERSION, type FactsCache, type FileFacts, saveParserCodeCache, setCodeCacheDir } from "../analysis/index.js";
 import { debug } from "../log.js";
+import { verifiedBody, withChecksum } from "../checksum.js";
 
 /** The git blob oid of a text as git stores it (its UTF-8 bytes); the same oid the store read it from when it was valid UTF-8. */
 export function blobOidOfText(content: string): string {
@@ -83,13 +84,14 @@ export class DiskFactsCache implements FactsCache {
     const pending = this.pending.get(key);
     if (pending) return pending.facts;
     try {
-      const entry = JSON.parse(readFileSync(file, "utf8")) as Entry;
-      if (entry.version === EXTRACTOR_VERSION && entry.path === path && entry.oid === oid && entry.variant === variant && entry.facts) {
+      const body = verifiedBody(readFileSync(file));
+      const entry = body === null ? undefined : (JSON.parse(body.toString("utf8")) as Entry);
+      if (entry !== undefined && entry.version === EXTRACTOR_VERSION && entry.path === path && entry.oid === oid && entry.variant === variant && entry.facts) {
         this.stats.hits++;
         return entry.facts;
       }
     } catch {
-      // missing or unreadable: a miss
+      // missing, unreadable or failing its checksum: a miss
     }
     this.stats.misses++;
     return undefined;
@@ -115,7 +117,7 @@ export class DiskFactsCache implements FactsCache {
       try {
         mkdirSync(join(this.dir, key.slice(0, 2)), { recursive: true });
         const temporary = `${file}.${process.pid}.${Date.now()}.tmp`;
-        writeFileSync(temporary, JSON.stringify(entry));
+        writeFileSync(temporary, withChecksum(Buffer.from(JSON.stringify(entry))));
         renameSync(temporary, file);
         this.stats.writes++;
       } catch (error) {

@@ -16,19 +16,88 @@
  * never touched.
  */
 import { join } from "node:path";
-import { RalphError } from "../errors.js";
+import { lstatSync, readdirSync, readFileSync, readlinkSync, unlinkSync, type Stats } from "node:fs";
+import { fileSystemError, isErrno, RalphError } from "../errors.js";
 import { debug } from "../log.js";
 import { withLock } from "./lock.js";
 import { DEFAULT_LOOP_ID, isLoopId, parseLoopId, type LoopId } from "./loop-id.js";
-import { encodeCommit, ObjectDatabase, parseCommit, type GitObject } from "./odb.js";
+import { encodeCommit, ObjectDatabase, parseCommit, parseTree, type GitObject } from "./odb.js";
 import { compareAndSwapRef, listRefs, resolveRef, type RefLocation } from "./refs.js";
 import { openRepository, type Repository } from "./repo.js";
 import { applyRestore, type RestoreOutcome } from "./restore.js";
 import { commitStatCache, DEFAULT_SIZE_CAP_BYTES, readUserHead, snapshotWorkTree, type Snapshot, type SnapshotOptions } from "./snapshot.js";
 import { formatMessage, parseTrailers, subjectOf, trailerValue, trailerValues, type CheckpointKind, type Trailer } from "./trailers.js";
-import { diffTrees, type TreeChange } from "./tree-diff.js";
+import { diffTrees, flattenTree, type TreeChange } from "./tree-diff.js";
+import { fsPath } from "./path-bytes.js";
 import { planPathEdits } from "./path-snapshot.js";
 import { editTree } from "./tree-edit.js";
+
+/** The path in a `Ralph-Skipped`-style trailer value (a JSON string first), or null when it is malformed. */
+function parseQuotedPath(pattern: RegExp, value: string): string | null {
+  const m = pattern.exec(value);
+  if (!m) return null;
+  try {
+    const path = JSON.parse(m[1] as string) as unknown;
+    return typeof path === "string" ? path : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The paths ignored before a restore that stay ignored after it: all but
+ * those the target tree holds (at or below them), which the restore wrote.
+ */
+function protectedIgnored(odb: ObjectDatabase, ignored: ReadonlySet<string>, targetTree: string): Set<string> {
+  if (ignored.size === 0) return new Set();
+  const inTarget = new Set<string>();
+  for (const path of flattenTree(odb, targetTree).keys()) {
+    for (let p = path; ; ) {
+      if (inTarget.has(p)) break;
+      inTarget.add(p);
+      const slash = p.lastIndexOf("/");
+      if (slash < 0) break;
+      p = p.slice(0, slash);
+    }
+  }
+  return new Set([...ignored].filter((p) => !inTarget.has(p)));
+}
+
+/** Removes what a killed restore left in its temp folder (called under the loop lock, so no restore is running). */
+function removeRestoreTemps(dir: string): void {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    try {
+      unlinkSync(join(dir, name));
+    } catch {
+      /* gone, or not ours to remove */
+    }
+  }
+}
+
+/** The entry at `path` in a tree (files and symlinks; null when absent or a folder). */
+function entryAt(odb: ObjectDatabase, treeOid: string, path: string): { mode: string; oid: string } | null {
+  let oid = treeOid;
+  const parts = path.split("/");
+  for (let i = 0; i < parts.length; i++) {
+    const obj = odb.tryRead(oid);
+    if (obj === null || obj.type !== "tree") return null;
+    const entry = parseTree(obj.content).find((e) => e.name === parts[i]);
+    if (!entry) return null;
+    if (i === parts.length - 1) return entry.mode === "40000" ? null : entry;
+    if (entry.mode !== "40000") return null;
+    oid = entry.oid;
+  }
+  return null;
+}
+
+/** How many follow-up checkpoints a restore writes for one file that keeps changing before it gives up on it. */
+const MAX_FOLLOW_UPS = 20;
 
 /** The ref namespace of all loops. */
 export const REF_PREFIX = "refs/ralph/";
@@ -112,8 +181,10 @@ export type ResolvedRev = { kind: "commit"; oid: string; treeOid: string; label:
 export interface RevertOptions {
   loop: LoopId;
   dryRun?: boolean;
-  /** Allow a restore that deletes more than half of the tracked files. */
+  /** Allow a restore that deletes more than half of the tracked files, or overwrites another loop's work. */
   force?: boolean;
+  /** The size cap of the snapshots before and after the restore, in bytes (default {@link DEFAULT_SIZE_CAP_BYTES}), as for checkpoints. */
+  sizeCapBytes?: number;
 }
 
 /** The outcome of a revert. */
@@ -128,6 +199,8 @@ export interface RevertResult extends RestoreOutcome {
    */
   restored: string | null;
   dryRun: boolean;
+  /** Paths the restore overwrote (or would) that changed since the loop's last checkpoint: their state is in `preRevert`. */
+  overwritten: string[];
 }
 
 function signature(repo: Repository): { name: string; email: string } {
@@ -205,6 +278,22 @@ export class CheckpointStore {
       kind: trailerValue(trailers, "Ralph-Kind"),
       iteration: iteration === undefined ? undefined : Number(iteration),
     };
+  }
+
+  /**
+   * The commit a loop's head ref points at.
+   * @throws RalphError E_CORRUPT naming the ref and how to recover when the object is missing or not a commit.
+   */
+  private readHeadCommit(headRef: string, oid: string): Checkpoint {
+    const obj = this.odb.tryRead(oid);
+    if (obj === null || obj.type !== "commit") {
+      throw new RalphError(
+        "E_CORRUPT",
+        `${headRef} points at ${oid}, which is ${obj === null ? "missing from the repository" : `a ${obj.type}, not a commit`}; restore the object from a clone, or delete the ref with 'git update-ref -d ${headRef}' (the loop's next checkpoint then starts a new chain)`,
+        { data: { ref: headRef, oid } },
+      );
+    }
+    return this.readCheckpoint(oid);
   }
 
   /** Every loop with a head ref, newest first. */
@@ -294,7 +383,7 @@ export class CheckpointStore {
     for (let attempt = 0; attempt < 5; attempt++) {
       const previous = resolveRef(this.refs, headRef);
       if (previous) {
-        const prevTree = this.readCheckpoint(previous).treeOid;
+        const prevTree = this.readHeadCommit(headRef, previous).treeOid;
         if (prevTree === snap.treeOid) {
           this.setIterationRef(request, previous);
           onStored({ ref: headRef, oid: previous });
@@ -302,6 +391,7 @@ export class CheckpointStore {
         }
       }
       const oid = this.writeCommit(request, snap, previous);
+      this.odb.syncWritten(); // every object the commit names is on disk before a ref names it
       if (compareAndSwapRef(this.refs, headRef, oid, previous)) {
         if (!previous) compareAndSwapRef(this.refs, loopRefName(request.loop, "baseline"), oid, resolveRef(this.refs, loopRefName(request.loop, "baseline")));
         this.setIterationRef(request, oid);
@@ -418,18 +508,39 @@ export class CheckpointStore {
    * target BEFORE calling, so `@head` means the state before this call).
    * Writes a `pre-revert` checkpoint first, so the restore can be undone,
    * and a checkpoint of the restored work tree after (the new head).
+   * Paths the target skipped as over the size cap are left as they are; a
+   * file that changes while the restore runs is stored in a follow-up
+   * `pre-revert` checkpoint before it is overwritten; what was ignored
+   * before stays out of the restored checkpoint.
    * @throws RalphError E_RESTORE_REFUSED when more than half of the tracked
-   *   files would be deleted and `force` is not set; E_UNSAFE_PATH; E_LOCKED.
+   *   files would be deleted, or another loop's work since this loop's last
+   *   checkpoint would be overwritten, and `force` is not set;
+   *   E_FILESYSTEM when the file system stops the restore part-way (naming
+   *   the pre-revert checkpoint); E_UNSAFE_PATH; E_LOCKED.
    */
   revert(target: { oid: string; treeOid: string; label: string }, options: RevertOptions): RevertResult {
     return withLock(this.lockPath(), () => {
       const dryRun = options.dryRun ?? false;
+      const force = options.force ?? false;
+      if (!dryRun) removeRestoreTemps(this.restoreTempDir());
       let preRevert: string | null = null;
-      const snap = snapshotWorkTree(this.repo, this.odb, { anchored: !dryRun });
-      const changes = this.diff(snap.treeOid, target.treeOid);
+      const snap = snapshotWorkTree(this.repo, this.odb, { anchored: !dryRun, collectIgnored: true, sizeCapBytes: options.sizeCapBytes });
+      const targetCommit = this.readCheckpoint(target.oid);
+      // A path the target skipped (over the size cap) is not known to it: left as it is, never deleted.
+      const targetSkipped = new Set<string>();
+      for (const value of trailerValues(targetCommit.trailers, "Ralph-Skipped")) {
+        const path = parseQuotedPath(/^(".*") \d+ bytes/, value);
+        if (path !== null) targetSkipped.add(path);
+      }
+      const leftAlone: RestoreOutcome["skipped"] = [];
+      const changes = this.diff(snap.treeOid, target.treeOid).filter((c) => {
+        if (!targetSkipped.has(c.path)) return true;
+        leftAlone.push({ path: c.path, reason: "over the size cap when the target was stored: left as it is" });
+        return false;
+      });
       const trackedPaths = snap.trackedPaths;
       const deletedTracked = changes.filter((c) => c.status === "D" && trackedPaths.has(c.path)).length;
-      if (!options.force && trackedPaths.size > 0 && deletedTracked * 2 > trackedPaths.size) {
+      if (!force && trackedPaths.size > 0 && deletedTracked * 2 > trackedPaths.size) {
         // Refused before anything is written: no pre-revert checkpoint, no moved ref.
         throw new RalphError(
           "E_RESTORE_REFUSED",
@@ -437,29 +548,149 @@ export class CheckpointStore {
           { data: { deleted: deletedTracked, tracked: trackedPaths.size } },
         );
       }
+      const overwritten = this.editsSinceHead(options.loop, snap, changes, target.label, force);
       if (dryRun) commitStatCache(this.repo, snap);
       else {
         const message = `pre-revert checkpoint (restoring ${target.label})`;
         preRevert = this.checkpointLocked({ loop: options.loop, kind: "pre-revert", message }, snap, (anchor) => commitStatCache(this.repo, snap, anchor)).oid;
       }
       const perms = new Map<string, number>();
-      for (const value of trailerValues(this.readCheckpoint(target.oid).trailers, "Ralph-Mode")) {
+      for (const value of trailerValues(targetCommit.trailers, "Ralph-Mode")) {
         const m = /^([0-7]{3,4}) (".*")$/.exec(value);
         if (m) perms.set(JSON.parse(m[2] as string) as string, parseInt(m[1] as string, 8));
       }
-      const outcome = applyRestore(this.repo.workTree, this.odb, changes, { perms, dryRun });
+      let outcome: RestoreOutcome;
+      try {
+        outcome = applyRestore(this.repo.workTree, this.odb, changes, {
+          perms,
+          dryRun,
+          tempDir: this.restoreTempDir(),
+          beforeChange: dryRun ? undefined : this.storeConcurrentWrites(options.loop, snap),
+        });
+      } catch (error) {
+        const fsError = fileSystemError(error);
+        if (fsError === null || preRevert === null) throw error;
+        throw new RalphError(
+          "E_FILESYSTEM",
+          `${fsError.message}; the restore stopped part-way, and checkpoint ${preRevert.slice(0, 12)} holds the work tree from before it ('ralph revert ${preRevert.slice(0, 12)} --loop ${options.loop} --force' brings it back)`,
+          { data: { ...fsError.data, preRevert }, cause: error },
+        );
+      }
+      outcome.skipped.push(...leftAlone);
       let restored: string | null = null;
       if (!dryRun) {
         // The restored work tree becomes the loop's head, so the head tree is the work tree again (the fast path
         // edits the head's tree along the paths a tool names; a stale head would bring reverted files back).
-        const after = snapshotWorkTree(this.repo, this.odb, { anchored: true });
+        // What was ignored before the restore stays out of it, even where the target's ignore rules lack the rule.
+        const after = snapshotWorkTree(this.repo, this.odb, {
+          anchored: true,
+          sizeCapBytes: options.sizeCapBytes,
+          keepIgnored: protectedIgnored(this.odb, snap.ignoredPaths, target.treeOid),
+        });
         restored = this.checkpointLocked(
           { loop: options.loop, kind: "manual", message: `restored ${target.label}`, trailers: [{ key: "Ralph-Restore", value: target.oid }] },
           after,
           (anchor) => commitStatCache(this.repo, after, anchor),
         ).oid;
       }
-      return { ...outcome, target: { oid: target.oid, label: target.label }, preRevert, restored, dryRun };
+      return { ...outcome, target: { oid: target.oid, label: target.label }, preRevert, restored, dryRun, overwritten };
     });
+  }
+
+  /** Where a restore writes its temporaries: under `.git/ralph/`, so a killed restore leaves nothing in the work tree. */
+  private restoreTempDir(): string {
+    return join(this.repo.ralphDir, "tmp");
+  }
+
+  /**
+   * The paths a restore would overwrite that changed since the loop's last
+   * checkpoint (they survive in the pre-revert checkpoint). Refuses, unless
+   * `force`, when one of them holds another loop's work: its current
+   * content is what another loop's head checkpoint has there and this
+   * loop's head does not. (Edits nobody checkpointed cannot be told apart
+   * from this loop's own unsaved ones, which a revert to `@head` exists to
+   * undo: they are listed in the result, not refused.)
+   * @throws RalphError E_RESTORE_REFUSED listing another loop's paths.
+   */
+  private editsSinceHead(loop: LoopId, snap: Snapshot, changes: readonly TreeChange[], label: string, force: boolean): string[] {
+    const headRef = loopRefName(loop, "head");
+    const head = resolveRef(this.refs, headRef);
+    if (head === null) return [];
+    const headTree = this.readHeadCommit(headRef, head).treeOid;
+    if (headTree === snap.treeOid) return [];
+    const since = new Set(this.diff(headTree, snap.treeOid).map((c) => c.path));
+    const touched = [...new Set(changes.filter((c) => since.has(c.path)).map((c) => c.path))];
+    if (touched.length === 0 || force) return touched;
+    const others: { loop: LoopId; tree: string }[] = [];
+    for (const summary of this.listLoops()) {
+      if (summary.loop === loop) continue;
+      const obj = this.odb.tryRead(summary.head);
+      if (obj?.type === "commit") others.push({ loop: summary.loop, tree: parseCommit(obj.content).tree });
+    }
+    const foreign: { path: string; loop: LoopId }[] = [];
+    for (const path of touched) {
+      const current = snap.entries.get(path);
+      if (current === undefined) continue;
+      const owner = others.find((o) => {
+        const theirs = entryAt(this.odb, o.tree, path);
+        return theirs !== null && theirs.oid === current.oid && theirs.mode === current.mode;
+      });
+      if (owner) foreign.push({ path, loop: owner.loop });
+    }
+    if (foreign.length === 0) return touched;
+    const shown = foreign.slice(0, 5).map((f) => `${JSON.stringify(f.path)} (loop ${f.loop})`).join(", ") + (foreign.length > 5 ? ` and ${foreign.length - 5} more` : "");
+    throw new RalphError(
+      "E_RESTORE_REFUSED",
+      `restoring ${label} would overwrite ${foreign.length} path(s) holding another loop's work since loop ${loop}'s last checkpoint: ${shown}; pass --force if that is what you want`,
+      { data: { loop, paths: foreign.map((f) => f.path), loops: [...new Set(foreign.map((f) => f.loop))] } },
+    );
+  }
+
+  /**
+   * The restore's guard against a concurrent writer: a file whose lstat
+   * differs from what the pre-revert snapshot saw changed since it was
+   * stored, so its current content goes into a follow-up `pre-revert`
+   * checkpoint before the restore overwrites or removes it.
+   */
+  private storeConcurrentWrites(loop: LoopId, snap: Snapshot): (path: string, st: Stats) => void {
+    let tree = snap.treeOid;
+    const same = (a: { mode: number; size: number; mtimeMs: number; ctimeMs: number; ino: number }, b: Stats): boolean =>
+      a.mode === b.mode && a.size === b.size && a.mtimeMs === b.mtimeMs && a.ctimeMs === b.ctimeMs && a.ino === b.ino;
+    return (path, first) => {
+      const seen = snap.cache.statOf(path);
+      if (seen === undefined || same(seen, first)) return;
+      const abs = fsPath(join(this.repo.workTree, path));
+      // Store what is there, then look again: a writer that went on while the follow-up was committed is
+      // stored again, until the file holds still (the restore then overwrites it at once).
+      let st: Stats | undefined = first;
+      for (let round = 0; st !== undefined; round++) {
+        if (round === MAX_FOLLOW_UPS) {
+          throw new RalphError(
+            "E_RESTORE_REFUSED",
+            `${path} kept changing while the restore ran (${MAX_FOLLOW_UPS} follow-up checkpoints); the restore stopped part-way: stop the process writing it and run the revert again`,
+            { data: { path } },
+          );
+        }
+        let content: Buffer;
+        try {
+          content = st.isSymbolicLink() ? readlinkSync(abs, { encoding: "buffer" }) : readFileSync(abs);
+        } catch (error) {
+          if (isErrno(error, "ENOENT", "ENOTDIR")) return; // gone meanwhile: nothing left to lose
+          throw error;
+        }
+        const mode = st.isSymbolicLink() ? "120000" : st.mode & 0o100 ? "100755" : "100644";
+        tree = editTree(this.odb, tree, new Map([[path, { mode, oid: this.odb.write("blob", content) }]]));
+        const stats = { filesStatted: 1, filesHashed: 1, dirsRead: 0, durationMs: 0 };
+        this.checkpointLocked(
+          { loop, kind: "pre-revert", message: `pre-revert follow-up: ${path} changed during the restore` },
+          { treeOid: tree, skipped: snap.skipped, unusualModes: snap.unusualModes, stats },
+          () => {
+            /* the stat cache stays anchored at the pre-revert checkpoint, an ancestor of this one */
+          },
+        );
+        const now = lstatSync(abs, { throwIfNoEntry: false });
+        st = now !== undefined && !same(st, now) ? now : undefined;
+      }
+    };
   }
 }

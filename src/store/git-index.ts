@@ -18,6 +18,7 @@
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { RalphError, isErrno } from "../errors.js";
+import { decodePath } from "./path-bytes.js";
 
 /**
  * One index entry (gitformat-index "Index entry"). Stat fields are the
@@ -94,7 +95,7 @@ export function readGitIndex(indexPath: string): GitIndex {
  */
 export function parseGitIndex(buf: Buffer, path: string): GitIndex {
   const fail = (reason: string, detail: string): RalphError =>
-    new RalphError("E_CORRUPT", `the git index ${path} is corrupt: ${detail}`, { data: { path, reason } });
+    new RalphError("E_CORRUPT", `the git index ${path} is corrupt: ${detail}; rebuild it with 'rm ${path} && git reset' (staged changes are lost)`, { data: { path, reason } });
   if (buf.length < 12 + 20 || buf.toString("latin1", 0, 4) !== "DIRC") throw fail("signature", "bad signature or too short");
   const version = buf.readUInt32BE(4);
   if (version !== 2 && version !== 3 && version !== 4) throw fail("version", `unsupported version ${version}`);
@@ -144,13 +145,13 @@ export function parseGitIndex(buf: Buffer, path: string): GitIndex {
       }
       buf.copy(previous, keep, pos, nul);
       previousLength = length;
-      entryPath = previous.toString("utf8", 0, length);
+      entryPath = decodePath(previous, 0, length);
       pos = nul + 1;
     } else {
       const nameLength = flags & FLAG_NAME_MASK;
       const nul = nameLength < FLAG_NAME_MASK ? pos + nameLength : buf.indexOf(0, pos + FLAG_NAME_MASK);
       if (nul < 0 || nul >= trailerStart || buf[nul] !== 0) throw fail("entry", `entry ${i} has a malformed path`);
-      entryPath = buf.toString("utf8", pos, nul);
+      entryPath = decodePath(buf, pos, nul);
       // Pad with 1-8 NULs to a multiple of 8 bytes from the entry's start.
       pos = start + ((nul - start + 8) & ~7);
       if (pos > trailerStart) throw fail("truncated", `entry ${i} of ${count} is cut short`);

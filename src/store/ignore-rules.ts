@@ -12,7 +12,8 @@ import ignore, { type Ignore } from "ignore";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { isErrno } from "../errors.js";
-import { defaultExcludesFile, expandHome, type GitConfig } from "./git-config.js";
+import { decodePath, fsPath } from "./path-bytes.js";
+import { defaultExcludesFile, expandHome, isTrue, type GitConfig } from "./git-config.js";
 
 /** One source of patterns: its directory relative to the work tree root ('' = root) and its matcher. */
 export interface IgnoreLayer {
@@ -20,19 +21,34 @@ export interface IgnoreLayer {
   readonly matcher: Ignore;
 }
 
-/** Reads a pattern file, or null when it does not exist. Throws for other I/O errors. */
+/**
+ * Reads a pattern file, or null when it does not exist. Throws for other
+ * I/O errors. Bytes that are not UTF-8 are escaped as paths are
+ * (path-bytes.ts), so a pattern matches the same bytes in a name.
+ */
 export function readPatternFile(path: string): string | null {
   try {
-    return readFileSync(path, "utf8");
+    return decodePath(readFileSync(fsPath(path)));
   } catch (error) {
     if (isErrno(error, "ENOENT", "ENOTDIR", "EISDIR")) return null;
     throw error;
   }
 }
 
-/** Builds a layer from the text of one pattern file rooted at `base`. */
-export function makeLayer(base: string, text: string): IgnoreLayer {
-  return { base, matcher: ignore({ allowRelativePaths: true }).add(text) };
+/**
+ * Whether patterns match case-insensitively: git's `core.ignorecase`
+ * (git-config(1); false unless set, and `git init` sets it only on
+ * case-insensitive file systems). The `ignore` package's own default is
+ * case-insensitive, which is not git's on Linux.
+ */
+export function isIgnoreCase(config: GitConfig): boolean {
+  const value = config.get("core.ignorecase");
+  return value !== undefined && isTrue(value);
+}
+
+/** Builds a layer from the text of one pattern file rooted at `base`; `ignoreCase` from {@link isIgnoreCase}. */
+export function makeLayer(base: string, text: string, ignoreCase: boolean): IgnoreLayer {
+  return { base, matcher: ignore({ allowRelativePaths: true, ignorecase: ignoreCase }).add(text) };
 }
 
 /**
@@ -50,7 +66,7 @@ export function globalLayers(commonDir: string, config: GitConfig): { layers: Ig
   for (const file of [exclude, globalFile]) {
     files.push(file);
     const text = readPatternFile(file);
-    if (text !== null && text.trim() !== "") layers.push(makeLayer("", text));
+    if (text !== null && text.trim() !== "") layers.push(makeLayer("", text, isIgnoreCase(config)));
   }
   return { layers, files };
 }

@@ -201,10 +201,12 @@ export function withLock<T>(path: string, fn: () => T, options: LockOptions = {}
     if (Date.now() >= deadline) {
       throw new RalphError(
         "E_LOCKED",
-        holder
+        holder && holder.host !== hostname()
+          ? `lock ${path} is held by process ${holder.pid} on host ${holder.host}, which ralph cannot check from ${hostname()}; if no ralph runs there, delete ${path}`
+          : holder
           ? `lock ${path} is held by process ${holder.pid} on ${holder.host}; wait for it to finish or stop it`
           : `lock ${path} exists and is unreadable; remove it if no ralph process is running`,
-        { data: { path, pid: holder?.pid ?? null } },
+        { data: { path, pid: holder?.pid ?? null, host: holder?.host ?? null } },
       );
     }
     sleepMs(delay);

@@ -8,7 +8,7 @@ import { existsSync, lstatSync, readFileSync, readlinkSync, realpathSync } from 
 import { basename, dirname, isAbsolute, join, relative } from "node:path";
 import { isErrno } from "../errors.js";
 import { readGitIndex } from "./git-index.js";
-import { globalLayers, isIgnored, makeLayer, readPatternFile, type IgnoreLayer } from "./ignore-rules.js";
+import { globalLayers, isIgnoreCase, isIgnored, makeLayer, readPatternFile, type IgnoreLayer } from "./ignore-rules.js";
 import type { ObjectDatabase } from "./odb.js";
 import { parseTree } from "./odb.js";
 import type { Repository } from "./repo.js";
@@ -72,7 +72,7 @@ function belongsInSnapshot(repo: Repository, path: string): boolean {
     const folder = parts.slice(0, i).join("/");
     if (i > 0 && existsSync(join(repo.workTree, folder, ".git"))) return false; // inside a nested repository
     const text = readPatternFile(join(repo.workTree, folder, ".gitignore"));
-    if (text !== null && text.trim() !== "") perFolder.unshift(makeLayer(folder, text));
+    if (text !== null && text.trim() !== "") perFolder.unshift(makeLayer(folder, text, isIgnoreCase(repo.config)));
     const current = parts.slice(0, i + 1).join("/");
     if (isIgnored([...perFolder, ...globals], current, i < parts.length - 1)) {
       // Ignored: only a path git tracks anyway belongs.

@@ -6,14 +6,17 @@
  * (in the worktree's git dir); everything else is shared (the common dir).
  *
  * Updates follow git's own locking protocol: create `<ref>.lock` exclusively,
- * write the new value, fsync, rename over the ref. Callers serialise their
+ * write the new value, fsync, rename over the ref, then fsync the ref's
+ * folder so the rename itself is durable. Callers serialise their
  * own read-compare-write with ralph's loop lock; the `.lock` file also keeps
  * native git (e.g. `git pack-refs`) from racing the write.
  */
 import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { RalphError, isErrno } from "../errors.js";
+import { RalphError, isErrno, isRalphError } from "../errors.js";
+import { warn } from "../log.js";
 import { sleepMs } from "./lock.js";
+import { isFsyncEnabled } from "./odb.js";
 
 const OID_RE = /^[0-9a-f]{40}$/;
 
@@ -89,7 +92,10 @@ export function readHeadTarget(loc: RefLocation): string | null {
 
 /**
  * Lists refs under a prefix (e.g. `refs/ralph/`), loose refs overriding
- * packed ones. Returns name -> oid, symbolic refs resolved.
+ * packed ones. Returns name -> oid, symbolic refs resolved. A ref whose file
+ * holds no object id (garbage text) is left out with a warning, so one
+ * damaged ref does not hide the others; reading it by name still fails
+ * with E_CORRUPT naming it.
  */
 export function listRefs(loc: RefLocation, prefix: string): Map<string, string> {
   const out = new Map<string, string>();
@@ -107,7 +113,14 @@ export function listRefs(loc: RefLocation, prefix: string): Map<string, string> 
       const name = `${rel}/${e.name}`;
       if (e.isDirectory()) walk(name);
       else if (e.isFile() && !e.name.endsWith(".lock") && name.startsWith(prefix)) {
-        const oid = resolveRef(loc, name);
+        let oid: string | null = null;
+        try {
+          oid = resolveRef(loc, name);
+        } catch (error) {
+          if (!isRalphError(error, "E_CORRUPT")) throw error;
+          warn(error.message);
+          out.delete(name);
+        }
         if (oid) out.set(name, oid);
       }
     }
@@ -150,6 +163,44 @@ function openRefLock(lockPath: string, name: string): number {
   }
 }
 
+/** fsyncs a folder, so a rename into it survives a power loss. */
+function syncFolder(dir: string): void {
+  if (!isFsyncEnabled()) return;
+  const fd = openSync(dir, "r");
+  try {
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * Refuses a ref name below an existing ref (`refs/ralph/x/head` while
+ * `refs/ralph/x` is a ref, loose or packed): git keeps refs as files, so one
+ * name cannot be both a ref and a folder of refs (git's "D/F conflict").
+ * @throws RalphError E_BAD_LOOP_ID naming the ref in the way and how to remove it.
+ */
+function assertNoRefAbove(loc: RefLocation, name: string): void {
+  const parts = name.split("/");
+  const packed = readPackedRefs(loc.commonDir);
+  for (let i = 2; i < parts.length; i++) {
+    const above = parts.slice(0, i).join("/");
+    let isFile = false;
+    try {
+      isFile = statSync(refFile(loc, above)).isFile();
+    } catch {
+      isFile = false;
+    }
+    if (isFile || packed.has(above)) {
+      throw new RalphError(
+        "E_BAD_LOOP_ID",
+        `cannot create ${name}: ${above} already exists as a ref; use another loop id, or delete it with 'git update-ref -d ${above}' if it is not yours`,
+        { data: { ref: name, conflict: above } },
+      );
+    }
+  }
+}
+
 /**
  * Writes `newOid` to ref `name` if its current value is `expectedOid`
  * (null: the ref must not exist). Uses git's `<ref>.lock` protocol.
@@ -159,6 +210,7 @@ function openRefLock(lockPath: string, name: string): number {
 export function compareAndSwapRef(loc: RefLocation, name: string, newOid: string, expectedOid: string | null): boolean {
   if (!OID_RE.test(newOid)) throw new RalphError("E_INTERNAL", `refusing to write ${JSON.stringify(newOid)} to ${name}: not an oid`);
   const file = refFile(loc, name);
+  assertNoRefAbove(loc, name);
   mkdirSync(dirname(file), { recursive: true });
   const lockPath = `${file}.lock`;
   let fd = openRefLock(lockPath, name);
@@ -168,11 +220,12 @@ export function compareAndSwapRef(loc: RefLocation, name: string, newOid: string
     const current = raw && "oid" in raw ? raw.oid : null;
     if (current !== expectedOid) return false;
     writeSync(fd, `${newOid}\n`);
-    fsyncSync(fd);
+    if (isFsyncEnabled()) fsyncSync(fd);
     closeSync(fd);
     fd = -1;
     renameSync(lockPath, file);
     renamed = true;
+    syncFolder(dirname(file));
     return true;
   } finally {
     if (fd !== -1) closeSync(fd);

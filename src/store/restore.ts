@@ -7,13 +7,16 @@
  * gitlinks (submodules, nested repositories) are never touched. Every path
  * is validated first: no absolute paths, no `..` or `.git` components, no
  * write through a symlink, nothing outside the work tree root. Files are
- * written to a temp file in their folder and renamed into place; an existing
+ * written to a temp file under ralph's folder in `.git` (`tempDir`, so a
+ * killed restore leaves nothing in the work tree; in the file's own folder
+ * only when that is another file system) and renamed into place; an existing
  * file keeps its permission bits (only the exec bit follows the target), a
  * recreated one gets the bits recorded in the checkpoint's `Ralph-Mode`
  * trailers, else git's default (0666/0777 minus umask).
  */
 import { randomBytes } from "node:crypto";
 import { chmodSync, lstatSync, type Stats, mkdirSync, renameSync, rmdirSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
+import { fsPath } from "./path-bytes.js";
 import { dirname, join } from "node:path";
 import { RalphError, isErrno } from "../errors.js";
 import type { ObjectDatabase } from "./odb.js";
@@ -32,6 +35,14 @@ export interface RestoreOptions {
   /** Permission bits to give recreated files, from the target's Ralph-Mode trailers: path -> perm (e.g. 0o600). */
   perms?: ReadonlyMap<string, number>;
   dryRun?: boolean;
+  /** Folder for temporaries (created when missing), on the work tree's file system: `.git/ralph/tmp`. Default: the file's own folder. */
+  tempDir?: string;
+  /**
+   * Called with a path's current lstat right before an existing file or
+   * symlink is removed or overwritten, so the caller can store it first when
+   * it changed since the snapshot the changes came from (a concurrent writer).
+   */
+  beforeChange?: (path: string, st: Stats) => void;
 }
 
 /**
@@ -54,7 +65,7 @@ export function assertSafePath(path: string): void {
 /** lstat that returns undefined for a missing path (or a missing parent). */
 function lstatOrNull(path: string): Stats | undefined {
   try {
-    return lstatSync(path, { throwIfNoEntry: false });
+    return lstatSync(fsPath(path), { throwIfNoEntry: false });
   } catch (error) {
     if (isErrno(error, "ENOTDIR")) return undefined;
     throw error;
@@ -65,7 +76,7 @@ function lstatOrNull(path: string): Stats | undefined {
 function pruneEmptyParents(root: string, rel: string): void {
   for (let d = dirname(rel); d !== "." && d !== ""; d = dirname(d)) {
     try {
-      rmdirSync(join(root, d));
+      rmdirSync(fsPath(join(root, d)));
     } catch {
       return; // not empty (ignored or other files), or already gone
     }
@@ -83,7 +94,7 @@ function prepareParents(root: string, rel: string, dryRun: boolean): string | nu
     current = join(current, parts[i] as string);
     const st = lstatOrNull(current);
     if (!st) {
-      if (!dryRun) mkdirSync(current);
+      if (!dryRun) mkdirSync(fsPath(current));
       continue;
     }
     if (st.isSymbolicLink()) return `its folder ${parts.slice(0, i + 1).join("/")} is a symlink (ralph never writes through symlinks)`;
@@ -92,17 +103,43 @@ function prepareParents(root: string, rel: string, dryRun: boolean): string | nu
   return null;
 }
 
-function writeAtomically(abs: string, content: Buffer, perm: number): void {
-  const temp = join(dirname(abs), `.ralph-tmp-${randomBytes(6).toString("hex")}`);
-  writeFileSync(temp, content, { mode: perm });
-  chmodSync(temp, perm); // the umask narrowed writeFileSync's mode
-  renameSync(temp, abs);
+/**
+ * Creates a temporary with `create` and renames it over `abs`: in `tempDir`
+ * first, in `abs`'s folder when the rename crosses file systems (EXDEV).
+ */
+function replaceAtomically(abs: string, tempDir: string | undefined, create: (temp: string) => void): void {
+  const name = `.ralph-tmp-${randomBytes(6).toString("hex")}`;
+  if (tempDir !== undefined) {
+    mkdirSync(tempDir, { recursive: true });
+    const temp = join(tempDir, name);
+    create(temp);
+    try {
+      renameSync(temp, fsPath(abs));
+      return;
+    } catch (error) {
+      unlinkSync(temp);
+      if (!isErrno(error, "EXDEV")) throw error;
+    }
+  }
+  const temp = join(dirname(abs), name);
+  create(temp);
+  try {
+    renameSync(fsPath(temp), fsPath(abs));
+  } catch (error) {
+    unlinkSync(fsPath(temp));
+    throw error;
+  }
 }
 
-function symlinkAtomically(abs: string, target: Buffer): void {
-  const temp = join(dirname(abs), `.ralph-tmp-${randomBytes(6).toString("hex")}`);
-  symlinkSync(target, temp);
-  renameSync(temp, abs);
+function writeAtomically(abs: string, content: Buffer, perm: number, tempDir: string | undefined): void {
+  replaceAtomically(abs, tempDir, (temp) => {
+    writeFileSync(fsPath(temp), content, { mode: perm });
+    chmodSync(fsPath(temp), perm); // the umask narrowed writeFileSync's mode
+  });
+}
+
+function symlinkAtomically(abs: string, target: Buffer, tempDir: string | undefined): void {
+  replaceAtomically(abs, tempDir, (temp) => symlinkSync(target, fsPath(temp)));
 }
 
 /**
@@ -131,7 +168,8 @@ export function applyRestore(root: string, odb: ObjectDatabase, changes: readonl
       continue;
     }
     if (!dryRun && st) {
-      unlinkSync(abs);
+      options.beforeChange?.(c.path, st);
+      unlinkSync(fsPath(abs));
       pruneEmptyParents(root, c.path);
     }
     outcome.removed.push(c.path);
@@ -167,8 +205,11 @@ export function applyRestore(root: string, odb: ObjectDatabase, changes: readonl
       continue;
     }
     const obj = odb.read(c.newOid as string);
+    // As late as possible: a writer that changed the file since the snapshot is caught up to this moment.
+    const current = st ? lstatOrNull(abs) : undefined;
+    if (current) options.beforeChange?.(c.path, current);
     if (c.newMode === "120000") {
-      symlinkAtomically(abs, obj.content);
+      symlinkAtomically(abs, obj.content, options.tempDir);
     } else {
       const wantExec = c.newMode === "100755";
       let perm: number;
@@ -179,8 +220,8 @@ export function applyRestore(root: string, odb: ObjectDatabase, changes: readonl
       } else {
         perm = options.perms?.get(c.path) ?? (wantExec ? 0o777 : 0o666) & ~umask;
       }
-      if (c.status === "T" && c.oldOid === c.newOid && st && st.isFile()) chmodSync(abs, perm);
-      else writeAtomically(abs, obj.content, perm);
+      if (c.status === "T" && c.oldOid === c.newOid && st && st.isFile()) chmodSync(fsPath(abs), perm);
+      else writeAtomically(abs, obj.content, perm, options.tempDir);
     }
     outcome.written.push(c.path);
   }

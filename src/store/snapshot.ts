@@ -16,16 +16,17 @@ import { createHash } from "node:crypto";
 import { lstatSync, readdirSync, readFileSync, readlinkSync, type Dirent, type Stats } from "node:fs";
 import { join } from "node:path";
 import { RalphError, isErrno } from "../errors.js";
-import { debug } from "../log.js";
+import { debug, warn } from "../log.js";
 import { isTrue } from "./git-config.js";
 import { readGitIndex, type IndexEntry } from "./git-index.js";
-import { globalLayers, isIgnored, makeLayer, readPatternFile, type IgnoreLayer } from "./ignore-rules.js";
+import { globalLayers, isIgnoreCase, isIgnored, makeLayer, readPatternFile, type IgnoreLayer } from "./ignore-rules.js";
 import { encodeTree, ObjectDatabase, parseCommit, type TreeEntry } from "./odb.js";
+import { decodePath, fsPath } from "./path-bytes.js";
 import { readRawRef, resolveRef } from "./refs.js";
 import { nestedRepositoryHead, type Repository } from "./repo.js";
 import {
   loadStatCache,
-  type StatCache,
+  StatCache,
   RACY_WINDOW_MS,
   saveStatCache,
   StatCacheBuilder,
@@ -58,6 +59,14 @@ export interface SnapshotOptions {
    * them; everything already anchored is still cached.
    */
   anchored?: boolean;
+  /** Collect the ignored paths the walk met into {@link Snapshot.ignoredPaths} (default false). */
+  collectIgnored?: boolean;
+  /**
+   * Paths to treat as ignored even where the ignore rules no longer say so
+   * (what was ignored before a restore stays out of the checkpoint of its
+   * result, though the restored `.gitignore` may lack the rule).
+   */
+  keepIgnored?: ReadonlySet<string>;
 }
 
 /** What {@link snapshotWorkTree} found and wrote. */
@@ -68,6 +77,11 @@ export interface Snapshot {
   entries: Map<string, SnapshotEntry>;
   /** Paths tracked by git's index that are present in the snapshot. */
   trackedPaths: Set<string>;
+  /**
+   * With `collectIgnored`: every ignored path the walk met, the outermost
+   * one of an ignored folder (its contents are not listed); else empty.
+   */
+  ignoredPaths: Set<string>;
   /** Files skipped because they exceed the size cap. */
   skipped: { path: string; sizeBytes: number }[];
   /** Files whose permission bits are not what git would recreate (e.g. 0600), as octal text. */
@@ -179,13 +193,13 @@ interface LazyLayer {
   layer: IgnoreLayer | null | undefined;
 }
 
-function resolveLayers(lazy: readonly LazyLayer[], globals: readonly IgnoreLayer[]): IgnoreLayer[] {
+function resolveLayers(lazy: readonly LazyLayer[], globals: readonly IgnoreLayer[], ignoreCase: boolean): IgnoreLayer[] {
   const out: IgnoreLayer[] = [];
   for (let i = lazy.length - 1; i >= 0; i--) {
     const l = lazy[i] as LazyLayer;
     if (l.layer === undefined) {
       const text = readPatternFile(l.file);
-      l.layer = text === null || text.trim() === "" ? null : makeLayer(l.base, text);
+      l.layer = text === null || text.trim() === "" ? null : makeLayer(l.base, text, ignoreCase);
     }
     if (l.layer) out.push(l.layer);
   }
@@ -198,7 +212,7 @@ function resolveLayers(lazy: readonly LazyLayer[], globals: readonly IgnoreLayer
  */
 function lstatPath(root: string, path: string): Stats | undefined {
   try {
-    return lstatSync(root + "/" + path, { throwIfNoEntry: false });
+    return lstatSync(fsPath(root + "/" + path), { throwIfNoEntry: false });
   } catch (error) {
     if (isErrno(error, "ENOTDIR", "ENOENT")) return undefined;
     if (isErrno(error, "EACCES", "EPERM")) throw unreadableFolder(path.includes("/") ? path.slice(0, path.lastIndexOf("/")) : "", error);
@@ -233,11 +247,30 @@ function sha1(text: string): string {
  *   (permissions); E_CORRUPT when `.git/index` is malformed.
  */
 export function snapshotWorkTree(repo: Repository, odb: ObjectDatabase, options: SnapshotOptions = {}): Snapshot {
+  try {
+    return snapshotOnce(repo, odb, options, true);
+  } catch (error) {
+    if (!(error instanceof MissingCachedObject)) throw error;
+    // A cache named an object the repository does not have (pruned, or a cache written wrong): never
+    // commit a tree that names it. Look at every file afresh, trusting neither the stat cache nor the index.
+    warn(`the stat cache names object ${error.oid.slice(0, 12)}, which is missing: snapshotting without caches`);
+    return snapshotOnce(repo, odb, options, false);
+  }
+}
+
+/** Thrown inside a snapshot when a tree would name an oid taken from a cache that the object database lacks. */
+class MissingCachedObject extends Error {
+  constructor(readonly oid: string) {
+    super(`object ${oid} from the stat cache is missing`);
+  }
+}
+
+function snapshotOnce(repo: Repository, odb: ObjectDatabase, options: SnapshotOptions, trustCaches: boolean): Snapshot {
   const started = performance.now();
   const scanStartMs = Date.now();
   const sizeCap = options.sizeCapBytes ?? DEFAULT_SIZE_CAP_BYTES;
   const root = repo.workTree;
-  const old = trustedCache(repo, odb, loadStatCache(statCachePath(repo)));
+  const old = trustCaches ? trustedCache(repo, odb, loadStatCache(statCachePath(repo))) : StatCache.empty();
   const cache = new StatCacheBuilder(scanStartMs);
   cache.anchor = old.anchor;
   const entries = new Map<string, SnapshotEntry>();
@@ -272,7 +305,7 @@ export function snapshotWorkTree(repo: Repository, odb: ObjectDatabase, options:
     }
   }
   // Only needed (and only read) when the index was parsed: its stat data is what seeds unknown files.
-  const seedFromIndex = !sameIndex && canSeedFromIndex(repo, tracked);
+  const seedFromIndex = trustCaches && !sameIndex && canSeedFromIndex(repo, tracked);
 
   const isExcludedPath = (path: string): boolean =>
     path.includes(".git") || path.startsWith(STATE_DIR)
@@ -280,6 +313,14 @@ export function snapshotWorkTree(repo: Repository, odb: ObjectDatabase, options:
       : false;
 
   const anchored = options.anchored ?? true;
+  /** Blobs hashed by this scan: they exist. Any other oid a new tree names came from a cache and is checked. */
+  const hashedNow = new Set<string>();
+  const verify = (oid: string): void => {
+    if (!hashedNow.has(oid) && !odb.has(oid)) throw new MissingCachedObject(oid);
+  };
+  const collectIgnored = options.collectIgnored ?? false;
+  const keepIgnored = options.keepIgnored;
+  const ignoredPaths = new Set<string>();
   let learned = 0;
   let reusedFromCache = false;
   // Folders whose tree must be re-encoded: ancestors of any path added, changed or removed since the cache.
@@ -325,6 +366,11 @@ export function snapshotWorkTree(repo: Repository, odb: ObjectDatabase, options:
   const addFile = (path: string, st: Stats, indexEntry: IndexEntry | undefined): boolean => {
     const gitMode = gitModeOf(st);
     if (gitMode === null) return false; // fifo, socket, device: git ignores them too
+    // Over the cap whatever knows its oid (the stat cache, git's index after `git add`): the cap is the same for every source.
+    if (st.size > sizeCap) {
+      skipped.push({ path, sizeBytes: st.size });
+      return false;
+    }
     const slot = old.find(path);
     let oid: string;
     let isNewObject = false;
@@ -344,19 +390,17 @@ export function snapshotWorkTree(repo: Repository, odb: ObjectDatabase, options:
     ) {
       oid = indexEntry.oid;
     } else {
-      if (st.size > sizeCap) {
-        skipped.push({ path, sizeBytes: st.size });
-        return false;
-      }
       let content: Buffer;
       try {
-        content = gitMode === "120000" ? readlinkSync(root + "/" + path, { encoding: "buffer" }) : readFileSync(root + "/" + path);
+        const abs = fsPath(root + "/" + path);
+        content = gitMode === "120000" ? readlinkSync(abs, { encoding: "buffer" }) : readFileSync(abs);
       } catch (error) {
         if (isErrno(error, "ENOENT", "ENOTDIR")) return false; // vanished mid-snapshot
         if (isErrno(error, "EACCES", "EPERM")) throw unreadableFile(path, error);
         throw error;
       }
       oid = odb.write("blob", content);
+      hashedNow.add(oid);
       stats.filesHashed++;
       isNewObject = true;
     }
@@ -365,6 +409,22 @@ export function snapshotWorkTree(repo: Repository, odb: ObjectDatabase, options:
       unusualModes.push({ path, perm: (st.mode & 0o777).toString(8).padStart(4, "0") });
     }
     return true;
+  };
+
+  // A path whose folder (or a folder above) is a symlink or a file is not in the work tree, as git sees it
+  // (dir.c has_symlink_leading_path): lstat alone would follow the symlink and read from wherever it points.
+  const realFolders = new Map<string, boolean>([["", true]]);
+  const isRealFolder = (dir: string): boolean => {
+    let known = realFolders.get(dir);
+    if (known !== undefined) return known;
+    const slash = dir.lastIndexOf("/");
+    known = isRealFolder(slash < 0 ? "" : dir.slice(0, slash)) && ((lstatPath(root, dir)?.mode ?? 0) & S_IFMT) === S_IFDIR;
+    realFolders.set(dir, known);
+    return known;
+  };
+  const isBeyondSymlink = (path: string): boolean => {
+    const slash = path.lastIndexOf("/");
+    return slash >= 0 && !isRealFolder(path.slice(0, slash));
   };
 
   // Phase A: every tracked path.
@@ -380,12 +440,17 @@ export function snapshotWorkTree(repo: Repository, odb: ObjectDatabase, options:
       continue;
     }
     if (e.mode === 0o160000) {
-      const head = nestedRepositoryHead(join(root, path));
-      record(path, "160000", head ?? e.oid, null);
-      trackedPaths.add(path);
+      // A submodule: its folder's HEAD (the index's commit while it is not checked out); gone when the folder
+      // is, and what is there instead when a symlink or file replaced the folder (as git add -A sees it).
+      const st = isBeyondSymlink(path) ? undefined : lstatPath(root, path);
+      if (st && (st.mode & S_IFMT) === S_IFDIR) {
+        record(path, "160000", nestedRepositoryHead(join(root, path)) ?? e.oid, null);
+        trackedPaths.add(path);
+      } else if (st && addFile(path, st, undefined)) trackedPaths.add(path);
+      else recordAbsent(path);
       continue;
     }
-    const st = lstatPath(root, path);
+    const st = isBeyondSymlink(path) ? undefined : lstatPath(root, path);
     stats.filesStatted++;
     if (st && (st.mode & S_IFMT) !== S_IFDIR && addFile(path, st, e.index)) trackedPaths.add(path);
     else recordAbsent(path); // deleted, replaced by a folder (the walk sees it), vanished or over the size cap
@@ -393,7 +458,9 @@ export function snapshotWorkTree(repo: Repository, odb: ObjectDatabase, options:
 
   // Phase B: untracked files, walking folders that are not ignored.
   const globals = globalLayers(repo.commonDir, repo.config);
+  const ignoreCase = isIgnoreCase(repo.config);
   const globalKey = sha1(
+    `ignorecase=${ignoreCase}|` +
     globals.files
       .map((f) => {
         const st = lstatSync(f, { throwIfNoEntry: false });
@@ -415,21 +482,22 @@ export function snapshotWorkTree(repo: Repository, odb: ObjectDatabase, options:
     stats.dirsRead++;
     const children: CachedChild[] = [];
     let isRepo = false;
-    let listing: Dirent[];
+    let listing: Dirent<Buffer>[];
     try {
-      listing = readdirSync(rel === "" ? root : join(root, rel), { withFileTypes: true });
+      listing = readdirSync(rel === "" ? root : fsPath(join(root, rel)), { withFileTypes: true, encoding: "buffer" });
     } catch (error) {
       if (isErrno(error, "ENOENT", "ENOTDIR")) return { dir: null, fresh: false }; // deleted mid-snapshot
       if (isErrno(error, "EACCES", "EPERM")) throw unreadableFolder(rel, error);
       throw error;
     }
     for (const d of listing) {
-      if (d.name === ".git") {
+      const name = decodePath(d.name);
+      if (name === ".git") {
         isRepo = true;
         continue;
       }
       const kind = d.isDirectory() ? "d" : d.isFile() ? "f" : d.isSymbolicLink() ? "l" : "o";
-      children.push({ name: d.name, kind, ignored: false, tracked: false });
+      children.push({ name, kind, ignored: false, tracked: false });
     }
     return { dir: { mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs, ino: st.ino, rulesKey, isRepo, children }, fresh: false };
   };
@@ -439,7 +507,7 @@ export function snapshotWorkTree(repo: Repository, odb: ObjectDatabase, options:
     const ignoreFile = rel === "" ? join(root, ".gitignore") : join(root, rel, ".gitignore");
     let ist: Stats | undefined;
     try {
-      ist = lstatSync(ignoreFile, { throwIfNoEntry: false });
+      ist = lstatSync(fsPath(ignoreFile), { throwIfNoEntry: false });
     } catch (error) {
       if (isErrno(error, "ENOTDIR")) return; // the folder became a file mid-snapshot
       if (isErrno(error, "EACCES", "EPERM")) throw unreadableFolder(rel, error);
@@ -460,17 +528,27 @@ export function snapshotWorkTree(repo: Repository, odb: ObjectDatabase, options:
     const trustTracked = fresh && sameIndex;
     for (const child of dir.children) {
       // Fast path: an unchanged folder, same rules, same index: a tracked or ignored file needs nothing here.
-      if (trustTracked && child.kind !== "d" && (child.tracked || child.ignored)) continue;
+      if (trustTracked && child.kind !== "d" && (child.tracked || child.ignored)) {
+        if (collectIgnored && child.ignored) ignoredPaths.add(rel === "" ? child.name : `${rel}/${child.name}`);
+        continue;
+      }
       if (child.kind === "o") continue;
       const path = rel === "" ? child.name : `${rel}/${child.name}`;
       if (path === STATE_DIR) continue;
       if (!fresh) {
-        resolved ??= resolveLayers(layers, globals.layers);
+        resolved ??= resolveLayers(layers, globals.layers, ignoreCase);
         child.ignored = isIgnored(resolved, path, child.kind === "d");
       }
       const trackedEntry = trustTracked && child.kind !== "d" ? undefined : tracked.get(path);
       child.tracked = trackedEntry !== undefined;
-      if (child.ignored) continue;
+      if (!child.ignored && keepIgnored?.has(path)) {
+        child.ignored = true;
+        dir.rulesKey = `kept:${rulesKey}`; // not what the rules say: the next scan classifies this folder again
+      }
+      if (child.ignored) {
+        if (collectIgnored) ignoredPaths.add(path);
+        continue;
+      }
       if (child.kind === "d") {
         if (trackedEntry?.mode === 0o160000) continue; // a tracked submodule: handled in phase A
         const cst = lstatPath(root, path);
@@ -493,11 +571,12 @@ export function snapshotWorkTree(repo: Repository, odb: ObjectDatabase, options:
   const sameEntries = dirty.size === 0 && oldRoot !== undefined;
   if (sameEntries) {
     treeOid = oldRoot;
+    verify(treeOid);
     cache.trees = old.trees;
   } else if (anchored) {
-    treeOid = buildTrees(entries, odb, old.trees, cache.trees, dirty);
+    treeOid = buildTrees(entries, odb, old.trees, cache.trees, dirty, verify);
   } else {
-    treeOid = buildTrees(entries, odb, old.trees, new Map(), dirty);
+    treeOid = buildTrees(entries, odb, old.trees, new Map(), dirty, verify);
     // The cached trees must describe the cached entries: drop the folders that changed (their
     // new trees are not anchored by any commit); the clean ones are still valid and anchored.
     cache.trees = new Map(old.trees);
@@ -510,7 +589,7 @@ export function snapshotWorkTree(repo: Repository, odb: ObjectDatabase, options:
   );
   // Worth saving when something new was learned: a file recalled by a fresh read or the index, a folder listing, or new trees.
   const cacheDirty = learned > 0 || stats.dirsRead > 0 || (anchored && !sameEntries);
-  return { treeOid, entries, trackedPaths, skipped, unusualModes, stats, cache, cacheDirty };
+  return { treeOid, entries, trackedPaths, ignoredPaths, skipped, unusualModes, stats, cache, cacheDirty };
 }
 
 /**
@@ -519,6 +598,9 @@ export function snapshotWorkTree(repo: Repository, odb: ObjectDatabase, options:
  * @param out receives folder -> tree oid for every folder ('' = root)
  * @param dirty when given, folders not in it whose oid is `known` are taken
  *   as they are, without encoding them again (their content did not change)
+ * @param verify called with every blob oid a written tree names and every
+ *   known subtree oid it takes as it is (not gitlinks, which name commits of
+ *   another repository); it throws to stop when one is missing
  * @returns the root tree oid
  */
 export function buildTrees(
@@ -527,6 +609,7 @@ export function buildTrees(
   known: ReadonlyMap<string, string> = new Map(),
   out: Map<string, string> = new Map(),
   dirty: ReadonlySet<string> | null = null,
+  verify: (oid: string) => void = () => undefined,
 ): string {
   interface Folder {
     files: TreeEntry[];
@@ -559,9 +642,11 @@ export function buildTrees(
   const write = (folder: Folder, path: string): string => {
     const cached = known.get(path);
     if (dirty !== null && cached !== undefined && !dirty.has(path)) {
+      verify(cached);
       reuse(folder, path, cached);
       return cached;
     }
+    for (const f of folder.files) if (f.mode !== "160000") verify(f.oid);
     const list: TreeEntry[] = [...folder.files];
     for (const [name, sub] of folder.folders) {
       list.push({ mode: "40000", name, oid: write(sub, path === "" ? name : `${path}/${name}`) });

@@ -21,19 +21,24 @@
  * The file is columnar so that loading 30k entries allocates a handful of
  * arrays, not 30k objects: a JSON header line, then little-endian Float64
  * columns (per file: st_mode, size, mtimeMs, ctimeMs, ino; per folder:
- * mtimeMs, ctimeMs, ino), byte columns of git modes and path flags, and one UTF-8 block
- * of NUL-separated strings (paths, oids, rule keys, child names). Paths
- * never contain NUL (git forbids it).
+ * mtimeMs, ctimeMs, ino), byte columns of git modes and path flags, and one block
+ * of NUL-separated strings (paths, oids, rule keys, child names) in UTF-8
+ * with path bytes that are not UTF-8 kept as they are (path-bytes.ts). Paths
+ * never contain NUL (git forbids it). The file ends with the SHA-1 of all
+ * that (checksum.ts): a cache whose checksum fails is a cold start, so one
+ * changed digit cannot put a wrong oid into a checkpoint.
  */
 import { randomBytes } from "node:crypto";
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
-import { dirname } from "node:path";
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { basename, dirname, join } from "node:path";
+import { verifiedBody, withChecksum } from "../checksum.js";
+import { decodePath, encodePath } from "./path-bytes.js";
 
 /** Margin for file-system timestamp granularity (a coarse kernel clock), in ms. */
 export const RACY_WINDOW_MS = 20;
 
 const FORMAT = "ralph-stat-cache";
-const VERSION = 3;
+const VERSION = 4;
 
 /** Per-path flags: where the path came from, so an unchanged index need not be parsed again. */
 export const PathFlag = {
@@ -211,6 +216,27 @@ export class StatCacheBuilder {
     this.nums.push(mode, size, mtimeMs, ctimeMs, ino);
   }
 
+  /**
+   * The lstat recorded for `path` by this scan (mode, size in bytes, mtime
+   * and ctime in ms, inode), or undefined when the path has none (not
+   * recorded, a gitlink, sparse or absent entry, or a new object of an
+   * unanchored snapshot).
+   */
+  statOf(path: string): { mode: number; size: number; mtimeMs: number; ctimeMs: number; ino: number } | undefined {
+    if (this.slots === null || this.slots.size !== this.paths.length) {
+      this.slots = new Map();
+      for (let i = 0; i < this.paths.length; i++) this.slots.set(this.paths[i] as string, i);
+    }
+    const slot = this.slots.get(path);
+    if (slot === undefined) return undefined;
+    const n = this.nums;
+    const o = slot * FILE_NUMS;
+    if (n[o] === 0 && n[o + 4] === 0) return undefined;
+    return { mode: n[o] as number, size: n[o + 1] as number, mtimeMs: n[o + 2] as number, ctimeMs: n[o + 3] as number, ino: n[o + 4] as number };
+  }
+
+  private slots: Map<string, number> | null = null;
+
   /** Serialises the cache (see the module doc for the layout). */
   encode(): Buffer {
     const strings: string[] = [];
@@ -237,7 +263,7 @@ export class StatCacheBuilder {
     };
     const headerBytes = Buffer.from(`${JSON.stringify(header)}\n`);
     const pad = (8 - (headerBytes.length % 8)) % 8;
-    return Buffer.concat([
+    return withChecksum(Buffer.concat([
       headerBytes,
       Buffer.alloc(pad, 0x20),
       Buffer.from(new Float64Array(this.nums).buffer),
@@ -245,8 +271,8 @@ export class StatCacheBuilder {
       Buffer.from(Uint8Array.from(this.modes)),
       Buffer.from(Uint8Array.from(this.flags)),
       Buffer.from(Uint8Array.from(dirFlags)),
-      Buffer.from(strings.join("\0"), "utf8"),
-    ]);
+      encodePath(strings.join("\0")),
+    ]));
   }
 }
 
@@ -265,8 +291,10 @@ export function loadStatCache(path: string): StatCache {
   }
 }
 
-/** Decodes a serialised cache. Throws on any inconsistency (callers treat that as a cold start). */
-export function decodeStatCache(buf: Buffer): StatCache {
+/** Decodes a serialised cache. Throws on any inconsistency, a failed checksum first (callers treat that as a cold start). */
+export function decodeStatCache(file: Buffer): StatCache {
+  const buf = verifiedBody(file);
+  if (buf === null) throw new Error("stat cache checksum mismatch");
   const nl = buf.indexOf(0x0a);
   const header = JSON.parse(buf.subarray(0, nl).toString("utf8")) as Record<string, number | string>;
   if (header.format !== FORMAT || header.version !== VERSION) throw new Error("foreign stat cache");
@@ -287,7 +315,7 @@ export function decodeStatCache(buf: Buffer): StatCache {
   const modes = new Uint8Array(copy(take(files)));
   const flags = new Uint8Array(copy(take(files)));
   const dirFlags = take(dirCount);
-  const strings = buf.subarray(pos).toString("utf8").split("\0");
+  const strings = decodePath(buf, pos).split("\0");
   if (strings.length !== (files > 0 || dirCount > 0 || treeCount > 0 ? files * 2 + dirCount * 4 + treeCount * 2 : 1)) throw new Error("bad string table");
   const paths = strings.slice(0, files);
   const oids = strings.slice(files, files * 2);
@@ -323,10 +351,36 @@ export function decodeStatCache(buf: Buffer): StatCache {
   return cache;
 }
 
-/** Writes a cache atomically (temp file in the same folder, then rename). */
+/** A `stat-cache.<hex>.tmp` older than this was left by a killed process (a save takes milliseconds), in ms. */
+const STALE_TEMP_MS = 60_000;
+
+/**
+ * Writes a cache atomically (temp file in the same folder, then rename),
+ * and removes temp files of killed saves (older than a minute).
+ */
 export function saveStatCache(path: string, builder: StatCacheBuilder): void {
   mkdirSync(dirname(path), { recursive: true });
   const temp = `${path}.${randomBytes(6).toString("hex")}.tmp`;
-  writeFileSync(temp, builder.encode());
-  renameSync(temp, path);
+  try {
+    writeFileSync(temp, builder.encode());
+    renameSync(temp, path);
+  } catch (error) {
+    rmSync(temp, { force: true });
+    throw error;
+  }
+  removeStaleTemps(path);
+}
+
+function removeStaleTemps(path: string): void {
+  const dir = dirname(path);
+  const prefix = `${basename(path)}.`;
+  const now = Date.now();
+  for (const name of readdirSync(dir)) {
+    if (!name.startsWith(prefix) || !name.endsWith(".tmp")) continue;
+    try {
+      if (now - statSync(join(dir, name)).mtimeMs > STALE_TEMP_MS) rmSync(join(dir, name), { force: true });
+    } catch {
+      /* removed meanwhile */
+    }
+  }
 }

@@ -25,15 +25,25 @@ export interface TreeChange {
 
 const TREE_MODE = "40000";
 
-function readTreeEntries(odb: ObjectDatabase, oid: string): TreeEntry[] {
-  const obj = odb.read(oid);
-  if (obj.type !== "tree") throw new RalphError("E_CORRUPT", `object ${oid} is a ${obj.type}, expected a tree`, { data: { oid } });
+/**
+ * The entries of the tree at folder `path` ('' = root). A missing object is
+ * E_CORRUPT naming the folder, so the message says where the damage is.
+ */
+function readTreeEntries(odb: ObjectDatabase, oid: string, path: string): TreeEntry[] {
+  const obj = odb.tryRead(oid);
+  const where = path === "" ? "the root folder" : `folder ${JSON.stringify(path)}`;
+  if (obj === null) {
+    throw new RalphError("E_CORRUPT", `the tree of ${where} (object ${oid}) is missing from the repository; run 'git fsck' and restore it from a clone, or delete the checkpoint ref that names it`, {
+      data: { oid, path },
+    });
+  }
+  if (obj.type !== "tree") throw new RalphError("E_CORRUPT", `object ${oid} for ${where} is a ${obj.type}, expected a tree; run 'git fsck'`, { data: { oid, path } });
   return parseTree(obj.content);
 }
 
 /** Every file below a tree, as [path, entry] pairs, depth first. */
 export function* walkTree(odb: ObjectDatabase, treeOid: string, prefix = ""): Generator<[string, TreeEntry]> {
-  for (const e of readTreeEntries(odb, treeOid)) {
+  for (const e of readTreeEntries(odb, treeOid, prefix)) {
     const path = prefix === "" ? e.name : `${prefix}/${e.name}`;
     if (e.mode === TREE_MODE) yield* walkTree(odb, e.oid, path);
     else yield [path, e];
@@ -73,8 +83,8 @@ export function diffTrees(odb: ObjectDatabase, oldTree: string | null, newTree: 
   };
   const recurse = (a: string | null, b: string | null, prefix: string): void => {
     if (a === b) return;
-    const left = new Map((a ? readTreeEntries(odb, a) : []).map((e) => [e.name, e]));
-    const right = new Map((b ? readTreeEntries(odb, b) : []).map((e) => [e.name, e]));
+    const left = new Map((a ? readTreeEntries(odb, a, prefix) : []).map((e) => [e.name, e]));
+    const right = new Map((b ? readTreeEntries(odb, b, prefix) : []).map((e) => [e.name, e]));
     for (const [name, l] of left) {
       const r = right.get(name);
       const path = prefix === "" ? name : `${prefix}/${name}`;

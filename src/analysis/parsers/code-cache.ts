@@ -30,6 +30,7 @@ import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { Script } from "node:vm";
 import { debug } from "../../log.js";
+import { verifiedBody, withChecksum } from "../../checksum.js";
 
 let cacheDir: string | null = null;
 
@@ -79,7 +80,8 @@ export function loadWithCodeCache<T>(file: string, cacheName: string): CachedMod
   let cachedData: Buffer | undefined;
   if (cacheFile !== null) {
     try {
-      cachedData = readFileSync(cacheFile);
+      cachedData = verifiedBody(readFileSync(cacheFile)) ?? undefined;
+      if (cachedData === undefined) debug(() => `code cache ${cacheFile} fails its checksum: rebuilding it`);
     } catch {
       cachedData = undefined; // no cache yet
     }
@@ -102,7 +104,7 @@ export function loadWithCodeCache<T>(file: string, cacheName: string): CachedMod
         const data = script.createCachedData();
         mkdirSync(dirname(cacheFile), { recursive: true });
         const temporary = `${cacheFile}.${process.pid}.tmp`;
-        writeFileSync(temporary, data);
+        writeFileSync(temporary, withChecksum(data));
         renameSync(temporary, cacheFile);
         // Caches of earlier versions of the file (or of Node) are dead weight now.
         for (const name of readdirSync(dirname(cacheFile))) {
