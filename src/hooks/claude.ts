@@ -510,7 +510,14 @@ async function reportIfOver(workTree: string, loop: LoopId): Promise<void> {
 async function onStop(call: Call): Promise<Partial> {
   const { payload, store, binding } = call;
   const { decideStop } = await import("../loop/stop.js");
-  const decision = await decideStop({ cwd: call.cwd, sessionId: payload.sessionId, transcriptPath: payload.transcriptPath, stopHookActive: payload.stopHookActive });
+  const decision = await decideStop({
+    cwd: call.cwd,
+    sessionId: payload.sessionId,
+    transcriptPath: payload.transcriptPath,
+    stopHookActive: payload.stopHookActive,
+    lastAssistantMessage: payload.lastAssistantMessage,
+    backgroundTasks: payload.backgroundTasks,
+  });
   let checkpoint: string | undefined;
   if (decision.loop === null) {
     // No active loop: the loop engine wrote nothing; keep the end of the turn in the session's loop.

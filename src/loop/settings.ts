@@ -47,6 +47,7 @@ export function loopSettingsFromConfig(config: RalphConfig | ReadonlyConfig): Lo
       lint: command(m.lint),
     },
     qualityTimeoutMs: config.loop.quality_timeout_ms,
+    maxConsecutiveBlocks: config.loop.max_consecutive_blocks,
     allow: configAllowRules(config),
     policy: detectionPolicyFrom(config),
   };
