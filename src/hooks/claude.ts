@@ -131,16 +131,40 @@ function findingLine(f: Finding): string {
 
 const findingKey = (f: Finding): string => `${f.type}\u0000${f.file}\u0000${f.test ?? ""}\u0000${f.message}`;
 
-/** The working directory of the call: the payload's `cwd` when it is a directory, else the process's. */
-function callDirectory(payload: ClaudePayload, fallback: string): string {
-  if (payload.cwd) {
+const isDirectory = (path: string | undefined): path is string => {
+  if (!path) return false;
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false; // a path from another machine (or Windows)
+  }
+};
+
+/**
+ * The directories a hook call may judge, in order: the project
+ * (`CLAUDE_PROJECT_DIR`, which Claude Code sets for hook commands: hooks
+ * reference, "Reference scripts by path"), the hook process's own working
+ * directory (Claude Code starts hooks in the project), then the payload's
+ * `cwd`. The payload's `cwd` follows the session's `cd`, into a nested
+ * repository or a submodule too, so it is only the last resort: a `cd
+ * vendor/lib` must not move the loop's judgement out of the project.
+ */
+export function callDirectories(payload: Pick<ClaudePayload, "cwd">, processCwd: string, env: NodeJS.ProcessEnv): string[] {
+  const dirs = [env.CLAUDE_PROJECT_DIR, processCwd, payload.cwd].filter(isDirectory);
+  return [...new Set(dirs)];
+}
+
+/** The first of {@link callDirectories} inside a git repository, opened; throws the last one's error when none is. */
+function openProjectStore(payload: ClaudePayload, processCwd: string, env: NodeJS.ProcessEnv): { store: CheckpointStore; cwd: string } {
+  let failure: unknown = new Error(`no directory to judge (process cwd ${processCwd})`);
+  for (const dir of callDirectories(payload, processCwd, env)) {
     try {
-      if (statSync(payload.cwd).isDirectory()) return payload.cwd;
-    } catch {
-      /* a cwd from another machine (or Windows): use ours */
+      return { store: CheckpointStore.open(dir), cwd: dir };
+    } catch (error) {
+      failure = error;
     }
   }
-  return fallback;
+  throw failure;
 }
 
 /** Writes the loop's first checkpoint (its baseline) when the loop has none yet. */
@@ -160,17 +184,17 @@ interface Call {
 }
 
 /**
- * Answers one Claude Code hook call. Throws only for internal problems (no
+ * Answers one Claude Code hook call in the project's repository (see
+ * {@link callDirectories}). Throws only for internal problems (no
  * repository, a lock held too long, a bug); the caller fails open.
- * @param processCwd the process's own directory, used when the payload has no usable `cwd`.
+ * @param processCwd the hook process's own working directory.
  */
 export async function answerClaudeEvent(payload: ClaudePayload, processCwd: string, env: NodeJS.ProcessEnv): Promise<ClaudeAnswer> {
   const event = payload.event;
   if (!isClaudeEvent(event)) {
     return { output: {}, decision: "none", workTree: null, loop: null, iteration: null, why: `event ${JSON.stringify(event ?? null)} is not one ralph answers` };
   }
-  const cwd = callDirectory(payload, processCwd);
-  const store = CheckpointStore.open(cwd);
+  const { store, cwd } = openProjectStore(payload, processCwd, env);
   const workTree = store.repo.workTree;
   const binding = event === "SessionStart" || event === "UserPromptSubmit" ? bindSession(workTree, payload.sessionId) : resolveSessionLoop(workTree, payload.sessionId);
   const settings = await loadHookSettings(workTree, env);
