@@ -1,12 +1,18 @@
 /**
  * `ralph start TASK --completion CMD [--max-iterations N] [--id ID] [--completion-timeout MS] [--auto-extend] [--json]`:
  * create a loop (state, baseline checkpoint, active mark), or resume the
- * active / crashed one (src/loop/lifecycle.ts startLoop).
+ * active / crashed one (src/loop/lifecycle.ts startLoop). A completion
+ * limit the installed Claude Code Stop hook's timeout does not cover is
+ * refused (exit 2) before anything is written.
  */
 import * as z from "zod/mini";
 import { RalphError } from "../../errors.js";
 import { ensureBaselineMetrics, startLoop } from "../../loop/lifecycle.js";
-import { loadLoopSettings } from "../../loop/settings.js";
+import { relative } from "node:path";
+import type { RalphConfig, ReadonlyConfig } from "../../config/schema.js";
+import { installedStopTimeoutSec } from "../../hooks/claude-settings.js";
+import { readSettingsFile, settingsPathFor } from "../../hooks/settings-file.js";
+import { loadLoopSettings, STOP_OVERHEAD_MS, stopHookBudgetMs } from "../../loop/settings.js";
 import { parseLoopId } from "../../store/loop-id.js";
 import { HARD_MAX_ITERATIONS, type MetricsSnapshot } from "../../loop/state.js";
 import type { CommandContext, CommandOutput } from "../context.js";
@@ -35,14 +41,17 @@ export async function run(ctx: CommandContext, args: string[], raw: Record<strin
   if (completion.trim() === "") {
     throw new RalphError("E_USAGE", "no completion command: pass --completion CMD (or set agent_persistence.loop.completion_command in aiwg.yml)", { data: { command: "start" } });
   }
+  const completionTimeoutMs = options.completionTimeout ?? loopConfig.completion_timeout_ms;
+  const quality = options.quality ?? loopConfig.quality_command;
+  refuseBeyondStopHook(store.repo.workTree, loaded.config, completionTimeoutMs, quality, options.completionTimeout !== undefined);
   const result = startLoop(store, {
     task,
     completion,
     maxIterations: options.maxIterations ?? loopConfig.max_iterations,
     id: options.id,
-    completionTimeoutMs: options.completionTimeout ?? loopConfig.completion_timeout_ms,
+    completionTimeoutMs,
     autoExtend: options.autoExtend ?? loopConfig.auto_extend,
-    quality: options.quality ?? loopConfig.quality_command,
+    quality,
   });
   const baselineMetrics = await ensureBaselineMetrics(store, parseLoopId(result.state.loop_id), settings);
   const s = result.state;
@@ -68,6 +77,44 @@ export async function run(ctx: CommandContext, args: string[], raw: Record<strin
       ...(baselineMetrics ? [`baseline metrics: ${describeMetrics(baselineMetrics)}`] : []),
     ].join("\n"),
   };
+}
+
+/**
+ * Refuses a completion limit that the installed Claude Code Stop hook does
+ * not cover: Claude Code kills the hook at its `timeout` (hooks reference),
+ * mid-check, and the loop would never see its command finish. Checked
+ * against ralph's Stop entries in `.claude/settings.json` and
+ * `.claude/settings.local.json` (the shorter wins); nothing to check when
+ * neither has one (a shell-driven loop).
+ * @throws RalphError E_USAGE naming the installed timeout, the largest limit that fits, and `ralph install --claude`.
+ */
+function refuseBeyondStopHook(workTree: string, config: ReadonlyConfig | RalphConfig, completionTimeoutMs: number, quality: string | null, fromFlag: boolean): void {
+  let installedSec: number | null = null;
+  let where = "";
+  for (const local of [false, true]) {
+    const path = settingsPathFor(workTree, local);
+    let settings;
+    try {
+      settings = readSettingsFile(path);
+    } catch {
+      continue; // an unreadable settings file is doctor's to report
+    }
+    const sec = settings ? installedStopTimeoutSec(settings) : null;
+    if (sec !== null && (installedSec === null || sec < installedSec)) {
+      installedSec = sec;
+      where = relative(workTree, path);
+    }
+  }
+  if (installedSec === null) return;
+  const neededMs = stopHookBudgetMs(config, completionTimeoutMs, quality);
+  if (neededMs <= installedSec * 1000) return;
+  const fitsMs = installedSec * 1000 - (neededMs - completionTimeoutMs);
+  const given = fromFlag ? `--completion-timeout ${completionTimeoutMs}` : `loop.completion_timeout_ms ${completionTimeoutMs}`;
+  throw new RalphError(
+    "E_USAGE",
+    `${given} ms does not fit the Stop hook's timeout of ${installedSec} s in ${where} (a stop needs ${Math.ceil(neededMs / 1000)} s with the other commands and ${STOP_OVERHEAD_MS / 1000} s for ralph): Claude Code would kill the hook mid-check; ${fitsMs >= 100 ? `use at most ${fitsMs} ms, or ` : ""}set agent_persistence.loop.completion_timeout_ms in aiwg.yml and run 'ralph install --claude' again, which sizes the hook timeout to cover it`,
+    { data: { command: "start", completion_timeout_ms: completionTimeoutMs, stop_timeout_sec: installedSec, settings: where } },
+  );
 }
 
 /** `test_count 42, coverage 81.2%, …` for the metrics that were measured. */
