@@ -226,6 +226,11 @@ function dispatch(call: Call): Promise<Partial> {
 /** SessionStart / UserPromptSubmit: bind (done by the caller), make sure the loop has a baseline, state facts. */
 async function onSessionBind(call: Call): Promise<Partial> {
   const { store, binding, event } = call;
+  if (event === "UserPromptSubmit" && !binding.isGuard) {
+    // The session that submits the next prompt in the project owns a loop nobody owns yet (src/loop/owner.ts).
+    const { bindOwnerIfUnowned } = await import("../loop/owner.js");
+    bindOwnerIfUnowned(store.repo.workTree, binding.loop, call.payload.sessionId, "prompt");
+  }
   const baseline = ensureBaseline(store, binding.loop);
   const baselineOid = baseline?.oid ?? store.readLoopRef(binding.loop, "baseline");
   const facts = readLoopFacts(store.repo.workTree, binding.loop);
@@ -296,6 +301,13 @@ async function onPreToolUse(call: Call): Promise<Partial> {
   const workTree = store.repo.workTree;
   let bashRisks: BashRisk[] | null = null;
   if (tool === "Bash") {
+    const command = typeof payload.toolInput.command === "string" ? payload.toolInput.command : "";
+    const { runsRalphStart } = await import("./ralph-start.js");
+    if (runsRalphStart(command)) {
+      // The agent starts a loop itself: the `ralph start` that follows binds this session as its owner (src/loop/owner.ts).
+      const { recordOwnerClaim } = await import("../loop/owner.js");
+      recordOwnerClaim(workTree, payload.sessionId);
+    }
     const { classifyBash } = await import("./bash-risk.js");
     bashRisks = await classifyBash(typeof payload.toolInput.command === "string" ? payload.toolInput.command : "");
     // The agent deciding its own gate is denied before anything else, the gate included.

@@ -10,7 +10,9 @@
  * 2. the loop is not running (completed, failed, aborted, paused, crashed): allow;
  * 3. a live cancel signal (`ralph cancel`, 30 s TTL): allow (loop aborted);
  * 4. no session id (an empty id never owns a loop), or another session owns
- *    the loop: allow; the first session to stop binds as owner;
+ *    the loop: allow, the loop untouched; with no owner bound yet
+ *    (src/loop/owner.ts: `ralph start --session`, the session that ran
+ *    `ralph start`, the next prompt), the first session to stop binds;
  * 5. state stale (last_updated more than 2 h ago): allow, loop marked
  *    crashed (`ralph start` resumes it); past `timeout_minutes`: allow, failed;
  * 6. context use >= 95%; the last turn ended on a 401/403 (authentication)
@@ -229,7 +231,11 @@ async function decideForLoop(store: CheckpointStore, loop: LoopId, input: StopIn
     return allow(why, loop);
   }
   const begun = beginIteration(workTree, loop, nowMs, (s) => {
-    if (s.owner_session_id === null) s.owner_session_id = session;
+    if (s.owner_session_id === null) {
+      // The fallback (src/loop/owner.ts): nothing bound an owner before this stop.
+      s.owner_session_id = session;
+      s.owner_source = "stop";
+    }
   });
   if ("refused" in begun) return allow(begun.refused, loop);
   const outcome = await finishIteration({ store, loop, nowMs, stage: "stop", settings, sessionOutputTokens: transcript?.outputTokens ?? null }, begun.iteration, (s, check, overtaken, evaluation): StopDecision => {

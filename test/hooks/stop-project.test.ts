@@ -83,3 +83,73 @@ describe("transcript_path", () => {
     expect(stateOf(repo, loop).metrics).toMatchObject({ last_allow: expect.stringContaining("authentication failure") });
   });
 });
+
+/** refs/ralph/* and the loop's state file, to show a hook call left the loop untouched. */
+function loopSnapshot(repo: string, loop: string): string {
+  return `${git(repo, ["for-each-ref", "--format=%(refname) %(objectname)", "refs/ralph/"])}\n${readFileSync(join(repo, ".aiwg", "ralph", "loops", loop, "state.json"), "utf8")}`;
+}
+
+function owner(repo: string): { owner_session_id: string | null; owner_source: string | null; text: string } {
+  const json = runRalph(repo, ["status", "--json"]);
+  expect(json.status, json.stderr).toBe(0);
+  const text = runRalph(repo, ["status"]).stdout;
+  return { ...parseJsonOutput<{ owner_session_id: string | null; owner_source: string | null }>(json), text };
+}
+
+describe("the loop's owner session", () => {
+  it("ralph start --session binds it; another session's stop is let go without touching the loop", () => {
+    const repo = makeRepo({ "src/a.ts": "export const a = 1;\n" });
+    const loop = startLoop(repo, ["--session", "intended-session"]);
+    expect(owner(repo)).toMatchObject({ owner_session_id: "intended-session", owner_source: "start", text: expect.stringContaining("owner session: intended-session (bound by ralph start --session)") });
+    const before = loopSnapshot(repo, loop);
+    // A second terminal (or a subagent's session) stops first.
+    expect(hook(repo, "Stop", { session_id: "second-terminal", cwd: repo, stop_hook_active: false })).toEqual({});
+    expect(loopSnapshot(repo, loop)).toBe(before);
+    expect(hook(repo, "Stop", { session_id: "intended-session", cwd: repo, stop_hook_active: false }).decision).toBe("block");
+  });
+
+  it.each([
+    ["ralph start 'create done.txt' --completion 'exit 1'"],
+    ["cd sub && npx ralph start 'create done.txt' --completion 'exit 1'"],
+    ["RALPH_DEBUG= node /opt/ralph/dist/cli.js --json start 'create done.txt' --completion 'exit 1'"],
+  ])("a ralph start the agent runs through Bash binds the agent's session: %s", (command) => {
+    const repo = makeRepo({ "src/a.ts": "export const a = 1;\n" });
+    expect(hook(repo, "PreToolUse", { session_id: "agent-session", cwd: repo, tool_name: "Bash", tool_input: { command }, tool_use_id: "toolu_1" })).toEqual({});
+    // The Bash tool then runs it (here: the CLI directly, as the tool would).
+    const loop = startLoop(repo);
+    expect(owner(repo)).toMatchObject({ owner_session_id: "agent-session", owner_source: "bash" });
+    const before = loopSnapshot(repo, loop);
+    expect(hook(repo, "Stop", { session_id: "someone-else", cwd: repo, stop_hook_active: false })).toEqual({});
+    expect(loopSnapshot(repo, loop)).toBe(before);
+    expect(hook(repo, "Stop", { session_id: "agent-session", cwd: repo, stop_hook_active: false }).decision).toBe("block");
+  });
+
+  it("a Bash command that only mentions ralph start binds nobody", () => {
+    const repo = makeRepo({ "src/a.ts": "export const a = 1;\n" });
+    hook(repo, "PreToolUse", { session_id: "agent-session", cwd: repo, tool_name: "Bash", tool_input: { command: "grep -rn 'ralph start' README.md" } });
+    startLoop(repo);
+    expect(owner(repo).owner_session_id).toBeNull();
+  });
+
+  it("without either, the session that submits the next prompt in the project binds it, and a later one does not take it", () => {
+    const repo = makeRepo({ "src/a.ts": "export const a = 1;\n" });
+    const loop = startLoop(repo);
+    expect(owner(repo)).toMatchObject({ owner_session_id: null, text: expect.stringContaining("owner session: none yet") });
+    hook(repo, "SessionStart", { session_id: "opened-only", cwd: repo, source: "startup" });
+    expect(owner(repo).owner_session_id).toBeNull();
+    hook(repo, "UserPromptSubmit", { session_id: "prompting-session", cwd: repo, prompt: "go on with the task" });
+    expect(owner(repo)).toMatchObject({ owner_session_id: "prompting-session", owner_source: "prompt" });
+    hook(repo, "UserPromptSubmit", { session_id: "later-session", cwd: repo, prompt: "hello" });
+    expect(owner(repo).owner_session_id).toBe("prompting-session");
+    const before = loopSnapshot(repo, loop);
+    expect(hook(repo, "Stop", { session_id: "later-session", cwd: repo, stop_hook_active: false })).toEqual({});
+    expect(loopSnapshot(repo, loop)).toBe(before);
+  });
+
+  it("falls back to the first session to stop", () => {
+    const repo = makeRepo({ "src/a.ts": "export const a = 1;\n" });
+    startLoop(repo);
+    expect(hook(repo, "Stop", { session_id: "first-to-stop", cwd: repo, stop_hook_active: false }).decision).toBe("block");
+    expect(owner(repo)).toMatchObject({ owner_session_id: "first-to-stop", owner_source: "stop" });
+  });
+});

@@ -1,5 +1,5 @@
 /**
- * `ralph start TASK --completion CMD [--max-iterations N] [--id ID] [--completion-timeout MS] [--auto-extend] [--json]`:
+ * `ralph start TASK --completion CMD [--max-iterations N] [--id ID] [--completion-timeout MS] [--auto-extend] [--session ID] [--json]`:
  * create a loop (state, baseline checkpoint, active mark), or resume the
  * active / crashed one (src/loop/lifecycle.ts startLoop). A completion
  * limit the installed Claude Code Stop hook's timeout does not cover is
@@ -12,7 +12,9 @@ import { relative } from "node:path";
 import type { RalphConfig, ReadonlyConfig } from "../../config/schema.js";
 import { installedStopTimeoutSec } from "../../hooks/claude-settings.js";
 import { readSettingsFile, settingsPathFor } from "../../hooks/settings-file.js";
+import { cleanSessionId, MAX_SESSION_ID_LENGTH, takeOwnerClaim } from "../../loop/owner.js";
 import { loadLoopSettings, STOP_OVERHEAD_MS, stopHookBudgetMs } from "../../loop/settings.js";
+import type { OwnerSource } from "../../loop/state.js";
 import { parseLoopId } from "../../store/loop-id.js";
 import { HARD_MAX_ITERATIONS, type MetricsSnapshot } from "../../loop/state.js";
 import type { CommandContext, CommandOutput } from "../context.js";
@@ -26,6 +28,7 @@ const Options = z.strictObject({
   id: z.optional(stringOption),
   completionTimeout: z.optional(numberOption({ integer: true, min: 100 })),
   autoExtend: z.optional(z.boolean()),
+  session: z.optional(stringOption),
   json: z.optional(z.boolean()),
 });
 
@@ -44,6 +47,7 @@ export async function run(ctx: CommandContext, args: string[], raw: Record<strin
   const completionTimeoutMs = options.completionTimeout ?? loopConfig.completion_timeout_ms;
   const quality = options.quality ?? loopConfig.quality_command;
   refuseBeyondStopHook(store.repo.workTree, loaded.config, completionTimeoutMs, quality, options.completionTimeout !== undefined);
+  const owner = ownerFor(store.repo.workTree, options.session);
   const result = startLoop(store, {
     task,
     completion,
@@ -52,6 +56,7 @@ export async function run(ctx: CommandContext, args: string[], raw: Record<strin
     completionTimeoutMs,
     autoExtend: options.autoExtend ?? loopConfig.auto_extend,
     quality,
+    owner,
   });
   const baselineMetrics = await ensureBaselineMetrics(store, parseLoopId(result.state.loop_id), settings);
   const s = result.state;
@@ -69,6 +74,8 @@ export async function run(ctx: CommandContext, args: string[], raw: Record<strin
       baseline_metrics: baselineMetrics,
       quality_command: s.quality_command,
       state_path: `.aiwg/ralph/loops/${s.loop_id}/state.json`,
+      owner_session_id: s.owner_session_id,
+      owner_source: s.owner_source,
     },
     text: [
       `${verb} (baseline ${shortOid(result.baseline)}, max ${s.configuration.max_iterations} iterations)`,
@@ -77,6 +84,22 @@ export async function run(ctx: CommandContext, args: string[], raw: Record<strin
       ...(baselineMetrics ? [`baseline metrics: ${describeMetrics(baselineMetrics)}`] : []),
     ].join("\n"),
   };
+}
+
+/**
+ * The loop's owner session: `--session ID` (validated), else the claim a
+ * PreToolUse hook left when the agent ran this `ralph start` through its
+ * Bash tool (src/loop/owner.ts), else none.
+ * @throws RalphError E_USAGE for an empty, overlong or control-character id.
+ */
+function ownerFor(workTree: string, session: string | undefined): { sessionId: string; source: OwnerSource } | null {
+  if (session !== undefined) {
+    const id = cleanSessionId(session);
+    if (!id) throw new RalphError("E_USAGE", `--session needs a Claude Code session id (1-${MAX_SESSION_ID_LENGTH} printable characters), got ${JSON.stringify(session.slice(0, 40))}`, { data: { command: "start" } });
+    return { sessionId: id, source: "start" };
+  }
+  const claimed = takeOwnerClaim(workTree);
+  return claimed ? { sessionId: claimed, source: "bash" } : null;
 }
 
 /**
