@@ -271,7 +271,7 @@ async function decideForLoop(store: CheckpointStore, loop: LoopId, input: StopIn
       const why = `${s.chain_blocks} consecutive blocks in one stop_hook_active chain (loop.max_consecutive_blocks ${maxChain}): the stop is let through before Claude Code's own cap of 8; the loop stays running`;
       clearBlocks(s);
       s.metrics.last_allow = why;
-      const message = `ralph let this turn end after ${maxChain} consecutive blocks (loop.max_consecutive_blocks); loop ${loop} is still running at iteration ${check.iteration}/${max} and its completion command still fails: send a prompt to continue, or 'ralph cancel'.`;
+      const message = `ralph let this turn end after ${maxChain} consecutive blocks (loop.max_consecutive_blocks); loop ${loop} is still running at iteration ${check.iteration}/${max} and not done (${evaluation.heldBack ? "BLOCK findings against the baseline remain" : "its completion command fails"}): send a prompt to continue, or 'ralph cancel'.`;
       return { action: "allow", why, loop, message };
     }
     s.chain_blocks = input.stopHookActive === true ? s.chain_blocks + 1 : 1;
