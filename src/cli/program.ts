@@ -152,6 +152,7 @@ export const COMMANDS: CommandSpec[] = [
       ["--id <id>", "Loop id (default ralph-<slug of task>-<8 hex>)"],
       ["--completion-timeout <ms>", "Time limit of one completion check in ms (default 60000)"],
       ["--auto-extend", "At max iterations, extend by 10 (up to 200) instead of stopping"],
+      ["--session <id>", "The Claude Code session that owns the loop (only its stops are held)"],
       JSON_FLAG,
     ],
     load: () => import("./commands/start.js"),

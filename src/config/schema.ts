@@ -173,6 +173,13 @@ export interface RalphConfig {
     max_iterations: number;
     /** At max_iterations, extend by 10 (up to 200) instead of stopping. Default `false`. */
     auto_extend: boolean;
+    /**
+     * Stop blocks within one Claude Code `stop_hook_active` chain (one turn
+     * kept going by ralph) before ralph lets the turn end, the loop still
+     * running, 1-7. Default `5`. Example: `3`. Claude Code ends a turn itself
+     * after 8 consecutive Stop blocks (hooks reference, "Stop input").
+     */
+    max_consecutive_blocks: number;
   };
   metrics: {
     /** Coverage: a command writing an istanbul/c8 summary, and where it lands. Default command null, `coverage/coverage-summary.json`, 300000 ms. Example: `npx vitest run --coverage`. */
@@ -228,6 +235,7 @@ export const DEFAULT_CONFIG: ReadonlyConfig = deepFreeze({
     quality_timeout_ms: 60_000,
     max_iterations: 20,
     auto_extend: false,
+    max_consecutive_blocks: 5,
   },
   metrics: {
     coverage: { command: null, summary_path: "coverage/coverage-summary.json", timeout_ms: 300_000 },
@@ -312,6 +320,7 @@ export const ConfigSchema = section({
     quality_timeout_ms: z._default(timeoutMs, D.loop.quality_timeout_ms),
     max_iterations: z._default(int(1, MAX_ITERATIONS_CAP), D.loop.max_iterations),
     auto_extend: z._default(z.boolean(), D.loop.auto_extend),
+    max_consecutive_blocks: z._default(int(1, 7), D.loop.max_consecutive_blocks),
   }),
   metrics: section({
     coverage: section({

@@ -4,11 +4,16 @@
  * `permission_mode` and `hook_event_name`, plus per-event fields (Claude
  * Code hooks reference, code.claude.com/docs/en/hooks, "Hook input"):
  * PreToolUse `tool_name`, `tool_input`, `tool_use_id`; PostToolUse also
- * `tool_response`; Stop/SubagentStop `stop_hook_active`; SessionStart
+ * `tool_response`; Stop/SubagentStop `stop_hook_active`,
+ * `last_assistant_message` (the text of the turn that ended) and, from
+ * Claude Code 2.1.145, `background_tasks` (in-flight shells, subagents and
+ * workflows, each with a `status`); SessionStart
  * `source`; UserPromptSubmit `prompt`; PreCompact `trigger`; SessionEnd
  * `reason`. Every field is treated as optional and of unknown type (issue 4),
- * and paths are normalised to `/`.
+ * and paths are normalised to `/`; a `transcript_path` starting with `~/`
+ * is expanded to the home directory (the shell would have; Node does not).
  */
+import { homedir } from "node:os";
 import { normalizeSlashes } from "./paths.js";
 
 /** The Claude Code hook events ralph answers. */
@@ -45,12 +50,25 @@ export interface ClaudePayload {
   toolResponse: unknown;
   toolUseId: string | undefined;
   stopHookActive: boolean | undefined;
+  /** Stop/SubagentStop `last_assistant_message`, as sent (may be empty). */
+  lastAssistantMessage: string | undefined;
+  /** Stop/SubagentStop `background_tasks`: its object entries, or undefined when the field is absent or not an array. */
+  backgroundTasks: Array<Record<string, unknown>> | undefined;
+  /** UserPromptSubmit `prompt`. */
+  prompt: string | undefined;
   /** SessionStart `source`, PreCompact `trigger`, SessionEnd `reason`. */
   source: string | undefined;
 }
 
 const str = (value: unknown): string | undefined => (typeof value === "string" && value !== "" ? value : undefined);
 const PATH_FIELDS = ["file_path", "notebook_path", "path"] as const;
+
+/** `~/x` -> `<home>/x` (and `~` alone -> home); any other path unchanged. */
+export function expandHome(path: string | undefined, home: string = homedir()): string | undefined {
+  if (path === undefined) return undefined;
+  if (path === "~") return normalizeSlashes(home);
+  return path.startsWith("~/") ? `${normalizeSlashes(home).replace(/\/$/, "")}/${path.slice(2)}` : path;
+}
 
 /**
  * Normalises a parsed payload (any JSON value). `eventArg` (from
@@ -70,13 +88,16 @@ export function normalizePayload(raw: unknown, eventArg?: string): ClaudePayload
   return {
     event: str(eventArg) ?? str(o.hook_event_name),
     sessionId: str(o.session_id),
-    transcriptPath: path(o.transcript_path),
+    transcriptPath: expandHome(path(o.transcript_path)),
     cwd: path(o.cwd),
     toolName: str(o.tool_name),
     toolInput: input,
     toolResponse: o.tool_response,
     toolUseId: str(o.tool_use_id),
     stopHookActive: typeof o.stop_hook_active === "boolean" ? o.stop_hook_active : undefined,
+    lastAssistantMessage: typeof o.last_assistant_message === "string" ? o.last_assistant_message : undefined,
+    backgroundTasks: Array.isArray(o.background_tasks) ? o.background_tasks.filter((t): t is Record<string, unknown> => typeof t === "object" && t !== null && !Array.isArray(t)) : undefined,
+    prompt: str(o.prompt),
     source: str(o.source) ?? str(o.trigger) ?? str(o.reason),
   };
 }

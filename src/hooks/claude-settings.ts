@@ -18,6 +18,9 @@ export const INSTALL_TAG = "--ralph-managed";
 /** The tools whose calls ralph checks and checkpoints. */
 export const TOOL_MATCHER = "Bash|Write|Edit|MultiEdit|NotebookEdit";
 
+/** The Stop hook's timeout when the configured stop needs less, in seconds. */
+export const MIN_STOP_TIMEOUT_SEC = 600;
+
 /** One event's entry: matcher (tool events only) and timeout in seconds. */
 export interface HookPlan {
   event: ClaudeEvent;
@@ -27,14 +30,16 @@ export interface HookPlan {
 
 /**
  * What ralph installs. Timeouts are explicit: Stop runs the loop's
- * completion command under its own, shorter timeout.
+ * completion command under its own, shorter timeout; `ralph install` raises
+ * the Stop timeout above {@link MIN_STOP_TIMEOUT_SEC} when the configured
+ * stop needs more (src/loop/settings.ts stopHookBudgetMs).
  */
 export const HOOK_PLAN: readonly HookPlan[] = [
   { event: "SessionStart", timeoutSec: 30 },
   { event: "UserPromptSubmit", timeoutSec: 30 },
   { event: "PreToolUse", matcher: TOOL_MATCHER, timeoutSec: 30 },
   { event: "PostToolUse", matcher: TOOL_MATCHER, timeoutSec: 60 },
-  { event: "Stop", timeoutSec: 600 },
+  { event: "Stop", timeoutSec: MIN_STOP_TIMEOUT_SEC },
   { event: "SubagentStop", timeoutSec: 60 },
   { event: "PreCompact", timeoutSec: 60 },
   { event: "SessionEnd", timeoutSec: 30 },
@@ -93,15 +98,19 @@ export function removeRalphHooks(settings: Settings): { settings: Settings; remo
   return { settings: next, removed };
 }
 
-/** Adds ralph's entries (after removing any earlier ones), keeping every other key and hook. */
-export function addRalphHooks(settings: Settings, nodePath: string, cliPath: string): Settings {
+/**
+ * Adds ralph's entries (after removing any earlier ones), keeping every
+ * other key and hook. `stopTimeoutSec` (default and floor
+ * {@link MIN_STOP_TIMEOUT_SEC}) is the Stop entry's timeout, in seconds.
+ */
+export function addRalphHooks(settings: Settings, nodePath: string, cliPath: string, options: { stopTimeoutSec?: number } = {}): Settings {
   const base = removeRalphHooks(settings).settings;
   const hooks = typeof base.hooks === "object" && base.hooks !== null && !Array.isArray(base.hooks) ? { ...(base.hooks as Record<string, unknown>) } : {};
   for (const plan of HOOK_PLAN) {
     const groups = Array.isArray(hooks[plan.event]) ? [...(hooks[plan.event] as unknown[])] : [];
     groups.push({
       ...(plan.matcher ? { matcher: plan.matcher } : {}),
-      hooks: [{ type: "command", command: hookCommand(nodePath, cliPath, plan.event), timeout: plan.timeoutSec }],
+      hooks: [{ type: "command", command: hookCommand(nodePath, cliPath, plan.event), timeout: plan.event === "Stop" ? Math.max(MIN_STOP_TIMEOUT_SEC, Math.ceil(options.stopTimeoutSec ?? 0)) : plan.timeoutSec }],
     });
     hooks[plan.event] = groups;
   }
@@ -120,4 +129,25 @@ export function installedRalphCommands(settings: Settings): Map<string, string> 
     }
   }
   return out;
+}
+
+/**
+ * The `timeout` of ralph's Stop entry in a settings object, in seconds
+ * (Claude Code's default of 600 for a command hook when the entry has none:
+ * hooks reference, "timeout"); null when ralph's
+ * Stop hook is not installed there. With several, the shortest.
+ */
+export function installedStopTimeoutSec(settings: Settings): number | null {
+  const groups = (settings.hooks as Record<string, unknown> | undefined)?.Stop;
+  if (!Array.isArray(groups)) return null;
+  let shortest: number | null = null;
+  for (const group of groups) {
+    for (const hook of (group as HookGroup | null)?.hooks ?? []) {
+      if (!isRalphHook(hook)) continue;
+      const timeout = (hook as { timeout?: unknown }).timeout;
+      const sec = typeof timeout === "number" && timeout > 0 ? timeout : 600;
+      shortest = shortest === null ? sec : Math.min(shortest, sec);
+    }
+  }
+  return shortest;
 }

@@ -131,16 +131,40 @@ function findingLine(f: Finding): string {
 
 const findingKey = (f: Finding): string => `${f.type}\u0000${f.file}\u0000${f.test ?? ""}\u0000${f.message}`;
 
-/** The working directory of the call: the payload's `cwd` when it is a directory, else the process's. */
-function callDirectory(payload: ClaudePayload, fallback: string): string {
-  if (payload.cwd) {
+const isDirectory = (path: string | undefined): path is string => {
+  if (!path) return false;
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false; // a path from another machine (or Windows)
+  }
+};
+
+/**
+ * The directories a hook call may judge, in order: the project
+ * (`CLAUDE_PROJECT_DIR`, which Claude Code sets for hook commands: hooks
+ * reference, "Reference scripts by path"), the hook process's own working
+ * directory (Claude Code starts hooks in the project), then the payload's
+ * `cwd`. The payload's `cwd` follows the session's `cd`, into a nested
+ * repository or a submodule too, so it is only the last resort: a `cd
+ * vendor/lib` must not move the loop's judgement out of the project.
+ */
+export function callDirectories(payload: Pick<ClaudePayload, "cwd">, processCwd: string, env: NodeJS.ProcessEnv): string[] {
+  const dirs = [env.CLAUDE_PROJECT_DIR, processCwd, payload.cwd].filter(isDirectory);
+  return [...new Set(dirs)];
+}
+
+/** The first of {@link callDirectories} inside a git repository, opened; throws the last one's error when none is. */
+function openProjectStore(payload: ClaudePayload, processCwd: string, env: NodeJS.ProcessEnv): { store: CheckpointStore; cwd: string } {
+  let failure: unknown = new Error(`no directory to judge (process cwd ${processCwd})`);
+  for (const dir of callDirectories(payload, processCwd, env)) {
     try {
-      if (statSync(payload.cwd).isDirectory()) return payload.cwd;
-    } catch {
-      /* a cwd from another machine (or Windows): use ours */
+      return { store: CheckpointStore.open(dir), cwd: dir };
+    } catch (error) {
+      failure = error;
     }
   }
-  return fallback;
+  throw failure;
 }
 
 /** Writes the loop's first checkpoint (its baseline) when the loop has none yet. */
@@ -160,17 +184,17 @@ interface Call {
 }
 
 /**
- * Answers one Claude Code hook call. Throws only for internal problems (no
+ * Answers one Claude Code hook call in the project's repository (see
+ * {@link callDirectories}). Throws only for internal problems (no
  * repository, a lock held too long, a bug); the caller fails open.
- * @param processCwd the process's own directory, used when the payload has no usable `cwd`.
+ * @param processCwd the hook process's own working directory.
  */
 export async function answerClaudeEvent(payload: ClaudePayload, processCwd: string, env: NodeJS.ProcessEnv): Promise<ClaudeAnswer> {
   const event = payload.event;
   if (!isClaudeEvent(event)) {
     return { output: {}, decision: "none", workTree: null, loop: null, iteration: null, why: `event ${JSON.stringify(event ?? null)} is not one ralph answers` };
   }
-  const cwd = callDirectory(payload, processCwd);
-  const store = CheckpointStore.open(cwd);
+  const { store, cwd } = openProjectStore(payload, processCwd, env);
   const workTree = store.repo.workTree;
   const binding = event === "SessionStart" || event === "UserPromptSubmit" ? bindSession(workTree, payload.sessionId) : resolveSessionLoop(workTree, payload.sessionId);
   const settings = await loadHookSettings(workTree, env);
@@ -202,6 +226,11 @@ function dispatch(call: Call): Promise<Partial> {
 /** SessionStart / UserPromptSubmit: bind (done by the caller), make sure the loop has a baseline, state facts. */
 async function onSessionBind(call: Call): Promise<Partial> {
   const { store, binding, event } = call;
+  if (event === "UserPromptSubmit" && !binding.isGuard) {
+    // The session that submits the next prompt in the project owns a loop nobody owns yet (src/loop/owner.ts).
+    const { bindOwnerIfUnowned } = await import("../loop/owner.js");
+    bindOwnerIfUnowned(store.repo.workTree, binding.loop, call.payload.sessionId, "prompt");
+  }
   const baseline = ensureBaseline(store, binding.loop);
   const baselineOid = baseline?.oid ?? store.readLoopRef(binding.loop, "baseline");
   const facts = readLoopFacts(store.repo.workTree, binding.loop);
@@ -272,6 +301,13 @@ async function onPreToolUse(call: Call): Promise<Partial> {
   const workTree = store.repo.workTree;
   let bashRisks: BashRisk[] | null = null;
   if (tool === "Bash") {
+    const command = typeof payload.toolInput.command === "string" ? payload.toolInput.command : "";
+    const { runsRalphStart } = await import("./ralph-start.js");
+    if (runsRalphStart(command)) {
+      // The agent starts a loop itself: the `ralph start` that follows binds this session as its owner (src/loop/owner.ts).
+      const { recordOwnerClaim } = await import("../loop/owner.js");
+      recordOwnerClaim(workTree, payload.sessionId);
+    }
     const { classifyBash } = await import("./bash-risk.js");
     bashRisks = await classifyBash(typeof payload.toolInput.command === "string" ? payload.toolInput.command : "");
     // The agent deciding its own gate is denied before anything else, the gate included.
@@ -510,7 +546,14 @@ async function reportIfOver(workTree: string, loop: LoopId): Promise<void> {
 async function onStop(call: Call): Promise<Partial> {
   const { payload, store, binding } = call;
   const { decideStop } = await import("../loop/stop.js");
-  const decision = await decideStop({ cwd: call.cwd, sessionId: payload.sessionId, transcriptPath: payload.transcriptPath, stopHookActive: payload.stopHookActive });
+  const decision = await decideStop({
+    cwd: call.cwd,
+    sessionId: payload.sessionId,
+    transcriptPath: payload.transcriptPath,
+    stopHookActive: payload.stopHookActive,
+    lastAssistantMessage: payload.lastAssistantMessage,
+    backgroundTasks: payload.backgroundTasks,
+  });
   let checkpoint: string | undefined;
   if (decision.loop === null) {
     // No active loop: the loop engine wrote nothing; keep the end of the turn in the session's loop.

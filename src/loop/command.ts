@@ -1,9 +1,13 @@
 /**
  * Running a loop's shell commands (completion, quality and metric
  * commands): `/bin/sh -c` in the work tree, in its own process group, with
- * a timeout that kills the whole group, output captured from the end.
+ * a timeout that kills the whole group, output captured from the end. When
+ * the command has exited (or timed out), what it left running is killed and
+ * its pipes are no longer read (src/loop/leftovers.ts), so a background
+ * child never keeps the hook process alive.
  */
-import { spawn } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
+import { COMMAND_TOKEN_ENV, killLeftovers, newCommandToken } from "./leftovers.js";
 
 /** The outcome of one completion command run. */
 export interface CommandRun {
@@ -20,12 +24,18 @@ export interface CommandRun {
 export const MAX_CAPTURE_CHARS = 64 * 1024;
 /** After SIGTERM to a timed-out check's process group, how long before SIGKILL, in ms. */
 export const KILL_GRACE_MS = 2_000;
+/** After the shell exits, how long its pipes may take to reach end-of-file before ralph stops reading them, in ms. */
+export const PIPE_DRAIN_MS = 200;
 
 /**
  * Runs a completion command with `/bin/sh -c` in `cwd`, in its own process
- * group, stdin closed. On timeout the whole group gets SIGTERM, then SIGKILL
- * after {@link KILL_GRACE_MS}. Resolves (never rejects) once the shell has
- * exited; output still held open by an escaped grandchild is not waited for.
+ * group, stdin closed, with {@link COMMAND_TOKEN_ENV} set to a fresh cookie.
+ * On timeout the whole group gets SIGTERM, then SIGKILL after
+ * {@link KILL_GRACE_MS}. Resolves (never rejects) once the shell has exited
+ * and its pipes drained, or {@link PIPE_DRAIN_MS} after it exited: then
+ * whatever is left of the command (its group, processes carrying the
+ * cookie) is SIGKILLed and the pipes are closed, so
+ * nothing the command started outlives the run or holds this process.
  */
 export function runCompletionCommand(command: string, options: { cwd: string; timeoutMs: number; env?: NodeJS.ProcessEnv }): Promise<CommandRun> {
   const started = performance.now();
@@ -35,11 +45,12 @@ export function runCompletionCommand(command: string, options: { cwd: string; ti
       output += chunk.toString("utf8");
       if (output.length > MAX_CAPTURE_CHARS * 2) output = output.slice(output.length - MAX_CAPTURE_CHARS);
     };
-    let child;
+    const token = newCommandToken();
+    let child: ChildProcess;
     try {
       child = spawn("/bin/sh", ["-c", command], {
         cwd: options.cwd,
-        env: { ...process.env, ...options.env },
+        env: { ...process.env, ...options.env, [COMMAND_TOKEN_ENV]: token },
         stdio: ["ignore", "pipe", "pipe"],
         detached: true,
       });
@@ -69,7 +80,10 @@ export function runCompletionCommand(command: string, options: { cwd: string; ti
       settled = true;
       clearTimeout(timer);
       if (killTimer) clearTimeout(killTimer);
-      if (timedOut) killGroup("SIGKILL"); // anything left of the group
+      // Anything left of the command: its group, a setsid child (by its cookie); then stop reading.
+      killLeftovers(child.pid, token);
+      child.stdout?.destroy();
+      child.stderr?.destroy();
       const text = output.length > MAX_CAPTURE_CHARS ? output.slice(output.length - MAX_CAPTURE_CHARS) : output;
       resolve({ exitCode: timedOut ? null : exitCode, signal, timedOut, durationMs: performance.now() - started, output: text });
     };
@@ -79,7 +93,7 @@ export function runCompletionCommand(command: string, options: { cwd: string; ti
     });
     child.on("exit", (code, signal) => {
       // Give the pipes a moment to drain; a grandchild holding them open is not waited for.
-      const drain = setTimeout(() => finish(code, signal), 200);
+      const drain = setTimeout(() => finish(code, signal), PIPE_DRAIN_MS);
       child.on("close", () => {
         clearTimeout(drain);
         finish(code, signal);

@@ -30,6 +30,8 @@ export interface LoopSettings {
   allow: AllowRule[];
   /** The config's detection policy; null: every type at its built-in severity. */
   policy: DetectionPolicy | null;
+  /** Blocks within one `stop_hook_active` chain before the stop is let through (`loop.max_consecutive_blocks`); default src/loop/stop.ts DEFAULT_MAX_CONSECUTIVE_BLOCKS. */
+  maxConsecutiveBlocks?: number;
   /** The user's reinforcement templates per level (`reinforcement.templates_dir`); absent levels use the built-in text. */
   templates?: Partial<Record<ReinforcementLevel, string>>;
 }

@@ -37,6 +37,7 @@ import {
   type CompletionCheck,
   type LoopState,
   type MetricsSnapshot,
+  type OwnerSource,
 } from "./state.js";
 import { runCompletionCommand, type CommandRun } from "./command.js";
 import { applyEvaluation, captureBaselineMetrics, DEFAULT_LOOP_SETTINGS, describeEvaluation, evaluateIteration, type AppliedEvaluation, type LoopSettings } from "./evaluate.js";
@@ -87,6 +88,8 @@ export interface StartRequest {
   autoExtend?: boolean;
   /** The loop's quality command (its last output line is the score 0-100); default none (ralph's formula). */
   quality?: string | null;
+  /** The agent session that owns the loop and how it is known (src/loop/owner.ts); default none: the next prompt or the first stop binds one. */
+  owner?: { sessionId: string; source: OwnerSource } | null;
   nowMs?: number;
 }
 
@@ -165,8 +168,10 @@ export function startLoop(store: CheckpointStore, request: StartRequest): StartR
           });
         }
         if (s.status !== "running") transition(s, "running", `resumed by ralph start (was ${s.status})`, now);
-        s.owner_session_id = null;
+        s.owner_session_id = request.owner?.sessionId ?? null;
+        s.owner_source = request.owner?.source ?? null;
         s.blocks = 0;
+        s.chain_blocks = 0;
         s.last_block_tree_oids = [];
         s.cancel_requested_at = null;
         s.last_updated = now;
@@ -191,6 +196,8 @@ export function startLoop(store: CheckpointStore, request: StartRequest): StartR
     },
   });
   state.quality_command = request.quality ?? null;
+  state.owner_session_id = request.owner?.sessionId ?? null;
+  state.owner_source = request.owner?.source ?? null;
   createState(workTree, state);
   const baseline = store.checkpoint({ loop, kind: "baseline", message: `baseline: ${oneLine(request.task)}` });
   updateState(workTree, loop, (s) => {

@@ -96,8 +96,14 @@ export function renderReinforcement(level: ReinforcementLevel, ctx: Reinforcemen
     .replace(/\n+$/, "");
 }
 
-/** The most a Stop reason may hold, in characters (Claude Code hook limit, issue 4). */
-export const MAX_REASON_CHARS = 10_000;
+/**
+ * The most a Stop reason may hold, in characters: what the Claude Code hook
+ * sends without cutting (src/hooks/claude.ts MAX_REASON_CHARS, under the
+ * hooks reference's 10,000-character cap on injected output).
+ */
+export const MAX_REASON_CHARS = 9_500;
+/** Of a longer task, how much the reinforcement text quotes where a template says `{task}` (the header quotes it whole, room permitting), in characters. */
+export const TASK_IN_TEMPLATE_CHARS = 300;
 /** Output lines quoted in a reason. */
 export const OUTPUT_TAIL_LINES = 40;
 
@@ -112,27 +118,43 @@ export function tailOf(output: string, maxLines = OUTPUT_TAIL_LINES, maxChars = 
   return tail;
 }
 
+/** The first characters of `task` that fit `room` with a note of what was cut (at least a few words, whatever the room). */
+function clipTask(task: string, room: number, where: string): string {
+  const total = task.length.toLocaleString("en-US");
+  const noteOf = (shown: number) => `… (task cut: ${shown} of ${total} characters shown; ${where})`;
+  const shown = Math.max(80, room - noteOf(task.length).length);
+  return `${task.slice(0, shown).trimEnd()}${noteOf(shown)}`;
+}
+
 /**
  * The reason of a Stop block: a header (`[RALPH LOOP n/max]`, the task),
  * the tail of the failing output, ralph's evaluation of the iteration
  * (quality, findings against the baseline, recovery; at most 3,000
  * characters), the reinforcement of the level, and a note when the work
- * tree is unchanged since earlier blocks;
- * always at most {@link MAX_REASON_CHARS} characters.
+ * tree is unchanged since earlier blocks; always at most
+ * {@link MAX_REASON_CHARS} characters. Budgeted so what the agent acts on
+ * survives a long task (issue 10: a 20,000-character task was the whole
+ * reason): the instructions and the evaluation are kept whole, the output
+ * gets up to 6,000 characters of its last lines, and the task gets what is
+ * left (cut with a note); a template's `{task}` quotes at most
+ * {@link TASK_IN_TEMPLATE_CHARS} of it.
  */
 export function buildBlockReason(ctx: ReinforcementContext, output: string, level: ReinforcementLevel, evaluation = ""): string {
-  const header = `[RALPH LOOP ${ctx.loop} · iteration ${ctx.iteration}/${ctx.maxIterations} · ${level}] Task: ${ctx.task}`;
+  const task = ctx.task;
+  const templateTask = task.length <= TASK_IN_TEMPLATE_CHARS ? task : clipTask(task, TASK_IN_TEMPLATE_CHARS, "quoted at the top");
+  const headerOf = (quotedTask: string) => `[RALPH LOOP ${ctx.loop} · iteration ${ctx.iteration}/${ctx.maxIterations} · ${level}] Task: ${quotedTask}`;
   const unchanged =
     ctx.unchangedBlocks > 0
       ? `\nThe work tree has not changed since the previous stop (${ctx.unchangedBlocks} time${ctx.unchangedBlocks === 1 ? "" : "s"} in a row); at the third stop in a row on an unchanged tree ralph lets the session end with the loop unfinished.`
       : "";
-  const body = `${evaluation ? `${evaluation.slice(0, 3_000)}\n\n` : ""}${renderReinforcement(level, ctx)}${unchanged}`;
-  const budget = MAX_REASON_CHARS - header.length - body.length - 200;
-  const tail = tailOf(output, OUTPUT_TAIL_LINES, Math.max(500, Math.min(6_000, budget)));
+  const body = `${evaluation ? `${evaluation.slice(0, 3_000)}\n\n` : ""}${renderReinforcement(level, { ...ctx, task: templateTask })}${unchanged}`;
+  const frame = (header: string, quoted: string) => `${header}\n\nOutput of \`${ctx.completionCommand}\` (last lines):\n${quoted}\n\n${body}`;
+  const taskFloor = Math.min(task.length, TASK_IN_TEMPLATE_CHARS);
+  const tail = tailOf(output, OUTPUT_TAIL_LINES, Math.max(500, Math.min(6_000, MAX_REASON_CHARS - frame(headerOf(""), "").length - taskFloor - 100)));
   const quoted = tail === "" ? "(the command printed nothing)" : tail;
-  const reason = `${header}\n\nOutput of \`${ctx.completionCommand}\` (last lines):\n${quoted}\n\n${body}`;
+  const room = MAX_REASON_CHARS - frame(headerOf(""), quoted).length;
+  const reason = frame(headerOf(task.length <= room ? task : clipTask(task, room, "'ralph status --json' shows all of it")), quoted);
   return reason.length <= MAX_REASON_CHARS ? reason : `${reason.slice(0, MAX_REASON_CHARS - 1)}…`;
 }
-
 /** The template file names of a templates folder: `MINIMAL.md`, `STANDARD.md`, `AGGRESSIVE.md`. */
 export const TEMPLATE_FILE_NAMES: Readonly<Record<ReinforcementLevel, string>> = { MINIMAL: "MINIMAL.md", STANDARD: "STANDARD.md", AGGRESSIVE: "AGGRESSIVE.md" };

@@ -24,6 +24,25 @@ export function configAllowRules(config: RalphConfig | ReadonlyConfig): AllowRul
   return config.detection.allow.map((r) => ({ type: r.type, reason: r.reason, ...(r.path ? { path: r.path } : {}) }));
 }
 
+/** What a Stop hook spends beyond the loop's commands (Node start-up, checkpoint, analysis against the baseline, state), in ms: a generous bound. */
+export const STOP_OVERHEAD_MS = 60_000;
+
+/**
+ * The longest a Stop hook call of a loop may take, in ms: the completion
+ * command's limit, plus the quality command's and each configured metric
+ * command's (coverage, TypeScript, lint; they run one after another at
+ * every iteration), plus {@link STOP_OVERHEAD_MS}. The installed Stop hook's
+ * `timeout` must cover it, or Claude Code kills the hook mid-check (hooks
+ * reference, "timeout": seconds, per command). Pure.
+ * @param completionTimeoutMs the loop's completion limit (`--completion-timeout`, else `loop.completion_timeout_ms`).
+ * @param qualityCommand the loop's quality command, when it has one beyond the config's.
+ */
+export function stopHookBudgetMs(config: RalphConfig | ReadonlyConfig, completionTimeoutMs: number, qualityCommand: string | null = config.loop.quality_command): number {
+  const m = config.metrics;
+  const metricsMs = [m.coverage, m.typescript, m.lint].reduce((sum, c) => sum + (c.command ? c.timeout_ms : 0), 0);
+  return completionTimeoutMs + (qualityCommand ? config.loop.quality_timeout_ms : 0) + metricsMs + STOP_OVERHEAD_MS;
+}
+
 /** The {@link LoopSettings} a config gives. Pure. */
 export function loopSettingsFromConfig(config: RalphConfig | ReadonlyConfig): LoopSettings {
   const thresholds = Object.entries(config.reinforcement.escalation_thresholds)
@@ -47,6 +66,7 @@ export function loopSettingsFromConfig(config: RalphConfig | ReadonlyConfig): Lo
       lint: command(m.lint),
     },
     qualityTimeoutMs: config.loop.quality_timeout_ms,
+    maxConsecutiveBlocks: config.loop.max_consecutive_blocks,
     allow: configAllowRules(config),
     policy: detectionPolicyFrom(config),
   };

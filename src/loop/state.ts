@@ -284,11 +284,21 @@ export const PersistenceMetricsSchema = z.looseObject({
   false_positive_rate: nullableNumber,
 });
 
+/** How a loop's owner session was bound (see {@link LoopStateSchema}). */
+export const OWNER_SOURCES = ["start", "bash", "prompt", "stop"] as const;
+/** One of {@link OWNER_SOURCES}. */
+export type OwnerSource = (typeof OWNER_SOURCES)[number];
+
 /**
  * The state of one loop. Reference-guide fields keep their snake_case names;
  * ralph's own: `owner_session_id` (the agent session whose Stop hook drives
- * the loop; null until the first Stop binds one), `blocks` (consecutive
- * Stop blocks), `last_block_tree_oids` (tree oids of the last blocks,
+ * the loop; null until one is bound), `owner_source` (how it was bound:
+ * `start` for `ralph start --session`, `bash` for a `ralph start` the
+ * agent ran through its Bash tool, `prompt` for the next prompt submitted
+ * in the project, `stop` for the first session to stop, the fallback),
+ * `blocks` (consecutive Stop blocks), `chain_blocks` (blocks within the
+ * current `stop_hook_active` chain of Claude Code: reset when a stop
+ * arrives with it false), `last_block_tree_oids` (tree oids of the last blocks,
  * newest last, at most 3), `cancel_requested_at`, `status_reason`.
  */
 export const LoopStateSchema = z.looseObject({
@@ -307,7 +317,9 @@ export const LoopStateSchema = z.looseObject({
   progress: z._default(z.looseObject({ completion_checks: z._default(z.array(CompletionCheckSchema), () => []) }), () => ({ completion_checks: [] })),
   metrics: z._default(z.record(z.string(), z.unknown()), () => ({})),
   owner_session_id: z._default(z.nullable(z.string()), null),
+  owner_source: z._default(z.nullable(z.enum(OWNER_SOURCES)), null),
   blocks: z._default(count, 0),
+  chain_blocks: z._default(count, 0),
   last_block_tree_oids: z._default(z.array(z.string()), () => []),
   cancel_requested_at: z._default(z.nullable(isoTime), null),
   status_reason: z._default(z.nullable(z.string()), null),

@@ -17,7 +17,11 @@
  *   `<synthetic>`, `apiErrorStatus` (401, 403, 429, 529…) and/or `error`
  *   (`"authentication_failed"`, …) and a text such as `API Error: 401 …`;
  *   or a `{"type":"system","subtype":"api_error","error":{"status":…}}`
- *   line.
+ *   line. 401/403 is an authentication failure; 429 (rate limit, usage
+ *   limit) and 529 (overloaded) a rate limit (see {@link classifyTurnEnd}).
+ *   A newer turn than the transcript holds arrives as the Stop payload's
+ *   `last_assistant_message` (Claude Code writes the transcript in batches);
+ *   the Stop hook compares it with {@link TranscriptSignals.lastAssistantText}.
  * Context use = input_tokens + cache_creation_input_tokens +
  * cache_read_input_tokens of the last main-chain assistant message
  * (persistent-loop-stop-hook guide, safety valve 1).
@@ -47,6 +51,12 @@ export interface TranscriptSignals {
   authFailure: boolean;
   /** HTTP status of that failure, when known. */
   authStatus: number | null;
+  /** True when the last assistant/error entry of the main chain is a 429 rate limit (or usage limit) or a 529 overload. */
+  rateLimited: boolean;
+  /** 429 or 529 when {@link rateLimited}, else null. */
+  rateLimitStatus: number | null;
+  /** The text of the last main-chain assistant entry (an API error's text included), or null. */
+  lastAssistantText: string | null;
   /** Output tokens of the main chain since the last compaction, within the tail read (deduplicated by message id). */
   outputTokens: number;
   /** Distinct main-chain assistant messages since the last compaction, within the tail read. */
@@ -162,6 +172,50 @@ function authStatusOf(entry: Json): number | null {
   return m ? Number(m[1]) : null;
 }
 
+/** How a turn ended when it ended on an API error: an authentication failure (401/403) or a rate limit / overload (429/529). */
+export interface TurnEnd {
+  kind: "auth" | "rate_limit";
+  status: number;
+}
+
+/**
+ * Claude Code's own texts for a turn that ended on an API error, as it
+ * shows them in the transcript and in the Stop payload's
+ * `last_assistant_message`: `API Error: <status> …`, `API Error: Request
+ * rejected (429) …`, `Invalid API key · Please run /login`, `OAuth token has
+ * expired …`, `Claude AI usage limit reached|<epoch>`, `5-hour limit reached
+ * ∙ resets …`, `You've hit your limit …`. Anchored at the start of the text,
+ * so a turn that talks about a 429 or `/login` is not one of them.
+ * Rate limits follow oh-my-claudecode's persistent-mode `isRateLimitStop`
+ * (its issue #777: blocking a rate-limited stop only spins).
+ */
+const AUTH_TEXT = /^(?:API Error:\s*(401|403)\b|API Error:.*"type"\s*:\s*"(authentication_error|permission_error)"|Invalid API key\b|Please run \/login\b|OAuth token (?:has expired|revoked)|OAuth authentication is currently not supported)/is;
+const RATE_TEXT = /^(?:API Error:\s*(429|529)\b|API Error:.*\((429|529)\)|API Error:.*"type"\s*:\s*"(rate_limit_error|overloaded_error)"|API Error:.*\bOverloaded\b|Claude AI usage limit reached|(?:5-hour|weekly|Opus weekly|session) limit reached|You've hit your (?:usage )?limit)/is;
+
+/**
+ * Classifies the text of a turn's last assistant message (a transcript
+ * entry or `last_assistant_message`); null for an ordinary turn. Pure.
+ */
+export function classifyTurnEnd(text: string): TurnEnd | null {
+  const t = text.trim();
+  const auth = AUTH_TEXT.exec(t);
+  if (auth) return { kind: "auth", status: auth[1] === "403" || auth[2] === "permission_error" ? 403 : 401 };
+  const rate = RATE_TEXT.exec(t);
+  if (rate) return { kind: "rate_limit", status: rate[1] === "529" || rate[2] === "529" || rate[3] === "overloaded_error" || /^API Error:.*\bOverloaded\b/is.test(t) ? 529 : 429 };
+  return null;
+}
+
+/** The 429/529 status of an API error entry, or null when it is not a rate limit or overload. */
+function rateLimitStatusOf(entry: Json): number | null {
+  const errorObject = asObject(entry.error);
+  for (const s of [entry.apiErrorStatus, errorObject?.status, asObject(errorObject?.error)?.status, entry.status]) if (s === 429 || s === 529) return s;
+  const kind = typeof entry.error === "string" ? entry.error : typeof errorObject?.type === "string" ? errorObject.type : "";
+  if (/^(rate_limit|rate_limit_error)$/.test(kind)) return 429;
+  if (/^(overloaded|overloaded_error)$/.test(kind)) return 529;
+  const end = classifyTurnEnd(textOf(asObject(entry.message)));
+  return end?.kind === "rate_limit" ? end.status : null;
+}
+
 function isApiErrorEntry(entry: Json): boolean {
   if (entry.isApiErrorMessage === true) return true;
   return entry.type === "system" && entry.subtype === "api_error";
@@ -197,6 +251,8 @@ export function parseTranscript(text: string): TranscriptSignals {
   let lastKey: string | null = null;
   let anonymous = 0;
   let authStatus: number | null = null;
+  let rateLimitStatus: number | null = null;
+  let lastAssistantText: string | null = null;
   let badLines = 0;
   const toolUses = new Map<string, { name: string; input: Json | null }>();
   const started: string[] = [];
@@ -216,21 +272,28 @@ export function parseTranscript(text: string): TranscriptSignals {
       usageById.clear();
       lastKey = null;
       authStatus = null;
+      rateLimitStatus = null;
       continue;
     }
     if (isApiErrorEntry(entry)) {
       authStatus = authStatusOf(entry);
+      rateLimitStatus = authStatus === null ? rateLimitStatusOf(entry) : null;
+      if (entry.type === "assistant") lastAssistantText = textOf(asObject(entry.message));
       continue;
     }
     if (entry.type === "user") {
       // A new prompt or a tool result: an earlier failure was not how the last turn ended.
       authStatus = null;
+      rateLimitStatus = null;
       continue;
     }
     if (entry.type !== "assistant") continue;
     const message = asObject(entry.message);
     const usage = asObject(message?.usage);
     authStatus = null;
+    rateLimitStatus = null;
+    const text = textOf(message);
+    if (text !== "") lastAssistantText = text;
     if (!message || !usage) continue;
     const id = typeof message.id === "string" && message.id !== "" ? message.id : `#${anonymous++}`;
     const context = asNumber(usage.input_tokens) + asNumber(usage.cache_creation_input_tokens) + asNumber(usage.cache_read_input_tokens);
@@ -251,6 +314,9 @@ export function parseTranscript(text: string): TranscriptSignals {
     model: last?.model ?? null,
     authFailure: authStatus !== null,
     authStatus,
+    rateLimited: rateLimitStatus !== null,
+    rateLimitStatus,
+    lastAssistantText,
     outputTokens,
     assistantMessages: usageById.size,
     badLines,

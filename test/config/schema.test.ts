@@ -41,6 +41,8 @@ describe("valid files", () => {
     ["severity overrides", "agent_persistence:\n  detection:\n    severity:\n      feature_removal: high\n", (c) => c.detection.severity, { feature_removal: "high" }],
     ["the reference guide's four pattern names, no warning", "agent_persistence:\n  detection:\n    patterns_enabled: [test_deletion, feature_removal, coverage_regression, validation_bypass]\n", (c) => c.detection.patterns_enabled, ["test_deletion", "feature_removal", "coverage_regression", "validation_bypass"]],
     ["loop and metrics", "agent_persistence:\n  loop:\n    completion_command: npm test\n    max_iterations: 200\n  metrics:\n    typescript:\n      command: npx tsc --noEmit\n", (c) => [c.loop.completion_command, c.loop.max_iterations, c.metrics.typescript, c.metrics.lint.command], ["npm test", 200, { command: "npx tsc --noEmit", timeout_ms: 120000 }, null]],
+    ["max_consecutive_blocks", "agent_persistence:\n  loop:\n    max_consecutive_blocks: 3\n", (c) => c.loop.max_consecutive_blocks, 3],
+    ["max_consecutive_blocks defaults below Claude Code's cap of 8", "agent_persistence:\n  loop: {}\n", (c) => c.loop.max_consecutive_blocks, 5],
     ["hooks and store", "agent_persistence:\n  hooks:\n    pre_tool_decision: ask\n  store:\n    size_cap_bytes: 1048576\n", (c) => [c.hooks.pre_tool_decision, c.store.size_cap_bytes], ["ask", 1048576]],
   ];
   it.each(table)("%s", async (_name, text, pick, value) => {
@@ -103,6 +105,7 @@ describe("invalid files: E_CONFIG naming the line and path", () => {
     ["out of range: above", "agent_persistence:\n  recovery:\n    max_retries: 11\n", 3, "agent_persistence.recovery.max_retries", /11 is above the maximum 10; use at most 10$/],
     ["out of range: below", "agent_persistence:\n  loop:\n    max_iterations: 0\n", 3, "agent_persistence.loop.max_iterations", /0 is below the minimum 1; use at least 1$/],
     ["out of range: iterations over the hard cap", "agent_persistence:\n  loop:\n    max_iterations: 201\n", 3, "agent_persistence.loop.max_iterations", /above the maximum 200/],
+    ["out of range: consecutive blocks at Claude Code's own cap", "agent_persistence:\n  loop:\n    max_consecutive_blocks: 8\n", 3, "agent_persistence.loop.max_consecutive_blocks", /8 is above the maximum 7/],
     ["out of range: plateau over 100", "agent_persistence:\n  reinforcement:\n    quality_plateau_threshold: 150\n", 3, "agent_persistence.reinforcement.quality_plateau_threshold", /150 is above the maximum 100/],
     ["out of range: quality threshold", "agent_persistence:\n  best_output_selection:\n    quality_threshold: -1\n", 3, "agent_persistence.best_output_selection.quality_threshold", /below the minimum 0/],
     ["out of range: exclusive minimum", "agent_persistence:\n  recovery:\n    human_gate_timeout_minutes: 0\n", 3, "agent_persistence.recovery.human_gate_timeout_minutes", /: 0 is not above 0; use a number above 0, or null for none$/],
@@ -218,7 +221,7 @@ describe("sources", () => {
     // Every leaf has a source, and nothing else does.
     expect(Object.keys(sources)).toEqual(flattenConfig(config).map(([path]) => path));
     expect(Object.keys(sources)).toContain("metrics.coverage.summary_path");
-    expect(Object.keys(sources)).toHaveLength(36);
+    expect(Object.keys(sources)).toHaveLength(37);
   });
 });
 

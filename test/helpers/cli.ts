@@ -106,10 +106,11 @@ export interface RunResult {
   durationMs: number;
 }
 
-/** The environment of every ralph process in tests: git's test env, no inherited RALPH_LOOP, debug off. */
+/** The environment of every ralph process in tests: git's test env, no inherited RALPH_LOOP or CLAUDE_PROJECT_DIR (a test run inside Claude Code), debug off. */
 export const ralphEnv: NodeJS.ProcessEnv = (() => {
   const env: NodeJS.ProcessEnv = { ...gitEnv, RALPH_DEBUG: "" };
   delete env.RALPH_LOOP;
+  delete env.CLAUDE_PROJECT_DIR;
   delete env.GIT_DIR;
   delete env.GIT_WORK_TREE;
   return env;

@@ -1,5 +1,6 @@
 /** Reinforcement levels per iteration, the templates filled in, and block reasons within 10,000 characters. */
 import { describe, expect, it } from "vitest";
+import { MAX_REASON_CHARS as HOOK_REASON_CHARS } from "../../src/hooks/claude.js";
 import { buildBlockReason, MAX_REASON_CHARS, reinforcementLevel, renderReinforcement, tailOf, type ReinforcementContext } from "../../src/loop/reinforcement.js";
 import { loadLoopSettings } from "../../src/loop/settings.js";
 import { makeRepo } from "../helpers/git.js";
@@ -63,6 +64,27 @@ describe("buildBlockReason", () => {
   it.each(["MINIMAL", "STANDARD", "AGGRESSIVE"] as const)("%s notes an unchanged work tree", (level) => {
     expect(buildBlockReason({ ...CTX, unchangedBlocks: 2 }, "x", level)).toContain("has not changed since the previous stop (2 times in a row)");
     expect(buildBlockReason(CTX, "x", level)).not.toContain("has not changed");
+  });
+
+  // Issue 10: with a 20,000-character task the reason was the task alone, the failing output and the instructions cut.
+  it.each(["MINIMAL", "STANDARD", "AGGRESSIVE"] as const)("%s keeps the instructions and the output's last lines before a 20,000-character task", (level) => {
+    const task = `BEGIN ${"spec ".repeat(4_000)}END`;
+    const output = `${Array.from({ length: 60 }, (_, i) => `progress ${i}`).join("\n")}\nFAIL test/a.test.ts > adds: expected 3, got -1\n`;
+    const reason = buildBlockReason({ ...CTX, task }, output, level, "Evaluation: quality 40 -> 45.");
+    // Within what the Claude Code hook sends unclamped (src/hooks/claude.ts clampReason), so nothing is cut after this.
+    expect(reason.length).toBeLessThanOrEqual(HOOK_REASON_CHARS);
+    expect(reason).toContain("FAIL test/a.test.ts > adds: expected 3, got -1");
+    expect(reason).toContain("progress 59");
+    expect(reason).toContain(renderReinforcement(level, { ...CTX, task: "" }).split("\n")[0]?.slice(0, 30));
+    expect(reason).toContain("Evaluation: quality 40 -> 45.");
+    expect(reason).toContain("BEGIN spec spec");
+    expect(reason).not.toContain("END");
+    expect(reason).toMatch(/task cut: \d+ of 20,\d{3} characters shown/);
+  });
+
+  it("quotes a task that fits whole, as written", () => {
+    const task = "Make add() handle negative numbers. ".repeat(40);
+    expect(buildBlockReason({ ...CTX, task }, "FAIL", "STANDARD")).toContain(task.trim());
   });
 
   it("says when the command printed nothing", () => {

@@ -98,17 +98,15 @@ export async function runHookCommand(args: readonly string[], io: HookIo): Promi
     }
   };
   const findWorkTree = async (): Promise<string | null> => {
-    try {
-      const { openRepository } = await import("../../store/repo.js");
-      return openRepository(payload.cwd ?? io.cwd).workTree;
-    } catch {
+    const [{ openRepository }, { callDirectories }] = await Promise.all([import("../../store/repo.js"), import("../../hooks/claude.js")]);
+    for (const dir of callDirectories(payload, io.cwd, io.env)) {
       try {
-        const { openRepository } = await import("../../store/repo.js");
-        return openRepository(io.cwd).workTree;
+        return openRepository(dir).workTree;
       } catch {
-        return null;
+        /* the next candidate */
       }
     }
+    return null;
   };
   if (parseProblem) {
     io.stderr(`ralph: hook claude ${event}: ${parseProblem}; allowing\n`);

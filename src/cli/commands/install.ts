@@ -9,15 +9,19 @@
  *   ralph's is kept and run first.
  * Each command is the absolute path of this node plus the absolute path of
  * this dist/cli.js, so a moved install fails loudly in `ralph doctor`.
+ * The Stop entry's timeout covers the configured stop (the completion
+ * command of aiwg.yml or of the active loop, whichever is longer, with the
+ * quality and metric commands: src/loop/settings.ts stopHookBudgetMs), 600 s
+ * at the least.
  * JSON: the Claude fields (`installed: "claude"`, `settings`, `node`, `cli`,
- * `events`) when --claude is given, and `git_hooks: {hook, chained,
+ * `events`, `stop_timeout_sec`) when --claude is given, and `git_hooks: {hook, chained,
  * changed}` when --git-hooks is (`installed: "git-hooks"` when alone).
  */
 import { realpathSync } from "node:fs";
 import { isAbsolute } from "node:path";
 import * as z from "zod/mini";
 import { RalphError } from "../../errors.js";
-import { addRalphHooks, HOOK_PLAN } from "../../hooks/claude-settings.js";
+import { addRalphHooks, HOOK_PLAN, MIN_STOP_TIMEOUT_SEC } from "../../hooks/claude-settings.js";
 import type { CommandContext, CommandOutput } from "../context.js";
 import { parseOptions } from "../options.js";
 import { openStore } from "./shared.js";
@@ -48,7 +52,7 @@ export async function run(ctx: CommandContext, _args: string[], raw: Record<stri
   const json: Record<string, unknown> = {};
   const text: string[] = [];
   if (options.claude) {
-    const claude = installClaude(repo.workTree, options.local === true, cli);
+    const claude = installClaude(repo.workTree, options.local === true, cli, await stopTimeoutSecFor(repo.workTree));
     Object.assign(json, claude.json);
     text.push(claude.text);
   }
@@ -73,14 +77,38 @@ export async function run(ctx: CommandContext, _args: string[], raw: Record<stri
   return { json, text: text.join("\n") };
 }
 
-function installClaude(workTree: string, local: boolean, cli: string): { json: Record<string, unknown>; text: string } {
+/**
+ * The Stop timeout the configured stop needs, in seconds: the longer of
+ * `loop.completion_timeout_ms` and the active loop's completion limit, with
+ * the quality and metric commands and ralph's overhead.
+ * @throws RalphError E_CONFIG for an invalid aiwg.yml.
+ */
+async function stopTimeoutSecFor(workTree: string): Promise<number> {
+  const [{ loadConfig }, { stopHookBudgetMs }, { readActiveLoop, readState }] = await Promise.all([import("../../config/load.js"), import("../../loop/settings.js"), import("../../loop/state.js")]);
+  const { config } = await loadConfig(workTree);
+  let completionMs = config.loop.completion_timeout_ms;
+  let quality = config.loop.quality_command;
+  try {
+    const active = readActiveLoop(workTree);
+    const state = active ? readState(workTree, active) : null;
+    if (state) {
+      completionMs = Math.max(completionMs, state.configuration.completion_timeout_ms);
+      quality = state.quality_command ?? quality;
+    }
+  } catch {
+    /* an unreadable loop state: size for the config */
+  }
+  return Math.max(MIN_STOP_TIMEOUT_SEC, Math.ceil(stopHookBudgetMs(config, completionMs, quality) / 1000));
+}
+
+function installClaude(workTree: string, local: boolean, cli: string, stopTimeoutSec: number): { json: Record<string, unknown>; text: string } {
   const path = settingsPathFor(workTree, local);
   const before = readSettingsFile(path);
-  const after = addRalphHooks(before ?? {}, process.execPath, cli);
+  const after = addRalphHooks(before ?? {}, process.execPath, cli, { stopTimeoutSec });
   writeSettingsFile(path, after);
   const events = HOOK_PLAN.map((p) => p.event);
   return {
-    json: { installed: "claude", settings: path, node: process.execPath, cli, events },
-    text: `ralph: Claude Code hooks installed in ${path} (${events.join(", ")})`,
+    json: { installed: "claude", settings: path, node: process.execPath, cli, events, stop_timeout_sec: stopTimeoutSec },
+    text: `ralph: Claude Code hooks installed in ${path} (${events.join(", ")}; Stop timeout ${stopTimeoutSec} s)`,
   };
 }

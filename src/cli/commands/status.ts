@@ -2,6 +2,7 @@
 import * as z from "zod/mini";
 import { loadLoop, resolveLoopId } from "../../loop/lifecycle.js";
 import { orderedIterations, sparkline } from "../../loop/report.js";
+import { describeOwnerSource } from "../../loop/owner.js";
 import { pendingGateEvents } from "../../loop/recovery.js";
 import { readActiveLoop } from "../../loop/state.js";
 import type { CommandContext, CommandOutput } from "../context.js";
@@ -41,7 +42,11 @@ export async function run(ctx: CommandContext, _args: string[], raw: Record<stri
     lines.push(`waiting for a human: ${pending.map((e) => `${e.event_id} ${e.regression_type} (${e.severity}) at iteration ${e.iteration}`).join("; ")}`);
     lines.push("decide with: ralph approve (keep) | ralph reject (restore the last good checkpoint) | ralph abort");
   }
-  if (state.owner_session_id) lines.push(`owner session: ${state.owner_session_id}`);
+  lines.push(
+    state.owner_session_id
+      ? `owner session: ${state.owner_session_id} (${describeOwnerSource(state.owner_source)}); other sessions' stops are let go`
+      : "owner session: none yet (the session that submits the next prompt here, or else the first to stop, becomes it; 'ralph start --session ID' names it)",
+  );
   return {
     json: { ...state, active, pending_decisions: pending.map((e) => e.event_id), refs: { baseline: store.readLoopRef(loop, "baseline"), head: store.readLoopRef(loop, "head"), best: store.readLoopRef(loop, "best") } },
     text: lines.join("\n"),
