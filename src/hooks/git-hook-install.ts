@@ -72,7 +72,7 @@ if [ -f "$ralph_chained" ] && [ -x "$ralph_chained" ]; then
   # A sh script runs with $0 = this hook's path: some look themselves up by it (husky's _/h runs ../$(basename "$0")).
   case $(head -n 1 -- "$ralph_chained") in
     '#!/bin/sh'|'#!/usr/bin/env sh'|'#!/bin/dash'|'#!/bin/bash'|'#!/usr/bin/env bash')
-      ralph_shell=$(head -n 1 -- "$ralph_chained" | sed 's/^#! *//; s/^\/usr\/bin\/env  *//')
+      ralph_shell=$(head -n 1 -- "$ralph_chained" | sed 's|^#! *||; s|^/usr/bin/env  *||')
       printf '%s' "$ralph_stdin" | RALPH_CHAINED="$ralph_chained" $ralph_shell -c '. "$RALPH_CHAINED"' "$0" "$@" || exit $? ;;
     *) printf '%s' "$ralph_stdin" | "$ralph_chained" "$@" || exit $? ;;
   esac

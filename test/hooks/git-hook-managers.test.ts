@@ -212,6 +212,23 @@ describe("ralph beside a hook manager (real managers, real git push)", () => {
     }, 120_000);
   }
 
+  it("--manager none beside husky: husky's own hook, chained as pre-push.ralph-chained, still finds .husky/pre-push by $0", () => {
+    const { root, remote } = makeSetup(CASES[0]!.files);
+    CASES[0]!.setUp(root);
+    const installed = runRalph(root, ["install", "--git-hooks", "--manager", "none", "--json"], { env: managerEnv(root) });
+    expect(installed.status, installed.stderr).toBe(0);
+    expect(existsSync(join(root, ".husky", "_", "pre-push.ralph-chained"))).toBe(true);
+    writeFileSync(join(root, "README.md"), "# app\n");
+    git(root, ["add", "README.md"]);
+    git(root, ["commit", "-q", "-m", "readme"]);
+    const head = git(root, ["rev-parse", "HEAD"]).trim();
+    const ok = push(root);
+    expect(ok.status, ok.output).toBe(0);
+    expect(ok.output).toContain(`user-step: refs/heads/main ${head} refs/heads/main`);
+    expect(ok.output).toMatch(/ralph: pre-push origin: refs\/heads\/main: PASS/);
+    expect(remoteMain(remote)).toBe(head);
+  }, 120_000);
+
   it("a clone where ralph is not installed (the manager's config is committed) lets the push through with one line", () => {
     const { root } = makeSetup(CASES[1]!.files);
     run(root, "lefthook", ["install"]);
