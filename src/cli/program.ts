@@ -61,7 +61,7 @@ export const COMMANDS: CommandSpec[] = [
     options: [
       ["--from <rev>", "Before side (default: the named loop's baseline, else HEAD)"],
       ["--to <rev>", "After side (default: WORKTREE)"],
-      ["--format <format>", "text | json | sarif | github (default text)"],
+      ["--format <format>", "text | json | sarif | github | gitlab (default text; gitlab: a Code Quality report)"],
       ["--fail-on <level>", "block | warn (default block)"],
       LOOP_FLAG,
       JSON_FLAG,
