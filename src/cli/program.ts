@@ -146,7 +146,7 @@ export const COMMANDS: CommandSpec[] = [
   {
     name: "gc",
     usage: "gc",
-    description: "Delete the refs of finished loops older than --older-than (keeping baseline and best unless --all); prune caches of objects no longer stored",
+    description: "Delete the refs of finished loops older than --older-than (keeping baseline and best unless --all); prune caches of objects nothing references",
     options: [["--older-than <age>", "Age of the newest checkpoint: 30d (default), 12h, 2w (units s m h d w)"], ["--all", "Also delete baseline and best"], ["--dry-run", "Say what would be deleted, delete nothing"], JSON_FLAG],
     load: () => import("./commands/gc.js"),
   },

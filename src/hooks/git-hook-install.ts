@@ -11,7 +11,16 @@
  * `pre-push` + {@link CHAINED_SUFFIX}) with the same arguments and stdin and
  * fails when that fails, then runs `"<node>" "<ralph>/dist/cli.js" hook git
  * pre-push "$@"` with the same stdin. A replaced hook is moved, never
- * rewritten, so uninstalling puts back its exact bytes and mode.
+ * rewritten, so uninstalling puts back its exact bytes and mode. A chained
+ * sh or bash script runs sourced with `$0` set to the hook's own path, as
+ * git ran it: hooks that find their siblings by `$0` (husky's `_/h` runs
+ * `../$(basename "$0")`) keep working under the new name.
+ *
+ * The same script is the runner the hook managers' entries call
+ * (src/hooks/git-hook-managers.ts, `<git common dir>/ralph/hooks/pre-push`);
+ * its first argument `--pre-commit-env` builds the one update line from
+ * pre-commit's PRE_COMMIT_* variables instead of reading stdin, which
+ * pre-commit has consumed.
  */
 import { chmodSync, closeSync, existsSync, fsyncSync, lstatSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync } from "node:fs";
 import { dirname, isAbsolute, join, resolve } from "node:path";

@@ -289,7 +289,10 @@ type Editor = (text: string | null) => Promise<string>;
 function prependBlock(text: string | null): string {
   const block = shellBlock();
   if (text === null || text.trim() === "") return `${block}\n`;
-  if (text.includes(BLOCK_BEGIN)) return removeBlock(text) === text ? text : `${block}\n${removeBlock(text)}`;
+  const begin = text.indexOf(BLOCK_BEGIN);
+  const end = begin === -1 ? -1 : text.indexOf(BLOCK_END, begin);
+  // Installed before: the block is replaced where it stands (after a shebang), so a second install changes nothing.
+  if (end !== -1) return `${text.slice(0, begin)}${block}${text.slice(end + BLOCK_END.length)}`;
   // A shebang stays the first line.
   if (text.startsWith("#!")) {
     const nl = text.indexOf("\n");
@@ -346,15 +349,95 @@ async function editLefthook(text: string | null): Promise<string> {
   return doc.toString();
 }
 
+/** A node's source range as the yaml package records it: [start, value end, node end]. */
+type Range = [number, number, number] | null | undefined;
+
+/**
+ * `text` without the whole lines from `start` to `end` (source offsets),
+ * when those lines hold nothing else: only indentation or a sequence
+ * dash before `start`, nothing but a comment after `end`. Null otherwise
+ * (a flow collection on one line): the caller re-serialises instead.
+ */
+function spliceLines(text: string, start: number, end: number): string | null {
+  const lineStart = text.lastIndexOf("\n", start - 1) + 1;
+  if (!/^[ \t]*(?:-[ \t]+)*$/.test(text.slice(lineStart, start))) return null;
+  // A block node's range ends after its last line's newline.
+  const nl = text.indexOf("\n", text[end - 1] === "\n" ? end - 1 : end);
+  const lineEnd = nl === -1 ? text.length : nl + 1;
+  if (!/^[ \t]*(?:#.*)?\r?\n?$/.test(text.slice(end, lineEnd))) return null;
+  return text.slice(0, lineStart) + text.slice(lineEnd);
+}
+
+/** The span of a map pair (key start to value end) or a node (start to value end), or null without ranges. */
+function spanOf(first: { range?: Range } | null | undefined, last: { range?: Range } | null | undefined): [number, number] | null {
+  const a = first?.range;
+  const b = last?.range;
+  return a && b ? [a[0], b[1]] : null;
+}
+
+/**
+ * Removes ralph's lefthook job (or `commands:` entry) as text, so the rest
+ * of the file keeps its bytes; `pre-push` goes too when ralph's entry was
+ * all it held. Falls back to re-serialising when the entry is not on lines
+ * of its own.
+ */
 async function removeLefthook(text: string): Promise<string> {
+  const { parseDocument, isMap, isSeq, isPair, isScalar } = await loadYaml();
+  const doc = parseDocument(text);
+  if (!isMap(doc.contents)) return text;
+  const hookPair = doc.contents.items.find((p) => isPair(p) && isScalar(p.key) && p.key.value === "pre-push");
+  const hook = hookPair?.value;
+  if (!hookPair || !isMap(hook)) return text;
+  let span: [number, number] | null = null;
+  const commands = hook.get("commands");
+  const jobs = hook.get("jobs");
+  if (isMap(commands)) {
+    const pair = commands.items.find((p) => isPair(p) && isScalar(p.key) && p.key.value === ENTRY_ID);
+    if (pair) span = commands.items.length === 1 && hook.items.length === 1 ? spanOf(hookPair.key as never, hook) : spanOf(pair.key as never, pair.value as never);
+  }
+  if (span === null && isSeq(jobs)) {
+    const item = jobs.items.find((i) => isMap(i) && (i.get("name") as unknown) === ENTRY_ID);
+    if (item) span = jobs.items.length === 1 && hook.items.length === 1 ? spanOf(hookPair.key as never, hook) : spanOf(item as never, item as never);
+  }
+  if (span === null) return text;
+  const spliced = spliceLines(text, span[0], span[1]);
+  if (spliced !== null) return spliced;
+  if (isMap(commands)) commands.delete(ENTRY_ID);
+  if (isSeq(jobs)) jobs.items = jobs.items.filter((i) => !(isMap(i) && (i.get("name") as unknown) === ENTRY_ID));
+  return doc.toString();
+}
+
+/**
+ * Removes ralph's pre-commit hook as text (the whole `repo: local` item
+ * when ralph's hook was its only one), the rest of the file keeping its
+ * bytes; re-serialises when that is not possible (flow style, or it would
+ * leave `repos:` empty).
+ */
+async function removePreCommit(text: string): Promise<string> {
   const { parseDocument, isMap, isSeq } = await loadYaml();
   const doc = parseDocument(text);
-  const hook = doc.get("pre-push");
-  if (!isMap(hook)) return text;
-  const commands = hook.get("commands");
-  if (isMap(commands) && commands.has(ENTRY_ID)) commands.delete(ENTRY_ID);
-  const jobs = hook.get("jobs");
-  if (isSeq(jobs)) jobs.items = jobs.items.filter((item) => !(isMap(item) && item.get("name") === ENTRY_ID));
+  const repos = doc.get("repos");
+  if (!isSeq(repos)) return text;
+  for (const repo of repos.items) {
+    if (!isMap(repo) || repo.get("repo") !== "local") continue;
+    const hooks = repo.get("hooks");
+    if (!isSeq(hooks)) continue;
+    const item = hooks.items.find((i) => isMap(i) && i.get("id") === ENTRY_ID);
+    if (!item) continue;
+    const whole = hooks.items.length === 1;
+    if (whole && repos.items.length === 1) break;
+    const span = whole ? spanOf(repo as never, repo as never) : spanOf(item as never, item as never);
+    const spliced = span ? spliceLines(text, span[0], span[1]) : null;
+    if (spliced !== null) return spliced;
+    break;
+  }
+  repos.items = repos.items.filter((repo) => {
+    if (!isMap(repo) || repo.get("repo") !== "local") return true;
+    const hooks = repo.get("hooks");
+    if (!isSeq(hooks)) return true;
+    hooks.items = hooks.items.filter((item) => !(isMap(item) && item.get("id") === ENTRY_ID));
+    return hooks.items.length > 0;
+  });
   return doc.toString();
 }
 
@@ -389,20 +472,6 @@ function preCommitEditor(stage: string): Editor {
   };
 }
 
-async function removePreCommit(text: string): Promise<string> {
-  const { parseDocument, isMap, isSeq } = await loadYaml();
-  const doc = parseDocument(text);
-  const repos = doc.get("repos");
-  if (!isSeq(repos)) return text;
-  repos.items = repos.items.filter((repo) => {
-    if (!isMap(repo) || repo.get("repo") !== "local") return true;
-    const hooks = repo.get("hooks");
-    if (!isSeq(hooks)) return true;
-    hooks.items = hooks.items.filter((item) => !(isMap(item) && item.get("id") === ENTRY_ID));
-    return hooks.items.length > 0;
-  });
-  return doc.toString();
-}
 
 function jsonIndentOf(text: string): string | number {
   const m = /^[{[]\r?\n([ \t]+)/.exec(text);

@@ -16,7 +16,8 @@
  * git-update-ref(1)). The commits stay in the object database until git's
  * own gc prunes what nothing references.
  */
-import { execFileSync, spawnSync } from "node:child_process";
+import { execFileSync, spawn, spawnSync } from "node:child_process";
+import { createInterface } from "node:readline";
 import { RalphError } from "../errors.js";
 import { REF_PREFIX, type CheckpointStore } from "./checkpoint-store.js";
 import { isLoopId } from "./loop-id.js";
@@ -80,12 +81,13 @@ export function parseRefReport(direction: "push" | "fetch", text: string): Omit<
  * Pushes or fetches every `refs/ralph/*` ref to or from `remote` (a remote
  * name or URL) with the real git binary in `cwd`. `force`: overwrite refs
  * whose update is not a fast-forward. `prune`: delete, on the receiving
- * side, loop refs the sending side no longer has.
+ * side, loop refs the sending side no longer has. `gitStderr` is what git
+ * said on stderr (a pre-push hook's lines among it), for the caller to show.
  * @throws RalphError E_USAGE when git fails for another reason than
  *   rejected refs (unknown remote, no network, no permission), with git's
  *   last error line.
  */
-export function syncLoopRefs(cwd: string, direction: "push" | "fetch", remote: string, options: { force?: boolean; prune?: boolean } = {}): SyncResult {
+export function syncLoopRefs(cwd: string, direction: "push" | "fetch", remote: string, options: { force?: boolean; prune?: boolean } = {}): SyncResult & { gitStderr: string } {
   const refspec = loopRefspec(options.force === true);
   const args =
     direction === "push"
@@ -100,14 +102,14 @@ export function syncLoopRefs(cwd: string, direction: "push" | "fetch", remote: s
     const last = lines.find((l) => /^(fatal|error):/.test(l)) ?? lines.pop() ?? `exit ${result.status}`;
     throw new RalphError("E_USAGE", `git ${direction} ${remote} failed: ${last.trim()}`, { data: { remote, exit: result.status } });
   }
-  return { direction, remote, ...parsed };
+  return { direction, remote, ...parsed, gitStderr: result.stderr ?? "" };
 }
 
 /** A loop's refs as `gc` sees them: every ref under `refs/ralph/<loop>/`, and the committer time of its newest commit (seconds). */
 export interface LoopRefs {
   loop: string;
   refs: Map<string, string>;
-  /** Committer time of `head` (else of the newest ref), seconds since the epoch; 0 when unreadable. */
+  /** Committer time of the newest commit any of its refs points at, seconds since the epoch; 0 when none is readable. */
   updatedSec: number;
   /** Whether the loop's commits carry `Ralph-Loop: <loop>` (ralph wrote them). */
   isRalphLoop: boolean;
@@ -129,10 +131,10 @@ export function listLoopRefs(store: CheckpointStore): LoopRefs[] {
   for (const [loop, refs] of byLoop) {
     let updatedSec = 0;
     let isRalphLoop = false;
-    for (const [which, oid] of refs) {
+    for (const oid of refs.values()) {
       try {
         const checkpoint = store.readCheckpoint(oid);
-        if (which === "head" || checkpoint.timeSec > updatedSec) updatedSec = which === "head" ? checkpoint.timeSec : Math.max(updatedSec, checkpoint.timeSec);
+        updatedSec = Math.max(updatedSec, checkpoint.timeSec);
         if (checkpoint.loop === loop) isRalphLoop = true;
       } catch {
         /* not a commit ralph can read: the loop is not ralph's */
@@ -158,4 +160,32 @@ export function deleteRefs(cwd: string, refs: ReadonlyMap<string, string>): void
     const stderr = String((error as { stderr?: unknown }).stderr ?? "").trim().split("\n")[0] ?? "";
     throw new RalphError("E_CONFLICT", `could not delete ${refs.size} ref(s): ${stderr}; a loop may have moved meanwhile: run ralph gc again`, { cause: error });
   }
+}
+
+/**
+ * Which of `oids` some ref, reflog entry or the index still reaches:
+ * `git rev-list --objects --all --reflog --indexed-objects`, streamed (its
+ * output is every reachable object: only the asked oids are kept in
+ * memory). Cost grows with the history, as git's own gc does.
+ * @throws RalphError E_CORRUPT when rev-list fails (a missing object).
+ */
+export async function reachableAmong(cwd: string, oids: ReadonlySet<string>): Promise<Set<string>> {
+  const found = new Set<string>();
+  if (oids.size === 0) return found;
+  const child = spawn("git", ["rev-list", "--objects", "--all", "--reflog", "--indexed-objects"], { cwd, stdio: ["ignore", "pipe", "pipe"] });
+  let stderr = "";
+  child.stderr.on("data", (chunk: Buffer) => {
+    if (stderr.length < 4096) stderr += chunk.toString("utf8");
+  });
+  const lines = createInterface({ input: child.stdout });
+  for await (const line of lines) {
+    const oid = line.slice(0, 40);
+    if (oids.has(oid)) found.add(oid);
+  }
+  const status = await new Promise<number | null>((resolve) => {
+    if (child.exitCode !== null) resolve(child.exitCode);
+    else child.on("close", (code) => resolve(code));
+  });
+  if (status !== 0) throw new RalphError("E_CORRUPT", `git rev-list --objects --all failed (exit ${status}): ${stderr.trim().split("\n")[0] ?? ""}; run git fsck`, { data: { exit: status } });
+  return found;
 }

@@ -19,7 +19,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseJsonOutput, ralphEnv, runRalph } from "../helpers/cli.js";
 import { git, makeRepo, makeTempDir } from "../helpers/git.js";
-import { detectHookManager, preCommitStage, removeBlock, shellBlock } from "../../src/hooks/git-hook-managers.js";
+import { detectHookManager, installThroughManager, preCommitStage, removeBlock, shellBlock, uninstallThroughManager, ENTRY_ID, BLOCK_BEGIN } from "../../src/hooks/git-hook-managers.js";
 import { openRepository } from "../../src/store/repo.js";
 
 /** The manager versions the tests install (npm). */
@@ -229,6 +229,26 @@ describe("ralph beside a hook manager (real managers, real git push)", () => {
     expect(remoteMain(remote)).toBe(head);
   }, 120_000);
 
+  it("doctor fails, naming the manager's own step, when git does not reach ralph's entry; install says what to run", () => {
+    // lefthook.yml is there, lefthook's hook is not installed.
+    const lefthook = makeSetup(CASES[1]!.files);
+    const installed = parseJsonOutput<{ git_hooks: { manager: string; notes: string[] } }>(runRalph(lefthook.root, ["install", "--git-hooks", "--json"], { env: managerEnv(lefthook.root) }));
+    expect(installed.git_hooks.manager).toBe("lefthook");
+    expect(installed.git_hooks.notes.join(" ")).toContain("lefthook install");
+    const doctor = runRalph(lefthook.root, ["doctor", "--json"], { env: managerEnv(lefthook.root) });
+    expect(doctor.status).toBe(2);
+    expect(parseJsonOutput<{ git_hooks: { status: string; detail: string } }>(doctor).git_hooks).toMatchObject({ status: "failed", detail: expect.stringContaining("lefthook install") });
+    run(lefthook.root, "lefthook", ["install"]);
+    expect(parseJsonOutput<{ git_hooks: { status: string } }>(runRalph(lefthook.root, ["doctor", "--json"], { env: managerEnv(lefthook.root) })).git_hooks.status).toBe("ok");
+
+    // simple-git-hooks wrote .git/hooks/pre-push before ralph's entry was added, and was not run again.
+    const simple = makeSetup(CASES[2]!.files);
+    CASES[2]!.setUp(simple.root);
+    expect(runRalph(simple.root, ["install", "--git-hooks"], { env: managerEnv(simple.root) }).status).toBe(0);
+    const stale = parseJsonOutput<{ git_hooks: { manager: string; status: string; detail: string } }>(runRalph(simple.root, ["doctor", "--json"], { env: managerEnv(simple.root) }));
+    expect(stale.git_hooks).toMatchObject({ manager: "simple-git-hooks", status: "failed", detail: expect.stringContaining("npx simple-git-hooks") });
+  }, 120_000);
+
   it("a clone where ralph is not installed (the manager's config is committed) lets the push through with one line", () => {
     const { root } = makeSetup(CASES[1]!.files);
     run(root, "lefthook", ["install"]);
@@ -262,6 +282,85 @@ describe("hook manager detection and edits (unit)", () => {
     for (const text of ["echo one\n", "#!/bin/sh\necho one\n", "#!/bin/sh", ""]) {
       const withBlock = text.startsWith("#!") ? text.replace(/^(#![^\n]*\n?)/, (m) => `${m.endsWith("\n") ? m : `${m}\n`}${shellBlock()}\n`) : `${shellBlock()}\n${text}`;
       expect(removeBlock(withBlock)).toBe(text.startsWith("#!") && !text.endsWith("\n") ? `${text}\n` : text);
+    }
+  });
+
+  it("husky: a second install leaves the file as it is (the block stays after the shebang); uninstall gives the bytes back", async () => {
+    const original = "#!/bin/sh\necho mine\n";
+    const root = makeRepo({ ".husky/pre-push": original });
+    git(root, ["config", "core.hooksPath", ".husky/_"]);
+    const repo = openRepository(root);
+    const path = join(root, ".husky", "pre-push");
+    expect((await installThroughManager(repo, detectHookManager(repo), "/usr/bin/node", "/opt/ralph/dist/cli.js")).changed).toBe(true);
+    const once = readFileSync(path, "utf8");
+    expect(once.startsWith(`#!/bin/sh\n${BLOCK_BEGIN}\n`)).toBe(true);
+    expect(once.endsWith("\necho mine\n")).toBe(true);
+    expect((await installThroughManager(repo, detectHookManager(repo), "/usr/bin/node", "/opt/ralph/dist/cli.js")).changed).toBe(false);
+    expect(readFileSync(path, "utf8")).toBe(once);
+    // Another machine's paths change only the runner, never the shared file.
+    expect((await installThroughManager(repo, detectHookManager(repo), "/other/node", "/other/cli.js")).changed).toBe(true);
+    expect(readFileSync(path, "utf8")).toBe(once);
+    await uninstallThroughManager(repo);
+    expect(readFileSync(path, "utf8")).toBe(original);
+  });
+
+  const EDITED_CASES: { name: string; file: string; text: string; edit: (text: string) => string; holds: (text: string) => boolean }[] = [
+    {
+      name: "lefthook, the older commands: map",
+      file: "lefthook.yml",
+      text: "pre-push:\n  commands:\n    lint:\n      run: npm run lint\n",
+      edit: (text) => `${text}# added by a teammate\n`,
+      holds: (text) => text.includes(`${ENTRY_ID}:`) && text.includes("use_stdin: true"),
+    },
+    {
+      name: "lefthook, jobs",
+      file: "lefthook.yml",
+      text: "pre-push:\n  jobs:\n    - name: lint\n      run: npm run lint\n",
+      edit: (text) => text.replace("npm run lint", "npm run lint -- --fix"),
+      holds: (text) => text.indexOf(ENTRY_ID) < text.indexOf("lint") && text.includes("use_stdin: true"),
+    },
+    {
+      name: "pre-commit",
+      file: ".pre-commit-config.yaml",
+      text: "repos:\n  - repo: https://github.com/pre-commit/pre-commit-hooks\n    rev: v4.0.0\n    hooks:\n      - id: trailing-whitespace\n",
+      edit: (text) => `${text}# a note\n`,
+      holds: (text) => text.includes(`id: ${ENTRY_ID}`) && text.includes("repo: local") && text.includes("pass_filenames: false"),
+    },
+    {
+      name: "simple-git-hooks, .simple-git-hooks.json",
+      file: ".simple-git-hooks.json",
+      text: '{\n    "pre-commit": "npx lint-staged",\n    "pre-push": "npm test"\n}\n',
+      edit: (text) => text.replace("npx lint-staged", "npx lint-staged --quiet"),
+      holds: (text) => (JSON.parse(text) as Record<string, string>)["pre-push"] === `${shellBlock()}\nnpm test`,
+    },
+  ];
+  for (const c of EDITED_CASES) {
+    it(`${c.name}: ralph's entry is added, once; a file edited since install loses only ralph's entry`, async () => {
+      const root = makeRepo({ [c.file]: c.text });
+      const repo = openRepository(root);
+      const path = join(root, c.file);
+      const first = await installThroughManager(repo, detectHookManager(repo), "/usr/bin/node", "/opt/ralph/dist/cli.js", { preCommitVersion: "3.5.0" });
+      expect(first.file).toBe(path);
+      const installed = readFileSync(path, "utf8");
+      expect(c.holds(installed), installed).toBe(true);
+      expect((await installThroughManager(repo, detectHookManager(repo), "/usr/bin/node", "/opt/ralph/dist/cli.js", { preCommitVersion: "3.5.0" })).changed).toBe(false);
+      writeFileSync(path, c.edit(installed));
+      const removed = await uninstallThroughManager(repo);
+      expect(removed.edited).toEqual([path]);
+      expect(readFileSync(path, "utf8")).toBe(c.edit(c.text));
+    });
+  }
+
+  it("a config ralph cannot read or does not write is refused with what to do; the file is untouched", async () => {
+    for (const [file, text, pattern] of [
+      ["lefthook.yml", "pre-push: [unclosed\n", /not valid YAML/],
+      [".simple-git-hooks.js", "module.exports = { 'pre-push': 'npm test' };\n", /does not edit \(it is code\)/],
+      ["lefthook.toml", "[pre-push]\n", /does not edit/],
+    ] as const) {
+      const root = makeRepo({ [file]: text });
+      const repo = openRepository(root);
+      await expect(installThroughManager(repo, detectHookManager(repo), "/usr/bin/node", "/opt/ralph/dist/cli.js")).rejects.toMatchObject({ code: "E_USAGE", message: expect.stringMatching(pattern) });
+      expect(readFileSync(join(root, file), "utf8")).toBe(text);
     }
   });
 

@@ -4,15 +4,16 @@
  * push does not carry them), a ref that is not a fast-forward is kept and
  * reported, the pre-push guard does not judge refs/ralph/*, and gc deletes
  * old loops' refs but baseline and best (unless --all), leaves refs ralph
- * did not write and running loops alone, prunes facts of objects no longer
- * stored, and leaves `git fsck` clean.
+ * did not write and running loops alone, prunes facts of blobs nothing
+ * references any more, and leaves `git fsck` clean.
  */
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseRefReport } from "../../src/store/loop-sharing.js";
 import { parseAgeSec } from "../../src/cli/commands/gc.js";
-import { parseJsonOutput, runRalph } from "../helpers/cli.js";
+import { spawnSync } from "node:child_process";
+import { parseJsonOutput, ralphEnv, runRalph } from "../helpers/cli.js";
 import { git, makeRepo, makeTempDir } from "../helpers/git.js";
 
 function refsOf(gitDirOrRoot: string, bare = false): Record<string, string> {
@@ -50,8 +51,18 @@ describe("ralph push / fetch (bare remote, real git)", () => {
     const report = parseJsonOutput<{ updated: string[]; rejected: unknown[] }>(pushed);
     expect(report.updated.sort()).toEqual(["refs/ralph/team-loop/baseline", "refs/ralph/team-loop/head"]);
     expect(refsOf(remote, true)).toEqual(refsOf(root));
+    // git ran the installed pre-push hook: ralph's refs pass unjudged, in one line.
+    expect(pushed.stderr).toContain("ralph: pre-push origin: 2 refs/ralph/* refs: PASS  ralph's checkpoints (refs/ralph/): shared as they are, not judged");
     expect(pushed.stderr).not.toMatch(/BLOCK|finding/);
     expect(runRalph(root, ["push"]).stdout).toContain("git push --mirror");
+
+    // A push that names branches and loops together (as --mirror does) says the loops go too.
+    checkpoint(root, "team-loop");
+    git(root, ["commit", "-q", "--allow-empty", "-m", "more"]);
+    const mixed = spawnSync("git", ["push", "origin", "main", "refs/ralph/*:refs/ralph/*"], { cwd: root, env: ralphEnv, encoding: "utf8" });
+    expect(mixed.status, mixed.stderr).toBe(0);
+    expect(mixed.stderr).toContain("this push also sends loop checkpoints (refs/ralph/*), as git push --mirror does");
+    expect(mixed.stderr).toContain("refs/ralph/team-loop/head: PASS");
 
     const clone = makeTempDir("ralph-clone-");
     git(clone, ["clone", "-q", "-b", "main", remote, "."]);
@@ -79,13 +90,14 @@ describe("ralph push / fetch (bare remote, real git)", () => {
 });
 
 describe("ralph gc (real git)", () => {
-  it("deletes old loops' refs but baseline and best, then with --all those too; leaves foreign refs and running loops alone; prunes facts of missing objects; fsck stays clean", () => {
+  it("deletes old loops' refs but baseline and best, then with --all those too; leaves foreign refs and running loops alone; prunes facts of blobs nothing references; fsck stays clean", () => {
     const { root } = setup();
     checkpoint(root, "old-loop", ["--kind", "baseline"]);
     const iteration = checkpoint(root, "old-loop", ["--kind", "iteration", "--iteration", "1"]);
     git(root, ["update-ref", "refs/ralph/old-loop/best", iteration]);
     checkpoint(root, "old-loop");
     git(root, ["update-ref", "refs/ralph/handmade/x", git(root, ["rev-parse", "HEAD"]).trim()]);
+    writeFileSync(join(root, "src", "a.ts"), "export const a = 2;\n"); // the running loop's baseline does not hold old-loop's head's blob
     const started = runRalph(root, ["start", "keep going", "--completion", "true", "--id", "running-loop", "--json"]);
     expect(started.status, started.stderr).toBe(0);
     const facts = join(root, ".git", "ralph", "facts", "ab");
@@ -102,11 +114,17 @@ describe("ralph gc (real git)", () => {
     expect(dry.loops.map((l) => l.loop)).toEqual(["old-loop"]);
     expect(Object.keys(refsOf(root))).toContain("refs/ralph/old-loop/head");
 
+    // Facts of a blob only the old loop's head reaches go with the head.
+    const onlyInHead = git(root, ["rev-parse", "refs/ralph/old-loop/head:src/a.ts"]).trim();
+    writeFileSync(join(facts, `${"e".repeat(38)}.json`), JSON.stringify({ version: 1, path: "src/a.ts", oid: onlyInHead, facts: {} }));
     const result = runRalph(root, ["gc", "--older-than", "0s", "--json"]);
     expect(result.status, result.stderr).toBe(0);
     const report = parseJsonOutput<{ loops: { loop: string; kept: string[] }[]; skipped: { loop: string; why: string }[]; facts_pruned: number }>(result);
     expect(report.loops).toEqual([expect.objectContaining({ loop: "old-loop", kept: ["refs/ralph/old-loop/baseline", "refs/ralph/old-loop/best"] })]);
     expect(report.skipped.map((s) => s.loop).sort()).toEqual(["handmade", "running-loop"]);
+    expect(report.facts_pruned).toBe(1);
+    expect(existsSync(join(facts, `${"e".repeat(38)}.json`))).toBe(false);
+    expect(existsSync(join(facts, `${"d".repeat(38)}.json`))).toBe(true);
     const left = Object.keys(refsOf(root)).sort();
     expect(left.filter((r) => r.startsWith("refs/ralph/old-loop/"))).toEqual(["refs/ralph/old-loop/baseline", "refs/ralph/old-loop/best"]);
     expect(left).toContain("refs/ralph/handmade/x");

@@ -5,9 +5,10 @@
  * `s`, `m`, `h`, `d`, `w`; default 30d), keeping each loop's `baseline` and
  * `best` unless `--all`. A loop that is still running (its state is not
  * terminal) and refs under refs/ralph/ that ralph did not write are left
- * alone. Then it prunes `.git/ralph/facts/` of entries for blobs the object
- * database no longer has. The commits stay until git's own gc prunes what
- * nothing references. JSON: `{loops: [{loop, deleted, kept}], skipped:
+ * alone. Then it prunes `.git/ralph/facts/` of entries for blobs nothing
+ * references any more (no ref, reflog entry or the index reaches them:
+ * src/store/loop-sharing.ts reachableAmong). The commits stay until git's
+ * own gc prunes what nothing references. JSON: `{loops: [{loop, deleted, kept}], skipped:
  * [{loop, why}], facts_pruned}`.
  *
  * Exit 0, or 2 for a bad --older-than.
@@ -15,11 +16,11 @@
 import * as z from "zod/mini";
 import { RalphError } from "../../errors.js";
 import type { CommandContext, CommandOutput } from "../context.js";
-import { parseOptions } from "../options.js";
+import { parseOptions, stringOption } from "../options.js";
 import { openStore } from "./shared.js";
 
 const Options = z.strictObject({
-  olderThan: z.optional(z.string()),
+  olderThan: z.optional(stringOption),
   all: z.optional(z.boolean()),
   dryRun: z.optional(z.boolean()),
   json: z.optional(z.boolean()),
@@ -75,13 +76,16 @@ export async function run(ctx: CommandContext, _args: string[], raw: Record<stri
     if (deleted.length > 0) loops.push({ loop: entry.loop, deleted, kept });
   }
   if (!options.dryRun) deleteRefs(store.repo.workTree, toDelete);
-  const { pruneFactsCache } = await import("../../loop/cache-prune.js");
-  const factsPruned = options.dryRun ? 0 : pruneFactsCache(store.repo.ralphDir, (oid) => store.odb.has(oid));
+  const { factsCacheOids, pruneFactsCache } = await import("../../loop/cache-prune.js");
+  const { reachableAmong } = await import("../../store/loop-sharing.js");
+  // After the deletes: facts of blobs only the deleted loops reached go now, not when git's gc prunes the blobs.
+  const referenced = await reachableAmong(store.repo.workTree, factsCacheOids(store.repo.ralphDir));
+  const factsPruned = options.dryRun ? 0 : pruneFactsCache(store.repo.ralphDir, (oid) => referenced.has(oid));
   const verb = options.dryRun ? "would delete" : "deleted";
   const lines = [
     ...loops.map((l) => `ralph: ${l.loop}: ${verb} ${l.deleted.length} ref(s)${l.kept.length > 0 ? `, kept ${l.kept.map((k) => k.slice(k.lastIndexOf("/") + 1)).join(" and ")}` : ""}`),
     ...skipped.map((s) => `ralph: ${s.loop}: left alone: ${s.why}`),
-    `ralph: gc: ${loops.length} loop(s) older than ${options.olderThan ?? "30d"} ${options.dryRun ? "would be cleaned" : "cleaned"}; ${factsPruned} cached facts entr${factsPruned === 1 ? "y" : "ies"} of objects no longer stored removed`,
+    `ralph: gc: ${loops.length} loop(s) older than ${options.olderThan ?? "30d"} ${options.dryRun ? "would be cleaned" : "cleaned"}; ${factsPruned} cached facts entr${factsPruned === 1 ? "y" : "ies"} of objects nothing references removed`,
   ];
   return { json: { loops, skipped, facts_pruned: factsPruned, dry_run: options.dryRun === true }, text: lines.join("\n") };
 }

@@ -23,7 +23,7 @@ import * as z from "zod/mini";
 import { RalphError } from "../../errors.js";
 import { addRalphHooks, HOOK_PLAN } from "../../hooks/claude-settings.js";
 import type { CommandContext, CommandOutput } from "../context.js";
-import { parseOptions } from "../options.js";
+import { parseOptions, stringOption } from "../options.js";
 import { openStore } from "./shared.js";
 import { readSettingsFile, settingsPathFor, writeSettingsFile } from "../../hooks/settings-file.js";
 
@@ -31,7 +31,7 @@ const Options = z.strictObject({
   claude: z.optional(z.boolean()),
   local: z.optional(z.boolean()),
   gitHooks: z.optional(z.boolean()),
-  manager: z.optional(z.string()),
+  manager: z.optional(stringOption),
   global: z.optional(z.boolean()),
   json: z.optional(z.boolean()),
 });

@@ -6,7 +6,8 @@
  * these refs; `git push --mirror` does (every ref), which the text output
  * reminds. A ref whose update is not a fast-forward is kept as it is on the
  * receiving side and listed (exit 0 with a warning); `--force` overwrites
- * it. JSON: {@link SyncResult}.
+ * it. git's own stderr (hook output, the remote's messages) is passed on
+ * to stderr. JSON: {@link SyncResult}.
  *
  * Exit 0, or 2 when git cannot reach the remote or the remote is unknown.
  */
@@ -46,7 +47,9 @@ function command(direction: "push" | "fetch"): CommandModule {
       const store = openStore(ctx);
       const remote = defaultRemote(store.repo, args[0]);
       const { syncLoopRefs } = await import("../../store/loop-sharing.js");
-      const result = syncLoopRefs(store.repo.workTree, direction, remote, { force: options.force === true, prune: options.prune === true });
+      const { gitStderr, ...result } = syncLoopRefs(store.repo.workTree, direction, remote, { force: options.force === true, prune: options.prune === true });
+      // What git said (pre-push hooks' lines, ralph's guard among them; the remote's messages) reaches the user as a plain git push shows it.
+      if (gitStderr.trim() !== "") ctx.stderr(gitStderr.endsWith("\n") ? gitStderr : `${gitStderr}\n`);
       const verb = direction === "push" ? `pushed to ${remote}` : `fetched from ${remote}`;
       const lines = [
         `ralph: ${result.updated.length} loop ref(s) ${verb}, ${result.upToDate} already up to date`,
