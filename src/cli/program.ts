@@ -61,7 +61,7 @@ export const COMMANDS: CommandSpec[] = [
     options: [
       ["--from <rev>", "Before side (default: the named loop's baseline, else HEAD)"],
       ["--to <rev>", "After side (default: WORKTREE)"],
-      ["--format <format>", "text | json | sarif | github (default text)"],
+      ["--format <format>", "text | json | sarif | github | gitlab (default text; gitlab: a Code Quality report)"],
       ["--fail-on <level>", "block | warn (default block)"],
       LOOP_FLAG,
       JSON_FLAG,
@@ -99,11 +99,13 @@ export const COMMANDS: CommandSpec[] = [
   {
     name: "install",
     usage: "install",
-    description: "Install ralph's hooks: --claude merges them into .claude/settings.json (--local: settings.local.json); --git-hooks writes the pre-push hook",
+    description: "Install ralph's hooks: --claude merges them into .claude/settings.json (--local: settings.local.json); --git-hooks registers the pre-push guard",
     options: [
       ["--claude", "Claude Code hooks"],
-      ["--local", "Write .claude/settings.local.json instead of settings.json"],
-      ["--git-hooks", "git's pre-push hook (core.hooksPath respected; an existing hook is kept and run first)"],
+      ["--local", "Write .claude/settings.local.json instead of settings.json (with --git-hooks and lefthook: lefthook-local.yml)"],
+      ["--git-hooks", "git's pre-push guard, registered with the hook manager in charge (husky, lefthook, pre-commit, simple-git-hooks), else the pre-push hook itself (an existing hook is kept and run first)"],
+      ["--manager <name>", "With --git-hooks: husky | lefthook | pre-commit | simple-git-hooks | none instead of the detected one"],
+      ["--global", "With --git-hooks: allow writing into a core.hooksPath set in the global git config (shared by every repository)"],
       JSON_FLAG,
     ],
     load: () => import("./commands/install.js"),
@@ -126,6 +128,27 @@ export const COMMANDS: CommandSpec[] = [
     description: "Is everything installed and answering? Runs each installed hook with a synthetic payload",
     options: [JSON_FLAG],
     load: () => import("./commands/doctor.js"),
+  },
+  {
+    name: "push",
+    usage: "push [remote]",
+    description: "Send every loop (refs/ralph/*) to a remote (default origin); an ordinary git push never does, git push --mirror does",
+    options: [["--force", "Overwrite remote loop refs that are not fast-forwards"], ["--prune", "Delete remote loop refs this repository no longer has"], JSON_FLAG],
+    load: async () => (await import("./commands/share.js")).push,
+  },
+  {
+    name: "fetch",
+    usage: "fetch [remote]",
+    description: "Get every loop (refs/ralph/*) from a remote (default origin); local loop refs that are not fast-forwards are kept",
+    options: [["--force", "Overwrite local loop refs that are not fast-forwards"], ["--prune", "Delete local loop refs the remote no longer has"], JSON_FLAG],
+    load: async () => (await import("./commands/share.js")).fetch,
+  },
+  {
+    name: "gc",
+    usage: "gc",
+    description: "Delete the refs of finished loops older than --older-than (keeping baseline and best unless --all); prune caches of objects nothing references",
+    options: [["--older-than <age>", "Age of the newest checkpoint: 30d (default), 12h, 2w (units s m h d w)"], ["--all", "Also delete baseline and best"], ["--dry-run", "Say what would be deleted, delete nothing"], JSON_FLAG],
+    load: () => import("./commands/gc.js"),
   },
   {
     name: "stats",

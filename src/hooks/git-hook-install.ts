@@ -11,7 +11,16 @@
  * `pre-push` + {@link CHAINED_SUFFIX}) with the same arguments and stdin and
  * fails when that fails, then runs `"<node>" "<ralph>/dist/cli.js" hook git
  * pre-push "$@"` with the same stdin. A replaced hook is moved, never
- * rewritten, so uninstalling puts back its exact bytes and mode.
+ * rewritten, so uninstalling puts back its exact bytes and mode. A chained
+ * sh or bash script runs sourced with `$0` set to the hook's own path, as
+ * git ran it: hooks that find their siblings by `$0` (husky's `_/h` runs
+ * `../$(basename "$0")`) keep working under the new name.
+ *
+ * The same script is the runner the hook managers' entries call
+ * (src/hooks/git-hook-managers.ts, `<git common dir>/ralph/hooks/pre-push`);
+ * its first argument `--pre-commit-env` builds the one update line from
+ * pre-commit's PRE_COMMIT_* variables instead of reading stdin, which
+ * pre-commit has consumed.
  */
 import { chmodSync, closeSync, existsSync, fsyncSync, lstatSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync } from "node:fs";
 import { dirname, isAbsolute, join, resolve } from "node:path";
@@ -52,11 +61,30 @@ ${GIT_HOOK_TAG}; 'ralph uninstall --git-hooks' removes it.
 # pushed commits and refuses the push (exit 1) when a change deletes or weakens tests.
 ralph_node=${quoteForShell(nodePath)}
 ralph_cli=${quoteForShell(cliPath)}
-ralph_stdin=$(cat; printf x)
-ralph_stdin=\${ralph_stdin%x}
+if [ "\${1-}" = "--pre-commit-env" ]; then
+  # pre-commit reads git's stdin itself and passes the update it checks in PRE_COMMIT_* (its hook_impl.py, run.py).
+  ralph_to=\${PRE_COMMIT_TO_REF-}
+  if [ -z "$ralph_to" ] && [ -n "\${PRE_COMMIT_LOCAL_BRANCH-}" ]; then ralph_to=$(git rev-parse --verify --quiet "\${PRE_COMMIT_LOCAL_BRANCH}^{commit}" || true); fi
+  ralph_stdin=
+  if [ -n "$ralph_to" ]; then
+    ralph_zero=$(printf '%s' "$ralph_to" | tr '0-9a-f' '0')
+    ralph_stdin="\${PRE_COMMIT_LOCAL_BRANCH:-HEAD} $ralph_to \${PRE_COMMIT_REMOTE_BRANCH:-HEAD} \${PRE_COMMIT_FROM_REF:-$ralph_zero}
+"
+  fi
+  set -- "\${PRE_COMMIT_REMOTE_NAME:-ralph-doctor}" "\${PRE_COMMIT_REMOTE_URL:-\${PRE_COMMIT_REMOTE_NAME:-ralph-doctor}}"
+else
+  ralph_stdin=$(cat; printf x)
+  ralph_stdin=\${ralph_stdin%x}
+fi
 ralph_chained="$(dirname -- "$0")/pre-push${CHAINED_SUFFIX}"
 if [ -f "$ralph_chained" ] && [ -x "$ralph_chained" ]; then
-  printf '%s' "$ralph_stdin" | "$ralph_chained" "$@" || exit $?
+  # A sh script runs with $0 = this hook's path: some look themselves up by it (husky's _/h runs ../$(basename "$0")).
+  case $(head -n 1 -- "$ralph_chained") in
+    '#!/bin/sh'|'#!/usr/bin/env sh'|'#!/bin/dash'|'#!/bin/bash'|'#!/usr/bin/env bash')
+      ralph_shell=$(head -n 1 -- "$ralph_chained" | sed 's|^#! *||; s|^/usr/bin/env  *||')
+      printf '%s' "$ralph_stdin" | RALPH_CHAINED="$ralph_chained" $ralph_shell -c '. "$RALPH_CHAINED"' "$0" "$@" || exit $? ;;
+    *) printf '%s' "$ralph_stdin" | "$ralph_chained" "$@" || exit $? ;;
+  esac
 fi
 if [ ! -x "$ralph_node" ] || [ ! -f "$ralph_cli" ]; then
   echo "ralph: pre-push: not checked: $ralph_node or $ralph_cli is missing (reinstall: ralph install --git-hooks)" >&2

@@ -135,3 +135,17 @@ export function defaultExcludesFile(): string {
   const xdg = process.env.XDG_CONFIG_HOME && process.env.XDG_CONFIG_HOME !== "" ? process.env.XDG_CONFIG_HOME : join(homeDir(), ".config");
   return join(xdg, "git", "ignore");
 }
+
+/**
+ * The repository's own configuration only (`<commonDir>/config`, and
+ * `<gitDir>/config.worktree` when extensions.worktreeConfig is on): what
+ * `git config --local` and `--worktree` see, without the system and global
+ * files. Used to tell a repository's own setting from one shared by every
+ * repository of the user (a global core.hooksPath).
+ */
+export function readRepoGitConfig(commonDir: string, gitDir: string = commonDir): GitConfig {
+  const out = new Map<string, string>();
+  readConfigFile(join(commonDir, "config"), out);
+  if (isTrue(out.get("extensions.worktreeconfig"))) readConfigFile(join(gitDir, "config.worktree"), out);
+  return out;
+}

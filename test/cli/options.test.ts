@@ -46,6 +46,13 @@ describe("argv -> options", () => {
       expect(parseOptions(CheckpointSchema, cacOptions(argv, "checkpoint"), "checkpoint")).toEqual(expected);
     });
   }
+  it("gc, install --git-hooks, push: the new flags as the commands read them", () => {
+    expect(normalizeOptions(cacOptions(["--older-than", "30d", "--dry-run", "--all"], "gc"))).toEqual({ olderThan: "30d", dryRun: true, all: true });
+    expect(normalizeOptions(cacOptions(["--older-than", "0012"], "gc"))).toEqual({ olderThan: "0012" });
+    expect(normalizeOptions(cacOptions(["--git-hooks", "--manager", "lefthook", "--global", "--local"], "install"))).toEqual({ gitHooks: true, manager: "lefthook", global: true, local: true });
+    expect(normalizeOptions(cacOptions(["--force", "--prune"], "push"))).toEqual({ force: true, prune: true });
+  });
+
   it("keeps positional arguments as text", () => {
     const parsed = buildCli("test").parse(["node", "ralph", "revert", ...protectStringValues(["0012345"])], { run: false });
     expect(parsed.args).toEqual(["0012345"]);

@@ -267,7 +267,7 @@ describe("git push through the installed hook (real git)", () => {
     writeFileSync(hook, userHook);
     chmodSync(hook, 0o750);
     const installed = parseJsonOutput<{ git_hooks: { hook: string; chained: string | null; changed: boolean } }>(runRalph(root, ["install", "--git-hooks", "--json"]));
-    expect(installed.git_hooks).toEqual({ hook, chained: `${hook}.ralph-chained`, changed: true });
+    expect(installed.git_hooks).toEqual({ hook, chained: `${hook}.ralph-chained`, changed: true, manager: "none", evidence: `${hook} is no manager's`, notes: [] });
     const script = readFileSync(hook, "utf8");
     expect(statSync(hook).mode & 0o777).toBe(0o755);
     // Installing again changes nothing and keeps the chained hook.

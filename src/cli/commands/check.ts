@@ -1,5 +1,6 @@
 /**
- * `ralph check [--from REV] [--to REV] [--format text|json|sarif|github] [--fail-on block|warn] [--loop ID]`:
+ * `ralph check [--from REV] [--to REV] [--format text|json|sarif|github|gitlab] [--fail-on block|warn] [--loop ID]`:
+ * (gitlab: GitLab's Code Quality report, ../reporters/gitlab.ts)
  * judge the change between two revisions. Exit 1 when the verdict is at or
  * above --fail-on (BLOCK by default), 0 otherwise.
  */
@@ -12,12 +13,13 @@ import type { CommandContext, CommandOutput } from "../context.js";
 import { parseOptions, stringOption } from "../options.js";
 import { renderJudgementGithub, renderJudgementText } from "../reporters/findings.js";
 import { renderJudgementSarif } from "../reporters/sarif.js";
+import { renderJudgementGitlab } from "../reporters/gitlab.js";
 import { openStore } from "./shared.js";
 
 const Options = z.strictObject({
     from: z.optional(stringOption),
     to: z.optional(stringOption),
-    format: z._default(z.enum(["text", "json", "sarif", "github"]), "text"),
+    format: z._default(z.enum(["text", "json", "sarif", "github", "gitlab"]), "text"),
     failOn: z._default(z.enum(["block", "warn"]), "block"),
     loop: z.optional(stringOption),
     json: z.optional(z.boolean()),
@@ -42,6 +44,8 @@ export async function run(ctx: CommandContext, _args: string[], raw: Record<stri
       ? renderJudgementGithub(judgement)
       : format === "sarif"
         ? renderJudgementSarif(judgement)
-        : renderJudgementText(judgement, from.label, to.label);
+        : format === "gitlab"
+          ? renderJudgementGitlab(judgement)
+          : renderJudgementText(judgement, from.label, to.label);
   return { json, text, exitCode: failing ? 1 : 0 };
 }

@@ -7,17 +7,18 @@
  * answered with exactly one JSON object and exit 0. The commands run with
  * `RALPH_HOOK_DRY_RUN=1`, so they answer without writing checkpoints or logs.
  *
- * It also looks at git's pre-push hook (`ralph install --git-hooks`): absent
- * or someone else's is only reported; ralph's is run the way git would run
- * its ralph part (`"<node>" "<cli>" hook git pre-push` with no updates on
- * stdin) and must exit 0 saying it had nothing to check; a hook file git
- * would ignore (not executable) fails. Only a ralph hook that does not
- * answer counts as a problem. JSON: `git_hooks` ({@link GitHookCheck}).
+ * It also looks at git's pre-push hook (`ralph install --git-hooks`): it
+ * names the hook manager in charge (husky, lefthook, pre-commit,
+ * simple-git-hooks, or none) and runs ralph's entry along that manager's
+ * path (./git-hooks.ts {@link checkGitHooks}); absent or someone else's is
+ * only reported; ralph's must exit 0 saying it had nothing to check; a hook
+ * file git would ignore (not executable), or a manager whose own hook is
+ * not installed, fails. Only a ralph hook that does not answer counts as a
+ * problem. JSON: `git_hooks` ({@link GitHookCheck}).
  *
  * Exit 0, or 2 when an installed hook does not answer (run the install again).
  */
 import { spawnSync } from "node:child_process";
-import { accessSync, constants } from "node:fs";
 import * as z from "zod/mini";
 import { HOOK_PLAN, installedRalphCommands } from "../../hooks/claude-settings.js";
 import { readSettingsFile, settingsPathFor } from "../../hooks/settings-file.js";
@@ -25,6 +26,7 @@ import type { CommandContext, CommandOutput } from "../context.js";
 import { parseOptions } from "../options.js";
 import { openStore } from "./shared.js";
 import type { Repository } from "../../store/repo.js";
+import type { GitHookCheck } from "./git-hooks.js";
 
 const Options = z.strictObject({
   json: z.optional(z.boolean()),
@@ -41,60 +43,12 @@ export interface DoctorCheck {
   detail: string;
 }
 
-/** The git pre-push hook's check. */
-export interface GitHookCheck {
-  hook: string;
-  /** `foreign`: a pre-push hook that is not ralph's (ralph install --git-hooks would chain it). */
-  status: "ok" | "not-installed" | "foreign" | "failed";
-  /** The user's hook ralph's runs first, or null. */
-  chained: string | null;
-  exit_code: number | null;
-  duration_ms: number | null;
-  detail: string;
-}
-
-function isExecutable(path: string): boolean {
-  try {
-    accessSync(path, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
-}
+/** The git pre-push hook's check (./git-hooks.ts). */
+export type { GitHookCheck } from "./git-hooks.js";
 
 async function checkGitHook(repo: Repository): Promise<GitHookCheck> {
-  const { inspectGitHook } = await import("../../hooks/git-hook-install.js");
-  const found = inspectGitHook(repo);
-  const base = { hook: found.hook, chained: found.hasChained ? found.chainedPath : null, exit_code: null, duration_ms: null };
-  if (found.state === "absent") return { ...base, status: "not-installed", detail: "no pre-push hook; to refuse test-deleting pushes run: ralph install --git-hooks" };
-  if (found.state === "foreign") {
-    // install refuses to overwrite either file when both exist (an earlier install's chained hook was left behind).
-    const detail = found.hasChained
-      ? `a pre-push hook that is not ralph's, and ${found.chainedPath} from an earlier ralph install: keep the one you want (delete or move the other), then run ralph install --git-hooks`
-      : "a pre-push hook that is not ralph's; ralph install --git-hooks keeps it and runs it first";
-    return { ...base, status: "foreign", detail };
-  }
-  if (!found.command) return { ...base, status: "failed", detail: "ralph's tag is there but not the node and cli paths; run: ralph install --git-hooks" };
-  if (!isExecutable(found.hook)) return { ...base, status: "failed", detail: "git ignores it: the file is not executable; run: ralph install --git-hooks" };
-  const chainedNote = base.chained && !isExecutable(base.chained) ? `; ${base.chained} is not executable, so neither git nor ralph runs it` : "";
-  const started = performance.now();
-  const result = spawnSync(found.command.node, [found.command.cli, "hook", "git", "pre-push", "ralph-doctor", "ralph-doctor"], {
-    cwd: repo.workTree,
-    input: "",
-    encoding: "utf8",
-    timeout: 30_000,
-  });
-  const durationMs = Math.round(performance.now() - started);
-  const stderrLines = (result.stderr ?? "").trim().split("\n");
-  // Node's crash ends with its version line: the first line naming an error says what is wrong.
-  const stderrLast = stderrLines.find((line) => /\b\w*Error\b|ralph:/.test(line))?.trim() ?? stderrLines.pop() ?? "";
-  const ok = !result.error && result.status === 0 && /ralph: pre-push: nothing to check/.test(result.stderr ?? "");
-  const detail = result.error
-    ? `could not run: ${result.error.message}; run: ralph install --git-hooks`
-    : ok
-      ? `answered${base.chained ? `; runs ${base.chained} first` : ""}${chainedNote}`
-      : `exit ${result.status ?? result.signal}: ${stderrLast || "(no stderr)"}; run: ralph install --git-hooks`;
-  return { ...base, status: ok ? "ok" : "failed", exit_code: result.status, duration_ms: durationMs, detail };
+  const { checkGitHooks } = await import("./git-hooks.js");
+  return checkGitHooks(repo);
 }
 
 /** A synthetic payload for an event (harmless: a Read tool, a doctor session). */
@@ -171,7 +125,7 @@ export async function run(ctx: CommandContext, _args: string[], raw: Record<stri
   const gitLabel = { ok: "ok    ", failed: "FAILED", "not-installed": "absent", foreign: "other " }[gitHook.status];
   const text = [
     ...checks.map((c) => `${c.status === "ok" ? "ok    " : c.status === "failed" ? "FAILED" : "absent"}  ${c.event.padEnd(16)} ${c.duration_ms !== null ? `${c.duration_ms} ms  ` : ""}${c.detail}`),
-    `${gitLabel}  ${"git pre-push".padEnd(16)} ${gitHook.duration_ms !== null ? `${gitHook.duration_ms} ms  ` : ""}${gitHook.detail} (${gitHook.hook})`,
+    `${gitLabel}  ${`git pre-push${gitHook.manager === "none" ? "" : ` (${gitHook.manager})`}`.padEnd(16)} ${gitHook.duration_ms !== null ? `${gitHook.duration_ms} ms  ` : ""}${gitHook.detail} (${gitHook.hook})`,
     problems === 0 ? "ralph: every hook answered" : `ralph: ${problems} of ${checks.length} hooks are missing or not answering; run: ralph install --claude`,
     ...(gitProblem ? ["ralph: the git pre-push hook is not answering; run: ralph install --git-hooks"] : []),
   ].join("\n");

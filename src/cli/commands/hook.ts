@@ -196,7 +196,14 @@ export async function runGitPrePush(args: readonly string[], io: HookIo): Promis
     const { colourEnabled, renderJudgementText } = await import("../reporters/findings.js");
     const colour = colourEnabled(io.env, io.stderrIsTTY === true);
     const lines: string[] = [];
+    const ralphRefs = outcome.updates.filter((o) => o.choice.kind === "skip" && o.choice.reason === "ralph-refs");
+    if (ralphRefs.length > 1) lines.push(`ralph: pre-push ${remote}: ${ralphRefs.length} refs/ralph/* refs: PASS  ${SKIP_NOTES["ralph-refs"]}`);
+    if (ralphRefs.length > 0 && ralphRefs.length < outcome.updates.length) {
+      // Only a push naming refs/ralph/* or every ref (git push --mirror) carries them beside branches.
+      lines.push(`ralph: pre-push ${remote}: note: this push also sends loop checkpoints (refs/ralph/*), as git push --mirror does; ralph push sends only those`);
+    }
     for (const o of outcome.updates) {
+      if (ralphRefs.length > 1 && ralphRefs.includes(o)) continue;
       // `git push origin bad:refs/heads/main` pushes a local ref to another remote name: say both.
       const local = o.update.localRef;
       const ref = local === o.update.remoteRef || local === "(delete)" ? o.update.remoteRef : `${local} -> ${o.update.remoteRef}`;

@@ -4,9 +4,13 @@
  *   `.claude/settings.local.json` with --local) at the repository root,
  *   keeping every other setting and hook. Idempotent: earlier ralph entries
  *   are replaced.
- * - `--git-hooks` writes the repository's pre-push hook
+ * - `--git-hooks` registers ralph's pre-push guard with the hook manager
+ *   in charge (husky, lefthook, pre-commit, simple-git-hooks; `--manager
+ *   NAME` overrides the detection, `--local` picks lefthook-local.yml), or
+ *   writes the repository's pre-push hook when there is none
  *   (src/hooks/git-hook-install.ts): a hook already there that is not
- *   ralph's is kept and run first.
+ *   ralph's is kept and run first. A core.hooksPath from the global config
+ *   is written into only with `--global` (./git-hooks.ts).
  * Each command is the absolute path of this node plus the absolute path of
  * this dist/cli.js, so a moved install fails loudly in `ralph doctor`.
  * The Stop entry's timeout covers the configured stop (the completion
@@ -14,16 +18,16 @@
  * quality and metric commands: src/loop/settings.ts stopHookBudgetMs), 600 s
  * at the least.
  * JSON: the Claude fields (`installed: "claude"`, `settings`, `node`, `cli`,
- * `events`, `stop_timeout_sec`) when --claude is given, and `git_hooks: {hook, chained,
- * changed}` when --git-hooks is (`installed: "git-hooks"` when alone).
+ * `events`, `stop_timeout_sec`) when --claude is given, and `git_hooks: {manager, evidence,
+ * hook, changed, notes, …}` when --git-hooks is (`installed: "git-hooks"`
+ * when alone; `chained` without a manager, `file` and `runner` with one).
  */
 import { realpathSync } from "node:fs";
-import { isAbsolute } from "node:path";
 import * as z from "zod/mini";
 import { RalphError } from "../../errors.js";
 import { addRalphHooks, HOOK_PLAN, MIN_STOP_TIMEOUT_SEC } from "../../hooks/claude-settings.js";
 import type { CommandContext, CommandOutput } from "../context.js";
-import { parseOptions } from "../options.js";
+import { parseOptions, stringOption } from "../options.js";
 import { openStore } from "./shared.js";
 import { readSettingsFile, settingsPathFor, writeSettingsFile } from "../../hooks/settings-file.js";
 
@@ -31,6 +35,8 @@ const Options = z.strictObject({
   claude: z.optional(z.boolean()),
   local: z.optional(z.boolean()),
   gitHooks: z.optional(z.boolean()),
+  manager: z.optional(stringOption),
+  global: z.optional(z.boolean()),
   json: z.optional(z.boolean()),
 });
 
@@ -57,21 +63,13 @@ export async function run(ctx: CommandContext, _args: string[], raw: Record<stri
     text.push(claude.text);
   }
   if (options.gitHooks) {
-    const { installGitHook } = await import("../../hooks/git-hook-install.js");
-    const git = installGitHook(repo, process.execPath, cli);
+    const { installGitHooks } = await import("./git-hooks.js");
+    const git = await installGitHooks(repo, process.execPath, cli, { manager: options.manager, local: options.local === true, global: options.global === true });
     if (!options.claude) Object.assign(json, { installed: "git-hooks", node: process.execPath, cli });
-    json.git_hooks = git;
-    text.push(
-      `ralph: git pre-push hook ${git.changed ? "installed" : "already installed"} in ${git.hook}` +
-        (git.chained ? `; your earlier pre-push hook runs first, from ${git.chained}` : ""),
-    );
-    // git(1) core.hooksPath: a relative path is resolved in each work tree, so linked worktrees do not see this hook.
-    const hooksPath = repo.config.get("core.hookspath");
-    if (hooksPath && !isAbsolute(hooksPath) && !hooksPath.startsWith("~/")) {
-      const warning = `core.hooksPath is relative (${hooksPath}): git resolves it in each work tree, so pushes from linked worktrees skip this hook unless ralph install --git-hooks runs there too (or core.hooksPath is absolute)`;
-      json.warnings = [warning];
-      ctx.stderr(`ralph: warning: ${warning}\n`);
-    }
+    json.git_hooks = git.json;
+    text.push(...git.lines);
+    if (git.warnings.length > 0) json.warnings = git.warnings;
+    for (const warning of git.warnings) ctx.stderr(`ralph: warning: ${warning}\n`);
   }
   text.push("Check with: ralph doctor");
   return { json, text: text.join("\n") };

@@ -6,10 +6,13 @@
  *   named by --local when given).
  * - git (`--git-hooks`): ralph's pre-push hook; the hook it chained
  *   (`pre-push.ralph-chained`) is moved back, same bytes and mode. A
- *   pre-push hook that is not ralph's is left alone.
+ *   pre-push hook that is not ralph's is left alone. A hook manager's file
+ *   ralph registered in goes back to its bytes from before install (or
+ *   loses only ralph's entry when edited since): ./git-hooks.ts.
  * With neither flag, both. JSON: `removed` (Claude entries plus 1 for a
  * removed git hook), `files` (per Claude settings file) and, when git hooks
- * were looked at, `git_hooks: {hook, removed, restored}`.
+ * were looked at, `git_hooks: {hook, removed, restored, manager,
+ * manager_files: {restored, edited}}`.
  */
 import * as z from "zod/mini";
 import { removeRalphHooks } from "../../hooks/claude-settings.js";
@@ -45,15 +48,11 @@ export async function run(ctx: CommandContext, _args: string[], raw: Record<stri
   let total = files.reduce((n, f) => n + f.removed, 0);
   const json: Record<string, unknown> = { removed: total, files };
   if (doGit) {
-    const { uninstallGitHook } = await import("../../hooks/git-hook-install.js");
-    const git = uninstallGitHook(repo);
-    json.git_hooks = git;
-    if (git.removed) {
-      total += 1;
-      lines.push(`ralph: removed the git pre-push hook ${git.hook}`);
-    }
-    if (git.keptEdited) lines.push(`ralph: the hook had been edited since install; it is kept at ${git.keptEdited}`);
-    if (git.restored) lines.push(`ralph: restored your earlier pre-push hook at ${git.restored}`);
+    const { uninstallGitHooks } = await import("./git-hooks.js");
+    const git = await uninstallGitHooks(repo);
+    json.git_hooks = git.json;
+    lines.push(...git.lines);
+    total += git.removed;
     json.removed = total;
   }
   return { json, text: lines.length === 0 ? "ralph: no ralph hooks were installed" : lines.join("\n") };
