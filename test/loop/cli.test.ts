@@ -104,12 +104,15 @@ describe("ralph start / iterate / status / cancel", () => {
     expect(parseJsonOutput<{ error: { code: string } }>(run).error.code).toBe(code);
   });
 
-  it("reports a corrupt state with its path", () => {
+  it("reports a corrupt state with its path, as a user-fixable error (exit 2, E_BAD_STATE: the README promises 2 for an unreadable file)", () => {
     const repo = makeRepo();
     runRalph(repo, ["start", "Corrupt", "--completion", "false", "--id", "corrupt"]);
     writeFiles(repo, { ".aiwg/ralph/loops/corrupt/state.json": "{ nope" });
+    const json = runRalph(repo, ["status", "--json"]);
+    expect(json.status).toBe(2);
+    expect(parseJsonOutput<{ error: { code: string } }>(json).error.code).toBe("E_BAD_STATE");
     const run = runRalph(repo, ["status"]);
-    expect(run.status).not.toBe(0);
+    expect(run.status).toBe(2);
     expect(run.stderr.trim().split("\n")).toHaveLength(1);
     expect(run.stderr).toContain(join(".aiwg", "ralph", "loops", "corrupt", "state.json"));
   });

@@ -13,15 +13,16 @@
  * `events`) when --claude is given, and `git_hooks: {hook, chained,
  * changed}` when --git-hooks is (`installed: "git-hooks"` when alone).
  */
-import { realpathSync } from "node:fs";
-import { isAbsolute } from "node:path";
+import { existsSync, realpathSync } from "node:fs";
+import { dirname, isAbsolute } from "node:path";
 import * as z from "zod/mini";
 import { RalphError } from "../../errors.js";
 import { addRalphHooks, HOOK_PLAN } from "../../hooks/claude-settings.js";
 import type { CommandContext, CommandOutput } from "../context.js";
 import { parseOptions } from "../options.js";
 import { openStore } from "./shared.js";
-import { readSettingsFile, settingsPathFor, writeSettingsFile } from "../../hooks/settings-file.js";
+import { noteCreatedSettings, readSettingsFile, settingsPathFor, writeSettingsFile } from "../../hooks/settings-file.js";
+import type { Repository } from "../../store/repo.js";
 
 const Options = z.strictObject({
   claude: z.optional(z.boolean()),
@@ -48,7 +49,7 @@ export async function run(ctx: CommandContext, _args: string[], raw: Record<stri
   const json: Record<string, unknown> = {};
   const text: string[] = [];
   if (options.claude) {
-    const claude = installClaude(repo.workTree, options.local === true, cli);
+    const claude = installClaude(repo, options.local === true, cli);
     Object.assign(json, claude.json);
     text.push(claude.text);
   }
@@ -69,14 +70,19 @@ export async function run(ctx: CommandContext, _args: string[], raw: Record<stri
       ctx.stderr(`ralph: warning: ${warning}\n`);
     }
   }
+  // The user installed: what is there now is ralph's record to compare later hook calls against.
+  const { recordInstalledHooks } = await import("../../hooks/guard-record.js");
+  recordInstalledHooks(repo);
   text.push("Check with: ralph doctor");
   return { json, text: text.join("\n") };
 }
 
-function installClaude(workTree: string, local: boolean, cli: string): { json: Record<string, unknown>; text: string } {
-  const path = settingsPathFor(workTree, local);
+function installClaude(repo: Repository, local: boolean, cli: string): { json: Record<string, unknown>; text: string } {
+  const path = settingsPathFor(repo.workTree, local);
   const before = readSettingsFile(path);
   const after = addRalphHooks(before ?? {}, process.execPath, cli);
+  // A file (and .claude folder) ralph creates is removed again by uninstall once nothing but ralph's entries was in it.
+  if (before === null) noteCreatedSettings(repo, path, !existsSync(dirname(path)));
   writeSettingsFile(path, after);
   const events = HOOK_PLAN.map((p) => p.event);
   return {
