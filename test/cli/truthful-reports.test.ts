@@ -1,0 +1,58 @@
+/**
+ * Reports that tell the truth (issue 10, "Reports that tell the truth"):
+ * each line a command prints says what happened, with the failing input of
+ * each item first. Revert runs through the built CLI (`npm run build` first).
+ */
+import { describe, expect, it } from "vitest";
+import { renderJudgementText } from "../../src/cli/reporters/findings.js";
+import type { Judgement } from "../../src/loop/check.js";
+import { parseJsonOutput, runRalph } from "../helpers/cli.js";
+import { makeRepo, writeFiles } from "../helpers/git.js";
+
+function judgement(overrides: Partial<Judgement>): Judgement {
+  return {
+    verdict: "BLOCK",
+    from: "a".repeat(40),
+    to: "WORKTREE",
+    findings: [],
+    stats: { files_changed: 1, files_analyzed: 0, tests_before: 0, tests_after: 0, assertions_before: 0, assertions_after: 0, duration_ms: 3 },
+    not_analyzed: [],
+    changes: [],
+    warnings: [],
+    ...overrides,
+  };
+}
+
+describe("the check summary line", () => {
+  it("does not say 'no test or source file ralph analyses changed' next to a finding; it names where the findings come from", () => {
+    const text = renderJudgementText(
+      judgement({ findings: [{ type: "test_config_tamper", severity: "critical", file: ".github/workflows/ci.yml", message: "the test step was removed", allowed: false } as Judgement["findings"][number]] }),
+      "HEAD",
+      "WORKTREE",
+      { colour: false },
+    );
+    const first = text.split("\n")[0] as string;
+    expect(first).not.toContain("ralph analyses changed");
+    expect(first).toContain("the findings come from .github/workflows/ci.yml");
+    expect(renderJudgementText(judgement({ verdict: "PASS" }), "HEAD", "WORKTREE", { colour: false })).toContain("no test or source file ralph analyses changed");
+  });
+});
+
+describe("ralph revert", () => {
+  it("a revert of an unchanged tree prints no undo (it would point at the target itself); one that changes files prints an undo to another checkpoint", () => {
+    const root = makeRepo({ "src/a.ts": "export const a = 1;\n" });
+    expect(runRalph(root, ["checkpoint", "-m", "one"]).status).toBe(0);
+    const same = runRalph(root, ["revert", "@head"]);
+    expect(same.status, same.stderr).toBe(0);
+    expect(same.stdout).toContain("nothing to change");
+    expect(same.stdout).not.toContain("undo with");
+    writeFiles(root, { "src/a.ts": "export const a = 2;\n" });
+    const changed = runRalph(root, ["revert", "@head", "--json"]);
+    const json = parseJsonOutput<{ target: { oid: string }; pre_revert: string; dry_run: boolean; preRevert: string }>(changed);
+    expect(json.pre_revert).not.toBe(json.target.oid);
+    expect(json.dry_run).toBe(false);
+    expect(json.preRevert).toBe(json.pre_revert); // the old spelling, kept one release
+    writeFiles(root, { "src/a.ts": "export const a = 3;\n" });
+    expect(runRalph(root, ["revert", "@head~1"]).stdout).toMatch(/undo with: ralph revert [0-9a-f]{40}/);
+  });
+});
