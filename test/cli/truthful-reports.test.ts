@@ -56,3 +56,33 @@ describe("ralph revert", () => {
     expect(runRalph(root, ["revert", "@head~1"]).stdout).toMatch(/undo with: ralph revert [0-9a-f]{40}/);
   });
 });
+
+describe("ralph start's baseline metrics and ralph tests share one discovery", () => {
+  it("an ava project with its tests in test.js at the root (p-limit's layout) counts the same tests in both", () => {
+    const root = makeRepo({
+      "package.json": '{ "name": "p", "type": "module", "scripts": { "test": "xo && ava" }, "devDependencies": { "ava": "^5.0.0" } }\n',
+      "index.js": "export default function pLimit() { return (fn) => Promise.resolve(fn()); }\n",
+      "test.js": [
+        "import test from 'ava';",
+        "import pLimit from './index.js';",
+        "",
+        "test('concurrency: 1', async t => {",
+        "\tt.is(await pLimit(1)(() => 1), 1);",
+        "});",
+        "",
+        "test('non-promise returning function', async t => {",
+        "\tt.is(await pLimit(1)(() => null), null);",
+        "\tt.true(true);",
+        "});",
+        "",
+      ].join("\n"),
+    });
+    const start = runRalph(root, ["start", "Keep p-limit working", "--completion", "true", "--json"]);
+    expect(start.status, start.stderr).toBe(0);
+    const metrics = parseJsonOutput<{ baseline_metrics: { test_count: number; assertion_count: number } }>(start).baseline_metrics;
+    const listed = parseJsonOutput<{ tests: { assertions: number }[] }>(runRalph(root, ["tests", "@baseline", "--json"])).tests;
+    expect(listed).toHaveLength(2);
+    expect(metrics.test_count).toBe(listed.length);
+    expect(metrics.assertion_count).toBe(3);
+  });
+});
