@@ -3,10 +3,12 @@
  * each line a command prints says what happened, with the failing input of
  * each item first. Revert runs through the built CLI (`npm run build` first).
  */
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { renderJudgementText } from "../../src/cli/reporters/findings.js";
 import type { Judgement } from "../../src/loop/check.js";
-import { parseJsonOutput, runRalph } from "../helpers/cli.js";
+import { parseJsonOutput, PROJECT_ROOT, runRalph } from "../helpers/cli.js";
 import { makeRepo, writeFiles } from "../helpers/git.js";
 
 function judgement(overrides: Partial<Judgement>): Judgement {
@@ -84,5 +86,21 @@ describe("ralph start's baseline metrics and ralph tests share one discovery", (
     expect(listed).toHaveLength(2);
     expect(metrics.test_count).toBe(listed.length);
     expect(metrics.assertion_count).toBe(3);
+  });
+});
+
+describe("the README", () => {
+  const readme = readFileSync(join(PROJECT_ROOT, "README.md"), "utf8");
+  it("points only at files a clone has (the design is docs/design.md, not ../shared/DESIGN.md)", () => {
+    expect(readme).not.toContain("../shared");
+    const links = [...readme.matchAll(/\]\(((?!https?:|#)[^)\s]+)\)/g)].map((m) => m[1] as string);
+    expect(links).toContain("docs/design.md");
+    for (const link of links) expect(existsSync(join(PROJECT_ROOT, link.split("#")[0] as string)), link).toBe(true);
+  });
+
+  it("gives the trailer hint with --no-edit, and says what npm ci's install-scripts warning means and how long the tests take", () => {
+    for (const hint of readme.matchAll(/git commit --amend[^\n`']*/g)) expect(hint[0]).toContain("--no-edit");
+    expect(readme).toMatch(/npm ci` may print a warning about dependencies' install scripts/);
+    expect(readme).toMatch(/takes 4 to 5\s+minutes/);
   });
 });

@@ -149,8 +149,7 @@ describe("xTicks", () => {
 });
 
 describe("the legend explains only what is drawn (issue 10)", () => {
-  it("no regression marker in the legend when no point is a regression; present when one is", async () => {
-    const { renderQualityChart } = await import("../../src/loop/report-chart.js");
+  it("no regression marker in the legend when no point is a regression; present when one is", () => {
     const base = { loopId: "l", task: "t", bestIteration: 2, finalIteration: 2 };
     const clean = renderQualityChart({ ...base, points: [{ iteration: 1, quality: 40, regression: false }, { iteration: 2, quality: 60, regression: false }] });
     expect(clean).not.toContain(">regression<");

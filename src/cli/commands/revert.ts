@@ -46,7 +46,7 @@ export async function run(ctx: CommandContext, args: string[], raw: Record<strin
       pre_revert: result.preRevert,
       restored: result.restored,
       dry_run: result.dryRun,
-      // Deprecated camelCase spellings, kept for one release (README, "JSON output").
+      // Deprecated camelCase spellings, kept for one release (README: JSON keys are snake_case).
       preRevert: result.preRevert,
       dryRun: result.dryRun,
       written: result.written,
