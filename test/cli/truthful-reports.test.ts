@@ -104,3 +104,55 @@ describe("the README", () => {
     expect(readme).toMatch(/takes 4 to 5\s+minutes/);
   });
 });
+
+describe("--json keys are snake_case in every command", () => {
+  /** camelCase keys kept one release beside their snake_case names (README: JSON keys are snake_case). */
+  const DEPRECATED: Record<string, string> = {
+    preRevert: "pre_revert", dryRun: "dry_run", userHead: "user_head", oldMode: "old_mode", newMode: "new_mode", oldOid: "old_oid", newOid: "new_oid",
+    keptEdited: "kept_edited", filesStatted: "files_statted", filesHashed: "files_hashed", dirsRead: "dirs_read", durationMs: "duration_ms",
+  };
+  /** Keys that are not snake_case and not a deprecated alias with its twin beside it (event names like `PreToolUse` are data). */
+  function badKeys(value: unknown, path: string, out: string[]): string[] {
+    if (Array.isArray(value)) value.forEach((v) => badKeys(v, `${path}[]`, out));
+    else if (typeof value === "object" && value !== null) {
+      for (const [key, v] of Object.entries(value)) {
+        // Dotted config paths (`detection.mode`) are data whose segments are snake_case too.
+        const isSnake = /^[a-z0-9_]+(\.[a-z0-9_]+)*$/.test(key) || /^[A-Z][A-Za-z]+$/.test(key);
+        const twin = DEPRECATED[key];
+        if (!isSnake && !(twin !== undefined && twin in value)) out.push(`${path}.${key}`);
+        badKeys(v, `${path}.${key}`, out);
+      }
+    }
+    return out;
+  }
+
+  it("checkpoint, log, loops, diff, check, revert, tests, config, start, status, stats, doctor, report, install, uninstall, confirm, cancel", () => {
+    const root = makeRepo({ "test/a.test.js": 'import { test, expect } from "vitest";\ntest("a", () => { expect(1).toBe(1); });\n', "src/a.js": "export const a = 1;\n" });
+    const commands: string[][] = [
+      ["start", "Keep a", "--completion", "false", "--id", "l"],
+      ["install", "--claude", "--git-hooks"],
+      ["checkpoint", "-m", "one"],
+      ["log"],
+      ["loops"],
+      ["diff", "@baseline"],
+      ["revert", "@head", "--dry-run"],
+      ["tests"],
+      ["config"],
+      ["status"],
+      ["stats"],
+      ["doctor"],
+      ["report"],
+      ["confirm"],
+      ["uninstall"],
+      ["cancel"],
+    ];
+    const found: string[] = [];
+    for (const command of commands) {
+      if (command[0] === "diff") writeFiles(root, { "src/a.js": "export const a = 2;\n" });
+      const run = runRalph(root, [...command, "--json"]);
+      badKeys(parseJsonOutput(run), command.join(" "), found);
+    }
+    badKeys(parseJsonOutput(runRalph(root, ["check", "--format", "json"])), "check", found);
+    expect(found).toEqual([]);
+  });
+});

@@ -52,7 +52,8 @@ export async function run(ctx: CommandContext, _args: string[], raw: Record<stri
   if (doGit) {
     const { uninstallGitHook } = await import("../../hooks/git-hook-install.js");
     const git = uninstallGitHook(repo);
-    json.git_hooks = git;
+    // snake_case; `keptEdited` is kept one release (README: JSON keys are snake_case).
+    json.git_hooks = { ...git, kept_edited: git.keptEdited };
     if (git.removed) {
       total += 1;
       lines.push(`ralph: removed the git pre-push hook ${git.hook}`);
