@@ -35,7 +35,10 @@ export async function run(ctx: CommandContext, args: string[], raw: Record<strin
   for (const p of result.removed) lines.push(`  ${result.dryRun ? "would remove" : "removed"} ${p}`);
   for (const s of result.skipped) lines.push(`  skipped ${s.path}: ${s.reason}`);
   if (result.written.length === 0 && result.removed.length === 0) lines.push("  nothing to change: the work tree already matches");
-  else lines.push(`${verb === "would" ? "would change" : "changed"} ${result.written.length + result.removed.length} paths`);
+  else {
+    const n = result.written.length + result.removed.length;
+    lines.push(`${verb === "would" ? "would change" : "changed"} ${n} ${n === 1 ? "path" : "paths"}`);
+  }
   // An undo only when the revert changed something: a pre-revert checkpoint of a tree already at the target is the target itself.
   const changed = result.written.length + result.removed.length > 0;
   if (result.preRevert && changed && result.preRevert !== target.oid) lines.push(`the state before this revert is checkpoint ${shortOid(result.preRevert)}; undo with: ralph revert ${result.preRevert} --loop ${loop}`);
