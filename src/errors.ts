@@ -33,6 +33,7 @@ export type ErrorCode =
   | "E_RESTORE_REFUSED" // a restore that would delete too much without --force
   | "E_UNSAFE_PATH" // a tree entry that would write outside the work tree
   | "E_CORRUPT" // a stored object or ref is unreadable or malformed
+  | "E_BAD_STATE" // a loop's state.json is not valid JSON or fails the schema (the user restores state.json.bak)
   | "E_CONFLICT" // a compare-and-swap on a ref lost after retries
   | "E_CONFIG" // aiwg.yml is not valid YAML or its agent_persistence section fails the schema
   | "E_UNSUPPORTED" // a repository ralph cannot handle (SHA-256 object format)
@@ -55,6 +56,7 @@ const USER_FIXABLE: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
   "E_UNSUPPORTED",
   "E_FILESYSTEM",
   "E_CORRUPT",
+  "E_BAD_STATE",
 ]);
 
 /** The exit code class of an error code: 2 for user-fixable, 3 for the rest. */

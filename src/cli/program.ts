@@ -230,6 +230,13 @@ export const COMMANDS: CommandSpec[] = [
     load: async () => (await import("./commands/decide.js")).abort,
   },
   {
+    name: "confirm",
+    usage: "confirm",
+    description: "ralph's guard was changed outside ralph (hooks, git hook, loop state): keep it as it is now, or --restore the loop state from ralph's copy",
+    options: [["--restore", "Write the loop state and active mark back from ralph's copy under .git/ralph/guard"], JSON_FLAG],
+    load: () => import("./commands/confirm.js"),
+  },
+  {
     name: "select",
     usage: "select",
     description: "--best: restore the best iteration (quality >= threshold, verified first, highest score) and move /best",

@@ -9,6 +9,8 @@
  */
 import type { Node } from "web-tree-sitter";
 import { loadGrammar, parseWithTreeSitter } from "../analysis/parsers/tree-sitter.js";
+import { controlKindOf, describeControlKind, holdsControlSurface, type ControlSurfaceOptions } from "./control-surface.js";
+import { toRepoPath } from "./paths.js";
 import { isRalphStatePath, protectedKindOf } from "./protected-paths.js";
 
 /** The kinds of risk ralph recognises in a command. */
@@ -25,6 +27,7 @@ export type BashRiskKind =
   | "test_file_delete"
   | "self_approval"
   | "ralph_state_write"
+  | "guard_tamper"
   | "unparsed";
 
 /** One risk found in a command. */
@@ -32,8 +35,22 @@ export interface BashRisk {
   kind: BashRiskKind;
   /** What was seen, for a person: `git reset --hard`, `HUSKY=0`, `sed -i on test/a.test.ts`. */
   detail: string;
-  /** The protected path written or deleted, for test_file_* risks. */
+  /** The protected path written or deleted, for test_file_*, ralph_state_write and guard_tamper risks. */
   path?: string;
+}
+
+/**
+ * Where a command runs, so its paths can be put against ralph's control
+ * surface (src/hooks/control-surface.ts): relative words are taken from
+ * `cwd`, absolute ones made relative to `workTree`; a path inside `gitDir`
+ * (a linked worktree's git dir lies outside its work tree) reads as `.git/…`.
+ * Without it, every path is read as relative to the repository root.
+ */
+export interface BashContext extends ControlSurfaceOptions {
+  workTree: string;
+  cwd: string;
+  /** The repository's git dirs (per-worktree and common), absolute. */
+  gitDirs?: readonly string[];
 }
 
 /** A simple command as the shell would run it: prefix assignments, the command name and its words (quotes removed). */
@@ -241,7 +258,7 @@ function hasFlag(options: string[], long: string[], short?: string): boolean {
   return false;
 }
 
-function classifyGit(command: SimpleCommand, risks: BashRisk[]): void {
+function classifyGit(command: SimpleCommand, risks: BashRisk[], context: BashContext | null): void {
   const { sub, rest, configs } = splitGit(command.args);
   for (const config of configs) {
     if (/^core\.hookspath\b/i.test(config)) risks.push({ kind: "hook_bypass", detail: `git -c ${config}` });
@@ -251,7 +268,7 @@ function classifyGit(command: SimpleCommand, risks: BashRisk[]): void {
   switch (sub) {
     case "rm":
       risks.push({ kind: "git_rm", detail: `git rm ${rest.join(" ")}`.trim() });
-      for (const path of paths) pushWriteRisk(risks, path, `git rm ${path}`, "test_file_delete");
+      for (const path of paths) pushWriteRisk(risks, path, `git rm ${path}`, "test_file_delete", context);
       break;
     case "reset":
       if (hasFlag(options, ["--hard"])) risks.push({ kind: "git_reset_hard", detail: "git reset --hard" });
@@ -278,8 +295,14 @@ function classifyGit(command: SimpleCommand, risks: BashRisk[]): void {
       }
       break;
     case "config":
-      if (positionals.some((p) => /^core\.hookspath$/i.test(p)) && !hasFlag(options, ["--get", "--get-all", "--list", "--unset"], "l")) {
+      if (positionals.some((p) => /^core\.hookspath$/i.test(p)) && !hasFlag(options, ["--get", "--get-all", "--list", "--unset", "--unset-all"], "l")) {
         risks.push({ kind: "hook_bypass", detail: `git config ${rest.join(" ")}`.trim() });
+      } else if (positionals.some((p) => /^core\.hookspath$/i.test(p)) && hasFlag(options, ["--unset", "--unset-all"])) {
+        // Unsetting it moves git back to .git/hooks: the hook ralph installed where it pointed stops running.
+        risks.push({ kind: "guard_tamper", detail: `git config ${rest.join(" ")} (git's config: core.hooksPath decides which hooks run)`.trim() });
+      }
+      if (positionals[0] === "unset" && positionals.slice(1).some((p) => /^core\.hookspath$/i.test(p))) {
+        risks.push({ kind: "guard_tamper", detail: `git config ${rest.join(" ")} (git's config: core.hooksPath decides which hooks run)`.trim() });
       }
       break;
     default:
@@ -296,23 +319,43 @@ function classifyGit(command: SimpleCommand, risks: BashRisk[]): void {
   }
 }
 
-/**
- * The risk of writing (or deleting) `path`: ralph's own state and config
- * (`.aiwg/ralph/`, `aiwg.yml`) are `ralph_state_write`; test files and test
- * configuration `test_file_write` / `test_file_delete`; else null.
- */
-function writeRisk(path: string, detail: string, kind: "test_file_write" | "test_file_delete"): BashRisk | null {
-  if (isRalphStatePath(path)) return { kind: "ralph_state_write", detail, path };
-  return protectedKindOf(path) ? { kind, detail, path } : null;
+/** What a command does to a path: writes it, or deletes, moves or re-modes it (which reaches what a folder holds). */
+type PathEffect = "write" | "delete";
+
+/** The repository-relative form of a command's path word (see {@link BashContext}). */
+function repoPathOf(path: string, context: BashContext | null): string {
+  if (!context) return path;
+  for (const dir of context.gitDirs ?? []) {
+    const inside = toRepoPath(dir, path, context.cwd);
+    if (inside !== null) return `.git/${inside}`;
+  }
+  return toRepoPath(context.workTree, path, context.cwd) ?? path;
 }
 
-function pushWriteRisk(risks: BashRisk[], path: string, detail: string, kind: "test_file_write" | "test_file_delete"): void {
-  const risk = writeRisk(path, detail, kind);
+/**
+ * The risk of writing (or deleting) `path`: ralph's own state and config
+ * (`.aiwg/ralph/`, `aiwg.yml`) are `ralph_state_write`; the rest of ralph's
+ * control surface (agent settings, the git hook, git's config, `.git/ralph`,
+ * `refs/ralph`, and for a delete any folder holding them) `guard_tamper`;
+ * test files and test configuration `test_file_write` / `test_file_delete`;
+ * else null.
+ */
+function writeRisk(path: string, detail: string, kind: "test_file_write" | "test_file_delete", context: BashContext | null, effect: PathEffect): BashRisk | null {
+  const rel = repoPathOf(path, context);
+  if (isRalphStatePath(rel)) return { kind: "ralph_state_write", detail, path: rel };
+  const control = controlKindOf(rel, context ?? {});
+  if (control) return { kind: "guard_tamper", detail: `${detail} (${describeControlKind(control)})`, path: rel };
+  if (effect === "delete" && holdsControlSurface(rel, context ?? {})) return { kind: "guard_tamper", detail: `${detail} (a folder holding ralph's hooks, config or state)`, path: rel };
+  return protectedKindOf(rel) ? { kind, detail, path: rel } : null;
+}
+
+function pushWriteRisk(risks: BashRisk[], path: string, detail: string, kind: "test_file_write" | "test_file_delete", context: BashContext | null = null, effect: PathEffect = kind === "test_file_delete" ? "delete" : "write"): void {
+  const risk = writeRisk(path, detail, kind, context, effect);
   if (risk) risks.push(risk);
 }
 
-/** ralph subcommands that decide the human gate or end a loop: the human's, never the agent's. */
-const HUMAN_ONLY_SUBCOMMANDS: ReadonlySet<string> = new Set(["approve", "reject", "abort", "resume", "cancel"]);
+/** ralph subcommands that decide the human gate, end a loop, accept a change to ralph's guard or remove its hooks: the human's, never the agent's. */
+const HUMAN_ONLY_SUBCOMMANDS: ReadonlySet<string> = new Set(["approve", "reject", "abort", "resume", "cancel", "confirm", "uninstall"]);
 
 /** The ralph subcommand a command runs (`ralph X`, `npx ralph X`, `node …/ralph/dist/cli.js X`), or null. */
 function ralphSubcommand(name: string, args: string[]): string | null {
@@ -326,28 +369,43 @@ function ralphSubcommand(name: string, args: string[]): string | null {
 /** Files named by a command's positional words (options skipped). */
 const positionalWords = (args: string[]): string[] => args.filter((arg) => !arg.startsWith("-"));
 
-/** Code given to an interpreter that writes a protected path: a protected path literal next to a write verb. */
-function codeWritesProtected(code: string): string | null {
-  const writes =
+/** Code given to an interpreter that writes (or deletes) something: a write verb anywhere in it. */
+function codeWrites(code: string): boolean {
+  return (
     /\bopen\s*\([^)]*,\s*['"][^'"]*[wax+]/.test(code) ||
-    /\b(write|writeFile\w*|write_text|write_bytes|unlink\w*|remove|rmtree|rename\w*|replace|truncate\w*|rmSync|rm|appendFile\w*)\s*\(/.test(code) ||
-    /\bprint\b.*>>/.test(code);
-  if (!writes) return null;
+    /\b(write|writeFile\w*|write_text|write_bytes|unlink\w*|remove|rmtree|rename\w*|replace|truncate\w*|rmSync|rm|rmdir\w*|appendFile\w*|copyFile\w*|copy\w*|cpSync|chmod\w*|symlink\w*|move)\s*\(/.test(code) ||
+    /\bprint\b.*>>/.test(code)
+  );
+}
+
+/**
+ * The path an interpreter's code writes, when it names one of ralph's
+ * control surface (any quoted literal: `.git/hooks/pre-push` has no
+ * extension) or a test file (a quoted literal with an extension) next to a
+ * write verb; null otherwise.
+ */
+function codeWritesProtected(code: string, context: BashContext | null): { path: string; kind: "test_file_write" | "guard_tamper" | "ralph_state_write" } | null {
+  if (!codeWrites(code)) return null;
+  for (const m of code.matchAll(/["'`]([^"'`\s]+)["'`]/g)) {
+    const rel = repoPathOf(m[1] as string, context);
+    if (isRalphStatePath(rel)) return { path: rel, kind: "ralph_state_write" };
+    if (controlKindOf(rel, context ?? {}) || holdsControlSurface(rel, context ?? {})) return { path: rel, kind: "guard_tamper" };
+  }
   for (const m of code.matchAll(/["'`]([^"'`\s]+\.[A-Za-z0-9]+)["'`]/g)) {
     const path = m[1] as string;
-    if (protectedKindOf(path)) return path;
+    if (protectedKindOf(path)) return { path, kind: "test_file_write" };
   }
   return null;
 }
 
 /** Classifies one simple command, appending what it finds. `depth` bounds `bash -c` nesting. */
-async function classifyCommand(command: SimpleCommand, risks: BashRisk[], depth: number): Promise<void> {
+async function classifyCommand(command: SimpleCommand, risks: BashRisk[], depth: number, context: BashContext | null): Promise<void> {
   for (const [key, value] of command.assignments) {
     const isBypass = HOOK_BYPASS_ENV.get(key);
     if (isBypass?.(value)) risks.push({ kind: "hook_bypass", detail: `${key}=${value}` });
   }
   for (const target of command.writes) {
-    pushWriteRisk(risks, target, `redirection into ${target}`, "test_file_write");
+    pushWriteRisk(risks, target, `redirection into ${target}`, "test_file_write", context);
   }
   let name = baseName(command.name);
   let args = command.args;
@@ -369,21 +427,21 @@ async function classifyCommand(command: SimpleCommand, risks: BashRisk[], depth:
   if (SHELLS.has(name) || name === "eval") {
     const index = name === "eval" ? -1 : args.findIndex((arg) => /^-[a-z]*c[a-z]*$/.test(arg));
     const script = name === "eval" ? args.join(" ") : index >= 0 ? args[index + 1] : undefined;
-    if (script !== undefined && depth < 3) risks.push(...(await classifyScript(script, depth + 1)));
-    for (const body of command.heredocs) if (depth < 3) risks.push(...(await classifyScript(body, depth + 1)));
+    if (script !== undefined && depth < 3) risks.push(...(await classifyScript(script, depth + 1, context)));
+    for (const body of command.heredocs) if (depth < 3) risks.push(...(await classifyScript(body, depth + 1, context)));
     return;
   }
   const ralphCommand = ralphSubcommand(name, args);
   if (ralphCommand !== null && HUMAN_ONLY_SUBCOMMANDS.has(ralphCommand)) risks.push({ kind: "self_approval", detail: `ralph ${ralphCommand}` });
   switch (name) {
     case "git":
-      classifyGit({ ...command, args }, risks);
+      classifyGit({ ...command, args }, risks, context);
       break;
     case "rm": {
       const options = args.filter((arg) => arg.startsWith("-") && arg !== "-");
       const recursive = options.some((o) => o === "--recursive" || (isShortCluster(o) && /[rR]/.test(o)));
       if (recursive) risks.push({ kind: "recursive_delete", detail: `rm ${args.join(" ")}`.trim() });
-      for (const path of positionalWords(args)) pushWriteRisk(risks, path, `rm ${path}`, "test_file_delete");
+      for (const path of positionalWords(args)) pushWriteRisk(risks, path, `rm ${path}`, "test_file_delete", context);
       break;
     }
     case "sed":
@@ -407,7 +465,7 @@ async function classifyCommand(command: SimpleCommand, risks: BashRisk[], depth:
         words.push(arg);
       }
       const files = hasScriptOption ? words : words.slice(1);
-      for (const file of files) pushWriteRisk(risks, file, `${name} -i on ${file}`, "test_file_write");
+      for (const file of files) pushWriteRisk(risks, file, `${name} -i on ${file}`, "test_file_write", context);
       break;
     }
     case "tee":
@@ -418,8 +476,31 @@ async function classifyCommand(command: SimpleCommand, risks: BashRisk[], depth:
     case "dd": {
       const words = name === "dd" ? args.filter((a) => a.startsWith("of=")).map((a) => a.slice(3)) : positionalWords(args);
       const targets = name === "cp" || name === "mv" || name === "install" ? words.slice(-1) : words;
-      for (const file of targets) pushWriteRisk(risks, file, `${name} into ${file}`, "test_file_write");
-      if (name === "mv") for (const file of words.slice(0, -1)) pushWriteRisk(risks, file, `mv ${file} away`, "test_file_delete");
+      for (const file of targets) pushWriteRisk(risks, file, `${name} into ${file}`, "test_file_write", context);
+      if (name === "mv") for (const file of words.slice(0, -1)) pushWriteRisk(risks, file, `mv ${file} away`, "test_file_delete", context);
+      break;
+    }
+    case "rmdir":
+    case "unlink":
+    case "shred":
+      for (const path of positionalWords(args)) pushWriteRisk(risks, path, `${name} ${path}`, "test_file_delete", context);
+      break;
+    case "chmod":
+    case "chown":
+    case "chgrp":
+    case "chattr":
+    case "setfacl": {
+      // The first word is the mode or owner (`chmod -x f`: a `-x` mode reads as an option), the rest are files;
+      // a changed mode of a hook file turns it off as surely as deleting it (git skips a hook that is not executable).
+      const words = positionalWords(args);
+      const files = args.some((a) => /^-[rwxXst]+$/.test(a) || a.startsWith("--reference")) ? words : words.slice(1);
+      for (const file of files) pushWriteRisk(risks, file, `${name} ${file}`, "test_file_write", context, "delete");
+      break;
+    }
+    case "ln": {
+      const words = positionalWords(args);
+      const target = words.length > 1 ? words[words.length - 1] : undefined;
+      if (target !== undefined) pushWriteRisk(risks, target, `ln over ${target}`, "test_file_write", context);
       break;
     }
     default: {
@@ -427,8 +508,8 @@ async function classifyCommand(command: SimpleCommand, risks: BashRisk[], depth:
         const index = args.findIndex((arg) => arg === "-c" || arg === "-e" || arg === "--eval" || arg === "-r");
         const codes = [...(index >= 0 && args[index + 1] !== undefined ? [args[index + 1] as string] : []), ...command.heredocs];
         for (const code of codes) {
-          const path = codeWritesProtected(code);
-          if (path) risks.push({ kind: "test_file_write", detail: `${name} code writing ${path}`, path });
+          const hit = codeWritesProtected(code, context);
+          if (hit) risks.push({ kind: hit.kind, detail: `${name} code writing ${hit.path}${hit.kind === "guard_tamper" ? ` (${describeControlKind(controlKindOf(hit.path, context ?? {}) ?? "ralph-store")})` : ""}`, path: hit.path });
         }
       }
     }
@@ -436,22 +517,23 @@ async function classifyCommand(command: SimpleCommand, risks: BashRisk[], depth:
 }
 
 /**
- * Classifies a shell script (the Bash tool's `command`). A script the
+ * Classifies a shell script (the Bash tool's `command`); `context` (where it runs) lets
+ * absolute and cwd-relative paths be put against ralph's control surface. A script the
  * grammar cannot read at all yields one `unparsed` risk, so the caller can
  * still checkpoint before it runs.
  */
-export async function classifyBash(script: string, depth = 0): Promise<BashRisk[]> {
-  return classifyScript(script, depth);
+export async function classifyBash(script: string, depth = 0, context: BashContext | null = null): Promise<BashRisk[]> {
+  return classifyScript(script, depth, context);
 }
 
-async function classifyScript(script: string, depth: number): Promise<BashRisk[]> {
+async function classifyScript(script: string, depth: number, context: BashContext | null): Promise<BashRisk[]> {
   if (script.trim() === "") return [];
   const grammar = await loadGrammar("bash", []);
   const parsed = parseWithTreeSitter(grammar, script);
   if (!parsed.ok) return [{ kind: "unparsed", detail: parsed.error }];
   const risks: BashRisk[] = [];
   try {
-    for (const command of collectCommands(parsed.tree.rootNode)) await classifyCommand(command, risks, depth);
+    for (const command of collectCommands(parsed.tree.rootNode)) await classifyCommand(command, risks, depth, context);
   } finally {
     parsed.tree.delete();
   }

@@ -31,7 +31,7 @@ import { CheckpointStore, type CheckpointResult } from "../store/checkpoint-stor
 import type { LoopId } from "../store/loop-id.js";
 import { resolveRev } from "../store/rev.js";
 import { isErrno } from "../errors.js";
-import type { BashRisk } from "./bash-risk.js";
+import type { BashContext, BashRisk } from "./bash-risk.js";
 import { FILE_EDIT_TOOLS, isClaudeEvent, MUTATING_TOOLS, toolFilePath, type ClaudeEvent, type ClaudePayload } from "./claude-payload.js";
 import { previewEdit } from "./edit-preview.js";
 import { bindSession, readLoopFacts, resolveSessionLoop, type SessionBinding } from "./loop-binding.js";
@@ -199,8 +199,40 @@ export async function answerClaudeEvent(payload: ClaudePayload, processCwd: stri
   const binding = event === "SessionStart" || event === "UserPromptSubmit" ? bindSession(workTree, payload.sessionId) : resolveSessionLoop(workTree, payload.sessionId);
   const settings = await loadHookSettings(workTree, env);
   const call: Call = { event, payload, store, cwd, binding, settings };
-  const partial = await dispatch(call);
-  return { ...partial, workTree, loop: binding.loop, iteration: readLoopFacts(workTree, binding.loop).iteration };
+  const guard = await checkGuardSurface(call);
+  // A loop whose guard was changed behind ralph's back does not complete until the user confirms: the Stop is let
+  // through (the agent cannot settle it), the loop's check does not run, and the user is told why.
+  const partial = guard && event === "Stop" && !binding.isGuard
+    ? { output: {}, decision: "guard", why: `ralph's guard was changed outside ralph (${guard.changes.length} change(s)); the loop waits for 'ralph confirm'` }
+    : await dispatch(call);
+  const output = guard && (guard.fresh || event === "Stop" || event === "SessionStart" || event === "UserPromptSubmit") ? withSystemMessage(partial.output, guard.message) : partial.output;
+  return { ...partial, output, workTree, loop: binding.loop, iteration: readLoopFacts(workTree, binding.loop).iteration };
+}
+
+/** Adds a `systemMessage` (shown to the user: hooks reference, "Common JSON fields") to an answer, after any it has. */
+function withSystemMessage(output: Record<string, unknown>, message: string): Record<string, unknown> {
+  const existing = typeof output.systemMessage === "string" ? `${output.systemMessage}\n` : "";
+  return { ...output, systemMessage: clampReason(`${existing}ralph: ${message}`) };
+}
+
+/**
+ * Compares ralph's control surface with its record (src/hooks/guard-record.ts):
+ * the PostToolUse of a call PreToolUse asked the user about accepts the
+ * surface as it is; otherwise every change waiting for `ralph confirm` is
+ * returned with its message, `fresh` when this call found a new one. Fails
+ * open (stderr) when the record cannot be read or written.
+ */
+async function checkGuardSurface(call: Call): Promise<{ message: string; fresh: boolean; changes: unknown[] } | null> {
+  try {
+    const { acceptAsked, checkGuard, describeGuardReport } = await import("./guard-record.js");
+    if (call.event === "PostToolUse" && acceptAsked(call.store.repo, call.payload.toolUseId)) return null;
+    const report = checkGuard(call.store.repo);
+    const message = describeGuardReport(report);
+    return message ? { message, fresh: report.fresh, changes: report.changes } : null;
+  } catch (error) {
+    process.stderr.write(`ralph: could not check ralph's guard: ${(error as Error).message}\n`);
+    return null;
+  }
 }
 
 type Partial = Omit<ClaudeAnswer, "workTree" | "loop" | "iteration">;
@@ -309,12 +341,15 @@ async function onPreToolUse(call: Call): Promise<Partial> {
       recordOwnerClaim(workTree, payload.sessionId);
     }
     const { classifyBash } = await import("./bash-risk.js");
-    bashRisks = await classifyBash(typeof payload.toolInput.command === "string" ? payload.toolInput.command : "");
+    bashRisks = await classifyBash(typeof payload.toolInput.command === "string" ? payload.toolInput.command : "", 0, await bashContextOf(call));
     // The agent deciding its own gate is denied before anything else, the gate included.
     const selfApproval = bashRisks.filter((r) => r.kind === "self_approval" || r.kind === "ralph_state_write");
     if (selfApproval.length > 0) {
       return { output: preToolOutput("deny", denyBashReason(selfApproval)), decision: "deny", findings: selfApproval.map((r) => r.kind), why: selfApproval.map((r) => r.detail).join("; ") };
     }
+    // Switching ralph's guard off (its hooks, git's hooksPath, its store and refs) goes to the human.
+    const tamper = bashRisks.filter((r) => r.kind === "guard_tamper");
+    if (tamper.length > 0) return askGuardChange(call, tamper.map((r) => r.detail), "command");
   }
   if (!binding.isGuard && !READ_ONLY_TOOLS.has(tool)) {
     const gate = await humanGateReason(workTree, binding.loop);
@@ -336,8 +371,20 @@ async function onPreToolUse(call: Call): Promise<Partial> {
   }
   if (!FILE_EDIT_TOOLS.has(tool)) return { output: {}, decision: "allow", why: `${tool || "(no tool)"} changes no file` };
   const filePath = toolFilePath(payload);
-  const rel = filePath ? toRepoPath(workTree, filePath, call.cwd) : null;
+  const gitDirRel = filePath ? gitDirPath(store, filePath, call.cwd) : null;
+  const rel = gitDirRel ?? (filePath ? toRepoPath(workTree, filePath, call.cwd) : null);
   if (!rel) return { output: {}, decision: "allow", why: "the file is outside the repository" };
+  const { controlKindOf, describeControlKind, describeSettingsChange } = await import("./control-surface.js");
+  const control = controlKindOf(rel, { hooksDir: (await bashContextOf(call)).hooksDir ?? null });
+  if (control === "agent-settings") {
+    // Judged on the content it would leave: an unrelated permission added keeps ralph's entries, and is fine.
+    const current = readWorkFile(workTree, rel);
+    const result = previewEdit(tool, payload.toolInput, current);
+    const change = result.ok ? describeSettingsChange(current, result.after) : null;
+    if (change) return askGuardChange(call, [`${tool} of ${rel} ${change}`], tool);
+  } else if (control !== null && control !== "ralph-config" && control !== "ralph-state") {
+    return askGuardChange(call, [`${tool} of ${rel} (${describeControlKind(control)})`], tool);
+  }
   const { isRalphStatePath } = await import("./protected-paths.js");
   if (isRalphStatePath(rel)) {
     const reason = `${rel} is ralph's own config or state: it sets how this session is judged and when the loop stops, so the user decides this ${tool}.`;
@@ -378,6 +425,44 @@ async function onPreToolUse(call: Call): Promise<Partial> {
     return { output: {}, decision: "allow", checkpoint: checkpoint.oid, why: `risky edit of ${rel}; checkpointed` };
   }
   return { output: {}, decision: "allow", ...(baseline ? { checkpoint: baseline.oid } : {}), why: "no finding" };
+}
+
+/** A payload path inside the repository's git dir (per-worktree or common, which lie outside a linked worktree) as `.git/…`, else null. */
+function gitDirPath(store: CheckpointStore, rawPath: string, cwd: string): string | null {
+  for (const dir of [store.repo.gitDir, store.repo.commonDir]) {
+    const inside = toRepoPath(dir, rawPath, cwd);
+    if (inside !== null) return `.git/${inside}`;
+  }
+  return null;
+}
+
+/** Where a Bash call runs, for the control-surface paths (src/hooks/bash-risk.ts): the call's directory, the git dirs, core.hooksPath when it lies in the work tree. */
+async function bashContextOf(call: Call): Promise<BashContext> {
+  const { hooksDirOf } = await import("./git-hook-install.js");
+  const repo = call.store.repo;
+  const hooksDir = toRepoPath(repo.workTree, hooksDirOf(repo));
+  return { workTree: repo.workTree, cwd: call.cwd, gitDirs: [repo.gitDir, repo.commonDir], hooksDir };
+}
+
+/**
+ * PreToolUse's answer to a tool call that would change ralph's control
+ * surface: `ask`, with what it would change, so the human decides; the
+ * call's id is remembered, so its PostToolUse (it ran: the user allowed it)
+ * accepts the change instead of reporting it as tampering.
+ */
+async function askGuardChange(call: Call, changes: string[], what: string): Promise<Partial> {
+  const reason = [
+    `ralph: this ${what} would change how ralph guards this session:`,
+    ...changes.map((c) => `- ${c}`),
+    "Allow it only if you want this change; ralph would then no longer check what it switched off.",
+  ].join("\n");
+  try {
+    const { rememberAsked } = await import("./guard-record.js");
+    rememberAsked(call.store.repo, call.payload.toolUseId);
+  } catch (error) {
+    process.stderr.write(`ralph: could not note the question about ${call.payload.toolUseId ?? "this call"}: ${(error as Error).message}\n`);
+  }
+  return { output: preToolOutput("ask", reason), decision: "ask", findings: ["guard_tamper"], why: changes.join("; ") };
 }
 
 /** The checkpoint to restore after a blocked tool call: its pre-tool checkpoint, else the checkpoint before it. */

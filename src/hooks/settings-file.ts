@@ -3,8 +3,8 @@
  * doctor: JSON with every unknown key kept, written atomically (temp file,
  * fsync, rename) with a trailing newline.
  */
-import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, writeSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync, writeFileSync, writeSync } from "node:fs";
+import { dirname, join, relative } from "node:path";
 import { isErrno, RalphError } from "../errors.js";
 import type { Settings } from "./claude-settings.js";
 
@@ -50,4 +50,52 @@ export function writeSettingsFile(path: string, settings: Settings): void {
     closeSync(fd);
   }
   renameSync(temp, path);
+}
+
+/** `<git dir>/ralph/created-settings.json`: the settings files `ralph install` created, repository-relative, with whether it created their folder. */
+function createdListPath(repo: { ralphDir: string }): string {
+  return join(repo.ralphDir, "created-settings.json");
+}
+
+type CreatedList = Record<string, { created_dir: boolean }>;
+
+function readCreatedList(repo: { ralphDir: string }): CreatedList {
+  try {
+    const value = JSON.parse(readFileSync(createdListPath(repo), "utf8")) as unknown;
+    return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as CreatedList) : {};
+  } catch {
+    return {};
+  }
+}
+
+/** Notes that `ralph install` is creating the settings file at `path` (and its folder when `createdDir`). */
+export function noteCreatedSettings(repo: { workTree: string; ralphDir: string }, path: string, createdDir: boolean): void {
+  const list = readCreatedList(repo);
+  list[relative(repo.workTree, path).split("\\").join("/")] = { created_dir: createdDir };
+  mkdirSync(repo.ralphDir, { recursive: true });
+  writeFileSync(createdListPath(repo), `${JSON.stringify(list, null, 2)}\n`);
+}
+
+/**
+ * Deletes the settings file at `path` when `ralph install` created it (and
+ * its `.claude` folder when install created that too and it is empty now);
+ * the caller has found nothing but ralph's entries in it. Returns whether the
+ * file was deleted; a file ralph did not create is left for the caller to write.
+ */
+export function removeCreatedSettings(repo: { workTree: string; ralphDir: string }, path: string): boolean {
+  const list = readCreatedList(repo);
+  const key = relative(repo.workTree, path).split("\\").join("/");
+  const entry = list[key];
+  if (!entry) return false;
+  rmSync(path, { force: true });
+  if (entry.created_dir) {
+    try {
+      if (readdirSync(dirname(path)).length === 0) rmdirSync(dirname(path));
+    } catch {
+      /* already gone, or not empty: keep it */
+    }
+  }
+  delete list[key];
+  writeFileSync(createdListPath(repo), `${JSON.stringify(list, null, 2)}\n`);
+  return true;
 }

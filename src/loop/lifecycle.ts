@@ -246,7 +246,7 @@ export function resolveLoopId(workTree: string, explicit?: string): LoopId {
 
 /**
  * Reads a loop's state.
- * @throws RalphError E_UNKNOWN_LOOP when it has none; E_CORRUPT.
+ * @throws RalphError E_UNKNOWN_LOOP when it has none; E_BAD_STATE.
  */
 export function loadLoop(workTree: string, loop: LoopId): LoopState {
   const state = readState(workTree, loop);
@@ -319,7 +319,7 @@ export function cancelLoop(workTree: string, loop: LoopId, nowMs = Date.now(), o
     }).state;
   } catch (error) {
     // A corrupt state still gets cancelled through the signal and the active mark.
-    if (!(error instanceof RalphError && error.code === "E_CORRUPT")) throw error;
+    if (!(error instanceof RalphError && error.code === "E_BAD_STATE")) throw error;
     changed = true;
   }
   clearActiveLoop(workTree, loop);
@@ -385,7 +385,7 @@ export interface IterationOutcome {
  * Marks the loop `completing` for iteration `iteration + 1` (under the
  * lock). Returns the iteration number, or a reason string when the loop is
  * not in a state to end an iteration.
- * @throws RalphError E_UNKNOWN_LOOP, E_CORRUPT, E_LOCKED.
+ * @throws RalphError E_UNKNOWN_LOOP, E_BAD_STATE, E_LOCKED.
  */
 export function beginIteration(workTree: string, loop: LoopId, nowMs: number, mutate?: (state: LoopState) => void): { iteration: number; state: LoopState } | { refused: string; state: LoopState } {
   const { state, result } = updateState<number | string>(workTree, loop, (s) => {
@@ -543,7 +543,7 @@ export interface IterateResult {
  * `ralph iterate`: ends one iteration of a shell-driven loop
  * (`while :; do agent; ralph iterate || break; done`): checkpoint, check,
  * record, then the iteration limit.
- * @throws RalphError E_USAGE when the loop is not running (already over); E_UNKNOWN_LOOP; E_CORRUPT; E_LOCKED.
+ * @throws RalphError E_USAGE when the loop is not running (already over); E_UNKNOWN_LOOP; E_BAD_STATE; E_LOCKED.
  */
 export async function iterateLoop(store: CheckpointStore, loop: LoopId, nowMs = Date.now(), settings?: LoopSettings): Promise<IterateResult> {
   const workTree = store.repo.workTree;

@@ -3,8 +3,9 @@
  * Initialization Flow": test_count, coverage_percentage,
  * typescript_errors, lint_errors):
  * - `test_count` and `assertion_count` from ralph's own analysis, no test
- *   run: every file a language reads whose path is a test path (plus every
- *   Rust file, whose tests live beside the code). The baseline counts the
+ *   run: the test cases of every file a language reads, as its runner
+ *   collects it (the discovery `ralph tests` uses: runner configs, ava's
+ *   root `test.js`, Rust tests beside the code). The baseline counts the
  *   whole tree (facts cache: each blob is parsed once per extractor
  *   version); an iteration adds the difference over the changed files only.
  * - `coverage_percentage`: total line coverage of a c8/istanbul/jest/vitest
@@ -17,10 +18,11 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { extractFacts, languageForPath } from "../analysis/index.js";
+import { extractFacts, hasOwnRunner, languageForPath, TestDiscovery } from "../analysis/index.js";
 import { readCoverageTotals } from "../analysis/coverage.js";
 import type { CheckpointStore } from "../store/checkpoint-store.js";
 import { walkTree } from "../store/tree-diff.js";
+import { treeFiles } from "../store/tree-files.js";
 import { openFactsCache, type DiskFactsCache } from "./facts-cache.js";
 import { runCompletionCommand } from "./command.js";
 import type { MetricsSnapshot } from "./state.js";
@@ -45,36 +47,51 @@ export const DEFAULT_METRICS_SETTINGS: MetricsSettings = {
   lint: null,
 };
 
-/** True for a file whose tests ralph counts. */
-function countsTests(path: string): boolean {
-  const language = languageForPath(path);
-  return language !== null && (language.id === "rust" || language.isTestPath(path));
-}
-
-/** Test cases and assertions of one blob (0, 0 for binary, unparsable or non-test files). */
-async function countBlob(store: CheckpointStore, path: string, oid: string, cache: DiskFactsCache | null): Promise<{ tests: number; assertions: number }> {
+/**
+ * Test cases and assertions one blob holds as its runner collects it: the
+ * file's runner rules from the tree's {@link TestDiscovery} (the same
+ * discovery `ralph tests` uses, so an ava `test.js` at the root, or a
+ * runner config's own patterns, count the same in both); a file the runner
+ * config leaves out counts 0 unless its framework runs itself. Binary and
+ * unreadable files count 0. Facts come from (and go to) the facts cache
+ * under the same key `ralph tests` uses.
+ */
+export async function countCollectedTests(
+  store: CheckpointStore,
+  discovery: TestDiscovery,
+  path: string,
+  oid: string,
+  cache: DiskFactsCache | null,
+): Promise<{ tests: number; assertions: number }> {
+  if (languageForPath(path) === null) return { tests: 0, assertions: 0 };
+  const collection = await discovery.collection(path);
   const content = store.odb.read(oid).content;
   if (content.subarray(0, 8000).includes(0)) return { tests: 0, assertions: 0 };
   const text = content.toString("utf8");
-  let facts = cache?.get(path, text);
+  const variant = collection.rules ? JSON.stringify(collection.rules) : undefined;
+  let facts = cache?.get(path, text, variant);
   if (!facts) {
-    facts = await extractFacts(path, text);
-    cache?.set(path, text, facts);
+    facts = await extractFacts(path, text, collection.rules);
+    cache?.set(path, text, facts, variant);
   }
-  return { tests: facts.tests.length, assertions: facts.assertions };
+  if (collection.collected === false && !hasOwnRunner(facts.frameworks)) return { tests: 0, assertions: 0 };
+  return { tests: facts.tests.length, assertions: facts.tests.length > 0 ? facts.assertions : 0 };
 }
 
+const isFileEntry = (mode: string | null | undefined): boolean => mode !== "160000" && mode !== "120000";
+
 /**
- * Test cases and assertions in a whole tree (see the module doc for which files count).
+ * Test cases and assertions in a whole tree (see {@link countCollectedTests} for which files count).
  * @throws RalphError from the store (E_CORRUPT).
  */
 export async function countTestsAtTree(store: CheckpointStore, treeOid: string): Promise<{ tests: number; assertions: number }> {
   const cache = openFactsCache(store.repo.ralphDir);
+  const discovery = new TestDiscovery(treeFiles(store.odb, treeOid));
   let tests = 0;
   let assertions = 0;
   for (const [path, entry] of walkTree(store.odb, treeOid)) {
-    if (entry.mode === "160000" || entry.mode === "120000" || !countsTests(path)) continue;
-    const n = await countBlob(store, path, entry.oid, cache);
+    if (!isFileEntry(entry.mode)) continue;
+    const n = await countCollectedTests(store, discovery, path, entry.oid, cache);
     tests += n.tests;
     assertions += n.assertions;
   }
@@ -84,21 +101,24 @@ export async function countTestsAtTree(store: CheckpointStore, treeOid: string):
 
 /**
  * The change in test cases and assertions from one tree to another, over
- * the changed files only (so `count(to) = count(from) + delta`).
+ * the changed files only (so `count(to) = count(from) + delta` while the
+ * runner configs do not change), each side judged by its own tree's discovery.
  */
 export async function countTestsDelta(store: CheckpointStore, fromTree: string, toTree: string): Promise<{ tests: number; assertions: number }> {
   const cache = openFactsCache(store.repo.ralphDir);
+  const fromDiscovery = new TestDiscovery(treeFiles(store.odb, fromTree));
+  const toDiscovery = new TestDiscovery(treeFiles(store.odb, toTree));
   let tests = 0;
   let assertions = 0;
   for (const c of store.diff(fromTree, toTree)) {
-    if (!countsTests(c.path)) continue;
-    if (c.oldOid && c.oldMode !== "160000" && c.oldMode !== "120000") {
-      const n = await countBlob(store, c.path, c.oldOid, cache);
+    if (languageForPath(c.path) === null) continue;
+    if (c.oldOid && isFileEntry(c.oldMode)) {
+      const n = await countCollectedTests(store, fromDiscovery, c.path, c.oldOid, cache);
       tests -= n.tests;
       assertions -= n.assertions;
     }
-    if (c.newOid && c.newMode !== "160000" && c.newMode !== "120000") {
-      const n = await countBlob(store, c.path, c.newOid, cache);
+    if (c.newOid && isFileEntry(c.newMode)) {
+      const n = await countCollectedTests(store, toDiscovery, c.path, c.newOid, cache);
       tests += n.tests;
       assertions += n.assertions;
     }

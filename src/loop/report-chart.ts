@@ -227,9 +227,11 @@ export function renderQualityChart(input: QualityChartInput): string {
     lx += 24 + label.length * 6.3 + 18;
   };
   item(`<line x1="__X__" y1="${ly}" x2="__X2__" y2="${ly}" stroke="${COLOR.line}" stroke-width="2"/>`, "quality");
-  item(`<circle cx="${fmt(lx + 9)}" cy="${ly}" r="6" fill="none" stroke="${COLOR.best}" stroke-width="2.5"/>`, "best");
-  item(`<rect x="${fmt(lx + 4.5)}" y="${ly - 4.5}" width="9" height="9" fill="none" stroke="${COLOR.final}" stroke-width="2"/>`, "final");
-  item(`<circle cx="${fmt(lx + 9)}" cy="${ly}" r="4" fill="${COLOR.regression}"/>`, "regression");
+  // Only marks the chart draws are explained.
+  const drawn = new Set(input.points.map((p) => p.iteration));
+  if (input.bestIteration !== null && drawn.has(input.bestIteration)) item(`<circle cx="${fmt(lx + 9)}" cy="${ly}" r="6" fill="none" stroke="${COLOR.best}" stroke-width="2.5"/>`, "best");
+  if (input.finalIteration !== null && drawn.has(input.finalIteration)) item(`<rect x="${fmt(lx + 4.5)}" y="${ly - 4.5}" width="9" height="9" fill="none" stroke="${COLOR.final}" stroke-width="2"/>`, "final");
+  if (input.points.some((p) => p.regression)) item(`<circle cx="${fmt(lx + 9)}" cy="${ly}" r="4" fill="${COLOR.regression}"/>`, "regression");
   item(`<line x1="__X__" y1="${ly}" x2="__X2__" y2="${ly}" stroke="${COLOR.threshold}" stroke-width="1.5" stroke-dasharray="6 4"/>`, `quality threshold (${fmt(threshold)})`);
   parts.push(...legend);
 

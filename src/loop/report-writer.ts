@@ -42,7 +42,7 @@ export function reportPaths(workTree: string, loop: LoopId): ReportPaths {
 /**
  * Builds and writes the report of `loop` and records its path in the state.
  * @param options.nowIso the report's `generated_at`; options.qualityThreshold points 0-100 (default 70).
- * @throws RalphError E_UNKNOWN_LOOP, E_CORRUPT, E_LOCKED (from updateState).
+ * @throws RalphError E_UNKNOWN_LOOP, E_BAD_STATE, E_LOCKED (from updateState).
  */
 export function writeLoopReport(
   workTree: string,

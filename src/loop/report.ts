@@ -327,6 +327,8 @@ export function buildAnalytics(state: LoopState, hooks: HookLogSummary, options:
   const diminishing = options.diminishingReturns ?? DEFAULT_DIMINISHING_RETURNS;
   const records = orderedIterations(state);
   const scores = records.map((r) => r.quality_score);
+  // An iteration had a regression when its stop found one or a hook recorded one during it (the regressions table lists both).
+  const eventIterations = new Set(state.regression_events.map((e) => e.iteration));
   const iterations: IterationAnalytics[] = records.map((r, i) => ({
     iteration: r.iteration,
     quality_score: r.quality_score,
@@ -335,7 +337,7 @@ export function buildAnalytics(state: LoopState, hooks: HookLogSummary, options:
     tokens: r.tokens,
     cost_usd: r.cost_usd,
     verification_status: r.verification_status,
-    regression_detected: r.regression_detected,
+    regression_detected: r.regression_detected || eventIterations.has(r.iteration),
     findings: { block: r.findings.block, warn: r.findings.warn, types: [...r.findings.types] },
   }));
   const optimal = findOptimalIteration(records);
@@ -528,10 +530,13 @@ export function summarize(a: LoopAnalytics): string {
   if (r.total === 0) parts.push("No regression was detected.");
   else parts.push(`${plural(r.total, "regression")} detected (${listCounts(r.by_type)}); outcomes: ${listCounts(r.by_outcome)}.`);
   const cost: string[] = [];
-  if (a.totals.tokens !== null) cost.push(`${a.totals.tokens.toLocaleString("en-US")} tokens`);
+  // No agent turn emits 0 output tokens: a total of 0 (or none) means the transcripts gave no usage, not a free loop.
+  const measuredTokens = a.iterations.filter((it) => it.tokens !== null && it.tokens > 0).length;
+  if (a.totals.tokens !== null && a.totals.tokens > 0) cost.push(`${a.totals.tokens.toLocaleString("en-US")} output tokens${measuredTokens < a.iterations.length ? ` (measured in ${measuredTokens} of ${a.iterations.length} iterations)` : ""}`);
   if (a.totals.cost_usd !== null) cost.push(usd(a.totals.cost_usd));
   if (a.totals.duration_ms !== null) cost.push(`${formatDuration(a.totals.duration_ms)} of iteration time`);
   if (cost.length > 0) parts.push(`It used ${cost.join(", ")}.`);
+  if (a.iterations.length > 0 && measuredTokens === 0) parts.push("Tokens were not measured (no transcript usage reached the Stop hook).");
   return parts.join(" ");
 }
 

@@ -15,7 +15,7 @@
  * made under a lock file per loop (`state.lock`, src/store/lock.ts); before
  * each write the previous valid content is kept as `state.json.bak`. A
  * state file that is not valid JSON or fails the schema is reported with its
- * path (E_CORRUPT) and left untouched.
+ * path (E_BAD_STATE, a user-fixable error: exit 2) and left untouched.
  */
 import { randomBytes } from "node:crypto";
 import { closeSync, copyFileSync, fsyncSync, linkSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, unlinkSync, writeSync } from "node:fs";
@@ -24,6 +24,7 @@ import * as z from "zod/mini";
 import { isErrno, RalphError } from "../errors.js";
 import { withLock } from "../store/lock.js";
 import { isLoopId, parseLoopId, type LoopId } from "../store/loop-id.js";
+import { activeCopyPath, keepCopy, ralphDirOfWorkTree, stateCopyPath } from "./guard-copy.js";
 import { REINFORCEMENT_LEVELS } from "./reinforcement.js";
 
 /** The state format this version writes. */
@@ -502,10 +503,13 @@ function fsyncFolder(dir: string): void {
   }
 }
 
-/** Parses state text. @throws RalphError E_CORRUPT naming `path` and the backup. */
+/**
+ * Parses state text.
+ * @throws RalphError E_BAD_STATE (exit 2: the user restores the backup) naming `path` and the backup.
+ */
 export function parseStateText(text: string, path: string): LoopState {
   const fail = (why: string): never => {
-    throw new RalphError("E_CORRUPT", `loop state ${path} is corrupt (${why}); the last good copy is ${path}.bak: restore it or remove the folder`, {
+    throw new RalphError("E_BAD_STATE", `loop state ${path} is corrupt (${why}); the last good copy is ${path}.bak: restore it or remove the folder`, {
       data: { path, backup: `${path}.bak` },
     });
   };
@@ -525,7 +529,7 @@ export function parseStateText(text: string, path: string): LoopState {
 
 /**
  * Reads a loop's state; null when the loop has no state file.
- * @throws RalphError E_CORRUPT for a file that is not valid state.
+ * @throws RalphError E_BAD_STATE for a file that is not valid state.
  */
 export function readState(workTree: string, loop: LoopId): LoopState | null {
   const path = stateFilePath(workTree, loop);
@@ -570,7 +574,15 @@ export function writeState(workTree: string, state: LoopState, hasValidPrevious 
       copyFileSync(path, `${path}.bak`); // a filesystem without hard links
     }
   }
-  writeFileAtomic(path, serializeState(state));
+  const text = serializeState(state);
+  writeFileAtomic(path, text);
+  keepGuardCopy(workTree, (ralphDir) => stateCopyPath(ralphDir, parseLoopId(state.loop_id)), text);
+}
+
+/** Keeps ralph's copy of a state file or the active mark under the git dir (src/loop/guard-copy.ts); nothing outside a repository. */
+function keepGuardCopy(workTree: string, pathIn: (ralphDir: string) => string, content: string): void {
+  const ralphDir = ralphDirOfWorkTree(workTree);
+  if (ralphDir) keepCopy(pathIn(ralphDir), content, (path, text) => writeFileAtomic(path, text, { durable: false }));
 }
 
 /** Options of {@link updateState} and {@link createState}. */
@@ -583,7 +595,7 @@ export interface StateLockOptions {
  * Read-modify-write of a loop's state under its lock: `fn` receives the
  * current state (a copy it may mutate) and returns a result; the state is
  * written when `fn` returns without throwing and `changed` is not false.
- * @throws RalphError E_UNKNOWN_LOOP when the loop has no state; E_CORRUPT; E_LOCKED; whatever `fn` throws.
+ * @throws RalphError E_UNKNOWN_LOOP when the loop has no state; E_BAD_STATE; E_LOCKED; whatever `fn` throws.
  */
 export function updateState<T>(
   workTree: string,
@@ -670,6 +682,7 @@ export function readActiveLoop(workTree: string): LoopId | null {
 export function setActiveLoop(workTree: string, loop: LoopId): void {
   ensureStateRoot(workTree);
   writeFileAtomic(statePaths(workTree).active, `${loop}\n`);
+  keepGuardCopy(workTree, activeCopyPath, `${loop}\n`);
 }
 
 /** Removes the active mark when it names `loop` (another loop's mark is left alone). */
@@ -681,6 +694,7 @@ export function clearActiveLoop(workTree: string, loop: LoopId): void {
   } catch (error) {
     if (!isErrno(error, "ENOENT")) throw error;
   }
+  keepGuardCopy(workTree, activeCopyPath, "");
 }
 
 /** Ids of every loop with a state folder, unsorted; folders that are not loop ids are skipped. */

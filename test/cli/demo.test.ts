@@ -103,3 +103,24 @@ describe("ralph demo", () => {
     expect(result.ok).toBe(true);
   });
 });
+
+describe("the demo's text tells the truth (issue 10)", () => {
+  it.each([
+    ["the quick brown fox jumps", 12, "the quick…"],
+    ["short", 12, "short"],
+    ["averyveryverylongwordwithoutspaces", 10, "averyvery…"],
+    ["exactly ten", 11, "exactly ten"],
+  ])("clipLine(%j, %d) is %j: cut at a word boundary", async (line, width, clipped) => {
+    const { clipLine } = await import("../../src/cli/commands/demo.js");
+    expect(clipLine(line, width)).toBe(clipped);
+    expect(clipLine(line, width).length).toBeLessThanOrEqual(width);
+  });
+
+  it("prints no '1 paths' and explains a missed integration overhead (the scripted session has no agent thinking time)", () => {
+    const run = runRalph(makeRepo({ "README.md": "anywhere\n" }), ["demo"], { timeoutMs: 60_000 });
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stdout).not.toMatch(/\b1 paths\b/);
+    if (/integration overhead \d+(\.\d+)?% MISSED/.test(run.stdout)) expect(run.stdout).toContain("a session with little agent time between calls");
+  });
+});
+

@@ -4,7 +4,7 @@
  * harmless ones that merely look alike).
  */
 import { describe, expect, it } from "vitest";
-import { classifyBash, type BashRiskKind } from "../../src/hooks/bash-risk.js";
+import { classifyBash, type BashContext, type BashRiskKind } from "../../src/hooks/bash-risk.js";
 
 const risky: [command: string, kinds: BashRiskKind[]][] = [
   ["rm -rf build", ["recursive_delete"]],
@@ -74,6 +74,34 @@ const risky: [command: string, kinds: BashRiskKind[]][] = [
   ["rm -rf .aiwg/ralph", ["recursive_delete", "ralph_state_write"]],
   ["sed -i 's/max_retries: 3/max_retries: 10/' aiwg.yml", ["ralph_state_write"]],
   ["printf 'agent_persistence:\\n  enabled: false\\n' >> aiwg.yml", ["ralph_state_write"]],
+  // Switching ralph's guard off: its agent settings, the git hook that runs it, git's hooksPath, its store and refs (issue 10).
+  ["rm .claude/settings.json", ["guard_tamper"]],
+  ["echo {} > .claude/settings.json", ["guard_tamper"]],
+  ["printf '{\"disableAllHooks\": true}' > .claude/settings.local.json", ["guard_tamper"]],
+  ["cat > .claude/settings.json <<'EOF'\n{}\nEOF", ["guard_tamper"]],
+  ["jq 'del(.hooks)' .claude/settings.json | tee .claude/settings.json", ["guard_tamper"]],
+  ["jq 'del(.hooks)' .claude/settings.json > /tmp/s && mv /tmp/s .claude/settings.json", ["guard_tamper"]],
+  ["cp /tmp/empty.json .claude/settings.local.json", ["guard_tamper"]],
+  ["sed -i '/ralph-managed/d' .claude/settings.json", ["guard_tamper"]],
+  ["truncate -s 0 .claude/settings.json", ["guard_tamper"]],
+  ["mv .claude/settings.json .claude/settings.json.off", ["guard_tamper"]],
+  ["rm -rf .claude", ["recursive_delete", "guard_tamper"]],
+  ["rm .git/hooks/pre-push", ["guard_tamper"]],
+  ["chmod -x .git/hooks/pre-push", ["guard_tamper"]],
+  ["chmod 644 .git/hooks/pre-push", ["guard_tamper"]],
+  ["ln -sf /bin/true .git/hooks/pre-push", ["guard_tamper"]],
+  ["echo 'exit 0' > .git/hooks/pre-push", ["guard_tamper"]],
+  ["git config --unset core.hooksPath", ["guard_tamper"]],
+  ["git config core.hooksPath /dev/null", ["hook_bypass"]],
+  ["rm -rf .aiwg", ["recursive_delete", "guard_tamper"]],
+  ["rm -rf .git/ralph", ["recursive_delete", "guard_tamper"]],
+  ["rm -rf .git/refs/ralph", ["recursive_delete", "guard_tamper"]],
+  ["node -e \"require('fs').writeFileSync('.claude/settings.json', '{}')\"", ["guard_tamper"]],
+  ["python3 -c \"import os; os.remove('.git/hooks/pre-push')\"", ["guard_tamper"]],
+  ["python3 - <<'EOF'\nimport shutil\nshutil.rmtree('.aiwg')\nEOF", ["guard_tamper"]],
+  ["bash -c 'rm .claude/settings.local.json'", ["guard_tamper"]],
+  ["npx ralph uninstall", ["self_approval"]],
+  ["ralph confirm --restore", ["self_approval"]],
 ];
 
 const harmless: string[] = [
@@ -106,6 +134,14 @@ const harmless: string[] = [
   "git commit -m 'mention the Ralph-Allow trailer in docs only'",
   "cat aiwg.yml",
   "git log refs/ralph/l/head",
+  "cat .claude/settings.json",
+  "jq . .claude/settings.json > /tmp/settings.json",
+  "cp .claude/settings.json /tmp/backup.json",
+  "ls -la .git/hooks",
+  "cat .git/hooks/pre-push",
+  "rm -f .claude-notes.md",
+  "node -e \"console.log(require('fs').readFileSync('.claude/settings.json', 'utf8'))\"",
+  "echo hi > claude-settings.json",
   "",
 ];
 
@@ -117,5 +153,17 @@ describe("classifyBash", () => {
 
   it.each(harmless.map((command) => [command]))("%j -> harmless", async (command) => {
     expect(await classifyBash(command)).toEqual([]);
+  });
+
+  it("reads a command's paths from where it runs: absolute, cwd-relative, a linked worktree's git dir, core.hooksPath inside the tree", async () => {
+    const context: BashContext = { workTree: "/repo", cwd: "/repo/pkg", gitDirs: ["/main/.git/worktrees/wt", "/main/.git"], hooksDir: ".husky" };
+    const kinds = async (command: string): Promise<BashRiskKind[]> => (await classifyBash(command, 0, context)).map((r) => r.kind);
+    expect(await kinds("rm /repo/.claude/settings.json")).toEqual(["guard_tamper"]);
+    expect(await kinds("rm ../.claude/settings.json")).toEqual(["guard_tamper"]);
+    expect(await kinds("rm /main/.git/hooks/pre-push")).toEqual(["guard_tamper"]);
+    expect(await kinds("rm /repo/.husky/pre-push")).toEqual(["guard_tamper"]);
+    expect(await kinds("rm .claude/settings.json")).toEqual([]); // pkg/.claude is not the project's
+    const found = await classifyBash("echo {} > /repo/.claude/settings.local.json", 0, context);
+    expect(found[0]).toMatchObject({ kind: "guard_tamper", path: ".claude/settings.local.json" });
   });
 });

@@ -4,14 +4,14 @@
  * to a bare repository where git itself runs the hook that
  * `ralph install --git-hooks` wrote.
  */
-import { spawnSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import { chmodSync, existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { chooseBase, parsePushLines, type PushGit, type PushUpdate } from "../../src/hooks/git-pre-push.js";
 import { gitHookScript, hookCommandPaths, hooksDirOf, isRalphGitHook } from "../../src/hooks/git-hook-install.js";
 import { parseJsonOutput, ralphEnv, runRalph } from "../helpers/cli.js";
-import { commitAll, git, makeRepo, makeTempDir, writeFiles } from "../helpers/git.js";
+import { commitAll, git, gitEnv, makeRepo, makeTempDir, writeFiles } from "../helpers/git.js";
 
 const Z = "0".repeat(40);
 const A = "a".repeat(40);
@@ -160,6 +160,22 @@ function remoteRef(remote: string, ref: string): string | null {
 }
 
 describe("git push through the installed hook (real git)", () => {
+  it("the refusal's trailer hint runs as printed without opening an editor (--no-edit), and the amended push goes through", () => {
+    const { root, remote } = makePushSetup();
+    writeFiles(root, { "test/math.test.ts": TESTS_AFTER });
+    commitAll(root, "simplify the tests");
+    const refused = push(root, ["origin", "main"]);
+    expect(refused.status).not.toBe(0);
+    const hint = /push again: (git commit --amend .*)$/m.exec(refused.stderr)?.[1];
+    expect(hint).toContain("--no-edit");
+    // An editor that fails: the hint must not need one.
+    execFileSync("sh", ["-c", (hint as string).replaceAll("<why>", "the sign case moved")], { cwd: root, env: { ...gitEnv, GIT_EDITOR: "false", EDITOR: "false" }, stdio: "pipe" });
+    expect(git(root, ["log", "-1", "--format=%B"])).toContain("Ralph-Allow: test_deletion the sign case moved");
+    const allowed = push(root, ["origin", "main"]);
+    expect(allowed.status, allowed.stderr).toBe(0);
+    expect(remoteRef(remote, "refs/heads/main")).toBe(git(root, ["rev-parse", "HEAD"]).trim());
+  });
+
   it("refuses a push that deletes a test; the same change with a Ralph-Allow trailer goes through", () => {
     const { root, remote } = makePushSetup();
     const before = remoteRef(remote, "refs/heads/main");

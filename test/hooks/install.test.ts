@@ -4,7 +4,7 @@
  * other hooks, installing twice changes nothing, uninstall removes exactly
  * ralph's entries, and doctor runs each installed command.
  */
-import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { CLAUDE_EVENTS } from "../../src/hooks/claude-payload.js";
@@ -111,5 +111,40 @@ describe("ralph install / uninstall / doctor (built CLI)", () => {
     const result = runRalph(root, ["install", "--claude"]);
     expect(result.status).toBe(2);
     expect(readFileSync(join(root, ".claude/settings.json"), "utf8")).toBe("{ broken");
+  });
+
+  it("doctor reports what is installed and what is not as information: only git hooks -> one Claude line, no 'absent' per event, exit 0; only Claude hooks -> the missing git hook is named", () => {
+    const gitOnly = makeRepo({ "README.md": "# x\n" });
+    expect(runRalph(gitOnly, ["install", "--git-hooks"]).status).toBe(0);
+    const doctor = runRalph(gitOnly, ["doctor"]);
+    expect(doctor.status).toBe(0);
+    expect(doctor.stdout).not.toMatch(/absent/);
+    expect(doctor.stdout.split("\n").filter((l) => /Claude Code/.test(l))).toEqual([expect.stringMatching(/not installed \(information\).*ralph install --claude/)]);
+    expect(doctor.stdout).toMatch(/ok\s+git pre-push/);
+    expect(doctor.stdout).toContain("every installed hook answered (1)");
+    expect(parseJsonOutput<{ ok: boolean; problems: number }>(runRalph(gitOnly, ["doctor", "--json"]))).toMatchObject({ ok: true, problems: 0 });
+    const claudeOnly = makeRepo({ "README.md": "# x\n" });
+    expect(runRalph(claudeOnly, ["install", "--claude"]).status).toBe(0);
+    const second = runRalph(claudeOnly, ["doctor"]);
+    expect(second.status).toBe(0);
+    expect(second.stdout).toMatch(/git pre-push\s+not installed \(information\).*ralph install --git-hooks/);
+    expect(second.stdout).toContain(`every installed hook answered (${CLAUDE_EVENTS.length})`);
+  });
+
+  it("uninstall removes a .claude/settings.json (and .claude folder) that install created once nothing else is in it; a file the user had, or added to, stays", () => {
+    const fresh = makeRepo({ "README.md": "# x\n" });
+    expect(runRalph(fresh, ["install", "--claude"]).status).toBe(0);
+    expect(runRalph(fresh, ["uninstall"]).status).toBe(0);
+    expect(existsSync(join(fresh, ".claude"))).toBe(false);
+    const added = makeRepo({ "README.md": "# x\n" });
+    expect(runRalph(added, ["install", "--claude"]).status).toBe(0);
+    const path = join(added, ".claude", "settings.json");
+    writeFileSync(path, JSON.stringify({ ...JSON.parse(readFileSync(path, "utf8")), permissions: { allow: ["Read"] } }));
+    expect(runRalph(added, ["uninstall"]).status).toBe(0);
+    expect(JSON.parse(readFileSync(path, "utf8"))).toEqual({ permissions: { allow: ["Read"] } });
+    const own = makeRepo({ ".claude/settings.json": "{}\n" });
+    expect(runRalph(own, ["install", "--claude"]).status).toBe(0);
+    expect(runRalph(own, ["uninstall"]).status).toBe(0);
+    expect(readFileSync(join(own, ".claude", "settings.json"), "utf8")).toBe("{}\n");
   });
 });

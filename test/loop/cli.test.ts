@@ -104,12 +104,28 @@ describe("ralph start / iterate / status / cancel", () => {
     expect(parseJsonOutput<{ error: { code: string } }>(run).error.code).toBe(code);
   });
 
-  it("reports a corrupt state with its path", () => {
+  it("start on an active loop warns that its own --completion and --max-iterations were kept, and says how to change them", () => {
+    const repo = makeRepo();
+    expect(runRalph(repo, ["start", "Same task", "--completion", "false", "--max-iterations", "5"]).status).toBe(0);
+    const again = runRalph(repo, ["start", "Same task", "--completion", "true", "--max-iterations", "9", "--json"]);
+    expect(again.status).toBe(0);
+    const json = parseJsonOutput<{ resumed: boolean; completion: string; max_iterations: number; warnings: string[] }>(again);
+    expect(json).toMatchObject({ resumed: true, completion: "false", max_iterations: 5 });
+    expect(json.warnings).toHaveLength(1);
+    expect(again.stderr).toMatch(/warning: .*--completion "false" \(not "true"\).*--max-iterations 5 \(not 9\).*ralph cancel/);
+    const same = runRalph(repo, ["start", "Same task", "--completion", "false", "--json"]);
+    expect(parseJsonOutput<{ warnings: string[] }>(same).warnings).toEqual([]);
+  });
+
+  it("reports a corrupt state with its path, as a user-fixable error (exit 2, E_BAD_STATE: the README promises 2 for an unreadable file)", () => {
     const repo = makeRepo();
     runRalph(repo, ["start", "Corrupt", "--completion", "false", "--id", "corrupt"]);
     writeFiles(repo, { ".aiwg/ralph/loops/corrupt/state.json": "{ nope" });
+    const json = runRalph(repo, ["status", "--json"]);
+    expect(json.status).toBe(2);
+    expect(parseJsonOutput<{ error: { code: string } }>(json).error.code).toBe("E_BAD_STATE");
     const run = runRalph(repo, ["status"]);
-    expect(run.status).not.toBe(0);
+    expect(run.status).toBe(2);
     expect(run.stderr.trim().split("\n")).toHaveLength(1);
     expect(run.stderr).toContain(join(".aiwg", "ralph", "loops", "corrupt", "state.json"));
   });

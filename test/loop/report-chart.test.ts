@@ -147,3 +147,14 @@ describe("xTicks", () => {
     expect(xTicks(min, max)).toEqual(expected);
   });
 });
+
+describe("the legend explains only what is drawn (issue 10)", () => {
+  it("no regression marker in the legend when no point is a regression; present when one is", () => {
+    const base = { loopId: "l", task: "t", bestIteration: 2, finalIteration: 2 };
+    const clean = renderQualityChart({ ...base, points: [{ iteration: 1, quality: 40, regression: false }, { iteration: 2, quality: 60, regression: false }] });
+    expect(clean).not.toContain(">regression<");
+    const withRegression = renderQualityChart({ ...base, points: [{ iteration: 1, quality: 40, regression: true }, { iteration: 2, quality: 60, regression: false }] });
+    expect(withRegression).toContain(">regression<");
+    expect(renderQualityChart({ ...base, bestIteration: null, finalIteration: null, points: [] })).not.toMatch(/>(best|final)</);
+  });
+});

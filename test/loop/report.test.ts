@@ -310,3 +310,33 @@ describe("report.md", () => {
     expect(formatDuration(ms)).toBe(expected);
   });
 });
+
+describe("report.md and the chart tell the truth (issue 10)", () => {
+  it("says tokens were not measured instead of 'It used 0 tokens'", () => {
+    const zero = stateWith([50, 60], (s) => {
+      for (const r of s.iteration_history) r.tokens = 0;
+    });
+    const md = renderReportMarkdown(buildAnalytics(zero, EMPTY_HOOK_LOG, { nowIso: NOW }), zero);
+    expect(md).not.toMatch(/\b0 (output )?tokens/);
+    expect(md).toContain("Tokens were not measured");
+    const none = stateWith([50, 60], (s) => {
+      for (const r of s.iteration_history) r.tokens = null;
+    });
+    expect(renderReportMarkdown(buildAnalytics(none, EMPTY_HOOK_LOG, { nowIso: NOW }), none)).toContain("Tokens were not measured");
+    const some = stateWith([50, 60], (s) => {
+      (s.iteration_history[1] as IterationRecord).tokens = null;
+    });
+    expect(renderReportMarkdown(buildAnalytics(some, EMPTY_HOOK_LOG, { nowIso: NOW }), some)).toContain("100 output tokens (measured in 1 of 2 iterations)");
+  });
+
+  it("an iteration the regressions table lists (a hook recorded it) is a regression in the iterations table and on the chart", () => {
+    const state = stateWith([50, 60, 55], (s) => {
+      s.regression_events = [RegressionEventSchema.parse({ event_id: "reg-001", iteration: 2, regression_type: "test_deletion", severity: "critical", recovery_outcome: "recovered" })];
+    });
+    const analytics = buildAnalytics(state, EMPTY_HOOK_LOG, { nowIso: NOW });
+    expect(analytics.iterations.map((it) => it.regression_detected)).toEqual([false, true, false]);
+    const md = renderReportMarkdown(analytics, state);
+    const row = md.split("\n").find((line) => /^\| 2 \|/.test(line));
+    expect(row).toContain("**yes**");
+  });
+});

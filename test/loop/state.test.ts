@@ -81,12 +81,13 @@ describe("LoopStateSchema", () => {
     ["a bad loop id", JSON.stringify({ loop_id: "../etc" })],
     ["a negative iteration", JSON.stringify({ loop_id: "a", iteration: -1 })],
     ["max_iterations over the hard cap", JSON.stringify({ loop_id: "a", configuration: { max_iterations: 201 } })],
-  ])("reports %s as E_CORRUPT naming the file", (_name, text) => {
+  ])("reports %s as E_BAD_STATE (exit 2) naming the file", (_name, text) => {
     try {
       parseStateText(text, "/repo/.aiwg/ralph/loops/a/state.json");
       expect.unreachable();
     } catch (error) {
-      expect(isRalphError(error, "E_CORRUPT")).toBe(true);
+      expect(isRalphError(error, "E_BAD_STATE")).toBe(true);
+      expect((error as { exitCode?: number }).exitCode).toBe(2);
       expect((error as Error).message).toContain("/repo/.aiwg/ralph/loops/a/state.json");
       expect((error as Error).message).not.toContain("\n");
     }
@@ -135,8 +136,8 @@ describe("state files", () => {
     expect(JSON.parse(readFileSync(`${path}.bak`, "utf8")).iteration).toBe(0);
     expect(JSON.parse(readFileSync(path, "utf8")).iteration).toBe(1);
     writeFileSync(path, "{ torn");
-    expect(() => readState(repo, LOOP)).toThrow(expect.objectContaining({ code: "E_CORRUPT", data: expect.objectContaining({ path, backup: `${path}.bak` }) }));
-    expect(() => updateState(repo, LOOP, () => ({ result: null }))).toThrow(expect.objectContaining({ code: "E_CORRUPT" }));
+    expect(() => readState(repo, LOOP)).toThrow(expect.objectContaining({ code: "E_BAD_STATE", exitCode: 2, data: expect.objectContaining({ path, backup: `${path}.bak` }) }));
+    expect(() => updateState(repo, LOOP, () => ({ result: null }))).toThrow(expect.objectContaining({ code: "E_BAD_STATE" }));
     expect(readFileSync(path, "utf8")).toBe("{ torn");
     expect(JSON.parse(readFileSync(`${path}.bak`, "utf8")).iteration).toBe(0);
   });

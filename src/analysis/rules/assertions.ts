@@ -12,6 +12,7 @@
  * positionally between those anchors.
  */
 
+import { displayCode } from "../display.js";
 import type { AssertionFact, TestCase } from "../facts.js";
 import type { Finding } from "../types.js";
 import { hasCodeUnderTestChanged, multisetMinus, resolveImport, type MatchedTest, type RuleInput } from "./context.js";
@@ -119,10 +120,10 @@ export function pairAssertions(before: readonly AssertionFact[], after: readonly
 /** An assertion as a person would write it: `expect(x).toBe(1)` for expect-style matchers, else `assert.equal(x, 1)`. */
 function describe(fact: AssertionFact): string {
   if (/^((not|resolves|rejects)\.)*to[A-Z]/.test(fact.matcher)) {
-    const actual = fact.actual === undefined ? "" : `expect(${fact.actual}).`;
-    return `${actual}${fact.matcher}(${fact.expected ?? ""})`.slice(0, 160);
+    const actual = fact.actual === undefined ? "" : `expect(${displayCode(fact.actual)}).`;
+    return `${actual}${fact.matcher}(${displayCode(fact.expected ?? "")})`.slice(0, 160);
   }
-  const args = [fact.actual, fact.expected].filter((arg): arg is string => arg !== undefined);
+  const args = [fact.actual, fact.expected].filter((arg): arg is string => arg !== undefined).map(displayCode);
   return `${fact.matcher}(${args.join(", ")})`.slice(0, 160);
 }
 
@@ -250,7 +251,7 @@ function compareDetails(test: MatchedTest, before: AssertionFact[], after: Asser
   const inputsGone = multisetMinus(test.before.inputLiterals ?? [], test.after.inputLiterals ?? []);
   const hasInputChange = inputsGone.length > 0 && test.before.inputLiterals !== undefined && test.after.inputLiterals !== undefined;
   if ((changedExpectations.length > 0 || hasInputChange) && !isCodeChanged()) {
-    const parts = changedExpectations.map(([was, now]) => `${now.matcher}(${was.expected}) -> ${now.matcher}(${now.expected})`);
+    const parts = changedExpectations.map(([was, now]) => `${now.matcher}(${displayCode(was.expected ?? "")}) -> ${now.matcher}(${displayCode(now.expected ?? "")})`);
     if (hasInputChange) parts.push(`inputs changed (${inputsGone.slice(0, 5).join(", ")} no longer used)`);
     findings.push({
       type: "expectation_changed",

@@ -21,6 +21,7 @@
  * into a helper, inverted or reworded does not fire.
  */
 
+import { displayCode } from "../display.js";
 import { CAST_KINDS, type CatchFact, type CodeFacts, type FunctionFact, type GuardFact, type SchemaFact, type SuppressionFact } from "../facts.js";
 import type { FileChange, Finding } from "../types.js";
 import { isInlineTestedProductCode, isProductCode, multisetMinus, usable, type RuleInput, type RulePair } from "./context.js";
@@ -182,6 +183,22 @@ function isKeptBy(was: GuardFact, now: ReachedGuard): boolean {
 }
 
 /** Key of a guard for multiset comparisons across sides: the same check in the same function. */
+/**
+ * A guard as its source reads: a call that checks its argument
+ * (`assert(x)`, `invariant(x)`, `ArgumentNullException.ThrowIfNull(x)`,
+ * `assert!(x)`) as that call; a thrown or returned error with its
+ * language's keyword (`throw` in JS/TS, Java, C#, PHP; `raise` in Python and
+ * Ruby; `return` in Go and Rust), which the fact leaves out.
+ */
+export function guardSource(path: string, guard: Pick<GuardFact, "condition" | "action">): string {
+  const condition = displayCode(guard.condition);
+  const action = displayCode(guard.action);
+  if (/^[\w$.:]+!?$/.test(action) && !/^[A-Z]\w*(Error|Exception)$/.test(action)) return `${action}(${condition})`;
+  if (/^(throw|raise|return|panic)\b/.test(action)) return `if (${condition}) ${action}`;
+  const keyword = /\.(py|pyi|rb)$/.test(path) ? "raise" : /\.(go|rs)$/.test(path) ? "return" : "throw";
+  return `if (${condition}) ${keyword} ${action}`;
+}
+
 const guardKey = (guard: GuardFact): string => `${guard.function}\u0000${guard.condition}\u0000${guard.action}`;
 
 /**
@@ -314,7 +331,7 @@ function guardFindings(path: string, before: CodeFacts, after: CodeFacts, allAft
         line: null,
         before_file: path,
         before_line: guard.line,
-        message: `the guard \`if (${guard.condition}) ${guard.action}\` in ${fn === "" ? "module code" : `${fn}()`} of ${path} was removed, and nothing it calls checks it any more`,
+        message: `the guard \`${guardSource(path, guard)}\` in ${fn === "" ? "module code" : `${fn}()`} of ${path} was removed, and nothing it calls checks it any more`,
         evidence: { rule: "guard_removed", function: fn, condition: guard.condition, action: guard.action },
         allowed: false,
       });

@@ -35,7 +35,15 @@ export async function run(ctx: CommandContext, _args: string[], raw: Record<stri
       tree: result.treeOid,
       ref: `refs/ralph/${result.loop}/head`,
       skipped: result.skipped,
-      stats: { ...result.stats, durationMs: Math.round(result.stats.durationMs * 10) / 10 },
+      // snake_case; the camelCase keys are kept one release (README: JSON keys are snake_case).
+      stats: {
+        files_statted: result.stats.filesStatted,
+        files_hashed: result.stats.filesHashed,
+        dirs_read: result.stats.dirsRead,
+        duration_ms: Math.round(result.stats.durationMs * 10) / 10,
+        ...result.stats,
+        durationMs: Math.round(result.stats.durationMs * 10) / 10,
+      },
     },
     text: result.changed ? result.oid : "unchanged",
   };

@@ -110,13 +110,24 @@ function childEnv(): NodeJS.ProcessEnv {
   return env;
 }
 
-/** The first `n` non-empty lines of a text, each cut to `width` characters. */
+/**
+ * A line cut to at most `width` characters at a word boundary, with `…`
+ * where it was cut (a word longer than the line is cut inside it).
+ */
+export function clipLine(line: string, width: number): string {
+  if (line.length <= width) return line;
+  const room = line.slice(0, width - 1);
+  const space = room.search(/\s+\S*$/);
+  return `${(space > width / 2 ? room.slice(0, space) : room).trimEnd()}…`;
+}
+
+/** The first `n` non-empty lines of a text, each cut to `width` characters at a word boundary. */
 function firstLines(text: string, n: number, width = 150): string[] {
   return text
     .split("\n")
     .filter((l) => l.trim() !== "")
     .slice(0, n)
-    .map((l) => (l.length > width ? `${l.slice(0, width - 1)}…` : l));
+    .map((l) => clipLine(l, width));
 }
 
 /** A shell word, quoted when it needs it. */

@@ -20,7 +20,19 @@ export async function run(ctx: CommandContext, args: string[], raw: Record<strin
   if (from.kind !== "commit") throw new RalphError("E_USAGE", "FROM cannot be WORKTREE");
   const to = resolveRev(store, args[1] ?? "WORKTREE", loop, true);
   const j = await judgeChange(store, from, to, await judgeOptionsFor(store.repo.workTree, loop));
-  const files = j.changes.map((c) => ({ path: c.path, status: c.status, oldMode: c.oldMode, newMode: c.newMode, oldOid: c.oldOid, newOid: c.newOid }));
+  // snake_case; the camelCase keys are kept one release (README: JSON keys are snake_case).
+  const files = j.changes.map((c) => ({
+    path: c.path,
+    status: c.status,
+    old_mode: c.oldMode,
+    new_mode: c.newMode,
+    old_oid: c.oldOid,
+    new_oid: c.newOid,
+    oldMode: c.oldMode,
+    newMode: c.newMode,
+    oldOid: c.oldOid,
+    newOid: c.newOid,
+  }));
   const lines = files.map((f) => `${f.status}  ${f.path}${f.status === "T" ? `  (${f.oldMode} -> ${f.newMode})` : ""}`);
   if (files.length === 0) lines.push("no changes");
   lines.push("", renderJudgementText(j, from.label, to.label));

@@ -16,6 +16,11 @@
  * not installed, fails. Only a ralph hook that does not answer counts as a
  * problem. JSON: `git_hooks` ({@link GitHookCheck}).
  *
+ * Hooks that are not installed are one line of information each (Claude
+ * Code, git), never a problem: `problems` counts installed hooks that do
+ * not answer. Changes to ralph's guard made outside ralph
+ * (src/hooks/guard-record.ts) are reported too (JSON `guard_changes`).
+ *
  * Exit 0, or 2 when an installed hook does not answer (run the install again).
  */
 import { spawnSync } from "node:child_process";
@@ -119,17 +124,32 @@ export async function run(ctx: CommandContext, _args: string[], raw: Record<stri
     }
     checks.push({ event, status: ok ? "ok" : "failed", settings: entry.settings, command: entry.command, exit_code: result.status, duration_ms: durationMs, detail });
   }
-  const problems = checks.filter((c) => c.status !== "ok").length;
   const gitHook = await checkGitHook(repo);
+  const failedClaude = checks.filter((c) => c.status === "failed");
+  const installedClaude = checks.filter((c) => c.status !== "not-installed");
+  const missingClaude = checks.filter((c) => c.status === "not-installed");
+  const line = (label: string, name: string, durationMs: number | null, detail: string): string => `${label}  ${name.padEnd(16)} ${durationMs !== null ? `${durationMs} ms  ` : ""}${detail}`;
+  const text: string[] = [];
+  // What is installed is checked line by line; what is not is one line of information, not a problem.
+  if (installedClaude.length === 0) text.push(line("--    ", "Claude Code", null, "not installed (information); to check this repository's agent sessions run: ralph install --claude"));
+  else {
+    for (const c of installedClaude) text.push(line(c.status === "ok" ? "ok    " : "FAILED", c.event, c.duration_ms, c.detail));
+    if (missingClaude.length > 0) text.push(line("--    ", "Claude Code", null, `no ralph hook for ${missingClaude.map((c) => c.event).join(", ")} (information); ralph install --claude installs every event`));
+  }
+  const gitName = `git pre-push${gitHook.manager === "none" ? "" : ` (${gitHook.manager})`}`;
+  if (gitHook.status === "not-installed") text.push(line("--    ", gitName, null, `not installed (information): ${gitHook.detail.replace(/^no pre-push hook; /, "")} (${gitHook.hook})`));
+  else text.push(line({ ok: "ok    ", failed: "FAILED", foreign: "other " }[gitHook.status], gitName, gitHook.duration_ms, `${gitHook.detail} (${gitHook.hook})`));
   const gitProblem = gitHook.status === "failed" ? 1 : 0;
-  const gitLabel = { ok: "ok    ", failed: "FAILED", "not-installed": "absent", foreign: "other " }[gitHook.status];
-  const text = [
-    ...checks.map((c) => `${c.status === "ok" ? "ok    " : c.status === "failed" ? "FAILED" : "absent"}  ${c.event.padEnd(16)} ${c.duration_ms !== null ? `${c.duration_ms} ms  ` : ""}${c.detail}`),
-    `${gitLabel}  ${`git pre-push${gitHook.manager === "none" ? "" : ` (${gitHook.manager})`}`.padEnd(16)} ${gitHook.duration_ms !== null ? `${gitHook.duration_ms} ms  ` : ""}${gitHook.detail} (${gitHook.hook})`,
-    problems === 0 ? "ralph: every hook answered" : `ralph: ${problems} of ${checks.length} hooks are missing or not answering; run: ralph install --claude`,
-    ...(gitProblem ? ["ralph: the git pre-push hook is not answering; run: ralph install --git-hooks"] : []),
-  ].join("\n");
+  const problems = failedClaude.length;
+  const answered = installedClaude.length - failedClaude.length + (gitHook.status === "ok" ? 1 : 0);
+  if (problems + gitProblem === 0) text.push(installedClaude.length === 0 && gitHook.status !== "ok" ? "ralph: no ralph hook is installed here, so none was run" : `ralph: every installed hook answered (${answered})`);
+  if (problems > 0) text.push(`ralph: ${problems} of ${installedClaude.length} installed Claude Code hooks are not answering; run: ralph install --claude`);
+  if (gitProblem) text.push("ralph: the git pre-push hook is not answering; run: ralph install --git-hooks");
+  const { checkGuard, describeGuardReport } = await import("../../hooks/guard-record.js");
+  const guard = checkGuard(repo);
+  const guardMessage = describeGuardReport(guard);
+  if (guardMessage) text.push(guardMessage);
   // Exit 2 when an installed hook does not answer (the user must reinstall); hooks merely absent are not failures.
-  const failed = checks.some((c) => c.status === "failed") || gitHook.status === "failed";
-  return { json: { ok: problems + gitProblem === 0, problems: problems + gitProblem, checks, git_hooks: gitHook }, text, exitCode: failed ? 2 : 0 };
+  const failed = problems > 0 || gitProblem > 0;
+  return { json: { ok: problems + gitProblem === 0, problems: problems + gitProblem, checks, git_hooks: gitHook, guard_changes: guard.changes }, text: text.join("\n"), exitCode: failed ? 2 : 0 };
 }

@@ -103,7 +103,7 @@ export async function uninstallGitHooks(repo: Repository): Promise<GitHooksRepor
   for (const path of managed.edited) lines.push(`ralph: removed ralph's entry from ${path} (edited since install, the rest kept)`);
   const removed = (git.removed ? 1 : 0) + managed.restored.length + managed.edited.length;
   if (managed.manager === "simple-git-hooks" && removed > 0) lines.push("ralph: note: run npx simple-git-hooks so .git/hooks/pre-push forgets ralph's lines");
-  return { json: { ...git, manager: managed.manager ?? "none", manager_files: { restored: managed.restored, edited: managed.edited }, removed_runner: managed.removedRunner }, lines, warnings: [], removed };
+  return { json: { ...git, kept_edited: git.keptEdited, manager: managed.manager ?? "none", manager_files: { restored: managed.restored, edited: managed.edited }, removed_runner: managed.removedRunner }, lines, warnings: [], removed };
 }
 
 /** The git pre-push part of `ralph doctor`. */

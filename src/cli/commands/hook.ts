@@ -224,7 +224,7 @@ export async function runGitPrePush(args: readonly string[], io: HookIo): Promis
       const trailers = types.map((t) => `--trailer 'Ralph-Allow: ${t} <why>'`).join(" ");
       lines.push(
         "ralph: push refused: a pushed change deletes, disables or weakens tests or bypasses validation.",
-        `ralph: if it is intended, say so in the pushed commit and push again: git commit --amend ${trailers}`,
+        `ralph: if it is intended, say so in the pushed commit and push again: git commit --amend --no-edit ${trailers}`,
       );
     }
     io.stderr(`${lines.join("\n")}\n`);

@@ -22,14 +22,16 @@
  * hook, changed, notes, …}` when --git-hooks is (`installed: "git-hooks"`
  * when alone; `chained` without a manager, `file` and `runner` with one).
  */
-import { realpathSync } from "node:fs";
+import { existsSync, realpathSync } from "node:fs";
+import { dirname, isAbsolute } from "node:path";
 import * as z from "zod/mini";
 import { RalphError } from "../../errors.js";
 import { addRalphHooks, HOOK_PLAN, MIN_STOP_TIMEOUT_SEC } from "../../hooks/claude-settings.js";
 import type { CommandContext, CommandOutput } from "../context.js";
 import { parseOptions, stringOption } from "../options.js";
 import { openStore } from "./shared.js";
-import { readSettingsFile, settingsPathFor, writeSettingsFile } from "../../hooks/settings-file.js";
+import { noteCreatedSettings, readSettingsFile, settingsPathFor, writeSettingsFile } from "../../hooks/settings-file.js";
+import type { Repository } from "../../store/repo.js";
 
 const Options = z.strictObject({
   claude: z.optional(z.boolean()),
@@ -58,7 +60,7 @@ export async function run(ctx: CommandContext, _args: string[], raw: Record<stri
   const json: Record<string, unknown> = {};
   const text: string[] = [];
   if (options.claude) {
-    const claude = installClaude(repo.workTree, options.local === true, cli, await stopTimeoutSecFor(repo.workTree));
+    const claude = installClaude(repo, options.local === true, cli, await stopTimeoutSecFor(repo.workTree));
     Object.assign(json, claude.json);
     text.push(claude.text);
   }
@@ -71,6 +73,9 @@ export async function run(ctx: CommandContext, _args: string[], raw: Record<stri
     if (git.warnings.length > 0) json.warnings = git.warnings;
     for (const warning of git.warnings) ctx.stderr(`ralph: warning: ${warning}\n`);
   }
+  // The user installed: what is there now is ralph's record to compare later hook calls against.
+  const { recordInstalledHooks } = await import("../../hooks/guard-record.js");
+  recordInstalledHooks(repo);
   text.push("Check with: ralph doctor");
   return { json, text: text.join("\n") };
 }
@@ -99,10 +104,12 @@ async function stopTimeoutSecFor(workTree: string): Promise<number> {
   return Math.max(MIN_STOP_TIMEOUT_SEC, Math.ceil(stopHookBudgetMs(config, completionMs, quality) / 1000));
 }
 
-function installClaude(workTree: string, local: boolean, cli: string, stopTimeoutSec: number): { json: Record<string, unknown>; text: string } {
-  const path = settingsPathFor(workTree, local);
+function installClaude(repo: Repository, local: boolean, cli: string, stopTimeoutSec: number): { json: Record<string, unknown>; text: string } {
+  const path = settingsPathFor(repo.workTree, local);
   const before = readSettingsFile(path);
   const after = addRalphHooks(before ?? {}, process.execPath, cli, { stopTimeoutSec });
+  // A file (and .claude folder) ralph creates is removed again by uninstall once nothing but ralph's entries was in it.
+  if (before === null) noteCreatedSettings(repo, path, !existsSync(dirname(path)));
   writeSettingsFile(path, after);
   const events = HOOK_PLAN.map((p) => p.event);
   return {

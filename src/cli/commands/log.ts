@@ -25,6 +25,9 @@ export interface LogEntry {
   subject: string;
   time: string;
   tool: string | null;
+  /** The user's HEAD when the checkpoint was written (`Ralph-Head`), or null. */
+  user_head: string | null;
+  /** @deprecated the same as `user_head`, kept one release (README: JSON keys are snake_case). */
   userHead: string | null;
   /** Loop refs pointing here: head, baseline, best, iterations/NNNN. */
   refs: string[];
@@ -46,6 +49,7 @@ function entriesOf(store: CheckpointStore, loop: LoopId, limit: number): LogEntr
       subject: c.subject,
       time: isoTime(c.timeSec),
       tool: trailerValue(c.trailers, "Ralph-Tool") ?? null,
+      user_head: head && head !== "none" ? head : null,
       userHead: head && head !== "none" ? head : null,
       refs: refsAt.get(c.oid) ?? [],
     };

@@ -48,6 +48,11 @@ function summaryLines(a: LoopAnalytics): string[] {
     .map((t) => `${t.metric.replace(/_ms$|_percentage$/, "").replace(/_/g, " ")} ${t.value === null ? "n/a" : `${t.value}${t.unit === "ms" ? " ms" : "%"} ${t.met ? "ok" : "MISSED"}`}`)
     .join("; ");
   lines.push(`targets: ${perf}`);
+  const overhead = a.performance.targets.find((t) => t.metric === "integration_overhead_percentage");
+  if (overhead && overhead.met === false && overhead.source === "hook-log") {
+    // The figure is the hooks' share of the hook log's span: with no agent thinking time between hook calls it is near 100%.
+    lines.push("  integration overhead: the hooks' share of the time between the first and last hook call; a session with little agent time between calls (a scripted one, like ralph demo's) makes it high without any hook being slow");
+  }
   if (a.totals.duration_ms !== null) lines.push(`iteration time ${formatDuration(a.totals.duration_ms)}`);
   return lines;
 }

@@ -1,4 +1,10 @@
-/** `ralph revert TARGET [--loop ID] [--dry-run] [--force] [--json]`: restore the work tree to a checkpoint. */
+/**
+ * `ralph revert TARGET [--loop ID] [--dry-run] [--force] [--json]`: restore
+ * the work tree to a checkpoint. The undo line (the pre-revert checkpoint)
+ * is printed only when the revert changed a file. JSON: `loop`, `target`,
+ * `pre_revert`, `restored`, `dry_run`, `written`, `removed`, `skipped`
+ * (`preRevert`/`dryRun` kept one release).
+ */
 import * as z from "zod/mini";
 import { RalphError } from "../../errors.js";
 import { resolveRev } from "../../store/rev.js";
@@ -29,14 +35,22 @@ export async function run(ctx: CommandContext, args: string[], raw: Record<strin
   for (const p of result.removed) lines.push(`  ${result.dryRun ? "would remove" : "removed"} ${p}`);
   for (const s of result.skipped) lines.push(`  skipped ${s.path}: ${s.reason}`);
   if (result.written.length === 0 && result.removed.length === 0) lines.push("  nothing to change: the work tree already matches");
-  else lines.push(`${verb === "would" ? "would change" : "changed"} ${result.written.length + result.removed.length} paths`);
-  if (result.preRevert) lines.push(`the state before this revert is checkpoint ${shortOid(result.preRevert)}; undo with: ralph revert ${result.preRevert} --loop ${loop}`);
+  else {
+    const n = result.written.length + result.removed.length;
+    lines.push(`${verb === "would" ? "would change" : "changed"} ${n} ${n === 1 ? "path" : "paths"}`);
+  }
+  // An undo only when the revert changed something: a pre-revert checkpoint of a tree already at the target is the target itself.
+  const changed = result.written.length + result.removed.length > 0;
+  if (result.preRevert && changed && result.preRevert !== target.oid) lines.push(`the state before this revert is checkpoint ${shortOid(result.preRevert)}; undo with: ralph revert ${result.preRevert} --loop ${loop}`);
   return {
     json: {
       loop,
       target: result.target,
-      preRevert: result.preRevert,
+      pre_revert: result.preRevert,
       restored: result.restored,
+      dry_run: result.dryRun,
+      // Deprecated camelCase spellings, kept for one release (README: JSON keys are snake_case).
+      preRevert: result.preRevert,
       dryRun: result.dryRun,
       written: result.written,
       removed: result.removed,

@@ -3,7 +3,10 @@
  * create a loop (state, baseline checkpoint, active mark), or resume the
  * active / crashed one (src/loop/lifecycle.ts startLoop). A completion
  * limit the installed Claude Code Stop hook's timeout does not cover is
- * refused (exit 2) before anything is written.
+ * refused (exit 2) before anything is written. A resumed loop
+ * keeps its own --completion, --max-iterations, --completion-timeout and
+ * --quality: given values that differ are named in a warning on stderr
+ * (and JSON `warnings`) with how to apply them (cancel, start anew).
  */
 import * as z from "zod/mini";
 import { RalphError } from "../../errors.js";
@@ -60,6 +63,16 @@ export async function run(ctx: CommandContext, args: string[], raw: Record<strin
   });
   const baselineMetrics = await ensureBaselineMetrics(store, parseLoopId(result.state.loop_id), settings);
   const s = result.state;
+  // A resumed loop keeps its own settings: say which of the given ones were not applied, and how to apply them.
+  const kept: string[] = [];
+  if (result.resumed) {
+    if (options.completion !== undefined && options.completion !== s.completion_criteria) kept.push(`--completion ${JSON.stringify(s.completion_criteria)} (not ${JSON.stringify(options.completion)})`);
+    if (options.maxIterations !== undefined && options.maxIterations !== s.configuration.max_iterations) kept.push(`--max-iterations ${s.configuration.max_iterations} (not ${options.maxIterations})`);
+    if (options.completionTimeout !== undefined && options.completionTimeout !== s.configuration.completion_timeout_ms) kept.push(`--completion-timeout ${s.configuration.completion_timeout_ms} ms (not ${options.completionTimeout})`);
+    if (options.quality !== undefined && options.quality !== s.quality_command) kept.push(`--quality ${JSON.stringify(s.quality_command)} (not ${JSON.stringify(options.quality)})`);
+  }
+  const warnings = kept.length === 0 ? [] : [`loop ${s.loop_id} was resumed with its own settings: ${kept.join(", ")}; to use the new ones, end it with 'ralph cancel' and run 'ralph start' again with another --id`];
+  for (const warning of warnings) ctx.stderr(`ralph: warning: ${warning}\n`);
   const verb = result.resumed ? `resumed loop ${s.loop_id} at iteration ${s.iteration}` : `started loop ${s.loop_id}`;
   return {
     json: {
@@ -76,6 +89,7 @@ export async function run(ctx: CommandContext, args: string[], raw: Record<strin
       state_path: `.aiwg/ralph/loops/${s.loop_id}/state.json`,
       owner_session_id: s.owner_session_id,
       owner_source: s.owner_source,
+      warnings,
     },
     text: [
       `${verb} (baseline ${shortOid(result.baseline)}, max ${s.configuration.max_iterations} iterations)`,

@@ -1,5 +1,13 @@
-/** `ralph status [--loop ID] [--json]`: a loop's state (status, iteration, last check, owner, counters). */
+/**
+ * `ralph status [--loop ID] [--json]`: a loop's state (status, iteration,
+ * last check, owner, counters), and any change to ralph's guard made
+ * outside ralph (src/hooks/guard-record.ts; JSON `guard_changes`), which
+ * keeps the loop from completing until `ralph confirm`. A state that cannot
+ * be read is a user-fixable error (exit 2); when ralph's copy can restore
+ * it, the message says so.
+ */
 import * as z from "zod/mini";
+import { RalphError } from "../../errors.js";
 import { loadLoop, resolveLoopId } from "../../loop/lifecycle.js";
 import { orderedIterations, sparkline } from "../../loop/report.js";
 import { describeOwnerSource } from "../../loop/owner.js";
@@ -19,8 +27,19 @@ export async function run(ctx: CommandContext, _args: string[], raw: Record<stri
   const options = parseOptions(Options, raw, "status");
   const store = openStore(ctx);
   const workTree = store.repo.workTree;
-  const loop = resolveLoopId(workTree, options.loop);
-  const state = loadLoop(workTree, loop);
+  const { checkGuard, describeGuardReport } = await import("../../hooks/guard-record.js");
+  const guard = checkGuard(store.repo);
+  let loop;
+  let state;
+  try {
+    loop = resolveLoopId(workTree, options.loop);
+    state = loadLoop(workTree, loop);
+  } catch (error) {
+    if (guard.changes.length > 0 && error instanceof RalphError) {
+      throw new RalphError(error.code, `${error.message} (ralph's guard: ${guard.changes.length} change(s) made outside ralph; 'ralph confirm --restore' writes the loop state back from ralph's copy)`, { data: error.data, cause: error });
+    }
+    throw error;
+  }
   const active = readActiveLoop(workTree) === loop;
   const last = state.progress.completion_checks.at(-1) ?? null;
   const lines = [
@@ -47,8 +66,10 @@ export async function run(ctx: CommandContext, _args: string[], raw: Record<stri
       ? `owner session: ${state.owner_session_id} (${describeOwnerSource(state.owner_source)}); other sessions' stops are let go`
       : "owner session: none yet (the session that submits the next prompt here, or else the first to stop, becomes it; 'ralph start --session ID' names it)",
   );
+  const guardMessage = describeGuardReport(guard);
+  if (guardMessage) lines.push(guardMessage);
   return {
-    json: { ...state, active, pending_decisions: pending.map((e) => e.event_id), refs: { baseline: store.readLoopRef(loop, "baseline"), head: store.readLoopRef(loop, "head"), best: store.readLoopRef(loop, "best") } },
+    json: { ...state, active, guard_changes: guard.changes, pending_decisions: pending.map((e) => e.event_id), refs: { baseline: store.readLoopRef(loop, "baseline"), head: store.readLoopRef(loop, "head"), best: store.readLoopRef(loop, "best") } },
     text: lines.join("\n"),
   };
 }

@@ -9,8 +9,11 @@
  *   pre-push hook that is not ralph's is left alone. A hook manager's file
  *   ralph registered in goes back to its bytes from before install (or
  *   loses only ralph's entry when edited since): ./git-hooks.ts.
+ * A settings file `ralph install` created (there was none) is deleted when
+ * nothing but ralph's entries was in it, and the `.claude` folder install
+ * created with it when that is empty then.
  * With neither flag, both. JSON: `removed` (Claude entries plus 1 for a
- * removed git hook), `files` (per Claude settings file) and, when git hooks
+ * removed git hook), `files` (per Claude settings file; `deleted: true` when the file went) and, when git hooks
  * were looked at, `git_hooks: {hook, removed, restored, manager,
  * manager_files: {restored, edited}}`.
  */
@@ -19,7 +22,7 @@ import { removeRalphHooks } from "../../hooks/claude-settings.js";
 import type { CommandContext, CommandOutput } from "../context.js";
 import { parseOptions } from "../options.js";
 import { openStore } from "./shared.js";
-import { readSettingsFile, settingsPathFor, writeSettingsFile } from "../../hooks/settings-file.js";
+import { readSettingsFile, removeCreatedSettings, settingsPathFor, writeSettingsFile } from "../../hooks/settings-file.js";
 
 const Options = z.strictObject({
   claude: z.optional(z.boolean()),
@@ -36,15 +39,17 @@ export async function run(ctx: CommandContext, _args: string[], raw: Record<stri
   const doClaude = options.claude === true || options.local === true || options.gitHooks !== true;
   const doGit = options.gitHooks === true || (options.claude !== true && options.local !== true);
   const paths = !doClaude ? [] : options.local === true ? [settingsPathFor(workTree, true)] : [settingsPathFor(workTree, false), settingsPathFor(workTree, true)];
-  const files: { settings: string; removed: number }[] = [];
+  const files: { settings: string; removed: number; deleted?: boolean }[] = [];
   for (const path of paths) {
     const before = readSettingsFile(path);
     if (before === null) continue;
     const { settings, removed } = removeRalphHooks(before);
-    if (removed > 0) writeSettingsFile(path, settings);
-    files.push({ settings: path, removed });
+    // A file ralph created that holds nothing else now goes, and the .claude folder ralph created with it when empty.
+    const deleted = removed > 0 && Object.keys(settings).length === 0 && removeCreatedSettings(repo, path);
+    if (removed > 0 && !deleted) writeSettingsFile(path, settings);
+    files.push({ settings: path, removed, ...(deleted ? { deleted: true } : {}) });
   }
-  const lines = files.filter((f) => f.removed > 0).map((f) => `ralph: removed ${f.removed} hook(s) from ${f.settings}`);
+  const lines = files.filter((f) => f.removed > 0).map((f) => `ralph: removed ${f.removed} hook(s) from ${f.settings}${"deleted" in f ? " (ralph had created it; nothing else was in it, so it is deleted)" : ""}`);
   let total = files.reduce((n, f) => n + f.removed, 0);
   const json: Record<string, unknown> = { removed: total, files };
   if (doGit) {
@@ -55,5 +60,7 @@ export async function run(ctx: CommandContext, _args: string[], raw: Record<stri
     total += git.removed;
     json.removed = total;
   }
+  const { recordInstalledHooks } = await import("../../hooks/guard-record.js");
+  recordInstalledHooks(repo);
   return { json, text: lines.length === 0 ? "ralph: no ralph hooks were installed" : lines.join("\n") };
 }

@@ -64,7 +64,9 @@ export function renderJudgementText(j: Judgement, fromLabel: string, toLabel: st
   const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? "" : "s"}`;
   const testStats =
     j.stats.files_analyzed === 0
-      ? "no test or source file ralph analyses changed"
+      ? j.findings.length > 0
+        ? `no test or source file was parsed; the findings come from ${[...new Set(j.findings.map((f) => f.file))].slice(0, 3).join(", ")}`
+        : "no test or source file ralph analyses changed"
       : `tests ${j.stats.tests_before} -> ${j.stats.tests_after}, assertions ${j.stats.assertions_before} -> ${j.stats.assertions_after} in the changed files`;
   lines.push(
     `${VERDICT_COLOUR[j.verdict](j.verdict)}  ${fromLabel} -> ${toLabel}: ${plural(j.findings.length, "finding")}${counts.length ? ` (${counts.join(", ")})` : ""}; ` +

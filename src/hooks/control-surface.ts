@@ -1,0 +1,129 @@
+/**
+ * ralph's control surface: the files and refs that decide whether ralph
+ * runs at all and how it judges, so an agent changing them switches its own
+ * guard off (issue 10, "The agent cannot switch its guard off"):
+ *
+ * - the agent settings files `.claude/settings.json` and
+ *   `.claude/settings.local.json` (ralph's hook entries, and
+ *   `disableAllHooks`, which Claude Code reads from either: hooks
+ *   reference, "Disable or remove hooks");
+ * - the git hooks that run ralph (`<hooks dir>/pre-push` and the hook it
+ *   chains, `pre-push.ralph-chained`) and git's own config file, which holds
+ *   `core.hooksPath`;
+ * - ralph's config and state: `aiwg.yml`/`aiwg.yaml`, `.aiwg/ralph/`,
+ *   `.git/ralph/` and the loop refs `refs/ralph/` (loose refs under
+ *   `.git/refs/ralph/`, and `packed-refs`).
+ *
+ * Paths are repository-relative and `/`-separated (src/hooks/paths.ts). A
+ * settings file is judged on its content ({@link describeSettingsChange}):
+ * a write that keeps ralph's entries and adds no `disableAllHooks` is not a
+ * change to the surface. Cheap: no parser is loaded.
+ */
+import { installedRalphCommands, type Settings } from "./claude-settings.js";
+
+/** What part of the surface a path is. */
+export type ControlKind = "agent-settings" | "git-hook" | "git-config" | "ralph-config" | "ralph-state" | "ralph-store" | "ralph-refs";
+
+/** Options of {@link controlKindOf}. */
+export interface ControlSurfaceOptions {
+  /** The repository-relative hooks folder when `core.hooksPath` points inside the work tree (e.g. `.husky`), else null. */
+  hooksDir?: string | null;
+}
+
+const clean = (path: string): string => path.replace(/\\/g, "/").replace(/^(\.\/)+/, "").replace(/\/+$/, "");
+
+/**
+ * The part of ralph's control surface `path` is, or null. `path` is
+ * repository-relative (a path inside a linked worktree's git dir is given as
+ * `.git/…` by the caller).
+ */
+export function controlKindOf(path: string, options: ControlSurfaceOptions = {}): ControlKind | null {
+  const p = clean(path);
+  if (/^\.claude\/settings(\.local)?\.json$/.test(p)) return "agent-settings";
+  const hooksDir = options.hooksDir ? clean(options.hooksDir) : null;
+  if (/^\.git\/hooks\/pre-push(\.ralph-chained)?$/.test(p)) return "git-hook";
+  if (hooksDir && (p === `${hooksDir}/pre-push` || p === `${hooksDir}/pre-push.ralph-chained`)) return "git-hook";
+  if (p === ".git/config" || p === ".git/config.worktree") return "git-config";
+  if (/^\.git\/ralph(\/|$)/.test(p)) return "ralph-store";
+  if (/^\.git\/refs\/ralph(\/|$)/.test(p) || p === ".git/packed-refs" || /^\.git\/logs\/refs\/ralph(\/|$)/.test(p)) return "ralph-refs";
+  const name = p.slice(p.lastIndexOf("/") + 1);
+  if (name === "aiwg.yml" || name === "aiwg.yaml") return "ralph-config";
+  if (/(^|\/)\.aiwg\/ralph(\/|$)/.test(p)) return "ralph-state";
+  return null;
+}
+
+/**
+ * True when `path` is a folder that holds part of the surface, so deleting,
+ * moving or changing the mode of it (recursively) reaches the surface:
+ * `.claude`, `.git`, `.git/hooks`, `.git/refs`, `.aiwg`, the configured
+ * hooks folder. The work tree root itself (`.`, ``) is not counted: a
+ * recursive delete of everything is its own risk (recursive_delete).
+ */
+export function holdsControlSurface(path: string, options: ControlSurfaceOptions = {}): boolean {
+  const p = clean(path);
+  if (p === "" || p === ".") return false;
+  const hooksDir = options.hooksDir ? clean(options.hooksDir) : null;
+  const folders = [".claude", ".git", ".git/hooks", ".git/refs", ".git/logs", ".git/logs/refs", ".aiwg", ...(hooksDir ? [hooksDir] : [])];
+  return folders.some((folder) => p === folder || p.endsWith(`/${folder}`)) || controlKindOf(p, options) !== null;
+}
+
+/** A person's words for a part of the surface. */
+export function describeControlKind(kind: ControlKind): string {
+  switch (kind) {
+    case "agent-settings":
+      return "the agent settings that run ralph's hooks";
+    case "git-hook":
+      return "the git hook that runs ralph";
+    case "git-config":
+      return "git's config (core.hooksPath decides which hooks run)";
+    case "ralph-config":
+      return "ralph's config";
+    case "ralph-state":
+      return "the loop's state";
+    case "ralph-store":
+      return "ralph's private store under .git/ralph";
+    case "ralph-refs":
+      return "the loop's checkpoint refs";
+  }
+}
+
+/** Parses settings text; null when it is not a JSON object (Claude Code then ignores the file, ralph's hooks with it). */
+function parseSettings(text: string | null): Settings | null | "absent" {
+  if (text === null) return "absent";
+  if (text.trim() === "") return {};
+  try {
+    const value = JSON.parse(text) as unknown;
+    return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Settings) : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * What a change of a settings file's content would do to ralph's guard, or
+ * null when it keeps it: ralph's hook entries (by event and command) removed
+ * or rewritten, `disableAllHooks` turned on, the file made unreadable while
+ * it held ralph's entries. `before`/`after` are the file's text (null: no
+ * file). Adding an unrelated permission, hook or key is no change.
+ * @returns one line, e.g. `removes ralph's Stop, PreToolUse hooks; sets "disableAllHooks": true`.
+ */
+export function describeSettingsChange(before: string | null, after: string | null): string | null {
+  const old = parseSettings(before);
+  const next = parseSettings(after);
+  const oldCommands = typeof old === "object" && old !== null ? installedRalphCommands(old) : new Map<string, string>();
+  const parts: string[] = [];
+  if (next === null) {
+    if (oldCommands.size > 0) parts.push(`makes the file invalid JSON, so Claude Code drops ralph's ${[...oldCommands.keys()].join(", ")} hooks`);
+    return parts.length > 0 ? parts.join("; ") : null;
+  }
+  const nextCommands = next === "absent" ? new Map<string, string>() : installedRalphCommands(next);
+  const removed = [...oldCommands.keys()].filter((event) => !nextCommands.has(event));
+  const rewritten = [...oldCommands.keys()].filter((event) => nextCommands.has(event) && nextCommands.get(event) !== oldCommands.get(event));
+  if (next === "absent" && oldCommands.size > 0) parts.push(`deletes the file with ralph's ${removed.join(", ")} hooks`);
+  else if (removed.length > 0) parts.push(`removes ralph's ${removed.join(", ")} hook${removed.length === 1 ? "" : "s"}`);
+  if (rewritten.length > 0) parts.push(`rewrites ralph's ${rewritten.join(", ")} hook command${rewritten.length === 1 ? "" : "s"}`);
+  const wasDisabled = typeof old === "object" && old !== null && old.disableAllHooks === true;
+  const isDisabled = typeof next === "object" && next.disableAllHooks === true;
+  if (isDisabled && !wasDisabled) parts.push('sets "disableAllHooks": true, which turns every hook off, ralph\'s included');
+  return parts.length > 0 ? parts.join("; ") : null;
+}
