@@ -52,6 +52,7 @@
  */
 
 import { hasUsableFacts, type FileFacts, type TestCase, type TestFlag } from "./facts.js";
+import { checkedTest, conserve, describeCheck, type CheckedTest } from "./checks/index.js";
 import { EMPTY_CLASS_CONTEXT, resolveTestsAcross, type ClassContext } from "./inheritance.js";
 import { applyRules, type MatchedTest } from "./rules/index.js";
 import type { Finding, Severity } from "./types.js";
@@ -572,39 +573,59 @@ function listIds(slots: readonly Slot[], limit = 5): string {
 }
 
 /**
- * Pass 8: a test that became a suite of the same name in the same file
- * (`it("isPlainObject")` -> `describe("isPlainObject", () => { it("plain
- * objects"); it("non plain objects") })`), its checks spread over new tests
- * in that suite. The old test is matched to them as a group (its partner is
- * the first, for bookkeeping; the pair is not judged test against test),
- * and is an assertion_removal when the group holds fewer assertions than it
- * did. Only new tests (without a partner) directly in the suite count.
+ * The conservation of checks (analysis/checks): a before test that no name
+ * pass paired is not deleted when its checks live on in after tests that are
+ * new or were edited (a test kept byte for byte absorbed nothing): merged
+ * into a table (its literals bound to one row), split into several tests
+ * (also a test that became a suite of its own name), moved and retitled,
+ * migrated to another framework. When some of its checks live on and others
+ * are found nowhere, it is one assertion_removal naming the lost checks.
+ * Returns those findings and the slots conserved (wholly or in part), which
+ * are not test deletions. Tests without checks, and inherited instances,
+ * are left to the other passes.
  */
-function splitTestFindings(before: readonly Slot[], after: readonly Slot[]): Finding[] {
+function conservationFindings(before: readonly Slot[], after: readonly Slot[], pairs: readonly FactsPair[]): { findings: Finding[]; conserved: Set<Slot>; judged: Set<Slot> } {
   const findings: Finding[] = [];
-  const newBySuite = new Map<string, Slot[]>();
-  for (const slot of after) if (slot.partner === null) pushTo(newBySuite, `${slot.file}\u0000${slot.test.suitePath.join("\u0001")}`, slot);
-  for (const slot of before) {
-    if (slot.partner !== null || slot.test.declaredAt !== undefined) continue;
-    const parts = newBySuite.get(`${slot.file}\u0000${[...slot.test.suitePath, slot.test.name].join("\u0001")}`);
-    if (!parts || parts.length === 0) continue;
-    slot.partner = parts[0] as Slot;
-    const total = parts.reduce((sum, part) => sum + part.test.assertionCount, 0);
-    if (total >= slot.test.assertionCount) continue;
+  const conserved = new Set<Slot>();
+  const judged = new Set<Slot>();
+  const open = before.filter((slot) => slot.partner === null && slot.test.declaredAt === undefined);
+  if (open.length === 0) return { findings, conserved, judged };
+  const factsOf = (side: "before" | "after"): Map<string, FileFacts | null> => new Map(pairs.map((pair) => [pair.path, pair[side]]));
+  const beforeFacts = factsOf("before");
+  const afterFacts = factsOf("after");
+  const pool: CheckedTest[] = after
+    .filter((slot) => !slot.test.flags.skipped && !slot.test.flags.todo && !slot.test.flags.failing && (slot.partner === null || slot.partner.test.bodyHash !== slot.test.bodyHash))
+    .map((slot) => checkedTest(slot.file, slot.test, afterFacts.get(slot.file) ?? null));
+  for (const slot of open) {
+    const checked = checkedTest(slot.file, slot.test, beforeFacts.get(slot.file) ?? null);
+    if (checked.checks.length === 0) continue;
+    judged.add(slot);
+    const result = conserve(checked, pool);
+    if (result.covered.length === 0) continue;
+    if (result.missing.length === 0 && result.lostLiterals.length > 0) continue; // its checks read other inputs now: not the same test
+    conserved.add(slot);
+    if (result.missing.length === 0) continue;
+    const homes = [...new Set(result.covered.map((cover) => `"${cover.by.test.id}" in ${cover.by.file}`))];
+    const firstHome = result.covered[0]?.by as CheckedTest;
     findings.push({
       type: "assertion_removal",
       severity: "high",
-      file: slot.file,
-      line: (parts[0] as Slot).test.line,
+      file: firstHome.file,
+      line: firstHome.test.line,
       before_file: slot.file,
       before_line: slot.test.line,
       test: slot.test.id,
-      message: `test "${slot.test.id}" in ${slot.file} became a suite of ${parts.length} test${parts.length === 1 ? "" : "s"} with ${slot.test.assertionCount - total} fewer assertions (${slot.test.assertionCount} -> ${total})`,
-      evidence: { split_into: parts.map((part) => part.test.id), assertions_before: slot.test.assertionCount, assertions_after: total },
+      message: `test "${slot.test.id}" in ${slot.file} is gone; ${result.covered.length} of its ${checked.checks.length} checks live on in ${homes.slice(0, 3).join(", ")}${homes.length > 3 ? ", …" : ""}, ${result.missing.length} ${result.missing.length === 1 ? "is" : "are"} made nowhere after the change: ${result.missing.slice(0, 3).map(describeCheck).join("; ")}`,
+      evidence: {
+        checks_before: checked.checks.length,
+        checks_kept: result.covered.length,
+        removed: result.missing.map((check) => ({ line: check.line, check: describeCheck(check) })),
+        conserved_in: result.covered.map((cover) => ({ file: cover.by.file, test: cover.by.test.id })).filter((home, index, all) => all.findIndex((other) => other.file === home.file && other.test === home.test) === index),
+      },
       allowed: false,
     });
   }
-  return findings;
+  return { findings, conserved, judged };
 }
 
 /**
@@ -716,8 +737,9 @@ export function compareFacts(pairs: readonly FactsPair[], changedPaths?: readonl
 
   // Tests whose after side is in a file the runner does not collect: one finding per file they left.
   findings.push(...leftDiscoveryFindings(before.filter((slot) => slot.partner?.notCollectedBy !== undefined)));
-  // Tests turned into a suite of the same name: judged on the assertions of the new tests in it, not lost.
-  findings.push(...splitTestFindings(before, after));
+  // Tests whose checks live on elsewhere (merged, split, moved and retitled, migrated): not lost.
+  const conservation = conservationFindings(before, after, allPairs);
+  findings.push(...conservation.findings);
   // Lost tests: each declaration is reported once (see the module comment).
   const ownLost = new Map<FactsPair, Slot[]>();
   const derivedLost: Slot[] = [];
@@ -726,7 +748,7 @@ export function compareFacts(pairs: readonly FactsPair[], changedPaths?: readonl
   for (const slot of before) if (slot.partner === null) pushTo(unmatchedByFile, slot.file, slot);
   for (const pair of allPairs) {
     const unmatched = unmatchedByFile.get(pair.path) ?? [];
-    const lost = unmatched.filter((slot) => !isMergedIntoRows(slot, tableSlots, usedRows));
+    const lost = unmatched.filter((slot) => !conservation.conserved.has(slot) && (conservation.judged.has(slot) || !isMergedIntoRows(slot, tableSlots, usedRows)));
     if (pair.after && !hasUsableFacts(pair.after)) {
       if (lost.length > 0) findings.push(...deletionFindings(pair, lost));
       continue;
