@@ -12,6 +12,8 @@
  *   6b. same file, a suite renamed (others of its tests matched it by
  *      body under the new suite path): same test name in the renamed suite
  *      (moved and edited)
+ *   6c. any file or suite, the same descriptive title (3+ words), one
+ *      unpaired test of that title on each side (moved and edited)
  *   7. same file and suite, a reworded descriptive title (retitled): both
  *      titles have at least 3 words and share at least 75% of them, e.g.
  *      "reads … with and without a base cache" -> "… with and without
@@ -20,11 +22,15 @@
  *      is then judged on its assertions and flags like
  *      any edited test. Short titles never pair this way ("rounds" ->
  *      "rounding" with a new body stays a deletion).
- *   8. same file, a test that became a suite of its own name (split): it
- *      pairs with the new tests directly in that suite as a group, and is
- *      an assertion_removal when they hold fewer assertions together.
  *
- * A before test left without a partner was deleted (judged per test, never
+ * Name matching is the fast first pass and what messages quote. A before
+ * test still without a partner is then judged by the conservation of its
+ * checks (analysis/checks, {@link conservationFindings}): when every check
+ * it made is made, equal or stronger, by a new or edited after test
+ * (merged into a table, split, a test that became a suite of its own name,
+ * moved and retitled, migrated), it is not deleted; when only some are, it
+ * is an assertion_removal naming the others. A before test left without a
+ * partner and without its checks was deleted (judged per test, never
  * by net count); a matched pair whose after side gained a flag was disabled;
  * a table test that lost rows lost test cases.
  * Duplicate ids pair up by multiplicity, in source order.
@@ -152,6 +158,7 @@ function matchTests(pairs: readonly FactsPair[]): { before: Slot[]; after: Slot[
   let uncollected = slotsOf("after", false);
   pairSlots(before, after);
   pairRenamedSuites(before, after);
+  pairSameTitle(before, after);
   pairRetitled(before, after);
   // Tests of files no config reached may move to another such file: for them that file is an ordinary one.
   const byConventions = before.filter((slot) => slot.partner === null && slot.byConventions);
@@ -226,6 +233,30 @@ function pairRenamedSuites(before: Slot[], after: Slot[]): void {
     slot.match = "moved_and_edited";
     candidate.partner = slot;
     candidate.match = "moved_and_edited";
+  }
+}
+
+/**
+ * Pass 6c: a descriptive title (3+ words) kept while the test moved to
+ * another file or suite and its body was edited (one identifier adapted to
+ * the new module): the one unpaired before test and the one unpaired after
+ * test of that title pair up, judged on their assertions. A title shared by
+ * several unpaired tests on either side pairs nothing.
+ */
+function pairSameTitle(before: Slot[], after: Slot[]): void {
+  const openBefore = new Map<string, Slot[]>();
+  const openAfter = new Map<string, Slot[]>();
+  for (const slot of before) if (slot.partner === null && titleWords(slot.test.name).length >= 3) pushTo(openBefore, slot.test.name, slot);
+  for (const slot of after) if (slot.partner === null && titleWords(slot.test.name).length >= 3) pushTo(openAfter, slot.test.name, slot);
+  for (const [name, slots] of openBefore) {
+    const candidates = openAfter.get(name);
+    if (slots.length !== 1 || candidates?.length !== 1) continue;
+    const slot = slots[0] as Slot;
+    const partner = candidates[0] as Slot;
+    slot.partner = partner;
+    slot.match = "moved_and_edited";
+    partner.partner = slot;
+    partner.match = "moved_and_edited";
   }
 }
 

@@ -36,11 +36,23 @@ export function literalTokens(text: string): string[] {
   return tokenize(text).filter((token) => isLiteralText(token) && token !== "undefined");
 }
 
-/** A name a table binds: a plain identifier not called, not a member name, not a keyword. */
-function isBindable(tokens: readonly string[], index: number): boolean {
+/** True when a name a table binds starts at `index`: a plain identifier (not a keyword), not a member name. */
+function isBindableStart(tokens: readonly string[], index: number): boolean {
   const token = tokens[index] as string;
-  if (!/^[A-Za-z_$][\w$]*$/.test(token) || /^(true|false|null|nil|None|True|False|undefined|new|this|self|not|in|is|and|or)$/.test(token)) return false;
-  return tokens[index + 1] !== "(" && tokens[index - 1] !== "." && tokens[index - 1] !== "::" && tokens[index - 1] !== ">";
+  if (!/^[A-Za-z_$][\w$]*$/.test(token) || /^(true|false|null|nil|None|True|False|undefined|new|this|self|not|in|is|and|or|return|lambda|func|function)$/.test(token)) return false;
+  const previous = tokens[index - 1];
+  return previous !== "." && previous !== ":" && previous !== ">";
+}
+
+/**
+ * End (exclusive) of the name starting at `index`: the identifier and its
+ * member chain (`tt.want`, `case.input`, `$row->a`), or -1 when the chain is
+ * called (`tt.fn(`): a call is code, not a table's value.
+ */
+function nameEnd(tokens: readonly string[], index: number): number {
+  let end = index + 1;
+  while ((tokens[end] === "." || (tokens[end] === "-" && tokens[end + 1] === ">")) && /^[A-Za-z_$][\w$]*$/.test(tokens[end + (tokens[end] === "." ? 1 : 2)] ?? "")) end += tokens[end] === "." ? 2 : 3;
+  return tokens[end] === "(" ? -1 : end;
 }
 
 /** End (exclusive) of a value starting at `start` in `tokens`: one literal (with a sign), or a balanced bracket group of literals; -1 when there is none. */
@@ -78,22 +90,25 @@ export function unify(pattern: string, text: string, canBind: boolean, bindings:
     if (i === p.length) return j === t.length ? bound : null;
     if (j >= t.length) return null;
     const token = p[i] as string;
-    if (isBindable(p, i)) {
-      const existing = bound.get(token);
+    const end = isBindableStart(p, i) ? nameEnd(p, i) : -1;
+    if (end !== -1) {
+      const name = p.slice(i, end).join("");
+      const existing = bound.get(name);
       if (existing !== undefined) {
         const value = tokenize(existing);
-        if (value.every((part, k) => t[j + k] === part)) return step(i + 1, j + value.length, bound);
-        return token === t[j] ? step(i + 1, j + 1, bound) : null;
+        if (value.every((part, k) => t[j + k] === part)) return step(end, j + value.length, bound);
       }
-      if (token === t[j]) {
-        const same = step(i + 1, j + 1, bound);
+      // The name itself, unbound (both sides read the same variable).
+      if (p.slice(i, end).every((part, k) => t[j + k] === part)) {
+        const same = step(end, j + (end - i), bound);
         if (same) return same;
       }
-      const end = valueEnd(t, j);
-      if (end === -1) return null;
+      if (existing !== undefined) return null;
+      const valueStop = valueEnd(t, j);
+      if (valueStop === -1) return null;
       const next = new Map(bound);
-      next.set(token, t.slice(j, end).join(""));
-      return step(i + 1, end, next);
+      next.set(name, t.slice(j, valueStop).join(""));
+      return step(end, valueStop, next);
     }
     return token === t[j] ? step(i + 1, j + 1, bound) : null;
   };

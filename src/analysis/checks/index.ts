@@ -127,9 +127,12 @@ export function findCover(check: Check, pool: readonly CheckedTest[]): Cover | n
 
 /**
  * Which checks of `before` live on in `pool` (after tests that are new or
- * whose body changed: a test kept byte for byte absorbed nothing), and
- * which literals of its body none of the covering tests keeps. A test with
- * no checks conserves nothing: the caller judges it by other means.
+ * whose body changed: a test kept byte for byte absorbed nothing), and,
+ * when one of them reads a local value (`assert r == 2`: its subject has no
+ * literal), which literals of its body none of the covering tests keeps
+ * (messages left aside): the same check text fed other inputs is another
+ * check. A test with no checks conserves nothing: the caller judges it by
+ * other means.
  */
 export function conserve(before: CheckedTest, pool: readonly CheckedTest[]): Conservation {
   const covered: Cover[] = [];
@@ -145,8 +148,15 @@ export function conserve(before: CheckedTest, pool: readonly CheckedTest[]): Con
     for (const literal of cover.row ?? []) kept.add(literal);
     for (const literal of literalTokens(`${cover.check.subject}(${cover.check.expected ?? ""})`)) kept.add(literal);
   }
-  const lostLiterals = covered.length === 0 ? [] : [...before.literals].filter((literal) => !kept.has(literal));
+  // Inputs matter where a check reads a local value (`assert r == 2`): the test's inputs must still be fed where it lives on.
+  const readsContext = covered.some((cover) => literalTokens(cover.check.subject).length === 0);
+  const lostLiterals = !readsContext ? [] : [...before.literals].filter((literal) => !kept.has(literal) && !isMessageLiteral(literal));
   return { covered, missing, lostLiterals };
+}
+
+/** A string that reads as a message for people (words with spaces, a format directive), not an input: `"1+1 failed"`, `"%d+%d"`. */
+function isMessageLiteral(literal: string): boolean {
+  return literal.startsWith('"') && /\s|%[-+ #0-9.]*[a-zA-Z]|\{\w*\}/.test(literal);
 }
 
 /**

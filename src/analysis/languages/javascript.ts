@@ -246,6 +246,8 @@ interface Frame {
   draft: TestDraft | null;
   /** For a `describe.each` suite: one short hash per row of its table (null when not literal); every test inside runs once per row. */
   eachRowHashes?: string[] | null;
+  /** For a `describe.each` suite with a literal table: the literals of each row (TestCase.eachRowLiterals). */
+  eachRowLiterals?: string[][];
 }
 
 interface TestDraft {
@@ -257,6 +259,8 @@ interface TestDraft {
   bodyHash: string;
   eachRows?: number | null;
   eachRowHashes?: string[];
+  /** Literals of each row of its table (or of its one enclosing `describe.each` suite), for the conservation of checks. */
+  eachRowLiterals?: string[][];
   assertions: { fact: AssertionFact; start: number }[];
   inputLiterals: string[];
   expectedLiterals: string[];
@@ -512,6 +516,31 @@ function canonicalValue(value: unknown): string | undefined {
     first = false;
   }
   return out + "}";
+}
+
+/** The literal values (literalValue form) of each table row, cells in order, nested arrays and objects included. */
+function rowLiteralsOf(rows: (t.Node | null)[][]): string[][] {
+  const collect = (node: unknown, out: string[]): void => {
+    if (node === null || typeof node !== "object") return;
+    if (Array.isArray(node)) {
+      for (const item of node) collect(item, out);
+      return;
+    }
+    const record = node as Record<string, unknown>;
+    if (typeof record.type !== "string") return;
+    const literal = literalValue(node as t.Node);
+    if (literal !== null) {
+      out.push(literal);
+      return;
+    }
+    for (const key of Object.keys(record)) if (!HASH_SKIP_KEYS.has(key) && key !== "key") collect(record[key], out);
+    if (record.type === "ObjectProperty" && record.computed === true) collect(record.key, out);
+  };
+  return rows.map((row) => {
+    const out: string[] = [];
+    for (const cell of row) collect(cell, out);
+    return out;
+  });
 }
 
 /** One short hash (12 hex) per table row, or null for a table that is not literal. */
@@ -1007,7 +1036,10 @@ class TestExtractor {
       skipNames: new Set(),
       draft: null,
     };
-    if (declaration.kind === "suite" && declaration.each) frame.eachRowHashes = rowHashesOf(declaration.each.rows);
+    if (declaration.kind === "suite" && declaration.each) {
+      frame.eachRowHashes = rowHashesOf(declaration.each.rows);
+      if (declaration.each.rows) frame.eachRowLiterals = rowLiteralsOf(declaration.each.rows);
+    }
     if (args.options) this.applyOptionMarks(frame, args.options);
     if (declaration.kind === "test" && args.callback === null && !frame.marks.todo) {
       frame.marks.todo = { via: `${declaration.calleeText} without a body` };
@@ -1067,9 +1099,15 @@ class TestExtractor {
    */
   private recordRows(draft: TestDraft, parentFrame: Frame, each: EachTable | null): void {
     const tables: (string[] | null)[] = [];
+    const literalTables: (string[][] | undefined)[] = [];
     for (let frame: Frame | null = parentFrame; frame; frame = frame.parent) {
-      if (frame.eachRowHashes !== undefined) tables.unshift(frame.eachRowHashes);
+      if (frame.eachRowHashes !== undefined) {
+        tables.unshift(frame.eachRowHashes);
+        literalTables.unshift(frame.eachRowLiterals);
+      }
     }
+    if (each) literalTables.push(each.rows ? rowLiteralsOf(each.rows) : undefined);
+    if (literalTables.length === 1 && literalTables[0] !== undefined) draft.eachRowLiterals = literalTables[0];
     if (each) tables.push(rowHashesOf(each.rows));
     if (tables.length === 0) return;
     if (tables.some((table) => table === null)) {
@@ -1397,6 +1435,7 @@ class TestExtractor {
     if (skipReason !== undefined) test.skipReason = skipReason;
     if (draft.eachRows !== undefined) test.eachRows = draft.eachRows;
     if (draft.eachRowHashes !== undefined) test.eachRowHashes = draft.eachRowHashes;
+    if (draft.eachRowLiterals !== undefined) test.eachRowLiterals = draft.eachRowLiterals;
     const unreachableFrom = draft.unreachableFrom;
     test.assertionsDetail = draft.assertions.map(({ fact, start }) =>
       unreachableFrom !== null && start >= unreachableFrom ? { ...fact, unreachable: true } : fact,
