@@ -637,6 +637,7 @@ function conservationFindings(before: readonly Slot[], after: readonly Slot[], p
     conserved.add(slot);
     if (result.missing.length === 0) continue;
     const homes = [...new Set(result.covered.map((cover) => `"${cover.by.test.id}" in ${cover.by.file}`))];
+    const keptCount = new Set(result.covered.map((cover) => cover.check)).size;
     const firstHome = result.covered[0]?.by as CheckedTest;
     findings.push({
       type: "assertion_removal",
@@ -646,10 +647,10 @@ function conservationFindings(before: readonly Slot[], after: readonly Slot[], p
       before_file: slot.file,
       before_line: slot.test.line,
       test: slot.test.id,
-      message: `test "${slot.test.id}" in ${slot.file} is gone; ${result.covered.length} of its ${checked.checks.length} checks live on in ${homes.slice(0, 3).join(", ")}${homes.length > 3 ? ", …" : ""}, ${result.missing.length} ${result.missing.length === 1 ? "is" : "are"} made nowhere after the change: ${result.missing.slice(0, 3).map(describeCheck).join("; ")}`,
+      message: `test "${slot.test.id}" in ${slot.file} is gone; ${keptCount} of its ${checked.checks.length} checks live on in ${homes.slice(0, 3).join(", ")}${homes.length > 3 ? ", …" : ""}, ${result.missing.length} ${result.missing.length === 1 ? "is" : "are"} made nowhere after the change: ${result.missing.slice(0, 3).map(describeCheck).join("; ")}`,
       evidence: {
         checks_before: checked.checks.length,
-        checks_kept: result.covered.length,
+        checks_kept: keptCount,
         removed: result.missing.map((check) => ({ line: check.line, check: describeCheck(check) })),
         conserved_in: result.covered.map((cover) => ({ file: cover.by.file, test: cover.by.test.id })).filter((home, index, all) => all.findIndex((other) => other.file === home.file && other.test === home.test) === index),
       },

@@ -130,19 +130,31 @@ export function isInRow(bindings: Bindings, row: readonly string[]): boolean {
 }
 
 /**
- * Bindings under which `after` checks at least what `before` checks, or
- * null. `canBind`: the after check belongs to a table test, whose names may
- * stand for the before check's literals (the caller then checks the row).
+ * Which side's names may stand for the other side's literals: `none` (an
+ * exact match), `after` (the after check belongs to a table test whose
+ * names bind to the before check's literals: a merge into a table) or
+ * `before` (the before check is a table test's, its names bind to the after
+ * check's literals: a table unrolled into plain tests). The caller checks
+ * that the bound literals come from one row.
  */
-export function coverage(before: Check, after: Check, canBind: boolean): Map<string, string> | null {
+export type BindingSide = "none" | "after" | "before";
+
+/**
+ * Bindings under which `after` checks at least what `before` checks, or
+ * null (see {@link BindingSide}; `true` = "after", `false` = "none").
+ */
+export function coverage(before: Check, after: Check, side: BindingSide | boolean): Map<string, string> | null {
+  const bindSide: BindingSide = side === true ? "after" : side === false ? "none" : side;
   if (after.isTautology || !after.isReachable) return null;
-  const subjectBindings = (): Map<string, string> | null => unify(after.subject, before.subject, canBind);
+  const match = (afterText: string, beforeText: string, bound: Map<string, string> = new Map()): Map<string, string> | null =>
+    bindSide === "before" ? unify(beforeText, afterText, true, bound) : unify(afterText, beforeText, bindSide === "after", bound);
+  const subjectBindings = (): Map<string, string> | null => match(after.subject, before.subject);
   const expectedBindings = (bound: Map<string, string>): Map<string, string> | null =>
-    before.expected === undefined ? bound : after.expected === undefined ? null : unify(after.expected, before.expected, canBind, bound);
+    before.expected === undefined ? bound : after.expected === undefined ? null : match(after.expected, before.expected, bound);
 
   // The same relation: as strong, with the same expected value (a changed value is an expectation change, judged elsewhere).
   if (after.relation === before.relation && after.isNegated === before.isNegated) {
-    if (before.relation === "throws" || before.relation === "warns") return errorCoverage(before, after, canBind);
+    if (before.relation === "throws" || before.relation === "warns") return errorCoverage(before, after, match);
     if (after.strength < before.strength) return null;
     const bound = subjectBindings();
     return bound && expectedBindings(bound);
@@ -157,14 +169,14 @@ export function coverage(before: Check, after: Check, canBind: boolean): Map<str
   }
   // An error or warning check that names what a hand-written capture inspected: pytest.warns(W, match=M) for isinstance(w, W) + M in str(w).
   if ((after.relation === "throws" || after.relation === "warns") && before.relation === "type" && after.errorType !== undefined && before.expected !== undefined) {
-    return unify(after.errorType, before.expected, canBind);
+    return match(after.errorType, before.expected);
   }
   if ((after.relation === "throws" || after.relation === "warns") && (before.relation === "contains" || before.relation === "match") && after.message !== undefined && before.expected !== undefined) {
-    return unify(after.message, before.expected, canBind);
+    return match(after.message, before.expected);
   }
   // A mock's calls recorded and compared: toHaveBeenCalledWith(a) ~ deepEqual(fn.mock.calls[0].arguments, [a]); toHaveBeenCalled ~ a call count.
   if (before.relation === "called") {
-    if (before.expected !== undefined && after.relation === "equal" && after.expected !== undefined) return unify(after.expected, `[${before.expected}]`, canBind) ?? unify(after.expected, before.expected, canBind);
+    if (before.expected !== undefined && after.relation === "equal" && after.expected !== undefined) return match(after.expected, `[${before.expected}]`) ?? match(after.expected, before.expected);
     if (before.expected === undefined && (after.relation === "equal" || after.relation === "greater" || after.relation === "length") && /call/i.test(after.subject)) return new Map();
     if (before.expected === undefined && after.relation === "throws" && after.strength >= 2) return new Map();
   }
@@ -172,18 +184,18 @@ export function coverage(before: Check, after: Check, canBind: boolean): Map<str
 }
 
 /** `throws`/`warns` coverage: the same subject (or none named), and each part the before check pinned pinned the same after. */
-function errorCoverage(before: Check, after: Check, canBind: boolean): Map<string, string> | null {
+function errorCoverage(before: Check, after: Check, match: (afterText: string, beforeText: string, bound?: Map<string, string>) => Map<string, string> | null): Map<string, string> | null {
   let bound: Map<string, string> | null = new Map();
-  if (before.subject !== "" && after.subject !== "") bound = unify(after.subject, before.subject, canBind);
+  if (before.subject !== "" && after.subject !== "") bound = match(after.subject, before.subject);
   if (!bound) return null;
   if (before.errorType !== undefined && before.strength >= 2) {
     if (after.errorType === undefined) return null;
-    bound = unify(after.errorType, before.errorType, canBind, bound);
+    bound = match(after.errorType, before.errorType, bound);
     if (!bound) return null;
   }
   if (before.message !== undefined) {
     if (after.message === undefined) return null;
-    bound = unify(after.message, before.message, canBind, bound);
+    bound = match(after.message, before.message, bound);
   }
   return bound;
 }

@@ -125,19 +125,59 @@ export function findCover(check: Check, pool: readonly CheckedTest[]): Cover | n
   return null;
 }
 
+/** True when every literal of `row` is in `other` (as a multiset): the row survives in the other table. */
+function isRowKept(row: readonly string[], other: readonly string[]): boolean {
+  const left = new Map<string, number>();
+  for (const literal of other) left.set(literal, (left.get(literal) ?? 0) + 1);
+  return row.every((literal) => {
+    const count = left.get(literal) ?? 0;
+    left.set(literal, count - 1);
+    return count > 0;
+  });
+}
+
+/**
+ * Where one row of a before table test's check lives on: an after table
+ * test with the same check that keeps the row, or a check of literals that
+ * the before check's names bind to from this row (the table unrolled into
+ * plain tests, a `describe` per row). An after test whose rows are not
+ * known (a loop over a name) keeps the row when its check is the same.
+ */
+function findRowCover(check: Check, row: readonly string[], pool: readonly CheckedTest[]): Cover | null {
+  for (const candidate of pool) {
+    for (const after of candidate.checks) {
+      const exact = coverage(check, after, "none");
+      if (exact && (candidate.rows === null || candidate.rows.some((cells) => isRowKept(row, cells)))) return { check, by: candidate, row };
+      const bound = coverage(check, after, "before");
+      if (bound && bound.size > 0 && isInRow(bound, row)) return { check, by: candidate, row };
+    }
+  }
+  return null;
+}
+
 /**
  * Which checks of `before` live on in `pool` (after tests that are new or
  * whose body changed: a test kept byte for byte absorbed nothing), and,
  * when one of them reads a local value (`assert r == 2`: its subject has no
  * literal), which literals of its body none of the covering tests keeps
  * (messages left aside): the same check text fed other inputs is another
- * check. A test with no checks conserves nothing: the caller judges it by
- * other means.
+ * check. A table test's checks must live on for each of its rows (a row
+ * lost is a check lost). A test with no checks conserves nothing: the
+ * caller judges it by other means.
  */
 export function conserve(before: CheckedTest, pool: readonly CheckedTest[]): Conservation {
   const covered: Cover[] = [];
   const missing: Check[] = [];
   for (const check of before.checks) {
+    if (before.rows !== null && before.rows.length > 0) {
+      const covers = before.rows.map((row) => findRowCover(check, row, pool));
+      if (covers.every((cover) => cover !== null)) covered.push(...(covers as Cover[]));
+      else if (covers.some((cover) => cover !== null)) {
+        covered.push(...covers.filter((cover): cover is Cover => cover !== null));
+        missing.push(check);
+      } else missing.push(check);
+      continue;
+    }
     const cover = findCover(check, pool);
     if (cover) covered.push(cover);
     else missing.push(check);
@@ -149,7 +189,7 @@ export function conserve(before: CheckedTest, pool: readonly CheckedTest[]): Con
     for (const literal of literalTokens(`${cover.check.subject}(${cover.check.expected ?? ""})`)) kept.add(literal);
   }
   // Inputs matter where a check reads a local value (`assert r == 2`): the test's inputs must still be fed where it lives on.
-  const readsContext = covered.some((cover) => literalTokens(cover.check.subject).length === 0);
+  const readsContext = covered.some((cover) => literalTokens(cover.check.subject).length === 0 && cover.row === undefined);
   const lostLiterals = !readsContext ? [] : [...before.literals].filter((literal) => !kept.has(literal) && !isMessageLiteral(literal));
   return { covered, missing, lostLiterals };
 }

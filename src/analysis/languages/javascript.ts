@@ -22,7 +22,7 @@
 
 import type * as t from "@babel/types";
 import { debug } from "../../log.js";
-import { emptyFacts, hashText, type AssertionFact, type FileFacts, type TestCase, type TestFlag, type TestFlags } from "../facts.js";
+import { emptyFacts, hashText, type AssertionFact, type AssertionHelperFact, type FileFacts, type TestCase, type TestFlag, type TestFlags } from "../facts.js";
 import { parseWithBabel } from "../parsers/babel.js";
 import { extractJavaScriptCodeFacts, isConstantExpression, literalValue, normalizedSource } from "./javascript-source.js";
 import { isUnderTestDirectory, type LanguageModule } from "./language.js";
@@ -259,6 +259,8 @@ interface TestDraft {
   bodyHash: string;
   eachRows?: number | null;
   eachRowHashes?: string[];
+  /** Calls by plain name in its body, in walk order: those of local helpers that assert become assertions (run). */
+  calls: { name: string; node: t.CallExpression; start: number }[];
   /** Literals of each row of its table (or of its one enclosing `describe.each` suite), for the conservation of checks. */
   eachRowLiterals?: string[][];
   assertions: { fact: AssertionFact; start: number }[];
@@ -295,7 +297,7 @@ interface ExtractedTests {
   assertions: number;
   frameworks: string[];
   /** Top-level functions holding assertions outside tests (FileFacts.assertionHelpers). */
-  assertionHelpers: { name: string; assertions: number }[];
+  assertionHelpers: AssertionHelperFact[];
 }
 
 const FLAG_NAMES: readonly TestFlag[] = ["skipped", "focused", "todo", "failing"];
@@ -575,6 +577,8 @@ class TestExtractor {
   private assertions = 0;
   /** Assertions outside tests, by the top-level function holding them. */
   private readonly helperAssertions = new Map<string, number>();
+  /** Per top-level helper: its parameters and its assertions (FileFacts.assertionHelpers). */
+  private readonly helperDetails = new Map<string, { params: string[]; facts: AssertionFact[] }>();
   /** Names changed after their declaration (see {@link TestExtractor.mutatedNames}); computed on first use. */
   private mutated: Set<string> | null = null;
 
@@ -593,11 +597,29 @@ class TestExtractor {
   run(): ExtractedTests {
     this.noteImports(this.ast.program);
     this.visit(this.ast.program, null);
+    // A call of a local helper that asserts is one assertion of the test (resolved into the helper's checks by analysis/checks).
+    for (const draft of this.drafts) {
+      let isAdded = false;
+      for (const call of draft.calls) {
+        const helper = this.helperDetails.get(call.name);
+        if (!helper) continue;
+        const strength = Math.max(1, ...helper.facts.map((fact) => fact.strength)) as 1 | 2 | 3;
+        draft.assertions.push({ fact: { line: call.node.loc?.start.line ?? 0, matcher: `helper ${call.name}`, strength, tautology: false, actual: normalizedSource(this.content, call.node) }, start: call.start });
+        draft.assertionCount++;
+        isAdded = true;
+      }
+      if (isAdded) draft.assertions.sort((a, b) => a.start - b.start);
+    }
     return {
       tests: this.drafts.map((draft) => this.finishTest(draft)),
       assertions: this.assertions,
       frameworks: [...this.frameworks].sort(),
-      assertionHelpers: [...this.helperAssertions].map(([name, assertions]) => ({ name, assertions })).sort((a, b) => a.name.localeCompare(b.name)),
+      assertionHelpers: [...this.helperAssertions]
+        .map(([name, assertions]) => {
+          const details = this.helperDetails.get(name);
+          return details ? { name, assertions, params: details.params, assertionsDetail: details.facts } : { name, assertions };
+        })
+        .sort((a, b) => a.name.localeCompare(b.name)),
     };
   }
 
@@ -605,6 +627,21 @@ class TestExtractor {
    * The top-level function enclosing the walk's position: `function f`,
    * `const f = () => …` / `function () …`, exported or not; null elsewhere.
    */
+  /** A call by plain name inside a test (`check(1, 2)`): kept so a call of a helper that asserts counts as the test's assertion (see run). */
+  private noteHelperCall(node: t.CallExpression): void {
+    if (node.callee.type !== "Identifier") return;
+    const draft = this.innermostTest();
+    if (!draft) return;
+    draft.calls.push({ name: node.callee.name, node, start: node.start ?? 0 });
+  }
+
+  /** Parameter names of the top-level function enclosing the walk's position (see enclosingTopLevelFunction); patterns as written. */
+  private enclosingTopLevelParams(): string[] {
+    const fn = [...this.ancestors].reverse().find((node) => node.type === "FunctionDeclaration" || node.type === "ArrowFunctionExpression" || node.type === "FunctionExpression");
+    if (!fn || !("params" in fn)) return [];
+    return (fn.params as t.Node[]).map((param) => (param.type === "Identifier" ? param.name : param.type === "AssignmentPattern" && param.left.type === "Identifier" ? param.left.name : normalizedSource(this.content, param)));
+  }
+
   private enclosingTopLevelFunction(): string | null {
     const a = this.ancestors;
     const p = a.findIndex((node) => node.type === "Program");
@@ -777,6 +814,7 @@ class TestExtractor {
       this.applyRuntimeMark(chain, node);
     }
     if (this.isAssertionCall(node, parent)) this.countAssertion(node);
+    else this.noteHelperCall(node);
     this.visitChildren(node);
   }
 
@@ -785,7 +823,12 @@ class TestExtractor {
     const draft = this.innermostTest();
     if (!draft) {
       const helper = this.enclosingTopLevelFunction();
-      if (helper !== null) this.helperAssertions.set(helper, (this.helperAssertions.get(helper) ?? 0) + 1);
+      if (helper !== null) {
+        this.helperAssertions.set(helper, (this.helperAssertions.get(helper) ?? 0) + 1);
+        const details = this.helperDetails.get(helper) ?? { params: this.enclosingTopLevelParams(), facts: [] };
+        details.facts.push(this.describeAssertion(node));
+        this.helperDetails.set(helper, details);
+      }
       return;
     }
     draft.assertionCount++;
@@ -1066,6 +1109,7 @@ class TestExtractor {
         assertionCount: 0,
         bodyHash: hashText(canonicalJson(args.callback) + "\n" + (declaration.each?.hashSource ?? "")),
         assertions: [],
+        calls: [],
         inputLiterals: [],
         expectedLiterals: [],
         references: new Set(),

@@ -73,6 +73,39 @@ const lookAlikes: RuleCase[] = [
     findings: [],
   },
   {
+    name: "js: assertions moved into a local check helper",
+    changes: [
+      change(
+        "test/f.test.ts",
+        `it("doubles", () => {\n  expect(f(1)).toBe(2);\n  expect(f(2)).toBe(4);\n});\n`,
+        `function check(n, want) {\n  expect(f(n)).toBe(want);\n}\nit("doubles", () => {\n  check(1, 2);\n  check(2, 4);\n});\n`,
+      ),
+    ],
+    findings: [],
+  },
+  {
+    name: "js: test.each with a printf title against describe + forEach over the same rows",
+    changes: [
+      change(
+        "test/run.test.ts",
+        `test.each(["npm", "pnpm"])("works via %s", (name) => { expect(run(name)).toBe(0); });\n`,
+        `describe("works", () => {\n  ["npm", "pnpm"].forEach((name) => {\n    test(\`via \${name}\`, () => { expect(run(name)).toBe(0); });\n  });\n});\n`,
+      ),
+    ],
+    findings: [],
+  },
+  {
+    name: "js: test.each over object rows with a $name title against a describe per row",
+    changes: [
+      change(
+        "test/run.test.ts",
+        `test.each([{ tool: "npm", code: 0 }, { tool: "pnpm", code: 0 }])("runs $tool", ({ tool, code }) => { expect(run(tool)).toBe(code); });\n`,
+        `describe("runs", () => {\n  it("npm", () => { expect(run("npm")).toBe(0); });\n  it("pnpm", () => { expect(run("pnpm")).toBe(0); });\n});\n`,
+      ),
+    ],
+    findings: [],
+  },
+  {
     name: "python: two tests merged into one parametrize",
     changes: [
       change(
@@ -202,6 +235,50 @@ const cheats: RuleCase[] = [
       ),
     ],
     findings: [`assertion_weakening/high test/log.test.ts "formats"`],
+  },
+  {
+    name: "js: moved into a local helper, one call left out",
+    changes: [
+      change(
+        "test/f.test.ts",
+        `it("doubles", () => {\n  expect(f(1)).toBe(2);\n  expect(f(2)).toBe(4);\n});\n`,
+        `function check(n, want) {\n  expect(f(n)).toBe(want);\n}\nit("doubles", () => {\n  check(1, 2);\n});\n`,
+      ),
+    ],
+    findings: [`assertion_removal/high test/f.test.ts "doubles"`],
+  },
+  {
+    name: "js: a local helper call that asserts deleted",
+    changes: [
+      change(
+        "test/f.test.ts",
+        `function check(n, want) {\n  expect(f(n)).toBe(want);\n}\nit("doubles", () => {\n  check(1, 2);\n  check(2, 4);\n});\n`,
+        `function check(n, want) {\n  expect(f(n)).toBe(want);\n}\nit("doubles", () => {\n  check(1, 2);\n});\n`,
+      ),
+    ],
+    findings: [`assertion_removal/high test/f.test.ts "doubles"`],
+  },
+  {
+    name: "js: a table test renamed and one of its rows dropped",
+    changes: [
+      change(
+        "test/add.test.ts",
+        `it.each([\n  [1, 1, 2],\n  [2, 2, 4],\n])("add(%i, %i) = %i", (a, b, sum) => { expect(add(a, b)).toBe(sum); });\n`,
+        `it.each([\n  [1, 1, 2],\n])("adds %i and %i", (a, b, sum) => { expect(add(a, b)).toBe(sum); });\n`,
+      ),
+    ],
+    findings: [`assertion_removal/high test/add.test.ts "add(%i, %i) = %i"`],
+  },
+  {
+    name: "js: a table unrolled into plain tests, one row left out",
+    changes: [
+      change(
+        "test/run.test.ts",
+        `test.each([{ tool: "npm", code: 0 }, { tool: "pnpm", code: 0 }])("runs $tool", ({ tool, code }) => { expect(run(tool)).toBe(code); });\n`,
+        `describe("runs", () => {\n  it("npm", () => { expect(run("npm")).toBe(0); });\n});\n`,
+      ),
+    ],
+    findings: [`assertion_removal/high test/run.test.ts "runs $tool"`],
   },
   {
     name: "python: tests merged into one parametrize, one row gone",
