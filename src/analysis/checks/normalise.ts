@@ -211,9 +211,10 @@ export function toCheck(fact: AssertionFact): Check {
   if (MEMBER_FIRST.test(fact.matcher) && expected !== undefined) [subject, expected] = [expected, subject];
   if (fact.matcher.startsWith("helper ")) relation = "helper";
   // A truthiness assertion that states its relation in the expression: assert.ok(s.includes("x")), assert n > 0, assertTrue(a == b).
-  if ((relation === "truthy" || relation === "falsy" || relation === "other") && expected === undefined && subject !== "") {
+  if ((relation === "truthy" || relation === "falsy" || relation === "other" || relation === "type") && expected === undefined && subject !== "") {
     const stated = statedRelation(subject);
     if (stated) {
+      if (relation === "falsy") isNegated = !isNegated; // assertFalse(a == b) states a != b
       relation = stated.relation;
       subject = stated.subject;
       expected = stated.expected;
