@@ -61,6 +61,13 @@ export interface AssertionFact {
   expected?: string;
   /** Normalised source of the value under test. */
   actual?: string;
+  /**
+   * When `actual` is a local name bound just before the assertion (Go's
+   * `if got := Sum(in); got != want`, `got := Sum(in)`): the expression it
+   * was bound to, normalised like `actual`, so the check's subject is the
+   * call under test with its arguments (analysis/checks).
+   */
+  actualValue?: string;
   /** Negated (`.not.`, assertNotEqual): a negated check is weaker than the positive one of the same matcher. */
   negated?: boolean;
   /** True when the assertion can never run: it follows an unconditional `return` in the test body. */

@@ -203,7 +203,8 @@ export function isLiteralText(text: string): boolean {
  */
 export function toCheck(fact: AssertionFact): Check {
   let relation = relationOfMatcher(fact.matcher);
-  let subject = fact.actual === undefined ? "" : canonicalText(fact.actual);
+  const actual = fact.actualValue ?? fact.actual;
+  let subject = actual === undefined ? "" : canonicalText(actual);
   let expected = fact.expected === undefined ? undefined : canonicalText(fact.expected);
   let isNegated = fact.negated === true;
   let errorType: string | undefined;

@@ -93,6 +93,7 @@ const MATCHER_RELATIONS: readonly [RegExp, Relation][] = [
  * table row knows it. Negation is read apart (AssertionFact.negated).
  */
 export function relationOfMatcher(matcher: string): Relation {
+  if (/^if !equal\b/.test(matcher)) return "equal"; // Go: if !reflect.DeepEqual(got, want) { t.Errorf }
   const comparison = /^(?:assert|if|expect)\s+(==|!=|<=|>=|<|>|===|!==|in|not in|is|is not)(?:\s|$)/.exec(matcher);
   if (comparison) return relationOfOperator(comparison[1] as string);
   const last = matcher.replace(/\(.*$/s, "").split(/[.\s]/).filter((part) => part !== "" && part !== "not" && part !== "resolves" && part !== "rejects" && part !== "Should()").pop() ?? matcher;

@@ -788,6 +788,10 @@ class TestExtractor {
     // `await import("../src/x.js")`, `require("./y")`: module paths, not inputs
     if (parent?.type === "ImportExpression") return;
     if (parent?.type === "CallExpression" && (parent.callee.type === "Import" || (parent.callee.type === "Identifier" && parent.callee.name === "require"))) return;
+    // `vi.spyOn(process, "exit")`, `mock.method(fs, "readFile")`, `vi.mock("./db")`: what a double replaces, not an input
+    if (parent?.type === "CallExpression" && parent.callee.type === "MemberExpression" && !parent.callee.computed && parent.callee.property.type === "Identifier" &&
+      /^(spyOn|method|getter|setter|mock|doMock|unmock|stub|replace)$/.test(parent.callee.property.name) && parent.callee.object.type === "Identifier" &&
+      /^(vi|jest|mock|sinon|td|t)$/.test(parent.callee.object.name)) return;
     if (this.expectedDepth > 0) draft.expectedLiterals.push(value);
     else draft.inputLiterals.push(value);
   }
@@ -900,7 +904,8 @@ class TestExtractor {
     const isNegated = /^not[A-Z]/.test(last) && last !== "notThrows" && last !== "notThrowsAsync";
     const isTwoSided = EXACT_MATCHERS.has(last) || /^(not)?(Equal|DeepEqual|StrictEqual|DeepStrictEqual|Same|StrictSame|Like|Match|Regex|Include|Has)$/i.test(last.replace(/^not/, "")) || ["like", "match", "regex", "include", "has", "hasStrict", "notEqual"].includes(last);
     const actualNode = args[0];
-    const expectedNode = isTwoSided && !["isTrue", "isFalse", "isNull", "isUndefined", "isNaN", "true", "false", "snapshot", "matchSnapshot", "fail", "callCount", "calledWith", "calledOnceWith", "calledWithExactly", "calledOnceWithExactly"].includes(last) ? args[1] : undefined;
+    const isErrorCheck = /^(throws|rejects|throwsAsync|rejectsAsync)$/.test(last) && args[1] !== undefined && !isFunctionNode(args[1]);
+    const expectedNode = isErrorCheck ? args[1] : isTwoSided && !["isTrue", "isFalse", "isNull", "isUndefined", "isNaN", "true", "false", "snapshot", "matchSnapshot", "fail", "callCount", "calledWith", "calledOnceWith", "calledWithExactly", "calledOnceWithExactly"].includes(last) ? args[1] : undefined;
     if (expectedNode) this.expectedNodes.add(expectedNode);
     const baseName = last === rootText && props.length === 0 ? "assert" : last;
     const strength = /^(assert|expect)[A-Z0-9_$]/.test(baseName) ? 2 : matcherStrength(baseName, args.length, isNegated);

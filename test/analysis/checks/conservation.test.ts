@@ -65,6 +65,17 @@ const lookAlikes: RuleCase[] = [
     findings: [],
   },
   {
+    name: "js: a mocked process.exit + toHaveBeenCalled migrated to assert.throws(fn, { code })",
+    changes: [
+      change(
+        "test/cli.test.ts",
+        `it("rejects a bad flag", () => {\n  const exit = vi.spyOn(process, "exit");\n  run(["--bad"]);\n  expect(exit).toHaveBeenCalled();\n});\n`,
+        `import assert from "node:assert/strict";\nit("rejects a bad flag", () => {\n  assert.throws(() => run(["--bad"]), { code: "E_USAGE" });\n});\n`,
+      ),
+    ],
+    findings: [],
+  },
+  {
     name: "js: a test moved to another file, its title kept and one identifier adapted",
     changes: [
       change("test/cart.test.ts", `describe("cart", () => {\n  it("sums the line totals", () => { expect(cart.total([1, 2])).toBe(3); });\n  it("keeps", () => { expect(1 + x).toBe(2); });\n});\n`, `describe("cart", () => {\n  it("keeps", () => { expect(1 + x).toBe(2); });\n});\n`),
@@ -163,6 +174,17 @@ const lookAlikes: RuleCase[] = [
         "add_test.go",
         `package add\n\nimport "testing"\n\nfunc TestAddOnes(t *testing.T) {\n\tif Add(1, 1) != 2 {\n\t\tt.Error("1+1")\n\t}\n}\n\nfunc TestAddTwos(t *testing.T) {\n\tif Add(2, 2) != 4 {\n\t\tt.Error("2+2")\n\t}\n}\n`,
         `package add\n\nimport "testing"\n\nfunc TestAdd(t *testing.T) {\n\ttests := []struct{ a, b, want int }{\n\t\t{1, 1, 2},\n\t\t{2, 2, 4},\n\t}\n\tfor _, tt := range tests {\n\t\tif Add(tt.a, tt.b) != tt.want {\n\t\t\tt.Errorf("%d+%d", tt.a, tt.b)\n\t\t}\n\t}\n}\n`,
+      ),
+    ],
+    findings: [],
+  },
+  {
+    name: "go: tests with got := f(…) merged into a table test with if got := …; got != tt.want",
+    changes: [
+      change(
+        "parse_test.go",
+        `package p\n\nimport "testing"\n\nfunc TestParseOne(t *testing.T) {\n\tgot := Parse("1")\n\tif got != 1 {\n\t\tt.Errorf("got %d", got)\n\t}\n}\n\nfunc TestParseTwo(t *testing.T) {\n\tgot := Parse("2")\n\tif !reflect.DeepEqual(got, 2) {\n\t\tt.Errorf("got %d", got)\n\t}\n}\n`,
+        `package p\n\nimport "testing"\n\nfunc TestParse(t *testing.T) {\n\tfor _, tt := range []struct {\n\t\tin   string\n\t\twant int\n\t}{{"1", 1}, {"2", 2}} {\n\t\tif got := Parse(tt.in); got != tt.want {\n\t\t\tt.Errorf("got %d", got)\n\t\t}\n\t}\n}\n`,
       ),
     ],
     findings: [],
@@ -345,6 +367,17 @@ const cheats: RuleCase[] = [
       ),
     ],
     findings: [`test_deletion/critical add_test.go "TestAddTwos"`],
+  },
+  {
+    name: "go: two tests with got := f(…) and the same check text, one deleted",
+    changes: [
+      change(
+        "parse_test.go",
+        `package p\n\nimport "testing"\n\nfunc TestParseOne(t *testing.T) {\n\tgot := Parse("1")\n\tif got != 1 {\n\t\tt.Errorf("got %d", got)\n\t}\n}\n\nfunc TestParseTwo(t *testing.T) {\n\tgot := Parse("2")\n\tif got != 1 {\n\t\tt.Errorf("got %d", got)\n\t}\n}\n`,
+        `package p\n\nimport "testing"\n\nfunc TestParseOne(t *testing.T) {\n\tgot := Parse("1")\n\tif got != 1 {\n\t\tt.Errorf("bad: got %d", got)\n\t}\n}\n`,
+      ),
+    ],
+    findings: [`test_deletion/critical parse_test.go "TestParseTwo"`],
   },
   {
     name: "java: two tests merged into one that drops a check",
