@@ -12,6 +12,8 @@
  *   6b. same file, a suite renamed (others of its tests matched it by
  *      body under the new suite path): same test name in the renamed suite
  *      (moved and edited)
+ *   6c. any file or suite, the same descriptive title (3+ words), one
+ *      unpaired test of that title on each side (moved and edited)
  *   7. same file and suite, a reworded descriptive title (retitled): both
  *      titles have at least 3 words and share at least 75% of them, e.g.
  *      "reads … with and without a base cache" -> "… with and without
@@ -20,11 +22,15 @@
  *      is then judged on its assertions and flags like
  *      any edited test. Short titles never pair this way ("rounds" ->
  *      "rounding" with a new body stays a deletion).
- *   8. same file, a test that became a suite of its own name (split): it
- *      pairs with the new tests directly in that suite as a group, and is
- *      an assertion_removal when they hold fewer assertions together.
  *
- * A before test left without a partner was deleted (judged per test, never
+ * Name matching is the fast first pass and what messages quote. A before
+ * test still without a partner is then judged by the conservation of its
+ * checks (analysis/checks, {@link conservationFindings}): when every check
+ * it made is made, equal or stronger, by a new or edited after test
+ * (merged into a table, split, a test that became a suite of its own name,
+ * moved and retitled, migrated), it is not deleted; when only some are, it
+ * is an assertion_removal naming the others. A before test left without a
+ * partner and without its checks was deleted (judged per test, never
  * by net count); a matched pair whose after side gained a flag was disabled;
  * a table test that lost rows lost test cases.
  * Duplicate ids pair up by multiplicity, in source order.
@@ -52,6 +58,7 @@
  */
 
 import { hasUsableFacts, type FileFacts, type TestCase, type TestFlag } from "./facts.js";
+import { checkedTest, conserve, describeCheck, type CheckedTest } from "./checks/index.js";
 import { EMPTY_CLASS_CONTEXT, resolveTestsAcross, type ClassContext } from "./inheritance.js";
 import { applyRules, type MatchedTest } from "./rules/index.js";
 import type { Finding, Severity } from "./types.js";
@@ -151,6 +158,7 @@ function matchTests(pairs: readonly FactsPair[]): { before: Slot[]; after: Slot[
   let uncollected = slotsOf("after", false);
   pairSlots(before, after);
   pairRenamedSuites(before, after);
+  pairSameTitle(before, after);
   pairRetitled(before, after);
   // Tests of files no config reached may move to another such file: for them that file is an ordinary one.
   const byConventions = before.filter((slot) => slot.partner === null && slot.byConventions);
@@ -225,6 +233,30 @@ function pairRenamedSuites(before: Slot[], after: Slot[]): void {
     slot.match = "moved_and_edited";
     candidate.partner = slot;
     candidate.match = "moved_and_edited";
+  }
+}
+
+/**
+ * Pass 6c: a descriptive title (3+ words) kept while the test moved to
+ * another file or suite and its body was edited (one identifier adapted to
+ * the new module): the one unpaired before test and the one unpaired after
+ * test of that title pair up, judged on their assertions. A title shared by
+ * several unpaired tests on either side pairs nothing.
+ */
+function pairSameTitle(before: Slot[], after: Slot[]): void {
+  const openBefore = new Map<string, Slot[]>();
+  const openAfter = new Map<string, Slot[]>();
+  for (const slot of before) if (slot.partner === null && titleWords(slot.test.name).length >= 3) pushTo(openBefore, slot.test.name, slot);
+  for (const slot of after) if (slot.partner === null && titleWords(slot.test.name).length >= 3) pushTo(openAfter, slot.test.name, slot);
+  for (const [name, slots] of openBefore) {
+    const candidates = openAfter.get(name);
+    if (slots.length !== 1 || candidates?.length !== 1) continue;
+    const slot = slots[0] as Slot;
+    const partner = candidates[0] as Slot;
+    slot.partner = partner;
+    slot.match = "moved_and_edited";
+    partner.partner = slot;
+    partner.match = "moved_and_edited";
   }
 }
 
@@ -572,39 +604,60 @@ function listIds(slots: readonly Slot[], limit = 5): string {
 }
 
 /**
- * Pass 8: a test that became a suite of the same name in the same file
- * (`it("isPlainObject")` -> `describe("isPlainObject", () => { it("plain
- * objects"); it("non plain objects") })`), its checks spread over new tests
- * in that suite. The old test is matched to them as a group (its partner is
- * the first, for bookkeeping; the pair is not judged test against test),
- * and is an assertion_removal when the group holds fewer assertions than it
- * did. Only new tests (without a partner) directly in the suite count.
+ * The conservation of checks (analysis/checks): a before test that no name
+ * pass paired is not deleted when its checks live on in after tests that are
+ * new or were edited (a test kept byte for byte absorbed nothing): merged
+ * into a table (its literals bound to one row), split into several tests
+ * (also a test that became a suite of its own name), moved and retitled,
+ * migrated to another framework. When some of its checks live on and others
+ * are found nowhere, it is one assertion_removal naming the lost checks.
+ * Returns those findings and the slots conserved (wholly or in part), which
+ * are not test deletions. Tests without checks, and inherited instances,
+ * are left to the other passes.
  */
-function splitTestFindings(before: readonly Slot[], after: readonly Slot[]): Finding[] {
+function conservationFindings(before: readonly Slot[], after: readonly Slot[], pairs: readonly FactsPair[]): { findings: Finding[]; conserved: Set<Slot>; judged: Set<Slot> } {
   const findings: Finding[] = [];
-  const newBySuite = new Map<string, Slot[]>();
-  for (const slot of after) if (slot.partner === null) pushTo(newBySuite, `${slot.file}\u0000${slot.test.suitePath.join("\u0001")}`, slot);
-  for (const slot of before) {
-    if (slot.partner !== null || slot.test.declaredAt !== undefined) continue;
-    const parts = newBySuite.get(`${slot.file}\u0000${[...slot.test.suitePath, slot.test.name].join("\u0001")}`);
-    if (!parts || parts.length === 0) continue;
-    slot.partner = parts[0] as Slot;
-    const total = parts.reduce((sum, part) => sum + part.test.assertionCount, 0);
-    if (total >= slot.test.assertionCount) continue;
+  const conserved = new Set<Slot>();
+  const judged = new Set<Slot>();
+  const open = before.filter((slot) => slot.partner === null && slot.test.declaredAt === undefined);
+  if (open.length === 0) return { findings, conserved, judged };
+  const factsOf = (side: "before" | "after"): Map<string, FileFacts | null> => new Map(pairs.map((pair) => [pair.path, pair[side]]));
+  const beforeFacts = factsOf("before");
+  const afterFacts = factsOf("after");
+  const pool: CheckedTest[] = after
+    .filter((slot) => !slot.test.flags.skipped && !slot.test.flags.todo && !slot.test.flags.failing && (slot.partner === null || slot.partner.test.bodyHash !== slot.test.bodyHash))
+    .map((slot) => checkedTest(slot.file, slot.test, afterFacts.get(slot.file) ?? null));
+  for (const slot of open) {
+    const checked = checkedTest(slot.file, slot.test, beforeFacts.get(slot.file) ?? null);
+    if (checked.checks.length === 0) continue;
+    judged.add(slot);
+    const result = conserve(checked, pool);
+    if (result.covered.length === 0) continue;
+    if (result.missing.length === 0 && result.lostLiterals.length > 0) continue; // its checks read other inputs now: not the same test
+    conserved.add(slot);
+    if (result.missing.length === 0) continue;
+    const homes = [...new Set(result.covered.map((cover) => `"${cover.by.test.id}" in ${cover.by.file}`))];
+    const keptCount = new Set(result.covered.map((cover) => cover.check)).size;
+    const firstHome = result.covered[0]?.by as CheckedTest;
     findings.push({
       type: "assertion_removal",
       severity: "high",
-      file: slot.file,
-      line: (parts[0] as Slot).test.line,
+      file: firstHome.file,
+      line: firstHome.test.line,
       before_file: slot.file,
       before_line: slot.test.line,
       test: slot.test.id,
-      message: `test "${slot.test.id}" in ${slot.file} became a suite of ${parts.length} test${parts.length === 1 ? "" : "s"} with ${slot.test.assertionCount - total} fewer assertions (${slot.test.assertionCount} -> ${total})`,
-      evidence: { split_into: parts.map((part) => part.test.id), assertions_before: slot.test.assertionCount, assertions_after: total },
+      message: `test "${slot.test.id}" in ${slot.file} is gone; ${keptCount} of its ${checked.checks.length} checks live on in ${homes.slice(0, 3).join(", ")}${homes.length > 3 ? ", …" : ""}, ${result.missing.length} ${result.missing.length === 1 ? "is" : "are"} made nowhere after the change: ${result.missing.slice(0, 3).map(describeCheck).join("; ")}`,
+      evidence: {
+        checks_before: checked.checks.length,
+        checks_kept: keptCount,
+        removed: result.missing.map((check) => ({ line: check.line, check: describeCheck(check) })),
+        conserved_in: result.covered.map((cover) => ({ file: cover.by.file, test: cover.by.test.id })).filter((home, index, all) => all.findIndex((other) => other.file === home.file && other.test === home.test) === index),
+      },
       allowed: false,
     });
   }
-  return findings;
+  return { findings, conserved, judged };
 }
 
 /**
@@ -716,8 +769,9 @@ export function compareFacts(pairs: readonly FactsPair[], changedPaths?: readonl
 
   // Tests whose after side is in a file the runner does not collect: one finding per file they left.
   findings.push(...leftDiscoveryFindings(before.filter((slot) => slot.partner?.notCollectedBy !== undefined)));
-  // Tests turned into a suite of the same name: judged on the assertions of the new tests in it, not lost.
-  findings.push(...splitTestFindings(before, after));
+  // Tests whose checks live on elsewhere (merged, split, moved and retitled, migrated): not lost.
+  const conservation = conservationFindings(before, after, allPairs);
+  findings.push(...conservation.findings);
   // Lost tests: each declaration is reported once (see the module comment).
   const ownLost = new Map<FactsPair, Slot[]>();
   const derivedLost: Slot[] = [];
@@ -726,7 +780,7 @@ export function compareFacts(pairs: readonly FactsPair[], changedPaths?: readonl
   for (const slot of before) if (slot.partner === null) pushTo(unmatchedByFile, slot.file, slot);
   for (const pair of allPairs) {
     const unmatched = unmatchedByFile.get(pair.path) ?? [];
-    const lost = unmatched.filter((slot) => !isMergedIntoRows(slot, tableSlots, usedRows));
+    const lost = unmatched.filter((slot) => !conservation.conserved.has(slot) && (conservation.judged.has(slot) || !isMergedIntoRows(slot, tableSlots, usedRows)));
     if (pair.after && !hasUsableFacts(pair.after)) {
       if (lost.length > 0) findings.push(...deletionFindings(pair, lost));
       continue;

@@ -14,7 +14,7 @@ import type { CollectionRules } from "./languages/collection.js";
  * whenever extraction changes what it returns for the same input, so cached
  * facts from an older ralph are not reused.
  */
-export const EXTRACTOR_VERSION = 17;
+export const EXTRACTOR_VERSION = 18;
 
 /** The flags that take a test out of the run, or focus the run on it. */
 export interface TestFlags {
@@ -61,10 +61,19 @@ export interface AssertionFact {
   expected?: string;
   /** Normalised source of the value under test. */
   actual?: string;
+  /**
+   * When `actual` is a local name bound just before the assertion (Go's
+   * `if got := Sum(in); got != want`, `got := Sum(in)`): the expression it
+   * was bound to, normalised like `actual`, so the check's subject is the
+   * call under test with its arguments (analysis/checks).
+   */
+  actualValue?: string;
   /** Negated (`.not.`, assertNotEqual): a negated check is weaker than the positive one of the same matcher. */
   negated?: boolean;
   /** True when the assertion can never run: it follows an unconditional `return` in the test body. */
   unreachable?: boolean;
+  /** The message or pattern an error or warning check requires (`pytest.raises(E, match="bad")`, `assertRaisesRegex(E, "bad")`), normalised like `expected`. */
+  message?: string;
 }
 
 export interface TestCase {
@@ -417,7 +426,7 @@ export interface FileFacts {
    * not extracted). A test that now calls one of them has moved its
    * assertions, not dropped them.
    */
-  assertionHelpers?: { name: string; assertions: number }[];
+  assertionHelpers?: AssertionHelperFact[];
   /** Functions and methods of a test file that the runner does not collect (tree-sitter languages; absent = not extracted). */
   nonTestFunctions?: NonTestFunctionFact[];
   /**
@@ -435,6 +444,22 @@ export interface FileFacts {
    * them (languages/python-classes.ts).
    */
   collection?: CollectionRules;
+}
+
+/**
+ * A function of a test file that asserts outside any test (a helper such as
+ * `checkSum(t, in, want)` or `def check(x, y)`): how many assertions it
+ * holds and, where the language records them, its parameter names and its
+ * assertions, so a call `checkSum(t, []int{1}, 1)` resolves into the
+ * helper's checks with the arguments in place (analysis/checks).
+ */
+export interface AssertionHelperFact {
+  name: string;
+  assertions: number;
+  /** Parameter names in order (`t`, `in`, `want`). */
+  params?: string[];
+  /** Its assertions in source order. */
+  assertionsDetail?: AssertionFact[];
 }
 
 /** True when facts were really extracted (no parse error, not skipped as binary/huge/minified). */

@@ -212,10 +212,39 @@ function guardingIf(call: Node): Node | null {
   return null;
 }
 
+/**
+ * The expression a local name of an `if` condition was bound to just before
+ * it: the `if`'s own initializer (`if got := Sum(in); got != want`) or a
+ * `got := Sum(in)` / `got, err := Parse(s)` among the few statements before
+ * the `if` in its block; the name itself when neither binds it. So the
+ * check's subject is the call under test with its arguments (analysis/checks).
+ */
+function boundValue(ifStatement: Node, node: Node | null): string | undefined {
+  const text = compactText(node);
+  if (!node || node.type !== "identifier") return text;
+  const valueIn = (declaration: Node | null | undefined): string | undefined => {
+    if (!declaration || (declaration.type !== "short_var_declaration" && declaration.type !== "assignment_statement")) return undefined;
+    const names = namedChildren(declaration.childForFieldName("left") ?? declaration).map((child) => child.text);
+    const values = namedChildren(declaration.childForFieldName("right") ?? declaration);
+    const index = names.indexOf(node.text);
+    if (index === -1) return undefined;
+    return compactText(values.length === names.length ? values[index] : values[0]);
+  };
+  const own = valueIn(ifStatement.childForFieldName("initializer"));
+  if (own !== undefined) return own;
+  let previous = ifStatement.previousNamedSibling;
+  for (let steps = 0; previous && steps < 4; steps++, previous = previous.previousNamedSibling) {
+    const value = valueIn(previous);
+    if (value !== undefined) return value;
+  }
+  return text;
+}
+
 /** `t.Errorf(...)` as an AssertionFact, judged by the condition of the `if` that guards it. */
 function testingCallFact(call: Node, object: string, matcher: string, line: number): AssertionFact {
   const base = { line, matcher: `${object}.${matcher}`, tautology: false };
-  const condition = guardingIf(call)?.childForFieldName("condition");
+  const guard = guardingIf(call);
+  const condition = guard?.childForFieldName("condition");
   if (!condition) return { ...base, strength: 1 };
   if (condition.type === "false" || condition.type === "true") {
     return { ...base, strength: 0, tautology: condition.type === "false", actual: condition.text };
@@ -230,6 +259,8 @@ function testingCallFact(call: Node, object: string, matcher: string, line: numb
       const actual = compactText(left);
       const expected = compactText(right);
       if (actual !== undefined) fact.actual = actual;
+      const value = left && guard ? boundValue(guard, left) : undefined;
+      if (value !== undefined && value !== actual) fact.actualValue = value;
       if (expected !== undefined) fact.expected = expected;
       if (operator === "==") fact.negated = true;
       if (actual !== undefined && actual === expected) {
@@ -242,7 +273,17 @@ function testingCallFact(call: Node, object: string, matcher: string, line: numb
     return { ...base, strength: 1, matcher: `if ${base.matcher}` };
   }
   if (condition.type === "unary_expression" && /^!\s*(reflect\.DeepEqual|cmp\.Equal|bytes\.Equal|slices\.Equal|maps\.Equal)\b/.test(condition.text)) {
-    return { ...base, strength: 3, matcher: `if !equal ${base.matcher}` };
+    const fact: AssertionFact = { ...base, strength: 3, matcher: `if !equal ${base.matcher}` };
+    const args = namedChildren(namedChildren(condition)[0]?.childForFieldName("arguments") ?? condition);
+    if (args.length === 2 && guard) {
+      const actual = compactText(args[0]);
+      const value = boundValue(guard, args[0] as Node);
+      const expected = compactText(args[1]);
+      if (actual !== undefined) fact.actual = actual;
+      if (value !== undefined && value !== actual) fact.actualValue = value;
+      if (expected !== undefined) fact.expected = expected;
+    }
+    return fact;
   }
   return { ...base, strength: 1, matcher: `if ${base.matcher}` };
 }

@@ -22,7 +22,7 @@
 
 import type * as t from "@babel/types";
 import { debug } from "../../log.js";
-import { emptyFacts, hashText, type AssertionFact, type FileFacts, type TestCase, type TestFlag, type TestFlags } from "../facts.js";
+import { emptyFacts, hashText, type AssertionFact, type AssertionHelperFact, type FileFacts, type TestCase, type TestFlag, type TestFlags } from "../facts.js";
 import { parseWithBabel } from "../parsers/babel.js";
 import { extractJavaScriptCodeFacts, isConstantExpression, literalValue, normalizedSource } from "./javascript-source.js";
 import { isUnderTestDirectory, type LanguageModule } from "./language.js";
@@ -246,6 +246,8 @@ interface Frame {
   draft: TestDraft | null;
   /** For a `describe.each` suite: one short hash per row of its table (null when not literal); every test inside runs once per row. */
   eachRowHashes?: string[] | null;
+  /** For a `describe.each` suite with a literal table: the literals of each row (TestCase.eachRowLiterals). */
+  eachRowLiterals?: string[][];
 }
 
 interface TestDraft {
@@ -257,6 +259,10 @@ interface TestDraft {
   bodyHash: string;
   eachRows?: number | null;
   eachRowHashes?: string[];
+  /** Calls by plain name in its body, in walk order: those of local helpers that assert become assertions (run). */
+  calls: { name: string; node: t.CallExpression; start: number }[];
+  /** Literals of each row of its table (or of its one enclosing `describe.each` suite), for the conservation of checks. */
+  eachRowLiterals?: string[][];
   assertions: { fact: AssertionFact; start: number }[];
   inputLiterals: string[];
   expectedLiterals: string[];
@@ -291,7 +297,7 @@ interface ExtractedTests {
   assertions: number;
   frameworks: string[];
   /** Top-level functions holding assertions outside tests (FileFacts.assertionHelpers). */
-  assertionHelpers: { name: string; assertions: number }[];
+  assertionHelpers: AssertionHelperFact[];
 }
 
 const FLAG_NAMES: readonly TestFlag[] = ["skipped", "focused", "todo", "failing"];
@@ -514,6 +520,31 @@ function canonicalValue(value: unknown): string | undefined {
   return out + "}";
 }
 
+/** The literal values (literalValue form) of each table row, cells in order, nested arrays and objects included. */
+function rowLiteralsOf(rows: (t.Node | null)[][]): string[][] {
+  const collect = (node: unknown, out: string[]): void => {
+    if (node === null || typeof node !== "object") return;
+    if (Array.isArray(node)) {
+      for (const item of node) collect(item, out);
+      return;
+    }
+    const record = node as Record<string, unknown>;
+    if (typeof record.type !== "string") return;
+    const literal = literalValue(node as t.Node);
+    if (literal !== null) {
+      out.push(literal);
+      return;
+    }
+    for (const key of Object.keys(record)) if (!HASH_SKIP_KEYS.has(key) && key !== "key") collect(record[key], out);
+    if (record.type === "ObjectProperty" && record.computed === true) collect(record.key, out);
+  };
+  return rows.map((row) => {
+    const out: string[] = [];
+    for (const cell of row) collect(cell, out);
+    return out;
+  });
+}
+
 /** One short hash (12 hex) per table row, or null for a table that is not literal. */
 function rowHashesOf(rows: (t.Node | null)[][] | null): string[] | null {
   return rows === null ? null : rows.map((row) => hashText(row.map((cell) => canonicalJson(cell)).join("\n")).slice(0, 12));
@@ -546,6 +577,8 @@ class TestExtractor {
   private assertions = 0;
   /** Assertions outside tests, by the top-level function holding them. */
   private readonly helperAssertions = new Map<string, number>();
+  /** Per top-level helper: its parameters and its assertions (FileFacts.assertionHelpers). */
+  private readonly helperDetails = new Map<string, { params: string[]; facts: AssertionFact[] }>();
   /** Names changed after their declaration (see {@link TestExtractor.mutatedNames}); computed on first use. */
   private mutated: Set<string> | null = null;
 
@@ -564,11 +597,29 @@ class TestExtractor {
   run(): ExtractedTests {
     this.noteImports(this.ast.program);
     this.visit(this.ast.program, null);
+    // A call of a local helper that asserts is one assertion of the test (resolved into the helper's checks by analysis/checks).
+    for (const draft of this.drafts) {
+      let isAdded = false;
+      for (const call of draft.calls) {
+        const helper = this.helperDetails.get(call.name);
+        if (!helper) continue;
+        const strength = Math.max(1, ...helper.facts.map((fact) => fact.strength)) as 1 | 2 | 3;
+        draft.assertions.push({ fact: { line: call.node.loc?.start.line ?? 0, matcher: `helper ${call.name}`, strength, tautology: false, actual: normalizedSource(this.content, call.node) }, start: call.start });
+        draft.assertionCount++;
+        isAdded = true;
+      }
+      if (isAdded) draft.assertions.sort((a, b) => a.start - b.start);
+    }
     return {
       tests: this.drafts.map((draft) => this.finishTest(draft)),
       assertions: this.assertions,
       frameworks: [...this.frameworks].sort(),
-      assertionHelpers: [...this.helperAssertions].map(([name, assertions]) => ({ name, assertions })).sort((a, b) => a.name.localeCompare(b.name)),
+      assertionHelpers: [...this.helperAssertions]
+        .map(([name, assertions]) => {
+          const details = this.helperDetails.get(name);
+          return details ? { name, assertions, params: details.params, assertionsDetail: details.facts } : { name, assertions };
+        })
+        .sort((a, b) => a.name.localeCompare(b.name)),
     };
   }
 
@@ -576,6 +627,21 @@ class TestExtractor {
    * The top-level function enclosing the walk's position: `function f`,
    * `const f = () => …` / `function () …`, exported or not; null elsewhere.
    */
+  /** A call by plain name inside a test (`check(1, 2)`): kept so a call of a helper that asserts counts as the test's assertion (see run). */
+  private noteHelperCall(node: t.CallExpression): void {
+    if (node.callee.type !== "Identifier") return;
+    const draft = this.innermostTest();
+    if (!draft) return;
+    draft.calls.push({ name: node.callee.name, node, start: node.start ?? 0 });
+  }
+
+  /** Parameter names of the top-level function enclosing the walk's position (see enclosingTopLevelFunction); patterns as written. */
+  private enclosingTopLevelParams(): string[] {
+    const fn = [...this.ancestors].reverse().find((node) => node.type === "FunctionDeclaration" || node.type === "ArrowFunctionExpression" || node.type === "FunctionExpression");
+    if (!fn || !("params" in fn)) return [];
+    return (fn.params as t.Node[]).map((param) => (param.type === "Identifier" ? param.name : param.type === "AssignmentPattern" && param.left.type === "Identifier" ? param.left.name : normalizedSource(this.content, param)));
+  }
+
   private enclosingTopLevelFunction(): string | null {
     const a = this.ancestors;
     const p = a.findIndex((node) => node.type === "Program");
@@ -722,6 +788,10 @@ class TestExtractor {
     // `await import("../src/x.js")`, `require("./y")`: module paths, not inputs
     if (parent?.type === "ImportExpression") return;
     if (parent?.type === "CallExpression" && (parent.callee.type === "Import" || (parent.callee.type === "Identifier" && parent.callee.name === "require"))) return;
+    // `vi.spyOn(process, "exit")`, `mock.method(fs, "readFile")`, `vi.mock("./db")`: what a double replaces, not an input
+    if (parent?.type === "CallExpression" && parent.callee.type === "MemberExpression" && !parent.callee.computed && parent.callee.property.type === "Identifier" &&
+      /^(spyOn|method|getter|setter|mock|doMock|unmock|stub|replace)$/.test(parent.callee.property.name) && parent.callee.object.type === "Identifier" &&
+      /^(vi|jest|mock|sinon|td|t)$/.test(parent.callee.object.name)) return;
     if (this.expectedDepth > 0) draft.expectedLiterals.push(value);
     else draft.inputLiterals.push(value);
   }
@@ -748,6 +818,7 @@ class TestExtractor {
       this.applyRuntimeMark(chain, node);
     }
     if (this.isAssertionCall(node, parent)) this.countAssertion(node);
+    else this.noteHelperCall(node);
     this.visitChildren(node);
   }
 
@@ -756,7 +827,12 @@ class TestExtractor {
     const draft = this.innermostTest();
     if (!draft) {
       const helper = this.enclosingTopLevelFunction();
-      if (helper !== null) this.helperAssertions.set(helper, (this.helperAssertions.get(helper) ?? 0) + 1);
+      if (helper !== null) {
+        this.helperAssertions.set(helper, (this.helperAssertions.get(helper) ?? 0) + 1);
+        const details = this.helperDetails.get(helper) ?? { params: this.enclosingTopLevelParams(), facts: [] };
+        details.facts.push(this.describeAssertion(node));
+        this.helperDetails.set(helper, details);
+      }
       return;
     }
     draft.assertionCount++;
@@ -828,7 +904,8 @@ class TestExtractor {
     const isNegated = /^not[A-Z]/.test(last) && last !== "notThrows" && last !== "notThrowsAsync";
     const isTwoSided = EXACT_MATCHERS.has(last) || /^(not)?(Equal|DeepEqual|StrictEqual|DeepStrictEqual|Same|StrictSame|Like|Match|Regex|Include|Has)$/i.test(last.replace(/^not/, "")) || ["like", "match", "regex", "include", "has", "hasStrict", "notEqual"].includes(last);
     const actualNode = args[0];
-    const expectedNode = isTwoSided && !["isTrue", "isFalse", "isNull", "isUndefined", "isNaN", "true", "false", "snapshot", "matchSnapshot", "fail", "callCount", "calledWith", "calledOnceWith", "calledWithExactly", "calledOnceWithExactly"].includes(last) ? args[1] : undefined;
+    const isErrorCheck = /^(throws|rejects|throwsAsync|rejectsAsync)$/.test(last) && args[1] !== undefined && !isFunctionNode(args[1]);
+    const expectedNode = isErrorCheck ? args[1] : isTwoSided && !["isTrue", "isFalse", "isNull", "isUndefined", "isNaN", "true", "false", "snapshot", "matchSnapshot", "fail", "callCount", "calledWith", "calledOnceWith", "calledWithExactly", "calledOnceWithExactly"].includes(last) ? args[1] : undefined;
     if (expectedNode) this.expectedNodes.add(expectedNode);
     const baseName = last === rootText && props.length === 0 ? "assert" : last;
     const strength = /^(assert|expect)[A-Z0-9_$]/.test(baseName) ? 2 : matcherStrength(baseName, args.length, isNegated);
@@ -1007,7 +1084,10 @@ class TestExtractor {
       skipNames: new Set(),
       draft: null,
     };
-    if (declaration.kind === "suite" && declaration.each) frame.eachRowHashes = rowHashesOf(declaration.each.rows);
+    if (declaration.kind === "suite" && declaration.each) {
+      frame.eachRowHashes = rowHashesOf(declaration.each.rows);
+      if (declaration.each.rows) frame.eachRowLiterals = rowLiteralsOf(declaration.each.rows);
+    }
     if (args.options) this.applyOptionMarks(frame, args.options);
     if (declaration.kind === "test" && args.callback === null && !frame.marks.todo) {
       frame.marks.todo = { via: `${declaration.calleeText} without a body` };
@@ -1034,6 +1114,7 @@ class TestExtractor {
         assertionCount: 0,
         bodyHash: hashText(canonicalJson(args.callback) + "\n" + (declaration.each?.hashSource ?? "")),
         assertions: [],
+        calls: [],
         inputLiterals: [],
         expectedLiterals: [],
         references: new Set(),
@@ -1067,9 +1148,15 @@ class TestExtractor {
    */
   private recordRows(draft: TestDraft, parentFrame: Frame, each: EachTable | null): void {
     const tables: (string[] | null)[] = [];
+    const literalTables: (string[][] | undefined)[] = [];
     for (let frame: Frame | null = parentFrame; frame; frame = frame.parent) {
-      if (frame.eachRowHashes !== undefined) tables.unshift(frame.eachRowHashes);
+      if (frame.eachRowHashes !== undefined) {
+        tables.unshift(frame.eachRowHashes);
+        literalTables.unshift(frame.eachRowLiterals);
+      }
     }
+    if (each) literalTables.push(each.rows ? rowLiteralsOf(each.rows) : undefined);
+    if (literalTables.length === 1 && literalTables[0] !== undefined) draft.eachRowLiterals = literalTables[0];
     if (each) tables.push(rowHashesOf(each.rows));
     if (tables.length === 0) return;
     if (tables.some((table) => table === null)) {
@@ -1397,6 +1484,7 @@ class TestExtractor {
     if (skipReason !== undefined) test.skipReason = skipReason;
     if (draft.eachRows !== undefined) test.eachRows = draft.eachRows;
     if (draft.eachRowHashes !== undefined) test.eachRowHashes = draft.eachRowHashes;
+    if (draft.eachRowLiterals !== undefined) test.eachRowLiterals = draft.eachRowLiterals;
     const unreachableFrom = draft.unreachableFrom;
     test.assertionsDetail = draft.assertions.map(({ fact, start }) =>
       unreachableFrom !== null && start >= unreachableFrom ? { ...fact, unreachable: true } : fact,

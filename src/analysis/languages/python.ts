@@ -496,6 +496,8 @@ function callAssertionFact(object: string, matcher: string, args: Node | undefin
     const strength = exception === "" || BROAD_EXCEPTIONS.has(exception.replace(/^builtins\./, "")) ? 1 : hasMessage ? 3 : 2;
     const fact: AssertionFact = { line, matcher: object === "self" ? matcher : `${object}.${matcher}`, strength, tautology: false };
     if (exception !== "") fact.expected = exception;
+    const message = call.keywords.get("match");
+    if (message) fact.message = compactText(message) as string;
     return fact;
   }
   const rank = object === "pytest" ? { strength: 1 as const } : (UNITTEST_STRENGTH.get(matcher) ?? { strength: 1 as const });

@@ -28,6 +28,7 @@ import { fileURLToPath } from "node:url";
 import { setFlagsFromString } from "node:v8";
 import type { Language, Node, Parser, Query, Tree, TreeCursor } from "web-tree-sitter";
 import { RalphError } from "../../errors.js";
+import { assertionHelpersOf, functionRanges, helperCallFacts } from "./tree-sitter-helpers.js";
 import { debug } from "../../log.js";
 import { hashText, type AssertionFact, type ClassFact, type CodeFacts, type FileFacts, type ImportFact, type MarkFact, type NonTestFunctionFact, type TestCase, type TestFlag, type TestFlags } from "../facts.js";
 
@@ -489,6 +490,8 @@ export function assembleFacts(
   isTestPath: boolean,
   drafts: ExtractedDrafts,
   recoveredErrorCount: number,
+  /** The parsed file, to find assertion helpers and the tests' calls to them (tree-sitter-helpers.ts); absent = not looked for. */
+  root?: Node,
 ): FileFacts {
   const details = new Map<TestDraft, AssertionFact[]>();
   const methodDrafts = drafts.classScope?.classes.flatMap((draft) => draft.methods) ?? [];
@@ -499,7 +502,11 @@ export function assembleFacts(
     const end = draft.body ? topLevelReturnEnd(draft.body) : null;
     if (end !== null) returnEnds.set(draft, end);
   }
-  for (const assertion of drafts.assertions) {
+  // Helpers that assert outside tests, and the tests' calls to them: each call is one assertion of its test (a helper check).
+  const functions = root && drafts.assertions.length > 0 ? functionRanges(root) : [];
+  const helpers = functions.length > 0 ? assertionHelpersOf(functions, drafts.assertions, ranged) : [];
+  const helperCalls = root && helpers.length > 0 ? helperCallFacts(root, helpers) : [];
+  for (const assertion of [...drafts.assertions, ...helperCalls].sort((a, b) => a.startIndex - b.startIndex)) {
     const { startIndex, ...fact } = assertion;
     for (const owner of innermostDrafts(ranged, startIndex)) {
       const returnEnd = returnEnds.get(owner);
@@ -530,6 +537,7 @@ export function assembleFacts(
     recoveredErrorCount,
   };
   if (drafts.nonTestFunctions.length > 0) facts.nonTestFunctions = drafts.nonTestFunctions;
+  if (helpers.length > 0) facts.assertionHelpers = helpers;
   if (drafts.classScope) {
     const { classes, imports, marks } = drafts.classScope;
     facts.classScope = {
@@ -611,7 +619,7 @@ export async function extractWithTreeSitter(
   if (!parsed.ok) return { language, isTestFile: isTestPath, tests: [], assertions: 0, frameworks: [], recoveredErrorCount: 0, parseError: parsed.error };
   try {
     const drafts = extractDrafts(grammar, parsed.tree.rootNode, content);
-    const facts = assembleFacts(language, isTestPath, drafts, parsed.recoveredErrorCount);
+    const facts = assembleFacts(language, isTestPath, drafts, parsed.recoveredErrorCount, parsed.tree.rootNode);
     // The code rules judge product code only: a test file's suppressions and guards are never read. A product
     // file with inline tests (Rust) gets code facts; its syntax table skips the test items.
     if (extractCode && (!facts.isTestFile || (hasInlineTests && !isTestPath))) {

@@ -13,6 +13,7 @@
  */
 
 import { displayCode } from "../display.js";
+import { checkedTest, isCheckConserved, toCheck, type CheckedTest } from "../checks/index.js";
 import type { AssertionFact, TestCase } from "../facts.js";
 import type { Finding } from "../types.js";
 import { hasCodeUnderTestChanged, multisetMinus, resolveImport, type MatchedTest, type RuleInput } from "./context.js";
@@ -117,8 +118,23 @@ export function pairAssertions(before: readonly AssertionFact[], after: readonly
   };
 }
 
+/**
+ * An assertion as its check (analysis/checks toCheck): matcher = the
+ * relation (`equal`, `contains`, … with `not ` when negated), actual and
+ * expected in canonical text, strength from the one table; line,
+ * tautology and reachability kept.
+ */
+function asCheckFact(fact: AssertionFact): AssertionFact {
+  const check = toCheck(fact);
+  const normalised: AssertionFact = { line: fact.line, matcher: `${check.isNegated ? "not " : ""}${check.relation === "helper" ? fact.matcher : check.relation}`, strength: check.strength, tautology: fact.tautology, actual: check.subject };
+  if (check.expected !== undefined) normalised.expected = check.expected;
+  if (check.isNegated) normalised.negated = true;
+  if (fact.unreachable) normalised.unreachable = true;
+  return normalised;
+}
+
 /** An assertion as a person would write it: `expect(x).toBe(1)` for expect-style matchers, else `assert.equal(x, 1)`. */
-function describe(fact: AssertionFact): string {
+function describeFact(fact: AssertionFact): string {
   if (/^((not|resolves|rejects)\.)*to[A-Z]/.test(fact.matcher)) {
     const actual = fact.actual === undefined ? "" : `expect(${displayCode(fact.actual)}).`;
     return `${actual}${fact.matcher}(${displayCode(fact.expected ?? "")})`.slice(0, 160);
@@ -166,15 +182,20 @@ function isCoveredByWholerCheck(lost: AssertionFact, after: readonly AssertionFa
 }
 
 /** Findings for one surviving test whose two sides both have assertion details. */
-function compareDetails(test: MatchedTest, before: AssertionFact[], after: AssertionFact[], isCodeChanged: () => boolean): Finding[] {
+function compareDetails(test: MatchedTest, beforeFacts: AssertionFact[], afterFacts: AssertionFact[], isCodeChanged: () => boolean, isConserved: (fact: AssertionFact) => boolean): Finding[] {
   const findings: Finding[] = [];
+  // Judged as checks (analysis/checks): one relation and strength whatever the framework, text in canonical form.
+  const before = beforeFacts.map(asCheckFact);
+  const after = afterFacts.map(asCheckFact);
+  const original = new Map<AssertionFact, AssertionFact>([...before.map((fact, i) => [fact, beforeFacts[i] as AssertionFact] as const), ...after.map((fact, i) => [fact, afterFacts[i] as AssertionFact] as const)]);
+  const describe = (fact: AssertionFact): string => describeFact(original.get(fact) ?? fact);
   const { pairs, removed, added } = pairAssertions(before, after);
 
   // assertion_removal: real (non-tautological, reachable) assertions unpaired, or now behind an early return,
   // unless a check of the whole value now covers them (`.code` and `.inclusive` -> a snapshot of the issue)
   const lost = removed
     .map((i) => before[i] as AssertionFact)
-    .filter((fact) => !fact.tautology && !fact.unreachable && !isCoveredByWholerCheck(fact, after));
+    .filter((fact) => !fact.tautology && !fact.unreachable && !isCoveredByWholerCheck(fact, after) && !isConserved(original.get(fact) ?? fact));
   const silenced = pairs
     .filter(([b, a]) => !(before[b] as AssertionFact).unreachable && (after[a] as AssertionFact).unreachable && !(before[b] as AssertionFact).tautology)
     .map(([b]) => before[b] as AssertionFact);
@@ -207,7 +228,7 @@ function compareDetails(test: MatchedTest, before: AssertionFact[], after: Asser
   // assertion_weakening: a paired assertion got weaker, or a tautology arrived
   const weakened = pairs
     .map(([b, a]) => [before[b] as AssertionFact, after[a] as AssertionFact] as const)
-    .filter(([was, now]) => !was.tautology && !was.unreachable && !now.unreachable && now.strength < was.strength && !isNewErrorCheck(was, now));
+    .filter(([was, now]) => !was.tautology && !was.unreachable && !now.unreachable && now.strength < was.strength && !isNewErrorCheck(original.get(was) ?? was, original.get(now) ?? now) && !isConserved(original.get(was) ?? was));
   const tautologies = added.map((i) => after[i] as AssertionFact).filter((fact) => fact.tautology && !fact.unreachable);
   if (weakened.length + tautologies.length > 0) {
     const parts = [
@@ -297,6 +318,7 @@ function hasDetails(test: TestCase): test is TestCase & { assertionsDetail: Asse
  */
 export function assertionFindings(input: RuleInput): Finding[] {
   const findings: Finding[] = [];
+  const conserved = conservationOf(input);
   const codeChanged = new Map<string, boolean>();
   const isCodeChanged = (path: string): boolean => {
     let answer = codeChanged.get(path);
@@ -311,7 +333,7 @@ export function assertionFindings(input: RuleInput): Finding[] {
     const flags = test.after.flags;
     if (flags.skipped || flags.todo || flags.failing) continue; // test_disabled already says it no longer runs
     const found = hasDetails(test.before) && hasDetails(test.after)
-      ? compareDetails(test, test.before.assertionsDetail, test.after.assertionsDetail, () => isCodeChanged(test.afterFile))
+      ? compareDetails(test, test.before.assertionsDetail, test.after.assertionsDetail, () => isCodeChanged(test.afterFile), (fact) => conserved(test, fact))
       : compareCounts(test);
     // Assertions moved into an imported helper (`runScenario(dir)` holding the expects) are not removed.
     const lost = test.before.assertionCount - test.after.assertionCount;
@@ -319,6 +341,32 @@ export function assertionFindings(input: RuleInput): Finding[] {
     findings.push(...(moved ? found.filter((f) => f.type !== "assertion_removal") : found));
   }
   return findings;
+}
+
+/**
+ * Whether an assertion a surviving test lost (or weakened) is still checked
+ * after the change (analysis/checks isCheckConserved): by the test itself
+ * (reworded, migrated, moved into a helper it calls) or by a test that is
+ * new or was edited (split out of it). `fact` is as the extractor wrote it.
+ */
+function conservationOf(input: RuleInput): (test: MatchedTest, fact: AssertionFact) => boolean {
+  let pool: CheckedTest[] | null = null;
+  const factsOf = new Map(input.pairs.map((pair) => [pair.path, pair.after] as const));
+  const keptAsIs = new Set(input.matched.filter((test) => test.before.bodyHash === test.after.bodyHash).map((test) => test.after));
+  const poolOf = (): CheckedTest[] => {
+    pool ??= input.pairs.flatMap((pair) =>
+      (pair.after?.tests ?? [])
+        .filter((test) => !keptAsIs.has(test) && !test.flags.skipped && !test.flags.todo && !test.flags.failing)
+        .map((test) => checkedTest(pair.path, test, pair.after)),
+    );
+    return pool;
+  };
+  return (test, fact) => {
+    const check = toCheck(fact);
+    if (check.isTautology || !check.isReachable) return false;
+    const same = checkedTest(test.afterFile, test.after, factsOf.get(test.afterFile) ?? null);
+    return isCheckConserved(check, same, poolOf().filter((candidate) => candidate.test !== test.after));
+  };
 }
 
 /**

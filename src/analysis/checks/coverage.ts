@@ -1,0 +1,201 @@
+/**
+ * When one check covers another (issue 9, "conservation of checks"): a
+ * check before the change is conserved when some check after it is equal
+ * or stronger on the same subject. "Stronger" follows the one strength
+ * table (relations.ts): an equality covers a containment, a match, an order
+ * or a truthiness check of the same subject; a `throws` naming the type and
+ * message covers one naming either; a `pytest.warns(W, match=M)` covers the
+ * `isinstance(w, W)` and the message check it replaced; a
+ * `toHaveBeenCalledWith(a)` is covered by a `deepEqual(calls, [a])` of the
+ * recorded calls.
+ *
+ * A table test's check (`expect(add(a, b)).toBe(sum)` over rows) covers a
+ * check of literals (`expect(add(1, 2)).toBe(3)`) when the table's names
+ * bind to those literals and one row holds them all ({@link unify}).
+ */
+
+import { canonicalText, isLiteralText, type Check } from "./normalise.js";
+import type { Relation } from "./relations.js";
+
+/** Names of a pattern bound to the canonical text of values (`a` -> `1`). */
+export type Bindings = ReadonlyMap<string, string>;
+
+/** Relations that a non-negated equality (or snapshot) of the same subject implies. */
+const IMPLIED_BY_EQUALITY: ReadonlySet<Relation> = new Set(["equal", "partial", "contains", "match", "greater", "less", "type", "length", "truthy", "falsy", "nullish", "defined", "other"]);
+
+/** Relations that a containment, partial match or pattern of the same subject implies: existence. */
+const IMPLIED_BY_PARTS: ReadonlySet<Relation> = new Set(["truthy", "defined"]);
+
+/** Tokens of canonical text: strings, numbers, names, and single punctuation characters. */
+export function tokenize(text: string): string[] {
+  return text.match(/"(?:[^"\\]|\\.)*"|\/(?:[^/\\\n]|\\.)+\/[a-z]*|-?\d[\w.]*|[A-Za-z_$][\w$]*[!?]?|\s+|./gs)?.filter((token) => !/^\s+$/.test(token)) ?? [];
+}
+
+/** Literal tokens of canonical text, as rows record them (strings JSON-quoted, numbers as written). */
+export function literalTokens(text: string): string[] {
+  return tokenize(text).filter((token) => isLiteralText(token) && token !== "undefined");
+}
+
+/** True when a name a table binds starts at `index`: a plain identifier (not a keyword), not a member name. */
+function isBindableStart(tokens: readonly string[], index: number): boolean {
+  const token = tokens[index] as string;
+  if (!/^[A-Za-z_$][\w$]*$/.test(token) || /^(true|false|null|nil|None|True|False|undefined|new|this|self|not|in|is|and|or|return|lambda|func|function)$/.test(token)) return false;
+  const previous = tokens[index - 1];
+  return previous !== "." && previous !== ":" && previous !== ">";
+}
+
+/**
+ * End (exclusive) of the name starting at `index`: the identifier and its
+ * member chain (`tt.want`, `case.input`, `$row->a`), or -1 when the chain is
+ * called (`tt.fn(`): a call is code, not a table's value.
+ */
+function nameEnd(tokens: readonly string[], index: number): number {
+  let end = index + 1;
+  while ((tokens[end] === "." || (tokens[end] === "-" && tokens[end + 1] === ">")) && /^[A-Za-z_$][\w$]*$/.test(tokens[end + (tokens[end] === "." ? 1 : 2)] ?? "")) end += tokens[end] === "." ? 2 : 3;
+  return tokens[end] === "(" ? -1 : end;
+}
+
+/** End (exclusive) of a value starting at `start` in `tokens`: one literal (with a sign), or a balanced bracket group of literals; -1 when there is none. */
+function valueEnd(tokens: readonly string[], start: number): number {
+  const first = tokens[start];
+  if (first === undefined) return -1;
+  if (isLiteralText(first)) return start + 1;
+  if (first === "-" && tokens[start + 1] !== undefined && isLiteralText(tokens[start + 1] as string)) return start + 2;
+  if (first !== "[" && first !== "{" && first !== "(") return -1;
+  let depth = 0;
+  for (let i = start; i < tokens.length; i++) {
+    const token = tokens[i] as string;
+    if (token === "[" || token === "{" || token === "(") depth++;
+    else if (token === "]" || token === "}" || token === ")") {
+      depth--;
+      if (depth === 0) return i + 1;
+    } else if (!isLiteralText(token) && token !== "," && token !== ":" && token !== "-" && !/^[A-Za-z_$][\w$]*$/.test(token)) return -1;
+  }
+  return -1;
+}
+
+/**
+ * Matches `pattern` (an after check's text) against `text` (a before
+ * check's), letting the pattern's bindable names stand for literal values
+ * when `canBind`; returns the bindings (empty for an exact match), or null.
+ * A name bound twice must stand for the same value.
+ */
+export function unify(pattern: string, text: string, canBind: boolean, bindings: Map<string, string> = new Map()): Map<string, string> | null {
+  if (pattern === text) return bindings;
+  if (!canBind) return null;
+  const p = tokenize(pattern);
+  const t = tokenize(text);
+  if (p.length > 120 || t.length > 200) return null;
+  const step = (i: number, j: number, bound: Map<string, string>): Map<string, string> | null => {
+    if (i === p.length) return j === t.length ? bound : null;
+    if (j >= t.length) return null;
+    const token = p[i] as string;
+    const end = isBindableStart(p, i) ? nameEnd(p, i) : -1;
+    if (end !== -1) {
+      const name = p.slice(i, end).join("");
+      const existing = bound.get(name);
+      if (existing !== undefined) {
+        const value = tokenize(existing);
+        if (value.every((part, k) => t[j + k] === part)) return step(end, j + value.length, bound);
+      }
+      // The name itself, unbound (both sides read the same variable).
+      if (p.slice(i, end).every((part, k) => t[j + k] === part)) {
+        const same = step(end, j + (end - i), bound);
+        if (same) return same;
+      }
+      if (existing !== undefined) return null;
+      const valueStop = valueEnd(t, j);
+      if (valueStop === -1) return null;
+      const next = new Map(bound);
+      next.set(name, t.slice(j, valueStop).join(""));
+      return step(end, valueStop, next);
+    }
+    return token === t[j] ? step(i + 1, j + 1, bound) : null;
+  };
+  return step(0, 0, bindings);
+}
+
+/** True when every literal of the bound values is in `row` (as a multiset). */
+export function isInRow(bindings: Bindings, row: readonly string[]): boolean {
+  const left = new Map<string, number>();
+  for (const literal of row) left.set(canonicalText(literal), (left.get(canonicalText(literal)) ?? 0) + 1);
+  for (const value of bindings.values()) {
+    for (const literal of literalTokens(value)) {
+      const count = left.get(literal) ?? 0;
+      if (count === 0) return false;
+      left.set(literal, count - 1);
+    }
+  }
+  return true;
+}
+
+/**
+ * Which side's names may stand for the other side's literals: `none` (an
+ * exact match), `after` (the after check belongs to a table test whose
+ * names bind to the before check's literals: a merge into a table) or
+ * `before` (the before check is a table test's, its names bind to the after
+ * check's literals: a table unrolled into plain tests). The caller checks
+ * that the bound literals come from one row.
+ */
+export type BindingSide = "none" | "after" | "before";
+
+/**
+ * Bindings under which `after` checks at least what `before` checks, or
+ * null (see {@link BindingSide}; `true` = "after", `false` = "none").
+ */
+export function coverage(before: Check, after: Check, side: BindingSide | boolean): Map<string, string> | null {
+  const bindSide: BindingSide = side === true ? "after" : side === false ? "none" : side;
+  if (after.isTautology || !after.isReachable) return null;
+  const match = (afterText: string, beforeText: string, bound: Map<string, string> = new Map()): Map<string, string> | null =>
+    bindSide === "before" ? unify(beforeText, afterText, true, bound) : unify(afterText, beforeText, bindSide === "after", bound);
+  const subjectBindings = (): Map<string, string> | null => match(after.subject, before.subject);
+  const expectedBindings = (bound: Map<string, string>): Map<string, string> | null =>
+    before.expected === undefined ? bound : after.expected === undefined ? null : match(after.expected, before.expected, bound);
+
+  // The same relation: as strong, with the same expected value (a changed value is an expectation change, judged elsewhere).
+  if (after.relation === before.relation && after.isNegated === before.isNegated) {
+    if (before.relation === "throws" || before.relation === "warns") return errorCoverage(before, after, match);
+    if (after.strength < before.strength) return null;
+    const bound = subjectBindings();
+    return bound && expectedBindings(bound);
+  }
+  if (after.isNegated || before.isNegated) return null;
+  // A stronger relation on the same subject.
+  if ((after.relation === "equal" || after.relation === "snapshot") && IMPLIED_BY_EQUALITY.has(before.relation) && after.strength >= before.strength) return subjectBindings();
+  if ((after.relation === "contains" || after.relation === "partial" || after.relation === "match") && after.expected !== undefined && IMPLIED_BY_PARTS.has(before.relation)) return subjectBindings();
+  if ((after.relation === "contains" || after.relation === "match") && (before.relation === "contains" || before.relation === "match") && after.strength >= before.strength) {
+    const bound = subjectBindings();
+    return bound && expectedBindings(bound);
+  }
+  // An error or warning check that names what a hand-written capture inspected: pytest.warns(W, match=M) for isinstance(w, W) + M in str(w).
+  if ((after.relation === "throws" || after.relation === "warns") && before.relation === "type" && after.errorType !== undefined && before.expected !== undefined) {
+    return match(after.errorType, before.expected);
+  }
+  if ((after.relation === "throws" || after.relation === "warns") && (before.relation === "contains" || before.relation === "match") && after.message !== undefined && before.expected !== undefined) {
+    return match(after.message, before.expected);
+  }
+  // A mock's calls recorded and compared: toHaveBeenCalledWith(a) ~ deepEqual(fn.mock.calls[0].arguments, [a]); toHaveBeenCalled ~ a call count.
+  if (before.relation === "called") {
+    if (before.expected !== undefined && after.relation === "equal" && after.expected !== undefined) return match(after.expected, `[${before.expected}]`) ?? match(after.expected, before.expected);
+    if (before.expected === undefined && (after.relation === "equal" || after.relation === "greater" || after.relation === "length") && /call/i.test(after.subject)) return new Map();
+    if (before.expected === undefined && after.relation === "throws" && after.strength >= 2) return new Map();
+  }
+  return null;
+}
+
+/** `throws`/`warns` coverage: the same subject (or none named), and each part the before check pinned pinned the same after. */
+function errorCoverage(before: Check, after: Check, match: (afterText: string, beforeText: string, bound?: Map<string, string>) => Map<string, string> | null): Map<string, string> | null {
+  let bound: Map<string, string> | null = new Map();
+  if (before.subject !== "" && after.subject !== "") bound = match(after.subject, before.subject);
+  if (!bound) return null;
+  if (before.errorType !== undefined && before.strength >= 2) {
+    if (after.errorType === undefined) return null;
+    bound = match(after.errorType, before.errorType, bound);
+    if (!bound) return null;
+  }
+  if (before.message !== undefined) {
+    if (after.message === undefined) return null;
+    bound = match(after.message, before.message, bound);
+  }
+  return bound;
+}

@@ -1,0 +1,222 @@
+/**
+ * The conservation-of-checks model (DESIGN.md "Tests are judged by what
+ * they check"; issue 9): every assertion is a normalised {@link Check};
+ * helpers that assert are resolved into their checks; a table test's names
+ * bind to the literals of one of its rows. A change conserves a before test
+ * when each of its checks has an equal or stronger check after it, wherever
+ * that check now lives (a merge into a table, a split into several tests,
+ * another file, another framework), and the literals the test fed the code
+ * are still fed by the tests that cover it.
+ *
+ * compare.ts asks {@link conserve} about the before tests its name passes
+ * left without a partner; rules/assertions.ts asks {@link isCheckConserved}
+ * about assertions a surviving test lost.
+ */
+
+import type { AssertionHelperFact, FileFacts, TestCase } from "../facts.js";
+import { coverage, isInRow, literalTokens } from "./coverage.js";
+import { canonicalText, splitArguments, splitCall, toCheck, type Check } from "./normalise.js";
+
+export { canonicalText, toCheck, type Check } from "./normalise.js";
+export { coverage, unify } from "./coverage.js";
+export { checkStrength, relationOfMatcher, RELATION_STRENGTH, type Relation } from "./relations.js";
+
+/** A helper of a test file that asserts (facts.ts AssertionHelperFact): its parameters and its assertions, so a call resolves into checks. */
+export type HelperFacts = Pick<AssertionHelperFact, "name" | "params" | "assertionsDetail">;
+
+/** One test with its checks resolved, as the conservation rule reads it. */
+export interface CheckedTest {
+  file: string;
+  test: TestCase;
+  /** Its real checks (reachable, not tautologies), helper calls resolved one level into the helper's checks. */
+  checks: Check[];
+  /** Literal rows of its table (canonical), or null for a test without a literal table. */
+  rows: string[][] | null;
+  /** Literals its body feeds the code or expects (canonical), as a set. */
+  literals: ReadonlySet<string>;
+}
+
+/** The literals of a test as recorded by its language: tree-sitter `literals`, or JS/TS input and expected literals. */
+function literalsOfTest(test: TestCase): string[] {
+  return (test.literals ?? [...(test.inputLiterals ?? []), ...(test.expectedLiterals ?? [])]).map(canonicalText);
+}
+
+/**
+ * The checks of a test: each assertion normalised, and each call of a
+ * helper of its file (`check(t, got, want)`, `assertValid(x)`) expanded into
+ * the helper's checks with its parameters replaced by the call's arguments,
+ * besides the helper-call check itself.
+ */
+export function checksOf(test: TestCase, helpers: readonly HelperFacts[] = []): Check[] {
+  const checks: Check[] = [];
+  for (const fact of test.assertionsDetail ?? []) {
+    const check = toCheck(fact);
+    checks.push(check);
+    if (check.relation !== "helper") continue;
+    const helper = helpers.find((candidate) => candidate.name === check.helper);
+    if (helper?.assertionsDetail) checks.push(...expandHelper(check, helper));
+  }
+  return checks;
+}
+
+/** A helper's checks with its parameters replaced by the call's arguments (`check(x, y)` called as `check(1, 2)`: `f(x) == y` -> `f(1) == 2`). */
+function expandHelper(call: Check, helper: HelperFacts): Check[] {
+  const parts = splitCall(call.subject);
+  const args = parts ? splitArguments(parts[1]) : [];
+  const params = helper.params ?? [];
+  const substitute = (text: string): string => {
+    if (params.length === 0) return text;
+    return text.replace(/[A-Za-z_$][\w$]*/g, (name, offset: number) => {
+      const index = params.indexOf(name);
+      if (index === -1 || args[index] === undefined || text[offset - 1] === ".") return name;
+      return args[index] as string;
+    });
+  };
+  return (helper.assertionsDetail ?? []).map((fact) => {
+    const check = toCheck(fact);
+    const expanded: Check = { ...check, subject: substitute(check.subject), line: call.line };
+    if (check.expected !== undefined) expanded.expected = substitute(check.expected);
+    if (check.errorType !== undefined) expanded.errorType = substitute(check.errorType);
+    if (check.message !== undefined) expanded.message = substitute(check.message);
+    return expanded;
+  });
+}
+
+/** A test of one side with its checks, rows and literals (see {@link CheckedTest}). */
+export function checkedTest(file: string, test: TestCase, facts: FileFacts | null): CheckedTest {
+  const helpers: readonly HelperFacts[] = facts?.assertionHelpers ?? [];
+  const rows = test.eachRowLiterals ? test.eachRowLiterals.map((row) => row.map(canonicalText)) : null;
+  return {
+    file,
+    test,
+    checks: checksOf(test, helpers).filter((check) => check.isReachable && !check.isTautology),
+    rows,
+    literals: new Set(literalsOfTest(test)),
+  };
+}
+
+/** Where one before check lives on: the after test, and the row of its table when its names bound to the check's literals. */
+export interface Cover {
+  check: Check;
+  by: CheckedTest;
+  row?: readonly string[];
+}
+
+/** The outcome of {@link conserve}: the before test's checks found after the change, and those found nowhere. */
+export interface Conservation {
+  covered: Cover[];
+  missing: Check[];
+  /** Literals the before test fed the code that none of the covering tests (nor their rows) feed any more. */
+  lostLiterals: string[];
+}
+
+/** The first after check (in `pool` order) equal to or stronger than `check`, with the row its names bound to. */
+export function findCover(check: Check, pool: readonly CheckedTest[]): Cover | null {
+  for (const candidate of pool) {
+    const canBind = candidate.rows !== null && candidate.rows.length > 0;
+    for (const after of candidate.checks) {
+      const bindings = coverage(check, after, canBind);
+      if (!bindings) continue;
+      if (bindings.size === 0) return { check, by: candidate };
+      const row = candidate.rows?.find((cells) => isInRow(bindings, cells));
+      if (row) return { check, by: candidate, row };
+    }
+  }
+  return null;
+}
+
+/** True when every literal of `row` is in `other` (as a multiset): the row survives in the other table. */
+function isRowKept(row: readonly string[], other: readonly string[]): boolean {
+  const left = new Map<string, number>();
+  for (const literal of other) left.set(literal, (left.get(literal) ?? 0) + 1);
+  return row.every((literal) => {
+    const count = left.get(literal) ?? 0;
+    left.set(literal, count - 1);
+    return count > 0;
+  });
+}
+
+/**
+ * Where one row of a before table test's check lives on: an after table
+ * test with the same check that keeps the row, or a check of literals that
+ * the before check's names bind to from this row (the table unrolled into
+ * plain tests, a `describe` per row). An after test whose rows are not
+ * known (a loop over a name) keeps the row when its check is the same.
+ */
+function findRowCover(check: Check, row: readonly string[], pool: readonly CheckedTest[]): Cover | null {
+  for (const candidate of pool) {
+    for (const after of candidate.checks) {
+      const exact = coverage(check, after, "none");
+      if (exact && (candidate.rows === null || candidate.rows.some((cells) => isRowKept(row, cells)))) return { check, by: candidate, row };
+      const bound = coverage(check, after, "before");
+      if (bound && bound.size > 0 && isInRow(bound, row)) return { check, by: candidate, row };
+    }
+  }
+  return null;
+}
+
+/**
+ * Which checks of `before` live on in `pool` (after tests that are new or
+ * whose body changed: a test kept byte for byte absorbed nothing), and,
+ * when one of them reads a local value (`assert r == 2`: its subject has no
+ * literal), which literals of its body none of the covering tests keeps
+ * (messages left aside): the same check text fed other inputs is another
+ * check. A table test's checks must live on for each of its rows (a row
+ * lost is a check lost). A test with no checks conserves nothing: the
+ * caller judges it by other means.
+ */
+export function conserve(before: CheckedTest, pool: readonly CheckedTest[]): Conservation {
+  const covered: Cover[] = [];
+  const missing: Check[] = [];
+  for (const check of before.checks) {
+    if (before.rows !== null && before.rows.length > 0) {
+      const covers = before.rows.map((row) => findRowCover(check, row, pool));
+      if (covers.every((cover) => cover !== null)) covered.push(...(covers as Cover[]));
+      else if (covers.some((cover) => cover !== null)) {
+        covered.push(...covers.filter((cover): cover is Cover => cover !== null));
+        missing.push(check);
+      } else missing.push(check);
+      continue;
+    }
+    const cover = findCover(check, pool);
+    if (cover) covered.push(cover);
+    else missing.push(check);
+  }
+  const kept = new Set<string>();
+  for (const cover of covered) {
+    for (const literal of cover.by.literals) kept.add(literal);
+    for (const literal of cover.row ?? []) kept.add(literal);
+    for (const literal of literalTokens(`${cover.check.subject}(${cover.check.expected ?? ""})`)) kept.add(literal);
+  }
+  // Inputs matter where a check reads a local value (`assert r == 2`): the test's inputs must still be fed where it lives on.
+  const readsContext = covered.some((cover) => literalTokens(cover.check.subject).length === 0 && cover.row === undefined);
+  const lostLiterals = !readsContext ? [] : [...before.literals].filter((literal) => !kept.has(literal) && !isMessageLiteral(literal));
+  return { covered, missing, lostLiterals };
+}
+
+/** A string that reads as a message for people (words with spaces, a format directive), not an input: `"1+1 failed"`, `"%d+%d"`. */
+function isMessageLiteral(literal: string): boolean {
+  return literal.startsWith('"') && /\s|%[-+ #0-9.]*[a-zA-Z]|\{\w*\}/.test(literal);
+}
+
+/**
+ * True when a check a surviving test lost is still made after the change:
+ * by the same test (reworded, moved into a helper it calls, migrated to
+ * another framework) or by a new or edited test that feeds the check's own
+ * literals (split out of it).
+ */
+export function isCheckConserved(check: Check, sameTest: CheckedTest, others: readonly CheckedTest[]): boolean {
+  if (findCover(check, [sameTest])) return true;
+  const cover = findCover(check, others);
+  if (!cover) return false;
+  const needed = literalTokens(`${check.subject}(${check.expected ?? ""})`);
+  const kept = new Set([...cover.by.literals, ...(cover.row ?? []), ...literalTokens(`${cover.check.subject}(${cover.check.expected ?? ""})`)]);
+  return needed.every((literal) => kept.has(literal)) || cover.row !== undefined;
+}
+
+/** An assertion as a person reads it in a message: `contains(s, "x")`, `throws(f(), ValueError)`. */
+export function describeCheck(check: Check): string {
+  const expected = check.relation === "throws" || check.relation === "warns" ? [check.errorType, check.message].filter(Boolean).join(", ") : check.expected;
+  const args = [check.subject, expected].filter((part): part is string => part !== undefined && part !== "");
+  return `${check.isNegated ? "not " : ""}${check.relation}(${args.join(", ")})`.slice(0, 160);
+}

@@ -1,0 +1,299 @@
+/**
+ * An AssertionFact (facts.ts, one framework's spelling) -> a {@link Check}
+ * (subject, relation, expected), the same for every framework: `toMatch("s")`
+ * and `assert.ok(s.includes("s"))` are both `contains(s, "s")`;
+ * `toBeGreaterThan(0)` and `assert.ok(n > 0)` are `greater(n, 0)`;
+ * `assert "x" in y` and `assertIn("x", y)` are `contains(y, "x")`;
+ * `expect(() => f()).toThrow(E)` is `throws(f(), E)`. Text is compared in
+ * {@link canonicalText} form, so a formatter's spaces, quotes and trailing
+ * commas never change a check.
+ */
+
+import type { AssertionFact } from "../facts.js";
+import { checkStrength, relationOfMatcher, relationOfOperator, type Relation } from "./relations.js";
+
+/** One normalised assertion: what it checks, of what, against what. */
+export interface Check {
+  /** The value or call under test with its literal arguments, in {@link canonicalText} form ("" when the framework names none, as `pytest.raises` around a block). */
+  subject: string;
+  relation: Relation;
+  /** The expected value in canonical form (for `throws`/`warns`: the error type and message joined, see errorType/message). */
+  expected?: string;
+  /** For `throws`/`warns`: the error type named (`ValueError`, `RangeError`), canonical. */
+  errorType?: string;
+  /** For `throws`/`warns`: the message or pattern required (`"bad input"`, `/^x/`, `{code:"E"}`), canonical. */
+  message?: string;
+  isNegated: boolean;
+  /** 0-3 from the shared table (relations.ts RELATION_STRENGTH), 0 for a tautology. */
+  strength: 0 | 1 | 2 | 3;
+  isTautology: boolean;
+  /** False when the assertion can never run (after an unconditional `return`). */
+  isReachable: boolean;
+  /** 1-based line of the assertion. */
+  line: number;
+  /** For `helper`: the helper's name. */
+  helper?: string;
+}
+
+/**
+ * Text with layout dropped: whitespace outside string literals removed,
+ * single-quoted strings double-quoted, trailing commas before a closing
+ * bracket dropped, `await` and redundant outer parentheses removed. Two
+ * spellings a formatter would produce from each other are equal.
+ */
+export function canonicalText(text: string): string {
+  let out = "";
+  let i = 0;
+  while (i < text.length) {
+    const char = text[i] as string;
+    if (char === '"' || char === "'" || char === "`") {
+      let j = i + 1;
+      let body = "";
+      while (j < text.length && text[j] !== char) {
+        if (text[j] === "\\" && j + 1 < text.length) {
+          body += text.slice(j, j + 2);
+          j += 2;
+        } else {
+          body += text[j];
+          j++;
+        }
+      }
+      out += `"${char === '"' ? body : body.replace(/\\'/g, "'").replace(/(^|[^\\])"/g, '$1\\"')}"`;
+      i = j + 1;
+      continue;
+    }
+    if (/\s/.test(char)) {
+      // Keep one space between two word characters (`not in`, `is not`, `new Foo`), drop the rest.
+      const next = text.slice(i).match(/^\s+/)?.[0].length ?? 1;
+      const after = text[i + next];
+      if (/[\w$]$/.test(out) && after !== undefined && /[\w$]/.test(after)) out += " ";
+      i += next;
+      continue;
+    }
+    out += char;
+    i++;
+  }
+  out = out.replace(/,([)\]}])/g, "$1").replace(/^await /, "");
+  while (out.startsWith("(") && out.endsWith(")") && closingIndex(out, 0) === out.length - 1) out = out.slice(1, -1);
+  return out;
+}
+
+/** Index of the bracket closing the one at `open` in canonical text (strings skipped), or -1. */
+function closingIndex(text: string, open: number): number {
+  let depth = 0;
+  for (let i = open; i < text.length; i++) {
+    const char = text[i] as string;
+    if (char === '"') {
+      i = skipString(text, i);
+      continue;
+    }
+    if (char === "(" || char === "[" || char === "{") depth++;
+    else if (char === ")" || char === "]" || char === "}") {
+      depth--;
+      if (depth === 0) return i;
+    }
+  }
+  return -1;
+}
+
+/** Index of the closing quote of the double-quoted string opening at `start`. */
+function skipString(text: string, start: number): number {
+  let i = start + 1;
+  while (i < text.length && text[i] !== '"') i += text[i] === "\\" ? 2 : 1;
+  return i;
+}
+
+/** Top-level binary comparisons, longest first, that a truthiness assertion may state (`assert.ok(n > 0)`). */
+const COMPARISON_OPERATORS = ["===", "!==", "==", "!=", ">=", "<=", ">", "<", " not in ", " in ", " instanceof ", " is not ", " is "] as const;
+
+/** Splits canonical text at its first top-level comparison operator: `n>0` -> [n, ">", 0]; null when it has none. */
+export function splitComparison(text: string): [string, string, string] | null {
+  let depth = 0;
+  for (let i = 0; i < text.length; i++) {
+    const char = text[i] as string;
+    if (char === '"') {
+      i = skipString(text, i);
+      continue;
+    }
+    if (char === "(" || char === "[" || char === "{") depth++;
+    else if (char === ")" || char === "]" || char === "}") depth--;
+    if (depth !== 0) continue;
+    for (const operator of COMPARISON_OPERATORS) {
+      if (!text.startsWith(operator, i)) continue;
+      const before = text[i - 1];
+      const after = text[i + operator.length];
+      // `=>`, `->`, `<=>`, `<<`, `>>` and generics are not comparisons.
+      if (operator.length <= 2 && (before === "=" || before === "-" || before === "<" || before === ">" || before === "!" || after === "=" || after === ">" || after === "<")) continue;
+      const left = text.slice(0, i).trim();
+      const right = text.slice(i + operator.length).trim();
+      if (left === "" || right === "") continue;
+      return [left, operator.trim(), right];
+    }
+  }
+  return null;
+}
+
+/** `callee(args)` at the top level of canonical text: [callee, args] (args without the parentheses), or null. */
+export function splitCall(text: string): [string, string] | null {
+  if (!text.endsWith(")")) return null;
+  let depth = 0;
+  for (let i = text.length - 1; i >= 0; i--) {
+    const char = text[i] as string;
+    if (char === '"') {
+      // walk back over a string
+      let j = i - 1;
+      while (j >= 0 && !(text[j] === '"' && text[j - 1] !== "\\")) j--;
+      i = j;
+      continue;
+    }
+    if (char === ")" || char === "]" || char === "}") depth++;
+    else if (char === "(" || char === "[" || char === "{") {
+      depth--;
+      if (depth === 0) return i === 0 || char !== "(" ? null : [text.slice(0, i), text.slice(i + 1, -1)];
+    }
+  }
+  return null;
+}
+
+/** Top-level comma-separated parts of canonical text. */
+export function splitArguments(text: string): string[] {
+  const parts: string[] = [];
+  let depth = 0;
+  let start = 0;
+  for (let i = 0; i < text.length; i++) {
+    const char = text[i] as string;
+    if (char === '"') {
+      i = skipString(text, i);
+      continue;
+    }
+    if (char === "(" || char === "[" || char === "{") depth++;
+    else if (char === ")" || char === "]" || char === "}") depth--;
+    else if (char === "," && depth === 0) {
+      parts.push(text.slice(start, i));
+      start = i + 1;
+    }
+  }
+  if (start < text.length) parts.push(text.slice(start));
+  return parts;
+}
+
+/** A callable wrapper around the code under test dropped: `()=>f(1)` -> `f(1)`, `lambda:f(1)` -> `f(1)`, `function(){return f(1)}` -> `f(1)`, `{f(1)}` (a block) -> `f(1)`. */
+function unwrapThunk(text: string): string {
+  let inner = text
+    .replace(/^(?:async)?\(\)=>/, "")
+    .replace(/^lambda:/, "")
+    .replace(/^(?:func\(\)|function\(\))\{(?:return )?(.*?);?\}$/s, "$1")
+    .replace(/^(?:->|proc|lambda)?\{(?:\|\w*\|)?(.*)\}$/s, "$1");
+  if (inner.startsWith("{") && inner.endsWith("}") && closingIndex(inner, 0) === inner.length - 1) inner = inner.slice(1, -1).replace(/^return /, "").replace(/;$/, "");
+  return inner;
+}
+
+/** Matchers whose framework puts the container last and the member first (`assertIn(member, container)`, `assert x in y`). */
+const MEMBER_FIRST = /^(?:assert (?:not )?in|(?:self\.)?assert(?:Not)?In|assertContains|assertStringContainsString|assertStringContainsStringIgnoringCase|assertArrayHasKey|assertMatchesRegularExpression|assert_includes?)$/;
+
+/** Is the canonical text a plain literal (string, number, boolean, null)? */
+export function isLiteralText(text: string): boolean {
+  return /^(?:"(?:[^"\\]|\\.)*"|-?\d[\w.]*|true|false|True|False|null|nil|None|undefined)$/.test(text);
+}
+
+/**
+ * The check an assertion makes (see the module comment). `fact.message`,
+ * when the extractor recorded one (`pytest.raises(E, match=...)`), is the
+ * required message of a `throws`/`warns` check.
+ */
+export function toCheck(fact: AssertionFact): Check {
+  let relation = relationOfMatcher(fact.matcher);
+  const actual = fact.actualValue ?? fact.actual;
+  let subject = actual === undefined ? "" : canonicalText(actual);
+  let expected = fact.expected === undefined ? undefined : canonicalText(fact.expected);
+  let isNegated = fact.negated === true;
+  let errorType: string | undefined;
+  let message = fact.message === undefined ? undefined : canonicalText(fact.message);
+  if (MEMBER_FIRST.test(fact.matcher) && expected !== undefined) [subject, expected] = [expected, subject];
+  if (fact.matcher.startsWith("helper ")) relation = "helper";
+  // A truthiness assertion that states its relation in the expression: assert.ok(s.includes("x")), assert n > 0, assertTrue(a == b).
+  if ((relation === "truthy" || relation === "falsy" || relation === "other" || relation === "type") && expected === undefined && subject !== "") {
+    const stated = statedRelation(subject);
+    if (stated) {
+      if (relation === "falsy") isNegated = !isNegated; // assertFalse(a == b) states a != b
+      relation = stated.relation;
+      subject = stated.subject;
+      expected = stated.expected;
+      if (stated.isNegated) isNegated = !isNegated;
+    }
+  }
+  if (relation === "match" && expected !== undefined && expected.startsWith('"')) relation = "contains";
+  if (relation === "throws" || relation === "warns") {
+    subject = unwrapThunk(subject);
+    if (expected !== undefined) {
+      for (const part of splitArguments(expected)) {
+        if (/^["/]/.test(part) || part.startsWith("{")) message ??= part;
+        else if (/^[\w$.\\:]+$/.test(part)) errorType ??= part.replace(/\.class$/, "").replace(/^typeof\(|\)$/g, "");
+      }
+    }
+    expected = [errorType ?? "", message ?? ""].join("|");
+    if (expected === "|") expected = undefined;
+  }
+  const isTautology = fact.tautology;
+  const parts: Parameters<typeof checkStrength>[1] = { hasExpected: expected !== undefined, isNegated, isTautology };
+  if (errorType !== undefined) parts.errorType = errorType;
+  if (message !== undefined) parts.message = message;
+  const check: Check = {
+    subject,
+    relation,
+    isNegated,
+    strength: relation === "other" ? (isTautology ? 0 : fact.strength) : checkStrength(relation, parts),
+    isTautology,
+    isReachable: fact.unreachable !== true,
+    line: fact.line,
+  };
+  if (expected !== undefined) check.expected = expected;
+  if (errorType !== undefined) check.errorType = errorType;
+  if (message !== undefined) check.message = message;
+  if (relation === "helper") check.helper = fact.matcher.slice("helper ".length);
+  return check;
+}
+
+/** The relation a boolean expression states: `s.includes("x")` -> contains, `n>0` -> greater, `isinstance(w,T)` -> type, `/re/.test(s)` -> match. */
+function statedRelation(text: string): { relation: Relation; subject: string; expected: string; isNegated: boolean } | null {
+  let isNegated = false;
+  let body = text;
+  if (body.startsWith("!") && !body.startsWith("!=")) {
+    isNegated = true;
+    body = canonicalText(body.slice(1));
+  } else if (body.startsWith("not ")) {
+    isNegated = true;
+    body = canonicalText(body.slice(4));
+  }
+  const comparison = splitComparison(body);
+  if (comparison) {
+    const [left, operator, right] = comparison;
+    if (operator === "instanceof") return { relation: "type", subject: left, expected: right, isNegated };
+    const relation = relationOfOperator(operator);
+    if (relation === "other") return null;
+    const negatedOperator = operator === "!=" || operator === "!==" || operator === "not in" || operator === "is not";
+    if (relation === "contains") return { relation, subject: right, expected: left, isNegated: isNegated !== negatedOperator };
+    return { relation, subject: left, expected: right, isNegated: isNegated !== negatedOperator };
+  }
+  const call = splitCall(body);
+  if (!call) return null;
+  const [callee, args] = call;
+  const argList = splitArguments(args);
+  const method = /\.(\w+)$/.exec(callee)?.[1];
+  const receiver = method === undefined ? "" : callee.slice(0, -(method.length + 1));
+  if (method && /^(includes|contains|has|hasOwnProperty|startsWith|endsWith|containsKey|include\?|key\?)$/.test(method) && argList.length === 1) {
+    return { relation: method === "hasOwnProperty" || method === "containsKey" ? "partial" : "contains", subject: receiver, expected: argList[0] as string, isNegated };
+  }
+  if (method === "test" && receiver.startsWith("/") && argList.length === 1) return { relation: "match", subject: argList[0] as string, expected: receiver, isNegated };
+  if (/^(?:strings\.(?:Contains|HasPrefix|HasSuffix)|bytes\.Contains|str_contains|in_array|array_key_exists)$/.test(callee) && argList.length === 2) {
+    const [a, b] = argList as [string, string];
+    return callee === "in_array" || callee === "array_key_exists" ? { relation: "contains", subject: b, expected: a, isNegated } : { relation: "contains", subject: a, expected: b, isNegated };
+  }
+  if (/^(?:re\.(?:search|match|fullmatch)|preg_match|regexp\.MatchString)$/.test(callee) && argList.length >= 2) return { relation: "match", subject: argList[1] as string, expected: argList[0] as string, isNegated };
+  if (/^(?:isinstance|is_a)$/.test(callee) && argList.length === 2) return { relation: "type", subject: argList[0] as string, expected: argList[1] as string, isNegated };
+  if (/^(?:reflect\.DeepEqual|Objects\.equals|equals|isDeepStrictEqual|util\.isDeepStrictEqual|_\.isEqual|isEqual|cmp\.Equal)$/.test(callee) && argList.length === 2) {
+    return { relation: "equal", subject: argList[0] as string, expected: argList[1] as string, isNegated };
+  }
+  if (method === "equals" && argList.length === 1) return { relation: "equal", subject: receiver, expected: argList[0] as string, isNegated };
+  return null;
+}

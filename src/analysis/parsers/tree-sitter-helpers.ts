@@ -1,0 +1,126 @@
+/**
+ * Assertion helpers of a test file, for every tree-sitter language: the
+ * functions and methods that assert outside any test (Go's
+ * `checkSum(t *testing.T, …)`, Python's `def check(x, y)`, a Java
+ * `private void assertValid(...)`), and the calls tests make to them. A
+ * test that calls a helper makes the helper's checks (analysis/checks
+ * resolves the call into them, one level); deleting the call deletes them.
+ * Found by sweeping: in one Go file 51 of 58 tests asserted only through
+ * helpers taking `t`, so they showed 0 assertions and losing a helper call
+ * went unseen (issue 9).
+ */
+
+import type { Node } from "web-tree-sitter";
+import type { AssertionFact, AssertionHelperFact } from "../facts.js";
+import { normalizedText, walkSubtree } from "./tree-sitter.js";
+
+/** Node types that declare a named function or method, across the tree-sitter grammars ralph loads. */
+const FUNCTION_TYPES: ReadonlySet<string> = new Set([
+  "function_definition", "function_declaration", "method_declaration", "function_item", "method", "singleton_method",
+  "local_function_statement", "constructor_declaration",
+]);
+
+/** Node types of a call, across the grammars. */
+const CALL_TYPES: ReadonlySet<string> = new Set([
+  "call", "call_expression", "method_invocation", "invocation_expression", "function_call_expression", "member_call_expression",
+  "scoped_call_expression", "nullsafe_member_call_expression",
+]);
+
+/** A function of the file with its byte range, before its assertions are known. */
+export interface FunctionRange {
+  name: string;
+  start: number;
+  end: number;
+  params: string[];
+}
+
+/** Parameter names of a parameter list, in order (`t *testing.T, a, b int` -> t, a, b; `int x` -> x; `$x` -> $x; `x: i32` -> x). */
+function parameterNames(parameters: Node | null): string[] {
+  if (!parameters) return [];
+  const names: string[] = [];
+  for (const child of parameters.namedChildren) {
+    if (!child) continue;
+    if (child.type === "identifier") {
+      names.push(child.text);
+      continue;
+    }
+    const named = child.childrenForFieldName("name").filter((node): node is Node => node !== null);
+    if (named.length > 0) {
+      names.push(...named.map((node) => node.text));
+      continue;
+    }
+    const pattern = child.childForFieldName("pattern");
+    if (pattern) {
+      names.push(pattern.text);
+      continue;
+    }
+    const first = child.namedChildren.find((node) => node !== null && (node.type === "identifier" || node.type === "variable_name"));
+    if (first) names.push(first.text);
+  }
+  return names;
+}
+
+/** Every named function or method of the file with its range and parameters. */
+export function functionRanges(root: Node): FunctionRange[] {
+  const ranges: FunctionRange[] = [];
+  walkSubtree(root, (cursor, type) => {
+    if (!FUNCTION_TYPES.has(type)) return "descend";
+    const node = cursor.currentNode;
+    const name = node.childForFieldName("name")?.text;
+    if (name) ranges.push({ name, start: node.startIndex, end: node.endIndex, params: parameterNames(node.childForFieldName("parameters")) });
+    return "descend";
+  });
+  return ranges;
+}
+
+/**
+ * The helpers among `functions`: those that hold assertions (given by their
+ * start index) outside the ranges of tests, each with its parameters and
+ * its assertions in order. The innermost function holding an assertion owns it.
+ */
+export function assertionHelpersOf(functions: readonly FunctionRange[], assertions: readonly (AssertionFact & { startIndex: number })[], testRanges: readonly { start: number; end: number }[]): AssertionHelperFact[] {
+  const helpers = new Map<FunctionRange, AssertionFact[]>();
+  for (const assertion of assertions) {
+    if (testRanges.some((range) => range.start <= assertion.startIndex && assertion.startIndex < range.end)) continue;
+    let owner: FunctionRange | null = null;
+    for (const fn of functions) {
+      if (fn.start <= assertion.startIndex && assertion.startIndex < fn.end && (owner === null || fn.start > owner.start)) owner = fn;
+    }
+    if (!owner || testRanges.some((range) => range.start === owner.start)) continue;
+    const { startIndex: _start, ...fact } = assertion;
+    const list = helpers.get(owner);
+    if (list) list.push(fact);
+    else helpers.set(owner, [fact]);
+  }
+  return [...helpers].map(([fn, facts]) => ({ name: fn.name, assertions: facts.length, params: fn.params, assertionsDetail: facts }));
+}
+
+/** The name a call calls: its last identifier (`checkSum`, `self.check` -> check, `$this->assertValid` -> assertValid). */
+function calleeName(call: Node): string | null {
+  const callee = call.childForFieldName("function") ?? call.childForFieldName("name") ?? call.childForFieldName("method") ?? call.namedChild(0);
+  if (!callee) return null;
+  const match = /([A-Za-z_]\w*)\s*$/.exec(callee.text);
+  return match ? (match[1] as string) : null;
+}
+
+/**
+ * The calls inside `node` to the named helpers, as AssertionFacts (matcher
+ * `helper <name>`, actual = the call's normalised text, strength the
+ * helper's strongest assertion) with their start index.
+ */
+export function helperCallFacts(node: Node, helpers: readonly AssertionHelperFact[]): (AssertionFact & { startIndex: number })[] {
+  if (helpers.length === 0) return [];
+  const byName = new Map(helpers.map((helper) => [helper.name, helper] as const));
+  const calls: (AssertionFact & { startIndex: number })[] = [];
+  walkSubtree(node, (cursor, type) => {
+    if (!CALL_TYPES.has(type)) return "descend";
+    const call = cursor.currentNode;
+    const name = calleeName(call);
+    const helper = name === null ? undefined : byName.get(name);
+    if (!helper) return "descend";
+    const strength = Math.max(1, ...(helper.assertionsDetail ?? []).map((fact) => fact.strength)) as 1 | 2 | 3;
+    calls.push({ line: call.startPosition.row + 1, matcher: `helper ${helper.name}`, strength, tautology: false, actual: normalizedText(call), startIndex: call.startIndex });
+    return "skip";
+  });
+  return calls;
+}
