@@ -14,12 +14,24 @@ import type { CollectionRules } from "./languages/collection.js";
  * whenever extraction changes what it returns for the same input, so cached
  * facts from an older ralph are not reused.
  */
-export const EXTRACTOR_VERSION = 17;
+export const EXTRACTOR_VERSION = 18;
 
 /** The flags that take a test out of the run, or focus the run on it. */
 export interface TestFlags {
-  /** Not run: `.skip`, `xit`, `skipIf(...)`, `{ skip: true }`, `t.skip()`, Playwright `test.skip()`, an enclosing skipped suite. */
+  /**
+   * Never run: `.skip`, `xit`, `{ skip: true }`, `t.skip()`, Playwright `test.skip()`, an enclosing skipped suite,
+   * a skip or an always-false assumption in a helper the test calls, in its fixture or its setup
+   * (`setUp`, `@Before`, `beforeEach`, an autouse fixture), `skipif(True)`.
+   */
   skipped: boolean;
+  /**
+   * Not run when a condition holds (and not {@link skipped}): `skipIf(cond)`, `runIf(cond)`,
+   * `@pytest.mark.skipif(cond)`, `@unittest.skipUnless(cond)`, `if runtime.GOOS == "windows" { t.Skip() }`,
+   * `test.skip(cond, reason)`, `Assume.assumeTrue(cond)`, `@DisabledOnOs(...)`, `#[cfg_attr(windows, ignore)]`,
+   * `pytest.importorskip("mod")`, or such a skip in a helper, fixture or setup the test goes through.
+   * Dropping the condition (`skipif(WIN)` -> `skip`) sets `skipped`: a test_disabled.
+   */
+  conditional: boolean;
   /** `.only`, `fit`, `fdescribe`, `{ only: true }`, or inside a focused suite: the other tests stop running. */
   focused: boolean;
   /** A placeholder: `.todo`, `{ todo: true }`, `t.todo()`, a mocha `it("title")` without a body. */
@@ -30,6 +42,27 @@ export interface TestFlags {
 
 /** Name of one flag of {@link TestFlags}. */
 export type TestFlag = keyof TestFlags;
+
+/** Every flag, in the order extractors read marks (the reason of a test is that of its first marked flag here). */
+export const TEST_FLAG_ORDER: readonly TestFlag[] = ["skipped", "conditional", "todo", "failing", "focused"];
+
+/** Flags with none set. */
+export function noFlags(): TestFlags {
+  return { skipped: false, conditional: false, focused: false, todo: false, failing: false };
+}
+
+/**
+ * Drops `conditional` from flags (and its via) when `skipped` is set too: a
+ * test that never runs is not also skipped under a condition. Mutates and
+ * returns `flags`.
+ */
+export function settleFlags(flags: TestFlags, flagVia?: Partial<Record<TestFlag, string>>): TestFlags {
+  if (flags.skipped && flags.conditional) {
+    flags.conditional = false;
+    if (flagVia) delete flagVia.conditional;
+  }
+  return flags;
+}
 
 /**
  * One test case as the runner would see it. A parametrised test
