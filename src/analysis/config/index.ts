@@ -16,11 +16,14 @@ import { notesToFindings, type TamperNote } from "./finding.js";
 import { comparePackageJson, compareRunnerConfigFile } from "./js-config.js";
 import { compareMakefiles } from "./makefile.js";
 import { comparePythonConfig } from "./python.js";
+import { testTargetsOf } from "./targets.js";
 
 /** What a comparison may know about the rest of the change. */
 export interface ConfigContext {
   /** Every changed file of the diff (config or not). */
   changes: readonly FileChange[];
+  /** Reads a repo-relative path of the after tree (changes applied), or null when absent; absent when the caller has no tree. */
+  read?: (path: string) => string | null;
 }
 
 /** One kind of config file: its id, which paths it owns, and how two versions compare. */
@@ -34,6 +37,11 @@ export interface ConfigKind {
 function siblingAfter(path: string, name: string, context: ConfigContext): string | null {
   const folder = path.slice(0, path.lastIndexOf("/") + 1);
   return context.changes.find((change) => change.path === `${folder}${name}`)?.after ?? null;
+}
+
+/** The after tree's reader of a context, or one over the changed files alone when the caller has no tree. */
+function readerOf(context: ConfigContext): (path: string) => string | null {
+  return context.read ?? ((path) => context.changes.find((change) => change.path === path)?.after ?? null);
 }
 
 /** Runners of the other changed workflow files (after side); files that do not parse contribute none. */
@@ -92,12 +100,12 @@ export const CONFIG_KINDS: readonly ConfigKind[] = [
   {
     id: "github-actions",
     matches: (path) => /(^|\/)\.github\/workflows\/[^/]+\.ya?ml$/.test(path),
-    compare: async (path, before, after, context) => compareGithubWorkflow(before, after, await runnersOfOtherWorkflows(path, context)),
+    compare: async (path, before, after, context) => compareGithubWorkflow(before, after, await runnersOfOtherWorkflows(path, context), testTargetsOf(readerOf(context))),
   },
   {
     id: "gitlab-ci",
     matches: (path, name) => name === ".gitlab-ci.yml" || name === ".gitlab-ci.yaml" || /(^|\/)\.gitlab\/ci\/[^/]+\.ya?ml$/.test(path),
-    compare: (_path, before, after) => compareGitlabCi(before, after),
+    compare: (_path, before, after, context) => compareGitlabCi(before, after, testTargetsOf(readerOf(context))),
   },
 ];
 
@@ -130,7 +138,7 @@ export interface ConfigTamperResult {
  * (other paths are ignored). Never throws for bad content: a file that
  * cannot be read is listed in `notAnalyzed` instead.
  */
-export async function detectConfigTamper(changes: readonly FileChange[]): Promise<ConfigTamperResult> {
+export async function detectConfigTamper(changes: readonly FileChange[], read?: (path: string) => string | null): Promise<ConfigTamperResult> {
   const result: ConfigTamperResult = { findings: [], notAnalyzed: [], analyzed: [] };
   for (const change of changes) {
     const kind = configKindOf(change.path);
@@ -141,7 +149,7 @@ export async function detectConfigTamper(changes: readonly FileChange[]): Promis
       continue;
     }
     try {
-      const notes = await kind.compare(change.path, change.before, change.after, { changes });
+      const notes = await kind.compare(change.path, change.before, change.after, read ? { changes, read } : { changes });
       result.findings.push(...notesToFindings(change.path, notes));
       result.analyzed.push(change.path);
     } catch (error) {
