@@ -139,6 +139,13 @@ export interface TestCase {
   expectedLiterals?: string[];
   /** Imported names the test body uses (the local names of its file's imports), sorted. */
   references?: string[];
+  /**
+   * What the test goes through that another file may define, sorted, unique
+   * (languages where that reaches across files; absent elsewhere): Go, the
+   * functions it calls by bare name (its package's helpers); Python, the
+   * fixtures it requests (its parameter names, a conftest.py may define them).
+   */
+  calls?: string[];
   /** Every literal of the body (strings JSON-quoted, numbers as written), in order: what a merge into a parametrised test must keep as a row (tree-sitter languages). */
   literals?: string[];
   /** The literals of each parametrised row, in row order, normalised like `literals` (tree-sitter languages). */
@@ -419,6 +426,23 @@ export interface CodeFacts {
 }
 
 /**
+ * A function of a file that skips the tests going through it, recorded so a
+ * test in another file that reaches it is judged too (analysis/indirection.ts):
+ * a Go helper of the package or a `TestMain` without `m.Run()`, a pytest
+ * fixture or autouse fixture of a conftest.py.
+ */
+export interface SkipProviderFact {
+  /** "helper": the tests calling `name`; "fixture": the tests requesting `name`; "setup": every test in its reach (the package, the conftest's folder). */
+  kind: "helper" | "fixture" | "setup";
+  name: string;
+  /** `skipped`, or `conditional` when it skips only under a condition; todo/failing for markTestIncomplete-style calls. */
+  flag: TestFlag;
+  /** The skip as written, for messages: `t.Skipf()`, `pytest.skip()`, `TestMain never calls m.Run()`. */
+  via: string;
+  reason?: string;
+}
+
+/**
  * Everything extracted from one file. When `parseError` or `notAnalyzed` is
  * set, `tests` is empty and `assertions` is 0: the file's content is unknown
  * to ralph, which is not the same as "has no tests".
@@ -453,6 +477,8 @@ export interface FileFacts {
   assertionHelpers?: { name: string; assertions: number }[];
   /** Functions and methods of a test file that the runner does not collect (tree-sitter languages; absent = not extracted). */
   nonTestFunctions?: NonTestFunctionFact[];
+  /** Functions of the file whose skip reaches tests of other files (Go helpers and TestMain, conftest fixtures); absent when none. */
+  skipProviders?: SkipProviderFact[];
   /**
    * The file's classes, imports and module marks, for resolving tests a class
    * inherits from another file (Python; absent = the file has no class with

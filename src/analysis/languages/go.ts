@@ -455,8 +455,20 @@ function extractGoDrafts(path: string, grammar: LoadedGrammar, root: Node, conte
     }
     assertions.push({ ...fact, startIndex: node.startIndex });
   }
-  return { tests: allTests, assertions, skips, nonTestFunctions, frameworks };
+  const drafts: ExtractedDrafts = { tests: allTests, assertions, skips, nonTestFunctions, frameworks, skipReach: GO_SKIP_REACH };
+  if (main) drafts.skipProviders = [{ kind: "setup", name: "TestMain", flag: main.flag, via: main.via }];
+  return drafts;
 }
+
+/** Go: a function of the package that skips reaches the tests calling it, in this file or another of the package (TestCase.calls). */
+const GO_SKIP_REACH: SkipReach = {
+  classify(fn) {
+    const name = fn.childForFieldName("name")?.text;
+    return name ? { kind: "helper", name } : null;
+  },
+  functionTypes: new Set(["function_declaration", "method_declaration"]),
+  recordsCalls: "called-names",
+};
 
 /** Callees whose result is an error value: `errors.New`, `fmt.Errorf`, `pkg.Wrap`, `NewValidationError`, `status.Error`. */
 const GO_ERROR_CALL = /(^|\.)(New|Errorf|Wrapf?|WithMessagef?|WithStack|Join)$|Err|Error/;

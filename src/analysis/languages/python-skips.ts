@@ -72,6 +72,7 @@ export const PYTHON_SKIP_REACH: SkipReach = {
   classify: classifyPythonSkipHolder,
   functionTypes: new Set(["function_definition"]),
   topLevelLabel: "a module-level skip",
+  recordsCalls: "parameters",
 };
 
 /** `raise unittest.SkipTest("why")`, `raise SkipTest`, `raise pytest.skip.Exception("why")`: skips, as SkipDrafts. */

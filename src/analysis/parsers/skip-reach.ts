@@ -122,6 +122,17 @@ export function calledName(call: Node): string | null {
   return match ? (match[1] as string) : null;
 }
 
+/** Every call of the file to an own function (see {@link calledName}), as [name, start index] pairs, in one pass. */
+export function allOwnCalls(root: Node): [string, number][] {
+  const calls: [string, number][] = [];
+  for (const call of root.descendantsOfType(CALL_TYPES as string[])) {
+    if (!call) continue;
+    const name = calledName(call);
+    if (name !== null) calls.push([name, call.startIndex]);
+  }
+  return calls;
+}
+
 /**
  * The calls inside `body` by called name, each with the first call node.
  * Ruby's bare method calls (`skip_on_windows` as a statement, no parentheses)

@@ -29,8 +29,8 @@ import { setFlagsFromString } from "node:v8";
 import type { Language, Node, Parser, Query, Tree, TreeCursor } from "web-tree-sitter";
 import { RalphError } from "../../errors.js";
 import { debug } from "../../log.js";
-import { callsIn, enclosingFunction, FUNCTION_TYPES, isConditionalWithin, type SkipProviderKind } from "./skip-reach.js";
-import { hashText, type AssertionFact, type ClassFact, type CodeFacts, type FileFacts, type ImportFact, type MarkFact, type NonTestFunctionFact, type TestCase, type TestFlag, type TestFlags, noFlags, TEST_FLAG_ORDER } from "../facts.js";
+import { allOwnCalls, callsIn, enclosingFunction, FUNCTION_TYPES, isConditionalWithin, type SkipProviderKind } from "./skip-reach.js";
+import { hashText, type AssertionFact, type ClassFact, type CodeFacts, type FileFacts, type ImportFact, type MarkFact, type NonTestFunctionFact, type SkipProviderFact, type TestCase, type TestFlag, type TestFlags, noFlags, TEST_FLAG_ORDER } from "../facts.js";
 
 export type { Node } from "web-tree-sitter";
 
@@ -441,6 +441,8 @@ export interface SkipReach {
   hasBareCalls?: boolean;
   /** When set, a skip outside every function skips every test of the file (Python's module-level `pytest.skip(allow_module_level=True)`), named so. */
   topLevelLabel?: string;
+  /** What each test records in TestCase.calls: the functions it calls by bare name (Go) or its parameter names (Python fixtures). */
+  recordsCalls?: "called-names" | "parameters";
 }
 
 /** A class found by a language module: its {@link ClassFact} with the test methods still as drafts. */
@@ -459,6 +461,8 @@ export interface ExtractedDrafts {
   classScope?: { classes: ClassDraft[]; imports: ImportFact[]; marks: MarkFact[] };
   /** How skips outside tests reach tests (helpers, fixtures, setups); absent: named functions are helpers. */
   skipReach?: SkipReach;
+  /** Skip providers the language found itself (Go's TestMain), beside those of its skips. */
+  skipProviders?: SkipProviderFact[];
 }
 
 /** Statement types that return from a function, across the supported grammars. */
@@ -544,8 +548,14 @@ export function assembleFacts(
       }
     }
   }
-  if (outside.length > 0) applyIndirectSkips(outside, ranged.map((entry) => entry.draft), drafts.skipReach);
-  const tests = drafts.tests.map((draft) => toTestCase(draft, details.get(draft) ?? []));
+  const providers = outside.length > 0 ? applyIndirectSkips(outside, ranged.map((entry) => entry.draft), drafts.skipReach) : [];
+  const calls = drafts.skipReach?.recordsCalls ? recordCalls(drafts.skipReach.recordsCalls, ranged) : null;
+  const tests = drafts.tests.map((draft) => {
+    const test = toTestCase(draft, details.get(draft) ?? []);
+    const names = calls?.get(draft);
+    if (names && names.size > 0) test.calls = [...names].sort();
+    return test;
+  });
   const facts: FileFacts = {
     language,
     isTestFile: isTestPath || tests.length > 0,
@@ -555,6 +565,8 @@ export function assembleFacts(
     recoveredErrorCount,
   };
   if (drafts.nonTestFunctions.length > 0) facts.nonTestFunctions = drafts.nonTestFunctions;
+  const exported = [...(drafts.skipProviders ?? []), ...providers.flatMap(toProviderFact)];
+  if (exported.length > 0) facts.skipProviders = exported;
   if (drafts.classScope) {
     const { classes, imports, marks } = drafts.classScope;
     facts.classScope = {
@@ -590,7 +602,7 @@ function helperOf(fn: Node): SkipProviderKind | null {
  * in a setup's scope, those taking a skipping fixture, and those calling a
  * skipping helper (helpers that call skipping helpers skip too).
  */
-function applyIndirectSkips(skips: readonly SkipDraft[], tests: readonly TestDraft[], reach: SkipReach | undefined): void {
+function applyIndirectSkips(skips: readonly SkipDraft[], tests: readonly TestDraft[], reach: SkipReach | undefined): SkipProvider[] {
   const classify = reach?.classify ?? helperOf;
   const providers: SkipProvider[] = [];
   const seen = new Set<number>();
@@ -612,7 +624,7 @@ function applyIndirectSkips(skips: readonly SkipDraft[], tests: readonly TestDra
     if (skip.reason !== undefined) provider.reason = skip.reason;
     providers.push(provider);
   }
-  if (providers.length === 0) return;
+  if (providers.length === 0) return [];
   const helpers = new Map<string, SkipProvider>();
   for (const provider of providers) if (provider.kind.kind === "helper" && !helpers.has(provider.kind.name)) helpers.set(provider.kind.name, provider);
   // A helper that calls a skipping helper skips too.
@@ -650,14 +662,42 @@ function applyIndirectSkips(skips: readonly SkipDraft[], tests: readonly TestDra
       }
     }
   }
-  if (helpers.size === 0) return;
-  for (const test of tests) {
+  for (const test of helpers.size === 0 ? [] : tests) {
     for (const [name, call] of callsIn(test.body ?? test.node, isBare)) {
       const helper = helpers.get(name);
       if (!helper) continue;
       mark(test, helper, helper.isConditional || isConditionalWithin(call, test.node), `${name}() calls ${helper.via}`);
     }
   }
+  return [...providers.filter((provider) => provider.kind.kind !== "helper"), ...helpers.values()];
+}
+
+/** A provider as the facts record it (setups only when they reach the whole file: those may reach other files). */
+function toProviderFact(provider: SkipProvider): SkipProviderFact[] {
+  const kind = provider.kind;
+  const flag: TestFlag = provider.flag === "skipped" && provider.isConditional ? "conditional" : provider.flag;
+  const base = { flag, via: provider.via, ...(provider.reason === undefined ? {} : { reason: provider.reason }) };
+  if (kind.kind === "setup") return kind.scope === null ? [{ kind: "setup", name: kind.label, ...base }] : [];
+  return [{ kind: kind.kind, name: kind.name, ...base }];
+}
+
+/** TestCase.calls for each draft: its own-callee names (one pass over the file's calls) or its parameter names. */
+function recordCalls(mode: "called-names" | "parameters", ranged: readonly Ranged[]): Map<TestDraft, Set<string>> {
+  const calls = new Map<TestDraft, Set<string>>();
+  if (mode === "parameters") {
+    for (const { draft } of ranged) calls.set(draft, new Set(parameterNames(draft.node).filter((name) => name !== "self" && name !== "cls")));
+    return calls;
+  }
+  const root = ranged[0]?.draft.node.tree.rootNode;
+  if (!root) return calls;
+  for (const [name, call] of allOwnCalls(root)) {
+    for (const owner of innermostDrafts(ranged, call)) {
+      const names = calls.get(owner) ?? new Set<string>();
+      names.add(name);
+      calls.set(owner, names);
+    }
+  }
+  return calls;
 }
 
 /** Functions of the file that are not tests and could be helpers calling other helpers: those holding a skip's file's functions. */

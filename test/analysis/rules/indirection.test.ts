@@ -6,7 +6,8 @@
  * `valid` look-alikes must report nothing.
  */
 import { describe, expect, it } from "vitest";
-import { extractFacts } from "../../../src/analysis/index.js";
+import { analyzeChanges, extractFacts } from "../../../src/analysis/index.js";
+import { changesBetween, treeOf, unchangedBetween } from "../../helpers/trees.js";
 import { change, edit, expectFindings, type RuleCase } from "./table.js";
 
 const GO = `package calc
@@ -387,5 +388,35 @@ describe("test_disabled through indirection", () => {
   it("lists a conditional skip as conditional, not skipped", async () => {
     const facts = await extractFacts("tests/test_calc.py", PY);
     expect(facts.tests.find((test) => test.name === "test_path")?.flags).toMatchObject({ skipped: false, conditional: true });
+  });
+});
+
+describe("test_disabled through a provider in another file", () => {
+  const HELPERS = `package calc\n\nimport "testing"\n\nfunc check(t *testing.T, got, want int) {\n\tt.Helper()\n\tif got != want {\n\t\tt.Errorf("got %d, want %d", got, want)\n\t}\n}\n`;
+  const ADD = `package calc\n\nimport "testing"\n\nfunc TestAdd(t *testing.T) { check(t, Add(1, 2), 3) }\n\nfunc TestSub(t *testing.T) { check(t, Sub(3, 2), 1) }\n\nfunc TestOwn(t *testing.T) {\n\tif Add(1, 1) != 2 {\n\t\tt.Fatal("add")\n\t}\n}\n`;
+  const CONFTEST = `import pytest\n\n@pytest.fixture\ndef db():\n    return connect()\n`;
+  const USERS = `def test_query(db):\n    assert db.query(1) == 1\n\ndef test_plain():\n    assert 1 + 1 == 2\n`;
+
+  async function summaries(before: Record<string, string>, after: Record<string, string>): Promise<string[]> {
+    const analysis = await analyzeChanges(changesBetween(before, after), { trees: { before: treeOf(before), after: treeOf(after) }, unchanged: unchangedBetween(before, after) });
+    return analysis.findings.map((finding) => `${finding.type}/${finding.severity} ${finding.file}${finding.test ? ` "${finding.test}"` : ""}`).sort();
+  }
+
+  it.each([
+    ["a Go helper's t.Errorf -> t.Skipf reaches the package's callers", { "calc/helpers_test.go": HELPERS, "calc/add_test.go": ADD }, { "calc/helpers_test.go": edit(HELPERS, "t.Errorf(", "t.Skipf("), "calc/add_test.go": ADD }, ['test_disabled/critical calc/add_test.go "TestAdd"', 'test_disabled/critical calc/add_test.go "TestSub"']],
+    ["a Go TestMain without m.Run() in another file", { "calc/add_test.go": ADD }, { "calc/add_test.go": ADD, "calc/main_test.go": `package calc\n\nimport "testing"\n\nfunc TestMain(m *testing.M) {}\n` }, ['test_disabled/critical calc/add_test.go "TestAdd"', 'test_disabled/critical calc/add_test.go "TestOwn"', 'test_disabled/critical calc/add_test.go "TestSub"']],
+    ["a conftest fixture that now skips", { "tests/conftest.py": CONFTEST, "tests/test_users.py": USERS }, { "tests/conftest.py": edit(CONFTEST, "    return connect()", '    pytest.skip("no db")'), "tests/test_users.py": USERS }, ['test_disabled/critical tests/test_users.py "test_query"']],
+    ["a conftest autouse fixture that skips", { "tests/conftest.py": CONFTEST, "tests/test_users.py": USERS }, { "tests/conftest.py": `${CONFTEST}\n@pytest.fixture(autouse=True)\ndef off():\n    pytest.skip("off")\n`, "tests/test_users.py": USERS }, ['test_disabled/critical tests/test_users.py "test_plain"', 'test_disabled/critical tests/test_users.py "test_query"']],
+  ])("invalid: %s", async (_name, before, after, findings) => {
+    expect(await summaries(before, after)).toEqual(findings);
+  });
+
+  it.each([
+    ["a Go helper's message reworded", { "calc/helpers_test.go": HELPERS, "calc/add_test.go": ADD }, { "calc/helpers_test.go": edit(HELPERS, `"got %d, want %d", got, want`, `"want %d, got %d", want, got`), "calc/add_test.go": ADD }],
+    ["a Go TestMain that runs the tests", { "calc/add_test.go": ADD }, { "calc/add_test.go": ADD, "calc/main_test.go": `package calc\n\nimport (\n\t"os"\n\t"testing"\n)\n\nfunc TestMain(m *testing.M) { os.Exit(m.Run()) }\n` }],
+    ["a conftest fixture that now yields", { "tests/conftest.py": CONFTEST, "tests/test_users.py": USERS }, { "tests/conftest.py": edit(CONFTEST, "    return connect()", "    conn = connect()\n    yield conn\n    conn.close()"), "tests/test_users.py": USERS }],
+    ["a skipping helper in another package", { "calc/helpers_test.go": HELPERS, "other/add_test.go": ADD }, { "calc/helpers_test.go": edit(HELPERS, "t.Errorf(", "t.Skipf("), "other/add_test.go": ADD }],
+  ])("valid: %s", async (_name, before, after) => {
+    expect(await summaries(before, after)).toEqual([]);
   });
 });
