@@ -90,6 +90,21 @@ export const CONFIG_KINDS: readonly ConfigKind[] = [
     matches: (_path, name) => /^\.nycrc(\.json|\.ya?ml)?$|^nyc\.config\.c?js$/.test(name),
     compare: (path, before, after) => compareRunnerConfigFile("nyc", path, before, after),
   },
+  {
+    id: "ava-config",
+    matches: (_path, name) => /^ava\.config\.[cm]?js$/.test(name),
+    compare: (path, before, after) => compareRunnerConfigFile("ava", path, before, after),
+  },
+  {
+    id: "playwright-config",
+    matches: (_path, name) => new RegExp(`^playwright(\\.[\\w-]+)?\\.config${JS_EXT}$`).test(name),
+    compare: (path, before, after) => compareRunnerConfigFile("playwright", path, before, after),
+  },
+  {
+    id: "cypress-config",
+    matches: (_path, name) => new RegExp(`^cypress\\.config${JS_EXT}$`).test(name),
+    compare: (path, before, after) => compareRunnerConfigFile("cypress", path, before, after),
+  },
   { id: "pytest.ini", matches: (_path, name) => name === "pytest.ini", compare: (_path, before, after) => comparePythonConfig("pytest.ini", before, after) },
   { id: "tox.ini", matches: (_path, name) => name === "tox.ini", compare: (path, before, after, context) => comparePythonConfig("tox.ini", before, after, siblingAfter(path, "pyproject.toml", context)) },
   { id: "setup.cfg", matches: (_path, name) => name === "setup.cfg", compare: (_path, before, after) => comparePythonConfig("setup.cfg", before, after) },
