@@ -442,6 +442,17 @@ export interface SkipProviderFact {
   reason?: string;
 }
 
+/** A JUnit suite's list of test classes (`@Suite.SuiteClasses`, `@SelectClasses`), by simple class name. */
+export interface SuiteListFact {
+  /** The annotated suite class. */
+  suite: string;
+  /** 1-based line of the annotation. */
+  line: number;
+  /** `SuiteClasses` or `SelectClasses`. */
+  annotation: string;
+  classes: string[];
+}
+
 /**
  * Everything extracted from one file. When `parseError` or `notAnalyzed` is
  * set, `tests` is empty and `assertions` is 0: the file's content is unknown
@@ -477,6 +488,8 @@ export interface FileFacts {
   assertionHelpers?: { name: string; assertions: number }[];
   /** Functions and methods of a test file that the runner does not collect (tree-sitter languages; absent = not extracted). */
   nonTestFunctions?: NonTestFunctionFact[];
+  /** JUnit suite lists the file declares (Java); absent when none. */
+  suiteLists?: SuiteListFact[];
   /** Functions of the file whose skip reaches tests of other files (Go helpers and TestMain, conftest fixtures); absent when none. */
   skipProviders?: SkipProviderFact[];
   /**

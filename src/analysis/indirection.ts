@@ -104,3 +104,54 @@ export async function indirectSkipFindings(
   }
   return findings;
 }
+
+/** Class names Maven surefire's default includes run whatever the suites say: `Test*`, `*Test`, `*Tests`, `*TestCase`. */
+const SUREFIRE_DEFAULT = /^Test|Tests?$|TestCase$/;
+
+/**
+ * test_disabled findings for test classes dropped from a JUnit suite list
+ * (`@Suite.SuiteClasses`, `@SelectClasses`) while their file stays: the
+ * build that runs the suite no longer runs them. Not reported when the
+ * class moved to another suite of the change, was deleted (judged as a
+ * deletion), or is one surefire's default includes still run and no build
+ * file (`pom.xml`, `build.gradle(.kts)`) names the suite. `read` reads the
+ * after tree (changes applied); `listPaths` lists its files, called only
+ * when a changed file had a suite list.
+ */
+export async function suiteListFindings(
+  pairs: readonly FactsPair[],
+  read: (path: string) => string | null,
+  listPaths: () => readonly string[],
+  extract: (path: string, content: string) => Promise<FileFacts>,
+): Promise<Finding[]> {
+  const seeds = pairs.filter((pair) => (pair.before?.suiteLists?.length ?? 0) > 0);
+  if (seeds.length === 0) return [];
+  const paths = listPaths();
+  const listedAfter = new Set(pairs.flatMap((pair) => (pair.after?.suiteLists ?? []).flatMap((suite) => suite.classes)));
+  const buildText = ["pom.xml", "build.gradle", "build.gradle.kts"].map((name) => read(name) ?? "").join("\n");
+  const findings: Finding[] = [];
+  for (const seed of seeds) {
+    for (const suite of seed.before?.suiteLists ?? []) {
+      const now = seed.after?.suiteLists?.find((candidate) => candidate.suite === suite.suite);
+      if (!now) continue;
+      for (const name of suite.classes.filter((cls) => !now.classes.includes(cls) && !listedAfter.has(cls))) {
+        if (SUREFIRE_DEFAULT.test(name) && !new RegExp(`\\b${suite.suite}\\b`).test(buildText)) continue;
+        const path = paths.find((candidate) => candidate === `${name}.java` || candidate.endsWith(`/${name}.java`));
+        const text = path === undefined ? null : read(path);
+        if (path === undefined || text === null) continue;
+        const facts = await extract(path, text);
+        const tests = hasUsableFacts(facts) ? facts.tests.filter((test) => test.suitePath[0] === name && !test.flags.skipped) : [];
+        const base = `class ${name} was dropped from @${now.annotation} of suite ${suite.suite} in ${seed.path}, which the build runs`;
+        const evidence = { gained: ["out_of_suite"], suite: suite.suite, suite_file: seed.path, class: name };
+        if (tests.length === 0) {
+          findings.push({ type: "test_disabled", severity: "critical", file: path, line: 1, message: `the tests of ${base}`, evidence, allowed: false });
+          continue;
+        }
+        for (const test of tests) {
+          findings.push({ type: "test_disabled", severity: "critical", file: path, line: test.line, test: test.id, message: `test "${test.id}" no longer runs: ${base}`, evidence, allowed: false });
+        }
+      }
+    }
+  }
+  return findings;
+}

@@ -8,6 +8,7 @@
  * method name.
  */
 
+import { javaSuiteLists } from "./java-suites.js";
 import { assumptionSkips, JAVA_SKIP_CALLS } from "./assumption-skips.js";
 import {
   compactText,
@@ -463,8 +464,8 @@ const JAVA_CODE: CodeSyntax = {
 };
 
 /** Facts of one Java file (see the module comment). Never throws for bad content. */
-export function extractJavaFacts(path: string, content: string): Promise<FileFacts> {
-  return extractWithTreeSitter(
+export async function extractJavaFacts(path: string, content: string): Promise<FileFacts> {
+  const facts = await extractWithTreeSitter(
     LANGUAGE_ID,
     QUERIES,
     isJavaTestPath(path),
@@ -472,6 +473,9 @@ export function extractJavaFacts(path: string, content: string): Promise<FileFac
     (grammar, root) => extractJavaDrafts(path, grammar, root, content),
     (root) => extractCodeFacts(root, JAVA_CODE, content),
   );
+  const suites = facts.parseError === undefined && facts.notAnalyzed === undefined ? javaSuiteLists(content) : [];
+  if (suites.length > 0) facts.suiteLists = suites;
+  return facts;
 }
 
 /** The Java language module: `.java`, parsed with tree-sitter-java. */

@@ -420,3 +420,29 @@ describe("test_disabled through a provider in another file", () => {
     expect(await summaries(before, after)).toEqual([]);
   });
 });
+
+describe("test classes dropped from a JUnit suite list", () => {
+  const suite = (classes: string): string => `package calc;\n\nimport org.junit.runner.RunWith;\nimport org.junit.runners.Suite;\n\n@RunWith(Suite.class)\n@Suite.SuiteClasses({${classes}})\npublic class AllTests {}\n`;
+  const testClass = (name: string): string => `package calc;\n\nimport org.junit.Test;\nimport static org.junit.Assert.*;\n\npublic class ${name} {\n  @Test\n  public void adds() { assertEquals(3, 1 + 2); }\n}\n`;
+  const POM = "<project><build><plugins><plugin><artifactId>maven-surefire-plugin</artifactId><configuration><includes><include>**/AllTests.java</include></includes></configuration></plugin></plugins></build></project>\n";
+
+  async function summaries(before: Record<string, string>, after: Record<string, string>): Promise<string[]> {
+    const analysis = await analyzeChanges(changesBetween(before, after), { trees: { before: treeOf(before), after: treeOf(after) }, unchanged: unchangedBetween(before, after) });
+    return analysis.findings.map((finding) => `${finding.type}/${finding.severity} ${finding.file}${finding.test ? ` "${finding.test}"` : ""}`).sort();
+  }
+
+  const base = { "pom.xml": POM, "src/test/java/calc/AddTest.java": testClass("AddTest"), "src/test/java/calc/SubTest.java": testClass("SubTest") };
+
+  it("a class dropped from @Suite.SuiteClasses of the suite the build runs", async () => {
+    const before = { ...base, "src/test/java/calc/AllTests.java": suite("AddTest.class, SubTest.class") };
+    const after = { ...base, "src/test/java/calc/AllTests.java": suite("AddTest.class") };
+    expect(await summaries(before, after)).toEqual(['test_disabled/critical src/test/java/calc/SubTest.java "SubTest > adds"']);
+  });
+
+  it.each([
+    ["a class added to the list", suite("AddTest.class"), suite("AddTest.class, SubTest.class"), base],
+    ["a class dropped that surefire's defaults still run (no build file names the suite)", suite("AddTest.class, SubTest.class"), suite("AddTest.class"), { ...base, "pom.xml": "<project/>\n" }],
+  ])("valid: %s", async (_name, was, now, files) => {
+    expect(await summaries({ ...files, "src/test/java/calc/AllTests.java": was }, { ...files, "src/test/java/calc/AllTests.java": now })).toEqual([]);
+  });
+});
