@@ -59,10 +59,8 @@ function canLeaveEarly(node: t.Node): boolean {
 
 /** Calls `fn` on each child node of `node` (Babel's own keys, positions and comments left out). */
 export function forEachChild(node: t.Node, fn: (child: t.Node) => void): void {
-  const record = node as unknown as Record<string, unknown>;
-  for (const key of Object.keys(record)) {
+  for (const [key, value] of Object.entries(node) as [string, unknown][]) {
     if (key === "loc" || key === "leadingComments" || key === "trailingComments" || key === "innerComments" || key === "extra") continue;
-    const value = record[key];
     if (Array.isArray(value)) {
       for (const child of value) if (isAstNode(child)) fn(child);
     } else if (isAstNode(value)) {
