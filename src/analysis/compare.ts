@@ -116,10 +116,11 @@ const MATCH_PASSES: readonly MatchPass[] = [
 ];
 
 /** Flags that take a test out of the run (focus is judged apart: it disables the other tests). */
-const DISABLING_FLAGS: readonly TestFlag[] = ["skipped", "todo", "failing"];
+const DISABLING_FLAGS: readonly TestFlag[] = ["skipped", "conditional", "todo", "failing"];
 
 const FLAG_WORDS: Record<TestFlag, string> = {
   skipped: "skipped",
+  conditional: "skipped under a condition",
   todo: "marked todo",
   failing: "expected to fail (so its failure passes)",
   focused: "focused",
@@ -386,8 +387,9 @@ function deletionFindings(pair: FactsPair, lost: Slot[]): Finding[] {
 
 function disabledFinding(after: Slot, before: Slot | null): Finding | null {
   const test = after.test;
-  const gained = (["skipped", "todo", "failing", "focused"] as const).filter(
-    (flag) => test.flags[flag] && (before === null || !before.test.flags[flag]),
+  // A skip that lost its condition (`skipif(WIN)` -> `skip`) is gained; one that gained a condition is not.
+  const gained = (["skipped", "conditional", "todo", "failing", "focused"] as const).filter(
+    (flag) => test.flags[flag] && (before === null || (!before.test.flags[flag] && !(flag === "conditional" && before.test.flags.skipped))),
   );
   // A new test that arrives skipped loses nothing; a new focused test silences its neighbours.
   const disabling = before === null ? [] : gained.filter((flag) => DISABLING_FLAGS.includes(flag));
@@ -402,6 +404,7 @@ function disabledFinding(after: Slot, before: Slot | null): Finding | null {
     severity = isTracked ? "medium" : "critical";
     const words = disabling.map((flag) => `${FLAG_WORDS[flag]} (${via(flag)})`).join(" and ");
     message = `test "${test.id}" in ${after.file} is now ${words}`;
+    if (disabling.includes("skipped") && before?.test.flags.conditional) message += `; it was skipped only under a condition (${before.test.flagVia?.conditional ?? "conditional"})`;
     if (isTracked) message += `; the reason links an issue`;
   } else {
     severity = "high";

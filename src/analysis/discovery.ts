@@ -225,9 +225,52 @@ function stripDotSlash(pattern: string): string {
   return pattern.replace(/^(?:\.\/)+/, "");
 }
 
+type StaticObject = { [key: string]: StaticValue };
+
+function isStaticObject(value: StaticValue | undefined): value is StaticObject {
+  return value !== null && value !== undefined && typeof value === "object" && !Array.isArray(value);
+}
+
+/**
+ * One runner for several projects: a file is collected when any project
+ * collects it (vitest `test.projects`, jest `projects`), and excluded when
+ * no project collects it and one excludes it.
+ */
+function unionRunner(label: string, runners: readonly Runner[]): Runner {
+  return {
+    label,
+    collects: (path) => runners.some((runner) => runner.collects(path)),
+    excludes: (path) => !runners.some((runner) => runner.collects(path)) && runners.some((runner) => runner.excludes(path)),
+  };
+}
+
+/**
+ * vitest `test.projects` written inline (`[{ test: { name, include } }, { extends: true, test: {...} }]`):
+ * the union of the projects' runners. A project with `extends: true` starts
+ * from the root config's settings. A project named by a path or glob (a
+ * folder or a config file elsewhere) is not read: the whole config is then
+ * left to the conventions.
+ */
+function vitestProjectsRunner(picomatch: Picomatch, label: string, dir: string, config: StaticValue, projects: StaticValue): Runner | string {
+  if (!Array.isArray(projects) || projects.length === 0 || !projects.every(isStaticObject)) return `${label} defines projects`;
+  const rootTest = isStaticObject(config) && isStaticObject(config.test) ? config.test : {};
+  const { projects: _projects, workspace: _workspace, ...inherited } = rootTest;
+  const runners: Runner[] = [];
+  for (const [index, project] of (projects as StaticObject[]).entries()) {
+    const own = isStaticObject(project.test) ? project.test : {};
+    const test = project.extends === true ? { ...inherited, ...own } : own;
+    const name = typeof own.name === "string" ? own.name : String(index + 1);
+    const runner = vitestRunner(picomatch, `${label} project ${name}`, dir, { ...project, test });
+    if (typeof runner === "string") return runner;
+    runners.push(runner);
+  }
+  return unionRunner(`vitest projects (${label})`, runners);
+}
+
 /** The vitest runner of a config, or why it cannot be read. */
 function vitestRunner(picomatch: Picomatch, label: string, dir: string, config: StaticValue): Runner | string {
-  if (getPath(config, "test.projects") !== undefined || getPath(config, "test.workspace") !== undefined) return `${label} defines projects`;
+  const projects = getPath(config, "test.projects") ?? getPath(config, "test.workspace");
+  if (projects !== undefined) return vitestProjectsRunner(picomatch, label, dir, config, projects);
   if (getPath(config, OPAQUE_SPREAD_KEY) !== undefined || getPath(config, `test.${OPAQUE_SPREAD_KEY}`) !== undefined) return `${label} spreads a config it does not show`;
   const rootValue = getPath(config, "test.root") ?? getPath(config, "root");
   const root = stringList(rootValue) ?? [];
@@ -257,7 +300,19 @@ function vitestRunner(picomatch: Picomatch, label: string, dir: string, config: 
 
 /** The jest runner of a config object, or why it cannot be read. */
 function jestRunner(picomatch: Picomatch, label: string, dir: string, config: StaticValue): Runner | string {
-  if (getPath(config, "projects") !== undefined) return `${label} defines projects`;
+  const projects = getPath(config, "projects");
+  if (projects !== undefined) {
+    // Inline project configs run together: a file is collected when any project collects it. Paths to project folders are not read.
+    if (!Array.isArray(projects) || projects.length === 0 || !projects.every(isStaticObject)) return `${label} defines projects`;
+    const runners: Runner[] = [];
+    for (const [index, project] of (projects as StaticObject[]).entries()) {
+      const name = typeof project.displayName === "string" ? project.displayName : String(index + 1);
+      const runner = jestRunner(picomatch, `${label} project ${name}`, dir, project);
+      if (typeof runner === "string") return runner;
+      runners.push(runner);
+    }
+    return unionRunner(`jest projects (${label})`, runners);
+  }
   if (getPath(config, OPAQUE_SPREAD_KEY) !== undefined) return `${label} spreads a config it does not show`;
   const preset = getPath(config, "preset");
   if (preset !== undefined && !(typeof preset === "string" && FILE_NEUTRAL_JEST_PRESET.test(preset))) return `${label} takes settings from preset ${JSON.stringify(preset)}`;

@@ -18,8 +18,20 @@ export const EXTRACTOR_VERSION = 18;
 
 /** The flags that take a test out of the run, or focus the run on it. */
 export interface TestFlags {
-  /** Not run: `.skip`, `xit`, `skipIf(...)`, `{ skip: true }`, `t.skip()`, Playwright `test.skip()`, an enclosing skipped suite. */
+  /**
+   * Never run: `.skip`, `xit`, `{ skip: true }`, `t.skip()`, Playwright `test.skip()`, an enclosing skipped suite,
+   * a skip or an always-false assumption in a helper the test calls, in its fixture or its setup
+   * (`setUp`, `@Before`, `beforeEach`, an autouse fixture), `skipif(True)`.
+   */
   skipped: boolean;
+  /**
+   * Not run when a condition holds (and not {@link skipped}): `skipIf(cond)`, `runIf(cond)`,
+   * `@pytest.mark.skipif(cond)`, `@unittest.skipUnless(cond)`, `if runtime.GOOS == "windows" { t.Skip() }`,
+   * `test.skip(cond, reason)`, `Assume.assumeTrue(cond)`, `@DisabledOnOs(...)`, `#[cfg_attr(windows, ignore)]`,
+   * `pytest.importorskip("mod")`, or such a skip in a helper, fixture or setup the test goes through.
+   * Dropping the condition (`skipif(WIN)` -> `skip`) sets `skipped`: a test_disabled.
+   */
+  conditional: boolean;
   /** `.only`, `fit`, `fdescribe`, `{ only: true }`, or inside a focused suite: the other tests stop running. */
   focused: boolean;
   /** A placeholder: `.todo`, `{ todo: true }`, `t.todo()`, a mocha `it("title")` without a body. */
@@ -30,6 +42,27 @@ export interface TestFlags {
 
 /** Name of one flag of {@link TestFlags}. */
 export type TestFlag = keyof TestFlags;
+
+/** Every flag, in the order extractors read marks (the reason of a test is that of its first marked flag here). */
+export const TEST_FLAG_ORDER: readonly TestFlag[] = ["skipped", "conditional", "todo", "failing", "focused"];
+
+/** Flags with none set. */
+export function noFlags(): TestFlags {
+  return { skipped: false, conditional: false, focused: false, todo: false, failing: false };
+}
+
+/**
+ * Drops `conditional` from flags (and its via) when `skipped` is set too: a
+ * test that never runs is not also skipped under a condition. Mutates and
+ * returns `flags`.
+ */
+export function settleFlags(flags: TestFlags, flagVia?: Partial<Record<TestFlag, string>>): TestFlags {
+  if (flags.skipped && flags.conditional) {
+    flags.conditional = false;
+    if (flagVia) delete flagVia.conditional;
+  }
+  return flags;
+}
 
 /**
  * One test case as the runner would see it. A parametrised test
@@ -115,6 +148,13 @@ export interface TestCase {
   expectedLiterals?: string[];
   /** Imported names the test body uses (the local names of its file's imports), sorted. */
   references?: string[];
+  /**
+   * What the test goes through that another file may define, sorted, unique
+   * (languages where that reaches across files; absent elsewhere): Go, the
+   * functions it calls by bare name (its package's helpers); Python, the
+   * fixtures it requests (its parameter names, a conftest.py may define them).
+   */
+  calls?: string[];
   /** Every literal of the body (strings JSON-quoted, numbers as written), in order: what a merge into a parametrised test must keep as a row (tree-sitter languages). */
   literals?: string[];
   /** The literals of each parametrised row, in row order, normalised like `literals` (tree-sitter languages). */
@@ -395,6 +435,34 @@ export interface CodeFacts {
 }
 
 /**
+ * A function of a file that skips the tests going through it, recorded so a
+ * test in another file that reaches it is judged too (analysis/indirection.ts):
+ * a Go helper of the package or a `TestMain` without `m.Run()`, a pytest
+ * fixture or autouse fixture of a conftest.py.
+ */
+export interface SkipProviderFact {
+  /** "helper": the tests calling `name`; "fixture": the tests requesting `name`; "setup": every test in its reach (the package, the conftest's folder). */
+  kind: "helper" | "fixture" | "setup";
+  name: string;
+  /** `skipped`, or `conditional` when it skips only under a condition; todo/failing for markTestIncomplete-style calls. */
+  flag: TestFlag;
+  /** The skip as written, for messages: `t.Skipf()`, `pytest.skip()`, `TestMain never calls m.Run()`. */
+  via: string;
+  reason?: string;
+}
+
+/** A JUnit suite's list of test classes (`@Suite.SuiteClasses`, `@SelectClasses`), by simple class name. */
+export interface SuiteListFact {
+  /** The annotated suite class. */
+  suite: string;
+  /** 1-based line of the annotation. */
+  line: number;
+  /** `SuiteClasses` or `SelectClasses`. */
+  annotation: string;
+  classes: string[];
+}
+
+/**
  * Everything extracted from one file. When `parseError` or `notAnalyzed` is
  * set, `tests` is empty and `assertions` is 0: the file's content is unknown
  * to ralph, which is not the same as "has no tests".
@@ -429,6 +497,10 @@ export interface FileFacts {
   assertionHelpers?: AssertionHelperFact[];
   /** Functions and methods of a test file that the runner does not collect (tree-sitter languages; absent = not extracted). */
   nonTestFunctions?: NonTestFunctionFact[];
+  /** JUnit suite lists the file declares (Java); absent when none. */
+  suiteLists?: SuiteListFact[];
+  /** Functions of the file whose skip reaches tests of other files (Go helpers and TestMain, conftest fixtures); absent when none. */
+  skipProviders?: SkipProviderFact[];
   /**
    * The file's classes, imports and module marks, for resolving tests a class
    * inherits from another file (Python; absent = the file has no class with

@@ -15,6 +15,7 @@ import { screenContent } from "./content.js";
 import { filesLeavingDiscovery, hasOwnRunner, TestDiscovery, type Collection, type TreeReader } from "./discovery.js";
 import { emptyFacts, hasUsableFacts, type FileFacts } from "./facts.js";
 import { EMPTY_CLASS_CONTEXT, loadClassContext, type UnchangedFiles } from "./inheritance.js";
+import { indirectSkipFindings, suiteListFindings } from "./indirection.js";
 import { LANGUAGES, extensionOf, languageForPath } from "./languages/index.js";
 import { tsconfigFindings } from "./rules/index.js";
 import { isUnderTestDirectory, type CollectionRules } from "./languages/language.js";
@@ -275,7 +276,7 @@ export async function analyzeChanges(changes: readonly FileChange[], options: An
   }
 
   // Config files and coverage summaries are judged as whole files, beside the facts.
-  const config = await detectConfigTamper(changes);
+  const config = await detectConfigTamper(changes, trees ? (path) => trees.after.read(path) : undefined);
   const coverage = detectCoverageRegression(changes, options.coverageTolerancePercent);
   for (const result of [config, coverage]) {
     notAnalyzed.push(...result.notAnalyzed);
@@ -286,6 +287,10 @@ export async function analyzeChanges(changes: readonly FileChange[], options: An
   // Unchanged files are alike in both trees: the before side's discovery gives their collection rules.
   const extractUnchanged = async (path: string, content: string): Promise<FileFacts> => extract(path, content, discovery ? (await discovery.before.collection(path)).rules : undefined);
   const context = options.unchanged ? await loadClassContext(pairs, options.unchanged, extractUnchanged) : EMPTY_CLASS_CONTEXT;
-  const findings = sortFindings(applyAllowRules([...compareFacts(pairs, changes.map((change) => change.path), context), ...tsconfigFindings(changes), ...config.findings, ...coverage.findings], options.allow ?? []));
+  // Skips of changed helpers, TestMains and conftest fixtures that reach tests in unchanged files (indirection.ts).
+  const indirect = options.unchanged ? await indirectSkipFindings(pairs, options.unchanged, extractUnchanged) : [];
+  // Test classes dropped from a JUnit suite list the build runs.
+  if (trees) indirect.push(...(await suiteListFindings(pairs, (path) => trees.after.read(path), () => trees.after.walk(""), extractUnchanged)));
+  const findings = sortFindings(applyAllowRules([...compareFacts(pairs, changes.map((change) => change.path), context), ...indirect, ...tsconfigFindings(changes), ...config.findings, ...coverage.findings], options.allow ?? []));
   return { verdict: decideVerdict(findings), findings, stats, not_analyzed: notAnalyzed };
 }

@@ -8,7 +8,7 @@ import { extractFacts, type FileFacts, type TestCase } from "../../src/analysis/
 
 /** `suite > title [skipped,focused]` for a test case. */
 function summarize(test: TestCase): string {
-  const flags = (["skipped", "focused", "todo", "failing"] as const).filter((flag) => test.flags[flag]);
+  const flags = (["skipped", "conditional", "focused", "todo", "failing"] as const).filter((flag) => test.flags[flag]);
   return flags.length > 0 ? `${test.id} [${flags.join(",")}]` : test.id;
 }
 
@@ -54,7 +54,7 @@ const jestAndVitest: ExtractionCase[] = [
   {
     name: "skipIf and runIf skip conditionally",
     source: `test.skipIf(process.env.CI)("a", () => {}); test.runIf(isLinux)("b", () => {}); describe.skipIf(x)("s", () => { it("c", () => {}); });`,
-    tests: ["a [skipped]", "b [skipped]", "s > c [skipped]"],
+    tests: ["a [conditional]", "b [conditional]", "s > c [conditional]"],
   },
   {
     name: "each forms are one test case with the title template",
@@ -69,7 +69,7 @@ const jestAndVitest: ExtractionCase[] = [
     tests: ["adds %i", "table $a", "suite %s > works", "c %s [skipped]", "o %s [focused]", "for %i"],
   },
   {
-    name: "a conditional test function: both branches declare, a skip in either skips",
+    name: "a conditional test function: both branches declare, a skip in one branch is conditional",
     source: [
       `(expect.addEqualityTesters ? describe : describe.skip)("with testers", () => { test("passes", () => {}); });`,
       `(process.env.CI ? it.skip : it)("slow", () => {});`,
@@ -77,7 +77,7 @@ const jestAndVitest: ExtractionCase[] = [
       `(a ? describe : it)("mixed kinds", () => {});`,
       `(a ? foo : describe)("not a test", () => {});`,
     ].join("\n"),
-    tests: ["with testers > passes [skipped]", "slow [skipped]", "plain"],
+    tests: ["with testers > passes [conditional]", "slow [conditional]", "plain"],
   },
   {
     name: "neutral modifiers do not flag",
@@ -134,7 +134,7 @@ const mochaAndJasmine: ExtractionCase[] = [
   {
     name: "this.skip() in a test and in a before hook",
     source: `describe("s", function () { it("a", function () { this.skip(); }); });\ndescribe("t", function () { before(function () { if (!db) this.skip(); }); it("b", function () {}); });`,
-    tests: ["s > a [skipped]", "t > b [skipped]"],
+    tests: ["s > a [skipped]", "t > b [conditional]"],
   },
   {
     name: "xcontext, xspecify",
@@ -200,12 +200,12 @@ const playwrightAndCypress: ExtractionCase[] = [
       `test("e", async () => { await test.step("inner", async () => {}); });`,
       `test.describe("group", () => { test.skip(({ browserName }) => browserName === "firefox", "ff"); test("f", async () => {}); test("g", async () => {}); });`,
     ].join("\n"),
-    tests: ["a [skipped]", "b [skipped]", "c [skipped]", "d [failing]", "e", "group > f [skipped]", "group > g [skipped]"],
+    tests: ["a [skipped]", "b [conditional]", "c [skipped]", "d [failing]", "e", "group > f [conditional]", "group > g [conditional]"],
   },
   {
     name: "a file-level Playwright skip reaches every test",
     source: `import { test } from "@playwright/test";\ntest.skip(process.platform === "win32", "posix only");\ntest("a", async () => {});`,
-    tests: ["a [skipped]"],
+    tests: ["a [conditional]"],
   },
   {
     name: "Cypress specs",

@@ -616,6 +616,20 @@ describe("fixed bugs (their failing inputs first)", () => {
   });
 });
 
+describe("conditional skips", () => {
+  it("tests lists a conditional skip as conditional, with its condition, and an unconditional one as skipped", () => {
+    const root = makeRepo({
+      "tests/test_paths.py": "import sys\nimport pytest\n\n@pytest.mark.skipif(sys.platform == 'win32', reason='posix')\ndef test_posix():\n    assert 1\n\n@pytest.mark.skip(reason='later')\ndef test_later():\n    assert 1\n",
+    });
+    const rows = okJson<{ tests: { id: string; flags: string[]; conditional_via?: string }[] }>(root, ["tests"]).tests;
+    expect(rows.map((row) => [row.id, row.flags, row.conditional_via])).toEqual([
+      ["test_posix", ["conditional"], "@pytest.mark.skipif"],
+      ["test_later", ["skipped"], undefined],
+    ]);
+    expect(ok(root, ["tests"])).toContain("test_posix  [conditional: @pytest.mark.skipif]");
+  });
+});
+
 describe("python tests inherited across files", () => {
   const SIGNER = "class TestSigner:\n    def test_sign(self):\n        assert sign(b'x') == b'x.sig'\n\n    def test_unsign(self):\n        assert unsign(b'x.sig') == b'x'\n";
   const TIMED = "from tests.test_signer import TestSigner\n\n\nclass TestTimestampSigner(TestSigner):\n    def test_max_age(self):\n        assert unsign(b'x.sig', max_age=1) == b'x'\n";

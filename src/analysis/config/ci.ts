@@ -7,7 +7,7 @@
  * `when: manual`/`never` added, and test commands narrowed or masked.
  */
 
-import { analyzeCommand, compareCommands, isDelegatingRunner, runsTests } from "./command.js";
+import { analyzeCommand, compareCommands, isDelegatingRunner, runsTests, type TestTargets } from "./command.js";
 import type { TamperNote } from "./finding.js";
 import type { StaticConfig, StaticValue } from "./static-value.js";
 import { readYaml } from "./yaml.js";
@@ -44,7 +44,7 @@ interface Step {
   path: string;
 }
 
-function stepsOf(job: YamlObject, jobPath: string): Step[] {
+function stepsOf(job: YamlObject, jobPath: string, targets?: TestTargets): Step[] {
   const steps = Array.isArray(job.steps) ? job.steps : [];
   return steps.flatMap((raw, index) => {
     if (!isObject(raw)) return [];
@@ -52,7 +52,7 @@ function stepsOf(job: YamlObject, jobPath: string): Step[] {
     const name = typeof raw.name === "string" ? raw.name : null;
     const uses = typeof raw.uses === "string" ? raw.uses : null;
     const key = typeof raw.id === "string" ? `id:${raw.id}` : name ? `name:${name}` : run ? `run:${run.trim()}` : `uses:${uses ?? index}`;
-    const isTest = (run !== null && runsTests(run)) || (name !== null && TEST_NAME.test(name) && (run !== null || uses !== null));
+    const isTest = (run !== null && runsTests(run, undefined, targets)) || (name !== null && TEST_NAME.test(name) && (run !== null || uses !== null));
     return [{ key, name, run, uses, isTest, continueOnError: raw["continue-on-error"], condition: raw.if, path: `${jobPath}.steps[${index}]` }];
   });
 }
@@ -62,15 +62,15 @@ function describeStep(step: Step): string {
 }
 
 /** Every test command of a workflow, to tell a moved step from a removed one. */
-function allTestCommands(jobs: Map<string, Step[]>): string[] {
-  return [...jobs.values()].flatMap((steps) => steps.filter((step) => step.run !== null && runsTests(step.run)).map((step) => (step.run as string).trim()));
+function allTestCommands(jobs: Map<string, Step[]>, targets?: TestTargets): string[] {
+  return [...jobs.values()].flatMap((steps) => steps.filter((step) => step.run !== null && runsTests(step.run, undefined, targets)).map((step) => (step.run as string).trim()));
 }
 
-function jobsOf(config: StaticConfig): Map<string, { job: YamlObject; steps: Step[] }> {
+function jobsOf(config: StaticConfig, targets?: TestTargets): Map<string, { job: YamlObject; steps: Step[] }> {
   const jobs = new Map<string, { job: YamlObject; steps: Step[] }>();
   const raw = isObject(config.value) ? config.value.jobs : undefined;
   if (!isObject(raw)) return jobs;
-  for (const [id, job] of Object.entries(raw)) if (isObject(job)) jobs.set(id, { job, steps: stepsOf(job, `jobs.${id}`) });
+  for (const [id, job] of Object.entries(raw)) if (isObject(job)) jobs.set(id, { job, steps: stepsOf(job, `jobs.${id}`, targets) });
   return jobs;
 }
 
@@ -88,8 +88,8 @@ function triggersOf(workflow: StaticValue): Set<string> {
 }
 
 /** The test runners a list of steps runs (`pytest`, `npm run test`, …). */
-function runnersOf(steps: readonly Step[]): Set<string> {
-  return new Set(steps.flatMap((step) => (step.run ? analyzeCommand(step.run).invocations.map((invocation) => invocation.runner) : [])));
+function runnersOf(steps: readonly Step[], targets?: TestTargets): Set<string> {
+  return new Set(steps.flatMap((step) => (step.run ? analyzeCommand(step.run, undefined, targets).invocations.map((invocation) => invocation.runner) : [])));
 }
 
 /** The test runners the after side of a workflow runs; used to tell a job moved to another workflow file from a removed one. */
@@ -107,12 +107,12 @@ export async function workflowRunners(text: string): Promise<Set<string>> {
  * it that runs them. A job renamed in the same file is paired with a new job
  * that runs the same runners.
  */
-export async function compareGithubWorkflow(before: string | null, after: string | null, elsewhere: ReadonlySet<string> = new Set()): Promise<TamperNote[]> {
+export async function compareGithubWorkflow(before: string | null, after: string | null, elsewhere: ReadonlySet<string> = new Set(), targets?: TestTargets): Promise<TamperNote[]> {
   const was = before === null ? { value: {}, lines: new Map<string, number>() } : await readYaml(before);
   const now = after === null ? { value: {}, lines: new Map<string, number>() } : await readYaml(after);
-  const oldJobs = jobsOf(was);
-  const newJobs = jobsOf(now);
-  const remainingCommands = allTestCommands(new Map([...newJobs].map(([id, entry]) => [id, entry.steps])));
+  const oldJobs = jobsOf(was, targets);
+  const newJobs = jobsOf(now, targets);
+  const remainingCommands = allTestCommands(new Map([...newJobs].map(([id, entry]) => [id, entry.steps])), targets);
   const notes: TamperNote[] = [];
   const line = (path: string): number | null => now.lines.get(path) ?? null;
 
@@ -140,11 +140,11 @@ export async function compareGithubWorkflow(before: string | null, after: string
     const testSteps = old.steps.filter((step) => step.isTest);
     const isTestJob = testSteps.length > 0 || (TEST_NAME.test(id) && typeof old.job.uses === "string");
     if (!isTestJob) continue;
-    const runners = runnersOf(testSteps);
+    const runners = runnersOf(testSteps, targets);
     let nextId: string | undefined = newJobs.has(id) ? id : undefined;
     if (nextId === undefined && runners.size > 0) {
       // Renamed: a job that did not exist before and runs the same runners.
-      nextId = [...newJobs].find(([candidate, entry]) => !oldJobs.has(candidate) && !claimed.has(candidate) && [...runnersOf(entry.steps)].some((runner) => runners.has(runner)))?.[0];
+      nextId = [...newJobs].find(([candidate, entry]) => !oldJobs.has(candidate) && !claimed.has(candidate) && [...runnersOf(entry.steps, targets)].some((runner) => runners.has(runner)))?.[0];
       if (nextId !== undefined) claimed.add(nextId);
     }
     const next = nextId === undefined ? undefined : newJobs.get(nextId);
@@ -163,13 +163,13 @@ export async function compareGithubWorkflow(before: string | null, after: string
     }
     const unused = [...next.steps];
     // Steps that run a test runner pair first; a step that is a test step only by its name ("Test build") comes last.
-    const hasRunner = (step: Step): boolean => step.run !== null && runsTests(step.run);
+    const hasRunner = (step: Step): boolean => step.run !== null && runsTests(step.run, undefined, targets);
     const ordered = [...testSteps.filter(hasRunner), ...testSteps.filter((step) => !hasRunner(step))];
     for (const step of ordered) {
       let index = unused.findIndex((candidate) => candidate.key === step.key);
       if (index === -1 && step.run) {
-        const runners = analyzeCommand(step.run).invocations.map((invocation) => invocation.runner);
-        index = unused.findIndex((candidate) => candidate.run !== null && analyzeCommand(candidate.run).invocations.some((invocation) => runners.includes(invocation.runner)));
+        const runners = analyzeCommand(step.run, undefined, targets).invocations.map((invocation) => invocation.runner);
+        index = unused.findIndex((candidate) => candidate.run !== null && analyzeCommand(candidate.run, undefined, targets).invocations.some((invocation) => runners.includes(invocation.runner)));
       }
       // Otherwise the test step that took its place in this job (a runner replaced: `yarn jest` -> `yarn vitest`).
       if (index === -1 && hasRunner(step)) index = unused.findIndex((candidate) => hasRunner(candidate) && !testSteps.some((other) => other.key === candidate.key));
@@ -178,7 +178,7 @@ export async function compareGithubWorkflow(before: string | null, after: string
         // A step that is a test step only by name ("Test build": `yarn build`) runs no tests to lose.
         if (step.run !== null && !hasRunner(step)) continue;
         // The job now calls a reusable workflow (jobs.<id>.uses) changed with it that runs the same runners: moved there.
-        if (typeof next.job.uses === "string" && step.run !== null && runElsewhere(runnersOf([step]))) continue;
+        if (typeof next.job.uses === "string" && step.run !== null && runElsewhere(runnersOf([step], targets))) continue;
         notes.push({ setting: step.path, line: null, message: `test ${describeStep(step)} was removed from job "${id}"`, before: step.run ?? step.uses, after: null });
         continue;
       }
@@ -190,7 +190,7 @@ export async function compareGithubWorkflow(before: string | null, after: string
       if (isAlwaysFalse(partner.condition) && !isAlwaysFalse(step.condition)) {
         notes.push({ setting: `${partner.path}.if`, line: line(`${partner.path}.if`), message: `${where} now has if: ${String(partner.condition)}: it never runs`, before: step.condition ?? null, after: partner.condition ?? null });
       }
-      if (step.run !== null) notes.push(...compareCommands(step.run, partner.run ?? "", where, line(`${partner.path}.run`) ?? line(partner.path)));
+      if (step.run !== null) notes.push(...compareCommands(step.run, partner.run ?? "", where, line(`${partner.path}.run`) ?? line(partner.path), undefined, targets));
     }
   }
   return notes;
@@ -254,7 +254,7 @@ function allowsTestFailures(value: StaticValue | undefined): boolean {
 }
 
 /** Notes for a .gitlab-ci.yml file. */
-export async function compareGitlabCi(before: string | null, after: string | null): Promise<TamperNote[]> {
+export async function compareGitlabCi(before: string | null, after: string | null, targets?: TestTargets): Promise<TamperNote[]> {
   const was = before === null ? { value: {}, lines: new Map<string, number>() } : await readYaml(before);
   const now = after === null ? { value: {}, lines: new Map<string, number>() } : await readYaml(after);
   const oldRoot = isObject(was.value) ? was.value : {};
@@ -266,7 +266,7 @@ export async function compareGitlabCi(before: string | null, after: string | nul
   for (const name of jobNames(oldRoot)) {
     const job = oldRoot[name] as YamlObject;
     const script = gitlabScript(oldRoot, job);
-    const isTestJob = runsTests(script) || (TEST_NAME.test(name) && script !== "");
+    const isTestJob = runsTests(script, undefined, targets) || (TEST_NAME.test(name) && script !== "");
     if (!isTestJob) continue;
     const next = newRoot[name];
     if (!isObject(next)) {
@@ -288,7 +288,7 @@ export async function compareGitlabCi(before: string | null, after: string | nul
     if ((whenAfter === "manual" || whenAfter === "never") && whenAfter !== whenBefore) {
       notes.push({ setting: `${name}.when`, line: line(`${name}.when`) ?? line(name), message: `test job "${name}" now has when: ${whenAfter}: it no longer runs on its own`, before: whenBefore ?? null, after: whenAfter });
     }
-    notes.push(...compareCommands(script, gitlabScript(newRoot, next), `job "${name}" script`, line(`${name}.script`) ?? line(name)));
+    notes.push(...compareCommands(script, gitlabScript(newRoot, next), `job "${name}" script`, line(`${name}.script`) ?? line(name), undefined, targets));
   }
   return notes;
 }

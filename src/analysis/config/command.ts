@@ -389,7 +389,19 @@ function splitOption(word: string): [string, string | undefined] {
 }
 
 /** Which runner the words start, with its family, and where its arguments begin; null when it is not a test runner. */
-function identifyRunner(words: readonly string[]): { runner: string; family: RunnerFamily; args: string[] } | null {
+/**
+ * Targets of the project's task files whose recipes run tests, by tool:
+ * Makefile targets, justfile recipes and package.json scripts (config/targets.ts
+ * reads them). A command that calls one (`make richtest`, `just ci`, `npm run
+ * verify`) runs tests even when its name does not say so: followed one level.
+ */
+export interface TestTargets {
+  make: ReadonlySet<string>;
+  just: ReadonlySet<string>;
+  scripts: ReadonlySet<string>;
+}
+
+function identifyRunner(words: readonly string[], targets?: TestTargets): { runner: string; family: RunnerFamily; args: string[] } | null {
   const head = basename(words[0] ?? "");
   const second = words[1];
   const rest = (from: number): string[] => words.slice(from);
@@ -438,7 +450,7 @@ function identifyRunner(words: readonly string[]): { runner: string; family: Run
       // `node --experimental-vm-modules node_modules/.bin/jest`, `yarn node $(yarn bin jest)`: a runner's bin run by node.
       const script = words.slice(1).findIndex((word) => !word.startsWith("-"));
       const bin = script === -1 ? null : binName(words[script + 1] as string);
-      return bin && RUNNER_BINARIES.has(bin) ? identifyRunner([bin, ...words.slice(script + 2)]) : null;
+      return bin && RUNNER_BINARIES.has(bin) ? identifyRunner([bin, ...words.slice(script + 2)], targets) : null;
     }
     case "pytest":
     case "py.test":
@@ -463,23 +475,28 @@ function identifyRunner(words: readonly string[]): { runner: string; family: Run
     case "npm":
     case "pnpm":
     case "yarn": {
-      if (head === "yarn" && second === "node") return identifyRunner(rest(1));
+      if (head === "yarn" && second === "node") return identifyRunner(rest(1), targets);
       // `pnpm vitest`, `yarn jest`: a package binary, when no script of that name is meant.
-      if (head !== "npm" && second && RUNNER_BINARIES.has(second)) return identifyRunner(rest(1));
+      if (head !== "npm" && second && RUNNER_BINARIES.has(second)) return identifyRunner(rest(1), targets);
+      const isTestScript = (name: string): boolean => TEST_SCRIPT_NAME.test(name) || targets?.scripts.has(name) === true;
       if (second === "test" || second === "t" || second === "tst") return { runner: "npm run test", family: "script", args: scriptArgs(rest(2)) };
       if (second === "run" || second === "run-script") {
         const name = words[2];
-        return name && TEST_SCRIPT_NAME.test(name) ? { runner: `npm run ${name}`, family: "script", args: scriptArgs(rest(3)) } : null;
+        return name && isTestScript(name) ? { runner: `npm run ${name}`, family: "script", args: scriptArgs(rest(3)) } : null;
       }
-      if (head !== "npm" && second && TEST_SCRIPT_NAME.test(second)) return { runner: `npm run ${second}`, family: "script", args: scriptArgs(rest(2)) };
+      if (head !== "npm" && second && isTestScript(second)) return { runner: `npm run ${second}`, family: "script", args: scriptArgs(rest(2)) };
       return null;
     }
     case "make":
     case "$(MAKE)":
     case "${MAKE}":
     case "gmake": {
-      const targets = rest(1).filter((word) => !word.startsWith("-") && !word.includes("="));
-      return targets.some((target) => TEST_TARGET_NAME.test(target)) ? { runner: "make", family: "script", args: targets } : null;
+      const named = rest(1).filter((word) => !word.startsWith("-") && !word.includes("="));
+      return named.some((target) => TEST_TARGET_NAME.test(target) || targets?.make.has(target) === true) ? { runner: "make", family: "script", args: named } : null;
+    }
+    case "just": {
+      const recipe = rest(1).find((word) => !word.startsWith("-") && !word.includes("="));
+      return recipe && (TEST_TARGET_NAME.test(recipe) || targets?.just.has(recipe) === true) ? { runner: `just ${recipe}`, family: "script", args: [] } : null;
     }
     case "turbo":
     case "nx":
@@ -571,8 +588,12 @@ function isNoOpSegment(words: readonly string[]): boolean {
   return head === "true" || head === ":" || head === "/bin/true" || head === "echo" || head === "printf" || ((head === "exit" || head === "return") && words[1] === "0");
 }
 
-/** Finds the runners in a command line and what masks their failures. `variables` expands `$(NAME)`/`${NAME}`. */
-export function analyzeCommand(command: string, variables?: ReadonlyMap<string, string>): CommandAnalysis {
+/**
+ * Finds the runners in a command line and what masks their failures.
+ * `variables` expands `$(NAME)`/`${NAME}`; `targets` names the make targets,
+ * just recipes and npm scripts that run tests whatever their names.
+ */
+export function analyzeCommand(command: string, variables?: ReadonlyMap<string, string>, targets?: TestTargets): CommandAnalysis {
   const expanded = variables ? expandVariables(command, variables) : command;
   const segments = splitShell(expanded);
   const invocations: RunnerInvocation[] = [];
@@ -581,7 +602,7 @@ export function analyzeCommand(command: string, variables?: ReadonlyMap<string, 
   let lastRunnerIndex = -1;
   segments.forEach((segment, index) => {
     const { words, thresholds, wrapper } = unwrapCoverage(stripLaunchers(segment.words));
-    const found = identifyRunner(stripLaunchers(words));
+    const found = identifyRunner(stripLaunchers(words), targets);
     if (!found) return;
     const { positional, options } = readArguments(found.family, found.args);
     // `pytest --flake8` or `--mypy` runs a linter through pytest, not the tests.
@@ -592,7 +613,7 @@ export function analyzeCommand(command: string, variables?: ReadonlyMap<string, 
     // What follows this runner decides whether its failure still fails the command.
     const next = segments[index + 1];
     if (next && next.joiner === "||" && isNoOpSegment(next.words)) masks.push(`|| ${next.words.join(" ")}`);
-    if (next && next.joiner === "|" && !hasPipefail && !identifyRunner(stripLaunchers(next.words))) masks.push(`| ${next.words[0] ?? ""}`);
+    if (next && next.joiner === "|" && !hasPipefail && !identifyRunner(stripLaunchers(next.words), targets)) masks.push(`| ${next.words[0] ?? ""}`);
   });
   if (lastRunnerIndex !== -1) {
     const tail = segments.slice(lastRunnerIndex + 1);
@@ -760,9 +781,9 @@ function compareInvocation(before: RunnerInvocation, after: RunnerInvocation, se
  * where it is. Returns no notes for a command that runs as many tests or
  * more, including one that gained a runner or lost a filter.
  */
-export function compareCommands(before: string, after: string, setting: string, line: number | null, variables?: ReadonlyMap<string, string>): TamperNote[] {
-  const was = analyzeCommand(before, variables);
-  const now = analyzeCommand(after, variables);
+export function compareCommands(before: string, after: string, setting: string, line: number | null, variables?: ReadonlyMap<string, string>, targets?: TestTargets): TamperNote[] {
+  const was = analyzeCommand(before, variables, targets);
+  const now = analyzeCommand(after, variables, targets);
   return compareAnalyses(was, now, before, after, setting, line);
 }
 
@@ -841,8 +862,8 @@ export function isWatchOnly(command: string): boolean {
 }
 
 /** True when the command runs a test runner (used to decide whether a CI step or script is a test step). */
-export function runsTests(command: string, variables?: ReadonlyMap<string, string>): boolean {
-  return analyzeCommand(command, variables).invocations.length > 0;
+export function runsTests(command: string, variables?: ReadonlyMap<string, string>, targets?: TestTargets): boolean {
+  return analyzeCommand(command, variables, targets).invocations.length > 0;
 }
 
 /** True when an npm script name is one that runs tests (`test`, `test:unit`, `e2e`). */

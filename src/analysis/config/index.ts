@@ -16,11 +16,14 @@ import { notesToFindings, type TamperNote } from "./finding.js";
 import { comparePackageJson, compareRunnerConfigFile } from "./js-config.js";
 import { compareMakefiles } from "./makefile.js";
 import { comparePythonConfig } from "./python.js";
+import { testTargetsOf } from "./targets.js";
 
 /** What a comparison may know about the rest of the change. */
 export interface ConfigContext {
   /** Every changed file of the diff (config or not). */
   changes: readonly FileChange[];
+  /** Reads a repo-relative path of the after tree (changes applied), or null when absent; absent when the caller has no tree. */
+  read?: (path: string) => string | null;
 }
 
 /** One kind of config file: its id, which paths it owns, and how two versions compare. */
@@ -34,6 +37,11 @@ export interface ConfigKind {
 function siblingAfter(path: string, name: string, context: ConfigContext): string | null {
   const folder = path.slice(0, path.lastIndexOf("/") + 1);
   return context.changes.find((change) => change.path === `${folder}${name}`)?.after ?? null;
+}
+
+/** The after tree's reader of a context, or one over the changed files alone when the caller has no tree. */
+function readerOf(context: ConfigContext): (path: string) => string | null {
+  return context.read ?? ((path) => context.changes.find((change) => change.path === path)?.after ?? null);
 }
 
 /** Runners of the other changed workflow files (after side); files that do not parse contribute none. */
@@ -82,6 +90,21 @@ export const CONFIG_KINDS: readonly ConfigKind[] = [
     matches: (_path, name) => /^\.nycrc(\.json|\.ya?ml)?$|^nyc\.config\.c?js$/.test(name),
     compare: (path, before, after) => compareRunnerConfigFile("nyc", path, before, after),
   },
+  {
+    id: "ava-config",
+    matches: (_path, name) => /^ava\.config\.[cm]?js$/.test(name),
+    compare: (path, before, after) => compareRunnerConfigFile("ava", path, before, after),
+  },
+  {
+    id: "playwright-config",
+    matches: (_path, name) => new RegExp(`^playwright(\\.[\\w-]+)?\\.config${JS_EXT}$`).test(name),
+    compare: (path, before, after) => compareRunnerConfigFile("playwright", path, before, after),
+  },
+  {
+    id: "cypress-config",
+    matches: (_path, name) => new RegExp(`^cypress\\.config${JS_EXT}$`).test(name),
+    compare: (path, before, after) => compareRunnerConfigFile("cypress", path, before, after),
+  },
   { id: "pytest.ini", matches: (_path, name) => name === "pytest.ini", compare: (_path, before, after) => comparePythonConfig("pytest.ini", before, after) },
   { id: "tox.ini", matches: (_path, name) => name === "tox.ini", compare: (path, before, after, context) => comparePythonConfig("tox.ini", before, after, siblingAfter(path, "pyproject.toml", context)) },
   { id: "setup.cfg", matches: (_path, name) => name === "setup.cfg", compare: (_path, before, after) => comparePythonConfig("setup.cfg", before, after) },
@@ -92,12 +115,12 @@ export const CONFIG_KINDS: readonly ConfigKind[] = [
   {
     id: "github-actions",
     matches: (path) => /(^|\/)\.github\/workflows\/[^/]+\.ya?ml$/.test(path),
-    compare: async (path, before, after, context) => compareGithubWorkflow(before, after, await runnersOfOtherWorkflows(path, context)),
+    compare: async (path, before, after, context) => compareGithubWorkflow(before, after, await runnersOfOtherWorkflows(path, context), testTargetsOf(readerOf(context))),
   },
   {
     id: "gitlab-ci",
     matches: (path, name) => name === ".gitlab-ci.yml" || name === ".gitlab-ci.yaml" || /(^|\/)\.gitlab\/ci\/[^/]+\.ya?ml$/.test(path),
-    compare: (_path, before, after) => compareGitlabCi(before, after),
+    compare: (_path, before, after, context) => compareGitlabCi(before, after, testTargetsOf(readerOf(context))),
   },
 ];
 
@@ -130,7 +153,7 @@ export interface ConfigTamperResult {
  * (other paths are ignored). Never throws for bad content: a file that
  * cannot be read is listed in `notAnalyzed` instead.
  */
-export async function detectConfigTamper(changes: readonly FileChange[]): Promise<ConfigTamperResult> {
+export async function detectConfigTamper(changes: readonly FileChange[], read?: (path: string) => string | null): Promise<ConfigTamperResult> {
   const result: ConfigTamperResult = { findings: [], notAnalyzed: [], analyzed: [] };
   for (const change of changes) {
     const kind = configKindOf(change.path);
@@ -141,7 +164,7 @@ export async function detectConfigTamper(changes: readonly FileChange[]): Promis
       continue;
     }
     try {
-      const notes = await kind.compare(change.path, change.before, change.after, { changes });
+      const notes = await kind.compare(change.path, change.before, change.after, read ? { changes, read } : { changes });
       result.findings.push(...notesToFindings(change.path, notes));
       result.analyzed.push(change.path);
     } catch (error) {

@@ -8,12 +8,12 @@
 import { compareCommands, coversCommand, isTestScriptName, isWatchOnly } from "./command.js";
 import type { TamperNote } from "./finding.js";
 import { parseJsonWithLines } from "./json.js";
-import { compareRunnerSettings, istanbulSettings, jestSettings, mochaSettings, vitestSettings, type RunnerSettings } from "./runner-settings.js";
+import { avaSettings, compareRunnerSettings, e2eSettings, istanbulSettings, jestSettings, mochaSettings, vitestSettings, type RunnerSettings } from "./runner-settings.js";
 import { getPath, readStaticConfig, type StaticConfig, type StaticValue } from "./static-value.js";
 import { readYaml } from "./yaml.js";
 
 /** Which runner a JS-side config file configures. */
-export type JsConfigTool = "vitest" | "jest" | "mocha" | "c8" | "nyc";
+export type JsConfigTool = "vitest" | "jest" | "mocha" | "c8" | "nyc" | "ava" | "playwright" | "cypress";
 
 const EMPTY: StaticConfig = { value: {}, lines: new Map() };
 
@@ -45,6 +45,11 @@ function settingsOf(tool: JsConfigTool, config: StaticConfig): RunnerSettings {
     case "c8":
     case "nyc":
       return istanbulSettings(config.value, config.lines);
+    case "ava":
+      return avaSettings(config.value, config.lines);
+    case "playwright":
+    case "cypress":
+      return e2eSettings(config.value, config.lines);
   }
 }
 
@@ -128,6 +133,7 @@ export function comparePackageJson(before: string | null, after: string | null):
     ["mocha", (config, prefix) => mochaSettings(config.value, config.lines, prefix), "mocha"],
     ["c8", (config, prefix) => istanbulSettings(config.value, config.lines, prefix), "c8"],
     ["nyc", (config, prefix) => istanbulSettings(config.value, config.lines, prefix), "nyc"],
+    ["ava", (config, prefix) => avaSettings(config.value, config.lines, prefix), "ava"],
   ];
   for (const [key, read, tool] of embedded) {
     if (getPath(was.value, key) === undefined && getPath(now.value, key) === undefined) continue;

@@ -20,6 +20,29 @@ interface PytestConfig {
   settings: RunnerSettings;
   /** Extra pattern lists (`python_functions`, `python_classes`) compared like includes. */
   patterns: Map<string, Setting<string[]>>;
+  /** Names of the registered `markers` (`slow: marks slow tests` -> `slow`). */
+  markers?: string[];
+}
+
+/** Marker names of a `markers` setting: one `name[(args)]: description` per line or list entry. */
+function markerNames(lines: readonly string[]): string[] {
+  return lines.map((line) => /^\s*([A-Za-z_]\w*)/.exec(line)?.[1]).filter((name): name is string => name !== undefined);
+}
+
+/**
+ * `addopts` with a `-m` expression removed when it only deselects markers
+ * registered in this same change (`-m "not gpu"` beside a new `gpu` marker):
+ * no test carried that marker before, so the filter deselects no existing
+ * test (issue 9). Tests that gain the marker are judged where they change.
+ */
+function withoutNewMarkerFilter(addopts: string, before: PytestConfig, after: PytestConfig): string {
+  const added = new Set((after.markers ?? []).filter((name) => !(before.markers ?? []).includes(name)));
+  if (added.size === 0 || /(^|\s)-m\b/.test(before.addopts?.value ?? "")) return addopts;
+  return addopts.replace(/(^|\s)-m\s*(?:"([^"]*)"|'([^']*)'|(\S+))/, (whole, lead: string, double?: string, single?: string, bare?: string) => {
+    const parts = (double ?? single ?? bare ?? "").split(/\s+and\s+/);
+    const names = parts.map((part) => /^\s*not\s+([A-Za-z_]\w*)\s*$/.exec(part)?.[1]);
+    return names.every((name) => name !== undefined && added.has(name)) ? lead : whole;
+  });
 }
 
 const words = (text: string): string[] => text.split(/\s+/).filter(Boolean);
@@ -37,6 +60,8 @@ function fromIniSection(section: Map<string, IniEntry> | undefined, prefix: stri
   };
   const addopts = entry("addopts");
   if (addopts) config.addopts = addopts;
+  const markers = section.get("markers");
+  if (markers) config.markers = markerNames(markers.value.split("\n"));
   const testpaths = list("testpaths");
   if (testpaths) config.settings.roots = testpaths;
   const files = list("python_files");
@@ -86,6 +111,8 @@ function fromToml(doc: TomlDocument): PytestConfig {
   set("norecursedirs", (setting) => (config.settings.exclude = setting));
   set("python_functions", (setting) => config.patterns.set("python_functions", setting));
   set("python_classes", (setting) => config.patterns.set("python_classes", setting));
+  const markers = Array.isArray(table.markers) ? table.markers.map(String) : typeof table.markers === "string" ? table.markers.split("\n") : undefined;
+  if (markers) config.markers = markerNames(markers);
   return config;
 }
 
@@ -313,7 +340,8 @@ function comparePytest(before: PytestConfig, after: PytestConfig): TamperNote[] 
   const notes = compareRunnerSettings(before.settings, after.settings, "pytest");
   if (before.addopts || after.addopts) {
     const setting = after.addopts?.name ?? before.addopts?.name ?? "addopts";
-    notes.push(...compareCommands(`pytest ${before.addopts?.value ?? ""}`, `pytest ${after.addopts?.value ?? ""}`, setting, after.addopts?.line ?? null));
+    const afterOpts = withoutNewMarkerFilter(after.addopts?.value ?? "", before, after);
+    notes.push(...compareCommands(`pytest ${before.addopts?.value ?? ""}`, `pytest ${afterOpts}`, setting, after.addopts?.line ?? null));
   }
   for (const [key, was] of before.patterns) {
     const now = after.patterns.get(key);

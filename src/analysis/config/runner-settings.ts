@@ -107,6 +107,42 @@ export function jestSettings(config: StaticValue, lines: ReadonlyMap<string, num
   return settings;
 }
 
+/** A glob list split into what it selects and what its `!negated` entries leave out (ava `files`). */
+function splitNegated(setting: Setting<string[]> | undefined): { include?: Setting<string[]>; exclude?: Setting<string[]> } {
+  if (!setting) return {};
+  const positive = setting.value.filter((glob) => !glob.startsWith("!"));
+  const negative = setting.value.filter((glob) => glob.startsWith("!")).map((glob) => glob.slice(1));
+  return {
+    ...(positive.length > 0 ? { include: { ...setting, value: positive } } : {}),
+    ...(negative.length > 0 ? { exclude: { ...setting, value: negative } } : {}),
+  };
+}
+
+/** The settings of an ava config (`ava.config.*` or package.json `ava`): `files` (its `!` globs exclude), `match` (a title filter). */
+export function avaSettings(config: StaticValue, lines: ReadonlyMap<string, number>, prefix = ""): RunnerSettings {
+  const settings: RunnerSettings = { thresholds: new Map() };
+  const { include, exclude } = splitNegated(settingAt(config, lines, "files", strings, prefix));
+  assign(settings, "include", include);
+  assign(settings, "exclude", exclude);
+  const match = settingAt(config, lines, "match", strings, prefix);
+  assign(settings, "nameFilter", match ? { ...match, value: match.value.join(" ") } : undefined);
+  return settings;
+}
+
+/**
+ * The settings of a Playwright config (`testDir`, `testMatch`, `testIgnore`, `grep`) or a
+ * Cypress config (`e2e.specPattern` / `component.specPattern`, `excludeSpecPattern`).
+ */
+export function e2eSettings(config: StaticValue, lines: ReadonlyMap<string, number>): RunnerSettings {
+  const settings: RunnerSettings = { thresholds: new Map() };
+  const include = settingAt(config, lines, "testMatch", strings) ?? settingAt(config, lines, "e2e.specPattern", strings) ?? settingAt(config, lines, "component.specPattern", strings) ?? settingAt(config, lines, "specPattern", strings);
+  assign(settings, "include", include);
+  assign(settings, "exclude", settingAt(config, lines, "testIgnore", strings) ?? settingAt(config, lines, "e2e.excludeSpecPattern", strings) ?? settingAt(config, lines, "excludeSpecPattern", strings));
+  assign(settings, "roots", settingAt(config, lines, "testDir", strings));
+  assign(settings, "nameFilter", settingAt(config, lines, "grep", text));
+  return settings;
+}
+
 /** The settings of a mocha config (`.mocharc.*` or package.json `mocha`). */
 export function mochaSettings(config: StaticValue, lines: ReadonlyMap<string, number>, prefix = ""): RunnerSettings {
   const settings: RunnerSettings = { thresholds: new Map() };
@@ -163,7 +199,9 @@ export function compareRunnerSettings(before: RunnerSettings, after: RunnerSetti
   const notes: TamperNote[] = [];
   if (after.exclude) {
     const had = before.exclude?.value ?? [];
-    const added = after.exclude.value.filter((pattern) => !had.includes(pattern) && !BENIGN_EXCLUDE.test(pattern));
+    // A cypress/ folder is benign for other runners (its specs are Cypress's), never for Cypress itself.
+    const isBenign = (pattern: string): boolean => BENIGN_EXCLUDE.test(tool === "cypress" ? pattern.replace(/(^|\/)cypress(?=\/)/g, "$1specs") : pattern);
+    const added = after.exclude.value.filter((pattern) => !had.includes(pattern) && !isBenign(pattern));
     if (added.length > 0) {
       notes.push({
         setting: after.exclude.name,

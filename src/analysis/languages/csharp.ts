@@ -9,6 +9,7 @@
  * namespace move is not a rename).
  */
 
+import { assumptionSkips, CSHARP_SKIP_CALLS } from "./assumption-skips.js";
 import {
   compactText,
   extractWithTreeSitter,
@@ -22,6 +23,7 @@ import {
   type ExtractedDrafts,
   type LoadedGrammar,
   type Node,
+  type SkipReach,
   type TestDraft,
 } from "../parsers/tree-sitter.js";
 import { extractCodeFacts, type CodeSyntax, type ExportDraft, type FlowSyntax, type GuardDraft } from "../parsers/tree-sitter-code.js";
@@ -128,6 +130,24 @@ interface Attribute {
 }
 
 /** The attributes of a declaration, with `Attribute` suffixes and namespaces dropped from their names. */
+/** Attributes of a method that runs before the tests of its class: NUnit, MSTest. */
+const SETUP_ATTRIBUTES: ReadonlySet<string> = new Set(["SetUp", "OneTimeSetUp", "TestInitialize", "ClassInitialize"]);
+
+/** A skip in a `[SetUp]`/`[TestInitialize]` method or a constructor (xUnit builds the class per test) reaches every test of its class; in another method, the tests calling it. */
+const CSHARP_SKIP_REACH: SkipReach = {
+  classify(fn) {
+    const name = fn.childForFieldName("name")?.text;
+    if (!name) return null;
+    const cls = fn.parent?.type === "declaration_list" ? fn.parent.parent : null;
+    if (fn.type === "constructor_declaration") return { kind: "setup", scope: cls, label: `constructor ${name}()` };
+    if (fn.type !== "method_declaration") return null;
+    const setup = attributesOf(fn).find((attribute) => SETUP_ATTRIBUTES.has(attribute.name));
+    if (setup) return { kind: "setup", scope: cls, label: `[${setup.name}] ${name}()` };
+    return { kind: "helper", name };
+  },
+  functionTypes: new Set(["method_declaration", "constructor_declaration", "local_function_statement"]),
+};
+
 function attributesOf(declaration: Node): Attribute[] {
   const attributes: Attribute[] = [];
   for (const list of namedChildren(declaration)) {
@@ -275,7 +295,11 @@ function extractCSharpDrafts(path: string, grammar: LoadedGrammar, root: Node, c
     }
     const draft: TestDraft = { name, suitePath, line, node: definition, bodyHash, marks: {}, literals: body ? literalsOf(body) : [], body };
     const skip = skipOf(attributes, null) ?? classes.map((node) => skipOf(attributesOf(node), `class ${node.childForFieldName("name")?.text ?? ""}`)).find((found) => found !== null) ?? null;
-    if (skip) draft.marks.skipped = skip;
+    // xUnit v3 `Skip = "…", SkipWhen/SkipUnless = nameof(…)` and NUnit `[Platform(…)]` skip only under their condition.
+    const condition = attributes.find((attribute) => attribute.name === "Platform" || (isTestAttribute(attribute.name) && (namedArgument(attribute, "SkipWhen") || namedArgument(attribute, "SkipUnless"))));
+    if (skip && condition && isTestAttribute(condition.name)) draft.marks.conditional = skip;
+    else if (skip) draft.marks.skipped = skip;
+    else if (condition) draft.marks.conditional = { via: `[${condition.name}(...)]` };
     const rows = attributes.filter((attribute) => ROW_ATTRIBUTES.has(attribute.name));
     if (attributes.some((attribute) => OPAQUE_SOURCES.has(attribute.name))) draft.eachRows = null;
     else if (rows.length > 0) {
@@ -293,7 +317,8 @@ function extractCSharpDrafts(path: string, grammar: LoadedGrammar, root: Node, c
     if (!node || !call) continue;
     assertions.push({ ...assertionFact(call.matcher, call.object, call.args, call.actual, node.startPosition.row + 1), startIndex: node.startIndex });
   }
-  return { tests, assertions, skips: [], nonTestFunctions: tests.length > 0 || isCSharpTestPath(path) ? nonTestFunctions : [], frameworks: [...frameworks] };
+  const skips = tests.length > 0 ? assumptionSkips(root, CSHARP_SKIP_CALLS, "invocation_expression", ["throw_statement", "throw_expression"]) : [];
+  return { tests, assertions, skips, nonTestFunctions: tests.length > 0 || isCSharpTestPath(path) ? nonTestFunctions : [], frameworks: [...frameworks], skipReach: CSHARP_SKIP_REACH };
 }
 
 /** The exception a C# branch ends by throwing (a `throw` statement, or a block whose last statement is one), else null. */

@@ -7,6 +7,7 @@
  * `assert.*`/`require.*`), from tree-sitter-go with grammars/go/*.scm.
  */
 
+import { isConditionalWithin } from "../parsers/skip-reach.js";
 import {
   compactText,
   extractWithTreeSitter,
@@ -21,6 +22,7 @@ import {
   type LoadedGrammar,
   type Node,
   type SkipDraft,
+  type SkipReach,
   type TestDraft,
 } from "../parsers/tree-sitter.js";
 import { extractCodeFacts, literalText, MODE_ENV_VARS, type CodeSyntax, type FlowSyntax } from "../parsers/tree-sitter-code.js";
@@ -348,6 +350,26 @@ function rangedTable(loop: Node, scope: Node): Node | null {
   return found;
 }
 
+/**
+ * What a `TestMain(m *testing.M)` of the file does to the package's tests:
+ * a TestMain that never calls `m.Run()` runs none of them (it exits, with 0
+ * when it falls off its end); one that calls it only under a condition (or
+ * after an early return) runs them only then. Null when there is no
+ * TestMain or it always runs them.
+ */
+function testMainSkip(root: Node): { flag: "skipped" | "conditional"; via: string } | null {
+  for (const fn of descendantsOfType(root, "function_declaration")) {
+    if (fn.childForFieldName("name")?.text !== "TestMain" || fn.parent?.type !== "source_file") continue;
+    const param = /^\(\s*(\w+)\s+\*\s*testing\.M\s*\)$/.exec(fn.childForFieldName("parameters")?.text ?? "");
+    const body = fn.childForFieldName("body");
+    if (!param || !body) continue;
+    const run = descendantsOfType(body, "call_expression").find((call) => call.childForFieldName("function")?.text === `${param[1]}.Run`);
+    if (!run) return { flag: "skipped", via: `TestMain never calls ${param[1]}.Run()` };
+    if (isConditionalWithin(run, fn)) return { flag: "conditional", via: `TestMain calls ${param[1]}.Run() only under a condition` };
+  }
+  return null;
+}
+
 function descendantsOfType(node: Node, type: string): Node[] {
   return node.descendantsOfType(type).filter((child): child is Node => child !== null);
 }
@@ -439,11 +461,13 @@ function extractGoDrafts(path: string, grammar: LoadedGrammar, root: Node, conte
       continue;
     }
     const reason = stringValue(first);
-    const skip: SkipDraft = { startIndex: call.startIndex, flag: "skipped", via: `${object}.${method}()` };
+    const skip: SkipDraft = { startIndex: call.startIndex, flag: "skipped", via: `${object}.${method}()`, node: call };
     if (reason !== null) skip.reason = reason;
     skips.push(skip);
   }
   const allTests = [...tests, ...subtests].sort((a, b) => a.node.startIndex - b.node.startIndex);
+  const main = isTestFile ? testMainSkip(root) : null;
+  if (main) for (const draft of allTests) if (!draft.marks[main.flag]) draft.marks[main.flag] = { via: main.via };
 
   const assertions: AssertionDraft[] = [];
   const frameworks: string[] = isTestFile ? ["testing"] : [];
@@ -472,8 +496,20 @@ function extractGoDrafts(path: string, grammar: LoadedGrammar, root: Node, conte
     }
     assertions.push({ ...fact, startIndex: node.startIndex });
   }
-  return { tests: allTests, assertions, skips, nonTestFunctions, frameworks };
+  const drafts: ExtractedDrafts = { tests: allTests, assertions, skips, nonTestFunctions, frameworks, skipReach: GO_SKIP_REACH };
+  if (main) drafts.skipProviders = [{ kind: "setup", name: "TestMain", flag: main.flag, via: main.via }];
+  return drafts;
 }
+
+/** Go: a function of the package that skips reaches the tests calling it, in this file or another of the package (TestCase.calls). */
+const GO_SKIP_REACH: SkipReach = {
+  classify(fn) {
+    const name = fn.childForFieldName("name")?.text;
+    return name ? { kind: "helper", name } : null;
+  },
+  functionTypes: new Set(["function_declaration", "method_declaration"]),
+  recordsCalls: "called-names",
+};
 
 /** Callees whose result is an error value: `errors.New`, `fmt.Errorf`, `pkg.Wrap`, `NewValidationError`, `status.Error`. */
 const GO_ERROR_CALL = /(^|\.)(New|Errorf|Wrapf?|WithMessagef?|WithStack|Join)$|Err|Error/;

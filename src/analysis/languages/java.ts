@@ -8,6 +8,8 @@
  * method name.
  */
 
+import { javaSuiteLists } from "./java-suites.js";
+import { assumptionSkips, JAVA_SKIP_CALLS } from "./assumption-skips.js";
 import {
   compactText,
   extractWithTreeSitter,
@@ -22,6 +24,7 @@ import {
   type ExtractedDrafts,
   type LoadedGrammar,
   type Node,
+  type SkipReach,
   type TestDraft,
 } from "../parsers/tree-sitter.js";
 import { extractCodeFacts, literalText, type CodeSyntax, type ExportDraft, type FlowSyntax, type GuardDraft } from "../parsers/tree-sitter-code.js";
@@ -110,6 +113,22 @@ const STRENGTH: ReadonlyMap<string, { strength: 0 | 1 | 2 | 3; negated?: boolean
 ]);
 
 /** Annotation simple name -> its arguments node (null for a marker annotation), from a `modifiers` node. */
+/** Annotations of a method that runs before the tests of its class: JUnit 4/5, TestNG. */
+const SETUP_ANNOTATIONS: ReadonlySet<string> = new Set(["Before", "BeforeEach", "BeforeAll", "BeforeClass", "BeforeMethod"]);
+
+/** A skip in a `@Before`/`@BeforeEach`/`@BeforeAll` method reaches every test of its class; in another method, the tests calling it. */
+const JAVA_SKIP_REACH: SkipReach = {
+  classify(fn) {
+    const name = fn.childForFieldName("name")?.text;
+    if (fn.type !== "method_declaration" || !name) return null;
+    const setup = [...annotationsOf(fn).keys()].find((annotation) => SETUP_ANNOTATIONS.has(annotation));
+    const cls = fn.parent?.type === "class_body" ? fn.parent.parent : null;
+    if (setup) return { kind: "setup", scope: cls, label: `@${setup} ${name}()` };
+    return { kind: "helper", name };
+  },
+  functionTypes: new Set(["method_declaration", "constructor_declaration"]),
+};
+
 function annotationsOf(declaration: Node): Map<string, Node | null> {
   const annotations = new Map<string, Node | null>();
   const modifiers = namedChildren(declaration).find((child) => child.type === "modifiers");
@@ -277,12 +296,14 @@ function extractJavaDrafts(path: string, grammar: LoadedGrammar, root: Node, con
     const draft: TestDraft = { name, suitePath, line, node: definition, bodyHash, marks: {}, literals: literalsOf(body), body };
     const disabling = [{ on: annotations, where: null as string | null }, ...[...classes].reverse().map((frame) => ({ on: annotationsOf(frame.node), where: `class ${frame.name}` }))];
     for (const { on, where } of disabling) {
-      const found = [...on.keys()].find((annotation) => annotation === "Ignore" || annotation.startsWith("Disabled"));
+      // @Disabled / @Ignore always skip; @DisabledOnOs, @DisabledIf…, @EnabledOnOs, @EnabledIf… only under their condition.
+      const found = [...on.keys()].find((annotation) => annotation === "Ignore" || annotation.startsWith("Disabled") || /^Enabled(On|If|For|In)/.test(annotation));
       if (!found) continue;
       const reason = firstString(on.get(found));
       const via = `@${found}` + (where ? ` on ${where}` : "");
-      draft.marks.skipped = reason === undefined ? { via } : { via, reason };
-      break;
+      const flag = found === "Ignore" || found === "Disabled" ? "skipped" : "conditional";
+      if (!draft.marks[flag]) draft.marks[flag] = reason === undefined ? { via } : { via, reason };
+      if (flag === "skipped") break;
     }
     const rows = parameterRows(annotations);
     if (rows) {
@@ -300,7 +321,8 @@ function extractJavaDrafts(path: string, grammar: LoadedGrammar, root: Node, con
     if (!node || !matcher) continue;
     assertions.push({ ...assertionFact(node, matcher, match.get("args"), node.startPosition.row + 1), startIndex: node.startIndex });
   }
-  return { tests, assertions, skips: [], nonTestFunctions: tests.length > 0 || isJavaTestPath(path) ? nonTestFunctions : [], frameworks: [...frameworks] };
+  const skips = tests.length > 0 ? assumptionSkips(root, JAVA_SKIP_CALLS, "method_invocation", ["throw_statement"]) : [];
+  return { tests, assertions, skips, nonTestFunctions: tests.length > 0 || isJavaTestPath(path) ? nonTestFunctions : [], frameworks: [...frameworks], skipReach: JAVA_SKIP_REACH };
 }
 
 /** The exception a Java branch ends by throwing (a `throw` statement, or a block whose last statement is one), else null. */
@@ -442,8 +464,8 @@ const JAVA_CODE: CodeSyntax = {
 };
 
 /** Facts of one Java file (see the module comment). Never throws for bad content. */
-export function extractJavaFacts(path: string, content: string): Promise<FileFacts> {
-  return extractWithTreeSitter(
+export async function extractJavaFacts(path: string, content: string): Promise<FileFacts> {
+  const facts = await extractWithTreeSitter(
     LANGUAGE_ID,
     QUERIES,
     isJavaTestPath(path),
@@ -451,6 +473,9 @@ export function extractJavaFacts(path: string, content: string): Promise<FileFac
     (grammar, root) => extractJavaDrafts(path, grammar, root, content),
     (root) => extractCodeFacts(root, JAVA_CODE, content),
   );
+  const suites = facts.parseError === undefined && facts.notAnalyzed === undefined ? javaSuiteLists(content) : [];
+  if (suites.length > 0) facts.suiteLists = suites;
+  return facts;
 }
 
 /** The Java language module: `.java`, parsed with tree-sitter-java. */

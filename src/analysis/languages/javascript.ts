@@ -22,7 +22,8 @@
 
 import type * as t from "@babel/types";
 import { debug } from "../../log.js";
-import { emptyFacts, hashText, type AssertionFact, type AssertionHelperFact, type FileFacts, type TestCase, type TestFlag, type TestFlags } from "../facts.js";
+import { findSkippingHelpers, isConditionalWithinFunction, type SkippingHelper } from "./javascript-skips.js";
+import { emptyFacts, hashText, noFlags, settleFlags, type AssertionFact, type AssertionHelperFact, type FileFacts, type TestCase, type TestFlag, type TestFlags } from "../facts.js";
 import { parseWithBabel } from "../parsers/babel.js";
 import { extractJavaScriptCodeFacts, isConstantExpression, literalValue, normalizedSource } from "./javascript-source.js";
 import { isUnderTestDirectory, type LanguageModule } from "./language.js";
@@ -284,6 +285,8 @@ interface Declaration {
   marks: Partial<Record<TestFlag, FlagMark>>;
   each: EachTable | null;
   calleeText: string;
+  /** An alias that is a function returning the test function (`describeIf(cond)(title, fn)`). */
+  isFactory?: boolean;
 }
 
 interface DeclarationArgs {
@@ -300,7 +303,7 @@ interface ExtractedTests {
   assertionHelpers: AssertionHelperFact[];
 }
 
-const FLAG_NAMES: readonly TestFlag[] = ["skipped", "focused", "todo", "failing"];
+const FLAG_NAMES: readonly TestFlag[] = ["skipped", "conditional", "focused", "todo", "failing"];
 
 function isNode(value: unknown): value is t.Node {
   return typeof value === "object" && value !== null && typeof (value as { type?: unknown }).type === "string";
@@ -312,6 +315,15 @@ function isFunctionNode(node: t.Node | null | undefined): node is t.ArrowFunctio
 
 function isTitleLike(node: t.Node | undefined): boolean {
   return node?.type === "StringLiteral" || node?.type === "TemplateLiteral" || (node?.type === "BinaryExpression" && node.operator === "+");
+}
+
+/** `true`, a non-zero number, a non-empty string: a condition that always holds. */
+function isTruthyLiteral(node: t.Node): boolean {
+  return (
+    (node.type === "BooleanLiteral" && node.value) ||
+    (node.type === "NumericLiteral" && node.value !== 0) ||
+    (node.type === "StringLiteral" && node.value !== "")
+  );
 }
 
 function isFalsyLiteral(node: t.Node): boolean {
@@ -579,6 +591,10 @@ class TestExtractor {
   private readonly helperAssertions = new Map<string, number>();
   /** Per top-level helper: its parameters and its assertions (FileFacts.assertionHelpers). */
   private readonly helperDetails = new Map<string, { params: string[]; facts: AssertionFact[] }>();
+  /** Top-level functions that skip the test calling them (javascript-skips.ts). */
+  private skippingHelpers: ReadonlyMap<string, SkippingHelper> = new Map();
+  /** Names bound to a test or suite function with its modifiers (`const describeOrSkip = describe.skip`). */
+  private readonly declarationAliases = new Map<string, Declaration>();
   /** Names changed after their declaration (see {@link TestExtractor.mutatedNames}); computed on first use. */
   private mutated: Set<string> | null = null;
 
@@ -596,6 +612,8 @@ class TestExtractor {
 
   run(): ExtractedTests {
     this.noteImports(this.ast.program);
+    this.skippingHelpers = findSkippingHelpers(this.ast.program);
+    this.noteDeclarationAliases(this.ast.program);
     this.visit(this.ast.program, null);
     // A call of a local helper that asserts is one assertion of the test (resolved into the helper's checks by analysis/checks).
     for (const draft of this.drafts) {
@@ -816,6 +834,7 @@ class TestExtractor {
         return;
       }
       this.applyRuntimeMark(chain, node);
+      this.applyHelperSkip(node);
     }
     if (this.isAssertionCall(node, parent)) this.countAssertion(node);
     else this.noteHelperCall(node);
@@ -981,15 +1000,51 @@ class TestExtractor {
 
   // --- declarations
 
+  /**
+   * Top-level names bound to a test or suite function: `const describeOrSkip
+   * = describe.skip`, `const itOnLinux = it.skipIf(!isLinux)`, `const maybe
+   * = isCI ? describe.skip : describe`, and factories `const describeIf =
+   * (ok) => (ok ? describe : describe.skip)` (called as `describeIf(x)(…)`;
+   * a skip in one branch is then conditional).
+   */
+  private noteDeclarationAliases(program: t.Program): void {
+    for (const outer of program.body) {
+      const statement = outer.type === "ExportNamedDeclaration" ? outer.declaration : outer;
+      if (statement?.type !== "VariableDeclaration") continue;
+      for (const declarator of statement.declarations) {
+        if (declarator.id.type !== "Identifier" || !declarator.init) continue;
+        const name = declarator.id.name;
+        if (TEST_FUNCTIONS.has(name)) continue;
+        let init = unwrapExpression(declarator.init);
+        const isFactory = (init.type === "ArrowFunctionExpression" || init.type === "FunctionExpression") && init.body.type !== "BlockStatement";
+        if (isFactory) init = unwrapExpression((init as t.ArrowFunctionExpression).body as t.Node);
+        const chain = init.type === "ConditionalExpression" ? null : flattenCallee(init);
+        const declaration = init.type === "ConditionalExpression" ? this.classifyConditional(init) : chain ? this.classifyDeclaration(chain) : null;
+        if (!declaration) continue;
+        const via = `${name} = ${this.sourceOf(declarator.init, 60)}`;
+        const marks: Partial<Record<TestFlag, FlagMark>> = {};
+        for (const flag of FLAG_NAMES) {
+          if (!declaration.marks[flag]) continue;
+          marks[isFactory && flag === "skipped" ? "conditional" : flag] = { via };
+        }
+        this.declarationAliases.set(name, { ...declaration, marks, calleeText: name, isFactory });
+      }
+    }
+  }
+
   /** Is this callee chain a test or suite function with known modifiers? */
   private classifyDeclaration(chain: Segment[]): Declaration | null {
     const base = chain[0];
-    if (!base || base.args || base.quasi) return null;
+    const alias = base ? this.declarationAliases.get(base.name) : undefined;
+    if (!base || base.quasi || (base.args && !alias?.isFactory)) return null;
     const marks: Partial<Record<TestFlag, FlagMark>> = {};
     let kind: DeclarationKind;
     let start = 1;
     const known = TEST_FUNCTIONS.get(base.name);
-    if (known) {
+    if (alias) {
+      kind = alias.kind;
+      Object.assign(marks, alias.marks);
+    } else if (known) {
       kind = known.kind;
       if (known.flag) marks[known.flag] = { via: base.name };
     } else if (chain.length >= 2 && chain[1]?.name === "test" && !chain[1].args && this.frameWithContext(base.name)) {
@@ -1011,7 +1066,10 @@ class TestExtractor {
       } else if (NEUTRAL_MODIFIERS.has(segment.name) && !hasCallArgs) {
         // scheduling only
       } else if ((segment.name === "skipIf" || segment.name === "runIf") && segment.args && segment.args.length > 0) {
-        marks.skipped = { via: `${via}(${this.sourceOf(segment.args[0] as t.Node, 60)})` };
+        // skipIf(true) / runIf(false) always skip; skipIf(false) / runIf(true) never do; anything else is a condition.
+        const condition = segment.args[0] as t.Node;
+        const [always, never] = segment.name === "skipIf" ? [isTruthyLiteral(condition), isFalsyLiteral(condition)] : [isFalsyLiteral(condition), isTruthyLiteral(condition)];
+        if (!never) marks[always ? "skipped" : "conditional"] = { via: `${via}(${this.sourceOf(condition, 60)})` };
       } else if ((segment.name === "each" || segment.name === "for") && hasCallArgs) {
         each = this.readEachTable(segment.quasi ?? segment.args?.[0] ?? null);
       } else {
@@ -1035,7 +1093,12 @@ class TestExtractor {
     if (!first || !second || first.kind !== second.kind) return null;
     const via = `(${this.sourceOf(callee, 80)})`;
     const marks: Partial<Record<TestFlag, FlagMark>> = {};
-    for (const flag of FLAG_NAMES) if (first.marks[flag] || second.marks[flag]) marks[flag] = { via };
+    for (const flag of FLAG_NAMES) {
+      if (!first.marks[flag] && !second.marks[flag]) continue;
+      // Skipped in one branch only: skipped when the condition picks that branch.
+      const isBoth = first.marks[flag] !== undefined && second.marks[flag] !== undefined;
+      marks[flag === "skipped" && !isBoth && !isTruthyLiteral(callee.test) && !isFalsyLiteral(callee.test) ? "conditional" : flag] = { via };
+    }
     return { kind: first.kind, marks, each: first.each ?? second.each, calleeText: via };
   }
 
@@ -1323,7 +1386,8 @@ class TestExtractor {
       if (!flag || isFalsyLiteral(property.value)) continue;
       const mark: FlagMark = { via: `{ ${key}: ${this.sourceOf(property.value, 60)} }` };
       if (property.value.type === "StringLiteral") mark.reason = property.value.value;
-      frame.marks[flag] = mark;
+      // node:test `{ skip: process.platform === "win32" }`: skipped when the value is true at run time.
+      frame.marks[flag === "skipped" && !isTruthyLiteral(property.value) ? "conditional" : flag] = mark;
     }
   }
 
@@ -1371,12 +1435,64 @@ class TestExtractor {
       flag = "skipped";
       target = top;
     }
-    if (!target || !flag || target.marks[flag]) return;
+    if (!target && chain.length === 2 && member?.name === "skip" && this.isHookContext(base.name)) {
+      // vitest `beforeEach((ctx) => ctx.skip())`: every test the hook runs before is skipped.
+      flag = "skipped";
+      target = top;
+    }
+    if (!target || !flag) return;
+    if (flag === "skipped" && this.isRuntimeSkipConditional(chain, node)) flag = "conditional";
+    if (target.marks[flag] || (flag === "conditional" && target.marks.skipped)) return;
     const mark: FlagMark = { via: `${chain.map((s) => s.name).join(".")}()` };
     const reasonArg = node.arguments.find((arg) => arg.type === "StringLiteral" || arg.type === "TemplateLiteral");
     if (reasonArg) mark.reason = this.titleOf(reasonArg);
     const marks: Partial<Record<TestFlag, FlagMark>> = { [flag]: mark };
     this.attachComments(marks, node);
+    target.marks[flag] = mark;
+  }
+
+  /**
+   * True when a run-time skip does not always run: Playwright's
+   * `test.skip(cond, reason)` with a condition other than `true`, or a skip
+   * reached through an `if`, `?:`, `&&`, a loop or after an early-return
+   * guard (javascript-skips.ts).
+   */
+  private isRuntimeSkipConditional(chain: Segment[], node: t.CallExpression): boolean {
+    const first = node.arguments[0];
+    if (chain.length === 2 && TEST_FUNCTIONS.has(chain[0]?.name ?? "") && first !== undefined && first.type !== "StringLiteral" && first.type !== "TemplateLiteral" && !isTruthyLiteral(first)) return true;
+    return isConditionalWithinFunction(this.ancestors, node);
+  }
+
+  /** True when `name` is the first parameter of the hook callback being walked (`beforeEach((ctx) => …)`): the test's context. */
+  private isHookContext(name: string): boolean {
+    const a = this.ancestors;
+    for (let i = a.length - 1; i > 0; i--) {
+      const fn = a[i] as t.Node;
+      if (!isFunctionNode(fn)) continue;
+      const param = fn.params[0];
+      const call = a[i - 1];
+      if (param?.type !== "Identifier" || param.name !== name || call?.type !== "CallExpression") return false;
+      const chain = flattenCallee(call.callee);
+      const hook = chain?.[chain.length - 1]?.name;
+      return hook === "beforeEach" || hook === "beforeAll";
+    }
+    return false;
+  }
+
+  /**
+   * A call of a top-level helper that skips (javascript-skips.ts): the test
+   * being walked, or every test of the suite whose body or hook calls it, is
+   * skipped, conditionally when the helper's skip or this call is.
+   */
+  private applyHelperSkip(node: t.CallExpression): void {
+    if (node.callee.type !== "Identifier") return;
+    const helper = this.skippingHelpers.get(node.callee.name);
+    if (!helper) return;
+    const target = this.top();
+    const flag: TestFlag = helper.isConditional || isConditionalWithinFunction(this.ancestors, node) ? "conditional" : "skipped";
+    if (target.marks[flag] || (flag === "conditional" && target.marks.skipped)) return;
+    const mark: FlagMark = { via: `${node.callee.name}() calls ${helper.via}` };
+    if (helper.reason !== undefined) mark.reason = helper.reason;
     target.marks[flag] = mark;
   }
 
@@ -1456,7 +1572,7 @@ class TestExtractor {
   // --- output
 
   private finishTest(draft: TestDraft): TestCase {
-    const flags: TestFlags = { skipped: false, focused: false, todo: false, failing: false };
+    const flags: TestFlags = noFlags();
     const flagVia: Partial<Record<TestFlag, string>> = {};
     let skipReason: string | undefined;
     for (let frame: Frame | null = draft.frame; frame; frame = frame.parent) {
@@ -1468,9 +1584,10 @@ class TestExtractor {
           frame === draft.frame
             ? mark.via
             : `${mark.via} on ${frame.kind === "file" ? "the whole file" : `${frame.kind} "${frame.title}"`}`;
-        if ((flag === "skipped" || flag === "todo") && mark.reason && skipReason === undefined) skipReason = mark.reason;
+        if ((flag === "skipped" || flag === "conditional" || flag === "todo") && mark.reason && skipReason === undefined) skipReason = mark.reason;
       }
     }
+    settleFlags(flags, flagVia);
     const test: TestCase = {
       id: [...draft.suitePath, draft.name].join(" > "),
       name: draft.name,

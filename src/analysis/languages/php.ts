@@ -22,6 +22,7 @@ import {
   type LoadedGrammar,
   type Node,
   type SkipDraft,
+  type SkipReach,
   type TestDraft,
 } from "../parsers/tree-sitter.js";
 import { extractCodeFacts, type CodeContext, type CodeSyntax, type ExportDraft, type FlowSyntax, type GuardDraft } from "../parsers/tree-sitter-code.js";
@@ -193,6 +194,9 @@ function extractPhpDrafts(path: string, grammar: LoadedGrammar, root: Node): Ext
       continue;
     }
     const draft: TestDraft = { name, suitePath: [className], line, node: definition, bodyHash, marks: {}, literals: literalsOf(body), body };
+    // `@requires OS Windows`, `#[RequiresPhp('8.2')]`, `#[RequiresOperatingSystemFamily(…)]`: skipped unless the requirement holds.
+    const requirement = [...attributes.keys()].find((attribute) => attribute.startsWith("Requires")) ?? (/@requires\s+\S+/.exec(docblock)?.[0] ?? null);
+    if (requirement) draft.marks.conditional = { via: requirement.startsWith("@") ? requirement : `#[${requirement}]` };
     const providerName = stringValue(argumentValues(attributes.get("DataProvider"))[0]) ?? /@dataProvider\s+(\w+)/.exec(docblock)?.[1] ?? null;
     if (providerName) {
       const provider = classNode
@@ -214,7 +218,7 @@ function extractPhpDrafts(path: string, grammar: LoadedGrammar, root: Node): Ext
     const method = match.get("method")?.text;
     if (!call || !method) continue;
     const reason = stringValue(argumentValues(match.get("args"))[0]);
-    const skip: SkipDraft = { startIndex: call.startIndex, flag: method === "markTestIncomplete" ? "todo" : "skipped", via: `${method}()` };
+    const skip: SkipDraft = { startIndex: call.startIndex, flag: method === "markTestIncomplete" ? "todo" : "skipped", via: `${method}()`, node: call };
     if (reason !== null) skip.reason = reason;
     skips.push(skip);
   }
@@ -227,8 +231,22 @@ function extractPhpDrafts(path: string, grammar: LoadedGrammar, root: Node): Ext
     assertions.push({ ...assertionFact(matcher, match.get("args"), node.startPosition.row + 1), startIndex: node.startIndex });
   }
   const frameworks = tests.length > 0 ? ["phpunit"] : [];
-  return { tests, assertions, skips, nonTestFunctions: tests.length > 0 || isPhpTestPath(path) ? nonTestFunctions : [], frameworks };
+  return { tests, assertions, skips, nonTestFunctions: tests.length > 0 || isPhpTestPath(path) ? nonTestFunctions : [], frameworks, skipReach: PHP_SKIP_REACH };
 }
+
+/** A skip in `setUp()`/`setUpBeforeClass()` (or a `#[Before]`/`@before` method) reaches every test of its class; in another method, the tests calling it. */
+const PHP_SKIP_REACH: SkipReach = {
+  classify(fn) {
+    const name = fn.childForFieldName("name")?.text;
+    if (!name) return null;
+    const cls = fn.parent?.type === "declaration_list" ? fn.parent.parent : null;
+    const attributes = fn.type === "method_declaration" ? attributesOf(fn) : new Map();
+    const isSetup = name === "setUp" || name === "setUpBeforeClass" || attributes.has("Before") || attributes.has("BeforeClass") || /@before(Class)?\b/.test(docblockOf(fn));
+    if (fn.type === "method_declaration" && isSetup) return { kind: "setup", scope: cls, label: `${name}()` };
+    return { kind: "helper", name };
+  },
+  functionTypes: new Set(["method_declaration", "function_definition"]),
+};
 
 /** A callee as the engine's log-call test reads it: `$this->logger->warning` -> `self.logger.warning`, `\\Log::error` -> `Log.error`. */
 function phpCallee(call: Node): string | null {

@@ -41,7 +41,7 @@
  * under another name.
  */
 
-import type { ClassFact, FileFacts, ImportFact, MarkFact, MethodFact, TestCase, TestFlag, TestFlags } from "../facts.js";
+import { noFlags, TEST_FLAG_ORDER, type ClassFact, type FileFacts, type ImportFact, type MarkFact, type MethodFact, type TestCase, type TestFlag, type TestFlags } from "../facts.js";
 import { matchesPrefixOrGlob } from "./collection.js";
 
 /** Files pytest collects by default: `test_*.py` and `*_test.py` (unittest's `test*.py` too). */
@@ -158,21 +158,20 @@ export interface PythonResolveOptions {
   missing?: Set<string>;
 }
 
-/** The flag order of facts.ts TestFlags, as tree-sitter.ts toTestCase reads marks. */
-const FLAG_ORDER: readonly TestFlag[] = ["skipped", "todo", "failing", "focused"];
 
 /**
  * A test case's flags from marks in precedence order (the first mark of each
- * flag wins; the reason is that of the first flag, in FLAG_ORDER, whose mark
+ * flag wins; the reason is that of the first flag, in TEST_FLAG_ORDER, whose mark
  * has one), as tree-sitter.ts builds them for a single declaration.
  */
 function withMarks(test: TestCase, marks: readonly MarkFact[]): TestCase {
   const winners = new Map<TestFlag, MarkFact>();
   for (const mark of marks) if (!winners.has(mark.flag)) winners.set(mark.flag, mark);
-  const flags: TestFlags = { skipped: false, focused: false, todo: false, failing: false };
+  const flags: TestFlags = noFlags();
   const flagVia: Partial<Record<TestFlag, string>> = {};
   let skipReason: string | undefined;
-  for (const flag of FLAG_ORDER) {
+  if (winners.has("skipped")) winners.delete("conditional");
+  for (const flag of TEST_FLAG_ORDER) {
     const mark = winners.get(flag);
     if (!mark) continue;
     flags[flag] = true;

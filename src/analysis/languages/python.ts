@@ -31,7 +31,8 @@ import {
   type TestDraft,
 } from "../parsers/tree-sitter.js";
 import { declarationHash, extractCodeFacts, literalText, MODE_ENV_VARS, RUNNER_ENV_VARS, type CodeContext, type CodeSyntax, type FlowSyntax, type GuardDraft } from "../parsers/tree-sitter-code.js";
-import type { AssertionFact, ExportFact, FileFacts, ImportFact, MarkFact, NonTestFunctionFact, TestFlag } from "../facts.js";
+import { PYTHON_SKIP_REACH, raisedSkips } from "./python-skips.js";
+import { TEST_FLAG_ORDER, type AssertionFact, type ExportFact, type FileFacts, type ImportFact, type MarkFact, type NonTestFunctionFact, type TestFlag } from "../facts.js";
 import { matchesPrefixOrGlob, type CollectionRules } from "./collection.js";
 import { pythonSchemas } from "./python-schemas.js";
 import { isUnderTestDirectory, type LanguageModule } from "./language.js";
@@ -49,15 +50,15 @@ export function isPythonTestPath(path: string): boolean {
 /** Decorator (or pytestmark entry) name -> the flag it sets. Names are matched on their last two dotted parts. */
 const MARKER_FLAGS: ReadonlyMap<string, TestFlag> = new Map([
   ["mark.skip", "skipped"],
-  ["mark.skipif", "skipped"],
+  ["mark.skipif", "conditional"],
   ["mark.xfail", "failing"],
   ["unittest.skip", "skipped"],
-  ["unittest.skipIf", "skipped"],
-  ["unittest.skipUnless", "skipped"],
+  ["unittest.skipIf", "conditional"],
+  ["unittest.skipUnless", "conditional"],
   ["unittest.expectedFailure", "failing"],
   ["skip", "skipped"],
-  ["skipIf", "skipped"],
-  ["skipUnless", "skipped"],
+  ["skipIf", "conditional"],
+  ["skipUnless", "conditional"],
   ["expectedFailure", "failing"],
 ]);
 
@@ -192,10 +193,25 @@ function decoratorsOf(definition: Node): Node[] {
     .filter((expression): expression is Node => expression !== undefined);
 }
 
+/**
+ * The flag of a conditional marker whose condition is a literal: `skipif(True)`
+ * and `skipUnless(False)` always skip; `skipif(False)` and `skipUnless(True)`
+ * never do (null). Any other condition stays conditional.
+ */
+function settleCondition(name: string, flag: TestFlag, args: Node | null): TestFlag | null {
+  if (flag !== "conditional") return flag;
+  const condition = argumentsOf(args).positional[0]?.text;
+  const isUnless = /skipUnless$/.test(name);
+  if (condition === "True") return isUnless ? null : "skipped";
+  if (condition === "False") return isUnless ? "skipped" : null;
+  return flag;
+}
+
 /** Applies a marker expression's flag to `marks` (the first marker of each flag wins). */
 function applyMarker(expression: Node, marks: TestDraft["marks"], inherited: string | null): void {
   const { name, args } = dottedName(expression);
-  const flag = markerFlag(name);
+  const marked = markerFlag(name);
+  const flag = marked === undefined ? null : settleCondition(name, marked, args);
   if (!flag || marks[flag]) return;
   const reason = reasonOf(argumentsOf(args));
   const via = `@${name}` + (inherited ? ` on ${inherited}` : "");
@@ -342,7 +358,7 @@ function bodyBindings(block: Node): BodyBinding[] {
 
 /** A marks record as a list of MarkFacts, in flag order. */
 function markList(marks: TestDraft["marks"]): MarkFact[] {
-  return (["skipped", "todo", "failing", "focused"] as const).flatMap((flag) => {
+  return TEST_FLAG_ORDER.flatMap((flag) => {
     const mark = marks[flag];
     if (!mark) return [];
     return [mark.reason === undefined ? { flag, via: mark.via } : { flag, via: mark.via, reason: mark.reason }];
@@ -600,10 +616,12 @@ function extractPythonDrafts(path: string, grammar: LoadedGrammar, root: Node, c
     const flag = RUNTIME_FLAGS.get(method);
     if (!flag) continue;
     const reason = reasonOf(argumentsOf(match.get("args")));
-    const skip: SkipDraft = { startIndex: call.startIndex, flag, via: `${object}.${method}()` };
+    // importorskip skips only when the module is missing.
+    const skip: SkipDraft = { startIndex: call.startIndex, flag, via: `${object}.${method}()`, node: call, isConditional: method === "importorskip" };
     if (reason !== undefined) skip.reason = reason;
     skips.push(skip);
   }
+  skips.push(...raisedSkips(root));
 
   const assertions: AssertionDraft[] = [];
   for (const match of queryCaptures(grammar, "assertions", root)) {
@@ -621,7 +639,7 @@ function extractPythonDrafts(path: string, grammar: LoadedGrammar, root: Node, c
   const frameworks: string[] = [];
   if (/^\s*(?:import|from)\s+pytest\b/m.test(content)) frameworks.push("pytest");
   if (/^\s*(?:import|from)\s+unittest\b/m.test(content)) frameworks.push("unittest");
-  const drafts: ExtractedDrafts = { tests, assertions, skips, nonTestFunctions: collectsTests ? nonTestFunctions : [], frameworks };
+  const drafts: ExtractedDrafts = { tests, assertions, skips, nonTestFunctions: collectsTests ? nonTestFunctions : [], frameworks, skipReach: PYTHON_SKIP_REACH };
   if (wantsScope) drafts.classScope = { classes: classDrafts, imports, marks: markList(fileMarkRecord) };
   return drafts;
 }

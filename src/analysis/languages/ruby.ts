@@ -8,6 +8,7 @@
  * tree-sitter-ruby with the one flat query grammars/ruby/facts.scm.
  */
 
+import { isConditionalWithin } from "../parsers/skip-reach.js";
 import {
   compactText,
   extractWithTreeSitter,
@@ -23,6 +24,7 @@ import {
   type LoadedGrammar,
   type Node,
   type SkipDraft,
+  type SkipReach,
   type TestDraft,
 } from "../parsers/tree-sitter.js";
 import { extractCodeFacts, literalText, MODE_ENV_VARS, type CodeSyntax, type ExportDraft, type FlowSyntax } from "../parsers/tree-sitter-code.js";
@@ -145,6 +147,19 @@ function enclosingClass(definition: Node): Node | null {
 }
 
 /** The `before`/`prepend_before`/`append_before` hook call whose block holds this node, if any (stopping at examples). */
+/** A skip in minitest's `setup` reaches every test of its class; in another method, the examples and tests calling it (bare calls too). */
+const RUBY_SKIP_REACH: SkipReach = {
+  classify(fn) {
+    const name = fn.childForFieldName("name")?.text;
+    if (!name) return null;
+    const cls = enclosingClass(fn);
+    if (name === "setup" && cls) return { kind: "setup", scope: cls, label: "setup" };
+    return { kind: "helper", name };
+  },
+  functionTypes: new Set(["method", "singleton_method"]),
+  hasBareCalls: true,
+};
+
 function enclosingHook(node: Node): Node | null {
   for (let parent = node.parent; parent; parent = parent.parent) {
     if (parent.type !== "call") continue;
@@ -270,7 +285,8 @@ function extractRubyDrafts(path: string, grammar: LoadedGrammar, root: Node): Ex
     const hook = enclosingHook(call);
     const group = hook ? containing(hook).pop() : undefined;
     if (!group) continue;
-    const flag: TestFlag = method === "pending" ? "failing" : "skipped";
+    // `before { skip "posix" if windows? }` skips only under its condition.
+    const flag: TestFlag = method === "pending" ? "failing" : hook && isConditionalWithin(call, hook) ? "conditional" : "skipped";
     const reason = stringValue(argumentsOf(call)[0]);
     if (!group.marks[flag]) group.marks[flag] = reason === null ? { via: `${method}() in a before hook` } : { via: `${method}() in a before hook`, reason };
   }
@@ -318,10 +334,10 @@ function extractRubyDrafts(path: string, grammar: LoadedGrammar, root: Node): Ex
     const isCallSkip = call !== undefined && !call.childForFieldName("receiver") && /^(skip|pending)$/.test(call.childForFieldName("method")?.text ?? "") && !call.childForFieldName("block");
     const node = isCallSkip ? call : match.get("bare_skip");
     if (!node) continue;
-    if (!isCallSkip && !["body_statement", "block_body", "then", "else", "begin_block"].includes(node.parent?.type ?? "")) continue;
+    if (!isCallSkip && !["body_statement", "block_body", "then", "else", "begin_block", "if_modifier", "unless_modifier"].includes(node.parent?.type ?? "")) continue;
     const method = isCallSkip ? (node.childForFieldName("method")?.text ?? "skip") : node.text;
     const reason = isCallSkip ? stringValue(argumentsOf(node)[0]) : null;
-    const skip: SkipDraft = { startIndex: node.startIndex, flag: method === "pending" ? "failing" : "skipped", via: `${method}()` };
+    const skip: SkipDraft = { startIndex: node.startIndex, flag: method === "pending" ? "failing" : "skipped", via: `${method}()`, node };
     if (reason !== null) skip.reason = reason;
     skips.push(skip);
   }
@@ -348,7 +364,7 @@ function extractRubyDrafts(path: string, grammar: LoadedGrammar, root: Node): Ex
       assertions.push({ ...minitestFact(assertion, matcher, assertion.startPosition.row + 1), startIndex: assertion.startIndex });
     }
   }
-  return { tests, assertions, skips, nonTestFunctions: tests.length > 0 || isRubyTestPath(path) ? nonTestFunctions : [], frameworks: [...frameworks] };
+  return { tests, assertions, skips, nonTestFunctions: tests.length > 0 || isRubyTestPath(path) ? nonTestFunctions : [], frameworks: [...frameworks], skipReach: RUBY_SKIP_REACH };
 }
 
 /** The exception a Ruby statement raises (`raise X, "m"`, `fail X`, a bare `raise`), else null. */

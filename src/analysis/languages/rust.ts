@@ -20,6 +20,7 @@ import {
   type ExtractedDrafts,
   type LoadedGrammar,
   type Node,
+  type SkipReach,
   type TestDraft,
 } from "../parsers/tree-sitter.js";
 import { compactText, extractCodeFacts, literalText, type CatchDraft, type CodeContext, type CodeSyntax, type ExportDraft, type FlowSyntax } from "../parsers/tree-sitter-code.js";
@@ -200,6 +201,9 @@ function extractRustDrafts(path: string, grammar: LoadedGrammar, root: Node, con
       const reason = stringValue(ignore.value);
       draft.marks.skipped = reason === null ? { via: "#[ignore]" } : { via: "#[ignore]", reason };
     }
+    // `#[cfg_attr(windows, ignore)]`: ignored only where the cfg holds.
+    const conditionalIgnore = ignore ? undefined : attributes.find((attribute) => attribute.path === "cfg_attr" && /,\s*ignore\b/.test(attribute.args?.text ?? ""));
+    if (conditionalIgnore) draft.marks.conditional = { via: `#[cfg_attr${conditionalIgnore.args?.text ?? "(…)"}]` };
     const rows = attributes.filter((attribute) => attribute.path === "case" || attribute.path === "test_case" || attribute.path === "rstest::case");
     if (rows.length > 0) {
       draft.eachRows = rows.length;

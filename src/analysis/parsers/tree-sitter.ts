@@ -30,7 +30,8 @@ import type { Language, Node, Parser, Query, Tree, TreeCursor } from "web-tree-s
 import { RalphError } from "../../errors.js";
 import { assertionHelpersOf, functionRanges, helperCallFacts } from "./tree-sitter-helpers.js";
 import { debug } from "../../log.js";
-import { hashText, type AssertionFact, type ClassFact, type CodeFacts, type FileFacts, type ImportFact, type MarkFact, type NonTestFunctionFact, type TestCase, type TestFlag, type TestFlags } from "../facts.js";
+import { allOwnCalls, callsIn, enclosingFunction, FUNCTION_TYPES, isConditionalWithin, type SkipProviderKind } from "./skip-reach.js";
+import { hashText, type AssertionFact, type ClassFact, type CodeFacts, type FileFacts, type ImportFact, type MarkFact, type NonTestFunctionFact, type SkipProviderFact, type TestCase, type TestFlag, type TestFlags, noFlags, TEST_FLAG_ORDER } from "../facts.js";
 
 export type { Node } from "web-tree-sitter";
 
@@ -425,6 +426,24 @@ export interface SkipDraft {
   flag: TestFlag;
   via: string;
   reason?: string;
+  /** The skip call: with it, a skip under an `if` is conditional and a skip in a helper, fixture or setup reaches the tests that go through it (skip-reach.ts). */
+  node?: Node;
+  /** The call itself skips only sometimes: `assumeTrue(cond)`, `Skip.If(cond)`, `pytest.importorskip(...)`. */
+  isConditional?: boolean;
+}
+
+/** How a language tells the functions holding skips apart (skip-reach.ts); absent: every named function is a helper. */
+export interface SkipReach {
+  /** The kind of a function that holds a skip outside any test; null when it reaches no test. */
+  classify(fn: Node): SkipProviderKind | null;
+  /** Node types that hold a skip outside tests (default skip-reach.ts FUNCTION_TYPES). */
+  functionTypes?: ReadonlySet<string>;
+  /** Ruby: a bare identifier statement is a method call. */
+  hasBareCalls?: boolean;
+  /** When set, a skip outside every function skips every test of the file (Python's module-level `pytest.skip(allow_module_level=True)`), named so. */
+  topLevelLabel?: string;
+  /** What each test records in TestCase.calls: the functions it calls by bare name (Go) or its parameter names (Python fixtures). */
+  recordsCalls?: "called-names" | "parameters";
 }
 
 /** A class found by a language module: its {@link ClassFact} with the test methods still as drafts. */
@@ -441,6 +460,10 @@ export interface ExtractedDrafts {
   frameworks: string[];
   /** Classes, imports and module marks for cross-file resolution (facts.ts ClassScope); method drafts get assertions and runtime skips like tests. */
   classScope?: { classes: ClassDraft[]; imports: ImportFact[]; marks: MarkFact[] };
+  /** How skips outside tests reach tests (helpers, fixtures, setups); absent: named functions are helpers. */
+  skipReach?: SkipReach;
+  /** Skip providers the language found itself (Go's TestMain), beside those of its skips. */
+  skipProviders?: SkipProviderFact[];
 }
 
 /** Statement types that return from a function, across the supported grammars. */
@@ -516,18 +539,30 @@ export function assembleFacts(
       else details.set(owner, [ownFact]);
     }
   }
+  const outside: SkipDraft[] = [];
   for (const skip of drafts.skips) {
-    for (const owner of innermostDrafts(ranged, skip.startIndex)) {
+    const owners = innermostDrafts(ranged, skip.startIndex);
+    if (owners.length === 0) outside.push(skip);
+    for (const owner of owners) {
+      const isConditional = skip.flag === "skipped" && (skip.isConditional === true || (skip.node !== undefined && isConditionalWithin(skip.node, owner.node)));
+      const flag: TestFlag = isConditional ? "conditional" : skip.flag;
       // The skip stops its test and every test nested in it after the skip (subtests, examples of a group).
       const ownerEnd = rangeOf.get(owner)?.end ?? 0;
       const stopped = ranged.filter((entry) => entry.draft === owner || (entry.start > skip.startIndex && entry.end <= ownerEnd)).map((entry) => entry.draft);
       for (const draft of stopped) {
-        if (draft.marks[skip.flag]) continue;
-        draft.marks[skip.flag] = skip.reason === undefined ? { via: skip.via } : { via: skip.via, reason: skip.reason };
+        if (draft.marks[flag]) continue;
+        draft.marks[flag] = skip.reason === undefined ? { via: skip.via } : { via: skip.via, reason: skip.reason };
       }
     }
   }
-  const tests = drafts.tests.map((draft) => toTestCase(draft, details.get(draft) ?? []));
+  const providers = outside.length > 0 ? applyIndirectSkips(outside, ranged.map((entry) => entry.draft), drafts.skipReach) : [];
+  const calls = drafts.skipReach?.recordsCalls ? recordCalls(drafts.skipReach.recordsCalls, ranged) : null;
+  const tests = drafts.tests.map((draft) => {
+    const test = toTestCase(draft, details.get(draft) ?? []);
+    const names = calls?.get(draft);
+    if (names && names.size > 0) test.calls = [...names].sort();
+    return test;
+  });
   const facts: FileFacts = {
     language,
     isTestFile: isTestPath || tests.length > 0,
@@ -538,6 +573,8 @@ export function assembleFacts(
   };
   if (drafts.nonTestFunctions.length > 0) facts.nonTestFunctions = drafts.nonTestFunctions;
   if (helpers.length > 0) facts.assertionHelpers = helpers;
+  const exported = [...(drafts.skipProviders ?? []), ...providers.flatMap(toProviderFact)];
+  if (exported.length > 0) facts.skipProviders = exported;
   if (drafts.classScope) {
     const { classes, imports, marks } = drafts.classScope;
     facts.classScope = {
@@ -552,9 +589,148 @@ export function assembleFacts(
   return facts;
 }
 
+/** A skip held by a function outside every test, and what kind of function that is. */
+interface SkipProvider {
+  kind: SkipProviderKind;
+  fn: Node;
+  flag: TestFlag;
+  via: string;
+  reason?: string;
+  isConditional: boolean;
+}
+
+/** The default {@link SkipReach}: a named function is a helper its callers go through. */
+function helperOf(fn: Node): SkipProviderKind | null {
+  const name = fn.childForFieldName("name")?.text;
+  return name ? { kind: "helper", name } : null;
+}
+
+/**
+ * Marks the tests that skips outside every test reach (skip-reach.ts): those
+ * in a setup's scope, those taking a skipping fixture, and those calling a
+ * skipping helper (helpers that call skipping helpers skip too).
+ */
+function applyIndirectSkips(skips: readonly SkipDraft[], tests: readonly TestDraft[], reach: SkipReach | undefined): SkipProvider[] {
+  const classify = reach?.classify ?? helperOf;
+  const providers: SkipProvider[] = [];
+  const seen = new Set<number>();
+  for (const skip of skips) {
+    if (!skip.node) continue;
+    const fn = enclosingFunction(skip.node, reach?.functionTypes);
+    if (!fn && reach?.topLevelLabel !== undefined) {
+      const root = skip.node.tree.rootNode;
+      const isConditional = skip.flag === "skipped" && (skip.isConditional === true || isConditionalWithin(skip.node, root));
+      providers.push({ kind: { kind: "setup", scope: null, label: reach.topLevelLabel }, fn: root, flag: skip.flag, via: skip.via, isConditional, ...(skip.reason === undefined ? {} : { reason: skip.reason }) });
+      continue;
+    }
+    if (!fn || seen.has(fn.startIndex)) continue;
+    const kind = classify(fn);
+    if (!kind) continue;
+    seen.add(fn.startIndex);
+    const isConditional = skip.flag === "skipped" && (skip.isConditional === true || isConditionalWithin(skip.node, fn));
+    const provider: SkipProvider = { kind, fn, flag: skip.flag, via: skip.via, isConditional };
+    if (skip.reason !== undefined) provider.reason = skip.reason;
+    providers.push(provider);
+  }
+  if (providers.length === 0) return [];
+  const helpers = new Map<string, SkipProvider>();
+  for (const provider of providers) if (provider.kind.kind === "helper" && !helpers.has(provider.kind.name)) helpers.set(provider.kind.name, provider);
+  // A helper that calls a skipping helper skips too.
+  const isBare = reach?.hasBareCalls === true;
+  for (let round = 0; round < 3 && helpers.size > 0; round++) {
+    let isChanged = false;
+    for (const fn of candidateHelpers(tests, providers, reach)) {
+      const kind = classify(fn);
+      if (kind?.kind !== "helper" || helpers.has(kind.name)) continue;
+      for (const [name, call] of callsIn(fn, isBare)) {
+        const inner = helpers.get(name);
+        if (!inner) continue;
+        helpers.set(kind.name, { ...inner, kind, fn, via: `${name}() (${inner.via})`, isConditional: inner.isConditional || isConditionalWithin(call, fn) });
+        isChanged = true;
+        break;
+      }
+    }
+    if (!isChanged) break;
+  }
+  const mark = (draft: TestDraft, provider: SkipProvider, isConditional: boolean, via: string): void => {
+    const flag: TestFlag = provider.flag === "skipped" && isConditional ? "conditional" : provider.flag;
+    if (draft.marks[flag] || (flag === "conditional" && draft.marks.skipped)) return;
+    draft.marks[flag] = provider.reason === undefined ? { via } : { via, reason: provider.reason };
+  };
+  for (const provider of providers) {
+    const kind = provider.kind;
+    if (kind.kind === "setup") {
+      for (const test of tests) {
+        if (kind.scope && (test.node.startIndex < kind.scope.startIndex || test.node.endIndex > kind.scope.endIndex)) continue;
+        mark(test, provider, provider.isConditional, `${kind.label} calls ${provider.via}`);
+      }
+    } else if (kind.kind === "fixture") {
+      for (const test of tests) {
+        if (parameterNames(test.node).includes(kind.name)) mark(test, provider, provider.isConditional, `fixture ${kind.name} calls ${provider.via}`);
+      }
+    }
+  }
+  for (const test of helpers.size === 0 ? [] : tests) {
+    for (const [name, call] of callsIn(test.body ?? test.node, isBare)) {
+      const helper = helpers.get(name);
+      if (!helper) continue;
+      mark(test, helper, helper.isConditional || isConditionalWithin(call, test.node), `${name}() calls ${helper.via}`);
+    }
+  }
+  return [...providers.filter((provider) => provider.kind.kind !== "helper"), ...helpers.values()];
+}
+
+/** A provider as the facts record it (setups only when they reach the whole file: those may reach other files). */
+function toProviderFact(provider: SkipProvider): SkipProviderFact[] {
+  const kind = provider.kind;
+  const flag: TestFlag = provider.flag === "skipped" && provider.isConditional ? "conditional" : provider.flag;
+  const base = { flag, via: provider.via, ...(provider.reason === undefined ? {} : { reason: provider.reason }) };
+  if (kind.kind === "setup") return kind.scope === null ? [{ kind: "setup", name: kind.label, ...base }] : [];
+  return [{ kind: kind.kind, name: kind.name, ...base }];
+}
+
+/** TestCase.calls for each draft: its own-callee names (one pass over the file's calls) or its parameter names. */
+function recordCalls(mode: "called-names" | "parameters", ranged: readonly Ranged[]): Map<TestDraft, Set<string>> {
+  const calls = new Map<TestDraft, Set<string>>();
+  if (mode === "parameters") {
+    for (const { draft } of ranged) calls.set(draft, new Set(parameterNames(draft.node).filter((name) => name !== "self" && name !== "cls")));
+    return calls;
+  }
+  const root = ranged[0]?.draft.node.tree.rootNode;
+  if (!root) return calls;
+  for (const [name, call] of allOwnCalls(root)) {
+    for (const owner of innermostDrafts(ranged, call)) {
+      const names = calls.get(owner) ?? new Set<string>();
+      names.add(name);
+      calls.set(owner, names);
+    }
+  }
+  return calls;
+}
+
+/** Functions of the file that are not tests and could be helpers calling other helpers: those holding a skip's file's functions. */
+function candidateHelpers(tests: readonly TestDraft[], providers: readonly SkipProvider[], reach: SkipReach | undefined): Node[] {
+  const root = providers[0]?.fn.tree.rootNode;
+  if (!root) return [];
+  const types = [...(reach?.functionTypes ?? FUNCTION_TYPES)];
+  const testStarts = new Set(tests.map((test) => test.node.startIndex));
+  return root.descendantsOfType(types).filter((fn): fn is Node => fn !== null && !testStarts.has(fn.startIndex) && fn.childForFieldName("name") !== null);
+}
+
+/** Parameter names of a test's function (pytest fixtures are requested by name). */
+function parameterNames(declaration: Node): string[] {
+  const parameters = declaration.descendantsOfType("parameters")[0];
+  if (!parameters) return [];
+  return parameters.namedChildren.flatMap((param) => {
+    if (!param) return [];
+    const name = param.type === "identifier" ? param : (param.childForFieldName("name") ?? param.namedChild(0));
+    return name?.type === "identifier" ? [name.text] : [];
+  });
+}
+
 /** A draft's marks as a list, in flag order. */
 function marksOf(draft: TestDraft): MarkFact[] {
-  return (["skipped", "todo", "failing", "focused"] as const).flatMap((flag) => {
+  return TEST_FLAG_ORDER.flatMap((flag) => {
     const mark = draft.marks[flag];
     if (!mark) return [];
     return [mark.reason === undefined ? { flag, via: mark.via } : { flag, via: mark.via, reason: mark.reason }];
@@ -562,11 +738,12 @@ function marksOf(draft: TestDraft): MarkFact[] {
 }
 
 function toTestCase(draft: TestDraft, assertions: AssertionFact[]): TestCase {
-  const flags: TestFlags = { skipped: false, focused: false, todo: false, failing: false };
+  const flags: TestFlags = noFlags();
   const flagVia: Partial<Record<TestFlag, string>> = {};
   let skipReason: string | undefined;
-  for (const flag of ["skipped", "todo", "failing", "focused"] as const) {
-    const mark = draft.marks[flag];
+  const marks = draft.marks.skipped ? { ...draft.marks, conditional: undefined } : draft.marks;
+  for (const flag of TEST_FLAG_ORDER) {
+    const mark = marks[flag];
     if (!mark) continue;
     flags[flag] = true;
     flagVia[flag] = mark.via;

@@ -23,6 +23,9 @@ const Options = z.strictObject({ loop: z.optional(stringOption), json: z.optiona
  * in that file. A test method a class inherits from a base class, or that
  * an imported test class brings (pytest collects it again in the importing
  * module), has `declared_in`: the file, line and class of the method.
+ * `flags` lists `conditional` (not `skipped`) for a test skipped only under
+ * a condition (`skipif(...)`, `if GOOS == "windows" { t.Skip() }`), with
+ * the construct in `conditional_via`.
  */
 export interface TestRow {
   id: string;
@@ -30,6 +33,7 @@ export interface TestRow {
   line: number;
   flags: string[];
   assertions: number;
+  conditional_via?: string;
   declared_in?: { file: string; line: number; class: string };
 }
 
@@ -91,12 +95,14 @@ export async function run(ctx: CommandContext, args: string[], raw: Record<strin
         .filter(([, on]) => on)
         .map(([name]) => name);
       const row: TestRow = { id: t.id, file: path, line: t.line, flags, assertions: t.assertionCount };
+      if (t.flags.conditional && t.flagVia?.conditional) row.conditional_via = t.flagVia.conditional;
       if (t.declaredAt) row.declared_in = { file: t.declaredAt.file, line: t.declaredAt.line, class: t.declaredAt.suitePath.join(" > ") };
       rows.push(row);
     }
   }
   const declared = (r: TestRow): string => (r.declared_in ? `  (declared at ${r.declared_in.file}:${r.declared_in.line})` : "");
-  const lines = rows.map((r) => `${r.file}:${r.line}  ${r.id}${r.flags.length ? `  [${r.flags.join(", ")}]` : ""}${declared(r)}`);
+  const flagText = (r: TestRow): string => r.flags.map((flag) => (flag === "conditional" && r.conditional_via ? `conditional: ${r.conditional_via}` : flag)).join(", ");
+  const lines = rows.map((r) => `${r.file}:${r.line}  ${r.id}${r.flags.length ? `  [${flagText(r)}]` : ""}${declared(r)}`);
   lines.push(`${rows.length} test case${rows.length === 1 ? "" : "s"} in ${new Set(rows.map((r) => r.file)).size} files at ${rev.label}`);
   for (const u of unparsable) lines.push(`not analysed: ${u.file}: ${u.reason}`);
   if (notCollected.length > 0) {

@@ -57,12 +57,17 @@ describe("go: skips and build constraints", () => {
     ["t.Skip", '\tt.Skip("flaky")\n', "t.Skip()", "flaky"],
     ["t.Skipf", '\tt.Skipf("needs %s", "db")\n', "t.Skipf()", "needs %s"],
     ["t.SkipNow", "\tt.SkipNow()\n", "t.SkipNow()", undefined],
-    ["a conditional skip", "\tif testing.Short() {\n\t\tt.Skip()\n\t}\n", "t.Skip()", undefined],
   ])("%s", async (_title, statement, via, reason) => {
     const [test] = await testsOf(`func TestAdd(t *testing.T) {\n${statement}}\n`);
     expect(test?.flags.skipped).toBe(true);
     expect(test?.flagVia?.skipped).toBe(via);
     expect(test?.skipReason).toBe(reason);
+  });
+
+  it("a skip under an if is conditional", async () => {
+    const [test] = await testsOf("func TestAdd(t *testing.T) {\n\tif testing.Short() {\n\t\tt.Skip()\n\t}\n}\n");
+    expect(test?.flags).toMatchObject({ skipped: false, conditional: true });
+    expect(test?.flagVia?.conditional).toBe("t.Skip()");
   });
 
   it("a skip in a test reaches its subtests declared after it", async () => {

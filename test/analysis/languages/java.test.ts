@@ -30,13 +30,18 @@ describe("java: flags and rows", () => {
   it.each([
     ["@Disabled", '@Test @Disabled("flaky") void a() {}\n', "class CalcTest", "@Disabled", "flaky"],
     ["@Ignore", "@Test @Ignore void a() {}\n", "class CalcTest", "@Ignore", undefined],
-    ["@DisabledOnOs", "@Test @DisabledOnOs(OS.WINDOWS) void a() {}\n", "class CalcTest", "@DisabledOnOs", undefined],
     ["@Disabled on the class", "@Test void a() {}\n", '@Disabled("later") class CalcTest', "@Disabled on class CalcTest", "later"],
   ])("%s", async (_title, body, header, via, reason) => {
     const [test] = await testsOf(body, header);
     expect(test?.flags.skipped).toBe(true);
     expect(test?.flagVia?.skipped).toBe(via);
     expect(test?.skipReason).toBe(reason);
+  });
+
+  it("@DisabledOnOs skips only under its condition", async () => {
+    const [test] = await testsOf("@Test @DisabledOnOs(OS.WINDOWS) void a() {}\n", "class CalcTest");
+    expect(test?.flags).toMatchObject({ skipped: false, conditional: true });
+    expect(test?.flagVia?.conditional).toBe("@DisabledOnOs");
   });
 
   it.each([

@@ -63,7 +63,7 @@ describe("python: which tests are collected", () => {
 describe("python: flags", () => {
   it.each([
     ["@pytest.mark.skip", "@pytest.mark.skip(reason='later')\ndef test_a():\n    pass\n", "skipped", "@pytest.mark.skip", "later"],
-    ["@pytest.mark.skipif", "import sys, pytest\n@pytest.mark.skipif(sys.platform == 'win32', reason='posix only')\ndef test_a():\n    pass\n", "skipped", "@pytest.mark.skipif", "posix only"],
+    ["@pytest.mark.skipif", "import sys, pytest\n@pytest.mark.skipif(sys.platform == 'win32', reason='posix only')\ndef test_a():\n    pass\n", "conditional", "@pytest.mark.skipif", "posix only"],
     ["@pytest.mark.xfail", "@pytest.mark.xfail\ndef test_a():\n    pass\n", "failing", "@pytest.mark.xfail", undefined],
     ["@unittest.skip on the class", "import unittest\n@unittest.skip('broken')\nclass T(unittest.TestCase):\n    def test_a(self):\n        pass\n", "skipped", "@unittest.skip on class T", "broken"],
     ["@unittest.expectedFailure", "import unittest\nclass T(unittest.TestCase):\n    @unittest.expectedFailure\n    def test_a(self):\n        pass\n", "failing", "@unittest.expectedFailure", undefined],
@@ -80,7 +80,7 @@ describe("python: flags", () => {
 
   it("a test without markers has no flags", async () => {
     const [test] = await testsOf("import pytest\n@pytest.mark.slow\ndef test_a():\n    pytest.raises(ValueError)\n");
-    expect(test?.flags).toEqual({ skipped: false, focused: false, todo: false, failing: false });
+    expect(test?.flags).toEqual({ skipped: false, conditional: false, focused: false, todo: false, failing: false });
   });
 });
 

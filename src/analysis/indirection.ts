@@ -1,0 +1,157 @@
+/**
+ * Skips that reach tests in other files (issue 9, "disabling through
+ * indirection"): a changed file whose skip providers changed (a Go helper
+ * of the package whose `t.Errorf` became `t.Skipf`, a `TestMain` that no
+ * longer calls `m.Run()`, a conftest.py fixture or autouse fixture that now
+ * skips) takes out tests in files the change never touched. Facts are per
+ * file, so this step runs after extraction: for each such file it reads the
+ * unchanged files the provider reaches (Go: the `_test.go` files of its
+ * folder, its package; a conftest.py: the test files below its folder),
+ * and reports each of their tests that runs before and no longer does
+ * (test_disabled, naming the test and the provider), or that was skipped
+ * only under a condition and now always is.
+ *
+ * In-file reach (a helper and its callers in one file) is resolved by the
+ * extractors (parsers/skip-reach.ts); this module only crosses files.
+ */
+
+import { linksIssue, type FactsPair } from "./compare.js";
+import { hasUsableFacts, type FileFacts, type SkipProviderFact, type TestCase } from "./facts.js";
+import type { UnchangedFiles } from "./inheritance.js";
+import { languageForPath } from "./languages/index.js";
+import type { Finding } from "./types.js";
+
+/** The folder of a path ("" at the root). */
+function folderOf(path: string): string {
+  return path.includes("/") ? path.slice(0, path.lastIndexOf("/")) : "";
+}
+
+/** The providers of a side as one comparable string (order kept: extraction order is stable). */
+function shapeOf(facts: FileFacts | null): string {
+  return JSON.stringify(facts && hasUsableFacts(facts) ? (facts.skipProviders ?? []) : []);
+}
+
+/** The unchanged files a changed file's providers reach, or null when they reach no other file. */
+function reachOf(path: string, paths: readonly string[]): string[] | null {
+  const folder = folderOf(path);
+  if (path.endsWith("_test.go")) return paths.filter((candidate) => candidate.endsWith("_test.go") && folderOf(candidate) === folder);
+  if (path === "conftest.py" || path.endsWith("/conftest.py")) {
+    return paths.filter((candidate) => candidate.endsWith(".py") && (folder === "" || candidate.startsWith(`${folder}/`)) && (languageForPath(candidate)?.isTestPath(candidate) ?? false));
+  }
+  return null;
+}
+
+/** The strongest provider of `providers` that reaches `test`: a skip before a conditional skip. */
+function reachingProvider(test: TestCase, providers: readonly SkipProviderFact[]): SkipProviderFact | null {
+  const calls = new Set(test.calls ?? []);
+  const reaching = providers.filter((provider) => (provider.flag === "skipped" || provider.flag === "conditional") && (provider.kind === "setup" || calls.has(provider.name)));
+  return reaching.find((provider) => provider.flag === "skipped") ?? reaching[0] ?? null;
+}
+
+/** How a provider reaches a test, for messages. */
+function describeProvider(provider: SkipProviderFact, file: string): string {
+  if (provider.kind === "helper") return `${provider.name}() in ${file} now calls ${provider.via}`;
+  if (provider.kind === "fixture") return `its fixture ${provider.name} in ${file} now calls ${provider.via}`;
+  return provider.name === "TestMain" ? `${file}: ${provider.via}` : `${provider.name} in ${file} now calls ${provider.via}`;
+}
+
+/**
+ * test_disabled findings for unchanged tests that a changed file's skip
+ * providers now take out. `extract` gives an unchanged file's facts (the
+ * facts cache first). Reads only the files a changed provider reaches.
+ */
+export async function indirectSkipFindings(
+  pairs: readonly FactsPair[],
+  unchanged: UnchangedFiles,
+  extract: (path: string, content: string) => Promise<FileFacts>,
+): Promise<Finding[]> {
+  const seeds = pairs.filter((pair) => !pair.isUnchanged && shapeOf(pair.before) !== shapeOf(pair.after));
+  if (seeds.length === 0) return [];
+  const changed = new Set(pairs.map((pair) => pair.path));
+  const paths = [...unchanged.paths()].filter((path) => !changed.has(path));
+  const findings: Finding[] = [];
+  for (const seed of seeds) {
+    const reach = reachOf(seed.path, paths);
+    if (!reach || reach.length === 0) continue;
+    const before = seed.before?.skipProviders ?? [];
+    const after = seed.after?.skipProviders ?? [];
+    for (const path of reach) {
+      const text = unchanged.read(path);
+      if (text === null) continue;
+      const facts = await extract(path, text);
+      if (!hasUsableFacts(facts)) continue;
+      for (const test of facts.tests) {
+        if (test.flags.skipped || test.flags.todo) continue;
+        const now = reachingProvider(test, after);
+        if (!now) continue;
+        const was = reachingProvider(test, before);
+        const isGained = now.flag === "skipped" ? was?.flag !== "skipped" && !test.flags.skipped : was === null && !test.flags.conditional;
+        if (!isGained) continue;
+        const isTracked = linksIssue(now.reason);
+        const words = now.flag === "skipped" ? "skipped" : "skipped under a condition";
+        findings.push({
+          type: "test_disabled",
+          severity: isTracked ? "medium" : "critical",
+          file: path,
+          line: test.line,
+          test: test.id,
+          message: `test "${test.id}" in ${path} is now ${words}: ${describeProvider(now, seed.path)}${isTracked ? "; the reason links an issue" : ""}`,
+          evidence: { gained: [now.flag], via: { [now.flag]: `${now.name} (${seed.path}): ${now.via}` }, provider_file: seed.path, provider: now.name, ...(now.reason === undefined ? {} : { reason: now.reason }) },
+          allowed: false,
+        });
+      }
+    }
+  }
+  return findings;
+}
+
+/** Class names Maven surefire's default includes run whatever the suites say: `Test*`, `*Test`, `*Tests`, `*TestCase`. */
+const SUREFIRE_DEFAULT = /^Test|Tests?$|TestCase$/;
+
+/**
+ * test_disabled findings for test classes dropped from a JUnit suite list
+ * (`@Suite.SuiteClasses`, `@SelectClasses`) while their file stays: the
+ * build that runs the suite no longer runs them. Not reported when the
+ * class moved to another suite of the change, was deleted (judged as a
+ * deletion), or is one surefire's default includes still run and no build
+ * file (`pom.xml`, `build.gradle(.kts)`) names the suite. `read` reads the
+ * after tree (changes applied); `listPaths` lists its files, called only
+ * when a changed file had a suite list.
+ */
+export async function suiteListFindings(
+  pairs: readonly FactsPair[],
+  read: (path: string) => string | null,
+  listPaths: () => readonly string[],
+  extract: (path: string, content: string) => Promise<FileFacts>,
+): Promise<Finding[]> {
+  const seeds = pairs.filter((pair) => (pair.before?.suiteLists?.length ?? 0) > 0);
+  if (seeds.length === 0) return [];
+  const paths = listPaths();
+  const listedAfter = new Set(pairs.flatMap((pair) => (pair.after?.suiteLists ?? []).flatMap((suite) => suite.classes)));
+  const buildText = ["pom.xml", "build.gradle", "build.gradle.kts"].map((name) => read(name) ?? "").join("\n");
+  const findings: Finding[] = [];
+  for (const seed of seeds) {
+    for (const suite of seed.before?.suiteLists ?? []) {
+      const now = seed.after?.suiteLists?.find((candidate) => candidate.suite === suite.suite);
+      if (!now) continue;
+      for (const name of suite.classes.filter((cls) => !now.classes.includes(cls) && !listedAfter.has(cls))) {
+        if (SUREFIRE_DEFAULT.test(name) && !new RegExp(`\\b${suite.suite}\\b`).test(buildText)) continue;
+        const path = paths.find((candidate) => candidate === `${name}.java` || candidate.endsWith(`/${name}.java`));
+        const text = path === undefined ? null : read(path);
+        if (path === undefined || text === null) continue;
+        const facts = await extract(path, text);
+        const tests = hasUsableFacts(facts) ? facts.tests.filter((test) => test.suitePath[0] === name && !test.flags.skipped) : [];
+        const base = `class ${name} was dropped from @${now.annotation} of suite ${suite.suite} in ${seed.path}, which the build runs`;
+        const evidence = { gained: ["out_of_suite"], suite: suite.suite, suite_file: seed.path, class: name };
+        if (tests.length === 0) {
+          findings.push({ type: "test_disabled", severity: "critical", file: path, line: 1, message: `the tests of ${base}`, evidence, allowed: false });
+          continue;
+        }
+        for (const test of tests) {
+          findings.push({ type: "test_disabled", severity: "critical", file: path, line: test.line, test: test.id, message: `test "${test.id}" no longer runs: ${base}`, evidence, allowed: false });
+        }
+      }
+    }
+  }
+  return findings;
+}

@@ -1,0 +1,159 @@
+/**
+ * Where a run-time skip reaches, for the tree-sitter languages (issue 9,
+ * "disabling through indirection"). A language module finds skip calls
+ * (`t.Skip()`, `pytest.skip()`, `self.skipTest()`, `markTestSkipped()`,
+ * `skip`, an always-false `assumeTrue(false)`); this module decides which
+ * tests each one takes out and whether only under a condition:
+ *
+ * - inside a test: that test; conditional when the call sits under an `if`,
+ *   a `switch`/`match` arm, a loop, a `try`, a ternary or `&&`/`||`, or
+ *   after an early-return guard (`if !isWindows { return }; t.Skip()`);
+ * - inside a setup function (`setUp`, `@Before`, `[SetUp]`, an autouse
+ *   fixture, `TestMain`, a `before` block): every test of its scope;
+ * - inside a fixture (pytest): every test that takes the fixture as a
+ *   parameter;
+ * - inside any other function: every test that calls it (by name, one
+ *   call level, and helpers calling skipping helpers to a fixed point), conditional
+ *   when the helper's skip or the call site is.
+ *
+ * Grammar differences are data: the node types below cover the seven
+ * grammars, and a language names its setups and fixtures through
+ * {@link SkipProviderKind}.
+ */
+
+import type { Node } from "web-tree-sitter";
+
+/** What a function holding a skip is to the tests of its file. */
+export type SkipProviderKind =
+  /** Runs before every test whose declaration lies inside `scope` (a class or group node), or every test of the file when null. */
+  | { kind: "setup"; scope: Node | null; label: string }
+  /** A pytest fixture: runs for every test that names it as a parameter. */
+  | { kind: "fixture"; name: string }
+  /** A helper: runs for every test that calls it by `name`. */
+  | { kind: "helper"; name: string };
+
+/** Statements and expressions under which code runs only sometimes, across the grammars. */
+const CONDITIONAL_TYPES: ReadonlySet<string> = new Set([
+  // Go, Java, C#, PHP, Python, JS-like
+  "if_statement", "else_clause", "elif_clause", "else_if_clause", "conditional_expression", "ternary_expression",
+  "expression_switch_statement", "type_switch_statement", "select_statement", "expression_case", "type_case", "default_case", "communication_case",
+  "switch_statement", "switch_expression", "switch_block_statement_group", "switch_rule", "switch_section", "case_statement", "default_statement",
+  "for_statement", "enhanced_for_statement", "foreach_statement", "for_in_statement", "while_statement", "do_statement",
+  "try_statement", "catch_clause", "except_clause", "finally_clause", "match_statement", "case_clause", "boolean_operator",
+  // Rust
+  "if_expression", "match_expression", "match_arm", "for_expression", "while_expression", "loop_expression", "if_let_expression",
+  // Ruby
+  "if", "unless", "if_modifier", "unless_modifier", "case", "when", "while", "until", "for", "while_modifier", "until_modifier", "rescue", "begin", "conditional",
+]);
+
+/** Statements that can leave a function before what follows them runs. */
+const LEAVING_TYPES: readonly string[] = ["return_statement", "return", "return_expression", "throw_statement", "raise_statement"];
+
+/** Node types of a function, method, closure or block body a skip can sit in, across the grammars. */
+export const FUNCTION_TYPES: ReadonlySet<string> = new Set([
+  "function_declaration", "method_declaration", "func_literal", "function_definition", "function_item", "closure_expression",
+  "constructor_declaration", "local_function_statement", "lambda_expression", "anonymous_function", "arrow_function",
+  "method", "singleton_method", "lambda", "anonymous_function_creation_expression",
+]);
+
+function isSame(a: Node, b: Node): boolean {
+  return a.startIndex === b.startIndex && a.endIndex === b.endIndex && a.type === b.type;
+}
+
+/** True when `node` (the statement before a skip) is an `if` holding a return or throw: an early-return guard. */
+function isEarlyReturnGuard(node: Node): boolean {
+  if (!CONDITIONAL_TYPES.has(node.type)) return false;
+  return node.descendantsOfType(LEAVING_TYPES as string[]).length > 0;
+}
+
+/**
+ * True when `node` runs only under a condition within `container` (a test's
+ * declaration, or the function holding the skip): a conditional construct
+ * lies between them (its condition excepted: the condition always runs), or
+ * an early-return guard precedes it in an enclosing statement list.
+ */
+export function isConditionalWithin(node: Node, container: Node): boolean {
+  let child = node;
+  for (let current = node.parent; current && !isSame(current, container); current = current.parent) {
+    if (CONDITIONAL_TYPES.has(current.type)) {
+      const condition = current.childForFieldName("condition") ?? current.childForFieldName("value");
+      if (!condition || !isSame(condition, child)) return true;
+    }
+    for (let sibling = child.previousNamedSibling; sibling; sibling = sibling.previousNamedSibling) {
+      if (isEarlyReturnGuard(sibling)) return true;
+    }
+    child = current;
+  }
+  return false;
+}
+
+/** The nearest function-like node (of `types`) holding `node` (not `node` itself), or null at the top level. */
+export function enclosingFunction(node: Node, types: ReadonlySet<string> = FUNCTION_TYPES): Node | null {
+  for (let current = node.parent; current; current = current.parent) if (types.has(current.type)) return current;
+  return null;
+}
+
+/** Call node types, across the grammars. */
+const CALL_TYPES: readonly string[] = [
+  "call_expression", "call", "method_invocation", "invocation_expression", "function_call_expression", "member_call_expression", "scoped_call_expression", "macro_invocation",
+];
+
+/** A callee naming a function of this file or class: `helper`, `self.helper`, `this.helper`, `$this->helper`, `static::helper`. */
+const OWN_CALLEE = /^(?:(?:self|this|\$this|cls|static|parent|super|Self)\s*(?:\.|->|::)\s*)?([A-Za-z_]\w*[?!]?)$/;
+
+/**
+ * The called name of a call node when it calls a function of the file or
+ * its class (`helper(t)`, `self.helper()`, `$this->helper()`), or null for
+ * calls on other objects and packages (`t.Run`, `os.Exit`), which name no
+ * helper of this file.
+ */
+export function calledName(call: Node): string | null {
+  const name = call.childForFieldName("name") ?? call.childForFieldName("method");
+  let text: string;
+  if (name && call.type !== "call_expression") {
+    const receiver = call.childForFieldName("object") ?? call.childForFieldName("receiver") ?? call.childForFieldName("scope");
+    text = receiver ? `${receiver.text}.${name.text}` : name.text;
+  } else {
+    const callee = call.childForFieldName("function") ?? call.childForFieldName("macro") ?? call.namedChild(0);
+    if (!callee) return null;
+    text = callee.text;
+  }
+  const match = OWN_CALLEE.exec(text.replace(/\s+/g, ""));
+  return match ? (match[1] as string) : null;
+}
+
+/** Every call of the file to an own function (see {@link calledName}), as [name, start index] pairs, in one pass. */
+export function allOwnCalls(root: Node): [string, number][] {
+  const calls: [string, number][] = [];
+  for (const call of root.descendantsOfType(CALL_TYPES as string[])) {
+    if (!call) continue;
+    const name = calledName(call);
+    if (name !== null) calls.push([name, call.startIndex]);
+  }
+  return calls;
+}
+
+/**
+ * The calls inside `body` by called name, each with the first call node.
+ * Ruby's bare method calls (`skip_on_windows` as a statement, no parentheses)
+ * are identifiers, and count as calls when `bareNames` is true.
+ */
+export function callsIn(body: Node, bareNames = false): Map<string, Node> {
+  const calls = new Map<string, Node>();
+  for (const call of body.descendantsOfType(CALL_TYPES as string[])) {
+    if (!call) continue;
+    const name = calledName(call);
+    if (name !== null && !calls.has(name)) calls.set(name, call);
+  }
+  if (bareNames) {
+    for (const identifier of body.descendantsOfType("identifier")) {
+      if (!identifier || identifier.parent?.type === "call" || calls.has(identifier.text)) continue;
+      const parent = identifier.parent;
+      // A statement of its own (`skip_on_windows`), or the body of a modifier (`skip_on_windows if ci?`).
+      if (parent && (parent.type === "body_statement" || parent.type === "then" || parent.type === "if_modifier" || parent.type === "unless_modifier" || parent.type === "do_block" || parent.type === "block_body")) {
+        calls.set(identifier.text, identifier);
+      }
+    }
+  }
+  return calls;
+}
