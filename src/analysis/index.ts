@@ -15,6 +15,7 @@ import { screenContent } from "./content.js";
 import { filesLeavingDiscovery, hasOwnRunner, TestDiscovery, type Collection, type TreeReader } from "./discovery.js";
 import { emptyFacts, hasUsableFacts, type FileFacts } from "./facts.js";
 import { EMPTY_CLASS_CONTEXT, loadClassContext, type UnchangedFiles } from "./inheritance.js";
+import { loadExercisingTests } from "./exercising.js";
 import { LANGUAGES, extensionOf, languageForPath } from "./languages/index.js";
 import { tsconfigFindings } from "./rules/index.js";
 import { isUnderTestDirectory, type CollectionRules } from "./languages/language.js";
@@ -56,7 +57,9 @@ export interface AnalyzeOptions {
    * The diff's unchanged files, read on demand, so tests a changed class
    * inherits from an unchanged file (or an unchanged subclass inherits from a
    * changed one) are judged (inheritance.ts). Without it, inheritance is
-   * resolved among the changed files only.
+   * resolved among the changed files only. special_casing also reads the
+   * unchanged tests that exercise a changed module from it (exercising.ts),
+   * when that module gained a literal branch.
    */
   unchanged?: UnchangedFiles;
   /**
@@ -286,6 +289,8 @@ export async function analyzeChanges(changes: readonly FileChange[], options: An
   // Unchanged files are alike in both trees: the before side's discovery gives their collection rules.
   const extractUnchanged = async (path: string, content: string): Promise<FileFacts> => extract(path, content, discovery ? (await discovery.before.collection(path)).rules : undefined);
   const context = options.unchanged ? await loadClassContext(pairs, options.unchanged, extractUnchanged) : EMPTY_CLASS_CONTEXT;
-  const findings = sortFindings(applyAllowRules([...compareFacts(pairs, changes.map((change) => change.path), context), ...tsconfigFindings(changes), ...config.findings, ...coverage.findings], options.allow ?? []));
+  // Unchanged tests that exercise a changed module, read only when one gained a literal branch (special_casing).
+  const exercising = options.unchanged ? await loadExercisingTests(pairs, options.unchanged, extractUnchanged) : undefined;
+  const findings = sortFindings(applyAllowRules([...compareFacts(pairs, changes.map((change) => change.path), context, exercising), ...tsconfigFindings(changes), ...config.findings, ...coverage.findings], options.allow ?? []));
   return { verdict: decideVerdict(findings), findings, stats, not_analyzed: notAnalyzed };
 }

@@ -30,7 +30,7 @@ import {
   type SkipDraft,
   type TestDraft,
 } from "../parsers/tree-sitter.js";
-import { declarationHash, extractCodeFacts, literalText, MODE_ENV_VARS, RUNNER_ENV_VARS, type CodeContext, type CodeSyntax, type FlowSyntax, type GuardDraft } from "../parsers/tree-sitter-code.js";
+import { declarationHash, extractCodeFacts, literalText, MODE_ENV_VARS, RUNNER_ENV_VARS, type BranchDraft, type CodeContext, type CodeSyntax, type EscapeDraft, type FlowSyntax, type GuardDraft } from "../parsers/tree-sitter-code.js";
 import type { AssertionFact, ExportFact, FileFacts, ImportFact, MarkFact, NonTestFunctionFact, TestFlag } from "../facts.js";
 import { matchesPrefixOrGlob, type CollectionRules } from "./collection.js";
 import { pythonSchemas } from "./python-schemas.js";
@@ -643,6 +643,67 @@ const PYTHON_FLOW: FlowSyntax = {
   callee: (call) => call.childForFieldName("function")?.text ?? null,
 };
 
+/** Calls that end the process (Python docs: sys.exit, os._exit, the site module's exit/quit, os.abort). */
+const PYTHON_EXIT = /^(sys\.exit|exit|quit|os\._exit|_exit|os\.abort)$/;
+
+/** Calls and assignments that install a hook run at exit or on an uncaught error (atexit.register, sys.excepthook, threading.excepthook, sys.unraisablehook). */
+const PYTHON_HOOK_CALL = /^(atexit\.register|register)$/;
+const PYTHON_HOOK_TARGET = /^(sys\.excepthook|threading\.excepthook|sys\.unraisablehook|sys\.exit|os\._exit)$/;
+
+/**
+ * Python's ways out of a test run ({@link EscapeDraft}): `sys.exit(0)`,
+ * `os._exit(0)`, `exit()`, `raise SystemExit(0)`; `atexit.register(...)`
+ * (with `atexit.register(os._exit, 0)` an exit itself); `sys.excepthook = ...`.
+ */
+const PYTHON_ESCAPES: Readonly<Record<string, (node: Node) => EscapeDraft | null>> = {
+  call: (node) => {
+    const callee = node.childForFieldName("function")?.text.replace(/\s+/g, "") ?? "";
+    const args = namedChildren(node.childForFieldName("arguments") ?? node).filter((arg) => arg.type !== "keyword_argument");
+    if (PYTHON_EXIT.test(callee)) return { kind: "exit", code: args[0] ?? null };
+    if (!PYTHON_HOOK_CALL.test(callee) || (callee === "register" && !/^\s*(from\s+atexit\s+import|import\s+atexit)/m.test(node.tree.rootNode.text))) return null;
+    const target = args[0]?.text.replace(/\s+/g, "") ?? "";
+    return PYTHON_EXIT.test(target) ? { kind: "exit", code: args[1] ?? null } : { kind: "hook" };
+  },
+  raise_statement: (node) => {
+    const raised = namedChildren(node)[0];
+    const name = raised?.type === "call" ? raised.childForFieldName("function")?.text : raised?.text;
+    if (name !== "SystemExit") return null;
+    const arg = raised?.type === "call" ? namedChildren(raised.childForFieldName("arguments") ?? raised)[0] : undefined;
+    return { kind: "exit", code: arg ?? null };
+  },
+  assignment: (node) => (PYTHON_HOOK_TARGET.test(node.childForFieldName("left")?.text.replace(/\s+/g, "") ?? "") ? { kind: "hook" } : null),
+};
+
+/** `if __name__ == "__main__":`: the module run as a script. */
+const isMainGuard = (node: Node): boolean => /^__name__==(["'])__main__\1$/.test(node.childForFieldName("condition")?.text.replace(/\s+/g, "") ?? "");
+
+/** Literal branches: `if`/`elif` returning a literal, `x if n == 7 else y`, `case 7: return 3`, dict literals (two entries or more). */
+const PYTHON_BRANCHES: Readonly<Record<string, (node: Node) => BranchDraft[]>> = {
+  if_statement: (node) => [{ kind: "branch", condition: node.childForFieldName("condition"), result: node.childForFieldName("consequence") }],
+  elif_clause: (node) => [{ kind: "branch", condition: node.childForFieldName("condition"), result: node.childForFieldName("consequence") }],
+  conditional_expression: (node) => {
+    const [value, condition] = namedChildren(node);
+    return value && condition ? [{ kind: "branch", condition, result: value }] : [];
+  },
+  case_clause: (node) => {
+    const patterns = namedChildren(node).filter((child) => child.type === "case_pattern").map((pattern) => pattern.namedChild(0) ?? pattern);
+    return [{ kind: "branch", patterns, result: node.childForFieldName("consequence") }];
+  },
+  dictionary: (node) => {
+    const pairs = namedChildren(node).filter((child) => child.type === "pair");
+    if (pairs.length < 2 || pairs.length > 500) return [];
+    return pairs.map((pair) => ({ kind: "table" as const, patterns: [pair.childForFieldName("key")].filter((key): key is Node => key !== null), result: pair.childForFieldName("value") }));
+  },
+};
+
+/** What an `except` clause catches: its exception expression as written, "*" for a bare `except:`. */
+function caughtBy(clause: Node): string {
+  const first = namedChildren(clause).find((child) => child.type !== "block");
+  if (!first) return "*";
+  const value = first.type === "as_pattern" ? first.namedChild(0) : first;
+  return value?.text.replace(/\s+/g, " ") ?? "*";
+}
+
 /** Modules only a test run imports: `"pytest" in sys.modules`. */
 const RUNNER_MODULES: ReadonlySet<string> = new Set(["pytest", "_pytest", "unittest", "nose", "nose2"]);
 
@@ -857,9 +918,13 @@ const PYTHON_CODE: CodeSyntax = {
       const body = namedChildren(node).find((child) => child.type === "block") ?? null;
       const caught = namedChildren(node).find((child) => child.type === "as_pattern");
       const alias = caught?.childForFieldName("alias");
-      return { body, errorName: alias ? (alias.descendantsOfType("identifier")[0]?.text ?? null) : null };
+      const guarded = node.parent?.type === "try_statement" ? node.parent.childForFieldName("body") : null;
+      return { body, errorName: alias ? (alias.descendantsOfType("identifier")[0]?.text ?? null) : null, caught: caughtBy(node), guarded };
     },
   },
+  literalBranches: PYTHON_BRANCHES,
+  escapes: PYTHON_ESCAPES,
+  entryPoints: { if_statement: isMainGuard },
   runnerChecks: { comparison_operator: isPythonRunnerCheck, call: isPythonRunnerCheck, subscript: isPythonRunnerCheck },
   exports: { function_definition: pythonExport, class_definition: pythonExport, decorated_definition: pythonExport },
   moduleExports: pythonModuleExports,

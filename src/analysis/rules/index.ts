@@ -13,7 +13,7 @@ import { featureFindings } from "./features.js";
 import { specialCasingFindings } from "./special-casing.js";
 import { validationFindings } from "./validation.js";
 
-export type { MatchedTest, RuleInput, RulePair, TestMatchKind } from "./context.js";
+export type { ExercisingFile, MatchedTest, RuleInput, RulePair, TestMatchKind } from "./context.js";
 export { tsconfigFindings } from "./validation.js";
 
 /**
