@@ -490,6 +490,7 @@ const CSHARP_CODE: CodeSyntax = {
     switch_expression_arm: csharpSwitchBranch,
   },
   escapes: { invocation_expression: csharpEscape, assignment_expression: csharpEscape },
+  isScript: (content) => /\bstatic\s+(?:async\s+)?(?:void|int|Task(?:<int>)?)\s+Main\s*\(/.test(content),
   exports: Object.fromEntries(["namespace_declaration", "file_scoped_namespace_declaration", ...CSHARP_TYPE_DECLARATIONS].map((type) => [type, (node: Node) => csharpExports(node)])),
 };
 

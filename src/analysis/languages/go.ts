@@ -581,6 +581,7 @@ const GO_CODE: CodeSyntax = {
   catches: { assignment_statement: goErrorSite, short_var_declaration: goErrorSite },
   literalBranches: GO_BRANCHES,
   escapes: { call_expression: goEscape },
+  isScript: (content) => /^package\s+main\b/m.test(content),
   runnerChecks: { call_expression: isGoRunnerCheck, binary_expression: isGoRunnerCheck },
   // Capitalised top-level functions and types of a library package (not `package main`): the package's API.
   exports: {

@@ -505,6 +505,7 @@ const JAVA_CODE: CodeSyntax = {
     method_invocation: mapOfTable,
   },
   escapes: { method_invocation: javaEscape },
+  isScript: (content) => /\bstatic\s+(?:public\s+|final\s+)*void\s+main\s*\(/.test(content),
   runnerChecks: { method_invocation: isJavaRunnerCheck },
   exports: Object.fromEntries([...JAVA_TYPE_DECLARATIONS].map((type) => [type, (node: Node) => javaExports(node)])),
 };

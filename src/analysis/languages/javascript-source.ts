@@ -933,7 +933,7 @@ class CodeWalker {
   private addEscape(node: t.Node, kind: EscapeFact["kind"], fn: string, code: string | null | undefined): void {
     const fact: EscapeFact = { line: this.line(node), kind, function: fn, text: this.source(node) };
     if (code !== undefined) fact.code = code;
-    if (this.entryDepth > 0 || fn.split(".").some((part) => part === "main")) fact.isEntryPoint = true;
+    if (this.entryDepth > 0 || fn.split(".").some((part) => part === "main") || this.content.startsWith("#!")) fact.isEntryPoint = true;
     if (this.hookDepth > 0) fact.isInHook = true;
     this.escapes.push(fact);
   }

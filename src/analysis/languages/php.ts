@@ -378,6 +378,7 @@ const PHP_CODE: CodeSyntax = {
   },
   literalBranches: PHP_BRANCHES,
   escapes: { exit_statement: phpEscape, function_call_expression: phpEscape },
+  isScript: (content) => content.startsWith("#!"),
   exports: Object.fromEntries(["function_definition", "namespace_definition", ...PHP_TYPE_DECLARATIONS].map((type) => [type, phpExports])),
 };
 

@@ -925,6 +925,7 @@ const PYTHON_CODE: CodeSyntax = {
   literalBranches: PYTHON_BRANCHES,
   escapes: PYTHON_ESCAPES,
   entryPoints: { if_statement: isMainGuard },
+  isScript: (content) => /^if\s+__name__\s*==\s*(["'])__main__\1\s*:/m.test(content) || content.startsWith("#!"),
   runnerChecks: { comparison_operator: isPythonRunnerCheck, call: isPythonRunnerCheck, subscript: isPythonRunnerCheck },
   exports: { function_definition: pythonExport, class_definition: pythonExport, decorated_definition: pythonExport },
   moduleExports: pythonModuleExports,

@@ -567,6 +567,7 @@ const RUBY_CODE: CodeSyntax = {
   literalBranches: RUBY_BRANCHES,
   escapes: { call: rubyEscape, identifier: rubyEscape },
   entryPoints: { if: isRubyMainGuard },
+  isScript: (content) => content.startsWith("#!"),
   runnerChecks: { binary: isRubyRunnerCheck, call: isRubyRunnerCheck },
   exports: { class: (node) => rubyExports(node), module: (node) => rubyExports(node) },
 };

@@ -580,6 +580,7 @@ const RUST_CODE: CodeSyntax = {
   catches: RUST_CATCHES,
   literalBranches: RUST_BRANCHES,
   escapes: { call_expression: rustEscape },
+  isScript: (content) => /^(?:pub\s+)?(?:async\s+)?fn\s+main\s*\(/m.test(content),
   exports: Object.fromEntries([...RUST_API_ITEMS, "mod_item", "impl_item", "use_declaration"].map((type) => [type, (node: Node, context: CodeContext) => rustExports(node, context)])),
   privateModules: rustPrivateModules,
 };

@@ -183,6 +183,8 @@ export interface CodeSyntax {
   escapes?: Readonly<Record<string, (node: Node) => EscapeDraft | null>>;
   /** Program entry points that are not functions (Python's `if __name__ == "__main__":`): true when everything below the node is one. */
   entryPoints?: Readonly<Record<string, (node: Node) => boolean>>;
+  /** True when the whole file is a program rather than a library module (`package main`, a `static void main`, a shebang): its exits are an entry point's. */
+  isScript?: (content: string) => boolean;
 }
 
 /** What a handler may know about the file besides the node. */
@@ -720,7 +722,10 @@ export function extractCodeFacts(root: Node, syntax: CodeSyntax, content: string
   if (syntax.catches) code.catches = catches;
   if (syntax.runnerChecks) code.runnerChecks = runnerChecks;
   if (syntax.literalBranches) code.literalBranches = literalBranches;
-  if (syntax.escapes) code.escapes = escapes;
+  if (syntax.escapes) {
+    if (escapes.length > 0 && syntax.isScript?.(content)) for (const fact of escapes) fact.isEntryPoint = true;
+    code.escapes = escapes;
+  }
   if (syntax.exports) {
     if (syntax.moduleExports) exports = syntax.moduleExports(root, exports, context);
     code.exports = exports;

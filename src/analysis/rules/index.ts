@@ -10,6 +10,7 @@ import type { Finding } from "../types.js";
 import { assertionFindings } from "./assertions.js";
 import type { RuleInput } from "./context.js";
 import { featureFindings } from "./features.js";
+import { harnessEscapeFindings } from "./harness-escape.js";
 import { specialCasingFindings } from "./special-casing.js";
 import { validationFindings } from "./validation.js";
 
@@ -27,5 +28,6 @@ export function applyRules(matchFindings: readonly Finding[], input: RuleInput):
     ...assertionFindings(input),
     ...validationFindings(input),
     ...specialCasingFindings(input),
+    ...harnessEscapeFindings(input),
   ];
 }
