@@ -11,6 +11,7 @@ import { assertionFindings } from "./assertions.js";
 import type { RuleInput } from "./context.js";
 import { featureFindings } from "./features.js";
 import { harnessEscapeFindings } from "./harness-escape.js";
+import { swallowingFindings } from "./swallowing.js";
 import { specialCasingFindings } from "./special-casing.js";
 import { validationFindings } from "./validation.js";
 
@@ -29,5 +30,6 @@ export function applyRules(matchFindings: readonly Finding[], input: RuleInput):
     ...validationFindings(input),
     ...specialCasingFindings(input),
     ...harnessEscapeFindings(input),
+    ...swallowingFindings(input),
   ];
 }
