@@ -813,7 +813,7 @@ class CodeWalker {
   }
 
   private noteIf(node: t.IfStatement, fn: string): void {
-    if (isNeverTrue(node.test)) return;
+    // A guard whose condition is never true is kept: rules/constant-condition.ts tells it from a working one.
     const consequent = guardAction(node.consequent);
     if (consequent) this.addGuard(fn, node.test, consequent, false);
     const alternate = node.alternate && node.alternate.type !== "IfStatement" ? guardAction(node.alternate) : null;
