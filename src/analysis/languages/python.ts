@@ -747,6 +747,58 @@ function pythonExport(node: Node): { name: string; body: Node | null }[] {
   return [{ name, body: definition.childForFieldName("body") }];
 }
 
+/**
+ * Definitions under a module-level `if` or `try` (`if sys.version_info >=
+ * (3, 11):` / `else:`, `try: from fast import f` / `except ImportError:
+ * def f…`): public names of the module like top-level ones. Blocks nest
+ * (an `if` inside the `try`); definitions inside functions and classes do
+ * not count.
+ */
+function conditionalExports(node: Node): { name: string; body: Node | null; line: number }[] {
+  const blocks = node.descendantsOfType("block").filter((block): block is Node => {
+    for (let parent = block?.parent ?? null; parent && parent.id !== node.id; parent = parent.parent) if (/^(function|class)_definition$/.test(parent.type)) return false;
+    return block !== null;
+  });
+  return blocks.flatMap((block) =>
+    namedChildren(block).flatMap((statement) => (/^(function|class|decorated)_definition$/.test(statement.type) ? pythonExport(statement).map((draft) => ({ ...draft, line: statement.startPosition.row + 1 })) : [])),
+  );
+}
+
+/**
+ * Names a module-level `__getattr__(name)` serves (PEP 562, a deprecation
+ * shim): the string literals it compares `name` with (`if name == "old"`,
+ * `name in ("a", "b")`) and the keys of module-level dicts it reads
+ * (`_DEPRECATED[name]`). They are still importable from the module.
+ */
+function getattrNames(root: Node): { name: string; line: number }[] {
+  const hook = namedChildren(root).find((child) => child.type === "function_definition" && child.childForFieldName("name")?.text === "__getattr__");
+  const body = hook?.childForFieldName("body");
+  if (!hook || !body) return [];
+  const served: { name: string; line: number }[] = [];
+  const add = (literal: Node): void => {
+    const value = literal.type === "string" ? literalText(literal) : null;
+    if (value !== null) served.push({ name: JSON.parse(value) as string, line: literal.startPosition.row + 1 });
+  };
+  for (const comparison of body.descendantsOfType("comparison_operator")) {
+    for (const part of namedChildren(comparison as Node)) {
+      if (part.type === "string") add(part);
+      else if (/^(tuple|list|set)$/.test(part.type)) for (const element of namedChildren(part)) add(element);
+    }
+  }
+  const read = new Set(body.descendantsOfType("identifier").map((id) => id?.text));
+  for (const child of namedChildren(root)) {
+    const assignment = child.type === "expression_statement" ? child.namedChild(0) : null;
+    const target = assignment?.type === "assignment" ? assignment.childForFieldName("left")?.text : undefined;
+    const value = assignment?.childForFieldName("right");
+    if (!target || !read.has(target) || value?.type !== "dictionary") continue;
+    for (const pair of namedChildren(value)) {
+      const key = pair.type === "pair" ? pair.childForFieldName("key") : null;
+      if (key) add(key);
+    }
+  }
+  return served.filter(({ name }) => /^[A-Za-z_]\w*$/.test(name));
+}
+
 /** The names a module-level `__all__` lists, each with its line; null when there is none or it is not plain string literals (built at run time). */
 function dunderAll(root: Node): { name: string; line: number }[] | null {
   const stringsIn = (items: Node[] | null): { name: string; line: number }[] | null => {
@@ -839,7 +891,17 @@ function isScriptModule(root: Node): boolean {
 function pythonModuleExports(root: Node, found: ExportFact[], context: CodeContext): ExportFact[] {
   if (/(^|\/)__main__\.py$/.test(context.path)) return [];
   const listed = dunderAll(root);
-  if (listed === null) return isScriptModule(root) ? found.filter((fact) => fact.name !== "main") : found;
+  const served = getattrNames(root);
+  if (listed === null) {
+    const kept = isScriptModule(root) ? found.filter((fact) => fact.name !== "main") : found;
+    const names = new Set(kept.map((fact) => fact.name));
+    const unique = kept.filter((fact) => {
+      if (!names.has(fact.name)) return false;
+      names.delete(fact.name);
+      return true;
+    });
+    return [...unique, ...served.filter(({ name }) => !kept.some((fact) => fact.name === name))];
+  }
   const declared = new Map<string, ExportFact>();
   for (const child of namedChildren(root)) {
     const definition = child.type === "decorated_definition" ? child.childForFieldName("definition") : child;
@@ -848,6 +910,7 @@ function pythonModuleExports(root: Node, found: ExportFact[], context: CodeConte
     if (name && body) declared.set(name, { name, line: child.startPosition.row + 1, hash: declarationHash(body) });
   }
   const bound = moduleBindings(root);
+  for (const { name } of served) bound?.add(name);
   const seen = new Set<string>();
   return listed.flatMap(({ name, line }) => {
     if (seen.has(name) || (bound !== null && !bound.has(name))) return [];
@@ -927,7 +990,13 @@ const PYTHON_CODE: CodeSyntax = {
   entryPoints: { if_statement: isMainGuard },
   isScript: (content) => /^if\s+__name__\s*==\s*(["'])__main__\1\s*:/m.test(content) || content.startsWith("#!"),
   runnerChecks: { comparison_operator: isPythonRunnerCheck, call: isPythonRunnerCheck, subscript: isPythonRunnerCheck },
-  exports: { function_definition: pythonExport, class_definition: pythonExport, decorated_definition: pythonExport },
+  exports: {
+    function_definition: pythonExport,
+    class_definition: pythonExport,
+    decorated_definition: pythonExport,
+    if_statement: (node) => (isMainGuard(node) ? [] : conditionalExports(node)),
+    try_statement: conditionalExports,
+  },
   moduleExports: pythonModuleExports,
   schemas: { class_definition: pythonSchemas },
 };
