@@ -71,7 +71,7 @@ function targetsOf(pairs: readonly RulePair[]): string[] {
     .filter((pair) => {
       const after = usable(pair.after)?.code?.literalBranches ?? [];
       const before = usable(pair.before)?.code?.literalBranches ?? [];
-      return multisetMinus(after, before, branchKey).some((fact) => fact.returns !== undefined);
+      return multisetMinus(after, before, branchKey).some((fact) => fact.returns !== undefined && fact.compared.length > 0);
     })
     .map((pair) => pair.path);
 }

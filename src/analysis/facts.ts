@@ -262,6 +262,12 @@ export interface FunctionFact {
   constantReturn?: string;
   /** Names of the functions it calls directly (last member name for `a.b()`), sorted, unique. */
   calls: string[];
+  /**
+   * State outside the call that it counts or toggles (`global calls; calls += 1`,
+   * a module-level `let n` with `n++`, a static field, `solve.calls += 1` on
+   * itself, Ruby `$n`/`@@n`, PHP `static $n`), sorted, unique; absent when none.
+   */
+  stateUpdates?: string[];
 }
 
 /** What a catch block does with the error. */
@@ -364,6 +370,8 @@ export interface LiteralBranchFact {
   returns?: string;
   /** Name path of the enclosing function ("" at module level); absent in facts of older extractors. */
   function?: string;
+  /** Identifiers the branch's condition reads, sorted, unique (absent for case arms and table entries). */
+  reads?: string[];
 }
 
 /**

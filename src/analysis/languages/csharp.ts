@@ -24,7 +24,7 @@ import {
   type Node,
   type TestDraft,
 } from "../parsers/tree-sitter.js";
-import { extractCodeFacts, type BranchDraft, type CodeSyntax, type EscapeDraft, type ExportDraft, type FlowSyntax, type GuardDraft } from "../parsers/tree-sitter-code.js";
+import { counterTarget, extractCodeFacts, type BranchDraft, type CodeSyntax, type EscapeDraft, type ExportDraft, type FlowSyntax, type GuardDraft } from "../parsers/tree-sitter-code.js";
 import type { AssertionFact, FileFacts, NonTestFunctionFact } from "../facts.js";
 import { isUnderTestDirectory, type LanguageModule } from "./language.js";
 
@@ -482,6 +482,12 @@ const CSHARP_CODE: CodeSyntax = {
       const guarded = node.parent?.type === "try_statement" ? node.parent.childForFieldName("body") : null;
       return { body: node.childForFieldName("body"), errorName: declaration?.childForFieldName("name")?.text ?? null, caught: caught ?? "*", guarded };
     },
+  },
+  state: {
+    declarations: {
+      field_declaration: (node) => (csharpModifiers(node).has("static") ? node.descendantsOfType("variable_declarator").flatMap((declarator) => (declarator ? [(declarator.childForFieldName("name") ?? declarator.namedChild(0))?.text ?? ""] : [])).filter((name) => name !== "") : []),
+    },
+    updates: { postfix_unary_expression: counterTarget, prefix_unary_expression: counterTarget, assignment_expression: counterTarget },
   },
   literalBranches: {
     if_statement: (node) => [{ kind: "branch", condition: node.childForFieldName("condition"), result: node.childForFieldName("consequence") }],

@@ -23,7 +23,7 @@ import {
   type SkipDraft,
   type TestDraft,
 } from "../parsers/tree-sitter.js";
-import { extractCodeFacts, literalText, MODE_ENV_VARS, type BranchDraft, type CatchDraft, type CodeSyntax, type EscapeDraft, type FlowSyntax } from "../parsers/tree-sitter-code.js";
+import { counterTarget, extractCodeFacts, literalText, MODE_ENV_VARS, type BranchDraft, type CatchDraft, type CodeSyntax, type EscapeDraft, type FlowSyntax } from "../parsers/tree-sitter-code.js";
 import type { AssertionFact, FileFacts, NonTestFunctionFact } from "../facts.js";
 import type { LanguageModule } from "./language.js";
 
@@ -580,6 +580,12 @@ const GO_CODE: CodeSyntax = {
   flow: GO_FLOW,
   catches: { assignment_statement: goErrorSite, short_var_declaration: goErrorSite },
   literalBranches: GO_BRANCHES,
+  state: {
+    declarations: {
+      var_declaration: (node, isModuleLevel) => (isModuleLevel ? node.descendantsOfType("var_spec").flatMap((spec) => (spec?.childrenForFieldName("name") ?? []).flatMap((name) => (name ? [name.text] : []))) : []),
+    },
+    updates: { inc_statement: counterTarget, dec_statement: counterTarget, assignment_statement: counterTarget },
+  },
   escapes: { call_expression: goEscape },
   isScript: (content) => /^package\s+main\b/m.test(content),
   runnerChecks: { call_expression: isGoRunnerCheck, binary_expression: isGoRunnerCheck },

@@ -24,7 +24,7 @@ import {
   type Node,
   type TestDraft,
 } from "../parsers/tree-sitter.js";
-import { extractCodeFacts, literalText, type BranchDraft, type CodeSyntax, type EscapeDraft, type ExportDraft, type FlowSyntax, type GuardDraft } from "../parsers/tree-sitter-code.js";
+import { counterTarget, extractCodeFacts, literalText, type BranchDraft, type CodeSyntax, type EscapeDraft, type ExportDraft, type FlowSyntax, type GuardDraft } from "../parsers/tree-sitter-code.js";
 import { hashText, type AssertionFact, type FileFacts, type NonTestFunctionFact } from "../facts.js";
 import { isUnderTestDirectory, type LanguageModule } from "./language.js";
 
@@ -492,6 +492,13 @@ const JAVA_CODE: CodeSyntax = {
       const guarded = node.parent?.type === "try_statement" || node.parent?.type === "try_with_resources_statement" ? node.parent.childForFieldName("body") : null;
       return { body: node.childForFieldName("body"), errorName: parameter?.childForFieldName("name")?.text ?? null, caught: caught ?? "*", guarded };
     },
+  },
+  state: {
+    declarations: {
+      field_declaration: (node) =>
+        javaModifiers(node).has("static") ? node.descendantsOfType("variable_declarator").flatMap((declarator) => (declarator?.childForFieldName("name") ? [declarator.childForFieldName("name")?.text as string] : [])) : [],
+    },
+    updates: { update_expression: counterTarget, assignment_expression: counterTarget },
   },
   literalBranches: {
     if_statement: (node) => {

@@ -478,6 +478,9 @@ class CodeWalker {
   private readonly literalBranches: LiteralBranchFact[] = [];
   private readonly runnerChecks: RunnerCheckFact[] = [];
   private readonly escapes: EscapeFact[] = [];
+  /** Names declared at module level (`let calls = 0`), and the names each named function counts or toggles. */
+  private readonly moduleNames = new Set<string>();
+  private readonly updates = new Map<string, Set<string>>();
   /** How many exit-hook handlers and program entry points (`if (require.main === module)`) the walk is inside. */
   private hookDepth = 0;
   private entryDepth = 0;
@@ -502,7 +505,16 @@ class CodeWalker {
   run(): CodeFacts {
     this.collectComments();
     for (const statement of this.ast.program.body) this.collectModuleStatement(statement);
+    for (const statement of this.ast.program.body) {
+      const declaration = statement.type === "ExportNamedDeclaration" ? statement.declaration : statement;
+      if (declaration?.type === "VariableDeclaration") for (const declarator of declaration.declarations) if (declarator.id.type === "Identifier") this.moduleNames.add(declarator.id.name);
+    }
     this.visit(this.ast.program, null, "", []);
+    for (const fact of this.functions) {
+      const own = fact.name.slice(fact.name.lastIndexOf(".") + 1);
+      const state = [...(this.updates.get(fact.name) ?? [])].filter((name) => this.moduleNames.has(name) || name.startsWith(`${own}.`));
+      if (state.length > 0) fact.stateUpdates = state.sort();
+    }
     return {
       imports: this.imports,
       exports: this.exports,
@@ -677,6 +689,10 @@ class CodeWalker {
         break;
       case "AssignmentExpression":
         this.noteExitAssignment(node, fn);
+        this.noteUpdate(node, fn);
+        break;
+      case "UpdateExpression":
+        this.noteUpdate(node, fn);
         break;
       case "ExpressionStatement":
         this.noteGuardCall(node.expression, fn);
@@ -820,7 +836,27 @@ class CodeWalker {
     if (alternate) this.addGuard(fn, node.test, alternate, true);
     const compared = comparedLiterals(node.test);
     const returned = returnedLiteral(node.consequent);
-    if (compared.length > 0 && returned !== null) this.literalBranches.push({ line: this.line(node), kind: "branch", compared, returns: returned, function: fn });
+    if (returned === null) return;
+    // A branch on no literal is kept with what it reads, for the stateful-answer rule (`if (calls > 1) return 3`).
+    const reads = namesIn(node.test);
+    if (compared.length > 0 || reads.length > 0) this.literalBranches.push({ line: this.line(node), kind: "branch", compared, returns: returned, function: fn, reads });
+  }
+
+  /** `calls++`, `calls += 1`, `flag = !flag`, `solve.calls = (solve.calls || 0) + 1`: a name the function counts or toggles. */
+  private noteUpdate(node: t.UpdateExpression | t.AssignmentExpression, fn: string): void {
+    if (fn === "") return;
+    const target = node.type === "UpdateExpression" ? node.argument : node.left;
+    if (target.type !== "Identifier" && target.type !== "MemberExpression") return;
+    const name = this.source(target).replace(/\s+/g, "");
+    if (node.type === "AssignmentExpression" && node.operator !== "+=" && node.operator !== "-=") {
+      const value = this.source(node.right).replace(/\s+/g, "");
+      const isToggle = value === `!${name}`;
+      const isCount = value.includes(name) && /[+-]1$/.test(value);
+      if (node.operator !== "=" || !(isToggle || isCount)) return;
+    }
+    const names = this.updates.get(fn) ?? new Set<string>();
+    names.add(name);
+    this.updates.set(fn, names);
   }
 
   private addGuard(fn: string, condition: t.Node, action: t.Node, isNegated: boolean): void {
@@ -850,7 +886,9 @@ class CodeWalker {
   private noteConditional(node: t.ConditionalExpression, fn: string): void {
     const compared = comparedLiterals(node.test);
     const returned = literalValue(node.consequent);
-    if (compared.length > 0 && returned !== null) this.literalBranches.push({ line: this.line(node), kind: "branch", compared, returns: returned, function: fn });
+    if (returned === null) return;
+    const reads = namesIn(node.test);
+    if (compared.length > 0 || reads.length > 0) this.literalBranches.push({ line: this.line(node), kind: "branch", compared, returns: returned, function: fn, reads });
   }
 
   private noteSwitch(node: t.SwitchStatement, fn: string): void {

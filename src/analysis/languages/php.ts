@@ -24,7 +24,7 @@ import {
   type SkipDraft,
   type TestDraft,
 } from "../parsers/tree-sitter.js";
-import { extractCodeFacts, type BranchDraft, type CodeContext, type CodeSyntax, type EscapeDraft, type ExportDraft, type FlowSyntax, type GuardDraft } from "../parsers/tree-sitter-code.js";
+import { counterTarget, extractCodeFacts, type BranchDraft, type CodeContext, type CodeSyntax, type EscapeDraft, type ExportDraft, type FlowSyntax, type GuardDraft } from "../parsers/tree-sitter-code.js";
 import type { AssertionFact, FileFacts, NonTestFunctionFact } from "../facts.js";
 import { isUnderTestDirectory, type LanguageModule } from "./language.js";
 
@@ -377,6 +377,13 @@ const PHP_CODE: CodeSyntax = {
     }),
   },
   literalBranches: PHP_BRANCHES,
+  state: {
+    declarations: {
+      static_variable_declaration: (node) => [node.childForFieldName("name")?.text ?? namedChildren(node)[0]?.text ?? ""].filter((name) => name !== ""),
+      global_declaration: (node) => namedChildren(node).map((child) => child.text),
+    },
+    updates: { update_expression: counterTarget, augmented_assignment_expression: counterTarget, assignment_expression: counterTarget },
+  },
   escapes: { exit_statement: phpEscape, function_call_expression: phpEscape },
   isScript: (content) => content.startsWith("#!"),
   exports: Object.fromEntries(["function_definition", "namespace_definition", ...PHP_TYPE_DECLARATIONS].map((type) => [type, phpExports])),

@@ -30,7 +30,7 @@ import {
   type SkipDraft,
   type TestDraft,
 } from "../parsers/tree-sitter.js";
-import { declarationHash, extractCodeFacts, literalText, MODE_ENV_VARS, RUNNER_ENV_VARS, type BranchDraft, type CodeContext, type CodeSyntax, type EscapeDraft, type FlowSyntax, type GuardDraft } from "../parsers/tree-sitter-code.js";
+import { counterTarget, declarationHash, extractCodeFacts, literalText, MODE_ENV_VARS, RUNNER_ENV_VARS, type BranchDraft, type CodeContext, type CodeSyntax, type EscapeDraft, type FlowSyntax, type GuardDraft } from "../parsers/tree-sitter-code.js";
 import type { AssertionFact, ExportFact, FileFacts, ImportFact, MarkFact, NonTestFunctionFact, TestFlag } from "../facts.js";
 import { matchesPrefixOrGlob, type CollectionRules } from "./collection.js";
 import { pythonSchemas } from "./python-schemas.js";
@@ -674,6 +674,31 @@ const PYTHON_ESCAPES: Readonly<Record<string, (node: Node) => EscapeDraft | null
   assignment: (node) => (PYTHON_HOOK_TARGET.test(node.childForFieldName("left")?.text.replace(/\s+/g, "") ?? "") ? { kind: "hook" } : null),
 };
 
+/**
+ * Python state a function may count between calls: module-level names (and
+ * those a `global` statement names), and `solve.calls = getattr(solve,
+ * "calls", 0) + 1` on the function itself.
+ */
+const PYTHON_STATE: NonNullable<CodeSyntax["state"]> = {
+  declarations: {
+    assignment: (node, isModuleLevel) => {
+      const left = node.childForFieldName("left");
+      return isModuleLevel && left?.type === "identifier" ? [left.text] : [];
+    },
+    global_statement: (node) => namedChildren(node).filter((child) => child.type === "identifier").map((child) => child.text),
+  },
+  updates: {
+    augmented_assignment: counterTarget,
+    assignment: (node) => {
+      const target = node.childForFieldName("left")?.text.replace(/\s+/g, "") ?? "";
+      const value = node.childForFieldName("right")?.text.replace(/\s+/g, "") ?? "";
+      const attribute = /^(\w+)\.(\w+)$/.exec(target);
+      if (attribute && value.startsWith(`getattr(${attribute[1]},"${attribute[2]}"`) && /[+-]1$/.test(value)) return target;
+      return counterTarget(node);
+    },
+  },
+};
+
 /** `if __name__ == "__main__":`: the module run as a script. */
 const isMainGuard = (node: Node): boolean => /^__name__==(["'])__main__\1$/.test(node.childForFieldName("condition")?.text.replace(/\s+/g, "") ?? "");
 
@@ -986,6 +1011,7 @@ const PYTHON_CODE: CodeSyntax = {
     },
   },
   literalBranches: PYTHON_BRANCHES,
+  state: PYTHON_STATE,
   escapes: PYTHON_ESCAPES,
   entryPoints: { if_statement: isMainGuard },
   isScript: (content) => /^if\s+__name__\s*==\s*(["'])__main__\1\s*:/m.test(content) || content.startsWith("#!"),

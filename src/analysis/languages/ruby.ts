@@ -25,7 +25,7 @@ import {
   type SkipDraft,
   type TestDraft,
 } from "../parsers/tree-sitter.js";
-import { extractCodeFacts, literalText, MODE_ENV_VARS, type BranchDraft, type CodeSyntax, type EscapeDraft, type ExportDraft, type FlowSyntax } from "../parsers/tree-sitter-code.js";
+import { counterTarget, extractCodeFacts, literalText, MODE_ENV_VARS, type BranchDraft, type CodeSyntax, type EscapeDraft, type ExportDraft, type FlowSyntax } from "../parsers/tree-sitter-code.js";
 import type { AssertionFact, FileFacts, NonTestFunctionFact, TestFlag } from "../facts.js";
 import { isUnderTestDirectory, type LanguageModule } from "./language.js";
 
@@ -554,7 +554,7 @@ const RUBY_CODE: CodeSyntax = {
       },
     ]),
   ),
-  identifierTypes: new Set(["identifier", "instance_variable"]),
+  identifierTypes: new Set(["identifier", "instance_variable", "global_variable", "class_variable"]),
   flow: RUBY_FLOW,
   catches: {
     // The `rescue` keyword token has the clause's type too: only the named clause is one.
@@ -565,6 +565,7 @@ const RUBY_CODE: CodeSyntax = {
     }),
   },
   literalBranches: RUBY_BRANCHES,
+  state: { updates: { operator_assignment: counterTarget, assignment: counterTarget }, isStateName: (name) => /^(\$|@@)\w/.test(name) },
   escapes: { call: rubyEscape, identifier: rubyEscape },
   entryPoints: { if: isRubyMainGuard },
   isScript: (content) => content.startsWith("#!"),

@@ -22,7 +22,7 @@ import {
   type Node,
   type TestDraft,
 } from "../parsers/tree-sitter.js";
-import { compactText, extractCodeFacts, literalText, type BranchDraft, type CatchDraft, type CodeContext, type CodeSyntax, type EscapeDraft, type ExportDraft, type FlowSyntax } from "../parsers/tree-sitter-code.js";
+import { compactText, counterTarget, extractCodeFacts, literalText, type BranchDraft, type CatchDraft, type CodeContext, type CodeSyntax, type EscapeDraft, type ExportDraft, type FlowSyntax } from "../parsers/tree-sitter-code.js";
 import type { AssertionFact, FileFacts, NonTestFunctionFact } from "../facts.js";
 import { isUnderTestDirectory, type LanguageModule } from "./language.js";
 
@@ -579,6 +579,17 @@ const RUST_CODE: CodeSyntax = {
   flow: RUST_FLOW,
   catches: RUST_CATCHES,
   literalBranches: RUST_BRANCHES,
+  state: {
+    declarations: { static_item: (node) => [node.childForFieldName("name")?.text ?? ""].filter((name) => name !== "") },
+    updates: {
+      compound_assignment_expr: counterTarget,
+      call_expression: (node) => {
+        const callee = node.childForFieldName("function");
+        const method = callee?.type === "field_expression" ? callee.childForFieldName("field")?.text : undefined;
+        return method && /^fetch_(add|sub|xor|update)$/.test(method) ? (callee?.childForFieldName("value")?.text ?? null) : null;
+      },
+    },
+  },
   escapes: { call_expression: rustEscape },
   isScript: (content) => /^(?:pub\s+)?(?:async\s+)?fn\s+main\s*\(/m.test(content),
   exports: Object.fromEntries([...RUST_API_ITEMS, "mod_item", "impl_item", "use_declaration"].map((type) => [type, (node: Node, context: CodeContext) => rustExports(node, context)])),

@@ -183,6 +183,19 @@ export interface CodeSyntax {
   escapes?: Readonly<Record<string, (node: Node) => EscapeDraft | null>>;
   /** Program entry points that are not functions (Python's `if __name__ == "__main__":`): true when everything below the node is one. */
   entryPoints?: Readonly<Record<string, (node: Node) => boolean>>;
+  /**
+   * State a function may count or toggle between calls ({@link FunctionFact.stateUpdates}):
+   * `declarations` give the names a node declares as state (module-level or
+   * static variables, `global` names; `isModuleLevel` when no function
+   * encloses the node), `updates` the name a node counts or toggles
+   * (see {@link counterTarget}), `isStateName` names that are state by their
+   * spelling (Ruby `$n`, `@@n`).
+   */
+  state?: {
+    declarations?: Readonly<Record<string, (node: Node, isModuleLevel: boolean) => string[]>>;
+    updates?: Readonly<Record<string, (node: Node) => string | null>>;
+    isStateName?: (name: string) => boolean;
+  };
   /** True when the whole file is a program rather than a library module (`package main`, a `static void main`, a shebang): its exits are an entry point's. */
   isScript?: (content: string) => boolean;
 }
@@ -513,8 +526,34 @@ function branchResult(result: Node | readonly Node[] | null, flow: FlowSyntax): 
   return constantText(node, flow);
 }
 
+/**
+ * The name a statement counts or toggles, or null: `x++`, `--x`, `x += 1`,
+ * `x -= 1`, `x = x + 1`, `x = !x`, `x = not x` (the target's text: `calls`,
+ * `solve.calls`, `$calls`, `self.n`).
+ */
+export function counterTarget(node: Node): string | null {
+  const children: Node[] = [];
+  for (let i = 0; i < node.childCount; i++) {
+    const child = node.child(i);
+    if (child) children.push(child);
+  }
+  const operatorIndex = children.findIndex((child) => !child.isNamed || child.type === "assignment_operator" || child.type === "operator");
+  const operator = operatorIndex === -1 ? "" : (children[operatorIndex] as Node).text;
+  const named = children.filter((child) => child.isNamed && child.type !== "assignment_operator" && child.type !== "operator");
+  const compact = (part: Node | undefined): string => part?.text.replace(/\s+/g, "") ?? "";
+  if (operator === "++" || operator === "--") return named.length === 1 ? compact(named[0]) : null;
+  const [left, right] = named;
+  if (!left || !right) return null;
+  if (operator === "+=" || operator === "-=") return compact(left);
+  if (operator !== "=") return null;
+  const target = compact(left);
+  const value = compact(right);
+  const escaped = target.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  return new RegExp(`^(!|not)\\(?${escaped}\\)?$|^\\(?${escaped}[+-]1\\)?$`).test(value) ? target : null;
+}
+
 /** A {@link LiteralBranchFact} from a draft, or null when it compares or yields no literal. */
-function branchFact(draft: BranchDraft, flow: FlowSyntax, fn: string): LiteralBranchFact | null {
+function branchFact(draft: BranchDraft, flow: FlowSyntax, fn: string, identifierTypes: ReadonlySet<string>): LiteralBranchFact | null {
   const compared = draft.condition
     ? comparedLiterals(draft.condition, flow)
     : (draft.patterns ?? []).map((pattern) => literalText(pattern)).filter((text): text is string => text !== null);
@@ -522,7 +561,18 @@ function branchFact(draft: BranchDraft, flow: FlowSyntax, fn: string): LiteralBr
   const returns = branchResult(draft.result, flow);
   if (returns === null) return null;
   const anchor = draft.condition ?? draft.patterns?.[0] ?? null;
-  return { line: (anchor?.startPosition.row ?? 0) + 1, kind: draft.kind, compared, returns, function: fn };
+  const fact: LiteralBranchFact = { line: (anchor?.startPosition.row ?? 0) + 1, kind: draft.kind, compared, returns, function: fn };
+  if (draft.condition) fact.reads = namesIn(draft.condition, identifierTypes);
+  return fact;
+}
+
+/** A branch that reads no literal but counts calls (`if calls > 1: return 3`): kept when its condition reads a name, for the stateful-answer rule. */
+function stateBranchFact(draft: BranchDraft, flow: FlowSyntax, fn: string, identifierTypes: ReadonlySet<string>): LiteralBranchFact | null {
+  if (!draft.condition || draft.kind !== "branch") return null;
+  const returns = branchResult(draft.result, flow);
+  if (returns === null) return null;
+  const reads = namesIn(draft.condition, identifierTypes);
+  return reads.length === 0 ? null : { line: draft.condition.startPosition.row + 1, kind: "branch", compared: [], returns, function: fn, reads };
 }
 
 /** The exit status of an escape draft as text: a literal's normalised text, a name's text, null for none. */
@@ -562,6 +612,8 @@ export function extractCodeFacts(root: Node, syntax: CodeSyntax, content: string
   const runnerChecks: RunnerCheckFact[] = [];
   const literalBranches: LiteralBranchFact[] = [];
   const escapes: EscapeFact[] = [];
+  const stateNames = new Set<string>();
+  const updatesOf = new Map<FunctionFact, Set<string>>();
   /** Subtrees that are entry points or exit hooks, by the depth they were entered at. */
   const regions: { depth: number; kind: "entry" | "hook" }[] = [];
   let exports: ExportFact[] = [];
@@ -638,9 +690,17 @@ export function extractCodeFacts(root: Node, syntax: CodeSyntax, content: string
         if (branch && syntax.flow) {
           const fn = currentFunction()?.fact?.name ?? "";
           for (const draft of branch(nodeHere())) {
-            const fact = branchFact(draft, syntax.flow, fn);
+            const fact = branchFact(draft, syntax.flow, fn, syntax.identifierTypes) ?? (syntax.state ? stateBranchFact(draft, syntax.flow, fn, syntax.identifierTypes) : null);
             if (fact) literalBranches.push(fact);
           }
+        }
+        const declares = syntax.state?.declarations?.[type];
+        if (declares) for (const name of declares(nodeHere(), currentFunction() === undefined)) stateNames.add(name);
+        const update = syntax.state?.updates?.[type];
+        const owner = update ? currentFunction() : undefined;
+        if (update && owner?.fact) {
+          const name = update(nodeHere());
+          if (name) (updatesOf.get(owner.fact) ?? updatesOf.set(owner.fact, new Set()).get(owner.fact))?.add(name);
         }
         if (syntax.entryPoints?.[type]?.(nodeHere())) regions.push({ depth, kind: "entry" });
         const escape = syntax.escapes?.[type];
@@ -722,6 +782,11 @@ export function extractCodeFacts(root: Node, syntax: CodeSyntax, content: string
   if (syntax.catches) code.catches = catches;
   if (syntax.runnerChecks) code.runnerChecks = runnerChecks;
   if (syntax.literalBranches) code.literalBranches = literalBranches;
+  for (const [fact, names] of updatesOf) {
+    const own = fact.name.slice(fact.name.lastIndexOf(".") + 1);
+    const state = [...names].filter((name) => stateNames.has(name) || name.startsWith(`${own}.`) || syntax.state?.isStateName?.(name) === true);
+    if (state.length > 0) fact.stateUpdates = state.sort();
+  }
   if (syntax.escapes) {
     if (escapes.length > 0 && syntax.isScript?.(content)) for (const fact of escapes) fact.isEntryPoint = true;
     code.escapes = escapes;

@@ -11,6 +11,7 @@ import { assertionFindings } from "./assertions.js";
 import type { RuleInput } from "./context.js";
 import { featureFindings } from "./features.js";
 import { harnessEscapeFindings } from "./harness-escape.js";
+import { statefulAnswerFindings } from "./stateful-answer.js";
 import { swallowingFindings } from "./swallowing.js";
 import { specialCasingFindings } from "./special-casing.js";
 import { validationFindings } from "./validation.js";
@@ -31,5 +32,6 @@ export function applyRules(matchFindings: readonly Finding[], input: RuleInput):
     ...specialCasingFindings(input),
     ...harnessEscapeFindings(input),
     ...swallowingFindings(input),
+    ...statefulAnswerFindings(input),
   ];
 }
