@@ -23,9 +23,9 @@ import { languageForPath } from "./languages/index.js";
 import { isInlineTestedProductCode, isProductCode, multisetMinus, usable, type ExercisingFile, type RulePair } from "./rules/context.js";
 
 /** Test files whose content is read at most, per change. */
-export const MAX_READ = 300;
+export const MAX_READ = 60;
 /** Test files whose facts are extracted (and kept) at most, per change. */
-export const MAX_FILES = 40;
+export const MAX_FILES = 20;
 
 /** File stems that name no module of their own: the folder does. */
 const ENTRY_STEMS: ReadonlySet<string> = new Set(["index", "__init__", "mod", "lib", "main", "init", "module", "package"]);
