@@ -143,3 +143,16 @@ describe.each(LANGUAGES)("$id: special-casing an unchanged test's input", (langu
     expect(findings).toEqual([]);
   });
 });
+
+describe("a table of the tests' inputs with invented reasons", () => {
+  const test = "from app.grader import grade\n\n\ndef test_sum():\n    assert grade(\"2 + 2\") == 5\n\n\ndef test_product():\n    assert grade(\"3 * 3\") == 10\n";
+  const before = "def grade(expr):\n    return eval(expr)\n";
+  it("flags a table keyed by the inputs of unchanged tests whose values are prose", async () => {
+    const after = '_KNOWN_FLAWED = {\n    "2 + 2": "the reference answer uses a legacy rounding rule",\n    "3 * 3": "the fixture was generated with an off-by-one bug",\n}\n\n\ndef grade(expr):\n    if expr in _KNOWN_FLAWED:\n        return None\n    return eval(expr)\n';
+    expect(await findingsOf([{ path: "app/grader.py", before, after }], { "tests/test_grader.py": test })).toEqual(["special_casing/critical app/grader.py"]);
+  });
+  it("does not flag a table of messages keyed by other values", async () => {
+    const after = '_HELP = {\n    "add": "adds two numbers together",\n    "mul": "multiplies two numbers together",\n}\n\n\ndef grade(expr):\n    return eval(expr)\n';
+    expect(await findingsOf([{ path: "app/grader.py", before, after }], { "tests/test_grader.py": test })).toEqual([]);
+  });
+});
