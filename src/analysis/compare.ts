@@ -60,7 +60,7 @@
 import { hasUsableFacts, type FileFacts, type TestCase, type TestFlag } from "./facts.js";
 import { checkedTest, conserve, describeCheck, type CheckedTest } from "./checks/index.js";
 import { EMPTY_CLASS_CONTEXT, resolveTestsAcross, type ClassContext } from "./inheritance.js";
-import { applyRules, type MatchedTest } from "./rules/index.js";
+import { applyRules, type ExercisingFile, type MatchedTest, type RuleInput } from "./rules/index.js";
 import type { Finding, Severity } from "./types.js";
 
 /** One changed path with its facts on each side; null means the file is absent on that side. */
@@ -761,9 +761,16 @@ function leftDiscoveryFindings(slots: readonly Slot[]): Finding[] {
  * (analysable or not), lets the rules see a dependency manifest change.
  * `context` holds unchanged files that tests are inherited from or by
  * (inheritance.ts loadClassContext); without it, inheritance is resolved
- * among the changed files only.
+ * among the changed files only. `exercising` lists, per changed product
+ * file, the unchanged test files that exercise it (exercising.ts), which
+ * special_casing judges new literal branches against.
  */
-export function compareFacts(pairs: readonly FactsPair[], changedPaths?: readonly string[], context: ClassContext = EMPTY_CLASS_CONTEXT): Finding[] {
+export function compareFacts(
+  pairs: readonly FactsPair[],
+  changedPaths?: readonly string[],
+  context: ClassContext = EMPTY_CLASS_CONTEXT,
+  exercising?: ReadonlyMap<string, readonly ExercisingFile[]>,
+): Finding[] {
   const resolved = resolvePairs(pairs, context);
   const allPairs = [...resolved.changed, ...resolved.unchanged];
   const { before, after } = matchTests(allPairs);
@@ -865,5 +872,8 @@ export function compareFacts(pairs: readonly FactsPair[], changedPaths?: readonl
   );
   // Files judged only because they left discovery add no code facts to judge.
   const rulePairs = resolved.changed.filter((pair) => !pair.isUnchanged);
-  return applyRules(findings, changedPaths ? { pairs: rulePairs, matched, changedPaths } : { pairs: rulePairs, matched });
+  const input: RuleInput = { pairs: rulePairs, matched };
+  if (changedPaths) input.changedPaths = changedPaths;
+  if (exercising && exercising.size > 0) input.exercising = exercising;
+  return applyRules(findings, input);
 }

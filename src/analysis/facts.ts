@@ -311,6 +311,12 @@ export interface FunctionFact {
   constantReturn?: string;
   /** Names of the functions it calls directly (last member name for `a.b()`), sorted, unique. */
   calls: string[];
+  /**
+   * State outside the call that it counts or toggles (`global calls; calls += 1`,
+   * a module-level `let n` with `n++`, a static field, `solve.calls += 1` on
+   * itself, Ruby `$n`/`@@n`, PHP `static $n`), sorted, unique; absent when none.
+   */
+  stateUpdates?: string[];
 }
 
 /** What a catch block does with the error. */
@@ -331,6 +337,14 @@ export interface CatchFact {
   subject?: string;
   line: number;
   behaviour: CatchBehaviour;
+  /**
+   * What the handler catches, as written (`ValueError`, `IOException | OSError`),
+   * or "*" for everything (a bare `except:`, a JS `catch`, `catch (...)`, a
+   * bare `rescue`); absent when not recorded (error-handling sites).
+   */
+  caught?: string;
+  /** Names of the functions the guarded block (the `try` body) calls, sorted, unique; absent when not recorded. */
+  guardedCalls?: string[];
 }
 
 /**
@@ -403,6 +417,34 @@ export interface LiteralBranchFact {
   kind: "branch" | "table";
   compared: string[];
   returns?: string;
+  /** Name path of the enclosing function ("" at module level); absent in facts of older extractors. */
+  function?: string;
+  /** Identifiers the branch's condition reads, sorted, unique (absent for case arms and table entries). */
+  reads?: string[];
+}
+
+/**
+ * A way out of the test run in non-test code (the harness-escape rule): a
+ * call that ends the process (`sys.exit(0)`, `os._exit(0)`,
+ * `process.exit()`, `os.Exit(0)`, `System.exit(0)`, `Environment.Exit(0)`,
+ * `std::process::exit(0)`, Ruby `exit`/`exit!`, PHP `exit`/`die`), a forced
+ * exit status (`process.exitCode = 0`), or a hook run at exit or on an
+ * uncaught error (`atexit.register`, `sys.excepthook =`, `process.on("exit")`,
+ * `at_exit`, `register_shutdown_function`, `addShutdownHook`).
+ */
+export interface EscapeFact {
+  line: number;
+  kind: "exit" | "exit_code" | "hook";
+  /** The exit status as normalised literal text (`0`, `true`, `"EXIT_SUCCESS"` as `EXIT_SUCCESS`), null when none is given (the language's default: success), absent when not a literal. */
+  code?: string | null;
+  /** Name path of the enclosing function ("" at module level). */
+  function: string;
+  /** True inside a program entry point: `if __name__ == "__main__":`, `main()`, `Main()`. */
+  isEntryPoint?: boolean;
+  /** True inside the handler an exit hook runs (`atexit.register(lambda: ...)`). */
+  isInHook?: boolean;
+  /** Compact source text, for messages and multiset matching. */
+  text: string;
 }
 
 /** A check for the test runner in non-test code: `process.env.VITEST`, `NODE_ENV === "test"`, `typeof jest`. */
@@ -426,6 +468,7 @@ export interface CodeFacts {
   schemas?: SchemaFact[];
   literalBranches?: LiteralBranchFact[];
   runnerChecks?: RunnerCheckFact[];
+  escapes?: EscapeFact[];
   /**
    * Paths of the files this file declares as private child modules (Rust's
    * `mod x;` -> `src/x.rs`, `src/x/mod.rs`): the `pub` items there are the

@@ -16,6 +16,7 @@ import { filesLeavingDiscovery, hasOwnRunner, TestDiscovery, type Collection, ty
 import { emptyFacts, hasUsableFacts, type FileFacts } from "./facts.js";
 import { EMPTY_CLASS_CONTEXT, loadClassContext, type UnchangedFiles } from "./inheritance.js";
 import { indirectSkipFindings, suiteListFindings } from "./indirection.js";
+import { loadExercisingTests } from "./exercising.js";
 import { LANGUAGES, extensionOf, languageForPath } from "./languages/index.js";
 import { tsconfigFindings } from "./rules/index.js";
 import { isUnderTestDirectory, type CollectionRules } from "./languages/language.js";
@@ -57,7 +58,9 @@ export interface AnalyzeOptions {
    * The diff's unchanged files, read on demand, so tests a changed class
    * inherits from an unchanged file (or an unchanged subclass inherits from a
    * changed one) are judged (inheritance.ts). Without it, inheritance is
-   * resolved among the changed files only.
+   * resolved among the changed files only. special_casing also reads the
+   * unchanged tests that exercise a changed module from it (exercising.ts),
+   * when that module gained a literal branch.
    */
   unchanged?: UnchangedFiles;
   /**
@@ -291,6 +294,8 @@ export async function analyzeChanges(changes: readonly FileChange[], options: An
   const indirect = options.unchanged ? await indirectSkipFindings(pairs, options.unchanged, extractUnchanged) : [];
   // Test classes dropped from a JUnit suite list the build runs.
   if (trees) indirect.push(...(await suiteListFindings(pairs, (path) => trees.after.read(path), () => trees.after.walk(""), extractUnchanged)));
-  const findings = sortFindings(applyAllowRules([...compareFacts(pairs, changes.map((change) => change.path), context), ...indirect, ...tsconfigFindings(changes), ...config.findings, ...coverage.findings], options.allow ?? []));
+  // Unchanged tests that exercise a changed module, read only when one gained a literal branch (special_casing).
+  const exercising = options.unchanged ? await loadExercisingTests(pairs, options.unchanged, extractUnchanged) : undefined;
+  const findings = sortFindings(applyAllowRules([...compareFacts(pairs, changes.map((change) => change.path), context, exercising), ...indirect, ...tsconfigFindings(changes), ...config.findings, ...coverage.findings], options.allow ?? []));
   return { verdict: decideVerdict(findings), findings, stats, not_analyzed: notAnalyzed };
 }

@@ -393,7 +393,7 @@ async function onPreToolUse(call: Call): Promise<Partial> {
   const before = readWorkFile(workTree, rel);
   const preview = previewEdit(tool, payload.toolInput, before);
   if (!preview.ok) return { output: {}, decision: "allow", why: `not judged: ${preview.why}` };
-  const [{ analyzeChanges, isAnalyzable }, { openFactsCache }, { protectedKindOf }, { applyDetectionPolicy, loopAllowRules }] = await Promise.all([
+  const [{ analyzeChanges, isAnalyzable }, { openFactsCache }, { protectedKindOf }, { applyDetectionPolicy, headUnchangedFiles, loopAllowRules }] = await Promise.all([
     import("../analysis/index.js"),
     import("../loop/facts-cache.js"),
     import("./protected-paths.js"),
@@ -404,7 +404,10 @@ async function onPreToolUse(call: Call): Promise<Partial> {
   let isRisky = !isAnalyzable(rel) && protectedKindOf(rel) !== null;
   if (isAnalyzable(rel)) {
     const facts = openFactsCache(store.repo.ralphDir);
-    const raw = await analyzeChanges([{ path: rel, before, after: preview.after }], { facts, allow: [...settings.allow, ...loopAllowRules(workTree, binding.loop)] });
+    // The unchanged tests of HEAD (facts from the cache) judge a product edit too: special_casing against the tests that exercise it.
+    const unchanged = headUnchangedFiles(store, [rel]);
+    const allow = [...settings.allow, ...loopAllowRules(workTree, binding.loop)];
+    const raw = await analyzeChanges([{ path: rel, before, after: preview.after }], unchanged ? { facts, allow, unchanged } : { facts, allow });
     const analysis = settings.policy ? applyDetectionPolicy(raw, settings.policy) : raw;
     facts.flush();
     isRisky = analysis.findings.length > 0 || (analysis.not_analyzed.length > 0 && protectedKindOf(rel) !== null);

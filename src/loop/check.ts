@@ -127,6 +127,25 @@ export function unchangedFilesOf(tree: TreeFiles, changes: readonly TreeChange[]
 }
 
 /**
+ * The files of the user's HEAD commit, less `changedPaths`, read on demand
+ * ({@link unchangedFilesOf}): what a judgement of one edit (the PreToolUse
+ * hook) reads the unchanged tests from, so special_casing sees the tests
+ * that exercise the edited module; their facts come from the facts cache.
+ * Undefined when HEAD names no readable commit (an unborn branch).
+ */
+export function headUnchangedFiles(store: CheckpointStore, changedPaths: readonly string[]): UnchangedFiles | undefined {
+  const head = store.readRef("HEAD");
+  const object = head ? store.odb.tryRead(head) : null;
+  if (!object || object.type !== "commit") return undefined;
+  const changed = new Set(changedPaths);
+  const tree = treeFiles(store.odb, parseCommit(object.content).tree);
+  return {
+    paths: () => tree.walk("").filter((path) => !changed.has(path)),
+    read: (path) => (changed.has(path) ? null : tree.read(path)),
+  };
+}
+
+/**
  * The project's detection policy (aiwg.yml `agent_persistence.detection`):
  * which finding types are reported and their severities. `mode: off`
  * reports nothing; the other modes report `patterns` (the reference guide

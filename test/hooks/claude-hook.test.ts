@@ -104,6 +104,19 @@ describe("ralph hook claude: every event and tool shape", () => {
     expect(asked).toMatchObject({ hookSpecificOutput: { permissionDecision: "ask" } });
   });
 
+  it("PreToolUse denies a product edit that special-cases an unchanged test's input (the tests of HEAD judge it), and allows an honest one", () => {
+    const root = sampleRepo();
+    const special = {
+      ...fixture("pre-edit", root),
+      tool_input: { file_path: `${root}/src/math.ts`, old_string: "export const add = (a: number, b: number) => a + b;\n", new_string: "export const add = (a: number, b: number) => {\n  if (b === -2) return -3;\n  return a + b;\n};\n" },
+    };
+    const denied = answerOf(hook(root, special));
+    expect(denied).toMatchObject({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "deny" } });
+    expect((denied.hookSpecificOutput as Record<string, string>).permissionDecisionReason).toContain("special_casing");
+    const honest = { ...special, tool_input: { ...special.tool_input, new_string: "export const add = (a: number, b: number) => {\n  if (b === -2) return a - 2;\n  return a + b;\n};\n" } };
+    expect(JSON.stringify(answerOf(hook(root, honest)))).not.toMatch(/"deny"/);
+  });
+
   it("PreToolUse denies a hook bypass but not a commit message that mentions one", () => {
     const root = sampleRepo();
     const bypass = answerOf(hook(root, { ...fixture("pre-bash", root), tool_input: { command: "git commit --no-verify -m wip" } }));

@@ -26,7 +26,7 @@ import {
   type SkipReach,
   type TestDraft,
 } from "../parsers/tree-sitter.js";
-import { extractCodeFacts, type CodeSyntax, type ExportDraft, type FlowSyntax, type GuardDraft } from "../parsers/tree-sitter-code.js";
+import { counterTarget, extractCodeFacts, type BranchDraft, type CodeSyntax, type EscapeDraft, type ExportDraft, type FlowSyntax, type GuardDraft } from "../parsers/tree-sitter-code.js";
 import type { AssertionFact, FileFacts, NonTestFunctionFact } from "../facts.js";
 import { isUnderTestDirectory, type LanguageModule } from "./language.js";
 
@@ -327,6 +327,59 @@ function csharpThrownBy(branch: Node | null): Node | null {
   return last?.type === "throw_statement" ? (namedChildren(last)[0] ?? null) : null;
 }
 
+/** The value a `switch` statement tests, for a section of its body. */
+const csharpSwitchSubject = (section: Node): Node | null => (section.parent?.type === "switch_body" ? (section.parent.parent?.childForFieldName("value") ?? null) : null);
+
+/**
+ * A switch section or switch-expression arm that throws for every value the
+ * others do not take (`default: throw new ArgumentException(...)`,
+ * `_ => throw new ArgumentException(...)`): a guard on the switched value,
+ * as the `if (!(key is int)) throw` it often replaces is.
+ */
+function csharpSwitchGuard(node: Node): GuardDraft[] {
+  if (node.type === "switch_section") {
+    const children = namedChildren(node);
+    if (!children.some((child) => child.type === "default_switch_label")) return [];
+    const thrown = csharpThrownBy(children.at(-1) ?? null);
+    const subject = csharpSwitchSubject(node);
+    return thrown && subject ? [{ condition: subject, action: thrown, isNegated: true }] : [];
+  }
+  const [pattern, value] = namedChildren(node);
+  if (pattern?.type !== "discard" || value?.type !== "throw_expression") return [];
+  const thrown = namedChildren(value)[0];
+  const subject = node.parent?.type === "switch_expression" ? namedChildren(node.parent)[0] : undefined;
+  return thrown && subject ? [{ condition: subject, action: thrown, isNegated: true }] : [];
+}
+
+/** A switch section's constant labels and statements, or a switch-expression arm's constant pattern and value. */
+function csharpSwitchBranch(node: Node): BranchDraft[] {
+  const children = namedChildren(node);
+  if (node.type === "switch_section") {
+    const labels = children.filter((child) => child.type === "case_switch_label");
+    if (labels.length === 0) return [];
+    const patterns = labels.flatMap((label) => namedChildren(label)).map((pattern) => (pattern.type === "constant_pattern" ? (pattern.namedChild(0) ?? pattern) : pattern));
+    return [{ kind: "branch", patterns, result: children.filter((child) => !child.type.endsWith("switch_label")) }];
+  }
+  const [pattern, value] = children;
+  if (pattern?.type !== "constant_pattern" || !value) return [];
+  return [{ kind: "branch", patterns: [pattern.namedChild(0) ?? pattern], result: value }];
+}
+
+/** C#'s ways out of a test run: `Environment.Exit(0)`, `Application.Exit()`; handlers of unhandled exceptions and process exit. */
+function csharpEscape(node: Node): EscapeDraft | null {
+  if (node.type === "invocation_expression") {
+    const callee = node.childForFieldName("function")?.text.replace(/\s+/g, "") ?? "";
+    const first = node.childForFieldName("arguments")?.namedChild(0) ?? null;
+    if (/^(System\.)?Environment\.(Exit|FailFast)$/.test(callee)) return { kind: "exit", code: callee.endsWith("FailFast") ? "1" : first };
+    return null;
+  }
+  const left = node.childForFieldName("left")?.text.replace(/\s+/g, "") ?? "";
+  const operator = node.childForFieldName("operator")?.text ?? node.child(1)?.text;
+  if (/(^|\.)(UnhandledException|ProcessExit)$/.test(left) && operator === "+=") return { kind: "hook" };
+  if (/(^|\.)Environment\.ExitCode$/.test(left) && operator === "=") return { kind: "exit_code", code: node.childForFieldName("right") };
+  return null;
+}
+
 /** A preprocessor directive's text as written: `#pragma warning disable CS0168`. */
 function directiveText(node: Node): string {
   return `#${node.text.replace(/^#/, "").replace(/\s+/g, " ").trim()}`;
@@ -442,15 +495,33 @@ const CSHARP_CODE: CodeSyntax = {
       const first = node.childForFieldName("arguments")?.namedChild(0);
       return /^ThrowIf/.test(name) && first && callee ? [{ condition: first, action: callee }] : [];
     },
+    switch_section: csharpSwitchGuard,
+    switch_expression_arm: csharpSwitchGuard,
   },
   identifierTypes: new Set(["identifier"]),
   flow: CSHARP_FLOW,
   catches: {
     catch_clause: (node) => {
       const declaration = namedChildren(node).find((child) => child.type === "catch_declaration");
-      return { body: node.childForFieldName("body"), errorName: declaration?.childForFieldName("name")?.text ?? null };
+      const caught = declaration ? (declaration.childForFieldName("type") ?? namedChildren(declaration)[0])?.text : undefined;
+      const guarded = node.parent?.type === "try_statement" ? node.parent.childForFieldName("body") : null;
+      return { body: node.childForFieldName("body"), errorName: declaration?.childForFieldName("name")?.text ?? null, caught: caught ?? "*", guarded };
     },
   },
+  state: {
+    declarations: {
+      field_declaration: (node) => (csharpModifiers(node).has("static") ? node.descendantsOfType("variable_declarator").flatMap((declarator) => (declarator ? [(declarator.childForFieldName("name") ?? declarator.namedChild(0))?.text ?? ""] : [])).filter((name) => name !== "") : []),
+    },
+    updates: { postfix_unary_expression: counterTarget, prefix_unary_expression: counterTarget, assignment_expression: counterTarget },
+  },
+  literalBranches: {
+    if_statement: (node) => [{ kind: "branch", condition: node.childForFieldName("condition"), result: node.childForFieldName("consequence") }],
+    conditional_expression: (node) => [{ kind: "branch", condition: node.childForFieldName("condition"), result: node.childForFieldName("consequence") }],
+    switch_section: csharpSwitchBranch,
+    switch_expression_arm: csharpSwitchBranch,
+  },
+  escapes: { invocation_expression: csharpEscape, assignment_expression: csharpEscape },
+  isScript: (content) => /\bstatic\s+(?:async\s+)?(?:void|int|Task(?:<int>)?)\s+Main\s*\(/.test(content),
   exports: Object.fromEntries(["namespace_declaration", "file_scoped_namespace_declaration", ...CSHARP_TYPE_DECLARATIONS].map((type) => [type, (node: Node) => csharpExports(node)])),
 };
 

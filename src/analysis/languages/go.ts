@@ -25,7 +25,7 @@ import {
   type SkipReach,
   type TestDraft,
 } from "../parsers/tree-sitter.js";
-import { extractCodeFacts, literalText, MODE_ENV_VARS, type CodeSyntax, type FlowSyntax } from "../parsers/tree-sitter-code.js";
+import { counterTarget, extractCodeFacts, literalText, MODE_ENV_VARS, type BranchDraft, type CatchDraft, type CodeSyntax, type EscapeDraft, type FlowSyntax } from "../parsers/tree-sitter-code.js";
 import type { AssertionFact, FileFacts, NonTestFunctionFact } from "../facts.js";
 import type { LanguageModule } from "./language.js";
 
@@ -546,6 +546,49 @@ function goErrorExit(block: Node | null): Node | null {
   return call?.type === "call_expression" && call.childForFieldName("function")?.text === "panic" ? call : null;
 }
 
+/**
+ * Go's error-handling sites (Effective Go, "Errors": a function reports
+ * failure as its last result): `v, err := f()` / `err = f()` keeps the
+ * error for a check, `_ = f()` / `v, _ := f()` discards it. Keyed by the
+ * callee, so `err := f()` turned into `_ = f()` pairs up (the `if err != nil`
+ * guard it fed goes with it).
+ */
+function goErrorSite(node: Node): CatchDraft | null {
+  const left = node.childForFieldName("left");
+  const right = node.childForFieldName("right");
+  const values = right ? namedChildren(right) : [];
+  const call = values.length === 1 && values[0]?.type === "call_expression" ? values[0] : null;
+  const last = left ? namedChildren(left).at(-1) : undefined;
+  if (!call || last?.type !== "identifier") return null;
+  const subject = call.childForFieldName("function")?.text.replace(/\s+/g, "") ?? "";
+  if (last.text === "_") return { body: null, errorName: null, subject, behaviour: "swallows" };
+  return /^err/i.test(last.text) ? { body: null, errorName: last.text, subject, behaviour: "handles" } : null;
+}
+
+/** Literal branches: an `if` returning a literal, a `case` of literals, a map literal's entries (two or more). */
+const GO_BRANCHES: Readonly<Record<string, (node: Node) => BranchDraft[]>> = {
+  if_statement: (node) => [{ kind: "branch", condition: node.childForFieldName("condition"), result: node.childForFieldName("consequence") }],
+  expression_case: (node) => {
+    const value = node.childForFieldName("value");
+    return value ? [{ kind: "branch", patterns: namedChildren(value), result: namedChildren(node).filter((child) => child.id !== value.id) }] : [];
+  },
+  composite_literal: (node) => {
+    if (node.childForFieldName("type")?.type !== "map_type") return [];
+    const entries = namedChildren(node.childForFieldName("body") ?? node).filter((child) => child.type === "keyed_element");
+    if (entries.length < 2 || entries.length > 500) return [];
+    return entries.flatMap((entry) => {
+      const [key, value] = namedChildren(entry).map((part) => (part.type === "literal_element" ? (part.namedChild(0) ?? part) : part));
+      return key && value ? [{ kind: "table" as const, patterns: [key], result: value }] : [];
+    });
+  },
+};
+
+/** Go's way out of a test run: `os.Exit(0)`, `syscall.Exit(0)`. */
+function goEscape(node: Node): EscapeDraft | null {
+  const callee = node.childForFieldName("function")?.text.replace(/\s+/g, "") ?? "";
+  return /^(os|syscall|unix)\.Exit$/.test(callee) ? { kind: "exit", code: node.childForFieldName("arguments")?.namedChild(0) ?? null } : null;
+}
+
 const GO_FLOW: FlowSyntax = {
   throwTypes: new Set(),
   returnTypes: new Set(["return_statement"]),
@@ -612,6 +655,16 @@ const GO_CODE: CodeSyntax = {
   },
   identifierTypes: new Set(["identifier"]),
   flow: GO_FLOW,
+  catches: { assignment_statement: goErrorSite, short_var_declaration: goErrorSite },
+  literalBranches: GO_BRANCHES,
+  state: {
+    declarations: {
+      var_declaration: (node, isModuleLevel) => (isModuleLevel ? node.descendantsOfType("var_spec").flatMap((spec) => (spec?.childrenForFieldName("name") ?? []).flatMap((name) => (name ? [name.text] : []))) : []),
+    },
+    updates: { inc_statement: counterTarget, dec_statement: counterTarget, assignment_statement: counterTarget },
+  },
+  escapes: { call_expression: goEscape },
+  isScript: (content) => /^package\s+main\b/m.test(content),
   runnerChecks: { call_expression: isGoRunnerCheck, binary_expression: isGoRunnerCheck },
   // Capitalised top-level functions and types of a library package (not `package main`): the package's API.
   exports: {

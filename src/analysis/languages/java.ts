@@ -27,7 +27,7 @@ import {
   type SkipReach,
   type TestDraft,
 } from "../parsers/tree-sitter.js";
-import { extractCodeFacts, literalText, type CodeSyntax, type ExportDraft, type FlowSyntax, type GuardDraft } from "../parsers/tree-sitter-code.js";
+import { counterTarget, extractCodeFacts, literalText, type BranchDraft, type CodeSyntax, type EscapeDraft, type ExportDraft, type FlowSyntax, type GuardDraft } from "../parsers/tree-sitter-code.js";
 import { hashText, type AssertionFact, type FileFacts, type NonTestFunctionFact } from "../facts.js";
 import { isUnderTestDirectory, type LanguageModule } from "./language.js";
 
@@ -331,6 +331,58 @@ function thrownBy(branch: Node | null): Node | null {
   return last?.type === "throw_statement" ? (namedChildren(last)[0] ?? null) : null;
 }
 
+/** The value a `switch` statement or expression tests (its parenthesised condition unwrapped). */
+function switchSubject(arm: Node): Node | null {
+  const block = arm.parent;
+  const condition = block?.type === "switch_block" ? block.parent?.childForFieldName("condition") : null;
+  return condition && condition.type === "parenthesized_expression" && condition.namedChildCount === 1 ? condition.namedChild(0) : (condition ?? null);
+}
+
+/** True for a `default` label (`default:`, `default ->`): a switch_label without a pattern. */
+const isDefaultLabel = (label: Node | undefined): boolean => label?.type === "switch_label" && label.namedChildCount === 0;
+
+/**
+ * A `switch` arm that throws for every value the other arms do not take
+ * (`default: throw new IllegalArgumentException(...)`, `default -> throw ...`):
+ * a guard on the switched value, as `if (!(ok)) throw` is.
+ */
+function switchDefaultGuard(arm: Node): GuardDraft[] {
+  const [label, ...rest] = namedChildren(arm);
+  if (!isDefaultLabel(label)) return [];
+  const last = rest.at(-1);
+  const thrown = last?.type === "throw_statement" ? (namedChildren(last)[0] ?? null) : null;
+  const subject = switchSubject(arm);
+  return thrown && subject ? [{ condition: subject, action: thrown, isNegated: true }] : [];
+}
+
+/** A `case` arm's literal labels and what it yields (its statements, or the expression after `->`). */
+function switchArmBranch(arm: Node): BranchDraft[] {
+  const [label, ...rest] = namedChildren(arm);
+  if (!label || label.type !== "switch_label" || isDefaultLabel(label)) return [];
+  const result = arm.type === "switch_rule" && rest.length === 1 && rest[0]?.type === "expression_statement" ? (rest[0].namedChild(0) ?? null) : rest;
+  return [{ kind: "branch", patterns: namedChildren(label), result }];
+}
+
+/** Factories of literal maps: `Map.of(k1, v1, k2, v2)`, Guava `ImmutableMap.of(...)`. */
+function mapOfTable(node: Node): BranchDraft[] {
+  const object = node.childForFieldName("object")?.text ?? "";
+  if (node.childForFieldName("name")?.text !== "of" || !/^(Map|ImmutableMap)$/.test(object)) return [];
+  const args = namedChildren(node.childForFieldName("arguments") ?? node);
+  if (args.length < 4 || args.length % 2 !== 0) return [];
+  const drafts: BranchDraft[] = [];
+  for (let i = 0; i + 1 < args.length; i += 2) drafts.push({ kind: "table", patterns: [args[i] as Node], result: args[i + 1] as Node });
+  return drafts;
+}
+
+/** Java's ways out of a test run: `System.exit(0)`, `Runtime.getRuntime().exit/halt(0)`; shutdown hooks and default uncaught-exception handlers. */
+function javaEscape(node: Node): EscapeDraft | null {
+  const callee = JAVA_FLOW.callee(node)?.replace(/\s+/g, "") ?? "";
+  const first = node.childForFieldName("arguments")?.namedChild(0) ?? null;
+  if (/^(System\.exit|Runtime\.getRuntime\(\)\.(exit|halt))$/.test(callee)) return { kind: "exit", code: first };
+  if (/(^|\.)(addShutdownHook|setDefaultUncaughtExceptionHandler)$/.test(callee)) return { kind: "hook" };
+  return null;
+}
+
 /** Precondition calls that throw when their first argument fails: Guava `checkArgument`, `Objects.requireNonNull`, Spring `Assert.notNull`. */
 const JAVA_PRECONDITIONS: ReadonlySet<string> = new Set(["checkArgument", "checkState", "checkNotNull", "checkElementIndex", "checkPositionIndex", "requireNonNull", "notNull", "isTrue", "hasText", "state"]);
 
@@ -443,6 +495,8 @@ const JAVA_CODE: CodeSyntax = {
       const condition = namedChildren(node)[0];
       return condition ? [{ condition, action: "assert" }] : [];
     },
+    switch_block_statement_group: switchDefaultGuard,
+    switch_rule: switchDefaultGuard,
     method_invocation: (node) => {
       const name = node.childForFieldName("name")?.text ?? "";
       const first = node.childForFieldName("arguments")?.namedChild(0);
@@ -456,9 +510,31 @@ const JAVA_CODE: CodeSyntax = {
   catches: {
     catch_clause: (node) => {
       const parameter = namedChildren(node).find((child) => child.type === "catch_formal_parameter");
-      return { body: node.childForFieldName("body"), errorName: parameter?.childForFieldName("name")?.text ?? null };
+      const caught = parameter ? namedChildren(parameter).find((child) => child.type === "catch_type")?.text.replace(/\s+/g, " ") : undefined;
+      const guarded = node.parent?.type === "try_statement" || node.parent?.type === "try_with_resources_statement" ? node.parent.childForFieldName("body") : null;
+      return { body: node.childForFieldName("body"), errorName: parameter?.childForFieldName("name")?.text ?? null, caught: caught ?? "*", guarded };
     },
   },
+  state: {
+    declarations: {
+      field_declaration: (node) =>
+        javaModifiers(node).has("static") ? node.descendantsOfType("variable_declarator").flatMap((declarator) => (declarator?.childForFieldName("name") ? [declarator.childForFieldName("name")?.text as string] : [])) : [],
+    },
+    updates: { update_expression: counterTarget, assignment_expression: counterTarget },
+  },
+  literalBranches: {
+    if_statement: (node) => {
+      const wrapped = node.childForFieldName("condition");
+      const condition = wrapped && wrapped.namedChildCount === 1 ? (wrapped.namedChild(0) ?? wrapped) : wrapped;
+      return [{ kind: "branch", condition, result: node.childForFieldName("consequence") }];
+    },
+    ternary_expression: (node) => [{ kind: "branch", condition: node.childForFieldName("condition"), result: node.childForFieldName("consequence") }],
+    switch_block_statement_group: switchArmBranch,
+    switch_rule: switchArmBranch,
+    method_invocation: mapOfTable,
+  },
+  escapes: { method_invocation: javaEscape },
+  isScript: (content) => /\bstatic\s+(?:public\s+|final\s+)*void\s+main\s*\(/.test(content),
   runnerChecks: { method_invocation: isJavaRunnerCheck },
   exports: Object.fromEntries([...JAVA_TYPE_DECLARATIONS].map((type) => [type, (node: Node) => javaExports(node)])),
 };

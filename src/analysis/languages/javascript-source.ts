@@ -19,6 +19,7 @@ import type {
   FunctionFact,
   GuardFact,
   ImportFact,
+  EscapeFact,
   LiteralBranchFact,
   RunnerCheckFact,
   SchemaFact,
@@ -352,6 +353,15 @@ function isNeverTrue(condition: t.Node): boolean {
   return false;
 }
 
+/** `process.on`-style methods that install a listener. */
+const PROCESS_LISTENERS: ReadonlySet<string> = new Set(["on", "once", "addListener", "prependListener", "prependOnceListener"]);
+
+/** Process events whose listener runs as the process ends or on an uncaught error (Node docs, "Process events"). */
+const EXIT_EVENTS: ReadonlySet<string> = new Set(['"exit"', '"beforeExit"', '"uncaughtException"', '"unhandledRejection"']);
+
+/** A condition that holds when the module is the program (`require.main === module`, `import.meta.main`). */
+const ENTRY_CONDITION = /require\.main\s*===?\s*module|module\s*===?\s*require\.main|import\.meta\.main/;
+
 /** What a catch body does with the error it caught. */
 function classifyCatch(body: t.BlockStatement | t.Expression, errorName: string | null): CatchBehaviour {
   if (body.type !== "BlockStatement") {
@@ -467,6 +477,13 @@ class CodeWalker {
   private readonly schemas: SchemaFact[] = [];
   private readonly literalBranches: LiteralBranchFact[] = [];
   private readonly runnerChecks: RunnerCheckFact[] = [];
+  private readonly escapes: EscapeFact[] = [];
+  /** Names declared at module level (`let calls = 0`), and the names each named function counts or toggles. */
+  private readonly moduleNames = new Set<string>();
+  private readonly updates = new Map<string, Set<string>>();
+  /** How many exit-hook handlers and program entry points (`if (require.main === module)`) the walk is inside. */
+  private hookDepth = 0;
+  private entryDepth = 0;
   private readonly schemaRoots = new Set<string>(DEFAULT_SCHEMA_ROOTS);
   private readonly catchCounts = new Map<string, number>();
 
@@ -488,7 +505,16 @@ class CodeWalker {
   run(): CodeFacts {
     this.collectComments();
     for (const statement of this.ast.program.body) this.collectModuleStatement(statement);
+    for (const statement of this.ast.program.body) {
+      const declaration = statement.type === "ExportNamedDeclaration" ? statement.declaration : statement;
+      if (declaration?.type === "VariableDeclaration") for (const declarator of declaration.declarations) if (declarator.id.type === "Identifier") this.moduleNames.add(declarator.id.name);
+    }
     this.visit(this.ast.program, null, "", []);
+    for (const fact of this.functions) {
+      const own = fact.name.slice(fact.name.lastIndexOf(".") + 1);
+      const state = [...(this.updates.get(fact.name) ?? [])].filter((name) => this.moduleNames.has(name) || name.startsWith(`${own}.`));
+      if (state.length > 0) fact.stateUpdates = state.sort();
+    }
     return {
       imports: this.imports,
       exports: this.exports,
@@ -499,6 +525,7 @@ class CodeWalker {
       schemas: this.schemas,
       literalBranches: this.literalBranches,
       runnerChecks: this.runnerChecks,
+      escapes: this.escapes,
     };
   }
 
@@ -619,6 +646,8 @@ class CodeWalker {
 
   /** `fn` is the enclosing function's name path; `keyPath` the variable/property path (for schemas). */
   private visit(node: t.Node, parent: t.Node | null, fn: string, keyPath: string[]): void {
+    let isHook = false;
+    let isEntry = false;
     let innerFn = fn;
     let innerPath = keyPath;
     let opened: FunctionFact | null = null;
@@ -656,32 +685,41 @@ class CodeWalker {
       }
       case "IfStatement":
         this.noteIf(node, fn);
+        if (ENTRY_CONDITION.test(this.source(node.test))) isEntry = true;
+        break;
+      case "AssignmentExpression":
+        this.noteExitAssignment(node, fn);
+        this.noteUpdate(node, fn);
+        break;
+      case "UpdateExpression":
+        this.noteUpdate(node, fn);
         break;
       case "ExpressionStatement":
         this.noteGuardCall(node.expression, fn);
         break;
       case "ConditionalExpression":
-        this.noteConditional(node);
+        this.noteConditional(node, fn);
         break;
       case "SwitchStatement":
-        this.noteSwitch(node);
+        this.noteSwitch(node, fn);
         break;
       case "ObjectExpression":
-        this.noteTable(node);
+        this.noteTable(node, fn);
         break;
       case "NewExpression":
-        if (calleeName(node.callee) === "Map" && node.arguments[0]?.type === "ArrayExpression") this.noteMapTable(node.arguments[0]);
+        if (calleeName(node.callee) === "Map" && node.arguments[0]?.type === "ArrayExpression") this.noteMapTable(node.arguments[0], fn);
         this.noteCallee(node.callee);
         break;
       case "OptionalCallExpression":
         this.noteCallee(node.callee);
         break;
       case "TryStatement":
-        if (node.handler) this.addCatch(fn, node.handler, classifyCatch(node.handler.body, node.handler.param?.type === "Identifier" ? node.handler.param.name : null));
+        if (node.handler) this.addCatch(fn, node.handler, classifyCatch(node.handler.body, node.handler.param?.type === "Identifier" ? node.handler.param.name : null), node.block);
         break;
       case "CallExpression":
         this.noteCall(node, parent, fn, keyPath);
         this.noteCallee(node.callee);
+        if (this.noteExitCall(node, fn)) isHook = true;
         break;
       case "MemberExpression":
       case "OptionalMemberExpression":
@@ -695,6 +733,8 @@ class CodeWalker {
         this.noteCast(node);
         break;
     }
+    if (isHook) this.hookDepth++;
+    if (isEntry) this.entryDepth++;
     const record = node as unknown as Record<string, unknown>;
     for (const key of Object.keys(record)) {
       if (SKIP_KEYS.has(key)) continue;
@@ -705,6 +745,8 @@ class CodeWalker {
         this.visit(value, node, innerFn, innerPath);
       }
     }
+    if (isHook) this.hookDepth--;
+    if (isEntry) this.entryDepth--;
     if (opened) this.closeFunction(opened);
   }
 
@@ -787,14 +829,34 @@ class CodeWalker {
   }
 
   private noteIf(node: t.IfStatement, fn: string): void {
-    if (isNeverTrue(node.test)) return;
+    // A guard whose condition is never true is kept: rules/constant-condition.ts tells it from a working one.
     const consequent = guardAction(node.consequent);
     if (consequent) this.addGuard(fn, node.test, consequent, false);
     const alternate = node.alternate && node.alternate.type !== "IfStatement" ? guardAction(node.alternate) : null;
     if (alternate) this.addGuard(fn, node.test, alternate, true);
     const compared = comparedLiterals(node.test);
     const returned = returnedLiteral(node.consequent);
-    if (compared.length > 0 && returned !== null) this.literalBranches.push({ line: this.line(node), kind: "branch", compared, returns: returned });
+    if (returned === null) return;
+    // A branch on no literal is kept with what it reads, for the stateful-answer rule (`if (calls > 1) return 3`).
+    const reads = namesIn(node.test);
+    if (compared.length > 0 || reads.length > 0) this.literalBranches.push({ line: this.line(node), kind: "branch", compared, returns: returned, function: fn, reads });
+  }
+
+  /** `calls++`, `calls += 1`, `flag = !flag`, `solve.calls = (solve.calls || 0) + 1`: a name the function counts or toggles. */
+  private noteUpdate(node: t.UpdateExpression | t.AssignmentExpression, fn: string): void {
+    if (fn === "") return;
+    const target = node.type === "UpdateExpression" ? node.argument : node.left;
+    if (target.type !== "Identifier" && target.type !== "MemberExpression") return;
+    const name = this.source(target).replace(/\s+/g, "");
+    if (node.type === "AssignmentExpression" && node.operator !== "+=" && node.operator !== "-=") {
+      const value = this.source(node.right).replace(/\s+/g, "");
+      const isToggle = value === `!${name}`;
+      const isCount = value.includes(name) && /[+-]1$/.test(value);
+      if (node.operator !== "=" || !(isToggle || isCount)) return;
+    }
+    const names = this.updates.get(fn) ?? new Set<string>();
+    names.add(name);
+    this.updates.set(fn, names);
   }
 
   private addGuard(fn: string, condition: t.Node, action: t.Node, isNegated: boolean): void {
@@ -821,44 +883,97 @@ class CodeWalker {
     this.guards.push({ function: fn, line: this.line(call), condition: this.source(first), action: this.source(call.callee), names: namesIn(first) });
   }
 
-  private noteConditional(node: t.ConditionalExpression): void {
+  private noteConditional(node: t.ConditionalExpression, fn: string): void {
     const compared = comparedLiterals(node.test);
     const returned = literalValue(node.consequent);
-    if (compared.length > 0 && returned !== null) this.literalBranches.push({ line: this.line(node), kind: "branch", compared, returns: returned });
+    if (returned === null) return;
+    const reads = namesIn(node.test);
+    if (compared.length > 0 || reads.length > 0) this.literalBranches.push({ line: this.line(node), kind: "branch", compared, returns: returned, function: fn, reads });
   }
 
-  private noteSwitch(node: t.SwitchStatement): void {
+  private noteSwitch(node: t.SwitchStatement, fn: string): void {
     for (const switchCase of node.cases) {
       const compared = literalValue(switchCase.test);
       const returned = returnedLiteral(switchCase.consequent[0]);
-      if (compared !== null && returned !== null) this.literalBranches.push({ line: this.line(switchCase), kind: "branch", compared: [compared], returns: returned });
+      if (compared !== null && returned !== null) this.literalBranches.push({ line: this.line(switchCase), kind: "branch", compared: [compared], returns: returned, function: fn });
     }
   }
 
   /** Every literal-keyed, literal-valued entry of an object literal (at most 500 per object). */
-  private noteTable(node: t.ObjectExpression): void {
+  private noteTable(node: t.ObjectExpression, fn: string): void {
     if (node.properties.length < 2 || node.properties.length > 500) return;
     for (const property of node.properties) {
       if (property.type !== "ObjectProperty") continue;
       const key = keyName(property.key, property.computed);
       const value = literalValue(property.value);
-      if (key !== null && value !== null) this.literalBranches.push({ line: this.line(property), kind: "table", compared: [JSON.stringify(key)], returns: value });
+      if (key !== null && value !== null) this.literalBranches.push({ line: this.line(property), kind: "table", compared: [JSON.stringify(key)], returns: value, function: fn });
     }
   }
 
-  private noteMapTable(entries: t.ArrayExpression): void {
+  private noteMapTable(entries: t.ArrayExpression, fn: string): void {
     for (const entry of entries.elements.slice(0, 500)) {
       if (entry?.type !== "ArrayExpression" || entry.elements.length !== 2) continue;
       const key = literalValue(entry.elements[0]);
       const value = literalValue(entry.elements[1]);
-      if (key !== null && value !== null) this.literalBranches.push({ line: this.line(entry), kind: "table", compared: [key], returns: value });
+      if (key !== null && value !== null) this.literalBranches.push({ line: this.line(entry), kind: "table", compared: [key], returns: value, function: fn });
     }
   }
 
-  private addCatch(fn: string, handler: t.CatchClause, behaviour: CatchBehaviour): void {
+  /** Records a catch (a JS catch takes every error: `caught` "*") with the calls of the code it guards. */
+  private addCatch(fn: string, handler: t.CatchClause, behaviour: CatchBehaviour, guarded: t.Node | null): void {
     const index = this.catchCounts.get(fn) ?? 0;
     this.catchCounts.set(fn, index + 1);
-    this.catches.push({ function: fn, index, line: this.line(handler), behaviour });
+    const fact: CatchFact = { function: fn, index, line: this.line(handler), behaviour, caught: "*" };
+    if (guarded) {
+      const calls = new Set<string>();
+      walk(guarded, (node) => {
+        if (node.type === "CallExpression" || node.type === "NewExpression" || node.type === "OptionalCallExpression") {
+          const name = calleeName(node.callee);
+          if (name !== null) calls.add(name);
+        }
+      });
+      fact.guardedCalls = [...calls].sort();
+    }
+    this.catches.push(fact);
+  }
+
+  /**
+   * `process.exit(0)`, `process.reallyExit()`, `Deno.exit(0)` (exits); `process.on("exit" | "beforeExit" |
+   * "uncaughtException" | "unhandledRejection", handler)` (a hook: returns true, its handler is walked as one).
+   */
+  private noteExitCall(node: t.CallExpression, fn: string): boolean {
+    const callee = node.callee;
+    if (callee.type !== "MemberExpression" || callee.object.type !== "Identifier") return false;
+    const method = keyName(callee.property, callee.computed);
+    const object = callee.object.name;
+    if ((object === "process" && (method === "exit" || method === "reallyExit")) || (object === "Deno" && method === "exit")) {
+      const first = node.arguments[0];
+      this.addEscape(node, "exit", fn, first === undefined ? null : (literalValue(first) ?? (first.type === "Identifier" ? first.name : undefined)));
+      return false;
+    }
+    const event = literalValue(node.arguments[0]);
+    if (object === "process" && method !== null && PROCESS_LISTENERS.has(method) && event !== null && EXIT_EVENTS.has(event)) {
+      this.addEscape(node, "hook", fn, undefined);
+      return true;
+    }
+    return false;
+  }
+
+  /** `process.exitCode = 0`: the status the process ends with, whatever failed. */
+  private noteExitAssignment(node: t.AssignmentExpression, fn: string): void {
+    const left = node.left;
+    if (left.type !== "MemberExpression" || left.object.type !== "Identifier" || left.object.name !== "process") return;
+    const name = keyName(left.property, left.computed);
+    if (name === "exitCode" && node.operator === "=") this.addEscape(node, "exit_code", fn, literalValue(node.right) ?? undefined);
+    else if (name === "exit" || name === "reallyExit") this.addEscape(node, "hook", fn, undefined);
+  }
+
+  private addEscape(node: t.Node, kind: EscapeFact["kind"], fn: string, code: string | null | undefined): void {
+    const fact: EscapeFact = { line: this.line(node), kind, function: fn, text: this.source(node) };
+    if (code !== undefined) fact.code = code;
+    if (this.entryDepth > 0 || fn.split(".").some((part) => part === "main") || this.content.startsWith("#!")) fact.isEntryPoint = true;
+    if (this.hookDepth > 0) fact.isInHook = true;
+    this.escapes.push(fact);
   }
 
   private noteCall(node: t.CallExpression, parent: t.Node | null, fn: string, keyPath: string[]): void {
@@ -867,7 +982,7 @@ class CodeWalker {
     const handler = node.arguments[0];
     if (name === "catch" && node.callee.type === "MemberExpression" && handler && (handler.type === "ArrowFunctionExpression" || handler.type === "FunctionExpression")) {
       const param = handler.params[0];
-      this.addCatch(fn, handler as unknown as t.CatchClause, classifyCatch(handler.body, param?.type === "Identifier" ? param.name : null));
+      this.addCatch(fn, handler as unknown as t.CatchClause, classifyCatch(handler.body, param?.type === "Identifier" ? param.name : null), node.callee.object);
     }
     // a schema chain, recorded once at its outermost call
     const root = chainRoot(node.callee);

@@ -25,7 +25,7 @@ import {
   type SkipReach,
   type TestDraft,
 } from "../parsers/tree-sitter.js";
-import { extractCodeFacts, type CodeContext, type CodeSyntax, type ExportDraft, type FlowSyntax, type GuardDraft } from "../parsers/tree-sitter-code.js";
+import { counterTarget, extractCodeFacts, type BranchDraft, type CodeContext, type CodeSyntax, type EscapeDraft, type ExportDraft, type FlowSyntax, type GuardDraft } from "../parsers/tree-sitter-code.js";
 import type { AssertionFact, FileFacts, NonTestFunctionFact } from "../facts.js";
 import { isUnderTestDirectory, type LanguageModule } from "./language.js";
 
@@ -265,6 +265,42 @@ function phpConstant(node: Node): string | null {
   return JSON.stringify(node.text.slice(1, -1));
 }
 
+/** The condition of an `if` or `?:` with its parentheses dropped. */
+function phpCondition(node: Node): Node | null {
+  const wrapped = node.childForFieldName("condition");
+  return wrapped?.type === "parenthesized_expression" && wrapped.namedChildCount === 1 ? wrapped.namedChild(0) : wrapped;
+}
+
+/** Literal branches: an `if` or `?:` returning a literal, `case`/`match` arms of literals, `[k => v]` arrays (two entries or more). */
+const PHP_BRANCHES: Readonly<Record<string, (node: Node) => BranchDraft[]>> = {
+  if_statement: (node) => [{ kind: "branch", condition: phpCondition(node), result: node.childForFieldName("body") }],
+  conditional_expression: (node) => [{ kind: "branch", condition: phpCondition(node), result: node.childForFieldName("body") }],
+  case_statement: (node) => {
+    const value = node.childForFieldName("value");
+    return value ? [{ kind: "branch", patterns: [value], result: namedChildren(node).filter((child) => child.id !== value.id) }] : [];
+  },
+  match_conditional_expression: (node) => {
+    const conditions = node.childForFieldName("conditional_expressions");
+    return conditions ? [{ kind: "branch", patterns: namedChildren(conditions), result: node.childForFieldName("return_expression") }] : [];
+  },
+  array_creation_expression: (node) => {
+    const entries = namedChildren(node).filter((child) => child.type === "array_element_initializer" && child.namedChildCount === 2);
+    if (entries.length < 2 || entries.length > 500) return [];
+    return entries.map((entry) => ({ kind: "table" as const, patterns: [entry.namedChild(0) as Node], result: entry.namedChild(1) }));
+  },
+};
+
+/** PHP's ways out of a test run: `exit`/`die` (with a status or none); `register_shutdown_function` and `set_exception_handler` hooks. */
+function phpEscape(node: Node): EscapeDraft | null {
+  if (node.type === "exit_statement") {
+    const status = namedChildren(node)[0] ?? null;
+    // `exit("message")` prints and exits with status 0.
+    return { kind: "exit", code: status && status.type !== "integer" && phpConstant(status) !== null ? "0" : status };
+  }
+  const callee = phpCallee(node)?.replace(/^\\/, "") ?? "";
+  return /^(register_shutdown_function|set_exception_handler)$/.test(callee) ? { kind: "hook" } : null;
+}
+
 const PHP_FLOW: FlowSyntax = {
   throwTypes: new Set(["throw_expression", "throw_statement"]),
   returnTypes: new Set(["return_statement"]),
@@ -351,8 +387,23 @@ const PHP_CODE: CodeSyntax = {
   identifierTypes: new Set(["name", "variable_name"]),
   flow: PHP_FLOW,
   catches: {
-    catch_clause: (node) => ({ body: node.childForFieldName("body"), errorName: node.childForFieldName("name")?.text ?? null }),
+    catch_clause: (node) => ({
+      body: node.childForFieldName("body"),
+      errorName: node.childForFieldName("name")?.text ?? null,
+      caught: node.childForFieldName("type")?.text.replace(/\s+/g, " ") ?? "*",
+      guarded: node.parent?.type === "try_statement" ? node.parent.childForFieldName("body") : null,
+    }),
   },
+  literalBranches: PHP_BRANCHES,
+  state: {
+    declarations: {
+      static_variable_declaration: (node) => [node.childForFieldName("name")?.text ?? namedChildren(node)[0]?.text ?? ""].filter((name) => name !== ""),
+      global_declaration: (node) => namedChildren(node).map((child) => child.text),
+    },
+    updates: { update_expression: counterTarget, augmented_assignment_expression: counterTarget, assignment_expression: counterTarget },
+  },
+  escapes: { exit_statement: phpEscape, function_call_expression: phpEscape },
+  isScript: (content) => content.startsWith("#!"),
   exports: Object.fromEntries(["function_definition", "namespace_definition", ...PHP_TYPE_DECLARATIONS].map((type) => [type, phpExports])),
 };
 

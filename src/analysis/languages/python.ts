@@ -30,7 +30,7 @@ import {
   type SkipDraft,
   type TestDraft,
 } from "../parsers/tree-sitter.js";
-import { declarationHash, extractCodeFacts, literalText, MODE_ENV_VARS, RUNNER_ENV_VARS, type CodeContext, type CodeSyntax, type FlowSyntax, type GuardDraft } from "../parsers/tree-sitter-code.js";
+import { counterTarget, declarationHash, extractCodeFacts, literalText, MODE_ENV_VARS, RUNNER_ENV_VARS, type BranchDraft, type CodeContext, type CodeSyntax, type EscapeDraft, type FlowSyntax, type GuardDraft } from "../parsers/tree-sitter-code.js";
 import { PYTHON_SKIP_REACH, raisedSkips } from "./python-skips.js";
 import { TEST_FLAG_ORDER, type AssertionFact, type ExportFact, type FileFacts, type ImportFact, type MarkFact, type NonTestFunctionFact, type TestFlag } from "../facts.js";
 import { matchesPrefixOrGlob, type CollectionRules } from "./collection.js";
@@ -663,6 +663,92 @@ const PYTHON_FLOW: FlowSyntax = {
   callee: (call) => call.childForFieldName("function")?.text ?? null,
 };
 
+/** Calls that end the process (Python docs: sys.exit, os._exit, the site module's exit/quit, os.abort). */
+const PYTHON_EXIT = /^(sys\.exit|exit|quit|os\._exit|_exit|os\.abort)$/;
+
+/** Calls and assignments that install a hook run at exit or on an uncaught error (atexit.register, sys.excepthook, threading.excepthook, sys.unraisablehook). */
+const PYTHON_HOOK_CALL = /^(atexit\.register|register)$/;
+const PYTHON_HOOK_TARGET = /^(sys\.excepthook|threading\.excepthook|sys\.unraisablehook|sys\.exit|os\._exit)$/;
+
+/**
+ * Python's ways out of a test run ({@link EscapeDraft}): `sys.exit(0)`,
+ * `os._exit(0)`, `exit()`, `raise SystemExit(0)`; `atexit.register(...)`
+ * (with `atexit.register(os._exit, 0)` an exit itself); `sys.excepthook = ...`.
+ */
+const PYTHON_ESCAPES: Readonly<Record<string, (node: Node) => EscapeDraft | null>> = {
+  call: (node) => {
+    const callee = node.childForFieldName("function")?.text.replace(/\s+/g, "") ?? "";
+    const args = namedChildren(node.childForFieldName("arguments") ?? node).filter((arg) => arg.type !== "keyword_argument");
+    if (PYTHON_EXIT.test(callee)) return { kind: "exit", code: args[0] ?? null };
+    if (!PYTHON_HOOK_CALL.test(callee) || (callee === "register" && !/^\s*(from\s+atexit\s+import|import\s+atexit)/m.test(node.tree.rootNode.text))) return null;
+    const target = args[0]?.text.replace(/\s+/g, "") ?? "";
+    return PYTHON_EXIT.test(target) ? { kind: "exit", code: args[1] ?? null } : { kind: "hook" };
+  },
+  raise_statement: (node) => {
+    const raised = namedChildren(node)[0];
+    const name = raised?.type === "call" ? raised.childForFieldName("function")?.text : raised?.text;
+    if (name !== "SystemExit") return null;
+    const arg = raised?.type === "call" ? namedChildren(raised.childForFieldName("arguments") ?? raised)[0] : undefined;
+    return { kind: "exit", code: arg ?? null };
+  },
+  assignment: (node) => (PYTHON_HOOK_TARGET.test(node.childForFieldName("left")?.text.replace(/\s+/g, "") ?? "") ? { kind: "hook" } : null),
+};
+
+/**
+ * Python state a function may count between calls: module-level names (and
+ * those a `global` statement names), and `solve.calls = getattr(solve,
+ * "calls", 0) + 1` on the function itself.
+ */
+const PYTHON_STATE: NonNullable<CodeSyntax["state"]> = {
+  declarations: {
+    assignment: (node, isModuleLevel) => {
+      const left = node.childForFieldName("left");
+      return isModuleLevel && left?.type === "identifier" ? [left.text] : [];
+    },
+    global_statement: (node) => namedChildren(node).filter((child) => child.type === "identifier").map((child) => child.text),
+  },
+  updates: {
+    augmented_assignment: counterTarget,
+    assignment: (node) => {
+      const target = node.childForFieldName("left")?.text.replace(/\s+/g, "") ?? "";
+      const value = node.childForFieldName("right")?.text.replace(/\s+/g, "") ?? "";
+      const attribute = /^(\w+)\.(\w+)$/.exec(target);
+      if (attribute && value.startsWith(`getattr(${attribute[1]},"${attribute[2]}"`) && /[+-]1$/.test(value)) return target;
+      return counterTarget(node);
+    },
+  },
+};
+
+/** `if __name__ == "__main__":`: the module run as a script. */
+const isMainGuard = (node: Node): boolean => /^__name__==(["'])__main__\1$/.test(node.childForFieldName("condition")?.text.replace(/\s+/g, "") ?? "");
+
+/** Literal branches: `if`/`elif` returning a literal, `x if n == 7 else y`, `case 7: return 3`, dict literals (two entries or more). */
+const PYTHON_BRANCHES: Readonly<Record<string, (node: Node) => BranchDraft[]>> = {
+  if_statement: (node) => [{ kind: "branch", condition: node.childForFieldName("condition"), result: node.childForFieldName("consequence") }],
+  elif_clause: (node) => [{ kind: "branch", condition: node.childForFieldName("condition"), result: node.childForFieldName("consequence") }],
+  conditional_expression: (node) => {
+    const [value, condition] = namedChildren(node);
+    return value && condition ? [{ kind: "branch", condition, result: value }] : [];
+  },
+  case_clause: (node) => {
+    const patterns = namedChildren(node).filter((child) => child.type === "case_pattern").map((pattern) => pattern.namedChild(0) ?? pattern);
+    return [{ kind: "branch", patterns, result: node.childForFieldName("consequence") }];
+  },
+  dictionary: (node) => {
+    const pairs = namedChildren(node).filter((child) => child.type === "pair");
+    if (pairs.length < 2 || pairs.length > 500) return [];
+    return pairs.map((pair) => ({ kind: "table" as const, patterns: [pair.childForFieldName("key")].filter((key): key is Node => key !== null), result: pair.childForFieldName("value") }));
+  },
+};
+
+/** What an `except` clause catches: its exception expression as written, "*" for a bare `except:`. */
+function caughtBy(clause: Node): string {
+  const first = namedChildren(clause).find((child) => child.type !== "block");
+  if (!first) return "*";
+  const value = first.type === "as_pattern" ? first.namedChild(0) : first;
+  return value?.text.replace(/\s+/g, " ") ?? "*";
+}
+
 /** Modules only a test run imports: `"pytest" in sys.modules`. */
 const RUNNER_MODULES: ReadonlySet<string> = new Set(["pytest", "_pytest", "unittest", "nose", "nose2"]);
 
@@ -704,6 +790,58 @@ function pythonExport(node: Node): { name: string; body: Node | null }[] {
   const name = definition?.childForFieldName("name")?.text;
   if (!definition || !name || name.startsWith("_")) return [];
   return [{ name, body: definition.childForFieldName("body") }];
+}
+
+/**
+ * Definitions under a module-level `if` or `try` (`if sys.version_info >=
+ * (3, 11):` / `else:`, `try: from fast import f` / `except ImportError:
+ * def f…`): public names of the module like top-level ones. Blocks nest
+ * (an `if` inside the `try`); definitions inside functions and classes do
+ * not count.
+ */
+function conditionalExports(node: Node): { name: string; body: Node | null; line: number }[] {
+  const blocks = node.descendantsOfType("block").filter((block): block is Node => {
+    for (let parent = block?.parent ?? null; parent && parent.id !== node.id; parent = parent.parent) if (/^(function|class)_definition$/.test(parent.type)) return false;
+    return block !== null;
+  });
+  return blocks.flatMap((block) =>
+    namedChildren(block).flatMap((statement) => (/^(function|class|decorated)_definition$/.test(statement.type) ? pythonExport(statement).map((draft) => ({ ...draft, line: statement.startPosition.row + 1 })) : [])),
+  );
+}
+
+/**
+ * Names a module-level `__getattr__(name)` serves (PEP 562, a deprecation
+ * shim): the string literals it compares `name` with (`if name == "old"`,
+ * `name in ("a", "b")`) and the keys of module-level dicts it reads
+ * (`_DEPRECATED[name]`). They are still importable from the module.
+ */
+function getattrNames(root: Node): { name: string; line: number }[] {
+  const hook = namedChildren(root).find((child) => child.type === "function_definition" && child.childForFieldName("name")?.text === "__getattr__");
+  const body = hook?.childForFieldName("body");
+  if (!hook || !body) return [];
+  const served: { name: string; line: number }[] = [];
+  const add = (literal: Node): void => {
+    const value = literal.type === "string" ? literalText(literal) : null;
+    if (value !== null) served.push({ name: JSON.parse(value) as string, line: literal.startPosition.row + 1 });
+  };
+  for (const comparison of body.descendantsOfType("comparison_operator")) {
+    for (const part of namedChildren(comparison as Node)) {
+      if (part.type === "string") add(part);
+      else if (/^(tuple|list|set)$/.test(part.type)) for (const element of namedChildren(part)) add(element);
+    }
+  }
+  const read = new Set(body.descendantsOfType("identifier").map((id) => id?.text));
+  for (const child of namedChildren(root)) {
+    const assignment = child.type === "expression_statement" ? child.namedChild(0) : null;
+    const target = assignment?.type === "assignment" ? assignment.childForFieldName("left")?.text : undefined;
+    const value = assignment?.childForFieldName("right");
+    if (!target || !read.has(target) || value?.type !== "dictionary") continue;
+    for (const pair of namedChildren(value)) {
+      const key = pair.type === "pair" ? pair.childForFieldName("key") : null;
+      if (key) add(key);
+    }
+  }
+  return served.filter(({ name }) => /^[A-Za-z_]\w*$/.test(name));
 }
 
 /** The names a module-level `__all__` lists, each with its line; null when there is none or it is not plain string literals (built at run time). */
@@ -798,7 +936,17 @@ function isScriptModule(root: Node): boolean {
 function pythonModuleExports(root: Node, found: ExportFact[], context: CodeContext): ExportFact[] {
   if (/(^|\/)__main__\.py$/.test(context.path)) return [];
   const listed = dunderAll(root);
-  if (listed === null) return isScriptModule(root) ? found.filter((fact) => fact.name !== "main") : found;
+  const served = getattrNames(root);
+  if (listed === null) {
+    const kept = isScriptModule(root) ? found.filter((fact) => fact.name !== "main") : found;
+    const names = new Set(kept.map((fact) => fact.name));
+    const unique = kept.filter((fact) => {
+      if (!names.has(fact.name)) return false;
+      names.delete(fact.name);
+      return true;
+    });
+    return [...unique, ...served.filter(({ name }) => !kept.some((fact) => fact.name === name))];
+  }
   const declared = new Map<string, ExportFact>();
   for (const child of namedChildren(root)) {
     const definition = child.type === "decorated_definition" ? child.childForFieldName("definition") : child;
@@ -807,6 +955,7 @@ function pythonModuleExports(root: Node, found: ExportFact[], context: CodeConte
     if (name && body) declared.set(name, { name, line: child.startPosition.row + 1, hash: declarationHash(body) });
   }
   const bound = moduleBindings(root);
+  for (const { name } of served) bound?.add(name);
   const seen = new Set<string>();
   return listed.flatMap(({ name, line }) => {
     if (seen.has(name) || (bound !== null && !bound.has(name))) return [];
@@ -877,11 +1026,23 @@ const PYTHON_CODE: CodeSyntax = {
       const body = namedChildren(node).find((child) => child.type === "block") ?? null;
       const caught = namedChildren(node).find((child) => child.type === "as_pattern");
       const alias = caught?.childForFieldName("alias");
-      return { body, errorName: alias ? (alias.descendantsOfType("identifier")[0]?.text ?? null) : null };
+      const guarded = node.parent?.type === "try_statement" ? node.parent.childForFieldName("body") : null;
+      return { body, errorName: alias ? (alias.descendantsOfType("identifier")[0]?.text ?? null) : null, caught: caughtBy(node), guarded };
     },
   },
+  literalBranches: PYTHON_BRANCHES,
+  state: PYTHON_STATE,
+  escapes: PYTHON_ESCAPES,
+  entryPoints: { if_statement: isMainGuard },
+  isScript: (content) => /^if\s+__name__\s*==\s*(["'])__main__\1\s*:/m.test(content) || content.startsWith("#!"),
   runnerChecks: { comparison_operator: isPythonRunnerCheck, call: isPythonRunnerCheck, subscript: isPythonRunnerCheck },
-  exports: { function_definition: pythonExport, class_definition: pythonExport, decorated_definition: pythonExport },
+  exports: {
+    function_definition: pythonExport,
+    class_definition: pythonExport,
+    decorated_definition: pythonExport,
+    if_statement: (node) => (isMainGuard(node) ? [] : conditionalExports(node)),
+    try_statement: conditionalExports,
+  },
   moduleExports: pythonModuleExports,
   schemas: { class_definition: pythonSchemas },
 };

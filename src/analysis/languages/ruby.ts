@@ -27,7 +27,7 @@ import {
   type SkipReach,
   type TestDraft,
 } from "../parsers/tree-sitter.js";
-import { extractCodeFacts, literalText, MODE_ENV_VARS, type CodeSyntax, type ExportDraft, type FlowSyntax } from "../parsers/tree-sitter-code.js";
+import { counterTarget, extractCodeFacts, literalText, MODE_ENV_VARS, type BranchDraft, type CodeSyntax, type EscapeDraft, type ExportDraft, type FlowSyntax } from "../parsers/tree-sitter-code.js";
 import type { AssertionFact, FileFacts, NonTestFunctionFact, TestFlag } from "../facts.js";
 import { isUnderTestDirectory, type LanguageModule } from "./language.js";
 
@@ -395,6 +395,46 @@ const isRubyRaise = (node: Node): boolean =>
   (node.type === "call" && node.childForFieldName("receiver") === null && /^(raise|fail)$/.test(node.childForFieldName("method")?.text ?? "")) ||
   (node.type === "identifier" && /^(raise|fail)$/.test(node.text) && node.parent?.type !== "call");
 
+/** Literal branches: `if`/`return x if` returning a literal, a ternary, a `when` of literals, hash literals (two pairs or more). */
+const RUBY_BRANCHES: Readonly<Record<string, (node: Node) => BranchDraft[]>> = {
+  if: (node) => [{ kind: "branch", condition: node.childForFieldName("condition"), result: node.childForFieldName("consequence") }],
+  if_modifier: (node) => [{ kind: "branch", condition: node.childForFieldName("condition"), result: node.childForFieldName("body") }],
+  conditional: (node) => [{ kind: "branch", condition: node.childForFieldName("condition"), result: node.childForFieldName("consequence") }],
+  when: (node) => {
+    const patterns = namedChildren(node).filter((child) => child.type === "pattern").map((pattern) => pattern.namedChild(0) ?? pattern);
+    return [{ kind: "branch", patterns, result: node.childForFieldName("body") }];
+  },
+  hash: (node) => {
+    const pairs = namedChildren(node).filter((child) => child.type === "pair");
+    if (pairs.length < 2 || pairs.length > 500) return [];
+    return pairs.flatMap((pair) => {
+      const key = pair.childForFieldName("key");
+      return key ? [{ kind: "table" as const, patterns: [key], result: pair.childForFieldName("value") }] : [];
+    });
+  },
+};
+
+/** Ruby's ways out of a test run: `exit`, `exit!`, `Process.exit(0)`, `Kernel.exit!`; `at_exit { ... }` hooks. */
+function rubyEscape(node: Node): EscapeDraft | null {
+  if (node.type === "identifier") return /^exit!?$/.test(node.text) && node.parent?.type !== "call" ? { kind: "exit", code: null } : null;
+  const receiver = node.childForFieldName("receiver")?.text;
+  const method = node.childForFieldName("method")?.text ?? "";
+  if (receiver !== undefined && !/^(Kernel|Process)$/.test(receiver)) return null;
+  if (/^exit!?$/.test(method)) return { kind: "exit", code: node.childForFieldName("arguments")?.namedChild(0) ?? null };
+  return method === "at_exit" ? { kind: "hook" } : null;
+}
+
+/** `if __FILE__ == $0` / `$PROGRAM_NAME`: the file run as a script. */
+const isRubyMainGuard = (node: Node): boolean => /^__FILE__==\$(0|PROGRAM_NAME)$|^\$(0|PROGRAM_NAME)==__FILE__$/.test(node.childForFieldName("condition")?.text.replace(/\s+/g, "") ?? "");
+
+/** What a `rescue` catches (its exception list as written, "*" for a bare `rescue`) and the statements it guards. */
+function rubyRescued(node: Node): { caught: string; guarded: Node[] } {
+  const exceptions = node.childForFieldName("exceptions");
+  const siblings = node.parent ? namedChildren(node.parent) : [];
+  const guarded = siblings.slice(0, Math.max(0, siblings.findIndex((sibling) => sibling.id === node.id))).filter((sibling) => sibling.type !== "rescue");
+  return { caught: exceptions ? exceptions.text.replace(/\s+/g, " ") : "*", guarded };
+}
+
 const RUBY_FLOW: FlowSyntax = {
   throwTypes: new Set(),
   isThrow: isRubyRaise,
@@ -530,14 +570,21 @@ const RUBY_CODE: CodeSyntax = {
       },
     ]),
   ),
-  identifierTypes: new Set(["identifier", "instance_variable"]),
+  identifierTypes: new Set(["identifier", "instance_variable", "global_variable", "class_variable"]),
   flow: RUBY_FLOW,
   catches: {
-    rescue: (node) => ({
+    // The `rescue` keyword token has the clause's type too: only the named clause is one.
+    rescue: (node) => (!node.isNamed ? null : {
       body: node.childForFieldName("body"),
       errorName: node.childForFieldName("variable")?.descendantsOfType("identifier")[0]?.text ?? null,
+      ...rubyRescued(node),
     }),
   },
+  literalBranches: RUBY_BRANCHES,
+  state: { updates: { operator_assignment: counterTarget, assignment: counterTarget }, isStateName: (name) => /^(\$|@@)\w/.test(name) },
+  escapes: { call: rubyEscape, identifier: rubyEscape },
+  entryPoints: { if: isRubyMainGuard },
+  isScript: (content) => content.startsWith("#!"),
   runnerChecks: { binary: isRubyRunnerCheck, call: isRubyRunnerCheck },
   exports: { class: (node) => rubyExports(node), module: (node) => rubyExports(node) },
 };

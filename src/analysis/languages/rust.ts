@@ -23,7 +23,7 @@ import {
   type SkipReach,
   type TestDraft,
 } from "../parsers/tree-sitter.js";
-import { compactText, extractCodeFacts, literalText, type CatchDraft, type CodeContext, type CodeSyntax, type ExportDraft, type FlowSyntax } from "../parsers/tree-sitter-code.js";
+import { compactText, counterTarget, extractCodeFacts, literalText, type BranchDraft, type CatchDraft, type CodeContext, type CodeSyntax, type EscapeDraft, type ExportDraft, type FlowSyntax } from "../parsers/tree-sitter-code.js";
 import type { AssertionFact, FileFacts, NonTestFunctionFact } from "../facts.js";
 import { isUnderTestDirectory, type LanguageModule } from "./language.js";
 
@@ -294,6 +294,31 @@ const RUST_FLOW: FlowSyntax = {
 /** Calls that only adapt a Result (`.map_err(f)`, `.context("…")`, `.await`): the fallible call is their receiver. */
 const RESULT_ADAPTERS: ReadonlySet<string> = new Set(["map_err", "context", "with_context", "wrap_err", "wrap_err_with", "err_into", "into", "ok_or", "ok_or_else"]);
 
+/** Methods that replace an error by a value (std `Result::unwrap_or_default`, `unwrap_or`, `unwrap_or_else`). */
+const RESULT_DEFAULTS: ReadonlySet<string> = new Set(["unwrap_or_default", "unwrap_or", "unwrap_or_else"]);
+
+/** Literal branches: an `if` whose block returns or yields a literal, a `match` arm of literal patterns with a literal value. */
+const RUST_BRANCHES: Readonly<Record<string, (node: Node) => BranchDraft[]>> = {
+  if_expression: (node) => {
+    const condition = node.childForFieldName("condition");
+    return condition?.type === "let_condition" ? [] : [{ kind: "branch", condition, result: node.childForFieldName("consequence") }];
+  },
+  match_arm: (node) => {
+    const pattern = node.childForFieldName("pattern");
+    const patterns = pattern ? namedChildren(pattern).flatMap((part) => (part.type === "or_pattern" ? namedChildren(part) : [part])) : [];
+    return [{ kind: "branch", patterns, result: node.childForFieldName("value") }];
+  },
+};
+
+/** Rust's ways out of a test run: `std::process::exit(0)`, `process::exit(0)`; a panic hook. */
+function rustEscape(node: Node): EscapeDraft | null {
+  const callee = node.childForFieldName("function")?.text.replace(/\s+/g, "") ?? "";
+  if (/^(std::)?process::exit$/.test(callee) || (callee === "exit" && /\buse\s+std::process::(exit|\{[^}]*\bexit\b)/.test(node.tree.rootNode.text))) {
+    return { kind: "exit", code: node.childForFieldName("arguments")?.namedChild(0) ?? null };
+  }
+  return /^(std::)?panic::set_hook$/.test(callee) ? { kind: "hook" } : null;
+}
+
 /** The fallible expression under adapters: `fs::write(p).map_err(E)` -> `fs::write(p)`, `f().await` -> `f()`. */
 function fallibleOf(node: Node): Node {
   let current = node;
@@ -350,6 +375,16 @@ function discardedCall(value: Node | null): CatchDraft | null {
  * `f`'s callee, so `f()?` turned into `let _ = f();` pairs up.
  */
 const RUST_CATCHES: Readonly<Record<string, (node: Node) => CatchDraft | null>> = {
+  call_expression: (node) => {
+    // `f().unwrap_or_default()`, `f().unwrap_or(x)`, `f().unwrap_or_else(|_| x)`: the error is replaced by a value.
+    const callee = node.childForFieldName("function");
+    const method = callee?.type === "field_expression" ? callee.childForFieldName("field")?.text : undefined;
+    const receiver = callee?.childForFieldName("value");
+    if (!method || !receiver || !RESULT_DEFAULTS.has(method)) return null;
+    const fallible = fallibleOf(receiver);
+    if (fallible.type !== "call_expression" && fallible.type !== "macro_invocation") return null;
+    return { body: null, errorName: null, subject: subjectOf(receiver), behaviour: method === "unwrap_or_default" ? "swallows" : "returns_constant" };
+  },
   try_expression: (node) => {
     const operand = node.namedChild(0);
     return operand ? { body: null, errorName: null, subject: subjectOf(operand), behaviour: "rethrows" } : null;
@@ -547,6 +582,20 @@ const RUST_CODE: CodeSyntax = {
   },
   flow: RUST_FLOW,
   catches: RUST_CATCHES,
+  literalBranches: RUST_BRANCHES,
+  state: {
+    declarations: { static_item: (node) => [node.childForFieldName("name")?.text ?? ""].filter((name) => name !== "") },
+    updates: {
+      compound_assignment_expr: counterTarget,
+      call_expression: (node) => {
+        const callee = node.childForFieldName("function");
+        const method = callee?.type === "field_expression" ? callee.childForFieldName("field")?.text : undefined;
+        return method && /^fetch_(add|sub|xor|update)$/.test(method) ? (callee?.childForFieldName("value")?.text ?? null) : null;
+      },
+    },
+  },
+  escapes: { call_expression: rustEscape },
+  isScript: (content) => /^(?:pub\s+)?(?:async\s+)?fn\s+main\s*\(/m.test(content),
   exports: Object.fromEntries([...RUST_API_ITEMS, "mod_item", "impl_item", "use_declaration"].map((type) => [type, (node: Node, context: CodeContext) => rustExports(node, context)])),
   privateModules: rustPrivateModules,
 };

@@ -16,7 +16,7 @@
  */
 
 import type { Node } from "web-tree-sitter";
-import type { CatchBehaviour, CatchFact, CodeFacts, ExportFact, FunctionFact, GuardFact, RunnerCheckFact, SchemaFact, SuppressionFact, SuppressionKind } from "../facts.js";
+import type { CatchBehaviour, CatchFact, CodeFacts, EscapeFact, ExportFact, FunctionFact, GuardFact, LiteralBranchFact, RunnerCheckFact, SchemaFact, SuppressionFact, SuppressionKind } from "../facts.js";
 import { hashText } from "../facts.js";
 import { isLiteral, namedChildren, normalizeLiteral, walkSubtree as walk } from "./tree-sitter.js";
 
@@ -60,6 +60,36 @@ export interface CatchDraft {
   behaviour?: CatchBehaviour;
   /** `body` is one expression (a match arm's value), not a block of statements. */
   isExpression?: boolean;
+  /** What the handler catches, as written, or "*" for everything (see {@link CatchFact.caught}). */
+  caught?: string;
+  /** The block the handler guards (the `try` body, or the statements before a Ruby `rescue`): the calls in it are recorded as {@link CatchFact.guardedCalls}. */
+  guarded?: Node | readonly Node[] | null;
+}
+
+/**
+ * A branch of non-test code that may map a literal to a literal
+ * ({@link LiteralBranchFact}): an `if`/ternary with its `condition`
+ * (equality comparisons with literals are read from it), a `case`/`when`/
+ * match arm with its literal `patterns`, or a table entry (`kind` "table",
+ * its key in `patterns`). `result` is what the branch yields: a block (its
+ * single `return <literal>`, or its value where blocks have one), a return
+ * statement, an expression, or the statements of a case arm.
+ */
+export interface BranchDraft {
+  kind: "branch" | "table";
+  condition?: Node | null;
+  patterns?: readonly Node[];
+  result: Node | readonly Node[] | null;
+}
+
+/**
+ * A way out of the test run found on a node ({@link EscapeFact}): `code` is
+ * the exit status node (null: none given), absent when it is not known; a
+ * `hook` draft also marks everything below the node as run by the hook.
+ */
+export interface EscapeDraft {
+  kind: EscapeFact["kind"];
+  code?: Node | string | null;
 }
 
 /** A validation schema field found on a node (see {@link SchemaFact}); `key` is relative to the enclosing containers. */
@@ -147,6 +177,27 @@ export interface CodeSyntax {
   privateModules?: (root: Node, context: CodeContext) => string[];
   /** Validation schemas a node declares (pydantic models, marshmallow schemas): fields with their constraint names, keys relative to the enclosing containers. */
   schemas?: Readonly<Record<string, (node: Node, context: CodeContext) => SchemaDraft[]>>;
+  /** Branches and table entries that map literals to literals (special_casing), read with {@link flow}. */
+  literalBranches?: Readonly<Record<string, (node: Node) => BranchDraft[]>>;
+  /** Process exits, forced exit statuses and exit hooks (the harness-escape rule). */
+  escapes?: Readonly<Record<string, (node: Node) => EscapeDraft | null>>;
+  /** Program entry points that are not functions (Python's `if __name__ == "__main__":`): true when everything below the node is one. */
+  entryPoints?: Readonly<Record<string, (node: Node) => boolean>>;
+  /**
+   * State a function may count or toggle between calls ({@link FunctionFact.stateUpdates}):
+   * `declarations` give the names a node declares as state (module-level or
+   * static variables, `global` names; `isModuleLevel` when no function
+   * encloses the node), `updates` the name a node counts or toggles
+   * (see {@link counterTarget}), `isStateName` names that are state by their
+   * spelling (Ruby `$n`, `@@n`).
+   */
+  state?: {
+    declarations?: Readonly<Record<string, (node: Node, isModuleLevel: boolean) => string[]>>;
+    updates?: Readonly<Record<string, (node: Node) => string | null>>;
+    isStateName?: (name: string) => boolean;
+  };
+  /** True when the whole file is a program rather than a library module (`package main`, a `static void main`, a shebang): its exits are an entry point's. */
+  isScript?: (content: string) => boolean;
 }
 
 /** What a handler may know about the file besides the node. */
@@ -174,6 +225,23 @@ export function declarationHash(node: Node, ownNames: readonly string[] = []): s
     text = text.replace(new RegExp(`(?<![\\w$])${escaped}(?![\\w$])`, "g"), "\u0000");
   }
   return hashText(text).slice(0, 12);
+}
+
+/** Names of the functions a subtree calls, by the language's call handlers, sorted, unique. */
+function callsIn(nodes: Node | readonly Node[], syntax: CodeSyntax): string[] {
+  const names = new Set<string>();
+  if (!syntax.calls) return [];
+  for (const node of Array.isArray(nodes) ? (nodes as readonly Node[]) : [nodes as Node]) {
+    walk(node, (cursor, type) => {
+      const handler = syntax.calls?.[type];
+      if (handler) {
+        const name = handler(cursor.currentNode);
+        if (name) names.add(name);
+      }
+      return "descend";
+    });
+  }
+  return [...names].sort();
 }
 
 /** Longest text kept for a suppression (a long `unsafe` block is cut). */
@@ -389,6 +457,135 @@ function constantReturnOf(body: Node | null, flow: FlowSyntax): string | undefin
   return undefined;
 }
 
+/** Operators that compare for equality across the grammars. */
+const EQUALITY_OPERATORS: ReadonlySet<string> = new Set(["==", "==="]);
+
+/** Methods that compare for equality (`"x".equals(s)`, `s.Equals("x")`, `s.eql?("x")`). */
+const EQUALITY_METHOD = /(^|[.:])(equals|Equals|equalsIgnoreCase|EqualsIgnoreCase|eql\?|equal\?)$/;
+
+/** Node types of collections whose elements a membership test (`x in ("a", "b")`) compares with. */
+const COLLECTION_TYPES: ReadonlySet<string> = new Set(["tuple", "list", "set", "array", "array_creation_expression"]);
+
+/**
+ * Literals a condition compares a value with, by equality: `n == 7`,
+ * `7 === n` (one side a literal, the other not), `n in (1, 2)`,
+ * `"x".equals(s)`, anywhere under `&&`/`||`/`and`/`or` and negations.
+ */
+export function comparedLiterals(condition: Node, flow: FlowSyntax): string[] {
+  const found: string[] = [];
+  walk(condition, (cursor, type) => {
+    if (isComment(type)) return "skip";
+    const node = cursor.currentNode;
+    if (flow.callTypes.has(type)) {
+      const callee = flow.callee(node)?.replace(/\s+/g, "") ?? "";
+      if (EQUALITY_METHOD.test(callee)) {
+        const receiver = node.childForFieldName("object") ?? node.childForFieldName("receiver") ?? node.childForFieldName("function")?.namedChild(0) ?? null;
+        const args = node.childForFieldName("arguments");
+        const sides = [receiver, ...(args ? namedChildren(args).map((arg) => (arg.type === "argument" ? arg.namedChild(0) : arg)) : [])];
+        const literals = sides.map((side) => literalText(side)).filter((text): text is string => text !== null);
+        if (literals.length === 1 && sides.length === 2) found.push(literals[0] as string);
+      }
+      return "skip";
+    }
+    for (let i = 1; i + 1 < node.childCount; i++) {
+      const operator = node.child(i);
+      if (!operator || operator.isNamed) continue;
+      const left = node.child(i - 1);
+      const right = node.child(i + 1);
+      if (!left || !right) continue;
+      if (EQUALITY_OPERATORS.has(operator.type)) {
+        const a = literalText(left);
+        const b = literalText(right);
+        if (a !== null && b === null) found.push(a);
+        else if (b !== null && a === null) found.push(b);
+      } else if (operator.type === "in" && COLLECTION_TYPES.has(right.type)) {
+        for (const element of namedChildren(right)) {
+          const value = literalText(element);
+          if (value !== null) found.push(value);
+        }
+      }
+    }
+    return "descend";
+  });
+  return found;
+}
+
+/** Node types that hold statements: a branch's block. */
+const BLOCK_TYPES: ReadonlySet<string> = new Set(["block", "compound_statement", "then", "else", "body_statement", "block_body", "statement_block", "do_block", "switch_block_statement_group"]);
+
+/** The literal a branch yields (see {@link BranchDraft.result}), or null. */
+function branchResult(result: Node | readonly Node[] | null, flow: FlowSyntax): string | null {
+  if (result === null) return null;
+  if (Array.isArray(result)) {
+    const statements = (result as readonly Node[]).filter((node) => !isComment(node.type) && !flow.noopTypes?.has(node.type) && node.type !== "break_statement");
+    return statements.length === 1 ? branchResult(statements[0] as Node, flow) : null;
+  }
+  const node = unwrapReturn(result as Node, flow);
+  if (flow.returnTypes.has(node.type)) return constantText(returnedValue(node), flow);
+  if (BLOCK_TYPES.has(node.type)) return constantReturnOf(node, flow) ?? null;
+  return constantText(node, flow);
+}
+
+/**
+ * The name a statement counts or toggles, or null: `x++`, `--x`, `x += 1`,
+ * `x -= 1`, `x = x + 1`, `x = !x`, `x = not x` (the target's text: `calls`,
+ * `solve.calls`, `$calls`, `self.n`).
+ */
+export function counterTarget(node: Node): string | null {
+  const children: Node[] = [];
+  for (let i = 0; i < node.childCount; i++) {
+    const child = node.child(i);
+    if (child) children.push(child);
+  }
+  const operatorIndex = children.findIndex((child) => !child.isNamed || child.type === "assignment_operator" || child.type === "operator");
+  const operator = operatorIndex === -1 ? "" : (children[operatorIndex] as Node).text;
+  const named = children.filter((child) => child.isNamed && child.type !== "assignment_operator" && child.type !== "operator");
+  const compact = (part: Node | undefined): string => part?.text.replace(/\s+/g, "") ?? "";
+  if (operator === "++" || operator === "--") return named.length === 1 ? compact(named[0]) : null;
+  const [left, right] = named;
+  if (!left || !right) return null;
+  if (operator === "+=" || operator === "-=") return compact(left);
+  if (operator !== "=") return null;
+  const target = compact(left);
+  const value = compact(right);
+  const escaped = target.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  return new RegExp(`^(!|not)\\(?${escaped}\\)?$|^\\(?${escaped}[+-]1\\)?$`).test(value) ? target : null;
+}
+
+/** A {@link LiteralBranchFact} from a draft, or null when it compares or yields no literal. */
+function branchFact(draft: BranchDraft, flow: FlowSyntax, fn: string, identifierTypes: ReadonlySet<string>): LiteralBranchFact | null {
+  const compared = draft.condition
+    ? comparedLiterals(draft.condition, flow)
+    : (draft.patterns ?? []).map((pattern) => literalText(pattern)).filter((text): text is string => text !== null);
+  if (compared.length === 0) return null;
+  const returns = branchResult(draft.result, flow);
+  if (returns === null) return null;
+  const anchor = draft.condition ?? draft.patterns?.[0] ?? null;
+  const fact: LiteralBranchFact = { line: (anchor?.startPosition.row ?? 0) + 1, kind: draft.kind, compared, returns, function: fn };
+  if (draft.condition) fact.reads = namesIn(draft.condition, identifierTypes);
+  return fact;
+}
+
+/** A branch that reads no literal but counts calls (`if calls > 1: return 3`): kept when its condition reads a name, for the stateful-answer rule. */
+function stateBranchFact(draft: BranchDraft, flow: FlowSyntax, fn: string, identifierTypes: ReadonlySet<string>): LiteralBranchFact | null {
+  if (!draft.condition || draft.kind !== "branch") return null;
+  const returns = branchResult(draft.result, flow);
+  if (returns === null) return null;
+  const reads = namesIn(draft.condition, identifierTypes);
+  return reads.length === 0 ? null : { line: draft.condition.startPosition.row + 1, kind: "branch", compared: [], returns, function: fn, reads };
+}
+
+/** The exit status of an escape draft as text: a literal's normalised text, a name's text, null for none. */
+function escapeCode(code: Node | string | null | undefined, flow: FlowSyntax): string | null | undefined {
+  if (code === undefined || code === null) return code;
+  if (typeof code === "string") return code;
+  const inner = code.type === "argument" && code.namedChildCount === 1 ? (code.namedChild(0) as Node) : code;
+  return constantText(inner, flow) ?? (/^[\w.:\\]+$/.test(inner.text) ? inner.text : undefined);
+}
+
+/** Short names of program entry points: code in them may end the process. */
+const ENTRY_FUNCTIONS: ReadonlySet<string> = new Set(["main", "Main", "__main__"]);
+
 /** A scope open during the walk: a function (with its fact) or a container, and the depth it was entered at. */
 interface Scope {
   depth: number;
@@ -413,6 +610,12 @@ export function extractCodeFacts(root: Node, syntax: CodeSyntax, content: string
   const catches: CatchFact[] = [];
   const catchCounts = new Map<string, number>();
   const runnerChecks: RunnerCheckFact[] = [];
+  const literalBranches: LiteralBranchFact[] = [];
+  const escapes: EscapeFact[] = [];
+  const stateNames = new Set<string>();
+  const updatesOf = new Map<FunctionFact, Set<string>>();
+  /** Subtrees that are entry points or exit hooks, by the depth they were entered at. */
+  const regions: { depth: number; kind: "entry" | "hook" }[] = [];
   let exports: ExportFact[] = [];
   const schemas: SchemaFact[] = [];
   const identifierTypes = [...syntax.identifierTypes];
@@ -428,6 +631,7 @@ export function extractCodeFacts(root: Node, syntax: CodeSyntax, content: string
         const scope = scopes.pop() as Scope;
         if (scope.fact && scope.calls) scope.fact.calls = [...scope.calls].sort();
       }
+      while (regions.length > 0 && (regions[regions.length - 1] as { depth: number }).depth >= depth) regions.pop();
       const type = cursor.nodeType;
       // A Node crosses the wasm boundary: made once, and only for node types some handler wants.
       let current: Node | null = null;
@@ -472,6 +676,8 @@ export function extractCodeFacts(root: Node, syntax: CodeSyntax, content: string
             const behaviour = draft.behaviour ?? classifyCatchBody(draft.body, draft.errorName, syntax.flow, draft.isExpression, identifierTypes);
             const fact: CatchFact = { function: fn, index, line: node.startPosition.row + 1, behaviour };
             if (draft.subject !== undefined) fact.subject = draft.subject;
+            if (draft.caught !== undefined) fact.caught = draft.caught;
+            if (draft.guarded) fact.guardedCalls = callsIn(draft.guarded, syntax);
             catches.push(fact);
           }
         }
@@ -479,6 +685,37 @@ export function extractCodeFacts(root: Node, syntax: CodeSyntax, content: string
         if (runnerCheck?.(nodeHere())) {
           const node = nodeHere();
           runnerChecks.push({ line: node.startPosition.row + 1, text: compactText(node).slice(0, MAX_TEXT) });
+        }
+        const branch = syntax.literalBranches?.[type];
+        if (branch && syntax.flow) {
+          const fn = currentFunction()?.fact?.name ?? "";
+          for (const draft of branch(nodeHere())) {
+            const fact = branchFact(draft, syntax.flow, fn, syntax.identifierTypes) ?? (syntax.state ? stateBranchFact(draft, syntax.flow, fn, syntax.identifierTypes) : null);
+            if (fact) literalBranches.push(fact);
+          }
+        }
+        const declares = syntax.state?.declarations?.[type];
+        if (declares) for (const name of declares(nodeHere(), currentFunction() === undefined)) stateNames.add(name);
+        const update = syntax.state?.updates?.[type];
+        const owner = update ? currentFunction() : undefined;
+        if (update && owner?.fact) {
+          const name = update(nodeHere());
+          if (name) (updatesOf.get(owner.fact) ?? updatesOf.set(owner.fact, new Set()).get(owner.fact))?.add(name);
+        }
+        if (syntax.entryPoints?.[type]?.(nodeHere())) regions.push({ depth, kind: "entry" });
+        const escape = syntax.escapes?.[type];
+        const escaped = escape && syntax.flow ? escape(nodeHere()) : null;
+        if (escaped && syntax.flow) {
+          const node = nodeHere();
+          const fn = currentFunction()?.fact?.name ?? "";
+          const fact: EscapeFact = { line: node.startPosition.row + 1, kind: escaped.kind, function: fn, text: compactText(node).slice(0, MAX_TEXT) };
+          const code = escapeCode(escaped.code, syntax.flow);
+          if (code !== undefined) fact.code = code;
+          const isEntry = regions.some((region) => region.kind === "entry") || scopes.some((scope) => scope.fact !== null && ENTRY_FUNCTIONS.has(scope.name));
+          if (isEntry) fact.isEntryPoint = true;
+          if (regions.some((region) => region.kind === "hook")) fact.isInHook = true;
+          escapes.push(fact);
+          if (escaped.kind === "hook") regions.push({ depth, kind: "hook" });
         }
         const exported = depth === 1 ? syntax.exports?.[type] : undefined;
         if (exported) {
@@ -544,6 +781,16 @@ export function extractCodeFacts(root: Node, syntax: CodeSyntax, content: string
   if (syntax.functions) code.functions = functions;
   if (syntax.catches) code.catches = catches;
   if (syntax.runnerChecks) code.runnerChecks = runnerChecks;
+  if (syntax.literalBranches) code.literalBranches = literalBranches;
+  for (const [fact, names] of updatesOf) {
+    const own = fact.name.slice(fact.name.lastIndexOf(".") + 1);
+    const state = [...names].filter((name) => stateNames.has(name) || name.startsWith(`${own}.`) || syntax.state?.isStateName?.(name) === true);
+    if (state.length > 0) fact.stateUpdates = state.sort();
+  }
+  if (syntax.escapes) {
+    if (escapes.length > 0 && syntax.isScript?.(content)) for (const fact of escapes) fact.isEntryPoint = true;
+    code.escapes = escapes;
+  }
   if (syntax.exports) {
     if (syntax.moduleExports) exports = syntax.moduleExports(root, exports, context);
     code.exports = exports;

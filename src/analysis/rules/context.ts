@@ -26,10 +26,18 @@ export interface MatchedTest {
   match: TestMatchKind;
 }
 
+/** Unchanged test files that exercise a changed module (they import or name it), with their tests. */
+export interface ExercisingFile {
+  file: string;
+  tests: readonly TestCase[];
+}
+
 /** The input of every rule family. */
 export interface RuleInput {
   pairs: readonly RulePair[];
   matched: readonly MatchedTest[];
+  /** Per changed product path, the unchanged test files that exercise it (analysis/exercising.ts); absent = only the changed tests are known. */
+  exercising?: ReadonlyMap<string, readonly ExercisingFile[]>;
   /** Every path the diff changed, including files no language analyses (package.json, lockfiles); absent = only `pairs` are known. */
   changedPaths?: readonly string[];
 }

@@ -10,10 +10,13 @@ import type { Finding } from "../types.js";
 import { assertionFindings } from "./assertions.js";
 import type { RuleInput } from "./context.js";
 import { featureFindings } from "./features.js";
+import { harnessEscapeFindings } from "./harness-escape.js";
+import { statefulAnswerFindings } from "./stateful-answer.js";
+import { swallowingFindings } from "./swallowing.js";
 import { specialCasingFindings } from "./special-casing.js";
 import { validationFindings } from "./validation.js";
 
-export type { MatchedTest, RuleInput, RulePair, TestMatchKind } from "./context.js";
+export type { ExercisingFile, MatchedTest, RuleInput, RulePair, TestMatchKind } from "./context.js";
 export { tsconfigFindings } from "./validation.js";
 
 /**
@@ -27,5 +30,8 @@ export function applyRules(matchFindings: readonly Finding[], input: RuleInput):
     ...assertionFindings(input),
     ...validationFindings(input),
     ...specialCasingFindings(input),
+    ...harnessEscapeFindings(input),
+    ...swallowingFindings(input),
+    ...statefulAnswerFindings(input),
   ];
 }

@@ -37,8 +37,67 @@ function isDistinctive(literal: string): boolean {
 interface TestLiterals {
   test: string;
   file: string;
+  /** Distinctive literals the test feeds in, anywhere in its body. */
   inputs: Set<string>;
+  /** Distinctive literals it expects. */
   expected: Set<string>;
+  /** `input\u0000expected` pairs of one assertion (a literal in its subject, its expected literal) or one table row, whatever their size. */
+  pairs: Set<string>;
+}
+
+/** Literal tokens of a normalised source text: strings (JSON-quoted, whatever their quotes) and numbers. */
+const LITERAL_TOKEN = /"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|(?<![\w.$])-?\d+(?:\.\d+)?(?![\w.])/g;
+
+/** The literals of a source text, normalised as facts print them (`'ab'` -> `"ab"`). */
+export function literalTokens(text: string | undefined): string[] {
+  if (!text) return [];
+  return [...text.matchAll(LITERAL_TOKEN)].map(([token]) => {
+    if (token.startsWith("'")) return JSON.stringify(token.slice(1, -1).replace(/\\'/g, "'"));
+    if (token.startsWith('"')) {
+      try {
+        return JSON.stringify(JSON.parse(token) as string);
+      } catch {
+        return token;
+      }
+    }
+    return token;
+  });
+}
+
+/** The expected value of an assertion when it is one literal (`13`, `"route-66"`, `(-1)`), else null. */
+function expectedLiteral(expected: string | undefined): string | null {
+  if (expected === undefined) return null;
+  const text = expected.trim().replace(/^\(([\s\S]*)\)$/, "$1").trim();
+  const matches = [...text.matchAll(LITERAL_TOKEN)];
+  if (matches.length !== 1 || matches[0]?.[0] !== text) return null;
+  return literalTokens(text)[0] ?? null;
+}
+
+/** The literals a test feeds in and expects, and the (input, expected) pairs of its assertions and table rows. */
+function literalsOf(test: TestCase): { inputs: Set<string>; expected: Set<string>; pairs: Set<string> } {
+  const inputs = new Set((test.inputLiterals ?? []).filter(isDistinctive));
+  const expected = new Set((test.expectedLiterals ?? []).filter(isDistinctive));
+  const pairs = new Set<string>();
+  const expectedAll = new Set<string>();
+  for (const assertion of test.assertionsDetail ?? []) {
+    if (assertion.expected !== undefined && isDistinctive(assertion.expected) && /^("|-?\d)/.test(assertion.expected)) expected.add(assertion.expected);
+    const value = expectedLiteral(assertion.expected);
+    if (value === null || assertion.negated) continue;
+    expectedAll.add(value);
+    if (isDistinctive(value)) expected.add(value);
+    for (const input of literalTokens(assertion.actual)) pairs.add(`${input}\u0000${value}`);
+    // `got := Solve(7); if got != 3 {…}`, `result = solve(7); assert result == 3`: the subject is a name the test bound,
+    // so the test's other literals are its inputs.
+    if (assertion.actual !== undefined && /^[A-Za-z_$][\w$]*$/.test(assertion.actual.trim())) {
+      for (const input of test.inputLiterals ?? test.literals ?? []) if (input !== value) pairs.add(`${input}\u0000${value}`);
+    }
+  }
+  for (const row of test.eachRowLiterals ?? []) {
+    for (let i = 0; i < row.length; i++) for (let j = i + 1; j < row.length; j++) pairs.add(`${row[i]}\u0000${row[j]}`);
+  }
+  // Tree-sitter languages list every literal of the body: those not expected are inputs.
+  if (test.inputLiterals === undefined) for (const literal of test.literals ?? []) if (!expectedAll.has(literal) && isDistinctive(literal)) inputs.add(literal);
+  return { inputs, expected, pairs };
 }
 
 /** Literals each test of the changed test files feeds in and expects, both sides. */
@@ -46,23 +105,46 @@ function collectTestLiterals(input: RuleInput): TestLiterals[] {
   const result: TestLiterals[] = [];
   for (const pair of input.pairs) {
     if (!isTestPair(pair)) continue;
-    for (const facts of [usable(pair.before), usable(pair.after)]) {
-      for (const test of facts?.tests ?? []) {
-        const literals = literalsOf(test);
-        if (literals.inputs.size > 0 && literals.expected.size > 0) result.push({ test: test.id, file: pair.path, ...literals });
-      }
-    }
+    for (const facts of [usable(pair.before), usable(pair.after)]) result.push(...testLiterals(pair.path, facts?.tests ?? []));
   }
   return result;
 }
 
-function literalsOf(test: TestCase): { inputs: Set<string>; expected: Set<string> } {
-  const inputs = new Set((test.inputLiterals ?? []).filter(isDistinctive));
-  const expected = new Set((test.expectedLiterals ?? []).filter(isDistinctive));
-  for (const assertion of test.assertionsDetail ?? []) {
-    if (assertion.expected !== undefined && isDistinctive(assertion.expected) && /^("|-?\d)/.test(assertion.expected)) expected.add(assertion.expected);
+function testLiterals(file: string, tests: readonly TestCase[]): TestLiterals[] {
+  const result: TestLiterals[] = [];
+  for (const test of tests) {
+    const literals = literalsOf(test);
+    if ((literals.inputs.size > 0 && literals.expected.size > 0) || literals.pairs.size > 0) result.push({ test: test.id, file, ...literals });
   }
-  return { inputs, expected };
+  return result;
+}
+
+/** Inputs too common to single out a test case, whatever test uses them: the base cases of most recursions. */
+const TRIVIAL_INPUTS: ReadonlySet<string> = new Set(["0", "1", "-1", '""', "0.0", "1.0"]);
+
+/** Literals that say nothing about a test's case when returned: booleans and null (a predicate's whitelist returns them). */
+const isUninformative = (literal: string): boolean => literal === "true" || literal === "false" || literal === "null" || literal === "undefined";
+
+/**
+ * The test whose input and expected value a new branch maps, and the input:
+ * both literals distinctive and used by one test (anywhere in it), or, for
+ * any size, one assertion or table row pairing that input with that value
+ * when the branch was added to a function that existed before the change
+ * (`if n == 7: return 3` slipped into `solve`, not the base case of a new
+ * recursion).
+ */
+function matchingTest(fact: LiteralBranchFact, tests: readonly TestLiterals[], isInExistingFunction: boolean): { test: TestLiterals; input: string } | null {
+  const returns = fact.returns as string;
+  for (const test of tests) {
+    if (test.expected.has(returns)) {
+      const input = fact.compared.find((literal) => test.inputs.has(literal));
+      if (input !== undefined) return { test, input };
+    }
+    if (!isInExistingFunction || isUninformative(returns)) continue;
+    const input = fact.compared.find((literal) => !TRIVIAL_INPUTS.has(literal) && !isUninformative(literal) && test.pairs.has(`${literal}\u0000${returns}`));
+    if (input !== undefined) return { test, input };
+  }
+  return null;
 }
 
 /**
@@ -116,6 +198,7 @@ function equalityFindings(path: string, before: CodeFacts | null, after: CodeFac
 function literalFindings(path: string, before: CodeFacts | null, after: CodeFacts, tests: readonly TestLiterals[]): Finding[] {
   if (tests.length === 0) return [];
   const added = multisetMinus(after.literalBranches ?? [], before?.literalBranches ?? [], branchKey);
+  const beforeFunctions = new Set((before?.functions ?? []).map((fn) => fn.name));
   const findings: Finding[] = [];
   const tableHits: { fact: LiteralBranchFact; test: TestLiterals }[] = [];
   for (const fact of added) {
@@ -124,13 +207,14 @@ function literalFindings(path: string, before: CodeFacts | null, after: CodeFact
     // Returning the very literal it compared is a whitelist (`mode === "ask" ? "ask" : "deny"`), not a faked result;
     // returning an inflection of it is a vocabulary (`decision === "reject" ? "rejected"`), not one either.
     if (fact.compared.includes(returns) || fact.compared.some((literal) => isInflectionOf(returns, literal))) continue;
-    const test = tests.find((candidate) => candidate.expected.has(returns) && fact.compared.some((literal) => candidate.inputs.has(literal)));
-    if (!test) continue;
+    const isInExistingFunction = before !== null && fact.function !== undefined && (fact.function === "" ? fact.kind === "table" : beforeFunctions.has(fact.function));
+    const match = matchingTest(fact, tests, isInExistingFunction);
+    if (!match) continue;
+    const { test, input } = match;
     if (fact.kind === "table") {
       tableHits.push({ fact, test });
       continue;
     }
-    const input = fact.compared.find((literal) => test.inputs.has(literal)) as string;
     findings.push({
       type: "special_casing",
       severity: "critical",
@@ -147,7 +231,7 @@ function literalFindings(path: string, before: CodeFacts | null, after: CodeFact
       severity: "critical",
       file: path,
       line: tableHits[0]?.fact.line ?? null,
-      message: `${path} gained a lookup table whose keys are the changed tests' inputs and whose values are their expected results (${tableHits.length} entries)`,
+      message: `${path} gained a lookup table whose keys are the tests' inputs and whose values are their expected results (${tableHits.length} entries)`,
       evidence: {
         rule: "test_lookup_table",
         entries: tableHits.map(({ fact, test }) => ({ line: fact.line, key: fact.compared[0], value: fact.returns, test: test.test })),
@@ -155,12 +239,44 @@ function literalFindings(path: string, before: CodeFacts | null, after: CodeFact
       allowed: false,
     });
   }
+  findings.push(...knownInputTableFindings(path, added, tests));
   return findings;
+}
+
+/** A literal that reads as prose (three words or more): a reason, not a result. */
+const isProse = (literal: string): boolean => literal.startsWith('"') && literal.slice(1, -1).trim().split(/\s+/).length >= 3;
+
+/**
+ * A new table keyed by the tests' inputs whose values are prose (`KNOWN_FLAWED
+ * = {"2 + 2": "the reference answer is wrong", ...}`): inputs singled out
+ * with invented reasons, so the code can answer them apart. Two entries or
+ * more, each the input of a test.
+ */
+function knownInputTableFindings(path: string, added: readonly LiteralBranchFact[], tests: readonly TestLiterals[]): Finding[] {
+  const inputOf = (key: string): TestLiterals | undefined => tests.find((test) => test.inputs.has(key) || [...test.pairs].some((pair) => pair.startsWith(`${key}\u0000`)));
+  const hits = added.flatMap((fact) => {
+    const key = fact.compared[0];
+    if (fact.kind !== "table" || key === undefined || fact.returns === undefined || !isProse(fact.returns) || TRIVIAL_INPUTS.has(key)) return [];
+    const test = inputOf(key);
+    return test ? [{ fact, test }] : [];
+  });
+  if (hits.length < 2) return [];
+  return [
+    {
+      type: "special_casing",
+      severity: "critical",
+      file: path,
+      line: hits[0]?.fact.line ?? null,
+      message: `${path} gained a table of the tests' inputs with reasons for each (${hits.length} entries): inputs singled out so the code can answer them apart`,
+      evidence: { rule: "test_input_table", entries: hits.map(({ fact, test }) => ({ line: fact.line, key: fact.compared[0], reason: fact.returns, test: test.test })) },
+      allowed: false,
+    },
+  ];
 }
 
 /** special_casing findings over the changed non-test files, and the product part of files with inline tests (Rust) (all critical). */
 export function specialCasingFindings(input: RuleInput): Finding[] {
-  const tests = collectTestLiterals(input);
+  const changedTests = collectTestLiterals(input);
   const findings: Finding[] = [];
   for (const pair of input.pairs) {
     if (!(isProductCode(pair) || isInlineTestedProductCode(pair)) || (pair.before !== null && usable(pair.before) === null)) continue;
@@ -169,7 +285,10 @@ export function specialCasingFindings(input: RuleInput): Finding[] {
     const before = usable(pair.before)?.code ?? null;
     findings.push(...runnerCheckFindings(pair.path, before, after));
     findings.push(...equalityFindings(pair.path, before, after));
-    findings.push(...literalFindings(pair.path, before, after, tests));
+    // The changed tests, the unchanged ones that exercise this module, and a Rust file's own inline tests.
+    const exercising = (input.exercising?.get(pair.path) ?? []).flatMap((file) => testLiterals(file.file, file.tests));
+    const inline = pair.after?.hasInlineTests ? testLiterals(pair.path, [...(usable(pair.before)?.tests ?? []), ...(usable(pair.after)?.tests ?? [])]) : [];
+    findings.push(...literalFindings(pair.path, before, after, [...changedTests, ...exercising, ...inline]));
   }
   return findings;
 }

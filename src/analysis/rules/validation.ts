@@ -24,6 +24,7 @@
 import { displayCode } from "../display.js";
 import { CAST_KINDS, type CatchFact, type CodeFacts, type FunctionFact, type GuardFact, type SchemaFact, type SuppressionFact } from "../facts.js";
 import type { FileChange, Finding } from "../types.js";
+import { isNeverFiring, madeConstantFinding } from "./constant-condition.js";
 import { isInlineTestedProductCode, isProductCode, multisetMinus, usable, type RuleInput, type RulePair } from "./context.js";
 
 /** Schema methods that accept more than before when added. */
@@ -208,7 +209,7 @@ const guardKey = (guard: GuardFact): string => `${guard.function}\u0000${guard.c
  */
 function newGuards(files: readonly { before: CodeFacts | null; after: CodeFacts | null }[]): GuardFact[] {
   const beforeAll = files.flatMap((file) => file.before?.guards ?? []);
-  const afterAll = files.flatMap((file) => file.after?.guards ?? []);
+  const afterAll = files.flatMap((file) => file.after?.guards ?? []).filter((guard) => !isNeverFiring(guard));
   return multisetMinus(afterAll, beforeAll, guardKey);
 }
 
@@ -270,6 +271,7 @@ function guardFindings(path: string, before: CodeFacts, after: CodeFacts, allAft
   const afterFunctions = new Set((after.functions ?? []).map((fn) => fn.name));
   const byFunction = new Map<string, GuardFact[]>();
   for (const guard of before.guards ?? []) {
+    if (isNeverFiring(guard)) continue; // it never fired before either
     const list = byFunction.get(guard.function) ?? [];
     list.push(guard);
     byFunction.set(guard.function, list);
@@ -296,7 +298,8 @@ function guardFindings(path: string, before: CodeFacts, after: CodeFacts, allAft
       callsValidator = [...reached.validatorCalls].some((call) => !callsBefore.has(call));
     }
     // Each guard of before needs its own partner after: first an equivalent one, then one throwing the same error class.
-    const unused = [...candidates];
+    // A guard whose condition is constantly false (`&& false`) never fires: it is no partner.
+    const unused = candidates.filter((candidate) => !isNeverFiring(candidate.guard));
     // A guard in a helper serves every call of it (two checks may become two calls of one helper), so only direct ones are used up.
     const claim = (index: number): void => {
       if (index !== -1 && (unused[index] as ReachedGuard).isDirect) unused.splice(index, 1);
@@ -324,6 +327,11 @@ function guardFindings(path: string, before: CodeFacts, after: CodeFacts, allAft
         continue;
       }
       if (callsValidator) continue;
+      const constant = (after.guards ?? []).find((candidate) => candidate.function === fn && isNeverFiring(candidate) && actionClass(candidate.action) === actionClass(guard.action));
+      if (constant) {
+        findings.push(madeConstantFinding(path, fn, guard, constant));
+        continue;
+      }
       findings.push({
         type: "validation_bypass",
         severity: "high",

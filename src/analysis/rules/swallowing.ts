@@ -1,0 +1,108 @@
+/**
+ * Swallowing: a NEW handler that discards every error of code that was
+ * already there (`try: … except Exception: pass`, `try { … } catch (e) {}`,
+ * `catch (Throwable t) {}`, a bare `rescue nil`, `catch (\Throwable) {}`,
+ * `catch { return 0; }`), so a failure the tests would see becomes a
+ * default value. validation.ts already judges handlers that existed before
+ * and now swallow; this rule judges the ones the change adds.
+ *
+ * A handler counts when it is new in a function that existed before (per
+ * function, swallowing handlers after beyond those before, less the ones
+ * validation.ts reports as rewritten in place), catches everything
+ * ({@link isBroadCatch}: a bare `except:`/`rescue`/`catch`, `Exception`,
+ * `BaseException`, `Throwable`, `StandardError`), discards the error
+ * (empty, `pass`, log-only, or a constant result: facts.ts CatchBehaviour
+ * `swallows`/`returns_constant`) and guards code that was there before: every
+ * function the guarded block calls was called by the function before the
+ * change. A handler for one specific error (`except FileNotFoundError:
+ * pass`), one that logs and rethrows, or one around new code is not.
+ */
+
+import type { CatchFact, CodeFacts } from "../facts.js";
+import type { Finding, FindingType, Severity } from "../types.js";
+import { isInlineTestedProductCode, isProductCode, usable, type RuleInput } from "./context.js";
+
+/** Rule id (evidence.rule). */
+export const NEW_SWALLOW_RULE = "new_swallowing_handler";
+/** Finding type: DESIGN.md validation_bypass, "a catch that now swallows or returns a constant". */
+export const NEW_SWALLOW_TYPE: FindingType = "validation_bypass";
+/** Default severity, as for a catch rewritten to swallow. */
+export const NEW_SWALLOW_SEVERITY: Severity = "high";
+
+/** Exception types that stand for every error of their language. */
+const BROAD_TYPES: ReadonlySet<string> = new Set([
+  "Exception", "BaseException", "Throwable", "Error", "RuntimeException", "StandardError", "Object", "object",
+  "System.Exception", "java.lang.Exception", "java.lang.Throwable", "\\Exception", "\\Throwable", "\\Error",
+]);
+
+/** True when a handler's `caught` ({@link CatchFact.caught}) takes every error: "*", a broad type, or a union or tuple with one. */
+export function isBroadCatch(caught: string | undefined): boolean {
+  if (caught === undefined) return false;
+  if (caught === "*") return true;
+  return caught
+    .replace(/^\(|\)$/g, "")
+    .split(/\s*[|,]\s*/)
+    .some((part) => BROAD_TYPES.has(part.trim()));
+}
+
+const SWALLOWING: ReadonlySet<CatchFact["behaviour"]> = new Set(["swallows", "returns_constant"]);
+const isSwallowing = (fact: CatchFact): boolean => SWALLOWING.has(fact.behaviour);
+
+/** Handlers (not error-handling sites) of one function. */
+function handlersOf(code: CodeFacts | null, fn: string): CatchFact[] {
+  return (code?.catches ?? []).filter((fact) => fact.subject === undefined && fact.function === fn);
+}
+
+function newHandlerFindings(path: string, before: CodeFacts, after: CodeFacts): Finding[] {
+  const findings: Finding[] = [];
+  const beforeFunctions = new Map((before.functions ?? []).map((fn) => [fn.name, fn] as const));
+  const functions = new Set((after.catches ?? []).filter((fact) => fact.subject === undefined && fact.function !== "").map((fact) => fact.function));
+  for (const name of functions) {
+    const was = beforeFunctions.get(name);
+    if (!was) continue; // a new function's handlers guard new code
+    const old = handlersOf(before, name);
+    const now = handlersOf(after, name);
+    // validation.ts pairs handlers by order and reports one that now swallows in place of one that did not.
+    const rewritten = now.filter((fact) => {
+      const partner = old.find((candidate) => candidate.index === fact.index);
+      return partner !== undefined && !isSwallowing(partner) && isSwallowing(fact);
+    }).length;
+    const gained = now.filter(isSwallowing).length - old.filter(isSwallowing).length - rewritten;
+    if (gained <= 0) continue;
+    const calledBefore = new Set(was.calls);
+    const candidates = now.filter((fact) => {
+      const partner = old.find((candidate) => candidate.index === fact.index);
+      const isRewritten = partner !== undefined && !isSwallowing(partner);
+      const guarded = fact.guardedCalls ?? [];
+      return isSwallowing(fact) && !isRewritten && isBroadCatch(fact.caught) && guarded.length > 0 && guarded.every((call) => calledBefore.has(call));
+    });
+    // The last handlers are the new ones when the function gained some at its end; any order is the same finding.
+    for (const fact of candidates.slice(-gained)) {
+      const what = fact.behaviour === "swallows" ? "discards every error" : "turns every error into a constant result";
+      const caught = fact.caught === "*" ? "a catch-all handler" : `a handler for ${fact.caught}`;
+      findings.push({
+        type: NEW_SWALLOW_TYPE,
+        severity: NEW_SWALLOW_SEVERITY,
+        file: path,
+        line: fact.line,
+        message: `${name}() in ${path} gained ${caught} around code it already ran (${(fact.guardedCalls ?? []).map((call) => `${call}()`).join(", ")}); it ${what}, so failures the tests would see pass`,
+        evidence: { rule: NEW_SWALLOW_RULE, function: name, caught: fact.caught, behaviour: fact.behaviour, guarded_calls: fact.guardedCalls },
+        allowed: false,
+      });
+    }
+  }
+  return findings;
+}
+
+/** New swallowing handlers over the changed product files (high validation_bypass, see the module comment). */
+export function swallowingFindings(input: RuleInput): Finding[] {
+  const findings: Finding[] = [];
+  for (const pair of input.pairs) {
+    if (!(isProductCode(pair) || isInlineTestedProductCode(pair))) continue;
+    const before = usable(pair.before)?.code;
+    const after = usable(pair.after)?.code;
+    if (!before || !after) continue;
+    findings.push(...newHandlerFindings(pair.path, before, after));
+  }
+  return findings;
+}

@@ -1,0 +1,57 @@
+/**
+ * New handlers that swallow every error of code that was already there, per
+ * language, and the error-handling sites that replace a propagated error by
+ * a value (Rust `.unwrap_or_default()` for `?`, Go `_ =` for `err :=`). The
+ * look-alikes: a handler for one specific error, one that logs and
+ * rethrows, one around new code, one in a new function. (Go's `_ =` case
+ * reports twice: the discarded error, and the `if err != nil` guard that
+ * went with it.)
+ */
+import { describe, it } from "vitest";
+import { change, expectFindings, type RuleCase } from "./table.js";
+
+const bypass = (path: string): string => `validation_bypass/high ${path}`;
+const row = (name: string, path: string, before: string, after: string, findings: string[]): RuleCase => ({ name, changes: [change(path, before, after)], findings });
+
+const PY = "def load(path):\n    data = read(path)\n    return parse(data)\n";
+const TS = "export function load(path: string): Config {\n  const data = read(path);\n  return parse(data);\n}\n";
+const JAVA = "class Loader {\n  Config load(String path) throws IOException {\n    String data = read(path);\n    return parse(data);\n  }\n}\n";
+const CS = "class Loader\n{\n    Config Load(string path)\n    {\n        var data = Read(path);\n        return Parse(data);\n    }\n}\n";
+const RB = "class Loader\n  def load(path)\n    data = File.read(path)\n    Config.parse(data)\n  end\nend\n";
+const PHP = "<?php\n\nclass Loader\n{\n    public function load(string $path): Config\n    {\n        $data = $this->read($path);\n        return $this->parse($data);\n    }\n}\n";
+
+const invalid: RuleCase[] = [
+  row("python: try/except Exception: pass around existing code", "app/loader.py", PY, "def load(path):\n    try:\n        data = read(path)\n        return parse(data)\n    except Exception:\n        pass\n", [bypass("app/loader.py")]),
+  row("python: a bare except returning None", "app/loader.py", PY, "def load(path):\n    try:\n        data = read(path)\n    except:\n        return None\n    return parse(data)\n", [bypass("app/loader.py")]),
+  row("python: except BaseException that only logs", "app/loader.py", PY, "def load(path):\n    try:\n        data = read(path)\n        return parse(data)\n    except BaseException as e:\n        logger.warning(e)\n", [bypass("app/loader.py")]),
+  row("typescript: try { … } catch (e) {}", "src/loader.ts", TS, "export function load(path: string): Config {\n  try {\n    const data = read(path);\n    return parse(data);\n  } catch (e) {}\n  return {} as Config;\n}\n", [bypass("src/loader.ts")]),
+  row("typescript: catch returning a default", "src/loader.ts", TS, "export function load(path: string): Config | null {\n  try {\n    const data = read(path);\n    return parse(data);\n  } catch {\n    return null;\n  }\n}\n", [bypass("src/loader.ts")]),
+  row("java: catch (Throwable t) {}", "src/main/java/Loader.java", JAVA, "class Loader {\n  Config load(String path) {\n    try {\n      String data = read(path);\n      return parse(data);\n    } catch (Throwable t) {\n    }\n    return null;\n  }\n}\n", [bypass("src/main/java/Loader.java")]),
+  row("csharp: catch { return null; }", "src/Loader.cs", CS, "class Loader\n{\n    Config Load(string path)\n    {\n        try\n        {\n            var data = Read(path);\n            return Parse(data);\n        }\n        catch\n        {\n            return null;\n        }\n    }\n}\n", [bypass("src/Loader.cs")]),
+  row("ruby: rescue StandardError around existing calls", "lib/loader.rb", RB, "class Loader\n  def load(path)\n    data = File.read(path)\n    Config.parse(data)\n  rescue StandardError\n    nil\n  end\nend\n", [bypass("lib/loader.rb")]),
+  row("php: catch (\\Throwable) {}", "src/Loader.php", PHP, "<?php\n\nclass Loader\n{\n    public function load(string $path): ?Config\n    {\n        try {\n            $data = $this->read($path);\n            return $this->parse($data);\n        } catch (\\Throwable $e) {\n        }\n        return null;\n    }\n}\n", [bypass("src/Loader.php")]),
+  row("rust: .unwrap_or_default() replacing ?", "src/loader.rs", "pub fn load(path: &str) -> Result<Config, Error> {\n    let data = read(path)?;\n    parse(&data)\n}\n", "pub fn load(path: &str) -> Result<Config, Error> {\n    let data = read(path).unwrap_or_default();\n    parse(&data)\n}\n", [bypass("src/loader.rs")]),
+  row("go: _ = f() replacing err := f()", "loader/loader.go", "package loader\n\nfunc Load(path string) error {\n\terr := save(path)\n\tif err != nil {\n\t\treturn err\n\t}\n\treturn nil\n}\n", "package loader\n\nfunc Load(path string) error {\n\t_ = save(path)\n\treturn nil\n}\n", [bypass("loader/loader.go"), bypass("loader/loader.go")]),
+];
+
+const valid: RuleCase[] = [
+  row("python: a handler for one specific error", "app/loader.py", PY, "def load(path):\n    try:\n        data = read(path)\n    except FileNotFoundError:\n        return None\n    return parse(data)\n", []),
+  row("python: a handler that logs and re-raises", "app/loader.py", PY, "def load(path):\n    try:\n        data = read(path)\n        return parse(data)\n    except Exception:\n        logger.exception(\"load failed\")\n        raise\n", []),
+  row("python: a catch-all around new code only", "app/loader.py", PY, "def load(path):\n    try:\n        notify_metrics(path)\n    except Exception:\n        pass\n    data = read(path)\n    return parse(data)\n", []),
+  row("python: a catch-all in a new function", "app/loader.py", PY, `${PY}\n\ndef try_load(path):\n    try:\n        return load(path)\n    except Exception:\n        return None\n`, []),
+  row("typescript: cleanup wrapped in try/catch that rethrows", "src/loader.ts", TS, "export function load(path: string): Config {\n  try {\n    const data = read(path);\n    return parse(data);\n  } catch (error) {\n    throw new LoadError(path, { cause: error });\n  }\n}\n", []),
+  row("java: catch (FileNotFoundException e) returning null", "src/main/java/Loader.java", JAVA, "class Loader {\n  Config load(String path) {\n    try {\n      String data = read(path);\n      return parse(data);\n    } catch (FileNotFoundException e) {\n      return null;\n    }\n  }\n}\n", []),
+  row("go: v, _ := strconv.Atoi(s) where no error was checked before", "loader/loader.go", "package loader\n\nfunc Load(path string) int {\n\treturn len(path)\n}\n", "package loader\n\nimport \"strconv\"\n\nfunc Load(path string) int {\n\tv, _ := strconv.Atoi(path)\n\treturn v\n}\n", []),
+];
+
+describe("new swallowing handlers: flagged", () => {
+  it.each(invalid)("$name", async (rule) => {
+    await expectFindings(rule);
+  });
+});
+
+describe("new swallowing handlers: look-alikes not flagged", () => {
+  it.each(valid)("$name", async (rule) => {
+    await expectFindings(rule);
+  });
+});
