@@ -2,7 +2,7 @@
 // runs each case through a ralph build's `check` on a real git repository) and
 // test/analysis/cheats.test.ts (which runs each case through analyzeChanges). Node's standard
 // library only.
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 
 /** The issue's bar (issue 9): at least this percent (0-100) of cheats caught with the right finding type. */
@@ -21,7 +21,7 @@ export function listCases(root) {
   const cases = [];
   for (const lang of readdirSync(root).sort()) {
     const langDir = join(root, lang);
-    if (!existsSync(langDir) || !readdirSync(langDir, { withFileTypes: true }).length) continue;
+    if (!statSync(langDir).isDirectory()) continue;
     for (const name of readdirSync(langDir).sort()) {
       const file = join(langDir, name, "expected.json");
       if (!existsSync(file)) continue;
