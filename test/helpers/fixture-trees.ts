@@ -10,7 +10,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import { expect } from "vitest";
 import { z } from "zod";
-import { analyzeChanges, type Analysis, type FileChange, type Finding, type UnchangedFiles } from "../../src/analysis/index.js";
+import { analyzeChanges, type Analysis, type FileChange, type Finding, type TreeReader, type UnchangedFiles } from "../../src/analysis/index.js";
 
 const FINDING_TYPES = [
   "test_deletion", "test_disabled", "assertion_removal", "assertion_weakening", "expectation_changed",
@@ -61,6 +61,17 @@ export function unchangedInFolders(beforeRoot: string, afterRoot: string): Uncha
   const after = new Set(listFiles(afterRoot));
   const same = listFiles(beforeRoot).filter((path) => after.has(path) && readFileSync(join(beforeRoot, path), "utf8") === readFileSync(join(afterRoot, path), "utf8"));
   return { paths: () => same, read: (path) => (same.includes(path) ? readFileSync(join(beforeRoot, path), "utf8") : null) };
+}
+
+/** A folder as analyzeChanges' `trees` reader (what judgeChange builds from a stored tree): files by '/'-separated path relative to `root`. */
+export function folderTree(root: string): TreeReader {
+  const files = listFiles(root);
+  const under = (dir: string): string[] => (dir === "" ? files : files.filter((path) => path.startsWith(`${dir.replace(/\/$/, "")}/`)));
+  return {
+    read: (path) => (files.includes(path) ? readFileSync(join(root, path), "utf8") : null),
+    fileNames: (dir) => under(dir).filter((path) => !path.slice(dir === "" ? 0 : dir.replace(/\/$/, "").length + 1).includes("/")).map((path) => path.slice(path.lastIndexOf("/") + 1)),
+    walk: (dir) => under(dir),
+  };
 }
 
 /** The scenario folders (those holding an expected.json) directly under `dir`, sorted; [] when it does not exist. */
