@@ -4,15 +4,19 @@
  * its facts came from, src/loop/facts-cache.ts) loses the entries whose
  * blob nothing references any more (the caller decides: no ref, reflog or
  * index reaches it, or the object database no longer has it). An
- * unreadable entry is removed too (the cache treats it as a miss anyway).
+ * unreadable entry, or one failing its checksum, is removed too (the cache treats it as a miss anyway).
  */
 import { readdirSync, readFileSync, rmdirSync, unlinkSync } from "node:fs";
 import { join } from "node:path";
+import { verifiedBody } from "../checksum.js";
 import { isErrno } from "../errors.js";
 
+/** The blob oid a facts entry names, or null for an entry that is unreadable or fails its checksum (src/checksum.ts). */
 function entryOid(path: string): string | null {
   try {
-    const oid = (JSON.parse(readFileSync(path, "utf8")) as { oid?: unknown }).oid;
+    const body = verifiedBody(readFileSync(path));
+    if (body === null) return null;
+    const oid = (JSON.parse(body.toString("utf8")) as { oid?: unknown }).oid;
     return typeof oid === "string" && /^[0-9a-f]{40}$/.test(oid) ? oid : null;
   } catch {
     return null;

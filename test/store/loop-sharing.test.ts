@@ -11,6 +11,7 @@ import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseRefReport } from "../../src/store/loop-sharing.js";
+import { withChecksum } from "../../src/checksum.js";
 import { parseAgeSec } from "../../src/cli/commands/gc.js";
 import { spawnSync } from "node:child_process";
 import { parseJsonOutput, ralphEnv, runRalph } from "../helpers/cli.js";
@@ -102,9 +103,9 @@ describe("ralph gc (real git)", () => {
     expect(started.status, started.stderr).toBe(0);
     const facts = join(root, ".git", "ralph", "facts", "ab");
     mkdirSync(facts, { recursive: true });
-    writeFileSync(join(facts, `${"c".repeat(38)}.json`), JSON.stringify({ version: 1, path: "gone.ts", oid: "ab".padEnd(40, "c"), facts: {} }));
+    writeFileSync(join(facts, `${"c".repeat(38)}.json`), withChecksum(Buffer.from(JSON.stringify({ version: 1, path: "gone.ts", oid: "ab".padEnd(40, "c"), facts: {} }))));
     const blob = git(root, ["rev-parse", "HEAD:src/a.ts"]).trim();
-    writeFileSync(join(facts, `${"d".repeat(38)}.json`), JSON.stringify({ version: 1, path: "src/a.ts", oid: blob, facts: {} }));
+    writeFileSync(join(facts, `${"d".repeat(38)}.json`), withChecksum(Buffer.from(JSON.stringify({ version: 1, path: "src/a.ts", oid: blob, facts: {} }))));
 
     const young = parseJsonOutput<{ loops: unknown[]; facts_pruned: number }>(runRalph(root, ["gc", "--json"]));
     expect(young.loops).toEqual([]);
