@@ -22,7 +22,7 @@
  * pre-commit's PRE_COMMIT_* variables instead of reading stdin, which
  * pre-commit has consumed.
  */
-import { chmodSync, closeSync, existsSync, fsyncSync, lstatSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync } from "node:fs";
+import { accessSync, chmodSync, constants, closeSync, existsSync, fsyncSync, lstatSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync } from "node:fs";
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import { isErrno, RalphError } from "../errors.js";
 import { expandHome } from "../store/git-config.js";
@@ -253,4 +253,14 @@ export function uninstallGitHook(repo: Pick<Repository, "workTree" | "commonDir"
     return { hook: found.hook, removed, restored: found.hook, keptEdited };
   }
   return { hook: found.hook, removed, restored: null, keptEdited };
+}
+
+/** True when this process may execute the file at `path` (git runs a hook file only when it is executable: githooks(5)); false when it is absent or not executable. */
+export function isExecutable(path: string): boolean {
+  try {
+    accessSync(path, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
 }

@@ -24,7 +24,7 @@
  * ({@link rememberAsked}, {@link acceptAsked}).
  */
 import { createHash } from "node:crypto";
-import { accessSync, constants, mkdirSync, readFileSync, rmSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { isErrno } from "../errors.js";
 import { activeCopyPath, guardDir, listStateCopies, readCopy, stateCopyPath } from "../loop/guard-copy.js";
@@ -34,7 +34,7 @@ import type { LoopId } from "../store/loop-id.js";
 import type { Repository } from "../store/repo.js";
 import { installedRalphCommands, type Settings } from "./claude-settings.js";
 import { describeSettingsChange, type ControlKind } from "./control-surface.js";
-import { hooksDirOf, isRalphGitHook } from "./git-hook-install.js";
+import { hooksDirOf, isExecutable, isRalphGitHook } from "./git-hook-install.js";
 
 /** One difference between what ralph recorded and what is there now. */
 export interface GuardChange {
@@ -116,15 +116,6 @@ function settingsView(text: string | null): string | null {
   const hooks: Record<string, unknown> = {};
   for (const [event, command] of [...commands].sort(([a], [b]) => a.localeCompare(b))) hooks[event] = [{ hooks: [{ type: "command", command }] }];
   return JSON.stringify({ hooks, ...((parsed as Settings).disableAllHooks === true ? { disableAllHooks: true } : {}) });
-}
-
-function isExecutable(path: string): boolean {
-  try {
-    accessSync(path, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 function gitHookNow(repo: Pick<Repository, "workTree" | "commonDir" | "config">): GitHookRecord {

@@ -5,7 +5,7 @@
  * rule reads facts, never syntax.
  */
 
-import { hasUsableFacts, type FileFacts, type TestCase } from "../facts.js";
+import { hasUsableFacts, type CodeFacts, type FileFacts, type TestCase } from "../facts.js";
 
 /** One changed path with its facts on each side; null means the file is absent on that side (same shape as compare.ts FactsPair). */
 export interface RulePair {
@@ -255,4 +255,27 @@ export function multisetMinus<T>(items: readonly T[], remove: readonly T[], keyO
     else left.push(item);
   }
   return left;
+}
+
+/** A changed product file with usable code facts on both sides (see {@link editedProductCode}). */
+export interface EditedProductFile {
+  path: string;
+  before: CodeFacts;
+  after: CodeFacts;
+}
+
+/**
+ * The changed product files (product code, or product code with inline
+ * tests) whose code facts are usable on both sides: what a rule that judges
+ * an edit of existing code reads (a new file has nothing to compare with).
+ */
+export function editedProductCode(input: RuleInput): EditedProductFile[] {
+  const out: EditedProductFile[] = [];
+  for (const pair of input.pairs) {
+    if (!(isProductCode(pair) || isInlineTestedProductCode(pair))) continue;
+    const before = usable(pair.before)?.code;
+    const after = usable(pair.after)?.code;
+    if (before && after) out.push({ path: pair.path, before, after });
+  }
+  return out;
 }

@@ -17,7 +17,7 @@
 
 import type { CodeFacts, FunctionFact, LiteralBranchFact } from "../facts.js";
 import type { Finding, FindingType, Severity } from "../types.js";
-import { isInlineTestedProductCode, isProductCode, multisetMinus, usable, type RuleInput } from "./context.js";
+import { editedProductCode, multisetMinus, type RuleInput } from "./context.js";
 
 /** Rule id (evidence.rule). */
 export const STATEFUL_ANSWER_RULE = "stateful_answer";
@@ -65,13 +65,5 @@ function statefulFindings(path: string, before: CodeFacts, after: CodeFacts): Fi
 
 /** Stateful-answer findings over the changed product files (high special_casing, see the module comment). */
 export function statefulAnswerFindings(input: RuleInput): Finding[] {
-  const findings: Finding[] = [];
-  for (const pair of input.pairs) {
-    if (!(isProductCode(pair) || isInlineTestedProductCode(pair))) continue;
-    const before = usable(pair.before)?.code;
-    const after = usable(pair.after)?.code;
-    if (!before || !after) continue;
-    findings.push(...statefulFindings(pair.path, before, after));
-  }
-  return findings;
+  return editedProductCode(input).flatMap((file) => statefulFindings(file.path, file.before, file.after));
 }

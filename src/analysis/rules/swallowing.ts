@@ -20,7 +20,7 @@
 
 import type { CatchFact, CodeFacts } from "../facts.js";
 import type { Finding, FindingType, Severity } from "../types.js";
-import { isInlineTestedProductCode, isProductCode, usable, type RuleInput } from "./context.js";
+import { editedProductCode, type RuleInput } from "./context.js";
 
 /** Rule id (evidence.rule). */
 export const NEW_SWALLOW_RULE = "new_swallowing_handler";
@@ -96,13 +96,5 @@ function newHandlerFindings(path: string, before: CodeFacts, after: CodeFacts): 
 
 /** New swallowing handlers over the changed product files (high validation_bypass, see the module comment). */
 export function swallowingFindings(input: RuleInput): Finding[] {
-  const findings: Finding[] = [];
-  for (const pair of input.pairs) {
-    if (!(isProductCode(pair) || isInlineTestedProductCode(pair))) continue;
-    const before = usable(pair.before)?.code;
-    const after = usable(pair.after)?.code;
-    if (!before || !after) continue;
-    findings.push(...newHandlerFindings(pair.path, before, after));
-  }
-  return findings;
+  return editedProductCode(input).flatMap((file) => newHandlerFindings(file.path, file.before, file.after));
 }

@@ -10,11 +10,12 @@
  * `--global`.
  */
 import { spawnSync } from "node:child_process";
-import { accessSync, constants, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { isAbsolute, join } from "node:path";
 import { RalphError } from "../../errors.js";
 import { readRepoGitConfig } from "../../store/git-config.js";
 import type { Repository } from "../../store/repo.js";
+import { isExecutable } from "../../hooks/git-hook-install.js";
 
 /** Options of {@link installGitHooks}. */
 export interface GitHooksInstallOptions {
@@ -121,15 +122,6 @@ export interface GitHookCheck {
   exit_code: number | null;
   duration_ms: number | null;
   detail: string;
-}
-
-function isExecutable(path: string): boolean {
-  try {
-    accessSync(path, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 function readTextOrNull(path: string): string | null {
