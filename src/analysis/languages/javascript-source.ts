@@ -362,6 +362,29 @@ const EXIT_EVENTS: ReadonlySet<string> = new Set(['"exit"', '"beforeExit"', '"un
 /** A condition that holds when the module is the program (`require.main === module`, `import.meta.main`). */
 const ENTRY_CONDITION = /require\.main\s*===?\s*module|module\s*===?\s*require\.main|import\.meta\.main/;
 
+/**
+ * The try statements of a loop body that are attempts: a try whose block
+ * leaves the loop on success (`return`, `break`), so a handler that does
+ * nothing moves on to the next candidate or retry instead of discarding the
+ * failure (`for (const dir of dirs) { try { return open(dir); } catch {} }`).
+ */
+function attemptTries(loop: t.Loop): t.TryStatement[] {
+  const statements = loop.body.type === "BlockStatement" ? loop.body.body : [loop.body];
+  return statements.filter((statement): statement is t.TryStatement => {
+    if (statement.type !== "TryStatement") return false;
+    let leaves = false;
+    walk(statement.block, (node) => {
+      if (node.type === "ReturnStatement" || (node.type === "BreakStatement" && node.label === null)) leaves = true;
+      return !leaves && !isLoopNode(node);
+    }, true);
+    return leaves;
+  });
+}
+
+function isLoopNode(node: t.Node): node is t.Loop {
+  return node.type === "ForStatement" || node.type === "ForOfStatement" || node.type === "ForInStatement" || node.type === "WhileStatement" || node.type === "DoWhileStatement";
+}
+
 /** What a catch body does with the error it caught. */
 function classifyCatch(body: t.BlockStatement | t.Expression, errorName: string | null): CatchBehaviour {
   if (body.type !== "BlockStatement") {
@@ -471,6 +494,8 @@ class CodeWalker {
   private readonly imports: ImportFact[] = [];
   private readonly exports: ExportFact[] = [];
   private readonly guards: GuardFact[] = [];
+  /** Try statements that are attempts of a loop (see {@link attemptTries}). */
+  private readonly attempts = new Set<t.Node>();
   private readonly functions: FunctionFact[] = [];
   private readonly catches: CatchFact[] = [];
   private readonly suppressions: SuppressionFact[] = [];
@@ -713,8 +738,19 @@ class CodeWalker {
       case "OptionalCallExpression":
         this.noteCallee(node.callee);
         break;
+      case "ForStatement":
+      case "ForOfStatement":
+      case "ForInStatement":
+      case "WhileStatement":
+      case "DoWhileStatement":
+        for (const attempt of attemptTries(node)) this.attempts.add(attempt);
+        break;
       case "TryStatement":
-        if (node.handler) this.addCatch(fn, node.handler, classifyCatch(node.handler.body, node.handler.param?.type === "Identifier" ? node.handler.param.name : null), node.block);
+        if (node.handler) {
+          const behaviour = classifyCatch(node.handler.body, node.handler.param?.type === "Identifier" ? node.handler.param.name : null);
+          // An empty handler of an attempt lets its loop try the next candidate: the failure is handled by moving on.
+          this.addCatch(fn, node.handler, behaviour === "swallows" && this.attempts.has(node) ? "handles" : behaviour, node.block);
+        }
         break;
       case "CallExpression":
         this.noteCall(node, parent, fn, keyPath);

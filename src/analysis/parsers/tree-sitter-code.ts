@@ -421,7 +421,8 @@ export function classifyCatchBody(
     const call = statementCall(statement, flow);
     return !(call && isLogCall(call, flow));
   });
-  if (statements.length === 0) return "swallows";
+  // An empty handler of a loop's attempt lets the loop try the next candidate: the failure is handled by moving on.
+  if (statements.length === 0) return body !== null && isLoopAttemptHandler(body, flow) ? "handles" : "swallows";
   if (statements.length === 1) {
     const only = unwrapReturn(statements[0] as Node, flow);
     if (flow.returnTypes.has(only.type)) {
@@ -433,6 +434,36 @@ export function classifyCatchBody(
     if ((flow.implicitValue || isValue) && constantText(only, flow) !== null) return "returns_constant";
   }
   return "handles";
+}
+
+/** Loop statements of the tree-sitter grammars (for, for-each, while, until, do). */
+const LOOP_TYPE = /^(for|while|until|foreach|for_each|enhanced_for|for_in|do|loop)(_statement|_expression)?$/;
+/** Statement lists that may stand between a loop and a statement in its body. */
+const BODY_TYPES: ReadonlySet<string> = new Set(["block", "compound_statement", "statement_block", "body_statement", "do"]);
+
+/**
+ * True when `handlerBody` belongs to a try statement that is an attempt of
+ * a loop: the try is a statement of the loop's body and its block leaves the
+ * loop on success (a return or an unlabelled break), so a handler that does
+ * nothing moves on to the next candidate or retry (JS: attemptTries in
+ * javascript-source.ts).
+ */
+function isLoopAttemptHandler(handlerBody: Node, flow: FlowSyntax): boolean {
+  let tryNode: Node | null = handlerBody.parent;
+  for (let depth = 0; tryNode !== null && depth < 3 && !/try|^begin$/.test(tryNode.type); depth++) tryNode = tryNode.parent;
+  if (tryNode === null || !/try|^begin$/.test(tryNode.type)) return false;
+  let container = tryNode.parent;
+  if (container !== null && BODY_TYPES.has(container.type)) container = container.parent;
+  if (container === null || !LOOP_TYPE.test(container.type)) return false;
+  const block = tryNode.childForFieldName("body") ?? tryNode.namedChildren.find((child) => child !== null && BODY_TYPES.has(child.type)) ?? null;
+  if (block === null || block.id === handlerBody.id) return false;
+  let leaves = false;
+  walk(block, (cursor, type) => {
+    if (leaves || LOOP_TYPE.test(type)) return "skip";
+    if (flow.returnTypes.has(type) || type === "break_statement" || type === "break") leaves = true;
+    return "descend";
+  });
+  return leaves;
 }
 
 /** True for a node that holds statements (a block), as opposed to one expression. */
