@@ -12,6 +12,7 @@ import { loadGrammar, parseWithTreeSitter } from "../analysis/parsers/tree-sitte
 import { controlKindOf, describeControlKind, holdsControlSurface, type ControlSurfaceOptions } from "./control-surface.js";
 import { toRepoPath } from "./paths.js";
 import { isRalphStatePath, protectedKindOf } from "./protected-paths.js";
+import { ralphSubcommand } from "./ralph-start.js";
 
 /** The kinds of risk ralph recognises in a command. */
 export type BashRiskKind =
@@ -356,15 +357,6 @@ function pushWriteRisk(risks: BashRisk[], path: string, detail: string, kind: "t
 
 /** ralph subcommands that decide the human gate, end a loop, accept a change to ralph's guard or remove its hooks: the human's, never the agent's. */
 const HUMAN_ONLY_SUBCOMMANDS: ReadonlySet<string> = new Set(["approve", "reject", "abort", "resume", "cancel", "confirm", "uninstall"]);
-
-/** The ralph subcommand a command runs (`ralph X`, `npx ralph X`, `node …/ralph/dist/cli.js X`), or null. */
-function ralphSubcommand(name: string, args: string[]): string | null {
-  const words = args.filter((a) => !a.startsWith("-"));
-  if (name === "ralph") return words[0] ?? null;
-  if ((name === "npx" || name === "pnpx" || name === "bunx") && words[0] === "ralph") return words[1] ?? null;
-  if (name === "node" && words[0] !== undefined && /(^|\/)(ralph(\/dist)?\/cli\.js|ralph)$/.test(words[0])) return words[1] ?? null;
-  return null;
-}
 
 /** Files named by a command's positional words (options skipped). */
 const positionalWords = (args: string[]): string[] => args.filter((arg) => !arg.startsWith("-"));

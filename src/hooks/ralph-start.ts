@@ -44,6 +44,22 @@ function simpleCommands(command: string): string[] {
   return out.map((s) => s.trim()).filter((s) => s !== "");
 }
 
+/**
+ * The ralph subcommand a simple command runs, or null: `ralph X`, `npx|pnpx|bunx ralph X`,
+ * `pnpm|yarn exec ralph X`, `node …/ralph/dist/cli.js X` (options skipped; `name` may be a path).
+ * The one reading of "this command runs ralph" for the PreToolUse hook's owner claim and for
+ * src/hooks/bash-risk.ts's human-only subcommands.
+ */
+export function ralphSubcommand(name: string, args: readonly string[]): string | null {
+  const positional = args.filter((a) => !a.startsWith("-"));
+  const base = name.split("/").pop() ?? name;
+  if (base === "ralph") return positional[0] ?? null;
+  if ((base === "npx" || base === "pnpx" || base === "bunx") && positional[0] === "ralph") return positional[1] ?? null;
+  if ((base === "pnpm" || base === "yarn") && positional[0] === "exec" && positional[1] === "ralph") return positional[2] ?? null;
+  if (base === "node" && positional[0] !== undefined && /(^|\/)(ralph(\/dist)?\/cli\.js|ralph)$/.test(positional[0])) return positional[1] ?? null;
+  return null;
+}
+
 const PREFIX_WORDS: ReadonlySet<string> = new Set(["exec", "command", "time", "env", "nohup"]);
 
 /** True when one of the command's simple commands runs `ralph start`. Pure. */
@@ -53,13 +69,7 @@ export function runsRalphStart(command: string): boolean {
     while (words.length > 0 && (/^[A-Za-z_][A-Za-z0-9_]*=/.test(words[0] as string) || PREFIX_WORDS.has(words[0] as string))) words = words.slice(1);
     const [name, ...args] = words;
     if (name === undefined) continue;
-    const positional = args.filter((a) => !a.startsWith("-"));
-    const base = name.split("/").pop() ?? name;
-    let sub: string | undefined;
-    if (base === "ralph") sub = positional[0];
-    else if ((base === "npx" || base === "pnpx" || base === "bunx") && positional[0] === "ralph") sub = positional[1];
-    else if ((base === "pnpm" || base === "yarn") && positional[0] === "exec" && positional[1] === "ralph") sub = positional[2];
-    else if (base === "node" && positional[0] !== undefined && /(^|\/)(ralph(\/dist)?\/cli\.js|ralph)$/.test(positional[0])) sub = positional[1];
+    const sub = ralphSubcommand(name, args);
     if (sub === "start") return true;
   }
   return false;

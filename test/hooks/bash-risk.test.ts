@@ -65,6 +65,8 @@ const risky: [command: string, kinds: BashRiskKind[]][] = [
   ["ralph approve", ["self_approval"]],
   ["npx ralph reject --loop l", ["self_approval"]],
   ["node /opt/ralph/dist/cli.js abort", ["self_approval"]],
+  ["pnpm exec ralph approve", ["self_approval"]],
+  ["yarn exec ralph confirm --restore", ["self_approval"]],
   ["ralph cancel && ralph resume", ["self_approval"]],
   ["git commit -m 'drop test' -m 'Ralph-Allow: test_deletion obsolete'", ["self_approval"]],
   ["git commit --trailer 'Ralph-Allow: test_disabled flaky' -m x", ["self_approval"]],
