@@ -9,12 +9,18 @@
 import { createHash } from "node:crypto";
 import type { CollectionRules } from "./languages/collection.js";
 
+/** Injected at build time (scripts/build.mjs) and by vitest.config.ts: scripts/facts-hash.mjs factsHash(). */
+declare const RALPH_FACTS_HASH: string;
+
 /**
- * Version of the facts shape and of every extractor's behaviour. Bump it
- * whenever extraction changes what it returns for the same input, so cached
- * facts from an older ralph are not reused.
+ * Version of the facts shape and of every extractor's behaviour: a hash of
+ * the files that determine facts (src/analysis/** minus rules/, verdict.ts
+ * and display.ts; the grammars' queries, manifest and wasm sizes), computed
+ * by scripts/facts-hash.mjs when the build runs, so any change to extraction
+ * gets a new key and cached facts from another ralph are never reused.
+ * "unbuilt" when the sources run without the build's or vitest's `define`.
  */
-export const EXTRACTOR_VERSION = 20;
+export const EXTRACTOR_VERSION: string = typeof RALPH_FACTS_HASH === "string" ? RALPH_FACTS_HASH : "unbuilt";
 
 /** The flags that take a test out of the run, or focus the run on it. */
 export interface TestFlags {

@@ -2,7 +2,7 @@
  * The facts cache: facts extracted from a file are kept under
  * `.git/ralph/facts/`, keyed by the file's blob oid, its path (the path
  * decides the language and whether a file is a test file),
- * EXTRACTOR_VERSION and, when the runner's config sets them, the collection
+ * EXTRACTOR_VERSION (a build-time hash of the extractor sources, scripts/facts-hash.mjs) and, when the runner's config sets them, the collection
  * rules the facts were extracted with (a variant), so an unchanged file is never parsed twice, and a hook
  * call whose files were all seen before loads no parser at all.
  *
@@ -28,7 +28,7 @@ export function blobOidOfText(content: string): string {
 
 /** What one entry file holds; `path`, `oid`, `version` and `variant` are checked on read. */
 interface Entry {
-  version: number;
+  version: string;
   path: string;
   oid: string;
   /** The collection rules (JSON) the facts were extracted with; absent for the naming conventions. */
