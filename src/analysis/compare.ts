@@ -60,7 +60,7 @@
 import { hasUsableFacts, type FileFacts, type TestCase, type TestFlag } from "./facts.js";
 import { checkedTest, conserve, describeCheck, type CheckedTest } from "./checks/index.js";
 import { EMPTY_CLASS_CONTEXT, resolveTestsAcross, type ClassContext } from "./inheritance.js";
-import { applyRules, type ExercisingFile, type MatchedTest, type RuleInput } from "./rules/index.js";
+import { applyRules, defaultSeverityOf, type ExercisingFile, type MatchedTest, type RuleInput } from "./rules/index.js";
 import type { Finding, Severity } from "./types.js";
 
 /** One changed path with its facts on each side; null means the file is absent on that side. */
@@ -458,7 +458,7 @@ function lostRowsFinding(after: Slot, before: Slot): Finding | null {
   const test = after.test;
   return {
     type: "test_deletion",
-    severity: "critical",
+    severity: defaultSeverityOf("test_deletion"),
     file: after.file,
     line: test.line,
     before_file: before.file,
@@ -520,7 +520,7 @@ function outOfDiscoveryFinding(lost: Slot, pairs: readonly FactsPair[]): Finding
     const fnId = [...fn.suitePath, fn.name].join(" > ");
     return {
       type: "test_disabled",
-      severity: "critical",
+      severity: defaultSeverityOf("test_disabled"),
       file: pair.path,
       line: fn.line,
       before_file: lost.file,
@@ -644,7 +644,7 @@ function conservationFindings(before: readonly Slot[], after: readonly Slot[], p
     const firstHome = result.covered[0]?.by as CheckedTest;
     findings.push({
       type: "assertion_removal",
-      severity: "high",
+      severity: defaultSeverityOf("assertion_removal"),
       file: firstHome.file,
       line: firstHome.test.line,
       before_file: slot.file,

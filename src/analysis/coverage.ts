@@ -4,6 +4,7 @@
  * down by more than a tolerance (DESIGN.md: medium).
  */
 
+import { defaultSeverityOf } from "./rules/registry.js";
 import type { FileChange, Finding, NotAnalyzed } from "./types.js";
 
 /** The metrics of a json-summary `total` entry, in report order. */
@@ -82,7 +83,7 @@ export function detectCoverageRegression(changes: readonly FileChange[], toleran
     if (dropped.length === 0) continue;
     result.findings.push({
       type: "coverage_regression",
-      severity: "medium",
+      severity: defaultSeverityOf("coverage_regression"),
       file: change.path,
       line: null,
       message: `coverage fell below the baseline by more than ${tolerancePercent} percentage points: ${dropped.join(", ")}`,

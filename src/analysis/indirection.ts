@@ -19,6 +19,7 @@ import { linksIssue, type FactsPair } from "./compare.js";
 import { hasUsableFacts, type FileFacts, type SkipProviderFact, type TestCase } from "./facts.js";
 import type { UnchangedFiles } from "./inheritance.js";
 import { languageForPath } from "./languages/index.js";
+import { defaultSeverityOf } from "./rules/registry.js";
 import type { Finding } from "./types.js";
 
 /** The folder of a path ("" at the root). */
@@ -144,11 +145,11 @@ export async function suiteListFindings(
         const base = `class ${name} was dropped from @${now.annotation} of suite ${suite.suite} in ${seed.path}, which the build runs`;
         const evidence = { gained: ["out_of_suite"], suite: suite.suite, suite_file: seed.path, class: name };
         if (tests.length === 0) {
-          findings.push({ type: "test_disabled", severity: "critical", file: path, line: 1, message: `the tests of ${base}`, evidence, allowed: false });
+          findings.push({ type: "test_disabled", severity: defaultSeverityOf("test_disabled"), file: path, line: 1, message: `the tests of ${base}`, evidence, allowed: false });
           continue;
         }
         for (const test of tests) {
-          findings.push({ type: "test_disabled", severity: "critical", file: path, line: test.line, test: test.id, message: `test "${test.id}" no longer runs: ${base}`, evidence, allowed: false });
+          findings.push({ type: "test_disabled", severity: defaultSeverityOf("test_disabled"), file: path, line: test.line, test: test.id, message: `test "${test.id}" no longer runs: ${base}`, evidence, allowed: false });
         }
       }
     }

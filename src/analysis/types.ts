@@ -5,6 +5,8 @@
  * --format json` (DESIGN.md "The command line").
  */
 
+import { FINDING_TYPE_TABLE } from "./rules/registry.js";
+
 /**
  * One changed file between two trees. `before`/`after` are the file's full
  * text on each side, or null when the file is absent on that side (added or
@@ -18,22 +20,11 @@ export interface FileChange {
   after: string | null;
 }
 
-/** DESIGN.md's ten finding types, in its table's order ("Analysis: facts, then findings"). */
-export const FINDING_TYPES = [
-  "test_deletion",
-  "test_disabled",
-  "assertion_removal",
-  "assertion_weakening",
-  "expectation_changed",
-  "validation_bypass",
-  "special_casing",
-  "test_config_tamper",
-  "coverage_regression",
-  "feature_removal",
-] as const;
+/** DESIGN.md's ten finding types, in its table's order ("Analysis: facts, then findings"); the registry's {@link FINDING_TYPE_TABLE}. */
+export const FINDING_TYPES = FINDING_TYPE_TABLE.map((spec) => spec.type);
 
 /** Every kind of finding ralph knows: one of {@link FINDING_TYPES}. */
-export type FindingType = (typeof FINDING_TYPES)[number];
+export type FindingType = (typeof FINDING_TYPE_TABLE)[number]["type"];
 
 /** How bad a finding is; critical and high block, medium warns, low is informational. */
 export type Severity = "critical" | "high" | "medium" | "low";

@@ -4,9 +4,8 @@
  * downgrades, it never silences; DESIGN.md).
  */
 
-import type { AllowRule, Finding, Severity, Verdict } from "./types.js";
-
-const SEVERITY_RANK: Record<Severity, number> = { critical: 0, high: 1, medium: 2, low: 3 };
+import { carryReport, SEVERITY_TABLE } from "./rules/registry.js";
+import type { AllowRule, Finding, Verdict } from "./types.js";
 
 /** Glob -> RegExp: `**` spans segments, `*` stays within one, `?` is one non-'/' character. */
 function globToRegExp(glob: string): RegExp {
@@ -59,19 +58,20 @@ export function findAllowRule(finding: Finding, rules: readonly AllowRule[]): Al
 export function applyAllowRules(findings: readonly Finding[], rules: readonly AllowRule[]): Finding[] {
   return findings.map((finding) => {
     const rule = findAllowRule(finding, rules);
-    if (!rule) return { ...finding, allowed: false };
-    return { ...finding, allowed: true, allow_reason: rule.reason };
+    if (!rule) return carryReport(finding, { ...finding, allowed: false });
+    return carryReport(finding, { ...finding, allowed: true, allow_reason: rule.reason });
   });
 }
 
 /**
- * BLOCK when any unallowed finding is critical or high; else WARN when any
+ * BLOCK when any unallowed finding is of a blocking severity (the
+ * registry's SEVERITY_TABLE: critical or high); else WARN when any
  * unallowed finding is medium or any finding is allowed; else PASS
  * (unallowed low findings alone pass).
  */
 export function decideVerdict(findings: readonly Finding[]): Verdict {
   const open = findings.filter((finding) => !finding.allowed);
-  if (open.some((finding) => finding.severity === "critical" || finding.severity === "high")) return "BLOCK";
+  if (open.some((finding) => SEVERITY_TABLE[finding.severity].blocks)) return "BLOCK";
   if (open.some((finding) => finding.severity === "medium") || findings.some((finding) => finding.allowed)) return "WARN";
   return "PASS";
 }
@@ -80,7 +80,7 @@ export function decideVerdict(findings: readonly Finding[]): Verdict {
 export function sortFindings(findings: readonly Finding[]): Finding[] {
   return [...findings].sort(
     (a, b) =>
-      SEVERITY_RANK[a.severity] - SEVERITY_RANK[b.severity] ||
+      SEVERITY_TABLE[a.severity].rank - SEVERITY_TABLE[b.severity].rank ||
       (a.file < b.file ? -1 : a.file > b.file ? 1 : 0) ||
       (a.line ?? 0) - (b.line ?? 0) ||
       (a.test ?? "").localeCompare(b.test ?? ""),

@@ -24,6 +24,7 @@
 import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type { AllowRule, Finding } from "../analysis/index.js";
+import { isBlockingSeverity } from "../analysis/rules/registry.js";
 import type { RalphConfig, ReadonlyConfig } from "../config/schema.js";
 import type { DetectionPolicy } from "../loop/check.js";
 import { configAllowRules, detectionPolicyFrom } from "../loop/settings.js";
@@ -121,7 +122,7 @@ export function contextOutput(event: ClaudeEvent, text: string): Record<string, 
   return { hookSpecificOutput: { hookEventName: event, additionalContext: clampReason(text) } };
 }
 
-const isBlocking = (f: Finding): boolean => !f.allowed && (f.severity === "critical" || f.severity === "high");
+const isBlocking = (f: Finding): boolean => !f.allowed && isBlockingSeverity(f.severity);
 
 /** One finding as a line for a reason. */
 function findingLine(f: Finding): string {

@@ -7,6 +7,7 @@
  * under the lock with {@link applyEvaluation}.
  */
 import type { AllowRule, Finding } from "../analysis/index.js";
+import { isBlockingSeverity } from "../analysis/rules/registry.js";
 import type { CheckpointStore } from "../store/checkpoint-store.js";
 import { loopRefName, iterationRef } from "../store/checkpoint-store.js";
 import type { LoopId } from "../store/loop-id.js";
@@ -62,7 +63,7 @@ export interface Evaluation {
   detectionMs: number;
 }
 
-const isBlocking = (f: Finding): boolean => !f.allowed && (f.severity === "critical" || f.severity === "high");
+const isBlocking = (f: Finding): boolean => !f.allowed && isBlockingSeverity(f.severity);
 
 function commitRev(store: CheckpointStore, oid: string, label: string): { kind: "commit"; oid: string; treeOid: string; label: string } {
   return { kind: "commit", oid, treeOid: store.readCheckpoint(oid).treeOid, label };

@@ -4,6 +4,7 @@
  * the same way (DESIGN.md "Analysis": test_config_tamper).
  */
 
+import { defaultSeverityOf } from "../rules/registry.js";
 import type { Finding, Severity } from "../types.js";
 
 /** What one detector noticed before it becomes a {@link Finding}. */
@@ -26,7 +27,7 @@ export interface TamperNote {
 
 /** The severity DESIGN.md gives a tamper note: critical, or medium for a lowered coverage threshold. */
 export function severityOfNote(note: TamperNote): Severity {
-  return note.isCoverageThreshold ? "medium" : "critical";
+  return note.isCoverageThreshold ? "medium" : defaultSeverityOf("test_config_tamper");
 }
 
 /** Turns notes about one file into findings (evidence carries setting, before and after). */

@@ -17,6 +17,7 @@ import { checkedTest, isCheckConserved, toCheck, type CheckedTest } from "../che
 import type { AssertionFact, TestCase } from "../facts.js";
 import type { Finding } from "../types.js";
 import { hasCodeUnderTestChanged, multisetMinus, resolveImport, type MatchedTest, type RuleInput } from "./context.js";
+import { defineRule, report } from "./registry.js";
 
 /** The outcome of {@link pairAssertions}: index pairs (before, after), and the unpaired indexes of each side. */
 export interface AssertionPairing {
@@ -155,14 +156,13 @@ function isNewErrorCheck(was: AssertionFact, now: AssertionFact): boolean {
   return THROWS_MATCHER.test(now.matcher) && !THROWS_MATCHER.test(was.matcher) && now.strength >= 2;
 }
 
-function baseFinding(test: MatchedTest): Pick<Finding, "file" | "line" | "before_file" | "before_line" | "test" | "allowed"> {
+function baseFinding(test: MatchedTest): Pick<Finding, "file" | "line" | "before_file" | "before_line" | "test"> {
   return {
     file: test.afterFile,
     line: test.after.line,
     before_file: test.beforeFile,
     before_line: test.before.line,
     test: test.after.id,
-    allowed: false,
   };
 }
 
@@ -207,14 +207,16 @@ function compareDetails(test: MatchedTest, beforeFacts: AssertionFact[], afterFa
     if (commentedGain > 0) reasons.push(`${commentedGain} commented out`);
     const total = lost.length + silenced.length;
     const realBefore = before.filter((fact) => !fact.tautology && !fact.unreachable).length;
-    findings.push({
-      type: "assertion_removal",
-      severity: "high",
+    findings.push(report(assertionsRule, "assertionsRemoved", {
+      total,
+      realBefore,
+      test: test.after.id,
+      file: test.afterFile,
+      were: total === 1 ? "was" : "were",
+      reasons: reasons.length > 0 ? ` (${reasons.join(", ")})` : "",
+      added: addedReal.length > 0 ? `; ${addedReal.length} added` : "",
+    }, {
       ...baseFinding(test),
-      message:
-        `${total} of the ${realBefore} assertions of test "${test.after.id}" in ${test.afterFile} ${total === 1 ? "was" : "were"} removed` +
-        (reasons.length > 0 ? ` (${reasons.join(", ")})` : "") +
-        (addedReal.length > 0 ? `; ${addedReal.length} added` : ""),
       evidence: {
         removed: [...lost, ...silenced].map((fact) => ({ line: fact.line, assertion: describe(fact) })),
         assertions_before: realBefore,
@@ -222,7 +224,7 @@ function compareDetails(test: MatchedTest, beforeFacts: AssertionFact[], afterFa
         ...(commentedGain > 0 ? { commented_out: commentedGain } : {}),
         ...(silenced.length > 0 ? { early_return: true } : {}),
       },
-    });
+    }));
   }
 
   // assertion_weakening: a paired assertion got weaker, or a tautology arrived
@@ -239,12 +241,9 @@ function compareDetails(test: MatchedTest, beforeFacts: AssertionFact[], afterFa
       ),
       ...tautologies.map((fact) => `a tautology was added: ${describe(fact)}`),
     ];
-    findings.push({
-      type: "assertion_weakening",
-      severity: "high",
+    findings.push(report(assertionsRule, "checksLess", { test: test.after.id, file: test.afterFile, parts: parts.join("; ") }, {
       ...baseFinding(test),
       line: (weakened[0]?.[1] ?? tautologies[0])?.line ?? test.after.line,
-      message: `test "${test.after.id}" in ${test.afterFile} checks less: ${parts.join("; ")}`,
       evidence: {
         weakened: weakened.map(([was, now]) => ({
           before: describe(was),
@@ -256,7 +255,7 @@ function compareDetails(test: MatchedTest, beforeFacts: AssertionFact[], afterFa
         })),
         tautologies_added: tautologies.map((fact) => ({ line: fact.line, assertion: describe(fact) })),
       },
-    });
+    }));
   }
 
   // expectation_changed: same check, another expected value, or setup inputs changed, while the code did not.
@@ -274,17 +273,14 @@ function compareDetails(test: MatchedTest, beforeFacts: AssertionFact[], afterFa
   if ((changedExpectations.length > 0 || hasInputChange) && !isCodeChanged()) {
     const parts = changedExpectations.map(([was, now]) => `${now.matcher}(${displayCode(was.expected ?? "")}) -> ${now.matcher}(${displayCode(now.expected ?? "")})`);
     if (hasInputChange) parts.push(`inputs changed (${inputsGone.slice(0, 5).join(", ")} no longer used)`);
-    findings.push({
-      type: "expectation_changed",
-      severity: "medium",
+    findings.push(report(assertionsRule, "expectationChanged", { test: test.after.id, file: test.afterFile, parts: parts.join("; ") }, {
       ...baseFinding(test),
       line: changedExpectations[0]?.[1].line ?? test.after.line,
-      message: `test "${test.after.id}" in ${test.afterFile} now expects something else while the code under test did not change: ${parts.join("; ")}`,
       evidence: {
         expectations: changedExpectations.map(([was, now]) => ({ line: now.line, before: was.expected, after: now.expected })),
         ...(hasInputChange ? { inputs_removed: inputsGone } : {}),
       },
-    });
+    }));
   }
   return findings;
 }
@@ -296,13 +292,10 @@ function compareCounts(test: MatchedTest): Finding[] {
   if (after >= before) return [];
   const commentedGain = (test.after.commentedAssertions ?? 0) - (test.before.commentedAssertions ?? 0);
   return [
-    {
-      type: "assertion_removal",
-      severity: "high",
+    report(assertionsRule, "fewerAssertions", { test: test.after.id, file: test.afterFile, fewer: before - after, before, after, commented: commentedGain > 0 ? `; ${commentedGain} commented out` : "" }, {
       ...baseFinding(test),
-      message: `test "${test.after.id}" in ${test.afterFile} has ${before - after} fewer assertions (${before} -> ${after})${commentedGain > 0 ? `; ${commentedGain} commented out` : ""}`,
       evidence: { assertions_before: before, assertions_after: after },
-    },
+    }),
   ];
 }
 
@@ -394,3 +387,26 @@ function delegatedAssertions(test: MatchedTest, input: RuleInput): number {
   }
   return total;
 }
+
+/**
+ * The assertion rule family, per surviving test whose body changed:
+ * assertion_removal (high), assertion_weakening (high), and
+ * expectation_changed (medium) when the code under test did not change.
+ */
+export const assertionsRule = defineRule({
+  id: "assertions",
+  type: "assertion_removal",
+  defaultSeverity: "high",
+  description: "A surviving test lost assertions, checks less (a weaker matcher or a tautology), or expects another value while the code under test did not change.",
+  messages: {
+    assertionsRemoved: '{{total}} of the {{realBefore}} assertions of test "{{test}}" in {{file}} {{were}} removed{{reasons}}{{added}}',
+    fewerAssertions: 'test "{{test}}" in {{file}} has {{fewer}} fewer assertions ({{before}} -> {{after}}){{commented}}',
+    checksLess: { text: 'test "{{test}}" in {{file}} checks less: {{parts}}', type: "assertion_weakening", severity: "high" },
+    expectationChanged: {
+      text: 'test "{{test}}" in {{file}} now expects something else while the code under test did not change: {{parts}}',
+      type: "expectation_changed",
+      severity: "medium",
+    },
+  },
+  check: ({ input }: { input: RuleInput }) => assertionFindings(input),
+});

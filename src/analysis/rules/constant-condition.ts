@@ -13,14 +13,12 @@
  */
 
 import type { GuardFact } from "../facts.js";
-import type { Finding, FindingType, Severity } from "../types.js";
+import type { Finding } from "../types.js";
+import { report } from "./registry.js";
+import { validationRule } from "./validation.js";
 
-/** Rule id (evidence.rule). */
+/** Rule id (evidence.rule). The finding is validation.ts's `guardMadeConstant` message: the guard is as good as removed. */
 export const CONSTANT_CONDITION_RULE = "guard_made_constant";
-/** Finding type: the guard is as good as removed (DESIGN.md validation_bypass). */
-export const CONSTANT_CONDITION_TYPE: FindingType = "validation_bypass";
-/** Default severity, as for a removed guard. */
-export const CONSTANT_CONDITION_SEVERITY: Severity = "high";
 
 const FALSE_WORDS: ReadonlySet<string> = new Set(["false", "False", "FALSE", "0", "nil", "null", "None", "undefined", "!true", "!1", "not True", "not true"]);
 const TRUE_WORDS: ReadonlySet<string> = new Set(["true", "True", "TRUE", "1", "!false", "!0", "not False", "not false"]);
@@ -101,15 +99,11 @@ export function isNeverFiring(guard: GuardFact): boolean {
 
 /** The finding for a guard of before whose function now holds it with a constant condition (`now`). */
 export function madeConstantFinding(path: string, fn: string, was: GuardFact, now: GuardFact): Finding {
-  return {
-    type: CONSTANT_CONDITION_TYPE,
-    severity: CONSTANT_CONDITION_SEVERITY,
+  return report(validationRule, "guardMadeConstant", { condition: was.condition, action: was.action, where: fn === "" ? "module code" : `${fn}()`, path, now: now.condition }, {
     file: path,
     line: now.line,
     before_file: path,
     before_line: was.line,
-    message: `the guard \`if (${was.condition}) ${was.action}\` in ${fn === "" ? "module code" : `${fn}()`} of ${path} was made constant (\`${now.condition}\`): it can no longer fire`,
     evidence: { rule: CONSTANT_CONDITION_RULE, function: fn, condition_before: was.condition, condition_after: now.condition, action: was.action },
-    allowed: false,
-  };
+  });
 }

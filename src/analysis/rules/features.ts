@@ -14,6 +14,7 @@
 import type { ExportFact, TestCase } from "../facts.js";
 import type { Finding } from "../types.js";
 import { isInlineTestedProductCode, isProductCode, isTestPair, resolveImport, usable, type RuleInput, type RulePair } from "./context.js";
+import { defineRule, report, rereport } from "./registry.js";
 
 /** An exported symbol that is gone after the change. */
 export interface RemovedExport {
@@ -87,28 +88,24 @@ export function featureRemovalFindings(removed: readonly RemovedExport[]): Findi
     list.push(entry);
     deletedModules.set(entry.path, list);
   }
-  const moduleFindings: Finding[] = [...deletedModules].map(([path, entries]) => ({
-    type: "feature_removal",
-    severity: "medium",
-    file: path,
-    line: null,
-    before_file: path,
-    before_line: entries.length === 1 ? (entries[0] as RemovedExport).line : null,
-    message: `${path} was deleted with its exports ${entries.map((entry) => (entry.name === "default" ? "default" : `"${entry.name}"`)).join(", ")}; none was found in another changed file`,
-    evidence: { symbols: entries.map((entry) => entry.name), file_deleted: true },
-    allowed: false,
-  }));
-  return [...moduleFindings, ...removed.filter((entry) => !entry.isFileDeleted).map((entry) => ({
-    type: "feature_removal",
-    severity: "medium",
-    file: entry.path,
-    line: null,
-    before_file: entry.path,
-    before_line: entry.line,
-    message: `exported ${entry.name === "default" ? "default export" : `"${entry.name}"`} was removed from ${entry.path}`,
-    evidence: { symbol: entry.name, file_deleted: false },
-    allowed: false,
-  }) satisfies Finding)];
+  const moduleFindings: Finding[] = [...deletedModules].map(([path, entries]) =>
+    report(featureRemovalRule, "moduleDeleted", { path, exports: entries.map((entry) => (entry.name === "default" ? "default" : `"${entry.name}"`)).join(", ") }, {
+      file: path,
+      line: null,
+      before_file: path,
+      before_line: entries.length === 1 ? (entries[0] as RemovedExport).line : null,
+      evidence: { symbols: entries.map((entry) => entry.name), file_deleted: true },
+    }),
+  );
+  return [...moduleFindings, ...removed.filter((entry) => !entry.isFileDeleted).map((entry) =>
+    report(featureRemovalRule, "exportRemoved", { symbol: entry.name === "default" ? "default export" : `"${entry.name}"`, path: entry.path }, {
+      file: entry.path,
+      line: null,
+      before_file: entry.path,
+      before_line: entry.line,
+      evidence: { symbol: entry.name, file_deleted: false },
+    }),
+  )];
 }
 
 /** The removed exports a deleted test used: its references mapped through its file's imports. */
@@ -158,16 +155,9 @@ export function reclassifyDeletions(findings: readonly Finding[], input: RuleInp
       for (const entry of used) symbols.add(`${entry.name} (${entry.path})`);
     }
     const list = [...symbols].join(", ");
-    return {
-      ...finding,
-      type: "feature_removal",
-      severity: "medium",
-      message:
-        ids.length === 1
-          ? `test "${ids[0]}" was deleted from ${path} together with the code it tested: ${list}`
-          : `${ids.length} tests of ${path} were deleted together with the code they tested: ${list}`,
+    return rereport(finding, featureRemovalRule, ids.length === 1 ? "testDeletedWithCode" : "testsDeletedWithCode", { test: ids[0], count: ids.length, path, list }, {
       evidence: { ...finding.evidence, removed_symbols: [...symbols], reclassified_from: "test_deletion" },
-    };
+    });
   });
 }
 
@@ -179,3 +169,22 @@ export function featureFindings(findings: readonly Finding[], input: RuleInput):
   const removed = findRemovedExports(input.pairs);
   return [...reclassifyDeletions(findings, input, removed), ...featureRemovalFindings(removed)];
 }
+
+/**
+ * The feature-removal rule (see the module comment): removed exports, and
+ * test deletions taken over when the tests went with the code they tested;
+ * medium. Its check reads the findings of test matching.
+ */
+export const featureRemovalRule = defineRule({
+  id: "feature-removal",
+  type: "feature_removal",
+  defaultSeverity: "medium",
+  description: "An exported symbol is gone from non-test code, or tests were deleted together with the code they tested.",
+  messages: {
+    moduleDeleted: "{{path}} was deleted with its exports {{exports}}; none was found in another changed file",
+    exportRemoved: "exported {{symbol}} was removed from {{path}}",
+    testDeletedWithCode: 'test "{{test}}" was deleted from {{path}} together with the code it tested: {{list}}',
+    testsDeletedWithCode: "{{count}} tests of {{path}} were deleted together with the code they tested: {{list}}",
+  },
+  check: ({ input, matchFindings }: { input: RuleInput; matchFindings: readonly Finding[] }) => featureFindings(matchFindings, input),
+});

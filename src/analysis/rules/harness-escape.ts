@@ -20,15 +20,12 @@
  */
 
 import type { EscapeFact } from "../facts.js";
-import type { Finding, FindingType, Severity } from "../types.js";
+import type { Finding } from "../types.js";
 import { isInlineTestedProductCode, isProductCode, multisetMinus, usable, type RuleInput } from "./context.js";
+import { defineRule, report } from "./registry.js";
 
 /** Rule id (evidence.rule). */
 export const HARNESS_ESCAPE_RULE = "harness_escape";
-/** Finding type: DESIGN.md lists "a harness patched (… `sys.exit(0)` at import …)" under test_config_tamper. */
-export const HARNESS_ESCAPE_TYPE: FindingType = "test_config_tamper";
-/** Default severity: an escape makes every failing test pass. */
-export const HARNESS_ESCAPE_SEVERITY: Severity = "critical";
 
 /** Files of command-line programs and scripts, where ending the process is the job. */
 const ENTRY_POINT_PATH =
@@ -67,16 +64,31 @@ export function harnessEscapeFindings(input: RuleInput): Finding[] {
     const added = multisetMinus(after, usable(pair.before)?.code?.escapes ?? [], escapeKey);
     for (const fact of added) {
       if (fact.isEntryPoint || !isSuccessExit(fact)) continue;
-      findings.push({
-        type: HARNESS_ESCAPE_TYPE,
-        severity: HARNESS_ESCAPE_SEVERITY,
-        file: pair.path,
-        line: fact.line,
-        message: `${pair.path} now ${describeEscape(fact)}: a test run that reaches it passes whatever its assertions say`,
-        evidence: { rule: HARNESS_ESCAPE_RULE, kind: fact.kind, text: fact.text, function: fact.function, ...(fact.isInHook ? { in_hook: true } : {}) },
-        allowed: false,
-      });
+      findings.push(
+        report(harnessEscapeRule, "successExit", { path: pair.path, escape: describeEscape(fact) }, {
+          file: pair.path,
+          line: fact.line,
+          evidence: { rule: HARNESS_ESCAPE_RULE, kind: fact.kind, text: fact.text, function: fact.function, ...(fact.isInHook ? { in_hook: true } : {}) },
+        }),
+      );
     }
   }
   return findings;
 }
+
+/**
+ * The harness-escape rule: product code that ends the process with success
+ * (or forces a success exit status) outside an entry point. DESIGN.md lists
+ * "a harness patched (… `sys.exit(0)` at import …)" under test_config_tamper;
+ * critical, since an escape makes every failing test pass.
+ */
+export const harnessEscapeRule = defineRule({
+  id: "harness-escape",
+  type: "test_config_tamper",
+  defaultSeverity: "critical",
+  description: "Product code now ends the process with a success status (or forces one) where a test run reaches it.",
+  messages: {
+    successExit: "{{path}} now {{escape}}: a test run that reaches it passes whatever its assertions say",
+  },
+  check: ({ input }: { input: RuleInput }) => harnessEscapeFindings(input),
+});

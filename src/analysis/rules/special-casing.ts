@@ -16,6 +16,7 @@
 import type { CodeFacts, LiteralBranchFact, TestCase } from "../facts.js";
 import type { Finding } from "../types.js";
 import { isInlineTestedProductCode, isProductCode, isTestPair, multisetMinus, usable, type RuleInput } from "./context.js";
+import { defineRule, report } from "./registry.js";
 import { EQUALITY_NAME } from "./validation.js";
 
 /** Config and setup files, where environment checks are the point. */
@@ -168,15 +169,13 @@ const branchKey = (fact: LiteralBranchFact): string => `${fact.kind}\u0000${fact
 function runnerCheckFindings(path: string, before: CodeFacts | null, after: CodeFacts): Finding[] {
   if (isConfigPath(path)) return [];
   const added = multisetMinus(after.runnerChecks ?? [], before?.runnerChecks ?? [], (fact) => fact.text);
-  return added.map((fact) => ({
-    type: "special_casing",
-    severity: "critical",
-    file: path,
-    line: fact.line,
-    message: `${path} now checks whether it runs under a test runner (\`${fact.text}\`): code that behaves differently in tests passes them without working`,
-    evidence: { rule: "runner_check", check: fact.text },
-    allowed: false,
-  }));
+  return added.map((fact) =>
+    report(specialCasingRule, "runnerCheck", { path, check: fact.text }, {
+      file: path,
+      line: fact.line,
+      evidence: { rule: "runner_check", check: fact.text },
+    }),
+  );
 }
 
 function equalityFindings(path: string, before: CodeFacts | null, after: CodeFacts): Finding[] {
@@ -184,15 +183,13 @@ function equalityFindings(path: string, before: CodeFacts | null, after: CodeFac
   return (after.functions ?? [])
     .filter((fn) => EQUALITY_NAME.test(fn.name.slice(fn.name.lastIndexOf(".") + 1)) && fn.constantReturn === "true")
     .filter((fn) => beforeByName.get(fn.name)?.constantReturn !== "true")
-    .map((fn) => ({
-      type: "special_casing",
-      severity: "critical",
-      file: path,
-      line: fn.line,
-      message: `${fn.name}() in ${path} now always returns true: every equality check passes`,
-      evidence: { rule: "always_equal", function: fn.name },
-      allowed: false,
-    }));
+    .map((fn) =>
+      report(specialCasingRule, "alwaysEqual", { name: fn.name, path }, {
+        file: path,
+        line: fn.line,
+        evidence: { rule: "always_equal", function: fn.name },
+      }),
+    );
 }
 
 function literalFindings(path: string, before: CodeFacts | null, after: CodeFacts, tests: readonly TestLiterals[]): Finding[] {
@@ -215,29 +212,25 @@ function literalFindings(path: string, before: CodeFacts | null, after: CodeFact
       tableHits.push({ fact, test });
       continue;
     }
-    findings.push({
-      type: "special_casing",
-      severity: "critical",
-      file: path,
-      line: fact.line,
-      message: `${path} now branches on ${input}, an input of test "${test.test}", and returns ${returns}, the value that test expects`,
-      evidence: { rule: "test_literal_branch", input, returns, test: test.test, test_file: test.file },
-      allowed: false,
-    });
+    findings.push(
+      report(specialCasingRule, "testLiteralBranch", { path, input, test: test.test, returns }, {
+        file: path,
+        line: fact.line,
+        evidence: { rule: "test_literal_branch", input, returns, test: test.test, test_file: test.file },
+      }),
+    );
   }
   if (tableHits.length >= 2) {
-    findings.push({
-      type: "special_casing",
-      severity: "critical",
-      file: path,
-      line: tableHits[0]?.fact.line ?? null,
-      message: `${path} gained a lookup table whose keys are the tests' inputs and whose values are their expected results (${tableHits.length} entries)`,
-      evidence: {
-        rule: "test_lookup_table",
-        entries: tableHits.map(({ fact, test }) => ({ line: fact.line, key: fact.compared[0], value: fact.returns, test: test.test })),
-      },
-      allowed: false,
-    });
+    findings.push(
+      report(specialCasingRule, "testLookupTable", { path, count: tableHits.length }, {
+        file: path,
+        line: tableHits[0]?.fact.line ?? null,
+        evidence: {
+          rule: "test_lookup_table",
+          entries: tableHits.map(({ fact, test }) => ({ line: fact.line, key: fact.compared[0], value: fact.returns, test: test.test })),
+        },
+      }),
+    );
   }
   findings.push(...knownInputTableFindings(path, added, tests));
   return findings;
@@ -262,15 +255,11 @@ function knownInputTableFindings(path: string, added: readonly LiteralBranchFact
   });
   if (hits.length < 2) return [];
   return [
-    {
-      type: "special_casing",
-      severity: "critical",
+    report(specialCasingRule, "testInputTable", { path, count: hits.length }, {
       file: path,
       line: hits[0]?.fact.line ?? null,
-      message: `${path} gained a table of the tests' inputs with reasons for each (${hits.length} entries): inputs singled out so the code can answer them apart`,
       evidence: { rule: "test_input_table", entries: hits.map(({ fact, test }) => ({ line: fact.line, key: fact.compared[0], reason: fact.returns, test: test.test })) },
-      allowed: false,
-    },
+    }),
   ];
 }
 
@@ -292,3 +281,19 @@ export function specialCasingFindings(input: RuleInput): Finding[] {
   }
   return findings;
 }
+
+/** The special-casing rule family (see the module comment); every finding critical. */
+export const specialCasingRule = defineRule({
+  id: "special-casing",
+  type: "special_casing",
+  defaultSeverity: "critical",
+  description: "Non-test code checks for the test runner, makes an equality always true, or answers the tests' inputs with their expected values.",
+  messages: {
+    runnerCheck: "{{path}} now checks whether it runs under a test runner (`{{check}}`): code that behaves differently in tests passes them without working",
+    alwaysEqual: "{{name}}() in {{path}} now always returns true: every equality check passes",
+    testLiteralBranch: '{{path}} now branches on {{input}}, an input of test "{{test}}", and returns {{returns}}, the value that test expects',
+    testLookupTable: "{{path}} gained a lookup table whose keys are the tests' inputs and whose values are their expected results ({{count}} entries)",
+    testInputTable: "{{path}} gained a table of the tests' inputs with reasons for each ({{count}} entries): inputs singled out so the code can answer them apart",
+  },
+  check: ({ input }: { input: RuleInput }) => specialCasingFindings(input),
+});

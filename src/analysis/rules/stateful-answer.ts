@@ -16,15 +16,12 @@
  */
 
 import type { CodeFacts, FunctionFact, LiteralBranchFact } from "../facts.js";
-import type { Finding, FindingType, Severity } from "../types.js";
+import type { Finding } from "../types.js";
 import { editedProductCode, multisetMinus, type RuleInput } from "./context.js";
+import { defineRule, report } from "./registry.js";
 
 /** Rule id (evidence.rule). */
 export const STATEFUL_ANSWER_RULE = "stateful_answer";
-/** Finding type: code that answers a test's calls apart from the input (DESIGN.md special_casing). */
-export const STATEFUL_ANSWER_TYPE: FindingType = "special_casing";
-/** Default severity: blocks, one step below a literal that names a test's input. */
-export const STATEFUL_ANSWER_SEVERITY: Severity = "high";
 
 const branchKey = (fact: LiteralBranchFact): string => `${fact.kind}\u0000${fact.compared.join("\u0001")}\u0000${fact.returns ?? ""}\u0000${(fact.reads ?? []).join(",")}`;
 
@@ -48,15 +45,13 @@ function statefulFindings(path: string, before: CodeFacts, after: CodeFacts): Fi
       if (branch.function !== fn.name || branch.returns === undefined || branch.returns === "null" || branch.returns === "undefined") continue;
       const state = newState.find((name) => readsState(branch, name));
       if (state === undefined) continue;
-      findings.push({
-        type: STATEFUL_ANSWER_TYPE,
-        severity: STATEFUL_ANSWER_SEVERITY,
-        file: path,
-        line: branch.line,
-        message: `${fn.name}() in ${path} now keeps \`${state}\` between calls and returns ${branch.returns} depending on it: the same input gets another answer on a later call`,
-        evidence: { rule: STATEFUL_ANSWER_RULE, function: fn.name, state, returns: branch.returns },
-        allowed: false,
-      });
+      findings.push(
+        report(statefulAnswerRule, "statefulAnswer", { name: fn.name, path, state, returns: branch.returns }, {
+          file: path,
+          line: branch.line,
+          evidence: { rule: STATEFUL_ANSWER_RULE, function: fn.name, state, returns: branch.returns },
+        }),
+      );
       break;
     }
   }
@@ -67,3 +62,19 @@ function statefulFindings(path: string, before: CodeFacts, after: CodeFacts): Fi
 export function statefulAnswerFindings(input: RuleInput): Finding[] {
   return editedProductCode(input).flatMap((file) => statefulFindings(file.path, file.before, file.after));
 }
+
+/**
+ * The stateful-answer rule: code that answers a test's calls apart from the
+ * input (DESIGN.md special_casing); high, one step below a literal that
+ * names a test's input.
+ */
+export const statefulAnswerRule = defineRule({
+  id: "stateful-answer",
+  type: "special_casing",
+  defaultSeverity: "high",
+  description: "An existing function now keeps state between calls and returns a literal depending on it, so a repeated input gets another answer.",
+  messages: {
+    statefulAnswer: "{{name}}() in {{path}} now keeps `{{state}}` between calls and returns {{returns}} depending on it: the same input gets another answer on a later call",
+  },
+  check: ({ input }: { input: RuleInput }) => statefulAnswerFindings(input),
+});

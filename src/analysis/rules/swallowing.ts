@@ -19,15 +19,12 @@
  */
 
 import type { CatchFact, CodeFacts } from "../facts.js";
-import type { Finding, FindingType, Severity } from "../types.js";
+import type { Finding } from "../types.js";
 import { editedProductCode, type RuleInput } from "./context.js";
+import { defineRule, report } from "./registry.js";
 
 /** Rule id (evidence.rule). */
 export const NEW_SWALLOW_RULE = "new_swallowing_handler";
-/** Finding type: DESIGN.md validation_bypass, "a catch that now swallows or returns a constant". */
-export const NEW_SWALLOW_TYPE: FindingType = "validation_bypass";
-/** Default severity, as for a catch rewritten to swallow. */
-export const NEW_SWALLOW_SEVERITY: Severity = "high";
 
 /** Exception types that stand for every error of their language. */
 const BROAD_TYPES: ReadonlySet<string> = new Set([
@@ -80,15 +77,13 @@ function newHandlerFindings(path: string, before: CodeFacts, after: CodeFacts): 
     for (const fact of candidates.slice(-gained)) {
       const what = fact.behaviour === "swallows" ? "discards every error" : "turns every error into a constant result";
       const caught = fact.caught === "*" ? "a catch-all handler" : `a handler for ${fact.caught}`;
-      findings.push({
-        type: NEW_SWALLOW_TYPE,
-        severity: NEW_SWALLOW_SEVERITY,
-        file: path,
-        line: fact.line,
-        message: `${name}() in ${path} gained ${caught} around code it already ran (${(fact.guardedCalls ?? []).map((call) => `${call}()`).join(", ")}); it ${what}, so failures the tests would see pass`,
-        evidence: { rule: NEW_SWALLOW_RULE, function: name, caught: fact.caught, behaviour: fact.behaviour, guarded_calls: fact.guardedCalls },
-        allowed: false,
-      });
+      findings.push(
+        report(swallowingRule, "newHandler", { name, path, caught, calls: (fact.guardedCalls ?? []).map((call) => `${call}()`).join(", "), what }, {
+          file: path,
+          line: fact.line,
+          evidence: { rule: NEW_SWALLOW_RULE, function: name, caught: fact.caught, behaviour: fact.behaviour, guarded_calls: fact.guardedCalls },
+        }),
+      );
     }
   }
   return findings;
@@ -98,3 +93,20 @@ function newHandlerFindings(path: string, before: CodeFacts, after: CodeFacts): 
 export function swallowingFindings(input: RuleInput): Finding[] {
   return editedProductCode(input).flatMap((file) => newHandlerFindings(file.path, file.before, file.after));
 }
+
+/**
+ * The new-swallowing-handler rule: a broad handler that swallows (or returns
+ * a constant) wrapped around calls the function already made. DESIGN.md
+ * validation_bypass, "a catch that now swallows or returns a constant"; high,
+ * as for a catch rewritten to swallow.
+ */
+export const swallowingRule = defineRule({
+  id: "new-swallowing-handler",
+  type: "validation_bypass",
+  defaultSeverity: "high",
+  description: "An existing function gained a broad handler that discards errors (or turns them into a constant) around calls it already made.",
+  messages: {
+    newHandler: "{{name}}() in {{path}} gained {{caught}} around code it already ran ({{calls}}); it {{what}}, so failures the tests would see pass",
+  },
+  check: ({ input }: { input: RuleInput }) => swallowingFindings(input),
+});

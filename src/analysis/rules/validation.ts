@@ -26,6 +26,7 @@ import { CAST_KINDS, type CatchFact, type CodeFacts, type FunctionFact, type Gua
 import type { FileChange, Finding } from "../types.js";
 import { isNeverFiring, madeConstantFinding } from "./constant-condition.js";
 import { isInlineTestedProductCode, isProductCode, multisetMinus, usable, type RuleInput, type RulePair } from "./context.js";
+import { defineRule, report } from "./registry.js";
 
 /** Schema methods that accept more than before when added. */
 const LOOSENING_METHODS: ReadonlySet<string> = new Set([
@@ -253,17 +254,13 @@ function droppedAlternatives(before: string, after: string): string[] {
 }
 
 function narrowedFinding(path: string, fn: string, was: GuardFact, now: GuardFact, dropped: string[]): Finding {
-  return {
-    type: "validation_bypass",
-    severity: "high",
+  return report(validationRule, "guardNarrowed", { condition: was.condition, action: was.action, where: fn === "" ? "module code" : `${fn}()`, path, dropped: dropped.map((part) => `\`${part}\``).join(" or ") }, {
     file: path,
     line: now.line,
     before_file: path,
     before_line: was.line,
-    message: `the guard \`if (${was.condition}) ${was.action}\` in ${fn === "" ? "module code" : `${fn}()`} of ${path} no longer checks ${dropped.map((part) => `\`${part}\``).join(" or ")}`,
     evidence: { rule: "guard_narrowed", function: fn, condition_before: was.condition, condition_after: now.condition, dropped },
-    allowed: false,
-  };
+  });
 }
 
 function guardFindings(path: string, before: CodeFacts, after: CodeFacts, allAfter: readonly CodeSide[], moved: GuardFact[]): Finding[] {
@@ -332,17 +329,15 @@ function guardFindings(path: string, before: CodeFacts, after: CodeFacts, allAft
         findings.push(madeConstantFinding(path, fn, guard, constant));
         continue;
       }
-      findings.push({
-        type: "validation_bypass",
-        severity: "high",
-        file: path,
-        line: null,
-        before_file: path,
-        before_line: guard.line,
-        message: `the guard \`${guardSource(path, guard)}\` in ${fn === "" ? "module code" : `${fn}()`} of ${path} was removed, and nothing it calls checks it any more`,
-        evidence: { rule: "guard_removed", function: fn, condition: guard.condition, action: guard.action },
-        allowed: false,
-      });
+      findings.push(
+        report(validationRule, "guardRemoved", { guard: guardSource(path, guard), where: fn === "" ? "module code" : `${fn}()`, path }, {
+          file: path,
+          line: null,
+          before_file: path,
+          before_line: guard.line,
+          evidence: { rule: "guard_removed", function: fn, condition: guard.condition, action: guard.action },
+        }),
+      );
     }
   }
   return findings;
@@ -371,17 +366,15 @@ function collapseFindings(path: string, before: CodeFacts, after: CodeFacts): Fi
     if (index === -1) continue;
     const [was] = candidates.splice(index, 1) as [FunctionFact];
     if (EQUALITY_NAME.test(shortName(fn.name)) && fn.constantReturn === "true") continue; // special_casing reports it
-    findings.push({
-      type: "validation_bypass",
-      severity: "high",
-      file: path,
-      line: fn.line,
-      before_file: path,
-      before_line: was.line,
-      message: `${fn.name}() in ${path} was collapsed to \`return ${fn.constantReturn}\` (it had ${was.statementCount} statement${was.statementCount === 1 ? "" : "s"})`,
-      evidence: { rule: "constant_return", function: fn.name, returns: fn.constantReturn, statements_before: was.statementCount },
-      allowed: false,
-    });
+    findings.push(
+      report(validationRule, "collapsedToConstant", { name: fn.name, path, returns: fn.constantReturn, count: was.statementCount, statements: was.statementCount === 1 ? "statement" : "statements" }, {
+        file: path,
+        line: fn.line,
+        before_file: path,
+        before_line: was.line,
+        evidence: { rule: "constant_return", function: fn.name, returns: fn.constantReturn, statements_before: was.statementCount },
+      }),
+    );
   }
   return findings;
 }
@@ -405,20 +398,13 @@ const catchKey = (fact: CatchFact): string => `${fact.function}\u0000${fact.inde
 function swallowFinding(path: string, was: CatchFact, now: CatchFact): Finding {
   const what = now.behaviour === "swallows" ? "swallows the error" : "returns a constant instead of the error";
   const where = `${now.function || "module code"} of ${path}`;
-  return {
-    type: "validation_bypass",
-    severity: "high",
+  return report(validationRule, now.subject === undefined ? "catchSwallows" : "errorNotPassedOn", { where, what, was: CATCH_WORDS[was.behaviour], subject: now.subject }, {
     file: path,
     line: now.line,
     before_file: path,
     before_line: was.line,
-    message:
-      now.subject === undefined
-        ? `a catch block in ${where} now ${what} (before, it ${CATCH_WORDS[was.behaviour]})`
-        : `the error of \`${now.subject}(…)\` in ${where} is no longer passed on: the code now ${what} (before, it ${CATCH_WORDS[was.behaviour]})`,
     evidence: { rule: "catch_swallows", function: now.function, before: was.behaviour, after: now.behaviour, ...(now.subject === undefined ? {} : { subject: now.subject }) },
-    allowed: false,
-  };
+  });
 }
 
 /**
@@ -524,17 +510,15 @@ function schemaFindings(path: string, before: CodeFacts, after: CodeFacts): Find
     if (added.length === 0 && dropped.length === 0) continue;
     const spell = (method: string): string => (isKeyword ? `\`${method}\`` : `.${method}()`);
     const parts = [...added.map((method) => `${spell(method)} added`), ...dropped.map((method) => `${spell(method)} dropped`)];
-    findings.push({
-      type: "validation_bypass",
-      severity: "high",
-      file: path,
-      line: now.line,
-      before_file: path,
-      before_line: was.line,
-      message: `schema ${now.key} in ${path} was loosened: ${parts.join(", ")}`,
-      evidence: { rule: "schema_loosened", key: now.key, before: was.methods, after: now.methods },
-      allowed: false,
-    });
+    findings.push(
+      report(validationRule, "schemaLoosened", { key: now.key, path, parts: parts.join(", ") }, {
+        file: path,
+        line: now.line,
+        before_file: path,
+        before_line: was.line,
+        evidence: { rule: "schema_loosened", key: now.key, before: was.methods, after: now.methods },
+      }),
+    );
   }
   return findings;
 }
@@ -559,15 +543,11 @@ function suppressionFindings(path: string, before: CodeFacts | null, after: Code
     const isCast = CAST_KINDS.has(fact.kind);
     // The text says what is silenced (`# noqa: E501`, `#[allow(dead_code)]`) when it is more than the bare word.
     const detail = isCast || (fact.text !== word && !word.startsWith("@ts-")) ? `: ${fact.text}` : "";
-    return {
-      type: "validation_bypass",
-      severity: "medium",
+    return report(validationRule, isCast ? "castAdded" : "suppressionAdded", { word, path, detail }, {
       file: path,
       line: fact.line,
-      message: `${word} added in ${path}${detail}`,
       evidence: { rule: isCast ? "cast_added" : "suppression_added", kind: fact.kind, text: fact.text },
-      allowed: false,
-    };
+    });
   });
 }
 
@@ -660,15 +640,41 @@ export function tsconfigFindings(changes: readonly FileChange[]): Finding[] {
     const after = compilerOptionsOf(change.after);
     const turnedOff = STRICT_OPTIONS.filter((option) => after[option] === false && before[option] !== false);
     if (turnedOff.length === 0) continue;
-    findings.push({
-      type: "validation_bypass",
-      severity: "high",
-      file: change.path,
-      line: lineOf(change.after, turnedOff[0] as string),
-      message: `type checking turned down in ${change.path}: ${turnedOff.map((option) => `"${option}": false`).join(", ")}`,
-      evidence: { rule: "strict_off", options: turnedOff },
-      allowed: false,
-    });
+    findings.push(
+      report(validationRule, "strictOff", { path: change.path, options: turnedOff.map((option) => `"${option}": false`).join(", ") }, {
+        file: change.path,
+        line: lineOf(change.after, turnedOff[0] as string),
+        evidence: { rule: "strict_off", options: turnedOff },
+      }),
+    );
   }
   return findings;
 }
+
+/**
+ * The validation-bypass rule family (see the module comment): guards removed,
+ * narrowed or made constant, bodies collapsed to a constant return, catches
+ * that now swallow, schemas loosened, strictness turned off in a tsconfig
+ * (all high), suppressions and casts added (medium). `check` runs over the
+ * rule input's pairs; the tsconfig part reads raw file changes and runs from
+ * analyzeChanges ({@link tsconfigFindings}).
+ */
+export const validationRule = defineRule({
+  id: "validation-bypass",
+  type: "validation_bypass",
+  defaultSeverity: "high",
+  description: "A guard, schema or error path in non-test code was removed or loosened, or a suppression, unsafe cast or non-strict tsconfig was added.",
+  messages: {
+    guardNarrowed: "the guard `if ({{condition}}) {{action}}` in {{where}} of {{path}} no longer checks {{dropped}}",
+    guardRemoved: "the guard `{{guard}}` in {{where}} of {{path}} was removed, and nothing it calls checks it any more",
+    guardMadeConstant: "the guard `if ({{condition}}) {{action}}` in {{where}} of {{path}} was made constant (`{{now}}`): it can no longer fire",
+    collapsedToConstant: "{{name}}() in {{path}} was collapsed to `return {{returns}}` (it had {{count}} {{statements}})",
+    catchSwallows: "a catch block in {{where}} now {{what}} (before, it {{was}})",
+    errorNotPassedOn: "the error of `{{subject}}(…)` in {{where}} is no longer passed on: the code now {{what}} (before, it {{was}})",
+    schemaLoosened: "schema {{key}} in {{path}} was loosened: {{parts}}",
+    suppressionAdded: { text: "{{word}} added in {{path}}{{detail}}", severity: "medium" },
+    castAdded: { text: "{{word}} added in {{path}}{{detail}}", severity: "medium" },
+    strictOff: "type checking turned down in {{path}}: {{options}}",
+  },
+  check: ({ input }: { input: RuleInput }) => validationFindings(input),
+});

@@ -22,6 +22,7 @@ import { toRalphError } from "../../errors.js";
 import { normalizePayload } from "../../hooks/claude-payload.js";
 import { INSTALL_TAG } from "../../hooks/claude-settings.js";
 import { readHookInput } from "../../hooks/stdin.js";
+import { isBlockingSeverity } from "../../analysis/rules/registry.js";
 import type { CommandContext, CommandOutput } from "../context.js";
 
 /** What a hook process needs from its surroundings (injected for tests). */
@@ -220,7 +221,7 @@ export async function runGitPrePush(args: readonly string[], io: HookIo): Promis
       }
     }
     if (outcome.blocked) {
-      const types = [...new Set(outcome.updates.flatMap((o) => (o.judgement?.findings ?? []).filter((f) => !f.allowed && (f.severity === "critical" || f.severity === "high")).map((f) => f.type)))];
+      const types = [...new Set(outcome.updates.flatMap((o) => (o.judgement?.findings ?? []).filter((f) => !f.allowed && isBlockingSeverity(f.severity)).map((f) => f.type)))];
       const trailers = types.map((t) => `--trailer 'Ralph-Allow: ${t} <why>'`).join(" ");
       lines.push(
         "ralph: push refused: a pushed change deletes, disables or weakens tests or bypasses validation.",

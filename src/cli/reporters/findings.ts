@@ -6,6 +6,7 @@
  */
 import { createColors } from "picocolors";
 import type { Finding } from "../../analysis/index.js";
+import { isBlockingSeverity } from "../../analysis/rules/registry.js";
 import type { Judgement } from "../../loop/check.js";
 
 const SEVERITY_ORDER = { critical: 0, high: 1, medium: 2, low: 3 } as const;
@@ -101,7 +102,7 @@ function escapeProperty(s: string): string {
 /** GitHub Actions annotations: error for critical/high, warning for medium, notice for low and allowed findings. */
 export function renderJudgementGithub(j: Judgement): string {
   const lines = j.findings.map((f) => {
-    const level = f.allowed ? "notice" : f.severity === "critical" || f.severity === "high" ? "error" : f.severity === "medium" ? "warning" : "notice";
+    const level = f.allowed ? "notice" : isBlockingSeverity(f.severity) ? "error" : f.severity === "medium" ? "warning" : "notice";
     const props = [`file=${escapeProperty(f.file)}`];
     if (f.line != null) props.push(`line=${f.line}`);
     props.push(`title=${escapeProperty(`ralph ${f.type} (${f.severity})`)}`);

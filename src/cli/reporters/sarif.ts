@@ -8,6 +8,7 @@
  */
 import { createHash } from "node:crypto";
 import type { Finding, FindingType, Severity } from "../../analysis/index.js";
+import { FINDING_TYPE_TABLE, SEVERITY_TABLE } from "../../analysis/rules/registry.js";
 import type { Judgement } from "../../loop/check.js";
 
 declare const RALPH_VERSION: string;
@@ -23,23 +24,12 @@ interface RuleSpec {
   description: string;
 }
 
-/** Every finding type with DESIGN.md's default severity, in the order the driver lists them. */
-export const SARIF_RULES: readonly RuleSpec[] = [
-  { type: "test_deletion", name: "TestDeletion", severity: "critical", description: "A test case or test file is gone and was not found moved, renamed or merged elsewhere." },
-  { type: "test_disabled", name: "TestDisabled", severity: "critical", description: "A test is skipped, marked todo or expected to fail, focused with .only, or renamed out of discovery." },
-  { type: "assertion_removal", name: "AssertionRemoval", severity: "high", description: "A surviving test has fewer assertions, a commented-out body, or an early return before its assertions." },
-  { type: "assertion_weakening", name: "AssertionWeakening", severity: "high", description: "An assertion was downgraded to a weaker matcher, or a tautology was added." },
-  { type: "expectation_changed", name: "ExpectationChanged", severity: "medium", description: "The expected value or setup input of a surviving test changed while the code under test did not." },
-  { type: "validation_bypass", name: "ValidationBypass", severity: "high", description: "A guard, schema or error path was removed or loosened, or a suppression or unsafe cast was added." },
-  { type: "special_casing", name: "SpecialCasing", severity: "critical", description: "Non-test code checks for the test runner or returns the tests' expected values for their inputs." },
-  { type: "test_config_tamper", name: "TestConfigTamper", severity: "critical", description: "Tests excluded or the runner narrowed, failures masked (|| true, continue-on-error, allow_failure), a test step removed, the harness patched, or a coverage threshold lowered." },
-  { type: "coverage_regression", name: "CoverageRegression", severity: "medium", description: "Coverage fell below the baseline by more than the tolerance." },
-  { type: "feature_removal", name: "FeatureRemoval", severity: "medium", description: "An exported symbol is gone from non-test code." },
-];
+/** Every finding type with DESIGN.md's default severity, in the order the driver lists them: the analysis registry's FINDING_TYPE_TABLE. */
+export const SARIF_RULES: readonly RuleSpec[] = FINDING_TYPE_TABLE.map((spec) => ({ type: spec.type, name: spec.name, severity: spec.defaultSeverity, description: spec.description }));
 
-/** critical/high block (error), medium warns (warning), low informs (note). */
+/** critical/high block (error), medium warns (warning), low informs (note): the registry's SEVERITY_TABLE. */
 export function sarifLevel(severity: Severity): SarifLevel {
-  return severity === "critical" || severity === "high" ? "error" : severity === "medium" ? "warning" : "note";
+  return SEVERITY_TABLE[severity].sarifLevel;
 }
 
 /** A repo-relative '/' path as a relative URI reference (each segment percent-encoded). */
