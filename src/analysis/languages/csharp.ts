@@ -12,7 +12,6 @@
 import { assumptionSkips, CSHARP_SKIP_CALLS } from "./assumption-skips.js";
 import {
   compactText,
-  extractWithTreeSitter,
   hashNode,
   hashRow,
   literalsOf,
@@ -26,12 +25,11 @@ import {
   type SkipReach,
   type TestDraft,
 } from "../parsers/tree-sitter.js";
-import { counterTarget, extractCodeFacts, type BranchDraft, type CodeSyntax, type EscapeDraft, type ExportDraft, type FlowSyntax, type GuardDraft } from "../parsers/tree-sitter-code.js";
-import type { AssertionFact, FileFacts, NonTestFunctionFact } from "../facts.js";
-import { isUnderTestDirectory, type LanguageModule } from "./language.js";
+import { counterTarget, type BranchDraft, type CodeSyntax, type EscapeDraft, type ExportDraft, type FlowSyntax, type GuardDraft } from "../parsers/tree-sitter-code.js";
+import type { AssertionFact, NonTestFunctionFact } from "../facts.js";
+import { isUnderTestDirectory } from "./language.js";
+import { defineLanguage } from "./define-language.js";
 
-const LANGUAGE_ID = "csharp";
-const QUERIES = ["facts"] as const;
 
 /** `*Tests.cs`, `*Test.cs`, a `*.Tests`/`*.UnitTests` project folder, or under a test directory. */
 export function isCSharpTestPath(path: string): boolean {
@@ -525,22 +523,12 @@ const CSHARP_CODE: CodeSyntax = {
   exports: Object.fromEntries(["namespace_declaration", "file_scoped_namespace_declaration", ...CSHARP_TYPE_DECLARATIONS].map((type) => [type, (node: Node) => csharpExports(node)])),
 };
 
-/** Facts of one C# file (see the module comment). Never throws for bad content. */
-export function extractCSharpFacts(path: string, content: string): Promise<FileFacts> {
-  return extractWithTreeSitter(
-    LANGUAGE_ID,
-    QUERIES,
-    isCSharpTestPath(path),
-    content,
-    (grammar, root) => extractCSharpDrafts(path, grammar, root, content),
-    (root) => extractCodeFacts(root, CSHARP_CODE, content),
-  );
-}
-
-/** The C# language module: `.cs`, parsed with tree-sitter-c-sharp. */
-export const csharp = {
-  id: "csharp" as const,
+/** The C# language module: `.cs`, parsed with tree-sitter-c-sharp (see the module comment). Never throws for bad content. */
+export const csharp = defineLanguage({
+  id: "csharp",
   extensions: [".cs"],
+  queries: ["facts"],
   isTestPath: isCSharpTestPath,
-  extract: extractCSharpFacts,
-} satisfies LanguageModule;
+  drafts: ({ path, content }, grammar, root) => extractCSharpDrafts(path, grammar, root, content),
+  code: CSHARP_CODE,
+});

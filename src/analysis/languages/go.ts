@@ -10,7 +10,6 @@
 import { isConditionalWithin } from "../parsers/skip-reach.js";
 import {
   compactText,
-  extractWithTreeSitter,
   hashNode,
   hashRow,
   literalsOf,
@@ -25,12 +24,10 @@ import {
   type SkipReach,
   type TestDraft,
 } from "../parsers/tree-sitter.js";
-import { counterTarget, extractCodeFacts, literalText, MODE_ENV_VARS, type BranchDraft, type CatchDraft, type CodeSyntax, type EscapeDraft, type FlowSyntax } from "../parsers/tree-sitter-code.js";
-import type { AssertionFact, FileFacts, NonTestFunctionFact } from "../facts.js";
-import type { LanguageModule } from "./language.js";
+import { counterTarget, literalText, MODE_ENV_VARS, type BranchDraft, type CatchDraft, type CodeSyntax, type EscapeDraft, type FlowSyntax } from "../parsers/tree-sitter-code.js";
+import type { AssertionFact, NonTestFunctionFact } from "../facts.js";
+import { defineLanguage } from "./define-language.js";
 
-const LANGUAGE_ID = "go";
-const QUERIES = ["tests", "assertions"] as const;
 
 /** `go test` compiles tests only from `_test.go` files. */
 export function isGoTestPath(path: string): boolean {
@@ -682,22 +679,12 @@ const GO_CODE: CodeSyntax = {
   },
 };
 
-/** Facts of one Go file (see the module comment). Never throws for bad content. */
-export function extractGoFacts(path: string, content: string): Promise<FileFacts> {
-  return extractWithTreeSitter(
-    LANGUAGE_ID,
-    QUERIES,
-    isGoTestPath(path),
-    content,
-    (grammar, root) => extractGoDrafts(path, grammar, root, content),
-    (root) => extractCodeFacts(root, GO_CODE, content),
-  );
-}
-
-/** The Go language module: `.go`, parsed with tree-sitter-go. */
-export const go = {
-  id: "go" as const,
+/** The Go language module: `.go`, parsed with tree-sitter-go (see the module comment). Never throws for bad content. */
+export const go = defineLanguage({
+  id: "go",
   extensions: [".go"],
+  queries: ["tests", "assertions"],
   isTestPath: isGoTestPath,
-  extract: extractGoFacts,
-} satisfies LanguageModule;
+  drafts: ({ path, content }, grammar, root) => extractGoDrafts(path, grammar, root, content),
+  code: GO_CODE,
+});

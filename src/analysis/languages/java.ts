@@ -12,7 +12,6 @@ import { javaSuiteLists } from "./java-suites.js";
 import { assumptionSkips, JAVA_SKIP_CALLS } from "./assumption-skips.js";
 import {
   compactText,
-  extractWithTreeSitter,
   hashNode,
   isLiteral,
   literalsOf,
@@ -27,12 +26,11 @@ import {
   type SkipReach,
   type TestDraft,
 } from "../parsers/tree-sitter.js";
-import { counterTarget, extractCodeFacts, literalText, type BranchDraft, type CodeSyntax, type EscapeDraft, type ExportDraft, type FlowSyntax, type GuardDraft } from "../parsers/tree-sitter-code.js";
-import { hashText, type AssertionFact, type FileFacts, type NonTestFunctionFact } from "../facts.js";
-import { isUnderTestDirectory, type LanguageModule } from "./language.js";
+import { counterTarget, literalText, type BranchDraft, type CodeSyntax, type EscapeDraft, type ExportDraft, type FlowSyntax, type GuardDraft } from "../parsers/tree-sitter-code.js";
+import { hashText, type AssertionFact, type NonTestFunctionFact } from "../facts.js";
+import { isUnderTestDirectory } from "./language.js";
+import { defineLanguage } from "./define-language.js";
 
-const LANGUAGE_ID = "java";
-const QUERIES = ["tests", "assertions"] as const;
 
 /** `src/test/...`, `*Test.java`, `*Tests.java`, `*IT.java`, `*TestCase.java`, or under a test directory. */
 export function isJavaTestPath(path: string): boolean {
@@ -539,25 +537,17 @@ const JAVA_CODE: CodeSyntax = {
   exports: Object.fromEntries([...JAVA_TYPE_DECLARATIONS].map((type) => [type, (node: Node) => javaExports(node)])),
 };
 
-/** Facts of one Java file (see the module comment). Never throws for bad content. */
-export async function extractJavaFacts(path: string, content: string): Promise<FileFacts> {
-  const facts = await extractWithTreeSitter(
-    LANGUAGE_ID,
-    QUERIES,
-    isJavaTestPath(path),
-    content,
-    (grammar, root) => extractJavaDrafts(path, grammar, root, content),
-    (root) => extractCodeFacts(root, JAVA_CODE, content),
-  );
-  const suites = facts.parseError === undefined && facts.notAnalyzed === undefined ? javaSuiteLists(content) : [];
-  if (suites.length > 0) facts.suiteLists = suites;
-  return facts;
-}
-
-/** The Java language module: `.java`, parsed with tree-sitter-java. */
-export const java = {
-  id: "java" as const,
+/** The Java language module: `.java`, parsed with tree-sitter-java (see the module comment). Never throws for bad content. */
+export const java = defineLanguage({
+  id: "java",
   extensions: [".java"],
+  queries: ["tests", "assertions"],
   isTestPath: isJavaTestPath,
-  extract: extractJavaFacts,
-} satisfies LanguageModule;
+  drafts: ({ path, content }, grammar, root) => extractJavaDrafts(path, grammar, root, content),
+  code: JAVA_CODE,
+  finish: (facts, { content }) => {
+    const suites = facts.parseError === undefined && facts.notAnalyzed === undefined ? javaSuiteLists(content) : [];
+    if (suites.length > 0) facts.suiteLists = suites;
+    return facts;
+  },
+});

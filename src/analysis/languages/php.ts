@@ -9,7 +9,6 @@
 
 import {
   compactText,
-  extractWithTreeSitter,
   hashNode,
   hashRow,
   isComment,
@@ -25,12 +24,11 @@ import {
   type SkipReach,
   type TestDraft,
 } from "../parsers/tree-sitter.js";
-import { counterTarget, extractCodeFacts, type BranchDraft, type CodeContext, type CodeSyntax, type EscapeDraft, type ExportDraft, type FlowSyntax, type GuardDraft } from "../parsers/tree-sitter-code.js";
-import type { AssertionFact, FileFacts, NonTestFunctionFact } from "../facts.js";
-import { isUnderTestDirectory, type LanguageModule } from "./language.js";
+import { counterTarget, type BranchDraft, type CodeContext, type CodeSyntax, type EscapeDraft, type ExportDraft, type FlowSyntax, type GuardDraft } from "../parsers/tree-sitter-code.js";
+import type { AssertionFact, NonTestFunctionFact } from "../facts.js";
+import { isUnderTestDirectory } from "./language.js";
+import { defineLanguage } from "./define-language.js";
 
-const LANGUAGE_ID = "php";
-const QUERIES = ["tests", "assertions"] as const;
 
 /** True under a `vendor/` directory (Composer dependencies). */
 function isVendorPath(path: string): boolean {
@@ -414,22 +412,12 @@ function phpThrownBy(branch: Node | null): Node | null {
   return inner?.type === "throw_expression" || inner?.type === "throw_statement" ? (namedChildren(inner)[0] ?? null) : null;
 }
 
-/** Facts of one PHP file (see the module comment). Never throws for bad content. */
-export function extractPhpFacts(path: string, content: string): Promise<FileFacts> {
-  return extractWithTreeSitter(
-    LANGUAGE_ID,
-    QUERIES,
-    isPhpTestPath(path),
-    content,
-    (grammar, root) => extractPhpDrafts(path, grammar, root),
-    (root) => extractCodeFacts(root, PHP_CODE, content, path),
-  );
-}
-
-/** The PHP language module: `.php`, parsed with tree-sitter-php. */
-export const php = {
-  id: "php" as const,
+/** The PHP language module: `.php`, parsed with tree-sitter-php (see the module comment). Never throws for bad content. */
+export const php = defineLanguage({
+  id: "php",
   extensions: [".php"],
+  queries: ["tests", "assertions"],
   isTestPath: isPhpTestPath,
-  extract: extractPhpFacts,
-} satisfies LanguageModule;
+  drafts: ({ path }, grammar, root) => extractPhpDrafts(path, grammar, root),
+  code: PHP_CODE,
+});

@@ -14,7 +14,6 @@
 
 import {
   compactText,
-  extractWithTreeSitter,
   hashNode,
   hashRow,
   isLiteral,
@@ -30,16 +29,15 @@ import {
   type SkipDraft,
   type TestDraft,
 } from "../parsers/tree-sitter.js";
-import { counterTarget, declarationHash, extractCodeFacts, literalText, MODE_ENV_VARS, RUNNER_ENV_VARS, type BranchDraft, type CodeContext, type CodeSyntax, type EscapeDraft, type FlowSyntax, type GuardDraft } from "../parsers/tree-sitter-code.js";
+import { counterTarget, declarationHash, literalText, MODE_ENV_VARS, RUNNER_ENV_VARS, type BranchDraft, type CodeContext, type CodeSyntax, type EscapeDraft, type FlowSyntax, type GuardDraft } from "../parsers/tree-sitter-code.js";
 import { PYTHON_SKIP_REACH, raisedSkips } from "./python-skips.js";
-import { TEST_FLAG_ORDER, type AssertionFact, type ExportFact, type FileFacts, type ImportFact, type MarkFact, type NonTestFunctionFact, type TestFlag } from "../facts.js";
+import { TEST_FLAG_ORDER, type AssertionFact, type ExportFact, type ImportFact, type MarkFact, type NonTestFunctionFact, type TestFlag } from "../facts.js";
 import { matchesPrefixOrGlob, type CollectionRules } from "./collection.js";
 import { pythonSchemas } from "./python-schemas.js";
-import { isUnderTestDirectory, type LanguageModule } from "./language.js";
+import { isUnderTestDirectory } from "./language.js";
+import { defineLanguage } from "./define-language.js";
 import { isPythonCollectedFile, isTestClassName, resolvePythonTests } from "./python-classes.js";
 
-const LANGUAGE_ID = "python";
-const QUERIES = ["tests", "assertions"] as const;
 
 /** `test_*.py`, `*_test.py`, `conftest.py`, or any `.py` under a test directory. */
 export function isPythonTestPath(path: string): boolean {
@@ -1048,32 +1046,26 @@ const PYTHON_CODE: CodeSyntax = {
 };
 
 /**
- * Facts of one Python file (see the module comment). Its `tests` are what the
- * file alone resolves: module-level test functions, and the test methods of
- * its classes with bases defined in the same file (python-classes.ts);
- * bases in other files are resolved across files by analysis/inheritance.ts.
+ * The Python language module: `.py`, parsed with tree-sitter-python (see the
+ * module comment). A file's `tests` are what the file alone resolves:
+ * module-level test functions, and the test methods of its classes with
+ * bases defined in the same file (python-classes.ts); bases in other files
+ * are resolved across files by analysis/inheritance.ts. The collection
  * `rules` are the project's pytest `python_files`/`python_classes`/
  * `python_functions` when its config sets them; they are kept in
  * `facts.collection` for the resolution. Never throws for bad content.
  */
-export async function extractPythonFacts(path: string, content: string, rules?: CollectionRules): Promise<FileFacts> {
-  const facts = await extractWithTreeSitter(
-    LANGUAGE_ID,
-    QUERIES,
-    isPythonTestPath(path) || rules?.testModule === true,
-    content,
-    (grammar, root) => extractPythonDrafts(path, grammar, root, content, rules),
-    (root) => extractCodeFacts(root, PYTHON_CODE, content, path),
-  );
-  if (rules) facts.collection = rules;
-  if (facts.classScope) facts.tests = resolvePythonTests(new Map([[path, facts]])).get(path) ?? facts.tests;
-  return facts;
-}
-
-/** The Python language module: `.py`, parsed with tree-sitter-python. */
-export const python = {
-  id: "python" as const,
+export const python = defineLanguage({
+  id: "python",
   extensions: [".py"],
+  queries: ["tests", "assertions"],
   isTestPath: isPythonTestPath,
-  extract: extractPythonFacts,
-} satisfies LanguageModule;
+  isTestFile: ({ path, rules }) => isPythonTestPath(path) || rules?.testModule === true,
+  drafts: ({ path, content, rules }, grammar, root) => extractPythonDrafts(path, grammar, root, content, rules),
+  code: PYTHON_CODE,
+  finish: (facts, { path, rules }) => {
+    if (rules) facts.collection = rules;
+    if (facts.classScope) facts.tests = resolvePythonTests(new Map([[path, facts]])).get(path) ?? facts.tests;
+    return facts;
+  },
+});

@@ -11,7 +11,6 @@
 import { isConditionalWithin } from "../parsers/skip-reach.js";
 import {
   compactText,
-  extractWithTreeSitter,
   hashNode,
   isLiteral,
   literalsOf,
@@ -27,12 +26,11 @@ import {
   type SkipReach,
   type TestDraft,
 } from "../parsers/tree-sitter.js";
-import { counterTarget, extractCodeFacts, literalText, MODE_ENV_VARS, type BranchDraft, type CodeSyntax, type EscapeDraft, type ExportDraft, type FlowSyntax } from "../parsers/tree-sitter-code.js";
-import type { AssertionFact, FileFacts, NonTestFunctionFact, TestFlag } from "../facts.js";
-import { isUnderTestDirectory, type LanguageModule } from "./language.js";
+import { counterTarget, literalText, MODE_ENV_VARS, type BranchDraft, type CodeSyntax, type EscapeDraft, type ExportDraft, type FlowSyntax } from "../parsers/tree-sitter-code.js";
+import type { AssertionFact, NonTestFunctionFact, TestFlag } from "../facts.js";
+import { isUnderTestDirectory } from "./language.js";
+import { defineLanguage } from "./define-language.js";
 
-const LANGUAGE_ID = "ruby";
-const QUERIES = ["facts"] as const;
 
 /** `*_spec.rb`, `*_test.rb`, `test_*.rb`, or under `spec/`/`test/`. */
 export function isRubyTestPath(path: string): boolean {
@@ -589,22 +587,12 @@ const RUBY_CODE: CodeSyntax = {
   exports: { class: (node) => rubyExports(node), module: (node) => rubyExports(node) },
 };
 
-/** Facts of one Ruby file (see the module comment). Never throws for bad content. */
-export function extractRubyFacts(path: string, content: string): Promise<FileFacts> {
-  return extractWithTreeSitter(
-    LANGUAGE_ID,
-    QUERIES,
-    isRubyTestPath(path),
-    content,
-    (grammar, root) => extractRubyDrafts(path, grammar, root),
-    (root) => extractCodeFacts(root, RUBY_CODE, content),
-  );
-}
-
-/** The Ruby language module: `.rb`, parsed with tree-sitter-ruby. */
-export const ruby = {
-  id: "ruby" as const,
+/** The Ruby language module: `.rb`, parsed with tree-sitter-ruby (see the module comment). Never throws for bad content. */
+export const ruby = defineLanguage({
+  id: "ruby",
   extensions: [".rb"],
+  queries: ["facts"],
   isTestPath: isRubyTestPath,
-  extract: extractRubyFacts,
-} satisfies LanguageModule;
+  drafts: ({ path }, grammar, root) => extractRubyDrafts(path, grammar, root),
+  code: RUBY_CODE,
+});

@@ -8,7 +8,6 @@
  */
 
 import {
-  extractWithTreeSitter,
   hashNode,
   isComment,
   literalsOf,
@@ -23,12 +22,11 @@ import {
   type SkipReach,
   type TestDraft,
 } from "../parsers/tree-sitter.js";
-import { compactText, counterTarget, extractCodeFacts, literalText, type BranchDraft, type CatchDraft, type CodeContext, type CodeSyntax, type EscapeDraft, type ExportDraft, type FlowSyntax } from "../parsers/tree-sitter-code.js";
-import type { AssertionFact, FileFacts, NonTestFunctionFact } from "../facts.js";
-import { isUnderTestDirectory, type LanguageModule } from "./language.js";
+import { compactText, counterTarget, literalText, type BranchDraft, type CatchDraft, type CodeContext, type CodeSyntax, type EscapeDraft, type ExportDraft, type FlowSyntax } from "../parsers/tree-sitter-code.js";
+import type { AssertionFact, NonTestFunctionFact } from "../facts.js";
+import { isUnderTestDirectory } from "./language.js";
+import { defineLanguage } from "./define-language.js";
 
-const LANGUAGE_ID = "rust";
-const QUERIES = ["tests", "assertions"] as const;
 
 /** Integration tests (`tests/`), `*_test.rs`, `tests.rs` and `test.rs` module files. */
 export function isRustTestPath(path: string): boolean {
@@ -613,23 +611,13 @@ function isRustTestItem(node: Node | null): boolean {
   return attributesBefore(node).some((a) => isTestAttribute(a.path) || (a.path === "cfg" && /\btest\b/.test(a.args?.text ?? "")));
 }
 
-/** Facts of one Rust file (see the module comment). Never throws for bad content. */
-export function extractRustFacts(path: string, content: string): Promise<FileFacts> {
-  return extractWithTreeSitter(
-    LANGUAGE_ID,
-    QUERIES,
-    isRustTestPath(path),
-    content,
-    (grammar, root) => extractRustDrafts(path, grammar, root, content),
-    (root) => extractCodeFacts(root, RUST_CODE, content, path),
-    true,
-  );
-}
-
-/** The Rust language module: `.rs`, parsed with tree-sitter-rust. */
-export const rust = {
-  id: "rust" as const,
+/** The Rust language module: `.rs`, parsed with tree-sitter-rust (see the module comment). Never throws for bad content. */
+export const rust = defineLanguage({
+  id: "rust",
   extensions: [".rs"],
+  queries: ["tests", "assertions"],
   isTestPath: isRustTestPath,
-  extract: extractRustFacts,
-} satisfies LanguageModule;
+  drafts: ({ path, content }, grammar, root) => extractRustDrafts(path, grammar, root, content),
+  code: RUST_CODE,
+  hasInlineTests: true,
+});
