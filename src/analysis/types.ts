@@ -21,7 +21,7 @@ export interface FileChange {
 }
 
 /** DESIGN.md's ten finding types, in its table's order ("Analysis: facts, then findings"); the registry's {@link FINDING_TYPE_TABLE}. */
-export const FINDING_TYPES = FINDING_TYPE_TABLE.map((spec) => spec.type);
+export const FINDING_TYPES: readonly FindingType[] = Object.freeze(FINDING_TYPE_TABLE.map((spec) => spec.type));
 
 /** Every kind of finding ralph knows: one of {@link FINDING_TYPES}. */
 export type FindingType = (typeof FINDING_TYPE_TABLE)[number]["type"];
