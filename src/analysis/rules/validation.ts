@@ -301,7 +301,17 @@ function guardFindings(path: string, before: CodeFacts, after: CodeFacts, allAft
     const claim = (index: number): void => {
       if (index !== -1 && (unused[index] as ReachedGuard).isDirect) unused.splice(index, 1);
     };
+    // The same guard kept in place pairs with itself first: otherwise, among guards sharing one action (three
+    // `checkArgument` calls), a removed one would take a kept one's partner and the finding would name the wrong guard.
+    const keptInPlace = new Set<GuardFact>();
+    for (const guard of guards) {
+      const index = unused.findIndex((candidate) => candidate.isDirect && candidate.guard.condition === guard.condition && candidate.guard.action === guard.action);
+      if (index === -1) continue;
+      unused.splice(index, 1);
+      keptInPlace.add(guard);
+    }
     const unmatched = guards.filter((guard) => {
+      if (keptInPlace.has(guard)) return false;
       const index = unused.findIndex((candidate) => isKeptBy(guard, candidate));
       if (index !== -1) {
         const partner = unused[index] as ReachedGuard;
