@@ -13,9 +13,10 @@
  * about assertions a surviving test lost.
  */
 
-import type { AssertionHelperFact, FileFacts, TestCase } from "../facts.js";
+import type { AssertionFact, AssertionHelperFact, FileFacts, TestCase } from "../facts.js";
 import { coverage, isInRow, literalTokens } from "./coverage.js";
-import { canonicalText, splitArguments, splitCall, toCheck, type Check } from "./normalise.js";
+import { canonicalText, conjuncts, splitArguments, splitCall, toCheck, type Check } from "./normalise.js";
+import { relationOfMatcher } from "./relations.js";
 
 export { canonicalText, toCheck, type Check } from "./normalise.js";
 export { coverage, unify } from "./coverage.js";
@@ -50,13 +51,42 @@ function literalsOfTest(test: TestCase): string[] {
 export function checksOf(test: TestCase, helpers: readonly HelperFacts[] = []): Check[] {
   const checks: Check[] = [];
   for (const fact of test.assertionsDetail ?? []) {
-    const check = toCheck(fact);
-    checks.push(check);
-    if (check.relation !== "helper") continue;
-    const helper = helpers.find((candidate) => candidate.name === check.helper);
-    if (helper?.assertionsDetail) checks.push(...expandHelper(check, helper));
+    for (const check of toChecks(fact)) {
+      checks.push(check);
+      if (check.relation !== "helper") continue;
+      const helper = helpers.find((candidate) => candidate.name === check.helper);
+      if (helper?.assertionsDetail) checks.push(...expandHelper(check, helper));
+    }
   }
   return checks;
+}
+
+/**
+ * The checks one assertion makes: one, or one per conjunct when it asserts
+ * a conjunction holds (`t.true(n >= 2 && n < 30)`, `assert a and b`,
+ * `assert!(x && y)`, `assertTrue(a && b)`): the same checks as the separate
+ * assertions it may have replaced. A negated or falsy assertion of a
+ * conjunction (`assertFalse(a && b)`) states only that one conjunct fails:
+ * one check.
+ */
+export function toChecks(fact: AssertionFact): Check[] {
+  return conjunctFacts(fact).map(toCheck);
+}
+
+/**
+ * An assertion of a conjunction as one assertion per conjunct (`actual` =
+ * the conjunct), or the assertion alone (see {@link toChecks}).
+ */
+export function conjunctFacts(fact: AssertionFact): AssertionFact[] {
+  const actual = fact.actualValue ?? fact.actual;
+  if (actual === undefined || fact.expected !== undefined || fact.negated === true || relationOfMatcher(fact.matcher) !== "truthy") return [fact];
+  const parts = conjuncts(canonicalText(actual));
+  if (parts.length < 2) return [fact];
+  return parts.map((part) => {
+    const single: AssertionFact = { ...fact, actual: part };
+    delete single.actualValue;
+    return single;
+  });
 }
 
 /** A helper's checks with its parameters replaced by the call's arguments (`check(x, y)` called as `check(1, 2)`: `f(x) == y` -> `f(1) == 2`). */
@@ -72,8 +102,7 @@ function expandHelper(call: Check, helper: HelperFacts): Check[] {
       return args[index] as string;
     });
   };
-  return (helper.assertionsDetail ?? []).map((fact) => {
-    const check = toCheck(fact);
+  return (helper.assertionsDetail ?? []).flatMap(toChecks).map((check) => {
     const expanded: Check = { ...check, subject: substitute(check.subject), line: call.line };
     if (check.expected !== undefined) expanded.expected = substitute(check.expected);
     if (check.errorType !== undefined) expanded.errorType = substitute(check.errorType);
