@@ -15,10 +15,10 @@
 
 import type { AssertionFact, AssertionHelperFact, FileFacts, TestCase } from "../facts.js";
 import { coverage, isInRow, literalTokens } from "./coverage.js";
-import { canonicalText, conjuncts, splitArguments, splitCall, toCheck, type Check } from "./normalise.js";
+import { canonicalText, conjuncts, literalKey, splitArguments, splitCall, toCheck, type Check } from "./normalise.js";
 import { relationOfMatcher } from "./relations.js";
 
-export { canonicalText, toCheck, type Check } from "./normalise.js";
+export { canonicalText, literalKey, toCheck, type Check } from "./normalise.js";
 export { coverage, unify } from "./coverage.js";
 export { checkStrength, relationOfMatcher, RELATION_STRENGTH, type Relation } from "./relations.js";
 
@@ -39,7 +39,7 @@ export interface CheckedTest {
 
 /** The literals of a test as recorded by its language: tree-sitter `literals`, or JS/TS input and expected literals. */
 function literalsOfTest(test: TestCase): string[] {
-  return (test.literals ?? [...(test.inputLiterals ?? []), ...(test.expectedLiterals ?? [])]).map(canonicalText);
+  return (test.literals ?? [...(test.inputLiterals ?? []), ...(test.expectedLiterals ?? [])]).map((literal) => literalKey(canonicalText(literal)));
 }
 
 /**
@@ -114,7 +114,7 @@ function expandHelper(call: Check, helper: HelperFacts): Check[] {
 /** A test of one side with its checks, rows and literals (see {@link CheckedTest}). */
 export function checkedTest(file: string, test: TestCase, facts: FileFacts | null): CheckedTest {
   const helpers: readonly HelperFacts[] = facts?.assertionHelpers ?? [];
-  const rows = test.eachRowLiterals ? test.eachRowLiterals.map((row) => row.map(canonicalText)) : null;
+  const rows = test.eachRowLiterals ? test.eachRowLiterals.map((row) => row.map((literal) => literalKey(canonicalText(literal)))) : null;
   return {
     file,
     test,

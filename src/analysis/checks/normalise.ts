@@ -231,6 +231,36 @@ function unwrapThunk(text: string): string {
 /** Matchers whose framework puts the container last and the member first (`assertIn(member, container)`, `assert x in y`). */
 const MEMBER_FIRST = /^(?:assert (?:not )?in|(?:self\.)?assert(?:Not)?In|assertContains|assertStringContainsString|assertStringContainsStringIgnoringCase|assertArrayHasKey|assertMatchesRegularExpression|assert_includes?)$/;
 
+/** The escapes of string literals in every supported language that stand for one character. */
+const ESCAPES: Readonly<Record<string, string>> = { n: "\n", t: "\t", r: "\r", "0": "\0", b: "\b", f: "\f", v: "\v", e: "\u001b", a: "\u0007" };
+
+/**
+ * A literal in one spelling whatever produced it: a string as the JSON of
+ * its value, escapes decoded, so a check's source token (`"a \t b"`), a
+ * tree-sitter row cell (the JSON of the source body, `"a \\t b"`) and a
+ * babel row cell (the JSON of the cooked value) of the same string are
+ * equal; other literals unchanged. Rows and literals of tests are compared
+ * in this form (analysis/checks).
+ */
+export function literalKey(literal: string): string {
+  if (!literal.startsWith('"') || !literal.endsWith('"') || literal.length < 2) return literal;
+  let body: string;
+  try {
+    const parsed: unknown = JSON.parse(literal);
+    body = typeof parsed === "string" ? parsed : literal.slice(1, -1);
+  } catch {
+    body = literal.slice(1, -1);
+  }
+  const value = body.replace(/\\(u\{[0-9a-fA-F]+\}|u[0-9a-fA-F]{4}|x[0-9a-fA-F]{2}|[\s\S])/g, (_all, escape: string) => {
+    if (escape.startsWith("u") || escape.startsWith("x")) {
+      const code = Number.parseInt(escape.replace(/^[ux]\{?|\}$/g, ""), 16);
+      return Number.isFinite(code) && code <= 0x10ffff ? String.fromCodePoint(code) : escape;
+    }
+    return ESCAPES[escape] ?? escape;
+  });
+  return JSON.stringify(value);
+}
+
 /** Is the canonical text a plain literal (string, number, boolean, null)? */
 export function isLiteralText(text: string): boolean {
   return /^(?:"(?:[^"\\]|\\.)*"|-?\d[\w.]*|true|false|True|False|null|nil|None|undefined)$/.test(text);

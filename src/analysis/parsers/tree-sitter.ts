@@ -267,7 +267,7 @@ export function isComment(node: Node): boolean {
 }
 
 /** Nodes whose text is one token although the grammar splits it (string pieces, PHP's `$` + name). */
-const ATOMIC_TYPES: ReadonlySet<string> = new Set(["string", "interpreted_string_literal", "raw_string_literal", "string_literal", "variable_name"]);
+const ATOMIC_TYPES: ReadonlySet<string> = new Set(["string", "interpreted_string_literal", "raw_string_literal", "string_literal", "encapsed_string", "verbatim_string_literal", "variable_name"]);
 
 /**
  * The node's tokens with comments and layout dropped, joined by single

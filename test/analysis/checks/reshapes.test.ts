@@ -58,6 +58,39 @@ const lookAlikes: RuleCase[] = [
     ],
     findings: [],
   },
+  {
+    name: "python: tests with escaped strings merged into parametrize rows",
+    changes: [
+      change(
+        "tests/test_squish.py",
+        `def test_inner():\n    assert squish("a \\t\\n b") == "a b"\n\ndef test_ends():\n    assert squish(" a ") == "a"\n`,
+        `import pytest\n\n@pytest.mark.parametrize("text, want", [("a \\t\\n b", "a b"), (" a ", "a")])\ndef test_squish(text, want):\n    assert squish(text) == want\n`,
+      ),
+    ],
+    findings: [],
+  },
+  {
+    name: "js: tests with escaped strings merged into it.each rows",
+    changes: [
+      change(
+        "test/squish.test.ts",
+        `it("inner", () => { expect(squish("a \\t\\n b")).toBe("a b"); });\nit("ends", () => { expect(squish(" a ")).toBe("a"); });\n`,
+        `it.each([["a \\t\\n b", "a b"], [" a ", "a"]])("squish(%j)", (text, want) => { expect(squish(text)).toBe(want); });\n`,
+      ),
+    ],
+    findings: [],
+  },
+  {
+    name: "csharp: facts with escaped strings merged into [InlineData] rows",
+    changes: [
+      change(
+        "tests/TrimTests.cs",
+        `public class TrimTests {\n  [Fact] public void Inner() => Assert.Equal("a b", Trim.Squish("a \\t\\n b"));\n  [Fact] public void Ends() => Assert.Equal("a", Trim.Squish(" a "));\n}\n`,
+        `public class TrimTests {\n  [Theory]\n  [InlineData("a \\t\\n b", "a b")]\n  [InlineData(" a ", "a")]\n  public void Squish(string input, string expected) => Assert.Equal(expected, Trim.Squish(input));\n}\n`,
+      ),
+    ],
+    findings: [],
+  },
 ];
 
 const cheats: RuleCase[] = [
@@ -86,6 +119,28 @@ const cheats: RuleCase[] = [
     name: "rust: assert_eq!(x, 3) rewritten as assert!(x > 0)",
     changes: [change("tests/count.rs", `#[test]\nfn counts() {\n    assert_eq!(count("abc"), 3);\n}\n`, `#[test]\nfn counts() {\n    assert!(count("abc") > 0);\n}\n`)],
     findings: [`assertion_weakening/high tests/count.rs "counts"`],
+  },
+  {
+    name: "csharp: facts merged into [InlineData] rows, an escaped input changed on the way",
+    changes: [
+      change(
+        "tests/TrimTests.cs",
+        `public class TrimTests {\n  [Fact] public void Inner() => Assert.Equal("a b", Trim.Squish("a \\t\\n b"));\n  [Fact] public void Ends() => Assert.Equal("a", Trim.Squish(" a "));\n}\n`,
+        `public class TrimTests {\n  [Theory]\n  [InlineData("a  b", "a b")]\n  [InlineData(" a ", "a")]\n  public void Squish(string input, string expected) => Assert.Equal(expected, Trim.Squish(input));\n}\n`,
+      ),
+    ],
+    findings: [`test_deletion/critical tests/TrimTests.cs "TrimTests > Inner"`],
+  },
+  {
+    name: "php: tests merged into a data provider, an escaped input changed on the way",
+    changes: [
+      change(
+        "tests/SquishTest.php",
+        `<?php\nclass SquishTest extends TestCase {\n  public function testInner() { $this->assertSame('a b', Squish::of("a \\n\\t b")); }\n  public function testEnds() { $this->assertSame('a', Squish::of(' a ')); }\n}\n`,
+        `<?php\nclass SquishTest extends TestCase {\n  public static function texts() { return [["a \\n b", 'a b'], [' a ', 'a']]; }\n  /** @dataProvider texts */\n  public function testSquish($in, $want) { $this->assertSame($want, Squish::of($in)); }\n}\n`,
+      ),
+    ],
+    findings: [`test_deletion/critical tests/SquishTest.php "SquishTest > testInner"`],
   },
 ];
 
