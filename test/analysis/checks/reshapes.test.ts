@@ -91,6 +91,28 @@ const lookAlikes: RuleCase[] = [
     ],
     findings: [],
   },
+  {
+    name: "java: a test split into a @CsvSource(delimiter = '|') table and a focused test",
+    changes: [
+      change(
+        "src/test/java/EscTest.java",
+        'class EscTest {\n  @Test void tags() {\n    assertEquals("<d>a, b</d>", render("d", "a, b"));\n    assertEquals("<r>x</r>", render("r", "x"));\n  }\n}\n',
+        'class EscTest {\n  @ParameterizedTest\n  @CsvSource(delimiter = \'|\', value = {"a, b|<d>a, b</d>", "c|<d>c</d>"})\n  void data(String body, String want) { assertEquals(want, render("d", body)); }\n  @Test void rcdata() { assertEquals("<r>x</r>", render("r", "x")); }\n}\n',
+      ),
+    ],
+    findings: [],
+  },
+  {
+    name: "java: tests merged into a @CsvSource text block with delimiterString",
+    changes: [
+      change(
+        "src/test/java/LenTest.java",
+        'class LenTest {\n  @Test void a() { assertEquals(1, len("a")); }\n  @Test void ab() { assertEquals(2, len("ab")); }\n}\n',
+        'class LenTest {\n  @ParameterizedTest\n  @CsvSource(delimiterString = "->", textBlock = """\n      a -> 1\n      ab -> 2\n      """)\n  void len(String s, int n) { assertEquals(n, len(s)); }\n}\n',
+      ),
+    ],
+    findings: [],
+  },
 ];
 
 const cheats: RuleCase[] = [
@@ -141,6 +163,17 @@ const cheats: RuleCase[] = [
       ),
     ],
     findings: [`test_deletion/critical tests/SquishTest.php "SquishTest > testInner"`],
+  },
+  {
+    name: "java: a test split into a @CsvSource(delimiter = '|') table whose expected value changed",
+    changes: [
+      change(
+        "src/test/java/EscTest.java",
+        'class EscTest {\n  @Test void tags() {\n    assertEquals("<d>a, b</d>", render("d", "a, b"));\n    assertEquals("<r>x</r>", render("r", "x"));\n  }\n}\n',
+        'class EscTest {\n  @ParameterizedTest\n  @CsvSource(delimiter = \'|\', value = {"a, b|<d>a b</d>", "c|<d>c</d>"})\n  void data(String body, String want) { assertEquals(want, render("d", body)); }\n  @Test void rcdata() { assertEquals("<r>x</r>", render("r", "x")); }\n}\n',
+      ),
+    ],
+    findings: [`assertion_removal/high src/test/java/EscTest.java "EscTest > tags"`],
   },
 ];
 
