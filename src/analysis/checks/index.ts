@@ -207,20 +207,46 @@ export function conserve(before: CheckedTest, pool: readonly CheckedTest[]): Con
       } else missing.push(check);
       continue;
     }
-    const cover = findCover(check, pool);
+    const cover = findCoverKeeping(check, pool, before.literals, keptLiterals(covered));
     if (cover) covered.push(cover);
     else missing.push(check);
   }
+  const kept = keptLiterals(covered);
+  // Inputs matter where a check reads a local value (`assert r == 2`): the test's inputs must still be fed where it lives on.
+  const readsContext = covered.some((cover) => literalTokens(cover.check.subject).length === 0 && cover.row === undefined);
+  const lostLiterals = !readsContext ? [] : [...before.literals].filter((literal) => !kept.has(literal) && !isMessageLiteral(literal));
+  return { covered, missing, lostLiterals };
+}
+
+/** The literals the covering tests keep: their bodies', their rows' and the covering checks' own. */
+function keptLiterals(covered: readonly Cover[]): Set<string> {
   const kept = new Set<string>();
   for (const cover of covered) {
     for (const literal of cover.by.literals) kept.add(literal);
     for (const literal of cover.row ?? []) kept.add(literal);
     for (const literal of literalTokens(`${cover.check.subject}(${cover.check.expected ?? ""})`)) kept.add(literal);
   }
-  // Inputs matter where a check reads a local value (`assert r == 2`): the test's inputs must still be fed where it lives on.
-  const readsContext = covered.some((cover) => literalTokens(cover.check.subject).length === 0 && cover.row === undefined);
-  const lostLiterals = !readsContext ? [] : [...before.literals].filter((literal) => !kept.has(literal) && !isMessageLiteral(literal));
-  return { covered, missing, lostLiterals };
+  return kept;
+}
+
+/**
+ * The cover of `check` (as {@link findCover}) whose test keeps the most
+ * literals of the before test not yet kept by the other covers: a test
+ * split into several whose checks read the same local value (`if err ==
+ * nil { t.Error }` in each) has each check live on where its inputs went,
+ * not all in the first piece. The first cover on a tie.
+ */
+function findCoverKeeping(check: Check, pool: readonly CheckedTest[], literals: ReadonlySet<string>, kept: ReadonlySet<string>): Cover | null {
+  let best: Cover | null = null;
+  let bestGain = -1;
+  for (const candidate of pool) {
+    const cover = findCover(check, [candidate]);
+    if (!cover) continue;
+    const keeps = keptLiterals([cover]);
+    const gain = [...literals].filter((literal) => !kept.has(literal) && keeps.has(literal)).length;
+    if (gain > bestGain) [best, bestGain] = [cover, gain];
+  }
+  return best;
 }
 
 /** A string that reads as a message for people (words with spaces, a format directive), not an input: `"1+1 failed"`, `"%d+%d"`. */

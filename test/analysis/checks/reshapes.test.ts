@@ -113,6 +113,17 @@ const lookAlikes: RuleCase[] = [
     ],
     findings: [],
   },
+  {
+    name: "go: a test of three if-guarded checks split into three tests, one input each",
+    changes: [
+      change(
+        "semver/parse_test.go",
+        `package semver\n\nimport "testing"\n\nfunc TestParse(t *testing.T) {\n\tif _, err := Parse("1.2.3"); err != nil {\n\t\tt.Error("valid")\n\t}\n\tif _, err := Parse("1.2"); err == nil {\n\t\tt.Error("short")\n\t}\n\tif _, err := Parse("1.x"); err == nil {\n\t\tt.Error("nan")\n\t}\n}\n`,
+        `package semver\n\nimport "testing"\n\nfunc TestParseValid(t *testing.T) {\n\tif _, err := Parse("1.2.3"); err != nil {\n\t\tt.Error("valid")\n\t}\n}\n\nfunc TestParseShort(t *testing.T) {\n\tif _, err := Parse("1.2"); err == nil {\n\t\tt.Error("short")\n\t}\n}\n\nfunc TestParseNaN(t *testing.T) {\n\tif _, err := Parse("1.x"); err == nil {\n\t\tt.Error("nan")\n\t}\n}\n`,
+      ),
+    ],
+    findings: [],
+  },
 ];
 
 const cheats: RuleCase[] = [
@@ -174,6 +185,17 @@ const cheats: RuleCase[] = [
       ),
     ],
     findings: [`assertion_removal/high src/test/java/EscTest.java "EscTest > tags"`],
+  },
+  {
+    name: "go: a test of three if-guarded checks split into two tests, one input dropped",
+    changes: [
+      change(
+        "semver/parse_test.go",
+        `package semver\n\nimport "testing"\n\nfunc TestParse(t *testing.T) {\n\tif _, err := Parse("1.2.3"); err != nil {\n\t\tt.Error("valid")\n\t}\n\tif _, err := Parse("1.2"); err == nil {\n\t\tt.Error("short")\n\t}\n\tif _, err := Parse("1.x"); err == nil {\n\t\tt.Error("nan")\n\t}\n}\n`,
+        `package semver\n\nimport "testing"\n\nfunc TestParseValid(t *testing.T) {\n\tif _, err := Parse("1.2.3"); err != nil {\n\t\tt.Error("valid")\n\t}\n}\n\nfunc TestParseShort(t *testing.T) {\n\tif _, err := Parse("1.2"); err == nil {\n\t\tt.Error("short")\n\t}\n}\n`,
+      ),
+    ],
+    findings: [`test_deletion/critical semver/parse_test.go "TestParse"`],
   },
 ];
 
