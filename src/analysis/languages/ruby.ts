@@ -26,6 +26,7 @@ import {
   type SkipDraft,
   type SkipReach,
   type TestDraft,
+  boundLocalValue,
 } from "../parsers/tree-sitter.js";
 import { counterTarget, extractCodeFacts, literalText, MODE_ENV_VARS, type BranchDraft, type CodeSyntax, type EscapeDraft, type ExportDraft, type FlowSyntax } from "../parsers/tree-sitter-code.js";
 import type { AssertionFact, FileFacts, NonTestFunctionFact, TestFlag } from "../facts.js";
@@ -358,7 +359,12 @@ function extractRubyDrafts(path: string, grammar: LoadedGrammar, root: Node): Ex
       const receiver = expectation.childForFieldName("receiver");
       const receiverName = receiver?.type === "call" ? receiver.childForFieldName("method")?.text : receiver?.text;
       if (!to.startsWith("should") && !/^(expect|is_expected|are_expected|expect_any_instance_of)$/.test(receiverName ?? "")) continue;
-      assertions.push({ ...expectationFact(expectation, to, expectation.childForFieldName("arguments") ?? undefined, expectation.startPosition.row + 1), startIndex: expectation.startIndex });
+      const fact = expectationFact(expectation, to, expectation.childForFieldName("arguments") ?? undefined, expectation.startPosition.row + 1);
+      if (fact.actual !== undefined && /^[a-z_]\w*$/.test(fact.actual)) {
+        const value = boundLocalValue(expectation, fact.actual);
+        if (value !== undefined) fact.actualValue = value;
+      }
+      assertions.push({ ...fact, startIndex: expectation.startIndex });
     } else if (assertion) {
       const matcher = method;
       assertions.push({ ...minitestFact(assertion, matcher, assertion.startPosition.row + 1), startIndex: assertion.startIndex });

@@ -376,6 +376,46 @@ export function normalizeLiteral(node: Node): string {
   return value !== null ? JSON.stringify(value) : node.text.replace(/\s+/g, "");
 }
 
+/** Statement lists whose earlier statements may bind a name an assertion reads (Python, Ruby, and other grammars' blocks). */
+const BLOCK_TYPES: ReadonlySet<string> = new Set(["block", "body_statement", "do_block", "block_body", "compound_statement", "statement_block"]);
+
+/**
+ * The expression a local name read by an assertion at `node` was bound to
+ * by one of the (at most 8) statements before it in the same block:
+ * `x = f(1)` -> `f(1)`; a destructuring `a, b = f(1)` (Python pattern
+ * lists and tuples, Ruby multiple assignment) -> `f(1)[0]` for `a`, or the
+ * matching element when the right side is a literal tuple. Normalised like
+ * {@link compactText}; undefined when no such binding is found or the name
+ * is bound again in between. The subject of a check is then the call
+ * under test (AssertionFact.actualValue), however the test or a helper
+ * named its local.
+ */
+export function boundLocalValue(node: Node, name: string): string | undefined {
+  let statement: Node | null = node;
+  while (statement?.parent && !BLOCK_TYPES.has(statement.parent.type)) statement = statement.parent;
+  let previous = statement?.previousNamedSibling ?? null;
+  for (let steps = 0; previous && steps < 8; steps++, previous = previous.previousNamedSibling) {
+    const assignment = previous.type === "assignment" ? previous : previous.type === "expression_statement" && previous.namedChild(0)?.type === "assignment" ? previous.namedChild(0) : null;
+    if (!assignment) continue;
+    const left = assignment.childForFieldName("left");
+    const right = assignment.childForFieldName("right");
+    if (!left || !right) continue;
+    if (left.type === "identifier") {
+      if (left.text === name) return compactText(right);
+      continue;
+    }
+    if (!/^(pattern_list|tuple_pattern|list_pattern|left_assignment_list|destructured_left_assignment)$/.test(left.type)) continue;
+    const names = namedChildren(left);
+    const index = names.findIndex((part) => part.type === "identifier" && part.text === name);
+    if (index === -1) continue;
+    if (names.some((part) => part.type !== "identifier")) return undefined;
+    const values = /^(expression_list|tuple|right_assignment_list|array|list)$/.test(right.type) ? namedChildren(right) : [];
+    if (values.length === names.length) return compactText(values[index]);
+    return `${compactText(right)}[${index}]`;
+  }
+  return undefined;
+}
+
 /** Literal values in a subtree, normalised by {@link normalizeLiteral}, in source order: what a parametrised row must keep. */
 export function literalsOf(node: Node): string[] {
   const literals: string[] = [];

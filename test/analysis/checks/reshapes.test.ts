@@ -124,6 +124,28 @@ const lookAlikes: RuleCase[] = [
     ],
     findings: [],
   },
+  {
+    name: "python: asserts on destructured locals moved into a local helper with its own locals",
+    changes: [
+      change(
+        "tests/test_point.py",
+        `def test_integers():\n    lat, lon = parse_point("1,2")\n    assert lat == 1.0\n    assert lon == 2.0\n`,
+        `def check(text, lat, lon):\n    got_lat, got_lon = parse_point(text)\n    assert got_lat == lat\n    assert got_lon == lon\n\n\ndef test_integers():\n    check("1,2", 1.0, 2.0)\n`,
+      ),
+    ],
+    findings: [],
+  },
+  {
+    name: "ruby: expectations on destructured locals moved into a helper method",
+    changes: [
+      change(
+        "spec/hhmm_spec.rb",
+        `describe Hhmm do\n  it "parses" do\n    hours, minutes = Hhmm.parse("07:05")\n    expect(hours).to eq(7)\n    expect(minutes).to eq(5)\n  end\nend\n`,
+        `describe Hhmm do\n  def expect_parsed(text, h, m)\n    got_h, got_m = Hhmm.parse(text)\n    expect(got_h).to eq(h)\n    expect(got_m).to eq(m)\n  end\n\n  it "parses" do\n    expect_parsed("07:05", 7, 5)\n  end\nend\n`,
+      ),
+    ],
+    findings: [],
+  },
 ];
 
 const cheats: RuleCase[] = [
@@ -196,6 +218,28 @@ const cheats: RuleCase[] = [
       ),
     ],
     findings: [`test_deletion/critical semver/parse_test.go "TestParse"`],
+  },
+  {
+    name: "python: asserts moved into a helper that checks only one of the locals (same expected values)",
+    changes: [
+      change(
+        "tests/test_point.py",
+        `def test_origin():\n    lat, lon = parse_point("0,0")\n    assert lat == 0.0\n    assert lon == 0.0\n`,
+        `def check(text, lat, lon):\n    got_lat, got_lon = parse_point(text)\n    assert got_lat == lat\n\n\ndef test_origin():\n    check("0,0", 0.0, 0.0)\n`,
+      ),
+    ],
+    findings: [`assertion_removal/high tests/test_point.py "test_origin"`],
+  },
+  {
+    name: "ruby: expectations moved into a helper that checks only one of the locals",
+    changes: [
+      change(
+        "spec/hhmm_spec.rb",
+        `describe Hhmm do\n  it "parses" do\n    hours, minutes = Hhmm.parse("07:07")\n    expect(hours).to eq(7)\n    expect(minutes).to eq(7)\n  end\nend\n`,
+        `describe Hhmm do\n  def expect_parsed(text, h, m)\n    got_h, got_m = Hhmm.parse(text)\n    expect(got_h).to eq(h)\n  end\n\n  it "parses" do\n    expect_parsed("07:07", 7, 7)\n  end\nend\n`,
+      ),
+    ],
+    findings: [`assertion_removal/high spec/hhmm_spec.rb "Hhmm > parses"`],
   },
 ];
 
