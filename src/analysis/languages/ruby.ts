@@ -27,9 +27,10 @@ import {
   type SkipReach,
   type TestDraft,
   boundLocalValue,
+  enclosingEachRows,
 } from "../parsers/tree-sitter.js";
 import { counterTarget, extractCodeFacts, literalText, MODE_ENV_VARS, type BranchDraft, type CodeSyntax, type EscapeDraft, type ExportDraft, type FlowSyntax } from "../parsers/tree-sitter-code.js";
-import type { AssertionFact, FileFacts, NonTestFunctionFact, TestFlag } from "../facts.js";
+import { hashText, type AssertionFact, type FileFacts, type NonTestFunctionFact, type TestFlag } from "../facts.js";
 import { isUnderTestDirectory, type LanguageModule } from "./language.js";
 
 const LANGUAGE_ID = "ruby";
@@ -301,7 +302,7 @@ function extractRubyDrafts(path: string, grammar: LoadedGrammar, root: Node): Ex
       }
     }
     const body = example.body;
-    tests.push({
+    const draft: TestDraft = {
       name: example.title,
       suitePath: enclosing.map((group) => group.title),
       line: example.node.startPosition.row + 1,
@@ -310,7 +311,15 @@ function extractRubyDrafts(path: string, grammar: LoadedGrammar, root: Node): Ex
       marks,
       literals: body ? literalsOf(body) : [],
       body,
-    });
+    };
+    // `[[…], […]].each do |a, b| it "…" do … end end`: the example runs once per row.
+    const rows = enclosingEachRows(example.node);
+    if (rows) {
+      draft.eachRows = rows.length;
+      draft.eachRowHashes = rows.map((row) => hashText(row.join("\u0000")).slice(0, 12));
+      draft.eachRowLiterals = rows;
+    }
+    tests.push(draft);
   }
 
   for (const match of matches) {

@@ -416,6 +416,57 @@ export function boundLocalValue(node: Node, name: string): string | undefined {
   return undefined;
 }
 
+/**
+ * The literal rows of a table an RSpec/minitest-spec example is defined
+ * over: `[[1, 2], [3, 4]].each do |a, b| it "…" do … end end` -> one row per
+ * element of the array, as {@link literalsOf} reads it (the example runs
+ * once per row). Undefined when no enclosing `each` iterates a literal array.
+ */
+export function enclosingEachRows(node: Node): string[][] | undefined {
+  for (let current = node.parent; current; current = current.parent) {
+    if (current.type !== "do_block" && current.type !== "block") continue;
+    const call = current.parent;
+    if (call?.type !== "call" || call.childForFieldName("method")?.text !== "each") continue;
+    const receiver = call.childForFieldName("receiver");
+    if (receiver?.type === "array") return namedChildren(receiver).filter((element) => !COMMENT_TYPES.has(element.type)).map(literalsOf);
+  }
+  return undefined;
+}
+
+/**
+ * The literal rows of a table a Rust test loops over around its
+ * assertions: `for (input, want) in [("a", 1), ("b", 2)] { assert_eq!(…) }`,
+ * also `&[…]`, `….iter()` and a local `let cases = […];` iterated by
+ * name -> one row per element, as {@link literalsOf} reads it. Undefined
+ * when no loop of the body holding an assertion macro iterates a literal
+ * array.
+ */
+export function loopTableRows(body: Node): string[][] | undefined {
+  for (const loop of body.descendantsOfType("for_expression")) {
+    if (!loop) continue;
+    const loopBody = loop.childForFieldName("body");
+    if (!loopBody || !loopBody.descendantsOfType("macro_invocation").some((macro) => macro !== null && /^(?:\w+::)*(?:assert\w*|debug_assert\w*|prop_assert\w*)$/.test(macro.childForFieldName("macro")?.text ?? ""))) continue;
+    let value = loop.childForFieldName("value");
+    while (value && (value.type === "reference_expression" || (value.type === "call_expression" && /\.(?:iter|into_iter)$/.test(value.childForFieldName("function")?.text ?? "")))) {
+      value = value.type === "reference_expression" ? value.childForFieldName("value") : (value.childForFieldName("function")?.childForFieldName("value") ?? null);
+    }
+    if (value?.type === "identifier") value = localArray(body, value.text, loop.startIndex);
+    while (value?.type === "reference_expression") value = value.childForFieldName("value");
+    if (value?.type === "array_expression") return namedChildren(value).filter((element) => !COMMENT_TYPES.has(element.type)).map(literalsOf);
+  }
+  return undefined;
+}
+
+/** The array a `let name = […];` before `before` (a start index) in `body` binds, or null. */
+function localArray(body: Node, name: string, before: number): Node | null {
+  let found: Node | null = null;
+  for (const declaration of body.descendantsOfType("let_declaration")) {
+    if (!declaration || declaration.startIndex >= before || declaration.childForFieldName("pattern")?.text !== name) continue;
+    found = declaration.childForFieldName("value");
+  }
+  return found;
+}
+
 /** Literal values in a subtree, normalised by {@link normalizeLiteral}, in source order: what a parametrised row must keep. */
 export function literalsOf(node: Node): string[] {
   const literals: string[] = [];

@@ -146,6 +146,21 @@ const lookAlikes: RuleCase[] = [
     ],
     findings: [],
   },
+  {
+    name: "ruby: examples merged into a literal table iterated with each, one example per row",
+    changes: [change("spec/squish_spec.rb", `describe Squish do\n  it "trims" do\n    expect(Squish.call(" a ")).to eq("a")\n  end\n\n  it "keeps empty" do\n    expect(Squish.call("")).to eq("")\n  end\nend\n`, `describe Squish do\n  [[" a ", "a"], ["", ""]].each do |input, want|\n    it "squishes #{input.inspect}" do\n      expect(Squish.call(input)).to eq(want)\n    end\n  end\nend\n`)],
+    findings: [],
+  },
+  {
+    name: "rust: tests merged into one that loops over a local array of cases",
+    changes: [change("tests/reverse.rs", `#[test]\nfn ascii() {\n    assert_eq!(reverse("abc"), "cba");\n}\n\n#[test]\nfn empty() {\n    assert_eq!(reverse(""), "");\n}\n`, `#[test]\nfn reverses() {\n    let cases = [("abc", "cba"), ("", "")];\n    for (input, want) in cases {\n        assert_eq!(reverse(input), want);\n    }\n}\n`)],
+    findings: [],
+  },
+  {
+    name: "rust: tests merged into one that loops over a borrowed array literal",
+    changes: [change("tests/reverse.rs", `#[test]\nfn ascii() {\n    assert_eq!(reverse("abc"), "cba");\n}\n\n#[test]\nfn empty() {\n    assert_eq!(reverse(""), "");\n}\n`, `#[test]\nfn reverses() {\n    for &(input, want) in &[("abc", "cba"), ("", "")] {\n        assert_eq!(reverse(input), want);\n    }\n}\n`)],
+    findings: [],
+  },
 ];
 
 const cheats: RuleCase[] = [
@@ -240,6 +255,16 @@ const cheats: RuleCase[] = [
       ),
     ],
     findings: [`assertion_removal/high spec/hhmm_spec.rb "Hhmm > parses"`],
+  },
+  {
+    name: "ruby: examples merged into an each table that drops one of them",
+    changes: [change("spec/squish_spec.rb", `describe Squish do\n  it "trims" do\n    expect(Squish.call(" a ")).to eq("a")\n  end\n\n  it "keeps empty" do\n    expect(Squish.call("")).to eq("")\n  end\nend\n`, `describe Squish do\n  [[" a ", "a"]].each do |input, want|\n    it "squishes #{input.inspect}" do\n      expect(Squish.call(input)).to eq(want)\n    end\n  end\nend\n`)],
+    findings: [`test_deletion/critical spec/squish_spec.rb "Squish > keeps empty"`],
+  },
+  {
+    name: "rust: tests merged into a loop over a table whose expected value changed",
+    changes: [change("tests/reverse.rs", `#[test]\nfn ascii() {\n    assert_eq!(reverse("abc"), "cba");\n}\n\n#[test]\nfn empty() {\n    assert_eq!(reverse(""), "");\n}\n`, `#[test]\nfn reverses() {\n    let cases = [("abc", "abc"), ("", "")];\n    for (input, want) in cases {\n        assert_eq!(reverse(input), want);\n    }\n}\n`)],
+    findings: [`test_deletion/critical tests/reverse.rs "ascii"`],
   },
 ];
 
