@@ -161,6 +161,17 @@ const lookAlikes: RuleCase[] = [
     changes: [change("tests/reverse.rs", `#[test]\nfn ascii() {\n    assert_eq!(reverse("abc"), "cba");\n}\n\n#[test]\nfn empty() {\n    assert_eq!(reverse(""), "");\n}\n`, `#[test]\nfn reverses() {\n    for &(input, want) in &[("abc", "cba"), ("", "")] {\n        assert_eq!(reverse(input), want);\n    }\n}\n`)],
     findings: [],
   },
+  {
+    name: "js: expects on destructured locals moved into a local expectRgb helper with its own locals",
+    changes: [
+      change(
+        "test/color.test.ts",
+        `it("reads teal", () => {\n  const [r, g, b] = hexToRgb("336699");\n  expect(r).toBe(51);\n  expect(g).toBe(102);\n  expect(b).toBe(153);\n});\n`,
+        `function expectRgb(hex, r, g, b) {\n  const [gotR, gotG, gotB] = hexToRgb(hex);\n  expect(gotR).toBe(r);\n  expect(gotG).toBe(g);\n  expect(gotB).toBe(b);\n}\n\nit("reads teal", () => {\n  expectRgb("336699", 51, 102, 153);\n});\n`,
+      ),
+    ],
+    findings: [],
+  },
 ];
 
 const cheats: RuleCase[] = [
@@ -265,6 +276,17 @@ const cheats: RuleCase[] = [
     name: "rust: tests merged into a loop over a table whose expected value changed",
     changes: [change("tests/reverse.rs", `#[test]\nfn ascii() {\n    assert_eq!(reverse("abc"), "cba");\n}\n\n#[test]\nfn empty() {\n    assert_eq!(reverse(""), "");\n}\n`, `#[test]\nfn reverses() {\n    let cases = [("abc", "abc"), ("", "")];\n    for (input, want) in cases {\n        assert_eq!(reverse(input), want);\n    }\n}\n`)],
     findings: [`test_deletion/critical tests/reverse.rs "ascii"`],
+  },
+  {
+    name: "js: expects moved into a local expectRgb helper that checks one channel less (same expected values)",
+    changes: [
+      change(
+        "test/color.test.ts",
+        `it("reads white", () => {\n  const [r, g, b] = hexToRgb("#ffffff");\n  expect(r).toBe(255);\n  expect(g).toBe(255);\n  expect(b).toBe(255);\n});\n`,
+        `function expectRgb(hex, r, g, b) {\n  const [gotR, gotG] = hexToRgb(hex);\n  expect(gotR).toBe(r);\n  expect(gotG).toBe(g);\n}\n\nit("reads white", () => {\n  expectRgb("#ffffff", 255, 255, 255);\n});\n`,
+      ),
+    ],
+    findings: [`assertion_removal/high test/color.test.ts "reads white"`],
   },
 ];
 
