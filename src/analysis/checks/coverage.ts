@@ -14,7 +14,7 @@
  * bind to those literals and one row holds them all ({@link unify}).
  */
 
-import { canonicalText, isLiteralText, type Check } from "./normalise.js";
+import { canonicalText, isLiteralText, literalKey, type Check } from "./normalise.js";
 import type { Relation } from "./relations.js";
 
 /** Names of a pattern bound to the canonical text of values (`a` -> `1`). */
@@ -31,9 +31,9 @@ export function tokenize(text: string): string[] {
   return text.match(/"(?:[^"\\]|\\.)*"|\/(?:[^/\\\n]|\\.)+\/[a-z]*|-?\d[\w.]*|[A-Za-z_$][\w$]*[!?]?|\s+|./gs)?.filter((token) => !/^\s+$/.test(token)) ?? [];
 }
 
-/** Literal tokens of canonical text, as rows record them (strings JSON-quoted, numbers as written). */
+/** Literal tokens of canonical text in {@link literalKey} form, as rows are compared (strings as the JSON of their value, numbers as written). */
 export function literalTokens(text: string): string[] {
-  return tokenize(text).filter((token) => isLiteralText(token) && token !== "undefined");
+  return tokenize(text).filter((token) => isLiteralText(token) && token !== "undefined").map(literalKey);
 }
 
 /** True when a name a table binds starts at `index`: a plain identifier (not a keyword), not a member name. */
@@ -118,7 +118,7 @@ export function unify(pattern: string, text: string, canBind: boolean, bindings:
 /** True when every literal of the bound values is in `row` (as a multiset). */
 export function isInRow(bindings: Bindings, row: readonly string[]): boolean {
   const left = new Map<string, number>();
-  for (const literal of row) left.set(canonicalText(literal), (left.get(canonicalText(literal)) ?? 0) + 1);
+  for (const literal of row) left.set(literalKey(canonicalText(literal)), (left.get(literalKey(canonicalText(literal))) ?? 0) + 1);
   for (const value of bindings.values()) {
     for (const literal of literalTokens(value)) {
       const count = left.get(literal) ?? 0;

@@ -13,11 +13,12 @@
  * about assertions a surviving test lost.
  */
 
-import type { AssertionHelperFact, FileFacts, TestCase } from "../facts.js";
+import type { AssertionFact, AssertionHelperFact, FileFacts, TestCase } from "../facts.js";
 import { coverage, isInRow, literalTokens } from "./coverage.js";
-import { canonicalText, splitArguments, splitCall, toCheck, type Check } from "./normalise.js";
+import { canonicalText, conjuncts, literalKey, splitArguments, splitCall, toCheck, type Check } from "./normalise.js";
+import { relationOfMatcher } from "./relations.js";
 
-export { canonicalText, toCheck, type Check } from "./normalise.js";
+export { canonicalText, literalKey, toCheck, type Check } from "./normalise.js";
 export { coverage, unify } from "./coverage.js";
 export { checkStrength, relationOfMatcher, RELATION_STRENGTH, type Relation } from "./relations.js";
 
@@ -38,7 +39,7 @@ export interface CheckedTest {
 
 /** The literals of a test as recorded by its language: tree-sitter `literals`, or JS/TS input and expected literals. */
 function literalsOfTest(test: TestCase): string[] {
-  return (test.literals ?? [...(test.inputLiterals ?? []), ...(test.expectedLiterals ?? [])]).map(canonicalText);
+  return (test.literals ?? [...(test.inputLiterals ?? []), ...(test.expectedLiterals ?? [])]).map((literal) => literalKey(canonicalText(literal)));
 }
 
 /**
@@ -50,13 +51,42 @@ function literalsOfTest(test: TestCase): string[] {
 export function checksOf(test: TestCase, helpers: readonly HelperFacts[] = []): Check[] {
   const checks: Check[] = [];
   for (const fact of test.assertionsDetail ?? []) {
-    const check = toCheck(fact);
-    checks.push(check);
-    if (check.relation !== "helper") continue;
-    const helper = helpers.find((candidate) => candidate.name === check.helper);
-    if (helper?.assertionsDetail) checks.push(...expandHelper(check, helper));
+    for (const check of toChecks(fact)) {
+      checks.push(check);
+      if (check.relation !== "helper") continue;
+      const helper = helpers.find((candidate) => candidate.name === check.helper);
+      if (helper?.assertionsDetail) checks.push(...expandHelper(check, helper));
+    }
   }
   return checks;
+}
+
+/**
+ * The checks one assertion makes: one, or one per conjunct when it asserts
+ * a conjunction holds (`t.true(n >= 2 && n < 30)`, `assert a and b`,
+ * `assert!(x && y)`, `assertTrue(a && b)`): the same checks as the separate
+ * assertions it may have replaced. A negated or falsy assertion of a
+ * conjunction (`assertFalse(a && b)`) states only that one conjunct fails:
+ * one check.
+ */
+export function toChecks(fact: AssertionFact): Check[] {
+  return conjunctFacts(fact).map(toCheck);
+}
+
+/**
+ * An assertion of a conjunction as one assertion per conjunct (`actual` =
+ * the conjunct), or the assertion alone (see {@link toChecks}).
+ */
+export function conjunctFacts(fact: AssertionFact): AssertionFact[] {
+  const actual = fact.actualValue ?? fact.actual;
+  if (actual === undefined || fact.expected !== undefined || fact.negated === true || relationOfMatcher(fact.matcher) !== "truthy") return [fact];
+  const parts = conjuncts(canonicalText(actual));
+  if (parts.length < 2) return [fact];
+  return parts.map((part) => {
+    const single: AssertionFact = { ...fact, actual: part };
+    delete single.actualValue;
+    return single;
+  });
 }
 
 /** A helper's checks with its parameters replaced by the call's arguments (`check(x, y)` called as `check(1, 2)`: `f(x) == y` -> `f(1) == 2`). */
@@ -72,8 +102,7 @@ function expandHelper(call: Check, helper: HelperFacts): Check[] {
       return args[index] as string;
     });
   };
-  return (helper.assertionsDetail ?? []).map((fact) => {
-    const check = toCheck(fact);
+  return (helper.assertionsDetail ?? []).flatMap(toChecks).map((check) => {
     const expanded: Check = { ...check, subject: substitute(check.subject), line: call.line };
     if (check.expected !== undefined) expanded.expected = substitute(check.expected);
     if (check.errorType !== undefined) expanded.errorType = substitute(check.errorType);
@@ -85,7 +114,7 @@ function expandHelper(call: Check, helper: HelperFacts): Check[] {
 /** A test of one side with its checks, rows and literals (see {@link CheckedTest}). */
 export function checkedTest(file: string, test: TestCase, facts: FileFacts | null): CheckedTest {
   const helpers: readonly HelperFacts[] = facts?.assertionHelpers ?? [];
-  const rows = test.eachRowLiterals ? test.eachRowLiterals.map((row) => row.map(canonicalText)) : null;
+  const rows = test.eachRowLiterals ? test.eachRowLiterals.map((row) => row.map((literal) => literalKey(canonicalText(literal)))) : null;
   return {
     file,
     test,
@@ -178,20 +207,46 @@ export function conserve(before: CheckedTest, pool: readonly CheckedTest[]): Con
       } else missing.push(check);
       continue;
     }
-    const cover = findCover(check, pool);
+    const cover = findCoverKeeping(check, pool, before.literals, keptLiterals(covered));
     if (cover) covered.push(cover);
     else missing.push(check);
   }
+  const kept = keptLiterals(covered);
+  // Inputs matter where a check reads a local value (`assert r == 2`): the test's inputs must still be fed where it lives on.
+  const readsContext = covered.some((cover) => literalTokens(cover.check.subject).length === 0 && cover.row === undefined);
+  const lostLiterals = !readsContext ? [] : [...before.literals].filter((literal) => !kept.has(literal) && !isMessageLiteral(literal));
+  return { covered, missing, lostLiterals };
+}
+
+/** The literals the covering tests keep: their bodies', their rows' and the covering checks' own. */
+function keptLiterals(covered: readonly Cover[]): Set<string> {
   const kept = new Set<string>();
   for (const cover of covered) {
     for (const literal of cover.by.literals) kept.add(literal);
     for (const literal of cover.row ?? []) kept.add(literal);
     for (const literal of literalTokens(`${cover.check.subject}(${cover.check.expected ?? ""})`)) kept.add(literal);
   }
-  // Inputs matter where a check reads a local value (`assert r == 2`): the test's inputs must still be fed where it lives on.
-  const readsContext = covered.some((cover) => literalTokens(cover.check.subject).length === 0 && cover.row === undefined);
-  const lostLiterals = !readsContext ? [] : [...before.literals].filter((literal) => !kept.has(literal) && !isMessageLiteral(literal));
-  return { covered, missing, lostLiterals };
+  return kept;
+}
+
+/**
+ * The cover of `check` (as {@link findCover}) whose test keeps the most
+ * literals of the before test not yet kept by the other covers: a test
+ * split into several whose checks read the same local value (`if err ==
+ * nil { t.Error }` in each) has each check live on where its inputs went,
+ * not all in the first piece. The first cover on a tie.
+ */
+function findCoverKeeping(check: Check, pool: readonly CheckedTest[], literals: ReadonlySet<string>, kept: ReadonlySet<string>): Cover | null {
+  let best: Cover | null = null;
+  let bestGain = -1;
+  for (const candidate of pool) {
+    const cover = findCover(check, [candidate]);
+    if (!cover) continue;
+    const keeps = keptLiterals([cover]);
+    const gain = [...literals].filter((literal) => !kept.has(literal) && keeps.has(literal)).length;
+    if (gain > bestGain) [best, bestGain] = [cover, gain];
+  }
+  return best;
 }
 
 /** A string that reads as a message for people (words with spaces, a format directive), not an input: `"1+1 failed"`, `"%d+%d"`. */

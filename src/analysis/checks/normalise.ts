@@ -177,6 +177,46 @@ export function splitArguments(text: string): string[] {
   return parts;
 }
 
+/**
+ * The conjuncts of a boolean expression in canonical text, split at its
+ * top-level `&&` (JS/TS, Java, C#, Go, Rust, PHP, Ruby) or `and` (Python,
+ * Ruby, PHP): `n>=2&&n<30` -> [`n>=2`, `n<30`]; the text alone when it has
+ * none. An assertion that all conjuncts hold makes one check per conjunct.
+ */
+export function conjuncts(text: string): string[] {
+  const parts: string[] = [];
+  let depth = 0;
+  let start = 0;
+  for (let i = 0; i < text.length; i++) {
+    const char = text[i] as string;
+    if (char === '"') {
+      i = skipString(text, i);
+      continue;
+    }
+    if (char === "(" || char === "[" || char === "{") depth++;
+    else if (char === ")" || char === "]" || char === "}") depth--;
+    if (depth !== 0) continue;
+    if (text.startsWith("||", i) || (text.startsWith("or", i) && isWordOperatorAt(text, i, 2))) return [text]; // a disjunction binds looser: one check
+    let width = 0;
+    if (text.startsWith("&&", i)) width = 2;
+    else if (text.startsWith("and", i) && isWordOperatorAt(text, i, 3)) width = 3;
+    if (width === 0) continue;
+    parts.push(text.slice(start, i).trim());
+    start = i + width;
+    i += width - 1;
+  }
+  if (parts.length === 0) return [text];
+  parts.push(text.slice(start).trim());
+  return parts.every((part) => part !== "") ? parts.map(canonicalText) : [text];
+}
+
+/** True when the word operator (`and`, `or`) of `width` characters at `index` stands alone: no word character touches it. */
+function isWordOperatorAt(text: string, index: number, width: number): boolean {
+  const before = text[index - 1];
+  const after = text[index + width];
+  return before !== undefined && !/[\w$.]/.test(before) && after !== undefined && !/[\w$]/.test(after);
+}
+
 /** A callable wrapper around the code under test dropped: `()=>f(1)` -> `f(1)`, `lambda:f(1)` -> `f(1)`, `function(){return f(1)}` -> `f(1)`, `{f(1)}` (a block) -> `f(1)`. */
 function unwrapThunk(text: string): string {
   let inner = text
@@ -190,6 +230,36 @@ function unwrapThunk(text: string): string {
 
 /** Matchers whose framework puts the container last and the member first (`assertIn(member, container)`, `assert x in y`). */
 const MEMBER_FIRST = /^(?:assert (?:not )?in|(?:self\.)?assert(?:Not)?In|assertContains|assertStringContainsString|assertStringContainsStringIgnoringCase|assertArrayHasKey|assertMatchesRegularExpression|assert_includes?)$/;
+
+/** The escapes of string literals in every supported language that stand for one character. */
+const ESCAPES: Readonly<Record<string, string>> = { n: "\n", t: "\t", r: "\r", "0": "\0", b: "\b", f: "\f", v: "\v", e: "\u001b", a: "\u0007" };
+
+/**
+ * A literal in one spelling whatever produced it: a string as the JSON of
+ * its value, escapes decoded, so a check's source token (`"a \t b"`), a
+ * tree-sitter row cell (the JSON of the source body, `"a \\t b"`) and a
+ * babel row cell (the JSON of the cooked value) of the same string are
+ * equal; other literals unchanged. Rows and literals of tests are compared
+ * in this form (analysis/checks).
+ */
+export function literalKey(literal: string): string {
+  if (!literal.startsWith('"') || !literal.endsWith('"') || literal.length < 2) return literal;
+  let body: string;
+  try {
+    const parsed: unknown = JSON.parse(literal);
+    body = typeof parsed === "string" ? parsed : literal.slice(1, -1);
+  } catch {
+    body = literal.slice(1, -1);
+  }
+  const value = body.replace(/\\(u\{[0-9a-fA-F]+\}|u[0-9a-fA-F]{4}|x[0-9a-fA-F]{2}|[\s\S])/g, (_all, escape: string) => {
+    if (escape.startsWith("u") || escape.startsWith("x")) {
+      const code = Number.parseInt(escape.replace(/^[ux]\{?|\}$/g, ""), 16);
+      return Number.isFinite(code) && code <= 0x10ffff ? String.fromCodePoint(code) : escape;
+    }
+    return ESCAPES[escape] ?? escape;
+  });
+  return JSON.stringify(value);
+}
 
 /** Is the canonical text a plain literal (string, number, boolean, null)? */
 export function isLiteralText(text: string): boolean {
@@ -223,6 +293,18 @@ export function toCheck(fact: AssertionFact): Check {
     }
   }
   if (relation === "match" && expected !== undefined && expected.startsWith('"')) relation = "contains";
+  if (relation === "equal" && expected !== undefined) {
+    expected = approximated(expected);
+    subject = approximated(subject);
+    const truth = booleanLiteral(expected) ?? (isLiteralText(expected) ? undefined : booleanLiteral(subject));
+    if (truth !== undefined) {
+      // assert_eq!(x, true) is assert!(x); assertEquals(false, x) is assertFalse(x).
+      if (booleanLiteral(expected) === undefined) subject = expected;
+      relation = truth ? "truthy" : "falsy";
+      expected = undefined;
+      if (isNegated) [relation, isNegated] = [relation === "truthy" ? "falsy" : "truthy", false];
+    }
+  }
   if (relation === "throws" || relation === "warns") {
     subject = unwrapThunk(subject);
     if (expected !== undefined) {
@@ -242,7 +324,7 @@ export function toCheck(fact: AssertionFact): Check {
     subject,
     relation,
     isNegated,
-    strength: relation === "other" ? (isTautology ? 0 : fact.strength) : checkStrength(relation, parts),
+    strength: relation === "other" ? (isTautology ? 0 : fact.strength) : relation === "equal" && expected !== undefined && isBooleanExpression(expected) ? checkStrength("truthy", parts) : checkStrength(relation, parts),
     isTautology,
     isReachable: fact.unreachable !== true,
     line: fact.line,
@@ -252,6 +334,32 @@ export function toCheck(fact: AssertionFact): Check {
   if (message !== undefined) check.message = message;
   if (relation === "helper") check.helper = fact.matcher.slice("helper ".length);
   return check;
+}
+
+/** `true`/`false` (any language's spelling) as a boolean, else undefined. */
+function booleanLiteral(text: string): boolean | undefined {
+  if (text === "true" || text === "True" || text === "TRUE") return true;
+  if (text === "false" || text === "False" || text === "FALSE") return false;
+  return undefined;
+}
+
+/**
+ * True when canonical text is a boolean-valued expression (`!falsy(b)`,
+ * `not x`, `a==b`, `a&&b`): an equality against it pins one bit, as much
+ * as a truthiness check (`assert_eq!(f(b), !g(b))` weighs as `assert!(f(b))`).
+ */
+export function isBooleanExpression(text: string): boolean {
+  if ((text.startsWith("!") && !text.startsWith("!=")) || text.startsWith("not ")) return true;
+  if (conjuncts(text).length > 1 || /^[^"]*(?:\|\||\bor\b)/.test(text)) return true;
+  const comparison = splitComparison(text);
+  return comparison !== null && comparison[1] !== "instanceof";
+}
+
+/** An approximate-equality wrapper dropped from an expected value: `pytest.approx(0.05)` -> `0.05` (assertAlmostEqual and `== approx` state the same check). */
+function approximated(text: string): string {
+  const call = splitCall(text);
+  if (!call || !/^(?:pytest\.)?approx$/.test(call[0])) return text;
+  return splitArguments(call[1])[0] ?? text;
 }
 
 /** The relation a boolean expression states: `s.includes("x")` -> contains, `n>0` -> greater, `isinstance(w,T)` -> type, `/re/.test(s)` -> match. */

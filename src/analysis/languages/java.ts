@@ -167,9 +167,9 @@ function enclosingClasses(method: Node): ClassFrame[] | null {
   return frames;
 }
 
-/** A CSV row's cells as literals: numbers as written, everything else JSON-quoted. */
-function csvLiterals(row: string): string[] {
-  return row.split(",").map((cell) => {
+/** A CSV row's cells (split at `delimiter`, JUnit's default `,`) as literals: numbers as written, everything else JSON-quoted. */
+function csvLiterals(row: string, delimiter = ","): string[] {
+  return row.split(delimiter).map((cell) => {
     const value = cell.trim().replace(/^'(.*)'$/, "$1");
     return /^-?\d+(\.\d+)?[lLdDfF]?$/.test(value) ? value : JSON.stringify(value);
   });
@@ -179,6 +179,27 @@ interface Rows {
   count: number | null;
   hashes?: string[];
   literals?: string[][];
+}
+
+/**
+ * The parts of a `@CsvSource` (JUnit 5 CsvSource): the cell delimiter
+ * (`delimiter = '|'` or `delimiterString = "|"`, default `,`) and the
+ * nodes holding its rows (`value = {…}`, `textBlock = """…"""`, or the
+ * annotation's single unnamed argument).
+ */
+function csvSourceParts(csv: Node): { delimiter: string; sources: Node[] } {
+  let delimiter = ",";
+  const sources: Node[] = [];
+  const pairs = csv.descendantsOfType("element_value_pair").filter((pair): pair is Node => pair !== null && pair.parent?.id === csv.id);
+  for (const pair of pairs) {
+    const key = pair.childForFieldName("key")?.text;
+    const value = pair.childForFieldName("value");
+    if (!value) continue;
+    if (key === "delimiter" || key === "delimiterString") delimiter = stringValue(value) || delimiter;
+    else if (key === "value" || key === "textBlock") sources.push(value);
+  }
+  if (pairs.length === 0) sources.push(csv);
+  return { delimiter, sources };
 }
 
 /** Rows of a parameterized test from its sources: @ValueSource values, @CsvSource lines; null count for method/enum/file sources. */
@@ -196,11 +217,14 @@ function parameterRows(annotations: Map<string, Node | null>): Rows | null {
   const csv = annotations.get("CsvSource");
   if (csv) {
     isKnown = true;
-    for (const literal of csv.descendantsOfType("string_literal")) {
-      if (!literal) continue;
-      const text = stringValue(literal) ?? "";
-      const lines = literal.text.startsWith('"""') ? text.split("\n").filter((line) => line.trim() !== "") : [text];
-      for (const line of lines) rows.push(csvLiterals(line));
+    const { delimiter, sources } = csvSourceParts(csv);
+    for (const source of sources) {
+      for (const literal of source.descendantsOfType("string_literal")) {
+        if (!literal) continue;
+        const text = stringValue(literal) ?? "";
+        const lines = literal.text.startsWith('"""') ? text.split("\n").filter((line) => line.trim() !== "") : [text];
+        for (const line of lines) rows.push(csvLiterals(line, delimiter));
+      }
     }
   }
   const hasOpaqueSource = ["MethodSource", "EnumSource", "CsvFileSource", "ArgumentsSource", "FieldSource"].some((name) => annotations.has(name));

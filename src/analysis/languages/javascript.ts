@@ -622,8 +622,11 @@ class TestExtractor {
         const helper = this.helperDetails.get(call.name);
         if (!helper) continue;
         const strength = Math.max(1, ...helper.facts.map((fact) => fact.strength)) as 1 | 2 | 3;
+        // A helper named like a custom assertion (`expectRgb(…)`) was counted as one: it is the helper call instead.
+        const asCustom = draft.assertions.findIndex((assertion) => assertion.start === call.start);
+        if (asCustom !== -1) draft.assertions.splice(asCustom, 1);
+        else draft.assertionCount++;
         draft.assertions.push({ fact: { line: call.node.loc?.start.line ?? 0, matcher: `helper ${call.name}`, strength, tautology: false, actual: normalizedSource(this.content, call.node) }, start: call.start });
-        draft.assertionCount++;
         isAdded = true;
       }
       if (isAdded) draft.assertions.sort((a, b) => a.start - b.start);
@@ -836,8 +839,11 @@ class TestExtractor {
       this.applyRuntimeMark(chain, node);
       this.applyHelperSkip(node);
     }
-    if (this.isAssertionCall(node, parent)) this.countAssertion(node);
-    else this.noteHelperCall(node);
+    if (this.isAssertionCall(node, parent)) {
+      this.countAssertion(node);
+      // `expectRgb(hex, r, g, b)` reads as a custom assertion; when it is a local helper that asserts, run() reads it as the helper's checks.
+      if (node.callee.type === "Identifier" && !this.expectNames.has(node.callee.name) && !this.assertNames.has(node.callee.name)) this.noteHelperCall(node);
+    } else this.noteHelperCall(node);
     this.visitChildren(node);
   }
 
@@ -849,13 +855,60 @@ class TestExtractor {
       if (helper !== null) {
         this.helperAssertions.set(helper, (this.helperAssertions.get(helper) ?? 0) + 1);
         const details = this.helperDetails.get(helper) ?? { params: this.enclosingTopLevelParams(), facts: [] };
-        details.facts.push(this.describeAssertion(node));
+        details.facts.push(this.describeBoundAssertion(node));
         this.helperDetails.set(helper, details);
       }
       return;
     }
     draft.assertionCount++;
-    draft.assertions.push({ fact: this.describeAssertion(node), start: node.start ?? 0 });
+    draft.assertions.push({ fact: this.describeBoundAssertion(node), start: node.start ?? 0 });
+  }
+
+  /**
+   * The fact of one assertion with the expression its local subject was
+   * bound to (AssertionFact.actualValue): `const [r, g] = f(x); expect(r)`
+   * -> `f(x)[0]`, `const { a } = f(x)` -> `f(x).a`, `const v = f(x)` ->
+   * `f(x)`, read from the (at most 8) statements before it in its block.
+   */
+  private describeBoundAssertion(node: t.Node): AssertionFact {
+    const fact = this.describeAssertion(node);
+    if (fact.actual !== undefined && /^[A-Za-z_$][\w$]*$/.test(fact.actual)) {
+      const value = this.boundLocalValue(fact.actual);
+      if (value !== undefined && value !== fact.actual) fact.actualValue = value;
+    }
+    return fact;
+  }
+
+  /** See {@link describeBoundAssertion}: the innermost block's declarations of `name` before the walk's position. */
+  private boundLocalValue(name: string): string | undefined {
+    const a = this.ancestors;
+    for (let i = a.length - 1; i > 0; i--) {
+      const block = a[i - 1] as t.Node;
+      if (block.type !== "BlockStatement") continue;
+      const index = block.body.indexOf(a[i] as t.Statement);
+      if (index === -1) continue;
+      for (let j = index - 1; j >= Math.max(0, index - 8); j--) {
+        const previous = block.body[j];
+        if (previous?.type !== "VariableDeclaration") continue;
+        for (const declarator of previous.declarations) {
+          if (!declarator.init) continue;
+          const init = normalizedSource(this.content, declarator.init);
+          const id = declarator.id;
+          if (id.type === "Identifier" && id.name === name) return init;
+          if (id.type === "ArrayPattern") {
+            const k = id.elements.findIndex((element) => element?.type === "Identifier" && element.name === name);
+            if (k !== -1) return `${init}[${k}]`;
+          }
+          if (id.type === "ObjectPattern") {
+            for (const property of id.properties) {
+              if (property.type === "ObjectProperty" && !property.computed && property.key.type === "Identifier" && property.value.type === "Identifier" && property.value.name === name) return `${init}.${property.key.name}`;
+            }
+          }
+        }
+      }
+      return undefined;
+    }
+    return undefined;
   }
 
   // --- assertion details

@@ -28,6 +28,7 @@ import {
   type Node,
   type SkipDraft,
   type TestDraft,
+  boundLocalValue,
 } from "../parsers/tree-sitter.js";
 import { counterTarget, declarationHash, literalText, MODE_ENV_VARS, RUNNER_ENV_VARS, type BranchDraft, type CodeContext, type CodeSyntax, type EscapeDraft, type FlowSyntax, type GuardDraft } from "../parsers/tree-sitter-code.js";
 import { PYTHON_SKIP_REACH, raisedSkips } from "./python-skips.js";
@@ -631,6 +632,10 @@ function extractPythonDrafts(path: string, grammar: LoadedGrammar, root: Node, c
       node.type === "assert_statement"
         ? assertStatementFact(node, line)
         : callAssertionFact(match.get("object")?.text ?? "", match.get("matcher")?.text ?? "", match.get("args"), line);
+    if (fact.actual !== undefined && /^[A-Za-z_]\w*$/.test(fact.actual)) {
+      const value = boundLocalValue(node, fact.actual);
+      if (value !== undefined) fact.actualValue = value;
+    }
     assertions.push({ ...fact, startIndex: node.startIndex });
   }
 

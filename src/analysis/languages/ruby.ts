@@ -25,9 +25,11 @@ import {
   type SkipDraft,
   type SkipReach,
   type TestDraft,
+  boundLocalValue,
+  enclosingEachRows,
 } from "../parsers/tree-sitter.js";
 import { counterTarget, literalText, MODE_ENV_VARS, type BranchDraft, type CodeSyntax, type EscapeDraft, type ExportDraft, type FlowSyntax } from "../parsers/tree-sitter-code.js";
-import type { AssertionFact, NonTestFunctionFact, TestFlag } from "../facts.js";
+import { hashText, type AssertionFact, type NonTestFunctionFact, type TestFlag } from "../facts.js";
 import { isUnderTestDirectory } from "./language.js";
 import { defineLanguage } from "./define-language.js";
 
@@ -298,7 +300,7 @@ function extractRubyDrafts(path: string, grammar: LoadedGrammar, root: Node): Ex
       }
     }
     const body = example.body;
-    tests.push({
+    const draft: TestDraft = {
       name: example.title,
       suitePath: enclosing.map((group) => group.title),
       line: example.node.startPosition.row + 1,
@@ -307,7 +309,15 @@ function extractRubyDrafts(path: string, grammar: LoadedGrammar, root: Node): Ex
       marks,
       literals: body ? literalsOf(body) : [],
       body,
-    });
+    };
+    // `[[…], […]].each do |a, b| it "…" do … end end`: the example runs once per row.
+    const rows = enclosingEachRows(example.node);
+    if (rows) {
+      draft.eachRows = rows.length;
+      draft.eachRowHashes = rows.map((row) => hashText(row.join("\u0000")).slice(0, 12));
+      draft.eachRowLiterals = rows;
+    }
+    tests.push(draft);
   }
 
   for (const match of matches) {
@@ -356,7 +366,12 @@ function extractRubyDrafts(path: string, grammar: LoadedGrammar, root: Node): Ex
       const receiver = expectation.childForFieldName("receiver");
       const receiverName = receiver?.type === "call" ? receiver.childForFieldName("method")?.text : receiver?.text;
       if (!to.startsWith("should") && !/^(expect|is_expected|are_expected|expect_any_instance_of)$/.test(receiverName ?? "")) continue;
-      assertions.push({ ...expectationFact(expectation, to, expectation.childForFieldName("arguments") ?? undefined, expectation.startPosition.row + 1), startIndex: expectation.startIndex });
+      const fact = expectationFact(expectation, to, expectation.childForFieldName("arguments") ?? undefined, expectation.startPosition.row + 1);
+      if (fact.actual !== undefined && /^[a-z_]\w*$/.test(fact.actual)) {
+        const value = boundLocalValue(expectation, fact.actual);
+        if (value !== undefined) fact.actualValue = value;
+      }
+      assertions.push({ ...fact, startIndex: expectation.startIndex });
     } else if (assertion) {
       const matcher = method;
       assertions.push({ ...minitestFact(assertion, matcher, assertion.startPosition.row + 1), startIndex: assertion.startIndex });

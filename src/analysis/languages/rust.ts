@@ -11,6 +11,7 @@ import {
   hashNode,
   isComment,
   literalsOf,
+  loopTableRows,
   normalizedText,
   namedChildren,
   queryCaptures,
@@ -207,6 +208,10 @@ function extractRustDrafts(path: string, grammar: LoadedGrammar, root: Node, con
       draft.eachRows = rows.length;
       draft.eachRowHashes = rows.map((row) => (row.args ? hashNode(row.args).slice(0, 12) : ""));
       draft.eachRowLiterals = rows.map((row) => (row.args ? literalsOf(row.args) : []));
+    } else {
+      // `for (input, want) in [(…), (…)] { assert_eq!(…) }`: the loop's checks run once per row of the table.
+      const table = loopTableRows(body);
+      if (table) draft.eachRowLiterals = table;
     }
     const shouldPanic = attributes.find((attribute) => attribute.path === "should_panic");
     if (shouldPanic) {

@@ -267,7 +267,7 @@ export function isComment(node: Node): boolean {
 }
 
 /** Nodes whose text is one token although the grammar splits it (string pieces, PHP's `$` + name). */
-const ATOMIC_TYPES: ReadonlySet<string> = new Set(["string", "interpreted_string_literal", "raw_string_literal", "string_literal", "variable_name"]);
+const ATOMIC_TYPES: ReadonlySet<string> = new Set(["string", "interpreted_string_literal", "raw_string_literal", "string_literal", "encapsed_string", "verbatim_string_literal", "variable_name"]);
 
 /**
  * The node's tokens with comments and layout dropped, joined by single
@@ -374,6 +374,97 @@ export function isLiteral(node: Node): boolean {
 export function normalizeLiteral(node: Node): string {
   const value = stringValue(node);
   return value !== null ? JSON.stringify(value) : node.text.replace(/\s+/g, "");
+}
+
+/** Statement lists whose earlier statements may bind a name an assertion reads (Python, Ruby, and other grammars' blocks). */
+const BLOCK_TYPES: ReadonlySet<string> = new Set(["block", "body_statement", "do_block", "block_body", "compound_statement", "statement_block"]);
+
+/**
+ * The expression a local name read by an assertion at `node` was bound to
+ * by one of the (at most 8) statements before it in the same block:
+ * `x = f(1)` -> `f(1)`; a destructuring `a, b = f(1)` (Python pattern
+ * lists and tuples, Ruby multiple assignment) -> `f(1)[0]` for `a`, or the
+ * matching element when the right side is a literal tuple. Normalised like
+ * {@link compactText}; undefined when no such binding is found or the name
+ * is bound again in between. The subject of a check is then the call
+ * under test (AssertionFact.actualValue), however the test or a helper
+ * named its local.
+ */
+export function boundLocalValue(node: Node, name: string): string | undefined {
+  let statement: Node | null = node;
+  while (statement?.parent && !BLOCK_TYPES.has(statement.parent.type)) statement = statement.parent;
+  let previous = statement?.previousNamedSibling ?? null;
+  for (let steps = 0; previous && steps < 8; steps++, previous = previous.previousNamedSibling) {
+    const assignment = previous.type === "assignment" ? previous : previous.type === "expression_statement" && previous.namedChild(0)?.type === "assignment" ? previous.namedChild(0) : null;
+    if (!assignment) continue;
+    const left = assignment.childForFieldName("left");
+    const right = assignment.childForFieldName("right");
+    if (!left || !right) continue;
+    if (left.type === "identifier") {
+      if (left.text === name) return compactText(right);
+      continue;
+    }
+    if (!/^(pattern_list|tuple_pattern|list_pattern|left_assignment_list|destructured_left_assignment)$/.test(left.type)) continue;
+    const names = namedChildren(left);
+    const index = names.findIndex((part) => part.type === "identifier" && part.text === name);
+    if (index === -1) continue;
+    if (names.some((part) => part.type !== "identifier")) return undefined;
+    const values = /^(expression_list|tuple|right_assignment_list|array|list)$/.test(right.type) ? namedChildren(right) : [];
+    if (values.length === names.length) return compactText(values[index]);
+    return `${compactText(right)}[${index}]`;
+  }
+  return undefined;
+}
+
+/**
+ * The literal rows of a table an RSpec/minitest-spec example is defined
+ * over: `[[1, 2], [3, 4]].each do |a, b| it "…" do … end end` -> one row per
+ * element of the array, as {@link literalsOf} reads it (the example runs
+ * once per row). Undefined when no enclosing `each` iterates a literal array.
+ */
+export function enclosingEachRows(node: Node): string[][] | undefined {
+  for (let current = node.parent; current; current = current.parent) {
+    if (current.type !== "do_block" && current.type !== "block") continue;
+    const call = current.parent;
+    if (call?.type !== "call" || call.childForFieldName("method")?.text !== "each") continue;
+    const receiver = call.childForFieldName("receiver");
+    if (receiver?.type === "array") return namedChildren(receiver).filter((element) => !COMMENT_TYPES.has(element.type)).map(literalsOf);
+  }
+  return undefined;
+}
+
+/**
+ * The literal rows of a table a Rust test loops over around its
+ * assertions: `for (input, want) in [("a", 1), ("b", 2)] { assert_eq!(…) }`,
+ * also `&[…]`, `….iter()` and a local `let cases = […];` iterated by
+ * name -> one row per element, as {@link literalsOf} reads it. Undefined
+ * when no loop of the body holding an assertion macro iterates a literal
+ * array.
+ */
+export function loopTableRows(body: Node): string[][] | undefined {
+  for (const loop of body.descendantsOfType("for_expression")) {
+    if (!loop) continue;
+    const loopBody = loop.childForFieldName("body");
+    if (!loopBody || !loopBody.descendantsOfType("macro_invocation").some((macro) => macro !== null && /^(?:\w+::)*(?:assert\w*|debug_assert\w*|prop_assert\w*)$/.test(macro.childForFieldName("macro")?.text ?? ""))) continue;
+    let value = loop.childForFieldName("value");
+    while (value && (value.type === "reference_expression" || (value.type === "call_expression" && /\.(?:iter|into_iter)$/.test(value.childForFieldName("function")?.text ?? "")))) {
+      value = value.type === "reference_expression" ? value.childForFieldName("value") : (value.childForFieldName("function")?.childForFieldName("value") ?? null);
+    }
+    if (value?.type === "identifier") value = localArray(body, value.text, loop.startIndex);
+    while (value?.type === "reference_expression") value = value.childForFieldName("value");
+    if (value?.type === "array_expression") return namedChildren(value).filter((element) => !COMMENT_TYPES.has(element.type)).map(literalsOf);
+  }
+  return undefined;
+}
+
+/** The array a `let name = […];` before `before` (a start index) in `body` binds, or null. */
+function localArray(body: Node, name: string, before: number): Node | null {
+  let found: Node | null = null;
+  for (const declaration of body.descendantsOfType("let_declaration")) {
+    if (!declaration || declaration.startIndex >= before || declaration.childForFieldName("pattern")?.text !== name) continue;
+    found = declaration.childForFieldName("value");
+  }
+  return found;
 }
 
 /** Literal values in a subtree, normalised by {@link normalizeLiteral}, in source order: what a parametrised row must keep. */

@@ -13,7 +13,7 @@
  */
 
 import { displayCode } from "../display.js";
-import { checkedTest, isCheckConserved, toCheck, type CheckedTest } from "../checks/index.js";
+import { checkedTest, isCheckConserved, conjunctFacts, toCheck, type Check, type CheckedTest } from "../checks/index.js";
 import type { AssertionFact, TestCase } from "../facts.js";
 import type { Finding } from "../types.js";
 import { hasCodeUnderTestChanged, multisetMinus, resolveImport, type MatchedTest, type RuleInput } from "./context.js";
@@ -120,13 +120,12 @@ export function pairAssertions(before: readonly AssertionFact[], after: readonly
 }
 
 /**
- * An assertion as its check (analysis/checks toCheck): matcher = the
- * relation (`equal`, `contains`, … with `not ` when negated), actual and
- * expected in canonical text, strength from the one table; line,
- * tautology and reachability kept.
+ * An assertion (one conjunct of it: analysis/checks conjunctFacts) as its
+ * check `check`, as a fact: matcher = the relation (`equal`, `contains`, …
+ * with `not ` when negated), actual and expected in canonical text,
+ * strength from the one table; line, tautology and reachability kept.
  */
-function asCheckFact(fact: AssertionFact): AssertionFact {
-  const check = toCheck(fact);
+function asCheckFact(fact: AssertionFact, check: Check): AssertionFact {
   const normalised: AssertionFact = { line: fact.line, matcher: `${check.isNegated ? "not " : ""}${check.relation === "helper" ? fact.matcher : check.relation}`, strength: check.strength, tautology: fact.tautology, actual: check.subject };
   if (check.expected !== undefined) normalised.expected = check.expected;
   if (check.isNegated) normalised.negated = true;
@@ -185,9 +184,17 @@ function isCoveredByWholerCheck(lost: AssertionFact, after: readonly AssertionFa
 function compareDetails(test: MatchedTest, beforeFacts: AssertionFact[], afterFacts: AssertionFact[], isCodeChanged: () => boolean, isConserved: (fact: AssertionFact) => boolean): Finding[] {
   const findings: Finding[] = [];
   // Judged as checks (analysis/checks): one relation and strength whatever the framework, text in canonical form.
-  const before = beforeFacts.map(asCheckFact);
-  const after = afterFacts.map(asCheckFact);
-  const original = new Map<AssertionFact, AssertionFact>([...before.map((fact, i) => [fact, beforeFacts[i] as AssertionFact] as const), ...after.map((fact, i) => [fact, afterFacts[i] as AssertionFact] as const)]);
+  const original = new Map<AssertionFact, AssertionFact>();
+  const normalise = (facts: readonly AssertionFact[]): AssertionFact[] =>
+    facts.flatMap((fact) =>
+      conjunctFacts(fact).map((part) => {
+        const check = asCheckFact(part, toCheck(part));
+        original.set(check, part);
+        return check;
+      }),
+    );
+  const before = normalise(beforeFacts);
+  const after = normalise(afterFacts);
   const describe = (fact: AssertionFact): string => describeFact(original.get(fact) ?? fact);
   const { pairs, removed, added } = pairAssertions(before, after);
 
