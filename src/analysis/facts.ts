@@ -14,7 +14,7 @@ import type { CollectionRules } from "./languages/collection.js";
  * whenever extraction changes what it returns for the same input, so cached
  * facts from an older ralph are not reused.
  */
-export const EXTRACTOR_VERSION = 20;
+export const EXTRACTOR_VERSION = 21;
 
 /** The flags that take a test out of the run, or focus the run on it. */
 export interface TestFlags {
@@ -314,7 +314,8 @@ export interface FunctionFact {
   /**
    * State outside the call that it counts or toggles (`global calls; calls += 1`,
    * a module-level `let n` with `n++`, a static field, `solve.calls += 1` on
-   * itself, Ruby `$n`/`@@n`, PHP `static $n`), sorted, unique; absent when none.
+   * itself, Ruby `$n`/`@@n`/`@n`/`self.class.n`, PHP `static $n`/`self::$n`/
+   * `$this->n`, Rust `static` atomics), sorted, unique; absent when none.
    */
   stateUpdates?: string[];
 }
@@ -421,6 +422,13 @@ export interface LiteralBranchFact {
   function?: string;
   /** Identifiers the branch's condition reads, sorted, unique (absent for case arms and table entries). */
   reads?: string[];
+  /**
+   * True when `returns` is not a literal but the compact source text of the
+   * returned expression (at most 200 characters): a branch on state that
+   * yields a computed answer (`if calls > 1: return n + 1`), kept for the
+   * stateful-answer rule only; `compared` is then empty.
+   */
+  computed?: true;
 }
 
 /**

@@ -475,6 +475,14 @@ function returnedLiteral(branch: t.Statement | null | undefined): string | null 
   return null;
 }
 
+/** The expression a branch returns when it is one `return <expression>` (alone or in a block), else null. */
+function returnedExpression(branch: t.Statement | null | undefined): t.Expression | null {
+  if (!branch) return null;
+  if (branch.type === "ReturnStatement") return branch.argument ?? null;
+  if (branch.type === "BlockStatement" && branch.body.length === 1) return returnedExpression(branch.body[0]);
+  return null;
+}
+
 /**
  * Code facts of one parsed JS/TS file. `content` must be the text `ast` was
  * parsed from (for normalised source and comments). For a test file only
@@ -872,10 +880,19 @@ class CodeWalker {
     if (alternate) this.addGuard(fn, node.test, alternate, true);
     const compared = comparedLiterals(node.test);
     const returned = returnedLiteral(node.consequent);
-    if (returned === null) return;
     // A branch on no literal is kept with what it reads, for the stateful-answer rule (`if (calls > 1) return 3`).
     const reads = namesIn(node.test);
+    if (returned === null) {
+      this.noteComputedBranch(node, returnedExpression(node.consequent), reads, fn);
+      return;
+    }
     if (compared.length > 0 || reads.length > 0) this.literalBranches.push({ line: this.line(node), kind: "branch", compared, returns: returned, function: fn, reads });
+  }
+
+  /** A branch on state that yields a computed value (`if (calls > 1) return label(n + 1)`): kept as its source text, for the stateful-answer rule. */
+  private noteComputedBranch(node: t.Node, value: t.Node | null, reads: string[], fn: string): void {
+    if (value === null || reads.length === 0 || fn === "") return;
+    this.literalBranches.push({ line: this.line(node), kind: "branch", compared: [], returns: this.source(value).replace(/\s+/g, " ").slice(0, 200), function: fn, reads, computed: true });
   }
 
   /** `calls++`, `calls += 1`, `flag = !flag`, `solve.calls = (solve.calls || 0) + 1`: a name the function counts or toggles. */
@@ -922,8 +939,11 @@ class CodeWalker {
   private noteConditional(node: t.ConditionalExpression, fn: string): void {
     const compared = comparedLiterals(node.test);
     const returned = literalValue(node.consequent);
-    if (returned === null) return;
     const reads = namesIn(node.test);
+    if (returned === null) {
+      this.noteComputedBranch(node, node.consequent, reads, fn);
+      return;
+    }
     if (compared.length > 0 || reads.length > 0) this.literalBranches.push({ line: this.line(node), kind: "branch", compared, returns: returned, function: fn, reads });
   }
 
