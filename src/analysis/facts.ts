@@ -502,6 +502,22 @@ export interface SkipProviderFact {
   reason?: string;
 }
 
+/**
+ * A test-run entry point that reports success whatever the tests do (the
+ * harness-escape rule, in test code): Go's `TestMain(m *testing.M)` ending
+ * with `os.Exit(0)` (or another success status) rather than the status
+ * `m.Run()` returns (the testing package's contract: TestMain must pass
+ * m.Run's result to os.Exit, or return and let the package do so).
+ */
+export interface RunEscapeFact {
+  /** 1-based line of the exit. */
+  line: number;
+  /** The harness function (`TestMain`). */
+  function: string;
+  /** The exit as written (`os.Exit(0)`), at most 200 characters. */
+  text: string;
+}
+
 /** A JUnit suite's list of test classes (`@Suite.SuiteClasses`, `@SelectClasses`), by simple class name. */
 export interface SuiteListFact {
   /** The annotated suite class. */
@@ -552,6 +568,8 @@ export interface FileFacts {
   suiteLists?: SuiteListFact[];
   /** Functions of the file whose skip reaches tests of other files (Go helpers and TestMain, conftest fixtures); absent when none. */
   skipProviders?: SkipProviderFact[];
+  /** Test-harness code that ends the test run with success whatever the tests report (Go's `TestMain` calling `os.Exit(0)`); absent when none. */
+  runEscapes?: RunEscapeFact[];
   /**
    * The file's classes, imports and module marks, for resolving tests a class
    * inherits from another file (Python; absent = the file has no class with
