@@ -26,6 +26,7 @@ import type {
   SuppressionFact,
 } from "../facts.js";
 import { hashText } from "../facts.js";
+import { isDefaultReference } from "../parsers/default-reference.js";
 
 /** AST keys never walked: positions, comments and type annotations. */
 const SKIP_KEYS: ReadonlySet<string> = new Set([
@@ -385,6 +386,25 @@ function isLoopNode(node: t.Node): node is t.Loop {
   return node.type === "ForStatement" || node.type === "ForOfStatement" || node.type === "ForInStatement" || node.type === "WhileStatement" || node.type === "DoWhileStatement";
 }
 
+/**
+ * The text of a reference to a named value, for {@link isDefaultReference}:
+ * `DEFAULTS`, `Config.DEFAULTS`, `{ ...DEFAULTS }`, `structuredClone(DEFAULTS)`;
+ * "" for any other expression.
+ */
+function referenceText(node: t.Node): string {
+  if (node.type === "Identifier") return node.name;
+  if (node.type === "MemberExpression" && !node.computed && node.property.type === "Identifier") {
+    const object = referenceText(node.object);
+    return object === "" ? "" : `${object}.${node.property.name}`;
+  }
+  if (node.type === "ObjectExpression" && node.properties.length === 1 && node.properties[0]?.type === "SpreadElement") {
+    const inner = referenceText(node.properties[0].argument);
+    return inner === "" ? "" : `{...${inner}}`;
+  }
+  if (node.type === "CallExpression" && node.callee.type === "Identifier" && node.arguments.length === 1 && node.arguments[0]?.type === "Identifier") return `${node.callee.name}(${node.arguments[0].name})`;
+  return "";
+}
+
 /** What a catch body does with the error it caught. */
 function classifyCatch(body: t.BlockStatement | t.Expression, errorName: string | null): CatchBehaviour {
   if (body.type !== "BlockStatement") {
@@ -418,6 +438,7 @@ function classifyCatch(body: t.BlockStatement | t.Expression, errorName: string 
     if (only.type === "ReturnStatement" && (only.argument === null || isConstantExpression(only.argument))) {
       return only.argument === null ? "swallows" : "returns_constant";
     }
+    if (only.type === "ReturnStatement" && only.argument && isDefaultReference(referenceText(only.argument))) return "returns_constant";
   }
   return "handles";
 }

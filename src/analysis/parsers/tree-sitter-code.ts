@@ -18,6 +18,7 @@
 import type { Node } from "web-tree-sitter";
 import type { CatchBehaviour, CatchFact, CodeFacts, EscapeFact, ExportFact, FunctionFact, GuardFact, LiteralBranchFact, RunnerCheckFact, SchemaFact, SuppressionFact, SuppressionKind } from "../facts.js";
 import { hashText } from "../facts.js";
+import { isDefaultReference } from "./default-reference.js";
 import { isLiteral, namedChildren, normalizeLiteral, walkSubtree as walk } from "./tree-sitter.js";
 
 /** Node types that are comments in the supported grammars. */
@@ -432,9 +433,12 @@ export function classifyCatchBody(
     }
     if ((flow.implicitValue || isValue) && flow.isEmptyValue?.(only)) return "swallows";
     if ((flow.implicitValue || isValue) && constantText(only, flow) !== null) return "returns_constant";
+    const value = flow.returnTypes.has(only.type) ? returnedValue(only) : flow.implicitValue || isValue ? (flow.expressionTypes?.has(only.type) ? only.namedChild(0) : only) : null;
+    if (value && isDefaultReference(value.text)) return "returns_constant";
   }
   return "handles";
 }
+
 
 /** Loop statements of the tree-sitter grammars (for, for-each, while, until, do). */
 const LOOP_TYPE = /^(for|while|until|foreach|for_each|enhanced_for|for_in|do|loop)(_statement|_expression)?$/;
