@@ -105,6 +105,12 @@ export interface AssertionFact {
   negated?: boolean;
   /** True when the assertion can never run: it follows an unconditional `return` in the test body. */
   unreachable?: boolean;
+  /**
+   * True when the assertion runs only when an earlier early-return guard of
+   * its function does not fire (`if (x) return;` above it in a helper's
+   * body); for a helper call, when every assertion of the helper is so.
+   */
+  gated?: boolean;
   /** The message or pattern an error or warning check requires (`pytest.raises(E, match="bad")`, `assertRaisesRegex(E, "bad")`), normalised like `expected`. */
   message?: string;
 }
