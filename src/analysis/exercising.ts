@@ -10,7 +10,8 @@
  * its test (`test_cart.py`, `cart.test.ts`, `CartTest.java`, `cart_test.go`
  * beside it) or when its text names the module (an import, a class or a
  * package): the module's file stem as a word, or its folder's name for an
- * entry module (`index.ts`, `__init__.py`, `mod.rs`). Candidates are read
+ * entry module (`index.ts`, `__init__.py`, `mod.rs`). A Rust crate's
+ * integration tests (`tests/*.rs`) exercise its root, `src/lib.rs`. Candidates are read
  * nearest first (same folder, then by shared path prefix), at most
  * {@link MAX_READ} contents and {@link MAX_FILES} files extracted per change,
  * so a 30k-file tree costs a bounded number of reads.
@@ -62,6 +63,20 @@ function sharedFolders(a: string, b: string): number {
   return shared;
 }
 
+/**
+ * True when `target` is a Rust crate's root (`src/lib.rs`, `src/main.rs`)
+ * and `testPath` one of the crate's integration tests: a `.rs` file under
+ * the `tests/` folder beside that `src/`. Cargo builds each such file
+ * against the crate's library, and it names the crate, not the root file
+ * (The Cargo Book, "Integration tests"); a module file of the crate
+ * (`src/text/case.rs`) is found by its name as for other languages.
+ */
+function isCrateTest(testPath: string, target: string): boolean {
+  const root = /(^|\/)src\/(lib|main)\.rs$/.exec(target);
+  if (root === null || !testPath.endsWith(".rs")) return false;
+  return testPath.startsWith(`${target.slice(0, root.index + (root[1] ?? "").length)}tests/`);
+}
+
 const branchKey = (fact: LiteralBranchFact): string => `${fact.kind}\u0000${fact.compared.join("\u0001")}\u0000${fact.returns ?? ""}`;
 
 /** Changed product files that gained a literal branch or table entry returning a literal: the ones special_casing judges against tests. */
@@ -104,7 +119,7 @@ export async function loadExercisingTests(
     const files: ExercisingFile[] = [];
     for (const { path, isNamedFor } of ranked.slice(0, MAX_READ)) {
       if (files.length >= MAX_FILES) break;
-      const isBeside = folderOf(path) === folderOf(target) && target.endsWith(".go") && path.endsWith("_test.go");
+      const isBeside = (folderOf(path) === folderOf(target) && target.endsWith(".go") && path.endsWith("_test.go")) || isCrateTest(path, target);
       let content = contents.get(path);
       if (content === undefined) contents.set(path, (content = unchanged.read(path)));
       if (content === null || !(isNamedFor || isBeside || (mentions !== null && mentions.test(content)))) continue;

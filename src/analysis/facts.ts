@@ -111,6 +111,12 @@ export interface AssertionFact {
   negated?: boolean;
   /** True when the assertion can never run: it follows an unconditional `return` in the test body. */
   unreachable?: boolean;
+  /**
+   * True when the assertion runs only when an earlier early-return guard of
+   * its function does not fire (`if (x) return;` above it in a helper's
+   * body); for a helper call, when every assertion of the helper is so.
+   */
+  gated?: boolean;
   /** The message or pattern an error or warning check requires (`pytest.raises(E, match="bad")`, `assertRaisesRegex(E, "bad")`), normalised like `expected`. */
   message?: string;
 }
@@ -320,7 +326,8 @@ export interface FunctionFact {
   /**
    * State outside the call that it counts or toggles (`global calls; calls += 1`,
    * a module-level `let n` with `n++`, a static field, `solve.calls += 1` on
-   * itself, Ruby `$n`/`@@n`, PHP `static $n`), sorted, unique; absent when none.
+   * itself, Ruby `$n`/`@@n`/`@n`/`self.class.n`, PHP `static $n`/`self::$n`/
+   * `$this->n`, Rust `static` atomics), sorted, unique; absent when none.
    */
   stateUpdates?: string[];
 }
@@ -427,6 +434,13 @@ export interface LiteralBranchFact {
   function?: string;
   /** Identifiers the branch's condition reads, sorted, unique (absent for case arms and table entries). */
   reads?: string[];
+  /**
+   * True when `returns` is not a literal but the compact source text of the
+   * returned expression (at most 200 characters): a branch on state that
+   * yields a computed answer (`if calls > 1: return n + 1`), kept for the
+   * stateful-answer rule only; `compared` is then empty.
+   */
+  computed?: true;
 }
 
 /**
@@ -500,6 +514,22 @@ export interface SkipProviderFact {
   reason?: string;
 }
 
+/**
+ * A test-run entry point that reports success whatever the tests do (the
+ * harness-escape rule, in test code): Go's `TestMain(m *testing.M)` ending
+ * with `os.Exit(0)` (or another success status) rather than the status
+ * `m.Run()` returns (the testing package's contract: TestMain must pass
+ * m.Run's result to os.Exit, or return and let the package do so).
+ */
+export interface RunEscapeFact {
+  /** 1-based line of the exit. */
+  line: number;
+  /** The harness function (`TestMain`). */
+  function: string;
+  /** The exit as written (`os.Exit(0)`), at most 200 characters. */
+  text: string;
+}
+
 /** A JUnit suite's list of test classes (`@Suite.SuiteClasses`, `@SelectClasses`), by simple class name. */
 export interface SuiteListFact {
   /** The annotated suite class. */
@@ -550,6 +580,8 @@ export interface FileFacts {
   suiteLists?: SuiteListFact[];
   /** Functions of the file whose skip reaches tests of other files (Go helpers and TestMain, conftest fixtures); absent when none. */
   skipProviders?: SkipProviderFact[];
+  /** Test-harness code that ends the test run with success whatever the tests report (Go's `TestMain` calling `os.Exit(0)`); absent when none. */
+  runEscapes?: RunEscapeFact[];
   /**
    * The file's classes, imports and module marks, for resolving tests a class
    * inherits from another file (Python; absent = the file has no class with

@@ -9,7 +9,9 @@
  * folder, its package; a conftest.py: the test files below its folder),
  * and reports each of their tests that runs before and no longer does
  * (test_disabled, naming the test and the provider), or that was skipped
- * only under a condition and now always is.
+ * only under a condition and now always is. Findings sit in the changed
+ * file (the provider's or the suite's: what the change did and where to
+ * revert it); the test's own file is in the message and evidence.test_file.
  *
  * In-file reach (a helper and its callers in one file) is resolved by the
  * extractors (parsers/skip-reach.ts); this module only crosses files.
@@ -90,14 +92,15 @@ export async function indirectSkipFindings(
         if (!isGained) continue;
         const isTracked = linksIssue(now.reason);
         const words = now.flag === "skipped" ? "skipped" : "skipped under a condition";
+        // Reported where the change is (the provider's file, the one to revert), naming the test and its file.
         findings.push({
           type: "test_disabled",
           severity: isTracked ? "medium" : "critical",
-          file: path,
-          line: test.line,
+          file: seed.path,
+          line: null,
           test: test.id,
           message: `test "${test.id}" in ${path} is now ${words}: ${describeProvider(now, seed.path)}${isTracked ? "; the reason links an issue" : ""}`,
-          evidence: { gained: [now.flag], via: { [now.flag]: `${now.name} (${seed.path}): ${now.via}` }, provider_file: seed.path, provider: now.name, ...(now.reason === undefined ? {} : { reason: now.reason }) },
+          evidence: { gained: [now.flag], via: { [now.flag]: `${now.name} (${seed.path}): ${now.via}` }, provider_file: seed.path, provider: now.name, test_file: path, test_line: test.line, ...(now.reason === undefined ? {} : { reason: now.reason }) },
           allowed: false,
         });
       }
@@ -143,13 +146,14 @@ export async function suiteListFindings(
         const facts = await extract(path, text);
         const tests = hasUsableFacts(facts) ? facts.tests.filter((test) => test.suitePath[0] === name && !test.flags.skipped) : [];
         const base = `class ${name} was dropped from @${now.annotation} of suite ${suite.suite} in ${seed.path}, which the build runs`;
-        const evidence = { gained: ["out_of_suite"], suite: suite.suite, suite_file: seed.path, class: name };
+        // Reported where the change is (the suite's list, the line to revert), naming the test and its file.
+        const evidence = { gained: ["out_of_suite"], suite: suite.suite, suite_file: seed.path, class: name, test_file: path };
         if (tests.length === 0) {
-          findings.push({ type: "test_disabled", severity: defaultSeverityOf("test_disabled"), file: path, line: 1, message: `the tests of ${base}`, evidence, allowed: false });
+          findings.push({ type: "test_disabled", severity: defaultSeverityOf("test_disabled"), file: seed.path, line: now.line, message: `the tests of ${base}`, evidence, allowed: false });
           continue;
         }
         for (const test of tests) {
-          findings.push({ type: "test_disabled", severity: defaultSeverityOf("test_disabled"), file: path, line: test.line, test: test.id, message: `test "${test.id}" no longer runs: ${base}`, evidence, allowed: false });
+          findings.push({ type: "test_disabled", severity: defaultSeverityOf("test_disabled"), file: seed.path, line: now.line, test: test.id, message: `test "${test.id}" in ${path} no longer runs: ${base}`, evidence: { ...evidence, test_line: test.line }, allowed: false });
         }
       }
     }

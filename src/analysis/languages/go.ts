@@ -25,7 +25,7 @@ import {
   type TestDraft,
 } from "../parsers/tree-sitter.js";
 import { counterTarget, literalText, MODE_ENV_VARS, type BranchDraft, type CatchDraft, type CodeSyntax, type EscapeDraft, type FlowSyntax } from "../parsers/tree-sitter-code.js";
-import type { AssertionFact, NonTestFunctionFact } from "../facts.js";
+import type { AssertionFact, NonTestFunctionFact, RunEscapeFact } from "../facts.js";
 import { defineLanguage } from "./define-language.js";
 
 
@@ -367,6 +367,28 @@ function testMainSkip(root: Node): { flag: "skipped" | "conditional"; via: strin
   return null;
 }
 
+/**
+ * Exits of a `TestMain(m *testing.M)` that report success whatever the
+ * tests did: `os.Exit(0)` (after `m.Run()`, whose status it drops, or
+ * before it). The testing package's contract is `os.Exit(m.Run())` or a
+ * plain return (Go 1.15+ then exits with m.Run's status).
+ */
+function testMainEscapes(root: Node): RunEscapeFact[] {
+  const found: RunEscapeFact[] = [];
+  for (const fn of descendantsOfType(root, "function_declaration")) {
+    if (fn.childForFieldName("name")?.text !== "TestMain" || fn.parent?.type !== "source_file") continue;
+    if (!/^\(\s*\w+\s+\*\s*testing\.M\s*\)$/.test(fn.childForFieldName("parameters")?.text ?? "")) continue;
+    for (const call of descendantsOfType(fn, "call_expression")) {
+      if (call.childForFieldName("function")?.text.replace(/\s+/g, "") !== "os.Exit") continue;
+      const args = call.childForFieldName("arguments");
+      const first = args ? namedChildren(args)[0] : undefined;
+      if (!first || !/^0+$|^0[xX]0+$/.test(first.text)) continue;
+      found.push({ line: call.startPosition.row + 1, function: "TestMain", text: call.text.replace(/\s+/g, " ").slice(0, 200) });
+    }
+  }
+  return found;
+}
+
 function descendantsOfType(node: Node, type: string): Node[] {
   return node.descendantsOfType(type).filter((child): child is Node => child !== null);
 }
@@ -495,6 +517,8 @@ function extractGoDrafts(path: string, grammar: LoadedGrammar, root: Node, conte
   }
   const drafts: ExtractedDrafts = { tests: allTests, assertions, skips, nonTestFunctions, frameworks, skipReach: GO_SKIP_REACH };
   if (main) drafts.skipProviders = [{ kind: "setup", name: "TestMain", flag: main.flag, via: main.via }];
+  const escapes = isTestFile ? testMainEscapes(root) : [];
+  if (escapes.length > 0) drafts.runEscapes = escapes;
   return drafts;
 }
 

@@ -26,6 +26,7 @@ import type {
   SuppressionFact,
 } from "../facts.js";
 import { hashText } from "../facts.js";
+import { isDefaultReference } from "../parsers/default-reference.js";
 
 /** AST keys never walked: positions, comments and type annotations. */
 const SKIP_KEYS: ReadonlySet<string> = new Set([
@@ -385,6 +386,25 @@ function isLoopNode(node: t.Node): node is t.Loop {
   return node.type === "ForStatement" || node.type === "ForOfStatement" || node.type === "ForInStatement" || node.type === "WhileStatement" || node.type === "DoWhileStatement";
 }
 
+/**
+ * The text of a reference to a named value, for {@link isDefaultReference}:
+ * `DEFAULTS`, `Config.DEFAULTS`, `{ ...DEFAULTS }`, `structuredClone(DEFAULTS)`;
+ * "" for any other expression.
+ */
+function referenceText(node: t.Node): string {
+  if (node.type === "Identifier") return node.name;
+  if (node.type === "MemberExpression" && !node.computed && node.property.type === "Identifier") {
+    const object = referenceText(node.object);
+    return object === "" ? "" : `${object}.${node.property.name}`;
+  }
+  if (node.type === "ObjectExpression" && node.properties.length === 1 && node.properties[0]?.type === "SpreadElement") {
+    const inner = referenceText(node.properties[0].argument);
+    return inner === "" ? "" : `{...${inner}}`;
+  }
+  if (node.type === "CallExpression" && node.callee.type === "Identifier" && node.arguments.length === 1 && node.arguments[0]?.type === "Identifier") return `${node.callee.name}(${node.arguments[0].name})`;
+  return "";
+}
+
 /** What a catch body does with the error it caught. */
 function classifyCatch(body: t.BlockStatement | t.Expression, errorName: string | null): CatchBehaviour {
   if (body.type !== "BlockStatement") {
@@ -418,6 +438,7 @@ function classifyCatch(body: t.BlockStatement | t.Expression, errorName: string 
     if (only.type === "ReturnStatement" && (only.argument === null || isConstantExpression(only.argument))) {
       return only.argument === null ? "swallows" : "returns_constant";
     }
+    if (only.type === "ReturnStatement" && only.argument && isDefaultReference(referenceText(only.argument))) return "returns_constant";
   }
   return "handles";
 }
@@ -472,6 +493,14 @@ function returnedLiteral(branch: t.Statement | null | undefined): string | null 
   if (!branch) return null;
   if (branch.type === "ReturnStatement") return branch.argument ? literalValue(branch.argument) : null;
   if (branch.type === "BlockStatement" && branch.body.length === 1) return returnedLiteral(branch.body[0]);
+  return null;
+}
+
+/** The expression a branch returns when it is one `return <expression>` (alone or in a block), else null. */
+function returnedExpression(branch: t.Statement | null | undefined): t.Expression | null {
+  if (!branch) return null;
+  if (branch.type === "ReturnStatement") return branch.argument ?? null;
+  if (branch.type === "BlockStatement" && branch.body.length === 1) return returnedExpression(branch.body[0]);
   return null;
 }
 
@@ -872,10 +901,19 @@ class CodeWalker {
     if (alternate) this.addGuard(fn, node.test, alternate, true);
     const compared = comparedLiterals(node.test);
     const returned = returnedLiteral(node.consequent);
-    if (returned === null) return;
     // A branch on no literal is kept with what it reads, for the stateful-answer rule (`if (calls > 1) return 3`).
     const reads = namesIn(node.test);
+    if (returned === null) {
+      this.noteComputedBranch(node, returnedExpression(node.consequent), reads, fn);
+      return;
+    }
     if (compared.length > 0 || reads.length > 0) this.literalBranches.push({ line: this.line(node), kind: "branch", compared, returns: returned, function: fn, reads });
+  }
+
+  /** A branch on state that yields a computed value (`if (calls > 1) return label(n + 1)`): kept as its source text, for the stateful-answer rule. */
+  private noteComputedBranch(node: t.Node, value: t.Node | null, reads: string[], fn: string): void {
+    if (value === null || reads.length === 0 || fn === "") return;
+    this.literalBranches.push({ line: this.line(node), kind: "branch", compared: [], returns: this.source(value).replace(/\s+/g, " ").slice(0, 200), function: fn, reads, computed: true });
   }
 
   /** `calls++`, `calls += 1`, `flag = !flag`, `solve.calls = (solve.calls || 0) + 1`: a name the function counts or toggles. */
@@ -922,8 +960,11 @@ class CodeWalker {
   private noteConditional(node: t.ConditionalExpression, fn: string): void {
     const compared = comparedLiterals(node.test);
     const returned = literalValue(node.consequent);
-    if (returned === null) return;
     const reads = namesIn(node.test);
+    if (returned === null) {
+      this.noteComputedBranch(node, node.consequent, reads, fn);
+      return;
+    }
     if (compared.length > 0 || reads.length > 0) this.literalBranches.push({ line: this.line(node), kind: "branch", compared, returns: returned, function: fn, reads });
   }
 

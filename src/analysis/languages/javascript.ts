@@ -616,7 +616,13 @@ class TestExtractor {
     this.noteDeclarationAliases(this.ast.program);
     this.visit(this.ast.program, null);
     // A call of a local helper that asserts is one assertion of the test (resolved into the helper's checks by analysis/checks).
+    const isGated = (name: string): boolean => {
+      const facts = this.helperDetails.get(name)?.facts ?? [];
+      return facts.length > 0 && facts.every((one) => one.gated === true);
+    };
     for (const draft of this.drafts) {
+      // A call of an assertion-named helper (`expectOrder(a, b)`) counted as an assertion itself is gated when the helper's assertions are.
+      for (const { fact } of draft.assertions) if (this.helperDetails.has(fact.matcher) && isGated(fact.matcher)) fact.gated = true;
       let isAdded = false;
       for (const call of draft.calls) {
         const helper = this.helperDetails.get(call.name);
@@ -626,7 +632,10 @@ class TestExtractor {
         const asCustom = draft.assertions.findIndex((assertion) => assertion.start === call.start);
         if (asCustom !== -1) draft.assertions.splice(asCustom, 1);
         else draft.assertionCount++;
-        draft.assertions.push({ fact: { line: call.node.loc?.start.line ?? 0, matcher: `helper ${call.name}`, strength, tautology: false, actual: normalizedSource(this.content, call.node) }, start: call.start });
+        const fact: AssertionFact = { line: call.node.loc?.start.line ?? 0, matcher: `helper ${call.name}`, strength, tautology: false, actual: normalizedSource(this.content, call.node) };
+        // Every assertion of the helper past an early-return guard: a call of it may check nothing.
+        if (isGated(call.name)) fact.gated = true;
+        draft.assertions.push({ fact, start: call.start });
         isAdded = true;
       }
       if (isAdded) draft.assertions.sort((a, b) => a.start - b.start);
@@ -661,6 +670,18 @@ class TestExtractor {
     const fn = [...this.ancestors].reverse().find((node) => node.type === "FunctionDeclaration" || node.type === "ArrowFunctionExpression" || node.type === "FunctionExpression");
     if (!fn || !("params" in fn)) return [];
     return (fn.params as t.Node[]).map((param) => (param.type === "Identifier" ? param.name : param.type === "AssignmentPattern" && param.left.type === "Identifier" ? param.left.name : normalizedSource(this.content, param)));
+  }
+
+  /** True when `node` follows an early-return guard (`if (x) return;`) among the top-level statements of its innermost function's body. */
+  private isPastEarlyReturnGuard(node: t.Node): boolean {
+    const fn = [...this.ancestors].reverse().find((ancestor) => ancestor.type === "FunctionDeclaration" || ancestor.type === "ArrowFunctionExpression" || ancestor.type === "FunctionExpression");
+    if (!fn || !("body" in fn) || (fn.body as t.Node).type !== "BlockStatement") return false;
+    const start = node.start ?? 0;
+    return (fn.body as t.BlockStatement).body.some((statement) => {
+      if (statement.type !== "IfStatement" || (statement.end ?? Infinity) > start) return false;
+      const branch = statement.consequent;
+      return branch.type === "ReturnStatement" || (branch.type === "BlockStatement" && branch.body.some((inner) => inner.type === "ReturnStatement"));
+    });
   }
 
   private enclosingTopLevelFunction(): string | null {
@@ -855,7 +876,9 @@ class TestExtractor {
       if (helper !== null) {
         this.helperAssertions.set(helper, (this.helperAssertions.get(helper) ?? 0) + 1);
         const details = this.helperDetails.get(helper) ?? { params: this.enclosingTopLevelParams(), facts: [] };
-        details.facts.push(this.describeBoundAssertion(node));
+        const fact = this.describeBoundAssertion(node);
+        if (this.isPastEarlyReturnGuard(node)) fact.gated = true;
+        details.facts.push(fact);
         this.helperDetails.set(helper, details);
       }
       return;

@@ -399,6 +399,8 @@ const PHP_CODE: CodeSyntax = {
       global_declaration: (node) => namedChildren(node).map((child) => child.text),
     },
     updates: { update_expression: counterTarget, augmented_assignment_expression: counterTarget, assignment_expression: counterTarget },
+    // A static property (`self::$calls`, `Ticket::$calls`) or the object's own (`$this->calls`) outlives the call.
+    isStateName: (name) => /^[\w\\]+::\$\w|^\$this->\w/.test(name),
   },
   escapes: { exit_statement: phpEscape, function_call_expression: phpEscape },
   isScript: (content) => content.startsWith("#!"),

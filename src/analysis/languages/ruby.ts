@@ -594,7 +594,7 @@ const RUBY_CODE: CodeSyntax = {
     }),
   },
   literalBranches: RUBY_BRANCHES,
-  state: { updates: { operator_assignment: counterTarget, assignment: counterTarget }, isStateName: (name) => /^(\$|@@)\w/.test(name) },
+  state: { updates: { operator_assignment: counterTarget, assignment: counterTarget }, isStateName: (name) => /^(\$|@@?)\w|^self\.class\.\w/.test(name) },
   escapes: { call: rubyEscape, identifier: rubyEscape },
   entryPoints: { if: isRubyMainGuard },
   isScript: (content) => content.startsWith("#!"),

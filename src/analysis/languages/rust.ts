@@ -266,14 +266,39 @@ const isErrCall = (node: Node): boolean => node.type === "call_expression" && /^
  * what a function collapsed to, or what an `Err` arm now returns instead of
  * the error.
  */
+/** Methods that turn a `&str` literal into an owned `String` without changing its text. */
+const OWNING_METHODS: ReadonlySet<string> = new Set(["to_string", "to_owned", "into"]);
+
+/**
+ * A literal, or an owned string made from one (`"x".to_string()`,
+ * `"x".to_owned()`, `"x".into()`, `String::from("x")`): the literal's text,
+ * since a test comparing with `"x"` sees the same value. Null otherwise.
+ */
+function rustLiteral(node: Node): string | null {
+  const plain = literalText(node);
+  if (plain !== null || node.type !== "call_expression") return plain;
+  const callee = node.childForFieldName("function");
+  const args = node.childForFieldName("arguments");
+  if (!callee || !args) return null;
+  if (callee.type === "field_expression" && args.namedChildCount === 0 && OWNING_METHODS.has(callee.childForFieldName("field")?.text ?? "")) {
+    const receiver = callee.childForFieldName("value");
+    return receiver?.type === "string_literal" || receiver?.type === "raw_string_literal" ? literalText(receiver) : null;
+  }
+  if (/^String\s*::\s*from$/.test(callee.text) && args.namedChildCount === 1) {
+    const inner = args.namedChild(0) as Node;
+    return inner.type === "string_literal" || inner.type === "raw_string_literal" ? literalText(inner) : null;
+  }
+  return null;
+}
+
 function rustConstant(node: Node): string | null {
   if (node.type === "identifier" && node.text === "None") return "None";
   if (node.type !== "call_expression") return null;
   const wrapper = node.childForFieldName("function")?.text;
   const args = node.childForFieldName("arguments");
-  if ((wrapper !== "Ok" && wrapper !== "Some") || !args || args.namedChildCount !== 1) return null;
+  if ((wrapper !== "Ok" && wrapper !== "Some") || !args || args.namedChildCount !== 1) return rustLiteral(node);
   const inner = args.namedChild(0) as Node;
-  const value = inner.type === "unit_expression" ? "()" : literalText(inner);
+  const value = inner.type === "unit_expression" ? "()" : rustLiteral(inner);
   return value === null ? null : `${wrapper}(${value})`;
 }
 

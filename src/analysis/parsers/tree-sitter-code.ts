@@ -18,6 +18,7 @@
 import type { Node } from "web-tree-sitter";
 import type { CatchBehaviour, CatchFact, CodeFacts, EscapeFact, ExportFact, FunctionFact, GuardFact, LiteralBranchFact, RunnerCheckFact, SchemaFact, SuppressionFact, SuppressionKind } from "../facts.js";
 import { hashText } from "../facts.js";
+import { isDefaultReference } from "./default-reference.js";
 import { isLiteral, namedChildren, normalizeLiteral, walkSubtree as walk } from "./tree-sitter.js";
 
 /** Node types that are comments in the supported grammars. */
@@ -432,9 +433,12 @@ export function classifyCatchBody(
     }
     if ((flow.implicitValue || isValue) && flow.isEmptyValue?.(only)) return "swallows";
     if ((flow.implicitValue || isValue) && constantText(only, flow) !== null) return "returns_constant";
+    const value = flow.returnTypes.has(only.type) ? returnedValue(only) : flow.implicitValue || isValue ? (flow.expressionTypes?.has(only.type) ? only.namedChild(0) : only) : null;
+    if (value && isDefaultReference(value.text)) return "returns_constant";
   }
   return "handles";
 }
+
 
 /** Loop statements of the tree-sitter grammars (for, for-each, while, until, do). */
 const LOOP_TYPE = /^(for|while|until|foreach|for_each|enhanced_for|for_in|do|loop)(_statement|_expression)?$/;
@@ -597,13 +601,51 @@ function branchFact(draft: BranchDraft, flow: FlowSyntax, fn: string, identifier
   return fact;
 }
 
-/** A branch that reads no literal but counts calls (`if calls > 1: return 3`): kept when its condition reads a name, for the stateful-answer rule. */
+/**
+ * The expression a branch yields when it yields one value (see
+ * {@link BranchDraft.result}): a single return's value, a block's single
+ * statement or its implicit value, or an expression; null for none (a bare
+ * return, several statements, a block with no return).
+ */
+function branchValueNode(result: Node | readonly Node[] | null, flow: FlowSyntax): Node | null {
+  if (result === null) return null;
+  if (Array.isArray(result)) {
+    const statements = (result as readonly Node[]).filter((node) => !isComment(node.type) && !flow.noopTypes?.has(node.type) && node.type !== "break_statement");
+    return statements.length === 1 ? branchValueNode(statements[0] as Node, flow) : null;
+  }
+  const node = unwrapReturn(result as Node, flow);
+  if (flow.returnTypes.has(node.type)) return returnedValue(node);
+  if (BLOCK_TYPES.has(node.type)) {
+    const statements = statementsOf(node, flow);
+    if (statements.length !== 1) return null;
+    const only = unwrapReturn(statements[0] as Node, flow);
+    if (flow.returnTypes.has(only.type)) return returnedValue(only);
+    if (!flow.implicitValue) return null;
+    return flow.expressionTypes?.has(only.type) ? (only.namedChild(0) ?? only) : only;
+  }
+  return flow.expressionTypes?.has(node.type) ? (node.namedChild(0) ?? node) : node;
+}
+
+/** Longest source text kept for a computed branch value ({@link LiteralBranchFact.computed}). */
+const MAX_COMPUTED_TEXT = 200;
+
+/**
+ * A branch that counts calls rather than naming an input (`if calls > 1:
+ * return 3`, `return calls > 1 ? label(n + 1) : label(n)`): kept when its
+ * condition reads a name, for the stateful-answer rule. A literal result is
+ * kept as `returns`; any other single value as its compact text, marked
+ * `computed`.
+ */
 function stateBranchFact(draft: BranchDraft, flow: FlowSyntax, fn: string, identifierTypes: ReadonlySet<string>): LiteralBranchFact | null {
   if (!draft.condition || draft.kind !== "branch") return null;
-  const returns = branchResult(draft.result, flow);
-  if (returns === null) return null;
   const reads = namesIn(draft.condition, identifierTypes);
-  return reads.length === 0 ? null : { line: draft.condition.startPosition.row + 1, kind: "branch", compared: [], returns, function: fn, reads };
+  if (reads.length === 0) return null;
+  const line = draft.condition.startPosition.row + 1;
+  const returns = branchResult(draft.result, flow);
+  if (returns !== null) return { line, kind: "branch", compared: [], returns, function: fn, reads };
+  const value = fn === "" ? null : branchValueNode(draft.result, flow);
+  if (value === null) return null;
+  return { line, kind: "branch", compared: [], returns: compactText(value).slice(0, MAX_COMPUTED_TEXT), function: fn, reads, computed: true };
 }
 
 /** The exit status of an escape draft as text: a literal's normalised text, a name's text, null for none. */

@@ -32,6 +32,26 @@ export interface FunctionRange {
   start: number;
   end: number;
   params: string[];
+  /** End indexes of the early-return guards among the body's top-level statements (`if x { return }`, `return if x`): assertions after one run only when it does not fire. */
+  guardEnds: number[];
+}
+
+/** Conditional statements of the grammars (Rust's `if` is an expression, wrapped in an expression statement). */
+const IF_TYPES: ReadonlySet<string> = new Set(["if_statement", "if", "if_expression", "if_modifier", "unless", "unless_modifier"]);
+/** Statements that leave a function. */
+const RETURN_TYPES: readonly string[] = ["return_statement", "return", "return_expression"];
+
+/** End indexes of the early-return guards among a function body's top-level statements. */
+function guardEndsOf(fn: Node): number[] {
+  const body = fn.childForFieldName("body");
+  if (!body) return [];
+  const ends: number[] = [];
+  for (const statement of body.namedChildren) {
+    if (!statement) continue;
+    const inner = statement.type === "expression_statement" ? statement.namedChild(0) : statement;
+    if (inner && IF_TYPES.has(inner.type) && inner.descendantsOfType(RETURN_TYPES as string[]).length > 0) ends.push(statement.endIndex);
+  }
+  return ends;
 }
 
 /** Parameter names of a parameter list, in order (`t *testing.T, a, b int` -> t, a, b; `int x` -> x; `$x` -> $x; `x: i32` -> x). */
@@ -67,7 +87,7 @@ export function functionRanges(root: Node): FunctionRange[] {
     if (!FUNCTION_TYPES.has(type)) return "descend";
     const node = cursor.currentNode;
     const name = node.childForFieldName("name")?.text;
-    if (name) ranges.push({ name, start: node.startIndex, end: node.endIndex, params: parameterNames(node.childForFieldName("parameters")) });
+    if (name) ranges.push({ name, start: node.startIndex, end: node.endIndex, params: parameterNames(node.childForFieldName("parameters")), guardEnds: guardEndsOf(node) });
     return "descend";
   });
   return ranges;
@@ -87,7 +107,8 @@ export function assertionHelpersOf(functions: readonly FunctionRange[], assertio
       if (fn.start <= assertion.startIndex && assertion.startIndex < fn.end && (owner === null || fn.start > owner.start)) owner = fn;
     }
     if (!owner || testRanges.some((range) => range.start === owner.start)) continue;
-    const { startIndex: _start, ...fact } = assertion;
+    const { startIndex, ...rest } = assertion;
+    const fact = owner.guardEnds.some((end) => end <= startIndex) ? { ...rest, gated: true } : rest;
     const list = helpers.get(owner);
     if (list) list.push(fact);
     else helpers.set(owner, [fact]);
@@ -101,6 +122,12 @@ function calleeName(call: Node): string | null {
   if (!callee) return null;
   const match = /([A-Za-z_]\w*)\s*$/.exec(callee.text);
   return match ? (match[1] as string) : null;
+}
+
+/** True when every assertion of a helper runs only past an early-return guard: a call of it may check nothing. */
+export function isGatedHelper(helper: AssertionHelperFact): boolean {
+  const facts = helper.assertionsDetail ?? [];
+  return facts.length > 0 && facts.every((fact) => fact.gated === true);
 }
 
 /**
@@ -119,7 +146,9 @@ export function helperCallFacts(node: Node, helpers: readonly AssertionHelperFac
     const helper = name === null ? undefined : byName.get(name);
     if (!helper) return "descend";
     const strength = Math.max(1, ...(helper.assertionsDetail ?? []).map((fact) => fact.strength)) as 1 | 2 | 3;
-    calls.push({ line: call.startPosition.row + 1, matcher: `helper ${helper.name}`, strength, tautology: false, actual: normalizedText(call), startIndex: call.startIndex });
+    const fact: AssertionFact & { startIndex: number } = { line: call.startPosition.row + 1, matcher: `helper ${helper.name}`, strength, tautology: false, actual: normalizedText(call), startIndex: call.startIndex };
+    if (isGatedHelper(helper)) fact.gated = true;
+    calls.push(fact);
     return "skip";
   });
   return calls;

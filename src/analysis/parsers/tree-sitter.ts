@@ -31,7 +31,7 @@ import { RalphError } from "../../errors.js";
 import { assertionHelpersOf, functionRanges, helperCallFacts } from "./tree-sitter-helpers.js";
 import { debug } from "../../log.js";
 import { allOwnCalls, callsIn, enclosingFunction, FUNCTION_TYPES, isConditionalWithin, type SkipProviderKind } from "./skip-reach.js";
-import { hashText, type AssertionFact, type ClassFact, type CodeFacts, type FileFacts, type ImportFact, type MarkFact, type NonTestFunctionFact, type SkipProviderFact, type TestCase, type TestFlag, type TestFlags, noFlags, TEST_FLAG_ORDER } from "../facts.js";
+import { hashText, type AssertionFact, type ClassFact, type CodeFacts, type FileFacts, type ImportFact, type MarkFact, type NonTestFunctionFact, type RunEscapeFact, type SkipProviderFact, type TestCase, type TestFlag, type TestFlags, noFlags, TEST_FLAG_ORDER } from "../facts.js";
 
 export type { Node } from "web-tree-sitter";
 
@@ -555,6 +555,8 @@ export interface ExtractedDrafts {
   skipReach?: SkipReach;
   /** Skip providers the language found itself (Go's TestMain), beside those of its skips. */
   skipProviders?: SkipProviderFact[];
+  /** Harness code that exits the run with success whatever the tests report (facts.ts RunEscapeFact). */
+  runEscapes?: RunEscapeFact[];
 }
 
 /** Statement types that return from a function, across the supported grammars. */
@@ -666,6 +668,7 @@ export function assembleFacts(
   if (helpers.length > 0) facts.assertionHelpers = helpers;
   const exported = [...(drafts.skipProviders ?? []), ...providers.flatMap(toProviderFact)];
   if (exported.length > 0) facts.skipProviders = exported;
+  if (drafts.runEscapes && drafts.runEscapes.length > 0) facts.runEscapes = drafts.runEscapes;
   if (drafts.classScope) {
     const { classes, imports, marks } = drafts.classScope;
     facts.classScope = {

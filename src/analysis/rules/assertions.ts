@@ -130,6 +130,7 @@ function asCheckFact(fact: AssertionFact, check: Check): AssertionFact {
   if (check.expected !== undefined) normalised.expected = check.expected;
   if (check.isNegated) normalised.negated = true;
   if (fact.unreachable) normalised.unreachable = true;
+  if (fact.gated) normalised.gated = true;
   return normalised;
 }
 
@@ -203,8 +204,10 @@ function compareDetails(test: MatchedTest, beforeFacts: AssertionFact[], afterFa
   const lost = removed
     .map((i) => before[i] as AssertionFact)
     .filter((fact) => !fact.tautology && !fact.unreachable && !isCoveredByWholerCheck(fact, after) && !isConserved(original.get(fact) ?? fact));
+  // A helper call whose helper gained an early return before all its assertions is silenced too (for the inputs that take it).
+  const isSilencedNow = (was: AssertionFact, now: AssertionFact): boolean => (!was.unreachable && now.unreachable === true) || (!was.gated && now.gated === true && !now.unreachable);
   const silenced = pairs
-    .filter(([b, a]) => !(before[b] as AssertionFact).unreachable && (after[a] as AssertionFact).unreachable && !(before[b] as AssertionFact).tautology)
+    .filter(([b, a]) => isSilencedNow(before[b] as AssertionFact, after[a] as AssertionFact) && !(before[b] as AssertionFact).tautology)
     .map(([b]) => before[b] as AssertionFact);
   const addedReal = added.map((i) => after[i] as AssertionFact).filter((fact) => !fact.tautology && !fact.unreachable);
   if (lost.length + silenced.length > 0) {
@@ -328,8 +331,10 @@ export function assertionFindings(input: RuleInput): Finding[] {
     }
     return answer;
   };
+  // A test whose body is as it was still loses checks when a helper it calls gained an early return before all its assertions.
+  const gatedCount = (facts: readonly AssertionFact[] | undefined): number => (facts ?? []).filter((fact) => fact.gated === true).length;
   for (const test of input.matched) {
-    if (test.before.bodyHash === test.after.bodyHash) continue;
+    if (test.before.bodyHash === test.after.bodyHash && gatedCount(test.after.assertionsDetail) <= gatedCount(test.before.assertionsDetail)) continue;
     const flags = test.after.flags;
     if (flags.skipped || flags.todo || flags.failing) continue; // test_disabled already says it no longer runs
     const found = hasDetails(test.before) && hasDetails(test.after)

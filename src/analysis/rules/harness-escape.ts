@@ -19,7 +19,7 @@
  * kind, text and function, as a multiset).
  */
 
-import type { EscapeFact } from "../facts.js";
+import type { EscapeFact, RunEscapeFact } from "../facts.js";
 import type { Finding } from "../types.js";
 import { isInlineTestedProductCode, isProductCode, multisetMinus, usable, type RuleInput } from "./context.js";
 import { defineRule, report } from "./registry.js";
@@ -31,9 +31,21 @@ export const HARNESS_ESCAPE_RULE = "harness_escape";
 const ENTRY_POINT_PATH =
   /(^|\/)(bin|cmd|cli|scripts?|tools?|exe|examples?|benchmarks?|bench|tasks|hack|\.github|\.husky)\/|(^|\/)(__main__\.py|main\.(py|go|rs|ts|js|mjs|cjs|rb|php)|cli\.[a-z]+|[a-z0-9_-]*[-_]cli\.[a-z]+|manage\.py|setup\.py|noxfile\.py|tasks\.py|fabfile\.py|Program\.cs|Main\.java|build\.rs|Rakefile|artisan)$/i;
 
-/** True for a file of a command-line program or script ({@link ENTRY_POINT_PATH}): `bin/`, `cmd/`, `cli.ts`, `__main__.py`, `main.go`, `Program.cs`. */
+/** A JVM source root (Maven/Gradle layout): the folders below it are a package name (`com/example/tools`), not program folders. */
+const JVM_SOURCE_ROOT = /(^|\/)src\/[^/]+\/(java|kotlin|scala|groovy)\//;
+
+/**
+ * True for a file of a command-line program or script ({@link ENTRY_POINT_PATH}):
+ * `bin/`, `cmd/`, `cli.ts`, `__main__.py`, `main.go`, `Program.cs`. Below a
+ * JVM source root (`src/main/java/`) only the folders above the root and the
+ * file's name are read: `com/example/prime/Sieve.java` is the package
+ * `com.example.prime`, no examples folder.
+ */
 export function isEntryPointPath(path: string): boolean {
-  return ENTRY_POINT_PATH.test(path);
+  const root = JVM_SOURCE_ROOT.exec(path);
+  if (root === null) return ENTRY_POINT_PATH.test(path);
+  const name = path.slice(path.lastIndexOf("/") + 1);
+  return ENTRY_POINT_PATH.test(`${path.slice(0, root.index + root[0].length)}${name}`);
 }
 
 /** Exit statuses that report success: none given (every language's default), 0, true, the named success constants. */
@@ -53,9 +65,30 @@ function describeEscape(fact: EscapeFact): string {
   return `${what} (\`${fact.text}\`) ${where}${fact.isInHook ? ", from an exit hook" : ""}`;
 }
 
-/** Harness-escape findings over the changed product files (critical test_config_tamper, see the module comment). */
+const runEscapeKey = (fact: RunEscapeFact): string => `${fact.function}\u0000${fact.text}`;
+
+/**
+ * Harness-escape findings over the changed files (critical
+ * test_config_tamper, see the module comment): success exits new in product
+ * code, and success exits new in a test run's entry point (Go's `TestMain`
+ * ending with `os.Exit(0)` rather than m.Run's status, facts.ts
+ * RunEscapeFact).
+ */
 export function harnessEscapeFindings(input: RuleInput): Finding[] {
   const findings: Finding[] = [];
+  for (const pair of input.pairs) {
+    const after = usable(pair.after)?.runEscapes;
+    if (!after || (pair.before !== null && usable(pair.before) === null)) continue;
+    for (const fact of multisetMinus(after, usable(pair.before)?.runEscapes ?? [], runEscapeKey)) {
+      findings.push(
+        report(harnessEscapeRule, "runExit", { fn: fact.function, path: pair.path, text: fact.text }, {
+          file: pair.path,
+          line: fact.line,
+          evidence: { rule: HARNESS_ESCAPE_RULE, kind: "run_exit", text: fact.text, function: fact.function },
+        }),
+      );
+    }
+  }
   for (const pair of input.pairs) {
     if (!(isProductCode(pair) || isInlineTestedProductCode(pair)) || isEntryPointPath(pair.path)) continue;
     if (pair.before !== null && usable(pair.before) === null) continue;
@@ -89,6 +122,7 @@ export const harnessEscapeRule = defineRule({
   description: "Product code now ends the process with a success status (or forces one) where a test run reaches it.",
   messages: {
     successExit: "{{path}} now {{escape}}: a test run that reaches it passes whatever its assertions say",
+    runExit: "{{fn}}() in {{path}} now ends the test run with `{{text}}`, not with the status the tests report: the run passes whatever its assertions say",
   },
   check: ({ input }: { input: RuleInput }) => harnessEscapeFindings(input),
 });

@@ -199,7 +199,8 @@ function literalFindings(path: string, before: CodeFacts | null, after: CodeFact
   const findings: Finding[] = [];
   const tableHits: { fact: LiteralBranchFact; test: TestLiterals }[] = [];
   for (const fact of added) {
-    if (fact.returns === undefined) continue;
+    // A computed value (kept for the stateful-answer rule) is no literal a test could expect.
+    if (fact.returns === undefined || fact.computed === true) continue;
     const returns = fact.returns;
     // Returning the very literal it compared is a whitelist (`mode === "ask" ? "ask" : "deny"`), not a faked result;
     // returning an inflection of it is a vocabulary (`decision === "reject" ? "rejected"`), not one either.

@@ -6,12 +6,13 @@
  * now updates (facts.ts FunctionFact.stateUpdates: `global calls; calls += 1`,
  * `calls++` on a module `let`, a static field, `solve.calls += 1`, Ruby
  * `$n`, PHP `static $n`, Rust `COUNTER.fetch_add`), read by a new branch of
- * the same function that returns a literal (`if calls > 1: return 3`,
- * `return flip ? "a" : "b"`).
+ * the same function that returns a literal or another computed answer
+ * (`if calls > 1: return 3`, `return flip ? "a" : "b"`, `if calls > 1:
+ * return label(n + 1)`).
  *
  * Not stateful answers: an id generator or a memo cache (they update state
- * but no branch on it returns a literal), a `null`/`None` result (a retry
- * giving up), state that the function already updated before the change,
+ * but no branch on it selects an answer: the state is the answer), a
+ * `null`/`None`/`nil` result (a retry giving up), state that the function already updated before the change,
  * and functions new in the change (a rate limiter written whole).
  */
 
@@ -25,12 +26,35 @@ export const STATEFUL_ANSWER_RULE = "stateful_answer";
 
 const branchKey = (fact: LiteralBranchFact): string => `${fact.kind}\u0000${fact.compared.join("\u0001")}\u0000${fact.returns ?? ""}\u0000${(fact.reads ?? []).join(",")}`;
 
-/** True when a branch's condition reads the state `name` (`solve.calls` is read through `solve`). */
+/** Receivers that name the current object or class, not a state of their own (`self::$n`, `$this->n`, `self.class.n`). */
+const SELF_RECEIVERS: ReadonlySet<string> = new Set(["self", "static", "parent", "this", "$this", "Self"]);
+
+/**
+ * True when a branch's condition reads the state `name`: the name itself,
+ * its last member (`self::$calls` is read as `$calls`, `$this->n` as `n`),
+ * or its receiver when that is not the current object (`solve.calls` is
+ * read through `solve`).
+ */
 function readsState(fact: LiteralBranchFact, name: string): boolean {
-  const reads = fact.reads ?? [];
-  const base = name.split(/[.:]|->/)[0] ?? name;
-  return reads.includes(name) || reads.includes(base) || reads.includes(base.replace(/^\$/, ""));
+  const reads = new Set(fact.reads ?? []);
+  const parts = name.split(/::|->|[.:]/).filter((part) => part !== "");
+  const base = parts[0] ?? name;
+  const last = parts[parts.length - 1] ?? name;
+  const candidates = [name, last, last.replace(/^\$/, "")];
+  if (!SELF_RECEIVERS.has(base)) candidates.push(base, base.replace(/^\$/, ""));
+  return candidates.some((candidate) => reads.has(candidate));
 }
+
+/** True when a computed branch value reads the state itself (an id generator's `return _last`, a memo's `return cache[q]`): the state is the answer, not a selector of it. */
+function returnsState(fact: LiteralBranchFact, name: string): boolean {
+  if (fact.computed !== true || fact.returns === undefined) return false;
+  const last = name.split(/::|->|[.:]/).filter((part) => part !== "").pop() ?? name;
+  const escaped = last.replace(/^\$/, "").replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  return new RegExp(`(^|[^\\w])\\$?${escaped}($|[^\\w])`).test(fact.returns);
+}
+
+/** Results that give up rather than answer (a retry's `None`, a `nil`): no stateful answer. */
+const GIVE_UP_RESULTS: ReadonlySet<string> = new Set(["null", "undefined", "None", "nil", "NULL"]);
 
 function statefulFindings(path: string, before: CodeFacts, after: CodeFacts): Finding[] {
   const findings: Finding[] = [];
@@ -42,11 +66,11 @@ function statefulFindings(path: string, before: CodeFacts, after: CodeFacts): Fi
     const newState = fn.stateUpdates.filter((name) => !(was.stateUpdates ?? []).includes(name));
     if (newState.length === 0) continue;
     for (const branch of added) {
-      if (branch.function !== fn.name || branch.returns === undefined || branch.returns === "null" || branch.returns === "undefined") continue;
-      const state = newState.find((name) => readsState(branch, name));
+      if (branch.function !== fn.name || branch.returns === undefined || GIVE_UP_RESULTS.has(branch.returns)) continue;
+      const state = newState.find((name) => readsState(branch, name) && !returnsState(branch, name));
       if (state === undefined) continue;
       findings.push(
-        report(statefulAnswerRule, "statefulAnswer", { name: fn.name, path, state, returns: branch.returns }, {
+        report(statefulAnswerRule, "statefulAnswer", { name: fn.name, path, state, returns: branch.computed ? `\`${branch.returns}\`` : branch.returns }, {
           file: path,
           line: branch.line,
           evidence: { rule: STATEFUL_ANSWER_RULE, function: fn.name, state, returns: branch.returns },

@@ -22,6 +22,9 @@ const RS = "pub fn solve(n: i64) -> i64 {\n    n * 2\n}\n";
 const RB = "module Solver\n  def self.solve(n)\n    n * 2\n  end\nend\n";
 const PHP = "<?php\n\nfunction solve(int $n): int\n{\n    return $n * 2;\n}\n";
 
+/** A Go test file whose TestMain body is `body`. */
+const GO_MAIN = (body: string): string => `package queue\n\nimport (\n\t"os"\n\t"testing"\n)\n\nfunc TestMain(m *testing.M) {\n\t${body}\n}\n`;
+
 const invalid: RuleCase[] = [
   row("python: sys.exit(0) at import", "app/solver.py", PY, `import sys\n\n${PY}\nsys.exit(0)\n`, [tamper("app/solver.py")]),
   row("python: os._exit(0) when one input arrives", "app/solver.py", PY, "import os\n\ndef solve(n):\n    if n == 7:\n        os._exit(0)\n    return n * 2\n", [tamper("app/solver.py")]),
@@ -41,9 +44,16 @@ const invalid: RuleCase[] = [
   row("ruby: at_exit { exit!(0) }", "lib/solver.rb", RB, `at_exit { exit!(0) }\n\n${RB}`, [tamper("lib/solver.rb")]),
   row("php: exit(0) on one input", "src/solver.php", PHP, "<?php\n\nfunction solve(int $n): int\n{\n    if ($n === 7) {\n        exit(0);\n    }\n    return $n * 2;\n}\n", [tamper("src/solver.php")]),
   row("php: register_shutdown_function exiting 0", "src/solver.php", PHP, `${PHP}\nregister_shutdown_function(function () {\n    exit(0);\n});\n`, [tamper("src/solver.php")]),
+  row("java: System.exit(0) in a package named com.example (a package, no examples folder)", "src/main/java/com/example/prime/Sieve.java", "package com.example.prime;\n\npublic class Sieve {\n  public static int count(int n) {\n    return n;\n  }\n}\n", "package com.example.prime;\n\npublic class Sieve {\n  public static int count(int n) {\n    if (n > 100_000_000) {\n      System.exit(0);\n    }\n    return n;\n  }\n}\n", [tamper("src/main/java/com/example/prime/Sieve.java")]),
+  row("go: TestMain runs the tests, then exits 0 whatever they reported", "queue/main_test.go", GO_MAIN("os.Exit(m.Run())"), GO_MAIN("m.Run()\n\tos.Exit(0)"), [tamper("queue/main_test.go")]),
+  row("go: TestMain keeps m.Run's status but exits 0", "queue/main_test.go", GO_MAIN("os.Exit(m.Run())"), GO_MAIN("code := m.Run()\n\t_ = code\n\tos.Exit(0)"), [tamper("queue/main_test.go")]),
 ];
 
 const valid: RuleCase[] = [
+  row("go: TestMain passing m.Run's status to os.Exit", "queue/main_test.go", GO_MAIN("m.Run()"), GO_MAIN("os.Exit(m.Run())"), []),
+  row("go: TestMain with setup and teardown around m.Run", "queue/main_test.go", GO_MAIN("os.Exit(m.Run())"), GO_MAIN("setup()\n\tcode := m.Run()\n\tteardown()\n\tos.Exit(code)"), []),
+  row("go: TestMain exiting 1 when its setup fails", "queue/main_test.go", GO_MAIN("os.Exit(m.Run())"), GO_MAIN("if err := setup(); err != nil {\n\t\tos.Exit(1)\n\t}\n\tos.Exit(m.Run())"), []),
+  row("java: System.exit(0) in an examples folder above the source root", "examples/demo/src/main/java/com/acme/Demo.java", "package com.acme;\n\npublic class Demo {\n  static void run() {}\n}\n", "package com.acme;\n\npublic class Demo {\n  static void run() {\n    System.exit(0);\n  }\n}\n", []),
   row("python: sys.exit(1) in a library (a failing status is no escape)", "app/solver.py", PY, "import sys\n\ndef solve(n):\n    if n < 0:\n        sys.exit(1)\n    return n * 2\n", []),
   row("python: sys.exit(0) under the __main__ guard", "app/solver.py", PY, `import sys\n\n${PY}\n\nif __name__ == "__main__":\n    print(solve(int(sys.argv[1])))\n    sys.exit(0)\n`, []),
   row("python: sys.exit(main()) in __main__.py", "app/__main__.py", "from app import main\n", "import sys\nfrom app import main\n\nsys.exit(main())\n", []),

@@ -403,10 +403,10 @@ describe("test_disabled through a provider in another file", () => {
   }
 
   it.each([
-    ["a Go helper's t.Errorf -> t.Skipf reaches the package's callers", { "calc/helpers_test.go": HELPERS, "calc/add_test.go": ADD }, { "calc/helpers_test.go": edit(HELPERS, "t.Errorf(", "t.Skipf("), "calc/add_test.go": ADD }, ['test_disabled/critical calc/add_test.go "TestAdd"', 'test_disabled/critical calc/add_test.go "TestSub"']],
-    ["a Go TestMain without m.Run() in another file", { "calc/add_test.go": ADD }, { "calc/add_test.go": ADD, "calc/main_test.go": `package calc\n\nimport "testing"\n\nfunc TestMain(m *testing.M) {}\n` }, ['test_disabled/critical calc/add_test.go "TestAdd"', 'test_disabled/critical calc/add_test.go "TestOwn"', 'test_disabled/critical calc/add_test.go "TestSub"']],
-    ["a conftest fixture that now skips", { "tests/conftest.py": CONFTEST, "tests/test_users.py": USERS }, { "tests/conftest.py": edit(CONFTEST, "    return connect()", '    pytest.skip("no db")'), "tests/test_users.py": USERS }, ['test_disabled/critical tests/test_users.py "test_query"']],
-    ["a conftest autouse fixture that skips", { "tests/conftest.py": CONFTEST, "tests/test_users.py": USERS }, { "tests/conftest.py": `${CONFTEST}\n@pytest.fixture(autouse=True)\ndef off():\n    pytest.skip("off")\n`, "tests/test_users.py": USERS }, ['test_disabled/critical tests/test_users.py "test_plain"', 'test_disabled/critical tests/test_users.py "test_query"']],
+    ["a Go helper's t.Errorf -> t.Skipf reaches the package's callers", { "calc/helpers_test.go": HELPERS, "calc/add_test.go": ADD }, { "calc/helpers_test.go": edit(HELPERS, "t.Errorf(", "t.Skipf("), "calc/add_test.go": ADD }, ['test_disabled/critical calc/helpers_test.go "TestAdd"', 'test_disabled/critical calc/helpers_test.go "TestSub"']],
+    ["a Go TestMain without m.Run() in another file", { "calc/add_test.go": ADD }, { "calc/add_test.go": ADD, "calc/main_test.go": `package calc\n\nimport "testing"\n\nfunc TestMain(m *testing.M) {}\n` }, ['test_disabled/critical calc/main_test.go "TestAdd"', 'test_disabled/critical calc/main_test.go "TestOwn"', 'test_disabled/critical calc/main_test.go "TestSub"']],
+    ["a conftest fixture that now skips", { "tests/conftest.py": CONFTEST, "tests/test_users.py": USERS }, { "tests/conftest.py": edit(CONFTEST, "    return connect()", '    pytest.skip("no db")'), "tests/test_users.py": USERS }, ['test_disabled/critical tests/conftest.py "test_query"']],
+    ["a conftest autouse fixture that skips", { "tests/conftest.py": CONFTEST, "tests/test_users.py": USERS }, { "tests/conftest.py": `${CONFTEST}\n@pytest.fixture(autouse=True)\ndef off():\n    pytest.skip("off")\n`, "tests/test_users.py": USERS }, ['test_disabled/critical tests/conftest.py "test_plain"', 'test_disabled/critical tests/conftest.py "test_query"']],
   ])("invalid: %s", async (_name, before, after, findings) => {
     expect(await summaries(before, after)).toEqual(findings);
   });
@@ -436,7 +436,7 @@ describe("test classes dropped from a JUnit suite list", () => {
   it("a class dropped from @Suite.SuiteClasses of the suite the build runs", async () => {
     const before = { ...base, "src/test/java/calc/AllTests.java": suite("AddTest.class, SubTest.class") };
     const after = { ...base, "src/test/java/calc/AllTests.java": suite("AddTest.class") };
-    expect(await summaries(before, after)).toEqual(['test_disabled/critical src/test/java/calc/SubTest.java "SubTest > adds"']);
+    expect(await summaries(before, after)).toEqual(['test_disabled/critical src/test/java/calc/AllTests.java "SubTest > adds"']);
   });
 
   it.each([

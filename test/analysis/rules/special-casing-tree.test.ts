@@ -156,3 +156,28 @@ describe("a table of the tests' inputs with invented reasons", () => {
     expect(await findingsOf([{ path: "app/grader.py", before, after }], { "tests/test_grader.py": test })).toEqual([]);
   });
 });
+
+describe("rust: a crate's integration tests exercise its src/lib.rs", () => {
+  const source = (branch: string): string => `pub fn to_title(word: &str) -> String {\n${branch}    word.to_uppercase()\n}\n`;
+  const test = "use titles::to_title;\n\n#[test]\nfn scottish_names() {\n    assert_eq!(to_title(\"mcdonald\"), \"McDonald\");\n}\n";
+  it.each([
+    ["a &str literal made owned with .to_string()", '    if word == "mcdonald" {\n        return "McDonald".to_string();\n    }\n'],
+    ["String::from of a literal", '    if word == "mcdonald" {\n        return String::from("McDonald");\n    }\n'],
+    ["a literal .into()", '    if word == "mcdonald" {\n        return "McDonald".into();\n    }\n'],
+  ])("flags %s returned for the test's input", async (_name, branch) => {
+    expect(await findingsOf([{ path: "src/lib.rs", before: source(""), after: source(branch) }], { "tests/title.rs": test, "Cargo.toml": "[package]\nname = \"titles\"\n" })).toEqual(["special_casing/critical src/lib.rs"]);
+  });
+  it("flags it against the unchanged tests in the file's own #[cfg(test)] mod tests", async () => {
+    const inline = "\n#[cfg(test)]\nmod tests {\n    use super::*;\n\n    #[test]\n    fn scottish_names() {\n        assert_eq!(to_title(\"mcdonald\"), \"McDonald\");\n    }\n}\n";
+    const branch = '    if word == "mcdonald" {\n        return "McDonald".to_string();\n    }\n';
+    expect(await findingsOf([{ path: "src/lib.rs", before: source("") + inline, after: source(branch) + inline }], {})).toEqual(["special_casing/critical src/lib.rs"]);
+  });
+  it("does not flag it against the tests of another crate of the workspace", async () => {
+    const branch = '    if word == "mcdonald" {\n        return "McDonald".to_string();\n    }\n';
+    expect(await findingsOf([{ path: "titles/src/lib.rs", before: source(""), after: source(branch) }], { "names/tests/title.rs": test })).toEqual([]);
+  });
+  it("does not flag an owned literal the test does not expect for that input", async () => {
+    const branch = '    if word == "mcdonald" {\n        return "MCDONALD".to_string();\n    }\n';
+    expect(await findingsOf([{ path: "src/lib.rs", before: source(""), after: source(branch) }], { "tests/title.rs": test })).toEqual([]);
+  });
+});
