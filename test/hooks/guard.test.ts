@@ -157,6 +157,41 @@ describe("after the fact: a change made behind ralph's back", () => {
     expect(JSON.parse(readFileSync(statePath, "utf8")).status).toBe("completed");
   });
 
+  it("`ralph iterate` (a shell-driven loop) holds while a change is pending, as Stop does: no check runs, exit 2, the loop completes only after `ralph confirm`", () => {
+    const root = installedRepo("true");
+    const statePath = join(root, ".aiwg", "ralph", "loops", "work", "state.json");
+    const original = readFileSync(statePath, "utf8");
+    // A script rewrites the loop's limit and drops ralph's Stop hook behind ralph's back.
+    writeFileSync(statePath, original.replace(/"max_iterations": \d+/, '"max_iterations": 200'));
+    const settingsPath = join(root, ".claude", "settings.json");
+    const settings = JSON.parse(readFileSync(settingsPath, "utf8")) as { hooks: Record<string, unknown> };
+    delete settings.hooks.Stop;
+    writeFileSync(settingsPath, JSON.stringify(settings));
+
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const held = runRalph(root, ["iterate", "--json"]);
+      expect(held.status, held.stdout).toBe(2);
+      expect(held.stderr).toMatch(/ralph's guard was changed outside ralph/);
+      expect(held.stderr).toContain("ralph confirm");
+      expect(held.stderr).toContain(".claude/settings.json: removes ralph's Stop hook");
+      const data = JSON.parse(held.stdout) as { error: { data: { held: string; status: string; guard_changes: unknown[] } } };
+      expect(data.error.data.held).toBe("guard");
+      expect(data.error.data.status).toBe("running");
+      expect(data.error.data.guard_changes).toHaveLength(2);
+      // The completion command (`true`) did not run: the loop is neither completed nor one iteration further.
+      const state = JSON.parse(readFileSync(statePath, "utf8")) as { status: string; iteration: number };
+      expect(state.status).toBe("running");
+      expect(state.iteration).toBe(0);
+    }
+
+    expect(runRalph(root, ["confirm", "--restore"]).status).toBe(0);
+    expect(readFileSync(statePath, "utf8")).toBe(original);
+    const done = runRalph(root, ["iterate", "--json"]);
+    expect(done.status).toBe(2);
+    expect(done.stderr).not.toMatch(/guard was changed/);
+    expect(JSON.parse(readFileSync(statePath, "utf8")).status).toBe("completed");
+  });
+
   it("a deleted loop state (rm -rf .aiwg) and a removed pre-push hook are noticed; status says the copy can restore it", () => {
     const root = installedRepo("false");
     rmSync(join(root, ".aiwg"), { recursive: true, force: true });
