@@ -68,6 +68,8 @@ export const HOOK_MANAGER_FILES: readonly string[] = [
   ...["json", "cjs", "js", "mjs"].flatMap((ext) => [`.simple-git-hooks.${ext}`, `simple-git-hooks.${ext}`]),
 ];
 const MANAGER_FILES = new Set(HOOK_MANAGER_FILES);
+/** lefthook's shared configs, which its local files are merged over. */
+const LEFTHOOK_SHARED = HOOK_MANAGER_FILES.filter((f) => /(^|\/)\.?lefthook\.ya?ml$/.test(f));
 
 /** husky v9's generated folder (`core.hooksPath`): its `h` runs `.husky/pre-push`, so editing it reaches ralph's entry there. */
 const HUSKY_GENERATED = ".husky/_";
@@ -97,7 +99,12 @@ export function controlKindOf(path: string, options: ControlSurfaceOptions = {})
   if (/^\.git\/hooks\/pre-push(\.ralph-chained)?$/.test(p)) return "git-hook";
   if (hooksDir && (p === `${hooksDir}/pre-push` || p === `${hooksDir}/pre-push.ralph-chained`)) return "git-hook";
   if (p === ".git/config" || p === ".git/config.worktree") return "git-config";
-  if (MANAGER_FILES.has(p)) return entryHeld(p, options) ? "hook-manager" : null;
+  if (MANAGER_FILES.has(p)) {
+    // A lefthook local file can override the shared config's job by name: it counts while either holds ralph's entry.
+    const local = /(^|\/)\.?lefthook-local\.ya?ml$/.test(p);
+    const held = entryHeld(p, options) || (local && LEFTHOOK_SHARED.some((shared) => options.workTree !== undefined && entryHeld(shared, options)));
+    return held ? "hook-manager" : null;
+  }
   if (p === HUSKY_GENERATED || p.startsWith(`${HUSKY_GENERATED}/`)) return entryHeld(".husky/pre-push", options) ? "git-hook" : null;
   if (/^\.git\/ralph(\/|$)/.test(p)) return "ralph-store";
   if (/^\.git\/refs\/ralph(\/|$)/.test(p) || p === ".git/packed-refs" || /^\.git\/logs\/refs\/ralph(\/|$)/.test(p)) return "ralph-refs";

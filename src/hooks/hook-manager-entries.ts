@@ -20,7 +20,12 @@
  * (`.husky/pre-push`, a `.simple-git-hooks.cjs`) is read as text.
  */
 import { RALPH_ENTRY_MARK } from "./control-surface.js";
-import { BLOCK_BEGIN, BLOCK_END } from "./git-hook-managers.js";
+import { BLOCK_BEGIN, BLOCK_END, ENTRY_ID } from "./git-hook-managers.js";
+
+/** lefthook's local config files, merged over the shared one (lefthook.dev, "lefthook-local.yml"). */
+export function isLefthookLocal(path: string): boolean {
+  return /(^|\/)\.?lefthook-local\.ya?ml$/.test(path);
+}
 
 /** The ralph blocks in a text (between the markers), plus lines that call the runner outside any block. */
 function blocksOf(text: string): string[] {
@@ -61,11 +66,21 @@ function entriesOfValue(value: unknown, parent: unknown, out: string[]): void {
   else if (typeof value === "object" && value !== null) for (const item of Object.values(value)) entriesOfValue(item, value, out);
 }
 
-/** What a hook manager's file says of ralph's entries: the entries (sorted), or `invalid` when it cannot be read as its format. */
-type Entries = { entries: string[]; skipsPrePush: boolean } | "invalid";
+/** What a hook manager's file says of ralph's entries: the entries (sorted), jobs named like ralph's (a local override), or `invalid`. */
+type Entries = { entries: string[]; skipsPrePush: boolean; named: string[] } | "invalid";
+
+/** The `pre-push` jobs (`jobs:` items with `name`) and commands (`commands:` keys) named {@link ENTRY_ID}, canonical. */
+function namedLikeRalph(prePush: unknown): string[] {
+  if (typeof prePush !== "object" || prePush === null) return [];
+  const hook = prePush as Record<string, unknown>;
+  const found: string[] = [];
+  if (Array.isArray(hook.jobs)) for (const job of hook.jobs) if (typeof job === "object" && job !== null && (job as Record<string, unknown>).name === ENTRY_ID) found.push(canonical(job));
+  if (typeof hook.commands === "object" && hook.commands !== null && ENTRY_ID in hook.commands) found.push(canonical((hook.commands as Record<string, unknown>)[ENTRY_ID]));
+  return found.sort();
+}
 
 async function entriesOf(path: string, text: string | null): Promise<Entries> {
-  if (text === null) return { entries: [], skipsPrePush: false };
+  if (text === null) return { entries: [], skipsPrePush: false, named: [] };
   const name = path.slice(path.lastIndexOf("/") + 1);
   let parsed: unknown;
   if (/\.ya?ml$/.test(name)) {
@@ -81,14 +96,14 @@ async function entriesOf(path: string, text: string | null): Promise<Entries> {
       return "invalid";
     }
   } else {
-    return { entries: blocksOf(text).sort(), skipsPrePush: false };
+    return { entries: blocksOf(text).sort(), skipsPrePush: false, named: [] };
   }
   const out: string[] = [];
   entriesOfValue(parsed, null, out);
   // lefthook's hook-level `skip` (lefthook.dev, "skip") turns every pre-push job off, ralph's included.
   const prePush = typeof parsed === "object" && parsed !== null ? (parsed as Record<string, unknown>)["pre-push"] : undefined;
   const skip = typeof prePush === "object" && prePush !== null ? (prePush as Record<string, unknown>).skip : undefined;
-  return { entries: out.sort(), skipsPrePush: skip !== undefined && skip !== false };
+  return { entries: out.sort(), skipsPrePush: skip !== undefined && skip !== false, named: namedLikeRalph(prePush) };
 }
 
 /**
@@ -96,11 +111,23 @@ async function entriesOf(path: string, text: string | null): Promise<Entries> {
  * do to ralph's entry, or null when it leaves it as it is (or the file held
  * none): deletes the file, removes the entry, rewrites it, makes the file
  * unreadable as its format, or skips the whole pre-push hook.
- * `before`/`after` are the file's text (null: no file).
+ * `before`/`after` are the file's text (null: no file). A lefthook local
+ * file (merged over the shared config, whose job it can override by name)
+ * is also judged on a job named like ralph's or a hook-level `skip` it
+ * adds, though it holds no entry itself.
  * @returns one line, e.g. `removes ralph's pre-push entry`.
  */
 export async function describeHookManagerChange(path: string, before: string | null, after: string | null): Promise<string | null> {
   const old = await entriesOf(path, before);
+  if (isLefthookLocal(path) && old !== "invalid") {
+    const next = await entriesOf(path, after);
+    if (next !== "invalid") {
+      const parts: string[] = [];
+      if (canonical(next.named) !== canonical(old.named) && next.named.length > 0) parts.push(`overrides ralph's ${ENTRY_ID} job (lefthook merges this file over the shared config)`);
+      if (next.skipsPrePush && !old.skipsPrePush) parts.push("sets skip on the pre-push hook, which turns ralph's entry off");
+      if (parts.length > 0) return parts.join("; ");
+    }
+  }
   if (old === "invalid" || old.entries.length === 0) return null;
   if (after === null) return "deletes the file holding ralph's pre-push entry";
   const next = await entriesOf(path, after);

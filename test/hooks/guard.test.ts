@@ -137,6 +137,9 @@ describe("hook managers' files: only ralph's entry in them is part of the guard 
     ["simple-git-hooks .simple-git-hooks.json: the pre-push key dropped", ".simple-git-hooks.json", simpleJson, "{}", /removes ralph's pre-push entry/],
     ["husky .husky/pre-push: the block deleted", ".husky/pre-push", husky, "#!/bin/sh\nnpm test\n", /removes ralph's pre-push entry/],
     ["husky .husky/pre-push: an exit 0 put inside the block", ".husky/pre-push", husky, husky.replace("ralph_in=$(mktemp)", "exit 0; ralph_in=$(mktemp)"), /rewrites ralph's pre-push entry/],
+    ["lefthook-local.yml: a new file overriding ralph's job by name (lefthook merges it over lefthook.yml)", "lefthook-local.yml", null, `pre-push:\n  jobs:\n    - name: ${ENTRY_ID}\n      skip: true\n`, /overrides ralph's ralph-pre-push job/],
+    ["lefthook-local.yml: ralph's command replaced by name", ".lefthook-local.yml", "pre-commit:\n  jobs:\n    - run: npm run fmt\n", `pre-commit:\n  jobs:\n    - run: npm run fmt\npre-push:\n  commands:\n    ${ENTRY_ID}:\n      run: "true"\n`, /overrides ralph's ralph-pre-push job/],
+    ["lefthook-local.yml: the whole pre-push hook skipped", "lefthook-local.yml", "pre-commit:\n  jobs:\n    - run: npm run fmt\n", "pre-commit:\n  jobs:\n    - run: npm run fmt\npre-push:\n  skip: true\n", /sets skip on the pre-push hook/],
   ])("%s is a change", async (_name, path, before, after, pattern) => {
     expect(await describeHookManagerChange(path, before, after)).toMatch(pattern);
   });
@@ -151,6 +154,7 @@ describe("hook managers' files: only ralph's entry in them is part of the guard 
     ["husky: a line added after the block", ".husky/pre-push", husky, `${husky}npm run lint\n`],
     ["a file without ralph's entry deleted", "lefthook.yml", "pre-push:\n  jobs:\n    - run: npm test\n", null],
     ["package.json without simple-git-hooks rewritten", "package.json", '{"name": "x"}', "{}"],
+    ["lefthook-local.yml: a job of your own", "lefthook-local.yml", null, "pre-push:\n  jobs:\n    - name: lint\n      run: npm run lint\n"],
   ])("%s is no change", async (_name, path, before, after) => {
     expect(await describeHookManagerChange(path, before, after)).toBeNull();
   });
@@ -167,6 +171,9 @@ describe("hook managers' files: only ralph's entry in them is part of the guard 
     expect(controlKindOf("lefthook.yml", { workTree: root })).toBe("hook-manager");
     expect(controlKindOf(".husky/_/h", { workTree: root })).toBeNull();
     expect(holdsControlSurface(".husky", { workTree: root })).toBe(false);
+    // lefthook.yml holds ralph's job, so its local file (merged over it) counts, though it holds none itself.
+    expect(controlKindOf("lefthook-local.yml", { workTree: root })).toBe("hook-manager");
+    expect(controlKindOf(".pre-commit-config.yaml", { workTree: root })).toBeNull();
     writeFileSync(join(root, ".husky", "pre-push"), husky);
     expect(controlKindOf(".husky/_/h", { workTree: root })).toBe("git-hook");
     expect(holdsControlSurface(".husky", { workTree: root })).toBe(true);
