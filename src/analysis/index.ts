@@ -72,6 +72,8 @@ export interface AnalyzeOptions {
    * languages' naming conventions decide.
    */
   trees?: { before: TreeReader; after: TreeReader };
+  /** Called as each changed file has been judged, with how many of `changes.length` are done (a progress line). Must not throw. */
+  onFile?: (done: number, total: number) => void;
 }
 
 /**
@@ -228,7 +230,8 @@ export async function analyzeChanges(changes: readonly FileChange[], options: An
   const discovery = trees ? { before: new TestDiscovery(trees.before), after: new TestDiscovery(trees.after) } : null;
   const unknown: Collection = { collected: null };
 
-  for (const change of changes) {
+  for (const [index, change] of changes.entries()) {
+    options.onFile?.(index, changes.length);
     if (languageForPath(change.path) === null) {
       const extension = extensionOf(change.path);
       if (UNSUPPORTED_SOURCE_EXTENSIONS.has(extension) && looksLikeTestPath(change.path)) {

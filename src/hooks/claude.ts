@@ -376,12 +376,21 @@ async function onPreToolUse(call: Call): Promise<Partial> {
   const rel = gitDirRel ?? (filePath ? toRepoPath(workTree, filePath, call.cwd) : null);
   if (!rel) return { output: {}, decision: "allow", why: "the file is outside the repository" };
   const { controlKindOf, describeControlKind, describeSettingsChange } = await import("./control-surface.js");
-  const control = controlKindOf(rel, { hooksDir: (await bashContextOf(call)).hooksDir ?? null });
+  // With the work tree, a hook manager's file is part of the surface only while it holds ralph's entry.
+  const control = controlKindOf(rel, { hooksDir: (await bashContextOf(call)).hooksDir ?? null, workTree });
   if (control === "agent-settings") {
     // Judged on the content it would leave: an unrelated permission added keeps ralph's entries, and is fine.
     const current = readWorkFile(workTree, rel);
     const result = previewEdit(tool, payload.toolInput, current);
     const change = result.ok ? describeSettingsChange(current, result.after) : null;
+    if (change) return askGuardChange(call, [`${tool} of ${rel} ${change}`], tool);
+  } else if (control === "hook-manager") {
+    // Judged on ralph's entry in the content it would leave: a job of your own added beside it is fine.
+    const { describeHookManagerChange } = await import("./hook-manager-entries.js");
+    const current = readWorkFile(workTree, rel);
+    const result = previewEdit(tool, payload.toolInput, current);
+    // An edit that cannot be previewed (its old_string is not there) fails in the tool too: nothing changes.
+    const change = result.ok ? await describeHookManagerChange(rel, current, result.after) : null;
     if (change) return askGuardChange(call, [`${tool} of ${rel} ${change}`], tool);
   } else if (control !== null && control !== "ralph-config" && control !== "ralph-state") {
     return askGuardChange(call, [`${tool} of ${rel} (${describeControlKind(control)})`], tool);

@@ -12,25 +12,80 @@
  *   `core.hooksPath`;
  * - ralph's config and state: `aiwg.yml`/`aiwg.yaml`, `.aiwg/ralph/`,
  *   `.git/ralph/` and the loop refs `refs/ralph/` (loose refs under
- *   `.git/refs/ralph/`, and `packed-refs`).
+ *   `.git/refs/ralph/`, and `packed-refs`);
+ * - the hook managers' files ralph registers its pre-push entry in
+ *   (src/hooks/git-hook-managers.ts): husky's `.husky/pre-push` and its
+ *   generated `.husky/_` folder, lefthook's configs (`lefthook.yml`,
+ *   `lefthook-local.yml`, `.yaml` and dot-prefixed variants, under
+ *   `.config/` too: lefthook.dev, "Configuration"), `.pre-commit-config.yaml`
+ *   (`.yml`), simple-git-hooks' config (`package.json` key
+ *   `simple-git-hooks`, `.simple-git-hooks.json|.cjs|.js|.mjs` and the names
+ *   without the dot). Only ralph's entry in them matters: a file that does
+ *   not hold it is no part of the surface, and an edit that keeps it is no
+ *   change (src/hooks/hook-manager-entries.ts).
  *
  * Paths are repository-relative and `/`-separated (src/hooks/paths.ts). A
  * settings file is judged on its content ({@link describeSettingsChange}):
  * a write that keeps ralph's entries and adds no `disableAllHooks` is not a
  * change to the surface. Cheap: no parser is loaded.
  */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { installedRalphCommands, type Settings } from "./claude-settings.js";
 
 /** What part of the surface a path is. */
-export type ControlKind = "agent-settings" | "git-hook" | "git-config" | "ralph-config" | "ralph-state" | "ralph-store" | "ralph-refs";
+export type ControlKind = "agent-settings" | "git-hook" | "hook-manager" | "git-config" | "ralph-config" | "ralph-state" | "ralph-store" | "ralph-refs";
 
 /** Options of {@link controlKindOf}. */
 export interface ControlSurfaceOptions {
   /** The repository-relative hooks folder when `core.hooksPath` points inside the work tree (e.g. `.husky`), else null. */
   hooksDir?: string | null;
+  /**
+   * The work tree, absolute. Given, a hook manager's file counts only while
+   * it holds ralph's entry (read from disk now), and `.husky/_` only while
+   * `.husky/pre-push` does; not given, they count by their path alone.
+   */
+  workTree?: string;
 }
 
 const clean = (path: string): string => path.replace(/\\/g, "/").replace(/^(\.\/)+/, "").replace(/\/+$/, "");
+
+/** The text every pre-push entry ralph registers with a hook manager holds: the runner it looks up (src/hooks/git-hook-managers.ts). */
+export const RALPH_ENTRY_MARK = "/ralph/hooks/pre-push";
+
+/** True when `text` (a file's content, null: no file) holds ralph's hook-manager entry. A substring test, no parser. */
+export function holdsRalphEntry(text: string | null): boolean {
+  return text !== null && text.includes(RALPH_ENTRY_MARK);
+}
+
+/** The hook managers' files ralph may register in, repository-relative (see the module doc). */
+export const HOOK_MANAGER_FILES: readonly string[] = [
+  ".husky/pre-push",
+  ...["lefthook", "lefthook-local"].flatMap((stem) => ["yml", "yaml"].flatMap((ext) => [`${stem}.${ext}`, `.${stem}.${ext}`, `.config/${stem}.${ext}`])),
+  ".pre-commit-config.yaml",
+  ".pre-commit-config.yml",
+  "package.json",
+  ...["json", "cjs", "js", "mjs"].flatMap((ext) => [`.simple-git-hooks.${ext}`, `simple-git-hooks.${ext}`]),
+];
+const MANAGER_FILES = new Set(HOOK_MANAGER_FILES);
+/** lefthook's shared configs, which its local files are merged over. */
+const LEFTHOOK_SHARED = HOOK_MANAGER_FILES.filter((f) => /(^|\/)\.?lefthook\.ya?ml$/.test(f));
+
+/** husky v9's generated folder (`core.hooksPath`): its `h` runs `.husky/pre-push`, so editing it reaches ralph's entry there. */
+const HUSKY_GENERATED = ".husky/_";
+
+function readWorkTreeFile(workTree: string, rel: string): string | null {
+  try {
+    return readFileSync(join(workTree, rel), "utf8");
+  } catch {
+    return null;
+  }
+}
+
+/** True when ralph's entry is in the manager file `rel` now (always true when no work tree is given: judged by path). */
+function entryHeld(rel: string, options: ControlSurfaceOptions): boolean {
+  return options.workTree === undefined || holdsRalphEntry(readWorkTreeFile(options.workTree, rel));
+}
 
 /**
  * The part of ralph's control surface `path` is, or null. `path` is
@@ -44,6 +99,13 @@ export function controlKindOf(path: string, options: ControlSurfaceOptions = {})
   if (/^\.git\/hooks\/pre-push(\.ralph-chained)?$/.test(p)) return "git-hook";
   if (hooksDir && (p === `${hooksDir}/pre-push` || p === `${hooksDir}/pre-push.ralph-chained`)) return "git-hook";
   if (p === ".git/config" || p === ".git/config.worktree") return "git-config";
+  if (MANAGER_FILES.has(p)) {
+    // A lefthook local file can override the shared config's job by name: it counts while either holds ralph's entry.
+    const local = /(^|\/)\.?lefthook-local\.ya?ml$/.test(p);
+    const held = entryHeld(p, options) || (local && LEFTHOOK_SHARED.some((shared) => options.workTree !== undefined && entryHeld(shared, options)));
+    return held ? "hook-manager" : null;
+  }
+  if (p === HUSKY_GENERATED || p.startsWith(`${HUSKY_GENERATED}/`)) return entryHeld(".husky/pre-push", options) ? "git-hook" : null;
   if (/^\.git\/ralph(\/|$)/.test(p)) return "ralph-store";
   if (/^\.git\/refs\/ralph(\/|$)/.test(p) || p === ".git/packed-refs" || /^\.git\/logs\/refs\/ralph(\/|$)/.test(p)) return "ralph-refs";
   const name = p.slice(p.lastIndexOf("/") + 1);
@@ -64,7 +126,9 @@ export function holdsControlSurface(path: string, options: ControlSurfaceOptions
   if (p === "" || p === ".") return false;
   const hooksDir = options.hooksDir ? clean(options.hooksDir) : null;
   const folders = [".claude", ".git", ".git/hooks", ".git/refs", ".git/logs", ".git/logs/refs", ".aiwg", ...(hooksDir ? [hooksDir] : [])];
-  return folders.some((folder) => p === folder || p.endsWith(`/${folder}`)) || controlKindOf(p, options) !== null;
+  if (folders.some((folder) => p === folder || p.endsWith(`/${folder}`)) || controlKindOf(p, options) !== null) return true;
+  // `.husky`, `.config`: a folder holding a hook manager's file that holds ralph's entry.
+  return [...HOOK_MANAGER_FILES, HUSKY_GENERATED].some((file) => file.startsWith(`${p}/`) && controlKindOf(file, options) !== null);
 }
 
 /** A person's words for a part of the surface. */
@@ -74,6 +138,8 @@ export function describeControlKind(kind: ControlKind): string {
       return "the agent settings that run ralph's hooks";
     case "git-hook":
       return "the git hook that runs ralph";
+    case "hook-manager":
+      return "the hook manager's file holding ralph's pre-push entry";
     case "git-config":
       return "git's config (core.hooksPath decides which hooks run)";
     case "ralph-config":

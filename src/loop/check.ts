@@ -180,6 +180,8 @@ export function loopAllowRules(workTree: string, loop: LoopId): AllowRule[] {
 
 /** Options of {@link judgeChange}. */
 export interface JudgeOptions {
+  /** A progress line for the snapshot and the judging (src/cli/progress.ts); default none (hooks). */
+  progress?: { tick(label: string, done: number, total?: number): void; done(): void };
   /** Allow rules beyond the `Ralph-Allow` trailers of the judged commits (config, human approvals). */
   allow?: AllowRule[];
   /** The project's detection policy; default: every type at its built-in severity. */
@@ -203,7 +205,8 @@ export async function judgeChange(
   options: JudgeOptions = {},
 ): Promise<Judgement> {
   const started = performance.now();
-  const toTree = to.kind === "worktree" ? store.snapshot().treeOid : to.treeOid;
+  const progress = options.progress;
+  const toTree = to.kind === "worktree" ? store.snapshot(progress ? { onProgress: (seen) => progress.tick("reading the work tree: files", seen) } : {}).treeOid : to.treeOid;
   const snapshotted = performance.now();
   const changes = store.diff(from.treeOid, toTree);
   const diffed = performance.now();
@@ -233,7 +236,13 @@ export async function judgeChange(
   // Both trees, so test discovery follows the runners' configs on each side.
   const trees = { before: treeFiles(store.odb, from.treeOid), after: treeFiles(store.odb, toTree) };
   const unchanged = unchangedFilesOf(trees.before, changes);
-  const raw = await analyzeChanges(fileChanges, factsCache ? { allow, facts: factsCache, unchanged, trees } : { allow, unchanged, trees });
+  const onFile = progress ? { onFile: (done: number, total: number) => progress.tick("judging changed files", done, total) } : {};
+  let raw: Awaited<ReturnType<typeof analyzeChanges>>;
+  try {
+    raw = await analyzeChanges(fileChanges, factsCache ? { allow, facts: factsCache, unchanged, trees, ...onFile } : { allow, unchanged, trees, ...onFile });
+  } finally {
+    progress?.done();
+  }
   const analysis = options.policy ? applyDetectionPolicy(raw, options.policy) : raw;
   factsCache?.flush();
   const analysed = performance.now();

@@ -12,15 +12,18 @@
  *   that left the group or the session (`setsid`, a daemonising server),
  *   the way Jenkins' ProcessTreeKiller finds a build's processes by its
  *   `BUILD_ID` cookie (jenkins.io, "ProcessTreeKiller").
- * The pipes themselves cannot name their holder: Node's child stdio are
- * socketpairs (libuv), whose two ends have unrelated inodes in
- * `/proc/<pid>/fd`, so a process that both left the group and cleared its
- * environment (`env -i setsid …`) is not found. The `/proc` lookup is
- * Linux's; elsewhere only the group is killed. Either way the caller stops
- * reading the pipes, which is what lets the hook process exit.
+ * - the output pipe it holds: the command's stdout and stderr are one FIFO
+ *   ralph opened and unlinked before the spawn (src/loop/command.ts), not
+ *   libuv's socketpair, whose two ends have unrelated inodes; every process
+ *   that inherited the write end shows it in `/proc/<pid>/fd` as the same
+ *   link with the same inode, so a child that both left the group and
+ *   cleared its environment (`env -i setsid …`) is found too.
+ * The `/proc` lookups are Linux's; elsewhere only the group is killed.
+ * Either way the caller stops reading the pipe, which is what lets the hook
+ * process exit.
  */
 import { randomBytes } from "node:crypto";
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync, readFileSync, readlinkSync, statSync } from "node:fs";
 
 /** The environment variable that marks a command's descendants. */
 export const COMMAND_TOKEN_ENV = "RALPH_COMMAND_TOKEN";
@@ -39,8 +42,55 @@ function hasToken(pid: string, token: string): boolean {
   }
 }
 
-/** Pids (other than this process) that carry `token` in their environment; [] where there is no `/proc`. */
-export function findLeftovers(token: string): number[] {
+/** The output pipe a command's descendants hold: its `/proc/<pid>/fd` link text and inode (see {@link pipeOf}). */
+export interface HeldPipe {
+  /** The link text, e.g. `/tmp/ralph-cmd-x/out (deleted)` or `pipe:[1234]`. */
+  link: string;
+  ino: number;
+  dev: number;
+}
+
+/**
+ * The pipe this process reads on file descriptor `fd`, as its holders show
+ * it in `/proc/<pid>/fd`; null where there is no `/proc` (not Linux) or the
+ * descriptor is unreadable. Never throws.
+ */
+export function pipeOf(fd: number): HeldPipe | null {
+  try {
+    const link = readlinkSync(`/proc/self/fd/${fd}`);
+    const stat = statSync(`/proc/self/fd/${fd}`);
+    return { link, ino: stat.ino, dev: stat.dev };
+  } catch {
+    return null;
+  }
+}
+
+/** True when process `pid` holds `pipe` on one of its file descriptors (false when unreadable: another user's, or gone). */
+function holdsPipe(pid: string, pipe: HeldPipe): boolean {
+  let fds: string[];
+  try {
+    fds = readdirSync(`/proc/${pid}/fd`);
+  } catch {
+    return false;
+  }
+  for (const fd of fds) {
+    try {
+      if (readlinkSync(`/proc/${pid}/fd/${fd}`) !== pipe.link) continue;
+      const stat = statSync(`/proc/${pid}/fd/${fd}`);
+      if (stat.ino === pipe.ino && stat.dev === pipe.dev) return true;
+    } catch {
+      /* closed meanwhile */
+    }
+  }
+  return false;
+}
+
+/**
+ * Pids (other than this process) that carry `token` in their environment
+ * or hold `pipe` (the command's output pipe) open; [] where there is no
+ * `/proc`. Never throws.
+ */
+export function findLeftovers(token: string, pipe: HeldPipe | null = null): number[] {
   let entries: string[];
   try {
     entries = readdirSync("/proc");
@@ -51,19 +101,20 @@ export function findLeftovers(token: string): number[] {
   const found: number[] = [];
   for (const pid of entries) {
     if (!/^\d+$/.test(pid) || pid === self) continue;
-    if (hasToken(pid, token)) found.push(Number(pid));
+    if (hasToken(pid, token) || (pipe !== null && holdsPipe(pid, pipe))) found.push(Number(pid));
   }
   return found;
 }
 
 /**
  * Kills (SIGKILL) what is left of a finished command: its process group
- * `pgid`, then every process {@link findLeftovers} finds. The command has
+ * `pgid`, then every process {@link findLeftovers} finds by `token` or by
+ * `pipe` (null: the cookie only). The command has
  * exited or timed out already, so nothing left is waited for or asked
  * politely. Never throws.
  * @returns the pids killed outside the group (for the log).
  */
-export function killLeftovers(pgid: number | undefined, token: string): number[] {
+export function killLeftovers(pgid: number | undefined, token: string, pipe: HeldPipe | null = null): number[] {
   if (pgid !== undefined) {
     try {
       process.kill(-pgid, "SIGKILL");
@@ -72,7 +123,7 @@ export function killLeftovers(pgid: number | undefined, token: string): number[]
     }
   }
   const killed: number[] = [];
-  for (const pid of findLeftovers(token)) {
+  for (const pid of findLeftovers(token, pipe)) {
     try {
       process.kill(pid, "SIGKILL");
       killed.push(pid);

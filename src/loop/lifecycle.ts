@@ -78,6 +78,8 @@ export function makeLoopId(task: string, random: () => string = () => randomByte
 
 /** What {@link startLoop} needs. */
 export interface StartRequest {
+  /** Called during the baseline checkpoint's walk (files looked at, files hashed), for a progress line; default none. */
+  onProgress?: (filesSeen: number, filesHashed: number) => void;
   task: string;
   completion: string;
   /** Default {@link DEFAULT_CONFIGURATION}.max_iterations (20). */
@@ -199,7 +201,7 @@ export function startLoop(store: CheckpointStore, request: StartRequest): StartR
   state.owner_session_id = request.owner?.sessionId ?? null;
   state.owner_source = request.owner?.source ?? null;
   createState(workTree, state);
-  const baseline = store.checkpoint({ loop, kind: "baseline", message: `baseline: ${oneLine(request.task)}` });
+  const baseline = store.checkpoint({ loop, kind: "baseline", message: `baseline: ${oneLine(request.task)}` }, request.onProgress ? { onProgress: request.onProgress } : {});
   updateState(workTree, loop, (s) => {
     s.metrics.baseline_checkpoint = baseline.oid;
     s.metrics.baseline_tree = baseline.treeOid;

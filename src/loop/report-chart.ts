@@ -6,7 +6,9 @@
  * A small string builder, no chart library: y is quality 0-100 with
  * gridlines at 0/25/50/75/100, x the iteration numbers; the quality
  * threshold is a dashed line; the best iteration is a green ring with a
- * label, the final one a dark square with a label, regressions red dots.
+ * label, the final one a dark square with a label, regressions red dots;
+ * the baseline (the loop's starting quality) is a grey diamond at x
+ * "baseline" left of the first iteration, joined to it by a dashed line.
  * Self-contained (generic `sans-serif`, no scripts, no external
  * references), every text XML-escaped; readable from 1 to 200 iterations.
  */
@@ -34,6 +36,8 @@ export interface QualityChartInput {
   bestIteration: number | null;
   /** The iteration marked final (the last one); null: none. */
   finalIteration: number | null;
+  /** The baseline's quality 0-100, plotted before iteration 1; null or absent: not plotted. */
+  baseline?: number | null;
 }
 
 /** Chart size in px (the SVG's width, height and viewBox). */
@@ -49,6 +53,7 @@ const COLOR = {
   best: "#15803d",
   final: "#111827",
   regression: "#dc2626",
+  baseline: "#6b7280",
 } as const;
 
 const FONT = 'font-family="sans-serif"';
@@ -133,7 +138,10 @@ export function renderQualityChart(input: QualityChartInput): string {
   const bottom = H - 92; // x tick labels, the axis title, the legend
   const points = [...input.points].sort((a, b) => a.iteration - b.iteration);
   const n = points.length;
-  const minIt = points[0]?.iteration ?? 1;
+  const baseline = typeof input.baseline === "number" && Number.isFinite(input.baseline) ? input.baseline : null;
+  // The baseline sits one step before the first iteration (at 0 when that is 1).
+  const baselineAt = baseline === null ? null : Math.min(0, (points[0]?.iteration ?? 1) - 1);
+  const minIt = baselineAt ?? points[0]?.iteration ?? 1;
   const maxIt = points.at(-1)?.iteration ?? 1;
   const pad = 14;
   const xOf = (it: number): number => (maxIt === minIt ? (left + right) / 2 : left + pad + ((it - minIt) / (maxIt - minIt)) * (right - left - 2 * pad));
@@ -162,14 +170,24 @@ export function renderQualityChart(input: QualityChartInput): string {
   parts.push(el("line", { x1: left, y1: ty, x2: right, y2: ty, stroke: COLOR.threshold, "stroke-width": 1.5, "stroke-dasharray": "6 4" }));
   parts.push(text(right + 6, ty + 4, `threshold ${fmt(threshold)}`, { "font-size": 11, fill: COLOR.threshold }));
 
-  if (n === 0) {
+  if (n === 0 && baseline === null) {
     parts.push(text((left + right) / 2, midY - 10, "no iterations yet", { "font-size": 14, fill: COLOR.muted, "text-anchor": "middle" }));
   } else {
-    // X ticks.
+    if (n === 0) parts.push(text((left + right) / 2, midY - 10, "no iterations yet", { "font-size": 14, fill: COLOR.muted, "text-anchor": "middle" }));
+    // X ticks; the baseline's is labelled as such.
     for (const t of xTicks(minIt, maxIt)) {
       const x = xOf(t);
       parts.push(el("line", { x1: x, y1: bottom, x2: x, y2: bottom + 5, stroke: COLOR.axis, "stroke-width": 1 }));
-      parts.push(text(x, bottom + 19, String(t), { "font-size": LABEL_PX, fill: COLOR.muted, "text-anchor": "middle" }));
+      parts.push(text(x, bottom + 19, t === baselineAt ? "baseline" : String(t), { "font-size": LABEL_PX, fill: COLOR.muted, "text-anchor": "middle" }));
+    }
+    if (baseline !== null && baselineAt !== null) {
+      // The starting point: a dashed line to the first iteration, a diamond.
+      const bx = xOf(baselineAt);
+      const by = yOf(baseline);
+      const first = points[0];
+      if (first) parts.push(el("line", { x1: bx, y1: by, x2: xOf(first.iteration), y2: yOf(first.quality), stroke: COLOR.baseline, "stroke-width": 1.5, "stroke-dasharray": "3 3" }));
+      const d = 6;
+      parts.push(el("polygon", { points: `${fmt(bx)},${fmt(by - d)} ${fmt(bx + d)},${fmt(by)} ${fmt(bx)},${fmt(by + d)} ${fmt(bx - d)},${fmt(by)}`, fill: "#ffffff", stroke: COLOR.baseline, "stroke-width": 2 }));
     }
     // The line, then per-point dots when there is room for them.
     const coords = points.map((p) => `${fmt(xOf(p.iteration))},${fmt(yOf(p.quality))}`).join(" ");
@@ -203,6 +221,7 @@ export function renderQualityChart(input: QualityChartInput): string {
           text(x + w / 2, y + h - 3, content, { "font-size": LABEL_PX, "font-weight": "bold", fill: color, "text-anchor": "middle" }),
       });
     };
+    if (baseline !== null && baselineAt !== null) placeLabel({ iteration: baselineAt, quality: baseline, regression: false }, `baseline: ${fmt(baseline)}`, COLOR.baseline, false);
     const best = input.bestIteration === null ? undefined : points.find((p) => p.iteration === input.bestIteration);
     const final = input.finalIteration === null ? undefined : points.find((p) => p.iteration === input.finalIteration);
     if (final) {
@@ -231,6 +250,7 @@ export function renderQualityChart(input: QualityChartInput): string {
   const drawn = new Set(input.points.map((p) => p.iteration));
   if (input.bestIteration !== null && drawn.has(input.bestIteration)) item(`<circle cx="${fmt(lx + 9)}" cy="${ly}" r="6" fill="none" stroke="${COLOR.best}" stroke-width="2.5"/>`, "best");
   if (input.finalIteration !== null && drawn.has(input.finalIteration)) item(`<rect x="${fmt(lx + 4.5)}" y="${ly - 4.5}" width="9" height="9" fill="none" stroke="${COLOR.final}" stroke-width="2"/>`, "final");
+  if (baseline !== null) item(`<polygon points="${fmt(lx + 9)},${ly - 5} ${fmt(lx + 14)},${ly} ${fmt(lx + 9)},${ly + 5} ${fmt(lx + 4)},${ly}" fill="#ffffff" stroke="${COLOR.baseline}" stroke-width="2"/>`, "baseline");
   if (input.points.some((p) => p.regression)) item(`<circle cx="${fmt(lx + 9)}" cy="${ly}" r="4" fill="${COLOR.regression}"/>`, "regression");
   item(`<line x1="__X__" y1="${ly}" x2="__X2__" y2="${ly}" stroke="${COLOR.threshold}" stroke-width="1.5" stroke-dasharray="6 4"/>`, `quality threshold (${fmt(threshold)})`);
   parts.push(...legend);
@@ -246,7 +266,7 @@ export function renderQualityChart(input: QualityChartInput): string {
   ].join("\n");
 }
 
-/** The chart of a built analytics document: its scores, regressions, optimal (best) and final iteration, and threshold. */
+/** The chart of a built analytics document: its baseline, scores, regressions, optimal (best) and final iteration, and threshold. */
 export function renderAnalyticsChart(a: LoopAnalytics): string {
   return renderQualityChart({
     loopId: a.loop_id,
@@ -255,5 +275,6 @@ export function renderAnalyticsChart(a: LoopAnalytics): string {
     threshold: a.quality_threshold,
     bestIteration: a.optimal_iteration,
     finalIteration: a.final_iteration,
+    baseline: a.baseline?.quality_score ?? null,
   });
 }

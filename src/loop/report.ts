@@ -14,6 +14,7 @@
  * Units: durations in ms, quality in points 0-100, percentages 0-100, cost in USD.
  */
 import { DEFAULT_QUALITY_THRESHOLD, selectBest } from "./progress.js";
+import { computeQuality } from "./quality.js";
 import type { IterationRecord, LoopState, LoopStatus, RecoveryRecord, RegressionEvent } from "./state.js";
 
 /** The quality threshold of best-output selection (reference guide "best_output_selection.quality_threshold", DESIGN.md "Best output"). */
@@ -131,6 +132,8 @@ export interface LoopAnalytics {
   ended_at: string | null;
   /** Quality threshold of best-output selection, points 0-100. */
   quality_threshold: number;
+  /** The loop's starting point ({@link baselineQuality}); null when it has no baseline metrics or is scored by a command. */
+  baseline: BaselineAnalytics | null;
   iterations: IterationAnalytics[];
   /** Highest quality; ties go to the earliest verified iteration, else the earliest. Null without iterations. */
   optimal_iteration: number | null;
@@ -175,6 +178,38 @@ export interface LoopAnalytics {
     /** True when every measured target is met; null when none is measured. */
     all_measured_met: boolean | null;
   };
+}
+
+/** The loop's starting point as the chart plots it (see {@link baselineQuality}). */
+export interface BaselineAnalytics {
+  /** 0-100. */
+  quality_score: number;
+  /** `recorded`: the baseline metrics carry a `quality_score`; `computed`: ralph's formula on the baseline metrics. */
+  source: "recorded" | "computed";
+  test_count: number | null;
+  coverage_percentage: number | null;
+}
+
+/**
+ * The baseline's quality, 0-100: a `quality_score` recorded with the
+ * baseline metrics, else the default formula (src/loop/quality.ts) applied
+ * to the baseline metrics the way an iteration's are: the tree compared with
+ * the baseline (itself: no finding, test count and coverage equal), and the
+ * completion command counted as not passed, since the loop starts because
+ * the task is not done (an iteration that changes nothing scores the same).
+ * Null without baseline metrics, or for a loop scored by its `--quality`
+ * command, which never ran on the baseline (ralph's formula would not
+ * compare with its scores).
+ */
+export function baselineQuality(state: LoopState): BaselineAnalytics | null {
+  const metrics = state.baseline_metrics;
+  if (!metrics) return null;
+  const recorded = (metrics as Record<string, unknown>).quality_score;
+  const base = { test_count: metrics.test_count, coverage_percentage: metrics.coverage_percentage };
+  if (typeof recorded === "number" && Number.isFinite(recorded)) return { quality_score: Math.min(100, Math.max(0, recorded)), source: "recorded", ...base };
+  if (state.quality_command) return null;
+  const score = computeQuality({ completionPassed: false, blockingFindings: 0, metrics, baseline: metrics }).score;
+  return { quality_score: score, source: "computed", ...base };
 }
 
 /** Options of {@link buildAnalytics}. */
@@ -359,6 +394,7 @@ export function buildAnalytics(state: LoopState, hooks: HookLogSummary, options:
     started_at: state.started_at,
     ended_at: state.completed_at,
     quality_threshold: threshold,
+    baseline: baselineQuality(state),
     iterations,
     optimal_iteration: optimal?.iteration ?? null,
     optimal_quality: optimal?.quality_score ?? null,

@@ -67,6 +67,12 @@ export interface SnapshotOptions {
    * result, though the restored `.gitignore` may lack the rule).
    */
   keepIgnored?: ReadonlySet<string>;
+  /**
+   * Called after each file is looked at, with the files looked at and the
+   * files read and hashed so far (for a progress line: src/cli/progress.ts).
+   * Must be cheap and must not throw; the walk is synchronous.
+   */
+  onProgress?: (filesSeen: number, filesHashed: number) => void;
 }
 
 /** What {@link snapshotWorkTree} found and wrote. */
@@ -278,6 +284,7 @@ function snapshotOnce(repo: Repository, odb: ObjectDatabase, options: SnapshotOp
   const skipped: Snapshot["skipped"] = [];
   const unusualModes: Snapshot["unusualModes"] = [];
   const stats = { filesStatted: 0, filesHashed: 0, dirsRead: 0, durationMs: 0 };
+  const progress = options.onProgress;
   const umask = process.umask();
   const plainPerm = 0o666 & ~umask;
   const execPerm = 0o777 & ~umask;
@@ -454,6 +461,7 @@ function snapshotOnce(repo: Repository, odb: ObjectDatabase, options: SnapshotOp
     stats.filesStatted++;
     if (st && (st.mode & S_IFMT) !== S_IFDIR && addFile(path, st, e.index)) trackedPaths.add(path);
     else recordAbsent(path); // deleted, replaced by a folder (the walk sees it), vanished or over the size cap
+    progress?.(stats.filesStatted, stats.filesHashed);
   }
 
   // Phase B: untracked files, walking folders that are not ignored.
@@ -557,6 +565,7 @@ function snapshotOnce(repo: Repository, odb: ObjectDatabase, options: SnapshotOp
         const fst = lstatPath(root, path);
         stats.filesStatted++;
         if (fst && (fst.mode & S_IFMT) !== S_IFDIR) addFile(path, fst, undefined);
+        progress?.(stats.filesStatted, stats.filesHashed);
       }
     }
   };

@@ -3,7 +3,7 @@
  * each line a command prints says what happened, with the failing input of
  * each item first. Revert runs through the built CLI (`npm run build` first).
  */
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { renderJudgementText } from "../../src/cli/reporters/findings.js";
@@ -98,6 +98,12 @@ describe("the README", () => {
     for (const link of links) expect(existsSync(join(PROJECT_ROOT, link.split("#")[0] as string)), link).toBe(true);
   });
 
+  it("documents the stop_hook_active rule: the loop goes on, consecutive blocks in one chain are capped by loop.max_consecutive_blocks below Claude Code's 8", () => {
+    expect(readme).toContain("stop_hook_active");
+    expect(readme).toContain("max_consecutive_blocks");
+    expect(readme).toMatch(/\b8\b[^\n]*consecutive|consecutive[^\n]*\b8\b/);
+  });
+
   it("gives the trailer hint with --no-edit, and says what npm ci's install-scripts warning means and how long the tests take", () => {
     for (const hint of readme.matchAll(/git commit --amend[^\n`']*/g)) expect(hint[0]).toContain("--no-edit");
     expect(readme).toMatch(/npm ci` may print a warning about dependencies' install scripts/);
@@ -154,5 +160,17 @@ describe("--json keys are snake_case in every command", () => {
     }
     badKeys(parseJsonOutput(runRalph(root, ["check", "--format", "json"])), "check", found);
     expect(found).toEqual([]);
+  });
+});
+
+describe("ralph status on a corrupt state file", () => {
+  it("exits 2 (an unreadable file the user can fix, as the README says), naming the file, not 3", () => {
+    const repo = makeRepo({ "src/a.ts": "export const a = 1;\n" });
+    expect(runRalph(repo, ["start", "the task", "--completion", "false", "--id", "work"]).status).toBe(0);
+    const statePath = join(repo, ".aiwg", "ralph", "loops", "work", "state.json");
+    writeFileSync(statePath, '{"loop_id": "work", "status": ');
+    const status = runRalph(repo, ["status", "--loop", "work"]);
+    expect(status.status, status.stderr).toBe(2);
+    expect(status.stderr).toContain("state.json");
   });
 });

@@ -13,9 +13,11 @@
 import { chmodSync, existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { describeSettingsChange } from "../../src/hooks/control-surface.js";
+import { controlKindOf, describeSettingsChange, holdsControlSurface } from "../../src/hooks/control-surface.js";
+import { ENTRY_ID, lefthookRun, preCommitEntry, shellBlock } from "../../src/hooks/git-hook-managers.js";
+import { describeHookManagerChange } from "../../src/hooks/hook-manager-entries.js";
 import { linesOf, parseJsonOutput, runRalph, type RunResult } from "../helpers/cli.js";
-import { makeRepo } from "../helpers/git.js";
+import { git, makeRepo } from "../helpers/git.js";
 
 const SESSION = "guard-session";
 
@@ -115,6 +117,145 @@ describe("PreToolUse: a tool call that would switch the guard off goes to the hu
   });
 });
 
+describe("hook managers' files: only ralph's entry in them is part of the guard (unit)", () => {
+  const lefthookJobs = `pre-push:\n  jobs:\n    - name: ${ENTRY_ID}\n      run: ${JSON.stringify(lefthookRun())}\n      use_stdin: true\n    - name: lint\n      run: npm run lint\n`;
+  const lefthookCommands = `pre-push:\n  commands:\n    ${ENTRY_ID}:\n      run: ${JSON.stringify(lefthookRun())}\n      use_stdin: true\n    lint:\n      run: npm run lint\n`;
+  const preCommit = `repos:\n  - repo: local\n    hooks:\n      - id: ${ENTRY_ID}\n        name: ralph pre-push guard\n        entry: ${JSON.stringify(preCommitEntry())}\n        language: system\n        stages: [pre-push]\n        pass_filenames: false\n        always_run: true\n`;
+  const packageJson = JSON.stringify({ name: "x", scripts: { test: "vitest" }, "simple-git-hooks": { "pre-commit": "npx lint-staged", "pre-push": `${shellBlock()}\nnpm test` } }, null, 2);
+  const simpleJson = JSON.stringify({ "pre-push": `${shellBlock()}\nnpm test` }, null, 2);
+  const husky = `#!/bin/sh\n${shellBlock()}\nnpm test\n`;
+  it.each([
+    ["lefthook jobs: ralph's job removed", "lefthook.yml", lefthookJobs, "pre-push:\n  jobs:\n    - name: lint\n      run: npm run lint\n", /removes ralph's pre-push entry/],
+    ["lefthook jobs: ralph's run rewritten", "lefthook.yml", lefthookJobs, lefthookJobs.replace("ralph_hook=", "true; ralph_hook="), /rewrites ralph's pre-push entry/],
+    ["lefthook jobs: ralph's job skipped", ".lefthook.yml", lefthookJobs, lefthookJobs.replace("      use_stdin: true\n", "      use_stdin: true\n      skip: true\n"), /rewrites ralph's pre-push entry/],
+    ["lefthook: the whole pre-push hook skipped", "lefthook.yaml", lefthookJobs, `${lefthookJobs}  skip: true\n`, /sets skip on the pre-push hook/],
+    ["lefthook commands: ralph's command removed", "lefthook-local.yml", lefthookCommands, "pre-push:\n  commands:\n    lint:\n      run: npm run lint\n", /removes ralph's pre-push entry/],
+    ["lefthook: made invalid YAML", ".config/lefthook.yml", lefthookJobs, "pre-push: [unclosed\n", /unreadable/],
+    ["pre-commit: ralph's hook moved off the pre-push stage", ".pre-commit-config.yaml", preCommit, preCommit.replace("stages: [pre-push]", "stages: [manual]"), /rewrites ralph's pre-push entry/],
+    ["pre-commit: the file deleted", ".pre-commit-config.yaml", preCommit, null, /deletes the file/],
+    ["simple-git-hooks in package.json: ralph's block cut from pre-push", "package.json", packageJson, JSON.stringify({ name: "x", scripts: { test: "vitest" }, "simple-git-hooks": { "pre-commit": "npx lint-staged", "pre-push": "npm test" } }, null, 2), /removes ralph's pre-push entry/],
+    ["simple-git-hooks .simple-git-hooks.json: the pre-push key dropped", ".simple-git-hooks.json", simpleJson, "{}", /removes ralph's pre-push entry/],
+    ["husky .husky/pre-push: the block deleted", ".husky/pre-push", husky, "#!/bin/sh\nnpm test\n", /removes ralph's pre-push entry/],
+    ["husky .husky/pre-push: an exit 0 put inside the block", ".husky/pre-push", husky, husky.replace("ralph_in=$(mktemp)", "exit 0; ralph_in=$(mktemp)"), /rewrites ralph's pre-push entry/],
+    ["lefthook-local.yml: a new file overriding ralph's job by name (lefthook merges it over lefthook.yml)", "lefthook-local.yml", null, `pre-push:\n  jobs:\n    - name: ${ENTRY_ID}\n      skip: true\n`, /overrides ralph's ralph-pre-push job/],
+    ["lefthook-local.yml: ralph's command replaced by name", ".lefthook-local.yml", "pre-commit:\n  jobs:\n    - run: npm run fmt\n", `pre-commit:\n  jobs:\n    - run: npm run fmt\npre-push:\n  commands:\n    ${ENTRY_ID}:\n      run: "true"\n`, /overrides ralph's ralph-pre-push job/],
+    ["lefthook-local.yml: the whole pre-push hook skipped", "lefthook-local.yml", "pre-commit:\n  jobs:\n    - run: npm run fmt\n", "pre-commit:\n  jobs:\n    - run: npm run fmt\npre-push:\n  skip: true\n", /sets skip on the pre-push hook/],
+  ])("%s is a change", async (_name, path, before, after, pattern) => {
+    expect(await describeHookManagerChange(path, before, after)).toMatch(pattern);
+  });
+
+  it.each([
+    ["lefthook: a job of your own added", "lefthook.yml", lefthookJobs, `${lefthookJobs}pre-commit:\n  jobs:\n    - run: npm run fmt\n`],
+    ["lefthook: another pre-push job edited", "lefthook.yml", lefthookJobs, lefthookJobs.replace("npm run lint", "npm run lint -- --quiet")],
+    ["lefthook: re-indented, same content", "lefthook.yml", lefthookCommands, lefthookCommands.replace(/^ {2}/gm, "    ")],
+    ["pre-commit: another repo added", ".pre-commit-config.yaml", preCommit, `${preCommit}  - repo: https://github.com/psf/black\n    rev: 24.1.0\n    hooks:\n      - id: black\n`],
+    ["package.json: a script and a dependency changed", "package.json", packageJson, packageJson.replace('"test": "vitest"', '"test": "vitest run", "lint": "eslint ."')],
+    ["package.json: the user's part of pre-push changed", "package.json", packageJson, packageJson.replace("\\nnpm test", "\\nnpm test && npm run lint")],
+    ["husky: a line added after the block", ".husky/pre-push", husky, `${husky}npm run lint\n`],
+    ["a file without ralph's entry deleted", "lefthook.yml", "pre-push:\n  jobs:\n    - run: npm test\n", null],
+    ["package.json without simple-git-hooks rewritten", "package.json", '{"name": "x"}', "{}"],
+    ["lefthook-local.yml: a job of your own", "lefthook-local.yml", null, "pre-push:\n  jobs:\n    - name: lint\n      run: npm run lint\n"],
+  ])("%s is no change", async (_name, path, before, after) => {
+    expect(await describeHookManagerChange(path, before, after)).toBeNull();
+  });
+
+  it("names every file and variant lefthook, pre-commit, simple-git-hooks and husky read; with the work tree, only while it holds ralph's entry", () => {
+    for (const path of ["lefthook.yml", ".lefthook.yml", "lefthook.yaml", ".lefthook.yaml", "lefthook-local.yml", ".lefthook-local.yml", "lefthook-local.yaml", ".lefthook-local.yaml", ".config/lefthook.yml", ".config/lefthook-local.yaml", ".pre-commit-config.yaml", ".pre-commit-config.yml", "package.json", ".simple-git-hooks.json", ".simple-git-hooks.cjs", ".simple-git-hooks.js", "simple-git-hooks.json", ".husky/pre-push"]) {
+      expect(controlKindOf(path), path).toBe("hook-manager");
+    }
+    expect(controlKindOf(".husky/_/h")).toBe("git-hook");
+    expect(controlKindOf("src/package.json")).toBeNull();
+    expect(controlKindOf(".husky/pre-commit")).toBeNull();
+    const root = makeRepo({ "package.json": '{"name": "x"}\n', "lefthook.yml": lefthookJobs, ".husky/pre-push": "npm test\n", ".husky/_/h": "#!/bin/sh\n" });
+    expect(controlKindOf("package.json", { workTree: root })).toBeNull();
+    expect(controlKindOf("lefthook.yml", { workTree: root })).toBe("hook-manager");
+    expect(controlKindOf(".husky/_/h", { workTree: root })).toBeNull();
+    expect(holdsControlSurface(".husky", { workTree: root })).toBe(false);
+    // lefthook.yml holds ralph's job, so its local file (merged over it) counts, though it holds none itself.
+    expect(controlKindOf("lefthook-local.yml", { workTree: root })).toBe("hook-manager");
+    expect(controlKindOf(".pre-commit-config.yaml", { workTree: root })).toBeNull();
+    writeFileSync(join(root, ".husky", "pre-push"), husky);
+    expect(controlKindOf(".husky/_/h", { workTree: root })).toBe("git-hook");
+    expect(holdsControlSurface(".husky", { workTree: root })).toBe(true);
+  });
+});
+
+/** A repository whose pre-push guard ralph registered through a hook manager (`setup` makes the manager's files), with a running loop. */
+function managedRepo(files: Record<string, string>, setup: (root: string) => void = () => undefined): string {
+  const root = makeRepo({ "src/math.ts": "export const add = (a: number, b: number) => a + b;\n", ...files });
+  setup(root);
+  const install = runRalph(root, ["install", "--claude", "--git-hooks"]);
+  expect(install.status, install.stderr).toBe(0);
+  expect(runRalph(root, ["start", "Keep add working", "--completion", "true", "--id", "work"]).status).toBe(0);
+  return root;
+}
+
+describe("PreToolUse: the hook managers' files holding ralph's entry", () => {
+  const MANAGERS: { name: string; file: string; files: Record<string, string>; setup?: (root: string) => void; keep: (text: string) => string; drop: (text: string) => string }[] = [
+    {
+      name: "lefthook (lefthook.yml)",
+      file: "lefthook.yml",
+      files: { "lefthook.yml": "pre-push:\n  jobs:\n    - name: lint\n      run: npm run lint\n" },
+      keep: (text) => `${text}pre-commit:\n  jobs:\n    - run: npm run fmt\n`,
+      drop: () => "pre-push:\n  jobs:\n    - name: lint\n      run: npm run lint\n",
+    },
+    {
+      name: "pre-commit (.pre-commit-config.yaml)",
+      file: ".pre-commit-config.yaml",
+      files: { ".pre-commit-config.yaml": "repos: []\n" },
+      keep: (text) => `${text}# reviewed\n`,
+      drop: () => "repos: []\n",
+    },
+    {
+      name: "simple-git-hooks (package.json)",
+      file: "package.json",
+      files: { "package.json": `${JSON.stringify({ name: "x", scripts: { test: "vitest" }, "simple-git-hooks": { "pre-push": "npm test" } }, null, 2)}\n` },
+      keep: (text) => text.replace('"test": "vitest"', '"test": "vitest run"'),
+      drop: () => `${JSON.stringify({ name: "x", scripts: { test: "vitest" }, "simple-git-hooks": { "pre-push": "npm test" } }, null, 2)}\n`,
+    },
+    {
+      name: "husky (.husky/pre-push)",
+      file: ".husky/pre-push",
+      files: { ".husky/pre-push": "npm test\n", ".husky/_/h": "#!/usr/bin/env sh\n" },
+      setup: (root) => git(root, ["config", "core.hooksPath", ".husky/_"]),
+      keep: (text) => `${text}npm run lint\n`,
+      drop: () => "npm test\n",
+    },
+  ];
+  for (const m of MANAGERS) {
+    it(`${m.name}: a write keeping ralph's entry is allowed; one dropping it, rm, mv and a redirection over it are asked`, () => {
+      const root = managedRepo(m.files, m.setup);
+      const path = join(root, m.file);
+      const installed = readFileSync(path, "utf8");
+      expect(installed).toContain("/ralph/hooks/pre-push");
+      expect(decisionOf(pre(root, "Write", { file_path: path, content: m.keep(installed) }))).not.toBe("ask");
+      const dropped = pre(root, "Write", { file_path: path, content: m.drop(installed) });
+      expect(decisionOf(dropped)).toBe("ask");
+      expect(reasonOf(dropped)).toMatch(/removes ralph's pre-push entry/);
+      for (const command of [`rm ${m.file}`, `mv ${m.file} ${m.file}.bak`, `echo '' > ${m.file}`, `sed -i 's/ralph_hook/x/' ${m.file}`]) {
+        const answer = pre(root, "Bash", { command });
+        expect(decisionOf(answer), command).toBe("ask");
+        expect(reasonOf(answer), command).toMatch(/hook manager's file holding ralph's pre-push entry/);
+      }
+      expect(readFileSync(path, "utf8")).toBe(installed);
+    });
+  }
+
+  it("husky's generated .husky/_ (its h runs .husky/pre-push) is asked while .husky/pre-push holds ralph's entry", () => {
+    const root = managedRepo({ ".husky/pre-push": "npm test\n", ".husky/_/h": "#!/usr/bin/env sh\n" }, (r) => git(r, ["config", "core.hooksPath", ".husky/_"]));
+    expect(decisionOf(pre(root, "Write", { file_path: join(root, ".husky", "_", "h"), content: "exit 0\n" }))).toBe("ask");
+    expect(decisionOf(pre(root, "Bash", { command: "rm -rf .husky" }))).toBe("ask");
+    expect(decisionOf(pre(root, "Bash", { command: "rm -rf .husky/_" }))).toBe("ask");
+  });
+
+  it("a manager's file that does not hold ralph's entry is no part of the guard (ralph registered elsewhere)", () => {
+    const root = managedRepo({ "lefthook.yml": "pre-push:\n  jobs:\n    - run: npm test\n", ".pre-commit-config.yaml": "repos: []\n" });
+    expect(readFileSync(join(root, ".pre-commit-config.yaml"), "utf8")).not.toContain("/ralph/hooks/pre-push");
+    expect(decisionOf(pre(root, "Bash", { command: "rm .pre-commit-config.yaml" }))).not.toBe("ask");
+    expect(decisionOf(pre(root, "Write", { file_path: join(root, ".pre-commit-config.yaml"), content: "repos: [] # none\n" }))).not.toBe("ask");
+  });
+});
+
 describe("after the fact: a change made behind ralph's back", () => {
   it("is reported by the next hook call, keeps Stop from completing the loop until `ralph confirm`, and shows in status and doctor", () => {
     const root = installedRepo("true");
@@ -154,6 +295,41 @@ describe("after the fact: a change made behind ralph's back", () => {
     expect(parseJsonOutput<{ guard_changes: unknown[] }>(runRalph(root, ["status", "--json"])).guard_changes).toEqual([]);
     const after = hook(root, { hook_event_name: "Stop", stop_hook_active: false });
     expect(after.systemMessage).toBeUndefined();
+    expect(JSON.parse(readFileSync(statePath, "utf8")).status).toBe("completed");
+  });
+
+  it("`ralph iterate` (a shell-driven loop) holds while a change is pending, as Stop does: no check runs, exit 2, the loop completes only after `ralph confirm`", () => {
+    const root = installedRepo("true");
+    const statePath = join(root, ".aiwg", "ralph", "loops", "work", "state.json");
+    const original = readFileSync(statePath, "utf8");
+    // A script rewrites the loop's limit and drops ralph's Stop hook behind ralph's back.
+    writeFileSync(statePath, original.replace(/"max_iterations": \d+/, '"max_iterations": 200'));
+    const settingsPath = join(root, ".claude", "settings.json");
+    const settings = JSON.parse(readFileSync(settingsPath, "utf8")) as { hooks: Record<string, unknown> };
+    delete settings.hooks.Stop;
+    writeFileSync(settingsPath, JSON.stringify(settings));
+
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const held = runRalph(root, ["iterate", "--json"]);
+      expect(held.status, held.stdout).toBe(2);
+      expect(held.stderr).toMatch(/ralph's guard was changed outside ralph/);
+      expect(held.stderr).toContain("ralph confirm");
+      expect(held.stderr).toContain(".claude/settings.json: removes ralph's Stop hook");
+      const data = JSON.parse(held.stdout) as { error: { data: { held: string; status: string; guard_changes: unknown[] } } };
+      expect(data.error.data.held).toBe("guard");
+      expect(data.error.data.status).toBe("running");
+      expect(data.error.data.guard_changes).toHaveLength(2);
+      // The completion command (`true`) did not run: the loop is neither completed nor one iteration further.
+      const state = JSON.parse(readFileSync(statePath, "utf8")) as { status: string; iteration: number };
+      expect(state.status).toBe("running");
+      expect(state.iteration).toBe(0);
+    }
+
+    expect(runRalph(root, ["confirm", "--restore"]).status).toBe(0);
+    expect(readFileSync(statePath, "utf8")).toBe(original);
+    const done = runRalph(root, ["iterate", "--json"]);
+    expect(done.status).toBe(2);
+    expect(done.stderr).not.toMatch(/guard was changed/);
     expect(JSON.parse(readFileSync(statePath, "utf8")).status).toBe("completed");
   });
 

@@ -63,6 +63,11 @@ const CASES: Array<{ name: string; command: (pidFile: string) => string }> = [
     command: (f) => `node -e 'setInterval(() => console.log("serving"), 200)' & echo $! > '${f}'; sleep 0.3; echo 'FAIL: 1 test failed'; exit 1`,
   },
   { name: "a passing command that leaves a setsid child", command: (f) => `setsid sleep ${CHILD_SECONDS} & echo $! > '${f}'; exit 0` },
+  // Neither the group nor the cookie names it (env -i clears RALPH_COMMAND_TOKEN): found through the pipe it holds.
+  {
+    name: "a setsid child that also cleared its environment (env -i setsid), holding the pipe",
+    command: (f) => `env -i "$(command -v setsid)" "$(command -v sleep)" ${CHILD_SECONDS} & echo $! > '${f}'; echo FAIL: not done; exit 1`,
+  },
   // Holds no pipe: found by the cookie (a daemon that outlives the check would outlive every later one too).
   { name: "a setsid daemon with its output sent elsewhere", command: (f) => `setsid sleep ${CHILD_SECONDS} >/dev/null 2>&1 & echo $! > '${f}'; exit 1` },
 ];

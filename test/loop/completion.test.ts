@@ -1,9 +1,11 @@
 /**
  * runCompletionCommand: pass, fail with output, timeout that kills the whole
  * process group (a grandchild too), output kept to its end, the loop's
- * environment, a command that cannot start.
+ * environment, a command that cannot start, and a child that left the
+ * group and cleared its environment, found through the pipe it holds.
  */
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { MAX_CAPTURE_CHARS, runCompletionCommand } from "../../src/loop/lifecycle.js";
@@ -63,6 +65,40 @@ describe("runCompletionCommand", () => {
     expect(run.exitCode).toBe(0);
     expect(run.output.length).toBeLessThanOrEqual(MAX_CAPTURE_CHARS);
     expect(run.output.endsWith("line 19999\n")).toBe(true);
+  });
+
+  it("kills a child that left the group and cleared its environment (env -i setsid) through the output pipe it holds, and leaves no FIFO behind", async () => {
+    const dir = makeTempDir();
+    const before = readdirSync(tmpdir()).filter((n) => n.startsWith("ralph-cmd-")).length;
+    const started = performance.now();
+    const command = `env -i "$(command -v setsid)" "$(command -v sleep)" 40 & echo $! > child.pid; echo 'FAIL: 1 test' >&2; exit 1`;
+    const run = await runCompletionCommand(command, { cwd: dir, timeoutMs: 20_000 });
+    expect(performance.now() - started).toBeLessThan(5_000);
+    expect(run).toMatchObject({ exitCode: 1, timedOut: false, output: "FAIL: 1 test\n" });
+    const child = Number(readFileSync(join(dir, "child.pid"), "utf8"));
+    // Neither its group nor its environment names it: only the pipe does.
+    await new Promise((r) => setTimeout(r, 100));
+    expect(isAlive(child)).toBe(false);
+    expect(readdirSync(tmpdir()).filter((n) => n.startsWith("ralph-cmd-")).length).toBeLessThanOrEqual(before);
+  });
+
+  it("a child holding the pipe that writes after the command exited neither holds the run nor outlives it", async () => {
+    const dir = makeTempDir();
+    const command = `(env -i "$(command -v setsid)" sh -c 'while :; do echo tick; sleep 0.05; done' &) ; echo $$ > shell.pid; echo done`;
+    const started = performance.now();
+    const run = await runCompletionCommand(command, { cwd: dir, timeoutMs: 20_000 });
+    expect(performance.now() - started).toBeLessThan(5_000);
+    expect(run.exitCode).toBe(0);
+    expect(run.output.startsWith("done\n") || run.output.includes("done\n")).toBe(true);
+    await new Promise((r) => setTimeout(r, 300));
+    const ticking = readdirSync("/proc").filter((pid) => /^\d+$/.test(pid)).filter((pid) => {
+      try {
+        return readFileSync(`/proc/${pid}/cmdline`, "latin1").includes("while :; do echo tick") && isAlive(Number(pid));
+      } catch {
+        return false;
+      }
+    });
+    expect(ticking).toEqual([]);
   });
 
   it("reports a command that is not found as a failure, not an exception", async () => {

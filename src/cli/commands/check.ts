@@ -9,6 +9,7 @@ import { RalphError } from "../../errors.js";
 import { judgeChange } from "../../loop/check.js";
 import { judgeOptionsFor } from "../../loop/settings.js";
 import { resolveRev } from "../../store/rev.js";
+import { stderrProgress } from "../progress.js";
 import type { CommandContext, CommandOutput } from "../context.js";
 import { parseOptions, stringOption } from "../options.js";
 import { renderJudgementGithub, renderJudgementText } from "../reporters/findings.js";
@@ -35,7 +36,14 @@ export async function run(ctx: CommandContext, _args: string[], raw: Record<stri
   const from = resolveRev(store, fromRev, loop);
   if (from.kind !== "commit") throw new RalphError("E_USAGE", "--from cannot be WORKTREE");
   const to = resolveRev(store, options.to ?? "WORKTREE", loop, true);
-  const judgement = await judgeChange(store, from, to, await judgeOptionsFor(store.repo.workTree, loop));
+  // Progress on stderr while it is a terminal (never in a pipe: src/cli/progress.ts).
+  const progress = stderrProgress();
+  let judgement: Awaited<ReturnType<typeof judgeChange>>;
+  try {
+    judgement = await judgeChange(store, from, to, { ...(await judgeOptionsFor(store.repo.workTree, loop)), progress });
+  } finally {
+    progress.done();
+  }
   const failing = judgement.verdict === "BLOCK" || (options.failOn === "warn" && judgement.verdict === "WARN");
   const { changes: _changes, ...json } = judgement;
   const format = options.json ? "json" : options.format;

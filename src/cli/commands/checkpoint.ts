@@ -1,6 +1,7 @@
 /** `ralph checkpoint [-m MSG] [--loop ID] [--kind KIND] [--iteration N] [--json]`: store the work tree as a checkpoint. */
 import * as z from "zod/mini";
 import { CHECKPOINT_KINDS } from "../../store/trailers.js";
+import { stderrProgress } from "../progress.js";
 import type { CommandContext, CommandOutput } from "../context.js";
 import { parseOptions, positiveIntOption, stringOption } from "../options.js";
 import { openStore } from "./shared.js";
@@ -19,12 +20,22 @@ export async function run(ctx: CommandContext, _args: string[], raw: Record<stri
   const options = parseOptions(Options, raw, "checkpoint");
   const store = openStore(ctx);
   const loop = store.resolveLoop(options.loop);
-  const result = store.checkpoint({
-    loop,
-    kind: options.kind,
-    message: options.message ?? options.m,
-    iteration: options.iteration,
-  });
+  // Progress on stderr while it is a terminal: the first checkpoint of a large tree reads every file.
+  const progress = stderrProgress();
+  let result: ReturnType<typeof store.checkpoint>;
+  try {
+    result = store.checkpoint(
+      {
+        loop,
+        kind: options.kind,
+        message: options.message ?? options.m,
+        iteration: options.iteration,
+      },
+      { onProgress: (seen, hashed) => progress.tick(`checkpoint: files read (${hashed} new)`, seen) },
+    );
+  } finally {
+    progress.done();
+  }
   for (const s of result.skipped) ctx.stderr(`ralph: warning: skipped ${s.path} (${s.sizeBytes} bytes, over the size cap)\n`);
   return {
     json: {

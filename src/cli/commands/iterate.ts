@@ -11,10 +11,18 @@
  * `while :; do agent; ralph iterate || break; done` runs the agent until
  * the loop is over; `ralph status` (or the one stderr line) says how it
  * ended.
+ *
+ * A loop whose guard was changed outside ralph (src/hooks/guard-record.ts:
+ * ralph's hooks, core.hooksPath, the loop state) is held, as the Stop hook
+ * holds it: no checkpoint, no completion command, the loop stays as it is
+ * and cannot complete until the user runs `ralph confirm`; iterate says so
+ * on stderr and exits 2 (`held: "guard"` in the JSON), so the shell loop
+ * stops and waits for the user.
  */
 import * as z from "zod/mini";
 import { RalphError } from "../../errors.js";
-import { iterateLoop, resolveLoopId } from "../../loop/lifecycle.js";
+import { iterateLoop, loadLoop, resolveLoopId } from "../../loop/lifecycle.js";
+
 import { tailOf } from "../../loop/reinforcement.js";
 import { loadLoopSettings } from "../../loop/settings.js";
 import type { CommandContext, CommandOutput } from "../context.js";
@@ -32,6 +40,16 @@ export async function run(ctx: CommandContext, _args: string[], raw: Record<stri
   const store = openStore(ctx);
   const loop = resolveLoopId(store.repo.workTree, options.loop);
   const { settings } = await loadLoopSettings(store.repo.workTree);
+  const { checkGuard, describeGuardReport } = await import("../../hooks/guard-record.js");
+  const guard = checkGuard(store.repo);
+  const guardMessage = describeGuardReport(guard);
+  if (guardMessage !== null) {
+    ctx.stderr(`ralph: ${guardMessage}\n`);
+    const state = loadLoop(store.repo.workTree, loop);
+    throw new RalphError("E_USAGE", `loop ${loop} is held: ralph's guard was changed outside ralph (${guard.changes.length} change(s)); the loop waits for 'ralph confirm'`, {
+      data: { loop, iteration: state.iteration, done: true, held: "guard", status: state.status, guard_changes: guard.changes },
+    });
+  }
   const result = await iterateLoop(store, loop, Date.now(), settings);
   const summary = {
     loop: result.loop,

@@ -20,6 +20,7 @@ import { loadLoopSettings, STOP_OVERHEAD_MS, stopHookBudgetMs } from "../../loop
 import type { OwnerSource } from "../../loop/state.js";
 import { parseLoopId } from "../../store/loop-id.js";
 import { HARD_MAX_ITERATIONS, type MetricsSnapshot } from "../../loop/state.js";
+import { stderrProgress } from "../progress.js";
 import type { CommandContext, CommandOutput } from "../context.js";
 import { numberOption, parseOptions, stringOption } from "../options.js";
 import { openStore, shortOid } from "./shared.js";
@@ -51,7 +52,12 @@ export async function run(ctx: CommandContext, args: string[], raw: Record<strin
   const quality = options.quality ?? loopConfig.quality_command;
   refuseBeyondStopHook(store.repo.workTree, loaded.config, completionTimeoutMs, quality, options.completionTimeout !== undefined);
   const owner = ownerFor(store.repo.workTree, options.session);
-  const result = startLoop(store, {
+  // Progress on stderr while it is a terminal: the baseline of a large tree reads every file.
+  const progress = stderrProgress();
+  let result: ReturnType<typeof startLoop>;
+  try {
+    result = startLoop(store, {
+    onProgress: (seen, hashed) => progress.tick(`baseline checkpoint: files read (${hashed} new)`, seen),
     task,
     completion,
     maxIterations: options.maxIterations ?? loopConfig.max_iterations,
@@ -61,6 +67,9 @@ export async function run(ctx: CommandContext, args: string[], raw: Record<strin
     quality,
     owner,
   });
+  } finally {
+    progress.done();
+  }
   const baselineMetrics = await ensureBaselineMetrics(store, parseLoopId(result.state.loop_id), settings);
   const s = result.state;
   // A resumed loop keeps its own settings: say which of the given ones were not applied, and how to apply them.

@@ -11,6 +11,7 @@ import { walkTree } from "../../store/tree-diff.js";
 import { treeFiles } from "../../store/tree-files.js";
 import { debug } from "../../log.js";
 import { openFactsCache } from "../../loop/facts-cache.js";
+import { stderrProgress, type Progress } from "../progress.js";
 import type { CommandContext, CommandOutput } from "../context.js";
 import { parseOptions, stringOption } from "../options.js";
 import { openStore } from "./shared.js";
@@ -43,7 +44,18 @@ export async function run(ctx: CommandContext, args: string[], raw: Record<strin
   const store = openStore(ctx);
   const loop = store.resolveLoop(options.loop);
   const rev = resolveRev(store, args[0] ?? "WORKTREE", loop, true);
-  const treeOid = rev.kind === "worktree" ? store.snapshot().treeOid : rev.treeOid;
+  // Progress on stderr while it is a terminal: the first run parses every test file (later ones hit the facts cache).
+  const progress = stderrProgress();
+  try {
+    return await listTests(store, rev, progress);
+  } finally {
+    progress.done();
+  }
+}
+
+/** The listing itself (see the module doc); `progress` gets the snapshot's files and the files read. */
+async function listTests(store: ReturnType<typeof openStore>, rev: ReturnType<typeof resolveRev>, progress: Progress): Promise<CommandOutput> {
+  const treeOid = rev.kind === "worktree" ? store.snapshot({ onProgress: (seen) => progress.tick("reading the work tree: files", seen) }).treeOid : rev.treeOid;
   const rows: TestRow[] = [];
   const unparsable: { file: string; reason: string }[] = [];
   const files = new Map<string, FileFacts>();
@@ -62,7 +74,8 @@ export async function run(ctx: CommandContext, args: string[], raw: Record<strin
   // files that they would push out everything a check keeps there (then it is only read).
   const cache = openFactsCache(store.repo.ralphDir);
   const writesCache = candidates.length <= cache.maxEntries / 2;
-  for (const { path, oid, language } of candidates) {
+  for (const [index, { path, oid, language }] of candidates.entries()) {
+    progress.tick("reading test files", index, candidates.length);
     const collection = await discovery.collection(path);
     const content = store.odb.read(oid).content;
     if (content.subarray(0, 8000).includes(0)) continue;
