@@ -13,7 +13,7 @@
  */
 import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { RalphError, isErrno, isRalphError } from "../errors.js";
+import { RalphError, isErrno, isRalphError, withErrorPath } from "../errors.js";
 import { warn } from "../log.js";
 import { sleepMs } from "./lock.js";
 import { isFsyncEnabled } from "./odb.js";
@@ -168,7 +168,7 @@ function syncFolder(dir: string): void {
   if (!isFsyncEnabled()) return;
   const fd = openSync(dir, "r");
   try {
-    fsyncSync(fd);
+    withErrorPath(dir, () => fsyncSync(fd));
   } finally {
     closeSync(fd);
   }
@@ -219,8 +219,11 @@ export function compareAndSwapRef(loc: RefLocation, name: string, newOid: string
     const raw = readRawRef(loc, name);
     const current = raw && "oid" in raw ? raw.oid : null;
     if (current !== expectedOid) return false;
-    writeSync(fd, `${newOid}\n`);
-    if (isFsyncEnabled()) fsyncSync(fd);
+    const lockFd = fd;
+    withErrorPath(lockPath, () => {
+      writeSync(lockFd, `${newOid}\n`);
+      if (isFsyncEnabled()) fsyncSync(lockFd);
+    });
     closeSync(fd);
     fd = -1;
     renameSync(lockPath, file);

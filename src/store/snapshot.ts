@@ -24,6 +24,7 @@ import { encodeTree, ObjectDatabase, parseCommit, type TreeEntry } from "./odb.j
 import { decodePath, fsPath } from "./path-bytes.js";
 import { readRawRef, resolveRef } from "./refs.js";
 import { nestedRepositoryHead, type Repository } from "./repo.js";
+import { pendingRestoreTemps, restoreTempDirOf } from "./restore.js";
 import {
   loadStatCache,
   StatCache,
@@ -320,6 +321,8 @@ function snapshotOnce(repo: Repository, odb: ObjectDatabase, options: SnapshotOp
   };
   const collectIgnored = options.collectIgnored ?? false;
   const keepIgnored = options.keepIgnored;
+  // Temporaries a killed restore left beside files on another file system: never stored (the next locked call removes them).
+  const restoreTemps = pendingRestoreTemps(restoreTempDirOf(repo.ralphDir), root);
   const ignoredPaths = new Set<string>();
   let learned = 0;
   let reusedFromCache = false;
@@ -534,7 +537,7 @@ function snapshotOnce(repo: Repository, odb: ObjectDatabase, options: SnapshotOp
       }
       if (child.kind === "o") continue;
       const path = rel === "" ? child.name : `${rel}/${child.name}`;
-      if (path === STATE_DIR) continue;
+      if (path === STATE_DIR || (restoreTemps.size > 0 && restoreTemps.has(path))) continue;
       if (!fresh) {
         resolved ??= resolveLayers(layers, globals.layers, ignoreCase);
         child.ignored = isIgnored(resolved, path, child.kind === "d");
