@@ -6,7 +6,7 @@
  * where the user can fix them (exit 2, naming the path and the fix).
  */
 import { execFileSync, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync, appendFileSync, lstatSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, utimesSync, writeFileSync, appendFileSync, lstatSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { verifiedBody, withChecksum } from "../../src/checksum.js";
@@ -86,6 +86,71 @@ describe("data that was silently not stored, or stored from outside", () => {
     store.revert({ oid: first.oid, treeOid: first.treeOid, label: "first" }, { loop });
     expect(readFileSync(name, "utf8")).toBe("one\n");
     expect(readdirSync(root, { encoding: "buffer" }).some((n) => n.equals(Buffer.from([0x63, 0x61, 0x66, 0xe9, 0x2e, 0x74, 0x78, 0x74])))).toBe(true);
+    fsck(root);
+  });
+
+  /** Makes a repository with one commit at `rel` (path bytes) below `root`: built at an ASCII path, then renamed into place. */
+  function nestedRepoAt(root: string, rel: Buffer, content: string): string {
+    const staging = makeTempDir("ralph-hz-nested-");
+    git(staging, ["init", "-q", "-b", "main"]);
+    writeFileSync(join(staging, "inside.txt"), content);
+    git(staging, ["add", "-A"]);
+    git(staging, ["commit", "-q", "-m", "nested"]);
+    const head = git(staging, ["rev-parse", "HEAD"]).trim();
+    renameSync(staging, Buffer.concat([Buffer.from(`${root}/`), rel]));
+    return head;
+  }
+
+  /** HEAD of the repository at the path bytes `dir`, read by git through a shell (argv cannot carry the bytes). */
+  function commitOf(dir: Buffer): string {
+    return execFileSync("bash", ["-c", 'IFS= read -r -d "" p; cd -- "$p" && exec git rev-parse HEAD'], { input: Buffer.concat([dir, Buffer.of(0)]), env: gitEnv, encoding: "utf8" }).trim();
+  }
+
+  /** Runs git in the repository at the path bytes `dir` (a commit there moves its HEAD). */
+  function gitAt(dir: Buffer, args: string[]): void {
+    execFileSync("bash", ["-c", 'IFS= read -r -d "" p; cd -- "$p" && exec git "$@"', "bash", ...args], { input: Buffer.concat([dir, Buffer.of(0)]), env: gitEnv, stdio: ["pipe", "pipe", "pipe"] });
+  }
+
+  it("a nested repository whose folder name is not valid UTF-8 is a gitlink to its HEAD, as git add -A stores it", () => {
+    const root = makeRepo({ "a.txt": "a\n" });
+    const rel = Buffer.from([0x63, 0x61, 0x66, 0xe9]); // Latin-1 "café"
+    const head = nestedRepoAt(root, rel, "one\n");
+    const store = CheckpointStore.open(root);
+    const first = checkpoint(store);
+    expect(first.treeOid).toBe(gitTree(root));
+    expect(execFileSync("git", ["ls-tree", "-z", first.treeOid], { cwd: root, env: gitEnv }).toString("latin1")).toContain(`160000 commit ${head}\tcaf\xe9\0`);
+    // Its HEAD moves: the gitlink follows, as git's would.
+    const abs = Buffer.concat([Buffer.from(`${root}/`), rel]);
+    writeFileSync(Buffer.concat([abs, Buffer.from("/inside.txt")]), "two\n");
+    gitAt(abs, ["commit", "-q", "-am", "second"]);
+    const second = checkpoint(store);
+    expect(second.changed).toBe(true);
+    expect(second.treeOid).toBe(gitTree(root));
+    fsck(root);
+  });
+
+  it("a submodule (a .git file into .git/modules) whose folder name is not valid UTF-8 is a gitlink to its current HEAD, not the index's", () => {
+    const root = makeRepo({ "a.txt": "a\n" });
+    const rel = Buffer.from([0x6d, 0xff, 0x2d, 0x6d, 0x6f, 0x64]); // "m\xff-mod"
+    const abs = Buffer.concat([Buffer.from(`${root}/`), rel]);
+    nestedRepoAt(root, rel, "one\n");
+    // Absorb its git dir as `git submodule absorbgitdirs` does: .git/modules/<name>, and a `gitdir:` file with the path bytes.
+    const modules = join(root, ".git", "modules");
+    mkdirSync(modules, { recursive: true });
+    const moduleDir = Buffer.concat([Buffer.from(`${modules}/`), rel]);
+    renameSync(Buffer.concat([abs, Buffer.from("/.git")]), moduleDir);
+    writeFileSync(Buffer.concat([abs, Buffer.from("/.git")]), Buffer.concat([Buffer.from("gitdir: ../.git/modules/"), rel, Buffer.from("\n")]));
+    execFileSync("git", ["add", "--pathspec-from-file=-", "--pathspec-file-nul"], { cwd: root, env: gitEnv, input: Buffer.concat([rel, Buffer.of(0)]) });
+    git(root, ["commit", "-q", "-m", "add the submodule"]);
+    const store = CheckpointStore.open(root);
+    const first = checkpoint(store);
+    expect(first.treeOid).toBe(gitTree(root));
+    writeFileSync(Buffer.concat([abs, Buffer.from("/inside.txt")]), "two\n");
+    gitAt(abs, ["commit", "-q", "-am", "second"]);
+    const second = checkpoint(store);
+    expect(second.changed).toBe(true);
+    expect(second.treeOid).toBe(gitTree(root));
+    expect(execFileSync("git", ["ls-tree", "-z", second.treeOid], { cwd: root, env: gitEnv }).toString("latin1")).toContain(`160000 commit ${commitOf(abs)}\tm\xff-mod\0`);
     fsck(root);
   });
 
