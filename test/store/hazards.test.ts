@@ -317,6 +317,50 @@ describe("caches that cannot poison the store", () => {
     expect(existsSync(stale)).toBe(false);
   });
 
+  it("end to end: a facts entry with one hex digit changed, a truncated one and a truncated code cache are misses, rewritten, and change no result", () => {
+    const root = makeRepo({
+      "src/add.js": "export function add(a, b) {\n  return a + b;\n}\n",
+      "test/add.test.js": 'import { test, expect } from "vitest";\nimport { add } from "../src/add.js";\ntest("adds", () => {\n  expect(add(1, 2)).toBe(3);\n  expect(add(2, 2)).toBe(4);\n});\n',
+    });
+    writeFiles(root, { "test/add.test.js": 'import { test, expect } from "vitest";\nimport { add } from "../src/add.js";\ntest("adds", () => {\n  expect(add(1, 2)).toBe(3);\n});\n' });
+    git(root, ["commit", "-q", "-am", "drop an assertion"]);
+    const judge = (): unknown => {
+      const r = runRalph(root, ["check", "--from", "HEAD~1", "--to", "HEAD", "--json"]);
+      expect(r.status, r.stderr).toBe(1); // BLOCK: the removed assertion
+      const out = JSON.parse(r.stdout) as { stats: { duration_ms?: number } };
+      delete out.stats.duration_ms;
+      return out;
+    };
+    const clean = judge();
+    const cp = runRalph(root, ["checkpoint", "--loop", "cache"]);
+    expect(cp.status, cp.stderr).toBe(0);
+    const factsDir = join(root, ".git", "ralph", "facts");
+    const entries = readdirSync(factsDir).flatMap((b) => readdirSync(join(factsDir, b)).map((f) => join(factsDir, b, f)));
+    expect(entries.length).toBeGreaterThanOrEqual(2);
+    const codeCaches = readdirSync(join(root, ".git", "ralph", "v8-cache")).map((f) => join(root, ".git", "ralph", "v8-cache", f));
+    expect(codeCaches).toHaveLength(1);
+    const original = new Map(entries.map((f) => [f, readFileSync(f)]));
+    // One hex digit of the first entry's blob oid changed; the second entry truncated; the code cache cut in half.
+    const flipped = Buffer.from(original.get(entries[0] as string) as Buffer);
+    const at = flipped.indexOf(Buffer.from('"oid":"')) + 7;
+    flipped[at] = flipped[at] === 0x30 ? 0x31 : 0x30;
+    writeFileSync(entries[0] as string, flipped);
+    writeFileSync(entries[1] as string, (original.get(entries[1] as string) as Buffer).subarray(0, 40));
+    const code = readFileSync(codeCaches[0] as string);
+    writeFileSync(codeCaches[0] as string, code.subarray(0, code.length >> 1));
+
+    expect(judge()).toEqual(clean);
+    for (const f of entries.slice(0, 2)) expect(readFileSync(f).equals(original.get(f) as Buffer), `${f} rewritten as it was`).toBe(true);
+    expect(verifiedBody(readFileSync(codeCaches[0] as string)), "the code cache is rewritten whole").not.toBeNull();
+    // A checkpoint through the CLI after the corruption stores exactly the work tree, and a repeat judges the same again.
+    writeFileSync(join(root, "src", "add.js"), "export function add(a, b) {\n  return b + a;\n}\n");
+    const after = runRalph(root, ["checkpoint", "--loop", "cache"]);
+    expect(after.status, after.stderr).toBe(0);
+    expect(git(root, ["rev-parse", `${after.stdout.trim()}^{tree}`]).trim()).toBe(gitTree(root));
+    expect(judge()).toEqual(clean);
+    fsck(root);
+  });
+
   it("a checksummed file: any changed byte or a truncation fails the check", () => {
     const sealed = withChecksum(Buffer.from('{"facts":1}'));
     expect(verifiedBody(sealed)?.toString()).toBe('{"facts":1}');
