@@ -21,7 +21,7 @@
  * (RALPH_DIFF_STEPS sets the steps per round, default 14).
  */
 import { execFileSync } from "node:child_process";
-import { chmodSync, copyFileSync, existsSync, lstatSync, mkdirSync, readdirSync, renameSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, copyFileSync, existsSync, lstatSync, mkdirSync, readdirSync, renameSync, rmSync, symlinkSync, unlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { CheckpointStore } from "../../src/store/checkpoint-store.js";
@@ -113,7 +113,14 @@ function gitRaw(root: string, args: string[], env: NodeJS.ProcessEnv = {}, input
 function gitTree(root: string, remove: readonly Buffer[]): string {
   const index = join(makeTempDir("ralph-diff-index-"), "index");
   const real = join(root, ".git", "index");
-  if (existsSync(real)) copyFileSync(real, index);
+  if (existsSync(real)) {
+    // Keep the index file's mtime: git's racy-git check compares each entry's mtime with it (whole seconds
+    // unless git is built with USE_NSEC), and a fresh copy's later mtime would make a file rewritten at the
+    // same size within the second of the last `git add` look unchanged to git (seed 101, round 30).
+    copyFileSync(real, index);
+    const st = lstatSync(real);
+    utimesSync(index, st.atime, st.mtime);
+  }
   const env = { GIT_INDEX_FILE: index };
   gitRaw(root, ["-c", "core.autocrlf=false", "-c", "core.safecrlf=false", "add", "-A"], env);
   if (remove.length > 0) gitRaw(root, ["update-index", "-z", "--force-remove", "--stdin"], env, Buffer.concat(remove.flatMap((p) => [p, Buffer.of(0)])));
@@ -284,6 +291,7 @@ class World {
       git(staging, ["add", "-A"]);
       git(staging, ["commit", "-q", "-m", "nested"]);
       const dir = abs(root, rel);
+      rmSync(dir, { recursive: true, force: true }); // prepare() left a folder there, maybe with files
       renameSync(staging, dir);
       let shape = "nested repository";
       if (this.chance(0.4)) {

@@ -5,7 +5,7 @@
  * caches that could poison a checkpoint, and errors that said "bug" (exit 3)
  * where the user can fix them (exit 2, naming the path and the fix).
  */
-import { execFileSync, spawnSync } from "node:child_process";
+import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, utimesSync, writeFileSync, appendFileSync, lstatSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -221,6 +221,38 @@ describe("restores that lose nothing", () => {
       .map((c) => git(root, ["show", `${c}:log.txt`]));
     expect(stored.some((text) => text.includes("line 2 (concurrent)"))).toBe(true);
     expect(readFileSync(join(root, "log.txt"), "utf8")).toBe("line 0\n");
+    fsck(root);
+  });
+
+  it("a real process appending a line every 2 ms across 8 reverts: every line ends in the final file or in a checkpoint", async () => {
+    const root = makeRepo({ "log.txt": "", "other.txt": "o\n" });
+    const store = CheckpointStore.open(root);
+    const target = checkpoint(store);
+    const log = join(root, "log.txt");
+    const writer = spawn(
+      process.execPath,
+      ["-e", 'const fs = require("fs"); let n = 0; const t = setInterval(() => fs.appendFileSync(process.argv[1], `line ${++n}\\n`), 2); process.on("SIGTERM", () => { clearInterval(t); process.stdout.write(String(n), () => process.exit(0)); });', log],
+      { stdio: ["ignore", "pipe", "inherit"] },
+    );
+    let written = "";
+    writer.stdout.on("data", (d: Buffer) => (written += d.toString()));
+    const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+    await pause(100);
+    for (let i = 0; i < 8; i++) {
+      store.revert({ oid: target.oid, treeOid: target.treeOid, label: "target" }, { loop, force: true });
+      await pause(30);
+    }
+    const exited = new Promise((resolve) => writer.once("close", resolve)); // after its stdout is read
+    writer.kill("SIGTERM");
+    await exited;
+    const total = Number(written);
+    expect(total).toBeGreaterThan(50);
+    const seen = new Set(readFileSync(log, "utf8").split("\n"));
+    for (const commit of git(root, ["rev-list", loopRefName(loop, "head")]).split("\n").filter(Boolean)) {
+      for (const line of git(root, ["show", `${commit}:log.txt`]).split("\n")) seen.add(line);
+    }
+    const lost = Array.from({ length: total }, (_, i) => `line ${i + 1}`).filter((line) => !seen.has(line));
+    expect(lost, `${lost.length} of ${total} lines lost`).toEqual([]);
     fsck(root);
   });
 
