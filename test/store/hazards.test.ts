@@ -237,19 +237,33 @@ describe("restores that lose nothing", () => {
     let written = "";
     writer.stdout.on("data", (d: Buffer) => (written += d.toString()));
     const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-    await pause(100);
-    for (let i = 0; i < 8; i++) {
-      store.revert({ oid: target.oid, treeOid: target.treeOid, label: "target" }, { loop, force: true });
-      await pause(30);
-    }
+    for (let waited = 0; readFileSync(log, "utf8") === "" && waited < 20_000; waited += 20) await pause(20); // node has started
+    // Each revert either completes or, when the file never holds still between follow-up checkpoints
+    // (a loaded machine), stops and names the file that moved: the issue's two allowed outcomes.
+    const outcomes: string[] = [];
     const exited = new Promise((resolve) => writer.once("close", resolve)); // after its stdout is read
-    writer.kill("SIGTERM");
-    await exited;
+    try {
+      for (let i = 0; i < 8; i++) {
+        try {
+          store.revert({ oid: target.oid, treeOid: target.treeOid, label: "target" }, { loop, force: true });
+          outcomes.push("restored");
+        } catch (error) {
+          expect(isRalphError(error, "E_RESTORE_REFUSED") && (error.data as { path?: string }).path === "log.txt", String(error)).toBe(true);
+          outcomes.push("stopped, naming log.txt");
+        }
+        await pause(30);
+      }
+    } finally {
+      writer.kill("SIGTERM");
+      await exited;
+    }
+    expect(outcomes).toHaveLength(8);
     const total = Number(written);
     expect(total).toBeGreaterThan(50);
     const seen = new Set(readFileSync(log, "utf8").split("\n"));
-    for (const commit of git(root, ["rev-list", loopRefName(loop, "head")]).split("\n").filter(Boolean)) {
-      for (const line of git(root, ["show", `${commit}:log.txt`]).split("\n")) seen.add(line);
+    // Every line any checkpoint of the (linear) chain holds was added by one commit's diff of log.txt.
+    for (const line of git(root, ["log", "-p", "--format=", "--no-color", loopRefName(loop, "head"), "--", "log.txt"], { maxBuffer: 64 << 20 }).split("\n")) {
+      if (line.startsWith("+line ")) seen.add(line.slice(1));
     }
     const lost = Array.from({ length: total }, (_, i) => `line ${i + 1}`).filter((line) => !seen.has(line));
     expect(lost, `${lost.length} of ${total} lines lost`).toEqual([]);
