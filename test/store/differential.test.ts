@@ -277,7 +277,7 @@ class World {
     }
     if (r < 0.86) {
       const rel = this.existing("f");
-      if (rel) gitRaw(root, ["rm", "-q", "--cached", "--ignore-unmatch", "--", latin(rel)].map((a) => a), {});
+      if (rel) gitRaw(root, ["rm", "-r", "-q", "--cached", "--ignore-unmatch", "--", latin(rel)], {}); // -r: the index may hold a folder there
       return `git rm --cached ${rel ? JSON.stringify(latin(rel)) : "nothing"}`;
     }
     if (r < 0.92) {
@@ -302,7 +302,7 @@ class World {
         shape = "submodule";
       }
       if (this.chance(0.5)) {
-        gitRaw(root, ["add", "--pathspec-from-file=-", "--pathspec-file-nul"], {}, Buffer.concat([rel, Buffer.of(0)]));
+        gitRaw(root, ["add", "-f", "--pathspec-from-file=-", "--pathspec-file-nul"], {}, Buffer.concat([rel, Buffer.of(0)])); // -f: an ignored folder may be tracked too
         shape += " (tracked)";
       }
       return `${shape} ${JSON.stringify(latin(rel))}`;
