@@ -154,6 +154,27 @@ describe("data that was silently not stored, or stored from outside", () => {
     fsck(root);
   });
 
+  it("a tracked submodule whose HEAD moved, then whose folder stops being a repository: the gitlink falls back to the index's commit, not the last one seen (seed 303)", () => {
+    const root = makeRepo({ "a.txt": "a\n" });
+    const rel = Buffer.from([0x63, 0x61, 0x66, 0xe9]);
+    const abs = Buffer.concat([Buffer.from(`${root}/`), rel]);
+    const indexed = nestedRepoAt(root, rel, "one\n");
+    execFileSync("git", ["add", "--pathspec-from-file=-", "--pathspec-file-nul"], { cwd: root, env: gitEnv, input: Buffer.concat([rel, Buffer.of(0)]) });
+    git(root, ["commit", "-q", "-m", "track the nested repository"]);
+    const old = new Date(Date.now() - 60_000);
+    utimesSync(join(root, ".git", "index"), old, old); // an index older than the racy window: later scans trust the stat cache for it
+    const store = CheckpointStore.open(root);
+    checkpoint(store);
+    writeFileSync(Buffer.concat([abs, Buffer.from("/inside.txt")]), "two\n");
+    gitAt(abs, ["commit", "-q", "-am", "second"]);
+    expect(checkpoint(store).treeOid).toBe(gitTree(root)); // the gitlink follows the moved HEAD
+    rmSync(Buffer.concat([abs, Buffer.from("/.git")]) as unknown as string, { recursive: true, force: true });
+    const after = checkpoint(store);
+    expect(after.treeOid).toBe(gitTree(root));
+    expect(execFileSync("git", ["ls-tree", "-z", after.treeOid], { cwd: root, env: gitEnv }).toString("latin1")).toContain(`160000 commit ${indexed}\tcaf\xe9\0`);
+    fsck(root);
+  });
+
   it.each([
     ["false (git's default on Linux)", undefined],
     ["true", "true"],
