@@ -113,6 +113,23 @@ const FILE_SYSTEM_ERRNOS: Readonly<Record<string, (path: string) => string>> = {
 };
 
 /**
+ * Runs `fn`; a system error it throws that names no path (a `write` or
+ * `fsync` on a file descriptor, ENOSPC on a full disk) or names one of
+ * ralph's own temporaries (`replace`) is given `path`, so the one-line
+ * message can say where. Other errors pass through untouched.
+ */
+export function withErrorPath<T>(path: string, fn: () => T, replace = false): T {
+  try {
+    return fn();
+  } catch (error) {
+    if (typeof error === "object" && error !== null && typeof (error as NodeJS.ErrnoException).code === "string" && (replace || (error as NodeJS.ErrnoException).path === undefined)) {
+      (error as NodeJS.ErrnoException).path = path;
+    }
+    throw error;
+  }
+}
+
+/**
  * A system error (from `fs`) the user can fix, as E_FILESYSTEM naming the
  * path and the fix (`context`, when given, is prepended: what ralph was
  * doing); null for any other error. Covers ENOSPC, EDQUOT, EROFS, EACCES,

@@ -16,7 +16,7 @@
  * never touched.
  */
 import { join } from "node:path";
-import { lstatSync, readdirSync, readFileSync, readlinkSync, unlinkSync, type Stats } from "node:fs";
+import { lstatSync, readFileSync, readlinkSync, type Stats } from "node:fs";
 import { fileSystemError, isErrno, RalphError } from "../errors.js";
 import { debug } from "../log.js";
 import { withLock } from "./lock.js";
@@ -24,7 +24,7 @@ import { DEFAULT_LOOP_ID, isLoopId, parseLoopId, type LoopId } from "./loop-id.j
 import { encodeCommit, ObjectDatabase, parseCommit, parseTree, type GitObject } from "./odb.js";
 import { compareAndSwapRef, listRefs, resolveRef, type RefLocation } from "./refs.js";
 import { openRepository, type Repository } from "./repo.js";
-import { applyRestore, type RestoreOutcome } from "./restore.js";
+import { applyRestore, removeRestoreTemps, restoreTempDirOf, type RestoreOutcome } from "./restore.js";
 import { commitStatCache, DEFAULT_SIZE_CAP_BYTES, readUserHead, snapshotWorkTree, type Snapshot, type SnapshotOptions } from "./snapshot.js";
 import { formatMessage, parseTrailers, subjectOf, trailerValue, trailerValues, type CheckpointKind, type Trailer } from "./trailers.js";
 import { diffTrees, flattenTree, type TreeChange } from "./tree-diff.js";
@@ -61,23 +61,6 @@ function protectedIgnored(odb: ObjectDatabase, ignored: ReadonlySet<string>, tar
     }
   }
   return new Set([...ignored].filter((p) => !inTarget.has(p)));
-}
-
-/** Removes what a killed restore left in its temp folder (called under the loop lock, so no restore is running). */
-function removeRestoreTemps(dir: string): void {
-  let names: string[];
-  try {
-    names = readdirSync(dir);
-  } catch {
-    return;
-  }
-  for (const name of names) {
-    try {
-      unlinkSync(join(dir, name));
-    } catch {
-      /* gone, or not ours to remove */
-    }
-  }
 }
 
 /** The entry at `path` in a tree (files and symlinks; null when absent or a folder). */
@@ -369,6 +352,7 @@ export class CheckpointStore {
    */
   checkpoint(request: CheckpointRequest, options: SnapshotOptions = {}): CheckpointResult {
     return withLock(this.lockPath(), () => {
+      removeRestoreTemps(this.restoreTempDir());
       const snap = snapshotWorkTree(this.repo, this.odb, options);
       return this.checkpointLocked(request, snap, (anchor) => commitStatCache(this.repo, snap, anchor));
     });
@@ -418,6 +402,7 @@ export class CheckpointStore {
    */
   checkpointPaths(request: CheckpointRequest, paths: readonly string[], options: SnapshotOptions = {}): CheckpointResult {
     return withLock(this.lockPath(), () => {
+      removeRestoreTemps(this.restoreTempDir());
       const started = performance.now();
       const head = this.readLoopRef(request.loop, "head");
       const full = (): CheckpointResult => {
@@ -599,7 +584,7 @@ export class CheckpointStore {
 
   /** Where a restore writes its temporaries: under `.git/ralph/`, so a killed restore leaves nothing in the work tree. */
   private restoreTempDir(): string {
-    return join(this.repo.ralphDir, "tmp");
+    return restoreTempDirOf(this.repo.ralphDir);
   }
 
   /**

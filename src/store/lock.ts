@@ -13,7 +13,7 @@ import { randomBytes } from "node:crypto";
 import { linkSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { basename, dirname, join } from "node:path";
-import { RalphError, isErrno } from "../errors.js";
+import { RalphError, isErrno, withErrorPath } from "../errors.js";
 
 /** What a lock file holds. */
 export interface LockOwner {
@@ -76,7 +76,16 @@ function readOwner(path: string): LockOwner | null {
 
 function tryAcquire(path: string, owner: LockOwner): boolean {
   const temp = `${path}.${owner.token}.tmp`;
-  writeFileSync(temp, JSON.stringify(owner));
+  try {
+    withErrorPath(temp, () => writeFileSync(temp, JSON.stringify(owner)));
+  } catch (error) {
+    try {
+      unlinkSync(temp); // a full disk left it empty or partial
+    } catch {
+      /* never created */
+    }
+    throw error;
+  }
   try {
     linkSync(temp, path);
     return true;

@@ -31,7 +31,7 @@ import {
 } from "node:fs";
 import { isAbsolute, join, resolve } from "node:path";
 import { deflateSync, inflateSync } from "node:zlib";
-import { RalphError, isErrno } from "../errors.js";
+import { RalphError, isErrno, withErrorPath } from "../errors.js";
 import { debug, warn } from "../log.js";
 import { decodePath, encodePath } from "./path-bytes.js";
 import {
@@ -184,7 +184,9 @@ export class ObjectDatabase {
     const fd = openSync(tmpPath, "wx", 0o444);
     try {
       let written = 0;
-      while (written < data.length) written += writeSync(fd, data, written, data.length - written);
+      withErrorPath(tmpPath, () => {
+        while (written < data.length) written += writeSync(fd, data, written, data.length - written);
+      });
     } catch (error) {
       closeSync(fd);
       unlinkSync(tmpPath);
@@ -233,7 +235,7 @@ export class ObjectDatabase {
         throw error;
       }
       try {
-        fsyncSync(fd);
+        withErrorPath(path, () => fsyncSync(fd));
       } finally {
         closeSync(fd);
       }

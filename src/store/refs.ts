@@ -13,14 +13,19 @@
  */
 import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { RalphError, isErrno, isRalphError } from "../errors.js";
+import { RalphError, isErrno, isRalphError, withErrorPath } from "../errors.js";
 import { warn } from "../log.js";
 import { sleepMs } from "./lock.js";
 import { isFsyncEnabled } from "./odb.js";
+import { fsPath } from "./path-bytes.js";
 
 const OID_RE = /^[0-9a-f]{40}$/;
 
-/** Where refs are read from: the per-worktree git dir and the common dir. */
+/**
+ * Where refs are read from: the per-worktree git dir and the common dir.
+ * Either may hold path bytes that are not UTF-8 (a nested repository in a
+ * folder so named), escaped as path-bytes.ts does; reads pass them as bytes.
+ */
 export interface RefLocation {
   gitDir: string;
   commonDir: string;
@@ -39,7 +44,7 @@ export function readPackedRefs(commonDir: string): Map<string, string> {
   const out = new Map<string, string>();
   let text: string;
   try {
-    text = readFileSync(join(commonDir, "packed-refs"), "utf8");
+    text = readFileSync(fsPath(join(commonDir, "packed-refs")), "utf8");
   } catch (error) {
     if (isErrno(error, "ENOENT")) return out;
     throw error;
@@ -56,7 +61,7 @@ export function readPackedRefs(commonDir: string): Map<string, string> {
 export function readRawRef(loc: RefLocation, name: string): { oid: string } | { symref: string } | null {
   let text: string | null = null;
   try {
-    text = readFileSync(refFile(loc, name), "utf8").trim();
+    text = readFileSync(fsPath(refFile(loc, name)), "utf8").trim();
   } catch (error) {
     if (!isErrno(error, "ENOENT", "ENOTDIR", "EISDIR")) throw error;
   }
@@ -168,7 +173,7 @@ function syncFolder(dir: string): void {
   if (!isFsyncEnabled()) return;
   const fd = openSync(dir, "r");
   try {
-    fsyncSync(fd);
+    withErrorPath(dir, () => fsyncSync(fd));
   } finally {
     closeSync(fd);
   }
@@ -219,8 +224,11 @@ export function compareAndSwapRef(loc: RefLocation, name: string, newOid: string
     const raw = readRawRef(loc, name);
     const current = raw && "oid" in raw ? raw.oid : null;
     if (current !== expectedOid) return false;
-    writeSync(fd, `${newOid}\n`);
-    if (isFsyncEnabled()) fsyncSync(fd);
+    const lockFd = fd;
+    withErrorPath(lockPath, () => {
+      writeSync(lockFd, `${newOid}\n`);
+      if (isFsyncEnabled()) fsyncSync(lockFd);
+    });
     closeSync(fd);
     fd = -1;
     renameSync(lockPath, file);

@@ -6,6 +6,7 @@
  * them for hooks), and being run from a subdirectory.
  */
 import { existsSync, readFileSync, realpathSync, statSync } from "node:fs";
+import { decodePath, fsPath } from "./path-bytes.js";
 import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { RalphError, isErrno } from "../errors.js";
 import { isTrue, readGitConfig, type GitConfig } from "./git-config.js";
@@ -31,11 +32,16 @@ function isGitDir(dir: string): boolean {
   return existsSync(join(dir, "HEAD")) && (existsSync(join(dir, "objects")) || existsSync(join(dir, "commondir")));
 }
 
-/** The git dir a `.git` file (`gitdir: <path>`, linked worktrees and submodules) points at, resolved; null when unreadable or malformed. */
+/**
+ * The git dir a `.git` file (`gitdir: <path>`, linked worktrees and
+ * submodules) points at, resolved; null when unreadable or malformed. The
+ * path is read as bytes (git writes a submodule's path as it is, UTF-8 or
+ * not) and escaped losslessly (path-bytes.ts), as `dotGit` may be.
+ */
 export function readGitFile(dotGit: string): string | null {
   let text: string;
   try {
-    text = readFileSync(dotGit, "utf8");
+    text = decodePath(readFileSync(fsPath(dotGit)));
   } catch {
     return null;
   }
@@ -46,8 +52,10 @@ export function readGitFile(dotGit: string): string | null {
 /** The common dir of a git dir: where its `commondir` file points (linked worktrees), else the git dir itself. */
 export function commonDirOf(gitDir: string): string {
   try {
-    const rel = readFileSync(join(gitDir, "commondir"), "utf8").trim();
-    return realpathSync(resolve(gitDir, rel));
+    const rel = decodePath(readFileSync(fsPath(join(gitDir, "commondir")))).trim();
+    const common = resolve(gitDir, rel);
+    const real = realpathSync(fsPath(common), { encoding: "buffer" });
+    return decodePath(real);
   } catch (error) {
     if (isErrno(error, "ENOENT")) return gitDir;
     throw error;
@@ -62,7 +70,7 @@ export function commonDirOf(gitDir: string): string {
 export function nestedRepositoryHead(absDir: string): string | null {
   try {
     const dotGit = join(absDir, ".git");
-    const gitDir = statSync(dotGit).isFile() ? readGitFile(dotGit) : dotGit;
+    const gitDir = statSync(fsPath(dotGit)).isFile() ? readGitFile(dotGit) : dotGit;
     if (gitDir === null) return null;
     return resolveRef({ gitDir, commonDir: commonDirOf(gitDir) }, "HEAD");
   } catch {

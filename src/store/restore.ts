@@ -8,17 +8,21 @@
  * is validated first: no absolute paths, no `..` or `.git` components, no
  * write through a symlink, nothing outside the work tree root. Files are
  * written to a temp file under ralph's folder in `.git` (`tempDir`, so a
- * killed restore leaves nothing in the work tree; in the file's own folder
- * only when that is another file system) and renamed into place; an existing
+ * killed restore leaves nothing in the work tree) and renamed into place.
+ * When that rename crosses file systems (EXDEV: the file's folder is another
+ * mount), the temporary is written beside the file instead, after a marker
+ * in `tempDir` names it: a snapshot leaves a marked temporary out and the
+ * next ralph call that takes the lock removes it ({@link removeRestoreTemps}),
+ * so a killed restore still leaves nothing a checkpoint stores. An existing
  * file keeps its permission bits (only the exec bit follows the target), a
  * recreated one gets the bits recorded in the checkpoint's `Ralph-Mode`
  * trailers, else git's default (0666/0777 minus umask).
  */
 import { randomBytes } from "node:crypto";
-import { chmodSync, lstatSync, type Stats, mkdirSync, renameSync, rmdirSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
-import { fsPath } from "./path-bytes.js";
+import { chmodSync, lstatSync, type Stats, mkdirSync, readdirSync, readFileSync, renameSync, rmdirSync, statSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
+import { decodePath, encodePath, fsPath } from "./path-bytes.js";
 import { dirname, join } from "node:path";
-import { RalphError, isErrno } from "../errors.js";
+import { RalphError, isErrno, withErrorPath } from "../errors.js";
 import type { ObjectDatabase } from "./odb.js";
 import type { TreeChange } from "./tree-diff.js";
 
@@ -104,42 +108,160 @@ function prepareParents(root: string, rel: string, dryRun: boolean): string | nu
 }
 
 /**
- * Creates a temporary with `create` and renames it over `abs`: in `tempDir`
- * first, in `abs`'s folder when the rename crosses file systems (EXDEV).
+ * The file-system calls of a restore that tests replace to inject errors a
+ * test machine cannot produce at will (EXDEV across mounts, ENOSPC). Only
+ * the rename of a temporary into place goes through it.
  */
-function replaceAtomically(abs: string, tempDir: string | undefined, create: (temp: string) => void): void {
-  const name = `.ralph-tmp-${randomBytes(6).toString("hex")}`;
-  if (tempDir !== undefined) {
-    mkdirSync(tempDir, { recursive: true });
-    const temp = join(tempDir, name);
-    create(temp);
+export const restoreFileSystem: { rename: (from: string | Buffer, to: string | Buffer) => void } = {
+  rename: (from, to) => renameSync(from, to),
+};
+
+/** Prefix of every restore temporary's name: `.ralph-tmp-<12 hex>`. */
+const TEMP_PREFIX = ".ralph-tmp-";
+/** Suffix of a marker in the temp folder naming a temporary written beside its target (its content: the temporary's absolute path bytes). */
+const MARKER_SUFFIX = ".pending";
+
+/** The folder under ralph's folder in `.git` (`<git dir>/ralph`) where restores write their temporaries. */
+export function restoreTempDirOf(ralphDir: string): string {
+  return join(ralphDir, "tmp");
+}
+
+/** The temporaries (absolute path bytes) that markers in `tempDir` name, each checked to end in the marker's own temporary name. */
+function markedTemps(tempDir: string): Buffer[] {
+  let names: string[];
+  try {
+    names = readdirSync(tempDir);
+  } catch {
+    return []; // no temp folder: no restore ever ran, or nothing to do
+  }
+  const out: Buffer[] = [];
+  for (const name of names) {
+    if (!name.startsWith(TEMP_PREFIX) || !name.endsWith(MARKER_SUFFIX)) continue;
     try {
-      renameSync(temp, fsPath(abs));
-      return;
-    } catch (error) {
-      unlinkSync(temp);
-      if (!isErrno(error, "EXDEV")) throw error;
+      const temp = readFileSync(join(tempDir, name));
+      // Only ever a file the restore named itself: the marker's own temporary name.
+      const own = Buffer.from(`/${name.slice(0, -MARKER_SUFFIX.length)}`);
+      if (temp.length > own.length && temp.subarray(temp.length - own.length).equals(own)) out.push(temp);
+    } catch {
+      /* removed meanwhile */
     }
   }
-  const temp = join(dirname(abs), name);
-  create(temp);
+  return out;
+}
+
+/**
+ * Removes what a killed restore left: every file in `tempDir`, and each
+ * temporary beside a work tree file that a marker there names. Call it
+ * holding the work tree's lock (no restore is running then). Never throws.
+ */
+export function removeRestoreTemps(tempDir: string): void {
+  for (const temp of markedTemps(tempDir)) {
+    try {
+      unlinkSync(temp);
+    } catch {
+      /* never written, or already gone */
+    }
+  }
+  let names: string[];
   try {
-    renameSync(fsPath(temp), fsPath(abs));
-  } catch (error) {
-    unlinkSync(fsPath(temp));
-    throw error;
+    names = readdirSync(tempDir);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    try {
+      unlinkSync(join(tempDir, name));
+    } catch {
+      /* gone, or not ours to remove */
+    }
   }
 }
 
-function writeAtomically(abs: string, content: Buffer, perm: number, tempDir: string | undefined): void {
-  replaceAtomically(abs, tempDir, (temp) => {
+/**
+ * The work tree paths ('/'-separated, relative to `root`) of temporaries a
+ * killed restore left beside their targets, as markers in `tempDir` name
+ * them: a snapshot leaves them out until {@link removeRestoreTemps} runs.
+ */
+export function pendingRestoreTemps(tempDir: string, root: string): Set<string> {
+  const out = new Set<string>();
+  const prefix = Buffer.from(`${root}/`);
+  for (const temp of markedTemps(tempDir)) {
+    if (temp.length > prefix.length && temp.subarray(0, prefix.length).equals(prefix)) out.add(decodePath(temp, prefix.length));
+  }
+  return out;
+}
+
+/**
+ * Where one restore puts its temporaries: in `tempDir` (on `.git`'s file
+ * system), or beside the target, marked, for a target folder on another
+ * file system (learned from the first EXDEV on that device, so each later
+ * file there is written once).
+ */
+class TempPlacer {
+  private readonly crossDevice = new Set<number>();
+
+  constructor(private readonly tempDir: string | undefined) {}
+
+  /** Creates a temporary with `create` and renames it over `abs`. */
+  replace(abs: string, create: (temp: string) => void): void {
+    const name = `${TEMP_PREFIX}${randomBytes(6).toString("hex")}`;
+    const tempDir = this.tempDir;
+    if (tempDir === undefined) return this.beside(abs, name, create, null);
+    const dev = this.crossDevice.size === 0 ? -1 : statSync(fsPath(dirname(abs))).dev;
+    if (!this.crossDevice.has(dev)) {
+      mkdirSync(tempDir, { recursive: true });
+      const temp = join(tempDir, name);
+      try {
+        // Named by its target in any error: the temporary is ralph's, the file (and its folder) the user's.
+        withErrorPath(abs, () => {
+          create(temp);
+          restoreFileSystem.rename(temp, fsPath(abs));
+        }, true);
+        return;
+      } catch (error) {
+        try {
+          unlinkSync(temp);
+        } catch {
+          /* never created */
+        }
+        if (!isErrno(error, "EXDEV")) throw error;
+        this.crossDevice.add(statSync(fsPath(dirname(abs))).dev);
+      }
+    }
+    this.beside(abs, name, create, join(tempDir, `${name}${MARKER_SUFFIX}`));
+  }
+
+  /** Writes the temporary in `abs`'s own folder (after `marker`, when given, names it) and renames it into place. */
+  private beside(abs: string, name: string, create: (temp: string) => void, marker: string | null): void {
+    const temp = join(dirname(abs), name);
+    if (marker !== null) writeFileSync(marker, encodePath(temp));
+    try {
+      withErrorPath(abs, () => {
+        create(temp);
+        restoreFileSystem.rename(fsPath(temp), fsPath(abs));
+      }, true);
+    } catch (error) {
+      try {
+        unlinkSync(fsPath(temp));
+      } catch {
+        /* never created */
+      }
+      throw error;
+    } finally {
+      if (marker !== null) unlinkSync(marker);
+    }
+  }
+}
+
+function writeAtomically(abs: string, content: Buffer, perm: number, temps: TempPlacer): void {
+  temps.replace(abs, (temp) => {
     writeFileSync(fsPath(temp), content, { mode: perm });
     chmodSync(fsPath(temp), perm); // the umask narrowed writeFileSync's mode
   });
 }
 
-function symlinkAtomically(abs: string, target: Buffer, tempDir: string | undefined): void {
-  replaceAtomically(abs, tempDir, (temp) => symlinkSync(target, fsPath(temp)));
+function symlinkAtomically(abs: string, target: Buffer, temps: TempPlacer): void {
+  temps.replace(abs, (temp) => symlinkSync(target, fsPath(temp)));
 }
 
 /**
@@ -153,6 +275,7 @@ export function applyRestore(root: string, odb: ObjectDatabase, changes: readonl
   const outcome: RestoreOutcome = { written: [], removed: [], skipped: [] };
   for (const c of changes) assertSafePath(c.path);
   const umask = process.umask();
+  const temps = new TempPlacer(options.tempDir);
 
   // 1. Removals, deepest first, so a folder that becomes a file is emptied first.
   const removals = changes.filter((c) => c.status === "D").sort((a, b) => b.path.split("/").length - a.path.split("/").length);
@@ -209,7 +332,7 @@ export function applyRestore(root: string, odb: ObjectDatabase, changes: readonl
     const current = st ? lstatOrNull(abs) : undefined;
     if (current) options.beforeChange?.(c.path, current);
     if (c.newMode === "120000") {
-      symlinkAtomically(abs, obj.content, options.tempDir);
+      symlinkAtomically(abs, obj.content, temps);
     } else {
       const wantExec = c.newMode === "100755";
       let perm: number;
@@ -221,7 +344,7 @@ export function applyRestore(root: string, odb: ObjectDatabase, changes: readonl
         perm = options.perms?.get(c.path) ?? (wantExec ? 0o777 : 0o666) & ~umask;
       }
       if (c.status === "T" && c.oldOid === c.newOid && st && st.isFile()) chmodSync(fsPath(abs), perm);
-      else writeAtomically(abs, obj.content, perm, options.tempDir);
+      else writeAtomically(abs, obj.content, perm, temps);
     }
     outcome.written.push(c.path);
   }

@@ -24,6 +24,7 @@ import { encodeTree, ObjectDatabase, parseCommit, type TreeEntry } from "./odb.j
 import { decodePath, fsPath } from "./path-bytes.js";
 import { readRawRef, resolveRef } from "./refs.js";
 import { nestedRepositoryHead, type Repository } from "./repo.js";
+import { pendingRestoreTemps, restoreTempDirOf } from "./restore.js";
 import {
   loadStatCache,
   StatCache,
@@ -190,6 +191,8 @@ interface TrackedPath {
   skipWorktree: boolean;
   /** The index entry (stat data for seeding); undefined when the tracked set came from the stat cache. */
   index: IndexEntry | undefined;
+  /** For a gitlink from the stat cache: whether `oid` is the last recorded one rather than the index's ({@link PathFlag.gitlinkMoved}). */
+  moved?: boolean;
 }
 
 /** An ignore layer whose pattern file is read only when a path must actually be classified. */
@@ -303,7 +306,7 @@ function snapshotOnce(repo: Repository, odb: ObjectDatabase, options: SnapshotOp
       const flags = old.flagsAt(slot);
       if (!(flags & PathFlag.tracked)) continue;
       const mode = flags & PathFlag.gitlink ? 0o160000 : parseInt(old.gitModeAt(slot), 8);
-      tracked.set(old.pathAt(slot), { mode, oid: old.oidAt(slot), skipWorktree: (flags & PathFlag.skipWorktree) !== 0, index: undefined });
+      tracked.set(old.pathAt(slot), { mode, oid: old.oidAt(slot), skipWorktree: (flags & PathFlag.skipWorktree) !== 0, index: undefined, moved: (flags & PathFlag.gitlinkMoved) !== 0 });
     }
   } else {
     for (const e of readGitIndex(indexPath).entries) {
@@ -311,6 +314,13 @@ function snapshotOnce(repo: Repository, odb: ObjectDatabase, options: SnapshotOp
       tracked.set(e.path, { mode: e.mode, oid: e.oid, skipWorktree: e.skipWorktree, index: e });
     }
   }
+  // The index's commit of a gitlink whose recorded oid is another (read from the index at most once per scan).
+  let indexGitlinks: Map<string, string> | null = null;
+  const indexOidOf = (path: string, t: TrackedPath): string => {
+    if (t.moved !== true) return t.oid;
+    indexGitlinks ??= new Map(readGitIndex(indexPath).entries.filter((e) => e.mode === 0o160000).map((e) => [e.path, e.oid]));
+    return indexGitlinks.get(path) ?? t.oid;
+  };
   // Only needed (and only read) when the index was parsed: its stat data is what seeds unknown files.
   const seedFromIndex = trustCaches && !sameIndex && canSeedFromIndex(repo, tracked);
 
@@ -327,6 +337,8 @@ function snapshotOnce(repo: Repository, odb: ObjectDatabase, options: SnapshotOp
   };
   const collectIgnored = options.collectIgnored ?? false;
   const keepIgnored = options.keepIgnored;
+  // Temporaries a killed restore left beside files on another file system: never stored (the next locked call removes them).
+  const restoreTemps = pendingRestoreTemps(restoreTempDirOf(repo.ralphDir), root);
   const ignoredPaths = new Set<string>();
   let learned = 0;
   let reusedFromCache = false;
@@ -349,13 +361,17 @@ function snapshotOnce(repo: Repository, odb: ObjectDatabase, options: SnapshotOp
       seenOld[slot] = 1;
       if (!(old.flagsAt(slot) & PathFlag.absent)) markDirty(path);
     }
-    cache.add(path, "100644", "", PathFlag.tracked | PathFlag.absent, 0, 0, 0, 0, 0);
+    const t = tracked.get(path);
+    // An absent gitlink stays one (with its index commit unknown to the cache: marked moved).
+    const gitlink = t !== undefined && t.mode === 0o160000 ? PathFlag.gitlink | PathFlag.gitlinkMoved : 0;
+    cache.add(path, "100644", "", PathFlag.tracked | PathFlag.absent | gitlink, 0, 0, 0, 0, 0);
   };
   /** Records an entry (in the snapshot and the new cache) and marks its folders dirty when it differs from the cached one. */
   const record = (path: string, gitMode: GitFileMode, oid: string, st: Stats | null, slot = old.find(path), isNewObject = false): void => {
     entries.set(path, { mode: gitMode, oid });
     const t = tracked.get(path);
-    const flags = t === undefined ? 0 : PathFlag.tracked | (t.skipWorktree ? PathFlag.skipWorktree : 0) | (t.mode === 0o160000 ? PathFlag.gitlink : 0);
+    let flags = t === undefined ? 0 : PathFlag.tracked | (t.skipWorktree ? PathFlag.skipWorktree : 0) | (t.mode === 0o160000 ? PathFlag.gitlink : 0);
+    if (t !== undefined && t.mode === 0o160000 && (gitMode !== "160000" || oid !== indexOidOf(path, t))) flags |= PathFlag.gitlinkMoved;
     if (slot >= 0) seenOld[slot] = 1;
     if (slot < 0 || old.oidAt(slot) !== oid || old.gitModeAt(slot) !== gitMode || old.flagsAt(slot) & PathFlag.absent) markDirty(path);
     if (isNewObject && !anchored) {
@@ -451,7 +467,7 @@ function snapshotOnce(repo: Repository, odb: ObjectDatabase, options: SnapshotOp
       // is, and what is there instead when a symlink or file replaced the folder (as git add -A sees it).
       const st = isBeyondSymlink(path) ? undefined : lstatPath(root, path);
       if (st && (st.mode & S_IFMT) === S_IFDIR) {
-        record(path, "160000", nestedRepositoryHead(join(root, path)) ?? e.oid, null);
+        record(path, "160000", nestedRepositoryHead(join(root, path)) ?? indexOidOf(path, e), null);
         trackedPaths.add(path);
       } else if (st && addFile(path, st, undefined)) trackedPaths.add(path);
       else recordAbsent(path);
@@ -542,7 +558,7 @@ function snapshotOnce(repo: Repository, odb: ObjectDatabase, options: SnapshotOp
       }
       if (child.kind === "o") continue;
       const path = rel === "" ? child.name : `${rel}/${child.name}`;
-      if (path === STATE_DIR) continue;
+      if (path === STATE_DIR || (restoreTemps.size > 0 && restoreTemps.has(path))) continue;
       if (!fresh) {
         resolved ??= resolveLayers(layers, globals.layers, ignoreCase);
         child.ignored = isIgnored(resolved, path, child.kind === "d");

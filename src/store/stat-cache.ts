@@ -38,7 +38,7 @@ import { decodePath, encodePath } from "./path-bytes.js";
 export const RACY_WINDOW_MS = 20;
 
 const FORMAT = "ralph-stat-cache";
-const VERSION = 4;
+const VERSION = 5; // 5: PathFlag.gitlinkMoved
 
 /** Per-path flags: where the path came from, so an unchanged index need not be parsed again. */
 export const PathFlag = {
@@ -50,6 +50,12 @@ export const PathFlag = {
   skipWorktree: 4,
   /** A tracked submodule (gitlink in the index). */
   gitlink: 8,
+  /**
+   * A tracked submodule recorded at something other than the index's commit
+   * (its repository's HEAD moved, or a file replaced it): the recorded oid is
+   * not the index's, so the index is read for it when it is needed.
+   */
+  gitlinkMoved: 16,
 } as const;
 const FILE_NUMS = 5;
 /** One character per child: kind (f d l o) x ignored x tracked, 16 combinations. */

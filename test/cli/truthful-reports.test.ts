@@ -59,6 +59,23 @@ describe("ralph revert", () => {
   });
 });
 
+describe("ralph revert lists the unsaved edits it overwrites", () => {
+  it("paths changed since the loop's last checkpoint are named in the text and in --json `overwritten`, with the checkpoint that keeps them", () => {
+    const root = makeRepo({ "src/a.ts": "export const a = 1;\n", "src/b.ts": "export const b = 1;\n" });
+    expect(runRalph(root, ["checkpoint", "-m", "one", "--loop", "w"]).status).toBe(0);
+    writeFiles(root, { "src/a.ts": "export const a = 2; // unsaved\n" });
+    const dry = runRalph(root, ["revert", "@head", "--loop", "w", "--dry-run", "--json"]);
+    expect(dry.status, dry.stderr).toBe(0);
+    expect(parseJsonOutput<{ overwritten: string[] }>(dry).overwritten).toEqual(["src/a.ts"]);
+    const text = runRalph(root, ["revert", "@head", "--loop", "w"]);
+    expect(text.status, text.stderr).toBe(0);
+    expect(text.stdout).toMatch(/overwrote 1 unsaved edit made since the loop's last checkpoint \(src\/a\.ts\); it is kept in checkpoint [0-9a-f]{12}/);
+    writeFiles(root, { "src/b.ts": "export const b = 2; // unsaved\n" });
+    const json = parseJsonOutput<{ overwritten: string[]; pre_revert: string }>(runRalph(root, ["revert", "@head", "--loop", "w", "--json"]));
+    expect(json.overwritten).toEqual(["src/b.ts"]);
+  });
+});
+
 describe("ralph start's baseline metrics and ralph tests share one discovery", () => {
   it("an ava project with its tests in test.js at the root (p-limit's layout) counts the same tests in both", () => {
     const root = makeRepo({

@@ -8,8 +8,9 @@
  * spaces, newlines, leading dashes, `#` and `!`; nested `.gitignore` files
  * with negations, `**`, trailing spaces, escaped `#`/`!`; `info/exclude`;
  * symlinks to files, folders, outside the repository and nowhere; folders
- * replaced by symlinks and back; nested repositories, tracked (gitlinks) or
- * not; exec bits; empty folders; files over the cap. After every step the
+ * replaced by symlinks and back; nested repositories and submodules (a
+ * `gitdir:` file into `.git/modules`), tracked (gitlinks) or not, at names
+ * that may not be valid UTF-8, with commits inside that move their HEAD; exec bits; empty folders; files over the cap. After every step the
  * checkpoint's tree oid must equal git's `write-tree`; after every restore
  * the work tree, as git reads it, must equal the target (bytes and modes)
  * except where the restore said it left a path alone, and the restored
@@ -20,7 +21,7 @@
  * (RALPH_DIFF_STEPS sets the steps per round, default 14).
  */
 import { execFileSync } from "node:child_process";
-import { chmodSync, copyFileSync, existsSync, lstatSync, mkdirSync, readdirSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, copyFileSync, existsSync, lstatSync, mkdirSync, readdirSync, renameSync, rmSync, symlinkSync, unlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { CheckpointStore } from "../../src/store/checkpoint-store.js";
@@ -58,6 +59,14 @@ const NAMES: Buffer[] = [
   "\u00fcber",
 ].map((s) => Buffer.from(s, "utf8"));
 NAMES.push(Buffer.from([0x63, 0x61, 0x66, 0xe9]), Buffer.from([0xff, 0x2e, 0x74, 0x78, 0x74])); // Latin-1 "café", a lone 0xFF
+
+/** Folders that become nested repositories or submodules: ASCII, nested, Latin-1 and a lone 0xFF byte. */
+const NESTED: Buffer[] = [Buffer.from("nested"), Buffer.from("src/sub"), Buffer.from("mod"), Buffer.from([0x63, 0x61, 0x66, 0xe9]), Buffer.from([0x73, 0x72, 0x63, 0x2f, 0xff, 0x6d])];
+
+/** Runs git in the folder at the path bytes `dir` (argv and cwd cannot carry bytes that are not UTF-8; bash reads them from stdin). */
+function gitIn(dir: Buffer, args: string[]): void {
+  execFileSync("bash", ["-c", 'IFS= read -r -d "" p; cd -- "$p" && exec git "$@"', "bash", ...args], { input: Buffer.concat([dir, Buffer.of(0)]), env: gitEnv, stdio: ["pipe", "pipe", "pipe"] });
+}
 
 const PATTERNS = ["*.log", "!keep.log", "build/", "/Build", "**/deep/*.tmp", "deep/**/x*", "trail\\ ", "trail ", "\\#hash", "\\!bang", "#comment", "src/*.bin", "-dash", "caf*", "*.LOG", "a/"];
 
@@ -104,7 +113,14 @@ function gitRaw(root: string, args: string[], env: NodeJS.ProcessEnv = {}, input
 function gitTree(root: string, remove: readonly Buffer[]): string {
   const index = join(makeTempDir("ralph-diff-index-"), "index");
   const real = join(root, ".git", "index");
-  if (existsSync(real)) copyFileSync(real, index);
+  if (existsSync(real)) {
+    // Keep the index file's mtime: git's racy-git check compares each entry's mtime with it (whole seconds
+    // unless git is built with USE_NSEC), and a fresh copy's later mtime would make a file rewritten at the
+    // same size within the second of the last `git add` look unchanged to git (seed 101, round 30).
+    copyFileSync(real, index);
+    const st = lstatSync(real);
+    utimesSync(index, st.atime, st.mtime);
+  }
   const env = { GIT_INDEX_FILE: index };
   gitRaw(root, ["-c", "core.autocrlf=false", "-c", "core.safecrlf=false", "add", "-A"], env);
   if (remove.length > 0) gitRaw(root, ["update-index", "-z", "--force-remove", "--stdin"], env, Buffer.concat(remove.flatMap((p) => [p, Buffer.of(0)])));
@@ -146,6 +162,8 @@ class World {
   readonly root: string;
   readonly outside: string;
   private readonly random: () => number;
+  /** Submodule git dirs made so far (`.git/modules/m<N>`). */
+  private modules = 0;
   constructor(seed: number) {
     this.random = seededRandom(seed);
     this.root = makeRepo({}, { commit: false });
@@ -259,19 +277,46 @@ class World {
     }
     if (r < 0.86) {
       const rel = this.existing("f");
-      if (rel) gitRaw(root, ["rm", "-q", "--cached", "--ignore-unmatch", "--", latin(rel)].map((a) => a), {});
+      if (rel) gitRaw(root, ["rm", "-r", "-q", "--cached", "--ignore-unmatch", "--", latin(rel)], {}); // -r: the index may hold a folder there
       return `git rm --cached ${rel ? JSON.stringify(latin(rel)) : "nothing"}`;
     }
     if (r < 0.92) {
-      const rel = Buffer.from(this.pick(["nested", "src/sub", "mod"]));
+      // A nested repository (its own .git folder), or a submodule's shape (a `gitdir:` file into .git/modules),
+      // at a name that may not be valid UTF-8; tracked as a gitlink half the time.
+      const rel = this.pick(NESTED);
       this.prepare(Buffer.concat([rel, Buffer.from("/x")]));
-      const dir = abs(root, rel).toString();
-      git(dir, ["init", "-q", "-b", "main"]);
-      writeFileSync(join(dir, "inside.txt"), this.content());
-      git(dir, ["add", "-A"]);
-      git(dir, ["commit", "-q", "-m", "nested"]);
-      if (this.chance(0.5)) gitRaw(root, ["add", "--", latin(rel)]);
-      return `nested repository ${latin(rel)}`;
+      const staging = makeTempDir("ralph-diff-nested-");
+      git(staging, ["init", "-q", "-b", "main"]);
+      writeFileSync(join(staging, "inside.txt"), this.content());
+      git(staging, ["add", "-A"]);
+      git(staging, ["commit", "-q", "-m", "nested"]);
+      const dir = abs(root, rel);
+      rmSync(dir, { recursive: true, force: true }); // prepare() left a folder there, maybe with files
+      renameSync(staging, dir);
+      let shape = "nested repository";
+      if (this.chance(0.4)) {
+        const moduleDir = join(root, ".git", "modules", `m${this.modules++}`);
+        mkdirSync(join(root, ".git", "modules"), { recursive: true });
+        renameSync(Buffer.concat([dir, Buffer.from("/.git")]), moduleDir);
+        writeFileSync(Buffer.concat([dir, Buffer.from("/.git")]), `gitdir: ${moduleDir}\n`);
+        shape = "submodule";
+      }
+      if (this.chance(0.5)) {
+        gitRaw(root, ["add", "-f", "--pathspec-from-file=-", "--pathspec-file-nul"], {}, Buffer.concat([rel, Buffer.of(0)])); // -f: an ignored folder may be tracked too
+        shape += " (tracked)";
+      }
+      return `${shape} ${JSON.stringify(latin(rel))}`;
+    }
+    if (r < 0.95) {
+      // A commit inside a nested repository or submodule: its HEAD, and so its gitlink, moves.
+      const repos = listAll(root).filter((e) => e.kind === "d" && existsSync(abs(root, Buffer.concat([e.path, Buffer.from("/.git")]))));
+      if (repos.length === 0) return "no nested repository to commit in";
+      const rel = this.pick(repos).path;
+      const dir = abs(root, rel);
+      writeFileSync(Buffer.concat([dir, Buffer.from("/inside.txt")]), this.content());
+      gitIn(dir, ["add", "-A"]);
+      gitIn(dir, ["commit", "-q", "--allow-empty", "-m", "nested change"]);
+      return `commit in ${JSON.stringify(latin(rel))}`;
     }
     return "nothing";
   }

@@ -5,8 +5,8 @@
  * caches that could poison a checkpoint, and errors that said "bug" (exit 3)
  * where the user can fix them (exit 2, naming the path and the fix).
  */
-import { execFileSync, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync, appendFileSync, lstatSync } from "node:fs";
+import { execFileSync, spawn, spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, utimesSync, writeFileSync, appendFileSync, lstatSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { verifiedBody, withChecksum } from "../../src/checksum.js";
@@ -89,6 +89,92 @@ describe("data that was silently not stored, or stored from outside", () => {
     fsck(root);
   });
 
+  /** Makes a repository with one commit at `rel` (path bytes) below `root`: built at an ASCII path, then renamed into place. */
+  function nestedRepoAt(root: string, rel: Buffer, content: string): string {
+    const staging = makeTempDir("ralph-hz-nested-");
+    git(staging, ["init", "-q", "-b", "main"]);
+    writeFileSync(join(staging, "inside.txt"), content);
+    git(staging, ["add", "-A"]);
+    git(staging, ["commit", "-q", "-m", "nested"]);
+    const head = git(staging, ["rev-parse", "HEAD"]).trim();
+    renameSync(staging, Buffer.concat([Buffer.from(`${root}/`), rel]));
+    return head;
+  }
+
+  /** HEAD of the repository at the path bytes `dir`, read by git through a shell (argv cannot carry the bytes). */
+  function commitOf(dir: Buffer): string {
+    return execFileSync("bash", ["-c", 'IFS= read -r -d "" p; cd -- "$p" && exec git rev-parse HEAD'], { input: Buffer.concat([dir, Buffer.of(0)]), env: gitEnv, encoding: "utf8" }).trim();
+  }
+
+  /** Runs git in the repository at the path bytes `dir` (a commit there moves its HEAD). */
+  function gitAt(dir: Buffer, args: string[]): void {
+    execFileSync("bash", ["-c", 'IFS= read -r -d "" p; cd -- "$p" && exec git "$@"', "bash", ...args], { input: Buffer.concat([dir, Buffer.of(0)]), env: gitEnv, stdio: ["pipe", "pipe", "pipe"] });
+  }
+
+  it("a nested repository whose folder name is not valid UTF-8 is a gitlink to its HEAD, as git add -A stores it", () => {
+    const root = makeRepo({ "a.txt": "a\n" });
+    const rel = Buffer.from([0x63, 0x61, 0x66, 0xe9]); // Latin-1 "café"
+    const head = nestedRepoAt(root, rel, "one\n");
+    const store = CheckpointStore.open(root);
+    const first = checkpoint(store);
+    expect(first.treeOid).toBe(gitTree(root));
+    expect(execFileSync("git", ["ls-tree", "-z", first.treeOid], { cwd: root, env: gitEnv }).toString("latin1")).toContain(`160000 commit ${head}\tcaf\xe9\0`);
+    // Its HEAD moves: the gitlink follows, as git's would.
+    const abs = Buffer.concat([Buffer.from(`${root}/`), rel]);
+    writeFileSync(Buffer.concat([abs, Buffer.from("/inside.txt")]), "two\n");
+    gitAt(abs, ["commit", "-q", "-am", "second"]);
+    const second = checkpoint(store);
+    expect(second.changed).toBe(true);
+    expect(second.treeOid).toBe(gitTree(root));
+    fsck(root);
+  });
+
+  it("a submodule (a .git file into .git/modules) whose folder name is not valid UTF-8 is a gitlink to its current HEAD, not the index's", () => {
+    const root = makeRepo({ "a.txt": "a\n" });
+    const rel = Buffer.from([0x6d, 0xff, 0x2d, 0x6d, 0x6f, 0x64]); // "m\xff-mod"
+    const abs = Buffer.concat([Buffer.from(`${root}/`), rel]);
+    nestedRepoAt(root, rel, "one\n");
+    // Absorb its git dir as `git submodule absorbgitdirs` does: .git/modules/<name>, and a `gitdir:` file with the path bytes.
+    const modules = join(root, ".git", "modules");
+    mkdirSync(modules, { recursive: true });
+    const moduleDir = Buffer.concat([Buffer.from(`${modules}/`), rel]);
+    renameSync(Buffer.concat([abs, Buffer.from("/.git")]), moduleDir);
+    writeFileSync(Buffer.concat([abs, Buffer.from("/.git")]), Buffer.concat([Buffer.from("gitdir: ../.git/modules/"), rel, Buffer.from("\n")]));
+    execFileSync("git", ["add", "--pathspec-from-file=-", "--pathspec-file-nul"], { cwd: root, env: gitEnv, input: Buffer.concat([rel, Buffer.of(0)]) });
+    git(root, ["commit", "-q", "-m", "add the submodule"]);
+    const store = CheckpointStore.open(root);
+    const first = checkpoint(store);
+    expect(first.treeOid).toBe(gitTree(root));
+    writeFileSync(Buffer.concat([abs, Buffer.from("/inside.txt")]), "two\n");
+    gitAt(abs, ["commit", "-q", "-am", "second"]);
+    const second = checkpoint(store);
+    expect(second.changed).toBe(true);
+    expect(second.treeOid).toBe(gitTree(root));
+    expect(execFileSync("git", ["ls-tree", "-z", second.treeOid], { cwd: root, env: gitEnv }).toString("latin1")).toContain(`160000 commit ${commitOf(abs)}\tm\xff-mod\0`);
+    fsck(root);
+  });
+
+  it("a tracked submodule whose HEAD moved, then whose folder stops being a repository: the gitlink falls back to the index's commit, not the last one seen (seed 303)", () => {
+    const root = makeRepo({ "a.txt": "a\n" });
+    const rel = Buffer.from([0x63, 0x61, 0x66, 0xe9]);
+    const abs = Buffer.concat([Buffer.from(`${root}/`), rel]);
+    const indexed = nestedRepoAt(root, rel, "one\n");
+    execFileSync("git", ["add", "--pathspec-from-file=-", "--pathspec-file-nul"], { cwd: root, env: gitEnv, input: Buffer.concat([rel, Buffer.of(0)]) });
+    git(root, ["commit", "-q", "-m", "track the nested repository"]);
+    const old = new Date(Date.now() - 60_000);
+    utimesSync(join(root, ".git", "index"), old, old); // an index older than the racy window: later scans trust the stat cache for it
+    const store = CheckpointStore.open(root);
+    checkpoint(store);
+    writeFileSync(Buffer.concat([abs, Buffer.from("/inside.txt")]), "two\n");
+    gitAt(abs, ["commit", "-q", "-am", "second"]);
+    expect(checkpoint(store).treeOid).toBe(gitTree(root)); // the gitlink follows the moved HEAD
+    rmSync(Buffer.concat([abs, Buffer.from("/.git")]) as unknown as string, { recursive: true, force: true });
+    const after = checkpoint(store);
+    expect(after.treeOid).toBe(gitTree(root));
+    expect(execFileSync("git", ["ls-tree", "-z", after.treeOid], { cwd: root, env: gitEnv }).toString("latin1")).toContain(`160000 commit ${indexed}\tcaf\xe9\0`);
+    fsck(root);
+  });
+
   it.each([
     ["false (git's default on Linux)", undefined],
     ["true", "true"],
@@ -156,6 +242,52 @@ describe("restores that lose nothing", () => {
       .map((c) => git(root, ["show", `${c}:log.txt`]));
     expect(stored.some((text) => text.includes("line 2 (concurrent)"))).toBe(true);
     expect(readFileSync(join(root, "log.txt"), "utf8")).toBe("line 0\n");
+    fsck(root);
+  });
+
+  it("a real process appending a line every 2 ms across 8 reverts: every line ends in the final file or in a checkpoint", async () => {
+    const root = makeRepo({ "log.txt": "", "other.txt": "o\n" });
+    const store = CheckpointStore.open(root);
+    const target = checkpoint(store);
+    const log = join(root, "log.txt");
+    const writer = spawn(
+      process.execPath,
+      ["-e", 'const fs = require("fs"); let n = 0; const t = setInterval(() => fs.appendFileSync(process.argv[1], `line ${++n}\\n`), 2); process.on("SIGTERM", () => { clearInterval(t); process.stdout.write(String(n), () => process.exit(0)); });', log],
+      { stdio: ["ignore", "pipe", "inherit"] },
+    );
+    let written = "";
+    writer.stdout.on("data", (d: Buffer) => (written += d.toString()));
+    const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+    for (let waited = 0; readFileSync(log, "utf8") === "" && waited < 20_000; waited += 20) await pause(20); // node has started
+    // Each revert either completes or, when the file never holds still between follow-up checkpoints
+    // (a loaded machine), stops and names the file that moved: the issue's two allowed outcomes.
+    const outcomes: string[] = [];
+    const exited = new Promise((resolve) => writer.once("close", resolve)); // after its stdout is read
+    try {
+      for (let i = 0; i < 8; i++) {
+        try {
+          store.revert({ oid: target.oid, treeOid: target.treeOid, label: "target" }, { loop, force: true });
+          outcomes.push("restored");
+        } catch (error) {
+          expect(isRalphError(error, "E_RESTORE_REFUSED") && (error.data as { path?: string }).path === "log.txt", String(error)).toBe(true);
+          outcomes.push("stopped, naming log.txt");
+        }
+        await pause(30);
+      }
+    } finally {
+      writer.kill("SIGTERM");
+      await exited;
+    }
+    expect(outcomes).toHaveLength(8);
+    const total = Number(written);
+    expect(total).toBeGreaterThan(50);
+    const seen = new Set(readFileSync(log, "utf8").split("\n"));
+    // Every line any checkpoint of the (linear) chain holds was added by one commit's diff of log.txt.
+    for (const line of git(root, ["log", "-p", "--format=", "--no-color", loopRefName(loop, "head"), "--", "log.txt"], { maxBuffer: 64 << 20 }).split("\n")) {
+      if (line.startsWith("+line ")) seen.add(line.slice(1));
+    }
+    const lost = Array.from({ length: total }, (_, i) => `line ${i + 1}`).filter((line) => !seen.has(line));
+    expect(lost, `${lost.length} of ${total} lines lost`).toEqual([]);
     fsck(root);
   });
 
@@ -250,6 +382,50 @@ describe("caches that cannot poison the store", () => {
     writeFileSync(join(root, "a.txt"), "b\n");
     checkpoint(store);
     expect(existsSync(stale)).toBe(false);
+  });
+
+  it("end to end: a facts entry with one hex digit changed, a truncated one and a truncated code cache are misses, rewritten, and change no result", () => {
+    const root = makeRepo({
+      "src/add.js": "export function add(a, b) {\n  return a + b;\n}\n",
+      "test/add.test.js": 'import { test, expect } from "vitest";\nimport { add } from "../src/add.js";\ntest("adds", () => {\n  expect(add(1, 2)).toBe(3);\n  expect(add(2, 2)).toBe(4);\n});\n',
+    });
+    writeFiles(root, { "test/add.test.js": 'import { test, expect } from "vitest";\nimport { add } from "../src/add.js";\ntest("adds", () => {\n  expect(add(1, 2)).toBe(3);\n});\n' });
+    git(root, ["commit", "-q", "-am", "drop an assertion"]);
+    const judge = (): unknown => {
+      const r = runRalph(root, ["check", "--from", "HEAD~1", "--to", "HEAD", "--json"]);
+      expect(r.status, r.stderr).toBe(1); // BLOCK: the removed assertion
+      const out = JSON.parse(r.stdout) as { stats: { duration_ms?: number } };
+      delete out.stats.duration_ms;
+      return out;
+    };
+    const clean = judge();
+    const cp = runRalph(root, ["checkpoint", "--loop", "cache"]);
+    expect(cp.status, cp.stderr).toBe(0);
+    const factsDir = join(root, ".git", "ralph", "facts");
+    const entries = readdirSync(factsDir).flatMap((b) => readdirSync(join(factsDir, b)).map((f) => join(factsDir, b, f)));
+    expect(entries.length).toBeGreaterThanOrEqual(2);
+    const codeCaches = readdirSync(join(root, ".git", "ralph", "v8-cache")).map((f) => join(root, ".git", "ralph", "v8-cache", f));
+    expect(codeCaches).toHaveLength(1);
+    const original = new Map(entries.map((f) => [f, readFileSync(f)]));
+    // One hex digit of the first entry's blob oid changed; the second entry truncated; the code cache cut in half.
+    const flipped = Buffer.from(original.get(entries[0] as string) as Buffer);
+    const at = flipped.indexOf(Buffer.from('"oid":"')) + 7;
+    flipped[at] = flipped[at] === 0x30 ? 0x31 : 0x30;
+    writeFileSync(entries[0] as string, flipped);
+    writeFileSync(entries[1] as string, (original.get(entries[1] as string) as Buffer).subarray(0, 40));
+    const code = readFileSync(codeCaches[0] as string);
+    writeFileSync(codeCaches[0] as string, code.subarray(0, code.length >> 1));
+
+    expect(judge()).toEqual(clean);
+    for (const f of entries.slice(0, 2)) expect(readFileSync(f).equals(original.get(f) as Buffer), `${f} rewritten as it was`).toBe(true);
+    expect(verifiedBody(readFileSync(codeCaches[0] as string)), "the code cache is rewritten whole").not.toBeNull();
+    // A checkpoint through the CLI after the corruption stores exactly the work tree, and a repeat judges the same again.
+    writeFileSync(join(root, "src", "add.js"), "export function add(a, b) {\n  return b + a;\n}\n");
+    const after = runRalph(root, ["checkpoint", "--loop", "cache"]);
+    expect(after.status, after.stderr).toBe(0);
+    expect(git(root, ["rev-parse", `${after.stdout.trim()}^{tree}`]).trim()).toBe(gitTree(root));
+    expect(judge()).toEqual(clean);
+    fsck(root);
   });
 
   it("a checksummed file: any changed byte or a truncation fails the check", () => {

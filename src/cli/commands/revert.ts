@@ -1,9 +1,11 @@
 /**
  * `ralph revert TARGET [--loop ID] [--dry-run] [--force] [--json]`: restore
  * the work tree to a checkpoint. The undo line (the pre-revert checkpoint)
- * is printed only when the revert changed a file. JSON: `loop`, `target`,
- * `pre_revert`, `restored`, `dry_run`, `written`, `removed`, `skipped`
- * (`preRevert`/`dryRun` kept one release).
+ * is printed only when the revert changed a file; unsaved edits it
+ * overwrites (changed since the loop's last checkpoint) are named with the
+ * checkpoint that keeps them (docs/decisions/0002-revert-overwrite-rule.md).
+ * JSON: `loop`, `target`, `pre_revert`, `restored`, `dry_run`, `written`,
+ * `removed`, `skipped`, `overwritten` (`preRevert`/`dryRun` kept one release).
  */
 import * as z from "zod/mini";
 import { RalphError } from "../../errors.js";
@@ -41,6 +43,13 @@ export async function run(ctx: CommandContext, args: string[], raw: Record<strin
   }
   // An undo only when the revert changed something: a pre-revert checkpoint of a tree already at the target is the target itself.
   const changed = result.written.length + result.removed.length > 0;
+  if (result.overwritten.length > 0) {
+    // Unsaved edits (made since the loop's last checkpoint) are overwritten, never silently (docs/decisions/0002).
+    const n = result.overwritten.length;
+    const shown = result.overwritten.slice(0, 5).join(", ") + (n > 5 ? ` and ${n - 5} more` : "");
+    const kept = result.preRevert ? `; it is kept in checkpoint ${shortOid(result.preRevert)}` : "; the pre-revert checkpoint will keep them";
+    lines.push(`${result.dryRun ? "would overwrite" : "overwrote"} ${n} unsaved ${n === 1 ? "edit" : "edits"} made since the loop's last checkpoint (${shown})${n === 1 ? kept : kept.replace("it is", "they are")}`);
+  }
   if (result.preRevert && changed && result.preRevert !== target.oid) lines.push(`the state before this revert is checkpoint ${shortOid(result.preRevert)}; undo with: ralph revert ${result.preRevert} --loop ${loop}`);
   return {
     json: {
@@ -55,6 +64,7 @@ export async function run(ctx: CommandContext, args: string[], raw: Record<strin
       written: result.written,
       removed: result.removed,
       skipped: result.skipped,
+      overwritten: result.overwritten,
     },
     text: lines.join("\n"),
   };
