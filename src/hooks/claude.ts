@@ -227,7 +227,7 @@ async function checkGuardSurface(call: Call): Promise<{ message: string; fresh: 
   try {
     const { acceptAsked, checkGuard, describeGuardReport } = await import("./guard-record.js");
     if (call.event === "PostToolUse" && acceptAsked(call.store.repo, call.payload.toolUseId)) return null;
-    const report = checkGuard(call.store.repo);
+    const report = await checkGuard(call.store.repo);
     const message = describeGuardReport(report);
     return message ? { message, fresh: report.fresh, changes: report.changes } : null;
   } catch (error) {

@@ -10,6 +10,11 @@
  *   (event -> command) and their `disableAllHooks`;
  * - the git pre-push hook ralph installed (sha256 of its bytes, whether it is
  *   executable) and `core.hooksPath`;
+ * - the hook managers' files that hold ralph's pre-push entry (husky,
+ *   lefthook, pre-commit, simple-git-hooks: control-surface.ts
+ *   HOOK_MANAGER_FILES), their text kept so that only a change to ralph's
+ *   entry counts (hook-manager-entries.ts), and, beside a lefthook config
+ *   holding it, the lefthook local files that could override it;
  * - each loop's `state.json` and the active mark against ralph's copies
  *   (src/loop/guard-copy.ts, written with every state write).
  *
@@ -33,7 +38,8 @@ import { withLock } from "../store/lock.js";
 import type { LoopId } from "../store/loop-id.js";
 import type { Repository } from "../store/repo.js";
 import { installedRalphCommands, type Settings } from "./claude-settings.js";
-import { describeSettingsChange, type ControlKind } from "./control-surface.js";
+import { describeSettingsChange, holdsRalphEntry, HOOK_MANAGER_FILES, type ControlKind } from "./control-surface.js";
+import { describeHookManagerChange, isLefthookLocal } from "./hook-manager-entries.js";
 import { hooksDirOf, isExecutable, isRalphGitHook } from "./git-hook-install.js";
 
 /** One difference between what ralph recorded and what is there now. */
@@ -73,6 +79,12 @@ interface Record_ {
   /** Per settings file: ralph's view of it (its entries and disableAllHooks) as settings JSON, or null when the file did not exist. */
   settings: Record<string, string | null>;
   git_hook: GitHookRecord;
+  /**
+   * Per hook manager's file holding ralph's entry when recorded (and, beside a lefthook config holding it, each
+   * lefthook local file): its text, or null for a local file that did not exist. Absent in records written before
+   * ralph watched these files: filled in on the next check, nothing reported.
+   */
+  managers?: Record<string, string | null>;
   /** Loops whose state the user accepted as gone (a copy is kept to restore from). */
   loops_gone: string[];
 }
@@ -130,10 +142,21 @@ function gitHookNow(repo: Pick<Repository, "workTree" | "commonDir" | "config">)
   };
 }
 
+/** The hook managers' files to watch now: those holding ralph's entry, plus the lefthook local files beside a lefthook config that does. */
+function managersNow(repo: Pick<Repository, "workTree">): Record<string, string | null> {
+  const managers: Record<string, string | null> = {};
+  const texts = new Map(HOOK_MANAGER_FILES.map((file) => [file, readText(join(repo.workTree, file))] as const));
+  for (const [file, text] of texts) if (holdsRalphEntry(text) && !isLefthookLocal(file)) managers[file] = text;
+  if (Object.keys(managers).some((file) => /lefthook/.test(file))) {
+    for (const [file, text] of texts) if (isLefthookLocal(file)) managers[file] = text;
+  }
+  return managers;
+}
+
 function currentRecord(repo: Repository, loopsGone: string[]): Record_ {
   const settings: Record<string, string | null> = {};
   for (const file of SETTINGS_FILES) settings[file] = settingsView(readText(join(repo.workTree, file)));
-  return { version: 1, recorded_at: new Date().toISOString(), settings, git_hook: gitHookNow(repo), loops_gone: loopsGone };
+  return { version: 1, recorded_at: new Date().toISOString(), settings, git_hook: gitHookNow(repo), managers: managersNow(repo), loops_gone: loopsGone };
 }
 
 /** Top-level keys whose values differ between two state texts, as `key: old -> new` for short values. */
@@ -192,6 +215,16 @@ function stateChanges(repo: Repository, loopsGone: ReadonlySet<string>): GuardCh
   return changes;
 }
 
+/** Differences in ralph's entries of the hook managers' files recorded (a removed, rewritten or skipped entry; see hook-manager-entries.ts). */
+async function managerChanges(repo: Pick<Repository, "workTree">, recorded: Record_): Promise<GuardChange[]> {
+  const changes: GuardChange[] = [];
+  for (const [file, text] of Object.entries(recorded.managers ?? {})) {
+    const detail = await describeHookManagerChange(file, text, readText(join(repo.workTree, file)));
+    if (detail) changes.push({ part: "hook-manager", path: file, detail });
+  }
+  return changes;
+}
+
 /** Differences of the hooks part (settings entries, git hook) between a record and now. */
 function hookChanges(recorded: Record_, now: Record_): GuardChange[] {
   const changes: GuardChange[] = [];
@@ -229,17 +262,22 @@ interface Pending {
  * differences are added to the pending list; the report holds every pending
  * change (reported until `ralph confirm`). A repository never recorded is
  * recorded now. Never throws for unreadable files (they count as changed);
- * throws only when `.git/ralph` cannot be written.
+ * rejects only when `.git/ralph` cannot be written.
  */
-export function checkGuard(repo: Repository): GuardReport {
+export async function checkGuard(repo: Repository): Promise<GuardReport> {
   const recorded = readJson<Record_>(recordPath(repo));
   const pending = readJson<Pending>(pendingPath(repo));
   const now = currentRecord(repo, recorded?.loops_gone ?? []);
-  if (!recorded || recorded.version !== 1) {
+  const isRecorded = recorded !== null && recorded.version === 1;
+  if (!isRecorded || recorded.managers === undefined) {
+    // Never recorded, or recorded before the managers' files were watched: record them as they are, report nothing of them.
     mkdirSync(guardDir(repo.ralphDir), { recursive: true });
-    writeJson(recordPath(repo), now);
+    writeJson(recordPath(repo), isRecorded ? { ...recorded, managers: now.managers } : now);
   }
-  const found = [...(recorded && recorded.version === 1 ? hookChanges(recorded, now) : []), ...stateChanges(repo, new Set(recorded?.loops_gone ?? []))];
+  const found = [
+    ...(isRecorded ? [...hookChanges(recorded, now), ...(await managerChanges(repo, recorded))] : []),
+    ...stateChanges(repo, new Set(recorded?.loops_gone ?? [])),
+  ];
   const known = new Set((pending?.changes ?? []).map(changeKey));
   const fresh = found.filter((c) => !known.has(changeKey(c)));
   if (fresh.length === 0) return { changes: pending?.changes ?? [], detectedAt: pending?.detected_at ?? null, fresh: false };

@@ -363,6 +363,35 @@ describe("after the fact: a change made behind ralph's back", () => {
     expect(pre(root, "Read", { file_path: join(root, "README.md") }).systemMessage).toBeUndefined();
   });
 
+  it("a hook manager's file losing ralph's entry behind ralph's back is reported (lefthook, simple-git-hooks); an edit keeping it is not; a lefthook-local skip is", () => {
+    const lefthook = managedRepo({ "lefthook.yml": "pre-push:\n  jobs:\n    - name: lint\n      run: npm run lint\n" });
+    const config = join(lefthook, "lefthook.yml");
+    writeFileSync(config, `${readFileSync(config, "utf8")}pre-commit:\n  jobs:\n    - run: npm run fmt\n`); // keeps ralph's job
+    expect(pre(lefthook, "Read", { file_path: join(lefthook, "src/math.ts") }).systemMessage).toBeUndefined();
+    writeFileSync(join(lefthook, "lefthook-local.yml"), "pre-push:\n  skip: true\n"); // a script the agent wrote earlier
+    expect(String(pre(lefthook, "Read", { file_path: join(lefthook, "src/math.ts") }).systemMessage)).toMatch(/lefthook-local\.yml: sets skip on the pre-push hook/);
+    writeFileSync(config, "pre-push:\n  jobs:\n    - name: lint\n      run: npm run lint\n");
+    const doctor = parseJsonOutput<{ guard_changes: { path: string; detail: string }[] }>(runRalph(lefthook, ["doctor", "--json"]));
+    expect(doctor.guard_changes).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ path: "lefthook.yml", detail: "removes ralph's pre-push entry" }),
+        expect.objectContaining({ path: "lefthook-local.yml" }),
+      ]),
+    );
+    // A Stop lets the session end but does not complete the loop while the change is pending (as for the settings files).
+    const stop = hook(lefthook, { hook_event_name: "Stop", stop_hook_active: false });
+    expect(stop.systemMessage).toMatch(/ralph confirm/);
+    expect(JSON.parse(readFileSync(join(lefthook, ".aiwg", "ralph", "loops", "work", "state.json"), "utf8")).status).toBe("running");
+    expect(runRalph(lefthook, ["confirm"]).status).toBe(0);
+    expect(parseJsonOutput<{ guard_changes: unknown[] }>(runRalph(lefthook, ["status", "--json"])).guard_changes).toEqual([]);
+
+    const simple = managedRepo({ "package.json": `${JSON.stringify({ name: "x", "simple-git-hooks": { "pre-push": "npm test" } }, null, 2)}\n` });
+    const manifest = join(simple, "package.json");
+    writeFileSync(manifest, `${JSON.stringify({ name: "x", "simple-git-hooks": { "pre-push": "npm test" } }, null, 2)}\n`);
+    const status = parseJsonOutput<{ guard_changes: { path: string; detail: string }[] }>(runRalph(simple, ["status", "--json"]));
+    expect(status.guard_changes).toEqual([expect.objectContaining({ path: "package.json", detail: "removes ralph's pre-push entry" })]);
+  });
+
   it("ralph's own writes (install, start, Stop, uninstall) are never reported", () => {
     const root = installedRepo("false");
     hook(root, { hook_event_name: "Stop", stop_hook_active: false });

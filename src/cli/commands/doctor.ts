@@ -146,7 +146,7 @@ export async function run(ctx: CommandContext, _args: string[], raw: Record<stri
   if (problems > 0) text.push(`ralph: ${problems} of ${installedClaude.length} installed Claude Code hooks are not answering; run: ralph install --claude`);
   if (gitProblem) text.push("ralph: the git pre-push hook is not answering; run: ralph install --git-hooks");
   const { checkGuard, describeGuardReport } = await import("../../hooks/guard-record.js");
-  const guard = checkGuard(repo);
+  const guard = await checkGuard(repo);
   const guardMessage = describeGuardReport(guard);
   if (guardMessage) text.push(guardMessage);
   // Exit 2 when an installed hook does not answer (the user must reinstall); hooks merely absent are not failures.

@@ -41,7 +41,7 @@ export async function run(ctx: CommandContext, _args: string[], raw: Record<stri
   const loop = resolveLoopId(store.repo.workTree, options.loop);
   const { settings } = await loadLoopSettings(store.repo.workTree);
   const { checkGuard, describeGuardReport } = await import("../../hooks/guard-record.js");
-  const guard = checkGuard(store.repo);
+  const guard = await checkGuard(store.repo);
   const guardMessage = describeGuardReport(guard);
   if (guardMessage !== null) {
     ctx.stderr(`ralph: ${guardMessage}\n`);

@@ -28,7 +28,7 @@ export async function run(ctx: CommandContext, _args: string[], raw: Record<stri
   const store = openStore(ctx);
   const workTree = store.repo.workTree;
   const { checkGuard, describeGuardReport } = await import("../../hooks/guard-record.js");
-  const guard = checkGuard(store.repo);
+  const guard = await checkGuard(store.repo);
   let loop;
   let state;
   try {
