@@ -36,7 +36,7 @@ const KEYWORDS = /^(new|this|self|cls|static|await|return|true|false|null|nil|No
  * functions and methods called) and the identifier that ends the subject (a
  * constant or a parenthesis-less call: `Upload.mode`). Keywords are left out.
  */
-function calledNames(subject: string): Set<string> {
+export function calledNames(subject: string): Set<string> {
   const tokens = tokenize(subject);
   const names = new Set<string>();
   tokens.forEach((token, index) => {
