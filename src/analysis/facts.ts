@@ -14,7 +14,7 @@ import type { CollectionRules } from "./languages/collection.js";
  * whenever extraction changes what it returns for the same input, so cached
  * facts from an older ralph are not reused.
  */
-export const EXTRACTOR_VERSION = 20;
+export const EXTRACTOR_VERSION = 21;
 
 /** The flags that take a test out of the run, or focus the run on it. */
 export interface TestFlags {

@@ -139,9 +139,9 @@ function shortName(name: string): string {
 
 /**
  * Names of functions and methods (any visibility: a package-private Java
- * method, a Go unexported func) that a changed product file defined before
- * the change and that no changed file defines after it, by their last name
- * segment. Unreadable after sides remove nothing.
+ * method, a Go unexported func) that a changed product file still present
+ * after the change defined before it and that no changed file defines after
+ * it, by their last name segment. Unreadable after sides remove nothing.
  */
 export function findRemovedDefinitions(pairs: readonly RulePair[]): Set<string> {
   const code = pairs.filter((pair) => isProductCode(pair) || isInlineTestedProductCode(pair));
@@ -154,7 +154,8 @@ export function findRemovedDefinitions(pairs: readonly RulePair[]): Set<string> 
     for (const helper of after?.assertionHelpers ?? []) defined.add(helper.name);
   }
   const removed = new Set<string>();
-  for (const pair of code) {
+  // A deleted file's code is judged by its exports (findRemovedExports): only definitions gone from a surviving file count here.
+  for (const pair of code.filter((candidate) => candidate.after !== null)) {
     for (const fn of usable(pair.before)?.code?.functions ?? []) {
       const name = shortName(fn.name);
       if (!defined.has(name)) removed.add(name);

@@ -266,6 +266,17 @@ function narrowedFinding(path: string, fn: string, was: GuardFact, now: GuardFac
   };
 }
 
+/**
+ * True when `guard` was one of several identical copies (same condition,
+ * same error exit) in its function and a copy is still there: branches that
+ * repeated one check were merged (`b'a'..=b'f' => { if count > 15 { return
+ * Err(..) } … }` and the same for `b'A'..=b'F'` becoming one arm), and the one
+ * check that is left runs on every path the copies did.
+ */
+function isMergedCopy(guard: GuardFact, reached: readonly ReachedGuard[]): boolean {
+  return reached.some((candidate) => candidate.isDirect && candidate.guard.condition === guard.condition && candidate.guard.action === guard.action && !isNeverFiring(candidate.guard));
+}
+
 function guardFindings(path: string, before: CodeFacts, after: CodeFacts, allAfter: readonly CodeSide[], moved: GuardFact[]): Finding[] {
   const findings: Finding[] = [];
   const afterFunctions = new Set((after.functions ?? []).map((fn) => fn.name));
@@ -320,6 +331,7 @@ function guardFindings(path: string, before: CodeFacts, after: CodeFacts, allAft
         claim(index);
         continue;
       }
+      if (isMergedCopy(guard, candidates)) continue;
       // Moved to another function (one the callers now use) with the same check: not removed.
       const movedIndex = moved.findIndex((candidate) => isEquivalentGuard(guard, candidate) && candidate.function !== fn);
       if (movedIndex !== -1) {
