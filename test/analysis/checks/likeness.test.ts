@@ -136,6 +136,21 @@ const lookAlikes: RuleCase[] = [
   },
 ];
 
+/** An expected literal inside the subject changed: the expectation changed, no check was removed. */
+const expectationInSubject: RuleCase[] = [
+  {
+    name: "js: isRalphError(e, \"E_CORRUPT\") -> \"E_BAD_STATE\" in a retitled table test",
+    changes: [
+      change(
+        "test/state.test.ts",
+        'import { isRalphError, parse } from "../src/state";\ndescribe("State", () => {\n  it.each([["a bad id", "x"]])("reports %s as E_CORRUPT (exit 3) naming the file", (_n, text) => {\n    try {\n      parse(text);\n    } catch (error) {\n      expect(isRalphError(error, "E_CORRUPT")).toBe(true);\n      expect(error.exitCode).toBe(3);\n    }\n  });\n});\n',
+        'import { isRalphError, parse } from "../src/state";\ndescribe("State", () => {\n  it.each([["a bad id", "x"]])("reports %s as E_BAD_STATE (exit 2) naming the file", (_n, text) => {\n    try {\n      parse(text);\n    } catch (error) {\n      expect(isRalphError(error, "E_BAD_STATE")).toBe(true);\n      expect(error.exitCode).toBe(2);\n    }\n  });\n});\n',
+      ),
+    ],
+    findings: [`expectation_changed/medium test/state.test.ts "State > reports %s as E_BAD_STATE (exit 2) naming the file"`],
+  },
+];
+
 const cheats: RuleCase[] = [
   {
     name: "python: a test moved and renamed that checks less (equality -> truthiness)",
@@ -175,6 +190,12 @@ const cheats: RuleCase[] = [
 
 describe("tests alike by their checks: moves and renames that follow the product", () => {
   it.each(lookAlikes.map((rule) => [rule.name, rule] as const))("%s", async (_name, rule) => {
+    await expectFindings(rule);
+  });
+});
+
+describe("an expected literal inside the subject is an expectation, not a check", () => {
+  it.each(expectationInSubject.map((rule) => [rule.name, rule] as const))("%s", async (_name, rule) => {
     await expectFindings(rule);
   });
 });
