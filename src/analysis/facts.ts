@@ -317,6 +317,8 @@ export interface FunctionFact {
    * itself, Ruby `$n`/`@@n`, PHP `static $n`), sorted, unique; absent when none.
    */
   stateUpdates?: string[];
+  /** Go: whether its results include an `error` (set for Go functions only): a guard on an error it no longer returns is dead. */
+  returnsError?: boolean;
 }
 
 /** What a catch block does with the error. */

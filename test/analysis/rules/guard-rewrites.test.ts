@@ -4,7 +4,8 @@
  * reaching an error exit is the same guard, whether written as an `if`, a
  * ternary raise, a `match` whose `None` arm returns the error, a let-else, or
  * one arm of merged match arms. A Java `assert` is no guard at all (Java
- * runs without -ea). The same rewrites with the check really gone still fire.
+ * runs without -ea), and a Go `if err != nil` on an error the callee no
+ * longer returns is dead. The same rewrites with the check really gone still fire.
  */
 import { describe, it } from "vitest";
 import { change, expectFindings, type RuleCase } from "./table.js";
@@ -12,6 +13,17 @@ import { change, expectFindings, type RuleCase } from "./table.js";
 const RUST_BEFORE = 'pub fn parse(s: &str) -> Result<u32, String> {\n    if !s.starts_with("v") {\n        return Err(format!("bad version: {}", s));\n    }\n    let s = s.trim_start_matches("v");\n    s.parse().map_err(|_| String::from("nan"))\n}\n';
 
 const lookAlikes: RuleCase[] = [
+  {
+    name: "go: a dead if err != nil removed after the callee stopped returning an error",
+    changes: [
+      change(
+        "flags/s.go",
+        "package flags\n\nimport \"strings\"\n\ntype S struct{ values []string }\n\nfunc (s *S) parse(val string) (string, error) {\n\treturn strings.TrimSpace(val), nil\n}\n\n// Append adds one value.\nfunc (s *S) Append(val string) error {\n\tv, err := s.parse(val)\n\tif err != nil {\n\t\treturn err\n\t}\n\ts.values = append(s.values, v)\n\treturn nil\n}\n",
+        "package flags\n\nimport \"strings\"\n\ntype S struct{ values []string }\n\nfunc (s *S) parse(val string) string {\n\treturn strings.TrimSpace(val)\n}\n\n// Append adds one value.\nfunc (s *S) Append(val string) error {\n\ts.values = append(s.values, s.parse(val))\n\treturn nil\n}\n",
+      ),
+    ],
+    findings: [],
+  },
   {
     name: "rust: an if guard rewritten as a match whose None arm returns the error",
     changes: [
@@ -73,6 +85,18 @@ const lookAlikes: RuleCase[] = [
 ];
 
 const cheats: RuleCase[] = [
+  {
+    name: "go: if err != nil removed while the callee still returns an error",
+    changes: [
+      change(
+        "flags/s.go",
+        "package flags\n\nimport \"strings\"\n\ntype S struct{ values []string }\n\nfunc (s *S) parse(val string) (string, error) {\n\treturn strings.TrimSpace(val), nil\n}\n\n// Append adds one value.\nfunc (s *S) Append(val string) error {\n\tv, err := s.parse(val)\n\tif err != nil {\n\t\treturn err\n\t}\n\ts.values = append(s.values, v)\n\treturn nil\n}\n",
+        "package flags\n\nimport \"strings\"\n\ntype S struct{ values []string }\n\nfunc (s *S) parse(val string) (string, error) {\n\treturn strings.TrimSpace(val), nil\n}\n\n// Append adds one value.\nfunc (s *S) Append(val string) error {\n\tv, _ := s.parse(val)\n\ts.values = append(s.values, v)\n\treturn nil\n}\n",
+      ),
+    ],
+    // The guard removed, and the error discarded with `_`.
+    findings: ["validation_bypass/high flags/s.go", "validation_bypass/high flags/s.go"],
+  },
   {
     name: "rust: the guard removed, nothing in its place",
     changes: [change("src/lib.rs", RUST_BEFORE, 'pub fn parse(s: &str) -> Result<u32, String> {\n    let s = s.trim_start_matches("v");\n    s.parse().map_err(|_| String::from("nan"))\n}\n')],
