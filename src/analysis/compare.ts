@@ -22,6 +22,11 @@
  *      is then judged on its assertions and flags like
  *      any edited test. Short titles never pair this way ("rounds" ->
  *      "rounding" with a new body stays a deletion).
+ *   8. any file, alike checks (checks/likeness.ts): the same relations,
+ *      each check keeping its subject (the expectation follows a product
+ *      change) or its expected value (the subject follows a product rename:
+ *      `new Converter().toC(212)` -> `converter.toC(212)`), no fewer checks
+ *      after (moved and edited, or retitled in the same file).
  *
  * Name matching is the fast first pass and what messages quote. A before
  * test still without a partner is then judged by the conservation of its
@@ -59,6 +64,7 @@
 
 import { hasUsableFacts, type FileFacts, type TestCase, type TestFlag } from "./facts.js";
 import { checkedTest, conserve, describeCheck, type CheckedTest } from "./checks/index.js";
+import { pairAlikeTests, type LikenessCandidate } from "./checks/likeness.js";
 import { EMPTY_CLASS_CONTEXT, resolveTestsAcross, type ClassContext } from "./inheritance.js";
 import { applyRules, defaultSeverityOf, type ExercisingFile, type MatchedTest, type RuleInput } from "./rules/index.js";
 import type { Finding, Severity } from "./types.js";
@@ -161,6 +167,7 @@ function matchTests(pairs: readonly FactsPair[]): { before: Slot[]; after: Slot[
   pairRenamedSuites(before, after);
   pairSameTitle(before, after);
   pairRetitled(before, after);
+  pairAlikeChecks(before, after, pairs);
   // Tests of files no config reached may move to another such file: for them that file is an ordinary one.
   const byConventions = before.filter((slot) => slot.partner === null && slot.byConventions);
   if (byConventions.length > 0) {
@@ -314,6 +321,39 @@ function pairRetitled(before: Slot[], after: Slot[]): void {
     slot.match = "retitled";
     best.slot.partner = slot;
     best.slot.match = "retitled";
+  }
+}
+
+/**
+ * Pass 8 (checks/likeness.ts): a before test still without a partner pairs
+ * with a new after test whose checks are alike, each kept or adapted to a
+ * product change (the same relations; each check keeps its subject or its
+ * expected value, the other following a rename or a behaviour change): a
+ * test moved and renamed with its subject renamed, or retitled in a way the
+ * title passes do not see. The pair is judged as an edited test.
+ * Inherited instances and tests without checks take no part.
+ */
+function pairAlikeChecks(before: Slot[], after: Slot[], pairs: readonly FactsPair[]): void {
+  const openBefore = before.filter((slot) => slot.partner === null && slot.test.declaredAt === undefined);
+  const openAfter = after.filter((slot) => slot.partner === null && slot.test.declaredAt === undefined && !slot.test.flags.skipped && !slot.test.flags.todo);
+  if (openBefore.length === 0 || openAfter.length === 0) return;
+  const facts = (side: "before" | "after"): Map<string, FileFacts | null> => new Map(pairs.map((pair) => [pair.path, pair[side]]));
+  const candidate = (slot: Slot, side: Map<string, FileFacts | null>): LikenessCandidate => ({
+    checks: checkedTest(slot.file, slot.test, side.get(slot.file) ?? null).checks,
+    file: slot.file,
+    suite: slot.test.suitePath.join("\u0001"),
+  });
+  const beforeFacts = facts("before");
+  const afterFacts = facts("after");
+  const found = pairAlikeTests(openBefore.map((slot) => candidate(slot, beforeFacts)), openAfter.map((slot) => candidate(slot, afterFacts)));
+  for (const [b, a] of found) {
+    const slot = openBefore[b] as Slot;
+    const partner = openAfter[a] as Slot;
+    const kind: MatchKind = slot.file === partner.file ? "retitled" : "moved_and_edited";
+    slot.partner = partner;
+    slot.match = kind;
+    partner.partner = slot;
+    partner.match = kind;
   }
 }
 

@@ -330,6 +330,8 @@ export interface FunctionFact {
    * `$this->n`, Rust `static` atomics), sorted, unique; absent when none.
    */
   stateUpdates?: string[];
+  /** Go: whether its results include an `error` (set for Go functions only): a guard on an error it no longer returns is dead. */
+  returnsError?: boolean;
 }
 
 /** What a catch block does with the error. */

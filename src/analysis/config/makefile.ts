@@ -79,6 +79,49 @@ function stripPrefixes(text: string): { command: string; isIgnoringErrors: boole
   return { command: text.slice(match[0].length), isIgnoringErrors: match[0].includes("-") };
 }
 
+/**
+ * What a rule's prerequisites run before its recipe (make runs them first):
+ * a prerequisite whose own recipe runs tests contributes that recipe's
+ * commands, one level deep (`test: phpunit phpstan` with `phpunit:
+ * vendor/bin/phpunit` runs phpunit, whatever the prerequisite is called, so
+ * renaming or merging the other prerequisites changes nothing); one named
+ * like a test target whose recipe runs no known runner contributes
+ * `make <name>` (`test: test-unit test-e2e`), unless its recipe only runs
+ * static analysis ({@link isStaticAnalysis}).
+ */
+function prerequisiteRuns(makefile: Makefile, rule: MakeRule): string[] {
+  return rule.prerequisites.flatMap((name) => {
+    const prerequisite = makefile.rules.get(name);
+    if (!prerequisite) return [];
+    const commands = prerequisite.recipe.map((entry) => stripPrefixes(entry.text).command);
+    if (analyzeCommand(commands.join("\n"), makefile.variables).invocations.length > 0) return commands;
+    return isTestTargetName(name) && !commands.every(isStaticAnalysis) ? [`make ${name}`] : [];
+  });
+}
+
+/** Programs that analyse code without running tests (linters, type checkers, formatters), by their base name. */
+const STATIC_ANALYSIS_TOOLS: ReadonlySet<string> = new Set([
+  "phpstan", "psalm", "psalm.phar", "phpcs", "phpcbf", "php-cs-fixer", "phpmd", "rector", "eslint", "tsc", "prettier", "biome", "mypy",
+  "pyright", "ruff", "flake8", "pylint", "black", "isort", "rubocop", "standardrb", "golangci-lint", "gofmt", "staticcheck", "clippy-driver",
+]);
+
+/** Shell builtins that run nothing: `echo skipped`, `true`, `:`. */
+const NO_OP_PROGRAMS: ReadonlySet<string> = new Set(["echo", "printf", "true", ":", "exit"]);
+
+/**
+ * True for a recipe line that runs no tests: a static analysis tool
+ * ({@link STATIC_ANALYSIS_TOOLS}, `go vet`, `cargo clippy`, `cargo fmt`) or
+ * a builtin that does nothing ({@link NO_OP_PROGRAMS}): a prerequisite made
+ * of such lines runs no tests, whatever its name (`phpstan-analyze-tests`
+ * analyses the tests' code).
+ */
+function isStaticAnalysis(command: string): boolean {
+  const words = command.trim().split(/\s+/);
+  const program = (words[0] ?? "").replace(/^.*\//, "");
+  if (STATIC_ANALYSIS_TOOLS.has(program) || NO_OP_PROGRAMS.has(program)) return true;
+  return (program === "go" && words[1] === "vet") || (program === "cargo" && (words[1] === "clippy" || words[1] === "fmt"));
+}
+
 /** The whole recipe of a target as one command list, its analysis, and the test lines whose errors are ignored. */
 function recipeOf(makefile: Makefile, target: string): { text: string; analysis: CommandAnalysis; ignored: string[]; line: number | null } {
   const rule = makefile.rules.get(target);
@@ -91,9 +134,7 @@ function recipeOf(makefile: Makefile, target: string): { text: string; analysis:
     commands.push(command);
     if ((isIgnoringErrors || isIgnoredTarget) && analyzeCommand(command, makefile.variables).invocations.length > 0) ignored.push(command);
   }
-  // Prerequisites that are test targets run too: `test: test-unit test-e2e`.
-  const prerequisiteRuns = rule.prerequisites.filter((name) => makefile.rules.has(name) && isTestTargetName(name)).map((name) => `make ${name}`);
-  const text = [...prerequisiteRuns, ...commands].join("\n");
+  const text = [...prerequisiteRuns(makefile, rule), ...commands].join("\n");
   return { text, analysis: analyzeCommand(text, makefile.variables), ignored, line: rule.recipe[0]?.line ?? rule.line };
 }
 

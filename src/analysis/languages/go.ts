@@ -640,6 +640,14 @@ function isGoRunnerCheck(node: Node): boolean {
   return /^strings\.(HasSuffix|Contains)$/.test(callee) && /\bos\.Args\b/.test(node.text) && /"\.test"/.test(node.text);
 }
 
+/** True when a Go function's results include the `error` type (`error`, `(T, error)`, `(n int, err error)`). */
+function goReturnsError(node: Node): boolean {
+  const result = node.childForFieldName("result");
+  if (!result) return false;
+  if (result.type === "type_identifier") return result.text === "error";
+  return result.descendantsOfType("type_identifier").some((type) => type?.text === "error" && type.parent?.type !== "qualified_type");
+}
+
 /**
  * Go's code facts (tree-sitter-code.ts): `//nolint[:x]` and staticcheck's
  * `//lint:ignore` / `//lint:file-ignore` comments, functions and methods
@@ -652,11 +660,11 @@ const GO_CODE: CodeSyntax = {
     { kind: "lint-ignore", pattern: /\/\/\s*lint:(?:file-)?ignore\b/ },
   ],
   functions: {
-    function_declaration: (node) => ({ name: node.childForFieldName("name")?.text ?? "<anonymous>", body: node.childForFieldName("body") }),
+    function_declaration: (node) => ({ name: node.childForFieldName("name")?.text ?? "<anonymous>", body: node.childForFieldName("body"), returnsError: goReturnsError(node) }),
     method_declaration: (node) => {
       const receiver = node.childForFieldName("receiver")?.descendantsOfType("type_identifier")[0]?.text;
       const name = node.childForFieldName("name")?.text ?? "<anonymous>";
-      return { name: receiver ? `${receiver}.${name}` : name, body: node.childForFieldName("body") };
+      return { name: receiver ? `${receiver}.${name}` : name, body: node.childForFieldName("body"), returnsError: goReturnsError(node) };
     },
   },
   calls: {

@@ -484,10 +484,11 @@ function javaExports(node: Node, prefix = "", isInterfaceMember = false): Export
  * Java's code facts (tree-sitter-code.ts): `@SuppressWarnings(...)`
  * annotations, methods and constructors (`Class.method`), and guards: an
  * `if` whose branch ends in `throw` (an `else` that throws guards the
- * negated condition), `assert` statements, and precondition calls
+ * negated condition) and precondition calls
  * (`Preconditions.checkArgument(x > 0)`, `Objects.requireNonNull(x)`);
  * `catch` blocks by what they do with the error, runner checks, and the
- * public API ({@link javaExports}).
+ * public API ({@link javaExports}). `assert` statements are no guards:
+ * Java runs without `-ea` unless told, so they check nothing in production.
  */
 const JAVA_CODE: CodeSyntax = {
   comments: [],
@@ -513,10 +514,7 @@ const JAVA_CODE: CodeSyntax = {
       if (thrownElse) guards.push({ condition, action: thrownElse, isNegated: true });
       return guards;
     },
-    assert_statement: (node) => {
-      const condition = namedChildren(node)[0];
-      return condition ? [{ condition, action: "assert" }] : [];
-    },
+    // No `assert_statement`: Java runs without -ea unless asked, so an `assert` guards nothing in production.
     switch_block_statement_group: switchDefaultGuard,
     switch_rule: switchDefaultGuard,
     method_invocation: (node) => {

@@ -1021,6 +1021,14 @@ const PYTHON_CODE: CodeSyntax = {
       const condition = namedChildren(node)[0];
       return condition ? [{ condition, action: "assert" }] : [];
     },
+    // `raise A(..) if c else B(..)`: two guards, `c` raising A and `not c` raising B, as the `if`/`else` it rewrites.
+    raise_statement: (node) => {
+      const raised = node.namedChild(0);
+      if (raised?.type !== "conditional_expression") return [];
+      const [whenTrue, condition, whenFalse] = namedChildren(raised);
+      if (!whenTrue || !condition || !whenFalse) return [];
+      return [{ condition, action: whenTrue }, { condition, action: whenFalse, isNegated: true }];
+    },
   },
   identifierTypes: new Set(["identifier"]),
   flow: PYTHON_FLOW,

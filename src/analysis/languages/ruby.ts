@@ -28,7 +28,7 @@ import {
   boundLocalValue,
   enclosingEachRows,
 } from "../parsers/tree-sitter.js";
-import { counterTarget, literalText, MODE_ENV_VARS, type BranchDraft, type CodeSyntax, type EscapeDraft, type ExportDraft, type FlowSyntax } from "../parsers/tree-sitter-code.js";
+import { counterTarget, literalText, MODE_ENV_VARS, type BranchDraft, type CodeSyntax, type EscapeDraft, type ExportDraft, type FlowSyntax, type GuardDraft } from "../parsers/tree-sitter-code.js";
 import { hashText, type AssertionFact, type NonTestFunctionFact, type TestFlag } from "../facts.js";
 import { isUnderTestDirectory } from "./language.js";
 import { defineLanguage } from "./define-language.js";
@@ -398,8 +398,8 @@ function rubyRaisedBy(branch: Node | null): Node | string | null {
 /**
  * Ruby's code facts (tree-sitter-code.ts): `# rubocop:disable|todo` (and
  * standardrb's `# standard:disable`) and `# steep:ignore` comments; methods
- * (`Class.method`), guards: `raise X if cond` / `unless cond` and an
- * `if`/`unless` whose branch ends in `raise`; `rescue` clauses by what they
+ * (`Class.method`), guards: `raise X if cond` / `unless cond`, an
+ * `if`/`unless` whose branch ends in `raise`, and `raise cond ? A : B`; `rescue` clauses by what they
  * do with the error, runner checks, and the public API
  * ({@link rubyExports}).
  */
@@ -571,18 +571,32 @@ const RUBY_CODE: CodeSyntax = {
   },
   containers: { class: (node) => node.childForFieldName("name")?.text ?? null, module: (node) => node.childForFieldName("name")?.text ?? null },
   calls: { call: (node) => node.childForFieldName("method")?.text ?? null },
-  guards: Object.fromEntries(
-    (["if_modifier", "unless_modifier", "if", "unless"] as const).map((type) => [
-      type,
-      (node: Node) => {
-        const condition = node.childForFieldName("condition");
-        const isNegated = type.startsWith("unless");
-        if (!condition) return [];
-        const action = type.endsWith("_modifier") ? rubyRaised(node.childForFieldName("body")) : rubyRaisedBy(node.childForFieldName("consequence"));
-        return action ? [{ condition, action, isNegated }] : [];
-      },
-    ]),
-  ),
+  guards: {
+    ...Object.fromEntries(
+      (["if_modifier", "unless_modifier", "if", "unless"] as const).map((type) => [
+        type,
+        (node: Node): GuardDraft[] => {
+          const condition = node.childForFieldName("condition");
+          const isNegated = type.startsWith("unless");
+          if (!condition) return [];
+          const action = type.endsWith("_modifier") ? rubyRaised(node.childForFieldName("body")) : rubyRaisedBy(node.childForFieldName("consequence"));
+          return action ? [{ condition, action, isNegated }] : [];
+        },
+      ]),
+    ),
+    // `raise cond ? Foul.new(..) : e`: two guards, `cond` raising the first and `!cond` the second, as the
+    // `raise e unless cond` / `raise Foul` pair it rewrites.
+    call: (node: Node): GuardDraft[] => {
+      if (rubyRaised(node) === null) return [];
+      const raised = node.childForFieldName("arguments")?.namedChild(0);
+      if (raised?.type !== "conditional") return [];
+      const condition = raised.childForFieldName("condition");
+      const whenTrue = raised.childForFieldName("consequence");
+      const whenFalse = raised.childForFieldName("alternative");
+      if (!condition || !whenTrue || !whenFalse) return [];
+      return [{ condition, action: whenTrue }, { condition, action: whenFalse, isNegated: true }];
+    },
+  },
   identifierTypes: new Set(["identifier", "instance_variable", "global_variable", "class_variable"]),
   flow: RUBY_FLOW,
   catches: {

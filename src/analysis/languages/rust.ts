@@ -23,7 +23,7 @@ import {
   type SkipReach,
   type TestDraft,
 } from "../parsers/tree-sitter.js";
-import { compactText, counterTarget, literalText, type BranchDraft, type CatchDraft, type CodeContext, type CodeSyntax, type EscapeDraft, type ExportDraft, type FlowSyntax } from "../parsers/tree-sitter-code.js";
+import { compactText, counterTarget, literalText, type BranchDraft, type CatchDraft, type CodeContext, type CodeSyntax, type EscapeDraft, type ExportDraft, type FlowSyntax, type GuardDraft } from "../parsers/tree-sitter-code.js";
 import type { AssertionFact, NonTestFunctionFact } from "../facts.js";
 import { isUnderTestDirectory } from "./language.js";
 import { defineLanguage } from "./define-language.js";
@@ -242,7 +242,13 @@ const RUST_ALLOW = /^#!?\[(?:cfg_attr\(.*,)?allow\(/;
 function rustErrorExit(block: Node | null): Node | null {
   const last = block ? namedChildren(block).at(-1) : undefined;
   const expression = last?.type === "expression_statement" ? last.namedChild(0) : last;
+  return rustErrorValue(expression ?? null);
+}
+
+/** The error an expression ends the function with (`return Err(...)`, `Err(...)`, `panic!(...)`, a block ending in one), else null. */
+function rustErrorValue(expression: Node | null): Node | null {
   if (!expression) return null;
+  if (expression.type === "block") return rustErrorExit(expression);
   const value = expression.type === "return_expression" ? expression.namedChild(0) : expression;
   if (value?.type === "call_expression" && /^(?:Result::)?Err$/.test(value.childForFieldName("function")?.text ?? "")) return value;
   if (value?.type === "macro_invocation" && /^(panic|bail|unreachable|unimplemented|todo)$/.test(value.childForFieldName("macro")?.text ?? "")) return value;
@@ -560,8 +566,8 @@ function isPrivateTypeHere(scope: Node | null, typeName: string): boolean {
  * blocks (kind `unsafe`, text cut at 120 characters), functions
  * (`Type.method` inside an impl) with their constant result (`true`,
  * `Ok(())`, `None`), guards: an `if` whose block ends in `return Err(...)`,
- * a tail `Err(...)` or `panic!`/`bail!`, and the `assert!`/`ensure!`
- * family; error-handling sites as catches ({@link RUST_CATCHES}); the
+ * a tail `Err(...)` or `panic!`/`bail!`, a `match` whose `None` arm or a
+ * let-else whose `else` exits so, and the `assert!`/`ensure!` family; error-handling sites as catches ({@link RUST_CATCHES}); the
  * public API ({@link rustExports}) and the private child modules
  * ({@link rustPrivateModules}).
  */
@@ -595,6 +601,25 @@ const RUST_CODE: CodeSyntax = {
       const condition = node.childForFieldName("condition");
       const action = rustErrorExit(node.childForFieldName("consequence"));
       return condition && action ? [{ condition, action }] : [];
+    },
+    // A guard rewritten as a match: `match s.strip_prefix("x") { Some(s) => s, None => return Err(..) }`
+    // checks the same input and reaches the same error exit as `if !s.starts_with("x") { return Err(..) }`.
+    match_expression: (node) => {
+      const scrutinee = node.childForFieldName("value");
+      const block = node.childForFieldName("body");
+      if (!scrutinee || !block) return [];
+      return namedChildren(block).flatMap((arm): GuardDraft[] => {
+        if (arm.type !== "match_arm" || (arm.childForFieldName("pattern")?.text.replace(/\s+/g, "") ?? "") !== "None") return [];
+        const action = rustErrorValue(arm.childForFieldName("value"));
+        return action ? [{ condition: scrutinee, action }] : [];
+      });
+    },
+    // `let Some(x) = s.strip_prefix("x") else { return Err(..) };`: the same guard as a let-else.
+    let_declaration: (node) => {
+      const alternative = node.childForFieldName("alternative");
+      const value = node.childForFieldName("value");
+      const action = alternative ? rustErrorValue(alternative) : null;
+      return value && action ? [{ condition: value, action }] : [];
     },
     macro_invocation: (node) => {
       const name = node.childForFieldName("macro")?.text ?? "";

@@ -145,7 +145,7 @@ export interface CodeSyntax {
   /** Nodes that are suppressions themselves: attributes, annotations, directives, casts, `unsafe` blocks. */
   suppressions?: Readonly<Record<string, (node: Node, context: CodeContext) => NodeSuppression | null>>;
   /** Named function scopes: the node's name (null: not a named function, e.g. a lambda). Its body's statements are counted. */
-  functions?: Readonly<Record<string, (node: Node) => { name: string; body: Node | null } | null>>;
+  functions?: Readonly<Record<string, (node: Node) => { name: string; body: Node | null; returnsError?: boolean } | null>>;
   /** Named non-function scopes (classes, impls, modules): their name prefixes the functions inside (`Class.method`). */
   containers?: Readonly<Record<string, (node: Node) => string | null>>;
   /** Calls: the called function's last name (`a.b.c()` -> "c"), recorded on the enclosing function. */
@@ -823,6 +823,7 @@ export function extractCodeFacts(root: Node, syntax: CodeSyntax, content: string
             };
             const constant = syntax.flow ? constantReturnOf(found.body, syntax.flow) : undefined;
             if (constant !== undefined) fact.constantReturn = constant;
+            if (found.returnsError !== undefined) fact.returnsError = found.returnsError;
             functions.push(fact);
             scopes.push({ depth, name: found.name, fact, calls: new Set() });
           }

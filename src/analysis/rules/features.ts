@@ -11,6 +11,8 @@
  * was never the package's API.
  */
 
+import { checkedTest } from "../checks/index.js";
+import { calledNames } from "../checks/likeness.js";
 import type { ExportFact, TestCase } from "../facts.js";
 import type { Finding } from "../types.js";
 import { isInlineTestedProductCode, isProductCode, isTestPair, resolveImport, usable, type RuleInput, type RulePair } from "./context.js";
@@ -127,14 +129,67 @@ function removedSymbolsUsedBy(test: TestCase, testPath: string, pair: RulePair, 
   return used;
 }
 
+/** Last segment of a function's name path (`Scanner.containsIgnoreCase` -> `containsIgnoreCase`). */
+function shortName(name: string): string {
+  return name.slice(name.lastIndexOf(".") + 1);
+}
+
+/**
+ * Names of functions and methods (any visibility: a package-private Java
+ * method, a Go unexported func) that a changed product file still present
+ * after the change defined before it and that no changed file defines after
+ * it, by their last name segment. Unreadable after sides remove nothing.
+ */
+export function findRemovedDefinitions(pairs: readonly RulePair[]): Set<string> {
+  const code = pairs.filter((pair) => isProductCode(pair) || isInlineTestedProductCode(pair));
+  const defined = new Set<string>();
+  for (const pair of pairs) {
+    const after = usable(pair.after);
+    if (pair.after !== null && after === null) return new Set(); // unknown after side: nothing is known to be gone
+    for (const fn of after?.code?.functions ?? []) defined.add(shortName(fn.name));
+    for (const fn of after?.nonTestFunctions ?? []) defined.add(fn.name);
+    for (const helper of after?.assertionHelpers ?? []) defined.add(helper.name);
+  }
+  const removed = new Set<string>();
+  // A deleted file's code is judged by its exports (findRemovedExports): only definitions gone from a surviving file count here.
+  for (const pair of code.filter((candidate) => candidate.after !== null)) {
+    for (const fn of usable(pair.before)?.code?.functions ?? []) {
+      const name = shortName(fn.name);
+      if (!defined.has(name)) removed.add(name);
+    }
+  }
+  return removed;
+}
+
+/**
+ * The removed definitions (see {@link findRemovedDefinitions}) a deleted
+ * test's checks call: each of its checks must call (or end in) one of them,
+ * so the test had nothing left to check; empty when a check calls none (it
+ * checked code that survives) or the test has no checks.
+ */
+function removedDefinitionsCheckedBy(test: TestCase, path: string, pair: RulePair, removed: ReadonlySet<string>): string[] {
+  if (removed.size === 0) return [];
+  const checks = checkedTest(path, test, usable(pair.before)).checks;
+  if (checks.length === 0) return [];
+  const used = new Set<string>();
+  for (const check of checks) {
+    const hits = [...calledNames(check.subject)].filter((name) => removed.has(name));
+    if (hits.length === 0) return [];
+    for (const name of hits) used.add(name);
+  }
+  return [...used];
+}
+
 /**
  * Rewrites test_deletion findings whose deleted tests used an export that
- * was removed in the same change into feature_removal at medium (DESIGN.md:
- * tests deleted together with the code they test). A whole-file deletion is
- * rewritten only when every one of its tests used removed code.
+ * was removed in the same change, or whose every check called a function or
+ * method the change removed (whatever its visibility), into feature_removal
+ * at medium (DESIGN.md: tests deleted together with the code they test). A
+ * whole-file deletion is rewritten only when every one of its tests used
+ * removed code.
  */
-export function reclassifyDeletions(findings: readonly Finding[], input: RuleInput, removed: readonly RemovedExport[]): Finding[] {
-  if (removed.length === 0) return [...findings];
+export function reclassifyDeletions(findings: readonly Finding[], input: RuleInput, removed: readonly RemovedExport[], removedDefinitions: ReadonlySet<string> = new Set()): Finding[] {
+  if (removed.length === 0 && removedDefinitions.size === 0) return [...findings];
   const pairByPath = new Map(input.pairs.map((pair) => [pair.path, pair] as const));
   const lostTest = (pair: RulePair, id: string, line: number | null | undefined): TestCase | undefined => {
     const tests = usable(pair.before)?.tests ?? [];
@@ -151,8 +206,10 @@ export function reclassifyDeletions(findings: readonly Finding[], input: RuleInp
     for (const id of ids) {
       const test = lostTest(pair, id, ids.length === 1 ? finding.before_line : null);
       const used = test ? removedSymbolsUsedBy(test, path, pair, removed) : [];
-      if (used.length === 0) return finding;
+      const called = used.length === 0 && test ? removedDefinitionsCheckedBy(test, path, pair, removedDefinitions) : [];
+      if (used.length === 0 && called.length === 0) return finding;
       for (const entry of used) symbols.add(`${entry.name} (${entry.path})`);
+      for (const name of called) symbols.add(name);
     }
     const list = [...symbols].join(", ");
     return rereport(finding, featureRemovalRule, ids.length === 1 ? "testDeletedWithCode" : "testsDeletedWithCode", { test: ids[0], count: ids.length, path, list }, {
@@ -167,7 +224,7 @@ export function reclassifyDeletions(findings: readonly Finding[], input: RuleInp
  */
 export function featureFindings(findings: readonly Finding[], input: RuleInput): Finding[] {
   const removed = findRemovedExports(input.pairs);
-  return [...reclassifyDeletions(findings, input, removed), ...featureRemovalFindings(removed)];
+  return [...reclassifyDeletions(findings, input, removed, findRemovedDefinitions(input.pairs)), ...featureRemovalFindings(removed)];
 }
 
 /**

@@ -263,7 +263,56 @@ function narrowedFinding(path: string, fn: string, was: GuardFact, now: GuardFac
   });
 }
 
-function guardFindings(path: string, before: CodeFacts, after: CodeFacts, allAfter: readonly CodeSide[], moved: GuardFact[]): Finding[] {
+/**
+ * True when `guard` was one of several identical copies (same condition,
+ * same error exit) in its function and a copy is still there: branches that
+ * repeated one check were merged (`b'a'..=b'f' => { if count > 15 { return
+ * Err(..) } … }` and the same for `b'A'..=b'F'` becoming one arm), and the one
+ * check that is left runs on every path the copies did.
+ */
+function isMergedCopy(guard: GuardFact, reached: readonly ReachedGuard[]): boolean {
+  return reached.some((candidate) => candidate.isDirect && candidate.guard.condition === guard.condition && candidate.guard.action === guard.action && !isNeverFiring(candidate.guard));
+}
+
+/**
+ * Short names of functions (Go: FunctionFact.returnsError) whose results
+ * included an `error` before the change and do not after it, over the changed
+ * files: an `if err != nil` on what they returned can no longer fire.
+ */
+function lostErrorResults(files: readonly { before: CodeFacts | null; after: CodeFacts | null }[]): LostErrors {
+  const returnedBefore = new Set<string>();
+  const returnsAfter = new Map<string, boolean>();
+  for (const file of files) {
+    for (const fn of file.before?.functions ?? []) if (fn.returnsError) returnedBefore.add(shortName(fn.name));
+    for (const fn of file.after?.functions ?? []) if (fn.returnsError !== undefined) returnsAfter.set(shortName(fn.name), (returnsAfter.get(shortName(fn.name)) ?? false) || fn.returnsError);
+  }
+  return {
+    lost: new Set([...returnedBefore].filter((name) => returnsAfter.get(name) === false)),
+    stillReturning: new Set([...returnsAfter].filter(([, returns]) => returns).map(([name]) => name)),
+  };
+}
+
+/** {@link lostErrorResults}: functions that stopped returning an error, and those of the change that return one after it. */
+interface LostErrors {
+  lost: ReadonlySet<string>;
+  stillReturning: ReadonlySet<string>;
+}
+
+/**
+ * True when a removed guard was a dead error check: `if err != nil` (Go) in
+ * a function that called a function of the change that stopped returning an
+ * error ({@link lostErrorResults}), so nothing is left to check (`ip, err :=
+ * s.fromString(val)` became `s.fromString(val)` when fromString lost its
+ * error result) and that, after the change, calls no function of the change
+ * that still returns one. A check of an error that a callee still returns
+ * is no dead check.
+ */
+function isDeadErrorCheck(guard: GuardFact, fnBefore: FunctionFact | undefined, fnAfter: FunctionFact | undefined, lostErrors: LostErrors): boolean {
+  if (!fnBefore || !fnAfter || lostErrors.lost.size === 0 || !/^\w+!=nil$/.test(guard.condition.replace(/\s+/g, ""))) return false;
+  return fnBefore.calls.some((call) => lostErrors.lost.has(call)) && !fnAfter.calls.some((call) => lostErrors.stillReturning.has(call));
+}
+
+function guardFindings(path: string, before: CodeFacts, after: CodeFacts, allAfter: readonly CodeSide[], moved: GuardFact[], lostErrors: LostErrors = { lost: new Set(), stillReturning: new Set() }): Finding[] {
   const findings: Finding[] = [];
   const afterFunctions = new Set((after.functions ?? []).map((fn) => fn.name));
   const byFunction = new Map<string, GuardFact[]>();
@@ -327,6 +376,8 @@ function guardFindings(path: string, before: CodeFacts, after: CodeFacts, allAft
         claim(index);
         continue;
       }
+      if (isMergedCopy(guard, candidates)) continue;
+      if (isDeadErrorCheck(guard, (before.functions ?? []).find((candidate) => candidate.name === fn), (after.functions ?? []).find((candidate) => candidate.name === fn), lostErrors)) continue;
       // Moved to another function (one the callers now use) with the same check: not removed.
       const movedIndex = moved.findIndex((candidate) => isEquivalentGuard(guard, candidate) && candidate.function !== fn);
       if (movedIndex !== -1) {
@@ -570,12 +621,13 @@ export function validationFindings(input: RuleInput): Finding[] {
   const files = codePairs(input.pairs);
   const allAfter: CodeSide[] = files.filter((file) => file.after !== null).map((file) => ({ path: file.path, code: file.after as CodeFacts }));
   const moved = newGuards(files);
+  const lostErrors = lostErrorResults(files);
   const findings: Finding[] = [];
   for (const { path, before, after } of files) {
     if (!after) continue;
     findings.push(...suppressionFindings(path, before, after));
     if (!before) continue;
-    findings.push(...guardFindings(path, before, after, allAfter, moved));
+    findings.push(...guardFindings(path, before, after, allAfter, moved, lostErrors));
     findings.push(...collapseFindings(path, before, after));
     findings.push(...catchFindings(path, before, after));
     findings.push(...schemaFindings(path, before, after));

@@ -289,7 +289,8 @@ const cheats: RuleCase[] = [
         `it.each([\n  [1, 1, 2],\n])("adds %i and %i", (a, b, sum) => { expect(add(a, b)).toBe(sum); });\n`,
       ),
     ],
-    findings: [`assertion_removal/high test/add.test.ts "add(%i, %i) = %i"`],
+    // Paired with its renamed self by its checks (checks/likeness.ts): the row dropped is a test case deleted.
+    findings: [`test_deletion/critical test/add.test.ts "adds %i and %i"`],
   },
   {
     name: "js: a table unrolled into plain tests, one row left out",

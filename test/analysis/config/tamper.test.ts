@@ -110,6 +110,8 @@ const FLAGS: FlagRow[] = [
   { name: "make test || true", path: "Makefile", before: "test:\n\tgo test ./...\n", after: "test:\n\tgo test ./... || true\n", setting: /target "test"/ },
   { name: "make test - prefix", path: "Makefile", before: "test:\n\t$(PYTEST) tests\n\nPYTEST = python -m pytest\n", after: "test:\n\t-$(PYTEST) tests\n\nPYTEST = python -m pytest\n", setting: /target "test"/ },
   { name: "make test through a variable", path: "Makefile", before: "PYTEST_ARGS = tests\ntest:\n\tpytest $(PYTEST_ARGS)\n", after: "PYTEST_ARGS = tests -k 'not slow'\ntest:\n\tpytest $(PYTEST_ARGS)\n", setting: /target "test"/ },
+  { name: "make test loses its phpunit prerequisite", path: "Makefile", before: "phpunit:\n\t@vendor/bin/phpunit\n\nphpstan:\n\t@vendor/bin/phpstan analyze\n\ntest: phpunit phpstan\n", after: "phpunit:\n\t@vendor/bin/phpunit\n\nphpstan:\n\t@vendor/bin/phpstan analyze\n\ntest: phpstan\n", setting: /target "test"/ },
+  { name: "make test's pytest prerequisite renamed to a recipe that runs nothing", path: "Makefile", before: "pyunit:\n\tpytest tests\n\ntest: pyunit\n", after: "pyunit:\n\techo skipped\n\ntest: pyunit\n", setting: /target "test"/ },
   { name: "make test target removed", path: "Makefile", before: "build:\n\tgo build ./...\ntest:\n\tgo test ./...\n", after: "build:\n\tgo build ./...\n", setting: /target "test"/ },
   { name: "make test -run added", path: "GNUmakefile", before: ".PHONY: test\ntest:\n\tgo test ./...\n", after: ".PHONY: test\ntest:\n\tgo test -run TestParse ./...\n", setting: /target "test"/ },
   // GitHub Actions
@@ -160,6 +162,9 @@ const PASSES: Row[] = [
   { name: "conftest mentions collect_ignore in a string", path: "conftest.py", before: "", after: "NOTE = 'collect_ignore = [\"x.py\"] is not used here'\n" },
   { name: "conftest sys.exit inside a function", path: "conftest.py", before: "", after: "import sys\n\ndef helper():\n    sys.exit(0)\n" },
   { name: "conftest makereport that only reads", path: "conftest.py", before: "", after: "def pytest_runtest_makereport(item, call):\n    if call.excinfo:\n        item.failed = True\n" },
+  { name: "make test's static-analysis prerequisites merged (phpunit kept)", path: "Makefile", before: "phpunit:\n\t@vendor/bin/phpunit\n\nphpstan-analyze-src:\n\t@vendor/bin/phpstan analyze src\n\nphpstan-analyze-tests:\n\t@vendor/bin/phpstan analyze tests\n\ntest: phpunit phpstan-analyze-src phpstan-analyze-tests\n", after: "phpunit:\n\t@vendor/bin/phpunit\n\nphpstan-analyze:\n\t@vendor/bin/phpstan analyze\n\ntest: phpunit phpstan-analyze\n" },
+  { name: "make test's go test prerequisite renamed", path: "Makefile", before: "gotest:\n\tgo test ./...\n\ntest: gotest\n", after: "go-test:\n\tgo test ./...\n\ntest: go-test\n" },
+  { name: "make lint-tests prerequisite dropped (golangci-lint on the tests)", path: "Makefile", before: "lint-tests:\n\tgolangci-lint run ./tests/...\n\ntest: lint-tests\n\tgo test ./...\n", after: "test:\n\tgo test ./...\n" },
   { name: "make test widened", path: "Makefile", before: "test:\n\tpytest tests/unit\n", after: "test:\n\tpytest tests\n" },
   { name: "make build target || true", path: "Makefile", before: "build:\n\tnpm run build\ntest:\n\tnpm test\n", after: "build:\n\tnpm run build || true\ntest:\n\tnpm test\n" },
   { name: "make test gains -v", path: "Makefile", before: "test:\n\tgo test ./...\n", after: "test:\n\tgo test -v -race ./...\n" },
