@@ -106,8 +106,35 @@ function skipString(text: string, start: number): number {
 /** Top-level binary comparisons, longest first, that a truthiness assertion may state (`assert.ok(n > 0)`). */
 const COMPARISON_OPERATORS = ["===", "!==", "==", "!=", ">=", "<=", ">", "<", " not in ", " in ", " instanceof ", " is not ", " is "] as const;
 
-/** Splits canonical text at its first top-level comparison operator: `n>0` -> [n, ">", 0]; null when it has none. */
+/**
+ * True when canonical text is a conditional expression at its top level,
+ * whose value is one of its branches, not a boolean: `c ? x : y` (JS/TS,
+ * Java, C#, PHP, Ruby; `?.` and `??` are not it), Python's `x if c else y`,
+ * Rust's `if c { x } else { y }`.
+ */
+export function isConditionalExpression(text: string): boolean {
+  if (/^if\b/.test(text) && /\belse\b/.test(text)) return true;
+  let depth = 0;
+  let question = false;
+  for (let i = 0; i < text.length; i++) {
+    const char = text[i] as string;
+    if (char === '"') {
+      i = skipString(text, i);
+      continue;
+    }
+    if (char === "(" || char === "[" || char === "{") depth++;
+    else if (char === ")" || char === "]" || char === "}") depth--;
+    if (depth !== 0) continue;
+    if (char === "?" && text[i + 1] !== "." && text[i + 1] !== "?" && text[i - 1] !== "?") question = true;
+    else if (char === ":" && question && text[i + 1] !== ":" && text[i - 1] !== ":") return true;
+    else if (text.startsWith("if", i) && /[\s"')\]}]/.test(text[i - 1] ?? "") && !/[\w$]/.test(text[i + 2] ?? "") && / ?else\b|"else\b|\belse\b/.test(text.slice(i + 2))) return true;
+  }
+  return false;
+}
+
+/** Splits canonical text at its first top-level comparison operator: `n>0` -> [n, ">", 0]; null when it has none (or when it is a conditional expression, whose comparison is its condition). */
 export function splitComparison(text: string): [string, string, string] | null {
+  if (isConditionalExpression(text)) return null;
   let depth = 0;
   for (let i = 0; i < text.length; i++) {
     const char = text[i] as string;
@@ -349,6 +376,7 @@ function booleanLiteral(text: string): boolean | undefined {
  * as a truthiness check (`assert_eq!(f(b), !g(b))` weighs as `assert!(f(b))`).
  */
 export function isBooleanExpression(text: string): boolean {
+  if (isConditionalExpression(text)) return false;
   if ((text.startsWith("!") && !text.startsWith("!=")) || text.startsWith("not ")) return true;
   if (conjuncts(text).length > 1 || /^[^"]*(?:\|\||\bor\b)/.test(text)) return true;
   const comparison = splitComparison(text);

@@ -59,6 +59,12 @@ describe("checks: one check per assertion, whatever the framework", () => {
     ["xUnit Assert.Equal", "tests/ATests.cs", "public class ATests {\n  [Fact] public void A() { Assert.Equal(3, Sum(1, 2)); }\n}\n", "equal(Sum(1,2), 3)/3"],
     // RSpec / minitest
     ["RSpec eq", "spec/a_spec.rb", "describe 'a' do\n  it 'sums' do\n    expect(sum(1, 2)).to eq(3)\n  end\nend\n", "equal(sum(1,2), 3)/3"],
+    // A conditional expected value is a value, not a comparison (found sweeping unjs/pathe 43241f6: `a === b ? x : y` was read as a boolean)
+    ["expect toBe a ternary", "test/a.test.ts", `it("a", () => { expect(sep).toBe(os === "win32" ? ";" : ":"); });`, `equal(sep, os==="win32"?";":":")/3`],
+    ["assert.equal a ternary", "test/a.test.ts", `import assert from "node:assert";\nit("a", () => { assert.equal(sep, a && b ? ";" : ":"); });`, `equal(sep, a&&b?";":":")/3`],
+    ["pytest assert == a conditional expression", "tests/test_a.py", "def test_a():\n    assert sep == (';' if os == 'nt' else ':')\n", `equal(sep, ";"if os=="nt"else":")/3`],
+    ["RSpec eq a ternary", "spec/a_spec.rb", "describe 'a' do\n  it 'seps' do\n    expect(sep).to eq(os == 'win' ? ';' : ':')\n  end\nend\n", `equal(sep, os=="win"?";":":")/3`],
+    ["Rust assert_eq! an if expression", "tests/a.rs", "#[test]\nfn a() {\n    assert_eq!(sep(), if cfg!(windows) { ';' } else { ':' });\n}\n", `equal(sep(), if cfg!(windows){";"}else{":"})/3`],
     // PHPUnit
     ["PHPUnit assertSame", "tests/ATest.php", "<?php\nclass ATest extends TestCase {\n  public function testA() { $this->assertSame(3, sum(1, 2)); }\n}\n", "equal(sum(1,2), 3)/3"],
   ])("%s", async (_name, path, source, expected) => {

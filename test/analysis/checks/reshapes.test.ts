@@ -194,7 +194,8 @@ const cheats: RuleCase[] = [
         `import pytest\n\ndef test_cm():\n    assert to_metres(5, "cm") == pytest.approx(0.5)\n`,
       ),
     ],
-    findings: [`test_deletion/critical tests/test_length.py "LengthTest > test_cm"`],
+    // The migrated test pairs with the old one by its checks (checks/likeness.ts): an edited test whose expected value changed, as the same edit in place would be.
+    findings: [`expectation_changed/medium tests/test_length.py "test_cm"`],
   },
   {
     name: "rust: assert_eq!(x, 3) rewritten as assert!(x > 0)",
