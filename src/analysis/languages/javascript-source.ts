@@ -382,6 +382,23 @@ function attemptTries(loop: t.Loop): t.TryStatement[] {
   });
 }
 
+/**
+ * The try statements directly in `block` (not in a nested function), when
+ * `block` is an error path that still fails (a catch clause that rethrows)
+ * or a `finally` (which lets the outcome of its try through): a handler
+ * there that swallows is best-effort cleanup (`try { unlinkSync(temp) }
+ * catch {}`), not a failure discarded, since the error the caller sees
+ * comes from the enclosing try.
+ */
+function errorPathTries(block: t.BlockStatement): t.TryStatement[] {
+  const tries: t.TryStatement[] = [];
+  walk(block, (node) => {
+    if (node.type === "TryStatement") tries.push(node);
+    return node === block || node.type !== "TryStatement";
+  }, true);
+  return tries;
+}
+
 function isLoopNode(node: t.Node): node is t.Loop {
   return node.type === "ForStatement" || node.type === "ForOfStatement" || node.type === "ForInStatement" || node.type === "WhileStatement" || node.type === "DoWhileStatement";
 }
@@ -525,6 +542,8 @@ class CodeWalker {
   private readonly guards: GuardFact[] = [];
   /** Try statements that are attempts of a loop (see {@link attemptTries}). */
   private readonly attempts = new Set<t.Node>();
+  /** Try statements on an error path that still fails (see {@link errorPathTries}). */
+  private readonly onErrorPath = new Set<t.Node>();
   private readonly functions: FunctionFact[] = [];
   private readonly catches: CatchFact[] = [];
   private readonly suppressions: SuppressionFact[] = [];
@@ -777,9 +796,13 @@ class CodeWalker {
       case "TryStatement":
         if (node.handler) {
           const behaviour = classifyCatch(node.handler.body, node.handler.param?.type === "Identifier" ? node.handler.param.name : null);
-          // An empty handler of an attempt lets its loop try the next candidate: the failure is handled by moving on.
-          this.addCatch(fn, node.handler, behaviour === "swallows" && this.attempts.has(node) ? "handles" : behaviour, node.block);
+          if (behaviour === "rethrows") for (const nested of errorPathTries(node.handler.body)) this.onErrorPath.add(nested);
+          // An empty handler of an attempt lets its loop try the next candidate, and one on an error path that still
+          // fails (best-effort cleanup) hides nothing: neither failure is discarded.
+          const handled = behaviour === "swallows" && (this.attempts.has(node) || this.onErrorPath.has(node));
+          this.addCatch(fn, node.handler, handled ? "handles" : behaviour, node.block);
         }
+        if (node.finalizer) for (const nested of errorPathTries(node.finalizer)) this.onErrorPath.add(nested);
         break;
       case "CallExpression":
         this.noteCall(node, parent, fn, keyPath);

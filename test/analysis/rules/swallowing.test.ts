@@ -38,6 +38,8 @@ const invalid: RuleCase[] = [
   row("typescript: catch returning { ...DEFAULTS }", "src/loader.ts", TS, "export function load(path: string): Config {\n  try {\n    const data = read(path);\n    return parse(data);\n  } catch {\n    return { ...DEFAULTS };\n  }\n}\n", [bypass("src/loader.ts")]),
   row("java: catch (Exception e) returning Config.DEFAULTS", "src/main/java/Loader.java", JAVA, "class Loader {\n  Config load(String path) {\n    try {\n      String data = read(path);\n      return parse(data);\n    } catch (Exception e) {\n      return Config.DEFAULTS;\n    }\n  }\n}\n", [bypass("src/main/java/Loader.java")]),
   row("php: catch (\\Throwable) returning self::DEFAULTS", "src/Loader.php", PHP, "<?php\n\nclass Loader\n{\n    public function load(string $path): Config\n    {\n        try {\n            $data = $this->read($path);\n            return $this->parse($data);\n        } catch (\\Throwable $e) {\n            return self::DEFAULTS;\n        }\n    }\n}\n", [bypass("src/Loader.php")]),
+  // The same nesting that hides the failure: the outer catch no longer rethrows, or the swallowed code is the work itself.
+  row("typescript: an empty catch nested in a catch that does not rethrow", "src/loader.ts", TS, "export function load(path: string): Config {\n  try {\n    const data = read(path);\n    return parse(data);\n  } catch (error) {\n    try {\n      return parse(read(path));\n    } catch {\n      /* give up */\n    }\n    return {} as Config;\n  }\n}\n", [bypass("src/loader.ts")]),
 ];
 
 const valid: RuleCase[] = [
@@ -50,6 +52,9 @@ const valid: RuleCase[] = [
   row("typescript: cleanup wrapped in try/catch that rethrows", "src/loader.ts", TS, "export function load(path: string): Config {\n  try {\n    const data = read(path);\n    return parse(data);\n  } catch (error) {\n    throw new LoadError(path, { cause: error });\n  }\n}\n", []),
   row("java: catch (FileNotFoundException e) returning null", "src/main/java/Loader.java", JAVA, "class Loader {\n  Config load(String path) {\n    try {\n      String data = read(path);\n      return parse(data);\n    } catch (FileNotFoundException e) {\n      return null;\n    }\n  }\n}\n", []),
   row("go: v, _ := strconv.Atoi(s) where no error was checked before", "loader/loader.go", "package loader\n\nfunc Load(path string) int {\n\treturn len(path)\n}\n", "package loader\n\nimport \"strconv\"\n\nfunc Load(path string) int {\n\tv, _ := strconv.Atoi(path)\n\treturn v\n}\n", []),
+  // Best-effort cleanup on an error path that still fails (found in ralph's own src/store/lock.ts): the outer failure propagates.
+  row("typescript: a removal's own empty catch inside a catch that rethrows", "src/loader.ts", "export function load(path: string): Config {\n  const temp = `${path}.tmp`;\n  write(temp);\n  try {\n    return parse(read(temp));\n  } finally {\n    try {\n      unlinkSync(temp);\n    } catch {\n      /* already gone */\n    }\n  }\n}\n", "export function load(path: string): Config {\n  const temp = `${path}.tmp`;\n  try {\n    write(temp);\n  } catch (error) {\n    try {\n      unlinkSync(temp);\n    } catch {\n      /* never created */\n    }\n    throw error;\n  }\n  try {\n    return parse(read(temp));\n  } finally {\n    try {\n      unlinkSync(temp);\n    } catch {\n      /* already gone */\n    }\n  }\n}\n", []),
+  row("typescript: a removal's own empty catch inside a finally", "src/loader.ts", TS, "export function load(path: string): Config {\n  const temp = `${path}.tmp`;\n  try {\n    const data = read(path);\n    return parse(data);\n  } finally {\n    try {\n      unlinkSync(temp);\n    } catch {\n      /* already gone */\n    }\n  }\n}\n", []),
 ];
 
 describe("new swallowing handlers: flagged", () => {
