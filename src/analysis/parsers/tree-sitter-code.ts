@@ -390,6 +390,70 @@ export function classifyCatchBody(
   isExpression = false,
   identifierTypes: readonly string[] = ["identifier"],
 ): CatchBehaviour {
+  const behaviour = classifyCatchBodyAsWritten(body, errorName, flow, isExpression, identifierTypes);
+  if (body === null || (behaviour !== "swallows" && behaviour !== "returns_constant")) return behaviour;
+  // A return from a handler in a finally would replace the failure itself; an implicit value (Ruby's nil) would not.
+  if (behaviour === "returns_constant" && hasReturn(body, flow)) return behaviour;
+  return isErrorPathHandler(body, flow) ? "handles" : behaviour;
+}
+
+/** True when a return statement is anywhere in `body`. */
+function hasReturn(body: Node, flow: FlowSyntax): boolean {
+  let found = false;
+  walk(body, (_cursor, type) => {
+    if (flow.returnTypes.has(type)) found = true;
+    return found ? "skip" : "descend";
+  });
+  return found;
+}
+
+/** The try statement (or Ruby `begin`) a handler body belongs to, a few levels up, or null. */
+function enclosingTry(handlerBody: Node): Node | null {
+  let tryNode: Node | null = handlerBody.parent;
+  for (let depth = 0; tryNode !== null && depth < 3 && !/try|^begin$/.test(tryNode.type); depth++) tryNode = tryNode.parent;
+  return tryNode !== null && /try|^begin$/.test(tryNode.type) ? tryNode : null;
+}
+
+/** Clauses that run after a failure: a handler (catch/except/rescue) and a finally (finally/ensure). */
+const HANDLER_CLAUSE = /^(catch_clause|except_clause|rescue|except_group_clause)$/;
+const FINALLY_CLAUSE = /^(finally_clause|ensure)$/;
+/** Nodes that start another function: the search for an enclosing clause stops there. */
+const FUNCTION_BOUNDARY = /function|method|lambda|closure|constructor|^do_block$/;
+
+/**
+ * True when the try that `handlerBody` handles sits on an error path that
+ * still fails: inside a catch/except/rescue clause that rethrows, or inside
+ * a finally/ensure (which lets its try's outcome through). A handler there
+ * that discards its error is best-effort cleanup (`try { delete(p); }
+ * catch (Exception e) {}` in a finally): the failure the caller sees comes
+ * from the enclosing try (JS: errorPathTries in javascript-source.ts).
+ */
+function isErrorPathHandler(handlerBody: Node, flow: FlowSyntax): boolean {
+  const tryNode = enclosingTry(handlerBody);
+  if (tryNode === null) return false;
+  for (let node = tryNode.parent; node !== null; node = node.parent) {
+    if (FINALLY_CLAUSE.test(node.type)) return true;
+    if (HANDLER_CLAUSE.test(node.type)) {
+      let rethrows = false;
+      walk(node, (cursor, type) => {
+        if (rethrows || cursor.currentNode.id === tryNode.id) return "skip";
+        if (flow.throwTypes.has(type) || flow.isThrow?.(cursor.currentNode)) rethrows = true;
+        return "descend";
+      });
+      return rethrows;
+    }
+    if (FUNCTION_BOUNDARY.test(node.type)) return false;
+  }
+  return false;
+}
+
+function classifyCatchBodyAsWritten(
+  body: Node | null,
+  errorName: string | null,
+  flow: FlowSyntax,
+  isExpression: boolean,
+  identifierTypes: readonly string[],
+): CatchBehaviour {
   let hasThrow = false;
   let passesError = false;
   if (body) {
