@@ -103,6 +103,26 @@ function skipString(text: string, start: number): number {
   return i;
 }
 
+/**
+ * Calls `visit` at each index of canonical text that is at its top level
+ * (outside string literals and brackets), in order, until it returns true.
+ * @returns true when `visit` stopped the scan.
+ */
+function scanTopLevel(text: string, visit: (index: number, char: string) => boolean | void): boolean {
+  let depth = 0;
+  for (let i = 0; i < text.length; i++) {
+    const char = text[i] as string;
+    if (char === '"') {
+      i = skipString(text, i);
+      continue;
+    }
+    if (char === "(" || char === "[" || char === "{") depth++;
+    else if (char === ")" || char === "]" || char === "}") depth--;
+    if (depth === 0 && visit(i, char) === true) return true;
+  }
+  return false;
+}
+
 /** Top-level binary comparisons, longest first, that a truthiness assertion may state (`assert.ok(n > 0)`). */
 const COMPARISON_OPERATORS = ["===", "!==", "==", "!=", ">=", "<=", ">", "<", " not in ", " in ", " instanceof ", " is not ", " is "] as const;
 
@@ -114,37 +134,20 @@ const COMPARISON_OPERATORS = ["===", "!==", "==", "!=", ">=", "<=", ">", "<", " 
  */
 export function isConditionalExpression(text: string): boolean {
   if (/^if\b/.test(text) && /\belse\b/.test(text)) return true;
-  let depth = 0;
   let question = false;
-  for (let i = 0; i < text.length; i++) {
-    const char = text[i] as string;
-    if (char === '"') {
-      i = skipString(text, i);
-      continue;
-    }
-    if (char === "(" || char === "[" || char === "{") depth++;
-    else if (char === ")" || char === "]" || char === "}") depth--;
-    if (depth !== 0) continue;
+  return scanTopLevel(text, (i, char) => {
     if (char === "?" && text[i + 1] !== "." && text[i + 1] !== "?" && text[i - 1] !== "?") question = true;
     else if (char === ":" && question && text[i + 1] !== ":" && text[i - 1] !== ":") return true;
-    else if (text.startsWith("if", i) && /[\s"')\]}]/.test(text[i - 1] ?? "") && !/[\w$]/.test(text[i + 2] ?? "") && / ?else\b|"else\b|\belse\b/.test(text.slice(i + 2))) return true;
-  }
-  return false;
+    else if (text.startsWith("if", i) && /[\s"')\]}]/.test(text[i - 1] ?? "") && !/[\w$]/.test(text[i + 2] ?? "") && /\belse\b|"else\b/.test(text.slice(i + 2))) return true;
+    return false;
+  });
 }
 
 /** Splits canonical text at its first top-level comparison operator: `n>0` -> [n, ">", 0]; null when it has none (or when it is a conditional expression, whose comparison is its condition). */
 export function splitComparison(text: string): [string, string, string] | null {
   if (isConditionalExpression(text)) return null;
-  let depth = 0;
-  for (let i = 0; i < text.length; i++) {
-    const char = text[i] as string;
-    if (char === '"') {
-      i = skipString(text, i);
-      continue;
-    }
-    if (char === "(" || char === "[" || char === "{") depth++;
-    else if (char === ")" || char === "]" || char === "}") depth--;
-    if (depth !== 0) continue;
+  let split: [string, string, string] | null = null;
+  scanTopLevel(text, (i) => {
     for (const operator of COMPARISON_OPERATORS) {
       if (!text.startsWith(operator, i)) continue;
       const before = text[i - 1];
@@ -154,10 +157,12 @@ export function splitComparison(text: string): [string, string, string] | null {
       const left = text.slice(0, i).trim();
       const right = text.slice(i + operator.length).trim();
       if (left === "" || right === "") continue;
-      return [left, operator.trim(), right];
+      split = [left, operator.trim(), right];
+      return true;
     }
-  }
-  return null;
+    return false;
+  });
+  return split;
 }
 
 /** `callee(args)` at the top level of canonical text: [callee, args] (args without the parentheses), or null. */
@@ -185,21 +190,12 @@ export function splitCall(text: string): [string, string] | null {
 /** Top-level comma-separated parts of canonical text. */
 export function splitArguments(text: string): string[] {
   const parts: string[] = [];
-  let depth = 0;
   let start = 0;
-  for (let i = 0; i < text.length; i++) {
-    const char = text[i] as string;
-    if (char === '"') {
-      i = skipString(text, i);
-      continue;
-    }
-    if (char === "(" || char === "[" || char === "{") depth++;
-    else if (char === ")" || char === "]" || char === "}") depth--;
-    else if (char === "," && depth === 0) {
-      parts.push(text.slice(start, i));
-      start = i + 1;
-    }
-  }
+  scanTopLevel(text, (i, char) => {
+    if (char !== ",") return;
+    parts.push(text.slice(start, i));
+    start = i + 1;
+  });
   if (start < text.length) parts.push(text.slice(start));
   return parts;
 }
@@ -212,27 +208,19 @@ export function splitArguments(text: string): string[] {
  */
 export function conjuncts(text: string): string[] {
   const parts: string[] = [];
-  let depth = 0;
   let start = 0;
-  for (let i = 0; i < text.length; i++) {
-    const char = text[i] as string;
-    if (char === '"') {
-      i = skipString(text, i);
-      continue;
-    }
-    if (char === "(" || char === "[" || char === "{") depth++;
-    else if (char === ")" || char === "]" || char === "}") depth--;
-    if (depth !== 0) continue;
-    if (text.startsWith("||", i) || (text.startsWith("or", i) && isWordOperatorAt(text, i, 2))) return [text]; // a disjunction binds looser: one check
+  const isDisjunction = scanTopLevel(text, (i) => {
+    if (i < start) return false; // inside the operator just split at
+    if (text.startsWith("||", i) || (text.startsWith("or", i) && isWordOperatorAt(text, i, 2))) return true; // a disjunction binds looser: one check
     let width = 0;
     if (text.startsWith("&&", i)) width = 2;
     else if (text.startsWith("and", i) && isWordOperatorAt(text, i, 3)) width = 3;
-    if (width === 0) continue;
+    if (width === 0) return false;
     parts.push(text.slice(start, i).trim());
     start = i + width;
-    i += width - 1;
-  }
-  if (parts.length === 0) return [text];
+    return false;
+  });
+  if (isDisjunction || parts.length === 0) return [text];
   parts.push(text.slice(start).trim());
   return parts.every((part) => part !== "") ? parts.map(canonicalText) : [text];
 }

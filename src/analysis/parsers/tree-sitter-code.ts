@@ -517,9 +517,8 @@ const BODY_TYPES: ReadonlySet<string> = new Set(["block", "compound_statement", 
  * javascript-source.ts).
  */
 function isLoopAttemptHandler(handlerBody: Node, flow: FlowSyntax): boolean {
-  let tryNode: Node | null = handlerBody.parent;
-  for (let depth = 0; tryNode !== null && depth < 3 && !/try|^begin$/.test(tryNode.type); depth++) tryNode = tryNode.parent;
-  if (tryNode === null || !/try|^begin$/.test(tryNode.type)) return false;
+  const tryNode = enclosingTry(handlerBody);
+  if (tryNode === null) return false;
   let container = tryNode.parent;
   if (container !== null && BODY_TYPES.has(container.type)) container = container.parent;
   if (container === null || !LOOP_TYPE.test(container.type)) return false;
