@@ -183,6 +183,9 @@ export interface RuleDefinition<Input, Ids extends string> {
   readonly check: (context: RuleCheckContext<Input>) => Finding[];
 }
 
+/** What {@link report} reads of a rule: its metadata and messages, not its check (so any rule's input fits). */
+export type RuleMeta<Ids extends string = string> = Omit<RuleDefinition<unknown, Ids>, "check">;
+
 /** A registered rule: its definition. The message ids are its `messages` keys. */
 export type Rule<Input = unknown, Ids extends string = string> = RuleDefinition<Input, Ids>;
 
@@ -242,8 +245,7 @@ export type ReportFields = Omit<Finding, "type" | "severity" | "message" | "allo
  * false (allow rules are applied later, verdict.ts) — the key order of
  * `ralph check --format json`.
  */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- any rule's input: report reads only metadata
-export function report<Ids extends string>(rule: Rule<any, Ids>, messageId: Ids, data: Readonly<Record<string, unknown>>, fields: ReportFields): Finding {
+export function report<Ids extends string>(rule: RuleMeta<Ids>, messageId: Ids, data: Readonly<Record<string, unknown>>, fields: ReportFields): Finding {
   const spec: MessageSpec = rule.messages[messageId];
   const text = typeof spec === "string" ? spec : spec.text;
   const type = typeof spec === "string" ? rule.type : (spec.type ?? rule.type);
@@ -260,8 +262,7 @@ export function report<Ids extends string>(rule: Rule<any, Ids>, messageId: Ids,
  * and filled template in place, `changes` (e.g. evidence) applied last; the
  * other fields and their order stay.
  */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- any rule's input: only metadata is read
-export function rereport<Ids extends string>(finding: Finding, rule: Rule<any, Ids>, messageId: Ids, data: Readonly<Record<string, unknown>>, changes: Partial<ReportFields> = {}): Finding {
+export function rereport<Ids extends string>(finding: Finding, rule: RuleMeta<Ids>, messageId: Ids, data: Readonly<Record<string, unknown>>, changes: Partial<ReportFields> = {}): Finding {
   const fresh = report(rule, messageId, data, { file: finding.file, line: finding.line });
   const result: Finding = { ...finding, type: fresh.type, severity: fresh.severity, message: fresh.message, ...changes };
   REPORTED_AS.set(result, { rule: rule.id, messageId });
