@@ -153,10 +153,14 @@ function managersNow(repo: Pick<Repository, "workTree">): Record<string, string 
   return managers;
 }
 
-function currentRecord(repo: Repository, loopsGone: string[]): Record_ {
+/**
+ * The control surface as it is now, as a record. `withManagers: false` leaves out the hook managers' files (about
+ * fifteen reads), for a check that compares only the files its record names.
+ */
+function currentRecord(repo: Repository, loopsGone: string[], withManagers = true): Record_ {
   const settings: Record<string, string | null> = {};
   for (const file of SETTINGS_FILES) settings[file] = settingsView(readText(join(repo.workTree, file)));
-  return { version: 1, recorded_at: new Date().toISOString(), settings, git_hook: gitHookNow(repo), managers: managersNow(repo), loops_gone: loopsGone };
+  return { version: 1, recorded_at: new Date().toISOString(), settings, git_hook: gitHookNow(repo), ...(withManagers ? { managers: managersNow(repo) } : {}), loops_gone: loopsGone };
 }
 
 /** Top-level keys whose values differ between two state texts, as `key: old -> new` for short values. */
@@ -267,12 +271,14 @@ interface Pending {
 export async function checkGuard(repo: Repository): Promise<GuardReport> {
   const recorded = readJson<Record_>(recordPath(repo));
   const pending = readJson<Pending>(pendingPath(repo));
-  const now = currentRecord(repo, recorded?.loops_gone ?? []);
   const isRecorded = recorded !== null && recorded.version === 1;
+  // Every hook call checks: the managers' files are read only through the record's own list (managerChanges).
+  const now = currentRecord(repo, recorded?.loops_gone ?? [], false);
   if (!isRecorded || recorded.managers === undefined) {
     // Never recorded, or recorded before the managers' files were watched: record them as they are, report nothing of them.
     mkdirSync(guardDir(repo.ralphDir), { recursive: true });
-    writeJson(recordPath(repo), isRecorded ? { ...recorded, managers: now.managers } : now);
+    const managers = managersNow(repo);
+    writeJson(recordPath(repo), isRecorded ? { ...recorded, managers } : { ...now, managers });
   }
   const found = [
     ...(isRecorded ? [...hookChanges(recorded, now), ...(await managerChanges(repo, recorded))] : []),
