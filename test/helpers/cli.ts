@@ -228,3 +228,38 @@ export function seededRandom(seed: number): () => number {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
+
+/**
+ * Runs ralph in this test process through `runCli` (src/cli/run.ts), the
+ * same function `dist/cli.js` calls: no process start, no bundle. Use it
+ * wherever the process boundary is not what the test checks; keep
+ * {@link runRalph} for exit-by-signal, uid, concurrency and a few smoke
+ * tests per command against the built binary. The environment is
+ * {@link ralphEnv} with `options.env` merged over it, passed as the run's
+ * `env` (never written into process.env); `uid`, `gid` and `timeoutMs` are
+ * not supported in-process (throws).
+ */
+export async function runRalphInProcess(cwd: string, args: readonly string[], options: RunOptions = {}): Promise<RunResult> {
+  if (options.uid !== undefined || options.gid !== undefined) throw new Error("runRalphInProcess cannot change uid or gid: use runRalph");
+  const { runCli } = await import("../../src/cli/run.js");
+  const { Readable } = await import("node:stream");
+  const stdout: string[] = [];
+  const stderr: string[] = [];
+  const started = performance.now();
+  const input = options.input ?? "";
+  const status = await runCli(
+    args,
+    {
+      cwd,
+      env: envFor(options.env),
+      stdin: Readable.from(input === "" ? [] : [typeof input === "string" ? Buffer.from(input) : input]),
+      stdout: (text) => void stdout.push(text),
+      stderr: (text) => void stderr.push(text),
+    },
+    IN_PROCESS_VERSION,
+  );
+  return { status, signal: null, stdout: stdout.join(""), stderr: stderr.join(""), durationMs: performance.now() - started };
+}
+
+/** The version string in-process runs report (the bundle's comes from package.json at build time). */
+export const IN_PROCESS_VERSION: string = (JSON.parse(readFileSync(join(PROJECT_ROOT, "package.json"), "utf8")) as { version: string }).version;
