@@ -251,6 +251,13 @@ export const COMMANDS: CommandSpec[] = [
     load: () => import("./commands/select.js"),
   },
   {
+    name: "daemon",
+    usage: "daemon [action]",
+    description: "The work tree's warm process: status (pid, socket, uptime, requests, memory, build) or stop",
+    options: [JSON_FLAG],
+    load: () => import("./commands/daemon.js"),
+  },
+  {
     name: "report",
     usage: "report",
     description: "Write the loop's analytics.json, report.md and quality.svg (quality per iteration, best vs final, regressions, targets)",

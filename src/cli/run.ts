@@ -29,6 +29,13 @@ export interface CliIo {
   stderrIsTTY?: boolean;
   /** stderr's width in columns when it is a terminal. */
   stderrColumns?: number;
+  /**
+   * When the calling process started, ms since the epoch (its
+   * `performance.timeOrigin`); default this process's. The hook log's
+   * whole-process durations count from it, so a call a warm process answers
+   * reports the client's time, not the warm process's age.
+   */
+  processStartMs?: number;
 }
 
 /**
@@ -55,6 +62,7 @@ export async function runCli(argv: readonly string[], io: CliIo, version: string
         stdout: io.stdout,
         stderr: io.stderr,
         stderrIsTTY: io.stderrIsTTY === true,
+        ...(io.processStartMs !== undefined ? { processStartMs: io.processStartMs } : {}),
       });
     } catch (error) {
       io.stderr(`ralph: hook failed open: ${error instanceof Error ? error.message : String(error)}\n`);

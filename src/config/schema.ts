@@ -2,7 +2,7 @@
  * ralph's project configuration: the `agent_persistence` section of
  * `aiwg.yml` at the work-tree root (reference/agent-persistence-integration.txt,
  * "Configuration"), plus ralph's own fields under `agent_persistence.loop`,
- * `.metrics`, `.store` and `.hooks`.
+ * `.metrics`, `.store`, `.hooks` and `.daemon`.
  *
  * Three steps (STYLE.md §8): the zod/mini schema ({@link ConfigSchema})
  * checks shapes and ranges and rejects unknown keys; {@link normalizeConfig}
@@ -97,7 +97,7 @@ export interface TimedCommand {
  * default applied and every alias resolved. Keys are the YAML's (snake_case).
  * Spec: reference/agent-persistence-integration.txt, "Configuration" (enabled,
  * detection, reinforcement, recovery, best_output_selection, performance);
- * `loop`, `metrics`, `store`, `hooks` and the fields marked ralph's own
+ * `loop`, `metrics`, `store`, `hooks`, `daemon` and the fields marked ralph's own
  * (`detection.severity`, `detection.allow`, `recovery.auto_revert`,
  * `reinforcement.templates_dir`, the p99 and false-positive budgets) are ralph's.
  */
@@ -197,6 +197,10 @@ export interface RalphConfig {
     /** What a PreToolUse objection becomes in Claude Code: `deny` (default) or `ask`; env `RALPH_PRETOOL_DECISION` overrides. */
     pre_tool_decision: PreToolDecision;
   };
+  daemon: {
+    /** Idle time after which the warm per-repository process exits, ms (src/daemon/server.ts). Default `600000` (10 minutes); env `RALPH_DAEMON_IDLE_MS` overrides. Example: `120000`. */
+    idle_ms: number;
+  };
 }
 
 /** Deep-readonly view of a config. */
@@ -244,6 +248,7 @@ export const DEFAULT_CONFIG: ReadonlyConfig = deepFreeze({
   },
   store: { size_cap_bytes: 52_428_800 },
   hooks: { pre_tool_decision: "deny" },
+  daemon: { idle_ms: 600_000 },
 } satisfies RalphConfig);
 
 /** A fresh, mutable deep copy of {@link DEFAULT_CONFIG}. */
@@ -339,6 +344,7 @@ export const ConfigSchema = section({
   }),
   store: section({ size_cap_bytes: z._default(int(1), D.store.size_cap_bytes) }),
   hooks: section({ pre_tool_decision: z._default(z.enum(PRE_TOOL_DECISIONS), D.hooks.pre_tool_decision) }),
+  daemon: section({ idle_ms: z._default(int(1000), D.daemon.idle_ms) }),
 });
 
 // ---------------------------------------------------------------- issues

@@ -34,14 +34,16 @@ export interface HookIo {
   stderr: (text: string) => void;
   /** Whether stderr is a terminal (colours in the git hook's report); default false. */
   stderrIsTTY?: boolean;
+  /** When the calling process started, ms since the epoch; default this process's `performance.timeOrigin` (src/cli/run.ts CliIo). */
+  processStartMs?: number;
 }
 
 
 /** Agents with a hook protocol ralph speaks. */
 const AGENTS = ["claude", "git"] as const;
 
-/** Whole-process time so far: performance.now() counts from process start. */
-const elapsedMs = (): number => Math.round(performance.now() * 10) / 10;
+/** Whole-process time so far, ms: from `processStartMs` (the calling process's start) to now. */
+const elapsedMs = (processStartMs: number = performance.timeOrigin): number => Math.round((performance.timeOrigin + performance.now() - processStartMs) * 10) / 10;
 
 /**
  * Runs one hook call and returns the exit code: always 0 for Claude Code
@@ -93,7 +95,7 @@ export async function runHookCommand(args: readonly string[], io: HookIo): Promi
   const log = (workTree: string | null, loop: string | null, entry: Omit<Parameters<typeof appendHookLog>[2], "ts" | "agent" | "event" | "duration_ms">): void => {
     if (!workTree) return;
     try {
-      appendHookLog(workTree, loop ?? guardLoopId(payload.sessionId), { ts: new Date().toISOString(), agent, event, duration_ms: elapsedMs(), ...entry });
+      appendHookLog(workTree, loop ?? guardLoopId(payload.sessionId), { ts: new Date().toISOString(), agent, event, duration_ms: elapsedMs(io.processStartMs), ...entry });
     } catch (error) {
       io.stderr(`ralph: hook: could not write the hook log: ${(error as Error).message}\n`);
     }

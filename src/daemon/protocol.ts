@@ -1,0 +1,165 @@
+/**
+ * The warm process's wire format (docs/decisions/0003-warm-process.md): a
+ * stream of frames over a Unix domain socket, each a 4-byte big-endian
+ * unsigned length followed by that many bytes of UTF-8 JSON (one object).
+ * Bytes that are not text (a hook's stdin) travel base64-encoded inside the
+ * JSON. A connection carries one hello each way and then one command.
+ *
+ * This module is loaded by the thin client before it knows whether a warm
+ * process answers, so it imports nothing but Node's own modules.
+ */
+
+/** Version of the message shapes below; a hello with another number is a mismatch. */
+export const PROTOCOL_VERSION = 1;
+
+/** Largest frame either side accepts, in bytes (a 64 MiB hook payload is already absurd). */
+export const MAX_FRAME_BYTES = 64 * 1024 * 1024;
+
+/** Bytes of the length prefix. */
+const HEADER_BYTES = 4;
+
+/** Client → server: the first frame of every connection. */
+export interface ClientHello {
+  type: "hello";
+  protocol: number;
+  /** The client bundle's build id (a hash of dist/, scripts/build.mjs). */
+  build: string;
+  /** A control connection (`ralph daemon status|stop`): answered whatever its build, and only status or stop may follow. */
+  control?: boolean;
+}
+
+/** Client → server: run one command line. */
+export interface RunRequest {
+  type: "run";
+  /** argv without the node and script paths. */
+  argv: string[];
+  /** The client's working directory (absolute). */
+  cwd: string;
+  /** The environment ralph reads, filtered by the allow-list (src/daemon/routing.ts). */
+  env: Record<string, string>;
+  /** Standard input, base64 (empty for commands that do not read it). */
+  stdinBase64: string;
+  /** Whether the client's stdin was still open after the bytes it sent (a hook payload from an agent that never closes the pipe). */
+  stdinOpen: boolean;
+  stdoutIsTTY: boolean;
+  stderrIsTTY: boolean;
+  /** stderr's width in columns, 0 when not a terminal. */
+  stderrColumns: number;
+  /** When the client process started, ms since the epoch (performance.timeOrigin): whole-process durations in the hook log count from it. */
+  processStartMs: number;
+}
+
+/** Client → server: report the status (`ralph daemon status`). */
+export interface StatusRequest {
+  type: "status";
+}
+
+/** Client → server: finish the queued requests and exit (`ralph daemon stop`). */
+export interface StopRequest {
+  type: "stop";
+}
+
+/** Every frame a client sends. */
+export type ClientMessage = ClientHello | RunRequest | StatusRequest | StopRequest;
+
+/** Server → client: the answer to a hello. `ok` false: another build or protocol (the server then exits; the client runs in-process). */
+export interface ServerHello {
+  type: "hello";
+  ok: boolean;
+  build: string;
+  pid: number;
+}
+
+/** Server → client: the request left the queue and runs now (a connection lost before this frame never ran). */
+export interface StartedMessage {
+  type: "started";
+}
+
+/** Server → client: output written by the command, in order. */
+export interface OutputMessage {
+  type: "stdout" | "stderr";
+  text: string;
+}
+
+/** Server → client: the command finished with this exit code. */
+export interface ExitMessage {
+  type: "exit";
+  code: number;
+}
+
+/** Server → client: the request was not served (a path outside the work tree, shutting down); the client runs it in-process. */
+export interface RefusedMessage {
+  type: "refused";
+  reason: string;
+}
+
+/** Server → client: the answer to a status request (`ralph daemon status --json` prints it). */
+export interface StatusMessage {
+  type: "status";
+  pid: number;
+  socket: string;
+  workTree: string;
+  build: string;
+  /** Time since the server started listening, ms. */
+  uptimeMs: number;
+  /** Run requests answered so far. */
+  requestsServed: number;
+  /** Resident set size, bytes. */
+  rssBytes: number;
+  /** Idle time after which it exits, ms. */
+  idleTimeoutMs: number;
+}
+
+/** Server → client: the stop request was taken; the server exits after the queued requests. */
+export interface StoppingMessage {
+  type: "stopping";
+  pid: number;
+}
+
+/** Every frame a server sends. */
+export type ServerMessage = ServerHello | StartedMessage | OutputMessage | ExitMessage | RefusedMessage | StatusMessage | StoppingMessage;
+
+/** One frame: the length prefix and the JSON bytes of `message`. @throws RangeError when the JSON exceeds {@link MAX_FRAME_BYTES}. */
+export function encodeFrame(message: ClientMessage | ServerMessage): Buffer {
+  const body = Buffer.from(JSON.stringify(message), "utf8");
+  if (body.length > MAX_FRAME_BYTES) throw new RangeError(`frame of ${body.length} bytes exceeds ${MAX_FRAME_BYTES}`);
+  const frame = Buffer.allocUnsafe(HEADER_BYTES + body.length);
+  frame.writeUInt32BE(body.length, 0);
+  body.copy(frame, HEADER_BYTES);
+  return frame;
+}
+
+/**
+ * Splits a byte stream into frames. `push` takes whatever arrived (any
+ * chunking, a frame split anywhere) and returns the complete messages
+ * parsed so far, in order; the rest waits for the next chunk.
+ * @throws RangeError when a length prefix exceeds {@link MAX_FRAME_BYTES};
+ *   SyntaxError when a frame is not JSON, TypeError when it is not an object
+ *   with a string `type`. The connection is unusable after either.
+ */
+export class FrameDecoder {
+  private buffered: Buffer = Buffer.alloc(0);
+
+  push(chunk: Buffer): unknown[] {
+    this.buffered = this.buffered.length === 0 ? chunk : Buffer.concat([this.buffered, chunk]);
+    const messages: unknown[] = [];
+    while (this.buffered.length >= HEADER_BYTES) {
+      const length = this.buffered.readUInt32BE(0);
+      if (length > MAX_FRAME_BYTES) throw new RangeError(`frame of ${length} bytes exceeds ${MAX_FRAME_BYTES}`);
+      if (this.buffered.length < HEADER_BYTES + length) break;
+      const body = this.buffered.subarray(HEADER_BYTES, HEADER_BYTES + length).toString("utf8");
+      this.buffered = this.buffered.subarray(HEADER_BYTES + length);
+      const message: unknown = JSON.parse(body);
+      if (typeof message !== "object" || message === null || typeof (message as { type?: unknown }).type !== "string") {
+        throw new TypeError("frame is not an object with a string 'type'");
+      }
+      messages.push(message);
+    }
+    return messages;
+  }
+
+  /** Bytes received that do not yet form a whole frame. */
+  get pendingBytes(): number {
+    return this.buffered.length;
+  }
+}

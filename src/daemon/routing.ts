@@ -1,0 +1,103 @@
+/**
+ * Which command lines go through the warm process, and which environment
+ * variables travel with them (docs/decisions/0003-warm-process.md). Loaded
+ * by the thin client: Node's modules only.
+ */
+
+/**
+ * Commands served warm. Chosen by what the warm process saves them (start-up,
+ * stat cache, parsed grammars and facts): the Claude Code hooks, the
+ * checkpoint, check and the read-only views an agent polls. Left cold on
+ * purpose: `--version` and help (nothing to save), `hook git` (git's
+ * pre-push sets GIT_DIR and runs once per push), commands that install,
+ * spawn ralph itself or are interactive setup (install, uninstall, doctor,
+ * demo, start, config), restores (revert, select, reject: rare, and they
+ * rewrite the tree under the user's eyes) and `daemon` itself.
+ */
+export const WARM_COMMANDS: ReadonlySet<string> = new Set(["checkpoint", "check", "status", "diff", "log", "loops", "tests", "stats", "iterate"]);
+
+/** Commands whose first call starts a warm process when none answers (the ones an agent repeats). */
+export const STARTING_COMMANDS: ReadonlySet<string> = new Set(["checkpoint", "check", "iterate"]);
+
+/**
+ * Environment variables that locate another repository than the one found
+ * from the working directory, or change which index or objects git sees
+ * (git(1) "ENVIRONMENT"): with any of them set the call runs in-process.
+ */
+export const REPOSITORY_ENV = ["GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_OBJECT_DIRECTORY", "GIT_ALTERNATE_OBJECT_DIRECTORIES", "GIT_COMMON_DIR", "GIT_NAMESPACE", "GIT_CEILING_DIRECTORIES"] as const;
+
+/**
+ * The environment a request carries: what ralph reads and what the commands
+ * it runs for the user (the completion, quality and metrics commands) need to
+ * find their tools. Names: `RALPH_*`, `CLAUDE_*` (CLAUDE_PROJECT_DIR and the
+ * session variables), `GIT_*` (config and author variables; the ones in
+ * {@link REPOSITORY_ENV} never get here), and CI, HOME, USER, LOGNAME, PATH,
+ * SHELL, TERM, COLORTERM, NO_COLOR, FORCE_COLOR, LANG, LANGUAGE, LC_*, TZ,
+ * TMPDIR, XDG_CONFIG_HOME, XDG_RUNTIME_DIR. The warm process reads nothing
+ * else; a command that needs more of the user's environment than this
+ * (a completion command reading JAVA_HOME) is why {@link FULL_ENV_COMMANDS}
+ * carry the whole environment.
+ */
+export function isAllowedEnvName(name: string): boolean {
+  return /^(RALPH_|CLAUDE_|GIT_|LC_)/.test(name) || ALLOWED_NAMES.has(name);
+}
+
+const ALLOWED_NAMES = new Set([
+  "CI",
+  "HOME",
+  "USER",
+  "LOGNAME",
+  "PATH",
+  "SHELL",
+  "TERM",
+  "COLORTERM",
+  "NO_COLOR",
+  "FORCE_COLOR",
+  "LANG",
+  "LANGUAGE",
+  "TZ",
+  "TMPDIR",
+  "XDG_CONFIG_HOME",
+  "XDG_RUNTIME_DIR",
+]);
+
+/** The allow-listed part of `env` ({@link isAllowedEnvName}), values defined. */
+export function allowedEnv(env: NodeJS.ProcessEnv): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(env)) if (value !== undefined && isAllowedEnvName(name)) out[name] = value;
+  return out;
+}
+
+/**
+ * Whether the command line runs user commands (the completion command of the
+ * Stop hook and `iterate`): those carry the whole environment, so the command
+ * sees exactly what it would see in-process.
+ */
+export function needsFullEnv(argv: readonly string[]): boolean {
+  if (argv[0] === "iterate") return true;
+  return argv[0] === "hook" && argv.slice(1).some((a) => a === "Stop" || a === "SubagentStop");
+}
+
+/** How a command line is served: `warm` through the warm process when one answers, `cold` always in-process. */
+export type Route = "warm" | "cold";
+
+/**
+ * The route of one call. Cold when: RALPH_NO_DAEMON=1, CI set (any value but
+ * empty), a repository-locating git variable set ({@link REPOSITORY_ENV}),
+ * Windows, a help or version request, or a command outside
+ * {@link WARM_COMMANDS} and `hook claude`.
+ */
+export function routeOf(argv: readonly string[], env: NodeJS.ProcessEnv, platform: NodeJS.Platform = process.platform): Route {
+  if (env.RALPH_NO_DAEMON === "1" || (env.CI !== undefined && env.CI !== "") || platform === "win32") return "cold";
+  if (REPOSITORY_ENV.some((name) => env[name] !== undefined && env[name] !== "")) return "cold";
+  if (argv.some((a) => a === "--help" || a === "-h" || a === "--version" || a === "-v")) return "cold";
+  const command = argv[0];
+  if (command === "hook") return argv[1] === "claude" ? "warm" : "cold";
+  return command !== undefined && WARM_COMMANDS.has(command) ? "warm" : "cold";
+}
+
+/** Whether a cold call of this command line should start a warm process for the next one. */
+export function startsDaemon(argv: readonly string[]): boolean {
+  const command = argv[0];
+  return command === "hook" ? argv[1] === "claude" : command !== undefined && STARTING_COMMANDS.has(command);
+}

@@ -1,0 +1,438 @@
+/**
+ * The warm per-repository process (issue 12, docs/decisions/0003-warm-process.md):
+ * one per work tree, listening on a Unix domain socket under
+ * `<gitDir>/ralph/daemon/` (src/daemon/location.ts), serving run requests
+ * one at a time with the same `runCli` the in-process path runs.
+ *
+ * Lifecycle:
+ * - start: `start.lock` (O_EXCL, the pid inside; a lock whose pid is dead is
+ *   removed) serialises starters; bind() is the arbiter: EADDRINUSE with a
+ *   socket that answers means another server lives (this one exits), one
+ *   that refuses (ECONNREFUSED) is stale and is unlinked under the lock;
+ * - exit: after the idle time (RALPH_DAEMON_IDLE_MS, else aiwg.yml
+ *   `daemon.idle_ms`, else 10 minutes), when the git dir is gone, when a
+ *   client of another build says hello, on `ralph daemon stop`, SIGTERM or
+ *   SIGINT. It removes its socket and daemon.json only while they are still
+ *   its own.
+ *
+ * Security: the folder is 0700 and the socket 0600 (umask 0177 around
+ * bind), both owned by the user, so only the owner (and root) can connect;
+ * Node has no SO_PEERCRED, so the peer's uid is not read from the socket:
+ * the file permissions are the check, and clients check the socket's owner
+ * before they connect (location.ts isTrustedSocket). A request whose cwd,
+ * CLAUDE_PROJECT_DIR or hook payload `cwd` lies outside the work tree is
+ * refused; the request's environment is the allow-list of routing.ts.
+ */
+import { closeSync, existsSync, openSync, readFileSync, realpathSync, renameSync, rmSync, statSync, unlinkSync, writeFileSync, writeSync } from "node:fs";
+import { createConnection, createServer, type Server, type Socket } from "node:net";
+import { join, sep } from "node:path";
+import { Readable } from "node:stream";
+import * as z from "zod/mini";
+import { encodeFrame, FrameDecoder, PROTOCOL_VERSION, type RunRequest, type ServerMessage, type StatusMessage } from "./protocol.js";
+import { ensurePrivateDir, fallbackSocketPath, fitsSunPath, locateWorkTree, type DaemonLocation } from "./location.js";
+import { isAllowedEnvName, needsFullEnv } from "./routing.js";
+
+/** The idle time after which a warm process exits, ms (issue 12: 10 minutes). */
+export const DEFAULT_IDLE_MS = 10 * 60 * 1000;
+
+/** How often the server checks that its git dir still exists, ms. */
+const REPOSITORY_CHECK_MS = 2000;
+
+/** A start lock older than this whose pid cannot be checked is stale, ms. */
+const START_LOCK_STALE_MS = 10_000;
+
+/** What {@link serve} needs. */
+export interface ServeOptions {
+  /** The work tree to serve (any folder inside it). */
+  workTree: string;
+  /** This bundle's build id (src/cli/entry.ts). */
+  build: string;
+  /** ralph's version string (runCli's `--version`). */
+  version: string;
+  /** The idle time, ms; default RALPH_DAEMON_IDLE_MS, else aiwg.yml `daemon.idle_ms`, else {@link DEFAULT_IDLE_MS}. */
+  idleMs?: number;
+}
+
+const RunRequestSchema = z.strictObject({
+  type: z.literal("run"),
+  argv: z.array(z.string()),
+  cwd: z.string().check(z.minLength(1)),
+  env: z.record(z.string(), z.string()),
+  stdinBase64: z.string(),
+  stdinOpen: z.boolean(),
+  stdoutIsTTY: z.boolean(),
+  stderrIsTTY: z.boolean(),
+  stderrColumns: z.number(),
+  processStartMs: z.number(),
+});
+const HelloSchema = z.strictObject({ type: z.literal("hello"), protocol: z.number(), build: z.string(), control: z.optional(z.boolean()) });
+const SimpleSchema = z.strictObject({ type: z.enum(["status", "stop"]) });
+
+/** Whether `pid` names a live process (EPERM: alive, someone else's). */
+function isAlive(pid: number): boolean {
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/** Takes `start.lock` (O_EXCL); a lock left by a dead process is removed first. Returns false when a live starter holds it. */
+function takeStartLock(path: string): boolean {
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      const fd = openSync(path, "wx", 0o600);
+      writeSync(fd, String(process.pid));
+      closeSync(fd);
+      return true;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") return false;
+      let holder = NaN;
+      let ageMs = 0;
+      try {
+        holder = Number(readFileSync(path, "utf8").trim());
+        ageMs = Date.now() - statSync(path).mtimeMs;
+      } catch {
+        continue; // released meanwhile: try again
+      }
+      if (isAlive(holder) && ageMs < START_LOCK_STALE_MS * 6) return false;
+      if (!isAlive(holder) || ageMs > START_LOCK_STALE_MS * 6) rmSync(path, { force: true });
+    }
+  }
+  return false;
+}
+
+/** Resolves true when something answers a connect on `path`, false on ECONNREFUSED/ENOENT (a stale or missing socket). */
+function probe(path: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = createConnection(path);
+    const done = (alive: boolean): void => {
+      socket.destroy();
+      resolve(alive);
+    };
+    socket.once("connect", () => done(true));
+    socket.once("error", () => done(false));
+    socket.setTimeout(2000, () => done(true)); // a connect that hangs is a live but busy server
+  });
+}
+
+/** Binds `server` to `path` with a 0600 socket (umask 0177 around bind). Rejects with the bind error (EADDRINUSE included). */
+function listen(server: Server, path: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const previous = process.umask(0o177);
+    const onError = (error: Error): void => {
+      process.umask(previous);
+      reject(error);
+    };
+    server.once("error", onError);
+    server.listen(path, () => {
+      process.umask(previous);
+      server.off("error", onError);
+      resolve();
+    });
+  });
+}
+
+/** The socket path this server uses: `<stateDir>/sock` when it fits sun_path, else a recorded short one (location.ts). */
+function chooseSocketPath(location: DaemonLocation, uid: number): string | null {
+  if (fitsSunPath(location.defaultSocketPath)) return location.defaultSocketPath;
+  const short = fallbackSocketPath(location.gitDir, process.env, uid);
+  if (!fitsSunPath(short)) return null;
+  const problem = ensurePrivateDir(join(short, ".."), uid);
+  if (problem !== null) return null;
+  const record = join(location.stateDir, "socket-path");
+  writeFileSync(`${record}.tmp-${process.pid}`, `${short}\n`, { mode: 0o600 });
+  renameSync(`${record}.tmp-${process.pid}`, record);
+  return short;
+}
+
+/** Whether `path` (real) is `root` or inside it. */
+function isInside(root: string, path: string): boolean {
+  try {
+    const real = realpathSync(path);
+    return real === root || real.startsWith(root.endsWith(sep) ? root : root + sep);
+  } catch {
+    return false;
+  }
+}
+
+/** The idle time: RALPH_DAEMON_IDLE_MS, else aiwg.yml `daemon.idle_ms`, else the default. */
+async function resolveIdleMs(workTree: string): Promise<number> {
+  const fromEnv = Number(process.env.RALPH_DAEMON_IDLE_MS);
+  if (process.env.RALPH_DAEMON_IDLE_MS && Number.isFinite(fromEnv) && fromEnv > 0) return fromEnv;
+  try {
+    const { loadConfig } = await import("../config/load.js");
+    return (await loadConfig(workTree)).config.daemon.idle_ms;
+  } catch {
+    return DEFAULT_IDLE_MS;
+  }
+}
+
+/** Why a request may not be served here, or null: its paths must lie inside the work tree. */
+function outsideWorkTree(workTree: string, request: RunRequest, stdin: Buffer): string | null {
+  if (!isInside(workTree, request.cwd)) return `cwd ${request.cwd} is outside ${workTree}`;
+  const project = request.env.CLAUDE_PROJECT_DIR;
+  if (project && !isInside(workTree, project)) return `CLAUDE_PROJECT_DIR ${project} is outside ${workTree}`;
+  if (request.argv[0] === "hook" && stdin.length > 0) {
+    try {
+      const payload = JSON.parse(stdin.toString("utf8")) as { cwd?: unknown };
+      if (typeof payload.cwd === "string" && payload.cwd !== "" && !isInside(workTree, payload.cwd)) return `the payload's cwd ${payload.cwd} is outside ${workTree}`;
+    } catch {
+      /* not JSON: the hook reports it itself */
+    }
+  }
+  return null;
+}
+
+/** The environment for one request: process.env holds exactly the request's allow-listed variables while it runs. */
+function swapEnvironment(next: Record<string, string>): void {
+  for (const name of Object.keys(process.env)) if (!(name in next)) delete process.env[name];
+  for (const [name, value] of Object.entries(next)) process.env[name] = value;
+}
+
+/** The writers of this process's own streams, sent to the running request's client (code that writes to process.stderr directly). */
+interface StreamBridge {
+  stdout: ((text: string) => void) | null;
+  stderr: ((text: string) => void) | null;
+}
+
+function bridgeProcessStreams(bridge: StreamBridge): void {
+  for (const name of ["stdout", "stderr"] as const) {
+    const stream = process[name];
+    stream.write = ((chunk: string | Uint8Array, encodingOrCallback?: unknown, callback?: unknown): boolean => {
+      const text = typeof chunk === "string" ? chunk : Buffer.from(chunk).toString("utf8");
+      bridge[name]?.(text);
+      const done = typeof encodingOrCallback === "function" ? encodingOrCallback : callback;
+      if (typeof done === "function") queueMicrotask(() => (done as () => void)());
+      return true;
+    }) as typeof stream.write;
+  }
+}
+
+/**
+ * Runs the warm process for the work tree containing `options.workTree` until
+ * it exits (idle, repository gone, another build, stop). Resolves when it
+ * has stopped listening; resolves at once when another server already
+ * serves this work tree or this one cannot start (no private folder, the
+ * start lock held by a live starter).
+ */
+export async function serve(options: ServeOptions): Promise<void> {
+  const location = locateWorkTree(options.workTree);
+  if (location === null) return;
+  const uid = process.getuid?.() ?? -1;
+  if (ensurePrivateDir(location.stateDir, uid) !== null) return;
+  const lockPath = join(location.stateDir, "start.lock");
+  if (!takeStartLock(lockPath)) return;
+  const server = createServer();
+  let socketPath: string | null = null;
+  let socketIno = -1;
+  try {
+    socketPath = chooseSocketPath(location, uid);
+    if (socketPath === null) return;
+    try {
+      await listen(server, socketPath);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EADDRINUSE") return;
+      if (await probe(socketPath)) return; // another server answers: it is the one
+      rmSync(socketPath, { force: true }); // stale (its server died): ours to replace, under the lock
+      await listen(server, socketPath);
+    }
+    socketIno = statSync(socketPath).ino;
+    const info = { pid: process.pid, socket: socketPath, build: options.build, work_tree: location.workTree, started_at: new Date().toISOString() };
+    writeFileSync(join(location.stateDir, `daemon.json.tmp-${process.pid}`), `${JSON.stringify(info)}\n`, { mode: 0o600 });
+    renameSync(join(location.stateDir, `daemon.json.tmp-${process.pid}`), join(location.stateDir, "daemon.json"));
+  } catch {
+    server.close();
+    return;
+  } finally {
+    rmSync(lockPath, { force: true });
+  }
+  await runServer(server, location, socketPath, socketIno, options);
+}
+
+async function runServer(server: Server, location: DaemonLocation, socketPath: string, socketIno: number, options: ServeOptions): Promise<void> {
+  const startedMs = Date.now();
+  const idleMs = options.idleMs ?? (await resolveIdleMs(location.workTree));
+  const { runCli } = await import("../cli/run.js");
+  await preload();
+  const bridge: StreamBridge = { stdout: null, stderr: null };
+  bridgeProcessStreams(bridge);
+  let requestsServed = 0;
+  let queue: Promise<void> = Promise.resolve();
+  let closing = false;
+  let idleTimer: NodeJS.Timeout | undefined;
+  let resolveStopped: () => void = () => undefined;
+  const stopped = new Promise<void>((resolve) => (resolveStopped = resolve));
+
+  const removeOwnFiles = (): void => {
+    try {
+      if (statSync(socketPath).ino === socketIno) unlinkSync(socketPath);
+    } catch {
+      /* gone already, or replaced by another server's */
+    }
+    const infoPath = join(location.stateDir, "daemon.json");
+    try {
+      if ((JSON.parse(readFileSync(infoPath, "utf8")) as { pid?: unknown }).pid === process.pid) rmSync(infoPath, { force: true });
+    } catch {
+      /* gone already */
+    }
+  };
+  const shutdown = (): void => {
+    if (closing) return;
+    closing = true;
+    if (idleTimer) clearTimeout(idleTimer);
+    clearInterval(repositoryTimer);
+    // Unlink first, so the next client finds no socket (or a new server's) at once; queued requests still finish.
+    removeOwnFiles();
+    server.close();
+    void queue.then(() => resolveStopped());
+  };
+  const armIdle = (): void => {
+    if (idleTimer) clearTimeout(idleTimer);
+    idleTimer = setTimeout(shutdown, idleMs);
+  };
+  const repositoryTimer = setInterval(() => {
+    if (!existsSync(join(location.gitDir, "HEAD"))) shutdown();
+  }, REPOSITORY_CHECK_MS);
+  process.once("SIGTERM", shutdown);
+  process.once("SIGINT", shutdown);
+  armIdle();
+
+  const status = (): StatusMessage => ({
+    type: "status",
+    pid: process.pid,
+    socket: socketPath,
+    workTree: location.workTree,
+    build: options.build,
+    uptimeMs: Date.now() - startedMs,
+    requestsServed,
+    rssBytes: process.memoryUsage.rss(),
+    idleTimeoutMs: idleMs,
+  });
+
+  const runRequest = async (socket: Socket, request: RunRequest): Promise<void> => {
+    const send = (message: ServerMessage): void => {
+      if (!socket.destroyed) socket.write(encodeFrame(message));
+    };
+    if (socket.destroyed) return; // the client gave up while queued: it runs the command itself
+    const stdinBytes = Buffer.from(request.stdinBase64, "base64");
+    const outside = outsideWorkTree(location.workTree, request, stdinBytes);
+    if (outside !== null) {
+      send({ type: "refused", reason: outside });
+      socket.end();
+      return;
+    }
+    send({ type: "started" });
+    // Commands that run the user's commands get the whole environment (routing.ts needsFullEnv); the rest only the allow-list.
+    const env = needsFullEnv(request.argv) ? request.env : Object.fromEntries(Object.entries(request.env).filter(([name]) => isAllowedEnvName(name)));
+    swapEnvironment(env);
+    const stdout = (text: string): void => send({ type: "stdout", text });
+    const stderr = (text: string): void => send({ type: "stderr", text });
+    bridge.stdout = stdout;
+    bridge.stderr = stderr;
+    let code: number;
+    try {
+      const stdin = request.stdinOpen
+        ? new Readable({ read() {} }) // an agent that never closes the pipe: the bytes, then nothing
+        : Readable.from(stdinBytes.length === 0 ? [] : [stdinBytes]);
+      if (request.stdinOpen && stdinBytes.length > 0) stdin.push(stdinBytes);
+      code = await runCli(
+        request.argv,
+        {
+          cwd: request.cwd,
+          env,
+          stdin,
+          stdout,
+          stderr,
+          stdoutIsTTY: request.stdoutIsTTY,
+          stderrIsTTY: request.stderrIsTTY,
+          ...(request.stderrColumns > 0 ? { stderrColumns: request.stderrColumns } : {}),
+          processStartMs: request.processStartMs,
+        },
+        options.version,
+      );
+    } catch (error) {
+      stderr(`ralph: internal error in the warm process: ${(error as Error).message}\n`);
+      code = 3;
+    } finally {
+      bridge.stdout = null;
+      bridge.stderr = null;
+    }
+    requestsServed++;
+    send({ type: "exit", code });
+    socket.end();
+  };
+
+  server.on("connection", (socket) => {
+    const decoder = new FrameDecoder();
+    let greeted = false;
+    let control = false;
+    socket.on("error", () => socket.destroy());
+    socket.on("data", (chunk: Buffer) => {
+      let messages: unknown[];
+      try {
+        messages = decoder.push(chunk);
+      } catch {
+        socket.destroy();
+        return;
+      }
+      for (const message of messages) {
+        if (!greeted) {
+          const hello = HelloSchema.safeParse(message);
+          if (!hello.success) return void socket.destroy();
+          control = hello.data.control === true;
+          const ok = control || (hello.data.build === options.build && hello.data.protocol === PROTOCOL_VERSION && !closing);
+          socket.write(encodeFrame({ type: "hello", ok, build: options.build, pid: process.pid }));
+          // Another build's client: this process is outdated; it goes, and that client starts the new one.
+          if (!ok) {
+            socket.end();
+            if (hello.data.build !== options.build || hello.data.protocol !== PROTOCOL_VERSION) shutdown();
+            return;
+          }
+          greeted = true;
+          continue;
+        }
+        armIdle();
+        const simple = SimpleSchema.safeParse(message);
+        if (simple.success) {
+          if (simple.data.type === "status") {
+            socket.end(encodeFrame(status()));
+          } else {
+            socket.end(encodeFrame({ type: "stopping", pid: process.pid }));
+            shutdown();
+          }
+          return;
+        }
+        const run = RunRequestSchema.safeParse(message);
+        if (!run.success || closing || control) {
+          socket.end(encodeFrame({ type: "refused", reason: closing ? "the warm process is exiting" : "malformed request" }));
+          return;
+        }
+        // One request at a time per work tree: commands share the store, the stat cache and process.env.
+        queue = queue.then(() => runRequest(socket, run.data)).then(armIdle, armIdle);
+        return;
+      }
+    });
+  });
+  await stopped;
+}
+
+/** Loads the modules the served commands use, so their parsers and code are warm before the first request (and a rebuilt dist/ cannot pull chunks from under it). */
+async function preload(): Promise<void> {
+  await Promise.allSettled([
+    import("../cli/program.js"),
+    import("../cli/commands/hook.js"),
+    import("../hooks/claude.js"),
+    import("../cli/commands/checkpoint.js"),
+    import("../cli/commands/check.js"),
+    import("../cli/commands/status.js"),
+    import("../cli/commands/diff.js"),
+    import("../cli/commands/log.js"),
+    import("../cli/commands/loops.js"),
+    import("../cli/commands/tests.js"),
+    import("../cli/commands/stats.js"),
+    import("../cli/commands/iterate.js"),
+  ]);
+}
