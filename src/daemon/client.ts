@@ -187,6 +187,14 @@ export function startDaemon(location: DaemonLocation, client: ClientBuild, env: 
   }
 }
 
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
 function isWarmCapable(client: ClientBuild): boolean {
   return client.build !== "dev" && existsSync(client.cliPath);
 }
@@ -204,7 +212,9 @@ export async function runThroughDaemon(io: ClientIo, client: ClientBuild): Promi
   const cold = (reason: string, stdin: ConsumedStdin | null = null): DaemonOutcome => ({ kind: "cold", reason, stdin, startServer });
   if (routeOf(io.argv, io.env) === "cold") return cold("cold route");
   if (!isWarmCapable(client)) return cold("not a built bundle");
-  const location = locateWorkTree(io.cwd);
+  // A hook acts on CLAUDE_PROJECT_DIR first when it is a folder (src/hooks/claude.ts callDirectories): its warm process is that work tree's.
+  const project = io.argv[0] === "hook" ? io.env.CLAUDE_PROJECT_DIR : undefined;
+  const location = locateWorkTree(project && isDirectory(project) ? project : io.cwd);
   if (location === null) return cold("not inside a work tree");
   const required = io.env.RALPH_DAEMON === "require";
   const timeoutMs = timeoutOf(io.env);

@@ -170,15 +170,26 @@ async function resolveIdleMs(workTree: string): Promise<number> {
   }
 }
 
-/** Why a request may not be served here, or null: its paths must lie inside the work tree. */
+/** Whether `path` names an existing folder outside `root` (a path that does not exist names nothing the command could act on). */
+function isExistingOutside(root: string, path: string): boolean {
+  return existsSync(path) && !isInside(root, path);
+}
+
+/**
+ * Why a request may not be served here, or null: the folders a command may
+ * act on (its cwd, and for hooks CLAUDE_PROJECT_DIR and the payload's `cwd`,
+ * the candidates of src/hooks/claude.ts callDirectories) lie inside the work
+ * tree. The client then runs the call in-process.
+ */
 function outsideWorkTree(workTree: string, request: RunRequest, stdin: Buffer): string | null {
   if (!isInside(workTree, request.cwd)) return `cwd ${request.cwd} is outside ${workTree}`;
+  if (request.argv[0] !== "hook") return null;
   const project = request.env.CLAUDE_PROJECT_DIR;
-  if (project && !isInside(workTree, project)) return `CLAUDE_PROJECT_DIR ${project} is outside ${workTree}`;
-  if (request.argv[0] === "hook" && stdin.length > 0) {
+  if (project && isExistingOutside(workTree, project)) return `CLAUDE_PROJECT_DIR ${project} is outside ${workTree}`;
+  if (stdin.length > 0) {
     try {
       const payload = JSON.parse(stdin.toString("utf8")) as { cwd?: unknown };
-      if (typeof payload.cwd === "string" && payload.cwd !== "" && !isInside(workTree, payload.cwd)) return `the payload's cwd ${payload.cwd} is outside ${workTree}`;
+      if (typeof payload.cwd === "string" && payload.cwd !== "" && isExistingOutside(workTree, payload.cwd)) return `the payload's cwd ${payload.cwd} is outside ${workTree}`;
     } catch {
       /* not JSON: the hook reports it itself */
     }
@@ -226,6 +237,10 @@ export async function serve(options: ServeOptions): Promise<void> {
   const lockPath = join(location.stateDir, "start.lock");
   if (!takeStartLock(lockPath)) return;
   const server = createServer();
+  // Clients may connect as soon as bind() returns: keep their sockets (paused: no byte is lost) until runServer takes them.
+  const early: Socket[] = [];
+  const keepEarly = (socket: Socket): void => void early.push(socket);
+  server.on("connection", keepEarly);
   let socketPath: string | null = null;
   let socketIno = -1;
   try {
@@ -249,14 +264,27 @@ export async function serve(options: ServeOptions): Promise<void> {
   } finally {
     rmSync(lockPath, { force: true });
   }
-  await runServer(server, location, socketPath, socketIno, options);
+  await runServer(server, location, socketPath, socketIno, options, () => {
+    server.off("connection", keepEarly);
+    return early.splice(0);
+  });
 }
 
-async function runServer(server: Server, location: DaemonLocation, socketPath: string, socketIno: number, options: ServeOptions): Promise<void> {
+async function runServer(
+  server: Server,
+  location: DaemonLocation,
+  socketPath: string,
+  socketIno: number,
+  options: ServeOptions,
+  takeEarly: () => Socket[],
+): Promise<void> {
   const startedMs = Date.now();
   const idleMs = options.idleMs ?? (await resolveIdleMs(location.workTree));
-  const { runCli } = await import("../cli/run.js");
-  await preload();
+  // Connections are taken at once (a client's hello must not wait for the warm-up); requests wait for it.
+  const ready = import("../cli/run.js").then(async (module) => {
+    await preload();
+    return module.runCli;
+  });
   const bridge: StreamBridge = { stdout: null, stderr: null };
   bridgeProcessStreams(bridge);
   let requestsServed = 0;
@@ -324,6 +352,7 @@ async function runServer(server: Server, location: DaemonLocation, socketPath: s
       socket.end();
       return;
     }
+    const runCli = await ready;
     send({ type: "started" });
     // Commands that run the user's commands get the whole environment (routing.ts needsFullEnv); the rest only the allow-list.
     const env = needsFullEnv(request.argv) ? request.env : Object.fromEntries(Object.entries(request.env).filter(([name]) => isAllowedEnvName(name)));
@@ -365,7 +394,7 @@ async function runServer(server: Server, location: DaemonLocation, socketPath: s
     socket.end();
   };
 
-  server.on("connection", (socket) => {
+  const onConnection = (socket: Socket): void => {
     const decoder = new FrameDecoder();
     let greeted = false;
     let control = false;
@@ -415,7 +444,9 @@ async function runServer(server: Server, location: DaemonLocation, socketPath: s
         return;
       }
     });
-  });
+  };
+  server.on("connection", onConnection);
+  for (const socket of takeEarly()) onConnection(socket);
   await stopped;
 }
 

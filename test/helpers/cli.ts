@@ -106,18 +106,44 @@ export interface RunResult {
   durationMs: number;
 }
 
-/** The environment of every ralph process in tests: git's test env, no inherited RALPH_LOOP or CLAUDE_PROJECT_DIR (a test run inside Claude Code), debug off. */
+/**
+ * Whether this test run drives the built CLI through warm processes
+ * (RALPH_TEST_DAEMON=1): {@link runRalph} and {@link spawnRalph} then run
+ * with RALPH_DAEMON=require, so every call the client routes warm
+ * (src/daemon/routing.ts) is answered by the work tree's warm process (the
+ * client starts it and waits for it) or fails with exit 3, never silently
+ * in-process; the warm processes exit 15 s after their last request or 2 s
+ * after their temporary repository is deleted. Without it (the default) the
+ * built CLI runs with RALPH_NO_DAEMON=1: in-process, and no test leaves a
+ * warm process behind. Calls with `uid` always run in-process (a socket is
+ * its owner's only).
+ */
+export const TEST_DAEMON_MODE: boolean = process.env.RALPH_TEST_DAEMON === "1";
+
+/** The environment of every ralph process in tests: git's test env, no inherited RALPH_LOOP or CLAUDE_PROJECT_DIR (a test run inside Claude Code), debug off, warm processes per {@link TEST_DAEMON_MODE}. */
 export const ralphEnv: NodeJS.ProcessEnv = (() => {
   const env: NodeJS.ProcessEnv = { ...gitEnv, RALPH_DEBUG: "" };
   delete env.RALPH_LOOP;
   delete env.CLAUDE_PROJECT_DIR;
   delete env.GIT_DIR;
   delete env.GIT_WORK_TREE;
+  delete env.RALPH_DAEMON;
+  delete env.RALPH_NO_DAEMON;
+  if (TEST_DAEMON_MODE) {
+    delete env.CI; // CI routes every call in-process (src/daemon/routing.ts)
+    env.RALPH_DAEMON = "require";
+    env.RALPH_DAEMON_IDLE_MS = "15000";
+    env.RALPH_DAEMON_TIMEOUT_MS = "10000";
+  } else env.RALPH_NO_DAEMON = "1";
   return env;
 })();
 
-function envFor(extra: NodeJS.ProcessEnv | undefined): NodeJS.ProcessEnv {
+function envFor(extra: NodeJS.ProcessEnv | undefined, uid?: number): NodeJS.ProcessEnv {
   const env = { ...ralphEnv };
+  if (uid !== undefined) {
+    delete env.RALPH_DAEMON;
+    env.RALPH_NO_DAEMON = "1";
+  }
   for (const [key, value] of Object.entries(extra ?? {})) {
     if (value === undefined) delete env[key];
     else env[key] = value;
@@ -131,7 +157,7 @@ export function runRalph(cwd: string, args: readonly string[], options: RunOptio
   const started = performance.now();
   const result = spawnSync(process.execPath, [cli, ...args], {
     cwd,
-    env: envFor(options.env),
+    env: envFor(options.env, options.uid),
     input: options.input ?? "",
     encoding: "utf8",
     timeout: options.timeoutMs ?? 60_000,
@@ -162,7 +188,7 @@ export function spawnRalph(cwd: string, args: readonly string[], options: RunOpt
   const started = performance.now();
   const child = spawn(process.execPath, [cli, ...args], {
     cwd,
-    env: envFor(options.env),
+    env: envFor(options.env, options.uid),
     stdio: ["pipe", "pipe", "pipe"],
     ...(options.uid !== undefined ? { uid: options.uid } : {}),
     ...(options.gid !== undefined ? { gid: options.gid } : {}),
