@@ -205,6 +205,22 @@ function issueMessage(fileName: string, line: number | null, issue: ConfigIssue)
  *   first problem by line; `data.issues` lists them all as `{path, line, message, hint}`).
  */
 export async function parseConfigText(text: string | null, fileName = "aiwg.yml", options: LoadConfigOptions = {}): Promise<Omit<LoadedConfig, "file">> {
+  // The same text, name and override values give the same result: a warm process (src/daemon/) parses each aiwg.yml
+  // content once and reparses as soon as the file's text changes. Callers get their own copy. Errors are not kept.
+  const env = options.env ?? process.env;
+  const key = JSON.stringify([text, fileName, ENV_OVERRIDES.map((o) => env[o.name] ?? null)]);
+  const known = parsedConfigs.get(key);
+  if (known !== undefined) return structuredClone(known);
+  const result = await parseConfigUncached(text, fileName, env);
+  if (parsedConfigs.size >= 16) parsedConfigs.delete(parsedConfigs.keys().next().value as string);
+  parsedConfigs.set(key, structuredClone(result));
+  return result;
+}
+
+/** Results of {@link parseConfigText} by text, file name and env override values (at most 16, oldest dropped first). */
+const parsedConfigs = new Map<string, Omit<LoadedConfig, "file">>();
+
+async function parseConfigUncached(text: string | null, fileName: string, env: NodeJS.ProcessEnv): Promise<Omit<LoadedConfig, "file">> {
   const parsed: ParsedFile = text === null ? { section: undefined, sectionLine: null, lines: new Map() } : await parseYaml(text, fileName);
   const result = normalizeConfig(parsed.section);
   if (result.config === null) {
@@ -237,7 +253,6 @@ export async function parseConfigText(text: string | null, fileName = "aiwg.yml"
     sources[path] = line === undefined ? "default" : `${fileName}:${line}`;
   }
 
-  const env = options.env ?? process.env;
   for (const override of ENV_OVERRIDES) {
     const value = env[override.name];
     if (value === undefined || value.trim() === "") continue;

@@ -29,7 +29,7 @@
  * changed digit cannot put a wrong oid into a checkpoint.
  */
 import { randomBytes } from "node:crypto";
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { closeSync, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { verifiedBody, withChecksum } from "../checksum.js";
 import { decodePath, encodePath } from "./path-bytes.js";
@@ -136,6 +136,20 @@ export class StatCache {
   /** This cache without anything that names an object (oids, trees, the index view): what is left when its anchor is gone. */
   withoutObjects(): StatCache {
     return new StatCache(this.scanStartMs, "", [], [], new Uint8Array(0), new Uint8Array(0), new Float64Array(0), this.dirs, new Map());
+  }
+
+  /**
+   * Another handle on the same loaded cache: the columns (never written after
+   * loading) and the path index are shared, the mutable {@link anchor} is
+   * this handle's own. What a warm process hands out for a cache file it
+   * already decoded (see {@link loadStatCache}).
+   */
+  reuse(): StatCache {
+    const copy = new StatCache(this.scanStartMs, this.indexKey, this.paths, this.oids, this.modes, this.flags, this.nums, this.dirs, this.trees);
+    copy.anchor = { ...this.anchor };
+    this.find(""); // builds the path index once, for every handle
+    copy.index = this.index;
+    return copy;
   }
 
   /** An empty cache (a cold start). */
@@ -282,17 +296,40 @@ export class StatCacheBuilder {
   }
 }
 
+/**
+ * The last cache file each path decoded to, keyed by the file's identity
+ * (device, inode, size, mtime, ctime): the cache is written by temp file and
+ * rename, so a new write is a new inode and an equal key means the same
+ * bytes. A warm process (src/daemon/) decodes each cache file once; a
+ * one-shot process never hits it.
+ */
+const decoded = new Map<string, { key: string; cache: StatCache }>();
+
 /** Loads the cache at `path`; any problem (absent, other version, corrupt) gives an empty cache. */
 export function loadStatCache(path: string): StatCache {
   let buf: Buffer;
+  let key: string;
+  let fd: number | null = null;
   try {
-    buf = readFileSync(path);
+    // fstat of the open file: the key describes exactly the bytes read.
+    fd = openSync(path, "r");
+    const st = fstatSync(fd, { bigint: true });
+    key = `${st.dev}:${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`;
+    const known = decoded.get(path);
+    if (known !== undefined && known.key === key) return known.cache.reuse();
+    buf = readFileSync(fd);
   } catch {
+    decoded.delete(path);
     return StatCache.empty();
+  } finally {
+    if (fd !== null) closeSync(fd);
   }
   try {
-    return decodeStatCache(buf);
+    const cache = decodeStatCache(buf);
+    decoded.set(path, { key, cache: cache.reuse() });
+    return cache;
   } catch {
+    decoded.delete(path);
     return StatCache.empty();
   }
 }

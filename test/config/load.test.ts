@@ -30,6 +30,22 @@ describe("loadConfig", () => {
     expect(loaded.warnings).toEqual([{ path: "", line: null, message: "aiwg.yaml ignored: aiwg.yml is read" }]);
   });
 
+  it("a process that loads again (a warm process) sees every edit of the file and of the overrides, and gets its own copy", async () => {
+    const dir = makeTempDir();
+    writeFiles(dir, { "aiwg.yml": "agent_persistence:\n  recovery:\n    max_retries: 2\n" });
+    const first = await loadConfig(dir, { env: {} });
+    expect(first.config.recovery.max_retries).toBe(2);
+    first.config.recovery.max_retries = 9; // a caller changing its copy
+    expect((await loadConfig(dir, { env: {} })).config.recovery.max_retries).toBe(2);
+    // Same size, same second: only the text differs.
+    writeFiles(dir, { "aiwg.yml": "agent_persistence:\n  recovery:\n    max_retries: 4\n" });
+    expect((await loadConfig(dir, { env: {} })).config.recovery.max_retries).toBe(4);
+    expect((await loadConfig(dir, { env: { RALPH_AUTO_REVERT: "1" } })).config.recovery.auto_revert).toBe(true);
+    expect((await loadConfig(dir, { env: {} })).config.recovery.auto_revert).toBe(false);
+    writeFiles(dir, { "aiwg.yml": "agent_persistence:\n  recovery:\n    max_retries: 40\n" });
+    await expect(loadConfig(dir, { env: {} })).rejects.toSatisfy((e: unknown) => isRalphError(e) && e.code === "E_CONFIG");
+  });
+
   it("the env override beats the file", async () => {
     const dir = makeTempDir();
     writeFiles(dir, { "aiwg.yml": "agent_persistence:\n  recovery:\n    auto_revert: false\n" });

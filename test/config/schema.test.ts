@@ -221,7 +221,8 @@ describe("sources", () => {
     // Every leaf has a source, and nothing else does.
     expect(Object.keys(sources)).toEqual(flattenConfig(config).map(([path]) => path));
     expect(Object.keys(sources)).toContain("metrics.coverage.summary_path");
-    expect(Object.keys(sources)).toHaveLength(37);
+    expect(Object.keys(sources)).toContain("daemon.idle_ms");
+    expect(Object.keys(sources)).toHaveLength(38);
   });
 });
 
