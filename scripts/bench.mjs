@@ -8,6 +8,14 @@
 //   options: --runs N (default 5)  --sizes a,b,c  --fresh (regenerate cached repos)
 //            --no-build (skip `npm run build`, use dist/cli.js as it is)
 //            --cli FILE (measure another ralph build, e.g. a release; implies --no-build)  --help
+//            --large (add a generated 100k-file repository: slow, ~2 min to generate once)
+//            --no-daemon (only the cold column)
+//
+// Two columns for ralph: "ralph" runs every call in-process (RALPH_NO_DAEMON=1: the first call, CI, a
+// pre-push); "daemon" runs the same rows again, each call served by the work tree's warm process
+// (src/daemon/; RALPH_DAEMON=require), started by the first call of that pass and stopped after it, its
+// resident size printed under the table. The daemon pass skips the cold row (it deletes the socket's folder)
+// and the fsync-off row; its native side is measured again, interleaved the same way.
 //
 // What is measured, per repository, each row with fresh processes, N runs, the
 // two sides interleaved run by run (wall time from spawn to exit):
@@ -52,7 +60,7 @@ import { ensureGeneratedRepo, isolatedGitEnv } from "./bench/generate.mjs";
 import { describeFailure, runOrThrow, runTimed, summarize } from "./bench/proc.mjs";
 import { renderHeader, renderLegend, renderRepo } from "./bench/report.mjs";
 import { copyRepo, repoFacts, restoreGeneratedRepo } from "./bench/workcopy.mjs";
-import { measureRepo } from "./bench/workload.mjs";
+import { measureRepo, mergeDaemonRows } from "./bench/workload.mjs";
 
 const PROJECT_ROOT = fileURLToPath(new URL("..", import.meta.url));
 const DEFAULT_CLI_PATH = join(PROJECT_ROOT, "dist", "cli.js");
@@ -119,6 +127,8 @@ function parseOptions(argv) {
         fresh: { type: "boolean", default: false },
         "no-build": { type: "boolean", default: false },
         cli: { type: "string" },
+        large: { type: "boolean", default: false },
+        "no-daemon": { type: "boolean", default: false },
         help: { type: "boolean", short: "h", default: false },
       },
     });
@@ -128,14 +138,15 @@ function parseOptions(argv) {
   const { values, positionals } = parsed;
   const runs = values.runs === undefined ? 5 : Number(values.runs);
   if (!Number.isInteger(runs) || runs < 1 || runs > 1000) fail(`--runs must be a whole number from 1 to 1000, got ${JSON.stringify(values.runs)}`);
-  let sizes = positionals.length > 0 ? [] : DEFAULT_SIZES;
+  let sizes = positionals.length > 0 ? [] : [...DEFAULT_SIZES];
   if (values.sizes !== undefined) {
     sizes = values.sizes.split(",").map((s) => Number(s.trim().replace(/_/g, "").replace(/k$/i, "000")));
     if (sizes.some((n) => !Number.isInteger(n) || n < 10 || n > 1_000_000)) fail(`--sizes must list file counts from 10 to 1000000, like 1000,10000; got ${JSON.stringify(values.sizes)}`);
   }
+  if (values.large && !sizes.includes(100_000)) sizes.push(100_000);
   const cliPath = values.cli === undefined ? DEFAULT_CLI_PATH : resolve(values.cli);
   const build = !values["no-build"] && values.cli === undefined;
-  return { runs, sizes, paths: positionals, json: values.json, fresh: values.fresh, build, cliPath, help: values.help };
+  return { runs, sizes, paths: positionals, json: values.json, fresh: values.fresh, build, cliPath, help: values.help, daemon: !values["no-daemon"] };
 }
 
 /** `npm run build`; on failure one line on stderr, and the ralph rows will carry the error. */
@@ -195,9 +206,18 @@ function benchGenerated(size, options, baseEnv) {
   const preparedMs = Math.round(performance.now() - startMs);
   const facts = { ...repoFacts(root, env), ignoredFiles: stamp.ignoredFiles };
   log(`measuring ${size} files (${root}) …`);
-  const rows = measureRepo({ root, env, cliPath: options.cliPath, runs: options.runs, log });
+  let rows = measureRepo({ root, env, cliPath: options.cliPath, runs: options.runs, log });
   restoreGeneratedRepo(root, stamp, env);
-  return { name: `generated ${size} files`, kind: "generated", path: root, workCopy: state, preparedMs, facts, rows };
+  let rssBytes = null;
+  if (options.daemon) {
+    log(`measuring ${size} files through the warm process …`);
+    const daemonRows = measureRepo({ root, env, cliPath: options.cliPath, runs: options.runs, log, mode: "daemon" });
+    restoreGeneratedRepo(root, stamp, env);
+    rssBytes = daemonRows.rssBytes ?? null;
+    rows = mergeDaemonRows(rows, daemonRows);
+  }
+  return {
+    daemonRssBytes: rssBytes, name: `generated ${size} files`, kind: "generated", path: root, workCopy: state, preparedMs, facts, rows };
 }
 
 /** The top of the working tree that holds `path`; fails unless its .git is a folder we can copy whole. */
@@ -223,8 +243,19 @@ function benchPath(top, options, baseEnv) {
     const preparedMs = Math.round(performance.now() - startMs);
     const facts = repoFacts(copy, baseEnv);
     log(`measuring ${copy} …`);
-    const rows = measureRepo({ root: copy, env: baseEnv, cliPath: options.cliPath, runs: options.runs, log });
-    return { name: `path ${top}`, kind: "path", path: top, copy, workCopy: "copied", preparedMs, facts, rows };
+    let rows = measureRepo({ root: copy, env: baseEnv, cliPath: options.cliPath, runs: options.runs, log });
+    let rssBytes = null;
+    if (options.daemon) {
+      // A fresh copy: the cold pass edited this one.
+      rmSync(copy, { recursive: true, force: true });
+      copyRepo(top, copy, baseEnv);
+      log(`measuring ${copy} through the warm process …`);
+      const daemonRows = measureRepo({ root: copy, env: baseEnv, cliPath: options.cliPath, runs: options.runs, log, mode: "daemon" });
+      rssBytes = daemonRows.rssBytes ?? null;
+      rows = mergeDaemonRows(rows, daemonRows);
+    }
+    return {
+      daemonRssBytes: rssBytes, name: `path ${top}`, kind: "path", path: top, copy, workCopy: "copied", preparedMs, facts, rows };
   } finally {
     rmSync(copy, { recursive: true, force: true });
   }

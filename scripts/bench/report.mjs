@@ -27,13 +27,19 @@ export function renderRepo(repo, floor) {
       (f.head ? `; HEAD ${f.head.slice(0, 12)}` : "") +
       `; repository ${repo.workCopy} in ${(repo.preparedMs / 1000).toFixed(1)} s`,
   ];
-  const header = ["row", "ralph", "native", "ratio", "ralph − node -e 0"];
+  const withDaemon = repo.rows.some((row) => "daemon" in row);
+  const header = ["row", "ralph", "native", "ratio", "ralph − node -e 0", ...(withDaemon ? ["daemon", "daemon ratio", "daemon − node -e 0"] : [])];
   const body = repo.rows.map((row) => [
     row.label,
     cell(row.ralph),
     cell(row.native),
     row.ratio != null ? `${row.ratio.toFixed(2)}×` : "–",
     row.ralph && floor.node ? fmt(row.ralph.medianMs - floor.node.medianMs) : "–",
+    ...(withDaemon
+      ? "daemon" in row
+        ? [cell(row.daemon), row.daemonRatio != null ? `${row.daemonRatio.toFixed(2)}×` : "–", row.daemon && floor.node ? fmt(row.daemon.medianMs - floor.node.medianMs) : "–"]
+        : ["–", "–", "–"]
+      : []),
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...body.map((r) => r[i].length)));
   const line = (cells) => "   " + cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join("   ");
@@ -42,8 +48,11 @@ export function renderRepo(repo, floor) {
     lines.push(line(body[i]));
     if (row.ralphError) lines.push(`      ralph error: ${row.ralphError}`);
     if (row.nativeError) lines.push(`      native error: ${row.nativeError}`);
+    if (row.daemonError) lines.push(`      daemon error: ${row.daemonError}`);
     for (const note of row.notes) lines.push(`      ${note}`);
   });
+  if (repo.daemonRssBytes != null) lines.push(`   warm process resident size after the daemon rows: ${(repo.daemonRssBytes / 1024 / 1024).toFixed(0)} MiB`);
+  if (withDaemon) lines.push("   daemon ratio = daemon median / the daemon pass's own native median");
   lines.push("   native =");
   for (const row of repo.rows) lines.push(`     ${row.label.padEnd(widths[0])}  ${NATIVE_OPS[row.id]}`);
   return lines.join("\n");

@@ -35,12 +35,20 @@ const NATIVE_REF = "refs/bench/native";
  * never touched either way).
  * @param {{ root: string, env: object, cliPath: string, runs: number, log: (line: string) => void }} repo
  */
-export function measureRepo({ root, env, cliPath, runs, log }) {
+export function measureRepo({ root, env, cliPath, runs, log, mode = "cold" }) {
   const gitDir = join(root, ".git");
+  // cold: every ralph call in-process (RALPH_NO_DAEMON=1). daemon: every ralph call served by the work tree's warm
+  // process (RALPH_DAEMON=require: started by the first call and waited for; a call it does not serve fails the row).
+  const modeEnv = { ...env };
+  delete modeEnv.CI;
+  delete modeEnv.RALPH_DAEMON;
+  delete modeEnv.RALPH_NO_DAEMON;
+  if (mode === "daemon") Object.assign(modeEnv, { RALPH_DAEMON: "require", RALPH_DAEMON_IDLE_MS: "600000" });
+  else modeEnv.RALPH_NO_DAEMON = "1";
   const ctx = {
     root,
     gitDir,
-    env,
+    env: modeEnv,
     cliPath,
     runs,
     log,
@@ -65,7 +73,10 @@ export function measureRepo({ root, env, cliPath, runs, log }) {
     ["check20cold", measureCheckColdFacts],
     ["check20commits", measureCheckCommits],
   ];
+  // The cold row deletes <git dir>/ralph (the warm process's socket with it); fsync off is a cold-path figure.
+  const skipped = mode === "daemon" ? new Set(["cold", "warmNoFsync"]) : new Set();
   for (const [id, measure] of rowsToMeasure) {
+    if (skipped.has(id)) continue;
     try {
       rows.push(measure(ctx));
     } catch (error) {
@@ -74,7 +85,34 @@ export function measureRepo({ root, env, cliPath, runs, log }) {
       rows.push({ ...emptyRow(id), ralphError: message, nativeError: message });
     }
   }
+  if (mode === "daemon") {
+    // The warm process's resident size after the rows (issue 12's memory goal), then stop it.
+    const status = runTimed(process.execPath, [cliPath, "daemon", "status", "--json"], { cwd: root, env: modeEnv });
+    try {
+      rows.rssBytes = JSON.parse(status.stdout).rss_bytes ?? null;
+    } catch {
+      rows.rssBytes = null;
+    }
+    runTimed(process.execPath, [cliPath, "daemon", "stop"], { cwd: root, env: modeEnv });
+  }
   return rows;
+}
+
+/**
+ * The daemon pass's ralph figures beside the cold pass's rows: `daemon`,
+ * `daemonError` and `daemonRatio` (daemon median / the daemon pass's native
+ * median) on each row both passes measured.
+ */
+export function mergeDaemonRows(coldRows, daemonRows) {
+  for (const row of coldRows) {
+    const warm = daemonRows.find((r) => r.id === row.id);
+    if (!warm) continue;
+    row.daemon = warm.ralph;
+    row.daemonError = warm.ralphError;
+    row.daemonNative = warm.native;
+    row.daemonRatio = warm.ratio;
+  }
+  return coldRows;
 }
 
 // ---------------------------------------------------------------------------
