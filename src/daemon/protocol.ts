@@ -47,6 +47,12 @@ export interface RunRequest {
   stderrColumns: number;
   /** When the client process started, ms since the epoch (performance.timeOrigin): whole-process durations in the hook log count from it. */
   processStartMs: number;
+  /**
+   * Longest wait in the queue behind other requests, ms: a request still
+   * queued then is refused ("busy") and the client runs it in-process, as it
+   * would run beside a long Stop hook without a warm process.
+   */
+  maxQueueMs: number;
 }
 
 /** Client → server: report the status (`ralph daemon status`). */

@@ -64,6 +64,7 @@ const RunRequestSchema = z.strictObject({
   stderrIsTTY: z.boolean(),
   stderrColumns: z.number(),
   processStartMs: z.number(),
+  maxQueueMs: z.number().check(z.gte(0)),
 });
 const HelloSchema = z.strictObject({ type: z.literal("hello"), protocol: z.number(), build: z.string(), control: z.optional(z.boolean()) });
 const SimpleSchema = z.strictObject({ type: z.enum(["status", "stop"]) });
@@ -439,8 +440,23 @@ async function runServer(
           socket.end(encodeFrame({ type: "refused", reason: closing ? "the warm process is exiting" : "malformed request" }));
           return;
         }
-        // One request at a time per work tree: commands share the store, the stat cache and process.env.
-        queue = queue.then(() => runRequest(socket, run.data)).then(armIdle, armIdle);
+        // One request at a time per work tree: commands share the store, the stat cache and process.env. A request
+        // that would wait longer than its client allows is refused, and the client runs it in-process (beside a long
+        // Stop hook's completion command, say, as it would without a warm process; the store's lock serialises them).
+        let state: "queued" | "running" | "refused" = "queued";
+        const wait = setTimeout(() => {
+          if (state !== "queued") return;
+          state = "refused";
+          socket.end(encodeFrame({ type: "refused", reason: "busy: another request is running" }));
+        }, run.data.maxQueueMs);
+        queue = queue
+          .then(() => {
+            clearTimeout(wait);
+            if (state !== "queued") return;
+            state = "running";
+            return runRequest(socket, run.data);
+          })
+          .then(armIdle, armIdle);
         return;
       }
     });

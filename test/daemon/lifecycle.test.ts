@@ -179,6 +179,26 @@ describe("never required", () => {
     expect(info(root)!.pid).toBe(daemon.pid);
   });
 
+  it("a warm process busy with a long Stop hook (its completion command) is passed by: a checkpoint meanwhile runs in-process", async () => {
+    const root = makeRepo({ "a.txt": "a\n" });
+    expect(run(root, ["start", "slow", "--completion", "sleep 4"], REQUIRE).status).toBe(0);
+    expect(run(root, ["checkpoint"], REQUIRE).status).toBe(0); // the warm process is up
+    const payload = { session_id: "s1", transcript_path: "", cwd: root, permission_mode: "default", hook_event_name: "Stop", stop_hook_active: false };
+    const stop = runRalphAsync(root, ["hook", "claude", "Stop"], { env: REQUIRE, input: JSON.stringify(payload) });
+    let stopEnded = 0;
+    void stop.then(() => (stopEnded = Date.now()));
+    await new Promise((resolve) => setTimeout(resolve, 1000)); // the Stop is running its completion command now
+    writeFileSync(join(root, "b.txt"), "b\n");
+    const checkpoint = await runRalphAsync(root, ["checkpoint", "--json"], { env: { ...ON_DEMAND, RALPH_DAEMON_TIMEOUT_MS: "300" } });
+    const checkpointEnded = Date.now();
+    expect(checkpoint.status, checkpoint.stderr).toBe(0);
+    expect(JSON.parse(checkpoint.stdout)).toMatchObject({ changed: true });
+    const stopped = await stop;
+    expect(stopped.status, stopped.stderr).toBe(0);
+    expect(JSON.parse(stopped.stdout)).toBeTypeOf("object");
+    expect(checkpointEnded).toBeLessThan(stopEnded);
+  });
+
   it("a client of another build replaces the warm process (it exits on the hello; the client starts its own)", async () => {
     const root = makeRepo({ "a.txt": "a\n" });
     expect(run(root, ["checkpoint"], REQUIRE).status).toBe(0);
@@ -283,6 +303,7 @@ describe("paths", () => {
             stderrIsTTY: false,
             stderrColumns: 0,
             processStartMs: Date.now(),
+            maxQueueMs: 1000,
           }),
         );
       });

@@ -13,6 +13,7 @@ const run: ClientMessage = {
   stderrIsTTY: true,
   stderrColumns: 80,
   processStartMs: 1_764_000_000_000.5,
+  maxQueueMs: 1000,
 };
 const messages: (ClientMessage | ServerMessage)[] = [
   { type: "hello", protocol: 1, build: "abc" },
