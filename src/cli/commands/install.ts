@@ -60,7 +60,7 @@ export async function run(ctx: CommandContext, _args: string[], raw: Record<stri
   const json: Record<string, unknown> = {};
   const text: string[] = [];
   if (options.claude) {
-    const claude = installClaude(repo, options.local === true, cli, await stopTimeoutSecFor(repo.workTree));
+    const claude = installClaude(repo, options.local === true, cli, await stopTimeoutSecFor(repo.workTree, repo.env.vars));
     Object.assign(json, claude.json);
     text.push(claude.text);
   }
@@ -83,12 +83,12 @@ export async function run(ctx: CommandContext, _args: string[], raw: Record<stri
 /**
  * The Stop timeout the configured stop needs, in seconds: the longer of
  * `loop.completion_timeout_ms` and the active loop's completion limit, with
- * the quality and metric commands and ralph's overhead.
+ * the quality and metric commands and ralph's overhead. `env` is the run's, for aiwg.yml's overrides.
  * @throws RalphError E_CONFIG for an invalid aiwg.yml.
  */
-async function stopTimeoutSecFor(workTree: string): Promise<number> {
+async function stopTimeoutSecFor(workTree: string, env: Readonly<NodeJS.ProcessEnv>): Promise<number> {
   const [{ loadConfig }, { stopHookBudgetMs }, { readActiveLoop, readState }] = await Promise.all([import("../../config/load.js"), import("../../loop/settings.js"), import("../../loop/state.js")]);
-  const { config } = await loadConfig(workTree);
+  const { config } = await loadConfig(workTree, { env });
   let completionMs = config.loop.completion_timeout_ms;
   let quality = config.loop.quality_command;
   try {
