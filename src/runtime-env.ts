@@ -2,7 +2,7 @@
  * The environment variables ralph reads, parsed once at the process
  * boundary (`runCli`, src/cli/run.ts) into one typed object that is passed
  * down. Nothing else under src/ reads `process.env`: a warm process serves
- * many runs, each with its own environment (test/guard/process-globals.test.ts).
+ * many runs, each with its own environment (test/boundary/process-globals.test.ts).
  *
  * ralph's own knobs:
  * - `RALPH_DEBUG`: debug lines on stderr when set to anything but "" or "0" (src/log.ts). Default off.

@@ -85,6 +85,16 @@ function toPosix(p: string): string {
   return sep === "/" ? p : p.split(sep).join("/");
 }
 
+/** `GIT_DIR` or `GIT_WORK_TREE` resolved against `start`; E_NOT_A_REPO naming the variable when it does not exist (git: "not a git repository"). */
+function realpathFromEnv(start: string, value: string, variable: "GIT_DIR" | "GIT_WORK_TREE"): string {
+  const path = resolve(start, value);
+  try {
+    return realpathSync(path);
+  } catch (error) {
+    throw new RalphError("E_NOT_A_REPO", `not a git repository: ${variable}=${value} (${path}) does not exist; fix or unset ${variable}`, { data: { path, variable }, cause: error });
+  }
+}
+
 /**
  * Locates the repository containing `cwd`, as git does under the run's
  * environment `env` (`GIT_DIR`, `GIT_WORK_TREE`, the config files; default
@@ -104,9 +114,9 @@ export function openRepository(cwd: string, env: RuntimeEnv = EMPTY_RUNTIME_ENV)
   let workTree: string | null = null;
   let gitDir: string | null = null;
   if (envGitDir) {
-    gitDir = realpathSync(resolve(start, envGitDir));
+    gitDir = realpathFromEnv(start, envGitDir, "GIT_DIR");
     const envWorkTree = env.git.workTree;
-    if (envWorkTree) workTree = realpathSync(resolve(start, envWorkTree));
+    if (envWorkTree) workTree = realpathFromEnv(start, envWorkTree, "GIT_WORK_TREE");
   } else {
     for (let dir = start; ; dir = dirname(dir)) {
       const dotGit = join(dir, ".git");
