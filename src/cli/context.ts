@@ -28,6 +28,8 @@ export interface CommandContext {
   stderrIsTTY: boolean;
   /** stderr's width in columns when it is a terminal, else undefined. */
   stderrColumns?: number;
+  /** The absolute path of the cli.js that answers (src/cli/run.ts `CliIo.cliPath`), for what installs or runs ralph. */
+  cliPath?: string;
 }
 
 /**

@@ -31,6 +31,12 @@ export interface CliIo {
   stderrIsTTY?: boolean;
   /** stderr's width in columns when it is a terminal. */
   stderrColumns?: number;
+  /**
+   * The path of the cli.js that answers (main.ts: its own script, `argv[1]`):
+   * what `ralph install` writes into hooks (resolved to its real path) and
+   * `ralph demo` runs. Undefined when there is none (those commands then fail with E_INTERNAL).
+   */
+  cliPath?: string;
 }
 
 /**
@@ -81,6 +87,7 @@ async function runParsed(argv: readonly string[], io: CliIo, env: RuntimeEnv, ve
       stdoutIsTTY: io.stdoutIsTTY === true,
       stderrIsTTY: io.stderrIsTTY === true,
       ...(io.stderrColumns !== undefined ? { stderrColumns: io.stderrColumns } : {}),
+      ...(io.cliPath !== undefined ? { cliPath: io.cliPath } : {}),
     };
     const result = await dispatch([...argv], ctx, version);
     if (result === null) return ExitCode.ok;

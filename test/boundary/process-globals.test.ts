@@ -1,5 +1,5 @@
 /**
- * The process boundary: nothing under src/ reads `process.env`,
+ * The process boundary: nothing under src/ reads `process.env`, `process.argv`,
  * `process.cwd()` or the standard streams (`process.stdin`, `.stdout`,
  * `.stderr`) except the entry points that bind the real process to
  * `runCli` (src/cli/main.ts, and a warm process's src/daemon/*entry*.ts).
@@ -15,7 +15,7 @@ import { describe, expect, it } from "vitest";
 import { PROJECT_ROOT } from "../helpers/cli.js";
 
 const SRC = join(PROJECT_ROOT, "src");
-const GLOBALS = new Set(["env", "cwd", "stdin", "stdout", "stderr"]);
+const GLOBALS = new Set(["env", "cwd", "argv", "stdin", "stdout", "stderr"]);
 
 /** True for the entry files allowed to read the real process. */
 function isEntry(path: string): boolean {
@@ -95,7 +95,7 @@ describe("the process boundary", () => {
     ]);
   });
 
-  it("nothing under src/ reads process.env, process.cwd() or the standard streams outside the entry points", () => {
+  it("nothing under src/ reads process.env, process.cwd(), process.argv or the standard streams outside the entry points", () => {
     const offenders: string[] = [];
     let entries = 0;
     for (const file of sourceFiles(SRC)) {
@@ -107,6 +107,6 @@ describe("the process boundary", () => {
       for (const read of processGlobalReads(readFileSync(file, "utf8"), path)) offenders.push(`${path}:${read}`);
     }
     expect(entries, "src/cli/main.ts binds the real process").toBeGreaterThanOrEqual(1);
-    expect(offenders, "take env, cwd and streams from the caller (CommandContext, HookIo, RuntimeEnv: src/runtime-env.ts)").toEqual([]);
+    expect(offenders, "take env, cwd, argv and streams from the caller (CommandContext, HookIo, RuntimeEnv: src/runtime-env.ts)").toEqual([]);
   });
 });

@@ -139,7 +139,7 @@ export async function run(ctx: CommandContext, _args: string[], raw: Record<stri
   const asJson = options.json ?? false;
   const startedMs = performance.now();
   const { dispatch } = await import("../program.js");
-  const cli = runningCliPath();
+  const cli = runningCliPath(ctx);
   const root = realpathSync(mkdtempSync(join(tmpdir(), "ralph-demo-")));
   const demoEnv = childEnv(ctx.env.vars);
   const steps: DemoStep[] = [];

@@ -42,11 +42,13 @@ const Options = z.strictObject({
   json: z.optional(z.boolean()),
 });
 
-/** The absolute path of the running dist/cli.js. */
-export function runningCliPath(): string {
-  const script = process.argv[1];
-  if (!script) throw new RalphError("E_INTERNAL", "cannot tell where ralph's cli.js is (process.argv[1] is empty)");
-  return realpathSync(script);
+/**
+ * The real absolute path of the dist/cli.js that answers this run (`ctx.cliPath`, set by main.ts).
+ * @throws RalphError E_INTERNAL when the run was given none; the file system's error when it is gone.
+ */
+export function runningCliPath(ctx: Pick<CommandContext, "cliPath">): string {
+  if (!ctx.cliPath) throw new RalphError("E_INTERNAL", "cannot tell where ralph's cli.js is (the run was started without a cli path)");
+  return realpathSync(ctx.cliPath);
 }
 
 /** Runs the command; see the module doc. */
@@ -56,7 +58,7 @@ export async function run(ctx: CommandContext, _args: string[], raw: Record<stri
     throw new RalphError("E_USAGE", "name what to install: ralph install --claude [--local] and/or --git-hooks", { data: { command: "install" } });
   }
   const repo = openStore(ctx).repo;
-  const cli = runningCliPath();
+  const cli = runningCliPath(ctx);
   const json: Record<string, unknown> = {};
   const text: string[] = [];
   if (options.claude) {
