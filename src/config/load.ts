@@ -55,8 +55,8 @@ export interface LoadedConfig {
 
 /** Options of {@link loadConfig} and {@link parseConfigText}. */
 export interface LoadConfigOptions {
-  /** Environment for the overrides (default `process.env`). */
-  env?: NodeJS.ProcessEnv;
+  /** The run's environment for the `RALPH_*` overrides (src/runtime-env.ts `vars`); default none set. */
+  env?: Readonly<NodeJS.ProcessEnv>;
 }
 
 type YamlModule = typeof import("yaml");
@@ -207,7 +207,7 @@ function issueMessage(fileName: string, line: number | null, issue: ConfigIssue)
 export async function parseConfigText(text: string | null, fileName = "aiwg.yml", options: LoadConfigOptions = {}): Promise<Omit<LoadedConfig, "file">> {
   // The same text, name and override values give the same result: a warm process (src/daemon/) parses each aiwg.yml
   // content once and reparses as soon as the file's text changes. Callers get their own copy. Errors are not kept.
-  const env = options.env ?? process.env;
+  const env = options.env ?? {};
   const key = JSON.stringify([text, fileName, ENV_OVERRIDES.map((o) => env[o.name] ?? null)]);
   const known = parsedConfigs.get(key);
   if (known !== undefined) return structuredClone(known);
