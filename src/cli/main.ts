@@ -25,9 +25,8 @@ const build = typeof RALPH_BUILD_ID === "string" && /^[0-9a-f]+$/.test(RALPH_BUI
 const argv = process.argv.slice(2);
 
 if (argv[0] === "__daemon" && argv[1] !== undefined) {
-  const { serve } = await import("../daemon/server.js");
-  await serve({ workTree: argv[1], build, version });
-  process.exit(0);
+  const { serveThisProcess } = await import("../daemon/server-entry.js");
+  await serveThisProcess(argv[1], build, version, fileURLToPath(import.meta.url));
 }
 
 // A reader that closes the pipe early (`ralph tests | head`) is not an error.

@@ -49,8 +49,19 @@ export interface ServeOptions {
   build: string;
   /** ralph's version string (runCli's `--version`). */
   version: string;
-  /** The idle time, ms; default RALPH_DAEMON_IDLE_MS, else aiwg.yml `daemon.idle_ms`, else {@link DEFAULT_IDLE_MS}. */
+  /** The idle time, ms; default RALPH_DAEMON_IDLE_MS of {@link env}, else aiwg.yml `daemon.idle_ms`, else {@link DEFAULT_IDLE_MS}. */
   idleMs?: number;
+  /** The server's own environment (the allow-listed one its client started it with): RALPH_DAEMON_IDLE_MS, XDG_RUNTIME_DIR. */
+  env: NodeJS.ProcessEnv;
+  /** The path of the cli.js serving (runCli's `cliPath`). */
+  cliPath: string;
+  /**
+   * Binds one request to the process, for code that still reads the process
+   * itself (src/daemon/server-entry.ts: process.env holds the request's
+   * environment, writes to process.stdout/stderr go to its client);
+   * `end` undoes it. Requests never overlap.
+   */
+  bindRequest?: (env: Record<string, string>, stdout: (text: string) => void, stderr: (text: string) => void) => { end(): void };
 }
 
 const RunRequestSchema = z.strictObject({
@@ -137,9 +148,9 @@ function listen(server: Server, path: string): Promise<void> {
 }
 
 /** The socket path this server uses: `<stateDir>/sock` when it fits sun_path, else a recorded short one (location.ts). */
-function chooseSocketPath(location: DaemonLocation, uid: number): string | null {
+function chooseSocketPath(location: DaemonLocation, uid: number, env: NodeJS.ProcessEnv): string | null {
   if (fitsSunPath(location.defaultSocketPath)) return location.defaultSocketPath;
-  const short = fallbackSocketPath(location.gitDir, process.env, uid);
+  const short = fallbackSocketPath(location.gitDir, env, uid);
   if (!fitsSunPath(short)) return null;
   const problem = ensurePrivateDir(join(short, ".."), uid);
   if (problem !== null) return null;
@@ -160,12 +171,12 @@ function isInside(root: string, path: string): boolean {
 }
 
 /** The idle time: RALPH_DAEMON_IDLE_MS, else aiwg.yml `daemon.idle_ms`, else the default. */
-async function resolveIdleMs(workTree: string): Promise<number> {
-  const fromEnv = Number(process.env.RALPH_DAEMON_IDLE_MS);
-  if (process.env.RALPH_DAEMON_IDLE_MS && Number.isFinite(fromEnv) && fromEnv > 0) return fromEnv;
+async function resolveIdleMs(workTree: string, env: NodeJS.ProcessEnv): Promise<number> {
+  const fromEnv = Number(env.RALPH_DAEMON_IDLE_MS);
+  if (env.RALPH_DAEMON_IDLE_MS && Number.isFinite(fromEnv) && fromEnv > 0) return fromEnv;
   try {
     const { loadConfig } = await import("../config/load.js");
-    return (await loadConfig(workTree)).config.daemon.idle_ms;
+    return (await loadConfig(workTree, { env })).config.daemon.idle_ms;
   } catch {
     return DEFAULT_IDLE_MS;
   }
@@ -198,31 +209,6 @@ function outsideWorkTree(workTree: string, request: RunRequest, stdin: Buffer): 
   return null;
 }
 
-/** The environment for one request: process.env holds exactly the request's allow-listed variables while it runs. */
-function swapEnvironment(next: Record<string, string>): void {
-  for (const name of Object.keys(process.env)) if (!(name in next)) delete process.env[name];
-  for (const [name, value] of Object.entries(next)) process.env[name] = value;
-}
-
-/** The writers of this process's own streams, sent to the running request's client (code that writes to process.stderr directly). */
-interface StreamBridge {
-  stdout: ((text: string) => void) | null;
-  stderr: ((text: string) => void) | null;
-}
-
-function bridgeProcessStreams(bridge: StreamBridge): void {
-  for (const name of ["stdout", "stderr"] as const) {
-    const stream = process[name];
-    stream.write = ((chunk: string | Uint8Array, encodingOrCallback?: unknown, callback?: unknown): boolean => {
-      const text = typeof chunk === "string" ? chunk : Buffer.from(chunk).toString("utf8");
-      bridge[name]?.(text);
-      const done = typeof encodingOrCallback === "function" ? encodingOrCallback : callback;
-      if (typeof done === "function") queueMicrotask(() => (done as () => void)());
-      return true;
-    }) as typeof stream.write;
-  }
-}
-
 /**
  * Runs the warm process for the work tree containing `options.workTree` until
  * it exits (idle, repository gone, another build, stop). Resolves when it
@@ -245,7 +231,7 @@ export async function serve(options: ServeOptions): Promise<void> {
   let socketPath: string | null = null;
   let socketIno = -1;
   try {
-    socketPath = chooseSocketPath(location, uid);
+    socketPath = chooseSocketPath(location, uid, options.env);
     if (socketPath === null) return;
     try {
       await listen(server, socketPath);
@@ -280,14 +266,12 @@ async function runServer(
   takeEarly: () => Socket[],
 ): Promise<void> {
   const startedMs = Date.now();
-  const idleMs = options.idleMs ?? (await resolveIdleMs(location.workTree));
+  const idleMs = options.idleMs ?? (await resolveIdleMs(location.workTree, options.env));
   // Connections are taken at once (a client's hello must not wait for the warm-up); requests wait for it.
   const ready = import("../cli/run.js").then(async (module) => {
     await preload();
     return module.runCli;
   });
-  const bridge: StreamBridge = { stdout: null, stderr: null };
-  bridgeProcessStreams(bridge);
   let requestsServed = 0;
   let queue: Promise<void> = Promise.resolve();
   let closing = false;
@@ -357,11 +341,9 @@ async function runServer(
     send({ type: "started" });
     // Commands that run the user's commands get the whole environment (routing.ts needsFullEnv); the rest only the allow-list.
     const env = needsFullEnv(request.argv) ? request.env : Object.fromEntries(Object.entries(request.env).filter(([name]) => isAllowedEnvName(name)));
-    swapEnvironment(env);
     const stdout = (text: string): void => send({ type: "stdout", text });
     const stderr = (text: string): void => send({ type: "stderr", text });
-    bridge.stdout = stdout;
-    bridge.stderr = stderr;
+    const binding = options.bindRequest?.(env, stdout, stderr);
     let code: number;
     try {
       const stdin = request.stdinOpen
@@ -380,6 +362,7 @@ async function runServer(
           stderrIsTTY: request.stderrIsTTY,
           ...(request.stderrColumns > 0 ? { stderrColumns: request.stderrColumns } : {}),
           processStartMs: request.processStartMs,
+          cliPath: options.cliPath,
         },
         options.version,
       );
@@ -387,8 +370,7 @@ async function runServer(
       stderr(`ralph: internal error in the warm process: ${(error as Error).message}\n`);
       code = 3;
     } finally {
-      bridge.stdout = null;
-      bridge.stderr = null;
+      binding?.end();
     }
     requestsServed++;
     send({ type: "exit", code });

@@ -317,7 +317,8 @@ describe("check, revert and tests", () => {
 
   it("the first check that parses writes @babel/parser's V8 code cache under .git/ralph/v8-cache; the next process uses it", () => {
     const { root } = deletedTestRepo();
-    const debugEnv = { env: { RALPH_DEBUG: "1" } };
+    // Fresh processes are what this checks (a warm process loads the parser once and keeps it): in-process in both test modes.
+    const debugEnv = { env: { RALPH_DEBUG: "1", RALPH_NO_DAEMON: "1" } };
     const first = runRalph(root, ["check", "--from", "@baseline", "--loop", "c"], debugEnv);
     expect(first.status, first.stderr).toBe(1);
     expect(first.stderr).toMatch(/code cache .*v8-cache\/babel-parser-[0-9a-f]{16}\.bin written/);
