@@ -29,9 +29,9 @@
  * changed digit cannot put a wrong oid into a checkpoint.
  */
 import { randomBytes } from "node:crypto";
-import { closeSync, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { closeSync, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
-import { verifiedBody, withChecksum } from "../checksum.js";
+import { CHECKSUM_BYTES, verifiedBody, withChecksum } from "../checksum.js";
 import { decodePath, encodePath } from "./path-bytes.js";
 
 /** Margin for file-system timestamp granularity (a coarse kernel clock), in ms. */
@@ -298,9 +298,10 @@ export class StatCacheBuilder {
 
 /**
  * The last cache file each path decoded to, keyed by the file's identity
- * (device, inode, size, mtime, ctime): the cache is written by temp file and
- * rename, so a new write is a new inode and an equal key means the same
- * bytes. A warm process (src/daemon/) decodes each cache file once; a
+ * (device, inode, size, mtime, ctime) and its trailing SHA-1: the cache is
+ * written by temp file and rename, so a new write is a new inode or, when
+ * the inode number is reused within one clock tick at the same size, a new
+ * checksum; an equal key means the same bytes. A warm process (src/daemon/) decodes each cache file once; a
  * one-shot process never hits it.
  */
 const decoded = new Map<string, { key: string; cache: StatCache }>();
@@ -314,7 +315,12 @@ export function loadStatCache(path: string): StatCache {
     // fstat of the open file: the key describes exactly the bytes read.
     fd = openSync(path, "r");
     const st = fstatSync(fd, { bigint: true });
-    key = `${st.dev}:${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`;
+    // The file's identity and its trailing checksum (the SHA-1 of its body, checksum.ts): an inode reused by the next
+    // write within one coarse kernel clock tick, at the same size, still has another checksum.
+    const trailer = Buffer.alloc(CHECKSUM_BYTES);
+    const size = Number(st.size);
+    if (size >= CHECKSUM_BYTES) readSync(fd, trailer, 0, CHECKSUM_BYTES, size - CHECKSUM_BYTES);
+    key = `${st.dev}:${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}:${trailer.toString("hex")}`;
     const known = decoded.get(path);
     if (known !== undefined && known.key === key) return known.cache.reuse();
     buf = readFileSync(fd);

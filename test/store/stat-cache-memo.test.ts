@@ -50,3 +50,25 @@ describe("stat cache memo", () => {
     expect(loadStatCache(path).anchor.oid).toBe(OID_A);
   });
 });
+
+describe("stat cache memo: same identity, other bytes", () => {
+  it("a cache rewritten in place at the same size with its mtime put back is read again (the checksum differs)", async () => {
+    const { readFileSync, statSync, utimesSync } = await import("node:fs");
+    const dir = makeTempDir();
+    const path = join(dir, "stat-cache");
+    save(path, OID_A, 5000);
+    const before = statSync(path);
+    expect(loadStatCache(path).anchor.oid).toBe(OID_A);
+    // Another cache of the same size written into the same inode (what a reused inode number looks like), mtime restored.
+    const other = join(dir, "other");
+    save(other, OID_B, 5000);
+    const bytes = readFileSync(other);
+    expect(bytes.length).toBe(before.size);
+    writeFileSync(path, bytes);
+    utimesSync(path, before.atime, before.mtime);
+    expect(statSync(path).ino).toBe(before.ino);
+    const reread = loadStatCache(path);
+    expect(reread.anchor.oid).toBe(OID_B);
+    expect(reread.oidAt(reread.find("src/a.ts"))).toBe(OID_B);
+  });
+});
