@@ -302,9 +302,11 @@ async function runServer(
     server.close();
     void queue.then(() => resolveStopped());
   };
+  let running = 0;
   const armIdle = (): void => {
     if (idleTimer) clearTimeout(idleTimer);
-    idleTimer = setTimeout(shutdown, idleMs);
+    // Idle means no request for idleMs: a request that runs longer (a Stop hook's completion command) is not idleness.
+    idleTimer = setTimeout(() => (running > 0 ? armIdle() : shutdown()), idleMs);
   };
   const repositoryTimer = setInterval(() => {
     if (!existsSync(join(location.gitDir, "HEAD"))) shutdown();
@@ -436,7 +438,8 @@ async function runServer(
             clearTimeout(wait);
             if (state !== "queued") return;
             state = "running";
-            return runRequest(socket, run.data);
+            running++;
+            return runRequest(socket, run.data).finally(() => running--);
           })
           .then(armIdle, armIdle);
         return;

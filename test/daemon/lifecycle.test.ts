@@ -240,6 +240,20 @@ describe("exits", () => {
     expect(info(root)).toBeNull();
   });
 
+  it("not while a request runs longer than the idle time (a Stop hook's completion command); after it, once idle", async () => {
+    const root = makeRepo({ "a.txt": "a\n" });
+    const env = { ...REQUIRE, RALPH_DAEMON_IDLE_MS: "1500" };
+    expect(run(root, ["start", "slow", "--completion", "sleep 3"], env).status).toBe(0);
+    expect(run(root, ["checkpoint"], env).status).toBe(0);
+    const daemon = info(root)!;
+    const payload = { session_id: "s1", transcript_path: "", cwd: root, permission_mode: "default", hook_event_name: "Stop", stop_hook_active: false };
+    const stopped = run(root, ["hook", "claude", "Stop"], env, { input: JSON.stringify(payload) });
+    expect(stopped.status, stopped.stderr).toBe(0);
+    expect(isAlive(daemon.pid)).toBe(true);
+    expect(existsSync(daemon.socket)).toBe(true);
+    await waitFor(() => !isAlive(daemon.pid), 20_000);
+  });
+
   it("when its repository is gone", async () => {
     const root = makeRepo({ "a.txt": "a\n" });
     expect(run(root, ["checkpoint"], REQUIRE).status).toBe(0);
