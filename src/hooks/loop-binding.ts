@@ -13,7 +13,8 @@ import { join } from "node:path";
 import { isErrno } from "../errors.js";
 import { renderReinforcement } from "../loop/reinforcement.js";
 import { describeGate } from "../loop/recovery.js";
-import { ensureStateRoot, readActiveLoop, readState } from "../loop/state.js";
+import { resolveLoop } from "../loop/resolve-loop.js";
+import { ensureStateRoot, readState } from "../loop/state.js";
 import { isLoopId, MAX_LOOP_ID_LENGTH, type LoopId } from "../store/loop-id.js";
 import { STATE_DIR } from "../store/snapshot.js";
 
@@ -45,10 +46,14 @@ function bindingPath(workTree: string, sessionId: string | undefined, agent: str
   return join(workTree, STATE_DIR, "sessions", `${guardLoopId(sessionId, agent)}.json`);
 }
 
-/** Binds a session of `agent` (default `claude`) to the active loop, else its guard loop, and records the binding. */
+/**
+ * Binds a session of `agent` (default `claude`) to the active loop, else its
+ * guard loop (src/loop/resolve-loop.ts, steps 3 and 4: a hook names no loop
+ * and reads no `$RALPH_LOOP`), and records the binding.
+ */
 export function bindSession(workTree: string, sessionId: string | undefined, agent = "claude"): SessionBinding {
-  const active = readActiveLoop(workTree);
-  const binding: SessionBinding = { loop: active ?? guardLoopId(sessionId, agent), isGuard: active === null, sessionId: sessionId ?? null };
+  const { loop, source } = resolveLoop({ workTree, need: "checkpoints", sessionLoop: guardLoopId(sessionId, agent) });
+  const binding: SessionBinding = { loop, isGuard: source === "session", sessionId: sessionId ?? null };
   const path = bindingPath(workTree, sessionId, agent);
   ensureStateRoot(workTree);
   mkdirSync(join(path, ".."), { recursive: true });
