@@ -24,7 +24,6 @@ import {
   DEFAULT_CONFIGURATION,
   HARD_MAX_ITERATIONS,
   isTerminal,
-  listLoopIds,
   loopDir,
   newState,
   readActiveLoop,

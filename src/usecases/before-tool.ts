@@ -128,7 +128,7 @@ async function humanGateReason(workTree: string, loop: LoopId): Promise<string |
  * object, a bug): the adapter fails open.
  */
 export async function judgeBeforeTool(session: Session, call: ToolCall): Promise<Verdict> {
-  const { store, binding, settings } = session;
+  const { store, binding } = session;
   const workTree = store.repo.workTree;
   let bashRisks: BashRisk[] | null = null;
   if (call.kind === "shell") {
