@@ -27,6 +27,7 @@
  * checkpoint-only events never load a parser (DESIGN.md budgets).
  */
 import { statSync } from "node:fs";
+import type { RuntimeEnv } from "../runtime-env.js";
 import type { LoopId } from "../store/loop-id.js";
 import type { AgentEvent } from "../usecases/event.js";
 import type { Diagnostics, FileChange, ToolCall, ToolKind, Verdict } from "../usecases/types.js";
@@ -92,7 +93,7 @@ const isDirectory = (path: string | undefined): path is string => {
  * repository or a submodule too, so it is only the last resort: a `cd
  * vendor/lib` must not move the loop's judgement out of the project.
  */
-export function callDirectories(payload: Pick<ClaudePayload, "cwd">, processCwd: string, env: NodeJS.ProcessEnv): string[] {
+export function callDirectories(payload: Pick<ClaudePayload, "cwd">, processCwd: string, env: Readonly<NodeJS.ProcessEnv>): string[] {
   const dirs = [env.CLAUDE_PROJECT_DIR, processCwd, payload.cwd].filter(isDirectory);
   return [...new Set(dirs)];
 }
@@ -170,9 +171,10 @@ export function claudeOutputOf(event: ClaudeEvent, verdict: Verdict): Record<str
  * {@link callDirectories}). Throws only for internal problems (no
  * repository, a lock held too long, a bug); the caller fails open.
  * @param processCwd the hook process's own working directory.
+ * @param env the run's environment (src/runtime-env.ts): the store opens under it, aiwg.yml's overrides come from it.
  * @param diagnostics where warnings go (stderr).
  */
-export async function answerClaudeEvent(payload: ClaudePayload, processCwd: string, env: NodeJS.ProcessEnv, diagnostics: Diagnostics = (text) => process.stderr.write(text)): Promise<ClaudeAnswer> {
+export async function answerClaudeEvent(payload: ClaudePayload, processCwd: string, env: RuntimeEnv, diagnostics: Diagnostics): Promise<ClaudeAnswer> {
   const event = payload.event;
   if (!isClaudeEvent(event)) {
     return { output: {}, decision: "none", workTree: null, loop: null, iteration: null, why: `event ${JSON.stringify(event ?? null)} is not one ralph answers` };
@@ -180,7 +182,7 @@ export async function answerClaudeEvent(payload: ClaudePayload, processCwd: stri
   const { answerEvent } = await import("../usecases/event.js");
   const verdict = await answerEvent({
     agent: { id: "claude", name: "Claude Code" },
-    directories: callDirectories(payload, processCwd, env),
+    directories: callDirectories(payload, processCwd, env.vars),
     sessionId: payload.sessionId,
     env,
     diagnostics,

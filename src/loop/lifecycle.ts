@@ -227,12 +227,12 @@ function safeRead(workTree: string, loop: LoopId): LoopState | null {
 
 /**
  * The loop a state command acts on: src/loop/resolve-loop.ts's rule for a
- * command that needs a loop state, with `$RALPH_LOOP` from `env` and the
- * loops' checkpoints from `store` when given.
+ * command that needs a loop state, with `envLoop` (the run's `RALPH_LOOP`,
+ * src/runtime-env.ts `loop`) and the loops' checkpoints from `store` when given.
  * @throws RalphError E_BAD_LOOP_ID; E_UNKNOWN_LOOP when there is no loop state at all.
  */
-export function resolveLoopId(workTree: string, explicit?: string, env: NodeJS.ProcessEnv = process.env, store?: CheckpointStore): LoopId {
-  return resolveLoop({ workTree, explicit, envLoop: env.RALPH_LOOP, need: "state", ...(store ? { store } : {}) }).loop;
+export function resolveLoopId(workTree: string, explicit?: string, envLoop?: string, store?: CheckpointStore): LoopId {
+  return resolveLoop({ workTree, explicit, envLoop, need: "state", ...(store ? { store } : {}) }).loop;
 }
 
 /**
@@ -426,7 +426,7 @@ export async function finishIteration<T>(
     : await runCompletionCommand(current.completion_criteria, {
         cwd: workTree,
         timeoutMs: current.configuration.completion_timeout_ms,
-        env: { RALPH_LOOP: ctx.loop, RALPH_ITERATION: String(iteration), ...ctx.env },
+        env: { ...ctx.store.repo.env.vars, RALPH_LOOP: ctx.loop, RALPH_ITERATION: String(iteration), ...ctx.env },
       });
   const endMs = ctx.nowMs + run.durationMs;
   const passed = run.exitCode === 0 && !run.timedOut;

@@ -5,6 +5,7 @@
  * prompt tells the model, and the checkpoint-only events (a subagent's
  * stop, a compaction, the session's end).
  */
+import type { RuntimeEnv } from "../runtime-env.js";
 import { CheckpointStore, type CheckpointResult } from "../store/checkpoint-store.js";
 import type { LoopId } from "../store/loop-id.js";
 import { bindSession, readLoopFacts, resolveSessionLoop } from "../hooks/loop-binding.js";
@@ -31,8 +32,8 @@ export interface SessionRequest {
   sessionId: string | undefined;
   /** True for the events that (re)bind the session to a loop (a session start, a prompt); else its recorded binding is used. */
   bind: boolean;
-  /** The environment ralph reads (the config loader's overrides). */
-  env: NodeJS.ProcessEnv;
+  /** The run's environment (src/runtime-env.ts): the store opens under it; `vars` holds the config loader's overrides. */
+  env: RuntimeEnv;
   diagnostics: Diagnostics;
   /** Settings to use instead of loading aiwg.yml (tests, a warm process). */
   settings?: HookSettings;
@@ -48,7 +49,7 @@ export async function openSession(request: SessionRequest): Promise<Session> {
   let opened: { store: CheckpointStore; cwd: string } | null = null;
   for (const dir of request.directories) {
     try {
-      opened = { store: CheckpointStore.open(dir), cwd: dir };
+      opened = { store: CheckpointStore.open(dir, request.env), cwd: dir };
       break;
     } catch (error) {
       failure = error;
@@ -57,7 +58,7 @@ export async function openSession(request: SessionRequest): Promise<Session> {
   if (!opened) throw failure;
   const workTree = opened.store.repo.workTree;
   const binding = request.bind ? bindSession(workTree, request.sessionId, request.agent.id) : resolveSessionLoop(workTree, request.sessionId, request.agent.id);
-  const settings = request.settings ?? (await loadHookSettings(workTree, request.env, request.diagnostics));
+  const settings = request.settings ?? (await loadHookSettings(workTree, request.env.vars, request.diagnostics));
   return { ...opened, binding, sessionId: request.sessionId, settings, agentName: request.agent.name, diagnostics: request.diagnostics };
 }
 

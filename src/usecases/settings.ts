@@ -40,7 +40,7 @@ export function hookSettingsFrom(config: ReadonlyConfig | RalphConfig | null): H
  * bad config: an invalid aiwg.yml does not turn protection off; the
  * defaults apply and `diagnostics` gets one line saying why.
  */
-export async function loadHookSettings(workTree: string, env: NodeJS.ProcessEnv, diagnostics: Diagnostics): Promise<HookSettings> {
+export async function loadHookSettings(workTree: string, env: Readonly<NodeJS.ProcessEnv>, diagnostics: Diagnostics): Promise<HookSettings> {
   const { loadConfig } = await import("../config/load.js");
   try {
     return hookSettingsFrom((await loadConfig(workTree, { env })).config);

@@ -58,6 +58,7 @@ export async function decideSessionStop(session: Session, facts: StopFacts): Pro
   const { decideStop } = await import("../loop/stop.js");
   const decision = await decideStop({
     cwd: session.cwd,
+    env: store.repo.env,
     sessionId: session.sessionId,
     transcriptPath: facts.transcriptPath,
     stopHookActive: facts.stopHookActive,

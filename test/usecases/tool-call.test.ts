@@ -14,7 +14,11 @@ import { hookSettingsFrom, type HookSettings } from "../../src/usecases/settings
 import { listTests } from "../../src/usecases/tests.js";
 import type { FileChange, Session, ToolCall } from "../../src/usecases/types.js";
 import { resolveRev } from "../../src/store/rev.js";
-import { makeRepo } from "../helpers/git.js";
+import { parseRuntimeEnv } from "../../src/runtime-env.js";
+import { gitEnv, makeRepo } from "../helpers/git.js";
+
+/** The run's environment in these tests: git's test identity and dates, no user config. */
+const env = parseRuntimeEnv(gitEnv);
 
 const TEST_FILE = "test/sum.test.ts";
 const TWO_TESTS = `import { expect, it } from "vitest";
@@ -42,7 +46,7 @@ function project(): string {
 
 /** A session of a made-up agent "acme" in `workTree`, bound at its start (a guard session: no loop is active). */
 async function session(workTree: string, settings: HookSettings = hookSettingsFrom(null), diagnostics: string[] = []): Promise<Session> {
-  return openSession({ agent: { id: "acme", name: "Acme Agent" }, directories: [workTree], sessionId: "s-1", bind: true, env: {}, diagnostics: (t) => diagnostics.push(t), settings });
+  return openSession({ agent: { id: "acme", name: "Acme Agent" }, directories: [workTree], sessionId: "s-1", bind: true, env, diagnostics: (t) => diagnostics.push(t), settings });
 }
 
 /** {@link session}, started: its loop has a baseline checkpoint. */
@@ -166,7 +170,7 @@ describe("judging a tool call after it ran", () => {
 
 describe("a session, end to end through answerEvent", () => {
   const ask = (repo: string, event: AgentEvent) =>
-    answerEvent({ agent: { id: "acme", name: "Acme Agent" }, directories: ["/nonexistent-ralph-dir", repo], sessionId: "s-2", env: {}, diagnostics: () => {}, settings: hookSettingsFrom(null), event });
+    answerEvent({ agent: { id: "acme", name: "Acme Agent" }, directories: ["/nonexistent-ralph-dir", repo], sessionId: "s-2", env, diagnostics: () => {}, settings: hookSettingsFrom(null), event });
 
   it("binds a guard session to the agent's own guard loop, with a baseline named after the agent", async () => {
     const repo = project();

@@ -39,7 +39,7 @@ export async function run(ctx: CommandContext, _args: string[], raw: Record<stri
   const options = parseOptions(Options, raw, "iterate");
   const store = openStore(ctx);
   const loop = commandLoop(store, options.loop, "state");
-  const { settings } = await loadLoopSettings(store.repo.workTree);
+  const { settings } = await loadLoopSettings(store.repo.workTree, ctx.env.vars);
   const { checkGuard, describeGuardReport } = await import("../../hooks/guard-record.js");
   const guard = await checkGuard(store.repo);
   const guardMessage = describeGuardReport(guard);

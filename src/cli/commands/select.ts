@@ -29,7 +29,7 @@ export async function run(ctx: CommandContext, _args: string[], raw: Record<stri
   const store = openStore(ctx);
   const workTree = store.repo.workTree;
   const loop = commandLoop(store, options.loop, "state");
-  const { settings } = await loadLoopSettings(workTree);
+  const { settings } = await loadLoopSettings(workTree, ctx.env.vars);
   const threshold = options.threshold ?? settings.progress.qualityThreshold;
   const result = selectBestIteration(store, loop, { qualityThreshold: threshold, requireVerification: settings.progress.requireVerification }, { dryRun: options.dryRun ?? false, force: options.force ?? false });
   const restore = result.restore;

@@ -7,9 +7,9 @@ import { CheckpointStore } from "../../store/checkpoint-store.js";
 import type { LoopId } from "../../store/loop-id.js";
 import type { CommandContext } from "../context.js";
 
-/** Opens the checkpoint store of the repository containing ctx.cwd (E_NOT_A_REPO / E_BARE_REPO otherwise). */
+/** Opens the checkpoint store of the repository containing ctx.cwd under the run's environment (E_NOT_A_REPO / E_BARE_REPO otherwise). */
 export function openStore(ctx: CommandContext): CheckpointStore {
-  return CheckpointStore.open(ctx.cwd);
+  return CheckpointStore.open(ctx.cwd, ctx.env);
 }
 
 /**
@@ -20,7 +20,7 @@ export function openStore(ctx: CommandContext): CheckpointStore {
  * @throws RalphError E_BAD_LOOP_ID, E_UNKNOWN_LOOP.
  */
 export function commandLoop(store: CheckpointStore, explicit: string | undefined, need: LoopNeed): LoopId {
-  return resolveLoop({ workTree: store.repo.workTree, store, explicit, envLoop: process.env.RALPH_LOOP, need }).loop;
+  return resolveLoop({ workTree: store.repo.workTree, store, explicit, envLoop: store.repo.env.loop, need }).loop;
 }
 
 /** The first 12 hex digits of an oid. */

@@ -6,7 +6,7 @@
 import * as z from "zod/mini";
 import { resolveRev } from "../../store/rev.js";
 import { listTests, type TestListing, type TestRow } from "../../usecases/tests.js";
-import { stderrProgress } from "../progress.js";
+import { commandProgress } from "../progress.js";
 import type { CommandContext, CommandOutput } from "../context.js";
 import { parseOptions, stringOption } from "../options.js";
 import { commandLoop, openStore } from "./shared.js";
@@ -22,7 +22,7 @@ export async function run(ctx: CommandContext, args: string[], raw: Record<strin
   const loop = commandLoop(store, options.loop, "checkpoints");
   const rev = resolveRev(store, args[0] ?? "WORKTREE", loop, true);
   // Progress on stderr while it is a terminal: the first run parses every test file (later ones hit the facts cache).
-  const progress = stderrProgress();
+  const progress = commandProgress(ctx);
   try {
     return render(await listTests(store, rev, progress));
   } finally {
