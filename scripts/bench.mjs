@@ -236,7 +236,7 @@ function benchPath(top, options, baseEnv) {
  * A copy whose process still runs belongs to a concurrent benchmark and stays.
  */
 function removeStaleCopies() {
-  let names = [];
+  let names;
   try {
     names = readdirSync(CACHE_ROOT);
   } catch {

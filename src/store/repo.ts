@@ -106,7 +106,7 @@ export function openRepository(cwd: string): Repository {
     for (let dir = start; ; dir = dirname(dir)) {
       const dotGit = join(dir, ".git");
       let isDir = false;
-      let exists = false;
+      let exists: boolean;
       try {
         const st = statSync(dotGit);
         exists = true;
