@@ -294,7 +294,7 @@ export class CheckpointStore {
     for (const [loop, m] of byLoop) {
       const head = m.get("head");
       if (!head) continue;
-      let updatedSec = 0;
+      let updatedSec: number;
       try {
         updatedSec = this.readCheckpoint(head).timeSec;
       } catch {

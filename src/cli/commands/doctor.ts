@@ -109,7 +109,7 @@ export async function run(ctx: CommandContext, _args: string[], raw: Record<stri
     });
     const durationMs = Math.round(performance.now() - started);
     const stderrLast = (result.stderr ?? "").trim().split("\n").pop() ?? "";
-    let detail = "";
+    let detail: string;
     let ok = false;
     if (result.error) detail = `could not run: ${result.error.message}`;
     else if (result.status !== 0) detail = `exit ${result.status ?? result.signal}: ${stderrLast || "(no stderr)"}`;

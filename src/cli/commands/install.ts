@@ -23,7 +23,7 @@
  * when alone; `chained` without a manager, `file` and `runner` with one).
  */
 import { existsSync, realpathSync } from "node:fs";
-import { dirname, isAbsolute } from "node:path";
+import { dirname } from "node:path";
 import * as z from "zod/mini";
 import { RalphError } from "../../errors.js";
 import { addRalphHooks, HOOK_PLAN, MIN_STOP_TIMEOUT_SEC } from "../../hooks/claude-settings.js";
