@@ -117,7 +117,7 @@ export async function runHookCommand(args: readonly string[], io: HookIo): Promi
   }
   try {
     const { answerClaudeEvent } = await import("../../hooks/claude.js");
-    const result = await answerClaudeEvent(payload, io.cwd, io.env);
+    const result = await answerClaudeEvent(payload, io.cwd, io.env, io.stderr);
     answer(result.output);
     log(result.workTree, result.loop, {
       loop: result.loop ?? guardLoopId(payload.sessionId),

@@ -14,7 +14,7 @@ import { openFactsCache } from "../../loop/facts-cache.js";
 import { stderrProgress, type Progress } from "../progress.js";
 import type { CommandContext, CommandOutput } from "../context.js";
 import { parseOptions, stringOption } from "../options.js";
-import { openStore } from "./shared.js";
+import { commandLoop, openStore } from "./shared.js";
 
 const Options = z.strictObject({ loop: z.optional(stringOption), json: z.optional(z.boolean()) });
 
@@ -42,7 +42,7 @@ export interface TestRow {
 export async function run(ctx: CommandContext, args: string[], raw: Record<string, unknown>): Promise<CommandOutput> {
   const options = parseOptions(Options, raw, "tests");
   const store = openStore(ctx);
-  const loop = store.resolveLoop(options.loop);
+  const loop = commandLoop(store, options.loop, "checkpoints");
   const rev = resolveRev(store, args[0] ?? "WORKTREE", loop, true);
   // Progress on stderr while it is a terminal: the first run parses every test file (later ones hit the facts cache).
   const progress = stderrProgress();
