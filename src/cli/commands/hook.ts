@@ -37,8 +37,22 @@ export interface HookIo {
 }
 
 
-/** Agents with a hook protocol ralph speaks. */
-const AGENTS = ["claude", "git"] as const;
+/** Agents with a hook protocol ralph speaks (codex, gemini, cursor: ./agent-hook.ts). */
+const AGENTS = ["claude", "codex", "gemini", "cursor", "git"] as const;
+
+/** The adapter of an agent other than Claude Code, loaded only for its own calls. */
+async function loadAdapter(agent: string): Promise<import("../../hooks/agent-adapter.js").AgentAdapter | null> {
+  switch (agent) {
+    case "codex":
+      return (await import("../../hooks/codex.js")).codexAdapter;
+    case "gemini":
+      return (await import("../../hooks/gemini.js")).geminiAdapter;
+    case "cursor":
+      return (await import("../../hooks/cursor.js")).cursorAdapter;
+    default:
+      return null;
+  }
+}
 
 /** Whole-process time so far: performance.now() counts from process start. */
 const elapsedMs = (): number => Math.round(performance.now() * 10) / 10;
@@ -62,6 +76,11 @@ export async function runHookCommand(args: readonly string[], io: HookIo): Promi
     io.stderr(`ralph: hook: unknown agent ${JSON.stringify(agent)} (known: ${AGENTS.join(", ")}); allowing\n`);
     answer({});
     return 0;
+  }
+  const adapter = await loadAdapter(agent);
+  if (adapter) {
+    const { runAgentHook } = await import("./agent-hook.js");
+    return runAgentHook(adapter, eventArg, io);
   }
   const input = await readHookInput(io.stdin);
   let raw: unknown = null;
