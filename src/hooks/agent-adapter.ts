@@ -45,6 +45,13 @@ export interface AgentAdapter {
   /** The agent's answer to a verdict. */
   outputOf(payload: AgentPayload, verdict: Verdict): Record<string, unknown>;
   /**
+   * Optional: true for an event whose change the protocol can neither stop
+   * nor report to the model while it matters (Cursor's afterFileEdit and
+   * afterShellExecution): a change the use cases block is then restored at
+   * once, as `recovery.auto_revert` does, since a deny was not possible.
+   */
+  restoresBlocked?(payload: AgentPayload): boolean;
+  /**
    * Optional: adjusts the verdict with what the adapter keeps between calls,
    * for a protocol that cannot answer an event when it happens (Cursor's
    * fire-and-forget after-edit events reach the model at the next stop).

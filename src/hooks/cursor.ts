@@ -12,10 +12,12 @@
  * - a shell command is judged before it runs (deny and ask as Cursor has
  *   them; `agent_message` to the model, `user_message` to the human);
  * - a file edit is checkpointed and judged only after it landed, and a shell
- *   command's effect after it ran; since those answers reach nobody, a
- *   blocking finding is kept as a notice (`cursor-notices.json` in the
- *   loop's state folder) and given to the model with the next stop's
- *   follow-up (with `recovery.auto_revert` the change is restored at once);
+ *   command's effect after it ran; since those answers reach nobody and a
+ *   deny was not possible, a change that brings a blocking finding is
+ *   restored at once (as `recovery.auto_revert` does; the change stays in
+ *   its post-tool checkpoint), and the finding is kept as a notice
+ *   (`cursor-notices.json` in the loop's state folder) that reaches the
+ *   model with the next stop's follow-up;
  * - a stop continues the loop (`followup_message`) only when its `status` is
  *   `completed`: an aborted or failed run was the user's or the service's
  *   stop, and is only checkpointed. `loop_count` > 0 is the continuation
@@ -141,5 +143,6 @@ export const cursorAdapter: AgentAdapter = {
   },
   outputOf: cursorOutputOf,
   allowOutput: (payload) => (payload.event === "beforeSubmitPrompt" ? { continue: true } : {}),
+  restoresBlocked: (payload) => payload.event === "afterFileEdit" || payload.event === "afterShellExecution",
   settle: settleCursor,
 };

@@ -86,7 +86,17 @@ export async function runAgentHook(adapter: AgentAdapter, eventArg: string | und
   try {
     const { answerEvent } = await import("../../usecases/event.js");
     const diagnostics = (text: string): void => io.stderr(text);
+    let settings: import("../../usecases/settings.js").HookSettings | undefined;
+    if (adapter.restoresBlocked?.(payload)) {
+      // The protocol could not deny this change and cannot tell the model now: a blocked change is restored at once.
+      const workTree = await findWorkTree();
+      if (workTree) {
+        const { loadHookSettings } = await import("../../usecases/settings.js");
+        settings = { ...(await loadHookSettings(workTree, io.env, diagnostics)), autoRevert: true };
+      }
+    }
     const verdict = await answerEvent({
+      ...(settings ? { settings } : {}),
       agent: { id: adapter.id, name: adapter.name },
       directories: adapter.directories(payload, io.cwd, io.env),
       sessionId: payload.sessionId,
