@@ -6,7 +6,9 @@
  * - the agent settings files `.claude/settings.json` and
  *   `.claude/settings.local.json` (ralph's hook entries, and
  *   `disableAllHooks`, which Claude Code reads from either: hooks
- *   reference, "Disable or remove hooks");
+ *   reference, "Disable or remove hooks"), and Codex's `.codex/hooks.json`,
+ *   Gemini's `.gemini/settings.json`, Cursor's `.cursor/hooks.json`
+ *   (ralph's entries: docs/agents.md);
  * - the git hooks that run ralph (`<hooks dir>/pre-push` and the hook it
  *   chains, `pre-push.ralph-chained`) and git's own config file, which holds
  *   `core.hooksPath`;
@@ -87,6 +89,9 @@ function entryHeld(rel: string, options: ControlSurfaceOptions): boolean {
   return options.workTree === undefined || holdsRalphEntry(readWorkTreeFile(options.workTree, rel));
 }
 
+/** The agents' settings files ralph installs into: Claude Code's two, Codex's, Gemini's, Cursor's (src/hooks/agent-settings.ts). */
+const AGENT_SETTINGS = /^\.(claude\/settings(\.local)?|codex\/hooks|gemini\/settings|cursor\/hooks)\.json$/;
+
 /**
  * The part of ralph's control surface `path` is, or null. `path` is
  * repository-relative (a path inside a linked worktree's git dir is given as
@@ -94,7 +99,7 @@ function entryHeld(rel: string, options: ControlSurfaceOptions): boolean {
  */
 export function controlKindOf(path: string, options: ControlSurfaceOptions = {}): ControlKind | null {
   const p = clean(path);
-  if (/^\.claude\/settings(\.local)?\.json$/.test(p)) return "agent-settings";
+  if (AGENT_SETTINGS.test(p)) return "agent-settings";
   const hooksDir = options.hooksDir ? clean(options.hooksDir) : null;
   if (/^\.git\/hooks\/pre-push(\.ralph-chained)?$/.test(p)) return "git-hook";
   if (hooksDir && (p === `${hooksDir}/pre-push` || p === `${hooksDir}/pre-push.ralph-chained`)) return "git-hook";
@@ -117,7 +122,7 @@ export function controlKindOf(path: string, options: ControlSurfaceOptions = {})
 /**
  * True when `path` is a folder that holds part of the surface, so deleting,
  * moving or changing the mode of it (recursively) reaches the surface:
- * `.claude`, `.git`, `.git/hooks`, `.git/refs`, `.aiwg`, the configured
+ * `.claude` (and `.codex`, `.gemini`, `.cursor`), `.git`, `.git/hooks`, `.git/refs`, `.aiwg`, the configured
  * hooks folder. The work tree root itself (`.`, ``) is not counted: a
  * recursive delete of everything is its own risk (recursive_delete).
  */
@@ -125,7 +130,7 @@ export function holdsControlSurface(path: string, options: ControlSurfaceOptions
   const p = clean(path);
   if (p === "" || p === ".") return false;
   const hooksDir = options.hooksDir ? clean(options.hooksDir) : null;
-  const folders = [".claude", ".git", ".git/hooks", ".git/refs", ".git/logs", ".git/logs/refs", ".aiwg", ...(hooksDir ? [hooksDir] : [])];
+  const folders = [".claude", ".codex", ".gemini", ".cursor", ".git", ".git/hooks", ".git/refs", ".git/logs", ".git/logs/refs", ".aiwg", ...(hooksDir ? [hooksDir] : [])];
   if (folders.some((folder) => p === folder || p.endsWith(`/${folder}`)) || controlKindOf(p, options) !== null) return true;
   // `.husky`, `.config`: a folder holding a hook manager's file that holds ralph's entry.
   return [...HOOK_MANAGER_FILES, HUSKY_GENERATED].some((file) => file.startsWith(`${p}/`) && controlKindOf(file, options) !== null);

@@ -60,8 +60,8 @@ export interface GuardReport {
   fresh: boolean;
 }
 
-/** The settings files ralph installs into, repository-relative. */
-const SETTINGS_FILES = [".claude/settings.json", ".claude/settings.local.json"] as const;
+/** The settings files ralph installs into, repository-relative (Claude Code's, and Codex's, Gemini's and Cursor's: src/hooks/agent-settings.ts). */
+const SETTINGS_FILES = [".claude/settings.json", ".claude/settings.local.json", ".codex/hooks.json", ".gemini/settings.json", ".cursor/hooks.json"] as const;
 
 interface GitHookRecord {
   /** `core.hooksPath` as configured, or null. */
