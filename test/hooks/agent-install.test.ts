@@ -11,6 +11,9 @@ import { describe, expect, it } from "vitest";
 import { addAgentHooks, AGENT_INSTALLS, agentHookCommand, installedAgentHooks, INSTALL_AGENTS, removeAgentHooks, type InstallAgent } from "../../src/hooks/agent-settings.js";
 import { INSTALL_TAG } from "../../src/hooks/claude-settings.js";
 import { tomlHasHooksTable } from "../../src/cli/commands/agent-install.js";
+import { codexHookKey } from "../../src/hooks/codex-trust.js";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { cliPathForTests, parseJsonOutput, runRalph } from "../helpers/cli.js";
 import { makeRepo } from "../helpers/git.js";
 
@@ -129,5 +132,40 @@ describe("ralph install / uninstall for Codex, Gemini, Cursor (built CLI)", () =
     const refused = runRalph(broken, ["install", "--cursor", "--json"]);
     expect(refused.status).toBe(2);
     expect(readFileSync(join(broken, ".cursor", "hooks.json"), "utf8")).toBe("{ not json");
+  });
+
+  it("doctor runs every installed agent entry, and says when Codex will skip them (feature off, project or hooks untrusted)", () => {
+    const root = makeRepo({ "README.md": "# x\n" });
+    expect(runRalph(root, ["install", "--codex", "--gemini", "--cursor"]).status).toBe(0);
+    const codexHome = mkdtempSync(join(tmpdir(), "ralph-codex-home-"));
+    const env = { CODEX_HOME: codexHome, HOME: codexHome };
+    type Doctor = { ok: boolean; agent_checks: Array<{ agent: string; event: string; status: string }>; agent_problems: string[]; codex_trust: { hooks: Array<{ state: string }> } };
+    const untrusted = runRalph(root, ["doctor", "--json"], { env });
+    expect(untrusted.status).toBe(2);
+    const first = JSON.parse(untrusted.stdout) as Doctor;
+    for (const agent of INSTALL_AGENTS) {
+      expect(first.agent_checks.filter((c) => c.agent === agent).map((c) => [c.event, c.status])).toEqual(AGENT_INSTALLS[agent].plan.map((p) => [p.event, "ok"]));
+    }
+    expect(first.agent_problems).toEqual([expect.stringContaining("project is not trusted"), expect.stringContaining("no trust recorded")]);
+    expect(runRalph(root, ["doctor"], { env }).stdout).toContain("will not run");
+
+    // Trust the project and each of ralph's entries the way Codex records it: doctor is satisfied.
+    const file = join(root, ".codex", "hooks.json");
+    const hooks = installedAgentHooks("codex", JSON.parse(readFileSync(file, "utf8")) as Record<string, unknown>);
+    const config = [`[projects."${root}"]`, 'trust_level = "trusted"', ...hooks.flatMap((h) => [`[hooks.state."${codexHookKey(file, h)}"]`, 'trusted_hash = "sha256:0"'])].join("\n");
+    writeFileSync(join(codexHome, "config.toml"), config);
+    const trusted = runRalph(root, ["doctor", "--json"], { env });
+    expect(trusted.status, trusted.stdout).toBe(0);
+    const second = JSON.parse(trusted.stdout) as Doctor;
+    expect(second.ok).toBe(true);
+    expect(second.codex_trust.hooks.map((h) => h.state)).toEqual(hooks.map(() => "recorded"));
+
+    // Gemini's hooks.disabled naming ralph's entries is a problem too.
+    const gemini = join(root, ".gemini", "settings.json");
+    const settings = JSON.parse(readFileSync(gemini, "utf8")) as { hooks: Record<string, unknown> };
+    settings.hooks.disabled = ["ralph-BeforeTool"];
+    writeFileSync(gemini, JSON.stringify(settings));
+    const disabled = JSON.parse(runRalph(root, ["doctor", "--json"], { env }).stdout) as Doctor;
+    expect(disabled.agent_problems).toEqual([expect.stringContaining("ralph-BeforeTool")]);
   });
 });
