@@ -92,7 +92,7 @@ export const COMMANDS: CommandSpec[] = [
   {
     name: "hook",
     usage: "hook <agent> [event] [...args]",
-    description: "An agent's or git's hook (claude EVENT: event JSON on stdin, one JSON decision on stdout; git pre-push REMOTE URL: exit 1 refuses the push)",
+    description: "An agent's or git's hook (claude|codex|gemini|cursor EVENT: event JSON on stdin, one JSON decision on stdout in the agent's protocol; git pre-push REMOTE URL: exit 1 refuses the push)",
     options: [],
     load: () => import("./commands/hook.js"),
   },

@@ -1,7 +1,9 @@
 /**
  * `ralph hook AGENT [EVENT] [ARGS…]`: an agent's hook. It follows the
  * agent's protocol instead of ralph's exit codes (DESIGN.md "The command
- * line"). For Claude Code (hooks reference, code.claude.com/docs/en/hooks,
+ * line"). Codex CLI, Gemini CLI and Cursor go through their adapters
+ * (./agent-hook.ts, src/hooks/{codex,gemini,cursor}.ts, docs/agents.md).
+ * For Claude Code (hooks reference, code.claude.com/docs/en/hooks,
  * "Exit code output" and "JSON output"): exactly one JSON object on stdout,
  * diagnostics on stderr, exit 0. Exit 2 would block the action and any other
  * non-zero exit lets it go ahead, so ralph never relies on either: an
