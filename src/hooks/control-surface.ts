@@ -173,7 +173,8 @@ function parseSettings(text: string | null): Settings | null | "absent" {
 /**
  * What a change of a settings file's content would do to ralph's guard, or
  * null when it keeps it: ralph's hook entries (by event and command) removed
- * or rewritten, `disableAllHooks` turned on, the file made unreadable while
+ * or rewritten, a switch that turns them off set ({@link hooksSwitchedOff}:
+ * `disableAllHooks`, Gemini's `hooks.disabled`…), the file made unreadable while
  * it held ralph's entries. `before`/`after` are the file's text (null: no
  * file). Adding an unrelated permission, hook or key is no change.
  * @returns one line, e.g. `removes ralph's Stop, PreToolUse hooks; sets "disableAllHooks": true`.
@@ -193,8 +194,32 @@ export function describeSettingsChange(before: string | null, after: string | nu
   if (next === "absent" && oldCommands.size > 0) parts.push(`deletes the file with ralph's ${removed.join(", ")} hooks`);
   else if (removed.length > 0) parts.push(`removes ralph's ${removed.join(", ")} hook${removed.length === 1 ? "" : "s"}`);
   if (rewritten.length > 0) parts.push(`rewrites ralph's ${rewritten.join(", ")} hook command${rewritten.length === 1 ? "" : "s"}`);
-  const wasDisabled = typeof old === "object" && old !== null && old.disableAllHooks === true;
-  const isDisabled = typeof next === "object" && next.disableAllHooks === true;
-  if (isDisabled && !wasDisabled) parts.push('sets "disableAllHooks": true, which turns every hook off, ralph\'s included');
+  const wasOff = typeof old === "object" && old !== null ? hooksSwitchedOff(old) : [];
+  const isOff = typeof next === "object" ? hooksSwitchedOff(next) : [];
+  for (const off of isOff) if (!wasOff.includes(off)) parts.push(`sets ${off}`);
   return parts.length > 0 ? parts.join("; ") : null;
+}
+
+const isPlainObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
+
+/**
+ * The settings in an agent's settings object that switch ralph's hooks off
+ * while its entries stay: Claude Code's `disableAllHooks: true` (hooks
+ * reference, "Disable or remove hooks"); Gemini CLI's `tools.enableHooks:
+ * false`, `hooks.enabled: false`, and ralph's entry names (`ralph-<Event>`)
+ * in `hooks.disabled` (docs/hooks/index.md, "Managing hooks").
+ * @returns one phrase per switch, e.g. `"disableAllHooks": true, which turns every hook off, ralph's included`.
+ */
+export function hooksSwitchedOff(settings: Settings): string[] {
+  const out: string[] = [];
+  if (settings.disableAllHooks === true) out.push('"disableAllHooks": true, which turns every hook off, ralph\'s included');
+  const tools = settings.tools;
+  const hooks = settings.hooks;
+  if (isPlainObject(tools) && tools.enableHooks === false) out.push('"tools.enableHooks": false, which turns Gemini CLI\'s hooks system off');
+  if (isPlainObject(hooks) && hooks.enabled === false) out.push('"hooks.enabled": false, which turns Gemini CLI\'s hooks off');
+  if (isPlainObject(hooks) && Array.isArray(hooks.disabled)) {
+    const names = hooks.disabled.filter((n): n is string => typeof n === "string" && n.startsWith("ralph-")).sort();
+    if (names.length > 0) out.push(`"hooks.disabled" naming ${names.join(", ")}, which Gemini CLI then skips`);
+  }
+  return out;
 }

@@ -166,6 +166,17 @@ describe("the agents' settings files are part of ralph's guard", () => {
     }
   });
 
+  it.each<[string, Record<string, unknown>, RegExp]>([
+    ["hooks.disabled naming ralph's entry", { hooks: { disabled: ["ralph-BeforeTool"] } }, /hooks\.disabled" naming ralph-BeforeTool/],
+    ["hooks.enabled false", { hooks: { enabled: false } }, /hooks\.enabled/],
+    ["tools.enableHooks false", { tools: { enableHooks: false } }, /tools\.enableHooks/],
+  ])("Gemini: an edit that keeps ralph's entries but sets %s switches the guard off", (_name, extra, pattern) => {
+    const installed = addAgentHooks("gemini", {}, "/n", "/c") as { hooks: Record<string, unknown> };
+    const edited = { ...installed, ...extra, hooks: { ...installed.hooks, ...((extra.hooks as Record<string, unknown>) ?? {}) } };
+    expect(describeSettingsChange(JSON.stringify(installed), JSON.stringify(edited))).toMatch(pattern);
+    expect(describeSettingsChange(JSON.stringify(installed), JSON.stringify({ ...installed, hooks: { ...installed.hooks, disabled: ["someone-else"] } }))).toBeNull();
+  });
+
   it("Codex: an apply_patch that drops ralph's Stop entry from .codex/hooks.json is denied, saying the user decides", () => {
     const root = makeRepo({ "README.md": "# x\n" });
     expect(runRalph(root, ["install", "--codex"]).status).toBe(0);
