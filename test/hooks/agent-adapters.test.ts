@@ -6,7 +6,7 @@
  * End to end through the built CLI: an agent editing its own settings to
  * drop ralph's entries is stopped.
  */
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -18,7 +18,7 @@ import { addAgentHooks } from "../../src/hooks/agent-settings.js";
 import type { ToolCall, Verdict } from "../../src/usecases/types.js";
 import { fixturePayload } from "../helpers/agent-fixtures.js";
 import { ralphEnv, runRalph } from "../helpers/cli.js";
-import { makeRepo } from "../helpers/git.js";
+import { git, makeRepo } from "../helpers/git.js";
 import { spawnSync } from "node:child_process";
 
 const deny: Verdict = { decision: "deny", reason: "no", why: "w" };
@@ -193,5 +193,29 @@ describe("the agents' settings files are part of ralph's guard", () => {
     expect(answer.hookSpecificOutput.permissionDecision).toBe("deny");
     expect(answer.hookSpecificOutput.permissionDecisionReason).toContain("Stop");
     expect(readFileSync(file, "utf8")).toBe(text);
+  });
+
+  it("Codex: the PostToolUse checkpoint of a patch that moves a file holds the new path and not the old one", () => {
+    const root = makeRepo({ "src/old.ts": "export const a = 1;\n", "README.md": "# x\n" });
+    expect(runRalph(root, ["install", "--codex"]).status).toBe(0);
+    const settings = JSON.parse(readFileSync(join(root, ".codex", "hooks.json"), "utf8")) as { hooks: Record<string, Array<{ hooks: Array<{ command: string }> }>> };
+    const command = (event: string): string => settings.hooks[event]![0]!.hooks[0]!.command;
+    const run = (event: string, fixture: string, values: Record<string, string>): Record<string, unknown> => {
+      const result = spawnSync(command(event), { shell: true, cwd: root, input: JSON.stringify(fixturePayload("codex", fixture, { cwd: root, ...values })), encoding: "utf8", env: ralphEnv });
+      expect(result.status, result.stderr).toBe(0);
+      return JSON.parse(result.stdout) as Record<string, unknown>;
+    };
+    run("SessionStart", "session-start", {});
+    const patch = "*** Begin Patch\n*** Update File: src/old.ts\n*** Move to: src/new.ts\n@@\n-export const a = 1;\n+export const a = 2;\n*** End Patch";
+    expect(run("PreToolUse", "pre-tool-use.apply-patch", { patch })).toEqual({});
+    writeFileSync(join(root, "src/new.ts"), "export const a = 2;\n");
+    rmSync(join(root, "src/old.ts"));
+    expect(run("PostToolUse", "post-tool-use.apply-patch", { patch, file: "src/new.ts" })).toEqual({});
+    const log = readFileSync(join(root, ".aiwg/ralph/loops/codex-019a6f2e-codex-session/hook-log.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l) as { event: string; checkpoint?: string });
+    const post = log.find((e) => e.event === "PostToolUse");
+    expect(post?.checkpoint).toMatch(/^[0-9a-f]{40}$/);
+    const files = git(root, ["ls-tree", "-r", "--name-only", post!.checkpoint!]).split("\n");
+    expect(files).toContain("src/new.ts");
+    expect(files).not.toContain("src/old.ts");
   });
 });
