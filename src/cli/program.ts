@@ -22,7 +22,7 @@ interface CommandSpec {
 }
 
 const JSON_FLAG: [string, string] = ["--json", "Print one JSON object on stdout"];
-const LOOP_FLAG: [string, string] = ["--loop <id>", "Loop id (default: $RALPH_LOOP, else the most recently updated loop, else 'default')"];
+const LOOP_FLAG: [string, string] = ["--loop <id>", "Loop id (default: $RALPH_LOOP, else the active loop, else the latest activity, else 'default')"];
 
 /** Every command, in help order. */
 export const COMMANDS: CommandSpec[] = [
@@ -190,21 +190,21 @@ export const COMMANDS: CommandSpec[] = [
     name: "status",
     usage: "status",
     description: "A loop's status, iteration, last completion check and counters",
-    options: [["--loop <id>", "Loop id (default: $RALPH_LOOP, else the active loop, else the last updated)"], JSON_FLAG],
+    options: [["--loop <id>", "Loop id (default: $RALPH_LOOP, else the active loop, else the latest activity of a loop with a state)"], JSON_FLAG],
     load: () => import("./commands/status.js"),
   },
   {
     name: "cancel",
     usage: "cancel",
     description: "End a loop: status aborted, and a cancel signal the Stop hook honours for 30 s",
-    options: [["--loop <id>", "Loop id (default: $RALPH_LOOP, else the active loop, else the last updated)"], JSON_FLAG],
+    options: [["--loop <id>", "Loop id (default: $RALPH_LOOP, else the active loop, else the latest activity of a loop with a state)"], JSON_FLAG],
     load: () => import("./commands/cancel.js"),
   },
   {
     name: "iterate",
     usage: "iterate",
     description: "End an iteration of a shell-driven loop: checkpoint, completion command (exit 0: keep going, 2: loop over)",
-    options: [["--loop <id>", "Loop id (default: $RALPH_LOOP, else the active loop, else the last updated)"], JSON_FLAG],
+    options: [["--loop <id>", "Loop id (default: $RALPH_LOOP, else the active loop, else the latest activity of a loop with a state)"], JSON_FLAG],
     load: () => import("./commands/iterate.js"),
   },
   {
