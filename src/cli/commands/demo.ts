@@ -103,7 +103,7 @@ function git(base: NodeJS.ProcessEnv, root: string, args: string[], extraEnv: No
   }
 }
 
-/** The environment of the demo's child processes: the run's `vars` without the repository, loop or test-runner context of the caller. */
+/** The environment of the demo's child processes: no repository, loop or test-runner context leaking in from the caller. */
 function childEnv(vars: Readonly<NodeJS.ProcessEnv>): NodeJS.ProcessEnv {
   const env = { ...vars };
   for (const key of ["GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_OBJECT_DIRECTORY", "RALPH_LOOP", "RALPH_PRETOOL_DECISION", "RALPH_HOOK_DRY_RUN", "RALPH_AUTO_REVERT", "NODE_TEST_CONTEXT"]) delete env[key];
@@ -164,10 +164,8 @@ class DemoSession {
   keep: boolean;
   private current: DemoStep | null = null;
   private toolCount = 0;
-  /** auto_revert comes from the sample's aiwg.yml, as in a user's project; the environment must not override it. */
-  private readonly hookEnv: NodeJS.ProcessEnv;
-  /** The environment of the demo's child processes and git calls ({@link childEnv} of the run's). */
-  readonly demoEnv: NodeJS.ProcessEnv;
+  /** The environment of the demo's children (hooks, git, the sample's commands): auto_revert comes from the sample's aiwg.yml, as in a user's project; the environment must not override it. */
+  readonly childEnv: NodeJS.ProcessEnv;
   readonly transcript: string;
   private readonly hookLogPath: string;
 
@@ -180,8 +178,7 @@ class DemoSession {
     keep: boolean,
   ) {
     this.keep = keep;
-    this.demoEnv = childEnv(ctx.env.vars);
-    this.hookEnv = this.demoEnv;
+    this.childEnv = childEnv(ctx.env.vars);
     this.transcript = join(root, ".git", "demo-transcript.jsonl");
     this.hookLogPath = join(root, ".aiwg", "ralph", "loops", LOOP, "hook-log.jsonl");
   }
@@ -249,7 +246,7 @@ class DemoSession {
     const started = performance.now();
     const result = spawnSync(process.execPath, [this.cli, "hook", "claude", event], {
       cwd: this.root,
-      env: this.hookEnv,
+      env: this.childEnv,
       input: JSON.stringify(payload),
       encoding: "utf8",
       timeout: HOOK_TIMEOUT_MS,
@@ -292,7 +289,7 @@ class DemoSession {
   /** Claude Code's Bash tool: the command runs in the project folder. */
   bash(command: string): ToolCall {
     return this.tool("Bash", { command, description: "skip the failing discount test" }, () => {
-      const ran = spawnSync("sh", ["-c", command], { cwd: this.root, env: this.demoEnv, encoding: "utf8" });
+      const ran = spawnSync("sh", ["-c", command], { cwd: this.root, env: this.childEnv, encoding: "utf8" });
       this.expect(ran.status === 0, `the agent's command failed: ${(ran.stderr ?? ran.error?.message ?? "").trim().split("\n")[0]}`);
       this.expect(this.read(DELETE_DISCOUNT_TEST.path).includes(`test.skip("${DEMO_DISCOUNT_TEST}"`), `the agent's command did not skip the test: ${command}`);
       return { stdout: ran.stdout, stderr: ran.stderr, interrupted: false, isImage: false };
@@ -311,7 +308,7 @@ class DemoSession {
 
   /** git in the sample repository. */
   git(args: string[], extraEnv: NodeJS.ProcessEnv = {}): string {
-    return git(this.demoEnv, this.root, args, extraEnv);
+    return git(this.childEnv, this.root, args, extraEnv);
   }
 
   /** The work tree's tree as native git sees it (ignored files and ralph's own state left out), through a throwaway index. */
@@ -408,7 +405,7 @@ function showSample(d: DemoSession): { headBefore: string; baselineScore: number
   writeAll(d.root, DEMO_IGNORED_FILES);
   writeFileSync(d.transcript, "");
   const headBefore = d.git(["rev-parse", "HEAD"]).trim();
-  const baselineQuality = spawnSync(process.execPath, ["scripts/quality.mjs"], { cwd: d.root, env: d.demoEnv, encoding: "utf8" });
+  const baselineQuality = spawnSync(process.execPath, ["scripts/quality.mjs"], { cwd: d.root, env: d.childEnv, encoding: "utf8" });
   const baselineLines = baselineQuality.stdout.trim().split("\n");
   d.say(`  ${d.root}`, `$ ${DEMO_QUALITY_COMMAND}`, ...baselineLines.map((l) => `  ${l}`));
   const baselineScore = Number(baselineLines.at(-1));
