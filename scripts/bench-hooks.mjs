@@ -102,7 +102,9 @@ try {
     const status = spawnSync(process.execPath, [cli, "daemon", "status", "--json"], { cwd: root, env: MODES.daemon, encoding: "utf8" });
     try {
       rssBytes = JSON.parse(status.stdout).rss_bytes ?? null;
-    } catch {}
+    } catch {
+      rssBytes = null; // no warm process answered: the size is not reported
+    }
     spawnSync(process.execPath, [cli, "daemon", "stop"], { cwd: root, env: MODES.daemon, encoding: "utf8" });
   }
   const pct = (list, p) => {

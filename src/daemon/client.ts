@@ -225,11 +225,10 @@ export async function runThroughDaemon(io: ClientIo, client: ClientBuild): Promi
       if (Date.now() - lastStartMs < 3000) return; // one start at a time; the spawned server needs a moment to take its lock
       lastStartMs = Date.now();
       startDaemon(location, client, io.env);
-    }
-    else if (startsDaemon(io.argv)) startServer = () => startDaemon(location, client, io.env);
+    } else if (startsDaemon(io.argv)) startServer = () => startDaemon(location, client, io.env);
   };
   let greeted: Connection | null = null;
-  let why = "";
+  let why: string;
   const deadline = Date.now() + 15_000;
   for (;;) {
     const path = clientSocketPath(location);

@@ -24,7 +24,16 @@ export const STARTING_COMMANDS: ReadonlySet<string> = new Set(["checkpoint", "ch
  * from the working directory, or change which index or objects git sees
  * (git(1) "ENVIRONMENT"): with any of them set the call runs in-process.
  */
-export const REPOSITORY_ENV = ["GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_OBJECT_DIRECTORY", "GIT_ALTERNATE_OBJECT_DIRECTORIES", "GIT_COMMON_DIR", "GIT_NAMESPACE", "GIT_CEILING_DIRECTORIES"] as const;
+export const REPOSITORY_ENV = [
+  "GIT_DIR",
+  "GIT_WORK_TREE",
+  "GIT_INDEX_FILE",
+  "GIT_OBJECT_DIRECTORY",
+  "GIT_ALTERNATE_OBJECT_DIRECTORIES",
+  "GIT_COMMON_DIR",
+  "GIT_NAMESPACE",
+  "GIT_CEILING_DIRECTORIES",
+] as const;
 
 /**
  * The environment a request carries: what ralph reads and what the commands

@@ -101,8 +101,8 @@ function takeStartLock(path: string): boolean {
       return true;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== "EEXIST") return false;
-      let holder = NaN;
-      let ageMs = 0;
+      let holder: number;
+      let ageMs: number;
       try {
         holder = Number(readFileSync(path, "utf8").trim());
         ageMs = Date.now() - statSync(path).mtimeMs;
@@ -228,8 +228,8 @@ export async function serve(options: ServeOptions): Promise<void> {
   const early: Socket[] = [];
   const keepEarly = (socket: Socket): void => void early.push(socket);
   server.on("connection", keepEarly);
-  let socketPath: string | null = null;
-  let socketIno = -1;
+  let socketPath: string | null;
+  let socketIno: number;
   try {
     socketPath = chooseSocketPath(location, uid, options.env);
     if (socketPath === null) return;
@@ -257,129 +257,98 @@ export async function serve(options: ServeOptions): Promise<void> {
   });
 }
 
-async function runServer(
-  server: Server,
-  location: DaemonLocation,
-  socketPath: string,
-  socketIno: number,
-  options: ServeOptions,
-  takeEarly: () => Socket[],
-): Promise<void> {
-  const startedMs = Date.now();
+async function runServer(server: Server, location: DaemonLocation, socketPath: string, socketIno: number, options: ServeOptions, takeEarly: () => Socket[]): Promise<void> {
   const idleMs = options.idleMs ?? (await resolveIdleMs(location.workTree, options.env));
-  // Connections are taken at once (a client's hello must not wait for the warm-up); requests wait for it.
-  const ready = import("../cli/run.js").then(async (module) => {
-    await preload();
-    return module.runCli;
-  });
-  let requestsServed = 0;
-  let queue: Promise<void> = Promise.resolve();
-  let closing = false;
-  let idleTimer: NodeJS.Timeout | undefined;
-  let resolveStopped: () => void = () => undefined;
-  const stopped = new Promise<void>((resolve) => (resolveStopped = resolve));
+  const warm = new WarmServer(server, location, socketPath, socketIno, options, idleMs);
+  server.on("connection", (socket: Socket) => warm.accept(socket));
+  for (const socket of takeEarly()) warm.accept(socket);
+  await warm.stopped;
+}
 
-  const removeOwnFiles = (): void => {
+/** A listening warm process: its queue, idle timer and lifecycle (see the module doc). */
+class WarmServer {
+  private readonly startedMs = Date.now();
+  /** Connections are taken at once (a client's hello must not wait for the warm-up); requests wait for it. */
+  private readonly ready: Promise<(typeof import("../cli/run.js"))["runCli"]>;
+  private requestsServed = 0;
+  private running = 0;
+  private queue: Promise<void> = Promise.resolve();
+  private closing = false;
+  private idleTimer: NodeJS.Timeout | undefined;
+  private readonly repositoryTimer: NodeJS.Timeout;
+  private resolveStopped: () => void = () => undefined;
+  /** Resolves once the server stopped listening and the queued requests finished. */
+  readonly stopped = new Promise<void>((resolve) => (this.resolveStopped = resolve));
+
+  constructor(
+    private readonly server: Server,
+    private readonly location: DaemonLocation,
+    private readonly socketPath: string,
+    private readonly socketIno: number,
+    private readonly options: ServeOptions,
+    private readonly idleMs: number,
+  ) {
+    this.ready = import("../cli/run.js").then(async (module) => {
+      await preload();
+      return module.runCli;
+    });
+    this.repositoryTimer = setInterval(() => {
+      if (!existsSync(join(location.gitDir, "HEAD"))) this.shutdown();
+    }, REPOSITORY_CHECK_MS);
+    process.once("SIGTERM", () => this.shutdown());
+    process.once("SIGINT", () => this.shutdown());
+    this.armIdle();
+  }
+
+  /** Removes the socket and daemon.json while they are still this server's. */
+  private removeOwnFiles(): void {
     try {
-      if (statSync(socketPath).ino === socketIno) unlinkSync(socketPath);
+      if (statSync(this.socketPath).ino === this.socketIno) unlinkSync(this.socketPath);
     } catch {
       /* gone already, or replaced by another server's */
     }
-    const infoPath = join(location.stateDir, "daemon.json");
+    const infoPath = join(this.location.stateDir, "daemon.json");
     try {
       if ((JSON.parse(readFileSync(infoPath, "utf8")) as { pid?: unknown }).pid === process.pid) rmSync(infoPath, { force: true });
     } catch {
       /* gone already */
     }
-  };
-  const shutdown = (): void => {
-    if (closing) return;
-    closing = true;
-    if (idleTimer) clearTimeout(idleTimer);
-    clearInterval(repositoryTimer);
+  }
+
+  /** Stops taking requests; the queued ones finish, then {@link stopped} resolves. */
+  shutdown(): void {
+    if (this.closing) return;
+    this.closing = true;
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    clearInterval(this.repositoryTimer);
     // Unlink first, so the next client finds no socket (or a new server's) at once; queued requests still finish.
-    removeOwnFiles();
-    server.close();
-    void queue.then(() => resolveStopped());
-  };
-  let running = 0;
-  const armIdle = (): void => {
-    if (idleTimer) clearTimeout(idleTimer);
+    this.removeOwnFiles();
+    this.server.close();
+    void this.queue.then(() => this.resolveStopped());
+  }
+
+  private armIdle(): void {
+    if (this.idleTimer) clearTimeout(this.idleTimer);
     // Idle means no request for idleMs: a request that runs longer (a Stop hook's completion command) is not idleness.
-    idleTimer = setTimeout(() => (running > 0 ? armIdle() : shutdown()), idleMs);
-  };
-  const repositoryTimer = setInterval(() => {
-    if (!existsSync(join(location.gitDir, "HEAD"))) shutdown();
-  }, REPOSITORY_CHECK_MS);
-  process.once("SIGTERM", shutdown);
-  process.once("SIGINT", shutdown);
-  armIdle();
+    this.idleTimer = setTimeout(() => (this.running > 0 ? this.armIdle() : this.shutdown()), this.idleMs);
+  }
 
-  const status = (): StatusMessage => ({
-    type: "status",
-    pid: process.pid,
-    socket: socketPath,
-    workTree: location.workTree,
-    build: options.build,
-    uptimeMs: Date.now() - startedMs,
-    requestsServed,
-    rssBytes: process.memoryUsage.rss(),
-    idleTimeoutMs: idleMs,
-  });
-
-  const runRequest = async (socket: Socket, request: RunRequest): Promise<void> => {
-    const send = (message: ServerMessage): void => {
-      if (!socket.destroyed) socket.write(encodeFrame(message));
+  private status(): StatusMessage {
+    return {
+      type: "status",
+      pid: process.pid,
+      socket: this.socketPath,
+      workTree: this.location.workTree,
+      build: this.options.build,
+      uptimeMs: Date.now() - this.startedMs,
+      requestsServed: this.requestsServed,
+      rssBytes: process.memoryUsage.rss(),
+      idleTimeoutMs: this.idleMs,
     };
-    if (socket.destroyed) return; // the client gave up while queued: it runs the command itself
-    const stdinBytes = Buffer.from(request.stdinBase64, "base64");
-    const outside = outsideWorkTree(location.workTree, request, stdinBytes);
-    if (outside !== null) {
-      send({ type: "refused", reason: outside });
-      socket.end();
-      return;
-    }
-    const runCli = await ready;
-    send({ type: "started" });
-    // Commands that run the user's commands get the whole environment (routing.ts needsFullEnv); the rest only the allow-list.
-    const env = needsFullEnv(request.argv) ? request.env : Object.fromEntries(Object.entries(request.env).filter(([name]) => isAllowedEnvName(name)));
-    const stdout = (text: string): void => send({ type: "stdout", text });
-    const stderr = (text: string): void => send({ type: "stderr", text });
-    const binding = options.bindRequest?.(env, stdout, stderr);
-    let code: number;
-    try {
-      const stdin = request.stdinOpen
-        ? new Readable({ read() {} }) // an agent that never closes the pipe: the bytes, then nothing
-        : Readable.from(stdinBytes.length === 0 ? [] : [stdinBytes]);
-      if (request.stdinOpen && stdinBytes.length > 0) stdin.push(stdinBytes);
-      code = await runCli(
-        request.argv,
-        {
-          cwd: request.cwd,
-          env,
-          stdin,
-          stdout,
-          stderr,
-          stdoutIsTTY: request.stdoutIsTTY,
-          stderrIsTTY: request.stderrIsTTY,
-          ...(request.stderrColumns > 0 ? { stderrColumns: request.stderrColumns } : {}),
-          processStartMs: request.processStartMs,
-          cliPath: options.cliPath,
-        },
-        options.version,
-      );
-    } catch (error) {
-      stderr(`ralph: internal error in the warm process: ${(error as Error).message}\n`);
-      code = 3;
-    } finally {
-      binding?.end();
-    }
-    requestsServed++;
-    send({ type: "exit", code });
-    socket.end();
-  };
+  }
 
-  const onConnection = (socket: Socket): void => {
+  /** Serves one connection: a hello, then one status, stop or run request. */
+  accept(socket: Socket): void {
     const decoder = new FrameDecoder();
     let greeted = false;
     let control = false;
@@ -393,62 +362,121 @@ async function runServer(
         return;
       }
       for (const message of messages) {
-        if (!greeted) {
-          const hello = HelloSchema.safeParse(message);
-          if (!hello.success) return void socket.destroy();
-          control = hello.data.control === true;
-          const ok = control || (hello.data.build === options.build && hello.data.protocol === PROTOCOL_VERSION && !closing);
-          socket.write(encodeFrame({ type: "hello", ok, build: options.build, pid: process.pid }));
+        if (greeted) return this.answer(socket, message, control);
+        const hello = HelloSchema.safeParse(message);
+        if (!hello.success) return void socket.destroy();
+        control = hello.data.control === true;
+        const sameBuild = hello.data.build === this.options.build && hello.data.protocol === PROTOCOL_VERSION;
+        const ok = control || (sameBuild && !this.closing);
+        socket.write(encodeFrame({ type: "hello", ok, build: this.options.build, pid: process.pid }));
+        if (!ok) {
+          socket.end();
           // Another build's client: this process is outdated; it goes, and that client starts the new one.
-          if (!ok) {
-            socket.end();
-            if (hello.data.build !== options.build || hello.data.protocol !== PROTOCOL_VERSION) shutdown();
-            return;
-          }
-          greeted = true;
-          continue;
-        }
-        armIdle();
-        const simple = SimpleSchema.safeParse(message);
-        if (simple.success) {
-          if (simple.data.type === "status") {
-            socket.end(encodeFrame(status()));
-          } else {
-            socket.end(encodeFrame({ type: "stopping", pid: process.pid }));
-            shutdown();
-          }
+          if (!sameBuild) this.shutdown();
           return;
         }
-        const run = RunRequestSchema.safeParse(message);
-        if (!run.success || closing || control) {
-          socket.end(encodeFrame({ type: "refused", reason: closing ? "the warm process is exiting" : "malformed request" }));
-          return;
-        }
-        // One request at a time per work tree: commands share the store, the stat cache and process.env. A request
-        // that would wait longer than its client allows is refused, and the client runs it in-process (beside a long
-        // Stop hook's completion command, say, as it would without a warm process; the store's lock serialises them).
-        let state: "queued" | "running" | "refused" = "queued";
-        const wait = setTimeout(() => {
-          if (state !== "queued") return;
-          state = "refused";
-          socket.end(encodeFrame({ type: "refused", reason: "busy: another request is running" }));
-        }, run.data.maxQueueMs);
-        queue = queue
-          .then(() => {
-            clearTimeout(wait);
-            if (state !== "queued") return;
-            state = "running";
-            running++;
-            return runRequest(socket, run.data).finally(() => running--);
-          })
-          .then(armIdle, armIdle);
-        return;
+        greeted = true;
       }
     });
+  }
+
+  /** The request after the hello: status, stop, or a run for the queue. */
+  private answer(socket: Socket, message: unknown, control: boolean): void {
+    this.armIdle();
+    const simple = SimpleSchema.safeParse(message);
+    if (simple.success) {
+      if (simple.data.type === "status") socket.end(encodeFrame(this.status()));
+      else {
+        socket.end(encodeFrame({ type: "stopping", pid: process.pid }));
+        this.shutdown();
+      }
+      return;
+    }
+    const run = RunRequestSchema.safeParse(message);
+    if (!run.success || this.closing || control) {
+      socket.end(encodeFrame({ type: "refused", reason: this.closing ? "the warm process is exiting" : "malformed request" }));
+      return;
+    }
+    this.enqueue(socket, run.data);
+  }
+
+  /**
+   * One request at a time per work tree: commands share the store, the stat
+   * cache and process.env. A request that would wait longer than its client
+   * allows is refused, and the client runs it in-process (beside a long Stop
+   * hook's completion command, say, as it would without a warm process; the
+   * store's lock serialises them).
+   */
+  private enqueue(socket: Socket, request: RunRequest): void {
+    let state: "queued" | "running" | "refused" = "queued";
+    const wait = setTimeout(() => {
+      if (state !== "queued") return;
+      state = "refused";
+      socket.end(encodeFrame({ type: "refused", reason: "busy: another request is running" }));
+    }, request.maxQueueMs);
+    this.queue = this.queue
+      .then(() => {
+        clearTimeout(wait);
+        if (state !== "queued") return;
+        state = "running";
+        this.running++;
+        return this.runRequest(socket, request).finally(() => this.running--);
+      })
+      .then(
+        () => this.armIdle(),
+        () => this.armIdle(),
+      );
+  }
+
+  /** Runs one request through runCli with its own io, streaming its output to the client. */
+  private async runRequest(socket: Socket, request: RunRequest): Promise<void> {
+    const send = (message: ServerMessage): void => {
+      if (!socket.destroyed) socket.write(encodeFrame(message));
+    };
+    if (socket.destroyed) return; // the client gave up while queued: it runs the command itself
+    const stdinBytes = Buffer.from(request.stdinBase64, "base64");
+    const outside = outsideWorkTree(this.location.workTree, request, stdinBytes);
+    if (outside !== null) {
+      send({ type: "refused", reason: outside });
+      socket.end();
+      return;
+    }
+    const runCli = await this.ready;
+    send({ type: "started" });
+    // Commands that run the user's commands get the whole environment (routing.ts needsFullEnv); the rest only the allow-list.
+    const env = needsFullEnv(request.argv) ? request.env : Object.fromEntries(Object.entries(request.env).filter(([name]) => isAllowedEnvName(name)));
+    const stdout = (text: string): void => send({ type: "stdout", text });
+    const stderr = (text: string): void => send({ type: "stderr", text });
+    const binding = this.options.bindRequest?.(env, stdout, stderr);
+    let code: number;
+    try {
+      code = await runCli(request.argv, { ...ioOf(request, stdinBytes), env, stdout, stderr, cliPath: this.options.cliPath }, this.options.version);
+    } catch (error) {
+      stderr(`ralph: internal error in the warm process: ${(error as Error).message}\n`);
+      code = 3;
+    } finally {
+      binding?.end();
+    }
+    this.requestsServed++;
+    send({ type: "exit", code });
+    socket.end();
+  }
+}
+
+/** The request's stdin, terminal facts and start time as runCli's io. */
+function ioOf(request: RunRequest, stdinBytes: Buffer): { cwd: string; stdin: Readable; stdoutIsTTY: boolean; stderrIsTTY: boolean; stderrColumns?: number; processStartMs: number } {
+  const stdin = request.stdinOpen
+    ? new Readable({ read() {} }) // an agent that never closes the pipe: the bytes, then nothing
+    : Readable.from(stdinBytes.length === 0 ? [] : [stdinBytes]);
+  if (request.stdinOpen && stdinBytes.length > 0) stdin.push(stdinBytes);
+  return {
+    cwd: request.cwd,
+    stdin,
+    stdoutIsTTY: request.stdoutIsTTY,
+    stderrIsTTY: request.stderrIsTTY,
+    ...(request.stderrColumns > 0 ? { stderrColumns: request.stderrColumns } : {}),
+    processStartMs: request.processStartMs,
   };
-  server.on("connection", onConnection);
-  for (const socket of takeEarly()) onConnection(socket);
-  await stopped;
 }
 
 /** Loads the modules the served commands use, so their parsers and code are warm before the first request (and a rebuilt dist/ cannot pull chunks from under it). */

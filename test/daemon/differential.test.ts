@@ -20,7 +20,19 @@ const FIXTURES = join(import.meta.dirname, "..", "..", "fixtures", "hooks");
 const COLD: NodeJS.ProcessEnv = { RALPH_NO_DAEMON: "1", RALPH_DAEMON: undefined };
 const WARM: NodeJS.ProcessEnv = { RALPH_NO_DAEMON: undefined, CI: undefined, RALPH_DAEMON: "require", RALPH_DAEMON_IDLE_MS: "20000" };
 
-const MATH_TEST = ['import { expect, it } from "vitest";', 'import { add } from "../src/math";', "", 'it("adds", () => {', "  expect(add(1, 2)).toBe(3);", "});", "", 'it("adds negatives", () => {', "  expect(add(-1, -2)).toBe(-3);", "});", ""].join("\n");
+const MATH_TEST = [
+  'import { expect, it } from "vitest";',
+  'import { add } from "../src/math";',
+  "",
+  'it("adds", () => {',
+  "  expect(add(1, 2)).toBe(3);",
+  "});",
+  "",
+  'it("adds negatives", () => {',
+  "  expect(add(-1, -2)).toBe(-3);",
+  "});",
+  "",
+].join("\n");
 
 function sampleRepo(): string {
   return makeRepo({

@@ -15,12 +15,7 @@ const run: ClientMessage = {
   processStartMs: 1_764_000_000_000.5,
   maxQueueMs: 1000,
 };
-const messages: (ClientMessage | ServerMessage)[] = [
-  { type: "hello", protocol: 1, build: "abc" },
-  run,
-  { type: "stdout", text: "naïve ✓ \n" },
-  { type: "exit", code: 2 },
-];
+const messages: (ClientMessage | ServerMessage)[] = [{ type: "hello", protocol: 1, build: "abc" }, run, { type: "stdout", text: "naïve ✓ \n" }, { type: "exit", code: 2 }];
 
 describe("frames", () => {
   it("a frame is a 4-byte big-endian length and that many bytes of UTF-8 JSON", () => {
