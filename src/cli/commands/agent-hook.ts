@@ -42,7 +42,7 @@ export async function runAgentHook(adapter: AgentAdapter, eventArg: string | und
     io.stdout(`${JSON.stringify(output)}\n`);
   };
   if (problem === null && !adapter.events.includes(event)) problem = `${JSON.stringify(payload.event ?? null)} is not a ${adapter.name} hook event ralph answers (known: ${adapter.events.join(", ")})`;
-  if (io.env.RALPH_HOOK_DRY_RUN === "1") {
+  if (io.env.vars.RALPH_HOOK_DRY_RUN === "1") {
     io.stderr(`ralph: hook ${adapter.id} ${event}: answered (dry run${problem ? `; ${problem}` : ""})\n`);
     answer(adapter.allowOutput(payload));
     return 0;
@@ -68,7 +68,7 @@ export async function runAgentHook(adapter: AgentAdapter, eventArg: string | und
   };
   const findWorkTree = async (): Promise<string | null> => {
     const { openRepository } = await import("../../store/repo.js");
-    for (const dir of adapter.directories(payload, io.cwd, io.env)) {
+    for (const dir of adapter.directories(payload, io.cwd, io.env.vars)) {
       try {
         return openRepository(dir).workTree;
       } catch {
@@ -92,13 +92,13 @@ export async function runAgentHook(adapter: AgentAdapter, eventArg: string | und
       const workTree = await findWorkTree();
       if (workTree) {
         const { loadHookSettings } = await import("../../usecases/settings.js");
-        settings = { ...(await loadHookSettings(workTree, io.env, diagnostics)), autoRevert: true };
+        settings = { ...(await loadHookSettings(workTree, io.env.vars, diagnostics)), autoRevert: true };
       }
     }
     const verdict = await answerEvent({
       ...(settings ? { settings } : {}),
       agent: { id: adapter.id, name: adapter.name },
-      directories: adapter.directories(payload, io.cwd, io.env),
+      directories: adapter.directories(payload, io.cwd, io.env.vars),
       sessionId: payload.sessionId,
       env: io.env,
       diagnostics,
@@ -116,7 +116,7 @@ export async function runAgentHook(adapter: AgentAdapter, eventArg: string | und
   } catch (thrown) {
     const error = toRalphError(thrown);
     io.stderr(`ralph: hook ${adapter.id} ${event} failed open: ${error.message}\n`);
-    if (io.env.RALPH_DEBUG && thrown instanceof Error && thrown.stack) io.stderr(`${thrown.stack}\n`);
+    if (io.env.debug && thrown instanceof Error && thrown.stack) io.stderr(`${thrown.stack}\n`);
     answer(adapter.allowOutput(payload));
     log(await findWorkTree(), null, { iteration: null, decision: "error", findings: [error.code], why: error.message });
   }

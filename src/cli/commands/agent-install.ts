@@ -118,7 +118,7 @@ export function uninstallAgent(repo: Repository, agent: InstallAgent): AgentUnin
   }
   let restored = false;
   if (original !== null) {
-    let parsed: Settings | null = null;
+    let parsed: Settings | null;
     try {
       parsed = original.toString("utf8").trim() === "" ? {} : (JSON.parse(original.toString("utf8")) as Settings);
     } catch {

@@ -33,7 +33,6 @@
  * Exit 0, or 2 when an installed hook does not answer (run the install again).
  */
 import { spawnSync } from "node:child_process";
-import { homedir } from "node:os";
 import { join } from "node:path";
 import { checkCodexTrust } from "../../hooks/codex-trust.js";
 import * as z from "zod/mini";
@@ -43,6 +42,7 @@ import type { CommandContext, CommandOutput } from "../context.js";
 import { parseOptions } from "../options.js";
 import { openStore } from "./shared.js";
 import type { Repository } from "../../store/repo.js";
+import { homeOf, type RuntimeEnv } from "../../runtime-env.js";
 import type { GitHookCheck } from "./git-hooks.js";
 import { AGENT_INSTALLS, agentSettingsPath, INSTALL_AGENTS, installedAgentHooks, type InstallAgent } from "../../hooks/agent-settings.js";
 
@@ -106,7 +106,7 @@ export function agentSyntheticPayload(agent: InstallAgent, event: string, cwd: s
 }
 
 /** Runs one installed hook command the way its agent does (a shell, the payload on stdin) in a dry run. */
-function runInstalledHook(command: string, workTree: string, payload: Record<string, unknown>, answeredAs: RegExp): { ok: boolean; exit_code: number | null; duration_ms: number; detail: string } {
+function runInstalledHook(command: string, workTree: string, payload: Record<string, unknown>, answeredAs: RegExp, env: Readonly<NodeJS.ProcessEnv>): { ok: boolean; exit_code: number | null; duration_ms: number; detail: string } {
   const started = performance.now();
   const result = spawnSync(command, {
     shell: true,
@@ -114,11 +114,11 @@ function runInstalledHook(command: string, workTree: string, payload: Record<str
     input: JSON.stringify(payload),
     encoding: "utf8",
     timeout: 30_000,
-    env: { ...process.env, RALPH_HOOK_DRY_RUN: "1", CLAUDE_PROJECT_DIR: workTree },
+    env: { ...env, RALPH_HOOK_DRY_RUN: "1", CLAUDE_PROJECT_DIR: workTree },
   });
   const durationMs = Math.round(performance.now() - started);
   const stderrLast = (result.stderr ?? "").trim().split("\n").pop() ?? "";
-  let detail = "";
+  let detail: string;
   let ok = false;
   if (result.error) detail = `could not run: ${result.error.message}`;
   else if (result.status !== 0) detail = `exit ${result.status ?? result.signal}: ${stderrLast || "(no stderr)"}`;
@@ -159,7 +159,7 @@ export function geminiProblems(files: ReadonlyArray<{ path: string; settings: Re
 }
 
 /** Checks every agent's installed entries; the Codex trust and Gemini switches are read when their entries are there. */
-function checkAgents(workTree: string): { checks: AgentDoctorCheck[]; codexTrust: unknown; problems: string[] } {
+function checkAgents(workTree: string, env: RuntimeEnv): { checks: AgentDoctorCheck[]; codexTrust: unknown; problems: string[] } {
   const checks: AgentDoctorCheck[] = [];
   const problems: string[] = [];
   let codexTrust: unknown = null;
@@ -174,17 +174,17 @@ function checkAgents(workTree: string): { checks: AgentDoctorCheck[]; codexTrust
         checks.push({ agent, event, status: "not-installed", settings: null, command: null, exit_code: null, duration_ms: null, detail: `no ralph hook for this event; run: ralph install --${agent}` });
         continue;
       }
-      const run = runInstalledHook(entry.command, workTree, agentSyntheticPayload(agent, event, workTree), new RegExp(`ralph: hook ${agent} .*answered`));
+      const run = runInstalledHook(entry.command, workTree, agentSyntheticPayload(agent, event, workTree), new RegExp(`ralph: hook ${agent} .*answered`), env.vars);
       checks.push({ agent, event, status: run.ok ? "ok" : "failed", settings: path, command: entry.command, exit_code: run.exit_code, duration_ms: run.duration_ms, detail: run.detail });
     }
     if (agent === "codex") {
-      const report = checkCodexTrust(workTree, path, installed, process.env);
+      const report = checkCodexTrust(workTree, path, installed, env.vars);
       codexTrust = report;
       problems.push(...report.problems.map((p) => `Codex: ${p}`));
     }
     if (agent === "gemini") {
       const names = AGENT_INSTALLS.gemini.plan.map((p) => `ralph-${p.event}`);
-      const user = join(process.env.HOME ?? homedir(), ".gemini", "settings.json");
+      const user = join(homeOf(env.git), ".gemini", "settings.json");
       problems.push(...geminiProblems([{ path, settings }, { path: user, settings: readJsonQuietly(user) }], names).map((p) => `Gemini CLI: ${p}`));
     }
   }
@@ -236,7 +236,7 @@ export async function run(ctx: CommandContext, _args: string[], raw: Record<stri
     checks.push({ event, status: ok ? "ok" : "failed", settings: entry.settings, command: entry.command, exit_code: result.status, duration_ms: durationMs, detail });
   }
   const gitHook = await checkGitHook(repo);
-  const agents = checkAgents(workTree);
+  const agents = checkAgents(workTree, ctx.env);
   const failedClaude = checks.filter((c) => c.status === "failed");
   const installedClaude = checks.filter((c) => c.status !== "not-installed");
   const missingClaude = checks.filter((c) => c.status === "not-installed");

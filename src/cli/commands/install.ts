@@ -79,8 +79,8 @@ export async function run(ctx: CommandContext, _args: string[], raw: Record<stri
   }
   if (agents.length > 0) {
     const { installAgent } = await import("./agent-install.js");
-    const stopSec = await stopTimeoutSecFor(repo.workTree);
-    const loopLimit = await maxIterationsFor(repo.workTree);
+    const stopSec = await stopTimeoutSecFor(repo.workTree, repo.env.vars);
+    const loopLimit = await maxIterationsFor(repo.workTree, repo.env.vars);
     const installedAgents: Record<string, unknown> = {};
     for (const agent of agents) {
       const result = installAgent(repo, agent, process.execPath, cli, stopSec, loopLimit);
@@ -137,9 +137,9 @@ async function stopTimeoutSecFor(workTree: string, env: Readonly<NodeJS.ProcessE
  * ralph's own limits do).
  * @throws RalphError E_CONFIG for an invalid aiwg.yml.
  */
-async function maxIterationsFor(workTree: string): Promise<number> {
+async function maxIterationsFor(workTree: string, env: Readonly<NodeJS.ProcessEnv>): Promise<number> {
   const [{ loadConfig }, { readActiveLoop, readState }] = await Promise.all([import("../../config/load.js"), import("../../loop/state.js")]);
-  const { config } = await loadConfig(workTree);
+  const { config } = await loadConfig(workTree, { env });
   try {
     const active = readActiveLoop(workTree);
     const state = active ? readState(workTree, active) : null;
