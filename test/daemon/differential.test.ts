@@ -6,8 +6,9 @@
  * with RALPH_NO_DAEMON=1 and one through a warm process
  * (RALPH_DAEMON=require), and every step's exit code, stdout and stderr,
  * the loop refs and the checkpoint trees are compared. Oids are compared by
- * their order of appearance (commit times may differ), durations and
- * timestamps are masked. Runs by default (part of the CI budget); run `npm
+ * their order of appearance (commit times may differ), durations,
+ * timestamps and the snapshot's work counters (files statted, hashed,
+ * folders read: they depend on the racy-git window) are masked. Runs by default (part of the CI budget); run `npm
  * run build` first.
  */
 import { readFileSync, writeFileSync, rmSync, unlinkSync } from "node:fs";
@@ -94,22 +95,27 @@ const SESSION: Step[] = [
 
 /** Masks what legitimately differs between two runs: the root path, oids (numbered by first appearance), durations, times. */
 function normalise(text: string, root: string, oids: Map<string, string>): string {
-  return text
-    .replaceAll(root, "<ROOT>")
-    .replace(/\b[0-9a-f]{40}\b/g, (oid) => {
-      if (!oids.has(oid)) oids.set(oid, `<oid${oids.size}>`);
-      return oids.get(oid) as string;
-    })
-    .replace(/\b[0-9a-f]{12}\b/g, (short) => {
-      for (const [oid, name] of oids) if (oid.startsWith(short)) return `${name}:12`;
-      // A short oid seen before its full form: numbered as a full one would be, so its later full form matches.
-      const key = `short:${short}`;
-      if (!oids.has(key)) oids.set(key, `<short${oids.size}>`);
-      return oids.get(key) as string;
-    })
-    .replace(/"(\w*(?:duration|_ms|Ms|elapsed)\w*)": [\d.]+/g, '"$1": 0')
-    .replace(/\d+(?:\.\d+)? ?ms\b/g, "<n> ms")
-    .replace(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z/g, "<time>");
+  return (
+    text
+      .replaceAll(root, "<ROOT>")
+      .replace(/\b[0-9a-f]{40}\b/g, (oid) => {
+        if (!oids.has(oid)) oids.set(oid, `<oid${oids.size}>`);
+        return oids.get(oid) as string;
+      })
+      .replace(/\b[0-9a-f]{12}\b/g, (short) => {
+        for (const [oid, name] of oids) if (oid.startsWith(short)) return `${name}:12`;
+        // A short oid seen before its full form: numbered as a full one would be, so its later full form matches.
+        const key = `short:${short}`;
+        if (!oids.has(key)) oids.set(key, `<short${oids.size}>`);
+        return oids.get(key) as string;
+      })
+      .replace(/"(\w*(?:duration|_ms|Ms|elapsed)\w*)": [\d.]+/g, '"$1": 0')
+      // A snapshot's work counters depend on timing too: a file or folder changed within the racy window of the last scan
+      // (src/store/stat-cache.ts RACY_WINDOW_MS) is read again, so two runs of the same step may read different numbers.
+      .replace(/"(files_statted|files_hashed|dirs_read|filesStatted|filesHashed|dirsRead)": \d+/g, '"$1": 0')
+      .replace(/\d+(?:\.\d+)? ?ms\b/g, "<n> ms")
+      .replace(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z/g, "<time>")
+  );
 }
 
 interface Transcript {
