@@ -376,6 +376,16 @@ function fallThroughBehaviour(node: t.TryStatement, parent: t.Node | null | unde
   if (!parent || (parent.type !== "BlockStatement" && parent.type !== "Program")) return null;
   const last = node.block.body[node.block.body.length - 1];
   if (last?.type !== "ReturnStatement") return null;
+  // A try block that throws itself (a guard wrapped in a new catch) has its own error discarded by the handler: no fall-through.
+  let throws = false;
+  walk(
+    node.block,
+    (inner) => {
+      if (inner.type === "ThrowStatement") throws = true;
+    },
+    true,
+  );
+  if (throws) return null;
   const siblings = parent.body as t.Statement[];
   const following = siblings.slice(siblings.indexOf(node) + 1).filter((statement) => statement.type !== "EmptyStatement");
   if (following.length === 0) return null;

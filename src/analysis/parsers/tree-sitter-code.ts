@@ -541,7 +541,8 @@ function isLoopAttemptHandler(handlerBody: Node, flow: FlowSyntax): boolean {
  * there, not discarded: "handles"; when all that follows is one return of a
  * constant (`return None`), it is that constant, as if the handler returned
  * it: "returns_constant". Null when the handler is no such fall-through
- * (the try block does not end in a return, or nothing follows the try).
+ * (the try block does not end in a return, throws an error of its own that
+ * the handler would discard, or nothing follows the try).
  * JS spells the same rule in javascript-source.ts (fallThroughBehaviour).
  */
 function fallThroughBehaviour(handlerBody: Node, flow: FlowSyntax): CatchBehaviour | null {
@@ -551,6 +552,13 @@ function fallThroughBehaviour(handlerBody: Node, flow: FlowSyntax): CatchBehavio
   if (block === null || block.id === handlerBody.id) return null;
   const last = statementsOf(block, flow).filter((child) => !COMMENT_TYPES.has(child.type)).pop();
   if (last === undefined || !flow.returnTypes.has(unwrapReturn(last, flow).type)) return null;
+  // A try block that throws itself (a guard wrapped in a new catch-all) has its own error discarded by the handler: no fall-through.
+  let throws = false;
+  walk(block, (cursor, type) => {
+    if (flow.throwTypes.has(type) || flow.isThrow?.(cursor.currentNode)) throws = true;
+    return throws ? "skip" : "descend";
+  });
+  if (throws) return null;
   const following: Node[] = [];
   for (let next = tryNode.nextNamedSibling; next !== null; next = next.nextNamedSibling) if (!COMMENT_TYPES.has(next.type) && !flow.noopTypes?.has(next.type)) following.push(next);
   if (following.length === 0) return null;

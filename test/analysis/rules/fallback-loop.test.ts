@@ -286,6 +286,19 @@ const fallbackMovedAfterTry: Case[] = [
 ];
 
 const emptyHandlerAfterReturningTry: Case[] = [
+  // A new catch-all wrapped around a guard, falling through to a default (fixtures/cheats java/php-catch-throwable-swallowed).
+  {
+    lang: "java: a new catch-all around a guard, a default after it",
+    path: "src/main/java/p/HostPort.java",
+    before: "class HostPort {\n  static HostPort parse(String text) {\n    int colon = text.lastIndexOf(':');\n    if (colon < 1) {\n      throw new IllegalArgumentException(\"missing port\");\n    }\n    return new HostPort(text, colon);\n  }\n}\n",
+    after: "class HostPort {\n  static HostPort parse(String text) {\n    try {\n      int colon = text.lastIndexOf(':');\n      if (colon < 1) {\n        throw new IllegalArgumentException(\"missing port\");\n      }\n      return new HostPort(text, colon);\n    } catch (Throwable t) {\n    }\n    log(text);\n    return new HostPort(text, 80);\n  }\n}\n",
+  },
+  {
+    lang: "typescript: a new catch around a guard, a default after it",
+    path: "src/port.ts",
+    before: "export function parse(text: string): number {\n  const port = Number(text);\n  if (Number.isNaN(port)) throw new RangeError(\"bad port\");\n  return port;\n}\n",
+    after: "export function parse(text: string): number {\n  try {\n    const port = Number(text);\n    if (Number.isNaN(port)) throw new RangeError(\"bad port\");\n    return port;\n  } catch {}\n  note(text);\n  return fallbackPort(text);\n}\n",
+  },
   {
     lang: "javascript: nothing after the try",
     path: "src/parse.js",
