@@ -150,7 +150,7 @@ const ANCHOR_SEARCH_DEPTH = 200;
 function trustedCache(repo: Repository, odb: ObjectDatabase, cache: StatCache): StatCache {
   const { ref, oid } = cache.anchor;
   if (oid === "") return cache;
-  let current: string | null = null;
+  let current: string | null;
   try {
     current = resolveRef({ gitDir: repo.gitDir, commonDir: repo.commonDir }, ref);
     for (let depth = 0; current !== null && current !== oid && depth < ANCHOR_SEARCH_DEPTH; depth++) {
@@ -481,7 +481,7 @@ function snapshotOnce(repo: Repository, odb: ObjectDatabase, options: SnapshotOp
   }
 
   // Phase B: untracked files, walking folders that are not ignored.
-  const globals = globalLayers(repo.commonDir, repo.config);
+  const globals = globalLayers(repo.commonDir, repo.config, repo.env.git);
   const ignoreCase = isIgnoreCase(repo.config);
   const globalKey = sha1(
     `ignorecase=${ignoreCase}|` +
