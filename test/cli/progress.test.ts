@@ -3,7 +3,7 @@
  * truth"): shown only when stderr is a terminal, after a second, throttled,
  * erased at the end; nothing at all into a pipe. The TTY decision is
  * injected (`isTerminal`, a fake stream), so both paths run without a
- * pseudo-terminal; the CLI run in-process with stderr not a terminal writes
+ * pseudo-terminal; the built CLI, whose stderr is a pipe here, writes
  * nothing for a checkpoint, `ralph tests` or `ralph check` of a large tree.
  */
 import { writeFileSync, mkdirSync } from "node:fs";
@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { createProgress, NO_PROGRESS, PROGRESS_DELAY_MS, stderrProgress } from "../../src/cli/progress.js";
 import { CheckpointStore } from "../../src/store/checkpoint-store.js";
-import { runRalphInProcess } from "../helpers/cli.js";
+import { runRalph } from "../helpers/cli.js";
 import { makeRepo } from "../helpers/git.js";
 
 function fakeClock(): { now: () => number; advance: (ms: number) => void } {
@@ -20,7 +20,7 @@ function fakeClock(): { now: () => number; advance: (ms: number) => void } {
 }
 
 describe("createProgress", () => {
-  it("terminal: nothing for the first second, then one line rewritten in place, throttled, erased at the end", async () => {
+  it("terminal: nothing for the first second, then one line rewritten in place, throttled, erased at the end", () => {
     const clock = fakeClock();
     const out: string[] = [];
     const progress = createProgress({ isTerminal: true, write: (t) => out.push(t), now: clock.now, intervalMs: 100 });
@@ -43,7 +43,7 @@ describe("createProgress", () => {
     expect(out).toHaveLength(3);
   });
 
-  it("terminal: work done within the second prints nothing, not even the erase", async () => {
+  it("terminal: work done within the second prints nothing, not even the erase", () => {
     const clock = fakeClock();
     const out: string[] = [];
     const progress = createProgress({ isTerminal: true, write: (t) => out.push(t), now: clock.now });
@@ -53,7 +53,7 @@ describe("createProgress", () => {
     expect(out).toEqual([]);
   });
 
-  it("terminal: a long label is cut to the terminal's width", async () => {
+  it("terminal: a long label is cut to the terminal's width", () => {
     const clock = fakeClock();
     const out: string[] = [];
     const progress = createProgress({ isTerminal: true, write: (t) => out.push(t), now: clock.now, columns: 30 });
@@ -62,7 +62,7 @@ describe("createProgress", () => {
     expect(out[0]?.replace("\r", "").replace("\x1b[K", "").length).toBe(29);
   });
 
-  it("pipe: nothing is ever written, however long the work", async () => {
+  it("pipe: nothing is ever written, however long the work", () => {
     const clock = fakeClock();
     const out: string[] = [];
     const progress = createProgress({ isTerminal: false, write: (t) => out.push(t), now: clock.now });
@@ -75,7 +75,7 @@ describe("createProgress", () => {
     expect(out).toEqual([]);
   });
 
-  it("stderrProgress decides by the stream's isTTY", async () => {
+  it("stderrProgress decides by the stream's isTTY", () => {
     const written: string[] = [];
     const stream = (isTTY: boolean | undefined) => ({ isTTY, write: (t: string) => written.push(t) });
     expect(stderrProgress(stream(undefined))).toBe(NO_PROGRESS);
@@ -96,7 +96,7 @@ function largeRepo(count: number): string {
 }
 
 describe("the snapshot walk reports its progress", () => {
-  it("onProgress sees every file, in increasing counts, with the files hashed", async () => {
+  it("onProgress sees every file, in increasing counts, with the files hashed", () => {
     const root = largeRepo(250);
     const seen: Array<[number, number]> = [];
     CheckpointStore.open(root).snapshot({ onProgress: (files, hashed) => seen.push([files, hashed]) });
@@ -106,11 +106,11 @@ describe("the snapshot walk reports its progress", () => {
   });
 });
 
-describe("with stderr not a terminal (piped), nothing goes to stderr", () => {
-  it("ralph start (the baseline of a large tree), checkpoint, tests --json and check --json", async () => {
+describe("through the built CLI with stderr piped, nothing goes to stderr", () => {
+  it("ralph start (the baseline of a large tree), checkpoint, tests --json and check --json", () => {
     const root = largeRepo(1_200);
     for (const args of [["start", "finish", "--completion", "true", "--json"], ["checkpoint", "--json"], ["tests", "--json"], ["check", "--json"]]) {
-      const result = await runRalphInProcess(root, args);
+      const result = runRalph(root, args);
       expect([0, 1], `${args.join(" ")}: ${result.stderr}`).toContain(result.status);
       expect(result.stderr, args.join(" ")).toBe("");
       expect(result.stdout).not.toContain("\r");
