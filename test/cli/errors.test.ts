@@ -8,11 +8,12 @@
  * (test/cli/binary-smoke.test.ts checks the binary's exit codes).
  */
 import { spawn, spawnSync } from "node:child_process";
-import { chmodSync, chownSync, lstatSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, chownSync, lstatSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { linesOf, parseJsonOutput, runRalph, runRalphInProcess, type RunResult } from "../helpers/cli.js";
-import { fsck, git, gitEnv, makeRepo, makeTempDir, userState, writeFiles } from "../helpers/git.js";
+import { copyRepo, fsck, git, gitEnv, makeRepo, makeTempDir, userState, writeFiles } from "../helpers/git.js";
 
 interface ErrorJson {
   error: { code: string; message: string; data: Record<string, unknown> };
@@ -45,17 +46,35 @@ function expectJsonError(result: RunResult, exitCode: number, code: string): Err
   return parsed.error;
 }
 
+/** Outside any test's clean-up (afterEach would remove it): the template lives until the process ends. */
+let template: string | null = null;
+
+/** The "repo" place, built once per file: a repository with one checkpoint in loop `l`. */
+async function repoTemplate(): Promise<string> {
+  if (template !== null) return template;
+  const root = realpathSync(mkdtempSync(join(tmpdir(), "ralph-errors-template-")));
+  git(root, ["init", "-q", "-b", "main"]);
+  git(root, ["config", "core.autocrlf", "false"]);
+  writeFiles(root, { "a.txt": "a\n", "src/b.ts": "export const b = 1;\n" });
+  git(root, ["add", "-A"]);
+  git(root, ["commit", "-q", "-m", "initial"]);
+  const made = await runRalphInProcess(root, ["checkpoint", "--loop", "l"]);
+  expect(made.status, made.stderr).toBe(0);
+  return (template = root);
+}
+
+afterAll(() => {
+  if (template !== null) rmSync(template, { recursive: true, force: true });
+  template = null;
+});
+
 type Place = "repo" | "no-repo" | "bare" | "bare-subdir" | "bad-config" | "sha256";
 
 /** Where a case runs: a repo with one checkpoint in loop `l`, a plain folder, a bare repository, or a repo whose aiwg.yml fails the schema. */
 async function placeFor(place: Place): Promise<string> {
   switch (place) {
-    case "repo": {
-      const root = makeRepo({ "a.txt": "a\n", "src/b.ts": "export const b = 1;\n" });
-      const made = await runRalphInProcess(root, ["checkpoint", "--loop", "l"]);
-      expect(made.status, made.stderr).toBe(0);
-      return root;
-    }
+    case "repo":
+      return copyRepo(await repoTemplate());
     case "no-repo":
       return makeTempDir("ralph-norepo-");
     case "bad-config":

@@ -5,7 +5,7 @@
  */
 import { execFileSync, type ExecFileSyncOptions } from "node:child_process";
 import { createHash } from "node:crypto";
-import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync, chmodSync } from "node:fs";
+import { appendFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync, chmodSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterEach } from "vitest";
@@ -60,6 +60,27 @@ export function makeTempDir(prefix = "ralph-test-"): string {
   const dir = realpathSync(mkdtempSync(join(tmpdir(), prefix)));
   created.push(dir);
   return dir;
+}
+
+/**
+ * A copy of the repository (or any folder) at `template` in a fresh temporary
+ * folder, removed after the current test: for a fixture built once per file
+ * (beforeAll) and used fresh by each test. Symlinks are copied as links. The
+ * copy's index is refreshed (`git update-index --refresh`) so the new inodes
+ * and times do not make a later `git status` rewrite it (userState compares
+ * the index bytes). Returns the copy's root.
+ */
+export function copyRepo(template: string): string {
+  const root = makeTempDir();
+  cpSync(template, root, { recursive: true, verbatimSymlinks: true });
+  if (existsSync(join(root, ".git", "index"))) {
+    try {
+      git(root, ["update-index", "-q", "--refresh"]);
+    } catch {
+      /* exit 1 lists files that differ from the index: the refresh of the others is done */
+    }
+  }
+  return root;
 }
 
 /**
