@@ -37,6 +37,8 @@ import { FILE_EDIT_TOOLS, isClaudeEvent, MUTATING_TOOLS, toolFilePath, type Clau
 import { previewEdit } from "./edit-preview.js";
 import { bindSession, readLoopFacts, resolveSessionLoop, type SessionBinding } from "./loop-binding.js";
 import { toRepoPath } from "./paths.js";
+import { info } from "../log.js";
+import type { RuntimeEnv } from "../runtime-env.js";
 
 /** Longest reason or context ralph sends (the reference caps hook output injected into context at 10,000 characters). */
 export const MAX_REASON_CHARS = 9_500;
@@ -90,12 +92,12 @@ export function hookSettingsFrom(config: ReadonlyConfig | RalphConfig | null): C
  * Loads the settings of the repository at `workTree`. An invalid aiwg.yml
  * does not turn protection off: the defaults apply and stderr says why.
  */
-export async function loadHookSettings(workTree: string, env: NodeJS.ProcessEnv): Promise<ClaudeHookSettings> {
+export async function loadHookSettings(workTree: string, env: Readonly<NodeJS.ProcessEnv>): Promise<ClaudeHookSettings> {
   const { loadConfig } = await import("../config/load.js");
   try {
     return hookSettingsFrom((await loadConfig(workTree, { env })).config);
   } catch (error) {
-    process.stderr.write(`ralph: ${(error as Error).message}; the hook uses the default settings\n`);
+    info(`${(error as Error).message}; the hook uses the default settings`);
     return hookSettingsFrom(null);
   }
 }
@@ -150,17 +152,17 @@ const isDirectory = (path: string | undefined): path is string => {
  * repository or a submodule too, so it is only the last resort: a `cd
  * vendor/lib` must not move the loop's judgement out of the project.
  */
-export function callDirectories(payload: Pick<ClaudePayload, "cwd">, processCwd: string, env: NodeJS.ProcessEnv): string[] {
+export function callDirectories(payload: Pick<ClaudePayload, "cwd">, processCwd: string, env: Readonly<NodeJS.ProcessEnv>): string[] {
   const dirs = [env.CLAUDE_PROJECT_DIR, processCwd, payload.cwd].filter(isDirectory);
   return [...new Set(dirs)];
 }
 
 /** The first of {@link callDirectories} inside a git repository, opened; throws the last one's error when none is. */
-function openProjectStore(payload: ClaudePayload, processCwd: string, env: NodeJS.ProcessEnv): { store: CheckpointStore; cwd: string } {
+function openProjectStore(payload: ClaudePayload, processCwd: string, env: RuntimeEnv): { store: CheckpointStore; cwd: string } {
   let failure: unknown = new Error(`no directory to judge (process cwd ${processCwd})`);
-  for (const dir of callDirectories(payload, processCwd, env)) {
+  for (const dir of callDirectories(payload, processCwd, env.vars)) {
     try {
-      return { store: CheckpointStore.open(dir), cwd: dir };
+      return { store: CheckpointStore.open(dir, env), cwd: dir };
     } catch (error) {
       failure = error;
     }
@@ -189,8 +191,9 @@ interface Call {
  * {@link callDirectories}). Throws only for internal problems (no
  * repository, a lock held too long, a bug); the caller fails open.
  * @param processCwd the hook process's own working directory.
+ * @param env the run's environment (src/runtime-env.ts): the store opens under it, aiwg.yml's overrides come from it.
  */
-export async function answerClaudeEvent(payload: ClaudePayload, processCwd: string, env: NodeJS.ProcessEnv): Promise<ClaudeAnswer> {
+export async function answerClaudeEvent(payload: ClaudePayload, processCwd: string, env: RuntimeEnv): Promise<ClaudeAnswer> {
   const event = payload.event;
   if (!isClaudeEvent(event)) {
     return { output: {}, decision: "none", workTree: null, loop: null, iteration: null, why: `event ${JSON.stringify(event ?? null)} is not one ralph answers` };
@@ -198,7 +201,7 @@ export async function answerClaudeEvent(payload: ClaudePayload, processCwd: stri
   const { store, cwd } = openProjectStore(payload, processCwd, env);
   const workTree = store.repo.workTree;
   const binding = event === "SessionStart" || event === "UserPromptSubmit" ? bindSession(workTree, payload.sessionId) : resolveSessionLoop(workTree, payload.sessionId);
-  const settings = await loadHookSettings(workTree, env);
+  const settings = await loadHookSettings(workTree, env.vars);
   const call: Call = { event, payload, store, cwd, binding, settings };
   const guard = await checkGuardSurface(call);
   // A loop whose guard was changed behind ralph's back does not complete until the user confirms: the Stop is let
@@ -231,7 +234,7 @@ async function checkGuardSurface(call: Call): Promise<{ message: string; fresh: 
     const message = describeGuardReport(report);
     return message ? { message, fresh: report.fresh, changes: report.changes } : null;
   } catch (error) {
-    process.stderr.write(`ralph: could not check ralph's guard: ${(error as Error).message}\n`);
+    info(`could not check ralph's guard: ${(error as Error).message}`);
     return null;
   }
 }
@@ -473,7 +476,7 @@ async function askGuardChange(call: Call, changes: string[], what: string): Prom
     const { rememberAsked } = await import("./guard-record.js");
     rememberAsked(call.store.repo, call.payload.toolUseId);
   } catch (error) {
-    process.stderr.write(`ralph: could not note the question about ${call.payload.toolUseId ?? "this call"}: ${(error as Error).message}\n`);
+    info(`could not note the question about ${call.payload.toolUseId ?? "this call"}: ${(error as Error).message}`);
   }
   return { output: preToolOutput("ask", reason), decision: "ask", findings: ["guard_tamper"], why: changes.join("; ") };
 }
@@ -614,7 +617,7 @@ async function recordRegression(
     );
     return result || null;
   } catch (error) {
-    process.stderr.write(`ralph: could not record the regression in loop ${loop}'s state: ${(error as Error).message}\n`);
+    info(`could not record the regression in loop ${loop}'s state: ${(error as Error).message}`);
     return null;
   }
 }
@@ -646,6 +649,7 @@ async function onStop(call: Call): Promise<Partial> {
   const { decideStop } = await import("../loop/stop.js");
   const decision = await decideStop({
     cwd: call.cwd,
+    env: store.repo.env,
     sessionId: payload.sessionId,
     transcriptPath: payload.transcriptPath,
     stopHookActive: payload.stopHookActive,

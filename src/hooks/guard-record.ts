@@ -130,7 +130,7 @@ function settingsView(text: string | null): string | null {
   return JSON.stringify({ hooks, ...((parsed as Settings).disableAllHooks === true ? { disableAllHooks: true } : {}) });
 }
 
-function gitHookNow(repo: Pick<Repository, "workTree" | "commonDir" | "config">): GitHookRecord {
+function gitHookNow(repo: Pick<Repository, "workTree" | "commonDir" | "config" | "env">): GitHookRecord {
   const path = join(hooksDirOf(repo), "pre-push");
   const text = readText(path);
   const isRalph = text !== null && isRalphGitHook(text);

@@ -226,14 +226,14 @@ function safeRead(workTree: string, loop: LoopId): LoopState | null {
 }
 
 /**
- * The loop a command acts on: `--loop`, else `$RALPH_LOOP`, else the active
- * loop, else the loop whose state was updated last.
+ * The loop a command acts on: `--loop` (`explicit`), else `envLoop` (the
+ * run's `RALPH_LOOP`, src/runtime-env.ts `loop`), else the active loop,
+ * else the loop whose state was updated last.
  * @throws RalphError E_BAD_LOOP_ID; E_UNKNOWN_LOOP when there is no loop state at all.
  */
-export function resolveLoopId(workTree: string, explicit?: string): LoopId {
+export function resolveLoopId(workTree: string, explicit?: string, envLoop?: string): LoopId {
   if (explicit !== undefined) return parseLoopId(explicit);
-  const env = process.env.RALPH_LOOP;
-  if (env) return parseLoopId(env);
+  if (envLoop) return parseLoopId(envLoop);
   const active = readActiveLoop(workTree);
   if (active) return active;
   let best: { loop: LoopId; ms: number } | null = null;
@@ -437,7 +437,7 @@ export async function finishIteration<T>(
     : await runCompletionCommand(current.completion_criteria, {
         cwd: workTree,
         timeoutMs: current.configuration.completion_timeout_ms,
-        env: { RALPH_LOOP: ctx.loop, RALPH_ITERATION: String(iteration), ...ctx.env },
+        env: { ...ctx.store.repo.env.vars, RALPH_LOOP: ctx.loop, RALPH_ITERATION: String(iteration), ...ctx.env },
       });
   const endMs = ctx.nowMs + run.durationMs;
   const passed = run.exitCode === 0 && !run.timedOut;

@@ -481,7 +481,7 @@ function snapshotOnce(repo: Repository, odb: ObjectDatabase, options: SnapshotOp
   }
 
   // Phase B: untracked files, walking folders that are not ignored.
-  const globals = globalLayers(repo.commonDir, repo.config);
+  const globals = globalLayers(repo.commonDir, repo.config, repo.env.git);
   const ignoreCase = isIgnoreCase(repo.config);
   const globalKey = sha1(
     `ignorecase=${ignoreCase}|` +

@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { chooseBase, parsePushLines, type PushGit, type PushUpdate } from "../../src/hooks/git-pre-push.js";
 import { gitHookScript, hookCommandPaths, hooksDirOf, isRalphGitHook } from "../../src/hooks/git-hook-install.js";
+import { parseRuntimeEnv } from "../../src/runtime-env.js";
 import { parseJsonOutput, ralphEnv, runRalph } from "../helpers/cli.js";
 import { commitAll, git, gitEnv, makeRepo, makeTempDir, writeFiles } from "../helpers/git.js";
 
@@ -110,12 +111,13 @@ describe("the installed script (unit)", () => {
     expect(hookCommandPaths(script)).toEqual({ node: "/opt/my node/node", cli: '/a "b"/$x/cli.js' });
   });
 
-  it("hooksDirOf: core.hooksPath absolute, relative to the work tree, ~/; else <common dir>/hooks", () => {
-    const repo = (hooksPath?: string) => ({ workTree: "/w", commonDir: "/w/.git", config: new Map(hooksPath === undefined ? [] : [["core.hookspath", hooksPath]]) });
+  it("hooksDirOf: core.hooksPath absolute, relative to the work tree, ~/ (the run's HOME); else <common dir>/hooks", () => {
+    const env = parseRuntimeEnv({ HOME: "/home/someone" });
+    const repo = (hooksPath?: string) => ({ workTree: "/w", commonDir: "/w/.git", env, config: new Map(hooksPath === undefined ? [] : [["core.hookspath", hooksPath]]) });
     expect(hooksDirOf(repo())).toBe("/w/.git/hooks");
     expect(hooksDirOf(repo(".githooks"))).toBe("/w/.githooks");
     expect(hooksDirOf(repo("/etc/hooks"))).toBe("/etc/hooks");
-    expect(hooksDirOf(repo("~/hooks"))).toBe(join(process.env.HOME ?? "", "hooks"));
+    expect(hooksDirOf(repo("~/hooks"))).toBe("/home/someone/hooks");
   });
 });
 

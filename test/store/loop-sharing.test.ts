@@ -14,7 +14,7 @@ import { parseRefReport } from "../../src/store/loop-sharing.js";
 import { withChecksum } from "../../src/checksum.js";
 import { parseAgeSec } from "../../src/cli/commands/gc.js";
 import { spawnSync } from "node:child_process";
-import { parseJsonOutput, ralphEnv, runRalph, runRalphInProcess } from "../helpers/cli.js";
+import { parseJsonOutput, ralphEnv, runRalphInProcess } from "../helpers/cli.js";
 import { git, makeRepo, makeTempDir } from "../helpers/git.js";
 
 function refsOf(gitDirOrRoot: string, bare = false): Record<string, string> {
@@ -33,7 +33,8 @@ function setup(): { root: string; remote: string } {
 
 async function checkpoint(root: string, loop: string, args: string[] = []): Promise<string> {
   writeFileSync(join(root, "src", "a.ts"), `export const a = ${Math.random()};\n`);
-  const result = await runRalphInProcess(root, ["checkpoint", "--loop", loop, "--json", ...args]);
+  // Dated now (ralph honours GIT_COMMITTER_DATE as git does; the test env fixes it in the past): gc judges age by it.
+  const result = await runRalphInProcess(root, ["checkpoint", "--loop", loop, "--json", ...args], { env: { GIT_AUTHOR_DATE: undefined, GIT_COMMITTER_DATE: undefined } });
   expect(result.status, result.stderr).toBe(0);
   return (parseJsonOutput<{ oid: string }>(result)).oid;
 }
@@ -41,8 +42,7 @@ async function checkpoint(root: string, loop: string, args: string[] = []): Prom
 describe("ralph push / fetch (bare remote, real git)", () => {
   it("moves every loop to and from the remote; an ordinary push does not; the guard does not judge them; non-fast-forwards are kept and reported", async () => {
     const { root, remote } = setup();
-    // Spawned: the hook install writes the path of the running cli.js into .git/hooks/pre-push.
-    expect(runRalph(root, ["install", "--git-hooks"]).status).toBe(0);
+    expect((await runRalphInProcess(root, ["install", "--git-hooks"])).status).toBe(0);
     await checkpoint(root, "team-loop", ["--kind", "baseline"]);
     await checkpoint(root, "team-loop");
     git(root, ["push", "-q", "origin", "main"]);

@@ -17,7 +17,7 @@ const Options = z.strictObject({
 export async function run(ctx: CommandContext, _args: string[], raw: Record<string, unknown>): Promise<CommandOutput> {
   const options = parseOptions(Options, raw, "cancel");
   const workTree = openStore(ctx).repo.workTree;
-  const loop = resolveLoopId(workTree, options.loop);
+  const loop = resolveLoopId(workTree, options.loop, ctx.env.loop);
   const result = cancelLoop(workTree, loop);
   const status = result.state?.status ?? "aborted";
   return {

@@ -1,7 +1,7 @@
 /** `ralph checkpoint [-m MSG] [--loop ID] [--kind KIND] [--iteration N] [--json]`: store the work tree as a checkpoint. */
 import * as z from "zod/mini";
 import { CHECKPOINT_KINDS } from "../../store/trailers.js";
-import { stderrProgress } from "../progress.js";
+import { commandProgress } from "../progress.js";
 import type { CommandContext, CommandOutput } from "../context.js";
 import { parseOptions, positiveIntOption, stringOption } from "../options.js";
 import { openStore } from "./shared.js";
@@ -21,7 +21,7 @@ export async function run(ctx: CommandContext, _args: string[], raw: Record<stri
   const store = openStore(ctx);
   const loop = store.resolveLoop(options.loop);
   // Progress on stderr while it is a terminal: the first checkpoint of a large tree reads every file.
-  const progress = stderrProgress();
+  const progress = commandProgress(ctx);
   let result: ReturnType<typeof store.checkpoint>;
   try {
     result = store.checkpoint(

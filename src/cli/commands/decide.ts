@@ -21,7 +21,7 @@ const Options = z.strictObject({
 async function runDecision(decision: GateDecision, ctx: CommandContext, raw: Record<string, unknown>): Promise<CommandOutput> {
   const options = parseOptions(Options, raw, decision);
   const store = openStore(ctx);
-  const loop = resolveLoopId(store.repo.workTree, options.loop);
+  const loop = resolveLoopId(store.repo.workTree, options.loop, ctx.env.loop);
   const result = decideGate(store, loop, decision, { force: options.force ?? false });
   const lines = [`${decision === "approve" ? "approved" : decision === "reject" ? "rejected" : "aborted"}${result.events.length ? ` ${result.events.join(", ")}` : ""} in loop ${loop}: now ${result.status}`];
   if (result.restore) {

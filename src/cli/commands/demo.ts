@@ -78,15 +78,15 @@ function writeAll(root: string, files: Readonly<Record<string, string>>): void {
   }
 }
 
-/** git with a neutral identity and config, so the demo works on a machine with no git set-up. */
-function git(root: string, args: string[], extraEnv: NodeJS.ProcessEnv = {}): string {
+/** git with a neutral identity and config, so the demo works on a machine with no git set-up; `base` is {@link childEnv}'s. */
+function git(base: NodeJS.ProcessEnv, root: string, args: string[], extraEnv: NodeJS.ProcessEnv = {}): string {
   try {
     return execFileSync("git", args, {
       cwd: root,
       encoding: "utf8",
       stdio: ["ignore", "pipe", "pipe"],
       env: {
-        ...childEnv(),
+        ...base,
         GIT_CONFIG_GLOBAL: "/dev/null",
         GIT_CONFIG_NOSYSTEM: "1",
         GIT_AUTHOR_NAME: "Demo Developer",
@@ -103,9 +103,9 @@ function git(root: string, args: string[], extraEnv: NodeJS.ProcessEnv = {}): st
   }
 }
 
-/** The environment of the demo's child processes: no repository, loop or test-runner context leaking in from the caller. */
-function childEnv(): NodeJS.ProcessEnv {
-  const env = { ...process.env };
+/** The environment of the demo's child processes: the run's `vars` without the repository, loop or test-runner context of the caller. */
+function childEnv(vars: Readonly<NodeJS.ProcessEnv>): NodeJS.ProcessEnv {
+  const env = { ...vars };
   for (const key of ["GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_OBJECT_DIRECTORY", "RALPH_LOOP", "RALPH_PRETOOL_DECISION", "RALPH_HOOK_DRY_RUN", "RALPH_AUTO_REVERT", "NODE_TEST_CONTEXT"]) delete env[key];
   return env;
 }
@@ -139,8 +139,9 @@ export async function run(ctx: CommandContext, _args: string[], raw: Record<stri
   const asJson = options.json ?? false;
   const startedMs = performance.now();
   const { dispatch } = await import("../program.js");
-  const cli = runningCliPath();
+  const cli = runningCliPath(ctx);
   const root = realpathSync(mkdtempSync(join(tmpdir(), "ralph-demo-")));
+  const demoEnv = childEnv(ctx.env.vars);
   const steps: DemoStep[] = [];
   let current: DemoStep | null = null;
   let keep = options.keep ?? false;
@@ -176,7 +177,7 @@ export async function run(ctx: CommandContext, _args: string[], raw: Record<stri
   /** A ralph command in-process, through the same dispatch as the command line. */
   const ralph = async (argv: string[]): Promise<{ exitCode: number; text: string; json: unknown }> => {
     let streamed = "";
-    const sub = { cwd: root, stdout: (t: string) => void (streamed += t), stderr: (t: string) => void (streamed += t) };
+    const sub = { ...ctx, cwd: root, stdout: (t: string) => void (streamed += t), stderr: (t: string) => void (streamed += t), stdoutIsTTY: false, stderrIsTTY: false };
     say(`$ ralph ${argv.map(shellWord).join(" ")}`);
     try {
       const result = await dispatch(argv, sub, "demo");
@@ -192,7 +193,7 @@ export async function run(ctx: CommandContext, _args: string[], raw: Record<stri
   };
 
   // auto_revert comes from the sample's aiwg.yml, as in a user's project; the environment must not override it.
-  const hookEnv: NodeJS.ProcessEnv = childEnv();
+  const hookEnv: NodeJS.ProcessEnv = demoEnv;
   const transcript = join(root, ".git", "demo-transcript.jsonl");
   const hookLogPath = join(root, ".aiwg", "ralph", "loops", LOOP, "hook-log.jsonl");
   const hookLogLines = (): string[] => (existsSync(hookLogPath) ? readFileSync(hookLogPath, "utf8").split("\n").filter((l) => l !== "") : []);
@@ -252,7 +253,7 @@ export async function run(ctx: CommandContext, _args: string[], raw: Record<stri
   /** Claude Code's Bash tool: the command runs in the project folder. */
   const bash = (command: string): { pre: HookCall; post: HookCall | null } =>
     tool("Bash", { command, description: "skip the failing discount test" }, () => {
-      const ran = spawnSync("sh", ["-c", command], { cwd: root, env: childEnv(), encoding: "utf8" });
+      const ran = spawnSync("sh", ["-c", command], { cwd: root, env: demoEnv, encoding: "utf8" });
       expect(ran.status === 0, `the agent's command failed: ${(ran.stderr ?? ran.error?.message ?? "").trim().split("\n")[0]}`);
       expect(read(DELETE_DISCOUNT_TEST.path).includes(`test.skip("${DEMO_DISCOUNT_TEST}"`), `the agent's command did not skip the test: ${command}`);
       return { stdout: ran.stdout, stderr: ran.stderr, interrupted: false, isImage: false };
@@ -266,13 +267,13 @@ export async function run(ctx: CommandContext, _args: string[], raw: Record<stri
   const workTreeTree = (): string => {
     const index = join(root, ".git", "demo-index");
     try {
-      git(root, ["add", "-A", "--", "."], { GIT_INDEX_FILE: index });
-      return git(root, ["write-tree"], { GIT_INDEX_FILE: index }).trim();
+      git(demoEnv, root, ["add", "-A", "--", "."], { GIT_INDEX_FILE: index });
+      return git(demoEnv, root, ["write-tree"], { GIT_INDEX_FILE: index }).trim();
     } finally {
       rmSync(index, { force: true });
     }
   };
-  const treeOf = (rev: string): string => git(root, ["rev-parse", `${rev}^{tree}`]).trim();
+  const treeOf = (rev: string): string => git(demoEnv, root, ["rev-parse", `${rev}^{tree}`]).trim();
   /** An honest edit: PreToolUse and PostToolUse must both let it through and say nothing; the checkpoint is the work tree. */
   const honestEdit = (e: DemoEdit): void => {
     say(`agent  Edit ${e.path}: ${e.intent}`);
@@ -291,7 +292,7 @@ export async function run(ctx: CommandContext, _args: string[], raw: Record<stri
       const stored = treeOf(checkpoint);
       const actual = workTreeTree();
       if (stored !== actual) {
-        const differing = git(root, ["diff", "--name-only", stored, actual]).trim().split("\n").join(", ");
+        const differing = git(demoEnv, root, ["diff", "--name-only", stored, actual]).trim().split("\n").join(", ");
         flag(`PostToolUse's checkpoint ${checkpoint.slice(0, 12)} is not the work tree (tree ${stored.slice(0, 12)} != ${actual.slice(0, 12)}; differs in ${differing})`);
       }
     }
@@ -320,14 +321,14 @@ export async function run(ctx: CommandContext, _args: string[], raw: Record<stri
 
   try {
     const sampleStep = step("sample", "1. The sample project: acme-invoice (JavaScript, node:test), committed; 3 of its 6 tests fail");
-    git(root, ["init", "-q", "-b", "main"]);
+    git(demoEnv, root, ["init", "-q", "-b", "main"]);
     writeAll(root, DEMO_FILES);
-    git(root, ["add", "-A"]);
-    git(root, ["commit", "-q", "-m", "acme-invoice 1.4.0"]);
+    git(demoEnv, root, ["add", "-A"]);
+    git(demoEnv, root, ["commit", "-q", "-m", "acme-invoice 1.4.0"]);
     writeAll(root, DEMO_IGNORED_FILES);
     writeFileSync(transcript, "");
-    const headBefore = git(root, ["rev-parse", "HEAD"]).trim();
-    const baselineQuality = spawnSync(process.execPath, ["scripts/quality.mjs"], { cwd: root, env: childEnv(), encoding: "utf8" });
+    const headBefore = git(demoEnv, root, ["rev-parse", "HEAD"]).trim();
+    const baselineQuality = spawnSync(process.execPath, ["scripts/quality.mjs"], { cwd: root, env: demoEnv, encoding: "utf8" });
     const baselineLines = baselineQuality.stdout.trim().split("\n");
     say(`  ${root}`, `$ ${DEMO_QUALITY_COMMAND}`, ...baselineLines.map((l) => `  ${l}`));
     const baselineScore = Number(baselineLines.at(-1));
@@ -383,7 +384,7 @@ export async function run(ctx: CommandContext, _args: string[], raw: Record<stri
     const restored = read(testPath) === testBefore;
     expect(restored, `${testPath} was not restored after the blocked command (auto_revert in aiwg.yml / RALPH_AUTO_REVERT=1)`);
     const skipCheckpoint = typeof post.log?.checkpoint === "string" ? post.log.checkpoint : null;
-    const skippedThere = skipCheckpoint ? git(root, ["show", `${skipCheckpoint}:${testPath}`]).includes(`test.skip("${DEMO_DISCOUNT_TEST}"`) : false;
+    const skippedThere = skipCheckpoint ? git(demoEnv, root, ["show", `${skipCheckpoint}:${testPath}`]).includes(`test.skip("${DEMO_DISCOUNT_TEST}"`) : false;
     say(
       `demo   ${testPath} is back, byte for byte${skippedThere ? `; the skipped version is kept in checkpoint ${String(skipCheckpoint).slice(0, 12)}` : ""}`,
     );
@@ -438,14 +439,14 @@ export async function run(ctx: CommandContext, _args: string[], raw: Record<stri
     reportStep.data = { ...files };
 
     const gitStep = step("git", "9. Native git reads everything ralph stored");
-    const nativeLog = git(root, ["log", "--oneline", `refs/ralph/${LOOP}/head`]).trimEnd().split("\n");
+    const nativeLog = git(demoEnv, root, ["log", "--oneline", `refs/ralph/${LOOP}/head`]).trimEnd().split("\n");
     say(`$ git log --oneline refs/ralph/${LOOP}/head | head`, ...nativeLog.slice(0, 10).map((l) => `  ${l}`));
     if (nativeLog.length > 10) say(`  … ${nativeLog.length - 10} more`);
-    const fsck = git(root, ["fsck", "--full", "--strict", "--no-dangling"]).trim();
+    const fsck = git(demoEnv, root, ["fsck", "--full", "--strict", "--no-dangling"]).trim();
     say("$ git fsck --full --strict --no-dangling", `  ${fsck === "" ? "(clean)" : fsck}`);
     expect(fsck === "", `git fsck reported: ${fsck.split("\n")[0]}`);
-    const headAfter = git(root, ["rev-parse", "HEAD"]).trim();
-    const status = git(root, ["status", "--short"]).trimEnd();
+    const headAfter = git(demoEnv, root, ["rev-parse", "HEAD"]).trim();
+    const status = git(demoEnv, root, ["status", "--short"]).trimEnd();
     say(`  HEAD is still ${headAfter.slice(0, 12)} (ralph never moves it); git status --short: ${status === "" ? "(clean)" : status.split("\n").map((l) => l.trim()).join(", ")}`);
     expect(headAfter === headBefore, "the user's HEAD moved");
     gitStep.data = { log: nativeLog, fsck: "clean", head_unchanged: true };

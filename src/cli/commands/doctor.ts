@@ -105,7 +105,7 @@ export async function run(ctx: CommandContext, _args: string[], raw: Record<stri
       input: JSON.stringify(syntheticPayload(event, workTree)),
       encoding: "utf8",
       timeout: 30_000,
-      env: { ...process.env, RALPH_HOOK_DRY_RUN: "1", CLAUDE_PROJECT_DIR: workTree },
+      env: { ...ctx.env.vars, RALPH_HOOK_DRY_RUN: "1", CLAUDE_PROJECT_DIR: workTree },
     });
     const durationMs = Math.round(performance.now() - started);
     const stderrLast = (result.stderr ?? "").trim().split("\n").pop() ?? "";

@@ -42,11 +42,13 @@ const Options = z.strictObject({
   json: z.optional(z.boolean()),
 });
 
-/** The absolute path of the running dist/cli.js. */
-export function runningCliPath(): string {
-  const script = process.argv[1];
-  if (!script) throw new RalphError("E_INTERNAL", "cannot tell where ralph's cli.js is (process.argv[1] is empty)");
-  return realpathSync(script);
+/**
+ * The real absolute path of the dist/cli.js that answers this run (`ctx.cliPath`, set by main.ts).
+ * @throws RalphError E_INTERNAL when the run was given none; the file system's error when it is gone.
+ */
+export function runningCliPath(ctx: Pick<CommandContext, "cliPath">): string {
+  if (!ctx.cliPath) throw new RalphError("E_INTERNAL", "cannot tell where ralph's cli.js is (the run was started without a cli path)");
+  return realpathSync(ctx.cliPath);
 }
 
 /** Runs the command; see the module doc. */
@@ -56,11 +58,11 @@ export async function run(ctx: CommandContext, _args: string[], raw: Record<stri
     throw new RalphError("E_USAGE", "name what to install: ralph install --claude [--local] and/or --git-hooks", { data: { command: "install" } });
   }
   const repo = openStore(ctx).repo;
-  const cli = runningCliPath();
+  const cli = runningCliPath(ctx);
   const json: Record<string, unknown> = {};
   const text: string[] = [];
   if (options.claude) {
-    const claude = installClaude(repo, options.local === true, cli, await stopTimeoutSecFor(repo.workTree));
+    const claude = installClaude(repo, options.local === true, cli, await stopTimeoutSecFor(repo.workTree, repo.env.vars));
     Object.assign(json, claude.json);
     text.push(claude.text);
   }
@@ -83,12 +85,12 @@ export async function run(ctx: CommandContext, _args: string[], raw: Record<stri
 /**
  * The Stop timeout the configured stop needs, in seconds: the longer of
  * `loop.completion_timeout_ms` and the active loop's completion limit, with
- * the quality and metric commands and ralph's overhead.
+ * the quality and metric commands and ralph's overhead. `env` is the run's, for aiwg.yml's overrides.
  * @throws RalphError E_CONFIG for an invalid aiwg.yml.
  */
-async function stopTimeoutSecFor(workTree: string): Promise<number> {
+async function stopTimeoutSecFor(workTree: string, env: Readonly<NodeJS.ProcessEnv>): Promise<number> {
   const [{ loadConfig }, { stopHookBudgetMs }, { readActiveLoop, readState }] = await Promise.all([import("../../config/load.js"), import("../../loop/settings.js"), import("../../loop/state.js")]);
-  const { config } = await loadConfig(workTree);
+  const { config } = await loadConfig(workTree, { env });
   let completionMs = config.loop.completion_timeout_ms;
   let quality = config.loop.quality_command;
   try {

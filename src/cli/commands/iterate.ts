@@ -38,8 +38,8 @@ const Options = z.strictObject({
 export async function run(ctx: CommandContext, _args: string[], raw: Record<string, unknown>): Promise<CommandOutput> {
   const options = parseOptions(Options, raw, "iterate");
   const store = openStore(ctx);
-  const loop = resolveLoopId(store.repo.workTree, options.loop);
-  const { settings } = await loadLoopSettings(store.repo.workTree);
+  const loop = resolveLoopId(store.repo.workTree, options.loop, ctx.env.loop);
+  const { settings } = await loadLoopSettings(store.repo.workTree, ctx.env.vars);
   const { checkGuard, describeGuardReport } = await import("../../hooks/guard-record.js");
   const guard = await checkGuard(store.repo);
   const guardMessage = describeGuardReport(guard);

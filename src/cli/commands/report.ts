@@ -61,10 +61,10 @@ function summaryLines(a: LoopAnalytics): string[] {
 export async function run(ctx: CommandContext, _args: string[], raw: Record<string, unknown>): Promise<CommandOutput> {
   const options = parseOptions(Options, raw, "report");
   const workTree = openStore(ctx).repo.workTree;
-  const loop = resolveLoopId(workTree, options.loop);
+  const loop = resolveLoopId(workTree, options.loop, ctx.env.loop);
   loadLoop(workTree, loop); // E_UNKNOWN_LOOP with its hint before any file is written
   const hooks = summarizeForReport(readHookLog(workTree, loop));
-  const threshold = options.threshold ?? (await loadLoopSettings(workTree)).settings.progress.qualityThreshold;
+  const threshold = options.threshold ?? (await loadLoopSettings(workTree, ctx.env.vars)).settings.progress.qualityThreshold;
   const written = writeLoopReport(workTree, loop, hooks, { nowIso: new Date().toISOString(), qualityThreshold: threshold });
   const shown = (path: string): string => relative(ctx.cwd, path) || path;
   const text = [

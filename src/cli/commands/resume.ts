@@ -15,7 +15,7 @@ const Options = z.strictObject({
 export async function run(ctx: CommandContext, _args: string[], raw: Record<string, unknown>): Promise<CommandOutput> {
   const options = parseOptions(Options, raw, "resume");
   const store = openStore(ctx);
-  const loop = resolveLoopId(store.repo.workTree, options.loop);
+  const loop = resolveLoopId(store.repo.workTree, options.loop, ctx.env.loop);
   const state = resumeLoop(store, loop);
   return { json: { loop, status: state.status, iteration: state.iteration }, text: `resumed loop ${loop} at iteration ${state.iteration}` };
 }

@@ -29,8 +29,8 @@ export async function run(ctx: CommandContext, _args: string[], raw: Record<stri
   if (!options.best) throw new RalphError("E_USAGE", "select needs --best (the only selection ralph makes): ralph select --best", { data: { command: "select" } });
   const store = openStore(ctx);
   const workTree = store.repo.workTree;
-  const loop = resolveLoopId(workTree, options.loop);
-  const { settings } = await loadLoopSettings(workTree);
+  const loop = resolveLoopId(workTree, options.loop, ctx.env.loop);
+  const { settings } = await loadLoopSettings(workTree, ctx.env.vars);
   const threshold = options.threshold ?? settings.progress.qualityThreshold;
   const result = selectBestIteration(store, loop, { qualityThreshold: threshold, requireVerification: settings.progress.requireVerification }, { dryRun: options.dryRun ?? false, force: options.force ?? false });
   const restore = result.restore;

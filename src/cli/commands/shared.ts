@@ -5,9 +5,9 @@
 import { CheckpointStore } from "../../store/checkpoint-store.js";
 import type { CommandContext } from "../context.js";
 
-/** Opens the checkpoint store of the repository containing ctx.cwd (E_NOT_A_REPO / E_BARE_REPO otherwise). */
+/** Opens the checkpoint store of the repository containing ctx.cwd under the run's environment (E_NOT_A_REPO / E_BARE_REPO otherwise). */
 export function openStore(ctx: CommandContext): CheckpointStore {
-  return CheckpointStore.open(ctx.cwd);
+  return CheckpointStore.open(ctx.cwd, ctx.env);
 }
 
 /** The first 12 hex digits of an oid. */

@@ -32,7 +32,7 @@ export async function run(ctx: CommandContext, _args: string[], raw: Record<stri
   let loop;
   let state;
   try {
-    loop = resolveLoopId(workTree, options.loop);
+    loop = resolveLoopId(workTree, options.loop, ctx.env.loop);
     state = loadLoop(workTree, loop);
   } catch (error) {
     if (guard.changes.length > 0 && error instanceof RalphError) {

@@ -11,7 +11,7 @@ import { walkTree } from "../../store/tree-diff.js";
 import { treeFiles } from "../../store/tree-files.js";
 import { debug } from "../../log.js";
 import { openFactsCache } from "../../loop/facts-cache.js";
-import { stderrProgress, type Progress } from "../progress.js";
+import { commandProgress, type Progress } from "../progress.js";
 import type { CommandContext, CommandOutput } from "../context.js";
 import { parseOptions, stringOption } from "../options.js";
 import { openStore } from "./shared.js";
@@ -45,7 +45,7 @@ export async function run(ctx: CommandContext, args: string[], raw: Record<strin
   const loop = store.resolveLoop(options.loop);
   const rev = resolveRev(store, args[0] ?? "WORKTREE", loop, true);
   // Progress on stderr while it is a terminal: the first run parses every test file (later ones hit the facts cache).
-  const progress = stderrProgress();
+  const progress = commandProgress(ctx);
   try {
     return await listTests(store, rev, progress);
   } finally {
