@@ -107,9 +107,3 @@ export function normalizePayload(raw: unknown, eventArg?: string, home: string =
 export function toolFilePath(payload: ClaudePayload): string | undefined {
   return str(payload.toolInput.file_path) ?? str(payload.toolInput.notebook_path);
 }
-
-/** Tools that change files: each call is checkpointed after it runs. */
-export const MUTATING_TOOLS: ReadonlySet<string> = new Set(["Bash", "Write", "Edit", "MultiEdit", "NotebookEdit"]);
-
-/** Tools whose effect on one named file ralph can compute before it runs. */
-export const FILE_EDIT_TOOLS: ReadonlySet<string> = new Set(["Write", "Edit", "MultiEdit", "NotebookEdit"]);

@@ -20,7 +20,7 @@ import { lstatSync, readFileSync, readlinkSync, type Stats } from "node:fs";
 import { fileSystemError, isErrno, RalphError } from "../errors.js";
 import { debug } from "../log.js";
 import { withLock } from "./lock.js";
-import { DEFAULT_LOOP_ID, isLoopId, parseLoopId, type LoopId } from "./loop-id.js";
+import { isLoopId, type LoopId } from "./loop-id.js";
 import { encodeCommit, ObjectDatabase, parseCommit, parseTree, type GitObject } from "./odb.js";
 import { compareAndSwapRef, listRefs, resolveRef, type RefLocation } from "./refs.js";
 import { openRepository, type Repository } from "./repo.js";
@@ -294,7 +294,7 @@ export class CheckpointStore {
     for (const [loop, m] of byLoop) {
       const head = m.get("head");
       if (!head) continue;
-      let updatedSec = 0;
+      let updatedSec: number;
       try {
         updatedSec = this.readCheckpoint(head).timeSec;
       } catch {
@@ -310,18 +310,6 @@ export class CheckpointStore {
       });
     }
     return out.sort((a, b) => b.updatedSec - a.updatedSec || a.loop.localeCompare(b.loop));
-  }
-
-  /**
-   * The loop a command acts on: the one named, else the run's `RALPH_LOOP`
-   * (the repository's `env.loop`), else the most recently updated loop, else "default".
-   * @throws RalphError E_BAD_LOOP_ID for a malformed name.
-   */
-  resolveLoop(explicit?: string): LoopId {
-    if (explicit !== undefined) return parseLoopId(explicit);
-    const env = this.repo.env.loop;
-    if (env) return parseLoopId(env);
-    return this.listLoops()[0]?.loop ?? DEFAULT_LOOP_ID;
   }
 
   /**

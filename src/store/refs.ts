@@ -146,7 +146,7 @@ function openRefLock(lockPath: string, name: string): number {
     } catch (error) {
       if (!isErrno(error, "EEXIST")) throw error;
     }
-    let ageMs = 0;
+    let ageMs: number;
     try {
       ageMs = Date.now() - statSync(lockPath).mtimeMs;
     } catch {
@@ -191,7 +191,7 @@ function assertNoRefAbove(loc: RefLocation, name: string): void {
   const packed = readPackedRefs(loc.commonDir);
   for (let i = 2; i < parts.length; i++) {
     const above = parts.slice(0, i).join("/");
-    let isFile = false;
+    let isFile: boolean;
     try {
       isFile = statSync(refFile(loc, above)).isFile();
     } catch {

@@ -121,7 +121,7 @@ export function openRepository(cwd: string, env: RuntimeEnv = EMPTY_RUNTIME_ENV)
     for (let dir = start; ; dir = dirname(dir)) {
       const dotGit = join(dir, ".git");
       let isDir = false;
-      let exists = false;
+      let exists: boolean;
       try {
         const st = statSync(dotGit);
         exists = true;

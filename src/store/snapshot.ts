@@ -150,7 +150,7 @@ const ANCHOR_SEARCH_DEPTH = 200;
 function trustedCache(repo: Repository, odb: ObjectDatabase, cache: StatCache): StatCache {
   const { ref, oid } = cache.anchor;
   if (oid === "") return cache;
-  let current: string | null = null;
+  let current: string | null;
   try {
     current = resolveRef({ gitDir: repo.gitDir, commonDir: repo.commonDir }, ref);
     for (let depth = 0; current !== null && current !== oid && depth < ANCHOR_SEARCH_DEPTH; depth++) {

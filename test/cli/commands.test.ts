@@ -9,7 +9,7 @@ import { execFileSync, spawnSync } from "node:child_process";
 import { lstatSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { cliPathForTests, linesOf, parseJsonOutput, runRalph, runRalphInProcess, type RunResult } from "../helpers/cli.js";
+import { cliPathForTests, linesOf, parseJsonOutput, runRalph, runRalphInProcess } from "../helpers/cli.js";
 import { commitAll, fsck, git, gitEnv, makeRepo, makeTempDir, userState, writeFiles, type FileSpec } from "../helpers/git.js";
 
 const OID = /^[0-9a-f]{40}$/;

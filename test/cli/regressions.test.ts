@@ -48,7 +48,7 @@ describe("regressions", () => {
     const ESC = "\u001b[";
     const piped = await runRalphInProcess(root, ["check"], { env: { CI: "true", FORCE_COLOR: undefined, NO_COLOR: undefined } });
     expect(piped.status).toBe(1);
-    expect(piped.stdout).toMatch(/^BLOCK  HEAD -> WORKTREE/);
+    expect(piped.stdout).toMatch(/^BLOCK {2}HEAD -> WORKTREE/);
     expect(piped.stdout).not.toContain(ESC);
     const forced = await runRalphInProcess(root, ["check"], { env: { FORCE_COLOR: "1", NO_COLOR: undefined } });
     expect(forced.stdout.startsWith(`${ESC}1m${ESC}31mBLOCK`)).toBe(true);

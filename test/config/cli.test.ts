@@ -69,7 +69,7 @@ describe("ralph config", () => {
     expect(lines).toContain("recovery.auto_revert = true  (env:RALPH_AUTO_REVERT)");
     expect(lines).toContain('loop.completion_command = "npm test"  (aiwg.yml:10)');
     expect(lines).toContain('hooks.pre_tool_decision = "deny"  (default)');
-    expect(lines.filter((l) => / = .*  \(/.test(l))).toHaveLength(37);
+    expect(lines.filter((l) => / = .* {2}\(/.test(l))).toHaveLength(37);
     expect(r.stderr).toBe("ralph: warning: aiwg.yml:8: agent_persistence.reinforcement.quality_plateau_threshold: 10 read as 10% (0.1); write a fraction from 0 to 1\n");
   });
 

@@ -206,7 +206,7 @@ export function parseJsonOutput<T = unknown>(result: Pick<RunResult, "stdout" | 
   try {
     return JSON.parse(result.stdout) as T;
   } catch (error) {
-    throw new Error(`stdout is not exactly one JSON value (${(error as Error).message}):\n${result.stdout}\nstderr:\n${result.stderr}`);
+    throw new Error(`stdout is not exactly one JSON value (${(error as Error).message}):\n${result.stdout}\nstderr:\n${result.stderr}`, { cause: error });
   }
 }
 

@@ -115,14 +115,14 @@ export function fsck(root: string): string {
 
 /** Everything that must not move when ralph checkpoints: HEAD, the index file bytes, status. */
 export function userState(root: string): { head: string; status: string; index: string } {
-  let head = "";
+  let head: string;
   try {
     head = git(root, ["rev-parse", "HEAD"]).trim();
   } catch {
     head = "(no commits)";
   }
   const gitDir = git(root, ["rev-parse", "--absolute-git-dir"]).trim();
-  let index = "";
+  let index: string;
   try {
     index = createHash("sha1").update(readFileSync(join(gitDir, "index"))).digest("hex");
   } catch {

@@ -601,7 +601,7 @@ export function analyzeCommand(command: string, variables?: ReadonlyMap<string, 
   const hasPipefail = /set\s+-[a-z]*o\s+pipefail|set\s+-o\s+pipefail|pipefail/.test(expanded);
   let lastRunnerIndex = -1;
   segments.forEach((segment, index) => {
-    const { words, thresholds, wrapper } = unwrapCoverage(stripLaunchers(segment.words));
+    const { words, thresholds } = unwrapCoverage(stripLaunchers(segment.words));
     const found = identifyRunner(stripLaunchers(words), targets);
     if (!found) return;
     const { positional, options } = readArguments(found.family, found.args);

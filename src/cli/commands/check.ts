@@ -15,7 +15,7 @@ import { parseOptions, stringOption } from "../options.js";
 import { colourEnabled, renderJudgementGithub, renderJudgementText } from "../reporters/findings.js";
 import { renderJudgementSarif } from "../reporters/sarif.js";
 import { renderJudgementGitlab } from "../reporters/gitlab.js";
-import { openStore } from "./shared.js";
+import { commandLoop, openStore } from "./shared.js";
 
 const Options = z.strictObject({
     from: z.optional(stringOption),
@@ -30,7 +30,7 @@ const Options = z.strictObject({
 export async function run(ctx: CommandContext, _args: string[], raw: Record<string, unknown>): Promise<CommandOutput> {
   const options = parseOptions(Options, raw, "check");
   const store = openStore(ctx);
-  const loop = store.resolveLoop(options.loop);
+  const loop = commandLoop(store, options.loop, "checkpoints");
   // Default "from": the loop's baseline, else HEAD (a repository with no loops, as in CI).
   const fromRev = options.from ?? (store.readLoopRef(loop, "baseline") ? "@baseline" : "HEAD");
   const from = resolveRev(store, fromRev, loop);

@@ -4,7 +4,7 @@ import { CHECKPOINT_KINDS } from "../../store/trailers.js";
 import { commandProgress } from "../progress.js";
 import type { CommandContext, CommandOutput } from "../context.js";
 import { parseOptions, positiveIntOption, stringOption } from "../options.js";
-import { openStore } from "./shared.js";
+import { commandLoop, openStore } from "./shared.js";
 
 const Options = z.strictObject({
     message: z.optional(stringOption),
@@ -19,7 +19,7 @@ const Options = z.strictObject({
 export async function run(ctx: CommandContext, _args: string[], raw: Record<string, unknown>): Promise<CommandOutput> {
   const options = parseOptions(Options, raw, "checkpoint");
   const store = openStore(ctx);
-  const loop = store.resolveLoop(options.loop);
+  const loop = commandLoop(store, options.loop, "checkpoints");
   // Progress on stderr while it is a terminal: the first checkpoint of a large tree reads every file.
   const progress = commandProgress(ctx);
   let result: ReturnType<typeof store.checkpoint>;

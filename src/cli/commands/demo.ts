@@ -103,7 +103,7 @@ function git(base: NodeJS.ProcessEnv, root: string, args: string[], extraEnv: No
   }
 }
 
-/** The environment of the demo's child processes: the run's `vars` without the repository, loop or test-runner context of the caller. */
+/** The environment of the demo's child processes: no repository, loop or test-runner context leaking in from the caller. */
 function childEnv(vars: Readonly<NodeJS.ProcessEnv>): NodeJS.ProcessEnv {
   const env = { ...vars };
   for (const key of ["GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_OBJECT_DIRECTORY", "RALPH_LOOP", "RALPH_PRETOOL_DECISION", "RALPH_HOOK_DRY_RUN", "RALPH_AUTO_REVERT", "NODE_TEST_CONTEXT"]) delete env[key];
@@ -164,7 +164,7 @@ class DemoSession {
   keep: boolean;
   private current: DemoStep | null = null;
   private toolCount = 0;
-  /** The environment of the demo's child processes ({@link childEnv} of the run's); auto_revert comes from the sample's aiwg.yml, as in a user's project, so the environment must not override it. */
+  /** The environment of the demo's children (hooks, git, the sample's commands): auto_revert comes from the sample's aiwg.yml, as in a user's project; the environment must not override it. */
   readonly childEnv: NodeJS.ProcessEnv;
   readonly transcript: string;
   private readonly hookLogPath: string;

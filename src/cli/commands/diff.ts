@@ -7,7 +7,7 @@ import { resolveRev } from "../../store/rev.js";
 import type { CommandContext, CommandOutput } from "../context.js";
 import { parseOptions, stringOption } from "../options.js";
 import { colourEnabled, renderJudgementText } from "../reporters/findings.js";
-import { openStore } from "./shared.js";
+import { commandLoop, openStore } from "./shared.js";
 
 const Options = z.strictObject({ loop: z.optional(stringOption), json: z.optional(z.boolean()) });
 
@@ -15,7 +15,7 @@ const Options = z.strictObject({ loop: z.optional(stringOption), json: z.optiona
 export async function run(ctx: CommandContext, args: string[], raw: Record<string, unknown>): Promise<CommandOutput> {
   const options = parseOptions(Options, raw, "diff");
   const store = openStore(ctx);
-  const loop = store.resolveLoop(options.loop);
+  const loop = commandLoop(store, options.loop, "checkpoints");
   const from = resolveRev(store, args[0] as string, loop);
   if (from.kind !== "commit") throw new RalphError("E_USAGE", "FROM cannot be WORKTREE");
   const to = resolveRev(store, args[1] ?? "WORKTREE", loop, true);

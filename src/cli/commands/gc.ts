@@ -53,7 +53,7 @@ export async function run(ctx: CommandContext, _args: string[], raw: Record<stri
       continue;
     }
     if (nowSec - entry.updatedSec < ageSec) continue;
-    let state = null;
+    let state: ReturnType<typeof readState> | null;
     try {
       state = readState(store.repo.workTree, parseLoopId(entry.loop));
     } catch {

@@ -1,7 +1,9 @@
 /**
  * `ralph hook AGENT [EVENT] [ARGS…]`: an agent's hook. It follows the
  * agent's protocol instead of ralph's exit codes (DESIGN.md "The command
- * line"). For Claude Code (hooks reference, code.claude.com/docs/en/hooks,
+ * line"). Codex CLI, Gemini CLI and Cursor go through their adapters
+ * (./agent-hook.ts, src/hooks/{codex,gemini,cursor}.ts, docs/agents.md).
+ * For Claude Code (hooks reference, code.claude.com/docs/en/hooks,
  * "Exit code output" and "JSON output"): exactly one JSON object on stdout,
  * diagnostics on stderr, exit 0. Exit 2 would block the action and any other
  * non-zero exit lets it go ahead, so ralph never relies on either: an
@@ -39,8 +41,22 @@ export interface HookIo {
 }
 
 
-/** Agents with a hook protocol ralph speaks. */
-const AGENTS = ["claude", "git"] as const;
+/** Agents with a hook protocol ralph speaks (codex, gemini, cursor: ./agent-hook.ts). */
+const AGENTS = ["claude", "codex", "gemini", "cursor", "git"] as const;
+
+/** The adapter of an agent other than Claude Code, loaded only for its own calls. */
+async function loadAdapter(agent: string): Promise<import("../../hooks/agent-adapter.js").AgentAdapter | null> {
+  switch (agent) {
+    case "codex":
+      return (await import("../../hooks/codex.js")).codexAdapter;
+    case "gemini":
+      return (await import("../../hooks/gemini.js")).geminiAdapter;
+    case "cursor":
+      return (await import("../../hooks/cursor.js")).cursorAdapter;
+    default:
+      return null;
+  }
+}
 
 /** Whole-process time so far: performance.now() counts from process start. */
 const elapsedMs = (): number => Math.round(performance.now() * 10) / 10;
@@ -64,6 +80,11 @@ export async function runHookCommand(args: readonly string[], io: HookIo): Promi
     io.stderr(`ralph: hook: unknown agent ${JSON.stringify(agent)} (known: ${AGENTS.join(", ")}); allowing\n`);
     answer({});
     return 0;
+  }
+  const adapter = await loadAdapter(agent);
+  if (adapter) {
+    const { runAgentHook } = await import("./agent-hook.js");
+    return runAgentHook(adapter, eventArg, io);
   }
   const input = await readHookInput(io.stdin);
   let raw: unknown = null;
@@ -119,7 +140,7 @@ export async function runHookCommand(args: readonly string[], io: HookIo): Promi
   }
   try {
     const { answerClaudeEvent } = await import("../../hooks/claude.js");
-    const result = await answerClaudeEvent(payload, io.cwd, io.env);
+    const result = await answerClaudeEvent(payload, io.cwd, io.env, io.stderr);
     answer(result.output);
     log(result.workTree, result.loop, {
       loop: result.loop ?? guardLoopId(payload.sessionId),
