@@ -124,7 +124,9 @@ export function userState(root: string): { head: string; status: string; index: 
   const gitDir = git(root, ["rev-parse", "--absolute-git-dir"]).trim();
   let index: string;
   try {
-    index = createHash("sha1").update(readFileSync(join(gitDir, "index"))).digest("hex");
+    index = createHash("sha1")
+      .update(readFileSync(join(gitDir, "index")))
+      .digest("hex");
   } catch {
     index = "(no index)";
   }

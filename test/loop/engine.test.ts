@@ -7,7 +7,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { parseJsonOutput, runRalph, runRalphInProcess, spawnRalph } from "../helpers/cli.js";
+import { parseJsonOutput, runRalphInProcess, spawnRalph } from "../helpers/cli.js";
 import { fsck, git, makeRepo, writeFiles } from "../helpers/git.js";
 
 interface State {
