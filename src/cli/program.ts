@@ -325,7 +325,24 @@ export function protectStringValues(argv: readonly string[]): string[] {
 }
 
 /**
+ * Runs `fn` with `console.info` (where cac prints help and version) writing
+ * to `write` instead of the process's stdout, so an in-process run (tests,
+ * the warm process) gets its help text on its own stream. Synchronous, so no
+ * other run's output can come in between.
+ */
+function withCacOutput<T>(write: (text: string) => void, fn: () => T): T {
+  const original = console.info;
+  console.info = (...parts: unknown[]): void => write(`${parts.map(String).join(" ")}\n`);
+  try {
+    return fn();
+  } finally {
+    console.info = original;
+  }
+}
+
+/**
  * Parses argv (without node and script) and runs the matched command.
+ * Help and version text (cac's) go to `ctx.stdout`.
  * @throws RalphError E_USAGE for an unknown command; whatever the command throws.
  * @returns the command output, or null when help was printed.
  */
@@ -333,7 +350,7 @@ export async function dispatch(argv: string[], ctx: CommandContext, version: str
   const cli = buildCli(version);
   let parsed: ReturnType<typeof cli.parse>;
   try {
-    parsed = cli.parse(["node", "ralph", ...protectStringValues(argv)], { run: false });
+    parsed = withCacOutput(ctx.stdout, () => cli.parse(["node", "ralph", ...protectStringValues(argv)], { run: false }));
   } catch (error) {
     throw new RalphError("E_USAGE", `${(error as Error).message}; see 'ralph --help'`, { cause: error });
   }
@@ -343,7 +360,7 @@ export async function dispatch(argv: string[], ctx: CommandContext, version: str
   if (!spec) {
     const given = argv.find((a) => !a.startsWith("-"));
     if (given === undefined) {
-      cli.outputHelp();
+      withCacOutput(ctx.stdout, () => cli.outputHelp());
       return null;
     }
     throw new RalphError("E_USAGE", `unknown command '${given}'; see 'ralph --help'`, { data: { command: given } });
