@@ -44,7 +44,9 @@ await build({
   const cli = readFileSync(new URL("cli.js", dist), "utf8");
   if (!cli.includes(BUILD_ID_PLACEHOLDER)) throw new Error("build: dist/cli.js must hold the build id placeholder (src/cli/main.ts RALPH_BUILD_ID)");
   const hash = createHash("sha256").update(cli);
-  for (const name of readdirSync(new URL("chunks/", dist)).filter((f) => f.endsWith(".js")).sort()) {
+  for (const name of readdirSync(new URL("chunks/", dist))
+    .filter((f) => f.endsWith(".js"))
+    .sort()) {
     hash.update(name).update(readFileSync(new URL(`chunks/${name}`, dist)));
   }
   writeFileSync(new URL("cli.js", dist), cli.replaceAll(BUILD_ID_PLACEHOLDER, hash.digest("hex").slice(0, BUILD_ID_PLACEHOLDER.length)));
