@@ -177,6 +177,22 @@ export class StatCache {
     return GIT_MODES[this.modes[slot] as number] as GitFileMode;
   }
 
+  /** The st_mode (file type and permission bits) recorded at a slot; 0 for entries with no stat of their own. */
+  stModeAt(slot: number): number {
+    return this.nums[slot * FILE_NUMS] as number;
+  }
+
+  /**
+   * Copies the entry at `slot` into `builder` as it is (path, oid, git mode,
+   * flags and stat): a path known unchanged without looking at it (a file
+   * watcher saw no event for it, src/store/dirty-paths.ts).
+   */
+  copyTo(slot: number, builder: StatCacheBuilder): void {
+    const o = slot * FILE_NUMS;
+    const n = this.nums;
+    builder.addSlot(this.paths[slot] as string, this.modes[slot] as number, this.oids[slot] as string, this.flags[slot] as number, n[o] as number, n[o + 1] as number, n[o + 2] as number, n[o + 3] as number, n[o + 4] as number);
+  }
+
   /**
    * True when the stat at `slot` equals the given one and is not racily
    * clean (mtime and ctime older than this cache's scan by more than
@@ -218,6 +234,15 @@ export class StatCacheBuilder {
     this.paths.push(path);
     this.oids.push(oid);
     this.modes.push(GIT_MODES.indexOf(gitMode));
+    this.flags.push(flags);
+    this.nums.push(mode, size, mtimeMs, ctimeMs, ino);
+  }
+
+  /** {@link add} with the git mode as its index in the byte column (what {@link StatCache.copyTo} has at hand). */
+  addSlot(path: string, modeIndex: number, oid: string, flags: number, mode: number, size: number, mtimeMs: number, ctimeMs: number, ino: number): void {
+    this.paths.push(path);
+    this.oids.push(oid);
+    this.modes.push(modeIndex);
     this.flags.push(flags);
     this.nums.push(mode, size, mtimeMs, ctimeMs, ino);
   }
