@@ -29,9 +29,11 @@ import { debug } from "../log.js";
  * relative to the work tree, '/'-separated (a path names a file, a symlink
  * or a folder that was created, modified, chmod'ed, renamed or deleted; a
  * folder stands for everything under it too), or "full" with the reason the
- * set cannot be trusted.
+ * set cannot be trusted. `sinceMs` (ms since the epoch) is when the set
+ * began: the previous take. A stat cache written by a scan that began before
+ * then may miss changes handed out earlier (snapshot.ts checks it).
  */
-export type DirtyPaths = { kind: "paths"; paths: Set<string> } | { kind: "full"; reason: string };
+export type DirtyPaths = { kind: "paths"; paths: Set<string>; sinceMs: number } | { kind: "full"; reason: string };
 
 /** One subscription of the watcher library: what `@parcel/watcher`'s subscribe returns. */
 interface Subscription {
@@ -79,6 +81,8 @@ export class WorkTreeWatcher {
   /** Why the watcher can never be trusted again (an error, too many subtrees); take() says full until a new start. */
   private brokenReason: string | null = null;
   private lastFullMs = 0;
+  /** When the current set began (the last take), ms since the epoch. */
+  private sinceMs = 0;
   private barrierSeq = 0;
   private barrierWaiters = new Map<string, () => void>();
   private closed = false;
@@ -140,13 +144,15 @@ export class WorkTreeWatcher {
       this.fullReason ??
       (this.options.trustMs > 0 && now - this.lastFullMs > this.options.trustMs ? `no full scan for ${this.options.trustMs} ms` : null);
     const paths = this.paths;
+    const sinceMs = this.sinceMs;
     this.paths = new Set();
+    this.sinceMs = now;
     this.fullReason = null;
     if (reason !== null) {
       this.lastFullMs = now;
       return { kind: "full", reason };
     }
-    return { kind: "paths", paths };
+    return { kind: "paths", paths, sinceMs };
   }
 
   /** Stops watching; later takes say "full". */

@@ -13,7 +13,7 @@
  * lock of git's: it reads `.git/index` and writes objects only.
  */
 import { createHash } from "node:crypto";
-import { lstatSync, readdirSync, readFileSync, readlinkSync, type Dirent, type Stats } from "node:fs";
+import { lstatSync, readdirSync, readFileSync, readlinkSync, writeFileSync, type Dirent, type Stats } from "node:fs";
 import { join } from "node:path";
 import { RalphError, isErrno } from "../errors.js";
 import { debug, warn } from "../log.js";
@@ -119,6 +119,13 @@ export interface Snapshot {
   cacheDirty: boolean;
   /** "dirty" when only the dirty set was looked at; "full" otherwise, with the reason a given dirty set was not used. */
   scan: { kind: "dirty" } | { kind: "full"; reason: string | undefined };
+  /**
+   * When this scan found the persisted stat cache exactly right (nothing
+   * learned, the same entries): that cache's scan start, ms since the epoch,
+   * so {@link commitStatCache} can note it still held at this scan's start
+   * without rewriting it; else null.
+   */
+  confirmedBaseMs: number | null;
 }
 
 const S_IFMT = 0o170000;
@@ -149,12 +156,40 @@ export function commitStatCache(repo: Repository, snapshot: Snapshot, anchor?: {
     snapshot.cache.anchor = anchor;
     snapshot.cacheDirty = true;
   }
-  if (!snapshot.cacheDirty) return;
+  if (!snapshot.cacheDirty) {
+    if (snapshot.confirmedBaseMs !== null) writeConfirmation(statCachePath(repo), snapshot.confirmedBaseMs, snapshot.cache.scanStartMs);
+    return;
+  }
   try {
     saveStatCache(statCachePath(repo), snapshot.cache);
   } catch (error) {
     // A cache is an optimisation: failing to save it must not fail the checkpoint.
     debug(() => `could not save stat cache: ${(error as Error).message}`);
+  }
+}
+
+/**
+ * Notes that the stat cache written by the scan that began at `baseMs` was
+ * found exactly right by a scan that began at `confirmedMs` (ms since the
+ * epoch), in a small file beside it: a dirty set collected since then may
+ * be applied to it (see {@link DirtyPathSet.sinceMs}) without rewriting the
+ * whole cache after every no-op checkpoint.
+ */
+function writeConfirmation(cachePath: string, baseMs: number, confirmedMs: number): void {
+  try {
+    writeFileSync(`${cachePath}.confirmed`, `${baseMs} ${confirmedMs}\n`);
+  } catch (error) {
+    debug(() => `could not note the stat cache as confirmed: ${(error as Error).message}`);
+  }
+}
+
+/** The latest time the cache that began at `baseMs` is known to have held: its confirmation when it names this cache, else `baseMs`. */
+function confirmedSince(cachePath: string, baseMs: number): number {
+  try {
+    const [base, confirmed] = readFileSync(`${cachePath}.confirmed`, "utf8").trim().split(" ").map(Number);
+    return base === baseMs && confirmed !== undefined && confirmed > baseMs ? confirmed : baseMs;
+  } catch {
+    return baseMs;
   }
 }
 
@@ -400,7 +435,8 @@ class WorkTreeScan {
     const cacheDirty = this.learned > 0 || stats.dirsRead > 0 || (this.anchored && !sameEntries);
     const { entries, trackedPaths, ignoredPaths, skipped, unusualModes, cache } = this;
     const scan = this.dirtyPaths === null ? { kind: "full" as const, reason: this.fullReason } : { kind: "dirty" as const };
-    return { treeOid, entries, trackedPaths, ignoredPaths, skipped, unusualModes, stats, cache, cacheDirty, scan };
+    const confirmedBaseMs = !cacheDirty && sameEntries && this.trustCaches && this.old.size > 0 ? this.old.scanStartMs : null;
+    return { treeOid, entries, trackedPaths, ignoredPaths, skipped, unusualModes, stats, cache, cacheDirty, scan, confirmedBaseMs };
   }
 
   /**
@@ -470,7 +506,7 @@ class WorkTreeScan {
       ? "the caches are not trusted"
       : old.trees.get("") === undefined
         ? "the stat cache has no trees"
-        : old.scanStartMs < dirty.sinceMs
+        : confirmedSince(statCachePath(this.repo), old.scanStartMs) < dirty.sinceMs
           ? "the stat cache is older than the dirty set"
           : !this.sameIndex
             ? "git's index changed"
