@@ -20,7 +20,7 @@
  * inotify delivers one file descriptor's events in order, so every change
  * made before the call has been seen once the barrier's event arrives.
  */
-import { mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync, type Dirent } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync, type Dirent } from "node:fs";
 import { join, relative, sep } from "node:path";
 import { debug } from "../log.js";
 
@@ -110,7 +110,8 @@ export class WorkTreeWatcher {
     this.closed = false;
     try {
       const subscribe = await loadSubscribe();
-      mkdirSync(join(this.gitDir, "ralph"), { recursive: true });
+      // Not recursive: a git dir that is not there is an error, not a folder to make.
+      if (!existsSync(join(this.gitDir, "ralph"))) mkdirSync(join(this.gitDir, "ralph"));
       removeStaleBarriers(join(this.gitDir, "ralph"));
       const gitInside = isInside(workTree, this.gitDir);
       const noise = GIT_NOISE.map((d) => join(this.gitDir, d));
