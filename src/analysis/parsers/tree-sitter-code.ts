@@ -15,7 +15,7 @@
  * `if ( x < 0 )`, a condition split over lines) keeps its text.
  */
 
-import type { Node } from "web-tree-sitter";
+import type { Node, TreeCursor } from "web-tree-sitter";
 import type { CatchBehaviour, CatchFact, CodeFacts, EscapeFact, ExportFact, FunctionFact, GuardFact, LiteralBranchFact, RunnerCheckFact, SchemaFact, SuppressionFact, SuppressionKind } from "../facts.js";
 import { hashText } from "../facts.js";
 import { isDefaultReference } from "./default-reference.js";
@@ -730,6 +730,268 @@ interface Scope {
   calls: Set<string> | null;
 }
 
+/** A subtree that is a program entry point or an exit hook, by the depth it was entered at. */
+interface Region {
+  depth: number;
+  kind: "entry" | "hook";
+}
+
+/**
+ * One walk of extractCodeFacts: the cursor, the node under it (made once,
+ * and only when a handler of its type wants it: a Node crosses the wasm
+ * boundary), the scopes and regions open there, and the facts collected so
+ * far. `visit` runs the syntax table's handlers for one node; `facts`
+ * assembles the result after the walk.
+ */
+class CodeFactWalk {
+  private readonly suppressions: SuppressionFact[] = [];
+  private readonly guards: GuardFact[] = [];
+  private readonly functions: FunctionFact[] = [];
+  private readonly catches: CatchFact[] = [];
+  private readonly catchCounts = new Map<string, number>();
+  private readonly runnerChecks: RunnerCheckFact[] = [];
+  private readonly literalBranches: LiteralBranchFact[] = [];
+  private readonly escapes: EscapeFact[] = [];
+  private readonly stateNames = new Set<string>();
+  private readonly updatesOf = new Map<FunctionFact, Set<string>>();
+  private readonly regions: Region[] = [];
+  private readonly exports: ExportFact[] = [];
+  private readonly schemas: SchemaFact[] = [];
+  private readonly identifierTypes: string[];
+  private readonly scopes: Scope[] = [];
+  private depth = 0;
+  private here: Node | null = null;
+
+  constructor(
+    private readonly syntax: CodeSyntax,
+    private readonly context: CodeContext,
+    private readonly cursor: TreeCursor,
+  ) {
+    this.identifierTypes = [...syntax.identifierTypes];
+  }
+
+  /** The node under the cursor, made on first use. */
+  private node(): Node {
+    return (this.here ??= this.cursor.currentNode);
+  }
+
+  private pathOf(name: string): string {
+    return [...this.scopes.map((scope) => scope.name), name].join(".");
+  }
+
+  private currentFunction(): Scope | undefined {
+    for (let i = this.scopes.length - 1; i >= 0; i--) if ((this.scopes[i] as Scope).fact !== null) return this.scopes[i];
+    return undefined;
+  }
+
+  private functionName(): string {
+    return this.currentFunction()?.fact?.name ?? "";
+  }
+
+  /** Walks the whole tree in document order, skipping the subtrees `visit` says not to descend into. */
+  run(): void {
+    const cursor = this.cursor;
+    for (;;) {
+      this.leaveTo(this.depth);
+      this.here = null;
+      if (this.visit(cursor.nodeType) && cursor.gotoFirstChild()) {
+        this.depth++;
+        continue;
+      }
+      while (!cursor.gotoNextSibling()) {
+        if (!cursor.gotoParent()) return;
+        this.depth--;
+      }
+    }
+  }
+
+  /** Closes the scopes and regions entered at `depth` or deeper (their function facts get their sorted calls). */
+  private leaveTo(depth: number): void {
+    while (this.scopes.length > 0 && (this.scopes[this.scopes.length - 1] as Scope).depth >= depth) {
+      const scope = this.scopes.pop() as Scope;
+      if (scope.fact && scope.calls) scope.fact.calls = [...scope.calls].sort();
+    }
+    while (this.regions.length > 0 && (this.regions[this.regions.length - 1] as Region).depth >= depth) this.regions.pop();
+  }
+
+  /** Runs every handler of the syntax table for one node type; false when its subtree is not to be walked (test code, comments). */
+  private visit(type: string): boolean {
+    const syntax = this.syntax;
+    if (syntax.testCode?.[type]?.(this.node())) return false;
+    if (isComment(type)) {
+      this.suppressions.push(...commentSuppressions(this.node(), syntax.comments));
+      return false;
+    }
+    this.visitSuppression(type);
+    this.visitGuards(type);
+    this.visitCatch(type);
+    if (syntax.runnerChecks?.[type]?.(this.node())) this.runnerChecks.push({ line: this.node().startPosition.row + 1, text: compactText(this.node()).slice(0, MAX_TEXT) });
+    this.visitBranches(type);
+    this.visitState(type);
+    if (syntax.entryPoints?.[type]?.(this.node())) this.regions.push({ depth: this.depth, kind: "entry" });
+    this.visitEscape(type);
+    this.visitExports(type);
+    const schema = syntax.schemas?.[type];
+    if (schema) for (const draft of schema(this.node(), this.context)) this.schemas.push({ ...draft, key: this.pathOf(draft.key) });
+    const call = syntax.calls?.[type];
+    if (call) {
+      const name = call(this.node());
+      const owner = this.currentFunction();
+      if (name && owner?.calls) owner.calls.add(name);
+    }
+    this.visitScope(type);
+    return true;
+  }
+
+  private visitSuppression(type: string): void {
+    const suppression = this.syntax.suppressions?.[type];
+    if (!suppression) return;
+    const node = this.node();
+    const found = suppression(node, this.context);
+    if (found) this.suppressions.push({ kind: found.kind, line: node.startPosition.row + 1, text: (found.text ?? compactText(node)).slice(0, MAX_TEXT) });
+  }
+
+  private visitGuards(type: string): void {
+    const guard = this.syntax.guards?.[type];
+    if (!guard) return;
+    for (const draft of guard(this.node())) {
+      const condition = compactText(draft.condition);
+      this.guards.push({
+        function: this.functionName(),
+        line: draft.condition.startPosition.row + 1,
+        condition: draft.isNegated ? `!(${condition})` : condition,
+        action: typeof draft.action === "string" ? draft.action : compactText(draft.action),
+        names: namesIn(draft.condition, this.syntax.identifierTypes),
+      });
+    }
+  }
+
+  /** A catch clause: its behaviour, and its index among the catches of its function (and subject), so a catch keeps its key when code moves. */
+  private visitCatch(type: string): void {
+    const catchClause = this.syntax.catches?.[type];
+    const flow = this.syntax.flow;
+    if (!catchClause || !flow) return;
+    const node = this.node();
+    const draft = catchClause(node);
+    if (!draft) return;
+    const fn = this.functionName();
+    const countKey = draft.subject === undefined ? fn : `${fn}\u0000${draft.subject}`;
+    const index = this.catchCounts.get(countKey) ?? 0;
+    this.catchCounts.set(countKey, index + 1);
+    const behaviour = draft.behaviour ?? classifyCatchBody(draft.body, draft.errorName, flow, draft.isExpression, this.identifierTypes);
+    const fact: CatchFact = { function: fn, index, line: node.startPosition.row + 1, behaviour };
+    if (draft.subject !== undefined) fact.subject = draft.subject;
+    if (draft.caught !== undefined) fact.caught = draft.caught;
+    if (draft.guarded) fact.guardedCalls = callsIn(draft.guarded, this.syntax);
+    this.catches.push(fact);
+  }
+
+  private visitBranches(type: string): void {
+    const branch = this.syntax.literalBranches?.[type];
+    const flow = this.syntax.flow;
+    if (!branch || !flow) return;
+    const fn = this.functionName();
+    const identifierTypes = this.syntax.identifierTypes;
+    for (const draft of branch(this.node())) {
+      const fact = branchFact(draft, flow, fn, identifierTypes) ?? (this.syntax.state ? stateBranchFact(draft, flow, fn, identifierTypes) : null);
+      if (fact) this.literalBranches.push(fact);
+    }
+  }
+
+  /** State declarations (module or class level) and the state names each function updates. */
+  private visitState(type: string): void {
+    const state = this.syntax.state;
+    if (!state) return;
+    const declares = state.declarations?.[type];
+    if (declares) for (const name of declares(this.node(), this.currentFunction() === undefined)) this.stateNames.add(name);
+    const update = state.updates?.[type];
+    const owner = update ? this.currentFunction() : undefined;
+    if (!update || !owner?.fact) return;
+    const name = update(this.node());
+    if (name) (this.updatesOf.get(owner.fact) ?? this.updatesOf.set(owner.fact, new Set()).get(owner.fact))?.add(name);
+  }
+
+  /** A process exit or exit hook; whether it sits in an entry point (a region or an entry function) or inside a hook. */
+  private visitEscape(type: string): void {
+    const escape = this.syntax.escapes?.[type];
+    const flow = this.syntax.flow;
+    if (!escape || !flow) return;
+    const escaped = escape(this.node());
+    if (!escaped) return;
+    const node = this.node();
+    const fact: EscapeFact = { line: node.startPosition.row + 1, kind: escaped.kind, function: this.functionName(), text: compactText(node).slice(0, MAX_TEXT) };
+    const code = escapeCode(escaped.code, flow);
+    if (code !== undefined) fact.code = code;
+    const isEntry = this.regions.some((region) => region.kind === "entry") || this.scopes.some((scope) => scope.fact !== null && ENTRY_FUNCTIONS.has(scope.name));
+    if (isEntry) fact.isEntryPoint = true;
+    if (this.regions.some((region) => region.kind === "hook")) fact.isInHook = true;
+    this.escapes.push(fact);
+    if (escaped.kind === "hook") this.regions.push({ depth: this.depth, kind: "hook" });
+  }
+
+  /** Top-level declarations only (depth 1): each export's line and the hash of its body. */
+  private visitExports(type: string): void {
+    const exported = this.depth === 1 ? this.syntax.exports?.[type] : undefined;
+    if (!exported) return;
+    const node = this.node();
+    for (const { name, body, line, ownNames } of exported(node, this.context)) {
+      const fact: ExportFact = { name, line: line ?? node.startPosition.row + 1 };
+      if (body) fact.hash = declarationHash(body, ownNames);
+      this.exports.push(fact);
+    }
+  }
+
+  /** A function opens a scope with its fact (statement count, constant return); a container opens a named scope. */
+  private visitScope(type: string): void {
+    const fn = this.syntax.functions?.[type];
+    if (!fn) {
+      const container = this.syntax.containers?.[type];
+      const name = container ? container(this.node()) : null;
+      if (name) this.scopes.push({ depth: this.depth, name, fact: null, calls: null });
+      return;
+    }
+    const node = this.node();
+    const found = fn(node);
+    if (!found) return;
+    const fact: FunctionFact = {
+      name: this.pathOf(found.name),
+      line: node.startPosition.row + 1,
+      statementCount: found.body ? found.body.namedChildren.filter((child) => child !== null && !isComment(child.type)).length : 0,
+      calls: [],
+    };
+    const constant = this.syntax.flow ? constantReturnOf(found.body, this.syntax.flow) : undefined;
+    if (constant !== undefined) fact.constantReturn = constant;
+    if (found.returnsError !== undefined) fact.returnsError = found.returnsError;
+    this.functions.push(fact);
+    this.scopes.push({ depth: this.depth, name: found.name, fact, calls: new Set() });
+  }
+
+  /** The collected facts, with each kind present only when the syntax table looks for it. */
+  facts(): CodeFacts {
+    const { syntax, context } = this;
+    this.leaveTo(0);
+    const code: CodeFacts = { suppressions: this.suppressions };
+    if (syntax.guards) code.guards = this.guards;
+    if (syntax.functions) code.functions = this.functions;
+    if (syntax.catches) code.catches = this.catches;
+    if (syntax.runnerChecks) code.runnerChecks = this.runnerChecks;
+    if (syntax.literalBranches) code.literalBranches = this.literalBranches;
+    for (const [fact, names] of this.updatesOf) {
+      const own = fact.name.slice(fact.name.lastIndexOf(".") + 1);
+      const state = [...names].filter((name) => this.stateNames.has(name) || name.startsWith(`${own}.`) || syntax.state?.isStateName?.(name) === true);
+      if (state.length > 0) fact.stateUpdates = state.sort();
+    }
+    if (syntax.escapes) {
+      if (this.escapes.length > 0 && syntax.isScript?.(context.content)) for (const fact of this.escapes) fact.isEntryPoint = true;
+      code.escapes = this.escapes;
+    }
+    if (syntax.exports) code.exports = syntax.moduleExports ? syntax.moduleExports(context.root, this.exports, context) : this.exports;
+    if (syntax.schemas) code.schemas = this.schemas;
+    if (syntax.privateModules) code.privateModules = syntax.privateModules(context.root, context);
+    return code;
+  }
+}
+
 /**
  * The code facts of a parsed file, per the language's syntax table:
  * suppressions always, and guards and functions when the table has them.
@@ -739,200 +1001,12 @@ interface Scope {
  * (`__main__.py`, `src/main.rs`, a `mod x;` file beside it).
  */
 export function extractCodeFacts(root: Node, syntax: CodeSyntax, content: string, path = ""): CodeFacts {
-  const context: CodeContext = { content, path, root, memo: new Map() };
-  const suppressions: SuppressionFact[] = [];
-  const guards: GuardFact[] = [];
-  const functions: FunctionFact[] = [];
-  const catches: CatchFact[] = [];
-  const catchCounts = new Map<string, number>();
-  const runnerChecks: RunnerCheckFact[] = [];
-  const literalBranches: LiteralBranchFact[] = [];
-  const escapes: EscapeFact[] = [];
-  const stateNames = new Set<string>();
-  const updatesOf = new Map<FunctionFact, Set<string>>();
-  /** Subtrees that are entry points or exit hooks, by the depth they were entered at. */
-  const regions: { depth: number; kind: "entry" | "hook" }[] = [];
-  let exports: ExportFact[] = [];
-  const schemas: SchemaFact[] = [];
-  const identifierTypes = [...syntax.identifierTypes];
-  const scopes: Scope[] = [];
-  const pathOf = (name: string): string => [...scopes.map((scope) => scope.name), name].join(".");
-  const currentFunction = (): Scope | undefined => [...scopes].reverse().find((scope) => scope.fact !== null);
-
   const cursor = root.walk();
-  let depth = 0;
+  const walker = new CodeFactWalk(syntax, { content, path, root, memo: new Map() }, cursor);
   try {
-    for (;;) {
-      while (scopes.length > 0 && (scopes[scopes.length - 1] as Scope).depth >= depth) {
-        const scope = scopes.pop() as Scope;
-        if (scope.fact && scope.calls) scope.fact.calls = [...scope.calls].sort();
-      }
-      while (regions.length > 0 && (regions[regions.length - 1] as { depth: number }).depth >= depth) regions.pop();
-      const type = cursor.nodeType;
-      // A Node crosses the wasm boundary: made once, and only for node types some handler wants.
-      let current: Node | null = null;
-      const nodeHere = (): Node => (current ??= cursor.currentNode);
-      let shouldDescend = true;
-      const isTestCode = syntax.testCode?.[type];
-      if (isTestCode?.(nodeHere())) {
-        shouldDescend = false;
-      } else if (isComment(type)) {
-        suppressions.push(...commentSuppressions(nodeHere(), syntax.comments));
-        shouldDescend = false;
-      } else {
-        const suppression = syntax.suppressions?.[type];
-        if (suppression) {
-          const node = nodeHere();
-          const found = suppression(node, context);
-          if (found) suppressions.push({ kind: found.kind, line: node.startPosition.row + 1, text: (found.text ?? compactText(node)).slice(0, MAX_TEXT) });
-        }
-        const guard = syntax.guards?.[type];
-        if (guard) {
-          const node = nodeHere();
-          for (const draft of guard(node)) {
-            const condition = compactText(draft.condition);
-            guards.push({
-              function: currentFunction()?.fact?.name ?? "",
-              line: draft.condition.startPosition.row + 1,
-              condition: draft.isNegated ? `!(${condition})` : condition,
-              action: typeof draft.action === "string" ? draft.action : compactText(draft.action),
-              names: namesIn(draft.condition, syntax.identifierTypes),
-            });
-          }
-        }
-        const catchClause = syntax.catches?.[type];
-        if (catchClause && syntax.flow) {
-          const node = nodeHere();
-          const draft = catchClause(node);
-          if (draft) {
-            const fn = currentFunction()?.fact?.name ?? "";
-            const countKey = draft.subject === undefined ? fn : `${fn}\u0000${draft.subject}`;
-            const index = catchCounts.get(countKey) ?? 0;
-            catchCounts.set(countKey, index + 1);
-            const behaviour = draft.behaviour ?? classifyCatchBody(draft.body, draft.errorName, syntax.flow, draft.isExpression, identifierTypes);
-            const fact: CatchFact = { function: fn, index, line: node.startPosition.row + 1, behaviour };
-            if (draft.subject !== undefined) fact.subject = draft.subject;
-            if (draft.caught !== undefined) fact.caught = draft.caught;
-            if (draft.guarded) fact.guardedCalls = callsIn(draft.guarded, syntax);
-            catches.push(fact);
-          }
-        }
-        const runnerCheck = syntax.runnerChecks?.[type];
-        if (runnerCheck?.(nodeHere())) {
-          const node = nodeHere();
-          runnerChecks.push({ line: node.startPosition.row + 1, text: compactText(node).slice(0, MAX_TEXT) });
-        }
-        const branch = syntax.literalBranches?.[type];
-        if (branch && syntax.flow) {
-          const fn = currentFunction()?.fact?.name ?? "";
-          for (const draft of branch(nodeHere())) {
-            const fact = branchFact(draft, syntax.flow, fn, syntax.identifierTypes) ?? (syntax.state ? stateBranchFact(draft, syntax.flow, fn, syntax.identifierTypes) : null);
-            if (fact) literalBranches.push(fact);
-          }
-        }
-        const declares = syntax.state?.declarations?.[type];
-        if (declares) for (const name of declares(nodeHere(), currentFunction() === undefined)) stateNames.add(name);
-        const update = syntax.state?.updates?.[type];
-        const owner = update ? currentFunction() : undefined;
-        if (update && owner?.fact) {
-          const name = update(nodeHere());
-          if (name) (updatesOf.get(owner.fact) ?? updatesOf.set(owner.fact, new Set()).get(owner.fact))?.add(name);
-        }
-        if (syntax.entryPoints?.[type]?.(nodeHere())) regions.push({ depth, kind: "entry" });
-        const escape = syntax.escapes?.[type];
-        const escaped = escape && syntax.flow ? escape(nodeHere()) : null;
-        if (escaped && syntax.flow) {
-          const node = nodeHere();
-          const fn = currentFunction()?.fact?.name ?? "";
-          const fact: EscapeFact = { line: node.startPosition.row + 1, kind: escaped.kind, function: fn, text: compactText(node).slice(0, MAX_TEXT) };
-          const code = escapeCode(escaped.code, syntax.flow);
-          if (code !== undefined) fact.code = code;
-          const isEntry = regions.some((region) => region.kind === "entry") || scopes.some((scope) => scope.fact !== null && ENTRY_FUNCTIONS.has(scope.name));
-          if (isEntry) fact.isEntryPoint = true;
-          if (regions.some((region) => region.kind === "hook")) fact.isInHook = true;
-          escapes.push(fact);
-          if (escaped.kind === "hook") regions.push({ depth, kind: "hook" });
-        }
-        const exported = depth === 1 ? syntax.exports?.[type] : undefined;
-        if (exported) {
-          const node = nodeHere();
-          for (const { name, body, line, ownNames } of exported(node, context)) {
-            const fact: ExportFact = { name, line: line ?? node.startPosition.row + 1 };
-            if (body) fact.hash = declarationHash(body, ownNames);
-            exports.push(fact);
-          }
-        }
-        const schema = syntax.schemas?.[type];
-        if (schema) {
-          for (const draft of schema(nodeHere(), context)) schemas.push({ ...draft, key: pathOf(draft.key) });
-        }
-        const call = syntax.calls?.[type];
-        if (call) {
-          const name = call(nodeHere());
-          const owner = currentFunction();
-          if (name && owner?.calls) owner.calls.add(name);
-        }
-        const fn = syntax.functions?.[type];
-        const container = syntax.containers?.[type];
-        if (fn) {
-          const node = nodeHere();
-          const found = fn(node);
-          if (found) {
-            const fact: FunctionFact = {
-              name: pathOf(found.name),
-              line: node.startPosition.row + 1,
-              statementCount: found.body ? found.body.namedChildren.filter((child) => child !== null && !isComment(child.type)).length : 0,
-              calls: [],
-            };
-            const constant = syntax.flow ? constantReturnOf(found.body, syntax.flow) : undefined;
-            if (constant !== undefined) fact.constantReturn = constant;
-            if (found.returnsError !== undefined) fact.returnsError = found.returnsError;
-            functions.push(fact);
-            scopes.push({ depth, name: found.name, fact, calls: new Set() });
-          }
-        } else if (container) {
-          const name = container(nodeHere());
-          if (name) scopes.push({ depth, name, fact: null, calls: null });
-        }
-      }
-      if (shouldDescend && cursor.gotoFirstChild()) {
-        depth++;
-        continue;
-      }
-      let isDone = false;
-      while (!cursor.gotoNextSibling()) {
-        if (!cursor.gotoParent()) {
-          isDone = true;
-          break;
-        }
-        depth--;
-      }
-      if (isDone) break;
-    }
+    walker.run();
   } finally {
     cursor.delete();
   }
-  for (const scope of scopes) if (scope.fact && scope.calls) scope.fact.calls = [...scope.calls].sort();
-  const code: CodeFacts = { suppressions };
-  if (syntax.guards) code.guards = guards;
-  if (syntax.functions) code.functions = functions;
-  if (syntax.catches) code.catches = catches;
-  if (syntax.runnerChecks) code.runnerChecks = runnerChecks;
-  if (syntax.literalBranches) code.literalBranches = literalBranches;
-  for (const [fact, names] of updatesOf) {
-    const own = fact.name.slice(fact.name.lastIndexOf(".") + 1);
-    const state = [...names].filter((name) => stateNames.has(name) || name.startsWith(`${own}.`) || syntax.state?.isStateName?.(name) === true);
-    if (state.length > 0) fact.stateUpdates = state.sort();
-  }
-  if (syntax.escapes) {
-    if (escapes.length > 0 && syntax.isScript?.(content)) for (const fact of escapes) fact.isEntryPoint = true;
-    code.escapes = escapes;
-  }
-  if (syntax.exports) {
-    if (syntax.moduleExports) exports = syntax.moduleExports(root, exports, context);
-    code.exports = exports;
-  }
-  if (syntax.schemas) code.schemas = schemas;
-  if (syntax.privateModules) code.privateModules = syntax.privateModules(root, context);
-  return code;
+  return walker.facts();
 }
