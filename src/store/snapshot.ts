@@ -514,7 +514,9 @@ class WorkTreeScan {
               ? "the ignore rules changed"
               : this.collectIgnored || (this.options.keepIgnored?.size ?? 0) > 0 || this.restoreTemps.size > 0
                 ? "ignored paths are needed"
-                : null;
+                : dirty.paths.has("")
+                  ? "the dirty set names the whole work tree"
+                  : null;
     if (reason !== null) {
       this.fullReason = reason;
       return;
