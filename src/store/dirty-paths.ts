@@ -156,6 +156,16 @@ export class WorkTreeWatcher {
     return { kind: "paths", paths, sinceMs };
   }
 
+  /**
+   * Why this watcher can no longer be trusted at all (a failed start, a
+   * watcher error, too many new folder trees, the watch limit nearly
+   * reached), or null: while it is set every take() says "full", and the
+   * owner should close it and start a new one.
+   */
+  get brokenBecause(): string | null {
+    return this.brokenReason;
+  }
+
   /** Stops watching; later takes say "full". */
   async close(): Promise<void> {
     this.closed = true;

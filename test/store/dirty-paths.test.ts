@@ -90,6 +90,7 @@ describe("WorkTreeWatcher", () => {
     const broken = await watch(missing);
     const d = await broken.take();
     expect(d.kind === "full" && d.reason).toMatch(/^the file watcher could not start: /);
+    expect(broken.brokenBecause).toBe(d.kind === "full" ? d.reason : "");
     const root = makeRepo({ "a.txt": "a\n" });
     const w = await watch(root);
     await w.take();
