@@ -38,7 +38,7 @@ const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b);
   return s.length === 0 ? NaN : s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
-const git = (cwd, a, e = env) => execFileSync("git", a, { cwd, env: e, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] }).trim();
+const git = (cwd, a, e = env) => execFileSync("git", a, { cwd, env: e, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], maxBuffer: 1 << 28 }).trim();
 
 /** The store and the watcher, bundled from src/ (as the CLI bundle is): no build of dist/ needed. */
 async function loadStore() {
