@@ -199,7 +199,7 @@ async function diagnose(gitdir, treeOid, libDir) {
   const packs = readdirSync(packDir).filter((n) => n.endsWith(".pack"));
   const pakoPath = join(root, "node_modules", "pako", "index.js");
   const pako = (await import(pakoPath)).default;
-  const { PackFile, DeltaBaseCache, PackIndex } = await import(join(libDir, "pack.js"));
+  const { PackFile, PackIndex } = await import(join(libDir, "pack.js"));
   const { ObjectDatabase, parseTree } = await import(join(libDir, "odb.js"));
   const out = {};
   for (const name of packs) {

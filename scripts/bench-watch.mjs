@@ -45,7 +45,8 @@ async function loadStore() {
   const out = join(tmpdir(), `ralph-bench-watch-${process.pid}.mjs`);
   await build({
     stdin: {
-      contents: 'export { CheckpointStore } from "./src/store/checkpoint-store.ts"; export { WorkTreeWatcher } from "./src/store/dirty-paths.ts"; export { parseLoopId } from "./src/store/loop-id.ts";',
+      contents:
+        'export { CheckpointStore } from "./src/store/checkpoint-store.ts"; export { WorkTreeWatcher } from "./src/store/dirty-paths.ts"; export { parseLoopId } from "./src/store/loop-id.ts";',
       resolveDir: new URL("..", import.meta.url).pathname,
       loader: "ts",
     },
@@ -85,7 +86,9 @@ async function benchSize(lib, size) {
   mkdirSync(join(root, ".."), { recursive: true });
   execFileSync("cp", ["-a", source, root]);
   try {
-    const sources = git(root, ["ls-files"]).split("\n").filter((p) => /\.(ts|js|py|go|rs|java|md)$/.test(p) && !p.includes(".gitignore"));
+    const sources = git(root, ["ls-files"])
+      .split("\n")
+      .filter((p) => /\.(ts|js|py|go|rs|java|md)$/.test(p) && !p.includes(".gitignore"));
     const store = lib.CheckpointStore.open(root);
     const loop = lib.parseLoopId("bench-watch");
     const rssBefore = process.memoryUsage().rss;
@@ -106,7 +109,12 @@ async function benchSize(lib, size) {
       return tree;
     };
     native(); // its index warmed, as ralph's cache is
-    const dirtyMs = [], fullMs = [], nativeMs = [], barrierMs = [], dirtyScanMs = [], fullScanMs = [];
+    const dirtyMs = [],
+      fullMs = [],
+      nativeMs = [],
+      barrierMs = [],
+      dirtyScanMs = [],
+      fullScanMs = [];
     let dirtyUsed = 0;
     for (let run = 0; run < runs; run++) {
       editFiles(root, sources, run, 0);

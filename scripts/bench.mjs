@@ -151,7 +151,9 @@ function machineFacts(cliPath) {
   let ralphVersion = "?";
   try {
     ralphVersion = JSON.parse(readFileSync(join(PROJECT_ROOT, "package.json"), "utf8")).version;
-  } catch {}
+  } catch {
+    // no readable package.json: the version stays "?"
+  }
   return {
     node: process.version,
     git: runOrThrow("git", ["--version"]).trim().replace(/^git version /, ""),
@@ -208,7 +210,9 @@ function findMainWorkTree(path, env) {
   let gitDirIsFolder = false;
   try {
     gitDirIsFolder = statSync(join(top, ".git")).isDirectory();
-  } catch {}
+  } catch {
+    // no .git at the top: not a folder either
+  }
   if (!gitDirIsFolder) fail(`${top}: .git is not a folder (a linked worktree or submodule); pass the main working tree`);
   return top;
 }
@@ -236,7 +240,7 @@ function benchPath(top, options, baseEnv) {
  * A copy whose process still runs belongs to a concurrent benchmark and stays.
  */
 function removeStaleCopies() {
-  let names = [];
+  let names;
   try {
     names = readdirSync(CACHE_ROOT);
   } catch {

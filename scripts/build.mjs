@@ -9,7 +9,7 @@ import { syncGrammars } from "./grammars.mjs";
 
 const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"));
 rmSync(new URL("../dist", import.meta.url), { recursive: true, force: true });
-// Tree-sitter grammars: copy the pinned wasm files out of tree-sitter-wasms and
+// Tree-sitter grammars: copy the pinned wasm files out of their source packages and
 // verify them against grammars/manifest.json, first, so the facts hash below
 // sees the wasm files it ships.
 await syncGrammars();

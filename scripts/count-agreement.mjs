@@ -109,7 +109,9 @@ function defaultCollector(language) {
     let manifest = {};
     try {
       manifest = JSON.parse(readFileSync(join(clone, "package.json"), "utf8"));
-    } catch {}
+    } catch {
+      // no readable package.json: no dependencies to tell the runner by
+    }
     const deps = { ...manifest.dependencies, ...manifest.devDependencies };
     if (deps.vitest) return "vitest";
     if (deps.jest) return "jest";
@@ -348,7 +350,9 @@ function estimateByReading(ralphFiles) {
     let text = "";
     try {
       text = readFileSync(join(clone, file), "utf8");
-    } catch {}
+    } catch {
+      // unreadable (deleted, a broken link): counted as empty
+    }
     const count = pattern ? (text.match(pattern) ?? []).length : null;
     if (count !== 0 || ralphFiles.includes(file)) perFile.set(file, { instances: count, names: [] });
   }

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// Grammars: copies the pinned tree-sitter wasm grammars from the
-// tree-sitter-wasms package into grammars/<lang>/<lang>.wasm and checks each
+// Grammars: copies the pinned tree-sitter wasm grammars from their source
+// packages (tree-sitter-wasms, or a grammar's own package where it ships a
+// .wasm) into grammars/<lang>/<lang>.wasm and checks each
 // against grammars/manifest.json (source package, version, ABI, sha256).
 // A grammar whose bytes differ from the manifest fails the build, so a
 // changed package can never slip in unnoticed (STYLE.md §7).
@@ -24,18 +25,26 @@ import { fileURLToPath } from "node:url";
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
 const GRAMMARS_DIR = join(ROOT, "grammars");
 const MANIFEST_PATH = join(GRAMMARS_DIR, "manifest.json");
-const SOURCE_PACKAGE = "tree-sitter-wasms";
 
-/** ralph language id -> the grammar's name in tree-sitter-wasms/out/tree-sitter-<name>.wasm. */
+/** A grammar in tree-sitter-wasms: `out/tree-sitter-<name>.wasm`. */
+const fromWasms = (name) => ({ package: "tree-sitter-wasms", path: `out/tree-sitter-${name}.wasm`, name });
+
+/**
+ * ralph language id -> where its wasm grammar comes from: the package, the
+ * file's path inside it, and the grammar's name. Bash comes from
+ * tree-sitter-bash itself: tree-sitter-wasms 0.1.13's bash scanner imports a
+ * function web-tree-sitter 0.25 does not provide and throws on every `case`
+ * statement ("resolved is not a function").
+ */
 const GRAMMARS = {
-  python: "python",
-  go: "go",
-  rust: "rust",
-  java: "java",
-  csharp: "c_sharp",
-  ruby: "ruby",
-  php: "php",
-  bash: "bash",
+  python: fromWasms("python"),
+  go: fromWasms("go"),
+  rust: fromWasms("rust"),
+  java: fromWasms("java"),
+  csharp: fromWasms("c_sharp"),
+  ruby: fromWasms("ruby"),
+  php: fromWasms("php"),
+  bash: { package: "tree-sitter-bash", path: "tree-sitter-bash.wasm", name: "bash" },
 };
 
 /** Hex sha256 of a file's bytes. */
@@ -58,27 +67,28 @@ async function readAbi(bytes) {
 /** Copies (unless checkOnly) and verifies every grammar; returns the manifest it saw. */
 export async function syncGrammars({ update = false, checkOnly = false, log = console.error } = {}) {
   const require = createRequire(import.meta.url);
-  let sourceDir;
-  let version;
-  try {
-    const pkgPath = require.resolve(`${SOURCE_PACKAGE}/package.json`);
-    sourceDir = join(dirname(pkgPath), "out");
-    version = JSON.parse(readFileSync(pkgPath, "utf8")).version;
-  } catch {
-    sourceDir = null;
-  }
+  /** An installed source package's folder and version, or null when it is not installed. */
+  const installed = (pkg) => {
+    try {
+      const pkgPath = require.resolve(`${pkg}/package.json`);
+      return { dir: dirname(pkgPath), version: JSON.parse(readFileSync(pkgPath, "utf8")).version };
+    } catch {
+      return null;
+    }
+  };
   const manifest = existsSync(MANIFEST_PATH) ? JSON.parse(readFileSync(MANIFEST_PATH, "utf8")) : {};
   const next = {};
   const problems = [];
-  for (const [lang, name] of Object.entries(GRAMMARS)) {
+  for (const [lang, source] of Object.entries(GRAMMARS)) {
     const file = `${lang}/${lang}.wasm`;
     const target = join(GRAMMARS_DIR, file);
+    const pkg = installed(source.package);
     if (!checkOnly) {
-      if (sourceDir === null) {
-        if (!existsSync(target)) problems.push(`${lang}: ${SOURCE_PACKAGE} is not installed (run npm ci) and ${file} is missing`);
+      if (pkg === null) {
+        if (!existsSync(target)) problems.push(`${lang}: ${source.package} is not installed (run npm ci) and ${file} is missing`);
       } else {
         mkdirSync(dirname(target), { recursive: true });
-        copyFileSync(join(sourceDir, `tree-sitter-${name}.wasm`), target);
+        copyFileSync(join(pkg.dir, source.path), target);
       }
     }
     if (!existsSync(target)) {
@@ -86,7 +96,7 @@ export async function syncGrammars({ update = false, checkOnly = false, log = co
       continue;
     }
     const bytes = readFileSync(target);
-    const entry = { package: SOURCE_PACKAGE, version: version ?? manifest[lang]?.version, file, grammar: name, abi: await readAbi(bytes), sha256: sha256(bytes) };
+    const entry = { package: source.package, version: pkg?.version ?? manifest[lang]?.version, file, grammar: source.name, abi: await readAbi(bytes), sha256: sha256(bytes) };
     next[lang] = entry;
     const pinned = manifest[lang];
     if (!update) {
@@ -101,7 +111,7 @@ export async function syncGrammars({ update = false, checkOnly = false, log = co
     log(`grammars: wrote ${Object.keys(next).length} entries to grammars/manifest.json`);
   }
   if (problems.length > 0) {
-    throw new Error(`grammars do not match grammars/manifest.json:\n  ${problems.join("\n  ")}\nInstall the pinned ${SOURCE_PACKAGE} version (npm ci), or after a deliberate upgrade run: node scripts/grammars.mjs --update`);
+    throw new Error(`grammars do not match grammars/manifest.json:\n  ${problems.join("\n  ")}\nInstall the pinned source packages (npm ci), or after a deliberate upgrade run: node scripts/grammars.mjs --update`);
   }
   return update ? next : manifest;
 }

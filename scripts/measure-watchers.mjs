@@ -41,7 +41,7 @@ function generate(root, count) {
 function inotifyWatches() {
   let watches = 0;
   for (const fd of readdirSync("/proc/self/fdinfo")) {
-    let link = "";
+    let link;
     try {
       link = readlinkSync(`/proc/self/fd/${fd}`);
     } catch {

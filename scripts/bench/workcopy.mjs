@@ -59,7 +59,9 @@ export function repoFacts(root, env) {
   for (const path of tracked) {
     try {
       trackedBytes += statSync(join(root, path)).size;
-    } catch {}
+    } catch {
+      // tracked but deleted in the work tree: no bytes to count
+    }
   }
   const head = runTimed("git", ["rev-parse", "--verify", "-q", "HEAD"], { cwd: root, env });
   return { trackedFiles: tracked.length, untrackedFiles: listUntracked(root, env).length, trackedBytes, head: head.status === 0 ? head.stdout.trim() : null };

@@ -27,6 +27,7 @@ process.exitCode = await runCli(
     stdoutIsTTY: process.stdout.isTTY === true,
     stderrIsTTY: process.stderr.isTTY === true,
     ...(process.stderr.columns ? { stderrColumns: process.stderr.columns } : {}),
+    ...(process.argv[1] ? { cliPath: process.argv[1] } : {}),
   },
   version,
 );

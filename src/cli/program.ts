@@ -22,7 +22,7 @@ interface CommandSpec {
 }
 
 const JSON_FLAG: [string, string] = ["--json", "Print one JSON object on stdout"];
-const LOOP_FLAG: [string, string] = ["--loop <id>", "Loop id (default: $RALPH_LOOP, else the most recently updated loop, else 'default')"];
+const LOOP_FLAG: [string, string] = ["--loop <id>", "Loop id (default: $RALPH_LOOP, else the active loop, else the latest activity, else 'default')"];
 
 /** Every command, in help order. */
 export const COMMANDS: CommandSpec[] = [
@@ -92,16 +92,19 @@ export const COMMANDS: CommandSpec[] = [
   {
     name: "hook",
     usage: "hook <agent> [event] [...args]",
-    description: "An agent's or git's hook (claude EVENT: event JSON on stdin, one JSON decision on stdout; git pre-push REMOTE URL: exit 1 refuses the push)",
+    description: "An agent's or git's hook (claude|codex|gemini|cursor EVENT: event JSON on stdin, one JSON decision on stdout in the agent's protocol; git pre-push REMOTE URL: exit 1 refuses the push)",
     options: [],
     load: () => import("./commands/hook.js"),
   },
   {
     name: "install",
     usage: "install",
-    description: "Install ralph's hooks: --claude merges them into .claude/settings.json (--local: settings.local.json); --git-hooks registers the pre-push guard",
+    description: "Install ralph's hooks: --claude merges them into .claude/settings.json (--local: settings.local.json); --codex, --gemini, --cursor into .codex/hooks.json, .gemini/settings.json, .cursor/hooks.json; --git-hooks registers the pre-push guard",
     options: [
       ["--claude", "Claude Code hooks"],
+      ["--codex", "Codex CLI hooks (.codex/hooks.json; Codex runs them once the project and the hooks are trusted)"],
+      ["--gemini", "Gemini CLI hooks (.gemini/settings.json)"],
+      ["--cursor", "Cursor hooks (.cursor/hooks.json)"],
       ["--local", "Write .claude/settings.local.json instead of settings.json (with --git-hooks and lefthook: lefthook-local.yml)"],
       ["--git-hooks", "git's pre-push guard, registered with the hook manager in charge (husky, lefthook, pre-commit, simple-git-hooks), else the pre-push hook itself (an existing hook is kept and run first)"],
       ["--manager <name>", "With --git-hooks: husky | lefthook | pre-commit | simple-git-hooks | none instead of the detected one"],
@@ -113,9 +116,12 @@ export const COMMANDS: CommandSpec[] = [
   {
     name: "uninstall",
     usage: "uninstall",
-    description: "Remove exactly the hooks 'ralph install' wrote (default: Claude Code and git), keeping every other hook",
+    description: "Remove exactly the hooks 'ralph install' wrote (default: every agent's and git's), keeping every other hook",
     options: [
       ["--claude", "Only the Claude Code hooks"],
+      ["--codex", "Only the Codex CLI hooks"],
+      ["--gemini", "Only the Gemini CLI hooks"],
+      ["--cursor", "Only the Cursor hooks"],
       ["--local", "Only .claude/settings.local.json"],
       ["--git-hooks", "Only the git pre-push hook (the hook it chained is put back)"],
       JSON_FLAG,
@@ -184,21 +190,21 @@ export const COMMANDS: CommandSpec[] = [
     name: "status",
     usage: "status",
     description: "A loop's status, iteration, last completion check and counters",
-    options: [["--loop <id>", "Loop id (default: $RALPH_LOOP, else the active loop, else the last updated)"], JSON_FLAG],
+    options: [["--loop <id>", "Loop id (default: $RALPH_LOOP, else the active loop, else the latest activity of a loop with a state)"], JSON_FLAG],
     load: () => import("./commands/status.js"),
   },
   {
     name: "cancel",
     usage: "cancel",
     description: "End a loop: status aborted, and a cancel signal the Stop hook honours for 30 s",
-    options: [["--loop <id>", "Loop id (default: $RALPH_LOOP, else the active loop, else the last updated)"], JSON_FLAG],
+    options: [["--loop <id>", "Loop id (default: $RALPH_LOOP, else the active loop, else the latest activity of a loop with a state)"], JSON_FLAG],
     load: () => import("./commands/cancel.js"),
   },
   {
     name: "iterate",
     usage: "iterate",
     description: "End an iteration of a shell-driven loop: checkpoint, completion command (exit 0: keep going, 2: loop over)",
-    options: [["--loop <id>", "Loop id (default: $RALPH_LOOP, else the active loop, else the last updated)"], JSON_FLAG],
+    options: [["--loop <id>", "Loop id (default: $RALPH_LOOP, else the active loop, else the latest activity of a loop with a state)"], JSON_FLAG],
     load: () => import("./commands/iterate.js"),
   },
   {
@@ -312,7 +318,24 @@ export function protectStringValues(argv: readonly string[]): string[] {
 }
 
 /**
+ * Runs `fn` with `console.info` (where cac prints help and version) writing
+ * to `write` instead of the process's stdout, so an in-process run (tests,
+ * the warm process) gets its help text on its own stream. Synchronous, so no
+ * other run's output can come in between.
+ */
+function withCacOutput<T>(write: (text: string) => void, fn: () => T): T {
+  const original = console.info;
+  console.info = (...parts: unknown[]): void => write(`${parts.map(String).join(" ")}\n`);
+  try {
+    return fn();
+  } finally {
+    console.info = original;
+  }
+}
+
+/**
  * Parses argv (without node and script) and runs the matched command.
+ * Help and version text (cac's) go to `ctx.stdout`.
  * @throws RalphError E_USAGE for an unknown command; whatever the command throws.
  * @returns the command output, or null when help was printed.
  */
@@ -320,7 +343,7 @@ export async function dispatch(argv: string[], ctx: CommandContext, version: str
   const cli = buildCli(version);
   let parsed: ReturnType<typeof cli.parse>;
   try {
-    parsed = cli.parse(["node", "ralph", ...protectStringValues(argv)], { run: false });
+    parsed = withCacOutput(ctx.stdout, () => cli.parse(["node", "ralph", ...protectStringValues(argv)], { run: false }));
   } catch (error) {
     throw new RalphError("E_USAGE", `${(error as Error).message}; see 'ralph --help'`, { cause: error });
   }
@@ -330,7 +353,7 @@ export async function dispatch(argv: string[], ctx: CommandContext, version: str
   if (!spec) {
     const given = argv.find((a) => !a.startsWith("-"));
     if (given === undefined) {
-      cli.outputHelp();
+      withCacOutput(ctx.stdout, () => cli.outputHelp());
       return null;
     }
     throw new RalphError("E_USAGE", `unknown command '${given}'; see 'ralph --help'`, { data: { command: given } });

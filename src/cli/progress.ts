@@ -81,7 +81,12 @@ export function createProgress(options: ProgressOptions): Progress {
   };
 }
 
-/** The progress line of a CLI command: on process.stderr when it is a terminal (`isTTY`), else nothing. */
-export function stderrProgress(stream: { isTTY?: boolean; columns?: number; write(text: string): unknown } = process.stderr): Progress {
+/** The progress line of a CLI command on `stream` (the run's stderr) when it is a terminal (`isTTY`), else nothing. */
+export function stderrProgress(stream: { isTTY?: boolean; columns?: number; write(text: string): unknown }): Progress {
   return createProgress({ isTerminal: stream.isTTY === true, write: (text) => void stream.write(text), ...(stream.columns ? { columns: stream.columns } : {}) });
+}
+
+/** {@link stderrProgress} on a command's stderr, with the terminal facts its run was given (src/cli/context.ts). */
+export function commandProgress(ctx: { stderr: (text: string) => void; stderrIsTTY: boolean; stderrColumns?: number }): Progress {
+  return stderrProgress({ isTTY: ctx.stderrIsTTY, write: ctx.stderr, ...(ctx.stderrColumns ? { columns: ctx.stderrColumns } : {}) });
 }

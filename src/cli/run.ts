@@ -6,6 +6,8 @@
  */
 import type { Readable } from "node:stream";
 import { ExitCode, toRalphError } from "../errors.js";
+import { withRun } from "../log.js";
+import { parseRuntimeEnv, type RuntimeEnv } from "../runtime-env.js";
 
 /**
  * The process facts one CLI run may use, read once at the boundary.
@@ -15,7 +17,7 @@ import { ExitCode, toRalphError } from "../errors.js";
 export interface CliIo {
   /** Directory the command acts on (never process.chdir). */
   cwd: string;
-  /** The environment ralph reads (RALPH_*, CI, GIT_*, HOME, PATH, TERM, …); children it spawns get this one. */
+  /** The run's environment (RALPH_*, CI, GIT_*, HOME, PATH, TERM, …), parsed once here (src/runtime-env.ts); children ralph spawns get this one. */
   env: NodeJS.ProcessEnv;
   /** Standard input (hook payloads, the pre-push ref lines). */
   stdin: Readable;
@@ -29,6 +31,12 @@ export interface CliIo {
   stderrIsTTY?: boolean;
   /** stderr's width in columns when it is a terminal. */
   stderrColumns?: number;
+  /**
+   * The path of the cli.js that answers (main.ts: its own script, `argv[1]`):
+   * what `ralph install` writes into hooks (resolved to its real path) and
+   * `ralph demo` runs. Undefined when there is none (those commands then fail with E_INTERNAL).
+   */
+  cliPath?: string;
 }
 
 /**
@@ -39,6 +47,11 @@ export interface CliIo {
  * (exit 0 and `{}` for an agent; git hooks speak through the exit code).
  */
 export async function runCli(argv: readonly string[], io: CliIo, version: string): Promise<number> {
+  const env = parseRuntimeEnv(io.env);
+  return withRun({ stderr: io.stderr, env }, () => runParsed(argv, io, env, version));
+}
+
+async function runParsed(argv: readonly string[], io: CliIo, env: RuntimeEnv, version: string): Promise<number> {
   if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-v")) {
     io.stdout(`${version}\n`);
     return ExitCode.ok;
@@ -50,7 +63,7 @@ export async function runCli(argv: readonly string[], io: CliIo, version: string
       const { runHookCommand } = await import("./commands/hook.js");
       return await runHookCommand(argv.slice(1), {
         cwd: io.cwd,
-        env: io.env,
+        env,
         stdin: io.stdin,
         stdout: io.stdout,
         stderr: io.stderr,
@@ -65,7 +78,18 @@ export async function runCli(argv: readonly string[], io: CliIo, version: string
   const wantsJsonErrors = argv.includes("--json") || argv.includes("--format=json") || argv.join(" ").includes("--format json");
   try {
     const { dispatch } = await import("./program.js");
-    const result = await dispatch([...argv], { cwd: io.cwd, stdout: io.stdout, stderr: io.stderr }, version);
+    const ctx = {
+      cwd: io.cwd,
+      env,
+      stdin: io.stdin,
+      stdout: io.stdout,
+      stderr: io.stderr,
+      stdoutIsTTY: io.stdoutIsTTY === true,
+      stderrIsTTY: io.stderrIsTTY === true,
+      ...(io.stderrColumns !== undefined ? { stderrColumns: io.stderrColumns } : {}),
+      ...(io.cliPath !== undefined ? { cliPath: io.cliPath } : {}),
+    };
+    const result = await dispatch([...argv], ctx, version);
     if (result === null) return ExitCode.ok;
     const { output, wantsJson } = result;
     if (wantsJson) io.stdout(`${JSON.stringify(output.json, null, 2)}\n`);

@@ -55,8 +55,8 @@ export interface LoadedConfig {
 
 /** Options of {@link loadConfig} and {@link parseConfigText}. */
 export interface LoadConfigOptions {
-  /** Environment for the overrides (default `process.env`). */
-  env?: NodeJS.ProcessEnv;
+  /** The run's environment for the `RALPH_*` overrides (src/runtime-env.ts `vars`); default none set. */
+  env?: Readonly<NodeJS.ProcessEnv>;
 }
 
 type YamlModule = typeof import("yaml");
@@ -237,7 +237,7 @@ export async function parseConfigText(text: string | null, fileName = "aiwg.yml"
     sources[path] = line === undefined ? "default" : `${fileName}:${line}`;
   }
 
-  const env = options.env ?? process.env;
+  const env = options.env ?? {};
   for (const override of ENV_OVERRIDES) {
     const value = env[override.name];
     if (value === undefined || value.trim() === "") continue;

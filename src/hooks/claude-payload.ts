@@ -13,7 +13,7 @@
  * and paths are normalised to `/`; a `transcript_path` starting with `~/`
  * is expanded to the home directory (the shell would have; Node does not).
  */
-import { homedir } from "node:os";
+import { EMPTY_RUNTIME_ENV, homeOf } from "../runtime-env.js";
 import { normalizeSlashes } from "./paths.js";
 
 /** The Claude Code hook events ralph answers. */
@@ -64,7 +64,7 @@ const str = (value: unknown): string | undefined => (typeof value === "string" &
 const PATH_FIELDS = ["file_path", "notebook_path", "path"] as const;
 
 /** `~/x` -> `<home>/x` (and `~` alone -> home); any other path unchanged. */
-export function expandHome(path: string | undefined, home: string = homedir()): string | undefined {
+export function expandHome(path: string | undefined, home: string): string | undefined {
   if (path === undefined) return undefined;
   if (path === "~") return normalizeSlashes(home);
   return path.startsWith("~/") ? `${normalizeSlashes(home).replace(/\/$/, "")}/${path.slice(2)}` : path;
@@ -72,9 +72,10 @@ export function expandHome(path: string | undefined, home: string = homedir()): 
 
 /**
  * Normalises a parsed payload (any JSON value). `eventArg` (from
- * `ralph hook claude EVENT`) wins over `hook_event_name`.
+ * `ralph hook claude EVENT`) wins over `hook_event_name`; `home` expands a
+ * `~/` transcript path (the run's HOME, src/runtime-env.ts `homeOf`; default the passwd entry's).
  */
-export function normalizePayload(raw: unknown, eventArg?: string): ClaudePayload {
+export function normalizePayload(raw: unknown, eventArg?: string, home: string = homeOf(EMPTY_RUNTIME_ENV.git)): ClaudePayload {
   const o = typeof raw === "object" && raw !== null && !Array.isArray(raw) ? (raw as Record<string, unknown>) : {};
   const input = typeof o.tool_input === "object" && o.tool_input !== null && !Array.isArray(o.tool_input) ? { ...(o.tool_input as Record<string, unknown>) } : {};
   for (const field of PATH_FIELDS) {
@@ -88,7 +89,7 @@ export function normalizePayload(raw: unknown, eventArg?: string): ClaudePayload
   return {
     event: str(eventArg) ?? str(o.hook_event_name),
     sessionId: str(o.session_id),
-    transcriptPath: expandHome(path(o.transcript_path)),
+    transcriptPath: expandHome(path(o.transcript_path), home),
     cwd: path(o.cwd),
     toolName: str(o.tool_name),
     toolInput: input,
@@ -106,9 +107,3 @@ export function normalizePayload(raw: unknown, eventArg?: string): ClaudePayload
 export function toolFilePath(payload: ClaudePayload): string | undefined {
   return str(payload.toolInput.file_path) ?? str(payload.toolInput.notebook_path);
 }
-
-/** Tools that change files: each call is checkpointed after it runs. */
-export const MUTATING_TOOLS: ReadonlySet<string> = new Set(["Bash", "Write", "Edit", "MultiEdit", "NotebookEdit"]);
-
-/** Tools whose effect on one named file ralph can compute before it runs. */
-export const FILE_EDIT_TOOLS: ReadonlySet<string> = new Set(["Write", "Edit", "MultiEdit", "NotebookEdit"]);

@@ -117,7 +117,11 @@ export function addRalphHooks(settings: Settings, nodePath: string, cliPath: str
   return { ...base, hooks };
 }
 
-/** ralph's installed command per event in a settings object. */
+/**
+ * ralph's installed command per event in a settings object: in Claude
+ * Code's groups (`{matcher, hooks: [...]}`, also Codex's and Gemini's
+ * shape) and in Cursor's flat entries (`[{command, …}]` per event).
+ */
 export function installedRalphCommands(settings: Settings): Map<string, string> {
   const out = new Map<string, string>();
   const hooks = settings.hooks;
@@ -125,7 +129,8 @@ export function installedRalphCommands(settings: Settings): Map<string, string> 
   for (const [event, groups] of Object.entries(hooks as Record<string, unknown>)) {
     if (!Array.isArray(groups)) continue;
     for (const group of groups) {
-      for (const hook of (group as HookGroup)?.hooks ?? []) if (isRalphHook(hook)) out.set(event, (hook as { command: string }).command);
+      const inner = Array.isArray((group as HookGroup | null)?.hooks) ? (group as HookGroup).hooks : [group];
+      for (const hook of inner) if (isRalphHook(hook)) out.set(event, (hook as { command: string }).command);
     }
   }
   return out;

@@ -6,7 +6,9 @@
  * - the agent settings files `.claude/settings.json` and
  *   `.claude/settings.local.json` (ralph's hook entries, and
  *   `disableAllHooks`, which Claude Code reads from either: hooks
- *   reference, "Disable or remove hooks");
+ *   reference, "Disable or remove hooks"), and Codex's `.codex/hooks.json`,
+ *   Gemini's `.gemini/settings.json`, Cursor's `.cursor/hooks.json`
+ *   (ralph's entries: docs/agents.md);
  * - the git hooks that run ralph (`<hooks dir>/pre-push` and the hook it
  *   chains, `pre-push.ralph-chained`) and git's own config file, which holds
  *   `core.hooksPath`;
@@ -87,6 +89,9 @@ function entryHeld(rel: string, options: ControlSurfaceOptions): boolean {
   return options.workTree === undefined || holdsRalphEntry(readWorkTreeFile(options.workTree, rel));
 }
 
+/** The agents' settings files ralph installs into: Claude Code's two, Codex's, Gemini's, Cursor's (src/hooks/agent-settings.ts). */
+const AGENT_SETTINGS = /^\.(claude\/settings(\.local)?|codex\/hooks|gemini\/settings|cursor\/hooks)\.json$/;
+
 /**
  * The part of ralph's control surface `path` is, or null. `path` is
  * repository-relative (a path inside a linked worktree's git dir is given as
@@ -94,7 +99,7 @@ function entryHeld(rel: string, options: ControlSurfaceOptions): boolean {
  */
 export function controlKindOf(path: string, options: ControlSurfaceOptions = {}): ControlKind | null {
   const p = clean(path);
-  if (/^\.claude\/settings(\.local)?\.json$/.test(p)) return "agent-settings";
+  if (AGENT_SETTINGS.test(p)) return "agent-settings";
   const hooksDir = options.hooksDir ? clean(options.hooksDir) : null;
   if (/^\.git\/hooks\/pre-push(\.ralph-chained)?$/.test(p)) return "git-hook";
   if (hooksDir && (p === `${hooksDir}/pre-push` || p === `${hooksDir}/pre-push.ralph-chained`)) return "git-hook";
@@ -117,7 +122,7 @@ export function controlKindOf(path: string, options: ControlSurfaceOptions = {})
 /**
  * True when `path` is a folder that holds part of the surface, so deleting,
  * moving or changing the mode of it (recursively) reaches the surface:
- * `.claude`, `.git`, `.git/hooks`, `.git/refs`, `.aiwg`, the configured
+ * `.claude` (and `.codex`, `.gemini`, `.cursor`), `.git`, `.git/hooks`, `.git/refs`, `.aiwg`, the configured
  * hooks folder. The work tree root itself (`.`, ``) is not counted: a
  * recursive delete of everything is its own risk (recursive_delete).
  */
@@ -125,7 +130,7 @@ export function holdsControlSurface(path: string, options: ControlSurfaceOptions
   const p = clean(path);
   if (p === "" || p === ".") return false;
   const hooksDir = options.hooksDir ? clean(options.hooksDir) : null;
-  const folders = [".claude", ".git", ".git/hooks", ".git/refs", ".git/logs", ".git/logs/refs", ".aiwg", ...(hooksDir ? [hooksDir] : [])];
+  const folders = [".claude", ".codex", ".gemini", ".cursor", ".git", ".git/hooks", ".git/refs", ".git/logs", ".git/logs/refs", ".aiwg", ...(hooksDir ? [hooksDir] : [])];
   if (folders.some((folder) => p === folder || p.endsWith(`/${folder}`)) || controlKindOf(p, options) !== null) return true;
   // `.husky`, `.config`: a folder holding a hook manager's file that holds ralph's entry.
   return [...HOOK_MANAGER_FILES, HUSKY_GENERATED].some((file) => file.startsWith(`${p}/`) && controlKindOf(file, options) !== null);
@@ -168,7 +173,8 @@ function parseSettings(text: string | null): Settings | null | "absent" {
 /**
  * What a change of a settings file's content would do to ralph's guard, or
  * null when it keeps it: ralph's hook entries (by event and command) removed
- * or rewritten, `disableAllHooks` turned on, the file made unreadable while
+ * or rewritten, a switch that turns them off set ({@link hooksSwitchedOff}:
+ * `disableAllHooks`, Gemini's `hooks.disabled`…), the file made unreadable while
  * it held ralph's entries. `before`/`after` are the file's text (null: no
  * file). Adding an unrelated permission, hook or key is no change.
  * @returns one line, e.g. `removes ralph's Stop, PreToolUse hooks; sets "disableAllHooks": true`.
@@ -188,8 +194,32 @@ export function describeSettingsChange(before: string | null, after: string | nu
   if (next === "absent" && oldCommands.size > 0) parts.push(`deletes the file with ralph's ${removed.join(", ")} hooks`);
   else if (removed.length > 0) parts.push(`removes ralph's ${removed.join(", ")} hook${removed.length === 1 ? "" : "s"}`);
   if (rewritten.length > 0) parts.push(`rewrites ralph's ${rewritten.join(", ")} hook command${rewritten.length === 1 ? "" : "s"}`);
-  const wasDisabled = typeof old === "object" && old !== null && old.disableAllHooks === true;
-  const isDisabled = typeof next === "object" && next.disableAllHooks === true;
-  if (isDisabled && !wasDisabled) parts.push('sets "disableAllHooks": true, which turns every hook off, ralph\'s included');
+  const wasOff = typeof old === "object" && old !== null ? hooksSwitchedOff(old) : [];
+  const isOff = typeof next === "object" ? hooksSwitchedOff(next) : [];
+  for (const off of isOff) if (!wasOff.includes(off)) parts.push(`sets ${off}`);
   return parts.length > 0 ? parts.join("; ") : null;
+}
+
+const isPlainObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
+
+/**
+ * The settings in an agent's settings object that switch ralph's hooks off
+ * while its entries stay: Claude Code's `disableAllHooks: true` (hooks
+ * reference, "Disable or remove hooks"); Gemini CLI's `tools.enableHooks:
+ * false`, `hooks.enabled: false`, and ralph's entry names (`ralph-<Event>`)
+ * in `hooks.disabled` (docs/hooks/index.md, "Managing hooks").
+ * @returns one phrase per switch, e.g. `"disableAllHooks": true, which turns every hook off, ralph's included`.
+ */
+export function hooksSwitchedOff(settings: Settings): string[] {
+  const out: string[] = [];
+  if (settings.disableAllHooks === true) out.push('"disableAllHooks": true, which turns every hook off, ralph\'s included');
+  const tools = settings.tools;
+  const hooks = settings.hooks;
+  if (isPlainObject(tools) && tools.enableHooks === false) out.push('"tools.enableHooks": false, which turns Gemini CLI\'s hooks system off');
+  if (isPlainObject(hooks) && hooks.enabled === false) out.push('"hooks.enabled": false, which turns Gemini CLI\'s hooks off');
+  if (isPlainObject(hooks) && Array.isArray(hooks.disabled)) {
+    const names = hooks.disabled.filter((n): n is string => typeof n === "string" && n.startsWith("ralph-")).sort();
+    if (names.length > 0) out.push(`"hooks.disabled" naming ${names.join(", ")}, which Gemini CLI then skips`);
+  }
+  return out;
 }

@@ -25,6 +25,7 @@
 import { accessSync, chmodSync, constants, closeSync, existsSync, fsyncSync, lstatSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync } from "node:fs";
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import { isErrno, RalphError } from "../errors.js";
+import { homeOf } from "../runtime-env.js";
 import { expandHome } from "../store/git-config.js";
 import type { Repository } from "../store/repo.js";
 import { quoteForShell } from "./claude-settings.js";
@@ -35,11 +36,11 @@ export const GIT_HOOK_TAG = "# ralph-managed: pre-push hook written by 'ralph in
 /** The suffix of the user's own pre-push hook once ralph's takes its place (`pre-push.ralph-chained`). */
 export const CHAINED_SUFFIX = ".ralph-chained";
 
-/** The hooks folder git uses for `repo`: core.hooksPath (absolute, `~/` expanded, relative to the work tree), else `<commonDir>/hooks`. */
-export function hooksDirOf(repo: Pick<Repository, "workTree" | "commonDir" | "config">): string {
+/** The hooks folder git uses for `repo`: core.hooksPath (absolute, `~/` expanded with the run's home, relative to the work tree), else `<commonDir>/hooks`. */
+export function hooksDirOf(repo: Pick<Repository, "workTree" | "commonDir" | "config" | "env">): string {
   const configured = repo.config.get("core.hookspath");
   if (configured !== undefined && configured !== "") {
-    const expanded = expandHome(configured);
+    const expanded = expandHome(configured, homeOf(repo.env.git));
     return isAbsolute(expanded) ? expanded : resolve(repo.workTree, expanded);
   }
   return join(repo.commonDir, "hooks");
@@ -154,7 +155,7 @@ function exists(path: string): boolean {
 }
 
 /** Looks at the repository's pre-push hook without changing anything. @throws Error when a file exists but cannot be read. */
-export function inspectGitHook(repo: Pick<Repository, "workTree" | "commonDir" | "config">): GitHookState {
+export function inspectGitHook(repo: Pick<Repository, "workTree" | "commonDir" | "config" | "env">): GitHookState {
   const hook = join(hooksDirOf(repo), "pre-push");
   const chainedPath = `${hook}${CHAINED_SUFFIX}`;
   const present = exists(hook);
@@ -194,7 +195,7 @@ function writeExecutable(path: string, text: string): void {
  * @throws RalphError E_USAGE when a foreign pre-push hook and an earlier
  *   chained hook both exist (ralph will not overwrite either).
  */
-export function installGitHook(repo: Pick<Repository, "workTree" | "commonDir" | "config">, nodePath: string, cliPath: string): GitHookInstall {
+export function installGitHook(repo: Pick<Repository, "workTree" | "commonDir" | "config" | "env">, nodePath: string, cliPath: string): GitHookInstall {
   const found = inspectGitHook(repo);
   const script = gitHookScript(nodePath, cliPath);
   if (found.state === "foreign") {
@@ -234,7 +235,7 @@ export interface GitHookRemoval {
  * hook back in its place (same bytes, same mode). A pre-push hook that is not ralph's is
  * left alone (and a chained hook then too).
  */
-export function uninstallGitHook(repo: Pick<Repository, "workTree" | "commonDir" | "config">): GitHookRemoval {
+export function uninstallGitHook(repo: Pick<Repository, "workTree" | "commonDir" | "config" | "env">): GitHookRemoval {
   const found = inspectGitHook(repo);
   if (found.state === "foreign") return { hook: found.hook, removed: false, restored: null, keptEdited: null };
   const removed = found.state === "ralph";

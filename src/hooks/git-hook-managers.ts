@@ -61,7 +61,7 @@ export const HOOK_MANAGERS = ["husky", "lefthook", "pre-commit", "simple-git-hoo
 /** One of {@link HOOK_MANAGERS}. */
 export type HookManager = (typeof HOOK_MANAGERS)[number];
 
-type Repo = Pick<Repository, "workTree" | "commonDir" | "config">;
+type Repo = Pick<Repository, "workTree" | "commonDir" | "config" | "env">;
 
 /** Which manager is in charge of pre-push, and the sign that says so. */
 export interface ManagerDetection {
@@ -269,9 +269,9 @@ export function preCommitStage(version: string | null | undefined): string {
   return major < 3 || (major === 3 && minor < 2) ? "push" : "pre-push";
 }
 
-/** The installed pre-commit's version (`pre-commit --version`), or null when it is not on PATH. */
-export function findPreCommitVersion(cwd: string): string | null {
-  const result = spawnSync("pre-commit", ["--version"], { cwd, encoding: "utf8", timeout: 20_000 });
+/** The installed pre-commit's version (`pre-commit --version`, run with the run's environment `env`), or null when it is not on its PATH. */
+export function findPreCommitVersion(cwd: string, env: Readonly<NodeJS.ProcessEnv>): string | null {
+  const result = spawnSync("pre-commit", ["--version"], { cwd, env, encoding: "utf8", timeout: 20_000 });
   if (result.error || result.status !== 0) return null;
   return /(\d+\.\d+(?:\.\d+)?)/.exec(result.stdout)?.[1] ?? null;
 }

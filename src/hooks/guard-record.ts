@@ -60,8 +60,8 @@ export interface GuardReport {
   fresh: boolean;
 }
 
-/** The settings files ralph installs into, repository-relative. */
-const SETTINGS_FILES = [".claude/settings.json", ".claude/settings.local.json"] as const;
+/** The settings files ralph installs into, repository-relative (Claude Code's, and Codex's, Gemini's and Cursor's: src/hooks/agent-settings.ts). */
+const SETTINGS_FILES = [".claude/settings.json", ".claude/settings.local.json", ".codex/hooks.json", ".gemini/settings.json", ".cursor/hooks.json"] as const;
 
 interface GitHookRecord {
   /** `core.hooksPath` as configured, or null. */
@@ -124,13 +124,26 @@ function settingsView(text: string | null): string | null {
     return "{}";
   }
   if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) return "{}";
-  const commands = installedRalphCommands(parsed as Settings);
+  const settings = parsed as Settings;
+  const commands = installedRalphCommands(settings);
   const hooks: Record<string, unknown> = {};
   for (const [event, command] of [...commands].sort(([a], [b]) => a.localeCompare(b))) hooks[event] = [{ hooks: [{ type: "command", command }] }];
-  return JSON.stringify({ hooks, ...((parsed as Settings).disableAllHooks === true ? { disableAllHooks: true } : {}) });
+  // The switches that turn ralph's hooks off while its entries stay (control-surface.ts hooksSwitchedOff), kept as they are.
+  const given = (settings.hooks ?? {}) as Record<string, unknown>;
+  if (given.enabled === false) hooks.enabled = false;
+  if (Array.isArray(given.disabled)) {
+    const names = given.disabled.filter((n): n is string => typeof n === "string" && n.startsWith("ralph-")).sort();
+    if (names.length > 0) hooks.disabled = names;
+  }
+  const tools = settings.tools as Record<string, unknown> | undefined;
+  return JSON.stringify({
+    hooks,
+    ...(settings.disableAllHooks === true ? { disableAllHooks: true } : {}),
+    ...(typeof tools === "object" && tools !== null && tools.enableHooks === false ? { tools: { enableHooks: false } } : {}),
+  });
 }
 
-function gitHookNow(repo: Pick<Repository, "workTree" | "commonDir" | "config">): GitHookRecord {
+function gitHookNow(repo: Pick<Repository, "workTree" | "commonDir" | "config" | "env">): GitHookRecord {
   const path = join(hooksDirOf(repo), "pre-push");
   const text = readText(path);
   const isRalph = text !== null && isRalphGitHook(text);

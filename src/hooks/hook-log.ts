@@ -11,6 +11,7 @@ import { ensureStateRoot } from "../loop/state.js";
 import type { HookLogSummary } from "../loop/report.js";
 import type { LoopId } from "../store/loop-id.js";
 import { STATE_DIR } from "../store/snapshot.js";
+import { info } from "../log.js";
 
 /** One hook call. */
 export interface HookLogEntry {
@@ -176,7 +177,7 @@ export async function writeFinalReport(workTree: string, loop: LoopId, qualityTh
     });
     return written.paths.report;
   } catch (error) {
-    process.stderr.write(`ralph: could not write the report of loop ${loop}: ${(error as Error).message}\n`);
+    info(`could not write the report of loop ${loop}: ${(error as Error).message}`);
     return null;
   }
 }

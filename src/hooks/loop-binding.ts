@@ -1,8 +1,9 @@
 /**
- * Which loop a Claude Code session's checkpoints go to. SessionStart and
- * UserPromptSubmit bind the session: to the repository's active loop (the
+ * Which loop an agent session's checkpoints go to. A session start and a
+ * prompt (Claude Code's SessionStart and UserPromptSubmit) bind the session:
+ * to the repository's active loop (the
  * mark `ralph start` writes, read through src/loop/state.ts), else to a
- * per-session guard loop `claude-<session>` that
+ * per-session guard loop `<agent>-<session>` (`claude-<session>`) that
  * checkpoints and judges but never blocks Stop. The binding is kept in
  * `.aiwg/ralph/sessions/<guard id>.json` (written atomically) so later
  * events of the session use the same loop without deciding again.
@@ -12,7 +13,8 @@ import { join } from "node:path";
 import { isErrno } from "../errors.js";
 import { renderReinforcement } from "../loop/reinforcement.js";
 import { describeGate } from "../loop/recovery.js";
-import { ensureStateRoot, readActiveLoop, readState } from "../loop/state.js";
+import { resolveLoop } from "../loop/resolve-loop.js";
+import { ensureStateRoot, readState } from "../loop/state.js";
 import { isLoopId, MAX_LOOP_ID_LENGTH, type LoopId } from "../store/loop-id.js";
 import { STATE_DIR } from "../store/snapshot.js";
 
@@ -24,29 +26,35 @@ export interface SessionBinding {
 }
 
 /**
- * The guard loop id of a session: `claude-` + the session id with every
+ * The guard loop id of a session: the agent's id (`claude`), `-`, and the
+ * session id with every
  * character outside `A-Za-z0-9._-` replaced by `-`, runs of `.` collapsed,
- * cut to the loop id length limit; `claude-no-session` without an id.
+ * cut to the loop id length limit; `<agent>-no-session` without an id.
+ * @param agent the agent's id, a valid loop id prefix (default `claude`).
  */
-export function guardLoopId(sessionId: string | undefined): LoopId {
+export function guardLoopId(sessionId: string | undefined, agent = "claude"): LoopId {
   const cleaned = (sessionId ?? "")
     .replace(/[^A-Za-z0-9._-]+/g, "-")
     .replace(/\.{2,}/g, ".")
     .replace(/^[-.]+/, "");
-  let id = `claude-${cleaned === "" ? "no-session" : cleaned}`.slice(0, MAX_LOOP_ID_LENGTH);
+  let id = `${agent}-${cleaned === "" ? "no-session" : cleaned}`.slice(0, MAX_LOOP_ID_LENGTH);
   id = id.replace(/(\.lock)+$/i, "").replace(/[.]+$/, "");
-  return (isLoopId(id) ? id : "claude-no-session") as LoopId;
+  return (isLoopId(id) ? id : `${agent}-no-session`) as LoopId;
 }
 
-function bindingPath(workTree: string, sessionId: string | undefined): string {
-  return join(workTree, STATE_DIR, "sessions", `${guardLoopId(sessionId)}.json`);
+function bindingPath(workTree: string, sessionId: string | undefined, agent: string): string {
+  return join(workTree, STATE_DIR, "sessions", `${guardLoopId(sessionId, agent)}.json`);
 }
 
-/** Binds a session to the active loop, else its guard loop, and records the binding. */
-export function bindSession(workTree: string, sessionId: string | undefined): SessionBinding {
-  const active = readActiveLoop(workTree);
-  const binding: SessionBinding = { loop: active ?? guardLoopId(sessionId), isGuard: active === null, sessionId: sessionId ?? null };
-  const path = bindingPath(workTree, sessionId);
+/**
+ * Binds a session of `agent` (default `claude`) to the active loop, else its
+ * guard loop (src/loop/resolve-loop.ts, steps 3 and 4: a hook names no loop
+ * and reads no `$RALPH_LOOP`), and records the binding.
+ */
+export function bindSession(workTree: string, sessionId: string | undefined, agent = "claude"): SessionBinding {
+  const { loop, source } = resolveLoop({ workTree, need: "checkpoints", sessionLoop: guardLoopId(sessionId, agent) });
+  const binding: SessionBinding = { loop, isGuard: source === "session", sessionId: sessionId ?? null };
+  const path = bindingPath(workTree, sessionId, agent);
   ensureStateRoot(workTree);
   mkdirSync(join(path, ".."), { recursive: true });
   const temp = `${path}.${process.pid}.tmp`;
@@ -56,14 +64,14 @@ export function bindSession(workTree: string, sessionId: string | undefined): Se
 }
 
 /** The session's recorded loop; binds it first when nothing is recorded (a session that began before `ralph install`). */
-export function resolveSessionLoop(workTree: string, sessionId: string | undefined): SessionBinding {
+export function resolveSessionLoop(workTree: string, sessionId: string | undefined, agent = "claude"): SessionBinding {
   try {
-    const raw = JSON.parse(readFileSync(bindingPath(workTree, sessionId), "utf8")) as { loop?: unknown; guard?: unknown };
+    const raw = JSON.parse(readFileSync(bindingPath(workTree, sessionId, agent), "utf8")) as { loop?: unknown; guard?: unknown };
     if (typeof raw.loop === "string" && isLoopId(raw.loop)) return { loop: raw.loop, isGuard: raw.guard === true, sessionId: sessionId ?? null };
   } catch (error) {
     if (!isErrno(error, "ENOENT", "ENOTDIR") && !(error instanceof SyntaxError)) throw error;
   }
-  return bindSession(workTree, sessionId);
+  return bindSession(workTree, sessionId, agent);
 }
 
 /** Facts of a loop's state that hooks show or log, when the loop engine keeps one. */

@@ -30,12 +30,12 @@ function isCompleteJson(text: string): boolean {
 }
 
 /**
- * Reads a hook payload from `stream` (default process.stdin) with an idle
+ * Reads a hook payload from `stream` (the run's stdin) with an idle
  * deadline. Never rejects: a stream error ends the read with what arrived.
  * The stream is paused and unreferenced afterwards, so an open pipe does not
  * keep the process alive.
  */
-export function readHookInput(stream: Readable = process.stdin, idleMs: number = STDIN_IDLE_MS): Promise<HookInputText> {
+export function readHookInput(stream: Readable, idleMs: number = STDIN_IDLE_MS): Promise<HookInputText> {
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let sizeBytes = 0;

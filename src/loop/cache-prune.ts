@@ -35,7 +35,7 @@ export function factsCacheOids(ralphDir: string): Set<string> {
   }
   for (const folder of folders) {
     if (!/^[0-9a-f]{2}$/.test(folder)) continue;
-    let files: string[] = [];
+    let files: string[];
     try {
       files = readdirSync(join(root, folder));
     } catch {

@@ -82,7 +82,9 @@ function openOutputFifo(): OutputFifo | null {
 
 /**
  * Runs a completion command with `/bin/sh -c` in `cwd`, in its own process
- * group, stdin closed, with {@link COMMAND_TOKEN_ENV} set to a fresh cookie,
+ * group, stdin closed, in the environment `env` (the whole of it: callers
+ * pass the run's, src/runtime-env.ts `vars`, plus their own variables;
+ * default empty, sh's default PATH) with {@link COMMAND_TOKEN_ENV} set to a fresh cookie,
  * stdout and stderr on one FIFO ({@link openOutputFifo}).
  * On timeout the whole group gets SIGTERM, then SIGKILL after
  * {@link KILL_GRACE_MS}. Resolves (never rejects) once the shell has exited
@@ -106,7 +108,7 @@ export function runCompletionCommand(command: string, options: { cwd: string; ti
     try {
       child = spawn("/bin/sh", ["-c", command], {
         cwd: options.cwd,
-        env: { ...process.env, ...options.env, [COMMAND_TOKEN_ENV]: token },
+        env: { ...(options.env ?? {}), [COMMAND_TOKEN_ENV]: token },
         stdio: fifo ? ["ignore", fifo.writeFd, fifo.writeFd] : ["ignore", "pipe", "pipe"],
         detached: true,
       });

@@ -130,11 +130,11 @@ export async function evaluateIteration(ctx: EvaluationContext): Promise<Evaluat
     }
   } else metrics.errors.findings = "the loop has no baseline checkpoint";
   const detectionMs = performance.now() - detectStarted;
-  await measureCommandMetrics(workTree, ctx.settings.metrics, metrics, { RALPH_LOOP: loop, RALPH_ITERATION: String(iteration), ...ctx.env });
+  await measureCommandMetrics(workTree, ctx.settings.metrics, metrics, { ...store.repo.env.vars, RALPH_LOOP: loop, RALPH_ITERATION: String(iteration), ...ctx.env });
   let quality = computeQuality({ completionPassed: ctx.passed, blockingFindings: blockingVsBaseline?.length ?? null, metrics, baseline });
   let source: IterationRecord["quality_source"] = "default";
   if (state.quality_command) {
-    const run = await runCompletionCommand(state.quality_command, { cwd: workTree, timeoutMs: ctx.settings.qualityTimeoutMs, env: { RALPH_LOOP: loop, RALPH_ITERATION: String(iteration), ...ctx.env } });
+    const run = await runCompletionCommand(state.quality_command, { cwd: workTree, timeoutMs: ctx.settings.qualityTimeoutMs, env: { ...store.repo.env.vars, RALPH_LOOP: loop, RALPH_ITERATION: String(iteration), ...ctx.env } });
     const parsed = run.timedOut ? { error: `the quality command timed out after ${ctx.settings.qualityTimeoutMs} ms` } : parseQualityOutput(run.output);
     if ("score" in parsed) {
       quality = { score: parsed.score, breakdown: { command: { weight: 100, earned: parsed.score, measured: true, detail: `\`${state.quality_command}\`` } } };
@@ -200,7 +200,7 @@ export async function captureBaselineMetrics(store: CheckpointStore, baselineOid
   } catch (error) {
     metrics.errors.test_count = `test count failed: ${(error as Error).message.split("\n")[0]}`;
   }
-  await measureCommandMetrics(store.repo.workTree, settings, metrics);
+  await measureCommandMetrics(store.repo.workTree, settings, metrics, store.repo.env.vars);
   return metrics;
 }
 

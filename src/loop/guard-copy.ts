@@ -17,6 +17,7 @@ import { join } from "node:path";
 import { isErrno } from "../errors.js";
 import { readGitFile } from "../store/repo.js";
 import { isLoopId, type LoopId } from "../store/loop-id.js";
+import { info } from "../log.js";
 
 /** `<git dir>/ralph` of the work tree at `workTree` (a `.git` folder, or the folder a `.git` file points at); null when there is neither. */
 export function ralphDirOfWorkTree(workTree: string): string | null {
@@ -78,6 +79,6 @@ export function keepCopy(path: string, content: string, write: (path: string, co
   try {
     write(path, content);
   } catch (error) {
-    process.stderr.write(`ralph: could not keep the copy ${path}: ${(error as Error).message}\n`);
+    info(`could not keep the copy ${path}: ${(error as Error).message}`);
   }
 }

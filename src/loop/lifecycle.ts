@@ -24,7 +24,6 @@ import {
   DEFAULT_CONFIGURATION,
   HARD_MAX_ITERATIONS,
   isTerminal,
-  listLoopIds,
   loopDir,
   newState,
   readActiveLoop,
@@ -40,6 +39,7 @@ import {
   type OwnerSource,
 } from "./state.js";
 import { runCompletionCommand, type CommandRun } from "./command.js";
+import { resolveLoop } from "./resolve-loop.js";
 import { applyEvaluation, captureBaselineMetrics, DEFAULT_LOOP_SETTINGS, describeEvaluation, evaluateIteration, type AppliedEvaluation, type LoopSettings } from "./evaluate.js";
 import { tailOf } from "./reinforcement.js";
 
@@ -226,24 +226,13 @@ function safeRead(workTree: string, loop: LoopId): LoopState | null {
 }
 
 /**
- * The loop a command acts on: `--loop`, else `$RALPH_LOOP`, else the active
- * loop, else the loop whose state was updated last.
+ * The loop a state command acts on: src/loop/resolve-loop.ts's rule for a
+ * command that needs a loop state, with `envLoop` (the run's `RALPH_LOOP`,
+ * src/runtime-env.ts `loop`) and the loops' checkpoints from `store` when given.
  * @throws RalphError E_BAD_LOOP_ID; E_UNKNOWN_LOOP when there is no loop state at all.
  */
-export function resolveLoopId(workTree: string, explicit?: string): LoopId {
-  if (explicit !== undefined) return parseLoopId(explicit);
-  const env = process.env.RALPH_LOOP;
-  if (env) return parseLoopId(env);
-  const active = readActiveLoop(workTree);
-  if (active) return active;
-  let best: { loop: LoopId; ms: number } | null = null;
-  for (const loop of listLoopIds(workTree)) {
-    const state = safeRead(workTree, loop);
-    const ms = state ? Date.parse(state.last_updated) : Number.NaN;
-    if (!Number.isNaN(ms) && (best === null || ms > best.ms)) best = { loop, ms };
-  }
-  if (best) return best.loop;
-  throw new RalphError("E_UNKNOWN_LOOP", "no loop in this repository; start one with 'ralph start TASK --completion CMD'", { data: {} });
+export function resolveLoopId(workTree: string, explicit?: string, envLoop?: string, store?: CheckpointStore): LoopId {
+  return resolveLoop({ workTree, explicit, envLoop, need: "state", ...(store ? { store } : {}) }).loop;
 }
 
 /**
@@ -437,7 +426,7 @@ export async function finishIteration<T>(
     : await runCompletionCommand(current.completion_criteria, {
         cwd: workTree,
         timeoutMs: current.configuration.completion_timeout_ms,
-        env: { RALPH_LOOP: ctx.loop, RALPH_ITERATION: String(iteration), ...ctx.env },
+        env: { ...ctx.store.repo.env.vars, RALPH_LOOP: ctx.loop, RALPH_ITERATION: String(iteration), ...ctx.env },
       });
   const endMs = ctx.nowMs + run.durationMs;
   const passed = run.exitCode === 0 && !run.timedOut;

@@ -160,9 +160,10 @@ export function readCoveragePercent(path: string): { value: number } | { error: 
  * Runs the configured metric commands in the work tree and reads the
  * coverage summary; fills coverage_percentage, typescript_errors and
  * lint_errors of `into` (mutated), with failures in `into.errors`.
- * Never throws for a failing command.
+ * Never throws for a failing command. `env` is the commands' whole
+ * environment (the run's, src/runtime-env.ts `vars`, plus any extra).
  */
-export async function measureCommandMetrics(workTree: string, settings: MetricsSettings, into: MetricsSnapshot, env: NodeJS.ProcessEnv = {}): Promise<void> {
+export async function measureCommandMetrics(workTree: string, settings: MetricsSettings, into: MetricsSnapshot, env: NodeJS.ProcessEnv): Promise<void> {
   if (settings.coverage) {
     const { command, summaryPath, timeoutMs } = settings.coverage;
     let ran = true;

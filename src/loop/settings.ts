@@ -73,11 +73,12 @@ export function loopSettingsFromConfig(config: RalphConfig | ReadonlyConfig): Lo
 }
 
 /**
- * Loads the work tree's config and maps it.
+ * Loads the work tree's config and maps it; `env` is the run's environment
+ * for aiwg.yml's `RALPH_*` overrides (src/runtime-env.ts `vars`; default none set).
  * @throws RalphError E_CONFIG for an invalid aiwg.yml (src/config/load.ts).
  */
-export async function loadLoopSettings(workTree: string): Promise<{ settings: LoopSettings; loaded: LoadedConfig }> {
-  const loaded = await loadConfig(workTree);
+export async function loadLoopSettings(workTree: string, env: Readonly<NodeJS.ProcessEnv> = {}): Promise<{ settings: LoopSettings; loaded: LoadedConfig }> {
+  const loaded = await loadConfig(workTree, { env });
   const settings = loopSettingsFromConfig(loaded.config);
   if (loaded.config.reinforcement.templates_dir) settings.templates = readTemplates(join(workTree, loaded.config.reinforcement.templates_dir));
   return { settings, loaded };
@@ -107,20 +108,20 @@ export function readTemplates(dir: string): Partial<Record<ReinforcementLevel, s
 
 /**
  * What `ralph check` and `ralph diff` judge with: the config's allow rules
- * and detection policy, plus the loop's human approvals.
+ * and detection policy, plus the loop's human approvals. `env` as in {@link loadLoopSettings}.
  * @throws RalphError E_CONFIG for an invalid aiwg.yml.
  */
-export async function judgeOptionsFor(workTree: string, loop: LoopId): Promise<JudgeOptions> {
-  const { config } = await loadConfig(workTree);
+export async function judgeOptionsFor(workTree: string, loop: LoopId, env: Readonly<NodeJS.ProcessEnv>): Promise<JudgeOptions> {
+  const { config } = await loadConfig(workTree, { env });
   return { allow: [...configAllowRules(config), ...loopAllowRules(workTree, loop)], policy: detectionPolicyFrom(config) };
 }
 
 /**
  * What a judgement outside any loop uses (the git pre-push hook): the
- * config's allow rules and detection policy only, no loop approvals.
+ * config's allow rules and detection policy only, no loop approvals. `env` as in {@link loadLoopSettings}.
  * @throws RalphError E_CONFIG for an invalid aiwg.yml; E_UNREADABLE when it cannot be read.
  */
-export async function configJudgeOptions(workTree: string): Promise<JudgeOptions> {
-  const { config } = await loadConfig(workTree);
+export async function configJudgeOptions(workTree: string, env: Readonly<NodeJS.ProcessEnv>): Promise<JudgeOptions> {
+  const { config } = await loadConfig(workTree, { env });
   return { allow: configAllowRules(config), policy: detectionPolicyFrom(config) };
 }

@@ -40,6 +40,7 @@
 import { DEFAULT_CONFIG } from "../config/schema.js";
 import { RalphError } from "../errors.js";
 import { debug } from "../log.js";
+import { EMPTY_RUNTIME_ENV, type RuntimeEnv } from "../runtime-env.js";
 import { CheckpointStore } from "../store/checkpoint-store.js";
 import type { LoopId } from "../store/loop-id.js";
 import { applyIterationLimit, beginIteration, cancelLoop, finishIteration, isoOf, liveCancelSignal } from "./lifecycle.js";
@@ -54,6 +55,8 @@ import { classifyTurnEnd, readTranscriptSignals, type TranscriptSignals, type Tu
 export interface StopInput {
   /** The hook's working directory: any folder inside the repository. */
   cwd: string;
+  /** The run's environment (src/runtime-env.ts): git's variables, RALPH_LOOP, the lock wait, the context window override; default none set. */
+  env?: RuntimeEnv;
   /** `session_id` of the payload; empty or undefined never owns a loop. */
   sessionId: string | undefined;
   /** `transcript_path` of the payload: the session's JSONL transcript. */
@@ -143,7 +146,7 @@ export async function decideStop(input: StopInput): Promise<StopDecision> {
   const nowMs = input.nowMs ?? Date.now();
   let store: CheckpointStore;
   try {
-    store = CheckpointStore.open(input.cwd);
+    store = CheckpointStore.open(input.cwd, input.env ?? EMPTY_RUNTIME_ENV);
   } catch (error) {
     return allow(`no repository at ${input.cwd}: ${(error as Error).message}`, null);
   }
@@ -172,7 +175,7 @@ async function decideForLoop(store: CheckpointStore, loop: LoopId, input: StopIn
   const workTree = store.repo.workTree;
   const state = readState(workTree, loop);
   if (!state) return allow(`the active mark names loop ${loop}, which has no state`, loop);
-  const settings = input.settings ?? (await loadLoopSettings(workTree)).settings;
+  const settings = input.settings ?? (await loadLoopSettings(workTree, store.repo.env.vars)).settings;
   if (state.status !== "running" && state.status !== "completing") {
     const gate = describeGate(state);
     // At the human gate the session ends, and the user is told why (Claude Code shows `systemMessage`).
@@ -205,7 +208,7 @@ async function decideForLoop(store: CheckpointStore, loop: LoopId, input: StopIn
     });
     return allow(`loop ${loop} ran past its timeout of ${timeoutMinutes} min; marked failed`, loop);
   }
-  const transcript = readTranscriptSignals(input.transcriptPath);
+  const transcript = readTranscriptSignals(input.transcriptPath, undefined, store.repo.env.contextWindowTokens);
   if (transcript?.contextFraction !== null && transcript !== null && transcript.contextFraction >= CONTEXT_LIMIT_FRACTION) {
     const why = `context ${Math.round(transcript.contextFraction * 100)}% full (${transcript.contextTokens} of ${transcript.contextWindowTokens} tokens): at 95% the stop is always allowed`;
     endBlockChain(workTree, loop, why);

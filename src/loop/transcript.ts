@@ -133,10 +133,13 @@ function trackBackgroundTasks(entry: Json, toolUses: Map<string, { name: string;
   }
 }
 
-/** The context window of a model id, in tokens (RALPH_CONTEXT_WINDOW, when a positive integer, wins). */
-export function contextWindowFor(model: string | null, contextTokens: number | null = null): number {
-  const override = Number(process.env.RALPH_CONTEXT_WINDOW);
-  if (Number.isInteger(override) && override > 0) return override;
+/**
+ * The context window of a model id, in tokens. `override` (the run's
+ * `RALPH_CONTEXT_WINDOW`, src/runtime-env.ts `contextWindowTokens`), when a
+ * positive integer, wins.
+ */
+export function contextWindowFor(model: string | null, contextTokens: number | null = null, override: number | null = null): number {
+  if (override !== null && Number.isInteger(override) && override > 0) return override;
   if (model && /(\[1m\]|[-_]1m\b|1m-context|context-1m)/i.test(model)) return LARGE_CONTEXT_WINDOW_TOKENS;
   if (contextTokens !== null && contextTokens > DEFAULT_CONTEXT_WINDOW_TOKENS) return LARGE_CONTEXT_WINDOW_TOKENS;
   return DEFAULT_CONTEXT_WINDOW_TOKENS;
@@ -244,9 +247,9 @@ function readTail(path: string, maxBytes: number): { text: string; sizeBytes: nu
 
 /**
  * Parses transcript text (JSONL) into the Stop hook's signals; see the
- * module doc for the rules.
+ * module doc for the rules. `contextWindowOverride` is {@link contextWindowFor}'s `override`.
  */
-export function parseTranscript(text: string): TranscriptSignals {
+export function parseTranscript(text: string, contextWindowOverride: number | null = null): TranscriptSignals {
   const usageById = new Map<string, { context: number; output: number; model: string | null }>();
   let lastKey: string | null = null;
   let anonymous = 0;
@@ -304,7 +307,7 @@ export function parseTranscript(text: string): TranscriptSignals {
   }
   const last = lastKey === null ? null : (usageById.get(lastKey) ?? null);
   const contextTokens = last ? last.context : null;
-  const contextWindowTokens = contextWindowFor(last?.model ?? null, contextTokens);
+  const contextWindowTokens = contextWindowFor(last?.model ?? null, contextTokens, contextWindowOverride);
   let outputTokens = 0;
   for (const u of usageById.values()) outputTokens += u.output;
   return {
@@ -328,16 +331,16 @@ export function parseTranscript(text: string): TranscriptSignals {
  * Reads the end of a transcript file and parses it: the last
  * {@link TRANSCRIPT_FIRST_TAIL_BYTES}, or up to `maxBytes` when that holds no
  * usage. A missing or unreadable file gives null (the caller decides
- * without it).
+ * without it). `contextWindowOverride` is {@link contextWindowFor}'s `override`.
  */
-export function readTranscriptSignals(path: string | undefined, maxBytes = TRANSCRIPT_TAIL_BYTES): TranscriptSignals | null {
+export function readTranscriptSignals(path: string | undefined, maxBytes = TRANSCRIPT_TAIL_BYTES, contextWindowOverride: number | null = null): TranscriptSignals | null {
   if (!path) return null;
   const file = path.replace(/\\/g, "/");
   try {
     const first = readTail(file, Math.min(maxBytes, TRANSCRIPT_FIRST_TAIL_BYTES));
-    const signals = parseTranscript(first.text);
+    const signals = parseTranscript(first.text, contextWindowOverride);
     if (signals.contextTokens !== null || first.sizeBytes <= TRANSCRIPT_FIRST_TAIL_BYTES || maxBytes <= TRANSCRIPT_FIRST_TAIL_BYTES) return signals;
-    return parseTranscript(readTail(file, maxBytes).text);
+    return parseTranscript(readTail(file, maxBytes).text, contextWindowOverride);
   } catch {
     return null;
   }

@@ -20,10 +20,11 @@ import { lstatSync, readFileSync, readlinkSync, type Stats } from "node:fs";
 import { fileSystemError, isErrno, RalphError } from "../errors.js";
 import { debug } from "../log.js";
 import { withLock } from "./lock.js";
-import { DEFAULT_LOOP_ID, isLoopId, parseLoopId, type LoopId } from "./loop-id.js";
+import { isLoopId, type LoopId } from "./loop-id.js";
 import { encodeCommit, ObjectDatabase, parseCommit, parseTree, type GitObject } from "./odb.js";
 import { compareAndSwapRef, listRefs, resolveRef, type RefLocation } from "./refs.js";
 import { openRepository, type Repository } from "./repo.js";
+import { EMPTY_RUNTIME_ENV, type RuntimeEnv } from "../runtime-env.js";
 import { applyRestore, removeRestoreTemps, restoreTempDirOf, type RestoreOutcome } from "./restore.js";
 import { commitStatCache, DEFAULT_SIZE_CAP_BYTES, readUserHead, snapshotWorkTree, type Snapshot, type SnapshotOptions } from "./snapshot.js";
 import { formatMessage, parseTrailers, subjectOf, trailerValue, trailerValues, type CheckpointKind, type Trailer } from "./trailers.js";
@@ -31,6 +32,7 @@ import { diffTrees, flattenTree, type TreeChange } from "./tree-diff.js";
 import { fsPath } from "./path-bytes.js";
 import { planPathEdits } from "./path-snapshot.js";
 import { editTree } from "./tree-edit.js";
+import { commitIdentity } from "./git-date.js";
 
 /** The path in a `Ralph-Skipped`-style trailer value (a JSON string first), or null when it is malformed. */
 function parseQuotedPath(pattern: RegExp, value: string): string | null {
@@ -193,13 +195,6 @@ function signature(repo: Repository): { name: string; email: string } {
   };
 }
 
-function timezoneOffset(date: Date): string {
-  const minutes = -date.getTimezoneOffset();
-  const sign = minutes < 0 ? "-" : "+";
-  const abs = Math.abs(minutes);
-  return `${sign}${String(Math.floor(abs / 60)).padStart(2, "0")}${String(abs % 60).padStart(2, "0")}`;
-}
-
 /** The checkpoint store of one repository. Synchronous: a hook process does one thing at a time. */
 export class CheckpointStore {
   readonly repo: Repository;
@@ -208,16 +203,18 @@ export class CheckpointStore {
 
   constructor(repo: Repository) {
     this.repo = repo;
-    this.odb = new ObjectDatabase(join(repo.commonDir, "objects"));
-    this.refs = { gitDir: repo.gitDir, commonDir: repo.commonDir };
+    this.odb = new ObjectDatabase(join(repo.commonDir, "objects"), { fsync: repo.env.fsync });
+    this.refs = { gitDir: repo.gitDir, commonDir: repo.commonDir, fsync: repo.env.fsync };
   }
 
   /**
-   * Opens the store of the repository containing `cwd`.
+   * Opens the store of the repository containing `cwd` under the run's
+   * environment `env` (git's variables, `RALPH_LOOP`, `RALPH_FSYNC`,
+   * `RALPH_LOCK_TIMEOUT_MS`; default none set).
    * @throws RalphError E_NOT_A_REPO, E_BARE_REPO
    */
-  static open(cwd: string): CheckpointStore {
-    return new CheckpointStore(openRepository(cwd));
+  static open(cwd: string, env: RuntimeEnv = EMPTY_RUNTIME_ENV): CheckpointStore {
+    return new CheckpointStore(openRepository(cwd, env));
   }
 
   /** The oid a loop ref points at, or null. */
@@ -297,7 +294,7 @@ export class CheckpointStore {
     for (const [loop, m] of byLoop) {
       const head = m.get("head");
       if (!head) continue;
-      let updatedSec = 0;
+      let updatedSec: number;
       try {
         updatedSec = this.readCheckpoint(head).timeSec;
       } catch {
@@ -316,18 +313,6 @@ export class CheckpointStore {
   }
 
   /**
-   * The loop a command acts on: the one named, else `$RALPH_LOOP`, else the
-   * most recently updated loop, else "default".
-   * @throws RalphError E_BAD_LOOP_ID for a malformed name.
-   */
-  resolveLoop(explicit?: string): LoopId {
-    if (explicit !== undefined) return parseLoopId(explicit);
-    const env = process.env.RALPH_LOOP;
-    if (env) return parseLoopId(env);
-    return this.listLoops()[0]?.loop ?? DEFAULT_LOOP_ID;
-  }
-
-  /**
    * Snapshots the work tree into objects without writing a commit (for
    * `--to WORKTREE`). What it learned about unchanged files is kept in the
    * stat cache; the objects it wrote are not (no commit anchors them).
@@ -343,6 +328,11 @@ export class CheckpointStore {
     return join(this.repo.ralphDir, "locks", "checkpoint.lock");
   }
 
+  /** Runs `fn` holding the checkpoint lock, waiting at most the run's `RALPH_LOCK_TIMEOUT_MS` for another holder. */
+  private locked<T>(fn: () => T): T {
+    return withLock(this.lockPath(), fn, { timeoutMs: this.repo.env.lockTimeoutMs });
+  }
+
   /**
    * Writes a checkpoint of the work tree to the loop (no commit when the
    * tree equals the loop's head). The first checkpoint of a loop also sets
@@ -351,7 +341,7 @@ export class CheckpointStore {
    * @throws RalphError E_LOCKED, E_UNREADABLE, E_CONFLICT
    */
   checkpoint(request: CheckpointRequest, options: SnapshotOptions = {}): CheckpointResult {
-    return withLock(this.lockPath(), () => {
+    return this.locked(() => {
       removeRestoreTemps(this.restoreTempDir());
       const snap = snapshotWorkTree(this.repo, this.odb, options);
       return this.checkpointLocked(request, snap, (anchor) => commitStatCache(this.repo, snap, anchor));
@@ -401,7 +391,7 @@ export class CheckpointStore {
    * @throws RalphError E_LOCKED, E_UNREADABLE, E_CONFLICT
    */
   checkpointPaths(request: CheckpointRequest, paths: readonly string[], options: SnapshotOptions = {}): CheckpointResult {
-    return withLock(this.lockPath(), () => {
+    return this.locked(() => {
       removeRestoreTemps(this.restoreTempDir());
       const started = performance.now();
       const head = this.readLoopRef(request.loop, "head");
@@ -432,7 +422,7 @@ export class CheckpointStore {
    * @throws RalphError E_CONFLICT when the ref moved meanwhile.
    */
   setLoopRef(loop: LoopId, which: LoopRef, oid: string): void {
-    withLock(this.lockPath(), () => {
+    this.locked(() => {
       const name = loopRefName(loop, which);
       if (!compareAndSwapRef(this.refs, name, oid, resolveRef(this.refs, name))) {
         throw new RalphError("E_CONFLICT", `could not update ${name}: it moved meanwhile; retry`, { data: { ref: name } });
@@ -457,12 +447,12 @@ export class CheckpointStore {
     trailers.push(...(request.trailers ?? []));
     const now = new Date();
     const who = signature(this.repo);
-    const person = { ...who, timestamp: Math.floor(now.getTime() / 1000), timezone: timezoneOffset(now) };
+    const git = this.repo.env.git;
     const content = encodeCommit({
       tree: snap.treeOid,
       parents: parent ? [parent] : [],
-      author: person,
-      committer: person,
+      author: commitIdentity(git.author, who, now, "GIT_AUTHOR_DATE"),
+      committer: commitIdentity(git.committer, who, now, "GIT_COMMITTER_DATE"),
       extraHeaders: [],
       message: formatMessage(request.message ?? `${request.kind} checkpoint`, trailers),
     });
@@ -504,7 +494,7 @@ export class CheckpointStore {
    *   the pre-revert checkpoint); E_UNSAFE_PATH; E_LOCKED.
    */
   revert(target: { oid: string; treeOid: string; label: string }, options: RevertOptions): RevertResult {
-    return withLock(this.lockPath(), () => {
+    return this.locked(() => {
       const dryRun = options.dryRun ?? false;
       const force = options.force ?? false;
       if (!dryRun) removeRestoreTemps(this.restoreTempDir());

@@ -140,10 +140,7 @@ export class WorkTreeWatcher {
       while (this.pendingSubtrees.length > 0) await Promise.all(this.pendingSubtrees.splice(0));
     }
     const now = Date.now();
-    const reason =
-      this.brokenReason ??
-      this.fullReason ??
-      (this.options.trustMs > 0 && now - this.lastFullMs > this.options.trustMs ? `no full scan for ${this.options.trustMs} ms` : null);
+    const reason = this.brokenReason ?? this.fullReason ?? (this.options.trustMs > 0 && now - this.lastFullMs > this.options.trustMs ? `no full scan for ${this.options.trustMs} ms` : null);
     const paths = this.paths;
     const sinceMs = this.sinceMs;
     this.paths = new Set();
@@ -305,7 +302,7 @@ export function watchHeadroom(): number | null {
     const limit = Number(readFileSync("/proc/sys/user/max_inotify_watches", "utf8"));
     let used = 0;
     for (const fd of readdirSync("/proc/self/fd")) {
-      let link = "";
+      let link: string;
       try {
         link = readlinkSync(`/proc/self/fd/${fd}`);
       } catch {

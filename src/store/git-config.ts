@@ -14,18 +14,19 @@
  * backslash escapes (`\n \t \b \" \\`) and line continuation.
  */
 import { readFileSync } from "node:fs";
-import { homedir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { isErrno } from "../errors.js";
+import { EMPTY_RUNTIME_ENV, homeOf, type GitEnvironment } from "../runtime-env.js";
 
 /** Config values keyed by lowercase `section.key` (subsection kept verbatim: `section.sub.key`); last value wins. */
 export type GitConfig = ReadonlyMap<string, string>;
 
 /**
- * Parses one config file's text into `out` (mutated), following includes.
+ * Parses one config file's text into `out` (mutated), following includes
+ * (`~/` in an include path is `home`, default the passwd entry's home).
  * Never throws for bad syntax: a malformed line is skipped, as a tolerant reader.
  */
-export function parseGitConfig(text: string, filePath: string, out: Map<string, string>, depth = 0): void {
+export function parseGitConfig(text: string, filePath: string, out: Map<string, string>, depth = 0, home: string = homeOf(EMPTY_RUNTIME_ENV.git)): void {
   let section = "";
   const lines = text.split(/\r?\n/);
   for (let i = 0; i < lines.length; i++) {
@@ -47,8 +48,8 @@ export function parseGitConfig(text: string, filePath: string, out: Map<string, 
     const value = kv[2] === undefined ? "true" : parseValue(kv[2]);
     out.set(key, value);
     if (key === "include.path" && depth < 10) {
-      const target = expandHome(value);
-      readConfigFile(resolve(dirname(filePath), target), out, depth + 1);
+      const target = expandHome(value, home);
+      readConfigFile(resolve(dirname(filePath), target), out, home, depth + 1);
     }
   }
 }
@@ -80,16 +81,12 @@ function parseValue(raw: string): string {
   return out;
 }
 
-/** Expands a leading `~/` to the home directory, as git does for path values. */
-export function expandHome(path: string): string {
-  return path.startsWith("~/") ? join(homeDir(), path.slice(2)) : path;
+/** Expands a leading `~/` to `home` (src/runtime-env.ts `homeOf`), as git does for path values. */
+export function expandHome(path: string, home: string): string {
+  return path.startsWith("~/") ? join(home, path.slice(2)) : path;
 }
 
-function homeDir(): string {
-  return process.env.HOME ?? homedir();
-}
-
-function readConfigFile(path: string, out: Map<string, string>, depth = 0): void {
+function readConfigFile(path: string, out: Map<string, string>, home: string, depth = 0): void {
   let text: string;
   try {
     text = readFileSync(path, "utf8");
@@ -97,29 +94,27 @@ function readConfigFile(path: string, out: Map<string, string>, depth = 0): void
     if (isErrno(error, "ENOENT", "ENOTDIR", "EACCES", "EISDIR")) return;
     throw error;
   }
-  parseGitConfig(text, path, out, depth);
+  parseGitConfig(text, path, out, depth, home);
 }
 
 /**
  * Reads the effective configuration for a repository.
  * @param commonDir the repository's common git dir (holds `config`)
  * @param gitDir the per-worktree git dir (holds `config.worktree`)
+ * @param env the run's git variables (which system and global files count, the home directory)
  */
-export function readGitConfig(commonDir: string, gitDir: string = commonDir): GitConfig {
+export function readGitConfig(commonDir: string, gitDir: string = commonDir, env: GitEnvironment = EMPTY_RUNTIME_ENV.git): GitConfig {
   const out = new Map<string, string>();
-  const env = process.env;
-  if (!env.GIT_CONFIG_NOSYSTEM || env.GIT_CONFIG_NOSYSTEM === "0" || env.GIT_CONFIG_NOSYSTEM === "false") {
-    readConfigFile(env.GIT_CONFIG_SYSTEM ?? "/etc/gitconfig", out);
-  }
-  if (env.GIT_CONFIG_GLOBAL !== undefined) {
-    readConfigFile(env.GIT_CONFIG_GLOBAL, out);
+  const home = homeOf(env);
+  if (env.readSystemConfig) readConfigFile(env.systemConfig, out, home);
+  if (env.globalConfig !== undefined) {
+    readConfigFile(env.globalConfig, out, home);
   } else {
-    const xdg = env.XDG_CONFIG_HOME && env.XDG_CONFIG_HOME !== "" ? env.XDG_CONFIG_HOME : join(homeDir(), ".config");
-    readConfigFile(join(xdg, "git", "config"), out);
-    readConfigFile(join(homeDir(), ".gitconfig"), out);
+    readConfigFile(join(env.xdgConfigHome ?? join(home, ".config"), "git", "config"), out, home);
+    readConfigFile(join(home, ".gitconfig"), out, home);
   }
-  readConfigFile(join(commonDir, "config"), out);
-  if (isTrue(out.get("extensions.worktreeconfig"))) readConfigFile(join(gitDir, "config.worktree"), out);
+  readConfigFile(join(commonDir, "config"), out, home);
+  if (isTrue(out.get("extensions.worktreeconfig"))) readConfigFile(join(gitDir, "config.worktree"), out, home);
   return out;
 }
 
@@ -131,9 +126,8 @@ export function isTrue(value: string | undefined): boolean {
 }
 
 /** The default global excludes file git uses when core.excludesFile is unset: `$XDG_CONFIG_HOME/git/ignore` or `~/.config/git/ignore`. */
-export function defaultExcludesFile(): string {
-  const xdg = process.env.XDG_CONFIG_HOME && process.env.XDG_CONFIG_HOME !== "" ? process.env.XDG_CONFIG_HOME : join(homeDir(), ".config");
-  return join(xdg, "git", "ignore");
+export function defaultExcludesFile(env: GitEnvironment): string {
+  return join(env.xdgConfigHome ?? join(homeOf(env), ".config"), "git", "ignore");
 }
 
 /**
@@ -143,9 +137,10 @@ export function defaultExcludesFile(): string {
  * files. Used to tell a repository's own setting from one shared by every
  * repository of the user (a global core.hooksPath).
  */
-export function readRepoGitConfig(commonDir: string, gitDir: string = commonDir): GitConfig {
+export function readRepoGitConfig(commonDir: string, gitDir: string = commonDir, env: GitEnvironment = EMPTY_RUNTIME_ENV.git): GitConfig {
   const out = new Map<string, string>();
-  readConfigFile(join(commonDir, "config"), out);
-  if (isTrue(out.get("extensions.worktreeconfig"))) readConfigFile(join(gitDir, "config.worktree"), out);
+  const home = homeOf(env); // only an include's `~/` needs it
+  readConfigFile(join(commonDir, "config"), out, home);
+  if (isTrue(out.get("extensions.worktreeconfig"))) readConfigFile(join(gitDir, "config.worktree"), out, home);
   return out;
 }

@@ -13,6 +13,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { isErrno } from "../errors.js";
 import { decodePath, fsPath } from "./path-bytes.js";
+import { homeOf, type GitEnvironment } from "../runtime-env.js";
 import { defaultExcludesFile, expandHome, isTrue, type GitConfig } from "./git-config.js";
 
 /** One source of patterns: its directory relative to the work tree root ('' = root) and its matcher. */
@@ -57,12 +58,12 @@ export function makeLayer(base: string, text: string, ignoreCase: boolean): Igno
  * per-directory layers): info/exclude, then the global excludes file.
  * Also returns the files read, so a caller can fingerprint them.
  */
-export function globalLayers(commonDir: string, config: GitConfig): { layers: IgnoreLayer[]; files: string[] } {
+export function globalLayers(commonDir: string, config: GitConfig, env: GitEnvironment): { layers: IgnoreLayer[]; files: string[] } {
   const layers: IgnoreLayer[] = [];
   const files: string[] = [];
   const exclude = join(commonDir, "info", "exclude");
   const configured = config.get("core.excludesfile");
-  const globalFile = configured ? expandHome(configured) : defaultExcludesFile();
+  const globalFile = configured ? expandHome(configured, homeOf(env)) : defaultExcludesFile(env);
   for (const file of [exclude, globalFile]) {
     files.push(file);
     const text = readPatternFile(file);

@@ -14,6 +14,8 @@ import { linkSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, u
 import { hostname } from "node:os";
 import { basename, dirname, join } from "node:path";
 import { RalphError, isErrno, withErrorPath } from "../errors.js";
+import { currentRun } from "../log.js";
+import { DEFAULT_LOCK_TIMEOUT_MS } from "../runtime-env.js";
 
 /** What a lock file holds. */
 export interface LockOwner {
@@ -28,15 +30,13 @@ export interface LockOwner {
 
 /** Options of {@link withLock}. */
 export interface LockOptions {
-  /** How long to wait for a live holder, in ms (default: $RALPH_LOCK_TIMEOUT_MS, else 15000). */
+  /** How long to wait for a live holder, in ms (default: the run's `RALPH_LOCK_TIMEOUT_MS`, src/log.ts `currentRun`, else 15000). */
   timeoutMs?: number;
 }
 
-/** The default wait for a held lock, in ms: `$RALPH_LOCK_TIMEOUT_MS` when it is a non-negative integer, else 15000. */
+/** The default wait for a held lock, in ms: the current run's `RALPH_LOCK_TIMEOUT_MS` (src/runtime-env.ts), else 15000. */
 export function defaultLockTimeoutMs(): number {
-  const raw = process.env.RALPH_LOCK_TIMEOUT_MS;
-  const value = raw === undefined || raw === "" ? Number.NaN : Number(raw);
-  return Number.isInteger(value) && value >= 0 ? value : 15_000;
+  return currentRun()?.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS;
 }
 
 function processStartTime(pid: number): number | null {

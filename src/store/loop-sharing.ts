@@ -81,19 +81,19 @@ export function parseRefReport(direction: "push" | "fetch", text: string): Omit<
  * Pushes or fetches every `refs/ralph/*` ref to or from `remote` (a remote
  * name or URL) with the real git binary in `cwd`. `force`: overwrite refs
  * whose update is not a fast-forward. `prune`: delete, on the receiving
- * side, loop refs the sending side no longer has. `gitStderr` is what git
+ * side, loop refs the sending side no longer has; git runs with `options.env` (the run's). `gitStderr` is what git
  * said on stderr (a pre-push hook's lines among it), for the caller to show.
  * @throws RalphError E_USAGE when git fails for another reason than
  *   rejected refs (unknown remote, no network, no permission), with git's
  *   last error line.
  */
-export function syncLoopRefs(cwd: string, direction: "push" | "fetch", remote: string, options: { force?: boolean; prune?: boolean } = {}): SyncResult & { gitStderr: string } {
+export function syncLoopRefs(cwd: string, direction: "push" | "fetch", remote: string, options: { force?: boolean; prune?: boolean; env: Readonly<NodeJS.ProcessEnv> }): SyncResult & { gitStderr: string } {
   const refspec = loopRefspec(options.force === true);
   const args =
     direction === "push"
       ? ["push", "--porcelain", ...(options.prune ? ["--prune"] : []), remote, refspec]
       : ["fetch", "-v", "--no-write-fetch-head", ...(options.prune ? ["--prune"] : []), remote, refspec];
-  const result = spawnSync("git", args, { cwd, encoding: "utf8", maxBuffer: 64 * 1024 * 1024, timeout: 10 * 60_000 });
+  const result = spawnSync("git", args, { cwd, env: options.env, encoding: "utf8", maxBuffer: 64 * 1024 * 1024, timeout: 10 * 60_000 });
   if (result.error) throw new RalphError("E_USAGE", `git ${direction} could not run: ${result.error.message}`, { cause: result.error });
   const parsed = parseRefReport(direction, direction === "push" ? (result.stdout ?? "") : (result.stderr ?? ""));
   const nothingToSend = /src refspec refs\/ralph\/\* does not match any|no matching refs/i.test(result.stderr ?? "");
@@ -151,11 +151,11 @@ export function listLoopRefs(store: CheckpointStore): LoopRefs[] {
  * the whole transaction fails and nothing is deleted).
  * @throws RalphError E_CONFLICT when a ref moved meanwhile or is locked.
  */
-export function deleteRefs(cwd: string, refs: ReadonlyMap<string, string>): void {
+export function deleteRefs(cwd: string, refs: ReadonlyMap<string, string>, env: Readonly<NodeJS.ProcessEnv>): void {
   if (refs.size === 0) return;
   const input = `start\n${[...refs].map(([name, oid]) => `delete ${name} ${oid}\n`).join("")}prepare\ncommit\n`;
   try {
-    execFileSync("git", ["update-ref", "--stdin"], { cwd, input, encoding: "utf8", stdio: ["pipe", "pipe", "pipe"] });
+    execFileSync("git", ["update-ref", "--stdin"], { cwd, env, input, encoding: "utf8", stdio: ["pipe", "pipe", "pipe"] });
   } catch (error) {
     const stderr = String((error as { stderr?: unknown }).stderr ?? "").trim().split("\n")[0] ?? "";
     throw new RalphError("E_CONFLICT", `could not delete ${refs.size} ref(s): ${stderr}; a loop may have moved meanwhile: run ralph gc again`, { cause: error });
@@ -169,10 +169,10 @@ export function deleteRefs(cwd: string, refs: ReadonlyMap<string, string>): void
  * memory). Cost grows with the history, as git's own gc does.
  * @throws RalphError E_CORRUPT when rev-list fails (a missing object).
  */
-export async function reachableAmong(cwd: string, oids: ReadonlySet<string>): Promise<Set<string>> {
+export async function reachableAmong(cwd: string, oids: ReadonlySet<string>, env: Readonly<NodeJS.ProcessEnv>): Promise<Set<string>> {
   const found = new Set<string>();
   if (oids.size === 0) return found;
-  const child = spawn("git", ["rev-list", "--objects", "--all", "--reflog", "--indexed-objects"], { cwd, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn("git", ["rev-list", "--objects", "--all", "--reflog", "--indexed-objects"], { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
   let stderr = "";
   child.stderr.on("data", (chunk: Buffer) => {
     if (stderr.length < 4096) stderr += chunk.toString("utf8");

@@ -60,7 +60,10 @@ export interface GitObject {
 }
 
 /** Options of an {@link ObjectDatabase}: the pack reader's cache budget and delta depth limit. */
-export type ObjectDatabaseOptions = PackReadOptions;
+export type ObjectDatabaseOptions = PackReadOptions & {
+  /** Whether {@link ObjectDatabase.syncWritten} fsyncs (src/runtime-env.ts `fsync`, `RALPH_FSYNC`); default true. */
+  fsync?: boolean;
+};
 
 const OBJECT_TYPES: ReadonlySet<string> = new Set<ObjectType>(["blob", "tree", "commit", "tag"]);
 const HEX_OID = /^[0-9a-f]{40}$/;
@@ -77,16 +80,6 @@ interface ObjectSource {
 const corrupt = (message: string, data: Record<string, unknown>, cause?: unknown): RalphError =>
   new RalphError("E_CORRUPT", message, { data, cause });
 
-/**
- * Whether ralph fsyncs what a checkpoint writes before and after its ref
- * moves: yes, unless `$RALPH_FSYNC` is "0", "off" or "false" (read at each
- * call; like git's `core.fsync=none`, for throwaway repositories and
- * benchmarks: a power loss may then leave a ref naming a lost object).
- */
-export function isFsyncEnabled(): boolean {
-  const value = (process.env.RALPH_FSYNC ?? "").toLowerCase();
-  return value !== "0" && value !== "off" && value !== "false";
-}
 
 /**
  * Loose and packed objects of one repository: the objects directory of the
@@ -110,6 +103,8 @@ export class ObjectDatabase {
   /** Loose objects written (or met half-written by a concurrent writer) since the last {@link syncWritten}, and their folders. */
   private unsynced: string[] = [];
   private unsyncedDirs = new Set<string>();
+  /** Whether {@link syncWritten} fsyncs: yes unless `RALPH_FSYNC` is "0", "off" or "false" (like git's `core.fsync=none`). */
+  readonly fsync: boolean;
 
   /**
    * `objectsDir` is `<common git dir>/objects`. Nothing is read until the
@@ -117,6 +112,7 @@ export class ObjectDatabase {
    */
   constructor(objectsDir: string, options: ObjectDatabaseOptions = {}) {
     this.objectsDir = resolve(objectsDir);
+    this.fsync = options.fsync ?? true;
     this.cache = new DeltaBaseCache(options.deltaBaseCacheBytes ?? DEFAULT_DELTA_BASE_CACHE_BYTES);
     this.windows = new ByteBudgetCache<Buffer>(options.packWindowCacheBytes ?? DEFAULT_PACK_WINDOW_CACHE_BYTES, (b) => b.length);
     this.maxDeltaDepth = options.maxDeltaDepth ?? DEFAULT_MAX_DELTA_DEPTH;
@@ -217,7 +213,7 @@ export class ObjectDatabase {
    * @throws the fsync's system error (EIO, ENOSPC): the ref must not move then.
    */
   syncWritten(): void {
-    if (!isFsyncEnabled()) {
+    if (!this.fsync) {
       this.unsynced = [];
       this.unsyncedDirs = new Set();
       return;

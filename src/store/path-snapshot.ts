@@ -66,7 +66,7 @@ function treeHasFile(odb: ObjectDatabase, treeOid: string, path: string): boolea
 /** Would a full snapshot hold this (absent from the head) path? Not when git ignores it and does not track it, nor inside a nested repository. */
 function belongsInSnapshot(repo: Repository, path: string): boolean {
   const parts = path.split("/");
-  const globals = globalLayers(repo.commonDir, repo.config).layers;
+  const globals = globalLayers(repo.commonDir, repo.config, repo.env.git).layers;
   const perFolder: IgnoreLayer[] = [];
   for (let i = 0; i < parts.length; i++) {
     const folder = parts.slice(0, i).join("/");

@@ -16,7 +16,6 @@ import { dirname, join } from "node:path";
 import { RalphError, isErrno, isRalphError, withErrorPath } from "../errors.js";
 import { warn } from "../log.js";
 import { sleepMs } from "./lock.js";
-import { isFsyncEnabled } from "./odb.js";
 import { fsPath } from "./path-bytes.js";
 
 const OID_RE = /^[0-9a-f]{40}$/;
@@ -29,6 +28,8 @@ const OID_RE = /^[0-9a-f]{40}$/;
 export interface RefLocation {
   gitDir: string;
   commonDir: string;
+  /** Whether ref writes fsync the ref and its folder (src/runtime-env.ts `fsync`, `RALPH_FSYNC`); default true. */
+  fsync?: boolean;
 }
 
 function isPerWorktree(name: string): boolean {
@@ -145,7 +146,7 @@ function openRefLock(lockPath: string, name: string): number {
     } catch (error) {
       if (!isErrno(error, "EEXIST")) throw error;
     }
-    let ageMs = 0;
+    let ageMs: number;
     try {
       ageMs = Date.now() - statSync(lockPath).mtimeMs;
     } catch {
@@ -169,8 +170,8 @@ function openRefLock(lockPath: string, name: string): number {
 }
 
 /** fsyncs a folder, so a rename into it survives a power loss. */
-function syncFolder(dir: string): void {
-  if (!isFsyncEnabled()) return;
+function syncFolder(dir: string, fsync: boolean): void {
+  if (!fsync) return;
   const fd = openSync(dir, "r");
   try {
     withErrorPath(dir, () => fsyncSync(fd));
@@ -190,7 +191,7 @@ function assertNoRefAbove(loc: RefLocation, name: string): void {
   const packed = readPackedRefs(loc.commonDir);
   for (let i = 2; i < parts.length; i++) {
     const above = parts.slice(0, i).join("/");
-    let isFile = false;
+    let isFile: boolean;
     try {
       isFile = statSync(refFile(loc, above)).isFile();
     } catch {
@@ -227,13 +228,13 @@ export function compareAndSwapRef(loc: RefLocation, name: string, newOid: string
     const lockFd = fd;
     withErrorPath(lockPath, () => {
       writeSync(lockFd, `${newOid}\n`);
-      if (isFsyncEnabled()) fsyncSync(lockFd);
+      if (loc.fsync !== false) fsyncSync(lockFd);
     });
     closeSync(fd);
     fd = -1;
     renameSync(lockPath, file);
     renamed = true;
-    syncFolder(dirname(file));
+    syncFolder(dirname(file), loc.fsync !== false);
     return true;
   } finally {
     if (fd !== -1) closeSync(fd);

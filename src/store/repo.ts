@@ -9,6 +9,7 @@ import { existsSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { decodePath, fsPath } from "./path-bytes.js";
 import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { RalphError, isErrno } from "../errors.js";
+import { EMPTY_RUNTIME_ENV, type RuntimeEnv } from "../runtime-env.js";
 import { isTrue, readGitConfig, type GitConfig } from "./git-config.js";
 import { resolveRef } from "./refs.js";
 
@@ -26,6 +27,8 @@ export interface Repository {
   readonly prefix: string;
   /** The effective git configuration (see git-config.ts). */
   readonly config: GitConfig;
+  /** The environment of the run that opened it (src/runtime-env.ts): git's variables and ralph's knobs. */
+  readonly env: RuntimeEnv;
 }
 
 function isGitDir(dir: string): boolean {
@@ -82,31 +85,43 @@ function toPosix(p: string): string {
   return sep === "/" ? p : p.split(sep).join("/");
 }
 
+/** `GIT_DIR` or `GIT_WORK_TREE` resolved against `start`; E_NOT_A_REPO naming the variable when it does not exist (git: "not a git repository"). */
+function realpathFromEnv(start: string, value: string, variable: "GIT_DIR" | "GIT_WORK_TREE"): string {
+  const path = resolve(start, value);
+  try {
+    return realpathSync(path);
+  } catch (error) {
+    throw new RalphError("E_NOT_A_REPO", `not a git repository: ${variable}=${value} (${path}) does not exist; fix or unset ${variable}`, { data: { path, variable }, cause: error });
+  }
+}
+
 /**
- * Locates the repository containing `cwd`.
+ * Locates the repository containing `cwd`, as git does under the run's
+ * environment `env` (`GIT_DIR`, `GIT_WORK_TREE`, the config files; default
+ * none set). The repository keeps `env` for what the store does later.
  * @throws RalphError E_NOT_A_REPO when no git repository contains `cwd`;
  *   E_BARE_REPO when it is a bare repository (no work tree to checkpoint);
  *   E_UNSUPPORTED for a SHA-256 repository (`extensions.objectFormat`).
  */
-export function openRepository(cwd: string): Repository {
+export function openRepository(cwd: string, env: RuntimeEnv = EMPTY_RUNTIME_ENV): Repository {
   let start: string;
   try {
     start = realpathSync(cwd);
   } catch (error) {
     throw new RalphError("E_NOT_A_REPO", `cannot open ${cwd}: it does not exist; run ralph inside a git work tree`, { cause: error });
   }
-  const envGitDir = process.env.GIT_DIR;
+  const envGitDir = env.git.dir;
   let workTree: string | null = null;
   let gitDir: string | null = null;
   if (envGitDir) {
-    gitDir = realpathSync(resolve(start, envGitDir));
-    const envWorkTree = process.env.GIT_WORK_TREE;
-    if (envWorkTree) workTree = realpathSync(resolve(start, envWorkTree));
+    gitDir = realpathFromEnv(start, envGitDir, "GIT_DIR");
+    const envWorkTree = env.git.workTree;
+    if (envWorkTree) workTree = realpathFromEnv(start, envWorkTree, "GIT_WORK_TREE");
   } else {
     for (let dir = start; ; dir = dirname(dir)) {
       const dotGit = join(dir, ".git");
       let isDir = false;
-      let exists = false;
+      let exists: boolean;
       try {
         const st = statSync(dotGit);
         exists = true;
@@ -141,7 +156,7 @@ export function openRepository(cwd: string): Repository {
     });
   }
   const commonDir = commonDirOf(gitDir);
-  const config = readGitConfig(commonDir, gitDir);
+  const config = readGitConfig(commonDir, gitDir, env.git);
   const objectFormat = config.get("extensions.objectformat")?.toLowerCase();
   if (objectFormat !== undefined && objectFormat !== "sha1") {
     // gitrepository-layout(5) extensions.objectFormat: ralph's object store reads and writes SHA-1 objects only.
@@ -165,7 +180,7 @@ export function openRepository(cwd: string): Repository {
   }
   const rel = relative(workTree, start);
   const prefix = rel === "" || rel.startsWith("..") || isAbsolute(rel) ? "" : toPosix(rel);
-  return { workTree, gitDir, commonDir, ralphDir: join(gitDir, "ralph"), prefix, config };
+  return { workTree, gitDir, commonDir, ralphDir: join(gitDir, "ralph"), prefix, config, env };
 }
 
 function isBareConfig(dir: string): boolean {

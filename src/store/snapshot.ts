@@ -25,17 +25,7 @@ import { decodePath, fsPath } from "./path-bytes.js";
 import { readRawRef, resolveRef } from "./refs.js";
 import { nestedRepositoryHead, type Repository } from "./repo.js";
 import { pendingRestoreTemps, restoreTempDirOf } from "./restore.js";
-import {
-  loadStatCache,
-  StatCache,
-  RACY_WINDOW_MS,
-  saveStatCache,
-  StatCacheBuilder,
-  type CachedChild,
-  type CachedDir,
-  PathFlag,
-  type GitFileMode,
-} from "./stat-cache.js";
+import { loadStatCache, StatCache, RACY_WINDOW_MS, saveStatCache, StatCacheBuilder, type CachedChild, type CachedDir, PathFlag, type GitFileMode } from "./stat-cache.js";
 
 /** Default size cap: files larger than this are skipped (not stored), in bytes (50 MiB). */
 export const DEFAULT_SIZE_CAP_BYTES = 50 * 1024 * 1024;
@@ -205,7 +195,7 @@ const ANCHOR_SEARCH_DEPTH = 200;
 function trustedCache(repo: Repository, odb: ObjectDatabase, cache: StatCache): StatCache {
   const { ref, oid } = cache.anchor;
   if (oid === "") return cache;
-  let current: string | null = null;
+  let current: string | null;
   try {
     current = resolveRef({ gitDir: repo.gitDir, commonDir: repo.commonDir }, ref);
     for (let depth = 0; current !== null && current !== oid && depth < ANCHOR_SEARCH_DEPTH; depth++) {
@@ -221,7 +211,6 @@ function trustedCache(repo: Repository, odb: ObjectDatabase, cache: StatCache): 
   dropped.anchor = { ref: "", oid: "" };
   return dropped;
 }
-
 
 /** Whether index oids can stand for worktree bytes: not when git converts content (autocrlf, attributes filters/eol). */
 function canSeedFromIndex(repo: Repository, tracked: ReadonlyMap<string, unknown>): boolean {
@@ -412,7 +401,7 @@ class WorkTreeScan {
     this.collectIgnored = options.collectIgnored ?? false;
     this.restoreTemps = pendingRestoreTemps(restoreTempDirOf(repo.ralphDir), this.root);
     this.indexPath = join(repo.gitDir, "index");
-    this.globals = globalLayers(repo.commonDir, repo.config);
+    this.globals = globalLayers(repo.commonDir, repo.config, repo.env.git);
     this.ignoreCase = isIgnoreCase(repo.config);
   }
 
@@ -477,7 +466,11 @@ class WorkTreeScan {
   /** The index's commit of a gitlink whose recorded oid is another (read from the index at most once per scan). */
   indexOidOf(path: string, t: TrackedPath): string {
     if (t.moved !== true) return t.oid;
-    this.indexGitlinks ??= new Map(readGitIndex(this.indexPath).entries.filter((e) => e.mode === 0o160000).map((e) => [e.path, e.oid]));
+    this.indexGitlinks ??= new Map(
+      readGitIndex(this.indexPath)
+        .entries.filter((e) => e.mode === 0o160000)
+        .map((e) => [e.path, e.oid]),
+    );
     return this.indexGitlinks.get(path) ?? t.oid;
   }
 
@@ -523,7 +516,7 @@ class WorkTreeScan {
     }
     this.dirtyPaths = dirty.paths;
     for (const path of dirty.paths) {
-      for (let p = path; ; ) {
+      for (let p = path; ;) {
         const slash = p.lastIndexOf("/");
         p = slash < 0 ? "" : p.slice(0, slash);
         if (this.dirtyAncestors.has(p)) break;
@@ -556,7 +549,7 @@ class WorkTreeScan {
   }
 
   markDirty(path: string): void {
-    for (let p = path; ; ) {
+    for (let p = path; ;) {
       const slash = p.lastIndexOf("/");
       p = slash < 0 ? "" : p.slice(0, slash);
       if (this.changedFolders.has(p)) return;

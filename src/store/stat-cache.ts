@@ -190,7 +190,17 @@ export class StatCache {
   copyTo(slot: number, builder: StatCacheBuilder): void {
     const o = slot * FILE_NUMS;
     const n = this.nums;
-    builder.addSlot(this.paths[slot] as string, this.modes[slot] as number, this.oids[slot] as string, this.flags[slot] as number, n[o] as number, n[o + 1] as number, n[o + 2] as number, n[o + 3] as number, n[o + 4] as number);
+    builder.addSlot(
+      this.paths[slot] as string,
+      this.modes[slot] as number,
+      this.oids[slot] as string,
+      this.flags[slot] as number,
+      n[o] as number,
+      n[o + 1] as number,
+      n[o + 2] as number,
+      n[o + 3] as number,
+      n[o + 4] as number,
+    );
   }
 
   /**
@@ -276,7 +286,12 @@ export class StatCacheBuilder {
     for (const p of this.paths) strings.push(p);
     for (const o of this.oids) strings.push(o);
     for (const [path, d] of this.dirs) {
-      strings.push(path, d.rulesKey, d.children.map((c) => c.name).join("/"), d.children.map((c) => CHILD_FLAG[(c.kind === "f" ? 0 : c.kind === "d" ? 4 : c.kind === "l" ? 8 : 12) + (c.ignored ? 1 : 0) + (c.tracked ? 2 : 0)]).join(""));
+      strings.push(
+        path,
+        d.rulesKey,
+        d.children.map((c) => c.name).join("/"),
+        d.children.map((c) => CHILD_FLAG[(c.kind === "f" ? 0 : c.kind === "d" ? 4 : c.kind === "l" ? 8 : 12) + (c.ignored ? 1 : 0) + (c.tracked ? 2 : 0)]).join(""),
+      );
       dirNums.push(d.mtimeMs, d.ctimeMs, d.ino);
       dirFlags.push(d.isRepo ? 1 : 0);
     }
@@ -294,16 +309,18 @@ export class StatCacheBuilder {
     };
     const headerBytes = Buffer.from(`${JSON.stringify(header)}\n`);
     const pad = (8 - (headerBytes.length % 8)) % 8;
-    return withChecksum(Buffer.concat([
-      headerBytes,
-      Buffer.alloc(pad, 0x20),
-      Buffer.from(new Float64Array(this.nums).buffer),
-      Buffer.from(new Float64Array(dirNums).buffer),
-      Buffer.from(Uint8Array.from(this.modes)),
-      Buffer.from(Uint8Array.from(this.flags)),
-      Buffer.from(Uint8Array.from(dirFlags)),
-      encodePath(strings.join("\0")),
-    ]));
+    return withChecksum(
+      Buffer.concat([
+        headerBytes,
+        Buffer.alloc(pad, 0x20),
+        Buffer.from(new Float64Array(this.nums).buffer),
+        Buffer.from(new Float64Array(dirNums).buffer),
+        Buffer.from(Uint8Array.from(this.modes)),
+        Buffer.from(Uint8Array.from(this.flags)),
+        Buffer.from(Uint8Array.from(dirFlags)),
+        encodePath(strings.join("\0")),
+      ]),
+    );
   }
 }
 

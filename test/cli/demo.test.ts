@@ -1,17 +1,17 @@
 /**
- * `ralph demo --json --keep` through the built binary: the scripted Claude
- * Code session runs through the real hook processes, and the sequence is
- * ralph's real one: the test deletion denied (file untouched), the `sed -i`
- * skip blocked after it landed and reverted, a quality peak that is not the
- * last iteration, `select --best` restoring the peak's exact tree, the
- * report's files written, `git fsck` clean, and no wrong answer on the way.
- * A failed demo exits 3 with the same object under `error.data`, so every
- * assertion still reads it.
+ * `ralph demo --json --keep` (in-process, runCli): the scripted Claude Code
+ * session runs through real hook processes of the built binary, and the
+ * sequence is ralph's real one: the test deletion denied (file untouched),
+ * the `sed -i` skip blocked after it landed and reverted, a quality peak
+ * that is not the last iteration, `select --best` restoring the peak's exact
+ * tree, the report's files written, `git fsck` clean, and no wrong answer on
+ * the way. A failed demo exits 3 with the same object under `error.data`, so
+ * every assertion still reads it.
  */
 import { existsSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { parseJsonOutput, runRalph } from "../helpers/cli.js";
+import { parseJsonOutput, runRalphInProcess } from "../helpers/cli.js";
 import { fsck, git, makeRepo } from "../helpers/git.js";
 
 interface DemoStep {
@@ -40,9 +40,9 @@ afterEach(() => {
 });
 
 describe("ralph demo", () => {
-  it("drives a scripted session through the real hooks: deny, Bash skip reverted, peak then worse, select --best restores the peak, report, fsck clean", () => {
+  it("drives a scripted session through the real hooks: deny, Bash skip reverted, peak then worse, select --best restores the peak, report, fsck clean", async () => {
     const cwd = makeRepo({ "README.md": "anywhere\n" }); // the demo makes its own folder; where it runs does not matter
-    const run = runRalph(cwd, ["demo", "--json", "--keep"], { timeoutMs: 60_000 });
+    const run = await runRalphInProcess(cwd, ["demo", "--json", "--keep"]);
     const parsed = parseJsonOutput<DemoResult | { error: { code: string; message: string; data: DemoResult } }>(run);
     const result = "error" in parsed ? parsed.error.data : parsed;
     kept = result.repository;
@@ -116,8 +116,8 @@ describe("the demo's text tells the truth (issue 10)", () => {
     expect(clipLine(line, width).length).toBeLessThanOrEqual(width);
   });
 
-  it("prints no '1 paths' and explains a missed integration overhead (the scripted session has no agent thinking time)", () => {
-    const run = runRalph(makeRepo({ "README.md": "anywhere\n" }), ["demo"], { timeoutMs: 60_000 });
+  it("prints no '1 paths' and explains a missed integration overhead (the scripted session has no agent thinking time)", async () => {
+    const run = await runRalphInProcess(makeRepo({ "README.md": "anywhere\n" }), ["demo"]);
     expect(run.status, run.stderr).toBe(0);
     expect(run.stdout).not.toMatch(/\b1 paths\b/);
     if (/integration overhead \d+(\.\d+)?% MISSED/.test(run.stdout)) expect(run.stdout).toContain("a session with little agent time between calls");

@@ -1,17 +1,19 @@
 /**
- * The error contract of the command line, through the built binary
- * (DESIGN.md "The command line"): a user-fixable error exits 2, an internal
- * error 3; the error is ONE line on stderr starting `ralph: `; stdout is empty
- * without --json and holds exactly one `{"error": {code, message, data}}`
- * object with it. Also: unreadable files, and files that vanish while a
- * snapshot runs.
+ * The error contract of the command line (DESIGN.md "The command line"): a
+ * user-fixable error exits 2, an internal error 3; the error is ONE line on
+ * stderr starting `ralph: `; stdout is empty without --json and holds exactly
+ * one `{"error": {code, message, data}}` object with it. Also: unreadable
+ * files, and files that vanish while a snapshot runs. Commands run in-process
+ * (runCli); the unreadable-file cases run the built binary as another uid
+ * (test/cli/binary-smoke.test.ts checks the binary's exit codes).
  */
 import { spawn, spawnSync } from "node:child_process";
-import { chmodSync, chownSync, lstatSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, chownSync, lstatSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
-import { linesOf, parseJsonOutput, runRalph, runRalphAsync, type RunResult } from "../helpers/cli.js";
-import { fsck, git, gitEnv, makeRepo, makeTempDir, userState, writeFiles } from "../helpers/git.js";
+import { afterAll, describe, expect, it } from "vitest";
+import { linesOf, parseJsonOutput, runRalph, runRalphInProcess, type RunResult } from "../helpers/cli.js";
+import { copyRepo, fsck, git, gitEnv, makeRepo, makeTempDir, userState, writeFiles } from "../helpers/git.js";
 
 interface ErrorJson {
   error: { code: string; message: string; data: Record<string, unknown> };
@@ -44,17 +46,35 @@ function expectJsonError(result: RunResult, exitCode: number, code: string): Err
   return parsed.error;
 }
 
+/** Outside any test's clean-up (afterEach would remove it): the template lives until the process ends. */
+let template: string | null = null;
+
+/** The "repo" place, built once per file: a repository with one checkpoint in loop `l`. */
+async function repoTemplate(): Promise<string> {
+  if (template !== null) return template;
+  const root = realpathSync(mkdtempSync(join(tmpdir(), "ralph-errors-template-")));
+  git(root, ["init", "-q", "-b", "main"]);
+  git(root, ["config", "core.autocrlf", "false"]);
+  writeFiles(root, { "a.txt": "a\n", "src/b.ts": "export const b = 1;\n" });
+  git(root, ["add", "-A"]);
+  git(root, ["commit", "-q", "-m", "initial"]);
+  const made = await runRalphInProcess(root, ["checkpoint", "--loop", "l"]);
+  expect(made.status, made.stderr).toBe(0);
+  return (template = root);
+}
+
+afterAll(() => {
+  if (template !== null) rmSync(template, { recursive: true, force: true });
+  template = null;
+});
+
 type Place = "repo" | "no-repo" | "bare" | "bare-subdir" | "bad-config" | "sha256";
 
 /** Where a case runs: a repo with one checkpoint in loop `l`, a plain folder, a bare repository, or a repo whose aiwg.yml fails the schema. */
-function placeFor(place: Place): string {
+async function placeFor(place: Place): Promise<string> {
   switch (place) {
-    case "repo": {
-      const root = makeRepo({ "a.txt": "a\n", "src/b.ts": "export const b = 1;\n" });
-      const made = runRalph(root, ["checkpoint", "--loop", "l"]);
-      expect(made.status, made.stderr).toBe(0);
-      return root;
-    }
+    case "repo":
+      return copyRepo(await repoTemplate());
     case "no-repo":
       return makeTempDir("ralph-norepo-");
     case "bad-config":
@@ -130,44 +150,44 @@ const CASES: ErrorCase[] = [
 ];
 
 describe("error contract: argv -> exit code and error code", () => {
-  it.each(CASES)("$name: exit $exit, $code", ({ place, args, exit, code }) => {
-    const cwd = placeFor(place);
+  it.each(CASES)("$name: exit $exit, $code", async ({ place, args, exit, code }) => {
+    const cwd = await placeFor(place);
     const before = place === "repo" ? userState(cwd) : null;
-    expectPlainError(runRalph(cwd, args), exit);
-    expectJsonError(runRalph(cwd, [...args, "--json"]), exit, code);
+    expectPlainError(await runRalphInProcess(cwd, args), exit);
+    expectJsonError(await runRalphInProcess(cwd, [...args, "--json"]), exit, code);
     if (before) expect(userState(cwd)).toEqual(before);
   });
 
-  it("a malformed loop id writes no ref and no folder", () => {
-    const root = placeFor("repo");
-    for (const loop of ["../x", "a b", "a/b"]) expectJsonError(runRalph(root, ["checkpoint", "--loop", loop, "--json"]), 2, "E_BAD_LOOP_ID");
+  it("a malformed loop id writes no ref and no folder", async () => {
+    const root = await placeFor("repo");
+    for (const loop of ["../x", "a b", "a/b"]) expectJsonError(await runRalphInProcess(root, ["checkpoint", "--loop", loop, "--json"]), 2, "E_BAD_LOOP_ID");
     expect(git(root, ["for-each-ref", "--format=%(refname)", "refs/ralph"]).trim().split("\n")).toEqual(["refs/ralph/l/baseline", "refs/ralph/l/head"]);
     const gitDir = git(root, ["rev-parse", "--absolute-git-dir"]).trim();
     expect(readdirSync(join(gitDir, "refs", "ralph")).sort()).toEqual(["l"]);
     expect(readdirSync(join(gitDir, "refs")).sort()).toEqual(["heads", "ralph", "tags"]);
   });
 
-  it("the error data names the offending input", () => {
-    const root = placeFor("repo");
-    expect(expectJsonError(runRalph(root, ["revert", "nosuchref", "--json"]), 2, "E_UNKNOWN_REV").data).toMatchObject({ rev: "nosuchref" });
-    expect(expectJsonError(runRalph(root, ["checkpoint", "--loop", "../x", "--json"]), 2, "E_BAD_LOOP_ID").data).toMatchObject({ loop: "../x" });
+  it("the error data names the offending input", async () => {
+    const root = await placeFor("repo");
+    expect(expectJsonError(await runRalphInProcess(root, ["revert", "nosuchref", "--json"]), 2, "E_UNKNOWN_REV").data).toMatchObject({ rev: "nosuchref" });
+    expect(expectJsonError(await runRalphInProcess(root, ["checkpoint", "--loop", "../x", "--json"]), 2, "E_BAD_LOOP_ID").data).toMatchObject({ loop: "../x" });
   });
 
-  it("--format json also gets the error as JSON on stdout", () => {
-    const root = placeFor("repo");
-    expectJsonError(runRalph(root, ["check", "--from", "nosuchref", "--format", "json"]), 2, "E_UNKNOWN_REV");
-    expectJsonError(runRalph(root, ["check", "--from", "nosuchref", "--format=json"]), 2, "E_UNKNOWN_REV");
+  it("--format json also gets the error as JSON on stdout", async () => {
+    const root = await placeFor("repo");
+    expectJsonError(await runRalphInProcess(root, ["check", "--from", "nosuchref", "--format", "json"]), 2, "E_UNKNOWN_REV");
+    expectJsonError(await runRalphInProcess(root, ["check", "--from", "nosuchref", "--format=json"]), 2, "E_UNKNOWN_REV");
   });
 
-  it("--help and --version succeed with output on stdout only", () => {
+  it("--help and --version succeed with output on stdout only", async () => {
     const dir = makeTempDir();
     for (const args of [["--help"], ["checkpoint", "--help"], ["--version"]]) {
-      const r = runRalph(dir, args);
+      const r = await runRalphInProcess(dir, args);
       expect(r.status, r.stderr).toBe(0);
       expect(r.stderr).toBe("");
       expect(r.stdout.length).toBeGreaterThan(0);
     }
-    expect(runRalph(dir, ["--version"]).stdout).toMatch(/^\d+\.\d+\.\d+\S*\n$/);
+    expect((await runRalphInProcess(dir, ["--version"])).stdout).toMatch(/^\d+\.\d+\.\d+\S*\n$/);
   });
 });
 
@@ -271,12 +291,12 @@ describe("files that cannot be read", () => {
 });
 
 describe("files that vanish", () => {
-  it("a path in git's index but deleted from disk is simply absent from the checkpoint", () => {
+  it("a path in git's index but deleted from disk is simply absent from the checkpoint", async () => {
     const root = makeRepo({ "a.txt": "a\n", "gone.txt": "g\n", "dir/gone.ts": "x\n", "dir/stay.ts": "y\n" });
     rmSync(join(root, "gone.txt"));
     rmSync(join(root, "dir", "gone.ts"));
     const before = userState(root);
-    const r = runRalph(root, ["checkpoint", "--json"]);
+    const r = await runRalphInProcess(root, ["checkpoint", "--json"]);
     expect(r.status, r.stderr).toBe(0);
     expect(r.stderr).toBe("");
     const out = parseJsonOutput<{ oid: string; changed: boolean }>(r);
@@ -286,12 +306,12 @@ describe("files that vanish", () => {
     fsck(root);
   });
 
-  it("a tracked folder deleted from disk is absent, and so is a tracked file replaced by a folder's contents", () => {
+  it("a tracked folder deleted from disk is absent, and so is a tracked file replaced by a folder's contents", async () => {
     const root = makeRepo({ "a.txt": "a\n", "d/x.txt": "x\n", "f": "file\n" });
     rmSync(join(root, "d"), { recursive: true });
     rmSync(join(root, "f"));
     writeFiles(root, { "f/inner.txt": "inner\n" });
-    const r = runRalph(root, ["checkpoint"]);
+    const r = await runRalphInProcess(root, ["checkpoint"]);
     expect(r.status, r.stderr).toBe(0);
     expect(git(root, ["ls-tree", "-r", "--name-only", r.stdout.trim()]).trim().split("\n")).toEqual(["a.txt", "f/inner.txt"]);
     fsck(root);
@@ -344,7 +364,7 @@ describe("fixed bugs (their failing inputs first)", () => {
     const failures: string[] = [];
     try {
       for (let i = 0; i < 30; i++) {
-        const r = await runRalphAsync(root, ["checkpoint", "--loop", "churn"]);
+        const r = await runRalphInProcess(root, ["checkpoint", "--loop", "churn"]);
         if (r.status !== 0) failures.push(`run ${i}: exit ${r.status}: ${r.stderr.trim()}`);
       }
     } finally {

@@ -51,6 +51,8 @@ describe("argv -> options", () => {
     expect(normalizeOptions(cacOptions(["--older-than", "0012"], "gc"))).toEqual({ olderThan: "0012" });
     expect(normalizeOptions(cacOptions(["--git-hooks", "--manager", "lefthook", "--global", "--local"], "install"))).toEqual({ gitHooks: true, manager: "lefthook", global: true, local: true });
     expect(normalizeOptions(cacOptions(["--force", "--prune"], "push"))).toEqual({ force: true, prune: true });
+    expect(normalizeOptions(cacOptions(["--codex", "--gemini", "--cursor"], "install"))).toEqual({ codex: true, gemini: true, cursor: true });
+    expect(normalizeOptions(cacOptions(["--cursor"], "uninstall"))).toEqual({ cursor: true });
   });
 
   it("keeps positional arguments as text", () => {

@@ -1,5 +1,5 @@
 /**
- * `ralph report` through the built binary on a real repository with a loop
+ * `ralph report` (in-process, runCli) on a real repository with a loop
  * state written by hand: the three files exist (atomically written, SVG
  * well-formed), analytics.json parses and matches --json,
  * `completion_report_path` is recorded, the text summary has the sparkline;
@@ -11,7 +11,7 @@ import { describe, expect, it } from "vitest";
 import { appendHookLog } from "../../src/hooks/hook-log.js";
 import { ensureStateRoot, IterationRecordSchema, newState, readState, RegressionEventSchema, writeState } from "../../src/loop/state.js";
 import { parseLoopId } from "../../src/store/loop-id.js";
-import { parseJsonOutput, runRalph } from "../helpers/cli.js";
+import { parseJsonOutput, runRalphInProcess } from "../helpers/cli.js";
 import { git, makeRepo } from "../helpers/git.js";
 import { parseXml } from "../helpers/xml.js";
 
@@ -49,7 +49,7 @@ function writeLoop(repo: string, id: string, scores: number[], task = 'Fix <all>
 }
 
 describe("ralph report", () => {
-  it("writes analytics.json, report.md and quality.svg and records completion_report_path", () => {
+  it("writes analytics.json, report.md and quality.svg and records completion_report_path", async () => {
     const repo = makeRepo({ "a.txt": "a\n" });
     const id = "ralph-report-cli";
     writeLoop(repo, id, [60, 85, 83, 80]);
@@ -57,7 +57,7 @@ describe("ralph report", () => {
       appendHookLog(repo, id, { ts: new Date(Date.UTC(2025, 2, 1, 10, i)).toISOString(), agent: "claude", event: "PreToolUse", loop: id, iteration: 1, decision: "allow", duration_ms: ms });
     }
 
-    const result = runRalph(repo, ["report", "--loop", id, "--json"]);
+    const result = await runRalphInProcess(repo, ["report", "--loop", id, "--json"]);
     expect(result.status, result.stderr).toBe(0);
     const json = parseJsonOutput<ReportJson>(result);
     expect(json).toMatchObject({ loop_id: id, optimal_iteration: 2, final_iteration: 4, best_vs_final: 5, quality_trajectory: "fluctuating" });
@@ -88,40 +88,40 @@ describe("ralph report", () => {
     expect(git(repo, ["status", "--porcelain"])).toBe("");
   });
 
-  it("text output: a summary with the sparkline and the paths; the loop is found without --loop", () => {
+  it("text output: a summary with the sparkline and the paths; the loop is found without --loop", async () => {
     const repo = makeRepo();
     writeLoop(repo, "ralph-text", [60, 85, 83, 80]);
-    const result = runRalph(repo, ["report"]);
+    const result = await runRalphInProcess(repo, ["report"]);
     expect(result.status, result.stderr).toBe(0);
     expect(result.stdout).toContain("loop ralph-text: running, 4 iteration(s)");
     expect(result.stdout).toContain("quality ▅▇▇▇  60 -> 80 (best 85 at #2, final 80 at #4: 5 point(s) below best)");
     expect(result.stdout).toContain("ralph select --best would restore #2 (85, verified)");
     expect(result.stdout).toContain("wrote .aiwg/ralph/loops/ralph-text/analytics/report.md");
     expect(result.stderr).toBe("");
-    expect(runRalph(repo, ["status", "--loop", "ralph-text"]).stdout).toContain("quality ▅▇▇▇  first 60, last 80, highest 85 (0-100)");
+    expect((await runRalphInProcess(repo, ["status", "--loop", "ralph-text"])).stdout).toContain("quality ▅▇▇▇  first 60, last 80, highest 85 (0-100)");
     writeLoop(repo, "ralph-tie", [60, 100, 90, 100]);
-    expect(runRalph(repo, ["report", "--loop", "ralph-tie"]).stdout).toContain("60 -> 100 (final #4 ties the best, first reached at #2)");
+    expect((await runRalphInProcess(repo, ["report", "--loop", "ralph-tie"])).stdout).toContain("60 -> 100 (final #4 ties the best, first reached at #2)");
   });
 
-  it("a loop with no iteration still gets a report that says so", () => {
+  it("a loop with no iteration still gets a report that says so", async () => {
     const repo = makeRepo();
     writeLoop(repo, "ralph-empty", []);
-    const result = runRalph(repo, ["report", "--loop", "ralph-empty", "--json"]);
+    const result = await runRalphInProcess(repo, ["report", "--loop", "ralph-empty", "--json"]);
     expect(result.status, result.stderr).toBe(0);
     const json = parseJsonOutput<ReportJson>(result);
     expect(json).toMatchObject({ iterations: [], optimal_iteration: null, final_iteration: null, best_vs_final: null });
     expect(readFileSync(json.paths.report, "utf8")).toContain("no iteration has ended yet");
     expect(() => parseXml(readFileSync(json.paths.chart, "utf8"))).not.toThrow();
-    expect(runRalph(repo, ["report", "--loop", "ralph-empty"]).stdout).toContain("no iteration has ended yet");
+    expect((await runRalphInProcess(repo, ["report", "--loop", "ralph-empty"])).stdout).toContain("no iteration has ended yet");
   });
 
-  it("--threshold moves the select --best candidate; bad values and unknown loops are exit 2", () => {
+  it("--threshold moves the select --best candidate; bad values and unknown loops are exit 2", async () => {
     const repo = makeRepo();
     writeLoop(repo, "ralph-threshold", [60, 85, 83, 80]);
-    const high = parseJsonOutput<{ select_best_candidate: unknown; quality_threshold: number }>(runRalph(repo, ["report", "--threshold", "90", "--json"]));
+    const high = parseJsonOutput<{ select_best_candidate: unknown; quality_threshold: number }>(await runRalphInProcess(repo, ["report", "--threshold", "90", "--json"]));
     expect(high).toMatchObject({ quality_threshold: 90, select_best_candidate: null });
-    expect(runRalph(repo, ["report", "--threshold", "101"]).status).toBe(2);
-    const unknown = runRalph(repo, ["report", "--loop", "nope", "--json"]);
+    expect((await runRalphInProcess(repo, ["report", "--threshold", "101"])).status).toBe(2);
+    const unknown = await runRalphInProcess(repo, ["report", "--loop", "nope", "--json"]);
     expect(unknown.status).toBe(2);
     expect(parseJsonOutput<{ error: { code: string } }>(unknown).error.code).toBe("E_UNKNOWN_LOOP");
   });

@@ -2,8 +2,8 @@
  * `--format sarif` against the published SARIF 2.1.0 schema
  * (test/fixtures/sarif-2.1.0.schema.json: the OASIS errata01 schema from
  * oasis-tcs/sarif-spec, sarif-2.1/schema/sarif-schema-2.1.0.json), validated
- * with ajv: the reporter on an in-memory judgement, and the built CLI on a
- * real repository.
+ * with ajv: the reporter on an in-memory judgement, and the CLI (in-process,
+ * runCli) on a real repository.
  */
 import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
@@ -13,7 +13,7 @@ import { describe, expect, it } from "vitest";
 import { analyzeChanges } from "../../src/analysis/index.js";
 import { SARIF_RULES, judgementToSarif, renderJudgementSarif, sarifLevel } from "../../src/cli/reporters/sarif.js";
 import type { Judgement } from "../../src/loop/check.js";
-import { runRalph } from "../helpers/cli.js";
+import { runRalphInProcess } from "../helpers/cli.js";
 import { commitAll, makeRepo, writeFiles } from "../helpers/git.js";
 
 const SCHEMA_PATH = join(dirname(fileURLToPath(import.meta.url)), "../fixtures/sarif-2.1.0.schema.json");
@@ -39,8 +39,8 @@ function expectValid(log: unknown): void {
 }
 
 const TEST_BEFORE = `import { expect, it } from "vitest";
-it("adds", () => { expect(1 + 1).toBe(2); });
-it("subtracts", () => { expect(2 - 1).toBe(1); });
+it("adds", async () => { expect(1 + 1).toBe(2); });
+it("subtracts", async () => { expect(2 - 1).toBe(1); });
 `;
 
 async function sampleJudgement(): Promise<Judgement> {
@@ -93,18 +93,18 @@ describe("the SARIF reporter", () => {
     ["high", "error"],
     ["medium", "warning"],
     ["low", "note"],
-  ] as const)("maps %s to %s", (severity, level) => {
+  ] as const)("maps %s to %s", async (severity, level) => {
     expect(sarifLevel(severity)).toBe(level);
   });
 
-  it("rejects what the schema rejects (the validator is live)", () => {
+  it("rejects what the schema rejects (the validator is live)", async () => {
     expect(validate({ version: "2.1.0", runs: [{ tool: { driver: {} } }] })).toBe(false);
     expect(validate({ version: "2.0.0", runs: [] })).toBe(false);
   });
 });
 
 describe("ralph check --format sarif", () => {
-  it("prints a schema-valid log for a real change and exits 1 on BLOCK", () => {
+  it("prints a schema-valid log for a real change and exits 1 on BLOCK", async () => {
     const root = makeRepo({
       "package.json": '{\n  "name": "x",\n  "scripts": {\n    "test": "vitest run"\n  }\n}\n',
       "test/a.test.ts": TEST_BEFORE,
@@ -116,7 +116,7 @@ describe("ralph check --format sarif", () => {
     });
     commitAll(root, "narrow the tests");
 
-    const result = runRalph(root, ["check", "--from", "HEAD~1", "--to", "HEAD", "--format", "sarif"]);
+    const result = await runRalphInProcess(root, ["check", "--from", "HEAD~1", "--to", "HEAD", "--format", "sarif"]);
     expect(result.stderr).toBe("");
     expect(result.status).toBe(1);
     const log = JSON.parse(result.stdout) as { runs: { results: { ruleId: string; locations: { physicalLocation: { artifactLocation: { uri: string }; region?: { startLine: number } } }[] }[]; properties: { verdict: string } }[] };

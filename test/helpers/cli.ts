@@ -206,7 +206,7 @@ export function parseJsonOutput<T = unknown>(result: Pick<RunResult, "stdout" | 
   try {
     return JSON.parse(result.stdout) as T;
   } catch (error) {
-    throw new Error(`stdout is not exactly one JSON value (${(error as Error).message}):\n${result.stdout}\nstderr:\n${result.stderr}`);
+    throw new Error(`stdout is not exactly one JSON value (${(error as Error).message}):\n${result.stdout}\nstderr:\n${result.stderr}`, { cause: error });
   }
 }
 
@@ -237,7 +237,9 @@ export function seededRandom(seed: number): () => number {
  * tests per command against the built binary. The environment is
  * {@link ralphEnv} with `options.env` merged over it, passed as the run's
  * `env` (never written into process.env); `uid`, `gid` and `timeoutMs` are
- * not supported in-process (throws).
+ * not supported in-process (throws). The run's cli path is the built
+ * binary's ({@link cliPathForTests}), so `ralph install` in-process writes
+ * hooks that run the binary, as a user's install does.
  */
 export async function runRalphInProcess(cwd: string, args: readonly string[], options: RunOptions = {}): Promise<RunResult> {
   if (options.uid !== undefined || options.gid !== undefined) throw new Error("runRalphInProcess cannot change uid or gid: use runRalph");
@@ -255,6 +257,8 @@ export async function runRalphInProcess(cwd: string, args: readonly string[], op
       stdin: Readable.from(input === "" ? [] : [typeof input === "string" ? Buffer.from(input) : input]),
       stdout: (text) => void stdout.push(text),
       stderr: (text) => void stderr.push(text),
+      // What `ralph install` writes into hooks: the built binary, so installed hooks run as they would for a user.
+      cliPath: cliPathForTests(),
     },
     IN_PROCESS_VERSION,
   );

@@ -4,7 +4,8 @@
  * `cwd` passed everywhere, removed after each test.
  */
 import { execFileSync, type ExecFileSyncOptions } from "node:child_process";
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync, chmodSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { appendFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync, chmodSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterEach } from "vitest";
@@ -62,6 +63,27 @@ export function makeTempDir(prefix = "ralph-test-"): string {
 }
 
 /**
+ * A copy of the repository (or any folder) at `template` in a fresh temporary
+ * folder, removed after the current test: for a fixture built once per file
+ * (beforeAll) and used fresh by each test. Symlinks are copied as links. The
+ * copy's index is refreshed (`git update-index --refresh`) so the new inodes
+ * and times do not make a later `git status` rewrite it (userState compares
+ * the index bytes). Returns the copy's root.
+ */
+export function copyRepo(template: string): string {
+  const root = makeTempDir();
+  cpSync(template, root, { recursive: true, verbatimSymlinks: true });
+  if (existsSync(join(root, ".git", "index"))) {
+    try {
+      git(root, ["update-index", "-q", "--refresh"]);
+    } catch {
+      /* exit 1 lists files that differ from the index: the refresh of the others is done */
+    }
+  }
+  return root;
+}
+
+/**
  * Creates a repository: `git init -b main`, writes `files`, and when
  * `commit` is true (default) adds and commits them as "initial".
  * Returns the work tree root.
@@ -69,7 +91,8 @@ export function makeTempDir(prefix = "ralph-test-"): string {
 export function makeRepo(files: Record<string, FileSpec> = {}, options: { commit?: boolean } = {}): string {
   const root = makeTempDir();
   git(root, ["init", "-q", "-b", "main"]);
-  git(root, ["config", "core.autocrlf", "false"]);
+  // `git config core.autocrlf false` without a git process of its own (one fewer spawn per repository).
+  appendFileSync(join(root, ".git", "config"), "[core]\n\tautocrlf = false\n");
   writeFiles(root, files);
   if (options.commit ?? true) {
     git(root, ["add", "-A"]);
@@ -92,16 +115,18 @@ export function fsck(root: string): string {
 
 /** Everything that must not move when ralph checkpoints: HEAD, the index file bytes, status. */
 export function userState(root: string): { head: string; status: string; index: string } {
-  let head = "";
+  let head: string;
   try {
     head = git(root, ["rev-parse", "HEAD"]).trim();
   } catch {
     head = "(no commits)";
   }
   const gitDir = git(root, ["rev-parse", "--absolute-git-dir"]).trim();
-  let index = "";
+  let index: string;
   try {
-    index = execFileSync("sha1sum", [join(gitDir, "index")], { encoding: "utf8" }).split(" ")[0] ?? "";
+    index = createHash("sha1")
+      .update(readFileSync(join(gitDir, "index")))
+      .digest("hex");
   } catch {
     index = "(no index)";
   }

@@ -13,6 +13,9 @@ const risky: [command: string, kinds: BashRiskKind[]][] = [
   ["rm --recursive x", ["recursive_delete"]],
   ["sudo rm -fr /tmp/x", ["recursive_delete"]],
   ["cd pkg && rm -rf node_modules", ["recursive_delete"]],
+  // A case statement: the bash grammar of tree-sitter-wasms 0.1.13 threw in its scanner on every one ("unparsed").
+  [`case "$1" in clean) rm -rf build;; esac`, ["recursive_delete"]],
+  [`case $x in\n  a|b) git reset --hard;;\n  *) echo ok;;\nesac`, ["git_reset_hard"]],
   ["git rm src/a.ts", ["git_rm"]],
   ["git rm test/a.test.ts", ["git_rm", "test_file_delete"]],
   ["git reset --hard HEAD~1", ["git_reset_hard"]],

@@ -10,14 +10,16 @@
  * got the ref lines (it judges refs/heads/main and refuses a push that
  * deletes a test), that doctor names the manager and answers through it,
  * that a second install changes nothing, and that uninstall puts every
- * file back byte for byte.
+ * file back byte for byte. ralph's own commands run in-process (install
+ * writes hooks that run the built binary); every push is a real `git push`
+ * that runs the real hooks.
  */
 import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { parseJsonOutput, ralphEnv, runRalph } from "../helpers/cli.js";
+import { parseJsonOutput, ralphEnv, runRalphInProcess } from "../helpers/cli.js";
 import { git, makeRepo, makeTempDir } from "../helpers/git.js";
 import { detectHookManager, installThroughManager, preCommitStage, removeBlock, shellBlock, uninstallThroughManager, ENTRY_ID, BLOCK_BEGIN } from "../../src/hooks/git-hook-managers.js";
 import { openRepository } from "../../src/store/repo.js";
@@ -156,27 +158,27 @@ function preCommitVersion(): string | null {
 }
 
 describe("ralph beside a hook manager (real managers, real git push)", () => {
-  it("pre-commit is installed (Debian's package; .ci/run installs it)", () => {
+  it("pre-commit is installed (Debian's package; .ci/run installs it)", async () => {
     expect(preCommitVersion(), "pre-commit is not on PATH: apt-get install pre-commit").not.toBeNull();
   });
 
   for (const c of CASES) {
-    it(`${c.name}: both run on a push, ralph gets the ref lines and refuses a deleted test; doctor answers through the manager; uninstall restores every file`, () => {
+    it(`${c.name}: both run on a push, ralph gets the ref lines and refuses a deleted test; doctor answers through the manager; uninstall restores every file`, async () => {
       const { root, remote } = makeSetup(c.files);
       c.setUp(root);
       const before = new Map(c.watched.map((path) => [path, existsSync(join(root, path)) ? readFileSync(join(root, path), "utf8") : null]));
 
-      const installed = runRalph(root, ["install", "--git-hooks", "--json"], { env: managerEnv(root) });
+      const installed = await runRalphInProcess(root, ["install", "--git-hooks", "--json"], { env: managerEnv(root) });
       expect(installed.status, installed.stderr).toBe(0);
       const report = parseJsonOutput<{ git_hooks: { manager: string; changed: boolean } }>(installed);
       expect(report.git_hooks.manager).toBe(c.name.split(" ")[0]);
       c.rerun?.(root);
       const afterInstall = new Map(c.watched.map((path) => [path, existsSync(join(root, path)) ? readFileSync(join(root, path), "utf8") : null]));
-      const again = parseJsonOutput<{ git_hooks: { changed: boolean } }>(runRalph(root, ["install", "--git-hooks", "--json"], { env: managerEnv(root) }));
+      const again = parseJsonOutput<{ git_hooks: { changed: boolean } }>(await runRalphInProcess(root, ["install", "--git-hooks", "--json"], { env: managerEnv(root) }));
       expect(again.git_hooks.changed).toBe(false);
       for (const [path, text] of afterInstall) expect(existsSync(join(root, path)) ? readFileSync(join(root, path), "utf8") : null, path).toBe(text);
 
-      const doctor = parseJsonOutput<{ git_hooks: { manager: string; status: string; detail: string } }>(runRalph(root, ["doctor", "--json"], { env: managerEnv(root) }));
+      const doctor = parseJsonOutput<{ git_hooks: { manager: string; status: string; detail: string } }>(await runRalphInProcess(root, ["doctor", "--json"], { env: managerEnv(root) }));
       expect(doctor.git_hooks.manager).toBe(report.git_hooks.manager);
       expect(doctor.git_hooks.status, doctor.git_hooks.detail).toBe("ok");
 
@@ -200,7 +202,7 @@ describe("ralph beside a hook manager (real managers, real git push)", () => {
       expect(refused.output).toContain("test_deletion");
       expect(remoteMain(remote)).toBe(head);
 
-      const removed = runRalph(root, ["uninstall", "--git-hooks", "--json"], { env: managerEnv(root) });
+      const removed = await runRalphInProcess(root, ["uninstall", "--git-hooks", "--json"], { env: managerEnv(root) });
       expect(removed.status, removed.stderr).toBe(0);
       for (const [path, text] of before) expect(existsSync(join(root, path)) ? readFileSync(join(root, path), "utf8") : null, path).toBe(text);
       expect(existsSync(join(root, ".git", "ralph", "hooks", "pre-push"))).toBe(false);
@@ -212,10 +214,10 @@ describe("ralph beside a hook manager (real managers, real git push)", () => {
     }, 120_000);
   }
 
-  it("--manager none beside husky: husky's own hook, chained as pre-push.ralph-chained, still finds .husky/pre-push by $0", () => {
+  it("--manager none beside husky: husky's own hook, chained as pre-push.ralph-chained, still finds .husky/pre-push by $0", async () => {
     const { root, remote } = makeSetup(CASES[0]!.files);
     CASES[0]!.setUp(root);
-    const installed = runRalph(root, ["install", "--git-hooks", "--manager", "none", "--json"], { env: managerEnv(root) });
+    const installed = await runRalphInProcess(root, ["install", "--git-hooks", "--manager", "none", "--json"], { env: managerEnv(root) });
     expect(installed.status, installed.stderr).toBe(0);
     expect(existsSync(join(root, ".husky", "_", "pre-push.ralph-chained"))).toBe(true);
     writeFileSync(join(root, "README.md"), "# app\n");
@@ -229,30 +231,30 @@ describe("ralph beside a hook manager (real managers, real git push)", () => {
     expect(remoteMain(remote)).toBe(head);
   }, 120_000);
 
-  it("doctor fails, naming the manager's own step, when git does not reach ralph's entry; install says what to run", () => {
+  it("doctor fails, naming the manager's own step, when git does not reach ralph's entry; install says what to run", async () => {
     // lefthook.yml is there, lefthook's hook is not installed.
     const lefthook = makeSetup(CASES[1]!.files);
-    const installed = parseJsonOutput<{ git_hooks: { manager: string; notes: string[] } }>(runRalph(lefthook.root, ["install", "--git-hooks", "--json"], { env: managerEnv(lefthook.root) }));
+    const installed = parseJsonOutput<{ git_hooks: { manager: string; notes: string[] } }>(await runRalphInProcess(lefthook.root, ["install", "--git-hooks", "--json"], { env: managerEnv(lefthook.root) }));
     expect(installed.git_hooks.manager).toBe("lefthook");
     expect(installed.git_hooks.notes.join(" ")).toContain("lefthook install");
-    const doctor = runRalph(lefthook.root, ["doctor", "--json"], { env: managerEnv(lefthook.root) });
+    const doctor = await runRalphInProcess(lefthook.root, ["doctor", "--json"], { env: managerEnv(lefthook.root) });
     expect(doctor.status).toBe(2);
     expect(parseJsonOutput<{ git_hooks: { status: string; detail: string } }>(doctor).git_hooks).toMatchObject({ status: "failed", detail: expect.stringContaining("lefthook install") });
     run(lefthook.root, "lefthook", ["install"]);
-    expect(parseJsonOutput<{ git_hooks: { status: string } }>(runRalph(lefthook.root, ["doctor", "--json"], { env: managerEnv(lefthook.root) })).git_hooks.status).toBe("ok");
+    expect(parseJsonOutput<{ git_hooks: { status: string } }>(await runRalphInProcess(lefthook.root, ["doctor", "--json"], { env: managerEnv(lefthook.root) })).git_hooks.status).toBe("ok");
 
     // simple-git-hooks wrote .git/hooks/pre-push before ralph's entry was added, and was not run again.
     const simple = makeSetup(CASES[2]!.files);
     CASES[2]!.setUp(simple.root);
-    expect(runRalph(simple.root, ["install", "--git-hooks"], { env: managerEnv(simple.root) }).status).toBe(0);
-    const stale = parseJsonOutput<{ git_hooks: { manager: string; status: string; detail: string } }>(runRalph(simple.root, ["doctor", "--json"], { env: managerEnv(simple.root) }));
+    expect((await runRalphInProcess(simple.root, ["install", "--git-hooks"], { env: managerEnv(simple.root) })).status).toBe(0);
+    const stale = parseJsonOutput<{ git_hooks: { manager: string; status: string; detail: string } }>(await runRalphInProcess(simple.root, ["doctor", "--json"], { env: managerEnv(simple.root) }));
     expect(stale.git_hooks).toMatchObject({ manager: "simple-git-hooks", status: "failed", detail: expect.stringContaining("npx simple-git-hooks") });
   }, 120_000);
 
-  it("a clone where ralph is not installed (the manager's config is committed) lets the push through with one line", () => {
+  it("a clone where ralph is not installed (the manager's config is committed) lets the push through with one line", async () => {
     const { root } = makeSetup(CASES[1]!.files);
     run(root, "lefthook", ["install"]);
-    expect(runRalph(root, ["install", "--git-hooks"], { env: managerEnv(root) }).status).toBe(0);
+    expect((await runRalphInProcess(root, ["install", "--git-hooks"], { env: managerEnv(root) })).status).toBe(0);
     rmSync(join(root, ".git", "ralph", "hooks"), { recursive: true, force: true });
     writeFileSync(join(root, "test", "math.test.ts"), TESTS_AFTER);
     git(root, ["commit", "-q", "-am", "simplify the tests"]);
@@ -263,7 +265,7 @@ describe("ralph beside a hook manager (real managers, real git push)", () => {
 });
 
 describe("hook manager detection and edits (unit)", () => {
-  it("detects by core.hooksPath, the hook file's text, then the config files; none otherwise", () => {
+  it("detects by core.hooksPath, the hook file's text, then the config files; none otherwise", async () => {
     const root = makeRepo({ "README.md": "x\n" });
     const detect = () => detectHookManager(openRepository(root)).manager;
     expect(detect()).toBe("none");
@@ -278,7 +280,7 @@ describe("hook manager detection and edits (unit)", () => {
     expect(detect()).toBe("husky");
   });
 
-  it("the shell block comes out exactly as it went in, shebang kept first", () => {
+  it("the shell block comes out exactly as it went in, shebang kept first", async () => {
     for (const text of ["echo one\n", "#!/bin/sh\necho one\n", "#!/bin/sh", ""]) {
       const withBlock = text.startsWith("#!") ? text.replace(/^(#![^\n]*\n?)/, (m) => `${m.endsWith("\n") ? m : `${m}\n`}${shellBlock()}\n`) : `${shellBlock()}\n${text}`;
       expect(removeBlock(withBlock)).toBe(text.startsWith("#!") && !text.endsWith("\n") ? `${text}\n` : text);
@@ -364,7 +366,7 @@ describe("hook manager detection and edits (unit)", () => {
     }
   });
 
-  it("pre-commit's stage name: push before 3.2, pre-push since", () => {
+  it("pre-commit's stage name: push before 3.2, pre-push since", async () => {
     expect(preCommitStage("3.0.4")).toBe("push");
     expect(preCommitStage("2.21.0")).toBe("push");
     expect(preCommitStage("3.2.0")).toBe("pre-push");
@@ -372,16 +374,16 @@ describe("hook manager detection and edits (unit)", () => {
     expect(preCommitStage(null)).toBe("pre-push");
   });
 
-  it("a core.hooksPath from the global config is not written into without --global", () => {
+  it("a core.hooksPath from the global config is not written into without --global", async () => {
     const root = makeRepo({ "README.md": "x\n" });
     const shared = makeTempDir("ralph-global-hooks-");
     const globalConfig = join(makeTempDir("ralph-gitconfig-"), "gitconfig");
     writeFileSync(globalConfig, `[core]\n\thooksPath = ${shared}\n`);
     const env = { GIT_CONFIG_GLOBAL: globalConfig };
-    const refused = runRalph(root, ["install", "--git-hooks", "--json"], { env });
+    const refused = await runRalphInProcess(root, ["install", "--git-hooks", "--json"], { env });
     expect(refused.status).toBe(2);
     expect(existsSync(join(shared, "pre-push"))).toBe(false);
-    const forced = runRalph(root, ["install", "--git-hooks", "--global"], { env });
+    const forced = await runRalphInProcess(root, ["install", "--git-hooks", "--global"], { env });
     expect(forced.status, forced.stderr).toBe(0);
     expect(readFileSync(join(shared, "pre-push"), "utf8")).toContain("ralph-managed");
   });

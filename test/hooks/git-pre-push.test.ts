@@ -10,7 +10,8 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { chooseBase, parsePushLines, type PushGit, type PushUpdate } from "../../src/hooks/git-pre-push.js";
 import { gitHookScript, hookCommandPaths, hooksDirOf, isRalphGitHook } from "../../src/hooks/git-hook-install.js";
-import { parseJsonOutput, ralphEnv, runRalph } from "../helpers/cli.js";
+import { parseRuntimeEnv } from "../../src/runtime-env.js";
+import { parseJsonOutput, ralphEnv, runRalphInProcess } from "../helpers/cli.js";
 import { commitAll, git, gitEnv, makeRepo, makeTempDir, writeFiles } from "../helpers/git.js";
 
 const Z = "0".repeat(40);
@@ -110,12 +111,13 @@ describe("the installed script (unit)", () => {
     expect(hookCommandPaths(script)).toEqual({ node: "/opt/my node/node", cli: '/a "b"/$x/cli.js' });
   });
 
-  it("hooksDirOf: core.hooksPath absolute, relative to the work tree, ~/; else <common dir>/hooks", () => {
-    const repo = (hooksPath?: string) => ({ workTree: "/w", commonDir: "/w/.git", config: new Map(hooksPath === undefined ? [] : [["core.hookspath", hooksPath]]) });
+  it("hooksDirOf: core.hooksPath absolute, relative to the work tree, ~/ (the run's HOME); else <common dir>/hooks", () => {
+    const env = parseRuntimeEnv({ HOME: "/home/someone" });
+    const repo = (hooksPath?: string) => ({ workTree: "/w", commonDir: "/w/.git", env, config: new Map(hooksPath === undefined ? [] : [["core.hookspath", hooksPath]]) });
     expect(hooksDirOf(repo())).toBe("/w/.git/hooks");
     expect(hooksDirOf(repo(".githooks"))).toBe("/w/.githooks");
     expect(hooksDirOf(repo("/etc/hooks"))).toBe("/etc/hooks");
-    expect(hooksDirOf(repo("~/hooks"))).toBe(join(process.env.HOME ?? "", "hooks"));
+    expect(hooksDirOf(repo("~/hooks"))).toBe("/home/someone/hooks");
   });
 });
 
@@ -133,8 +135,8 @@ it("adds numbers", () => {
 });
 `;
 
-/** A clone-like work tree with a bare remote `origin` that already has `main`. */
-function makePushSetup(options: { install?: boolean; hooksPath?: string } = {}): { root: string; remote: string } {
+/** A clone-like work tree with a bare remote `origin` that already has `main`; ralph's git hook installed (in-process: the hook runs the built binary). */
+async function makePushSetup(options: { install?: boolean; hooksPath?: string } = {}): Promise<{ root: string; remote: string }> {
   const root = makeRepo({ "test/math.test.ts": TESTS_BEFORE, "src/math.ts": "export const add = (a: number, b: number) => a + b;\n" });
   const remote = join(makeTempDir("ralph-remote-"), "remote.git");
   git(root, ["init", "-q", "--bare", remote]);
@@ -142,7 +144,7 @@ function makePushSetup(options: { install?: boolean; hooksPath?: string } = {}):
   git(root, ["push", "-q", "origin", "main"]);
   if (options.hooksPath) git(root, ["config", "core.hooksPath", options.hooksPath]);
   if (options.install ?? true) {
-    const installed = runRalph(root, ["install", "--git-hooks"]);
+    const installed = await runRalphInProcess(root, ["install", "--git-hooks"]);
     expect(installed.status, installed.stderr).toBe(0);
   }
   return { root, remote };
@@ -160,8 +162,8 @@ function remoteRef(remote: string, ref: string): string | null {
 }
 
 describe("git push through the installed hook (real git)", () => {
-  it("the refusal's trailer hint runs as printed without opening an editor (--no-edit), and the amended push goes through", () => {
-    const { root, remote } = makePushSetup();
+  it("the refusal's trailer hint runs as printed without opening an editor (--no-edit), and the amended push goes through", async () => {
+    const { root, remote } = await makePushSetup();
     writeFiles(root, { "test/math.test.ts": TESTS_AFTER });
     commitAll(root, "simplify the tests");
     const refused = push(root, ["origin", "main"]);
@@ -176,8 +178,8 @@ describe("git push through the installed hook (real git)", () => {
     expect(remoteRef(remote, "refs/heads/main")).toBe(git(root, ["rev-parse", "HEAD"]).trim());
   });
 
-  it("refuses a push that deletes a test; the same change with a Ralph-Allow trailer goes through", () => {
-    const { root, remote } = makePushSetup();
+  it("refuses a push that deletes a test; the same change with a Ralph-Allow trailer goes through", async () => {
+    const { root, remote } = await makePushSetup();
     const before = remoteRef(remote, "refs/heads/main");
     writeFiles(root, { "test/math.test.ts": TESTS_AFTER });
     commitAll(root, "simplify the tests");
@@ -196,8 +198,8 @@ describe("git push through the installed hook (real git)", () => {
     expect(remoteRef(remote, "refs/heads/main")).toBe(git(root, ["rev-parse", "HEAD"]).trim());
   });
 
-  it("judges a new branch against the remote's history; a harmless new branch and a branch deletion pass", () => {
-    const { root, remote } = makePushSetup();
+  it("judges a new branch against the remote's history; a harmless new branch and a branch deletion pass", async () => {
+    const { root, remote } = await makePushSetup();
     git(root, ["checkout", "-q", "-b", "feature"]);
     writeFiles(root, { "src/math.ts": "export const add = (a: number, b: number) => b + a;\n" });
     commitAll(root, "harmless");
@@ -217,8 +219,8 @@ describe("git push through the installed hook (real git)", () => {
     expect(remoteRef(remote, "refs/heads/harmless")).toBeNull();
   });
 
-  it("a fork that was never fetched, and a push by URL from a repository with no tracking refs, are judged (not 'a new history')", () => {
-    const { root } = makePushSetup();
+  it("a fork that was never fetched, and a push by URL from a repository with no tracking refs, are judged (not 'a new history')", async () => {
+    const { root } = await makePushSetup();
     const fork = join(makeTempDir("ralph-fork-"), "fork.git");
     git(root, ["clone", "-q", "--bare", git(root, ["remote", "get-url", "origin"]).trim(), fork]);
     git(root, ["remote", "add", "fork", fork]);
@@ -237,8 +239,8 @@ describe("git push through the installed hook (real git)", () => {
     expect(byUrl.stderr).toContain("BLOCK");
   });
 
-  it("a broken ralph install (a module missing) lets the push through with one line, not a stack trace; refs/ralph pushes are not judged", () => {
-    const { root, remote } = makePushSetup();
+  it("a broken ralph install (a module missing) lets the push through with one line, not a stack trace; refs/ralph pushes are not judged", async () => {
+    const { root, remote } = await makePushSetup();
     const hookPath = join(root, ".git", "hooks", "pre-push");
     const broken = join(makeTempDir("ralph-broken-"), "cli.js");
     writeFileSync(broken, 'import "./chunks/missing-ABCDEFGH.js";\n');
@@ -250,19 +252,19 @@ describe("git push through the installed hook (real git)", () => {
     expect(pushed.stderr).toMatch(/ralph: pre-push: not checked: ralph failed \(exit 1\): .*ERR_MODULE_NOT_FOUND|Cannot find module/);
     expect(pushed.stderr).not.toContain("at ");
     // A working install again: sharing ralph's refs is not judged (they hold the caught deletion).
-    expect(runRalph(root, ["install", "--git-hooks"]).status).toBe(0);
+    expect((await runRalphInProcess(root, ["install", "--git-hooks"])).status).toBe(0);
     writeFiles(root, { "test/math.test.ts": TESTS_BEFORE });
-    expect(runRalph(root, ["checkpoint", "--loop", "l"]).status).toBe(0);
+    expect((await runRalphInProcess(root, ["checkpoint", "--loop", "l"])).status).toBe(0);
     writeFiles(root, { "test/math.test.ts": TESTS_AFTER });
-    expect(runRalph(root, ["checkpoint", "--loop", "l"]).status).toBe(0);
+    expect((await runRalphInProcess(root, ["checkpoint", "--loop", "l"])).status).toBe(0);
     const shared = push(root, ["origin", "refs/ralph/l/head:refs/ralph/l/head"]);
     expect(shared.status, shared.stderr).toBe(0);
     expect(shared.stderr).toContain("refs/ralph/l/head: PASS  ralph's checkpoints (refs/ralph/): shared as they are, not judged");
     expect(remoteRef(remote, "refs/ralph/l/head")).not.toBeNull();
   });
 
-  it("one blocked update refuses the whole push (several refs at once)", () => {
-    const { root, remote } = makePushSetup();
+  it("one blocked update refuses the whole push (several refs at once)", async () => {
+    const { root, remote } = await makePushSetup();
     const before = remoteRef(remote, "refs/heads/main");
     git(root, ["branch", "good"]);
     writeFiles(root, { "test/math.test.ts": TESTS_AFTER });
@@ -275,24 +277,24 @@ describe("git push through the installed hook (real git)", () => {
     expect(remoteRef(remote, "refs/heads/main")).toBe(before);
   });
 
-  it("keeps the user's pre-push hook: it runs first with the same args and stdin, its failure blocks, uninstall restores it byte for byte", () => {
-    const { root, remote } = makePushSetup({ install: false });
+  it("keeps the user's pre-push hook: it runs first with the same args and stdin, its failure blocks, uninstall restores it byte for byte", async () => {
+    const { root, remote } = await makePushSetup({ install: false });
     const hook = join(root, ".git", "hooks", "pre-push");
     const log = join(root, ".git", "user-hook.log");
     const userHook = `#!/bin/sh\n# the user's own hook\necho "args: $1 $2" >> "${log}"\ncat >> "${log}"\n[ ! -e "${join(root, ".git", "fail-push")}" ]\n`;
     writeFileSync(hook, userHook);
     chmodSync(hook, 0o750);
-    const installed = parseJsonOutput<{ git_hooks: { hook: string; chained: string | null; changed: boolean } }>(runRalph(root, ["install", "--git-hooks", "--json"]));
+    const installed = parseJsonOutput<{ git_hooks: { hook: string; chained: string | null; changed: boolean } }>(await runRalphInProcess(root, ["install", "--git-hooks", "--json"]));
     expect(installed.git_hooks).toEqual({ hook, chained: `${hook}.ralph-chained`, changed: true, manager: "none", evidence: `${hook} is no manager's`, notes: [] });
     const script = readFileSync(hook, "utf8");
     expect(statSync(hook).mode & 0o777).toBe(0o755);
     // Installing again changes nothing and keeps the chained hook.
-    const again = parseJsonOutput<{ git_hooks: { chained: string | null; changed: boolean } }>(runRalph(root, ["install", "--git-hooks", "--json"]));
+    const again = parseJsonOutput<{ git_hooks: { chained: string | null; changed: boolean } }>(await runRalphInProcess(root, ["install", "--git-hooks", "--json"]));
     expect(again.git_hooks).toMatchObject({ chained: `${hook}.ralph-chained`, changed: false });
     expect(readFileSync(hook, "utf8")).toBe(script);
     expect(readFileSync(`${hook}.ralph-chained`, "utf8")).toBe(userHook);
 
-    const doctor = parseJsonOutput<{ git_hooks: { status: string } }>(runRalph(root, ["doctor", "--json"]));
+    const doctor = parseJsonOutput<{ git_hooks: { status: string } }>(await runRalphInProcess(root, ["doctor", "--json"]));
     expect(doctor.git_hooks.status).toBe("ok");
 
     const published = remoteRef(remote, "refs/heads/main");
@@ -309,30 +311,30 @@ describe("git push through the installed hook (real git)", () => {
     expect(refused.status).not.toBe(0);
     expect(remoteRef(remote, "refs/heads/main")).toBe(head);
 
-    const removed = parseJsonOutput<{ git_hooks: { removed: boolean; restored: string | null } }>(runRalph(root, ["uninstall", "--git-hooks", "--json"]));
+    const removed = parseJsonOutput<{ git_hooks: { removed: boolean; restored: string | null } }>(await runRalphInProcess(root, ["uninstall", "--git-hooks", "--json"]));
     expect(removed.git_hooks).toMatchObject({ removed: true, restored: hook });
     expect(readFileSync(hook, "utf8")).toBe(userHook);
     expect(statSync(hook).mode & 0o777).toBe(0o750);
     expect(existsSync(`${hook}.ralph-chained`)).toBe(false);
   });
 
-  it("uninstall keeps ralph's hook aside when someone edited it, and removes it when nobody did", () => {
-    const { root } = makePushSetup();
+  it("uninstall keeps ralph's hook aside when someone edited it, and removes it when nobody did", async () => {
+    const { root } = await makePushSetup();
     const hook = join(root, ".git", "hooks", "pre-push");
-    expect(runRalph(root, ["uninstall", "--git-hooks"]).status).toBe(0);
+    expect((await runRalphInProcess(root, ["uninstall", "--git-hooks"])).status).toBe(0);
     expect(existsSync(hook)).toBe(false);
     expect(existsSync(`${hook}.ralph-edited`)).toBe(false);
-    expect(runRalph(root, ["install", "--git-hooks"]).status).toBe(0);
+    expect((await runRalphInProcess(root, ["install", "--git-hooks"])).status).toBe(0);
     writeFileSync(hook, `${readFileSync(hook, "utf8")}echo "my custom addition"\n`);
-    const removed = runRalph(root, ["uninstall", "--git-hooks"]);
+    const removed = await runRalphInProcess(root, ["uninstall", "--git-hooks"]);
     expect(removed.status).toBe(0);
     expect(removed.stdout).toContain(`the hook had been edited since install; it is kept at ${hook}.ralph-edited`);
     expect(existsSync(hook)).toBe(false);
     expect(readFileSync(`${hook}.ralph-edited`, "utf8")).toContain('echo "my custom addition"');
   });
 
-  it("honours core.hooksPath (relative to the work tree)", () => {
-    const { root, remote } = makePushSetup({ hooksPath: ".githooks" });
+  it("honours core.hooksPath (relative to the work tree)", async () => {
+    const { root, remote } = await makePushSetup({ hooksPath: ".githooks" });
     expect(isRalphGitHook(readFileSync(join(root, ".githooks", "pre-push"), "utf8"))).toBe(true);
     expect(existsSync(join(root, ".git", "hooks", "pre-push"))).toBe(false);
     const before = remoteRef(remote, "refs/heads/main");
@@ -342,16 +344,16 @@ describe("git push through the installed hook (real git)", () => {
     expect(refused.status).not.toBe(0);
     expect(refused.stderr).toContain("test/math.test.ts");
     expect(remoteRef(remote, "refs/heads/main")).toBe(before);
-    expect(runRalph(root, ["uninstall"]).status).toBe(0);
+    expect((await runRalphInProcess(root, ["uninstall"])).status).toBe(0);
     expect(existsSync(join(root, ".githooks", "pre-push"))).toBe(false);
     // git resolves a relative hooksPath in each work tree: install says so.
-    const again = runRalph(root, ["install", "--git-hooks"]);
+    const again = await runRalphInProcess(root, ["install", "--git-hooks"]);
     expect(again.status).toBe(0);
     expect(again.stderr).toContain("ralph: warning: core.hooksPath is relative (.githooks): git resolves it in each work tree");
   });
 
-  it("from a linked worktree (git sets GIT_DIR only) the worktree's aiwg.yml applies: an allow rule lets the push through; an invalid aiwg.yml falls back to the default policy", () => {
-    const { root, remote } = makePushSetup();
+  it("from a linked worktree (git sets GIT_DIR only) the worktree's aiwg.yml applies: an allow rule lets the push through; an invalid aiwg.yml falls back to the default policy", async () => {
+    const { root, remote } = await makePushSetup();
     const linked = join(makeTempDir("ralph-wt-"), "linked");
     git(root, ["worktree", "add", "-q", "-b", "side", linked, "main"]);
     writeFiles(linked, { "test/math.test.ts": TESTS_AFTER, "aiwg.yml": "agent_persistence:\n  detection:\n    allow:\n      - {type: test_deletion, path: 'test/**', reason: suite rewritten}\n" });
@@ -369,12 +371,12 @@ describe("git push through the installed hook (real git)", () => {
     expect(remoteRef(remote, "refs/heads/side")).toBe(git(linked, ["rev-parse", "HEAD~1"]).trim());
   });
 
-  it("the hook command itself: bad stdin lines are noted, outside a repository it exits 0, nothing on stdout", () => {
-    const { root } = makePushSetup({ install: false });
-    const bad = runRalph(root, ["hook", "git", "pre-push", "origin", "url"], { input: "not a push line\n" });
+  it("the hook command itself: bad stdin lines are noted, outside a repository it exits 0, nothing on stdout", async () => {
+    const { root } = await makePushSetup({ install: false });
+    const bad = await runRalphInProcess(root, ["hook", "git", "pre-push", "origin", "url"], { input: "not a push line\n" });
     expect(bad).toMatchObject({ status: 0, stdout: "" });
     expect(bad.stderr).toContain("ignoring stdin line 1");
-    const outside = runRalph(makeTempDir(), ["hook", "git", "pre-push", "origin", "url"], { input: `refs/heads/main ${A} refs/heads/main ${Z}\n` });
+    const outside = await runRalphInProcess(makeTempDir(), ["hook", "git", "pre-push", "origin", "url"], { input: `refs/heads/main ${A} refs/heads/main ${Z}\n` });
     expect(outside).toMatchObject({ status: 0, stdout: "" });
     expect(outside.stderr).toContain("not checked");
   });

@@ -16,27 +16,30 @@ import { describe, expect, it } from "vitest";
 import { controlKindOf, describeSettingsChange, holdsControlSurface } from "../../src/hooks/control-surface.js";
 import { ENTRY_ID, lefthookRun, preCommitEntry, shellBlock } from "../../src/hooks/git-hook-managers.js";
 import { describeHookManagerChange } from "../../src/hooks/hook-manager-entries.js";
-import { linesOf, parseJsonOutput, runRalph, type RunResult } from "../helpers/cli.js";
+import { linesOf, parseJsonOutput, runRalph, runRalphInProcess, type RunResult } from "../helpers/cli.js";
 import { git, makeRepo } from "../helpers/git.js";
 
 const SESSION = "guard-session";
 
-function installedRepo(completion = "true"): string {
+/** A repository with ralph's Claude and git hooks installed (in-process, hooks that run the built binary) and a running loop. */
+async function installedRepo(completion = "true"): Promise<string> {
   const root = makeRepo({ "src/math.ts": "export const add = (a: number, b: number) => a + b;\n", "README.md": "# x\n" });
-  expect(runRalph(root, ["install", "--claude", "--git-hooks"]).status).toBe(0);
-  expect(runRalph(root, ["start", "Keep add working", "--completion", completion, "--id", "work"]).status).toBe(0);
+  expect((await runRalphInProcess(root, ["install", "--claude", "--git-hooks"])).status).toBe(0);
+  expect((await runRalphInProcess(root, ["start", "Keep add working", "--completion", completion, "--id", "work"])).status).toBe(0);
   return root;
 }
 
-function hook(root: string, payload: Record<string, unknown>): Record<string, unknown> {
+/** One Claude Code hook call in-process; `binary` runs the built CLI instead, as Claude Code does. */
+async function hook(root: string, payload: Record<string, unknown>, binary = false): Promise<Record<string, unknown>> {
   const full = { session_id: SESSION, transcript_path: "", cwd: root, permission_mode: "default", ...payload };
-  const result: RunResult = runRalph(root, ["hook", "claude", String(payload.hook_event_name)], { input: JSON.stringify(full) });
+  const args = ["hook", "claude", String(payload.hook_event_name)];
+  const result: RunResult = binary ? runRalph(root, args, { input: JSON.stringify(full) }) : await runRalphInProcess(root, args, { input: JSON.stringify(full) });
   expect(result.status, result.stderr).toBe(0);
   expect(linesOf(result.stdout)).toHaveLength(1);
   return parseJsonOutput<Record<string, unknown>>(result);
 }
 
-const pre = (root: string, tool: string, input: Record<string, unknown>, id = `toolu_${tool}`): Record<string, unknown> =>
+const pre = (root: string, tool: string, input: Record<string, unknown>, id = `toolu_${tool}`): Promise<Record<string, unknown>> =>
   hook(root, { hook_event_name: "PreToolUse", tool_name: tool, tool_input: input, tool_use_id: id });
 
 const decisionOf = (answer: Record<string, unknown>): string | undefined => (answer.hookSpecificOutput as { permissionDecision?: string } | undefined)?.permissionDecision;
@@ -66,8 +69,8 @@ describe("describeSettingsChange (unit)", () => {
 });
 
 describe("PreToolUse: a tool call that would switch the guard off goes to the human", () => {
-  it("file tools: a Write or Edit that drops ralph's hooks, disableAllHooks in settings.local.json, a Write of the pre-push hook or of .git/ralph are asked; a Write keeping ralph's entries is not", () => {
-    const root = installedRepo();
+  it("file tools: a Write or Edit that drops ralph's hooks, disableAllHooks in settings.local.json, a Write of the pre-push hook or of .git/ralph are asked; a Write keeping ralph's entries is not", async () => {
+    const root = await installedRepo();
     const settingsPath = join(root, ".claude", "settings.json");
     const settings = readFileSync(settingsPath, "utf8");
     const parsed = JSON.parse(settings) as { hooks: Record<string, unknown> };
@@ -83,15 +86,15 @@ describe("PreToolUse: a tool call that would switch the guard off goes to the hu
       ["Write into .git/ralph", "Write", { file_path: join(root, ".git", "ralph", "guard", "record.json"), content: "{}" }, /\.git\/ralph/],
     ];
     for (const [name, tool, input, pattern] of cases) {
-      const answer = pre(root, tool, input);
+      const answer = await pre(root, tool, input);
       expect(decisionOf(answer), name).toBe("ask");
       expect(reasonOf(answer), name).toMatch(pattern);
     }
     // Nothing was written by the hook itself.
     expect(readFileSync(settingsPath, "utf8")).toBe(settings);
     const keeps = { ...parsed, permissions: { allow: ["Bash(npm test:*)"] } };
-    expect(pre(root, "Write", { file_path: settingsPath, content: JSON.stringify(keeps, null, 2) })).toEqual({});
-    expect(pre(root, "Edit", { file_path: settingsPath, old_string: '"hooks": {', new_string: '"permissions": { "allow": ["Read"] },\n  "hooks": {' })).toEqual({});
+    expect(await pre(root, "Write", { file_path: settingsPath, content: JSON.stringify(keeps, null, 2) })).toEqual({});
+    expect(await pre(root, "Edit", { file_path: settingsPath, old_string: '"hooks": {', new_string: '"permissions": { "allow": ["Read"] },\n  "hooks": {' })).toEqual({});
   });
 
   it.each([
@@ -103,16 +106,17 @@ describe("PreToolUse: a tool call that would switch the guard off goes to the hu
     "node -e \"require('fs').writeFileSync('.claude/settings.json', '{}')\"",
     "git config --unset core.hooksPath",
     "cat > .claude/settings.local.json <<'EOF'\n{\"disableAllHooks\": true}\nEOF",
-  ])("Bash %j is asked, saying what it would change", (command) => {
-    const root = installedRepo();
-    const answer = pre(root, "Bash", { command });
+  ])("Bash %j is asked, saying what it would change", async (command) => {
+    const root = await installedRepo();
+    const answer = await pre(root, "Bash", { command });
     expect(decisionOf(answer)).toBe("ask");
     expect(reasonOf(answer)).toMatch(/would change how ralph guards this session/);
   });
 
-  it("Bash through an absolute path from a subdirectory is asked too", () => {
-    const root = installedRepo();
-    const answer = hook(root, { hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command: `rm ${root}/.claude/settings.json` }, cwd: join(root, "src"), tool_use_id: "toolu_abs" });
+  it("Bash through an absolute path from a subdirectory is asked too", async () => {
+    const root = await installedRepo();
+    // Through the built binary, as Claude Code calls it (the in-process calls above answer the same way).
+    const answer = await hook(root, { hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command: `rm ${root}/.claude/settings.json` }, cwd: join(root, "src"), tool_use_id: "toolu_abs" }, true);
     expect(decisionOf(answer)).toBe("ask");
   });
 });
@@ -159,7 +163,7 @@ describe("hook managers' files: only ralph's entry in them is part of the guard 
     expect(await describeHookManagerChange(path, before, after)).toBeNull();
   });
 
-  it("names every file and variant lefthook, pre-commit, simple-git-hooks and husky read; with the work tree, only while it holds ralph's entry", () => {
+  it("names every file and variant lefthook, pre-commit, simple-git-hooks and husky read; with the work tree, only while it holds ralph's entry", async () => {
     for (const path of ["lefthook.yml", ".lefthook.yml", "lefthook.yaml", ".lefthook.yaml", "lefthook-local.yml", ".lefthook-local.yml", "lefthook-local.yaml", ".lefthook-local.yaml", ".config/lefthook.yml", ".config/lefthook-local.yaml", ".pre-commit-config.yaml", ".pre-commit-config.yml", "package.json", ".simple-git-hooks.json", ".simple-git-hooks.cjs", ".simple-git-hooks.js", "simple-git-hooks.json", ".husky/pre-push"]) {
       expect(controlKindOf(path), path).toBe("hook-manager");
     }
@@ -181,12 +185,12 @@ describe("hook managers' files: only ralph's entry in them is part of the guard 
 });
 
 /** A repository whose pre-push guard ralph registered through a hook manager (`setup` makes the manager's files), with a running loop. */
-function managedRepo(files: Record<string, string>, setup: (root: string) => void = () => undefined): string {
+async function managedRepo(files: Record<string, string>, setup: (root: string) => void = () => undefined): Promise<string> {
   const root = makeRepo({ "src/math.ts": "export const add = (a: number, b: number) => a + b;\n", ...files });
   setup(root);
-  const install = runRalph(root, ["install", "--claude", "--git-hooks"]);
+  const install = await runRalphInProcess(root, ["install", "--claude", "--git-hooks"]);
   expect(install.status, install.stderr).toBe(0);
-  expect(runRalph(root, ["start", "Keep add working", "--completion", "true", "--id", "work"]).status).toBe(0);
+  expect((await runRalphInProcess(root, ["start", "Keep add working", "--completion", "true", "--id", "work"])).status).toBe(0);
   return root;
 }
 
@@ -223,17 +227,17 @@ describe("PreToolUse: the hook managers' files holding ralph's entry", () => {
     },
   ];
   for (const m of MANAGERS) {
-    it(`${m.name}: a write keeping ralph's entry is allowed; one dropping it, rm, mv and a redirection over it are asked`, () => {
-      const root = managedRepo(m.files, m.setup);
+    it(`${m.name}: a write keeping ralph's entry is allowed; one dropping it, rm, mv and a redirection over it are asked`, async () => {
+      const root = await managedRepo(m.files, m.setup);
       const path = join(root, m.file);
       const installed = readFileSync(path, "utf8");
       expect(installed).toContain("/ralph/hooks/pre-push");
-      expect(decisionOf(pre(root, "Write", { file_path: path, content: m.keep(installed) }))).not.toBe("ask");
-      const dropped = pre(root, "Write", { file_path: path, content: m.drop(installed) });
+      expect(decisionOf(await pre(root, "Write", { file_path: path, content: m.keep(installed) }))).not.toBe("ask");
+      const dropped = await pre(root, "Write", { file_path: path, content: m.drop(installed) });
       expect(decisionOf(dropped)).toBe("ask");
       expect(reasonOf(dropped)).toMatch(/removes ralph's pre-push entry/);
       for (const command of [`rm ${m.file}`, `mv ${m.file} ${m.file}.bak`, `echo '' > ${m.file}`, `sed -i 's/ralph_hook/x/' ${m.file}`]) {
-        const answer = pre(root, "Bash", { command });
+        const answer = await pre(root, "Bash", { command });
         expect(decisionOf(answer), command).toBe("ask");
         expect(reasonOf(answer), command).toMatch(/hook manager's file holding ralph's pre-push entry/);
       }
@@ -241,24 +245,24 @@ describe("PreToolUse: the hook managers' files holding ralph's entry", () => {
     });
   }
 
-  it("husky's generated .husky/_ (its h runs .husky/pre-push) is asked while .husky/pre-push holds ralph's entry", () => {
-    const root = managedRepo({ ".husky/pre-push": "npm test\n", ".husky/_/h": "#!/usr/bin/env sh\n" }, (r) => git(r, ["config", "core.hooksPath", ".husky/_"]));
-    expect(decisionOf(pre(root, "Write", { file_path: join(root, ".husky", "_", "h"), content: "exit 0\n" }))).toBe("ask");
-    expect(decisionOf(pre(root, "Bash", { command: "rm -rf .husky" }))).toBe("ask");
-    expect(decisionOf(pre(root, "Bash", { command: "rm -rf .husky/_" }))).toBe("ask");
+  it("husky's generated .husky/_ (its h runs .husky/pre-push) is asked while .husky/pre-push holds ralph's entry", async () => {
+    const root = await managedRepo({ ".husky/pre-push": "npm test\n", ".husky/_/h": "#!/usr/bin/env sh\n" }, (r) => git(r, ["config", "core.hooksPath", ".husky/_"]));
+    expect(decisionOf(await pre(root, "Write", { file_path: join(root, ".husky", "_", "h"), content: "exit 0\n" }))).toBe("ask");
+    expect(decisionOf(await pre(root, "Bash", { command: "rm -rf .husky" }))).toBe("ask");
+    expect(decisionOf(await pre(root, "Bash", { command: "rm -rf .husky/_" }))).toBe("ask");
   });
 
-  it("a manager's file that does not hold ralph's entry is no part of the guard (ralph registered elsewhere)", () => {
-    const root = managedRepo({ "lefthook.yml": "pre-push:\n  jobs:\n    - run: npm test\n", ".pre-commit-config.yaml": "repos: []\n" });
+  it("a manager's file that does not hold ralph's entry is no part of the guard (ralph registered elsewhere)", async () => {
+    const root = await managedRepo({ "lefthook.yml": "pre-push:\n  jobs:\n    - run: npm test\n", ".pre-commit-config.yaml": "repos: []\n" });
     expect(readFileSync(join(root, ".pre-commit-config.yaml"), "utf8")).not.toContain("/ralph/hooks/pre-push");
-    expect(decisionOf(pre(root, "Bash", { command: "rm .pre-commit-config.yaml" }))).not.toBe("ask");
-    expect(decisionOf(pre(root, "Write", { file_path: join(root, ".pre-commit-config.yaml"), content: "repos: [] # none\n" }))).not.toBe("ask");
+    expect(decisionOf(await pre(root, "Bash", { command: "rm .pre-commit-config.yaml" }))).not.toBe("ask");
+    expect(decisionOf(await pre(root, "Write", { file_path: join(root, ".pre-commit-config.yaml"), content: "repos: [] # none\n" }))).not.toBe("ask");
   });
 });
 
 describe("after the fact: a change made behind ralph's back", () => {
-  it("is reported by the next hook call, keeps Stop from completing the loop until `ralph confirm`, and shows in status and doctor", () => {
-    const root = installedRepo("true");
+  it("is reported by the next hook call, keeps Stop from completing the loop until `ralph confirm`, and shows in status and doctor", async () => {
+    const root = await installedRepo("true");
     // A script the agent wrote earlier drops ralph's Stop hook and marks the loop completed.
     const settingsPath = join(root, ".claude", "settings.json");
     const settings = JSON.parse(readFileSync(settingsPath, "utf8")) as { hooks: Record<string, unknown> };
@@ -268,38 +272,38 @@ describe("after the fact: a change made behind ralph's back", () => {
     const original = readFileSync(statePath, "utf8");
     writeFileSync(statePath, original.replace(/"max_iterations": \d+/, '"max_iterations": 200'));
 
-    const next = pre(root, "Read", { file_path: join(root, "README.md") });
+    const next = await pre(root, "Read", { file_path: join(root, "README.md") });
     expect(next.systemMessage).toMatch(/ralph's guard was changed outside ralph/);
     expect(next.systemMessage).toContain(".claude/settings.json: removes ralph's Stop hook");
     expect(next.systemMessage).toContain("state of loop work was changed outside ralph");
     // Reported once per new change, not on every tool call…
-    expect(pre(root, "Read", { file_path: join(root, "README.md") }).systemMessage).toBeUndefined();
+    expect((await pre(root, "Read", { file_path: join(root, "README.md") })).systemMessage).toBeUndefined();
     // …and on every Stop, which does not run the loop's check: the loop is not completed although `true` passes.
-    const stop = hook(root, { hook_event_name: "Stop", stop_hook_active: false });
+    const stop = await hook(root, { hook_event_name: "Stop", stop_hook_active: false }, true); // the built binary, as Claude Code calls it
     expect(stop.decision).toBeUndefined();
     expect(stop.systemMessage).toMatch(/ralph confirm/);
     expect(JSON.parse(readFileSync(statePath, "utf8")).status).toBe("running");
 
-    const status = runRalph(root, ["status", "--json"]);
+    const status = await runRalphInProcess(root, ["status", "--json"]);
     expect(status.status).toBe(0);
     expect(parseJsonOutput<{ guard_changes: { path: string }[] }>(status).guard_changes.map((c) => c.path)).toEqual([".claude/settings.json", ".aiwg/ralph/loops/work/state.json"]);
-    expect(runRalph(root, ["status"]).stdout).toContain("ralph confirm");
-    expect(parseJsonOutput<{ guard_changes: unknown[] }>(runRalph(root, ["doctor", "--json"])).guard_changes).toHaveLength(2);
+    expect((await runRalphInProcess(root, ["status"])).stdout).toContain("ralph confirm");
+    expect(parseJsonOutput<{ guard_changes: unknown[] }>(await runRalphInProcess(root, ["doctor", "--json"])).guard_changes).toHaveLength(2);
 
     // The user restores the state from ralph's copy and puts the hooks back; the loop then runs and completes.
-    const confirm = runRalph(root, ["confirm", "--restore", "--json"]);
+    const confirm = await runRalphInProcess(root, ["confirm", "--restore", "--json"]);
     expect(confirm.status, confirm.stderr).toBe(0);
     expect(parseJsonOutput<{ restored: string[] }>(confirm).restored).toEqual([".aiwg/ralph/loops/work/state.json"]);
     expect(readFileSync(statePath, "utf8")).toBe(original);
-    expect(runRalph(root, ["install", "--claude"]).status).toBe(0);
-    expect(parseJsonOutput<{ guard_changes: unknown[] }>(runRalph(root, ["status", "--json"])).guard_changes).toEqual([]);
-    const after = hook(root, { hook_event_name: "Stop", stop_hook_active: false });
+    expect((await runRalphInProcess(root, ["install", "--claude"])).status).toBe(0);
+    expect(parseJsonOutput<{ guard_changes: unknown[] }>(await runRalphInProcess(root, ["status", "--json"])).guard_changes).toEqual([]);
+    const after = await hook(root, { hook_event_name: "Stop", stop_hook_active: false });
     expect(after.systemMessage).toBeUndefined();
     expect(JSON.parse(readFileSync(statePath, "utf8")).status).toBe("completed");
   });
 
-  it("`ralph iterate` (a shell-driven loop) holds while a change is pending, as Stop does: no check runs, exit 2, the loop completes only after `ralph confirm`", () => {
-    const root = installedRepo("true");
+  it("`ralph iterate` (a shell-driven loop) holds while a change is pending, as Stop does: no check runs, exit 2, the loop completes only after `ralph confirm`", async () => {
+    const root = await installedRepo("true");
     const statePath = join(root, ".aiwg", "ralph", "loops", "work", "state.json");
     const original = readFileSync(statePath, "utf8");
     // A script rewrites the loop's limit and drops ralph's Stop hook behind ralph's back.
@@ -310,7 +314,7 @@ describe("after the fact: a change made behind ralph's back", () => {
     writeFileSync(settingsPath, JSON.stringify(settings));
 
     for (let attempt = 0; attempt < 2; attempt++) {
-      const held = runRalph(root, ["iterate", "--json"]);
+      const held = await runRalphInProcess(root, ["iterate", "--json"]);
       expect(held.status, held.stdout).toBe(2);
       expect(held.stderr).toMatch(/ralph's guard was changed outside ralph/);
       expect(held.stderr).toContain("ralph confirm");
@@ -325,53 +329,53 @@ describe("after the fact: a change made behind ralph's back", () => {
       expect(state.iteration).toBe(0);
     }
 
-    expect(runRalph(root, ["confirm", "--restore"]).status).toBe(0);
+    expect((await runRalphInProcess(root, ["confirm", "--restore"])).status).toBe(0);
     expect(readFileSync(statePath, "utf8")).toBe(original);
-    const done = runRalph(root, ["iterate", "--json"]);
+    const done = await runRalphInProcess(root, ["iterate", "--json"]);
     expect(done.status).toBe(2);
     expect(done.stderr).not.toMatch(/guard was changed/);
     expect(JSON.parse(readFileSync(statePath, "utf8")).status).toBe("completed");
   });
 
-  it("a deleted loop state (rm -rf .aiwg) and a removed pre-push hook are noticed; status says the copy can restore it", () => {
-    const root = installedRepo("false");
+  it("a deleted loop state (rm -rf .aiwg) and a removed pre-push hook are noticed; status says the copy can restore it", async () => {
+    const root = await installedRepo("false");
     rmSync(join(root, ".aiwg"), { recursive: true, force: true });
     rmSync(join(root, ".git", "hooks", "pre-push"));
-    const status = runRalph(root, ["status", "--loop", "work"]);
+    const status = await runRalphInProcess(root, ["status", "--loop", "work"]);
     expect(status.status).toBe(2);
     expect(status.stderr).toContain("ralph confirm --restore");
-    const doctor = parseJsonOutput<{ guard_changes: { detail: string }[] }>(runRalph(root, ["doctor", "--json"]));
+    const doctor = parseJsonOutput<{ guard_changes: { detail: string }[] }>(await runRalphInProcess(root, ["doctor", "--json"]));
     expect(doctor.guard_changes.map((c) => c.detail).join("\n")).toMatch(/pre-push hook ralph installed was removed[\s\S]*state of loop work was deleted[\s\S]*active loop mark/);
-    expect(runRalph(root, ["confirm", "--restore"]).status).toBe(0);
+    expect((await runRalphInProcess(root, ["confirm", "--restore"])).status).toBe(0);
     expect(JSON.parse(readFileSync(join(root, ".aiwg", "ralph", "loops", "work", "state.json"), "utf8")).loop_id).toBe("work");
     expect(readFileSync(join(root, ".aiwg", "ralph", "active"), "utf8").trim()).toBe("work");
-    expect(runRalph(root, ["status"]).status).toBe(0);
+    expect((await runRalphInProcess(root, ["status"])).status).toBe(0);
   });
 
-  it("a change the user allowed when PreToolUse asked is accepted at its PostToolUse, not reported; a hook made non-executable is", () => {
-    const root = installedRepo("false");
+  it("a change the user allowed when PreToolUse asked is accepted at its PostToolUse, not reported; a hook made non-executable is", async () => {
+    const root = await installedRepo("false");
     const local = join(root, ".claude", "settings.local.json");
-    expect(decisionOf(pre(root, "Write", { file_path: local, content: '{ "disableAllHooks": true }\n' }, "toolu_allowed"))).toBe("ask");
+    expect(decisionOf(await pre(root, "Write", { file_path: local, content: '{ "disableAllHooks": true }\n' }, "toolu_allowed"))).toBe("ask");
     writeFileSync(local, '{ "disableAllHooks": true }\n'); // the user said yes: the tool ran
-    const post = hook(root, { hook_event_name: "PostToolUse", tool_name: "Write", tool_input: { file_path: local, content: "" }, tool_response: {}, tool_use_id: "toolu_allowed" });
+    const post = await hook(root, { hook_event_name: "PostToolUse", tool_name: "Write", tool_input: { file_path: local, content: "" }, tool_response: {}, tool_use_id: "toolu_allowed" });
     expect(post.systemMessage).toBeUndefined();
-    expect(parseJsonOutput<{ guard_changes: unknown[] }>(runRalph(root, ["status", "--json"])).guard_changes).toEqual([]);
+    expect(parseJsonOutput<{ guard_changes: unknown[] }>(await runRalphInProcess(root, ["status", "--json"])).guard_changes).toEqual([]);
     chmodSync(join(root, ".git", "hooks", "pre-push"), 0o644);
-    expect(pre(root, "Read", { file_path: join(root, "README.md") }).systemMessage).toMatch(/no longer executable/);
-    const kept = runRalph(root, ["confirm", "--json"]);
+    expect((await pre(root, "Read", { file_path: join(root, "README.md") })).systemMessage).toMatch(/no longer executable/);
+    const kept = await runRalphInProcess(root, ["confirm", "--json"]);
     expect(parseJsonOutput<{ changes: unknown[] }>(kept).changes).toHaveLength(1);
-    expect(pre(root, "Read", { file_path: join(root, "README.md") }).systemMessage).toBeUndefined();
+    expect((await pre(root, "Read", { file_path: join(root, "README.md") })).systemMessage).toBeUndefined();
   });
 
-  it("a hook manager's file losing ralph's entry behind ralph's back is reported (lefthook, simple-git-hooks); an edit keeping it is not; a lefthook-local skip is", () => {
-    const lefthook = managedRepo({ "lefthook.yml": "pre-push:\n  jobs:\n    - name: lint\n      run: npm run lint\n" });
+  it("a hook manager's file losing ralph's entry behind ralph's back is reported (lefthook, simple-git-hooks); an edit keeping it is not; a lefthook-local skip is", async () => {
+    const lefthook = await managedRepo({ "lefthook.yml": "pre-push:\n  jobs:\n    - name: lint\n      run: npm run lint\n" });
     const config = join(lefthook, "lefthook.yml");
     writeFileSync(config, `${readFileSync(config, "utf8")}pre-commit:\n  jobs:\n    - run: npm run fmt\n`); // keeps ralph's job
-    expect(pre(lefthook, "Read", { file_path: join(lefthook, "src/math.ts") }).systemMessage).toBeUndefined();
+    expect((await pre(lefthook, "Read", { file_path: join(lefthook, "src/math.ts") })).systemMessage).toBeUndefined();
     writeFileSync(join(lefthook, "lefthook-local.yml"), "pre-push:\n  skip: true\n"); // a script the agent wrote earlier
-    expect(String(pre(lefthook, "Read", { file_path: join(lefthook, "src/math.ts") }).systemMessage)).toMatch(/lefthook-local\.yml: sets skip on the pre-push hook/);
+    expect(String((await pre(lefthook, "Read", { file_path: join(lefthook, "src/math.ts") })).systemMessage)).toMatch(/lefthook-local\.yml: sets skip on the pre-push hook/);
     writeFileSync(config, "pre-push:\n  jobs:\n    - name: lint\n      run: npm run lint\n");
-    const doctor = parseJsonOutput<{ guard_changes: { path: string; detail: string }[] }>(runRalph(lefthook, ["doctor", "--json"]));
+    const doctor = parseJsonOutput<{ guard_changes: { path: string; detail: string }[] }>(await runRalphInProcess(lefthook, ["doctor", "--json"]));
     expect(doctor.guard_changes).toEqual(
       expect.arrayContaining([
         expect.objectContaining({ path: "lefthook.yml", detail: "removes ralph's pre-push entry" }),
@@ -379,27 +383,27 @@ describe("after the fact: a change made behind ralph's back", () => {
       ]),
     );
     // A Stop lets the session end but does not complete the loop while the change is pending (as for the settings files).
-    const stop = hook(lefthook, { hook_event_name: "Stop", stop_hook_active: false });
+    const stop = await hook(lefthook, { hook_event_name: "Stop", stop_hook_active: false });
     expect(stop.systemMessage).toMatch(/ralph confirm/);
     expect(JSON.parse(readFileSync(join(lefthook, ".aiwg", "ralph", "loops", "work", "state.json"), "utf8")).status).toBe("running");
-    expect(runRalph(lefthook, ["confirm"]).status).toBe(0);
-    expect(parseJsonOutput<{ guard_changes: unknown[] }>(runRalph(lefthook, ["status", "--json"])).guard_changes).toEqual([]);
+    expect((await runRalphInProcess(lefthook, ["confirm"])).status).toBe(0);
+    expect(parseJsonOutput<{ guard_changes: unknown[] }>(await runRalphInProcess(lefthook, ["status", "--json"])).guard_changes).toEqual([]);
 
-    const simple = managedRepo({ "package.json": `${JSON.stringify({ name: "x", "simple-git-hooks": { "pre-push": "npm test" } }, null, 2)}\n` });
+    const simple = await managedRepo({ "package.json": `${JSON.stringify({ name: "x", "simple-git-hooks": { "pre-push": "npm test" } }, null, 2)}\n` });
     const manifest = join(simple, "package.json");
     writeFileSync(manifest, `${JSON.stringify({ name: "x", "simple-git-hooks": { "pre-push": "npm test" } }, null, 2)}\n`);
-    const status = parseJsonOutput<{ guard_changes: { path: string; detail: string }[] }>(runRalph(simple, ["status", "--json"]));
+    const status = parseJsonOutput<{ guard_changes: { path: string; detail: string }[] }>(await runRalphInProcess(simple, ["status", "--json"]));
     expect(status.guard_changes).toEqual([expect.objectContaining({ path: "package.json", detail: "removes ralph's pre-push entry" })]);
   });
 
-  it("ralph's own writes (install, start, Stop, uninstall) are never reported", () => {
-    const root = installedRepo("false");
-    hook(root, { hook_event_name: "Stop", stop_hook_active: false });
-    expect(runRalph(root, ["cancel"]).status).toBe(0);
-    expect(runRalph(root, ["start", "Another", "--completion", "false", "--id", "other"]).status).toBe(0);
-    expect(runRalph(root, ["uninstall", "--git-hooks"]).status).toBe(0);
+  it("ralph's own writes (install, start, Stop, uninstall) are never reported", async () => {
+    const root = await installedRepo("false");
+    await hook(root, { hook_event_name: "Stop", stop_hook_active: false });
+    expect((await runRalphInProcess(root, ["cancel"])).status).toBe(0);
+    expect((await runRalphInProcess(root, ["start", "Another", "--completion", "false", "--id", "other"])).status).toBe(0);
+    expect((await runRalphInProcess(root, ["uninstall", "--git-hooks"])).status).toBe(0);
     expect(existsSync(join(root, ".git", "hooks", "pre-push"))).toBe(false);
-    expect(parseJsonOutput<{ guard_changes: unknown[] }>(runRalph(root, ["status", "--json"])).guard_changes).toEqual([]);
-    expect(pre(root, "Read", { file_path: join(root, "README.md") }).systemMessage).toBeUndefined();
+    expect(parseJsonOutput<{ guard_changes: unknown[] }>(await runRalphInProcess(root, ["status", "--json"])).guard_changes).toEqual([]);
+    expect((await pre(root, "Read", { file_path: join(root, "README.md") })).systemMessage).toBeUndefined();
   });
 });

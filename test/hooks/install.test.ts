@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { CLAUDE_EVENTS } from "../../src/hooks/claude-payload.js";
 import { addRalphHooks, hookCommand, installedRalphCommands, removeRalphHooks, INSTALL_TAG } from "../../src/hooks/claude-settings.js";
-import { cliPathForTests, parseJsonOutput, runRalph } from "../helpers/cli.js";
+import { cliPathForTests, parseJsonOutput, runRalph, runRalphInProcess } from "../helpers/cli.js";
 import { makeRepo } from "../helpers/git.js";
 
 const OTHER_SETTINGS = {
@@ -41,7 +41,7 @@ describe("Claude settings merge (unit)", () => {
   });
 });
 
-describe("ralph install / uninstall / doctor (built CLI)", () => {
+describe("ralph install / uninstall / doctor (the first case through the built CLI, the others in-process)", () => {
   it("installs into .claude/settings.json keeping other hooks; doctor sees every hook answer; uninstall restores the file's content", () => {
     const root = makeRepo({ "README.md": "# x\n" });
     mkdirSync(join(root, ".claude"));
@@ -73,13 +73,13 @@ describe("ralph install / uninstall / doctor (built CLI)", () => {
     expect(JSON.parse(readFileSync(path, "utf8"))).toEqual(OTHER_SETTINGS);
   });
 
-  it("--local writes settings.local.json; doctor reports a moved install as failed, not silently", () => {
+  it("--local writes settings.local.json; doctor reports a moved install as failed, not silently", async () => {
     const root = makeRepo({ "README.md": "# x\n" });
-    expect(runRalph(root, ["install", "--claude", "--local"]).status).toBe(0);
+    expect((await runRalphInProcess(root, ["install", "--claude", "--local"])).status).toBe(0);
     const path = join(root, ".claude", "settings.local.json");
     const moved = readFileSync(path, "utf8").replaceAll(cliPathForTests(), "/nonexistent/ralph/dist/cli.js");
     writeFileSync(path, moved);
-    const run = runRalph(root, ["doctor", "--json"]);
+    const run = await runRalphInProcess(root, ["doctor", "--json"]);
     const doctor = parseJsonOutput<{ ok: boolean; problems: number; checks: { status: string; detail: string }[] }>(run);
     expect(doctor.ok).toBe(false);
     expect(doctor.problems).toBe(CLAUDE_EVENTS.length);
@@ -88,63 +88,63 @@ describe("ralph install / uninstall / doctor (built CLI)", () => {
     expect(run.status).toBe(2);
   });
 
-  it("doctor fails a pre-push hook git would ignore (not executable), and exits 0 when hooks are merely absent", () => {
+  it("doctor fails a pre-push hook git would ignore (not executable), and exits 0 when hooks are merely absent", async () => {
     const root = makeRepo({ "README.md": "# x\n" });
-    expect(runRalph(root, ["doctor"]).status).toBe(0);
-    expect(runRalph(root, ["install", "--git-hooks"]).status).toBe(0);
+    expect((await runRalphInProcess(root, ["doctor"])).status).toBe(0);
+    expect((await runRalphInProcess(root, ["install", "--git-hooks"])).status).toBe(0);
     const hook = join(root, ".git", "hooks", "pre-push");
     chmodSync(hook, 0o644);
-    const run = runRalph(root, ["doctor", "--json"]);
+    const run = await runRalphInProcess(root, ["doctor", "--json"]);
     expect(run.status).toBe(2);
     expect(parseJsonOutput<{ git_hooks: { status: string; detail: string } }>(run).git_hooks).toMatchObject({ status: "failed", detail: expect.stringContaining("not executable") });
   });
 
-  it("doctor without an install says what to run; install without --claude is a usage error", () => {
+  it("doctor without an install says what to run; install without --claude is a usage error", async () => {
     const root = makeRepo({ "README.md": "# x\n" });
-    const doctor = runRalph(root, ["doctor"]);
+    const doctor = await runRalphInProcess(root, ["doctor"]);
     expect(doctor.stdout).toContain("ralph install --claude");
-    expect(runRalph(root, ["install"]).status).toBe(2);
+    expect((await runRalphInProcess(root, ["install"])).status).toBe(2);
   });
 
-  it("install refuses to overwrite a settings file that is not JSON", () => {
+  it("install refuses to overwrite a settings file that is not JSON", async () => {
     const root = makeRepo({ ".claude/settings.json": "{ broken" });
-    const result = runRalph(root, ["install", "--claude"]);
+    const result = await runRalphInProcess(root, ["install", "--claude"]);
     expect(result.status).toBe(2);
     expect(readFileSync(join(root, ".claude/settings.json"), "utf8")).toBe("{ broken");
   });
 
-  it("doctor reports what is installed and what is not as information: only git hooks -> one Claude line, no 'absent' per event, exit 0; only Claude hooks -> the missing git hook is named", () => {
+  it("doctor reports what is installed and what is not as information: only git hooks -> one Claude line, no 'absent' per event, exit 0; only Claude hooks -> the missing git hook is named", async () => {
     const gitOnly = makeRepo({ "README.md": "# x\n" });
-    expect(runRalph(gitOnly, ["install", "--git-hooks"]).status).toBe(0);
-    const doctor = runRalph(gitOnly, ["doctor"]);
+    expect((await runRalphInProcess(gitOnly, ["install", "--git-hooks"])).status).toBe(0);
+    const doctor = await runRalphInProcess(gitOnly, ["doctor"]);
     expect(doctor.status).toBe(0);
     expect(doctor.stdout).not.toMatch(/absent/);
     expect(doctor.stdout.split("\n").filter((l) => /Claude Code/.test(l))).toEqual([expect.stringMatching(/not installed \(information\).*ralph install --claude/)]);
     expect(doctor.stdout).toMatch(/ok\s+git pre-push/);
     expect(doctor.stdout).toContain("every installed hook answered (1)");
-    expect(parseJsonOutput<{ ok: boolean; problems: number }>(runRalph(gitOnly, ["doctor", "--json"]))).toMatchObject({ ok: true, problems: 0 });
+    expect(parseJsonOutput<{ ok: boolean; problems: number }>(await runRalphInProcess(gitOnly, ["doctor", "--json"]))).toMatchObject({ ok: true, problems: 0 });
     const claudeOnly = makeRepo({ "README.md": "# x\n" });
-    expect(runRalph(claudeOnly, ["install", "--claude"]).status).toBe(0);
-    const second = runRalph(claudeOnly, ["doctor"]);
+    expect((await runRalphInProcess(claudeOnly, ["install", "--claude"])).status).toBe(0);
+    const second = await runRalphInProcess(claudeOnly, ["doctor"]);
     expect(second.status).toBe(0);
     expect(second.stdout).toMatch(/git pre-push\s+not installed \(information\).*ralph install --git-hooks/);
     expect(second.stdout).toContain(`every installed hook answered (${CLAUDE_EVENTS.length})`);
   });
 
-  it("uninstall removes a .claude/settings.json (and .claude folder) that install created once nothing else is in it; a file the user had, or added to, stays", () => {
+  it("uninstall removes a .claude/settings.json (and .claude folder) that install created once nothing else is in it; a file the user had, or added to, stays", async () => {
     const fresh = makeRepo({ "README.md": "# x\n" });
-    expect(runRalph(fresh, ["install", "--claude"]).status).toBe(0);
-    expect(runRalph(fresh, ["uninstall"]).status).toBe(0);
+    expect((await runRalphInProcess(fresh, ["install", "--claude"])).status).toBe(0);
+    expect((await runRalphInProcess(fresh, ["uninstall"])).status).toBe(0);
     expect(existsSync(join(fresh, ".claude"))).toBe(false);
     const added = makeRepo({ "README.md": "# x\n" });
-    expect(runRalph(added, ["install", "--claude"]).status).toBe(0);
+    expect((await runRalphInProcess(added, ["install", "--claude"])).status).toBe(0);
     const path = join(added, ".claude", "settings.json");
     writeFileSync(path, JSON.stringify({ ...JSON.parse(readFileSync(path, "utf8")), permissions: { allow: ["Read"] } }));
-    expect(runRalph(added, ["uninstall"]).status).toBe(0);
+    expect((await runRalphInProcess(added, ["uninstall"])).status).toBe(0);
     expect(JSON.parse(readFileSync(path, "utf8"))).toEqual({ permissions: { allow: ["Read"] } });
     const own = makeRepo({ ".claude/settings.json": "{}\n" });
-    expect(runRalph(own, ["install", "--claude"]).status).toBe(0);
-    expect(runRalph(own, ["uninstall"]).status).toBe(0);
+    expect((await runRalphInProcess(own, ["install", "--claude"])).status).toBe(0);
+    expect((await runRalphInProcess(own, ["uninstall"])).status).toBe(0);
     expect(readFileSync(join(own, ".claude", "settings.json"), "utf8")).toBe("{}\n");
   });
 });

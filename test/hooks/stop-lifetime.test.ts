@@ -4,14 +4,15 @@
  * exit, not for its answer, so a completion command that leaves a
  * background child holding its output must not keep `ralph hook claude
  * Stop` alive. Each case measures the time to the hook process's `exit`
- * event (not the answer's) and checks the child is gone.
- * Run `npm run build` first.
+ * event (not the answer's) and checks the child is gone. The Stop hook is
+ * the built CLI's process (its lifetime is what is checked); `ralph start`
+ * runs in-process. Run `npm run build` first.
  */
 import { spawn } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { cliPathForTests, ralphEnv, runRalph } from "../helpers/cli.js";
+import { cliPathForTests, ralphEnv, runRalphInProcess } from "../helpers/cli.js";
 import { makeRepo, makeTempDir } from "../helpers/git.js";
 
 /** Runs `ralph hook claude Stop` with `payload`; resolves at the process's exit with the time it took and its stdout. */
@@ -77,7 +78,7 @@ describe("the Stop hook process exits once the completion command has", () => {
     it(`exits at once and kills ${c.name}`, async () => {
       const repo = makeRepo({ "src/a.ts": "export const a = 1;\n" });
       const pidFile = join(makeTempDir(), "child.pid");
-      const start = runRalph(repo, ["start", "finish the task", "--completion", c.command(pidFile), "--json"]);
+      const start = await runRalphInProcess(repo, ["start", "finish the task", "--completion", c.command(pidFile), "--json"]);
       expect(start.status, start.stderr).toBe(0);
       const result = await stopHook(repo, { hook_event_name: "Stop", session_id: "owner", cwd: repo, stop_hook_active: false });
       expect(result.status, result.stderr).toBe(0);
@@ -96,7 +97,7 @@ describe("the Stop hook process exits once the completion command has", () => {
     const repo = makeRepo({ "src/a.ts": "export const a = 1;\n" });
     const pidFile = join(makeTempDir(), "child.pid");
     const command = `setsid sleep ${CHILD_SECONDS} & echo $! > '${pidFile}'; sleep ${CHILD_SECONDS}`;
-    expect(runRalph(repo, ["start", "finish the task", "--completion", command, "--completion-timeout", "1000"]).status).toBe(0);
+    expect((await runRalphInProcess(repo, ["start", "finish the task", "--completion", command, "--completion-timeout", "1000"])).status).toBe(0);
     const result = await stopHook(repo, { hook_event_name: "Stop", session_id: "owner", cwd: repo, stop_hook_active: false });
     expect((JSON.parse(result.stdout) as { decision?: string }).decision).toBe("block");
     expect(result.exitMs).toBeLessThan(15_000);

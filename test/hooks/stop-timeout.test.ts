@@ -4,7 +4,7 @@
  * `timeout`, so `ralph install` writes a Stop timeout that covers the
  * configured stop (completion, quality and metric commands, plus ralph's
  * own work), and `ralph start --completion-timeout` above the installed
- * one is refused with what to do. Units, then the built CLI.
+ * one is refused with what to do. Units, then the commands.
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -12,7 +12,7 @@ import { describe, expect, it } from "vitest";
 import { cloneDefaultConfig } from "../../src/config/schema.js";
 import { addRalphHooks, installedStopTimeoutSec } from "../../src/hooks/claude-settings.js";
 import { STOP_OVERHEAD_MS, stopHookBudgetMs } from "../../src/loop/settings.js";
-import { parseJsonOutput, runRalph } from "../helpers/cli.js";
+import { parseJsonOutput, runRalph, runRalphInProcess } from "../helpers/cli.js";
 import { makeRepo } from "../helpers/git.js";
 
 describe("the Stop hook's budget (unit)", () => {
@@ -36,7 +36,7 @@ function stopTimeoutOf(repo: string): number | null {
   return installedStopTimeoutSec(JSON.parse(readFileSync(join(repo, ".claude", "settings.json"), "utf8")) as Record<string, unknown>);
 }
 
-describe("ralph install and ralph start (built CLI)", () => {
+describe("ralph install and ralph start (the first case through the built CLI, the others in-process)", () => {
   it("install sizes the Stop timeout to cover loop.completion_timeout_ms", () => {
     const repo = makeRepo({ "aiwg.yml": "agent_persistence:\n  loop:\n    completion_timeout_ms: 900000\n" });
     const r = runRalph(repo, ["install", "--claude", "--json"]);
@@ -45,34 +45,34 @@ describe("ralph install and ralph start (built CLI)", () => {
     expect(parseJsonOutput<{ stop_timeout_sec: number }>(r).stop_timeout_sec).toBe(stopTimeoutOf(repo));
   });
 
-  it("start refuses a --completion-timeout the installed Stop hook does not cover, and says what to do", () => {
+  it("start refuses a --completion-timeout the installed Stop hook does not cover, and says what to do", async () => {
     const repo = makeRepo({ "src/a.ts": "export const a = 1;\n" });
-    expect(runRalph(repo, ["install", "--claude"]).status).toBe(0);
+    expect((await runRalphInProcess(repo, ["install", "--claude"])).status).toBe(0);
     expect(stopTimeoutOf(repo)).toBe(600);
-    const refused = runRalph(repo, ["start", "the task", "--completion", "npm test", "--completion-timeout", "900000", "--json"]);
+    const refused = await runRalphInProcess(repo, ["start", "the task", "--completion", "npm test", "--completion-timeout", "900000", "--json"]);
     expect(refused.status).toBe(2);
     const error = parseJsonOutput<{ error: { code: string; message: string } }>(refused).error;
     expect(error.code).toBe("E_USAGE");
     expect(error.message).toMatch(/600 s/);
     expect(error.message).toMatch(/ralph install --claude/);
     // Nothing was started.
-    expect(runRalph(repo, ["status", "--json"]).stdout).not.toContain('"running"');
-    const fits = runRalph(repo, ["start", "the task", "--completion", "npm test", "--completion-timeout", String(600_000 - STOP_OVERHEAD_MS), "--json"]);
+    expect((await runRalphInProcess(repo, ["status", "--json"])).stdout).not.toContain('"running"');
+    const fits = await runRalphInProcess(repo, ["start", "the task", "--completion", "npm test", "--completion-timeout", String(600_000 - STOP_OVERHEAD_MS), "--json"]);
     expect(fits.status, fits.stderr).toBe(0);
   });
 
-  it("a larger loop.completion_timeout_ms written after install is refused too, and install again makes it fit", () => {
+  it("a larger loop.completion_timeout_ms written after install is refused too, and install again makes it fit", async () => {
     const repo = makeRepo({ "src/a.ts": "export const a = 1;\n" });
-    expect(runRalph(repo, ["install", "--claude"]).status).toBe(0);
+    expect((await runRalphInProcess(repo, ["install", "--claude"])).status).toBe(0);
     writeFileSync(join(repo, "aiwg.yml"), "agent_persistence:\n  loop:\n    completion_timeout_ms: 1200000\n");
-    expect(runRalph(repo, ["start", "the task", "--completion", "npm test"]).status).toBe(2);
-    expect(runRalph(repo, ["install", "--claude"]).status).toBe(0);
-    const r = runRalph(repo, ["start", "the task", "--completion", "npm test"]);
+    expect((await runRalphInProcess(repo, ["start", "the task", "--completion", "npm test"])).status).toBe(2);
+    expect((await runRalphInProcess(repo, ["install", "--claude"])).status).toBe(0);
+    const r = await runRalphInProcess(repo, ["start", "the task", "--completion", "npm test"]);
     expect(r.status, r.stderr).toBe(0);
   });
 
-  it("without Claude hooks installed, any --completion-timeout is accepted (a shell-driven loop has no hook timeout)", () => {
+  it("without Claude hooks installed, any --completion-timeout is accepted (a shell-driven loop has no hook timeout)", async () => {
     const repo = makeRepo({ "src/a.ts": "export const a = 1;\n" });
-    expect(runRalph(repo, ["start", "the task", "--completion", "npm test", "--completion-timeout", "900000"]).status).toBe(0);
+    expect((await runRalphInProcess(repo, ["start", "the task", "--completion", "npm test", "--completion-timeout", "900000"])).status).toBe(0);
   });
 });

@@ -9,19 +9,19 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { analyzeChanges, type FileFacts } from "../../src/analysis/index.js";
 import { DiskFactsCache, blobOidOfText } from "../../src/loop/facts-cache.js";
-import { runRalph } from "../helpers/cli.js";
+import { runRalphInProcess } from "../helpers/cli.js";
 import { commitAll, makeRepo, makeTempDir, writeFiles } from "../helpers/git.js";
 
 const FACTS: FileFacts = { language: "javascript", isTestFile: true, tests: [], assertions: 0, frameworks: [], recoveredErrorCount: 0 };
 const TEST = `import { expect, it } from "vitest";\nit("adds", () => { expect(1 + 1).toBe(2); });\n`;
 
 describe("DiskFactsCache", () => {
-  it("computes git's blob oid", () => {
+  it("computes git's blob oid", async () => {
     const dir = makeRepo({ "a.txt": "héllo\n" });
     expect(blobOidOfText("héllo\n")).toBe(execFileSync("git", ["hash-object", "a.txt"], { cwd: dir, encoding: "utf8" }).trim());
   });
 
-  it("returns what was flushed, for the same path and content only", () => {
+  it("returns what was flushed, for the same path and content only", async () => {
     const dir = join(makeTempDir(), "facts");
     const cache = new DiskFactsCache(dir);
     expect(cache.get("test/a.test.ts", TEST)).toBeUndefined();
@@ -37,7 +37,7 @@ describe("DiskFactsCache", () => {
     expect(reopened.stats).toEqual({ hits: 1, misses: 2, writes: 0 });
   });
 
-  it("keeps facts extracted under a runner's collection rules apart (a variant of the key)", () => {
+  it("keeps facts extracted under a runner's collection rules apart (a variant of the key)", async () => {
     const dir = join(makeTempDir(), "facts");
     const cache = new DiskFactsCache(dir);
     const withRules: FileFacts = { ...FACTS, language: "python" };
@@ -51,7 +51,7 @@ describe("DiskFactsCache", () => {
     expect(reopened.get("tests/check_a.py", TEST, JSON.stringify({ testModule: true, classPatterns: ["Check"] }))).toBeUndefined();
   });
 
-  it("treats a corrupt entry as a miss and never throws when it cannot write", () => {
+  it("treats a corrupt entry as a miss and never throws when it cannot write", async () => {
     const dir = join(makeTempDir(), "facts");
     const cache = new DiskFactsCache(dir);
     cache.set("a.test.ts", TEST, FACTS);
@@ -69,7 +69,7 @@ describe("DiskFactsCache", () => {
     expect(unwritable.stats.writes).toBe(0);
   });
 
-  it("prunes the oldest entries beyond its limit", () => {
+  it("prunes the oldest entries beyond its limit", async () => {
     const dir = join(makeTempDir(), "facts");
     const cache = new DiskFactsCache(dir, { maxEntries: 10, pruneEvery: Number.POSITIVE_INFINITY });
     for (let i = 0; i < 12; i++) cache.set(`test/f${i}.test.ts`, TEST, FACTS);
@@ -103,13 +103,13 @@ describe("DiskFactsCache", () => {
 });
 
 describe("ralph check and the facts cache", () => {
-  it("fills .git/ralph/facts and gives the same answer from it", () => {
+  it("fills .git/ralph/facts and gives the same answer from it", async () => {
     const root = makeRepo({ "test/a.test.ts": TEST });
     writeFiles(root, { "test/a.test.ts": TEST.replace(/it\("adds".*\n/, "") });
     commitAll(root, "drop a test");
-    const first = runRalph(root, ["check", "--from", "HEAD~1", "--to", "HEAD", "--format", "json"]);
+    const first = await runRalphInProcess(root, ["check", "--from", "HEAD~1", "--to", "HEAD", "--format", "json"]);
     expect(existsSync(join(root, ".git", "ralph", "facts"))).toBe(true);
-    const second = runRalph(root, ["check", "--from", "HEAD~1", "--to", "HEAD", "--format", "json"]);
+    const second = await runRalphInProcess(root, ["check", "--from", "HEAD~1", "--to", "HEAD", "--format", "json"]);
     const strip = (stdout: string) => ({ ...JSON.parse(stdout), stats: { ...JSON.parse(stdout).stats, duration_ms: 0 } });
     expect(first.status).toBe(1);
     expect(strip(second.stdout)).toEqual(strip(first.stdout));

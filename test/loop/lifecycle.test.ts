@@ -44,9 +44,8 @@ describe("resolveLoopId", () => {
     const { state } = startLoop(CheckpointStore.open(repo), { task: "active one", completion: "true", id: "active" });
     expect(state.loop_id).toBe("active");
     expect(resolveLoopId(repo)).toBe("active");
-    process.env.RALPH_LOOP = "older";
-    expect(resolveLoopId(repo)).toBe("older");
-    expect(resolveLoopId(repo, "newer")).toBe("newer");
+    expect(resolveLoopId(repo, undefined, "older")).toBe("older");
+    expect(resolveLoopId(repo, "newer", "older")).toBe("newer");
     expect(() => resolveLoopId(repo, "a/b")).toThrow(expect.objectContaining({ code: "E_BAD_LOOP_ID" }));
   });
 });

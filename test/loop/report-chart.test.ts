@@ -22,8 +22,13 @@ function checkSelfContained(svg: string, root: XmlElement): void {
   // Every coordinate stays inside the canvas.
   const [, , w, h] = (root.attributes.viewBox as string).split(" ").map(Number) as [number, number, number, number];
   for (const e of allElements(root)) {
-    for (const key of ["x", "x1", "x2", "cx"]) if (e.attributes[key] !== undefined) expect(Number(e.attributes[key])).toBeGreaterThanOrEqual(0), expect(Number(e.attributes[key])).toBeLessThanOrEqual(w);
-    for (const key of ["y", "y1", "y2", "cy"]) if (e.attributes[key] !== undefined) expect(Number(e.attributes[key])).toBeGreaterThanOrEqual(0), expect(Number(e.attributes[key])).toBeLessThanOrEqual(h);
+    for (const [keys, size] of [[["x", "x1", "x2", "cx"], w], [["y", "y1", "y2", "cy"], h]] as const) {
+      for (const key of keys) {
+        if (e.attributes[key] === undefined) continue;
+        expect(Number(e.attributes[key])).toBeGreaterThanOrEqual(0);
+        expect(Number(e.attributes[key])).toBeLessThanOrEqual(size);
+      }
+    }
     for (const value of Object.values(e.attributes)) expect(value).not.toMatch(/NaN|Infinity|undefined/);
   }
 }

@@ -82,8 +82,8 @@ describe("contextWindowFor", () => {
   });
 
   it("RALPH_CONTEXT_WINDOW overrides", () => {
-    process.env.RALPH_CONTEXT_WINDOW = "500000";
-    expect(contextWindowFor("claude-sonnet-4-5", null)).toBe(500_000);
+    expect(contextWindowFor("claude-sonnet-4-5", null, 500_000)).toBe(500_000);
+    expect(readTranscriptSignals(fixture("duplicated-usage.jsonl"), undefined, 500_000)?.contextWindowTokens).toBe(500_000);
   });
 });
 

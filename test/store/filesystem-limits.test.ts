@@ -9,7 +9,9 @@
  * ({@link restoreFileSystem}) and checks the same outcome, so no test here
  * passes by asserting nothing. Each failure must exit 2 with one line
  * naming the path and the fix, lose no stored data, keep `git fsck` clean,
- * and let the loop go on once the limit is lifted.
+ * and let the loop go on once the limit is lifted. Commands run in-process
+ * (runCli), except a revert killed mid-way and a revert as another uid,
+ * which run the built binary.
  */
 import { spawnSync } from "node:child_process";
 import { chmodSync, chownSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -20,7 +22,7 @@ import { CheckpointStore } from "../../src/store/checkpoint-store.js";
 import { isRalphError, toRalphError } from "../../src/errors.js";
 import { parseLoopId } from "../../src/store/loop-id.js";
 import { restoreFileSystem } from "../../src/store/restore.js";
-import { cliPathForTests, ralphEnv, runRalph, type RunOptions } from "../helpers/cli.js";
+import { cliPathForTests, ralphEnv, runRalph, runRalphInProcess, type RunOptions, type RunResult } from "../helpers/cli.js";
 import { fsck, git, gitEnv, makeRepo, makeTempDir } from "../helpers/git.js";
 import { clearImmutable, fillDisk, tryMountTmpfs, tryReadOnlyBind, trySetImmutable, unmount, unprivileged } from "../helpers/mounts.js";
 
@@ -76,7 +78,7 @@ function repoOnTmpfs(sizeBytes: number): { mount: string; repo: string } | null 
 }
 
 describe("a restore into a folder on another file system (EXDEV)", () => {
-  it("writes each file atomically beside it, learns the device once, and leaves no temporary anywhere", () => {
+  it("writes each file atomically beside it, learns the device once, and leaves no temporary anywhere", async () => {
     const root = makeRepo({ "a.txt": "a\n" });
     const mnt = join(root, "mnt");
     mkdirSync(mnt);
@@ -121,7 +123,7 @@ describe("a restore into a folder on another file system (EXDEV)", () => {
     }
   });
 
-  it("a killed cross-device restore's temporaries are never stored, and the next ralph call removes them; a user's look-alike file is kept", () => {
+  it("a killed cross-device restore's temporaries are never stored, and the next ralph call removes them; a user's look-alike file is kept", async () => {
     const root = makeRepo({ "a.txt": "a\n", "mnt/x.txt": "x\n" });
     const store = CheckpointStore.open(root);
     store.checkpoint({ loop, kind: "manual" });
@@ -141,7 +143,7 @@ describe("a restore into a folder on another file system (EXDEV)", () => {
     const unlocked = store.snapshot();
     expect([...unlocked.entries.keys()].sort()).toEqual(["a.txt", "mnt/.ralph-tmp-ba9876543210", "mnt/x.txt"]);
 
-    const r = runRalph(root, ["checkpoint", "--loop", "fs"]);
+    const r = await runRalphInProcess(root, ["checkpoint", "--loop", "fs"]);
     expect(r.status, r.stderr).toBe(0);
     const stored = git(root, ["ls-tree", "-r", "--name-only", r.stdout.trim()]).trim().split("\n");
     expect(stored).toEqual(["a.txt", "mnt/.ralph-tmp-ba9876543210", "mnt/x.txt"]);
@@ -152,7 +154,7 @@ describe("a restore into a folder on another file system (EXDEV)", () => {
     expect(git(root, ["status", "--porcelain", "-uall"])).toBe("?? mnt/.ralph-tmp-ba9876543210\n");
   });
 
-  it("SIGKILLed at every rename of a revert into another file system: no temporary is ever stored or left after the next call", () => {
+  it("SIGKILLed at every rename of a revert into another file system: no temporary is ever stored or left after the next call", async () => {
     const root = makeRepo({ "a.txt": "a\n" });
     const mnt = join(root, "mnt");
     mkdirSync(mnt);
@@ -160,13 +162,13 @@ describe("a restore into a folder on another file system (EXDEV)", () => {
     const hasStrace = spawnSync("strace", ["-V"]).status === 0;
     try {
       for (let i = 0; i < 4; i++) writeFileSync(join(mnt, `f${i}.txt`), `target ${i}\n`);
-      const first = runRalph(root, ["checkpoint", "--loop", "fs"]);
+      const first = await runRalphInProcess(root, ["checkpoint", "--loop", "fs"]);
       expect(first.status, first.stderr).toBe(0);
       const target = first.stdout.trim();
       let kills = 0;
       for (let k = 1; k < 40; k++) {
         for (let i = 0; i < 4; i++) writeFileSync(join(mnt, `f${i}.txt`), `changed ${k} ${i}\n`);
-        expect(runRalph(root, ["checkpoint", "--loop", "fs"]).status).toBe(0);
+        expect((await runRalphInProcess(root, ["checkpoint", "--loop", "fs"])).status).toBe(0);
         let status: number | null;
         if (hasStrace) {
           // Kill at the k-th rename system call of the revert (lock, refs, stat cache, temporaries).
@@ -181,7 +183,7 @@ describe("a restore into a folder on another file system (EXDEV)", () => {
           const r = runRalph(root, ["revert", target, "--loop", "fs", "--force"], { timeoutMs: 80 + k * 40 });
           status = r.status;
         }
-        const next = runRalph(root, ["checkpoint", "--loop", "fs"]);
+        const next = await runRalphInProcess(root, ["checkpoint", "--loop", "fs"]);
         expect(next.status, next.stderr).toBe(0);
         const stored = git(root, ["ls-tree", "-r", "--name-only", "refs/ralph/fs/head"]);
         expect(stored, `kill at rename ${k}`).not.toContain(".ralph-tmp-");
@@ -198,16 +200,16 @@ describe("a restore into a folder on another file system (EXDEV)", () => {
 });
 
 describe("no space left on the device (ENOSPC)", () => {
-  it("a checkpoint on a full disk exits 2 naming the path and the fix; nothing stored is lost, and the loop goes on once space is freed", () => {
+  it("a checkpoint on a full disk exits 2 naming the path and the fix; nothing stored is lost, and the loop goes on once space is freed", async () => {
     const root = repoOnTmpfs(2 << 20);
     const synthetic = root === null;
     const repo = root?.repo ?? makeRepo({}, { commit: false });
     writeFileSync(join(repo, "a.txt"), "a\n");
-    const first = runRalph(repo, ["checkpoint", "--loop", "fs"]);
+    const first = await runRalphInProcess(repo, ["checkpoint", "--loop", "fs"]);
     expect(first.status, first.stderr).toBe(0);
     writeFileSync(join(repo, "big.bin"), randomBytes(300_000));
     let filler: string | null = null;
-    let failed: ReturnType<typeof runRalph>;
+    let failed: RunResult;
     if (synthetic) {
       // No tmpfs here: the objects folder's device is full as far as ralph can tell (a read-only bind or
       // chattr need root too), so ENOSPC is raised where the object is written, in process.
@@ -228,7 +230,7 @@ describe("no space left on the device (ENOSPC)", () => {
       failed = { status: mapped.exitCode, signal: null, stdout: "", stderr: `ralph: ${mapped.message}\n`, durationMs: 0 };
     } else {
       filler = fillDisk((root as { mount: string }).mount);
-      failed = runRalph(repo, ["checkpoint", "--loop", "fs"]);
+      failed = await runRalphInProcess(repo, ["checkpoint", "--loop", "fs"]);
     }
     expect(failed.status, failed.stderr).toBe(2);
     const line = oneLine(failed.stderr);
@@ -237,7 +239,7 @@ describe("no space left on the device (ENOSPC)", () => {
     expect(git(repo, ["rev-parse", "refs/ralph/fs/head"]).trim()).toBe(first.stdout.trim());
     if (filler !== null) rmSync(filler);
     fsck(repo);
-    const again = runRalph(repo, ["checkpoint", "--loop", "fs"]);
+    const again = await runRalphInProcess(repo, ["checkpoint", "--loop", "fs"]);
     expect(again.status, again.stderr).toBe(0);
     expect(git(repo, ["rev-parse", `${again.stdout.trim()}^`]).trim()).toBe(first.stdout.trim());
     expect(git(repo, ["cat-file", "-s", `${again.stdout.trim()}:big.bin`]).trim()).toBe("300000");
@@ -245,22 +247,22 @@ describe("no space left on the device (ENOSPC)", () => {
     if (root !== null) unmount(root.mount);
   });
 
-  it("a revert that runs out of space mid-way exits 2 naming the path, the fix and the pre-revert checkpoint; once space is freed it completes", () => {
+  it("a revert that runs out of space mid-way exits 2 naming the path, the fix and the pre-revert checkpoint; once space is freed it completes", async () => {
     const root = repoOnTmpfs(2 << 20);
     const repo = root?.repo ?? makeRepo({}, { commit: false });
     writeFileSync(join(repo, "a.txt"), "a\n");
     writeFileSync(join(repo, "big.bin"), randomBytes(300_000));
-    const target = runRalph(repo, ["checkpoint", "--loop", "fs"]);
+    const target = await runRalphInProcess(repo, ["checkpoint", "--loop", "fs"]);
     expect(target.status, target.stderr).toBe(0);
     rmSync(join(repo, "big.bin"));
     writeFileSync(join(repo, "a.txt"), "after\n");
-    expect(runRalph(repo, ["checkpoint", "--loop", "fs"]).status).toBe(0);
+    expect((await runRalphInProcess(repo, ["checkpoint", "--loop", "fs"])).status).toBe(0);
     let filler: string | null = null;
     let line: string;
     let preRevert: string;
     if (root !== null) {
       filler = fillDisk(root.mount, 96 * 1024); // room for the lock, the pre-revert bookkeeping and a.txt, not for big.bin
-      const failed = runRalph(repo, ["revert", target.stdout.trim(), "--loop", "fs"]);
+      const failed = await runRalphInProcess(repo, ["revert", target.stdout.trim(), "--loop", "fs"]);
       expect(failed.status, failed.stderr).toBe(2);
       line = oneLine(failed.stderr);
       preRevert = /checkpoint ([0-9a-f]{12}) holds/.exec(line)?.[1] ?? "";
@@ -289,7 +291,7 @@ describe("no space left on the device (ENOSPC)", () => {
     expect(git(repo, ["show", `${preRevert}:a.txt`])).toBe("after\n");
     if (filler !== null) rmSync(filler);
     fsck(repo);
-    const again = runRalph(repo, ["revert", target.stdout.trim(), "--loop", "fs"]);
+    const again = await runRalphInProcess(repo, ["revert", target.stdout.trim(), "--loop", "fs"]);
     expect(again.status, again.stderr).toBe(0);
     expect(readFileSync(join(repo, "big.bin")).length).toBe(300_000);
     expect(readFileSync(join(repo, "a.txt"), "utf8")).toBe("a\n");
@@ -327,9 +329,9 @@ function lockFolder(method: "uid" | "immutable" | "read-only bind", root: string
 describe("a folder a revert may not write", () => {
   it.each(["uid", "immutable", "read-only bind"] as const)(
     "(%s) exits 2 naming the folder's path, the fix and the pre-revert checkpoint; once writable the revert completes",
-    (method) => {
+    async (method) => {
       const root = makeRepo({ "a.txt": "a\n", "ro/x.txt": "x\n" });
-      const first = runRalph(root, ["checkpoint", "--loop", "fs"]);
+      const first = await runRalphInProcess(root, ["checkpoint", "--loop", "fs"]);
       expect(first.status, first.stderr).toBe(0);
       writeFileSync(join(root, "ro", "x.txt"), "changed\n");
       writeFileSync(join(root, "a.txt"), "changed\n");

@@ -15,7 +15,7 @@ import { CheckpointStore, loopRefName } from "../../src/store/checkpoint-store.j
 import { parseLoopId } from "../../src/store/loop-id.js";
 import { decodePath, encodePath } from "../../src/store/path-bytes.js";
 import { statCachePath } from "../../src/store/snapshot.js";
-import { cliPathForTests, ralphEnv, runRalph } from "../helpers/cli.js";
+import { cliPathForTests, ralphEnv, runRalph, runRalphInProcess } from "../helpers/cli.js";
 import { fsck, git, gitEnv, makeRepo, makeTempDir, writeFiles } from "../helpers/git.js";
 
 const loop = parseLoopId("hz");
@@ -474,65 +474,65 @@ describe("errors the user can fix exit 2, naming the path and the fix", () => {
     expect((failed as Error).message).toContain(preRevert.slice(0, 12));
   });
 
-  /** Runs the built CLI and returns exit code and stderr. */
-  function ralph(root: string, args: string[], env: NodeJS.ProcessEnv = {}) {
-    const r = runRalph(root, args, { env });
+  /** Runs the CLI in-process (runCli) and returns exit code, stdout and stderr. */
+  async function ralph(root: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number | null; stderr: string; stdout: string }> {
+    const r = await runRalphInProcess(root, args, { env });
     return { code: r.status, stderr: r.stderr, stdout: r.stdout };
   }
 
-  it("refs/ralph/x existing as a ref: --loop x exits 2 naming the ref; other loops and `ralph loops` keep working", () => {
+  it("refs/ralph/x existing as a ref: --loop x exits 2 naming the ref; other loops and `ralph loops` keep working", async () => {
     const root = makeRepo({ "a.txt": "a\n" });
     git(root, ["update-ref", "refs/ralph/x", "HEAD"]);
-    const r = ralph(root, ["checkpoint", "--loop", "x"]);
+    const r = await ralph(root, ["checkpoint", "--loop", "x"]);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain("refs/ralph/x");
-    expect(ralph(root, ["checkpoint", "--loop", "y"]).code).toBe(0);
-    expect(ralph(root, ["loops"]).code).toBe(0);
+    expect((await ralph(root, ["checkpoint", "--loop", "y"])).code).toBe(0);
+    expect((await ralph(root, ["loops"])).code).toBe(0);
   });
 
-  it.each([".git/ralph", ".git/ralph/locks"])("%s being a file exits 2 naming it", (path) => {
+  it.each([".git/ralph", ".git/ralph/locks"])("%s being a file exits 2 naming it", async (path) => {
     const root = makeRepo({ "a.txt": "a\n" });
     mkdirSync(join(root, ".git", "ralph"), { recursive: true });
     rmSync(join(root, path), { recursive: true, force: true });
     writeFileSync(join(root, path), "not a folder");
-    const r = ralph(root, ["checkpoint"]);
+    const r = await ralph(root, ["checkpoint"]);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(".git/ralph");
   });
 
-  it("a corrupt .git/index exits 2 with the way to rebuild it", () => {
+  it("a corrupt .git/index exits 2 with the way to rebuild it", async () => {
     const root = makeRepo({ "a.txt": "a\n" });
     writeFileSync(join(root, ".git", "index"), "DIRC garbage");
-    const r = ralph(root, ["checkpoint"]);
+    const r = await ralph(root, ["checkpoint"]);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain("git reset");
   });
 
-  it("a loop ref holding garbage: `ralph loops` lists the others, a checkpoint on it exits 2 naming it", () => {
+  it("a loop ref holding garbage: `ralph loops` lists the others, a checkpoint on it exits 2 naming it", async () => {
     const root = makeRepo({ "a.txt": "a\n" });
-    expect(ralph(root, ["checkpoint", "--loop", "good"]).code).toBe(0);
+    expect((await ralph(root, ["checkpoint", "--loop", "good"])).code).toBe(0);
     mkdirSync(join(root, ".git", "refs", "ralph", "bad"), { recursive: true });
     writeFileSync(join(root, ".git", "refs", "ralph", "bad", "head"), "this is not an oid\n");
-    const loops = ralph(root, ["loops", "--json"]);
+    const loops = await ralph(root, ["loops", "--json"]);
     expect(loops.code).toBe(0);
     expect(loops.stdout).toContain("good");
-    const r = ralph(root, ["checkpoint", "--loop", "bad"]);
+    const r = await ralph(root, ["checkpoint", "--loop", "bad"]);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain("refs/ralph/bad/head");
   });
 
-  it("a head ref at a missing object exits 2 naming the ref and the fix; other loops keep working", () => {
+  it("a head ref at a missing object exits 2 naming the ref and the fix; other loops keep working", async () => {
     const root = makeRepo({ "a.txt": "a\n" });
     mkdirSync(join(root, ".git", "refs", "ralph", "gone"), { recursive: true });
     writeFileSync(join(root, ".git", "refs", "ralph", "gone", "head"), `${"ab".repeat(20)}\n`);
-    const r = ralph(root, ["checkpoint", "--loop", "gone"]);
+    const r = await ralph(root, ["checkpoint", "--loop", "gone"]);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain("refs/ralph/gone/head");
     expect(r.stderr).toContain("git update-ref -d");
-    expect(ralph(root, ["checkpoint", "--loop", "other"]).code).toBe(0);
+    expect((await ralph(root, ["checkpoint", "--loop", "other"])).code).toBe(0);
   });
 
-  it("a missing tree object exits 2 naming the folder", () => {
+  it("a missing tree object exits 2 naming the folder", async () => {
     const root = makeRepo({ "a.txt": "a\n", "sub/b.txt": "b\n" });
     const store = CheckpointStore.open(root);
     const first = checkpoint(store);
@@ -541,17 +541,17 @@ describe("errors the user can fix exit 2, naming the path and the fix", () => {
     const subTree = git(root, ["rev-parse", `${first.treeOid}:sub`]).trim();
     rmSync(join(root, ".git", "objects", subTree.slice(0, 2), subTree.slice(2)), { force: true });
     git(root, ["update-ref", "-d", "HEAD"]); // the user's commit named the same tree
-    const r = ralph(root, ["diff", first.oid, "@head", "--loop", "hz"]);
+    const r = await ralph(root, ["diff", first.oid, "@head", "--loop", "hz"]);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('"sub"');
   });
 
-  it("a lock held by a process on another host is never taken over; the message says how to clear it", () => {
+  it("a lock held by a process on another host is never taken over; the message says how to clear it", async () => {
     const root = makeRepo({ "a.txt": "a\n" });
     mkdirSync(join(root, ".git", "ralph", "locks"), { recursive: true });
     const lock = join(root, ".git", "ralph", "locks", "checkpoint.lock");
     writeFileSync(lock, JSON.stringify({ pid: 1, host: "another-host.invalid", start: null, token: "far", takenAtMs: Date.now() - 3_600_000 }));
-    const r = ralph(root, ["checkpoint"], { RALPH_LOCK_TIMEOUT_MS: "200" });
+    const r = await ralph(root, ["checkpoint"], { RALPH_LOCK_TIMEOUT_MS: "200" });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain("another-host.invalid");
     expect(r.stderr).toContain(`delete ${lock}`);
@@ -560,7 +560,7 @@ describe("errors the user can fix exit 2, naming the path and the fix", () => {
 });
 
 describe("durability", () => {
-  it("objects are fsynced before the head ref is renamed into place, and the ref's folder after", () => {
+  it("objects are fsynced before the head ref is renamed into place, and the ref's folder after", async () => {
     const root = makeRepo({ "a.txt": "a\n" });
     writeFileSync(join(root, "new.txt"), "new\n");
     const trace = join(makeTempDir("ralph-hz-strace-"), "trace");

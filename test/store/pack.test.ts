@@ -5,6 +5,8 @@ import { join } from "node:path";
 import { crc32, deflateSync, inflateSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { isRalphError } from "../../src/errors.js";
+import { withRun } from "../../src/log.js";
+import { EMPTY_RUNTIME_ENV } from "../../src/runtime-env.js";
 import { ObjectDatabase, type ObjectType } from "../../src/store/odb.js";
 import { DeltaBaseCache, PackFile, PackIndex, applyDelta, oidToBytes } from "../../src/store/pack.js";
 import { git, gitEnv, makeRepo, makeTempDir, writeFiles } from "../helpers/git.js";
@@ -521,18 +523,10 @@ describe("packs with layouts git does not write to objects/pack", () => {
   });
 });
 
+/** What `fn` logs to its run's stderr (src/log.ts: warnings go to the run that made them). */
 function captureStderr(fn: () => void): string {
-  const original = process.stderr.write.bind(process.stderr);
   let text = "";
-  process.stderr.write = ((chunk: string | Uint8Array) => {
-    text += chunk.toString();
-    return true;
-  }) as typeof process.stderr.write;
-  try {
-    fn();
-  } finally {
-    process.stderr.write = original;
-  }
+  withRun({ stderr: (chunk) => void (text += chunk), env: EMPTY_RUNTIME_ENV }, fn);
   return text;
 }
 

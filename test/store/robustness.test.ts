@@ -1,17 +1,18 @@
 /**
  * The store's reliability budget (DESIGN.md "Performance and reliability
- * budgets"), through the built binary as real processes: a SIGKILL at any
- * moment leaves refs readable and `git fsck` clean; two checkpoints at once
- * lose nothing and keep the loop linear; a lock held by a live process is
- * reported as E_LOCKED, a lock left by a dead one is reclaimed; a stale
- * `<ref>.lock` does not wedge later checkpoints.
+ * budgets"): a SIGKILL at any moment leaves refs readable and `git fsck`
+ * clean; two checkpoints at once lose nothing and keep the loop linear; a
+ * lock held by a live process is reported as E_LOCKED, a lock left by a dead
+ * one is reclaimed; a stale `<ref>.lock` does not wedge later checkpoints.
+ * Kills, two writers and locks naming another pid run the built binary as
+ * real processes; the rest runs in-process (runCli).
  */
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { parseJsonOutput, runRalph, runRalphAsync, seededRandom, spawnRalph, type RunResult } from "../helpers/cli.js";
+import { parseJsonOutput, runRalph, runRalphAsync, runRalphInProcess, seededRandom, spawnRalph, type RunResult } from "../helpers/cli.js";
 import { git, gitEnv, makeRepo, makeTempDir, writeFiles } from "../helpers/git.js";
 
 const OID = /^[0-9a-f]{40}$/;
@@ -284,16 +285,16 @@ describe("locks", () => {
     expect(r.durationMs).toBeLessThan(10_000);
   });
 
-  it("a stale refs/ralph/<loop>/head.lock (older than 2 s) left by a killed process does not wedge later checkpoints", () => {
+  it("a stale refs/ralph/<loop>/head.lock (older than 2 s) left by a killed process does not wedge later checkpoints", async () => {
     const root = makeRepo({ "a.txt": "a\n" });
-    const first = runRalph(root, ["checkpoint", "--loop", "s"]);
+    const first = await runRalphInProcess(root, ["checkpoint", "--loop", "s"]);
     expect(first.status, first.stderr).toBe(0);
     const headLock = join(gitDirOf(root), "refs", "ralph", "s", "head.lock");
     writeFileSync(headLock, first.stdout.slice(0, 17)); // a write cut short by the kill
     const old = new Date(Date.now() - 5_000);
     utimesSync(headLock, old, old);
     writeFiles(root, { "a.txt": "changed\n" });
-    const second = runRalph(root, ["checkpoint", "--loop", "s"], { timeoutMs: 30_000 });
+    const second = await runRalphInProcess(root, ["checkpoint", "--loop", "s"], { timeoutMs: 30_000 });
     expect(second.status, second.stderr).toBe(0);
     expect(second.stdout).toMatch(/^[0-9a-f]{40}\n$/);
     expect(second.durationMs).toBeLessThan(5_000);
@@ -303,13 +304,13 @@ describe("locks", () => {
     expectFsckClean(root);
   });
 
-  it("a head.lock left an instant ago is waited out (about 2 s), then the checkpoint goes through", () => {
+  it("a head.lock left an instant ago is waited out (about 2 s), then the checkpoint goes through", async () => {
     const root = makeRepo({ "a.txt": "a\n" });
-    expect(runRalph(root, ["checkpoint", "--loop", "f"]).status).toBe(0);
+    expect((await runRalphInProcess(root, ["checkpoint", "--loop", "f"])).status).toBe(0);
     const headLock = join(gitDirOf(root), "refs", "ralph", "f", "head.lock");
     writeFileSync(headLock, "");
     writeFiles(root, { "a.txt": "changed\n" });
-    const r = runRalph(root, ["checkpoint", "--loop", "f"], { timeoutMs: 30_000 });
+    const r = await runRalphInProcess(root, ["checkpoint", "--loop", "f"], { timeoutMs: 30_000 });
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/^[0-9a-f]{40}\n$/);
     expect(r.durationMs).toBeLessThan(10_000);
@@ -319,22 +320,22 @@ describe("locks", () => {
 });
 
 describe("native git maintenance and damaged caches", () => {
-  it("checkpoints continue after git pack-refs --all and git gc --prune=now, and native git still reads every loop", () => {
+  it("checkpoints continue after git pack-refs --all and git gc --prune=now, and native git still reads every loop", async () => {
     const root = makeRepo({ "a.txt": "a\n" });
     writeFiles(root, { "untracked.txt": "u\n" });
-    const c1 = runRalph(root, ["checkpoint", "--loop", "p"]).stdout.trim();
+    const c1 = (await runRalphInProcess(root, ["checkpoint", "--loop", "p"])).stdout.trim();
     writeFiles(root, { "a.txt": "b\n" });
-    const c2 = runRalph(root, ["checkpoint", "--loop", "p"]).stdout.trim();
+    const c2 = (await runRalphInProcess(root, ["checkpoint", "--loop", "p"])).stdout.trim();
     git(root, ["pack-refs", "--all"]);
     git(root, ["gc", "-q", "--prune=now"]);
     const gitDir = gitDirOf(root);
     expect(readFileSync(join(gitDir, "packed-refs"), "utf8")).toContain("refs/ralph/p/head");
-    const log = runRalph(root, ["log", "--loop", "p", "--json"]);
+    const log = await runRalphInProcess(root, ["log", "--loop", "p", "--json"]);
     expect(log.status, log.stderr).toBe(0);
     expect(parseJsonOutput<{ oid: string }[]>(log).map((e) => e.oid)).toEqual([c2, c1]);
-    expect(runRalph(root, ["checkpoint", "--loop", "p"]).stdout).toBe("unchanged\n");
+    expect((await runRalphInProcess(root, ["checkpoint", "--loop", "p"])).stdout).toBe("unchanged\n");
     writeFiles(root, { "a.txt": "c\n" });
-    const c3 = runRalph(root, ["checkpoint", "--loop", "p"]);
+    const c3 = await runRalphInProcess(root, ["checkpoint", "--loop", "p"]);
     expect(c3.status, c3.stderr).toBe(0);
     expect(git(root, ["rev-parse", "refs/ralph/p/head^"]).trim()).toBe(c2);
     expect(git(root, ["show", "refs/ralph/p/head:untracked.txt"])).toBe("u\n");
@@ -342,10 +343,10 @@ describe("native git maintenance and damaged caches", () => {
     expectRalphRefsValid(root);
   });
 
-  it("a corrupt or truncated stat cache is ignored: the checkpoint is still exactly the work tree", () => {
+  it("a corrupt or truncated stat cache is ignored: the checkpoint is still exactly the work tree", async () => {
     const root = makeRepo({ "a.txt": "a\n", "d/b.txt": "b\n" });
     writeFiles(root, { "u.txt": "u0\n" });
-    expect(runRalph(root, ["checkpoint"]).status).toBe(0);
+    expect((await runRalphInProcess(root, ["checkpoint"])).status).toBe(0);
     const cache = join(gitDirOf(root), "ralph", "stat-cache");
     expect(existsSync(cache)).toBe(true);
     const original = readFileSync(cache);
@@ -358,20 +359,20 @@ describe("native git maintenance and damaged caches", () => {
     for (const [name, bytes] of damages) {
       writeFileSync(cache, bytes);
       writeFiles(root, { "u.txt": `u ${name}\n` });
-      const r = runRalph(root, ["checkpoint", "--json"]);
+      const r = await runRalphInProcess(root, ["checkpoint", "--json"]);
       expect(r.status, `${name}: ${r.stderr}`).toBe(0);
       expect(parseJsonOutput<{ tree: string }>(r).tree, name).toBe(nativeWorkTree(root));
     }
     expectFsckClean(root);
   });
 
-  it("leftovers of killed runs in .git/ralph do not pile up into the snapshot", () => {
+  it("leftovers of killed runs in .git/ralph do not pile up into the snapshot", async () => {
     const root = makeRepo({ "a.txt": "a\n" });
-    expect(runRalph(root, ["checkpoint"]).status).toBe(0);
+    expect((await runRalphInProcess(root, ["checkpoint"])).status).toBe(0);
     const ralphDir = join(gitDirOf(root), "ralph");
     writeFileSync(join(ralphDir, "stat-cache.abcdef.tmp"), "partial");
     writeFileSync(join(ralphDir, "locks", "checkpoint.lock.0123456789abcdef.tmp"), "{}");
-    const r = runRalph(root, ["checkpoint"]);
+    const r = await runRalphInProcess(root, ["checkpoint"]);
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout).toBe("unchanged\n");
     expect(readdirSync(join(ralphDir, "locks"))).not.toContain("checkpoint.lock");
@@ -379,15 +380,15 @@ describe("native git maintenance and damaged caches", () => {
 });
 
 describe("fixed bugs (their failing inputs first)", () => {
-  it("objects pruned by git gc after a loop's refs are deleted: the next checkpoint must not reference them", () => {
+  it("objects pruned by git gc after a loop's refs are deleted: the next checkpoint must not reference them", async () => {
     const root = makeRepo({ "a.txt": "a\n" });
     writeFiles(root, { "untracked.txt": "only ralph stores me\n", "d/x.txt": "x\n" });
-    const first = runRalph(root, ["checkpoint", "--loop", "old"]);
+    const first = await runRalphInProcess(root, ["checkpoint", "--loop", "old"]);
     expect(first.status, first.stderr).toBe(0);
     // The user drops the loop (as `git update-ref -d` or a future `ralph` clean-up would) and git prunes.
     for (const ref of git(root, ["for-each-ref", "--format=%(refname)", "refs/ralph"]).trim().split("\n")) git(root, ["update-ref", "-d", ref]);
     git(root, ["gc", "-q", "--prune=now"]);
-    const next = runRalph(root, ["checkpoint", "--loop", "new", "--json"]);
+    const next = await runRalphInProcess(root, ["checkpoint", "--loop", "new", "--json"]);
     expect(next.status, next.stderr).toBe(0);
     const out = parseJsonOutput<{ oid: string; tree: string }>(next);
     expectFsckClean(root);

@@ -157,7 +157,11 @@ export function coverage(before: Check, after: Check, side: BindingSide | boolea
     if (before.relation === "throws" || before.relation === "warns") return errorCoverage(before, after, match);
     if (after.strength < before.strength) return null;
     const bound = subjectBindings();
-    return bound && expectedBindings(bound);
+    const same = bound && expectedBindings(bound);
+    if (same || before.relation !== "equal" || before.expected === undefined || after.expected === undefined) return same;
+    // Equality is symmetric: `a.equals(b)` and `assertNotEquals(a, b)` (JUnit's unexpected-first order) are one check.
+    const swapped = match(after.expected, before.subject);
+    return swapped && match(after.subject, before.expected, swapped);
   }
   if (after.isNegated || before.isNegated) return null;
   // A stronger relation on the same subject.

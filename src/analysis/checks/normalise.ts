@@ -10,7 +10,7 @@
  */
 
 import type { AssertionFact } from "../facts.js";
-import { checkStrength, relationOfMatcher, relationOfOperator, type Relation } from "./relations.js";
+import { checkStrength, isFalsyMatcher, negatedMatcher, relationOfMatcher, relationOfOperator, type Relation } from "./relations.js";
 
 /** One normalised assertion: what it checks, of what, against what. */
 export interface Check {
@@ -292,21 +292,32 @@ export function toCheck(fact: AssertionFact): Check {
   let subject = actual === undefined ? "" : canonicalText(actual);
   let expected = fact.expected === undefined ? undefined : canonicalText(fact.expected);
   let isNegated = fact.negated === true;
+  // The negation a matcher's name states counts once, whatever the extractor flagged: `assertNotEquals` is equal negated,
+  // `assertFalse`/`refute` are the falsy relation (not a negated one), and `assert!(!x)` keeps its `!` in the subject.
+  const named = negatedMatcher(fact.matcher);
+  if (named) {
+    relation = named.relation;
+    isNegated = true;
+  } else if (isFalsyMatcher(fact.matcher)) isNegated = false;
+  else if (relation === "truthy" && isNegated && /^(?:!(?!=)|not )/.test(subject)) isNegated = false;
   let errorType: string | undefined;
   let message = fact.message === undefined ? undefined : canonicalText(fact.message);
   if (MEMBER_FIRST.test(fact.matcher) && expected !== undefined) [subject, expected] = [expected, subject];
   if (fact.matcher.startsWith("helper ")) relation = "helper";
   // A truthiness assertion that states its relation in the expression: assert.ok(s.includes("x")), assert n > 0, assertTrue(a == b).
-  if ((relation === "truthy" || relation === "falsy" || relation === "other" || relation === "type") && expected === undefined && subject !== "") {
-    const stated = statedRelation(subject);
-    if (stated) {
-      if (relation === "falsy") isNegated = !isNegated; // assertFalse(a == b) states a != b
-      relation = stated.relation;
-      subject = stated.subject;
-      expected = stated.expected;
-      if (stated.isNegated) isNegated = !isNegated;
+  const liftStated = (): void => {
+    if ((relation === "truthy" || relation === "falsy" || relation === "other" || relation === "type") && expected === undefined && subject !== "") {
+      const stated = statedRelation(subject);
+      if (stated) {
+        if (relation === "falsy") isNegated = !isNegated; // assertFalse(a == b) states a != b
+        relation = stated.relation;
+        subject = stated.subject;
+        expected = stated.expected;
+        if (stated.isNegated) isNegated = !isNegated;
+      }
     }
-  }
+  };
+  liftStated();
   if (relation === "match" && expected !== undefined && expected.startsWith('"')) relation = "contains";
   if (relation === "equal" && expected !== undefined) {
     expected = approximated(expected);
@@ -318,6 +329,7 @@ export function toCheck(fact: AssertionFact): Check {
       relation = truth ? "truthy" : "falsy";
       expected = undefined;
       if (isNegated) [relation, isNegated] = [relation === "truthy" ? "falsy" : "truthy", false];
+      liftStated(); // expect(a.equals(b)).toBe(false) states a != b, as assertFalse(a.equals(b)) does
     }
   }
   if (relation === "throws" || relation === "warns") {
@@ -331,7 +343,9 @@ export function toCheck(fact: AssertionFact): Check {
     expected = [errorType ?? "", message ?? ""].join("|");
     if (expected === "|") expected = undefined;
   }
-  const isTautology = fact.tautology;
+  // A value compared with itself is a tautology however it is spelled: assertTrue(x.equals(x)) as much as assertEquals(x, x).
+  // (Only as written: a subject resolved to its assigned value, `x = F(1); assertEqual(x, F(1))`, compares two objects.)
+  const isTautology = fact.tautology || (fact.actualValue === undefined && relation === "equal" && !isNegated && expected !== undefined && expected === subject && !isLiteralText(subject) && subject !== "");
   const parts: Parameters<typeof checkStrength>[1] = { hasExpected: expected !== undefined, isNegated, isTautology };
   if (errorType !== undefined) parts.errorType = errorType;
   if (message !== undefined) parts.message = message;
@@ -403,8 +417,10 @@ function statedRelation(text: string): { relation: Relation; subject: string; ex
   if (!call) return null;
   const [callee, args] = call;
   const argList = splitArguments(args);
-  const method = /\.(\w+)$/.exec(callee)?.[1];
-  const receiver = method === undefined ? "" : callee.slice(0, -(method.length + 1));
+  // A method call in any language's spelling: `a.equals(b)`, PHP `$a->equals($b)`, Ruby/C++ `A::f`.
+  const access = /(\.|->)(\w+\??)$/.exec(callee);
+  const method = access?.[2];
+  const receiver = access === null ? "" : callee.slice(0, -(access[0].length));
   if (method && /^(includes|contains|has|hasOwnProperty|startsWith|endsWith|containsKey|include\?|key\?)$/.test(method) && argList.length === 1) {
     return { relation: method === "hasOwnProperty" || method === "containsKey" ? "partial" : "contains", subject: receiver, expected: argList[0] as string, isNegated };
   }
@@ -418,6 +434,10 @@ function statedRelation(text: string): { relation: Relation; subject: string; ex
   if (/^(?:reflect\.DeepEqual|Objects\.equals|equals|isDeepStrictEqual|util\.isDeepStrictEqual|_\.isEqual|isEqual|cmp\.Equal)$/.test(callee) && argList.length === 2) {
     return { relation: "equal", subject: argList[0] as string, expected: argList[1] as string, isNegated };
   }
-  if (method === "equals" && argList.length === 1) return { relation: "equal", subject: receiver, expected: argList[0] as string, isNegated };
+  // Java/Kotlin/PHP `equals`, C# `Equals`, Rust `PartialEq::eq`/`ne` (`a.eq(&b)`: the borrow is no part of the value), Ruby `eql?`/`equal?`.
+  if (method !== undefined && /^(?:equals|Equals|eq|ne|eql\?|equal\?)$/.test(method) && argList.length === 1) {
+    const other = (argList[0] as string).replace(/^&(?:mut )?/, "");
+    return { relation: "equal", subject: receiver, expected: other, isNegated: method === "ne" ? !isNegated : isNegated };
+  }
   return null;
 }

@@ -104,6 +104,39 @@ export function relationOfMatcher(matcher: string): Relation {
   return "other";
 }
 
+/**
+ * A matcher whose name states its negation, as its positive relation:
+ * `assertNotEquals`, `notDeepStrictEqual`, `isNotEqualTo`, `Assert.AreNotEqual`,
+ * `assert.NotEqual`, `assert_not_equal`, `refute_equal`, `assert_ne!`,
+ * `assertNotSame`, `assertNotIn` -> the relation of the name without the
+ * negation, and `negated: true`. Names whose negated form is a relation of
+ * its own (`assertNotNull` is `defined`, `notEmpty` is `defined`,
+ * `notContains` is contains negated by the table) stay as the table reads
+ * them: null is returned for them, as for every name that states no negation.
+ */
+export function negatedMatcher(matcher: string): { relation: Relation; negated: true } | null {
+  const last = matcher.replace(/\(.*$/s, "").split(/[.\s]/).filter((part) => part !== "").pop() ?? matcher;
+  if (last === "not" || relationOfMatcher(last) !== "other") return null;
+  let positive: string | null = null;
+  if (/^assert_ne!?$/.test(last)) positive = "assert_eq!";
+  else if (/^refute_\w+$/.test(last)) positive = last.replace(/^refute_/, "assert_");
+  else if (/(?:^|[a-z_])[Nn]ot(?:_|[A-Z])/.test(last) || /^not[A-Z_]/.test(last) || /^Not[A-Z]/.test(last)) positive = last.replace(/_not_/, "_").replace(/Not(?=[A-Z])|^not(?=[A-Z])|^not_/, "").replace(/^([A-Z])/, "$1");
+  if (positive === null || positive === "" || positive === last) return null;
+  const relation = relationOfMatcher(positive === "Equal" || positive === "Same" ? `Assert.${positive}` : positive);
+  return relation === "other" ? null : { relation, negated: true };
+}
+
+/**
+ * True when a matcher names the falsy relation itself (`assertFalse`,
+ * `Assert.False`, `IsFalse`, `refute`, `toBeFalsy`, `assert.False`): the
+ * "false" is the relation, so an extractor's `negated` flag set from the
+ * same word is not a second negation.
+ */
+export function isFalsyMatcher(matcher: string): boolean {
+  const segments = matcher.replace(/\(.*$/s, "").split(/[.\s]/).filter((part) => part !== "");
+  return segments.every((part) => part !== "not") && relationOfMatcher(matcher) === "falsy";
+}
+
 /** The relation a binary comparison states when it must hold (`a == b` -> equal, `a > b` -> greater, `a in b` -> contains). */
 export function relationOfOperator(operator: string): Relation {
   switch (operator) {

@@ -263,15 +263,28 @@ export async function compareGitlabCi(before: string | null, after: string | nul
   const newScripts = jobNames(newRoot).map((name) => gitlabScript(newRoot, newRoot[name] as YamlObject).trim());
   const notes: TamperNote[] = [];
   const line = (path: string): number | null => now.lines.get(path) ?? null;
-  for (const name of jobNames(oldRoot)) {
-    const job = oldRoot[name] as YamlObject;
+  const oldNames = new Set(jobNames(oldRoot));
+  const runnersOfScript = (script: string): string[] => analyzeCommand(script, undefined, targets).invocations.map((invocation) => invocation.runner);
+  const claimed = new Set<string>();
+  for (const oldName of jobNames(oldRoot)) {
+    const job = oldRoot[oldName] as YamlObject;
     const script = gitlabScript(oldRoot, job);
-    const isTestJob = runsTests(script, undefined, targets) || (TEST_NAME.test(name) && script !== "");
+    const isTestJob = runsTests(script, undefined, targets) || (TEST_NAME.test(oldName) && script !== "");
     if (!isTestJob) continue;
-    const next = newRoot[name];
+    let name = oldName;
+    let next = newRoot[name];
     if (!isObject(next)) {
-      if (!newScripts.includes(script.trim())) notes.push({ setting: name, line: null, message: `test job "${name}" was removed`, before: script, after: null });
-      continue;
+      if (newScripts.includes(script.trim())) continue;
+      // Renamed (`unit` -> `test:stable`): a job that did not exist before and runs one of the same runners, judged as this one (as in GitHub workflows).
+      const runners = runnersOfScript(script);
+      const partner = runners.length === 0 ? undefined : jobNames(newRoot).find((candidate) => !oldNames.has(candidate) && !claimed.has(candidate) && runnersOfScript(gitlabScript(newRoot, newRoot[candidate] as YamlObject)).some((runner) => runners.includes(runner)));
+      if (partner === undefined) {
+        notes.push({ setting: name, line: null, message: `test job "${name}" was removed`, before: script, after: null });
+        continue;
+      }
+      claimed.add(partner);
+      name = partner;
+      next = newRoot[partner] as YamlObject;
     }
     const allowBefore = gitlabSetting(oldRoot, job, "allow_failure");
     const allowAfter = gitlabSetting(newRoot, next, "allow_failure");

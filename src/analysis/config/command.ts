@@ -324,6 +324,11 @@ function stripLaunchers(words: readonly string[]): string[] {
       }
       continue;
     }
+    // `rustup run nightly cargo test`: a toolchain chosen for the command, like `cargo +nightly`.
+    if (head === "rustup" && rest[1] === "run" && rest.length > 3) {
+      rest = rest.slice(3);
+      continue;
+    }
     if (head === "bundle" && rest[1] === "exec") {
       rest = rest.slice(2);
       continue;
@@ -469,9 +474,8 @@ function identifyRunner(words: readonly string[], targets?: TestTargets): { runn
     case "gotestsum":
       return { runner: "go test", family: "go", args: words.includes("--") ? words.slice(words.indexOf("--") + 1) : [] };
     case "cargo":
-      if (second === "test") return { runner: "cargo test", family: "cargo", args: cargoArgs(rest(2)) };
-      if (second === "nextest" && words[2] === "run") return { runner: "cargo test", family: "cargo", args: cargoArgs(rest(3)) };
-      return null;
+    case "cross":
+      return identifyCargo(words.slice(1));
     case "npm":
     case "pnpm":
     case "yarn": {
@@ -519,6 +523,8 @@ function identifyRunner(words: readonly string[], targets?: TestTargets): { runn
       return goal ? { runner: `${head} ${goal}`, family: "generic", args: rest(1).filter((word) => word !== goal) } : null;
     }
     default:
+      // `go1.22.4 test`: a Go toolchain installed beside the default one (golang.org/dl) is `go`.
+      if (/^go1\.[0-9.]+(?:rc[0-9]+|beta[0-9]+)?$/.test(head) && second === "test") return { runner: "go test", family: "go", args: rest(2) };
       return null;
   }
 }
@@ -537,6 +543,49 @@ function binName(word: string): string | null {
 function scriptArgs(args: string[]): string[] {
   const separator = args.indexOf("--");
   return separator === -1 ? [] : args.slice(separator + 1);
+}
+
+/** cargo's own options that take a value (`cargo --config k=v test`, `cargo -Z flag test`). */
+const CARGO_GLOBAL_VALUE_OPTIONS: ReadonlySet<string> = new Set(["--config", "-Z", "--color", "-C"]);
+
+/**
+ * cargo plugins that run a test subcommand they are given (`cargo hack --feature-powerset test`,
+ * `cargo miri test`, `cargo careful test`) or run the tests themselves when given none
+ * (`cargo llvm-cov`, `cargo tarpaulin`).
+ */
+const CARGO_TEST_WRAPPERS: Record<string, { runsTestsAlone: boolean }> = {
+  hack: { runsTestsAlone: false },
+  miri: { runsTestsAlone: false },
+  careful: { runsTestsAlone: false },
+  "llvm-cov": { runsTestsAlone: true },
+  tarpaulin: { runsTestsAlone: true },
+};
+
+/**
+ * The cargo test run behind the words after `cargo` (or `cross`, its drop-in), or null: a
+ * toolchain selector (`+nightly`, `+${{ matrix.channel }}`, rustup's syntax) and cargo's global
+ * options (`--locked`, `-Z flag`) come first and change which compiler runs, not which tests; a
+ * plugin from CARGO_TEST_WRAPPERS runs the `test` / `nextest run` it is given (its own options,
+ * such as cargo-hack's feature sets, widen the runs, never the tests picked).
+ */
+function identifyCargo(words: readonly string[]): { runner: string; family: RunnerFamily; args: string[] } | null {
+  let i = 0;
+  while (i < words.length) {
+    const word = words[i] as string;
+    if (word.startsWith("+")) i++;
+    else if (word.startsWith("-")) i += CARGO_GLOBAL_VALUE_OPTIONS.has(splitOption(word)[0]) && !word.includes("=") ? 2 : 1;
+    else break;
+  }
+  const sub = words[i];
+  if (sub === "test" || sub === "t") return { runner: "cargo test", family: "cargo", args: cargoArgs(words.slice(i + 1)) };
+  if (sub === "nextest" && words[i + 1] === "run") return { runner: "cargo test", family: "cargo", args: cargoArgs(words.slice(i + 2)) };
+  const wrapper = sub === undefined ? undefined : CARGO_TEST_WRAPPERS[sub];
+  if (!wrapper) return null;
+  const rest = words.slice(i + 1);
+  const test = rest.findIndex((word) => word === "test" || word === "nextest");
+  if (test !== -1) return { runner: "cargo test", family: "cargo", args: cargoArgs(rest.slice(rest[test] === "nextest" && rest[test + 1] === "run" ? test + 2 : test + 1)) };
+  if (!wrapper.runsTestsAlone || rest.some((word) => !word.startsWith("-") && ["report", "clean", "show-env", "run", "build", "check"].includes(word))) return null;
+  return { runner: "cargo test", family: "cargo", args: [] };
 }
 
 /** `cargo test [opts] [filter] -- [harness args]`: harness args are read too (`--skip`, `--ignored`, `--exact`). */
@@ -601,7 +650,7 @@ export function analyzeCommand(command: string, variables?: ReadonlyMap<string, 
   const hasPipefail = /set\s+-[a-z]*o\s+pipefail|set\s+-o\s+pipefail|pipefail/.test(expanded);
   let lastRunnerIndex = -1;
   segments.forEach((segment, index) => {
-    const { words, thresholds, wrapper } = unwrapCoverage(stripLaunchers(segment.words));
+    const { words, thresholds } = unwrapCoverage(stripLaunchers(segment.words));
     const found = identifyRunner(stripLaunchers(words), targets);
     if (!found) return;
     const { positional, options } = readArguments(found.family, found.args);

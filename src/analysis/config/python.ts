@@ -286,15 +286,33 @@ function toxCommands(entry: IniEntry | undefined): string {
 /**
  * Notes for tox environments. `elsewhere` holds the environments of the
  * other tox config file changed with this one (tox.ini <-> pyproject.toml),
- * so an environment moved between them is compared where it went.
+ * so an environment moved between them is compared where it went. An
+ * environment gone from both is paired with a new one that runs the same
+ * commands (a rename), and is reported removed only when one of its test
+ * commands is run by no environment of the after side (the runs are
+ * conserved, not the names).
  */
 function compareTox(was: ToxEnvironments, now: ToxEnvironments, elsewhere: ToxEnvironments): TamperNote[] {
   const notes: TamperNote[] = [];
+  const testLines = (entry: IniEntry | undefined): string[] => toxCommands(entry).split("\n").filter((line) => runsTests(line));
+  // Every test command the after side still runs, in any environment: a removed environment whose test commands all remain lost no test run.
+  const remaining = new Set([...now.values(), ...elsewhere.values()].flatMap((section) => testLines(section.get("commands"))));
+  const claimed = new Set<string>();
   for (const [name, section] of was) {
-    const next = now.get(name) ?? elsewhere.get(name);
+    let next = now.get(name) ?? elsewhere.get(name);
     const commands = section.get("commands");
+    if (!next && commands) {
+      // Renamed (`py31{0,4}-tests` -> `3.1{0,4}-tests`): a new environment that runs the same commands takes its place and is judged as it.
+      const own = toxCommands(commands);
+      const partner = [...now].find(([candidate, entry]) => !was.has(candidate) && !claimed.has(candidate) && toxCommands(entry.get("commands")) === own);
+      if (partner) {
+        claimed.add(partner[0]);
+        next = partner[1];
+      }
+    }
     if (!next) {
-      if (commands && runsTests(toxCommands(commands))) notes.push({ setting: `[${name}]`, line: null, message: `tox environment [${name}] that ran "${commands.value.replace(/\n/g, "; ")}" was removed`, before: commands.value, after: null });
+      const lost = testLines(commands).filter((line) => !remaining.has(line));
+      if (commands && lost.length > 0) notes.push({ setting: `[${name}]`, line: null, message: `tox environment [${name}] that ran "${commands.value.replace(/\n/g, "; ")}" was removed`, before: commands.value, after: null });
       continue;
     }
     const nextCommands = next.get("commands");

@@ -284,7 +284,14 @@ function testingCallFact(call: Node, object: string, matcher: string, line: numb
     }
     return fact;
   }
-  return { ...base, strength: 1, matcher: `if ${base.matcher}` };
+  // `if !IsZero(v) { t.Error(…) }` checks IsZero(v); `if Has(v) { t.Error(…) }` checks that Has(v) is false: the subject is named, so
+  // a check of a function the change removed is known as one (rules/features.ts), whatever the weak relation.
+  const fact: AssertionFact = { ...base, strength: 1, matcher: `if ${base.matcher}` };
+  const negatedCall = condition.type === "unary_expression" && condition.text.trimStart().startsWith("!") ? namedChildren(condition)[0] : undefined;
+  const subject = negatedCall?.type === "call_expression" ? negatedCall : condition.type === "call_expression" ? condition : undefined;
+  const actual = subject ? compactText(subject) : undefined;
+  if (actual !== undefined) fact.actual = actual;
+  return fact;
 }
 
 /** `assert.Equal(t, want, got)` (or a suite's `s.Equal(want, got)`, with `skipped` 0) as an AssertionFact. */

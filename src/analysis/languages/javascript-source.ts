@@ -364,6 +364,40 @@ const EXIT_EVENTS: ReadonlySet<string> = new Set(['"exit"', '"beforeExit"', '"un
 const ENTRY_CONDITION = /require\.main\s*===?\s*module|module\s*===?\s*require\.main|import\.meta\.main/;
 
 /**
+ * What an empty handler does when the try block ends in a return and the
+ * enclosing block goes on after the try (`try { return BigInt(s) } catch {}`
+ * then a fallback): "handles" (the fallback after the try handles it),
+ * "returns_constant" when all that follows is `return <constant>`,
+ * "swallows" for a bare `return;`; null when the try is no such
+ * fall-through. The tree-sitter languages share the rule
+ * (parsers/tree-sitter-code.ts fallThroughBehaviour).
+ */
+function fallThroughBehaviour(node: t.TryStatement, parent: t.Node | null | undefined): CatchBehaviour | null {
+  if (!parent || (parent.type !== "BlockStatement" && parent.type !== "Program")) return null;
+  const last = node.block.body[node.block.body.length - 1];
+  if (last?.type !== "ReturnStatement") return null;
+  // A try block that throws itself (a guard wrapped in a new catch) has its own error discarded by the handler: no fall-through.
+  let throws = false;
+  walk(
+    node.block,
+    (inner) => {
+      if (inner.type === "ThrowStatement") throws = true;
+    },
+    true,
+  );
+  if (throws) return null;
+  const siblings = parent.body as t.Statement[];
+  const following = siblings.slice(siblings.indexOf(node) + 1).filter((statement) => statement.type !== "EmptyStatement");
+  if (following.length === 0) return null;
+  const only = following[0] as t.Statement;
+  if (following.length === 1 && only.type === "ReturnStatement") {
+    if (only.argument === null || only.argument === undefined) return "swallows";
+    if (isConstantExpression(only.argument) || isDefaultReference(referenceText(only.argument))) return "returns_constant";
+  }
+  return "handles";
+}
+
+/**
  * The try statements of a loop body that are attempts: a try whose block
  * leaves the loop on success (`return`, `break`), so a handler that does
  * nothing moves on to the next candidate or retry instead of discarding the
@@ -800,7 +834,9 @@ class CodeWalker {
           // An empty handler of an attempt lets its loop try the next candidate, and one on an error path that still
           // fails (best-effort cleanup) hides nothing: neither failure is discarded.
           const handled = behaviour === "swallows" && (this.attempts.has(node) || this.onErrorPath.has(node));
-          this.addCatch(fn, node.handler, handled ? "handles" : behaviour, node.block);
+          // An empty handler after a try that returns on success falls through to the code after the try: judged by that code.
+          const fallThrough = behaviour === "swallows" && !handled && node.handler.body.body.length === 0 ? fallThroughBehaviour(node, parent) : null;
+          this.addCatch(fn, node.handler, handled ? "handles" : (fallThrough ?? behaviour), node.block);
         }
         if (node.finalizer) for (const nested of errorPathTries(node.finalizer)) this.onErrorPath.add(nested);
         break;

@@ -20,7 +20,6 @@ import {
   type ExtractedDrafts,
   type LoadedGrammar,
   type Node,
-  type SkipReach,
   type TestDraft,
 } from "../parsers/tree-sitter.js";
 import { compactText, counterTarget, literalText, type BranchDraft, type CatchDraft, type CodeContext, type CodeSyntax, type EscapeDraft, type ExportDraft, type FlowSyntax, type GuardDraft } from "../parsers/tree-sitter-code.js";

@@ -36,7 +36,7 @@ let parserModule: CachedModule<BabelParserModule> | undefined;
  */
 async function loadBabelParser(): Promise<BabelParserModule> {
   if (parserModule) return parserModule.exports;
-  let file: string | null = null;
+  let file: string | null;
   try {
     file = createRequire(import.meta.url).resolve("@babel/parser");
   } catch {

@@ -487,7 +487,7 @@ function classifyCatchBodyAsWritten(
     return !(call && isLogCall(call, flow));
   });
   // An empty handler of a loop's attempt lets the loop try the next candidate: the failure is handled by moving on.
-  if (statements.length === 0) return body !== null && isLoopAttemptHandler(body, flow) ? "handles" : "swallows";
+  if (statements.length === 0) return body !== null && isLoopAttemptHandler(body, flow) ? "handles" : body !== null ? (fallThroughBehaviour(body, flow) ?? "swallows") : "swallows";
   if (statements.length === 1) {
     const only = unwrapReturn(statements[0] as Node, flow);
     if (flow.returnTypes.has(only.type)) {
@@ -531,6 +531,46 @@ function isLoopAttemptHandler(handlerBody: Node, flow: FlowSyntax): boolean {
     return "descend";
   });
   return leaves;
+}
+
+/**
+ * What an empty handler does when its try block returns on success and the
+ * function goes on after the try statement: control falls through to that
+ * code, the fallback the handler once held (`try: return int(s)` /
+ * `except ValueError: pass` / `return float(s)`). The error is handled
+ * there, not discarded: "handles"; when all that follows is one return of a
+ * constant (`return None`), it is that constant, as if the handler returned
+ * it: "returns_constant". Null when the handler is no such fall-through
+ * (the try block does not end in a return, throws an error of its own that
+ * the handler would discard, or nothing follows the try).
+ * JS spells the same rule in javascript-source.ts (fallThroughBehaviour).
+ */
+function fallThroughBehaviour(handlerBody: Node, flow: FlowSyntax): CatchBehaviour | null {
+  const tryNode = enclosingTry(handlerBody);
+  if (tryNode === null) return null;
+  const block = tryNode.childForFieldName("body") ?? tryNode.namedChildren.find((child) => child !== null && BODY_TYPES.has(child.type)) ?? null;
+  if (block === null || block.id === handlerBody.id) return null;
+  const last = statementsOf(block, flow).filter((child) => !COMMENT_TYPES.has(child.type)).pop();
+  if (last === undefined || !flow.returnTypes.has(unwrapReturn(last, flow).type)) return null;
+  // A try block that throws itself (a guard wrapped in a new catch-all) has its own error discarded by the handler: no fall-through.
+  let throws = false;
+  walk(block, (cursor, type) => {
+    if (flow.throwTypes.has(type) || flow.isThrow?.(cursor.currentNode)) throws = true;
+    return throws ? "skip" : "descend";
+  });
+  if (throws) return null;
+  const following: Node[] = [];
+  for (let next = tryNode.nextNamedSibling; next !== null; next = next.nextNamedSibling) if (!COMMENT_TYPES.has(next.type) && !flow.noopTypes?.has(next.type)) following.push(next);
+  if (following.length === 0) return null;
+  if (following.length === 1) {
+    const only = unwrapReturn(following[0] as Node, flow);
+    if (flow.returnTypes.has(only.type)) {
+      const value = returnedValue(only);
+      if (value === null) return "swallows";
+      if (constantText(value, flow) !== null || isDefaultReference(value.text)) return "returns_constant";
+    }
+  }
+  return "handles";
 }
 
 /** True for a node that holds statements (a block), as opposed to one expression. */

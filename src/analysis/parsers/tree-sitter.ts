@@ -29,7 +29,7 @@ import { setFlagsFromString } from "node:v8";
 import type { Language, Node, Parser, Query, Tree, TreeCursor } from "web-tree-sitter";
 import { RalphError } from "../../errors.js";
 import { assertionHelpersOf, functionRanges, helperCallFacts } from "./tree-sitter-helpers.js";
-import { debug } from "../../log.js";
+import { currentRun, debug } from "../../log.js";
 import { allOwnCalls, callsIn, enclosingFunction, FUNCTION_TYPES, isConditionalWithin, type SkipProviderKind } from "./skip-reach.js";
 import { hashText, type AssertionFact, type ClassFact, type CodeFacts, type FileFacts, type ImportFact, type MarkFact, type NonTestFunctionFact, type RunEscapeFact, type SkipProviderFact, type TestCase, type TestFlag, type TestFlags, noFlags, TEST_FLAG_ORDER } from "../facts.js";
 
@@ -49,9 +49,12 @@ export type { Node } from "web-tree-sitter";
  * `RALPH_WASM_TIERUP=1` keeps V8's default (scripts/count-agreement.mjs
  * sets it). The flag is set at run time with v8.setFlagsFromString before
  * the first wasm compile, because the CLI's shebang cannot pass node flags.
+ * The flag is process-wide and cannot be unset, so the run that loads the
+ * runtime first decides (src/log.ts `currentRun`, src/runtime-env.ts
+ * `wasmTierUp`); outside any run, Liftoff only.
  */
 export function isLiftoffOnly(): boolean {
-  return process.env.RALPH_WASM_TIERUP !== "1";
+  return currentRun()?.wasmTierUp !== true;
 }
 
 /** One grammar's pin in grammars/manifest.json. */

@@ -126,7 +126,7 @@ export function pairAssertions(before: readonly AssertionFact[], after: readonly
  * strength from the one table; line, tautology and reachability kept.
  */
 function asCheckFact(fact: AssertionFact, check: Check): AssertionFact {
-  const normalised: AssertionFact = { line: fact.line, matcher: `${check.isNegated ? "not " : ""}${check.relation === "helper" ? fact.matcher : check.relation}`, strength: check.strength, tautology: fact.tautology, actual: check.subject };
+  const normalised: AssertionFact = { line: fact.line, matcher: `${check.isNegated ? "not " : ""}${check.relation === "helper" ? fact.matcher : check.relation}`, strength: check.strength, tautology: check.isTautology, actual: check.subject };
   if (check.expected !== undefined) normalised.expected = check.expected;
   if (check.isNegated) normalised.negated = true;
   if (fact.unreachable) normalised.unreachable = true;
@@ -276,7 +276,9 @@ function compareDetails(test: MatchedTest, beforeFacts: AssertionFact[], afterFa
     .filter(
       ([was, now]) =>
         !was.tautology && !now.tautology && was.matcher === now.matcher &&
-        was.expected !== undefined && now.expected !== undefined && was.expected !== now.expected,
+        was.expected !== undefined && now.expected !== undefined && was.expected !== now.expected &&
+        // equality is symmetric: the operands swapped (`a.equals(b)` -> `assertNotEquals(b, a)`'s order) expect the same
+        !(/^(?:not )?equal$/.test(was.matcher) && was.expected === now.actual && was.actual === now.expected),
     );
   const inputsGone = multisetMinus(test.before.inputLiterals ?? [], test.after.inputLiterals ?? []);
   const hasInputChange = inputsGone.length > 0 && test.before.inputLiterals !== undefined && test.after.inputLiterals !== undefined;

@@ -136,8 +136,8 @@ function shortName(name: string): string {
 
 /**
  * Names of functions and methods (any visibility: a package-private Java
- * method, a Go unexported func) that a changed product file still present
- * after the change defined before it and that no changed file defines after
+ * method, a Go unexported func) that a changed product file (kept or
+ * deleted) defined before the change and that no changed file defines after
  * it, by their last name segment. Unreadable after sides remove nothing.
  */
 export function findRemovedDefinitions(pairs: readonly RulePair[]): Set<string> {
@@ -151,8 +151,10 @@ export function findRemovedDefinitions(pairs: readonly RulePair[]): Set<string> 
     for (const helper of after?.assertionHelpers ?? []) defined.add(helper.name);
   }
   const removed = new Set<string>();
-  // A deleted file's code is judged by its exports (findRemovedExports): only definitions gone from a surviving file count here.
-  for (const pair of code.filter((candidate) => candidate.after !== null)) {
+  // Deleted files count too: a Go package file, a PHP or C# class file deleted with its test file (same package or
+  // namespace, so no import names it) took the code those tests checked with it. A deleted file that held its own
+  // tests (Rust inline `#[cfg(test)]`) stays a test_deletion, as cross-language.test.ts holds it.
+  for (const pair of code.filter((candidate) => candidate.after !== null || isProductCode(candidate))) {
     for (const fn of usable(pair.before)?.code?.functions ?? []) {
       const name = shortName(fn.name);
       if (!defined.has(name)) removed.add(name);

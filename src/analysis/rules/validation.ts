@@ -101,10 +101,47 @@ function codePairs(pairs: readonly RulePair[]): { path: string; before: CodeFact
     .filter((pair) => pair.after !== null && (pair.before !== null || pair.after.suppressions !== undefined));
 }
 
-/** The error class or callee of a guard's action: `new RangeError("…")` -> "RangeError", `err(…)` -> "err". */
+/**
+ * Throw helpers of standard and common libraries, by callee: the error class each throws when its check fails.
+ * A guard spelled with one is the same guard as the `if … throw new <class>` it replaces.
+ * C#: ArgumentNullException.ThrowIfNull and kin (.NET 6+, found sweeping: `if (x == null) throw new
+ * ArgumentNullException(nameof(x))` -> `ArgumentNullException.ThrowIfNull(x)`) are read by their class below;
+ * Java: java.util.Objects and Guava Preconditions; PHP: webmozart/assert (InvalidArgumentException).
+ */
+const THROW_HELPER_CLASSES: Readonly<Record<string, string>> = {
+  "Objects.requireNonNull": "NullPointerException",
+  requireNonNull: "NullPointerException",
+  "Objects.requireNonNullElse": "NullPointerException",
+  "Preconditions.checkNotNull": "NullPointerException",
+  checkNotNull: "NullPointerException",
+  "Preconditions.checkArgument": "IllegalArgumentException",
+  checkArgument: "IllegalArgumentException",
+  "Preconditions.checkState": "IllegalStateException",
+  checkState: "IllegalStateException",
+  "Preconditions.checkElementIndex": "IndexOutOfBoundsException",
+  "Preconditions.checkPositionIndex": "IndexOutOfBoundsException",
+  "Objects.checkIndex": "IndexOutOfBoundsException",
+  "Assert::notNull": "InvalidArgumentException",
+  "Assert::notEmpty": "InvalidArgumentException",
+  "Assert::true": "InvalidArgumentException",
+  "Assert::string": "InvalidArgumentException",
+  "Assert::integer": "InvalidArgumentException",
+};
+
+/**
+ * The error class or callee of a guard's action: `new RangeError("…")` -> "RangeError", `err(…)` -> "err";
+ * a throw helper as the class it throws: `ArgumentNullException.ThrowIfNull` -> "ArgumentNullException",
+ * `ArgumentOutOfRangeException.ThrowIfNegative` -> "ArgumentOutOfRangeException", `Objects.requireNonNull` -> "NullPointerException".
+ */
 function actionClass(action: string): string {
+  const phpAssert = /^\\?(?:Webmozart\\Assert\\)?(Assert::\w+)/.exec(action);
   const match = /^(?:new )?([\w$.]+)/.exec(action);
-  return match?.[1] ?? action;
+  const callee = phpAssert?.[1] ?? match?.[1] ?? action;
+  const helper = THROW_HELPER_CLASSES[callee];
+  if (helper !== undefined) return helper;
+  const thrower = /^(?:[\w.]+\.)?(\w+(?:Exception|Error))\.Throw\w*$/.exec(callee);
+  if (thrower) return thrower[1] as string;
+  return callee.replace(/^(?:java\.lang\.|System\.)/, "");
 }
 
 function isEquivalentGuard(was: GuardFact, now: GuardFact): boolean {

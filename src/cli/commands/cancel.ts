@@ -3,10 +3,10 @@
  * hook honours for 30 s, status `aborted`, active mark cleared.
  */
 import * as z from "zod/mini";
-import { cancelLoop, resolveLoopId } from "../../loop/lifecycle.js";
+import { cancelLoop } from "../../loop/lifecycle.js";
 import type { CommandContext, CommandOutput } from "../context.js";
 import { parseOptions, stringOption } from "../options.js";
-import { openStore } from "./shared.js";
+import { commandLoop, openStore } from "./shared.js";
 
 const Options = z.strictObject({
   loop: z.optional(stringOption),
@@ -16,8 +16,9 @@ const Options = z.strictObject({
 /** Runs the command; see the module doc. */
 export async function run(ctx: CommandContext, _args: string[], raw: Record<string, unknown>): Promise<CommandOutput> {
   const options = parseOptions(Options, raw, "cancel");
-  const workTree = openStore(ctx).repo.workTree;
-  const loop = resolveLoopId(workTree, options.loop);
+  const store = openStore(ctx);
+  const workTree = store.repo.workTree;
+  const loop = commandLoop(store, options.loop, "state");
   const result = cancelLoop(workTree, loop);
   const status = result.state?.status ?? "aborted";
   return {

@@ -9,13 +9,13 @@ import { RalphError } from "../../errors.js";
 import { judgeChange } from "../../loop/check.js";
 import { judgeOptionsFor } from "../../loop/settings.js";
 import { resolveRev } from "../../store/rev.js";
-import { stderrProgress } from "../progress.js";
+import { commandProgress } from "../progress.js";
 import type { CommandContext, CommandOutput } from "../context.js";
 import { parseOptions, stringOption } from "../options.js";
-import { renderJudgementGithub, renderJudgementText } from "../reporters/findings.js";
+import { colourEnabled, renderJudgementGithub, renderJudgementText } from "../reporters/findings.js";
 import { renderJudgementSarif } from "../reporters/sarif.js";
 import { renderJudgementGitlab } from "../reporters/gitlab.js";
-import { openStore } from "./shared.js";
+import { commandLoop, openStore } from "./shared.js";
 
 const Options = z.strictObject({
     from: z.optional(stringOption),
@@ -30,17 +30,17 @@ const Options = z.strictObject({
 export async function run(ctx: CommandContext, _args: string[], raw: Record<string, unknown>): Promise<CommandOutput> {
   const options = parseOptions(Options, raw, "check");
   const store = openStore(ctx);
-  const loop = store.resolveLoop(options.loop);
+  const loop = commandLoop(store, options.loop, "checkpoints");
   // Default "from": the loop's baseline, else HEAD (a repository with no loops, as in CI).
   const fromRev = options.from ?? (store.readLoopRef(loop, "baseline") ? "@baseline" : "HEAD");
   const from = resolveRev(store, fromRev, loop);
   if (from.kind !== "commit") throw new RalphError("E_USAGE", "--from cannot be WORKTREE");
   const to = resolveRev(store, options.to ?? "WORKTREE", loop, true);
   // Progress on stderr while it is a terminal (never in a pipe: src/cli/progress.ts).
-  const progress = stderrProgress();
+  const progress = commandProgress(ctx);
   let judgement: Awaited<ReturnType<typeof judgeChange>>;
   try {
-    judgement = await judgeChange(store, from, to, { ...(await judgeOptionsFor(store.repo.workTree, loop)), progress });
+    judgement = await judgeChange(store, from, to, { ...(await judgeOptionsFor(store.repo.workTree, loop, ctx.env.vars)), progress });
   } finally {
     progress.done();
   }
@@ -54,6 +54,6 @@ export async function run(ctx: CommandContext, _args: string[], raw: Record<stri
         ? renderJudgementSarif(judgement)
         : format === "gitlab"
           ? renderJudgementGitlab(judgement)
-          : renderJudgementText(judgement, from.label, to.label);
+          : renderJudgementText(judgement, from.label, to.label, { colour: colourEnabled(ctx.env.vars, ctx.stdoutIsTTY) });
   return { json, text, exitCode: failing ? 1 : 0 };
 }

@@ -1,10 +1,10 @@
 /** `ralph checkpoint [-m MSG] [--loop ID] [--kind KIND] [--iteration N] [--json]`: store the work tree as a checkpoint. */
 import * as z from "zod/mini";
 import { CHECKPOINT_KINDS } from "../../store/trailers.js";
-import { stderrProgress } from "../progress.js";
+import { commandProgress } from "../progress.js";
 import type { CommandContext, CommandOutput } from "../context.js";
 import { parseOptions, positiveIntOption, stringOption } from "../options.js";
-import { openStore } from "./shared.js";
+import { commandLoop, openStore } from "./shared.js";
 
 const Options = z.strictObject({
     message: z.optional(stringOption),
@@ -19,9 +19,9 @@ const Options = z.strictObject({
 export async function run(ctx: CommandContext, _args: string[], raw: Record<string, unknown>): Promise<CommandOutput> {
   const options = parseOptions(Options, raw, "checkpoint");
   const store = openStore(ctx);
-  const loop = store.resolveLoop(options.loop);
+  const loop = commandLoop(store, options.loop, "checkpoints");
   // Progress on stderr while it is a terminal: the first checkpoint of a large tree reads every file.
-  const progress = stderrProgress();
+  const progress = commandProgress(ctx);
   let result: ReturnType<typeof store.checkpoint>;
   try {
     result = store.checkpoint(

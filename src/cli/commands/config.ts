@@ -44,8 +44,8 @@ function fileName(loaded: Pick<LoadedConfig, "file">): string | null {
 /** Runs the command; see the module doc. */
 export async function run(ctx: CommandContext, _args: string[], raw: Record<string, unknown>): Promise<CommandOutput> {
   const options = parseOptions(Options, raw, "config");
-  const repo = openRepository(ctx.cwd);
-  const loaded = await loadConfig(repo.workTree);
+  const repo = openRepository(ctx.cwd, ctx.env);
+  const loaded = await loadConfig(repo.workTree, { env: ctx.env.vars });
   if (options.json !== true) for (const warning of loaded.warnings) ctx.stderr(warningLine(loaded, warning));
   const json = { config: loaded.config, sources: loaded.sources, warnings: loaded.warnings, file: loaded.file };
   if (options.check === true) {

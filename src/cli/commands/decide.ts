@@ -6,11 +6,10 @@
  */
 import * as z from "zod/mini";
 import { decideGate, type GateDecision } from "../../loop/gate.js";
-import { resolveLoopId } from "../../loop/lifecycle.js";
 import type { CommandModule } from "../program.js";
 import type { CommandContext, CommandOutput } from "../context.js";
 import { parseOptions, stringOption } from "../options.js";
-import { openStore, shortOid } from "./shared.js";
+import { commandLoop, openStore, shortOid } from "./shared.js";
 
 const Options = z.strictObject({
   loop: z.optional(stringOption),
@@ -21,7 +20,7 @@ const Options = z.strictObject({
 async function runDecision(decision: GateDecision, ctx: CommandContext, raw: Record<string, unknown>): Promise<CommandOutput> {
   const options = parseOptions(Options, raw, decision);
   const store = openStore(ctx);
-  const loop = resolveLoopId(store.repo.workTree, options.loop);
+  const loop = commandLoop(store, options.loop, "state");
   const result = decideGate(store, loop, decision, { force: options.force ?? false });
   const lines = [`${decision === "approve" ? "approved" : decision === "reject" ? "rejected" : "aborted"}${result.events.length ? ` ${result.events.join(", ")}` : ""} in loop ${loop}: now ${result.status}`];
   if (result.restore) {

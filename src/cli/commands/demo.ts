@@ -78,15 +78,15 @@ function writeAll(root: string, files: Readonly<Record<string, string>>): void {
   }
 }
 
-/** git with a neutral identity and config, so the demo works on a machine with no git set-up. */
-function git(root: string, args: string[], extraEnv: NodeJS.ProcessEnv = {}): string {
+/** git with a neutral identity and config, so the demo works on a machine with no git set-up; `base` is {@link childEnv}'s. */
+function git(base: NodeJS.ProcessEnv, root: string, args: string[], extraEnv: NodeJS.ProcessEnv = {}): string {
   try {
     return execFileSync("git", args, {
       cwd: root,
       encoding: "utf8",
       stdio: ["ignore", "pipe", "pipe"],
       env: {
-        ...childEnv(),
+        ...base,
         GIT_CONFIG_GLOBAL: "/dev/null",
         GIT_CONFIG_NOSYSTEM: "1",
         GIT_AUTHOR_NAME: "Demo Developer",
@@ -104,8 +104,8 @@ function git(root: string, args: string[], extraEnv: NodeJS.ProcessEnv = {}): st
 }
 
 /** The environment of the demo's child processes: no repository, loop or test-runner context leaking in from the caller. */
-function childEnv(): NodeJS.ProcessEnv {
-  const env = { ...process.env };
+function childEnv(vars: Readonly<NodeJS.ProcessEnv>): NodeJS.ProcessEnv {
+  const env = { ...vars };
   for (const key of ["GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_OBJECT_DIRECTORY", "RALPH_LOOP", "RALPH_PRETOOL_DECISION", "RALPH_HOOK_DRY_RUN", "RALPH_AUTO_REVERT", "NODE_TEST_CONTEXT"]) delete env[key];
   return env;
 }
@@ -164,8 +164,8 @@ class DemoSession {
   keep: boolean;
   private current: DemoStep | null = null;
   private toolCount = 0;
-  /** auto_revert comes from the sample's aiwg.yml, as in a user's project; the environment must not override it. */
-  private readonly hookEnv: NodeJS.ProcessEnv = childEnv();
+  /** The environment of the demo's children (hooks, git, the sample's commands): auto_revert comes from the sample's aiwg.yml, as in a user's project; the environment must not override it. */
+  readonly childEnv: NodeJS.ProcessEnv;
   readonly transcript: string;
   private readonly hookLogPath: string;
 
@@ -178,6 +178,7 @@ class DemoSession {
     keep: boolean,
   ) {
     this.keep = keep;
+    this.childEnv = childEnv(ctx.env.vars);
     this.transcript = join(root, ".git", "demo-transcript.jsonl");
     this.hookLogPath = join(root, ".aiwg", "ralph", "loops", LOOP, "hook-log.jsonl");
   }
@@ -219,7 +220,7 @@ class DemoSession {
   /** A ralph command in-process, through the same dispatch as the command line; a thrown error fails the demo. */
   async ralph(argv: string[]): Promise<{ exitCode: number; text: string; json: unknown }> {
     let streamed = "";
-    const sub = { cwd: this.root, stdout: (t: string) => void (streamed += t), stderr: (t: string) => void (streamed += t) };
+    const sub = { ...this.ctx, cwd: this.root, stdout: (t: string) => void (streamed += t), stderr: (t: string) => void (streamed += t), stdoutIsTTY: false, stderrIsTTY: false };
     this.say(`$ ralph ${argv.map(shellWord).join(" ")}`);
     try {
       const result = await this.dispatch(argv, sub, "demo");
@@ -245,7 +246,7 @@ class DemoSession {
     const started = performance.now();
     const result = spawnSync(process.execPath, [this.cli, "hook", "claude", event], {
       cwd: this.root,
-      env: this.hookEnv,
+      env: this.childEnv,
       input: JSON.stringify(payload),
       encoding: "utf8",
       timeout: HOOK_TIMEOUT_MS,
@@ -288,7 +289,7 @@ class DemoSession {
   /** Claude Code's Bash tool: the command runs in the project folder. */
   bash(command: string): ToolCall {
     return this.tool("Bash", { command, description: "skip the failing discount test" }, () => {
-      const ran = spawnSync("sh", ["-c", command], { cwd: this.root, env: childEnv(), encoding: "utf8" });
+      const ran = spawnSync("sh", ["-c", command], { cwd: this.root, env: this.childEnv, encoding: "utf8" });
       this.expect(ran.status === 0, `the agent's command failed: ${(ran.stderr ?? ran.error?.message ?? "").trim().split("\n")[0]}`);
       this.expect(this.read(DELETE_DISCOUNT_TEST.path).includes(`test.skip("${DEMO_DISCOUNT_TEST}"`), `the agent's command did not skip the test: ${command}`);
       return { stdout: ran.stdout, stderr: ran.stderr, interrupted: false, isImage: false };
@@ -307,7 +308,7 @@ class DemoSession {
 
   /** git in the sample repository. */
   git(args: string[], extraEnv: NodeJS.ProcessEnv = {}): string {
-    return git(this.root, args, extraEnv);
+    return git(this.childEnv, this.root, args, extraEnv);
   }
 
   /** The work tree's tree as native git sees it (ignored files and ralph's own state left out), through a throwaway index. */
@@ -404,7 +405,7 @@ function showSample(d: DemoSession): { headBefore: string; baselineScore: number
   writeAll(d.root, DEMO_IGNORED_FILES);
   writeFileSync(d.transcript, "");
   const headBefore = d.git(["rev-parse", "HEAD"]).trim();
-  const baselineQuality = spawnSync(process.execPath, ["scripts/quality.mjs"], { cwd: d.root, env: childEnv(), encoding: "utf8" });
+  const baselineQuality = spawnSync(process.execPath, ["scripts/quality.mjs"], { cwd: d.root, env: d.childEnv, encoding: "utf8" });
   const baselineLines = baselineQuality.stdout.trim().split("\n");
   d.say(`  ${d.root}`, `$ ${DEMO_QUALITY_COMMAND}`, ...baselineLines.map((l) => `  ${l}`));
   const baselineScore = Number(baselineLines.at(-1));
@@ -577,7 +578,7 @@ export async function run(ctx: CommandContext, _args: string[], raw: Record<stri
   const options = parseOptions(Options, raw, "demo");
   const startedMs = performance.now();
   const { dispatch } = await import("../program.js");
-  const cli = runningCliPath();
+  const cli = runningCliPath(ctx);
   const root = realpathSync(mkdtempSync(join(tmpdir(), "ralph-demo-")));
   const d = new DemoSession(ctx, options.json ?? false, root, cli, dispatch, options.keep ?? false);
   try {

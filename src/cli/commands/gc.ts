@@ -53,7 +53,7 @@ export async function run(ctx: CommandContext, _args: string[], raw: Record<stri
       continue;
     }
     if (nowSec - entry.updatedSec < ageSec) continue;
-    let state = null;
+    let state: ReturnType<typeof readState> | null;
     try {
       state = readState(store.repo.workTree, parseLoopId(entry.loop));
     } catch {
@@ -75,11 +75,11 @@ export async function run(ctx: CommandContext, _args: string[], raw: Record<stri
     }
     if (deleted.length > 0) loops.push({ loop: entry.loop, deleted, kept });
   }
-  if (!options.dryRun) deleteRefs(store.repo.workTree, toDelete);
+  if (!options.dryRun) deleteRefs(store.repo.workTree, toDelete, ctx.env.vars);
   const { factsCacheOids, pruneFactsCache } = await import("../../loop/cache-prune.js");
   const { reachableAmong } = await import("../../store/loop-sharing.js");
   // After the deletes: facts of blobs only the deleted loops reached go now, not when git's gc prunes the blobs.
-  const referenced = await reachableAmong(store.repo.workTree, factsCacheOids(store.repo.ralphDir));
+  const referenced = await reachableAmong(store.repo.workTree, factsCacheOids(store.repo.ralphDir), ctx.env.vars);
   const factsPruned = options.dryRun ? 0 : pruneFactsCache(store.repo.ralphDir, (oid) => referenced.has(oid));
   const verb = options.dryRun ? "would delete" : "deleted";
   const lines = [

@@ -52,7 +52,7 @@ async function chooseManager(repo: Repository, wanted: string | undefined) {
  */
 export async function installGitHooks(repo: Repository, nodePath: string, cliPath: string, options: GitHooksInstallOptions): Promise<GitHooksReport> {
   const hooksPath = repo.config.get("core.hookspath");
-  const ownHooksPath = readRepoGitConfig(repo.commonDir, repo.gitDir).get("core.hookspath");
+  const ownHooksPath = readRepoGitConfig(repo.commonDir, repo.gitDir, repo.env.git).get("core.hookspath");
   const warnings: string[] = [];
   if (hooksPath !== undefined && hooksPath !== "" && ownHooksPath === undefined && !options.global) {
     throw new RalphError(
@@ -78,7 +78,7 @@ export async function installGitHooks(repo: Repository, nodePath: string, cliPat
     };
   }
   const { installThroughManager, findPreCommitVersion } = await import("../../hooks/git-hook-managers.js");
-  const preCommitVersion = detection.manager === "pre-commit" ? findPreCommitVersion(repo.workTree) : null;
+  const preCommitVersion = detection.manager === "pre-commit" ? findPreCommitVersion(repo.workTree, repo.env.vars) : null;
   const done = await installThroughManager(repo, detection, nodePath, cliPath, { local: options.local === true, preCommitVersion });
   return {
     json: { ...done, hook: join(detection.hooksDir, "pre-push") },
@@ -167,7 +167,7 @@ export async function checkGitHooks(repo: Repository): Promise<GitHookCheck> {
   const script =
     detection.manager === "lefthook" ? entry.command.replaceAll("{1}", "ralph-doctor").replaceAll("{2}", "ralph-doctor") : detection.manager === "pre-commit" ? entry.command : `set -e\n${entry.command}`;
   const argv = detection.manager === "pre-commit" ? ["-c", `exec ${script}`] : ["-c", script, "pre-push", "ralph-doctor", "ralph-doctor"];
-  const env = { ...process.env };
+  const env = { ...repo.env.vars };
   for (const key of Object.keys(env)) if (key.startsWith("PRE_COMMIT_")) delete env[key];
   const started = performance.now();
   const result = spawnSync("sh", argv, { cwd: repo.workTree, input: "", encoding: "utf8", timeout: 30_000, env });
@@ -199,6 +199,7 @@ async function checkOwnHook(repo: Repository): Promise<Omit<GitHookCheck, "manag
   const started = performance.now();
   const result = spawnSync(found.command.node, [found.command.cli, "hook", "git", "pre-push", "ralph-doctor", "ralph-doctor"], {
     cwd: repo.workTree,
+    env: repo.env.vars,
     input: "",
     encoding: "utf8",
     timeout: 30_000,

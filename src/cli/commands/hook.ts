@@ -1,7 +1,9 @@
 /**
  * `ralph hook AGENT [EVENT] [ARGS…]`: an agent's hook. It follows the
  * agent's protocol instead of ralph's exit codes (DESIGN.md "The command
- * line"). For Claude Code (hooks reference, code.claude.com/docs/en/hooks,
+ * line"). Codex CLI, Gemini CLI and Cursor go through their adapters
+ * (./agent-hook.ts, src/hooks/{codex,gemini,cursor}.ts, docs/agents.md).
+ * For Claude Code (hooks reference, code.claude.com/docs/en/hooks,
  * "Exit code output" and "JSON output"): exactly one JSON object on stdout,
  * diagnostics on stderr, exit 0. Exit 2 would block the action and any other
  * non-zero exit lets it go ahead, so ralph never relies on either: an
@@ -24,11 +26,13 @@ import { INSTALL_TAG } from "../../hooks/claude-settings.js";
 import { readHookInput } from "../../hooks/stdin.js";
 import { isBlockingSeverity } from "../../analysis/rules/registry.js";
 import type { CommandContext, CommandOutput } from "../context.js";
+import { homeOf, type RuntimeEnv } from "../../runtime-env.js";
 
-/** What a hook process needs from its surroundings (injected for tests). */
+/** What a hook call needs from its surroundings, read once at the boundary (src/cli/run.ts) and injected. */
 export interface HookIo {
   cwd: string;
-  env: NodeJS.ProcessEnv;
+  /** The run's environment, parsed (src/runtime-env.ts). */
+  env: RuntimeEnv;
   stdin: Readable;
   stdout: (text: string) => void;
   stderr: (text: string) => void;
@@ -37,8 +41,22 @@ export interface HookIo {
 }
 
 
-/** Agents with a hook protocol ralph speaks. */
-const AGENTS = ["claude", "git"] as const;
+/** Agents with a hook protocol ralph speaks (codex, gemini, cursor: ./agent-hook.ts). */
+const AGENTS = ["claude", "codex", "gemini", "cursor", "git"] as const;
+
+/** The adapter of an agent other than Claude Code, loaded only for its own calls. */
+async function loadAdapter(agent: string): Promise<import("../../hooks/agent-adapter.js").AgentAdapter | null> {
+  switch (agent) {
+    case "codex":
+      return (await import("../../hooks/codex.js")).codexAdapter;
+    case "gemini":
+      return (await import("../../hooks/gemini.js")).geminiAdapter;
+    case "cursor":
+      return (await import("../../hooks/cursor.js")).cursorAdapter;
+    default:
+      return null;
+  }
+}
 
 /** Whole-process time so far: performance.now() counts from process start. */
 const elapsedMs = (): number => Math.round(performance.now() * 10) / 10;
@@ -63,6 +81,11 @@ export async function runHookCommand(args: readonly string[], io: HookIo): Promi
     answer({});
     return 0;
   }
+  const adapter = await loadAdapter(agent);
+  if (adapter) {
+    const { runAgentHook } = await import("./agent-hook.js");
+    return runAgentHook(adapter, eventArg, io);
+  }
   const input = await readHookInput(io.stdin);
   let raw: unknown = null;
   let parseProblem: string | null = null;
@@ -77,13 +100,13 @@ export async function runHookCommand(args: readonly string[], io: HookIo): Promi
       parseProblem = `the payload is ${Array.isArray(raw) ? "an array" : raw === null ? "null" : `a ${typeof raw}`}, not a JSON object`;
     }
   }
-  const payload = normalizePayload(raw, eventArg);
+  const payload = normalizePayload(raw, eventArg, homeOf(io.env.git));
   const event = payload.event ?? "(unknown)";
   const { isClaudeEvent } = await import("../../hooks/claude-payload.js");
   if (parseProblem === null && !isClaudeEvent(payload.event)) {
     parseProblem = `${JSON.stringify(payload.event ?? null)} is not a Claude Code hook event ralph answers`;
   }
-  if (io.env.RALPH_HOOK_DRY_RUN === "1") {
+  if (io.env.vars.RALPH_HOOK_DRY_RUN === "1") {
     io.stderr(`ralph: hook claude ${event}: answered (dry run${parseProblem ? `; ${parseProblem}` : ""})\n`);
     answer({});
     return 0;
@@ -100,9 +123,9 @@ export async function runHookCommand(args: readonly string[], io: HookIo): Promi
   };
   const findWorkTree = async (): Promise<string | null> => {
     const [{ openRepository }, { callDirectories }] = await Promise.all([import("../../store/repo.js"), import("../../hooks/claude.js")]);
-    for (const dir of callDirectories(payload, io.cwd, io.env)) {
+    for (const dir of callDirectories(payload, io.cwd, io.env.vars)) {
       try {
-        return openRepository(dir).workTree;
+        return openRepository(dir, io.env).workTree;
       } catch {
         /* the next candidate */
       }
@@ -117,7 +140,7 @@ export async function runHookCommand(args: readonly string[], io: HookIo): Promi
   }
   try {
     const { answerClaudeEvent } = await import("../../hooks/claude.js");
-    const result = await answerClaudeEvent(payload, io.cwd, io.env);
+    const result = await answerClaudeEvent(payload, io.cwd, io.env, io.stderr);
     answer(result.output);
     log(result.workTree, result.loop, {
       loop: result.loop ?? guardLoopId(payload.sessionId),
@@ -132,7 +155,7 @@ export async function runHookCommand(args: readonly string[], io: HookIo): Promi
   } catch (thrown) {
     const error = toRalphError(thrown);
     io.stderr(`ralph: hook claude ${event} failed open: ${error.message}\n`);
-    if (io.env.RALPH_DEBUG && thrown instanceof Error && thrown.stack) io.stderr(`${thrown.stack}\n`);
+    if (io.env.vars.RALPH_DEBUG && thrown instanceof Error && thrown.stack) io.stderr(`${thrown.stack}\n`);
     answer({});
     log(await findWorkTree(), null, { loop: guardLoopId(payload.sessionId), iteration: null, decision: "error", findings: [error.code], why: error.message });
   }
@@ -181,7 +204,7 @@ export async function runGitPrePush(args: readonly string[], io: HookIo): Promis
     const { CheckpointStore } = await import("../../store/checkpoint-store.js");
     let store: InstanceType<typeof CheckpointStore>;
     try {
-      store = CheckpointStore.open(io.cwd);
+      store = CheckpointStore.open(io.cwd, io.env);
     } catch (thrown) {
       io.stderr(`ralph: pre-push: not checked: ${toRalphError(thrown).message}\n`);
       return 0;
@@ -189,13 +212,13 @@ export async function runGitPrePush(args: readonly string[], io: HookIo): Promis
     const { configJudgeOptions } = await import("../../loop/settings.js");
     let options: Awaited<ReturnType<typeof configJudgeOptions>> = {};
     try {
-      options = await configJudgeOptions(store.repo.workTree);
+      options = await configJudgeOptions(store.repo.workTree, io.env.vars);
     } catch (thrown) {
       io.stderr(`ralph: pre-push: ${toRalphError(thrown).message}; judging with the default policy\n`);
     }
-    const outcome = await judgePush(store, remote, url, updates, realPushGit(store.repo.workTree, io.env), options);
+    const outcome = await judgePush(store, remote, url, updates, realPushGit(store.repo.workTree, io.env.vars), options);
     const { colourEnabled, renderJudgementText } = await import("../reporters/findings.js");
-    const colour = colourEnabled(io.env, io.stderrIsTTY === true);
+    const colour = colourEnabled(io.env.vars, io.stderrIsTTY === true);
     const lines: string[] = [];
     const ralphRefs = outcome.updates.filter((o) => o.choice.kind === "skip" && o.choice.reason === "ralph-refs");
     if (ralphRefs.length > 1) lines.push(`ralph: pre-push ${remote}: ${ralphRefs.length} refs/ralph/* refs: PASS  ${SKIP_NOTES["ralph-refs"]}`);
@@ -230,12 +253,12 @@ export async function runGitPrePush(args: readonly string[], io: HookIo): Promis
     }
     io.stderr(`${lines.join("\n")}\n`);
     // The installed script asks for a distinct refusal status, so it can tell a refusal from ralph failing (which it lets through).
-    const blockExit = Number(io.env.RALPH_PRE_PUSH_BLOCK_EXIT);
+    const blockExit = Number(io.env.vars.RALPH_PRE_PUSH_BLOCK_EXIT);
     return outcome.blocked ? (Number.isInteger(blockExit) && blockExit > 1 && blockExit < 126 ? blockExit : 1) : 0;
   } catch (thrown) {
     const error = toRalphError(thrown);
     io.stderr(`ralph: pre-push: not checked, failed open: ${error.message}\n`);
-    if (io.env.RALPH_DEBUG && thrown instanceof Error && thrown.stack) io.stderr(`${thrown.stack}\n`);
+    if (io.env.vars.RALPH_DEBUG && thrown instanceof Error && thrown.stack) io.stderr(`${thrown.stack}\n`);
     return 0;
   }
 }
@@ -251,7 +274,7 @@ const SKIP_NOTES = {
 /** The command-table entry (for `ralph --help`); main.ts normally routes hook calls to {@link runHookCommand} before cac runs. */
 export async function run(ctx: CommandContext, args: string[]): Promise<CommandOutput> {
   let out = "";
-  const code = await runHookCommand(args, { cwd: ctx.cwd, env: process.env, stdin: process.stdin, stdout: (text) => (out += text), stderr: ctx.stderr });
+  const code = await runHookCommand(args, { cwd: ctx.cwd, env: ctx.env, stdin: ctx.stdin, stdout: (text) => (out += text), stderr: ctx.stderr, stderrIsTTY: ctx.stderrIsTTY });
   // git's hook answers with its exit status alone (nothing on stdout).
   if (args[0] === "git") return { json: { exit_code: code }, text: "", exitCode: code === 1 ? 1 : 0 };
   return { json: JSON.parse(out) as unknown, text: out.trimEnd() };

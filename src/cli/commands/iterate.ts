@@ -21,13 +21,13 @@
  */
 import * as z from "zod/mini";
 import { RalphError } from "../../errors.js";
-import { iterateLoop, loadLoop, resolveLoopId } from "../../loop/lifecycle.js";
+import { iterateLoop, loadLoop } from "../../loop/lifecycle.js";
 
 import { tailOf } from "../../loop/reinforcement.js";
 import { loadLoopSettings } from "../../loop/settings.js";
 import type { CommandContext, CommandOutput } from "../context.js";
 import { parseOptions, stringOption } from "../options.js";
-import { openStore } from "./shared.js";
+import { commandLoop, openStore } from "./shared.js";
 
 const Options = z.strictObject({
   loop: z.optional(stringOption),
@@ -38,8 +38,8 @@ const Options = z.strictObject({
 export async function run(ctx: CommandContext, _args: string[], raw: Record<string, unknown>): Promise<CommandOutput> {
   const options = parseOptions(Options, raw, "iterate");
   const store = openStore(ctx);
-  const loop = resolveLoopId(store.repo.workTree, options.loop);
-  const { settings } = await loadLoopSettings(store.repo.workTree);
+  const loop = commandLoop(store, options.loop, "state");
+  const { settings } = await loadLoopSettings(store.repo.workTree, ctx.env.vars);
   const { checkGuard, describeGuardReport } = await import("../../hooks/guard-record.js");
   const guard = await checkGuard(store.repo);
   const guardMessage = describeGuardReport(guard);

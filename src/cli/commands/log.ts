@@ -6,7 +6,7 @@ import type { LoopId } from "../../store/loop-id.js";
 import { trailerValue } from "../../store/trailers.js";
 import type { CommandContext, CommandOutput } from "../context.js";
 import { parseOptions, positiveIntOption, stringOption } from "../options.js";
-import { isoTime, openStore, shortOid } from "./shared.js";
+import { commandLoop, isoTime, openStore, shortOid } from "./shared.js";
 
 const Options = z.strictObject({
     loop: z.optional(stringOption),
@@ -61,7 +61,7 @@ export async function run(ctx: CommandContext, _args: string[], raw: Record<stri
   const options = parseOptions(Options, raw, "log");
   const store = openStore(ctx);
   const limit = options.limit ?? options.n ?? Number.POSITIVE_INFINITY;
-  const loops = options.all ? store.listLoops().map((l) => l.loop) : [store.resolveLoop(options.loop)];
+  const loops = options.all ? store.listLoops().map((l) => l.loop) : [commandLoop(store, options.loop, "checkpoints")];
   const entries = loops.flatMap((loop) => entriesOf(store, loop, limit));
   const lines: string[] = [];
   let lastLoop = "";

@@ -10,13 +10,13 @@
 import { relative } from "node:path";
 import * as z from "zod/mini";
 import { readHookLog, summarizeForReport } from "../../hooks/hook-log.js";
-import { loadLoop, resolveLoopId } from "../../loop/lifecycle.js";
+import { loadLoop } from "../../loop/lifecycle.js";
 import { formatDuration, sparkline, type LoopAnalytics } from "../../loop/report.js";
 import { loadLoopSettings } from "../../loop/settings.js";
 import { writeLoopReport } from "../../loop/report-writer.js";
 import type { CommandContext, CommandOutput } from "../context.js";
 import { numberOption, parseOptions, stringOption } from "../options.js";
-import { openStore } from "./shared.js";
+import { commandLoop, openStore } from "./shared.js";
 
 const Options = z.strictObject({
   loop: z.optional(stringOption),
@@ -60,11 +60,12 @@ function summaryLines(a: LoopAnalytics): string[] {
 /** Runs the command; see the module doc. */
 export async function run(ctx: CommandContext, _args: string[], raw: Record<string, unknown>): Promise<CommandOutput> {
   const options = parseOptions(Options, raw, "report");
-  const workTree = openStore(ctx).repo.workTree;
-  const loop = resolveLoopId(workTree, options.loop);
+  const store = openStore(ctx);
+  const workTree = store.repo.workTree;
+  const loop = commandLoop(store, options.loop, "state");
   loadLoop(workTree, loop); // E_UNKNOWN_LOOP with its hint before any file is written
   const hooks = summarizeForReport(readHookLog(workTree, loop));
-  const threshold = options.threshold ?? (await loadLoopSettings(workTree)).settings.progress.qualityThreshold;
+  const threshold = options.threshold ?? (await loadLoopSettings(workTree, ctx.env.vars)).settings.progress.qualityThreshold;
   const written = writeLoopReport(workTree, loop, hooks, { nowIso: new Date().toISOString(), qualityThreshold: threshold });
   const shown = (path: string): string => relative(ctx.cwd, path) || path;
   const text = [

@@ -1,10 +1,9 @@
 /** `ralph resume [--loop ID] [--json]`: a paused (no decision pending) or crashed loop runs on and becomes the active loop. */
 import * as z from "zod/mini";
 import { resumeLoop } from "../../loop/gate.js";
-import { resolveLoopId } from "../../loop/lifecycle.js";
 import type { CommandContext, CommandOutput } from "../context.js";
 import { parseOptions, stringOption } from "../options.js";
-import { openStore } from "./shared.js";
+import { commandLoop, openStore } from "./shared.js";
 
 const Options = z.strictObject({
   loop: z.optional(stringOption),
@@ -15,7 +14,7 @@ const Options = z.strictObject({
 export async function run(ctx: CommandContext, _args: string[], raw: Record<string, unknown>): Promise<CommandOutput> {
   const options = parseOptions(Options, raw, "resume");
   const store = openStore(ctx);
-  const loop = resolveLoopId(store.repo.workTree, options.loop);
+  const loop = commandLoop(store, options.loop, "state");
   const state = resumeLoop(store, loop);
   return { json: { loop, status: state.status, iteration: state.iteration }, text: `resumed loop ${loop} at iteration ${state.iteration}` };
 }

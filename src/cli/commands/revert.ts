@@ -12,7 +12,7 @@ import { RalphError } from "../../errors.js";
 import { resolveRev } from "../../store/rev.js";
 import type { CommandContext, CommandOutput } from "../context.js";
 import { parseOptions, stringOption } from "../options.js";
-import { openStore, shortOid } from "./shared.js";
+import { commandLoop, openStore, shortOid } from "./shared.js";
 
 const Options = z.strictObject({
     loop: z.optional(stringOption),
@@ -25,7 +25,7 @@ const Options = z.strictObject({
 export async function run(ctx: CommandContext, args: string[], raw: Record<string, unknown>): Promise<CommandOutput> {
   const options = parseOptions(Options, raw, "revert");
   const store = openStore(ctx);
-  const loop = store.resolveLoop(options.loop);
+  const loop = commandLoop(store, options.loop, "checkpoints");
   // Resolve the target before the pre-revert checkpoint moves @head.
   const target = resolveRev(store, args[0] as string, loop);
   if (target.kind !== "commit") throw new RalphError("E_USAGE", "revert needs a checkpoint or commit, not WORKTREE");

@@ -8,11 +8,10 @@
 import * as z from "zod/mini";
 import { RalphError } from "../../errors.js";
 import { selectBestIteration } from "../../loop/gate.js";
-import { resolveLoopId } from "../../loop/lifecycle.js";
 import { loadLoopSettings } from "../../loop/settings.js";
 import type { CommandContext, CommandOutput } from "../context.js";
 import { numberOption, parseOptions, stringOption } from "../options.js";
-import { openStore, shortOid } from "./shared.js";
+import { commandLoop, openStore, shortOid } from "./shared.js";
 
 const Options = z.strictObject({
   best: z.optional(z.boolean()),
@@ -29,8 +28,8 @@ export async function run(ctx: CommandContext, _args: string[], raw: Record<stri
   if (!options.best) throw new RalphError("E_USAGE", "select needs --best (the only selection ralph makes): ralph select --best", { data: { command: "select" } });
   const store = openStore(ctx);
   const workTree = store.repo.workTree;
-  const loop = resolveLoopId(workTree, options.loop);
-  const { settings } = await loadLoopSettings(workTree);
+  const loop = commandLoop(store, options.loop, "state");
+  const { settings } = await loadLoopSettings(workTree, ctx.env.vars);
   const threshold = options.threshold ?? settings.progress.qualityThreshold;
   const result = selectBestIteration(store, loop, { qualityThreshold: threshold, requireVerification: settings.progress.requireVerification }, { dryRun: options.dryRun ?? false, force: options.force ?? false });
   const restore = result.restore;

@@ -47,7 +47,7 @@ function command(direction: "push" | "fetch"): CommandModule {
       const store = openStore(ctx);
       const remote = defaultRemote(store.repo, args[0]);
       const { syncLoopRefs } = await import("../../store/loop-sharing.js");
-      const { gitStderr, ...result } = syncLoopRefs(store.repo.workTree, direction, remote, { force: options.force === true, prune: options.prune === true });
+      const { gitStderr, ...result } = syncLoopRefs(store.repo.workTree, direction, remote, { force: options.force === true, prune: options.prune === true, env: ctx.env.vars });
       // What git said (pre-push hooks' lines, ralph's guard among them; the remote's messages) reaches the user as a plain git push shows it.
       if (gitStderr.trim() !== "") ctx.stderr(gitStderr.endsWith("\n") ? gitStderr : `${gitStderr}\n`);
       const verb = direction === "push" ? `pushed to ${remote}` : `fetched from ${remote}`;

@@ -20,7 +20,7 @@ import { loadLoopSettings, STOP_OVERHEAD_MS, stopHookBudgetMs } from "../../loop
 import type { OwnerSource } from "../../loop/state.js";
 import { parseLoopId } from "../../store/loop-id.js";
 import { HARD_MAX_ITERATIONS, type MetricsSnapshot } from "../../loop/state.js";
-import { stderrProgress } from "../progress.js";
+import { commandProgress } from "../progress.js";
 import type { CommandContext, CommandOutput } from "../context.js";
 import { numberOption, parseOptions, stringOption } from "../options.js";
 import { openStore, shortOid } from "./shared.js";
@@ -42,7 +42,7 @@ export async function run(ctx: CommandContext, args: string[], raw: Record<strin
   const task = (args[0] ?? "").trim();
   if (task === "") throw new RalphError("E_USAGE", "the task is empty: usage 'ralph start TASK --completion CMD'", { data: { command: "start" } });
   const store = openStore(ctx);
-  const { settings, loaded } = await loadLoopSettings(store.repo.workTree);
+  const { settings, loaded } = await loadLoopSettings(store.repo.workTree, ctx.env.vars);
   const loopConfig = loaded.config.loop;
   const completion = options.completion ?? loopConfig.completion_command ?? "";
   if (completion.trim() === "") {
@@ -53,7 +53,7 @@ export async function run(ctx: CommandContext, args: string[], raw: Record<strin
   refuseBeyondStopHook(store.repo.workTree, loaded.config, completionTimeoutMs, quality, options.completionTimeout !== undefined);
   const owner = ownerFor(store.repo.workTree, options.session);
   // Progress on stderr while it is a terminal: the baseline of a large tree reads every file.
-  const progress = stderrProgress();
+  const progress = commandProgress(ctx);
   let result: ReturnType<typeof startLoop>;
   try {
     result = startLoop(store, {

@@ -8,14 +8,14 @@
  */
 import * as z from "zod/mini";
 import { RalphError } from "../../errors.js";
-import { loadLoop, resolveLoopId } from "../../loop/lifecycle.js";
+import { loadLoop } from "../../loop/lifecycle.js";
 import { orderedIterations, sparkline } from "../../loop/report.js";
 import { describeOwnerSource } from "../../loop/owner.js";
 import { pendingGateEvents } from "../../loop/recovery.js";
 import { readActiveLoop } from "../../loop/state.js";
 import type { CommandContext, CommandOutput } from "../context.js";
 import { parseOptions, stringOption } from "../options.js";
-import { openStore, shortOid } from "./shared.js";
+import { commandLoop, openStore, shortOid } from "./shared.js";
 
 const Options = z.strictObject({
   loop: z.optional(stringOption),
@@ -32,7 +32,7 @@ export async function run(ctx: CommandContext, _args: string[], raw: Record<stri
   let loop;
   let state;
   try {
-    loop = resolveLoopId(workTree, options.loop);
+    loop = commandLoop(store, options.loop, "state");
     state = loadLoop(workTree, loop);
   } catch (error) {
     if (guard.changes.length > 0 && error instanceof RalphError) {

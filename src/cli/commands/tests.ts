@@ -1,126 +1,46 @@
 /**
  * `ralph tests [REV] [--loop ID] [--json]`: the test cases ralph sees at a
  * revision (default WORKTREE), in the files the project's test runner
- * collects (its config's include/exclude patterns when they can be read
- * statically, else the naming conventions).
+ * collects (src/usecases/tests.ts lists them; this command prints them).
  */
 import * as z from "zod/mini";
-import { extractFacts, hasOwnRunner, languageForPath, resolveTestsAcross, TestDiscovery, type FileFacts } from "../../analysis/index.js";
 import { resolveRev } from "../../store/rev.js";
-import { walkTree } from "../../store/tree-diff.js";
-import { treeFiles } from "../../store/tree-files.js";
-import { debug } from "../../log.js";
-import { openFactsCache } from "../../loop/facts-cache.js";
-import { stderrProgress, type Progress } from "../progress.js";
+import { listTests, type TestListing, type TestRow } from "../../usecases/tests.js";
+import { commandProgress } from "../progress.js";
 import type { CommandContext, CommandOutput } from "../context.js";
 import { parseOptions, stringOption } from "../options.js";
-import { openStore } from "./shared.js";
+import { commandLoop, openStore } from "./shared.js";
+
+export type { TestRow } from "../../usecases/tests.js";
 
 const Options = z.strictObject({ loop: z.optional(stringOption), json: z.optional(z.boolean()) });
-
-/**
- * One row of `ralph tests --json`: a test case as the runner collects it.
- * `file` is the file that collects it (pytest's node id path) and `line` is
- * in that file. A test method a class inherits from a base class, or that
- * an imported test class brings (pytest collects it again in the importing
- * module), has `declared_in`: the file, line and class of the method.
- * `flags` lists `conditional` (not `skipped`) for a test skipped only under
- * a condition (`skipif(...)`, `if GOOS == "windows" { t.Skip() }`), with
- * the construct in `conditional_via`.
- */
-export interface TestRow {
-  id: string;
-  file: string;
-  line: number;
-  flags: string[];
-  assertions: number;
-  conditional_via?: string;
-  declared_in?: { file: string; line: number; class: string };
-}
 
 /** Runs the command; see the module doc. */
 export async function run(ctx: CommandContext, args: string[], raw: Record<string, unknown>): Promise<CommandOutput> {
   const options = parseOptions(Options, raw, "tests");
   const store = openStore(ctx);
-  const loop = store.resolveLoop(options.loop);
+  const loop = commandLoop(store, options.loop, "checkpoints");
   const rev = resolveRev(store, args[0] ?? "WORKTREE", loop, true);
   // Progress on stderr while it is a terminal: the first run parses every test file (later ones hit the facts cache).
-  const progress = stderrProgress();
+  const progress = commandProgress(ctx);
   try {
-    return await listTests(store, rev, progress);
+    return render(await listTests(store, rev, progress));
   } finally {
     progress.done();
   }
 }
 
-/** The listing itself (see the module doc); `progress` gets the snapshot's files and the files read. */
-async function listTests(store: ReturnType<typeof openStore>, rev: ReturnType<typeof resolveRev>, progress: Progress): Promise<CommandOutput> {
-  const treeOid = rev.kind === "worktree" ? store.snapshot({ onProgress: (seen) => progress.tick("reading the work tree: files", seen) }).treeOid : rev.treeOid;
-  const rows: TestRow[] = [];
-  const unparsable: { file: string; reason: string }[] = [];
-  const files = new Map<string, FileFacts>();
-  const paths: string[] = [];
-  const notCollected: { file: string; by: string }[] = [];
-  const uncollected = new Set<string>();
-  const discovery = new TestDiscovery(treeFiles(store.odb, treeOid));
-  // Only files a language extracts tests from (config and coverage files are analysable, but hold no tests).
-  const candidates: { path: string; oid: string; language: NonNullable<ReturnType<typeof languageForPath>> }[] = [];
-  for (const [path, entry] of walkTree(store.odb, treeOid)) {
-    paths.push(path);
-    const language = languageForPath(path);
-    if (entry.mode !== "160000" && entry.mode !== "120000" && language !== null) candidates.push({ path, oid: entry.oid, language });
-  }
-  // Facts come from the facts cache when ralph has seen the file; new ones are added to it unless the tree has so many
-  // files that they would push out everything a check keeps there (then it is only read).
-  const cache = openFactsCache(store.repo.ralphDir);
-  const writesCache = candidates.length <= cache.maxEntries / 2;
-  for (const [index, { path, oid, language }] of candidates.entries()) {
-    progress.tick("reading test files", index, candidates.length);
-    const collection = await discovery.collection(path);
-    const content = store.odb.read(oid).content;
-    if (content.subarray(0, 8000).includes(0)) continue;
-    const text = content.toString("utf8");
-    const variant = collection.rules ? JSON.stringify(collection.rules) : undefined;
-    let facts = cache.get(path, text, variant);
-    if (!facts) {
-      facts = await extractFacts(path, text, collection.rules);
-      if (writesCache) cache.set(path, text, facts, variant);
-    }
-    // Kept even when the runner leaves the file out: its classes can still be bases of collected ones.
-    files.set(path, facts);
-    if (collection.collected === false && !hasOwnRunner(facts.frameworks)) {
-      // The runner's config leaves it out: its tests never run. Named when it declares tests or the conventions would count it.
-      uncollected.add(path);
-      if (facts.tests.length > 0 || language.isTestPath(path)) notCollected.push({ file: path, by: collection.by ?? "the runner config" });
-      continue;
-    }
-    if (facts.parseError) unparsable.push({ file: path, reason: facts.parseError });
-    else if (facts.notAnalyzed && facts.isTestFile) unparsable.push({ file: path, reason: facts.notAnalyzed });
-  }
-  cache.flush();
-  debug(() => `tests: ${candidates.length} files; facts cache ${cache.stats.hits} hits, ${cache.stats.misses} misses, ${cache.stats.writes} written`);
-  // Test methods inherited from (or classes imported from) other files.
-  const resolved = resolveTestsAcross(files, paths);
-  for (const [path, facts] of files) {
-    if (uncollected.has(path)) continue;
-    for (const t of resolved.get(path) ?? facts.tests) {
-      const flags = Object.entries(t.flags)
-        .filter(([, on]) => on)
-        .map(([name]) => name);
-      const row: TestRow = { id: t.id, file: path, line: t.line, flags, assertions: t.assertionCount };
-      if (t.flags.conditional && t.flagVia?.conditional) row.conditional_via = t.flagVia.conditional;
-      if (t.declaredAt) row.declared_in = { file: t.declaredAt.file, line: t.declaredAt.line, class: t.declaredAt.suitePath.join(" > ") };
-      rows.push(row);
-    }
-  }
+/** The listing as `--json` and text output. */
+function render(listing: TestListing): CommandOutput {
+  const { tests: rows, unparsable, notCollected } = listing;
   const declared = (r: TestRow): string => (r.declared_in ? `  (declared at ${r.declared_in.file}:${r.declared_in.line})` : "");
   const flagText = (r: TestRow): string => r.flags.map((flag) => (flag === "conditional" && r.conditional_via ? `conditional: ${r.conditional_via}` : flag)).join(", ");
   const lines = rows.map((r) => `${r.file}:${r.line}  ${r.id}${r.flags.length ? `  [${flagText(r)}]` : ""}${declared(r)}`);
-  lines.push(`${rows.length} test case${rows.length === 1 ? "" : "s"} in ${new Set(rows.map((r) => r.file)).size} files at ${rev.label}`);
+  lines.push(`${rows.length} test case${rows.length === 1 ? "" : "s"} in ${new Set(rows.map((r) => r.file)).size} files at ${listing.label}`);
   for (const u of unparsable) lines.push(`not analysed: ${u.file}: ${u.reason}`);
   if (notCollected.length > 0) {
     const by = [...new Set(notCollected.map((n) => n.by))].join("; ");
     lines.push(`${notCollected.length} test-like file${notCollected.length === 1 ? "" : "s"} left out by the runner config (${by}), not counted`);
   }
-  return { json: { rev: rev.kind === "worktree" ? "WORKTREE" : rev.oid, tests: rows, unparsable, not_collected: notCollected }, text: lines.join("\n") };
+  return { json: { rev: listing.rev, tests: rows, unparsable, not_collected: notCollected }, text: lines.join("\n") };
 }

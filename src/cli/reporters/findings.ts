@@ -19,7 +19,7 @@ const SEVERITY_ORDER = { critical: 0, high: 1, medium: 2, low: 3 } as const;
  * which puts escape codes into piped and redirected output on CI machines;
  * ralph does not.
  */
-export function colourEnabled(env: NodeJS.ProcessEnv = process.env, isTTY: boolean = process.stdout.isTTY === true): boolean {
+export function colourEnabled(env: Readonly<NodeJS.ProcessEnv>, isTTY: boolean): boolean {
   if (env.NO_COLOR) return false;
   const force = env.FORCE_COLOR;
   if (force !== undefined) return force !== "0" && force !== "false";
@@ -36,12 +36,12 @@ function paletteOf(pc: Colours) {
   };
 }
 
-/** The default palette: coloured when stdout is a terminal ({@link colourEnabled}). */
-const DEFAULT_PALETTE = paletteOf(createColors(colourEnabled()));
+/** The palette without colour (the default: a caller that wants colour passes {@link colourEnabled}'s answer). */
+const PLAIN_PALETTE = paletteOf(createColors(false));
 
 /** Options of {@link renderJudgementText}. */
 export interface TextRenderOptions {
-  /** Colour on or off; default: {@link colourEnabled} for stdout (a report written to stderr passes stderr's answer). */
+  /** Colour on or off; default off. Commands pass {@link colourEnabled} for their stdout (a report written to stderr passes stderr's answer). */
   colour?: boolean;
 }
 
@@ -55,7 +55,7 @@ function location(f: Finding): string {
 
 /** The human-readable report: a verdict line, findings grouped by file, then what was not analysed. */
 export function renderJudgementText(j: Judgement, fromLabel: string, toLabel: string, options: TextRenderOptions = {}): string {
-  const { pc, verdict: VERDICT_COLOUR, severity: SEVERITY_COLOUR } = options.colour === undefined ? DEFAULT_PALETTE : paletteOf(createColors(options.colour));
+  const { pc, verdict: VERDICT_COLOUR, severity: SEVERITY_COLOUR } = options.colour === true ? paletteOf(createColors(true)) : PLAIN_PALETTE;
   const lines: string[] = [];
   const active = j.findings.filter((f) => !f.allowed);
   const counts = (["critical", "high", "medium", "low"] as const)

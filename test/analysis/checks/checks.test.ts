@@ -73,6 +73,39 @@ describe("checks: one check per assertion, whatever the framework", () => {
   });
 });
 
+/** The checks of every assertion of the first test of a file. */
+async function allChecksIn(path: string, source: string): Promise<string[]> {
+  return (await checksIn(path, source)).map(shape);
+}
+
+// The negation a matcher's name states counts once (found sweeping apache/commons-text 8479d98d97:
+// assertFalse(a.equals(b)) -> assertNotEquals(a, b) was read as equal/3 -> other/2), and a value
+// compared with itself is a tautology whichever way it is spelled (commons-text 9988a06737).
+describe("checks: negated spellings of an inequality are one check in every language", () => {
+  it.each([
+    ["JUnit", "src/test/java/ATest.java", "class ATest {\n  @Test void a() { assertFalse(a.equals(b)); assertNotEquals(b, a); assertThat(a).isNotEqualTo(b); }\n}\n"],
+    ["unittest", "tests/test_a.py", "import unittest\nclass T(unittest.TestCase):\n    def test_a(self):\n        self.assertFalse(a == b)\n        self.assertNotEqual(a, b)\n        assert not a == b\n        assert a != b\n"],
+    ["node:assert and expect", "test/a.test.ts", "import assert from 'node:assert';\nit('a', () => { assert.ok(!a.equals(b)); assert.notEqual(a, b); assert.notDeepStrictEqual(a, b); expect(a.equals(b)).toBeFalsy(); expect(a.equals(b)).toBe(false); expect(a).not.toEqual(b); });"],
+    ["PHPUnit", "tests/ATest.php", "<?php\nclass ATest extends TestCase {\n  public function testA() { $this->assertFalse($a->equals($b)); $this->assertNotEquals($b, $a); $this->assertNotSame($b, $a); }\n}\n"],
+    ["xUnit/NUnit", "Tests/ATests.cs", "public class ATests {\n  [Fact] public void A() { Assert.False(a.Equals(b)); Assert.NotEqual(b, a); Assert.AreNotEqual(b, a); Assert.IsFalse(a.Equals(b)); }\n}\n"],
+    ["Rust", "src/lib.rs", "#[cfg(test)]\nmod tests {\n  #[test]\n  fn a() { assert!(!a.eq(&b)); assert_ne!(a, b); assert!(a != b); assert!(a.ne(&b)); }\n}\n"],
+    ["minitest", "test/a_test.rb", "class ATest < Minitest::Test\n  def test_a\n    refute a == b\n    refute_equal b, a\n  end\nend\n"],
+    ["testify and if", "a_test.go", "package a\nimport \"testing\"\nfunc TestA(t *testing.T) {\n  assert.NotEqual(t, b, a)\n  assert.False(t, a == b)\n  if a == b { t.Errorf(\"x\") }\n}\n"],
+  ])("%s", async (_name, path, source) => {
+    const shapes = await allChecksIn(path, source);
+    expect(shapes.length).toBeGreaterThan(1);
+    for (const found of shapes) expect(found).toMatch(/^not equal\((a, b|b, a|\$a, \$b)\)\/1$/);
+  });
+
+  it.each([
+    ["JUnit", "src/test/java/ATest.java", "class ATest {\n  @Test void a() { assertTrue(one.equals(one)); assertEquals(one, one); }\n}\n"],
+    ["unittest", "tests/test_a.py", "import unittest\nclass T(unittest.TestCase):\n    def test_a(self):\n        self.assertTrue(one == one)\n        self.assertEqual(one, one)\n"],
+    ["xUnit", "Tests/ATests.cs", "public class ATests {\n  [Fact] public void A() { Assert.True(one.Equals(one)); Assert.Equal(one, one); }\n}\n"],
+  ])("%s: a self-comparison is a tautology either way", async (_name, path, source) => {
+    expect(await allChecksIn(path, source)).toEqual(["equal(one, one)/0", "equal(one, one)/0"]);
+  });
+});
+
 const fact = (matcher: string, actual?: string, expected?: string, extra: Partial<AssertionFact> = {}): AssertionFact => ({
   line: 1, matcher, strength: 2, tautology: false, ...(actual === undefined ? {} : { actual }), ...(expected === undefined ? {} : { expected }), ...extra,
 });
@@ -86,6 +119,8 @@ describe("checks: coverage (valid: the after check conserves the before one)", (
     ["a throws naming type and message covers one naming the type", fact("toThrow", "() => f()", "RangeError"), fact("assert.throws", "() => f()", 'RangeError, "bad"')],
     ["pytest.warns(W, match=M) covers the isinstance check", fact("assert isinstance", "isinstance(w[0].message, UserWarning)"), fact("pytest.warns", undefined, "UserWarning", { message: '"old"' })],
     ["pytest.warns(W, match=M) covers the message check", fact("assert in", '"old"', "str(w[0].message)"), fact("pytest.warns", undefined, "UserWarning", { message: '"old"' })],
+    ["an equality with its operands swapped", fact("assertEquals", "x", "y"), fact("assertEquals", "y", "x")],
+    ["an inequality stated by the receiver, asserted with the operands swapped", fact("assertFalse", "results.equals(other)", undefined, { negated: true }), fact("assertNotEquals", "other", "results", { negated: true })],
     ["toHaveBeenCalledWith covered by a deepEqual of the recorded arguments", fact("toHaveBeenCalledWith", "fn", "1"), fact("assert.deepEqual", "fn.mock.calls[0].arguments", "[1]")],
   ])("%s", (_name, before, after) => {
     expect(coverage(toCheck(before), toCheck(after), "none")).not.toBeNull();
@@ -97,6 +132,7 @@ describe("checks: coverage (invalid: the after check checks less or something el
     ["truthiness does not cover an equality", fact("toBe", "f()", "1"), fact("toBeTruthy", "f()")],
     ["another subject", fact("toBe", "f(1)", "2"), fact("toBe", "f(2)", "2")],
     ["another expected value", fact("toBe", "f(1)", "2"), fact("toBe", "f(1)", "3")],
+    ["swapped operands, one of them another value", fact("assertEquals", "x", "y"), fact("assertEquals", "y", "z")],
     ["a negated check does not cover the positive one", fact("toBe", "f(1)", "2"), fact("not.toBe", "f(1)", "3", { negated: true })],
     ["a throws without the message does not cover one with it", fact("toThrow", "() => f()", '"bad"'), fact("toThrow", "() => f()")],
     ["a broad error does not cover a specific one", fact("raises", undefined, "ValueError"), fact("raises", undefined, "Exception")],

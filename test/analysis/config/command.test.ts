@@ -35,6 +35,15 @@ describe("analyzeCommand finds the runner behind launchers", () => {
     ["node --test test/", "node --test"],
     ["go test ./...", "go test"],
     ["cargo nextest run", "cargo test"],
+    ["cargo +${{ matrix.channel }} test --all", "cargo test"],
+    ["cargo +nightly --locked -Z unstable-options test", "cargo test"],
+    ["cargo hack test --feature-powerset", "cargo test"],
+    ["cargo hack --each-feature --no-dev-deps nextest run", "cargo test"],
+    ["cargo +nightly miri test", "cargo test"],
+    ["cargo llvm-cov --workspace --lcov", "cargo test"],
+    ["cross test --target aarch64-unknown-linux-gnu", "cargo test"],
+    ["rustup run 1.61.0 cargo test", "cargo test"],
+    ["go1.22.4 test ./...", "go test"],
     ["npm test", "npm run test"],
     ["yarn test:unit", "npm run test:unit"],
     ["$(MAKE) test", "make"],
@@ -44,7 +53,7 @@ describe("analyzeCommand finds the runner behind launchers", () => {
     expect(analyzeCommand(command).invocations.map((invocation) => invocation.runner)).toEqual([runner]);
   });
 
-  it.each(["npm run build", "eslint .", "tsc --noEmit", "echo test", "vitest bench", "go build ./..."])("%s runs no tests", (command) => {
+  it.each(["npm run build", "eslint .", "tsc --noEmit", "echo test", "vitest bench", "go build ./...", "cargo +nightly build", "cargo hack check --feature-powerset", "cargo llvm-cov report --lcov", "go1.22.4 build ./..."])("%s runs no tests", (command) => {
     expect(analyzeCommand(command).invocations).toEqual([]);
   });
 

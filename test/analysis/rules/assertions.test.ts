@@ -201,6 +201,17 @@ const mustNotFlag: RuleCase[] = [
     findings: [],
   },
   { name: "a test renamed without edits", changes: testOnly(edit(CART_TEST, 'it("sums"', 'it("sums prices"')), findings: [] },
+  // A relation moved into the assertion API, operands in the framework's order (apache/commons-text 8479d98d97, 9988a06737).
+  ...([
+    ["JUnit assertFalse(a.equals(b)) -> assertNotEquals(a, b)", "src/test/java/RTest.java", "class RTest {\n  @Test void differs() { Results r = new Results(1); Results o = new Results(2); CHECK; }\n}\n", "assertFalse(r.equals(o))", "assertNotEquals(r, o)"],
+    ["JUnit assertTrue(x.equals(x)) -> assertEquals(x, x)", "src/test/java/RTest.java", "class RTest {\n  @Test void reflexive() { Results r = new Results(1); CHECK; }\n}\n", "assertTrue(r.equals(r))", "assertEquals(r, r)"],
+    ["unittest assertFalse(a == b) -> assertNotEqual(b, a)", "tests/test_r.py", "import unittest\nclass T(unittest.TestCase):\n    def setUp(self):\n        self.r = R(1)\n        self.o = R(2)\n\n    def test_differs(self):\n        CHECK\n", "self.assertFalse(self.r == self.o)", "self.assertNotEqual(self.o, self.r)"],
+    ["xUnit Assert.False(a.Equals(b)) -> Assert.NotEqual(b, a)", "Tests/RTests.cs", "public class RTests {\n  [Fact] public void Differs() { var r = new R(1); var o = new R(2); CHECK; }\n}\n", "Assert.False(r.Equals(o))", "Assert.NotEqual(o, r)"],
+    ["PHPUnit assertFalse($a->equals($b)) -> assertNotEquals($b, $a)", "tests/RTest.php", "<?php\nclass RTest extends TestCase {\n  public function testDiffers() { $r = new R(1); $o = new R(2); CHECK; }\n}\n", "$this->assertFalse($r->equals($o))", "$this->assertNotEquals($o, $r)"],
+    ["Rust assert!(!a.eq(&b)) -> assert_ne!(a, b)", "tests/r.rs", "#[test]\nfn differs() {\n    let r = R::new(1);\n    let o = R::new(2);\n    CHECK;\n}\n", "assert!(!r.eq(&o))", "assert_ne!(r, o)"],
+    ["minitest refute a == b -> refute_equal b, a", "test/r_test.rb", "class RTest < Minitest::Test\n  def test_differs\n    r = R.new(1)\n    o = R.new(2)\n    CHECK\n  end\nend\n", "refute r == o", "refute_equal o, r"],
+    ["testify assert.False(a == b) -> assert.NotEqual(b, a)", "r_test.go", "package r\nimport \"testing\"\nfunc TestDiffers(t *testing.T) {\n\tr := New(1)\n\to := New(2)\n\tCHECK\n}\n", "assert.False(t, r == o)", "assert.NotEqual(t, o, r)"],
+  ] as const).map(([name, path, template, was, now]): RuleCase => ({ name, changes: [change(path, template.replace("CHECK", was), template.replace("CHECK", now))], findings: [] })),
 ];
 
 describe("assertion rules", () => {

@@ -50,9 +50,44 @@ const lookAlikes: RuleCase[] = [
     ],
     findings: [`feature_removal/medium tests/test_text.py "test_squash"`],
   },
+  // The code's whole file deleted with its test file, in languages whose tests name it without an import
+  // (found sweeping google/go-cmp and sebastianbergmann/diff: reported critical test_deletion).
+  {
+    name: "go: a package file deleted with its test file",
+    changes: [
+      change("value/zero.go", "package value\n\nfunc IsZero(v int) bool { return v == 0 }\n", null),
+      change("value/zero_test.go", 'package value\n\nimport "testing"\n\nfunc TestIsZero(t *testing.T) {\n\tif !IsZero(0) {\n\t\tt.Error("zero")\n\t}\n}\n', null),
+    ],
+    findings: ["feature_removal/medium value/zero.go", `feature_removal/medium value/zero_test.go "TestIsZero"`],
+  },
+  {
+    name: "php: a class file deleted with its test file",
+    changes: [
+      change("src/Output/UnifiedBuilder.php", "<?php\nnamespace Diff\\Output;\n\nfinal class UnifiedBuilder\n{\n    public function build(array $lines): string\n    {\n        return implode(\"\\n\", $lines);\n    }\n}\n", null),
+      change("tests/Output/UnifiedBuilderTest.php", "<?php\nnamespace Diff\\Output;\n\nuse PHPUnit\\Framework\\TestCase;\n\nfinal class UnifiedBuilderTest extends TestCase\n{\n    public function testBuild(): void\n    {\n        $this->assertSame(\"+b\", (new UnifiedBuilder)->build(['+b']));\n    }\n}\n", null),
+    ],
+    findings: ["feature_removal/medium src/Output/UnifiedBuilder.php", `feature_removal/medium tests/Output/UnifiedBuilderTest.php "UnifiedBuilderTest > testBuild"`],
+  },
+  {
+    name: "java: a class file deleted with its test file",
+    changes: [
+      change("src/main/java/shop/Legacy.java", "package shop;\n\npublic class Legacy {\n  public int legacyTotal(int a) { return a; }\n}\n", null),
+      change("src/test/java/shop/LegacyTest.java", "package shop;\n\nclass LegacyTest {\n  @Test void total() { assertEquals(2, new Legacy().legacyTotal(2)); }\n}\n", null),
+    ],
+    findings: ["feature_removal/medium src/main/java/shop/Legacy.java", `feature_removal/medium src/test/java/shop/LegacyTest.java "LegacyTest > total"`],
+  },
 ];
 
 const cheats: RuleCase[] = [
+  {
+    name: "go: a test file deleted beside another package file: what it checked survives",
+    changes: [
+      change("value/zero.go", "package value\n\nfunc IsZero(v int) bool { return v == 0 }\n", "package value\n\nfunc IsZero(v int) bool { return v == 0 }\n\nfunc IsOne(v int) bool { return v == 1 }\n"),
+      change("value/old.go", "package value\n\nfunc oldHelper(v int) int { return v }\n", null),
+      change("value/zero_test.go", 'package value\n\nimport "testing"\n\nfunc TestIsZero(t *testing.T) {\n\tif !IsZero(0) {\n\t\tt.Error("zero")\n\t}\n}\n', null),
+    ],
+    findings: [`test_deletion/critical value/zero_test.go "TestIsZero"`],
+  },
   {
     name: "java: a test deleted while the method it checked survives",
     changes: [

@@ -267,6 +267,26 @@ describe("guards of the tree-sitter languages", () => {
   });
 });
 
+// A guard rewritten as its library's throw helper is the same guard (found sweeping: C# `if (x == null) throw new
+// ArgumentNullException(nameof(x))` -> `ArgumentNullException.ThrowIfNull(x)`); a helper that checks another value is not.
+describe("guards rewritten as a throw helper", () => {
+  it.each([
+    ["csharp: ThrowIfNull", "src/Shop/Qty.cs", "class Qty\n{\n    int Check(string? name)\n    {\n        GUARD\n        return name.Length;\n    }\n}\n", "if (name == null) throw new ArgumentNullException(nameof(name));", "ArgumentNullException.ThrowIfNull(name);"],
+    ["csharp: ThrowIfNegative", "src/Shop/Qty.cs", "class Qty\n{\n    int Check(int qty)\n    {\n        GUARD\n        return qty;\n    }\n}\n", "if (qty < 0) { throw new ArgumentOutOfRangeException(nameof(qty)); }", "ArgumentOutOfRangeException.ThrowIfNegative(qty);"],
+    ["csharp: a setter's guard", "src/Shop/Qty.cs", "class Qty\n{\n    private string _n;\n    public string Name\n    {\n        set\n        {\n            GUARD\n            _n = value;\n        }\n    }\n}\n", "if (value == null)\n            {\n                throw new ArgumentNullException(nameof(value));\n            }", "ArgumentNullException.ThrowIfNull(value);"],
+    ["java: Objects.requireNonNull", "src/main/java/shop/Qty.java", "class Qty {\n    int check(String name) {\n        GUARD\n        return name.length();\n    }\n}\n", "if (name == null) throw new NullPointerException(\"name\");", "Objects.requireNonNull(name, \"name\");"],
+    ["java: Preconditions.checkArgument", "src/main/java/shop/Qty.java", "class Qty {\n    int check(int qty) {\n        GUARD\n        return qty;\n    }\n}\n", "if (qty < 0) { throw new IllegalArgumentException(\"negative\"); }", "Preconditions.checkArgument(qty >= 0, \"negative\");"],
+  ] as const)("%s: nothing", async (_title, path, template, was, now) => {
+    await expectFindings({ name: _title, changes: [change(path, template.replace("GUARD", was), template.replace("GUARD", now))], findings: [] });
+  });
+
+  it("csharp: two guards become one ThrowIfNull: the other guard is lost", async () => {
+    const template = "class Qty\n{\n    int Check(string? name, string? unit)\n    {\n        GUARD\n        return name.Length + unit.Length;\n    }\n}\n";
+    const was = "if (name == null) throw new ArgumentNullException(nameof(name));\n        if (unit == null) throw new ArgumentNullException(nameof(unit));";
+    await expectFindings({ name: "two", changes: [change("src/Shop/Qty.cs", template.replace("GUARD", was), template.replace("GUARD", "ArgumentNullException.ThrowIfNull(name);"))], findings: ["validation_bypass/high src/Shop/Qty.cs"] });
+  });
+});
+
 describe("Rust product files with inline tests", () => {
   const PRODUCT = `pub fn add(a: i32, b: i32) -> Result<i32, String> {
     if a < 0 {
