@@ -26,7 +26,8 @@ await build({
   target: "node20",
   sourcemap: "linked",
   // Loaded from node_modules at run time through a V8 code cache (src/analysis/parsers/code-cache.ts), not bundled.
-  external: ["@babel/parser"],
+  // @parcel/watcher is a native addon (a prebuilt binary per platform): loaded from node_modules.
+  external: ["@babel/parser", "@parcel/watcher"],
   chunkNames: "chunks/[name]-[hash]",
   // RALPH_FACTS_HASH keys the facts cache (src/analysis/facts.ts EXTRACTOR_VERSION); vitest.config.ts defines the same.
   // RALPH_BUILD_ID: a placeholder, replaced below by a hash of the whole bundle (the warm process's hello compares it).

@@ -191,6 +191,32 @@ export class StatCache {
     return GIT_MODES[this.modes[slot] as number] as GitFileMode;
   }
 
+  /** The st_mode (file type and permission bits) recorded at a slot; 0 for entries with no stat of their own. */
+  stModeAt(slot: number): number {
+    return this.nums[slot * FILE_NUMS] as number;
+  }
+
+  /**
+   * Copies the entry at `slot` into `builder` as it is (path, oid, git mode,
+   * flags and stat): a path known unchanged without looking at it (a file
+   * watcher saw no event for it, src/store/dirty-paths.ts).
+   */
+  copyTo(slot: number, builder: StatCacheBuilder): void {
+    const o = slot * FILE_NUMS;
+    const n = this.nums;
+    builder.addSlot(
+      this.paths[slot] as string,
+      this.modes[slot] as number,
+      this.oids[slot] as string,
+      this.flags[slot] as number,
+      n[o] as number,
+      n[o + 1] as number,
+      n[o + 2] as number,
+      n[o + 3] as number,
+      n[o + 4] as number,
+    );
+  }
+
   /**
    * True when the stat at `slot` equals the given one and is not racily
    * clean (mtime and ctime older than this cache's scan by more than
@@ -236,6 +262,15 @@ export class StatCacheBuilder {
     this.nums.push(mode, size, mtimeMs, ctimeMs, ino);
   }
 
+  /** {@link add} with the git mode as its index in the byte column (what {@link StatCache.copyTo} has at hand). */
+  addSlot(path: string, modeIndex: number, oid: string, flags: number, mode: number, size: number, mtimeMs: number, ctimeMs: number, ino: number): void {
+    this.paths.push(path);
+    this.oids.push(oid);
+    this.modes.push(modeIndex);
+    this.flags.push(flags);
+    this.nums.push(mode, size, mtimeMs, ctimeMs, ino);
+  }
+
   /**
    * The lstat recorded for `path` by this scan (mode, size in bytes, mtime
    * and ctime in ms, inode), or undefined when the path has none (not
@@ -265,7 +300,12 @@ export class StatCacheBuilder {
     for (const p of this.paths) strings.push(p);
     for (const o of this.oids) strings.push(o);
     for (const [path, d] of this.dirs) {
-      strings.push(path, d.rulesKey, d.children.map((c) => c.name).join("/"), d.children.map((c) => CHILD_FLAG[(c.kind === "f" ? 0 : c.kind === "d" ? 4 : c.kind === "l" ? 8 : 12) + (c.ignored ? 1 : 0) + (c.tracked ? 2 : 0)]).join(""));
+      strings.push(
+        path,
+        d.rulesKey,
+        d.children.map((c) => c.name).join("/"),
+        d.children.map((c) => CHILD_FLAG[(c.kind === "f" ? 0 : c.kind === "d" ? 4 : c.kind === "l" ? 8 : 12) + (c.ignored ? 1 : 0) + (c.tracked ? 2 : 0)]).join(""),
+      );
       dirNums.push(d.mtimeMs, d.ctimeMs, d.ino);
       dirFlags.push(d.isRepo ? 1 : 0);
     }
@@ -283,16 +323,18 @@ export class StatCacheBuilder {
     };
     const headerBytes = Buffer.from(`${JSON.stringify(header)}\n`);
     const pad = (8 - (headerBytes.length % 8)) % 8;
-    return withChecksum(Buffer.concat([
-      headerBytes,
-      Buffer.alloc(pad, 0x20),
-      Buffer.from(new Float64Array(this.nums).buffer),
-      Buffer.from(new Float64Array(dirNums).buffer),
-      Buffer.from(Uint8Array.from(this.modes)),
-      Buffer.from(Uint8Array.from(this.flags)),
-      Buffer.from(Uint8Array.from(dirFlags)),
-      encodePath(strings.join("\0")),
-    ]));
+    return withChecksum(
+      Buffer.concat([
+        headerBytes,
+        Buffer.alloc(pad, 0x20),
+        Buffer.from(new Float64Array(this.nums).buffer),
+        Buffer.from(new Float64Array(dirNums).buffer),
+        Buffer.from(Uint8Array.from(this.modes)),
+        Buffer.from(Uint8Array.from(this.flags)),
+        Buffer.from(Uint8Array.from(dirFlags)),
+        encodePath(strings.join("\0")),
+      ]),
+    );
   }
 }
 
