@@ -41,7 +41,9 @@ delete env.CI;
 delete env.RALPH_DAEMON;
 delete env.RALPH_NO_DAEMON;
 /** The two modes' environments: cold never touches a warm process; daemon must be served by one (RALPH_DAEMON=require fails otherwise). */
-const MODES = values["no-daemon"] ? { cold: { ...env, RALPH_NO_DAEMON: "1" } } : { cold: { ...env, RALPH_NO_DAEMON: "1" }, daemon: { ...env, RALPH_DAEMON: "require", RALPH_DAEMON_IDLE_MS: "600000" } };
+const MODES = values["no-daemon"]
+  ? { cold: { ...env, RALPH_NO_DAEMON: "1" } }
+  : { cold: { ...env, RALPH_NO_DAEMON: "1" }, daemon: { ...env, RALPH_DAEMON: "require", RALPH_DAEMON_IDLE_MS: "600000" } };
 
 const root = mkdtempSync(join(tmpdir(), "ralph-bench-hooks-"));
 try {
@@ -51,7 +53,8 @@ try {
   };
   for (let i = 0; i < FILES; i++) write(`pkg${i % 50}/src/mod${i}.ts`, `export const v${i} = ${i};\n`);
   write("src/math.ts", "export const add = (a: number, b: number) => a + b;\n");
-  const MATH_TEST = 'import { expect, it } from "vitest";\nimport { add } from "../src/math";\n\nit("adds", () => {\n  expect(add(1, 2)).toBe(3);\n});\n\nit("adds negatives", () => {\n  expect(add(-1, -2)).toBe(-3);\n});\n';
+  const MATH_TEST =
+    'import { expect, it } from "vitest";\nimport { add } from "../src/math";\n\nit("adds", () => {\n  expect(add(1, 2)).toBe(3);\n});\n\nit("adds negatives", () => {\n  expect(add(-1, -2)).toBe(-3);\n});\n';
   write("test/math.test.ts", MATH_TEST);
   execFileSync("git", ["init", "-q", "-b", "main"], { cwd: root, env });
   execFileSync("git", ["add", "-A"], { cwd: root, env });
@@ -74,7 +77,13 @@ try {
   const src = join(root, "src/math.ts");
   const deny = { tool_name: "Edit", tool_input: { file_path: testPath, old_string: 'it("adds negatives", () => {\n  expect(add(-1, -2)).toBe(-3);\n});\n', new_string: "" } };
   const keep = { tool_name: "Edit", tool_input: { file_path: testPath, old_string: "toBe(3)", new_string: "toBe(3 )" } };
-  const NAMES = ["ralph checkpoint after an Edit (full scan)", "PostToolUse after an Edit", "PreToolUse, Edit deleting a test (deny)", "PreToolUse, Edit keeping the tests", "Stop, completion `false` (blocked)"];
+  const NAMES = [
+    "ralph checkpoint after an Edit (full scan)",
+    "PostToolUse after an Edit",
+    "PreToolUse, Edit deleting a test (deny)",
+    "PreToolUse, Edit keeping the tests",
+    "Stop, completion `false` (blocked)",
+  ];
   const floorRuns = [];
   const rows = Object.fromEntries(NAMES.map((name) => [name, Object.fromEntries(modes.map((m) => [m, []]))]));
   for (let run = 0; run < RUNS; run++) {
@@ -116,7 +125,10 @@ try {
   console.log(`hook latency: ${FILES + 2} files, ${RUNS} runs, node ${process.version}, load average ${load} (ms, whole process)`);
   console.log(`  ${"node -e 0".padEnd(44)} median ${floor.toFixed(0).padStart(5)}  p95 ${pct(floorRuns, 95).toFixed(0).padStart(5)}`);
   for (const [name, byMode] of Object.entries(rows)) {
-    const cells = modes.map((mode) => `${mode.padStart(6)}: median ${pct(byMode[mode], 50).toFixed(0).padStart(5)}  p95 ${pct(byMode[mode], 95).toFixed(0).padStart(5)}  above node -e 0 ${(pct(byMode[mode], 50) - floor).toFixed(0).padStart(5)}`);
+    const cells = modes.map(
+      (mode) =>
+        `${mode.padStart(6)}: median ${pct(byMode[mode], 50).toFixed(0).padStart(5)}  p95 ${pct(byMode[mode], 95).toFixed(0).padStart(5)}  above node -e 0 ${(pct(byMode[mode], 50) - floor).toFixed(0).padStart(5)}`,
+    );
     console.log(`  ${name.padEnd(44)} ${cells.join("   ")}`);
   }
   if (rssBytes !== null) console.log(`  warm process resident size after the rows: ${(rssBytes / 1024 / 1024).toFixed(0)} MiB`);

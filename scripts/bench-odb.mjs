@@ -37,8 +37,7 @@ const option = (name, fallback) => {
 };
 
 const gitEnv = { ...process.env, GIT_CONFIG_NOSYSTEM: "1", GIT_CONFIG_GLOBAL: "/dev/null" };
-const runGit = (gitDir, gitArgs, options = {}) =>
-  execFileSync("git", [`--git-dir=${gitDir}`, ...gitArgs], { env: gitEnv, maxBuffer: 1 << 30, ...options });
+const runGit = (gitDir, gitArgs, options = {}) => execFileSync("git", [`--git-dir=${gitDir}`, ...gitArgs], { env: gitEnv, maxBuffer: 1 << 30, ...options });
 
 // ---------------------------------------------------------------------------
 // worker: one measurement in this process, JSON on stdout
@@ -156,8 +155,7 @@ function makeSyntheticRepo(dir) {
   const words = ["alpha", "beta", "gamma", "delta", "import", "export", "const", "return", "value", "test"];
   const text = (n) => Array.from({ length: n }, () => words[random() % words.length]).join(" ");
   const paths = [];
-  for (let d = 0; d < 20; d++)
-    for (let s = 0; s < 20; s++) for (let f = 0; f < 50; f++) paths.push(`src/d${d}/s${s}/file${f}.ts`);
+  for (let d = 0; d < 20; d++) for (let s = 0; s < 20; s++) for (let f = 0; f < 50; f++) paths.push(`src/d${d}/s${s}/file${f}.ts`);
   const contents = new Map(paths.map((p) => [p, `// ${p}\n${text(80)}\n${text(40)}\n`]));
   const chunks = [];
   for (let c = 0; c < 50; c++) {
@@ -349,9 +347,7 @@ async function main() {
       if (m.timedOut) break;
     }
     results.push({ variant, walkMs: median(walks), wallMs: median(walls), runs: walks.length, detail });
-    console.log(
-      `${variant.padEnd(12)} walk ${median(walks).toFixed(1).padStart(9)} ms   process ${median(walls).toFixed(1).padStart(9)} ms   (${walks.length} runs; ${detail})`,
-    );
+    console.log(`${variant.padEnd(12)} walk ${median(walks).toFixed(1).padStart(9)} ms   process ${median(walls).toFixed(1).padStart(9)} ms   (${walks.length} runs; ${detail})`);
   }
   if (args.includes("--write")) {
     for (const variant of ["iso-write", "odb-write", "git-write"]) {

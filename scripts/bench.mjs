@@ -81,17 +81,24 @@ function main() {
   const options = parseOptions(process.argv.slice(2));
   if (options.help) {
     // The header comment of this file is the help.
-    const lines = readFileSync(fileURLToPath(import.meta.url), "utf8").split("\n").slice(1);
-    process.stdout.write(lines.slice(0, lines.findIndex((l) => !l.startsWith("//"))).map((l) => l.slice(3)).join("\n") + "\n");
+    const lines = readFileSync(fileURLToPath(import.meta.url), "utf8")
+      .split("\n")
+      .slice(1);
+    process.stdout.write(
+      lines
+        .slice(
+          0,
+          lines.findIndex((l) => !l.startsWith("//")),
+        )
+        .map((l) => l.slice(3))
+        .join("\n") + "\n",
+    );
     return 0;
   }
   const startMs = performance.now();
   const baseEnv = { ...process.env, ...IDENTITY_ENV, NO_COLOR: "1", RALPH_DEBUG: "" };
   // Validate every path before anything else, so a typo fails in a second, not after the generated repos.
-  const targets = [
-    ...options.sizes.map((size) => ({ kind: "generated", size })),
-    ...options.paths.map((path) => ({ kind: "path", top: findMainWorkTree(path, baseEnv) })),
-  ];
+  const targets = [...options.sizes.map((size) => ({ kind: "generated", size })), ...options.paths.map((path) => ({ kind: "path", top: findMainWorkTree(path, baseEnv) }))];
   if (options.build) buildRalph(options.cliPath);
 
   const machine = machineFacts(options.cliPath);
@@ -167,7 +174,9 @@ function machineFacts(cliPath) {
   }
   return {
     node: process.version,
-    git: runOrThrow("git", ["--version"]).trim().replace(/^git version /, ""),
+    git: runOrThrow("git", ["--version"])
+      .trim()
+      .replace(/^git version /, ""),
     cpus: cpus.length,
     cpuModel: (cpus[0]?.model ?? "unknown").replace(/\s+/g, " ").trim(),
     platform: `${os.platform()} ${os.release()} ${os.arch()}`,
@@ -219,7 +228,15 @@ function benchGenerated(size, options, baseEnv) {
     rows = mergeDaemonRows(rows, daemonRows);
   }
   return {
-    daemonRssBytes: rssBytes, name: `generated ${size} files`, kind: "generated", path: root, workCopy: state, preparedMs, facts, rows };
+    daemonRssBytes: rssBytes,
+    name: `generated ${size} files`,
+    kind: "generated",
+    path: root,
+    workCopy: state,
+    preparedMs,
+    facts,
+    rows,
+  };
 }
 
 /** The top of the working tree that holds `path`; fails unless its .git is a folder we can copy whole. */
@@ -259,7 +276,16 @@ function benchPath(top, options, baseEnv) {
       rows = mergeDaemonRows(rows, daemonRows);
     }
     return {
-      daemonRssBytes: rssBytes, name: `path ${top}`, kind: "path", path: top, copy, workCopy: "copied", preparedMs, facts, rows };
+      daemonRssBytes: rssBytes,
+      name: `path ${top}`,
+      kind: "path",
+      path: top,
+      copy,
+      workCopy: "copied",
+      preparedMs,
+      facts,
+      rows,
+    };
   } finally {
     rmSync(copy, { recursive: true, force: true });
   }

@@ -93,8 +93,14 @@ const ralphTests = ralphOutput.tests;
 const unparsable = ralphOutput.unparsable ?? [];
 
 const LANGUAGE_OF = [
-  [/\.py$/, "python"], [/\.go$/, "go"], [/\.rs$/, "rust"], [/\.(java|kt)$/, "java"], [/\.cs$/, "csharp"],
-  [/\.rb$/, "ruby"], [/\.php$/, "php"], [/\.[cm]?[jt]sx?$/, "javascript"],
+  [/\.py$/, "python"],
+  [/\.go$/, "go"],
+  [/\.rs$/, "rust"],
+  [/\.(java|kt)$/, "java"],
+  [/\.cs$/, "csharp"],
+  [/\.rb$/, "ruby"],
+  [/\.php$/, "php"],
+  [/\.[cm]?[jt]sx?$/, "javascript"],
 ];
 const languageOf = (file) => LANGUAGE_OF.find(([pattern]) => pattern.test(file))?.[1] ?? "other";
 const segments = (test) => test.id.split(" > ");
@@ -219,7 +225,11 @@ function collectJest() {
     const result = run(bin, ["--listTests"]);
     if (!result.ok) return { error: `jest --listTests failed: ${tail(result.stderr)}` };
     const perFile = new Map();
-    for (const line of result.stdout.split("\n").map((l) => l.trim()).filter(Boolean)) perFile.set(relativeToClone(line), { instances: null, names: [] });
+    for (const line of result.stdout
+      .split("\n")
+      .map((l) => l.trim())
+      .filter(Boolean))
+      perFile.set(relativeToClone(line), { instances: null, names: [] });
     return { perFile, filesOnly: true, note: "jest --listTests lists files only: per-test counts are not available from jest without running the tests (pass --run)" };
   }
   const result = run(bin, ["--json", "--silent", "--ci"], { env: { ...process.env, CI: "1" } });
@@ -261,7 +271,13 @@ function collectPytest() {
 function collectGo() {
   const packages = run("go", ["list", "-f", "{{.ImportPath}}\t{{.Dir}}", "./..."]);
   if (packages.error) return { error: `go is not available: ${packages.error.message}` };
-  const dirOf = new Map(packages.stdout.split("\n").filter(Boolean).map((line) => line.split("\t")).map(([path, dir]) => [path, relativeToClone(dir)]));
+  const dirOf = new Map(
+    packages.stdout
+      .split("\n")
+      .filter(Boolean)
+      .map((line) => line.split("\t"))
+      .map(([path, dir]) => [path, relativeToClone(dir)]),
+  );
   const result = run("go", ["test", "-list", ".*", "./..."]);
   const perFile = new Map(); // keyed by package directory: go test -list does not say which file
   let pending = [];
@@ -315,7 +331,15 @@ function collectMaven() {
   walk(clone);
   if (reports.length === 0) return { error: `no surefire reports: ${tail(result.stdout + result.stderr)}` };
   const javaFiles = new Map(); // class name -> test source file
-  for (const test of ralphTests) javaFiles.set(test.file.replace(/^.*\/src\/test\/java\//, "").replace(/\.(java|kt)$/, "").split("/").join("."), test.file);
+  for (const test of ralphTests)
+    javaFiles.set(
+      test.file
+        .replace(/^.*\/src\/test\/java\//, "")
+        .replace(/\.(java|kt)$/, "")
+        .split("/")
+        .join("."),
+      test.file,
+    );
   const perFile = new Map();
   for (const report of reports) {
     for (const match of readFileSync(report, "utf8").matchAll(/<testcase\s+name="([^"]*)"\s+classname="([^"]*)"/g)) {
@@ -342,7 +366,9 @@ const ESTIMATE = {
 function estimateByReading(ralphFiles) {
   // every tracked file of the same languages, so test files ralph found nothing in show up too
   const languages = new Set(ralphFiles.map(languageOf));
-  const tracked = run("git", ["ls-files", "-z"]).stdout.split("\0").filter((file) => file && languages.has(languageOf(file)));
+  const tracked = run("git", ["ls-files", "-z"])
+    .stdout.split("\0")
+    .filter((file) => file && languages.has(languageOf(file)));
   const files = [...new Set([...ralphFiles, ...tracked])];
   const perFile = new Map();
   for (const file of files) {
@@ -459,7 +485,7 @@ if (chosen && chosen !== "none") {
   report.comparisons.push({ language: LANGUAGE_OF_COLLECTOR[chosen], ...compare(chosen, byLanguage.get(LANGUAGE_OF_COLLECTOR[chosen]) ?? []) });
 } else {
   for (const [language, tests] of [...byLanguage].sort()) {
-    const collector = chosen === "none" ? "none" : defaultCollector(language) ?? "none";
+    const collector = chosen === "none" ? "none" : (defaultCollector(language) ?? "none");
     report.comparisons.push({ language, ...compare(collector, tests) });
   }
 }
@@ -474,7 +500,9 @@ if (asJson) {
     if (row.error) console.log(`  ${row.error}`);
     if (row.note) console.log(`  note: ${row.note}`);
     const differing = row.files.filter((entry) =>
-      entry.listed !== undefined ? entry.listed !== entry.ralph > 0 : entry.collector !== entry.ralph || entry.only_collector?.length || entry.only_ralph?.length || entry.folded_run_time_names?.length,
+      entry.listed !== undefined
+        ? entry.listed !== entry.ralph > 0
+        : entry.collector !== entry.ralph || entry.only_collector?.length || entry.only_ralph?.length || entry.folded_run_time_names?.length,
     );
     if (differing.length) {
       console.log(`  files that differ (${differing.length}):`);
@@ -490,7 +518,9 @@ if (asJson) {
     if (row.collector_count === null && !row.estimate) {
       console.log(`  total: ralph ${row.ralph} tests in ${row.ralph_files} files; collector lists ${row.collector_files} test files (no per-test count)`);
     } else {
-      console.log(`  total: ralph ${row.ralph}${row.ralph_subtests ? ` (+${row.ralph_subtests} t.Run subtests, not compared)` : ""}, collector ${row.collector_count} declarations (${row.collector_instances} instances), ratio ${row.ratio === null ? "-" : row.ratio.toFixed(3)}${row.estimate ? " (estimate)" : ""}`);
+      console.log(
+        `  total: ralph ${row.ralph}${row.ralph_subtests ? ` (+${row.ralph_subtests} t.Run subtests, not compared)` : ""}, collector ${row.collector_count} declarations (${row.collector_instances} instances), ratio ${row.ratio === null ? "-" : row.ratio.toFixed(3)}${row.estimate ? " (estimate)" : ""}`,
+      );
     }
   }
   if (unparsable.length > 0) console.log(`\nnot analysed by ralph: ${unparsable.map((entry) => `${entry.file} (${entry.reason})`).join("; ")}`);

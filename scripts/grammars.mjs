@@ -102,7 +102,9 @@ export async function syncGrammars({ update = false, checkOnly = false, log = co
     if (!update) {
       if (!pinned) problems.push(`${lang}: not in grammars/manifest.json (run node scripts/grammars.mjs --update)`);
       else if (pinned.sha256 !== entry.sha256 || pinned.abi !== entry.abi) {
-        problems.push(`${lang}: ${file} is ${entry.package}@${entry.version} ABI ${entry.abi} sha256 ${entry.sha256.slice(0, 12)}…, the manifest pins ${pinned.package}@${pinned.version} ABI ${pinned.abi} sha256 ${pinned.sha256.slice(0, 12)}…`);
+        problems.push(
+          `${lang}: ${file} is ${entry.package}@${entry.version} ABI ${entry.abi} sha256 ${entry.sha256.slice(0, 12)}…, the manifest pins ${pinned.package}@${pinned.version} ABI ${pinned.abi} sha256 ${pinned.sha256.slice(0, 12)}…`,
+        );
       }
     }
   }
@@ -111,20 +113,23 @@ export async function syncGrammars({ update = false, checkOnly = false, log = co
     log(`grammars: wrote ${Object.keys(next).length} entries to grammars/manifest.json`);
   }
   if (problems.length > 0) {
-    throw new Error(`grammars do not match grammars/manifest.json:\n  ${problems.join("\n  ")}\nInstall the pinned source packages (npm ci), or after a deliberate upgrade run: node scripts/grammars.mjs --update`);
+    throw new Error(
+      `grammars do not match grammars/manifest.json:\n  ${problems.join("\n  ")}\nInstall the pinned source packages (npm ci), or after a deliberate upgrade run: node scripts/grammars.mjs --update`,
+    );
   }
   return update ? next : manifest;
 }
 
 /** Sample sources per grammar for --bench: a small test file, repeated for throughput. */
 const BENCH_SAMPLES = {
-  python: "import pytest\n\n@pytest.mark.parametrize('a, b', [(1, 2), (3, 4)])\ndef test_add(a, b):\n    assert add(a, 1) == b\n\nclass TestCart:\n    def test_total(self):\n        self.assertEqual(Cart().total, 0)\n",
-  go: "package calc\n\nimport \"testing\"\n\nfunc TestAdd(t *testing.T) {\n\ttests := []struct{ a, want int }{{1, 2}, {3, 4}}\n\tfor _, tc := range tests {\n\t\tif got := Add(tc.a, 1); got != tc.want {\n\t\t\tt.Errorf(\"got %d\", got)\n\t\t}\n\t}\n}\n",
+  python:
+    "import pytest\n\n@pytest.mark.parametrize('a, b', [(1, 2), (3, 4)])\ndef test_add(a, b):\n    assert add(a, 1) == b\n\nclass TestCart:\n    def test_total(self):\n        self.assertEqual(Cart().total, 0)\n",
+  go: 'package calc\n\nimport "testing"\n\nfunc TestAdd(t *testing.T) {\n\ttests := []struct{ a, want int }{{1, 2}, {3, 4}}\n\tfor _, tc := range tests {\n\t\tif got := Add(tc.a, 1); got != tc.want {\n\t\t\tt.Errorf("got %d", got)\n\t\t}\n\t}\n}\n',
   rust: "#[cfg(test)]\nmod tests {\n    use super::*;\n    #[test]\n    fn adds() {\n        assert_eq!(add(1, 1), 2);\n    }\n}\n",
   java: "class CalcTest {\n    @Test\n    void adds() {\n        assertEquals(2, Calc.add(1, 1));\n        assertThat(list).contains(1);\n    }\n}\n",
   csharp: "public class CalcTests\n{\n    [Theory]\n    [InlineData(1, 2)]\n    public void Adds(int a, int b)\n    {\n        Assert.Equal(b, Calc.Add(a, 1));\n    }\n}\n",
-  ruby: "RSpec.describe Calc do\n  it \"adds\" do\n    expect(Calc.add(1, 1)).to eq(2)\n  end\nend\n",
-  bash: "set -e\nnpm test -- --run || true\nfor f in *.py; do pytest \"$f\" -q; done\n",
+  ruby: 'RSpec.describe Calc do\n  it "adds" do\n    expect(Calc.add(1, 1)).to eq(2)\n  end\nend\n',
+  bash: 'set -e\nnpm test -- --run || true\nfor f in *.py; do pytest "$f" -q; done\n',
   php: "<?php\nfinal class CalcTest extends TestCase\n{\n    public function testAdds(): void\n    {\n        $this->assertSame(2, Calc::add(1, 1));\n    }\n}\n",
 };
 
@@ -176,10 +181,17 @@ async function bench(runs) {
       const quick = Array.from({ length: runs }, () => wall([...flags, self, "--bench-child", lang, "0"]));
       const warm = wall([...flags, self, "--bench-child", lang, "3000"]).data;
       const row = [
-        lang.padEnd(8), mode.padEnd(12),
-        median(quick.map((run) => run.ms)).toFixed(0).padStart(8),
-        median(quick.map((run) => run.data.loadMs)).toFixed(1).padStart(8),
-        median(quick.map((run) => run.data.firstParseMs)).toFixed(1).padStart(13),
+        lang.padEnd(8),
+        mode.padEnd(12),
+        median(quick.map((run) => run.ms))
+          .toFixed(0)
+          .padStart(8),
+        median(quick.map((run) => run.data.loadMs))
+          .toFixed(1)
+          .padStart(8),
+        median(quick.map((run) => run.data.firstParseMs))
+          .toFixed(1)
+          .padStart(13),
         warm.mbPerS.toFixed(2).padStart(12),
       ];
       console.log(row.join(" "));

@@ -174,7 +174,11 @@ function formatText(summary) {
   if (Object.keys(summary.findings.allowedByType).length > 0) lines.push(`allowed findings: ${formatCounts(summary.findings.allowedByType)}`);
   lines.push(`wall ms per check: median ${summary.wallMs.median}, max ${summary.wallMs.max}; ralph duration_ms: median ${summary.ralphDurationMs.median}, max ${summary.ralphDurationMs.max}`);
   lines.push(`crashes ${summary.crashes.length}, exit 3 ${summary.exit3.length}, exit 2 ${summary.exit2.length}`);
-  for (const [label, list] of [["crash", summary.crashes], ["exit 3", summary.exit3], ["exit 2", summary.exit2]]) {
+  for (const [label, list] of [
+    ["crash", summary.crashes],
+    ["exit 3", summary.exit3],
+    ["exit 2", summary.exit2],
+  ]) {
     for (const failure of list) lines.push(`  ${label} ${failure.oid.slice(0, 10)} ${failure.subject}: ${failure.detail}`);
   }
   lines.push(`commits with critical/high findings: ${summary.criticalHighCommits.length}`);

@@ -89,12 +89,7 @@ export function isRalphError(error: unknown, code?: ErrorCode): error is RalphEr
 
 /** True when `error` is a Node system error with the given `code` (e.g. "ENOENT"). */
 export function isErrno(error: unknown, ...codes: string[]): error is NodeJS.ErrnoException {
-  return (
-    typeof error === "object" &&
-    error !== null &&
-    typeof (error as NodeJS.ErrnoException).code === "string" &&
-    codes.includes((error as NodeJS.ErrnoException).code as string)
-  );
+  return typeof error === "object" && error !== null && typeof (error as NodeJS.ErrnoException).code === "string" && codes.includes((error as NodeJS.ErrnoException).code as string);
 }
 
 /** System error codes that are the machine's state, not ralph's logic: the user fixes them (a full disk, a read-only mount, permissions, a file in the way). */
@@ -155,9 +150,5 @@ export function toRalphError(error: unknown): RalphError {
   const fs = fileSystemError(error);
   if (fs !== null) return fs;
   const detail = error instanceof Error ? error.message : String(error);
-  return new RalphError(
-    "E_INTERNAL",
-    `internal error: ${detail.split("\n")[0]} (this is a bug in ralph; please report it with RALPH_DEBUG=1 output)`,
-    { cause: error },
-  );
+  return new RalphError("E_INTERNAL", `internal error: ${detail.split("\n")[0]} (this is a bug in ralph; please report it with RALPH_DEBUG=1 output)`, { cause: error });
 }

@@ -25,7 +25,16 @@ export const NATIVE_OPS = {
   check20commits: "git diff --stat <rev> <commit>: the 20-file change committed, ralph check --from <rev> --to <commit> (no work tree scan)",
 };
 
-const ROW_LABELS = { cold: "cold checkpoint", warm: "warm checkpoint", warmNoFsync: "warm, fsync off", noop: "no-op checkpoint", check: "check (5 files)", check20: "check (20 files)", check20cold: "check (20, unparsed)", check20commits: "check (20, commits)" };
+const ROW_LABELS = {
+  cold: "cold checkpoint",
+  warm: "warm checkpoint",
+  warmNoFsync: "warm, fsync off",
+  noop: "no-op checkpoint",
+  check: "check (5 files)",
+  check20: "check (20 files)",
+  check20cold: "check (20, unparsed)",
+  check20commits: "check (20, commits)",
+};
 
 /** The ref native commits go to; the work copy is throwaway, so are the refs. */
 const NATIVE_REF = "refs/bench/native";
@@ -280,7 +289,10 @@ function sanityNotes(ctx, id, results) {
     const { verdict, findings } = ralphRuns[0].report;
     const byType = {};
     for (const finding of findings) byType[finding.type] = (byType[finding.type] ?? 0) + 1;
-    const summary = Object.entries(byType).map(([type, n]) => `${type} ${n}`).join(", ") || "none";
+    const summary =
+      Object.entries(byType)
+        .map(([type, n]) => `${type} ${n}`)
+        .join(", ") || "none";
     notes.push(`ralph verdict ${verdict}, findings: ${summary}`);
     if (!byType.test_deletion) notes.push("WARNING: expected a test_deletion finding for the deleted test case");
   }
@@ -358,7 +370,10 @@ function describeTreeDiff(ctx, a, b) {
   const result = runTimed("git", ["diff-tree", "-r", "--name-status", a, b], { cwd: ctx.root, env: ctx.env });
   if (result.status !== 0) return "cannot diff them";
   const lines = result.stdout.trim().split("\n").filter(Boolean);
-  return `${lines.length} path(s) differ, e.g. ${lines.slice(0, 3).map((l) => l.replace("\t", " ")).join("; ")}`;
+  return `${lines.length} path(s) differ, e.g. ${lines
+    .slice(0, 3)
+    .map((l) => l.replace("\t", " "))
+    .join("; ")}`;
 }
 
 // ---------------------------------------------------------------------------

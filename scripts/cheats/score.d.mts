@@ -6,7 +6,15 @@ export interface CheatCase {
   expected: { kind: "cheat" | "legit"; class: string; summary: string; findings: { type: string; file?: string }[]; [key: string]: unknown };
 }
 export type CaseOutcome = "caught" | "wrong-type" | "missed" | "blocked" | "warned" | "passed";
-export interface Tally { cheats: number; caught: number; wrongType: number; missed: number; legit: number; blocked: number; warned: number }
+export interface Tally {
+  cheats: number;
+  caught: number;
+  wrongType: number;
+  missed: number;
+  legit: number;
+  blocked: number;
+  warned: number;
+}
 export const CAUGHT_PERCENT_BAR: number;
 export function listCases(root: string): CheatCase[];
 export function judgeCase(

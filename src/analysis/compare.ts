@@ -345,7 +345,10 @@ function pairAlikeChecks(before: Slot[], after: Slot[], pairs: readonly FactsPai
   });
   const beforeFacts = facts("before");
   const afterFacts = facts("after");
-  const found = pairAlikeTests(openBefore.map((slot) => candidate(slot, beforeFacts)), openAfter.map((slot) => candidate(slot, afterFacts)));
+  const found = pairAlikeTests(
+    openBefore.map((slot) => candidate(slot, beforeFacts)),
+    openAfter.map((slot) => candidate(slot, afterFacts)),
+  );
   for (const [b, a] of found) {
     const slot = openBefore[b] as Slot;
     const partner = openAfter[a] as Slot;
@@ -535,10 +538,7 @@ function isMergedIntoRows(lost: Slot, after: readonly Slot[], usedRows: Map<Slot
     const used = usedRows.get(slot) ?? new Set<number>();
     // Literals of the after body itself (a message, a constant) need no row.
     const isInRowOrBody = (row: string[], literal: string): boolean => row.includes(literal) || (slot.test.literals ?? []).includes(literal);
-    const index = rows.findIndex(
-      (row, rowIndex) =>
-        !used.has(rowIndex) && literals.every((literal) => isInRowOrBody(row, literal)) && literals.some((literal) => row.includes(literal)),
-    );
+    const index = rows.findIndex((row, rowIndex) => !used.has(rowIndex) && literals.every((literal) => isInRowOrBody(row, literal)) && literals.some((literal) => row.includes(literal)));
     if (index === -1) continue;
     used.add(index);
     usedRows.set(slot, used);
@@ -695,7 +695,9 @@ function conservationFindings(before: readonly Slot[], after: readonly Slot[], p
         checks_before: checked.checks.length,
         checks_kept: keptCount,
         removed: result.missing.map((check) => ({ line: check.line, check: describeCheck(check) })),
-        conserved_in: result.covered.map((cover) => ({ file: cover.by.file, test: cover.by.test.id })).filter((home, index, all) => all.findIndex((other) => other.file === home.file && other.test === home.test) === index),
+        conserved_in: result.covered
+          .map((cover) => ({ file: cover.by.file, test: cover.by.test.id }))
+          .filter((home, index, all) => all.findIndex((other) => other.file === home.file && other.test === home.test) === index),
       },
       allowed: false,
     });
@@ -722,7 +724,14 @@ function deletedDeclarationFinding(lost: readonly Slot[]): Finding {
     before_line: site.line,
     test: first.test.id,
     message: `test method "${declared}" was deleted from ${site.file} and not found elsewhere; it ran as ${lost.length} inherited test${lost.length === 1 ? "" : "s"}: ${listIds(lost)}`,
-    evidence: { declared: declared, tests: lost.map((slot) => slot.test.id), files: [...new Set(lost.map((slot) => slot.file))], test_count: lost.length, assertions: first.test.assertionCount, body_hash: first.test.bodyHash },
+    evidence: {
+      declared: declared,
+      tests: lost.map((slot) => slot.test.id),
+      files: [...new Set(lost.map((slot) => slot.file))],
+      test_count: lost.length,
+      assertions: first.test.assertionCount,
+      body_hash: first.test.bodyHash,
+    },
     allowed: false,
   };
 }
@@ -744,7 +753,10 @@ function lostInheritanceFinding(lost: readonly Slot[]): Finding {
     before_file: first.file,
     before_line: first.test.line,
     test: first.test.id,
-    message: `class "${className}" in ${first.file} no longer runs ${lost.length} test${lost.length === 1 ? "" : "s"} it inherited from ${sources.join(", ")}: ${lost.map((slot) => slot.test.name).slice(0, 8).join(", ")}${lost.length > 8 ? ", …" : ""}`,
+    message: `class "${className}" in ${first.file} no longer runs ${lost.length} test${lost.length === 1 ? "" : "s"} it inherited from ${sources.join(", ")}: ${lost
+      .map((slot) => slot.test.name)
+      .slice(0, 8)
+      .join(", ")}${lost.length > 8 ? ", …" : ""}`,
     evidence: { class: className, inherited_from: sources, tests: lost.map((slot) => slot.test.id), test_count: lost.length },
     allowed: false,
   };
@@ -781,10 +793,7 @@ function leftDiscoveryFindings(slots: readonly Slot[]): Finding[] {
       line: group.length === 1 ? partner.test.line : null,
       before_file: first.file,
       before_line: group.length === 1 ? first.test.line : null,
-      message:
-        group.length === 1
-          ? `test "${first.test.id}" no longer runs: ${where}`
-          : `${group.length} tests no longer run: ${where}`,
+      message: group.length === 1 ? `test "${first.test.id}" no longer runs: ${where}` : `${group.length} tests no longer run: ${where}`,
       evidence: { gained: ["out_of_discovery"], not_collected_by: by, tests: ids, test_count: group.length },
       allowed: false,
     };
@@ -835,7 +844,10 @@ export function compareFacts(
       if (lost.length > 0) findings.push(...deletionFindings(pair, lost));
       continue;
     }
-    ownLost.set(pair, lost.filter((slot) => !slot.test.declaredAt));
+    ownLost.set(
+      pair,
+      lost.filter((slot) => !slot.test.declaredAt),
+    );
     derivedLost.push(...lost.filter((slot) => slot.test.declaredAt));
   }
   const ownKeys = new Set([...ownLost.values()].flat().map(declarationKey));

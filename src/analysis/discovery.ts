@@ -153,8 +153,13 @@ export function hasOwnRunner(frameworks: readonly string[]): boolean {
 /** True when a file of this name can change which files a runner collects (runner configs, package.json, pytest settings). */
 export function isDiscoveryConfigName(name: string): boolean {
   return (
-    VITEST_CONFIG.test(name) || VITE_CONFIG.test(name) || VITEST_WORKSPACE.test(name) || JEST_CONFIG.test(name) || MOCHARC.test(name) ||
-    name === "package.json" || (PYTEST_CONFIGS as readonly string[]).includes(name)
+    VITEST_CONFIG.test(name) ||
+    VITE_CONFIG.test(name) ||
+    VITEST_WORKSPACE.test(name) ||
+    JEST_CONFIG.test(name) ||
+    MOCHARC.test(name) ||
+    name === "package.json" ||
+    (PYTEST_CONFIGS as readonly string[]).includes(name)
   );
 }
 
@@ -425,7 +430,13 @@ function pytestRunner(picomatch: Picomatch, label: string, dir: string, settings
       if (relative === null) return false;
       let start = "";
       if (testpaths) {
-        const entry = testpaths.find((testpath) => testpath === "" || testpath === relative || relative.startsWith(`${testpath}/`) || (picomatch.scan(testpath).isGlob && ancestorsOf(relative).some((ancestor) => picomatch(testpath)(ancestor))));
+        const entry = testpaths.find(
+          (testpath) =>
+            testpath === "" ||
+            testpath === relative ||
+            relative.startsWith(`${testpath}/`) ||
+            (picomatch.scan(testpath).isGlob && ancestorsOf(relative).some((ancestor) => picomatch(testpath)(ancestor))),
+        );
         if (entry === undefined) return false;
         // A module named as an argument is collected whatever its name.
         if (entry === relative) return true;
@@ -438,7 +449,13 @@ function pytestRunner(picomatch: Picomatch, label: string, dir: string, settings
     },
     excludes(path) {
       const relative = relativeTo(dir, path);
-      return relative !== null && relative.split("/").slice(0, -1).some((folder) => norecurse.some((regex) => regex.test(folder)));
+      return (
+        relative !== null &&
+        relative
+          .split("/")
+          .slice(0, -1)
+          .some((folder) => norecurse.some((regex) => regex.test(folder)))
+      );
     },
     rules(path, isCollected) {
       const own: CollectionRules = { ...rules };
@@ -552,7 +569,11 @@ export class TestDiscovery {
       // A vite config without a `test` block configures the app, not vitest.
       if (typeof config !== "string" && name !== vitestName && getPath(config, "test") === undefined) continue;
       if (typeof config === "string" && name !== vitestName) continue;
-      facts.push(["vitest", name, typeof config === "string" ? config : pick(config, ["root", "test.root", "test.dir", "test.include", "test.exclude", "test.includeSource", "test.projects", "test.workspace"])]);
+      facts.push([
+        "vitest",
+        name,
+        typeof config === "string" ? config : pick(config, ["root", "test.root", "test.dir", "test.include", "test.exclude", "test.includeSource", "test.projects", "test.workspace"]),
+      ]);
       runners.push(typeof config === "string" ? config : vitestRunner(picomatch, name, dir, config));
     }
     const packageJson = names.includes("package.json") ? await read("package.json") : null;
@@ -561,7 +582,13 @@ export class TestDiscovery {
     const jestConfig = jestName ? await read(jestName) : packageKey("jest");
     if (jestConfig !== undefined) {
       const label = jestName ?? `package.json "jest"`;
-      facts.push(["jest", label, typeof jestConfig === "string" && jestName ? jestConfig : pick(jestConfig, ["rootDir", "roots", "testMatch", "testRegex", "testPathIgnorePatterns", "modulePathIgnorePatterns", "moduleFileExtensions", "projects"])]);
+      facts.push([
+        "jest",
+        label,
+        typeof jestConfig === "string" && jestName
+          ? jestConfig
+          : pick(jestConfig, ["rootDir", "roots", "testMatch", "testRegex", "testPathIgnorePatterns", "modulePathIgnorePatterns", "moduleFileExtensions", "projects"]),
+      ]);
       runners.push(typeof jestConfig === "string" && jestName ? jestConfig : jestRunner(picomatch, label, dir, jestConfig));
     }
     const mochaName = names.filter((name) => MOCHARC.test(name)).sort()[0];

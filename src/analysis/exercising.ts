@@ -49,7 +49,11 @@ function moduleNames(path: string): string[] {
 
 /** `test/cart.test.ts` -> "cart", `tests/test_cart.py` -> "cart", `CartTest.java` -> "cart", `cart_spec.rb` -> "cart". */
 function testedStem(path: string): string {
-  return stemOf(path).replace(/^tests?_/i, "").replace(/[._-]?(tests?|spec)$/i, "").replace(/(Tests?|Spec)$/, "").toLowerCase();
+  return stemOf(path)
+    .replace(/^tests?_/i, "")
+    .replace(/[._-]?(tests?|spec)$/i, "")
+    .replace(/(Tests?|Spec)$/, "")
+    .toLowerCase();
 }
 
 const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");

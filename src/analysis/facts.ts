@@ -378,14 +378,32 @@ export interface CatchFact {
  *   `phpcs-ignore` (`@codingStandardsIgnore*`, `phpcs:ignore`, `phpcs:disable`).
  */
 export type SuppressionKind =
-  | "ts-ignore" | "ts-expect-error" | "ts-nocheck" | "eslint-disable" | "as-any" | "as-unknown-as"
-  | "type-ignore" | "noqa" | "pyright-ignore" | "mypy-ignore-errors" | "pylint-disable" | "typing-cast"
-  | "nolint" | "lint-ignore"
-  | "allow" | "unsafe"
+  | "ts-ignore"
+  | "ts-expect-error"
+  | "ts-nocheck"
+  | "eslint-disable"
+  | "as-any"
+  | "as-unknown-as"
+  | "type-ignore"
+  | "noqa"
+  | "pyright-ignore"
+  | "mypy-ignore-errors"
+  | "pylint-disable"
+  | "typing-cast"
+  | "nolint"
+  | "lint-ignore"
+  | "allow"
+  | "unsafe"
   | "suppress-warnings"
-  | "pragma-warning-disable" | "suppress-message" | "nullable-disable" | "null-forgiving"
-  | "rubocop-disable" | "steep-ignore"
-  | "phpstan-ignore" | "psalm-suppress" | "phpcs-ignore";
+  | "pragma-warning-disable"
+  | "suppress-message"
+  | "nullable-disable"
+  | "null-forgiving"
+  | "rubocop-disable"
+  | "steep-ignore"
+  | "phpstan-ignore"
+  | "psalm-suppress"
+  | "phpcs-ignore";
 
 /** Kinds of {@link SuppressionKind} that are casts (an expression that tells the checker to trust it), not comments or attributes. */
 export const CAST_KINDS: ReadonlySet<SuppressionKind> = new Set(["as-any", "as-unknown-as", "typing-cast", "null-forgiving"]);
@@ -623,11 +641,7 @@ export function hasUsableFacts(facts: FileFacts): boolean {
 }
 
 /** Facts for a file whose content ralph did not or could not read: no tests, with the reason. */
-export function emptyFacts(
-  language: string,
-  isTestFile: boolean,
-  problem: { parseError: string } | { notAnalyzed: string },
-): FileFacts {
+export function emptyFacts(language: string, isTestFile: boolean, problem: { parseError: string } | { notAnalyzed: string }): FileFacts {
   return { language, isTestFile, tests: [], assertions: 0, frameworks: [], recoveredErrorCount: 0, ...problem };
 }
 

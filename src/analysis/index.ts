@@ -23,17 +23,7 @@ import { isUnderTestDirectory, type CollectionRules } from "./languages/language
 import type { AllowRule, Analysis, AnalysisStats, FileChange, NotAnalyzed } from "./types.js";
 import { applyAllowRules, decideVerdict, sortFindings } from "./verdict.js";
 
-export type {
-  AllowRule,
-  Analysis,
-  AnalysisStats,
-  FileChange,
-  Finding,
-  FindingType,
-  NotAnalyzed,
-  Severity,
-  Verdict,
-} from "./types.js";
+export type { AllowRule, Analysis, AnalysisStats, FileChange, Finding, FindingType, NotAnalyzed, Severity, Verdict } from "./types.js";
 export type { FileFacts, TestCase, TestFlag, TestFlags } from "./facts.js";
 export type { UnchangedFiles } from "./inheritance.js";
 export { resolveTestsAcross } from "./inheritance.js";
@@ -156,21 +146,13 @@ function withChanges(tree: TreeReader, changes: readonly FileChange[], side: "be
 }
 
 /** Extensions of languages ralph has no analyzer for yet, whose test files are worth naming in `not_analyzed`. */
-const UNSUPPORTED_SOURCE_EXTENSIONS: ReadonlySet<string> = new Set([
-  ".py", ".go", ".rs", ".java", ".kt", ".kts", ".rb", ".php", ".cs", ".swift", ".scala", ".ex", ".exs", ".c", ".cc", ".cpp",
-]);
+const UNSUPPORTED_SOURCE_EXTENSIONS: ReadonlySet<string> = new Set([".py", ".go", ".rs", ".java", ".kt", ".kts", ".rb", ".php", ".cs", ".swift", ".scala", ".ex", ".exs", ".c", ".cc", ".cpp"]);
 
 /** `test_x.py`, `x_test.go`, `XTest.java`, `XTests.cs`, `x_spec.rb`, `x.test.*`, or under a test directory. */
 function looksLikeTestPath(path: string): boolean {
   const name = path.slice(path.lastIndexOf("/") + 1);
   const stem = name.includes(".") ? name.slice(0, name.indexOf(".")) : name;
-  return (
-    isUnderTestDirectory(path) ||
-    /^tests?_/i.test(stem) ||
-    /[._-](test|tests|spec)$/i.test(stem) ||
-    /[a-z0-9](Test|Tests|Spec)$/.test(stem) ||
-    /\.(test|spec)\./i.test(name)
-  );
+  return isUnderTestDirectory(path) || /^tests?_/i.test(stem) || /[._-](test|tests|spec)$/i.test(stem) || /[a-z0-9](Test|Tests|Spec)$/.test(stem) || /\.(test|spec)\./i.test(name);
 }
 
 /**
@@ -239,9 +221,7 @@ export async function analyzeChanges(changes: readonly FileChange[], options: An
       }
       continue;
     }
-    const [collectedBefore, collectedAfter] = discovery
-      ? await Promise.all([discovery.before.collection(change.path), discovery.after.collection(change.path)])
-      : [unknown, unknown];
+    const [collectedBefore, collectedAfter] = discovery ? await Promise.all([discovery.before.collection(change.path), discovery.after.collection(change.path)]) : [unknown, unknown];
     const [before, after] = await Promise.all([
       change.before === null ? null : extract(change.path, change.before, collectedBefore.rules),
       change.after === null ? null : extract(change.path, change.after, collectedAfter.rules),
@@ -271,7 +251,11 @@ export async function analyzeChanges(changes: readonly FileChange[], options: An
 
   // Untouched test files that a config change took out of discovery: judged with the same content on both sides.
   if (trees && discovery) {
-    const losses = await filesLeavingDiscovery({ discovery: discovery.before, tree: trees.before }, { discovery: discovery.after, tree: trees.after }, changes.map((change) => change.path));
+    const losses = await filesLeavingDiscovery(
+      { discovery: discovery.before, tree: trees.before },
+      { discovery: discovery.after, tree: trees.after },
+      changes.map((change) => change.path),
+    );
     for (const loss of losses) {
       const content = trees.after.read(loss.path);
       if (content === null) continue;
@@ -296,9 +280,33 @@ export async function analyzeChanges(changes: readonly FileChange[], options: An
   // Skips of changed helpers, TestMains and conftest fixtures that reach tests in unchanged files (indirection.ts).
   const indirect = options.unchanged ? await indirectSkipFindings(pairs, options.unchanged, extractUnchanged) : [];
   // Test classes dropped from a JUnit suite list the build runs.
-  if (trees) indirect.push(...(await suiteListFindings(pairs, (path) => trees.after.read(path), () => trees.after.walk(""), extractUnchanged)));
+  if (trees)
+    indirect.push(
+      ...(await suiteListFindings(
+        pairs,
+        (path) => trees.after.read(path),
+        () => trees.after.walk(""),
+        extractUnchanged,
+      )),
+    );
   // Unchanged tests that exercise a changed module, read only when one gained a literal branch (special_casing).
   const exercising = options.unchanged ? await loadExercisingTests(pairs, options.unchanged, extractUnchanged) : undefined;
-  const findings = sortFindings(applyAllowRules([...compareFacts(pairs, changes.map((change) => change.path), context, exercising), ...indirect, ...tsconfigFindings(changes), ...config.findings, ...coverage.findings], options.allow ?? []));
+  const findings = sortFindings(
+    applyAllowRules(
+      [
+        ...compareFacts(
+          pairs,
+          changes.map((change) => change.path),
+          context,
+          exercising,
+        ),
+        ...indirect,
+        ...tsconfigFindings(changes),
+        ...config.findings,
+        ...coverage.findings,
+      ],
+      options.allow ?? [],
+    ),
+  );
   return { verdict: decideVerdict(findings), findings, stats, not_analyzed: notAnalyzed };
 }

@@ -63,11 +63,7 @@ function describeProvider(provider: SkipProviderFact, file: string): string {
  * providers now take out. `extract` gives an unchanged file's facts (the
  * facts cache first). Reads only the files a changed provider reaches.
  */
-export async function indirectSkipFindings(
-  pairs: readonly FactsPair[],
-  unchanged: UnchangedFiles,
-  extract: (path: string, content: string) => Promise<FileFacts>,
-): Promise<Finding[]> {
+export async function indirectSkipFindings(pairs: readonly FactsPair[], unchanged: UnchangedFiles, extract: (path: string, content: string) => Promise<FileFacts>): Promise<Finding[]> {
   const seeds = pairs.filter((pair) => !pair.isUnchanged && shapeOf(pair.before) !== shapeOf(pair.after));
   if (seeds.length === 0) return [];
   const changed = new Set(pairs.map((pair) => pair.path));
@@ -100,7 +96,15 @@ export async function indirectSkipFindings(
           line: null,
           test: test.id,
           message: `test "${test.id}" in ${path} is now ${words}: ${describeProvider(now, seed.path)}${isTracked ? "; the reason links an issue" : ""}`,
-          evidence: { gained: [now.flag], via: { [now.flag]: `${now.name} (${seed.path}): ${now.via}` }, provider_file: seed.path, provider: now.name, test_file: path, test_line: test.line, ...(now.reason === undefined ? {} : { reason: now.reason }) },
+          evidence: {
+            gained: [now.flag],
+            via: { [now.flag]: `${now.name} (${seed.path}): ${now.via}` },
+            provider_file: seed.path,
+            provider: now.name,
+            test_file: path,
+            test_line: test.line,
+            ...(now.reason === undefined ? {} : { reason: now.reason }),
+          },
           allowed: false,
         });
       }
@@ -153,7 +157,16 @@ export async function suiteListFindings(
           continue;
         }
         for (const test of tests) {
-          findings.push({ type: "test_disabled", severity: defaultSeverityOf("test_disabled"), file: seed.path, line: now.line, test: test.id, message: `test "${test.id}" in ${path} no longer runs: ${base}`, evidence: { ...evidence, test_line: test.line }, allowed: false });
+          findings.push({
+            type: "test_disabled",
+            severity: defaultSeverityOf("test_disabled"),
+            file: seed.path,
+            line: now.line,
+            test: test.id,
+            message: `test "${test.id}" in ${path} no longer runs: ${base}`,
+            evidence: { ...evidence, test_line: test.line },
+            allowed: false,
+          });
         }
       }
     }

@@ -88,7 +88,9 @@ function hasUncollectedTestClass(facts: FileFacts | null): boolean {
   const scope = facts?.classScope;
   if (!facts || !scope) return false;
   return scope.classes.some(
-    (fact) => fact.methods.length > 0 && !facts.tests.some((test) => !test.declaredAt && test.suitePath.length === fact.suitePath.length && test.suitePath.every((name, index) => name === fact.suitePath[index])),
+    (fact) =>
+      fact.methods.length > 0 &&
+      !facts.tests.some((test) => !test.declaredAt && test.suitePath.length === fact.suitePath.length && test.suitePath.every((name, index) => name === fact.suitePath[index])),
   );
 }
 
@@ -120,11 +122,7 @@ function reachesImporters(change: ChangedFacts): boolean {
  *   nothing more is needed.
  * `extract` is the caller's cached extractor.
  */
-export async function loadClassContext(
-  changes: readonly ChangedFacts[],
-  unchanged: UnchangedFiles,
-  extract: (path: string, content: string) => Promise<FileFacts>,
-): Promise<ClassContext> {
+export async function loadClassContext(changes: readonly ChangedFacts[], unchanged: UnchangedFiles, extract: (path: string, content: string) => Promise<FileFacts>): Promise<ClassContext> {
   const seeds = changes.filter((change) => change.path.endsWith(".py") && (hasClasses(change.before) || hasClasses(change.after)));
   if (seeds.length === 0) return EMPTY_CLASS_CONTEXT;
   const changedPaths = new Set(changes.map((change) => change.path));

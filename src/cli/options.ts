@@ -48,7 +48,13 @@ export const positiveIntOption = numberOption({ integer: true, min: 1 });
 export function numberOption(spec: { integer?: boolean; min?: number; max?: number }) {
   const kind = spec.integer ? "a whole number" : "a number";
   const range =
-    spec.min !== undefined && spec.max !== undefined ? ` from ${spec.min} to ${spec.max}` : spec.min !== undefined ? ` of at least ${spec.min}` : spec.max !== undefined ? ` of at most ${spec.max}` : "";
+    spec.min !== undefined && spec.max !== undefined
+      ? ` from ${spec.min} to ${spec.max}`
+      : spec.min !== undefined
+        ? ` of at least ${spec.min}`
+        : spec.max !== undefined
+          ? ` of at most ${spec.max}`
+          : "";
   const expected = `${kind}${range}`;
   const pattern = spec.integer ? /^\d+$/ : /^\d+(\.\d+)?$/;
   return z.pipe(

@@ -30,7 +30,13 @@ export const COMMANDS: CommandSpec[] = [
     name: "checkpoint",
     usage: "checkpoint",
     description: "Store the working tree as a checkpoint commit (prints its oid, or 'unchanged')",
-    options: [["-m, --message <msg>", "Subject line"], LOOP_FLAG, ["--kind <kind>", "baseline | iteration | pre-tool | post-tool | pre-revert | manual (default manual)"], ["--iteration <n>", "Iteration number (with --kind iteration)"], JSON_FLAG],
+    options: [
+      ["-m, --message <msg>", "Subject line"],
+      LOOP_FLAG,
+      ["--kind <kind>", "baseline | iteration | pre-tool | post-tool | pre-revert | manual (default manual)"],
+      ["--iteration <n>", "Iteration number (with --kind iteration)"],
+      JSON_FLAG,
+    ],
     load: () => import("./commands/checkpoint.js"),
   },
   {
@@ -92,21 +98,26 @@ export const COMMANDS: CommandSpec[] = [
   {
     name: "hook",
     usage: "hook <agent> [event] [...args]",
-    description: "An agent's or git's hook (claude|codex|gemini|cursor EVENT: event JSON on stdin, one JSON decision on stdout in the agent's protocol; git pre-push REMOTE URL: exit 1 refuses the push)",
+    description:
+      "An agent's or git's hook (claude|codex|gemini|cursor EVENT: event JSON on stdin, one JSON decision on stdout in the agent's protocol; git pre-push REMOTE URL: exit 1 refuses the push)",
     options: [],
     load: () => import("./commands/hook.js"),
   },
   {
     name: "install",
     usage: "install",
-    description: "Install ralph's hooks: --claude merges them into .claude/settings.json (--local: settings.local.json); --codex, --gemini, --cursor into .codex/hooks.json, .gemini/settings.json, .cursor/hooks.json; --git-hooks registers the pre-push guard",
+    description:
+      "Install ralph's hooks: --claude merges them into .claude/settings.json (--local: settings.local.json); --codex, --gemini, --cursor into .codex/hooks.json, .gemini/settings.json, .cursor/hooks.json; --git-hooks registers the pre-push guard",
     options: [
       ["--claude", "Claude Code hooks"],
       ["--codex", "Codex CLI hooks (.codex/hooks.json; Codex runs them once the project and the hooks are trusted)"],
       ["--gemini", "Gemini CLI hooks (.gemini/settings.json)"],
       ["--cursor", "Cursor hooks (.cursor/hooks.json)"],
       ["--local", "Write .claude/settings.local.json instead of settings.json (with --git-hooks and lefthook: lefthook-local.yml)"],
-      ["--git-hooks", "git's pre-push guard, registered with the hook manager in charge (husky, lefthook, pre-commit, simple-git-hooks), else the pre-push hook itself (an existing hook is kept and run first)"],
+      [
+        "--git-hooks",
+        "git's pre-push guard, registered with the hook manager in charge (husky, lefthook, pre-commit, simple-git-hooks), else the pre-push hook itself (an existing hook is kept and run first)",
+      ],
       ["--manager <name>", "With --git-hooks: husky | lefthook | pre-commit | simple-git-hooks | none instead of the detected one"],
       ["--global", "With --git-hooks: allow writing into a core.hooksPath set in the global git config (shared by every repository)"],
       JSON_FLAG,
@@ -153,7 +164,12 @@ export const COMMANDS: CommandSpec[] = [
     name: "gc",
     usage: "gc",
     description: "Delete the refs of finished loops older than --older-than (keeping baseline and best unless --all); prune caches of objects nothing references",
-    options: [["--older-than <age>", "Age of the newest checkpoint: 30d (default), 12h, 2w (units s m h d w)"], ["--all", "Also delete baseline and best"], ["--dry-run", "Say what would be deleted, delete nothing"], JSON_FLAG],
+    options: [
+      ["--older-than <age>", "Age of the newest checkpoint: 30d (default), 12h, 2w (units s m h d w)"],
+      ["--all", "Also delete baseline and best"],
+      ["--dry-run", "Say what would be deleted, delete nothing"],
+      JSON_FLAG,
+    ],
     load: () => import("./commands/gc.js"),
   },
   {

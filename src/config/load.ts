@@ -10,15 +10,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { isErrno, RalphError } from "../errors.js";
-import {
-  formatConfigPath,
-  normalizeConfig,
-  PRE_TOOL_DECISIONS,
-  type ConfigIssue,
-  type ConfigPath,
-  type PreToolDecision,
-  type RalphConfig,
-} from "./schema.js";
+import { formatConfigPath, normalizeConfig, PRE_TOOL_DECISIONS, type ConfigIssue, type ConfigPath, type PreToolDecision, type RalphConfig } from "./schema.js";
 
 /** The config file names looked for at the work-tree root, in order. */
 export const CONFIG_FILE_NAMES = ["aiwg.yml", "aiwg.yaml"] as const;
@@ -224,9 +216,7 @@ async function parseConfigUncached(text: string | null, fileName: string, env: N
   const parsed: ParsedFile = text === null ? { section: undefined, sectionLine: null, lines: new Map() } : await parseYaml(text, fileName);
   const result = normalizeConfig(parsed.section);
   if (result.config === null) {
-    const issues = result.errors
-      .map((issue) => ({ issue, line: lineOf(parsed, issue.path) }))
-      .sort((a, b) => (a.line ?? 0) - (b.line ?? 0));
+    const issues = result.errors.map((issue) => ({ issue, line: lineOf(parsed, issue.path) })).sort((a, b) => (a.line ?? 0) - (b.line ?? 0));
     const first = issues[0] as { issue: ConfigIssue; line: number | null };
     const more = issues.length > 1 ? ` (and ${issues.length - 1} more: see 'ralph config --check --json')` : "";
     throw new RalphError("E_CONFIG", issueMessage(fileName, first.line, first.issue) + more, {

@@ -455,14 +455,24 @@ function fromZodIssue(issue: z.core.$ZodIssue, raw: unknown): ConfigIssue[] {
       const expected = EXPECTED[issue.expected] ?? issue.expected;
       // Every field that may be null has null as its default.
       const nullable = valueAt(DEFAULT_CONFIG, path) === null;
-      return [{ path, message: `expected ${expected}${nullable ? " or null" : ""}, got ${describeValue(value)}`, hint: `write ${expected}${issue.expected === "string" ? " (quote it if YAML reads it as something else)" : ""}` }];
+      return [
+        {
+          path,
+          message: `expected ${expected}${nullable ? " or null" : ""}, got ${describeValue(value)}`,
+          hint: `write ${expected}${issue.expected === "string" ? " (quote it if YAML reads it as something else)" : ""}`,
+        },
+      ];
     }
     case "too_small":
       if (issue.origin === "string") return [{ path, message: "empty", hint: "give a value, or null for none" }];
       return [
         issue.inclusive
           ? { path, message: `${String(value)} is below the minimum ${String(issue.minimum)}`, hint: `use at least ${String(issue.minimum)}` }
-          : { path, message: `${String(value)} is not above ${String(issue.minimum)}`, hint: `use a number above ${String(issue.minimum)}${valueAt(DEFAULT_CONFIG, path) === null ? ", or null for none" : ""}` },
+          : {
+              path,
+              message: `${String(value)} is not above ${String(issue.minimum)}`,
+              hint: `use a number above ${String(issue.minimum)}${valueAt(DEFAULT_CONFIG, path) === null ? ", or null for none" : ""}`,
+            },
       ];
     case "too_big":
       return [{ path, message: `${String(value)} is above the maximum ${String(issue.maximum)}`, hint: `use ${issue.inclusive ? "at most" : "less than"} ${String(issue.maximum)}` }];
@@ -565,7 +575,10 @@ export function normalizeConfig(raw: unknown): NormalizedConfig {
   // templates_dir: inside the work tree, '/'-separated, no leading ./
   let templatesDir = input.reinforcement.templates_dir;
   if (templatesDir !== null) {
-    const parts = templatesDir.replace(/\\/g, "/").split("/").filter((p) => p !== "" && p !== ".");
+    const parts = templatesDir
+      .replace(/\\/g, "/")
+      .split("/")
+      .filter((p) => p !== "" && p !== ".");
     if (/^([a-zA-Z]:)?[\\/]/.test(templatesDir) || parts.includes("..")) {
       errors.push({ path: ["reinforcement", "templates_dir"], message: `${JSON.stringify(templatesDir)} is outside the work tree`, hint: "give a path relative to the repository root, without .." });
     }
@@ -575,11 +588,17 @@ export function normalizeConfig(raw: unknown): NormalizedConfig {
   // Other rules: legal, probably not meant.
   const bos = input.best_output_selection;
   if (bos.quality_threshold > 0 && bos.quality_threshold < 1) {
-    warnings.push({ path: ["best_output_selection", "quality_threshold"], message: `${bos.quality_threshold} is a percent (0-100), not a fraction: did you mean ${Math.round(bos.quality_threshold * 100)}?` });
+    warnings.push({
+      path: ["best_output_selection", "quality_threshold"],
+      message: `${bos.quality_threshold} is a percent (0-100), not a fraction: did you mean ${Math.round(bos.quality_threshold * 100)}?`,
+    });
   }
   const perf = input.performance;
   if (perf.detection_latency_p99_budget_ms < perf.detection_latency_budget_ms) {
-    warnings.push({ path: ["performance", "detection_latency_p99_budget_ms"], message: `the p99 budget (${perf.detection_latency_p99_budget_ms} ms) is below the p95 budget (${perf.detection_latency_budget_ms} ms)` });
+    warnings.push({
+      path: ["performance", "detection_latency_p99_budget_ms"],
+      message: `the p99 budget (${perf.detection_latency_p99_budget_ms} ms) is below the p95 budget (${perf.detection_latency_budget_ms} ms)`,
+    });
   }
   if (patterns.length === 0 && input.detection.mode !== "off" && errors.length === 0) {
     warnings.push({ path: ["detection", "patterns_enabled"], message: "no finding type enabled: detection reports nothing (use mode: off to say so)" });

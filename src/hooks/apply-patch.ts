@@ -48,10 +48,7 @@ export interface PatchChunk {
 }
 
 /** One file section of a patch. Paths are as written (relative to the call's cwd, or absolute). */
-export type PatchHunk =
-  | { kind: "add"; path: string; contents: string }
-  | { kind: "delete"; path: string }
-  | { kind: "update"; path: string; movePath: string | null; chunks: PatchChunk[] };
+export type PatchHunk = { kind: "add"; path: string; contents: string } | { kind: "delete"; path: string } | { kind: "update"; path: string; movePath: string | null; chunks: PatchChunk[] };
 
 /** A parsed patch, or why it is not one (with the 1-based line of the patch text where known). */
 export type PatchParse = { ok: true; hunks: PatchHunk[] } | { ok: false; why: string; line?: number };

@@ -220,9 +220,32 @@ function splitGit(args: string[]): { sub: string; rest: string[]; configs: strin
 
 /** Options of git subcommands that take the next word as their value (so that word is never read as an option). */
 const GIT_VALUE_OPTIONS: ReadonlySet<string> = new Set([
-  "-m", "--message", "-F", "--file", "-C", "--reuse-message", "-c", "--reedit-message", "-t", "--template",
-  "--author", "--date", "--trailer", "--cleanup", "--fixup", "--squash", "-s", "--strategy", "-X", "--strategy-option",
-  "-o", "--push-option", "--repo", "--receive-pack", "--exec", "--onto",
+  "-m",
+  "--message",
+  "-F",
+  "--file",
+  "-C",
+  "--reuse-message",
+  "-c",
+  "--reedit-message",
+  "-t",
+  "--template",
+  "--author",
+  "--date",
+  "--trailer",
+  "--cleanup",
+  "--fixup",
+  "--squash",
+  "-s",
+  "--strategy",
+  "-X",
+  "--strategy-option",
+  "-o",
+  "--push-option",
+  "--repo",
+  "--receive-pack",
+  "--exec",
+  "--onto",
 ]);
 /** Short options of `git commit` that take a value: a cluster stops at the first of them. */
 const COMMIT_VALUE_SHORTS = new Set(["m", "F", "C", "c", "t"]);
@@ -350,7 +373,14 @@ function writeRisk(path: string, detail: string, kind: "test_file_write" | "test
   return protectedKindOf(rel) ? { kind, detail, path: rel } : null;
 }
 
-function pushWriteRisk(risks: BashRisk[], path: string, detail: string, kind: "test_file_write" | "test_file_delete", context: BashContext | null = null, effect: PathEffect = kind === "test_file_delete" ? "delete" : "write"): void {
+function pushWriteRisk(
+  risks: BashRisk[],
+  path: string,
+  detail: string,
+  kind: "test_file_write" | "test_file_delete",
+  context: BashContext | null = null,
+  effect: PathEffect = kind === "test_file_delete" ? "delete" : "write",
+): void {
   const risk = writeRisk(path, detail, kind, context, effect);
   if (risk) risks.push(risk);
 }
@@ -365,7 +395,9 @@ const positionalWords = (args: string[]): string[] => args.filter((arg) => !arg.
 function codeWrites(code: string): boolean {
   return (
     /\bopen\s*\([^)]*,\s*['"][^'"]*[wax+]/.test(code) ||
-    /\b(write|writeFile\w*|write_text|write_bytes|unlink\w*|remove|rmtree|rename\w*|replace|truncate\w*|rmSync|rm|rmdir\w*|appendFile\w*|copyFile\w*|copy\w*|cpSync|chmod\w*|symlink\w*|move)\s*\(/.test(code) ||
+    /\b(write|writeFile\w*|write_text|write_bytes|unlink\w*|remove|rmtree|rename\w*|replace|truncate\w*|rmSync|rm|rmdir\w*|appendFile\w*|copyFile\w*|copy\w*|cpSync|chmod\w*|symlink\w*|move)\s*\(/.test(
+      code,
+    ) ||
     /\bprint\b.*>>/.test(code)
   );
 }
@@ -501,7 +533,12 @@ async function classifyCommand(command: SimpleCommand, risks: BashRisk[], depth:
         const codes = [...(index >= 0 && args[index + 1] !== undefined ? [args[index + 1] as string] : []), ...command.heredocs];
         for (const code of codes) {
           const hit = codeWritesProtected(code, context);
-          if (hit) risks.push({ kind: hit.kind, detail: `${name} code writing ${hit.path}${hit.kind === "guard_tamper" ? ` (${describeControlKind(controlKindOf(hit.path, context ?? {}) ?? "ralph-store")})` : ""}`, path: hit.path });
+          if (hit)
+            risks.push({
+              kind: hit.kind,
+              detail: `${name} code writing ${hit.path}${hit.kind === "guard_tamper" ? ` (${describeControlKind(controlKindOf(hit.path, context ?? {}) ?? "ralph-store")})` : ""}`,
+              path: hit.path,
+            });
         }
       }
     }

@@ -17,16 +17,7 @@ import { EMPTY_RUNTIME_ENV, homeOf } from "../runtime-env.js";
 import { normalizeSlashes } from "./paths.js";
 
 /** The Claude Code hook events ralph answers. */
-export const CLAUDE_EVENTS = [
-  "SessionStart",
-  "UserPromptSubmit",
-  "PreToolUse",
-  "PostToolUse",
-  "Stop",
-  "SubagentStop",
-  "PreCompact",
-  "SessionEnd",
-] as const;
+export const CLAUDE_EVENTS = ["SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "Stop", "SubagentStop", "PreCompact", "SessionEnd"] as const;
 
 /** One of {@link CLAUDE_EVENTS}. */
 export type ClaudeEvent = (typeof CLAUDE_EVENTS)[number];

@@ -66,7 +66,7 @@ interface HookGroup {
 
 /** True when a hook entry was written by ralph. */
 export function isRalphHook(hook: unknown): boolean {
-  return typeof hook === "object" && hook !== null && typeof (hook as { command?: unknown }).command === "string" && ((hook as { command: string }).command.split(/\s+/).includes(INSTALL_TAG));
+  return typeof hook === "object" && hook !== null && typeof (hook as { command?: unknown }).command === "string" && (hook as { command: string }).command.split(/\s+/).includes(INSTALL_TAG);
 }
 
 /** Removes ralph's hook entries; groups, events and `hooks` left empty by the removal go too. Returns the new settings and how many entries were removed. */
@@ -110,7 +110,13 @@ export function addRalphHooks(settings: Settings, nodePath: string, cliPath: str
     const groups = Array.isArray(hooks[plan.event]) ? [...(hooks[plan.event] as unknown[])] : [];
     groups.push({
       ...(plan.matcher ? { matcher: plan.matcher } : {}),
-      hooks: [{ type: "command", command: hookCommand(nodePath, cliPath, plan.event), timeout: plan.event === "Stop" ? Math.max(MIN_STOP_TIMEOUT_SEC, Math.ceil(options.stopTimeoutSec ?? 0)) : plan.timeoutSec }],
+      hooks: [
+        {
+          type: "command",
+          command: hookCommand(nodePath, cliPath, plan.event),
+          timeout: plan.event === "Stop" ? Math.max(MIN_STOP_TIMEOUT_SEC, Math.ceil(options.stopTimeoutSec ?? 0)) : plan.timeoutSec,
+        },
+      ],
     });
     hooks[plan.event] = groups;
   }

@@ -123,8 +123,7 @@ export function readToml(text: string): TomlTable {
   return root;
 }
 
-const get = (table: TomlValue | undefined, key: string): TomlValue | undefined =>
-  typeof table === "object" && table !== null && !Array.isArray(table) ? table[key] : undefined;
+const get = (table: TomlValue | undefined, key: string): TomlValue | undefined => (typeof table === "object" && table !== null && !Array.isArray(table) ? table[key] : undefined);
 
 /** Codex's snake-case label of an event in hook state keys (`PreToolUse` → `pre_tool_use`). */
 export function codexEventLabel(event: string): string {
@@ -209,7 +208,9 @@ export function checkCodexTrust(workTree: string, hooksJsonPath: string, install
   const problems: string[] = [];
   if (featureEnabled === false) problems.push(`hooks are turned off in ${configPath} ([features] hooks = false): Codex runs no hook`);
   if (projectTrust !== "trusted") {
-    problems.push(`the project is not trusted in ${configPath} (${projectTrust === null ? "no trust_level" : `trust_level = "${projectTrust}"`}): Codex ignores its .codex folder, hooks included; trust it when Codex asks, or set [projects."${workTree}"] trust_level = "trusted"`);
+    problems.push(
+      `the project is not trusted in ${configPath} (${projectTrust === null ? "no trust_level" : `trust_level = "${projectTrust}"`}): Codex ignores its .codex folder, hooks included; trust it when Codex asks, or set [projects."${workTree}"] trust_level = "trusted"`,
+    );
   }
   const untrusted = hooks.filter((h) => h.state === "untrusted").map((h) => h.event);
   const disabled = hooks.filter((h) => h.state === "disabled").map((h) => h.event);

@@ -137,10 +137,16 @@ export const codexAdapter: AgentAdapter = {
       case "Stop": {
         const active = raw.stop_hook_active;
         const last = raw.last_assistant_message;
-        return { type: "stop", stop: { transcriptPath: undefined, stopHookActive: typeof active === "boolean" ? active : undefined, lastAssistantMessage: typeof last === "string" ? last : undefined } };
+        return {
+          type: "stop",
+          stop: { transcriptPath: undefined, stopHookActive: typeof active === "boolean" ? active : undefined, lastAssistantMessage: typeof last === "string" ? last : undefined },
+        };
       }
       default:
-        return { type: "checkpoint", label: `${payload.event ?? "event"}${stringField(raw, "source") ?? stringField(raw, "trigger") ? ` ${stringField(raw, "source") ?? stringField(raw, "trigger")}` : ""}` };
+        return {
+          type: "checkpoint",
+          label: `${payload.event ?? "event"}${(stringField(raw, "source") ?? stringField(raw, "trigger")) ? ` ${stringField(raw, "source") ?? stringField(raw, "trigger")}` : ""}`,
+        };
     }
   },
   outputOf: codexOutputOf,

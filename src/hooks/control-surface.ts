@@ -50,7 +50,11 @@ export interface ControlSurfaceOptions {
   workTree?: string;
 }
 
-const clean = (path: string): string => path.replace(/\\/g, "/").replace(/^(\.\/)+/, "").replace(/\/+$/, "");
+const clean = (path: string): string =>
+  path
+    .replace(/\\/g, "/")
+    .replace(/^(\.\/)+/, "")
+    .replace(/\/+$/, "");
 
 /** The text every pre-push entry ralph registers with a hook manager holds: the runner it looks up (src/hooks/git-hook-managers.ts). */
 export const RALPH_ENTRY_MARK = "/ralph/hooks/pre-push";

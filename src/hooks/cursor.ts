@@ -81,7 +81,12 @@ function settleCursor(payload: AgentPayload, verdict: EventVerdict, diagnostics:
       rmSync(path, { force: true });
       const held = ["ralph: while you worked, these changes weakened the test suite:", ...notices].join("\n\n");
       if (verdict.decision === "block") return { ...verdict, reason: `${held}\n\n${verdict.reason ?? ""}` };
-      return { ...verdict, decision: "block", reason: `${held}\n\nFix them before you finish: restore the tests and change the code under test instead.`, why: `${verdict.why}; ${notices.length} notice(s) from edits` };
+      return {
+        ...verdict,
+        decision: "block",
+        reason: `${held}\n\nFix them before you finish: restore the tests and change the code under test instead.`,
+        why: `${verdict.why}; ${notices.length} notice(s) from edits`,
+      };
     }
   } catch (error) {
     diagnostics(`ralph: could not keep or read Cursor notices in ${path}: ${(error as Error).message}\n`);

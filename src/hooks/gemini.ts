@@ -121,7 +121,10 @@ export const geminiAdapter: AgentAdapter = {
       case "AfterAgent": {
         const active = raw.stop_hook_active;
         const response = raw.prompt_response;
-        return { type: "stop", stop: { transcriptPath: undefined, stopHookActive: typeof active === "boolean" ? active : undefined, lastAssistantMessage: typeof response === "string" ? response : undefined } };
+        return {
+          type: "stop",
+          stop: { transcriptPath: undefined, stopHookActive: typeof active === "boolean" ? active : undefined, lastAssistantMessage: typeof response === "string" ? response : undefined },
+        };
       }
       default: {
         const detail = stringField(raw, "trigger") ?? stringField(raw, "reason");

@@ -472,7 +472,6 @@ function preCommitEditor(stage: string): Editor {
   };
 }
 
-
 function jsonIndentOf(text: string): string | number {
   const m = /^[{[]\r?\n([ \t]+)/.exec(text);
   return m ? (m[1] as string) : 2;
@@ -488,7 +487,8 @@ function simpleGitHooksEditor(key: string | null, path: string): Editor {
       throw new RalphError("E_USAGE", `${path} is not valid JSON (${(error as Error).message}); fix it first, ralph will not overwrite it`, { data: { path } });
     }
     const config = (key === null ? parsed : parsed[key]) as Record<string, unknown> | undefined;
-    if (typeof config !== "object" || config === null || Array.isArray(config)) throw new RalphError("E_USAGE", `${path}: the simple-git-hooks config is not an object; fix it first`, { data: { path } });
+    if (typeof config !== "object" || config === null || Array.isArray(config))
+      throw new RalphError("E_USAGE", `${path}: the simple-git-hooks config is not an object; fix it first`, { data: { path } });
     const block = shellBlock();
     const current = typeof config["pre-push"] === "string" ? (config["pre-push"] as string) : null;
     if (current !== null && current.startsWith(`${block}\n`)) return text as string;
@@ -557,9 +557,13 @@ function targetFor(repo: Repo, detection: ManagerDetection, options: ManagerInst
     case "simple-git-hooks": {
       const js = SIMPLE_GIT_HOOKS_JS.find((n) => existsSync(work(n)));
       if (js) {
-        throw new RalphError("E_USAGE", `simple-git-hooks reads ${js}, which ralph does not edit (it is code); put these lines first in its "pre-push" command, then run npx simple-git-hooks:\n${shellBlock()}`, {
-          data: { path: work(js), command: shellBlock() },
-        });
+        throw new RalphError(
+          "E_USAGE",
+          `simple-git-hooks reads ${js}, which ralph does not edit (it is code); put these lines first in its "pre-push" command, then run npx simple-git-hooks:\n${shellBlock()}`,
+          {
+            data: { path: work(js), command: shellBlock() },
+          },
+        );
       }
       const json = SIMPLE_GIT_HOOKS_JSON.find((n) => existsSync(work(n)));
       if (json) return { path: work(json), add: simpleGitHooksEditor(null, work(json)) };

@@ -158,8 +158,7 @@ export function chooseBase(update: PushUpdate, remote: string, url: string, git:
  * @throws Error when git cannot run or rev-list fails.
  */
 export function realPushGit(cwd: string, env: Readonly<NodeJS.ProcessEnv>): PushGit {
-  const run = (args: string[]): string =>
-    execFileSync("git", args, { cwd, env, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], maxBuffer: 256 * 1024 * 1024 });
+  const run = (args: string[]): string => execFileSync("git", args, { cwd, env, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], maxBuffer: 256 * 1024 * 1024 });
   return {
     peelToCommit(oid) {
       try {

@@ -255,7 +255,11 @@ function hookChanges(recorded: Record_, now: Record_): GuardChange[] {
   if (hook.sha256 !== null) {
     const at = now.git_hook;
     if (hook.hooks_path !== at.hooks_path) {
-      changes.push({ part: "git-config", path: "core.hooksPath", detail: `core.hooksPath changed (${hook.hooks_path ?? "unset"} -> ${at.hooks_path ?? "unset"}): git no longer runs the pre-push hook ralph installed at ${hook.path}` });
+      changes.push({
+        part: "git-config",
+        path: "core.hooksPath",
+        detail: `core.hooksPath changed (${hook.hooks_path ?? "unset"} -> ${at.hooks_path ?? "unset"}): git no longer runs the pre-push hook ralph installed at ${hook.path}`,
+      });
     } else if (at.sha256 === null) {
       changes.push({ part: "git-hook", path: hook.path, detail: "the pre-push hook ralph installed was removed or replaced" });
     } else if (at.sha256 !== hook.sha256) {
@@ -293,10 +297,7 @@ export async function checkGuard(repo: Repository): Promise<GuardReport> {
     const managers = managersNow(repo);
     writeJson(recordPath(repo), isRecorded ? { ...recorded, managers } : { ...now, managers });
   }
-  const found = [
-    ...(isRecorded ? [...hookChanges(recorded, now), ...(await managerChanges(repo, recorded))] : []),
-    ...stateChanges(repo, new Set(recorded?.loops_gone ?? [])),
-  ];
+  const found = [...(isRecorded ? [...hookChanges(recorded, now), ...(await managerChanges(repo, recorded))] : []), ...stateChanges(repo, new Set(recorded?.loops_gone ?? []))];
   const known = new Set((pending?.changes ?? []).map(changeKey));
   const fresh = found.filter((c) => !known.has(changeKey(c)));
   if (fresh.length === 0) return { changes: pending?.changes ?? [], detectedAt: pending?.detected_at ?? null, fresh: false };

@@ -17,12 +17,7 @@ function looksLikeTestFile(path: string): boolean {
   const name = path.slice(path.lastIndexOf("/") + 1);
   const stem = name.includes(".") ? name.slice(0, name.indexOf(".")) : name;
   return (
-    isUnderTestDirectory(path) ||
-    /^tests?_/i.test(stem) ||
-    /[._-](test|tests|spec)$/i.test(stem) ||
-    /[a-z0-9](Test|Tests|Spec)$/.test(stem) ||
-    /\.(test|spec)\./i.test(name) ||
-    name === "conftest.py"
+    isUnderTestDirectory(path) || /^tests?_/i.test(stem) || /[._-](test|tests|spec)$/i.test(stem) || /[a-z0-9](Test|Tests|Spec)$/.test(stem) || /\.(test|spec)\./i.test(name) || name === "conftest.py"
   );
 }
 

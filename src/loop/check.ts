@@ -27,7 +27,6 @@ export interface Judgement extends Analysis {
   warnings: string[];
 }
 
-
 /**
  * Parses one `Ralph-Allow: <type> [path=<path or glob>] <reason>` trailer
  * value (DESIGN.md: `Ralph-Allow: <type> <reason>`; the optional `path=`
@@ -163,9 +162,7 @@ export interface DetectionPolicy {
 /** Applies a {@link DetectionPolicy} to an analysis: drops unreported types, overrides severities, re-sorts and re-decides the verdict. Pure. */
 export function applyDetectionPolicy(analysis: Analysis, policy: DetectionPolicy): Analysis {
   const reported = policy.mode === "off" ? new Set<string>() : new Set<string>(policy.patterns);
-  const findings = sortFindings(
-    analysis.findings.filter((f) => reported.has(f.type)).map((f) => (policy.severity[f.type] ? { ...f, severity: policy.severity[f.type] as Severity } : f)),
-  );
+  const findings = sortFindings(analysis.findings.filter((f) => reported.has(f.type)).map((f) => (policy.severity[f.type] ? { ...f, severity: policy.severity[f.type] as Severity } : f)));
   return { ...analysis, findings, verdict: decideVerdict(findings) };
 }
 
@@ -198,12 +195,7 @@ export interface JudgeOptions {
  * added to it.
  * @throws RalphError from the store (E_CORRUPT, E_UNREADABLE…).
  */
-export async function judgeChange(
-  store: CheckpointStore,
-  from: Extract<ResolvedRev, { kind: "commit" }>,
-  to: ResolvedRev,
-  options: JudgeOptions = {},
-): Promise<Judgement> {
+export async function judgeChange(store: CheckpointStore, from: Extract<ResolvedRev, { kind: "commit" }>, to: ResolvedRev, options: JudgeOptions = {}): Promise<Judgement> {
   const started = performance.now();
   const progress = options.progress;
   const toTree = to.kind === "worktree" ? store.snapshot(progress ? { onProgress: (seen) => progress.tick("reading the work tree: files", seen) } : {}).treeOid : to.treeOid;

@@ -173,4 +173,3 @@ export function runCompletionCommand(command: string, options: { cwd: string; ti
     });
   });
 }
-

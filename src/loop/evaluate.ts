@@ -134,7 +134,11 @@ export async function evaluateIteration(ctx: EvaluationContext): Promise<Evaluat
   let quality = computeQuality({ completionPassed: ctx.passed, blockingFindings: blockingVsBaseline?.length ?? null, metrics, baseline });
   let source: IterationRecord["quality_source"] = "default";
   if (state.quality_command) {
-    const run = await runCompletionCommand(state.quality_command, { cwd: workTree, timeoutMs: ctx.settings.qualityTimeoutMs, env: { ...store.repo.env.vars, RALPH_LOOP: loop, RALPH_ITERATION: String(iteration), ...ctx.env } });
+    const run = await runCompletionCommand(state.quality_command, {
+      cwd: workTree,
+      timeoutMs: ctx.settings.qualityTimeoutMs,
+      env: { ...store.repo.env.vars, RALPH_LOOP: loop, RALPH_ITERATION: String(iteration), ...ctx.env },
+    });
     const parsed = run.timedOut ? { error: `the quality command timed out after ${ctx.settings.qualityTimeoutMs} ms` } : parseQualityOutput(run.output);
     if ("score" in parsed) {
       quality = { score: parsed.score, breakdown: { command: { weight: 100, earned: parsed.score, measured: true, detail: `\`${state.quality_command}\`` } } };
@@ -142,7 +146,12 @@ export async function evaluateIteration(ctx: EvaluationContext): Promise<Evaluat
     } else metrics.errors.quality = `${parsed.error}; the default formula was used`;
   }
   const previousTree = state.iteration_history[state.iteration_history.length - 1]?.tree_oid ?? (baselineOid ? store.readCheckpoint(baselineOid).treeOid : null);
-  const artifacts = previousTree ? store.diff(previousTree, ctx.checkpoint.treeOid).slice(0, 200).map((c) => ({ path: c.path, hash: c.newOid })) : [];
+  const artifacts = previousTree
+    ? store
+        .diff(previousTree, ctx.checkpoint.treeOid)
+        .slice(0, 200)
+        .map((c) => ({ path: c.path, hash: c.newOid }))
+    : [];
   const record: IterationRecord = {
     iteration,
     started_at: ctx.startedIso,
@@ -220,12 +229,7 @@ export interface AppliedEvaluation {
  * marked recovered, and PDARE on new regressions and, at every iteration
  * that is still stuck, on the stuck loop (each one spends a retry).
  */
-export function applyEvaluation(
-  state: LoopState,
-  evaluation: Evaluation,
-  context: { passed: boolean; nowIso: string; stage: "stop" | "iterate" },
-  settings: LoopSettings,
-): AppliedEvaluation {
+export function applyEvaluation(state: LoopState, evaluation: Evaluation, context: { passed: boolean; nowIso: string; stage: "stop" | "iterate" }, settings: LoopSettings): AppliedEvaluation {
   if (evaluation.baselineMetrics && state.baseline_metrics === null) state.baseline_metrics = evaluation.baselineMetrics;
   const signals = recordIteration(state, evaluation.record, settings.progress, context.nowIso);
   const recovered = markRecovered(state, evaluation.openTypes, signals.stuck);
@@ -234,13 +238,22 @@ export function applyEvaluation(
     regressions.push({
       regression_type: "stuck_loop",
       severity: "high",
-      details: { iteration: evaluation.record.iteration, error_signature: evaluation.record.error_signature, findings: [{ message: `the same error ${3} iterations in a row: ${evaluation.record.error_signature ?? ""}`.slice(0, 300) }] },
+      details: {
+        iteration: evaluation.record.iteration,
+        error_signature: evaluation.record.error_signature,
+        findings: [{ message: `the same error ${3} iterations in a row: ${evaluation.record.error_signature ?? ""}`.slice(0, 300) }],
+      },
     });
   }
   const heldBack = context.passed && (evaluation.blockingVsBaseline?.length ?? 0) > 0;
   const recovery =
     regressions.length > 0
-      ? applyRecovery(state, regressions, { iteration: evaluation.record.iteration, completionPassed: context.passed, checkpointRef: evaluation.record.snapshot_path, nowIso: context.nowIso, stage: context.stage }, settings.recovery)
+      ? applyRecovery(
+          state,
+          regressions,
+          { iteration: evaluation.record.iteration, completionPassed: context.passed, checkpointRef: evaluation.record.snapshot_path, nowIso: context.nowIso, stage: context.stage },
+          settings.recovery,
+        )
       : null;
   return { signals, recovery, recovered, heldBack };
 }

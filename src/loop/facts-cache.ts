@@ -73,7 +73,9 @@ export class DiskFactsCache implements FactsCache {
   }
 
   private locate(path: string, oid: string, variant?: string): { key: string; file: string } {
-    const key = createHash("sha1").update(`${EXTRACTOR_VERSION}\u0000${path}\u0000${oid}${variant === undefined ? "" : `\u0000${variant}`}`).digest("hex");
+    const key = createHash("sha1")
+      .update(`${EXTRACTOR_VERSION}\u0000${path}\u0000${oid}${variant === undefined ? "" : `\u0000${variant}`}`)
+      .digest("hex");
     return { key, file: join(this.dir, key.slice(0, 2), `${key.slice(2)}.json`) };
   }
 

@@ -120,7 +120,9 @@ export function resumeLoop(store: CheckpointStore, loop: LoopId, nowMs = Date.no
   const { state } = updateState(workTree, loop, (s) => {
     const pending = pendingGateEvents(s);
     if (pending.length > 0) {
-      throw new RalphError("E_USAGE", `loop ${loop} waits for a decision on ${pending.map((e) => e.event_id).join(", ")}: run ralph approve, ralph reject or ralph abort`, { data: { loop, pending: pending.map((e) => e.event_id) } });
+      throw new RalphError("E_USAGE", `loop ${loop} waits for a decision on ${pending.map((e) => e.event_id).join(", ")}: run ralph approve, ralph reject or ralph abort`, {
+        data: { loop, pending: pending.map((e) => e.event_id) },
+      });
     }
     const interrupted = wasInterrupted(s, nowMs);
     if (s.status !== "paused" && s.status !== "crashed" && !interrupted) {
@@ -179,7 +181,14 @@ export function selectBestIteration(
   const checkpoint = record.checkpoint_oid as string;
   const label = `iteration ${record.iteration}`;
   if (options.dryRun) {
-    return { loop, iteration: record.iteration, qualityScore: record.quality_score, reason, checkpoint, restore: store.revert({ oid: checkpoint, treeOid: store.readCheckpoint(checkpoint).treeOid, label }, { loop, dryRun: true, force: options.force ?? false }) };
+    return {
+      loop,
+      iteration: record.iteration,
+      qualityScore: record.quality_score,
+      reason,
+      checkpoint,
+      restore: store.revert({ oid: checkpoint, treeOid: store.readCheckpoint(checkpoint).treeOid, label }, { loop, dryRun: true, force: options.force ?? false }),
+    };
   }
   const restore = store.revert({ oid: checkpoint, treeOid: store.readCheckpoint(checkpoint).treeOid, label }, { loop, force: options.force ?? false });
   store.setLoopRef(loop, "best", checkpoint);

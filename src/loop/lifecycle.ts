@@ -147,11 +147,9 @@ export function startLoop(store: CheckpointStore, request: StartRequest): StartR
     if (activeState && !isTerminal(activeState.status)) {
       if (explicit === undefined ? activeState.task === request.task : explicit === active) candidate = active;
       else {
-        throw new RalphError(
-          "E_USAGE",
-          `loop ${active} ("${activeState.task}") is still ${activeState.status} here; resume it with 'ralph start --id ${active} …' or end it with 'ralph cancel'`,
-          { data: { loop: active, status: activeState.status } },
-        );
+        throw new RalphError("E_USAGE", `loop ${active} ("${activeState.task}") is still ${activeState.status} here; resume it with 'ralph start --id ${active} …' or end it with 'ralph cancel'`, {
+          data: { loop: active, status: activeState.status },
+        });
       }
     }
   }
@@ -165,9 +163,13 @@ export function startLoop(store: CheckpointStore, request: StartRequest): StartR
       }
       const { state } = updateState(workTree, candidate, (s) => {
         if (s.status === "completing" && !wasInterrupted(s, nowMs)) {
-          throw new RalphError("E_LOCKED", `loop ${candidate} is running the completion check of iteration ${s.iteration + 1} (process ${String(s.metrics.check_pid ?? "?")}); wait for it to end, or stop that process first`, {
-            data: { loop: candidate, status: s.status, pid: s.metrics.check_pid ?? null },
-          });
+          throw new RalphError(
+            "E_LOCKED",
+            `loop ${candidate} is running the completion check of iteration ${s.iteration + 1} (process ${String(s.metrics.check_pid ?? "?")}); wait for it to end, or stop that process first`,
+            {
+              data: { loop: candidate, status: s.status, pid: s.metrics.check_pid ?? null },
+            },
+          );
         }
         if (s.status !== "running") transition(s, "running", `resumed by ralph start (was ${s.status})`, now);
         s.owner_session_id = request.owner?.sessionId ?? null;
@@ -381,7 +383,8 @@ export interface IterationOutcome {
 export function beginIteration(workTree: string, loop: LoopId, nowMs: number, mutate?: (state: LoopState) => void): { iteration: number; state: LoopState } | { refused: string; state: LoopState } {
   const { state, result } = updateState<number | string>(workTree, loop, (s) => {
     if (wasInterrupted(s, nowMs)) transition(s, "running", "the previous completion check was interrupted", isoOf(nowMs));
-    if (s.status === "completing") return { result: `loop ${loop} is running the completion check of iteration ${s.iteration + 1} in process ${String(s.metrics.check_pid ?? "?")}; wait for it to end`, changed: false };
+    if (s.status === "completing")
+      return { result: `loop ${loop} is running the completion check of iteration ${s.iteration + 1} in process ${String(s.metrics.check_pid ?? "?")}; wait for it to end`, changed: false };
     if (s.status !== "running") return { result: `loop ${loop} is ${s.status}${s.status_reason ? ` (${s.status_reason})` : ""}`, changed: false };
     mutate?.(s);
     const iteration = s.iteration + 1;
@@ -421,13 +424,14 @@ export async function finishIteration<T>(
     throw error;
   }
   const checkpointMs = performance.now() - checkpointStarted;
-  const run = current.completion_criteria.trim() === ""
-    ? { exitCode: null, signal: null, timedOut: false, durationMs: 0, output: "ralph: this loop has no completion command" }
-    : await runCompletionCommand(current.completion_criteria, {
-        cwd: workTree,
-        timeoutMs: current.configuration.completion_timeout_ms,
-        env: { ...ctx.store.repo.env.vars, RALPH_LOOP: ctx.loop, RALPH_ITERATION: String(iteration), ...ctx.env },
-      });
+  const run =
+    current.completion_criteria.trim() === ""
+      ? { exitCode: null, signal: null, timedOut: false, durationMs: 0, output: "ralph: this loop has no completion command" }
+      : await runCompletionCommand(current.completion_criteria, {
+          cwd: workTree,
+          timeoutMs: current.configuration.completion_timeout_ms,
+          env: { ...ctx.store.repo.env.vars, RALPH_LOOP: ctx.loop, RALPH_ITERATION: String(iteration), ...ctx.env },
+        });
   const endMs = ctx.nowMs + run.durationMs;
   const passed = run.exitCode === 0 && !run.timedOut;
   const settings = ctx.settings ?? DEFAULT_LOOP_SETTINGS;

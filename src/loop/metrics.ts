@@ -56,13 +56,7 @@ export const DEFAULT_METRICS_SETTINGS: MetricsSettings = {
  * unreadable files count 0. Facts come from (and go to) the facts cache
  * under the same key `ralph tests` uses.
  */
-export async function countCollectedTests(
-  store: CheckpointStore,
-  discovery: TestDiscovery,
-  path: string,
-  oid: string,
-  cache: DiskFactsCache | null,
-): Promise<{ tests: number; assertions: number }> {
+export async function countCollectedTests(store: CheckpointStore, discovery: TestDiscovery, path: string, oid: string, cache: DiskFactsCache | null): Promise<{ tests: number; assertions: number }> {
   if (languageForPath(path) === null) return { tests: 0, assertions: 0 };
   const collection = await discovery.collection(path);
   const content = store.odb.read(oid).content;

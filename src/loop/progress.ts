@@ -61,8 +61,11 @@ const LEVEL_RANK: Record<ReinforcementLevel, number> = { MINIMAL: 0, STANDARD: 1
  * null for empty output.
  */
 export function errorSignature(output: string): string | null {
-  // eslint-disable-next-line no-control-regex
-  const lines = output.replace(/\u001b\[[0-9;]*[A-Za-z]/g, "").split(/\r?\n/).map((l) => l.trim()).filter((l) => l !== "");
+  const lines = output
+    .replace(/\u001b\[[0-9;]*[A-Za-z]/g, "")
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter((l) => l !== "");
   if (lines.length === 0) return null;
   const named = lines.filter((l) => /\b(error|errors|fail|failed|failure|exception|panic|assert\w*|expected|traceback)\b/i.test(l));
   const chosen = (named.length > 0 ? named : lines).slice(-5);
@@ -103,10 +106,7 @@ export function isStuck(history: readonly IterationRecord[]): boolean {
  * `requireVerification`); the highest score; the earliest on a tie.
  * @returns the chosen record and why, or null when none qualifies.
  */
-export function selectBest(
-  history: readonly IterationRecord[],
-  settings: Pick<ProgressSettings, "qualityThreshold" | "requireVerification">,
-): { record: IterationRecord; reason: string } | null {
+export function selectBest(history: readonly IterationRecord[], settings: Pick<ProgressSettings, "qualityThreshold" | "requireVerification">): { record: IterationRecord; reason: string } | null {
   const acceptable = history.filter((r) => r.quality_score >= settings.qualityThreshold);
   const verified = acceptable.filter((r) => r.verification_status === "passed");
   const candidates = verified.length > 0 || settings.requireVerification ? verified : acceptable;

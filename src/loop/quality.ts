@@ -93,7 +93,10 @@ function compareMetric(value: number | null, baseline: number | null, tolerance:
  * @returns the score, or an error line saying what the output ended with.
  */
 export function parseQualityOutput(output: string): { score: number } | { error: string } {
-  const lines = output.split(/\r?\n/).map((l) => l.trim()).filter((l) => l !== "");
+  const lines = output
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter((l) => l !== "");
   const last = lines[lines.length - 1];
   if (last === undefined) return { error: "the quality command printed nothing; its last line must be a score 0-100" };
   const m = /^(-?\d+(?:\.\d+)?)\s*%?$/.exec(last);

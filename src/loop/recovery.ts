@@ -89,7 +89,10 @@ export function adapt(diagnosis: Diagnosis, regression: RegressionFinding): { st
         message: `${what}. Repeating the same change has not helped. Splitting the task into smaller steps, re-reading the failing output from its first error, and verifying each step on its own is the way forward.`,
       };
     case "specification_ambiguity":
-      return { strategy: "request_clarification", message: `${what}. The expected behaviour is unclear from the tests alone; the test expectations are the specification unless a person says otherwise.` };
+      return {
+        strategy: "request_clarification",
+        message: `${what}. The expected behaviour is unclear from the tests alone; the test expectations are the specification unless a person says otherwise.`,
+      };
     case "task_complexity":
       return { strategy: "request_simpler_approach", message: `${what}. A smaller change that keeps existing features and coverage is preferred over removing code.` };
   }
@@ -97,7 +100,10 @@ export function adapt(diagnosis: Diagnosis, regression: RegressionFinding): { st
 
 function describe(regression: RegressionFinding): string {
   const items = Array.isArray(regression.details.findings) ? (regression.details.findings as { message?: unknown }[]) : [];
-  const messages = items.map((f) => (typeof f.message === "string" ? f.message : "")).filter(Boolean).slice(0, 5);
+  const messages = items
+    .map((f) => (typeof f.message === "string" ? f.message : ""))
+    .filter(Boolean)
+    .slice(0, 5);
   return `${regression.regression_type} (${regression.severity})${messages.length ? `: ${messages.join("; ")}` : ""}`;
 }
 
@@ -136,9 +142,7 @@ export function applyRecovery(
     const critical = regression.severity === "critical" && settings.autoEscalateOnCritical;
     const exhausted = attempt > settings.maxRetries;
     const gate = critical || exhausted;
-    const gateReason = critical
-        ? `critical ${regression.regression_type}: escalated at once (auto_escalate_on_critical)`
-        : `retries exhausted (${settings.maxRetries} of ${settings.maxRetries})`;
+    const gateReason = critical ? `critical ${regression.regression_type}: escalated at once (auto_escalate_on_critical)` : `retries exhausted (${settings.maxRetries} of ${settings.maxRetries})`;
     const event: RegressionEvent = {
       event_id: eventId,
       timestamp: context.nowIso,
@@ -198,7 +202,10 @@ export function applyRecovery(
   }
   if (regressions.length > 0) state.recovery_in_progress = true;
   if (escalated && state.status === "running") {
-    const ids = events.filter((e) => e.human_gate_invoked).map((e) => e.event_id).join(", ");
+    const ids = events
+      .filter((e) => e.human_gate_invoked)
+      .map((e) => e.event_id)
+      .join(", ");
     transition(state, "paused", `awaiting a human decision on ${ids}: ralph approve | reject | abort`, context.nowIso);
   }
   const gateHelp = escalated ? "\nThe loop is paused for a human: ralph approve | ralph reject | ralph abort." : "";
@@ -282,10 +289,7 @@ const SEVERITY_RANK = { critical: 0, high: 1, medium: 2, low: 3 } as const;
  * the worst severity of the group and `details` of `context` plus the
  * group's count and its first 20 findings (type, severity, file, line, test, message).
  */
-export function regressionsByType(
-  findings: readonly Pick<Finding, "type" | "severity" | "file" | "line" | "test" | "message">[],
-  context: Record<string, unknown>,
-): RegressionFinding[] {
+export function regressionsByType(findings: readonly Pick<Finding, "type" | "severity" | "file" | "line" | "test" | "message">[], context: Record<string, unknown>): RegressionFinding[] {
   const byType = new Map<string, (typeof findings)[number][]>();
   for (const f of findings) byType.set(f.type, [...(byType.get(f.type) ?? []), f]);
   return [...byType].map(([type, list]) => ({

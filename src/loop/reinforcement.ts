@@ -55,7 +55,7 @@ export const REINFORCEMENT_TEMPLATES: Readonly<Record<ReinforcementLevel, string
     "The task is still not done after {iteration} iterations: `{completion}` {failure}.",
     "- Read the failure above and find its cause before changing code; re-run the command yourself to confirm a fix.",
     "- Deleting, skipping or loosening a test, or editing the test configuration to pass, is detected against the baseline and will not count as done.",
-    "- Completion means the command exits 0 with the original task's requirements met: \"{task}\".",
+    '- Completion means the command exits 0 with the original task\'s requirements met: "{task}".',
     "- A partial fix with caveats, or a plan for a follow-up, is not completion.",
   ].join("\n"),
   AGGRESSIVE: [
@@ -63,7 +63,7 @@ export const REINFORCEMENT_TEMPLATES: Readonly<Record<ReinforcementLevel, string
     "- Step back: list what the failure says, what you changed in the last iterations, and why it did not help.",
     "- Try a different approach than the one repeated so far; make the smallest change that the output points at.",
     "- Tests, assertions, skips, test configuration and validation are compared with the baseline at every stop: removing or weakening them is reported as reward hacking and does not end the loop.",
-    "- Done means `{completion}` exits 0 and the task is met: \"{task}\". Claiming completion with caveats does not end the loop.",
+    '- Done means `{completion}` exits 0 and the task is met: "{task}". Claiming completion with caveats does not end the loop.',
   ].join("\n"),
 };
 
@@ -91,9 +91,7 @@ export function renderReinforcement(level: ReinforcementLevel, ctx: Reinforcemen
     task: ctx.task,
     loop: ctx.loop,
   };
-  return (ctx.templates?.[level] ?? REINFORCEMENT_TEMPLATES[level])
-    .replace(/\{(\w+)\}/g, (whole, name: string) => values[name] ?? whole)
-    .replace(/\n+$/, "");
+  return (ctx.templates?.[level] ?? REINFORCEMENT_TEMPLATES[level]).replace(/\{(\w+)\}/g, (whole, name: string) => values[name] ?? whole).replace(/\n+$/, "");
 }
 
 /**

@@ -187,7 +187,14 @@ export function renderQualityChart(input: QualityChartInput): string {
       const first = points[0];
       if (first) parts.push(el("line", { x1: bx, y1: by, x2: xOf(first.iteration), y2: yOf(first.quality), stroke: COLOR.baseline, "stroke-width": 1.5, "stroke-dasharray": "3 3" }));
       const d = 6;
-      parts.push(el("polygon", { points: `${fmt(bx)},${fmt(by - d)} ${fmt(bx + d)},${fmt(by)} ${fmt(bx)},${fmt(by + d)} ${fmt(bx - d)},${fmt(by)}`, fill: "#ffffff", stroke: COLOR.baseline, "stroke-width": 2 }));
+      parts.push(
+        el("polygon", {
+          points: `${fmt(bx)},${fmt(by - d)} ${fmt(bx + d)},${fmt(by)} ${fmt(bx)},${fmt(by + d)} ${fmt(bx - d)},${fmt(by)}`,
+          fill: "#ffffff",
+          stroke: COLOR.baseline,
+          "stroke-width": 2,
+        }),
+      );
     }
     // The line, then per-point dots when there is room for them.
     const coords = points.map((p) => `${fmt(xOf(p.iteration))},${fmt(yOf(p.quality))}`).join(" ");
@@ -195,7 +202,8 @@ export function renderQualityChart(input: QualityChartInput): string {
     const spacing = n > 1 ? (right - left - 2 * pad) / (n - 1) : 100;
     const dotR = Math.max(1.5, Math.min(3.5, spacing / 3));
     if (spacing >= 6) for (const p of points) if (!p.regression) parts.push(el("circle", { cx: xOf(p.iteration), cy: yOf(p.quality), r: dotR, fill: COLOR.line }));
-    for (const p of points) if (p.regression) parts.push(el("circle", { cx: xOf(p.iteration), cy: yOf(p.quality), r: Math.max(4, dotR + 1), fill: COLOR.regression, stroke: "#ffffff", "stroke-width": 1 }));
+    for (const p of points)
+      if (p.regression) parts.push(el("circle", { cx: xOf(p.iteration), cy: yOf(p.quality), r: Math.max(4, dotR + 1), fill: COLOR.regression, stroke: "#ffffff", "stroke-width": 1 }));
 
     // Best and final markers with labels that avoid each other and stay inside the plot.
     const labels: { box: Box; svg: string }[] = [];
@@ -249,8 +257,10 @@ export function renderQualityChart(input: QualityChartInput): string {
   // Only marks the chart draws are explained.
   const drawn = new Set(input.points.map((p) => p.iteration));
   if (input.bestIteration !== null && drawn.has(input.bestIteration)) item(`<circle cx="${fmt(lx + 9)}" cy="${ly}" r="6" fill="none" stroke="${COLOR.best}" stroke-width="2.5"/>`, "best");
-  if (input.finalIteration !== null && drawn.has(input.finalIteration)) item(`<rect x="${fmt(lx + 4.5)}" y="${ly - 4.5}" width="9" height="9" fill="none" stroke="${COLOR.final}" stroke-width="2"/>`, "final");
-  if (baseline !== null) item(`<polygon points="${fmt(lx + 9)},${ly - 5} ${fmt(lx + 14)},${ly} ${fmt(lx + 9)},${ly + 5} ${fmt(lx + 4)},${ly}" fill="#ffffff" stroke="${COLOR.baseline}" stroke-width="2"/>`, "baseline");
+  if (input.finalIteration !== null && drawn.has(input.finalIteration))
+    item(`<rect x="${fmt(lx + 4.5)}" y="${ly - 4.5}" width="9" height="9" fill="none" stroke="${COLOR.final}" stroke-width="2"/>`, "final");
+  if (baseline !== null)
+    item(`<polygon points="${fmt(lx + 9)},${ly - 5} ${fmt(lx + 14)},${ly} ${fmt(lx + 9)},${ly + 5} ${fmt(lx + 4)},${ly}" fill="#ffffff" stroke="${COLOR.baseline}" stroke-width="2"/>`, "baseline");
   if (input.points.some((p) => p.regression)) item(`<circle cx="${fmt(lx + 9)}" cy="${ly}" r="4" fill="${COLOR.regression}"/>`, "regression");
   item(`<line x1="__X__" y1="${ly}" x2="__X2__" y2="${ly}" stroke="${COLOR.threshold}" stroke-width="1.5" stroke-dasharray="6 4"/>`, `quality threshold (${fmt(threshold)})`);
   parts.push(...legend);

@@ -44,12 +44,7 @@ export function reportPaths(workTree: string, loop: LoopId): ReportPaths {
  * @param options.nowIso the report's `generated_at`; options.qualityThreshold points 0-100 (default 70).
  * @throws RalphError E_UNKNOWN_LOOP, E_BAD_STATE, E_LOCKED (from updateState).
  */
-export function writeLoopReport(
-  workTree: string,
-  loop: LoopId,
-  hooks: HookLogSummary,
-  options: { nowIso: string; qualityThreshold?: number } & StateLockOptions,
-): WrittenReport {
+export function writeLoopReport(workTree: string, loop: LoopId, hooks: HookLogSummary, options: { nowIso: string; qualityThreshold?: number } & StateLockOptions): WrittenReport {
   const paths = reportPaths(workTree, loop);
   const completionReportPath = relative(workTree, paths.report).split(sep).join("/");
   const { result } = updateState(

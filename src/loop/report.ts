@@ -544,7 +544,8 @@ export function summarize(a: LoopAnalytics): string {
   parts.push(`It is **${how}** after ${plural(a.iterations.length, "iteration")}${span}.`);
   const firstQ = a.iterations[0]?.quality_score;
   if (a.iterations.length === 1) parts.push(`Its one iteration (#${a.final_iteration}) scored ${a.final_quality}.`);
-  else if (a.best_vs_final === 0 && a.optimal_iteration === a.final_iteration) parts.push(`Quality went from ${firstQ} to ${a.final_quality}, and the final iteration (#${a.final_iteration}) was also the best.`);
+  else if (a.best_vs_final === 0 && a.optimal_iteration === a.final_iteration)
+    parts.push(`Quality went from ${firstQ} to ${a.final_quality}, and the final iteration (#${a.final_iteration}) was also the best.`);
   else if (a.best_vs_final === 0)
     parts.push(`Quality went from ${firstQ} to ${a.final_quality}; the final iteration (#${a.final_iteration}) ties the best score, first reached at iteration ${a.optimal_iteration}.`);
   else
@@ -568,7 +569,8 @@ export function summarize(a: LoopAnalytics): string {
   const cost: string[] = [];
   // No agent turn emits 0 output tokens: a total of 0 (or none) means the transcripts gave no usage, not a free loop.
   const measuredTokens = a.iterations.filter((it) => it.tokens !== null && it.tokens > 0).length;
-  if (a.totals.tokens !== null && a.totals.tokens > 0) cost.push(`${a.totals.tokens.toLocaleString("en-US")} output tokens${measuredTokens < a.iterations.length ? ` (measured in ${measuredTokens} of ${a.iterations.length} iterations)` : ""}`);
+  if (a.totals.tokens !== null && a.totals.tokens > 0)
+    cost.push(`${a.totals.tokens.toLocaleString("en-US")} output tokens${measuredTokens < a.iterations.length ? ` (measured in ${measuredTokens} of ${a.iterations.length} iterations)` : ""}`);
   if (a.totals.cost_usd !== null) cost.push(usd(a.totals.cost_usd));
   if (a.totals.duration_ms !== null) cost.push(`${formatDuration(a.totals.duration_ms)} of iteration time`);
   if (cost.length > 0) parts.push(`It used ${cost.join(", ")}.`);
@@ -621,7 +623,10 @@ export function renderReportMarkdown(a: LoopAnalytics, state: LoopState, options
       if (it.iteration === a.final_iteration) notes.push("final");
       if (it.iteration === a.selected_iteration) notes.push("selected");
       if (it.quality_score < a.quality_threshold) notes.push("below threshold");
-      const findings = it.findings.block + it.findings.warn === 0 ? "-" : `${it.findings.block} block, ${it.findings.warn} warn${it.findings.types.length > 0 ? ` (${escapeMarkdown(it.findings.types.join(", "))})` : ""}`;
+      const findings =
+        it.findings.block + it.findings.warn === 0
+          ? "-"
+          : `${it.findings.block} block, ${it.findings.warn} warn${it.findings.types.length > 0 ? ` (${escapeMarkdown(it.findings.types.join(", "))})` : ""}`;
       return [
         String(it.iteration),
         String(it.quality_score),

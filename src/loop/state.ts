@@ -193,10 +193,7 @@ export const IterationRecordSchema = z.looseObject({
   verification_status: z._default(z.enum(["passed", "failed", "unknown"]), "unknown"),
   regression_detected: z._default(z.boolean(), false),
   /** Unallowed findings against the baseline, by verdict, and their types. */
-  findings: z._default(
-    z.looseObject({ block: z._default(count, 0), warn: z._default(count, 0), types: z._default(z.array(z.string()), () => []) }),
-    () => ({ block: 0, warn: 0, types: [] }),
-  ),
+  findings: z._default(z.looseObject({ block: z._default(count, 0), warn: z._default(count, 0), types: z._default(z.array(z.string()), () => []) }), () => ({ block: 0, warn: 0, types: [] })),
   /** The completion failure's normalised text (numbers, paths, hex stripped), for stuck-loop detection; null when it passed. */
   error_signature: z._default(z.nullable(z.string()), null),
   /** Files changed in this iteration (against the previous iteration), with their blob oids (null: deleted). */
@@ -597,12 +594,7 @@ export interface StateLockOptions {
  * written when `fn` returns without throwing and `changed` is not false.
  * @throws RalphError E_UNKNOWN_LOOP when the loop has no state; E_BAD_STATE; E_LOCKED; whatever `fn` throws.
  */
-export function updateState<T>(
-  workTree: string,
-  loop: LoopId,
-  fn: (state: LoopState) => { result: T; changed?: boolean },
-  options: StateLockOptions = {},
-): { state: LoopState; result: T } {
+export function updateState<T>(workTree: string, loop: LoopId, fn: (state: LoopState) => { result: T; changed?: boolean }, options: StateLockOptions = {}): { state: LoopState; result: T } {
   return withLock(
     stateLockPath(workTree, loop),
     () => {

@@ -87,9 +87,7 @@ export type BackgroundTask = { readonly id?: unknown; readonly type?: unknown; r
  * null), `block` keeps it working with `reason` (sent to the model, at most
  * 10,000 characters). `why` is a one-line explanation for logs.
  */
-export type StopDecision =
-  | { action: "allow"; why: string; loop: string | null; message?: string }
-  | { action: "block"; reason: string; why: string; loop: string };
+export type StopDecision = { action: "allow"; why: string; loop: string | null; message?: string } | { action: "block"; reason: string; why: string; loop: string };
 
 /** State older than this is a zombie, in ms (persistent-loop-stop-hook guide: STALE_STATE_THRESHOLD_MS = 2 h). */
 export const STALE_STATE_MS = 2 * 60 * 60 * 1000;
@@ -241,57 +239,64 @@ async function decideForLoop(store: CheckpointStore, loop: LoopId, input: StopIn
     }
   });
   if ("refused" in begun) return allow(begun.refused, loop);
-  const outcome = await finishIteration({ store, loop, nowMs, stage: "stop", settings, sessionOutputTokens: transcript?.outputTokens ?? null }, begun.iteration, (s, check, overtaken, evaluation): StopDecision => {
-    const max = s.configuration.max_iterations;
-    if (overtaken) {
-      clearBlocks(s);
-      return allow(`loop ${loop} became ${s.status} during the completion check${s.status_reason ? ` (${s.status_reason})` : ""}`, loop);
-    }
-    if (s.status === "paused") {
-      // PDARE escalated: the session ends and a human decides (ralph approve | reject | abort).
-      clearBlocks(s);
-      return { action: "allow", why: `loop ${loop} paused for a human decision at iteration ${check.iteration}`, loop, message: evaluation.recovery?.message ?? s.status_reason ?? "" };
-    }
-    if (check.passed && s.status === "completed") {
-      clearBlocks(s);
-      return allow(`completion command passed at iteration ${check.iteration}: loop completed`, loop);
-    }
-    const limit = applyIterationLimit(s, check.checked_at);
-    if (limit === "exhausted") {
-      clearBlocks(s);
-      return allow(`max_iterations (${max}) reached without the completion command passing: loop failed`, loop);
-    }
-    const tree = check.tree_oid;
-    const previous = s.last_block_tree_oids;
-    const unchangedBlocks = tree === null ? 0 : countTrailing(previous, tree);
-    if (tree !== null && unchangedBlocks >= NO_PROGRESS_STOPS - 1) {
-      clearBlocks(s);
-      s.metrics.no_progress_allows = (typeof s.metrics.no_progress_allows === "number" ? s.metrics.no_progress_allows : 0) + 1;
-      return allow(`no progress: the work tree (${tree.slice(0, 12)}) is unchanged across ${NO_PROGRESS_STOPS} stops in a row`, loop);
-    }
-    const maxChain = settings.maxConsecutiveBlocks ?? DEFAULT_MAX_CONSECUTIVE_BLOCKS;
-    if (input.stopHookActive === true && s.chain_blocks >= maxChain) {
-      const why = `${s.chain_blocks} consecutive blocks in one stop_hook_active chain (loop.max_consecutive_blocks ${maxChain}): the stop is let through before Claude Code's own cap of 8; the loop stays running`;
-      clearBlocks(s);
-      s.metrics.last_allow = why;
-      const message = `ralph let this turn end after ${maxChain} consecutive blocks (loop.max_consecutive_blocks); loop ${loop} is still running at iteration ${check.iteration}/${max} and not done (${evaluation.heldBack ? "BLOCK findings against the baseline remain" : "its completion command fails"}): send a prompt to continue, or 'ralph cancel'.`;
-      return { action: "allow", why, loop, message };
-    }
-    s.chain_blocks = input.stopHookActive === true ? s.chain_blocks + 1 : 1;
-    s.blocks += 1;
-    s.last_block_tree_oids = [...previous, tree ?? ""].slice(-NO_PROGRESS_STOPS);
-    s.metrics.total_blocks = (typeof s.metrics.total_blocks === "number" ? s.metrics.total_blocks : 0) + 1;
-    const level = s.reinforcement_level;
-    const extended = limit === "extended" ? `; max_iterations auto-extended to ${s.configuration.max_iterations}` : "";
-    return {
-      action: "block",
-      reason: "",
-      why: `${evaluation.heldBack ? "completion command passed but BLOCK findings against the baseline remain" : `completion command failed (${check.timed_out ? "timed out" : `exit ${check.exit_code ?? "signal"}`})`} at iteration ${check.iteration}/${s.configuration.max_iterations}; block ${s.blocks} in a row, ${level}${extended}`,
-      loop,
-    };
-  });
+  const outcome = await finishIteration(
+    { store, loop, nowMs, stage: "stop", settings, sessionOutputTokens: transcript?.outputTokens ?? null },
+    begun.iteration,
+    (s, check, overtaken, evaluation): StopDecision => {
+      const max = s.configuration.max_iterations;
+      if (overtaken) {
+        clearBlocks(s);
+        return allow(`loop ${loop} became ${s.status} during the completion check${s.status_reason ? ` (${s.status_reason})` : ""}`, loop);
+      }
+      if (s.status === "paused") {
+        // PDARE escalated: the session ends and a human decides (ralph approve | reject | abort).
+        clearBlocks(s);
+        return { action: "allow", why: `loop ${loop} paused for a human decision at iteration ${check.iteration}`, loop, message: evaluation.recovery?.message ?? s.status_reason ?? "" };
+      }
+      if (check.passed && s.status === "completed") {
+        clearBlocks(s);
+        return allow(`completion command passed at iteration ${check.iteration}: loop completed`, loop);
+      }
+      const limit = applyIterationLimit(s, check.checked_at);
+      if (limit === "exhausted") {
+        clearBlocks(s);
+        return allow(`max_iterations (${max}) reached without the completion command passing: loop failed`, loop);
+      }
+      const tree = check.tree_oid;
+      const previous = s.last_block_tree_oids;
+      const unchangedBlocks = tree === null ? 0 : countTrailing(previous, tree);
+      if (tree !== null && unchangedBlocks >= NO_PROGRESS_STOPS - 1) {
+        clearBlocks(s);
+        s.metrics.no_progress_allows = (typeof s.metrics.no_progress_allows === "number" ? s.metrics.no_progress_allows : 0) + 1;
+        return allow(`no progress: the work tree (${tree.slice(0, 12)}) is unchanged across ${NO_PROGRESS_STOPS} stops in a row`, loop);
+      }
+      const maxChain = settings.maxConsecutiveBlocks ?? DEFAULT_MAX_CONSECUTIVE_BLOCKS;
+      if (input.stopHookActive === true && s.chain_blocks >= maxChain) {
+        const why = `${s.chain_blocks} consecutive blocks in one stop_hook_active chain (loop.max_consecutive_blocks ${maxChain}): the stop is let through before Claude Code's own cap of 8; the loop stays running`;
+        clearBlocks(s);
+        s.metrics.last_allow = why;
+        const message = `ralph let this turn end after ${maxChain} consecutive blocks (loop.max_consecutive_blocks); loop ${loop} is still running at iteration ${check.iteration}/${max} and not done (${evaluation.heldBack ? "BLOCK findings against the baseline remain" : "its completion command fails"}): send a prompt to continue, or 'ralph cancel'.`;
+        return { action: "allow", why, loop, message };
+      }
+      s.chain_blocks = input.stopHookActive === true ? s.chain_blocks + 1 : 1;
+      s.blocks += 1;
+      s.last_block_tree_oids = [...previous, tree ?? ""].slice(-NO_PROGRESS_STOPS);
+      s.metrics.total_blocks = (typeof s.metrics.total_blocks === "number" ? s.metrics.total_blocks : 0) + 1;
+      const level = s.reinforcement_level;
+      const extended = limit === "extended" ? `; max_iterations auto-extended to ${s.configuration.max_iterations}` : "";
+      return {
+        action: "block",
+        reason: "",
+        why: `${evaluation.heldBack ? "completion command passed but BLOCK findings against the baseline remain" : `completion command failed (${check.timed_out ? "timed out" : `exit ${check.exit_code ?? "signal"}`})`} at iteration ${check.iteration}/${s.configuration.max_iterations}; block ${s.blocks} in a row, ${level}${extended}`,
+        loop,
+      };
+    },
+  );
   const t = outcome.timings;
-  debug(() => `stop ${loop}: checkpoint ${t.checkpointMs.toFixed(1)} ms, completion check ${t.checkMs.toFixed(1)} ms, evaluation ${t.evaluateMs.toFixed(1)} ms, record ${t.recordMs.toFixed(1)} ms, total ${(performance.now() - startedMs).toFixed(1)} ms`);
+  debug(
+    () =>
+      `stop ${loop}: checkpoint ${t.checkpointMs.toFixed(1)} ms, completion check ${t.checkMs.toFixed(1)} ms, evaluation ${t.evaluateMs.toFixed(1)} ms, record ${t.recordMs.toFixed(1)} ms, total ${(performance.now() - startedMs).toFixed(1)} ms`,
+  );
   const decision = outcome.settled;
   if (decision.action === "allow") return decision;
   const after = outcome.state;

@@ -75,7 +75,10 @@ const FINISHED_STATUS = /<status>\s*(completed|failed|killed|exited|error)\s*<\/
 
 function contentText(content: unknown): string {
   if (typeof content === "string") return content;
-  if (Array.isArray(content)) return content.map((part) => (typeof part === "string" ? part : typeof (part as Json | null)?.text === "string" ? ((part as Json).text as string) : contentText((part as Json | null)?.content))).join("\n");
+  if (Array.isArray(content))
+    return content
+      .map((part) => (typeof part === "string" ? part : typeof (part as Json | null)?.text === "string" ? ((part as Json).text as string) : contentText((part as Json | null)?.content)))
+      .join("\n");
   return "";
 }
 
@@ -192,8 +195,10 @@ export interface TurnEnd {
  * Rate limits follow oh-my-claudecode's persistent-mode `isRateLimitStop`
  * (its issue #777: blocking a rate-limited stop only spins).
  */
-const AUTH_TEXT = /^(?:API Error:\s*(401|403)\b|API Error:.*"type"\s*:\s*"(authentication_error|permission_error)"|Invalid API key\b|Please run \/login\b|OAuth token (?:has expired|revoked)|OAuth authentication is currently not supported)/is;
-const RATE_TEXT = /^(?:API Error:\s*(429|529)\b|API Error:.*\((429|529)\)|API Error:.*"type"\s*:\s*"(rate_limit_error|overloaded_error)"|API Error:.*\bOverloaded\b|Claude AI usage limit reached|(?:5-hour|weekly|Opus weekly|session) limit reached|You've hit your (?:usage )?limit)/is;
+const AUTH_TEXT =
+  /^(?:API Error:\s*(401|403)\b|API Error:.*"type"\s*:\s*"(authentication_error|permission_error)"|Invalid API key\b|Please run \/login\b|OAuth token (?:has expired|revoked)|OAuth authentication is currently not supported)/is;
+const RATE_TEXT =
+  /^(?:API Error:\s*(429|529)\b|API Error:.*\((429|529)\)|API Error:.*"type"\s*:\s*"(rate_limit_error|overloaded_error)"|API Error:.*\bOverloaded\b|Claude AI usage limit reached|(?:5-hour|weekly|Opus weekly|session) limit reached|You've hit your (?:usage )?limit)/is;
 
 /**
  * Classifies the text of a turn's last assistant message (a transcript

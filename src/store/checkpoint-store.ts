@@ -54,7 +54,7 @@ function protectedIgnored(odb: ObjectDatabase, ignored: ReadonlySet<string>, tar
   if (ignored.size === 0) return new Set();
   const inTarget = new Set<string>();
   for (const path of flattenTree(odb, targetTree).keys()) {
-    for (let p = path; ; ) {
+    for (let p = path; ;) {
       if (inTarget.has(p)) break;
       inTarget.add(p);
       const slash = p.lastIndexOf("/");
@@ -517,11 +517,9 @@ export class CheckpointStore {
       const deletedTracked = changes.filter((c) => c.status === "D" && trackedPaths.has(c.path)).length;
       if (!force && trackedPaths.size > 0 && deletedTracked * 2 > trackedPaths.size) {
         // Refused before anything is written: no pre-revert checkpoint, no moved ref.
-        throw new RalphError(
-          "E_RESTORE_REFUSED",
-          `restoring ${target.label} would delete ${deletedTracked} of ${trackedPaths.size} tracked files; pass --force if that is what you want`,
-          { data: { deleted: deletedTracked, tracked: trackedPaths.size } },
-        );
+        throw new RalphError("E_RESTORE_REFUSED", `restoring ${target.label} would delete ${deletedTracked} of ${trackedPaths.size} tracked files; pass --force if that is what you want`, {
+          data: { deleted: deletedTracked, tracked: trackedPaths.size },
+        });
       }
       const overwritten = this.editsSinceHead(options.loop, snap, changes, target.label, force);
       if (dryRun) commitStatCache(this.repo, snap);
@@ -562,10 +560,8 @@ export class CheckpointStore {
           sizeCapBytes: options.sizeCapBytes,
           keepIgnored: protectedIgnored(this.odb, snap.ignoredPaths, target.treeOid),
         });
-        restored = this.checkpointLocked(
-          { loop: options.loop, kind: "manual", message: `restored ${target.label}`, trailers: [{ key: "Ralph-Restore", value: target.oid }] },
-          after,
-          (anchor) => commitStatCache(this.repo, after, anchor),
+        restored = this.checkpointLocked({ loop: options.loop, kind: "manual", message: `restored ${target.label}`, trailers: [{ key: "Ralph-Restore", value: target.oid }] }, after, (anchor) =>
+          commitStatCache(this.repo, after, anchor),
         ).oid;
       }
       return { ...outcome, target: { oid: target.oid, label: target.label }, preRevert, restored, dryRun, overwritten };
@@ -613,7 +609,11 @@ export class CheckpointStore {
       if (owner) foreign.push({ path, loop: owner.loop });
     }
     if (foreign.length === 0) return touched;
-    const shown = foreign.slice(0, 5).map((f) => `${JSON.stringify(f.path)} (loop ${f.loop})`).join(", ") + (foreign.length > 5 ? ` and ${foreign.length - 5} more` : "");
+    const shown =
+      foreign
+        .slice(0, 5)
+        .map((f) => `${JSON.stringify(f.path)} (loop ${f.loop})`)
+        .join(", ") + (foreign.length > 5 ? ` and ${foreign.length - 5} more` : "");
     throw new RalphError(
       "E_RESTORE_REFUSED",
       `restoring ${label} would overwrite ${foreign.length} path(s) holding another loop's work since loop ${loop}'s last checkpoint: ${shown}; pass --force if that is what you want`,

@@ -188,22 +188,16 @@ export function parseGitIndex(buf: Buffer, path: string): GitIndex {
     const size = buf.readUInt32BE(pos + 4);
     if (pos + 8 + size > trailerStart) throw fail("truncated", `extension ${JSON.stringify(signature)} is cut short`);
     if (signature === "link") {
-      throw new RalphError(
-        "E_CORRUPT",
-        `the git index ${path} is a split index, which ralph does not read; run \`git update-index --no-split-index\``,
-        { data: { path, reason: "split-index" } },
-      );
+      throw new RalphError("E_CORRUPT", `the git index ${path} is a split index, which ralph does not read; run \`git update-index --no-split-index\``, { data: { path, reason: "split-index" } });
     }
     if (signature === "sdir") {
       isSparse = true;
     } else {
       const first = signature.charCodeAt(0);
       if (first < 0x41 || first > 0x5a) {
-        throw new RalphError(
-          "E_CORRUPT",
-          `the git index ${path} uses the ${JSON.stringify(signature)} extension, which ralph does not understand`,
-          { data: { path, reason: "unknown-extension", extension: signature } },
-        );
+        throw new RalphError("E_CORRUPT", `the git index ${path} uses the ${JSON.stringify(signature)} extension, which ralph does not understand`, {
+          data: { path, reason: "unknown-extension", extension: signature },
+        });
       }
     }
     pos += 8 + size;

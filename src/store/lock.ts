@@ -213,8 +213,8 @@ export function withLock<T>(path: string, fn: () => T, options: LockOptions = {}
         holder && holder.host !== hostname()
           ? `lock ${path} is held by process ${holder.pid} on host ${holder.host}, which ralph cannot check from ${hostname()}; if no ralph runs there, delete ${path}`
           : holder
-          ? `lock ${path} is held by process ${holder.pid} on ${holder.host}; wait for it to finish or stop it`
-          : `lock ${path} exists and is unreadable; remove it if no ralph process is running`,
+            ? `lock ${path} is held by process ${holder.pid} on ${holder.host}; wait for it to finish or stop it`
+            : `lock ${path} exists and is unreadable; remove it if no ralph process is running`,
         { data: { path, pid: holder?.pid ?? null, host: holder?.host ?? null } },
       );
     }

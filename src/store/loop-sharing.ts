@@ -87,7 +87,12 @@ export function parseRefReport(direction: "push" | "fetch", text: string): Omit<
  *   rejected refs (unknown remote, no network, no permission), with git's
  *   last error line.
  */
-export function syncLoopRefs(cwd: string, direction: "push" | "fetch", remote: string, options: { force?: boolean; prune?: boolean; env: Readonly<NodeJS.ProcessEnv> }): SyncResult & { gitStderr: string } {
+export function syncLoopRefs(
+  cwd: string,
+  direction: "push" | "fetch",
+  remote: string,
+  options: { force?: boolean; prune?: boolean; env: Readonly<NodeJS.ProcessEnv> },
+): SyncResult & { gitStderr: string } {
   const refspec = loopRefspec(options.force === true);
   const args =
     direction === "push"
@@ -157,7 +162,10 @@ export function deleteRefs(cwd: string, refs: ReadonlyMap<string, string>, env: 
   try {
     execFileSync("git", ["update-ref", "--stdin"], { cwd, env, input, encoding: "utf8", stdio: ["pipe", "pipe", "pipe"] });
   } catch (error) {
-    const stderr = String((error as { stderr?: unknown }).stderr ?? "").trim().split("\n")[0] ?? "";
+    const stderr =
+      String((error as { stderr?: unknown }).stderr ?? "")
+        .trim()
+        .split("\n")[0] ?? "";
     throw new RalphError("E_CONFLICT", `could not delete ${refs.size} ref(s): ${stderr}; a loop may have moved meanwhile: run ralph gc again`, { cause: error });
   }
 }

@@ -14,21 +14,7 @@
  * core.sharedRepository permissions, SHA-256 repositories.
  */
 import { createHash, randomBytes } from "node:crypto";
-import {
-  closeSync,
-  fsyncSync,
-  linkSync,
-  mkdirSync,
-  openSync,
-  readdirSync,
-  readFileSync,
-  realpathSync,
-  renameSync,
-  statSync,
-  unlinkSync,
-  utimesSync,
-  writeSync,
-} from "node:fs";
+import { closeSync, fsyncSync, linkSync, mkdirSync, openSync, readdirSync, readFileSync, realpathSync, renameSync, statSync, unlinkSync, utimesSync, writeSync } from "node:fs";
 import { isAbsolute, join, resolve } from "node:path";
 import { deflateSync, inflateSync } from "node:zlib";
 import { RalphError, isErrno, withErrorPath } from "../errors.js";
@@ -77,9 +63,7 @@ interface ObjectSource {
   packs: PackDirectory;
 }
 
-const corrupt = (message: string, data: Record<string, unknown>, cause?: unknown): RalphError =>
-  new RalphError("E_CORRUPT", message, { data, cause });
-
+const corrupt = (message: string, data: Record<string, unknown>, cause?: unknown): RalphError => new RalphError("E_CORRUPT", message, { data, cause });
 
 /**
  * Loose and packed objects of one repository: the objects directory of the

@@ -100,8 +100,7 @@ export class PackMissingError extends Error {
   }
 }
 
-const corrupt = (message: string, data: Record<string, unknown>, cause?: unknown): RalphError =>
-  new RalphError("E_CORRUPT", message, { data, cause });
+const corrupt = (message: string, data: Record<string, unknown>, cause?: unknown): RalphError => new RalphError("E_CORRUPT", message, { data, cause });
 
 const HEX_OID = /^[0-9a-f]{40}$/;
 
@@ -508,13 +507,7 @@ export class PackFile {
    * pack's reads use; `windows` is the (shared) cache of pack windows, by
    * default a private one of 16 windows.
    */
-  constructor(
-    packPath: string,
-    idxPath: string,
-    mtimeMs: number,
-    id: number,
-    windows: ByteBudgetCache<Buffer> = new ByteBudgetCache<Buffer>(16 * PACK_WINDOW_BYTES, (b) => b.length),
-  ) {
+  constructor(packPath: string, idxPath: string, mtimeMs: number, id: number, windows: ByteBudgetCache<Buffer> = new ByteBudgetCache<Buffer>(16 * PACK_WINDOW_BYTES, (b) => b.length)) {
     this.packPath = packPath;
     this.idxPath = idxPath;
     this.mtimeMs = mtimeMs;
@@ -632,8 +625,7 @@ export class PackFile {
       throw corrupt(`pack ${this.packPath}: entry offset ${offset} is out of range`, { path: this.packPath, offset });
     }
     const { buf: chunk, start: chunkStart } = this.bytesAt(offset, Math.min(MAX_HEADER_BYTES, this.dataEnd - offset));
-    const bad = (): RalphError =>
-      corrupt(`pack ${this.packPath}: entry header at offset ${offset} is malformed`, { path: this.packPath, offset });
+    const bad = (): RalphError => corrupt(`pack ${this.packPath}: entry header at offset ${offset} is malformed`, { path: this.packPath, offset });
     let pos = offset - chunkStart;
     const next = (): number => {
       if (pos >= chunk.length) throw bad();
@@ -698,10 +690,7 @@ export class PackFile {
         // buffer (pooled when small) instead of 16 KiB chunks per call.
         const out = inflateSync(input, { maxOutputLength: Math.max(1, header.size), chunkSize: Math.max(64, header.size + 1) });
         if (out.length !== header.size) {
-          throw corrupt(
-            `pack ${this.packPath}: entry at offset ${header.offset} inflates to ${out.length} bytes, header says ${header.size}`,
-            { path: this.packPath, offset: header.offset },
-          );
+          throw corrupt(`pack ${this.packPath}: entry at offset ${header.offset} inflates to ${out.length} bytes, header says ${header.size}`, { path: this.packPath, offset: header.offset });
         }
         return out;
       } catch (error) {
@@ -714,11 +703,7 @@ export class PackFile {
           input = this.readAt(header.dataOffset, want);
           continue;
         }
-        throw corrupt(
-          `pack ${this.packPath}: entry at offset ${header.offset} does not inflate (${(error as Error).message})`,
-          { path: this.packPath, offset: header.offset },
-          error,
-        );
+        throw corrupt(`pack ${this.packPath}: entry at offset ${header.offset} does not inflate (${(error as Error).message})`, { path: this.packPath, offset: header.offset }, error);
       }
     }
   }
@@ -731,10 +716,7 @@ export class PackFile {
    * read-only. Throws E_CORRUPT for a malformed entry, a chain longer than
    * `maxDepth` or a missing base.
    */
-  readObjectAt(
-    offset: number,
-    options: { cache: DeltaBaseCache; maxDepth: number; depth: number; resolveExternal: ResolveExternalBase },
-  ): GitObject {
+  readObjectAt(offset: number, options: { cache: DeltaBaseCache; maxDepth: number; depth: number; resolveExternal: ResolveExternalBase }): GitObject {
     const { cache, maxDepth } = options;
     const chain: { header: PackEntryHeader; chunk: Buffer; chunkStart: number }[] = [];
     let base: GitObject | undefined;
@@ -787,11 +769,7 @@ export class PackFile {
         content = applyDelta(base.content, this.inflateEntry(entry));
       } catch (error) {
         if (error instanceof RalphError && error.data.path === undefined) {
-          throw corrupt(
-            `pack ${this.packPath}: entry at offset ${entry.header.offset}: ${error.message}`,
-            { path: this.packPath, offset: entry.header.offset },
-            error,
-          );
+          throw corrupt(`pack ${this.packPath}: entry at offset ${entry.header.offset}: ${error.message}`, { path: this.packPath, offset: entry.header.offset }, error);
         }
         throw error;
       }

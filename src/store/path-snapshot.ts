@@ -99,13 +99,7 @@ function parseQuotedPathTrailer(value: string, pattern: RegExp): { path: string;
  * ralph's state folder): the caller takes a full snapshot instead.
  * @throws RalphError E_UNREADABLE when a named file cannot be read.
  */
-export function planPathEdits(
-  repo: Repository,
-  odb: ObjectDatabase,
-  head: { treeOid: string; trailers: Trailer[] },
-  rawPaths: readonly string[],
-  sizeCapBytes: number,
-): PathEdits | null {
+export function planPathEdits(repo: Repository, odb: ObjectDatabase, head: { treeOid: string; trailers: Trailer[] }, rawPaths: readonly string[], sizeCapBytes: number): PathEdits | null {
   const edits = new Map<string, TreeEdit>();
   const skipped: PathEdits["skipped"] = [];
   const unusualModes: PathEdits["unusualModes"] = [];

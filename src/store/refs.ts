@@ -198,11 +198,9 @@ function assertNoRefAbove(loc: RefLocation, name: string): void {
       isFile = false;
     }
     if (isFile || packed.has(above)) {
-      throw new RalphError(
-        "E_BAD_LOOP_ID",
-        `cannot create ${name}: ${above} already exists as a ref; use another loop id, or delete it with 'git update-ref -d ${above}' if it is not yours`,
-        { data: { ref: name, conflict: above } },
-      );
+      throw new RalphError("E_BAD_LOOP_ID", `cannot create ${name}: ${above} already exists as a ref; use another loop id, or delete it with 'git update-ref -d ${above}' if it is not yours`, {
+        data: { ref: name, conflict: above },
+      });
     }
   }
 }

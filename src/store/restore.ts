@@ -213,10 +213,14 @@ class TempPlacer {
       const temp = join(tempDir, name);
       try {
         // Named by its target in any error: the temporary is ralph's, the file (and its folder) the user's.
-        withErrorPath(abs, () => {
-          create(temp);
-          restoreFileSystem.rename(temp, fsPath(abs));
-        }, true);
+        withErrorPath(
+          abs,
+          () => {
+            create(temp);
+            restoreFileSystem.rename(temp, fsPath(abs));
+          },
+          true,
+        );
         return;
       } catch (error) {
         try {
@@ -236,10 +240,14 @@ class TempPlacer {
     const temp = join(dirname(abs), name);
     if (marker !== null) writeFileSync(marker, encodePath(temp));
     try {
-      withErrorPath(abs, () => {
-        create(temp);
-        restoreFileSystem.rename(fsPath(temp), fsPath(abs));
-      }, true);
+      withErrorPath(
+        abs,
+        () => {
+          create(temp);
+          restoreFileSystem.rename(fsPath(temp), fsPath(abs));
+        },
+        true,
+      );
     } catch (error) {
       try {
         unlinkSync(fsPath(temp));

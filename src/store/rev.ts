@@ -19,8 +19,7 @@ import { iterationRef } from "./checkpoint-store.js";
 import type { LoopId } from "./loop-id.js";
 import { parseCommit } from "./odb.js";
 
-const SUPPORTED =
-  "use WORKTREE, @head, @head~N, @baseline, @best, @N (iteration), an oid, or a ref name with optional ~N/^N suffixes";
+const SUPPORTED = "use WORKTREE, @head, @head~N, @baseline, @best, @N (iteration), an oid, or a ref name with optional ~N/^N suffixes";
 
 function unknown(rev: string, why: string): RalphError {
   return new RalphError("E_UNKNOWN_REV", `unknown revision ${JSON.stringify(rev)}: ${why}`, { data: { rev } });
@@ -96,7 +95,7 @@ export function resolveRev(store: CheckpointStore, rev: string, loop: LoopId, al
     if (!allowWorktree) throw new RalphError("E_USAGE", "WORKTREE can only be the 'to' side of a comparison", { data: { rev } });
     return { kind: "worktree", label: "WORKTREE" };
   }
-  if (trimmed === "" || /@\{|:|\.\.|\^\{|\s/.test(trimmed) || /^@(?![A-Za-z0-9])/.test(trimmed) && !/^@(\d+|head|baseline|best)([~^]\d*)*$/.test(trimmed)) {
+  if (trimmed === "" || /@\{|:|\.\.|\^\{|\s/.test(trimmed) || (/^@(?![A-Za-z0-9])/.test(trimmed) && !/^@(\d+|head|baseline|best)([~^]\d*)*$/.test(trimmed))) {
     throw unknown(rev, SUPPORTED);
   }
   let oid: string;

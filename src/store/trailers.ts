@@ -29,7 +29,10 @@ export function formatMessage(subject: string, trailers: readonly Trailer[]): st
  * Returns [] when the last paragraph is not a trailer block.
  */
 export function parseTrailers(message: string): Trailer[] {
-  const paragraphs = message.replace(/\r\n/g, "\n").trimEnd().split(/\n[ \t]*\n/);
+  const paragraphs = message
+    .replace(/\r\n/g, "\n")
+    .trimEnd()
+    .split(/\n[ \t]*\n/);
   if (paragraphs.length < 2) return [];
   const last = (paragraphs[paragraphs.length - 1] as string).split("\n");
   const out: Trailer[] = [];

@@ -68,17 +68,11 @@ export function diffTrees(odb: ObjectDatabase, oldTree: string | null, newTree: 
     if (e.mode === TREE_MODE) {
       for (const [p, f] of walkTree(odb, e.oid, path)) {
         out.push(
-          side === "A"
-            ? { path: p, status: "A", oldMode: null, newMode: f.mode, oldOid: null, newOid: f.oid }
-            : { path: p, status: "D", oldMode: f.mode, newMode: null, oldOid: f.oid, newOid: null },
+          side === "A" ? { path: p, status: "A", oldMode: null, newMode: f.mode, oldOid: null, newOid: f.oid } : { path: p, status: "D", oldMode: f.mode, newMode: null, oldOid: f.oid, newOid: null },
         );
       }
     } else {
-      out.push(
-        side === "A"
-          ? { path, status: "A", oldMode: null, newMode: e.mode, oldOid: null, newOid: e.oid }
-          : { path, status: "D", oldMode: e.mode, newMode: null, oldOid: e.oid, newOid: null },
-      );
+      out.push(side === "A" ? { path, status: "A", oldMode: null, newMode: e.mode, oldOid: null, newOid: e.oid } : { path, status: "D", oldMode: e.mode, newMode: null, oldOid: e.oid, newOid: null });
     }
   };
   const recurse = (a: string | null, b: string | null, prefix: string): void => {

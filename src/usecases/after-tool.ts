@@ -156,7 +156,10 @@ export async function recordRegression(workTree: string, loop: LoopId, settings:
           // attempts still spend retries, and past max_retries the loop goes to the human gate.
           const outcome = applyRecovery(state, regressions, context, { ...settings.recovery, autoEscalateOnCritical: false });
           const restored = outcome.events.filter((e) => e.recovery_outcome === "retrying");
-          markEventsRecovered(state, restored.map((e) => e.event_id));
+          markEventsRecovered(
+            state,
+            restored.map((e) => e.event_id),
+          );
           const notes = restored.map((e) => `${e.event_id} ${e.regression_type}: restored by ralph (attempt recorded; recovered).`);
           return { result: outcome.escalated ? `${notes.join("\n")}\n${outcome.message}`.trim() : notes.join("\n") };
         }

@@ -62,9 +62,12 @@ function denyBashReason(risks: BashRisk[]): string {
   if (risks.some((r) => r.kind === "hook_bypass")) lines.push("Git hooks run the project's checks; bypassing them hides failures. Run the command without the bypass and fix what the hooks report.");
   if (risks.some((r) => r.kind === "git_push_force")) lines.push("A force push rewrites history others may have; ralph cannot checkpoint a remote. Push without --force, or ask the user.");
   if (risks.some((r) => r.kind === "self_approval")) {
-    lines.push("Approving, rejecting, aborting, resuming or cancelling a loop, Ralph-Allow trailers and ralph's refs are the human's decisions, not the agent's. Tell the user what you want decided and why.");
+    lines.push(
+      "Approving, rejecting, aborting, resuming or cancelling a loop, Ralph-Allow trailers and ralph's refs are the human's decisions, not the agent's. Tell the user what you want decided and why.",
+    );
   }
-  if (risks.some((r) => r.kind === "ralph_state_write")) lines.push("aiwg.yml and .aiwg/ralph/ are ralph's own config and state; only ralph and the user change them. Ask the user if a setting should change.");
+  if (risks.some((r) => r.kind === "ralph_state_write"))
+    lines.push("aiwg.yml and .aiwg/ralph/ are ralph's own config and state; only ralph and the user change them. Ask the user if a setting should change.");
   return lines.join("\n");
 }
 
@@ -148,7 +151,13 @@ export async function judgeBeforeTool(session: Session, call: ToolCall): Promise
     }
     // Switching ralph's guard off (its hooks, git's hooksPath, its store and refs) goes to the human.
     const tamper = bashRisks.filter((r) => r.kind === "guard_tamper");
-    if (tamper.length > 0) return askGuardChange(session, call, tamper.map((r) => r.detail), "command");
+    if (tamper.length > 0)
+      return askGuardChange(
+        session,
+        call,
+        tamper.map((r) => r.detail),
+        "command",
+      );
   }
   if (!binding.isGuard && call.kind !== "read") {
     const gate = await humanGateReason(workTree, binding.loop);
@@ -171,7 +180,13 @@ function judgeShellRisks(session: Session, call: ToolCall, risks: BashRisk[]): V
   }
   const { store, binding } = session;
   ensureBaseline(session, binding.loop);
-  const checkpoint = store.checkpoint({ loop: binding.loop, kind: "pre-tool", tool: call.tool, toolUseId: call.id, message: `pre-tool checkpoint (${call.tool}: ${risks.map((r) => r.kind).join(", ")})` });
+  const checkpoint = store.checkpoint({
+    loop: binding.loop,
+    kind: "pre-tool",
+    tool: call.tool,
+    toolUseId: call.id,
+    message: `pre-tool checkpoint (${call.tool}: ${risks.map((r) => r.kind).join(", ")})`,
+  });
   return { decision: "allow", checkpoint: checkpoint.oid, findings: risks.map((r) => r.kind), why: `risky, checkpointed: ${risks.map((r) => r.detail).join("; ")}` };
 }
 
@@ -227,7 +242,10 @@ async function judgeFileChanges(session: Session, call: ToolCall): Promise<Verdi
   if (analyzable.length > 0) {
     const facts = openFactsCache(store.repo.ralphDir);
     // The unchanged tests of HEAD (facts from the cache) judge a product edit too: special_casing against the tests that exercise it.
-    const unchanged = headUnchangedFiles(store, analyzable.map((p) => p.rel));
+    const unchanged = headUnchangedFiles(
+      store,
+      analyzable.map((p) => p.rel),
+    );
     const allow = [...settings.allow, ...loopAllowRules(workTree, binding.loop)];
     const changes = analyzable.map((p) => ({ path: p.rel, before: p.before, after: p.after }));
     const raw = await analyzeChanges(changes, unchanged ? { facts, allow, unchanged } : { facts, allow });

@@ -21,9 +21,7 @@ describe("analyzeChanges", () => {
 
     const allowed = await analyzeChanges(changes, { allow: [{ type: "test_deletion", reason: "trimming moved to the parser" }] });
     expect(allowed.verdict).toBe("WARN");
-    expect(allowed.findings).toEqual([
-      expect.objectContaining({ type: "test_deletion", test: "slug > trims", allowed: true, allow_reason: "trimming moved to the parser" }),
-    ]);
+    expect(allowed.findings).toEqual([expect.objectContaining({ type: "test_deletion", test: "slug > trims", allowed: true, allow_reason: "trimming moved to the parser" })]);
   });
 
   it("does not allow a finding whose path the rule does not cover", async () => {

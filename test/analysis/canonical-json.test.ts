@@ -5,8 +5,7 @@ import { describe, expect, it } from "vitest";
 import { canonicalJson, HASH_SKIP_KEYS } from "../../src/analysis/languages/javascript.js";
 
 /** The definition canonicalJson must match byte for byte: body hashes stay what they were. */
-const reference = (node: unknown): string =>
-  JSON.stringify(node, (key, value: unknown) => (HASH_SKIP_KEYS.has(key) ? undefined : value)) ?? "";
+const reference = (node: unknown): string => JSON.stringify(node, (key, value: unknown) => (HASH_SKIP_KEYS.has(key) ? undefined : value)) ?? "";
 
 function sourceFiles(dir: string): string[] {
   const out: string[] = [];
@@ -38,7 +37,7 @@ describe("canonicalJson", () => {
       small: 5e-7,
       gone: undefined,
       fn: () => 1,
-      list: [undefined, () => 2, Symbol("s"), null, "q\"\u2028\n"],
+      list: [undefined, () => 2, Symbol("s"), null, 'q"\u2028\n'],
       start: 3,
       loc: { line: 1 },
       nested: { extra: { raw: "1" }, value: 1, leadingComments: [] },

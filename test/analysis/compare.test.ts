@@ -39,7 +39,7 @@ const TABLE = `test.each([
   [-1, 1, 0],
 ])("add(%d, %d) = %d", (a, b, sum) => { expect(add(a, b)).toBe(sum); });
 `;
-const TAGGED = "it.each`\n  a    | b    | sum\n  ${1} | ${2} | ${3}\n  ${0} | ${0} | ${0}\n`(\"$a + $b\", ({ a, b, sum }) => { expect(add(a, b)).toBe(sum); });\n";
+const TAGGED = 'it.each`\n  a    | b    | sum\n  ${1} | ${2} | ${3}\n  ${0} | ${0} | ${0}\n`("$a + $b", ({ a, b, sum }) => { expect(add(a, b)).toBe(sum); });\n';
 
 /** TABLE with its rows in a module-level const, as a suite table. */
 const CONST_TABLE = `const CASES = [
@@ -174,7 +174,7 @@ const withoutFindings: CompareCase[] = [
   },
   {
     name: "an unparsable test file whose tests all moved elsewhere",
-    changes: [change("test/cart.test.ts", CART, "describe(\"cart\", () => {"), change("test/cart2.test.ts", null, CART)],
+    changes: [change("test/cart.test.ts", CART, 'describe("cart", () => {'), change("test/cart2.test.ts", null, CART)],
     findings: [],
   },
 ];
@@ -216,16 +216,28 @@ const withFindings: CompareCase[] = [
     // Found by ralph's own dogfood check: test/analysis/fixtures.test.ts moved its expects into runScenario (test/helpers/fixture-trees.ts).
     name: "assertions moved into a helper imported from another changed file: not removed",
     changes: [
-      change("test/scenarios.test.ts", 'it("runs a scenario", () => {\n  const r = run("a");\n  expect(r.verdict).toBe("PASS");\n  expect(r.findings).toEqual([]);\n});\n', 'import { runScenario } from "./helpers/scenario.js";\nit("runs a scenario", () => {\n  runScenario("a");\n});\n'),
-      change("test/helpers/scenario.ts", null, 'import { expect } from "vitest";\nexport function runScenario(name: string): void {\n  const r = run(name);\n  expect(r.verdict).toBe("PASS");\n  expect(r.findings).toEqual([]);\n}\n'),
+      change(
+        "test/scenarios.test.ts",
+        'it("runs a scenario", () => {\n  const r = run("a");\n  expect(r.verdict).toBe("PASS");\n  expect(r.findings).toEqual([]);\n});\n',
+        'import { runScenario } from "./helpers/scenario.js";\nit("runs a scenario", () => {\n  runScenario("a");\n});\n',
+      ),
+      change(
+        "test/helpers/scenario.ts",
+        null,
+        'import { expect } from "vitest";\nexport function runScenario(name: string): void {\n  const r = run(name);\n  expect(r.verdict).toBe("PASS");\n  expect(r.findings).toEqual([]);\n}\n',
+      ),
     ],
     findings: [],
   },
   {
     name: "a helper that holds no assertions does not excuse removed ones",
     changes: [
-      change("test/scenarios.test.ts", 'it("runs a scenario", () => {\n  const r = run("a");\n  expect(r.verdict).toBe("PASS");\n  expect(r.findings).toEqual([]);\n});\n', 'import { runScenario } from "./helpers/scenario.js";\nit("runs a scenario", () => {\n  runScenario("a");\n});\n'),
-      change("test/helpers/scenario.ts", null, 'export function runScenario(name: string): void {\n  run(name);\n}\n'),
+      change(
+        "test/scenarios.test.ts",
+        'it("runs a scenario", () => {\n  const r = run("a");\n  expect(r.verdict).toBe("PASS");\n  expect(r.findings).toEqual([]);\n});\n',
+        'import { runScenario } from "./helpers/scenario.js";\nit("runs a scenario", () => {\n  runScenario("a");\n});\n',
+      ),
+      change("test/helpers/scenario.ts", null, "export function runScenario(name: string): void {\n  run(name);\n}\n"),
     ],
     findings: [`assertion_removal/high test/scenarios.test.ts "runs a scenario"`],
   },
@@ -328,13 +340,7 @@ const withFindings: CompareCase[] = [
   },
   {
     name: "duplicate titles match by multiplicity (different bodies)",
-    changes: [
-      change(
-        "test/dup.test.ts",
-        `it("works", () => { expect(f(1)).toBe(1); });\nit("works", () => { expect(f(2)).toBe(2); });`,
-        `it("works", () => { expect(f(2)).toBe(2); });`,
-      ),
-    ],
+    changes: [change("test/dup.test.ts", `it("works", () => { expect(f(1)).toBe(1); });\nit("works", () => { expect(f(2)).toBe(2); });`, `it("works", () => { expect(f(2)).toBe(2); });`)],
     findings: [`test_deletion/critical test/dup.test.ts "works"`],
   },
   {
@@ -434,7 +440,9 @@ const withFindings: CompareCase[] = [
   },
   {
     name: "a run-time skip added inside the body (renamed by hash does not apply: body changed, id kept)",
-    changes: [change("test/pw.spec.ts", `test("a", async ({ page }) => { await expect(page).toHaveTitle("x"); });`, `test("a", async ({ page }) => { test.skip(); await expect(page).toHaveTitle("x"); });`)],
+    changes: [
+      change("test/pw.spec.ts", `test("a", async ({ page }) => { await expect(page).toHaveTitle("x"); });`, `test("a", async ({ page }) => { test.skip(); await expect(page).toHaveTitle("x"); });`),
+    ],
     findings: [`test_disabled/critical test/pw.spec.ts "a"`],
   },
   {
@@ -571,7 +579,10 @@ const discoveryCases: DiscoveryCompareCase[] = [
   {
     name: "a jest testPathIgnorePatterns entry in package.json takes one test file out",
     before: { "package.json": JSON.stringify({ jest: { testEnvironment: "node" } }), "test/legacy/one.test.js": `it("works", () => { expect(f()).toBe(1); });\n` },
-    after: { "package.json": JSON.stringify({ jest: { testEnvironment: "node", testPathIgnorePatterns: ["/node_modules/", "/legacy/"] } }), "test/legacy/one.test.js": `it("works", () => { expect(f()).toBe(1); });\n` },
+    after: {
+      "package.json": JSON.stringify({ jest: { testEnvironment: "node", testPathIgnorePatterns: ["/node_modules/", "/legacy/"] } }),
+      "test/legacy/one.test.js": `it("works", () => { expect(f()).toBe(1); });\n`,
+    },
     findings: [`test_config_tamper/critical package.json`, `test_disabled/critical test/legacy/one.test.js "works"`],
   },
   {
@@ -583,7 +594,11 @@ const discoveryCases: DiscoveryCompareCase[] = [
   {
     name: "a test moved into a file the runner leaves out",
     before: { "vitest.config.ts": VITEST_TOP, "test/cart.test.ts": CART },
-    after: { "vitest.config.ts": VITEST_TOP, "test/cart.test.ts": edit(CART, `  it("rounds", () => { expect(total([0.1, 0.2])).toBe(0.3); });\n`, ""), "test/more/rounding.test.ts": `describe("cart", () => {\n  it("rounds", () => { expect(total([0.1, 0.2])).toBe(0.3); });\n});\n` },
+    after: {
+      "vitest.config.ts": VITEST_TOP,
+      "test/cart.test.ts": edit(CART, `  it("rounds", () => { expect(total([0.1, 0.2])).toBe(0.3); });\n`, ""),
+      "test/more/rounding.test.ts": `describe("cart", () => {\n  it("rounds", () => { expect(total([0.1, 0.2])).toBe(0.3); });\n});\n`,
+    },
     findings: [`test_disabled/critical test/more/rounding.test.ts "cart > rounds"`],
   },
   {
@@ -628,14 +643,26 @@ const discoveryCases: DiscoveryCompareCase[] = [
   },
   {
     name: "a Playwright spec outside vitest's include is run by Playwright: its deleted test is still a deletion",
-    before: { "vitest.config.ts": `export default { test: { include: ["src/**/*.test.ts"] } };`, "e2e/login.spec.ts": `import { test, expect } from "@playwright/test";\ntest("logs in", async ({ page }) => { await expect(page).toHaveTitle("x"); });\ntest("logs out", async ({ page }) => { await expect(page).toHaveTitle("y"); });\n` },
-    after: { "vitest.config.ts": `export default { test: { include: ["src/**/*.test.ts"] } };`, "e2e/login.spec.ts": `import { test, expect } from "@playwright/test";\ntest("logs in", async ({ page }) => { await expect(page).toHaveTitle("x"); });\n` },
+    before: {
+      "vitest.config.ts": `export default { test: { include: ["src/**/*.test.ts"] } };`,
+      "e2e/login.spec.ts": `import { test, expect } from "@playwright/test";\ntest("logs in", async ({ page }) => { await expect(page).toHaveTitle("x"); });\ntest("logs out", async ({ page }) => { await expect(page).toHaveTitle("y"); });\n`,
+    },
+    after: {
+      "vitest.config.ts": `export default { test: { include: ["src/**/*.test.ts"] } };`,
+      "e2e/login.spec.ts": `import { test, expect } from "@playwright/test";\ntest("logs in", async ({ page }) => { await expect(page).toHaveTitle("x"); });\n`,
+    },
     findings: [`test_deletion/critical e2e/login.spec.ts "logs out"`],
   },
   {
     name: "a narrowed jest testMatch does not take Cypress specs (run by Cypress) out",
-    before: { "jest.config.js": `module.exports = { testMatch: ["**/*.test.js", "**/*.cy.js"] };`, "cypress/e2e/home.cy.js": `it("shows the title", () => { cy.visit("/"); cy.get("h1").should("contain", "Home"); });\n` },
-    after: { "jest.config.js": `module.exports = { testMatch: ["**/*.test.js"] };`, "cypress/e2e/home.cy.js": `it("shows the title", () => { cy.visit("/"); cy.get("h1").should("contain", "Home"); });\n` },
+    before: {
+      "jest.config.js": `module.exports = { testMatch: ["**/*.test.js", "**/*.cy.js"] };`,
+      "cypress/e2e/home.cy.js": `it("shows the title", () => { cy.visit("/"); cy.get("h1").should("contain", "Home"); });\n`,
+    },
+    after: {
+      "jest.config.js": `module.exports = { testMatch: ["**/*.test.js"] };`,
+      "cypress/e2e/home.cy.js": `it("shows the title", () => { cy.visit("/"); cy.get("h1").should("contain", "Home"); });\n`,
+    },
     findings: [`test_config_tamper/critical jest.config.js`],
   },
   {

@@ -50,7 +50,12 @@ describe("coverage_regression", () => {
   });
 
   it("judges only summaries present on both sides", () => {
-    expect(detectCoverageRegression([{ path: PATH, before: null, after: summary(BASE) }, { path: PATH, before: summary(BASE), after: null }]).findings).toEqual([]);
+    expect(
+      detectCoverageRegression([
+        { path: PATH, before: null, after: summary(BASE) },
+        { path: PATH, before: summary(BASE), after: null },
+      ]).findings,
+    ).toEqual([]);
   });
 
   it("lists an unreadable summary in not_analyzed without throwing", async () => {

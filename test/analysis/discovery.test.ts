@@ -73,12 +73,19 @@ const CASES: DiscoveryCase[] = [
   },
   {
     name: "jest moduleFileExtensions and a relative testMatch (matched against the absolute path: nothing)",
-    files: { "packages/p/jest.config.json": JSON.stringify({ moduleFileExtensions: ["js"], testMatch: ["**/*.test.*"] }), "packages/q/jest.config.json": JSON.stringify({ testMatch: ["src/**/*.test.js"] }) },
+    files: {
+      "packages/p/jest.config.json": JSON.stringify({ moduleFileExtensions: ["js"], testMatch: ["**/*.test.*"] }),
+      "packages/q/jest.config.json": JSON.stringify({ testMatch: ["src/**/*.test.js"] }),
+    },
     expect: { "packages/p/a.test.js": "yes", "packages/p/a.test.ts": "no", "packages/q/src/a.test.js": "no" },
   },
   {
     name: "jest projects and a computed rootDir are unknown",
-    files: { "jest.config.js": `module.exports = { projects: ["<rootDir>/a"] };`, "b/jest.config.js": `module.exports = { rootDir: path.join(__dirname, "src") };`, "c/jest.config.js": `module.exports = { rootDir: __dirname, testMatch: ["**/*.spec.js"] };` },
+    files: {
+      "jest.config.js": `module.exports = { projects: ["<rootDir>/a"] };`,
+      "b/jest.config.js": `module.exports = { rootDir: path.join(__dirname, "src") };`,
+      "c/jest.config.js": `module.exports = { rootDir: __dirname, testMatch: ["**/*.spec.js"] };`,
+    },
     expect: { "a/x.test.js": "?", "b/x.test.js": "?", "c/x.spec.js": "yes", "c/x.test.js": "no" },
   },
   {
@@ -186,7 +193,7 @@ describe("test discovery from runner configs", () => {
     expect(await discovery.collection(outsidePath)).toMatchObject({ collected: false, excluded: false });
   });
 
-  it("reads pytest 9's native [tool.pytest] table in pyproject.toml as it reads [tool.pytest.ini_options] (attrs: testpaths = [\"tests\"] leaves bench/ out)", async () => {
+  it('reads pytest 9\'s native [tool.pytest] table in pyproject.toml as it reads [tool.pytest.ini_options] (attrs: testpaths = ["tests"] leaves bench/ out)', async () => {
     const discovery = new TestDiscovery(treeOf({ "pyproject.toml": `[project]\nname = "attrs"\n\n[tool.pytest]\nstrict = true\ntestpaths = ["tests"]\naddopts = ["-ra"]\n` }));
     expect(await discovery.collection("tests/test_make.py")).toMatchObject({ collected: true });
     expect(await discovery.collection("bench/test_benchmarks.py")).toMatchObject({ collected: false, excluded: false });

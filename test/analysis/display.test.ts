@@ -40,8 +40,18 @@ describe("guardSource", () => {
 
 describe("messages of tree-sitter languages", () => {
   it.each([
-    ["src/m.py", "def f(result):\n    if result.output is None:\n        raise ValueError('no output')\n    return result.output\n", "def f(result):\n    return result.output\n", "raise ValueError('no output')"],
-    ["src/M.java", 'class M { int f(R result) { if (result.output == null) { throw new IllegalStateException("x"); } return result.output.size(); } }\n', "class M { int f(R result) { return result.output.size(); } }\n", "throw new IllegalStateException"],
+    [
+      "src/m.py",
+      "def f(result):\n    if result.output is None:\n        raise ValueError('no output')\n    return result.output\n",
+      "def f(result):\n    return result.output\n",
+      "raise ValueError('no output')",
+    ],
+    [
+      "src/M.java",
+      'class M { int f(R result) { if (result.output == null) { throw new IllegalStateException("x"); } return result.output.size(); } }\n',
+      "class M { int f(R result) { return result.output.size(); } }\n",
+      "throw new IllegalStateException",
+    ],
   ])("a removed guard in %s is quoted with its keyword", async (path, before, after, quoted) => {
     const analysis = await analyzeChanges([{ path, before, after }]);
     expect(analysis.findings.map((f) => f.message).join("\n")).toContain(quoted);

@@ -98,10 +98,7 @@ describe("the facts shape", () => {
 
   it("gives the same body hash to a moved, re-indented, re-commented, re-quoted test", async () => {
     const a = await extractFacts("test/a.test.ts", `it("x", () => {\n  expect(sum(1, 2)).toBe(3);\n});`);
-    const b = await extractFacts(
-      "test/b.test.ts",
-      `describe("moved", () => {\n    // a comment\n    it("x", () => { expect(sum(1, 2,)).toBe((3)); /* why */ });\n});`,
-    );
+    const b = await extractFacts("test/b.test.ts", `describe("moved", () => {\n    // a comment\n    it("x", () => { expect(sum(1, 2,)).toBe((3)); /* why */ });\n});`);
     expect(b.tests[0]?.bodyHash).toBe(a.tests[0]?.bodyHash);
     const changed = await extractFacts("test/c.test.ts", `it("x", () => { expect(sum(1, 2)).toBe(4); });`);
     expect(changed.tests[0]?.bodyHash).not.toBe(a.tests[0]?.bodyHash);

@@ -40,13 +40,7 @@ describe("facts hash (the facts-cache key)", () => {
 
   it("hashes extractor sources and grammar files, not rules, verdict or display", () => {
     const paths = factsInputs(projectWith(BASE)).map((input) => `${input.path}:${input.mode}`);
-    expect(paths).toEqual([
-      "grammars/manifest.json:text",
-      "grammars/python/python.wasm:size",
-      "grammars/python/tests.scm:text",
-      "src/analysis/facts.ts:text",
-      "src/analysis/languages/python.ts:text",
-    ]);
+    expect(paths).toEqual(["grammars/manifest.json:text", "grammars/python/python.wasm:size", "grammars/python/tests.scm:text", "src/analysis/facts.ts:text", "src/analysis/languages/python.ts:text"]);
   });
 
   it.each([

@@ -14,14 +14,18 @@ async function resolvedRows(files: Record<string, string>): Promise<string[]> {
   for (const [path, source] of Object.entries(files)) facts.set(path, await extractFacts(path, source));
   const resolved = resolveTestsAcross(facts);
   return [...facts].flatMap(([path, fileFacts]) =>
-    (resolved.get(path) ?? fileFacts.tests).map((test) => `${path}: ${test.id}${test.declaredAt ? ` <- ${test.declaredAt.file}:${test.declaredAt.line}` : ""}${test.declaredAt?.isRepeat ? " (repeat)" : ""}`),
+    (resolved.get(path) ?? fileFacts.tests).map(
+      (test) => `${path}: ${test.id}${test.declaredAt ? ` <- ${test.declaredAt.file}:${test.declaredAt.line}` : ""}${test.declaredAt?.isRepeat ? " (repeat)" : ""}`,
+    ),
   );
 }
 
 async function resolvedTest(files: Record<string, string>, path: string, id: string): Promise<TestCase | undefined> {
   const facts = new Map<string, FileFacts>();
   for (const [file, source] of Object.entries(files)) facts.set(file, await extractFacts(file, source));
-  return resolveTestsAcross(facts).get(path)?.find((test) => test.id === id);
+  return resolveTestsAcross(facts)
+    .get(path)
+    ?.find((test) => test.id === id);
 }
 
 const SIGNER = [
@@ -102,7 +106,8 @@ describe("resolving test classes across files", () => {
   it("__init__ or __test__ = False on a base in another file stops collection", async () => {
     const rows = await resolvedRows({
       "tests/base.py": "class WithInit:\n    def __init__(self):\n        pass\nclass Off:\n    __test__ = False\n",
-      "tests/test_a.py": "from tests.base import WithInit, Off\nclass TestA(WithInit):\n    def test_a(self):\n        pass\nclass TestB(Off):\n    def test_b(self):\n        pass\nclass TestC:\n    def test_c(self):\n        pass\n",
+      "tests/test_a.py":
+        "from tests.base import WithInit, Off\nclass TestA(WithInit):\n    def test_a(self):\n        pass\nclass TestB(Off):\n    def test_b(self):\n        pass\nclass TestC:\n    def test_c(self):\n        pass\n",
     });
     expect(rows).toEqual(["tests/test_a.py: TestC > test_c"]);
   });
@@ -214,11 +219,7 @@ describe("diffs of inherited tests", () => {
   it("a base moved to another file with the same tests is not a deletion", async () => {
     const unchanged = unchangedFiles({ "tests/test_b.py": USES_MIXIN("B").replace("tests.mixins", "tests.shared") });
     const analysis = await analyzeChanges(
-      [
-        change("tests/mixins.py", MIXIN, null),
-        change("tests/shared.py", null, MIXIN),
-        change("tests/test_a.py", USES_MIXIN("A"), USES_MIXIN("A").replace("tests.mixins", "tests.shared")),
-      ],
+      [change("tests/mixins.py", MIXIN, null), change("tests/shared.py", null, MIXIN), change("tests/test_a.py", USES_MIXIN("A"), USES_MIXIN("A").replace("tests.mixins", "tests.shared"))],
       { unchanged },
     );
     expect(analysis.findings).toEqual([]);

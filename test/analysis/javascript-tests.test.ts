@@ -60,7 +60,7 @@ const jestAndVitest: ExtractionCase[] = [
     name: "each forms are one test case with the title template",
     source: [
       `test.each([[1, 2], [3, 4]])("adds %i", (a, b) => {});`,
-      "it.each`a | b\n${1} | ${2}`(\"table $a\", ({ a, b }) => {});",
+      'it.each`a | b\n${1} | ${2}`("table $a", ({ a, b }) => {});',
       `describe.each([1, 2])("suite %s", (n) => { it("works", () => {}); });`,
       `test.concurrent.skip.each([1])("c %s", () => {});`,
       `it.only.each([1])("o %s", () => {});`,
@@ -246,7 +246,7 @@ describe("extracting JS/TS tests", () => {
       `describe("total", () => {`,
       `  // flaky, see #123`,
       `  it.skip("rounds", () => {});`,
-      "  it.each`a | b\n${1} | ${2}\n${3} | ${4}`(\"row $a\", () => {});",
+      '  it.each`a | b\n${1} | ${2}\n${3} | ${4}`("row $a", () => {});',
       `  describe.skip("inner", () => { it("x", () => {}); });`,
       `  test.each(rows)("dynamic %s", () => {});`,
       `});`,
@@ -271,50 +271,102 @@ describe("extracting JS/TS tests", () => {
     }
 
     it.each([
-      { name: "a module-level const array", source: `const cases = [[1, 2], [3, 4]];
-test.each(cases)("adds %i", () => {});`, rows: ["adds %i rows=2"] },
-      { name: "as const and satisfies", source: `const A = [[1], [2], [3]] as const;
+      {
+        name: "a module-level const array",
+        source: `const cases = [[1, 2], [3, 4]];
+test.each(cases)("adds %i", () => {});`,
+        rows: ["adds %i rows=2"],
+      },
+      {
+        name: "as const and satisfies",
+        source: `const A = [[1], [2], [3]] as const;
 const B = [{ a: 1 }] satisfies Row[];
 it.each(A)("a %i", () => {});
-it.each(B)("b $a", () => {});`, rows: ["a %i rows=3", "b $a rows=1"] },
-      { name: "an exported const of objects", source: `export const TABLE = [{ a: 1 }, { a: 2 }];
-describe.each(TABLE)("suite $a", () => { it("works", () => {}); });`, rows: ["suite $a > works rows=2"] },
-      { name: "spread from another const, inline or in a const", source: `const BASE = [[1], [2]];
+it.each(B)("b $a", () => {});`,
+        rows: ["a %i rows=3", "b $a rows=1"],
+      },
+      {
+        name: "an exported const of objects",
+        source: `export const TABLE = [{ a: 1 }, { a: 2 }];
+describe.each(TABLE)("suite $a", () => { it("works", () => {}); });`,
+        rows: ["suite $a > works rows=2"],
+      },
+      {
+        name: "spread from another const, inline or in a const",
+        source: `const BASE = [[1], [2]];
 const ALL = [...BASE, [3]];
 test.each(ALL)("all %i", () => {});
-test.each([...BASE, [4], [5]])("more %i", () => {});`, rows: ["all %i rows=3", "more %i rows=4"] },
-      { name: "a const inside the enclosing suite", source: `describe("s", () => {
+test.each([...BASE, [4], [5]])("more %i", () => {});`,
+        rows: ["all %i rows=3", "more %i rows=4"],
+      },
+      {
+        name: "a const inside the enclosing suite",
+        source: `describe("s", () => {
   const cases = [[1], [2]];
   test.each(cases)("t %i", () => {});
-});`, rows: ["s > t %i rows=2"] },
-      { name: "a let that is never reassigned", source: `let cases = [[1], [2]];
-test.each(cases)("t %i", () => {});`, rows: ["t %i rows=2"] },
-      { name: "describe.each around it.each multiplies the rows", source: `const A = [1, 2, 3];
-describe.each(A)("s %i", () => { it.each([[1], [2]])("t %i", () => {}); it("plain", () => {}); });`, rows: ["s %i > t %i rows=6", "s %i > plain rows=3"] },
+});`,
+        rows: ["s > t %i rows=2"],
+      },
+      {
+        name: "a let that is never reassigned",
+        source: `let cases = [[1], [2]];
+test.each(cases)("t %i", () => {});`,
+        rows: ["t %i rows=2"],
+      },
+      {
+        name: "describe.each around it.each multiplies the rows",
+        source: `const A = [1, 2, 3];
+describe.each(A)("s %i", () => { it.each([[1], [2]])("t %i", () => {}); it("plain", () => {}); });`,
+        rows: ["s %i > t %i rows=6", "s %i > plain rows=3"],
+      },
     ])("counts the rows of $name", async ({ source, rows }) => {
       expect(await rowsOf(source)).toEqual(rows);
     });
 
     it.each([
-      { name: "a table imported from another module", source: `import { cases } from "./cases";
-test.each(cases)("t %i", () => {});` },
-      { name: "a required table", source: `const { cases } = require("./cases");
-test.each(cases)("t %i", () => {});` },
-      { name: "a let that is reassigned", source: `let cases = [[1]];
+      {
+        name: "a table imported from another module",
+        source: `import { cases } from "./cases";
+test.each(cases)("t %i", () => {});`,
+      },
+      {
+        name: "a required table",
+        source: `const { cases } = require("./cases");
+test.each(cases)("t %i", () => {});`,
+      },
+      {
+        name: "a let that is reassigned",
+        source: `let cases = [[1]];
 if (wide) cases = [[1], [2]];
-test.each(cases)("t %i", () => {});` },
-      { name: "a const array pushed to", source: `const cases = [[1]];
+test.each(cases)("t %i", () => {});`,
+      },
+      {
+        name: "a const array pushed to",
+        source: `const cases = [[1]];
 cases.push([2]);
-test.each(cases)("t %i", () => {});` },
-      { name: "a const array with an element assigned", source: `const cases = [[1]];
+test.each(cases)("t %i", () => {});`,
+      },
+      {
+        name: "a const array with an element assigned",
+        source: `const cases = [[1]];
 cases[1] = [2];
-test.each(cases)("t %i", () => {});` },
-      { name: "a computed table", source: `const cases = [1, 2].map((n) => [n]);
-test.each(cases)("t %i", () => {});` },
-      { name: "a spread of an unknown array", source: `const cases = [...more, [1]];
-test.each(cases)("t %i", () => {});` },
-      { name: "a parameter shadowing a const", source: `const cases = [[1]];
-function suite(cases) { test.each(cases)("t %i", () => {}); }` },
+test.each(cases)("t %i", () => {});`,
+      },
+      {
+        name: "a computed table",
+        source: `const cases = [1, 2].map((n) => [n]);
+test.each(cases)("t %i", () => {});`,
+      },
+      {
+        name: "a spread of an unknown array",
+        source: `const cases = [...more, [1]];
+test.each(cases)("t %i", () => {});`,
+      },
+      {
+        name: "a parameter shadowing a const",
+        source: `const cases = [[1]];
+function suite(cases) { test.each(cases)("t %i", () => {}); }`,
+      },
       { name: "a name declared nowhere", source: `test.each(globalCases)("t %i", () => {});` },
     ])("keeps $name opaque", async ({ source }) => {
       expect(await rowsOf(source)).toEqual(["t %i rows=?"]);
@@ -322,11 +374,14 @@ function suite(cases) { test.each(cases)("t %i", () => {}); }` },
 
     it("hashes a const table's rows and the test body like the same inline table", async () => {
       const inline = await extractFacts("test/a.test.ts", `test.each([[1, 2], [3, 4]])("adds %i", (a, b) => { expect(a).toBe(b); });`);
-      const named = await extractFacts("test/a.test.ts", `const CASES = [
+      const named = await extractFacts(
+        "test/a.test.ts",
+        `const CASES = [
   [1, 2],
   [3, 4],
 ] as const;
-test.each(CASES)("adds %i", (a, b) => { expect(a).toBe(b); });`);
+test.each(CASES)("adds %i", (a, b) => { expect(a).toBe(b); });`,
+      );
       expect(named.tests[0]?.eachRowHashes).toEqual(inline.tests[0]?.eachRowHashes);
       expect(named.tests[0]?.bodyHash).toBe(inline.tests[0]?.bodyHash);
     });

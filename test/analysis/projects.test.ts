@@ -36,13 +36,17 @@ describe("runner projects", () => {
 
   it("a vitest project removed takes its tests out", async () => {
     const files = { "src/a.test.ts": TEST, "e2e/b.test.ts": TEST };
-    expect(await summaries({ ...files, "vitest.config.ts": vitestProjects(`${UNIT}, ${E2E}`) }, { ...files, "vitest.config.ts": vitestProjects(UNIT) })).toContain('test_disabled/critical e2e/b.test.ts "adds"');
+    expect(await summaries({ ...files, "vitest.config.ts": vitestProjects(`${UNIT}, ${E2E}`) }, { ...files, "vitest.config.ts": vitestProjects(UNIT) })).toContain(
+      'test_disabled/critical e2e/b.test.ts "adds"',
+    );
   });
 
   it("a jest project added is no finding; one removed takes its tests out", async () => {
     const test = `test("adds", () => { expect(1 + 1).toBe(2); });\n`;
     const files = { "src/a.test.js": test, "e2e/b.test.js": test };
     expect(await summaries({ ...files, "jest.config.js": jestProjects(JEST_UNIT) }, { ...files, "jest.config.js": jestProjects(`${JEST_UNIT}, ${JEST_E2E}`) })).toEqual([]);
-    expect(await summaries({ ...files, "jest.config.js": jestProjects(`${JEST_UNIT}, ${JEST_E2E}`) }, { ...files, "jest.config.js": jestProjects(JEST_UNIT) })).toContain('test_disabled/critical e2e/b.test.js "adds"');
+    expect(await summaries({ ...files, "jest.config.js": jestProjects(`${JEST_UNIT}, ${JEST_E2E}`) }, { ...files, "jest.config.js": jestProjects(JEST_UNIT) })).toContain(
+      'test_disabled/critical e2e/b.test.js "adds"',
+    );
   });
 });

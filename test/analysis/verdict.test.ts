@@ -82,12 +82,7 @@ describe("allow rules", () => {
 
 describe("sortFindings", () => {
   it("puts the most severe first, then orders by file and line", () => {
-    const sorted = sortFindings([
-      finding("low", { file: "a" }),
-      finding("critical", { file: "b", line: 9 }),
-      finding("critical", { file: "b", line: 2 }),
-      finding("high", { file: "a" }),
-    ]);
+    const sorted = sortFindings([finding("low", { file: "a" }), finding("critical", { file: "b", line: 9 }), finding("critical", { file: "b", line: 2 }), finding("high", { file: "a" })]);
     expect(sorted.map((f) => `${f.severity}:${f.file}:${f.line}`)).toEqual(["critical:b:2", "critical:b:9", "high:a:1", "low:a:1"]);
   });
 });

@@ -39,7 +39,12 @@ function baseAndHead(deleteTest: boolean): { root: string; base: string } {
 
 /** Runs shell text with `ralph` being the built CLI, in `root`. */
 function sh(root: string, script: string, env: NodeJS.ProcessEnv = {}): { status: number | null; stdout: string; stderr: string } {
-  const result = spawnSync("bash", ["-c", `set -e\nralph() { node ${JSON.stringify(cliPathForTests())} "$@"; }\n${script}`], { cwd: root, env: { ...ralphEnv, ...env }, encoding: "utf8", timeout: 120_000 });
+  const result = spawnSync("bash", ["-c", `set -e\nralph() { node ${JSON.stringify(cliPathForTests())} "$@"; }\n${script}`], {
+    cwd: root,
+    env: { ...ralphEnv, ...env },
+    encoding: "utf8",
+    timeout: 120_000,
+  });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
@@ -78,9 +83,22 @@ describe("the README's CI snippets and action.yml, run as written", () => {
       expect(lines).toHaveLength(2);
       const env = { CI_MERGE_REQUEST_DIFF_BASE_SHA: base };
       expect(sh(root, lines[0] as string, env).status).toBe(0);
-      const report = JSON.parse(readFileSync(join(root, job.artifacts.reports.codequality), "utf8")) as { check_name: string; severity: string; fingerprint: string; location: { path: string; lines: { begin: number } } }[];
+      const report = JSON.parse(readFileSync(join(root, job.artifacts.reports.codequality), "utf8")) as {
+        check_name: string;
+        severity: string;
+        fingerprint: string;
+        location: { path: string; lines: { begin: number } };
+      }[];
       if (deleteTest) {
-        expect(report).toEqual([{ description: expect.stringContaining("keeps the sign"), check_name: "ralph/test_deletion", fingerprint: expect.stringMatching(/^[0-9a-f]{40}$/), severity: "blocker", location: { path: "test/math.test.ts", lines: { begin: expect.any(Number) } } }]);
+        expect(report).toEqual([
+          {
+            description: expect.stringContaining("keeps the sign"),
+            check_name: "ralph/test_deletion",
+            fingerprint: expect.stringMatching(/^[0-9a-f]{40}$/),
+            severity: "blocker",
+            location: { path: "test/math.test.ts", lines: { begin: expect.any(Number) } },
+          },
+        ]);
       } else expect(report).toEqual([]);
       expect(sh(root, lines[1] as string, env).status).toBe(deleteTest ? 1 : 0);
     });

@@ -243,12 +243,7 @@ describe("diff", () => {
     const base = (await ok(root, ["checkpoint", "--loop", "d"])).trim();
     writeFiles(root, { "src/math.ts": "export const add = (a: number, b: number): number => a - -b;\n", "src/new.ts": "export {};\n" });
     rmSync(join(root, "sub/deep/notes.md"));
-    const diff = await okJson<{ from: string; to: string; files: { path: string; status: string }[]; verdict: string; findings: unknown[] }>(root, [
-      "diff",
-      "@baseline",
-      "--loop",
-      "d",
-    ]);
+    const diff = await okJson<{ from: string; to: string; files: { path: string; status: string }[]; verdict: string; findings: unknown[] }>(root, ["diff", "@baseline", "--loop", "d"]);
     expect(diff.from).toBe(base);
     expect(diff.to).toBe("WORKTREE");
     expect(diff.files.map((f) => `${f.status} ${f.path}`).sort()).toEqual(["A src/new.ts", "D sub/deep/notes.md", "M src/math.ts"]);
@@ -261,7 +256,7 @@ describe("diff", () => {
   it("a WORKTREE comparison does not change what the next one, or the next checkpoint, sees", async () => {
     // Regression: after one `diff`, a modified tracked file beside a new untracked one was reported deleted,
     // and the following checkpoint stored a tree without it (seen between 5a5c82a and 23aee28).
-    const root = makeRepo({ "src/math.ts": "v1\n", "README": "r\n" });
+    const root = makeRepo({ "src/math.ts": "v1\n", README: "r\n" });
     await ok(root, ["checkpoint", "--loop", "w"]);
     writeFiles(root, { "src/math.ts": "v2\n", "src/new.ts": "x\n" });
     const want = ["A src/new.ts", "M src/math.ts"];
@@ -343,12 +338,16 @@ describe("check, revert and tests", () => {
 
     const json = await runRalphInProcess(root, ["check", "--from", "@baseline", "--loop", "c", "--json"]);
     expect(json.status).toBe(1);
-    const judgement = parseJsonOutput<{ verdict: string; from: string; to: string; findings: { type: string; severity: string; file: string; test: string; allowed: boolean }[]; stats: Record<string, number> }>(json);
+    const judgement = parseJsonOutput<{
+      verdict: string;
+      from: string;
+      to: string;
+      findings: { type: string; severity: string; file: string; test: string; allowed: boolean }[];
+      stats: Record<string, number>;
+    }>(json);
     expect(judgement.verdict).toBe("BLOCK");
     expect(judgement.to).toBe("WORKTREE");
-    expect(judgement.findings).toEqual([
-      expect.objectContaining({ type: "test_deletion", severity: "critical", file: "test/math.test.ts", test: "math > adds negatives", allowed: false }),
-    ]);
+    expect(judgement.findings).toEqual([expect.objectContaining({ type: "test_deletion", severity: "critical", file: "test/math.test.ts", test: "math > adds negatives", allowed: false })]);
     expect(judgement.stats).toMatchObject({ tests_before: 2, tests_after: 1, files_changed: 1 });
 
     // With --loop named, the default --from is the loop's baseline.
@@ -481,7 +480,12 @@ describe("check, revert and tests", () => {
       "test/slow/io.test.ts": `it("reads", async () => { expect(read()).toBe(1); });\nit("writes", () => { expect(write()).toBe(1); });\n`,
     });
     const listed = await okJson<{ tests: { id: string; file: string }[]; not_collected: { file: string; by: string }[] }>(root, ["tests"]);
-    expect(listed.tests.map((t) => `${t.file} ${t.id}`)).toEqual(["test/math.test.ts math > adds", "test/math.test.ts math > adds negatives", "test/slow/io.test.ts reads", "test/slow/io.test.ts writes"]);
+    expect(listed.tests.map((t) => `${t.file} ${t.id}`)).toEqual([
+      "test/math.test.ts math > adds",
+      "test/math.test.ts math > adds negatives",
+      "test/slow/io.test.ts reads",
+      "test/slow/io.test.ts writes",
+    ]);
     expect(listed.not_collected).toEqual([{ file: "test/fixtures/sample.test.ts", by: `jest testMatch (package.json "jest")` }]);
 
     await ok(root, ["checkpoint", "--loop", "d"]);
@@ -607,7 +611,7 @@ describe("fixed bugs (their failing inputs first)", () => {
     const root = makeRepo({
       ...PROJECT,
       "package.json": '{ "name": "p", "type": "module", "scripts": { "test": "vitest run" } }\n',
-      "Makefile": "test:\n\tnpx vitest run\n",
+      Makefile: "test:\n\tnpx vitest run\n",
       "coverage/coverage-summary.json": '{ "total": { "lines": { "pct": 90 } } }\n',
     });
     for (const rev of [[], ["HEAD"]]) {
@@ -621,7 +625,8 @@ describe("fixed bugs (their failing inputs first)", () => {
 describe("conditional skips", () => {
   it("tests lists a conditional skip as conditional, with its condition, and an unconditional one as skipped", async () => {
     const root = makeRepo({
-      "tests/test_paths.py": "import sys\nimport pytest\n\n@pytest.mark.skipif(sys.platform == 'win32', reason='posix')\ndef test_posix():\n    assert 1\n\n@pytest.mark.skip(reason='later')\ndef test_later():\n    assert 1\n",
+      "tests/test_paths.py":
+        "import sys\nimport pytest\n\n@pytest.mark.skipif(sys.platform == 'win32', reason='posix')\ndef test_posix():\n    assert 1\n\n@pytest.mark.skip(reason='later')\ndef test_later():\n    assert 1\n",
     });
     const rows = (await okJson<{ tests: { id: string; flags: string[]; conditional_via?: string }[] }>(root, ["tests"])).tests;
     expect(rows.map((row) => [row.id, row.flags, row.conditional_via])).toEqual([
@@ -656,7 +661,12 @@ describe("python tests inherited across files", () => {
     expect(result.status).toBe(1);
     const findings = parseJsonOutput<{ findings: { type: string; file: string; test?: string; evidence?: Record<string, unknown> }[] }>(result).findings;
     expect(findings).toMatchObject([
-      { type: "test_deletion", file: "tests/test_signer.py", test: "TestSigner > test_unsign", evidence: { inherited_by: [{ file: "tests/test_timed.py", test: "TestTimestampSigner > test_unsign" }] } },
+      {
+        type: "test_deletion",
+        file: "tests/test_signer.py",
+        test: "TestSigner > test_unsign",
+        evidence: { inherited_by: [{ file: "tests/test_timed.py", test: "TestTimestampSigner > test_unsign" }] },
+      },
     ]);
   });
 });

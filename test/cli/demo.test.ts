@@ -81,7 +81,11 @@ describe("ralph demo", () => {
     expect(scores).toEqual([66.7, 83.3, 66.7]);
     expect(result.quality.peak).toBe(2);
     expect(result.quality.final).toBe(3);
-    const state = JSON.parse(readFileSync(join(root, ".aiwg/ralph/loops/demo/state.json"), "utf8")) as { status: string; iteration_history: { iteration: number; quality_score: number }[]; selected_iteration: number | null };
+    const state = JSON.parse(readFileSync(join(root, ".aiwg/ralph/loops/demo/state.json"), "utf8")) as {
+      status: string;
+      iteration_history: { iteration: number; quality_score: number }[];
+      selected_iteration: number | null;
+    };
     expect(state.iteration_history.map((r) => r.quality_score)).toEqual(scores);
     expect(state.status).toBe("failed");
 
@@ -123,4 +127,3 @@ describe("the demo's text tells the truth (issue 10)", () => {
     if (/integration overhead \d+(\.\d+)?% MISSED/.test(run.stdout)) expect(run.stdout).toContain("a session with little agent time between calls");
   });
 });
-

@@ -307,7 +307,7 @@ describe("files that vanish", () => {
   });
 
   it("a tracked folder deleted from disk is absent, and so is a tracked file replaced by a folder's contents", async () => {
-    const root = makeRepo({ "a.txt": "a\n", "d/x.txt": "x\n", "f": "file\n" });
+    const root = makeRepo({ "a.txt": "a\n", "d/x.txt": "x\n", f: "file\n" });
     rmSync(join(root, "d"), { recursive: true });
     rmSync(join(root, "f"));
     writeFiles(root, { "f/inner.txt": "inner\n" });

@@ -10,11 +10,18 @@ import { git, makeRepo } from "../helpers/git.js";
 
 /** `ref oid` lines of every ref under refs/ralph/. */
 function ralphRefs(repo: string): string[] {
-  return git(repo, ["for-each-ref", "--format=%(refname) %(objectname)", "refs/ralph/"]).split("\n").filter((line) => line !== "");
+  return git(repo, ["for-each-ref", "--format=%(refname) %(objectname)", "refs/ralph/"])
+    .split("\n")
+    .filter((line) => line !== "");
 }
 
 /** Runs `args` in two fresh, equal repositories (one per runner) and compares exit code, stdout and stderr, repo paths and timings scrubbed. */
-async function expectSame(files: Record<string, string>, args: string[], options: RunOptions = {}, prepare: (repo: string) => void = () => undefined): Promise<{ binary: RunResult; inProcess: RunResult }> {
+async function expectSame(
+  files: Record<string, string>,
+  args: string[],
+  options: RunOptions = {},
+  prepare: (repo: string) => void = () => undefined,
+): Promise<{ binary: RunResult; inProcess: RunResult }> {
   const binaryRepo = makeRepo(files);
   const inProcessRepo = makeRepo(files);
   prepare(binaryRepo);
@@ -22,7 +29,11 @@ async function expectSame(files: Record<string, string>, args: string[], options
   const forRepo = (repo: string): RunOptions => ({ ...options, ...(typeof options.input === "string" ? { input: options.input.replaceAll("REPO", repo) } : {}) });
   const binary = runRalph(binaryRepo, args, forRepo(binaryRepo));
   const inProcess = await runRalphInProcess(inProcessRepo, args, forRepo(inProcessRepo));
-  const scrub = (text: string) => text.replaceAll(binaryRepo, "REPO").replaceAll(inProcessRepo, "REPO").replace(/"(\w*(?:uration|_ms|Ms))": [\d.]+/g, '"$1": 0');
+  const scrub = (text: string) =>
+    text
+      .replaceAll(binaryRepo, "REPO")
+      .replaceAll(inProcessRepo, "REPO")
+      .replace(/"(\w*(?:uration|_ms|Ms))": [\d.]+/g, '"$1": 0');
   expect(inProcess.status, args.join(" ")).toBe(binary.status);
   expect(scrub(inProcess.stdout), args.join(" ")).toBe(scrub(binary.stdout));
   expect(scrub(inProcess.stderr), args.join(" ")).toBe(scrub(binary.stderr));
@@ -39,7 +50,11 @@ describe("runRalphInProcess", () => {
       const binary = runRalph(binaryRepo, args);
       const inProcess = await runRalphInProcess(inProcessRepo, args);
       expect(inProcess.status, args.join(" ")).toBe(binary.status);
-      const scrub = (text: string) => text.replaceAll(binaryRepo, "REPO").replaceAll(inProcessRepo, "REPO").replace(/"(\w*(?:uration|_ms|Ms))": [\d.]+/g, '"$1": 0');
+      const scrub = (text: string) =>
+        text
+          .replaceAll(binaryRepo, "REPO")
+          .replaceAll(inProcessRepo, "REPO")
+          .replace(/"(\w*(?:uration|_ms|Ms))": [\d.]+/g, '"$1": 0');
       expect(scrub(inProcess.stdout), args.join(" ")).toBe(scrub(binary.stdout));
       expect(scrub(inProcess.stderr), args.join(" ")).toBe(scrub(binary.stderr));
     }
@@ -53,7 +68,12 @@ describe("runRalphInProcess", () => {
   });
 
   it("gives the binary's check --json for a deleted test", async () => {
-    const files = { "package.json": '{"name":"x","type":"module"}\n', "src/add.ts": "export const add = (a: number, b: number) => a + b;\n", "test/add.test.ts": 'import { it, expect } from "vitest";\nimport { add } from "../src/add";\nit("adds", () => { expect(add(1, 2)).toBe(3); });\nit("adds zero", () => { expect(add(0, 2)).toBe(2); });\n' };
+    const files = {
+      "package.json": '{"name":"x","type":"module"}\n',
+      "src/add.ts": "export const add = (a: number, b: number) => a + b;\n",
+      "test/add.test.ts":
+        'import { it, expect } from "vitest";\nimport { add } from "../src/add";\nit("adds", () => { expect(add(1, 2)).toBe(3); });\nit("adds zero", () => { expect(add(0, 2)).toBe(2); });\n',
+    };
     const { binary } = await expectSame(files, ["check", "--from", "HEAD", "--json"], {}, (repo) =>
       writeFileSync(join(repo, "test", "add.test.ts"), 'import { it, expect } from "vitest";\nimport { add } from "../src/add";\nit("adds", () => { expect(add(1, 2)).toBe(3); });\n'),
     );

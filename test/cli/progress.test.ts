@@ -109,7 +109,12 @@ describe("the snapshot walk reports its progress", () => {
 describe("through the built CLI with stderr piped, nothing goes to stderr", () => {
   it("ralph start (the baseline of a large tree), checkpoint, tests --json and check --json", () => {
     const root = largeRepo(1_200);
-    for (const args of [["start", "finish", "--completion", "true", "--json"], ["checkpoint", "--json"], ["tests", "--json"], ["check", "--json"]]) {
+    for (const args of [
+      ["start", "finish", "--completion", "true", "--json"],
+      ["checkpoint", "--json"],
+      ["tests", "--json"],
+      ["check", "--json"],
+    ]) {
       const result = runRalph(root, args);
       expect([0, 1], `${args.join(" ")}: ${result.stderr}`).toContain(result.status);
       expect(result.stderr, args.join(" ")).toBe("");

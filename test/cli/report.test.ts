@@ -43,7 +43,17 @@ function writeLoop(repo: string, id: string, scores: number[], task = 'Fix <all>
     }),
   );
   if (scores.length >= 3) {
-    state.regression_events = [RegressionEventSchema.parse({ event_id: "reg-001", iteration: 3, regression_type: "test_deletion", severity: "critical", recovery_outcome: "rejected", human_gate_invoked: true, human_decision: "reject" })];
+    state.regression_events = [
+      RegressionEventSchema.parse({
+        event_id: "reg-001",
+        iteration: 3,
+        regression_type: "test_deletion",
+        severity: "critical",
+        recovery_outcome: "rejected",
+        human_gate_invoked: true,
+        human_decision: "reject",
+      }),
+    ];
   }
   writeState(repo, state);
 }

@@ -58,7 +58,9 @@ async function sampleJudgement(): Promise<Judgement> {
 describe("the SARIF reporter", () => {
   it("writes a log the 2.1.0 schema accepts, with one result per finding", async () => {
     const judgement = await sampleJudgement();
-    const log = judgementToSarif(judgement, "1.2.3") as { runs: { tool: { driver: { name: string; rules: { id: string; defaultConfiguration: { level: string } }[] } }; results: Record<string, unknown>[] }[] };
+    const log = judgementToSarif(judgement, "1.2.3") as {
+      runs: { tool: { driver: { name: string; rules: { id: string; defaultConfiguration: { level: string } }[] } }; results: Record<string, unknown>[] }[];
+    };
     expectValid(log);
     expect(log.runs).toHaveLength(1);
     const run = log.runs[0]!;
@@ -119,7 +121,9 @@ describe("ralph check --format sarif", () => {
     const result = await runRalphInProcess(root, ["check", "--from", "HEAD~1", "--to", "HEAD", "--format", "sarif"]);
     expect(result.stderr).toBe("");
     expect(result.status).toBe(1);
-    const log = JSON.parse(result.stdout) as { runs: { results: { ruleId: string; locations: { physicalLocation: { artifactLocation: { uri: string }; region?: { startLine: number } } }[] }[]; properties: { verdict: string } }[] };
+    const log = JSON.parse(result.stdout) as {
+      runs: { results: { ruleId: string; locations: { physicalLocation: { artifactLocation: { uri: string }; region?: { startLine: number } } }[] }[]; properties: { verdict: string } }[];
+    };
     expectValid(log);
     const results = log.runs[0]?.results ?? [];
     expect(log.runs[0]?.properties.verdict).toBe("BLOCK");

@@ -28,7 +28,9 @@ function judgement(overrides: Partial<Judgement>): Judgement {
 describe("the check summary line", () => {
   it("does not say 'no test or source file ralph analyses changed' next to a finding; it names where the findings come from", async () => {
     const text = renderJudgementText(
-      judgement({ findings: [{ type: "test_config_tamper", severity: "critical", file: ".github/workflows/ci.yml", message: "the test step was removed", allowed: false } as Judgement["findings"][number]] }),
+      judgement({
+        findings: [{ type: "test_config_tamper", severity: "critical", file: ".github/workflows/ci.yml", message: "the test step was removed", allowed: false } as Judgement["findings"][number]],
+      }),
       "HEAD",
       "WORKTREE",
       { colour: false },
@@ -131,8 +133,18 @@ describe("the README", () => {
 describe("--json keys are snake_case in every command", () => {
   /** camelCase keys kept one release beside their snake_case names (README: JSON keys are snake_case). */
   const DEPRECATED: Record<string, string> = {
-    preRevert: "pre_revert", dryRun: "dry_run", userHead: "user_head", oldMode: "old_mode", newMode: "new_mode", oldOid: "old_oid", newOid: "new_oid",
-    keptEdited: "kept_edited", filesStatted: "files_statted", filesHashed: "files_hashed", dirsRead: "dirs_read", durationMs: "duration_ms",
+    preRevert: "pre_revert",
+    dryRun: "dry_run",
+    userHead: "user_head",
+    oldMode: "old_mode",
+    newMode: "new_mode",
+    oldOid: "old_oid",
+    newOid: "new_oid",
+    keptEdited: "kept_edited",
+    filesStatted: "files_statted",
+    filesHashed: "files_hashed",
+    dirsRead: "dirs_read",
+    durationMs: "duration_ms",
   };
   /** Keys that are not snake_case and not a deprecated alias with its twin beside it (event names like `PreToolUse` are data). */
   function badKeys(value: unknown, path: string, out: string[]): string[] {

@@ -38,7 +38,12 @@ function missingImports(file: string): string[] {
 
 function isCompleteBundle(distDir: string): boolean {
   try {
-    const files = [join(distDir, "cli.js"), ...readdirSync(join(distDir, "chunks")).filter((f) => f.endsWith(".js")).map((f) => join(distDir, "chunks", f))];
+    const files = [
+      join(distDir, "cli.js"),
+      ...readdirSync(join(distDir, "chunks"))
+        .filter((f) => f.endsWith(".js"))
+        .map((f) => join(distDir, "chunks", f)),
+    ];
     return files.every((f) => missingImports(f).length === 0);
   } catch {
     return false;

@@ -13,8 +13,16 @@ import { z } from "zod";
 import { analyzeChanges, type Analysis, type FileChange, type Finding, type TreeReader, type UnchangedFiles } from "../../src/analysis/index.js";
 
 const FINDING_TYPES = [
-  "test_deletion", "test_disabled", "assertion_removal", "assertion_weakening", "expectation_changed",
-  "validation_bypass", "special_casing", "test_config_tamper", "coverage_regression", "feature_removal",
+  "test_deletion",
+  "test_disabled",
+  "assertion_removal",
+  "assertion_weakening",
+  "expectation_changed",
+  "validation_bypass",
+  "special_casing",
+  "test_config_tamper",
+  "coverage_regression",
+  "feature_removal",
 ] as const;
 
 /** The shape of a scenario's expected.json. */
@@ -69,7 +77,10 @@ export function folderTree(root: string): TreeReader {
   const under = (dir: string): string[] => (dir === "" ? files : files.filter((path) => path.startsWith(`${dir.replace(/\/$/, "")}/`)));
   return {
     read: (path) => (files.includes(path) ? readFileSync(join(root, path), "utf8") : null),
-    fileNames: (dir) => under(dir).filter((path) => !path.slice(dir === "" ? 0 : dir.replace(/\/$/, "").length + 1).includes("/")).map((path) => path.slice(path.lastIndexOf("/") + 1)),
+    fileNames: (dir) =>
+      under(dir)
+        .filter((path) => !path.slice(dir === "" ? 0 : dir.replace(/\/$/, "").length + 1).includes("/"))
+        .map((path) => path.slice(path.lastIndexOf("/") + 1)),
     walk: (dir) => under(dir),
   };
 }

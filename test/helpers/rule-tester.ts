@@ -51,8 +51,7 @@ function shapeOf<Ids extends string>(finding: Finding, expected: ExpectedError<I
   return shape;
 }
 
-const order = (a: { messageId: string; line: number | null }, b: { messageId: string; line: number | null }): number =>
-  a.messageId.localeCompare(b.messageId) || (a.line ?? 0) - (b.line ?? 0);
+const order = (a: { messageId: string; line: number | null }, b: { messageId: string; line: number | null }): number => a.messageId.localeCompare(b.messageId) || (a.line ?? 0) - (b.line ?? 0);
 
 /** The findings `rule` reported for these changes, with their message ids. */
 export async function reportsOf(rule: Pick<Rule, "id">, changes: FileChange[]): Promise<{ finding: Finding; messageId: string }[]> {
@@ -83,7 +82,13 @@ export function ruleTester<Ids extends string>(rule: Rule<any, Ids>, tests: Rule
       it.each(tests.invalid.map((test) => [test.name, test] as const))("%s", async (_name, test) => {
         for (const error of test.errors) expect(Object.keys(rule.messages)).toContain(error.messageId);
         const reports = await reportsOf(rule, test.changes);
-        const expected = [...test.errors].sort(order).map((error) => ({ messageId: error.messageId, line: error.line, ...(error.file !== undefined ? { file: error.file } : {}), ...(error.type !== undefined ? { type: error.type } : {}), ...(error.severity !== undefined ? { severity: error.severity } : {}) }));
+        const expected = [...test.errors].sort(order).map((error) => ({
+          messageId: error.messageId,
+          line: error.line,
+          ...(error.file !== undefined ? { file: error.file } : {}),
+          ...(error.type !== undefined ? { type: error.type } : {}),
+          ...(error.severity !== undefined ? { severity: error.severity } : {}),
+        }));
         const byId = new Map(test.errors.map((error) => [error.messageId as string, error] as const));
         const actual = reports.map(({ finding, messageId }) => shapeOf(finding, byId.get(messageId), messageId) as { messageId: string; line: number | null }).sort(order);
         expect(actual).toEqual(expected);

@@ -185,7 +185,15 @@ describe("the agents' settings files are part of ralph's guard", () => {
     const settings = JSON.parse(text) as { hooks: Record<string, unknown> };
     const command = (settings.hooks.PreToolUse as Array<{ hooks: Array<{ command: string }> }>)[0]!.hooks[0]!.command;
     delete settings.hooks.Stop;
-    const patch = ["*** Begin Patch", "*** Delete File: .codex/hooks.json", "*** Add File: .codex/hooks.json", ...JSON.stringify(settings, null, 2).split("\n").map((l) => `+${l}`), "*** End Patch"].join("\n");
+    const patch = [
+      "*** Begin Patch",
+      "*** Delete File: .codex/hooks.json",
+      "*** Add File: .codex/hooks.json",
+      ...JSON.stringify(settings, null, 2)
+        .split("\n")
+        .map((l) => `+${l}`),
+      "*** End Patch",
+    ].join("\n");
     const payload = fixturePayload("codex", "pre-tool-use.apply-patch", { cwd: root, patch });
     const result = spawnSync(command, { shell: true, cwd: root, input: JSON.stringify(payload), encoding: "utf8", env: ralphEnv });
     expect(result.status, result.stderr).toBe(0);
@@ -211,7 +219,10 @@ describe("the agents' settings files are part of ralph's guard", () => {
     writeFileSync(join(root, "src/new.ts"), "export const a = 2;\n");
     rmSync(join(root, "src/old.ts"));
     expect(run("PostToolUse", "post-tool-use.apply-patch", { patch, file: "src/new.ts" })).toEqual({});
-    const log = readFileSync(join(root, ".aiwg/ralph/loops/codex-019a6f2e-codex-session/hook-log.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l) as { event: string; checkpoint?: string });
+    const log = readFileSync(join(root, ".aiwg/ralph/loops/codex-019a6f2e-codex-session/hook-log.jsonl"), "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as { event: string; checkpoint?: string });
     const post = log.find((e) => e.event === "PostToolUse");
     expect(post?.checkpoint).toMatch(/^[0-9a-f]{40}$/);
     const files = git(root, ["ls-tree", "-r", "--name-only", post!.checkpoint!]).split("\n");

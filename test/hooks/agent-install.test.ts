@@ -59,8 +59,8 @@ describe("agent settings merge (unit)", () => {
 
   it.each<[string, boolean]>([
     ["[hooks]\n", true],
-    ["[[hooks.PreToolUse]]\nmatcher = \"^Bash$\"\n", true],
-    ["model = \"o3\"\n[hooks.state]\n", true],
+    ['[[hooks.PreToolUse]]\nmatcher = "^Bash$"\n', true],
+    ['model = "o3"\n[hooks.state]\n', true],
     ["[projects]\nhooks = 1\n", false],
     ["# [hooks]\n", false],
   ])("tomlHasHooksTable(%j) is %s", (text, expected) => {

@@ -44,7 +44,8 @@ function loopRepo(agent: FixtureAgent): string {
   const root = makeRepo({
     "src/math.ts": "export const add = (a: number, b: number) => a - b;\n",
     "test/math.test.ts": MATH_TEST,
-    "check.mjs": 'import { readFileSync } from "node:fs";\nconst ok = readFileSync("src/math.ts", "utf8").includes("a + b");\nconsole.log(ok ? "add works" : "FAIL add(1, 2) returned -1, expected 3");\nprocess.exit(ok ? 0 : 1);\n',
+    "check.mjs":
+      'import { readFileSync } from "node:fs";\nconst ok = readFileSync("src/math.ts", "utf8").includes("a + b");\nconsole.log(ok ? "add works" : "FAIL add(1, 2) returned -1, expected 3");\nprocess.exit(ok ? 0 : 1);\n',
   });
   const installed = runRalph(root, ["install", `--${agent}`, "--json"]);
   expect(installed.status, installed.stderr).toBe(0);
@@ -127,7 +128,19 @@ describe("scripted agent sessions through the installed hooks (built CLI)", () =
     agent.send("UserPromptSubmit", "user-prompt-submit");
 
     // 1. The test deletion as Codex writes it: an apply_patch Update File. Denied; the file is untouched.
-    const deletion = ["*** Begin Patch", "*** Update File: test/math.test.ts", "@@", ' it("adds", () => {', "   expect(add(1, 2)).toBe(3);", " });", "-", ...NEGATIVES.trimEnd().split("\n").map((l) => `-${l}`), "*** End Patch"].join("\n");
+    const deletion = [
+      "*** Begin Patch",
+      "*** Update File: test/math.test.ts",
+      "@@",
+      ' it("adds", () => {',
+      "   expect(add(1, 2)).toBe(3);",
+      " });",
+      "-",
+      ...NEGATIVES.trimEnd()
+        .split("\n")
+        .map((l) => `-${l}`),
+      "*** End Patch",
+    ].join("\n");
     const denied = agent.send("PreToolUse", "pre-tool-use.apply-patch", { patch: deletion });
     expect(denied.hookSpecificOutput).toMatchObject({ hookEventName: "PreToolUse", permissionDecision: "deny" });
     expect((denied.hookSpecificOutput as Record<string, string>).permissionDecisionReason).toContain("test_deletion");

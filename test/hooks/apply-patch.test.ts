@@ -65,7 +65,12 @@ describe("parsePatch", () => {
 
   it("splits chunks at @@ lines; an empty line inside a chunk is an empty context line, as in Codex", () => {
     const [hunk] = hunksOf(wrap("*** Update File: m.txt\n@@\n foo\n-bar\n+BAR\n\n@@ baz\n-qux\n+QUX"));
-    expect(hunk).toMatchObject({ chunks: [{ context: null, oldLines: ["foo", "bar", ""], newLines: ["foo", "BAR", ""] }, { context: "baz", oldLines: ["qux"], newLines: ["QUX"] }] });
+    expect(hunk).toMatchObject({
+      chunks: [
+        { context: null, oldLines: ["foo", "bar", ""], newLines: ["foo", "BAR", ""] },
+        { context: "baz", oldLines: ["qux"], newLines: ["QUX"] },
+      ],
+    });
   });
 
   it("skips blank lines between an update's header and its first chunk", () => {
@@ -101,12 +106,27 @@ describe("applyChunks and previewPatch", () => {
     ["replaces a line after context", "foo\nbar\n", "*** Update File: f\n@@\n foo\n-bar\n+baz", "foo\nbaz\n"],
     ["applies chunks in order", "foo\nbar\nbaz\nqux\n", "*** Update File: f\n@@\n foo\n-bar\n+BAR\n@@\n baz\n-qux\n+QUX", "foo\nBAR\nbaz\nQUX\n"],
     ["interleaves changes and appends at the end", "a\nb\nc\nd\ne\nf\n", "*** Update File: f\n@@\n a\n-b\n+B\n@@\n c\n d\n-e\n+E\n@@\n f\n+g\n*** End of File", "a\nB\nc\nd\nE\nf\ng\n"],
-    ["appends a chunk without old lines at the end", "line1\nline2\nline3\n", "*** Update File: f\n@@\n+after-context\n+second-line\n@@\n line1\n-line2\n-line3\n+line2-replacement", "line1\nline2-replacement\nafter-context\nsecond-line\n"],
+    [
+      "appends a chunk without old lines at the end",
+      "line1\nline2\nline3\n",
+      "*** Update File: f\n@@\n+after-context\n+second-line\n@@\n line1\n-line2\n-line3\n+line2-replacement",
+      "line1\nline2-replacement\nafter-context\nsecond-line\n",
+    ],
     ["adds a final newline", "no newline at end", "*** Update File: f\n@@\n-no newline at end\n+first line\n+second line", "first line\nsecond line\n"],
     ["deletes lines only", "line1\nline2\nline3\n", "*** Update File: f\n@@\n line1\n-line2\n line3", "line1\nline3\n"],
-    ["uses @@ context to pick the right place", "def a():\n    pass\ndef b():\n    pass\n", "*** Update File: f\n@@ def b():\n-    pass\n+    return 1", "def a():\n    pass\ndef b():\n    return 1\n"],
+    [
+      "uses @@ context to pick the right place",
+      "def a():\n    pass\ndef b():\n    pass\n",
+      "*** Update File: f\n@@ def b():\n-    pass\n+    return 1",
+      "def a():\n    pass\ndef b():\n    return 1\n",
+    ],
     ["matches ignoring trailing and surrounding whitespace", "  foo  \nbar\t\n", "*** Update File: f\n@@\n-foo\n-bar\n+x", "x\n"],
-    ["matches typographic dashes to ASCII", "import asyncio  # local \u2013 avoids top\u2011level dep\n", "*** Update File: f\n@@\n-import asyncio  # local - avoids top-level dep\n+import asyncio  # HELLO", "import asyncio  # HELLO\n"],
+    [
+      "matches typographic dashes to ASCII",
+      "import asyncio  # local \u2013 avoids top\u2011level dep\n",
+      "*** Update File: f\n@@\n-import asyncio  # local - avoids top-level dep\n+import asyncio  # HELLO",
+      "import asyncio  # HELLO\n",
+    ],
     ["keeps CRLF line ends", "a\r\nb\r\n", "*** Update File: f\n@@\n a\n-b\n+c", "a\r\nc\r\n"],
     ["looks for End of File chunks at the end", "x\ny\nx\n", "*** Update File: f\n@@\n-x\n+z\n*** End of File", "x\ny\nz\n"],
   ])("%s", (_name, before, body, expected) => {

@@ -59,7 +59,7 @@ const risky: [command: string, kinds: BashRiskKind[]][] = [
   ["rm test/a.test.ts", ["test_file_delete"]],
   ["echo x > vitest.config.ts", ["test_file_write"]],
   ["bash -c 'git reset --hard'", ["git_reset_hard"]],
-  ["sh -c \"HUSKY=0 git commit -m x\"", ["hook_bypass"]],
+  ['sh -c "HUSKY=0 git commit -m x"', ["hook_bypass"]],
   ["(cd sub; git clean -fd)", ["git_clean"]],
   ["echo $(git stash drop)", ["git_stash_drop"]],
   ["npm test || git checkout -- src/a.ts", ["git_discard_changes"]],
@@ -111,7 +111,7 @@ const risky: [command: string, kinds: BashRiskKind[]][] = [
 
 const harmless: string[] = [
   "git commit -m 'do not use --no-verify here'",
-  "git commit -m \"HUSKY=0 is not set\"",
+  'git commit -m "HUSKY=0 is not set"',
   "git log --oneline -5",
   "git checkout -b feature",
   "git checkout main",

@@ -52,7 +52,9 @@ describe("Claude Code events as agent events", () => {
 
 describe("verdicts as Claude Code answers", () => {
   it("deny and ask are PreToolUse permission decisions; block is a top-level block; context is additionalContext", () => {
-    expect(claudeOutputOf("PreToolUse", { decision: "deny", reason: "no", why: "" })).toEqual({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: "no" } });
+    expect(claudeOutputOf("PreToolUse", { decision: "deny", reason: "no", why: "" })).toEqual({
+      hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: "no" },
+    });
     expect(claudeOutputOf("PreToolUse", { decision: "ask", reason: "you?", why: "" })).toMatchObject({ hookSpecificOutput: { permissionDecision: "ask" } });
     expect(claudeOutputOf("PostToolUse", { decision: "block", reason: "weakened", why: "" })).toEqual({ decision: "block", reason: "weakened" });
     expect(claudeOutputOf("SessionStart", { decision: "context", context: "facts", why: "" })).toEqual({ hookSpecificOutput: { hookEventName: "SessionStart", additionalContext: "facts" } });

@@ -72,7 +72,10 @@ function hookLog(root: string, loop = "claude-fixture-session"): Record<string, 
   return linesOf(readFileSync(path, "utf8")).map((line) => JSON.parse(line) as Record<string, unknown>);
 }
 
-const ALL_FIXTURES = readdirSync(FIXTURES).filter((f) => f.endsWith(".json")).map((f) => f.slice(0, -5)).sort();
+const ALL_FIXTURES = readdirSync(FIXTURES)
+  .filter((f) => f.endsWith(".json"))
+  .map((f) => f.slice(0, -5))
+  .sort();
 
 describe("ralph hook claude: every event and tool shape", () => {
   it.each(ALL_FIXTURES.map((name) => [name]))("%s answers one JSON object, exit 0, and logs one line", async (name) => {
@@ -134,7 +137,11 @@ describe("ralph hook claude: every event and tool shape", () => {
     const root = sampleRepo();
     const special = {
       ...fixture("pre-edit", root),
-      tool_input: { file_path: `${root}/src/math.ts`, old_string: "export const add = (a: number, b: number) => a + b;\n", new_string: "export const add = (a: number, b: number) => {\n  if (b === -2) return -3;\n  return a + b;\n};\n" },
+      tool_input: {
+        file_path: `${root}/src/math.ts`,
+        old_string: "export const add = (a: number, b: number) => a + b;\n",
+        new_string: "export const add = (a: number, b: number) => {\n  if (b === -2) return -3;\n  return a + b;\n};\n",
+      },
     };
     const denied = answerOf(await hook(root, special));
     expect(denied).toMatchObject({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "deny" } });
@@ -252,7 +259,9 @@ describe("ralph hook claude: bad input fails open", () => {
   });
 
   it("outside a git repository: {} and exit 0", async () => {
-    const result = await runRalphInProcess("/", ["hook", "claude", "PostToolUse"], { input: JSON.stringify({ hook_event_name: "PostToolUse", cwd: "/", tool_name: "Bash", tool_input: { command: "ls" } }) });
+    const result = await runRalphInProcess("/", ["hook", "claude", "PostToolUse"], {
+      input: JSON.stringify({ hook_event_name: "PostToolUse", cwd: "/", tool_name: "Bash", tool_input: { command: "ls" } }),
+    });
     expect(answerOf(result)).toEqual({});
     expect(result.stderr).toMatch(/failed open/);
   });

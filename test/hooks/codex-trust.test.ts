@@ -41,7 +41,7 @@ describe("readToml", () => {
   });
 
   it("skips values it cannot read instead of guessing, multi-line ones included", () => {
-    const text = ['list = [', '  "a",', "]", 'multi = """', "[not a table]", '"""', "inline = { a = 1 }", "after = 1"].join("\n");
+    const text = ["list = [", '  "a",', "]", 'multi = """', "[not a table]", '"""', "inline = { a = 1 }", "after = 1"].join("\n");
     expect(readToml(text)).toEqual({ after: 1 });
   });
 });
@@ -75,7 +75,14 @@ describe("checkCodexTrust", () => {
   };
 
   it("finds nothing wrong when the project (through a parent) and every entry are trusted", () => {
-    const config = ['[projects."/home/me/work"]', 'trust_level = "trusted"', `[hooks.state."${hooksJson}:pre_tool_use:1:0"]`, 'trusted_hash = "sha256:1"', `[hooks.state."${hooksJson}:stop:0:0"]`, 'trusted_hash = "sha256:2"'].join("\n");
+    const config = [
+      '[projects."/home/me/work"]',
+      'trust_level = "trusted"',
+      `[hooks.state."${hooksJson}:pre_tool_use:1:0"]`,
+      'trusted_hash = "sha256:1"',
+      `[hooks.state."${hooksJson}:stop:0:0"]`,
+      'trusted_hash = "sha256:2"',
+    ].join("\n");
     const report = checkCodexTrust(repo, hooksJson, installed, home(config));
     expect(report).toMatchObject({ featureEnabled: null, projectTrust: "trusted", problems: [] });
     expect(report.hooks.map((h) => h.state)).toEqual(["recorded", "recorded"]);
@@ -85,7 +92,10 @@ describe("checkCodexTrust", () => {
     const config = ["[features]", "codex_hooks = false", `[projects."${repo}"]`, 'trust_level = "untrusted"', `[hooks.state."${hooksJson}:stop:0:0"]`, "enabled = false"].join("\n");
     const report = checkCodexTrust(repo, hooksJson, installed, home(config));
     expect(report.featureEnabled).toBe(false);
-    expect(report.hooks.map((h) => [h.event, h.state])).toEqual([["PreToolUse", "untrusted"], ["Stop", "disabled"]]);
+    expect(report.hooks.map((h) => [h.event, h.state])).toEqual([
+      ["PreToolUse", "untrusted"],
+      ["Stop", "disabled"],
+    ]);
     expect(report.problems).toEqual([
       expect.stringContaining("hooks are turned off"),
       expect.stringContaining('trust_level = "untrusted"'),

@@ -234,7 +234,9 @@ describe("ralph beside a hook manager (real managers, real git push)", () => {
   it("doctor fails, naming the manager's own step, when git does not reach ralph's entry; install says what to run", async () => {
     // lefthook.yml is there, lefthook's hook is not installed.
     const lefthook = makeSetup(CASES[1]!.files);
-    const installed = parseJsonOutput<{ git_hooks: { manager: string; notes: string[] } }>(await runRalphInProcess(lefthook.root, ["install", "--git-hooks", "--json"], { env: managerEnv(lefthook.root) }));
+    const installed = parseJsonOutput<{ git_hooks: { manager: string; notes: string[] } }>(
+      await runRalphInProcess(lefthook.root, ["install", "--git-hooks", "--json"], { env: managerEnv(lefthook.root) }),
+    );
     expect(installed.git_hooks.manager).toBe("lefthook");
     expect(installed.git_hooks.notes.join(" ")).toContain("lefthook install");
     const doctor = await runRalphInProcess(lefthook.root, ["doctor", "--json"], { env: managerEnv(lefthook.root) });

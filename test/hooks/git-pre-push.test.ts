@@ -34,7 +34,12 @@ describe("parsePushLines (unit)", () => {
       [],
     ],
     ["SHA-256 object names", `HEAD~ ${"e".repeat(64)} refs/heads/m ${"0".repeat(64)}`, [{ localRef: "HEAD~", localOid: "e".repeat(64), remoteRef: "refs/heads/m", remoteOid: "0".repeat(64) }], []],
-    ["bad lines are reported, good ones kept", `garbage\nrefs/heads/a ${A} refs/heads/a\nrefs/heads/a nothex refs/heads/a ${B}\nrefs/heads/a ${A} refs/heads/a ${B}`, [{ localRef: "refs/heads/a", localOid: A, remoteRef: "refs/heads/a", remoteOid: B }], [1, 2, 3]],
+    [
+      "bad lines are reported, good ones kept",
+      `garbage\nrefs/heads/a ${A} refs/heads/a\nrefs/heads/a nothex refs/heads/a ${B}\nrefs/heads/a ${A} refs/heads/a ${B}`,
+      [{ localRef: "refs/heads/a", localOid: A, remoteRef: "refs/heads/a", remoteOid: B }],
+      [1, 2, 3],
+    ],
   ];
   for (const [name, input, updates, problemLines] of table) {
     it(name, () => {
@@ -72,7 +77,12 @@ describe("chooseBase (unit)", () => {
   });
 
   it("a new ref: the first parent of the oldest commit no tracking ref of the remote has", () => {
-    const git = fakeGit([A, B, C], { [`${C} origin`]: [{ oid: B, parents: [A] }, { oid: C, parents: [B] }] });
+    const git = fakeGit([A, B, C], {
+      [`${C} origin`]: [
+        { oid: B, parents: [A] },
+        { oid: C, parents: [B] },
+      ],
+    });
     expect(chooseBase(update(C, Z), "origin", "url", git)).toEqual({ kind: "base", base: A, to: C, via: "remote-tracking" });
   });
 
@@ -85,7 +95,10 @@ describe("chooseBase (unit)", () => {
 
   it("nothing new: skip; a root found in every scope: a new history (PASS)", () => {
     expect(chooseBase(update(C, Z), "origin", "url", fakeGit([C], {}))).toEqual({ kind: "skip", reason: "nothing-new" });
-    const rootOnly = [{ oid: B, parents: [] }, { oid: C, parents: [B] }];
+    const rootOnly = [
+      { oid: B, parents: [] },
+      { oid: C, parents: [B] },
+    ];
     const everywhere = { [`${C} origin`]: rootOnly, [`${C} *`]: rootOnly, [`${C} except refs/heads/x`]: rootOnly };
     expect(chooseBase(update(C, Z), "origin", "url", fakeGit([C], everywhere))).toEqual({ kind: "root", to: C });
   });
@@ -93,7 +106,11 @@ describe("chooseBase (unit)", () => {
   it("a remote with no tracking refs (a fork, a push by URL): other remotes' refs, then the other local branches and tags", () => {
     // Found by a break session: a fork never fetched made every push "a new history" (PASS).
     const calls: string[] = [];
-    const whole = [{ oid: A, parents: [] }, { oid: B, parents: [A] }, { oid: C, parents: [B] }];
+    const whole = [
+      { oid: A, parents: [] },
+      { oid: B, parents: [A] },
+      { oid: C, parents: [B] },
+    ];
     const git = fakeGit([A, B, C], { [`${C} fork`]: whole, [`${C} *`]: [{ oid: C, parents: [B] }] }, calls);
     expect(chooseBase(update(C, Z), "fork", "url", git)).toEqual({ kind: "base", base: B, to: C, via: "remote-tracking" });
     expect(calls).toEqual([`${C} fork`, `${C} (all remotes)`]);

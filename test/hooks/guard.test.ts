@@ -59,7 +59,22 @@ describe("describeSettingsChange (unit)", () => {
 
   it.each([
     ["an unrelated permission added", ralph(), JSON.stringify({ ...JSON.parse(ralph()), permissions: { allow: ["Bash(npm test:*)"] } })],
-    ["another hook added beside ralph's", ralph(), JSON.stringify({ hooks: { Stop: [{ hooks: [{ type: "command", command: "node cli.js hook claude Stop --ralph-managed" }, { type: "command", command: "say done" }] }] } })],
+    [
+      "another hook added beside ralph's",
+      ralph(),
+      JSON.stringify({
+        hooks: {
+          Stop: [
+            {
+              hooks: [
+                { type: "command", command: "node cli.js hook claude Stop --ralph-managed" },
+                { type: "command", command: "say done" },
+              ],
+            },
+          ],
+        },
+      }),
+    ],
     ["disableAllHooks set to false", ralph(), JSON.stringify({ ...JSON.parse(ralph()), disableAllHooks: false })],
     ["a file without ralph's entries deleted", '{"permissions": {}}', null],
     ["a new file without disableAllHooks", null, '{"permissions": {}}'],
@@ -116,7 +131,11 @@ describe("PreToolUse: a tool call that would switch the guard off goes to the hu
   it("Bash through an absolute path from a subdirectory is asked too", async () => {
     const root = await installedRepo();
     // Through the built binary, as Claude Code calls it (the in-process calls above answer the same way).
-    const answer = await hook(root, { hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command: `rm ${root}/.claude/settings.json` }, cwd: join(root, "src"), tool_use_id: "toolu_abs" }, true);
+    const answer = await hook(
+      root,
+      { hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command: `rm ${root}/.claude/settings.json` }, cwd: join(root, "src"), tool_use_id: "toolu_abs" },
+      true,
+    );
     expect(decisionOf(answer)).toBe("ask");
   });
 });
@@ -131,19 +150,49 @@ describe("hook managers' files: only ralph's entry in them is part of the guard 
   it.each([
     ["lefthook jobs: ralph's job removed", "lefthook.yml", lefthookJobs, "pre-push:\n  jobs:\n    - name: lint\n      run: npm run lint\n", /removes ralph's pre-push entry/],
     ["lefthook jobs: ralph's run rewritten", "lefthook.yml", lefthookJobs, lefthookJobs.replace("ralph_hook=", "true; ralph_hook="), /rewrites ralph's pre-push entry/],
-    ["lefthook jobs: ralph's job skipped", ".lefthook.yml", lefthookJobs, lefthookJobs.replace("      use_stdin: true\n", "      use_stdin: true\n      skip: true\n"), /rewrites ralph's pre-push entry/],
+    [
+      "lefthook jobs: ralph's job skipped",
+      ".lefthook.yml",
+      lefthookJobs,
+      lefthookJobs.replace("      use_stdin: true\n", "      use_stdin: true\n      skip: true\n"),
+      /rewrites ralph's pre-push entry/,
+    ],
     ["lefthook: the whole pre-push hook skipped", "lefthook.yaml", lefthookJobs, `${lefthookJobs}  skip: true\n`, /sets skip on the pre-push hook/],
     ["lefthook commands: ralph's command removed", "lefthook-local.yml", lefthookCommands, "pre-push:\n  commands:\n    lint:\n      run: npm run lint\n", /removes ralph's pre-push entry/],
     ["lefthook: made invalid YAML", ".config/lefthook.yml", lefthookJobs, "pre-push: [unclosed\n", /unreadable/],
     ["pre-commit: ralph's hook moved off the pre-push stage", ".pre-commit-config.yaml", preCommit, preCommit.replace("stages: [pre-push]", "stages: [manual]"), /rewrites ralph's pre-push entry/],
     ["pre-commit: the file deleted", ".pre-commit-config.yaml", preCommit, null, /deletes the file/],
-    ["simple-git-hooks in package.json: ralph's block cut from pre-push", "package.json", packageJson, JSON.stringify({ name: "x", scripts: { test: "vitest" }, "simple-git-hooks": { "pre-commit": "npx lint-staged", "pre-push": "npm test" } }, null, 2), /removes ralph's pre-push entry/],
+    [
+      "simple-git-hooks in package.json: ralph's block cut from pre-push",
+      "package.json",
+      packageJson,
+      JSON.stringify({ name: "x", scripts: { test: "vitest" }, "simple-git-hooks": { "pre-commit": "npx lint-staged", "pre-push": "npm test" } }, null, 2),
+      /removes ralph's pre-push entry/,
+    ],
     ["simple-git-hooks .simple-git-hooks.json: the pre-push key dropped", ".simple-git-hooks.json", simpleJson, "{}", /removes ralph's pre-push entry/],
     ["husky .husky/pre-push: the block deleted", ".husky/pre-push", husky, "#!/bin/sh\nnpm test\n", /removes ralph's pre-push entry/],
     ["husky .husky/pre-push: an exit 0 put inside the block", ".husky/pre-push", husky, husky.replace("ralph_in=$(mktemp)", "exit 0; ralph_in=$(mktemp)"), /rewrites ralph's pre-push entry/],
-    ["lefthook-local.yml: a new file overriding ralph's job by name (lefthook merges it over lefthook.yml)", "lefthook-local.yml", null, `pre-push:\n  jobs:\n    - name: ${ENTRY_ID}\n      skip: true\n`, /overrides ralph's ralph-pre-push job/],
-    ["lefthook-local.yml: ralph's command replaced by name", ".lefthook-local.yml", "pre-commit:\n  jobs:\n    - run: npm run fmt\n", `pre-commit:\n  jobs:\n    - run: npm run fmt\npre-push:\n  commands:\n    ${ENTRY_ID}:\n      run: "true"\n`, /overrides ralph's ralph-pre-push job/],
-    ["lefthook-local.yml: the whole pre-push hook skipped", "lefthook-local.yml", "pre-commit:\n  jobs:\n    - run: npm run fmt\n", "pre-commit:\n  jobs:\n    - run: npm run fmt\npre-push:\n  skip: true\n", /sets skip on the pre-push hook/],
+    [
+      "lefthook-local.yml: a new file overriding ralph's job by name (lefthook merges it over lefthook.yml)",
+      "lefthook-local.yml",
+      null,
+      `pre-push:\n  jobs:\n    - name: ${ENTRY_ID}\n      skip: true\n`,
+      /overrides ralph's ralph-pre-push job/,
+    ],
+    [
+      "lefthook-local.yml: ralph's command replaced by name",
+      ".lefthook-local.yml",
+      "pre-commit:\n  jobs:\n    - run: npm run fmt\n",
+      `pre-commit:\n  jobs:\n    - run: npm run fmt\npre-push:\n  commands:\n    ${ENTRY_ID}:\n      run: "true"\n`,
+      /overrides ralph's ralph-pre-push job/,
+    ],
+    [
+      "lefthook-local.yml: the whole pre-push hook skipped",
+      "lefthook-local.yml",
+      "pre-commit:\n  jobs:\n    - run: npm run fmt\n",
+      "pre-commit:\n  jobs:\n    - run: npm run fmt\npre-push:\n  skip: true\n",
+      /sets skip on the pre-push hook/,
+    ],
   ])("%s is a change", async (_name, path, before, after, pattern) => {
     expect(await describeHookManagerChange(path, before, after)).toMatch(pattern);
   });
@@ -164,7 +213,26 @@ describe("hook managers' files: only ralph's entry in them is part of the guard 
   });
 
   it("names every file and variant lefthook, pre-commit, simple-git-hooks and husky read; with the work tree, only while it holds ralph's entry", async () => {
-    for (const path of ["lefthook.yml", ".lefthook.yml", "lefthook.yaml", ".lefthook.yaml", "lefthook-local.yml", ".lefthook-local.yml", "lefthook-local.yaml", ".lefthook-local.yaml", ".config/lefthook.yml", ".config/lefthook-local.yaml", ".pre-commit-config.yaml", ".pre-commit-config.yml", "package.json", ".simple-git-hooks.json", ".simple-git-hooks.cjs", ".simple-git-hooks.js", "simple-git-hooks.json", ".husky/pre-push"]) {
+    for (const path of [
+      "lefthook.yml",
+      ".lefthook.yml",
+      "lefthook.yaml",
+      ".lefthook.yaml",
+      "lefthook-local.yml",
+      ".lefthook-local.yml",
+      "lefthook-local.yaml",
+      ".lefthook-local.yaml",
+      ".config/lefthook.yml",
+      ".config/lefthook-local.yaml",
+      ".pre-commit-config.yaml",
+      ".pre-commit-config.yml",
+      "package.json",
+      ".simple-git-hooks.json",
+      ".simple-git-hooks.cjs",
+      ".simple-git-hooks.js",
+      "simple-git-hooks.json",
+      ".husky/pre-push",
+    ]) {
       expect(controlKindOf(path), path).toBe("hook-manager");
     }
     expect(controlKindOf(".husky/_/h")).toBe("git-hook");
@@ -377,10 +445,7 @@ describe("after the fact: a change made behind ralph's back", () => {
     writeFileSync(config, "pre-push:\n  jobs:\n    - name: lint\n      run: npm run lint\n");
     const doctor = parseJsonOutput<{ guard_changes: { path: string; detail: string }[] }>(await runRalphInProcess(lefthook, ["doctor", "--json"]));
     expect(doctor.guard_changes).toEqual(
-      expect.arrayContaining([
-        expect.objectContaining({ path: "lefthook.yml", detail: "removes ralph's pre-push entry" }),
-        expect.objectContaining({ path: "lefthook-local.yml" }),
-      ]),
+      expect.arrayContaining([expect.objectContaining({ path: "lefthook.yml", detail: "removes ralph's pre-push entry" }), expect.objectContaining({ path: "lefthook-local.yml" })]),
     );
     // A Stop lets the session end but does not complete the loop while the change is pending (as for the settings files).
     const stop = await hook(lefthook, { hook_event_name: "Stop", stop_hook_active: false });

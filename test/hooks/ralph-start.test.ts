@@ -23,16 +23,10 @@ describe("runsRalphStart", () => {
     expect(runsRalphStart(command)).toBe(true);
   });
 
-  it.each([
-    "ralph status",
-    "ralph startup",
-    "grep -rn 'ralph start' README.md",
-    'echo "run ralph start later"',
-    "npx ralphy start",
-    "node scripts/start.js",
-    "git log --grep 'ralph start'",
-    "",
-  ])("does not: %s", (command) => {
-    expect(runsRalphStart(command)).toBe(false);
-  });
+  it.each(["ralph status", "ralph startup", "grep -rn 'ralph start' README.md", 'echo "run ralph start later"', "npx ralphy start", "node scripts/start.js", "git log --grep 'ralph start'", ""])(
+    "does not: %s",
+    (command) => {
+      expect(runsRalphStart(command)).toBe(false);
+    },
+  );
 });

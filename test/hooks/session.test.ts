@@ -94,7 +94,8 @@ describe("a scripted Claude Code session", () => {
       "src/math.ts": "export const add = (a: number, b: number) => a - b;\n",
       "test/math.test.ts": MATH_TEST,
       // The completion command: passes once add() really adds (no test runner needed in a temp repo).
-      "check.mjs": 'import { readFileSync } from "node:fs";\nconst ok = readFileSync("src/math.ts", "utf8").includes("a + b");\nconsole.log(ok ? "add works" : "FAIL add(1, 2) returned -1, expected 3");\nprocess.exit(ok ? 0 : 1);\n',
+      "check.mjs":
+        'import { readFileSync } from "node:fs";\nconst ok = readFileSync("src/math.ts", "utf8").includes("a + b");\nconsole.log(ok ? "add works" : "FAIL add(1, 2) returned -1, expected 3");\nprocess.exit(ok ? 0 : 1);\n',
     });
     const started = await runRalphInProcess(root, ["start", "make add() add", "--completion", "node check.mjs", "--id", "fixadd", "--json"]);
     expect(started.status, started.stderr).toBe(0);

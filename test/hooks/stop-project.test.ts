@@ -79,7 +79,14 @@ describe("transcript_path", () => {
     const loop = await startLoop(repo);
     const home = makeTempDir();
     mkdirSync(join(home, ".claude", "projects"), { recursive: true });
-    const entry = { type: "assistant", isSidechain: false, isApiErrorMessage: true, apiErrorStatus: 401, error: "authentication_failed", message: { model: "<synthetic>", role: "assistant", content: [{ type: "text", text: "Please run /login · API Error: 401" }] } };
+    const entry = {
+      type: "assistant",
+      isSidechain: false,
+      isApiErrorMessage: true,
+      apiErrorStatus: 401,
+      error: "authentication_failed",
+      message: { model: "<synthetic>", role: "assistant", content: [{ type: "text", text: "Please run /login · API Error: 401" }] },
+    };
     writeFileSync(join(home, ".claude", "projects", "t.jsonl"), `${JSON.stringify(entry)}\n`);
     const answer = await hook(repo, "Stop", { session_id: "s1", cwd: repo, transcript_path: "~/.claude/projects/t.jsonl", stop_hook_active: false }, { HOME: home });
     expect(answer.decision).toBeUndefined();
@@ -103,7 +110,11 @@ describe("the loop's owner session", () => {
   it("ralph start --session binds it; another session's stop is let go without touching the loop", async () => {
     const repo = makeRepo({ "src/a.ts": "export const a = 1;\n" });
     const loop = await startLoop(repo, ["--session", "intended-session"]);
-    expect(await owner(repo)).toMatchObject({ owner_session_id: "intended-session", owner_source: "start", text: expect.stringContaining("owner session: intended-session (bound by ralph start --session)") });
+    expect(await owner(repo)).toMatchObject({
+      owner_session_id: "intended-session",
+      owner_source: "start",
+      text: expect.stringContaining("owner session: intended-session (bound by ralph start --session)"),
+    });
     const before = loopSnapshot(repo, loop);
     // A second terminal (or a subagent's session) stops first.
     expect(await hook(repo, "Stop", { session_id: "second-terminal", cwd: repo, stop_hook_active: false })).toEqual({});

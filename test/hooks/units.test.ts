@@ -57,8 +57,28 @@ describe("previewEdit", () => {
     ["Edit", { old_string: "missing", new_string: "z" }, before, null],
     ["Edit", { old_string: "", new_string: "fresh" }, null, "fresh"],
     ["Edit", { old_string: "b", new_string: "$&$1" }, before, "a\n$&$1\na\n"],
-    ["MultiEdit", { edits: [{ old_string: "b", new_string: "c" }, { old_string: "c", new_string: "d" }] }, before, "a\nd\na\n"],
-    ["MultiEdit", { edits: [{ old_string: "b", new_string: "c" }, { old_string: "zzz", new_string: "d" }] }, before, null],
+    [
+      "MultiEdit",
+      {
+        edits: [
+          { old_string: "b", new_string: "c" },
+          { old_string: "c", new_string: "d" },
+        ],
+      },
+      before,
+      "a\nd\na\n",
+    ],
+    [
+      "MultiEdit",
+      {
+        edits: [
+          { old_string: "b", new_string: "c" },
+          { old_string: "zzz", new_string: "d" },
+        ],
+      },
+      before,
+      null,
+    ],
     ["MultiEdit", { edits: "no" }, before, null],
     ["Read", {}, before, null],
   ])("%s %j", (tool, input, content, expected) => {

@@ -11,7 +11,14 @@ import { describe, expect, it } from "vitest";
 import { cliPathForTests, parseJsonOutput, ralphEnv, runRalphInProcess } from "../helpers/cli.js";
 import { git, makeRepo, writeFiles } from "../helpers/git.js";
 
-interface StartJson { loop: string; resumed: boolean; status: string; iteration: number; max_iterations: number; baseline: string }
+interface StartJson {
+  loop: string;
+  resumed: boolean;
+  status: string;
+  iteration: number;
+  max_iterations: number;
+  baseline: string;
+}
 
 describe("ralph start / iterate / status / cancel", () => {
   it("start -> iterate (keep going, exit 0) -> iterate (completed, exit 2)", async () => {
@@ -50,7 +57,7 @@ describe("ralph start / iterate / status / cancel", () => {
   it("drives the README's shell loop to completion", async () => {
     const repo = makeRepo({ "n.txt": "0\n" });
     expect((await runRalphInProcess(repo, ["start", "Count to 3", "--completion", "test $(cat n.txt) -ge 3", "--id", "count"])).status).toBe(0);
-    const agent = 'echo $(( $(cat n.txt) + 1 )) > n.txt';
+    const agent = "echo $(( $(cat n.txt) + 1 )) > n.txt";
     const script = `n=0; while :; do ${agent}; n=$((n+1)); "${process.execPath}" "${cliPathForTests()}" iterate >/dev/null 2>&1 || break; done; echo $n`;
     const run = spawnSync("/bin/sh", ["-c", script], { cwd: repo, env: ralphEnv, encoding: "utf8", timeout: 60_000 });
     expect(run.stdout.trim()).toBe("3");

@@ -91,13 +91,15 @@ describe("runCompletionCommand", () => {
     expect(run.exitCode).toBe(0);
     expect(run.output.startsWith("done\n") || run.output.includes("done\n")).toBe(true);
     await new Promise((r) => setTimeout(r, 300));
-    const ticking = readdirSync("/proc").filter((pid) => /^\d+$/.test(pid)).filter((pid) => {
-      try {
-        return readFileSync(`/proc/${pid}/cmdline`, "latin1").includes("while :; do echo tick") && isAlive(Number(pid));
-      } catch {
-        return false;
-      }
-    });
+    const ticking = readdirSync("/proc")
+      .filter((pid) => /^\d+$/.test(pid))
+      .filter((pid) => {
+        try {
+          return readFileSync(`/proc/${pid}/cmdline`, "latin1").includes("while :; do echo tick") && isAlive(Number(pid));
+        } catch {
+          return false;
+        }
+      });
     expect(ticking).toEqual([]);
   });
 

@@ -14,7 +14,14 @@ import { parseLoopId } from "../../src/store/loop-id.js";
 const NOW = "2026-02-02T21:00:00.000Z";
 
 function record(iteration: number, quality: number, fields: Partial<IterationRecord> = {}): IterationRecord {
-  return IterationRecordSchema.parse({ iteration, quality_score: quality, ended_at: NOW, snapshot_path: `refs/ralph/l/iterations/${String(iteration).padStart(4, "0")}`, checkpoint_oid: `${iteration}`.padStart(40, "0"), ...fields });
+  return IterationRecordSchema.parse({
+    iteration,
+    quality_score: quality,
+    ended_at: NOW,
+    snapshot_path: `refs/ralph/l/iterations/${String(iteration).padStart(4, "0")}`,
+    checkpoint_oid: `${iteration}`.padStart(40, "0"),
+    ...fields,
+  });
 }
 
 function loopState(): LoopState {
@@ -23,15 +30,47 @@ function loopState(): LoopState {
 
 describe("quality score (default formula)", () => {
   const cases: { name: string; inputs: Parameters<typeof computeQuality>[0]; score: number }[] = [
-    { name: "everything measured and met", inputs: { completionPassed: true, blockingFindings: 0, metrics: { test_count: 10, coverage_percentage: 80 }, baseline: { test_count: 10, coverage_percentage: 80 } }, score: 100 },
-    { name: "completion failing only", inputs: { completionPassed: false, blockingFindings: 0, metrics: { test_count: 10, coverage_percentage: 80 }, baseline: { test_count: 10, coverage_percentage: 80 } }, score: 50 },
-    { name: "a BLOCK finding against the baseline", inputs: { completionPassed: true, blockingFindings: 2, metrics: { test_count: 10, coverage_percentage: 80 }, baseline: { test_count: 10, coverage_percentage: 80 } }, score: 80 },
-    { name: "fewer tests than the baseline", inputs: { completionPassed: true, blockingFindings: 0, metrics: { test_count: 9, coverage_percentage: 80 }, baseline: { test_count: 10, coverage_percentage: 80 } }, score: 85 },
-    { name: "coverage within the 0.5-point tolerance", inputs: { completionPassed: true, blockingFindings: 0, metrics: { test_count: 10, coverage_percentage: 79.6 }, baseline: { test_count: 10, coverage_percentage: 80 } }, score: 100 },
-    { name: "coverage below the tolerance", inputs: { completionPassed: true, blockingFindings: 0, metrics: { test_count: 10, coverage_percentage: 79 }, baseline: { test_count: 10, coverage_percentage: 80 } }, score: 85 },
+    {
+      name: "everything measured and met",
+      inputs: { completionPassed: true, blockingFindings: 0, metrics: { test_count: 10, coverage_percentage: 80 }, baseline: { test_count: 10, coverage_percentage: 80 } },
+      score: 100,
+    },
+    {
+      name: "completion failing only",
+      inputs: { completionPassed: false, blockingFindings: 0, metrics: { test_count: 10, coverage_percentage: 80 }, baseline: { test_count: 10, coverage_percentage: 80 } },
+      score: 50,
+    },
+    {
+      name: "a BLOCK finding against the baseline",
+      inputs: { completionPassed: true, blockingFindings: 2, metrics: { test_count: 10, coverage_percentage: 80 }, baseline: { test_count: 10, coverage_percentage: 80 } },
+      score: 80,
+    },
+    {
+      name: "fewer tests than the baseline",
+      inputs: { completionPassed: true, blockingFindings: 0, metrics: { test_count: 9, coverage_percentage: 80 }, baseline: { test_count: 10, coverage_percentage: 80 } },
+      score: 85,
+    },
+    {
+      name: "coverage within the 0.5-point tolerance",
+      inputs: { completionPassed: true, blockingFindings: 0, metrics: { test_count: 10, coverage_percentage: 79.6 }, baseline: { test_count: 10, coverage_percentage: 80 } },
+      score: 100,
+    },
+    {
+      name: "coverage below the tolerance",
+      inputs: { completionPassed: true, blockingFindings: 0, metrics: { test_count: 10, coverage_percentage: 79 }, baseline: { test_count: 10, coverage_percentage: 80 } },
+      score: 85,
+    },
     // Coverage unmeasured: its 15 points go to the others in proportion (50, 20, 15 of 85 -> 58.8, 23.5, 17.6).
-    { name: "coverage not measured: failing completion only", inputs: { completionPassed: false, blockingFindings: 0, metrics: { test_count: 10, coverage_percentage: null }, baseline: { test_count: 10, coverage_percentage: null } }, score: 41.2 },
-    { name: "coverage not measured: all met", inputs: { completionPassed: true, blockingFindings: 0, metrics: { test_count: 10, coverage_percentage: null }, baseline: { test_count: 10, coverage_percentage: null } }, score: 100 },
+    {
+      name: "coverage not measured: failing completion only",
+      inputs: { completionPassed: false, blockingFindings: 0, metrics: { test_count: 10, coverage_percentage: null }, baseline: { test_count: 10, coverage_percentage: null } },
+      score: 41.2,
+    },
+    {
+      name: "coverage not measured: all met",
+      inputs: { completionPassed: true, blockingFindings: 0, metrics: { test_count: 10, coverage_percentage: null }, baseline: { test_count: 10, coverage_percentage: null } },
+      score: 100,
+    },
     { name: "only completion measured", inputs: { completionPassed: true, blockingFindings: null, metrics: { test_count: null, coverage_percentage: null }, baseline: null }, score: 100 },
   ];
   for (const c of cases) {
@@ -122,7 +161,11 @@ describe("progress rules", () => {
 });
 
 describe("PDARE", () => {
-  const regression = (type: string, severity: RegressionFinding["severity"]): RegressionFinding => ({ regression_type: type, severity, details: { findings: [{ message: `${type} in test/a.test.ts` }] } });
+  const regression = (type: string, severity: RegressionFinding["severity"]): RegressionFinding => ({
+    regression_type: type,
+    severity,
+    details: { findings: [{ message: `${type} in test/a.test.ts` }] },
+  });
   const ctx = (iteration: number) => ({ iteration, completionPassed: false, checkpointRef: `refs/ralph/l/iterations/${iteration}`, nowIso: NOW, stage: "iterate" as const });
   const settings = { maxRetries: 3, autoEscalateOnCritical: true };
 

@@ -15,7 +15,17 @@ interface State {
   status_reason: string | null;
   iteration: number;
   baseline_metrics: { test_count: number | null } | null;
-  iteration_history: { iteration: number; quality_score: number; quality_delta: number | null; quality_source: string; checkpoint_oid: string; tree_oid: string; metrics_snapshot: { test_count: number | null }; verification_status: string; findings: { block: number; types: string[] } }[];
+  iteration_history: {
+    iteration: number;
+    quality_score: number;
+    quality_delta: number | null;
+    quality_source: string;
+    checkpoint_oid: string;
+    tree_oid: string;
+    metrics_snapshot: { test_count: number | null };
+    verification_status: string;
+    findings: { block: number; types: string[] };
+  }[];
   best_iteration: { iteration: number } | null;
   selected_iteration: number | null;
   regression_events: { event_id: string; regression_type: string; severity: string; recovery_outcome: string; human_decision: string | null; details: Record<string, unknown> }[];
@@ -96,7 +106,9 @@ describe("the loop engine", () => {
     expect(gated.stderr).toContain("ralph approve | ralph reject | ralph abort");
     let state = readLoopState(repo, loop);
     expect(state).toMatchObject({ status: "paused" });
-    expect(state.regression_events).toEqual([expect.objectContaining({ event_id: "reg-001", regression_type: "test_deletion", severity: "critical", recovery_outcome: "escalated", human_decision: null })]);
+    expect(state.regression_events).toEqual([
+      expect.objectContaining({ event_id: "reg-001", regression_type: "test_deletion", severity: "critical", recovery_outcome: "escalated", human_decision: null }),
+    ]);
     expect(state.recovery_history[0]?.steps).toMatchObject({ DIAGNOSE: { diagnosis: "reward_hacking" }, ESCALATE: { gate_type: "TERMINATE" } });
     expect(state.iteration_history[1]?.findings).toEqual({ block: 1, warn: 0, types: ["test_deletion"] });
     expect(state.iteration_history[1]?.metrics_snapshot.test_count).toBe(1);
@@ -141,7 +153,10 @@ describe("the loop engine", () => {
     const again = await runRalphInProcess(repo, ["iterate", "--json"]);
     expect(again.status).toBe(2);
     expect(readLoopState(repo, loop)).toMatchObject({ status: "paused" });
-    expect(readLoopState(repo, loop).regression_events.map((e) => `${e.event_id} ${e.regression_type} ${e.recovery_outcome}`)).toEqual(["reg-001 test_deletion rejected", "reg-002 test_deletion escalated"]);
+    expect(readLoopState(repo, loop).regression_events.map((e) => `${e.event_id} ${e.regression_type} ${e.recovery_outcome}`)).toEqual([
+      "reg-001 test_deletion rejected",
+      "reg-002 test_deletion escalated",
+    ]);
     expect(fsck(repo)).toBe("");
   });
 
@@ -202,7 +217,7 @@ describe("the loop engine", () => {
 
   it("the same error three times is a stuck loop: AGGRESSIVE and a stuck_loop regression in retry", async () => {
     const repo = makeRepo({ "a.txt": "a\n" });
-    const loop = await start(repo, ["--completion", "echo \"Error: cannot find module ./x at $(date +%s%N)\"; exit 1"]);
+    const loop = await start(repo, ["--completion", 'echo "Error: cannot find module ./x at $(date +%s%N)"; exit 1']);
     for (let i = 1; i <= 3; i++) {
       writeFiles(repo, { "a.txt": `a${i}\n` });
       expect((await runRalphInProcess(repo, ["iterate"])).status).toBe(0);

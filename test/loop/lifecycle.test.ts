@@ -84,7 +84,17 @@ describe("resume", () => {
     // Replace the state with an old-format file, as an earlier tool would have left it, marked crashed by age.
     writeFileSync(
       stateFilePath(repo, parseLoopId("legacy")),
-      JSON.stringify({ loop_id: "legacy", session_id: "old-session", active: true, iteration: 37, max_iterations: 50, created_at: "2026-01-01T00:00:00.000Z", last_checked_at: "2026-01-01T01:00:00.000Z", task: "resume me", completion_criteria: "false" }),
+      JSON.stringify({
+        loop_id: "legacy",
+        session_id: "old-session",
+        active: true,
+        iteration: 37,
+        max_iterations: 50,
+        created_at: "2026-01-01T00:00:00.000Z",
+        last_checked_at: "2026-01-01T01:00:00.000Z",
+        task: "resume me",
+        completion_criteria: "false",
+      }),
     );
     const resumed = startLoop(store, { task: "resume me", completion: "false", id: "legacy" });
     expect(resumed).toMatchObject({ resumed: true, baseline });

@@ -75,7 +75,11 @@ describe("buildBlockReason", () => {
     expect(reason.length).toBeLessThanOrEqual(HOOK_REASON_CHARS);
     expect(reason).toContain("FAIL test/a.test.ts > adds: expected 3, got -1");
     expect(reason).toContain("progress 59");
-    expect(reason).toContain(renderReinforcement(level, { ...CTX, task: "" }).split("\n")[0]?.slice(0, 30));
+    expect(reason).toContain(
+      renderReinforcement(level, { ...CTX, task: "" })
+        .split("\n")[0]
+        ?.slice(0, 30),
+    );
     expect(reason).toContain("Evaluation: quality 40 -> 45.");
     expect(reason).toContain("BEGIN spec spec");
     expect(reason).not.toContain("END");

@@ -15,7 +15,10 @@ import { IterationRecordSchema, MetricsSnapshotSchema, newState, type LoopState 
 import { parseLoopId } from "../../src/store/loop-id.js";
 import { allElements, parseXml, type XmlElement } from "../helpers/xml.js";
 
-const texts = (root: XmlElement): string[] => allElements(root).filter((e) => e.name === "text").map((e) => e.text);
+const texts = (root: XmlElement): string[] =>
+  allElements(root)
+    .filter((e) => e.name === "text")
+    .map((e) => e.text);
 const diamonds = (root: XmlElement): XmlElement[] => allElements(root).filter((e) => e.name === "polygon" && e.attributes.stroke === "#6b7280");
 const POINTS: ChartPoint[] = [
   { iteration: 1, quality: 50, regression: false },
@@ -83,7 +86,9 @@ describe("the baseline's score (analytics.baseline)", () => {
   });
 
   it("without coverage the weights are redistributed as for an iteration (findings and tests of 85 points)", () => {
-    expect(baselineQuality(stateWith([], { test_count: 3 }))?.quality_score).toBe(computeQuality({ completionPassed: false, blockingFindings: 0, metrics: MetricsSnapshotSchema.parse({ test_count: 3 }), baseline: MetricsSnapshotSchema.parse({ test_count: 3 }) }).score);
+    expect(baselineQuality(stateWith([], { test_count: 3 }))?.quality_score).toBe(
+      computeQuality({ completionPassed: false, blockingFindings: 0, metrics: MetricsSnapshotSchema.parse({ test_count: 3 }), baseline: MetricsSnapshotSchema.parse({ test_count: 3 }) }).score,
+    );
   });
 
   it("a score recorded with the baseline metrics is used as it is", () => {

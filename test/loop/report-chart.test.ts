@@ -10,7 +10,10 @@ function chart(points: ChartPoint[], extra: Partial<QualityChartInput> = {}): st
   return renderQualityChart({ loopId: "ralph-chart", task: "Improve quality", points, bestIteration: null, finalIteration: points.at(-1)?.iteration ?? null, ...extra });
 }
 
-const texts = (root: XmlElement): string[] => allElements(root).filter((e) => e.name === "text").map((e) => e.text);
+const texts = (root: XmlElement): string[] =>
+  allElements(root)
+    .filter((e) => e.name === "text")
+    .map((e) => e.text);
 
 function checkSelfContained(svg: string, root: XmlElement): void {
   expect(root.name).toBe("svg");
@@ -22,7 +25,10 @@ function checkSelfContained(svg: string, root: XmlElement): void {
   // Every coordinate stays inside the canvas.
   const [, , w, h] = (root.attributes.viewBox as string).split(" ").map(Number) as [number, number, number, number];
   for (const e of allElements(root)) {
-    for (const [keys, size] of [[["x", "x1", "x2", "cx"], w], [["y", "y1", "y2", "cy"], h]] as const) {
+    for (const [keys, size] of [
+      [["x", "x1", "x2", "cx"], w],
+      [["y", "y1", "y2", "cy"], h],
+    ] as const) {
       for (const key of keys) {
         if (e.attributes[key] === undefined) continue;
         expect(Number(e.attributes[key])).toBeGreaterThanOrEqual(0);
@@ -73,7 +79,11 @@ describe("renderQualityChart", () => {
     expect(t).toContain("best #2: 85");
     expect(t).toContain("final #4: 80");
     expect(t).toContain("threshold 75");
-    expect(allElements(root).filter((e) => e.name === "line" && e.attributes["stroke-dasharray"] !== undefined && e.attributes.x1 !== e.attributes.x2 && Number(e.attributes.x2) - Number(e.attributes.x1) > 100)).toHaveLength(1);
+    expect(
+      allElements(root).filter(
+        (e) => e.name === "line" && e.attributes["stroke-dasharray"] !== undefined && e.attributes.x1 !== e.attributes.x2 && Number(e.attributes.x2) - Number(e.attributes.x1) > 100,
+      ),
+    ).toHaveLength(1);
     expect(allElements(root).filter((e) => e.name === "circle" && e.attributes.fill === "#dc2626")).toHaveLength(2); // iteration 3, and the legend
     const polyline = allElements(root).find((e) => e.name === "polyline");
     expect(polyline?.attributes.points?.split(" ")).toHaveLength(4);
@@ -113,7 +123,11 @@ describe("renderQualityChart", () => {
     const svg = chart(points, { bestIteration: 100, finalIteration: 200 });
     const root = parseXml(svg);
     checkSelfContained(svg, root);
-    expect(allElements(root).find((e) => e.name === "polyline")?.attributes.points?.split(" ")).toHaveLength(200);
+    expect(
+      allElements(root)
+        .find((e) => e.name === "polyline")
+        ?.attributes.points?.split(" "),
+    ).toHaveLength(200);
     const xLabels = texts(root).filter((t) => /^\d+$/.test(t) && !["0", "25", "50", "75", "100"].includes(t));
     expect(xLabels.length).toBeLessThanOrEqual(14);
     expect(xLabels).toEqual(expect.arrayContaining(["1", "200"]));
@@ -156,9 +170,21 @@ describe("xTicks", () => {
 describe("the legend explains only what is drawn (issue 10)", () => {
   it("no regression marker in the legend when no point is a regression; present when one is", () => {
     const base = { loopId: "l", task: "t", bestIteration: 2, finalIteration: 2 };
-    const clean = renderQualityChart({ ...base, points: [{ iteration: 1, quality: 40, regression: false }, { iteration: 2, quality: 60, regression: false }] });
+    const clean = renderQualityChart({
+      ...base,
+      points: [
+        { iteration: 1, quality: 40, regression: false },
+        { iteration: 2, quality: 60, regression: false },
+      ],
+    });
     expect(clean).not.toContain(">regression<");
-    const withRegression = renderQualityChart({ ...base, points: [{ iteration: 1, quality: 40, regression: true }, { iteration: 2, quality: 60, regression: false }] });
+    const withRegression = renderQualityChart({
+      ...base,
+      points: [
+        { iteration: 1, quality: 40, regression: true },
+        { iteration: 2, quality: 60, regression: false },
+      ],
+    });
     expect(withRegression).toContain(">regression<");
     expect(renderQualityChart({ ...base, bestIteration: null, finalIteration: null, points: [] })).not.toMatch(/>(best|final)</);
   });

@@ -154,8 +154,24 @@ describe("buildAnalytics", () => {
   it("counts regressions by type, severity and outcome, recoveries by outcome, and human decisions", () => {
     const state = stateWith([60, 40, 70], (s) => {
       s.regression_events = [
-        RegressionEventSchema.parse({ event_id: "reg-001", iteration: 2, regression_type: "test_deletion", severity: "critical", recovery_outcome: "rejected", human_gate_invoked: true, human_decision: "reject" }),
-        RegressionEventSchema.parse({ event_id: "reg-002", iteration: 3, regression_type: "test_deletion", severity: "critical", recovery_outcome: "approved", human_gate_invoked: true, human_decision: "approve" }),
+        RegressionEventSchema.parse({
+          event_id: "reg-001",
+          iteration: 2,
+          regression_type: "test_deletion",
+          severity: "critical",
+          recovery_outcome: "rejected",
+          human_gate_invoked: true,
+          human_decision: "reject",
+        }),
+        RegressionEventSchema.parse({
+          event_id: "reg-002",
+          iteration: 3,
+          regression_type: "test_deletion",
+          severity: "critical",
+          recovery_outcome: "approved",
+          human_gate_invoked: true,
+          human_decision: "approve",
+        }),
         RegressionEventSchema.parse({ event_id: "reg-003", iteration: 3, regression_type: "validation_bypass", severity: "high", recovery_outcome: "recovered" }),
       ];
       s.recovery_history = [recovery("rec-001", "reg-003", "recovered")];
@@ -204,7 +220,15 @@ describe("buildAnalytics", () => {
 
   it("a loop with no iterations: nulls, stable, no candidate", () => {
     const a = buildAnalytics(stateWith([]), EMPTY_HOOK_LOG, { nowIso: NOW });
-    expect(a).toMatchObject({ iterations: [], optimal_iteration: null, final_iteration: null, best_vs_final: null, quality_trajectory: "stable", diminishing_returns: false, select_best_candidate: null });
+    expect(a).toMatchObject({
+      iterations: [],
+      optimal_iteration: null,
+      final_iteration: null,
+      best_vs_final: null,
+      quality_trajectory: "stable",
+      diminishing_returns: false,
+      select_best_candidate: null,
+    });
     expect(a.totals).toMatchObject({ iterations: 0, duration_ms: null, tokens: null, cost_usd: null });
   });
 
@@ -255,7 +279,9 @@ describe("report.md", () => {
     const state = stateWith([60, 85, 83, 80], (s) => {
       s.status = "completed";
       s.completed_at = "2025-03-01T11:00:00.000Z";
-      s.regression_events = [RegressionEventSchema.parse({ event_id: "reg-001", iteration: 3, regression_type: "test_deletion", severity: "critical", recovery_outcome: "escalated", human_gate_invoked: true })];
+      s.regression_events = [
+        RegressionEventSchema.parse({ event_id: "reg-001", iteration: 3, regression_type: "test_deletion", severity: "critical", recovery_outcome: "escalated", human_gate_invoked: true }),
+      ];
       s.recovery_history = [recovery("rec-001", "reg-001", "escalated")];
       s.reinforcement_history = [{ timestamp: NOW, iteration: 3, from_level: "MINIMAL", to_level: "STANDARD", reason: "iteration 3" }];
     });
@@ -297,7 +323,7 @@ describe("report.md", () => {
     });
     const md = renderReportMarkdown(buildAnalytics(state, EMPTY_HOOK_LOG, { nowIso: NOW }), state);
     expect(md).not.toContain("<script>");
-    expect(md).toContain("“Make &lt;script&gt;alert(\"x\")&lt;/script&gt; &amp; more”");
+    expect(md).toContain('“Make &lt;script&gt;alert("x")&lt;/script&gt; &amp; more”');
   });
 
   it.each([

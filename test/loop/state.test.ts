@@ -76,7 +76,7 @@ describe("LoopStateSchema", () => {
   });
 
   it.each([
-    ["not JSON", "{\"loop_id\": \"a\""],
+    ["not JSON", '{"loop_id": "a"'],
     ["a bad status", JSON.stringify({ loop_id: "a", status: "sleeping" })],
     ["a bad loop id", JSON.stringify({ loop_id: "../etc" })],
     ["a negative iteration", JSON.stringify({ loop_id: "a", iteration: -1 })],
@@ -97,10 +97,24 @@ describe("LoopStateSchema", () => {
 describe("status transitions", () => {
   const pairs: [LoopStatus, LoopStatus][] = LOOP_STATUSES.flatMap((from) => LOOP_STATUSES.map((to) => [from, to] as [LoopStatus, LoopStatus]));
   const legal = new Set([
-    "running>paused", "running>completing", "running>completed", "running>failed", "running>aborted", "running>crashed",
-    "paused>running", "paused>failed", "paused>aborted", "paused>crashed",
-    "completing>running", "completing>completed", "completing>failed", "completing>aborted", "completing>crashed",
-    "crashed>running", "crashed>failed", "crashed>aborted",
+    "running>paused",
+    "running>completing",
+    "running>completed",
+    "running>failed",
+    "running>aborted",
+    "running>crashed",
+    "paused>running",
+    "paused>failed",
+    "paused>aborted",
+    "paused>crashed",
+    "completing>running",
+    "completing>completed",
+    "completing>failed",
+    "completing>aborted",
+    "completing>crashed",
+    "crashed>running",
+    "crashed>failed",
+    "crashed>aborted",
   ]);
 
   it.each(pairs)("%s -> %s", (from, to) => {

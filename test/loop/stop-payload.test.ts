@@ -37,7 +37,11 @@ function transcript(lines: unknown[]): string {
   return path;
 }
 
-const assistantText = (text: string, id = "msg_1") => ({ type: "assistant", isSidechain: false, message: { id, model: "claude-sonnet-4-5", role: "assistant", content: [{ type: "text", text }], usage: { input_tokens: 10, output_tokens: 5 } } });
+const assistantText = (text: string, id = "msg_1") => ({
+  type: "assistant",
+  isSidechain: false,
+  message: { id, model: "claude-sonnet-4-5", role: "assistant", content: [{ type: "text", text }], usage: { input_tokens: 10, output_tokens: 5 } },
+});
 const apiError = (status: number, text: string, error?: string) => ({
   type: "assistant",
   isSidechain: false,
@@ -49,26 +53,25 @@ const apiError = (status: number, text: string, error?: string) => ({
 
 describe("classifyTurnEnd: the text of a turn that ended on an API error", () => {
   it.each([
-    ["API Error: 401 {\"type\":\"error\",\"error\":{\"type\":\"authentication_error\",\"message\":\"invalid x-api-key\"}} · Please run /login", "auth", 401],
+    ['API Error: 401 {"type":"error","error":{"type":"authentication_error","message":"invalid x-api-key"}} · Please run /login', "auth", 401],
     ["Invalid API key · Please run /login", "auth", 401],
     ["OAuth token has expired. Please obtain a new token or refresh your existing token.", "auth", 401],
-    ["API Error: 403 {\"type\":\"error\",\"error\":{\"type\":\"permission_error\"}}", "auth", 403],
-    ["API Error: 429 {\"type\":\"error\",\"error\":{\"type\":\"rate_limit_error\",\"message\":\"Number of request tokens has exceeded your per-minute rate limit\"}}", "rate_limit", 429],
+    ['API Error: 403 {"type":"error","error":{"type":"permission_error"}}', "auth", 403],
+    ['API Error: 429 {"type":"error","error":{"type":"rate_limit_error","message":"Number of request tokens has exceeded your per-minute rate limit"}}', "rate_limit", 429],
     ["API Error: Request rejected (429) · this may be a temporary capacity issue", "rate_limit", 429],
-    ["API Error: 529 {\"type\":\"error\",\"error\":{\"type\":\"overloaded_error\",\"message\":\"Overloaded\"}}", "rate_limit", 529],
+    ['API Error: 529 {"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}', "rate_limit", 529],
     ["Claude AI usage limit reached|1767225600", "rate_limit", 429],
     ["5-hour limit reached ∙ resets 4am", "rate_limit", 429],
   ] as const)("%s -> %s %d", (text, kind, status) => {
     expect(classifyTurnEnd(text)).toEqual({ kind, status });
   });
 
-  it.each([
-    "I fixed the failing test; the rate limiter now returns 429 after 10 requests.",
-    "Done: the login page now says 'Please run /login again' when the session expires.",
-    "",
-  ])("an ordinary turn is not an API error: %s", (text) => {
-    expect(classifyTurnEnd(text)).toBeNull();
-  });
+  it.each(["I fixed the failing test; the rate limiter now returns 429 after 10 requests.", "Done: the login page now says 'Please run /login again' when the session expires.", ""])(
+    "an ordinary turn is not an API error: %s",
+    (text) => {
+      expect(classifyTurnEnd(text)).toBeNull();
+    },
+  );
 });
 
 describe("parseTranscript: rate limits and the last assistant text", () => {

@@ -25,8 +25,7 @@ function setup(request: Partial<StartRequest> = {}): { repo: string; loop: LoopI
   const store = CheckpointStore.open(repo);
   const { state } = startLoop(store, { task: "Create done.txt", completion: "echo checking; test -f done.txt || { echo 'FAIL: done.txt is missing' >&2; exit 3; }", maxIterations: 10, ...request });
   const loop = parseLoopId(state.loop_id);
-  const stop = (extra: Partial<StopInput> = {}) =>
-    decideStop({ cwd: join(repo, "src"), sessionId: "session-A", transcriptPath: undefined, stopHookActive: false, ...extra });
+  const stop = (extra: Partial<StopInput> = {}) => decideStop({ cwd: join(repo, "src"), sessionId: "session-A", transcriptPath: undefined, stopHookActive: false, ...extra });
   return { repo, loop, stop };
 }
 
@@ -90,10 +89,16 @@ describe("a Stop sequence through every safety valve", () => {
     expect(s.blocks).toBe(0);
     // Background work still running (the agent waits for it): allowed without a check.
     const background = join(repo, "..", `${loop}-background.jsonl`);
-    writeFileSync(background, [
-      JSON.stringify({ type: "assistant", message: { id: "m1", content: [{ type: "tool_use", id: "t1", name: "Bash", input: { command: "npm run build", run_in_background: true } }], usage: { input_tokens: 5, output_tokens: 5 } } }),
-      JSON.stringify({ type: "user", message: { role: "user", content: [{ type: "tool_result", tool_use_id: "t1", content: "Command running in background with ID: bash_7" }] } }),
-    ].join("\n"));
+    writeFileSync(
+      background,
+      [
+        JSON.stringify({
+          type: "assistant",
+          message: { id: "m1", content: [{ type: "tool_use", id: "t1", name: "Bash", input: { command: "npm run build", run_in_background: true } }], usage: { input_tokens: 5, output_tokens: 5 } },
+        }),
+        JSON.stringify({ type: "user", message: { role: "user", content: [{ type: "tool_result", tool_use_id: "t1", content: "Command running in background with ID: bash_7" }] } }),
+      ].join("\n"),
+    );
     expect(await stop({ transcriptPath: background })).toMatchObject({ action: "allow", why: expect.stringContaining("1 background task(s) still running (bash_7)") });
     expect(state(repo, loop).iteration).toBe(1);
     // A transcript well below the limit changes nothing.
@@ -128,7 +133,11 @@ describe("a Stop sequence through every safety valve", () => {
     expect(readActiveLoop(repo)).toBeNull();
     expect(await stop()).toEqual({ action: "allow", why: "no active loop", loop: null });
     // The store's iteration refs are real commits for every iteration.
-    expect(git(repo, ["for-each-ref", "--format=%(refname)", `refs/ralph/${loop}/iterations/`]).trim().split("\n")).toHaveLength(6);
+    expect(
+      git(repo, ["for-each-ref", "--format=%(refname)", `refs/ralph/${loop}/iterations/`])
+        .trim()
+        .split("\n"),
+    ).toHaveLength(6);
   });
 
   it("honours ralph cancel, a bare cancel signal within its TTL, and ignores an expired one", async () => {

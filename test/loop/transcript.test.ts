@@ -89,7 +89,8 @@ describe("contextWindowFor", () => {
 
 describe("background tasks", () => {
   const line = (o: unknown): string => JSON.stringify(o);
-  const toolUse = (id: string, name: string, input: Record<string, unknown>) => line({ type: "assistant", message: { id: `msg_${id}`, content: [{ type: "tool_use", id, name, input }], usage: { input_tokens: 1, output_tokens: 1 } } });
+  const toolUse = (id: string, name: string, input: Record<string, unknown>) =>
+    line({ type: "assistant", message: { id: `msg_${id}`, content: [{ type: "tool_use", id, name, input }], usage: { input_tokens: 1, output_tokens: 1 } } });
   const toolResult = (id: string, text: string, toolUseResult?: Record<string, unknown>) =>
     line({ type: "user", message: { role: "user", content: [{ type: "tool_result", tool_use_id: id, content: text }] }, ...(toolUseResult ? { toolUseResult } : {}) });
 
@@ -98,7 +99,10 @@ describe("background tasks", () => {
       toolUse("t1", "Bash", { command: "npm run dev", run_in_background: true }),
       toolResult("t1", "Command running in background with ID: bash_1"),
       toolUse("t2", "Bash", { command: "pytest" }),
-      toolResult("t2", "Command did not complete within its 120s timeout and was moved to the background (ID: b5d7261fo). Output is being written to: /tmp/x", { backgroundTaskId: "b5d7261fo", timedOutAfterMs: 120000 }),
+      toolResult("t2", "Command did not complete within its 120s timeout and was moved to the background (ID: b5d7261fo). Output is being written to: /tmp/x", {
+        backgroundTaskId: "b5d7261fo",
+        timedOutAfterMs: 120000,
+      }),
       toolUse("t3", "Bash", { command: "sleep 9", run_in_background: true }),
       toolResult("t3", "Command running in background with ID: bash_3"),
     ].join("\n");

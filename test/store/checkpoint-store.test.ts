@@ -193,7 +193,7 @@ describe("snapshot", () => {
 
   it("keeps modes: exec bit, symlinks as links (never followed), and records unusual permissions", () => {
     const root = makeRepo({ "run.sh": { content: "#!/bin/sh\n", mode: 0o755 }, "target.txt": "t\n" });
-    writeFiles(root, { "link": { symlink: "target.txt" }, "dangling": { symlink: "/nonexistent/outside" }, "secret": { content: "s\n", mode: 0o600 } });
+    writeFiles(root, { link: { symlink: "target.txt" }, dangling: { symlink: "/nonexistent/outside" }, secret: { content: "s\n", mode: 0o600 } });
     const result = checkpoint(root);
     const modes = Object.fromEntries(lsTree(root, result.oid).map((l) => [l.slice(l.indexOf(" ") + 1), l.split(" ")[0]]));
     expect(modes).toEqual({ "run.sh": "100755", "target.txt": "100644", link: "120000", dangling: "120000", secret: "100644" });
@@ -304,8 +304,8 @@ describe("restore", () => {
   });
 
   it("turns a symlink into a file and back, and a file into a folder and back", () => {
-    const root = makeRepo({ "t.txt": "target\n", "x": "x is a file\n" });
-    writeFiles(root, { "l": { symlink: "t.txt" } });
+    const root = makeRepo({ "t.txt": "target\n", x: "x is a file\n" });
+    writeFiles(root, { l: { symlink: "t.txt" } });
     const withLink = checkpoint(root).oid;
     rmSync(join(root, "l"));
     writeFiles(root, { l: "now a file\n" });

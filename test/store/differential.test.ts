@@ -357,7 +357,10 @@ describe(`differential: checkpoints equal git add -A (seed ${SEED}, ${ROUNDS} ro
           const want = flatten(world.root, target.treeOid);
           const gitlinks = [...got, ...want].filter(([, v]) => v.startsWith("160000")).map(([p]) => p);
           const explained = (p: string): boolean =>
-            left.some((l) => isUnder(p, l) || isUnder(l, p)) || gitlinks.some((g) => isUnder(p, g)) || before.some((b) => isUnder(p, b)) || (lstatOrNull(abs(world.root, Buffer.from(p, "latin1")))?.size ?? 0) > CAP;
+            left.some((l) => isUnder(p, l) || isUnder(l, p)) ||
+            gitlinks.some((g) => isUnder(p, g)) ||
+            before.some((b) => isUnder(p, b)) ||
+            (lstatOrNull(abs(world.root, Buffer.from(p, "latin1")))?.size ?? 0) > CAP;
           for (const path of new Set([...got.keys(), ...want.keys()])) {
             if (got.get(path) !== want.get(path) && !explained(path)) {
               expect.fail(`after:\n${history.join("\n")}\n${JSON.stringify(path)} is ${got.get(path) ?? "absent"} on disk, ${want.get(path) ?? "absent"} in the target`);

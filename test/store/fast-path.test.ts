@@ -26,7 +26,14 @@ describe("checkpointPaths", () => {
       ["a file inside a nested repository is left out", () => writeFiles(root, { "vendor/nested/x.txt": "x\n" }), "vendor/nested/x.txt"],
       ["exec bit", () => chmodSync(join(root, "src/a.ts"), 0o755), "src/a.ts"],
       ["a symlink", () => symlinkSync("src/a.ts", join(root, "link")), "link"],
-      ["a file where a folder was (deep) via absolute path", () => { rmSync(join(root, "src/new"), { recursive: true }); writeFiles(root, { "src/new": "now a file\n" }); }, "src/new"],
+      [
+        "a file where a folder was (deep) via absolute path",
+        () => {
+          rmSync(join(root, "src/new"), { recursive: true });
+          writeFiles(root, { "src/new": "now a file\n" });
+        },
+        "src/new",
+      ],
       ["a 0600 file", () => writeFiles(root, { "secret.env": { content: "k\n", mode: 0o600 } }), "secret.env"],
       ["a path outside the work tree: a full scan decides", () => writeFiles(root, { "other.txt": "picked up by the full scan\n" }), "/etc/hostname"],
     ];

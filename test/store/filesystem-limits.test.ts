@@ -174,7 +174,23 @@ describe("a restore into a folder on another file system (EXDEV)", () => {
           // Kill at the k-th rename system call of the revert (lock, refs, stat cache, temporaries).
           const r = spawnSync(
             "strace",
-            ["-f", "-qq", "-o", "/dev/null", "-e", "trace=rename,renameat,renameat2", "-e", `inject=rename,renameat,renameat2:signal=SIGKILL:when=${k}`, process.execPath, cliPathForTests(), "revert", target, "--loop", "fs", "--force"],
+            [
+              "-f",
+              "-qq",
+              "-o",
+              "/dev/null",
+              "-e",
+              "trace=rename,renameat,renameat2",
+              "-e",
+              `inject=rename,renameat,renameat2:signal=SIGKILL:when=${k}`,
+              process.execPath,
+              cliPathForTests(),
+              "revert",
+              target,
+              "--loop",
+              "fs",
+              "--force",
+            ],
             { cwd: root, env: ralphEnv, encoding: "utf8" },
           );
           status = r.status;
@@ -327,65 +343,61 @@ function lockFolder(method: "uid" | "immutable" | "read-only bind", root: string
 }
 
 describe("a folder a revert may not write", () => {
-  it.each(["uid", "immutable", "read-only bind"] as const)(
-    "(%s) exits 2 naming the folder's path, the fix and the pre-revert checkpoint; once writable the revert completes",
-    async (method) => {
-      const root = makeRepo({ "a.txt": "a\n", "ro/x.txt": "x\n" });
-      const first = await runRalphInProcess(root, ["checkpoint", "--loop", "fs"]);
-      expect(first.status, first.stderr).toBe(0);
-      writeFileSync(join(root, "ro", "x.txt"), "changed\n");
-      writeFileSync(join(root, "a.txt"), "changed\n");
-      const lock = lockFolder(method, root, join(root, "ro"));
-      let line: string;
-      let code: string;
-      const as = lock?.run ?? {};
-      try {
-        if (lock !== null) {
-          const failed = runRalph(root, ["revert", first.stdout.trim(), "--loop", "fs", "--json"], as);
-          expect(failed.status, failed.stderr).toBe(2);
-          const error = JSON.parse(failed.stdout || failed.stderr) as { error: { code: string; message: string; data: { errno: string; path: string } } };
-          expect(error.error.code).toBe("E_FILESYSTEM");
-          code = error.error.data.errno;
-          expect(code).toBe(lock.kind);
-          expect(error.error.data.path).toContain(join(root, "ro"));
-          const plain = runRalph(root, ["revert", first.stdout.trim(), "--loop", "fs"], as);
-          expect(plain.status).toBe(2);
-          line = oneLine(plain.stderr);
-        } else {
-          // This machine allows no real lock of this kind: the rename into the folder fails as it would.
-          const errno = method === "uid" ? "EACCES" : method === "immutable" ? "EPERM" : "EROFS";
-          restoreFileSystem.rename = (from, to) => {
-            if (to.toString().startsWith(join(root, "ro"))) throw Object.assign(new Error(`${errno}: rename`), { code: errno, path: to.toString() });
-            realRename(from, to);
-          };
-          let error: unknown;
-          try {
-            CheckpointStore.open(root).revert({ oid: first.stdout.trim(), treeOid: git(root, ["rev-parse", `${first.stdout.trim()}^{tree}`]).trim(), label: "target" }, { loop });
-          } catch (e) {
-            error = e;
-          }
-          restoreFileSystem.rename = realRename;
-          expect(isRalphError(error, "E_FILESYSTEM")).toBe(true);
-          expect((error as { exitCode: number }).exitCode).toBe(2);
-          code = (error as { data: { errno: string } }).data.errno;
-          expect(code).toBe(errno);
-          line = (error as Error).message;
-          expect(line).not.toContain("\n");
+  it.each(["uid", "immutable", "read-only bind"] as const)("(%s) exits 2 naming the folder's path, the fix and the pre-revert checkpoint; once writable the revert completes", async (method) => {
+    const root = makeRepo({ "a.txt": "a\n", "ro/x.txt": "x\n" });
+    const first = await runRalphInProcess(root, ["checkpoint", "--loop", "fs"]);
+    expect(first.status, first.stderr).toBe(0);
+    writeFileSync(join(root, "ro", "x.txt"), "changed\n");
+    writeFileSync(join(root, "a.txt"), "changed\n");
+    const lock = lockFolder(method, root, join(root, "ro"));
+    let line: string;
+    let code: string;
+    const as = lock?.run ?? {};
+    try {
+      if (lock !== null) {
+        const failed = runRalph(root, ["revert", first.stdout.trim(), "--loop", "fs", "--json"], as);
+        expect(failed.status, failed.stderr).toBe(2);
+        const error = JSON.parse(failed.stdout || failed.stderr) as { error: { code: string; message: string; data: { errno: string; path: string } } };
+        expect(error.error.code).toBe("E_FILESYSTEM");
+        code = error.error.data.errno;
+        expect(code).toBe(lock.kind);
+        expect(error.error.data.path).toContain(join(root, "ro"));
+        const plain = runRalph(root, ["revert", first.stdout.trim(), "--loop", "fs"], as);
+        expect(plain.status).toBe(2);
+        line = oneLine(plain.stderr);
+      } else {
+        // This machine allows no real lock of this kind: the rename into the folder fails as it would.
+        const errno = method === "uid" ? "EACCES" : method === "immutable" ? "EPERM" : "EROFS";
+        restoreFileSystem.rename = (from, to) => {
+          if (to.toString().startsWith(join(root, "ro"))) throw Object.assign(new Error(`${errno}: rename`), { code: errno, path: to.toString() });
+          realRename(from, to);
+        };
+        let error: unknown;
+        try {
+          CheckpointStore.open(root).revert({ oid: first.stdout.trim(), treeOid: git(root, ["rev-parse", `${first.stdout.trim()}^{tree}`]).trim(), label: "target" }, { loop });
+        } catch (e) {
+          error = e;
         }
-        expect(line).toContain(join(root, "ro"));
-        expect(line).toMatch(/fix its permissions|read-only file system; remount it writable/);
-        const preRevert = /checkpoint ([0-9a-f]{12}) holds/.exec(line)?.[1] as string;
-        expect(git(root, ["-c", "safe.directory=*", "show", `${preRevert}:ro/x.txt`])).toBe("changed\n");
-      } finally {
-        lock?.lift();
+        restoreFileSystem.rename = realRename;
+        expect(isRalphError(error, "E_FILESYSTEM")).toBe(true);
+        expect((error as { exitCode: number }).exitCode).toBe(2);
+        code = (error as { data: { errno: string } }).data.errno;
+        expect(code).toBe(errno);
+        line = (error as Error).message;
+        expect(line).not.toContain("\n");
       }
-      const again = runRalph(root, ["revert", first.stdout.trim(), "--loop", "fs"], as);
-      expect(again.status, again.stderr).toBe(0);
-      expect(readFileSync(join(root, "ro", "x.txt"), "utf8")).toBe("x\n");
-      expect(readFileSync(join(root, "a.txt"), "utf8")).toBe("a\n");
-      expect(temporaries(root)).toEqual([]);
-      git(root, ["-c", "safe.directory=*", "fsck", "--full", "--strict", "--no-dangling"]);
-    },
-  );
+      expect(line).toContain(join(root, "ro"));
+      expect(line).toMatch(/fix its permissions|read-only file system; remount it writable/);
+      const preRevert = /checkpoint ([0-9a-f]{12}) holds/.exec(line)?.[1] as string;
+      expect(git(root, ["-c", "safe.directory=*", "show", `${preRevert}:ro/x.txt`])).toBe("changed\n");
+    } finally {
+      lock?.lift();
+    }
+    const again = runRalph(root, ["revert", first.stdout.trim(), "--loop", "fs"], as);
+    expect(again.status, again.stderr).toBe(0);
+    expect(readFileSync(join(root, "ro", "x.txt"), "utf8")).toBe("x\n");
+    expect(readFileSync(join(root, "a.txt"), "utf8")).toBe("a\n");
+    expect(temporaries(root)).toEqual([]);
+    git(root, ["-c", "safe.directory=*", "fsck", "--full", "--strict", "--no-dangling"]);
+  });
 });
-

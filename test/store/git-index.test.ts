@@ -69,7 +69,7 @@ function makeVariedRepo(): string {
   const root = makeRepo({
     "a.txt": "alpha\n",
     "bin/run.sh": { content: "#!/bin/sh\n", mode: 0o755 },
-    "link": { symlink: "a.txt" },
+    link: { symlink: "a.txt" },
     "with space/file name.txt": "spaces\n",
     "unicode/é日本/ü.txt": "unicode\n",
     "unicode/é日本/üb.txt": "prefix sharing\n",
@@ -162,33 +162,41 @@ describe("readGitIndex", () => {
     const root = makeVariedRepo();
     git(root, ["-c", "core.untrackedCache=true", "status", "-uall"]);
     const bytes = readFileSync(indexPath(root));
-    const withExtension = resealed(
-      Buffer.concat([bytes.subarray(0, bytes.length - 20), Buffer.from("ZZZZ\0\0\0\x03abc", "latin1"), Buffer.alloc(20)]),
-    );
+    const withExtension = resealed(Buffer.concat([bytes.subarray(0, bytes.length - 20), Buffer.from("ZZZZ\0\0\0\x03abc", "latin1"), Buffer.alloc(20)]));
     expect(parseGitIndex(withExtension, "index").entries).toEqual(gitEntries(root));
   });
 
   describe("corrupt and unsupported indexes are E_CORRUPT naming the path", () => {
     const cases: [string, string | undefined, (bytes: Buffer) => Buffer][] = [
       ["truncated", "checksum", (b) => b.subarray(0, Math.floor(b.length / 2))],
-      ["a flipped byte", "checksum", (b) => {
-        b[100] = (b[100] as number) ^ 1;
-        return b;
-      }],
+      [
+        "a flipped byte",
+        "checksum",
+        (b) => {
+          b[100] = (b[100] as number) ^ 1;
+          return b;
+        },
+      ],
       ["too short", "signature", (b) => b.subarray(0, 10)],
       ["a bad signature", "signature", (b) => resealed(Buffer.concat([Buffer.from("DIRX"), b.subarray(4)]))],
-      ["an unknown version", "version", (b) => {
-        b.writeUInt32BE(5, 4);
-        return resealed(b);
-      }],
-      ["more entries claimed than present", undefined, (b) => {
-        b.writeUInt32BE(b.readUInt32BE(8) + 5, 8);
-        return resealed(b);
-      }],
-      ["an unknown required extension", "unknown-extension", (b) =>
-        resealed(Buffer.concat([b.subarray(0, b.length - 20), Buffer.from("abcd\0\0\0\0"), Buffer.alloc(20)]))],
-      ["an extension cut short", "truncated", (b) =>
-        resealed(Buffer.concat([b.subarray(0, b.length - 20), Buffer.from("ZZZZ\0\0\x10\0"), Buffer.alloc(20)]))],
+      [
+        "an unknown version",
+        "version",
+        (b) => {
+          b.writeUInt32BE(5, 4);
+          return resealed(b);
+        },
+      ],
+      [
+        "more entries claimed than present",
+        undefined,
+        (b) => {
+          b.writeUInt32BE(b.readUInt32BE(8) + 5, 8);
+          return resealed(b);
+        },
+      ],
+      ["an unknown required extension", "unknown-extension", (b) => resealed(Buffer.concat([b.subarray(0, b.length - 20), Buffer.from("abcd\0\0\0\0"), Buffer.alloc(20)]))],
+      ["an extension cut short", "truncated", (b) => resealed(Buffer.concat([b.subarray(0, b.length - 20), Buffer.from("ZZZZ\0\0\x10\0"), Buffer.alloc(20)]))],
     ];
     it.each(cases)("%s", (_name, reason, damage) => {
       const root = makeVariedRepo();

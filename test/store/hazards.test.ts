@@ -39,7 +39,14 @@ function treePaths(root: string, tree: string): string[] {
 
 describe("path bytes", () => {
   it("decodes bytes that are not UTF-8 losslessly and leaves valid UTF-8 (with a real U+FFFD) as it is", () => {
-    const cases = [Buffer.from([0x63, 0x61, 0x66, 0xe9]), Buffer.from("caf\u00e9 \uFFFD ok", "utf8"), Buffer.from([0xed, 0xa0, 0x80]), Buffer.from([0xf0, 0x9f, 0x98]), Buffer.from("😀", "utf8"), Buffer.from([0xc3])];
+    const cases = [
+      Buffer.from([0x63, 0x61, 0x66, 0xe9]),
+      Buffer.from("caf\u00e9 \uFFFD ok", "utf8"),
+      Buffer.from([0xed, 0xa0, 0x80]),
+      Buffer.from([0xf0, 0x9f, 0x98]),
+      Buffer.from("😀", "utf8"),
+      Buffer.from([0xc3]),
+    ];
     for (const bytes of cases) expect(encodePath(decodePath(bytes)).equals(bytes), bytes.toString("hex")).toBe(true);
     expect(decodePath(Buffer.from("caf\u00e9", "utf8"))).toBe("caf\u00e9");
     expect(decodePath(Buffer.from([0x63, 0xe9]))).toBe("c\udce9");
@@ -252,7 +259,11 @@ describe("restores that lose nothing", () => {
     const log = join(root, "log.txt");
     const writer = spawn(
       process.execPath,
-      ["-e", 'const fs = require("fs"); let n = 0; const t = setInterval(() => fs.appendFileSync(process.argv[1], `line ${++n}\\n`), 2); process.on("SIGTERM", () => { clearInterval(t); process.stdout.write(String(n), () => process.exit(0)); });', log],
+      [
+        "-e",
+        'const fs = require("fs"); let n = 0; const t = setInterval(() => fs.appendFileSync(process.argv[1], `line ${++n}\\n`), 2); process.on("SIGTERM", () => { clearInterval(t); process.stdout.write(String(n), () => process.exit(0)); });',
+        log,
+      ],
       { stdio: ["ignore", "pipe", "inherit"] },
     );
     let written = "";

@@ -14,7 +14,7 @@ import { git as nativeGit, makeRepo, writeFiles } from "../helpers/git.js";
 describe("checkpoints read by isomorphic-git", () => {
   it("parses commits, trailers, trees, modes and blobs as ralph wrote them, loose and after gc", async () => {
     const root = makeRepo({ "src/a.ts": "export const a = 1;\n", "run.sh": { content: "#!/bin/sh\n", mode: 0o755 } });
-    writeFiles(root, { "link": { symlink: "src/a.ts" }, "notes/untracked.md": "u\n" });
+    writeFiles(root, { link: { symlink: "src/a.ts" }, "notes/untracked.md": "u\n" });
     const loop = parseLoopId("iso");
     const store = CheckpointStore.open(root);
     const first = store.checkpoint({ loop, kind: "manual", message: "first" });

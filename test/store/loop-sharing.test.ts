@@ -19,7 +19,12 @@ import { git, makeRepo, makeTempDir } from "../helpers/git.js";
 
 function refsOf(gitDirOrRoot: string, bare = false): Record<string, string> {
   const out = git(gitDirOrRoot, [...(bare ? ["--git-dir", gitDirOrRoot] : []), "for-each-ref", "--format=%(refname) %(objectname)", "refs/ralph/"]);
-  return Object.fromEntries(out.split("\n").filter(Boolean).map((line) => line.split(" ") as [string, string]));
+  return Object.fromEntries(
+    out
+      .split("\n")
+      .filter(Boolean)
+      .map((line) => line.split(" ") as [string, string]),
+  );
 }
 
 function setup(): { root: string; remote: string } {
@@ -36,7 +41,7 @@ async function checkpoint(root: string, loop: string, args: string[] = []): Prom
   // Dated now (ralph honours GIT_COMMITTER_DATE as git does; the test env fixes it in the past): gc judges age by it.
   const result = await runRalphInProcess(root, ["checkpoint", "--loop", loop, "--json", ...args], { env: { GIT_AUTHOR_DATE: undefined, GIT_COMMITTER_DATE: undefined } });
   expect(result.status, result.stderr).toBe(0);
-  return (parseJsonOutput<{ oid: string }>(result)).oid;
+  return parseJsonOutput<{ oid: string }>(result).oid;
 }
 
 describe("ralph push / fetch (bare remote, real git)", () => {
@@ -149,9 +154,19 @@ describe("ralph gc (real git)", () => {
 
 describe("git's per-ref report (unit)", () => {
   it("push --porcelain and fetch -v lines: updated, up to date, rejected", async () => {
-    const push = parseRefReport("push", "To /r.git\n*\trefs/ralph/a/head:refs/ralph/a/head\t[new reference]\n=\trefs/ralph/a/baseline:refs/ralph/a/baseline\t[up to date]\n!\trefs/ralph/a/best:refs/ralph/a/best\t[rejected] (non-fast-forward)\nDone\n");
+    const push = parseRefReport(
+      "push",
+      "To /r.git\n*\trefs/ralph/a/head:refs/ralph/a/head\t[new reference]\n=\trefs/ralph/a/baseline:refs/ralph/a/baseline\t[up to date]\n!\trefs/ralph/a/best:refs/ralph/a/best\t[rejected] (non-fast-forward)\nDone\n",
+    );
     expect(push).toEqual({ updated: ["refs/ralph/a/head"], upToDate: 1, rejected: [{ ref: "refs/ralph/a/best", reason: "non-fast-forward; ralph push --force overwrites it" }] });
-    const fetch = parseRefReport("fetch", "From /r.git\n = [up to date]      refs/ralph/a/baseline -> refs/ralph/a/baseline\n ! [rejected]        refs/ralph/a/head -> refs/ralph/a/head  (non-fast-forward)\n * [new ref]         refs/ralph/b/head -> refs/ralph/b/head\n   1a2b3c4..5d6e7f8  refs/ralph/c/head -> refs/ralph/c/head\n");
-    expect(fetch).toEqual({ updated: ["refs/ralph/b/head", "refs/ralph/c/head"], upToDate: 1, rejected: [{ ref: "refs/ralph/a/head", reason: "non-fast-forward; ralph fetch --force overwrites it" }] });
+    const fetch = parseRefReport(
+      "fetch",
+      "From /r.git\n = [up to date]      refs/ralph/a/baseline -> refs/ralph/a/baseline\n ! [rejected]        refs/ralph/a/head -> refs/ralph/a/head  (non-fast-forward)\n * [new ref]         refs/ralph/b/head -> refs/ralph/b/head\n   1a2b3c4..5d6e7f8  refs/ralph/c/head -> refs/ralph/c/head\n",
+    );
+    expect(fetch).toEqual({
+      updated: ["refs/ralph/b/head", "refs/ralph/c/head"],
+      upToDate: 1,
+      rejected: [{ ref: "refs/ralph/a/head", reason: "non-fast-forward; ralph fetch --force overwrites it" }],
+    });
   });
 });

@@ -6,16 +6,7 @@ import { buildSync } from "esbuild";
 import { describe, expect, it } from "vitest";
 import { isRalphError } from "../../src/errors.js";
 import { encodePath } from "../../src/store/path-bytes.js";
-import {
-  ObjectDatabase,
-  encodeCommit,
-  encodeTree,
-  parseCommit,
-  parseTree,
-  type Commit,
-  type ObjectType,
-  type TreeEntry,
-} from "../../src/store/odb.js";
+import { ObjectDatabase, encodeCommit, encodeTree, parseCommit, parseTree, type Commit, type ObjectType, type TreeEntry } from "../../src/store/odb.js";
 import { commitAll, fsck, git, gitEnv, makeRepo, makeTempDir } from "../helpers/git.js";
 
 /** Runs git and returns raw stdout bytes. */
@@ -81,9 +72,9 @@ describe("ObjectDatabase reads", () => {
     const root = makeRepo({
       "a.txt": "alpha\n",
       "bin/run.sh": { content: "#!/bin/sh\necho hi\n", mode: 0o755 },
-      "link": { symlink: "a.txt" },
+      link: { symlink: "a.txt" },
       "dir/nested/deep.bin": Buffer.from([0, 1, 2, 3, 255]),
-      "empty": "",
+      empty: "",
     });
     commitAll(root, "second");
     const odb = new ObjectDatabase(objectsDir(root));
@@ -119,11 +110,14 @@ describe("ObjectDatabase reads", () => {
     const cases: [string, (path: string, other: string) => void][] = [
       ["garbage bytes", (path) => writeFileSync(path, "this is not zlib")],
       ["a truncated zlib stream", (path) => writeFileSync(path, readFileSync(path).subarray(0, 8))],
-      ["a flipped byte (adler32 mismatch)", (path) => {
-        const bytes = readFileSync(path);
-        bytes[bytes.length - 1] = (bytes[bytes.length - 1] as number) ^ 0xff;
-        writeFileSync(path, bytes);
-      }],
+      [
+        "a flipped byte (adler32 mismatch)",
+        (path) => {
+          const bytes = readFileSync(path);
+          bytes[bytes.length - 1] = (bytes[bytes.length - 1] as number) ^ 0xff;
+          writeFileSync(path, bytes);
+        },
+      ],
       ["another object's content", (path, other) => writeFileSync(path, readFileSync(other))],
       ["a header that lies about the size", (path) => writeFileSync(path, deflateSync(Buffer.from("blob 99\0short")))],
       ["an unknown type", (path) => writeFileSync(path, deflateSync(Buffer.from("bolb 5\0short")))],
@@ -160,18 +154,11 @@ describe("ObjectDatabase.write", () => {
     );
     const parent = git(root, ["rev-parse", "HEAD"]).trim();
     const signature = { name: "Ralph", email: "ralph@example.invalid", timestamp: 1_767_225_600, timezone: "+0000" };
-    const commit = odb.write(
-      "commit",
-      encodeCommit({ tree, parents: [parent], author: signature, committer: signature, extraHeaders: [], message: "checkpoint\n" }),
-    );
+    const commit = odb.write("commit", encodeCommit({ tree, parents: [parent], author: signature, committer: signature, extraHeaders: [], message: "checkpoint\n" }));
     git(root, ["update-ref", "refs/ralph/test/head", commit]);
     fsck(root);
     expect(git(root, ["cat-file", "-t", commit]).trim()).toBe("commit");
-    expect(git(root, ["ls-tree", commit]).trim().split("\n")).toEqual([
-      `100644 blob ${blobs[2]}\tbig`,
-      `100644 blob ${blobs[0]}\tempty`,
-      `100755 blob ${blobs[1]}\thello`,
-    ]);
+    expect(git(root, ["ls-tree", commit]).trim().split("\n")).toEqual([`100644 blob ${blobs[2]}\tbig`, `100644 blob ${blobs[0]}\tempty`, `100755 blob ${blobs[1]}\thello`]);
     contents.forEach((c, i) => expect(gitBytes(root, ["cat-file", "blob", blobs[i] as string]).equals(c)).toBe(true));
     const path = join(objectsDir(root), commit.slice(0, 2), commit.slice(2));
     expect(statSync(path).mode & 0o777).toBe(0o444);
@@ -370,7 +357,9 @@ describe("encodeTree / parseTree", () => {
   it("matches git mktree byte for byte, including git's name order", () => {
     const root = makeRepo({}, { commit: false });
     const blob = (text: string): string => gitBytes(root, ["hash-object", "-w", "--stdin"], text).toString().trim();
-    const sub = gitBytes(root, ["mktree"], `100644 blob ${blob("inner")}\tinner.txt\n`).toString().trim();
+    const sub = gitBytes(root, ["mktree"], `100644 blob ${blob("inner")}\tinner.txt\n`)
+      .toString()
+      .trim();
     const commitOid = "1234567890abcdef1234567890abcdef12345678";
     const entries: TreeEntry[] = [
       { mode: "100644", name: "a.b", oid: blob("1") },
@@ -384,9 +373,7 @@ describe("encodeTree / parseTree", () => {
       { mode: "100644", name: "A", oid: blob("5") },
       { mode: "100644", name: "a0", oid: blob("6") },
     ];
-    const lsTree = entries
-      .map((e) => `${e.mode === "40000" ? "040000" : e.mode} ${e.mode === "40000" ? "tree" : e.mode === "160000" ? "commit" : "blob"} ${e.oid}\t${e.name}`)
-      .join("\n");
+    const lsTree = entries.map((e) => `${e.mode === "40000" ? "040000" : e.mode} ${e.mode === "40000" ? "tree" : e.mode === "160000" ? "commit" : "blob"} ${e.oid}\t${e.name}`).join("\n");
     const expectedOid = gitBytes(root, ["mktree", "--missing"], `${lsTree}\n`).toString().trim();
     const encoded = encodeTree(entries);
     expect(ObjectDatabase.hash("tree", encoded)).toBe(expectedOid);
@@ -433,9 +420,21 @@ describe("encodeTree / parseTree", () => {
   it("rejects duplicate names (also a file and a tree of the same name), bad oids and modes", () => {
     const oid = "e69de29bb2d1d6434b8b29ae775ad8c2e48c5391";
     const tree = "4b825dc642cb6eb9a060e54bf8d69288fbee4904";
-    expectRalphError(() => encodeTree([{ mode: "100644", name: "a", oid }, { mode: "100644", name: "a", oid }]), "E_INTERNAL");
     expectRalphError(
-      () => encodeTree([{ mode: "100644", name: "a", oid }, { mode: "100644", name: "a.b", oid }, { mode: "40000", name: "a", oid: tree }]),
+      () =>
+        encodeTree([
+          { mode: "100644", name: "a", oid },
+          { mode: "100644", name: "a", oid },
+        ]),
+      "E_INTERNAL",
+    );
+    expectRalphError(
+      () =>
+        encodeTree([
+          { mode: "100644", name: "a", oid },
+          { mode: "100644", name: "a.b", oid },
+          { mode: "40000", name: "a", oid: tree },
+        ]),
       "E_INTERNAL",
     );
     expectRalphError(() => encodeTree([{ mode: "100644", name: "a", oid: "abc" }]), "E_INTERNAL");

@@ -45,7 +45,10 @@ function expectSameObjects(root: string, odb: ObjectDatabase): number {
 
 const objectsDir = (root: string): string => join(root, ".git", "objects");
 const packDir = (root: string): string => join(objectsDir(root), "pack");
-const packNames = (root: string): string[] => readdirSync(packDir(root)).filter((n) => n.endsWith(".pack")).sort();
+const packNames = (root: string): string[] =>
+  readdirSync(packDir(root))
+    .filter((n) => n.endsWith(".pack"))
+    .sort();
 
 function expectRalphError(fn: () => unknown, code: string): void {
   let thrown: unknown;
@@ -79,9 +82,7 @@ function makeHistory(commits: number, files = 4): string {
     push(content);
     push("\n");
   };
-  const bodies = Array.from({ length: files }, (_, k) =>
-    Array.from({ length: 40 + k * 10 }, (_, i) => `file ${k} line ${i}: ${"lorem ipsum dolor ".repeat(1 + (i % 4))}`),
-  );
+  const bodies = Array.from({ length: files }, (_, k) => Array.from({ length: 40 + k * 10 }, (_, i) => `file ${k} line ${i}: ${"lorem ipsum dolor ".repeat(1 + (i % 4))}`));
   const noise = randomBytes(200_000);
   for (let c = 0; c < commits; c++) {
     push(`commit refs/heads/main\ncommitter Test <t@example.invalid> ${1_700_000_000 + c * 60} +0000\n`);
@@ -119,9 +120,7 @@ function maxChainLength(root: string): number {
 /** The pack files of a repository as PackFile objects. */
 function openPacks(root: string): PackFile[] {
   const cache = new DeltaBaseCache(1 << 20);
-  return packNames(root).map(
-    (name) => new PackFile(join(packDir(root), name), join(packDir(root), name.replace(/\.pack$/, ".idx")), 0, cache.allocatePackId()),
-  );
+  return packNames(root).map((name) => new PackFile(join(packDir(root), name), join(packDir(root), name.replace(/\.pack$/, ".idx")), 0, cache.allocatePackId()));
 }
 
 /** Counts entries of each pack type code (1-4 whole, 6 OFS_DELTA, 7 REF_DELTA) in a pack. */
@@ -214,11 +213,7 @@ function writePack(dir: string, specs: PackSpec[], oids: string[]): { packPath: 
       const data = spec.rawData ?? deflateSync(spec.content);
       entry = Buffer.concat([encodeEntryHeader(TYPE_CODES[spec.type], spec.declaredSize ?? spec.content.length), data]);
     } else if (spec.kind === "ofs") {
-      entry = Buffer.concat([
-        encodeEntryHeader(6, spec.delta.length),
-        encodeOffset(offset - (offsets[spec.base] as number)),
-        deflateSync(spec.delta),
-      ]);
+      entry = Buffer.concat([encodeEntryHeader(6, spec.delta.length), encodeOffset(offset - (offsets[spec.base] as number)), deflateSync(spec.delta)]);
     } else if (spec.kind === "ref") {
       entry = Buffer.concat([encodeEntryHeader(7, spec.delta.length), Buffer.from(spec.baseOid, "hex"), deflateSync(spec.delta)]);
     } else {
@@ -399,11 +394,13 @@ describe("packs with layouts git does not write to objects/pack", () => {
     const root = makeRepo({}, { commit: false });
     const versions = Array.from({ length: 12 }, (_, i) => blob(`version list:\n${Array.from({ length: i + 1 }, (_, k) => `v${k}\n`).join("")}`));
     const specs: PackSpec[] = versions.map((v, i) =>
-      i === 0
-        ? { kind: "whole", type: "blob", content: v.content }
-        : { kind: "ofs", base: i - 1, delta: makeDelta((versions[i - 1] as { content: Buffer }).content, v.content) },
+      i === 0 ? { kind: "whole", type: "blob", content: v.content } : { kind: "ofs", base: i - 1, delta: makeDelta((versions[i - 1] as { content: Buffer }).content, v.content) },
     );
-    const { idxPath } = writePack(packDir(root), specs, versions.map((v) => v.oid));
+    const { idxPath } = writePack(
+      packDir(root),
+      specs,
+      versions.map((v) => v.oid),
+    );
     expect(git(root, ["verify-pack", "-v", idxPath])).toMatch(/chain length = 11: 1 object/);
     const odb = new ObjectDatabase(objectsDir(root));
     for (const v of versions) expect(odb.read(v.oid).content.equals(v.content)).toBe(true);
@@ -479,7 +476,7 @@ describe("packs with layouts git does not write to objects/pack", () => {
     // block: valid zlib that zlib itself never writes. Exercises the re-read.
     const content = Buffer.from("abc");
     const adler = Buffer.alloc(4);
-    adler.writeUInt32BE(((1 + 97 + 98 + 99) % 65521) + ((((1 + 97) + (1 + 97 + 98) + (1 + 97 + 98 + 99)) % 65521) << 16) >>> 0);
+    adler.writeUInt32BE((((1 + 97 + 98 + 99) % 65521) + (((1 + 97 + (1 + 97 + 98) + (1 + 97 + 98 + 99)) % 65521) << 16)) >>> 0);
     const rawData = Buffer.concat([
       Buffer.from([0x78, 0x01]),
       Buffer.concat(Array.from({ length: 30_000 }, () => Buffer.from([0x00, 0x00, 0x00, 0xff, 0xff]))),
@@ -491,7 +488,14 @@ describe("packs with layouts git does not write to objects/pack", () => {
     const root = makeRepo({}, { commit: false });
     const oid = ObjectDatabase.hash("blob", content);
     const other = blob("after\n");
-    writePack(packDir(root), [{ kind: "whole", type: "blob", content, rawData }, { kind: "whole", type: "blob", content: other.content }], [oid, other.oid]);
+    writePack(
+      packDir(root),
+      [
+        { kind: "whole", type: "blob", content, rawData },
+        { kind: "whole", type: "blob", content: other.content },
+      ],
+      [oid, other.oid],
+    );
     const odb = new ObjectDatabase(objectsDir(root));
     expect(odb.read(oid).content.toString()).toBe("abc");
     expect(odb.read(other.oid).content.toString()).toBe("after\n");

@@ -214,7 +214,9 @@ describe("two processes checkpointing one loop at once", () => {
     };
     await Promise.all([run("x"), run("y")]);
     for (const loop of ["x", "y"]) {
-      const parents = git(root, ["rev-list", "--parents", `refs/ralph/${loop}/head`]).trim().split("\n");
+      const parents = git(root, ["rev-list", "--parents", `refs/ralph/${loop}/head`])
+        .trim()
+        .split("\n");
       for (const line of parents.slice(0, -1)) expect(line.split(" ")).toHaveLength(2);
       for (const oid of parents.map((l) => l.split(" ")[0] as string)) {
         expect(git(root, ["log", "-1", "--format=%(trailers:key=Ralph-Loop,valueonly)", oid]).trim()).toBe(loop);

@@ -212,7 +212,10 @@ describe("snapshot agrees with git over random edit sequences", () => {
           for (const [path, entry] of wanted) if (!skipped.has(path)) expect(disk.get(path), `${context}\nrestored ${path}`).toBe(entry);
           const extra = [...disk.keys()].filter((p) => !wanted.has(p) && !skipped.has(p));
           const before = new Set(actualTree(root, `${result.preRevert}^{tree}`).map((l) => l.slice(l.lastIndexOf(" ") + 1)));
-          expect(extra.filter((p) => before.has(p)), `${context}\nfiles on disk that the target does not have`).toEqual([]);
+          expect(
+            extra.filter((p) => before.has(p)),
+            `${context}\nfiles on disk that the target does not have`,
+          ).toEqual([]);
           continue;
         }
         let treeOid: string;

@@ -17,7 +17,7 @@ describe("treeFiles", () => {
       "test/a.test.ts": "it('a', () => {});\n",
       "test/deep/b.test.ts": "it('b', () => {});\n",
       "test/blob.bin": { content: Buffer.from([0, 1, 2]) },
-      "link": { symlink: "src/a.ts" },
+      link: { symlink: "src/a.ts" },
     });
     const tree = git(root, ["rev-parse", "HEAD^{tree}"]).trim();
     const files = treeFiles(new ObjectDatabase(join(root, ".git", "objects")), tree);
@@ -31,7 +31,13 @@ describe("treeFiles", () => {
     expect([...files.fileNames("test")].sort()).toEqual(["a.test.ts", "blob.bin"]);
     expect(files.fileNames("nowhere")).toEqual([]);
     expect(files.walk("test")).toEqual(["test/a.test.ts", "test/blob.bin", "test/deep/b.test.ts"]);
-    expect(files.walk("")).toEqual(git(root, ["ls-files"]).trim().split("\n").filter((path) => path !== "link").sort());
+    expect(files.walk("")).toEqual(
+      git(root, ["ls-files"])
+        .trim()
+        .split("\n")
+        .filter((path) => path !== "link")
+        .sort(),
+    );
     expect(files.walk("src/a.ts")).toEqual([]);
   });
 });

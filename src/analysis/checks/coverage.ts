@@ -33,7 +33,9 @@ export function tokenize(text: string): string[] {
 
 /** Literal tokens of canonical text in {@link literalKey} form, as rows are compared (strings as the JSON of their value, numbers as written). */
 export function literalTokens(text: string): string[] {
-  return tokenize(text).filter((token) => isLiteralText(token) && token !== "undefined").map(literalKey);
+  return tokenize(text)
+    .filter((token) => isLiteralText(token) && token !== "undefined")
+    .map(literalKey);
 }
 
 /** True when a name a table binds starts at `index`: a plain identifier (not a keyword), not a member name. */

@@ -239,12 +239,17 @@ function unwrapThunk(text: string): string {
     .replace(/^lambda:/, "")
     .replace(/^(?:func\(\)|function\(\))\{(?:return )?(.*?);?\}$/s, "$1")
     .replace(/^(?:->|proc|lambda)?\{(?:\|\w*\|)?(.*)\}$/s, "$1");
-  if (inner.startsWith("{") && inner.endsWith("}") && closingIndex(inner, 0) === inner.length - 1) inner = inner.slice(1, -1).replace(/^return /, "").replace(/;$/, "");
+  if (inner.startsWith("{") && inner.endsWith("}") && closingIndex(inner, 0) === inner.length - 1)
+    inner = inner
+      .slice(1, -1)
+      .replace(/^return /, "")
+      .replace(/;$/, "");
   return inner;
 }
 
 /** Matchers whose framework puts the container last and the member first (`assertIn(member, container)`, `assert x in y`). */
-const MEMBER_FIRST = /^(?:assert (?:not )?in|(?:self\.)?assert(?:Not)?In|assertContains|assertStringContainsString|assertStringContainsStringIgnoringCase|assertArrayHasKey|assertMatchesRegularExpression|assert_includes?)$/;
+const MEMBER_FIRST =
+  /^(?:assert (?:not )?in|(?:self\.)?assert(?:Not)?In|assertContains|assertStringContainsString|assertStringContainsStringIgnoringCase|assertArrayHasKey|assertMatchesRegularExpression|assert_includes?)$/;
 
 /** The escapes of string literals in every supported language that stand for one character. */
 const ESCAPES: Readonly<Record<string, string>> = { n: "\n", t: "\t", r: "\r", "0": "\0", b: "\b", f: "\f", v: "\v", e: "\u001b", a: "\u0007" };
@@ -345,7 +350,8 @@ export function toCheck(fact: AssertionFact): Check {
   }
   // A value compared with itself is a tautology however it is spelled: assertTrue(x.equals(x)) as much as assertEquals(x, x).
   // (Only as written: a subject resolved to its assigned value, `x = F(1); assertEqual(x, F(1))`, compares two objects.)
-  const isTautology = fact.tautology || (fact.actualValue === undefined && relation === "equal" && !isNegated && expected !== undefined && expected === subject && !isLiteralText(subject) && subject !== "");
+  const isTautology =
+    fact.tautology || (fact.actualValue === undefined && relation === "equal" && !isNegated && expected !== undefined && expected === subject && !isLiteralText(subject) && subject !== "");
   const parts: Parameters<typeof checkStrength>[1] = { hasExpected: expected !== undefined, isNegated, isTautology };
   if (errorType !== undefined) parts.errorType = errorType;
   if (message !== undefined) parts.message = message;
@@ -353,7 +359,14 @@ export function toCheck(fact: AssertionFact): Check {
     subject,
     relation,
     isNegated,
-    strength: relation === "other" ? (isTautology ? 0 : fact.strength) : relation === "equal" && expected !== undefined && isBooleanExpression(expected) ? checkStrength("truthy", parts) : checkStrength(relation, parts),
+    strength:
+      relation === "other"
+        ? isTautology
+          ? 0
+          : fact.strength
+        : relation === "equal" && expected !== undefined && isBooleanExpression(expected)
+          ? checkStrength("truthy", parts)
+          : checkStrength(relation, parts),
     isTautology,
     isReachable: fact.unreachable !== true,
     line: fact.line,
@@ -420,7 +433,7 @@ function statedRelation(text: string): { relation: Relation; subject: string; ex
   // A method call in any language's spelling: `a.equals(b)`, PHP `$a->equals($b)`, Ruby/C++ `A::f`.
   const access = /(\.|->)(\w+\??)$/.exec(callee);
   const method = access?.[2];
-  const receiver = access === null ? "" : callee.slice(0, -(access[0].length));
+  const receiver = access === null ? "" : callee.slice(0, -access[0].length);
   if (method && /^(includes|contains|has|hasOwnProperty|startsWith|endsWith|containsKey|include\?|key\?)$/.test(method) && argList.length === 1) {
     return { relation: method === "hasOwnProperty" || method === "containsKey" ? "partial" : "contains", subject: receiver, expected: argList[0] as string, isNegated };
   }
@@ -429,7 +442,8 @@ function statedRelation(text: string): { relation: Relation; subject: string; ex
     const [a, b] = argList as [string, string];
     return callee === "in_array" || callee === "array_key_exists" ? { relation: "contains", subject: b, expected: a, isNegated } : { relation: "contains", subject: a, expected: b, isNegated };
   }
-  if (/^(?:re\.(?:search|match|fullmatch)|preg_match|regexp\.MatchString)$/.test(callee) && argList.length >= 2) return { relation: "match", subject: argList[1] as string, expected: argList[0] as string, isNegated };
+  if (/^(?:re\.(?:search|match|fullmatch)|preg_match|regexp\.MatchString)$/.test(callee) && argList.length >= 2)
+    return { relation: "match", subject: argList[1] as string, expected: argList[0] as string, isNegated };
   if (/^(?:isinstance|is_a)$/.test(callee) && argList.length === 2) return { relation: "type", subject: argList[0] as string, expected: argList[1] as string, isNegated };
   if (/^(?:reflect\.DeepEqual|Objects\.equals|equals|isDeepStrictEqual|util\.isDeepStrictEqual|_\.isEqual|isEqual|cmp\.Equal)$/.test(callee) && argList.length === 2) {
     return { relation: "equal", subject: argList[0] as string, expected: argList[1] as string, isNegated };

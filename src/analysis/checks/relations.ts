@@ -27,8 +27,7 @@
  * - `other`: an assertion whose relation is not known (a custom matcher): judged by the framework's strength.
  */
 export type Relation =
-  | "equal" | "partial" | "contains" | "match" | "throws" | "warns" | "greater" | "less" | "type" | "length"
-  | "called" | "snapshot" | "truthy" | "falsy" | "nullish" | "defined" | "helper" | "other";
+  "equal" | "partial" | "contains" | "match" | "throws" | "warns" | "greater" | "less" | "type" | "length" | "called" | "snapshot" | "truthy" | "falsy" | "nullish" | "defined" | "helper" | "other";
 
 /**
  * How much a check of each relation pins down, 0-3 (the scale of
@@ -68,20 +67,47 @@ export const RELATION_STRENGTH: Readonly<Record<Relation, { base: 0 | 1 | 2 | 3;
  * FluentAssertions, RSpec/minitest, PHPUnit.
  */
 const MATCHER_RELATIONS: readonly [RegExp, Relation][] = [
-  [/^(tothrow\w*|throws\w*|rejects\w*|assertraises\w*|raises|assertthrows\w*|expectthrows|should_panic|throwsexception|throwsany|throwsasync|expectexception\w*|raise_error|assert_raises|panics\w*|isthrownby|assertthatthrownby|assertthatexceptionoftype|errorcontains|erroris|erroras|equalerror|throw|throwexactly\w*)$/, "throws"],
+  [
+    /^(tothrow\w*|throws\w*|rejects\w*|assertraises\w*|raises|assertthrows\w*|expectthrows|should_panic|throwsexception|throwsany|throwsasync|expectexception\w*|raise_error|assert_raises|panics\w*|isthrownby|assertthatthrownby|assertthatexceptionoftype|errorcontains|erroris|erroras|equalerror|throw|throwexactly\w*)$/,
+    "throws",
+  ],
   [/^(warns|assertwarns\w*|deprecated_call|expectwarning\w*|expectdeprecation\w*)$/, "warns"],
   [/^(tomatchsnapshot|tomatchinlinesnapshot|tomatchfilesnapshot|snapshot|matchsnapshot|tomatchscreenshot|tohavescreenshot)$/, "snapshot"],
-  [/^(tobe|toequal|tostrictequal|equal|equals|strictequal|deepequal|deepstrictequal|is|same|strictsame|eq|eql|deep\.equal|assertequal|assertequals|assertsame|assertidentical|assert_equal|assert_eq!?|isequalto|isequalto\w*|isequaltocomparingfieldbyfield\w*|isequalto|areequal|aresame|isequivalentto|bequivalentto|be|beequivalentto|equalvalues|exactly|jsoneq|yamleq|elementsmatch|assertlistequal|assertdictequal|asserttupleequal|assertsetequal|assertcountequal|assertitemsequal|assertmultilineequal|assertsequenceequal|assertalmostequal|assertalmostequals|indelta|inepsilon|tobecloseto|closeto|approximately|assertequalscanonicalizing|assertjsonstringequalsjsonstring|assertequalsignoringcase|containsexactly|containsexactlyelementsof|tohavereturnedwith)$/i, "equal"],
-  [/^(tomatchobject|like|containssubset|assertdictcontainssubset|subset|tohaveproperty|property|haveproperty|containskey|haskey|include\.keys|haskeys|includeproperties|hasfieldorpropertywithvalue|assertarrayhaskey|assertobjecthasproperty|assertobjecthasattribute|have_key|have_attributes|respond_to|tohaveattribute|tohaveclass)$/i, "partial"],
-  [/^(tocontain|tocontainequal|include|includes|contains|containsstring|assertin|assert in|assertcontains|assertstringcontainsstring|assertstringcontainsstringignoringcase|assert_includes|assertcontainsequals|assertcontainsonly|hasitem|hasitems|containsonly|containsall|containsany|containsignoringcase|startswith|endswith|assertstringstartswith|assertstringendswith|start_with|end_with|tohavetext|tocontaintext|tohavevalue|substring|containskeys|notcontains)$/i, "contains"],
+  [
+    /^(tobe|toequal|tostrictequal|equal|equals|strictequal|deepequal|deepstrictequal|is|same|strictsame|eq|eql|deep\.equal|assertequal|assertequals|assertsame|assertidentical|assert_equal|assert_eq!?|isequalto|isequalto\w*|isequaltocomparingfieldbyfield\w*|isequalto|areequal|aresame|isequivalentto|bequivalentto|be|beequivalentto|equalvalues|exactly|jsoneq|yamleq|elementsmatch|assertlistequal|assertdictequal|asserttupleequal|assertsetequal|assertcountequal|assertitemsequal|assertmultilineequal|assertsequenceequal|assertalmostequal|assertalmostequals|indelta|inepsilon|tobecloseto|closeto|approximately|assertequalscanonicalizing|assertjsonstringequalsjsonstring|assertequalsignoringcase|containsexactly|containsexactlyelementsof|tohavereturnedwith)$/i,
+    "equal",
+  ],
+  [
+    /^(tomatchobject|like|containssubset|assertdictcontainssubset|subset|tohaveproperty|property|haveproperty|containskey|haskey|include\.keys|haskeys|includeproperties|hasfieldorpropertywithvalue|assertarrayhaskey|assertobjecthasproperty|assertobjecthasattribute|have_key|have_attributes|respond_to|tohaveattribute|tohaveclass)$/i,
+    "partial",
+  ],
+  [
+    /^(tocontain|tocontainequal|include|includes|contains|containsstring|assertin|assert in|assertcontains|assertstringcontainsstring|assertstringcontainsstringignoringcase|assert_includes|assertcontainsequals|assertcontainsonly|hasitem|hasitems|containsonly|containsall|containsany|containsignoringcase|startswith|endswith|assertstringstartswith|assertstringendswith|start_with|end_with|tohavetext|tocontaintext|tohavevalue|substring|containskeys|notcontains)$/i,
+    "contains",
+  ],
   [/^(tomatch|match|matches|regex|assertregex|assertregexpmatches|assertmatchesregularexpression|assertregexp|assert_match|regexp|matchesregex|matchespattern|tomatchpattern)$/i, "match"],
-  [/^(tobegreaterthan|tobegreaterthanorequal|isabove|isatleast|greater|greaterorequal|assertgreater|assertgreaterequal|assertgreaterthan|assertgreaterthanorequal|isgreaterthan|isgreaterthanorequalto|isgreaterthanorequal|positive|ispositive|be_positive|tobepositive|begreaterthan|begreaterorequalto|greaterthan|greaterthanorequalto)$/i, "greater"],
-  [/^(tobelessthan|tobelessthanorequal|isbelow|isatmost|less|lessorequal|assertless|assertlessequal|assertlessthan|assertlessthanorequal|islessthan|islessthanorequalto|islessthanorequal|negative|isnegative|lessthan|lessthanorequalto|belessthan|belessorequalto)$/i, "less"],
-  [/^(tobeinstanceof|instanceof|assertisinstance|isinstance|assert isinstance|istype|isassignablefrom|isinstanceoftype|be_a|be_an|kind_of|be_kind_of|be_instance_of|assertinstanceof|assert_kind_of|assert_instance_of|tobetypeof|typeof|a|an|isa|isinstanceof|isexactlyinstanceof|beoftype|beassignableto|assertinternaltype|assertisarray|assertisstring|assertisint|assertisbool|assertisfloat|assertisnumeric|implementsinterface)$/i, "type"],
+  [
+    /^(tobegreaterthan|tobegreaterthanorequal|isabove|isatleast|greater|greaterorequal|assertgreater|assertgreaterequal|assertgreaterthan|assertgreaterthanorequal|isgreaterthan|isgreaterthanorequalto|isgreaterthanorequal|positive|ispositive|be_positive|tobepositive|begreaterthan|begreaterorequalto|greaterthan|greaterthanorequalto)$/i,
+    "greater",
+  ],
+  [
+    /^(tobelessthan|tobelessthanorequal|isbelow|isatmost|less|lessorequal|assertless|assertlessequal|assertlessthan|assertlessthanorequal|islessthan|islessthanorequalto|islessthanorequal|negative|isnegative|lessthan|lessthanorequalto|belessthan|belessorequalto)$/i,
+    "less",
+  ],
+  [
+    /^(tobeinstanceof|instanceof|assertisinstance|isinstance|assert isinstance|istype|isassignablefrom|isinstanceoftype|be_a|be_an|kind_of|be_kind_of|be_instance_of|assertinstanceof|assert_kind_of|assert_instance_of|tobetypeof|typeof|a|an|isa|isinstanceof|isexactlyinstanceof|beoftype|beassignableto|assertinternaltype|assertisarray|assertisstring|assertisint|assertisbool|assertisfloat|assertisnumeric|implementsinterface)$/i,
+    "type",
+  ],
   [/^(tohavelength|lengthof|length|len|assertcount|hascount|hassize|hassizegreaterthan|havecount|have_attributes_count|count|tohavecount|have_length|have_size|size|ofsize|assertlen)$/i, "length"],
-  [/^(tohavebeencalledwith|tohavebeencalledtimes|tohavebeenlastcalledwith|tohavebeennthcalledwith|calledwith|calledoncewith|calledwithexactly|calledoncewithexactly|alwayscalledwith|assert_called_with|assert_called_once_with|assert_any_call|tohavebeencalled|tohavebeencalledonce|called|calledonce|calledtwice|assert_called|assert_called_once|assertcalled|verify|received|tobecalled|tohavereturned|wascalled|ismocked)$/i, "called"],
+  [
+    /^(tohavebeencalledwith|tohavebeencalledtimes|tohavebeenlastcalledwith|tohavebeennthcalledwith|calledwith|calledoncewith|calledwithexactly|calledoncewithexactly|alwayscalledwith|assert_called_with|assert_called_once_with|assert_any_call|tohavebeencalled|tohavebeencalledonce|called|calledonce|calledtwice|assert_called|assert_called_once|assertcalled|verify|received|tobecalled|tohavereturned|wascalled|ismocked)$/i,
+    "called",
+  ],
   [/^(tobenull|tobeundefined|isnull|isundefined|assertisnone|assertnull|nil|null|isnil|be_nil|assert_nil|tobenil|isnone|tobenan|isnan|assertnan)$/i, "nullish"],
-  [/^(tobedefined|isdefined|isnotnull|notnull|notnil|assertisnotnone|assertnotnull|isnotnone|exists|noerror|nil_error|assertnotnil|tobevisible|tobeattached|tobeinthedocument|tobeenabled|isnotempty|notempty|assertnotempty|tohavelengthgreaterthan|assert_not_nil|be_present|present)$/i, "defined"],
+  [
+    /^(tobedefined|isdefined|isnotnull|notnull|notnil|assertisnotnone|assertnotnull|isnotnone|exists|noerror|nil_error|assertnotnil|tobevisible|tobeattached|tobeinthedocument|tobeenabled|isnotempty|notempty|assertnotempty|tohavelengthgreaterthan|assert_not_nil|be_present|present)$/i,
+    "defined",
+  ],
   [/^(tobefalsy|isfalse|assertfalse|false|befalse|be_falsey|be_falsy|be_false|assert_not|refute|tobefalse|isnotok|notok|empty|isempty|assertempty|tobeempty|be_empty|assert_empty)$/i, "falsy"],
   [/^(tobetruthy|istrue|asserttrue|true|betrue|be_truthy|be_true|assert|assert!|assert_|tobetrue|ok|truthy|that|assertthat|check|require|expect|should)$/i, "truthy"],
 ];
@@ -96,7 +122,12 @@ export function relationOfMatcher(matcher: string): Relation {
   if (/^if !equal\b/.test(matcher)) return "equal"; // Go: if !reflect.DeepEqual(got, want) { t.Errorf }
   const comparison = /^(?:assert|if|expect)\s+(==|!=|<=|>=|<|>|===|!==|in|not in|is|is not)(?:\s|$)/.exec(matcher);
   if (comparison) return relationOfOperator(comparison[1] as string);
-  const last = matcher.replace(/\(.*$/s, "").split(/[.\s]/).filter((part) => part !== "" && part !== "not" && part !== "resolves" && part !== "rejects" && part !== "Should()").pop() ?? matcher;
+  const last =
+    matcher
+      .replace(/\(.*$/s, "")
+      .split(/[.\s]/)
+      .filter((part) => part !== "" && part !== "not" && part !== "resolves" && part !== "rejects" && part !== "Should()")
+      .pop() ?? matcher;
   const name = last.replace(/^(?:Assert|Is|Has|Does|Should)$/, "assert").toLowerCase();
   if (/^rejects\./.test(matcher) && /^(tothrow\w*)$/.test(name)) return "throws";
   for (const [pattern, relation] of MATCHER_RELATIONS) if (pattern.test(name)) return relation;
@@ -115,12 +146,21 @@ export function relationOfMatcher(matcher: string): Relation {
  * them: null is returned for them, as for every name that states no negation.
  */
 export function negatedMatcher(matcher: string): { relation: Relation; negated: true } | null {
-  const last = matcher.replace(/\(.*$/s, "").split(/[.\s]/).filter((part) => part !== "").pop() ?? matcher;
+  const last =
+    matcher
+      .replace(/\(.*$/s, "")
+      .split(/[.\s]/)
+      .filter((part) => part !== "")
+      .pop() ?? matcher;
   if (last === "not" || relationOfMatcher(last) !== "other") return null;
   let positive: string | null = null;
   if (/^assert_ne!?$/.test(last)) positive = "assert_eq!";
   else if (/^refute_\w+$/.test(last)) positive = last.replace(/^refute_/, "assert_");
-  else if (/(?:^|[a-z_])[Nn]ot(?:_|[A-Z])/.test(last) || /^not[A-Z_]/.test(last) || /^Not[A-Z]/.test(last)) positive = last.replace(/_not_/, "_").replace(/Not(?=[A-Z])|^not(?=[A-Z])|^not_/, "").replace(/^([A-Z])/, "$1");
+  else if (/(?:^|[a-z_])[Nn]ot(?:_|[A-Z])/.test(last) || /^not[A-Z_]/.test(last) || /^Not[A-Z]/.test(last))
+    positive = last
+      .replace(/_not_/, "_")
+      .replace(/Not(?=[A-Z])|^not(?=[A-Z])|^not_/, "")
+      .replace(/^([A-Z])/, "$1");
   if (positive === null || positive === "" || positive === last) return null;
   const relation = relationOfMatcher(positive === "Equal" || positive === "Same" ? `Assert.${positive}` : positive);
   return relation === "other" ? null : { relation, negated: true };
@@ -133,7 +173,10 @@ export function negatedMatcher(matcher: string): { relation: Relation; negated: 
  * same word is not a second negation.
  */
 export function isFalsyMatcher(matcher: string): boolean {
-  const segments = matcher.replace(/\(.*$/s, "").split(/[.\s]/).filter((part) => part !== "");
+  const segments = matcher
+    .replace(/\(.*$/s, "")
+    .split(/[.\s]/)
+    .filter((part) => part !== "");
   return segments.every((part) => part !== "not") && relationOfMatcher(matcher) === "falsy";
 }
 

@@ -156,10 +156,22 @@ export async function compareGithubWorkflow(before: string | null, after: string
       continue;
     }
     if (isAlwaysTrue(next.job["continue-on-error"]) && !isAlwaysTrue(old.job["continue-on-error"])) {
-      notes.push({ setting: `jobs.${nextId}.continue-on-error`, line: line(`jobs.${nextId}.continue-on-error`), message: `test job "${nextId}" now has continue-on-error: its failures no longer fail the workflow`, before: old.job["continue-on-error"] ?? null, after: next.job["continue-on-error"] ?? null });
+      notes.push({
+        setting: `jobs.${nextId}.continue-on-error`,
+        line: line(`jobs.${nextId}.continue-on-error`),
+        message: `test job "${nextId}" now has continue-on-error: its failures no longer fail the workflow`,
+        before: old.job["continue-on-error"] ?? null,
+        after: next.job["continue-on-error"] ?? null,
+      });
     }
     if (isAlwaysFalse(next.job.if) && !isAlwaysFalse(old.job.if)) {
-      notes.push({ setting: `jobs.${nextId}.if`, line: line(`jobs.${nextId}.if`), message: `test job "${nextId}" now has if: ${String(next.job.if)}: it never runs`, before: old.job.if ?? null, after: next.job.if ?? null });
+      notes.push({
+        setting: `jobs.${nextId}.if`,
+        line: line(`jobs.${nextId}.if`),
+        message: `test job "${nextId}" now has if: ${String(next.job.if)}: it never runs`,
+        before: old.job.if ?? null,
+        after: next.job.if ?? null,
+      });
     }
     const unused = [...next.steps];
     // Steps that run a test runner pair first; a step that is a test step only by its name ("Test build") comes last.
@@ -185,10 +197,22 @@ export async function compareGithubWorkflow(before: string | null, after: string
       const [partner] = unused.splice(index, 1) as [Step];
       const where = `job "${nextId}" ${describeStep(partner)}`;
       if (isAlwaysTrue(partner.continueOnError) && !isAlwaysTrue(step.continueOnError)) {
-        notes.push({ setting: `${partner.path}.continue-on-error`, line: line(`${partner.path}.continue-on-error`), message: `${where} now has continue-on-error: failing tests no longer fail the job`, before: step.continueOnError ?? null, after: partner.continueOnError ?? null });
+        notes.push({
+          setting: `${partner.path}.continue-on-error`,
+          line: line(`${partner.path}.continue-on-error`),
+          message: `${where} now has continue-on-error: failing tests no longer fail the job`,
+          before: step.continueOnError ?? null,
+          after: partner.continueOnError ?? null,
+        });
       }
       if (isAlwaysFalse(partner.condition) && !isAlwaysFalse(step.condition)) {
-        notes.push({ setting: `${partner.path}.if`, line: line(`${partner.path}.if`), message: `${where} now has if: ${String(partner.condition)}: it never runs`, before: step.condition ?? null, after: partner.condition ?? null });
+        notes.push({
+          setting: `${partner.path}.if`,
+          line: line(`${partner.path}.if`),
+          message: `${where} now has if: ${String(partner.condition)}: it never runs`,
+          before: step.condition ?? null,
+          after: partner.condition ?? null,
+        });
       }
       if (step.run !== null) notes.push(...compareCommands(step.run, partner.run ?? "", where, line(`${partner.path}.run`) ?? line(partner.path), undefined, targets));
     }
@@ -201,8 +225,7 @@ const GITLAB_RESERVED = new Set(["stages", "variables", "default", "include", "w
 
 /** A GitLab job's script lines, following `extends` into templates in the same file. */
 function gitlabScript(jobs: YamlObject, job: YamlObject, depth = 0): string {
-  const flatten = (value: StaticValue | undefined): string[] =>
-    typeof value === "string" ? [value] : Array.isArray(value) ? value.flatMap((item) => flatten(item as StaticValue)) : [];
+  const flatten = (value: StaticValue | undefined): string[] => (typeof value === "string" ? [value] : Array.isArray(value) ? value.flatMap((item) => flatten(item as StaticValue)) : []);
   const own = flatten(job.script);
   if (own.length > 0 || depth > 5) return own.join("\n");
   const parents = typeof job.extends === "string" ? [job.extends] : Array.isArray(job.extends) ? job.extends.filter((item): item is string => typeof item === "string") : [];
@@ -277,7 +300,12 @@ export async function compareGitlabCi(before: string | null, after: string | nul
       if (newScripts.includes(script.trim())) continue;
       // Renamed (`unit` -> `test:stable`): a job that did not exist before and runs one of the same runners, judged as this one (as in GitHub workflows).
       const runners = runnersOfScript(script);
-      const partner = runners.length === 0 ? undefined : jobNames(newRoot).find((candidate) => !oldNames.has(candidate) && !claimed.has(candidate) && runnersOfScript(gitlabScript(newRoot, newRoot[candidate] as YamlObject)).some((runner) => runners.includes(runner)));
+      const partner =
+        runners.length === 0
+          ? undefined
+          : jobNames(newRoot).find(
+              (candidate) => !oldNames.has(candidate) && !claimed.has(candidate) && runnersOfScript(gitlabScript(newRoot, newRoot[candidate] as YamlObject)).some((runner) => runners.includes(runner)),
+            );
       if (partner === undefined) {
         notes.push({ setting: name, line: null, message: `test job "${name}" was removed`, before: script, after: null });
         continue;
@@ -289,17 +317,35 @@ export async function compareGitlabCi(before: string | null, after: string | nul
     const allowBefore = gitlabSetting(oldRoot, job, "allow_failure");
     const allowAfter = gitlabSetting(newRoot, next, "allow_failure");
     if (allowsTestFailures(allowAfter) && !allowsTestFailures(allowBefore)) {
-      notes.push({ setting: `${name}.allow_failure`, line: line(`${name}.allow_failure`) ?? line(name), message: `test job "${name}" now has allow_failure: its failures no longer fail the pipeline`, before: allowBefore ?? null, after: allowAfter ?? null });
+      notes.push({
+        setting: `${name}.allow_failure`,
+        line: line(`${name}.allow_failure`) ?? line(name),
+        message: `test job "${name}" now has allow_failure: its failures no longer fail the pipeline`,
+        before: allowBefore ?? null,
+        after: allowAfter ?? null,
+      });
     }
     const neverBefore = isNeverRun(gitlabSetting(oldRoot, job, "rules"));
     const rulesAfter = gitlabSetting(newRoot, next, "rules");
     if (isNeverRun(rulesAfter) && !neverBefore) {
-      notes.push({ setting: `${name}.rules`, line: line(`${name}.rules`) ?? line(name), message: `test job "${name}" now has rules that never run it`, before: gitlabSetting(oldRoot, job, "rules") ?? null, after: rulesAfter ?? null });
+      notes.push({
+        setting: `${name}.rules`,
+        line: line(`${name}.rules`) ?? line(name),
+        message: `test job "${name}" now has rules that never run it`,
+        before: gitlabSetting(oldRoot, job, "rules") ?? null,
+        after: rulesAfter ?? null,
+      });
     }
     const whenBefore = gitlabSetting(oldRoot, job, "when");
     const whenAfter = gitlabSetting(newRoot, next, "when");
     if ((whenAfter === "manual" || whenAfter === "never") && whenAfter !== whenBefore) {
-      notes.push({ setting: `${name}.when`, line: line(`${name}.when`) ?? line(name), message: `test job "${name}" now has when: ${whenAfter}: it no longer runs on its own`, before: whenBefore ?? null, after: whenAfter });
+      notes.push({
+        setting: `${name}.when`,
+        line: line(`${name}.when`) ?? line(name),
+        message: `test job "${name}" now has when: ${whenAfter}: it no longer runs on its own`,
+        before: whenBefore ?? null,
+        after: whenAfter,
+      });
     }
     notes.push(...compareCommands(script, gitlabScript(newRoot, next), `job "${name}" script`, line(`${name}.script`) ?? line(name), undefined, targets));
   }

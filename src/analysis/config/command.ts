@@ -191,17 +191,75 @@ const LAUNCHERS: Record<string, { valueOptions: ReadonlySet<string> }> = {
 
 /** Options of `uv run`, `poetry run`, `pdm run`, `hatch run` that take a value. */
 const PYTHON_RUN_VALUE_OPTIONS: ReadonlySet<string> = new Set([
-  "--group", "--only-group", "--no-group", "--extra", "--with", "--with-editable", "--with-requirements", "--python", "-p", "--package",
-  "--env-file", "--directory", "--project", "--index", "--index-url", "--extra-index-url", "-C", "-P", "-e", "--env",
+  "--group",
+  "--only-group",
+  "--no-group",
+  "--extra",
+  "--with",
+  "--with-editable",
+  "--with-requirements",
+  "--python",
+  "-p",
+  "--package",
+  "--env-file",
+  "--directory",
+  "--project",
+  "--index",
+  "--index-url",
+  "--extra-index-url",
+  "-C",
+  "-P",
+  "-e",
+  "--env",
 ]);
 
 /** Coverage wrappers whose own options come before the wrapped command. */
 const COVERAGE_WRAPPERS: Record<string, { valueOptions: ReadonlySet<string> }> = {
   c8: {
-    valueOptions: new Set(["-r", "--reporter", "-x", "--exclude", "-n", "--include", "--src", "-o", "--reports-dir", "--report-dir", "--temp-directory", "-e", "--extension", "--lines", "--branches", "--functions", "--statements", "--per-file", "--config", "--exclude-after-remap"]),
+    valueOptions: new Set([
+      "-r",
+      "--reporter",
+      "-x",
+      "--exclude",
+      "-n",
+      "--include",
+      "--src",
+      "-o",
+      "--reports-dir",
+      "--report-dir",
+      "--temp-directory",
+      "-e",
+      "--extension",
+      "--lines",
+      "--branches",
+      "--functions",
+      "--statements",
+      "--per-file",
+      "--config",
+      "--exclude-after-remap",
+    ]),
   },
   nyc: {
-    valueOptions: new Set(["-r", "--reporter", "-x", "--exclude", "-n", "--include", "--report-dir", "--temp-dir", "-e", "--extension", "--lines", "--branches", "--functions", "--statements", "--require", "-i", "--cwd", "--nycrc-path"]),
+    valueOptions: new Set([
+      "-r",
+      "--reporter",
+      "-x",
+      "--exclude",
+      "-n",
+      "--include",
+      "--report-dir",
+      "--temp-dir",
+      "-e",
+      "--extension",
+      "--lines",
+      "--branches",
+      "--functions",
+      "--statements",
+      "--require",
+      "-i",
+      "--cwd",
+      "--nycrc-path",
+    ]),
   },
 };
 
@@ -226,11 +284,44 @@ interface FamilySpec {
 const FAMILIES: Record<RunnerFamily, FamilySpec> = {
   js: {
     valueOptions: new Set([
-      "-c", "--config", "-r", "--root", "--dir", "--reporter", "--reporters", "--outputFile", "--project", "--environment", "--pool",
-      "--shard", "-t", "--testNamePattern", "--mode", "--exclude", "--maxWorkers", "--minWorkers", "--testTimeout", "--retry",
-      "--rootDir", "--roots", "--selectProjects", "--testPathPattern", "--testPathPatterns", "--testPathIgnorePatterns",
-      "--coverageReporters", "--testEnvironment", "--env", "--changedSince", "--workspace", "--browser",
-      "--coverageDirectory", "--collectCoverageFrom", "--setupFiles", "--globalSetup", "--testSequencer", "--seed",
+      "-c",
+      "--config",
+      "-r",
+      "--root",
+      "--dir",
+      "--reporter",
+      "--reporters",
+      "--outputFile",
+      "--project",
+      "--environment",
+      "--pool",
+      "--shard",
+      "-t",
+      "--testNamePattern",
+      "--mode",
+      "--exclude",
+      "--maxWorkers",
+      "--minWorkers",
+      "--testTimeout",
+      "--retry",
+      "--rootDir",
+      "--roots",
+      "--selectProjects",
+      "--testPathPattern",
+      "--testPathPatterns",
+      "--testPathIgnorePatterns",
+      "--coverageReporters",
+      "--testEnvironment",
+      "--env",
+      "--changedSince",
+      "--workspace",
+      "--browser",
+      "--coverageDirectory",
+      "--collectCoverageFrom",
+      "--setupFiles",
+      "--globalSetup",
+      "--testSequencer",
+      "--seed",
     ]),
     filterOptions: new Set(["-t", "--testNamePattern", "--testPathPattern", "--testPathPatterns", "--project", "--selectProjects", "--shard", "--changedSince"]),
     ignoreOptions: new Set(["--exclude", "--testPathIgnorePatterns"]),
@@ -238,7 +329,33 @@ const FAMILIES: Record<RunnerFamily, FamilySpec> = {
     isPositionalFilter: true,
   },
   mocha: {
-    valueOptions: new Set(["-g", "--grep", "-f", "--fgrep", "-t", "--timeout", "-R", "--reporter", "-r", "--require", "--spec", "--ignore", "--exclude", "--config", "-u", "--ui", "--file", "--extension", "--slow", "-s", "-O", "--reporter-option", "-j", "--jobs", "--retries"]),
+    valueOptions: new Set([
+      "-g",
+      "--grep",
+      "-f",
+      "--fgrep",
+      "-t",
+      "--timeout",
+      "-R",
+      "--reporter",
+      "-r",
+      "--require",
+      "--spec",
+      "--ignore",
+      "--exclude",
+      "--config",
+      "-u",
+      "--ui",
+      "--file",
+      "--extension",
+      "--slow",
+      "-s",
+      "-O",
+      "--reporter-option",
+      "-j",
+      "--jobs",
+      "--retries",
+    ]),
     filterOptions: new Set(["-g", "--grep", "-f", "--fgrep", "-i", "--invert"]),
     ignoreOptions: new Set(["--ignore", "--exclude"]),
     narrowingOptions: new Set(["--dry-run", "--pass-on-failing-test-suite", "--allow-uncaught"]),
@@ -246,10 +363,41 @@ const FAMILIES: Record<RunnerFamily, FamilySpec> = {
   },
   pytest: {
     valueOptions: new Set([
-      "-k", "-m", "-c", "-p", "-o", "--override-ini", "--ignore", "--ignore-glob", "--deselect", "--rootdir", "--cov", "--cov-report",
-      "--cov-fail-under", "--cov-config", "--junitxml", "--junit-xml", "-n", "--numprocesses", "--maxfail", "--tb", "-W", "--log-level",
-      "--basetemp", "--confcutdir", "--timeout", "-r", "--durations", "--import-mode", "--dist", "--reruns", "--html", "--capture",
-      "--ds", "--count", "--random-order-seed",
+      "-k",
+      "-m",
+      "-c",
+      "-p",
+      "-o",
+      "--override-ini",
+      "--ignore",
+      "--ignore-glob",
+      "--deselect",
+      "--rootdir",
+      "--cov",
+      "--cov-report",
+      "--cov-fail-under",
+      "--cov-config",
+      "--junitxml",
+      "--junit-xml",
+      "-n",
+      "--numprocesses",
+      "--maxfail",
+      "--tb",
+      "-W",
+      "--log-level",
+      "--basetemp",
+      "--confcutdir",
+      "--timeout",
+      "-r",
+      "--durations",
+      "--import-mode",
+      "--dist",
+      "--reruns",
+      "--html",
+      "--capture",
+      "--ds",
+      "--count",
+      "--random-order-seed",
     ]),
     filterOptions: new Set(["-k", "-m", "--lf", "--last-failed", "--sw", "--stepwise", "--nf"]),
     ignoreOptions: new Set(["--ignore", "--ignore-glob", "--deselect"]),
@@ -257,21 +405,72 @@ const FAMILIES: Record<RunnerFamily, FamilySpec> = {
     isPositionalFilter: true,
   },
   go: {
-    valueOptions: new Set(["-run", "-skip", "-tags", "-timeout", "-count", "-coverprofile", "-covermode", "-coverpkg", "-p", "-parallel", "-bench", "-cpu", "-benchtime", "-o", "-exec", "-shuffle", "-json"]),
+    valueOptions: new Set([
+      "-run",
+      "-skip",
+      "-tags",
+      "-timeout",
+      "-count",
+      "-coverprofile",
+      "-covermode",
+      "-coverpkg",
+      "-p",
+      "-parallel",
+      "-bench",
+      "-cpu",
+      "-benchtime",
+      "-o",
+      "-exec",
+      "-shuffle",
+      "-json",
+    ]),
     filterOptions: new Set(["-run"]),
     ignoreOptions: new Set(["-skip"]),
     narrowingOptions: new Set(["-short"]),
     isPositionalFilter: true,
   },
   cargo: {
-    valueOptions: new Set(["-p", "--package", "--features", "-F", "--test", "--bin", "--example", "--bench", "--target", "-j", "--jobs", "--profile", "--manifest-path", "--exclude", "--skip", "-E", "--filterset", "--partition"]),
+    valueOptions: new Set([
+      "-p",
+      "--package",
+      "--features",
+      "-F",
+      "--test",
+      "--bin",
+      "--example",
+      "--bench",
+      "--target",
+      "-j",
+      "--jobs",
+      "--profile",
+      "--manifest-path",
+      "--exclude",
+      "--skip",
+      "-E",
+      "--filterset",
+      "--partition",
+    ]),
     filterOptions: new Set(["-p", "--package", "--test", "--bin", "--lib", "--doc", "--bins", "--exact", "-E", "--filterset", "--partition", "--ignored"]),
     ignoreOptions: new Set(["--skip", "--exclude"]),
     narrowingOptions: new Set(["--no-run", "--list"]),
     isPositionalFilter: true,
   },
   node: {
-    valueOptions: new Set(["--test-name-pattern", "--test-skip-pattern", "--test-reporter", "--test-reporter-destination", "--test-concurrency", "--test-timeout", "--test-shard", "--import", "--require", "-r", "--loader", "--experimental-loader", "--env-file"]),
+    valueOptions: new Set([
+      "--test-name-pattern",
+      "--test-skip-pattern",
+      "--test-reporter",
+      "--test-reporter-destination",
+      "--test-concurrency",
+      "--test-timeout",
+      "--test-shard",
+      "--import",
+      "--require",
+      "-r",
+      "--loader",
+      "--experimental-loader",
+      "--env-file",
+    ]),
     filterOptions: new Set(["--test-name-pattern", "--test-shard", "--test-only"]),
     ignoreOptions: new Set(["--test-skip-pattern"]),
     narrowingOptions: new Set([]),
@@ -285,9 +484,39 @@ const FAMILIES: Record<RunnerFamily, FamilySpec> = {
     isPositionalFilter: true,
   },
   generic: {
-    valueOptions: new Set(["-e", "--env", "-c", "--config", "-p", "--project", "--filter", "--target", "--tests", "--group", "--testsuite", "--tag", "--tags", "--spec", "--exclude-group", "--exclude", "--skip-tags",
+    valueOptions: new Set([
+      "-e",
+      "--env",
+      "-c",
+      "--config",
+      "-p",
+      "--project",
+      "--filter",
+      "--target",
+      "--tests",
+      "--group",
+      "--testsuite",
+      "--tag",
+      "--tags",
+      "--spec",
+      "--exclude-group",
+      "--exclude",
+      "--skip-tags",
       // tox
-      "--installpkg", "--root", "--workdir", "--result-json", "-x", "--override", "-f", "--factors", "-m", "--labels", "--hashseed", "--discover", "--runner"]),
+      "--installpkg",
+      "--root",
+      "--workdir",
+      "--result-json",
+      "-x",
+      "--override",
+      "-f",
+      "--factors",
+      "-m",
+      "--labels",
+      "--hashseed",
+      "--discover",
+      "--runner",
+    ]),
     filterOptions: new Set(["--filter", "--tests", "-Dtest", "--group", "--testsuite", "--tag", "--tags", "-e", "--spec"]),
     ignoreOptions: new Set(["--exclude-group", "--exclude", "--skip-tags"]),
     narrowingOptions: new Set(["-DskipTests", "-Dmaven.test.skip=true", "-Dmaven.test.skip", "-DskipTests=true"]),
@@ -696,7 +925,12 @@ export function isPathCovered(wide: string, narrow: string): boolean {
 
 /** Strips `./`, jest's `<rootDir>/`, trailing slashes and Go's `/...` (a package and everything below it). */
 function normalizePath(path: string): string {
-  return path.replace(/^<rootDir>\/?/, "").replace(/(^|\/)\.\.\.$/, "").replace(/^\.\//, "").replace(/^\.$/, "").replace(/\/+$/, "");
+  return path
+    .replace(/^<rootDir>\/?/, "")
+    .replace(/(^|\/)\.\.\.$/, "")
+    .replace(/^\.\//, "")
+    .replace(/^\.$/, "")
+    .replace(/\/+$/, "");
 }
 
 /** A glob to a RegExp: `**`, `*`, `?`, `{a,b}`, `[...]`; other characters literal. Used to compare patterns, not to match files. */
@@ -722,7 +956,10 @@ export function globToRegExp(glob: string): RegExp {
       const end = glob.indexOf("]", i + 1);
       if (end === -1) pattern += "\\[";
       else {
-        pattern += `[${glob.slice(i + 1, end).replace(/^!/, "^").replace(/\\/g, "\\\\")}]`;
+        pattern += `[${glob
+          .slice(i + 1, end)
+          .replace(/^!/, "^")
+          .replace(/\\/g, "\\\\")}]`;
         i = end;
       }
     } else pattern += char.replace(/[.+^${}()|[\]\\]/g, "\\$&");
@@ -773,14 +1010,18 @@ function compareInvocation(before: RunnerInvocation, after: RunnerInvocation, se
   if (spec.isPositionalFilter) {
     // Narrowed: a selection where there was none, or paths dropped while every remaining one lies inside the old
     // selection. A selection that moved elsewhere (files renamed with the tests) is not judged here.
-    const lost = before.positional.length === 0 ? (after.positional.length > 0 ? ["(all tests)"] : []) : before.positional.filter((path) => !after.positional.some((wide) => isPathCovered(wide, path)));
+    const lost =
+      before.positional.length === 0 ? (after.positional.length > 0 ? ["(all tests)"] : []) : before.positional.filter((path) => !after.positional.some((wide) => isPathCovered(wide, path)));
     const isInside = after.positional.every((path) => before.positional.length === 0 || before.positional.some((wide) => isPathCovered(wide, path)));
     if (lost.length > 0 && after.positional.length > 0 && isInside) {
-      note(`${setting} now runs ${after.runner} on ${after.positional.map((p) => `"${p}"`).join(", ")} only; before it ran ${before.positional.length === 0 ? "every test" : before.positional.map((p) => `"${p}"`).join(", ")}`, {
-        runner: after.runner,
-        selection_before: before.positional,
-        selection_after: after.positional,
-      });
+      note(
+        `${setting} now runs ${after.runner} on ${after.positional.map((p) => `"${p}"`).join(", ")} only; before it ran ${before.positional.length === 0 ? "every test" : before.positional.map((p) => `"${p}"`).join(", ")}`,
+        {
+          runner: after.runner,
+          selection_before: before.positional,
+          selection_after: after.positional,
+        },
+      );
     }
   }
   const filtersBefore = valuesOf(before, spec.filterOptions);
@@ -849,7 +1090,11 @@ export function compareAnalyses(was: CommandAnalysis, now: CommandAnalysis, befo
   }
   const newMasks = now.masks.filter((mask) => !was.masks.includes(mask));
   if (newMasks.length > 0) {
-    notes.push({ ...base, message: `${setting} now masks test failures with ${newMasks.map((m) => `"${m}"`).join(", ")}: the command succeeds even when tests fail`, detail: { masks_added: newMasks } });
+    notes.push({
+      ...base,
+      message: `${setting} now masks test failures with ${newMasks.map((m) => `"${m}"`).join(", ")}: the command succeeds even when tests fail`,
+      detail: { masks_added: newMasks },
+    });
   }
   // Each invocation of before must still be run by some invocation of after: the same runner selecting at least as
   // much (two runs merged into one count), else a replacement (jest -> vitest, npm test -> make test) that is judged
@@ -895,12 +1140,12 @@ export function isDelegatingRunner(runner: string): boolean {
 export function coversCommand(before: string, after: string): boolean {
   if (compareCommands(before, after, "", null).length > 0) return false;
   const now = analyzeCommand(after).invocations;
-  return analyzeCommand(before).invocations.every((invocation) =>
-    now.some(
-      (candidate) =>
-        candidate.runner === invocation.runner &&
-        (candidate.positional.length === 0 || invocation.positional.every((path) => candidate.positional.some((wide) => isPathCovered(wide, path)))),
-    ) || now.some((candidate) => candidate.runner !== invocation.runner),
+  return analyzeCommand(before).invocations.every(
+    (invocation) =>
+      now.some(
+        (candidate) =>
+          candidate.runner === invocation.runner && (candidate.positional.length === 0 || invocation.positional.every((path) => candidate.positional.some((wide) => isPathCovered(wide, path)))),
+      ) || now.some((candidate) => candidate.runner !== invocation.runner),
   );
 }
 

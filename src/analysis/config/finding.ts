@@ -46,6 +46,6 @@ export function notesToFindings(file: string, notes: readonly TamperNote[]): Fin
 /** A short, quoted rendering of a value for messages. */
 export function show(value: unknown): string {
   if (value === null || value === undefined) return "(none)";
-  const text = typeof value === "string" ? JSON.stringify(value) : JSON.stringify(value) ?? String(value);
+  const text = typeof value === "string" ? JSON.stringify(value) : (JSON.stringify(value) ?? String(value));
   return text.length > 120 ? `${text.slice(0, 117)}...` : text;
 }

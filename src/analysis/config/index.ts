@@ -106,9 +106,17 @@ export const CONFIG_KINDS: readonly ConfigKind[] = [
     compare: (path, before, after) => compareRunnerConfigFile("cypress", path, before, after),
   },
   { id: "pytest.ini", matches: (_path, name) => name === "pytest.ini", compare: (_path, before, after) => comparePythonConfig("pytest.ini", before, after) },
-  { id: "tox.ini", matches: (_path, name) => name === "tox.ini", compare: (path, before, after, context) => comparePythonConfig("tox.ini", before, after, siblingAfter(path, "pyproject.toml", context)) },
+  {
+    id: "tox.ini",
+    matches: (_path, name) => name === "tox.ini",
+    compare: (path, before, after, context) => comparePythonConfig("tox.ini", before, after, siblingAfter(path, "pyproject.toml", context)),
+  },
   { id: "setup.cfg", matches: (_path, name) => name === "setup.cfg", compare: (_path, before, after) => comparePythonConfig("setup.cfg", before, after) },
-  { id: "pyproject.toml", matches: (_path, name) => name === "pyproject.toml", compare: (path, before, after, context) => comparePythonConfig("pyproject.toml", before, after, siblingAfter(path, "tox.ini", context)) },
+  {
+    id: "pyproject.toml",
+    matches: (_path, name) => name === "pyproject.toml",
+    compare: (path, before, after, context) => comparePythonConfig("pyproject.toml", before, after, siblingAfter(path, "tox.ini", context)),
+  },
   { id: ".coveragerc", matches: (_path, name) => name === ".coveragerc", compare: (_path, before, after) => comparePythonConfig(".coveragerc", before, after) },
   { id: "conftest.py", matches: (_path, name) => name === "conftest.py", compare: (_path, before, after) => comparePythonConfig("conftest.py", before, after) },
   { id: "makefile", matches: (_path, name) => /^(GNUmakefile|[Mm]akefile)$|\.mk$/.test(name), compare: (_path, before, after) => compareMakefiles(before, after) },
@@ -158,7 +166,9 @@ export async function detectConfigTamper(changes: readonly FileChange[], read?: 
   for (const change of changes) {
     const kind = configKindOf(change.path);
     if (!kind || change.before === change.after) continue;
-    const problem = [change.before, change.after].map((text) => (text === null ? null : isBinaryText(text) ? "binary content" : isOverSizeLimit(text) ? "larger than 2 MB" : null)).find((reason) => reason !== null);
+    const problem = [change.before, change.after]
+      .map((text) => (text === null ? null : isBinaryText(text) ? "binary content" : isOverSizeLimit(text) ? "larger than 2 MB" : null))
+      .find((reason) => reason !== null);
     if (problem) {
       result.notAnalyzed.push({ path: change.path, reason: `${kind.id} not read: ${problem}` });
       continue;

@@ -107,9 +107,7 @@ export function comparePackageJson(before: string | null, after: string | null):
   const scriptsBefore = getPath(was.value, "scripts");
   const scriptsAfter = getPath(now.value, "scripts");
   const scripts = (value: StaticValue | undefined): Record<string, string> =>
-    value !== null && typeof value === "object" && !Array.isArray(value)
-      ? Object.fromEntries(Object.entries(value).filter((entry): entry is [string, string] => typeof entry[1] === "string"))
-      : {};
+    value !== null && typeof value === "object" && !Array.isArray(value) ? Object.fromEntries(Object.entries(value).filter((entry): entry is [string, string] => typeof entry[1] === "string")) : {};
   const oldScripts = scripts(scriptsBefore);
   const newScripts = scripts(scriptsAfter);
   // What the scripts added in this change run, so a test script renamed (`test:ci` -> `test:spec`) is not a removal.

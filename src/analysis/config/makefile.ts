@@ -101,8 +101,31 @@ function prerequisiteRuns(makefile: Makefile, rule: MakeRule): string[] {
 
 /** Programs that analyse code without running tests (linters, type checkers, formatters), by their base name. */
 const STATIC_ANALYSIS_TOOLS: ReadonlySet<string> = new Set([
-  "phpstan", "psalm", "psalm.phar", "phpcs", "phpcbf", "php-cs-fixer", "phpmd", "rector", "eslint", "tsc", "prettier", "biome", "mypy",
-  "pyright", "ruff", "flake8", "pylint", "black", "isort", "rubocop", "standardrb", "golangci-lint", "gofmt", "staticcheck", "clippy-driver",
+  "phpstan",
+  "psalm",
+  "psalm.phar",
+  "phpcs",
+  "phpcbf",
+  "php-cs-fixer",
+  "phpmd",
+  "rector",
+  "eslint",
+  "tsc",
+  "prettier",
+  "biome",
+  "mypy",
+  "pyright",
+  "ruff",
+  "flake8",
+  "pylint",
+  "black",
+  "isort",
+  "rubocop",
+  "standardrb",
+  "golangci-lint",
+  "gofmt",
+  "staticcheck",
+  "clippy-driver",
 ]);
 
 /** Shell builtins that run nothing: `echo skipped`, `true`, `:`. */

@@ -94,8 +94,7 @@ function fromToml(doc: TomlDocument): PytestConfig {
   if (!found) return config;
   const { table, prefix } = found;
   const line = (key: string): number | null => doc.lines.get(prefix + key) ?? null;
-  const asList = (value: TomlValue | undefined): string[] | undefined =>
-    typeof value === "string" ? words(value) : Array.isArray(value) ? value.map(String) : undefined;
+  const asList = (value: TomlValue | undefined): string[] | undefined => (typeof value === "string" ? words(value) : Array.isArray(value) ? value.map(String) : undefined);
   const addopts = typeof table.addopts === "string" ? [table.addopts] : asList(table.addopts);
   if (addopts) {
     // An array keeps each argument whole: quote the ones with spaces before they are read as a command line again.
@@ -150,7 +149,11 @@ function parsePythonConfig(kind: PythonConfigKind, text: string): ParsedPython {
     const toml = parseToml(text);
     const report = tomlTable(toml.root, ["tool", "coverage", "report"]);
     const failUnder = report?.fail_under;
-    const coverage = coverageThreshold(typeof failUnder === "number" || typeof failUnder === "string" ? failUnder : undefined, "tool.coverage.report.fail_under", toml.lines.get("tool.coverage.report.fail_under") ?? null);
+    const coverage = coverageThreshold(
+      typeof failUnder === "number" || typeof failUnder === "string" ? failUnder : undefined,
+      "tool.coverage.report.fail_under",
+      toml.lines.get("tool.coverage.report.fail_under") ?? null,
+    );
     return { pytest: fromToml(toml), coverage, toml };
   }
   const ini = parseIni(text);
@@ -294,7 +297,10 @@ function toxCommands(entry: IniEntry | undefined): string {
  */
 function compareTox(was: ToxEnvironments, now: ToxEnvironments, elsewhere: ToxEnvironments): TamperNote[] {
   const notes: TamperNote[] = [];
-  const testLines = (entry: IniEntry | undefined): string[] => toxCommands(entry).split("\n").filter((line) => runsTests(line));
+  const testLines = (entry: IniEntry | undefined): string[] =>
+    toxCommands(entry)
+      .split("\n")
+      .filter((line) => runsTests(line));
   // Every test command the after side still runs, in any environment: a removed environment whose test commands all remain lost no test run.
   const remaining = new Set([...now.values(), ...elsewhere.values()].flatMap((section) => testLines(section.get("commands"))));
   const claimed = new Set<string>();
@@ -312,22 +318,39 @@ function compareTox(was: ToxEnvironments, now: ToxEnvironments, elsewhere: ToxEn
     }
     if (!next) {
       const lost = testLines(commands).filter((line) => !remaining.has(line));
-      if (commands && lost.length > 0) notes.push({ setting: `[${name}]`, line: null, message: `tox environment [${name}] that ran "${commands.value.replace(/\n/g, "; ")}" was removed`, before: commands.value, after: null });
+      if (commands && lost.length > 0)
+        notes.push({ setting: `[${name}]`, line: null, message: `tox environment [${name}] that ran "${commands.value.replace(/\n/g, "; ")}" was removed`, before: commands.value, after: null });
       continue;
     }
     const nextCommands = next.get("commands");
     if (commands) {
-      const lines = (entry: IniEntry | undefined): string[] => (entry?.value ?? "").split("\n").map((line) => line.trim()).filter(Boolean);
+      const lines = (entry: IniEntry | undefined): string[] =>
+        (entry?.value ?? "")
+          .split("\n")
+          .map((line) => line.trim())
+          .filter(Boolean);
       const ignored = lines(nextCommands).filter((line) => line.startsWith("-") && !lines(commands).includes(line));
       if (ignored.length > 0) {
-        notes.push({ setting: `[${name}] commands`, line: nextCommands?.line ?? null, message: `tox [${name}] now ignores the exit code of ${ignored.map((line) => show(line)).join(", ")} (leading "-")`, before: commands.value, after: nextCommands?.value ?? null });
+        notes.push({
+          setting: `[${name}] commands`,
+          line: nextCommands?.line ?? null,
+          message: `tox [${name}] now ignores the exit code of ${ignored.map((line) => show(line)).join(", ")} (leading "-")`,
+          before: commands.value,
+          after: nextCommands?.value ?? null,
+        });
       }
       notes.push(...compareCommands(toxCommands(commands), toxCommands(nextCommands), `tox [${name}] commands`, nextCommands?.line ?? commands.line));
     }
     for (const key of ["ignore_outcome", "ignore_errors"]) {
       const value = next.get(key);
       if (value && /^(true|1|yes)$/i.test(value.value.trim()) && !/^(true|1|yes)$/i.test(section.get(key)?.value.trim() ?? "")) {
-        notes.push({ setting: `[${name}] ${key}`, line: value.line, message: `tox [${name}] ${key} is now true: failing tests no longer fail the run`, before: section.get(key)?.value ?? null, after: value.value });
+        notes.push({
+          setting: `[${name}] ${key}`,
+          line: value.line,
+          message: `tox [${name}] ${key} is now true: failing tests no longer fail the run`,
+          before: section.get(key)?.value ?? null,
+          after: value.value,
+        });
       }
     }
   }
@@ -345,7 +368,14 @@ function pyprojectScripts(doc: TomlDocument | undefined): Map<string, { command:
       const parent = path[path.length - 1];
       const isScriptTable = parent === "scripts" || (parent === "tasks" && path[path.length - 2] === "poe");
       if (isScriptTable && /test|cov|check/i.test(key)) {
-        const command = typeof child === "string" ? child : Array.isArray(child) ? child.map(String).join("\n") : typeof child === "object" && typeof (child as { cmd?: unknown }).cmd === "string" ? String((child as { cmd: string }).cmd) : null;
+        const command =
+          typeof child === "string"
+            ? child
+            : Array.isArray(child)
+              ? child.map(String).join("\n")
+              : typeof child === "object" && typeof (child as { cmd?: unknown }).cmd === "string"
+                ? String((child as { cmd: string }).cmd)
+                : null;
         if (command !== null) scripts.set(childPath.join("."), { command, line: doc.lines.get(childPath.join(".")) ?? null });
       } else if (path.length < 6) visit(child, childPath);
     }
@@ -365,7 +395,8 @@ function comparePytest(before: PytestConfig, after: PytestConfig): TamperNote[] 
     const now = after.patterns.get(key);
     if (!now) continue;
     const lost = was.value.filter((pattern) => !now.value.includes(pattern));
-    if (lost.length > 0) notes.push({ setting: now.name, line: now.line, message: `pytest ${now.name} no longer collects ${lost.map((p) => show(p)).join(", ")}`, before: was.value, after: now.value });
+    if (lost.length > 0)
+      notes.push({ setting: now.name, line: now.line, message: `pytest ${now.name} no longer collects ${lost.map((p) => show(p)).join(", ")}`, before: was.value, after: now.value });
   }
   return notes;
 }
@@ -543,7 +574,8 @@ function conftestFacts(source: string): ConftestFacts {
       if (hook.name === "pytest_runtest_protocol" && /^return\s+True\b/.test(code)) patches.set("pytest_runtest_protocol skips running tests", entry.line);
     }
     if (hook?.name === "pytest_collection_modifyitems") {
-      if (/\bitems\.(clear|remove|pop)\s*\(|\bitems\[[^\]]*\]\s*=(?!=)|\bdel\s+items\b|\bpytest_deselected\s*\(/.test(code)) patches.set("pytest_collection_modifyitems drops collected tests", entry.line);
+      if (/\bitems\.(clear|remove|pop)\s*\(|\bitems\[[^\]]*\]\s*=(?!=)|\bdel\s+items\b|\bpytest_deselected\s*\(/.test(code))
+        patches.set("pytest_collection_modifyitems drops collected tests", entry.line);
       if (/\.add_marker\s*\(.*\bmark\.(skip|skipif|xfail)\b/.test(code)) patches.set("pytest_collection_modifyitems skips collected tests", entry.line);
     }
   }

@@ -35,7 +35,8 @@ export interface RunnerSettings {
 }
 
 /** Exclusions that never hide real tests (build output, dependencies, caches, the runners' own defaults). */
-const BENIGN_EXCLUDE = /node_modules|(^|[/*{,])(dist|build|coverage|out|tmp|temp|vendor|\.venv|venv|env|\.tox|\.nox|\.git|\.cache|\.idea|\.next|\.nuxt|\.output|\.svelte-kit|\.vercel|\.turbo|__pycache__|\.eggs|[^/]*\.egg-info|\.mypy_cache|\.pytest_cache|cypress|site-packages|_build|\.{idea,git,cache,output,temp})([/*},]|$)|configDefaults|defaultExclude|^\*\.egg$|^\.\*$|^(\*\*\/)?\.[\w*-]+\/?(\*\*)?$/;
+const BENIGN_EXCLUDE =
+  /node_modules|(^|[/*{,])(dist|build|coverage|out|tmp|temp|vendor|\.venv|venv|env|\.tox|\.nox|\.git|\.cache|\.idea|\.next|\.nuxt|\.output|\.svelte-kit|\.vercel|\.turbo|__pycache__|\.eggs|[^/]*\.egg-info|\.mypy_cache|\.pytest_cache|cypress|site-packages|_build|\.{idea,git,cache,output,temp})([/*},]|$)|configDefaults|defaultExclude|^\*\.egg$|^\.\*$|^(\*\*\/)?\.[\w*-]+\/?(\*\*)?$/;
 
 const METRICS = ["lines", "branches", "functions", "statements"] as const;
 
@@ -135,9 +136,17 @@ export function avaSettings(config: StaticValue, lines: ReadonlyMap<string, numb
  */
 export function e2eSettings(config: StaticValue, lines: ReadonlyMap<string, number>): RunnerSettings {
   const settings: RunnerSettings = { thresholds: new Map() };
-  const include = settingAt(config, lines, "testMatch", strings) ?? settingAt(config, lines, "e2e.specPattern", strings) ?? settingAt(config, lines, "component.specPattern", strings) ?? settingAt(config, lines, "specPattern", strings);
+  const include =
+    settingAt(config, lines, "testMatch", strings) ??
+    settingAt(config, lines, "e2e.specPattern", strings) ??
+    settingAt(config, lines, "component.specPattern", strings) ??
+    settingAt(config, lines, "specPattern", strings);
   assign(settings, "include", include);
-  assign(settings, "exclude", settingAt(config, lines, "testIgnore", strings) ?? settingAt(config, lines, "e2e.excludeSpecPattern", strings) ?? settingAt(config, lines, "excludeSpecPattern", strings));
+  assign(
+    settings,
+    "exclude",
+    settingAt(config, lines, "testIgnore", strings) ?? settingAt(config, lines, "e2e.excludeSpecPattern", strings) ?? settingAt(config, lines, "excludeSpecPattern", strings),
+  );
   assign(settings, "roots", settingAt(config, lines, "testDir", strings));
   assign(settings, "nameFilter", settingAt(config, lines, "grep", text));
   return settings;
@@ -214,9 +223,7 @@ export function compareRunnerSettings(before: RunnerSettings, after: RunnerSetti
     }
   }
   if (after.include) {
-    const narrowed = before.include
-      ? before.include.value.filter((pattern) => !after.include?.value.some((wide) => isPatternCovered(wide, pattern)))
-      : [];
+    const narrowed = before.include ? before.include.value.filter((pattern) => !after.include?.value.some((wide) => isPatternCovered(wide, pattern))) : [];
     const namesFiles = !before.include && after.include.value.some((pattern) => !/[*?[{]/.test(pattern) && !pattern.startsWith("regex:") && /\.[a-z]+$/i.test(pattern));
     if (narrowed.length > 0 || namesFiles) {
       notes.push({
@@ -281,10 +288,7 @@ export function compareRunnerSettings(before: RunnerSettings, after: RunnerSetti
     notes.push({
       setting: now?.name ?? was.name,
       line: now?.line ?? null,
-      message:
-        now === undefined
-          ? `${tool} coverage threshold ${metric} (${was.value}) was removed`
-          : `${tool} coverage threshold ${metric} lowered from ${was.value} to ${now.value}`,
+      message: now === undefined ? `${tool} coverage threshold ${metric} (${was.value}) was removed` : `${tool} coverage threshold ${metric} lowered from ${was.value} to ${now.value}`,
       before: was.value,
       after: now?.value ?? null,
       isCoverageThreshold: true,

@@ -101,14 +101,16 @@ class Evaluator {
         }
       }
       case "ArrayExpression":
-        return node.elements.map((element, index) => {
-          if (element === null) return null;
-          if (element.type === "SpreadElement") {
-            const spread = this.evaluate(element.argument, `${path}[${index}]`);
-            return Array.isArray(spread) ? spread : `...${typeof spread === "string" ? spread : this.opaque(element.argument)}`;
-          }
-          return this.evaluate(element, `${path}[${index}]`);
-        }).flat(1) as StaticValue[];
+        return node.elements
+          .map((element, index) => {
+            if (element === null) return null;
+            if (element.type === "SpreadElement") {
+              const spread = this.evaluate(element.argument, `${path}[${index}]`);
+              return Array.isArray(spread) ? spread : `...${typeof spread === "string" ? spread : this.opaque(element.argument)}`;
+            }
+            return this.evaluate(element, `${path}[${index}]`);
+          })
+          .flat(1) as StaticValue[];
       case "ObjectExpression": {
         const result: { [key: string]: StaticValue } = {};
         for (const property of node.properties) {
@@ -178,13 +180,7 @@ function exportedExpression(program: t.Program): t.Node | null {
     if (statement.type === "TSExportAssignment") return statement.expression;
     if (statement.type === "ExpressionStatement" && statement.expression.type === "AssignmentExpression") {
       const left = statement.expression.left;
-      if (
-        left.type === "MemberExpression" &&
-        left.object.type === "Identifier" &&
-        left.object.name === "module" &&
-        left.property.type === "Identifier" &&
-        left.property.name === "exports"
-      ) {
+      if (left.type === "MemberExpression" && left.object.type === "Identifier" && left.object.name === "module" && left.property.type === "Identifier" && left.property.name === "exports") {
         return statement.expression.right;
       }
     }

@@ -30,7 +30,6 @@ import type { AssertionFact, NonTestFunctionFact } from "../facts.js";
 import { isUnderTestDirectory } from "./language.js";
 import { defineLanguage } from "./define-language.js";
 
-
 /** `*Tests.cs`, `*Test.cs`, a `*.Tests`/`*.UnitTests` project folder, or under a test directory. */
 export function isCSharpTestPath(path: string): boolean {
   const name = path.slice(path.lastIndexOf("/") + 1);
@@ -230,7 +229,12 @@ function assertionCall(invocation: Node): { object: string; matcher: Node; args:
 /** An `Assert.X(...)` call or a FluentAssertions `.Should().X(...)` as an AssertionFact. */
 function assertionFact(matcherNode: Node, object: string, args: Node | undefined, actualNode: Node | undefined, line: number): AssertionFact {
   const name = matcherNode.type === "generic_name" ? (namedChildren(matcherNode)[0]?.text ?? "") : matcherNode.text;
-  const typeArgument = matcherNode.type === "generic_name" ? namedChildren(matcherNode).find((child) => child.type === "type_argument_list")?.text.replace(/^<|>$/g, "") : undefined;
+  const typeArgument =
+    matcherNode.type === "generic_name"
+      ? namedChildren(matcherNode)
+          .find((child) => child.type === "type_argument_list")
+          ?.text.replace(/^<|>$/g, "")
+      : undefined;
   const values = argumentValues(args);
   const isFluent = object === "Should";
   const rank = STRENGTH.get(name) ?? { strength: 1 as const };
@@ -294,7 +298,9 @@ function extractCSharpDrafts(path: string, grammar: LoadedGrammar, root: Node, c
     const draft: TestDraft = { name, suitePath, line, node: definition, bodyHash, marks: {}, literals: body ? literalsOf(body) : [], body };
     const skip = skipOf(attributes, null) ?? classes.map((node) => skipOf(attributesOf(node), `class ${node.childForFieldName("name")?.text ?? ""}`)).find((found) => found !== null) ?? null;
     // xUnit v3 `Skip = "…", SkipWhen/SkipUnless = nameof(…)` and NUnit `[Platform(…)]` skip only under their condition.
-    const condition = attributes.find((attribute) => attribute.name === "Platform" || (isTestAttribute(attribute.name) && (namedArgument(attribute, "SkipWhen") || namedArgument(attribute, "SkipUnless"))));
+    const condition = attributes.find(
+      (attribute) => attribute.name === "Platform" || (isTestAttribute(attribute.name) && (namedArgument(attribute, "SkipWhen") || namedArgument(attribute, "SkipUnless"))),
+    );
     if (skip && condition && isTestAttribute(condition.name)) draft.marks.conditional = skip;
     else if (skip) draft.marks.skipped = skip;
     else if (condition) draft.marks.conditional = { via: `[${condition.name}(...)]` };
@@ -403,7 +409,13 @@ const CSHARP_FLOW: FlowSyntax = {
 
 /** Type declarations: their public ones are API, with their public methods. */
 const CSHARP_TYPE_DECLARATIONS: ReadonlySet<string> = new Set([
-  "class_declaration", "struct_declaration", "interface_declaration", "enum_declaration", "record_declaration", "record_struct_declaration", "delegate_declaration",
+  "class_declaration",
+  "struct_declaration",
+  "interface_declaration",
+  "enum_declaration",
+  "record_declaration",
+  "record_struct_declaration",
+  "delegate_declaration",
 ]);
 
 /** The modifier keywords of a declaration (`public`, `static`, `partial`, …). */
@@ -508,7 +520,13 @@ const CSHARP_CODE: CodeSyntax = {
   },
   state: {
     declarations: {
-      field_declaration: (node) => (csharpModifiers(node).has("static") ? node.descendantsOfType("variable_declarator").flatMap((declarator) => (declarator ? [(declarator.childForFieldName("name") ?? declarator.namedChild(0))?.text ?? ""] : [])).filter((name) => name !== "") : []),
+      field_declaration: (node) =>
+        csharpModifiers(node).has("static")
+          ? node
+              .descendantsOfType("variable_declarator")
+              .flatMap((declarator) => (declarator ? [(declarator.childForFieldName("name") ?? declarator.namedChild(0))?.text ?? ""] : []))
+              .filter((name) => name !== "")
+          : [],
     },
     updates: { postfix_unary_expression: counterTarget, prefix_unary_expression: counterTarget, assignment_expression: counterTarget },
   },

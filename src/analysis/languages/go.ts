@@ -28,7 +28,6 @@ import { counterTarget, literalText, MODE_ENV_VARS, type BranchDraft, type Catch
 import type { AssertionFact, NonTestFunctionFact, RunEscapeFact } from "../facts.js";
 import { defineLanguage } from "./define-language.js";
 
-
 /** `go test` compiles tests only from `_test.go` files. */
 export function isGoTestPath(path: string): boolean {
   return path.endsWith("_test.go");
@@ -51,11 +50,52 @@ const TESTING_PARAMETER = /(\w+)\s+\*?testing\.(T|B|F|TB)\b/g;
  * (`ignore`, `integration`, `e2e`) is off unless passed with `-tags`.
  */
 const PLATFORM_TAGS: ReadonlySet<string> = new Set([
-  "aix", "android", "darwin", "dragonfly", "freebsd", "hurd", "illumos", "ios", "js", "linux", "nacl", "netbsd",
-  "openbsd", "plan9", "solaris", "wasip1", "windows", "zos", "unix",
-  "386", "amd64", "amd64p32", "arm", "armbe", "arm64", "arm64be", "loong64", "mips", "mipsle", "mips64", "mips64le",
-  "mips64p32", "mips64p32le", "ppc", "ppc64", "ppc64le", "riscv", "riscv64", "s390", "s390x", "sparc", "sparc64", "wasm",
-  "cgo", "gc", "gccgo",
+  "aix",
+  "android",
+  "darwin",
+  "dragonfly",
+  "freebsd",
+  "hurd",
+  "illumos",
+  "ios",
+  "js",
+  "linux",
+  "nacl",
+  "netbsd",
+  "openbsd",
+  "plan9",
+  "solaris",
+  "wasip1",
+  "windows",
+  "zos",
+  "unix",
+  "386",
+  "amd64",
+  "amd64p32",
+  "arm",
+  "armbe",
+  "arm64",
+  "arm64be",
+  "loong64",
+  "mips",
+  "mipsle",
+  "mips64",
+  "mips64le",
+  "mips64p32",
+  "mips64p32le",
+  "ppc",
+  "ppc64",
+  "ppc64le",
+  "riscv",
+  "riscv64",
+  "s390",
+  "s390x",
+  "sparc",
+  "sparc64",
+  "wasm",
+  "cgo",
+  "gc",
+  "gccgo",
 ]);
 
 function isPlatformTag(tag: string): boolean {
@@ -105,7 +145,16 @@ function parseBuildExpression(text: string): Expr | null {
 /** `// +build a,b c` lines -> one expression (lines AND, spaces OR, commas AND). */
 function plusBuildExpression(lines: readonly string[]): string {
   return lines
-    .map((line) => "(" + line.trim().split(/\s+/).map((term) => "(" + term.split(",").join(" && ") + ")").join(" || ") + ")")
+    .map(
+      (line) =>
+        "(" +
+        line
+          .trim()
+          .split(/\s+/)
+          .map((term) => "(" + term.split(",").join(" && ") + ")")
+          .join(" || ") +
+        ")",
+    )
     .join(" && ");
 }
 
@@ -470,7 +519,9 @@ function extractGoDrafts(path: string, grammar: LoadedGrammar, root: Node, conte
     if (method === "Run") {
       const title = stringValue(first);
       if (title === null || second?.type !== "func_literal") continue;
-      const parent = [...tests, ...subtests].filter((draft) => draft.node.startIndex <= call.startIndex && call.endIndex <= draft.node.endIndex).sort((a, b) => b.node.startIndex - a.node.startIndex)[0];
+      const parent = [...tests, ...subtests]
+        .filter((draft) => draft.node.startIndex <= call.startIndex && call.endIndex <= draft.node.endIndex)
+        .sort((a, b) => b.node.startIndex - a.node.startIndex)[0];
       if (!parent) continue;
       const body = second.childForFieldName("body");
       const draft: TestDraft = {
@@ -695,7 +746,8 @@ const GO_CODE: CodeSyntax = {
   literalBranches: GO_BRANCHES,
   state: {
     declarations: {
-      var_declaration: (node, isModuleLevel) => (isModuleLevel ? node.descendantsOfType("var_spec").flatMap((spec) => (spec?.childrenForFieldName("name") ?? []).flatMap((name) => (name ? [name.text] : []))) : []),
+      var_declaration: (node, isModuleLevel) =>
+        isModuleLevel ? node.descendantsOfType("var_spec").flatMap((spec) => (spec?.childrenForFieldName("name") ?? []).flatMap((name) => (name ? [name.text] : []))) : [],
     },
     updates: { inc_statement: counterTarget, dec_statement: counterTarget, assignment_statement: counterTarget },
   },

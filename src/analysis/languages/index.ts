@@ -23,9 +23,7 @@ export const LANGUAGES = [javascript, python, go, rust, java, csharp, ruby, php]
 /** Id of a registered language ("javascript", …). */
 export type LanguageId = (typeof LANGUAGES)[number]["id"];
 
-const byExtension: ReadonlyMap<string, LanguageModule> = new Map(
-  LANGUAGES.flatMap((language) => language.extensions.map((extension) => [extension, language] as const)),
-);
+const byExtension: ReadonlyMap<string, LanguageModule> = new Map(LANGUAGES.flatMap((language) => language.extensions.map((extension) => [extension, language] as const)));
 
 /** The lower-cased final extension of a '/'-separated path, with its dot ("" when none). */
 export function extensionOf(path: string): string {

@@ -31,7 +31,6 @@ import { hashText, type AssertionFact, type NonTestFunctionFact } from "../facts
 import { isUnderTestDirectory } from "./language.js";
 import { defineLanguage } from "./define-language.js";
 
-
 /** `src/test/...`, `*Test.java`, `*Tests.java`, `*IT.java`, `*TestCase.java`, or under a test directory. */
 export function isJavaTestPath(path: string): boolean {
   const name = path.slice(path.lastIndexOf("/") + 1);
@@ -211,7 +210,9 @@ function parameterRows(annotations: Map<string, Node | null>): Rows | null {
   if (value) {
     isKnown = true;
     const array = value.descendantsOfType("element_value_array_initializer")[0];
-    const items = array ? namedChildren(array) : namedChildren(value).flatMap((pair) => (pair.type === "element_value_pair" ? [pair.childForFieldName("value")].filter((item): item is Node => item !== null) : []));
+    const items = array
+      ? namedChildren(array)
+      : namedChildren(value).flatMap((pair) => (pair.type === "element_value_pair" ? [pair.childForFieldName("value")].filter((item): item is Node => item !== null) : []));
     for (const item of items) rows.push(isLiteral(item) ? [normalizeLiteral(item)] : [item.text]);
   }
   const csv = annotations.get("CsvSource");
@@ -406,7 +407,18 @@ function javaEscape(node: Node): EscapeDraft | null {
 }
 
 /** Precondition calls that throw when their first argument fails: Guava `checkArgument`, `Objects.requireNonNull`, Spring `Assert.notNull`. */
-const JAVA_PRECONDITIONS: ReadonlySet<string> = new Set(["checkArgument", "checkState", "checkNotNull", "checkElementIndex", "checkPositionIndex", "requireNonNull", "notNull", "isTrue", "hasText", "state"]);
+const JAVA_PRECONDITIONS: ReadonlySet<string> = new Set([
+  "checkArgument",
+  "checkState",
+  "checkNotNull",
+  "checkElementIndex",
+  "checkPositionIndex",
+  "requireNonNull",
+  "notNull",
+  "isTrue",
+  "hasText",
+  "state",
+]);
 
 /** Annotation names that silence a checker: `@SuppressWarnings`, SpotBugs' `@SuppressFBWarnings`. */
 const JAVA_SUPPRESSING_ANNOTATION = /^(?:[\w.]+\.)?Suppress(?:FB)?Warnings$/;
@@ -530,7 +542,11 @@ const JAVA_CODE: CodeSyntax = {
   catches: {
     catch_clause: (node) => {
       const parameter = namedChildren(node).find((child) => child.type === "catch_formal_parameter");
-      const caught = parameter ? namedChildren(parameter).find((child) => child.type === "catch_type")?.text.replace(/\s+/g, " ") : undefined;
+      const caught = parameter
+        ? namedChildren(parameter)
+            .find((child) => child.type === "catch_type")
+            ?.text.replace(/\s+/g, " ")
+        : undefined;
       const guarded = node.parent?.type === "try_statement" || node.parent?.type === "try_with_resources_statement" ? node.parent.childForFieldName("body") : null;
       return { body: node.childForFieldName("body"), errorName: parameter?.childForFieldName("name")?.text ?? null, caught: caught ?? "*", guarded };
     },
@@ -538,7 +554,9 @@ const JAVA_CODE: CodeSyntax = {
   state: {
     declarations: {
       field_declaration: (node) =>
-        javaModifiers(node).has("static") ? node.descendantsOfType("variable_declarator").flatMap((declarator) => (declarator?.childForFieldName("name") ? [declarator.childForFieldName("name")?.text as string] : [])) : [],
+        javaModifiers(node).has("static")
+          ? node.descendantsOfType("variable_declarator").flatMap((declarator) => (declarator?.childForFieldName("name") ? [declarator.childForFieldName("name")?.text as string] : []))
+          : [],
     },
     updates: { update_expression: counterTarget, assignment_expression: counterTarget },
   },

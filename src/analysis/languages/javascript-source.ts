@@ -11,33 +11,40 @@
  */
 
 import type * as t from "@babel/types";
-import type {
-  CatchBehaviour,
-  CatchFact,
-  CodeFacts,
-  ExportFact,
-  FunctionFact,
-  GuardFact,
-  ImportFact,
-  EscapeFact,
-  LiteralBranchFact,
-  RunnerCheckFact,
-  SchemaFact,
-  SuppressionFact,
-} from "../facts.js";
+import type { CatchBehaviour, CatchFact, CodeFacts, ExportFact, FunctionFact, GuardFact, ImportFact, EscapeFact, LiteralBranchFact, RunnerCheckFact, SchemaFact, SuppressionFact } from "../facts.js";
 import { hashText } from "../facts.js";
 import { isDefaultReference } from "../parsers/default-reference.js";
 
 /** AST keys never walked: positions, comments and type annotations. */
 const SKIP_KEYS: ReadonlySet<string> = new Set([
-  "loc", "start", "end", "range", "extra", "leadingComments", "trailingComments", "innerComments",
-  "typeAnnotation", "returnType", "typeParameters", "typeArguments", "comments", "tokens", "errors",
+  "loc",
+  "start",
+  "end",
+  "range",
+  "extra",
+  "leadingComments",
+  "trailingComments",
+  "innerComments",
+  "typeAnnotation",
+  "returnType",
+  "typeParameters",
+  "typeArguments",
+  "comments",
+  "tokens",
+  "errors",
 ]);
 
 /** Environment variables only a test runner sets. */
 const RUNNER_ENV_VARS: ReadonlySet<string> = new Set([
-  "VITEST", "VITEST_WORKER_ID", "VITEST_POOL_ID", "VITEST_MODE", "JEST_WORKER_ID", "NODE_TEST_CONTEXT", "MOCHA_WORKER_ID",
-  "PLAYWRIGHT_TEST_BASE_URL", "CYPRESS",
+  "VITEST",
+  "VITEST_WORKER_ID",
+  "VITEST_POOL_ID",
+  "VITEST_MODE",
+  "JEST_WORKER_ID",
+  "NODE_TEST_CONTEXT",
+  "MOCHA_WORKER_ID",
+  "PLAYWRIGHT_TEST_BASE_URL",
+  "CYPRESS",
 ]);
 
 /** Environment variables whose value "test" means a test run. */
@@ -139,9 +146,7 @@ export function isConstantExpression(node: t.Node | null | undefined, depth = 0)
     case "ArrayExpression":
       return inner.elements.every((element) => element !== null && element.type !== "SpreadElement" && isConstantExpression(element, depth + 1));
     case "ObjectExpression":
-      return inner.properties.every(
-        (property) => property.type === "ObjectProperty" && !property.computed && isConstantExpression(property.value, depth + 1),
-      );
+      return inner.properties.every((property) => property.type === "ObjectProperty" && !property.computed && isConstantExpression(property.value, depth + 1));
     case "UnaryExpression":
       return (inner.operator === "!" || inner.operator === "-" || inner.operator === "+") && isConstantExpression(inner.argument, depth + 1);
     case "RegExpLiteral":
@@ -248,8 +253,27 @@ function chainNames(node: t.Node): string[] {
 
 /** Schema combinators whose argument is itself a schema. */
 const SCHEMA_WRAPPERS: ReadonlySet<string> = new Set([
-  "optional", "nullable", "nullish", "array", "pipe", "union", "intersection", "lazy", "readonly", "_default", "default",
-  "prefault", "catch", "record", "tuple", "and", "or", "extend", "merge", "concat", "of",
+  "optional",
+  "nullable",
+  "nullish",
+  "array",
+  "pipe",
+  "union",
+  "intersection",
+  "lazy",
+  "readonly",
+  "_default",
+  "default",
+  "prefault",
+  "catch",
+  "record",
+  "tuple",
+  "and",
+  "or",
+  "extend",
+  "merge",
+  "concat",
+  "of",
 ]);
 
 /**
@@ -317,11 +341,7 @@ function isErrorValue(expression: t.Node): boolean {
 
 function hasErrorStatus(options: t.ObjectExpression): boolean {
   return options.properties.some(
-    (property) =>
-      property.type === "ObjectProperty" &&
-      keyName(property.key, property.computed) === "status" &&
-      property.value.type === "NumericLiteral" &&
-      property.value.value >= 400,
+    (property) => property.type === "ObjectProperty" && keyName(property.key, property.computed) === "status" && property.value.type === "NumericLiteral" && property.value.value >= 400,
   );
 }
 
@@ -408,10 +428,14 @@ function attemptTries(loop: t.Loop): t.TryStatement[] {
   return statements.filter((statement): statement is t.TryStatement => {
     if (statement.type !== "TryStatement") return false;
     let leaves = false;
-    walk(statement.block, (node) => {
-      if (node.type === "ReturnStatement" || (node.type === "BreakStatement" && node.label === null)) leaves = true;
-      return !leaves && !isLoopNode(node);
-    }, true);
+    walk(
+      statement.block,
+      (node) => {
+        if (node.type === "ReturnStatement" || (node.type === "BreakStatement" && node.label === null)) leaves = true;
+        return !leaves && !isLoopNode(node);
+      },
+      true,
+    );
     return leaves;
   });
 }
@@ -426,10 +450,14 @@ function attemptTries(loop: t.Loop): t.TryStatement[] {
  */
 function errorPathTries(block: t.BlockStatement): t.TryStatement[] {
   const tries: t.TryStatement[] = [];
-  walk(block, (node) => {
-    if (node.type === "TryStatement") tries.push(node);
-    return node === block || node.type !== "TryStatement";
-  }, true);
+  walk(
+    block,
+    (node) => {
+      if (node.type === "TryStatement") tries.push(node);
+      return node === block || node.type !== "TryStatement";
+    },
+    true,
+  );
   return tries;
 }
 
@@ -452,7 +480,8 @@ function referenceText(node: t.Node): string {
     const inner = referenceText(node.properties[0].argument);
     return inner === "" ? "" : `{...${inner}}`;
   }
-  if (node.type === "CallExpression" && node.callee.type === "Identifier" && node.arguments.length === 1 && node.arguments[0]?.type === "Identifier") return `${node.callee.name}(${node.arguments[0].name})`;
+  if (node.type === "CallExpression" && node.callee.type === "Identifier" && node.arguments.length === 1 && node.arguments[0]?.type === "Identifier")
+    return `${node.callee.name}(${node.arguments[0].name})`;
   return "";
 }
 
@@ -1122,10 +1151,7 @@ class CodeWalker {
     }
     // a schema chain, recorded once at its outermost call
     const root = chainRoot(node.callee);
-    const isOutermost = !(
-      (parent?.type === "MemberExpression" && parent.object === node) ||
-      (parent?.type === "CallExpression" && parent.callee === node)
-    );
+    const isOutermost = !((parent?.type === "MemberExpression" && parent.object === node) || (parent?.type === "CallExpression" && parent.callee === node));
     if (root !== null && this.schemaRoots.has(root) && isOutermost) {
       const fact: SchemaFact = { key: keyPath.join(".") || `<line ${this.line(node)}>`, line: this.line(node), methods: chainNames(node) };
       if (wrapsNamedSchema(node)) fact.opaque = true;
@@ -1139,8 +1165,9 @@ class CodeWalker {
     if (name === null) return;
     const object = node.object;
     const isEnv =
-      (object.type === "MemberExpression" && keyName(object.property, object.computed) === "env" &&
-        ((object.object.type === "Identifier" && object.object.name === "process") || object.object.type === "MetaProperty"));
+      object.type === "MemberExpression" &&
+      keyName(object.property, object.computed) === "env" &&
+      ((object.object.type === "Identifier" && object.object.name === "process") || object.object.type === "MetaProperty");
     if (isEnv && RUNNER_ENV_VARS.has(name)) {
       this.runnerChecks.push({ line: this.line(node), text: this.source(node) });
       return;
@@ -1155,7 +1182,10 @@ class CodeWalker {
   private noteBinary(node: t.BinaryExpression): void {
     const { operator } = node;
     if (operator === "===" || operator === "!==" || operator === "==" || operator === "!=") {
-      for (const [a, b] of [[node.left, node.right], [node.right, node.left]] as const) {
+      for (const [a, b] of [
+        [node.left, node.right],
+        [node.right, node.left],
+      ] as const) {
         if (a.type === "PrivateName") continue;
         const value = literalValue(b);
         if (value === '"test"' && a.type === "MemberExpression") {

@@ -132,45 +132,181 @@ const OPTION_FLAGS: ReadonlyMap<string, TestFlag> = new Map([
 
 /** Methods of a test context (`t`) that assert: ava, tap, node:test, uvu-style. */
 const CONTEXT_ASSERTIONS: ReadonlySet<string> = new Set([
-  "assert", "is", "not", "deepEqual", "notDeepEqual", "like", "true", "false", "truthy", "falsy",
-  "throws", "throwsAsync", "notThrows", "notThrowsAsync", "regex", "notRegex", "snapshot", "fail",
-  "plan", "equal", "equals", "notEqual", "strictEqual", "notStrictEqual", "deepStrictEqual",
-  "notDeepStrictEqual", "ok", "notOk", "same", "notSame", "strictSame", "notStrictSame", "match",
-  "notMatch", "type", "error", "rejects", "resolves", "resolveMatch", "has", "hasStrict",
-  "matchSnapshot", "expect",
+  "assert",
+  "is",
+  "not",
+  "deepEqual",
+  "notDeepEqual",
+  "like",
+  "true",
+  "false",
+  "truthy",
+  "falsy",
+  "throws",
+  "throwsAsync",
+  "notThrows",
+  "notThrowsAsync",
+  "regex",
+  "notRegex",
+  "snapshot",
+  "fail",
+  "plan",
+  "equal",
+  "equals",
+  "notEqual",
+  "strictEqual",
+  "notStrictEqual",
+  "deepStrictEqual",
+  "notDeepStrictEqual",
+  "ok",
+  "notOk",
+  "same",
+  "notSame",
+  "strictSame",
+  "notStrictSame",
+  "match",
+  "notMatch",
+  "type",
+  "error",
+  "rejects",
+  "resolves",
+  "resolveMatch",
+  "has",
+  "hasStrict",
+  "matchSnapshot",
+  "expect",
 ]);
 
 /** Matchers (Jest/Vitest/Playwright/chai/jest-dom) that pin the exact value: strength 3. */
 const EXACT_MATCHERS: ReadonlySet<string> = new Set([
-  "toBe", "toEqual", "toStrictEqual", "toBeNull", "toBeUndefined", "toBeNaN", "toBeCloseTo", "toMatchSnapshot",
-  "toMatchInlineSnapshot", "toThrowErrorMatchingSnapshot", "toThrowErrorMatchingInlineSnapshot", "toMatchFileSnapshot",
-  "toHaveBeenCalledWith", "toHaveBeenLastCalledWith", "toHaveBeenNthCalledWith", "toHaveBeenCalledTimes",
-  "toHaveBeenCalledOnce", "toHaveBeenCalledOnceWith", "toHaveReturnedWith", "toHaveLastReturnedWith",
-  "toHaveNthReturnedWith", "toHaveReturnedTimes", "toBeCalledWith", "toBeCalledTimes", "lastCalledWith",
-  "nthCalledWith", "toReturnWith", "toBeTrue", "toBeFalse", "toEqualTypeOf", "toHaveText", "toHaveValue", "toHaveURL",
-  "toHaveTitle", "toHaveCount", "equal", "equals", "eq", "eql", "eqls", "true", "false", "null", "undefined", "NaN",
+  "toBe",
+  "toEqual",
+  "toStrictEqual",
+  "toBeNull",
+  "toBeUndefined",
+  "toBeNaN",
+  "toBeCloseTo",
+  "toMatchSnapshot",
+  "toMatchInlineSnapshot",
+  "toThrowErrorMatchingSnapshot",
+  "toThrowErrorMatchingInlineSnapshot",
+  "toMatchFileSnapshot",
+  "toHaveBeenCalledWith",
+  "toHaveBeenLastCalledWith",
+  "toHaveBeenNthCalledWith",
+  "toHaveBeenCalledTimes",
+  "toHaveBeenCalledOnce",
+  "toHaveBeenCalledOnceWith",
+  "toHaveReturnedWith",
+  "toHaveLastReturnedWith",
+  "toHaveNthReturnedWith",
+  "toHaveReturnedTimes",
+  "toBeCalledWith",
+  "toBeCalledTimes",
+  "lastCalledWith",
+  "nthCalledWith",
+  "toReturnWith",
+  "toBeTrue",
+  "toBeFalse",
+  "toEqualTypeOf",
+  "toHaveText",
+  "toHaveValue",
+  "toHaveURL",
+  "toHaveTitle",
+  "toHaveCount",
+  "equal",
+  "equals",
+  "eq",
+  "eql",
+  "eqls",
+  "true",
+  "false",
+  "null",
+  "undefined",
+  "NaN",
   // assert-style and test-context methods
-  "strictEqual", "deepEqual", "deepStrictEqual", "is", "same", "strictSame", "isTrue", "isFalse", "isNull",
-  "isUndefined", "isNaN", "snapshot", "matchSnapshot", "calledWith", "calledOnceWith", "calledWithExactly",
-  "calledOnceWithExactly", "callCount", "fail",
+  "strictEqual",
+  "deepEqual",
+  "deepStrictEqual",
+  "is",
+  "same",
+  "strictSame",
+  "isTrue",
+  "isFalse",
+  "isNull",
+  "isUndefined",
+  "isNaN",
+  "snapshot",
+  "matchSnapshot",
+  "calledWith",
+  "calledOnceWith",
+  "calledWithExactly",
+  "calledOnceWithExactly",
+  "callCount",
+  "fail",
 ]);
 
 /** Matchers that only check truthiness or existence: strength 1. */
 const WEAK_MATCHERS: ReadonlySet<string> = new Set([
-  "toBeTruthy", "toBeFalsy", "toBeDefined", "toHaveBeenCalled", "toBeCalled", "toHaveReturned", "toReturn",
-  "toBeInTheDocument", "toBeVisible", "toBeAttached", "ok", "exist", "exists", "assert", "truthy", "falsy", "isOk",
-  "isNotOk", "notOk", "isDefined", "isNotNull", "isNotUndefined", "called", "calledOnce", "notThrows", "notThrowsAsync",
+  "toBeTruthy",
+  "toBeFalsy",
+  "toBeDefined",
+  "toHaveBeenCalled",
+  "toBeCalled",
+  "toHaveReturned",
+  "toReturn",
+  "toBeInTheDocument",
+  "toBeVisible",
+  "toBeAttached",
+  "ok",
+  "exist",
+  "exists",
+  "assert",
+  "truthy",
+  "falsy",
+  "isOk",
+  "isNotOk",
+  "notOk",
+  "isDefined",
+  "isNotNull",
+  "isNotUndefined",
+  "called",
+  "calledOnce",
+  "notThrows",
+  "notThrowsAsync",
 ]);
 
 /** Matchers whose strength depends on an argument: with one, partial (2); without, existence (1). */
-const ARGUMENT_MATCHERS: ReadonlySet<string> = new Set([
-  "toThrow", "toThrowError", "throw", "throws", "throwsAsync", "rejects", "rejectsWith", "toHaveProperty", "property",
-]);
+const ARGUMENT_MATCHERS: ReadonlySet<string> = new Set(["toThrow", "toThrowError", "throw", "throws", "throwsAsync", "rejects", "rejectsWith", "toHaveProperty", "property"]);
 
 /** chai language chains: words that read well and check nothing. */
 const CHAI_WORDS: ReadonlySet<string> = new Set([
-  "to", "be", "been", "is", "that", "which", "and", "has", "have", "with", "at", "of", "same", "but", "does", "still",
-  "also", "deep", "nested", "own", "ordered", "any", "all", "itself", "an", "a",
+  "to",
+  "be",
+  "been",
+  "is",
+  "that",
+  "which",
+  "and",
+  "has",
+  "have",
+  "with",
+  "at",
+  "of",
+  "same",
+  "but",
+  "does",
+  "still",
+  "also",
+  "deep",
+  "nested",
+  "own",
+  "ordered",
+  "any",
+  "all",
+  "itself",
+  "an",
+  "a",
 ]);
 
 /** Assertion-looking text inside a comment (a commented-out `expect(...)`/`assert...`). */
@@ -188,16 +324,18 @@ export function matcherStrength(matcher: string, argumentCount: number, isNegate
       ? 1
       : ARGUMENT_MATCHERS.has(matcher)
         ? matcher === "toHaveProperty" || matcher === "property"
-          ? argumentCount >= 2 ? 2 : 1
-          : argumentCount >= (matcher.startsWith("throws") || matcher === "rejects" ? 2 : 1) ? 2 : 1
+          ? argumentCount >= 2
+            ? 2
+            : 1
+          : argumentCount >= (matcher.startsWith("throws") || matcher === "rejects" ? 2 : 1)
+            ? 2
+            : 1
         : 2;
   return isNegated ? 1 : strength;
 }
 
 /** Modules whose every import is an assertion function. */
-const ASSERT_MODULES: ReadonlySet<string> = new Set([
-  "assert", "node:assert", "assert/strict", "node:assert/strict", "power-assert", "uvu/assert",
-]);
+const ASSERT_MODULES: ReadonlySet<string> = new Set(["assert", "node:assert", "assert/strict", "node:assert/strict", "power-assert", "uvu/assert"]);
 
 /** Import source -> framework name recorded in facts. */
 const FRAMEWORK_MODULES: ReadonlyMap<string, string> = new Map([
@@ -217,14 +355,25 @@ const FRAMEWORK_MODULES: ReadonlyMap<string, string> = new Map([
 
 /** AST keys the walk never descends into: positions, comments, and type-only syntax. */
 const WALK_SKIP_KEYS: ReadonlySet<string> = new Set([
-  "loc", "start", "end", "range", "extra", "leadingComments", "trailingComments", "innerComments",
-  "typeAnnotation", "returnType", "typeParameters", "typeArguments", "comments", "tokens", "errors",
+  "loc",
+  "start",
+  "end",
+  "range",
+  "extra",
+  "leadingComments",
+  "trailingComments",
+  "innerComments",
+  "typeAnnotation",
+  "returnType",
+  "typeParameters",
+  "typeArguments",
+  "comments",
+  "tokens",
+  "errors",
 ]);
 
 /** AST keys dropped before hashing a body: positions and comments, so formatting does not change the hash. */
-export const HASH_SKIP_KEYS: ReadonlySet<string> = new Set([
-  "loc", "start", "end", "range", "extra", "leadingComments", "trailingComments", "innerComments",
-]);
+export const HASH_SKIP_KEYS: ReadonlySet<string> = new Set(["loc", "start", "end", "range", "extra", "leadingComments", "trailingComments", "innerComments"]);
 
 // ---------------------------------------------------------------------------
 // Walk state
@@ -319,11 +468,7 @@ function isTitleLike(node: t.Node | undefined): boolean {
 
 /** `true`, a non-zero number, a non-empty string: a condition that always holds. */
 function isTruthyLiteral(node: t.Node): boolean {
-  return (
-    (node.type === "BooleanLiteral" && node.value) ||
-    (node.type === "NumericLiteral" && node.value !== 0) ||
-    (node.type === "StringLiteral" && node.value !== "")
-  );
+  return (node.type === "BooleanLiteral" && node.value) || (node.type === "NumericLiteral" && node.value !== 0) || (node.type === "StringLiteral" && node.value !== "");
 }
 
 function isFalsyLiteral(node: t.Node): boolean {
@@ -445,7 +590,10 @@ function unwrapExpression(node: t.Node): t.Node {
 /** Rows of a tagged-template table (`it.each\`a | b ${1} | ${2}\``): its cells grouped by the header's column count; null without a header. */
 function templateTableRows(table: t.TemplateLiteral): t.Node[][] | null {
   const header = table.quasis[0]?.value.raw ?? "";
-  const columns = header.split("|").map((cell) => cell.trim()).filter((cell) => cell !== "").length;
+  const columns = header
+    .split("|")
+    .map((cell) => cell.trim())
+    .filter((cell) => cell !== "").length;
   if (columns === 0) return null;
   const rows: t.Node[][] = [];
   for (let i = 0; i + columns <= table.expressions.length; i += columns) rows.push(table.expressions.slice(i, i + columns));
@@ -669,7 +817,9 @@ class TestExtractor {
   private enclosingTopLevelParams(): string[] {
     const fn = [...this.ancestors].reverse().find((node) => node.type === "FunctionDeclaration" || node.type === "ArrowFunctionExpression" || node.type === "FunctionExpression");
     if (!fn || !("params" in fn)) return [];
-    return (fn.params as t.Node[]).map((param) => (param.type === "Identifier" ? param.name : param.type === "AssignmentPattern" && param.left.type === "Identifier" ? param.left.name : normalizedSource(this.content, param)));
+    return (fn.params as t.Node[]).map((param) =>
+      param.type === "Identifier" ? param.name : param.type === "AssignmentPattern" && param.left.type === "Identifier" ? param.left.name : normalizedSource(this.content, param),
+    );
   }
 
   /** True when `node` follows an early-return guard (`if (x) return;`) among the top-level statements of its innermost function's body. */
@@ -695,7 +845,12 @@ class TestExtractor {
     if (top?.type === "VariableDeclaration") {
       const declarator = a[i + 1];
       const init = a[i + 2];
-      if (declarator?.type === "VariableDeclarator" && declarator.id.type === "Identifier" && (init?.type === "ArrowFunctionExpression" || init?.type === "FunctionExpression") && declarator.init === init) {
+      if (
+        declarator?.type === "VariableDeclarator" &&
+        declarator.id.type === "Identifier" &&
+        (init?.type === "ArrowFunctionExpression" || init?.type === "FunctionExpression") &&
+        declarator.init === init
+      ) {
         return declarator.id.name;
       }
     }
@@ -710,12 +865,7 @@ class TestExtractor {
         const source = statement.source.value;
         this.noteFramework(source);
         for (const spec of statement.specifiers) {
-          const imported =
-            spec.type === "ImportSpecifier"
-              ? spec.imported.type === "Identifier"
-                ? spec.imported.name
-                : spec.imported.value
-              : null;
+          const imported = spec.type === "ImportSpecifier" ? (spec.imported.type === "Identifier" ? spec.imported.name : spec.imported.value) : null;
           this.noteBinding(source, imported, spec.local.name);
         }
       } else if (statement.type === "VariableDeclaration") {
@@ -831,9 +981,16 @@ class TestExtractor {
     if (parent?.type === "ImportExpression") return;
     if (parent?.type === "CallExpression" && (parent.callee.type === "Import" || (parent.callee.type === "Identifier" && parent.callee.name === "require"))) return;
     // `vi.spyOn(process, "exit")`, `mock.method(fs, "readFile")`, `vi.mock("./db")`: what a double replaces, not an input
-    if (parent?.type === "CallExpression" && parent.callee.type === "MemberExpression" && !parent.callee.computed && parent.callee.property.type === "Identifier" &&
-      /^(spyOn|method|getter|setter|mock|doMock|unmock|stub|replace)$/.test(parent.callee.property.name) && parent.callee.object.type === "Identifier" &&
-      /^(vi|jest|mock|sinon|td|t)$/.test(parent.callee.object.name)) return;
+    if (
+      parent?.type === "CallExpression" &&
+      parent.callee.type === "MemberExpression" &&
+      !parent.callee.computed &&
+      parent.callee.property.type === "Identifier" &&
+      /^(spyOn|method|getter|setter|mock|doMock|unmock|stub|replace)$/.test(parent.callee.property.name) &&
+      parent.callee.object.type === "Identifier" &&
+      /^(vi|jest|mock|sinon|td|t)$/.test(parent.callee.object.name)
+    )
+      return;
     if (this.expectedDepth > 0) draft.expectedLiterals.push(value);
     else draft.inputLiterals.push(value);
   }
@@ -924,7 +1081,8 @@ class TestExtractor {
           }
           if (id.type === "ObjectPattern") {
             for (const property of id.properties) {
-              if (property.type === "ObjectProperty" && !property.computed && property.key.type === "Identifier" && property.value.type === "Identifier" && property.value.name === name) return `${init}.${property.key.name}`;
+              if (property.type === "ObjectProperty" && !property.computed && property.key.type === "Identifier" && property.value.type === "Identifier" && property.value.name === name)
+                return `${init}.${property.key.name}`;
             }
           }
         }
@@ -948,8 +1106,7 @@ class TestExtractor {
     const member = callee.type === "MemberExpression" ? flattenMember(callee) : null;
     const isExpectRoot =
       (callee.type === "Identifier" && (this.expectNames.has(callee.name) || callee.name === "expectTypeOf")) ||
-      (member !== null && member.root.type === "Identifier" && this.expectNames.has(member.root.name) &&
-        member.props.length === 1 && (member.props[0] === "soft" || member.props[0] === "poll"));
+      (member !== null && member.root.type === "Identifier" && this.expectNames.has(member.root.name) && member.props.length === 1 && (member.props[0] === "soft" || member.props[0] === "poll"));
     if (isExpectRoot) return this.describeExpectChain(node, line);
     return this.describeAssertCall(node, line);
   }
@@ -997,10 +1154,34 @@ class TestExtractor {
     const matcher = props.length > 0 ? `${rootText}.${props.join(".")}` : last;
     const args = call.arguments as t.Node[];
     const isNegated = /^not[A-Z]/.test(last) && last !== "notThrows" && last !== "notThrowsAsync";
-    const isTwoSided = EXACT_MATCHERS.has(last) || /^(not)?(Equal|DeepEqual|StrictEqual|DeepStrictEqual|Same|StrictSame|Like|Match|Regex|Include|Has)$/i.test(last.replace(/^not/, "")) || ["like", "match", "regex", "include", "has", "hasStrict", "notEqual"].includes(last);
+    const isTwoSided =
+      EXACT_MATCHERS.has(last) ||
+      /^(not)?(Equal|DeepEqual|StrictEqual|DeepStrictEqual|Same|StrictSame|Like|Match|Regex|Include|Has)$/i.test(last.replace(/^not/, "")) ||
+      ["like", "match", "regex", "include", "has", "hasStrict", "notEqual"].includes(last);
     const actualNode = args[0];
     const isErrorCheck = /^(throws|rejects|throwsAsync|rejectsAsync)$/.test(last) && args[1] !== undefined && !isFunctionNode(args[1]);
-    const expectedNode = isErrorCheck ? args[1] : isTwoSided && !["isTrue", "isFalse", "isNull", "isUndefined", "isNaN", "true", "false", "snapshot", "matchSnapshot", "fail", "callCount", "calledWith", "calledOnceWith", "calledWithExactly", "calledOnceWithExactly"].includes(last) ? args[1] : undefined;
+    const expectedNode = isErrorCheck
+      ? args[1]
+      : isTwoSided &&
+          ![
+            "isTrue",
+            "isFalse",
+            "isNull",
+            "isUndefined",
+            "isNaN",
+            "true",
+            "false",
+            "snapshot",
+            "matchSnapshot",
+            "fail",
+            "callCount",
+            "calledWith",
+            "calledOnceWith",
+            "calledWithExactly",
+            "calledOnceWithExactly",
+          ].includes(last)
+        ? args[1]
+        : undefined;
     if (expectedNode) this.expectedNodes.add(expectedNode);
     const baseName = last === rootText && props.length === 0 ? "assert" : last;
     const strength = /^(assert|expect)[A-Z0-9_$]/.test(baseName) ? 2 : matcherStrength(baseName, args.length, isNegated);
@@ -1132,7 +1313,10 @@ class TestExtractor {
     let each: Declaration["each"] = null;
     for (let i = start; i < chain.length; i++) {
       const segment = chain[i] as Segment;
-      const via = chain.slice(0, i + 1).map((s) => s.name).join(".");
+      const via = chain
+        .slice(0, i + 1)
+        .map((s) => s.name)
+        .join(".");
       const hasCallArgs = segment.args !== undefined || segment.quasi !== undefined;
       const flag = FLAG_MODIFIERS.get(segment.name);
       if (segment.name === "describe" && i === 1 && base.name === "test" && kind === "test" && !hasCallArgs) {
@@ -1200,7 +1384,8 @@ class TestExtractor {
       const second = args[1];
       const isReference = second?.type === "Identifier" || second?.type === "MemberExpression";
       const isBodyless = args.length === 1 || (args.length === 2 && second?.type === "ObjectExpression");
-      if (isReference) callback = second as t.Node; // it("does x", sharedBehaviour)
+      if (isReference)
+        callback = second as t.Node; // it("does x", sharedBehaviour)
       else if (!isBodyless || declaration.kind === "suite") return null; // describe("x") declares nothing
     }
     const lastOptionIndex = callback ? args.indexOf(callback) : args.length;
@@ -1306,10 +1491,7 @@ class TestExtractor {
     draft.eachRows = known.reduce((product, table) => product * table.length, 1);
     if (known.length === 1) draft.eachRowHashes = known[0] as string[];
     else if (draft.eachRows <= MAX_ROW_COMBINATIONS) {
-      draft.eachRowHashes = known.reduce<string[]>(
-        (combined, table) => combined.flatMap((prefix) => table.map((row) => hashText(`${prefix}|${row}`).slice(0, 12))),
-        [""],
-      );
+      draft.eachRowHashes = known.reduce<string[]>((combined, table) => combined.flatMap((prefix) => table.map((row) => hashText(`${prefix}|${row}`).slice(0, 12))), [""]);
     }
   }
 
@@ -1535,7 +1717,8 @@ class TestExtractor {
    */
   private isRuntimeSkipConditional(chain: Segment[], node: t.CallExpression): boolean {
     const first = node.arguments[0];
-    if (chain.length === 2 && TEST_FUNCTIONS.has(chain[0]?.name ?? "") && first !== undefined && first.type !== "StringLiteral" && first.type !== "TemplateLiteral" && !isTruthyLiteral(first)) return true;
+    if (chain.length === 2 && TEST_FUNCTIONS.has(chain[0]?.name ?? "") && first !== undefined && first.type !== "StringLiteral" && first.type !== "TemplateLiteral" && !isTruthyLiteral(first))
+      return true;
     return isConditionalWithinFunction(this.ancestors, node);
   }
 
@@ -1588,7 +1771,7 @@ class TestExtractor {
     const loc = node.loc;
     if (!loc || node.start == null) return "";
     const texts: string[] = [];
-    for (let line = loc.start.line - 1; line >= 1; ) {
+    for (let line = loc.start.line - 1; line >= 1;) {
       const above = (this.commentsByEndLine.get(line) ?? []).filter((c) => this.isOwnLineComment(c));
       if (above.length === 0) break;
       texts.unshift(...above.map((c) => c.value.trim()));
@@ -1656,10 +1839,7 @@ class TestExtractor {
         const mark = frame.marks[flag];
         if (!mark || flags[flag]) continue;
         flags[flag] = true;
-        flagVia[flag] =
-          frame === draft.frame
-            ? mark.via
-            : `${mark.via} on ${frame.kind === "file" ? "the whole file" : `${frame.kind} "${frame.title}"`}`;
+        flagVia[flag] = frame === draft.frame ? mark.via : `${mark.via} on ${frame.kind === "file" ? "the whole file" : `${frame.kind} "${frame.title}"`}`;
         if ((flag === "skipped" || flag === "conditional" || flag === "todo") && mark.reason && skipReason === undefined) skipReason = mark.reason;
       }
     }
@@ -1679,9 +1859,7 @@ class TestExtractor {
     if (draft.eachRowHashes !== undefined) test.eachRowHashes = draft.eachRowHashes;
     if (draft.eachRowLiterals !== undefined) test.eachRowLiterals = draft.eachRowLiterals;
     const unreachableFrom = draft.unreachableFrom;
-    test.assertionsDetail = draft.assertions.map(({ fact, start }) =>
-      unreachableFrom !== null && start >= unreachableFrom ? { ...fact, unreachable: true } : fact,
-    );
+    test.assertionsDetail = draft.assertions.map(({ fact, start }) => (unreachableFrom !== null && start >= unreachableFrom ? { ...fact, unreachable: true } : fact));
     if (draft.commentedAssertions > 0) test.commentedAssertions = draft.commentedAssertions;
     test.inputLiterals = draft.inputLiterals;
     test.expectedLiterals = draft.expectedLiterals;

@@ -29,7 +29,6 @@ import type { AssertionFact, NonTestFunctionFact } from "../facts.js";
 import { isUnderTestDirectory } from "./language.js";
 import { defineLanguage } from "./define-language.js";
 
-
 /** True under a `vendor/` directory (Composer dependencies). */
 function isVendorPath(path: string): boolean {
   return path.startsWith("vendor/") || path.includes("/vendor/");
@@ -185,7 +184,12 @@ function extractPhpDrafts(path: string, grammar: LoadedGrammar, root: Node): Ext
     const bodyHash = hashNode(body);
     const docblock = docblockOf(definition);
     const attributes = attributesOf(definition);
-    const isPublic = !/\b(private|protected)\b/.test(namedChildren(definition).filter((child) => child.type === "visibility_modifier").map((child) => child.text).join(" "));
+    const isPublic = !/\b(private|protected)\b/.test(
+      namedChildren(definition)
+        .filter((child) => child.type === "visibility_modifier")
+        .map((child) => child.text)
+        .join(" "),
+    );
     const isTest = !isVendored && isTestClass(classNode) && isPublic && (name.startsWith("test") || /@test\b/.test(docblock) || attributes.has("Test"));
     if (!isTest) {
       nonTestFunctions.push({ name, suitePath: [className], line, bodyHash });
@@ -193,13 +197,11 @@ function extractPhpDrafts(path: string, grammar: LoadedGrammar, root: Node): Ext
     }
     const draft: TestDraft = { name, suitePath: [className], line, node: definition, bodyHash, marks: {}, literals: literalsOf(body), body };
     // `@requires OS Windows`, `#[RequiresPhp('8.2')]`, `#[RequiresOperatingSystemFamily(…)]`: skipped unless the requirement holds.
-    const requirement = [...attributes.keys()].find((attribute) => attribute.startsWith("Requires")) ?? (/@requires\s+\S+/.exec(docblock)?.[0] ?? null);
+    const requirement = [...attributes.keys()].find((attribute) => attribute.startsWith("Requires")) ?? /@requires\s+\S+/.exec(docblock)?.[0] ?? null;
     if (requirement) draft.marks.conditional = { via: requirement.startsWith("@") ? requirement : `#[${requirement}]` };
     const providerName = stringValue(argumentValues(attributes.get("DataProvider"))[0]) ?? /@dataProvider\s+(\w+)/.exec(docblock)?.[1] ?? null;
     if (providerName) {
-      const provider = classNode
-        .descendantsOfType("method_declaration")
-        .find((method) => method?.childForFieldName("name")?.text === providerName) ?? undefined;
+      const provider = classNode.descendantsOfType("method_declaration").find((method) => method?.childForFieldName("name")?.text === providerName) ?? undefined;
       const rows = providerRows(provider);
       draft.eachRows = rows.count;
       if (rows.hashes) draft.eachRowHashes = rows.hashes;
@@ -253,7 +255,11 @@ function phpCallee(call: Node): string | null {
   const scope = call.childForFieldName("object") ?? call.childForFieldName("scope");
   const name = target.text.replace(/^\\/, "");
   if (call.type === "function_call_expression") return name === "error_log" || name === "syslog" ? `log.${name}` : name;
-  const receiver = (scope?.text ?? "").replace(/^\\/, "").replace(/^\$this\b/, "self").replace(/\$/g, "").replace(/(->|\?->|::)/g, ".");
+  const receiver = (scope?.text ?? "")
+    .replace(/^\\/, "")
+    .replace(/^\$this\b/, "self")
+    .replace(/\$/g, "")
+    .replace(/(->|\?->|::)/g, ".");
   return receiver ? `${receiver}.${name}` : name;
 }
 
@@ -311,7 +317,11 @@ const PHP_FLOW: FlowSyntax = {
 
 /** The visibility a class member declares (`public` when it says none, as PHP does). */
 function phpVisibility(member: Node): string {
-  return namedChildren(member).find((child) => child.type === "visibility_modifier")?.text.toLowerCase() ?? "public";
+  return (
+    namedChildren(member)
+      .find((child) => child.type === "visibility_modifier")
+      ?.text.toLowerCase() ?? "public"
+  );
 }
 
 /** Declarations whose name is API, each with the node holding its members. */

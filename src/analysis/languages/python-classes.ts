@@ -123,7 +123,10 @@ export class PythonModuleIndex {
    */
   resolve(fromPath: string, spec: string): string | null {
     const dots = /^\.*/.exec(spec)?.[0].length ?? 0;
-    const parts = spec.slice(dots).split(".").filter((part) => part !== "");
+    const parts = spec
+      .slice(dots)
+      .split(".")
+      .filter((part) => part !== "");
     if (dots > 0) {
       const dir = fromPath.split("/").slice(0, -1);
       const base = dir.slice(0, Math.max(0, dir.length - (dots - 1)));
@@ -135,9 +138,7 @@ export class PythonModuleIndex {
     if (parts.length === 0) return null;
     const last = parts[parts.length - 1] as string;
     const suffixes = [`${parts.join("/")}.py`, `${parts.join("/")}/__init__.py`];
-    const found = [...(this.byName.get(`${last}.py`) ?? []), ...(this.byName.get("__init__.py") ?? [])].filter((path) =>
-      suffixes.some((suffix) => path === suffix || path.endsWith(`/${suffix}`)),
-    );
+    const found = [...(this.byName.get(`${last}.py`) ?? []), ...(this.byName.get("__init__.py") ?? [])].filter((path) => suffixes.some((suffix) => path === suffix || path.endsWith(`/${suffix}`)));
     if (found.length === 0) return null;
     const fromDirs = fromPath.split("/").slice(0, -1);
     const shared = (path: string): number => {
@@ -157,7 +158,6 @@ export interface PythonResolveOptions {
   /** Filled with files of the index that a lookup needed but that are not among the files given (load them and resolve again). */
   missing?: Set<string>;
 }
-
 
 /**
  * A test case's flags from marks in precedence order (the first mark of each

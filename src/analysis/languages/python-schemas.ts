@@ -45,8 +45,21 @@ const PYDANTIC_BASES: ReadonlySet<string> = new Set(["BaseModel", "BaseSettings"
 
 /** Keywords of `Field`, `con*` and `StringConstraints` that constrain the value: each is its own token. */
 const CONSTRAINT_KEYWORDS: ReadonlySet<string> = new Set([
-  "gt", "ge", "lt", "le", "multiple_of", "max_digits", "decimal_places", "min_length", "max_length", "pattern", "regex",
-  "min_items", "max_items", "unique_items", "const",
+  "gt",
+  "ge",
+  "lt",
+  "le",
+  "multiple_of",
+  "max_digits",
+  "decimal_places",
+  "min_length",
+  "max_length",
+  "pattern",
+  "regex",
+  "min_items",
+  "max_items",
+  "unique_items",
+  "const",
 ]);
 
 /** A name -> tokens table from groups of names sharing their tokens. */
@@ -70,8 +83,15 @@ const CONSTRAINED_TYPES = tokensByName([
 
 /** annotated-types metadata (`Annotated[int, Gt(0)]`) -> the token of the same constraint. */
 const ANNOTATED_TYPES = tokensByName([
-  [["Gt"], ["gt"]], [["Ge"], ["ge"]], [["Lt"], ["lt"]], [["Le"], ["le"]], [["MultipleOf"], ["multiple_of"]],
-  [["MinLen"], ["min_length"]], [["MaxLen"], ["max_length"]], [["Len"], ["min_length", "max_length"]], [["Strict"], ["strict"]],
+  [["Gt"], ["gt"]],
+  [["Ge"], ["ge"]],
+  [["Lt"], ["lt"]],
+  [["Le"], ["le"]],
+  [["MultipleOf"], ["multiple_of"]],
+  [["MinLen"], ["min_length"]],
+  [["MaxLen"], ["max_length"]],
+  [["Len"], ["min_length", "max_length"]],
+  [["Strict"], ["strict"]],
   [["Predicate", "AfterValidator", "BeforeValidator", "PlainValidator", "WrapValidator"], ["validator"]],
 ]);
 
@@ -80,18 +100,66 @@ const CONSTRAINT_CALL = /^(Field|con(int|float|str|bytes|list|set|frozenset|deci
 
 /** Names an annotation may use without hiding constraints: builtins, typing, the standard library's value types. */
 const PLAIN_TYPES: ReadonlySet<string> = new Set([
-  "str", "int", "float", "bool", "bytes", "bytearray", "complex", "list", "dict", "set", "frozenset", "tuple", "object", "type",
-  "Optional", "Union", "List", "Dict", "Set", "FrozenSet", "Tuple", "Sequence", "Mapping", "Iterable", "Literal", "Annotated",
-  "Decimal", "UUID", "Path", "date", "datetime", "time", "timedelta", "IPv4Address", "IPv6Address", "Json", "SecretStr", "SecretBytes",
+  "str",
+  "int",
+  "float",
+  "bool",
+  "bytes",
+  "bytearray",
+  "complex",
+  "list",
+  "dict",
+  "set",
+  "frozenset",
+  "tuple",
+  "object",
+  "type",
+  "Optional",
+  "Union",
+  "List",
+  "Dict",
+  "Set",
+  "FrozenSet",
+  "Tuple",
+  "Sequence",
+  "Mapping",
+  "Iterable",
+  "Literal",
+  "Annotated",
+  "Decimal",
+  "UUID",
+  "Path",
+  "date",
+  "datetime",
+  "time",
+  "timedelta",
+  "IPv4Address",
+  "IPv6Address",
+  "Json",
+  "SecretStr",
+  "SecretBytes",
 ]);
 
 /** marshmallow field classes -> the constraint they carry (`fields.Email`) or loosen (`fields.Raw`). */
-const MARSHMALLOW_FIELD_TYPES = tokensByName([[["Email"], ["email"]], [["Url", "URL"], ["url"]], [["UUID"], ["uuid"]], [["Raw"], ["any"]]]);
+const MARSHMALLOW_FIELD_TYPES = tokensByName([
+  [["Email"], ["email"]],
+  [["Url", "URL"], ["url"]],
+  [["UUID"], ["uuid"]],
+  [["Raw"], ["any"]],
+]);
 
 /** Decorators that validate one or more named fields (`"*"`: every field, so the model) -> their token. */
-const FIELD_VALIDATORS: ReadonlyMap<string, string> = new Map([["field_validator", "validator"], ["validator", "validator"], ["validates", "validates"]]);
+const FIELD_VALIDATORS: ReadonlyMap<string, string> = new Map([
+  ["field_validator", "validator"],
+  ["validator", "validator"],
+  ["validates", "validates"],
+]);
 /** Decorators that validate the whole model or schema -> their token. */
-const MODEL_VALIDATORS: ReadonlyMap<string, string> = new Map([["model_validator", "model_validator"], ["root_validator", "model_validator"], ["validates_schema", "validates_schema"]]);
+const MODEL_VALIDATORS: ReadonlyMap<string, string> = new Map([
+  ["model_validator", "model_validator"],
+  ["root_validator", "model_validator"],
+  ["validates_schema", "validates_schema"],
+]);
 
 /** Imports that make a file's classes candidates: pydantic (and its siblings), marshmallow (and its integrations). */
 const IMPORTS_PYDANTIC = /^\s*(?:from|import)\s+(?:pydantic|pydantic_settings|sqlmodel)\b/m;

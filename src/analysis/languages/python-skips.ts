@@ -25,7 +25,10 @@ const MODULE_SETUPS: ReadonlySet<string> = new Set(["setUpModule", "setup_module
 function decorators(fn: Node): Node[] {
   const wrapper = fn.parent;
   if (wrapper?.type !== "decorated_definition") return [];
-  return wrapper.namedChildren.filter((child): child is Node => child?.type === "decorator").map((decorator) => decorator.namedChild(0)).filter((expression): expression is Node => expression !== null);
+  return wrapper.namedChildren
+    .filter((child): child is Node => child?.type === "decorator")
+    .map((decorator) => decorator.namedChild(0))
+    .filter((expression): expression is Node => expression !== null);
 }
 
 /** The class a function is a method of, or null for a module-level function (or one nested in a function). */

@@ -30,7 +30,19 @@ import {
   type TestDraft,
   boundLocalValue,
 } from "../parsers/tree-sitter.js";
-import { counterTarget, declarationHash, literalText, MODE_ENV_VARS, RUNNER_ENV_VARS, type BranchDraft, type CodeContext, type CodeSyntax, type EscapeDraft, type FlowSyntax, type GuardDraft } from "../parsers/tree-sitter-code.js";
+import {
+  counterTarget,
+  declarationHash,
+  literalText,
+  MODE_ENV_VARS,
+  RUNNER_ENV_VARS,
+  type BranchDraft,
+  type CodeContext,
+  type CodeSyntax,
+  type EscapeDraft,
+  type FlowSyntax,
+  type GuardDraft,
+} from "../parsers/tree-sitter-code.js";
 import { PYTHON_SKIP_REACH, raisedSkips } from "./python-skips.js";
 import { TEST_FLAG_ORDER, type AssertionFact, type ExportFact, type ImportFact, type MarkFact, type NonTestFunctionFact, type TestFlag } from "../facts.js";
 import { matchesPrefixOrGlob, type CollectionRules } from "./collection.js";
@@ -38,7 +50,6 @@ import { pythonSchemas } from "./python-schemas.js";
 import { isUnderTestDirectory } from "./language.js";
 import { defineLanguage } from "./define-language.js";
 import { isPythonCollectedFile, isTestClassName, resolvePythonTests } from "./python-classes.js";
-
 
 /** `test_*.py`, `*_test.py`, `conftest.py`, or any `.py` under a test directory. */
 export function isPythonTestPath(path: string): boolean {
@@ -343,9 +354,7 @@ function bodyBindings(block: Node): BodyBinding[] {
         const targets =
           left?.type === "identifier"
             ? [left]
-            : (left?.descendantsOfType("identifier") ?? []).filter(
-                (target): target is Node => target !== null && target.parent?.type !== "attribute" && target.parent?.type !== "subscript",
-              );
+            : (left?.descendantsOfType("identifier") ?? []).filter((target): target is Node => target !== null && target.parent?.type !== "attribute" && target.parent?.type !== "subscript");
         const value = left?.type === "identifier" ? assignment.childForFieldName("right") : null;
         for (const target of targets) bindings.push({ name: target.text, definition: null, decorators: [], value });
       } else if (/_statement$|_clause$|^block$/.test(statement.type)) visit(statement);
@@ -628,10 +637,7 @@ function extractPythonDrafts(path: string, grammar: LoadedGrammar, root: Node, c
     if (!node) continue;
     if (node.type === "call" && !isAssertionCall(match.get("object")?.text ?? "", match.get("matcher")?.text ?? "")) continue;
     const line = node.startPosition.row + 1;
-    const fact =
-      node.type === "assert_statement"
-        ? assertStatementFact(node, line)
-        : callAssertionFact(match.get("object")?.text ?? "", match.get("matcher")?.text ?? "", match.get("args"), line);
+    const fact = node.type === "assert_statement" ? assertStatementFact(node, line) : callAssertionFact(match.get("object")?.text ?? "", match.get("matcher")?.text ?? "", match.get("args"), line);
     if (fact.actual !== undefined && /^[A-Za-z_]\w*$/.test(fact.actual)) {
       const value = boundLocalValue(node, fact.actual);
       if (value !== undefined) fact.actualValue = value;
@@ -708,7 +714,10 @@ const PYTHON_STATE: NonNullable<CodeSyntax["state"]> = {
       const left = node.childForFieldName("left");
       return isModuleLevel && left?.type === "identifier" ? [left.text] : [];
     },
-    global_statement: (node) => namedChildren(node).filter((child) => child.type === "identifier").map((child) => child.text),
+    global_statement: (node) =>
+      namedChildren(node)
+        .filter((child) => child.type === "identifier")
+        .map((child) => child.text),
   },
   updates: {
     augmented_assignment: counterTarget,
@@ -734,7 +743,9 @@ const PYTHON_BRANCHES: Readonly<Record<string, (node: Node) => BranchDraft[]>> =
     return value && condition ? [{ kind: "branch", condition, result: value }] : [];
   },
   case_clause: (node) => {
-    const patterns = namedChildren(node).filter((child) => child.type === "case_pattern").map((pattern) => pattern.namedChild(0) ?? pattern);
+    const patterns = namedChildren(node)
+      .filter((child) => child.type === "case_pattern")
+      .map((pattern) => pattern.namedChild(0) ?? pattern);
     return [{ kind: "branch", patterns, result: node.childForFieldName("consequence") }];
   },
   dictionary: (node) => {
@@ -808,7 +819,9 @@ function conditionalExports(node: Node): { name: string; body: Node | null; line
     return block !== null;
   });
   return blocks.flatMap((block) =>
-    namedChildren(block).flatMap((statement) => (/^(function|class|decorated)_definition$/.test(statement.type) ? pythonExport(statement).map((draft) => ({ ...draft, line: statement.startPosition.row + 1 })) : [])),
+    namedChildren(block).flatMap((statement) =>
+      /^(function|class|decorated)_definition$/.test(statement.type) ? pythonExport(statement).map((draft) => ({ ...draft, line: statement.startPosition.row + 1 })) : [],
+    ),
   );
 }
 
@@ -1027,7 +1040,10 @@ const PYTHON_CODE: CodeSyntax = {
       if (raised?.type !== "conditional_expression") return [];
       const [whenTrue, condition, whenFalse] = namedChildren(raised);
       if (!whenTrue || !condition || !whenFalse) return [];
-      return [{ condition, action: whenTrue }, { condition, action: whenFalse, isNegated: true }];
+      return [
+        { condition, action: whenTrue },
+        { condition, action: whenFalse, isNegated: true },
+      ];
     },
   },
   identifierTypes: new Set(["identifier"]),

@@ -33,7 +33,6 @@ import { hashText, type AssertionFact, type NonTestFunctionFact, type TestFlag }
 import { isUnderTestDirectory } from "./language.js";
 import { defineLanguage } from "./define-language.js";
 
-
 /** `*_spec.rb`, `*_test.rb`, `test_*.rb`, or under `spec/`/`test/`. */
 export function isRubyTestPath(path: string): boolean {
   const name = path.slice(path.lastIndexOf("/") + 1);
@@ -80,17 +79,66 @@ const METADATA_FLAGS: ReadonlyMap<string, TestFlag> = new Map([
 
 /** RSpec matchers and minitest assertions -> strength; negation comes from not_to/refute. */
 const STRENGTH: ReadonlyMap<string, 0 | 1 | 2 | 3> = new Map([
-  ["eq", 3], ["eql", 3], ["equal", 3], ["be", 3], ["match_array", 3], ["contain_exactly", 3], ["be_within", 3],
-  ["include", 2], ["match", 2], ["start_with", 2], ["end_with", 2], ["have_key", 2], ["be_a", 2], ["be_an", 2],
-  ["be_kind_of", 2], ["be_instance_of", 2], ["have_attributes", 2], ["respond_to", 2], ["change", 2], ["have_received", 2],
-  ["raise_error", 2], ["throw_symbol", 2], ["output", 2], ["satisfy", 1],
-  ["be_truthy", 1], ["be_falsey", 1], ["be_falsy", 1], ["be_nil", 1], ["be_present", 1], ["be_empty", 1], ["be_blank", 1],
-  ["assert_equal", 3], ["assert_same", 3], ["assert_nil", 3], ["assert_in_delta", 2], ["assert_in_epsilon", 2],
-  ["assert_includes", 2], ["assert_match", 2], ["assert_instance_of", 2], ["assert_kind_of", 2], ["assert_raises", 2],
-  ["assert_operator", 2], ["assert_respond_to", 2], ["assert_output", 2], ["assert_throws", 2],
-  ["assert", 1], ["assert_empty", 1], ["assert_predicate", 1], ["assert_not_nil", 1], ["flunk", 1],
-  ["must_equal", 3], ["must_be_same_as", 3], ["must_be_nil", 3], ["must_include", 2], ["must_match", 2],
-  ["must_be_instance_of", 2], ["must_be_kind_of", 2], ["must_raise", 2], ["must_be_empty", 1], ["must_be", 1],
+  ["eq", 3],
+  ["eql", 3],
+  ["equal", 3],
+  ["be", 3],
+  ["match_array", 3],
+  ["contain_exactly", 3],
+  ["be_within", 3],
+  ["include", 2],
+  ["match", 2],
+  ["start_with", 2],
+  ["end_with", 2],
+  ["have_key", 2],
+  ["be_a", 2],
+  ["be_an", 2],
+  ["be_kind_of", 2],
+  ["be_instance_of", 2],
+  ["have_attributes", 2],
+  ["respond_to", 2],
+  ["change", 2],
+  ["have_received", 2],
+  ["raise_error", 2],
+  ["throw_symbol", 2],
+  ["output", 2],
+  ["satisfy", 1],
+  ["be_truthy", 1],
+  ["be_falsey", 1],
+  ["be_falsy", 1],
+  ["be_nil", 1],
+  ["be_present", 1],
+  ["be_empty", 1],
+  ["be_blank", 1],
+  ["assert_equal", 3],
+  ["assert_same", 3],
+  ["assert_nil", 3],
+  ["assert_in_delta", 2],
+  ["assert_in_epsilon", 2],
+  ["assert_includes", 2],
+  ["assert_match", 2],
+  ["assert_instance_of", 2],
+  ["assert_kind_of", 2],
+  ["assert_raises", 2],
+  ["assert_operator", 2],
+  ["assert_respond_to", 2],
+  ["assert_output", 2],
+  ["assert_throws", 2],
+  ["assert", 1],
+  ["assert_empty", 1],
+  ["assert_predicate", 1],
+  ["assert_not_nil", 1],
+  ["flunk", 1],
+  ["must_equal", 3],
+  ["must_be_same_as", 3],
+  ["must_be_nil", 3],
+  ["must_include", 2],
+  ["must_match", 2],
+  ["must_be_instance_of", 2],
+  ["must_be_kind_of", 2],
+  ["must_raise", 2],
+  ["must_be_empty", 1],
+  ["must_be", 1],
 ]);
 
 /** Exception classes too broad to pin a failure down. */
@@ -126,7 +174,11 @@ function titleOf(call: Node): string {
   const first = argumentsOf(call)[0];
   if (first && first.type !== "pair") return stringValue(first) ?? first.text;
   const block = call.childForFieldName("block");
-  return block ? `{ ${normalizedText(block).replace(/^(do|\{)\s*|\s*(end|\})$/g, "").slice(0, 80)} }` : "(untitled)";
+  return block
+    ? `{ ${normalizedText(block)
+        .replace(/^(do|\{)\s*|\s*(end|\})$/g, "")
+        .slice(0, 80)} }`
+    : "(untitled)";
 }
 
 /** The body of a method or block, for hashing and literals. */
@@ -198,7 +250,11 @@ function expectationFact(node: Node, to: string, args: Node | undefined, line: n
   if (subject) fact.actual = compactText(subject) as string;
   if (matcherArgs[0] && matcher !== "raise_error") fact.expected = compactText(matcherArgs[0]) as string;
   else if (matcherArgs[0]) fact.expected = matcherArgs[0].text;
-  const isAlwaysTrue = !negated && subject !== undefined && isLiteral(subject) && ((matcher === "be_truthy" && subject.type !== "false" && subject.type !== "nil") || (STRENGTH.get(matcher) === 3 && fact.expected === fact.actual));
+  const isAlwaysTrue =
+    !negated &&
+    subject !== undefined &&
+    isLiteral(subject) &&
+    ((matcher === "be_truthy" && subject.type !== "false" && subject.type !== "nil") || (STRENGTH.get(matcher) === 3 && fact.expected === fact.actual));
   if (isAlwaysTrue) Object.assign(fact, { strength: 0, tautology: true });
   return fact;
 }
@@ -271,7 +327,7 @@ function extractRubyDrafts(path: string, grammar: LoadedGrammar, root: Node): Ex
     frameworks.add(method === "test" ? "minitest" : "rspec");
     const title = titleOf(call);
     if (declaration.kind === "group") groups.push({ node: call, title, marks });
-    else examples.push({ node: call, title: method === "its" ? `its(${title})` : title, marks, body: block ? bodyOf(block) ?? block : null });
+    else examples.push({ node: call, title: method === "its" ? `its(${title})` : title, marks, body: block ? (bodyOf(block) ?? block) : null });
   }
 
   const containing = (node: Node): Group[] =>
@@ -414,7 +470,9 @@ const RUBY_BRANCHES: Readonly<Record<string, (node: Node) => BranchDraft[]>> = {
   if_modifier: (node) => [{ kind: "branch", condition: node.childForFieldName("condition"), result: node.childForFieldName("body") }],
   conditional: (node) => [{ kind: "branch", condition: node.childForFieldName("condition"), result: node.childForFieldName("consequence") }],
   when: (node) => {
-    const patterns = namedChildren(node).filter((child) => child.type === "pattern").map((pattern) => pattern.namedChild(0) ?? pattern);
+    const patterns = namedChildren(node)
+      .filter((child) => child.type === "pattern")
+      .map((pattern) => pattern.namedChild(0) ?? pattern);
     return [{ kind: "branch", patterns, result: node.childForFieldName("body") }];
   },
   hash: (node) => {
@@ -444,7 +502,15 @@ const isRubyMainGuard = (node: Node): boolean => /^__FILE__==\$(0|PROGRAM_NAME)$
 function rubyRescued(node: Node): { caught: string; guarded: Node[] } {
   const exceptions = node.childForFieldName("exceptions");
   const siblings = node.parent ? namedChildren(node.parent) : [];
-  const guarded = siblings.slice(0, Math.max(0, siblings.findIndex((sibling) => sibling.id === node.id))).filter((sibling) => sibling.type !== "rescue");
+  const guarded = siblings
+    .slice(
+      0,
+      Math.max(
+        0,
+        siblings.findIndex((sibling) => sibling.id === node.id),
+      ),
+    )
+    .filter((sibling) => sibling.type !== "rescue");
   return { caught: exceptions ? exceptions.text.replace(/\s+/g, " ") : "*", guarded };
 }
 
@@ -495,8 +561,7 @@ const bodyStatements = (node: Node): Node[] => {
 };
 
 /** Symbols a call lists (`private :a, :b` -> ["a", "b"]). */
-const symbolArguments = (call: Node): string[] =>
-  namedChildren(call.childForFieldName("arguments") ?? call).flatMap((arg) => (arg.type === "simple_symbol" ? [arg.text.slice(1)] : []));
+const symbolArguments = (call: Node): string[] => namedChildren(call.childForFieldName("arguments") ?? call).flatMap((arg) => (arg.type === "simple_symbol" ? [arg.text.slice(1)] : []));
 
 /**
  * The public methods of a class or module body (Ruby docs, "Visibility" in
@@ -566,8 +631,14 @@ const RUBY_CODE: CodeSyntax = {
     { kind: "steep-ignore", pattern: /#\s*steep:ignore\b/ },
   ],
   functions: {
-    method: (node) => ({ name: node.childForFieldName("name")?.text ?? "<anonymous>", body: node.childForFieldName("body") ?? namedChildren(node).find((child) => child.type === "body_statement") ?? null }),
-    singleton_method: (node) => ({ name: node.childForFieldName("name")?.text ?? "<anonymous>", body: node.childForFieldName("body") ?? namedChildren(node).find((child) => child.type === "body_statement") ?? null }),
+    method: (node) => ({
+      name: node.childForFieldName("name")?.text ?? "<anonymous>",
+      body: node.childForFieldName("body") ?? namedChildren(node).find((child) => child.type === "body_statement") ?? null,
+    }),
+    singleton_method: (node) => ({
+      name: node.childForFieldName("name")?.text ?? "<anonymous>",
+      body: node.childForFieldName("body") ?? namedChildren(node).find((child) => child.type === "body_statement") ?? null,
+    }),
   },
   containers: { class: (node) => node.childForFieldName("name")?.text ?? null, module: (node) => node.childForFieldName("name")?.text ?? null },
   calls: { call: (node) => node.childForFieldName("method")?.text ?? null },
@@ -594,18 +665,24 @@ const RUBY_CODE: CodeSyntax = {
       const whenTrue = raised.childForFieldName("consequence");
       const whenFalse = raised.childForFieldName("alternative");
       if (!condition || !whenTrue || !whenFalse) return [];
-      return [{ condition, action: whenTrue }, { condition, action: whenFalse, isNegated: true }];
+      return [
+        { condition, action: whenTrue },
+        { condition, action: whenFalse, isNegated: true },
+      ];
     },
   },
   identifierTypes: new Set(["identifier", "instance_variable", "global_variable", "class_variable"]),
   flow: RUBY_FLOW,
   catches: {
     // The `rescue` keyword token has the clause's type too: only the named clause is one.
-    rescue: (node) => (!node.isNamed ? null : {
-      body: node.childForFieldName("body"),
-      errorName: node.childForFieldName("variable")?.descendantsOfType("identifier")[0]?.text ?? null,
-      ...rubyRescued(node),
-    }),
+    rescue: (node) =>
+      !node.isNamed
+        ? null
+        : {
+            body: node.childForFieldName("body"),
+            errorName: node.childForFieldName("variable")?.descendantsOfType("identifier")[0]?.text ?? null,
+            ...rubyRescued(node),
+          },
   },
   literalBranches: RUBY_BRANCHES,
   state: { updates: { operator_assignment: counterTarget, assignment: counterTarget }, isStateName: (name) => /^(\$|@@?)\w|^self\.class\.\w/.test(name) },

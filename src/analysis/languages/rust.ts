@@ -22,11 +22,22 @@ import {
   type Node,
   type TestDraft,
 } from "../parsers/tree-sitter.js";
-import { compactText, counterTarget, literalText, type BranchDraft, type CatchDraft, type CodeContext, type CodeSyntax, type EscapeDraft, type ExportDraft, type FlowSyntax, type GuardDraft } from "../parsers/tree-sitter-code.js";
+import {
+  compactText,
+  counterTarget,
+  literalText,
+  type BranchDraft,
+  type CatchDraft,
+  type CodeContext,
+  type CodeSyntax,
+  type EscapeDraft,
+  type ExportDraft,
+  type FlowSyntax,
+  type GuardDraft,
+} from "../parsers/tree-sitter-code.js";
 import type { AssertionFact, NonTestFunctionFact } from "../facts.js";
 import { isUnderTestDirectory } from "./language.js";
 import { defineLanguage } from "./define-language.js";
-
 
 /** Integration tests (`tests/`), `*_test.rs`, `tests.rs` and `test.rs` module files. */
 export function isRustTestPath(path: string): boolean {
@@ -214,7 +225,7 @@ function extractRustDrafts(path: string, grammar: LoadedGrammar, root: Node, con
     }
     const shouldPanic = attributes.find((attribute) => attribute.path === "should_panic");
     if (shouldPanic) {
-      const expected = shouldPanic.args ? literalsOf(shouldPanic.args)[0] : stringValue(shouldPanic.value) ?? undefined;
+      const expected = shouldPanic.args ? literalsOf(shouldPanic.args)[0] : (stringValue(shouldPanic.value) ?? undefined);
       const fact: AssertionDraft = { line: shouldPanic.node.startPosition.row + 1, matcher: "#[should_panic]", strength: expected ? 2 : 1, tautology: false, startIndex: definition.startIndex };
       if (expected) fact.expected = expected;
       assertions.push(fact);

@@ -21,9 +21,7 @@ import { type CachedModule, loadWithCodeCache } from "./code-cache.js";
 export type BabelDialect = "ts" | "tsx" | "js";
 
 /** The outcome of {@link parseWithBabel}: an AST, or the parser's one-line error. */
-export type BabelParseResult =
-  | { ok: true; ast: File; recoveredErrorCount: number }
-  | { ok: false; error: string };
+export type BabelParseResult = { ok: true; ast: File; recoveredErrorCount: number } | { ok: false; error: string };
 
 type BabelParserModule = typeof import("@babel/parser");
 

@@ -48,10 +48,7 @@ export function setCodeCacheDir(dir: string | null): void {
 export function codeCacheFileFor(file: string, cacheName: string): string | null {
   if (cacheDir === null) return null;
   const st = statSync(file);
-  const identity = createHash("sha1")
-    .update(`${file}\u0000${st.size}\u0000${st.mtimeMs}\u0000${process.version}\u0000${process.arch}`)
-    .digest("hex")
-    .slice(0, 16);
+  const identity = createHash("sha1").update(`${file}\u0000${st.size}\u0000${st.mtimeMs}\u0000${process.version}\u0000${process.arch}`).digest("hex").slice(0, 16);
   return join(cacheDir, `${cacheName}-${identity}.bin`);
 }
 

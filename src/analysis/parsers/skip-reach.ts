@@ -35,15 +35,62 @@ export type SkipProviderKind =
 /** Statements and expressions under which code runs only sometimes, across the grammars. */
 const CONDITIONAL_TYPES: ReadonlySet<string> = new Set([
   // Go, Java, C#, PHP, Python, JS-like
-  "if_statement", "else_clause", "elif_clause", "else_if_clause", "conditional_expression", "ternary_expression",
-  "expression_switch_statement", "type_switch_statement", "select_statement", "expression_case", "type_case", "default_case", "communication_case",
-  "switch_statement", "switch_expression", "switch_block_statement_group", "switch_rule", "switch_section", "case_statement", "default_statement",
-  "for_statement", "enhanced_for_statement", "foreach_statement", "for_in_statement", "while_statement", "do_statement",
-  "try_statement", "catch_clause", "except_clause", "finally_clause", "match_statement", "case_clause", "boolean_operator",
+  "if_statement",
+  "else_clause",
+  "elif_clause",
+  "else_if_clause",
+  "conditional_expression",
+  "ternary_expression",
+  "expression_switch_statement",
+  "type_switch_statement",
+  "select_statement",
+  "expression_case",
+  "type_case",
+  "default_case",
+  "communication_case",
+  "switch_statement",
+  "switch_expression",
+  "switch_block_statement_group",
+  "switch_rule",
+  "switch_section",
+  "case_statement",
+  "default_statement",
+  "for_statement",
+  "enhanced_for_statement",
+  "foreach_statement",
+  "for_in_statement",
+  "while_statement",
+  "do_statement",
+  "try_statement",
+  "catch_clause",
+  "except_clause",
+  "finally_clause",
+  "match_statement",
+  "case_clause",
+  "boolean_operator",
   // Rust
-  "if_expression", "match_expression", "match_arm", "for_expression", "while_expression", "loop_expression", "if_let_expression",
+  "if_expression",
+  "match_expression",
+  "match_arm",
+  "for_expression",
+  "while_expression",
+  "loop_expression",
+  "if_let_expression",
   // Ruby
-  "if", "unless", "if_modifier", "unless_modifier", "case", "when", "while", "until", "for", "while_modifier", "until_modifier", "rescue", "begin", "conditional",
+  "if",
+  "unless",
+  "if_modifier",
+  "unless_modifier",
+  "case",
+  "when",
+  "while",
+  "until",
+  "for",
+  "while_modifier",
+  "until_modifier",
+  "rescue",
+  "begin",
+  "conditional",
 ]);
 
 /** Statements that can leave a function before what follows them runs. */
@@ -51,9 +98,21 @@ const LEAVING_TYPES: readonly string[] = ["return_statement", "return", "return_
 
 /** Node types of a function, method, closure or block body a skip can sit in, across the grammars. */
 export const FUNCTION_TYPES: ReadonlySet<string> = new Set([
-  "function_declaration", "method_declaration", "func_literal", "function_definition", "function_item", "closure_expression",
-  "constructor_declaration", "local_function_statement", "lambda_expression", "anonymous_function", "arrow_function",
-  "method", "singleton_method", "lambda", "anonymous_function_creation_expression",
+  "function_declaration",
+  "method_declaration",
+  "func_literal",
+  "function_definition",
+  "function_item",
+  "closure_expression",
+  "constructor_declaration",
+  "local_function_statement",
+  "lambda_expression",
+  "anonymous_function",
+  "arrow_function",
+  "method",
+  "singleton_method",
+  "lambda",
+  "anonymous_function_creation_expression",
 ]);
 
 function isSame(a: Node, b: Node): boolean {
@@ -95,7 +154,14 @@ export function enclosingFunction(node: Node, types: ReadonlySet<string> = FUNCT
 
 /** Call node types, across the grammars. */
 const CALL_TYPES: readonly string[] = [
-  "call_expression", "call", "method_invocation", "invocation_expression", "function_call_expression", "member_call_expression", "scoped_call_expression", "macro_invocation",
+  "call_expression",
+  "call",
+  "method_invocation",
+  "invocation_expression",
+  "function_call_expression",
+  "member_call_expression",
+  "scoped_call_expression",
+  "macro_invocation",
 ];
 
 /** A callee naming a function of this file or class: `helper`, `self.helper`, `this.helper`, `$this->helper`, `static::helper`. */
@@ -150,7 +216,10 @@ export function callsIn(body: Node, bareNames = false): Map<string, Node> {
       if (!identifier || identifier.parent?.type === "call" || calls.has(identifier.text)) continue;
       const parent = identifier.parent;
       // A statement of its own (`skip_on_windows`), or the body of a modifier (`skip_on_windows if ci?`).
-      if (parent && (parent.type === "body_statement" || parent.type === "then" || parent.type === "if_modifier" || parent.type === "unless_modifier" || parent.type === "do_block" || parent.type === "block_body")) {
+      if (
+        parent &&
+        (parent.type === "body_statement" || parent.type === "then" || parent.type === "if_modifier" || parent.type === "unless_modifier" || parent.type === "do_block" || parent.type === "block_body")
+      ) {
         calls.set(identifier.text, identifier);
       }
     }

@@ -16,7 +16,20 @@
  */
 
 import type { Node, TreeCursor } from "web-tree-sitter";
-import type { CatchBehaviour, CatchFact, CodeFacts, EscapeFact, ExportFact, FunctionFact, GuardFact, LiteralBranchFact, RunnerCheckFact, SchemaFact, SuppressionFact, SuppressionKind } from "../facts.js";
+import type {
+  CatchBehaviour,
+  CatchFact,
+  CodeFacts,
+  EscapeFact,
+  ExportFact,
+  FunctionFact,
+  GuardFact,
+  LiteralBranchFact,
+  RunnerCheckFact,
+  SchemaFact,
+  SuppressionFact,
+  SuppressionKind,
+} from "../facts.js";
 import { hashText } from "../facts.js";
 import { isDefaultReference } from "./default-reference.js";
 import { isLiteral, namedChildren, normalizeLiteral, walkSubtree as walk } from "./tree-sitter.js";
@@ -277,7 +290,14 @@ export function compactText(node: Node): string {
 
 /** String literal node types across the grammars: kept as one token. */
 const STRING_TYPES: ReadonlySet<string> = new Set([
-  "string", "interpreted_string_literal", "raw_string_literal", "string_literal", "encapsed_string", "verbatim_string_literal", "character_literal", "char_literal",
+  "string",
+  "interpreted_string_literal",
+  "raw_string_literal",
+  "string_literal",
+  "encapsed_string",
+  "verbatim_string_literal",
+  "character_literal",
+  "char_literal",
 ]);
 
 /** Identifiers a node reads (by the language's identifier types), sorted, unique. */
@@ -311,7 +331,12 @@ function commentSuppressions(comment: Node, patterns: readonly CommentSuppressio
     matches.sort((a, b) => a.index - b.index);
     matches.forEach(({ kind, index }, order) => {
       const end = matches[order + 1]?.index ?? lineText.length;
-      const text = lineText.slice(index, end).replace(/\*+\/\s*$/, "").replace(/\s+/g, " ").trim().slice(0, MAX_TEXT);
+      const text = lineText
+        .slice(index, end)
+        .replace(/\*+\/\s*$/, "")
+        .replace(/\s+/g, " ")
+        .trim()
+        .slice(0, MAX_TEXT);
       facts.push({ kind, line: firstLine + offset, text });
     });
   });
@@ -319,16 +344,26 @@ function commentSuppressions(comment: Node, patterns: readonly CommentSuppressio
 }
 
 /** Callees that only log: `logger.warn(...)`, `print(...)`, `console.log(...)`, `Log.Error(...)`, `e.printStackTrace()`. */
-const LOG_CALLEE = /^(print|puts|warn|p|pp|printf|println|(console|logger|log|logging|LOG|Log|_log|_logger|self\.logger|self\.log|Rails\.logger|System\.(out|err)|Console|Debug|Trace|fmt|slog|sentry_sdk|Sentry)\b.*|.*\.printStackTrace)$/;
+const LOG_CALLEE =
+  /^(print|puts|warn|p|pp|printf|println|(console|logger|log|logging|LOG|Log|_log|_logger|self\.logger|self\.log|Rails\.logger|System\.(out|err)|Console|Debug|Trace|fmt|slog|sentry_sdk|Sentry)\b.*|.*\.printStackTrace)$/;
 
 /** Environment variables only a test runner sets, across languages. */
-export const RUNNER_ENV_VARS: ReadonlySet<string> = new Set([
-  "PYTEST_CURRENT_TEST", "PYTEST_XDIST_WORKER", "PYTEST_VERSION", "VITEST", "JEST_WORKER_ID", "RSPEC_RUNNING", "TEST_ENV_NUMBER",
-]);
+export const RUNNER_ENV_VARS: ReadonlySet<string> = new Set(["PYTEST_CURRENT_TEST", "PYTEST_XDIST_WORKER", "PYTEST_VERSION", "VITEST", "JEST_WORKER_ID", "RSPEC_RUNNING", "TEST_ENV_NUMBER"]);
 
 /** Environment variables whose value "test" means a test run. */
 export const MODE_ENV_VARS: ReadonlySet<string> = new Set([
-  "NODE_ENV", "APP_ENV", "RAILS_ENV", "RACK_ENV", "FLASK_ENV", "DJANGO_ENV", "ENV", "ENVIRONMENT", "APP_ENVIRONMENT", "ASPNETCORE_ENVIRONMENT", "DOTNET_ENVIRONMENT", "GO_ENV",
+  "NODE_ENV",
+  "APP_ENV",
+  "RAILS_ENV",
+  "RACK_ENV",
+  "FLASK_ENV",
+  "DJANGO_ENV",
+  "ENV",
+  "ENVIRONMENT",
+  "APP_ENVIRONMENT",
+  "ASPNETCORE_ENVIRONMENT",
+  "DOTNET_ENVIRONMENT",
+  "GO_ENV",
 ]);
 
 /** A literal's normalised text as the JS facts print it: strings JSON-quoted, `True`/`nil`/`None` as `true`/`null`; null when not a plain literal. */
@@ -383,13 +418,7 @@ function constantText(node: Node | null | undefined, flow: FlowSyntax): string |
  * expression (a Rust match arm's value), not a block. `identifierTypes`:
  * the node types an argument passing the error on is spelled with.
  */
-export function classifyCatchBody(
-  body: Node | null,
-  errorName: string | null,
-  flow: FlowSyntax,
-  isExpression = false,
-  identifierTypes: readonly string[] = ["identifier"],
-): CatchBehaviour {
+export function classifyCatchBody(body: Node | null, errorName: string | null, flow: FlowSyntax, isExpression = false, identifierTypes: readonly string[] = ["identifier"]): CatchBehaviour {
   const behaviour = classifyCatchBodyAsWritten(body, errorName, flow, isExpression, identifierTypes);
   if (body === null || (behaviour !== "swallows" && behaviour !== "returns_constant")) return behaviour;
   // A return from a handler in a finally would replace the failure itself; an implicit value (Ruby's nil) would not.
@@ -447,13 +476,7 @@ function isErrorPathHandler(handlerBody: Node, flow: FlowSyntax): boolean {
   return false;
 }
 
-function classifyCatchBodyAsWritten(
-  body: Node | null,
-  errorName: string | null,
-  flow: FlowSyntax,
-  isExpression: boolean,
-  identifierTypes: readonly string[],
-): CatchBehaviour {
+function classifyCatchBodyAsWritten(body: Node | null, errorName: string | null, flow: FlowSyntax, isExpression: boolean, identifierTypes: readonly string[]): CatchBehaviour {
   let hasThrow = false;
   let passesError = false;
   if (body) {
@@ -503,7 +526,6 @@ function classifyCatchBodyAsWritten(
   return "handles";
 }
 
-
 /** Loop statements of the tree-sitter grammars (for, for-each, while, until, do). */
 const LOOP_TYPE = /^(for|while|until|foreach|for_each|enhanced_for|for_in|do|loop)(_statement|_expression)?$/;
 /** Statement lists that may stand between a loop and a statement in its body. */
@@ -550,7 +572,9 @@ function fallThroughBehaviour(handlerBody: Node, flow: FlowSyntax): CatchBehavio
   if (tryNode === null) return null;
   const block = tryNode.childForFieldName("body") ?? tryNode.namedChildren.find((child) => child !== null && BODY_TYPES.has(child.type)) ?? null;
   if (block === null || block.id === handlerBody.id) return null;
-  const last = statementsOf(block, flow).filter((child) => !COMMENT_TYPES.has(child.type)).pop();
+  const last = statementsOf(block, flow)
+    .filter((child) => !COMMENT_TYPES.has(child.type))
+    .pop();
   if (last === undefined || !flow.returnTypes.has(unwrapReturn(last, flow).type)) return null;
   // A try block that throws itself (a guard wrapped in a new catch-all) has its own error discarded by the handler: no fall-through.
   let throws = false;
@@ -692,9 +716,7 @@ export function counterTarget(node: Node): string | null {
 
 /** A {@link LiteralBranchFact} from a draft, or null when it compares or yields no literal. */
 function branchFact(draft: BranchDraft, flow: FlowSyntax, fn: string, identifierTypes: ReadonlySet<string>): LiteralBranchFact | null {
-  const compared = draft.condition
-    ? comparedLiterals(draft.condition, flow)
-    : (draft.patterns ?? []).map((pattern) => literalText(pattern)).filter((text): text is string => text !== null);
+  const compared = draft.condition ? comparedLiterals(draft.condition, flow) : (draft.patterns ?? []).map((pattern) => literalText(pattern)).filter((text): text is string => text !== null);
   if (compared.length === 0) return null;
   const returns = branchResult(draft.result, flow);
   if (returns === null) return null;

@@ -16,14 +16,26 @@ import { normalizedText, walkSubtree } from "./tree-sitter.js";
 
 /** Node types that declare a named function or method, across the tree-sitter grammars ralph loads. */
 const FUNCTION_TYPES: ReadonlySet<string> = new Set([
-  "function_definition", "function_declaration", "method_declaration", "function_item", "method", "singleton_method",
-  "local_function_statement", "constructor_declaration",
+  "function_definition",
+  "function_declaration",
+  "method_declaration",
+  "function_item",
+  "method",
+  "singleton_method",
+  "local_function_statement",
+  "constructor_declaration",
 ]);
 
 /** Node types of a call, across the grammars. */
 const CALL_TYPES: ReadonlySet<string> = new Set([
-  "call", "call_expression", "method_invocation", "invocation_expression", "function_call_expression", "member_call_expression",
-  "scoped_call_expression", "nullsafe_member_call_expression",
+  "call",
+  "call_expression",
+  "method_invocation",
+  "invocation_expression",
+  "function_call_expression",
+  "member_call_expression",
+  "scoped_call_expression",
+  "nullsafe_member_call_expression",
 ]);
 
 /** A function of the file with its byte range, before its assertions are known. */
@@ -98,7 +110,11 @@ export function functionRanges(root: Node): FunctionRange[] {
  * start index) outside the ranges of tests, each with its parameters and
  * its assertions in order. The innermost function holding an assertion owns it.
  */
-export function assertionHelpersOf(functions: readonly FunctionRange[], assertions: readonly (AssertionFact & { startIndex: number })[], testRanges: readonly { start: number; end: number }[]): AssertionHelperFact[] {
+export function assertionHelpersOf(
+  functions: readonly FunctionRange[],
+  assertions: readonly (AssertionFact & { startIndex: number })[],
+  testRanges: readonly { start: number; end: number }[],
+): AssertionHelperFact[] {
   const helpers = new Map<FunctionRange, AssertionFact[]>();
   for (const assertion of assertions) {
     if (testRanges.some((range) => range.start <= assertion.startIndex && assertion.startIndex < range.end)) continue;
@@ -146,7 +162,14 @@ export function helperCallFacts(node: Node, helpers: readonly AssertionHelperFac
     const helper = name === null ? undefined : byName.get(name);
     if (!helper) return "descend";
     const strength = Math.max(1, ...(helper.assertionsDetail ?? []).map((fact) => fact.strength)) as 1 | 2 | 3;
-    const fact: AssertionFact & { startIndex: number } = { line: call.startPosition.row + 1, matcher: `helper ${helper.name}`, strength, tautology: false, actual: normalizedText(call), startIndex: call.startIndex };
+    const fact: AssertionFact & { startIndex: number } = {
+      line: call.startPosition.row + 1,
+      matcher: `helper ${helper.name}`,
+      strength,
+      tautology: false,
+      actual: normalizedText(call),
+      startIndex: call.startIndex,
+    };
     if (isGatedHelper(helper)) fact.gated = true;
     calls.push(fact);
     return "skip";

@@ -31,7 +31,23 @@ import { RalphError } from "../../errors.js";
 import { assertionHelpersOf, functionRanges, helperCallFacts } from "./tree-sitter-helpers.js";
 import { currentRun, debug } from "../../log.js";
 import { allOwnCalls, callsIn, enclosingFunction, FUNCTION_TYPES, isConditionalWithin, type SkipProviderKind } from "./skip-reach.js";
-import { hashText, type AssertionFact, type ClassFact, type CodeFacts, type FileFacts, type ImportFact, type MarkFact, type NonTestFunctionFact, type RunEscapeFact, type SkipProviderFact, type TestCase, type TestFlag, type TestFlags, noFlags, TEST_FLAG_ORDER } from "../facts.js";
+import {
+  hashText,
+  type AssertionFact,
+  type ClassFact,
+  type CodeFacts,
+  type FileFacts,
+  type ImportFact,
+  type MarkFact,
+  type NonTestFunctionFact,
+  type RunEscapeFact,
+  type SkipProviderFact,
+  type TestCase,
+  type TestFlag,
+  type TestFlags,
+  noFlags,
+  TEST_FLAG_ORDER,
+} from "../facts.js";
 
 export type { Node } from "web-tree-sitter";
 
@@ -123,11 +139,9 @@ export function verifyGrammarBytes(id: string, pin: GrammarPin, bytes: Uint8Arra
  */
 export function verifyGrammarAbi(id: string, pin: GrammarPin, abi: number, range: { min: number; max: number }): void {
   if (abi !== pin.abi || abi < range.min || abi > range.max) {
-    throw new RalphError(
-      "E_CORRUPT",
-      `grammar ${pin.file} has ABI ${abi}, pinned ${pin.abi}; this web-tree-sitter loads ABI ${range.min}-${range.max}; ${FIX_HINT}`,
-      { data: { language: id, file: pin.file, abi, pinned: pin.abi, ...range } },
-    );
+    throw new RalphError("E_CORRUPT", `grammar ${pin.file} has ABI ${abi}, pinned ${pin.abi}; this web-tree-sitter loads ABI ${range.min}-${range.max}; ${FIX_HINT}`, {
+      data: { language: id, file: pin.file, abi, pinned: pin.abi, ...range },
+    });
   }
 }
 
@@ -215,7 +229,7 @@ export function parseWithTreeSitter(grammar: LoadedGrammar, content: string): Tr
     tree = grammar.parser.parse(content);
   } catch (error) {
     grammar.parser.reset();
-    return { ok: false, error: error instanceof Error ? error.message.split("\n")[0] ?? "parse failed" : String(error) };
+    return { ok: false, error: error instanceof Error ? (error.message.split("\n")[0] ?? "parse failed") : String(error) };
   }
   if (!tree) return { ok: false, error: "parse failed" };
   const root = tree.rootNode;
@@ -237,8 +251,7 @@ export function parseWithTreeSitter(grammar: LoadedGrammar, content: string): Tr
   // Mostly ERROR (or one ERROR node at the top): the grammar understood too little to trust
   // "no tests here"; a mid-edit mistake in an otherwise valid file keeps its facts.
   const meaningfulChars = content.replace(/\s+/g, "").length;
-  const isWhollyBroken =
-    meaningfulChars > 0 && ((root.namedChildCount === 1 && root.namedChild(0)?.isError === true) || errorChars * 2 > meaningfulChars);
+  const isWhollyBroken = meaningfulChars > 0 && ((root.namedChildCount === 1 && root.namedChild(0)?.isError === true) || errorChars * 2 > meaningfulChars);
   if (isWhollyBroken) {
     tree.delete();
     const at = firstError ? ` (${firstError.startPosition.row + 1}:${firstError.startPosition.column + 1})` : "";
@@ -279,17 +292,21 @@ const ATOMIC_TYPES: ReadonlySet<string> = new Set(["string", "interpreted_string
  */
 export function normalizedText(node: Node): string {
   const tokens: string[] = [];
-  walkSubtree(node, (cursor, type) => {
-    if (COMMENT_TYPES.has(type)) return "skip";
-    if (ATOMIC_TYPES.has(type)) {
-      tokens.push(cursor.nodeText);
-      return "skip";
-    }
-    return "descend";
-  }, (cursor) => {
-    const text = cursor.nodeText;
-    if (text.length > 0) tokens.push(text);
-  });
+  walkSubtree(
+    node,
+    (cursor, type) => {
+      if (COMMENT_TYPES.has(type)) return "skip";
+      if (ATOMIC_TYPES.has(type)) {
+        tokens.push(cursor.nodeText);
+        return "skip";
+      }
+      return "descend";
+    },
+    (cursor) => {
+      const text = cursor.nodeText;
+      if (text.length > 0) tokens.push(text);
+    },
+  );
   return tokens.join(" ");
 }
 
@@ -355,12 +372,35 @@ export function compactText(node: Node | null | undefined): string | undefined {
 
 /** Node types that are literal values in the supported grammars (numbers, strings, booleans, nil). */
 const LITERAL_TYPES: ReadonlySet<string> = new Set([
-  "integer", "float", "string", "true", "false", "none", "nil", "null",
-  "int_literal", "float_literal", "interpreted_string_literal", "raw_string_literal", "rune_literal", "imaginary_literal",
-  "integer_literal", "string_literal", "char_literal", "boolean_literal", "character_literal",
-  "decimal_integer_literal", "decimal_floating_point_literal", "hex_integer_literal", "null_literal",
-  "real_literal", "verbatim_string_literal", "raw_string_literal",
-  "simple_symbol", "encapsed_string", "boolean",
+  "integer",
+  "float",
+  "string",
+  "true",
+  "false",
+  "none",
+  "nil",
+  "null",
+  "int_literal",
+  "float_literal",
+  "interpreted_string_literal",
+  "raw_string_literal",
+  "rune_literal",
+  "imaginary_literal",
+  "integer_literal",
+  "string_literal",
+  "char_literal",
+  "boolean_literal",
+  "character_literal",
+  "decimal_integer_literal",
+  "decimal_floating_point_literal",
+  "hex_integer_literal",
+  "null_literal",
+  "real_literal",
+  "verbatim_string_literal",
+  "raw_string_literal",
+  "simple_symbol",
+  "encapsed_string",
+  "boolean",
 ]);
 
 /** True when the node is a literal value (number, string, boolean, null). */
@@ -431,7 +471,10 @@ export function enclosingEachRows(node: Node): string[][] | undefined {
     const call = current.parent;
     if (call?.type !== "call" || call.childForFieldName("method")?.text !== "each") continue;
     const receiver = call.childForFieldName("receiver");
-    if (receiver?.type === "array") return namedChildren(receiver).filter((element) => !COMMENT_TYPES.has(element.type)).map(literalsOf);
+    if (receiver?.type === "array")
+      return namedChildren(receiver)
+        .filter((element) => !COMMENT_TYPES.has(element.type))
+        .map(literalsOf);
   }
   return undefined;
 }
@@ -448,14 +491,21 @@ export function loopTableRows(body: Node): string[][] | undefined {
   for (const loop of body.descendantsOfType("for_expression")) {
     if (!loop) continue;
     const loopBody = loop.childForFieldName("body");
-    if (!loopBody || !loopBody.descendantsOfType("macro_invocation").some((macro) => macro !== null && /^(?:\w+::)*(?:assert\w*|debug_assert\w*|prop_assert\w*)$/.test(macro.childForFieldName("macro")?.text ?? ""))) continue;
+    if (
+      !loopBody ||
+      !loopBody.descendantsOfType("macro_invocation").some((macro) => macro !== null && /^(?:\w+::)*(?:assert\w*|debug_assert\w*|prop_assert\w*)$/.test(macro.childForFieldName("macro")?.text ?? ""))
+    )
+      continue;
     let value = loop.childForFieldName("value");
     while (value && (value.type === "reference_expression" || (value.type === "call_expression" && /\.(?:iter|into_iter)$/.test(value.childForFieldName("function")?.text ?? "")))) {
       value = value.type === "reference_expression" ? value.childForFieldName("value") : (value.childForFieldName("function")?.childForFieldName("value") ?? null);
     }
     if (value?.type === "identifier") value = localArray(body, value.text, loop.startIndex);
     while (value?.type === "reference_expression") value = value.childForFieldName("value");
-    if (value?.type === "array_expression") return namedChildren(value).filter((element) => !COMMENT_TYPES.has(element.type)).map(literalsOf);
+    if (value?.type === "array_expression")
+      return namedChildren(value)
+        .filter((element) => !COMMENT_TYPES.has(element.type))
+        .map(literalsOf);
   }
   return undefined;
 }
@@ -473,15 +523,19 @@ function localArray(body: Node, name: string, before: number): Node | null {
 /** Literal values in a subtree, normalised by {@link normalizeLiteral}, in source order: what a parametrised row must keep. */
 export function literalsOf(node: Node): string[] {
   const literals: string[] = [];
-  walkSubtree(node, (cursor, type) => {
-    if (COMMENT_TYPES.has(type)) return "skip";
-    const isNegative = (type === "unary_operator" || type === "unary_expression") && /^-\s*[\d.]/.test(cursor.nodeText);
-    if (!LITERAL_TYPES.has(type) && !isNegative) return "descend";
-    const text = cursor.nodeText;
-    const match = /^[a-zA-Z]*("""|'''|"|'|`)([\s\S]*)\1$/.exec(text);
-    literals.push(match ? JSON.stringify(match[2]) : text.replace(/\s+/g, ""));
-    return "skip";
-  }, () => {});
+  walkSubtree(
+    node,
+    (cursor, type) => {
+      if (COMMENT_TYPES.has(type)) return "skip";
+      const isNegative = (type === "unary_operator" || type === "unary_expression") && /^-\s*[\d.]/.test(cursor.nodeText);
+      if (!LITERAL_TYPES.has(type) && !isNegative) return "descend";
+      const text = cursor.nodeText;
+      const match = /^[a-zA-Z]*("""|'''|"|'|`)([\s\S]*)\1$/.exec(text);
+      literals.push(match ? JSON.stringify(match[2]) : text.replace(/\s+/g, ""));
+      return "skip";
+    },
+    () => {},
+  );
   return literals;
 }
 
@@ -651,7 +705,14 @@ export function assembleFacts(
       }
     }
   }
-  const providers = outside.length > 0 ? applyIndirectSkips(outside, ranged.map((entry) => entry.draft), drafts.skipReach) : [];
+  const providers =
+    outside.length > 0
+      ? applyIndirectSkips(
+          outside,
+          ranged.map((entry) => entry.draft),
+          drafts.skipReach,
+        )
+      : [];
   const calls = drafts.skipReach?.recordsCalls ? recordCalls(drafts.skipReach.recordsCalls, ranged) : null;
   const tests = drafts.tests.map((draft) => {
     const test = toTestCase(draft, details.get(draft) ?? []);
@@ -717,7 +778,14 @@ function applyIndirectSkips(skips: readonly SkipDraft[], tests: readonly TestDra
     if (!fn && reach?.topLevelLabel !== undefined) {
       const root = skip.node.tree.rootNode;
       const isConditional = skip.flag === "skipped" && (skip.isConditional === true || isConditionalWithin(skip.node, root));
-      providers.push({ kind: { kind: "setup", scope: null, label: reach.topLevelLabel }, fn: root, flag: skip.flag, via: skip.via, isConditional, ...(skip.reason === undefined ? {} : { reason: skip.reason }) });
+      providers.push({
+        kind: { kind: "setup", scope: null, label: reach.topLevelLabel },
+        fn: root,
+        flag: skip.flag,
+        via: skip.via,
+        isConditional,
+        ...(skip.reason === undefined ? {} : { reason: skip.reason }),
+      });
       continue;
     }
     if (!fn || seen.has(fn.startIndex)) continue;

@@ -55,8 +55,7 @@ function longestCommon<T>(a: readonly T[], b: readonly T[], isSame: (x: T, y: T)
   return pairs;
 }
 
-const signature = (fact: AssertionFact): string =>
-  [fact.matcher, fact.actual ?? "", fact.expected ?? "", fact.negated ? "!" : "", fact.unreachable ? "x" : ""].join("\u0000");
+const signature = (fact: AssertionFact): string => [fact.matcher, fact.actual ?? "", fact.expected ?? "", fact.negated ? "!" : "", fact.unreachable ? "x" : ""].join("\u0000");
 
 /** Equality levels used one after another inside the gaps left by the stricter one. */
 const LEVELS: readonly ((a: AssertionFact, b: AssertionFact) => boolean)[] = [
@@ -126,7 +125,13 @@ export function pairAssertions(before: readonly AssertionFact[], after: readonly
  * strength from the one table; line, tautology and reachability kept.
  */
 function asCheckFact(fact: AssertionFact, check: Check): AssertionFact {
-  const normalised: AssertionFact = { line: fact.line, matcher: `${check.isNegated ? "not " : ""}${check.relation === "helper" ? fact.matcher : check.relation}`, strength: check.strength, tautology: check.isTautology, actual: check.subject };
+  const normalised: AssertionFact = {
+    line: fact.line,
+    matcher: `${check.isNegated ? "not " : ""}${check.relation === "helper" ? fact.matcher : check.relation}`,
+    strength: check.strength,
+    tautology: check.isTautology,
+    actual: check.subject,
+  };
   if (check.expected !== undefined) normalised.expected = check.expected;
   if (check.isNegated) normalised.negated = true;
   if (fact.unreachable) normalised.unreachable = true;
@@ -206,9 +211,7 @@ function compareDetails(test: MatchedTest, beforeFacts: AssertionFact[], afterFa
     .filter((fact) => !fact.tautology && !fact.unreachable && !isCoveredByWholerCheck(fact, after) && !isConserved(original.get(fact) ?? fact));
   // A helper call whose helper gained an early return before all its assertions is silenced too (for the inputs that take it).
   const isSilencedNow = (was: AssertionFact, now: AssertionFact): boolean => (!was.unreachable && now.unreachable === true) || (!was.gated && now.gated === true && !now.unreachable);
-  const silenced = pairs
-    .filter(([b, a]) => isSilencedNow(before[b] as AssertionFact, after[a] as AssertionFact) && !(before[b] as AssertionFact).tautology)
-    .map(([b]) => before[b] as AssertionFact);
+  const silenced = pairs.filter(([b, a]) => isSilencedNow(before[b] as AssertionFact, after[a] as AssertionFact) && !(before[b] as AssertionFact).tautology).map(([b]) => before[b] as AssertionFact);
   const addedReal = added.map((i) => after[i] as AssertionFact).filter((fact) => !fact.tautology && !fact.unreachable);
   if (lost.length + silenced.length > 0) {
     const commentedGain = (test.after.commentedAssertions ?? 0) - (test.before.commentedAssertions ?? 0);
@@ -217,55 +220,75 @@ function compareDetails(test: MatchedTest, beforeFacts: AssertionFact[], afterFa
     if (commentedGain > 0) reasons.push(`${commentedGain} commented out`);
     const total = lost.length + silenced.length;
     const realBefore = before.filter((fact) => !fact.tautology && !fact.unreachable).length;
-    findings.push(report(assertionsRule, "assertionsRemoved", {
-      total,
-      realBefore,
-      test: test.after.id,
-      file: test.afterFile,
-      were: total === 1 ? "was" : "were",
-      reasons: reasons.length > 0 ? ` (${reasons.join(", ")})` : "",
-      added: addedReal.length > 0 ? `; ${addedReal.length} added` : "",
-    }, {
-      ...baseFinding(test),
-      evidence: {
-        removed: [...lost, ...silenced].map((fact) => ({ line: fact.line, assertion: describe(fact) })),
-        assertions_before: realBefore,
-        assertions_after: after.filter((fact) => !fact.tautology && !fact.unreachable).length,
-        ...(commentedGain > 0 ? { commented_out: commentedGain } : {}),
-        ...(silenced.length > 0 ? { early_return: true } : {}),
-      },
-    }));
+    findings.push(
+      report(
+        assertionsRule,
+        "assertionsRemoved",
+        {
+          total,
+          realBefore,
+          test: test.after.id,
+          file: test.afterFile,
+          were: total === 1 ? "was" : "were",
+          reasons: reasons.length > 0 ? ` (${reasons.join(", ")})` : "",
+          added: addedReal.length > 0 ? `; ${addedReal.length} added` : "",
+        },
+        {
+          ...baseFinding(test),
+          evidence: {
+            removed: [...lost, ...silenced].map((fact) => ({ line: fact.line, assertion: describe(fact) })),
+            assertions_before: realBefore,
+            assertions_after: after.filter((fact) => !fact.tautology && !fact.unreachable).length,
+            ...(commentedGain > 0 ? { commented_out: commentedGain } : {}),
+            ...(silenced.length > 0 ? { early_return: true } : {}),
+          },
+        },
+      ),
+    );
   }
 
   // assertion_weakening: a paired assertion got weaker, or a tautology arrived
   const weakened = pairs
     .map(([b, a]) => [before[b] as AssertionFact, after[a] as AssertionFact] as const)
-    .filter(([was, now]) => !was.tautology && !was.unreachable && !now.unreachable && now.strength < was.strength && !isNewErrorCheck(original.get(was) ?? was, original.get(now) ?? now) && !isConserved(original.get(was) ?? was));
+    .filter(
+      ([was, now]) =>
+        !was.tautology &&
+        !was.unreachable &&
+        !now.unreachable &&
+        now.strength < was.strength &&
+        !isNewErrorCheck(original.get(was) ?? was, original.get(now) ?? now) &&
+        !isConserved(original.get(was) ?? was),
+    );
   const tautologies = added.map((i) => after[i] as AssertionFact).filter((fact) => fact.tautology && !fact.unreachable);
   if (weakened.length + tautologies.length > 0) {
     const parts = [
       ...weakened.map(([was, now]) =>
-        now.tautology
-          ? `${describe(was)} was replaced by a tautology ${describe(now)}`
-          : `${describe(was)} -> ${describe(now)} (strength ${was.strength} -> ${now.strength})`,
+        now.tautology ? `${describe(was)} was replaced by a tautology ${describe(now)}` : `${describe(was)} -> ${describe(now)} (strength ${was.strength} -> ${now.strength})`,
       ),
       ...tautologies.map((fact) => `a tautology was added: ${describe(fact)}`),
     ];
-    findings.push(report(assertionsRule, "checksLess", { test: test.after.id, file: test.afterFile, parts: parts.join("; ") }, {
-      ...baseFinding(test),
-      line: (weakened[0]?.[1] ?? tautologies[0])?.line ?? test.after.line,
-      evidence: {
-        weakened: weakened.map(([was, now]) => ({
-          before: describe(was),
-          after: describe(now),
-          before_line: was.line,
-          line: now.line,
-          strength_before: was.strength,
-          strength_after: now.strength,
-        })),
-        tautologies_added: tautologies.map((fact) => ({ line: fact.line, assertion: describe(fact) })),
-      },
-    }));
+    findings.push(
+      report(
+        assertionsRule,
+        "checksLess",
+        { test: test.after.id, file: test.afterFile, parts: parts.join("; ") },
+        {
+          ...baseFinding(test),
+          line: (weakened[0]?.[1] ?? tautologies[0])?.line ?? test.after.line,
+          evidence: {
+            weakened: weakened.map(([was, now]) => ({
+              before: describe(was),
+              after: describe(now),
+              before_line: was.line,
+              line: now.line,
+              strength_before: was.strength,
+              strength_after: now.strength,
+            })),
+            tautologies_added: tautologies.map((fact) => ({ line: fact.line, assertion: describe(fact) })),
+          },
+        },
+      ),
+    );
   }
 
   // expectation_changed: same check, another expected value, or setup inputs changed, while the code did not.
@@ -275,8 +298,12 @@ function compareDetails(test: MatchedTest, beforeFacts: AssertionFact[], afterFa
     .map(([b, a]) => [before[b] as AssertionFact, after[a] as AssertionFact] as const)
     .filter(
       ([was, now]) =>
-        !was.tautology && !now.tautology && was.matcher === now.matcher &&
-        was.expected !== undefined && now.expected !== undefined && was.expected !== now.expected &&
+        !was.tautology &&
+        !now.tautology &&
+        was.matcher === now.matcher &&
+        was.expected !== undefined &&
+        now.expected !== undefined &&
+        was.expected !== now.expected &&
         // equality is symmetric: the operands swapped (`a.equals(b)` -> `assertNotEquals(b, a)`'s order) expect the same
         !(/^(?:not )?equal$/.test(was.matcher) && was.expected === now.actual && was.actual === now.expected),
     );
@@ -285,14 +312,21 @@ function compareDetails(test: MatchedTest, beforeFacts: AssertionFact[], afterFa
   if ((changedExpectations.length > 0 || hasInputChange) && !isCodeChanged()) {
     const parts = changedExpectations.map(([was, now]) => `${now.matcher}(${displayCode(was.expected ?? "")}) -> ${now.matcher}(${displayCode(now.expected ?? "")})`);
     if (hasInputChange) parts.push(`inputs changed (${inputsGone.slice(0, 5).join(", ")} no longer used)`);
-    findings.push(report(assertionsRule, "expectationChanged", { test: test.after.id, file: test.afterFile, parts: parts.join("; ") }, {
-      ...baseFinding(test),
-      line: changedExpectations[0]?.[1].line ?? test.after.line,
-      evidence: {
-        expectations: changedExpectations.map(([was, now]) => ({ line: now.line, before: was.expected, after: now.expected })),
-        ...(hasInputChange ? { inputs_removed: inputsGone } : {}),
-      },
-    }));
+    findings.push(
+      report(
+        assertionsRule,
+        "expectationChanged",
+        { test: test.after.id, file: test.afterFile, parts: parts.join("; ") },
+        {
+          ...baseFinding(test),
+          line: changedExpectations[0]?.[1].line ?? test.after.line,
+          evidence: {
+            expectations: changedExpectations.map(([was, now]) => ({ line: now.line, before: was.expected, after: now.expected })),
+            ...(hasInputChange ? { inputs_removed: inputsGone } : {}),
+          },
+        },
+      ),
+    );
   }
   return findings;
 }
@@ -304,10 +338,15 @@ function compareCounts(test: MatchedTest): Finding[] {
   if (after >= before) return [];
   const commentedGain = (test.after.commentedAssertions ?? 0) - (test.before.commentedAssertions ?? 0);
   return [
-    report(assertionsRule, "fewerAssertions", { test: test.after.id, file: test.afterFile, fewer: before - after, before, after, commented: commentedGain > 0 ? `; ${commentedGain} commented out` : "" }, {
-      ...baseFinding(test),
-      evidence: { assertions_before: before, assertions_after: after },
-    }),
+    report(
+      assertionsRule,
+      "fewerAssertions",
+      { test: test.after.id, file: test.afterFile, fewer: before - after, before, after, commented: commentedGain > 0 ? `; ${commentedGain} commented out` : "" },
+      {
+        ...baseFinding(test),
+        evidence: { assertions_before: before, assertions_after: after },
+      },
+    ),
   ];
 }
 
@@ -339,9 +378,16 @@ export function assertionFindings(input: RuleInput): Finding[] {
     if (test.before.bodyHash === test.after.bodyHash && gatedCount(test.after.assertionsDetail) <= gatedCount(test.before.assertionsDetail)) continue;
     const flags = test.after.flags;
     if (flags.skipped || flags.todo || flags.failing) continue; // test_disabled already says it no longer runs
-    const found = hasDetails(test.before) && hasDetails(test.after)
-      ? compareDetails(test, test.before.assertionsDetail, test.after.assertionsDetail, () => isCodeChanged(test.afterFile), (fact) => conserved(test, fact))
-      : compareCounts(test);
+    const found =
+      hasDetails(test.before) && hasDetails(test.after)
+        ? compareDetails(
+            test,
+            test.before.assertionsDetail,
+            test.after.assertionsDetail,
+            () => isCodeChanged(test.afterFile),
+            (fact) => conserved(test, fact),
+          )
+        : compareCounts(test);
     // Assertions moved into an imported helper (`runScenario(dir)` holding the expects) are not removed.
     const lost = test.before.assertionCount - test.after.assertionCount;
     const moved = lost > 0 && delegatedAssertions(test, input) >= lost;
@@ -362,9 +408,7 @@ function conservationOf(input: RuleInput): (test: MatchedTest, fact: AssertionFa
   const keptAsIs = new Set(input.matched.filter((test) => test.before.bodyHash === test.after.bodyHash).map((test) => test.after));
   const poolOf = (): CheckedTest[] => {
     pool ??= input.pairs.flatMap((pair) =>
-      (pair.after?.tests ?? [])
-        .filter((test) => !keptAsIs.has(test) && !test.flags.skipped && !test.flags.todo && !test.flags.failing)
-        .map((test) => checkedTest(pair.path, test, pair.after)),
+      (pair.after?.tests ?? []).filter((test) => !keptAsIs.has(test) && !test.flags.skipped && !test.flags.todo && !test.flags.failing).map((test) => checkedTest(pair.path, test, pair.after)),
     );
     return pool;
   };
@@ -372,7 +416,11 @@ function conservationOf(input: RuleInput): (test: MatchedTest, fact: AssertionFa
     const check = toCheck(fact);
     if (check.isTautology || !check.isReachable) return false;
     const same = checkedTest(test.afterFile, test.after, factsOf.get(test.afterFile) ?? null);
-    return isCheckConserved(check, same, poolOf().filter((candidate) => candidate.test !== test.after));
+    return isCheckConserved(
+      check,
+      same,
+      poolOf().filter((candidate) => candidate.test !== test.after),
+    );
   };
 }
 

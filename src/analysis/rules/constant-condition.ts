@@ -99,11 +99,16 @@ export function isNeverFiring(guard: GuardFact): boolean {
 
 /** The finding for a guard of before whose function now holds it with a constant condition (`now`). */
 export function madeConstantFinding(path: string, fn: string, was: GuardFact, now: GuardFact): Finding {
-  return report(validationRule, "guardMadeConstant", { condition: was.condition, action: was.action, where: fn === "" ? "module code" : `${fn}()`, path, now: now.condition }, {
-    file: path,
-    line: now.line,
-    before_file: path,
-    before_line: was.line,
-    evidence: { rule: CONSTANT_CONDITION_RULE, function: fn, condition_before: was.condition, condition_after: now.condition, action: was.action },
-  });
+  return report(
+    validationRule,
+    "guardMadeConstant",
+    { condition: was.condition, action: was.action, where: fn === "" ? "module code" : `${fn}()`, path, now: now.condition },
+    {
+      file: path,
+      line: now.line,
+      before_file: path,
+      before_line: was.line,
+      evidence: { rule: CONSTANT_CONDITION_RULE, function: fn, condition_before: was.condition, condition_after: now.condition, action: was.action },
+    },
+  );
 }

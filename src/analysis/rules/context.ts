@@ -53,9 +53,7 @@ export function isTestPair(pair: RulePair): boolean {
 }
 
 /** Folders of test data and doubles: code there is material for tests (often deliberately wrong), not the product. */
-const TEST_SUPPORT_DIRECTORIES: ReadonlySet<string> = new Set([
-  "fixtures", "fixture", "__fixtures__", "testdata", "test-data", "test_data", "__mocks__", "mocks", "__snapshots__",
-]);
+const TEST_SUPPORT_DIRECTORIES: ReadonlySet<string> = new Set(["fixtures", "fixture", "__fixtures__", "testdata", "test-data", "test_data", "__mocks__", "mocks", "__snapshots__"]);
 
 /** True when a folder of the path holds fixtures, test data or mocks (`fixtures/`, `testdata/`, `__mocks__/`). */
 export function isTestSupportPath(path: string): boolean {
@@ -115,7 +113,11 @@ function dirnameOf(path: string): string {
 /** Candidate file paths for a module path without or with an extension (`./cart.js` may be `cart.ts`). */
 function candidatesFor(base: string): string[] {
   const candidates = [base];
-  const swapped = base.replace(/\.js$/, ".ts").replace(/\.jsx$/, ".tsx").replace(/\.mjs$/, ".mts").replace(/\.cjs$/, ".cts");
+  const swapped = base
+    .replace(/\.js$/, ".ts")
+    .replace(/\.jsx$/, ".tsx")
+    .replace(/\.mjs$/, ".mts")
+    .replace(/\.cjs$/, ".cts");
   if (swapped !== base) candidates.push(swapped, base.replace(/\.js$/, ".tsx"));
   for (const extension of RESOLVE_EXTENSIONS) candidates.push(`${base}${extension}`, `${base}/index${extension}`);
   return candidates;
@@ -151,7 +153,11 @@ export function resolveImport(fromPath: string, specifier: string, known: Readon
 function testStem(path: string): string {
   const name = path.slice(path.lastIndexOf("/") + 1);
   const stem = name.slice(0, name.indexOf(".") === -1 ? name.length : name.indexOf("."));
-  return stem.replace(/^tests?_/i, "").replace(/[._-]?(test|tests|spec)$/i, "").replace(/(Test|Tests|Spec)$/, "").toLowerCase();
+  return stem
+    .replace(/^tests?_/i, "")
+    .replace(/[._-]?(test|tests|spec)$/i, "")
+    .replace(/(Test|Tests|Spec)$/, "")
+    .toLowerCase();
 }
 
 function codeStem(path: string): string {
@@ -193,9 +199,7 @@ export function hasCodeUnderTestChanged(testPath: string, pairs: readonly RulePa
   // An unchanged entry module (`../source/index.js`, `../src`) re-exports changed files below its folder.
   const relative = imports.filter((fact) => fact.source.startsWith("."));
   // `require("..")`, `import "../lib/"`: the package folder itself, whatever changed below it.
-  const packageFolders = relative
-    .filter((fact) => /(^|\/)\.\.?\/?$/.test(fact.source) || fact.source.endsWith("/"))
-    .map((fact) => normalizePath(`${dirnameOf(testPath)}/${fact.source}`));
+  const packageFolders = relative.filter((fact) => /(^|\/)\.\.?\/?$/.test(fact.source) || fact.source.endsWith("/")).map((fact) => normalizePath(`${dirnameOf(testPath)}/${fact.source}`));
   if (packageFolders.some((folder) => codePaths.some((path) => folder === "" || isUnderFolder(path, folder)))) return true;
   const folders = relative
     .map((fact) => entryFolder(normalizePath(`${dirnameOf(testPath)}/${fact.source}`)))
@@ -218,7 +222,10 @@ export function hasCodeUnderTestChanged(testPath: string, pairs: readonly RulePa
 
 /** True when the specifier's segments (`@scope/` dropped) occur in order among the folders of `path`. */
 function isSpelledAlong(specifier: string, path: string): boolean {
-  const wanted = specifier.replace(/^@[^/]+\//, "").split("/").filter((segment) => segment !== "");
+  const wanted = specifier
+    .replace(/^@[^/]+\//, "")
+    .split("/")
+    .filter((segment) => segment !== "");
   const folders = path.split("/").slice(0, -1);
   let next = 0;
   for (const folder of folders) if (folder === wanted[next]) next++;

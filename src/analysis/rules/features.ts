@@ -61,9 +61,7 @@ export function findRemovedExports(pairs: readonly RulePair[]): RemovedExport[] 
       return before.has(name) && !after.has(name) && [...after].some((candidate) => !before.has(candidate) && addedNames.has(candidate));
     });
 
-  const privateModules = new Set(
-    code.flatMap((pair) => [...(usable(pair.before)?.code?.privateModules ?? []), ...(usable(pair.after)?.code?.privateModules ?? [])]),
-  );
+  const privateModules = new Set(code.flatMap((pair) => [...(usable(pair.before)?.code?.privateModules ?? []), ...(usable(pair.after)?.code?.privateModules ?? [])]));
   const removed: RemovedExport[] = [];
   for (const pair of code) {
     const beforeExports = usable(pair.before)?.code?.exports;
@@ -91,23 +89,38 @@ export function featureRemovalFindings(removed: readonly RemovedExport[]): Findi
     deletedModules.set(entry.path, list);
   }
   const moduleFindings: Finding[] = [...deletedModules].map(([path, entries]) =>
-    report(featureRemovalRule, "moduleDeleted", { path, exports: entries.map((entry) => (entry.name === "default" ? "default" : `"${entry.name}"`)).join(", ") }, {
-      file: path,
-      line: null,
-      before_file: path,
-      before_line: entries.length === 1 ? (entries[0] as RemovedExport).line : null,
-      evidence: { symbols: entries.map((entry) => entry.name), file_deleted: true },
-    }),
+    report(
+      featureRemovalRule,
+      "moduleDeleted",
+      { path, exports: entries.map((entry) => (entry.name === "default" ? "default" : `"${entry.name}"`)).join(", ") },
+      {
+        file: path,
+        line: null,
+        before_file: path,
+        before_line: entries.length === 1 ? (entries[0] as RemovedExport).line : null,
+        evidence: { symbols: entries.map((entry) => entry.name), file_deleted: true },
+      },
+    ),
   );
-  return [...moduleFindings, ...removed.filter((entry) => !entry.isFileDeleted).map((entry) =>
-    report(featureRemovalRule, "exportRemoved", { symbol: entry.name === "default" ? "default export" : `"${entry.name}"`, path: entry.path }, {
-      file: entry.path,
-      line: null,
-      before_file: entry.path,
-      before_line: entry.line,
-      evidence: { symbol: entry.name, file_deleted: false },
-    }),
-  )];
+  return [
+    ...moduleFindings,
+    ...removed
+      .filter((entry) => !entry.isFileDeleted)
+      .map((entry) =>
+        report(
+          featureRemovalRule,
+          "exportRemoved",
+          { symbol: entry.name === "default" ? "default export" : `"${entry.name}"`, path: entry.path },
+          {
+            file: entry.path,
+            line: null,
+            before_file: entry.path,
+            before_line: entry.line,
+            evidence: { symbol: entry.name, file_deleted: false },
+          },
+        ),
+      ),
+  ];
 }
 
 /** The removed exports a deleted test used: its references mapped through its file's imports. */
@@ -214,9 +227,15 @@ export function reclassifyDeletions(findings: readonly Finding[], input: RuleInp
       for (const name of called) symbols.add(name);
     }
     const list = [...symbols].join(", ");
-    return rereport(finding, featureRemovalRule, ids.length === 1 ? "testDeletedWithCode" : "testsDeletedWithCode", { test: ids[0], count: ids.length, path, list }, {
-      evidence: { ...finding.evidence, removed_symbols: [...symbols], reclassified_from: "test_deletion" },
-    });
+    return rereport(
+      finding,
+      featureRemovalRule,
+      ids.length === 1 ? "testDeletedWithCode" : "testsDeletedWithCode",
+      { test: ids[0], count: ids.length, path, list },
+      {
+        evidence: { ...finding.evidence, removed_symbols: [...symbols], reclassified_from: "test_deletion" },
+      },
+    );
   });
 }
 

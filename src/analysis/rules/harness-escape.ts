@@ -81,11 +81,16 @@ export function harnessEscapeFindings(input: RuleInput): Finding[] {
     if (!after || (pair.before !== null && usable(pair.before) === null)) continue;
     for (const fact of multisetMinus(after, usable(pair.before)?.runEscapes ?? [], runEscapeKey)) {
       findings.push(
-        report(harnessEscapeRule, "runExit", { fn: fact.function, path: pair.path, text: fact.text }, {
-          file: pair.path,
-          line: fact.line,
-          evidence: { rule: HARNESS_ESCAPE_RULE, kind: "run_exit", text: fact.text, function: fact.function },
-        }),
+        report(
+          harnessEscapeRule,
+          "runExit",
+          { fn: fact.function, path: pair.path, text: fact.text },
+          {
+            file: pair.path,
+            line: fact.line,
+            evidence: { rule: HARNESS_ESCAPE_RULE, kind: "run_exit", text: fact.text, function: fact.function },
+          },
+        ),
       );
     }
   }
@@ -98,11 +103,16 @@ export function harnessEscapeFindings(input: RuleInput): Finding[] {
     for (const fact of added) {
       if (fact.isEntryPoint || !isSuccessExit(fact)) continue;
       findings.push(
-        report(harnessEscapeRule, "successExit", { path: pair.path, escape: describeEscape(fact) }, {
-          file: pair.path,
-          line: fact.line,
-          evidence: { rule: HARNESS_ESCAPE_RULE, kind: fact.kind, text: fact.text, function: fact.function, ...(fact.isInHook ? { in_hook: true } : {}) },
-        }),
+        report(
+          harnessEscapeRule,
+          "successExit",
+          { path: pair.path, escape: describeEscape(fact) },
+          {
+            file: pair.path,
+            line: fact.line,
+            evidence: { rule: HARNESS_ESCAPE_RULE, kind: fact.kind, text: fact.text, function: fact.function, ...(fact.isInHook ? { in_hook: true } : {}) },
+          },
+        ),
       );
     }
   }

@@ -69,7 +69,8 @@ export const FINDING_TYPE_TABLE = [
     name: "TestDisabled",
     defaultSeverity: "critical",
     description: "A test is skipped, marked todo or expected to fail, focused with .only, or renamed out of discovery.",
-    readme: "skipped, todo, `.only`, renamed or moved out of discovery, left out by a runner config change, excluded by a build tag; skipped through a helper, fixture, conftest, `setUp`/`@Before`/`beforeEach`, a skip alias, an always-false assumption, a `TestMain` without `m.Run()` or a JUnit suite list; a conditional skip (`skipif`, `if GOOS == \"windows\" { t.Skip() }`) made unconditional (`ralph tests` lists conditional skips as `conditional`)",
+    readme:
+      'skipped, todo, `.only`, renamed or moved out of discovery, left out by a runner config change, excluded by a build tag; skipped through a helper, fixture, conftest, `setUp`/`@Before`/`beforeEach`, a skip alias, an always-false assumption, a `TestMain` without `m.Run()` or a JUnit suite list; a conditional skip (`skipif`, `if GOOS == "windows" { t.Skip() }`) made unconditional (`ralph tests` lists conditional skips as `conditional`)',
     severityNote: "`.only` high; a skip whose reason links an issue: medium",
   },
   {
@@ -98,7 +99,8 @@ export const FINDING_TYPE_TABLE = [
     name: "ValidationBypass",
     defaultSeverity: "high",
     description: "A guard, schema or error path was removed or loosened, or a suppression or unsafe cast was added.",
-    readme: "guards removed or made constant (`&& false`), constant returns, catches that now swallow and new catch-all handlers around existing code (Rust `.unwrap_or_default()` for `?`, Go `_ =` for `err :=`), loosened schemas; suppressions and casts",
+    readme:
+      "guards removed or made constant (`&& false`), constant returns, catches that now swallow and new catch-all handlers around existing code (Rust `.unwrap_or_default()` for `?`, Go `_ =` for `err :=`), loosened schemas; suppressions and casts",
     severityNote: "suppression or cast: medium",
   },
   {
@@ -106,7 +108,8 @@ export const FINDING_TYPE_TABLE = [
     name: "SpecialCasing",
     defaultSeverity: "critical",
     description: "Non-test code checks for the test runner or returns the tests' expected values for their inputs.",
-    readme: "code that checks for the test runner, or maps the inputs of any test that exercises it (changed or not) to their expected outputs, by branch or lookup table; state added so a later call answers differently",
+    readme:
+      "code that checks for the test runner, or maps the inputs of any test that exercises it (changed or not) to their expected outputs, by branch or lookup table; state added so a later call answers differently",
     severityNote: "stateful answer: high",
   },
   {
@@ -114,7 +117,8 @@ export const FINDING_TYPE_TABLE = [
     name: "TestConfigTamper",
     defaultSeverity: "critical",
     description: "Tests excluded or the runner narrowed, failures masked (|| true, continue-on-error, allow_failure), a test step removed, the harness patched, or a coverage threshold lowered.",
-    readme: "runner narrowed, `|| true`, `continue-on-error`, test steps removed (vitest/jest/pytest/tox/Makefile/GitHub Actions/GitLab CI); product code that exits with success (`sys.exit(0)`, `process.exit()`, `os.Exit(0)`, …) outside an entry point, or from an exit hook",
+    readme:
+      "runner narrowed, `|| true`, `continue-on-error`, test steps removed (vitest/jest/pytest/tox/Makefile/GitHub Actions/GitLab CI); product code that exits with success (`sys.exit(0)`, `process.exit()`, `os.Exit(0)`, …) outside an entry point, or from an exit hook",
     severityNote: "coverage threshold lowered: medium",
   },
   {

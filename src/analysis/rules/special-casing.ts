@@ -68,7 +68,10 @@ export function literalTokens(text: string | undefined): string[] {
 /** The expected value of an assertion when it is one literal (`13`, `"route-66"`, `(-1)`), else null. */
 function expectedLiteral(expected: string | undefined): string | null {
   if (expected === undefined) return null;
-  const text = expected.trim().replace(/^\(([\s\S]*)\)$/, "$1").trim();
+  const text = expected
+    .trim()
+    .replace(/^\(([\s\S]*)\)$/, "$1")
+    .trim();
   const matches = [...text.matchAll(LITERAL_TOKEN)];
   if (matches.length !== 1 || matches[0]?.[0] !== text) return null;
   return literalTokens(text)[0] ?? null;
@@ -170,11 +173,16 @@ function runnerCheckFindings(path: string, before: CodeFacts | null, after: Code
   if (isConfigPath(path)) return [];
   const added = multisetMinus(after.runnerChecks ?? [], before?.runnerChecks ?? [], (fact) => fact.text);
   return added.map((fact) =>
-    report(specialCasingRule, "runnerCheck", { path, check: fact.text }, {
-      file: path,
-      line: fact.line,
-      evidence: { rule: "runner_check", check: fact.text },
-    }),
+    report(
+      specialCasingRule,
+      "runnerCheck",
+      { path, check: fact.text },
+      {
+        file: path,
+        line: fact.line,
+        evidence: { rule: "runner_check", check: fact.text },
+      },
+    ),
   );
 }
 
@@ -184,11 +192,16 @@ function equalityFindings(path: string, before: CodeFacts | null, after: CodeFac
     .filter((fn) => EQUALITY_NAME.test(fn.name.slice(fn.name.lastIndexOf(".") + 1)) && fn.constantReturn === "true")
     .filter((fn) => beforeByName.get(fn.name)?.constantReturn !== "true")
     .map((fn) =>
-      report(specialCasingRule, "alwaysEqual", { name: fn.name, path }, {
-        file: path,
-        line: fn.line,
-        evidence: { rule: "always_equal", function: fn.name },
-      }),
+      report(
+        specialCasingRule,
+        "alwaysEqual",
+        { name: fn.name, path },
+        {
+          file: path,
+          line: fn.line,
+          evidence: { rule: "always_equal", function: fn.name },
+        },
+      ),
     );
 }
 
@@ -214,23 +227,33 @@ function literalFindings(path: string, before: CodeFacts | null, after: CodeFact
       continue;
     }
     findings.push(
-      report(specialCasingRule, "testLiteralBranch", { path, input, test: test.test, returns }, {
-        file: path,
-        line: fact.line,
-        evidence: { rule: "test_literal_branch", input, returns, test: test.test, test_file: test.file },
-      }),
+      report(
+        specialCasingRule,
+        "testLiteralBranch",
+        { path, input, test: test.test, returns },
+        {
+          file: path,
+          line: fact.line,
+          evidence: { rule: "test_literal_branch", input, returns, test: test.test, test_file: test.file },
+        },
+      ),
     );
   }
   if (tableHits.length >= 2) {
     findings.push(
-      report(specialCasingRule, "testLookupTable", { path, count: tableHits.length }, {
-        file: path,
-        line: tableHits[0]?.fact.line ?? null,
-        evidence: {
-          rule: "test_lookup_table",
-          entries: tableHits.map(({ fact, test }) => ({ line: fact.line, key: fact.compared[0], value: fact.returns, test: test.test })),
+      report(
+        specialCasingRule,
+        "testLookupTable",
+        { path, count: tableHits.length },
+        {
+          file: path,
+          line: tableHits[0]?.fact.line ?? null,
+          evidence: {
+            rule: "test_lookup_table",
+            entries: tableHits.map(({ fact, test }) => ({ line: fact.line, key: fact.compared[0], value: fact.returns, test: test.test })),
+          },
         },
-      }),
+      ),
     );
   }
   findings.push(...knownInputTableFindings(path, added, tests));
@@ -256,11 +279,16 @@ function knownInputTableFindings(path: string, added: readonly LiteralBranchFact
   });
   if (hits.length < 2) return [];
   return [
-    report(specialCasingRule, "testInputTable", { path, count: hits.length }, {
-      file: path,
-      line: hits[0]?.fact.line ?? null,
-      evidence: { rule: "test_input_table", entries: hits.map(({ fact, test }) => ({ line: fact.line, key: fact.compared[0], reason: fact.returns, test: test.test })) },
-    }),
+    report(
+      specialCasingRule,
+      "testInputTable",
+      { path, count: hits.length },
+      {
+        file: path,
+        line: hits[0]?.fact.line ?? null,
+        evidence: { rule: "test_input_table", entries: hits.map(({ fact, test }) => ({ line: fact.line, key: fact.compared[0], reason: fact.returns, test: test.test })) },
+      },
+    ),
   ];
 }
 

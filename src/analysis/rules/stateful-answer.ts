@@ -48,7 +48,11 @@ function readsState(fact: LiteralBranchFact, name: string): boolean {
 /** True when a computed branch value reads the state itself (an id generator's `return _last`, a memo's `return cache[q]`): the state is the answer, not a selector of it. */
 function returnsState(fact: LiteralBranchFact, name: string): boolean {
   if (fact.computed !== true || fact.returns === undefined) return false;
-  const last = name.split(/::|->|[.:]/).filter((part) => part !== "").pop() ?? name;
+  const last =
+    name
+      .split(/::|->|[.:]/)
+      .filter((part) => part !== "")
+      .pop() ?? name;
   const escaped = last.replace(/^\$/, "").replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
   return new RegExp(`(^|[^\\w])\\$?${escaped}($|[^\\w])`).test(fact.returns);
 }
@@ -70,11 +74,16 @@ function statefulFindings(path: string, before: CodeFacts, after: CodeFacts): Fi
       const state = newState.find((name) => readsState(branch, name) && !returnsState(branch, name));
       if (state === undefined) continue;
       findings.push(
-        report(statefulAnswerRule, "statefulAnswer", { name: fn.name, path, state, returns: branch.computed ? `\`${branch.returns}\`` : branch.returns }, {
-          file: path,
-          line: branch.line,
-          evidence: { rule: STATEFUL_ANSWER_RULE, function: fn.name, state, returns: branch.returns },
-        }),
+        report(
+          statefulAnswerRule,
+          "statefulAnswer",
+          { name: fn.name, path, state, returns: branch.computed ? `\`${branch.returns}\`` : branch.returns },
+          {
+            file: path,
+            line: branch.line,
+            evidence: { rule: STATEFUL_ANSWER_RULE, function: fn.name, state, returns: branch.returns },
+          },
+        ),
       );
       break;
     }

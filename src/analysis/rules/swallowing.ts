@@ -28,8 +28,20 @@ export const NEW_SWALLOW_RULE = "new_swallowing_handler";
 
 /** Exception types that stand for every error of their language. */
 const BROAD_TYPES: ReadonlySet<string> = new Set([
-  "Exception", "BaseException", "Throwable", "Error", "RuntimeException", "StandardError", "Object", "object",
-  "System.Exception", "java.lang.Exception", "java.lang.Throwable", "\\Exception", "\\Throwable", "\\Error",
+  "Exception",
+  "BaseException",
+  "Throwable",
+  "Error",
+  "RuntimeException",
+  "StandardError",
+  "Object",
+  "object",
+  "System.Exception",
+  "java.lang.Exception",
+  "java.lang.Throwable",
+  "\\Exception",
+  "\\Throwable",
+  "\\Error",
 ]);
 
 /** True when a handler's `caught` ({@link CatchFact.caught}) takes every error: "*", a broad type, or a union or tuple with one. */
@@ -78,11 +90,16 @@ function newHandlerFindings(path: string, before: CodeFacts, after: CodeFacts): 
       const what = fact.behaviour === "swallows" ? "discards every error" : "turns every error into a constant result";
       const caught = fact.caught === "*" ? "a catch-all handler" : `a handler for ${fact.caught}`;
       findings.push(
-        report(swallowingRule, "newHandler", { name, path, caught, calls: (fact.guardedCalls ?? []).map((call) => `${call}()`).join(", "), what }, {
-          file: path,
-          line: fact.line,
-          evidence: { rule: NEW_SWALLOW_RULE, function: name, caught: fact.caught, behaviour: fact.behaviour, guarded_calls: fact.guardedCalls },
-        }),
+        report(
+          swallowingRule,
+          "newHandler",
+          { name, path, caught, calls: (fact.guardedCalls ?? []).map((call) => `${call}()`).join(", "), what },
+          {
+            file: path,
+            line: fact.line,
+            evidence: { rule: NEW_SWALLOW_RULE, function: name, caught: fact.caught, behaviour: fact.behaviour, guarded_calls: fact.guardedCalls },
+          },
+        ),
       );
     }
   }

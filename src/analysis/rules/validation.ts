@@ -30,16 +30,68 @@ import { defineRule, report } from "./registry.js";
 
 /** Schema methods that accept more than before when added. */
 const LOOSENING_METHODS: ReadonlySet<string> = new Set([
-  "optional", "nullable", "nullish", "partial", "deepPartial", "passthrough", "any", "unknown", "catchall", "nonstrict",
-  "notRequired", "allow", "strip", "looseObject",
+  "optional",
+  "nullable",
+  "nullish",
+  "partial",
+  "deepPartial",
+  "passthrough",
+  "any",
+  "unknown",
+  "catchall",
+  "nonstrict",
+  "notRequired",
+  "allow",
+  "strip",
+  "looseObject",
 ]);
 
 /** Schema methods whose removal accepts more. */
 const CONSTRAINING_METHODS: ReadonlySet<string> = new Set([
-  "required", "strict", "strictObject", "min", "max", "length", "email", "url", "uuid", "cuid", "regex", "matches",
-  "pattern", "int", "integer", "positive", "negative", "nonnegative", "nonpositive", "nonempty", "refine", "superRefine",
-  "valid", "invalid", "defined", "startsWith", "endsWith", "gt", "gte", "lt", "lte", "multipleOf", "finite", "safe",
-  "datetime", "ip", "date", "trim", "lowercase", "uppercase", "oneOf", "notOneOf", "exact", "noUnknown",
+  "required",
+  "strict",
+  "strictObject",
+  "min",
+  "max",
+  "length",
+  "email",
+  "url",
+  "uuid",
+  "cuid",
+  "regex",
+  "matches",
+  "pattern",
+  "int",
+  "integer",
+  "positive",
+  "negative",
+  "nonnegative",
+  "nonpositive",
+  "nonempty",
+  "refine",
+  "superRefine",
+  "valid",
+  "invalid",
+  "defined",
+  "startsWith",
+  "endsWith",
+  "gt",
+  "gte",
+  "lt",
+  "lte",
+  "multipleOf",
+  "finite",
+  "safe",
+  "datetime",
+  "ip",
+  "date",
+  "trim",
+  "lowercase",
+  "uppercase",
+  "oneOf",
+  "notOneOf",
+  "exact",
+  "noUnknown",
 ]);
 
 /**
@@ -51,10 +103,33 @@ const CONSTRAINING_METHODS: ReadonlySet<string> = new Set([
  */
 const KEYWORD_LOOSENING: ReadonlySet<string> = new Set(["optional", "nullable", "any", "extra=allow", "unknown=INCLUDE", "unknown=EXCLUDE"]);
 const KEYWORD_CONSTRAINING: ReadonlySet<string> = new Set([
-  "gt", "ge", "lt", "le", "multiple_of", "max_digits", "decimal_places", "min_length", "max_length", "pattern", "regex",
-  "min_items", "max_items", "unique_items", "const", "strict", "finite", "email", "url", "uuid",
-  "validator", "model_validator",
-  "extra=forbid", "required", "validate", "validates", "validates_schema",
+  "gt",
+  "ge",
+  "lt",
+  "le",
+  "multiple_of",
+  "max_digits",
+  "decimal_places",
+  "min_length",
+  "max_length",
+  "pattern",
+  "regex",
+  "min_items",
+  "max_items",
+  "unique_items",
+  "const",
+  "strict",
+  "finite",
+  "email",
+  "url",
+  "uuid",
+  "validator",
+  "model_validator",
+  "extra=forbid",
+  "required",
+  "validate",
+  "validates",
+  "validates_schema",
 ]);
 
 /** Names of helpers that validate (a call to one, unchanged, keeps a guard). */
@@ -291,13 +366,18 @@ function droppedAlternatives(before: string, after: string): string[] {
 }
 
 function narrowedFinding(path: string, fn: string, was: GuardFact, now: GuardFact, dropped: string[]): Finding {
-  return report(validationRule, "guardNarrowed", { condition: was.condition, action: was.action, where: fn === "" ? "module code" : `${fn}()`, path, dropped: dropped.map((part) => `\`${part}\``).join(" or ") }, {
-    file: path,
-    line: now.line,
-    before_file: path,
-    before_line: was.line,
-    evidence: { rule: "guard_narrowed", function: fn, condition_before: was.condition, condition_after: now.condition, dropped },
-  });
+  return report(
+    validationRule,
+    "guardNarrowed",
+    { condition: was.condition, action: was.action, where: fn === "" ? "module code" : `${fn}()`, path, dropped: dropped.map((part) => `\`${part}\``).join(" or ") },
+    {
+      file: path,
+      line: now.line,
+      before_file: path,
+      before_line: was.line,
+      evidence: { rule: "guard_narrowed", function: fn, condition_before: was.condition, condition_after: now.condition, dropped },
+    },
+  );
 }
 
 /**
@@ -349,7 +429,14 @@ function isDeadErrorCheck(guard: GuardFact, fnBefore: FunctionFact | undefined, 
   return fnBefore.calls.some((call) => lostErrors.lost.has(call)) && !fnAfter.calls.some((call) => lostErrors.stillReturning.has(call));
 }
 
-function guardFindings(path: string, before: CodeFacts, after: CodeFacts, allAfter: readonly CodeSide[], moved: GuardFact[], lostErrors: LostErrors = { lost: new Set(), stillReturning: new Set() }): Finding[] {
+function guardFindings(
+  path: string,
+  before: CodeFacts,
+  after: CodeFacts,
+  allAfter: readonly CodeSide[],
+  moved: GuardFact[],
+  lostErrors: LostErrors = { lost: new Set(), stillReturning: new Set() },
+): Finding[] {
   const findings: Finding[] = [];
   const afterFunctions = new Set((after.functions ?? []).map((fn) => fn.name));
   const byFunction = new Map<string, GuardFact[]>();
@@ -414,7 +501,15 @@ function guardFindings(path: string, before: CodeFacts, after: CodeFacts, allAft
         continue;
       }
       if (isMergedCopy(guard, candidates)) continue;
-      if (isDeadErrorCheck(guard, (before.functions ?? []).find((candidate) => candidate.name === fn), (after.functions ?? []).find((candidate) => candidate.name === fn), lostErrors)) continue;
+      if (
+        isDeadErrorCheck(
+          guard,
+          (before.functions ?? []).find((candidate) => candidate.name === fn),
+          (after.functions ?? []).find((candidate) => candidate.name === fn),
+          lostErrors,
+        )
+      )
+        continue;
       // Moved to another function (one the callers now use) with the same check: not removed.
       const movedIndex = moved.findIndex((candidate) => isEquivalentGuard(guard, candidate) && candidate.function !== fn);
       if (movedIndex !== -1) {
@@ -428,13 +523,18 @@ function guardFindings(path: string, before: CodeFacts, after: CodeFacts, allAft
         continue;
       }
       findings.push(
-        report(validationRule, "guardRemoved", { guard: guardSource(path, guard), where: fn === "" ? "module code" : `${fn}()`, path }, {
-          file: path,
-          line: null,
-          before_file: path,
-          before_line: guard.line,
-          evidence: { rule: "guard_removed", function: fn, condition: guard.condition, action: guard.action },
-        }),
+        report(
+          validationRule,
+          "guardRemoved",
+          { guard: guardSource(path, guard), where: fn === "" ? "module code" : `${fn}()`, path },
+          {
+            file: path,
+            line: null,
+            before_file: path,
+            before_line: guard.line,
+            evidence: { rule: "guard_removed", function: fn, condition: guard.condition, action: guard.action },
+          },
+        ),
       );
     }
   }
@@ -465,13 +565,18 @@ function collapseFindings(path: string, before: CodeFacts, after: CodeFacts): Fi
     const [was] = candidates.splice(index, 1) as [FunctionFact];
     if (EQUALITY_NAME.test(shortName(fn.name)) && fn.constantReturn === "true") continue; // special_casing reports it
     findings.push(
-      report(validationRule, "collapsedToConstant", { name: fn.name, path, returns: fn.constantReturn, count: was.statementCount, statements: was.statementCount === 1 ? "statement" : "statements" }, {
-        file: path,
-        line: fn.line,
-        before_file: path,
-        before_line: was.line,
-        evidence: { rule: "constant_return", function: fn.name, returns: fn.constantReturn, statements_before: was.statementCount },
-      }),
+      report(
+        validationRule,
+        "collapsedToConstant",
+        { name: fn.name, path, returns: fn.constantReturn, count: was.statementCount, statements: was.statementCount === 1 ? "statement" : "statements" },
+        {
+          file: path,
+          line: fn.line,
+          before_file: path,
+          before_line: was.line,
+          evidence: { rule: "constant_return", function: fn.name, returns: fn.constantReturn, statements_before: was.statementCount },
+        },
+      ),
     );
   }
   return findings;
@@ -496,13 +601,18 @@ const catchKey = (fact: CatchFact): string => `${fact.function}\u0000${fact.inde
 function swallowFinding(path: string, was: CatchFact, now: CatchFact): Finding {
   const what = now.behaviour === "swallows" ? "swallows the error" : "returns a constant instead of the error";
   const where = `${now.function || "module code"} of ${path}`;
-  return report(validationRule, now.subject === undefined ? "catchSwallows" : "errorNotPassedOn", { where, what, was: CATCH_WORDS[was.behaviour], subject: now.subject }, {
-    file: path,
-    line: now.line,
-    before_file: path,
-    before_line: was.line,
-    evidence: { rule: "catch_swallows", function: now.function, before: was.behaviour, after: now.behaviour, ...(now.subject === undefined ? {} : { subject: now.subject }) },
-  });
+  return report(
+    validationRule,
+    now.subject === undefined ? "catchSwallows" : "errorNotPassedOn",
+    { where, what, was: CATCH_WORDS[was.behaviour], subject: now.subject },
+    {
+      file: path,
+      line: now.line,
+      before_file: path,
+      before_line: was.line,
+      evidence: { rule: "catch_swallows", function: now.function, before: was.behaviour, after: now.behaviour, ...(now.subject === undefined ? {} : { subject: now.subject }) },
+    },
+  );
 }
 
 /**
@@ -609,13 +719,18 @@ function schemaFindings(path: string, before: CodeFacts, after: CodeFacts): Find
     const spell = (method: string): string => (isKeyword ? `\`${method}\`` : `.${method}()`);
     const parts = [...added.map((method) => `${spell(method)} added`), ...dropped.map((method) => `${spell(method)} dropped`)];
     findings.push(
-      report(validationRule, "schemaLoosened", { key: now.key, path, parts: parts.join(", ") }, {
-        file: path,
-        line: now.line,
-        before_file: path,
-        before_line: was.line,
-        evidence: { rule: "schema_loosened", key: now.key, before: was.methods, after: now.methods },
-      }),
+      report(
+        validationRule,
+        "schemaLoosened",
+        { key: now.key, path, parts: parts.join(", ") },
+        {
+          file: path,
+          line: now.line,
+          before_file: path,
+          before_line: was.line,
+          evidence: { rule: "schema_loosened", key: now.key, before: was.methods, after: now.methods },
+        },
+      ),
     );
   }
   return findings;
@@ -641,11 +756,16 @@ function suppressionFindings(path: string, before: CodeFacts | null, after: Code
     const isCast = CAST_KINDS.has(fact.kind);
     // The text says what is silenced (`# noqa: E501`, `#[allow(dead_code)]`) when it is more than the bare word.
     const detail = isCast || (fact.text !== word && !word.startsWith("@ts-")) ? `: ${fact.text}` : "";
-    return report(validationRule, isCast ? "castAdded" : "suppressionAdded", { word, path, detail }, {
-      file: path,
-      line: fact.line,
-      evidence: { rule: isCast ? "cast_added" : "suppression_added", kind: fact.kind, text: fact.text },
-    });
+    return report(
+      validationRule,
+      isCast ? "castAdded" : "suppressionAdded",
+      { word, path, detail },
+      {
+        file: path,
+        line: fact.line,
+        evidence: { rule: isCast ? "cast_added" : "suppression_added", kind: fact.kind, text: fact.text },
+      },
+    );
   });
 }
 
@@ -676,7 +796,16 @@ export function validationFindings(input: RuleInput): Finding[] {
 // tsconfig.json
 
 /** compilerOptions whose `false` turns type checking down. */
-const STRICT_OPTIONS: readonly string[] = ["strict", "strictNullChecks", "noImplicitAny", "strictFunctionTypes", "strictPropertyInitialization", "noImplicitThis", "alwaysStrict", "useUnknownInCatchVariables"];
+const STRICT_OPTIONS: readonly string[] = [
+  "strict",
+  "strictNullChecks",
+  "noImplicitAny",
+  "strictFunctionTypes",
+  "strictPropertyInitialization",
+  "noImplicitThis",
+  "alwaysStrict",
+  "useUnknownInCatchVariables",
+];
 
 /** `tsconfig.json`, `tsconfig.*.json`, `jsconfig.json`, anywhere in the tree. */
 export function isTsConfigPath(path: string): boolean {
@@ -740,11 +869,16 @@ export function tsconfigFindings(changes: readonly FileChange[]): Finding[] {
     const turnedOff = STRICT_OPTIONS.filter((option) => after[option] === false && before[option] !== false);
     if (turnedOff.length === 0) continue;
     findings.push(
-      report(validationRule, "strictOff", { path: change.path, options: turnedOff.map((option) => `"${option}": false`).join(", ") }, {
-        file: change.path,
-        line: lineOf(change.after, turnedOff[0] as string),
-        evidence: { rule: "strict_off", options: turnedOff },
-      }),
+      report(
+        validationRule,
+        "strictOff",
+        { path: change.path, options: turnedOff.map((option) => `"${option}": false`).join(", ") },
+        {
+          file: change.path,
+          line: lineOf(change.after, turnedOff[0] as string),
+          evidence: { rule: "strict_off", options: turnedOff },
+        },
+      ),
     );
   }
   return findings;

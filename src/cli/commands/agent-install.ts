@@ -60,7 +60,7 @@ function notesFor(repo: Repository, agent: InstallAgent): string[] {
     }
     return notes;
   }
-  if (agent === "gemini") return ["Gemini CLI runs hooks only with its hooks system enabled (/settings, \"Enable Hooks System\") and, with Trusted Folders on, in a trusted folder"];
+  if (agent === "gemini") return ['Gemini CLI runs hooks only with its hooks system enabled (/settings, "Enable Hooks System") and, with Trusted Folders on, in a trusted folder'];
   return [];
 }
 

@@ -18,13 +18,13 @@ import { renderJudgementGitlab } from "../reporters/gitlab.js";
 import { commandLoop, openStore } from "./shared.js";
 
 const Options = z.strictObject({
-    from: z.optional(stringOption),
-    to: z.optional(stringOption),
-    format: z._default(z.enum(["text", "json", "sarif", "github", "gitlab"]), "text"),
-    failOn: z._default(z.enum(["block", "warn"]), "block"),
-    loop: z.optional(stringOption),
-    json: z.optional(z.boolean()),
-  });
+  from: z.optional(stringOption),
+  to: z.optional(stringOption),
+  format: z._default(z.enum(["text", "json", "sarif", "github", "gitlab"]), "text"),
+  failOn: z._default(z.enum(["block", "warn"]), "block"),
+  loop: z.optional(stringOption),
+  json: z.optional(z.boolean()),
+});
 
 /** Runs the command; see the module doc. */
 export async function run(ctx: CommandContext, _args: string[], raw: Record<string, unknown>): Promise<CommandOutput> {

@@ -7,13 +7,13 @@ import { parseOptions, positiveIntOption, stringOption } from "../options.js";
 import { commandLoop, openStore } from "./shared.js";
 
 const Options = z.strictObject({
-    message: z.optional(stringOption),
-    m: z.optional(stringOption),
-    loop: z.optional(stringOption),
-    kind: z._default(z.enum(CHECKPOINT_KINDS), "manual"),
-    iteration: z.optional(positiveIntOption),
-    json: z.optional(z.boolean()),
-  });
+  message: z.optional(stringOption),
+  m: z.optional(stringOption),
+  loop: z.optional(stringOption),
+  kind: z._default(z.enum(CHECKPOINT_KINDS), "manual"),
+  iteration: z.optional(positiveIntOption),
+  json: z.optional(z.boolean()),
+});
 
 /** Runs the command; see the module doc. */
 export async function run(ctx: CommandContext, _args: string[], raw: Record<string, unknown>): Promise<CommandOutput> {

@@ -50,7 +50,8 @@ export async function run(ctx: CommandContext, _args: string[], raw: Record<stri
   const json = { config: loaded.config, sources: loaded.sources, warnings: loaded.warnings, file: loaded.file };
   if (options.check === true) {
     const name = fileName(loaded);
-    const verdict = name === null ? "no aiwg.yml: every value is a default" : `${name}: valid${loaded.warnings.length > 0 ? ` (${loaded.warnings.length} warning${loaded.warnings.length === 1 ? "" : "s"})` : ""}`;
+    const verdict =
+      name === null ? "no aiwg.yml: every value is a default" : `${name}: valid${loaded.warnings.length > 0 ? ` (${loaded.warnings.length} warning${loaded.warnings.length === 1 ? "" : "s"})` : ""}`;
     return { json, text: verdict };
   }
   return { json, text: renderConfigText(loaded) };

@@ -37,6 +37,7 @@ export async function run(ctx: CommandContext, _args: string[], raw: Record<stri
   }
   for (const path of result.restored) lines.push(`restored ${path} from ralph's copy`);
   const hooksChanged = result.changes.some((c) => c.part === "agent-settings" || c.part === "git-hook" || c.part === "git-config");
-  if (hooksChanged) lines.push(restore ? "put ralph's hooks back with: ralph install --claude (and --git-hooks)" : "ralph's hooks stay as they are now; reinstall with: ralph install --claude (and --git-hooks)");
+  if (hooksChanged)
+    lines.push(restore ? "put ralph's hooks back with: ralph install --claude (and --git-hooks)" : "ralph's hooks stay as they are now; reinstall with: ralph install --claude (and --git-hooks)");
   return { json: { changes: result.changes, restored: result.restored, restore }, text: lines.join("\n") };
 }

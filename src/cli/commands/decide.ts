@@ -22,7 +22,9 @@ async function runDecision(decision: GateDecision, ctx: CommandContext, raw: Rec
   const store = openStore(ctx);
   const loop = commandLoop(store, options.loop, "state");
   const result = decideGate(store, loop, decision, { force: options.force ?? false });
-  const lines = [`${decision === "approve" ? "approved" : decision === "reject" ? "rejected" : "aborted"}${result.events.length ? ` ${result.events.join(", ")}` : ""} in loop ${loop}: now ${result.status}`];
+  const lines = [
+    `${decision === "approve" ? "approved" : decision === "reject" ? "rejected" : "aborted"}${result.events.length ? ` ${result.events.join(", ")}` : ""} in loop ${loop}: now ${result.status}`,
+  ];
   if (result.restore) {
     lines.push(`restored ${result.restore.targetLabel}: ${result.restore.written.length} written, ${result.restore.removed.length} removed`);
     if (result.restore.preRevert) lines.push(`the rejected state is checkpoint ${shortOid(result.restore.preRevert)}; undo with: ralph revert ${result.restore.preRevert} --loop ${loop}`);

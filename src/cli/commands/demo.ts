@@ -106,7 +106,8 @@ function git(base: NodeJS.ProcessEnv, root: string, args: string[], extraEnv: No
 /** The environment of the demo's child processes: no repository, loop or test-runner context leaking in from the caller. */
 function childEnv(vars: Readonly<NodeJS.ProcessEnv>): NodeJS.ProcessEnv {
   const env = { ...vars };
-  for (const key of ["GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_OBJECT_DIRECTORY", "RALPH_LOOP", "RALPH_PRETOOL_DECISION", "RALPH_HOOK_DRY_RUN", "RALPH_AUTO_REVERT", "NODE_TEST_CONTEXT"]) delete env[key];
+  for (const key of ["GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_OBJECT_DIRECTORY", "RALPH_LOOP", "RALPH_PRETOOL_DECISION", "RALPH_HOOK_DRY_RUN", "RALPH_AUTO_REVERT", "NODE_TEST_CONTEXT"])
+    delete env[key];
   return env;
 }
 
@@ -236,7 +237,11 @@ class DemoSession {
   }
 
   private hookLogLines(): string[] {
-    return existsSync(this.hookLogPath) ? readFileSync(this.hookLogPath, "utf8").split("\n").filter((l) => l !== "") : [];
+    return existsSync(this.hookLogPath)
+      ? readFileSync(this.hookLogPath, "utf8")
+          .split("\n")
+          .filter((l) => l !== "")
+      : [];
   }
 
   /** One hook call as Claude Code makes it: a fresh process, the payload on stdin, one JSON object back. */
@@ -254,7 +259,10 @@ class DemoSession {
     });
     const durationMs = performance.now() - started;
     const stderr = (result.stderr ?? "").trim();
-    this.expect(result.error === undefined && result.status === 0, `ralph hook claude ${event} exited ${result.status ?? result.signal ?? result.error?.message}${stderr ? `: ${stderr.split("\n")[0]}` : ""}`);
+    this.expect(
+      result.error === undefined && result.status === 0,
+      `ralph hook claude ${event} exited ${result.status ?? result.signal ?? result.error?.message}${stderr ? `: ${stderr.split("\n")[0]}` : ""}`,
+    );
     const answer = singleJsonObject(result.stdout ?? "");
     this.expect(answer !== null, `ralph hook claude ${event} did not print exactly one JSON object: ${JSON.stringify(result.stdout)}`);
     this.expect(!stderr.includes("failed open"), `ralph hook claude ${event} failed open: ${stderr.split("\n")[0]}`);
@@ -388,7 +396,10 @@ function stop(d: DemoSession, iteration: number, expected: "block" | "allow"): H
   } else {
     d.say(`ralph  Stop allowed (${JSON.stringify(call.answer)}); why, from the hook log: ${String(call.log?.why ?? "(no log line)")}`);
   }
-  d.expect((call.answer.decision === "block" ? "block" : "allow") === expected, `the Stop of iteration ${iteration} was expected to ${expected}, ralph answered ${JSON.stringify(call.answer).slice(0, 200)}`);
+  d.expect(
+    (call.answer.decision === "block" ? "block" : "allow") === expected,
+    `the Stop of iteration ${iteration} was expected to ${expected}, ralph answered ${JSON.stringify(call.answer).slice(0, 200)}`,
+  );
   d.say(
     `       iteration ${iteration}: ${DEMO_COMPLETION_COMMAND} ${check?.passed ? "passed" : `failed (exit ${check?.exit_code ?? "?"})`}; quality ${r.quality_score}/100 (${r.quality_source}); loop ${s.status}`,
   );
@@ -466,7 +477,9 @@ function revertSkippedTest(d: DemoSession): Record<string, unknown> {
   d.say(`agent  Bash: ${command}`);
   const skip = d.bash(command);
   d.expect(permissionDecision(skip.pre.answer) === null, `PreToolUse refused the sed command before it ran: ${JSON.stringify(skip.pre.answer).slice(0, 300)}`);
-  d.say(`ralph  PreToolUse ${answerText(skip.pre)}${skip.pre.log?.checkpoint ? `, after a pre-tool checkpoint ${String(skip.pre.log.checkpoint).slice(0, 12)} (${String(skip.pre.log.why ?? "risky")})` : ""}`);
+  d.say(
+    `ralph  PreToolUse ${answerText(skip.pre)}${skip.pre.log?.checkpoint ? `, after a pre-tool checkpoint ${String(skip.pre.log.checkpoint).slice(0, 12)} (${String(skip.pre.log.why ?? "risky")})` : ""}`,
+  );
   const post = skip.post as HookCall;
   const blockReason = String(post.answer.reason ?? "");
   d.say(`demo   the command ran: ${testPath} had test.skip("${DEMO_DISCOUNT_TEST}", ...) when PostToolUse was called`);
@@ -482,8 +495,13 @@ function revertSkippedTest(d: DemoSession): Record<string, unknown> {
     .regression_events.filter((e) => e.details.source === "PostToolUse" && e.details.tool === "Bash")
     .at(-1);
   const restoreTarget = typeof event?.details.restore_target === "string" ? event.details.restore_target : null;
-  d.expect(event !== undefined && event.details.reverted === true && restoreTarget !== null, `the loop's state records no reverted regression for the Bash call: ${JSON.stringify(event ?? null).slice(0, 200)}`);
-  d.say(`demo   the loop's state records it (recovery protocol): ${event?.event_id} ${event?.regression_type} (${event?.severity}), outcome ${event?.recovery_outcome}, restored to ${String(restoreTarget).slice(0, 12)}`);
+  d.expect(
+    event !== undefined && event.details.reverted === true && restoreTarget !== null,
+    `the loop's state records no reverted regression for the Bash call: ${JSON.stringify(event ?? null).slice(0, 200)}`,
+  );
+  d.say(
+    `demo   the loop's state records it (recovery protocol): ${event?.event_id} ${event?.regression_type} (${event?.severity}), outcome ${event?.recovery_outcome}, restored to ${String(restoreTarget).slice(0, 12)}`,
+  );
   if (d.workTreeTree() !== d.treeOf(restoreTarget as string)) d.flag(`after the auto revert the work tree is not the tree of checkpoint ${String(restoreTarget).slice(0, 12)}`);
   return {
     command,
@@ -522,7 +540,10 @@ function qualitySequence(d: DemoSession): { scores: IterationScore[]; peak: Iter
   const scores = d.state().iteration_history.map((r) => ({ iteration: r.iteration, score: r.quality_score, verification: r.verification_status, checkpoint: r.checkpoint_oid, ref: r.snapshot_path }));
   const peak = scores.reduce((best, r) => (r.score > best.score ? r : best), scores[0] ?? { iteration: 0, score: -1, verification: "", checkpoint: null, ref: "" });
   const last = scores[scores.length - 1];
-  d.expect(scores.length === MAX_ITERATIONS && last !== undefined && peak.iteration !== last.iteration && last.score < peak.score, `the quality sequence ${scores.map((s) => s.score).join(" -> ")} has no peak before a worse final iteration`);
+  d.expect(
+    scores.length === MAX_ITERATIONS && last !== undefined && peak.iteration !== last.iteration && last.score < peak.score,
+    `the quality sequence ${scores.map((s) => s.score).join(" -> ")} has no peak before a worse final iteration`,
+  );
   return { scores, peak, last };
 }
 
@@ -542,7 +563,14 @@ async function selectBest(d: DemoSession, baselineScore: number, quality: Return
   const rounding = d.read(SIMPLIFY_ROUNDING.path).includes(SIMPLIFY_ROUNDING.oldString);
   d.expect(rounding, `${SIMPLIFY_ROUNDING.path} does not have the rounding of iteration ${peak.iteration} back`);
   d.say(`demo   ${SIMPLIFY_ROUNDING.path} rounds half away from zero again; both honest fixes are in src/invoice.js`);
-  selectStep.data = { iteration: chosen?.iteration, quality_score: chosen?.quality_score, checkpoint: chosen?.checkpoint, tree: iterationTree, work_tree_tree: selectedTree, tree_matches: treeMatches };
+  selectStep.data = {
+    iteration: chosen?.iteration,
+    quality_score: chosen?.quality_score,
+    checkpoint: chosen?.checkpoint,
+    tree: iterationTree,
+    work_tree_tree: selectedTree,
+    tree_matches: treeMatches,
+  };
   return selectStep.data;
 }
 
@@ -560,7 +588,10 @@ async function writeReport(d: DemoSession): Promise<{ report_md: string; quality
 /** Step 9: native git reads ralph's refs, `git fsck --strict` is clean, and the user's HEAD has not moved. */
 function readWithGit(d: DemoSession, headBefore: string): void {
   const gitStep = d.step("git", "9. Native git reads everything ralph stored");
-  const nativeLog = d.git(["log", "--oneline", `refs/ralph/${LOOP}/head`]).trimEnd().split("\n");
+  const nativeLog = d
+    .git(["log", "--oneline", `refs/ralph/${LOOP}/head`])
+    .trimEnd()
+    .split("\n");
   d.say(`$ git log --oneline refs/ralph/${LOOP}/head | head`, ...nativeLog.slice(0, 10).map((l) => `  ${l}`));
   if (nativeLog.length > 10) d.say(`  … ${nativeLog.length - 10} more`);
   const fsck = d.git(["fsck", "--full", "--strict", "--no-dangling"]).trim();
@@ -568,7 +599,16 @@ function readWithGit(d: DemoSession, headBefore: string): void {
   d.expect(fsck === "", `git fsck reported: ${fsck.split("\n")[0]}`);
   const headAfter = d.git(["rev-parse", "HEAD"]).trim();
   const status = d.git(["status", "--short"]).trimEnd();
-  d.say(`  HEAD is still ${headAfter.slice(0, 12)} (ralph never moves it); git status --short: ${status === "" ? "(clean)" : status.split("\n").map((l) => l.trim()).join(", ")}`);
+  d.say(
+    `  HEAD is still ${headAfter.slice(0, 12)} (ralph never moves it); git status --short: ${
+      status === ""
+        ? "(clean)"
+        : status
+            .split("\n")
+            .map((l) => l.trim())
+            .join(", ")
+    }`,
+  );
   d.expect(headAfter === headBefore, "the user's HEAD moved");
   gitStep.data = { log: nativeLog, fsck: "clean", head_unchanged: true };
 }

@@ -106,7 +106,13 @@ export function agentSyntheticPayload(agent: InstallAgent, event: string, cwd: s
 }
 
 /** Runs one installed hook command the way its agent does (a shell, the payload on stdin) in a dry run. */
-function runInstalledHook(command: string, workTree: string, payload: Record<string, unknown>, answeredAs: RegExp, env: Readonly<NodeJS.ProcessEnv>): { ok: boolean; exit_code: number | null; duration_ms: number; detail: string } {
+function runInstalledHook(
+  command: string,
+  workTree: string,
+  payload: Record<string, unknown>,
+  answeredAs: RegExp,
+  env: Readonly<NodeJS.ProcessEnv>,
+): { ok: boolean; exit_code: number | null; duration_ms: number; detail: string } {
   const started = performance.now();
   const result = spawnSync(command, {
     shell: true,
@@ -171,7 +177,16 @@ function checkAgents(workTree: string, env: RuntimeEnv): { checks: AgentDoctorCh
     for (const { event } of AGENT_INSTALLS[agent].plan) {
       const entry = installed.find((h) => h.event === event);
       if (!entry) {
-        checks.push({ agent, event, status: "not-installed", settings: null, command: null, exit_code: null, duration_ms: null, detail: `no ralph hook for this event; run: ralph install --${agent}` });
+        checks.push({
+          agent,
+          event,
+          status: "not-installed",
+          settings: null,
+          command: null,
+          exit_code: null,
+          duration_ms: null,
+          detail: `no ralph hook for this event; run: ralph install --${agent}`,
+        });
         continue;
       }
       const run = runInstalledHook(entry.command, workTree, agentSyntheticPayload(agent, event, workTree), new RegExp(`ralph: hook ${agent} .*answered`), env.vars);
@@ -185,7 +200,15 @@ function checkAgents(workTree: string, env: RuntimeEnv): { checks: AgentDoctorCh
     if (agent === "gemini") {
       const names = AGENT_INSTALLS.gemini.plan.map((p) => `ralph-${p.event}`);
       const user = join(homeOf(env.git), ".gemini", "settings.json");
-      problems.push(...geminiProblems([{ path, settings }, { path: user, settings: readJsonQuietly(user) }], names).map((p) => `Gemini CLI: ${p}`));
+      problems.push(
+        ...geminiProblems(
+          [
+            { path, settings },
+            { path: user, settings: readJsonQuietly(user) },
+          ],
+          names,
+        ).map((p) => `Gemini CLI: ${p}`),
+      );
     }
   }
   return { checks, codexTrust, problems };
@@ -246,7 +269,8 @@ export async function run(ctx: CommandContext, _args: string[], raw: Record<stri
   if (installedClaude.length === 0) text.push(line("--    ", "Claude Code", null, "not installed (information); to check this repository's agent sessions run: ralph install --claude"));
   else {
     for (const c of installedClaude) text.push(line(c.status === "ok" ? "ok    " : "FAILED", c.event, c.duration_ms, c.detail));
-    if (missingClaude.length > 0) text.push(line("--    ", "Claude Code", null, `no ralph hook for ${missingClaude.map((c) => c.event).join(", ")} (information); ralph install --claude installs every event`));
+    if (missingClaude.length > 0)
+      text.push(line("--    ", "Claude Code", null, `no ralph hook for ${missingClaude.map((c) => c.event).join(", ")} (information); ralph install --claude installs every event`));
   }
   const gitName = `git pre-push${gitHook.manager === "none" ? "" : ` (${gitHook.manager})`}`;
   if (gitHook.status === "not-installed") text.push(line("--    ", gitName, null, `not installed (information): ${gitHook.detail.replace(/^no pre-push hook; /, "")} (${gitHook.hook})`));
@@ -265,7 +289,12 @@ export async function run(ctx: CommandContext, _args: string[], raw: Record<stri
   const failedAgents = agents.checks.filter((c) => c.status === "failed").length;
   const problems = failedClaude.length + failedAgents + agents.problems.length;
   const answered = installedClaude.length - failedClaude.length + (gitHook.status === "ok" ? 1 : 0) + agents.checks.filter((c) => c.status === "ok").length;
-  if (problems + gitProblem === 0) text.push(installedClaude.length === 0 && gitHook.status !== "ok" && agents.checks.length === 0 ? "ralph: no ralph hook is installed here, so none was run" : `ralph: every installed hook answered (${answered})`);
+  if (problems + gitProblem === 0)
+    text.push(
+      installedClaude.length === 0 && gitHook.status !== "ok" && agents.checks.length === 0
+        ? "ralph: no ralph hook is installed here, so none was run"
+        : `ralph: every installed hook answered (${answered})`,
+    );
   if (failedClaude.length > 0) text.push(`ralph: ${failedClaude.length} of ${installedClaude.length} installed Claude Code hooks are not answering; run: ralph install --claude`);
   for (const agent of INSTALL_AGENTS) {
     const failed = agents.checks.filter((c) => c.agent === agent && c.status === "failed").length;
@@ -278,6 +307,15 @@ export async function run(ctx: CommandContext, _args: string[], raw: Record<stri
   if (guardMessage) text.push(guardMessage);
   // Exit 2 when an installed hook does not answer (the user must reinstall); hooks merely absent are not failures.
   const failed = problems > 0 || gitProblem > 0;
-  const json = { ok: problems + gitProblem === 0, problems: problems + gitProblem, checks, agent_checks: agents.checks, agent_problems: agents.problems, codex_trust: agents.codexTrust, git_hooks: gitHook, guard_changes: guard.changes };
+  const json = {
+    ok: problems + gitProblem === 0,
+    problems: problems + gitProblem,
+    checks,
+    agent_checks: agents.checks,
+    agent_problems: agents.problems,
+    codex_trust: agents.codexTrust,
+    git_hooks: gitHook,
+    guard_changes: guard.changes,
+  };
   return { json, text: text.join("\n"), exitCode: failed ? 2 : 0 };
 }

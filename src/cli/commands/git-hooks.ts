@@ -104,7 +104,12 @@ export async function uninstallGitHooks(repo: Repository): Promise<GitHooksRepor
   for (const path of managed.edited) lines.push(`ralph: removed ralph's entry from ${path} (edited since install, the rest kept)`);
   const removed = (git.removed ? 1 : 0) + managed.restored.length + managed.edited.length;
   if (managed.manager === "simple-git-hooks" && removed > 0) lines.push("ralph: note: run npx simple-git-hooks so .git/hooks/pre-push forgets ralph's lines");
-  return { json: { ...git, kept_edited: git.keptEdited, manager: managed.manager ?? "none", manager_files: { restored: managed.restored, edited: managed.edited }, removed_runner: managed.removedRunner }, lines, warnings: [], removed };
+  return {
+    json: { ...git, kept_edited: git.keptEdited, manager: managed.manager ?? "none", manager_files: { restored: managed.restored, edited: managed.edited }, removed_runner: managed.removedRunner },
+    lines,
+    warnings: [],
+    removed,
+  };
 }
 
 /** The git pre-push part of `ralph doctor`. */
@@ -165,7 +170,11 @@ export async function checkGitHooks(repo: Repository): Promise<GitHookCheck> {
   }
   if (!isExecutable(runner)) return { ...base, file: entry.file, status: "failed", detail: `${runner} is missing or not executable, so the entry only says ralph is not installed; run: ${install}` };
   const script =
-    detection.manager === "lefthook" ? entry.command.replaceAll("{1}", "ralph-doctor").replaceAll("{2}", "ralph-doctor") : detection.manager === "pre-commit" ? entry.command : `set -e\n${entry.command}`;
+    detection.manager === "lefthook"
+      ? entry.command.replaceAll("{1}", "ralph-doctor").replaceAll("{2}", "ralph-doctor")
+      : detection.manager === "pre-commit"
+        ? entry.command
+        : `set -e\n${entry.command}`;
   const argv = detection.manager === "pre-commit" ? ["-c", `exec ${script}`] : ["-c", script, "pre-push", "ralph-doctor", "ralph-doctor"];
   const env = { ...repo.env.vars };
   for (const key of Object.keys(env)) if (key.startsWith("PRE_COMMIT_")) delete env[key];

@@ -42,7 +42,6 @@ export interface HookIo {
   processStartMs?: number;
 }
 
-
 /** Agents with a hook protocol ralph speaks (codex, gemini, cursor: ./agent-hook.ts). */
 const AGENTS = ["claude", "codex", "gemini", "cursor", "git"] as const;
 

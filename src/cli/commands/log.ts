@@ -9,12 +9,12 @@ import { parseOptions, positiveIntOption, stringOption } from "../options.js";
 import { commandLoop, isoTime, openStore, shortOid } from "./shared.js";
 
 const Options = z.strictObject({
-    loop: z.optional(stringOption),
-    all: z.optional(z.boolean()),
-    limit: z.optional(positiveIntOption),
-    n: z.optional(positiveIntOption),
-    json: z.optional(z.boolean()),
-  });
+  loop: z.optional(stringOption),
+  all: z.optional(z.boolean()),
+  limit: z.optional(positiveIntOption),
+  n: z.optional(positiveIntOption),
+  json: z.optional(z.boolean()),
+});
 
 /** One row of `ralph log --json`. */
 export interface LogEntry {

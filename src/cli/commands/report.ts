@@ -39,10 +39,16 @@ function summaryLines(a: LoopAnalytics): string[] {
     lines.push(`quality ${sparkline(scores)}  ${scores[0]} -> ${a.final_quality} (${bestPart})`);
     lines.push(`trajectory ${a.quality_trajectory}${a.diminishing_returns ? ", diminishing returns" : ""}`);
     const c = a.select_best_candidate;
-    lines.push(c ? `ralph select --best would restore #${c.iteration} (${c.quality_score}, ${c.verified ? "verified" : "not verified"})` : `no iteration reached the threshold ${a.quality_threshold}: nothing for ralph select --best`);
+    lines.push(
+      c
+        ? `ralph select --best would restore #${c.iteration} (${c.quality_score}, ${c.verified ? "verified" : "not verified"})`
+        : `no iteration reached the threshold ${a.quality_threshold}: nothing for ralph select --best`,
+    );
   }
   const r = a.totals.regressions;
-  const outcomes = Object.entries(r.by_outcome).map(([k, n]) => `${n} ${k.replace(/_/g, " ")}`).join(", ");
+  const outcomes = Object.entries(r.by_outcome)
+    .map(([k, n]) => `${n} ${k.replace(/_/g, " ")}`)
+    .join(", ");
   lines.push(`regressions ${r.total}${r.total > 0 ? ` (${outcomes})` : ""}, recoveries ${a.totals.recoveries.total}`);
   const perf = a.performance.targets
     .map((t) => `${t.metric.replace(/_ms$|_percentage$/, "").replace(/_/g, " ")} ${t.value === null ? "n/a" : `${t.value}${t.unit === "ms" ? " ms" : "%"} ${t.met ? "ok" : "MISSED"}`}`)
@@ -51,7 +57,9 @@ function summaryLines(a: LoopAnalytics): string[] {
   const overhead = a.performance.targets.find((t) => t.metric === "integration_overhead_percentage");
   if (overhead && overhead.met === false && overhead.source === "hook-log") {
     // The figure is the hooks' share of the hook log's span: with no agent thinking time between hook calls it is near 100%.
-    lines.push("  integration overhead: the hooks' share of the time between the first and last hook call; a session with little agent time between calls (a scripted one, like ralph demo's) makes it high without any hook being slow");
+    lines.push(
+      "  integration overhead: the hooks' share of the time between the first and last hook call; a session with little agent time between calls (a scripted one, like ralph demo's) makes it high without any hook being slow",
+    );
   }
   if (a.totals.duration_ms !== null) lines.push(`iteration time ${formatDuration(a.totals.duration_ms)}`);
   return lines;
@@ -68,12 +76,7 @@ export async function run(ctx: CommandContext, _args: string[], raw: Record<stri
   const threshold = options.threshold ?? (await loadLoopSettings(workTree, ctx.env.vars)).settings.progress.qualityThreshold;
   const written = writeLoopReport(workTree, loop, hooks, { nowIso: new Date().toISOString(), qualityThreshold: threshold });
   const shown = (path: string): string => relative(ctx.cwd, path) || path;
-  const text = [
-    ...summaryLines(written.analytics),
-    `wrote ${shown(written.paths.report)}`,
-    `      ${shown(written.paths.analytics)}`,
-    `      ${shown(written.paths.chart)}`,
-  ].join("\n");
+  const text = [...summaryLines(written.analytics), `wrote ${shown(written.paths.report)}`, `      ${shown(written.paths.analytics)}`, `      ${shown(written.paths.chart)}`].join("\n");
   return {
     json: { ...written.analytics, paths: written.paths, completion_report_path: written.completionReportPath },
     text,

@@ -15,11 +15,11 @@ import { parseOptions, stringOption } from "../options.js";
 import { commandLoop, openStore, shortOid } from "./shared.js";
 
 const Options = z.strictObject({
-    loop: z.optional(stringOption),
-    dryRun: z.optional(z.boolean()),
-    force: z.optional(z.boolean()),
-    json: z.optional(z.boolean()),
-  });
+  loop: z.optional(stringOption),
+  dryRun: z.optional(z.boolean()),
+  force: z.optional(z.boolean()),
+  json: z.optional(z.boolean()),
+});
 
 /** Runs the command; see the module doc. */
 export async function run(ctx: CommandContext, args: string[], raw: Record<string, unknown>): Promise<CommandOutput> {
@@ -48,9 +48,12 @@ export async function run(ctx: CommandContext, args: string[], raw: Record<strin
     const n = result.overwritten.length;
     const shown = result.overwritten.slice(0, 5).join(", ") + (n > 5 ? ` and ${n - 5} more` : "");
     const kept = result.preRevert ? `; it is kept in checkpoint ${shortOid(result.preRevert)}` : "; the pre-revert checkpoint will keep them";
-    lines.push(`${result.dryRun ? "would overwrite" : "overwrote"} ${n} unsaved ${n === 1 ? "edit" : "edits"} made since the loop's last checkpoint (${shown})${n === 1 ? kept : kept.replace("it is", "they are")}`);
+    lines.push(
+      `${result.dryRun ? "would overwrite" : "overwrote"} ${n} unsaved ${n === 1 ? "edit" : "edits"} made since the loop's last checkpoint (${shown})${n === 1 ? kept : kept.replace("it is", "they are")}`,
+    );
   }
-  if (result.preRevert && changed && result.preRevert !== target.oid) lines.push(`the state before this revert is checkpoint ${shortOid(result.preRevert)}; undo with: ralph revert ${result.preRevert} --loop ${loop}`);
+  if (result.preRevert && changed && result.preRevert !== target.oid)
+    lines.push(`the state before this revert is checkpoint ${shortOid(result.preRevert)}; undo with: ralph revert ${result.preRevert} --loop ${loop}`);
   return {
     json: {
       loop,

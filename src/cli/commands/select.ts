@@ -31,12 +31,19 @@ export async function run(ctx: CommandContext, _args: string[], raw: Record<stri
   const loop = commandLoop(store, options.loop, "state");
   const { settings } = await loadLoopSettings(workTree, ctx.env.vars);
   const threshold = options.threshold ?? settings.progress.qualityThreshold;
-  const result = selectBestIteration(store, loop, { qualityThreshold: threshold, requireVerification: settings.progress.requireVerification }, { dryRun: options.dryRun ?? false, force: options.force ?? false });
+  const result = selectBestIteration(
+    store,
+    loop,
+    { qualityThreshold: threshold, requireVerification: settings.progress.requireVerification },
+    { dryRun: options.dryRun ?? false, force: options.force ?? false },
+  );
   const restore = result.restore;
   const changed = restore ? restore.written.length + restore.removed.length : 0;
   const lines = [
     `${options.dryRun ? "would select" : "selected"} iteration ${result.iteration} of loop ${loop} (quality ${result.qualityScore}, threshold ${threshold}): ${result.reason}`,
-    options.dryRun ? `would change ${changed} ${changed === 1 ? "path" : "paths"}` : `restored its tree (${changed} ${changed === 1 ? "path" : "paths"} changed); refs/ralph/${loop}/best -> ${shortOid(result.checkpoint)}`,
+    options.dryRun
+      ? `would change ${changed} ${changed === 1 ? "path" : "paths"}`
+      : `restored its tree (${changed} ${changed === 1 ? "path" : "paths"} changed); refs/ralph/${loop}/best -> ${shortOid(result.checkpoint)}`,
   ];
   if (restore?.preRevert) lines.push(`the state before this is checkpoint ${shortOid(restore.preRevert)}; undo with: ralph revert ${restore.preRevert} --loop ${loop}`);
   return {

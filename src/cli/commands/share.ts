@@ -35,9 +35,13 @@ export function defaultRemote(repo: Pick<Repository, "config">, named: string | 
   }
   if (remotes.has("origin")) return "origin";
   if (remotes.size === 1) return [...remotes][0] as string;
-  throw new RalphError("E_USAGE", remotes.size === 0 ? "this repository has no remote: name one (ralph push URL) or add one with git remote add" : `name the remote: ${[...remotes].sort().join(", ")}`, {
-    data: { remotes: [...remotes] },
-  });
+  throw new RalphError(
+    "E_USAGE",
+    remotes.size === 0 ? "this repository has no remote: name one (ralph push URL) or add one with git remote add" : `name the remote: ${[...remotes].sort().join(", ")}`,
+    {
+      data: { remotes: [...remotes] },
+    },
+  );
 }
 
 function command(direction: "push" | "fetch"): CommandModule {

@@ -57,16 +57,16 @@ export async function run(ctx: CommandContext, args: string[], raw: Record<strin
   let result: ReturnType<typeof startLoop>;
   try {
     result = startLoop(store, {
-    onProgress: (seen, hashed) => progress.tick(`baseline checkpoint: files read (${hashed} new)`, seen),
-    task,
-    completion,
-    maxIterations: options.maxIterations ?? loopConfig.max_iterations,
-    id: options.id,
-    completionTimeoutMs,
-    autoExtend: options.autoExtend ?? loopConfig.auto_extend,
-    quality,
-    owner,
-  });
+      onProgress: (seen, hashed) => progress.tick(`baseline checkpoint: files read (${hashed} new)`, seen),
+      task,
+      completion,
+      maxIterations: options.maxIterations ?? loopConfig.max_iterations,
+      id: options.id,
+      completionTimeoutMs,
+      autoExtend: options.autoExtend ?? loopConfig.auto_extend,
+      quality,
+      owner,
+    });
   } finally {
     progress.done();
   }
@@ -75,12 +75,15 @@ export async function run(ctx: CommandContext, args: string[], raw: Record<strin
   // A resumed loop keeps its own settings: say which of the given ones were not applied, and how to apply them.
   const kept: string[] = [];
   if (result.resumed) {
-    if (options.completion !== undefined && options.completion !== s.completion_criteria) kept.push(`--completion ${JSON.stringify(s.completion_criteria)} (not ${JSON.stringify(options.completion)})`);
+    if (options.completion !== undefined && options.completion !== s.completion_criteria)
+      kept.push(`--completion ${JSON.stringify(s.completion_criteria)} (not ${JSON.stringify(options.completion)})`);
     if (options.maxIterations !== undefined && options.maxIterations !== s.configuration.max_iterations) kept.push(`--max-iterations ${s.configuration.max_iterations} (not ${options.maxIterations})`);
-    if (options.completionTimeout !== undefined && options.completionTimeout !== s.configuration.completion_timeout_ms) kept.push(`--completion-timeout ${s.configuration.completion_timeout_ms} ms (not ${options.completionTimeout})`);
+    if (options.completionTimeout !== undefined && options.completionTimeout !== s.configuration.completion_timeout_ms)
+      kept.push(`--completion-timeout ${s.configuration.completion_timeout_ms} ms (not ${options.completionTimeout})`);
     if (options.quality !== undefined && options.quality !== s.quality_command) kept.push(`--quality ${JSON.stringify(s.quality_command)} (not ${JSON.stringify(options.quality)})`);
   }
-  const warnings = kept.length === 0 ? [] : [`loop ${s.loop_id} was resumed with its own settings: ${kept.join(", ")}; to use the new ones, end it with 'ralph cancel' and run 'ralph start' again with another --id`];
+  const warnings =
+    kept.length === 0 ? [] : [`loop ${s.loop_id} was resumed with its own settings: ${kept.join(", ")}; to use the new ones, end it with 'ralph cancel' and run 'ralph start' again with another --id`];
   for (const warning of warnings) ctx.stderr(`ralph: warning: ${warning}\n`);
   const verb = result.resumed ? `resumed loop ${s.loop_id} at iteration ${s.iteration}` : `started loop ${s.loop_id}`;
   return {
@@ -118,7 +121,10 @@ export async function run(ctx: CommandContext, args: string[], raw: Record<strin
 function ownerFor(workTree: string, session: string | undefined): { sessionId: string; source: OwnerSource } | null {
   if (session !== undefined) {
     const id = cleanSessionId(session);
-    if (!id) throw new RalphError("E_USAGE", `--session needs a Claude Code session id (1-${MAX_SESSION_ID_LENGTH} printable characters), got ${JSON.stringify(session.slice(0, 40))}`, { data: { command: "start" } });
+    if (!id)
+      throw new RalphError("E_USAGE", `--session needs a Claude Code session id (1-${MAX_SESSION_ID_LENGTH} printable characters), got ${JSON.stringify(session.slice(0, 40))}`, {
+        data: { command: "start" },
+      });
     return { sessionId: id, source: "start" };
   }
   const claimed = takeOwnerClaim(workTree);

@@ -29,11 +29,13 @@ export async function run(ctx: CommandContext, _args: string[], raw: Record<stri
   const workTree = openStore(ctx).repo.workTree;
   const loops = options.loop !== undefined ? [parseLoopId(options.loop)] : listLoggedLoops(workTree);
   const all: HookLogEntry[] = [];
-  const perLoop = loops.map((loop) => {
-    const entries = readHookLog(workTree, loop);
-    all.push(...entries);
-    return { loop, calls: entries.length, hook_share_percent: hookSharePercent(entries), events: summarizeHookLog(entries) };
-  }).filter((l) => l.calls > 0);
+  const perLoop = loops
+    .map((loop) => {
+      const entries = readHookLog(workTree, loop);
+      all.push(...entries);
+      return { loop, calls: entries.length, hook_share_percent: hookSharePercent(entries), events: summarizeHookLog(entries) };
+    })
+    .filter((l) => l.calls > 0);
   const events = summarizeHookLog(all);
   const shares = perLoop.filter((l) => l.hook_share_percent !== null).map((l) => `${l.loop} ${l.hook_share_percent}%`);
   const text =

@@ -36,7 +36,11 @@ export async function run(ctx: CommandContext, _args: string[], raw: Record<stri
     state = loadLoop(workTree, loop);
   } catch (error) {
     if (guard.changes.length > 0 && error instanceof RalphError) {
-      throw new RalphError(error.code, `${error.message} (ralph's guard: ${guard.changes.length} change(s) made outside ralph; 'ralph confirm --restore' writes the loop state back from ralph's copy)`, { data: error.data, cause: error });
+      throw new RalphError(
+        error.code,
+        `${error.message} (ralph's guard: ${guard.changes.length} change(s) made outside ralph; 'ralph confirm --restore' writes the loop state back from ralph's copy)`,
+        { data: error.data, cause: error },
+      );
     }
     throw error;
   }
@@ -51,8 +55,14 @@ export async function run(ctx: CommandContext, _args: string[], raw: Record<stri
   ];
   const scores = orderedIterations(state).map((r) => r.quality_score);
   if (scores.length > 0) lines.push(`quality ${sparkline(scores)}  first ${scores[0]}, last ${scores.at(-1)}, highest ${Math.max(...scores)} (0-100)`);
-  if (last) lines.push(`last check: iteration ${last.iteration} ${last.passed ? "passed" : last.timed_out ? "timed out" : `failed (exit ${last.exit_code ?? "signal"})`} in ${last.duration_ms} ms at ${last.checked_at}`);
-  if (state.best_iteration) lines.push(`best: iteration ${state.best_iteration.iteration} at ${state.best_iteration.quality_score}${state.selected_iteration !== null ? `; selected: iteration ${state.selected_iteration}` : " (ralph select --best restores it)"}`);
+  if (last)
+    lines.push(
+      `last check: iteration ${last.iteration} ${last.passed ? "passed" : last.timed_out ? "timed out" : `failed (exit ${last.exit_code ?? "signal"})`} in ${last.duration_ms} ms at ${last.checked_at}`,
+    );
+  if (state.best_iteration)
+    lines.push(
+      `best: iteration ${state.best_iteration.iteration} at ${state.best_iteration.quality_score}${state.selected_iteration !== null ? `; selected: iteration ${state.selected_iteration}` : " (ralph select --best restores it)"}`,
+    );
   lines.push(`reinforcement ${state.reinforcement_level}${state.plateau_detected ? ", plateau" : ""}${state.stuck_loop_detected ? ", stuck loop detected" : ""}`);
   const open = state.regression_events.filter((e) => e.recovery_outcome === "retrying" || e.recovery_outcome === "pending" || (e.recovery_outcome === "escalated" && e.human_decision === null));
   if (state.regression_events.length > 0) lines.push(`regressions: ${state.regression_events.length} (${open.length} open), recovery attempts ${state.recovery_attempts}`);
@@ -69,7 +79,13 @@ export async function run(ctx: CommandContext, _args: string[], raw: Record<stri
   const guardMessage = describeGuardReport(guard);
   if (guardMessage) lines.push(guardMessage);
   return {
-    json: { ...state, active, guard_changes: guard.changes, pending_decisions: pending.map((e) => e.event_id), refs: { baseline: store.readLoopRef(loop, "baseline"), head: store.readLoopRef(loop, "head"), best: store.readLoopRef(loop, "best") } },
+    json: {
+      ...state,
+      active,
+      guard_changes: guard.changes,
+      pending_decisions: pending.map((e) => e.event_id),
+      refs: { baseline: store.readLoopRef(loop, "baseline"), head: store.readLoopRef(loop, "head"), best: store.readLoopRef(loop, "best") },
+    },
     text: lines.join("\n"),
   };
 }

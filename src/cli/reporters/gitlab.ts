@@ -24,7 +24,9 @@ const SEVERITY: Record<Severity, CodeQualitySeverity> = { critical: "blocker", h
 
 /** One Code Quality issue for a finding. */
 export function codeQualityIssue(f: Finding): Record<string, unknown> {
-  const fingerprint = createHash("sha1").update(JSON.stringify([f.type, f.file, f.line, f.test ?? null, f.before_file ?? null])).digest("hex");
+  const fingerprint = createHash("sha1")
+    .update(JSON.stringify([f.type, f.file, f.line, f.test ?? null, f.before_file ?? null]))
+    .digest("hex");
   return {
     description: f.message,
     check_name: `ralph/${f.type}`,

@@ -34,12 +34,18 @@ export function sarifLevel(severity: Severity): SarifLevel {
 
 /** A repo-relative '/' path as a relative URI reference (each segment percent-encoded). */
 function toUri(path: string): string {
-  return path.split("/").map((segment) => encodeURIComponent(segment)).join("/");
+  return path
+    .split("/")
+    .map((segment) => encodeURIComponent(segment))
+    .join("/");
 }
 
 /** A fingerprint that survives line moves: type, file, test and message. */
 function fingerprint(finding: Finding): string {
-  return createHash("sha256").update([finding.type, finding.file, finding.test ?? "", finding.message].join("\u0000")).digest("hex").slice(0, 32);
+  return createHash("sha256")
+    .update([finding.type, finding.file, finding.test ?? "", finding.message].join("\u0000"))
+    .digest("hex")
+    .slice(0, 32);
 }
 
 function resultOf(finding: Finding): Record<string, unknown> {

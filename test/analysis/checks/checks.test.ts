@@ -15,7 +15,8 @@ async function checksIn(path: string, source: string): Promise<Check[]> {
   return (facts.tests[0]?.assertionsDetail ?? []).map(toCheck);
 }
 
-const shape = (check: Check): string => `${check.isNegated ? "not " : ""}${check.relation}(${[check.subject, check.expected].filter((part) => part !== undefined && part !== "").join(", ")})/${check.strength}`;
+const shape = (check: Check): string =>
+  `${check.isNegated ? "not " : ""}${check.relation}(${[check.subject, check.expected].filter((part) => part !== undefined && part !== "").join(", ")})/${check.strength}`;
 
 describe("checks: one check per assertion, whatever the framework", () => {
   it.each([
@@ -45,8 +46,18 @@ describe("checks: one check per assertion, whatever the framework", () => {
     ["pytest assert isinstance", "tests/test_a.py", "def test_a():\n    assert isinstance(f(), int)\n", "type(f(), int)/2"],
     ["pytest.raises with match", "tests/test_a.py", "import pytest\ndef test_a():\n    with pytest.raises(ValueError, match='bad'):\n        f()\n", `throws(ValueError|"bad")/3`],
     ["unittest assertEqual", "tests/test_a.py", "import unittest\nclass T(unittest.TestCase):\n    def test_a(self):\n        self.assertEqual(f(1), 2)\n", "equal(f(1), 2)/3"],
-    ["unittest assertIn: the container is the subject", "tests/test_a.py", "import unittest\nclass T(unittest.TestCase):\n    def test_a(self):\n        self.assertIn('x', f())\n", `contains(f(), "x")/2`],
-    ["unittest assertTrue(a == b) states an equality", "tests/test_a.py", "import unittest\nclass T(unittest.TestCase):\n    def test_a(self):\n        self.assertTrue(f(1) == 2)\n", "equal(f(1), 2)/3"],
+    [
+      "unittest assertIn: the container is the subject",
+      "tests/test_a.py",
+      "import unittest\nclass T(unittest.TestCase):\n    def test_a(self):\n        self.assertIn('x', f())\n",
+      `contains(f(), "x")/2`,
+    ],
+    [
+      "unittest assertTrue(a == b) states an equality",
+      "tests/test_a.py",
+      "import unittest\nclass T(unittest.TestCase):\n    def test_a(self):\n        self.assertTrue(f(1) == 2)\n",
+      "equal(f(1), 2)/3",
+    ],
     // Go
     ["go if != t.Errorf", "a_test.go", `package a\nimport "testing"\nfunc TestA(t *testing.T) {\n\tif Sum(1, 2) != 3 {\n\t\tt.Errorf("bad")\n\t}\n}\n`, "equal(Sum(1,2), 3)/3"],
     ["testify assert.Equal", "a_test.go", `package a\nimport "testing"\nfunc TestA(t *testing.T) {\n\tassert.Equal(t, 3, Sum(1, 2))\n}\n`, "equal(Sum(1,2), 3)/3"],
@@ -84,13 +95,29 @@ async function allChecksIn(path: string, source: string): Promise<string[]> {
 describe("checks: negated spellings of an inequality are one check in every language", () => {
   it.each([
     ["JUnit", "src/test/java/ATest.java", "class ATest {\n  @Test void a() { assertFalse(a.equals(b)); assertNotEquals(b, a); assertThat(a).isNotEqualTo(b); }\n}\n"],
-    ["unittest", "tests/test_a.py", "import unittest\nclass T(unittest.TestCase):\n    def test_a(self):\n        self.assertFalse(a == b)\n        self.assertNotEqual(a, b)\n        assert not a == b\n        assert a != b\n"],
-    ["node:assert and expect", "test/a.test.ts", "import assert from 'node:assert';\nit('a', () => { assert.ok(!a.equals(b)); assert.notEqual(a, b); assert.notDeepStrictEqual(a, b); expect(a.equals(b)).toBeFalsy(); expect(a.equals(b)).toBe(false); expect(a).not.toEqual(b); });"],
-    ["PHPUnit", "tests/ATest.php", "<?php\nclass ATest extends TestCase {\n  public function testA() { $this->assertFalse($a->equals($b)); $this->assertNotEquals($b, $a); $this->assertNotSame($b, $a); }\n}\n"],
-    ["xUnit/NUnit", "Tests/ATests.cs", "public class ATests {\n  [Fact] public void A() { Assert.False(a.Equals(b)); Assert.NotEqual(b, a); Assert.AreNotEqual(b, a); Assert.IsFalse(a.Equals(b)); }\n}\n"],
+    [
+      "unittest",
+      "tests/test_a.py",
+      "import unittest\nclass T(unittest.TestCase):\n    def test_a(self):\n        self.assertFalse(a == b)\n        self.assertNotEqual(a, b)\n        assert not a == b\n        assert a != b\n",
+    ],
+    [
+      "node:assert and expect",
+      "test/a.test.ts",
+      "import assert from 'node:assert';\nit('a', () => { assert.ok(!a.equals(b)); assert.notEqual(a, b); assert.notDeepStrictEqual(a, b); expect(a.equals(b)).toBeFalsy(); expect(a.equals(b)).toBe(false); expect(a).not.toEqual(b); });",
+    ],
+    [
+      "PHPUnit",
+      "tests/ATest.php",
+      "<?php\nclass ATest extends TestCase {\n  public function testA() { $this->assertFalse($a->equals($b)); $this->assertNotEquals($b, $a); $this->assertNotSame($b, $a); }\n}\n",
+    ],
+    [
+      "xUnit/NUnit",
+      "Tests/ATests.cs",
+      "public class ATests {\n  [Fact] public void A() { Assert.False(a.Equals(b)); Assert.NotEqual(b, a); Assert.AreNotEqual(b, a); Assert.IsFalse(a.Equals(b)); }\n}\n",
+    ],
     ["Rust", "src/lib.rs", "#[cfg(test)]\nmod tests {\n  #[test]\n  fn a() { assert!(!a.eq(&b)); assert_ne!(a, b); assert!(a != b); assert!(a.ne(&b)); }\n}\n"],
     ["minitest", "test/a_test.rb", "class ATest < Minitest::Test\n  def test_a\n    refute a == b\n    refute_equal b, a\n  end\nend\n"],
-    ["testify and if", "a_test.go", "package a\nimport \"testing\"\nfunc TestA(t *testing.T) {\n  assert.NotEqual(t, b, a)\n  assert.False(t, a == b)\n  if a == b { t.Errorf(\"x\") }\n}\n"],
+    ["testify and if", "a_test.go", 'package a\nimport "testing"\nfunc TestA(t *testing.T) {\n  assert.NotEqual(t, b, a)\n  assert.False(t, a == b)\n  if a == b { t.Errorf("x") }\n}\n'],
   ])("%s", async (_name, path, source) => {
     const shapes = await allChecksIn(path, source);
     expect(shapes.length).toBeGreaterThan(1);
@@ -107,7 +134,13 @@ describe("checks: negated spellings of an inequality are one check in every lang
 });
 
 const fact = (matcher: string, actual?: string, expected?: string, extra: Partial<AssertionFact> = {}): AssertionFact => ({
-  line: 1, matcher, strength: 2, tautology: false, ...(actual === undefined ? {} : { actual }), ...(expected === undefined ? {} : { expected }), ...extra,
+  line: 1,
+  matcher,
+  strength: 2,
+  tautology: false,
+  ...(actual === undefined ? {} : { actual }),
+  ...(expected === undefined ? {} : { expected }),
+  ...extra,
 });
 
 describe("checks: coverage (valid: the after check conserves the before one)", () => {
@@ -120,7 +153,11 @@ describe("checks: coverage (valid: the after check conserves the before one)", (
     ["pytest.warns(W, match=M) covers the isinstance check", fact("assert isinstance", "isinstance(w[0].message, UserWarning)"), fact("pytest.warns", undefined, "UserWarning", { message: '"old"' })],
     ["pytest.warns(W, match=M) covers the message check", fact("assert in", '"old"', "str(w[0].message)"), fact("pytest.warns", undefined, "UserWarning", { message: '"old"' })],
     ["an equality with its operands swapped", fact("assertEquals", "x", "y"), fact("assertEquals", "y", "x")],
-    ["an inequality stated by the receiver, asserted with the operands swapped", fact("assertFalse", "results.equals(other)", undefined, { negated: true }), fact("assertNotEquals", "other", "results", { negated: true })],
+    [
+      "an inequality stated by the receiver, asserted with the operands swapped",
+      fact("assertFalse", "results.equals(other)", undefined, { negated: true }),
+      fact("assertNotEquals", "other", "results", { negated: true }),
+    ],
     ["toHaveBeenCalledWith covered by a deepEqual of the recorded arguments", fact("toHaveBeenCalledWith", "fn", "1"), fact("assert.deepEqual", "fn.mock.calls[0].arguments", "[1]")],
   ])("%s", (_name, before, after) => {
     expect(coverage(toCheck(before), toCheck(after), "none")).not.toBeNull();

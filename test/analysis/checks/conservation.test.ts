@@ -78,7 +78,11 @@ const lookAlikes: RuleCase[] = [
   {
     name: "js: a test moved to another file, its title kept and one identifier adapted",
     changes: [
-      change("test/cart.test.ts", `describe("cart", () => {\n  it("sums the line totals", () => { expect(cart.total([1, 2])).toBe(3); });\n  it("keeps", () => { expect(1 + x).toBe(2); });\n});\n`, `describe("cart", () => {\n  it("keeps", () => { expect(1 + x).toBe(2); });\n});\n`),
+      change(
+        "test/cart.test.ts",
+        `describe("cart", () => {\n  it("sums the line totals", () => { expect(cart.total([1, 2])).toBe(3); });\n  it("keeps", () => { expect(1 + x).toBe(2); });\n});\n`,
+        `describe("cart", () => {\n  it("keeps", () => { expect(1 + x).toBe(2); });\n});\n`,
+      ),
       change("test/money.test.ts", null, `describe("money", () => {\n  it("sums the line totals", () => { expect(total([1, 2])).toBe(3); });\n});\n`),
     ],
     findings: [],
@@ -140,13 +144,7 @@ const lookAlikes: RuleCase[] = [
   },
   {
     name: "python: assertions moved into a local check helper",
-    changes: [
-      change(
-        "tests/test_f.py",
-        "def test_f():\n    assert f(1) == 2\n    assert f(2) == 4\n",
-        "def check(x, y):\n    assert f(x) == y\n\ndef test_f():\n    check(1, 2)\n    check(2, 4)\n",
-      ),
-    ],
+    changes: [change("tests/test_f.py", "def test_f():\n    assert f(1) == 2\n    assert f(2) == 4\n", "def check(x, y):\n    assert f(x) == y\n\ndef test_f():\n    check(1, 2)\n    check(2, 4)\n")],
     findings: [],
   },
   {
@@ -162,9 +160,7 @@ const lookAlikes: RuleCase[] = [
   },
   {
     name: "python: a formatter adds trailing commas inside an expected value",
-    changes: [
-      change("tests/test_f.py", "def test_f():\n    assert f() == [1, 2]\n", "def test_f():\n    assert f() == [\n        1,\n        2,\n    ]\n"),
-    ],
+    changes: [change("tests/test_f.py", "def test_f():\n    assert f() == [1, 2]\n", "def test_f():\n    assert f() == [\n        1,\n        2,\n    ]\n")],
     findings: [],
   },
   {
@@ -316,24 +312,12 @@ const cheats: RuleCase[] = [
   },
   {
     name: "python: a split that drops a check",
-    changes: [
-      change(
-        "tests/test_parse.py",
-        "def test_parse():\n    assert parse('1') == 1\n    assert parse('x') is None\n",
-        "def test_parse_number():\n    assert parse('1') == 1\n",
-      ),
-    ],
+    changes: [change("tests/test_parse.py", "def test_parse():\n    assert parse('1') == 1\n    assert parse('x') is None\n", "def test_parse_number():\n    assert parse('1') == 1\n")],
     findings: [`assertion_removal/high tests/test_parse.py "test_parse"`],
   },
   {
     name: "python: moved into a helper, one call left out",
-    changes: [
-      change(
-        "tests/test_f.py",
-        "def test_f():\n    assert f(1) == 2\n    assert f(2) == 4\n",
-        "def check(x, y):\n    assert f(x) == y\n\ndef test_f():\n    check(1, 2)\n",
-      ),
-    ],
+    changes: [change("tests/test_f.py", "def test_f():\n    assert f(1) == 2\n    assert f(2) == 4\n", "def check(x, y):\n    assert f(x) == y\n\ndef test_f():\n    check(1, 2)\n")],
     findings: [`assertion_removal/high tests/test_f.py "test_f"`],
   },
   {

@@ -90,11 +90,7 @@ const lookAlikes: RuleCase[] = [
         'package p\n\nimport "testing"\n\nfunc TestLen(t *testing.T) {\n\tif Len("ab") != 2 {\n\t\tt.Errorf("len")\n\t}\n}\n\nfunc TestParseDur(t *testing.T) {\n\tif got := ParseDur("1s"); got != 2 {\n\t\tt.Errorf("got %d", got)\n\t}\n}\n',
         'package p\n\nimport "testing"\n\nfunc TestLen(t *testing.T) {\n\tif Len("ab") != 2 {\n\t\tt.Errorf("len")\n\t}\n}\n',
       ),
-      change(
-        "duration_test.go",
-        null,
-        'package p\n\nimport "testing"\n\nfunc TestDuration(t *testing.T) {\n\tif got := ParseDuration("1s"); got != 2 {\n\t\tt.Errorf("got %d", got)\n\t}\n}\n',
-      ),
+      change("duration_test.go", null, 'package p\n\nimport "testing"\n\nfunc TestDuration(t *testing.T) {\n\tif got := ParseDuration("1s"); got != 2 {\n\t\tt.Errorf("got %d", got)\n\t}\n}\n'),
     ],
     findings: [],
   },
@@ -106,14 +102,22 @@ const lookAlikes: RuleCase[] = [
         "public class ConverterTests {\n  [Fact] public void Freezing() { Assert.Equal(32.0, Converter.ToF(0)); }\n  [Fact] public void Boiling() { Assert.Equal(100.0, new Converter().ToC(212)); }\n}\n",
         "public class ConverterTests {\n  [Fact] public void Freezing() { Assert.Equal(32.0, Converter.ToF(0)); }\n}\n",
       ),
-      change("tests/CelsiusTests.cs", null, "public class CelsiusTests {\n  private readonly Converter converter = new Converter();\n  [Fact] public void BoilingPoint() { Assert.Equal(100.0, converter.ToC(212)); }\n}\n"),
+      change(
+        "tests/CelsiusTests.cs",
+        null,
+        "public class CelsiusTests {\n  private readonly Converter converter = new Converter();\n  [Fact] public void BoilingPoint() { Assert.Equal(100.0, converter.ToC(212)); }\n}\n",
+      ),
     ],
     findings: [],
   },
   {
     name: "php: a test renamed, its method renamed with the product's",
     changes: [
-      change("src/Slug.php", "<?php\nclass Slug { public static function make(string $s): string { return strtolower($s); } }\n", "<?php\nclass Slug { public static function slugify(string $s): string { return strtolower($s); } }\n"),
+      change(
+        "src/Slug.php",
+        "<?php\nclass Slug { public static function make(string $s): string { return strtolower($s); } }\n",
+        "<?php\nclass Slug { public static function slugify(string $s): string { return strtolower($s); } }\n",
+      ),
       change(
         "tests/SlugTest.php",
         "<?php\nclass SlugTest extends TestCase {\n  public function testMake(): void { $this->assertSame('ab', Slug::make('AB')); }\n}\n",
@@ -139,7 +143,7 @@ const lookAlikes: RuleCase[] = [
 /** An expected literal inside the subject changed: the expectation changed, no check was removed. */
 const expectationInSubject: RuleCase[] = [
   {
-    name: "js: isRalphError(e, \"E_CORRUPT\") -> \"E_BAD_STATE\" in a retitled table test",
+    name: 'js: isRalphError(e, "E_CORRUPT") -> "E_BAD_STATE" in a retitled table test',
     changes: [
       change(
         "test/state.test.ts",
@@ -155,11 +159,7 @@ const cheats: RuleCase[] = [
   {
     name: "python: a test moved and renamed that checks less (equality -> truthiness)",
     changes: [
-      change(
-        "tests/test_a.py",
-        "def test_keep():\n    assert f(0) == 0\n\n\ndef test_parse_total():\n    assert parse_total('3') == 3\n",
-        "def test_keep():\n    assert f(0) == 0\n",
-      ),
+      change("tests/test_a.py", "def test_keep():\n    assert f(0) == 0\n\n\ndef test_parse_total():\n    assert parse_total('3') == 3\n", "def test_keep():\n    assert f(0) == 0\n"),
       change("tests/test_b.py", null, "def test_total():\n    assert parse_total('3')\n"),
     ],
     findings: [`test_deletion/critical tests/test_a.py "test_parse_total"`],
@@ -169,8 +169,8 @@ const cheats: RuleCase[] = [
     changes: [
       change(
         "src/test/java/ModeTest.java",
-        "class ModeTest {\n  @Test void keep() { assertEquals(1, one()); }\n  @Test void streamsWhenAsked() { assertEquals(\"stream\", Upload.mode(true)); }\n}\n",
-        "class ModeTest {\n  @Test void keep() { assertEquals(1, one()); }\n  @Test void buffersOtherwise() { assertEquals(\"buffer\", Upload.mode(false)); }\n}\n",
+        'class ModeTest {\n  @Test void keep() { assertEquals(1, one()); }\n  @Test void streamsWhenAsked() { assertEquals("stream", Upload.mode(true)); }\n}\n',
+        'class ModeTest {\n  @Test void keep() { assertEquals(1, one()); }\n  @Test void buffersOtherwise() { assertEquals("buffer", Upload.mode(false)); }\n}\n',
       ),
     ],
     findings: [`test_deletion/critical src/test/java/ModeTest.java "ModeTest > streamsWhenAsked"`],

@@ -12,7 +12,13 @@ import { change, expectFindings, type RuleCase } from "../rules/table.js";
 const lookAlikes: RuleCase[] = [
   {
     name: "js: two ava t.true checks merged into one t.true of their conjunction",
-    changes: [change("test/retry.js", `test("caps", (t) => {\n  const n = run();\n  t.true(n >= 2);\n  t.true(n < 30);\n});\n`, `test("caps", (t) => {\n  const n = run();\n  t.true(n >= 2 && n < 30);\n});\n`)],
+    changes: [
+      change(
+        "test/retry.js",
+        `test("caps", (t) => {\n  const n = run();\n  t.true(n >= 2);\n  t.true(n < 30);\n});\n`,
+        `test("caps", (t) => {\n  const n = run();\n  t.true(n >= 2 && n < 30);\n});\n`,
+      ),
+    ],
     findings: [],
   },
   {
@@ -148,17 +154,35 @@ const lookAlikes: RuleCase[] = [
   },
   {
     name: "ruby: examples merged into a literal table iterated with each, one example per row",
-    changes: [change("spec/squish_spec.rb", `describe Squish do\n  it "trims" do\n    expect(Squish.call(" a ")).to eq("a")\n  end\n\n  it "keeps empty" do\n    expect(Squish.call("")).to eq("")\n  end\nend\n`, `describe Squish do\n  [[" a ", "a"], ["", ""]].each do |input, want|\n    it "squishes #{input.inspect}" do\n      expect(Squish.call(input)).to eq(want)\n    end\n  end\nend\n`)],
+    changes: [
+      change(
+        "spec/squish_spec.rb",
+        `describe Squish do\n  it "trims" do\n    expect(Squish.call(" a ")).to eq("a")\n  end\n\n  it "keeps empty" do\n    expect(Squish.call("")).to eq("")\n  end\nend\n`,
+        `describe Squish do\n  [[" a ", "a"], ["", ""]].each do |input, want|\n    it "squishes #{input.inspect}" do\n      expect(Squish.call(input)).to eq(want)\n    end\n  end\nend\n`,
+      ),
+    ],
     findings: [],
   },
   {
     name: "rust: tests merged into one that loops over a local array of cases",
-    changes: [change("tests/reverse.rs", `#[test]\nfn ascii() {\n    assert_eq!(reverse("abc"), "cba");\n}\n\n#[test]\nfn empty() {\n    assert_eq!(reverse(""), "");\n}\n`, `#[test]\nfn reverses() {\n    let cases = [("abc", "cba"), ("", "")];\n    for (input, want) in cases {\n        assert_eq!(reverse(input), want);\n    }\n}\n`)],
+    changes: [
+      change(
+        "tests/reverse.rs",
+        `#[test]\nfn ascii() {\n    assert_eq!(reverse("abc"), "cba");\n}\n\n#[test]\nfn empty() {\n    assert_eq!(reverse(""), "");\n}\n`,
+        `#[test]\nfn reverses() {\n    let cases = [("abc", "cba"), ("", "")];\n    for (input, want) in cases {\n        assert_eq!(reverse(input), want);\n    }\n}\n`,
+      ),
+    ],
     findings: [],
   },
   {
     name: "rust: tests merged into one that loops over a borrowed array literal",
-    changes: [change("tests/reverse.rs", `#[test]\nfn ascii() {\n    assert_eq!(reverse("abc"), "cba");\n}\n\n#[test]\nfn empty() {\n    assert_eq!(reverse(""), "");\n}\n`, `#[test]\nfn reverses() {\n    for &(input, want) in &[("abc", "cba"), ("", "")] {\n        assert_eq!(reverse(input), want);\n    }\n}\n`)],
+    changes: [
+      change(
+        "tests/reverse.rs",
+        `#[test]\nfn ascii() {\n    assert_eq!(reverse("abc"), "cba");\n}\n\n#[test]\nfn empty() {\n    assert_eq!(reverse(""), "");\n}\n`,
+        `#[test]\nfn reverses() {\n    for &(input, want) in &[("abc", "cba"), ("", "")] {\n        assert_eq!(reverse(input), want);\n    }\n}\n`,
+      ),
+    ],
     findings: [],
   },
   {
@@ -177,7 +201,13 @@ const lookAlikes: RuleCase[] = [
 const cheats: RuleCase[] = [
   {
     name: "js: two t.true checks merged into one t.true of their disjunction (either passes)",
-    changes: [change("test/retry.js", `test("caps", (t) => {\n  const n = run();\n  t.true(n >= 2);\n  t.true(n < 30);\n});\n`, `test("caps", (t) => {\n  const n = run();\n  t.true(n >= 2 || n < 30);\n});\n`)],
+    changes: [
+      change(
+        "test/retry.js",
+        `test("caps", (t) => {\n  const n = run();\n  t.true(n >= 2);\n  t.true(n < 30);\n});\n`,
+        `test("caps", (t) => {\n  const n = run();\n  t.true(n >= 2 || n < 30);\n});\n`,
+      ),
+    ],
     findings: [`assertion_removal/high test/retry.js "caps"`],
   },
   {
@@ -270,12 +300,24 @@ const cheats: RuleCase[] = [
   },
   {
     name: "ruby: examples merged into an each table that drops one of them",
-    changes: [change("spec/squish_spec.rb", `describe Squish do\n  it "trims" do\n    expect(Squish.call(" a ")).to eq("a")\n  end\n\n  it "keeps empty" do\n    expect(Squish.call("")).to eq("")\n  end\nend\n`, `describe Squish do\n  [[" a ", "a"]].each do |input, want|\n    it "squishes #{input.inspect}" do\n      expect(Squish.call(input)).to eq(want)\n    end\n  end\nend\n`)],
+    changes: [
+      change(
+        "spec/squish_spec.rb",
+        `describe Squish do\n  it "trims" do\n    expect(Squish.call(" a ")).to eq("a")\n  end\n\n  it "keeps empty" do\n    expect(Squish.call("")).to eq("")\n  end\nend\n`,
+        `describe Squish do\n  [[" a ", "a"]].each do |input, want|\n    it "squishes #{input.inspect}" do\n      expect(Squish.call(input)).to eq(want)\n    end\n  end\nend\n`,
+      ),
+    ],
     findings: [`test_deletion/critical spec/squish_spec.rb "Squish > keeps empty"`],
   },
   {
     name: "rust: tests merged into a loop over a table whose expected value changed",
-    changes: [change("tests/reverse.rs", `#[test]\nfn ascii() {\n    assert_eq!(reverse("abc"), "cba");\n}\n\n#[test]\nfn empty() {\n    assert_eq!(reverse(""), "");\n}\n`, `#[test]\nfn reverses() {\n    let cases = [("abc", "abc"), ("", "")];\n    for (input, want) in cases {\n        assert_eq!(reverse(input), want);\n    }\n}\n`)],
+    changes: [
+      change(
+        "tests/reverse.rs",
+        `#[test]\nfn ascii() {\n    assert_eq!(reverse("abc"), "cba");\n}\n\n#[test]\nfn empty() {\n    assert_eq!(reverse(""), "");\n}\n`,
+        `#[test]\nfn reverses() {\n    let cases = [("abc", "abc"), ("", "")];\n    for (input, want) in cases {\n        assert_eq!(reverse(input), want);\n    }\n}\n`,
+      ),
+    ],
     findings: [`test_deletion/critical tests/reverse.rs "ascii"`],
   },
   {

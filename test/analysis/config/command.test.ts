@@ -9,9 +9,31 @@ import { analyzeCommand, compareCommands, expandVariables, isPathCovered, splitS
 describe("splitShell", () => {
   it.each([
     ["vitest run || true", [["vitest", "run"], ["true"]], ["start", "||"]],
-    [`echo "a && b" && jest -t 'x y'`, [["echo", "a && b"], ["jest", "-t", "x y"]], ["start", "&&"]],
-    ["pytest tests/ > out.txt 2>&1; exit 0", [["pytest", "tests/"], ["exit", "0"]], ["start", ";"]],
-    ["npm ci\n# comment\nnpm test | tee log", [["npm", "ci"], ["npm", "test"], ["tee", "log"]], ["start", "newline", "|"]],
+    [
+      `echo "a && b" && jest -t 'x y'`,
+      [
+        ["echo", "a && b"],
+        ["jest", "-t", "x y"],
+      ],
+      ["start", "&&"],
+    ],
+    [
+      "pytest tests/ > out.txt 2>&1; exit 0",
+      [
+        ["pytest", "tests/"],
+        ["exit", "0"],
+      ],
+      ["start", ";"],
+    ],
+    [
+      "npm ci\n# comment\nnpm test | tee log",
+      [
+        ["npm", "ci"],
+        ["npm", "test"],
+        ["tee", "log"],
+      ],
+      ["start", "newline", "|"],
+    ],
     ["go test \\\n  ./...", [["go", "test", "./..."]], ["start"]],
     ["(cd web && vitest run) || true", [["cd", "web"], ["vitest", "run"], ["true"]], ["start", "&&", "||"]],
     ["$(MAKE) -C sub test; { pytest; }", [["$(MAKE)", "-C", "sub", "test"], ["{", "pytest"], ["}"]], ["start", ";", ";"]],
@@ -53,7 +75,18 @@ describe("analyzeCommand finds the runner behind launchers", () => {
     expect(analyzeCommand(command).invocations.map((invocation) => invocation.runner)).toEqual([runner]);
   });
 
-  it.each(["npm run build", "eslint .", "tsc --noEmit", "echo test", "vitest bench", "go build ./...", "cargo +nightly build", "cargo hack check --feature-powerset", "cargo llvm-cov report --lcov", "go1.22.4 build ./..."])("%s runs no tests", (command) => {
+  it.each([
+    "npm run build",
+    "eslint .",
+    "tsc --noEmit",
+    "echo test",
+    "vitest bench",
+    "go build ./...",
+    "cargo +nightly build",
+    "cargo hack check --feature-powerset",
+    "cargo llvm-cov report --lcov",
+    "go1.22.4 build ./...",
+  ])("%s runs no tests", (command) => {
     expect(analyzeCommand(command).invocations).toEqual([]);
   });
 
@@ -108,7 +141,15 @@ describe("compareCommands", () => {
 
 describe("helpers", () => {
   it("expands make variables, $(MAKE) included", () => {
-    expect(expandVariables("$(PY) -m pytest ${ARGS} && $(MAKE) lint", new Map([["PY", "python3"], ["ARGS", "tests"]]))).toBe("python3 -m pytest tests && make lint");
+    expect(
+      expandVariables(
+        "$(PY) -m pytest ${ARGS} && $(MAKE) lint",
+        new Map([
+          ["PY", "python3"],
+          ["ARGS", "tests"],
+        ]),
+      ),
+    ).toBe("python3 -m pytest tests && make lint");
   });
 
   it.each([

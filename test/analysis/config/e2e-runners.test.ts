@@ -18,7 +18,12 @@ const flags: [string, string, string, string][] = [
   ["ava.config.js files narrowed", "ava.config.js", module(`{ files: ["test/**/*.js"] }`), module(`{ files: ["test/unit/**/*.js"] }`)],
   ["Playwright testIgnore added", "playwright.config.ts", playwright(`{ testDir: "./e2e" }`), playwright(`{ testDir: "./e2e", testIgnore: ["**/checkout.spec.ts"] }`)],
   ["Playwright testMatch narrowed", "playwright.config.ts", playwright(`{ testDir: "./e2e", testMatch: ["**/*.spec.ts"] }`), playwright(`{ testDir: "./e2e", testMatch: ["**/login.spec.ts"] }`)],
-  ["Cypress excludeSpecPattern added", "cypress.config.ts", cypress(`{ e2e: { specPattern: "cypress/e2e/**/*.cy.ts" } }`), cypress(`{ e2e: { specPattern: "cypress/e2e/**/*.cy.ts", excludeSpecPattern: ["cypress/e2e/pay.cy.ts"] } }`)],
+  [
+    "Cypress excludeSpecPattern added",
+    "cypress.config.ts",
+    cypress(`{ e2e: { specPattern: "cypress/e2e/**/*.cy.ts" } }`),
+    cypress(`{ e2e: { specPattern: "cypress/e2e/**/*.cy.ts", excludeSpecPattern: ["cypress/e2e/pay.cy.ts"] } }`),
+  ],
 ];
 
 const passes: [string, string, string, string][] = [

@@ -34,16 +34,10 @@ describe("configKindOf", () => {
     expect(isAnalyzable(path)).toBe(true);
   });
 
-  it.each([
-    "node_modules/jest/package.json",
-    "test/fixtures/app/Makefile",
-    "vendor/lib/tox.ini",
-    "docs/workflows/ci.yml",
-    ".github/dependabot.yml",
-    "vite.config.json",
-    "config.ts",
-    "README.md",
-  ])("%s is not a config file ralph reads", (path) => {
-    expect(configKindOf(path)).toBeNull();
-  });
+  it.each(["node_modules/jest/package.json", "test/fixtures/app/Makefile", "vendor/lib/tox.ini", "docs/workflows/ci.yml", ".github/dependabot.yml", "vite.config.json", "config.ts", "README.md"])(
+    "%s is not a config file ralph reads",
+    (path) => {
+      expect(configKindOf(path)).toBeNull();
+    },
+  );
 });

@@ -8,8 +8,7 @@ import { analyzeChanges, type Finding } from "../../../src/analysis/index.js";
 import { testTargetsOf } from "../../../src/analysis/config/targets.js";
 import { changesBetween, treeOf } from "../../helpers/trees.js";
 
-const workflow = (run: string): string =>
-  `name: ci\non: [push]\njobs:\n  build:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/checkout@v4\n      - run: ${run}\n`;
+const workflow = (run: string): string => `name: ci\non: [push]\njobs:\n  build:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/checkout@v4\n      - run: ${run}\n`;
 const gitlab = (script: string): string => `stages: [build]\nbuild:\n  stage: build\n  script:\n    - ${script}\n`;
 
 const MAKEFILE = "richtest:\n\tpytest -q tests\n\nlint:\n\truff check .\n\nall: richtest\n";

@@ -54,7 +54,10 @@ export interface LanguageCase {
 
 const words = (name: string): string[] => name.split(/\s+/);
 const snake = (name: string): string => words(name).join("_");
-const pascal = (name: string): string => words(name).map((word) => word[0]?.toUpperCase() + word.slice(1)).join("");
+const pascal = (name: string): string =>
+  words(name)
+    .map((word) => word[0]?.toUpperCase() + word.slice(1))
+    .join("");
 const camel = (name: string): string => {
   const value = pascal(name);
   return value[0]?.toLowerCase() + value.slice(1);
@@ -176,7 +179,8 @@ export const LANGUAGE_CASES: readonly LanguageCase[] = [
         })
         .join("\n") +
       "}\n",
-  },  {
+  },
+  {
     language: "csharp",
     path: "tests/CalcTests.cs",
     idOf: (name) => `CalcTests > ${pascal(name)}`,
@@ -191,7 +195,8 @@ export const LANGUAGE_CASES: readonly LanguageCase[] = [
         })
         .join("\n") +
       "}\n",
-  },  {
+  },
+  {
     language: "ruby",
     path: "test/calc_test.rb",
     idOf: (name) => `CalcTest > test_${snake(name)}`,
@@ -206,7 +211,8 @@ export const LANGUAGE_CASES: readonly LanguageCase[] = [
         })
         .join("\n") +
       "end\n",
-  },  {
+  },
+  {
     language: "php",
     path: "tests/CalcTest.php",
     idOf: (name) => `CalcTest > test${pascal(name)}`,

@@ -45,7 +45,7 @@ describe("csharp: flags and rows", () => {
     ["[InlineData] rows", "[Theory]\n[InlineData(1, 2)]\n[InlineData(3, 4)]\npublic void A(int x, int y) {}\n", 2],
     ["[TestCase] rows", "[TestCase(1)]\n[TestCase(2)]\n[TestCase(3)]\npublic void A(int x) {}\n", 3],
     ["[DataRow] rows", "[DataTestMethod]\n[DataRow(1)]\npublic void A(int x) {}\n", 1],
-    ["[MemberData] is not a literal table", '[Theory]\n[MemberData(nameof(Cases))]\npublic void A(int x) {}\n', null],
+    ["[MemberData] is not a literal table", "[Theory]\n[MemberData(nameof(Cases))]\npublic void A(int x) {}\n", null],
   ])("%s", async (_title, body, rows) => {
     const [test] = await testsOf(body);
     expect(test?.eachRows).toBe(rows);

@@ -22,8 +22,16 @@ describe("go: which tests run", () => {
     ["fuzz tests", "func FuzzAdd(f *testing.F) {}\n", ["FuzzAdd"]],
     ["helpers are not tests", "func helper(t *testing.T) {}\n", []],
     // testing package: "Example functions without output comments are compiled but not executed."
-    ["examples with an output comment run; without one they only compile", 'func ExampleAdd() {\n\tfmt.Println(Add(1, 2))\n\t// Output: 3\n}\nfunc ExampleCalc_Sub() {\n\t// Unordered output:\n\t// 1\n}\nfunc ExampleNoOutput() {\n\tAdd(1, 2)\n}\nfunc Examplelower() {\n\t// Output: x\n}\n', ["ExampleAdd", "ExampleCalc_Sub"]],
-    ["literal t.Run subtests, nested", 'func TestAdd(t *testing.T) {\n\tt.Run("small", func(t *testing.T) {\n\t\tt.Run("zero", func(t *testing.T) {})\n\t})\n}\n', ["TestAdd", "TestAdd > small", "TestAdd > small > zero"]],
+    [
+      "examples with an output comment run; without one they only compile",
+      "func ExampleAdd() {\n\tfmt.Println(Add(1, 2))\n\t// Output: 3\n}\nfunc ExampleCalc_Sub() {\n\t// Unordered output:\n\t// 1\n}\nfunc ExampleNoOutput() {\n\tAdd(1, 2)\n}\nfunc Examplelower() {\n\t// Output: x\n}\n",
+      ["ExampleAdd", "ExampleCalc_Sub"],
+    ],
+    [
+      "literal t.Run subtests, nested",
+      'func TestAdd(t *testing.T) {\n\tt.Run("small", func(t *testing.T) {\n\t\tt.Run("zero", func(t *testing.T) {})\n\t})\n}\n',
+      ["TestAdd", "TestAdd > small", "TestAdd > small > zero"],
+    ],
   ])("%s", async (_title, body, ids) => {
     expect((await testsOf(body)).map((test) => test.id)).toEqual(ids);
   });
@@ -98,13 +106,13 @@ describe("go: skips and build constraints", () => {
 
 describe("go: assertions", () => {
   it.each([
-    ["if got != want { t.Errorf }", "\tif got := Add(1); got != 2 {\n\t\tt.Errorf(\"got %d\", got)\n\t}\n", { matcher: "if != t.Errorf", strength: 3, actual: "got", expected: "2" }],
+    ["if got != want { t.Errorf }", '\tif got := Add(1); got != 2 {\n\t\tt.Errorf("got %d", got)\n\t}\n', { matcher: "if != t.Errorf", strength: 3, actual: "got", expected: "2" }],
     ["if err != nil { t.Fatal }", "\tif err != nil {\n\t\tt.Fatal(err)\n\t}\n", { matcher: "if t.Fatal", strength: 1 }],
     ["if !reflect.DeepEqual", "\tif !reflect.DeepEqual(a, b) {\n\t\tt.Error(a)\n\t}\n", { strength: 3 }],
     ["an unguarded t.Fail", "\tt.Fail()\n", { matcher: "t.Fail", strength: 1 }],
     ["assert.Equal", "\tassert.Equal(t, 2, Add(1))\n", { matcher: "assert.Equal", strength: 3, expected: "2", actual: "Add ( 1 )" }],
     ["require.NoError", "\trequire.NoError(t, err)\n", { matcher: "require.NoError", strength: 1 }],
-    ["assert.Contains", "\tassert.Contains(t, s, \"x\")\n", { strength: 2 }],
+    ["assert.Contains", '\tassert.Contains(t, s, "x")\n', { strength: 2 }],
     ["assert.True(t, true) is a tautology", "\tassert.True(t, true)\n", { strength: 0, tautology: true }],
     ["assert.Equal(t, x, x) is a tautology", "\tassert.Equal(t, x, x)\n", { strength: 0, tautology: true }],
   ])("%s", async (_title, statement, expected) => {

@@ -12,14 +12,7 @@ import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { isRalphError } from "../../../src/errors.js";
 import { LANGUAGES } from "../../../src/analysis/languages/index.js";
-import {
-  findGrammarsDir,
-  loadGrammar,
-  parseWithTreeSitter,
-  verifyGrammarAbi,
-  verifyGrammarBytes,
-  type GrammarPin,
-} from "../../../src/analysis/parsers/tree-sitter.js";
+import { findGrammarsDir, loadGrammar, parseWithTreeSitter, verifyGrammarAbi, verifyGrammarBytes, type GrammarPin } from "../../../src/analysis/parsers/tree-sitter.js";
 import { TREE_SITTER_LANGUAGES } from "./cases.js";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../../..");

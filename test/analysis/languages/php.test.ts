@@ -6,8 +6,7 @@ import { describe, expect, it } from "vitest";
 import { analyzeChanges, extractFacts } from "../../../src/analysis/index.js";
 import type { TestCase } from "../../../src/analysis/facts.js";
 
-const wrap = (body: string, header = "final class CartTest extends TestCase") =>
-  `<?php\n\nuse PHPUnit\\Framework\\TestCase;\n\n${header}\n{\n${body}}\n`;
+const wrap = (body: string, header = "final class CartTest extends TestCase") => `<?php\n\nuse PHPUnit\\Framework\\TestCase;\n\n${header}\n{\n${body}}\n`;
 
 async function testsOf(body: string, header?: string): Promise<TestCase[]> {
   const facts = await extractFacts("tests/CartTest.php", wrap(body, header));

@@ -19,7 +19,11 @@ describe("python: which tests are collected", () => {
     ["helpers and fixtures are not tests", "import pytest\n@pytest.fixture\ndef thing():\n    return 1\ndef helper():\n    pass\n", []],
     ["methods of a Test* class", "class TestCart:\n    def test_total(self):\n        assert 1\n    def helper(self):\n        pass\n", ["TestCart > test_total"]],
     ["methods of a class not named Test* are not collected", "class Cart:\n    def test_total(self):\n        assert 1\n", []],
-    ["unittest.TestCase subclasses whatever their name", "import unittest\nclass CartChecks(unittest.TestCase):\n    def test_total(self):\n        self.assertEqual(1, 1)\n", ["CartChecks > test_total"]],
+    [
+      "unittest.TestCase subclasses whatever their name",
+      "import unittest\nclass CartChecks(unittest.TestCase):\n    def test_total(self):\n        self.assertEqual(1, 1)\n",
+      ["CartChecks > test_total"],
+    ],
     ["nested Test classes", "class TestA:\n    class TestB:\n        def test_c(self):\n            pass\n", ["TestA > TestB > test_c"]],
     ["functions nested in a test are not tests", "def test_a():\n    def test_inner():\n        pass\n", ["test_a"]],
     ["async tests", "async def test_io():\n    assert await f() == 1\n", ["test_io"]],
@@ -30,16 +34,36 @@ describe("python: which tests are collected", () => {
     ],
     ["a class with __init__ is not collected (pytest warns)", "class TestA:\n    def __init__(self):\n        pass\n    def test_a(self):\n        pass\n", []],
     ["a base's __init__ stops a subclass too", "class Base:\n    def __init__(self):\n        pass\nclass TestA(Base):\n    def test_a(self):\n        pass\n", []],
-    ["a unittest case is collected whatever its __init__", "import unittest\nclass TestA(unittest.TestCase):\n    def __init__(self, name):\n        super().__init__(name)\n    def test_a(self):\n        pass\n", ["TestA > test_a"]],
+    [
+      "a unittest case is collected whatever its __init__",
+      "import unittest\nclass TestA(unittest.TestCase):\n    def __init__(self, name):\n        super().__init__(name)\n    def test_a(self):\n        pass\n",
+      ["TestA > test_a"],
+    ],
     ["__test__ = False on the class", "class TestA:\n    __test__ = False\n    def test_a(self):\n        pass\n", []],
     ["__test__ = False on a base stops the subclass", "class Base:\n    __test__ = False\n    def test_a(self):\n        pass\nclass TestA(Base):\n    pass\n", []],
     ["__test__ = True on a subclass undoes its base's False", "class Base:\n    __test__ = False\n    def test_a(self):\n        pass\nclass TestA(Base):\n    __test__ = True\n", ["TestA > test_a"]],
     ["__test__ = True collects a class whatever its name", "class Checks:\n    __test__ = True\n    def test_a(self):\n        pass\n", ["Checks > test_a"]],
-    ["a subclass's method overrides the base's", "class TestA:\n    def test_a(self):\n        assert 1\nclass TestB(TestA):\n    def test_a(self):\n        assert 2\n", ["TestA > test_a", "TestB > test_a"]],
-    ["test_x = None in a subclass hides the inherited test", "class TestA:\n    def test_a(self):\n        pass\n    def test_b(self):\n        pass\nclass TestB(TestA):\n    test_a = None\n", ["TestA > test_a", "TestA > test_b", "TestB > test_b"]],
+    [
+      "a subclass's method overrides the base's",
+      "class TestA:\n    def test_a(self):\n        assert 1\nclass TestB(TestA):\n    def test_a(self):\n        assert 2\n",
+      ["TestA > test_a", "TestB > test_a"],
+    ],
+    [
+      "test_x = None in a subclass hides the inherited test",
+      "class TestA:\n    def test_a(self):\n        pass\n    def test_b(self):\n        pass\nclass TestB(TestA):\n    test_a = None\n",
+      ["TestA > test_a", "TestA > test_b", "TestB > test_b"],
+    ],
     ["a method defined twice is collected once (the last def)", "class TestA:\n    def test_a(self):\n        assert 1\n    def test_a(self):\n        assert 2\n", ["TestA > test_a"]],
-    ["an abstract base is not collected, its concrete subclass is", "import abc\nclass TestBase(abc.ABC):\n    @abc.abstractmethod\n    def make(self):\n        pass\n    def test_a(self):\n        assert self.make()\nclass TestImpl(TestBase):\n    def make(self):\n        return 1\n", ["TestImpl > test_a"]],
-    ["inherited tests come before the subclass's own (reverse MRO)", "class Shared:\n    def test_s(self):\n        pass\nclass TestA(Shared):\n    def test_a(self):\n        pass\n", ["TestA > test_s", "TestA > test_a"]],
+    [
+      "an abstract base is not collected, its concrete subclass is",
+      "import abc\nclass TestBase(abc.ABC):\n    @abc.abstractmethod\n    def make(self):\n        pass\n    def test_a(self):\n        assert self.make()\nclass TestImpl(TestBase):\n    def make(self):\n        return 1\n",
+      ["TestImpl > test_a"],
+    ],
+    [
+      "inherited tests come before the subclass's own (reverse MRO)",
+      "class Shared:\n    def test_s(self):\n        pass\nclass TestA(Shared):\n    def test_a(self):\n        pass\n",
+      ["TestA > test_s", "TestA > test_a"],
+    ],
     ["a base imported from another file is not resolved by the file alone", "from tests.test_base import TestBase\nclass TestA(TestBase):\n    def test_a(self):\n        pass\n", ["TestA > test_a"]],
   ])("%s", async (_title, source, ids) => {
     expect((await testsOf(source)).map((test) => test.id)).toEqual(ids);
@@ -66,11 +90,23 @@ describe("python: flags", () => {
     ["@pytest.mark.skipif", "import sys, pytest\n@pytest.mark.skipif(sys.platform == 'win32', reason='posix only')\ndef test_a():\n    pass\n", "conditional", "@pytest.mark.skipif", "posix only"],
     ["@pytest.mark.xfail", "@pytest.mark.xfail\ndef test_a():\n    pass\n", "failing", "@pytest.mark.xfail", undefined],
     ["@unittest.skip on the class", "import unittest\n@unittest.skip('broken')\nclass T(unittest.TestCase):\n    def test_a(self):\n        pass\n", "skipped", "@unittest.skip on class T", "broken"],
-    ["@unittest.expectedFailure", "import unittest\nclass T(unittest.TestCase):\n    @unittest.expectedFailure\n    def test_a(self):\n        pass\n", "failing", "@unittest.expectedFailure", undefined],
+    [
+      "@unittest.expectedFailure",
+      "import unittest\nclass T(unittest.TestCase):\n    @unittest.expectedFailure\n    def test_a(self):\n        pass\n",
+      "failing",
+      "@unittest.expectedFailure",
+      undefined,
+    ],
     ["pytest.skip() in the body", "import pytest\ndef test_a():\n    pytest.skip('no db')\n    assert f()\n", "skipped", "pytest.skip()", "no db"],
     ["self.skipTest() in the body", "import unittest\nclass T(unittest.TestCase):\n    def test_a(self):\n        self.skipTest('later')\n", "skipped", "self.skipTest()", "later"],
     ["module pytestmark", "import pytest\npytestmark = pytest.mark.skip(reason='all')\ndef test_a():\n    pass\n", "skipped", "@pytest.mark.skip on pytestmark", "all"],
-    ["class pytestmark", "import pytest\nclass TestA:\n    pytestmark = [pytest.mark.xfail(reason='bug')]\n    def test_a(self):\n        pass\n", "failing", "@pytest.mark.xfail on pytestmark of class TestA", "bug"],
+    [
+      "class pytestmark",
+      "import pytest\nclass TestA:\n    pytestmark = [pytest.mark.xfail(reason='bug')]\n    def test_a(self):\n        pass\n",
+      "failing",
+      "@pytest.mark.xfail on pytestmark of class TestA",
+      "bug",
+    ],
   ] as const)("%s", async (_title, source, flag, via, reason) => {
     const [test] = await testsOf(source);
     expect(test?.flags[flag]).toBe(true);
@@ -114,7 +150,14 @@ describe("python: class facts for cross-file resolution", () => {
       { source: "pytest", names: [{ imported: null, local: "pytest" }], line: 2 },
       { source: "tests.base", names: [{ imported: null, local: "base" }], line: 3, isAlias: true },
       { source: "helpers", names: [{ imported: null, local: "helpers" }], line: 3 },
-      { source: ".mixins", names: [{ imported: "SignerTests", local: "Shared" }, { imported: "Other", local: "Other" }], line: 4 },
+      {
+        source: ".mixins",
+        names: [
+          { imported: "SignerTests", local: "Shared" },
+          { imported: "Other", local: "Other" },
+        ],
+        line: 4,
+      },
       { source: "..common", names: [{ imported: "*", local: "*" }], line: 5 },
     ]);
     expect(scope?.marks).toEqual([]);
@@ -129,7 +172,13 @@ describe("python: class facts for cross-file resolution", () => {
       testAttribute: true,
     });
     expect(outer?.methods.map((method) => [method.test.name, method.marks])).toEqual([
-      ["test_a", [{ flag: "skipped", via: "pytest.skip()", reason: "later" }, { flag: "failing", via: "@pytest.mark.xfail" }]],
+      [
+        "test_a",
+        [
+          { flag: "skipped", via: "pytest.skip()", reason: "later" },
+          { flag: "failing", via: "@pytest.mark.xfail" },
+        ],
+      ],
     ]);
     expect(inner).toMatchObject({ suitePath: ["TestA", "TestInner"], bases: [], members: ["test_i"] });
   });
@@ -223,7 +272,12 @@ describe("python: assertions", () => {
 describe("python: renames out of discovery", () => {
   it.each([
     ["test_x -> x", "def test_total():\n    assert f() == 1\n", "def total():\n    assert f() == 1\n", [["test_disabled", "test_total"]]],
-    ["a Test class renamed so pytest skips it", "class TestCart:\n    def test_total(self):\n        assert f() == 1\n", "class CartChecks:\n    def test_total(self):\n        assert f() == 1\n", [["test_disabled", "TestCart > test_total"]]],
+    [
+      "a Test class renamed so pytest skips it",
+      "class TestCart:\n    def test_total(self):\n        assert f() == 1\n",
+      "class CartChecks:\n    def test_total(self):\n        assert f() == 1\n",
+      [["test_disabled", "TestCart > test_total"]],
+    ],
     ["test_x -> x with a new body is a deletion", "def test_total():\n    assert f() == 1\n", "def total():\n    return f()\n", [["test_deletion", "test_total"]]],
   ])("%s", async (_title, before, after, expected) => {
     const analysis = await analyzeChanges([{ path: "tests/test_cart.py", before, after }]);

@@ -20,7 +20,11 @@ describe("ruby: which examples are tests", () => {
     ["an it without a title", 'describe "cart" do\n  it { is_expected.to be_empty }\nend\n', ["cart > { is_expected . to be_empty }"]],
     ["hooks and lets are not tests", 'describe "cart" do\n  before { @c = 1 }\n  let(:x) { 1 }\nend\n', []],
     ["minitest test_ methods", "class CartTest < Minitest::Test\n  def test_total\n  end\n  def helper\n  end\nend\n", ["CartTest > test_total"]],
-    ["minitest methods under a condition or a modifier", "class CartTest < Minitest::Test\n  def test_a\n  end unless windows?\n  if RUBY_VERSION < '3'\n    def test_b\n    end\n  end\nend\n", ["CartTest > test_a", "CartTest > test_b"]],
+    [
+      "minitest methods under a condition or a modifier",
+      "class CartTest < Minitest::Test\n  def test_a\n  end unless windows?\n  if RUBY_VERSION < '3'\n    def test_b\n    end\n  end\nend\n",
+      ["CartTest > test_a", "CartTest > test_b"],
+    ],
     ["ActiveSupport test blocks", 'class CartTest < ActiveSupport::TestCase\n  test "totals" do\n  end\nend\n', ["totals"]],
   ])("%s", async (_title, source, ids) => {
     expect((await testsOf(source)).map((test) => test.id)).toEqual(ids);

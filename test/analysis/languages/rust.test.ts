@@ -25,10 +25,14 @@ describe("rust: which functions are tests", () => {
     // dtolnay/itoa's tests/test.rs: cargo lists one test per row of a local test-generating macro.
     [
       "a local macro_rules! that generates #[test] fns: one test per row it is invoked with",
-      "macro_rules! test {\n($($name:ident($value:expr, $expected:expr))*) => {\n$(\n#[test]\nfn $name() { assert_eq!($value.to_string(), $expected); }\n)*\n};\n}\ntest! {\nu64_0(0u64, \"0\")\nu64_max(u64::MAX, \"18446744073709551615\")\n}\n#[test]\nfn plain() {}\n",
+      'macro_rules! test {\n($($name:ident($value:expr, $expected:expr))*) => {\n$(\n#[test]\nfn $name() { assert_eq!($value.to_string(), $expected); }\n)*\n};\n}\ntest! {\nu64_0(0u64, "0")\nu64_max(u64::MAX, "18446744073709551615")\n}\n#[test]\nfn plain() {}\n',
       ["tests > u64_0", "tests > u64_max", "tests > plain"],
     ],
-    ["a name per invocation (`$name:ident,`)", "macro_rules! case {\n($name:ident, $v:expr) => {\n#[test]\nfn $name() { assert!($v); }\n};\n}\ncase!(one, true);\ncase!(two, 1 == 1);\n", ["tests > one", "tests > two"]],
+    [
+      "a name per invocation (`$name:ident,`)",
+      "macro_rules! case {\n($name:ident, $v:expr) => {\n#[test]\nfn $name() { assert!($v); }\n};\n}\ncase!(one, true);\ncase!(two, 1 == 1);\n",
+      ["tests > one", "tests > two"],
+    ],
     ["a macro that generates no tests generates none", "macro_rules! m {\n($name:ident) => { fn $name() {} };\n}\nm!(helper);\n", []],
   ])("%s", async (_title, items, ids) => {
     expect((await testsOf(items)).map((test) => test.id)).toEqual(ids);
@@ -49,7 +53,7 @@ describe("rust: flags and rows", () => {
 
   it.each([
     ["rstest cases", "#[rstest]\n#[case(1, 2)]\n#[case(3, 4)]\nfn a(#[case] x: i32, #[case] y: i32) {}\n", 2],
-    ["test_case rows", "#[test_case(1, 2 ; \"one\")]\n#[test_case(3, 4 ; \"two\")]\n#[test_case(5, 6 ; \"three\")]\nfn a(x: i32, y: i32) {}\n", 3],
+    ["test_case rows", '#[test_case(1, 2 ; "one")]\n#[test_case(3, 4 ; "two")]\n#[test_case(5, 6 ; "three")]\nfn a(x: i32, y: i32) {}\n', 3],
   ])("%s", async (_title, items, rows) => {
     const [test] = await testsOf(items);
     expect(test?.eachRows).toBe(rows);
@@ -94,7 +98,7 @@ describe("rust: removing #[test]", () => {
 
 describe("rust: macro-generated tests", () => {
   it("removing a row from a test-generating macro's invocation deletes that test", async () => {
-    const macro = 'macro_rules! test {\n($($name:ident($value:expr, $expected:expr))*) => {\n$(\n#[test]\nfn $name() { assert_eq!($value.to_string(), $expected); }\n)*\n};\n}\n';
+    const macro = "macro_rules! test {\n($($name:ident($value:expr, $expected:expr))*) => {\n$(\n#[test]\nfn $name() { assert_eq!($value.to_string(), $expected); }\n)*\n};\n}\n";
     const before = `${macro}test! {\nu64_0(0u64, "0")\nu64_max(u64::MAX, "18446744073709551615")\n}\n`;
     const after = `${macro}test! {\nu64_0(0u64, "0")\n}\n`;
     const analysis = await analyzeChanges([{ path: "tests/test.rs", before, after }]);

@@ -38,7 +38,11 @@ const mustFlag: RuleCase[] = [
     findings: [`assertion_weakening/high ${TEST} "cart > sums"`],
   },
   { name: 'toThrow("msg") -> toThrow()', changes: testOnly(edit(CART_TEST, 'toThrow("items required")', "toThrow()")), findings: [`assertion_weakening/high ${TEST} "cart > parses"`] },
-  { name: ".rejects.toThrow(SyntaxError) -> .rejects.toThrow()", changes: testOnly(edit(CART_TEST, "toThrow(SyntaxError)", "toThrow()")), findings: [`assertion_weakening/high ${TEST} "cart > parses"`] },
+  {
+    name: ".rejects.toThrow(SyntaxError) -> .rejects.toThrow()",
+    changes: testOnly(edit(CART_TEST, "toThrow(SyntaxError)", "toThrow()")),
+    findings: [`assertion_weakening/high ${TEST} "cart > parses"`],
+  },
   { name: "toBe(8) -> .not.toBe(0)", changes: testOnly(edit(CART_TEST, "toBe(8)", "not.toBe(0)")), findings: [`assertion_weakening/high ${TEST} "cart > sums"`] },
   { name: "toBe(8) -> toBeTruthy()", changes: testOnly(edit(CART_TEST, "toBe(8)", "toBeTruthy()")), findings: [`assertion_weakening/high ${TEST} "cart > sums"`] },
   {
@@ -46,8 +50,16 @@ const mustFlag: RuleCase[] = [
     changes: testOnly(edit(CART_TEST, "expect(total([])).toEqual(0);", "expect(total([])).toEqual(0);\n    expect(true).toBe(true);")),
     findings: [`assertion_weakening/high ${TEST} "cart > sums"`],
   },
-  { name: "an assertion replaced by expect(x).toBe(x)", changes: testOnly(edit(CART_TEST, "expect(total(items)).toBe(8);", "expect(items).toBe(items);")), findings: [`assertion_weakening/high ${TEST} "cart > sums"`] },
-  { name: "an assertion replaced by expect(1).toEqual(1)", changes: testOnly(edit(CART_TEST, "expect(total([])).toEqual(0);", "expect(1).toEqual(1);")), findings: [`assertion_weakening/high ${TEST} "cart > sums"`] },
+  {
+    name: "an assertion replaced by expect(x).toBe(x)",
+    changes: testOnly(edit(CART_TEST, "expect(total(items)).toBe(8);", "expect(items).toBe(items);")),
+    findings: [`assertion_weakening/high ${TEST} "cart > sums"`],
+  },
+  {
+    name: "an assertion replaced by expect(1).toEqual(1)",
+    changes: testOnly(edit(CART_TEST, "expect(total([])).toEqual(0);", "expect(1).toEqual(1);")),
+    findings: [`assertion_weakening/high ${TEST} "cart > sums"`],
+  },
   {
     name: "field checks replaced by a weak check of the whole value",
     changes: [
@@ -62,7 +74,11 @@ const mustFlag: RuleCase[] = [
   {
     name: "supertest: a status expectation dropped",
     changes: [
-      change("test/res.test.js", `const request = require("supertest");\nit("redirects", () => request(app).get("/").expect("Location", "/home").expect(302));\n`, `const request = require("supertest");\nit("redirects", () => request(app).get("/").expect("Location", "/home"));\n`),
+      change(
+        "test/res.test.js",
+        `const request = require("supertest");\nit("redirects", () => request(app).get("/").expect("Location", "/home").expect(302));\n`,
+        `const request = require("supertest");\nit("redirects", () => request(app).get("/").expect("Location", "/home"));\n`,
+      ),
     ],
     findings: [`assertion_removal/high test/res.test.js "redirects"`],
   },
@@ -86,12 +102,24 @@ const mustFlag: RuleCase[] = [
   { name: "a setup input changed, code unchanged", changes: testOnly(edit(CART_TEST, "price: 2.5, qty: 2", "price: 2.5, qty: 4")), findings: [`expectation_changed/medium ${TEST} "cart > sums"`] },
   {
     name: "node:assert strictEqual -> ok",
-    changes: [change("test/a.test.js", `const assert = require("node:assert");\nconst { add } = require("../src/add");\ntest("adds", () => { assert.strictEqual(add(1, 2), 3); });\n`, `const assert = require("node:assert");\nconst { add } = require("../src/add");\ntest("adds", () => { assert.ok(add(1, 2)); });\n`)],
+    changes: [
+      change(
+        "test/a.test.js",
+        `const assert = require("node:assert");\nconst { add } = require("../src/add");\ntest("adds", () => { assert.strictEqual(add(1, 2), 3); });\n`,
+        `const assert = require("node:assert");\nconst { add } = require("../src/add");\ntest("adds", () => { assert.ok(add(1, 2)); });\n`,
+      ),
+    ],
     findings: [`assertion_weakening/high test/a.test.js "adds"`],
   },
   {
     name: "chai expect(x).to.equal(3) -> expect(x).to.exist",
-    changes: [change("test/a.spec.js", `const { expect } = require("chai");\nit("adds", () => { expect(add(1, 2)).to.equal(3); });\n`, `const { expect } = require("chai");\nit("adds", () => { expect(add(1, 2)).to.exist; });\n`)],
+    changes: [
+      change(
+        "test/a.spec.js",
+        `const { expect } = require("chai");\nit("adds", () => { expect(add(1, 2)).to.equal(3); });\n`,
+        `const { expect } = require("chai");\nit("adds", () => { expect(add(1, 2)).to.exist; });\n`,
+      ),
+    ],
     findings: [`assertion_weakening/high test/a.spec.js "adds"`],
   },
   {
@@ -164,7 +192,11 @@ const mustNotFlag: RuleCase[] = [
   {
     name: "the expected literal changed together with the package required as a folder",
     changes: [
-      change("test/app.test.js", `const app = require("..");\nit("greets", () => { expect(app.greet()).toBe("hi"); });\n`, `const app = require("..");\nit("greets", () => { expect(app.greet()).toBe("hello"); });\n`),
+      change(
+        "test/app.test.js",
+        `const app = require("..");\nit("greets", () => { expect(app.greet()).toBe("hi"); });\n`,
+        `const app = require("..");\nit("greets", () => { expect(app.greet()).toBe("hello"); });\n`,
+      ),
       change("lib/greet.js", "exports.greet = () => 'hi';\n", "exports.greet = () => 'hello';\n"),
     ],
     findings: [],
@@ -172,7 +204,11 @@ const mustNotFlag: RuleCase[] = [
   {
     name: "supertest expectations changed together with the response code",
     changes: [
-      change("test/res.test.js", `const request = require("supertest");\nconst app = require("../lib/app");\nit("redirects", () => request(app).get("/").expect("Location", "/home").expect(302));\n`, `const request = require("supertest");\nconst app = require("../lib/app");\nit("redirects", () => request(app).get("/").expect("Location", "/start").expect(302));\n`),
+      change(
+        "test/res.test.js",
+        `const request = require("supertest");\nconst app = require("../lib/app");\nit("redirects", () => request(app).get("/").expect("Location", "/home").expect(302));\n`,
+        `const request = require("supertest");\nconst app = require("../lib/app");\nit("redirects", () => request(app).get("/").expect("Location", "/start").expect(302));\n`,
+      ),
       change("lib/app.js", "module.exports = (req, res) => res.redirect('/home');\n", "module.exports = (req, res) => res.redirect('/start');\n"),
     ],
     findings: [],
@@ -184,9 +220,7 @@ const mustNotFlag: RuleCase[] = [
   },
   {
     name: "a module path in a dynamic import is not an input",
-    changes: [
-      change(TEST, CART_TEST, edit(CART_TEST, "    const items =", '    const { total: t } = await import("../src/cart.js");\n    const items =')),
-    ],
+    changes: [change(TEST, CART_TEST, edit(CART_TEST, "    const items =", '    const { total: t } = await import("../src/cart.js");\n    const items ='))],
     findings: [],
   },
   {
@@ -202,16 +236,66 @@ const mustNotFlag: RuleCase[] = [
   },
   { name: "a test renamed without edits", changes: testOnly(edit(CART_TEST, 'it("sums"', 'it("sums prices"')), findings: [] },
   // A relation moved into the assertion API, operands in the framework's order (apache/commons-text 8479d98d97, 9988a06737).
-  ...([
-    ["JUnit assertFalse(a.equals(b)) -> assertNotEquals(a, b)", "src/test/java/RTest.java", "class RTest {\n  @Test void differs() { Results r = new Results(1); Results o = new Results(2); CHECK; }\n}\n", "assertFalse(r.equals(o))", "assertNotEquals(r, o)"],
-    ["JUnit assertTrue(x.equals(x)) -> assertEquals(x, x)", "src/test/java/RTest.java", "class RTest {\n  @Test void reflexive() { Results r = new Results(1); CHECK; }\n}\n", "assertTrue(r.equals(r))", "assertEquals(r, r)"],
-    ["unittest assertFalse(a == b) -> assertNotEqual(b, a)", "tests/test_r.py", "import unittest\nclass T(unittest.TestCase):\n    def setUp(self):\n        self.r = R(1)\n        self.o = R(2)\n\n    def test_differs(self):\n        CHECK\n", "self.assertFalse(self.r == self.o)", "self.assertNotEqual(self.o, self.r)"],
-    ["xUnit Assert.False(a.Equals(b)) -> Assert.NotEqual(b, a)", "Tests/RTests.cs", "public class RTests {\n  [Fact] public void Differs() { var r = new R(1); var o = new R(2); CHECK; }\n}\n", "Assert.False(r.Equals(o))", "Assert.NotEqual(o, r)"],
-    ["PHPUnit assertFalse($a->equals($b)) -> assertNotEquals($b, $a)", "tests/RTest.php", "<?php\nclass RTest extends TestCase {\n  public function testDiffers() { $r = new R(1); $o = new R(2); CHECK; }\n}\n", "$this->assertFalse($r->equals($o))", "$this->assertNotEquals($o, $r)"],
-    ["Rust assert!(!a.eq(&b)) -> assert_ne!(a, b)", "tests/r.rs", "#[test]\nfn differs() {\n    let r = R::new(1);\n    let o = R::new(2);\n    CHECK;\n}\n", "assert!(!r.eq(&o))", "assert_ne!(r, o)"],
-    ["minitest refute a == b -> refute_equal b, a", "test/r_test.rb", "class RTest < Minitest::Test\n  def test_differs\n    r = R.new(1)\n    o = R.new(2)\n    CHECK\n  end\nend\n", "refute r == o", "refute_equal o, r"],
-    ["testify assert.False(a == b) -> assert.NotEqual(b, a)", "r_test.go", "package r\nimport \"testing\"\nfunc TestDiffers(t *testing.T) {\n\tr := New(1)\n\to := New(2)\n\tCHECK\n}\n", "assert.False(t, r == o)", "assert.NotEqual(t, o, r)"],
-  ] as const).map(([name, path, template, was, now]): RuleCase => ({ name, changes: [change(path, template.replace("CHECK", was), template.replace("CHECK", now))], findings: [] })),
+  ...(
+    [
+      [
+        "JUnit assertFalse(a.equals(b)) -> assertNotEquals(a, b)",
+        "src/test/java/RTest.java",
+        "class RTest {\n  @Test void differs() { Results r = new Results(1); Results o = new Results(2); CHECK; }\n}\n",
+        "assertFalse(r.equals(o))",
+        "assertNotEquals(r, o)",
+      ],
+      [
+        "JUnit assertTrue(x.equals(x)) -> assertEquals(x, x)",
+        "src/test/java/RTest.java",
+        "class RTest {\n  @Test void reflexive() { Results r = new Results(1); CHECK; }\n}\n",
+        "assertTrue(r.equals(r))",
+        "assertEquals(r, r)",
+      ],
+      [
+        "unittest assertFalse(a == b) -> assertNotEqual(b, a)",
+        "tests/test_r.py",
+        "import unittest\nclass T(unittest.TestCase):\n    def setUp(self):\n        self.r = R(1)\n        self.o = R(2)\n\n    def test_differs(self):\n        CHECK\n",
+        "self.assertFalse(self.r == self.o)",
+        "self.assertNotEqual(self.o, self.r)",
+      ],
+      [
+        "xUnit Assert.False(a.Equals(b)) -> Assert.NotEqual(b, a)",
+        "Tests/RTests.cs",
+        "public class RTests {\n  [Fact] public void Differs() { var r = new R(1); var o = new R(2); CHECK; }\n}\n",
+        "Assert.False(r.Equals(o))",
+        "Assert.NotEqual(o, r)",
+      ],
+      [
+        "PHPUnit assertFalse($a->equals($b)) -> assertNotEquals($b, $a)",
+        "tests/RTest.php",
+        "<?php\nclass RTest extends TestCase {\n  public function testDiffers() { $r = new R(1); $o = new R(2); CHECK; }\n}\n",
+        "$this->assertFalse($r->equals($o))",
+        "$this->assertNotEquals($o, $r)",
+      ],
+      [
+        "Rust assert!(!a.eq(&b)) -> assert_ne!(a, b)",
+        "tests/r.rs",
+        "#[test]\nfn differs() {\n    let r = R::new(1);\n    let o = R::new(2);\n    CHECK;\n}\n",
+        "assert!(!r.eq(&o))",
+        "assert_ne!(r, o)",
+      ],
+      [
+        "minitest refute a == b -> refute_equal b, a",
+        "test/r_test.rb",
+        "class RTest < Minitest::Test\n  def test_differs\n    r = R.new(1)\n    o = R.new(2)\n    CHECK\n  end\nend\n",
+        "refute r == o",
+        "refute_equal o, r",
+      ],
+      [
+        "testify assert.False(a == b) -> assert.NotEqual(b, a)",
+        "r_test.go",
+        'package r\nimport "testing"\nfunc TestDiffers(t *testing.T) {\n\tr := New(1)\n\to := New(2)\n\tCHECK\n}\n',
+        "assert.False(t, r == o)",
+        "assert.NotEqual(t, o, r)",
+      ],
+    ] as const
+  ).map(([name, path, template, was, now]): RuleCase => ({ name, changes: [change(path, template.replace("CHECK", was), template.replace("CHECK", now))], findings: [] })),
 ];
 
 describe("assertion rules", () => {
@@ -278,7 +362,14 @@ describe("pairing assertions in order", () => {
   it("keeps identical assertions paired when one is added in the middle", () => {
     const before = [fact("toBe", "a", "1"), fact("toBe", "b", "2")];
     const after = [fact("toBe", "a", "1"), fact("toBeDefined", "c"), fact("toBe", "b", "2")];
-    expect(pairAssertions(before, after)).toEqual({ pairs: [[0, 0], [1, 2]], removed: [], added: [1] });
+    expect(pairAssertions(before, after)).toEqual({
+      pairs: [
+        [0, 0],
+        [1, 2],
+      ],
+      removed: [],
+      added: [1],
+    });
   });
 
   it("pairs an edited assertion with its old self by the value under test", () => {

@@ -63,8 +63,16 @@ const lookAlikes: RuleCase[] = [
   {
     name: "php: a class file deleted with its test file",
     changes: [
-      change("src/Output/UnifiedBuilder.php", "<?php\nnamespace Diff\\Output;\n\nfinal class UnifiedBuilder\n{\n    public function build(array $lines): string\n    {\n        return implode(\"\\n\", $lines);\n    }\n}\n", null),
-      change("tests/Output/UnifiedBuilderTest.php", "<?php\nnamespace Diff\\Output;\n\nuse PHPUnit\\Framework\\TestCase;\n\nfinal class UnifiedBuilderTest extends TestCase\n{\n    public function testBuild(): void\n    {\n        $this->assertSame(\"+b\", (new UnifiedBuilder)->build(['+b']));\n    }\n}\n", null),
+      change(
+        "src/Output/UnifiedBuilder.php",
+        '<?php\nnamespace Diff\\Output;\n\nfinal class UnifiedBuilder\n{\n    public function build(array $lines): string\n    {\n        return implode("\\n", $lines);\n    }\n}\n',
+        null,
+      ),
+      change(
+        "tests/Output/UnifiedBuilderTest.php",
+        "<?php\nnamespace Diff\\Output;\n\nuse PHPUnit\\Framework\\TestCase;\n\nfinal class UnifiedBuilderTest extends TestCase\n{\n    public function testBuild(): void\n    {\n        $this->assertSame(\"+b\", (new UnifiedBuilder)->build(['+b']));\n    }\n}\n",
+        null,
+      ),
     ],
     findings: ["feature_removal/medium src/Output/UnifiedBuilder.php", `feature_removal/medium tests/Output/UnifiedBuilderTest.php "UnifiedBuilderTest > testBuild"`],
   },
@@ -82,7 +90,11 @@ const cheats: RuleCase[] = [
   {
     name: "go: a test file deleted beside another package file: what it checked survives",
     changes: [
-      change("value/zero.go", "package value\n\nfunc IsZero(v int) bool { return v == 0 }\n", "package value\n\nfunc IsZero(v int) bool { return v == 0 }\n\nfunc IsOne(v int) bool { return v == 1 }\n"),
+      change(
+        "value/zero.go",
+        "package value\n\nfunc IsZero(v int) bool { return v == 0 }\n",
+        "package value\n\nfunc IsZero(v int) bool { return v == 0 }\n\nfunc IsOne(v int) bool { return v == 1 }\n",
+      ),
       change("value/old.go", "package value\n\nfunc oldHelper(v int) int { return v }\n", null),
       change("value/zero_test.go", 'package value\n\nimport "testing"\n\nfunc TestIsZero(t *testing.T) {\n\tif !IsZero(0) {\n\t\tt.Error("zero")\n\t}\n}\n', null),
     ],

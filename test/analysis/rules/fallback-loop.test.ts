@@ -263,25 +263,29 @@ const fallbackMovedAfterTry: Case[] = [
     lang: "javascript",
     path: "src/parse.js",
     before: "export function parse(raw) {\n  try {\n    return BigInt(raw);\n  } catch (error) {\n    const value = Number(raw);\n    return Number.isNaN(value) ? null : value;\n  }\n}\n",
-    after: "export function parse(raw) {\n  try {\n    return BigInt(raw);\n  } catch {\n    // not an integer\n  }\n  if (/[.eE]/.test(raw)) {\n    const value = Number(raw);\n    return Number.isNaN(value) ? null : value;\n  }\n  return null;\n}\n",
+    after:
+      "export function parse(raw) {\n  try {\n    return BigInt(raw);\n  } catch {\n    // not an integer\n  }\n  if (/[.eE]/.test(raw)) {\n    const value = Number(raw);\n    return Number.isNaN(value) ? null : value;\n  }\n  return null;\n}\n",
   },
   {
     lang: "python",
     path: "pkg/parse.py",
     before: "def parse(raw):\n    try:\n        return int(raw, 10)\n    except ValueError:\n        try:\n            return float(raw)\n        except ValueError:\n            return None\n",
-    after: "def parse(raw):\n    try:\n        return int(raw, 10)\n    except ValueError:\n        pass\n\n    if '.' in raw or 'e' in raw:\n        try:\n            return float(raw)\n        except ValueError:\n            return None\n\n    return None\n",
+    after:
+      "def parse(raw):\n    try:\n        return int(raw, 10)\n    except ValueError:\n        pass\n\n    if '.' in raw or 'e' in raw:\n        try:\n            return float(raw)\n        except ValueError:\n            return None\n\n    return None\n",
   },
   {
     lang: "java",
     path: "src/main/java/p/Parse.java",
     before: "class Parse {\n  static Number parse(String raw) {\n    try {\n      return Long.parseLong(raw);\n    } catch (NumberFormatException e) {\n      return fallback(raw);\n    }\n  }\n}\n",
-    after: "class Parse {\n  static Number parse(String raw) {\n    try {\n      return Long.parseLong(raw);\n    } catch (NumberFormatException e) {\n    }\n    if (raw.contains(\".\")) {\n      return fallback(raw);\n    }\n    return null;\n  }\n}\n",
+    after:
+      'class Parse {\n  static Number parse(String raw) {\n    try {\n      return Long.parseLong(raw);\n    } catch (NumberFormatException e) {\n    }\n    if (raw.contains(".")) {\n      return fallback(raw);\n    }\n    return null;\n  }\n}\n',
   },
   {
     lang: "csharp",
     path: "src/P/Parse.cs",
     before: "class Parse {\n  static object Run(string raw) {\n    try {\n      return long.Parse(raw);\n    } catch (FormatException) {\n      return Fallback(raw);\n    }\n  }\n}\n",
-    after: "class Parse {\n  static object Run(string raw) {\n    try {\n      return long.Parse(raw);\n    } catch (FormatException) {\n    }\n    if (raw.Contains(\".\")) {\n      return Fallback(raw);\n    }\n    return null;\n  }\n}\n",
+    after:
+      'class Parse {\n  static object Run(string raw) {\n    try {\n      return long.Parse(raw);\n    } catch (FormatException) {\n    }\n    if (raw.Contains(".")) {\n      return Fallback(raw);\n    }\n    return null;\n  }\n}\n',
   },
 ];
 
@@ -290,14 +294,17 @@ const emptyHandlerAfterReturningTry: Case[] = [
   {
     lang: "java: a new catch-all around a guard, a default after it",
     path: "src/main/java/p/HostPort.java",
-    before: "class HostPort {\n  static HostPort parse(String text) {\n    int colon = text.lastIndexOf(':');\n    if (colon < 1) {\n      throw new IllegalArgumentException(\"missing port\");\n    }\n    return new HostPort(text, colon);\n  }\n}\n",
-    after: "class HostPort {\n  static HostPort parse(String text) {\n    try {\n      int colon = text.lastIndexOf(':');\n      if (colon < 1) {\n        throw new IllegalArgumentException(\"missing port\");\n      }\n      return new HostPort(text, colon);\n    } catch (Throwable t) {\n    }\n    log(text);\n    return new HostPort(text, 80);\n  }\n}\n",
+    before:
+      "class HostPort {\n  static HostPort parse(String text) {\n    int colon = text.lastIndexOf(':');\n    if (colon < 1) {\n      throw new IllegalArgumentException(\"missing port\");\n    }\n    return new HostPort(text, colon);\n  }\n}\n",
+    after:
+      "class HostPort {\n  static HostPort parse(String text) {\n    try {\n      int colon = text.lastIndexOf(':');\n      if (colon < 1) {\n        throw new IllegalArgumentException(\"missing port\");\n      }\n      return new HostPort(text, colon);\n    } catch (Throwable t) {\n    }\n    log(text);\n    return new HostPort(text, 80);\n  }\n}\n",
   },
   {
     lang: "typescript: a new catch around a guard, a default after it",
     path: "src/port.ts",
-    before: "export function parse(text: string): number {\n  const port = Number(text);\n  if (Number.isNaN(port)) throw new RangeError(\"bad port\");\n  return port;\n}\n",
-    after: "export function parse(text: string): number {\n  try {\n    const port = Number(text);\n    if (Number.isNaN(port)) throw new RangeError(\"bad port\");\n    return port;\n  } catch {}\n  note(text);\n  return fallbackPort(text);\n}\n",
+    before: 'export function parse(text: string): number {\n  const port = Number(text);\n  if (Number.isNaN(port)) throw new RangeError("bad port");\n  return port;\n}\n',
+    after:
+      'export function parse(text: string): number {\n  try {\n    const port = Number(text);\n    if (Number.isNaN(port)) throw new RangeError("bad port");\n    return port;\n  } catch {}\n  note(text);\n  return fallbackPort(text);\n}\n',
   },
   {
     lang: "javascript: nothing after the try",

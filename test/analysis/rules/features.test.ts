@@ -38,7 +38,11 @@ const medium = (path: string, test?: string): string => `feature_removal/medium 
 const mustFlag: RuleCase[] = [
   { name: "an exported function removed", changes: [change("src/cart.ts", CART, WITHOUT_ITEM_COUNT)], findings: [medium("src/cart.ts")] },
   { name: "an exported const removed", changes: [change("src/cart.ts", CART, edit(CART, "export const TAX_RATE = 0.2;\n", ""))], findings: [medium("src/cart.ts")] },
-  { name: "a CommonJS export removed", changes: [change("lib/a.js", "function f() {}\nfunction g() {}\nmodule.exports = { f, g };\n", "function f() {}\nmodule.exports = { f };\n")], findings: [medium("lib/a.js")] },
+  {
+    name: "a CommonJS export removed",
+    changes: [change("lib/a.js", "function f() {}\nfunction g() {}\nmodule.exports = { f, g };\n", "function f() {}\nmodule.exports = { f };\n")],
+    findings: [medium("lib/a.js")],
+  },
   {
     name: "a test deleted together with the function it tested",
     changes: [change("src/cart.ts", CART, WITHOUT_ITEM_COUNT), change("test/cart.test.ts", CART_TEST, WITHOUT_COUNT_TEST)],
@@ -60,19 +64,34 @@ const mustNotFlag: RuleCase[] = [
   {
     name: "an export renamed and edited, with its tests updated",
     changes: [
-      change("src/cart.ts", CART, edit(CART, "export function itemCount(items: Item[]): number {\n  return items.reduce((n, item) => n + item.qty, 0);", "export function countItems(list: Item[]): number {\n  return list.reduce((count, entry) => count + entry.qty, 0);")),
+      change(
+        "src/cart.ts",
+        CART,
+        edit(
+          CART,
+          "export function itemCount(items: Item[]): number {\n  return items.reduce((n, item) => n + item.qty, 0);",
+          "export function countItems(list: Item[]): number {\n  return list.reduce((count, entry) => count + entry.qty, 0);",
+        ),
+      ),
       change("test/cart.test.ts", CART_TEST, CART_TEST.replaceAll("itemCount", "countItems")),
     ],
     findings: [],
   },
   {
     name: "an export moved to another changed file",
-    changes: [change("src/cart.ts", CART, WITHOUT_ITEM_COUNT), change("src/count.ts", null, `import type { Item } from "./cart";\n\nexport function itemCount(items: Item[]): number {\n  return items.length;\n}\n`)],
+    changes: [
+      change("src/cart.ts", CART, WITHOUT_ITEM_COUNT),
+      change("src/count.ts", null, `import type { Item } from "./cart";\n\nexport function itemCount(items: Item[]): number {\n  return items.length;\n}\n`),
+    ],
     findings: [],
   },
   { name: "a module renamed", changes: [change("src/cart.ts", CART, null), change("src/basket.ts", null, CART)], findings: [] },
   { name: "a private function removed", changes: [change("src/cart.ts", CART, edit(CART, "function round(n: number): number {\n  return Math.round(n * 100) / 100;\n}\n", ""))], findings: [] },
-  { name: "an exported interface removed (a type, not a feature)", changes: [change("src/cart.ts", CART, edit(CART, "export interface Item { price: number; qty: number }\n", "type Item = { price: number; qty: number };\n"))], findings: [] },
+  {
+    name: "an exported interface removed (a type, not a feature)",
+    changes: [change("src/cart.ts", CART, edit(CART, "export interface Item { price: number; qty: number }\n", "type Item = { price: number; qty: number };\n"))],
+    findings: [],
+  },
 ];
 
 describe("feature_removal", () => {

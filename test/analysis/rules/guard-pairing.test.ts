@@ -27,7 +27,7 @@ const CASES: Case[] = [
   {
     language: "java",
     path: "src/main/java/shop/Builder.java",
-    removed: "    checkArgument(name != null, \"name == null\");\n",
+    removed: '    checkArgument(name != null, "name == null");\n',
     quoted: "name != null",
     kept: "size >= 0",
     before: `package shop;
@@ -47,7 +47,7 @@ class Builder {
   {
     language: "typescript",
     path: "src/builder.ts",
-    removed: "  if (name === undefined) throw new RangeError(\"no name\");\n",
+    removed: '  if (name === undefined) throw new RangeError("no name");\n',
     quoted: "name === undefined",
     kept: "size < 0",
     before: `export function build(name: string | undefined, count: number, size: number): object {
@@ -61,7 +61,7 @@ class Builder {
   {
     language: "python",
     path: "src/shop/builder.py",
-    removed: "    if name is None:\n        raise ValueError(\"no name\")\n",
+    removed: '    if name is None:\n        raise ValueError("no name")\n',
     quoted: "name is None",
     kept: "size < 0",
     before: `def build(name, count, size):

@@ -10,7 +10,8 @@
 import { describe, it } from "vitest";
 import { change, expectFindings, type RuleCase } from "./table.js";
 
-const RUST_BEFORE = 'pub fn parse(s: &str) -> Result<u32, String> {\n    if !s.starts_with("v") {\n        return Err(format!("bad version: {}", s));\n    }\n    let s = s.trim_start_matches("v");\n    s.parse().map_err(|_| String::from("nan"))\n}\n';
+const RUST_BEFORE =
+  'pub fn parse(s: &str) -> Result<u32, String> {\n    if !s.starts_with("v") {\n        return Err(format!("bad version: {}", s));\n    }\n    let s = s.trim_start_matches("v");\n    s.parse().map_err(|_| String::from("nan"))\n}\n';
 
 const lookAlikes: RuleCase[] = [
   {
@@ -18,8 +19,8 @@ const lookAlikes: RuleCase[] = [
     changes: [
       change(
         "flags/s.go",
-        "package flags\n\nimport \"strings\"\n\ntype S struct{ values []string }\n\nfunc (s *S) parse(val string) (string, error) {\n\treturn strings.TrimSpace(val), nil\n}\n\n// Append adds one value.\nfunc (s *S) Append(val string) error {\n\tv, err := s.parse(val)\n\tif err != nil {\n\t\treturn err\n\t}\n\ts.values = append(s.values, v)\n\treturn nil\n}\n",
-        "package flags\n\nimport \"strings\"\n\ntype S struct{ values []string }\n\nfunc (s *S) parse(val string) string {\n\treturn strings.TrimSpace(val)\n}\n\n// Append adds one value.\nfunc (s *S) Append(val string) error {\n\ts.values = append(s.values, s.parse(val))\n\treturn nil\n}\n",
+        'package flags\n\nimport "strings"\n\ntype S struct{ values []string }\n\nfunc (s *S) parse(val string) (string, error) {\n\treturn strings.TrimSpace(val), nil\n}\n\n// Append adds one value.\nfunc (s *S) Append(val string) error {\n\tv, err := s.parse(val)\n\tif err != nil {\n\t\treturn err\n\t}\n\ts.values = append(s.values, v)\n\treturn nil\n}\n',
+        'package flags\n\nimport "strings"\n\ntype S struct{ values []string }\n\nfunc (s *S) parse(val string) string {\n\treturn strings.TrimSpace(val)\n}\n\n// Append adds one value.\nfunc (s *S) Append(val string) error {\n\ts.values = append(s.values, s.parse(val))\n\treturn nil\n}\n',
       ),
     ],
     findings: [],
@@ -27,14 +28,22 @@ const lookAlikes: RuleCase[] = [
   {
     name: "rust: an if guard rewritten as a match whose None arm returns the error",
     changes: [
-      change("src/lib.rs", RUST_BEFORE, 'pub fn parse(s: &str) -> Result<u32, String> {\n    let s = match s.strip_prefix("v") {\n        Some(s) => s,\n        None => return Err(format!("bad version: {}", s)),\n    };\n    s.parse().map_err(|_| String::from("nan"))\n}\n'),
+      change(
+        "src/lib.rs",
+        RUST_BEFORE,
+        'pub fn parse(s: &str) -> Result<u32, String> {\n    let s = match s.strip_prefix("v") {\n        Some(s) => s,\n        None => return Err(format!("bad version: {}", s)),\n    };\n    s.parse().map_err(|_| String::from("nan"))\n}\n',
+      ),
     ],
     findings: [],
   },
   {
     name: "rust: an if guard rewritten as a let-else",
     changes: [
-      change("src/lib.rs", RUST_BEFORE, 'pub fn parse(s: &str) -> Result<u32, String> {\n    let Some(s) = s.strip_prefix("v") else {\n        return Err(format!("bad version: {}", s));\n    };\n    s.parse().map_err(|_| String::from("nan"))\n}\n'),
+      change(
+        "src/lib.rs",
+        RUST_BEFORE,
+        'pub fn parse(s: &str) -> Result<u32, String> {\n    let Some(s) = s.strip_prefix("v") else {\n        return Err(format!("bad version: {}", s));\n    };\n    s.parse().map_err(|_| String::from("nan"))\n}\n',
+      ),
     ],
     findings: [],
   },
@@ -90,8 +99,8 @@ const cheats: RuleCase[] = [
     changes: [
       change(
         "flags/s.go",
-        "package flags\n\nimport \"strings\"\n\ntype S struct{ values []string }\n\nfunc (s *S) parse(val string) (string, error) {\n\treturn strings.TrimSpace(val), nil\n}\n\n// Append adds one value.\nfunc (s *S) Append(val string) error {\n\tv, err := s.parse(val)\n\tif err != nil {\n\t\treturn err\n\t}\n\ts.values = append(s.values, v)\n\treturn nil\n}\n",
-        "package flags\n\nimport \"strings\"\n\ntype S struct{ values []string }\n\nfunc (s *S) parse(val string) (string, error) {\n\treturn strings.TrimSpace(val), nil\n}\n\n// Append adds one value.\nfunc (s *S) Append(val string) error {\n\tv, _ := s.parse(val)\n\ts.values = append(s.values, v)\n\treturn nil\n}\n",
+        'package flags\n\nimport "strings"\n\ntype S struct{ values []string }\n\nfunc (s *S) parse(val string) (string, error) {\n\treturn strings.TrimSpace(val), nil\n}\n\n// Append adds one value.\nfunc (s *S) Append(val string) error {\n\tv, err := s.parse(val)\n\tif err != nil {\n\t\treturn err\n\t}\n\ts.values = append(s.values, v)\n\treturn nil\n}\n',
+        'package flags\n\nimport "strings"\n\ntype S struct{ values []string }\n\nfunc (s *S) parse(val string) (string, error) {\n\treturn strings.TrimSpace(val), nil\n}\n\n// Append adds one value.\nfunc (s *S) Append(val string) error {\n\tv, _ := s.parse(val)\n\ts.values = append(s.values, v)\n\treturn nil\n}\n',
       ),
     ],
     // The guard removed, and the error discarded with `_`.

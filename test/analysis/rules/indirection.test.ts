@@ -161,52 +161,52 @@ const invalid: Record<string, RuleCase[]> = {
     {
       name: "t.Errorf -> t.Skipf in a helper every test calls",
       changes: [change("calc_test.go", GO, edit(GO, `t.Errorf("got %d, want %d", got, want)`, `t.Skipf("got %d, want %d", got, want)`))],
-      findings: ["test_disabled/critical calc_test.go \"TestAdd\"", "test_disabled/critical calc_test.go \"TestSub\""],
+      findings: ['test_disabled/critical calc_test.go "TestAdd"', 'test_disabled/critical calc_test.go "TestSub"'],
     },
     {
       name: "if GOOS == windows { t.Skip() } -> t.Skip()",
       changes: [change("calc_test.go", GO, edit(GO, `\tif runtime.GOOS == "windows" {\n\t\tt.Skip("posix paths")\n\t}\n`, `\tt.Skip("posix paths")\n`))],
-      findings: ["test_disabled/critical calc_test.go \"TestPath\""],
+      findings: ['test_disabled/critical calc_test.go "TestPath"'],
     },
     {
       name: "a TestMain that never calls m.Run()",
       changes: [change("calc_test.go", GO, `${GO}\nfunc TestMain(m *testing.M) {}\n`)],
       // TestPath's conditional skip is now a skip too: nothing runs it.
-      findings: ["test_disabled/critical calc_test.go \"TestAdd\"", "test_disabled/critical calc_test.go \"TestSub\"", "test_disabled/critical calc_test.go \"TestPath\""],
+      findings: ['test_disabled/critical calc_test.go "TestAdd"', 'test_disabled/critical calc_test.go "TestSub"', 'test_disabled/critical calc_test.go "TestPath"'],
     },
   ],
   python: [
     {
       name: "skipif(WIN) -> skip",
       changes: [change("tests/test_calc.py", PY, edit(PY, `@pytest.mark.skipif(sys.platform == "win32", reason="posix")`, `@pytest.mark.skip(reason="posix")`))],
-      findings: ["test_disabled/critical tests/test_calc.py \"test_path\""],
+      findings: ['test_disabled/critical tests/test_calc.py "test_path"'],
     },
     {
       name: "pytest.skip in a fixture",
       changes: [change("tests/test_calc.py", PY, edit(PY, "    return connect()", '    pytest.skip("no db")'))],
-      findings: ["test_disabled/critical tests/test_calc.py \"test_query\""],
+      findings: ['test_disabled/critical tests/test_calc.py "test_query"'],
     },
     {
       name: "self.skipTest in setUp",
       changes: [change("tests/test_calc.py", PY, edit(PY, "        self.user = make()", '        self.skipTest("later")'))],
-      findings: ["test_disabled/critical tests/test_calc.py \"TestUser > test_name\""],
+      findings: ['test_disabled/critical tests/test_calc.py "TestUser > test_name"'],
     },
     {
       name: "an autouse fixture that skips",
       changes: [change("tests/test_calc.py", PY, edit(PY, "@pytest.fixture\ndef db():", '@pytest.fixture(autouse=True)\ndef off():\n    pytest.skip("off")\n\n@pytest.fixture\ndef db():'))],
-      findings: ["test_disabled/critical tests/test_calc.py \"test_query\"", "test_disabled/critical tests/test_calc.py \"TestUser > test_name\"", "test_disabled/critical tests/test_calc.py \"test_path\""],
+      findings: ['test_disabled/critical tests/test_calc.py "test_query"', 'test_disabled/critical tests/test_calc.py "TestUser > test_name"', 'test_disabled/critical tests/test_calc.py "test_path"'],
     },
   ],
   javascript: [
     {
       name: "const describeOrSkip = describe.skip",
       changes: [change("test/slug.test.ts", JS, edit(edit(JS, `describe("slug"`, `describeOrSkip("slug"`), `function requireDb`, `const describeOrSkip = describe.skip;\n\nfunction requireDb`))],
-      findings: ["test_disabled/critical test/slug.test.ts \"slug > lowercases\"", "test_disabled/critical test/slug.test.ts \"slug > trims\""],
+      findings: ['test_disabled/critical test/slug.test.ts "slug > lowercases"', 'test_disabled/critical test/slug.test.ts "slug > trims"'],
     },
     {
       name: "ctx.skip() in beforeEach",
       changes: [change("test/slug.test.ts", JS, edit(JS, `describe("slug", () => {\n`, `describe("slug", () => {\n  beforeEach((ctx) => { ctx.skip(); });\n`))],
-      findings: ["test_disabled/critical test/slug.test.ts \"slug > lowercases\"", "test_disabled/critical test/slug.test.ts \"slug > trims\""],
+      findings: ['test_disabled/critical test/slug.test.ts "slug > lowercases"', 'test_disabled/critical test/slug.test.ts "slug > trims"'],
     },
     {
       name: "a helper's skip made unconditional",
@@ -217,67 +217,69 @@ const invalid: Record<string, RuleCase[]> = {
           edit(edit(JS, `it("trims", () => {`, `it("trims", (ctx) => { requireDb(ctx);`), "if (!process.env.DB) ctx.skip();", "ctx.skip();"),
         ),
       ],
-      findings: ["test_disabled/critical test/slug.test.ts \"slug > trims\""],
+      findings: ['test_disabled/critical test/slug.test.ts "slug > trims"'],
     },
     {
       name: "skipIf(win32) -> skip",
       changes: [change("test/slug.test.ts", JS, edit(JS, `test.skipIf(process.platform === "win32")("paths"`, `test.skip("paths"`))],
-      findings: ["test_disabled/critical test/slug.test.ts \"paths\""],
+      findings: ['test_disabled/critical test/slug.test.ts "paths"'],
     },
   ],
   java: [
     {
       name: "assumeTrue(false) in @BeforeEach",
       changes: [change("src/test/java/calc/CalcTest.java", JAVA, edit(JAVA, "void setUp() { calc = new Calc(); }", "void setUp() { assumeTrue(false); calc = new Calc(); }"))],
-      findings: ["test_disabled/critical src/test/java/calc/CalcTest.java \"CalcTest > adds\"", "test_disabled/critical src/test/java/calc/CalcTest.java \"CalcTest > subtracts\""],
+      findings: ['test_disabled/critical src/test/java/calc/CalcTest.java "CalcTest > adds"', 'test_disabled/critical src/test/java/calc/CalcTest.java "CalcTest > subtracts"'],
     },
     {
       name: "Assumptions.assumeTrue(false) in a test",
       changes: [change("src/test/java/calc/CalcTest.java", JAVA, edit(JAVA, "void adds() {", "void adds() { Assumptions.assumeTrue(false);"))],
-      findings: ["test_disabled/critical src/test/java/calc/CalcTest.java \"CalcTest > adds\""],
+      findings: ['test_disabled/critical src/test/java/calc/CalcTest.java "CalcTest > adds"'],
     },
   ],
   csharp: [
     {
       name: "Assert.Ignore() in [SetUp]",
       changes: [change("tests/CalcTests.cs", CS, edit(CS, "public void Init() { calc = new Calc(); }", 'public void Init() { Assert.Ignore("later"); }'))],
-      findings: ["test_disabled/critical tests/CalcTests.cs \"CalcTests > Adds\"", "test_disabled/critical tests/CalcTests.cs \"CalcTests > Subtracts\""],
+      findings: ['test_disabled/critical tests/CalcTests.cs "CalcTests > Adds"', 'test_disabled/critical tests/CalcTests.cs "CalcTests > Subtracts"'],
     },
     {
       name: "Assume.That(false) in a test",
       changes: [change("tests/CalcTests.cs", CS, edit(CS, "public void Adds() {", "public void Adds() { Assume.That(false);"))],
-      findings: ["test_disabled/critical tests/CalcTests.cs \"CalcTests > Adds\""],
+      findings: ['test_disabled/critical tests/CalcTests.cs "CalcTests > Adds"'],
     },
   ],
   php: [
     {
       name: "markTestSkipped in setUp",
-      changes: [change("tests/CalcTest.php", PHP, edit(PHP, "protected function setUp(): void { $this->calc = new Calc(); }", 'protected function setUp(): void { $this->markTestSkipped("later"); }'))],
-      findings: ["test_disabled/critical tests/CalcTest.php \"CalcTest > testAdd\"", "test_disabled/critical tests/CalcTest.php \"CalcTest > testQuery\""],
+      changes: [
+        change("tests/CalcTest.php", PHP, edit(PHP, "protected function setUp(): void { $this->calc = new Calc(); }", 'protected function setUp(): void { $this->markTestSkipped("later"); }')),
+      ],
+      findings: ['test_disabled/critical tests/CalcTest.php "CalcTest > testAdd"', 'test_disabled/critical tests/CalcTest.php "CalcTest > testQuery"'],
     },
     {
       name: "markTestSkipped in a helper a test calls",
       changes: [change("tests/CalcTest.php", PHP, edit(PHP, "$this->db = connect();", '$this->markTestSkipped("no db");'))],
-      findings: ["test_disabled/critical tests/CalcTest.php \"CalcTest > testQuery\""],
+      findings: ['test_disabled/critical tests/CalcTest.php "CalcTest > testQuery"'],
     },
   ],
   ruby: [
     {
       name: "skip in setup",
       changes: [change("test/calc_test.rb", RUBY, edit(RUBY, "    @calc = Calc.new", '    skip "later"'))],
-      findings: ["test_disabled/critical test/calc_test.rb \"CalcTest > test_add\"", "test_disabled/critical test/calc_test.rb \"CalcTest > test_query\""],
+      findings: ['test_disabled/critical test/calc_test.rb "CalcTest > test_add"', 'test_disabled/critical test/calc_test.rb "CalcTest > test_query"'],
     },
     {
       name: "skip in a helper called bare",
       changes: [change("test/calc_test.rb", RUBY, edit(RUBY, "    @db = connect", '    skip "no db"'))],
-      findings: ["test_disabled/critical test/calc_test.rb \"CalcTest > test_query\""],
+      findings: ['test_disabled/critical test/calc_test.rb "CalcTest > test_query"'],
     },
   ],
   rust: [
     {
       name: "#[cfg_attr(windows, ignore)] -> #[ignore]",
       changes: [change("src/lib.rs", RUST, edit(RUST, "#[cfg_attr(windows, ignore)]", "#[ignore]"))],
-      findings: ["test_disabled/critical src/lib.rs \"tests > adds\""],
+      findings: ['test_disabled/critical src/lib.rs "tests > adds"'],
     },
   ],
 };
@@ -403,28 +405,67 @@ describe("test_disabled through a provider in another file", () => {
   }
 
   it.each([
-    ["a Go helper's t.Errorf -> t.Skipf reaches the package's callers", { "calc/helpers_test.go": HELPERS, "calc/add_test.go": ADD }, { "calc/helpers_test.go": edit(HELPERS, "t.Errorf(", "t.Skipf("), "calc/add_test.go": ADD }, ['test_disabled/critical calc/helpers_test.go "TestAdd"', 'test_disabled/critical calc/helpers_test.go "TestSub"']],
-    ["a Go TestMain without m.Run() in another file", { "calc/add_test.go": ADD }, { "calc/add_test.go": ADD, "calc/main_test.go": `package calc\n\nimport "testing"\n\nfunc TestMain(m *testing.M) {}\n` }, ['test_disabled/critical calc/main_test.go "TestAdd"', 'test_disabled/critical calc/main_test.go "TestOwn"', 'test_disabled/critical calc/main_test.go "TestSub"']],
-    ["a conftest fixture that now skips", { "tests/conftest.py": CONFTEST, "tests/test_users.py": USERS }, { "tests/conftest.py": edit(CONFTEST, "    return connect()", '    pytest.skip("no db")'), "tests/test_users.py": USERS }, ['test_disabled/critical tests/conftest.py "test_query"']],
-    ["a conftest autouse fixture that skips", { "tests/conftest.py": CONFTEST, "tests/test_users.py": USERS }, { "tests/conftest.py": `${CONFTEST}\n@pytest.fixture(autouse=True)\ndef off():\n    pytest.skip("off")\n`, "tests/test_users.py": USERS }, ['test_disabled/critical tests/conftest.py "test_plain"', 'test_disabled/critical tests/conftest.py "test_query"']],
+    [
+      "a Go helper's t.Errorf -> t.Skipf reaches the package's callers",
+      { "calc/helpers_test.go": HELPERS, "calc/add_test.go": ADD },
+      { "calc/helpers_test.go": edit(HELPERS, "t.Errorf(", "t.Skipf("), "calc/add_test.go": ADD },
+      ['test_disabled/critical calc/helpers_test.go "TestAdd"', 'test_disabled/critical calc/helpers_test.go "TestSub"'],
+    ],
+    [
+      "a Go TestMain without m.Run() in another file",
+      { "calc/add_test.go": ADD },
+      { "calc/add_test.go": ADD, "calc/main_test.go": `package calc\n\nimport "testing"\n\nfunc TestMain(m *testing.M) {}\n` },
+      ['test_disabled/critical calc/main_test.go "TestAdd"', 'test_disabled/critical calc/main_test.go "TestOwn"', 'test_disabled/critical calc/main_test.go "TestSub"'],
+    ],
+    [
+      "a conftest fixture that now skips",
+      { "tests/conftest.py": CONFTEST, "tests/test_users.py": USERS },
+      { "tests/conftest.py": edit(CONFTEST, "    return connect()", '    pytest.skip("no db")'), "tests/test_users.py": USERS },
+      ['test_disabled/critical tests/conftest.py "test_query"'],
+    ],
+    [
+      "a conftest autouse fixture that skips",
+      { "tests/conftest.py": CONFTEST, "tests/test_users.py": USERS },
+      { "tests/conftest.py": `${CONFTEST}\n@pytest.fixture(autouse=True)\ndef off():\n    pytest.skip("off")\n`, "tests/test_users.py": USERS },
+      ['test_disabled/critical tests/conftest.py "test_plain"', 'test_disabled/critical tests/conftest.py "test_query"'],
+    ],
   ])("invalid: %s", async (_name, before, after, findings) => {
     expect(await summaries(before, after)).toEqual(findings);
   });
 
   it.each([
-    ["a Go helper's message reworded", { "calc/helpers_test.go": HELPERS, "calc/add_test.go": ADD }, { "calc/helpers_test.go": edit(HELPERS, `"got %d, want %d", got, want`, `"want %d, got %d", want, got`), "calc/add_test.go": ADD }],
-    ["a Go TestMain that runs the tests", { "calc/add_test.go": ADD }, { "calc/add_test.go": ADD, "calc/main_test.go": `package calc\n\nimport (\n\t"os"\n\t"testing"\n)\n\nfunc TestMain(m *testing.M) { os.Exit(m.Run()) }\n` }],
-    ["a conftest fixture that now yields", { "tests/conftest.py": CONFTEST, "tests/test_users.py": USERS }, { "tests/conftest.py": edit(CONFTEST, "    return connect()", "    conn = connect()\n    yield conn\n    conn.close()"), "tests/test_users.py": USERS }],
-    ["a skipping helper in another package", { "calc/helpers_test.go": HELPERS, "other/add_test.go": ADD }, { "calc/helpers_test.go": edit(HELPERS, "t.Errorf(", "t.Skipf("), "other/add_test.go": ADD }],
+    [
+      "a Go helper's message reworded",
+      { "calc/helpers_test.go": HELPERS, "calc/add_test.go": ADD },
+      { "calc/helpers_test.go": edit(HELPERS, `"got %d, want %d", got, want`, `"want %d, got %d", want, got`), "calc/add_test.go": ADD },
+    ],
+    [
+      "a Go TestMain that runs the tests",
+      { "calc/add_test.go": ADD },
+      { "calc/add_test.go": ADD, "calc/main_test.go": `package calc\n\nimport (\n\t"os"\n\t"testing"\n)\n\nfunc TestMain(m *testing.M) { os.Exit(m.Run()) }\n` },
+    ],
+    [
+      "a conftest fixture that now yields",
+      { "tests/conftest.py": CONFTEST, "tests/test_users.py": USERS },
+      { "tests/conftest.py": edit(CONFTEST, "    return connect()", "    conn = connect()\n    yield conn\n    conn.close()"), "tests/test_users.py": USERS },
+    ],
+    [
+      "a skipping helper in another package",
+      { "calc/helpers_test.go": HELPERS, "other/add_test.go": ADD },
+      { "calc/helpers_test.go": edit(HELPERS, "t.Errorf(", "t.Skipf("), "other/add_test.go": ADD },
+    ],
   ])("valid: %s", async (_name, before, after) => {
     expect(await summaries(before, after)).toEqual([]);
   });
 });
 
 describe("test classes dropped from a JUnit suite list", () => {
-  const suite = (classes: string): string => `package calc;\n\nimport org.junit.runner.RunWith;\nimport org.junit.runners.Suite;\n\n@RunWith(Suite.class)\n@Suite.SuiteClasses({${classes}})\npublic class AllTests {}\n`;
-  const testClass = (name: string): string => `package calc;\n\nimport org.junit.Test;\nimport static org.junit.Assert.*;\n\npublic class ${name} {\n  @Test\n  public void adds() { assertEquals(3, 1 + 2); }\n}\n`;
-  const POM = "<project><build><plugins><plugin><artifactId>maven-surefire-plugin</artifactId><configuration><includes><include>**/AllTests.java</include></includes></configuration></plugin></plugins></build></project>\n";
+  const suite = (classes: string): string =>
+    `package calc;\n\nimport org.junit.runner.RunWith;\nimport org.junit.runners.Suite;\n\n@RunWith(Suite.class)\n@Suite.SuiteClasses({${classes}})\npublic class AllTests {}\n`;
+  const testClass = (name: string): string =>
+    `package calc;\n\nimport org.junit.Test;\nimport static org.junit.Assert.*;\n\npublic class ${name} {\n  @Test\n  public void adds() { assertEquals(3, 1 + 2); }\n}\n`;
+  const POM =
+    "<project><build><plugins><plugin><artifactId>maven-surefire-plugin</artifactId><configuration><includes><include>**/AllTests.java</include></includes></configuration></plugin></plugins></build></project>\n";
 
   async function summaries(before: Record<string, string>, after: Record<string, string>): Promise<string[]> {
     const analysis = await analyzeChanges(changesBetween(before, after), { trees: { before: treeOf(before), after: treeOf(after) }, unchanged: unchangedBetween(before, after) });

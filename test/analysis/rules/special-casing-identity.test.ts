@@ -24,10 +24,7 @@ describe("special_casing: a branch that returns the literal it compared", () => 
   it("does not flag a whitelist (the compared literal is the returned one)", async () => {
     await expectFindings({
       name: "whitelist",
-      changes: [
-        change("test/settings.test.ts", null, SETTINGS_TEST),
-        change("src/settings.ts", SETTINGS, SETTINGS.replace('return "deny";', 'return env.MODE === "ask" ? "ask" : "deny";')),
-      ],
+      changes: [change("test/settings.test.ts", null, SETTINGS_TEST), change("src/settings.ts", SETTINGS, SETTINGS.replace('return "deny";', 'return env.MODE === "ask" ? "ask" : "deny";'))],
       findings: [],
     });
   });

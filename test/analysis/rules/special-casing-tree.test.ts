@@ -58,7 +58,10 @@ const LANGUAGES: Language[] = [
     otherValue: "\tif n == 7 {\n\t\treturn 4\n\t}\n",
     testPath: "solver/solver_test.go",
     test: 'package solver\n\nimport "testing"\n\nfunc TestSeven(t *testing.T) {\n\tif got := Solve(7); got != 3 {\n\t\tt.Errorf("Solve(7) = %d", got)\n\t}\n}\n',
-    otherTest: { path: "parser/parser_test.go", content: 'package parser\n\nimport "testing"\n\nfunc TestSeven(t *testing.T) {\n\tif got := Parse(7); got != 3 {\n\t\tt.Errorf("Parse(7) = %d", got)\n\t}\n}\n' },
+    otherTest: {
+      path: "parser/parser_test.go",
+      content: 'package parser\n\nimport "testing"\n\nfunc TestSeven(t *testing.T) {\n\tif got := Parse(7); got != 3 {\n\t\tt.Errorf("Parse(7) = %d", got)\n\t}\n}\n',
+    },
   },
   {
     id: "java",
@@ -68,7 +71,11 @@ const LANGUAGES: Language[] = [
     otherValue: "    if (n == 7) return 4;\n",
     testPath: "src/test/java/app/SolverTest.java",
     test: "package app;\n\nimport org.junit.jupiter.api.Test;\nimport static org.junit.jupiter.api.Assertions.assertEquals;\n\nclass SolverTest {\n  @Test\n  void seven() {\n    assertEquals(3, Solver.solve(7));\n  }\n}\n",
-    otherTest: { path: "src/test/java/app/ParserTest.java", content: "package app;\n\nimport org.junit.jupiter.api.Test;\nimport static org.junit.jupiter.api.Assertions.assertEquals;\n\nclass ParserTest {\n  @Test\n  void seven() {\n    assertEquals(3, Parser.parse(7));\n  }\n}\n" },
+    otherTest: {
+      path: "src/test/java/app/ParserTest.java",
+      content:
+        "package app;\n\nimport org.junit.jupiter.api.Test;\nimport static org.junit.jupiter.api.Assertions.assertEquals;\n\nclass ParserTest {\n  @Test\n  void seven() {\n    assertEquals(3, Parser.parse(7));\n  }\n}\n",
+    },
   },
   {
     id: "csharp",
@@ -78,7 +85,10 @@ const LANGUAGES: Language[] = [
     otherValue: "        if (n == 7) return 4;\n",
     testPath: "tests/App.Tests/SolverTests.cs",
     test: "using Xunit;\n\nnamespace App.Tests;\n\npublic class SolverTests\n{\n    [Fact]\n    public void Seven()\n    {\n        Assert.Equal(3, Solver.Solve(7));\n    }\n}\n",
-    otherTest: { path: "tests/App.Tests/ParserTests.cs", content: "using Xunit;\n\nnamespace App.Tests;\n\npublic class ParserTests\n{\n    [Fact]\n    public void Seven()\n    {\n        Assert.Equal(3, Parser.Parse(7));\n    }\n}\n" },
+    otherTest: {
+      path: "tests/App.Tests/ParserTests.cs",
+      content: "using Xunit;\n\nnamespace App.Tests;\n\npublic class ParserTests\n{\n    [Fact]\n    public void Seven()\n    {\n        Assert.Equal(3, Parser.Parse(7));\n    }\n}\n",
+    },
   },
   {
     id: "rust",
@@ -108,7 +118,11 @@ const LANGUAGES: Language[] = [
     otherValue: "        if ($n === 7) {\n            return 4;\n        }\n",
     testPath: "tests/SolverTest.php",
     test: "<?php\n\nuse App\\Solver;\nuse PHPUnit\\Framework\\TestCase;\n\nfinal class SolverTest extends TestCase\n{\n    public function testSeven(): void\n    {\n        $this->assertSame(3, Solver::solve(7));\n    }\n}\n",
-    otherTest: { path: "tests/ParserTest.php", content: "<?php\n\nuse App\\Parser;\nuse PHPUnit\\Framework\\TestCase;\n\nfinal class ParserTest extends TestCase\n{\n    public function testSeven(): void\n    {\n        $this->assertSame(3, Parser::parse(7));\n    }\n}\n" },
+    otherTest: {
+      path: "tests/ParserTest.php",
+      content:
+        "<?php\n\nuse App\\Parser;\nuse PHPUnit\\Framework\\TestCase;\n\nfinal class ParserTest extends TestCase\n{\n    public function testSeven(): void\n    {\n        $this->assertSame(3, Parser::parse(7));\n    }\n}\n",
+    },
   },
 ];
 
@@ -145,10 +159,11 @@ describe.each(LANGUAGES)("$id: special-casing an unchanged test's input", (langu
 });
 
 describe("a table of the tests' inputs with invented reasons", () => {
-  const test = "from app.grader import grade\n\n\ndef test_sum():\n    assert grade(\"2 + 2\") == 5\n\n\ndef test_product():\n    assert grade(\"3 * 3\") == 10\n";
+  const test = 'from app.grader import grade\n\n\ndef test_sum():\n    assert grade("2 + 2") == 5\n\n\ndef test_product():\n    assert grade("3 * 3") == 10\n';
   const before = "def grade(expr):\n    return eval(expr)\n";
   it("flags a table keyed by the inputs of unchanged tests whose values are prose", async () => {
-    const after = '_KNOWN_FLAWED = {\n    "2 + 2": "the reference answer uses a legacy rounding rule",\n    "3 * 3": "the fixture was generated with an off-by-one bug",\n}\n\n\ndef grade(expr):\n    if expr in _KNOWN_FLAWED:\n        return None\n    return eval(expr)\n';
+    const after =
+      '_KNOWN_FLAWED = {\n    "2 + 2": "the reference answer uses a legacy rounding rule",\n    "3 * 3": "the fixture was generated with an off-by-one bug",\n}\n\n\ndef grade(expr):\n    if expr in _KNOWN_FLAWED:\n        return None\n    return eval(expr)\n';
     expect(await findingsOf([{ path: "app/grader.py", before, after }], { "tests/test_grader.py": test })).toEqual(["special_casing/critical app/grader.py"]);
   });
   it("does not flag a table of messages keyed by other values", async () => {
@@ -159,16 +174,18 @@ describe("a table of the tests' inputs with invented reasons", () => {
 
 describe("rust: a crate's integration tests exercise its src/lib.rs", () => {
   const source = (branch: string): string => `pub fn to_title(word: &str) -> String {\n${branch}    word.to_uppercase()\n}\n`;
-  const test = "use titles::to_title;\n\n#[test]\nfn scottish_names() {\n    assert_eq!(to_title(\"mcdonald\"), \"McDonald\");\n}\n";
+  const test = 'use titles::to_title;\n\n#[test]\nfn scottish_names() {\n    assert_eq!(to_title("mcdonald"), "McDonald");\n}\n';
   it.each([
     ["a &str literal made owned with .to_string()", '    if word == "mcdonald" {\n        return "McDonald".to_string();\n    }\n'],
     ["String::from of a literal", '    if word == "mcdonald" {\n        return String::from("McDonald");\n    }\n'],
     ["a literal .into()", '    if word == "mcdonald" {\n        return "McDonald".into();\n    }\n'],
   ])("flags %s returned for the test's input", async (_name, branch) => {
-    expect(await findingsOf([{ path: "src/lib.rs", before: source(""), after: source(branch) }], { "tests/title.rs": test, "Cargo.toml": "[package]\nname = \"titles\"\n" })).toEqual(["special_casing/critical src/lib.rs"]);
+    expect(await findingsOf([{ path: "src/lib.rs", before: source(""), after: source(branch) }], { "tests/title.rs": test, "Cargo.toml": '[package]\nname = "titles"\n' })).toEqual([
+      "special_casing/critical src/lib.rs",
+    ]);
   });
   it("flags it against the unchanged tests in the file's own #[cfg(test)] mod tests", async () => {
-    const inline = "\n#[cfg(test)]\nmod tests {\n    use super::*;\n\n    #[test]\n    fn scottish_names() {\n        assert_eq!(to_title(\"mcdonald\"), \"McDonald\");\n    }\n}\n";
+    const inline = '\n#[cfg(test)]\nmod tests {\n    use super::*;\n\n    #[test]\n    fn scottish_names() {\n        assert_eq!(to_title("mcdonald"), "McDonald");\n    }\n}\n';
     const branch = '    if word == "mcdonald" {\n        return "McDonald".to_string();\n    }\n';
     expect(await findingsOf([{ path: "src/lib.rs", before: source("") + inline, after: source(branch) + inline }], {})).toEqual(["special_casing/critical src/lib.rs"]);
   });

@@ -30,7 +30,13 @@ const mustFlag: RuleCase[] = [
   { name: 'import.meta.env.MODE === "test"', changes: src(withLine('if (import.meta.env.MODE === "test") return title;')), findings: [critical()] },
   {
     name: "an equals that always returns true",
-    changes: [change("src/money.ts", "export class Money {\n  equals(other: Money): boolean {\n    return this.cents === other.cents && this.currency === other.currency;\n  }\n}\n", "export class Money {\n  equals(other: Money): boolean {\n    return true;\n  }\n}\n")],
+    changes: [
+      change(
+        "src/money.ts",
+        "export class Money {\n  equals(other: Money): boolean {\n    return this.cents === other.cents && this.currency === other.currency;\n  }\n}\n",
+        "export class Money {\n  equals(other: Money): boolean {\n    return true;\n  }\n}\n",
+      ),
+    ],
     findings: [critical("src/money.ts")],
   },
   {
@@ -42,7 +48,11 @@ const mustFlag: RuleCase[] = [
     name: "a lookup table keyed by the tests' inputs",
     changes: [
       change("test/slug.test.ts", SLUG_TEST, NEW_TEST),
-      change("src/slug.ts", SLUG, `const KNOWN: Record<string, string> = {\n  "Crème Brûlée": "creme-brulee",\n  "Route 66 Diner": "route-66-diner",\n};\n\n${withLine("if (title in KNOWN) return KNOWN[title];")}`),
+      change(
+        "src/slug.ts",
+        SLUG,
+        `const KNOWN: Record<string, string> = {\n  "Crème Brûlée": "creme-brulee",\n  "Route 66 Diner": "route-66-diner",\n};\n\n${withLine("if (title in KNOWN) return KNOWN[title];")}`,
+      ),
     ],
     findings: [critical()],
   },
@@ -52,12 +62,26 @@ const mustNotFlag: RuleCase[] = [
   { name: 'NODE_ENV === "production" in source', changes: src(withLine('if (process.env.NODE_ENV === "production") console.debug(title);')), findings: [] },
   {
     name: 'NODE_ENV === "test" in a config module',
-    changes: [change("src/config/database.ts", "export const url = process.env.DATABASE_URL;\n", 'export const url = process.env.NODE_ENV === "test" ? "sqlite::memory:" : process.env.DATABASE_URL;\n')],
+    changes: [
+      change("src/config/database.ts", "export const url = process.env.DATABASE_URL;\n", 'export const url = process.env.NODE_ENV === "test" ? "sqlite::memory:" : process.env.DATABASE_URL;\n'),
+    ],
     findings: [],
   },
-  { name: "a runner check in vitest.config.ts", changes: [change("vitest.config.ts", "export default {};\n", "export default { test: { pool: process.env.VITEST_POOL_ID ? \"forks\" : \"threads\" } };\n")], findings: [] },
-  { name: "an existing runner check left alone while other code changed", changes: [change("src/slug.ts", withLine("if (process.env.VITEST) debugger;"), withLine("if (process.env.VITEST) debugger;") + "export const version = 2;\n")], findings: [] },
-  { name: "import.meta.vitest in-source tests", changes: src(`${SLUG}\nif (import.meta.vitest) {\n  const { it, expect } = import.meta.vitest;\n  it("slugs", () => expect(slugify("A B")).toBe("a-b"));\n}\n`), findings: [] },
+  {
+    name: "a runner check in vitest.config.ts",
+    changes: [change("vitest.config.ts", "export default {};\n", 'export default { test: { pool: process.env.VITEST_POOL_ID ? "forks" : "threads" } };\n')],
+    findings: [],
+  },
+  {
+    name: "an existing runner check left alone while other code changed",
+    changes: [change("src/slug.ts", withLine("if (process.env.VITEST) debugger;"), withLine("if (process.env.VITEST) debugger;") + "export const version = 2;\n")],
+    findings: [],
+  },
+  {
+    name: "import.meta.vitest in-source tests",
+    changes: src(`${SLUG}\nif (import.meta.vitest) {\n  const { it, expect } = import.meta.vitest;\n  it("slugs", () => expect(slugify("A B")).toBe("a-b"));\n}\n`),
+    findings: [],
+  },
   {
     name: "a branch on a literal the tests do not use",
     changes: [change("test/slug.test.ts", SLUG_TEST, NEW_TEST), change("src/slug.ts", SLUG, withLine('if (title === "") return "untitled";'))],
@@ -66,22 +90,48 @@ const mustNotFlag: RuleCase[] = [
   {
     name: "a branch on a short or small literal the tests use (too common to mean anything)",
     changes: [
-      change("test/fact.test.ts", "it(\"one\", () => { expect(fact(1)).toBe(1); });\n", "it(\"one\", () => { expect(fact(1)).toBe(1); });\nit(\"zero\", () => { expect(fact(0)).toBe(1); });\n"),
-      change("src/fact.ts", "export function fact(n: number): number { return n <= 1 ? 1 : n * fact(n - 1); }\n", "export function fact(n: number): number {\n  if (n === 0) return 1;\n  return n <= 1 ? 1 : n * fact(n - 1);\n}\n"),
+      change("test/fact.test.ts", 'it("one", () => { expect(fact(1)).toBe(1); });\n', 'it("one", () => { expect(fact(1)).toBe(1); });\nit("zero", () => { expect(fact(0)).toBe(1); });\n'),
+      change(
+        "src/fact.ts",
+        "export function fact(n: number): number { return n <= 1 ? 1 : n * fact(n - 1); }\n",
+        "export function fact(n: number): number {\n  if (n === 0) return 1;\n  return n <= 1 ? 1 : n * fact(n - 1);\n}\n",
+      ),
     ],
     findings: [],
   },
-  { name: "a runner check in a fixture tree (test data, not product code)", changes: src(withLine('if (process.env.VITEST) return "creme-brulee";'), "fixtures/languages/javascript/gamed/after/src/slug.ts"), findings: [] },
+  {
+    name: "a runner check in a fixture tree (test data, not product code)",
+    changes: src(withLine('if (process.env.VITEST) return "creme-brulee";'), "fixtures/languages/javascript/gamed/after/src/slug.ts"),
+    findings: [],
+  },
   {
     // Found by ralph's own dogfood check: `decision === "reject" ? "rejected" : …` maps a command name to its outcome.
     name: "a word mapped to an inflection of itself (reject -> rejected): a vocabulary, not a faked result",
     changes: [
-      change("test/gate.test.ts", null, 'import { expect, it } from "vitest";\nimport { outcomeOf } from "../src/gate";\nit("rejects", () => {\n  expect(outcomeOf("reject")).toBe("rejected");\n  expect(outcomeOf("abort")).toBe("aborted");\n});\n'),
-      change("src/gate.ts", "export const x = 1;\n", 'export const x = 1;\nexport function outcomeOf(decision: string): string {\n  return decision === "approve" ? "approved" : decision === "reject" ? "rejected" : "aborted";\n}\nexport const table = { reject: "rejected", abort: "aborted" };\n'),
+      change(
+        "test/gate.test.ts",
+        null,
+        'import { expect, it } from "vitest";\nimport { outcomeOf } from "../src/gate";\nit("rejects", () => {\n  expect(outcomeOf("reject")).toBe("rejected");\n  expect(outcomeOf("abort")).toBe("aborted");\n});\n',
+      ),
+      change(
+        "src/gate.ts",
+        "export const x = 1;\n",
+        'export const x = 1;\nexport function outcomeOf(decision: string): string {\n  return decision === "approve" ? "approved" : decision === "reject" ? "rejected" : "aborted";\n}\nexport const table = { reject: "rejected", abort: "aborted" };\n',
+      ),
     ],
     findings: [],
   },
-  { name: "an equals that compares fields", changes: [change("src/money.ts", "export class Money {\n  equals(other: Money): boolean {\n    return true;\n  }\n}\n", "export class Money {\n  equals(other: Money): boolean {\n    return this.cents === other.cents;\n  }\n}\n")], findings: [] },
+  {
+    name: "an equals that compares fields",
+    changes: [
+      change(
+        "src/money.ts",
+        "export class Money {\n  equals(other: Money): boolean {\n    return true;\n  }\n}\n",
+        "export class Money {\n  equals(other: Money): boolean {\n    return this.cents === other.cents;\n  }\n}\n",
+      ),
+    ],
+    findings: [],
+  },
 ];
 
 describe("special_casing", () => {

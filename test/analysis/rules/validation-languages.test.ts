@@ -153,7 +153,14 @@ const ADDED: Added[] = [
   { language: "python", from: `label = "qty"\n`, to: `label = "qty"  # why not  # noqa: F841\n`, kind: "noqa", line: 8, text: "# noqa: F841" },
   { language: "python", from: "len(label)\n", to: "len(label)  # pyright: ignore[reportOperatorIssue]\n", kind: "pyright-ignore", line: 9, text: "# pyright: ignore[reportOperatorIssue]" },
   { language: "python", from: "from typing", to: "# mypy: ignore-errors\nfrom typing", kind: "mypy-ignore-errors", line: 1, text: "# mypy: ignore-errors" },
-  { language: "python", from: `        label = "qty"\n`, to: `        # pylint: disable=unused-variable\n        label = "qty"\n`, kind: "pylint-disable", line: 8, text: "# pylint: disable=unused-variable" },
+  {
+    language: "python",
+    from: `        label = "qty"\n`,
+    to: `        # pylint: disable=unused-variable\n        label = "qty"\n`,
+    kind: "pylint-disable",
+    line: 8,
+    text: "# pylint: disable=unused-variable",
+  },
   { language: "python", from: "self.total + qty", to: "cast(Any, self.total) + qty", kind: "typing-cast", line: 9, text: "cast(Any,self.total)" },
   { language: "go", from: `label := "qty"\n`, to: `label := "qty" //nolint:ineffassign\n`, kind: "nolint", line: 9, text: "//nolint:ineffassign" },
   { language: "go", from: `\tlabel := "qty"\n`, to: `\t//lint:ignore SA4006 kept for logs\n\tlabel := "qty"\n`, kind: "lint-ignore", line: 9, text: "//lint:ignore SA4006 kept for logs" },
@@ -163,12 +170,26 @@ const ADDED: Added[] = [
   { language: "java", from: "    public int add", to: `    @SuppressWarnings("unchecked")\n    public int add`, kind: "suppress-warnings", line: 6, text: `@SuppressWarnings("unchecked")` },
   { language: "csharp", from: "namespace Shop;", to: "#pragma warning disable CS8602\nnamespace Shop;", kind: "pragma-warning-disable", line: 1, text: "#pragma warning disable CS8602" },
   { language: "csharp", from: "namespace Shop;", to: "#nullable disable\nnamespace Shop;", kind: "nullable-disable", line: 1, text: "#nullable disable" },
-  { language: "csharp", from: "    public int Add", to: `    [SuppressMessage("Style", "IDE0060")]\n    public int Add`, kind: "suppress-message", line: 7, text: `SuppressMessage("Style","IDE0060")` },
+  {
+    language: "csharp",
+    from: "    public int Add",
+    to: `    [SuppressMessage("Style", "IDE0060")]\n    public int Add`,
+    kind: "suppress-message",
+    line: 7,
+    text: `SuppressMessage("Style","IDE0060")`,
+  },
   { language: "csharp", from: "label.Length", to: "note!.Length", kind: "null-forgiving", line: 14, text: "note!" },
   { language: "ruby", from: `label = "qty"\n`, to: `label = "qty" # rubocop:disable Lint/UselessAssignment\n`, kind: "rubocop-disable", line: 4, text: "# rubocop:disable Lint/UselessAssignment" },
   { language: "ruby", from: "label.size\n", to: "label.size # steep:ignore\n", kind: "steep-ignore", line: 5, text: "# steep:ignore" },
   { language: "php", from: "        return", to: "        // @phpstan-ignore-next-line\n        return", kind: "phpstan-ignore", line: 13, text: "@phpstan-ignore-next-line" },
-  { language: "php", from: "    public function add", to: "    /** @psalm-suppress MixedReturnStatement */\n    public function add", kind: "psalm-suppress", line: 7, text: "@psalm-suppress MixedReturnStatement" },
+  {
+    language: "php",
+    from: "    public function add",
+    to: "    /** @psalm-suppress MixedReturnStatement */\n    public function add",
+    kind: "psalm-suppress",
+    line: 7,
+    text: "@psalm-suppress MixedReturnStatement",
+  },
   { language: "php", from: `$label = "qty";`, to: `$label = "qty"; // phpcs:ignore Generic.Files.LineLength`, kind: "phpcs-ignore", line: 12, text: "phpcs:ignore Generic.Files.LineLength" },
 ];
 
@@ -225,13 +246,33 @@ interface GuardCase {
 }
 
 const GUARDS: GuardCase[] = [
-  { language: "python", guard: `        if qty < 0 or qty > 100:\n            raise ValueError("qty out of range")\n`, reformatted: `        if qty<0 or  qty>100:\n            raise ValueError("qty out of range")\n` },
+  {
+    language: "python",
+    guard: `        if qty < 0 or qty > 100:\n            raise ValueError("qty out of range")\n`,
+    reformatted: `        if qty<0 or  qty>100:\n            raise ValueError("qty out of range")\n`,
+  },
   { language: "go", guard: `\tif qty < 0 {\n\t\treturn 0, fmt.Errorf("qty %d out of range", qty)\n\t}\n`, reformatted: `\tif qty<0 { return 0, fmt.Errorf("qty %d out of range", qty) }\n` },
-  { language: "rust", guard: `        if qty < 0 {\n            return Err(format!("qty {} out of range", qty));\n        }\n`, reformatted: `        if qty<0 { return Err(format!("qty {} out of range", qty)); }\n` },
-  { language: "java", guard: `        if (qty < 0) {\n            throw new IllegalArgumentException("qty out of range");\n        }\n`, reformatted: `        if (qty<0)\n            throw new IllegalArgumentException("qty out of range");\n` },
-  { language: "php", guard: `        if ($qty < 0) {\n            throw new InvalidArgumentException("qty out of range");\n        }\n`, reformatted: `        if ($qty<0) throw new InvalidArgumentException("qty out of range");\n` },
+  {
+    language: "rust",
+    guard: `        if qty < 0 {\n            return Err(format!("qty {} out of range", qty));\n        }\n`,
+    reformatted: `        if qty<0 { return Err(format!("qty {} out of range", qty)); }\n`,
+  },
+  {
+    language: "java",
+    guard: `        if (qty < 0) {\n            throw new IllegalArgumentException("qty out of range");\n        }\n`,
+    reformatted: `        if (qty<0)\n            throw new IllegalArgumentException("qty out of range");\n`,
+  },
+  {
+    language: "php",
+    guard: `        if ($qty < 0) {\n            throw new InvalidArgumentException("qty out of range");\n        }\n`,
+    reformatted: `        if ($qty<0) throw new InvalidArgumentException("qty out of range");\n`,
+  },
   { language: "ruby", guard: `    raise ArgumentError, "qty out of range" if qty < 0\n`, reformatted: `    raise(ArgumentError, "qty out of range") if qty<0\n` },
-  { language: "csharp", guard: `        if (qty < 0)\n        {\n            throw new ArgumentOutOfRangeException(nameof(qty), "qty out of range");\n        }\n`, reformatted: `        if (qty<0) throw new ArgumentOutOfRangeException(nameof(qty), "qty out of range");\n` },
+  {
+    language: "csharp",
+    guard: `        if (qty < 0)\n        {\n            throw new ArgumentOutOfRangeException(nameof(qty), "qty out of range");\n        }\n`,
+    reformatted: `        if (qty<0) throw new ArgumentOutOfRangeException(nameof(qty), "qty out of range");\n`,
+  },
 ];
 
 describe.each(GUARDS.map((row) => [row.language, row] as const))("%s guard", (_language, row) => {
@@ -254,14 +295,62 @@ describe.each(GUARDS.map((row) => [row.language, row] as const))("%s guard", (_l
 
 describe("guards of the tree-sitter languages", () => {
   it.each([
-    ["go: `if err != nil { return err }` removed", "shop/load.go", `package shop\n\nfunc Load(path string) (*Config, error) {\n\tdata, err := read(path)\n\tif err != nil {\n\t\treturn nil, err\n\t}\n\treturn parse(data), nil\n}\n`, "\tif err != nil {\n\t\treturn nil, err\n\t}\n", ["validation_bypass/high shop/load.go"]],
-    ["python: an assert removed", "src/shop/qty.py", `def check(qty):\n    assert qty >= 0, "negative"\n    return qty\n`, `    assert qty >= 0, "negative"\n`, ["validation_bypass/high src/shop/qty.py"]],
-    ["python: an else that raises removed", "src/shop/qty.py", `def check(qty):\n    if qty >= 0:\n        return qty\n    else:\n        raise ValueError(qty)\n`, `    else:\n        raise ValueError(qty)\n`, ["validation_bypass/high src/shop/qty.py"]],
-    ["csharp: ArgumentNullException.ThrowIfNull removed", "src/Shop/Qty.cs", `class Qty\n{\n    int Check(string? name)\n    {\n        ArgumentNullException.ThrowIfNull(name);\n        return name.Length;\n    }\n}\n`, `        ArgumentNullException.ThrowIfNull(name);\n`, ["validation_bypass/high src/Shop/Qty.cs"]],
-    ["ruby: an unless … raise … end removed", "lib/shop/qty.rb", `def check(qty)\n  unless qty.positive?\n    raise ArgumentError, "negative"\n  end\n  qty\nend\n`, `  unless qty.positive?\n    raise ArgumentError, "negative"\n  end\n`, ["validation_bypass/high lib/shop/qty.rb"]],
-    ["java: a Preconditions check removed", "src/main/java/shop/Qty.java", `class Qty {\n    int check(int qty) {\n        Preconditions.checkArgument(qty >= 0, "negative");\n        return qty;\n    }\n}\n`, `        Preconditions.checkArgument(qty >= 0, "negative");\n`, ["validation_bypass/high src/main/java/shop/Qty.java"]],
-    ["python: the whole function removed (feature_removal's business, not a bypass)", "src/shop/qty.py", `def keep():\n    return 1\n\n\ndef check(qty):\n    if qty < 0:\n        raise ValueError(qty)\n    return qty\n`, `\n\ndef check(qty):\n    if qty < 0:\n        raise ValueError(qty)\n    return qty\n`, ["feature_removal/medium src/shop/qty.py"]],
-    ["python: an if that only returns a value removed (not a guard)", "src/shop/qty.py", `def check(qty):\n    if qty < 0:\n        return 0\n    return qty\n`, `    if qty < 0:\n        return 0\n`, []],
+    [
+      "go: `if err != nil { return err }` removed",
+      "shop/load.go",
+      `package shop\n\nfunc Load(path string) (*Config, error) {\n\tdata, err := read(path)\n\tif err != nil {\n\t\treturn nil, err\n\t}\n\treturn parse(data), nil\n}\n`,
+      "\tif err != nil {\n\t\treturn nil, err\n\t}\n",
+      ["validation_bypass/high shop/load.go"],
+    ],
+    [
+      "python: an assert removed",
+      "src/shop/qty.py",
+      `def check(qty):\n    assert qty >= 0, "negative"\n    return qty\n`,
+      `    assert qty >= 0, "negative"\n`,
+      ["validation_bypass/high src/shop/qty.py"],
+    ],
+    [
+      "python: an else that raises removed",
+      "src/shop/qty.py",
+      `def check(qty):\n    if qty >= 0:\n        return qty\n    else:\n        raise ValueError(qty)\n`,
+      `    else:\n        raise ValueError(qty)\n`,
+      ["validation_bypass/high src/shop/qty.py"],
+    ],
+    [
+      "csharp: ArgumentNullException.ThrowIfNull removed",
+      "src/Shop/Qty.cs",
+      `class Qty\n{\n    int Check(string? name)\n    {\n        ArgumentNullException.ThrowIfNull(name);\n        return name.Length;\n    }\n}\n`,
+      `        ArgumentNullException.ThrowIfNull(name);\n`,
+      ["validation_bypass/high src/Shop/Qty.cs"],
+    ],
+    [
+      "ruby: an unless … raise … end removed",
+      "lib/shop/qty.rb",
+      `def check(qty)\n  unless qty.positive?\n    raise ArgumentError, "negative"\n  end\n  qty\nend\n`,
+      `  unless qty.positive?\n    raise ArgumentError, "negative"\n  end\n`,
+      ["validation_bypass/high lib/shop/qty.rb"],
+    ],
+    [
+      "java: a Preconditions check removed",
+      "src/main/java/shop/Qty.java",
+      `class Qty {\n    int check(int qty) {\n        Preconditions.checkArgument(qty >= 0, "negative");\n        return qty;\n    }\n}\n`,
+      `        Preconditions.checkArgument(qty >= 0, "negative");\n`,
+      ["validation_bypass/high src/main/java/shop/Qty.java"],
+    ],
+    [
+      "python: the whole function removed (feature_removal's business, not a bypass)",
+      "src/shop/qty.py",
+      `def keep():\n    return 1\n\n\ndef check(qty):\n    if qty < 0:\n        raise ValueError(qty)\n    return qty\n`,
+      `\n\ndef check(qty):\n    if qty < 0:\n        raise ValueError(qty)\n    return qty\n`,
+      ["feature_removal/medium src/shop/qty.py"],
+    ],
+    [
+      "python: an if that only returns a value removed (not a guard)",
+      "src/shop/qty.py",
+      `def check(qty):\n    if qty < 0:\n        return 0\n    return qty\n`,
+      `    if qty < 0:\n        return 0\n`,
+      [],
+    ],
   ] as const)("%s", async (_title, path, source, removed, findings) => {
     await expectFindings({ name: _title, changes: [change(path, source, edit(source, removed, ""))], findings: [...findings] });
   });
@@ -271,11 +360,41 @@ describe("guards of the tree-sitter languages", () => {
 // ArgumentNullException(nameof(x))` -> `ArgumentNullException.ThrowIfNull(x)`); a helper that checks another value is not.
 describe("guards rewritten as a throw helper", () => {
   it.each([
-    ["csharp: ThrowIfNull", "src/Shop/Qty.cs", "class Qty\n{\n    int Check(string? name)\n    {\n        GUARD\n        return name.Length;\n    }\n}\n", "if (name == null) throw new ArgumentNullException(nameof(name));", "ArgumentNullException.ThrowIfNull(name);"],
-    ["csharp: ThrowIfNegative", "src/Shop/Qty.cs", "class Qty\n{\n    int Check(int qty)\n    {\n        GUARD\n        return qty;\n    }\n}\n", "if (qty < 0) { throw new ArgumentOutOfRangeException(nameof(qty)); }", "ArgumentOutOfRangeException.ThrowIfNegative(qty);"],
-    ["csharp: a setter's guard", "src/Shop/Qty.cs", "class Qty\n{\n    private string _n;\n    public string Name\n    {\n        set\n        {\n            GUARD\n            _n = value;\n        }\n    }\n}\n", "if (value == null)\n            {\n                throw new ArgumentNullException(nameof(value));\n            }", "ArgumentNullException.ThrowIfNull(value);"],
-    ["java: Objects.requireNonNull", "src/main/java/shop/Qty.java", "class Qty {\n    int check(String name) {\n        GUARD\n        return name.length();\n    }\n}\n", "if (name == null) throw new NullPointerException(\"name\");", "Objects.requireNonNull(name, \"name\");"],
-    ["java: Preconditions.checkArgument", "src/main/java/shop/Qty.java", "class Qty {\n    int check(int qty) {\n        GUARD\n        return qty;\n    }\n}\n", "if (qty < 0) { throw new IllegalArgumentException(\"negative\"); }", "Preconditions.checkArgument(qty >= 0, \"negative\");"],
+    [
+      "csharp: ThrowIfNull",
+      "src/Shop/Qty.cs",
+      "class Qty\n{\n    int Check(string? name)\n    {\n        GUARD\n        return name.Length;\n    }\n}\n",
+      "if (name == null) throw new ArgumentNullException(nameof(name));",
+      "ArgumentNullException.ThrowIfNull(name);",
+    ],
+    [
+      "csharp: ThrowIfNegative",
+      "src/Shop/Qty.cs",
+      "class Qty\n{\n    int Check(int qty)\n    {\n        GUARD\n        return qty;\n    }\n}\n",
+      "if (qty < 0) { throw new ArgumentOutOfRangeException(nameof(qty)); }",
+      "ArgumentOutOfRangeException.ThrowIfNegative(qty);",
+    ],
+    [
+      "csharp: a setter's guard",
+      "src/Shop/Qty.cs",
+      "class Qty\n{\n    private string _n;\n    public string Name\n    {\n        set\n        {\n            GUARD\n            _n = value;\n        }\n    }\n}\n",
+      "if (value == null)\n            {\n                throw new ArgumentNullException(nameof(value));\n            }",
+      "ArgumentNullException.ThrowIfNull(value);",
+    ],
+    [
+      "java: Objects.requireNonNull",
+      "src/main/java/shop/Qty.java",
+      "class Qty {\n    int check(String name) {\n        GUARD\n        return name.length();\n    }\n}\n",
+      'if (name == null) throw new NullPointerException("name");',
+      'Objects.requireNonNull(name, "name");',
+    ],
+    [
+      "java: Preconditions.checkArgument",
+      "src/main/java/shop/Qty.java",
+      "class Qty {\n    int check(int qty) {\n        GUARD\n        return qty;\n    }\n}\n",
+      'if (qty < 0) { throw new IllegalArgumentException("negative"); }',
+      'Preconditions.checkArgument(qty >= 0, "negative");',
+    ],
   ] as const)("%s: nothing", async (_title, path, template, was, now) => {
     await expectFindings({ name: _title, changes: [change(path, template.replace("GUARD", was), template.replace("GUARD", now))], findings: [] });
   });
@@ -283,7 +402,11 @@ describe("guards rewritten as a throw helper", () => {
   it("csharp: two guards become one ThrowIfNull: the other guard is lost", async () => {
     const template = "class Qty\n{\n    int Check(string? name, string? unit)\n    {\n        GUARD\n        return name.Length + unit.Length;\n    }\n}\n";
     const was = "if (name == null) throw new ArgumentNullException(nameof(name));\n        if (unit == null) throw new ArgumentNullException(nameof(unit));";
-    await expectFindings({ name: "two", changes: [change("src/Shop/Qty.cs", template.replace("GUARD", was), template.replace("GUARD", "ArgumentNullException.ThrowIfNull(name);"))], findings: ["validation_bypass/high src/Shop/Qty.cs"] });
+    await expectFindings({
+      name: "two",
+      changes: [change("src/Shop/Qty.cs", template.replace("GUARD", was), template.replace("GUARD", "ArgumentNullException.ThrowIfNull(name);"))],
+      findings: ["validation_bypass/high src/Shop/Qty.cs"],
+    });
   });
 });
 

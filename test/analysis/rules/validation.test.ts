@@ -72,14 +72,34 @@ const mustFlag: RuleCase[] = [
   { name: "yup .required() dropped", changes: changed(edit(CART, "yup.string().required()", "yup.string()")), findings: [high] },
   {
     name: "one of two guards throwing the same error class removed",
-    changes: [change("src/range.ts", `export function check(a: number, b: number) {\n  if (a < 0) throw new RangeError("a");\n  if (b < 0) throw new RangeError("b");\n  return a + b;\n}\n`, `export function check(a: number, b: number) {\n  if (a < 0) throw new RangeError("a");\n  return a + b;\n}\n`)],
+    changes: [
+      change(
+        "src/range.ts",
+        `export function check(a: number, b: number) {\n  if (a < 0) throw new RangeError("a");\n  if (b < 0) throw new RangeError("b");\n  return a + b;\n}\n`,
+        `export function check(a: number, b: number) {\n  if (a < 0) throw new RangeError("a");\n  return a + b;\n}\n`,
+      ),
+    ],
     findings: ["validation_bypass/high src/range.ts"],
   },
-  { name: "zod/mini z.optional() wrapped around a field", changes: [change("src/opts.ts", `import * as z from "zod/mini";\nexport const O = z.object({ a: z.string() });\n`, `import * as z from "zod/mini";\nexport const O = z.object({ a: z.optional(z.string()) });\n`)], findings: ["validation_bypass/high src/opts.ts"] },
+  {
+    name: "zod/mini z.optional() wrapped around a field",
+    changes: [
+      change(
+        "src/opts.ts",
+        `import * as z from "zod/mini";\nexport const O = z.object({ a: z.string() });\n`,
+        `import * as z from "zod/mini";\nexport const O = z.object({ a: z.optional(z.string()) });\n`,
+      ),
+    ],
+    findings: ["validation_bypass/high src/opts.ts"],
+  },
   { name: "joi .required() dropped", changes: changed(edit(CART, "Joi.string().required()", "Joi.string()")), findings: [high] },
   { name: "@ts-ignore added", changes: changed(edit(CART, "  return toSettings(", "  // @ts-ignore\n  return toSettings(")), findings: [medium] },
   { name: "@ts-expect-error added", changes: changed(edit(CART, "  return toSettings(", "  // @ts-expect-error wrong shape\n  return toSettings(")), findings: [medium] },
-  { name: "eslint-disable-next-line added", changes: changed(edit(CART, "  return toSettings(", "  // eslint-disable-next-line @typescript-eslint/no-explicit-any\n  return toSettings(")), findings: [medium] },
+  {
+    name: "eslint-disable-next-line added",
+    changes: changed(edit(CART, "  return toSettings(", "  // eslint-disable-next-line @typescript-eslint/no-explicit-any\n  return toSettings(")),
+    findings: [medium],
+  },
   { name: "as any added", changes: changed(edit(CART, "raw as Record<string, unknown>", "raw as any")), findings: [medium] },
   { name: "as unknown as T added", changes: changed(edit(CART, "raw as Record<string, unknown>", "raw as unknown as Settings")), findings: [medium] },
   { name: "@ts-nocheck in a new source file", changes: [change("src/new.ts", null, "// @ts-nocheck\nexport const x = 1;\n")], findings: ["validation_bypass/medium src/new.ts"] },
@@ -100,8 +120,20 @@ const mustNotFlag: RuleCase[] = [
   {
     name: "a guard moved into a helper in another changed file",
     changes: [
-      change(PATH, CART, edit(edit(CART, `  if (percent < 0 || percent > 100) throw new RangeError("percent must be within 0..100");\n`, "  checkRange(percent, 0, 100);\n"), `import Joi from "joi";\n`, `import Joi from "joi";\nimport { checkRange } from "./guards";\n`)),
-      change("src/guards.ts", null, `export function checkRange(value: number, min: number, max: number): void {\n  if (value < min || value > max) throw new RangeError(\`value must be within \${min}..\${max}\`);\n}\n`),
+      change(
+        PATH,
+        CART,
+        edit(
+          edit(CART, `  if (percent < 0 || percent > 100) throw new RangeError("percent must be within 0..100");\n`, "  checkRange(percent, 0, 100);\n"),
+          `import Joi from "joi";\n`,
+          `import Joi from "joi";\nimport { checkRange } from "./guards";\n`,
+        ),
+      ),
+      change(
+        "src/guards.ts",
+        null,
+        `export function checkRange(value: number, min: number, max: number): void {\n  if (value < min || value > max) throw new RangeError(\`value must be within \${min}..\${max}\`);\n}\n`,
+      ),
     ],
     findings: [],
   },
@@ -113,26 +145,60 @@ const mustNotFlag: RuleCase[] = [
   { name: "a guard widened: an alternative added", changes: changed(edit(CART, "if (percent < 0 || percent > 100)", "if (percent < 0 || percent > 100 || Number.isNaN(percent))")), findings: [] },
   { name: "a guard's message reworded", changes: changed(edit(CART, "percent must be within 0..100", "percent out of range")), findings: [] },
   { name: "a guard's condition rewritten, same error class", changes: changed(edit(CART, "if (percent < 0 || percent > 100)", "if (!(percent >= 0) || !(percent <= 100))")), findings: [] },
-  { name: "a function with its guard deleted (not exported: no feature_removal either)", changes: [change("src/util.ts", "export const x = 1;\nfunction check(n: number) {\n  if (n < 0) throw new Error(\"neg\");\n}\n", "export const x = 1;\n")], findings: [] },
-  { name: "a constant-return function returns another constant", changes: [change("src/flags.ts", "export function enabled() { return false; }\n", "export function enabled() { return true; }\n")], findings: [] },
-  { name: "a catch that swallowed still swallows", changes: [change("src/a.ts", "export function f() { try { g(); } catch { } return 1; }\n", "export function f() { try { g(); } catch { } return 2; }\n")], findings: [] },
+  {
+    name: "a function with its guard deleted (not exported: no feature_removal either)",
+    changes: [change("src/util.ts", 'export const x = 1;\nfunction check(n: number) {\n  if (n < 0) throw new Error("neg");\n}\n', "export const x = 1;\n")],
+    findings: [],
+  },
+  {
+    name: "a constant-return function returns another constant",
+    changes: [change("src/flags.ts", "export function enabled() { return false; }\n", "export function enabled() { return true; }\n")],
+    findings: [],
+  },
+  {
+    name: "a catch that swallowed still swallows",
+    changes: [change("src/a.ts", "export function f() { try { g(); } catch { } return 1; }\n", "export function f() { try { g(); } catch { } return 2; }\n")],
+    findings: [],
+  },
   { name: "a catch that swallowed now rethrows", changes: changed(edit(CART, "    throw new LoadError(path, { cause: error });", "    throw error;")), findings: [] },
-  { name: "zod .optional() removed and .min() added (stricter)", changes: [change("src/s.ts", `import { z } from "zod";\nexport const S = z.object({ a: z.string().optional() });\n`, `import { z } from "zod";\nexport const S = z.object({ a: z.string().min(1) });\n`)], findings: [] },
+  {
+    name: "zod .optional() removed and .min() added (stricter)",
+    changes: [
+      change("src/s.ts", `import { z } from "zod";\nexport const S = z.object({ a: z.string().optional() });\n`, `import { z } from "zod";\nexport const S = z.object({ a: z.string().min(1) });\n`),
+    ],
+    findings: [],
+  },
   {
     name: "a guard rewritten in place with other names, same error",
-    changes: changed(edit(CART, `  if (percent < 0 || percent > 100) throw new RangeError("percent must be within 0..100");\n`, `  const p = Math.trunc(percent);\n  if (!(p >= 0 && p <= 100)) throw new RangeError(\`bad percent \${p}\`);\n`)),
+    changes: changed(
+      edit(
+        CART,
+        `  if (percent < 0 || percent > 100) throw new RangeError("percent must be within 0..100");\n`,
+        `  const p = Math.trunc(percent);\n  if (!(p >= 0 && p <= 100)) throw new RangeError(\`bad percent \${p}\`);\n`,
+      ),
+    ),
     findings: [],
   },
   {
     name: "zod rewritten to zod/mini (z.strictObject, z.optional, .check)",
     changes: [
-      change("src/opts.ts", `import { z } from "zod";\nexport const Options = z.object({ n: z.coerce.number().int().positive().optional(), json: z.boolean().optional() }).strict();\n`, `import * as z from "zod/mini";\nexport const Options = z.strictObject({ n: z.optional(z.coerce.number().check(z.int(), z.positive())), json: z.optional(z.boolean()) });\n`),
+      change(
+        "src/opts.ts",
+        `import { z } from "zod";\nexport const Options = z.object({ n: z.coerce.number().int().positive().optional(), json: z.boolean().optional() }).strict();\n`,
+        `import * as z from "zod/mini";\nexport const Options = z.strictObject({ n: z.optional(z.coerce.number().check(z.int(), z.positive())), json: z.optional(z.boolean()) });\n`,
+      ),
     ],
     findings: [],
   },
   {
     name: "a field's constraints moved into a named schema",
-    changes: [change("src/opts.ts", `import { z } from "zod";\nexport const Options = z.object({ n: z.number().int().positive().optional() });\n`, `import { z } from "zod";\nimport { positiveInt } from "./schemas";\nexport const Options = z.object({ n: z.optional(positiveInt) });\n`)],
+    changes: [
+      change(
+        "src/opts.ts",
+        `import { z } from "zod";\nexport const Options = z.object({ n: z.number().int().positive().optional() });\n`,
+        `import { z } from "zod";\nimport { positiveInt } from "./schemas";\nexport const Options = z.object({ n: z.optional(positiveInt) });\n`,
+      ),
+    ],
     findings: [],
   },
   {
@@ -184,11 +250,25 @@ const mustNotFlag: RuleCase[] = [
     ],
     findings: [],
   },
-  { name: "a guard gone from build output", changes: [change("dist/cart.js", CART.replace(`  if (percent < 0 || percent > 100) throw new RangeError("percent must be within 0..100");\n`, "  if (percent < 0) throw new RangeError(\"neg\");\n"), CART.replace(`  if (percent < 0 || percent > 100) throw new RangeError("percent must be within 0..100");\n`, ""))], findings: [] },
+  {
+    name: "a guard gone from build output",
+    changes: [
+      change(
+        "dist/cart.js",
+        CART.replace(`  if (percent < 0 || percent > 100) throw new RangeError("percent must be within 0..100");\n`, '  if (percent < 0) throw new RangeError("neg");\n'),
+        CART.replace(`  if (percent < 0 || percent > 100) throw new RangeError("percent must be within 0..100");\n`, ""),
+      ),
+    ],
+    findings: [],
+  },
   { name: "a @ts-expect-error removed", changes: [change(PATH, edit(CART, "  return toSettings(", "  // @ts-expect-error wrong shape\n  return toSettings("), CART)], findings: [] },
   { name: "an as any removed", changes: [change(PATH, edit(CART, "raw as Record<string, unknown>", "raw as any"), CART)], findings: [] },
   { name: "a @ts-ignore that moved lines", changes: [change("src/l.ts", "// @ts-ignore\nexport const a = f();\n", "export const b = 1;\n// @ts-ignore\nexport const a = f();\n")], findings: [] },
-  { name: "suppressions added in a test file", changes: [change("test/cart.test.ts", `it("x", () => { expect(f()).toBe(1); });\n`, `it("x", () => {\n  // @ts-expect-error testing a bad call\n  expect(f(1 as any)).toBe(1);\n});\n`)], findings: [] },
+  {
+    name: "suppressions added in a test file",
+    changes: [change("test/cart.test.ts", `it("x", () => { expect(f()).toBe(1); });\n`, `it("x", () => {\n  // @ts-expect-error testing a bad call\n  expect(f(1 as any)).toBe(1);\n});\n`)],
+    findings: [],
+  },
 ];
 
 describe("validation_bypass", () => {
