@@ -4,11 +4,12 @@
  * `npm run build` first) and real temporary repositories; see
  * /work/notes/breaker.md for the commands and expected/actual outputs.
  */
-import { readFileSync, writeFileSync, mkdirSync } from "node:fs";
+import { cpSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { runRalph, type RunResult } from "../helpers/cli.js";
-import { makeRepo } from "../helpers/git.js";
+import { makeRepo, makeTempDir } from "../helpers/git.js";
 
 /** A call that must go through a warm process (the client starts one and waits for it). */
 const REQUIRE: NodeJS.ProcessEnv = { RALPH_DAEMON: "require", RALPH_NO_DAEMON: undefined, CI: undefined, RALPH_DAEMON_IDLE_MS: "20000" };
@@ -84,6 +85,29 @@ describe("warm process: ralph daemon stop on a process that does not answer", ()
     await new Promise((resolve) => setTimeout(resolve, 1500));
     // Actual: stop printed {"stopped": false, "running": false} and the process serves on after SIGCONT.
     expect(isAlive(pid)).toBe(false);
+  });
+});
+
+describe("warm process: a copied repository whose socket path is the recorded fallback", () => {
+  it("ralph daemon status and stop in a copy (cp -a) of a long-path repository answer for the copy, not for the original's warm process", () => {
+    const base = makeTempDir();
+    const runtime = makeTempDir();
+    const long = "a-rather-long-folder-name-to-push-the-socket-path-over-the-limit-of-sun-path-xxxxxxxxxx";
+    const root = join(base, "orig", long);
+    mkdirSync(root, { recursive: true });
+    spawnSync("git", ["init", "-q", "-b", "main", root]);
+    writeFileSync(join(root, "a.txt"), "a\n");
+    expect(runRalph(root, ["checkpoint"], { env: { ...REQUIRE, XDG_RUNTIME_DIR: runtime } }).status).toBe(0);
+    const pid = daemonPid(root)!;
+    started.push(pid);
+    const copy = join(base, "copy", long);
+    cpSync(root, copy, { recursive: true });
+    const status = JSON.parse(runRalph(copy, ["daemon", "status", "--json"], { env: { ...ON_DEMAND, XDG_RUNTIME_DIR: runtime } }).stdout) as { running: boolean; work_tree: string };
+    // Actual: {"running": true, "pid": <the original's>, "work_tree": "<the original>"}.
+    expect(status.running === false || status.work_tree === copy).toBe(true);
+    runRalph(copy, ["daemon", "stop", "--json"], { env: { ...ON_DEMAND, XDG_RUNTIME_DIR: runtime } });
+    // Actual: the original's warm process is stopped.
+    expect(isAlive(pid)).toBe(true);
   });
 });
 
