@@ -87,17 +87,26 @@ export function needsFullEnv(argv: readonly string[]): boolean {
   return argv[0] === "hook" && argv.slice(1).some((a) => a === "Stop" || a === "SubagentStop");
 }
 
+/**
+ * Whether an on/off environment value is on: `1`, `true`, `yes` or `on`,
+ * case-insensitive, surrounding blanks ignored. Unset, empty, `0`, `false`,
+ * `no`, `off` and anything else are off (RALPH_NO_DAEMON).
+ */
+export function isTruthyEnv(value: string | undefined): boolean {
+  return value !== undefined && /^(1|true|yes|on)$/i.test(value.trim());
+}
+
 /** How a command line is served: `warm` through the warm process when one answers, `cold` always in-process. */
 export type Route = "warm" | "cold";
 
 /**
- * The route of one call. Cold when: RALPH_NO_DAEMON=1, CI set (any value but
+ * The route of one call. Cold when: RALPH_NO_DAEMON on ({@link isTruthyEnv}: 1, true, yes, on), CI set (any value but
  * empty), a repository-locating git variable set ({@link REPOSITORY_ENV}),
  * Windows, a help or version request, or a command outside
  * {@link WARM_COMMANDS} and `hook claude`.
  */
 export function routeOf(argv: readonly string[], env: NodeJS.ProcessEnv, platform: NodeJS.Platform = process.platform): Route {
-  if (env.RALPH_NO_DAEMON === "1" || (env.CI !== undefined && env.CI !== "") || platform === "win32") return "cold";
+  if (isTruthyEnv(env.RALPH_NO_DAEMON) || (env.CI !== undefined && env.CI !== "") || platform === "win32") return "cold";
   if (REPOSITORY_ENV.some((name) => env[name] !== undefined && env[name] !== "")) return "cold";
   if (argv.some((a) => a === "--help" || a === "-h" || a === "--version" || a === "-v")) return "cold";
   const command = argv[0];

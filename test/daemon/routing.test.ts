@@ -1,6 +1,6 @@
 /** Which calls go through the warm process and what environment travels (src/daemon/routing.ts). */
 import { describe, expect, it } from "vitest";
-import { allowedEnv, needsFullEnv, routeOf, startsDaemon } from "../../src/daemon/routing.js";
+import { allowedEnv, isTruthyEnv, needsFullEnv, routeOf, startsDaemon } from "../../src/daemon/routing.js";
 
 describe("routeOf", () => {
   const env = { PATH: "/usr/bin" };
@@ -89,5 +89,21 @@ describe("the environment a request carries", () => {
     expect(needsFullEnv(["iterate"])).toBe(true);
     expect(needsFullEnv(["hook", "claude", "PreToolUse"])).toBe(false);
     expect(needsFullEnv(["checkpoint"])).toBe(false);
+  });
+});
+
+describe("RALPH_NO_DAEMON spellings", () => {
+  it.each(["1", "true", "TRUE", "yes", "Yes", "on", "ON", " true "])("%j runs in-process (breaker defect 10: only \"1\" did)", (value) => {
+    expect(isTruthyEnv(value)).toBe(true);
+    expect(routeOf(["checkpoint"], { RALPH_NO_DAEMON: value }, "linux")).toBe("cold");
+  });
+
+  it.each(["0", "false", "FALSE", "no", "off", "Off", "", "   "])("%j leaves the warm process on", (value) => {
+    expect(isTruthyEnv(value)).toBe(false);
+    expect(routeOf(["checkpoint"], { RALPH_NO_DAEMON: value }, "linux")).toBe("warm");
+  });
+
+  it("unset is off", () => {
+    expect(isTruthyEnv(undefined)).toBe(false);
   });
 });
