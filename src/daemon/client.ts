@@ -16,7 +16,7 @@ import { createConnection, type Socket } from "node:net";
 import { join } from "node:path";
 import type { Readable } from "node:stream";
 import { readHookInput } from "../hooks/stdin.js";
-import { encodeFrame, FrameDecoder, PROTOCOL_VERSION, type ClientMessage, type StatusMessage } from "./protocol.js";
+import { encodeFrame, FrameDecoder, MAX_FRAME_BYTES, PROTOCOL_VERSION, runFrameBytes, type ClientMessage, type RunRequest, type StatusMessage } from "./protocol.js";
 import { clientSocketPath, isTrustedSocket, locateWorkTree, type DaemonLocation } from "./location.js";
 import { allowedEnv, needsFullEnv, routeOf, startsDaemon } from "./routing.js";
 
@@ -250,12 +250,12 @@ export async function runThroughDaemon(io: ClientIo, client: ClientBuild): Promi
     stdin = { bytes: Buffer.from(input.text, "utf8"), open: input.endedBy !== "eof" };
   }
   const env = needsFullEnv(io.argv) ? Object.fromEntries(Object.entries(io.env).filter((e): e is [string, string] => e[1] !== undefined)) : allowedEnv(io.env);
-  greeted.send({
+  const request: RunRequest = {
     type: "run",
     argv: [...io.argv],
     cwd: io.cwd,
     env,
-    stdinBase64: stdin ? stdin.bytes.toString("base64") : "",
+    stdinBase64: "",
     stdinOpen: stdin?.open ?? false,
     stdoutIsTTY: io.stdoutIsTTY,
     stderrIsTTY: io.stderrIsTTY,
@@ -263,7 +263,21 @@ export async function runThroughDaemon(io: ClientIo, client: ClientBuild): Promi
     processStartMs: performance.timeOrigin,
     // RALPH_DAEMON=require (tests) waits its turn however long; otherwise a warm process busy for longer than the timeout is passed by.
     maxQueueMs: required ? 600_000 : timeoutMs,
-  });
+  };
+  // Decided by size before any encoding (base64 makes 4 bytes of 3): a request that cannot be sent runs in-process, never a crash.
+  const frameBytes = runFrameBytes(request, stdin?.bytes.length ?? 0);
+  if (frameBytes > MAX_FRAME_BYTES) {
+    greeted.close();
+    const why = `request of ${frameBytes} bytes exceeds the ${MAX_FRAME_BYTES}-byte frame`;
+    return required ? requiredFailure(io, why) : cold(why, stdin);
+  }
+  try {
+    greeted.send(stdin ? { ...request, stdinBase64: stdin.bytes.toString("base64") } : request);
+  } catch (error) {
+    greeted.close();
+    const why = `cannot send the request: ${(error as Error).message}`;
+    return required ? requiredFailure(io, why) : cold(why, stdin);
+  }
   let started = false;
   for (;;) {
     const message = await greeted.next();

@@ -144,17 +144,25 @@ export function encodeFrame(message: ClientMessage | ServerMessage): Buffer {
  *   with a string `type`. The connection is unusable after either.
  */
 export class FrameDecoder {
-  private buffered: Buffer = Buffer.alloc(0);
+  /** Received chunks not yet parsed, in order; joined only once a whole frame is there (one copy per frame, not per chunk). */
+  private chunks: Buffer[] = [];
+  private total = 0;
 
   push(chunk: Buffer): unknown[] {
-    this.buffered = this.buffered.length === 0 ? chunk : Buffer.concat([this.buffered, chunk]);
+    if (chunk.length > 0) {
+      this.chunks.push(chunk);
+      this.total += chunk.length;
+    }
     const messages: unknown[] = [];
-    while (this.buffered.length >= HEADER_BYTES) {
-      const length = this.buffered.readUInt32BE(0);
+    while (this.total >= HEADER_BYTES) {
+      const length = this.peekLength();
       if (length > MAX_FRAME_BYTES) throw new RangeError(`frame of ${length} bytes exceeds ${MAX_FRAME_BYTES}`);
-      if (this.buffered.length < HEADER_BYTES + length) break;
-      const body = this.buffered.subarray(HEADER_BYTES, HEADER_BYTES + length).toString("utf8");
-      this.buffered = this.buffered.subarray(HEADER_BYTES + length);
+      if (this.total < HEADER_BYTES + length) break;
+      const buffered = this.chunks.length === 1 ? (this.chunks[0] as Buffer) : Buffer.concat(this.chunks, this.total);
+      const body = buffered.subarray(HEADER_BYTES, HEADER_BYTES + length).toString("utf8");
+      const rest = buffered.subarray(HEADER_BYTES + length);
+      this.chunks = rest.length > 0 ? [rest] : [];
+      this.total = rest.length;
       const message: unknown = JSON.parse(body);
       if (typeof message !== "object" || message === null || typeof (message as { type?: unknown }).type !== "string") {
         throw new TypeError("frame is not an object with a string 'type'");
@@ -164,8 +172,28 @@ export class FrameDecoder {
     return messages;
   }
 
+  /** The length prefix of the next frame (the caller checked that {@link HEADER_BYTES} bytes are there). */
+  private peekLength(): number {
+    const first = this.chunks[0] as Buffer;
+    if (first.length >= HEADER_BYTES) return first.readUInt32BE(0);
+    const joined = Buffer.concat(this.chunks, this.total);
+    this.chunks = [joined];
+    return joined.readUInt32BE(0);
+  }
+
   /** Bytes received that do not yet form a whole frame. */
   get pendingBytes(): number {
-    return this.buffered.length;
+    return this.total;
   }
+}
+
+/**
+ * The exact byte length of the frame body {@link encodeFrame} would make of
+ * `message` with `base64Of` bytes added base64-encoded in its (empty)
+ * `stdinBase64` field: without encoding them (base64 is 4 bytes per 3, no
+ * JSON escaping). Lets a client decide by size, before any copy, whether a
+ * request fits {@link MAX_FRAME_BYTES}.
+ */
+export function runFrameBytes(message: RunRequest, base64Of: number): number {
+  return Buffer.byteLength(JSON.stringify({ ...message, stdinBase64: "" }), "utf8") + 4 * Math.ceil(base64Of / 3);
 }

@@ -1,6 +1,6 @@
 /** The warm process's framing (src/daemon/protocol.ts): length-prefixed JSON, any chunking. */
 import { describe, expect, it } from "vitest";
-import { encodeFrame, FrameDecoder, MAX_FRAME_BYTES, type ClientMessage, type ServerMessage } from "../../src/daemon/protocol.js";
+import { encodeFrame, FrameDecoder, MAX_FRAME_BYTES, runFrameBytes, type ClientMessage, type RunRequest, type ServerMessage } from "../../src/daemon/protocol.js";
 
 const run: ClientMessage = {
   type: "run",
@@ -65,5 +65,28 @@ describe("frames", () => {
       frame.writeUInt32BE(Buffer.byteLength(body), 0);
       expect(() => new FrameDecoder().push(frame)).toThrow(TypeError);
     }
+  });
+
+  it("runFrameBytes is the exact body length encodeFrame makes, for every stdin length mod 3 (breaker defect 1: decide by size before encoding)", () => {
+    const request = { ...run, stdinBase64: "" } as RunRequest;
+    for (const n of [0, 1, 2, 3, 4, 5, 1000, 1001, 1002]) {
+      const bytes = Buffer.alloc(n, 0xe9);
+      expect(runFrameBytes(request, n)).toBe(encodeFrame({ ...request, stdinBase64: bytes.toString("base64") }).length - 4);
+    }
+    // The 52 MB payload of the breaker's command: under 64 MiB raw, over it base64-encoded.
+    expect(runFrameBytes(request, 52_000_000)).toBeGreaterThan(MAX_FRAME_BYTES);
+  });
+
+  it("a frame arriving in many small chunks decodes once, whole, with nothing pending", () => {
+    const big = encodeFrame({ ...run, stdinBase64: Buffer.alloc(3_000_000, 7).toString("base64") });
+    const decoder = new FrameDecoder();
+    const out: unknown[] = [];
+    for (let at = 0; at < big.length; at += 65_536) {
+      out.push(...decoder.push(big.subarray(at, at + 65_536)));
+      if (at + 65_536 < big.length) expect(decoder.pendingBytes).toBe(at + 65_536);
+    }
+    expect(out).toHaveLength(1);
+    expect(Buffer.from((out[0] as RunRequest).stdinBase64, "base64").equals(Buffer.alloc(3_000_000, 7))).toBe(true);
+    expect(decoder.pendingBytes).toBe(0);
   });
 });
