@@ -151,23 +151,30 @@ function connect(path: string, timeoutMs: number): Promise<Connection | null> {
   });
 }
 
-/** Connects and exchanges hellos. null: nothing answered in time, or another build answered (that server exits). */
-async function greet(path: string, build: string, timeoutMs: number): Promise<{ connection: Connection | null; why: string }> {
+/** Connects and exchanges hellos. null: nothing answered in time, another build answered (that server exits), or another work tree's server answered. */
+async function greet(path: string, location: DaemonLocation, build: string, timeoutMs: number, control = false): Promise<{ connection: Connection | null; why: string }> {
   const started = Date.now();
   const connection = await connect(path, timeoutMs);
   if (connection === null) return { connection: null, why: "no connection" };
-  connection.send({ type: "hello", protocol: PROTOCOL_VERSION, build });
+  connection.send({ type: "hello", protocol: PROTOCOL_VERSION, build, ...(control ? { control: true } : {}), workTree: location.workTree, gitDir: location.gitDir });
   const hello = await connection.next(Math.max(1, timeoutMs - (Date.now() - started)));
   if (hello === null || hello.type !== "hello") {
     connection.close();
     return { connection: null, why: hello === null ? "no hello in time" : "not a hello" };
   }
+  if (typeof hello.workTree === "string" && hello.workTree !== location.workTree) {
+    connection.close();
+    return { connection: null, why: `${OTHER_WORK_TREE} (${hello.workTree})` };
+  }
   if (hello.ok !== true) {
     connection.close();
-    return { connection: null, why: `another build (${String(hello.build)})` };
+    return { connection: null, why: typeof hello.reason === "string" ? `${OTHER_WORK_TREE}: ${hello.reason}` : `another build (${String(hello.build)})` };
   }
   return { connection, why: "" };
 }
+
+/** How {@link greet} says the socket is another work tree's server. */
+const OTHER_WORK_TREE = "another work tree's warm process";
 
 /**
  * Starts a server for `location` in the background: `node <cliPath> __daemon
@@ -241,7 +248,7 @@ export async function runThroughDaemon(io: ClientIo, client: ClientBuild): Promi
   for (;;) {
     const path = clientSocketPath(location);
     if (path !== null && isTrustedSocket(path, uid)) {
-      const result = await greet(path, client.build, timeoutMs);
+      const result = await greet(path, location, client.build, timeoutMs);
       greeted = result.connection;
       why = result.why;
     } else why = path === null ? "no socket recorded" : "no trusted socket";
@@ -322,25 +329,25 @@ function requiredFailure(io: ClientIo, why: string): DaemonOutcome {
   return { kind: "served", code: 3 };
 }
 
-/** A server's answer to status, or null when none answers (`ralph daemon status`). */
+/**
+ * A server's answer to a status or stop request (`ralph daemon status|stop`),
+ * or null when none answers within `timeoutMs` (ms) — or the one answering
+ * serves another work tree (a copied socket-path record): that one is never
+ * reported or stopped from here.
+ */
 export async function queryDaemon(cwd: string, build: string, request: "status" | "stop", timeoutMs = 2000): Promise<StatusMessage | { type: "stopping"; pid: number } | null> {
   const location = locateWorkTree(cwd);
   if (location === null) return null;
   const path = clientSocketPath(location);
   if (path === null || !isTrustedSocket(path, process.getuid?.() ?? -1)) return null;
-  const connection = await connect(path, timeoutMs);
-  if (connection === null) return null;
   // A control hello: status and stop work across builds (a status must not end an outdated server).
-  connection.send({ type: "hello", protocol: PROTOCOL_VERSION, build, control: true });
-  const hello = await connection.next(timeoutMs);
-  if (hello === null || hello.ok !== true) {
-    connection.close();
-    return null;
-  }
+  const { connection } = await greet(path, location, build, timeoutMs, true);
+  if (connection === null) return null;
   connection.send({ type: request });
   const answer = await connection.next(timeoutMs);
   connection.close();
   if (answer === null) return null;
+  if (answer.type === "status" && answer.workTree !== location.workTree) return null;
   return answer as unknown as StatusMessage | { type: "stopping"; pid: number };
 }
 

@@ -17,7 +17,7 @@
  */
 import { createHash } from "node:crypto";
 import { chmodSync, lstatSync, mkdirSync, readFileSync, realpathSync, statSync } from "node:fs";
-import { dirname, isAbsolute, join, resolve } from "node:path";
+import { basename, dirname, isAbsolute, join, resolve } from "node:path";
 
 /** Longest socket path used, in bytes: below both Linux's 108 and macOS's 104-byte sun_path with the NUL. */
 export const MAX_SOCKET_PATH_BYTES = 100;
@@ -90,13 +90,16 @@ export function fitsSunPath(path: string): boolean {
 /**
  * The socket path a client connects to: the default one when it fits, else
  * the one the server recorded in `socket-path`; null when the default does
- * not fit and nothing is recorded (no server has started).
+ * not fit and nothing is recorded (no server has started), or the record is
+ * not this git dir's fallback name ({@link fallbackSocketName}): a record
+ * copied with the repository (`cp -a`) or edited by hand names another work
+ * tree's server, and is taken as no socket.
  */
 export function clientSocketPath(location: DaemonLocation): string | null {
   if (fitsSunPath(location.defaultSocketPath)) return location.defaultSocketPath;
   try {
     const recorded = readFileSync(join(location.stateDir, "socket-path"), "utf8").trim();
-    return isAbsolute(recorded) && fitsSunPath(recorded) ? recorded : null;
+    return isAbsolute(recorded) && fitsSunPath(recorded) && basename(recorded) === fallbackSocketName(location.gitDir) ? recorded : null;
   } catch {
     return null;
   }
@@ -109,8 +112,12 @@ export function clientSocketPath(location: DaemonLocation): string | null {
  */
 export function fallbackSocketPath(gitDir: string, env: NodeJS.ProcessEnv, uid: number): string {
   const runtime = env.XDG_RUNTIME_DIR && isAbsolute(env.XDG_RUNTIME_DIR) ? env.XDG_RUNTIME_DIR : "/tmp";
-  const digest = createHash("sha1").update(gitDir).digest("hex").slice(0, 16);
-  return join(runtime, `ralph-${uid}`, `${digest}.sock`);
+  return join(runtime, `ralph-${uid}`, fallbackSocketName(gitDir));
+}
+
+/** The file name of `gitDir`'s fallback socket: `<16 hex of sha1(gitDir)>.sock` (gitDir a real path). */
+export function fallbackSocketName(gitDir: string): string {
+  return `${createHash("sha1").update(gitDir).digest("hex").slice(0, 16)}.sock`;
 }
 
 /**

@@ -26,6 +26,10 @@ export interface ClientHello {
   build: string;
   /** A control connection (`ralph daemon status|stop`): answered whatever its build, and only status or stop may follow. */
   control?: boolean;
+  /** The client's work tree (real path): a server of another work tree answers ok false and serves nothing (a copied socket-path record). */
+  workTree?: string;
+  /** The client's git dir (real path), checked as {@link workTree}. */
+  gitDir?: string;
 }
 
 /** Client → server: run one command line. */
@@ -68,12 +72,20 @@ export interface StopRequest {
 /** Every frame a client sends. */
 export type ClientMessage = ClientHello | RunRequest | StatusRequest | StopRequest;
 
-/** Server → client: the answer to a hello. `ok` false: another build or protocol (the server then exits; the client runs in-process). */
+/**
+ * Server → client: the answer to a hello. `ok` false: another build or
+ * protocol (the server then exits; the client runs in-process), or another
+ * work tree (the server stays; the client starts its own).
+ */
 export interface ServerHello {
   type: "hello";
   ok: boolean;
   build: string;
   pid: number;
+  /** The work tree this server serves (real path); the client checks it against its own. */
+  workTree?: string;
+  /** Why `ok` is false, one line. */
+  reason?: string;
 }
 
 /** Server → client: the request left the queue and runs now (a connection lost before this frame never ran). */

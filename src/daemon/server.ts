@@ -77,7 +77,14 @@ const RunRequestSchema = z.strictObject({
   processStartMs: z.number(),
   maxQueueMs: z.number().check(z.gte(0)),
 });
-const HelloSchema = z.strictObject({ type: z.literal("hello"), protocol: z.number(), build: z.string(), control: z.optional(z.boolean()) });
+const HelloSchema = z.strictObject({
+  type: z.literal("hello"),
+  protocol: z.number(),
+  build: z.string(),
+  control: z.optional(z.boolean()),
+  workTree: z.optional(z.string()),
+  gitDir: z.optional(z.string()),
+});
 const SimpleSchema = z.strictObject({ type: z.enum(["status", "stop"]) });
 
 /** Whether `pid` names a live process (EPERM: alive, someone else's). */
@@ -366,9 +373,16 @@ class WarmServer {
         const hello = HelloSchema.safeParse(message);
         if (!hello.success) return void socket.destroy();
         control = hello.data.control === true;
+        const { workTree, gitDir } = this.location;
+        // A client of another work tree (a socket-path record copied with the repository): refused, and this server stays.
+        if ((hello.data.workTree !== undefined && hello.data.workTree !== workTree) || (hello.data.gitDir !== undefined && hello.data.gitDir !== gitDir)) {
+          const reason = `this warm process serves ${workTree}, not ${hello.data.workTree ?? hello.data.gitDir}`;
+          socket.end(encodeFrame({ type: "hello", ok: false, build: this.options.build, pid: process.pid, workTree, reason }));
+          return;
+        }
         const sameBuild = hello.data.build === this.options.build && hello.data.protocol === PROTOCOL_VERSION;
         const ok = control || (sameBuild && !this.closing);
-        socket.write(encodeFrame({ type: "hello", ok, build: this.options.build, pid: process.pid }));
+        socket.write(encodeFrame({ type: "hello", ok, build: this.options.build, pid: process.pid, workTree }));
         if (!ok) {
           socket.end();
           // Another build's client: this process is outdated; it goes, and that client starts the new one.

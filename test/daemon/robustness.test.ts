@@ -7,8 +7,10 @@
  */
 import { cpSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { spawnSync } from "node:child_process";
+import { createConnection } from "node:net";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { encodeFrame, FrameDecoder, PROTOCOL_VERSION } from "../../src/daemon/protocol.js";
 import { runRalph, type RunResult } from "../helpers/cli.js";
 import { makeRepo, makeTempDir } from "../helpers/git.js";
 
@@ -109,5 +111,35 @@ describe("warm process: a copied repository whose socket path is the recorded fa
     runRalph(copy, ["daemon", "stop", "--json"], { env: { ...ON_DEMAND, XDG_RUNTIME_DIR: runtime } });
     // Actual: the original's warm process is stopped.
     expect(isAlive(pid)).toBe(true);
+  });
+});
+
+describe("warm process: the hello names the client's work tree", () => {
+  it("a hello from another work tree is answered ok false with the server's work tree, and the server stays", async () => {
+    const root = makeRepo({ "a.txt": "a\n" });
+    expect(runRalph(root, ["checkpoint"], { env: REQUIRE }).status).toBe(0);
+    const pid = daemonPid(root)!;
+    started.push(pid);
+    const socketPath = join(root, ".git", "ralph", "daemon", "sock");
+    const other = makeRepo({ "b.txt": "b\n" });
+    const hello = await new Promise<Record<string, unknown> | null>((resolve) => {
+      const socket = createConnection(socketPath);
+      const decoder = new FrameDecoder();
+      socket.on("connect", () => socket.write(encodeFrame({ type: "hello", protocol: PROTOCOL_VERSION, build: "any", control: true, workTree: other, gitDir: join(other, ".git") })));
+      socket.on("data", (chunk: Buffer) => {
+        const [message] = decoder.push(chunk) as Record<string, unknown>[];
+        if (message) resolve(message);
+      });
+      socket.on("error", () => resolve(null));
+      socket.on("close", () => resolve(null));
+    });
+    expect(hello).toMatchObject({ type: "hello", ok: false, pid });
+    expect(typeof hello?.workTree).toBe("string");
+    expect(hello?.workTree).not.toBe(other);
+    expect(String(hello?.reason)).toContain(other);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(isAlive(pid)).toBe(true);
+    const status = JSON.parse(runRalph(root, ["daemon", "status", "--json"], { env: ON_DEMAND }).stdout) as { running: boolean; pid: number };
+    expect(status).toMatchObject({ running: true, pid });
   });
 });
