@@ -4,47 +4,11 @@
  * `npm run build` first) and real temporary repositories; see
  * /work/notes/breaker.md for the commands and expected/actual outputs.
  */
-import { cpSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { spawnSync } from "node:child_process";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { runRalph, type RunResult } from "../helpers/cli.js";
-import { makeRepo, makeTempDir } from "../helpers/git.js";
-
-/** A call that must go through a warm process (the client starts one and waits for it). */
-const REQUIRE: NodeJS.ProcessEnv = { RALPH_DAEMON: "require", RALPH_NO_DAEMON: undefined, CI: undefined, RALPH_DAEMON_IDLE_MS: "20000" };
-/** A call that may use a warm process, as in real use. */
-const ON_DEMAND: NodeJS.ProcessEnv = { RALPH_DAEMON: undefined, RALPH_NO_DAEMON: undefined, CI: undefined, RALPH_DAEMON_IDLE_MS: "20000" };
-
-const started: number[] = [];
-
-function daemonPid(root: string): number | null {
-  try {
-    return (JSON.parse(readFileSync(join(root, ".git", "ralph", "daemon", "daemon.json"), "utf8")) as { pid: number }).pid;
-  } catch {
-    return null;
-  }
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-afterEach(() => {
-  for (const pid of started.splice(0)) {
-    try {
-      process.kill(pid, "SIGCONT");
-      process.kill(pid, "SIGKILL");
-    } catch {
-      /* gone */
-    }
-  }
-});
+import { makeRepo } from "../helpers/git.js";
 
 function stderrLines(result: RunResult): string[] {
   return result.stderr.split("\n").filter((line) => line.trim() !== "");

@@ -5,8 +5,8 @@
  * payload over the frame limit, a copied repository with a recorded
  * fallback socket path, a warm process that does not answer (SIGSTOP).
  */
-import { cpSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { spawnSync } from "node:child_process";
+import { cpSync, existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
+import { spawn, spawnSync } from "node:child_process";
 import { createConnection } from "node:net";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -82,12 +82,19 @@ describe("warm process: ralph daemon stop on a process that does not answer", ()
     const parsed = JSON.parse(status.stdout) as { running: boolean; pid?: number };
     // Actual: {"running": false} although process `pid` holds the socket.
     expect(parsed.running === true || parsed.pid === pid).toBe(true);
+    expect(parsed).toMatchObject({ running: true, answering: false, pid });
     const stop = runRalph(root, ["daemon", "stop", "--json"], { env: ON_DEMAND });
     expect(stop.status).toBe(0);
-    process.kill(pid, "SIGCONT");
+    expect(JSON.parse(stop.stdout)).toMatchObject({ stopped: true, pid });
+    try {
+      process.kill(pid, "SIGCONT"); // were it left stopped, it would serve on now
+    } catch {
+      /* ended by stop: ESRCH */
+    }
     await new Promise((resolve) => setTimeout(resolve, 1500));
     // Actual: stop printed {"stopped": false, "running": false} and the process serves on after SIGCONT.
     expect(isAlive(pid)).toBe(false);
+    expect(existsSync(join(root, ".git", "ralph", "daemon", "sock"))).toBe(false);
   });
 });
 
@@ -141,5 +148,24 @@ describe("warm process: the hello names the client's work tree", () => {
     expect(isAlive(pid)).toBe(true);
     const status = JSON.parse(runRalph(root, ["daemon", "status", "--json"], { env: ON_DEMAND }).stdout) as { running: boolean; pid: number };
     expect(status).toMatchObject({ running: true, pid });
+  });
+});
+
+describe("warm process: ralph daemon stop signals only this work tree's server", () => {
+  it("a daemon.json naming a live process that is not this work tree's warm process (a stale or copied record) is neither reported nor signalled", async () => {
+    const root = makeRepo({ "a.txt": "a\n" });
+    const other = spawn("sleep", ["30"], { stdio: "ignore" });
+    const pid = other.pid!;
+    started.push(pid);
+    const stateDir = join(root, ".git", "ralph", "daemon");
+    mkdirSync(stateDir, { recursive: true, mode: 0o700 });
+    writeFileSync(join(stateDir, "daemon.json"), `${JSON.stringify({ pid, socket: join(stateDir, "sock"), build: "x", work_tree: realpathSync(root), started_at: new Date().toISOString() })}\n`);
+    const status = JSON.parse(runRalph(root, ["daemon", "status", "--json"], { env: ON_DEMAND }).stdout) as Record<string, unknown>;
+    expect(status).toMatchObject({ running: false });
+    const stop = runRalph(root, ["daemon", "stop", "--json"], { env: ON_DEMAND });
+    expect(stop.status).toBe(0);
+    expect(JSON.parse(stop.stdout)).toMatchObject({ stopped: false, running: false });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(isAlive(pid)).toBe(true);
   });
 });

@@ -93,7 +93,7 @@ describe("the environment a request carries", () => {
 });
 
 describe("RALPH_NO_DAEMON spellings", () => {
-  it.each(["1", "true", "TRUE", "yes", "Yes", "on", "ON", " true "])("%j runs in-process (breaker defect 10: only \"1\" did)", (value) => {
+  it.each(["1", "true", "TRUE", "yes", "Yes", "on", "ON", " true "])('%j runs in-process (breaker defect 10: only "1" did)', (value) => {
     expect(isTruthyEnv(value)).toBe(true);
     expect(routeOf(["checkpoint"], { RALPH_NO_DAEMON: value }, "linux")).toBe("cold");
   });

@@ -3,11 +3,15 @@
  * (src/daemon/). `status` shows its pid, socket, uptime, requests served,
  * resident size and build, or that none runs; `stop` asks it to finish its
  * queued requests and exit, and waits (up to 5 s) until it has. Both work
- * whatever build the warm process is.
+ * whatever build the warm process is. One that does not answer (stopped,
+ * hung) but whose pid in daemon.json is verifiably this work tree's server
+ * (src/daemon/pidfile.ts) is shown as running and not answering, and `stop`
+ * ends it: SIGTERM, then SIGKILL after 2 s, then removes its socket.
  */
 import * as z from "zod/mini";
 import { RalphError } from "../../errors.js";
 import { queryDaemon, locateWorkTree } from "../../daemon/client.js";
+import { endDaemon, isAlive, silentDaemon } from "../../daemon/pidfile.js";
 import type { CommandContext, CommandOutput } from "../context.js";
 import { parseOptions } from "../options.js";
 
@@ -15,15 +19,6 @@ const Options = z.strictObject({ json: z.optional(z.boolean()) });
 
 /** How long `stop` waits for the process to be gone, ms. */
 const STOP_WAIT_MS = 5000;
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
 
 /** Runs the command; see the module doc. @throws RalphError E_USAGE for another action than status or stop; E_NOT_A_REPO outside a work tree. */
 export async function run(ctx: CommandContext, args: string[], raw: Record<string, unknown>): Promise<CommandOutput> {
@@ -37,10 +32,18 @@ export async function run(ctx: CommandContext, args: string[], raw: Record<strin
   if (action === "status") {
     const status = await queryDaemon(ctx.cwd, "control", "status");
     if (status === null || status.type !== "status") {
+      const silent = silentDaemon(location);
+      if (silent !== null) {
+        return {
+          json: { running: true, answering: false, pid: silent.pid, socket: silent.socket, work_tree: location.workTree },
+          text: `warm process ${silent.pid} for ${location.workTree} is not answering (stopped or hung); every call waits for it, then runs in-process: 'ralph daemon stop' ends it`,
+        };
+      }
       return { json: { running: false, work_tree: location.workTree }, text: `no warm process for ${location.workTree}` };
     }
     const json = {
       running: true,
+      answering: true,
       pid: status.pid,
       socket: status.socket,
       work_tree: status.workTree,
@@ -62,7 +65,13 @@ export async function run(ctx: CommandContext, args: string[], raw: Record<strin
   }
   const answer = await queryDaemon(ctx.cwd, "control", "stop");
   if (answer === null || answer.type !== "stopping") {
-    return { json: { stopped: false, running: false, work_tree: location.workTree }, text: `no warm process for ${location.workTree}` };
+    const silent = silentDaemon(location);
+    if (silent === null) return { json: { stopped: false, running: false, work_tree: location.workTree }, text: `no warm process for ${location.workTree}` };
+    const signal = await endDaemon(silent, location);
+    return {
+      json: { stopped: signal !== null, running: signal === null, pid: silent.pid, signal, work_tree: location.workTree },
+      text: signal !== null ? `warm process ${silent.pid} did not answer: ended it (${signal})` : `warm process ${silent.pid} did not answer and survived SIGKILL`,
+    };
   }
   const deadline = Date.now() + STOP_WAIT_MS;
   while (isAlive(answer.pid) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 25));
