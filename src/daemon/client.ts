@@ -265,38 +265,12 @@ export async function runThroughDaemon(io: ClientIo, client: ClientBuild): Promi
     stdin = { bytes: Buffer.from(input.text, "utf8"), open: input.endedBy !== "eof" };
   }
   const env = needsFullEnv(io.argv) ? Object.fromEntries(Object.entries(io.env).filter((e): e is [string, string] => e[1] !== undefined)) : allowedEnv(io.env);
-  const request: RunRequest = {
-    type: "run",
-    argv: [...io.argv],
-    cwd: io.cwd,
-    env,
-    stdinBase64: "",
-    stdinOpen: stdin?.open ?? false,
-    stdoutIsTTY: io.stdoutIsTTY,
-    stderrIsTTY: io.stderrIsTTY,
-    stderrColumns: io.stderrColumns,
-    processStartMs: performance.timeOrigin,
-    // RALPH_DAEMON=require (tests) waits its turn however long; otherwise a warm process busy for longer than the timeout is passed by.
-    maxQueueMs: required ? 600_000 : timeoutMs,
-  };
-  if (stdin !== null && stdin.bytes.length > MAX_WARM_STDIN_BYTES) {
+  // RALPH_DAEMON=require (tests) waits its turn however long; otherwise a warm process busy for longer than the timeout is passed by.
+  const request = runRequestOf(io, env, stdin, required ? 600_000 : timeoutMs);
+  const unsent = sendRun(greeted, request, stdin);
+  if (unsent !== null) {
     greeted.close();
-    const why = `a hook payload of ${stdin.bytes.length} bytes runs faster in-process`;
-    return required ? requiredFailure(io, why) : cold(why, stdin);
-  }
-  // Decided by size before any encoding (base64 makes 4 bytes of 3): a request that cannot be sent runs in-process, never a crash.
-  const frameBytes = runFrameBytes(request, stdin?.bytes.length ?? 0);
-  if (frameBytes > MAX_FRAME_BYTES) {
-    greeted.close();
-    const why = `request of ${frameBytes} bytes exceeds the ${MAX_FRAME_BYTES}-byte frame`;
-    return required ? requiredFailure(io, why) : cold(why, stdin);
-  }
-  try {
-    greeted.send(stdin ? { ...request, stdinBase64: stdin.bytes.toString("base64") } : request);
-  } catch (error) {
-    greeted.close();
-    const why = `cannot send the request: ${(error as Error).message}`;
-    return required ? requiredFailure(io, why) : cold(why, stdin);
+    return required ? requiredFailure(io, unsent) : cold(unsent, stdin);
   }
   let started = false;
   for (;;) {
@@ -322,6 +296,42 @@ export async function runThroughDaemon(io: ClientIo, client: ClientBuild): Promi
     return { kind: "served", code: 0 };
   }
   return { kind: "served", code: 3 };
+}
+
+/** The run request of `io`'s call, its stdin left out (see {@link sendRun}); `maxQueueMs` in ms. */
+function runRequestOf(io: ClientIo, env: Record<string, string>, stdin: ConsumedStdin | null, maxQueueMs: number): RunRequest {
+  return {
+    type: "run",
+    argv: [...io.argv],
+    cwd: io.cwd,
+    env,
+    stdinBase64: "",
+    stdinOpen: stdin?.open ?? false,
+    stdoutIsTTY: io.stdoutIsTTY,
+    stderrIsTTY: io.stderrIsTTY,
+    stderrColumns: io.stderrColumns,
+    processStartMs: performance.timeOrigin,
+    maxQueueMs,
+  };
+}
+
+/**
+ * Sends `request` with `stdin` base64-encoded in it; returns null when sent,
+ * else why not (the call then runs in-process): a hook payload over
+ * {@link MAX_WARM_STDIN_BYTES}, or a frame over {@link MAX_FRAME_BYTES},
+ * decided by size before any encoding (base64 makes 4 bytes of 3), or the
+ * write failing. Never throws.
+ */
+function sendRun(connection: Connection, request: RunRequest, stdin: ConsumedStdin | null): string | null {
+  if (stdin !== null && stdin.bytes.length > MAX_WARM_STDIN_BYTES) return `a hook payload of ${stdin.bytes.length} bytes runs faster in-process`;
+  const frameBytes = runFrameBytes(request, stdin?.bytes.length ?? 0);
+  if (frameBytes > MAX_FRAME_BYTES) return `request of ${frameBytes} bytes exceeds the ${MAX_FRAME_BYTES}-byte frame`;
+  try {
+    connection.send(stdin ? { ...request, stdinBase64: stdin.bytes.toString("base64") } : request);
+    return null;
+  } catch (error) {
+    return `cannot send the request: ${(error as Error).message}`;
+  }
 }
 
 function requiredFailure(io: ClientIo, why: string): DaemonOutcome {
