@@ -30,13 +30,18 @@ import { Readable } from "node:stream";
 import * as z from "zod/mini";
 import { encodeFrame, FrameDecoder, PROTOCOL_VERSION, type RunRequest, type ServerMessage, type StatusMessage } from "./protocol.js";
 import { ensurePrivateDir, fallbackSocketPath, fitsSunPath, locateWorkTree, type DaemonLocation } from "./location.js";
-import { isAllowedEnvName, needsFullEnv } from "./routing.js";
+import { isAllowedEnvName, needsFullEnv, takesDirtySet } from "./routing.js";
+import { WorkTreeWatcher } from "../store/dirty-paths.js";
+import { DirtySetLedger, type WarmScan } from "../store/warm-scan.js";
 
 /** The idle time after which a warm process exits, ms (issue 12: 10 minutes). */
 export const DEFAULT_IDLE_MS = 10 * 60 * 1000;
 
 /** How often the server checks that its git dir still exists, ms. */
 const REPOSITORY_CHECK_MS = 2000;
+
+/** The least time between two starts of the work tree watcher, ms. */
+const WATCHER_RESTART_MS = 60_000;
 
 /** A start lock older than this whose pid cannot be checked is stale, ms. */
 const START_LOCK_STALE_MS = 10_000;
@@ -277,6 +282,11 @@ class WarmServer {
   private idleTimer: NodeJS.Timeout | undefined;
   private readonly repositoryTimer: NodeJS.Timeout;
   private resolveStopped: () => void = () => undefined;
+  /** The work tree's watcher (started with the server, closed on exit; replaced when it broke) and what it owes the next snapshot. */
+  private watcher: WorkTreeWatcher;
+  private watcherReady: Promise<void>;
+  private readonly ledger: DirtySetLedger;
+  private watcherStartedMs = Date.now();
   /** Resolves once the server stopped listening and the queued requests finished. */
   readonly stopped = new Promise<void>((resolve) => (this.resolveStopped = resolve));
 
@@ -288,6 +298,9 @@ class WarmServer {
     private readonly options: ServeOptions,
     private readonly idleMs: number,
   ) {
+    this.ledger = new DirtySetLedger(location.workTree);
+    this.watcher = new WorkTreeWatcher({ gitDir: location.gitDir });
+    this.watcherReady = this.watcher.start(location.workTree);
     this.ready = import("../cli/run.js").then(async (module) => {
       await preload();
       return module.runCli;
@@ -324,7 +337,10 @@ class WarmServer {
     // Unlink first, so the next client finds no socket (or a new server's) at once; queued requests still finish.
     this.removeOwnFiles();
     this.server.close();
-    void this.queue.then(() => this.resolveStopped());
+    void this.queue.then(async () => {
+      await this.watcher.close();
+      this.resolveStopped();
+    });
   }
 
   private armIdle(): void {
@@ -428,6 +444,27 @@ class WarmServer {
       );
   }
 
+  /**
+   * Waits for the watcher's dirty set (complete up to this call: its
+   * barrier) and returns the request's link to it. A watcher that broke
+   * (an error, the watch limit) is replaced by a new one, whose first take
+   * is "full": correctness never rests on the watcher.
+   */
+  private async takeDirtySet(): Promise<WarmScan> {
+    await this.watcherReady;
+    const broken = this.watcher.brokenBecause;
+    const take = await this.watcher.take();
+    const scan = this.ledger.add(take, Date.now());
+    // At most one restart a minute: a watcher that cannot start (no binary, the watch limit) would otherwise cost a start per request.
+    if (broken !== null && !this.closing && Date.now() - this.watcherStartedMs > WATCHER_RESTART_MS) {
+      this.watcherStartedMs = Date.now();
+      const old = this.watcher;
+      this.watcher = new WorkTreeWatcher({ gitDir: this.location.gitDir });
+      this.watcherReady = old.close().then(() => this.watcher.start(this.location.workTree));
+    }
+    return scan;
+  }
+
   /** Runs one request through runCli with its own io, streaming its output to the client. */
   private async runRequest(socket: Socket, request: RunRequest): Promise<void> {
     const send = (message: ServerMessage): void => {
@@ -442,6 +479,7 @@ class WarmServer {
       return;
     }
     const runCli = await this.ready;
+    const warmScan = takesDirtySet(request.argv, stdinBytes) ? await this.takeDirtySet() : undefined;
     send({ type: "started" });
     // Commands that run the user's commands get the whole environment (routing.ts needsFullEnv); the rest only the allow-list.
     const env = needsFullEnv(request.argv) ? request.env : Object.fromEntries(Object.entries(request.env).filter(([name]) => isAllowedEnvName(name)));
@@ -450,7 +488,7 @@ class WarmServer {
     const binding = this.options.bindRequest?.(env, stdout, stderr);
     let code: number;
     try {
-      code = await runCli(request.argv, { ...ioOf(request, stdinBytes), env, stdout, stderr, cliPath: this.options.cliPath }, this.options.version);
+      code = await runCli(request.argv, { ...ioOf(request, stdinBytes), env, stdout, stderr, cliPath: this.options.cliPath, ...(warmScan ? { warmScan } : {}) }, this.options.version);
     } catch (error) {
       stderr(`ralph: internal error in the warm process: ${(error as Error).message}\n`);
       code = 3;

@@ -147,11 +147,13 @@ export function commitStatCache(repo: Repository, snapshot: Snapshot, anchor?: {
     snapshot.cacheDirty = true;
   }
   if (!snapshot.cacheDirty) {
-    if (snapshot.confirmedBaseMs !== null) writeConfirmation(statCachePath(repo), snapshot.confirmedBaseMs, snapshot.cache.scanStartMs);
+    if (snapshot.confirmedBaseMs !== null && writeConfirmation(statCachePath(repo), snapshot.confirmedBaseMs, snapshot.cache.scanStartMs))
+      repo.env.warmScan?.persisted(repo.workTree, snapshot.cache.scanStartMs);
     return;
   }
   try {
     saveStatCache(statCachePath(repo), snapshot.cache);
+    repo.env.warmScan?.persisted(repo.workTree, snapshot.cache.scanStartMs);
   } catch (error) {
     // A cache is an optimisation: failing to save it must not fail the checkpoint.
     debug(() => `could not save stat cache: ${(error as Error).message}`);
@@ -165,11 +167,13 @@ export function commitStatCache(repo: Repository, snapshot: Snapshot, anchor?: {
  * be applied to it (see {@link DirtyPathSet.sinceMs}) without rewriting the
  * whole cache after every no-op checkpoint.
  */
-function writeConfirmation(cachePath: string, baseMs: number, confirmedMs: number): void {
+function writeConfirmation(cachePath: string, baseMs: number, confirmedMs: number): boolean {
   try {
     writeFileSync(`${cachePath}.confirmed`, `${baseMs} ${confirmedMs}\n`);
+    return true;
   } catch (error) {
     debug(() => `could not note the stat cache as confirmed: ${(error as Error).message}`);
+    return false;
   }
 }
 
@@ -300,6 +304,11 @@ function sha1(text: string): string {
  *   (permissions); E_CORRUPT when `.git/index` is malformed.
  */
 export function snapshotWorkTree(repo: Repository, odb: ObjectDatabase, options: SnapshotOptions = {}): Snapshot {
+  if (options.dirty === undefined) {
+    // In a warm process: the watcher's dirty set, handed to the first snapshot of the request (src/store/warm-scan.ts).
+    const dirty = repo.env.warmScan?.takeDirty(repo.workTree);
+    if (dirty !== undefined) options = { ...options, dirty };
+  }
   try {
     return snapshotTrustingCaches(repo, odb, options);
   } catch (error) {
