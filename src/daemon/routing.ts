@@ -145,3 +145,27 @@ export function takesDirtySet(argv: readonly string[], stdin: Buffer): boolean {
   if (event === "PostToolUse") return !(typeof payload.tool_name === "string" && NAMED_FILE_TOOLS.has(payload.tool_name));
   return true;
 }
+
+/**
+ * The files a Claude Code PostToolUse payload of a file tool (Write, Edit,
+ * MultiEdit, NotebookEdit) names (`tool_input.file_path`,
+ * `tool_input.notebook_path`, as written: absolute or relative to the
+ * payload's cwd), or null for any other request: the ones the hook
+ * re-reads on its named-file fast path (src/usecases/after-tool.ts).
+ * @param stdin the request's stdin bytes (the hook's JSON payload)
+ */
+export function namedFilesOf(argv: readonly string[], stdin: Buffer): { files: string[]; cwd: string | undefined } | null {
+  if (argv[0] !== "hook" || argv[1] !== "claude") return null;
+  let payload: { hook_event_name?: unknown; tool_name?: unknown; tool_input?: { file_path?: unknown; notebook_path?: unknown }; cwd?: unknown };
+  try {
+    payload = JSON.parse(stdin.toString("utf8")) as typeof payload;
+  } catch {
+    return null;
+  }
+  if (payload === null || typeof payload !== "object") return null;
+  const event = argv[2] !== undefined && argv[2] !== "" ? argv[2] : payload.hook_event_name;
+  if (event !== "PostToolUse" || typeof payload.tool_name !== "string" || !NAMED_FILE_TOOLS.has(payload.tool_name)) return null;
+  const input = payload.tool_input ?? {};
+  const files = [input.file_path, input.notebook_path].filter((f): f is string => typeof f === "string" && f !== "");
+  return files.length === 0 ? null : { files, cwd: typeof payload.cwd === "string" ? payload.cwd : undefined };
+}

@@ -25,12 +25,12 @@
  */
 import { closeSync, existsSync, openSync, readFileSync, realpathSync, renameSync, rmSync, statSync, unlinkSync, writeFileSync, writeSync } from "node:fs";
 import { createConnection, createServer, type Server, type Socket } from "node:net";
-import { join, sep } from "node:path";
+import { isAbsolute, join, relative, resolve, sep } from "node:path";
 import { Readable } from "node:stream";
 import * as z from "zod/mini";
 import { encodeFrame, FrameDecoder, PROTOCOL_VERSION, type RunRequest, type ServerMessage, type StatusMessage } from "./protocol.js";
 import { ensurePrivateDir, fallbackSocketPath, fitsSunPath, locateWorkTree, type DaemonLocation } from "./location.js";
-import { isAllowedEnvName, needsFullEnv, takesDirtySet } from "./routing.js";
+import { isAllowedEnvName, namedFilesOf, needsFullEnv, takesDirtySet } from "./routing.js";
 import { WorkTreeWatcher } from "../store/dirty-paths.js";
 import { DirtySetLedger, type WarmScan } from "../store/warm-scan.js";
 
@@ -445,6 +445,27 @@ class WarmServer {
   }
 
   /**
+   * The request's link to the watcher, or undefined (no take: its snapshots
+   * scan in full). A PostToolUse after a file tool skips the take (its
+   * barrier costs about 50 ms) and checkpoints only the files it names when
+   * the rest of the tree is known clean: nothing owed from earlier takes,
+   * and what the watcher saw since the last one lies within those files;
+   * otherwise it takes the set and checkpoints the whole tree through it.
+   */
+  private async warmScanFor(request: RunRequest, stdin: Buffer): Promise<WarmScan | undefined> {
+    const named = namedFilesOf(request.argv, stdin);
+    if (named === null) return takesDirtySet(request.argv, stdin) ? await this.takeDirtySet() : undefined;
+    await this.watcherReady;
+    const seen = this.watcher.peek();
+    if (seen !== null && this.ledger.owedPaths === "none") {
+      const base = named.cwd !== undefined && isAbsolute(named.cwd) ? named.cwd : request.cwd;
+      const rels = new Set(named.files.map((f) => relative(this.location.workTree, resolve(base, f)).split(sep).join("/")));
+      if ([...seen].every((p) => rels.has(p))) return undefined;
+    }
+    return { ...(await this.takeDirtySet()), namedPathsSuffice: false };
+  }
+
+  /**
    * Waits for the watcher's dirty set (complete up to this call: its
    * barrier) and returns the request's link to it. A watcher that broke
    * (an error, the watch limit) is replaced by a new one, whose first take
@@ -479,7 +500,7 @@ class WarmServer {
       return;
     }
     const runCli = await this.ready;
-    const warmScan = takesDirtySet(request.argv, stdinBytes) ? await this.takeDirtySet() : undefined;
+    const warmScan = await this.warmScanFor(request, stdinBytes);
     send({ type: "started" });
     // Commands that run the user's commands get the whole environment (routing.ts needsFullEnv); the rest only the allow-list.
     const env = needsFullEnv(request.argv) ? request.env : Object.fromEntries(Object.entries(request.env).filter(([name]) => isAllowedEnvName(name)));

@@ -32,6 +32,14 @@ export interface WarmScan {
    * was saved, or confirmed unchanged (snapshot.ts commitStatCache).
    */
   persisted(workTree: string, scanStartMs: number): void;
+  /**
+   * Whether a hook that names the files its tool wrote may checkpoint only
+   * those (the fast path, checkpoint-store.ts checkpointPaths): false when
+   * the warm process's watcher saw other changes since the last scan, so
+   * the whole work tree is checkpointed (through the dirty set). Undefined
+   * (a cold process): true, as before.
+   */
+  readonly namedPathsSuffice?: boolean;
 }
 
 /** More carried paths than this and the next snapshot scans in full (the watcher's own limit: dirty-paths.ts maxPaths). */
