@@ -33,6 +33,7 @@ import { ensurePrivateDir, fallbackSocketPath, fitsSunPath, locateWorkTree, type
 import { isAllowedEnvName, namedFilesOf, needsFullEnv, takesDirtySet } from "./routing.js";
 import { WorkTreeWatcher } from "../store/dirty-paths.js";
 import { DirtySetLedger, type WarmScan } from "../store/warm-scan.js";
+import { STATE_DIR } from "../store/snapshot.js";
 
 /** The idle time after which a warm process exits, ms (issue 12: 10 minutes). */
 export const DEFAULT_IDLE_MS = 10 * 60 * 1000;
@@ -460,7 +461,8 @@ class WarmServer {
     if (seen !== null && this.ledger.owedPaths === "none") {
       const base = named.cwd !== undefined && isAbsolute(named.cwd) ? named.cwd : request.cwd;
       const rels = new Set(named.files.map((f) => relative(this.location.workTree, resolve(base, f)).split(sep).join("/")));
-      if ([...seen].every((p) => rels.has(p))) return undefined;
+      // ralph's own state folder (the hook log) is never part of a snapshot.
+      if ([...seen].every((p) => rels.has(p) || p === STATE_DIR || p.startsWith(`${STATE_DIR}/`))) return undefined;
     }
     return { ...(await this.takeDirtySet()), namedPathsSuffice: false };
   }
