@@ -7,8 +7,11 @@
  * input is still checked, now for its answer. The row is not lost when
  *
  * - every check of its table is a rejection check ({@link isRejectionCheck}),
+ * - its elements are known by name (Go keyed struct rows, pytest rows by
+ *   their argnames: TestCase.eachRowElements),
  * - each of its elements other than the expected rejection (the fields its
- *   checks compare against, `wantPanic: "..."`) appears, as written, in one row
+ *   checks compare against: Go's `wantPanic: "..."` read as `tt.wantPanic`,
+ *   a pytest argname `exc` read by `pytest.raises(exc)`) appears, as written, in one row
  *   of a table of the after side whose checks are not all rejections, and
  * - the change edits product code (a removed rejection row with no product
  *   change is still a lost test: the code did not start accepting anything).
@@ -43,7 +46,7 @@ function elementKey(element: string): string | null {
 /**
  * The elements of a rejection row that are its inputs: all but the keyed
  * fields that the test's checks read as their expectation (`tt.wantPanic` in
- * the expected value drops `wantPanic: ...`). Returns null when no element is
+ * the expected value drops `wantPanic: ...`; `pytest.raises(exc)` drops `exc: ...`). Returns null when no element is
  * left or when the row has positional elements (which of them is the
  * expectation cannot be told, so the row is not judged followed).
  */
@@ -53,7 +56,7 @@ export function rowInputs(elements: readonly string[], checks: readonly Check[])
   for (const element of elements) {
     const key = elementKey(element);
     if (key === null) return null;
-    const isExpected = expectations.some((text) => new RegExp(`\\.${key}\\b`).test(text));
+    const isExpected = expectations.some((text) => new RegExp(`(?:^|\\W)${key}\\b`).test(text));
     if (!isExpected) inputs.push(element);
   }
   return inputs.length > 0 ? inputs : null;

@@ -3,8 +3,8 @@
  * google/go-cmp 391980c4b2): a row of a rejection table (a wanted panic or
  * error) removed while the product code changes and the same input arrives in
  * a table that checks the accepted answer is not a lost test. The same row
- * removed with no product change, or with its input checked nowhere, or moved
- * only into another rejection table, is still a test_deletion.
+ * removed with no product change, or with its input checked nowhere else, is
+ * still a test_deletion.
  */
 import { describe, it } from "vitest";
 import { change, expectFindings, type RuleCase } from "./table.js";
@@ -33,6 +33,32 @@ const CMP_REJECTED = '{label: "compare func", less: func(x, y int) int { return 
 const NOT_FUNC = '{label: "not a func", less: 5, wantPanic: "invalid less function"}';
 const NIL_FUNC = '{label: "nil func", less: nil, wantPanic: "invalid less function"}';
 
+const NUM_BEFORE = "def parse(s):\n    return int(s)\n";
+const NUM_AFTER = "def parse(s):\n    return float(s) if '.' in s else int(s)\n";
+
+/** A pytest module with an accepted table and a rejection table, from their rows (argnames `s, want` and `rejectNames`). */
+function pyTests(accepted: string[], rejected: string[], rejectNames = "s"): string {
+  const raises = rejectNames === "s" ? "pytest.raises(ValueError)" : "pytest.raises(exc)";
+  return [
+    "import pytest\nfrom pkg.num import parse\n\n",
+    `@pytest.mark.parametrize("s, want", [${accepted.join(", ")}])\ndef test_parses(s, want):\n    assert parse(s) == want\n\n`,
+    `@pytest.mark.parametrize("${rejectNames}", [${rejected.join(", ")}])\ndef test_rejects(${rejectNames}):\n    with ${raises}:\n        parse(s)\n`,
+  ].join("");
+}
+
+const JS_BEFORE = "export function parse(s) {\n  if (!/^\\d+$/.test(s)) throw new RangeError(`not a number: ${s}`);\n  return Number(s);\n}\n";
+const JS_AFTER = "export function parse(s) {\n  if (!/^\\d+(\\.\\d+)?$/.test(s)) throw new RangeError(`not a number: ${s}`);\n  return Number(s);\n}\n";
+
+/** A vitest file with an accepted `it.each` table and a rejection table, rows as written (array rows, or object rows with `objects`). */
+function jsTests(accepted: string[], rejected: string[], objects = false): string {
+  const params = objects ? ["({ s, want })", "({ s })"] : ["(s, want)", "(s)"];
+  return [
+    'import { expect, it } from "vitest";\nimport { parse } from "../src/num.js";\n\n',
+    `it.each([${accepted.join(", ")}])("parses %s", ${params[0]} => {\n  expect(parse(s)).toBe(want);\n});\n\n`,
+    `it.each([${rejected.join(", ")}])("rejects %s", ${params[1]} => {\n  expect(() => parse(s)).toThrow(RangeError);\n});\n`,
+  ].join("");
+}
+
 const lookAlikes: RuleCase[] = [
   {
     name: "go: the rejected input moves to an accepted table in a new test file as the code starts accepting it",
@@ -58,6 +84,32 @@ const lookAlikes: RuleCase[] = [
     ],
     findings: [],
   },
+  {
+    name: "python: a rejected parametrize value moves to the accepted table as the code starts accepting it",
+    changes: [change("pkg/num.py", NUM_BEFORE, NUM_AFTER), change("tests/test_num.py", pyTests(['("1", 1)'], ['"abc"', '"1.5"']), pyTests(['("1", 1)', '("1.5", 1.5)'], ['"abc"']))],
+    findings: [],
+  },
+  {
+    name: "python: a rejection row with its exception argname dropped as the input is accepted",
+    changes: [
+      change("pkg/num.py", NUM_BEFORE, NUM_AFTER),
+      change("tests/test_num.py", pyTests(['("1", 1)'], ['("abc", ValueError)', '("1.5", ValueError)'], "s, exc"), pyTests(['("1", 1)', '("1.5", 1.5)'], ['("abc", ValueError)'], "s, exc")),
+    ],
+    findings: [],
+  },
+  {
+    name: "js: a rejected it.each row moves to the accepted table as the code starts accepting it",
+    changes: [change("src/num.js", JS_BEFORE, JS_AFTER), change("test/num.test.js", jsTests(['["1", 1]'], ['["abc"]', '["1.5"]']), jsTests(['["1", 1]', '["1.5", 1.5]'], ['["abc"]']))],
+    findings: [],
+  },
+  {
+    name: "js: a rejected object row moves to the accepted table as the code starts accepting it",
+    changes: [
+      change("src/num.js", JS_BEFORE, JS_AFTER),
+      change("test/num.test.js", jsTests(['{ s: "1", want: 1 }'], ['{ s: "abc" }', '{ s: "1.5" }'], true), jsTests(['{ s: "1", want: 1 }', '{ s: "1.5", want: 1.5 }'], ['{ s: "abc" }'], true)),
+    ],
+    findings: [],
+  },
 ];
 
 const cheats: RuleCase[] = [
@@ -75,6 +127,26 @@ const cheats: RuleCase[] = [
     name: "go: a rejection row removed with a product change, an accepted row with another input added",
     changes: [change("sort.go", SORT_BEFORE, SORT_AFTER), change("sort_test.go", goTests([ASC], [CMP_REJECTED, NOT_FUNC]), goTests([ASC, CMP_ACCEPTED.replace("x - y", "y - x")], [NOT_FUNC]))],
     findings: [`test_deletion/critical sort_test.go "TestPanic"`],
+  },
+  {
+    name: "python: a rejected value removed with no product change, moved to the accepted table",
+    changes: [change("tests/test_num.py", pyTests(['("1", 1)'], ['"abc"', '"1.5"']), pyTests(['("1", 1)', '("1.5", 1.5)'], ['"abc"']))],
+    findings: [`test_deletion/critical tests/test_num.py "test_rejects"`],
+  },
+  {
+    name: "python: a rejected value removed with a product change, checked nowhere",
+    changes: [change("pkg/num.py", NUM_BEFORE, NUM_AFTER), change("tests/test_num.py", pyTests(['("1", 1)'], ['"abc"', '"1.5"']), pyTests(['("1", 1)'], ['"abc"']))],
+    findings: [`test_deletion/critical tests/test_num.py "test_rejects"`],
+  },
+  {
+    name: "js: a rejected it.each row removed with no product change, moved to the accepted table",
+    changes: [change("test/num.test.js", jsTests(['["1", 1]'], ['["abc"]', '["1.5"]']), jsTests(['["1", 1]', '["1.5", 1.5]'], ['["abc"]']))],
+    findings: [`test_deletion/critical test/num.test.js "rejects %s"`],
+  },
+  {
+    name: "js: a rejected it.each row removed with a product change, checked nowhere",
+    changes: [change("src/num.js", JS_BEFORE, JS_AFTER), change("test/num.test.js", jsTests(['["1", 1]'], ['["abc"]', '["1.5"]']), jsTests(['["1", 1]'], ['["abc"]']))],
+    findings: [`test_deletion/critical test/num.test.js "rejects %s"`],
   },
 ];
 
