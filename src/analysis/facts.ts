@@ -469,6 +469,13 @@ export interface LiteralBranchFact {
    * stateful-answer rule only; `compared` is then empty.
    */
   computed?: true;
+  /**
+   * True when `returns` is a value built from literals only, its source text
+   * with whitespace removed (`date(1900,3,1)`, `newMoney(5,"EUR")`,
+   * `Point{X:1,Y:2}` is not one: calls and `new` with literal arguments only):
+   * an answer a test can expect as written, like a literal.
+   */
+  constructed?: true;
 }
 
 /**
