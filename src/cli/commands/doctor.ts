@@ -105,7 +105,12 @@ export function agentSyntheticPayload(agent: InstallAgent, event: string, cwd: s
   return { ...syntheticPayload(event, cwd), transcript_path: null, model: "ralph-doctor", turn_id: "ralph-doctor" };
 }
 
-/** Runs one installed hook command the way its agent does (a shell, the payload on stdin) in a dry run. */
+/**
+ * Runs one installed hook command the way its agent does (a shell, the
+ * payload on stdin, at most 30 s) in a dry run (RALPH_HOOK_DRY_RUN=1): ok when
+ * it exits 0 with one JSON object on stdout and stderr matches `answeredAs`
+ * (ralph's own "answered" line, so another program does not pass).
+ */
 function runInstalledHook(
   command: string,
   workTree: string,
@@ -232,31 +237,8 @@ export async function run(ctx: CommandContext, _args: string[], raw: Record<stri
       checks.push({ event, status: "not-installed", settings: null, command: null, exit_code: null, duration_ms: null, detail: "no ralph hook for this event; run: ralph install --claude" });
       continue;
     }
-    const started = performance.now();
-    const result = spawnSync(entry.command, {
-      shell: true,
-      cwd: workTree,
-      input: JSON.stringify(syntheticPayload(event, workTree)),
-      encoding: "utf8",
-      timeout: 30_000,
-      env: { ...ctx.env.vars, RALPH_HOOK_DRY_RUN: "1", CLAUDE_PROJECT_DIR: workTree },
-    });
-    const durationMs = Math.round(performance.now() - started);
-    const stderrLast = (result.stderr ?? "").trim().split("\n").pop() ?? "";
-    let detail: string;
-    let ok = false;
-    if (result.error) detail = `could not run: ${result.error.message}`;
-    else if (result.status !== 0) detail = `exit ${result.status ?? result.signal}: ${stderrLast || "(no stderr)"}`;
-    else {
-      try {
-        const parsed = JSON.parse(result.stdout) as unknown;
-        ok = typeof parsed === "object" && parsed !== null && !Array.isArray(parsed) && /ralph: hook claude .*answered/.test(result.stderr ?? "");
-        detail = ok ? "answered one JSON object" : `answered, but not as ralph: ${stderrLast || result.stdout.slice(0, 200)}`;
-      } catch {
-        detail = `stdout is not one JSON object: ${JSON.stringify(result.stdout.slice(0, 200))}`;
-      }
-    }
-    checks.push({ event, status: ok ? "ok" : "failed", settings: entry.settings, command: entry.command, exit_code: result.status, duration_ms: durationMs, detail });
+    const run = runInstalledHook(entry.command, workTree, syntheticPayload(event, workTree), /ralph: hook claude .*answered/, ctx.env.vars);
+    checks.push({ event, status: run.ok ? "ok" : "failed", settings: entry.settings, command: entry.command, exit_code: run.exit_code, duration_ms: run.duration_ms, detail: run.detail });
   }
   const gitHook = await checkGitHook(repo);
   const agents = checkAgents(workTree, ctx.env);
