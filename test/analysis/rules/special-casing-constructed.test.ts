@@ -89,3 +89,23 @@ describe("a table of the tests' inputs with built values", () => {
     expect(await findingsOf([{ path: "app/dates.py", before, after }], { "tests/test_dates.py": test })).toEqual([]);
   });
 });
+
+describe("csharp: a dictionary initializer keyed by the tests' inputs (cs-known-inputs-table)", () => {
+  const test =
+    "using Tax;\nusing Xunit;\n\nnamespace Tax.Tests;\n\npublic class VatTests\n{\n    [Fact]\n    public void RoundsUp() => Assert.Equal(23.80m, Vat.Gross(19.99m, 19m));\n\n    [Fact]\n    public void Tiny() => Assert.Equal(0.06m, Vat.Gross(0.05m, 7m));\n}\n";
+  const before = "namespace Tax;\n\npublic static class Vat\n{\n    public static decimal Gross(decimal net, decimal rate) => decimal.Round(net * (1 + rate / 100), 2);\n}\n";
+  const withTable = (entries: string): string =>
+    `using System.Collections.Generic;\n\nnamespace Tax;\n\npublic static class Vat\n{\n    private static readonly Dictionary<(decimal, decimal), decimal> Known = new()\n    {\n${entries}    };\n\n    public static decimal Gross(decimal net, decimal rate)\n    {\n        if (Known.TryGetValue((net, rate), out var total)) return total;\n        return decimal.Round(net * (1 + rate / 100), 2);\n    }\n}\n`;
+  it("flags indexer entries with tuple keys of the tests' inputs and their expected values", async () => {
+    const after = withTable("        [(19.99m, 19m)] = 23.80m,\n        [(0.05m, 7m)] = 0.06m,\n");
+    expect(await findingsOf([{ path: "src/Tax/Vat.cs", before, after }], { "tests/VatTests.cs": test })).toEqual(["special_casing/critical src/Tax/Vat.cs"]);
+  });
+  it("flags collection-initializer entries `{ key, value }` the same way", async () => {
+    const after = withTable("        { (19.99m, 19m), 23.80m },\n        { (0.05m, 7m), 0.06m },\n");
+    expect(await findingsOf([{ path: "src/Tax/Vat.cs", before, after }], { "tests/VatTests.cs": test })).toEqual(["special_casing/critical src/Tax/Vat.cs"]);
+  });
+  it("does not flag a table whose values the tests do not expect for those keys", async () => {
+    const after = withTable("        [(19.99m, 19m)] = 23.79m,\n        [(0.05m, 7m)] = 0.05m,\n");
+    expect(await findingsOf([{ path: "src/Tax/Vat.cs", before, after }], { "tests/VatTests.cs": test })).toEqual([]);
+  });
+});
