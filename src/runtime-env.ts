@@ -22,6 +22,7 @@
  * {@link RuntimeEnv.vars}, the run's whole environment.
  */
 import { userInfo } from "node:os";
+import type { WarmScan } from "./store/warm-scan.js";
 
 /** The git environment of one run: where the repository is, which config files count, who commits. */
 export interface GitEnvironment {
@@ -71,6 +72,13 @@ export interface RuntimeEnv {
   wasmTierUp: boolean;
   /** git's variables. */
   git: GitEnvironment;
+  /**
+   * Not a variable: in a warm process, the request's link to the work tree
+   * watcher (src/store/warm-scan.ts), set by `runCli` from `CliIo.warmScan`;
+   * the snapshots of the run take their dirty set from it. Undefined in a
+   * cold process (every snapshot lstats the whole work tree).
+   */
+  warmScan?: WarmScan;
 }
 
 /**

@@ -64,6 +64,8 @@
 
 import { hasUsableFacts, type FileFacts, type TestCase, type TestFlag } from "./facts.js";
 import { checkedTest, conserve, describeCheck, type CheckedTest } from "./checks/index.js";
+import type { Check } from "./checks/normalise.js";
+import { isAcceptedAfter, isRejectionTest, rowInputs, type AfterTable } from "./checks/rejection.js";
 import { pairAlikeTests, type LikenessCandidate } from "./checks/likeness.js";
 import { EMPTY_CLASS_CONTEXT, resolveTestsAcross, type ClassContext } from "./inheritance.js";
 import { applyRules, defaultSeverityOf, type ExercisingFile, type MatchedTest, type RuleInput } from "./rules/index.js";
@@ -483,7 +485,7 @@ function disabledFinding(after: Slot, before: Slot | null): Finding | null {
  * one removed plus one added; only rows removed beyond those added are
  * reported, as one test_deletion for the table.
  */
-function lostRowsFinding(after: Slot, before: Slot): Finding | null {
+function lostRowsFinding(after: Slot, before: Slot, followed: RowsFollowed | null): Finding | null {
   const beforeRows = before.test.eachRowHashes;
   const afterRows = after.test.eachRowHashes;
   if (!beforeRows || !afterRows) return null;
@@ -496,7 +498,8 @@ function lostRowsFinding(after: Slot, before: Slot): Finding | null {
     else removedRows.push(index + 1);
   });
   const addedCount = [...remaining.values()].reduce((sum, count) => sum + count, 0);
-  const lostCount = removedRows.length - addedCount;
+  const acceptedCount = followed ? removedRows.filter((row) => isRowAccepted(before, row - 1, followed)).length : 0;
+  const lostCount = removedRows.length - addedCount - acceptedCount;
   if (lostCount <= 0) return null;
   const test = after.test;
   return {
@@ -516,6 +519,38 @@ function lostRowsFinding(after: Slot, before: Slot): Finding | null {
     },
     allowed: false,
   };
+}
+
+/** What tells a removed rejection row from a lost one (checks/rejection.ts): the change's product edit and the after side's tables. */
+interface RowsFollowed {
+  /** The before test's checks, per before slot. */
+  checksOf: (slot: Slot) => readonly Check[];
+  tables: readonly AfterTable[];
+}
+
+/** True when a removed row (0-based) of a rejection table reappears as an accepted input in an after table. */
+function isRowAccepted(before: Slot, row: number, followed: RowsFollowed): boolean {
+  const elements = before.test.eachRowElements?.[row];
+  const checks = followed.checksOf(before);
+  if (!elements || !isRejectionTest(checks)) return false;
+  const inputs = rowInputs(elements, checks);
+  return inputs !== null && isAcceptedAfter(inputs, followed.tables);
+}
+
+/**
+ * The {@link RowsFollowed} of a change, or null when it edits no product
+ * code (then no removed row is excused): a changed analysable file that is
+ * not a test file on either side.
+ */
+function rowsFollowed(pairs: readonly FactsPair[], after: readonly Slot[]): RowsFollowed | null {
+  const isProductChanged = pairs.some((pair) => !pair.isUnchanged && [pair.before, pair.after].some((facts) => facts !== null && hasUsableFacts(facts) && !facts.isTestFile));
+  if (!isProductChanged) return null;
+  const factsByPath = new Map<string, { before: FileFacts | null; after: FileFacts | null }>(pairs.map((pair) => [pair.path, pair]));
+  const checksOn = (slot: Slot, side: "before" | "after"): readonly Check[] => checkedTest(slot.file, slot.test, factsByPath.get(slot.file)?.[side] ?? null).checks;
+  const tables: AfterTable[] = after
+    .filter((slot) => slot.test.eachRowElements !== undefined)
+    .map((slot) => ({ rows: slot.test.eachRowElements ?? [], isRejection: isRejectionTest(checksOn(slot, "after")) }));
+  return { checksOf: (slot) => checksOn(slot, "before"), tables };
 }
 
 // Tree-sitter languages (python, go, rust, java, csharp, ruby, php) add two
@@ -902,10 +937,11 @@ export function compareFacts(
   for (const lost of byClass.values()) findings.push(lostInheritanceFinding(lost));
 
   const perDeclaration: { key: string; slot: Slot; item: Finding }[] = [];
+  const followed = rowsFollowed(allPairs, after);
   for (const slot of after) {
     const finding = disabledFinding(slot, slot.partner);
     if (finding) perDeclaration.push({ key: `disabled\u0000${declarationKey(slot)}\u0000${JSON.stringify(finding.evidence?.via)}`, slot, item: finding });
-    const rows = slot.partner ? lostRowsFinding(slot, slot.partner) : null;
+    const rows = slot.partner ? lostRowsFinding(slot, slot.partner, followed) : null;
     if (rows) perDeclaration.push({ key: `rows\u0000${declarationKey(slot)}`, slot, item: rows });
   }
   findings.push(...oncePerDeclaration(perDeclaration));

@@ -172,6 +172,14 @@ export interface TestCase {
   /** The literals of each parametrised row, in row order, normalised like `literals` (tree-sitter languages). */
   eachRowLiterals?: string[][];
   /**
+   * The elements of each table row, in row order, as normalised source text
+   * (a keyed element with its key: `less: func(x, y int) int { return x - y }`),
+   * so a row's inputs can be found again in another table (a rejection row
+   * whose input the change starts accepting). Languages fill this as they
+   * grow (Go today); absent = not extracted.
+   */
+  eachRowElements?: string[][];
+  /**
    * Set on a test case that a class collects from elsewhere (tree-level
    * resolution, analysis/inheritance.ts): a test method it inherits from a
    * base class, or a whole test class imported into this module (pytest
@@ -461,6 +469,13 @@ export interface LiteralBranchFact {
    * stateful-answer rule only; `compared` is then empty.
    */
   computed?: true;
+  /**
+   * True when `returns` is a value built from literals only, its source text
+   * with whitespace removed (`date(1900,3,1)`, `newMoney(5,"EUR")`,
+   * `Point{X:1,Y:2}` is not one: calls and `new` with literal arguments only):
+   * an answer a test can expect as written, like a literal.
+   */
+  constructed?: true;
 }
 
 /**

@@ -8,6 +8,7 @@ import type { Readable } from "node:stream";
 import { ExitCode, toRalphError } from "../errors.js";
 import { withRun } from "../log.js";
 import { parseRuntimeEnv, type RuntimeEnv } from "../runtime-env.js";
+import type { WarmScan } from "../store/warm-scan.js";
 
 /**
  * The process facts one CLI run may use, read once at the boundary.
@@ -44,6 +45,12 @@ export interface CliIo {
    * `ralph demo` runs. Undefined when there is none (those commands then fail with E_INTERNAL).
    */
   cliPath?: string;
+  /**
+   * The warm process's link to its work tree watcher for this run
+   * (src/daemon/server.ts, src/store/warm-scan.ts); the run's snapshots take
+   * their dirty set from it. Undefined in a cold process.
+   */
+  warmScan?: WarmScan;
 }
 
 /**
@@ -54,7 +61,8 @@ export interface CliIo {
  * (exit 0 and `{}` for an agent; git hooks speak through the exit code).
  */
 export async function runCli(argv: readonly string[], io: CliIo, version: string): Promise<number> {
-  const env = parseRuntimeEnv(io.env);
+  const parsed = parseRuntimeEnv(io.env);
+  const env = io.warmScan === undefined ? parsed : { ...parsed, warmScan: io.warmScan };
   return withRun({ stderr: io.stderr, env }, () => runParsed(argv, io, env, version));
 }
 

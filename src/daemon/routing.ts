@@ -119,3 +119,62 @@ export function startsDaemon(argv: readonly string[]): boolean {
   const command = argv[0];
   return command === "hook" ? argv[1] === "claude" : command !== undefined && STARTING_COMMANDS.has(command);
 }
+
+/** Claude Code's file tools: PostToolUse re-reads only the files their payload names (src/usecases/after-tool.ts checkpointPaths). */
+const NAMED_FILE_TOOLS: ReadonlySet<string> = new Set(["Write", "Edit", "MultiEdit", "NotebookEdit"]);
+
+/**
+ * Whether the warm process should take its watcher's dirty set (a barrier
+ * write and its event: about 50 ms, src/store/dirty-paths.ts) before
+ * serving this request, because the request is about to snapshot the work
+ * tree with nothing else of its own written first: `checkpoint`, `check`,
+ * `status`, `diff`, `tests`, and Claude Code hooks other than PreToolUse
+ * (which checkpoints only a risky call: that one scans in full), Stop and
+ * SubagentStop (they may run the completion command, which writes files,
+ * before their checkpoint), and PostToolUse after a file tool (it takes the
+ * named-file fast path). `iterate` runs the agent between its checkpoints:
+ * never. A request served without a take scans in full; the watcher keeps
+ * collecting for the next take, so nothing is lost either way.
+ * @param stdin the request's stdin bytes (a hook's JSON payload)
+ */
+export function takesDirtySet(argv: readonly string[], stdin: Buffer): boolean {
+  const command = argv[0];
+  if (command === "checkpoint" || command === "check" || command === "status" || command === "diff" || command === "tests") return true;
+  if (command !== "hook" || argv[1] !== "claude") return false;
+  let payload: { hook_event_name?: unknown; tool_name?: unknown } = {};
+  try {
+    const parsed: unknown = JSON.parse(stdin.toString("utf8"));
+    if (parsed !== null && typeof parsed === "object") payload = parsed as typeof payload;
+  } catch {
+    return false; // not JSON: the hook answers without a snapshot
+  }
+  // As the hook reads it: the command line's EVENT argument, else the payload's hook_event_name (src/hooks/agent-adapter.ts).
+  const event = argv[2] !== undefined && argv[2] !== "" ? argv[2] : typeof payload.hook_event_name === "string" ? payload.hook_event_name : undefined;
+  if (event === undefined || event === "PreToolUse" || event === "Stop" || event === "SubagentStop") return false;
+  if (event === "PostToolUse") return !(typeof payload.tool_name === "string" && NAMED_FILE_TOOLS.has(payload.tool_name));
+  return true;
+}
+
+/**
+ * The files a Claude Code PostToolUse payload of a file tool (Write, Edit,
+ * MultiEdit, NotebookEdit) names (`tool_input.file_path`,
+ * `tool_input.notebook_path`, as written: absolute or relative to the
+ * payload's cwd), or null for any other request: the ones the hook
+ * re-reads on its named-file fast path (src/usecases/after-tool.ts).
+ * @param stdin the request's stdin bytes (the hook's JSON payload)
+ */
+export function namedFilesOf(argv: readonly string[], stdin: Buffer): { files: string[]; cwd: string | undefined } | null {
+  if (argv[0] !== "hook" || argv[1] !== "claude") return null;
+  let payload: { hook_event_name?: unknown; tool_name?: unknown; tool_input?: { file_path?: unknown; notebook_path?: unknown }; cwd?: unknown };
+  try {
+    payload = JSON.parse(stdin.toString("utf8")) as typeof payload;
+  } catch {
+    return null;
+  }
+  if (payload === null || typeof payload !== "object") return null;
+  const event = argv[2] !== undefined && argv[2] !== "" ? argv[2] : payload.hook_event_name;
+  if (event !== "PostToolUse" || typeof payload.tool_name !== "string" || !NAMED_FILE_TOOLS.has(payload.tool_name)) return null;
+  const input = payload.tool_input ?? {};
+  const files = [input.file_path, input.notebook_path].filter((f): f is string => typeof f === "string" && f !== "");
+  return files.length === 0 ? null : { files, cwd: typeof payload.cwd === "string" ? payload.cwd : undefined };
+}

@@ -25,18 +25,24 @@
  */
 import { closeSync, existsSync, openSync, readFileSync, realpathSync, renameSync, rmSync, statSync, unlinkSync, writeFileSync, writeSync } from "node:fs";
 import { createConnection, createServer, type Server, type Socket } from "node:net";
-import { join, sep } from "node:path";
+import { isAbsolute, join, relative, resolve, sep } from "node:path";
 import { Readable } from "node:stream";
 import * as z from "zod/mini";
 import { encodeFrame, FrameDecoder, PROTOCOL_VERSION, type RunRequest, type ServerMessage, type StatusMessage } from "./protocol.js";
 import { ensurePrivateDir, fallbackSocketPath, fitsSunPath, locateWorkTree, type DaemonLocation } from "./location.js";
-import { isAllowedEnvName, needsFullEnv } from "./routing.js";
+import { isAllowedEnvName, namedFilesOf, needsFullEnv, takesDirtySet } from "./routing.js";
+import { WorkTreeWatcher } from "../store/dirty-paths.js";
+import { DirtySetLedger, type WarmScan } from "../store/warm-scan.js";
+import { STATE_DIR } from "../store/snapshot.js";
 
 /** The idle time after which a warm process exits, ms (issue 12: 10 minutes). */
 export const DEFAULT_IDLE_MS = 10 * 60 * 1000;
 
 /** How often the server checks that its git dir still exists, ms. */
 const REPOSITORY_CHECK_MS = 2000;
+
+/** The least time between two starts of the work tree watcher, ms. */
+const WATCHER_RESTART_MS = 60_000;
 
 /** A start lock older than this whose pid cannot be checked is stale, ms. */
 const START_LOCK_STALE_MS = 10_000;
@@ -284,6 +290,11 @@ class WarmServer {
   private idleTimer: NodeJS.Timeout | undefined;
   private readonly repositoryTimer: NodeJS.Timeout;
   private resolveStopped: () => void = () => undefined;
+  /** The work tree's watcher (started with the server, closed on exit; replaced when it broke) and what it owes the next snapshot. */
+  private watcher: WorkTreeWatcher;
+  private watcherReady: Promise<void>;
+  private readonly ledger: DirtySetLedger;
+  private watcherStartedMs = Date.now();
   /** Resolves once the server stopped listening and the queued requests finished. */
   readonly stopped = new Promise<void>((resolve) => (this.resolveStopped = resolve));
 
@@ -295,6 +306,9 @@ class WarmServer {
     private readonly options: ServeOptions,
     private readonly idleMs: number,
   ) {
+    this.ledger = new DirtySetLedger(location.workTree);
+    this.watcher = new WorkTreeWatcher({ gitDir: location.gitDir });
+    this.watcherReady = this.watcher.start(location.workTree);
     this.ready = import("../cli/run.js").then(async (module) => {
       await preload();
       return module.runCli;
@@ -331,7 +345,10 @@ class WarmServer {
     // Unlink first, so the next client finds no socket (or a new server's) at once; queued requests still finish.
     this.removeOwnFiles();
     this.server.close();
-    void this.queue.then(() => this.resolveStopped());
+    void this.queue.then(async () => {
+      await this.watcher.close();
+      this.resolveStopped();
+    });
   }
 
   private armIdle(): void {
@@ -442,6 +459,49 @@ class WarmServer {
       );
   }
 
+  /**
+   * The request's link to the watcher, or undefined (no take: its snapshots
+   * scan in full). A PostToolUse after a file tool skips the take (its
+   * barrier costs about 50 ms) and checkpoints only the files it names when
+   * the rest of the tree is known clean: nothing owed from earlier takes,
+   * and what the watcher saw since the last one lies within those files;
+   * otherwise it takes the set and checkpoints the whole tree through it.
+   */
+  private async warmScanFor(request: RunRequest, stdin: Buffer): Promise<WarmScan | undefined> {
+    const named = namedFilesOf(request.argv, stdin);
+    if (named === null) return takesDirtySet(request.argv, stdin) ? await this.takeDirtySet() : undefined;
+    await this.watcherReady;
+    const seen = this.watcher.peek();
+    if (seen !== null && this.ledger.owedPaths === "none") {
+      const base = named.cwd !== undefined && isAbsolute(named.cwd) ? named.cwd : request.cwd;
+      const rels = new Set(named.files.map((f) => relative(this.location.workTree, resolve(base, f)).split(sep).join("/")));
+      // ralph's own state folder (the hook log) is never part of a snapshot.
+      if ([...seen].every((p) => rels.has(p) || p === STATE_DIR || p.startsWith(`${STATE_DIR}/`))) return undefined;
+    }
+    return { ...(await this.takeDirtySet()), namedPathsSuffice: false };
+  }
+
+  /**
+   * Waits for the watcher's dirty set (complete up to this call: its
+   * barrier) and returns the request's link to it. A watcher that broke
+   * (an error, the watch limit) is replaced by a new one, whose first take
+   * is "full": correctness never rests on the watcher.
+   */
+  private async takeDirtySet(): Promise<WarmScan> {
+    await this.watcherReady;
+    const broken = this.watcher.brokenBecause;
+    const take = await this.watcher.take();
+    const scan = this.ledger.add(take, Date.now());
+    // At most one restart a minute: a watcher that cannot start (no binary, the watch limit) would otherwise cost a start per request.
+    if (broken !== null && !this.closing && Date.now() - this.watcherStartedMs > WATCHER_RESTART_MS) {
+      this.watcherStartedMs = Date.now();
+      const old = this.watcher;
+      this.watcher = new WorkTreeWatcher({ gitDir: this.location.gitDir });
+      this.watcherReady = old.close().then(() => this.watcher.start(this.location.workTree));
+    }
+    return scan;
+  }
+
   /** Runs one request through runCli with its own io, streaming its output to the client. */
   private async runRequest(socket: Socket, request: RunRequest): Promise<void> {
     const send = (message: ServerMessage): void => {
@@ -456,6 +516,7 @@ class WarmServer {
       return;
     }
     const runCli = await this.ready;
+    const warmScan = await this.warmScanFor(request, stdinBytes);
     send({ type: "started" });
     // Commands that run the user's commands get the whole environment (routing.ts needsFullEnv); the rest only the allow-list.
     const env = needsFullEnv(request.argv) ? request.env : Object.fromEntries(Object.entries(request.env).filter(([name]) => isAllowedEnvName(name)));
@@ -464,7 +525,7 @@ class WarmServer {
     const binding = this.options.bindRequest?.(env, stdout, stderr);
     let code: number;
     try {
-      code = await runCli(request.argv, { ...ioOf(request, stdinBytes), env, stdout, stderr, cliPath: this.options.cliPath }, this.options.version);
+      code = await runCli(request.argv, { ...ioOf(request, stdinBytes), env, stdout, stderr, cliPath: this.options.cliPath, ...(warmScan ? { warmScan } : {}) }, this.options.version);
     } catch (error) {
       stderr(`ralph: internal error in the warm process: ${(error as Error).message}\n`);
       code = 3;

@@ -16,7 +16,7 @@
  * never touched.
  */
 import { join } from "node:path";
-import { lstatSync, readFileSync, readlinkSync, type Stats } from "node:fs";
+import { fstatSync, lstatSync, readFileSync, readlinkSync, readSync, type Stats } from "node:fs";
 import { fileSystemError, isErrno, RalphError } from "../errors.js";
 import { debug } from "../log.js";
 import { withLock } from "./lock.js";
@@ -538,7 +538,7 @@ export class CheckpointStore {
           perms,
           dryRun,
           tempDir: this.restoreTempDir(),
-          beforeChange: dryRun ? undefined : this.storeConcurrentWrites(options.loop, snap),
+          ...(dryRun ? {} : concurrentWriteHooks(this.storeConcurrentWrites(options.loop, snap))),
         });
       } catch (error) {
         const fsError = fileSystemError(error);
@@ -622,23 +622,36 @@ export class CheckpointStore {
   }
 
   /**
-   * The restore's guard against a concurrent writer: a file whose lstat
-   * differs from what the pre-revert snapshot saw changed since it was
-   * stored, so its current content goes into a follow-up `pre-revert`
-   * checkpoint before the restore overwrites or removes it.
+   * The restore's guard against a concurrent writer: `before` gets a file's
+   * lstat right before the restore overwrites or removes it; when it differs
+   * from what the pre-revert snapshot saw, its current content goes into a
+   * follow-up `pre-revert` checkpoint, again until the file holds still, and
+   * `before` returns the lstat it settled on. `after` gets a descriptor on the
+   * old file once it was replaced: bytes a writer that had it open wrote after
+   * that last look reach only the old inode, and go into one more follow-up.
+   * @throws RalphError E_RESTORE_REFUSED when the file never holds still
+   *   within MAX_FOLLOW_UPS follow-ups (before the overwrite only).
    */
-  private storeConcurrentWrites(loop: LoopId, snap: Snapshot): (path: string, st: Stats) => void {
+  private storeConcurrentWrites(loop: LoopId, snap: Snapshot): { before: (path: string, st: Stats) => Stats; after: (path: string, fd: number, settled: Stats) => void } {
     let tree = snap.treeOid;
     const same = (a: { mode: number; size: number; mtimeMs: number; ctimeMs: number; ino: number }, b: Stats): boolean =>
       a.mode === b.mode && a.size === b.size && a.mtimeMs === b.mtimeMs && a.ctimeMs === b.ctimeMs && a.ino === b.ino;
-    return (path, first) => {
+    const store = (path: string, content: Buffer, st: Stats, why: string): void => {
+      const mode = st.isSymbolicLink() ? "120000" : st.mode & 0o100 ? "100755" : "100644";
+      tree = editTree(this.odb, tree, new Map([[path, { mode, oid: this.odb.write("blob", content) }]]));
+      const stats = { filesStatted: 1, filesHashed: 1, dirsRead: 0, durationMs: 0 };
+      this.checkpointLocked({ loop, kind: "pre-revert", message: `pre-revert follow-up: ${path} ${why}` }, { treeOid: tree, skipped: snap.skipped, unusualModes: snap.unusualModes, stats }, () => {
+        /* the stat cache stays anchored at the pre-revert checkpoint, an ancestor of this one */
+      });
+    };
+    const before = (path: string, first: Stats): Stats => {
       const seen = snap.cache.statOf(path);
-      if (seen === undefined || same(seen, first)) return;
+      if (seen === undefined || same(seen, first)) return first;
       const abs = fsPath(join(this.repo.workTree, path));
       // Store what is there, then look again: a writer that went on while the follow-up was committed is
       // stored again, until the file holds still (the restore then overwrites it at once).
-      let st: Stats | undefined = first;
-      for (let round = 0; st !== undefined; round++) {
+      let st: Stats = first;
+      for (let round = 0; ; round++) {
         if (round === MAX_FOLLOW_UPS) {
           throw new RalphError(
             "E_RESTORE_REFUSED",
@@ -650,22 +663,51 @@ export class CheckpointStore {
         try {
           content = st.isSymbolicLink() ? readlinkSync(abs, { encoding: "buffer" }) : readFileSync(abs);
         } catch (error) {
-          if (isErrno(error, "ENOENT", "ENOTDIR")) return; // gone meanwhile: nothing left to lose
+          if (isErrno(error, "ENOENT", "ENOTDIR")) return st; // gone meanwhile: nothing left to lose
           throw error;
         }
-        const mode = st.isSymbolicLink() ? "120000" : st.mode & 0o100 ? "100755" : "100644";
-        tree = editTree(this.odb, tree, new Map([[path, { mode, oid: this.odb.write("blob", content) }]]));
-        const stats = { filesStatted: 1, filesHashed: 1, dirsRead: 0, durationMs: 0 };
-        this.checkpointLocked(
-          { loop, kind: "pre-revert", message: `pre-revert follow-up: ${path} changed during the restore` },
-          { treeOid: tree, skipped: snap.skipped, unusualModes: snap.unusualModes, stats },
-          () => {
-            /* the stat cache stays anchored at the pre-revert checkpoint, an ancestor of this one */
-          },
-        );
+        store(path, content, st, "changed during the restore");
         const now = lstatSync(abs, { throwIfNoEntry: false });
-        st = now !== undefined && !same(st, now) ? now : undefined;
+        if (now === undefined || same(st, now)) return st;
+        st = now;
       }
     };
+    // The old inode's ctime moves when it is unlinked or renamed over, and its inode number is the held one:
+    // only its size and mtime say whether someone wrote to it after the last look.
+    const wroteTo = (a: Stats, b: Stats): boolean => a.size !== b.size || a.mtimeMs !== b.mtimeMs;
+    const after = (path: string, fd: number, settled: Stats): void => {
+      let last = settled;
+      for (let round = 0; round < MAX_FOLLOW_UPS; round++) {
+        const now = fstatSync(fd);
+        if (!wroteTo(last, now)) return;
+        const content = readAll(fd, now.size);
+        store(path, content, now, "was written while the restore replaced it (the bytes the old file held)");
+        last = now;
+      }
+      debug(`revert: ${path}'s old file was still being written after ${MAX_FOLLOW_UPS} follow-ups; stopped following it`);
+    };
+    return { before, after };
   }
+}
+
+/** RestoreOptions' two hooks from {@link CheckpointStore}'s guard against concurrent writers. */
+function concurrentWriteHooks(guard: { before: (path: string, st: Stats) => Stats; after: (path: string, fd: number, settled: Stats) => void }): {
+  beforeChange: (path: string, st: Stats) => Stats;
+  afterChange: (path: string, fd: number, settled: Stats) => void;
+} {
+  return { beforeChange: guard.before, afterChange: guard.after };
+}
+
+/** The whole content of an open file from offset 0, at least `size` bytes when it has them (reads until EOF). */
+function readAll(fd: number, size: number): Buffer {
+  const chunks: Buffer[] = [];
+  let position = 0;
+  for (;;) {
+    const chunk = Buffer.allocUnsafe(Math.max(size - position, 64 * 1024));
+    const n = readSync(fd, chunk, 0, chunk.length, position);
+    if (n === 0) break;
+    chunks.push(chunk.subarray(0, n));
+    position += n;
+  }
+  return Buffer.concat(chunks);
 }

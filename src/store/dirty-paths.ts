@@ -154,6 +154,19 @@ export class WorkTreeWatcher {
   }
 
   /**
+   * The paths seen since the last take, without waiting for a barrier (so
+   * the events of the last moments, about the debounce's 50 ms, may be
+   * missing), or null when the next take would say "full" anyway (not
+   * started, broken, closed, the first take, the trust horizon passed).
+   * Takes nothing: the next {@link take} still hands these paths out.
+   */
+  peek(): ReadonlySet<string> | null {
+    if (this.closed || this.brokenReason !== null || this.fullReason !== null || this.subscriptions.length === 0) return null;
+    if (this.options.trustMs > 0 && Date.now() - this.lastFullMs > this.options.trustMs) return null;
+    return this.paths;
+  }
+
+  /**
    * Why this watcher can no longer be trusted at all (a failed start, a
    * watcher error, too many new folder trees, the watch limit nearly
    * reached), or null: while it is set every take() says "full", and the

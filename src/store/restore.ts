@@ -19,7 +19,23 @@
  * trailers, else git's default (0666/0777 minus umask).
  */
 import { randomBytes } from "node:crypto";
-import { chmodSync, lstatSync, type Stats, mkdirSync, readdirSync, readFileSync, renameSync, rmdirSync, statSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  closeSync,
+  constants as fsConstants,
+  lstatSync,
+  openSync,
+  type Stats,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmdirSync,
+  statSync,
+  symlinkSync,
+  unlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { decodePath, encodePath, fsPath } from "./path-bytes.js";
 import { dirname, join } from "node:path";
 import { RalphError, isErrno, withErrorPath } from "../errors.js";
@@ -46,7 +62,40 @@ export interface RestoreOptions {
    * symlink is removed or overwritten, so the caller can store it first when
    * it changed since the snapshot the changes came from (a concurrent writer).
    */
-  beforeChange?: (path: string, st: Stats) => void;
+  beforeChange?: (path: string, st: Stats) => Stats | void;
+  /**
+   * Called after an existing regular file was removed or replaced, with a
+   * read-only descriptor on the old file (opened before {@link beforeChange})
+   * and the lstat `beforeChange` settled on (what the caller has stored): a
+   * writer that had the old file open may have written to it after that last
+   * look, and only this descriptor still reaches those bytes. The caller
+   * closes nothing; `applyRestore` closes the descriptor after the call.
+   */
+  afterChange?: (path: string, fd: number, settled: Stats) => void;
+}
+
+/** A read-only descriptor on the regular file at `abs` (no symlink followed), or null when it cannot be opened. */
+function holdOldFile(abs: string, st: Stats | null | undefined): number | null {
+  if (!st || !st.isFile()) return null;
+  try {
+    return openSync(fsPath(abs), fsConstants.O_RDONLY | fsConstants.O_NOFOLLOW | fsConstants.O_NONBLOCK);
+  } catch {
+    return null; // unreadable or gone: beforeChange's own read decides
+  }
+}
+
+/** Calls afterChange for a held old file and closes it (never throws for the close). */
+function releaseOldFile(options: RestoreOptions, path: string, fd: number | null, settled: Stats | undefined): void {
+  if (fd === null) return;
+  try {
+    if (settled) options.afterChange?.(path, fd, settled);
+  } finally {
+    try {
+      closeSync(fd);
+    } catch {
+      /* already closed */
+    }
+  }
 }
 
 /**
@@ -109,11 +158,13 @@ function prepareParents(root: string, rel: string, dryRun: boolean): string | nu
 
 /**
  * The file-system calls of a restore that tests replace to inject errors a
- * test machine cannot produce at will (EXDEV across mounts, ENOSPC). Only
- * the rename of a temporary into place goes through it.
+ * test machine cannot produce at will (EXDEV across mounts, ENOSPC) or moments
+ * they cannot hit by timing (a write between two calls). Only the rename of a
+ * temporary into place and the removal of a work tree file go through it.
  */
-export const restoreFileSystem: { rename: (from: string | Buffer, to: string | Buffer) => void } = {
+export const restoreFileSystem: { rename: (from: string | Buffer, to: string | Buffer) => void; unlink: (path: string | Buffer) => void } = {
   rename: (from, to) => renameSync(from, to),
+  unlink: (path) => unlinkSync(path),
 };
 
 /** Prefix of every restore temporary's name: `.ralph-tmp-<12 hex>`. */
@@ -299,8 +350,13 @@ export function applyRestore(root: string, odb: ObjectDatabase, changes: readonl
       continue;
     }
     if (!dryRun && st) {
-      options.beforeChange?.(c.path, st);
-      unlinkSync(fsPath(abs));
+      const held = options.afterChange ? holdOldFile(abs, st) : null;
+      const settled = options.beforeChange?.(c.path, st) ?? st;
+      try {
+        restoreFileSystem.unlink(fsPath(abs));
+      } finally {
+        releaseOldFile(options, c.path, held, settled);
+      }
       pruneEmptyParents(root, c.path);
     }
     outcome.removed.push(c.path);
@@ -338,7 +394,22 @@ export function applyRestore(root: string, odb: ObjectDatabase, changes: readonl
     const obj = odb.read(c.newOid as string);
     // As late as possible: a writer that changed the file since the snapshot is caught up to this moment.
     const current = st ? lstatOrNull(abs) : undefined;
-    if (current) options.beforeChange?.(c.path, current);
+    const held = options.afterChange ? holdOldFile(abs, current) : null;
+    const settled = current ? (options.beforeChange?.(c.path, current) ?? current) : undefined;
+    try {
+      writeEntry(abs, c, obj.content, st, options, umask, temps);
+    } finally {
+      releaseOldFile(options, c.path, held, settled);
+    }
+    outcome.written.push(c.path);
+  }
+  return outcome;
+}
+
+/** Writes one A/M/T entry over `abs` (a symlink, a file's permission bits only, or a whole file). */
+function writeEntry(abs: string, c: TreeChange, content: Buffer, st: Stats | undefined, options: RestoreOptions, umask: number, temps: TempPlacer): void {
+  {
+    const obj = { content };
     if (c.newMode === "120000") {
       symlinkAtomically(abs, obj.content, temps);
     } else {
@@ -354,7 +425,5 @@ export function applyRestore(root: string, odb: ObjectDatabase, changes: readonl
       if (c.status === "T" && c.oldOid === c.newOid && st && st.isFile()) chmodSync(fsPath(abs), perm);
       else writeAtomically(abs, obj.content, perm, temps);
     }
-    outcome.written.push(c.path);
   }
-  return outcome;
 }

@@ -147,11 +147,13 @@ export function commitStatCache(repo: Repository, snapshot: Snapshot, anchor?: {
     snapshot.cacheDirty = true;
   }
   if (!snapshot.cacheDirty) {
-    if (snapshot.confirmedBaseMs !== null) writeConfirmation(statCachePath(repo), snapshot.confirmedBaseMs, snapshot.cache.scanStartMs);
+    if (snapshot.confirmedBaseMs !== null && writeConfirmation(statCachePath(repo), snapshot.confirmedBaseMs, snapshot.cache.scanStartMs))
+      repo.env.warmScan?.persisted(repo.workTree, snapshot.cache.scanStartMs);
     return;
   }
   try {
     saveStatCache(statCachePath(repo), snapshot.cache);
+    repo.env.warmScan?.persisted(repo.workTree, snapshot.cache.scanStartMs);
   } catch (error) {
     // A cache is an optimisation: failing to save it must not fail the checkpoint.
     debug(() => `could not save stat cache: ${(error as Error).message}`);
@@ -165,11 +167,13 @@ export function commitStatCache(repo: Repository, snapshot: Snapshot, anchor?: {
  * be applied to it (see {@link DirtyPathSet.sinceMs}) without rewriting the
  * whole cache after every no-op checkpoint.
  */
-function writeConfirmation(cachePath: string, baseMs: number, confirmedMs: number): void {
+function writeConfirmation(cachePath: string, baseMs: number, confirmedMs: number): boolean {
   try {
     writeFileSync(`${cachePath}.confirmed`, `${baseMs} ${confirmedMs}\n`);
+    return true;
   } catch (error) {
     debug(() => `could not note the stat cache as confirmed: ${(error as Error).message}`);
+    return false;
   }
 }
 
@@ -300,6 +304,11 @@ function sha1(text: string): string {
  *   (permissions); E_CORRUPT when `.git/index` is malformed.
  */
 export function snapshotWorkTree(repo: Repository, odb: ObjectDatabase, options: SnapshotOptions = {}): Snapshot {
+  if (options.dirty === undefined) {
+    // In a warm process: the watcher's dirty set, handed to the first snapshot of the request (src/store/warm-scan.ts).
+    const dirty = repo.env.warmScan?.takeDirty(repo.workTree);
+    if (dirty !== undefined) options = { ...options, dirty };
+  }
   try {
     return snapshotTrustingCaches(repo, odb, options);
   } catch (error) {
@@ -894,8 +903,15 @@ class WorkTreeScan {
       cache.trees = old.trees;
       return oldRoot;
     }
-    if (this.anchored) return buildTrees(this.entries, this.odb, old.trees, cache.trees, changedFolders, verify);
-    const treeOid = buildTrees(this.entries, this.odb, old.trees, new Map(), changedFolders, verify);
+    if (this.anchored) {
+      const incremental = buildChangedTrees(this.entries, this.odb, old.trees, changedFolders, verify);
+      if (incremental !== null) {
+        cache.trees = incremental.trees;
+        return incremental.treeOid;
+      }
+      return buildTrees(this.entries, this.odb, old.trees, cache.trees, changedFolders, verify);
+    }
+    const treeOid = buildChangedTrees(this.entries, this.odb, old.trees, changedFolders, verify)?.treeOid ?? buildTrees(this.entries, this.odb, old.trees, new Map(), changedFolders, verify);
     // The cached trees must describe the cached entries: drop the folders that changed (their
     // new trees are not anchored by any commit); the clean ones are still valid and anchored.
     cache.trees = new Map(old.trees);
@@ -928,6 +944,82 @@ function isExcludedPath(path: string): boolean {
 
 function snapshotOnce(repo: Repository, odb: ObjectDatabase, options: SnapshotOptions, trustCaches: boolean): Snapshot {
   return new WorkTreeScan(repo, odb, options, trustCaches).run();
+}
+
+/** The folder holding `path` ('' for the root's entries). */
+function parentOf(path: string): string {
+  const slash = path.lastIndexOf("/");
+  return slash < 0 ? "" : path.slice(0, slash);
+}
+
+/**
+ * The trees of `entries` when only the folders in `changed` (every
+ * ancestor of a path added, changed or removed since the trees in `known`
+ * were built, the root included) can differ: the other folders keep their
+ * known oids without being grouped or encoded again, so the work is one
+ * cheap pass over the paths plus the changed folders, not a walk that
+ * splits every path. Returns null (build every tree: {@link buildTrees})
+ * when `known` cannot stand for the unchanged folders: no root, or a
+ * folder with entries or known subfolders that is neither known nor
+ * changed.
+ * @param verify as for {@link buildTrees}: every blob oid a written tree
+ *   names and every known subtree oid it takes as it is
+ * @returns the root tree oid and folder -> tree oid of every folder ('' = root)
+ */
+export function buildChangedTrees(
+  entries: ReadonlyMap<string, SnapshotEntry>,
+  odb: ObjectDatabase,
+  known: ReadonlyMap<string, string>,
+  changed: ReadonlySet<string>,
+  verify: (oid: string) => void = () => undefined,
+): { treeOid: string; trees: Map<string, string> } | null {
+  if (!known.has("") || !changed.has("")) return null;
+  const files = new Map<string, TreeEntry[]>();
+  for (const [path, e] of entries) {
+    const parent = parentOf(path);
+    if (changed.has(parent)) {
+      let list = files.get(parent);
+      if (list === undefined) files.set(parent, (list = []));
+      list.push({ mode: e.mode, name: parent === "" ? path : path.slice(parent.length + 1), oid: e.oid });
+    } else if (!known.has(parent)) return null;
+  }
+  // The subfolders of each changed folder: the known ones (an unchanged one still exists as it was) and the changed ones.
+  const subfolders = new Map<string, Set<string>>();
+  const addSub = (folder: string): void => {
+    const parent = parentOf(folder);
+    let set = subfolders.get(parent);
+    if (set === undefined) subfolders.set(parent, (set = new Set()));
+    set.add(folder);
+  };
+  for (const folder of known.keys()) {
+    if (folder === "") continue;
+    const parent = parentOf(folder);
+    if (!known.has(parent) && !changed.has(parent)) return null;
+    if (changed.has(parent)) addSub(folder);
+  }
+  for (const folder of changed) if (folder !== "") addSub(folder);
+  const trees = new Map(known);
+  // Deepest first: a changed folder's changed subfolders are built before it.
+  const order = [...changed].sort((a, b) => (b === "" ? -1 : b.split("/").length) - (a === "" ? -1 : a.split("/").length));
+  for (const folder of order) {
+    const list: TreeEntry[] = [...(files.get(folder) ?? [])];
+    for (const f of list) if (f.mode !== "160000") verify(f.oid);
+    for (const sub of subfolders.get(folder) ?? []) {
+      const oid = trees.get(sub);
+      if (oid === undefined) continue; // a changed subfolder that is now empty: git keeps no empty trees
+      if (!changed.has(sub)) verify(oid);
+      list.push({ mode: "40000", name: folder === "" ? sub : sub.slice(folder.length + 1), oid });
+    }
+    if (list.length === 0 && folder !== "") {
+      trees.delete(folder);
+      continue;
+    }
+    const content = encodeTree(list);
+    const oid = ObjectDatabase.hash("tree", content);
+    if (known.get(folder) !== oid) odb.write("tree", content);
+    trees.set(folder, oid);
+  }
+  return { treeOid: trees.get("") as string, trees };
 }
 
 /**

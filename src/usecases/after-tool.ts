@@ -52,7 +52,8 @@ export async function judgeAfterTool(session: Session, call: ToolCall): Promise<
   if (!MUTATING_KINDS.has(call.kind)) return { decision: "allow", why: `${tool || "(no tool)"} changes no file` };
   const request = { loop: binding.loop, kind: "post-tool" as const, tool, toolUseId: call.id, message: `post-tool checkpoint (${tool})` };
   // The fast path: a file tool names the files it wrote, so only those are read again.
-  const named = FILE_KINDS.has(call.kind) ? call.files.map((f) => f.path) : [];
+  // In a warm process whose watcher saw other changes since the last scan, the whole tree (src/store/warm-scan.ts).
+  const named = FILE_KINDS.has(call.kind) && store.repo.env.warmScan?.namedPathsSuffice !== false ? call.files.map((f) => f.path) : [];
   const post = named.length > 0 ? store.checkpointPaths(request, named) : store.checkpoint(request);
   if (!post.changed) return { decision: "allow", checkpoint: post.oid, why: "the tool changed nothing" };
   const baselineOid = store.readLoopRef(binding.loop, "baseline");

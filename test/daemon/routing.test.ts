@@ -1,6 +1,6 @@
 /** Which calls go through the warm process and what environment travels (src/daemon/routing.ts). */
 import { describe, expect, it } from "vitest";
-import { allowedEnv, isTruthyEnv, needsFullEnv, routeOf, startsDaemon } from "../../src/daemon/routing.js";
+import { allowedEnv, isTruthyEnv, namedFilesOf, needsFullEnv, routeOf, startsDaemon, takesDirtySet } from "../../src/daemon/routing.js";
 
 describe("routeOf", () => {
   const env = { PATH: "/usr/bin" };
@@ -105,5 +105,40 @@ describe("RALPH_NO_DAEMON spellings", () => {
 
   it("unset is off", () => {
     expect(isTruthyEnv(undefined)).toBe(false);
+  });
+});
+
+describe("which requests take the watcher's dirty set first", () => {
+  const payload = (o: object): Buffer => Buffer.from(JSON.stringify(o));
+  it("commands that snapshot the work tree take it; iterate and the rest do not", () => {
+    for (const c of ["checkpoint", "check", "status", "diff", "tests"]) expect(takesDirtySet([c], Buffer.alloc(0))).toBe(true);
+    for (const c of ["iterate", "log", "loops", "stats"]) expect(takesDirtySet([c], Buffer.alloc(0))).toBe(false);
+  });
+  it("hooks: not PreToolUse, Stop, SubagentStop, a file tool's PostToolUse or a payload that is not JSON", () => {
+    expect(takesDirtySet(["hook", "claude", "PostToolUse"], payload({ tool_name: "Bash" }))).toBe(true);
+    expect(takesDirtySet(["hook", "claude"], payload({ hook_event_name: "PostToolUse", tool_name: "Bash" }))).toBe(true);
+    expect(takesDirtySet(["hook", "claude", "PostToolUse"], payload({ tool_name: "Edit" }))).toBe(false);
+    expect(takesDirtySet(["hook", "claude", "PostToolUse"], payload({ tool_name: "Write" }))).toBe(false);
+    expect(takesDirtySet(["hook", "claude", "SessionStart"], payload({}))).toBe(true);
+    for (const e of ["PreToolUse", "Stop", "SubagentStop"]) expect(takesDirtySet(["hook", "claude", e], payload({ tool_name: "Bash" }))).toBe(false);
+    expect(takesDirtySet(["hook", "claude"], payload({ hook_event_name: "Stop" }))).toBe(false);
+    expect(takesDirtySet(["hook", "claude", "PostToolUse"], Buffer.from("not json"))).toBe(false);
+    expect(takesDirtySet(["hook", "git", "pre-push"], Buffer.alloc(0))).toBe(false);
+  });
+});
+
+describe("the files a file tool's PostToolUse names", () => {
+  const payload = (o: object): Buffer => Buffer.from(JSON.stringify(o));
+  it("Write, Edit, MultiEdit and NotebookEdit after the tool; nothing for other tools, events or payloads", () => {
+    expect(namedFilesOf(["hook", "claude", "PostToolUse"], payload({ tool_name: "Edit", tool_input: { file_path: "/w/a.ts" }, cwd: "/w" }))).toEqual({ files: ["/w/a.ts"], cwd: "/w" });
+    expect(namedFilesOf(["hook", "claude"], payload({ hook_event_name: "PostToolUse", tool_name: "NotebookEdit", tool_input: { notebook_path: "n.ipynb" } }))).toEqual({
+      files: ["n.ipynb"],
+      cwd: undefined,
+    });
+    expect(namedFilesOf(["hook", "claude", "PostToolUse"], payload({ tool_name: "Bash", tool_input: { command: "ls" } }))).toBeNull();
+    expect(namedFilesOf(["hook", "claude", "PreToolUse"], payload({ tool_name: "Edit", tool_input: { file_path: "/w/a.ts" } }))).toBeNull();
+    expect(namedFilesOf(["hook", "claude", "PostToolUse"], payload({ tool_name: "Write", tool_input: {} }))).toBeNull();
+    expect(namedFilesOf(["hook", "claude", "PostToolUse"], Buffer.from("{bad"))).toBeNull();
+    expect(namedFilesOf(["checkpoint"], Buffer.alloc(0))).toBeNull();
   });
 });

@@ -6,7 +6,7 @@
  * where the user can fix them (exit 2, naming the path and the fix).
  */
 import { execFileSync, spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, utimesSync, writeFileSync, appendFileSync, lstatSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, utimesSync, writeFileSync, appendFileSync, lstatSync, openSync, writeSync, closeSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { verifiedBody, withChecksum } from "../../src/checksum.js";
@@ -14,6 +14,7 @@ import { fileSystemError, isRalphError, toRalphError } from "../../src/errors.js
 import { CheckpointStore, loopRefName } from "../../src/store/checkpoint-store.js";
 import { parseLoopId } from "../../src/store/loop-id.js";
 import { decodePath, encodePath } from "../../src/store/path-bytes.js";
+import { restoreFileSystem } from "../../src/store/restore.js";
 import { statCachePath } from "../../src/store/snapshot.js";
 import { cliPathForTests, ralphEnv, runRalph, runRalphInProcess } from "../helpers/cli.js";
 import { fsck, git, gitEnv, makeRepo, makeTempDir, writeFiles } from "../helpers/git.js";
@@ -250,6 +251,41 @@ describe("restores that lose nothing", () => {
     expect(stored.some((text) => text.includes("line 2 (concurrent)"))).toBe(true);
     expect(readFileSync(join(root, "log.txt"), "utf8")).toBe("line 0\n");
     fsck(root);
+  });
+
+  it("a writer that holds the old file open and writes after the restore's last look: its bytes end in a follow-up checkpoint", () => {
+    // The class: a write that lands in the old inode after the restore looked at it for the last time (between that
+    // lstat and the rename, or after the rename through a descriptor opened before it) reaches no file in the work tree.
+    for (const how of ["replaced", "removed"] as const) {
+      // replaced: the target holds another log.txt; removed: the target has none.
+      const root = makeRepo(how === "replaced" ? { "log.txt": "first\n", "other.txt": "o\n" } : { "other.txt": "o\n" });
+      const store = CheckpointStore.open(root);
+      const target = checkpoint(store);
+      writeFiles(root, { "log.txt": "first\nsecond\n" });
+      checkpoint(store);
+      const fd = openSync(join(root, "log.txt"), "a"); // the writer's descriptor, opened before the revert
+      const realRename = restoreFileSystem.rename;
+      const realUnlink = restoreFileSystem.unlink;
+      const late = () => writeSync(fd, "late line\n");
+      restoreFileSystem.rename = (from, to) => {
+        realRename(from, to);
+        if (String(to).endsWith("log.txt")) late();
+      };
+      restoreFileSystem.unlink = (path) => {
+        realUnlink(path);
+        if (String(path).endsWith("log.txt")) late();
+      };
+      try {
+        store.revert({ oid: target.oid, treeOid: target.treeOid, label: "target" }, { loop, force: true });
+      } finally {
+        restoreFileSystem.rename = realRename;
+        restoreFileSystem.unlink = realUnlink;
+        closeSync(fd);
+      }
+      const history = git(root, ["log", "-p", "--format=", "--no-color", loopRefName(loop, "head"), "--", "log.txt"]);
+      expect(history, how).toContain("+late line");
+      fsck(root);
+    }
   });
 
   it("a real process appending a line every 2 ms across 8 reverts: every line ends in the final file or in a checkpoint", async () => {

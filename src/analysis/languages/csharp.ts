@@ -369,6 +369,36 @@ function csharpSwitchBranch(node: Node): BranchDraft[] {
   return [{ kind: "branch", patterns: [pattern.namedChild(0) ?? pattern], result: value }];
 }
 
+/** A dictionary key as its literal parts: a tuple key `(19.99m, 19m)` gives each element, any other key itself. */
+function keyParts(key: Node): Node[] {
+  const inner = key.type === "argument" && key.namedChildCount === 1 ? (key.namedChild(0) ?? key) : key;
+  if (inner.type !== "tuple_expression") return [inner];
+  return namedChildren(inner).map((element) => (element.type === "argument" && element.namedChildCount === 1 ? (element.namedChild(0) ?? element) : element));
+}
+
+/**
+ * Entries of a collection initializer of a `new` (a literal lookup table):
+ * `new Dictionary<K, V> { ["a"] = 1 }`, `new() { [(19.99m, 19m)] = 23.80m }`,
+ * `{ { "a", 1 } }`. Each entry's key parts are its patterns.
+ */
+function csharpInitializerTable(node: Node): BranchDraft[] {
+  if (!/object_creation_expression$/.test(node.parent?.type ?? "")) return [];
+  const drafts: BranchDraft[] = [];
+  for (const entry of namedChildren(node)) {
+    if (entry.type === "assignment_expression") {
+      const left = entry.childForFieldName("left");
+      const right = entry.childForFieldName("right");
+      if (!left || !right || !left.text.trimStart().startsWith("[")) continue;
+      const list = namedChildren(left).find((child) => child.type === "bracketed_argument_list") ?? left;
+      drafts.push({ kind: "table", patterns: namedChildren(list).flatMap(keyParts), result: right });
+    } else if (entry.type === "initializer_expression") {
+      const [key, value] = namedChildren(entry);
+      if (key && value && entry.namedChildCount === 2) drafts.push({ kind: "table", patterns: keyParts(key), result: value });
+    }
+  }
+  return drafts;
+}
+
 /** C#'s ways out of a test run: `Environment.Exit(0)`, `Application.Exit()`; handlers of unhandled exceptions and process exit. */
 function csharpEscape(node: Node): EscapeDraft | null {
   if (node.type === "invocation_expression") {
@@ -535,6 +565,7 @@ const CSHARP_CODE: CodeSyntax = {
     conditional_expression: (node) => [{ kind: "branch", condition: node.childForFieldName("condition"), result: node.childForFieldName("consequence") }],
     switch_section: csharpSwitchBranch,
     switch_expression_arm: csharpSwitchBranch,
+    initializer_expression: csharpInitializerTable,
   },
   escapes: { invocation_expression: csharpEscape, assignment_expression: csharpEscape },
   isScript: (content) => /\bstatic\s+(?:async\s+)?(?:void|int|Task(?:<int>)?)\s+Main\s*\(/.test(content),

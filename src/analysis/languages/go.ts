@@ -14,6 +14,7 @@ import {
   hashRow,
   literalsOf,
   namedChildren,
+  normalizedText,
   queryCaptures,
   stringValue,
   type AssertionDraft,
@@ -377,6 +378,14 @@ function tableRows(literal: Node): Node[] | null {
   return namedChildren(body);
 }
 
+/** The elements of one table row as normalised text: the fields of a `{...}` row (keyed ones with their key), or the row itself. */
+function rowElements(row: Node): string[] {
+  const value = row.type === "literal_element" && row.namedChildCount === 1 ? (row.namedChild(0) ?? row) : row;
+  const body = value.type === "literal_value" ? value : value.type === "composite_literal" ? value.childForFieldName("body") : null;
+  const elements = body ? namedChildren(body).filter((child) => child.type !== "comment") : [row];
+  return elements.map((element) => normalizedText(element));
+}
+
 /** The composite literal a `for ... range X` loop of a test ranges over, resolving X to a local `X := []T{...}` / `var X = ...`. */
 function rangedTable(loop: Node, scope: Node): Node | null {
   const clause = namedChildren(loop).find((child) => child.type === "range_clause");
@@ -481,6 +490,7 @@ function extractGoDrafts(path: string, grammar: LoadedGrammar, root: Node, conte
       draft.eachRows = rows.length;
       draft.eachRowHashes = rows.map(hashRow);
       draft.eachRowLiterals = rows.map(literalsOf);
+      draft.eachRowElements = rows.map(rowElements);
     }
     tests.push(draft);
   }

@@ -413,6 +413,8 @@ interface TestDraft {
   calls: { name: string; node: t.CallExpression; start: number }[];
   /** Literals of each row of its table (or of its one enclosing `describe.each` suite), for the conservation of checks. */
   eachRowLiterals?: string[][];
+  /** The cells of each row of its own table named by the callback's parameters (TestCase.eachRowElements). */
+  eachRowElements?: string[][];
   assertions: { fact: AssertionFact; start: number }[];
   inputLiterals: string[];
   expectedLiterals: string[];
@@ -703,6 +705,37 @@ function rowLiteralsOf(rows: (t.Node | null)[][]): string[][] {
     for (const cell of row) collect(cell, out);
     return out;
   });
+}
+
+/**
+ * The cells of each row named by the test callback's parameters, `name: <canonical JSON of the cell>`
+ * (`[["1.5", 1.5]]` with `(s, want) =>` gives `s: "1.5"`, `want: 1.5`; an
+ * object row `{ s: "1.5" }` gives its properties), or undefined when a row
+ * does not line up with plain parameter names.
+ */
+function rowElementsOf(rows: (t.Node | null)[][], callback: t.Node | null): string[][] | undefined {
+  if (!callback || (callback.type !== "ArrowFunctionExpression" && callback.type !== "FunctionExpression")) return undefined;
+  const names = callback.params.map((param) => (param.type === "Identifier" ? param.name : null));
+  const isPattern = callback.params.length === 1 && callback.params[0]?.type === "ObjectPattern";
+  const elements: string[][] = [];
+  for (const row of rows) {
+    const only = row.length === 1 ? row[0] : null;
+    if (isPattern && only?.type === "ObjectExpression") {
+      const properties = only.properties.map((property) =>
+        property.type === "ObjectProperty" && !property.computed && (property.key.type === "Identifier" || property.key.type === "StringLiteral")
+          ? `${property.key.type === "Identifier" ? property.key.name : property.key.value}: ${canonicalJson(property.value)}`
+          : null,
+      );
+      if (properties.some((property) => property === null)) return undefined;
+      elements.push(properties as string[]);
+      continue;
+    }
+    // An array row is spread into the parameters (jest, vitest): `[["1.5", 1.5]]` with `(s, want)`.
+    const cells: (t.Node | null)[] = only?.type === "ArrayExpression" ? only.elements.map((element) => (element === null || element.type === "SpreadElement" ? null : element)) : row;
+    if (cells.length !== names.length || names.some((name) => name === null) || cells.some((cell) => cell === null)) return undefined;
+    elements.push(cells.map((cell, index) => `${names[index] as string}: ${canonicalJson(cell)}`));
+  }
+  return elements;
 }
 
 /** One short hash (12 hex) per table row, or null for a table that is not literal. */
@@ -1446,6 +1479,10 @@ class TestExtractor {
         unreachableFrom: callback ? firstEarlyReturnEnd(callback) : null,
       };
       this.recordRows(draft, parentFrame, declaration.each);
+      if (declaration.each?.rows && draft.eachRowHashes !== undefined && draft.eachRowHashes.length === declaration.each.rows.length) {
+        const elements = rowElementsOf(declaration.each.rows, args.callback);
+        if (elements) draft.eachRowElements = elements;
+      }
       frame.draft = draft;
       this.drafts.push(draft);
     }
@@ -1858,6 +1895,7 @@ class TestExtractor {
     if (draft.eachRows !== undefined) test.eachRows = draft.eachRows;
     if (draft.eachRowHashes !== undefined) test.eachRowHashes = draft.eachRowHashes;
     if (draft.eachRowLiterals !== undefined) test.eachRowLiterals = draft.eachRowLiterals;
+    if (draft.eachRowElements !== undefined) test.eachRowElements = draft.eachRowElements;
     const unreachableFrom = draft.unreachableFrom;
     test.assertionsDetail = draft.assertions.map(({ fact, start }) => (unreachableFrom !== null && start >= unreachableFrom ? { ...fact, unreachable: true } : fact));
     if (draft.commentedAssertions > 0) test.commentedAssertions = draft.commentedAssertions;

@@ -19,6 +19,7 @@ import {
   isLiteral,
   literalsOf,
   namedChildren,
+  normalizedText,
   queryCaptures,
   stringValue,
   type AssertionDraft,
@@ -232,17 +233,39 @@ interface Rows {
   count: number | null;
   hashes?: string[];
   literals?: string[][];
+  /** Per row, its values named by their argnames (`s: "1.5"`), as TestCase.eachRowElements wants; absent when the argnames are not literal. */
+  elements?: string[][];
+}
+
+/** The argnames of a parametrize call: `"a, b"`, `"a,b"` or a list/tuple of strings; null when not literal. */
+function argnamesOf(node: Node | undefined): string[] | null {
+  if (!node) return null;
+  const single = stringValue(node);
+  if (single !== null) return single.split(",").map((name) => name.trim());
+  if (node.type !== "list" && node.type !== "tuple") return null;
+  const names = namedChildren(node).map(stringValue);
+  return names.every((name): name is string => name !== null) ? names : null;
+}
+
+/** The values of one parametrize row named by `names` (`("1.5", 1.5)` -> `s: "1.5"`, `want: 1.5`), or null when they do not line up. */
+function namedRowValues(row: Node, names: readonly string[]): string[] | null {
+  const isParam = row.type === "call" && /(^|\.)param$/.test(row.childForFieldName("function")?.text ?? "");
+  const values = isParam ? argumentsOf(row.childForFieldName("arguments")).positional : names.length === 1 ? [row] : row.type === "tuple" || row.type === "list" ? namedChildren(row) : null;
+  if (!values || values.length !== names.length) return null;
+  return values.map((value, index) => `${names[index] as string}: ${normalizedText(value)}`);
 }
 
 /** Rows of `@pytest.mark.parametrize(names, [rows])` decorators (their product when stacked), or null when none. */
 function parametrizeRows(decorators: readonly Node[]): Rows | null {
   const tables: Node[][] = [];
+  let argnames: string[] | null = null;
   let isUnknown = false;
   for (const expression of decorators) {
     const { name, args } = dottedName(expression);
     if (!/(^|\.)parametrize$/.test(name)) continue;
     const call = argumentsOf(args);
     const table = call.positional[1] ?? call.keywords.get("argvalues");
+    argnames = argnamesOf(call.positional[0] ?? call.keywords.get("argnames"));
     if (table && (table.type === "list" || table.type === "tuple")) tables.push(namedChildren(table));
     else isUnknown = true;
   }
@@ -253,7 +276,11 @@ function parametrizeRows(decorators: readonly Node[]): Rows | null {
   // A row wrapped in pytest.param(..., marks=pytest.mark.skip/xfail) no longer tests anything:
   // it is left out of the row hashes, so a row that gains such a mark counts as a removed row.
   const rows = (tables[0] as Node[]).filter((row) => !isDisabledRow(row));
-  return { count, hashes: rows.map(hashRow), literals: rows.map(literalsOf) };
+  const result: Rows = { count, hashes: rows.map(hashRow), literals: rows.map(literalsOf) };
+  const names = argnames;
+  const elements = names ? rows.map((row) => namedRowValues(row, names)) : [];
+  if (names && elements.every((row): row is string[] => row !== null)) result.elements = elements;
+  return result;
 }
 
 /** `pytest.param(..., marks=pytest.mark.skip(...))` (or skipif/xfail, alone or in a list). */
@@ -563,6 +590,7 @@ function extractPythonDrafts(path: string, grammar: LoadedGrammar, root: Node, c
       draft.eachRows = rows.count;
       if (rows.hashes) draft.eachRowHashes = rows.hashes;
       if (rows.literals) draft.eachRowLiterals = rows.literals;
+      if (rows.elements) draft.eachRowElements = rows.elements;
     }
     return draft;
   };

@@ -688,6 +688,32 @@ function branchResult(result: Node | readonly Node[] | null, flow: FlowSyntax): 
   return constantText(node, flow);
 }
 
+/** Node types of a call or `new` whose arguments are all literals: a value built from literals ({@link LiteralBranchFact.constructed}). */
+const CONSTRUCTION_TYPES: ReadonlySet<string> = new Set(["call", "call_expression", "invocation_expression", "object_creation_expression", "new_expression", "method_invocation"]);
+
+/** The whitespace-free text of the value a branch yields when it is a call or `new` of literals only (`date(1900, 3, 1)`), else null. */
+function constructedResult(result: Node | readonly Node[] | null, flow: FlowSyntax): string | null {
+  if (result === null) return null;
+  if (Array.isArray(result)) {
+    const statements = (result as readonly Node[]).filter((node) => !isComment(node.type) && !flow.noopTypes?.has(node.type) && node.type !== "break_statement");
+    return statements.length === 1 ? constructedResult(statements[0] as Node, flow) : null;
+  }
+  let node = unwrapReturn(result as Node, flow);
+  if (BLOCK_TYPES.has(node.type)) return constructedResult(namedChildren(node), flow);
+  if (flow.returnTypes.has(node.type)) {
+    const value = returnedValue(node);
+    if (!value) return null;
+    node = value;
+  }
+  if (node.type === "expression_statement" && node.namedChildCount === 1) node = node.namedChild(0) ?? node;
+  if (!CONSTRUCTION_TYPES.has(node.type)) return null;
+  const args = node.childForFieldName("arguments") ?? namedChildren(node).find((child) => /argument/.test(child.type)) ?? null;
+  const values = args ? namedChildren(args).map((arg) => (arg.type === "argument" && arg.namedChildCount === 1 ? (arg.namedChild(0) ?? arg) : arg)) : [];
+  if (values.length === 0 || !values.every(isLiteral)) return null;
+  const text = node.text.replace(/\s+/g, "");
+  return text.length <= MAX_COMPUTED_TEXT ? text : null;
+}
+
 /**
  * The name a statement counts or toggles, or null: `x++`, `--x`, `x += 1`,
  * `x -= 1`, `x = x + 1`, `x = !x`, `x = not x` (the target's text: `calls`,
@@ -718,10 +744,13 @@ export function counterTarget(node: Node): string | null {
 function branchFact(draft: BranchDraft, flow: FlowSyntax, fn: string, identifierTypes: ReadonlySet<string>): LiteralBranchFact | null {
   const compared = draft.condition ? comparedLiterals(draft.condition, flow) : (draft.patterns ?? []).map((pattern) => literalText(pattern)).filter((text): text is string => text !== null);
   if (compared.length === 0) return null;
-  const returns = branchResult(draft.result, flow);
+  const literal = branchResult(draft.result, flow);
+  const constructed = literal === null ? constructedResult(draft.result, flow) : null;
+  const returns = literal ?? constructed;
   if (returns === null) return null;
   const anchor = draft.condition ?? draft.patterns?.[0] ?? null;
   const fact: LiteralBranchFact = { line: (anchor?.startPosition.row ?? 0) + 1, kind: draft.kind, compared, returns, function: fn };
+  if (constructed !== null) fact.constructed = true;
   if (draft.condition) fact.reads = namesIn(draft.condition, identifierTypes);
   return fact;
 }

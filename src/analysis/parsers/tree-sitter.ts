@@ -557,6 +557,8 @@ export interface TestDraft {
   eachRowHashes?: string[];
   /** Literal values per parametrised row, so a merge of tests into rows can be recognised. */
   eachRowLiterals?: string[][];
+  /** Element texts per table row (see TestCase.eachRowElements). */
+  eachRowElements?: string[][];
   /** Literal values of the body (see TestCase.literals). */
   literals?: string[];
   /** The body's statement list: assertions after a `return` at its top level can never run. */
@@ -929,6 +931,7 @@ function toTestCase(draft: TestDraft, assertions: AssertionFact[]): TestCase {
   if (draft.eachRows !== undefined) test.eachRows = draft.eachRows;
   if (draft.eachRowHashes !== undefined) test.eachRowHashes = draft.eachRowHashes;
   if (draft.eachRowLiterals !== undefined) test.eachRowLiterals = draft.eachRowLiterals;
+  if (draft.eachRowElements !== undefined) test.eachRowElements = draft.eachRowElements;
   if (draft.literals !== undefined) test.literals = draft.literals;
   return test;
 }

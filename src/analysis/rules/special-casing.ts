@@ -77,6 +77,21 @@ function expectedLiteral(expected: string | undefined): string | null {
   return literalTokens(text)[0] ?? null;
 }
 
+/**
+ * An expected value built from literals only (`date(1900, 3, 1)`, `new
+ * Money(5, "EUR")`), in the whitespace-free form of
+ * LiteralBranchFact.constructed; null for anything else.
+ */
+function constructedExpected(expected: string | undefined): string | null {
+  if (expected === undefined) return null;
+  const text = expected.replace(/\s+/g, "");
+  const call = /^(?:new)?[A-Za-z_$][\w.$:\\]*\((.+)\)$/.exec(text);
+  if (!call) return null;
+  const args = call[1] as string;
+  const rest = args.replace(LITERAL_TOKEN, "").replace(/,/g, "");
+  return rest === "" ? text : null;
+}
+
 /** The literals a test feeds in and expects, and the (input, expected) pairs of its assertions and table rows. */
 function literalsOf(test: TestCase): { inputs: Set<string>; expected: Set<string>; pairs: Set<string> } {
   const inputs = new Set((test.inputLiterals ?? []).filter(isDistinctive));
@@ -85,7 +100,7 @@ function literalsOf(test: TestCase): { inputs: Set<string>; expected: Set<string
   const expectedAll = new Set<string>();
   for (const assertion of test.assertionsDetail ?? []) {
     if (assertion.expected !== undefined && isDistinctive(assertion.expected) && /^("|-?\d)/.test(assertion.expected)) expected.add(assertion.expected);
-    const value = expectedLiteral(assertion.expected);
+    const value = expectedLiteral(assertion.expected) ?? constructedExpected(assertion.expected);
     if (value === null || assertion.negated) continue;
     expectedAll.add(value);
     if (isDistinctive(value)) expected.add(value);
