@@ -15,6 +15,11 @@ import { DEFAULT_LOCK_TIMEOUT_MS, EMPTY_RUNTIME_ENV, homeOf, parseRuntimeEnv } f
 import { git, makeRepo, makeTempDir } from "../helpers/git.js";
 
 describe("parseRuntimeEnv", () => {
+  it("the lock wait defaults to 15 s when RALPH_LOCK_TIMEOUT_MS is unset (test/store/robustness sets it to wait less)", () => {
+    expect(DEFAULT_LOCK_TIMEOUT_MS).toBe(15_000);
+    expect(parseRuntimeEnv({}).lockTimeoutMs).toBe(15_000);
+  });
+
   it("reads each knob with its unit and default, and an invalid value takes the default", () => {
     expect(EMPTY_RUNTIME_ENV).toMatchObject({ debug: false, loop: undefined, lockTimeoutMs: DEFAULT_LOCK_TIMEOUT_MS, fsync: true, contextWindowTokens: null, wasmTierUp: false });
     const env = parseRuntimeEnv({ RALPH_DEBUG: "1", RALPH_LOOP: "l1", RALPH_LOCK_TIMEOUT_MS: "250", RALPH_FSYNC: "Off", RALPH_CONTEXT_WINDOW: "500000", RALPH_WASM_TIERUP: "1" });

@@ -4,18 +4,19 @@
  * git environment (no user config), stdout and stderr captured apart.
  *
  * Build first with `npm run build`. Others rebuild /work/main/dist while
- * tests run (the build script deletes dist first), so each test file runs a
- * private snapshot of dist: copied once, checked complete (every relative
- * import resolves inside the copy), with `grammars`, `node_modules` and
- * `package.json` linked beside it so relative lookups still work. Set
- * RALPH_TEST_CLI=/path/to/cli.js to run a given bundle instead.
+ * tests run (the build script deletes dist first), so the tests run a
+ * private snapshot of dist (test/helpers/dist-copy.ts): one per test run,
+ * made by test/helpers/global-setup.ts and removed when the run ends, or,
+ * when dist was not complete as the run started, one per test file made on
+ * first use. Set RALPH_TEST_CLI=/path/to/cli.js to run a given bundle
+ * instead.
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { chmodSync, cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, rmSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterAll } from "vitest";
+import { afterAll, inject } from "vitest";
+import { copyBuiltCli } from "./dist-copy.js";
 import { gitEnv } from "./git.js";
 
 /** The repository root of ralph itself. */
@@ -24,63 +25,20 @@ export const PROJECT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..
 /** The bundle that `npm run build` writes. */
 export const BUILT_CLI_PATH = join(PROJECT_ROOT, "dist", "cli.js");
 
-/** Chunk imports of one bundle file that do not resolve beside it. */
-function missingImports(file: string): string[] {
-  const text = readFileSync(file, "utf8");
-  const missing: string[] = [];
-  // esbuild's chunk references: "./chunks/<name>-<HASH>.js" from cli.js, "./<name>-<HASH>.js" between chunks.
-  for (const m of text.matchAll(/(?:from\s*|import\s*\(?\s*)"(\.\/(?:chunks\/)?[\w.-]+-[A-Z0-9]{8}\.js)"/g)) {
-    const target = resolve(dirname(file), m[1] as string);
-    if (!existsSync(target)) missing.push(target);
-  }
-  return missing;
-}
-
-function isCompleteBundle(distDir: string): boolean {
-  try {
-    const files = [
-      join(distDir, "cli.js"),
-      ...readdirSync(join(distDir, "chunks"))
-        .filter((f) => f.endsWith(".js"))
-        .map((f) => join(distDir, "chunks", f)),
-    ];
-    return files.every((f) => missingImports(f).length === 0);
-  } catch {
-    return false;
-  }
-}
-
 let privateRoot: string | null = null;
 let cliPath: string | null = null;
 
-/** The cli.js every test runs: RALPH_TEST_CLI, else a checked private copy of dist (made on first use). */
+/** The cli.js every test runs: RALPH_TEST_CLI, else the run's private copy of dist (test/helpers/global-setup.ts), else a checked private copy made on first use in this file. */
 export function cliPathForTests(): string {
   if (cliPath) return cliPath;
   const override = process.env.RALPH_TEST_CLI;
   if (override) return (cliPath = resolve(override));
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    if (existsSync(BUILT_CLI_PATH) && isCompleteBundle(dirname(BUILT_CLI_PATH))) {
-      const root = mkdtempSync(join(tmpdir(), "ralph-cli-"));
-      chmodSync(root, 0o755); // readable by the unprivileged uid of the permission tests
-      try {
-        cpSync(dirname(BUILT_CLI_PATH), join(root, "dist"), { recursive: true });
-        const copied = join(root, "dist", "cli.js");
-        if (isCompleteBundle(join(root, "dist")) && spawnSync(process.execPath, [copied, "--help"], { encoding: "utf8", timeout: 20_000 }).status === 0) {
-          for (const name of ["grammars", "node_modules", "package.json"]) {
-            if (existsSync(join(PROJECT_ROOT, name))) symlinkSync(join(PROJECT_ROOT, name), join(root, name));
-          }
-          privateRoot = root;
-          return (cliPath = copied);
-        }
-      } catch {
-        /* dist changed while copying: try again */
-      }
-      rmSync(root, { recursive: true, force: true });
-    }
-    if (Date.now() > deadline) throw new Error(`${BUILT_CLI_PATH} is missing or incomplete: run 'npm run build' first`);
-    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 200);
-  }
+  const shared = inject("ralphCliPath");
+  if (shared) return (cliPath = shared);
+  const copy = copyBuiltCli(BUILT_CLI_PATH, PROJECT_ROOT, 30_000);
+  if (!copy) throw new Error(`${BUILT_CLI_PATH} is missing or incomplete: run 'npm run build' first`);
+  privateRoot = copy.root;
+  return (cliPath = copy.cli);
 }
 
 afterAll(() => {
