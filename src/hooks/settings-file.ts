@@ -268,7 +268,8 @@ export function writeSettingsKeepingComments(path: string, settings: Settings): 
   const lineStart = text.lastIndexOf("\n", (hooks?.keyStart ?? close) - 1) + 1;
   const indentMatch = /^[ \t]*/.exec(text.slice(lineStart));
   const outer = hooks ? (indentMatch?.[0] ?? "") : "";
-  const value = (settings.hooks === undefined ? "" : JSON.stringify(settings.hooks, null, 2)).split("\n").join(`\n${outer}`);
+  const eol = text.includes("\r\n") ? "\r\n" : "\n";
+  const value = (settings.hooks === undefined ? "" : JSON.stringify(settings.hooks, null, 2)).split("\n").join(`${eol}${outer}`);
   let next: string;
   if (hooks && settings.hooks !== undefined) next = text.slice(0, hooks.valueStart) + value + text.slice(hooks.valueEnd);
   else if (hooks) next = text.slice(0, hooks.cutStart) + text.slice(hooks.cutEnd);
@@ -276,8 +277,8 @@ export function writeSettingsKeepingComments(path: string, settings: Settings): 
     const before = stripped.slice(0, close).trimEnd();
     const comma = before.endsWith("{") ? "" : ",";
     const cut = before.length;
-    const nested = value.split("\n").join("\n  ");
-    next = `${text.slice(0, cut)}${comma}${text.slice(cut, close).trimEnd()}\n  "hooks": ${nested}\n${text.slice(close)}`;
+    const nested = value.split(eol).join(`${eol}  `);
+    next = `${text.slice(0, cut)}${comma}${text.slice(cut, close).trimEnd()}${eol}  "hooks": ${nested}${eol}${text.slice(close)}`;
   } else next = text;
   mkdirSync(dirname(path), { recursive: true });
   const temp = `${path}.${process.pid}.tmp`;

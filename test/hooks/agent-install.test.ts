@@ -236,6 +236,21 @@ describe("ralph install / uninstall for Codex, Gemini, Cursor (built CLI)", () =
     expect(JSON.parse(stripJsonComments(after))).toEqual({ theme: "Dracula", hooks: { disabled: [] } });
   });
 
+  it("gemini: with comments, CRLF line ends and a comment after the last member, install writes CRLF and keeps the comment; uninstall gives the bytes back", () => {
+    const root = makeRepo({ "a.txt": "a\n" });
+    mkdirSync(join(root, ".gemini"));
+    const path = join(root, ".gemini", "settings.json");
+    const original = '{\r\n    "theme": "X" // last\r\n}';
+    writeFileSync(path, original);
+    expect(runRalph(root, ["install", "--gemini"]).status).toBe(0);
+    const installed = readFileSync(path, "utf8");
+    expect(installed.replace(/\r\n/g, "")).not.toContain("\n");
+    expect(installed).toContain('"theme": "X", // last');
+    expect(installedAgentHooks("gemini", JSON.parse(stripJsonComments(installed)) as Record<string, unknown>)).toHaveLength(AGENT_INSTALLS.gemini.plan.length);
+    expect(runRalph(root, ["uninstall", "--gemini"]).status).toBe(0);
+    expect(readFileSync(path, "utf8")).toBe(original);
+  });
+
   it("gemini: a comment inside hooks is refused with one line (it could not be kept), the file untouched", () => {
     const root = makeRepo({ "a.txt": "a\n" });
     mkdirSync(join(root, ".gemini"));
