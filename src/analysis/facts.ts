@@ -413,6 +413,30 @@ export type SuppressionKind =
   | "psalm-suppress"
   | "phpcs-ignore";
 
+/**
+ * Keywords of pydantic's `Field`, `con*` types and `StringConstraints` that
+ * constrain the value (pydantic docs: Fields, "Constrained types"; v1
+ * spellings `regex`, `min_items`, `max_items`, `unique_items`, `const` too).
+ * One list for the Python schema extractor and the validation rule.
+ */
+export const PYDANTIC_CONSTRAINT_KEYWORDS: readonly string[] = [
+  "gt",
+  "ge",
+  "lt",
+  "le",
+  "multiple_of",
+  "max_digits",
+  "decimal_places",
+  "min_length",
+  "max_length",
+  "pattern",
+  "regex",
+  "min_items",
+  "max_items",
+  "unique_items",
+  "const",
+];
+
 /** Kinds of {@link SuppressionKind} that are casts (an expression that tells the checker to trust it), not comments or attributes. */
 export const CAST_KINDS: ReadonlySet<SuppressionKind> = new Set(["as-any", "as-unknown-as", "typing-cast", "null-forgiving"]);
 

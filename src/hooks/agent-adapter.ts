@@ -57,6 +57,12 @@ export interface AgentAdapter {
    * fire-and-forget after-edit events reach the model at the next stop).
    */
   settle?(payload: AgentPayload, verdict: EventVerdict, diagnostics: (text: string) => void): Verdict;
+  /**
+   * The payload fields one event needs to be judged (the session id, and the
+   * tool or command of a tool event): each a non-empty string. A payload
+   * missing one fails open with one stderr line naming it (./agent-hook.ts).
+   */
+  required(event: string): readonly string[];
   /** What the adapter prints when ralph has nothing to say (a dry run, a failure it fails open on, an event it does not answer). */
   allowOutput(payload: AgentPayload): Record<string, unknown>;
 }
@@ -74,6 +80,20 @@ export function stringField(o: Record<string, unknown>, key: string): string | u
 export function objectField(o: Record<string, unknown>, key: string): Record<string, unknown> {
   const value = o[key];
   return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+}
+
+/**
+ * The `fields` of a payload object that are absent, empty or not strings, in
+ * order; an alternative spelling goes as `"a|b"` (either one will do, the
+ * first is named).
+ */
+export function missingFields(o: Record<string, unknown>, fields: readonly string[]): string[] {
+  return fields.filter((field) => field.split("|").every((key) => stringField(o, key) === undefined)).map((field) => field.split("|")[0]!);
+}
+
+/** The one-line problem of a payload missing `missing` fields (see {@link missingFields}), or null when none is. */
+export function missingFieldsProblem(missing: readonly string[]): string | null {
+  return missing.length === 0 ? null : `the payload has no ${missing.join(", ")} (${missing.length === 1 ? "a non-empty string" : "non-empty strings"} expected)`;
 }
 
 /** The payload as an object (anything else: an empty one). */

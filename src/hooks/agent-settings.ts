@@ -51,8 +51,9 @@ export interface AgentInstallSpec {
   plan: readonly AgentHookPlan[];
 }
 
-/** The tools whose calls ralph judges and checkpoints, per agent (matchers are regexes: anchored so an MCP tool named like one does not match). */
+/** Codex CLI's tools whose calls ralph judges and checkpoints: the PreToolUse/PostToolUse matcher, a regex anchored so an MCP tool named like one does not match. */
 export const CODEX_TOOL_MATCHER = "^(Bash|apply_patch)$";
+/** Gemini CLI's tools whose calls ralph judges and checkpoints (shell, whole-file write, string replace): the BeforeTool/AfterTool matcher, a regex anchored so an MCP tool named like one does not match. */
 export const GEMINI_TOOL_MATCHER = "^(run_shell_command|write_file|replace)$";
 
 /** What each agent gets (docs/agents.md: the events each protocol has). */

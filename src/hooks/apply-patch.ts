@@ -274,7 +274,11 @@ export function applyChunks(original: string, chunks: readonly PatchChunk[]): { 
  * Codex's rules: an add overwrites; a delete or update of a missing file
  * fails; a move writes the new content to the destination and removes the
  * source.
- * @returns one effect per path the patch touches, in first-touch order.
+ * @returns one effect per path the patch touches, in first-touch order;
+ *   `{ok: false, why}` when the patch does not apply or `readFile` throws
+ *   (its error is caught and becomes `why: "cannot read <path>: …"`).
+ * @throws only what is not a read error: an error thrown while applying the
+ *   chunks (a bug) is rethrown as it is.
  */
 export function previewPatch(hunks: readonly PatchHunk[], readFile: (path: string) => string | null): PatchPreview {
   const now = new Map<string, string | null>();

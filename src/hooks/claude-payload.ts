@@ -19,6 +19,15 @@ import { normalizeSlashes } from "./paths.js";
 /** The Claude Code hook events ralph answers. */
 export const CLAUDE_EVENTS = ["SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "Stop", "SubagentStop", "PreCompact", "SessionEnd"] as const;
 
+/**
+ * The payload fields a Claude Code event needs to be judged, each a
+ * non-empty string: `session_id`, and `tool_name` for PreToolUse and
+ * PostToolUse (the common and tool fields of code.claude.com/docs/en/hooks).
+ */
+export function claudeRequiredFields(event: string): readonly string[] {
+  return event === "PreToolUse" || event === "PostToolUse" ? ["session_id", "tool_name"] : ["session_id"];
+}
+
 /** One of {@link CLAUDE_EVENTS}. */
 export type ClaudeEvent = (typeof CLAUDE_EVENTS)[number];
 

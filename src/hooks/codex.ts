@@ -115,6 +115,9 @@ export const codexAdapter: AgentAdapter = {
   id: "codex",
   name: "Codex CLI",
   events: CODEX_EVENTS,
+  required(event) {
+    return event === "PreToolUse" || event === "PostToolUse" ? ["session_id", "tool_name"] : ["session_id"];
+  },
   parse(raw, eventArg) {
     const o = asObject(raw);
     return { event: eventArg || stringField(o, "hook_event_name"), sessionId: stringField(o, "session_id"), toolUseId: stringField(o, "tool_use_id"), toolName: stringField(o, "tool_name"), raw: o };

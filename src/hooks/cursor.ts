@@ -117,6 +117,10 @@ export const cursorAdapter: AgentAdapter = {
   id: "cursor",
   name: "Cursor",
   events: CURSOR_EVENTS,
+  required(event) {
+    if (event === "beforeShellExecution" || event === "afterShellExecution") return ["conversation_id|session_id", "command"];
+    return event === "afterFileEdit" ? ["conversation_id|session_id", "file_path"] : ["conversation_id|session_id"];
+  },
   parse(raw, eventArg) {
     const o = asObject(raw);
     return { event: eventArg || stringField(o, "hook_event_name"), sessionId: stringField(o, "conversation_id") ?? stringField(o, "session_id"), toolUseId: undefined, toolName: undefined, raw: o };

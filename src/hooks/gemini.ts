@@ -99,6 +99,9 @@ export const geminiAdapter: AgentAdapter = {
   id: "gemini",
   name: "Gemini CLI",
   events: GEMINI_EVENTS,
+  required(event) {
+    return event === "BeforeTool" || event === "AfterTool" ? ["session_id", "tool_name"] : ["session_id"];
+  },
   parse(raw, eventArg) {
     const o = asObject(raw);
     // Gemini sends no tool call id; the log keys on the tool name.

@@ -230,3 +230,21 @@ describe("the agents' settings files are part of ralph's guard", () => {
     expect(files).not.toContain("src/old.ts");
   });
 });
+
+// Found by helper "breaker" (2026-12-02): these passed silently (exit 0, "{}", nothing on stderr).
+describe("a payload missing the fields its event needs", () => {
+  it.each([
+    ["codex", "PreToolUse", "{}", "session_id, tool_name"],
+    ["gemini", "BeforeTool", "{}", "session_id, tool_name"],
+    ["cursor", "beforeShellExecution", "{}", "conversation_id, command"],
+    ["claude", "PreToolUse", "{}", "session_id, tool_name"],
+    ["claude", "Stop", '{"session_id":5}', "session_id"],
+  ] as const)("%s %s with %s fails open with one line on stderr naming what was missing", (agent, event, input, named) => {
+    const root = makeRepo({ "a.txt": "a\n" });
+    const result = runRalph(root, ["hook", agent, event], { env: { RALPH_NO_DAEMON: "1" }, input });
+    expect(result.status).toBe(0);
+    expect(result.stdout.trim()).toBe("{}");
+    const lines = result.stderr.split("\n").filter((line) => line.trim() !== "");
+    expect(lines).toEqual([`ralph: hook ${agent} ${event}: the payload has no ${named} (${named.includes(",") ? "non-empty strings" : "a non-empty string"} expected); allowing`]);
+  });
+});

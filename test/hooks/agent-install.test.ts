@@ -16,6 +16,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { cliPathForTests, parseJsonOutput, runRalph } from "../helpers/cli.js";
 import { makeRepo } from "../helpers/git.js";
+import { stripJsonComments } from "../../src/hooks/settings-file.js";
 
 /** Settings each agent's project file may already hold (the agent's own keys, a hook of the user's). */
 const EXISTING: Record<InstallAgent, Record<string, unknown>> = {
@@ -167,5 +168,107 @@ describe("ralph install / uninstall for Codex, Gemini, Cursor (built CLI)", () =
     writeFileSync(gemini, JSON.stringify(settings));
     const disabled = JSON.parse(runRalph(root, ["doctor", "--json"], { env }).stdout) as Doctor;
     expect(disabled.agent_problems).toEqual([expect.stringContaining("ralph-BeforeTool")]);
+  });
+
+  // Found by helper "breaker" (2026-12-02): these values were replaced by ralph's arrays, and uninstall left "{}".
+  it.each([
+    ["codex", '{"hooks":{"Stop":"x"}}', '"hooks"."Stop" is "x"'],
+    ["gemini", '{"hooks":{"AfterAgent":{"not":"an array"}}}', '"hooks"."AfterAgent" is {"not":"an array"}'],
+    ["codex", '{"hooks":[]}', '"hooks" is []'],
+    ["cursor", '{"version":1,"hooks":[]}', '"hooks" is []'],
+    ["claude", '{"hooks":{"PreToolUse":7}}', '"hooks"."PreToolUse" is 7'],
+  ] as const)("%s with %s: install refuses (exit 2, one line naming the file and the value, file untouched)", (agent, content, named) => {
+    const root = makeRepo({ "a.txt": "a\n" });
+    const path = join(root, ...(agent === "claude" ? ".claude/settings.json" : AGENT_INSTALLS[agent].file).split("/"));
+    mkdirSync(join(path, ".."), { recursive: true });
+    writeFileSync(path, content);
+    const install = runRalph(root, ["install", `--${agent}`]);
+    expect(install.status).toBe(2);
+    const lines = install.stderr.split("\n").filter((line) => line.trim() !== "");
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain(path);
+    expect(lines[0]).toContain(named);
+    expect(readFileSync(path, "utf8")).toBe(content);
+  });
+
+  // Found by helper "breaker" (2026-12-02): Cursor's file came back as {"version":1}.
+  it.each(INSTALL_AGENTS)("%s: install into an empty file, then uninstall: the file is empty again", (agent) => {
+    const root = makeRepo({ "a.txt": "a\n" });
+    const path = join(root, ...AGENT_INSTALLS[agent].file.split("/"));
+    mkdirSync(join(path, ".."), { recursive: true });
+    writeFileSync(path, "");
+    expect(runRalph(root, ["install", `--${agent}`]).status).toBe(0);
+    expect(runRalph(root, ["uninstall", `--${agent}`]).status).toBe(0);
+    expect(readFileSync(path, "utf8")).toBe("");
+  });
+
+  // Found by helper "breaker" (2026-12-02): refused as "not valid JSON", though Gemini CLI strips comments (strip-json-comments).
+  it("gemini: a settings.json with comments is installed into with its comments kept, and uninstall gives its bytes back", () => {
+    const root = makeRepo({ "a.txt": "a\n" });
+    mkdirSync(join(root, ".gemini"));
+    const path = join(root, ".gemini", "settings.json");
+    const original = '{\n  // the team theme\n  "theme": "GitHub" /* dark */\n}\n';
+    writeFileSync(path, original);
+    const install = runRalph(root, ["install", "--gemini"]);
+    expect(install.status, install.stderr).toBe(0);
+    const installed = readFileSync(path, "utf8");
+    expect(installed).toContain("// the team theme");
+    expect(installed).toContain("/* dark */");
+    const settings = JSON.parse(stripJsonComments(installed)) as Record<string, unknown>;
+    expect(settings.theme).toBe("GitHub");
+    expect(installedAgentHooks("gemini", settings).map((h) => h.event)).toEqual(AGENT_INSTALLS.gemini.plan.map((p) => p.event));
+    expect(runRalph(root, ["install", "--gemini"]).status).toBe(0);
+    expect(readFileSync(path, "utf8")).toBe(installed);
+    expect(runRalph(root, ["uninstall", "--gemini"]).status).toBe(0);
+    expect(readFileSync(path, "utf8")).toBe(original);
+  });
+
+  it("gemini: with comments and a user's edit after install, uninstall removes only the hooks and keeps the comments", () => {
+    const root = makeRepo({ "a.txt": "a\n" });
+    mkdirSync(join(root, ".gemini"));
+    const path = join(root, ".gemini", "settings.json");
+    writeFileSync(path, '{\n  // keep me\n  "theme": "GitHub",\n  "hooks": {"disabled": []}\n}\n');
+    expect(runRalph(root, ["install", "--gemini"]).status).toBe(0);
+    writeFileSync(path, readFileSync(path, "utf8").replace('"GitHub"', '"Dracula"'));
+    expect(runRalph(root, ["uninstall", "--gemini"]).status).toBe(0);
+    const after = readFileSync(path, "utf8");
+    expect(after).toContain("// keep me");
+    expect(JSON.parse(stripJsonComments(after))).toEqual({ theme: "Dracula", hooks: { disabled: [] } });
+  });
+
+  it("gemini: with comments, CRLF line ends and a comment after the last member, install writes CRLF and keeps the comment; uninstall gives the bytes back", () => {
+    const root = makeRepo({ "a.txt": "a\n" });
+    mkdirSync(join(root, ".gemini"));
+    const path = join(root, ".gemini", "settings.json");
+    const original = '{\r\n    "theme": "X" // last\r\n}';
+    writeFileSync(path, original);
+    expect(runRalph(root, ["install", "--gemini"]).status).toBe(0);
+    const installed = readFileSync(path, "utf8");
+    expect(installed.replace(/\r\n/g, "")).not.toContain("\n");
+    expect(installed).toContain('"theme": "X", // last');
+    expect(installedAgentHooks("gemini", JSON.parse(stripJsonComments(installed)) as Record<string, unknown>)).toHaveLength(AGENT_INSTALLS.gemini.plan.length);
+    expect(runRalph(root, ["uninstall", "--gemini"]).status).toBe(0);
+    expect(readFileSync(path, "utf8")).toBe(original);
+  });
+
+  it("gemini: a comment inside hooks is refused with one line (it could not be kept), the file untouched", () => {
+    const root = makeRepo({ "a.txt": "a\n" });
+    mkdirSync(join(root, ".gemini"));
+    const path = join(root, ".gemini", "settings.json");
+    const original = '{"hooks": {\n  // mine\n  "disabled": []\n}}\n';
+    writeFileSync(path, original);
+    const install = runRalph(root, ["install", "--gemini"]);
+    expect(install.status).toBe(2);
+    expect(install.stderr).toContain('comments inside "hooks"');
+    expect(readFileSync(path, "utf8")).toBe(original);
+  });
+});
+
+describe("stripJsonComments (unit)", () => {
+  it("blanks // and /* */ comments, keeps strings holding them, keeps offsets and line breaks, keeps trailing commas", () => {
+    const text = '{"a": "//not", /* b\n c */ "d": 1, // e\r\n"f": "/*x*/",}';
+    const out = stripJsonComments(text);
+    expect(out).toHaveLength(text.length);
+    expect(out).toBe('{"a": "//not",' + " ".repeat(5) + "\n" + " ".repeat(6) + '"d": 1,' + " ".repeat(5) + '\r\n"f": "/*x*/",}');
   });
 });

@@ -260,7 +260,7 @@ describe("ralph hook claude: bad input fails open", () => {
 
   it("outside a git repository: {} and exit 0", async () => {
     const result = await runRalphInProcess("/", ["hook", "claude", "PostToolUse"], {
-      input: JSON.stringify({ hook_event_name: "PostToolUse", cwd: "/", tool_name: "Bash", tool_input: { command: "ls" } }),
+      input: JSON.stringify({ session_id: "s-outside", hook_event_name: "PostToolUse", cwd: "/", tool_name: "Bash", tool_input: { command: "ls" } }),
     });
     expect(answerOf(result)).toEqual({});
     expect(result.stderr).toMatch(/failed open/);

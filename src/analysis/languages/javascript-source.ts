@@ -15,8 +15,8 @@ import type { CatchBehaviour, CatchFact, CodeFacts, ExportFact, FunctionFact, Gu
 import { hashText } from "../facts.js";
 import { isDefaultReference } from "../parsers/default-reference.js";
 
-/** AST keys never walked: positions, comments and type annotations. */
-const SKIP_KEYS: ReadonlySet<string> = new Set([
+/** AST keys a walk never descends into: positions, comments and type-only syntax (javascript.ts walks with it too). */
+export const WALK_SKIP_KEYS: ReadonlySet<string> = new Set([
   "loc",
   "start",
   "end",
@@ -191,7 +191,7 @@ function walk(node: t.Node, visit: (node: t.Node, parent: t.Node | null) => bool
     const keys = Object.keys(record);
     for (let k = keys.length - 1; k >= 0; k--) {
       const key = keys[k] as string;
-      if (SKIP_KEYS.has(key)) continue;
+      if (WALK_SKIP_KEYS.has(key)) continue;
       const value = record[key];
       if (Array.isArray(value)) {
         for (let i = value.length - 1; i >= 0; i--) if (isNode(value[i])) stack.push([value[i] as t.Node, current]);
@@ -890,7 +890,7 @@ class CodeWalker {
     if (isEntry) this.entryDepth++;
     const record = node as unknown as Record<string, unknown>;
     for (const key of Object.keys(record)) {
-      if (SKIP_KEYS.has(key)) continue;
+      if (WALK_SKIP_KEYS.has(key)) continue;
       const value = record[key];
       if (Array.isArray(value)) {
         for (const child of value) if (isNode(child)) this.visit(child, node, innerFn, innerPath);

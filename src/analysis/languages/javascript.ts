@@ -25,7 +25,7 @@ import { debug } from "../../log.js";
 import { findSkippingHelpers, isConditionalWithinFunction, type SkippingHelper } from "./javascript-skips.js";
 import { emptyFacts, hashText, noFlags, settleFlags, type AssertionFact, type AssertionHelperFact, type FileFacts, type TestCase, type TestFlag, type TestFlags } from "../facts.js";
 import { parseWithBabel } from "../parsers/babel.js";
-import { extractJavaScriptCodeFacts, isConstantExpression, literalValue, normalizedSource } from "./javascript-source.js";
+import { extractJavaScriptCodeFacts, isConstantExpression, literalValue, normalizedSource, WALK_SKIP_KEYS } from "./javascript-source.js";
 import { isUnderTestDirectory, type LanguageModule } from "./language.js";
 
 const LANGUAGE_ID = "javascript";
@@ -351,25 +351,6 @@ const FRAMEWORK_MODULES: ReadonlyMap<string, string> = new Map([
   ["bun:test", "bun"],
   ["jasmine", "jasmine"],
   ["uvu", "uvu"],
-]);
-
-/** AST keys the walk never descends into: positions, comments, and type-only syntax. */
-const WALK_SKIP_KEYS: ReadonlySet<string> = new Set([
-  "loc",
-  "start",
-  "end",
-  "range",
-  "extra",
-  "leadingComments",
-  "trailingComments",
-  "innerComments",
-  "typeAnnotation",
-  "returnType",
-  "typeParameters",
-  "typeArguments",
-  "comments",
-  "tokens",
-  "errors",
 ]);
 
 /** AST keys dropped before hashing a body: positions and comments, so formatting does not change the hash. */

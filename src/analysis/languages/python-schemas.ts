@@ -37,6 +37,7 @@
  * live in that name, so none is reported dropped.
  */
 
+import { PYDANTIC_CONSTRAINT_KEYWORDS } from "../facts.js";
 import { namedChildren, stringValue, type Node } from "../parsers/tree-sitter.js";
 import type { CodeContext, SchemaDraft } from "../parsers/tree-sitter-code.js";
 
@@ -44,23 +45,7 @@ import type { CodeContext, SchemaDraft } from "../parsers/tree-sitter-code.js";
 const PYDANTIC_BASES: ReadonlySet<string> = new Set(["BaseModel", "BaseSettings", "RootModel", "GenericModel", "SQLModel"]);
 
 /** Keywords of `Field`, `con*` and `StringConstraints` that constrain the value: each is its own token. */
-const CONSTRAINT_KEYWORDS: ReadonlySet<string> = new Set([
-  "gt",
-  "ge",
-  "lt",
-  "le",
-  "multiple_of",
-  "max_digits",
-  "decimal_places",
-  "min_length",
-  "max_length",
-  "pattern",
-  "regex",
-  "min_items",
-  "max_items",
-  "unique_items",
-  "const",
-]);
+const CONSTRAINT_KEYWORDS: ReadonlySet<string> = new Set(PYDANTIC_CONSTRAINT_KEYWORDS);
 
 /** A name -> tokens table from groups of names sharing their tokens. */
 function tokensByName(groups: readonly (readonly [readonly string[], readonly string[]])[]): ReadonlyMap<string, readonly string[]> {

@@ -22,7 +22,7 @@
  */
 
 import { displayCode } from "../display.js";
-import { CAST_KINDS, type CatchFact, type CodeFacts, type FunctionFact, type GuardFact, type SchemaFact, type SuppressionFact } from "../facts.js";
+import { CAST_KINDS, PYDANTIC_CONSTRAINT_KEYWORDS, type CatchFact, type CodeFacts, type FunctionFact, type GuardFact, type SchemaFact, type SuppressionFact } from "../facts.js";
 import type { FileChange, Finding } from "../types.js";
 import { isNeverFiring, madeConstantFinding } from "./constant-condition.js";
 import { isInlineTestedProductCode, isProductCode, multisetMinus, usable, type RuleInput, type RulePair } from "./context.js";
@@ -103,21 +103,7 @@ const CONSTRAINING_METHODS: ReadonlySet<string> = new Set([
  */
 const KEYWORD_LOOSENING: ReadonlySet<string> = new Set(["optional", "nullable", "any", "extra=allow", "unknown=INCLUDE", "unknown=EXCLUDE"]);
 const KEYWORD_CONSTRAINING: ReadonlySet<string> = new Set([
-  "gt",
-  "ge",
-  "lt",
-  "le",
-  "multiple_of",
-  "max_digits",
-  "decimal_places",
-  "min_length",
-  "max_length",
-  "pattern",
-  "regex",
-  "min_items",
-  "max_items",
-  "unique_items",
-  "const",
+  ...PYDANTIC_CONSTRAINT_KEYWORDS,
   "strict",
   "finite",
   "email",

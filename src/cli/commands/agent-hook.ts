@@ -6,11 +6,12 @@
  * to stderr, the exit status is 0, and every internal error fails open (the
  * adapter's "nothing to say" answer, one line on stderr, a log line with
  * decision "error"). An event the adapter does not answer (Claude Code's
- * `PreToolUse` given to Gemini, say) gets the same answer and a note.
+ * `PreToolUse` given to Gemini, say) gets the same answer and a note, and
+ * so does a payload missing a field the event needs (AgentAdapter.required).
  * `RALPH_HOOK_DRY_RUN=1` (ralph doctor) answers without judging or writing.
  */
 import { toRalphError } from "../../errors.js";
-import type { AgentAdapter } from "../../hooks/agent-adapter.js";
+import { missingFields, missingFieldsProblem, type AgentAdapter } from "../../hooks/agent-adapter.js";
 import { readHookInput } from "../../hooks/stdin.js";
 import type { HookIo } from "./hook.js";
 
@@ -42,6 +43,7 @@ export async function runAgentHook(adapter: AgentAdapter, eventArg: string | und
     io.stdout(`${JSON.stringify(output)}\n`);
   };
   if (problem === null && !adapter.events.includes(event)) problem = `${JSON.stringify(payload.event ?? null)} is not a ${adapter.name} hook event ralph answers (known: ${adapter.events.join(", ")})`;
+  if (problem === null) problem = missingFieldsProblem(missingFields(payload.raw, adapter.required(event)));
   if (io.env.vars.RALPH_HOOK_DRY_RUN === "1") {
     io.stderr(`ralph: hook ${adapter.id} ${event}: answered (dry run${problem ? `; ${problem}` : ""})\n`);
     answer(adapter.allowOutput(payload));

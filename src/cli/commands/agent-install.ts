@@ -16,7 +16,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node
 import { dirname, join } from "node:path";
 import { addAgentHooks, AGENT_INSTALLS, agentSettingsPath, installedAgentHooks, isEmptyOfOthers, removeAgentHooks, type InstallAgent } from "../../hooks/agent-settings.js";
 import type { Settings } from "../../hooks/claude-settings.js";
-import { noteCreatedSettings, readSettingsFile, removeCreatedSettings, writeSettingsFile } from "../../hooks/settings-file.js";
+import { assertHookSlots, noteCreatedSettings, parseSettingsText, readSettingsFile, removeCreatedSettings, writeSettingsFile, writeSettingsKeepingComments } from "../../hooks/settings-file.js";
 import type { Repository } from "../../store/repo.js";
 
 /** What installing for one agent did (its JSON and its lines). */
@@ -27,6 +27,16 @@ export interface AgentInstallResult {
 
 function backupPath(repo: Pick<Repository, "ralphDir">, agent: InstallAgent): string {
   return join(repo.ralphDir, "agent-settings", `${agent}.orig`);
+}
+
+/** Gemini CLI reads settings.json with comments (strip-json-comments); Codex and Cursor read plain JSON. */
+function readOptions(agent: InstallAgent): { comments: boolean } {
+  return { comments: agent === "gemini" };
+}
+
+/** How a changed settings file is written: Gemini's keeps its comments (only `hooks` is rewritten). */
+function writeFor(agent: InstallAgent): (path: string, settings: Settings) => void {
+  return agent === "gemini" ? writeSettingsKeepingComments : writeSettingsFile;
 }
 
 /** Deep equality of JSON values (object key order ignored). */
@@ -68,12 +78,18 @@ function notesFor(repo: Repository, agent: InstallAgent): string[] {
  * Installs ralph's entries for `agent` in the repository's project settings.
  * @param stopTimeoutSec the stop event's timeout (seconds).
  * @param loopLimit Cursor's `loop_limit` for the stop entry.
- * @throws RalphError E_USAGE when the settings file is not a JSON object (it is left as it is).
+ * @throws RalphError E_USAGE when the settings file is not a JSON object, or its `hooks` (or one of ralph's events in it) is not the shape install writes into (src/hooks/settings-file.ts assertHookSlots; the file is left as it is).
  */
 export function installAgent(repo: Repository, agent: InstallAgent, nodePath: string, cli: string, stopTimeoutSec: number, loopLimit: number): AgentInstallResult {
   const spec = AGENT_INSTALLS[agent];
   const path = agentSettingsPath(repo.workTree, agent);
-  const before = readSettingsFile(path);
+  const before = readSettingsFile(path, readOptions(agent));
+  if (before !== null)
+    assertHookSlots(
+      path,
+      before,
+      spec.plan.map((p) => p.event),
+    );
   const backup = backupPath(repo, agent);
   if (before === null) noteCreatedSettings(repo, path, !existsSync(dirname(path)));
   else if (!existsSync(backup) && installedAgentHooks(agent, before).length === 0) {
@@ -81,7 +97,7 @@ export function installAgent(repo: Repository, agent: InstallAgent, nodePath: st
     writeFileSync(backup, readFileSync(path));
   }
   const options = { stopTimeoutSec, ...(agent === "cursor" ? { loopLimit } : {}) };
-  writeSettingsFile(path, addAgentHooks(agent, before ?? {}, nodePath, cli, options));
+  writeFor(agent)(path, addAgentHooks(agent, before ?? {}, nodePath, cli, options));
   const events = spec.plan.map((p) => p.event);
   const notes = notesFor(repo, agent);
   const limit = agent === "cursor" ? `; stop loop_limit ${loopLimit}` : "";
@@ -104,7 +120,7 @@ export interface AgentUninstallResult {
 /** Removes ralph's entries for `agent`; null when the agent has no settings file here. */
 export function uninstallAgent(repo: Repository, agent: InstallAgent): AgentUninstallResult | null {
   const path = agentSettingsPath(repo.workTree, agent);
-  const before = readSettingsFile(path);
+  const before = readSettingsFile(path, readOptions(agent));
   if (before === null) return null;
   const { settings, removed } = removeAgentHooks(agent, before);
   if (removed === 0) return { settings: path, removed };
@@ -120,16 +136,17 @@ export function uninstallAgent(repo: Repository, agent: InstallAgent): AgentUnin
   if (original !== null) {
     let parsed: Settings | null;
     try {
-      parsed = original.toString("utf8").trim() === "" ? {} : (JSON.parse(original.toString("utf8")) as Settings);
+      parsed = parseSettingsText(backup, original.toString("utf8"), readOptions(agent));
     } catch {
       parsed = null;
     }
-    if (parsed !== null && sameJson(parsed, settings)) {
+    // Compare with what install + uninstall makes of the old content (Cursor's install adds `version: 1`, kept by uninstall).
+    if (parsed !== null && sameJson(removeAgentHooks(agent, addAgentHooks(agent, parsed, "node", "cli.js")).settings, settings)) {
       writeFileSync(path, original);
       restored = true;
     }
     rmSync(backup, { force: true });
   }
-  if (!restored) writeSettingsFile(path, settings);
+  if (!restored) writeFor(agent)(path, settings);
   return { settings: path, removed, ...(restored ? { restored: true } : {}) };
 }

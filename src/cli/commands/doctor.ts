@@ -145,10 +145,10 @@ function runInstalledHook(
   return { ok, exit_code: result.status, duration_ms: durationMs, detail };
 }
 
-/** Reads a JSON settings file for doctor: null when absent or unreadable (doctor only reports). */
-function readJsonQuietly(path: string): Record<string, unknown> | null {
+/** Reads a JSON settings file for doctor (`comments`: Gemini's, read with comments stripped): null when absent or unreadable (doctor only reports). */
+function readJsonQuietly(path: string, comments = false): Record<string, unknown> | null {
   try {
-    return readSettingsFile(path);
+    return readSettingsFile(path, { comments });
   } catch {
     return null;
   }
@@ -176,7 +176,7 @@ function checkAgents(workTree: string, env: RuntimeEnv): { checks: AgentDoctorCh
   let codexTrust: unknown = null;
   for (const agent of INSTALL_AGENTS) {
     const path = agentSettingsPath(workTree, agent);
-    const settings = readJsonQuietly(path);
+    const settings = readJsonQuietly(path, agent === "gemini");
     const installed = settings ? installedAgentHooks(agent, settings) : [];
     if (installed.length === 0) continue;
     for (const { event } of AGENT_INSTALLS[agent].plan) {
@@ -209,7 +209,7 @@ function checkAgents(workTree: string, env: RuntimeEnv): { checks: AgentDoctorCh
         ...geminiProblems(
           [
             { path, settings },
-            { path: user, settings: readJsonQuietly(user) },
+            { path: user, settings: readJsonQuietly(user, true) },
           ],
           names,
         ).map((p) => `Gemini CLI: ${p}`),

@@ -21,7 +21,7 @@
  */
 import type { Readable } from "node:stream";
 import { toRalphError } from "../../errors.js";
-import { normalizePayload } from "../../hooks/claude-payload.js";
+import { claudeRequiredFields, normalizePayload } from "../../hooks/claude-payload.js";
 import { INSTALL_TAG } from "../../hooks/claude-settings.js";
 import { readHookInput } from "../../hooks/stdin.js";
 import { isBlockingSeverity } from "../../analysis/rules/registry.js";
@@ -106,6 +106,10 @@ export async function runHookCommand(args: readonly string[], io: HookIo): Promi
   const { isClaudeEvent } = await import("../../hooks/claude-payload.js");
   if (parseProblem === null && !isClaudeEvent(payload.event)) {
     parseProblem = `${JSON.stringify(payload.event ?? null)} is not a Claude Code hook event ralph answers`;
+  }
+  if (parseProblem === null) {
+    const { missingFields, missingFieldsProblem } = await import("../../hooks/agent-adapter.js");
+    parseProblem = missingFieldsProblem(missingFields(raw as Record<string, unknown>, claudeRequiredFields(event)));
   }
   if (io.env.vars.RALPH_HOOK_DRY_RUN === "1") {
     io.stderr(`ralph: hook claude ${event}: answered (dry run${parseProblem ? `; ${parseProblem}` : ""})\n`);

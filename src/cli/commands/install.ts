@@ -37,7 +37,7 @@ import { addRalphHooks, HOOK_PLAN, MIN_STOP_TIMEOUT_SEC } from "../../hooks/clau
 import type { CommandContext, CommandOutput } from "../context.js";
 import { parseOptions, stringOption } from "../options.js";
 import { openStore } from "./shared.js";
-import { noteCreatedSettings, readSettingsFile, settingsPathFor, writeSettingsFile } from "../../hooks/settings-file.js";
+import { assertHookSlots, noteCreatedSettings, readSettingsFile, settingsPathFor, writeSettingsFile } from "../../hooks/settings-file.js";
 import type { Repository } from "../../store/repo.js";
 
 const Options = z.strictObject({
@@ -153,6 +153,12 @@ async function maxIterationsFor(workTree: string, env: Readonly<NodeJS.ProcessEn
 function installClaude(repo: Repository, local: boolean, cli: string, stopTimeoutSec: number): { json: Record<string, unknown>; text: string } {
   const path = settingsPathFor(repo.workTree, local);
   const before = readSettingsFile(path);
+  if (before !== null)
+    assertHookSlots(
+      path,
+      before,
+      HOOK_PLAN.map((p) => p.event),
+    );
   const after = addRalphHooks(before ?? {}, process.execPath, cli, { stopTimeoutSec });
   // A file (and .claude folder) ralph creates is removed again by uninstall once nothing but ralph's entries was in it.
   if (before === null) noteCreatedSettings(repo, path, !existsSync(dirname(path)));
