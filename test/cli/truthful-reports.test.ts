@@ -125,8 +125,9 @@ describe("the README", () => {
 
   it("gives the trailer hint with --no-edit, and says what npm ci's install-scripts warning means and how long the tests take", async () => {
     for (const hint of readme.matchAll(/git commit --amend[^\n`']*/g)) expect(hint[0]).toContain("--no-edit");
-    expect(readme).toMatch(/npm ci` may print a warning about dependencies' install scripts/);
-    expect(readme).toMatch(/takes 4 to 5\s+minutes/);
+    expect(readme).toMatch(/npm ci` may warn that the install scripts of three\s+dependencies/);
+    for (const name of ["esbuild", "tree-sitter-bash", "@parcel/watcher"]) expect(readme).toContain(`\`${name}\``);
+    expect(readme).toMatch(/vitest takes about 3\s+minutes on two cores/);
   });
 });
 
