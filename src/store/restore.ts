@@ -84,7 +84,11 @@ function holdOldFile(abs: string, st: Stats | null | undefined): number | null {
   }
 }
 
-/** Calls afterChange for a held old file and closes it (never throws for the close). */
+/**
+ * Calls afterChange for a held old file (only when the change happened:
+ * `settled` is undefined when beforeChange threw) and closes it; never throws
+ * for the close.
+ */
 function releaseOldFile(options: RestoreOptions, path: string, fd: number | null, settled: Stats | undefined): void {
   if (fd === null) return;
   try {
@@ -351,8 +355,9 @@ export function applyRestore(root: string, odb: ObjectDatabase, changes: readonl
     }
     if (!dryRun && st) {
       const held = options.afterChange ? holdOldFile(abs, st) : null;
-      const settled = options.beforeChange?.(c.path, st) ?? st;
+      let settled: Stats | undefined;
       try {
+        settled = options.beforeChange?.(c.path, st) ?? st;
         restoreFileSystem.unlink(fsPath(abs));
       } finally {
         releaseOldFile(options, c.path, held, settled);
@@ -395,8 +400,9 @@ export function applyRestore(root: string, odb: ObjectDatabase, changes: readonl
     // As late as possible: a writer that changed the file since the snapshot is caught up to this moment.
     const current = st ? lstatOrNull(abs) : undefined;
     const held = options.afterChange ? holdOldFile(abs, current) : null;
-    const settled = current ? (options.beforeChange?.(c.path, current) ?? current) : undefined;
+    let settled: Stats | undefined;
     try {
+      settled = current ? (options.beforeChange?.(c.path, current) ?? current) : undefined;
       writeEntry(abs, c, obj.content, st, options, umask, temps);
     } finally {
       releaseOldFile(options, c.path, held, settled);
