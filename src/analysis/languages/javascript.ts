@@ -753,6 +753,8 @@ class TestExtractor {
   private readonly helperAssertions = new Map<string, number>();
   /** Per top-level helper: its parameters and its assertions (FileFacts.assertionHelpers). */
   private readonly helperDetails = new Map<string, { params: string[]; facts: AssertionFact[] }>();
+  /** Per top-level function: its parameters and the plain calls it makes outside tests (a helper calling a helper). */
+  private readonly helperCalls = new Map<string, { params: string[]; callees: Set<string> }>();
   /** Top-level functions that skip the test calling them (javascript-skips.ts). */
   private skippingHelpers: ReadonlyMap<string, SkippingHelper> = new Map();
   /** Names bound to a test or suite function with its modifiers (`const describeOrSkip = describe.skip`). */
@@ -777,6 +779,7 @@ class TestExtractor {
     this.skippingHelpers = findSkippingHelpers(this.ast.program);
     this.noteDeclarationAliases(this.ast.program);
     this.visit(this.ast.program, null);
+    this.inheritHelperChecks();
     // A call of a local helper that asserts is one assertion of the test (resolved into the helper's checks by analysis/checks).
     const isGated = (name: string): boolean => {
       const facts = this.helperDetails.get(name)?.facts ?? [];
@@ -823,8 +826,50 @@ class TestExtractor {
   private noteHelperCall(node: t.CallExpression): void {
     if (node.callee.type !== "Identifier") return;
     const draft = this.innermostTest();
-    if (!draft) return;
-    draft.calls.push({ name: node.callee.name, node, start: node.start ?? 0 });
+    if (draft) {
+      draft.calls.push({ name: node.callee.name, node, start: node.start ?? 0 });
+      return;
+    }
+    const caller = this.enclosingTopLevelFunction();
+    if (caller === null || caller === node.callee.name) return;
+    const record = this.helperCalls.get(caller) ?? { params: this.enclosingTopLevelParams(), callees: new Set<string>() };
+    record.callees.add(node.callee.name);
+    this.helperCalls.set(caller, record);
+  }
+
+  /**
+   * A helper that calls a helper which asserts checks what that one checks:
+   * each top-level function's checks become its own plus those of the local
+   * helpers it calls, at any depth (each helper counted once per caller, so
+   * recursion and cycles end). A test's assertion moved from a helper into a
+   * helper's helper is then still the test's.
+   */
+  private inheritHelperChecks(): void {
+    const reachable = (name: string): AssertionFact[] => {
+      const facts: AssertionFact[] = [];
+      const seen = new Set<string>([name]);
+      const queue = [name];
+      while (queue.length > 0) {
+        const current = queue.shift() as string;
+        facts.push(...(this.helperDetails.get(current)?.facts ?? []));
+        for (const callee of this.helperCalls.get(current)?.callees ?? []) {
+          if (seen.has(callee)) continue;
+          seen.add(callee);
+          queue.push(callee);
+        }
+      }
+      return facts;
+    };
+    const inherited = new Map<string, { params: string[]; facts: AssertionFact[] }>();
+    for (const [name, { params }] of this.helperCalls) {
+      const facts = reachable(name);
+      const own = this.helperDetails.get(name);
+      if (facts.length > (own?.facts.length ?? 0)) inherited.set(name, { params: own?.params ?? params, facts: facts.map((fact) => ({ ...fact })) });
+    }
+    for (const [name, details] of inherited) {
+      this.helperDetails.set(name, details);
+      this.helperAssertions.set(name, details.facts.length);
+    }
   }
 
   /** Parameter names of the top-level function enclosing the walk's position (see enclosingTopLevelFunction); patterns as written. */

@@ -143,6 +143,17 @@ const lookAlikes: RuleCase[] = [
     findings: [],
   },
   {
+    name: "js: an assertion moved from a helper into a helper it calls",
+    changes: [
+      change(
+        "test/f.test.ts",
+        `function place() {\n  const made = make();\n  expect(made.status).toBe(0);\n  return made.dir;\n}\nit("works", () => {\n  const dir = place();\n  expect(run(dir)).toBe(1);\n});\n`,
+        `function template() {\n  const made = make();\n  expect(made.status).toBe(0);\n  return made.dir;\n}\nfunction place() {\n  return copy(template());\n}\nit("works", () => {\n  const dir = place();\n  expect(run(dir)).toBe(1);\n});\n`,
+      ),
+    ],
+    findings: [],
+  },
+  {
     name: "python: assertions moved into a local check helper",
     changes: [change("tests/test_f.py", "def test_f():\n    assert f(1) == 2\n    assert f(2) == 4\n", "def check(x, y):\n    assert f(x) == y\n\ndef test_f():\n    check(1, 2)\n    check(2, 4)\n")],
     findings: [],
