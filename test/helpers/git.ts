@@ -5,7 +5,7 @@
  */
 import { execFileSync, type ExecFileSyncOptions } from "node:child_process";
 import { createHash } from "node:crypto";
-import { appendFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync, chmodSync } from "node:fs";
+import { appendFileSync, copyFileSync, cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, utimesSync, writeFileSync, chmodSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterEach } from "vitest";
@@ -106,6 +106,39 @@ export function commitAll(root: string, message: string): string {
   git(root, ["add", "-A"]);
   git(root, ["commit", "-q", "--allow-empty", "-m", message]);
   return git(root, ["rev-parse", "HEAD"]).trim();
+}
+
+/**
+ * A private copy of the repository's index (`.git/index`) for git commands
+ * that must not touch the user's, or a path to a fresh empty one when the
+ * repository has none. The copy keeps the index file's mtime: git's racy-git
+ * check compares each entry's mtime with the index file's (whole seconds
+ * unless git is built with USE_NSEC; Documentation/technical/racy-git.txt),
+ * so a copy with a fresh mtime makes a file rewritten at the same size within
+ * the second of the last `git add` look unchanged to git. Returns the copy's
+ * absolute path.
+ */
+export function privateIndexCopy(root: string): string {
+  const index = join(makeTempDir("ralph-index-"), "index");
+  const real = join(git(root, ["rev-parse", "--absolute-git-dir"]).trim(), "index");
+  if (existsSync(real)) {
+    copyFileSync(real, index);
+    const st = lstatSync(real);
+    utimesSync(index, st.atime, st.mtime);
+  }
+  return index;
+}
+
+/**
+ * git's own tree (oid, 40 hex) of the work tree as `git add -A` would stage it
+ * into a private copy of the index ({@link privateIndexCopy}), with
+ * core.autocrlf and core.safecrlf off: what a checkpoint of the work tree must
+ * equal. The user's index is not touched. Throws when git fails.
+ */
+export function gitWorkTreeTree(root: string): string {
+  const env = { ...gitEnv, GIT_INDEX_FILE: privateIndexCopy(root) };
+  git(root, ["-c", "core.autocrlf=false", "-c", "core.safecrlf=false", "add", "-A"], { env });
+  return git(root, ["write-tree"], { env }).trim();
 }
 
 /** `git fsck --full --strict` output; throws if git reports an error. */

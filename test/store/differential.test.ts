@@ -21,14 +21,14 @@
  * (RALPH_DIFF_STEPS sets the steps per round, default 14).
  */
 import { execFileSync } from "node:child_process";
-import { chmodSync, copyFileSync, existsSync, lstatSync, mkdirSync, readdirSync, renameSync, rmSync, symlinkSync, unlinkSync, utimesSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, lstatSync, mkdirSync, readdirSync, renameSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { CheckpointStore } from "../../src/store/checkpoint-store.js";
 import { parseLoopId } from "../../src/store/loop-id.js";
 import { encodePath } from "../../src/store/path-bytes.js";
 import { seededRandom } from "../helpers/cli.js";
-import { fsck, git, gitEnv, makeRepo, makeTempDir } from "../helpers/git.js";
+import { fsck, git, gitEnv, makeRepo, makeTempDir, privateIndexCopy } from "../helpers/git.js";
 
 const SEED = Number(process.env.RALPH_DIFF_SEED ?? 11);
 const ROUNDS = Number(process.env.RALPH_DIFF_ROUNDS ?? 3);
@@ -111,17 +111,7 @@ function gitRaw(root: string, args: string[], env: NodeJS.ProcessEnv = {}, input
  * `git add -A` with filters off, the given paths (bytes) removed, `write-tree`.
  */
 function gitTree(root: string, remove: readonly Buffer[]): string {
-  const index = join(makeTempDir("ralph-diff-index-"), "index");
-  const real = join(root, ".git", "index");
-  if (existsSync(real)) {
-    // Keep the index file's mtime: git's racy-git check compares each entry's mtime with it (whole seconds
-    // unless git is built with USE_NSEC), and a fresh copy's later mtime would make a file rewritten at the
-    // same size within the second of the last `git add` look unchanged to git (seed 101, round 30).
-    copyFileSync(real, index);
-    const st = lstatSync(real);
-    utimesSync(index, st.atime, st.mtime);
-  }
-  const env = { GIT_INDEX_FILE: index };
+  const env = { GIT_INDEX_FILE: privateIndexCopy(root) };
   gitRaw(root, ["-c", "core.autocrlf=false", "-c", "core.safecrlf=false", "add", "-A"], env);
   if (remove.length > 0) gitRaw(root, ["update-index", "-z", "--force-remove", "--stdin"], env, Buffer.concat(remove.flatMap((p) => [p, Buffer.of(0)])));
   return gitRaw(root, ["write-tree"], env).toString().trim();

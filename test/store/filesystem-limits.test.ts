@@ -23,7 +23,7 @@ import { isRalphError, toRalphError } from "../../src/errors.js";
 import { parseLoopId } from "../../src/store/loop-id.js";
 import { restoreFileSystem } from "../../src/store/restore.js";
 import { cliPathForTests, ralphEnv, runRalph, runRalphInProcess, type RunOptions, type RunResult } from "../helpers/cli.js";
-import { fsck, git, gitEnv, makeRepo, makeTempDir } from "../helpers/git.js";
+import { fsck, git, gitWorkTreeTree, makeRepo, makeTempDir } from "../helpers/git.js";
 import { clearImmutable, fillDisk, tryMountTmpfs, tryReadOnlyBind, trySetImmutable, unmount, unprivileged } from "../helpers/mounts.js";
 
 const loop = parseLoopId("fs");
@@ -45,15 +45,6 @@ function walk(dir: string, withGit = false, rel = ""): string[] {
 }
 
 const temporaries = (root: string): string[] => walk(root).filter((p) => p.split("/").pop()?.startsWith(".ralph-tmp-"));
-
-/** git's tree of the work tree through a private copy of the index. */
-function gitTree(root: string): string {
-  const index = join(makeTempDir("ralph-fs-index-"), "index");
-  if (existsSync(join(root, ".git", "index"))) writeFileSync(index, readFileSync(join(root, ".git", "index")));
-  const env = { GIT_INDEX_FILE: index };
-  git(root, ["add", "-A"], { env: { ...gitEnv, ...env } });
-  return git(root, ["write-tree"], { env: { ...gitEnv, ...env } }).trim();
-}
 
 /** The one line ralph printed on stderr (asserts there is exactly one). */
 function oneLine(stderr: string): string {
@@ -115,7 +106,7 @@ describe("a restore into a folder on another file system (EXDEV)", () => {
       expect(exdev, "the device is learned from the first EXDEV: later files there are written beside their target at once").toHaveLength(1);
       expect(temporaries(root)).toEqual([]);
       expect(readdirSync(join(root, ".git", "ralph", "tmp"))).toEqual([]);
-      expect(store.readCheckpoint(result.restored as string).treeOid).toBe(gitTree(root));
+      expect(store.readCheckpoint(result.restored as string).treeOid).toBe(gitWorkTreeTree(root));
       expect(result.restored === null ? "" : git(root, ["rev-parse", `${result.restored}^{tree}`]).trim()).toBe(target.treeOid);
       fsck(root);
     } finally {

@@ -17,18 +17,9 @@ import { decodePath, encodePath } from "../../src/store/path-bytes.js";
 import { restoreFileSystem } from "../../src/store/restore.js";
 import { statCachePath } from "../../src/store/snapshot.js";
 import { cliPathForTests, ralphEnv, runRalph, runRalphInProcess } from "../helpers/cli.js";
-import { fsck, git, gitEnv, makeRepo, makeTempDir, writeFiles } from "../helpers/git.js";
+import { fsck, git, gitEnv, gitWorkTreeTree, makeRepo, makeTempDir, writeFiles } from "../helpers/git.js";
 
 const loop = parseLoopId("hz");
-
-/** git's tree of the work tree: a private copy of the index, `git add -A` with filters off, `write-tree`. */
-function gitTree(root: string): string {
-  const index = join(makeTempDir("ralph-hz-index-"), "index");
-  if (existsSync(join(root, ".git", "index"))) writeFileSync(index, readFileSync(join(root, ".git", "index")));
-  const env = { ...gitEnv, GIT_INDEX_FILE: index };
-  execFileSync("git", ["-c", "core.autocrlf=false", "add", "-A"], { cwd: root, env, stdio: "pipe" });
-  return execFileSync("git", ["write-tree"], { cwd: root, env, encoding: "utf8" }).trim();
-}
 
 function checkpoint(store: CheckpointStore, sizeCapBytes?: number) {
   return store.checkpoint({ loop, kind: "manual" }, sizeCapBytes === undefined ? {} : { sizeCapBytes });
@@ -64,7 +55,7 @@ describe("data that was silently not stored, or stored from outside", () => {
     rmSync(join(root, "d"), { recursive: true });
     symlinkSync(outside, join(root, "d"));
     const second = checkpoint(store);
-    expect(second.treeOid).toBe(gitTree(root));
+    expect(second.treeOid).toBe(gitWorkTreeTree(root));
     expect(git(root, ["ls-tree", second.treeOid, "d"])).toMatch(/^120000 blob /);
     store.revert({ oid: first.oid, treeOid: first.treeOid, label: "first" }, { loop });
     expect(lstatSync(join(root, "d")).isDirectory()).toBe(true);
@@ -75,7 +66,7 @@ describe("data that was silently not stored, or stored from outside", () => {
     symlinkSync(outside, join(root, "d"));
     writeFileSync(join(root, ".gitignore"), "d\n");
     const third = checkpoint(store);
-    expect(third.treeOid).toBe(gitTree(root));
+    expect(third.treeOid).toBe(gitWorkTreeTree(root));
     expect(treePaths(root, third.treeOid)).not.toContain("d/a.txt");
     fsck(root);
   });
@@ -86,11 +77,11 @@ describe("data that was silently not stored, or stored from outside", () => {
     writeFileSync(name, "one\n");
     const store = CheckpointStore.open(root);
     const first = checkpoint(store);
-    expect(first.treeOid).toBe(gitTree(root));
+    expect(first.treeOid).toBe(gitWorkTreeTree(root));
     writeFileSync(name, "two, longer\n");
     const second = checkpoint(store);
     expect(second.changed).toBe(true);
-    expect(second.treeOid).toBe(gitTree(root));
+    expect(second.treeOid).toBe(gitWorkTreeTree(root));
     store.revert({ oid: first.oid, treeOid: first.treeOid, label: "first" }, { loop });
     expect(readFileSync(name, "utf8")).toBe("one\n");
     expect(readdirSync(root, { encoding: "buffer" }).some((n) => n.equals(Buffer.from([0x63, 0x61, 0x66, 0xe9, 0x2e, 0x74, 0x78, 0x74])))).toBe(true);
@@ -125,7 +116,7 @@ describe("data that was silently not stored, or stored from outside", () => {
     const head = nestedRepoAt(root, rel, "one\n");
     const store = CheckpointStore.open(root);
     const first = checkpoint(store);
-    expect(first.treeOid).toBe(gitTree(root));
+    expect(first.treeOid).toBe(gitWorkTreeTree(root));
     expect(execFileSync("git", ["ls-tree", "-z", first.treeOid], { cwd: root, env: gitEnv }).toString("latin1")).toContain(`160000 commit ${head}\tcaf\xe9\0`);
     // Its HEAD moves: the gitlink follows, as git's would.
     const abs = Buffer.concat([Buffer.from(`${root}/`), rel]);
@@ -133,7 +124,7 @@ describe("data that was silently not stored, or stored from outside", () => {
     gitAt(abs, ["commit", "-q", "-am", "second"]);
     const second = checkpoint(store);
     expect(second.changed).toBe(true);
-    expect(second.treeOid).toBe(gitTree(root));
+    expect(second.treeOid).toBe(gitWorkTreeTree(root));
     fsck(root);
   });
 
@@ -152,12 +143,12 @@ describe("data that was silently not stored, or stored from outside", () => {
     git(root, ["commit", "-q", "-m", "add the submodule"]);
     const store = CheckpointStore.open(root);
     const first = checkpoint(store);
-    expect(first.treeOid).toBe(gitTree(root));
+    expect(first.treeOid).toBe(gitWorkTreeTree(root));
     writeFileSync(Buffer.concat([abs, Buffer.from("/inside.txt")]), "two\n");
     gitAt(abs, ["commit", "-q", "-am", "second"]);
     const second = checkpoint(store);
     expect(second.changed).toBe(true);
-    expect(second.treeOid).toBe(gitTree(root));
+    expect(second.treeOid).toBe(gitWorkTreeTree(root));
     expect(execFileSync("git", ["ls-tree", "-z", second.treeOid], { cwd: root, env: gitEnv }).toString("latin1")).toContain(`160000 commit ${commitOf(abs)}\tm\xff-mod\0`);
     fsck(root);
   });
@@ -175,10 +166,10 @@ describe("data that was silently not stored, or stored from outside", () => {
     checkpoint(store);
     writeFileSync(Buffer.concat([abs, Buffer.from("/inside.txt")]), "two\n");
     gitAt(abs, ["commit", "-q", "-am", "second"]);
-    expect(checkpoint(store).treeOid).toBe(gitTree(root)); // the gitlink follows the moved HEAD
+    expect(checkpoint(store).treeOid).toBe(gitWorkTreeTree(root)); // the gitlink follows the moved HEAD
     rmSync(Buffer.concat([abs, Buffer.from("/.git")]) as unknown as string, { recursive: true, force: true });
     const after = checkpoint(store);
-    expect(after.treeOid).toBe(gitTree(root));
+    expect(after.treeOid).toBe(gitWorkTreeTree(root));
     expect(execFileSync("git", ["ls-tree", "-z", after.treeOid], { cwd: root, env: gitEnv }).toString("latin1")).toContain(`160000 commit ${indexed}\tcaf\xe9\0`);
     fsck(root);
   });
@@ -190,7 +181,7 @@ describe("data that was silently not stored, or stored from outside", () => {
     const root = makeRepo({ ".gitignore": "*.log\nbuild/\n", "UPPER.LOG": "u\n", "Build/out.txt": "b\n", "lower.log": "l\n" }, { commit: false });
     if (ignoreCase !== undefined) git(root, ["config", "core.ignorecase", ignoreCase]);
     const snap = checkpoint(CheckpointStore.open(root));
-    expect(snap.treeOid).toBe(gitTree(root));
+    expect(snap.treeOid).toBe(gitWorkTreeTree(root));
     expect(treePaths(root, snap.treeOid).includes("UPPER.LOG")).toBe(ignoreCase === undefined);
   });
 
@@ -221,7 +212,7 @@ describe("data that was silently not stored, or stored from outside", () => {
     expect(treePaths(root, restored.treeOid).filter((p) => p.startsWith("gen/"))).toEqual([]);
     expect(readFileSync(join(root, "gen", "one.js"), "utf8")).toBe("1"); // never touched
     // The next scan classifies the folder by the rules again (the user now sees gen/ in git status).
-    expect(checkpoint(store).treeOid).toBe(gitTree(root));
+    expect(checkpoint(store).treeOid).toBe(gitWorkTreeTree(root));
   });
 });
 
@@ -399,7 +390,7 @@ describe("caches that cannot poison the store", () => {
     writeFileSync(path, bytes);
     writeFileSync(join(root, "b.txt"), "b changed\n"); // the folder's tree is rebuilt, naming a.txt's cached oid
     const result = checkpoint(store);
-    expect(result.treeOid).toBe(gitTree(root));
+    expect(result.treeOid).toBe(gitWorkTreeTree(root));
     fsck(root);
   });
 
@@ -414,7 +405,7 @@ describe("caches that cannot poison the store", () => {
     body[at] = body[at] === 0x30 ? 0x31 : 0x30;
     writeFileSync(path, withChecksum(Buffer.from(body)));
     writeFileSync(join(root, "b.txt"), "b changed\n");
-    expect(checkpoint(store).treeOid).toBe(gitTree(root));
+    expect(checkpoint(store).treeOid).toBe(gitWorkTreeTree(root));
     fsck(root);
   });
 
@@ -470,7 +461,7 @@ describe("caches that cannot poison the store", () => {
     writeFileSync(join(root, "src", "add.js"), "export function add(a, b) {\n  return b + a;\n}\n");
     const after = runRalph(root, ["checkpoint", "--loop", "cache"]);
     expect(after.status, after.stderr).toBe(0);
-    expect(git(root, ["rev-parse", `${after.stdout.trim()}^{tree}`]).trim()).toBe(gitTree(root));
+    expect(git(root, ["rev-parse", `${after.stdout.trim()}^{tree}`]).trim()).toBe(gitWorkTreeTree(root));
     expect(judge()).toEqual(clean);
     fsck(root);
   });
