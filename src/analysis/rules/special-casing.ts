@@ -10,7 +10,12 @@
  * the environment; `NODE_ENV === "production"`
  * is not a runner check; only checks, branches and entries that are new in
  * this change count; literals too common to mean anything (numbers below
- * 10, strings of up to two characters, booleans, null) are ignored.
+ * 10, strings of up to two characters, booleans, null) are ignored; a
+ * function or table written in this change together with the new tests that
+ * state its answers is code with its specification, not code bent to a test
+ * (a new `routeOf` returning "cold" for "win32" beside the new test saying
+ * so), while a branch added to an existing function, or a table one of whose
+ * entries answers an existing test, is judged as before.
  */
 
 import type { CodeFacts, LiteralBranchFact, TestCase } from "../facts.js";
@@ -38,6 +43,12 @@ function isDistinctive(literal: string): boolean {
 interface TestLiterals {
   test: string;
   file: string;
+  /**
+   * True for a test case the change adds (its id is not in the file's before
+   * side): written together with the code, it can be that code's
+   * specification rather than a fixed target the code was bent to.
+   */
+  isNew: boolean;
   /** Distinctive literals the test feeds in, anywhere in its body. */
   inputs: Set<string>;
   /** Distinctive literals it expects. */
@@ -119,21 +130,28 @@ function literalsOf(test: TestCase): { inputs: Set<string>; expected: Set<string
   return { inputs, expected, pairs };
 }
 
-/** Literals each test of the changed test files feeds in and expects, both sides. */
+/** Literals each test of the changed test files feeds in and expects, both sides (after-side tests the change adds marked new). */
 function collectTestLiterals(input: RuleInput): TestLiterals[] {
   const result: TestLiterals[] = [];
   for (const pair of input.pairs) {
     if (!isTestPair(pair)) continue;
-    for (const facts of [usable(pair.before), usable(pair.after)]) result.push(...testLiterals(pair.path, facts?.tests ?? []));
+    const before = usable(pair.before)?.tests ?? [];
+    result.push(...testLiterals(pair.path, before), ...testLiterals(pair.path, usable(pair.after)?.tests ?? [], new Set(before.map((test) => test.id))));
   }
   return result;
 }
 
-function testLiterals(file: string, tests: readonly TestCase[]): TestLiterals[] {
+/**
+ * The literals of `tests` (see {@link literalsOf}) that can single out a
+ * case. With `existingIds` (the ids of the file's before side), a test whose
+ * id is not among them is marked new; without it every test is an existing one.
+ */
+function testLiterals(file: string, tests: readonly TestCase[], existingIds?: ReadonlySet<string>): TestLiterals[] {
   const result: TestLiterals[] = [];
   for (const test of tests) {
     const literals = literalsOf(test);
-    if ((literals.inputs.size > 0 && literals.expected.size > 0) || literals.pairs.size > 0) result.push({ test: test.id, file, ...literals });
+    const isNew = existingIds !== undefined && !existingIds.has(test.id);
+    if ((literals.inputs.size > 0 && literals.expected.size > 0) || literals.pairs.size > 0) result.push({ test: test.id, file, isNew, ...literals });
   }
   return result;
 }
@@ -154,7 +172,8 @@ const isUninformative = (literal: string): boolean => literal === "true" || lite
  */
 function matchingTest(fact: LiteralBranchFact, tests: readonly TestLiterals[], isInExistingFunction: boolean): { test: TestLiterals; input: string } | null {
   const returns = fact.returns as string;
-  for (const test of tests) {
+  // Existing tests first: a pair both an existing and a new test use is the existing test's.
+  for (const test of [...tests.filter((t) => !t.isNew), ...tests.filter((t) => t.isNew)]) {
     if (test.expected.has(returns)) {
       const input = fact.compared.find((literal) => test.inputs.has(literal));
       if (input !== undefined) return { test, input };
@@ -237,6 +256,8 @@ function literalFindings(path: string, before: CodeFacts | null, after: CodeFact
     const match = matchingTest(fact, tests, isInExistingFunction);
     if (!match) continue;
     const { test, input } = match;
+    // A function written in this change together with the test that states its answer: the test is its specification.
+    if (fact.kind === "branch" && test.isNew && isInNewFunction(fact, before, beforeFunctions)) continue;
     if (fact.kind === "table") {
       tableHits.push({ fact, test });
       continue;
@@ -254,7 +275,9 @@ function literalFindings(path: string, before: CodeFacts | null, after: CodeFact
       ),
     );
   }
-  if (tableHits.length >= 2) {
+  // A table every hit of which answers only tests the change adds is a mapping written with its specification
+  // (`[["Bash", "shell"], …]` rows beside the new `TOOL_KINDS`); one hit on an existing test keeps them all.
+  if (tableHits.length >= 2 && !tableHits.every(({ test }) => test.isNew)) {
     findings.push(
       report(
         specialCasingRule,
@@ -273,6 +296,16 @@ function literalFindings(path: string, before: CodeFacts | null, after: CodeFact
   }
   findings.push(...knownInputTableFindings(path, added, tests));
   return findings;
+}
+
+/**
+ * True when the branch's enclosing function is new in this change: the file
+ * is new, or its named function was not in the before side. Module-level
+ * branches and facts without a function are not.
+ */
+function isInNewFunction(fact: LiteralBranchFact, before: CodeFacts | null, beforeFunctions: ReadonlySet<string>): boolean {
+  if (before === null) return true;
+  return fact.function !== undefined && fact.function !== "" && !beforeFunctions.has(fact.function);
 }
 
 /** A literal that reads as prose (three words or more): a reason, not a result. */
@@ -320,7 +353,10 @@ export function specialCasingFindings(input: RuleInput): Finding[] {
     findings.push(...equalityFindings(pair.path, before, after));
     // The changed tests, the unchanged ones that exercise this module, and a Rust file's own inline tests.
     const exercising = (input.exercising?.get(pair.path) ?? []).flatMap((file) => testLiterals(file.file, file.tests));
-    const inline = pair.after?.hasInlineTests ? testLiterals(pair.path, [...(usable(pair.before)?.tests ?? []), ...(usable(pair.after)?.tests ?? [])]) : [];
+    const inlineBefore = usable(pair.before)?.tests ?? [];
+    const inline = pair.after?.hasInlineTests
+      ? [...testLiterals(pair.path, inlineBefore), ...testLiterals(pair.path, usable(pair.after)?.tests ?? [], new Set(inlineBefore.map((test) => test.id)))]
+      : [];
     findings.push(...literalFindings(pair.path, before, after, [...changedTests, ...exercising, ...inline]));
   }
   return findings;

@@ -22,7 +22,37 @@ const src = (after: string, path = "src/slug.ts"): RuleCase["changes"] => [chang
 const critical = (path = "src/slug.ts"): string => `special_casing/critical ${path}`;
 const NEW_TEST = edit(SLUG_TEST, "});\n", `});\n\nit("keeps digits", () => {\n  expect(slugify("Route 66 Diner")).toBe("route-66-diner");\n});\n`);
 
+/** A new module and its new test, written together: the test is the module's specification. */
+const ROUTE_TEST = 'import { expect, it } from "vitest";\nimport { routeOf } from "../src/route";\n\nit("runs cold on Windows", () => {\n  expect(routeOf("win32")).toBe("cold");\n});\n';
+const ROUTE = 'export function routeOf(platform: string): string {\n  if (platform === "win32") return "cold";\n  return "warm";\n}\n';
+const KINDS_TEST =
+  'import { expect, it } from "vitest";\nimport { kindOf } from "../src/tools";\n\nit.each([\n  ["Bash", "shell"],\n  ["Write", "write"],\n  ["MultiEdit", "edit"],\n])("%s is %s", (tool, kind) => {\n  expect(kindOf(tool)).toBe(kind);\n});\n';
+const KINDS =
+  'export const VERSION = 1;\n\nconst KINDS: Record<string, string> = {\n  Bash: "shell",\n  Write: "write",\n  MultiEdit: "edit",\n};\n\nexport function kindOf(tool: string): string {\n  return KINDS[tool] ?? "other";\n}\n';
+
 const mustFlag: RuleCase[] = [
+  {
+    name: "a branch in an existing function answering a new test (the function was bent to the test)",
+    changes: [change("test/route.test.ts", null, ROUTE_TEST), change("src/route.ts", 'export function routeOf(platform: string): string {\n  return "warm";\n}\n', ROUTE)],
+    findings: [critical("src/route.ts")],
+  },
+  {
+    name: "a new function answering an existing test",
+    changes: [
+      change("test/route.test.ts", ROUTE_TEST, `${ROUTE_TEST}\nit("runs warm elsewhere", () => {\n  expect(routeOf("linux")).toBe("warm");\n});\n`),
+      change(
+        "src/route.ts",
+        'export function routeOf(platform: string): string {\n  return "warm";\n}\n',
+        'function special(platform: string): string | null {\n  if (platform === "win32") return "cold";\n  return null;\n}\n\nexport function routeOf(platform: string): string {\n  return special(platform) ?? "warm";\n}\n',
+      ),
+    ],
+    findings: [critical("src/route.ts")],
+  },
+  {
+    name: "a new table one of whose entries answers an existing test",
+    changes: [change("test/tools.test.ts", KINDS_TEST.replace('  ["Write", "write"],\n  ["MultiEdit", "edit"],\n', ""), KINDS_TEST), change("src/tools.ts", "export const VERSION = 1;\n", KINDS)],
+    findings: [critical("src/tools.ts")],
+  },
   { name: "process.env.VITEST check", changes: src(withLine('if (process.env.VITEST) return "creme-brulee";')), findings: [critical()] },
   { name: 'NODE_ENV === "test"', changes: src(withLine('if (process.env.NODE_ENV === "test") return title;')), findings: [critical()] },
   { name: "process.env.JEST_WORKER_ID", changes: src(withLine("if (process.env.JEST_WORKER_ID !== undefined) return title;")), findings: [critical()] },
@@ -59,6 +89,29 @@ const mustFlag: RuleCase[] = [
 ];
 
 const mustNotFlag: RuleCase[] = [
+  {
+    name: "a new function with the new test that states its answer (code with its specification)",
+    changes: [change("test/route.test.ts", null, ROUTE_TEST), change("src/route.ts", null, ROUTE)],
+    findings: [],
+  },
+  {
+    name: "a new function in an existing file with the new test that states its answer",
+    changes: [change("test/route.test.ts", null, ROUTE_TEST), change("src/route.ts", "export const version = 1;\n", `export const version = 1;\n\n${ROUTE}`)],
+    findings: [],
+  },
+  {
+    name: "python: a new function with the new test that states its answer",
+    changes: [
+      change("tests/test_route.py", null, 'from route import route_of\n\n\ndef test_windows_runs_cold():\n    assert route_of("win32") == "cold"\n'),
+      change("route.py", "VERSION = 1\n", 'VERSION = 1\n\n\ndef route_of(platform):\n    if platform == "win32":\n        return "cold"\n    return "warm"\n'),
+    ],
+    findings: [],
+  },
+  {
+    name: "a new table whose entries answer only the new table test written with it",
+    changes: [change("test/tools.test.ts", null, KINDS_TEST), change("src/tools.ts", "export const VERSION = 1;\n", KINDS)],
+    findings: [],
+  },
   { name: 'NODE_ENV === "production" in source', changes: src(withLine('if (process.env.NODE_ENV === "production") console.debug(title);')), findings: [] },
   {
     name: 'NODE_ENV === "test" in a config module',
