@@ -845,16 +845,19 @@ function leftDiscoveryFindings(slots: readonly Slot[]): Finding[] {
  * (analysable or not), lets the rules see a dependency manifest change.
  * `context` holds unchanged files that tests are inherited from or by
  * (inheritance.ts loadClassContext); without it, inheritance is resolved
- * among the changed files only. `exercising` lists, per changed product
- * file, the unchanged test files that exercise it (exercising.ts), which
- * special_casing judges new literal branches against.
+ * among the changed files only. `reach.exercising` lists, per changed
+ * product file, the unchanged test files that exercise it (exercising.ts),
+ * which special_casing judges new literal branches against;
+ * `reach.entryOnly` names the changed modules only program entry points
+ * import (reach.ts), whose new success exits harness-escape leaves alone.
  */
 export function compareFacts(
   pairs: readonly FactsPair[],
   changedPaths?: readonly string[],
   context: ClassContext = EMPTY_CLASS_CONTEXT,
-  exercising?: ReadonlyMap<string, readonly ExercisingFile[]>,
+  reach: { exercising?: ReadonlyMap<string, readonly ExercisingFile[]>; entryOnly?: ReadonlySet<string> } = {},
 ): Finding[] {
+  const { exercising, entryOnly } = reach;
   const resolved = resolvePairs(pairs, context);
   const allPairs = [...resolved.changed, ...resolved.unchanged];
   const { before, after } = matchTests(allPairs);
@@ -963,5 +966,6 @@ export function compareFacts(
   const input: RuleInput = { pairs: rulePairs, matched };
   if (changedPaths) input.changedPaths = changedPaths;
   if (exercising && exercising.size > 0) input.exercising = exercising;
+  if (entryOnly && entryOnly.size > 0) input.entryOnly = entryOnly;
   return applyRules(findings, input);
 }

@@ -17,6 +17,7 @@ import { emptyFacts, hasUsableFacts, type FileFacts } from "./facts.js";
 import { EMPTY_CLASS_CONTEXT, loadClassContext, type UnchangedFiles } from "./inheritance.js";
 import { indirectSkipFindings, suiteListFindings } from "./indirection.js";
 import { loadExercisingTests } from "./exercising.js";
+import { loadEntryOnlyModules } from "./reach.js";
 import { LANGUAGES, extensionOf, languageForPath } from "./languages/index.js";
 import { tsconfigFindings } from "./rules/index.js";
 import { isUnderTestDirectory, type CollectionRules } from "./languages/language.js";
@@ -291,6 +292,8 @@ export async function analyzeChanges(changes: readonly FileChange[], options: An
     );
   // Unchanged tests that exercise a changed module, read only when one gained a literal branch (special_casing).
   const exercising = options.unchanged ? await loadExercisingTests(pairs, options.unchanged, extractUnchanged) : undefined;
+  // Changed modules that gained a success exit and that only program entry points import (harness-escape).
+  const entryOnly = trees ? loadEntryOnlyModules(pairs, trees.after) : undefined;
   const findings = sortFindings(
     applyAllowRules(
       [
@@ -298,7 +301,7 @@ export async function analyzeChanges(changes: readonly FileChange[], options: An
           pairs,
           changes.map((change) => change.path),
           context,
-          exercising,
+          { exercising, entryOnly },
         ),
         ...indirect,
         ...tsconfigFindings(changes),

@@ -38,6 +38,8 @@ export interface RuleInput {
   matched: readonly MatchedTest[];
   /** Per changed product path, the unchanged test files that exercise it (analysis/exercising.ts); absent = only the changed tests are known. */
   exercising?: ReadonlyMap<string, readonly ExercisingFile[]>;
+  /** Changed JS/TS product paths that gained a success exit and that only program entry points import (analysis/reach.ts); absent = not known. */
+  entryOnly?: ReadonlySet<string>;
   /** Every path the diff changed, including files no language analyses (package.json, lockfiles); absent = only `pairs` are known. */
   changedPaths?: readonly string[];
 }

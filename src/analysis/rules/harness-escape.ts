@@ -15,13 +15,14 @@
  * "__main__":`, `main()`/`Main()`, `require.main === module`, a script
  * module (`package main`, a class with `static void main`, a Python file with
  * a `__main__` guard), and files of command-line tools by their path
- * ({@link isEntryPointPath}). Only exits new in the change are judged (by
- * kind, text and function, as a multiset).
+ * ({@link isEntryPointPath}), and modules only entry-point files import
+ * (analysis/reach.ts, RuleInput.entryOnly). Only exits new in the change are
+ * judged (by kind, text and function, as a multiset).
  */
 
 import type { EscapeFact, RunEscapeFact } from "../facts.js";
 import type { Finding } from "../types.js";
-import { isInlineTestedProductCode, isProductCode, multisetMinus, usable, type RuleInput } from "./context.js";
+import { isInlineTestedProductCode, isProductCode, multisetMinus, usable, type RuleInput, type RulePair } from "./context.js";
 import { defineRule, report } from "./registry.js";
 
 /** Rule id (evidence.rule). */
@@ -65,6 +66,19 @@ function describeEscape(fact: EscapeFact): string {
   return `${what} (\`${fact.text}\`) ${where}${fact.isInHook ? ", from an exit hook" : ""}`;
 }
 
+/**
+ * The success exits (see {@link isSuccessExit}) a changed file's code gained,
+ * outside program entry points it declares (`if __name__ == "__main__":`,
+ * `main()`), as a multiset difference by kind, function and text; none when
+ * either side's facts are unusable.
+ */
+export function newSuccessExits(pair: RulePair): EscapeFact[] {
+  if (pair.before !== null && usable(pair.before) === null) return [];
+  const after = usable(pair.after)?.code?.escapes;
+  if (!after) return [];
+  return multisetMinus(after, usable(pair.before)?.code?.escapes ?? [], escapeKey).filter((fact) => !fact.isEntryPoint && isSuccessExit(fact));
+}
+
 const runEscapeKey = (fact: RunEscapeFact): string => `${fact.function}\u0000${fact.text}`;
 
 /**
@@ -95,13 +109,8 @@ export function harnessEscapeFindings(input: RuleInput): Finding[] {
     }
   }
   for (const pair of input.pairs) {
-    if (!(isProductCode(pair) || isInlineTestedProductCode(pair)) || isEntryPointPath(pair.path)) continue;
-    if (pair.before !== null && usable(pair.before) === null) continue;
-    const after = usable(pair.after)?.code?.escapes;
-    if (!after) continue;
-    const added = multisetMinus(after, usable(pair.before)?.code?.escapes ?? [], escapeKey);
-    for (const fact of added) {
-      if (fact.isEntryPoint || !isSuccessExit(fact)) continue;
+    if (!(isProductCode(pair) || isInlineTestedProductCode(pair)) || isEntryPointPath(pair.path) || input.entryOnly?.has(pair.path)) continue;
+    for (const fact of newSuccessExits(pair)) {
       findings.push(
         report(
           harnessEscapeRule,
