@@ -20,6 +20,7 @@
  * parsers/babel.ts the first time a file is extracted.
  */
 
+import { isMemoGuard } from "../checks/memo-guard.js";
 import type * as t from "@babel/types";
 import { debug } from "../../log.js";
 import { findSkippingHelpers, isConditionalWithinFunction, type SkippingHelper } from "./javascript-skips.js";
@@ -889,8 +890,17 @@ class TestExtractor {
     return (fn.body as t.BlockStatement).body.some((statement) => {
       if (statement.type !== "IfStatement" || (statement.end ?? Infinity) > start) return false;
       const branch = statement.consequent;
+      const only = branch.type === "BlockStatement" && branch.body.length === 1 ? branch.body[0] : branch;
+      // `if (cache !== null) return cache;` before code that fills `cache`: the assertions below ran on the first call.
+      if (only?.type === "ReturnStatement" && only.argument && statement.alternate == null && this.isMemoGuardOf(statement, only.argument, fn)) return false;
       return branch.type === "ReturnStatement" || (branch.type === "BlockStatement" && branch.body.some((inner) => inner.type === "ReturnStatement"));
     });
+  }
+
+  /** True when `guard` returning `returned` is a memoisation guard of `fn` (checks/memo-guard.ts). */
+  private isMemoGuardOf(guard: t.IfStatement, returned: t.Node, fn: t.Node): boolean {
+    if (guard.test.start == null || guard.test.end == null || returned.start == null || returned.end == null || guard.end == null || fn.end == null) return false;
+    return isMemoGuard(this.content.slice(guard.test.start, guard.test.end), this.content.slice(returned.start, returned.end), this.content.slice(guard.end, fn.end));
   }
 
   private enclosingTopLevelFunction(): string | null {

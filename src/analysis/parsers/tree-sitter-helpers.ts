@@ -10,6 +10,7 @@
  * went unseen (issue 9).
  */
 
+import { isMemoGuard } from "../checks/memo-guard.js";
 import type { Node } from "web-tree-sitter";
 import type { AssertionFact, AssertionHelperFact } from "../facts.js";
 import { normalizedText, walkSubtree } from "./tree-sitter.js";
@@ -61,9 +62,23 @@ function guardEndsOf(fn: Node): number[] {
   for (const statement of body.namedChildren) {
     if (!statement) continue;
     const inner = statement.type === "expression_statement" ? statement.namedChild(0) : statement;
-    if (inner && IF_TYPES.has(inner.type) && inner.descendantsOfType(RETURN_TYPES as string[]).length > 0) ends.push(statement.endIndex);
+    if (inner && IF_TYPES.has(inner.type) && inner.descendantsOfType(RETURN_TYPES as string[]).length > 0 && !isMemoGuardNode(inner, body)) ends.push(statement.endIndex);
   }
   return ends;
+}
+
+/**
+ * True when the `if` statement `guard` of function body `body` only returns a
+ * memoised value (checks/memo-guard.ts): one return statement, no else, and
+ * the rest of the body fills what it returns.
+ */
+function isMemoGuardNode(guard: Node, body: Node): boolean {
+  const condition = guard.childForFieldName("condition");
+  if (!condition || guard.childForFieldName("alternative")) return false;
+  const returns = guard.descendantsOfType(RETURN_TYPES as string[]).filter((node): node is Node => node !== null && node.isNamed);
+  const returned = returns.length === 1 ? returns[0]?.namedChild(0) : null;
+  if (!returned) return false;
+  return isMemoGuard(condition.text, returned.text, body.text.slice(guard.endIndex - body.startIndex));
 }
 
 /** Parameter names of a parameter list, in order (`t *testing.T, a, b int` -> t, a, b; `int x` -> x; `$x` -> $x; `x: i32` -> x). */
