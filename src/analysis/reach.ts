@@ -38,6 +38,9 @@ const SPECIFIER = /(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+|\brequire\s*\(\s*|\
 /** A module path without its script extension, the key both sides of a resolution meet on. */
 const moduleKey = (path: string): string => path.replace(SCRIPT_FILE, "");
 
+/** The text with its block and line comments blanked (a specifier quoted in a comment imports nothing). */
+const withoutComments = (text: string): string => text.replace(/\/\*[\s\S]*?\*\//g, " ").replace(/(^|[^:\\"'`])\/\/[^\n]*/gm, "$1");
+
 /**
  * The modules a file's relative specifiers name, as {@link moduleKey}s
  * (both `dir/x` and `dir/x/index`, since `./x` may be either).
@@ -45,7 +48,7 @@ const moduleKey = (path: string): string => path.replace(SCRIPT_FILE, "");
 export function importedModuleKeys(file: string, text: string): Set<string> {
   const keys = new Set<string>();
   const dir = posix.dirname(file);
-  for (const match of text.matchAll(SPECIFIER)) {
+  for (const match of withoutComments(text).matchAll(SPECIFIER)) {
     const resolved = posix.normalize(posix.join(dir, match[2] as string));
     if (resolved.startsWith("../")) continue;
     const key = moduleKey(resolved);

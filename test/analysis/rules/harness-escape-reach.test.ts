@@ -77,6 +77,10 @@ describe("importedModuleKeys", () => {
     );
   });
 
+  it("ignores specifiers quoted in comments", () => {
+    expect([...importedModuleKeys("src/a.ts", '/**\n * loaded with `await import("./b.js")`\n */\n// require("./c")\nconst url = "http://x/y"; // import("./d")\n')]).toEqual([]);
+  });
+
   it("ignores specifiers that leave the tree", () => {
     expect([...importedModuleKeys("a.ts", 'import b from "../outside";\n')]).toEqual([]);
   });
