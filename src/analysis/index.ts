@@ -21,7 +21,7 @@ import { loadEntryOnlyModules } from "./reach.js";
 import { LANGUAGES, extensionOf, languageForPath } from "./languages/index.js";
 import { tsconfigFindings } from "./rules/index.js";
 import { isUnderTestDirectory, type CollectionRules } from "./languages/language.js";
-import type { AllowRule, Analysis, AnalysisStats, FileChange, NotAnalyzed } from "./types.js";
+import type { AllowRule, Analysis, AnalysisStats, FileChange, Finding, NotAnalyzed } from "./types.js";
 import { applyAllowRules, decideVerdict, sortFindings } from "./verdict.js";
 
 export type { AllowRule, Analysis, AnalysisStats, FileChange, Finding, FindingType, NotAnalyzed, Severity, Verdict } from "./types.js";
@@ -65,6 +65,18 @@ export interface AnalyzeOptions {
   trees?: { before: TreeReader; after: TreeReader };
   /** Called as each changed file has been judged, with how many of `changes.length` are done (a progress line). Must not throw. */
   onFile?: (done: number, total: number) => void;
+}
+
+/**
+ * The findings without the assertion findings of tests that a test_disabled
+ * finding already reports: a test that no longer runs (a helper's `t.Errorf`
+ * now `t.Skipf`) also lost the checks it ran, and one finding says so.
+ */
+function withoutDisabledTestsChecks(findings: readonly Finding[]): Finding[] {
+  const key = (finding: Finding): string => `${finding.file}\u0000${finding.test ?? ""}`;
+  const disabled = new Set(findings.filter((finding) => finding.type === "test_disabled" && finding.test).map(key));
+  if (disabled.size === 0) return [...findings];
+  return findings.filter((finding) => !((finding.type === "assertion_removal" || finding.type === "assertion_weakening") && finding.test && disabled.has(key(finding))));
 }
 
 /**
@@ -296,7 +308,7 @@ export async function analyzeChanges(changes: readonly FileChange[], options: An
   const entryOnly = trees ? loadEntryOnlyModules(pairs, trees.after) : undefined;
   const findings = sortFindings(
     applyAllowRules(
-      [
+      withoutDisabledTestsChecks([
         ...compareFacts(
           pairs,
           changes.map((change) => change.path),
@@ -307,7 +319,7 @@ export async function analyzeChanges(changes: readonly FileChange[], options: An
         ...tsconfigFindings(changes),
         ...config.findings,
         ...coverage.findings,
-      ],
+      ]),
       options.allow ?? [],
     ),
   );

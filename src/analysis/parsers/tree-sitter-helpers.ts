@@ -147,6 +147,70 @@ export function assertionHelpersOf(
   return [...helpers].map(([fn, facts]) => ({ name: fn.name, assertions: facts.length, params: fn.params, assertionsDetail: facts }));
 }
 
+/**
+ * The helpers of {@link assertionHelpersOf} with what their own helpers
+ * check: a function (not a test) that calls a helper checks that helper's
+ * assertions too, transitively (each helper once per caller, so recursion
+ * and cycles end), as JavaScript's helpers do (languages/javascript.ts). A
+ * test's assertion moved from a helper into a helper's helper is then still
+ * the test's. Facts inherited through a call that lies past the caller's
+ * early-return guard are gated. Functions are matched to calls by name (the
+ * first function of a name wins). Returns the direct helpers with their
+ * inherited facts, plus every function that only inherits.
+ */
+export function inheritHelperChecks(
+  root: Node,
+  functions: readonly FunctionRange[],
+  helpers: readonly AssertionHelperFact[],
+  testRanges: readonly { start: number; end: number }[],
+): AssertionHelperFact[] {
+  if (helpers.length === 0) return [...helpers];
+  const isTest = (fn: FunctionRange): boolean => testRanges.some((range) => range.start === fn.start);
+  const innermost = (index: number): FunctionRange | null => {
+    let owner: FunctionRange | null = null;
+    for (const fn of functions) if (fn.start <= index && index < fn.end && (owner === null || fn.start > owner.start)) owner = fn;
+    return owner;
+  };
+  const calls = new Map<FunctionRange, { name: string; startIndex: number }[]>();
+  walkSubtree(root, (cursor, type) => {
+    if (!CALL_TYPES.has(type)) return "descend";
+    const call = cursor.currentNode;
+    const name = calleeName(call);
+    const owner = name === null ? null : innermost(call.startIndex);
+    if (owner && name !== null && !isTest(owner)) calls.set(owner, [...(calls.get(owner) ?? []), { name, startIndex: call.startIndex }]);
+    return "descend";
+  });
+  const own = new Map(helpers.map((helper) => [helper.name, helper] as const));
+  const fnByName = new Map<string, FunctionRange>();
+  for (const fn of functions) if (!fnByName.has(fn.name) && !isTest(fn)) fnByName.set(fn.name, fn);
+  const reachable = (start: FunctionRange): AssertionFact[] => {
+    const facts: AssertionFact[] = [...(own.get(start.name)?.assertionsDetail ?? [])];
+    const seen = new Set<string>([start.name]);
+    const queue: { fn: FunctionRange; isGated: boolean }[] = [{ fn: start, isGated: false }];
+    while (queue.length > 0) {
+      const { fn, isGated } = queue.shift() as { fn: FunctionRange; isGated: boolean };
+      for (const call of calls.get(fn) ?? []) {
+        const callee = fnByName.get(call.name);
+        if (!callee || seen.has(call.name)) continue;
+        seen.add(call.name);
+        const gated = isGated || fn.guardEnds.some((end) => end <= call.startIndex);
+        facts.push(...(own.get(call.name)?.assertionsDetail ?? []).map((fact) => (gated ? { ...fact, gated: true as const } : { ...fact })));
+        queue.push({ fn: callee, isGated: gated });
+      }
+    }
+    return facts;
+  };
+  const result: AssertionHelperFact[] = [];
+  for (const fn of fnByName.values()) {
+    const facts = reachable(fn);
+    const direct = own.get(fn.name);
+    if (facts.length === 0) continue;
+    result.push(facts.length > (direct?.assertionsDetail?.length ?? 0) ? { name: fn.name, assertions: facts.length, params: fn.params, assertionsDetail: facts } : (direct as AssertionHelperFact));
+  }
+  for (const helper of helpers) if (!result.some((one) => one.name === helper.name)) result.push(helper);
+  return result;
+}
+
 /** The name a call calls: its last identifier (`checkSum`, `self.check` -> check, `$this->assertValid` -> assertValid). */
 function calleeName(call: Node): string | null {
   const callee = call.childForFieldName("function") ?? call.childForFieldName("name") ?? call.childForFieldName("method") ?? call.namedChild(0);

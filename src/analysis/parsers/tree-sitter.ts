@@ -28,7 +28,7 @@ import { fileURLToPath } from "node:url";
 import { setFlagsFromString } from "node:v8";
 import type { Language, Node, Parser, Query, Tree, TreeCursor } from "web-tree-sitter";
 import { RalphError } from "../../errors.js";
-import { assertionHelpersOf, functionRanges, helperCallFacts } from "./tree-sitter-helpers.js";
+import { assertionHelpersOf, functionRanges, helperCallFacts, inheritHelperChecks } from "./tree-sitter-helpers.js";
 import { currentRun, debug } from "../../log.js";
 import { allOwnCalls, callsIn, enclosingFunction, FUNCTION_TYPES, isConditionalWithin, type SkipProviderKind } from "./skip-reach.js";
 import {
@@ -679,7 +679,8 @@ export function assembleFacts(
   }
   // Helpers that assert outside tests, and the tests' calls to them: each call is one assertion of its test (a helper check).
   const functions = root && drafts.assertions.length > 0 ? functionRanges(root) : [];
-  const helpers = functions.length > 0 ? assertionHelpersOf(functions, drafts.assertions, ranged) : [];
+  const direct = functions.length > 0 ? assertionHelpersOf(functions, drafts.assertions, ranged) : [];
+  const helpers = root && direct.length > 0 ? inheritHelperChecks(root, functions, direct, ranged) : direct;
   const helperCalls = root && helpers.length > 0 ? helperCallFacts(root, helpers) : [];
   for (const assertion of [...drafts.assertions, ...helperCalls].sort((a, b) => a.startIndex - b.startIndex)) {
     const { startIndex, ...fact } = assertion;

@@ -372,10 +372,10 @@ export function assertionFindings(input: RuleInput): Finding[] {
     }
     return answer;
   };
-  // A test whose body is as it was still loses checks when a helper it calls gained an early return before all its assertions.
-  const gatedCount = (facts: readonly AssertionFact[] | undefined): number => (facts ?? []).filter((fact) => fact.gated === true).length;
+  // A test whose body is as it was still loses checks when a helper it calls lost its assertions or gained an early
+  // return before all of them: its helper calls are compared too.
   for (const test of input.matched) {
-    if (test.before.bodyHash === test.after.bodyHash && gatedCount(test.after.assertionsDetail) <= gatedCount(test.before.assertionsDetail)) continue;
+    if (test.before.bodyHash === test.after.bodyHash && helperCallsOf(test.after) === helperCallsOf(test.before)) continue;
     const flags = test.after.flags;
     if (flags.skipped || flags.todo || flags.failing) continue; // test_disabled already says it no longer runs
     const found =
@@ -394,6 +394,18 @@ export function assertionFindings(input: RuleInput): Finding[] {
     findings.push(...(moved ? found.filter((f) => f.type !== "assertion_removal") : found));
   }
   return findings;
+}
+
+/**
+ * A test's calls of assertion helpers as one comparable text: each call's
+ * helper, strength and gating, in order. Two sides of an unchanged test body
+ * with the same text check the same through their helpers.
+ */
+function helperCallsOf(test: TestCase): string {
+  return (test.assertionsDetail ?? [])
+    .filter((fact) => fact.matcher.startsWith("helper "))
+    .map((fact) => `${fact.matcher}\u0000${fact.strength}\u0000${fact.gated === true ? "gated" : ""}\u0000${fact.actual ?? ""}`)
+    .join("\u0001");
 }
 
 /**
