@@ -50,8 +50,8 @@ const SHAPES: Shape[] = [
     id: "go",
     path: "app/place_test.go",
     test: GO_TEST,
-    direct: `${GO_HEAD}func placeFor(t *testing.T) *Thing {\n\tmade := Build()\n\tif made.Kind != \"repo\" {\n\t\tt.Fatalf("build failed")\n\t}\n\treturn Copy(made)\n}\n`,
-    chained: `${GO_HEAD}func template(t *testing.T) *Thing {\n\tmade := Build()\n\tif made.Kind != \"repo\" {\n\t\tt.Fatalf("build failed")\n\t}\n\treturn made\n}\n\nfunc placeFor(t *testing.T) *Thing {\n\treturn Copy(template(t))\n}\n`,
+    direct: `${GO_HEAD}func placeFor(t *testing.T) *Thing {\n\tmade := Build()\n\tif made.Kind != "repo" {\n\t\tt.Fatalf("build failed")\n\t}\n\treturn Copy(made)\n}\n`,
+    chained: `${GO_HEAD}func template(t *testing.T) *Thing {\n\tmade := Build()\n\tif made.Kind != "repo" {\n\t\tt.Fatalf("build failed")\n\t}\n\treturn made\n}\n\nfunc placeFor(t *testing.T) *Thing {\n\treturn Copy(template(t))\n}\n`,
     dropped: `${GO_HEAD}func template(t *testing.T) *Thing {\n\tmade := Build()\n\treturn made\n}\n\nfunc placeFor(t *testing.T) *Thing {\n\treturn Copy(template(t))\n}\n`,
   },
   {
