@@ -279,6 +279,19 @@ interface FamilySpec {
   narrowingOptions: ReadonlySet<string>;
   /** Do positional words select files or names? */
   isPositionalFilter: boolean;
+  /**
+   * What no positional word selects, when that is not every test: `go test`
+   * alone tests the package in the current folder (`.`), `go help packages`.
+   */
+  defaultSelection?: readonly string[];
+  /** Whether selection `wide` includes selection `narrow` (default {@link isPathCovered}). */
+  covers?: (wide: string, narrow: string) => boolean;
+  /**
+   * True when a bare word (no `/`, `.` or `:`) after a long option ralph does
+   * not know takes that option's value (`--coverage-output-format cobertura`):
+   * for runners whose positional words are paths (projects, folders, files).
+   */
+  isBareWordAnOptionValue?: boolean;
 }
 
 const FAMILIES: Record<RunnerFamily, FamilySpec> = {
@@ -428,6 +441,8 @@ const FAMILIES: Record<RunnerFamily, FamilySpec> = {
     ignoreOptions: new Set(["-skip"]),
     narrowingOptions: new Set(["-short"]),
     isPositionalFilter: true,
+    defaultSelection: ["."],
+    covers: isGoPackageCovered,
   },
   cargo: {
     valueOptions: new Set([
@@ -502,6 +517,21 @@ const FAMILIES: Record<RunnerFamily, FamilySpec> = {
       "--exclude-group",
       "--exclude",
       "--skip-tags",
+      // dotnet test and Microsoft.Testing.Platform (learn.microsoft.com: dotnet test, "Microsoft.Testing.Platform options")
+      "--logger",
+      "-l",
+      "--settings",
+      "-s",
+      "--results-directory",
+      "--framework",
+      "--configuration",
+      "--verbosity",
+      "--collect",
+      "--coverage-output",
+      "--coverage-output-format",
+      "--coverage-settings",
+      "--report-trx-filename",
+      "--output",
       // tox
       "--installpkg",
       "--root",
@@ -521,6 +551,7 @@ const FAMILIES: Record<RunnerFamily, FamilySpec> = {
     ignoreOptions: new Set(["--exclude-group", "--exclude", "--skip-tags"]),
     narrowingOptions: new Set(["-DskipTests", "-Dmaven.test.skip=true", "-Dmaven.test.skip", "-DskipTests=true"]),
     isPositionalFilter: true,
+    isBareWordAnOptionValue: true,
   },
 };
 
@@ -578,6 +609,51 @@ function stripLaunchers(words: readonly string[]): string[] {
     return rest;
   }
   return rest;
+}
+
+/** Shells whose `-c` runs a command string. */
+const SHELLS: ReadonlySet<string> = new Set(["bash", "sh", "zsh", "dash", "ksh"]);
+
+/** Options of `dotnet-coverage collect` that take a value (learn.microsoft.com: dotnet-coverage). */
+const DOTNET_COVERAGE_VALUE_OPTIONS: ReadonlySet<string> = new Set([
+  "-o",
+  "--output",
+  "-f",
+  "--output-format",
+  "-s",
+  "--settings",
+  "-id",
+  "--session-id",
+  "-l",
+  "--log-file",
+  "-ll",
+  "--log-level",
+  "-if",
+  "--include-files",
+]);
+
+/**
+ * The command string a wrapper runs, when the words are one: `bash -c
+ * "pytest tests"` (also `-ec`, `-xc`: `-c` last in the cluster), `sh -c …`,
+ * `dotnet-coverage collect [options] "dotnet test"` (or `-- dotnet test`).
+ * Null for any other command. The words are already unquoted.
+ */
+function commandStringOf(words: readonly string[]): string | null {
+  const head = basename(words[0] ?? "");
+  if (SHELLS.has(head)) {
+    const flag = words.findIndex((word, index) => index > 0 && /^-[a-z]*c$/.test(word));
+    return flag !== -1 && words[flag + 1] !== undefined ? (words[flag + 1] as string) : null;
+  }
+  if (head === "dotnet-coverage" && words[1] === "collect") {
+    let i = 2;
+    while (i < words.length && (words[i] as string).startsWith("-") && words[i] !== "--") {
+      const [name, inline] = splitOption(words[i] as string);
+      i += inline === undefined && DOTNET_COVERAGE_VALUE_OPTIONS.has(name) ? 2 : 1;
+    }
+    if (words[i] === "--") i++;
+    return i < words.length ? words.slice(i).join(" ") : null;
+  }
+  return null;
 }
 
 /** Last path segment of a program name (`./node_modules/.bin/jest` -> `jest`). */
@@ -837,8 +913,10 @@ function readArguments(family: RunnerFamily, args: readonly string[]): { positio
     if (word === "--") continue;
     if (word.startsWith("-") && word.length > 1) {
       const [name, inline] = splitOption(word);
+      const next = args[i + 1];
+      const takesBareWord = spec.isBareWordAnOptionValue === true && name.startsWith("--") && next !== undefined && /^[A-Za-z0-9_-]+$/.test(next) && !next.startsWith("-");
       if (inline !== undefined) add(name, inline);
-      else if (spec.valueOptions.has(name) && i + 1 < args.length) add(name, args[++i] as string);
+      else if ((spec.valueOptions.has(name) || takesBareWord) && i + 1 < args.length) add(name, args[++i] as string);
       else add(name, true);
     } else if (spec.isPositionalFilter) {
       positional.push(word);
@@ -869,9 +947,11 @@ function isNoOpSegment(words: readonly string[]): boolean {
 /**
  * Finds the runners in a command line and what masks their failures.
  * `variables` expands `$(NAME)`/`${NAME}`; `targets` names the make targets,
- * just recipes and npm scripts that run tests whatever their names.
+ * just recipes and npm scripts that run tests whatever their names. A
+ * wrapper's command string (`bash -c "…"`, `dotnet-coverage collect "dotnet
+ * test"`) is read as a command line of its own, `depth` levels deep at most 3.
  */
-export function analyzeCommand(command: string, variables?: ReadonlyMap<string, string>, targets?: TestTargets): CommandAnalysis {
+export function analyzeCommand(command: string, variables?: ReadonlyMap<string, string>, targets?: TestTargets, depth = 0): CommandAnalysis {
   const expanded = variables ? expandVariables(command, variables) : command;
   const segments = splitShell(expanded);
   const invocations: RunnerInvocation[] = [];
@@ -879,14 +959,22 @@ export function analyzeCommand(command: string, variables?: ReadonlyMap<string, 
   const hasPipefail = /set\s+-[a-z]*o\s+pipefail|set\s+-o\s+pipefail|pipefail/.test(expanded);
   let lastRunnerIndex = -1;
   segments.forEach((segment, index) => {
+    const inner = commandStringOf(stripLaunchers(segment.words));
+    const nested = inner !== null && depth < 3 ? analyzeCommand(inner, variables, targets, depth + 1) : null;
     const { words, thresholds } = unwrapCoverage(stripLaunchers(segment.words));
-    const found = identifyRunner(stripLaunchers(words), targets);
-    if (!found) return;
-    const { positional, options } = readArguments(found.family, found.args);
-    // `pytest --flake8` or `--mypy` runs a linter through pytest, not the tests.
-    if (found.family === "pytest" && [...options.keys()].some((name) => PYTEST_LINT_FLAGS.has(name))) return;
-    const all = new Map([...thresholds, ...runnerThresholds(options)]);
-    invocations.push({ runner: found.runner, family: found.family, positional, options, thresholds: all });
+    const found = nested ? null : identifyRunner(stripLaunchers(words), targets);
+    if (nested) {
+      invocations.push(...nested.invocations);
+      masks.push(...nested.masks);
+      if (nested.invocations.length === 0) return;
+    } else if (!found) return;
+    if (found) {
+      const { positional, options } = readArguments(found.family, found.args);
+      // `pytest --flake8` or `--mypy` runs a linter through pytest, not the tests.
+      if (found.family === "pytest" && [...options.keys()].some((name) => PYTEST_LINT_FLAGS.has(name))) return;
+      const all = new Map([...thresholds, ...runnerThresholds(options)]);
+      invocations.push({ runner: found.runner, family: found.family, positional, options, thresholds: all });
+    }
     lastRunnerIndex = index;
     // What follows this runner decides whether its failure still fails the command.
     const next = segments[index + 1];
@@ -921,6 +1009,25 @@ export function isPathCovered(wide: string, narrow: string): boolean {
   if (b.startsWith(`${a}/`)) return true;
   if (/[*?[{]/.test(a)) return globToRegExp(a).test(b) || globToRegExp(a).test(`${b}/x`);
   return false;
+}
+
+/**
+ * Whether Go package pattern `wide` includes pattern `narrow` (`go help
+ * packages`): `./...` (or `...`) is every package, `./a/...` is `a` and every
+ * package below it, and a pattern without `...` is that one package only
+ * (`.` is the current folder's package, not the tree).
+ */
+export function isGoPackageCovered(wide: string, narrow: string): boolean {
+  const clean = (pattern: string): string => pattern.replace(/^\.\//, "").replace(/\/+$/, "");
+  const a = clean(wide);
+  const b = clean(narrow);
+  if (a === "..." || a === "./...") return true;
+  if (a.endsWith("/...")) {
+    const root = a.slice(0, -"/...".length);
+    const target = b.endsWith("/...") ? b.slice(0, -"/...".length) : b;
+    return root === "." || target === root || target.startsWith(`${root}/`);
+  }
+  return !b.includes("...") && (a === b || (a === "." && b === "") || (a === "" && b === "."));
 }
 
 /** Strips `./`, jest's `<rootDir>/`, trailing slashes and Go's `/...` (a package and everything below it). */
@@ -1010,18 +1117,18 @@ function compareInvocation(before: RunnerInvocation, after: RunnerInvocation, se
   if (spec.isPositionalFilter) {
     // Narrowed: a selection where there was none, or paths dropped while every remaining one lies inside the old
     // selection. A selection that moved elsewhere (files renamed with the tests) is not judged here.
-    const lost =
-      before.positional.length === 0 ? (after.positional.length > 0 ? ["(all tests)"] : []) : before.positional.filter((path) => !after.positional.some((wide) => isPathCovered(wide, path)));
-    const isInside = after.positional.every((path) => before.positional.length === 0 || before.positional.some((wide) => isPathCovered(wide, path)));
-    if (lost.length > 0 && after.positional.length > 0 && isInside) {
-      note(
-        `${setting} now runs ${after.runner} on ${after.positional.map((p) => `"${p}"`).join(", ")} only; before it ran ${before.positional.length === 0 ? "every test" : before.positional.map((p) => `"${p}"`).join(", ")}`,
-        {
-          runner: after.runner,
-          selection_before: before.positional,
-          selection_after: after.positional,
-        },
-      );
+    const covers = spec.covers ?? isPathCovered;
+    const selectionOf = (invocation: RunnerInvocation): readonly string[] => (invocation.positional.length === 0 ? (spec.defaultSelection ?? []) : invocation.positional);
+    const was = selectionOf(before);
+    const now = selectionOf(after);
+    const lost = was.length === 0 ? (now.length > 0 ? ["(all tests)"] : []) : was.filter((path) => !now.some((wide) => covers(wide, path)));
+    const isInside = now.every((path) => was.length === 0 || was.some((wide) => covers(wide, path)));
+    if (lost.length > 0 && now.length > 0 && isInside) {
+      note(`${setting} now runs ${after.runner} on ${now.map((p) => `"${p}"`).join(", ")} only; before it ran ${was.length === 0 ? "every test" : was.map((p) => `"${p}"`).join(", ")}`, {
+        runner: after.runner,
+        selection_before: [...was],
+        selection_after: [...now],
+      });
     }
   }
   const filtersBefore = valuesOf(before, spec.filterOptions);

@@ -71,6 +71,10 @@ describe("analyzeCommand finds the runner behind launchers", () => {
     ["$(MAKE) test", "make"],
     ["bundle exec rspec", "rspec"],
     ["./gradlew test", "gradlew test"],
+    ['bash -c "pytest tests"', "pytest"],
+    ["sh -ec 'go test ./...'", "go test"],
+    ['dotnet-coverage collect --output coverage.cobertura.xml --output-format cobertura "dotnet test"', "dotnet test"],
+    ["dotnet-coverage collect -f cobertura -- dotnet test", "dotnet test"],
   ])("%s -> %s", (command, runner) => {
     expect(analyzeCommand(command).invocations.map((invocation) => invocation.runner)).toEqual([runner]);
   });
@@ -121,6 +125,11 @@ describe("compareCommands", () => {
     ["pytest --cov-fail-under=90", "pytest --cov-fail-under=80", /lowers the total coverage threshold from 90% to 80%/],
     ["vitest run", "true", /no longer runs the tests/],
     ["npm test", "npm test -- --grep slow", /now runs npm run test on "slow" only/],
+    ["go test ./...", "go test", /now runs go test on "\." only; before it ran "\.\/\.\.\."/],
+    ["go test ./...", "go test ./pkg/...", /now runs go test on "\.\/pkg\/\.\.\." only/],
+    ["go test ./pkg/...", "go test ./pkg", /now runs go test on "\.\/pkg" only/],
+    ["pytest tests", 'bash -c "pytest tests/unit"', /now runs pytest on "tests\/unit" only/],
+    ["dotnet test", "dotnet test tests/Unit/Unit.csproj", /now runs dotnet test on "tests\/Unit\/Unit\.csproj" only/],
   ])("%s -> %s", (before, after, message) => {
     const notes = compareCommands(before, after, "scripts.test", 3);
     expect(notes.map((note) => note.message).join("\n")).toMatch(message);
@@ -134,6 +143,12 @@ describe("compareCommands", () => {
     ["pytest --cov-fail-under=80", "pytest --cov-fail-under=90"],
     ["echo hi", "echo bye"],
     ["go test ./pkg/...", "go test ./..."],
+    // `go test` alone tests the current folder's package; `./...` adds every package below it (go help packages).
+    ["go test -timeout=60s -race", "go test -timeout=60s -race ./..."],
+    ["go test", "go test ."],
+    ['dotnet test --collect:"XPlat Code Coverage"', "dotnet test --coverage --coverage-output-format cobertura"],
+    ["dotnet test --coverage", 'dotnet-coverage collect --output coverage.cobertura.xml --output-format cobertura "dotnet test"'],
+    ["pytest tests", "bash -c 'pytest tests'"],
   ])("%s -> %s is not narrower", (before, after) => {
     expect(compareCommands(before, after, "scripts.test", 3)).toEqual([]);
   });

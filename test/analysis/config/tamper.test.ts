@@ -465,6 +465,27 @@ const FLAGS: FlagRow[] = [
 ];
 
 const PASSES: Row[] = [
+  // Sweeps of hashicorp/golang-lru 8d433cc52 and khellang/Scrutor f5e12d973, dc7c9595a: reported critical test_config_tamper.
+  {
+    name: "go test of the current package widened to every package (./...)",
+    path: ".github/workflows/ci.yml",
+    before: workflow("      - name: build and test\n        run: |\n          go test -timeout=60s -race\n          go build -race\n"),
+    after: workflow("      - name: build and test\n        run: |\n          go test -timeout=60s -race ./...\n          go build -race ./...\n"),
+  },
+  {
+    name: "dotnet test wrapped in dotnet-coverage collect, the step renamed",
+    path: ".github/workflows/build.yml",
+    before: workflow("      - name: Test\n        run: dotnet test --coverage --coverage-output-format cobertura\n"),
+    after: workflow(
+      '      - name: Install dotnet-coverage\n        run: dotnet tool install -g dotnet-coverage\n      - name: Test with coverage\n        run: dotnet-coverage collect --output coverage.cobertura.xml --output-format cobertura "dotnet test"\n',
+    ),
+  },
+  {
+    name: "dotnet test coverage options changed (an option's value is no project)",
+    path: ".github/workflows/build.yml",
+    before: workflow('      - name: Test\n        run: dotnet test --collect:"XPlat Code Coverage"\n'),
+    after: workflow("      - name: Test\n        run: dotnet test --coverage --coverage-output-format cobertura\n"),
+  },
   { name: "script gains a runner", path: "package.json", before: pkg({ test: "vitest run" }), after: pkg({ test: "vitest run && playwright test" }) },
   { name: "script loses a file filter", path: "package.json", before: pkg({ test: "vitest run test/unit" }), after: pkg({ test: "vitest run" }) },
   { name: "reporter and coverage flags", path: "package.json", before: pkg({ test: "vitest run" }), after: pkg({ test: "vitest run --coverage --reporter verbose" }) },
