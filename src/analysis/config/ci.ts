@@ -24,6 +24,37 @@ function isAlwaysTrue(value: StaticValue | undefined): boolean {
   return typeof value === "string" && /^\s*(\$\{\{\s*)?(true|1)(\s*\}\})?\s*$/i.test(value);
 }
 
+/** A step or job condition without its `${{ }}` and spaces, quotes as `'`; null when it is not a string. */
+function conditionText(value: StaticValue | undefined): string | null {
+  if (typeof value !== "string") return null;
+  return value
+    .trim()
+    .replace(/^\$\{\{([\s\S]*)\}\}$/, "$1")
+    .replace(/"/g, "'")
+    .replace(/\s+/g, "");
+}
+
+/**
+ * True when two conditions are each other's negation, so exactly one of two
+ * steps ran in every cell of the matrix: `matrix.php != '8.5'` and
+ * `matrix.php == '8.5'` (either side of the comparison), `!x` and `x`.
+ * Conservative: anything else is not.
+ */
+export function areComplementary(a: StaticValue | undefined, b: StaticValue | undefined): boolean {
+  const x = conditionText(a);
+  const y = conditionText(b);
+  if (x === null || y === null || x === "" || y === "") return false;
+  const strip = (text: string): string => text.replace(/^\((.*)\)$/, "$1");
+  if (strip(x) === `!${strip(y)}` || strip(y) === `!${strip(x)}` || x === `!(${y})` || y === `!(${x})`) return true;
+  const comparison = (text: string): { sides: string; op: string } | null => {
+    const match = /^([^=!<>]+)(==|!=)([^=!<>]+)$/.exec(text);
+    return match ? { sides: [match[1], match[3]].sort().join("\u0000"), op: match[2] as string } : null;
+  };
+  const p = comparison(x);
+  const q = comparison(y);
+  return p !== null && q !== null && p.sides === q.sides && p.op !== q.op;
+}
+
 /** `false`, `"false"`, `${{ false }}`, `0`: never. */
 function isAlwaysFalse(value: StaticValue | undefined): boolean {
   if (value === false || value === 0) return true;
@@ -189,6 +220,11 @@ export async function compareGithubWorkflow(before: string | null, after: string
         if (step.run && remainingCommands.includes(step.run.trim())) continue;
         // A step that is a test step only by name ("Test build": `yarn build`) runs no tests to lose.
         if (step.run !== null && !hasRunner(step)) continue;
+        // Two test steps that ran under complementary conditions merged into the one that now runs in every case
+        // (`if: matrix.php != '8.5'` with coverage, `== '8.5'` without): the other's cells still run its tests.
+        const isMergedAlternative = (candidate: Step): boolean =>
+          hasRunner(candidate) && candidate.condition === undefined && testSteps.some((old) => old.key === candidate.key && areComplementary(old.condition, step.condition));
+        if (next.steps.some(isMergedAlternative)) continue;
         // The job now calls a reusable workflow (jobs.<id>.uses) changed with it that runs the same runners: moved there.
         if (typeof next.job.uses === "string" && step.run !== null && runElsewhere(runnersOf([step], targets))) continue;
         notes.push({ setting: step.path, line: null, message: `test ${describeStep(step)} was removed from job "${id}"`, before: step.run ?? step.uses, after: null });

@@ -589,6 +589,14 @@ function stripLaunchers(words: readonly string[]): string[] {
       rest = rest.slice(3);
       continue;
     }
+    // `php vendor/bin/phpunit`, `php -d memory_limit=-1 vendor/bin/pest`: the interpreter runs the script named next.
+    if (head === "php" && rest.length > 1) {
+      let i = 1;
+      while (i < rest.length && (rest[i] as string).startsWith("-")) i += /^-[dcnz]$/.test(rest[i] as string) ? 2 : 1;
+      if (i >= rest.length) return rest;
+      rest = rest.slice(i);
+      continue;
+    }
     if (head === "bundle" && rest[1] === "exec") {
       rest = rest.slice(2);
       continue;
@@ -701,14 +709,17 @@ function splitOption(word: string): [string, string | undefined] {
 /** Which runner the words start, with its family, and where its arguments begin; null when it is not a test runner. */
 /**
  * Targets of the project's task files whose recipes run tests, by tool:
- * Makefile targets, justfile recipes and package.json scripts (config/targets.ts
- * reads them). A command that calls one (`make richtest`, `just ci`, `npm run
- * verify`) runs tests even when its name does not say so: followed one level.
+ * Makefile targets, justfile recipes, package.json and composer.json scripts
+ * (config/targets.ts reads them). A command that calls one (`make richtest`,
+ * `just ci`, `npm run verify`, `composer check`) runs tests even when its name
+ * does not say so: followed one level.
  */
 export interface TestTargets {
   make: ReadonlySet<string>;
   just: ReadonlySet<string>;
   scripts: ReadonlySet<string>;
+  /** composer.json scripts that run tests (`composer test`, `composer run-script phpunit`); absent = none known. */
+  composer?: ReadonlySet<string>;
 }
 
 function identifyRunner(words: readonly string[], targets?: TestTargets): { runner: string; family: RunnerFamily; args: string[] } | null {
@@ -796,6 +807,13 @@ function identifyRunner(words: readonly string[], targets?: TestTargets): { runn
       if (head !== "npm" && second && isTestScript(second)) return { runner: `npm run ${second}`, family: "script", args: scriptArgs(rest(2)) };
       return null;
     }
+    case "composer": {
+      // `composer test`, `composer run-script phpunit`, `composer run phpunit -- --filter x` (getcomposer.org/doc/articles/scripts.md).
+      const isRun = second === "run-script" || second === "run";
+      const name = isRun ? words[2] : second;
+      const isTestScript = name !== undefined && !name.startsWith("-") && (name === "test" || targets?.composer?.has(name) === true);
+      return isTestScript ? { runner: `composer run ${name}`, family: "script", args: scriptArgs(rest(isRun ? 3 : 2)) } : null;
+    }
     case "make":
     case "$(MAKE)":
     case "${MAKE}":
@@ -813,7 +831,12 @@ function identifyRunner(words: readonly string[], targets?: TestTargets): { runn
       const target = words.slice(1).find((word) => TEST_SCRIPT_NAME.test(word));
       return target ? { runner: `${head} ${target}`, family: "generic", args: rest(1).filter((word) => word !== target && word !== "run") } : null;
     }
+    case "artisan":
+      // Laravel's `php artisan test` runs PHPUnit or Pest (laravel.com/docs/testing).
+      return second === "test" ? { runner: "artisan test", family: "generic", args: rest(2) } : null;
     case "phpunit":
+    case "pest":
+    case "paratest":
     case "rspec":
     case "minitest":
     case "ctest":

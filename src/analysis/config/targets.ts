@@ -1,8 +1,8 @@
 /**
  * The task-runner targets of a project that run tests whatever their names
  * (issue 9: `make richtest || true` in CI where the target runs the tests):
- * root Makefile targets, justfile recipes and package.json scripts whose
- * recipe calls a test runner. CI comparisons (ci.ts) follow a step's `make
+ * root Makefile targets, justfile recipes, package.json scripts and
+ * composer.json scripts whose recipe calls a test runner. CI comparisons (ci.ts) follow a step's `make
  * X` / `just X` / `npm run X` one level through these, so masking or
  * removing such a step is judged like one that names its runner.
  */
@@ -42,6 +42,44 @@ function packageScripts(text: string): Map<string, string> {
 }
 
 /**
+ * composer.json scripts by name, each as its command lines (a script is a
+ * string or a list of them; getcomposer.org/doc/articles/scripts.md); an
+ * unreadable file has none.
+ */
+function composerScripts(text: string): Map<string, string[]> {
+  try {
+    const parsed = JSON.parse(text) as { scripts?: Record<string, unknown> };
+    const scripts = new Map<string, string[]>();
+    for (const [name, value] of Object.entries(parsed.scripts ?? {})) {
+      const lines = typeof value === "string" ? [value] : Array.isArray(value) ? value.filter((line): line is string => typeof line === "string") : [];
+      if (lines.length > 0) scripts.set(name, lines);
+    }
+    return scripts;
+  } catch {
+    return new Map();
+  }
+}
+
+/**
+ * The composer scripts that run a test runner: through their own lines
+ * (`@php vendor/bin/phpunit` read as `php vendor/bin/phpunit`) or a script
+ * they reference (`@phpunit`, `@composer run phpunit`), 3 levels deep.
+ */
+function composerTestScripts(text: string): Set<string> {
+  const scripts = composerScripts(text);
+  const runs = (name: string, depth: number): boolean => {
+    const lines = scripts.get(name);
+    if (!lines || depth > 3) return false;
+    return lines.some((line) => {
+      const reference = /^@([\w:.-]+)(?:\s|$)/.exec(line.trim());
+      if (reference && reference[1] !== "php" && reference[1] !== "composer" && reference[1] !== "putenv") return runs(reference[1] as string, depth + 1);
+      return runsTests(line.trim().replace(/^@(php|composer)\s+/, (_, tool: string) => (tool === "php" ? "" : "composer ")));
+    });
+  };
+  return new Set([...scripts.keys()].filter((name) => runs(name, 0)));
+}
+
+/**
  * The root task files' targets whose recipes run a test runner, read
  * through `read` (a repo-relative path -> its text, or null when absent).
  * A make target counts through its own recipe and its prerequisites'.
@@ -71,5 +109,6 @@ export function testTargetsOf(read: (path: string) => string | null): TestTarget
   }
   const manifest = read("package.json");
   if (manifest !== null) for (const [name, command] of packageScripts(manifest)) if (runsTests(command)) scripts.add(name);
-  return { make, just, scripts };
+  const composer = read("composer.json");
+  return { make, just, scripts, composer: composer === null ? new Set() : composerTestScripts(composer) };
 }

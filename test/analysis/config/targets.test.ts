@@ -14,6 +14,7 @@ const gitlab = (script: string): string => `stages: [build]\nbuild:\n  stage: bu
 const MAKEFILE = "richtest:\n\tpytest -q tests\n\nlint:\n\truff check .\n\nall: richtest\n";
 const JUSTFILE = "verify:\n    cargo test --workspace\n\nfmt:\n    cargo fmt\n";
 const PACKAGE = `${JSON.stringify({ name: "shop", scripts: { verify: "vitest run", build: "tsc" } }, null, 2)}\n`;
+const COMPOSER = `${JSON.stringify({ name: "acme/csv", scripts: { phpunit: "php vendor/bin/phpunit --coverage-text", check: ["@phpstan", "@phpunit"], phpstan: "phpstan analyse", "test-all": ["@php vendor/bin/phpunit"] } }, null, 2)}\n`;
 
 async function findingsOf(before: Record<string, string>, after: Record<string, string>): Promise<Finding[]> {
   const analysis = await analyzeChanges(changesBetween(before, after), { trees: { before: treeOf(before), after: treeOf(after) } });
@@ -27,6 +28,35 @@ describe("CI targets followed one level", () => {
     expect([...targets.make].sort()).toEqual(["all", "richtest"]);
     expect([...targets.just]).toEqual(["verify"]);
     expect([...targets.scripts]).toEqual(["verify"]);
+  });
+
+  it("reads which composer scripts run tests, through @references and @php (getcomposer.org scripts)", () => {
+    const targets = testTargetsOf((path) => (path === "composer.json" ? COMPOSER : null));
+    expect([...(targets.composer ?? [])].sort()).toEqual(["check", "phpunit", "test-all"]);
+  });
+
+  const PHP_JOB = (steps: string): string =>
+    `name: ci\non: [push]\njobs:\n  linux_tests:\n    runs-on: ubuntu-22.04\n    strategy:\n      matrix:\n        php: ['8.2', '8.3', '8.4', '8.5']\n    steps:\n      - uses: actions/checkout@v4\n${steps}`;
+  const WITH = "      - name: Run Unit tests with coverage\n        run: composer phpunit\n";
+  const WITHOUT = "      - name: Run Unit tests without coverage\n        run: vendor/bin/phpunit --no-coverage\n        if: ${{ matrix.php == '8.5' }}\n";
+  const GATED = "        if: ${{ matrix.php != '8.5' }}\n";
+
+  it("passes two test steps under complementary conditions merged into one that runs everywhere (sweep of thephpleague/csv 583f7f66f)", async () => {
+    const base = { "composer.json": COMPOSER };
+    const findings = await findingsOf({ ...base, ".github/workflows/build.yml": PHP_JOB(WITH + GATED + WITHOUT) }, { ...base, ".github/workflows/build.yml": PHP_JOB(WITH) });
+    expect(findings).toEqual([]);
+  });
+
+  it("flags the step for the other cells removed while the remaining one keeps its condition", async () => {
+    const base = { "composer.json": COMPOSER };
+    const findings = await findingsOf({ ...base, ".github/workflows/build.yml": PHP_JOB(WITH + GATED + WITHOUT) }, { ...base, ".github/workflows/build.yml": PHP_JOB(WITH + GATED) });
+    expect(findings.map((finding) => `${finding.type}/${finding.severity} ${finding.file}`)).toEqual(["test_config_tamper/critical .github/workflows/build.yml"]);
+  });
+
+  it("flags composer check || true, check calling @phpunit", async () => {
+    const base = { "composer.json": COMPOSER };
+    const findings = await findingsOf({ ...base, ".github/workflows/ci.yml": workflow("composer check") }, { ...base, ".github/workflows/ci.yml": workflow("composer check || true") });
+    expect(findings.map((finding) => `${finding.type}/${finding.severity} ${finding.file}`)).toEqual(["test_config_tamper/critical .github/workflows/ci.yml"]);
   });
 
   it.each([
