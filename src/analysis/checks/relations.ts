@@ -68,7 +68,7 @@ export const RELATION_STRENGTH: Readonly<Record<Relation, { base: 0 | 1 | 2 | 3;
  */
 const MATCHER_RELATIONS: readonly [RegExp, Relation][] = [
   [
-    /^(tothrow\w*|throws\w*|rejects\w*|assertraises\w*|raises|assertthrows\w*|expectthrows|should_panic|throwsexception|throwsany|throwsasync|expectexception\w*|raise_error|assert_raises|panics\w*|isthrownby|assertthatthrownby|assertthatexceptionoftype|errorcontains|erroris|erroras|equalerror|throw|throwexactly\w*)$/,
+    /^(tothrow\w*|throws\w*|rejects\w*|assertraises\w*|raises|assertthrows\w*|expectthrows|should_panic|throwsexception|throwsany|throwsasync|expectexception\w*|raise_error|assert_raises|panics\w*|isthrownby|assertthatthrownby|assertthatexceptionoftype|errorcontains|erroris|erroras|equalerror|throw|throwasync|throwexactly\w*|throwwithinasync)$/,
     "throws",
   ],
   [/^(warns|assertwarns\w*|deprecated_call|expectwarning\w*|expectdeprecation\w*)$/, "warns"],
@@ -78,37 +78,43 @@ const MATCHER_RELATIONS: readonly [RegExp, Relation][] = [
     "equal",
   ],
   [
-    /^(tomatchobject|like|containssubset|assertdictcontainssubset|subset|tohaveproperty|property|haveproperty|containskey|haskey|include\.keys|haskeys|includeproperties|hasfieldorpropertywithvalue|assertarrayhaskey|assertobjecthasproperty|assertobjecthasattribute|have_key|have_attributes|respond_to|tohaveattribute|tohaveclass)$/i,
+    /^(tomatchobject|like|containssubset|assertdictcontainssubset|subset|tohaveproperty|property|haveproperty|containskey|haskey|include\.keys|haskeys|includeproperties|hasfieldorpropertywithvalue|assertarrayhaskey|assertobjecthasproperty|assertobjecthasattribute|have_key|have_attributes|respond_to|tohaveattribute|tohaveclass|containkey)$/i,
     "partial",
   ],
   [
-    /^(tocontain|tocontainequal|include|includes|contains|containsstring|assertin|assert in|assertcontains|assertstringcontainsstring|assertstringcontainsstringignoringcase|assert_includes|assertcontainsequals|assertcontainsonly|hasitem|hasitems|containsonly|containsall|containsany|containsignoringcase|startswith|endswith|assertstringstartswith|assertstringendswith|start_with|end_with|tohavetext|tocontaintext|tohavevalue|substring|containskeys|notcontains)$/i,
+    /^(tocontain|tocontainequal|include|includes|contains|containsstring|assertin|assert in|assertcontains|assertstringcontainsstring|assertstringcontainsstringignoringcase|assert_includes|assertcontainsequals|assertcontainsonly|hasitem|hasitems|containsonly|containsall|containsany|containsignoringcase|startswith|endswith|assertstringstartswith|assertstringendswith|start_with|end_with|tohavetext|tocontaintext|tohavevalue|substring|containskeys|notcontains|contain|containequivalentof|startwith|endwith|containvalue|containinorder|containmatch)$/i,
     "contains",
   ],
-  [/^(tomatch|match|matches|regex|assertregex|assertregexpmatches|assertmatchesregularexpression|assertregexp|assert_match|regexp|matchesregex|matchespattern|tomatchpattern)$/i, "match"],
+  [/^(tomatch|match|matches|regex|assertregex|assertregexpmatches|assertmatchesregularexpression|assertregexp|assert_match|regexp|matchesregex|matchespattern|tomatchpattern|matchregex)$/i, "match"],
   [
-    /^(tobegreaterthan|tobegreaterthanorequal|isabove|isatleast|greater|greaterorequal|assertgreater|assertgreaterequal|assertgreaterthan|assertgreaterthanorequal|isgreaterthan|isgreaterthanorequalto|isgreaterthanorequal|positive|ispositive|be_positive|tobepositive|begreaterthan|begreaterorequalto|greaterthan|greaterthanorequalto)$/i,
+    /^(tobegreaterthan|tobegreaterthanorequal|isabove|isatleast|greater|greaterorequal|assertgreater|assertgreaterequal|assertgreaterthan|assertgreaterthanorequal|isgreaterthan|isgreaterthanorequalto|isgreaterthanorequal|positive|ispositive|be_positive|tobepositive|bepositive|begreaterthan|begreaterorequalto|greaterthan|greaterthanorequalto)$/i,
     "greater",
   ],
   [
-    /^(tobelessthan|tobelessthanorequal|isbelow|isatmost|less|lessorequal|assertless|assertlessequal|assertlessthan|assertlessthanorequal|islessthan|islessthanorequalto|islessthanorequal|negative|isnegative|lessthan|lessthanorequalto|belessthan|belessorequalto)$/i,
+    /^(tobelessthan|tobelessthanorequal|isbelow|isatmost|less|lessorequal|assertless|assertlessequal|assertlessthan|assertlessthanorequal|islessthan|islessthanorequalto|islessthanorequal|negative|isnegative|benegative|lessthan|lessthanorequalto|belessthan|belessorequalto)$/i,
     "less",
   ],
   [
     /^(tobeinstanceof|instanceof|assertisinstance|isinstance|assert isinstance|istype|isassignablefrom|isinstanceoftype|be_a|be_an|kind_of|be_kind_of|be_instance_of|assertinstanceof|assert_kind_of|assert_instance_of|tobetypeof|typeof|a|an|isa|isinstanceof|isexactlyinstanceof|beoftype|beassignableto|assertinternaltype|assertisarray|assertisstring|assertisint|assertisbool|assertisfloat|assertisnumeric|implementsinterface)$/i,
     "type",
   ],
-  [/^(tohavelength|lengthof|length|len|assertcount|hascount|hassize|hassizegreaterthan|havecount|have_attributes_count|count|tohavecount|have_length|have_size|size|ofsize|assertlen)$/i, "length"],
+  [
+    /^(tohavelength|lengthof|length|len|assertcount|hascount|hassize|hassizegreaterthan|havecount|have_attributes_count|count|tohavecount|have_length|have_size|size|ofsize|assertlen|havelength)$/i,
+    "length",
+  ],
   [
     /^(tohavebeencalledwith|tohavebeencalledtimes|tohavebeenlastcalledwith|tohavebeennthcalledwith|calledwith|calledoncewith|calledwithexactly|calledoncewithexactly|alwayscalledwith|assert_called_with|assert_called_once_with|assert_any_call|tohavebeencalled|tohavebeencalledonce|called|calledonce|calledtwice|assert_called|assert_called_once|assertcalled|verify|received|tobecalled|tohavereturned|wascalled|ismocked)$/i,
     "called",
   ],
-  [/^(tobenull|tobeundefined|isnull|isundefined|assertisnone|assertnull|nil|null|isnil|be_nil|assert_nil|tobenil|isnone|tobenan|isnan|assertnan)$/i, "nullish"],
+  [/^(tobenull|tobeundefined|isnull|isundefined|assertisnone|assertnull|nil|null|isnil|be_nil|assert_nil|tobenil|isnone|tobenan|isnan|assertnan|benull)$/i, "nullish"],
   [
-    /^(tobedefined|isdefined|isnotnull|notnull|notnil|assertisnotnone|assertnotnull|isnotnone|exists|noerror|nil_error|assertnotnil|tobevisible|tobeattached|tobeinthedocument|tobeenabled|isnotempty|notempty|assertnotempty|tohavelengthgreaterthan|assert_not_nil|be_present|present)$/i,
+    /^(tobedefined|isdefined|isnotnull|notnull|notnil|assertisnotnone|assertnotnull|isnotnone|exists|noerror|nil_error|assertnotnil|tobevisible|tobeattached|tobeinthedocument|tobeenabled|isnotempty|notempty|assertnotempty|tohavelengthgreaterthan|assert_not_nil|be_present|present|notbenull|notbeempty|notbenullorempty|notbenullorwhitespace)$/i,
     "defined",
   ],
-  [/^(tobefalsy|isfalse|assertfalse|false|befalse|be_falsey|be_falsy|be_false|assert_not|refute|tobefalse|isnotok|notok|empty|isempty|assertempty|tobeempty|be_empty|assert_empty)$/i, "falsy"],
+  [
+    /^(tobefalsy|isfalse|assertfalse|false|befalse|be_falsey|be_falsy|be_false|assert_not|refute|tobefalse|isnotok|notok|empty|isempty|assertempty|tobeempty|be_empty|assert_empty|beempty|benullorempty)$/i,
+    "falsy",
+  ],
   [/^(tobetruthy|istrue|asserttrue|true|betrue|be_truthy|be_true|assert|assert!|assert_|tobetrue|ok|truthy|that|assertthat|check|require|expect|should)$/i, "truthy"],
 ];
 
@@ -124,6 +130,7 @@ export function relationOfMatcher(matcher: string): Relation {
   if (comparison) return relationOfOperator(comparison[1] as string);
   const last =
     matcher
+      .replace(/^Should\(\)\./, "") // FluentAssertions: `Should().Be` is `Be`
       .replace(/\(.*$/s, "")
       .split(/[.\s]/)
       .filter((part) => part !== "" && part !== "not" && part !== "resolves" && part !== "rejects" && part !== "Should()")
@@ -148,6 +155,7 @@ export function relationOfMatcher(matcher: string): Relation {
 export function negatedMatcher(matcher: string): { relation: Relation; negated: true } | null {
   const last =
     matcher
+      .replace(/^Should\(\)\./, "") // FluentAssertions: `Should().Be` is `Be`
       .replace(/\(.*$/s, "")
       .split(/[.\s]/)
       .filter((part) => part !== "")

@@ -384,3 +384,32 @@ describe("pairing assertions in order", () => {
     expect(pairAssertions(before, after)).toEqual({ pairs: [[0, 0]], removed: [], added: [] });
   });
 });
+
+describe("FluentAssertions checks normalise by their matcher (`Should().Be` is equal, not truthy)", () => {
+  const HEAD =
+    "using System;\nusing System.Threading.Tasks;\nusing FluentAssertions;\nusing Xunit;\n\npublic class CancellationSpecs\n{\n    [Fact]\n    public async Task I_can_cancel_it()\n    {\n        var task = Cmd.ExecuteAsync(cts.Token);\n";
+  const XUNIT = `${HEAD}        var ex = await Assert.ThrowsAnyAsync<OperationCanceledException>(() => task);\n        ex.CancellationToken.Should().Be(cts.Token);\n    }\n}\n`;
+  const FLUENT = `${HEAD}        var act = async () => await task;\n        (await act.Should().ThrowAsync<OperationCanceledException>())\n            .Which.CancellationToken.Should()\n            .Be(cts.Token);\n    }\n}\n`;
+
+  it("xUnit ThrowsAnyAsync + a check of the exception -> FluentAssertions ThrowAsync().Which (sweep of Tyrrrz/CliWrap d671b081d): no finding", async () => {
+    await expectFindings({ name: "fluent", changes: [change("Tests/CancellationSpecs.cs", XUNIT, FLUENT)], findings: [] });
+  });
+
+  it("the exception's check dropped on the way is still an assertion_removal", async () => {
+    const dropped = `${HEAD}        var act = async () => await task;\n        await act.Should().ThrowAsync<OperationCanceledException>();\n    }\n}\n`;
+    await expectFindings({
+      name: "dropped",
+      changes: [change("Tests/CancellationSpecs.cs", XUNIT, dropped)],
+      findings: ['assertion_removal/high Tests/CancellationSpecs.cs "CancellationSpecs > I_can_cancel_it"'],
+    });
+  });
+
+  it("Should().Be(5) -> Should().BeGreaterThan(0) is a weakening", async () => {
+    const test = (line: string): string => `${HEAD}        Calc.Add(2, 3).${line};\n    }\n}\n`;
+    await expectFindings({
+      name: "weaker",
+      changes: [change("Tests/CancellationSpecs.cs", test("Should().Be(5)"), test("Should().BeGreaterThan(0)"))],
+      findings: ['assertion_weakening/high Tests/CancellationSpecs.cs "CancellationSpecs > I_can_cancel_it"'],
+    });
+  });
+});
