@@ -79,6 +79,31 @@ export function newSuccessExits(pair: RulePair): EscapeFact[] {
   return multisetMinus(after, usable(pair.before)?.code?.escapes ?? [], escapeKey).filter((fact) => !fact.isEntryPoint && isSuccessExit(fact));
 }
 
+/** An exit's identity across files: kind, text and the last segment of its function (`meow.showVersion` and `buildResult.showVersion` are both showVersion). */
+const movedKey = (fact: EscapeFact): string => `${fact.kind}\u0000${fact.text}\u0000${fact.function.slice(fact.function.lastIndexOf(".") + 1)}`;
+
+/**
+ * Success exits that left the changed product files outside entry points
+ * (before minus after, per file), counted by {@link movedKey}: an exit of
+ * the same kind, text and function name that appears in another file of the
+ * change moved with its code (`index.js` split into `source/index.js`). An
+ * exit that leaves an entry point (`bin/`, `cli.ts`) does not count, so one
+ * cannot be moved from a CLI into the module under test.
+ */
+function movedExitPool(input: RuleInput): Map<string, number> {
+  const pool = new Map<string, number>();
+  for (const pair of input.pairs) {
+    if (!(isProductCode(pair) || isInlineTestedProductCode(pair)) || isEntryPointPath(pair.path)) continue;
+    const before = usable(pair.before)?.code?.escapes ?? [];
+    const after = usable(pair.after)?.code?.escapes ?? [];
+    for (const fact of multisetMinus(before, after, escapeKey)) {
+      if (fact.isEntryPoint || !isSuccessExit(fact)) continue;
+      pool.set(movedKey(fact), (pool.get(movedKey(fact)) ?? 0) + 1);
+    }
+  }
+  return pool;
+}
+
 const runEscapeKey = (fact: RunEscapeFact): string => `${fact.function}\u0000${fact.text}`;
 
 /**
@@ -108,9 +133,17 @@ export function harnessEscapeFindings(input: RuleInput): Finding[] {
       );
     }
   }
+  const moved = movedExitPool(input);
   for (const pair of input.pairs) {
     if (!(isProductCode(pair) || isInlineTestedProductCode(pair)) || isEntryPointPath(pair.path) || input.entryOnly?.has(pair.path)) continue;
     for (const fact of newSuccessExits(pair)) {
+      // The same exit left another product module in this change (a module split): moved, not new.
+      const key = movedKey(fact);
+      const left = moved.get(key) ?? 0;
+      if (left > 0) {
+        moved.set(key, left - 1);
+        continue;
+      }
       findings.push(
         report(
           harnessEscapeRule,

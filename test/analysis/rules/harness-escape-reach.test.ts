@@ -68,6 +68,33 @@ describe("a success exit in a module only entry points import", () => {
   });
 });
 
+describe("a success exit moved with its code", () => {
+  const BEFORE = {
+    "index.js": 'export default function meow(argv) {\n  const showVersion = () => {\n    console.log("1.0.0");\n    process.exit(0);\n  };\n  return { argv, showVersion };\n}\n',
+    "test/test.js": 'import test from "ava";\nimport meow from "../index.js";\n\ntest("flags", (t) => {\n  t.is(meow(["--x"]).argv[0], "--x");\n});\n',
+  };
+  const SPLIT = 'export function buildResult(argv) {\n  const showVersion = () => {\n    console.log("1.0.0");\n    process.exit(0);\n  };\n  return { argv, showVersion };\n}\n';
+
+  it("into another module of the same change (a module split) is not new", async () => {
+    const after = { "index.js": 'export { buildResult as default } from "./source/index.js";\n', "source/index.js": SPLIT, "test/test.js": BEFORE["test/test.js"] };
+    expect(await findingsOf(BEFORE, after)).toEqual([]);
+  });
+
+  it("from a CLI entry point into the module under test is new", async () => {
+    const before = {
+      "bin/cli.js": 'import meow from "../index.js";\nif (process.argv.includes("--version")) {\n  console.log("1.0.0");\n  process.exit(0);\n}\nmeow(process.argv);\n',
+      "index.js": "export default function meow(argv) {\n  return { argv };\n}\n",
+      "test/test.js": BEFORE["test/test.js"],
+    };
+    const after = {
+      ...before,
+      "bin/cli.js": 'import meow from "../index.js";\nmeow(process.argv);\n',
+      "index.js": "export default function meow(argv) {\n  if (argv.length === 0) process.exit(0);\n  return { argv };\n}\n",
+    };
+    expect(await findingsOf(before, after)).toEqual(["test_config_tamper/critical index.js"]);
+  });
+});
+
 describe("importedModuleKeys", () => {
   it("resolves static, dynamic, re-export, require and new URL specifiers relative to the file", () => {
     const text =
