@@ -1254,7 +1254,8 @@ class TestExtractor {
     if (expectedNode) this.expectedNodes.add(expectedNode);
     const baseName = last === rootText && props.length === 0 ? "assert" : last;
     const strength = /^(assert|expect)[A-Z0-9_$]/.test(baseName) ? 2 : matcherStrength(baseName, args.length, isNegated);
-    const canFail = baseName === "fail";
+    // `t.fail()` fails by itself; `t.plan(n)` (ava, tap, node:test) fails the test unless exactly n assertions run: neither is a tautology.
+    const canFail = baseName === "fail" || baseName === "plan";
     return this.assertionFact(line, matcher, strength, isNegated, actualNode, expectedNode, expectedNode === undefined && !canFail, canFail);
   }
 

@@ -413,3 +413,20 @@ describe("FluentAssertions checks normalise by their matcher (`Should().Be` is e
     });
   });
 });
+
+describe("ava t.plan(n): a count of the assertions that must run, not a tautology", () => {
+  const AVA = (body: string): string => `import test from "ava";\nimport { lines } from "../src/lines.js";\n\ntest("prints one line at a time", async (t) => {\n${body}});\n`;
+  const LOOP = '\tfor await (const line of lines("a\\nb")) {\n\t\tt.is(line, "a");\n\t\tbreak;\n\t}\n';
+
+  it("t.plan(1) added before a conditional assertion (sweep of sindresorhus/execa 04b4454631): no finding", async () => {
+    await expectFindings({ name: "plan", changes: [change("test/lines.js", AVA(LOOP), AVA(`\tt.plan(1);\n${LOOP}`))], findings: [] });
+  });
+
+  it("the assertion replaced by t.plan(1) and t.pass() still checks less", async () => {
+    await expectFindings({
+      name: "plan instead",
+      changes: [change("test/lines.js", AVA(LOOP), AVA('\tt.plan(1);\n\tfor await (const line of lines("a\\nb")) {\n\t\tt.pass();\n\t\tbreak;\n\t}\n'))],
+      findings: ['assertion_weakening/high test/lines.js "prints one line at a time"'],
+    });
+  });
+});
