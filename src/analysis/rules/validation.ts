@@ -301,8 +301,8 @@ function isKeptBy(was: GuardFact, now: ReachedGuard): boolean {
 function messageOf(action: string): string[] {
   const parts: string[] = [];
   for (const match of action.matchAll(/"((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)'|`((?:[^`\\]|\\.)*)`/g)) {
-    const text = (match[1] ?? match[2] ?? match[3] ?? "").replace(/[$#]?\{[^}]*\}|\$[A-Za-z_]\w*/g, "\u0000");
-    if (text.replace(/\u0000/g, "").trim() !== "") parts.push(text);
+    const text = (match[1] ?? match[2] ?? match[3] ?? "").replace(/[$#]?\{[^}]*\}|\$[A-Za-z_]\w*/g, "\uFFFC");
+    if (text.replace(/\uFFFC/g, "").trim() !== "") parts.push(text);
   }
   return parts;
 }
