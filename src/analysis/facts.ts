@@ -319,6 +319,31 @@ export interface GuardFact {
   action: string;
   /** Identifiers the condition reads, sorted. */
   names: string[];
+  /**
+   * True for a function's fall-through exit rather than a checked condition:
+   * its last statement throws or returns the error unconditionally, reached
+   * when no earlier return took the call (`if (ok) return v; throw new
+   * Error(…)`, a helper that ends in the throw its caller's guard had).
+   * `condition` is "" and `names` empty. It keeps a removed guard with the
+   * same throw alive, and is never reported removed itself: a stub's `throw
+   * new Error("not implemented")` given a body is no bypass.
+   */
+  fallthrough?: true;
+}
+
+/**
+ * A constant of non-test code with a boolean literal value, where build
+ * variants set it (Go's `const supportX = false` in a file under a build
+ * tag, Rust's `#[cfg(…)] const X: bool`, C#'s `const bool` under `#if`,
+ * Java's `static final boolean`): a guard on it is dead in every build where
+ * no definition makes it fire.
+ */
+export interface ConstantFact {
+  /** The constant's own name (no qualifier). */
+  name: string;
+  /** "true" or "false". */
+  value: "true" | "false";
+  line: number;
 }
 
 /** A named function of non-test code: its size, its calls, and what it returns when it is a single constant return. */
@@ -340,6 +365,16 @@ export interface FunctionFact {
   stateUpdates?: string[];
   /** Go: whether its results include an `error` (set for Go functions only): a guard on an error it no longer returns is dead. */
   returnsError?: boolean;
+  /**
+   * Local names it binds to an unsigned parse or conversion whose failure
+   * reaches its caller, sorted, unique; absent when none: Go `v, err :=
+   * strconv.ParseUint(…)` (the error kept, not `_`), Rust `let v: u64 =
+   * s.parse()?`, `s.parse::<u64>()?`, `u64::try_from(x)?`, C# `uint.Parse(s)`,
+   * `Convert.ToUInt32(s)`, Java `Integer.parseUnsignedInt(s)`. The call
+   * rejects a negative input itself, so a sign check of the value (`v < 0`)
+   * can no longer fire.
+   */
+  unsignedValues?: string[];
 }
 
 /** What a catch block does with the error. */
@@ -541,6 +576,8 @@ export interface CodeFacts {
   imports?: ImportFact[];
   exports?: ExportFact[];
   guards?: GuardFact[];
+  /** Boolean constants the file defines (see {@link ConstantFact}); absent when the language does not record them. */
+  constants?: ConstantFact[];
   functions?: FunctionFact[];
   catches?: CatchFact[];
   suppressions?: SuppressionFact[];

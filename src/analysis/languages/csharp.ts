@@ -335,24 +335,86 @@ function csharpThrownBy(branch: Node | null): Node | null {
 const csharpSwitchSubject = (section: Node): Node | null => (section.parent?.type === "switch_body" ? (section.parent.parent?.childForFieldName("value") ?? null) : null);
 
 /**
- * A switch section or switch-expression arm that throws for every value the
- * others do not take (`default: throw new ArgumentException(...)`,
- * `_ => throw new ArgumentException(...)`): a guard on the switched value,
- * as the `if (!(key is int)) throw` it often replaces is.
+ * A switch section or switch-expression arm that throws: a guard on the
+ * switched value. A `default:` / `_ =>` arm throws for every value the
+ * others do not take (the negated value, as the `if (!(key is int)) throw`
+ * it often replaces); a `case > 2:` / `> 2 => throw …` arm for the values
+ * its patterns match (`n is >2`, as the `if (n > 2) throw` it rewrites).
  */
 function csharpSwitchGuard(node: Node): GuardDraft[] {
   if (node.type === "switch_section") {
     const children = namedChildren(node);
-    if (!children.some((child) => child.type === "default_switch_label")) return [];
     const thrown = csharpThrownBy(children.at(-1) ?? null);
     const subject = csharpSwitchSubject(node);
-    return thrown && subject ? [{ condition: subject, action: thrown, isNegated: true }] : [];
+    if (!thrown || !subject) return [];
+    if (children.some((child) => child.type === "default_switch_label")) return [{ condition: subject, action: thrown, isNegated: true }];
+    const patterns = children.filter((child) => child.type === "case_switch_label" || child.type === "case_pattern_switch_label").flatMap(namedChildren);
+    return patterns.length > 0 ? [{ condition: subject, action: thrown, patterns }] : [];
   }
-  const [pattern, value] = namedChildren(node);
-  if (pattern?.type !== "discard" || value?.type !== "throw_expression") return [];
-  const thrown = namedChildren(value)[0];
+  const parts = namedChildren(node);
+  const value = parts.at(-1);
   const subject = node.parent?.type === "switch_expression" ? namedChildren(node.parent)[0] : undefined;
-  return thrown && subject ? [{ condition: subject, action: thrown, isNegated: true }] : [];
+  const thrown = value?.type === "throw_expression" ? namedChildren(value)[0] : undefined;
+  if (!thrown || !subject) return [];
+  if (parts[0]?.type === "discard") return [{ condition: subject, action: thrown, isNegated: true }];
+  return [{ condition: subject, action: thrown, patterns: parts.slice(0, -1) }];
+}
+
+/**
+ * The predicate of a LINQ filter the loop runs over (`xs.Where(x => bad(x))` -> `bad(x)`,
+ * `.Where(IsBad)` -> `IsBad`), through the calls chained after it (`.Select(…)`, `.ToList()`), or null.
+ */
+function csharpFilterPredicate(chain: Node | null): Node | null {
+  let current = chain;
+  while (current?.type === "invocation_expression") {
+    const callee = current.childForFieldName("function");
+    if (callee?.type === "member_access_expression" && callee.childForFieldName("name")?.text === "Where") {
+      const argument = namedChildren(current.childForFieldName("arguments") ?? current)[0]?.namedChild(0) ?? null;
+      if (argument?.type !== "lambda_expression") return argument;
+      const body = argument.childForFieldName("body");
+      if (body?.type !== "block") return body;
+      const statements = namedChildren(body);
+      return statements.length === 1 && statements[0]?.type === "return_statement" ? (statements[0].namedChild(0) ?? null) : null;
+    }
+    current = callee?.type === "member_access_expression" ? callee.childForFieldName("expression") : null;
+  }
+  return null;
+}
+
+/**
+ * `foreach (var x in xs.Where(x => bad(x))) throw …`: the loop guard
+ * `foreach (var x in xs) { if (bad(x)) throw … }` with its condition moved
+ * into the filter. The body must hold nothing but the throw (after local
+ * declarations).
+ */
+function csharpLoopGuard(node: Node): GuardDraft[] {
+  const predicate = csharpFilterPredicate(node.childForFieldName("right"));
+  const body = node.childForFieldName("body");
+  const statements = body?.type === "block" ? namedChildren(body).filter((child) => child.type !== "comment") : body ? [body] : [];
+  if (!predicate || statements.length === 0 || !statements.slice(0, -1).every((statement) => statement.type === "local_declaration_statement")) return [];
+  const thrown = csharpThrownBy(statements.at(-1) ?? null);
+  return thrown ? [{ condition: predicate, action: thrown }] : [];
+}
+
+/** Parses and conversions into an unsigned type (.NET: they throw OverflowException on a negative input). */
+const CSHARP_UNSIGNED_PARSE = /^(?:(?:System\.)?(?:uint|ulong|ushort|byte|UInt16|UInt32|UInt64|Byte)\.Parse|(?:System\.)?Convert\.To(?:UInt16|UInt32|UInt64|Byte))$/;
+
+/** `uint v = uint.Parse(s)`, `var v = Convert.ToUInt32(s)`: `v` (FunctionFact.unsignedValues); the exception reaches the caller. */
+function csharpUnsignedValues(node: Node): string[] {
+  const [name, clause] = namedChildren(node);
+  const value = clause?.type === "equals_value_clause" ? clause.namedChild(0) : null;
+  const callee = value?.type === "invocation_expression" ? value.childForFieldName("function")?.text.replace(/\s+/g, "") : undefined;
+  return name?.type === "identifier" && callee !== undefined && CSHARP_UNSIGNED_PARSE.test(callee) ? [name.text] : [];
+}
+
+/** `const bool X = false;` and `static readonly bool X = false;` fields (each `#if` branch its own declaration). */
+function csharpConstants(node: Node): { name: string; value: Node | null }[] {
+  const modifiers = csharpModifiers(node);
+  if (!modifiers.has("const") && !(modifiers.has("static") && modifiers.has("readonly"))) return [];
+  return node.descendantsOfType("variable_declarator").flatMap((declarator) => {
+    const [name, clause] = declarator ? namedChildren(declarator) : [];
+    return name?.type === "identifier" ? [{ name: name.text, value: clause?.type === "equals_value_clause" ? clause.namedChild(0) : null }] : [];
+  });
 }
 
 /** A switch section's constant labels and statements, or a switch-expression arm's constant pattern and value. */
@@ -424,9 +486,12 @@ function directiveText(node: Node): string {
  * `#nullable disable`, `[SuppressMessage(...)]` attributes, and the
  * null-forgiving postfix `!` (a cast, kind `null-forgiving`); methods and
  * constructors (`Class.Method`), and guards: an `if` whose branch ends in
- * `throw` (an `else` that throws guards the negated condition), and
- * `ArgumentNullException.ThrowIfNull(x)`-style calls; `catch` blocks by
- * what they do with the error, and the public API ({@link csharpExports}).
+ * `throw` (an `else` that throws guards the negated condition),
+ * `ArgumentNullException.ThrowIfNull(x)`-style calls, a switch section or
+ * arm that throws, a `foreach` over `.Where(…)` that throws, and a method's
+ * fall-through throw; `uint.Parse`-style bindings, `const bool` fields;
+ * `catch` blocks by what they do with the error, and the public API
+ * ({@link csharpExports}).
  */
 const CSHARP_FLOW: FlowSyntax = {
   throwTypes: new Set(["throw_statement", "throw_expression"]),
@@ -537,7 +602,11 @@ const CSHARP_CODE: CodeSyntax = {
     },
     switch_section: csharpSwitchGuard,
     switch_expression_arm: csharpSwitchGuard,
+    for_each_statement: csharpLoopGuard,
   },
+  fallthrough: (body) => (body.type === "block" ? csharpThrownBy(body) : null),
+  unsignedValues: { variable_declarator: csharpUnsignedValues },
+  constants: { field_declaration: csharpConstants },
   identifierTypes: new Set(["identifier"]),
   flow: CSHARP_FLOW,
   catches: {

@@ -25,7 +25,7 @@ import {
   type SkipReach,
   type TestDraft,
 } from "../parsers/tree-sitter.js";
-import { counterTarget, literalText, MODE_ENV_VARS, type BranchDraft, type CatchDraft, type CodeSyntax, type EscapeDraft, type FlowSyntax } from "../parsers/tree-sitter-code.js";
+import { counterTarget, literalText, MODE_ENV_VARS, type BranchDraft, type CatchDraft, type CodeSyntax, type EscapeDraft, type FlowSyntax, type GuardDraft } from "../parsers/tree-sitter-code.js";
 import type { AssertionFact, NonTestFunctionFact, RunEscapeFact } from "../facts.js";
 import { defineLanguage } from "./define-language.js";
 
@@ -636,6 +636,47 @@ function goErrorExit(block: Node | null): Node | null {
 }
 
 /**
+ * A `case` of a `switch` that returns an error or panics: a guard. In a
+ * tagless `switch { case n > 2: … }` the case's expressions are the
+ * condition (as the `if` it rewrites); in `switch x { case 1, 2: … }` and a
+ * type switch, the switched value matched against the case's labels; a
+ * `default:` guards the switched value's other values (the negated value,
+ * as in C# and Java).
+ */
+function goCaseGuards(node: Node): GuardDraft[] {
+  const action = goErrorExit(node);
+  const subject = node.parent?.childForFieldName("value") ?? null;
+  if (!action) return [];
+  if (node.type === "default_case") return subject ? [{ condition: subject, action, isNegated: true }] : [];
+  const labels = node.type === "type_case" ? node.childrenForFieldName("type").filter((label): label is Node => label?.isNamed === true) : namedChildren(node.childForFieldName("value") ?? node);
+  if (subject) return labels.length > 0 ? [{ condition: subject, action, patterns: labels }] : [];
+  const value = node.childForFieldName("value");
+  return value ? [{ condition: value, action }] : [];
+}
+
+/** Unsigned parses of strconv (The Go standard library, strconv.ParseUint): a negative input is an error. */
+const GO_UNSIGNED_PARSE = /^(?:strconv\.)?ParseUint$/;
+
+/** `v, err := strconv.ParseUint(…)` (or `=`) with the error kept: `v` (FunctionFact.unsignedValues). `v, _ :=` drops the rejection. */
+function goUnsignedValues(node: Node): string[] {
+  const left = namedChildren(node.childForFieldName("left") ?? node);
+  const right = namedChildren(node.childForFieldName("right") ?? node);
+  const call = right.length === 1 && right[0]?.type === "call_expression" ? right[0] : null;
+  const callee = call?.childForFieldName("function")?.text.replace(/\s+/g, "") ?? "";
+  const [value, error] = left;
+  if (!GO_UNSIGNED_PARSE.test(callee) || left.length !== 2 || value?.type !== "identifier" || error?.type !== "identifier" || error.text === "_") return [];
+  return [value.text];
+}
+
+/** A `const` spec's names with their values (`const a, b = false, true`). */
+function goConstants(node: Node): { name: string; value: Node | null }[] {
+  const list = node.childForFieldName("value");
+  const values = list ? namedChildren(list) : [];
+  const names = node.childrenForFieldName("name").filter((name): name is Node => name?.type === "identifier");
+  return names.map((name, index) => ({ name: name.text, value: values[index] ?? null }));
+}
+
+/**
  * Go's error-handling sites (Effective Go, "Errors": a function reports
  * failure as its last result): `v, err := f()` / `err = f()` keeps the
  * error for a check, `_ = f()` / `v, _ := f()` discards it. Keyed by the
@@ -719,8 +760,10 @@ function goReturnsError(node: Node): boolean {
 /**
  * Go's code facts (tree-sitter-code.ts): `//nolint[:x]` and staticcheck's
  * `//lint:ignore` / `//lint:file-ignore` comments, functions and methods
- * (`Type.Method`), and guards: an `if` whose block ends by returning an
- * error (`if err != nil { return nil, err }`) or panicking.
+ * (`Type.Method`), and guards: an `if` or `case` whose block ends by
+ * returning an error (`if err != nil { return nil, err }`) or panicking, and
+ * a function's fall-through error return; `strconv.ParseUint` bindings and
+ * boolean `const`s (a build tag's variant).
  */
 const GO_CODE: CodeSyntax = {
   comments: [
@@ -749,7 +792,13 @@ const GO_CODE: CodeSyntax = {
       const action = goErrorExit(node.childForFieldName("consequence"));
       return condition && action ? [{ condition, action }] : [];
     },
+    expression_case: goCaseGuards,
+    type_case: goCaseGuards,
+    default_case: goCaseGuards,
   },
+  fallthrough: goErrorExit,
+  unsignedValues: { short_var_declaration: goUnsignedValues, assignment_statement: goUnsignedValues },
+  constants: { const_spec: goConstants },
   identifierTypes: new Set(["identifier"]),
   flow: GO_FLOW,
   catches: { assignment_statement: goErrorSite, short_var_declaration: goErrorSite },

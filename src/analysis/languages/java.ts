@@ -365,17 +365,67 @@ function switchSubject(arm: Node): Node | null {
 const isDefaultLabel = (label: Node | undefined): boolean => label?.type === "switch_label" && label.namedChildCount === 0;
 
 /**
- * A `switch` arm that throws for every value the other arms do not take
- * (`default: throw new IllegalArgumentException(...)`, `default -> throw ...`):
- * a guard on the switched value, as `if (!(ok)) throw` is.
+ * A `switch` arm that throws: a guard on the switched value. A `default`
+ * arm throws for every value the other arms do not take (`default: throw new
+ * IllegalArgumentException(...)`, `default -> throw ...`: the negated value,
+ * as `if (!(ok)) throw` is); a `case` arm for the values its labels match
+ * (`n is 1 | 2`, as the `if (n == 1 || n == 2) throw` it rewrites).
  */
-function switchDefaultGuard(arm: Node): GuardDraft[] {
+function switchArmGuard(arm: Node): GuardDraft[] {
   const [label, ...rest] = namedChildren(arm);
-  if (!isDefaultLabel(label)) return [];
-  const last = rest.at(-1);
-  const thrown = last?.type === "throw_statement" ? (namedChildren(last)[0] ?? null) : null;
+  const thrown = thrownBy(rest.at(-1) ?? null);
   const subject = switchSubject(arm);
-  return thrown && subject ? [{ condition: subject, action: thrown, isNegated: true }] : [];
+  if (!thrown || !subject || label?.type !== "switch_label") return [];
+  if (isDefaultLabel(label)) return [{ condition: subject, action: thrown, isNegated: true }];
+  return [{ condition: subject, action: thrown, patterns: namedChildren(label) }];
+}
+
+/** Stream terminals that run a callback for the elements left (`.forEach(x -> …)`, `.findFirst().ifPresent(x -> …)`). */
+const JAVA_EACH = new Set(["forEach", "ifPresent", "forEachOrdered"]);
+
+/**
+ * `xs.stream().filter(x -> bad(x)).findFirst().ifPresent(x -> { throw … })`
+ * (or `.forEach`): the loop guard `for (X x : xs) if (bad(x)) throw …` with
+ * its condition moved into the filter. The callback must hold nothing but
+ * the throw.
+ */
+function streamFilterGuard(node: Node): GuardDraft[] {
+  if (!JAVA_EACH.has(node.childForFieldName("name")?.text ?? "")) return [];
+  const callback = node.childForFieldName("arguments")?.namedChild(0);
+  const body = callback?.type === "lambda_expression" ? callback.childForFieldName("body") : null;
+  const statements = body?.type === "block" ? namedChildren(body).filter((child) => !child.type.endsWith("comment")) : [];
+  const thrown = statements.length > 0 && statements.slice(0, -1).every((statement) => statement.type === "local_variable_declaration") ? thrownBy(statements.at(-1) ?? null) : null;
+  if (!thrown) return [];
+  for (let chain = node.childForFieldName("object"); chain?.type === "method_invocation"; chain = chain.childForFieldName("object")) {
+    if (chain.childForFieldName("name")?.text !== "filter") continue;
+    const predicate = chain.childForFieldName("arguments")?.namedChild(0);
+    const condition = predicate?.type === "lambda_expression" ? predicate.childForFieldName("body") : predicate;
+    return condition && condition.type !== "block" ? [{ condition, action: thrown }] : [];
+  }
+  return [];
+}
+
+/** `Integer.parseUnsignedInt(s)`, `Long.parseUnsignedLong(s)` (java.lang: a NumberFormatException on a negative input). */
+const JAVA_UNSIGNED_PARSE = /^(?:(?:java\.lang\.)?(?:Integer|Long)\.)?(?:parseUnsignedInt|parseUnsignedLong)$/;
+
+/** `int v = Integer.parseUnsignedInt(s)`: `v` (FunctionFact.unsignedValues); the exception reaches the caller. */
+function javaUnsignedValues(node: Node): string[] {
+  const name = node.childForFieldName("name");
+  const value = node.childForFieldName("value");
+  if (name?.type !== "identifier" || value?.type !== "method_invocation") return [];
+  const object = value.childForFieldName("object")?.text;
+  const callee = `${object ? `${object}.` : ""}${value.childForFieldName("name")?.text ?? ""}`;
+  return JAVA_UNSIGNED_PARSE.test(callee) ? [name.text] : [];
+}
+
+/** `static final boolean X = false;` fields (a build flavour's source set gives each its own value). */
+function javaConstants(node: Node): { name: string; value: Node | null }[] {
+  const modifiers = javaModifiers(node);
+  if (!modifiers.has("static") || !modifiers.has("final")) return [];
+  return node.childrenForFieldName("declarator").flatMap((declarator) => {
+    const name = declarator?.childForFieldName("name")?.text;
+    return name ? [{ name, value: declarator?.childForFieldName("value") ?? null }] : [];
+  });
 }
 
 /** A `case` arm's literal labels and what it yields (its statements, or the expression after `->`). */
@@ -496,8 +546,11 @@ function javaExports(node: Node, prefix = "", isInterfaceMember = false): Export
  * Java's code facts (tree-sitter-code.ts): `@SuppressWarnings(...)`
  * annotations, methods and constructors (`Class.method`), and guards: an
  * `if` whose branch ends in `throw` (an `else` that throws guards the
- * negated condition) and precondition calls
- * (`Preconditions.checkArgument(x > 0)`, `Objects.requireNonNull(x)`);
+ * negated condition), precondition calls
+ * (`Preconditions.checkArgument(x > 0)`, `Objects.requireNonNull(x)`), a
+ * `switch` arm that throws, a stream `.filter(…)` whose `forEach`/`ifPresent`
+ * throws, and a method's fall-through throw; `Integer.parseUnsignedInt`
+ * bindings and `static final boolean` fields;
  * `catch` blocks by what they do with the error, runner checks, and the
  * public API ({@link javaExports}). `assert` statements are no guards:
  * Java runs without `-ea` unless told, so they check nothing in production.
@@ -527,16 +580,19 @@ const JAVA_CODE: CodeSyntax = {
       return guards;
     },
     // No `assert_statement`: Java runs without -ea unless asked, so an `assert` guards nothing in production.
-    switch_block_statement_group: switchDefaultGuard,
-    switch_rule: switchDefaultGuard,
+    switch_block_statement_group: switchArmGuard,
+    switch_rule: switchArmGuard,
     method_invocation: (node) => {
       const name = node.childForFieldName("name")?.text ?? "";
       const first = node.childForFieldName("arguments")?.namedChild(0);
-      if (!JAVA_PRECONDITIONS.has(name) || !first) return [];
+      if (!JAVA_PRECONDITIONS.has(name) || !first) return streamFilterGuard(node);
       const object = node.childForFieldName("object")?.text;
       return [{ condition: first, action: object ? `${object}.${name}` : name }];
     },
   },
+  fallthrough: (body) => (body.type === "block" ? thrownBy(body) : null),
+  unsignedValues: { variable_declarator: javaUnsignedValues },
+  constants: { field_declaration: javaConstants },
   identifierTypes: new Set(["identifier"]),
   flow: JAVA_FLOW,
   catches: {

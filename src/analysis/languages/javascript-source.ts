@@ -364,6 +364,40 @@ function guardAction(branch: t.Statement | null | undefined): t.Node | null {
   return null;
 }
 
+/**
+ * The predicate of the `.filter(…)` a chain applies (`xs.filter((x) => bad(x))` -> `bad(x)`,
+ * `.filter(isBad)` -> `isBad`), through the calls chained after it (`.map(…)`), or null.
+ */
+function filterPredicate(chain: t.Node | null | undefined): t.Node | null {
+  let current = chain ? unwrap(chain) : null;
+  while (current && (current.type === "CallExpression" || current.type === "OptionalCallExpression")) {
+    const callee = unwrap(current.callee);
+    if (callee.type !== "MemberExpression" && callee.type !== "OptionalMemberExpression") return null;
+    if (calleeName(callee) === "filter") return predicateOf(current.arguments[0]);
+    current = unwrap(callee.object);
+  }
+  return null;
+}
+
+/** What a predicate argument tests: an arrow's or function's returned expression, or the function named. */
+function predicateOf(argument: t.Node | null | undefined): t.Node | null {
+  if (!argument) return null;
+  if (argument.type === "ArrowFunctionExpression" || argument.type === "FunctionExpression") {
+    if (argument.body.type !== "BlockStatement") return argument.body;
+    const [only] = argument.body.body;
+    return argument.body.body.length === 1 && only?.type === "ReturnStatement" ? (only.argument ?? null) : null;
+  }
+  return argument.type === "Identifier" || argument.type === "MemberExpression" ? argument : null;
+}
+
+/** The throw or error return a loop body or callback consists of, after declarations at most (`{ throw new Error(…) }`), or null. */
+function onlyExit(body: t.Node): t.Node | null {
+  const statements = body.type === "BlockStatement" ? body.body : [body as t.Statement];
+  const last = statements[statements.length - 1];
+  if (!last || !statements.slice(0, -1).every((statement) => statement.type === "VariableDeclaration")) return null;
+  return guardAction(last);
+}
+
 /** True for a condition that is always false, so its guard never fires: `false`, `0`, `false && x`. */
 function isNeverTrue(condition: t.Node): boolean {
   const node = unwrap(condition);
@@ -838,6 +872,7 @@ class CodeWalker {
         break;
       case "SwitchStatement":
         this.noteSwitch(node, fn);
+        this.noteCaseGuards(node, fn);
         break;
       case "ObjectExpression":
         this.noteTable(node, fn);
@@ -849,8 +884,11 @@ class CodeWalker {
       case "OptionalCallExpression":
         this.noteCallee(node.callee);
         break;
-      case "ForStatement":
       case "ForOfStatement":
+        this.noteLoopGuard(node.right, node.body, fn);
+        for (const attempt of attemptTries(node)) this.attempts.add(attempt);
+        break;
+      case "ForStatement":
       case "ForInStatement":
       case "WhileStatement":
       case "DoWhileStatement":
@@ -870,6 +908,11 @@ class CodeWalker {
         if (node.finalizer) for (const nested of errorPathTries(node.finalizer)) this.onErrorPath.add(nested);
         break;
       case "CallExpression":
+        // `xs.filter(bad).forEach((x) => { throw … })`: a loop guard written with forEach.
+        if (calleeName(node.callee) === "forEach" && (node.callee.type === "MemberExpression" || node.callee.type === "OptionalMemberExpression")) {
+          const callback = node.arguments[0];
+          if (callback?.type === "ArrowFunctionExpression" || callback?.type === "FunctionExpression") this.noteLoopGuard(node.callee.object, callback.body, fn);
+        }
         this.noteCall(node, parent, fn, keyPath);
         this.noteCallee(node.callee);
         if (this.noteExitCall(node, fn)) isHook = true;
@@ -953,6 +996,10 @@ class CodeWalker {
     };
     const constant = constantReturnOf(node);
     if (constant !== undefined) fact.constantReturn = constant;
+    // A body that ends in a throw: its fall-through exit (GuardFact.fallthrough).
+    const last = node.body.type === "BlockStatement" ? node.body.body[node.body.body.length - 1] : undefined;
+    const exit = last ? guardAction(last) : null;
+    if (exit) this.guards.push({ function: name, line: this.line(exit), condition: "", action: this.source(exit), names: [], fallthrough: true });
     this.functions.push(fact);
     this.callSets.push(new Set());
     return fact;
@@ -1030,6 +1077,43 @@ class CodeWalker {
       action: this.source(action),
       names: namesIn(condition),
     });
+  }
+
+  /**
+   * `for (const x of xs.filter(bad)) throw …` (or `.forEach` over it): the
+   * loop guard `for (const x of xs) if (bad(x)) throw …` with its condition
+   * moved into the filter; the body must hold nothing but the exit.
+   */
+  private noteLoopGuard(iterable: t.Node, body: t.Node, fn: string): void {
+    const predicate = filterPredicate(iterable);
+    const action = predicate ? onlyExit(body) : null;
+    if (predicate && action) this.addGuard(fn, predicate, action, false);
+  }
+
+  /**
+   * A `case` whose statements end in a throw: a guard on the switched value
+   * matching the case (`kind is "legacy"`), or on the case's own test in a
+   * `switch (true)`. `default:` is left out: a catch-all rewritten as a
+   * lookup would read as a guard removed.
+   */
+  private noteCaseGuards(node: t.SwitchStatement, fn: string): void {
+    const isTagless = unwrap(node.discriminant).type === "BooleanLiteral";
+    for (const switchCase of node.cases) {
+      const last = switchCase.consequent[switchCase.consequent.length - 1];
+      const action = switchCase.test && last ? guardAction(last) : null;
+      if (!switchCase.test || !action) continue;
+      if (isTagless) {
+        this.addGuard(fn, switchCase.test, action, false);
+        continue;
+      }
+      this.guards.push({
+        function: fn,
+        line: this.line(switchCase),
+        condition: `${this.source(node.discriminant)} is ${this.source(switchCase.test)}`,
+        action: this.source(action),
+        names: [...new Set([...namesIn(node.discriminant), ...namesIn(switchCase.test)])].sort(),
+      });
+    }
   }
 
   /** `assert(x, "…")`, `invariant(x)`, `assert.ok(x)` as statements. */

@@ -356,7 +356,9 @@ function phpExports(node: Node, context: CodeContext): ExportDraft[] {
  * `phpcs:ignore` / `phpcs:disable`, in `//`, `#` and docblock comments;
  * functions and methods (`Class.method`) with their constant result, guards:
  * an `if` whose branch ends in `throw` (an `else` that throws guards the
- * negated condition); `catch` blocks by what they do with the error; and
+ * negated condition), a `match` arm or `switch` case that throws, a
+ * `foreach` over `array_filter(…)` that throws, and a function's
+ * fall-through throw; `catch` blocks by what they do with the error; and
  * the public API ({@link phpExports}).
  */
 const PHP_CODE: CodeSyntax = {
@@ -391,7 +393,11 @@ const PHP_CODE: CodeSyntax = {
       if (thrownElse) guards.push({ condition, action: thrownElse, isNegated: true });
       return guards;
     },
+    match_conditional_expression: phpArmGuard,
+    case_statement: phpArmGuard,
+    foreach_statement: phpLoopGuard,
   },
+  fallthrough: (body) => (body.type === "compound_statement" ? phpThrownBy(body) : null),
   identifierTypes: new Set(["name", "variable_name"]),
   flow: PHP_FLOW,
   catches: {
@@ -422,6 +428,57 @@ function phpThrownBy(branch: Node | null): Node | null {
   const last = branch?.type === "compound_statement" ? namedChildren(branch).at(-1) : branch;
   const inner = last?.type === "expression_statement" ? last.namedChild(0) : last;
   return inner?.type === "throw_expression" || inner?.type === "throw_statement" ? (namedChildren(inner)[0] ?? null) : null;
+}
+
+/** The parenthesised value a `switch`/`match` tests. */
+function phpSubject(statement: Node | null | undefined): Node | null {
+  const wrapped = statement?.childForFieldName("condition");
+  return wrapped?.type === "parenthesized_expression" && wrapped.namedChildCount === 1 ? wrapped.namedChild(0) : (wrapped ?? null);
+}
+
+/**
+ * A `match` arm or `switch` case that throws: a guard on the subject
+ * matching the arm's conditions (`$n is 1 | 2`), or, in a `match (true)`,
+ * on the arm's own condition (`$n > 2 => throw …`, as the `if` it
+ * rewrites). `default` is left out: a catch-all rewritten as a lookup would
+ * read as a guard removed.
+ */
+function phpArmGuard(node: Node): GuardDraft[] {
+  if (node.type === "case_statement") {
+    const thrown = phpThrownBy(namedChildren(node).at(-1) ?? null);
+    const subject = phpSubject(node.parent?.parent);
+    const value = node.childForFieldName("value");
+    return thrown && subject && value ? [{ condition: subject, action: thrown, patterns: [value] }] : [];
+  }
+  const thrown = phpThrownBy(node.childForFieldName("return_expression"));
+  const subject = phpSubject(node.parent?.parent);
+  const conditions = namedChildren(node.childForFieldName("conditional_expressions") ?? node);
+  if (!thrown || !subject || conditions.length === 0) return [];
+  if (subject.type === "boolean" && subject.text.toLowerCase() === "true") return conditions.length === 1 ? [{ condition: conditions[0] as Node, action: thrown }] : [];
+  return [{ condition: subject, action: thrown, patterns: conditions }];
+}
+
+/**
+ * `foreach (array_filter($xs, fn($x) => bad($x)) as $x) { throw … }`: the
+ * loop guard `foreach ($xs as $x) { if (bad($x)) throw … }` with its
+ * condition moved into the filter. The body must hold nothing but the
+ * throw, after assignments.
+ */
+function phpLoopGuard(node: Node): GuardDraft[] {
+  const iterable = node.namedChild(0);
+  if (iterable?.type !== "function_call_expression" || iterable.childForFieldName("function")?.text.replace(/^\\/, "") !== "array_filter") return [];
+  const predicate = namedChildren(iterable.childForFieldName("arguments") ?? iterable)[1]?.namedChild(0);
+  let condition: Node | null = null;
+  if (predicate?.type === "arrow_function") condition = predicate.childForFieldName("body");
+  else if (predicate?.type === "anonymous_function_creation_expression" || predicate?.type === "anonymous_function") {
+    const statements = namedChildren(predicate.childForFieldName("body") ?? predicate);
+    condition = statements.length === 1 && statements[0]?.type === "return_statement" ? statements[0].namedChild(0) : null;
+  } else if (predicate?.type === "string" || predicate?.type === "encapsed_string") condition = predicate;
+  const body = node.childForFieldName("body");
+  const statements = body?.type === "compound_statement" ? namedChildren(body).filter((child) => child.type !== "comment") : body ? [body] : [];
+  const isAssignment = (statement: Node): boolean => statement.type === "expression_statement" && statement.namedChild(0)?.type === "assignment_expression";
+  const thrown = statements.length > 0 && statements.slice(0, -1).every(isAssignment) ? phpThrownBy(statements.at(-1) ?? null) : null;
+  return condition && thrown ? [{ condition, action: thrown }] : [];
 }
 
 /** The PHP language module: `.php`, parsed with tree-sitter-php (see the module comment). Never throws for bad content. */

@@ -691,6 +691,52 @@ function raisedBy(block: Node | null): Node | string | null {
   return namedChildren(last)[0] ?? "raise";
 }
 
+/**
+ * The condition a filtering iterable applies (`filter(lambda x: bad(x), xs)` -> `bad(x)`,
+ * `filter(is_bad, xs)` -> `is_bad`, `(y for y in xs if bad(y))` -> `bad(y)`), or null.
+ */
+function pythonFilterPredicate(iterable: Node | null): Node | null {
+  if (iterable?.type === "call" && iterable.childForFieldName("function")?.text === "filter") {
+    const predicate = namedChildren(iterable.childForFieldName("arguments") ?? iterable)[0];
+    return predicate?.type === "lambda" ? predicate.childForFieldName("body") : predicate?.type === "identifier" || predicate?.type === "attribute" ? predicate : null;
+  }
+  if (iterable?.type !== "generator_expression" && iterable?.type !== "list_comprehension" && iterable?.type !== "set_comprehension") return null;
+  const clauses = namedChildren(iterable).filter((child) => child.type === "if_clause");
+  return clauses.length === 1 ? (clauses[0]?.namedChild(0) ?? null) : null;
+}
+
+/**
+ * `for x in filter(bad, xs): raise …` (or over a comprehension with an
+ * `if`): the loop guard `for x in xs: if bad(x): raise …` with its
+ * condition moved into the filter. The body must hold nothing but the
+ * raise, after assignments.
+ */
+function pythonLoopGuard(node: Node): GuardDraft[] {
+  const predicate = pythonFilterPredicate(node.childForFieldName("right"));
+  const body = node.childForFieldName("body");
+  const statements = body ? namedChildren(body).filter((child) => child.type !== "comment") : [];
+  const isPlain = (statement: Node): boolean => statement.type === "expression_statement" && statement.namedChild(0)?.type === "assignment";
+  const raised = predicate && statements.slice(0, -1).every(isPlain) ? raisedBy(body) : null;
+  return predicate && raised ? [{ condition: predicate, action: raised }] : [];
+}
+
+/**
+ * A `case` of a `match` that raises: a guard on the subject matching the
+ * case's patterns (`n is 1 | 2`), or on the case's `if` guard when it has
+ * one. A catch-all (`case _:`, a capture `case other:`) is left out: rewritten
+ * as a lookup, it would read as a guard removed.
+ */
+function pythonCaseGuard(node: Node): GuardDraft[] {
+  const raised = raisedBy(node.childForFieldName("consequence"));
+  const subject = node.parent?.parent?.type === "match_statement" ? node.parent.parent.childForFieldName("subject") : null;
+  const guard = node.childForFieldName("guard")?.namedChild(0);
+  if (!raised || !subject) return [];
+  if (guard) return [{ condition: guard, action: raised }];
+  const patterns = namedChildren(node).filter((child) => child.type === "case_pattern");
+  // `case _:` and a capture (`case other:`) take every value left: catch-alls.
+  return patterns.length > 0 && !patterns.some((pattern) => /^[A-Za-z_]\w*$/.test(pattern.text.trim())) ? [{ condition: subject, action: raised, patterns }] : [];
+}
+
 const PYTHON_FLOW: FlowSyntax = {
   throwTypes: new Set(["raise_statement"]),
   returnTypes: new Set(["return_statement"]),
@@ -1013,7 +1059,9 @@ function pythonModuleExports(root: Node, found: ExportFact[], context: CodeConte
  * (`# type: ignore`, `# noqa`, `# pyright: ignore`, `# mypy: ignore-errors`,
  * `# pylint: disable=`), `typing.cast` calls, functions (`Class.method`), and
  * guards: an `if` whose branch ends in `raise` (an `else: raise` guards the
- * negated condition) and `assert` statements; `except` clauses by what they
+ * negated condition), `assert` statements, a `case` that raises, a `for`
+ * over `filter(…)` or a filtering comprehension that raises, and a
+ * function's fall-through `raise`; `except` clauses by what they
  * do with the error, runner checks, the public API
  * ({@link pythonModuleExports}), and pydantic/marshmallow schemas
  * (python-schemas.ts).
@@ -1062,6 +1110,8 @@ const PYTHON_CODE: CodeSyntax = {
       const condition = namedChildren(node)[0];
       return condition ? [{ condition, action: "assert" }] : [];
     },
+    for_statement: pythonLoopGuard,
+    case_clause: pythonCaseGuard,
     // `raise A(..) if c else B(..)`: two guards, `c` raising A and `not c` raising B, as the `if`/`else` it rewrites.
     raise_statement: (node) => {
       const raised = node.namedChild(0);
@@ -1073,6 +1123,10 @@ const PYTHON_CODE: CodeSyntax = {
         { condition, action: whenFalse, isNegated: true },
       ];
     },
+  },
+  fallthrough: (body) => {
+    const raised = raisedBy(body);
+    return raised === "raise" ? null : raised; // a bare `raise` re-raises: nothing of its own
   },
   identifierTypes: new Set(["identifier"]),
   flow: PYTHON_FLOW,

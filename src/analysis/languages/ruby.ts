@@ -451,11 +451,56 @@ function rubyRaisedBy(branch: Node | null): Node | string | null {
   return branch ? rubyRaised(namedChildren(branch).at(-1)) : null;
 }
 
+/** Filtering calls and whether they keep the elements their block rejects (`reject`). */
+const RUBY_FILTERS: Readonly<Record<string, boolean>> = { select: false, filter: false, find_all: false, reject: true };
+
+/**
+ * `xs.select { |x| bad(x) }.each { |x| raise … }` (`reject` negated,
+ * `select(&:bad?)`): the loop guard `xs.each { |x| raise … if bad(x) }`
+ * with its condition moved into the filter. The block must hold nothing
+ * but the raise, after assignments.
+ */
+function rubyLoopGuard(node: Node): GuardDraft[] {
+  if (node.childForFieldName("method")?.text !== "each") return [];
+  const receiver = node.childForFieldName("receiver");
+  const filter = receiver?.type === "call" ? receiver.childForFieldName("method")?.text : undefined;
+  if (!receiver || filter === undefined || !(filter in RUBY_FILTERS)) return [];
+  const predicateBlock = receiver.childForFieldName("block");
+  const predicateBody = predicateBlock?.childForFieldName("body") ?? (predicateBlock ? namedChildren(predicateBlock).find((child) => child.type === "body_statement") : undefined);
+  const expressions = predicateBody ? namedChildren(predicateBody) : [];
+  const symbol = receiver.childForFieldName("arguments")?.namedChild(0);
+  const condition = expressions.length === 1 ? expressions[0] : symbol?.type === "block_argument" ? symbol : undefined;
+  const block = node.childForFieldName("block");
+  const body = block?.childForFieldName("body") ?? (block ? namedChildren(block).find((child) => child.type === "body_statement") : undefined);
+  const statements = body ? namedChildren(body).filter((child) => child.type !== "comment") : [];
+  const raised = statements.length > 0 && statements.slice(0, -1).every((statement) => statement.type === "assignment") ? rubyRaised(statements.at(-1)) : null;
+  return condition && raised ? [{ condition, action: raised, isNegated: RUBY_FILTERS[filter] }] : [];
+}
+
+/**
+ * A `when` of a `case` that raises: a guard on the case's value matching
+ * its patterns (`n is 1 | 2`), or in a `case` without a value, on the
+ * `when`'s own condition (`when n > 2`, as the `if` it rewrites). `else`
+ * is left out: a catch-all rewritten as a lookup would read as a guard
+ * removed.
+ */
+function rubyWhenGuard(node: Node): GuardDraft[] {
+  const raised = rubyRaisedBy(node.childForFieldName("body"));
+  const patterns = node.childrenForFieldName("pattern").filter((pattern): pattern is Node => pattern?.isNamed === true);
+  if (!raised || patterns.length === 0) return [];
+  const subject = node.parent?.type === "case" ? node.parent.childForFieldName("value") : null;
+  if (subject) return [{ condition: subject, action: raised, patterns }];
+  const only = patterns.length === 1 ? (patterns[0]?.namedChild(0) ?? null) : null;
+  return only ? [{ condition: only, action: raised }] : [];
+}
+
 /**
  * Ruby's code facts (tree-sitter-code.ts): `# rubocop:disable|todo` (and
  * standardrb's `# standard:disable`) and `# steep:ignore` comments; methods
  * (`Class.method`), guards: `raise X if cond` / `unless cond`, an
- * `if`/`unless` whose branch ends in `raise`, and `raise cond ? A : B`; `rescue` clauses by what they
+ * `if`/`unless` whose branch ends in `raise`, `raise cond ? A : B`, a
+ * `when` that raises, `xs.select {…}.each { raise … }`, and a method's
+ * fall-through `raise`; `rescue` clauses by what they
  * do with the error, runner checks, and the public API
  * ({@link rubyExports}).
  */
@@ -655,10 +700,11 @@ const RUBY_CODE: CodeSyntax = {
         },
       ]),
     ),
+    when: rubyWhenGuard,
     // `raise cond ? Foul.new(..) : e`: two guards, `cond` raising the first and `!cond` the second, as the
     // `raise e unless cond` / `raise Foul` pair it rewrites.
     call: (node: Node): GuardDraft[] => {
-      if (rubyRaised(node) === null) return [];
+      if (rubyRaised(node) === null) return rubyLoopGuard(node);
       const raised = node.childForFieldName("arguments")?.namedChild(0);
       if (raised?.type !== "conditional") return [];
       const condition = raised.childForFieldName("condition");
@@ -670,6 +716,10 @@ const RUBY_CODE: CodeSyntax = {
         { condition, action: whenFalse, isNegated: true },
       ];
     },
+  },
+  fallthrough: (body) => {
+    const raised = rubyRaisedBy(body);
+    return raised === "raise" || raised === "fail" ? null : raised; // a bare `raise` re-raises: nothing of its own
   },
   identifierTypes: new Set(["identifier", "instance_variable", "global_variable", "class_variable"]),
   flow: RUBY_FLOW,

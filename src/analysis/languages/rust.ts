@@ -265,6 +265,72 @@ function rustErrorValue(expression: Node | null): Node | null {
   return null;
 }
 
+/**
+ * The predicate a filtering iterator chain applies (`xs.iter().filter(|x| bad(x))` -> `bad(x)`,
+ * `.filter(is_bad)` -> `is_bad`), through adapters after it (`.cloned()`, `.copied()`), or null.
+ */
+function filterPredicate(chain: Node | null): Node | null {
+  let current = chain;
+  while (current?.type === "call_expression") {
+    const callee = current.childForFieldName("function");
+    const method = callee?.type === "field_expression" ? callee.childForFieldName("field")?.text : undefined;
+    if (method === "filter") {
+      const argument = current.childForFieldName("arguments")?.namedChild(0) ?? null;
+      return argument?.type === "closure_expression" ? argument.childForFieldName("body") : argument;
+    }
+    current = callee?.type === "field_expression" ? callee.childForFieldName("value") : null;
+  }
+  return null;
+}
+
+/** True when a block holds nothing but its exit, after `let` bindings at most (a loop guard's body: `{ return Err(..) }`). */
+function isOnlyExit(block: Node): boolean {
+  const statements = namedChildren(block).filter((child) => child.type !== "line_comment" && child.type !== "block_comment");
+  return statements.length > 0 && statements.slice(0, -1).every((statement) => statement.type === "let_declaration");
+}
+
+/** Unsigned integer types: a parse into one rejects a negative input. */
+const RUST_UNSIGNED = /^(u8|u16|u32|u64|u128|usize)$/;
+
+/**
+ * `let v: u64 = s.parse()?;`, `let v = s.parse::<u64>()?;`, `let v = u64::try_from(x)?;`,
+ * `u64::from_str(s)?`, `.map_err(..)?` after any of them: `v` (FunctionFact.unsignedValues).
+ * Without the `?` (`.unwrap_or(0)`) the rejection does not reach the caller.
+ */
+function rustUnsignedValues(node: Node): string[] {
+  const pattern = node.childForFieldName("pattern");
+  const value = node.childForFieldName("value");
+  if (pattern?.type !== "identifier" || value?.type !== "try_expression") return [];
+  const annotated = RUST_UNSIGNED.test(node.childForFieldName("type")?.text ?? "");
+  let call = value.namedChild(0);
+  // Through the error's adapters: `.map_err(..)`, anyhow's `.context(..)`.
+  for (;;) {
+    const callee = call?.type === "call_expression" ? call.childForFieldName("function") : null;
+    const method = callee?.type === "field_expression" ? callee.childForFieldName("field")?.text : undefined;
+    if (!method || !/^(map_err|context|with_context|wrap_err)$/.test(method)) break;
+    call = callee?.childForFieldName("value") ?? null;
+  }
+  if (call?.type !== "call_expression") return [];
+  const callee = call.childForFieldName("function");
+  if (callee?.type === "scoped_identifier") {
+    const isConversion = RUST_UNSIGNED.test(callee.childForFieldName("path")?.text ?? "") && /^(try_from|from_str|from_str_radix)$/.test(callee.childForFieldName("name")?.text ?? "");
+    return isConversion ? [pattern.text] : [];
+  }
+  if (callee?.type === "generic_function") {
+    const method = callee.childForFieldName("function");
+    const name = method?.type === "field_expression" ? method.childForFieldName("field")?.text : undefined;
+    return name === "parse" && RUST_UNSIGNED.test(callee.childForFieldName("type_arguments")?.namedChild(0)?.text ?? "") ? [pattern.text] : [];
+  }
+  const method = callee?.type === "field_expression" ? callee.childForFieldName("field")?.text : undefined;
+  return annotated && (method === "parse" || method === "try_into") ? [pattern.text] : [];
+}
+
+/** `const X: bool = false;`, `static X: bool = true;` (each `#[cfg]` variant is its own item). */
+function rustConstantItem(node: Node): { name: string; value: Node | null }[] {
+  const name = node.childForFieldName("name")?.text;
+  return name ? [{ name, value: node.childForFieldName("value") }] : [];
+}
+
 /** Macros that end the function with an error: a panic, anyhow's `bail!`. */
 const RUST_ERROR_MACROS = /^(panic|bail|unreachable|unimplemented|todo)$/;
 
@@ -576,8 +642,11 @@ function isPrivateTypeHere(scope: Node | null, typeName: string): boolean {
  * blocks (kind `unsafe`, text cut at 120 characters), functions
  * (`Type.method` inside an impl) with their constant result (`true`,
  * `Ok(())`, `None`), guards: an `if` whose block ends in `return Err(...)`,
- * a tail `Err(...)` or `panic!`/`bail!`, a `match` whose `None` arm or a
- * let-else whose `else` exits so, and the `assert!`/`ensure!` family; error-handling sites as catches ({@link RUST_CATCHES}); the
+ * a tail `Err(...)` or `panic!`/`bail!`, a `match` whose `None` arm (or
+ * another arm but a catch-all or `Err`) or a let-else whose `else` exits so,
+ * a `for` over `.filter(…)` that exits so, a function's fall-through error,
+ * and the `assert!`/`ensure!` family; unsigned parses propagated with `?`
+ * and boolean `const`/`static` items; error-handling sites as catches ({@link RUST_CATCHES}); the
  * public API ({@link rustExports}) and the private child modules
  * ({@link rustPrivateModules}).
  */
@@ -613,16 +682,29 @@ const RUST_CODE: CodeSyntax = {
       return condition && action ? [{ condition, action }] : [];
     },
     // A guard rewritten as a match: `match s.strip_prefix("x") { Some(s) => s, None => return Err(..) }`
-    // checks the same input and reaches the same error exit as `if !s.starts_with("x") { return Err(..) }`.
+    // checks the same input and reaches the same error exit as `if !s.starts_with("x") { return Err(..) }`;
+    // `match count.cmp(&2) { Ordering::Greater => return Err(..), .. }` as `if count > 2 { return Err(..) }`
+    // (clippy's comparison_chain). An `Err(e)` arm passes an error on (a catch, RUST_CATCHES), and a catch-all arm
+    // (`_`, a binding) is left out: a match's catch-all rewritten as a lookup would read as a guard removed.
     match_expression: (node) => {
       const scrutinee = node.childForFieldName("value");
       const block = node.childForFieldName("body");
       if (!scrutinee || !block) return [];
       return namedChildren(block).flatMap((arm): GuardDraft[] => {
-        if (arm.type !== "match_arm" || (arm.childForFieldName("pattern")?.text.replace(/\s+/g, "") ?? "") !== "None") return [];
-        const action = rustErrorValue(arm.childForFieldName("value"));
-        return action ? [{ condition: scrutinee, action }] : [];
+        const pattern = arm.type === "match_arm" ? arm.childForFieldName("pattern") : null;
+        const spelled = pattern?.text.replace(/\s+/g, "") ?? "_";
+        const action = pattern ? rustErrorValue(arm.childForFieldName("value")) : null;
+        // `_` and a binding (`other => …`) take every value left: catch-alls, like `_`.
+        if (!pattern || !action || spelled === "_" || /^[a-z_]\w*$/.test(spelled) || errBinding(pattern) !== undefined) return [];
+        return spelled === "None" ? [{ condition: scrutinee, action }] : [{ condition: scrutinee, action, patterns: [pattern] }];
       });
+    },
+    // `for x in xs.iter().filter(|x| bad(x)) { return Err(..) }`: the loop guard `for x in xs { if bad(x) { return Err(..) } }` with its condition moved into the filter.
+    for_expression: (node) => {
+      const predicate = filterPredicate(node.childForFieldName("value"));
+      const body = node.childForFieldName("body");
+      const action = body && isOnlyExit(body) ? rustErrorExit(body) : null;
+      return predicate && action ? [{ condition: predicate, action }] : [];
     },
     // `let Some(x) = s.strip_prefix("x") else { return Err(..) };`: the same guard as a let-else.
     let_declaration: (node) => {
@@ -638,6 +720,9 @@ const RUST_CODE: CodeSyntax = {
       return condition ? [{ condition, action: `${name}!` }] : [];
     },
   },
+  fallthrough: rustErrorExit,
+  unsignedValues: { let_declaration: rustUnsignedValues },
+  constants: { const_item: rustConstantItem, static_item: rustConstantItem },
   identifierTypes: new Set(["identifier"]),
   testCode: {
     mod_item: (node) => isRustTestItem(node),

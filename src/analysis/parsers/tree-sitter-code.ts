@@ -20,6 +20,7 @@ import type {
   CatchBehaviour,
   CatchFact,
   CodeFacts,
+  ConstantFact,
   EscapeFact,
   ExportFact,
   FunctionFact,
@@ -50,11 +51,19 @@ export interface NodeSuppression {
   text?: string;
 }
 
-/** A guard found on a node: the condition, the error it raises/returns (a node or a normalised text), and whether it fires when the condition is false (`else` branch). */
+/**
+ * A guard found on a node: the condition, the error it raises/returns (a
+ * node or a normalised text), and whether it fires when the condition is
+ * false (`else` branch). A `case`/match arm that exits with the error gives
+ * the switched value as `condition` and its labels as `patterns`: the guard
+ * fires when the value matches one (the condition reads `count.cmp(&2) is
+ * Ordering::Greater`, `kind is "a" | "b"`).
+ */
 export interface GuardDraft {
   condition: Node;
   action: Node | string;
   isNegated?: boolean;
+  patterns?: readonly Node[];
 }
 
 /**
@@ -163,8 +172,18 @@ export interface CodeSyntax {
   containers?: Readonly<Record<string, (node: Node) => string | null>>;
   /** Calls: the called function's last name (`a.b.c()` -> "c"), recorded on the enclosing function. */
   calls?: Readonly<Record<string, (node: Node) => string | null>>;
-  /** Guards: an `if` that raises or returns an error, an `assert`, a precondition call. */
+  /** Guards: an `if` that raises or returns an error, an `assert`, a precondition call, a `case` arm that exits with the error, a loop over a filter whose body always does. */
   guards?: Readonly<Record<string, (node: Node) => GuardDraft[]>>;
+  /**
+   * The error a function body ends with unconditionally (its last statement
+   * throws or returns an error), or null: recorded as a fall-through guard
+   * ({@link GuardFact.fallthrough}).
+   */
+  fallthrough?: (body: Node) => Node | string | null;
+  /** Local names a node binds to an unsigned parse whose failure reaches the caller ({@link FunctionFact.unsignedValues}). */
+  unsignedValues?: Readonly<Record<string, (node: Node) => string[]>>;
+  /** Constants a node outside any function defines, with their value nodes; those whose value is a boolean literal are recorded ({@link ConstantFact}). */
+  constants?: Readonly<Record<string, (node: Node) => { name: string; value: Node | null }[]>>;
   /** Node types that are identifiers, for {@link GuardFact.names}. */
   identifierTypes: ReadonlySet<string>;
   /**
@@ -837,6 +856,8 @@ interface Region {
 class CodeFactWalk {
   private readonly suppressions: SuppressionFact[] = [];
   private readonly guards: GuardFact[] = [];
+  private readonly constants: ConstantFact[] = [];
+  private readonly unsignedOf = new Map<FunctionFact, Set<string>>();
   private readonly functions: FunctionFact[] = [];
   private readonly catches: CatchFact[] = [];
   private readonly catchCounts = new Map<string, number>();
@@ -915,6 +936,7 @@ class CodeFactWalk {
     }
     this.visitSuppression(type);
     this.visitGuards(type);
+    this.visitValues(type);
     this.visitCatch(type);
     if (syntax.runnerChecks?.[type]?.(this.node())) this.runnerChecks.push({ line: this.node().startPosition.row + 1, text: compactText(this.node()).slice(0, MAX_TEXT) });
     this.visitBranches(type);
@@ -946,15 +968,39 @@ class CodeFactWalk {
     const guard = this.syntax.guards?.[type];
     if (!guard) return;
     for (const draft of guard(this.node())) {
-      const condition = compactText(draft.condition);
+      const patterns = draft.patterns ?? [];
+      const subject = compactText(draft.condition);
+      const condition = patterns.length > 0 ? `${subject} is ${patterns.map(compactText).join(" | ")}` : subject;
+      const names = new Set(namesIn(draft.condition, this.syntax.identifierTypes));
+      for (const pattern of patterns) for (const name of namesIn(pattern, this.syntax.identifierTypes)) names.add(name);
       this.guards.push({
         function: this.functionName(),
         line: draft.condition.startPosition.row + 1,
         condition: draft.isNegated ? `!(${condition})` : condition,
         action: typeof draft.action === "string" ? draft.action : compactText(draft.action),
-        names: namesIn(draft.condition, this.syntax.identifierTypes),
+        names: [...names].sort(),
       });
     }
+  }
+
+  /** Boolean constants a node defines, and the unsigned parses of the enclosing function. */
+  private visitValues(type: string): void {
+    const constant = this.syntax.constants?.[type];
+    // A constant local to a function is no build variant.
+    if (constant && this.currentFunction() === undefined) {
+      for (const { name, value } of constant(this.node())) {
+        const text = literalText(value);
+        if (text === "true" || text === "false") this.constants.push({ name, value: text, line: this.node().startPosition.row + 1 });
+      }
+    }
+    const unsigned = this.syntax.unsignedValues?.[type];
+    const owner = unsigned ? this.currentFunction()?.fact : undefined;
+    if (!unsigned || !owner) return;
+    const names = unsigned(this.node());
+    if (names.length === 0) return;
+    const known = this.unsignedOf.get(owner) ?? new Set<string>();
+    for (const name of names) known.add(name);
+    this.unsignedOf.set(owner, known);
   }
 
   /** A catch clause: its behaviour, and its index among the catches of its function (and subject), so a catch keeps its key when code moves. */
@@ -1053,6 +1099,11 @@ class CodeFactWalk {
     const constant = this.syntax.flow ? constantReturnOf(found.body, this.syntax.flow) : undefined;
     if (constant !== undefined) fact.constantReturn = constant;
     if (found.returnsError !== undefined) fact.returnsError = found.returnsError;
+    const exit = found.body && this.syntax.fallthrough ? this.syntax.fallthrough(found.body) : null;
+    if (exit !== null) {
+      const line = typeof exit === "string" ? fact.line : exit.startPosition.row + 1;
+      this.guards.push({ function: fact.name, line, condition: "", action: typeof exit === "string" ? exit : compactText(exit), names: [], fallthrough: true });
+    }
     this.functions.push(fact);
     this.scopes.push({ depth: this.depth, name: found.name, fact, calls: new Set() });
   }
@@ -1063,6 +1114,8 @@ class CodeFactWalk {
     this.leaveTo(0);
     const code: CodeFacts = { suppressions: this.suppressions };
     if (syntax.guards) code.guards = this.guards;
+    if (syntax.constants) code.constants = this.constants;
+    for (const [fact, names] of this.unsignedOf) fact.unsignedValues = [...names].sort();
     if (syntax.functions) code.functions = this.functions;
     if (syntax.catches) code.catches = this.catches;
     if (syntax.runnerChecks) code.runnerChecks = this.runnerChecks;

@@ -24,7 +24,7 @@ const FALSE_WORDS: ReadonlySet<string> = new Set(["false", "False", "FALSE", "0"
 const TRUE_WORDS: ReadonlySet<string> = new Set(["true", "True", "TRUE", "1", "!false", "!0", "not False", "not false"]);
 
 /** Splits a condition at top-level occurrences of an operator (`&&`/`and` or `||`/`or`), outside brackets and strings. */
-function splitTopLevel(text: string, symbol: "&&" | "||"): string[] {
+export function splitTopLevel(text: string, symbol: "&&" | "||"): string[] {
   const word = symbol === "&&" ? "and" : "or";
   const parts: string[] = [];
   let depth = 0;
@@ -55,7 +55,7 @@ function splitTopLevel(text: string, symbol: "&&" | "||"): string[] {
 }
 
 /** Drops one pair of parentheses around the whole text. */
-function unwrap(text: string): string {
+export function unwrapParentheses(text: string): string {
   const trimmed = text.trim();
   if (!trimmed.startsWith("(") || !trimmed.endsWith(")")) return trimmed;
   let depth = 0;
@@ -69,11 +69,11 @@ function unwrap(text: string): string {
 
 /** The constant value of a condition text, or null when it depends on something. */
 export function constantValue(condition: string): boolean | null {
-  const text = unwrap(condition);
+  const text = unwrapParentheses(condition);
   if (FALSE_WORDS.has(text)) return false;
   if (TRUE_WORDS.has(text)) return true;
   const negation = /^(?:!|not\b\s*)([\s\S]+)$/.exec(text);
-  if (negation && unwrap(negation[1] as string) !== (negation[1] as string).trim()) {
+  if (negation && unwrapParentheses(negation[1] as string) !== (negation[1] as string).trim()) {
     const inner = constantValue(negation[1] as string);
     return inner === null ? null : !inner;
   }

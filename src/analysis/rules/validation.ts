@@ -18,13 +18,23 @@
  * its own partner, so deleting one of two RangeError guards still fires.
  * Last, a guard that is new anywhere in the change and equivalent to the lost
  * one (a sibling method the callers now use) takes it over. A guard moved
- * into a helper, inverted or reworded does not fire.
+ * into a helper, inverted or reworded does not fire; nor one rewritten as a
+ * `case`/match arm or a loop over a filter that exits the same way (the
+ * languages record those as guards), nor one whose throw a reached function
+ * now ends in unconditionally (a fall-through exit with the same error
+ * class and message: GuardFact.fallthrough).
+ *
+ * A guard whose reason is gone is no bypass either: a sign check on a value
+ * the function now binds by an unsigned parse whose failure reaches the
+ * caller ({@link isSubsumedSignCheck}), and a guard on a boolean constant
+ * whose definition that let it fire was dropped with its build variant
+ * ({@link isDeadVariantGuard}).
  */
 
 import { displayCode } from "../display.js";
-import { CAST_KINDS, PYDANTIC_CONSTRAINT_KEYWORDS, type CatchFact, type CodeFacts, type FunctionFact, type GuardFact, type SchemaFact, type SuppressionFact } from "../facts.js";
+import { CAST_KINDS, PYDANTIC_CONSTRAINT_KEYWORDS, type CatchFact, type CodeFacts, type ConstantFact, type FunctionFact, type GuardFact, type SchemaFact, type SuppressionFact } from "../facts.js";
 import type { FileChange, Finding } from "../types.js";
-import { isNeverFiring, madeConstantFinding } from "./constant-condition.js";
+import { isNeverFiring, madeConstantFinding, splitTopLevel, unwrapParentheses } from "./constant-condition.js";
 import { isInlineTestedProductCode, isProductCode, multisetMinus, usable, type RuleInput, type RulePair } from "./context.js";
 import { defineRule, report } from "./registry.js";
 
@@ -277,12 +287,39 @@ interface ReachedGuard {
  * names): the same action or error class, or shared names.
  */
 function isKeptBy(was: GuardFact, now: ReachedGuard): boolean {
+  if (now.guard.fallthrough) return isSameThrow(was.action, now.guard.action);
   if (isEquivalentGuard(was, now.guard)) return true;
   if (now.isDirect) return false;
   return actionClass(was.action) === actionClass(now.guard.action) || was.names.some((name) => now.guard.names.includes(name));
 }
 
-/** Key of a guard for multiset comparisons across sides: the same check in the same function. */
+/**
+ * The text of the string literals of an action, interpolations left out
+ * (`new Error(\`Cannot encode ${tag}\`)` -> ["Cannot encode "]): what its
+ * message says whatever the values put in it are called.
+ */
+function messageOf(action: string): string[] {
+  const parts: string[] = [];
+  for (const match of action.matchAll(/"((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)'|`((?:[^`\\]|\\.)*)`/g)) {
+    const text = (match[1] ?? match[2] ?? match[3] ?? "").replace(/[$#]?\{[^}]*\}|\$[A-Za-z_]\w*/g, "\uFFFC");
+    if (text.replace(/\uFFFC/g, "").trim() !== "") parts.push(text);
+  }
+  return parts;
+}
+
+/**
+ * True when two actions raise the same error: the same text, or the same
+ * error class with the same message literals (`new Error(\`Cannot encode
+ * ${tag}\`)` and `new Error(\`Cannot encode ${type}\`)`). What a
+ * fall-through exit must share with a removed guard to keep it
+ * ({@link GuardFact.fallthrough}): the class alone says too little there.
+ */
+function isSameThrow(was: string, now: string): boolean {
+  if (was === now) return true;
+  const message = messageOf(was);
+  return message.length > 0 && actionClass(was) === actionClass(now) && message.join("\u0001") === messageOf(now).join("\u0001");
+}
+
 /**
  * A guard as its source reads: a call that checks its argument
  * (`assert(x)`, `invariant(x)`, `ArgumentNullException.ThrowIfNull(x)`,
@@ -299,6 +336,7 @@ export function guardSource(path: string, guard: Pick<GuardFact, "condition" | "
   return `if (${condition}) ${keyword} ${action}`;
 }
 
+/** Key of a guard for multiset comparisons across sides: the same check in the same function. */
 const guardKey = (guard: GuardFact): string => `${guard.function}\u0000${guard.condition}\u0000${guard.action}`;
 
 /**
@@ -308,7 +346,8 @@ const guardKey = (guard: GuardFact): string => `${guard.function}\u0000${guard.c
  */
 function newGuards(files: readonly { before: CodeFacts | null; after: CodeFacts | null }[]): GuardFact[] {
   const beforeAll = files.flatMap((file) => file.before?.guards ?? []);
-  const afterAll = files.flatMap((file) => file.after?.guards ?? []).filter((guard) => !isNeverFiring(guard));
+  // A fall-through exit keeps a guard only where the function reaches it (isKeptBy), not from anywhere in the change.
+  const afterAll = files.flatMap((file) => file.after?.guards ?? []).filter((guard) => !isNeverFiring(guard) && !guard.fallthrough);
   return multisetMinus(afterAll, beforeAll, guardKey);
 }
 
@@ -415,6 +454,100 @@ function isDeadErrorCheck(guard: GuardFact, fnBefore: FunctionFact | undefined, 
   return fnBefore.calls.some((call) => lostErrors.lost.has(call)) && !fnAfter.calls.some((call) => lostErrors.stillReturning.has(call));
 }
 
+/** A top-level `&&` conjunct that tests a value's sign: `v<0`, `0>v`, `v<=-1`, `-1>=v` -> "v"; else null. */
+function signCheckedName(conjunct: string): string | null {
+  const text = unwrapParentheses(conjunct).replace(/\s+/g, "");
+  const match = /^([\w$.]+)(?:<0|<=-1)$/.exec(text) ?? /^(?:0>|-1>=)([\w$.]+)$/.exec(text);
+  return match ? (match[1] as string) : null;
+}
+
+/**
+ * True when a removed guard was a sign check that a stricter parse now
+ * makes: every `||` alternative of its condition requires (`&&`) that a
+ * value be negative (`i < 0 && !weak`), and the function now binds that
+ * value by an unsigned parse whose failure reaches the caller
+ * ({@link FunctionFact.unsignedValues}: `i, err := strconv.ParseUint(…)`
+ * with `err` kept, `let i: u64 = s.parse()?`). The parse rejects what the
+ * guard rejected, with its error on the same way out, and the value can no
+ * longer be negative. The sign check removed while the parse stays signed,
+ * or with the parse's error dropped (`i, _ :=`), is no such guard.
+ */
+function isSubsumedSignCheck(guard: GuardFact, fnAfter: FunctionFact | undefined): boolean {
+  return alternativesOf(guard.condition).every((alternative) => isSubsumedAlternative(alternative, fnAfter));
+}
+
+/** One `||` alternative of {@link isSubsumedSignCheck}: it requires a value of `unsignedValues` to be negative. */
+function isSubsumedAlternative(alternative: string, fnAfter: FunctionFact | undefined): boolean {
+  const unsigned = fnAfter?.unsignedValues;
+  if (!unsigned || unsigned.length === 0) return false;
+  return splitTopLevel(unwrapParentheses(alternative), "&&").some((conjunct) => {
+    const name = signCheckedName(conjunct);
+    return name !== null && unsigned.includes(name);
+  });
+}
+
+/** {@link variantConstants}: each boolean constant's values over the changed files, per side (one entry per definition). */
+interface VariantConstants {
+  before: ReadonlyMap<string, readonly ConstantFact["value"][]>;
+  after: ReadonlyMap<string, readonly ConstantFact["value"][]>;
+}
+
+/** The boolean constants the changed files define, per side and name (ConstantFact). */
+function variantConstants(files: readonly { before: CodeFacts | null; after: CodeFacts | null }[]): VariantConstants {
+  const collect = (side: "before" | "after"): Map<string, ConstantFact["value"][]> => {
+    const byName = new Map<string, ConstantFact["value"][]>();
+    for (const file of files) for (const fact of file[side]?.constants ?? []) (byName.get(fact.name) ?? byName.set(fact.name, []).get(fact.name))?.push(fact.value);
+    return byName;
+  };
+  return { before: collect("before"), after: collect("after") };
+}
+
+/** A conjunct that reads one constant, as the name and the value that makes it true: `!supportX` -> ["supportX", "false"], `cfg.X == true` -> ["X", "true"]. */
+function constantTest(conjunct: string): { name: string; firesOn: ConstantFact["value"] } | null {
+  let text = unwrapParentheses(conjunct).replace(/\s+/g, " ").trim();
+  let firesOn: ConstantFact["value"] = "true";
+  for (;;) {
+    const negation = /^(?:!|not )\s*([\s\S]+)$/.exec(text);
+    const compared = /^([\w$.:]+) ?(==|!=|===|!==) ?(true|false|True|False)$/.exec(text);
+    if (negation) {
+      text = unwrapParentheses(negation[1] as string);
+      firesOn = firesOn === "true" ? "false" : "true";
+    } else if (compared) {
+      const isTrue = (compared[3] as string).toLowerCase() === "true";
+      const isEqual = (compared[2] as string).startsWith("=");
+      text = compared[1] as string;
+      if (isTrue !== isEqual) firesOn = firesOn === "true" ? "false" : "true";
+    } else {
+      break;
+    }
+  }
+  const match = /^(?:[\w$]+(?:\.|::))*([\w$]+)$/.exec(text);
+  return match ? { name: match[1] as string, firesOn } : null;
+}
+
+/**
+ * True when a removed guard was dead with a build variant dropped: a
+ * conjunct of its condition reads a boolean constant (ConstantFact) that a
+ * definition of before, now gone, set so the guard could fire (`const
+ * supportExporters = false` in the `//go:build purego` file the change
+ * deletes, a `#[cfg(not(feature = "std"))]` const, an `#if` branch), while
+ * the change left fewer definitions of it and none that lets the guard fire.
+ * The guard removed while that definition stays, or with its value flipped
+ * in place, is no such guard. Only the changed files are read: a definition
+ * in an unchanged file is not seen.
+ */
+function isDeadVariantGuard(guard: GuardFact, constants: VariantConstants): boolean {
+  if (constants.before.size === 0 || alternativesOf(guard.condition).length > 1) return false;
+  return splitTopLevel(unwrapParentheses(guard.condition), "&&").some((conjunct) => {
+    const test = constantTest(conjunct);
+    if (!test) return false;
+    const before = constants.before.get(test.name) ?? [];
+    const after = constants.after.get(test.name) ?? [];
+    const firingBefore = before.filter((value) => value === test.firesOn).length;
+    return firingBefore > 0 && after.length < before.length && !after.includes(test.firesOn);
+  });
+}
+
 function guardFindings(
   path: string,
   before: CodeFacts,
@@ -422,6 +555,7 @@ function guardFindings(
   allAfter: readonly CodeSide[],
   moved: GuardFact[],
   lostErrors: LostErrors = { lost: new Set(), stillReturning: new Set() },
+  constants: VariantConstants = { before: new Map(), after: new Map() },
 ): Finding[] {
   const findings: Finding[] = [];
   const afterFunctions = new Set((after.functions ?? []).map((fn) => fn.name));
@@ -434,6 +568,7 @@ function guardFindings(
   }
   const self: CodeSide = { path, code: after };
   for (const [fn, guards] of byFunction) {
+    const fnAfter = (after.functions ?? []).find((candidate) => candidate.name === fn);
     let candidates: ReachedGuard[];
     let callsValidator = false;
     if (fn === "") {
@@ -470,28 +605,34 @@ function guardFindings(
       keptInPlace.add(guard);
     }
     const unmatched = guards.filter((guard) => {
-      if (keptInPlace.has(guard)) return false;
+      // A fall-through exit of before only pairs with itself: gone, it is no guard removed (see GuardFact.fallthrough).
+      if (keptInPlace.has(guard) || guard.fallthrough) return false;
       const index = unused.findIndex((candidate) => isKeptBy(guard, candidate));
       if (index !== -1) {
         const partner = unused[index] as ReachedGuard;
-        const dropped = partner.isDirect && partner.guard.action === guard.action ? droppedAlternatives(guard.condition, partner.guard.condition) : [];
+        // A sign check an unsigned parse now makes (`port < 0 || port > 65535` -> `port > 65535`) is no alternative lost.
+        const dropped = (partner.isDirect && partner.guard.action === guard.action ? droppedAlternatives(guard.condition, partner.guard.condition) : []).filter(
+          (alternative) => !isSubsumedAlternative(alternative, fnAfter),
+        );
         if (dropped.length > 0) findings.push(narrowedFinding(path, fn, guard, partner.guard, dropped));
       }
       claim(index);
       return index === -1;
     });
     for (const guard of unmatched) {
-      const index = unused.findIndex((candidate) => actionClass(candidate.guard.action) === actionClass(guard.action));
+      const index = unused.findIndex((candidate) => !candidate.guard.fallthrough && actionClass(candidate.guard.action) === actionClass(guard.action));
       if (index !== -1) {
         claim(index);
         continue;
       }
       if (isMergedCopy(guard, candidates)) continue;
+      if (isSubsumedSignCheck(guard, fnAfter)) continue;
+      if (isDeadVariantGuard(guard, constants)) continue;
       if (
         isDeadErrorCheck(
           guard,
           (before.functions ?? []).find((candidate) => candidate.name === fn),
-          (after.functions ?? []).find((candidate) => candidate.name === fn),
+          fnAfter,
           lostErrors,
         )
       )
@@ -765,12 +906,16 @@ export function validationFindings(input: RuleInput): Finding[] {
   const allAfter: CodeSide[] = files.filter((file) => file.after !== null).map((file) => ({ path: file.path, code: file.after as CodeFacts }));
   const moved = newGuards(files);
   const lostErrors = lostErrorResults(files);
+  // Deleted files count here: deleting a variant's file is how its definitions go.
+  const constants = variantConstants(
+    input.pairs.filter((pair) => isProductCode(pair) || isInlineTestedProductCode(pair)).map((pair) => ({ before: usable(pair.before)?.code ?? null, after: usable(pair.after)?.code ?? null })),
+  );
   const findings: Finding[] = [];
   for (const { path, before, after } of files) {
     if (!after) continue;
     findings.push(...suppressionFindings(path, before, after));
     if (!before) continue;
-    findings.push(...guardFindings(path, before, after, allAfter, moved, lostErrors));
+    findings.push(...guardFindings(path, before, after, allAfter, moved, lostErrors, constants));
     findings.push(...collapseFindings(path, before, after));
     findings.push(...catchFindings(path, before, after));
     findings.push(...schemaFindings(path, before, after));
