@@ -62,6 +62,7 @@
  * config or runner may run it.
  */
 
+import { skipConditionKind } from "./checks/skip-condition.js";
 import { hasUsableFacts, type FileFacts, type TestCase, type TestFlag } from "./facts.js";
 import { checkedTest, conserve, describeCheck, type CheckedTest } from "./checks/index.js";
 import type { Check } from "./checks/normalise.js";
@@ -446,10 +447,14 @@ function disabledFinding(after: Slot, before: Slot | null): Finding | null {
   let message: string;
   if (disabling.length > 0) {
     const isTracked = disabling.every((flag) => flag !== "failing") && linksIssue(test.skipReason);
-    severity = isTracked ? "medium" : "critical";
+    // A skip only where an optional dependency, an older interpreter or another platform is (checks/skip-condition.ts):
+    // the test still runs where CI and agents run.
+    const isEnvironmentProbe = disabling.length === 1 && disabling[0] === "conditional" && skipConditionKind(test.skipCondition) === "environment";
+    severity = isTracked || isEnvironmentProbe ? "medium" : "critical";
     const words = disabling.map((flag) => `${FLAG_WORDS[flag]} (${via(flag)})`).join(" and ");
     message = `test "${test.id}" in ${after.file} is now ${words}`;
     if (disabling.includes("skipped") && before?.test.flags.conditional) message += `; it was skipped only under a condition (${before.test.flagVia?.conditional ?? "conditional"})`;
+    if (isEnvironmentProbe) message += `; it still runs wherever \`${test.skipCondition ?? ""}\` is false`;
     if (isTracked) message += `; the reason links an issue`;
   } else {
     severity = "high";

@@ -136,6 +136,12 @@ export interface TestCase {
   flagVia?: Partial<Record<TestFlag, string>>;
   /** Text explaining a skip/todo: a reason string, or the comments around the skipping statement. */
   skipReason?: string;
+  /**
+   * For a conditional skip, its condition as source text when the extractor
+   * reads it (`cbor2 is None`, `sys.platform == "win32"`, `!(RUBY_VERSION >=
+   * "3.2")` for `skip unless …`); judged by checks/skip-condition.ts.
+   */
+  skipCondition?: string;
   /** Assertions inside this test's body (not counting nested subtests). */
   assertionCount: number;
   /** sha1 of the test body's syntax tree with positions and comments dropped, so a moved or re-indented test keeps its hash. */

@@ -363,6 +363,8 @@ export const HASH_SKIP_KEYS: ReadonlySet<string> = new Set(["loc", "start", "end
 interface FlagMark {
   via: string;
   reason?: string;
+  /** For a conditional skip, its condition's source (TestCase.skipCondition). */
+  condition?: string;
 }
 
 /** A scope the walk is inside: the file, a suite, or a test. */
@@ -1399,7 +1401,7 @@ class TestExtractor {
         // skipIf(true) / runIf(false) always skip; skipIf(false) / runIf(true) never do; anything else is a condition.
         const condition = segment.args[0] as t.Node;
         const [always, never] = segment.name === "skipIf" ? [isTruthyLiteral(condition), isFalsyLiteral(condition)] : [isFalsyLiteral(condition), isTruthyLiteral(condition)];
-        if (!never) marks[always ? "skipped" : "conditional"] = { via: `${via}(${this.sourceOf(condition, 60)})` };
+        if (!never) marks[always ? "skipped" : "conditional"] = { via: `${via}(${this.sourceOf(condition, 60)})`, condition: this.sourceOf(condition, 200) };
       } else if ((segment.name === "each" || segment.name === "for") && hasCallArgs) {
         each = this.readEachTable(segment.quasi ?? segment.args?.[0] ?? null);
       } else {
@@ -1719,7 +1721,9 @@ class TestExtractor {
       const mark: FlagMark = { via: `{ ${key}: ${this.sourceOf(property.value, 60)} }` };
       if (property.value.type === "StringLiteral") mark.reason = property.value.value;
       // node:test `{ skip: process.platform === "win32" }`: skipped when the value is true at run time.
-      frame.marks[flag === "skipped" && !isTruthyLiteral(property.value) ? "conditional" : flag] = mark;
+      const isConditional = flag === "skipped" && !isTruthyLiteral(property.value);
+      if (isConditional && property.value.type !== "StringLiteral") mark.condition = this.sourceOf(property.value, 200);
+      frame.marks[isConditional ? "conditional" : flag] = mark;
     }
   }
 
@@ -1778,6 +1782,10 @@ class TestExtractor {
     const mark: FlagMark = { via: `${chain.map((s) => s.name).join(".")}()` };
     const reasonArg = node.arguments.find((arg) => arg.type === "StringLiteral" || arg.type === "TemplateLiteral");
     if (reasonArg) mark.reason = this.titleOf(reasonArg);
+    if (flag === "conditional") {
+      const condition = this.runtimeSkipCondition(chain, node);
+      if (condition !== undefined) mark.condition = condition;
+    }
     const marks: Partial<Record<TestFlag, FlagMark>> = { [flag]: mark };
     this.attachComments(marks, node);
     target.marks[flag] = mark;
@@ -1794,6 +1802,29 @@ class TestExtractor {
     if (chain.length === 2 && TEST_FUNCTIONS.has(chain[0]?.name ?? "") && first !== undefined && first.type !== "StringLiteral" && first.type !== "TemplateLiteral" && !isTruthyLiteral(first))
       return true;
     return isConditionalWithinFunction(this.ancestors, node);
+  }
+
+  /**
+   * The condition a run-time skip fires under, as source: Playwright's
+   * `test.skip(cond, reason)` first argument, or the test of the nearest
+   * `if`/`?:`/`&&` holding the call within its function (negated as `!(…)`
+   * in an `else` branch). Undefined when none is found.
+   */
+  private runtimeSkipCondition(chain: Segment[], node: t.CallExpression): string | undefined {
+    const first = node.arguments[0];
+    if (chain.length === 2 && TEST_FUNCTIONS.has(chain[0]?.name ?? "") && first !== undefined && first.type !== "StringLiteral" && first.type !== "TemplateLiteral") return this.sourceOf(first, 200);
+    let child: t.Node = node;
+    for (let i = this.ancestors.length - 1; i >= 0; i--) {
+      const ancestor = this.ancestors[i] as t.Node;
+      if (isFunctionNode(ancestor)) return undefined;
+      if ((ancestor.type === "IfStatement" || ancestor.type === "ConditionalExpression") && ancestor.test !== child) {
+        const text = this.sourceOf(ancestor.test, 200);
+        return ancestor.alternate === child ? `!(${text})` : text;
+      }
+      if (ancestor.type === "LogicalExpression" && ancestor.right === child) return ancestor.operator === "||" ? `!(${this.sourceOf(ancestor.left, 200)})` : this.sourceOf(ancestor.left, 200);
+      child = ancestor;
+    }
+    return undefined;
   }
 
   /** True when `name` is the first parameter of the hook callback being walked (`beforeEach((ctx) => …)`): the test's context. */
@@ -1908,11 +1939,13 @@ class TestExtractor {
     const flags: TestFlags = noFlags();
     const flagVia: Partial<Record<TestFlag, string>> = {};
     let skipReason: string | undefined;
+    let skipCondition: string | undefined;
     for (let frame: Frame | null = draft.frame; frame; frame = frame.parent) {
       for (const flag of FLAG_NAMES) {
         const mark = frame.marks[flag];
         if (!mark || flags[flag]) continue;
         flags[flag] = true;
+        if (flag === "conditional" && mark.condition !== undefined) skipCondition = mark.condition;
         flagVia[flag] = frame === draft.frame ? mark.via : `${mark.via} on ${frame.kind === "file" ? "the whole file" : `${frame.kind} "${frame.title}"`}`;
         if ((flag === "skipped" || flag === "conditional" || flag === "todo") && mark.reason && skipReason === undefined) skipReason = mark.reason;
       }
@@ -1929,6 +1962,7 @@ class TestExtractor {
     };
     if (Object.keys(flagVia).length > 0) test.flagVia = flagVia;
     if (skipReason !== undefined) test.skipReason = skipReason;
+    if (skipCondition !== undefined && flags.conditional) test.skipCondition = skipCondition;
     if (draft.eachRows !== undefined) test.eachRows = draft.eachRows;
     if (draft.eachRowHashes !== undefined) test.eachRowHashes = draft.eachRowHashes;
     if (draft.eachRowLiterals !== undefined) test.eachRowLiterals = draft.eachRowLiterals;

@@ -226,7 +226,10 @@ function applyMarker(expression: Node, marks: TestDraft["marks"], inherited: str
   if (!flag || marks[flag]) return;
   const reason = reasonOf(argumentsOf(args));
   const via = `@${name}` + (inherited ? ` on ${inherited}` : "");
-  marks[flag] = reason === undefined ? { via } : { via, reason };
+  const mark: { via: string; reason?: string; condition?: string } = reason === undefined ? { via } : { via, reason };
+  const condition = flag === "conditional" ? argumentsOf(args).positional[0]?.text : undefined;
+  if (condition !== undefined) mark.condition = /skipUnless$/.test(name) ? `!(${condition})` : condition.replace(/\s+/g, " ");
+  marks[flag] = mark;
 }
 
 interface Rows {

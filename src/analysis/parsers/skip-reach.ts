@@ -146,6 +146,29 @@ export function isConditionalWithin(node: Node, container: Node): boolean {
   return false;
 }
 
+/**
+ * The source text of the condition that `node` runs under within
+ * `container` (see {@link isConditionalWithin}): the nearest enclosing
+ * conditional's condition, negated as `!(…)` for Ruby's `unless`, or the
+ * condition of an early-return guard before it (negated: the skip runs when
+ * the guard does not fire). Undefined when none is readable.
+ */
+export function conditionWithin(node: Node, container: Node): string | undefined {
+  let child = node;
+  for (let current = node.parent; current && !isSame(current, container); current = current.parent) {
+    if (CONDITIONAL_TYPES.has(current.type)) {
+      const condition = current.childForFieldName("condition") ?? current.childForFieldName("value");
+      if (condition && !isSame(condition, child)) return /^unless/.test(current.type) ? `!(${condition.text})` : condition.text;
+    }
+    for (let sibling = child.previousNamedSibling; sibling; sibling = sibling.previousNamedSibling) {
+      const condition = isEarlyReturnGuard(sibling) ? sibling.childForFieldName("condition") : null;
+      if (condition) return `!(${condition.text})`;
+    }
+    child = current;
+  }
+  return undefined;
+}
+
 /** The nearest function-like node (of `types`) holding `node` (not `node` itself), or null at the top level. */
 export function enclosingFunction(node: Node, types: ReadonlySet<string> = FUNCTION_TYPES): Node | null {
   for (let current = node.parent; current; current = current.parent) if (types.has(current.type)) return current;

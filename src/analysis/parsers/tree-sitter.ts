@@ -30,7 +30,7 @@ import type { Language, Node, Parser, Query, Tree, TreeCursor } from "web-tree-s
 import { RalphError } from "../../errors.js";
 import { assertionHelpersOf, functionRanges, helperCallFacts, inheritHelperChecks } from "./tree-sitter-helpers.js";
 import { currentRun, debug } from "../../log.js";
-import { allOwnCalls, callsIn, enclosingFunction, FUNCTION_TYPES, isConditionalWithin, type SkipProviderKind } from "./skip-reach.js";
+import { allOwnCalls, callsIn, conditionWithin, enclosingFunction, FUNCTION_TYPES, isConditionalWithin, type SkipProviderKind } from "./skip-reach.js";
 import {
   hashText,
   type AssertionFact,
@@ -552,7 +552,7 @@ export interface TestDraft {
   node: Node;
   /** What the body hash is computed from (the function body, without name and decorators). */
   bodyHash: string;
-  marks: Partial<Record<TestFlag, { via: string; reason?: string }>>;
+  marks: Partial<Record<TestFlag, { via: string; reason?: string; condition?: string }>>;
   eachRows?: number | null;
   eachRowHashes?: string[];
   /** Literal values per parametrised row, so a merge of tests into rows can be recognised. */
@@ -704,7 +704,10 @@ export function assembleFacts(
       const stopped = ranged.filter((entry) => entry.draft === owner || (entry.start > skip.startIndex && entry.end <= ownerEnd)).map((entry) => entry.draft);
       for (const draft of stopped) {
         if (draft.marks[flag]) continue;
-        draft.marks[flag] = skip.reason === undefined ? { via: skip.via } : { via: skip.via, reason: skip.reason };
+        const mark: { via: string; reason?: string; condition?: string } = skip.reason === undefined ? { via: skip.via } : { via: skip.via, reason: skip.reason };
+        const condition = isConditional ? skipConditionOf(skip, owner.node) : undefined;
+        if (condition !== undefined) mark.condition = condition;
+        draft.marks[flag] = mark;
       }
     }
   }
@@ -896,6 +899,18 @@ function parameterNames(declaration: Node): string[] {
   });
 }
 
+/**
+ * The condition a conditional skip fires under, as source text: the whole
+ * call for a call that decides by itself (`pytest.importorskip("x")`,
+ * `assumeTrue(cond)`, `Skip.If(cond)`), else the condition it runs under
+ * within `container` (skip-reach.ts conditionWithin).
+ */
+function skipConditionOf(skip: SkipDraft, container: Node): string | undefined {
+  if (!skip.node) return undefined;
+  if (skip.isConditional) return skip.node.text.replace(/\s+/g, " ");
+  return conditionWithin(skip.node, container)?.replace(/\s+/g, " ");
+}
+
 /** A draft's marks as a list, in flag order. */
 function marksOf(draft: TestDraft): MarkFact[] {
   return TEST_FLAG_ORDER.flatMap((flag) => {
@@ -929,6 +944,8 @@ function toTestCase(draft: TestDraft, assertions: AssertionFact[]): TestCase {
   };
   if (Object.keys(flagVia).length > 0) test.flagVia = flagVia;
   if (skipReason !== undefined) test.skipReason = skipReason;
+  const skipCondition = marks.conditional?.condition;
+  if (skipCondition !== undefined) test.skipCondition = skipCondition;
   if (draft.eachRows !== undefined) test.eachRows = draft.eachRows;
   if (draft.eachRowHashes !== undefined) test.eachRowHashes = draft.eachRowHashes;
   if (draft.eachRowLiterals !== undefined) test.eachRowLiterals = draft.eachRowLiterals;

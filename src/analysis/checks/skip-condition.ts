@@ -1,0 +1,60 @@
+/**
+ * What the condition of a conditional skip probes, for test_disabled's
+ * severity: a test that gains a skip under a condition still runs wherever
+ * the condition is false. When the condition probes the environment the
+ * suite was written for (an optional dependency or capability, an older
+ * interpreter, another platform, a variable that is not the CI's), the test
+ * keeps running where CI and agents run, and the skip is a notice (medium).
+ * When it probes the CI itself (`os.environ.get("CI")`), a newer interpreter
+ * (`sys.version_info >= (3, 12)`: the one the run most likely uses), or a
+ * platform test that holds on Linux (`sys.platform.startswith("linux")`,
+ * `sys.platform != "win32"`: the platform of CI runners and agents'
+ * sandboxes), or nothing ralph can read, it skips the test where it is
+ * enforced (critical, as DESIGN says of skipIf).
+ *
+ * Read from the condition's source text, the same way in every language
+ * (pytest skipif, unittest skipIf/skipUnless, vitest/jest skipIf, Go `if
+ * runtime.GOOS … { t.Skip() }`, Ruby `skip if/unless`, PHP `if (…)
+ * markTestSkipped()`, JUnit assumeTrue, xUnit Skip.If, Rust cfg_attr).
+ * `unless` conditions arrive negated as `!(…)`.
+ */
+
+/** The kinds of condition {@link skipConditionKind} tells apart. */
+export type SkipConditionKind = "ci" | "here" | "environment" | "unknown";
+
+const CI_VARIABLE = /\b(CI|GITHUB_ACTIONS|GITLAB_CI|TRAVIS|CIRCLECI|BUILDKITE|JENKINS_URL|TF_BUILD|APPVEYOR|CONTINUOUS_INTEGRATION|BITBUCKET_BUILD_NUMBER|TEAMCITY_VERSION)\b/;
+const ENV_READ = /process\.env|os\.environ|os\.getenv|\bgetenv\s*\(|\bENV\s*\[|\bENV\.(fetch|key\?)|GetEnvironmentVariable|env::var|os\.Getenv|System\.getenv|\$_ENV|\$_SERVER|import\.meta\.env/;
+const CI_FLAG = /\b(is_?ci|IS_?CI|isCI|IsCI|ON_CI|on_ci|RUNNING_IN_CI|inCI|in_ci)\b/;
+
+const PLATFORM =
+  /\b(sys\.platform|platform\.(system|machine|python_implementation)\s*\(|os\.name\b|process\.platform|process\.arch|runtime\.GOOS|runtime\.GOARCH|RUBY_PLATFORM|RUBY_ENGINE|RbConfig|OperatingSystem\.Is\w+|RuntimeInformation|PHP_OS(_FAMILY)?|DIRECTORY_SEPARATOR|cfg!?\s*\(|target_os|target_family|target_arch|windows|unix|IS_?(WINDOWS|WIN|MAC|MACOS|DARWIN|LINUX|PYPY|CPYTHON|POSIX|JYTHON|JRUBY)|is_?(windows|win|mac|darwin|linux|pypy|posix|jruby)|isWindows|isMac|isLinux|isPyPy|PYPY|WINDOWS|MACOS|IsWindows|IsMacOS|IsLinux|IsOSX|JRUBY)\b|Gem\.win_platform\?/i;
+/** A platform test that holds on Linux: Linux named without a negation, or another platform named with one. */
+const LINUX_NAMED = /linux/i;
+const LINUX_NEGATED = /(!=|!==|\bnot\b|!)\s*\(?\s*[\w.()"' ]*linux|linux["']?\s*\)?\s*(!=|!==)|!\s*\(?\s*[\w.]*IsLinux|!\s*\(?\s*is_?linux/i;
+const OTHER_NEGATED =
+  /(!=|!==)\s*["'](win32|windows|win|darwin|macos|mac|cygwin|nt|Windows|Darwin|Java)["']|["'](win32|windows|darwin|nt|Windows|Darwin)["']\s*(!=|!==)|(!|\bnot\s)\s*\(?\s*[\w.:]*(IS_?WINDOWS|isWindows|IsWindows|is_?windows|WINDOWS|IS_?MAC|isMac|IsMacOS|IsOSX|is_?mac|IS_?DARWIN|win_platform\?|\bwindows\b)/i;
+
+const VERSION =
+  /\b(sys\.version_info|sys\.version|PY_?3_?\d+\w*|PY3\d*|PYTHON_?VERSION|python_version|process\.versions?\b|node_?version|majorNodeVersion|NODE_VERSION|RUBY_VERSION|PHP_VERSION(_ID)?|PHP_MAJOR_VERSION|PHP_MINOR_VERSION|version_compare|Environment\.Version|runtime\.Version|JRE_\d+|JAVA_VERSION|rustc_version|go1\.\d+)\b/;
+const NEWER_THAN =
+  /(sys\.version_info|process\.versions?[\w.[\]"']*|majorNodeVersion|node_?version|RUBY_VERSION|PHP_VERSION(_ID)?|PHP_MAJOR_VERSION|JAVA_VERSION|python_version)\s*(>=|>)|(<=|<)\s*(sys\.version_info|process\.versions?|majorNodeVersion|RUBY_VERSION|PHP_VERSION(_ID)?|PHP_MAJOR_VERSION|python_version)|version_compare\([^)]*["'](>=|>|ge|gt)["']/i;
+
+const DEPENDENCY =
+  /\bis\s+None\b|\bis\s+not\s+None\b|importorskip|find_spec|find_module|shutil\.which|exec\.LookPath|\bwhich\s*\(|extension_loaded|class_exists|function_exists|interface_exists|defined\?|CAPABILITIES|\bHAS_\w+|\bhas_\w+|\bhas[A-Z]\w*|\bcan_\w+|\bCAN_\w+|\bsupports?_\w+|\bSUPPORTS?_\w+|is_?available|isAvailable|IsAvailable|typeof\s+\w+\s*===?\s*["']undefined|require\.resolve|isInstalled|is_installed|\bimportable\b|NotImplemented|Optional/;
+
+/**
+ * The kind of a conditional skip's condition (see the module comment), from
+ * its source text; "unknown" for an empty or unreadable one. Pure; never throws.
+ */
+export function skipConditionKind(condition: string | undefined): SkipConditionKind {
+  const text = condition?.trim() ?? "";
+  if (text === "") return "unknown";
+  if (CI_FLAG.test(text) || (ENV_READ.test(text) && CI_VARIABLE.test(text))) return "ci";
+  if (PLATFORM.test(text) || LINUX_NAMED.test(text)) {
+    const isLinuxTrue = (LINUX_NAMED.test(text) && !LINUX_NEGATED.test(text)) || OTHER_NEGATED.test(text);
+    return isLinuxTrue ? "here" : "environment";
+  }
+  if (VERSION.test(text)) return NEWER_THAN.test(text) ? "here" : "environment";
+  if (DEPENDENCY.test(text) || ENV_READ.test(text)) return "environment";
+  return "unknown";
+}

@@ -1,0 +1,52 @@
+/**
+ * The condition of a conditional skip, read for test_disabled's severity
+ * (checks/skip-condition.ts): environment probes are a notice, skips that
+ * fire where CI and agents run are critical.
+ */
+import { describe, expect, it } from "vitest";
+import { skipConditionKind } from "../../../src/analysis/checks/skip-condition.js";
+
+describe("skipConditionKind", () => {
+  it.each([
+    // optional dependencies and capabilities
+    ["cbor2 is None", "environment"],
+    ['not CAPABILITIES["symlink"]', "environment"],
+    ["not HAS_NUMPY", "environment"],
+    ['importlib.util.find_spec("lxml") is None', "environment"],
+    ['shutil.which("git") is None', "environment"],
+    ["!extension_loaded('intl')", "environment"],
+    ['typeof Bun === "undefined"', "environment"],
+    // older interpreters
+    ["sys.version_info < (3, 10)", "environment"],
+    ['RUBY_VERSION < "3.2"', "environment"],
+    ["PHP_VERSION_ID < 80100", "environment"],
+    ["majorNodeVersion < 22", "environment"],
+    // other platforms
+    ['sys.platform == "win32"', "environment"],
+    ["process.platform === 'darwin'", "environment"],
+    ['runtime.GOOS == "windows"', "environment"],
+    ["Gem.win_platform?", "environment"],
+    ["OperatingSystem.IsWindows()", "environment"],
+    ["IS_PYPY", "environment"],
+    // other variables
+    ['not os.environ.get("DATABASE_URL")', "environment"],
+    // where CI and agents run
+    ['os.environ.get("CI")', "ci"],
+    ["process.env.CI", "ci"],
+    ['ENV["GITHUB_ACTIONS"]', "ci"],
+    ["IS_CI", "ci"],
+    ['sys.platform.startswith("linux")', "here"],
+    ['sys.platform != "win32"', "here"],
+    ["process.platform !== 'win32'", "here"],
+    ['runtime.GOOS == "linux"', "here"],
+    ["!(Gem.win_platform?)", "here"],
+    ["!OperatingSystem.IsWindows()", "here"],
+    ["sys.version_info >= (3, 12)", "here"],
+    // unreadable
+    ["flaky()", "unknown"],
+    ["x == 1", "unknown"],
+    ["", "unknown"],
+  ])("%s -> %s", (condition, kind) => {
+    expect(skipConditionKind(condition)).toBe(kind);
+  });
+});
