@@ -143,11 +143,43 @@ export function isConditionalExpression(text: string): boolean {
   });
 }
 
-/** Splits canonical text at its first top-level comparison operator: `n>0` -> [n, ">", 0]; null when it has none (or when it is a conditional expression, whose comparison is its condition). */
+/**
+ * When the `<` at `open` of canonical text opens the type arguments of a
+ * call or path, the index of the `>` closing them, else -1: C#/TS/Java
+ * `Invoke<bool>(`, Java's witness `Utils.<Boolean>invoke(`, Rust's turbofish
+ * `parse::<u8>(` and `Vec::<u8>::new`. The `<` follows a name, `.` or `::`;
+ * what it encloses is types only (names, `.`, `,`, `[]`, `?`, `&`, `*`, `|`,
+ * nested `<…>`, tuples); the `>` is followed by the call's `(`, a `::`, or,
+ * after a `.<`, the method name.
+ */
+function typeArgumentsEnd(text: string, open: number): number {
+  const before = text[open - 1] ?? "";
+  if (!/[\w$.:]/.test(before)) return -1;
+  let depth = 0;
+  for (let i = open; i < text.length; i++) {
+    const char = text[i] as string;
+    if (char === "<") depth++;
+    else if (char === ">") {
+      depth--;
+      if (depth > 0) continue;
+      const after = text.slice(i + 1);
+      return after.startsWith("(") || after.startsWith("::") || (before === "." && /^[A-Za-z_$]/.test(after)) ? i : -1;
+    } else if (!/[\w$.,[\]?:&*|() ]/.test(char)) return -1;
+  }
+  return -1;
+}
+
+/** Splits canonical text at its first top-level comparison operator: `n>0` -> [n, ">", 0]; null when it has none (or when it is a conditional expression, whose comparison is its condition). Type arguments (`Invoke<bool>(x)`, `parse::<u8>(s)`) are no comparison ({@link typeArgumentsEnd}). */
 export function splitComparison(text: string): [string, string, string] | null {
   if (isConditionalExpression(text)) return null;
   let split: [string, string, string] | null = null;
+  let typeArgumentsUntil = -1;
   scanTopLevel(text, (i) => {
+    if (i <= typeArgumentsUntil) return false;
+    if (text[i] === "<") {
+      typeArgumentsUntil = typeArgumentsEnd(text, i);
+      if (typeArgumentsUntil !== -1) return false;
+    }
     for (const operator of COMPARISON_OPERATORS) {
       if (!text.startsWith(operator, i)) continue;
       const before = text[i - 1];
@@ -294,7 +326,7 @@ export function isLiteralText(text: string): boolean {
 export function toCheck(fact: AssertionFact): Check {
   let relation = relationOfMatcher(fact.matcher);
   const actual = fact.actualValue ?? fact.actual;
-  let subject = actual === undefined ? "" : canonicalText(actual);
+  let subject = actual === undefined ? "" : directCalls(canonicalText(actual));
   let expected = fact.expected === undefined ? undefined : canonicalText(fact.expected);
   let isNegated = fact.negated === true;
   // The negation a matcher's name states counts once, whatever the extractor flagged: `assertNotEquals` is equal negated,
@@ -376,6 +408,17 @@ export function toCheck(fact: AssertionFact): Check {
   if (message !== undefined) check.message = message;
   if (relation === "helper") check.helper = fact.matcher.slice("helper ".length);
   return check;
+}
+
+/**
+ * Ruby's reflective calls as the direct call they make: `x.send(:m, a)`,
+ * `x.__send__(:m)` and `x.public_send(:m, a)` -> `x.m(a)`, `x.m()`. `send`
+ * is how Ruby tests reach a private method; the check is of that method
+ * with those arguments, the same check as a direct call of it (after the
+ * method is made public, or in the other direction).
+ */
+function directCalls(text: string): string {
+  return text.replace(/\.(?:send|__send__|public_send)\(:([A-Za-z_]\w*[?!=]?)(,|(?=\)))/g, (_all, name: string) => `.${name}(`);
 }
 
 /** `true`/`false` (any language's spelling) as a boolean, else undefined. */

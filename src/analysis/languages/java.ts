@@ -69,6 +69,7 @@ const STRENGTH: ReadonlyMap<string, { strength: 0 | 1 | 2 | 3; negated?: boolean
   ["containsExactlyInAnyOrder", { strength: 3 }],
   ["isNull", { strength: 3 }],
   ["hasMessage", { strength: 3 }],
+  ["hasValue", { strength: 3 }],
   ["isEqualToComparingFieldByField", { strength: 3 }],
   ["usingRecursiveComparison", { strength: 3 }],
   ["isNotEqualTo", { strength: 2, negated: true }],

@@ -1,13 +1,53 @@
 /**
  * Issue 9's look-alikes that rewrite a check into an equivalent or stronger
  * form (the rewrites branch): a Go failure guard of a disjunction read as one
- * check per disjunct; and the cheats of the same shapes, which must still be
- * findings.
+ * check per disjunct; a call with type arguments (`InvokePrivate<bool>(…)`,
+ * `ReflectionTestUtils.<Boolean>invokeMethod(…)`, `parse::<u8>(…)`) read as
+ * a call, not as a `<` comparison; and the cheats of the same shapes, which
+ * must still be findings.
  */
-import { describe, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { toCheck } from "../../../src/analysis/checks/index.js";
+import { splitComparison } from "../../../src/analysis/checks/normalise.js";
 import { change, expectFindings, type RuleCase } from "../rules/table.js";
 
 const goFile = (body: string): string => `package calc\n\nimport "testing"\n\n${body}`;
+
+describe("rewritten checks: type arguments of a call are no comparison", () => {
+  it.each([
+    ["C# generic method", `InvokePrivate<bool>(compound,"TryParseOptional",[typeof(string)],empty)`],
+    ["Java explicit type witness", `ReflectionTestUtils.<Boolean>invokeMethod(converter,"tryParseOptional","")`],
+    ["Rust turbofish", `parse::<u8>("7").is_ok()`],
+    ["nested type arguments", `Read<Dictionary<string,List<int>>>(path).Any()`],
+    ["TypeScript generic call", `isShape<Circle>(value)`],
+  ])("%s: %s", (_name, text) => {
+    expect(splitComparison(text)).toBeNull();
+    expect(toCheck({ line: 1, matcher: "assertTrue", strength: 1, tautology: false, actual: text })).toMatchObject({ relation: "truthy", strength: 1 });
+  });
+
+  it.each([
+    ["a comparison of a generic call's result", `Count<int>(xs)>2`, ["Count<int>(xs)", ">", "2"]],
+    ["an order between names", `a<b`, ["a", "<", "b"]],
+    ["two orders", `a<b&&c>d`, ["a", "<", "b&&c>d"]],
+    ["an order against a call", `n<max(a,b)`, ["n", "<", "max(a,b)"]],
+  ])("%s stays a comparison", (_name, text, split) => {
+    expect(splitComparison(text)).toEqual(split);
+  });
+});
+
+describe("rewritten checks: a private member reached by reflection", () => {
+  it.each([
+    ["Ruby send", 'compound.send(:parse_optional,"and five")', 'compound.parse_optional("and five")'],
+    ["Ruby __send__ without arguments", "compound.__send__(:reset!)", "compound.reset!()"],
+    ["Ruby public_send", 'Compound.new.public_send(:convert,"x",strict:true)', 'Compound.new.convert("x",strict:true)'],
+  ])("%s is the direct call", (_name, text, direct) => {
+    expect(toCheck({ line: 1, matcher: "assert_equal", strength: 3, tautology: false, actual: text, expected: "5" }).subject).toBe(direct);
+  });
+
+  it("AssertJ hasValue of an Optional is an equality", () => {
+    expect(toCheck({ line: 1, matcher: "assertThat.hasValue", strength: 3, tautology: false, actual: "f(x)", expected: "1000" })).toMatchObject({ relation: "equal", strength: 3 });
+  });
+});
 
 const lookAlikes: RuleCase[] = [
   {
