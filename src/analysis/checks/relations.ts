@@ -95,7 +95,7 @@ const MATCHER_RELATIONS: readonly [RegExp, Relation][] = [
     "less",
   ],
   [
-    /^(tobeinstanceof|instanceof|assertisinstance|isinstance|assert isinstance|istype|isassignablefrom|isinstanceoftype|be_a|be_an|kind_of|be_kind_of|be_instance_of|assertinstanceof|assert_kind_of|assert_instance_of|tobetypeof|typeof|a|an|isa|isinstanceof|isexactlyinstanceof|beoftype|beassignableto|assertinternaltype|assertisarray|assertisstring|assertisint|assertisbool|assertisfloat|assertisnumeric|implementsinterface)$/i,
+    /^(tobeinstanceof|instanceof|assertisinstance|isinstance|assert isinstance|istype|isassignablefrom|isinstanceoftype|be_a|be_an|kind_of|be_kind_of|be_instance_of|assertinstanceof|assert_kind_of|assert_instance_of|tobetypeof|typeof|a|an|isa|isinstanceof|isexactlyinstanceof|beoftype|beassignableto|assertinternaltype|assertisarray|assertisstring|assertisint|assertisbool|assertisfloat|assertisnumeric|implementsinterface|asserttype|expectassignable|tomatchtypeof|toextend|tomatchobjecttype)$/i,
     "type",
   ],
   [/^(tohavelength|lengthof|length|len|assertcount|hascount|hassize|hassizegreaterthan|havecount|have_attributes_count|count|tohavecount|have_length|have_size|size|ofsize|assertlen)$/i, "length"],

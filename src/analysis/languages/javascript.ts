@@ -177,6 +177,39 @@ const CONTEXT_ASSERTIONS: ReadonlySet<string> = new Set([
   "expect",
 ]);
 
+/**
+ * Type-level assertions, checked by the type checker (`vitest --typecheck`,
+ * tsd, expect-type), whose type argument is the expected value: vitest
+ * `assertType<T>(v)` and tsd `expectAssignable<T>(v)` (v assignable to T),
+ * tsd `expectType<T>(v)` (v's type identical to T), and expectTypeOf's
+ * `.toEqualTypeOf<T>()` (identical), `.toMatchTypeOf<T>()`, `.toExtend<T>()`,
+ * `.toMatchObjectType<T>()` (assignable). Without a type argument the value is
+ * checked against its own type, and anything is assignable to `any` or
+ * `unknown`: such a check can never fail.
+ */
+const TYPE_ASSERTIONS: ReadonlyMap<string, "assignable" | "identical"> = new Map([
+  ["assertType", "assignable"],
+  ["expectAssignable", "assignable"],
+  ["expectNotAssignable", "assignable"],
+  ["expectType", "identical"],
+  ["expectNotType", "identical"],
+  ["toEqualTypeOf", "identical"],
+  ["toMatchTypeOf", "assignable"],
+  ["toExtend", "assignable"],
+  ["toMatchObjectType", "assignable"],
+]);
+
+/** The first type argument of a call (`assertType<T>(v)`, `.toEqualTypeOf<T>()`), if it has one. */
+function typeArgumentOf(call: t.Node): t.Node | undefined {
+  const parameters = (call as { typeParameters?: t.TSTypeParameterInstantiation | null }).typeParameters;
+  return parameters?.params[0];
+}
+
+/** True for the type every value is assignable to (`any`, `unknown`): an assignability check against it never fails. */
+function isTopType(node: t.Node | undefined): boolean {
+  return node?.type === "TSAnyKeyword" || node?.type === "TSUnknownKeyword";
+}
+
 /** Matchers (Jest/Vitest/Playwright/chai/jest-dom) that pin the exact value: strength 3. */
 const EXACT_MATCHERS: ReadonlySet<string> = new Set([
   "toBe",
@@ -1175,6 +1208,7 @@ class TestExtractor {
     const names: string[] = [];
     let matcherIndex = -1;
     let matcherArgs: t.Node[] = [];
+    let matcherCall: t.Node | null = null;
     let current: t.Node = call;
     for (let i = this.ancestors.length - 1; i >= 0; i--) {
       const ancestor = this.ancestors[i] as t.Node;
@@ -1183,6 +1217,7 @@ class TestExtractor {
       } else if ((ancestor.type === "CallExpression" || ancestor.type === "OptionalCallExpression") && ancestor.callee === current) {
         matcherIndex = names.length - 1;
         matcherArgs = ancestor.arguments as t.Node[];
+        matcherCall = ancestor;
       } else {
         break;
       }
@@ -1193,10 +1228,16 @@ class TestExtractor {
     const matcherName = matcherIndex >= 0 ? (names[matcherIndex] as string) : (meaningful[meaningful.length - 1] ?? "expect");
     const modifiers = meaningful.filter((name) => name === "resolves" || name === "rejects");
     const matcher = [...modifiers, ...(isNegated ? ["not"] : []), matcherName].join(".");
-    const actualNode = call.arguments[0] as t.Node | undefined;
-    const expectedNode = matcherArgs[0];
+    const typeCheck = TYPE_ASSERTIONS.get(matcherName);
+    // expectTypeOf<A>() / expectTypeOf(v) with .toEqualTypeOf<T>(): the subject's and the expected types are type arguments.
+    const actualNode = (call.arguments[0] as t.Node | undefined) ?? (typeCheck ? typeArgumentOf(call) : undefined);
+    const expectedType = typeCheck && matcherCall ? typeArgumentOf(matcherCall) : undefined;
+    const expectedNode = matcherArgs[0] ?? expectedType;
     for (const arg of matcherArgs) this.expectedNodes.add(arg);
-    return this.assertionFact(line, matcher, matcherStrength(matcherName, matcherArgs.length, isNegated), isNegated, actualNode, expectedNode, matcherArgs.length === 0);
+    if (expectedType) this.expectedNodes.add(expectedType);
+    const fact = this.assertionFact(line, matcher, matcherStrength(matcherName, matcherArgs.length, isNegated), isNegated, actualNode, expectedNode, expectedNode === undefined);
+    if (typeCheck === "assignable" && !isNegated && matcherArgs.length === 0 && isTopType(expectedType)) Object.assign(fact, { tautology: true, strength: 0 });
+    return fact;
   }
 
   /** `assert(x)`, `assert.equal(a, b)`, `t.is(a, b)`, `sinon.assert.calledWith(…)`, `assertValid(x)`, supertest `.expect(…)`. */
@@ -1206,6 +1247,7 @@ class TestExtractor {
       const { root, props } = flattenMember(callee);
       if (isSupertestExpect(root, props)) return this.describeSupertestExpect(call, line);
     }
+    if (callee.type === "Identifier" && TYPE_ASSERTIONS.has(callee.name)) return this.describeTypeAssertion(call, callee.name, line);
     const props = callee.type === "MemberExpression" || callee.type === "OptionalMemberExpression" ? flattenMember(callee).props : [];
     const root = callee.type === "MemberExpression" || callee.type === "OptionalMemberExpression" ? flattenMember(callee).root : callee;
     const last = props[props.length - 1] ?? (callee.type === "Identifier" ? callee.name : "assert");
@@ -1246,6 +1288,22 @@ class TestExtractor {
     const strength = /^(assert|expect)[A-Z0-9_$]/.test(baseName) ? 2 : matcherStrength(baseName, args.length, isNegated);
     const canFail = baseName === "fail";
     return this.assertionFact(line, matcher, strength, isNegated, actualNode, expectedNode, expectedNode === undefined && !canFail, canFail);
+  }
+
+  /**
+   * A type-level assertion called by name (TYPE_ASSERTIONS: `assertType<T>(v)`,
+   * tsd `expectType<T>(v)`): the value under test and its expected type, the
+   * type argument. A positive check with no type argument, or one of
+   * assignability to `any`/`unknown`, can never fail.
+   */
+  private describeTypeAssertion(call: t.CallExpression, name: string, line: number): AssertionFact {
+    const expected = typeArgumentOf(call);
+    const isNegated = /^expectNot/.test(name);
+    if (expected) this.expectedNodes.add(expected);
+    const strength = TYPE_ASSERTIONS.get(name) === "identical" ? 3 : 2;
+    const fact = this.assertionFact(line, name, strength, isNegated, call.arguments[0] as t.Node | undefined, expected, false, true);
+    if (!isNegated && (expected === undefined || (TYPE_ASSERTIONS.get(name) === "assignable" && isTopType(expected)))) Object.assign(fact, { tautology: true, strength: 0 });
+    return fact;
   }
 
   /**

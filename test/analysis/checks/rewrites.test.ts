@@ -7,7 +7,8 @@
  * must still be findings.
  */
 import { describe, expect, it } from "vitest";
-import { toCheck } from "../../../src/analysis/checks/index.js";
+import { toCheck, type Check } from "../../../src/analysis/checks/index.js";
+import { extractFacts } from "../../../src/analysis/index.js";
 import { splitComparison } from "../../../src/analysis/checks/normalise.js";
 import { change, expectFindings, type RuleCase } from "../rules/table.js";
 
@@ -46,6 +47,39 @@ describe("rewritten checks: a private member reached by reflection", () => {
 
   it("AssertJ hasValue of an Optional is an equality", () => {
     expect(toCheck({ line: 1, matcher: "assertThat.hasValue", strength: 3, tautology: false, actual: "f(x)", expected: "1000" })).toMatchObject({ relation: "equal", strength: 3 });
+  });
+});
+
+/** The checks of the first test of a file, as extracted from source. */
+async function checksIn(path: string, source: string): Promise<Check[]> {
+  const facts = await extractFacts(path, source);
+  return (facts.tests[0]?.assertionsDetail ?? []).map(toCheck);
+}
+
+const shape = (check: Check): string =>
+  `${check.isNegated ? "not " : ""}${check.relation}(${[check.subject, check.expected].filter((part) => part !== undefined && part !== "").join(", ")})/${check.strength}`;
+
+describe("rewritten checks: a type-level assertion's type argument is its expected value", () => {
+  const typeTest = (statement: string): string => `import { assertType, expectTypeOf, test } from "vitest";\ntest("types", () => {\n  ${statement}\n});\n`;
+  it.each([
+    ["vitest assertType<T>(literal)", `assertType<Capital<"foo">>("Foo");`, `type("Foo", Capital<"foo">)/2`],
+    ["vitest assertType<T>(call)", `assertType<string>(slug("a b"));`, `type(slug("a b"), string)/2`],
+    ["expectTypeOf(literal).toEqualTypeOf<T>()", `expectTypeOf("Foo" as const).toEqualTypeOf<Capital<"foo">>();`, `other("Foo", Capital<"foo">)/3`],
+    ["expectTypeOf<A>().toEqualTypeOf<B>()", `expectTypeOf<Capital<string>>().toEqualTypeOf<Capitalize<string>>();`, `other(Capital<string>, Capitalize<string>)/3`],
+    ["expectTypeOf(literal).toMatchTypeOf<T>()", `expectTypeOf("Foo" as const).toMatchTypeOf<Capital<"foo">>();`, `type("Foo", Capital<"foo">)/2`],
+    ["expectTypeOf(x).toEqualTypeOf(value)", `expectTypeOf(slug("a")).toEqualTypeOf("a");`, `other(slug("a"), "a")/3`],
+  ])("%s", async (_name, statement, expected) => {
+    expect((await checksIn("test/types.test-d.ts", typeTest(statement))).map(shape)).toEqual([expected]);
+  });
+
+  it.each([
+    ["assertType without a type argument (a value against its own type)", `assertType("Foo");`],
+    ["assertType<any>", `assertType<any>("Foo");`],
+    ["assertType<unknown>", `assertType<unknown>(slug("a"));`],
+    ["toMatchTypeOf<unknown>", `expectTypeOf("Foo" as const).toMatchTypeOf<unknown>();`],
+    ["a type compared with itself", `expectTypeOf<Capital<string>>().toEqualTypeOf<Capital<string>>();`],
+  ])("%s is a tautology", async (_name, statement) => {
+    expect((await checksIn("test/types.test-d.ts", typeTest(statement))).map((check) => check.isTautology)).toEqual([true]);
   });
 });
 
