@@ -189,11 +189,23 @@ export function coverage(before: Check, after: Check, side: BindingSide | boolea
   return null;
 }
 
-/** `throws`/`warns` coverage: the same subject (or none named), and each part the before check pinned pinned the same after. */
+/**
+ * `throws`/`warns` coverage: the same subject (or none named), and each part
+ * the before check pinned pinned the same after. A negated check ("no
+ * warning", "does not throw") is covered the other way round: each part the
+ * after check pins narrows what it forbids, so the after check may pin only
+ * what the before one pinned (no `DeprecationWarning` does not cover no
+ * warning at all).
+ */
 function errorCoverage(before: Check, after: Check, match: (afterText: string, beforeText: string, bound?: Map<string, string>) => Map<string, string> | null): Map<string, string> | null {
   let bound: Map<string, string> | null = new Map();
   if (before.subject !== "" && after.subject !== "") bound = match(after.subject, before.subject);
   if (!bound) return null;
+  if (before.isNegated) {
+    if (after.errorType !== undefined) bound = before.errorType === undefined ? null : match(after.errorType, before.errorType, bound);
+    if (bound && after.message !== undefined) bound = before.message === undefined ? null : match(after.message, before.message, bound);
+    return bound;
+  }
   if (before.errorType !== undefined && before.strength >= 2) {
     if (after.errorType === undefined) return null;
     bound = match(after.errorType, before.errorType, bound);

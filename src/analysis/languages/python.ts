@@ -45,6 +45,7 @@ import {
   type GuardDraft,
 } from "../parsers/tree-sitter-code.js";
 import { PYTHON_SKIP_REACH, raisedSkips } from "./python-skips.js";
+import { withNoWarningChecks } from "./python-warnings.js";
 import { TEST_FLAG_ORDER, type AssertionFact, type ExportFact, type ImportFact, type MarkFact, type NonTestFunctionFact, type TestFlag } from "../facts.js";
 import { matchesPrefixOrGlob, type CollectionRules } from "./collection.js";
 import { pythonSchemas } from "./python-schemas.js";
@@ -673,10 +674,12 @@ function extractPythonDrafts(path: string, grammar: LoadedGrammar, root: Node, c
     assertions.push({ ...fact, startIndex: node.startIndex });
   }
 
+  const checked = withNoWarningChecks(root, assertions);
+
   const frameworks: string[] = [];
   if (/^\s*(?:import|from)\s+pytest\b/m.test(content)) frameworks.push("pytest");
   if (/^\s*(?:import|from)\s+unittest\b/m.test(content)) frameworks.push("unittest");
-  const drafts: ExtractedDrafts = { tests, assertions, skips, nonTestFunctions: collectsTests ? nonTestFunctions : [], frameworks, skipReach: PYTHON_SKIP_REACH };
+  const drafts: ExtractedDrafts = { tests, assertions: checked, skips, nonTestFunctions: collectsTests ? nonTestFunctions : [], frameworks, skipReach: PYTHON_SKIP_REACH };
   if (wantsScope) drafts.classScope = { classes: classDrafts, imports, marks: markList(fileMarkRecord) };
   return drafts;
 }

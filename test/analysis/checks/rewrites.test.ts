@@ -7,7 +7,7 @@
  * must still be findings.
  */
 import { describe, expect, it } from "vitest";
-import { toCheck, type Check } from "../../../src/analysis/checks/index.js";
+import { coverage, toCheck, type Check } from "../../../src/analysis/checks/index.js";
 import { extractFacts } from "../../../src/analysis/index.js";
 import { splitComparison } from "../../../src/analysis/checks/normalise.js";
 import { change, expectFindings, type RuleCase } from "../rules/table.js";
@@ -80,6 +80,44 @@ describe("rewritten checks: a type-level assertion's type argument is its expect
     ["a type compared with itself", `expectTypeOf<Capital<string>>().toEqualTypeOf<Capital<string>>();`],
   ])("%s is a tautology", async (_name, statement) => {
     expect((await checksIn("test/types.test-d.ts", typeTest(statement))).map((check) => check.isTautology)).toEqual([true]);
+  });
+});
+
+describe("rewritten checks: a no-warning check, however Python spells it", () => {
+  const testOf = (body: string, signature = "def test_quiet():"): string => `import pytest\nimport warnings\n\n${signature}\n${body}`;
+  it.each([
+    ["pytest.warns(None) and len(recorder) == 0", `    with pytest.warns(None) as recorder:\n        lex("x")\n    assert len(recorder) == 0\n`, [`not warns(lex("x"))/1`]],
+    [
+      "catch_warnings(record=True) and assert not caught",
+      `    with warnings.catch_warnings(record=True) as caught:\n        warnings.simplefilter("always")\n        lex("x")\n        lex("y")\n        assert not caught\n`,
+      [`not warns(lex("x"))/1`, `not warns(lex("y"))/1`],
+    ],
+    ["catch_warnings() and simplefilter('error')", `    with warnings.catch_warnings():\n        warnings.simplefilter("error")\n        lex("x")\n`, [`not warns(lex("x"))/1`]],
+    [
+      "filterwarnings('error', category=...)",
+      `    with warnings.catch_warnings():\n        warnings.filterwarnings("error", category=DeprecationWarning)\n        lex("x")\n`,
+      [`not warns(lex("x"), DeprecationWarning|)/1`],
+    ],
+    ["the recwarn fixture", `    lex("x")\n    assert len(recwarn) == 0\n`, [`not warns(lex("x"))/1`], "def test_quiet(recwarn):"],
+    ["@pytest.mark.filterwarnings('error')", `    lex("x")\n`, [`not warns()/1`], `@pytest.mark.filterwarnings("error")\ndef test_quiet():`],
+  ])("%s", async (_name, body, expected, signature?: string) => {
+    expect((await checksIn("tests/test_lex.py", testOf(body, signature))).map(shape)).toEqual(expected);
+  });
+
+  it("a no-warning check of one category does not cover one of every warning; the other way round it does", () => {
+    const quiet = (category?: string): Check =>
+      toCheck({ line: 1, matcher: "not.warns", strength: 1, tautology: false, negated: true, actual: 'lex("x")', ...(category === undefined ? {} : { expected: category }) });
+    expect(coverage(quiet(), quiet("DeprecationWarning"), false)).toBeNull();
+    expect(coverage(quiet("DeprecationWarning"), quiet(), false)).not.toBeNull();
+    expect(coverage(quiet("DeprecationWarning"), quiet("DeprecationWarning"), false)).not.toBeNull();
+  });
+
+  it.each([
+    ["an ignore filter hides warnings", `    with warnings.catch_warnings():\n        warnings.simplefilter("ignore")\n        lex("x")\n`],
+    ["a recorder nobody asserts", `    with warnings.catch_warnings(record=True) as caught:\n        lex("x")\n`],
+    ["@pytest.mark.filterwarnings('ignore')", `    lex("x")\n`, `@pytest.mark.filterwarnings("ignore::DeprecationWarning")\ndef test_quiet():`],
+  ])("%s: no check", async (_name, body, signature?: string) => {
+    expect(await checksIn("tests/test_lex.py", testOf(body, signature))).toEqual([]);
   });
 });
 
