@@ -23,6 +23,9 @@ export type Bindings = ReadonlyMap<string, string>;
 /** Relations that a non-negated equality (or snapshot) of the same subject implies. */
 const IMPLIED_BY_EQUALITY: ReadonlySet<Relation> = new Set(["equal", "partial", "contains", "match", "greater", "less", "type", "length", "truthy", "falsy", "nullish", "defined", "other"]);
 
+/** How each language reads the message of a caught error: `e.getMessage()`, `$e->getMessage()`, `ex.Message`, `e.message`, `str(e)`, `e.args[0]`, `e.to_s`. */
+const ERROR_MESSAGE = /(?:[.>]getMessage\(\)|\.[Mm]essage|^str\([\w.]+\)|\.args\[0\]|\.to_s)$/;
+
 /** Relations that a containment, partial match or pattern of the same subject implies: existence. */
 const IMPLIED_BY_PARTS: ReadonlySet<Relation> = new Set(["truthy", "defined"]);
 
@@ -178,6 +181,16 @@ export function coverage(before: Check, after: Check, side: BindingSide | boolea
     return match(after.errorType, before.expected);
   }
   if ((after.relation === "throws" || after.relation === "warns") && (before.relation === "contains" || before.relation === "match") && after.message !== undefined && before.expected !== undefined) {
+    return match(after.message, before.expected);
+  }
+  // The message a handler read from what it caught, now required by the error check: assertSame($m, $e->getMessage()) ~ expectExceptionMessage($m).
+  if (
+    (after.relation === "throws" || after.relation === "warns") &&
+    before.relation === "equal" &&
+    after.message !== undefined &&
+    before.expected !== undefined &&
+    ERROR_MESSAGE.test(before.subject)
+  ) {
     return match(after.message, before.expected);
   }
   // A mock's calls recorded and compared: toHaveBeenCalledWith(a) ~ deepEqual(fn.mock.calls[0].arguments, [a]); toHaveBeenCalled ~ a call count.

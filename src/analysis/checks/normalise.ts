@@ -335,7 +335,7 @@ export function toCheck(fact: AssertionFact): Check {
   if (named) {
     relation = named.relation;
     isNegated = true;
-  } else if (isFalsyMatcher(fact.matcher)) isNegated = false;
+  } else if (isFalsyMatcher(fact.matcher) || isDefinedByNegation(fact.matcher)) isNegated = false;
   else if (relation === "truthy" && isNegated && /^(?:!(?!=)|not )/.test(subject)) isNegated = false;
   let errorType: string | undefined;
   let message = fact.message === undefined ? undefined : canonicalText(fact.message);
@@ -373,7 +373,11 @@ export function toCheck(fact: AssertionFact): Check {
     subject = unwrapThunk(subject);
     if (expected !== undefined) {
       for (const part of splitArguments(expected)) {
-        if (/^["/]/.test(part) || part.startsWith("{")) message ??= part;
+        const fields = part.startsWith("{") ? errorFields(part) : null;
+        if (fields) {
+          errorType ??= fields.errorType;
+          message ??= fields.message;
+        } else if (/^["/]/.test(part) || part.startsWith("{")) message ??= part;
         else if (/^[\w$.\\:]+$/.test(part)) errorType ??= part.replace(/\.class$/, "").replace(/^typeof\(|\)$/g, "");
       }
     }
@@ -419,6 +423,46 @@ export function toCheck(fact: AssertionFact): Check {
  */
 function directCalls(text: string): string {
   return text.replace(/\.(?:send|__send__|public_send)\(:([A-Za-z_]\w*[?!=]?)(,|(?=\)))/g, (_all, name: string) => `.${name}(`);
+}
+
+/**
+ * The parts of an error described by an object (node:assert's
+ * `assert.throws(fn, { name: "RangeError", message: /x/ })`): `name` is
+ * the error type, `message` the message; an object with other fields
+ * (`{ code: "E" }`) is the message requirement as a whole. Null when the
+ * text is no object of `key: value` fields.
+ */
+function errorFields(text: string): { errorType?: string; message?: string } | null {
+  if (!text.startsWith("{") || closingIndex(text, 0) !== text.length - 1) return null;
+  const fields = new Map<string, string>();
+  for (const field of splitArguments(text.slice(1, -1))) {
+    const pair = /^"?([A-Za-z_$][\w$]*)"?:(.+)$/s.exec(field);
+    if (!pair) return null;
+    fields.set(pair[1] as string, pair[2] as string);
+  }
+  const parts: { errorType?: string; message?: string } = {};
+  const name = fields.get("name");
+  if (name !== undefined && /^"[\w$.]+"$/.test(name)) parts.errorType = name.slice(1, -1);
+  const others = [...fields.keys()].filter((key) => key !== "name" || parts.errorType === undefined);
+  if (others.length === 1 && others[0] === "message") parts.message = fields.get("message") as string;
+  else if (others.length > 0) parts.message = text;
+  return parts;
+}
+
+/**
+ * True when a matcher's name states a negation that is its relation
+ * (`assertNotNull`, `isNotNull`, `Assert.NotNull`, `assert.NotNil`,
+ * `assertIsNotNone`, `isNotEmpty`: the relation `defined`), so an
+ * extractor's `negated` flag set from the same word is not a second
+ * negation (as {@link isFalsyMatcher} is for `assertFalse`).
+ */
+function isDefinedByNegation(matcher: string): boolean {
+  const segments = matcher
+    .replace(/\(.*$/s, "")
+    .split(/[.\s]/)
+    .filter((part) => part !== "");
+  const last = segments.at(-1) ?? "";
+  return segments.every((part) => part !== "not") && /not/i.test(last) && relationOfMatcher(matcher) === "defined";
 }
 
 /** `true`/`false` (any language's spelling) as a boolean, else undefined. */

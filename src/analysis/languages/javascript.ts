@@ -23,6 +23,7 @@
 import type * as t from "@babel/types";
 import { debug } from "../../log.js";
 import { findSkippingHelpers, isConditionalWithinFunction, type SkippingHelper } from "./javascript-skips.js";
+import { withJavaScriptTryChecks } from "./javascript-try.js";
 import { emptyFacts, hashText, noFlags, settleFlags, type AssertionFact, type AssertionHelperFact, type FileFacts, type TestCase, type TestFlag, type TestFlags } from "../facts.js";
 import { parseWithBabel } from "../parsers/babel.js";
 import { extractJavaScriptCodeFacts, isConstantExpression, literalValue, normalizedSource, WALK_SKIP_KEYS } from "./javascript-source.js";
@@ -430,6 +431,8 @@ interface TestDraft {
   /** The cells of each row of its own table named by the callback's parameters (TestCase.eachRowElements). */
   eachRowElements?: string[][];
   assertions: { fact: AssertionFact; start: number }[];
+  /** The test's function, whose `try` statements may hold exception checks written by hand (javascript-try.ts). */
+  callback: t.Node | null;
   inputLiterals: string[];
   expectedLiterals: string[];
   references: Set<string>;
@@ -1109,6 +1112,8 @@ class TestExtractor {
       this.applyRuntimeMark(chain, node);
       this.applyHelperSkip(node);
     }
+    // `expect.unreachable("…")`, `fail("…")`: the message is the failure's own text (javascript-try.ts counts the failure where it is a check).
+    if (chain && /^(?:expect\.(?:unreachable|fail)|fail)$/.test(chain.map((segment) => segment.name).join("."))) for (const arg of node.arguments) this.expectedNodes.add(arg);
     if (this.isAssertionCall(node, parent)) {
       this.countAssertion(node);
       // `expectRgb(hex, r, g, b)` reads as a custom assertion; when it is a local helper that asserts, run() reads it as the helper's checks.
@@ -1287,6 +1292,8 @@ class TestExtractor {
     const baseName = last === rootText && props.length === 0 ? "assert" : last;
     const strength = /^(assert|expect)[A-Z0-9_$]/.test(baseName) ? 2 : matcherStrength(baseName, args.length, isNegated);
     const canFail = baseName === "fail";
+    // A failure's message is the assertion's own text, not an input of the code under test.
+    if (canFail) for (const arg of args) this.expectedNodes.add(arg);
     return this.assertionFact(line, matcher, strength, isNegated, actualNode, expectedNode, expectedNode === undefined && !canFail, canFail);
   }
 
@@ -1555,6 +1562,7 @@ class TestExtractor {
         assertionCount: 0,
         bodyHash: hashText(canonicalJson(args.callback) + "\n" + (declaration.each?.hashSource ?? "")),
         assertions: [],
+        callback,
         calls: [],
         inputLiterals: [],
         expectedLiterals: [],
@@ -1965,13 +1973,14 @@ class TestExtractor {
       }
     }
     settleFlags(flags, flagVia);
+    const assertions = draft.callback ? withJavaScriptTryChecks(draft.callback, this.content, draft.assertions) : draft.assertions;
     const test: TestCase = {
       id: [...draft.suitePath, draft.name].join(" > "),
       name: draft.name,
       suitePath: draft.suitePath,
       line: draft.line,
       flags,
-      assertionCount: draft.assertionCount,
+      assertionCount: draft.assertionCount + assertions.length - draft.assertions.length,
       bodyHash: draft.bodyHash,
     };
     if (Object.keys(flagVia).length > 0) test.flagVia = flagVia;
@@ -1981,7 +1990,7 @@ class TestExtractor {
     if (draft.eachRowLiterals !== undefined) test.eachRowLiterals = draft.eachRowLiterals;
     if (draft.eachRowElements !== undefined) test.eachRowElements = draft.eachRowElements;
     const unreachableFrom = draft.unreachableFrom;
-    test.assertionsDetail = draft.assertions.map(({ fact, start }) => (unreachableFrom !== null && start >= unreachableFrom ? { ...fact, unreachable: true } : fact));
+    test.assertionsDetail = assertions.map(({ fact, start }) => (unreachableFrom !== null && start >= unreachableFrom ? { ...fact, unreachable: true } : fact));
     if (draft.commentedAssertions > 0) test.commentedAssertions = draft.commentedAssertions;
     test.inputLiterals = draft.inputLiterals;
     test.expectedLiterals = draft.expectedLiterals;
