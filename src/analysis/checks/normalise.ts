@@ -371,16 +371,7 @@ export function toCheck(fact: AssertionFact): Check {
   }
   if (relation === "throws" || relation === "warns") {
     subject = unwrapThunk(subject);
-    if (expected !== undefined) {
-      for (const part of splitArguments(expected)) {
-        const fields = part.startsWith("{") ? errorFields(part) : null;
-        if (fields) {
-          errorType ??= fields.errorType;
-          message ??= fields.message;
-        } else if (/^["/]/.test(part) || part.startsWith("{")) message ??= part;
-        else if (/^[\w$.\\:]+$/.test(part)) errorType ??= part.replace(/\.class$/, "").replace(/^typeof\(|\)$/g, "");
-      }
-    }
+    if (expected !== undefined) [errorType, message] = errorParts(expected, message);
     expected = [errorType ?? "", message ?? ""].join("|");
     if (expected === "|") expected = undefined;
   }
@@ -423,6 +414,26 @@ export function toCheck(fact: AssertionFact): Check {
  */
 function directCalls(text: string): string {
   return text.replace(/\.(?:send|__send__|public_send)\(:([A-Za-z_]\w*[?!=]?)(,|(?=\)))/g, (_all, name: string) => `.${name}(`);
+}
+
+/**
+ * The error type and message an error check's expected arguments pin
+ * (`ValueError`, `RangeError.class`, `typeof(E)`; `"bad"`, `/re/`, an
+ * object of fields, see {@link errorFields}), the message the extractor
+ * recorded (`match=`) first.
+ */
+function errorParts(expected: string, recorded: string | undefined): [string | undefined, string | undefined] {
+  let errorType: string | undefined;
+  let message = recorded;
+  for (const part of splitArguments(expected)) {
+    const fields = part.startsWith("{") ? errorFields(part) : null;
+    if (fields) {
+      errorType ??= fields.errorType;
+      message ??= fields.message;
+    } else if (/^["/]/.test(part) || part.startsWith("{")) message ??= part;
+    else if (/^[\w$.\\:]+$/.test(part)) errorType ??= part.replace(/\.class$/, "").replace(/^typeof\(|\)$/g, "");
+  }
+  return [errorType, message];
 }
 
 /**
