@@ -23,6 +23,9 @@ export type Bindings = ReadonlyMap<string, string>;
 /** Relations that a non-negated equality (or snapshot) of the same subject implies. */
 const IMPLIED_BY_EQUALITY: ReadonlySet<Relation> = new Set(["equal", "partial", "contains", "match", "greater", "less", "type", "length", "truthy", "falsy", "nullish", "defined", "other"]);
 
+/** How each language reads the message of a caught error: `e.getMessage()`, `$e->getMessage()`, `ex.Message`, `e.message`, `str(e)`, `e.args[0]`, `e.to_s`. */
+const ERROR_MESSAGE = /(?:[.>]getMessage\(\)|\.[Mm]essage|^str\([\w.]+\)|\.args\[0\]|\.to_s)$/;
+
 /** Relations that a containment, partial match or pattern of the same subject implies: existence. */
 const IMPLIED_BY_PARTS: ReadonlySet<Relation> = new Set(["truthy", "defined"]);
 
@@ -180,6 +183,16 @@ export function coverage(before: Check, after: Check, side: BindingSide | boolea
   if ((after.relation === "throws" || after.relation === "warns") && (before.relation === "contains" || before.relation === "match") && after.message !== undefined && before.expected !== undefined) {
     return match(after.message, before.expected);
   }
+  // The message a handler read from what it caught, now required by the error check: assertSame($m, $e->getMessage()) ~ expectExceptionMessage($m).
+  if (
+    (after.relation === "throws" || after.relation === "warns") &&
+    before.relation === "equal" &&
+    after.message !== undefined &&
+    before.expected !== undefined &&
+    ERROR_MESSAGE.test(before.subject)
+  ) {
+    return match(after.message, before.expected);
+  }
   // A mock's calls recorded and compared: toHaveBeenCalledWith(a) ~ deepEqual(fn.mock.calls[0].arguments, [a]); toHaveBeenCalled ~ a call count.
   if (before.relation === "called") {
     if (before.expected !== undefined && after.relation === "equal" && after.expected !== undefined) return match(after.expected, `[${before.expected}]`) ?? match(after.expected, before.expected);
@@ -189,11 +202,23 @@ export function coverage(before: Check, after: Check, side: BindingSide | boolea
   return null;
 }
 
-/** `throws`/`warns` coverage: the same subject (or none named), and each part the before check pinned pinned the same after. */
+/**
+ * `throws`/`warns` coverage: the same subject (or none named), and each part
+ * the before check pinned pinned the same after. A negated check ("no
+ * warning", "does not throw") is covered the other way round: each part the
+ * after check pins narrows what it forbids, so the after check may pin only
+ * what the before one pinned (no `DeprecationWarning` does not cover no
+ * warning at all).
+ */
 function errorCoverage(before: Check, after: Check, match: (afterText: string, beforeText: string, bound?: Map<string, string>) => Map<string, string> | null): Map<string, string> | null {
   let bound: Map<string, string> | null = new Map();
   if (before.subject !== "" && after.subject !== "") bound = match(after.subject, before.subject);
   if (!bound) return null;
+  if (before.isNegated) {
+    if (after.errorType !== undefined) bound = before.errorType === undefined ? null : match(after.errorType, before.errorType, bound);
+    if (bound && after.message !== undefined) bound = before.message === undefined ? null : match(after.message, before.message, bound);
+    return bound;
+  }
   if (before.errorType !== undefined && before.strength >= 2) {
     if (after.errorType === undefined) return null;
     bound = match(after.errorType, before.errorType, bound);

@@ -143,11 +143,43 @@ export function isConditionalExpression(text: string): boolean {
   });
 }
 
-/** Splits canonical text at its first top-level comparison operator: `n>0` -> [n, ">", 0]; null when it has none (or when it is a conditional expression, whose comparison is its condition). */
+/**
+ * When the `<` at `open` of canonical text opens the type arguments of a
+ * call or path, the index of the `>` closing them, else -1: C#/TS/Java
+ * `Invoke<bool>(`, Java's witness `Utils.<Boolean>invoke(`, Rust's turbofish
+ * `parse::<u8>(` and `Vec::<u8>::new`. The `<` follows a name, `.` or `::`;
+ * what it encloses is types only (names, `.`, `,`, `[]`, `?`, `&`, `*`, `|`,
+ * nested `<…>`, tuples); the `>` is followed by the call's `(`, a `::`, or,
+ * after a `.<`, the method name.
+ */
+function typeArgumentsEnd(text: string, open: number): number {
+  const before = text[open - 1] ?? "";
+  if (!/[\w$.:]/.test(before)) return -1;
+  let depth = 0;
+  for (let i = open; i < text.length; i++) {
+    const char = text[i] as string;
+    if (char === "<") depth++;
+    else if (char === ">") {
+      depth--;
+      if (depth > 0) continue;
+      const after = text.slice(i + 1);
+      return after.startsWith("(") || after.startsWith("::") || (before === "." && /^[A-Za-z_$]/.test(after)) ? i : -1;
+    } else if (!/[\w$.,[\]?:&*|() ]/.test(char)) return -1;
+  }
+  return -1;
+}
+
+/** Splits canonical text at its first top-level comparison operator: `n>0` -> [n, ">", 0]; null when it has none (or when it is a conditional expression, whose comparison is its condition). Type arguments (`Invoke<bool>(x)`, `parse::<u8>(s)`) are no comparison ({@link typeArgumentsEnd}). */
 export function splitComparison(text: string): [string, string, string] | null {
   if (isConditionalExpression(text)) return null;
   let split: [string, string, string] | null = null;
+  let typeArgumentsUntil = -1;
   scanTopLevel(text, (i) => {
+    if (i <= typeArgumentsUntil) return false;
+    if (text[i] === "<") {
+      typeArgumentsUntil = typeArgumentsEnd(text, i);
+      if (typeArgumentsUntil !== -1) return false;
+    }
     for (const operator of COMPARISON_OPERATORS) {
       if (!text.startsWith(operator, i)) continue;
       const before = text[i - 1];
@@ -294,7 +326,7 @@ export function isLiteralText(text: string): boolean {
 export function toCheck(fact: AssertionFact): Check {
   let relation = relationOfMatcher(fact.matcher);
   const actual = fact.actualValue ?? fact.actual;
-  let subject = actual === undefined ? "" : canonicalText(actual);
+  let subject = actual === undefined ? "" : directCalls(canonicalText(actual));
   let expected = fact.expected === undefined ? undefined : canonicalText(fact.expected);
   let isNegated = fact.negated === true;
   // The negation a matcher's name states counts once, whatever the extractor flagged: `assertNotEquals` is equal negated,
@@ -303,7 +335,7 @@ export function toCheck(fact: AssertionFact): Check {
   if (named) {
     relation = named.relation;
     isNegated = true;
-  } else if (isFalsyMatcher(fact.matcher)) isNegated = false;
+  } else if (isFalsyMatcher(fact.matcher) || isDefinedByNegation(fact.matcher)) isNegated = false;
   else if (relation === "truthy" && isNegated && /^(?:!(?!=)|not )/.test(subject)) isNegated = false;
   let errorType: string | undefined;
   let message = fact.message === undefined ? undefined : canonicalText(fact.message);
@@ -339,12 +371,7 @@ export function toCheck(fact: AssertionFact): Check {
   }
   if (relation === "throws" || relation === "warns") {
     subject = unwrapThunk(subject);
-    if (expected !== undefined) {
-      for (const part of splitArguments(expected)) {
-        if (/^["/]/.test(part) || part.startsWith("{")) message ??= part;
-        else if (/^[\w$.\\:]+$/.test(part)) errorType ??= part.replace(/\.class$/, "").replace(/^typeof\(|\)$/g, "");
-      }
-    }
+    if (expected !== undefined) [errorType, message] = errorParts(expected, message);
     expected = [errorType ?? "", message ?? ""].join("|");
     if (expected === "|") expected = undefined;
   }
@@ -376,6 +403,77 @@ export function toCheck(fact: AssertionFact): Check {
   if (message !== undefined) check.message = message;
   if (relation === "helper") check.helper = fact.matcher.slice("helper ".length);
   return check;
+}
+
+/**
+ * Ruby's reflective calls as the direct call they make: `x.send(:m, a)`,
+ * `x.__send__(:m)` and `x.public_send(:m, a)` -> `x.m(a)`, `x.m()`. `send`
+ * is how Ruby tests reach a private method; the check is of that method
+ * with those arguments, the same check as a direct call of it (after the
+ * method is made public, or in the other direction).
+ */
+function directCalls(text: string): string {
+  return text.replace(/\.(?:send|__send__|public_send)\(:([A-Za-z_]\w*[?!=]?)(,|(?=\)))/g, (_all, name: string) => `.${name}(`);
+}
+
+/**
+ * The error type and message an error check's expected arguments pin
+ * (`ValueError`, `RangeError.class`, `typeof(E)`; `"bad"`, `/re/`, an
+ * object of fields, see {@link errorFields}), the message the extractor
+ * recorded (`match=`) first.
+ */
+function errorParts(expected: string, recorded: string | undefined): [string | undefined, string | undefined] {
+  let errorType: string | undefined;
+  let message = recorded;
+  for (const part of splitArguments(expected)) {
+    const fields = part.startsWith("{") ? errorFields(part) : null;
+    if (fields) {
+      errorType ??= fields.errorType;
+      message ??= fields.message;
+    } else if (/^["/]/.test(part) || part.startsWith("{")) message ??= part;
+    else if (/^[\w$.\\:]+$/.test(part)) errorType ??= part.replace(/\.class$/, "").replace(/^typeof\(|\)$/g, "");
+  }
+  return [errorType, message];
+}
+
+/**
+ * The parts of an error described by an object (node:assert's
+ * `assert.throws(fn, { name: "RangeError", message: /x/ })`): `name` is
+ * the error type, `message` the message; an object with other fields
+ * (`{ code: "E" }`) is the message requirement as a whole. Null when the
+ * text is no object of `key: value` fields.
+ */
+function errorFields(text: string): { errorType?: string; message?: string } | null {
+  if (!text.startsWith("{") || closingIndex(text, 0) !== text.length - 1) return null;
+  const fields = new Map<string, string>();
+  for (const field of splitArguments(text.slice(1, -1))) {
+    const pair = /^"?([A-Za-z_$][\w$]*)"?:(.+)$/s.exec(field);
+    if (!pair) return null;
+    fields.set(pair[1] as string, pair[2] as string);
+  }
+  const parts: { errorType?: string; message?: string } = {};
+  const name = fields.get("name");
+  if (name !== undefined && /^"[\w$.]+"$/.test(name)) parts.errorType = name.slice(1, -1);
+  const others = [...fields.keys()].filter((key) => key !== "name" || parts.errorType === undefined);
+  if (others.length === 1 && others[0] === "message") parts.message = fields.get("message") as string;
+  else if (others.length > 0) parts.message = text;
+  return parts;
+}
+
+/**
+ * True when a matcher's name states a negation that is its relation
+ * (`assertNotNull`, `isNotNull`, `Assert.NotNull`, `assert.NotNil`,
+ * `assertIsNotNone`, `isNotEmpty`: the relation `defined`), so an
+ * extractor's `negated` flag set from the same word is not a second
+ * negation (as {@link isFalsyMatcher} is for `assertFalse`).
+ */
+function isDefinedByNegation(matcher: string): boolean {
+  const segments = matcher
+    .replace(/\(.*$/s, "")
+    .split(/[.\s]/)
+    .filter((part) => part !== "");
+  const last = segments.at(-1) ?? "";
+  return segments.every((part) => part !== "not") && /not/i.test(last) && relationOfMatcher(matcher) === "defined";
 }
 
 /** `true`/`false` (any language's spelling) as a boolean, else undefined. */

@@ -74,7 +74,7 @@ const MATCHER_RELATIONS: readonly [RegExp, Relation][] = [
   [/^(warns|assertwarns\w*|deprecated_call|expectwarning\w*|expectdeprecation\w*)$/, "warns"],
   [/^(tomatchsnapshot|tomatchinlinesnapshot|tomatchfilesnapshot|snapshot|matchsnapshot|tomatchscreenshot|tohavescreenshot)$/, "snapshot"],
   [
-    /^(tobe|toequal|tostrictequal|equal|equals|strictequal|deepequal|deepstrictequal|is|same|strictsame|eq|eql|deep\.equal|assertequal|assertequals|assertsame|assertidentical|assert_equal|assert_eq!?|isequalto|isequalto\w*|isequaltocomparingfieldbyfield\w*|isequalto|areequal|aresame|isequivalentto|bequivalentto|be|beequivalentto|equalvalues|exactly|jsoneq|yamleq|elementsmatch|assertlistequal|assertdictequal|asserttupleequal|assertsetequal|assertcountequal|assertitemsequal|assertmultilineequal|assertsequenceequal|assertalmostequal|assertalmostequals|indelta|inepsilon|tobecloseto|closeto|approximately|assertequalscanonicalizing|assertjsonstringequalsjsonstring|assertequalsignoringcase|containsexactly|containsexactlyelementsof|tohavereturnedwith)$/i,
+    /^(tobe|toequal|tostrictequal|equal|equals|strictequal|deepequal|deepstrictequal|is|same|strictsame|eq|eql|deep\.equal|assertequal|assertequals|assertsame|assertidentical|assert_equal|assert_eq!?|isequalto|isequalto\w*|isequaltocomparingfieldbyfield\w*|isequalto|areequal|aresame|isequivalentto|bequivalentto|be|beequivalentto|equalvalues|exactly|jsoneq|yamleq|elementsmatch|assertlistequal|assertdictequal|asserttupleequal|assertsetequal|assertcountequal|assertitemsequal|assertmultilineequal|assertsequenceequal|assertalmostequal|assertalmostequals|indelta|inepsilon|tobecloseto|closeto|approximately|assertequalscanonicalizing|assertjsonstringequalsjsonstring|assertequalsignoringcase|containsexactly|containsexactlyelementsof|tohavereturnedwith|hasvalue)$/i,
     "equal",
   ],
   [
@@ -95,7 +95,7 @@ const MATCHER_RELATIONS: readonly [RegExp, Relation][] = [
     "less",
   ],
   [
-    /^(tobeinstanceof|instanceof|assertisinstance|isinstance|assert isinstance|istype|isassignablefrom|isinstanceoftype|be_a|be_an|kind_of|be_kind_of|be_instance_of|assertinstanceof|assert_kind_of|assert_instance_of|tobetypeof|typeof|a|an|isa|isinstanceof|isexactlyinstanceof|beoftype|beassignableto|assertinternaltype|assertisarray|assertisstring|assertisint|assertisbool|assertisfloat|assertisnumeric|implementsinterface)$/i,
+    /^(tobeinstanceof|instanceof|assertisinstance|isinstance|assert isinstance|istype|isassignablefrom|isinstanceoftype|be_a|be_an|kind_of|be_kind_of|be_instance_of|assertinstanceof|assert_kind_of|assert_instance_of|tobetypeof|typeof|a|an|isa|isinstanceof|isexactlyinstanceof|beoftype|beassignableto|assertinternaltype|assertisarray|assertisstring|assertisint|assertisbool|assertisfloat|assertisnumeric|implementsinterface|asserttype|expectassignable|tomatchtypeof|toextend|tomatchobjecttype)$/i,
     "type",
   ],
   [

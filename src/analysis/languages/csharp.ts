@@ -29,6 +29,7 @@ import { counterTarget, type BranchDraft, type CodeSyntax, type EscapeDraft, typ
 import type { AssertionFact, NonTestFunctionFact } from "../facts.js";
 import { isUnderTestDirectory } from "./language.js";
 import { defineLanguage } from "./define-language.js";
+import { statementNodes, withTryChecks, type TrySyntax } from "../parsers/tree-sitter-try.js";
 
 /** `*Tests.cs`, `*Test.cs`, a `*.Tests`/`*.UnitTests` project folder, or under a test directory. */
 export function isCSharpTestPath(path: string): boolean {
@@ -322,7 +323,14 @@ function extractCSharpDrafts(path: string, grammar: LoadedGrammar, root: Node, c
     assertions.push({ ...assertionFact(call.matcher, call.object, call.args, call.actual, node.startPosition.row + 1), startIndex: node.startIndex });
   }
   const skips = tests.length > 0 ? assumptionSkips(root, CSHARP_SKIP_CALLS, "invocation_expression", ["throw_statement", "throw_expression"]) : [];
-  return { tests, assertions, skips, nonTestFunctions: tests.length > 0 || isCSharpTestPath(path) ? nonTestFunctions : [], frameworks: [...frameworks], skipReach: CSHARP_SKIP_REACH };
+  return {
+    tests,
+    assertions: withTryChecks(root, assertions, CSHARP_TRY),
+    skips,
+    nonTestFunctions: tests.length > 0 || isCSharpTestPath(path) ? nonTestFunctions : [],
+    frameworks: [...frameworks],
+    skipReach: CSHARP_SKIP_REACH,
+  };
 }
 
 /** The exception a C# branch ends by throwing (a `throw` statement, or a block whose last statement is one), else null. */
@@ -650,3 +658,25 @@ export const csharp = defineLanguage({
   drafts: ({ path, content }, grammar, root) => extractCSharpDrafts(path, grammar, root, content),
   code: CSHARP_CODE,
 });
+
+/**
+ * C# `try` statements for the exception checks written by hand
+ * (parsers/tree-sitter-try.ts). xUnit's `Assert.Fail`, NUnit's and MSTest's
+ * failures throw exceptions deriving from `System.Exception`, which a bare
+ * `catch` or `catch (Exception)` catches.
+ */
+const CSHARP_TRY: TrySyntax = {
+  tryTypes: new Set(["try_statement"]),
+  parts(node) {
+    const handlers = namedChildren(node)
+      .filter((child) => child.type === "catch_clause")
+      .map((clause) => {
+        const type = namedChildren(clause)
+          .find((child) => child.type === "catch_declaration")
+          ?.childForFieldName("type");
+        return { node: clause, types: type ? [type.text] : [], statements: statementNodes(clause.childForFieldName("body")) };
+      });
+    return { body: statementNodes(node.childForFieldName("body")), handlers, orElse: [] };
+  },
+  catchesFailure: (types) => types.length === 0 || types.some((type) => /^(?:System\.)?Exception$|(?:Xunit|Assert\w*|Assertion|Fail|True|False|Equal)Exception$/.test(type)),
+};

@@ -289,12 +289,34 @@ function boundValue(ifStatement: Node, node: Node | null): string | undefined {
   return text;
 }
 
-/** `t.Errorf(...)` as an AssertionFact, judged by the condition of the `if` that guards it. */
-function testingCallFact(call: Node, object: string, matcher: string, line: number): AssertionFact {
-  const base = { line, matcher: `${object}.${matcher}`, tautology: false };
+/**
+ * The disjuncts of a Go condition, parentheses dropped: `err != nil || got
+ * != want` -> [`err != nil`, `got != want`]; the condition alone when it is
+ * no top-level `||`. A failure reported when any disjunct holds states that
+ * none holds: one check per disjunct, as the separate `if`s it may have
+ * replaced (the `&&` of an asserted conjunction splits the same way,
+ * analysis/checks conjunctFacts).
+ */
+function disjunctsOf(condition: Node): Node[] {
+  let node = condition;
+  while (node.type === "parenthesized_expression" && node.namedChildCount === 1) node = node.namedChild(0) as Node;
+  if (node.type !== "binary_expression" || (node.childForFieldName("operator")?.text ?? node.child(1)?.text) !== "||") return [condition];
+  const left = node.childForFieldName("left");
+  const right = node.childForFieldName("right");
+  return left && right ? [...disjunctsOf(left), ...disjunctsOf(right)] : [condition];
+}
+
+/** `t.Errorf(...)` as AssertionFacts, judged by the condition of the `if` that guards it: one per disjunct of the condition ({@link disjunctsOf}). */
+function testingCallFacts(call: Node, object: string, matcher: string, line: number): AssertionFact[] {
   const guard = guardingIf(call);
   const condition = guard?.childForFieldName("condition");
-  if (!condition) return { ...base, strength: 1 };
+  if (!guard || !condition) return [{ line, matcher: `${object}.${matcher}`, tautology: false, strength: 1 }];
+  return disjunctsOf(condition).map((disjunct) => testingCallFact(guard, disjunct, object, matcher, line));
+}
+
+/** `t.Errorf(...)` as an AssertionFact, judged by one condition (or disjunct of the condition) of the `if` that guards it. */
+function testingCallFact(guard: Node, condition: Node, object: string, matcher: string, line: number): AssertionFact {
+  const base = { line, matcher: `${object}.${matcher}`, tautology: false };
   if (condition.type === "false" || condition.type === "true") {
     return { ...base, strength: 0, tautology: condition.type === "false", actual: condition.text };
   }
@@ -308,7 +330,7 @@ function testingCallFact(call: Node, object: string, matcher: string, line: numb
       const actual = compactText(left);
       const expected = compactText(right);
       if (actual !== undefined) fact.actual = actual;
-      const value = left && guard ? boundValue(guard, left) : undefined;
+      const value = left ? boundValue(guard, left) : undefined;
       if (value !== undefined && value !== actual) fact.actualValue = value;
       if (expected !== undefined) fact.expected = expected;
       if (operator === "==") fact.negated = true;
@@ -324,7 +346,7 @@ function testingCallFact(call: Node, object: string, matcher: string, line: numb
   if (condition.type === "unary_expression" && /^!\s*(reflect\.DeepEqual|cmp\.Equal|bytes\.Equal|slices\.Equal|maps\.Equal)\b/.test(condition.text)) {
     const fact: AssertionFact = { ...base, strength: 3, matcher: `if !equal ${base.matcher}` };
     const args = namedChildren(namedChildren(condition)[0]?.childForFieldName("arguments") ?? condition);
-    if (args.length === 2 && guard) {
+    if (args.length === 2) {
       const actual = compactText(args[0]);
       const value = boundValue(guard, args[0] as Node);
       const expected = compactText(args[1]);
@@ -565,6 +587,10 @@ function extractGoDrafts(path: string, grammar: LoadedGrammar, root: Node, conte
     if (!node) continue;
     const line = node.startPosition.row + 1;
     let fact: AssertionFact;
+    if (!match.has("suite_chain") && testingNames.has(object) && TESTING_FAILURES.has(matcher)) {
+      for (const part of testingCallFacts(node, object, matcher, line)) assertions.push({ ...part, startIndex: node.startIndex });
+      continue;
+    }
     if (match.has("suite_chain")) {
       if (!suiteReceivers.has(object)) continue;
       fact = testifyFact(object, matcher, match.get("args"), line, 0);
@@ -572,8 +598,6 @@ function extractGoDrafts(path: string, grammar: LoadedGrammar, root: Node, conte
     } else if (object === "assert" || object === "require") {
       fact = testifyFact(object, matcher, match.get("args"), line);
       frameworks.push("testify");
-    } else if (testingNames.has(object) && TESTING_FAILURES.has(matcher)) {
-      fact = testingCallFact(node, object, matcher, line);
     } else if (suiteReceivers.has(object) && TESTIFY.has(matcher)) {
       // s.Equal(want, got) inside a suite method: testify's assertions without the t argument
       fact = testifyFact(object, matcher, match.get("args"), line, 0);

@@ -30,6 +30,7 @@ import { counterTarget, literalText, type BranchDraft, type CodeSyntax, type Esc
 import { hashText, type AssertionFact, type NonTestFunctionFact } from "../facts.js";
 import { isUnderTestDirectory } from "./language.js";
 import { defineLanguage } from "./define-language.js";
+import { statementNodes, withTryChecks, type TrySyntax } from "../parsers/tree-sitter-try.js";
 
 /** `src/test/...`, `*Test.java`, `*Tests.java`, `*IT.java`, `*TestCase.java`, or under a test directory. */
 export function isJavaTestPath(path: string): boolean {
@@ -69,6 +70,7 @@ const STRENGTH: ReadonlyMap<string, { strength: 0 | 1 | 2 | 3; negated?: boolean
   ["containsExactlyInAnyOrder", { strength: 3 }],
   ["isNull", { strength: 3 }],
   ["hasMessage", { strength: 3 }],
+  ["hasValue", { strength: 3 }],
   ["isEqualToComparingFieldByField", { strength: 3 }],
   ["usingRecursiveComparison", { strength: 3 }],
   ["isNotEqualTo", { strength: 2, negated: true }],
@@ -345,7 +347,14 @@ function extractJavaDrafts(path: string, grammar: LoadedGrammar, root: Node, con
     assertions.push({ ...assertionFact(node, matcher, match.get("args"), node.startPosition.row + 1), startIndex: node.startIndex });
   }
   const skips = tests.length > 0 ? assumptionSkips(root, JAVA_SKIP_CALLS, "method_invocation", ["throw_statement"]) : [];
-  return { tests, assertions, skips, nonTestFunctions: tests.length > 0 || isJavaTestPath(path) ? nonTestFunctions : [], frameworks: [...frameworks], skipReach: JAVA_SKIP_REACH };
+  return {
+    tests,
+    assertions: withTryChecks(root, assertions, JAVA_TRY),
+    skips,
+    nonTestFunctions: tests.length > 0 || isJavaTestPath(path) ? nonTestFunctions : [],
+    frameworks: [...frameworks],
+    skipReach: JAVA_SKIP_REACH,
+  };
 }
 
 /** The exception a Java branch ends by throwing (a `throw` statement, or a block whose last statement is one), else null. */
@@ -647,3 +656,24 @@ export const java = defineLanguage({
     return facts;
   },
 });
+
+/**
+ * Java `try` statements for the exception checks written by hand
+ * (parsers/tree-sitter-try.ts): `catch (A | B e)` names A and B. JUnit's
+ * `fail()` throws an AssertionError (JUnit 5: opentest4j's
+ * AssertionFailedError, one), which `catch (Throwable)`, `catch (Error)` and
+ * `catch (AssertionError)` catch and `catch (Exception)` does not.
+ */
+const JAVA_TRY: TrySyntax = {
+  tryTypes: new Set(["try_statement", "try_with_resources_statement"]),
+  parts(node) {
+    const handlers = namedChildren(node)
+      .filter((child) => child.type === "catch_clause")
+      .map((clause) => {
+        const types = clause.descendantsOfType("catch_type")[0];
+        return { node: clause, types: types ? namedChildren(types).map((type) => type.text) : [], statements: statementNodes(clause.childForFieldName("body")) };
+      });
+    return { body: statementNodes(node.childForFieldName("body")), handlers, orElse: [] };
+  },
+  catchesFailure: (types) => types.some((type) => /^(?:java\.lang\.)?(?:Throwable|Error|AssertionError)$|AssertionFailedError$|ComparisonFailure$/.test(type)),
+};

@@ -24,6 +24,7 @@ import { isMemoGuard } from "../checks/memo-guard.js";
 import type * as t from "@babel/types";
 import { debug } from "../../log.js";
 import { findSkippingHelpers, isConditionalWithinFunction, type SkippingHelper } from "./javascript-skips.js";
+import { withJavaScriptTryChecks } from "./javascript-try.js";
 import { emptyFacts, hashText, noFlags, settleFlags, type AssertionFact, type AssertionHelperFact, type FileFacts, type TestCase, type TestFlag, type TestFlags } from "../facts.js";
 import { parseWithBabel } from "../parsers/babel.js";
 import { extractJavaScriptCodeFacts, isConstantExpression, literalValue, normalizedSource, WALK_SKIP_KEYS } from "./javascript-source.js";
@@ -177,6 +178,39 @@ const CONTEXT_ASSERTIONS: ReadonlySet<string> = new Set([
   "matchSnapshot",
   "expect",
 ]);
+
+/**
+ * Type-level assertions, checked by the type checker (`vitest --typecheck`,
+ * tsd, expect-type), whose type argument is the expected value: vitest
+ * `assertType<T>(v)` and tsd `expectAssignable<T>(v)` (v assignable to T),
+ * tsd `expectType<T>(v)` (v's type identical to T), and expectTypeOf's
+ * `.toEqualTypeOf<T>()` (identical), `.toMatchTypeOf<T>()`, `.toExtend<T>()`,
+ * `.toMatchObjectType<T>()` (assignable). Without a type argument the value is
+ * checked against its own type, and anything is assignable to `any` or
+ * `unknown`: such a check can never fail.
+ */
+const TYPE_ASSERTIONS: ReadonlyMap<string, "assignable" | "identical"> = new Map([
+  ["assertType", "assignable"],
+  ["expectAssignable", "assignable"],
+  ["expectNotAssignable", "assignable"],
+  ["expectType", "identical"],
+  ["expectNotType", "identical"],
+  ["toEqualTypeOf", "identical"],
+  ["toMatchTypeOf", "assignable"],
+  ["toExtend", "assignable"],
+  ["toMatchObjectType", "assignable"],
+]);
+
+/** The first type argument of a call (`assertType<T>(v)`, `.toEqualTypeOf<T>()`), if it has one. */
+function typeArgumentOf(call: t.Node): t.Node | undefined {
+  const parameters = (call as { typeParameters?: t.TSTypeParameterInstantiation | null }).typeParameters;
+  return parameters?.params[0];
+}
+
+/** True for the type every value is assignable to (`any`, `unknown`): an assignability check against it never fails. */
+function isTopType(node: t.Node | undefined): boolean {
+  return node?.type === "TSAnyKeyword" || node?.type === "TSUnknownKeyword";
+}
 
 /** Matchers (Jest/Vitest/Playwright/chai/jest-dom) that pin the exact value: strength 3. */
 const EXACT_MATCHERS: ReadonlySet<string> = new Set([
@@ -400,6 +434,8 @@ interface TestDraft {
   /** The cells of each row of its own table named by the callback's parameters (TestCase.eachRowElements). */
   eachRowElements?: string[][];
   assertions: { fact: AssertionFact; start: number }[];
+  /** The test's function, whose `try` statements may hold exception checks written by hand (javascript-try.ts). */
+  callback: t.Node | null;
   inputLiterals: string[];
   expectedLiterals: string[];
   references: Set<string>;
@@ -1088,6 +1124,8 @@ class TestExtractor {
       this.applyRuntimeMark(chain, node);
       this.applyHelperSkip(node);
     }
+    // `expect.unreachable("…")`, `fail("…")`: the message is the failure's own text (javascript-try.ts counts the failure where it is a check).
+    if (chain && /^(?:expect\.(?:unreachable|fail)|fail)$/.test(chain.map((segment) => segment.name).join("."))) for (const arg of node.arguments) this.expectedNodes.add(arg);
     if (this.isAssertionCall(node, parent)) {
       this.countAssertion(node);
       // `expectRgb(hex, r, g, b)` reads as a custom assertion; when it is a local helper that asserts, run() reads it as the helper's checks.
@@ -1187,6 +1225,7 @@ class TestExtractor {
     const names: string[] = [];
     let matcherIndex = -1;
     let matcherArgs: t.Node[] = [];
+    let matcherCall: t.Node | null = null;
     let current: t.Node = call;
     for (let i = this.ancestors.length - 1; i >= 0; i--) {
       const ancestor = this.ancestors[i] as t.Node;
@@ -1195,6 +1234,7 @@ class TestExtractor {
       } else if ((ancestor.type === "CallExpression" || ancestor.type === "OptionalCallExpression") && ancestor.callee === current) {
         matcherIndex = names.length - 1;
         matcherArgs = ancestor.arguments as t.Node[];
+        matcherCall = ancestor;
       } else {
         break;
       }
@@ -1205,10 +1245,16 @@ class TestExtractor {
     const matcherName = matcherIndex >= 0 ? (names[matcherIndex] as string) : (meaningful[meaningful.length - 1] ?? "expect");
     const modifiers = meaningful.filter((name) => name === "resolves" || name === "rejects");
     const matcher = [...modifiers, ...(isNegated ? ["not"] : []), matcherName].join(".");
-    const actualNode = call.arguments[0] as t.Node | undefined;
-    const expectedNode = matcherArgs[0];
+    const typeCheck = TYPE_ASSERTIONS.get(matcherName);
+    // expectTypeOf<A>() / expectTypeOf(v) with .toEqualTypeOf<T>(): the subject's and the expected types are type arguments.
+    const actualNode = (call.arguments[0] as t.Node | undefined) ?? (typeCheck ? typeArgumentOf(call) : undefined);
+    const expectedType = typeCheck && matcherCall ? typeArgumentOf(matcherCall) : undefined;
+    const expectedNode = matcherArgs[0] ?? expectedType;
     for (const arg of matcherArgs) this.expectedNodes.add(arg);
-    return this.assertionFact(line, matcher, matcherStrength(matcherName, matcherArgs.length, isNegated), isNegated, actualNode, expectedNode, matcherArgs.length === 0);
+    if (expectedType) this.expectedNodes.add(expectedType);
+    const fact = this.assertionFact(line, matcher, matcherStrength(matcherName, matcherArgs.length, isNegated), isNegated, actualNode, expectedNode, expectedNode === undefined);
+    if (typeCheck === "assignable" && !isNegated && matcherArgs.length === 0 && isTopType(expectedType)) Object.assign(fact, { tautology: true, strength: 0 });
+    return fact;
   }
 
   /** `assert(x)`, `assert.equal(a, b)`, `t.is(a, b)`, `sinon.assert.calledWith(…)`, `assertValid(x)`, supertest `.expect(…)`. */
@@ -1218,6 +1264,7 @@ class TestExtractor {
       const { root, props } = flattenMember(callee);
       if (isSupertestExpect(root, props)) return this.describeSupertestExpect(call, line);
     }
+    if (callee.type === "Identifier" && TYPE_ASSERTIONS.has(callee.name)) return this.describeTypeAssertion(call, callee.name, line);
     const props = callee.type === "MemberExpression" || callee.type === "OptionalMemberExpression" ? flattenMember(callee).props : [];
     const root = callee.type === "MemberExpression" || callee.type === "OptionalMemberExpression" ? flattenMember(callee).root : callee;
     const last = props[props.length - 1] ?? (callee.type === "Identifier" ? callee.name : "assert");
@@ -1258,7 +1305,25 @@ class TestExtractor {
     const strength = /^(assert|expect)[A-Z0-9_$]/.test(baseName) ? 2 : matcherStrength(baseName, args.length, isNegated);
     // `t.fail()` fails by itself; `t.plan(n)` (ava, tap, node:test) fails the test unless exactly n assertions run: neither is a tautology.
     const canFail = baseName === "fail" || baseName === "plan";
+    // A failure's message is the assertion's own text, not an input of the code under test.
+    if (baseName === "fail") for (const arg of args) this.expectedNodes.add(arg);
     return this.assertionFact(line, matcher, strength, isNegated, actualNode, expectedNode, expectedNode === undefined && !canFail, canFail);
+  }
+
+  /**
+   * A type-level assertion called by name (TYPE_ASSERTIONS: `assertType<T>(v)`,
+   * tsd `expectType<T>(v)`): the value under test and its expected type, the
+   * type argument. A positive check with no type argument, or one of
+   * assignability to `any`/`unknown`, can never fail.
+   */
+  private describeTypeAssertion(call: t.CallExpression, name: string, line: number): AssertionFact {
+    const expected = typeArgumentOf(call);
+    const isNegated = /^expectNot/.test(name);
+    if (expected) this.expectedNodes.add(expected);
+    const strength = TYPE_ASSERTIONS.get(name) === "identical" ? 3 : 2;
+    const fact = this.assertionFact(line, name, strength, isNegated, call.arguments[0] as t.Node | undefined, expected, false, true);
+    if (!isNegated && (expected === undefined || (TYPE_ASSERTIONS.get(name) === "assignable" && isTopType(expected)))) Object.assign(fact, { tautology: true, strength: 0 });
+    return fact;
   }
 
   /**
@@ -1510,6 +1575,7 @@ class TestExtractor {
         assertionCount: 0,
         bodyHash: hashText(canonicalJson(args.callback) + "\n" + (declaration.each?.hashSource ?? "")),
         assertions: [],
+        callback,
         calls: [],
         inputLiterals: [],
         expectedLiterals: [],
@@ -1951,13 +2017,14 @@ class TestExtractor {
       }
     }
     settleFlags(flags, flagVia);
+    const assertions = draft.callback ? withJavaScriptTryChecks(draft.callback, this.content, draft.assertions) : draft.assertions;
     const test: TestCase = {
       id: [...draft.suitePath, draft.name].join(" > "),
       name: draft.name,
       suitePath: draft.suitePath,
       line: draft.line,
       flags,
-      assertionCount: draft.assertionCount,
+      assertionCount: draft.assertionCount + assertions.length - draft.assertions.length,
       bodyHash: draft.bodyHash,
     };
     if (Object.keys(flagVia).length > 0) test.flagVia = flagVia;
@@ -1968,7 +2035,7 @@ class TestExtractor {
     if (draft.eachRowLiterals !== undefined) test.eachRowLiterals = draft.eachRowLiterals;
     if (draft.eachRowElements !== undefined) test.eachRowElements = draft.eachRowElements;
     const unreachableFrom = draft.unreachableFrom;
-    test.assertionsDetail = draft.assertions.map(({ fact, start }) => (unreachableFrom !== null && start >= unreachableFrom ? { ...fact, unreachable: true } : fact));
+    test.assertionsDetail = assertions.map(({ fact, start }) => (unreachableFrom !== null && start >= unreachableFrom ? { ...fact, unreachable: true } : fact));
     if (draft.commentedAssertions > 0) test.commentedAssertions = draft.commentedAssertions;
     test.inputLiterals = draft.inputLiterals;
     test.expectedLiterals = draft.expectedLiterals;

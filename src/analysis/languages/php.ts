@@ -28,6 +28,7 @@ import { counterTarget, type BranchDraft, type CodeContext, type CodeSyntax, typ
 import type { AssertionFact, NonTestFunctionFact } from "../facts.js";
 import { isUnderTestDirectory } from "./language.js";
 import { defineLanguage } from "./define-language.js";
+import { statementNodes, withTryChecks, type TrySyntax } from "../parsers/tree-sitter-try.js";
 
 /** True under a `vendor/` directory (Composer dependencies). */
 function isVendorPath(path: string): boolean {
@@ -151,6 +152,12 @@ function assertionFact(matcher: string, args: Node | undefined, line: number): A
     if (BROAD_EXCEPTIONS.has(type)) fact.strength = 1;
     return fact;
   }
+  // The message or code the expected exception must carry: a part of the error check, with no value under test of its own.
+  if (matcher === "expectExceptionMessage" || matcher === "expectExceptionMessageMatches" || matcher === "expectExceptionCode") {
+    const value = compactText(first);
+    if (value !== undefined) fact.expected = matcher === "expectExceptionCode" ? `{code:${value}}` : value;
+    return fact;
+  }
   if (rank.strength >= 2 && first && second) {
     fact.expected = compactText(first) as string;
     fact.actual = compactText(second) as string;
@@ -231,7 +238,14 @@ function extractPhpDrafts(path: string, grammar: LoadedGrammar, root: Node): Ext
     assertions.push({ ...assertionFact(matcher, match.get("args"), node.startPosition.row + 1), startIndex: node.startIndex });
   }
   const frameworks = tests.length > 0 ? ["phpunit"] : [];
-  return { tests, assertions, skips, nonTestFunctions: tests.length > 0 || isPhpTestPath(path) ? nonTestFunctions : [], frameworks, skipReach: PHP_SKIP_REACH };
+  return {
+    tests,
+    assertions: withTryChecks(root, assertions, PHP_TRY),
+    skips,
+    nonTestFunctions: tests.length > 0 || isPhpTestPath(path) ? nonTestFunctions : [],
+    frameworks,
+    skipReach: PHP_SKIP_REACH,
+  };
 }
 
 /** A skip in `setUp()`/`setUpBeforeClass()` (or a `#[Before]`/`@before` method) reaches every test of its class; in another method, the tests calling it. */
@@ -490,3 +504,24 @@ export const php = defineLanguage({
   drafts: ({ path }, grammar, root) => extractPhpDrafts(path, grammar, root),
   code: PHP_CODE,
 });
+
+/**
+ * PHP `try` statements for the exception checks written by hand
+ * (parsers/tree-sitter-try.ts): `catch (A | B $e)` names A and B. PHPUnit's
+ * `$this->fail()` throws an AssertionFailedError, a RuntimeException, which
+ * `catch (\Exception)`, `catch (\Throwable)` and `catch (\RuntimeException)` catch.
+ */
+const PHP_TRY: TrySyntax = {
+  tryTypes: new Set(["try_statement"]),
+  parts(node) {
+    const handlers = namedChildren(node)
+      .filter((child) => child.type === "catch_clause")
+      .map((clause) => {
+        const list = clause.childForFieldName("type");
+        const types = list ? (list.type === "type_list" ? namedChildren(list) : [list]).map((type) => type.text.replace(/\s+/g, "")) : [];
+        return { node: clause, types, statements: statementNodes(clause.childForFieldName("body")) };
+      });
+    return { body: statementNodes(node.childForFieldName("body")), handlers, orElse: [] };
+  },
+  catchesFailure: (types) => types.some((type) => /^\\?(?:Exception|Throwable|RuntimeException)$|(?:AssertionFailedError|ExpectationFailedException|PHPUnit\\Framework\\Exception)$/.test(type)),
+};

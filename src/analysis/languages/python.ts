@@ -45,11 +45,13 @@ import {
   type GuardDraft,
 } from "../parsers/tree-sitter-code.js";
 import { PYTHON_SKIP_REACH, raisedSkips } from "./python-skips.js";
+import { withNoWarningChecks } from "./python-warnings.js";
 import { TEST_FLAG_ORDER, type AssertionFact, type ExportFact, type ImportFact, type MarkFact, type NonTestFunctionFact, type TestFlag } from "../facts.js";
 import { matchesPrefixOrGlob, type CollectionRules } from "./collection.js";
 import { pythonSchemas } from "./python-schemas.js";
 import { isUnderTestDirectory } from "./language.js";
 import { defineLanguage } from "./define-language.js";
+import { statementNodes, withTryChecks, type TrySyntax } from "../parsers/tree-sitter-try.js";
 import { isPythonCollectedFile, isTestClassName, resolvePythonTests } from "./python-classes.js";
 
 /** `test_*.py`, `*_test.py`, `conftest.py`, or any `.py` under a test directory. */
@@ -676,10 +678,12 @@ function extractPythonDrafts(path: string, grammar: LoadedGrammar, root: Node, c
     assertions.push({ ...fact, startIndex: node.startIndex });
   }
 
+  const checked = withTryChecks(root, withNoWarningChecks(root, assertions), PYTHON_TRY);
+
   const frameworks: string[] = [];
   if (/^\s*(?:import|from)\s+pytest\b/m.test(content)) frameworks.push("pytest");
   if (/^\s*(?:import|from)\s+unittest\b/m.test(content)) frameworks.push("unittest");
-  const drafts: ExtractedDrafts = { tests, assertions, skips, nonTestFunctions: collectsTests ? nonTestFunctions : [], frameworks, skipReach: PYTHON_SKIP_REACH };
+  const drafts: ExtractedDrafts = { tests, assertions: checked, skips, nonTestFunctions: collectsTests ? nonTestFunctions : [], frameworks, skipReach: PYTHON_SKIP_REACH };
   if (wantsScope) drafts.classScope = { classes: classDrafts, imports, marks: markList(fileMarkRecord) };
   return drafts;
 }
@@ -1183,3 +1187,35 @@ export const python = defineLanguage({
     return facts;
   },
 });
+
+/**
+ * Python `try` statements for the exception checks written by hand
+ * (parsers/tree-sitter-try.ts): `except (A, B) as e` names A and B, a bare
+ * `except:` none; the `else:` clause runs when nothing was raised.
+ * `self.fail()` and `assert False` raise AssertionError, which `except
+ * Exception` catches; `pytest.fail()` raises pytest's Failed, a
+ * BaseException, which only a bare `except:` or `except BaseException`
+ * catches.
+ */
+const PYTHON_TRY: TrySyntax = {
+  tryTypes: new Set(["try_statement"]),
+  parts(node) {
+    const clauses = namedChildren(node);
+    const handlers = clauses
+      .filter((child) => child.type === "except_clause" || child.type === "except_group_clause")
+      .map((clause) => {
+        const parts = namedChildren(clause);
+        const block = parts.find((part) => part.type === "block");
+        const first = parts[0] && parts[0].type !== "block" ? parts[0] : undefined;
+        const typed = first?.type === "as_pattern" ? (first.namedChild(0) ?? undefined) : first;
+        const types = !typed ? [] : typed.type === "tuple" || typed.type === "parenthesized_expression" ? namedChildren(typed).map((type) => type.text) : [typed.text];
+        return { node: clause, types, statements: statementNodes(block) };
+      });
+    const orElse = statementNodes(clauses.find((child) => child.type === "else_clause")?.childForFieldName("body"));
+    return { body: statementNodes(node.childForFieldName("body")), handlers, orElse };
+  },
+  catchesFailure: (types, fail) =>
+    types.length === 0 ||
+    types.some((type) => /^(?:builtins\.)?BaseException$/.test(type)) ||
+    (!/pytest\.fail$/.test(fail.matcher) && types.some((type) => /^(?:builtins\.)?(?:Exception|AssertionError)$/.test(type))),
+};

@@ -32,6 +32,7 @@ import { counterTarget, literalText, MODE_ENV_VARS, type BranchDraft, type CodeS
 import { hashText, type AssertionFact, type NonTestFunctionFact, type TestFlag } from "../facts.js";
 import { isUnderTestDirectory } from "./language.js";
 import { defineLanguage } from "./define-language.js";
+import { statementNodes, withTryChecks, type TrySyntax } from "../parsers/tree-sitter-try.js";
 
 /** `*_spec.rb`, `*_test.rb`, `test_*.rb`, or under `spec/`/`test/`. */
 export function isRubyTestPath(path: string): boolean {
@@ -433,7 +434,14 @@ function extractRubyDrafts(path: string, grammar: LoadedGrammar, root: Node): Ex
       assertions.push({ ...minitestFact(assertion, matcher, assertion.startPosition.row + 1), startIndex: assertion.startIndex });
     }
   }
-  return { tests, assertions, skips, nonTestFunctions: tests.length > 0 || isRubyTestPath(path) ? nonTestFunctions : [], frameworks: [...frameworks], skipReach: RUBY_SKIP_REACH };
+  return {
+    tests,
+    assertions: withTryChecks(root, assertions, RUBY_TRY),
+    skips,
+    nonTestFunctions: tests.length > 0 || isRubyTestPath(path) ? nonTestFunctions : [],
+    frameworks: [...frameworks],
+    skipReach: RUBY_SKIP_REACH,
+  };
 }
 
 /** The exception a Ruby statement raises (`raise X, "m"`, `fail X`, a bare `raise`), else null. */
@@ -752,3 +760,30 @@ export const ruby = defineLanguage({
   drafts: ({ path }, grammar, root) => extractRubyDrafts(path, grammar, root),
   code: RUBY_CODE,
 });
+
+/**
+ * Ruby `begin … rescue … else … end` (and a method body with `rescue`) for
+ * the exception checks written by hand (parsers/tree-sitter-try.ts). A bare
+ * `rescue` catches StandardError; minitest's failures (`flunk`, `assert
+ * false`) raise Minitest::Assertion and RSpec's ExpectationNotMetError, each
+ * an Exception but no StandardError, which only `rescue Exception` (or the
+ * failure's own class) catches.
+ */
+const RUBY_TRY: TrySyntax = {
+  tryTypes: new Set(["begin", "body_statement"]),
+  parts(node) {
+    const children = statementNodes(node);
+    const handlers = children
+      .filter((child) => child.type === "rescue")
+      .map((clause) => ({
+        node: clause,
+        types: namedChildren(clause.childForFieldName("exceptions") ?? clause).flatMap((type) => (clause.childForFieldName("exceptions") ? [type.text] : [])),
+        statements: statementNodes(clause.childForFieldName("body")),
+      }));
+    if (handlers.length === 0) return null;
+    const orElse = statementNodes(children.find((child) => child.type === "else"));
+    const body = children.filter((child) => child.type !== "rescue" && child.type !== "else" && child.type !== "ensure");
+    return { body, handlers, orElse, hasSiblings: node.type === "begin" };
+  },
+  catchesFailure: (types) => types.some((type) => /^(?:::)?(?:Exception|Mini[Tt]est::Assertion|RSpec::Expectations::ExpectationNotMetError)$/.test(type)),
+};

@@ -161,6 +161,23 @@ function isNewErrorCheck(was: AssertionFact, now: AssertionFact): boolean {
   return THROWS_MATCHER.test(now.matcher) && !THROWS_MATCHER.test(was.matcher) && now.strength >= 2;
 }
 
+/**
+ * True when an error check (`throws`/`warns`, expected `type|message`) kept
+ * every part it pinned and pins one more (`pytest.raises(ValueError)` ->
+ * `pytest.raises(ValueError, match="bad")`): a stronger check of the same
+ * failure, not another expected value.
+ */
+function isErrorCheckPinnedFurther(was: AssertionFact, now: AssertionFact): boolean {
+  if (!/^(?:not )?(?:throws|warns)$/.test(was.matcher) || was.expected === undefined || now.expected === undefined) return false;
+  const parts = (expected: string): [string, string] => {
+    const bar = expected.indexOf("|");
+    return bar === -1 ? [expected, ""] : [expected.slice(0, bar), expected.slice(bar + 1)];
+  };
+  const [wasType, wasMessage] = parts(was.expected);
+  const [nowType, nowMessage] = parts(now.expected);
+  return (wasType === "" || wasType === nowType) && (wasMessage === "" || wasMessage === nowMessage);
+}
+
 function baseFinding(test: MatchedTest): Pick<Finding, "file" | "line" | "before_file" | "before_line" | "test"> {
   return {
     file: test.afterFile,
@@ -304,6 +321,7 @@ function compareDetails(test: MatchedTest, beforeFacts: AssertionFact[], afterFa
         was.expected !== undefined &&
         now.expected !== undefined &&
         was.expected !== now.expected &&
+        !isErrorCheckPinnedFurther(was, now) &&
         // equality is symmetric: the operands swapped (`a.equals(b)` -> `assertNotEquals(b, a)`'s order) expect the same
         !(/^(?:not )?equal$/.test(was.matcher) && was.expected === now.actual && was.actual === now.expected),
     );

@@ -121,6 +121,20 @@ describe("go: assertions", () => {
     expect(test?.assertionsDetail?.[0]).toMatchObject(expected);
   });
 
+  it("if err != nil || got != want { t.Errorf } is two checks, one per disjunct, as two ifs would be", async () => {
+    const [test] = await testsOf('func TestParse(t *testing.T) {\n\tgot, err := Parse("7")\n\tif err != nil || got != 7 {\n\t\tt.Errorf("got %d, %v", got, err)\n\t}\n}\n');
+    expect(test?.assertionCount).toBe(2);
+    expect(test?.assertionsDetail).toMatchObject([
+      { matcher: "if t.Errorf", strength: 1 },
+      { matcher: "if != t.Errorf", strength: 3, actual: "got", actualValue: 'Parse ( "7" )', expected: "7" },
+    ]);
+  });
+
+  it("a negated disjunction guard is one check: !(a || b) states that one of them holds", async () => {
+    const [test] = await testsOf('func TestParse(t *testing.T) {\n\tif !(a || b) {\n\t\tt.Error("x")\n\t}\n}\n');
+    expect(test?.assertionCount).toBe(1);
+  });
+
   it("err.Error() is not an assertion", async () => {
     const [test] = await testsOf("func TestAdd(t *testing.T) {\n\t_ = err.Error()\n}\n");
     expect(test?.assertionCount).toBe(0);
