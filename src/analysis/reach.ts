@@ -80,7 +80,10 @@ export function loadEntryOnlyModules(pairs: readonly RulePair[], tree: TreeReade
     if (text === null) continue;
     for (const key of importedModuleKeys(file, text)) {
       const target = targets.get(key);
-      if (target !== undefined && target !== file) importers.set(target, [...(importers.get(target) ?? []), file]);
+      if (target === undefined || target === file) continue;
+      const list = importers.get(target);
+      if (list) list.push(file);
+      else importers.set(target, [file]);
     }
   }
   for (const [target, from] of importers) {

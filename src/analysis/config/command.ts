@@ -982,9 +982,10 @@ export function analyzeCommand(command: string, variables?: ReadonlyMap<string, 
   const hasPipefail = /set\s+-[a-z]*o\s+pipefail|set\s+-o\s+pipefail|pipefail/.test(expanded);
   let lastRunnerIndex = -1;
   segments.forEach((segment, index) => {
-    const inner = commandStringOf(stripLaunchers(segment.words));
+    const launched = stripLaunchers(segment.words);
+    const inner = commandStringOf(launched);
     const nested = inner !== null && depth < 3 ? analyzeCommand(inner, variables, targets, depth + 1) : null;
-    const { words, thresholds } = unwrapCoverage(stripLaunchers(segment.words));
+    const { words, thresholds } = unwrapCoverage(launched);
     const found = nested ? null : identifyRunner(stripLaunchers(words), targets);
     if (nested) {
       invocations.push(...nested.invocations);

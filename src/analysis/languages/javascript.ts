@@ -792,6 +792,8 @@ class TestExtractor {
   private readonly helperAssertions = new Map<string, number>();
   /** Per top-level helper: its parameters and its assertions (FileFacts.assertionHelpers). */
   private readonly helperDetails = new Map<string, { params: string[]; facts: AssertionFact[] }>();
+  /** Whether each early-return `if` is a memoisation guard (isMemoGuardOf), read once per guard. */
+  private readonly memoGuards = new WeakMap<t.IfStatement, boolean>();
   /** Per top-level function: its parameters and the plain calls it makes outside tests (a helper calling a helper). */
   private readonly helperCalls = new Map<string, { params: string[]; callees: Set<string> }>();
   /** Top-level functions that skip the test calling them (javascript-skips.ts). */
@@ -935,10 +937,20 @@ class TestExtractor {
     });
   }
 
-  /** True when `guard` returning `returned` is a memoisation guard of `fn` (checks/memo-guard.ts). */
+  /** True when `guard` returning `returned` is a memoisation guard of `fn` (checks/memo-guard.ts); read once per guard. */
   private isMemoGuardOf(guard: t.IfStatement, returned: t.Node, fn: t.Node): boolean {
-    if (guard.test.start == null || guard.test.end == null || returned.start == null || returned.end == null || guard.end == null || fn.end == null) return false;
-    return isMemoGuard(this.content.slice(guard.test.start, guard.test.end), this.content.slice(returned.start, returned.end), this.content.slice(guard.end, fn.end));
+    const known = this.memoGuards.get(guard);
+    if (known !== undefined) return known;
+    const isMemo =
+      guard.test.start != null &&
+      guard.test.end != null &&
+      returned.start != null &&
+      returned.end != null &&
+      guard.end != null &&
+      fn.end != null &&
+      isMemoGuard(this.content.slice(guard.test.start, guard.test.end), this.content.slice(returned.start, returned.end), this.content.slice(guard.end, fn.end));
+    this.memoGuards.set(guard, isMemo);
+    return isMemo;
   }
 
   private enclosingTopLevelFunction(): string | null {

@@ -177,7 +177,11 @@ export function inheritHelperChecks(
     const call = cursor.currentNode;
     const name = calleeName(call);
     const owner = name === null ? null : innermost(call.startIndex);
-    if (owner && name !== null && !isTest(owner)) calls.set(owner, [...(calls.get(owner) ?? []), { name, startIndex: call.startIndex }]);
+    if (owner && name !== null && !isTest(owner)) {
+      const list = calls.get(owner);
+      if (list) list.push({ name, startIndex: call.startIndex });
+      else calls.set(owner, [{ name, startIndex: call.startIndex }]);
+    }
     return "descend";
   });
   const own = new Map(helpers.map((helper) => [helper.name, helper] as const));

@@ -172,8 +172,7 @@ const isUninformative = (literal: string): boolean => literal === "true" || lite
  */
 function matchingTest(fact: LiteralBranchFact, tests: readonly TestLiterals[], isInExistingFunction: boolean): { test: TestLiterals; input: string } | null {
   const returns = fact.returns as string;
-  // Existing tests first: a pair both an existing and a new test use is the existing test's.
-  for (const test of [...tests.filter((t) => !t.isNew), ...tests.filter((t) => t.isNew)]) {
+  for (const test of tests) {
     if (test.expected.has(returns)) {
       const input = fact.compared.find((literal) => test.inputs.has(literal));
       if (input !== undefined) return { test, input };
@@ -239,8 +238,10 @@ function equalityFindings(path: string, before: CodeFacts | null, after: CodeFac
     );
 }
 
-function literalFindings(path: string, before: CodeFacts | null, after: CodeFacts, tests: readonly TestLiterals[]): Finding[] {
-  if (tests.length === 0) return [];
+function literalFindings(path: string, before: CodeFacts | null, after: CodeFacts, given: readonly TestLiterals[]): Finding[] {
+  if (given.length === 0) return [];
+  // Existing tests first: a pair both an existing and a new test use is the existing test's (matchingTest takes the first).
+  const tests = [...given.filter((test) => !test.isNew), ...given.filter((test) => test.isNew)];
   const added = multisetMinus(after.literalBranches ?? [], before?.literalBranches ?? [], branchKey);
   const beforeFunctions = new Set((before?.functions ?? []).map((fn) => fn.name));
   const findings: Finding[] = [];
