@@ -223,9 +223,11 @@ function compareDetails(test: MatchedTest, beforeFacts: AssertionFact[], afterFa
 
   // assertion_removal: real (non-tautological, reachable) assertions unpaired, or now behind an early return,
   // unless a check of the whole value now covers them (`.code` and `.inclusive` -> a snapshot of the issue)
+  // A removed copy of a check the test made twice loses nothing while its twin survives (kept or re-expected).
+  const survivors = new Set(pairs.map(([b]) => signature(before[b] as AssertionFact)));
   const lost = removed
     .map((i) => before[i] as AssertionFact)
-    .filter((fact) => !fact.tautology && !fact.unreachable && !isCoveredByWholerCheck(fact, after) && !isConserved(original.get(fact) ?? fact));
+    .filter((fact) => !fact.tautology && !fact.unreachable && !survivors.has(signature(fact)) && !isCoveredByWholerCheck(fact, after) && !isConserved(original.get(fact) ?? fact));
   // A helper call whose helper gained an early return before all its assertions is silenced too (for the inputs that take it).
   const isSilencedNow = (was: AssertionFact, now: AssertionFact): boolean => (!was.unreachable && now.unreachable === true) || (!was.gated && now.gated === true && !now.unreachable);
   const silenced = pairs.filter(([b, a]) => isSilencedNow(before[b] as AssertionFact, after[a] as AssertionFact) && !(before[b] as AssertionFact).tautology).map(([b]) => before[b] as AssertionFact);
@@ -325,7 +327,9 @@ function compareDetails(test: MatchedTest, beforeFacts: AssertionFact[], afterFa
         // equality is symmetric: the operands swapped (`a.equals(b)` -> `assertNotEquals(b, a)`'s order) expect the same
         !(/^(?:not )?equal$/.test(was.matcher) && was.expected === now.actual && was.actual === now.expected),
     );
-  const inputsGone = multisetMinus(test.before.inputLiterals ?? [], test.after.inputLiterals ?? []);
+  // An input the test still feeds in is not gone because one of its uses went (a duplicated check removed).
+  const inputsAfter = new Set(test.after.inputLiterals ?? []);
+  const inputsGone = multisetMinus(test.before.inputLiterals ?? [], test.after.inputLiterals ?? []).filter((literal) => !inputsAfter.has(literal));
   const hasInputChange = inputsGone.length > 0 && test.before.inputLiterals !== undefined && test.after.inputLiterals !== undefined;
   if ((changedExpectations.length > 0 || hasInputChange) && !isCodeChanged()) {
     const parts = changedExpectations.map(([was, now]) => `${now.matcher}(${displayCode(was.expected ?? "")}) -> ${now.matcher}(${displayCode(now.expected ?? "")})`);

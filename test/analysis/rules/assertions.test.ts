@@ -430,3 +430,29 @@ describe("ava t.plan(n): a count of the assertions that must run, not a tautolog
     });
   });
 });
+
+describe("a duplicated check: one copy removed while the other is kept or re-expected", () => {
+  const AVA = (body: string): string => `import test from "ava";\nimport camelCase from "./index.js";\n\ntest("camelCase with pascalCase option", (t) => {\n${body}});\n`;
+  const TWICE =
+    "\tt.is(camelCase('foo-bar', {pascalCase: true}), 'FooBar');\n\tt.is(camelCase('__foo__bar__', {pascalCase: true}), 'FooBar');\n\tt.is(camelCase('__foo__bar__', {pascalCase: true}), 'FooBar');\n";
+
+  it("the copy dropped as the kept one follows the product (sweep of sindresorhus/camelcase 79b9a644a7) loses no check", async () => {
+    const after = "\tt.is(camelCase('foo-bar', {pascalCase: true}), 'FooBar');\n\tt.is(camelCase('__foo__bar__', {pascalCase: true}), '__FooBar');\n";
+    const findings = await expectFindings({
+      name: "dup",
+      changes: [change("test.js", AVA(TWICE), AVA(after)), change("index.js", "export default (s) => s;\n", "export default (s) => s.trim();\n")],
+      findings: [],
+    });
+    expect(findings).toEqual([]);
+  });
+
+  it("a duplicate dropped alone loses no check", async () => {
+    const after = "\tt.is(camelCase('foo-bar', {pascalCase: true}), 'FooBar');\n\tt.is(camelCase('__foo__bar__', {pascalCase: true}), 'FooBar');\n";
+    await expectFindings({ name: "dup alone", changes: [change("test.js", AVA(TWICE), AVA(after))], findings: [] });
+  });
+
+  it("both copies dropped is still an assertion_removal", async () => {
+    const after = "\tt.is(camelCase('foo-bar', {pascalCase: true}), 'FooBar');\n";
+    await expectFindings({ name: "both", changes: [change("test.js", AVA(TWICE), AVA(after))], findings: ['assertion_removal/high test.js "camelCase with pascalCase option"'] });
+  });
+});
