@@ -11,11 +11,10 @@
  * was never the package's API.
  */
 
-import { checkedTest } from "../checks/index.js";
-import { calledNames } from "../checks/likeness.js";
 import type { ExportFact, TestCase } from "../facts.js";
 import type { Finding } from "../types.js";
 import { isInlineTestedProductCode, isProductCode, isTestPair, resolveImport, usable, type RuleInput, type RulePair } from "./context.js";
+import { findRemovedNames, removedNamesCheckedBy, removedNamesOfRows } from "./dependencies.js";
 import { defineRule, report, rereport } from "./registry.js";
 
 /** An exported symbol that is gone after the change. */
@@ -176,35 +175,67 @@ export function findRemovedDefinitions(pairs: readonly RulePair[]): Set<string> 
   return removed;
 }
 
-/**
- * The removed definitions (see {@link findRemovedDefinitions}) a deleted
- * test's checks call: each of its checks must call (or end in) one of them,
- * so the test had nothing left to check; empty when a check calls none (it
- * checked code that survives) or the test has no checks.
- */
-function removedDefinitionsCheckedBy(test: TestCase, path: string, pair: RulePair, removed: ReadonlySet<string>): string[] {
-  if (removed.size === 0) return [];
-  const checks = checkedTest(path, test, usable(pair.before)).checks;
-  if (checks.length === 0) return [];
-  const used = new Set<string>();
-  for (const check of checks) {
-    const hits = [...calledNames(check.subject)].filter((name) => removed.has(name));
-    if (hits.length === 0) return [];
-    for (const name of hits) used.add(name);
+/** What became of one deleted test (see {@link reclassifyDeletions}). */
+type DeletedTestOutcome = { kind: "with-code"; symbols: string[] } | { kind: "lost" };
+
+/** The local names of a test file's imports of removed exports: in its checks they stand for removed code. */
+function removedAliases(used: readonly RemovedExport[], pair: RulePair, path: string): Set<string> {
+  const aliases = new Set<string>();
+  if (used.length === 0) return aliases;
+  for (const fact of usable(pair.before)?.code?.imports ?? []) {
+    const target = resolveImport(path, fact.source, new Set(used.map((entry) => entry.path)));
+    if (target === null) continue;
+    for (const name of fact.names) if (used.some((entry) => entry.path === target && (entry.name === name.imported || (name.imported === null && entry.isFileDeleted)))) aliases.add(name.local);
   }
-  return [...used];
+  return aliases;
 }
 
 /**
- * Rewrites test_deletion findings whose deleted tests used an export that
- * was removed in the same change, or whose every check called a function or
- * method the change removed (whatever its visibility), into feature_removal
- * at medium (DESIGN.md: tests deleted together with the code they test). A
- * whole-file deletion is rewritten only when every one of its tests used
- * removed code.
+ * What became of one deleted test: deleted with the code it tested (each of its checks
+ * depended on removed code: rules/dependencies.ts; or, when it has no real
+ * check, it used a removed export), or lost (some check read only
+ * surviving code, or it used nothing removed).
  */
-export function reclassifyDeletions(findings: readonly Finding[], input: RuleInput, removed: readonly RemovedExport[], removedDefinitions: ReadonlySet<string> = new Set()): Finding[] {
-  if (removed.length === 0 && removedDefinitions.size === 0) return [...findings];
+function deletedTestOutcome(
+  test: TestCase,
+  path: string,
+  pair: RulePair,
+  removed: readonly RemovedExport[],
+  removedDefinitions: ReadonlySet<string>,
+  removedNames: ReadonlySet<string>,
+): DeletedTestOutcome {
+  const used = removedSymbolsUsedBy(test, path, pair, removed);
+  const names = new Set([...removedNames, ...removedDefinitions]);
+  const dependence = removedNamesCheckedBy(test, names, removedAliases(used, pair, path));
+  if (dependence.kind === "survives") return { kind: "lost" };
+  const symbols = used.map((entry) => `${entry.name} (${entry.path})`);
+  if (dependence.kind === "removed") {
+    const exported = new Set(used.map((entry) => entry.name));
+    for (const name of dependence.names) if (!exported.has(name) && !removedAliases(used, pair, path).has(name)) symbols.push(name);
+    return { kind: "with-code", symbols };
+  }
+  return used.length > 0 ? { kind: "with-code", symbols } : { kind: "lost" };
+}
+
+/**
+ * Rewrites test_deletion findings whose deleted tests went with the code
+ * they tested into feature_removal at medium (DESIGN.md: tests deleted
+ * together with the code they test): each check of the test depended on a
+ * product name the change removed (an export, a type, a function or method
+ * whatever its visibility, a property, a constant), or, for a test with no
+ * real check, it used a removed export. A test with one check on surviving
+ * code stays a test_deletion. A whole-file
+ * deletion is rewritten only when every one of its tests is; removed rows
+ * of a table test are rewritten when the rows lost name removed code
+ * (a constant removed with its row).
+ */
+export function reclassifyDeletions(
+  findings: readonly Finding[],
+  input: RuleInput,
+  removed: readonly RemovedExport[],
+  removedDefinitions: ReadonlySet<string> = new Set(),
+  removedNames: ReadonlySet<string> = new Set(),
+): Finding[] {
   const pairByPath = new Map(input.pairs.map((pair) => [pair.path, pair] as const));
   const lostTest = (pair: RulePair, id: string, line: number | null | undefined): TestCase | undefined => {
     const tests = usable(pair.before)?.tests ?? [];
@@ -215,16 +246,17 @@ export function reclassifyDeletions(findings: readonly Finding[], input: RuleInp
     const path = finding.before_file ?? finding.file;
     const pair = pairByPath.get(path);
     if (!pair) return finding;
+    const rows = finding.evidence?.removed_rows;
+    if (Array.isArray(rows)) return rowsFinding(finding, pair, rows as number[], new Set([...removedNames, ...removedDefinitions]));
     const ids: string[] = finding.test !== undefined ? [finding.test] : Array.isArray(finding.evidence?.tests) ? (finding.evidence.tests as string[]) : [];
     if (ids.length === 0) return finding;
     const symbols = new Set<string>();
     for (const id of ids) {
       const test = lostTest(pair, id, ids.length === 1 ? finding.before_line : null);
-      const used = test ? removedSymbolsUsedBy(test, path, pair, removed) : [];
-      const called = used.length === 0 && test ? removedDefinitionsCheckedBy(test, path, pair, removedDefinitions) : [];
-      if (used.length === 0 && called.length === 0) return finding;
-      for (const entry of used) symbols.add(`${entry.name} (${entry.path})`);
-      for (const name of called) symbols.add(name);
+      if (!test) return finding;
+      const outcome = deletedTestOutcome(test, path, pair, removed, removedDefinitions, removedNames);
+      if (outcome.kind === "lost") return finding;
+      for (const name of outcome.symbols) symbols.add(name);
     }
     const list = [...symbols].join(", ");
     return rereport(
@@ -239,13 +271,30 @@ export function reclassifyDeletions(findings: readonly Finding[], input: RuleInp
   });
 }
 
+/** A table test's lost-rows finding rewritten as feature_removal when the rows lost named removed code (see {@link removedNamesOfRows}). */
+function rowsFinding(finding: Finding, pair: RulePair, rows: readonly number[], removedNames: ReadonlySet<string>): Finding {
+  const tests = usable(pair.before)?.tests ?? [];
+  const test = tests.find((candidate) => candidate.line === finding.before_line && candidate.eachRowElements !== undefined);
+  const added = typeof finding.evidence?.added_rows === "number" ? finding.evidence.added_rows : 0;
+  const names = test ? removedNamesOfRows(test, rows, rows.length - added, removedNames) : null;
+  if (!test || !names) return finding;
+  const list = names.join(", ");
+  return rereport(
+    finding,
+    featureRemovalRule,
+    "rowsDeletedWithCode",
+    { test: test.id, count: rows.length - added, path: pair.path, list },
+    { evidence: { ...finding.evidence, removed_symbols: names, reclassified_from: "test_deletion" } },
+  );
+}
+
 /**
  * feature_removal for the removed exports, and the test_deletion findings
  * rewritten as described in {@link reclassifyDeletions}.
  */
 export function featureFindings(findings: readonly Finding[], input: RuleInput): Finding[] {
   const removed = findRemovedExports(input.pairs);
-  return [...reclassifyDeletions(findings, input, removed, findRemovedDefinitions(input.pairs)), ...featureRemovalFindings(removed)];
+  return [...reclassifyDeletions(findings, input, removed, findRemovedDefinitions(input.pairs), findRemovedNames(input.pairs)), ...featureRemovalFindings(removed)];
 }
 
 /**
@@ -263,6 +312,7 @@ export const featureRemovalRule = defineRule({
     exportRemoved: "exported {{symbol}} was removed from {{path}}",
     testDeletedWithCode: 'test "{{test}}" was deleted from {{path}} together with the code it tested: {{list}}',
     testsDeletedWithCode: "{{count}} tests of {{path}} were deleted together with the code they tested: {{list}}",
+    rowsDeletedWithCode: '{{count}} rows of table test "{{test}}" in {{path}} were deleted together with the code they named: {{list}}',
   },
   check: ({ input, matchFindings }: { input: RuleInput; matchFindings: readonly Finding[] }) => featureFindings(matchFindings, input),
 });

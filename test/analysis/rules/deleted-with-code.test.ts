@@ -5,6 +5,10 @@
  * package-private Java method, an unexported Go func, a Python `_helper`),
  * the deletion is a feature_removal at medium (DESIGN.md), not a critical
  * test_deletion. A deleted test whose subject survives is still critical.
+ * Checks reach removed code through locals, class bases of the test file,
+ * macro arguments and the rows of a table (rules/dependencies.ts,
+ * parsers/tree-sitter-subjects.ts); one check on surviving code keeps the
+ * deletion critical.
  */
 import { describe, it } from "vitest";
 import { change, expectFindings, type RuleCase } from "./table.js";
@@ -84,6 +88,96 @@ const lookAlikes: RuleCase[] = [
     ],
     findings: ["feature_removal/medium src/main/java/shop/Legacy.java", `feature_removal/medium src/test/java/shop/LegacyTest.java "LegacyTest > total"`],
   },
+  // Checks that reach removed code through locals, class bases, macro arguments and table rows (issue 9: sweeps of
+  // hashicorp/golang-lru, jbogard/MediatR, serilog/serilog, sindresorhus/execa, BurntSushi/toml).
+  {
+    name: "go: a removed type's tests check values its removed constructor returned",
+    changes: [
+      change(
+        "cache.go",
+        "package cache\n\ntype LRU struct{}\n\nfunc (c *LRU) Get(k int) bool { return false }\n\ntype ARC struct{}\n\nfunc NewARC(n int) (*ARC, error) { return &ARC{}, nil }\n\nfunc (c *ARC) Get(k int) bool { return false }\n",
+        "package cache\n\ntype LRU struct{}\n\nfunc (c *LRU) Get(k int) bool { return false }\n",
+      ),
+      change(
+        "arc_test.go",
+        'package cache\n\nimport "testing"\n\nfunc TestARC(t *testing.T) {\n\tc, err := NewARC(2)\n\tif err != nil {\n\t\tt.Fatal(err)\n\t}\n\tif ok := c.Get(1); ok {\n\t\tt.Error("empty")\n\t}\n}\n',
+        null,
+      ),
+    ],
+    findings: [`feature_removal/medium arc_test.go "TestARC"`, "feature_removal/medium cache.go", "feature_removal/medium cache.go"],
+  },
+  {
+    name: "c#: a removed property's test checks it after calls to a surviving method",
+    changes: [
+      change(
+        "src/Scheduler.cs",
+        "public sealed class Scheduler\n{\n    private int _failures;\n    public void MarkFailure() => ++_failures;\n    public bool ShouldDrop => _failures >= 8;\n}\n",
+        "public sealed class Scheduler\n{\n    private int _failures;\n    public void MarkFailure() => ++_failures;\n}\n",
+      ),
+      change(
+        "tests/SchedulerTests.cs",
+        "public class SchedulerTests\n{\n    [Fact]\n    public void Marks() { var s = new Scheduler(); s.MarkFailure(); }\n\n    [Fact]\n    public void DropsAfterEight()\n    {\n        var s = new Scheduler();\n        for (var i = 0; i < 8; ++i)\n        {\n            Assert.False(s.ShouldDrop);\n            s.MarkFailure();\n        }\n        Assert.True(s.ShouldDrop);\n    }\n}\n",
+        "public class SchedulerTests\n{\n    [Fact]\n    public void Marks() { var s = new Scheduler(); s.MarkFailure(); }\n}\n",
+      ),
+    ],
+    findings: [`feature_removal/medium tests/SchedulerTests.cs "SchedulerTests > DropsAfterEight"`],
+  },
+  {
+    name: "c#: a removed abstract base's test uses it through a class of the test file",
+    changes: [
+      change(
+        "src/Handlers.cs",
+        "public interface IHandler { string Handle(string r); }\n\npublic abstract class Handler : IHandler\n{\n    public string Handle(string r) => Run(r);\n    protected abstract string Run(string r);\n}\n",
+        "public interface IHandler { string Handle(string r); }\n",
+      ),
+      change(
+        "tests/HandlerTests.cs",
+        'public class HandlerTests\n{\n    class Ping : Handler { protected override string Run(string r) => r + " Pong"; }\n\n    [Fact]\n    public void CallsRun()\n    {\n        IHandler handler = new Ping();\n        Assert.Equal("Ping Pong", handler.Handle("Ping"));\n    }\n}\n',
+        null,
+      ),
+    ],
+    findings: ["feature_removal/medium src/Handlers.cs", "feature_removal/medium src/Handlers.cs", `feature_removal/medium tests/HandlerTests.cs "HandlerTests > CallsRun"`],
+  },
+  {
+    name: "go: a table row naming a removed constant goes with it",
+    changes: [
+      change("kind.go", "package k\n\ntype Kind int\n\nconst (\n\tKindA Kind = iota\n\tKindNil\n\tKindB\n)\n", "package k\n\ntype Kind int\n\nconst (\n\tKindA Kind = iota\n\tKindB\n)\n"),
+      change(
+        "kind_test.go",
+        'package k\n\nimport "testing"\n\nfunc TestKinds(t *testing.T) {\n\tfor _, k := range []Kind{KindA, KindNil, KindB} {\n\t\tif k < 0 {\n\t\t\tt.Errorf("negative %d", k)\n\t\t}\n\t}\n}\n',
+        'package k\n\nimport "testing"\n\nfunc TestKinds(t *testing.T) {\n\tfor _, k := range []Kind{KindA, KindB} {\n\t\tif k < 0 {\n\t\t\tt.Errorf("negative %d", k)\n\t\t}\n\t}\n}\n',
+      ),
+    ],
+    findings: [`feature_removal/medium kind_test.go "TestKinds"`],
+  },
+  {
+    name: "js: an ava macro test that passes a removed export to its macro",
+    changes: [
+      change("src/run.js", "export const run = (c) => c;\nexport const runLine = (c) => c.trim();\n", "export const run = (c) => c;\n"),
+      change(
+        "test/run.js",
+        "import test from 'ava';\nimport {run, runLine} from '../src/run.js';\n\nconst same = (t, input, method) => {\n\tt.is(method(input), input);\n};\n\ntest('run', same, 'a', run);\ntest('runLine', same, 'a', runLine);\n",
+        "import test from 'ava';\nimport {run} from '../src/run.js';\n\nconst same = (t, input, method) => {\n\tt.is(method(input), input);\n};\n\ntest('run', same, 'a', run);\n",
+      ),
+    ],
+    findings: [`feature_removal/medium src/run.js`, `feature_removal/medium test/run.js "runLine"`],
+  },
+  {
+    name: "python: a removed class's test checks an instance bound to a local",
+    changes: [
+      change(
+        "pkg/shapes.py",
+        "class Square:\n    def area(self):\n        return 4\n\n\nclass Legacy:\n    def area(self):\n        return 1\n",
+        "class Square:\n    def area(self):\n        return 4\n",
+      ),
+      change(
+        "tests/test_shapes.py",
+        "from pkg.shapes import Square, Legacy\n\n\ndef test_square():\n    assert Square().area() == 4\n\n\ndef test_legacy():\n    shape = Legacy()\n    assert shape.area() == 1\n",
+        "from pkg.shapes import Square\n\n\ndef test_square():\n    assert Square().area() == 4\n",
+      ),
+    ],
+    findings: ["feature_removal/medium pkg/shapes.py", `feature_removal/medium tests/test_shapes.py "test_legacy"`],
+  },
 ];
 
 const cheats: RuleCase[] = [
@@ -127,6 +221,79 @@ const cheats: RuleCase[] = [
       ),
     ],
     findings: [`test_deletion/critical trim_test.go "TestBoth"`],
+  },
+  // The nearest cheats of the cases above: the code a deleted test checked stays, or only part of it was removed.
+  {
+    name: "go: a test deleted while the type its local came from stays and another type is removed",
+    changes: [
+      change(
+        "cache.go",
+        "package cache\n\ntype LRU struct{}\n\nfunc New() *LRU { return &LRU{} }\n\nfunc (c *LRU) Get(k int) bool { return false }\n\ntype ARC struct{}\n\nfunc (c *ARC) Has(k int) bool { return false }\n",
+        "package cache\n\ntype LRU struct{}\n\nfunc New() *LRU { return &LRU{} }\n\nfunc (c *LRU) Get(k int) bool { return false }\n",
+      ),
+      change("lru_test.go", 'package cache\n\nimport "testing"\n\nfunc TestLRU(t *testing.T) {\n\tc := New()\n\tif ok := c.Get(1); ok {\n\t\tt.Error("empty")\n\t}\n}\n', null),
+    ],
+    findings: ["feature_removal/medium cache.go", `test_deletion/critical lru_test.go "TestLRU"`],
+  },
+  {
+    name: "c#: a test deleted that checked a removed property and a surviving one",
+    changes: [
+      change(
+        "src/Scheduler.cs",
+        "public sealed class Scheduler\n{\n    private int _failures;\n    public void MarkFailure() => ++_failures;\n    public bool ShouldDrop => _failures >= 8;\n    public int Interval => _failures * 2;\n}\n",
+        "public sealed class Scheduler\n{\n    private int _failures;\n    public void MarkFailure() => ++_failures;\n    public int Interval => _failures * 2;\n}\n",
+      ),
+      change(
+        "tests/SchedulerTests.cs",
+        "public class SchedulerTests\n{\n    [Fact]\n    public void Marks() { var s = new Scheduler(); s.MarkFailure(); }\n\n    [Fact]\n    public void DropsAfterEight()\n    {\n        var s = new Scheduler();\n        for (var i = 0; i < 8; ++i) s.MarkFailure();\n        Assert.True(s.ShouldDrop);\n        Assert.Equal(16, s.Interval);\n    }\n}\n",
+        "public class SchedulerTests\n{\n    [Fact]\n    public void Marks() { var s = new Scheduler(); s.MarkFailure(); }\n}\n",
+      ),
+    ],
+    findings: [`test_deletion/critical tests/SchedulerTests.cs "SchedulerTests > DropsAfterEight"`],
+  },
+  {
+    name: "go: a table row deleted while its constant stays",
+    changes: [
+      change(
+        "kind.go",
+        "package k\n\ntype Kind int\n\nconst (\n\tKindA Kind = iota\n\tKindNil\n\tKindB\n\tKindOld\n)\n",
+        "package k\n\ntype Kind int\n\nconst (\n\tKindA Kind = iota\n\tKindNil\n\tKindB\n)\n",
+      ),
+      change(
+        "kind_test.go",
+        'package k\n\nimport "testing"\n\nfunc TestKinds(t *testing.T) {\n\tfor _, k := range []Kind{KindA, KindNil, KindB} {\n\t\tif k < 0 {\n\t\t\tt.Errorf("negative %d", k)\n\t\t}\n\t}\n}\n',
+        'package k\n\nimport "testing"\n\nfunc TestKinds(t *testing.T) {\n\tfor _, k := range []Kind{KindA, KindB} {\n\t\tif k < 0 {\n\t\t\tt.Errorf("negative %d", k)\n\t\t}\n\t}\n}\n',
+      ),
+    ],
+    findings: [`test_deletion/critical kind_test.go "TestKinds"`],
+  },
+  {
+    name: "js: a test deleted that checked a removed export and a surviving one",
+    changes: [
+      change("src/run.js", "export const run = (c) => c;\nexport const runLine = (c) => c.trim();\n", "export const run = (c) => c;\n"),
+      change(
+        "test/run.test.js",
+        "import {run, runLine} from '../src/run.js';\n\ntest('run', () => {\n\texpect(run('a')).toBe('a');\n});\n\ntest('both', () => {\n\texpect(runLine(' a ')).toBe('a');\n\texpect(run('b')).toBe('b');\n});\n",
+        "import {run} from '../src/run.js';\n\ntest('run', () => {\n\texpect(run('a')).toBe('a');\n});\n",
+      ),
+    ],
+    findings: [`feature_removal/medium src/run.js`, `test_deletion/critical test/run.test.js "both"`],
+  },
+  {
+    name: "python: a test deleted that checked a removed class and a surviving one",
+    changes: [
+      change(
+        "pkg/shapes.py",
+        "class Square:\n    def area(self):\n        return 4\n\n\nclass Legacy:\n    def area(self):\n        return 1\n",
+        "class Square:\n    def area(self):\n        return 4\n",
+      ),
+      change(
+        "tests/test_shapes.py",
+        "from pkg.shapes import Square, Legacy\n\n\ndef test_square():\n    assert Square().area() == 4\n\n\ndef test_both():\n    old = Legacy()\n    new = Square()\n    assert old.area() == 1\n    assert new.area() == 4\n",
+        "from pkg.shapes import Square\n\n\ndef test_square():\n    assert Square().area() == 4\n",
+      ),
+    ],
+    findings: ["feature_removal/medium pkg/shapes.py", `test_deletion/critical tests/test_shapes.py "test_both"`],
   },
 ];
 
