@@ -609,6 +609,12 @@ export interface CodeFacts {
    */
   declared?: string[];
   /**
+   * Module-level constants bound to a comparison of the running version
+   * (`PY_3_10_PLUS = sys.version_info[:2] >= (3, 10)`): what a skip
+   * condition naming them tests (analysis/support.ts). Absent when none.
+   */
+  versionFlags?: { name: string; condition: string }[];
+  /**
    * Paths of the files this file declares as private child modules (Rust's
    * `mod x;` -> `src/x.rs`, `src/x/mod.rs`): the `pub` items there are the
    * crate's business, not its API, unless re-exported (`pub use`).

@@ -224,3 +224,29 @@ export function declaredNames(root: Node): string[] {
   visit(root, false);
   return [...names].sort();
 }
+
+/** What reads the running interpreter's version in a module-level constant's value. */
+const VERSION_READ = /\b(sys\.version_info|RUBY_VERSION|PHP_VERSION(_ID)?|process\.versions?)\b/;
+
+/**
+ * Module-level constants bound to a comparison of the running version
+ * (`PY_3_10_PLUS = sys.version_info[:2] >= (3, 10)`), outside function
+ * bodies: name and value text (whitespace collapsed), at most 200 characters.
+ */
+export function versionFlagsOf(root: Node): { name: string; condition: string }[] {
+  const flags: { name: string; condition: string }[] = [];
+  const visit = (node: Node): void => {
+    if (FUNCTION_LIKE.test(node.type)) return;
+    if (BINDING.test(node.type)) {
+      const parts = bindingParts(node);
+      const value = parts?.value.map((part) => part.text).join(" ") ?? "";
+      if (parts && (isNameLeaf(parts.target) || parts.target.type === "variable_name") && VERSION_READ.test(value) && value.length <= 200) {
+        flags.push({ name: parts.target.text.replace(/^\$/, ""), condition: value.replace(/\s+/g, " ").trim() });
+      }
+      return;
+    }
+    for (const child of node.namedChildren) if (child) visit(child);
+  };
+  visit(root);
+  return flags;
+}

@@ -15,6 +15,7 @@ import type { ExportFact, TestCase } from "../facts.js";
 import type { Finding } from "../types.js";
 import { isInlineTestedProductCode, isProductCode, isTestPair, resolveImport, usable, type RuleInput, type RulePair } from "./context.js";
 import { findRemovedNames, removedNamesCheckedBy, removedNamesOfRows } from "./dependencies.js";
+import { deadUnderSupport as skippedFromMinimum, type SupportChange } from "../support.js";
 import { defineRule, report, rereport } from "./registry.js";
 
 /** An exported symbol that is gone after the change. */
@@ -176,7 +177,7 @@ export function findRemovedDefinitions(pairs: readonly RulePair[]): Set<string> 
 }
 
 /** What became of one deleted test (see {@link reclassifyDeletions}). */
-type DeletedTestOutcome = { kind: "with-code"; symbols: string[] } | { kind: "lost" };
+type DeletedTestOutcome = { kind: "with-code"; symbols: string[] } | { kind: "unsupported"; support: SupportChange } | { kind: "lost" };
 
 /** The local names of a test file's imports of removed exports: in its checks they stand for removed code. */
 function removedAliases(used: readonly RemovedExport[], pair: RulePair, path: string): Set<string> {
@@ -224,7 +225,10 @@ function deletedTestOutcome(
  * product name the change removed (an export, a type, a function or method
  * whatever its visibility, a property, a constant), or, for a test with no
  * real check, it used a removed export. A test with one check on surviving
- * code stays a test_deletion. A whole-file
+ * code stays a test_deletion. A test whose version-gated skip holds on
+ * every version the change's manifests still support (support.ts: dropped
+ * with the support for the version it ran on) stays a test_deletion at low.
+ * A whole-file
  * deletion is rewritten only when every one of its tests is; removed rows
  * of a table test are rewritten when the rows lost name removed code
  * (a constant removed with its row).
@@ -237,6 +241,7 @@ export function reclassifyDeletions(
   removedNames: ReadonlySet<string> = new Set(),
 ): Finding[] {
   const pairByPath = new Map(input.pairs.map((pair) => [pair.path, pair] as const));
+  const flags = input.support ? versionFlags(input.pairs) : new Map<string, string>();
   const lostTest = (pair: RulePair, id: string, line: number | null | undefined): TestCase | undefined => {
     const tests = usable(pair.before)?.tests ?? [];
     return tests.find((test) => test.id === id && (line == null || test.line === line)) ?? tests.find((test) => test.id === id);
@@ -251,13 +256,28 @@ export function reclassifyDeletions(
     const ids: string[] = finding.test !== undefined ? [finding.test] : Array.isArray(finding.evidence?.tests) ? (finding.evidence.tests as string[]) : [];
     if (ids.length === 0) return finding;
     const symbols = new Set<string>();
+    const unsupported: SupportChange[] = [];
     for (const id of ids) {
       const test = lostTest(pair, id, ids.length === 1 ? finding.before_line : null);
       if (!test) return finding;
-      const outcome = deletedTestOutcome(test, path, pair, removed, removedDefinitions, removedNames);
+      const support = input.support ? deadUnderSupport(test, input.support, flags) : null;
+      const outcome = support ? { kind: "unsupported" as const, support } : deletedTestOutcome(test, path, pair, removed, removedDefinitions, removedNames);
       if (outcome.kind === "lost") return finding;
-      for (const name of outcome.symbols) symbols.add(name);
+      if (outcome.kind === "unsupported") unsupported.push(outcome.support);
+      else for (const name of outcome.symbols) symbols.add(name);
     }
+    const dropped = unsupported[0];
+    if (dropped && unsupported.length === ids.length) {
+      const requirement = `${dropped.path} ${dropped.afterText ?? dropped.after?.join(".") ?? ""}`.trim();
+      return rereport(
+        finding,
+        featureRemovalRule,
+        ids.length === 1 ? "unsupportedTestDeleted" : "unsupportedTestsDeleted",
+        { test: ids[0], count: ids.length, path, runtime: dropped.runtime, requirement },
+        { evidence: { ...finding.evidence, support: { runtime: dropped.runtime, before: dropped.before, after: dropped.after, manifest: dropped.path } } },
+      );
+    }
+    for (const entry of unsupported) symbols.add(`${entry.runtime} < ${entry.after?.join(".") ?? "?"}`);
     const list = [...symbols].join(", ");
     return rereport(
       finding,
@@ -269,6 +289,19 @@ export function reclassifyDeletions(
       },
     );
   });
+}
+
+/** Module-level constants bound to a version comparison in the changed product files, either side (CodeFacts.versionFlags). */
+function versionFlags(pairs: readonly RulePair[]): Map<string, string> {
+  const flags = new Map<string, string>();
+  for (const pair of pairs) for (const side of [pair.before, pair.after]) for (const flag of usable(side)?.code?.versionFlags ?? []) if (!flags.has(flag.name)) flags.set(flag.name, flag.condition);
+  return flags;
+}
+
+/** The support change under which a conditionally skipped test ran on no supported version any more (support.ts), or null. */
+function deadUnderSupport(test: TestCase, support: readonly SupportChange[], flags: ReadonlyMap<string, string>): SupportChange | null {
+  if (!test.flags.conditional || test.flags.skipped || test.skipCondition === undefined) return null;
+  return skippedFromMinimum(test.skipCondition, support, flags);
 }
 
 /** A table test's lost-rows finding rewritten as feature_removal when the rows lost named removed code (see {@link removedNamesOfRows}). */
@@ -312,6 +345,16 @@ export const featureRemovalRule = defineRule({
     exportRemoved: "exported {{symbol}} was removed from {{path}}",
     testDeletedWithCode: 'test "{{test}}" was deleted from {{path}} together with the code it tested: {{list}}',
     testsDeletedWithCode: "{{count}} tests of {{path}} were deleted together with the code they tested: {{list}}",
+    unsupportedTestDeleted: {
+      text: 'test "{{test}}" was deleted from {{path}}; its skip condition holds on every {{runtime}} the change still supports ({{requirement}}), so it ran nowhere any more',
+      type: "test_deletion",
+      severity: "low",
+    },
+    unsupportedTestsDeleted: {
+      text: "{{count}} tests of {{path}} were deleted; their skip conditions hold on every {{runtime}} the change still supports ({{requirement}}), so they ran nowhere any more",
+      type: "test_deletion",
+      severity: "low",
+    },
     rowsDeletedWithCode: '{{count}} rows of table test "{{test}}" in {{path}} were deleted together with the code they named: {{list}}',
   },
   check: ({ input, matchFindings }: { input: RuleInput; matchFindings: readonly Finding[] }) => featureFindings(matchFindings, input),
