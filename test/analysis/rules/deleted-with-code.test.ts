@@ -178,6 +178,66 @@ const lookAlikes: RuleCase[] = [
     ],
     findings: ["feature_removal/medium pkg/shapes.py", `feature_removal/medium tests/test_shapes.py "test_legacy"`],
   },
+  {
+    name: "java: a removed class's test checks an instance bound to a local",
+    changes: [
+      change(
+        "src/main/java/shop/Shapes.java",
+        "package shop;\n\npublic class Shapes {\n  public int square() { return 4; }\n  public int legacy() { return 1; }\n}\n",
+        "package shop;\n\npublic class Shapes {\n  public int square() { return 4; }\n}\n",
+      ),
+      change(
+        "src/test/java/shop/ShapesTest.java",
+        "package shop;\n\nclass ShapesTest {\n  @Test void square() { assertEquals(4, new Shapes().square()); }\n  @Test void legacy() { Shapes s = new Shapes(); int area = s.legacy(); assertEquals(1, area); }\n}\n",
+        "package shop;\n\nclass ShapesTest {\n  @Test void square() { assertEquals(4, new Shapes().square()); }\n}\n",
+      ),
+    ],
+    findings: ["feature_removal/medium src/main/java/shop/Shapes.java", `feature_removal/medium src/test/java/shop/ShapesTest.java "ShapesTest > legacy"`],
+  },
+  {
+    name: "ruby: a removed method's test checks a value bound to a local",
+    changes: [
+      change("lib/shapes.rb", "class Shapes\n  def square\n    4\n  end\n\n  def legacy\n    1\n  end\nend\n", "class Shapes\n  def square\n    4\n  end\nend\n"),
+      change(
+        "test/shapes_test.rb",
+        'require "minitest/autorun"\n\nclass ShapesTest < Minitest::Test\n  def test_square\n    assert_equal 4, Shapes.new.square\n  end\n\n  def test_legacy\n    area = Shapes.new.legacy\n    assert_equal 1, area\n  end\nend\n',
+        'require "minitest/autorun"\n\nclass ShapesTest < Minitest::Test\n  def test_square\n    assert_equal 4, Shapes.new.square\n  end\nend\n',
+      ),
+    ],
+    findings: ["feature_removal/medium lib/shapes.rb", `feature_removal/medium test/shapes_test.rb "ShapesTest > test_legacy"`],
+  },
+  {
+    name: "rust: a removed method's test checks a value bound to a local",
+    changes: [
+      change(
+        "src/shapes.rs",
+        "pub struct Shapes;\n\nimpl Shapes {\n    pub fn square(&self) -> i32 { 4 }\n    pub fn legacy(&self) -> i32 { 1 }\n}\n",
+        "pub struct Shapes;\n\nimpl Shapes {\n    pub fn square(&self) -> i32 { 4 }\n}\n",
+      ),
+      change(
+        "tests/shapes.rs",
+        "use app::shapes::Shapes;\n\n#[test]\nfn square() {\n    assert_eq!(Shapes.square(), 4);\n}\n\n#[test]\nfn legacy() {\n    let area = Shapes.legacy();\n    assert_eq!(area, 1);\n}\n",
+        "use app::shapes::Shapes;\n\n#[test]\nfn square() {\n    assert_eq!(Shapes.square(), 4);\n}\n",
+      ),
+    ],
+    findings: ["feature_removal/medium src/shapes.rs", `feature_removal/medium tests/shapes.rs "legacy"`],
+  },
+  {
+    name: "php: a removed method's test checks a value bound to a local",
+    changes: [
+      change(
+        "src/Shapes.php",
+        "<?php\nnamespace App;\n\nfinal class Shapes\n{\n    public function square(): int { return 4; }\n    public function legacy(): int { return 1; }\n}\n",
+        "<?php\nnamespace App;\n\nfinal class Shapes\n{\n    public function square(): int { return 4; }\n}\n",
+      ),
+      change(
+        "tests/ShapesTest.php",
+        "<?php\nnamespace App;\n\nuse PHPUnit\\Framework\\TestCase;\n\nfinal class ShapesTest extends TestCase\n{\n    public function testSquare(): void { $this->assertSame(4, (new Shapes())->square()); }\n\n    public function testLegacy(): void\n    {\n        $area = (new Shapes())->legacy();\n        $this->assertSame(1, $area);\n    }\n}\n",
+        "<?php\nnamespace App;\n\nuse PHPUnit\\Framework\\TestCase;\n\nfinal class ShapesTest extends TestCase\n{\n    public function testSquare(): void { $this->assertSame(4, (new Shapes())->square()); }\n}\n",
+      ),
+    ],
+    findings: ["feature_removal/medium src/Shapes.php", `feature_removal/medium tests/ShapesTest.php "ShapesTest > testLegacy"`],
+  },
 ];
 
 const cheats: RuleCase[] = [
@@ -294,6 +354,34 @@ const cheats: RuleCase[] = [
       ),
     ],
     findings: ["feature_removal/medium pkg/shapes.py", `test_deletion/critical tests/test_shapes.py "test_both"`],
+  },
+  {
+    name: "ruby: a test deleted that checked a removed method and a surviving one",
+    changes: [
+      change("lib/shapes.rb", "class Shapes\n  def square\n    4\n  end\n\n  def legacy\n    1\n  end\nend\n", "class Shapes\n  def square\n    4\n  end\nend\n"),
+      change(
+        "test/shapes_test.rb",
+        'require "minitest/autorun"\n\nclass ShapesTest < Minitest::Test\n  def test_square\n    assert_equal 4, Shapes.new.square\n  end\n\n  def test_both\n    shapes = Shapes.new\n    assert_equal 1, shapes.legacy\n    assert_equal 4, shapes.square\n  end\nend\n',
+        'require "minitest/autorun"\n\nclass ShapesTest < Minitest::Test\n  def test_square\n    assert_equal 4, Shapes.new.square\n  end\nend\n',
+      ),
+    ],
+    findings: ["feature_removal/medium lib/shapes.rb", `test_deletion/critical test/shapes_test.rb "ShapesTest > test_both"`],
+  },
+  {
+    name: "rust: a test deleted that checked a removed method and a surviving one",
+    changes: [
+      change(
+        "src/shapes.rs",
+        "pub struct Shapes;\n\nimpl Shapes {\n    pub fn square(&self) -> i32 { 4 }\n    pub fn legacy(&self) -> i32 { 1 }\n}\n",
+        "pub struct Shapes;\n\nimpl Shapes {\n    pub fn square(&self) -> i32 { 4 }\n}\n",
+      ),
+      change(
+        "tests/shapes.rs",
+        "use app::shapes::Shapes;\n\n#[test]\nfn square() {\n    assert_eq!(Shapes.square(), 4);\n}\n\n#[test]\nfn both() {\n    let old = Shapes.legacy();\n    let new = Shapes.square();\n    assert_eq!(old, 1);\n    assert_eq!(new, 4);\n}\n",
+        "use app::shapes::Shapes;\n\n#[test]\nfn square() {\n    assert_eq!(Shapes.square(), 4);\n}\n",
+      ),
+    ],
+    findings: ["feature_removal/medium src/shapes.rs", `test_deletion/critical tests/shapes.rs "both"`],
   },
 ];
 
