@@ -70,6 +70,7 @@ import { isAcceptedAfter, isRejectionTest, rowInputs, type AfterTable } from "./
 import { pairAlikeTests, type LikenessCandidate } from "./checks/likeness.js";
 import { EMPTY_CLASS_CONTEXT, resolveTestsAcross, type ClassContext } from "./inheritance.js";
 import { applyRules, defaultSeverityOf, type ExercisingFile, type MatchedTest, type RuleInput } from "./rules/index.js";
+import type { SupportChange } from "./support.js";
 import type { Finding, Severity } from "./types.js";
 
 /** One changed path with its facts on each side; null means the file is absent on that side. */
@@ -854,15 +855,17 @@ function leftDiscoveryFindings(slots: readonly Slot[]): Finding[] {
  * product file, the unchanged test files that exercise it (exercising.ts),
  * which special_casing judges new literal branches against;
  * `reach.entryOnly` names the changed modules only program entry points
- * import (reach.ts), whose new success exits harness-escape leaves alone.
+ * import (reach.ts), whose new success exits harness-escape leaves alone;
+ * `reach.support` the runtime minimums the change's manifests moved
+ * (support.ts), under which a version-gated test may run nowhere any more.
  */
 export function compareFacts(
   pairs: readonly FactsPair[],
   changedPaths?: readonly string[],
   context: ClassContext = EMPTY_CLASS_CONTEXT,
-  reach: { exercising?: ReadonlyMap<string, readonly ExercisingFile[]>; entryOnly?: ReadonlySet<string> } = {},
+  reach: { exercising?: ReadonlyMap<string, readonly ExercisingFile[]>; entryOnly?: ReadonlySet<string>; support?: readonly SupportChange[] } = {},
 ): Finding[] {
-  const { exercising, entryOnly } = reach;
+  const { exercising, entryOnly, support } = reach;
   const resolved = resolvePairs(pairs, context);
   const allPairs = [...resolved.changed, ...resolved.unchanged];
   const { before, after } = matchTests(allPairs);
@@ -972,5 +975,6 @@ export function compareFacts(
   if (changedPaths) input.changedPaths = changedPaths;
   if (exercising && exercising.size > 0) input.exercising = exercising;
   if (entryOnly && entryOnly.size > 0) input.entryOnly = entryOnly;
+  if (support && support.length > 0) input.support = support;
   return applyRules(findings, input);
 }

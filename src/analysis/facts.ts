@@ -186,6 +186,16 @@ export interface TestCase {
    */
   eachRowElements?: string[][];
   /**
+   * For each entry of assertionsDetail, in the same order: the names its
+   * check depends on (its statement, the conditions and loop headers it runs
+   * under, closed over the test's local bindings and the file's class bases),
+   * sorted (parsers/tree-sitter-subjects.ts; JS/TS: the names of its subject
+   * and expected value). Read to tell a test whose checks all depended on
+   * removed code from one that also checked surviving code (rules/features.ts).
+   * Absent = not extracted.
+   */
+  checkNames?: string[][];
+  /**
    * Set on a test case that a class collects from elsewhere (tree-level
    * resolution, analysis/inheritance.ts): a test method it inherits from a
    * base class, or a whole test class imported into this module (pytest
@@ -591,6 +601,19 @@ export interface CodeFacts {
   literalBranches?: LiteralBranchFact[];
   runnerChecks?: RunnerCheckFact[];
   escapes?: EscapeFact[];
+  /**
+   * Names the file declares outside function bodies (types, functions,
+   * methods, properties, fields, constants, enum members), sorted: what a
+   * change can remove besides exports (parsers/tree-sitter-subjects.ts).
+   * Absent = not extracted.
+   */
+  declared?: string[];
+  /**
+   * Module-level constants bound to a comparison of the running version
+   * (`PY_3_10_PLUS = sys.version_info[:2] >= (3, 10)`): what a skip
+   * condition naming them tests (analysis/support.ts). Absent when none.
+   */
+  versionFlags?: { name: string; condition: string }[];
   /**
    * Paths of the files this file declares as private child modules (Rust's
    * `mod x;` -> `src/x.rs`, `src/x/mod.rs`): the `pub` items there are the

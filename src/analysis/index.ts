@@ -22,6 +22,7 @@ import { LANGUAGES, extensionOf, languageForPath } from "./languages/index.js";
 import { tsconfigFindings } from "./rules/index.js";
 import { isUnderTestDirectory, type CollectionRules } from "./languages/language.js";
 import type { AllowRule, Analysis, AnalysisStats, FileChange, Finding, NotAnalyzed } from "./types.js";
+import { supportChanges } from "./support.js";
 import { applyAllowRules, decideVerdict, sortFindings } from "./verdict.js";
 
 export type { AllowRule, Analysis, AnalysisStats, FileChange, Finding, FindingType, NotAnalyzed, Severity, Verdict } from "./types.js";
@@ -313,7 +314,7 @@ export async function analyzeChanges(changes: readonly FileChange[], options: An
           pairs,
           changes.map((change) => change.path),
           context,
-          { exercising, entryOnly },
+          { exercising, entryOnly, support: supportChanges(changes) },
         ),
         ...indirect,
         ...tsconfigFindings(changes),

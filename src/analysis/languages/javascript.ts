@@ -1600,6 +1600,8 @@ class TestExtractor {
         const elements = rowElementsOf(declaration.each.rows, args.callback);
         if (elements) draft.eachRowElements = elements;
       }
+      // An ava macro test (`test(title, macro, input, expected, runCommand)`) uses the imports it passes to its macro.
+      for (const arg of node.arguments) if (arg !== callback && arg.type === "Identifier" && this.importLocals.has(arg.name)) draft.references.add(arg.name);
       frame.draft = draft;
       this.drafts.push(draft);
     }

@@ -29,6 +29,7 @@ import { setFlagsFromString } from "node:v8";
 import type { Language, Node, Parser, Query, Tree, TreeCursor } from "web-tree-sitter";
 import { RalphError } from "../../errors.js";
 import { assertionHelpersOf, functionRanges, helperCallFacts, inheritHelperChecks, testScopeFunctions } from "./tree-sitter-helpers.js";
+import { checkNamesOf, declaredNames, isTautologyThroughLocals, testBindings, versionFlagsOf, type ScopeBindings } from "./tree-sitter-subjects.js";
 import { currentRun, debug } from "../../log.js";
 import { allOwnCalls, callsIn, conditionWithin, enclosingFunction, FUNCTION_TYPES, isConditionalWithin, type SkipProviderKind } from "./skip-reach.js";
 import {
@@ -656,6 +657,24 @@ function innermostDrafts(ranged: readonly Ranged[], index: number): TestDraft[] 
 }
 
 /**
+ * Records what one assertion of a test depends on (TestCase.checkNames,
+ * parsers/tree-sitter-subjects.ts) in `checkNames`, the test's bindings read
+ * once into `bindings`; returns the fact, marked a tautology when it
+ * compares locals bound to the same literal text.
+ */
+function dependencyFacts(owner: TestDraft, startIndex: number, fact: AssertionFact, bindings: Map<TestDraft, ScopeBindings>, checkNames: Map<TestDraft, string[][]>): AssertionFact {
+  let scope = bindings.get(owner);
+  if (!scope) {
+    scope = testBindings(owner.node);
+    bindings.set(owner, scope);
+  }
+  const names = checkNames.get(owner) ?? [];
+  names.push(checkNamesOf(owner.node, startIndex, scope));
+  checkNames.set(owner, names);
+  return !fact.tautology && isTautologyThroughLocals(fact.actual, fact.expected, scope) ? { ...fact, tautology: true, strength: 0 } : fact;
+}
+
+/**
  * Turns drafts into {@link FileFacts}: each assertion and runtime skip goes to
  * the innermost test containing it; flags come from the draft's marks;
  * `assertions` counts every assertion in the file.
@@ -689,11 +708,13 @@ export function assembleFacts(
   const direct = functions.length > 0 ? assertionHelpersOf(functions, drafts.assertions, ranged) : [];
   const helpers = root && direct.length > 0 ? inheritHelperChecks(root, functions, direct, ranged) : direct;
   const helperCalls = root && helpers.length > 0 ? helperCallFacts(root, helpers) : [];
+  const checkNames = new Map<TestDraft, string[][]>();
+  const bindings = new Map<TestDraft, ScopeBindings>();
   for (const assertion of [...drafts.assertions, ...helperCalls].sort((a, b) => a.startIndex - b.startIndex)) {
     const { startIndex, ...fact } = assertion;
     for (const owner of innermostDrafts(ranged, startIndex)) {
       const returnEnd = returnEnds.get(owner);
-      const ownFact = returnEnd !== undefined && startIndex >= returnEnd ? { ...fact, unreachable: true } : fact;
+      const ownFact = dependencyFacts(owner, startIndex, returnEnd !== undefined && startIndex >= returnEnd ? { ...fact, unreachable: true } : fact, bindings, checkNames);
       const list = details.get(owner);
       if (list) list.push(ownFact);
       else details.set(owner, [ownFact]);
@@ -728,7 +749,7 @@ export function assembleFacts(
       : [];
   const calls = drafts.skipReach?.recordsCalls ? recordCalls(drafts.skipReach.recordsCalls, ranged) : null;
   const tests = drafts.tests.map((draft) => {
-    const test = toTestCase(draft, details.get(draft) ?? []);
+    const test = toTestCase(draft, details.get(draft) ?? [], checkNames.get(draft));
     const names = calls?.get(draft);
     if (names && names.size > 0) test.calls = [...names].sort();
     return test;
@@ -751,7 +772,7 @@ export function assembleFacts(
     facts.classScope = {
       classes: classes.map(({ methods, ...fact }) => ({
         ...fact,
-        methods: methods.map((draft) => ({ test: toTestCase(draft, details.get(draft) ?? []), marks: marksOf(draft) })),
+        methods: methods.map((draft) => ({ test: toTestCase(draft, details.get(draft) ?? [], checkNames.get(draft)), marks: marksOf(draft) })),
       })),
       imports,
       marks,
@@ -927,7 +948,7 @@ function marksOf(draft: TestDraft): MarkFact[] {
   });
 }
 
-function toTestCase(draft: TestDraft, assertions: AssertionFact[]): TestCase {
+function toTestCase(draft: TestDraft, assertions: AssertionFact[], checkNames?: string[][]): TestCase {
   const flags: TestFlags = noFlags();
   const flagVia: Partial<Record<TestFlag, string>> = {};
   let skipReason: string | undefined;
@@ -958,6 +979,7 @@ function toTestCase(draft: TestDraft, assertions: AssertionFact[]): TestCase {
   if (draft.eachRowLiterals !== undefined) test.eachRowLiterals = draft.eachRowLiterals;
   if (draft.eachRowElements !== undefined) test.eachRowElements = draft.eachRowElements;
   if (draft.literals !== undefined) test.literals = draft.literals;
+  if (checkNames !== undefined) test.checkNames = checkNames;
   return test;
 }
 
@@ -994,6 +1016,9 @@ export async function extractWithTreeSitter(
     // file with inline tests (Rust) gets code facts; its syntax table skips the test items.
     if (extractCode && (!facts.isTestFile || (hasInlineTests && !isTestPath))) {
       facts.code = extractCode(parsed.tree.rootNode, content);
+      facts.code.declared = declaredNames(parsed.tree.rootNode);
+      const versionFlags = versionFlagsOf(parsed.tree.rootNode);
+      if (versionFlags.length > 0) facts.code.versionFlags = versionFlags;
       if (facts.isTestFile) facts.hasInlineTests = true;
     }
     return facts;

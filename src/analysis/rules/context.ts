@@ -6,6 +6,7 @@
  */
 
 import { hasUsableFacts, type CodeFacts, type FileFacts, type TestCase } from "../facts.js";
+import type { SupportChange } from "../support.js";
 
 /** One changed path with its facts on each side; null means the file is absent on that side (same shape as compare.ts FactsPair). */
 export interface RulePair {
@@ -42,6 +43,8 @@ export interface RuleInput {
   entryOnly?: ReadonlySet<string>;
   /** Every path the diff changed, including files no language analyses (package.json, lockfiles); absent = only `pairs` are known. */
   changedPaths?: readonly string[];
+  /** Runtime minimums the change's manifests raised or lowered (analysis/support.ts); absent = none known. */
+  support?: readonly SupportChange[];
 }
 
 /** Facts of one side when they are usable (parsed, not skipped), else null. */

@@ -11,11 +11,11 @@
  * was never the package's API.
  */
 
-import { checkedTest } from "../checks/index.js";
-import { calledNames } from "../checks/likeness.js";
 import type { ExportFact, TestCase } from "../facts.js";
 import type { Finding } from "../types.js";
 import { isInlineTestedProductCode, isProductCode, isTestPair, resolveImport, usable, type RuleInput, type RulePair } from "./context.js";
+import { findRemovedNames, removedNamesCheckedBy, removedNamesOfRows } from "./dependencies.js";
+import { deadUnderSupport as skippedFromMinimum, type SupportChange } from "../support.js";
 import { defineRule, report, rereport } from "./registry.js";
 
 /** An exported symbol that is gone after the change. */
@@ -176,36 +176,72 @@ export function findRemovedDefinitions(pairs: readonly RulePair[]): Set<string> 
   return removed;
 }
 
-/**
- * The removed definitions (see {@link findRemovedDefinitions}) a deleted
- * test's checks call: each of its checks must call (or end in) one of them,
- * so the test had nothing left to check; empty when a check calls none (it
- * checked code that survives) or the test has no checks.
- */
-function removedDefinitionsCheckedBy(test: TestCase, path: string, pair: RulePair, removed: ReadonlySet<string>): string[] {
-  if (removed.size === 0) return [];
-  const checks = checkedTest(path, test, usable(pair.before)).checks;
-  if (checks.length === 0) return [];
-  const used = new Set<string>();
-  for (const check of checks) {
-    const hits = [...calledNames(check.subject)].filter((name) => removed.has(name));
-    if (hits.length === 0) return [];
-    for (const name of hits) used.add(name);
+/** What became of one deleted test (see {@link reclassifyDeletions}). */
+type DeletedTestOutcome = { kind: "with-code"; symbols: string[] } | { kind: "unsupported"; support: SupportChange } | { kind: "lost" };
+
+/** The local names of a test file's imports of removed exports: in its checks they stand for removed code. */
+function removedAliases(used: readonly RemovedExport[], pair: RulePair, path: string): Set<string> {
+  const aliases = new Set<string>();
+  if (used.length === 0) return aliases;
+  for (const fact of usable(pair.before)?.code?.imports ?? []) {
+    const target = resolveImport(path, fact.source, new Set(used.map((entry) => entry.path)));
+    if (target === null) continue;
+    for (const name of fact.names) if (used.some((entry) => entry.path === target && (entry.name === name.imported || (name.imported === null && entry.isFileDeleted)))) aliases.add(name.local);
   }
-  return [...used];
+  return aliases;
 }
 
 /**
- * Rewrites test_deletion findings whose deleted tests used an export that
- * was removed in the same change, or whose every check called a function or
- * method the change removed (whatever its visibility), into feature_removal
- * at medium (DESIGN.md: tests deleted together with the code they test). A
- * whole-file deletion is rewritten only when every one of its tests used
- * removed code.
+ * What became of one deleted test: deleted with the code it tested (each of its checks
+ * depended on removed code: rules/dependencies.ts; or, when it has no real
+ * check, it used a removed export), or lost (some check read only
+ * surviving code, or it used nothing removed).
  */
-export function reclassifyDeletions(findings: readonly Finding[], input: RuleInput, removed: readonly RemovedExport[], removedDefinitions: ReadonlySet<string> = new Set()): Finding[] {
-  if (removed.length === 0 && removedDefinitions.size === 0) return [...findings];
+function deletedTestOutcome(
+  test: TestCase,
+  path: string,
+  pair: RulePair,
+  removed: readonly RemovedExport[],
+  removedDefinitions: ReadonlySet<string>,
+  removedNames: ReadonlySet<string>,
+): DeletedTestOutcome {
+  const used = removedSymbolsUsedBy(test, path, pair, removed);
+  const names = new Set([...removedNames, ...removedDefinitions]);
+  const dependence = removedNamesCheckedBy(test, names, removedAliases(used, pair, path));
+  if (dependence.kind === "survives") return { kind: "lost" };
+  const symbols = used.map((entry) => `${entry.name} (${entry.path})`);
+  if (dependence.kind === "removed") {
+    const exported = new Set(used.map((entry) => entry.name));
+    for (const name of dependence.names) if (!exported.has(name) && !removedAliases(used, pair, path).has(name)) symbols.push(name);
+    return { kind: "with-code", symbols };
+  }
+  return used.length > 0 ? { kind: "with-code", symbols } : { kind: "lost" };
+}
+
+/**
+ * Rewrites test_deletion findings whose deleted tests went with the code
+ * they tested into feature_removal at medium (DESIGN.md: tests deleted
+ * together with the code they test): each check of the test depended on a
+ * product name the change removed (an export, a type, a function or method
+ * whatever its visibility, a property, a constant), or, for a test with no
+ * real check, it used a removed export. A test with one check on surviving
+ * code stays a test_deletion. A test whose version-gated skip holds on
+ * every version the change's manifests still support (support.ts: dropped
+ * with the support for the version it ran on) stays a test_deletion at low.
+ * A whole-file
+ * deletion is rewritten only when every one of its tests is; removed rows
+ * of a table test are rewritten when the rows lost name removed code
+ * (a constant removed with its row).
+ */
+export function reclassifyDeletions(
+  findings: readonly Finding[],
+  input: RuleInput,
+  removed: readonly RemovedExport[],
+  removedDefinitions: ReadonlySet<string> = new Set(),
+  removedNames: ReadonlySet<string> = new Set(),
+): Finding[] {
   const pairByPath = new Map(input.pairs.map((pair) => [pair.path, pair] as const));
+  const flags = input.support ? versionFlags(input.pairs) : new Map<string, string>();
   const lostTest = (pair: RulePair, id: string, line: number | null | undefined): TestCase | undefined => {
     const tests = usable(pair.before)?.tests ?? [];
     return tests.find((test) => test.id === id && (line == null || test.line === line)) ?? tests.find((test) => test.id === id);
@@ -215,17 +251,33 @@ export function reclassifyDeletions(findings: readonly Finding[], input: RuleInp
     const path = finding.before_file ?? finding.file;
     const pair = pairByPath.get(path);
     if (!pair) return finding;
+    const rows = finding.evidence?.removed_rows;
+    if (Array.isArray(rows)) return rowsFinding(finding, pair, rows as number[], new Set([...removedNames, ...removedDefinitions]));
     const ids: string[] = finding.test !== undefined ? [finding.test] : Array.isArray(finding.evidence?.tests) ? (finding.evidence.tests as string[]) : [];
     if (ids.length === 0) return finding;
     const symbols = new Set<string>();
+    const unsupported: SupportChange[] = [];
     for (const id of ids) {
       const test = lostTest(pair, id, ids.length === 1 ? finding.before_line : null);
-      const used = test ? removedSymbolsUsedBy(test, path, pair, removed) : [];
-      const called = used.length === 0 && test ? removedDefinitionsCheckedBy(test, path, pair, removedDefinitions) : [];
-      if (used.length === 0 && called.length === 0) return finding;
-      for (const entry of used) symbols.add(`${entry.name} (${entry.path})`);
-      for (const name of called) symbols.add(name);
+      if (!test) return finding;
+      const support = input.support ? deadUnderSupport(test, input.support, flags) : null;
+      const outcome = support ? { kind: "unsupported" as const, support } : deletedTestOutcome(test, path, pair, removed, removedDefinitions, removedNames);
+      if (outcome.kind === "lost") return finding;
+      if (outcome.kind === "unsupported") unsupported.push(outcome.support);
+      else for (const name of outcome.symbols) symbols.add(name);
     }
+    const dropped = unsupported[0];
+    if (dropped && unsupported.length === ids.length) {
+      const requirement = `${dropped.path} ${dropped.afterText ?? dropped.after?.join(".") ?? ""}`.trim();
+      return rereport(
+        finding,
+        featureRemovalRule,
+        ids.length === 1 ? "unsupportedTestDeleted" : "unsupportedTestsDeleted",
+        { test: ids[0], count: ids.length, path, runtime: dropped.runtime, requirement },
+        { evidence: { ...finding.evidence, support: { runtime: dropped.runtime, before: dropped.before, after: dropped.after, manifest: dropped.path } } },
+      );
+    }
+    for (const entry of unsupported) symbols.add(`${entry.runtime} < ${entry.after?.join(".") ?? "?"}`);
     const list = [...symbols].join(", ");
     return rereport(
       finding,
@@ -239,13 +291,43 @@ export function reclassifyDeletions(findings: readonly Finding[], input: RuleInp
   });
 }
 
+/** Module-level constants bound to a version comparison in the changed product files, either side (CodeFacts.versionFlags). */
+function versionFlags(pairs: readonly RulePair[]): Map<string, string> {
+  const flags = new Map<string, string>();
+  for (const pair of pairs) for (const side of [pair.before, pair.after]) for (const flag of usable(side)?.code?.versionFlags ?? []) if (!flags.has(flag.name)) flags.set(flag.name, flag.condition);
+  return flags;
+}
+
+/** The support change under which a conditionally skipped test ran on no supported version any more (support.ts), or null. */
+function deadUnderSupport(test: TestCase, support: readonly SupportChange[], flags: ReadonlyMap<string, string>): SupportChange | null {
+  if (!test.flags.conditional || test.flags.skipped || test.skipCondition === undefined) return null;
+  return skippedFromMinimum(test.skipCondition, support, flags);
+}
+
+/** A table test's lost-rows finding rewritten as feature_removal when the rows lost named removed code (see {@link removedNamesOfRows}). */
+function rowsFinding(finding: Finding, pair: RulePair, rows: readonly number[], removedNames: ReadonlySet<string>): Finding {
+  const tests = usable(pair.before)?.tests ?? [];
+  const test = tests.find((candidate) => candidate.line === finding.before_line && candidate.eachRowElements !== undefined);
+  const added = typeof finding.evidence?.added_rows === "number" ? finding.evidence.added_rows : 0;
+  const names = test ? removedNamesOfRows(test, rows, rows.length - added, removedNames) : null;
+  if (!test || !names) return finding;
+  const list = names.join(", ");
+  return rereport(
+    finding,
+    featureRemovalRule,
+    "rowsDeletedWithCode",
+    { test: test.id, count: rows.length - added, path: pair.path, list },
+    { evidence: { ...finding.evidence, removed_symbols: names, reclassified_from: "test_deletion" } },
+  );
+}
+
 /**
  * feature_removal for the removed exports, and the test_deletion findings
  * rewritten as described in {@link reclassifyDeletions}.
  */
 export function featureFindings(findings: readonly Finding[], input: RuleInput): Finding[] {
   const removed = findRemovedExports(input.pairs);
-  return [...reclassifyDeletions(findings, input, removed, findRemovedDefinitions(input.pairs)), ...featureRemovalFindings(removed)];
+  return [...reclassifyDeletions(findings, input, removed, findRemovedDefinitions(input.pairs), findRemovedNames(input.pairs)), ...featureRemovalFindings(removed)];
 }
 
 /**
@@ -263,6 +345,17 @@ export const featureRemovalRule = defineRule({
     exportRemoved: "exported {{symbol}} was removed from {{path}}",
     testDeletedWithCode: 'test "{{test}}" was deleted from {{path}} together with the code it tested: {{list}}',
     testsDeletedWithCode: "{{count}} tests of {{path}} were deleted together with the code they tested: {{list}}",
+    unsupportedTestDeleted: {
+      text: 'test "{{test}}" was deleted from {{path}}; its skip condition holds on every {{runtime}} the change still supports ({{requirement}}), so it ran nowhere any more',
+      type: "test_deletion",
+      severity: "low",
+    },
+    unsupportedTestsDeleted: {
+      text: "{{count}} tests of {{path}} were deleted; their skip conditions hold on every {{runtime}} the change still supports ({{requirement}}), so they ran nowhere any more",
+      type: "test_deletion",
+      severity: "low",
+    },
+    rowsDeletedWithCode: '{{count}} rows of table test "{{test}}" in {{path}} were deleted together with the code they named: {{list}}',
   },
   check: ({ input, matchFindings }: { input: RuleInput; matchFindings: readonly Finding[] }) => featureFindings(matchFindings, input),
 });

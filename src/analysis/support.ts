@@ -1,0 +1,194 @@
+/**
+ * The runtime versions a project supports, read from its manifests, and
+ * whether a version-gated skip leaves a test dead under them (issue 9: a
+ * test that runs only on an interpreter the change stops supporting is
+ * dropped with that support, and loses no check on any supported version).
+ *
+ * Manifests read (their minimum version only): pyproject.toml
+ * `requires-python`, setup.py / setup.cfg `python_requires`, package.json
+ * `engines.node`, go.mod's `go` directive, Cargo.toml `rust-version`,
+ * composer.json `require.php`, a *.gemspec's `required_ruby_version`, and a
+ * *.csproj `TargetFramework(s)` (`net8.0`). Pure text reading; never throws.
+ */
+
+import type { FileChange } from "./types.js";
+
+/** A runtime whose minimum version a manifest states. */
+export type Runtime = "python" | "node" | "go" | "rust" | "php" | "ruby" | "dotnet";
+
+/** A runtime's minimum supported version before and after a change, where a manifest on either side states one. */
+export interface SupportChange {
+  runtime: Runtime;
+  /** The manifest's path. */
+  path: string;
+  /** Version numbers ([3, 9]); null when the side states none (or the file is absent). */
+  before: number[] | null;
+  after: number[] | null;
+  /** The requirement as written after the change (`>=3.10`), for messages. */
+  afterText: string | null;
+}
+
+/** The first version (`3.10`, `8.1.0`) in a requirement, after a lower-bound operator when there is one. */
+function minimumOf(requirement: string): number[] | null {
+  const lower = /(?:>=|\^|~>|~=|~|>)\s*v?(\d+(?:\.\d+)*)/.exec(requirement) ?? /(?:^|[\s,|])v?(\d+(?:\.\d+)*)/.exec(requirement);
+  return lower ? (lower[1] as string).split(".").map(Number) : null;
+}
+
+/** A JSON file's value at a path of keys, as a string, or null. */
+function jsonString(text: string, keys: readonly string[]): string | null {
+  try {
+    let value: unknown = JSON.parse(text);
+    for (const key of keys) value = value !== null && typeof value === "object" ? (value as Record<string, unknown>)[key] : undefined;
+    return typeof value === "string" ? value : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The runtime and requirement text one manifest states, or null when the path is no manifest or states none. */
+export function statedRequirement(path: string, text: string): { runtime: Runtime; requirement: string } | null {
+  const name = path.slice(path.lastIndexOf("/") + 1);
+  const match = (pattern: RegExp): string | null => pattern.exec(text)?.[1] ?? null;
+  let found: [Runtime, string | null] | null = null;
+  if (name === "pyproject.toml") found = ["python", match(/^\s*requires-python\s*=\s*["']([^"']+)["']/m)];
+  else if (name === "setup.py" || name === "setup.cfg") found = ["python", match(/python_requires\s*=\s*["']?([^"'\n]+)/)];
+  else if (name === "package.json") found = ["node", jsonString(text, ["engines", "node"])];
+  else if (name === "go.mod") found = ["go", match(/^go\s+(\d+(?:\.\d+)*)\s*$/m)];
+  else if (name === "Cargo.toml") found = ["rust", match(/^\s*rust-version\s*=\s*["']([^"']+)["']/m)];
+  else if (name === "composer.json") found = ["php", jsonString(text, ["require", "php"])];
+  else if (name.endsWith(".gemspec")) found = ["ruby", match(/required_ruby_version\s*=\s*(?:Gem::Requirement\.new\()?\s*["']([^"']+)["']/)];
+  else if (name.endsWith(".csproj")) found = ["dotnet", match(/<TargetFrameworks?>\s*net(?:coreapp)?(\d+(?:\.\d+)*)/)];
+  if (!found || found[1] === null) return null;
+  return { runtime: found[0], requirement: found[1].trim() };
+}
+
+/** The support changes of a diff: each changed manifest whose stated minimum differs between the sides. */
+export function supportChanges(changes: readonly FileChange[]): SupportChange[] {
+  const result: SupportChange[] = [];
+  for (const change of changes) {
+    const before = change.before === null ? null : statedRequirement(change.path, change.before);
+    const after = change.after === null ? null : statedRequirement(change.path, change.after);
+    const runtime = after?.runtime ?? before?.runtime;
+    if (!runtime) continue;
+    const beforeVersion = before ? minimumOf(before.requirement) : null;
+    const afterVersion = after ? minimumOf(after.requirement) : null;
+    if (compareVersions(beforeVersion ?? [], afterVersion ?? []) === 0) continue;
+    result.push({ runtime, path: change.path, before: beforeVersion, after: afterVersion, afterText: after?.requirement ?? null });
+  }
+  return result;
+}
+
+/** -1, 0 or 1 as `a` is older than, the same as, or newer than `b` (missing parts count as 0). */
+export function compareVersions(a: readonly number[], b: readonly number[]): number {
+  for (let i = 0; i < Math.max(a.length, b.length); i++) {
+    const left = a[i] ?? 0;
+    const right = b[i] ?? 0;
+    if (left !== right) return left < right ? -1 : 1;
+  }
+  return 0;
+}
+
+/** One comparison of the running version with a literal one: the version `op` `version`. */
+interface VersionComparison {
+  runtime: Runtime;
+  op: "<" | "<=" | ">" | ">=";
+  version: number[];
+}
+
+const FLIPPED: Record<VersionComparison["op"], VersionComparison["op"]> = { "<": ">", "<=": ">=", ">": "<", ">=": "<=" };
+const NEGATED: Record<VersionComparison["op"], VersionComparison["op"]> = { "<": ">=", "<=": ">", ">": "<=", ">=": "<" };
+
+/** What reads the running version in a condition, per runtime. */
+const VERSION_READS: readonly [Runtime, RegExp][] = [
+  ["python", /^sys\.version_info(\s*\[\s*:\s*\d\s*\]|\s*\[\s*0\s*:\s*\d\s*\])?$/],
+  ["ruby", /^(RUBY_VERSION|Gem::Version\.new\(\s*RUBY_VERSION\s*\))$/],
+  ["php", /^PHP_VERSION(_ID)?$/],
+  ["node", /^process\.versions?(\.node)?$/],
+];
+
+/** A literal version as numbers: `(3, 10)`, `"3.1"`, `80100` (PHP_VERSION_ID), or null. */
+function literalVersion(text: string, runtime: Runtime, read: string): number[] | null {
+  const trimmed = text.trim().replace(/^Gem::Version\.new\(\s*(.*)\s*\)$/, "$1");
+  if (runtime === "php" && read.endsWith("_ID") && /^\d{5,6}$/.test(trimmed)) {
+    const id = Number(trimmed);
+    return [Math.floor(id / 10000), Math.floor(id / 100) % 100, id % 100];
+  }
+  const tuple = /^\(\s*(\d+(?:\s*,\s*\d+)*)\s*,?\s*\)$/.exec(trimmed);
+  if (tuple) return (tuple[1] as string).split(",").map((part) => Number(part.trim()));
+  const quoted = /^["']v?(\d+(?:\.\d+)*)["']$/.exec(trimmed);
+  return quoted ? (quoted[1] as string).split(".").map(Number) : null;
+}
+
+/**
+ * A condition's comparison of the running version, or null when it is no
+ * single such comparison. `not x`, `!x` and `!(x)` negate; a bare name is
+ * looked up in `flags` (module-level constants bound to a comparison,
+ * `PY_3_10_PLUS = sys.version_info[:2] >= (3, 10)`).
+ */
+export function versionComparison(condition: string, flags: ReadonlyMap<string, string> = new Map(), depth = 0): VersionComparison | null {
+  let text = condition.trim();
+  while (/^\(.*\)$/.test(text) && balanced(text.slice(1, -1))) text = text.slice(1, -1).trim();
+  const negation = /^(?:not\s+|!\s*)(.*)$/s.exec(text);
+  if (negation) {
+    const inner = versionComparison(negation[1] as string, flags, depth);
+    return inner ? { ...inner, op: NEGATED[inner.op] } : null;
+  }
+  if (/^[A-Za-z_][\w.]*$/.test(text)) {
+    const bound = flags.get(text) ?? flags.get(text.slice(text.lastIndexOf(".") + 1));
+    return bound !== undefined && depth < 3 ? versionComparison(bound, flags, depth + 1) : null;
+  }
+  const parts = /^(.+?)\s*(<=|>=|<|>)\s*(.+)$/s.exec(text);
+  if (!parts) return null;
+  const [left, op, right] = [(parts[1] as string).trim(), parts[2] as VersionComparison["op"], (parts[3] as string).trim()];
+  for (const [runtime, read] of VERSION_READS) {
+    if (read.test(left)) {
+      const version = literalVersion(right, runtime, left);
+      if (version) return { runtime, op, version };
+    }
+    if (read.test(right)) {
+      const version = literalVersion(left, runtime, right);
+      if (version) return { runtime, op: FLIPPED[op], version };
+    }
+  }
+  return null;
+}
+
+/** True when every opening parenthesis of the text closes within it. */
+function balanced(text: string): boolean {
+  let depth = 0;
+  for (const char of text) {
+    if (char === "(") depth++;
+    else if (char === ")" && --depth < 0) return false;
+  }
+  return depth === 0;
+}
+
+/** True when the comparison holds for every version at or above `minimum` (it cannot hold only for an upper range). */
+function holdsFrom(comparison: VersionComparison, minimum: readonly number[]): boolean {
+  // Versions are compared at the comparison's precision: (3, 10) against 3.10.x.
+  const floor = minimum.slice(0, Math.max(comparison.version.length, 1));
+  const order = compareVersions(floor, comparison.version);
+  if (comparison.op === ">=") return order >= 0;
+  if (comparison.op === ">") return order > 0;
+  return false;
+}
+
+/**
+ * The support change under which a test skipped when `condition` holds
+ * runs on no supported version any more (it is skipped from the new
+ * minimum up) while it ran on some version supported before; null when
+ * there is none (the condition is no version comparison, the change did not
+ * raise that runtime's minimum, or the test still runs somewhere).
+ */
+export function deadUnderSupport(condition: string, support: readonly SupportChange[], flags: ReadonlyMap<string, string> = new Map()): SupportChange | null {
+  const comparison = versionComparison(condition, flags);
+  if (!comparison) return null;
+  for (const change of support) {
+    if (change.runtime !== comparison.runtime || change.after === null) continue;
+    if (change.before !== null && compareVersions(change.after, change.before) <= 0) continue;
+    if (!holdsFrom(comparison, change.after)) continue;
+    if (change.before !== null && holdsFrom(comparison, change.before)) continue; // dead before too: not this change's doing
+    return change;
+  }
+  return null;
+}
