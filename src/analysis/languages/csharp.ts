@@ -339,6 +339,26 @@ function csharpThrownBy(branch: Node | null): Node | null {
   return last?.type === "throw_statement" ? (namedChildren(last)[0] ?? null) : null;
 }
 
+/**
+ * A throw expression as a guard: `x ?? throw new E()` fires when `x` is null
+ * (the negated value, as the `if (x == null) throw` it rewrites); `c ? v :
+ * throw new E()` when `c` is false, `c ? throw new E() : v` when it holds.
+ */
+function csharpThrowExpressionGuard(node: Node): GuardDraft[] {
+  const thrownOf = (side: Node | null): Node | null => (side?.type === "throw_expression" ? (namedChildren(side)[0] ?? null) : null);
+  if (node.type === "conditional_expression") {
+    const condition = node.childForFieldName("condition");
+    const whenTrue = thrownOf(node.childForFieldName("consequence"));
+    const whenFalse = thrownOf(node.childForFieldName("alternative"));
+    if (!condition) return [];
+    return [...(whenTrue ? [{ condition, action: whenTrue }] : []), ...(whenFalse ? [{ condition, action: whenFalse, isNegated: true }] : [])];
+  }
+  const left = node.childForFieldName("left");
+  const thrown = thrownOf(node.childForFieldName("right"));
+  const operator = node.childForFieldName("operator")?.text ?? node.children.find((child) => child !== null && !child.isNamed)?.text;
+  return left && thrown && operator === "??" ? [{ condition: left, action: thrown, isNegated: true }] : [];
+}
+
 /** The value a `switch` statement tests, for a section of its body. */
 const csharpSwitchSubject = (section: Node): Node | null => (section.parent?.type === "switch_body" ? (section.parent.parent?.childForFieldName("value") ?? null) : null);
 
@@ -608,6 +628,8 @@ const CSHARP_CODE: CodeSyntax = {
       const first = node.childForFieldName("arguments")?.namedChild(0);
       return /^ThrowIf/.test(name) && first && callee ? [{ condition: first, action: callee }] : [];
     },
+    binary_expression: csharpThrowExpressionGuard,
+    conditional_expression: csharpThrowExpressionGuard,
     switch_section: csharpSwitchGuard,
     switch_expression_arm: csharpSwitchGuard,
     for_each_statement: csharpLoopGuard,

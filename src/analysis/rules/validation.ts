@@ -206,19 +206,45 @@ const THROW_HELPER_CLASSES: Readonly<Record<string, string>> = {
  */
 function actionClass(action: string): string {
   const phpAssert = /^\\?(?:Webmozart\\Assert\\)?(Assert::\w+)/.exec(action);
-  const match = /^(?:new )?([\w$.]+)/.exec(action);
-  const callee = phpAssert?.[1] ?? match?.[1] ?? action;
-  const helper = THROW_HELPER_CLASSES[callee];
+  const unpathed = action.replace(/^(?:std|core|anyhow|eyre)::/, "");
+  const match = /^(?:new )?([\w$.]+)/.exec(unpathed);
+  // A checking macro's action is its bare name (`assert!`); a macro that exits is called (`panic!(…)` -> "panic").
+  const callee = phpAssert?.[1] ?? (match ? `${match[1]}${unpathed === `${match[1]}!` ? "!" : ""}` : action);
+  const helper = THROW_HELPER_CLASSES[callee] ?? EXIT_ALIASES[callee];
   if (helper !== undefined) return helper;
   const thrower = /^(?:[\w.]+\.)?(\w+(?:Exception|Error))\.Throw\w*$/.exec(callee);
   if (thrower) return thrower[1] as string;
   return callee.replace(/^(?:java\.lang\.|System\.)/, "");
 }
 
+/**
+ * Exits that are one exit spelled two ways, by callee: Rust's `assert!(c, m)`
+ * panics as `if !c { panic!(m) }` does (clippy's manual_assert rewrites one
+ * as the other), anyhow's `ensure!(c, m)` and `bail!(m)` return the error as
+ * `return Err(anyhow!(m))` does. `debug_assert!` is no alias: release builds
+ * drop it, so it keeps nothing a panic did ({@link isWeakerExit}).
+ */
+const EXIT_ALIASES: Readonly<Record<string, string>> = { "assert!": "panic", "ensure!": "Err", bail: "Err" };
+
+/** True when the exit `now` takes is only a debug build's (`debug_assert!`) while `was` fired in every build. */
+const isWeakerExit = (was: string, now: string): boolean => actionClass(now) === "debug_assert!" && actionClass(was) !== "debug_assert!";
+
+/**
+ * True when the exit `now` raises what `was` raised (the same error class,
+ * {@link actionClass}), or more surely: a `debug_assert!` made a panic that
+ * fires in release builds too.
+ */
+function isSameExitClass(was: string, now: string): boolean {
+  const wasClass = actionClass(was);
+  const nowClass = actionClass(now);
+  return wasClass === nowClass || (wasClass === "debug_assert!" && nowClass === "panic");
+}
+
 function isEquivalentGuard(was: GuardFact, now: GuardFact): boolean {
+  if (isWeakerExit(was.action, now.action)) return false;
   if (was.action === now.action || was.condition === now.condition) return true;
   const shared = was.names.filter((name) => now.names.includes(name));
-  return shared.length > 0 && actionClass(was.action) === actionClass(now.action);
+  return shared.length > 0 && isSameExitClass(was.action, now.action);
 }
 
 /** Last segment of a function's name path (`Cart.add` -> "add"). */
@@ -290,7 +316,8 @@ function isKeptBy(was: GuardFact, now: ReachedGuard): boolean {
   if (now.guard.fallthrough) return isSameThrow(was.action, now.guard.action);
   if (isEquivalentGuard(was, now.guard)) return true;
   if (now.isDirect) return false;
-  return actionClass(was.action) === actionClass(now.guard.action) || was.names.some((name) => now.guard.names.includes(name));
+  if (isWeakerExit(was.action, now.guard.action)) return false;
+  return isSameExitClass(was.action, now.guard.action) || was.names.some((name) => now.guard.names.includes(name));
 }
 
 /**
@@ -388,6 +415,137 @@ function droppedAlternatives(before: string, after: string): string[] {
   const now = alternativesOf(after);
   if (was.length < 2 || now.length >= was.length || !now.every((part) => was.includes(part))) return [];
   return was.filter((part) => !now.includes(part));
+}
+
+/** Guards whose condition is what must hold, the guard firing when it is false: `assert(c)`, `invariant(c, m)`, Rust's `assert!(c, m)`, Guava's `checkArgument(c, m)`. */
+const HOLDING_ACTIONS = /^(?:assert|invariant|assert\.ok|console\.assert|(?:\w+::)?(?:assert|ensure|debug_assert)!|(?:Preconditions\.)?check(?:Argument|State))$/;
+
+/** The first top-level comma-separated part of a text (`i<10,"far"` -> `i<10`): a Rust checking macro's condition, its message left out. */
+function firstArgument(text: string): string {
+  let depth = 0;
+  let quote: string | null = null;
+  for (let i = 0; i < text.length; i++) {
+    const char = text[i] as string;
+    if (quote !== null) {
+      if (char === "\\") i++;
+      else if (char === quote) quote = null;
+    } else if (char === '"' || char === "'") quote = char;
+    else if ("([{".includes(char)) depth++;
+    else if (")]}".includes(char)) depth--;
+    else if (depth === 0 && char === ",") return text.slice(0, i);
+  }
+  return text;
+}
+
+/**
+ * The `||` alternatives of the condition on which a guard fires, each as
+ * written: an `if`'s condition as is; a holding check's ({@link
+ * HOLDING_ACTIONS}) as `!(c)`, one alternative (Rust's macro token tree
+ * `(c,"m")` read as `c`).
+ */
+function firingAlternatives(guard: GuardFact): string[] {
+  if (!HOLDING_ACTIONS.test(guard.action)) return alternativesOf(guard.condition);
+  const holding = guard.action.endsWith("!") ? firstArgument(unwrapParentheses(guard.condition)) : guard.condition;
+  return [`!(${holding})`];
+}
+
+/** What a comparison with a number fires on: the values of `subject` below or above `limit` (`inclusive`: the limit too). */
+interface Bound {
+  subject: string;
+  side: "below" | "above";
+  limit: number;
+  inclusive: boolean;
+}
+
+const FLIPPED: Readonly<Record<string, string>> = { "<": ">", "<=": ">=", ">": "<", ">=": "<=" };
+const NEGATED: Readonly<Record<string, string>> = { "<": ">=", "<=": ">", ">": "<=", ">=": "<" };
+
+/**
+ * A condition text as a {@link Bound}: `x<0`, `0>x`, `!(x>=0)`, `not x >= 0`
+ * -> x below 0, exclusive; integer limits are made inclusive (`x<0` -> x
+ * below -1 inclusive) so `x<1` and `x<=0` are one bound. Null for anything
+ * but one comparison of a value with a number literal.
+ */
+function boundOf(condition: string): Bound | null {
+  let text = unwrapParentheses(condition);
+  let negated = false;
+  for (;;) {
+    const bang = /^!\s*(\([\s\S]*\))$/.exec(text);
+    const not = /^not\s+([\s\S]+)$/.exec(text);
+    const inner = bang && unwrapParentheses(bang[1] as string) !== (bang[1] as string) ? (bang[1] as string) : not ? (not[1] as string) : null;
+    if (inner === null) break;
+    text = unwrapParentheses(inner);
+    negated = !negated;
+  }
+  text = text.replace(/\s+/g, "");
+  const number = "(-?\\d+(?:\\.\\d+)?)";
+  const subject = "([^<>=!&|,?:]+)";
+  const forward = new RegExp(`^${subject}(<=|>=|<|>)${number}$`).exec(text);
+  const backward = new RegExp(`^${number}(<=|>=|<|>)${subject}$`).exec(text);
+  if (!forward && !backward) return null;
+  const name = (forward ? forward[1] : backward?.[3]) as string;
+  let operator = (forward ? forward[2] : FLIPPED[backward?.[2] as string]) as string;
+  const literal = (forward ? forward[3] : backward?.[1]) as string;
+  if (negated) operator = NEGATED[operator] as string;
+  let limit = Number(literal);
+  let inclusive = operator.endsWith("=");
+  const side = operator.startsWith("<") ? "below" : "above";
+  if (!inclusive && Number.isInteger(limit) && !literal.includes(".")) {
+    limit += side === "below" ? -1 : 1;
+    inclusive = true;
+  }
+  return { subject: name, side, limit, inclusive };
+}
+
+/** True when `now` fires on fewer values than `was`, both bounds of one value on one side (`x<0` -> `x<-1`, `x>100` -> `x>1000`, `x<=0` -> `x<0`). */
+function isNarrowerBound(was: Bound, now: Bound): boolean {
+  if (was.subject !== now.subject || was.side !== now.side) return false;
+  const further = was.side === "below" ? now.limit < was.limit : now.limit > was.limit;
+  return further || (now.limit === was.limit && was.inclusive && !now.inclusive);
+}
+
+/**
+ * Alternatives of a guard's firing condition ({@link firingAlternatives})
+ * whose bound the rewrite moved so that it fires on fewer values, as pairs
+ * of before and after text (`qty<0` -> `qty<-1`, `assert!(i<10)` ->
+ * `assert!(i<11)`); the rest of the condition left as it was. Empty for any
+ * other rewrite, and for a bound widened or a comparison turned around.
+ */
+function narrowedBounds(was: GuardFact, now: GuardFact): { before: string; after: string }[] {
+  const before = firingAlternatives(was);
+  const after = firingAlternatives(now);
+  if (before.length !== after.length) return [];
+  const changedBefore = before.filter((part) => !after.includes(part));
+  const changedAfter = after.filter((part) => !before.includes(part));
+  const narrowed: { before: string; after: string }[] = [];
+  for (const part of changedBefore) {
+    const wasBound = boundOf(part);
+    const index = wasBound ? changedAfter.findIndex((candidate) => boundOf(candidate)?.subject === wasBound.subject && boundOf(candidate)?.side === wasBound.side) : -1;
+    if (!wasBound || index === -1) continue;
+    const [partner] = changedAfter.splice(index, 1) as [string];
+    if (isNarrowerBound(wasBound, boundOf(partner) as Bound)) narrowed.push({ before: part, after: partner });
+  }
+  return narrowed;
+}
+
+function boundNarrowedFinding(path: string, fn: string, was: GuardFact, now: GuardFact, narrowed: { before: string; after: string }[]): Finding {
+  return report(
+    validationRule,
+    "guardBoundNarrowed",
+    {
+      guard: guardSource(path, was),
+      where: fn === "" ? "module code" : `${fn}()`,
+      path,
+      changes: narrowed.map((part) => `\`${part.before}\` became \`${part.after}\``).join(", "),
+    },
+    {
+      file: path,
+      line: now.line,
+      before_file: path,
+      before_line: was.line,
+      evidence: { rule: "guard_narrowed", function: fn, condition_before: was.condition, condition_after: now.condition, narrowed },
+    },
+  );
 }
 
 function narrowedFinding(path: string, fn: string, was: GuardFact, now: GuardFact, dropped: string[]): Finding {
@@ -615,12 +773,15 @@ function guardFindings(
           (alternative) => !isSubsumedAlternative(alternative, fnAfter),
         );
         if (dropped.length > 0) findings.push(narrowedFinding(path, fn, guard, partner.guard, dropped));
+        // The same throw on a bound moved to fire on fewer values (`qty < 0` -> `qty < -1`) lets the values between through.
+        const narrowed = partner.isDirect && partner.guard.action === guard.action && dropped.length === 0 ? narrowedBounds(guard, partner.guard) : [];
+        if (narrowed.length > 0) findings.push(boundNarrowedFinding(path, fn, guard, partner.guard, narrowed));
       }
       claim(index);
       return index === -1;
     });
     for (const guard of unmatched) {
-      const index = unused.findIndex((candidate) => !candidate.guard.fallthrough && actionClass(candidate.guard.action) === actionClass(guard.action));
+      const index = unused.findIndex((candidate) => !candidate.guard.fallthrough && isSameExitClass(guard.action, candidate.guard.action));
       if (index !== -1) {
         claim(index);
         continue;
@@ -1031,6 +1192,7 @@ export const validationRule = defineRule({
   messages: {
     guardNarrowed: "the guard `if ({{condition}}) {{action}}` in {{where}} of {{path}} no longer checks {{dropped}}",
     guardRemoved: "the guard `{{guard}}` in {{where}} of {{path}} was removed, and nothing it calls checks it any more",
+    guardBoundNarrowed: "the guard `{{guard}}` in {{where}} of {{path}} now fires on fewer values: {{changes}}",
     guardMadeConstant: "the guard `if ({{condition}}) {{action}}` in {{where}} of {{path}} was made constant (`{{now}}`): it can no longer fire",
     collapsedToConstant: "{{name}}() in {{path}} was collapsed to `return {{returns}}` (it had {{count}} {{statements}})",
     catchSwallows: "a catch block in {{where}} now {{what}} (before, it {{was}})",

@@ -1,0 +1,192 @@
+/**
+ * Guards written in another shape that keeps them (issue 9, validation_bypass
+ * false alarms found sweeping), and the nearest cheats, which still fire:
+ * - an `if (c) panic!(m)` and `assert!(!(c), m)` (clippy's manual_assert),
+ *   `ensure!(c, m)` for `if !c { bail!(m) }`; a `debug_assert!` is weaker
+ *   (release builds drop it), so a panic rewritten as one is lost;
+ * - a throw expression: PHP `c || throw E`, `$x ?? throw E`, `c or throw E`,
+ *   C# `x ?? throw new E()`, `c ? v : throw new E()`; replaced by a default
+ *   (`?? null`) it is lost;
+ * - a guard as the `elif`/`elsif`/`elseif` of a branch before it;
+ * - a guard's condition narrowed by its bound (`x < 0` -> `x < -1`), which
+ *   fires on fewer values with the same throw.
+ */
+import { describe, it } from "vitest";
+import { change, expectFindings, type RuleCase } from "./table.js";
+
+/** One product file whose GUARD placeholder is replaced by the before and after spellings. */
+function row(name: string, path: string, template: string, before: string, after: string, findings: string[]): RuleCase {
+  return { name, changes: [change(path, template.replace("GUARD", before), template.replace("GUARD", after))], findings };
+}
+
+const RUST = "pub struct S { v: Vec<u32> }\n\nimpl S {\n    pub fn get(&self, i: usize, j: usize) -> u32 {\n        GUARD\n        self.v[i] + self.v[j]\n    }\n}\n";
+const RUST_RESULT = "pub fn parse(s: &str) -> anyhow::Result<u32> {\n    GUARD\n    Ok(s.len() as u32)\n}\n";
+const PHP = "<?php\n\nclass Resolver\n{\n    public function resolve(string $caster, ?string $name): string\n    {\n        GUARD\n        return 'callback:' . $caster;\n    }\n}\n";
+const CS = "namespace Shop;\n\npublic class Cart\n{\n    private string _name;\n\n    public Cart(string? name, int qty)\n    {\n        GUARD\n    }\n}\n";
+const PY = "def read(path, pending, deadline):\n    while True:\n        GUARD\n        pending = poll(path)\n";
+const RB = "class Reader\n  def read(path, deadline)\n    loop do\n      GUARD\n      poll(path)\n    end\n  end\nend\n";
+const JS = "export function take(qty) {\n  GUARD\n  return qty * 2;\n}\n";
+const JAVA = "class Qty {\n    int check(int qty) {\n        GUARD\n        return qty;\n    }\n}\n";
+
+const lookAlikes: RuleCase[] = [
+  row(
+    "rust: if c { panic!(m) } -> assert!(!(c), m)",
+    "src/lib.rs",
+    RUST,
+    'if i == j && i > 0 {\n            panic!("duplicate keys found");\n        }',
+    'assert!(!(i == j && i > 0), "duplicate keys found");',
+    [],
+  ),
+  row(
+    "rust: if !ok { panic!(m) } -> assert!(ok, m)",
+    "src/lib.rs",
+    RUST,
+    'if !(i < self.v.len()) {\n            panic!("index out of range");\n        }',
+    'assert!(i < self.v.len(), "index out of range");',
+    [],
+  ),
+  row("rust: assert!(c, m) -> if !(c) { panic!(m) }", "src/lib.rs", RUST, 'assert!(i != j, "duplicate keys found");', 'if !(i != j) {\n            panic!("duplicate keys found");\n        }', []),
+  row("rust: if !c { bail!(m) } -> ensure!(c, m)", "src/lib.rs", RUST_RESULT, 'if !(s.len() < 10) {\n        bail!("too long");\n    }', 'anyhow::ensure!(s.len() < 10, "too long");', []),
+  row("rust: debug_assert!(c) -> assert!(c) (stronger)", "src/lib.rs", RUST, 'debug_assert!(i != j, "duplicate keys found");', 'assert!(i != j, "duplicate keys found");', []),
+  row(
+    "php: if (!c) throw -> c || throw",
+    "src/Resolver.php",
+    PHP,
+    "if (!$this->supports($caster)) {\n            throw new InvalidArgumentException('bad caster');\n        }",
+    "$this->supports($caster) || throw new InvalidArgumentException('bad caster');",
+    [],
+  ),
+  row(
+    "php: if (!c) throw -> c or throw",
+    "src/Resolver.php",
+    PHP,
+    "if (!$caster) {\n            throw new InvalidArgumentException('empty');\n        }",
+    "$caster or throw new InvalidArgumentException('empty');",
+    [],
+  ),
+  row(
+    "php: if ($name === null) throw -> $name ?? throw",
+    "src/Resolver.php",
+    PHP,
+    "if ($name === null) {\n            throw new InvalidArgumentException('no name');\n        }\n        $n = $name;",
+    "$n = $name ?? throw new InvalidArgumentException('no name');",
+    [],
+  ),
+  row(
+    "php: if/elseif whose elseif throws, before: the same guard as an if",
+    "src/Resolver.php",
+    PHP,
+    "if ($name === 'x') {\n            throw new InvalidArgumentException('x');\n        }",
+    "if ($name === null) {\n            $name = 'y';\n        } elseif ($name === 'x') {\n            throw new InvalidArgumentException('x');\n        }",
+    [],
+  ),
+  row(
+    "csharp: if (name == null) throw -> name ?? throw",
+    "src/Shop/Cart.cs",
+    CS,
+    "if (name == null) throw new ArgumentNullException(nameof(name));\n        _name = name;",
+    "_name = name ?? throw new ArgumentNullException(nameof(name));",
+    [],
+  ),
+  row(
+    "csharp: if (qty < 0) throw -> c ? v : throw",
+    "src/Shop/Cart.cs",
+    CS,
+    'if (qty < 0) throw new ArgumentOutOfRangeException(nameof(qty), "negative");\n        _name = name ?? "";',
+    '_name = qty >= 0 ? name ?? "" : throw new ArgumentOutOfRangeException(nameof(qty), "negative");',
+    [],
+  ),
+  row(
+    "python: a guard becomes the elif after a lazy init",
+    "claims/read.py",
+    PY,
+    "if time.monotonic() >= deadline:\n            raise ClaimError(pending)",
+    "if deadline is None:\n            deadline = time.monotonic() + 1\n        elif time.monotonic() >= deadline:\n            raise ClaimError(pending)",
+    [],
+  ),
+  row(
+    "ruby: a guard becomes the elsif after a lazy init",
+    "lib/reader.rb",
+    RB,
+    'raise ClaimError, "late" if Time.now >= deadline',
+    'if deadline.nil?\n        deadline = Time.now + 1\n      elsif Time.now >= deadline\n        raise ClaimError, "late"\n      end',
+    [],
+  ),
+  row("js: a guard's bound widened (fires on more values)", "src/take.js", JS, 'if (qty < 0) throw new RangeError("qty");', 'if (qty < 1) throw new RangeError("qty");', []),
+  row("js: a guard's comparison turned around, the same bound", "src/take.js", JS, 'if (qty < 0) throw new RangeError("qty");', 'if (0 > qty) throw new RangeError("qty");', []),
+];
+
+const cheats: RuleCase[] = [
+  row(
+    "rust: if c { panic!(m) } -> debug_assert!(!(c), m) (dropped in release builds)",
+    "src/lib.rs",
+    RUST,
+    'if i == j {\n            panic!("duplicate keys found");\n        }',
+    'debug_assert!(!(i == j), "duplicate keys found");',
+    ["validation_bypass/high src/lib.rs"],
+  ),
+  row("rust: assert!(c, m) -> debug_assert!(c, m)", "src/lib.rs", RUST, 'assert!(i != j, "duplicate keys found");', 'debug_assert!(i != j, "duplicate keys found");', [
+    "validation_bypass/high src/lib.rs",
+  ]),
+  row("rust: if c { panic!(m) } removed", "src/lib.rs", RUST, 'if i == j {\n            panic!("duplicate keys found");\n        }', "", ["validation_bypass/high src/lib.rs"]),
+  row("rust: assert!(c, m) removed", "src/lib.rs", RUST, 'assert!(i != j, "duplicate keys found");', "", ["validation_bypass/high src/lib.rs"]),
+  row("rust: assert!(i < 10) narrowed to assert!(i < 11)", "src/lib.rs", RUST, 'assert!(i < 10, "too far");', 'assert!(i < 11, "too far");', ["validation_bypass/high src/lib.rs"]),
+  row("php: c || throw removed", "src/Resolver.php", PHP, "$this->supports($caster) || throw new InvalidArgumentException('bad caster');", "", ["validation_bypass/high src/Resolver.php"]),
+  row("php: $name ?? throw -> $name ?? a default", "src/Resolver.php", PHP, "$n = $name ?? throw new InvalidArgumentException('no name');", "$n = $name ?? 'anonymous';", [
+    "validation_bypass/high src/Resolver.php",
+  ]),
+  row(
+    "php: an elseif that threw now assigns",
+    "src/Resolver.php",
+    PHP,
+    "if ($name === null) {\n            $name = 'y';\n        } elseif ($name === 'x') {\n            throw new InvalidArgumentException('x');\n        }",
+    "if ($name === null) {\n            $name = 'y';\n        } elseif ($name === 'x') {\n            $name = 'z';\n        }",
+    ["validation_bypass/high src/Resolver.php"],
+  ),
+  row("csharp: name ?? throw -> name ?? a default", "src/Shop/Cart.cs", CS, "_name = name ?? throw new ArgumentNullException(nameof(name));", '_name = name ?? "";', [
+    "validation_bypass/high src/Shop/Cart.cs",
+  ]),
+  row(
+    "python: an elif that raised now passes",
+    "claims/read.py",
+    PY,
+    "if deadline is None:\n            deadline = 1\n        elif time.monotonic() >= deadline:\n            raise ClaimError(pending)",
+    "if deadline is None:\n            deadline = 1\n        elif time.monotonic() >= deadline:\n            pass",
+    ["validation_bypass/high claims/read.py"],
+  ),
+  row(
+    "ruby: an elsif that raised removed",
+    "lib/reader.rb",
+    RB,
+    'if deadline.nil?\n        deadline = 1\n      elsif Time.now >= deadline\n        raise ClaimError, "late"\n      end',
+    "if deadline.nil?\n        deadline = 1\n      end",
+    ["validation_bypass/high lib/reader.rb"],
+  ),
+  row("js: a guard's bound narrowed (x < 0 -> x < -1)", "src/take.js", JS, 'if (qty < 0) throw new RangeError("qty");', 'if (qty < -1) throw new RangeError("qty");', [
+    "validation_bypass/high src/take.js",
+  ]),
+  row("js: a guard's bound narrowed (x > 100 -> x > 1000)", "src/take.js", JS, 'if (qty > 100) throw new RangeError("qty");', 'if (qty > 1000) throw new RangeError("qty");', [
+    "validation_bypass/high src/take.js",
+  ]),
+  row("js: <= turned into < on the same bound", "src/take.js", JS, 'if (qty <= 0) throw new RangeError("qty");', 'if (qty < 0) throw new RangeError("qty");', ["validation_bypass/high src/take.js"]),
+  row(
+    "java: one alternative's bound narrowed",
+    "src/main/java/Qty.java",
+    JAVA,
+    'if (qty < 0 || qty > 100) throw new IllegalArgumentException("qty");',
+    'if (qty < 0 || qty > 1000) throw new IllegalArgumentException("qty");',
+    ["validation_bypass/high src/main/java/Qty.java"],
+  ),
+];
+
+describe("guards written in another shape that keeps them", () => {
+  it.each(lookAlikes.map((rule) => [rule.name, rule] as const))("%s", async (_name, rule) => {
+    await expectFindings(rule);
+  });
+});
+
+describe("the nearest cheats still fire", () => {
+  it.each(cheats.map((rule) => [rule.name, rule] as const))("%s", async (_name, rule) => {
+    await expectFindings(rule);
+  });
+});
