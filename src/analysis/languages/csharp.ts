@@ -336,7 +336,12 @@ function extractCSharpDrafts(path: string, grammar: LoadedGrammar, root: Node, c
 /** The exception a C# branch ends by throwing (a `throw` statement, or a block whose last statement is one), else null. */
 function csharpThrownBy(branch: Node | null): Node | null {
   const last = branch?.type === "block" ? namedChildren(branch).at(-1) : branch;
-  return last?.type === "throw_statement" ? (namedChildren(last)[0] ?? null) : null;
+  if (last?.type === "throw_statement") return namedChildren(last)[0] ?? null;
+  // A throw helper (`ThrowHelper.ThrowArgumentNullException(nameof(x))`, .NET's idiom for keeping throws out of hot methods) throws for its caller.
+  const call = last?.type === "expression_statement" ? last.namedChild(0) : null;
+  const callee = call?.type === "invocation_expression" ? call.childForFieldName("function") : null;
+  const name = callee?.type === "member_access_expression" ? callee.childForFieldName("name")?.text : callee?.text;
+  return call && name !== undefined && /^Throw(?!If)[A-Z]\w*$/.test(name) ? call : null;
 }
 
 /**

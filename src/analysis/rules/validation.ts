@@ -214,6 +214,12 @@ function actionClass(action: string): string {
   if (helper !== undefined) return helper;
   const thrower = /^(?:[\w.]+\.)?(\w+(?:Exception|Error))\.Throw\w*$/.exec(callee);
   if (thrower) return thrower[1] as string;
+  // .NET's throw helpers say what they throw: `ThrowHelper.ThrowArgumentNullException(…)`, `ThrowArgumentNull(…)` -> "ArgumentNullException".
+  const helperThrow = /(?:^|\.)Throw(?!If)([A-Z]\w*?)(?:Exception)?$/.exec(callee);
+  if (helperThrow) return `${helperThrow[1] as string}Exception`;
+  // A project's own `ThrowHelper.ThrowIfNull(x)` follows .NET's (ArgumentNullException.ThrowIfNull, ArgumentOutOfRangeException.ThrowIfNegative).
+  if (/(?:^|\.)ThrowIfNull$/.test(callee)) return "ArgumentNullException";
+  if (/(?:^|\.)ThrowIf(?:Negative|Zero|NegativeOrZero|GreaterThan|GreaterThanOrEqual|LessThan|LessThanOrEqual|Equal|NotEqual)$/.test(callee)) return "ArgumentOutOfRangeException";
   return callee.replace(/^(?:java\.lang\.|System\.)/, "");
 }
 
@@ -706,6 +712,33 @@ function isDeadVariantGuard(guard: GuardFact, constants: VariantConstants): bool
   });
 }
 
+/**
+ * The error class each function of the change's before side throws when it
+ * throws at all, by short name: the class of its guards and fall-through
+ * exit when they all throw one (a throw helper: `ThrowIfCancelled(this
+ * Token t, string m) { if (!t.IsCancelled) return; throw new
+ * OperationCanceledException(m); }` -> "OperationCanceledException"). A
+ * guard that calls one throws that class, whether the helper survives or its
+ * body was inlined at the call sites and its file deleted.
+ */
+function helperExitClasses(files: readonly { before: CodeFacts | null }[]): Map<string, string> {
+  const classes = new Map<string, Set<string>>();
+  for (const file of files) {
+    const names = new Set((file.before?.functions ?? []).map((fn) => fn.name));
+    for (const guard of file.before?.guards ?? []) {
+      if (!names.has(guard.function)) continue;
+      const key = shortName(guard.function);
+      (classes.get(key) ?? classes.set(key, new Set()).get(key))?.add(actionClass(guard.action));
+    }
+  }
+  return new Map([...classes].filter(([, found]) => found.size === 1).map(([name, found]) => [name, [...found][0] as string]));
+}
+
+/** The error class a call guard (`token.ThrowIfCancelled`, its action a bare callee) throws through its helper of the change ({@link helperExitClasses}), else null. */
+function calledHelperClass(guard: GuardFact, helpers: ReadonlyMap<string, string>): string | null {
+  return /^[\w$.]+$/.test(guard.action) ? (helpers.get(shortName(guard.action)) ?? null) : null;
+}
+
 function guardFindings(
   path: string,
   before: CodeFacts,
@@ -714,6 +747,7 @@ function guardFindings(
   moved: GuardFact[],
   lostErrors: LostErrors = { lost: new Set(), stillReturning: new Set() },
   constants: VariantConstants = { before: new Map(), after: new Map() },
+  helpers: ReadonlyMap<string, string> = new Map(),
 ): Finding[] {
   const findings: Finding[] = [];
   const afterFunctions = new Set((after.functions ?? []).map((fn) => fn.name));
@@ -781,7 +815,8 @@ function guardFindings(
       return index === -1;
     });
     for (const guard of unmatched) {
-      const index = unused.findIndex((candidate) => !candidate.guard.fallthrough && isSameExitClass(guard.action, candidate.guard.action));
+      const helperClass = calledHelperClass(guard, helpers);
+      const index = unused.findIndex((candidate) => !candidate.guard.fallthrough && (isSameExitClass(guard.action, candidate.guard.action) || actionClass(candidate.guard.action) === helperClass));
       if (index !== -1) {
         claim(index);
         continue;
@@ -883,8 +918,40 @@ const CATCH_WORDS: Record<CatchFact["behaviour"], string> = {
 
 const SWALLOWING: ReadonlySet<CatchFact["behaviour"]> = new Set(["swallows", "returns_constant"]);
 
-/** Key of a catch across sides: its function and its order there. */
-const catchKey = (fact: CatchFact): string => `${fact.function}\u0000${fact.index}`;
+/** True when two catches are one catch left as it was: what it catches, what it does, and the calls of the block it guards. */
+function isSameCatch(was: CatchFact, now: CatchFact): boolean {
+  return was.caught === now.caught && was.behaviour === now.behaviour && (was.guardedCalls ?? []).join("\u0000") === (now.guardedCalls ?? []).join("\u0000");
+}
+
+/**
+ * The catches of before and after paired across the change, per function:
+ * first each catch left as it was with itself ({@link isSameCatch}), then
+ * those catching the same thing, then the rest in their order. A clause
+ * added before the others (a filtered `catch (E e) when (a || b)` split in
+ * two) shifts no other catch onto a neighbour's partner, while a catch that
+ * passed the error on and now swallows it still pairs with itself.
+ */
+function pairedCatches(before: readonly CatchFact[], after: readonly CatchFact[]): [CatchFact, CatchFact][] {
+  const byFunction = new Map<string, { before: CatchFact[]; after: CatchFact[] }>();
+  const groupOf = (fact: CatchFact): { before: CatchFact[]; after: CatchFact[] } =>
+    byFunction.get(fact.function) ?? (byFunction.set(fact.function, { before: [], after: [] }).get(fact.function) as { before: CatchFact[]; after: CatchFact[] });
+  for (const fact of before) groupOf(fact).before.push(fact);
+  for (const fact of after) groupOf(fact).after.push(fact);
+  const pairs: [CatchFact, CatchFact][] = [];
+  for (const group of byFunction.values()) {
+    const rest = [...group.after].sort((a, b) => a.index - b.index);
+    const waiting = [...group.before].sort((a, b) => a.index - b.index);
+    for (const match of [isSameCatch, (was: CatchFact, now: CatchFact): boolean => was.caught === now.caught, (): boolean => true]) {
+      for (const was of [...waiting]) {
+        const index = rest.findIndex((now) => match(was, now));
+        if (index === -1) continue;
+        pairs.push([was, rest.splice(index, 1)[0] as CatchFact]);
+        waiting.splice(waiting.indexOf(was), 1);
+      }
+    }
+  }
+  return pairs;
+}
 
 function swallowFinding(path: string, was: CatchFact, now: CatchFact): Finding {
   const what = now.behaviour === "swallows" ? "swallows the error" : "returns a constant instead of the error";
@@ -934,11 +1001,10 @@ function subjectSwallowFindings(path: string, before: readonly CatchFact[], afte
 function catchFindings(path: string, before: CodeFacts, after: CodeFacts): Finding[] {
   const hasSubject = (fact: CatchFact): boolean => fact.subject !== undefined;
   const findings = subjectSwallowFindings(path, (before.catches ?? []).filter(hasSubject), (after.catches ?? []).filter(hasSubject));
-  const beforeByKey = new Map((before.catches ?? []).filter((fact) => !hasSubject(fact)).map((fact) => [catchKey(fact), fact] as const));
-  for (const now of after.catches ?? []) {
-    if (hasSubject(now)) continue;
-    const was = beforeByKey.get(catchKey(now));
-    if (!was || SWALLOWING.has(was.behaviour) || !SWALLOWING.has(now.behaviour)) continue;
+  const isHandler = (fact: CatchFact): boolean => !hasSubject(fact);
+  const pairs = pairedCatches((before.catches ?? []).filter(isHandler), (after.catches ?? []).filter(isHandler)).sort(([, a], [, b]) => a.line - b.line);
+  for (const [was, now] of pairs) {
+    if (SWALLOWING.has(was.behaviour) || !SWALLOWING.has(now.behaviour)) continue;
     findings.push(swallowFinding(path, was, now));
   }
   return findings;
@@ -1067,6 +1133,8 @@ export function validationFindings(input: RuleInput): Finding[] {
   const allAfter: CodeSide[] = files.filter((file) => file.after !== null).map((file) => ({ path: file.path, code: file.after as CodeFacts }));
   const moved = newGuards(files);
   const lostErrors = lostErrorResults(files);
+  // Deleted files count here too: a helper inlined at its call sites often leaves with its file.
+  const helpers = helperExitClasses(input.pairs.filter((pair) => isProductCode(pair) || isInlineTestedProductCode(pair)).map((pair) => ({ before: usable(pair.before)?.code ?? null })));
   // Deleted files count here: deleting a variant's file is how its definitions go.
   const constants = variantConstants(
     input.pairs.filter((pair) => isProductCode(pair) || isInlineTestedProductCode(pair)).map((pair) => ({ before: usable(pair.before)?.code ?? null, after: usable(pair.after)?.code ?? null })),
@@ -1076,7 +1144,7 @@ export function validationFindings(input: RuleInput): Finding[] {
     if (!after) continue;
     findings.push(...suppressionFindings(path, before, after));
     if (!before) continue;
-    findings.push(...guardFindings(path, before, after, allAfter, moved, lostErrors, constants));
+    findings.push(...guardFindings(path, before, after, allAfter, moved, lostErrors, constants, helpers));
     findings.push(...collapseFindings(path, before, after));
     findings.push(...catchFindings(path, before, after));
     findings.push(...schemaFindings(path, before, after));

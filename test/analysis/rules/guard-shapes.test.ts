@@ -9,7 +9,14 @@
  *   (`?? null`) it is lost;
  * - a guard as the `elif`/`elsif`/`elseif` of a branch before it;
  * - a guard's condition narrowed by its bound (`x < 0` -> `x < -1`), which
- *   fires on fewer values with the same throw.
+ *   fires on fewer values with the same throw;
+ * - a throw helper inlined (`token.ThrowIfCancelled(m)`, its definition
+ *   deleted, as `if (token.IsCancelled) throw new OperationCanceledException(m)`)
+ *   and the reverse (`if (x is null) ThrowHelper.ThrowArgumentNullException(…)`);
+ * - a catch clause added before the others of a function (a filtered catch
+ *   split in two): the catches that were there keep what they did, so none
+ *   of them "now swallows"; a catch that passed the error on and now
+ *   swallows it still fires.
  */
 import { describe, it } from "vitest";
 import { change, expectFindings, type RuleCase } from "./table.js";
@@ -28,7 +35,64 @@ const RB = "class Reader\n  def read(path, deadline)\n    loop do\n      GUARD\n
 const JS = "export function take(qty) {\n  GUARD\n  return qty * 2;\n}\n";
 const JAVA = "class Qty {\n    int check(int qty) {\n        GUARD\n        return qty;\n    }\n}\n";
 
+const CS_EXTENSIONS =
+  "namespace Shop;\n\ninternal static class TokenExtensions\n{\n    public static void ThrowIfCancelled(this Token token, string message)\n    {\n        if (!token.IsCancelled)\n            return;\n\n        throw new OperationCanceledException(message);\n    }\n}\n";
+const CS_RUN = "namespace Shop;\n\npublic class Runner\n{\n    public int Run(Token forceful, Token graceful)\n    {\n        GUARD\n        return 0;\n    }\n}\n";
+const CS_CALLS = 'forceful.ThrowIfCancelled("forcefully terminated");\n        graceful.ThrowIfCancelled("gracefully terminated");';
+const CS_INLINED =
+  'if (forceful.IsCancelled)\n            throw new OperationCanceledException("forcefully terminated");\n        if (graceful.IsCancelled)\n            throw new OperationCanceledException("gracefully terminated");';
+
+/** The two calls of a throw helper defined in the change, before; `after` in their place, the helper's file deleted. */
+const inlined = (name: string, after: string, findings: string[]): RuleCase => ({
+  name,
+  changes: [change("src/Shop/TokenExtensions.cs", CS_EXTENSIONS, null), change("src/Shop/Runner.cs", CS_RUN.replace("GUARD", CS_CALLS), CS_RUN.replace("GUARD", after))],
+  findings,
+});
+
+const CS_CATCHES =
+  'namespace Shop;\n\npublic class Runner\n{\n    public void Run(Token token)\n    {\n        try\n        {\n            Step(token);\n        }\n        CATCHES\n    }\n\n    public void Run()\n    {\n        try\n        {\n            Configure();\n        }\n        catch (NotSupportedException ex)\n        {\n            throw new InvalidOperationException("cannot configure", ex);\n        }\n    }\n}\n';
+const PY_CATCHES =
+  "def load(path):\n    try:\n        return read(path)\n    CATCHES\n\n\ndef load_all(paths):\n    try:\n        return [read(p) for p in paths]\n    except KeyError as e:\n        raise LoadError(str(e)) from e\n";
+const catches = (name: string, path: string, template: string, before: string, after: string, findings: string[]): RuleCase => ({
+  name,
+  changes: [change(path, template.replace("CATCHES", before), template.replace("CATCHES", after))],
+  findings,
+});
+
 const lookAlikes: RuleCase[] = [
+  catches(
+    "csharp: a filtered empty catch split in two, one now throwing; the same-named overload's catch shifts by one",
+    "src/Shop/Runner.cs",
+    CS_CATCHES,
+    "catch (OperationCanceledException ex) when (ex.Token == token || ex.Token == timeout) { }",
+    'catch (OperationCanceledException ex) when (ex.Token == timeout)\n        {\n            throw new TimeoutException("late", ex);\n        }\n        catch (OperationCanceledException ex) when (ex.Token == token) { }',
+    [],
+  ),
+  catches(
+    "python: a handler added before the one that passed on; the other function's handler is the same",
+    "pkg/load.py",
+    PY_CATCHES,
+    "except FileNotFoundError:\n        return None",
+    "except PermissionError as e:\n        raise LoadError(path) from e\n    except FileNotFoundError:\n        return None",
+    [],
+  ),
+  inlined("csharp: a throw helper's two calls inlined as its if/throw, the helper deleted", CS_INLINED, []),
+  row(
+    "csharp: if (x is null) throw -> if (x is null) ThrowHelper.ThrowArgumentNullException(...)",
+    "src/Shop/Cart.cs",
+    CS,
+    "if (name is null) throw new ArgumentNullException(nameof(name));\n        _name = name;",
+    "if (name is null) ThrowHelper.ThrowArgumentNullException(nameof(name));\n        _name = name;",
+    [],
+  ),
+  row(
+    "csharp: if (x is null) throw -> ThrowHelper.ThrowIfNull(x)",
+    "src/Shop/Cart.cs",
+    CS,
+    "if (name is null) throw new ArgumentNullException(nameof(name));\n        _name = name;",
+    "ThrowHelper.ThrowIfNull(name);\n        _name = name;",
+    [],
+  ),
   row(
     "rust: if c { panic!(m) } -> assert!(!(c), m)",
     "src/lib.rs",
@@ -117,6 +181,31 @@ const lookAlikes: RuleCase[] = [
 ];
 
 const cheats: RuleCase[] = [
+  catches(
+    "csharp: a catch that rethrew now swallows, a new catch added before it",
+    "src/Shop/Runner.cs",
+    CS_CATCHES,
+    'catch (OperationCanceledException ex)\n        {\n            throw new TimeoutException("late", ex);\n        }',
+    "catch (TimeoutException)\n        {\n            throw;\n        }\n        catch (OperationCanceledException ex)\n        {\n        }",
+    ["validation_bypass/high src/Shop/Runner.cs"],
+  ),
+  catches(
+    "python: a handler that raised now passes, a handler added before it",
+    "pkg/load.py",
+    PY_CATCHES,
+    "except OSError as e:\n        raise LoadError(path) from e",
+    "except FileNotFoundError:\n        raise\n    except OSError:\n        pass",
+    ["validation_bypass/high pkg/load.py"],
+  ),
+  inlined("csharp: a throw helper's two calls, only one inlined", CS_INLINED.slice(0, CS_INLINED.indexOf("\n        if (graceful")), ["validation_bypass/high src/Shop/Runner.cs"]),
+  row(
+    "csharp: if (x is null) ThrowHelper.ThrowArgumentNullException(...) removed",
+    "src/Shop/Cart.cs",
+    CS,
+    "if (name is null) ThrowHelper.ThrowArgumentNullException(nameof(name));\n        _name = name;",
+    "_name = name;",
+    ["validation_bypass/high src/Shop/Cart.cs"],
+  ),
   row(
     "rust: if c { panic!(m) } -> debug_assert!(!(c), m) (dropped in release builds)",
     "src/lib.rs",
