@@ -17,6 +17,7 @@ import type { ExportFact, TestCase } from "../facts.js";
 import type { Finding } from "../types.js";
 import { isInlineTestedProductCode, isProductCode, isTestPair, resolveImport, usable, type RuleInput, type RulePair } from "./context.js";
 import { defineRule, report, rereport } from "./registry.js";
+import { checksOnlyRetiredRefusal, implementedRefusals } from "./validation.js";
 
 /** An exported symbol that is gone after the change. */
 export interface RemovedExport {
@@ -204,7 +205,8 @@ function removedDefinitionsCheckedBy(test: TestCase, path: string, pair: RulePai
  * removed code.
  */
 export function reclassifyDeletions(findings: readonly Finding[], input: RuleInput, removed: readonly RemovedExport[], removedDefinitions: ReadonlySet<string> = new Set()): Finding[] {
-  if (removed.length === 0 && removedDefinitions.size === 0) return [...findings];
+  const refusals = implementedRefusals(input.pairs);
+  if (removed.length === 0 && removedDefinitions.size === 0 && refusals.length === 0) return [...findings];
   const pairByPath = new Map(input.pairs.map((pair) => [pair.path, pair] as const));
   const lostTest = (pair: RulePair, id: string, line: number | null | undefined): TestCase | undefined => {
     const tests = usable(pair.before)?.tests ?? [];
@@ -222,7 +224,10 @@ export function reclassifyDeletions(findings: readonly Finding[], input: RuleInp
       const test = lostTest(pair, id, ids.length === 1 ? finding.before_line : null);
       const used = test ? removedSymbolsUsedBy(test, path, pair, removed) : [];
       const called = used.length === 0 && test ? removedDefinitionsCheckedBy(test, path, pair, removedDefinitions) : [];
-      if (used.length === 0 && called.length === 0) return finding;
+      // A test of a refusal (`Assert.Throws<NotSupportedException>`) the change retired as the case landed.
+      const refused = used.length === 0 && called.length === 0 && test && checksOnlyRetiredRefusal(checkedTest(path, test, usable(pair.before)).checks, refusals) ? refusals : [];
+      if (used.length === 0 && called.length === 0 && refused.length === 0) return finding;
+      for (const refusal of refused) symbols.add(`the refusal ${refusal.errorClass}`);
       for (const entry of used) symbols.add(`${entry.name} (${entry.path})`);
       for (const name of called) symbols.add(name);
     }

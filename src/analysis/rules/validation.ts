@@ -32,9 +32,21 @@
  */
 
 import { displayCode } from "../display.js";
-import { CAST_KINDS, PYDANTIC_CONSTRAINT_KEYWORDS, type CatchFact, type CodeFacts, type ConstantFact, type FunctionFact, type GuardFact, type SchemaFact, type SuppressionFact } from "../facts.js";
+import {
+  CAST_KINDS,
+  PYDANTIC_CONSTRAINT_KEYWORDS,
+  type CatchFact,
+  type CodeFacts,
+  type ConstantFact,
+  type FunctionFact,
+  type GuardFact,
+  type LiteralBranchFact,
+  type SchemaFact,
+  type SuppressionFact,
+} from "../facts.js";
 import type { FileChange, Finding } from "../types.js";
 import { isNeverFiring, madeConstantFinding, splitTopLevel, unwrapParentheses } from "./constant-condition.js";
+import type { Check } from "../checks/index.js";
 import { isInlineTestedProductCode, isProductCode, multisetMinus, usable, type RuleInput, type RulePair } from "./context.js";
 import { defineRule, report } from "./registry.js";
 
@@ -713,6 +725,128 @@ function isDeadVariantGuard(guard: GuardFact, constants: VariantConstants): bool
 }
 
 /**
+ * Error classes that say "this case is not handled (yet)" rather than "this
+ * input is wrong": .NET's NotSupportedException and NotImplementedException,
+ * Java's UnsupportedOperationException, Python's and Ruby's
+ * NotImplementedError, Rust's `unimplemented!`/`todo!`, Go's
+ * `errors.ErrUnsupported`.
+ */
+const REFUSAL_CLASSES: ReadonlySet<string> = new Set([
+  "NotSupportedException",
+  "NotImplementedException",
+  "PlatformNotSupportedException",
+  "UnsupportedOperationException",
+  "NotImplementedError",
+  "NotImplemented",
+  "unimplemented",
+  "todo",
+  "errors.ErrUnsupported",
+  "ErrUnsupported",
+]);
+
+/**
+ * A message that refuses a case: "… is not (yet) supported", "not
+ * implemented", "unimplemented". "unsupported <x>" is left out: it names an
+ * input that is wrong (`unsupported ${key}`), as "invalid <x>" does.
+ */
+const REFUSAL_MESSAGE = /\bnot (?:yet )?(?:supported|implemented)\b|\bunimplemented\b|\b(?:is|are) unsupported\b/i;
+
+/**
+ * True when a guard refuses a case rather than rejecting an input
+ * ({@link REFUSAL_CLASSES}, or any error whose message says so, as Go's
+ * `errors.New("rank > 3 is not supported")` or JS's `new Error("not
+ * implemented")`). Removing such a guard is how the case gets implemented.
+ */
+export function isRefusal(action: string): boolean {
+  return REFUSAL_CLASSES.has(actionClass(action)) || messageOf(action).some((part) => REFUSAL_MESSAGE.test(part));
+}
+
+/** Calls that report rather than do: a refusal turned into one of them still refuses, only quietly. */
+const LOGGING_CALL =
+  /^(?:log|warn|warning|error|info|debug|trace|print|println|printf|eprintln|eprint|puts|pp|Print|Println|Printf|Fprintf|Fprintln|WriteLine|Write|LogWarning|LogError|LogInformation|LogDebug)$/;
+
+/**
+ * True when a refusal removed from function `fn` is implemented rather than
+ * bypassed: the function calls something it did not call before, or a
+ * function its file newly defines, that is no logger (the code that handles
+ * the case: `Append(sb, array, …)` walking every rank), its condition reads no boolean constant of the change (a
+ * refusal in a build variant, `if !supportExporters { panic("not supported
+ * on purego builds") }`, refuses a build, not a case), and it gave the case
+ * no default answer instead: no collapse to a constant, no new branch that
+ * returns a literal (`if (rank > 3) return "";`, `return None`) on a name the
+ * refusal's condition read (LiteralBranchFact).
+ */
+function isRefusalImplemented(guard: GuardFact, fn: string, before: CodeFacts, after: CodeFacts, constants: VariantConstants): boolean {
+  const fnBefore = (before.functions ?? []).find((candidate) => candidate.name === fn);
+  const fnAfter = (after.functions ?? []).find((candidate) => candidate.name === fn);
+  if (!fnBefore || !fnAfter) return false;
+  // New work: a call it did not make, or one of a function the file defines now and did not (`Append(sb, array, …)` shares its name with `sb.Append`).
+  const definedBefore = new Set((before.functions ?? []).map((candidate) => shortName(candidate.name)));
+  const definedNow = new Set((after.functions ?? []).map((candidate) => shortName(candidate.name)).filter((name) => !definedBefore.has(name)));
+  const newCalls = fnAfter.calls.filter((call) => (!fnBefore.calls.includes(call) || definedNow.has(call)) && !LOGGING_CALL.test(call));
+  if (newCalls.length === 0 || guard.names.some((name) => constants.before.has(name) || constants.after.has(name))) return false;
+  return !answersDefaultInstead(guard, fn, before, after, fnAfter);
+}
+
+/**
+ * True when a refusal removed from function `fn` was replaced by a default
+ * answer for the case it refused, which is still not handled: the function
+ * collapsed to a constant, or it gained a branch that returns a literal
+ * (`if (rank > 3) return "";`, `return None`) on a name the refusal's
+ * condition read (LiteralBranchFact, not one it had before).
+ */
+function answersDefaultInstead(guard: GuardFact, fn: string, before: CodeFacts, after: CodeFacts, fnAfter: FunctionFact): boolean {
+  if (fnAfter.constantReturn !== undefined) return true;
+  const keyOf = (branch: LiteralBranchFact): string => `${branch.function ?? ""}\u0000${branch.returns ?? ""}\u0000${(branch.reads ?? []).join(",")}\u0000${branch.compared.join(",")}`;
+  const inFunction = (branches: readonly LiteralBranchFact[] | undefined): LiteralBranchFact[] =>
+    (branches ?? []).filter((branch) => branch.kind === "branch" && branch.function === fn && branch.computed !== true);
+  const gained = multisetMinus(inFunction(after.literalBranches), inFunction(before.literalBranches), keyOf);
+  return gained.some((branch) => (branch.reads ?? []).some((name) => guard.names.includes(name)));
+}
+
+/** A refusal the change removed as the case it refused landed ({@link isRefusalImplemented}): its error class and its message literals. */
+export interface ImplementedRefusal {
+  errorClass: string;
+  messages: string[];
+}
+
+/**
+ * The refusals ({@link isRefusal}) the change removed from product
+ * functions that stay, with no guard of the same action left in any changed
+ * file, where the function now does the work ({@link isRefusalImplemented}).
+ * A test that only checked such a refusal checked a behaviour the change
+ * retired with the code: features.ts reads it as a test deleted with its code.
+ */
+export function implementedRefusals(pairs: readonly RulePair[]): ImplementedRefusal[] {
+  const files = codePairs(pairs);
+  const actionsAfter = new Set(files.flatMap((file) => (file.after?.guards ?? []).map((guard) => guard.action)));
+  const constants = variantConstants(files);
+  const refusals: ImplementedRefusal[] = [];
+  for (const { before, after } of files) {
+    if (!before || !after) continue;
+    for (const guard of before.guards ?? []) {
+      if (guard.fallthrough || !isRefusal(guard.action) || actionsAfter.has(guard.action)) continue;
+      if (isRefusalImplemented(guard, guard.function, before, after, constants)) refusals.push({ errorClass: actionClass(guard.action), messages: messageOf(guard.action) });
+    }
+  }
+  return refusals;
+}
+
+/**
+ * True when every check of a deleted test is about one retired refusal
+ * ({@link implementedRefusals}): that its error is thrown (the same class),
+ * or that the error's message is the refusal's; at least one is the throw.
+ */
+export function checksOnlyRetiredRefusal(checks: readonly Check[], refusals: readonly ImplementedRefusal[]): boolean {
+  if (checks.length === 0) return false;
+  return refusals.some((refusal) => {
+    const isThrow = (check: Check): boolean => check.relation === "throws" && (check.errorType ?? "").replace(/^.*[.:]/, "") === refusal.errorClass.replace(/^.*[.:]/, "");
+    const isMessage = (check: Check): boolean => check.expected !== undefined && refusal.messages.includes(check.expected.replace(/^(["'`])([\s\S]*)\1$/, "$2"));
+    return checks.some(isThrow) && checks.every((check) => isThrow(check) || isMessage(check));
+  });
+}
+
+/**
  * The error class each function of the change's before side throws when it
  * throws at all, by short name: the class of its guards and fall-through
  * exit when they all throw one (a throw helper: `ThrowIfCancelled(this
@@ -840,6 +974,8 @@ function guardFindings(
         continue;
       }
       if (callsValidator) continue;
+      // A refusal removed as the case it refused lands (a NotSupportedException for arrays of rank > 3 gone with a walk of every rank).
+      if (isRefusal(guard.action) && isRefusalImplemented(guard, fn, before, after, constants)) continue;
       const constant = (after.guards ?? []).find((candidate) => candidate.function === fn && isNeverFiring(candidate) && actionClass(candidate.action) === actionClass(guard.action));
       if (constant) {
         findings.push(madeConstantFinding(path, fn, guard, constant));

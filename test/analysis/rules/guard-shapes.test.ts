@@ -16,7 +16,11 @@
  * - a catch clause added before the others of a function (a filtered catch
  *   split in two): the catches that were there keep what they did, so none
  *   of them "now swallows"; a catch that passed the error on and now
- *   swallows it still fires.
+ *   swallows it still fires;
+ * - a refusal (`throw new NotSupportedException`, `raise NotImplementedError`,
+ *   `unimplemented!()`, `errors.New("… not supported")`) removed because the
+ *   case it refused is handled now: implementing, not bypassing; the refusal
+ *   replaced by a branch answering a default for the same case still fires.
  */
 import { describe, it } from "vitest";
 import { change, expectFindings, type RuleCase } from "./table.js";
@@ -59,7 +63,66 @@ const catches = (name: string, path: string, template: string, before: string, a
   findings,
 });
 
+const CS_RANK = "namespace Shop;\n\npublic static class Renderer\n{\n    public static string Render(int rank, int[] values)\n    {\n        GUARD\n        return Flat(values);\n    }\n}\n";
+const PY_FMT = "def dump(data, fmt):\n    GUARD\n    return to_json(data)\n";
+const JS_MODE = "export function open(path, mode) {\n  GUARD\n  return readAll(path);\n}\n";
+const JAVA_MODE = "class Store {\n    byte[] open(String path, String mode) {\n        GUARD\n        return readAll(path);\n    }\n}\n";
+const RUST_RANK = "pub fn render(rank: usize, values: &[u32]) -> String {\n    GUARD\n    flat(values)\n}\n";
+const GO_RANK = 'package shop\n\nimport "errors"\n\nfunc Render(rank int, values []int) (string, error) {\n\tGUARD\n\treturn flat(values), nil\n}\n';
+const RB_FMT = "class Dumper\n  def dump(data, fmt)\n    GUARD\n    to_json(data)\n  end\nend\n";
+const PHP_FMT = "<?php\n\nclass Dumper\n{\n    public function dump(array $data, string $fmt): string\n    {\n        GUARD\n        return json_encode($data);\n    }\n}\n";
+
 const lookAlikes: RuleCase[] = [
+  row(
+    "csharp: a NotSupportedException for rank > 3 removed, every rank handled",
+    "src/Shop/Renderer.cs",
+    CS_RANK,
+    'if (rank > 3) throw new NotSupportedException("rank > 3");',
+    "values = Nested(rank, values);",
+    [],
+  ),
+  row(
+    "python: raise NotImplementedError for a format removed, the format handled",
+    "pkg/dump.py",
+    PY_FMT,
+    'if fmt == "xml":\n        raise NotImplementedError("xml")',
+    'if fmt == "xml":\n        return to_xml(data)',
+    [],
+  ),
+  row(
+    "js: throw new Error('not implemented') removed, the mode handled",
+    "src/open.js",
+    JS_MODE,
+    'if (mode === "stream") throw new Error("streaming is not implemented yet");',
+    'if (mode === "stream") return readStream(path);',
+    [],
+  ),
+  row(
+    "java: UnsupportedOperationException removed, the mode handled",
+    "src/main/java/Store.java",
+    JAVA_MODE,
+    'if (mode.equals("rw")) throw new UnsupportedOperationException("rw");',
+    'if (mode.equals("rw")) return readWrite(path);',
+    [],
+  ),
+  row("rust: unimplemented! for a rank removed, every rank handled", "src/lib.rs", RUST_RANK, 'if rank > 3 {\n        unimplemented!("rank > 3");\n    }', "let values = &nested(rank, values);", []),
+  row(
+    "go: errors.New(not supported) removed, every rank handled",
+    "shop/render.go",
+    GO_RANK,
+    'if rank > 3 {\n\t\treturn "", errors.New("rank > 3 is not supported")\n\t}',
+    "values = nested(rank, values)",
+    [],
+  ),
+  row("ruby: raise NotImplementedError removed, the format handled", "lib/dumper.rb", RB_FMT, 'raise NotImplementedError, "xml" if fmt == :xml', "return to_xml(data) if fmt == :xml", []),
+  row(
+    "php: a 'not supported' LogicException removed, the format handled",
+    "src/Dumper.php",
+    PHP_FMT,
+    "if ($fmt === 'xml') {\n            throw new LogicException('xml is not supported');\n        }",
+    "if ($fmt === 'xml') {\n            return $this->toXml($data);\n        }",
+    [],
+  ),
   catches(
     "csharp: a filtered empty catch split in two, one now throwing; the same-named overload's catch shifts by one",
     "src/Shop/Runner.cs",
@@ -181,6 +244,28 @@ const lookAlikes: RuleCase[] = [
 ];
 
 const cheats: RuleCase[] = [
+  row(
+    "csharp: a NotSupportedException replaced by a default answer for the same case",
+    "src/Shop/Renderer.cs",
+    CS_RANK,
+    'if (rank > 3) throw new NotSupportedException("rank > 3");',
+    'if (rank > 3) return "";',
+    ["validation_bypass/high src/Shop/Renderer.cs"],
+  ),
+  row("python: raise NotImplementedError replaced by return None", "pkg/dump.py", PY_FMT, 'if fmt == "xml":\n        raise NotImplementedError("xml")', 'if fmt == "xml":\n        return None', [
+    "validation_bypass/high pkg/dump.py",
+  ]),
+  row(
+    "js: throw new Error('not implemented') replaced by return null",
+    "src/open.js",
+    JS_MODE,
+    'if (mode === "stream") throw new Error("streaming is not implemented yet");',
+    'if (mode === "stream") return null;',
+    ["validation_bypass/high src/open.js"],
+  ),
+  row("ruby: raise NotImplementedError replaced by return nil", "lib/dumper.rb", RB_FMT, 'raise NotImplementedError, "xml" if fmt == :xml', 'return "" if fmt == :xml', [
+    "validation_bypass/high lib/dumper.rb",
+  ]),
   catches(
     "csharp: a catch that rethrew now swallows, a new catch added before it",
     "src/Shop/Runner.cs",
@@ -267,6 +352,32 @@ const cheats: RuleCase[] = [
     ["validation_bypass/high src/main/java/Qty.java"],
   ),
 ];
+
+const PY_TEST_BEFORE =
+  'import pytest\n\nfrom pkg.dump import dump\n\n\ndef test_json():\n    assert dump({}, "json") == "{}"\n\n\ndef test_xml_not_supported():\n    with pytest.raises(NotImplementedError):\n        dump({}, "xml")\n';
+const PY_TEST_AFTER = 'import pytest\n\nfrom pkg.dump import dump\n\n\ndef test_json():\n    assert dump({}, "json") == "{}"\n\n\ndef test_xml():\n    assert dump({}, "xml") == "<r/>"\n';
+const refusalTest = (name: string, productAfter: string, findings: string[]): RuleCase => ({
+  name,
+  changes: [
+    change("pkg/dump.py", PY_FMT.replace("GUARD", 'if fmt == "xml":\n        raise NotImplementedError("xml")'), PY_FMT.replace("GUARD", productAfter)),
+    change("tests/test_dump.py", PY_TEST_BEFORE, PY_TEST_AFTER),
+  ],
+  findings,
+});
+
+describe("a test of a refusal the change implemented", () => {
+  it("python: the refusal implemented, its pytest.raises test replaced by a test of the output: a test deleted with its code (medium)", async () => {
+    await expectFindings(refusalTest("implemented", 'if fmt == "xml":\n        return to_xml(data)', ['feature_removal/medium tests/test_dump.py "test_xml_not_supported"']));
+  });
+
+  it("python: the refusal kept, its test deleted: still a test deletion", async () => {
+    await expectFindings(refusalTest("kept", 'if fmt == "xml":\n        raise NotImplementedError("xml")\n    log(fmt)', ['test_deletion/critical tests/test_dump.py "test_xml_not_supported"']));
+  });
+
+  it("python: the refusal replaced by a default answer: the bypass and the deletion both fire", async () => {
+    await expectFindings(refusalTest("default", 'if fmt == "xml":\n        return ""', ['test_deletion/critical tests/test_dump.py "test_xml_not_supported"', "validation_bypass/high pkg/dump.py"]));
+  });
+});
 
 describe("guards written in another shape that keeps them", () => {
   it.each(lookAlikes.map((rule) => [rule.name, rule] as const))("%s", async (_name, rule) => {
