@@ -332,6 +332,8 @@ interface ReachedGuard {
  */
 function isKeptBy(was: GuardFact, now: ReachedGuard): boolean {
   if (now.guard.fallthrough) return isSameThrow(was.action, now.guard.action);
+  // A throw of collected messages keeps only the guards whose messages its function still holds.
+  if (now.guard.collected !== undefined) return isCollectedBy(was, now.guard);
   if (isEquivalentGuard(was, now.guard)) return true;
   if (now.isDirect) return false;
   if (isWeakerExit(was.action, now.guard.action)) return false;
@@ -379,6 +381,26 @@ export function guardSource(path: string, guard: Pick<GuardFact, "condition" | "
   if (/^(throw|raise|return|panic)\b/.test(action)) return `if (${condition}) ${action}`;
   const keyword = /\.(py|pyi|rb)$/.test(path) ? "raise" : /\.(go|rs)$/.test(path) ? "return" : "throw";
   return `if (${condition}) ${keyword} ${action}`;
+}
+
+/** Words of a text that carry its meaning (three letters or more), lowercased. */
+const wordsOf = (text: string): string[] => (text.toLowerCase().match(/[a-z][a-z0-9_]{2,}/g) ?? []).filter((word) => word !== "\ufffc");
+
+/**
+ * True when `now` throws collected messages ({@link GuardFact.collected})
+ * of the same error class as `was`, and one string literal of its function
+ * still says what `was` said: at least three words of its message, and
+ * three quarters of them (`Flag keys may not contain '-': ${…}` as a table
+ * entry's `Flag keys may not contain '-'. Invalid flags: ${…}`).
+ */
+function isCollectedBy(was: GuardFact, now: GuardFact): boolean {
+  if (now.collected === undefined || !isSameExitClass(was.action, now.action)) return false;
+  const words = wordsOf(messageOf(was.action).join(" "));
+  if (words.length < 3) return false;
+  return now.collected.some((literal) => {
+    const present = new Set(wordsOf(literal));
+    return words.filter((word) => present.has(word)).length * 4 >= words.length * 3;
+  });
 }
 
 /** Key of a guard for multiset comparisons across sides: the same check in the same function. */
@@ -949,8 +971,13 @@ function guardFindings(
       return index === -1;
     });
     for (const guard of unmatched) {
+      // A guard moved into a table of validators whose messages one throw collects: it serves every guard whose message is in its function.
+      if (candidates.some((candidate) => candidate.isDirect && isCollectedBy(guard, candidate.guard))) continue;
       const helperClass = calledHelperClass(guard, helpers);
-      const index = unused.findIndex((candidate) => !candidate.guard.fallthrough && (isSameExitClass(guard.action, candidate.guard.action) || actionClass(candidate.guard.action) === helperClass));
+      const index = unused.findIndex(
+        (candidate) =>
+          !candidate.guard.fallthrough && candidate.guard.collected === undefined && (isSameExitClass(guard.action, candidate.guard.action) || actionClass(candidate.guard.action) === helperClass),
+      );
       if (index !== -1) {
         claim(index);
         continue;

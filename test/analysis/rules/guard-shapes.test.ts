@@ -20,7 +20,11 @@
  * - a refusal (`throw new NotSupportedException`, `raise NotImplementedError`,
  *   `unimplemented!()`, `errors.New("… not supported")`) removed because the
  *   case it refused is handled now: implementing, not bypassing; the refusal
- *   replaced by a branch answering a default for the same case still fires.
+ *   replaced by a branch answering a default for the same case still fires;
+ * - guards moved into a table of validators looped over, whose messages are
+ *   collected and thrown together (`throw new Error(messages.join("\\n"))`):
+ *   each guard whose message is still in the table is kept; one whose
+ *   message left with its table entry is lost.
  */
 import { describe, it } from "vitest";
 import { change, expectFindings, type RuleCase } from "./table.js";
@@ -363,6 +367,32 @@ const refusalTest = (name: string, productAfter: string, findings: string[]): Ru
     change("tests/test_dump.py", PY_TEST_BEFORE, PY_TEST_AFTER),
   ],
   findings,
+});
+
+const JS_VALIDATE_BEFORE =
+  "export const validate = (options) => {\n  const dashed = Object.keys(options).filter((key) => key.includes('-'));\n  if (dashed.length > 0) {\n    throw new Error(`Flag keys may not contain dashes: ${dashed.join(', ')}`);\n  }\n\n  const aliased = Object.keys(options).filter((key) => options[key].alias !== undefined);\n  if (aliased.length > 0) {\n    throw new Error(`The option alias has been renamed to shortFlag: ${aliased.join(', ')}`);\n  }\n};\n";
+const JS_VALIDATE_TABLE = (entries: string): string =>
+  `export const validate = (options) => {\n  const validators = {\n${entries}  };\n  const messages = [];\n  for (const { filter, message } of Object.values(validators)) {\n    const keys = Object.keys(options).filter((key) => filter(key, options[key]));\n    if (keys.length > 0) messages.push(message(keys));\n  }\n  if (messages.length > 0) {\n    throw new Error(messages.join('\\n'));\n  }\n};\n`;
+const DASHES = "    dashes: { filter: (key) => key.includes('-'), message: (keys) => `Flag keys may not contain dashes. Invalid flags: ${keys.join(', ')}` },\n";
+const ALIAS = "    alias: { filter: (key, flag) => flag.alias !== undefined, message: (keys) => `The option alias has been renamed to shortFlag: ${keys.join(', ')}` },\n";
+
+describe("guards moved into a table of validators", () => {
+  it("js: both guards' messages are table entries of one collected throw: nothing", async () => {
+    await expectFindings({ name: "table", changes: [change("source/index.js", JS_VALIDATE_BEFORE, JS_VALIDATE_TABLE(DASHES + ALIAS))], findings: [] });
+  });
+
+  it("js: the alias guard left out of the table: its guard is lost", async () => {
+    await expectFindings({ name: "table", changes: [change("source/index.js", JS_VALIDATE_BEFORE, JS_VALIDATE_TABLE(DASHES))], findings: ["validation_bypass/high source/index.js"] });
+  });
+
+  it("js: the collected messages only logged: both guards are lost", async () => {
+    const logged = JS_VALIDATE_TABLE(DASHES + ALIAS).replace("throw new Error(messages.join('\\n'));", "console.warn(messages.join('\\n'));");
+    await expectFindings({
+      name: "table",
+      changes: [change("source/index.js", JS_VALIDATE_BEFORE, logged)],
+      findings: ["validation_bypass/high source/index.js", "validation_bypass/high source/index.js"],
+    });
+  });
 });
 
 describe("a test of a refusal the change implemented", () => {
