@@ -345,6 +345,13 @@ export interface GuardFact {
    * new Error("not implemented")` given a body is no bypass.
    */
   fallthrough?: true;
+  /**
+   * For a throw of messages collected from a table of validators (`throw new
+   * Error(messages.join("\\n"))`, `new AggregateError(errors)`): the string
+   * literals of its function (template parts joined by U+FFFC), where the
+   * messages of the guards it took over are written. Absent otherwise.
+   */
+  collected?: string[];
 }
 
 /**

@@ -336,7 +336,32 @@ function extractCSharpDrafts(path: string, grammar: LoadedGrammar, root: Node, c
 /** The exception a C# branch ends by throwing (a `throw` statement, or a block whose last statement is one), else null. */
 function csharpThrownBy(branch: Node | null): Node | null {
   const last = branch?.type === "block" ? namedChildren(branch).at(-1) : branch;
-  return last?.type === "throw_statement" ? (namedChildren(last)[0] ?? null) : null;
+  if (last?.type === "throw_statement") return namedChildren(last)[0] ?? null;
+  // A throw helper (`ThrowHelper.ThrowArgumentNullException(nameof(x))`, .NET's idiom for keeping throws out of hot methods) throws for its caller.
+  const call = last?.type === "expression_statement" ? last.namedChild(0) : null;
+  const callee = call?.type === "invocation_expression" ? call.childForFieldName("function") : null;
+  const name = callee?.type === "member_access_expression" ? callee.childForFieldName("name")?.text : callee?.text;
+  return call && name !== undefined && /^Throw(?!If)[A-Z]\w*$/.test(name) ? call : null;
+}
+
+/**
+ * A throw expression as a guard: `x ?? throw new E()` fires when `x` is null
+ * (the negated value, as the `if (x == null) throw` it rewrites); `c ? v :
+ * throw new E()` when `c` is false, `c ? throw new E() : v` when it holds.
+ */
+function csharpThrowExpressionGuard(node: Node): GuardDraft[] {
+  const thrownOf = (side: Node | null): Node | null => (side?.type === "throw_expression" ? (namedChildren(side)[0] ?? null) : null);
+  if (node.type === "conditional_expression") {
+    const condition = node.childForFieldName("condition");
+    const whenTrue = thrownOf(node.childForFieldName("consequence"));
+    const whenFalse = thrownOf(node.childForFieldName("alternative"));
+    if (!condition) return [];
+    return [...(whenTrue ? [{ condition, action: whenTrue }] : []), ...(whenFalse ? [{ condition, action: whenFalse, isNegated: true }] : [])];
+  }
+  const left = node.childForFieldName("left");
+  const thrown = thrownOf(node.childForFieldName("right"));
+  const operator = node.childForFieldName("operator")?.text ?? node.children.find((child) => child !== null && !child.isNamed)?.text;
+  return left && thrown && operator === "??" ? [{ condition: left, action: thrown, isNegated: true }] : [];
 }
 
 /** The value a `switch` statement tests, for a section of its body. */
@@ -608,6 +633,8 @@ const CSHARP_CODE: CodeSyntax = {
       const first = node.childForFieldName("arguments")?.namedChild(0);
       return /^ThrowIf/.test(name) && first && callee ? [{ condition: first, action: callee }] : [];
     },
+    binary_expression: csharpThrowExpressionGuard,
+    conditional_expression: csharpThrowExpressionGuard,
     switch_section: csharpSwitchGuard,
     switch_expression_arm: csharpSwitchGuard,
     for_each_statement: csharpLoopGuard,

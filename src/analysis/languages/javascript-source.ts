@@ -180,6 +180,33 @@ function hashSource(content: string, node: t.Node | null | undefined): string {
   return hashText(content.slice(node.start, node.end).replace(/\s+/g, " ")).slice(0, 12);
 }
 
+/**
+ * True for a throw of collected messages: `new Error(messages.join("\\n"))`,
+ * `new AggregateError(errors)` (GuardFact.collected).
+ */
+function isCollectedThrow(action: t.Node): boolean {
+  if (action.type !== "NewExpression") return false;
+  if (calleeName(action.callee) === "AggregateError") return true;
+  const argument = action.arguments[0];
+  return (
+    argument?.type === "CallExpression" &&
+    argument.callee.type === "MemberExpression" &&
+    argument.callee.object.type === "Identifier" &&
+    keyName(argument.callee.property, argument.callee.computed) === "join"
+  );
+}
+
+/** The string literals below a node, template literals with their interpolations as U+FFFC, at most 200 of them. */
+function stringLiteralsIn(node: t.Node): string[] {
+  const found: string[] = [];
+  walk(node, (current) => {
+    if (found.length >= 200) return false;
+    if (current.type === "StringLiteral" && current.value.trim().length > 0) found.push(current.value);
+    if (current.type === "TemplateLiteral") found.push(current.quasis.map((quasi) => quasi.value.cooked ?? quasi.value.raw).join("\uFFFC"));
+  });
+  return found;
+}
+
 /** Visits every node below `node` (not into nested functions when `isShallow`), calling `visit` with its parent. */
 function walk(node: t.Node, visit: (node: t.Node, parent: t.Node | null) => boolean | void, isShallow = false): void {
   const stack: [t.Node, t.Node | null][] = [[node, null]];
@@ -637,6 +664,8 @@ class CodeWalker {
   private readonly imports: ImportFact[] = [];
   private readonly exports: ExportFact[] = [];
   private readonly guards: GuardFact[] = [];
+  /** Named functions by name path, for the literals of a collected throw (GuardFact.collected). */
+  private readonly functionNodes = new Map<string, t.Node>();
   /** Try statements that are attempts of a loop (see {@link attemptTries}). */
   private readonly attempts = new Set<t.Node>();
   /** Try statements on an error path that still fails (see {@link errorPathTries}). */
@@ -830,7 +859,10 @@ class CodeWalker {
       case "ClassPrivateMethod": {
         const name = this.functionName(node, parent, fn);
         innerFn = name ?? fn; // an anonymous callback belongs to the function that passes it
-        if (name !== null) opened = this.openFunction(node, name);
+        if (name !== null) {
+          opened = this.openFunction(node, name);
+          this.functionNodes.set(name, node);
+        }
         break;
       }
       case "ClassDeclaration":
@@ -1070,13 +1102,16 @@ class CodeWalker {
 
   private addGuard(fn: string, condition: t.Node, action: t.Node, isNegated: boolean): void {
     const text = this.source(condition);
-    this.guards.push({
+    const guard: GuardFact = {
       function: fn,
       line: this.line(condition),
       condition: isNegated ? `!(${text})` : text,
       action: this.source(action),
       names: namesIn(condition),
-    });
+    };
+    const owner = isCollectedThrow(action) ? this.functionNodes.get(fn) : undefined;
+    if (owner) guard.collected = stringLiteralsIn(owner);
+    this.guards.push(guard);
   }
 
   /**

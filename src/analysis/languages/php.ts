@@ -407,6 +407,14 @@ const PHP_CODE: CodeSyntax = {
       if (thrownElse) guards.push({ condition, action: thrownElse, isNegated: true });
       return guards;
     },
+    // `elseif (c) { throw … }`: a guard on `c` (the branches before it took their own values).
+    else_if_clause: (node) => {
+      const wrapped = node.childForFieldName("condition");
+      const condition = wrapped?.type === "parenthesized_expression" && wrapped.namedChildCount === 1 ? wrapped.namedChild(0) : wrapped;
+      const thrown = phpThrownBy(node.childForFieldName("body"));
+      return condition && thrown ? [{ condition, action: thrown }] : [];
+    },
+    binary_expression: phpThrowExpressionGuard,
     match_conditional_expression: phpArmGuard,
     case_statement: phpArmGuard,
     foreach_statement: phpLoopGuard,
@@ -442,6 +450,22 @@ function phpThrownBy(branch: Node | null): Node | null {
   const last = branch?.type === "compound_statement" ? namedChildren(branch).at(-1) : branch;
   const inner = last?.type === "expression_statement" ? last.namedChild(0) : last;
   return inner?.type === "throw_expression" || inner?.type === "throw_statement" ? (namedChildren(inner)[0] ?? null) : null;
+}
+
+/**
+ * A PHP 8 throw expression after a logical operator: `c || throw E`, `c or
+ * throw E`, `$x ?? throw E`, `$x ?: throw E` fire when the left side is false
+ * or null (the negated left side, as the `if (!c) throw E` they rewrite);
+ * `c && throw E`, `c and throw E` when it holds.
+ */
+function phpThrowExpressionGuard(node: Node): GuardDraft[] {
+  const left = node.childForFieldName("left");
+  const right = node.childForFieldName("right");
+  const operator = node.childForFieldName("operator")?.text ?? node.children.find((child) => child !== null && !child.isNamed)?.text ?? "";
+  const thrown = right?.type === "throw_expression" ? (namedChildren(right)[0] ?? null) : null;
+  if (!left || !thrown) return [];
+  if (/^(\|\||or|\?\?|\?:)$/i.test(operator)) return [{ condition: left, action: thrown, isNegated: true }];
+  return /^(&&|and)$/i.test(operator) ? [{ condition: left, action: thrown }] : [];
 }
 
 /** The parenthesised value a `switch`/`match` tests. */

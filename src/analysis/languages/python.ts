@@ -1128,6 +1128,12 @@ const PYTHON_CODE: CodeSyntax = {
       if (raisedElse) guards.push({ condition, action: raisedElse, isNegated: true });
       return guards;
     },
+    // `elif c: raise …`: a guard on `c` (the branches before it took their own values), as the `if` it often was.
+    elif_clause: (node) => {
+      const condition = node.childForFieldName("condition");
+      const raised = raisedBy(node.childForFieldName("consequence"));
+      return condition && raised ? [{ condition, action: raised }] : [];
+    },
     assert_statement: (node) => {
       const condition = namedChildren(node)[0];
       return condition ? [{ condition, action: "assert" }] : [];

@@ -697,7 +697,8 @@ const RUBY_CODE: CodeSyntax = {
   calls: { call: (node) => node.childForFieldName("method")?.text ?? null },
   guards: {
     ...Object.fromEntries(
-      (["if_modifier", "unless_modifier", "if", "unless"] as const).map((type) => [
+      // `elsif c` guards `c` as an `if` does (the branches before it took their own values).
+      (["if_modifier", "unless_modifier", "if", "unless", "elsif"] as const).map((type) => [
         type,
         (node: Node): GuardDraft[] => {
           const condition = node.childForFieldName("condition");

@@ -261,7 +261,7 @@ function rustErrorValue(expression: Node | null): Node | null {
   if (expression.type === "block") return rustErrorExit(expression);
   const value = expression.type === "return_expression" ? expression.namedChild(0) : expression;
   if (value?.type === "call_expression" && /^(?:Result::)?Err$/.test(value.childForFieldName("function")?.text ?? "")) return value;
-  if (value?.type === "macro_invocation" && /^(panic|bail|unreachable|unimplemented|todo)$/.test(value.childForFieldName("macro")?.text ?? "")) return value;
+  if (value?.type === "macro_invocation" && /^(?:(?:std|core|anyhow|eyre)::)?(panic|bail|unreachable|unimplemented|todo)$/.test(value.childForFieldName("macro")?.text ?? "")) return value;
   return null;
 }
 
@@ -714,7 +714,8 @@ const RUST_CODE: CodeSyntax = {
       return value && action ? [{ condition: value, action }] : [];
     },
     macro_invocation: (node) => {
-      const name = node.childForFieldName("macro")?.text ?? "";
+      // A path is the same macro (`anyhow::ensure!`, `std::assert!`): the action names it without one.
+      const name = (node.childForFieldName("macro")?.text ?? "").replace(/^(?:std|core|anyhow|eyre)::/, "");
       if (!/^(assert|ensure|debug_assert)$/.test(name)) return [];
       const condition = node.namedChildren.find((child) => child?.type === "token_tree");
       return condition ? [{ condition, action: `${name}!` }] : [];

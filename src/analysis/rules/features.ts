@@ -11,12 +11,14 @@
  * was never the package's API.
  */
 
+import { checkedTest } from "../checks/index.js";
 import type { ExportFact, TestCase } from "../facts.js";
 import type { Finding } from "../types.js";
 import { isInlineTestedProductCode, isProductCode, isTestPair, resolveImport, usable, type RuleInput, type RulePair } from "./context.js";
 import { findRemovedNames, removedNamesCheckedBy, removedNamesOfRows } from "./dependencies.js";
 import { deadUnderSupport as skippedFromMinimum, type SupportChange } from "../support.js";
 import { defineRule, report, rereport } from "./registry.js";
+import { checksOnlyRetiredRefusal, implementedRefusals } from "./validation.js";
 
 /** An exported symbol that is gone after the change. */
 export interface RemovedExport {
@@ -240,6 +242,7 @@ export function reclassifyDeletions(
   removedDefinitions: ReadonlySet<string> = new Set(),
   removedNames: ReadonlySet<string> = new Set(),
 ): Finding[] {
+  const refusals = implementedRefusals(input.pairs);
   const pairByPath = new Map(input.pairs.map((pair) => [pair.path, pair] as const));
   const flags = input.support ? versionFlags(input.pairs) : new Map<string, string>();
   const lostTest = (pair: RulePair, id: string, line: number | null | undefined): TestCase | undefined => {
@@ -261,7 +264,11 @@ export function reclassifyDeletions(
       const test = lostTest(pair, id, ids.length === 1 ? finding.before_line : null);
       if (!test) return finding;
       const support = input.support ? deadUnderSupport(test, input.support, flags) : null;
-      const outcome = support ? { kind: "unsupported" as const, support } : deletedTestOutcome(test, path, pair, removed, removedDefinitions, removedNames);
+      let outcome: DeletedTestOutcome = support ? { kind: "unsupported" as const, support } : deletedTestOutcome(test, path, pair, removed, removedDefinitions, removedNames);
+      // A test of a refusal (`Assert.Throws<NotSupportedException>`) the change retired as the case landed.
+      if (outcome.kind === "lost" && refusals.length > 0 && checksOnlyRetiredRefusal(checkedTest(path, test, usable(pair.before)).checks, refusals)) {
+        outcome = { kind: "with-code", symbols: refusals.map((refusal) => `the refusal ${refusal.errorClass}`) };
+      }
       if (outcome.kind === "lost") return finding;
       if (outcome.kind === "unsupported") unsupported.push(outcome.support);
       else for (const name of outcome.symbols) symbols.add(name);

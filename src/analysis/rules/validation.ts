@@ -32,9 +32,21 @@
  */
 
 import { displayCode } from "../display.js";
-import { CAST_KINDS, PYDANTIC_CONSTRAINT_KEYWORDS, type CatchFact, type CodeFacts, type ConstantFact, type FunctionFact, type GuardFact, type SchemaFact, type SuppressionFact } from "../facts.js";
+import {
+  CAST_KINDS,
+  PYDANTIC_CONSTRAINT_KEYWORDS,
+  type CatchFact,
+  type CodeFacts,
+  type ConstantFact,
+  type FunctionFact,
+  type GuardFact,
+  type LiteralBranchFact,
+  type SchemaFact,
+  type SuppressionFact,
+} from "../facts.js";
 import type { FileChange, Finding } from "../types.js";
 import { isNeverFiring, madeConstantFinding, splitTopLevel, unwrapParentheses } from "./constant-condition.js";
+import type { Check } from "../checks/index.js";
 import { isInlineTestedProductCode, isProductCode, multisetMinus, usable, type RuleInput, type RulePair } from "./context.js";
 import { defineRule, report } from "./registry.js";
 
@@ -206,19 +218,51 @@ const THROW_HELPER_CLASSES: Readonly<Record<string, string>> = {
  */
 function actionClass(action: string): string {
   const phpAssert = /^\\?(?:Webmozart\\Assert\\)?(Assert::\w+)/.exec(action);
-  const match = /^(?:new )?([\w$.]+)/.exec(action);
-  const callee = phpAssert?.[1] ?? match?.[1] ?? action;
-  const helper = THROW_HELPER_CLASSES[callee];
+  const unpathed = action.replace(/^(?:std|core|anyhow|eyre)::/, "");
+  const match = /^(?:new )?([\w$.]+)/.exec(unpathed);
+  // A checking macro's action is its bare name (`assert!`); a macro that exits is called (`panic!(…)` -> "panic").
+  const callee = phpAssert?.[1] ?? (match ? `${match[1]}${unpathed === `${match[1]}!` ? "!" : ""}` : action);
+  const helper = THROW_HELPER_CLASSES[callee] ?? EXIT_ALIASES[callee];
   if (helper !== undefined) return helper;
   const thrower = /^(?:[\w.]+\.)?(\w+(?:Exception|Error))\.Throw\w*$/.exec(callee);
   if (thrower) return thrower[1] as string;
+  // .NET's throw helpers say what they throw: `ThrowHelper.ThrowArgumentNullException(…)`, `ThrowArgumentNull(…)` -> "ArgumentNullException".
+  const helperThrow = /(?:^|\.)Throw(?!If)([A-Z]\w*?)(?:Exception)?$/.exec(callee);
+  if (helperThrow) return `${helperThrow[1] as string}Exception`;
+  // A project's own `ThrowHelper.ThrowIfNull(x)` follows .NET's (ArgumentNullException.ThrowIfNull, ArgumentOutOfRangeException.ThrowIfNegative).
+  if (/(?:^|\.)ThrowIfNull$/.test(callee)) return "ArgumentNullException";
+  if (/(?:^|\.)ThrowIf(?:Negative|Zero|NegativeOrZero|GreaterThan|GreaterThanOrEqual|LessThan|LessThanOrEqual|Equal|NotEqual)$/.test(callee)) return "ArgumentOutOfRangeException";
   return callee.replace(/^(?:java\.lang\.|System\.)/, "");
 }
 
+/**
+ * Exits that are one exit spelled two ways, by callee: Rust's `assert!(c, m)`
+ * panics as `if !c { panic!(m) }` does (clippy's manual_assert rewrites one
+ * as the other), anyhow's `ensure!(c, m)` and `bail!(m)` return the error as
+ * `return Err(anyhow!(m))` does. `debug_assert!` is no alias: release builds
+ * drop it, so it keeps nothing a panic did ({@link isWeakerExit}).
+ */
+const EXIT_ALIASES: Readonly<Record<string, string>> = { "assert!": "panic", "ensure!": "Err", bail: "Err" };
+
+/** True when the exit `now` takes is only a debug build's (`debug_assert!`) while `was` fired in every build. */
+const isWeakerExit = (was: string, now: string): boolean => actionClass(now) === "debug_assert!" && actionClass(was) !== "debug_assert!";
+
+/**
+ * True when the exit `now` raises what `was` raised (the same error class,
+ * {@link actionClass}), or more surely: a `debug_assert!` made a panic that
+ * fires in release builds too.
+ */
+function isSameExitClass(was: string, now: string): boolean {
+  const wasClass = actionClass(was);
+  const nowClass = actionClass(now);
+  return wasClass === nowClass || (wasClass === "debug_assert!" && nowClass === "panic");
+}
+
 function isEquivalentGuard(was: GuardFact, now: GuardFact): boolean {
+  if (isWeakerExit(was.action, now.action)) return false;
   if (was.action === now.action || was.condition === now.condition) return true;
   const shared = was.names.filter((name) => now.names.includes(name));
-  return shared.length > 0 && actionClass(was.action) === actionClass(now.action);
+  return shared.length > 0 && isSameExitClass(was.action, now.action);
 }
 
 /** Last segment of a function's name path (`Cart.add` -> "add"). */
@@ -288,9 +332,12 @@ interface ReachedGuard {
  */
 function isKeptBy(was: GuardFact, now: ReachedGuard): boolean {
   if (now.guard.fallthrough) return isSameThrow(was.action, now.guard.action);
+  // A throw of collected messages keeps only the guards whose messages its function still holds.
+  if (now.guard.collected !== undefined) return isCollectedBy(was, now.guard);
   if (isEquivalentGuard(was, now.guard)) return true;
   if (now.isDirect) return false;
-  return actionClass(was.action) === actionClass(now.guard.action) || was.names.some((name) => now.guard.names.includes(name));
+  if (isWeakerExit(was.action, now.guard.action)) return false;
+  return isSameExitClass(was.action, now.guard.action) || was.names.some((name) => now.guard.names.includes(name));
 }
 
 /**
@@ -334,6 +381,26 @@ export function guardSource(path: string, guard: Pick<GuardFact, "condition" | "
   if (/^(throw|raise|return|panic)\b/.test(action)) return `if (${condition}) ${action}`;
   const keyword = /\.(py|pyi|rb)$/.test(path) ? "raise" : /\.(go|rs)$/.test(path) ? "return" : "throw";
   return `if (${condition}) ${keyword} ${action}`;
+}
+
+/** Words of a text that carry its meaning (three letters or more), lowercased. */
+const wordsOf = (text: string): string[] => (text.toLowerCase().match(/[a-z][a-z0-9_]{2,}/g) ?? []).filter((word) => word !== "\ufffc");
+
+/**
+ * True when `now` throws collected messages ({@link GuardFact.collected})
+ * of the same error class as `was`, and one string literal of its function
+ * still says what `was` said: at least three words of its message, and
+ * three quarters of them (`Flag keys may not contain '-': ${…}` as a table
+ * entry's `Flag keys may not contain '-'. Invalid flags: ${…}`).
+ */
+function isCollectedBy(was: GuardFact, now: GuardFact): boolean {
+  if (now.collected === undefined || !isSameExitClass(was.action, now.action)) return false;
+  const words = wordsOf(messageOf(was.action).join(" "));
+  if (words.length < 3) return false;
+  return now.collected.some((literal) => {
+    const present = new Set(wordsOf(literal));
+    return words.filter((word) => present.has(word)).length * 4 >= words.length * 3;
+  });
 }
 
 /** Key of a guard for multiset comparisons across sides: the same check in the same function. */
@@ -388,6 +455,137 @@ function droppedAlternatives(before: string, after: string): string[] {
   const now = alternativesOf(after);
   if (was.length < 2 || now.length >= was.length || !now.every((part) => was.includes(part))) return [];
   return was.filter((part) => !now.includes(part));
+}
+
+/** Guards whose condition is what must hold, the guard firing when it is false: `assert(c)`, `invariant(c, m)`, Rust's `assert!(c, m)`, Guava's `checkArgument(c, m)`. */
+const HOLDING_ACTIONS = /^(?:assert|invariant|assert\.ok|console\.assert|(?:\w+::)?(?:assert|ensure|debug_assert)!|(?:Preconditions\.)?check(?:Argument|State))$/;
+
+/** The first top-level comma-separated part of a text (`i<10,"far"` -> `i<10`): a Rust checking macro's condition, its message left out. */
+function firstArgument(text: string): string {
+  let depth = 0;
+  let quote: string | null = null;
+  for (let i = 0; i < text.length; i++) {
+    const char = text[i] as string;
+    if (quote !== null) {
+      if (char === "\\") i++;
+      else if (char === quote) quote = null;
+    } else if (char === '"' || char === "'") quote = char;
+    else if ("([{".includes(char)) depth++;
+    else if (")]}".includes(char)) depth--;
+    else if (depth === 0 && char === ",") return text.slice(0, i);
+  }
+  return text;
+}
+
+/**
+ * The `||` alternatives of the condition on which a guard fires, each as
+ * written: an `if`'s condition as is; a holding check's ({@link
+ * HOLDING_ACTIONS}) as `!(c)`, one alternative (Rust's macro token tree
+ * `(c,"m")` read as `c`).
+ */
+function firingAlternatives(guard: GuardFact): string[] {
+  if (!HOLDING_ACTIONS.test(guard.action)) return alternativesOf(guard.condition);
+  const holding = guard.action.endsWith("!") ? firstArgument(unwrapParentheses(guard.condition)) : guard.condition;
+  return [`!(${holding})`];
+}
+
+/** What a comparison with a number fires on: the values of `subject` below or above `limit` (`inclusive`: the limit too). */
+interface Bound {
+  subject: string;
+  side: "below" | "above";
+  limit: number;
+  inclusive: boolean;
+}
+
+const FLIPPED: Readonly<Record<string, string>> = { "<": ">", "<=": ">=", ">": "<", ">=": "<=" };
+const NEGATED: Readonly<Record<string, string>> = { "<": ">=", "<=": ">", ">": "<=", ">=": "<" };
+
+/**
+ * A condition text as a {@link Bound}: `x<0`, `0>x`, `!(x>=0)`, `not x >= 0`
+ * -> x below 0, exclusive; integer limits are made inclusive (`x<0` -> x
+ * below -1 inclusive) so `x<1` and `x<=0` are one bound. Null for anything
+ * but one comparison of a value with a number literal.
+ */
+function boundOf(condition: string): Bound | null {
+  let text = unwrapParentheses(condition);
+  let negated = false;
+  for (;;) {
+    const bang = /^!\s*(\([\s\S]*\))$/.exec(text);
+    const not = /^not\s+([\s\S]+)$/.exec(text);
+    const inner = bang && unwrapParentheses(bang[1] as string) !== (bang[1] as string) ? (bang[1] as string) : not ? (not[1] as string) : null;
+    if (inner === null) break;
+    text = unwrapParentheses(inner);
+    negated = !negated;
+  }
+  text = text.replace(/\s+/g, "");
+  const number = "(-?\\d+(?:\\.\\d+)?)";
+  const subject = "([^<>=!&|,?:]+)";
+  const forward = new RegExp(`^${subject}(<=|>=|<|>)${number}$`).exec(text);
+  const backward = new RegExp(`^${number}(<=|>=|<|>)${subject}$`).exec(text);
+  if (!forward && !backward) return null;
+  const name = (forward ? forward[1] : backward?.[3]) as string;
+  let operator = (forward ? forward[2] : FLIPPED[backward?.[2] as string]) as string;
+  const literal = (forward ? forward[3] : backward?.[1]) as string;
+  if (negated) operator = NEGATED[operator] as string;
+  let limit = Number(literal);
+  let inclusive = operator.endsWith("=");
+  const side = operator.startsWith("<") ? "below" : "above";
+  if (!inclusive && Number.isInteger(limit) && !literal.includes(".")) {
+    limit += side === "below" ? -1 : 1;
+    inclusive = true;
+  }
+  return { subject: name, side, limit, inclusive };
+}
+
+/** True when `now` fires on fewer values than `was`, both bounds of one value on one side (`x<0` -> `x<-1`, `x>100` -> `x>1000`, `x<=0` -> `x<0`). */
+function isNarrowerBound(was: Bound, now: Bound): boolean {
+  if (was.subject !== now.subject || was.side !== now.side) return false;
+  const further = was.side === "below" ? now.limit < was.limit : now.limit > was.limit;
+  return further || (now.limit === was.limit && was.inclusive && !now.inclusive);
+}
+
+/**
+ * Alternatives of a guard's firing condition ({@link firingAlternatives})
+ * whose bound the rewrite moved so that it fires on fewer values, as pairs
+ * of before and after text (`qty<0` -> `qty<-1`, `assert!(i<10)` ->
+ * `assert!(i<11)`); the rest of the condition left as it was. Empty for any
+ * other rewrite, and for a bound widened or a comparison turned around.
+ */
+function narrowedBounds(was: GuardFact, now: GuardFact): { before: string; after: string }[] {
+  const before = firingAlternatives(was);
+  const after = firingAlternatives(now);
+  if (before.length !== after.length) return [];
+  const changedBefore = before.filter((part) => !after.includes(part));
+  const changedAfter = after.filter((part) => !before.includes(part));
+  const narrowed: { before: string; after: string }[] = [];
+  for (const part of changedBefore) {
+    const wasBound = boundOf(part);
+    const index = wasBound ? changedAfter.findIndex((candidate) => boundOf(candidate)?.subject === wasBound.subject && boundOf(candidate)?.side === wasBound.side) : -1;
+    if (!wasBound || index === -1) continue;
+    const [partner] = changedAfter.splice(index, 1) as [string];
+    if (isNarrowerBound(wasBound, boundOf(partner) as Bound)) narrowed.push({ before: part, after: partner });
+  }
+  return narrowed;
+}
+
+function boundNarrowedFinding(path: string, fn: string, was: GuardFact, now: GuardFact, narrowed: { before: string; after: string }[]): Finding {
+  return report(
+    validationRule,
+    "guardBoundNarrowed",
+    {
+      guard: guardSource(path, was),
+      where: fn === "" ? "module code" : `${fn}()`,
+      path,
+      changes: narrowed.map((part) => `\`${part.before}\` became \`${part.after}\``).join(", "),
+    },
+    {
+      file: path,
+      line: now.line,
+      before_file: path,
+      before_line: was.line,
+      evidence: { rule: "guard_narrowed", function: fn, condition_before: was.condition, condition_after: now.condition, narrowed },
+    },
+  );
 }
 
 function narrowedFinding(path: string, fn: string, was: GuardFact, now: GuardFact, dropped: string[]): Finding {
@@ -548,6 +746,155 @@ function isDeadVariantGuard(guard: GuardFact, constants: VariantConstants): bool
   });
 }
 
+/**
+ * Error classes that say "this case is not handled (yet)" rather than "this
+ * input is wrong": .NET's NotSupportedException and NotImplementedException,
+ * Java's UnsupportedOperationException, Python's and Ruby's
+ * NotImplementedError, Rust's `unimplemented!`/`todo!`, Go's
+ * `errors.ErrUnsupported`.
+ */
+const REFUSAL_CLASSES: ReadonlySet<string> = new Set([
+  "NotSupportedException",
+  "NotImplementedException",
+  "PlatformNotSupportedException",
+  "UnsupportedOperationException",
+  "NotImplementedError",
+  "NotImplemented",
+  "unimplemented",
+  "todo",
+  "errors.ErrUnsupported",
+  "ErrUnsupported",
+]);
+
+/**
+ * A message that refuses a case: "… is not (yet) supported", "not
+ * implemented", "unimplemented". "unsupported <x>" is left out: it names an
+ * input that is wrong (`unsupported ${key}`), as "invalid <x>" does.
+ */
+const REFUSAL_MESSAGE = /\bnot (?:yet )?(?:supported|implemented)\b|\bunimplemented\b|\b(?:is|are) unsupported\b/i;
+
+/**
+ * True when a guard refuses a case rather than rejecting an input
+ * ({@link REFUSAL_CLASSES}, or any error whose message says so, as Go's
+ * `errors.New("rank > 3 is not supported")` or JS's `new Error("not
+ * implemented")`). Removing such a guard is how the case gets implemented.
+ */
+export function isRefusal(action: string): boolean {
+  return REFUSAL_CLASSES.has(actionClass(action)) || messageOf(action).some((part) => REFUSAL_MESSAGE.test(part));
+}
+
+/** Calls that report rather than do: a refusal turned into one of them still refuses, only quietly. */
+const LOGGING_CALL =
+  /^(?:log|warn|warning|error|info|debug|trace|print|println|printf|eprintln|eprint|puts|pp|Print|Println|Printf|Fprintf|Fprintln|WriteLine|Write|LogWarning|LogError|LogInformation|LogDebug)$/;
+
+/**
+ * True when a refusal removed from function `fn` is implemented rather than
+ * bypassed: the function calls something it did not call before, or a
+ * function its file newly defines, that is no logger (the code that handles
+ * the case: `Append(sb, array, …)` walking every rank), its condition reads no boolean constant of the change (a
+ * refusal in a build variant, `if !supportExporters { panic("not supported
+ * on purego builds") }`, refuses a build, not a case), and it gave the case
+ * no default answer instead: no collapse to a constant, no new branch that
+ * returns a literal (`if (rank > 3) return "";`, `return None`) on a name the
+ * refusal's condition read (LiteralBranchFact).
+ */
+function isRefusalImplemented(guard: GuardFact, fn: string, before: CodeFacts, after: CodeFacts, constants: VariantConstants): boolean {
+  const fnBefore = (before.functions ?? []).find((candidate) => candidate.name === fn);
+  const fnAfter = (after.functions ?? []).find((candidate) => candidate.name === fn);
+  if (!fnBefore || !fnAfter) return false;
+  // New work: a call it did not make, or one of a function the file defines now and did not (`Append(sb, array, …)` shares its name with `sb.Append`).
+  const definedBefore = new Set((before.functions ?? []).map((candidate) => shortName(candidate.name)));
+  const definedNow = new Set((after.functions ?? []).map((candidate) => shortName(candidate.name)).filter((name) => !definedBefore.has(name)));
+  const newCalls = fnAfter.calls.filter((call) => (!fnBefore.calls.includes(call) || definedNow.has(call)) && !LOGGING_CALL.test(call));
+  if (newCalls.length === 0 || guard.names.some((name) => constants.before.has(name) || constants.after.has(name))) return false;
+  return !answersDefaultInstead(guard, fn, before, after, fnAfter);
+}
+
+/**
+ * True when a refusal removed from function `fn` was replaced by a default
+ * answer for the case it refused, which is still not handled: the function
+ * collapsed to a constant, or it gained a branch that returns a literal
+ * (`if (rank > 3) return "";`, `return None`) on a name the refusal's
+ * condition read (LiteralBranchFact, not one it had before).
+ */
+function answersDefaultInstead(guard: GuardFact, fn: string, before: CodeFacts, after: CodeFacts, fnAfter: FunctionFact): boolean {
+  if (fnAfter.constantReturn !== undefined) return true;
+  const keyOf = (branch: LiteralBranchFact): string => `${branch.function ?? ""}\u0000${branch.returns ?? ""}\u0000${(branch.reads ?? []).join(",")}\u0000${branch.compared.join(",")}`;
+  const inFunction = (branches: readonly LiteralBranchFact[] | undefined): LiteralBranchFact[] =>
+    (branches ?? []).filter((branch) => branch.kind === "branch" && branch.function === fn && branch.computed !== true);
+  const gained = multisetMinus(inFunction(after.literalBranches), inFunction(before.literalBranches), keyOf);
+  return gained.some((branch) => (branch.reads ?? []).some((name) => guard.names.includes(name)));
+}
+
+/** A refusal the change removed as the case it refused landed ({@link isRefusalImplemented}): its error class and its message literals. */
+export interface ImplementedRefusal {
+  errorClass: string;
+  messages: string[];
+}
+
+/**
+ * The refusals ({@link isRefusal}) the change removed from product
+ * functions that stay, with no guard of the same action left in any changed
+ * file, where the function now does the work ({@link isRefusalImplemented}).
+ * A test that only checked such a refusal checked a behaviour the change
+ * retired with the code: features.ts reads it as a test deleted with its code.
+ */
+export function implementedRefusals(pairs: readonly RulePair[]): ImplementedRefusal[] {
+  const files = codePairs(pairs);
+  const actionsAfter = new Set(files.flatMap((file) => (file.after?.guards ?? []).map((guard) => guard.action)));
+  const constants = variantConstants(files);
+  const refusals: ImplementedRefusal[] = [];
+  for (const { before, after } of files) {
+    if (!before || !after) continue;
+    for (const guard of before.guards ?? []) {
+      if (guard.fallthrough || !isRefusal(guard.action) || actionsAfter.has(guard.action)) continue;
+      if (isRefusalImplemented(guard, guard.function, before, after, constants)) refusals.push({ errorClass: actionClass(guard.action), messages: messageOf(guard.action) });
+    }
+  }
+  return refusals;
+}
+
+/**
+ * True when every check of a deleted test is about one retired refusal
+ * ({@link implementedRefusals}): that its error is thrown (the same class),
+ * or that the error's message is the refusal's; at least one is the throw.
+ */
+export function checksOnlyRetiredRefusal(checks: readonly Check[], refusals: readonly ImplementedRefusal[]): boolean {
+  if (checks.length === 0) return false;
+  return refusals.some((refusal) => {
+    const isThrow = (check: Check): boolean => check.relation === "throws" && (check.errorType ?? "").replace(/^.*[.:]/, "") === refusal.errorClass.replace(/^.*[.:]/, "");
+    const isMessage = (check: Check): boolean => check.expected !== undefined && refusal.messages.includes(check.expected.replace(/^(["'`])([\s\S]*)\1$/, "$2"));
+    return checks.some(isThrow) && checks.every((check) => isThrow(check) || isMessage(check));
+  });
+}
+
+/**
+ * The error class each function of the change's before side throws when it
+ * throws at all, by short name: the class of its guards and fall-through
+ * exit when they all throw one (a throw helper: `ThrowIfCancelled(this
+ * Token t, string m) { if (!t.IsCancelled) return; throw new
+ * OperationCanceledException(m); }` -> "OperationCanceledException"). A
+ * guard that calls one throws that class, whether the helper survives or its
+ * body was inlined at the call sites and its file deleted.
+ */
+function helperExitClasses(files: readonly { before: CodeFacts | null }[]): Map<string, string> {
+  const classes = new Map<string, Set<string>>();
+  for (const file of files) {
+    const names = new Set((file.before?.functions ?? []).map((fn) => fn.name));
+    for (const guard of file.before?.guards ?? []) {
+      if (!names.has(guard.function)) continue;
+      const key = shortName(guard.function);
+      (classes.get(key) ?? classes.set(key, new Set()).get(key))?.add(actionClass(guard.action));
+    }
+  }
+  return new Map([...classes].filter(([, found]) => found.size === 1).map(([name, found]) => [name, [...found][0] as string]));
+}
+
+/** The error class a call guard (`token.ThrowIfCancelled`, its action a bare callee) throws through its helper of the change ({@link helperExitClasses}), else null. */
+function calledHelperClass(guard: GuardFact, helpers: ReadonlyMap<string, string>): string | null {
+  return /^[\w$.]+$/.test(guard.action) ? (helpers.get(shortName(guard.action)) ?? null) : null;
+}
+
 function guardFindings(
   path: string,
   before: CodeFacts,
@@ -556,6 +903,7 @@ function guardFindings(
   moved: GuardFact[],
   lostErrors: LostErrors = { lost: new Set(), stillReturning: new Set() },
   constants: VariantConstants = { before: new Map(), after: new Map() },
+  helpers: ReadonlyMap<string, string> = new Map(),
 ): Finding[] {
   const findings: Finding[] = [];
   const afterFunctions = new Set((after.functions ?? []).map((fn) => fn.name));
@@ -615,12 +963,21 @@ function guardFindings(
           (alternative) => !isSubsumedAlternative(alternative, fnAfter),
         );
         if (dropped.length > 0) findings.push(narrowedFinding(path, fn, guard, partner.guard, dropped));
+        // The same throw on a bound moved to fire on fewer values (`qty < 0` -> `qty < -1`) lets the values between through.
+        const narrowed = partner.isDirect && partner.guard.action === guard.action && dropped.length === 0 ? narrowedBounds(guard, partner.guard) : [];
+        if (narrowed.length > 0) findings.push(boundNarrowedFinding(path, fn, guard, partner.guard, narrowed));
       }
       claim(index);
       return index === -1;
     });
     for (const guard of unmatched) {
-      const index = unused.findIndex((candidate) => !candidate.guard.fallthrough && actionClass(candidate.guard.action) === actionClass(guard.action));
+      // A guard moved into a table of validators whose messages one throw collects: it serves every guard whose message is in its function.
+      if (candidates.some((candidate) => candidate.isDirect && isCollectedBy(guard, candidate.guard))) continue;
+      const helperClass = calledHelperClass(guard, helpers);
+      const index = unused.findIndex(
+        (candidate) =>
+          !candidate.guard.fallthrough && candidate.guard.collected === undefined && (isSameExitClass(guard.action, candidate.guard.action) || actionClass(candidate.guard.action) === helperClass),
+      );
       if (index !== -1) {
         claim(index);
         continue;
@@ -644,6 +1001,8 @@ function guardFindings(
         continue;
       }
       if (callsValidator) continue;
+      // A refusal removed as the case it refused lands (a NotSupportedException for arrays of rank > 3 gone with a walk of every rank).
+      if (isRefusal(guard.action) && isRefusalImplemented(guard, fn, before, after, constants)) continue;
       const constant = (after.guards ?? []).find((candidate) => candidate.function === fn && isNeverFiring(candidate) && actionClass(candidate.action) === actionClass(guard.action));
       if (constant) {
         findings.push(madeConstantFinding(path, fn, guard, constant));
@@ -722,8 +1081,40 @@ const CATCH_WORDS: Record<CatchFact["behaviour"], string> = {
 
 const SWALLOWING: ReadonlySet<CatchFact["behaviour"]> = new Set(["swallows", "returns_constant"]);
 
-/** Key of a catch across sides: its function and its order there. */
-const catchKey = (fact: CatchFact): string => `${fact.function}\u0000${fact.index}`;
+/** True when two catches are one catch left as it was: what it catches, what it does, and the calls of the block it guards. */
+function isSameCatch(was: CatchFact, now: CatchFact): boolean {
+  return was.caught === now.caught && was.behaviour === now.behaviour && (was.guardedCalls ?? []).join("\u0000") === (now.guardedCalls ?? []).join("\u0000");
+}
+
+/**
+ * The catches of before and after paired across the change, per function:
+ * first each catch left as it was with itself ({@link isSameCatch}), then
+ * those catching the same thing, then the rest in their order. A clause
+ * added before the others (a filtered `catch (E e) when (a || b)` split in
+ * two) shifts no other catch onto a neighbour's partner, while a catch that
+ * passed the error on and now swallows it still pairs with itself.
+ */
+function pairedCatches(before: readonly CatchFact[], after: readonly CatchFact[]): [CatchFact, CatchFact][] {
+  const byFunction = new Map<string, { before: CatchFact[]; after: CatchFact[] }>();
+  const groupOf = (fact: CatchFact): { before: CatchFact[]; after: CatchFact[] } =>
+    byFunction.get(fact.function) ?? (byFunction.set(fact.function, { before: [], after: [] }).get(fact.function) as { before: CatchFact[]; after: CatchFact[] });
+  for (const fact of before) groupOf(fact).before.push(fact);
+  for (const fact of after) groupOf(fact).after.push(fact);
+  const pairs: [CatchFact, CatchFact][] = [];
+  for (const group of byFunction.values()) {
+    const rest = [...group.after].sort((a, b) => a.index - b.index);
+    const waiting = [...group.before].sort((a, b) => a.index - b.index);
+    for (const match of [isSameCatch, (was: CatchFact, now: CatchFact): boolean => was.caught === now.caught, (): boolean => true]) {
+      for (const was of [...waiting]) {
+        const index = rest.findIndex((now) => match(was, now));
+        if (index === -1) continue;
+        pairs.push([was, rest.splice(index, 1)[0] as CatchFact]);
+        waiting.splice(waiting.indexOf(was), 1);
+      }
+    }
+  }
+  return pairs;
+}
 
 function swallowFinding(path: string, was: CatchFact, now: CatchFact): Finding {
   const what = now.behaviour === "swallows" ? "swallows the error" : "returns a constant instead of the error";
@@ -773,11 +1164,10 @@ function subjectSwallowFindings(path: string, before: readonly CatchFact[], afte
 function catchFindings(path: string, before: CodeFacts, after: CodeFacts): Finding[] {
   const hasSubject = (fact: CatchFact): boolean => fact.subject !== undefined;
   const findings = subjectSwallowFindings(path, (before.catches ?? []).filter(hasSubject), (after.catches ?? []).filter(hasSubject));
-  const beforeByKey = new Map((before.catches ?? []).filter((fact) => !hasSubject(fact)).map((fact) => [catchKey(fact), fact] as const));
-  for (const now of after.catches ?? []) {
-    if (hasSubject(now)) continue;
-    const was = beforeByKey.get(catchKey(now));
-    if (!was || SWALLOWING.has(was.behaviour) || !SWALLOWING.has(now.behaviour)) continue;
+  const isHandler = (fact: CatchFact): boolean => !hasSubject(fact);
+  const pairs = pairedCatches((before.catches ?? []).filter(isHandler), (after.catches ?? []).filter(isHandler)).sort(([, a], [, b]) => a.line - b.line);
+  for (const [was, now] of pairs) {
+    if (SWALLOWING.has(was.behaviour) || !SWALLOWING.has(now.behaviour)) continue;
     findings.push(swallowFinding(path, was, now));
   }
   return findings;
@@ -906,6 +1296,8 @@ export function validationFindings(input: RuleInput): Finding[] {
   const allAfter: CodeSide[] = files.filter((file) => file.after !== null).map((file) => ({ path: file.path, code: file.after as CodeFacts }));
   const moved = newGuards(files);
   const lostErrors = lostErrorResults(files);
+  // Deleted files count here too: a helper inlined at its call sites often leaves with its file.
+  const helpers = helperExitClasses(input.pairs.filter((pair) => isProductCode(pair) || isInlineTestedProductCode(pair)).map((pair) => ({ before: usable(pair.before)?.code ?? null })));
   // Deleted files count here: deleting a variant's file is how its definitions go.
   const constants = variantConstants(
     input.pairs.filter((pair) => isProductCode(pair) || isInlineTestedProductCode(pair)).map((pair) => ({ before: usable(pair.before)?.code ?? null, after: usable(pair.after)?.code ?? null })),
@@ -915,7 +1307,7 @@ export function validationFindings(input: RuleInput): Finding[] {
     if (!after) continue;
     findings.push(...suppressionFindings(path, before, after));
     if (!before) continue;
-    findings.push(...guardFindings(path, before, after, allAfter, moved, lostErrors, constants));
+    findings.push(...guardFindings(path, before, after, allAfter, moved, lostErrors, constants, helpers));
     findings.push(...collapseFindings(path, before, after));
     findings.push(...catchFindings(path, before, after));
     findings.push(...schemaFindings(path, before, after));
@@ -1031,6 +1423,7 @@ export const validationRule = defineRule({
   messages: {
     guardNarrowed: "the guard `if ({{condition}}) {{action}}` in {{where}} of {{path}} no longer checks {{dropped}}",
     guardRemoved: "the guard `{{guard}}` in {{where}} of {{path}} was removed, and nothing it calls checks it any more",
+    guardBoundNarrowed: "the guard `{{guard}}` in {{where}} of {{path}} now fires on fewer values: {{changes}}",
     guardMadeConstant: "the guard `if ({{condition}}) {{action}}` in {{where}} of {{path}} was made constant (`{{now}}`): it can no longer fire",
     collapsedToConstant: "{{name}}() in {{path}} was collapsed to `return {{returns}}` (it had {{count}} {{statements}})",
     catchSwallows: "a catch block in {{where}} now {{what}} (before, it {{was}})",
