@@ -33,6 +33,8 @@ export interface Check {
   line: number;
   /** For `helper`: the helper's name. */
   helper?: string;
+  /** For `equal`: the framework compares with a loose `==` (PHPUnit's `assertEquals`), so values loose-equal to the expected pass too. */
+  isLoose?: true;
 }
 
 /**
@@ -345,12 +347,13 @@ export function toCheck(fact: AssertionFact): Check {
   const liftStated = (): void => {
     if ((relation === "truthy" || relation === "falsy" || relation === "other" || relation === "type") && expected === undefined && subject !== "") {
       const stated = statedRelation(subject);
-      if (stated) {
-        if (relation === "falsy") isNegated = !isNegated; // assertFalse(a == b) states a != b
+      // assertFalse(a == b) states a != b; an emptiness predicate is lifted only where it asserts emptiness (`assertTrue(xs.Any())` stays truthy).
+      const negation = (isNegated !== (relation === "falsy")) !== (stated?.isNegated === true);
+      if (stated && !(stated.relation === "length" && negation)) {
         relation = stated.relation;
         subject = stated.subject;
         expected = stated.expected;
-        if (stated.isNegated) isNegated = !isNegated;
+        isNegated = negation;
       }
     }
   };
@@ -369,6 +372,7 @@ export function toCheck(fact: AssertionFact): Check {
       liftStated(); // expect(a.equals(b)).toBe(false) states a != b, as assertFalse(a.equals(b)) does
     }
   }
+  [relation, subject, expected] = nullOrSizeCheck(relation, subject, expected, fact.matcher, isNegated);
   if (relation === "throws" || relation === "warns") {
     subject = unwrapThunk(subject);
     if (expected !== undefined) [errorType, message] = errorParts(expected, message);
@@ -402,7 +406,80 @@ export function toCheck(fact: AssertionFact): Check {
   if (errorType !== undefined) check.errorType = errorType;
   if (message !== undefined) check.message = message;
   if (relation === "helper") check.helper = fact.matcher.slice("helper ".length);
+  if (relation === "equal" && LOOSE_EQUALITY.test(fact.matcher)) check.isLoose = true;
   return check;
+}
+
+/** Equality matchers that compare with a loose `==` (PHPUnit's `assertEquals`, not `assertSame`): an expected `''` also accepts `null`, `false` and `0`. */
+const LOOSE_EQUALITY = /^(?:(?:\$this->|self::|static::)?assertEquals)$/;
+
+/** `null`, `nil`, `None`, `undefined` (any language's spelling of no value). */
+function isNullLiteral(text: string): boolean {
+  return /^(?:null|nil|None|undefined|NULL)$/.test(text);
+}
+
+/**
+ * A size read in any language's spelling, as the collection it reads:
+ * `xs.length`, `xs.Length`, `xs.Count`, `xs.Count()`, `xs.size`,
+ * `xs.size()`, `v.len()`, `b.Len()`, `$xs->count()` -> `xs`; `len(xs)`
+ * (Python, Go), `count($xs)`, `\count($xs)`, `sizeof($xs)`, `strlen($s)`
+ * (PHP) -> the argument. Null when the text reads no size.
+ */
+export function sizedCollection(text: string): string | null {
+  const member = /^(.+?)(?:\??\.|->)(?:length|Length|Count|count|size|Size|len|Len)(\(\))?$/s.exec(text);
+  if (member) {
+    const receiver = member[1] as string;
+    const name = text.slice(receiver.length).replace(/^\??\.|^->|\(\)$/g, "");
+    // Rust's and Go's `len`, PHP's `->count` are methods: only called; `.length`/`.Count`/`.size` are read as properties or called.
+    if ((name === "len" || name === "Len") && member[2] === undefined) return null;
+    return closingIndex(`(${receiver})`, 0) === receiver.length + 1 ? receiver : null;
+  }
+  const call = splitCall(text);
+  if (!call || !/^(?:len|\\?count|\\?sizeof|\\?strlen|\\?mb_strlen)$/.test(call[0])) return null;
+  const args = splitArguments(call[1]);
+  return args.length === 1 ? (args[0] as string) : null;
+}
+
+/** Matchers that pass only for an empty collection or string (xUnit `Assert.Empty`, PHPUnit `assertEmpty`, RSpec `be_empty`, AssertJ `isEmpty`, NUnit `Is.Empty`, ...): a size of 0. */
+const EMPTINESS = /(?:^|[.(\s_])(?:empty|Empty|isEmpty|IsEmpty|assertEmpty|toBeEmpty|be_empty|assert_empty|BeEmpty)\)?$/;
+
+/** Matchers that pass only for a collection of exactly one element, given no predicate (xUnit `Assert.Single`, FluentAssertions `ContainSingle`): a size of 1. */
+const SINGLE = /(?:^|\.)(?:Single|ContainSingle)$/;
+
+/**
+ * A comparison with null as the null check (`toBe(null)` is `toBeNull()`,
+ * `assertEquals(null, x)` is `assertNull(x)`, `eq(nil)` is `be_nil`), and
+ * a size as the length check ({@link sizeCheck}); else the check's parts
+ * as they are. Returns [relation, subject, expected].
+ */
+function nullOrSizeCheck(relation: Relation, subject: string, expected: string | undefined, matcher: string, isNegated: boolean): [Relation, string, string | undefined] {
+  if (relation === "equal" && expected !== undefined) {
+    if (isNullLiteral(subject) && !isNullLiteral(expected)) [subject, expected] = [expected, subject];
+    if (isNullLiteral(expected)) return ["nullish", subject, undefined];
+  }
+  const sized = sizeCheck(relation, subject, expected, matcher, isNegated);
+  return sized ? ["length", sized.subject, sized.expected] : [relation, subject, expected];
+}
+
+/**
+ * The length check an assertion makes, whatever it is spelled
+ * (`toHaveLength(1)`, `expect(x.length).toBe(1)`, `assert len(x) == 1`,
+ * `assertCount(1, $x)`, `assert_eq!(v.len(), 1)`, `Assert.Single(xs)`,
+ * `Assert.Empty(xs)` = a size of 0): the collection and the size, or null
+ * when the assertion is not one (a negated emptiness check, `Assert.Single`
+ * with a predicate, a size compared with another size stays the equality).
+ */
+function sizeCheck(relation: Relation, subject: string, expected: string | undefined, matcher: string, isNegated: boolean): { subject: string; expected: string } | null {
+  if (relation === "equal" && expected !== undefined) {
+    const collection = sizedCollection(subject);
+    if (collection !== null) return { subject: collection, expected };
+    const other = isLiteralText(subject) ? sizedCollection(expected) : null;
+    return other === null ? null : { subject: other, expected: subject };
+  }
+  if (expected !== undefined || isNegated || subject === "") return null;
+  if (relation === "falsy" && EMPTINESS.test(matcher)) return { subject, expected: "0" };
+  if (relation === "other" && SINGLE.test(matcher)) return { subject, expected: "1" };
+  return null;
 }
 
 /**
@@ -496,6 +573,24 @@ export function isBooleanExpression(text: string): boolean {
   return comparison !== null && comparison[1] !== "instanceof";
 }
 
+/**
+ * An emptiness predicate as the collection it asks about: `xs.isEmpty()`
+ * (Java, Kotlin), `v.is_empty()` (Rust), `xs.IsEmpty` (C#), `xs.empty?`
+ * (Ruby), `empty($x)` (PHP); `xs.Any()` (C#) and `xs.any?` (Ruby) ask the
+ * opposite (`isNegated`). Null for any other text.
+ */
+function emptinessOf(text: string): { subject: string; isNegated: boolean } | null {
+  const member = /^(.+?)(?:\??\.|->)(isEmpty\(\)|is_empty\(\)|IsEmpty(?:\(\))?|empty\?|Any\(\)|any\?)$/s.exec(text);
+  if (member) {
+    const receiver = member[1] as string;
+    if (closingIndex(`(${receiver})`, 0) !== receiver.length + 1) return null;
+    return { subject: receiver, isNegated: /^(?:Any|any)/.test(member[2] as string) };
+  }
+  const call = splitCall(text);
+  if (call && /^\\?empty$/.test(call[0]) && splitArguments(call[1]).length === 1) return { subject: call[1], isNegated: false };
+  return null;
+}
+
 /** An approximate-equality wrapper dropped from an expected value: `pytest.approx(0.05)` -> `0.05` (assertAlmostEqual and `== approx` state the same check). */
 function approximated(text: string): string {
   const call = splitCall(text);
@@ -524,6 +619,8 @@ function statedRelation(text: string): { relation: Relation; subject: string; ex
     if (relation === "contains") return { relation, subject: right, expected: left, isNegated: isNegated !== negatedOperator };
     return { relation, subject: left, expected: right, isNegated: isNegated !== negatedOperator };
   }
+  const emptied = emptinessOf(body);
+  if (emptied) return { relation: "length", subject: emptied.subject, expected: "0", isNegated: isNegated !== emptied.isNegated };
   const call = splitCall(body);
   if (!call) return null;
   const [callee, args] = call;
