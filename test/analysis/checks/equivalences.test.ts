@@ -6,12 +6,14 @@
  * is a size of 0); a comparison with null is the null check; a matcher
  * object (NUnit `Is.EqualTo`, Hamcrest `equalTo`) has the relation of its
  * matcher; PHPUnit's loose `assertEquals('', $x)` already passed for null,
- * so `assertNull($x)` checks at least as much (not so for `assertSame`).
+ * so `assertNull($x)` checks at least as much (not so for `assertSame`);
+ * an expected string that interpolates literals (`"#{{:a=>1}}"`,
+ * `` `${1}` ``, `f"{'x'}"`) is the string they make.
  * The nearest cheats (another size, a weaker check, a strict comparison
  * replaced) stay findings.
  */
 import { describe, expect, it } from "vitest";
-import { toCheck, type Check } from "../../../src/analysis/checks/index.js";
+import { canonicalText, toCheck, type Check } from "../../../src/analysis/checks/index.js";
 import { sizedCollection } from "../../../src/analysis/checks/normalise.js";
 import { extractFacts } from "../../../src/analysis/index.js";
 import { change, expectFindings, type RuleCase } from "../rules/table.js";
@@ -115,6 +117,35 @@ describe("equivalent checks: null, matcher objects", () => {
   });
 });
 
+describe("equivalent checks: a string that interpolates literals is the string they make", () => {
+  it.each([
+    ["a Ruby percent string of a hash literal", `%|#<F @map=#{{:"de-AT"=>[:"de-DE"]}} @d=[:en]>|`, `'#<F @map={:"de-AT"=>[:"de-DE"]} @d=[:en]>'`],
+    ["Ruby symbols, numbers, strings and nil", `"a#{:b}c#{1}d#{'e'}#{nil}"`, `"abc1de"`],
+    ["Ruby %Q with brackets", `%Q[a #{"q"}]`, `"a q"`],
+    ["Ruby %q does not interpolate", `%q(a #{1} (b))`, `'a #{1} (b)'`],
+    ["a JS template literal", "`x${1}y${'z'}`", `"x1yz"`],
+    ["a Python f-string", `f"{1} {'x'}"`, `f"1 x"`],
+    ["a C# interpolated string", `$"n={1}"`, `$"n=1"`],
+    ["quotes escaped once however the literal was quoted", `'a""b'`, `"a\\"\\"b"`],
+  ])("%s", (_name, text, same) => {
+    expect(canonicalText(text)).toBe(canonicalText(same));
+  });
+
+  it.each([
+    ["a name", "`x${n}y`", `"xy"`],
+    ["an array holding a name", `"#{[x]}"`, `"[x]"`],
+    ["a modulo, not a percent string", `x %(y)`, `"y"`],
+    ["a plain Python string's braces", `"{1}"`, `"1"`],
+  ])("%s is not folded", (_name, text, other) => {
+    expect(canonicalText(text)).not.toBe(canonicalText(other));
+  });
+});
+
+const rbInspectTest = (expected: string): string =>
+  `require "minitest/autorun"\n\nclass FallbacksTest < Minitest::Test\n  def setup\n    @fallbacks = Fallbacks.new([:en], {:"de-AT" => [:"de-DE"]})\n  end\n\n  def test_inspect\n    assert_equal(${expected}, @fallbacks.inspect)\n  end\nend\n`;
+const jsRenderTest = (expected: string): string =>
+  `import { expect, it } from "vitest";\nimport { render } from "../src/render.js";\n\nit("renders", () => {\n  const html = render({ n: 1 });\n  expect(html).toBe(${expected});\n});\n`;
+
 const csTest = (assertion: string): string =>
   `using Xunit;\n\npublic class EventLogTests\n{\n    [Fact]\n    public void Records_One_Property()\n    {\n        var log = new EventLog();\n        log.Write("Value", 42);\n        ${assertion}\n        Assert.Equal(42, log.Properties["Value"]);\n    }\n}\n`;
 const phpTest = (assertion: string): string =>
@@ -190,6 +221,18 @@ const lookAlikes: RuleCase[] = [
     changes: [change("tests/LinkTest.php", phpTest("$this->assertEquals(0, $renderer->width('javascript:x'));"), phpTest("$this->assertNull($renderer->width('javascript:x'));"))],
     findings: [],
   },
+  {
+    name: "ruby: an expected string interpolates the hash literal it spelled (Ruby 3.4's Hash#inspect)",
+    changes: [
+      change("test/fallbacks_test.rb", rbInspectTest(`'#<Fallbacks @map={:"de-AT"=>[:"de-DE"]} @defaults=[:en]>'`), rbInspectTest(`%|#<Fallbacks @map=#{{:"de-AT"=>[:"de-DE"]}} @defaults=[:en]>|`)),
+    ],
+    findings: [],
+  },
+  {
+    name: "js: an expected string written as a template literal of constants",
+    changes: [change("test/render.test.ts", jsRenderTest(`"<b>1</b>"`), jsRenderTest("`<b>${1}</b>`"))],
+    findings: [],
+  },
 ];
 
 const cheats: RuleCase[] = [
@@ -243,6 +286,23 @@ const cheats: RuleCase[] = [
     name: "c#: NUnit Is.EqualTo(1) -> Is.Not.Null checks less",
     changes: [change("tests/ParserTests.cs", nunitTest("Assert.That(value, Is.EqualTo(1));"), nunitTest("Assert.That(value, Is.Not.Null);"))],
     findings: [`assertion_weakening/high tests/ParserTests.cs "ParserTests > ParsesOne"`],
+  },
+  {
+    name: "ruby: the interpolated literal is another value than the one spelled",
+    changes: [
+      change("test/fallbacks_test.rb", rbInspectTest(`'#<Fallbacks @map={:"de-AT"=>[:"de-DE"]} @defaults=[:en]>'`), rbInspectTest(`%|#<Fallbacks @map=#{{:"de-AT"=>[:"fr-FR"]}} @defaults=[:en]>|`)),
+    ],
+    findings: [`expectation_changed/medium test/fallbacks_test.rb "FallbacksTest > test_inspect"`],
+  },
+  {
+    name: "ruby: the expected string interpolates the value under test itself",
+    changes: [change("test/fallbacks_test.rb", rbInspectTest(`'#<Fallbacks @map={:"de-AT"=>[:"de-DE"]} @defaults=[:en]>'`), rbInspectTest(`"#{@fallbacks.inspect}"`))],
+    findings: [`assertion_weakening/high test/fallbacks_test.rb "FallbacksTest > test_inspect"`],
+  },
+  {
+    name: "js: the expected template literal interpolates the value under test",
+    changes: [change("test/render.test.ts", jsRenderTest(`"<b>1</b>"`), jsRenderTest("`${html}`"))],
+    findings: [`assertion_weakening/high test/render.test.ts "renders"`],
   },
 ];
 
