@@ -64,10 +64,10 @@
 
 import { skipConditionKind } from "./checks/skip-condition.js";
 import { hasUsableFacts, type FileFacts, type TestCase, type TestFlag } from "./facts.js";
-import { checkedTest, conserve, describeCheck, type CheckedTest } from "./checks/index.js";
+import { canonicalText, checkedTest, conserve, describeCheck, literalKey, type CheckedTest } from "./checks/index.js";
 import type { Check } from "./checks/normalise.js";
-import { isAcceptedAfter, isRejectionTest, rowInputs, type AfterTable } from "./checks/rejection.js";
-import { pairAlikeTests, type LikenessCandidate } from "./checks/likeness.js";
+import { isAcceptedAfter, isMovedToOtherTable, isRejectionTest, rowInputs, type AfterTable } from "./checks/rejection.js";
+import { calledNames, pairAlikeTests, type LikenessCandidate } from "./checks/likeness.js";
 import { EMPTY_CLASS_CONTEXT, resolveTestsAcross, type ClassContext } from "./inheritance.js";
 import { applyRules, defaultSeverityOf, type ExercisingFile, type MatchedTest, type RuleInput } from "./rules/index.js";
 import type { SupportChange } from "./support.js";
@@ -504,7 +504,7 @@ function lostRowsFinding(after: Slot, before: Slot, followed: RowsFollowed | nul
     else removedRows.push(index + 1);
   });
   const addedCount = [...remaining.values()].reduce((sum, count) => sum + count, 0);
-  const acceptedCount = followed ? removedRows.filter((row) => isRowAccepted(before, row - 1, followed)).length : 0;
+  const acceptedCount = followed ? removedRows.filter((row) => isRowAccepted(before, row - 1, followed, after.test)).length : 0;
   const lostCount = removedRows.length - addedCount - acceptedCount;
   if (lostCount <= 0) return null;
   const test = after.test;
@@ -534,13 +534,27 @@ interface RowsFollowed {
   tables: readonly AfterTable[];
 }
 
-/** True when a removed row (0-based) of a rejection table reappears as an accepted input in an after table. */
-function isRowAccepted(before: Slot, row: number, followed: RowsFollowed): boolean {
+/**
+ * True when a removed row (0-based) of a rejection table reappears as an
+ * accepted input in an after table, or any table's row moved to another
+ * table of the code it checks (checks/rejection.ts isMovedToOtherTable).
+ */
+function isRowAccepted(before: Slot, row: number, followed: RowsFollowed, successor: TestCase): boolean {
   const elements = before.test.eachRowElements?.[row];
   const checks = followed.checksOf(before);
-  if (!elements || !isRejectionTest(checks)) return false;
-  const inputs = rowInputs(elements, checks);
-  return inputs !== null && isAcceptedAfter(inputs, followed.tables);
+  const inputs = elements && isRejectionTest(checks) ? rowInputs(elements, checks) : null;
+  if (inputs !== null && isAcceptedAfter(inputs, followed.tables)) return true;
+  const literals = before.test.eachRowLiterals?.[row];
+  return (
+    literals !== undefined &&
+    isMovedToOtherTable(
+      literals.map((literal) => literalKey(canonicalText(literal))),
+      checks,
+      followed.tables,
+      successor,
+      before.test.calls,
+    )
+  );
 }
 
 /**
@@ -554,8 +568,17 @@ function rowsFollowed(pairs: readonly FactsPair[], after: readonly Slot[]): Rows
   const factsByPath = new Map<string, { before: FileFacts | null; after: FileFacts | null }>(pairs.map((pair) => [pair.path, pair]));
   const checksOn = (slot: Slot, side: "before" | "after"): readonly Check[] => checkedTest(slot.file, slot.test, factsByPath.get(slot.file)?.[side] ?? null).checks;
   const tables: AfterTable[] = after
-    .filter((slot) => slot.test.eachRowElements !== undefined)
-    .map((slot) => ({ rows: slot.test.eachRowElements ?? [], isRejection: isRejectionTest(checksOn(slot, "after")) }));
+    .filter((slot) => slot.test.eachRowElements !== undefined || slot.test.eachRowLiterals !== undefined)
+    .map((slot) => {
+      const checks = checksOn(slot, "after");
+      return {
+        rows: slot.test.eachRowElements ?? [],
+        isRejection: isRejectionTest(checks),
+        test: slot.test,
+        literalRows: (slot.test.eachRowLiterals ?? []).map((cells) => cells.map((literal) => literalKey(canonicalText(literal)))),
+        calls: new Set([...checks.flatMap((check) => [...calledNames(check.subject)]), ...(slot.test.calls ?? [])]),
+      };
+    });
   return { checksOf: (slot) => checksOn(slot, "before"), tables };
 }
 

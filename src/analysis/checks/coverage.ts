@@ -26,6 +26,9 @@ const IMPLIED_BY_EQUALITY: ReadonlySet<Relation> = new Set(["equal", "partial", 
 /** How each language reads the message of a caught error: `e.getMessage()`, `$e->getMessage()`, `ex.Message`, `e.message`, `str(e)`, `e.args[0]`, `e.to_s`. */
 const ERROR_MESSAGE = /(?:[.>]getMessage\(\)|\.[Mm]essage|^str\([\w.]+\)|\.args\[0\]|\.to_s)$/;
 
+/** Expected values that PHPUnit's loose assertEquals finds equal to null (its scalar comparator: `'' == null`, `0 == null`, `false == null`; not `'0'`, not `[]`). */
+const LOOSELY_NULL: ReadonlySet<string> = new Set(['""', "0", "0.0", "false"]);
+
 /** Relations that a containment, partial match or pattern of the same subject implies: existence. */
 const IMPLIED_BY_PARTS: ReadonlySet<Relation> = new Set(["truthy", "defined"]);
 
@@ -169,6 +172,8 @@ export function coverage(before: Check, after: Check, side: BindingSide | boolea
     return swapped && match(after.subject, before.expected, swapped);
   }
   if (after.isNegated || before.isNegated) return null;
+  // A loose equality to a value `==` to null already passed for null: PHPUnit's assertEquals('', $x) -> assertNull($x) narrows it.
+  if (after.relation === "nullish" && before.relation === "equal" && before.isLoose === true && before.expected !== undefined && LOOSELY_NULL.has(before.expected)) return subjectBindings();
   // A stronger relation on the same subject.
   if ((after.relation === "equal" || after.relation === "snapshot") && IMPLIED_BY_EQUALITY.has(before.relation) && after.strength >= before.strength) return subjectBindings();
   if ((after.relation === "contains" || after.relation === "partial" || after.relation === "match") && after.expected !== undefined && IMPLIED_BY_PARTS.has(before.relation)) return subjectBindings();

@@ -33,32 +33,51 @@ export interface Check {
   line: number;
   /** For `helper`: the helper's name. */
   helper?: string;
+  /** For `equal`: the framework compares with a loose `==` (PHPUnit's `assertEquals`), so values loose-equal to the expected pass too. */
+  isLoose?: true;
 }
 
 /**
  * Text with layout dropped: whitespace outside string literals removed,
- * single-quoted strings double-quoted, trailing commas before a closing
- * bracket dropped, `await` and redundant outer parentheses removed. Two
- * spellings a formatter would produce from each other are equal.
+ * single-quoted strings (and Ruby's `%|…|`, `%q(…)`, `%Q{…}`) double-quoted,
+ * interpolations of literals folded into their string (`"#{:a}"`, `` `${1}` ``,
+ * `f"{'x'}"`, see {@link foldedInterpolation}), trailing commas before a
+ * closing bracket dropped, `await` and redundant outer parentheses removed.
+ * Two spellings a formatter would produce from each other, or that make the
+ * same string, are equal.
  */
 export function canonicalText(text: string): string {
   let out = "";
   let i = 0;
   while (i < text.length) {
     const char = text[i] as string;
-    if (char === '"' || char === "'" || char === "`") {
-      let j = i + 1;
+    const percent = char === "%" ? percentString(text, i, out) : null;
+    if (char === '"' || char === "'" || char === "`" || percent !== null) {
+      const opener = percent === null ? char : "%";
+      const close = percent?.close ?? char;
+      const open = percent?.open ?? "";
+      const interpolation = interpolationOf(opener, percent, out);
+      let j = percent?.bodyStart ?? i + 1;
       let body = "";
-      while (j < text.length && text[j] !== char) {
+      let depth = 0;
+      while (j < text.length && !(text[j] === close && depth === 0)) {
         if (text[j] === "\\" && j + 1 < text.length) {
-          body += text.slice(j, j + 2);
+          body += opener === "%" && text[j + 1] === close ? close : text.slice(j, j + 2);
           j += 2;
-        } else {
-          body += text[j];
-          j++;
+          continue;
         }
+        const folded = interpolation === null ? null : foldedInterpolation(text, j, interpolation);
+        if (folded) {
+          body += opener === '"' ? escapedQuotes(folded.text) : folded.text;
+          j = folded.end;
+          continue;
+        }
+        if (open !== "" && text[j] === open) depth++;
+        else if (open !== "" && text[j] === close) depth--;
+        body += text[j];
+        j++;
       }
-      out += `"${char === '"' ? body : body.replace(/\\'/g, "'").replace(/(^|[^\\])"/g, '$1\\"')}"`;
+      out += `"${opener === '"' ? body : escapedQuotes(body.replace(/\\'/g, "'"))}"`;
       i = j + 1;
       continue;
     }
@@ -76,6 +95,117 @@ export function canonicalText(text: string): string {
   out = out.replace(/,([)\]}])/g, "$1").replace(/^await /, "");
   while (out.startsWith("(") && out.endsWith(")") && closingIndex(out, 0) === out.length - 1) out = out.slice(1, -1);
   return out;
+}
+
+/** A string body with each double quote not already escaped escaped, so it can stand between double quotes. */
+function escapedQuotes(body: string): string {
+  let out = "";
+  for (let i = 0; i < body.length; i++) {
+    const char = body[i] as string;
+    if (char === "\\" && i + 1 < body.length) {
+      out += body.slice(i, i + 2);
+      i++;
+    } else out += char === '"' ? '\\"' : char;
+  }
+  return out;
+}
+
+/** True when a canonical expected string is nothing but an interpolation of the value under test, as resolved (`subject`) or as written (`actual`). */
+function isOwnRendering(expected: string, subject: string, actual: string | undefined): boolean {
+  const inner = soleInterpolation(expected);
+  return inner !== null && inner !== "" && (inner === subject || (actual !== undefined && inner === canonicalText(actual)));
+}
+
+/** The expression a canonical string interpolates when it is nothing else (`"#{x.inspect}"`, `` `${x}` ``), canonical; null otherwise. A value compared with its own rendering is compared with itself. */
+function soleInterpolation(text: string): string | null {
+  const inner = /^"[#$]\{(.*)\}"$/s.exec(text)?.[1];
+  if (inner === undefined || closingIndex(`{${inner}}`, 0) !== inner.length + 1) return null;
+  return canonicalText(inner);
+}
+
+/** Closing delimiter of each bracket that can open a Ruby percent string. */
+const PERCENT_BRACKETS: Readonly<Record<string, string>> = { "(": ")", "[": "]", "{": "}", "<": ">" };
+
+/**
+ * Ruby's percent string at `index` (`%|…|`, `%(…)`, `%q{…}`, `%Q[…]`):
+ * where its body starts, its delimiters, and whether it interpolates
+ * (`%q` does not); null when the `%` is an operator (it follows a value in
+ * `out`, the canonical text so far).
+ */
+function percentString(text: string, index: number, out: string): { bodyStart: number; open: string; close: string; interpolates: boolean } | null {
+  if (out !== "" && !/[(,[{=:;!&|?]$/.test(out)) return null;
+  const kind = /^[qQ]/.test(text[index + 1] ?? "") ? (text[index + 1] as string) : "";
+  const delimiter = text[index + 1 + kind.length] ?? "";
+  if (!/^[|!/^({[<]$/.test(delimiter)) return null;
+  const close = PERCENT_BRACKETS[delimiter] ?? delimiter;
+  return { bodyStart: index + 2 + kind.length, open: close === delimiter ? "" : delimiter, close, interpolates: kind !== "q" };
+}
+
+/** How a string interpolates, from its opener and prefix: Ruby `#{}` in `"…"` and `%…`, JS `${}` in backticks, Python `{}` after `f`, C# `{}` after `$`; null when it does not. */
+function interpolationOf(opener: string, percent: { interpolates: boolean } | null, out: string): "#{" | "${" | "{" | null {
+  if (opener === "`") return "${";
+  if (opener === "%") return percent?.interpolates === true ? "#{" : null;
+  if (/(?:^|[^\w$])(?:[fF][rR]?|[rR][fF])$|\$@?$|@\$$/.test(out)) return "{";
+  return opener === '"' ? "#{" : null;
+}
+
+/**
+ * The text an interpolation of a literal at `index` of `text` makes, and
+ * where the interpolation ends: `#{:de}` -> `de`, `#{'x'}` -> `x`,
+ * `${1}` -> `1`, `#{nil}` -> ``, and (Ruby, Python) an array or hash of
+ * literals as written, `#{{:"a"=>[1]}}` -> `{:"a"=>[1]}` (their rendering
+ * in the Ruby that wrote it). Null when no interpolation starts there or
+ * it interpolates a name or a call: that string depends on a value.
+ */
+function foldedInterpolation(text: string, index: number, kind: "#{" | "${" | "{"): { text: string; end: number } | null {
+  if (!text.startsWith(kind, index) || (kind === "{" && text[index + 1] === "{")) return null;
+  const start = index + kind.length;
+  let depth = 1;
+  let j = start;
+  while (j < text.length && depth > 0) {
+    const char = text[j] as string;
+    if (char === '"' || char === "'") {
+      let k = j + 1;
+      while (k < text.length && text[k] !== char) k += text[k] === "\\" ? 2 : 1;
+      j = k + 1;
+      continue;
+    }
+    if (char === "{") depth++;
+    else if (char === "}") depth--;
+    j++;
+  }
+  if (depth !== 0) return null;
+  const expression = text.slice(start, j - 1).trim();
+  const value = literalRendering(expression, kind);
+  return value === null ? null : { text: value, end: j };
+}
+
+/** The text a literal renders to inside an interpolation of `kind` (see {@link foldedInterpolation}), or null when it is no literal. */
+function literalRendering(expression: string, kind: "#{" | "${" | "{"): string | null {
+  if (/^-?\d[\d_]*(?:\.\d+)?$/.test(expression)) return expression.replace(/_/g, "");
+  const quoted = /^(["'])((?:[^\\]|\\.)*)\1$/s.exec(expression);
+  if (quoted && !/#\{|\$\{/.test(quoted[2] as string)) return quoted[1] === '"' ? (quoted[2] as string).replace(/\\"/g, '"') : (quoted[2] as string).replace(/\\'/g, "'");
+  if (kind === "#{" && /^:[A-Za-z_]\w*[?!]?$/.test(expression)) return expression.slice(1);
+  if (/^(?:true|false)$/.test(expression)) return expression;
+  if (kind === "#{" && expression === "nil") return "";
+  if (kind !== "${" && /^[[{]/.test(expression) && isLiteralCollection(expression)) return expression;
+  return null;
+}
+
+/** True when source text is an array or hash of literals only: strings, numbers, symbols, labels, `true`/`false`/`nil`/`None`, brackets, `,`, `:`, `=>`. */
+function isLiteralCollection(expression: string): boolean {
+  const bare = expression.replace(/"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'/g, '""');
+  if (!/^[\s[\]{}(),:=>\w.+\-"?!]*$/.test(bare)) return false;
+  return [...bare.matchAll(/[A-Za-z_]\w*[?!]?/g)].every((match) => {
+    const before = bare[(match.index ?? 0) - 1] ?? "";
+    const after = bare[(match.index ?? 0) + match[0].length] ?? "";
+    return (
+      /^(?:true|false|nil|None|True|False)$/.test(match[0]) ||
+      /\d/.test(before) ||
+      (before === ":" && bare[(match.index ?? 0) - 2] !== ":") ||
+      (after === ":" && bare[(match.index ?? 0) + match[0].length + 1] !== ":")
+    );
+  });
 }
 
 /** Index of the bracket closing the one at `open` in canonical text (strings skipped), or -1. */
@@ -345,12 +475,13 @@ export function toCheck(fact: AssertionFact): Check {
   const liftStated = (): void => {
     if ((relation === "truthy" || relation === "falsy" || relation === "other" || relation === "type") && expected === undefined && subject !== "") {
       const stated = statedRelation(subject);
-      if (stated) {
-        if (relation === "falsy") isNegated = !isNegated; // assertFalse(a == b) states a != b
+      // assertFalse(a == b) states a != b; an emptiness predicate is lifted only where it asserts emptiness (`assertTrue(xs.Any())` stays truthy).
+      const negation = (isNegated !== (relation === "falsy")) !== (stated?.isNegated === true);
+      if (stated && !(stated.relation === "length" && negation)) {
         relation = stated.relation;
         subject = stated.subject;
         expected = stated.expected;
-        if (stated.isNegated) isNegated = !isNegated;
+        isNegated = negation;
       }
     }
   };
@@ -369,6 +500,7 @@ export function toCheck(fact: AssertionFact): Check {
       liftStated(); // expect(a.equals(b)).toBe(false) states a != b, as assertFalse(a.equals(b)) does
     }
   }
+  [relation, subject, expected] = nullOrSizeCheck(relation, subject, expected, fact.matcher, isNegated);
   if (relation === "throws" || relation === "warns") {
     subject = unwrapThunk(subject);
     if (expected !== undefined) [errorType, message] = errorParts(expected, message);
@@ -378,7 +510,9 @@ export function toCheck(fact: AssertionFact): Check {
   // A value compared with itself is a tautology however it is spelled: assertTrue(x.equals(x)) as much as assertEquals(x, x).
   // (Only as written: a subject resolved to its assigned value, `x = F(1); assertEqual(x, F(1))`, compares two objects.)
   const isTautology =
-    fact.tautology || (fact.actualValue === undefined && relation === "equal" && !isNegated && expected !== undefined && expected === subject && !isLiteralText(subject) && subject !== "");
+    fact.tautology ||
+    (fact.actualValue === undefined && relation === "equal" && !isNegated && expected !== undefined && expected === subject && !isLiteralText(subject) && subject !== "") ||
+    (relation === "equal" && !isNegated && expected !== undefined && isOwnRendering(expected, subject, fact.actual));
   const parts: Parameters<typeof checkStrength>[1] = { hasExpected: expected !== undefined, isNegated, isTautology };
   if (errorType !== undefined) parts.errorType = errorType;
   if (message !== undefined) parts.message = message;
@@ -402,7 +536,80 @@ export function toCheck(fact: AssertionFact): Check {
   if (errorType !== undefined) check.errorType = errorType;
   if (message !== undefined) check.message = message;
   if (relation === "helper") check.helper = fact.matcher.slice("helper ".length);
+  if (relation === "equal" && LOOSE_EQUALITY.test(fact.matcher)) check.isLoose = true;
   return check;
+}
+
+/** Equality matchers that compare with a loose `==` (PHPUnit's `assertEquals`, not `assertSame`): an expected `''` also accepts `null`, `false` and `0`. */
+const LOOSE_EQUALITY = /^(?:(?:\$this->|self::|static::)?assertEquals)$/;
+
+/** `null`, `nil`, `None`, `undefined` (any language's spelling of no value). */
+function isNullLiteral(text: string): boolean {
+  return /^(?:null|nil|None|undefined|NULL)$/.test(text);
+}
+
+/**
+ * A size read in any language's spelling, as the collection it reads:
+ * `xs.length`, `xs.Length`, `xs.Count`, `xs.Count()`, `xs.size`,
+ * `xs.size()`, `v.len()`, `b.Len()`, `$xs->count()` -> `xs`; `len(xs)`
+ * (Python, Go), `count($xs)`, `\count($xs)`, `sizeof($xs)`, `strlen($s)`
+ * (PHP) -> the argument. Null when the text reads no size.
+ */
+export function sizedCollection(text: string): string | null {
+  const member = /^(.+?)(?:\??\.|->)(?:length|Length|Count|count|size|Size|len|Len)(\(\))?$/s.exec(text);
+  if (member) {
+    const receiver = member[1] as string;
+    const name = text.slice(receiver.length).replace(/^\??\.|^->|\(\)$/g, "");
+    // Rust's and Go's `len`, PHP's `->count` are methods: only called; `.length`/`.Count`/`.size` are read as properties or called.
+    if ((name === "len" || name === "Len") && member[2] === undefined) return null;
+    return closingIndex(`(${receiver})`, 0) === receiver.length + 1 ? receiver : null;
+  }
+  const call = splitCall(text);
+  if (!call || !/^(?:len|\\?count|\\?sizeof|\\?strlen|\\?mb_strlen)$/.test(call[0])) return null;
+  const args = splitArguments(call[1]);
+  return args.length === 1 ? (args[0] as string) : null;
+}
+
+/** Matchers that pass only for an empty collection or string (xUnit `Assert.Empty`, PHPUnit `assertEmpty`, RSpec `be_empty`, AssertJ `isEmpty`, NUnit `Is.Empty`, ...): a size of 0. */
+const EMPTINESS = /(?:^|[.(\s_])(?:empty|Empty|isEmpty|IsEmpty|assertEmpty|toBeEmpty|be_empty|assert_empty|BeEmpty)\)?$/;
+
+/** Matchers that pass only for a collection of exactly one element, given no predicate (xUnit `Assert.Single`, FluentAssertions `ContainSingle`): a size of 1. */
+const SINGLE = /(?:^|\.)(?:Single|ContainSingle)$/;
+
+/**
+ * A comparison with null as the null check (`toBe(null)` is `toBeNull()`,
+ * `assertEquals(null, x)` is `assertNull(x)`, `eq(nil)` is `be_nil`), and
+ * a size as the length check ({@link sizeCheck}); else the check's parts
+ * as they are. Returns [relation, subject, expected].
+ */
+function nullOrSizeCheck(relation: Relation, subject: string, expected: string | undefined, matcher: string, isNegated: boolean): [Relation, string, string | undefined] {
+  if (relation === "equal" && expected !== undefined) {
+    if (isNullLiteral(subject) && !isNullLiteral(expected)) [subject, expected] = [expected, subject];
+    if (isNullLiteral(expected)) return ["nullish", subject, undefined];
+  }
+  const sized = sizeCheck(relation, subject, expected, matcher, isNegated);
+  return sized ? ["length", sized.subject, sized.expected] : [relation, subject, expected];
+}
+
+/**
+ * The length check an assertion makes, whatever it is spelled
+ * (`toHaveLength(1)`, `expect(x.length).toBe(1)`, `assert len(x) == 1`,
+ * `assertCount(1, $x)`, `assert_eq!(v.len(), 1)`, `Assert.Single(xs)`,
+ * `Assert.Empty(xs)` = a size of 0): the collection and the size, or null
+ * when the assertion is not one (a negated emptiness check, `Assert.Single`
+ * with a predicate, a size compared with another size stays the equality).
+ */
+function sizeCheck(relation: Relation, subject: string, expected: string | undefined, matcher: string, isNegated: boolean): { subject: string; expected: string } | null {
+  if (relation === "equal" && expected !== undefined) {
+    const collection = sizedCollection(subject);
+    if (collection !== null) return { subject: collection, expected };
+    const other = isLiteralText(subject) ? sizedCollection(expected) : null;
+    return other === null ? null : { subject: other, expected: subject };
+  }
+  if (expected !== undefined || isNegated || subject === "") return null;
+  if (relation === "falsy" && EMPTINESS.test(matcher)) return { subject, expected: "0" };
+  if (relation === "other" && SINGLE.test(matcher)) return { subject, expected: "1" };
+  return null;
 }
 
 /**
@@ -496,6 +703,24 @@ export function isBooleanExpression(text: string): boolean {
   return comparison !== null && comparison[1] !== "instanceof";
 }
 
+/**
+ * An emptiness predicate as the collection it asks about: `xs.isEmpty()`
+ * (Java, Kotlin), `v.is_empty()` (Rust), `xs.IsEmpty` (C#), `xs.empty?`
+ * (Ruby), `empty($x)` (PHP); `xs.Any()` (C#) and `xs.any?` (Ruby) ask the
+ * opposite (`isNegated`). Null for any other text.
+ */
+function emptinessOf(text: string): { subject: string; isNegated: boolean } | null {
+  const member = /^(.+?)(?:\??\.|->)(isEmpty\(\)|is_empty\(\)|IsEmpty(?:\(\))?|empty\?|Any\(\)|any\?)$/s.exec(text);
+  if (member) {
+    const receiver = member[1] as string;
+    if (closingIndex(`(${receiver})`, 0) !== receiver.length + 1) return null;
+    return { subject: receiver, isNegated: /^(?:Any|any)/.test(member[2] as string) };
+  }
+  const call = splitCall(text);
+  if (call && /^\\?empty$/.test(call[0]) && splitArguments(call[1]).length === 1) return { subject: call[1], isNegated: false };
+  return null;
+}
+
 /** An approximate-equality wrapper dropped from an expected value: `pytest.approx(0.05)` -> `0.05` (assertAlmostEqual and `== approx` state the same check). */
 function approximated(text: string): string {
   const call = splitCall(text);
@@ -524,6 +749,8 @@ function statedRelation(text: string): { relation: Relation; subject: string; ex
     if (relation === "contains") return { relation, subject: right, expected: left, isNegated: isNegated !== negatedOperator };
     return { relation, subject: left, expected: right, isNegated: isNegated !== negatedOperator };
   }
+  const emptied = emptinessOf(body);
+  if (emptied) return { relation: "length", subject: emptied.subject, expected: "0", isNegated: isNegated !== emptied.isNegated };
   const call = splitCall(body);
   if (!call) return null;
   const [callee, args] = call;

@@ -15,13 +15,30 @@
  *   of a table of the after side whose checks are not all rejections, and
  * - the change edits product code (a removed rejection row with no product
  *   change is still a lost test: the code did not start accepting anything).
+ *
+ * The same holds the other way round and between any two tables (sweep of
+ * serilog/serilog 0e316b7cb0: rows a feature flag accepted move to the table
+ * of malformed input as the grammar gets stricter): a removed row whose
+ * literals all reappear in one row of another table of the after side, whose
+ * checks call the same code, is still fed to that code, now for another
+ * answer ({@link isMovedToOtherTable}); again only when the change edits
+ * product code, since a row moved to the other table while the product is
+ * untouched is the expectation changed to what the code gives.
  */
+import { calledNames } from "./likeness.js";
 import type { Check } from "./normalise.js";
+import type { TestCase } from "../facts.js";
 
 /** A table of the after side: its rows' element texts, and whether it checks rejections only. */
 export interface AfterTable {
   rows: readonly (readonly string[])[];
   isRejection: boolean;
+  /** The test the table is. */
+  test?: TestCase;
+  /** Its rows' literals in literalKey form (TestCase.eachRowLiterals). */
+  literalRows?: readonly (readonly string[])[];
+  /** The names its checks' subjects call ({@link calledNames}) and its body calls (TestCase.calls). */
+  calls?: ReadonlySet<string>;
 }
 
 /**
@@ -65,4 +82,33 @@ export function rowInputs(elements: readonly string[], checks: readonly Check[])
 /** True when one row of an accepting (not rejection-only) table holds every input element. */
 export function isAcceptedAfter(inputs: readonly string[], tables: readonly AfterTable[]): boolean {
   return tables.some((table) => !table.isRejection && table.rows.some((row) => inputs.every((input) => row.includes(input))));
+}
+
+/**
+ * True when a removed row (its literals, literalKey form) of a table whose
+ * checks are `checks` moved to a row of another after table (not
+ * `successor`, the table's own after version) whose checks or body call a
+ * name the table's checks or body (`calls`: TestCase.calls) call
+ * (`parser.Parse(template)` and `new TemplateParser().Parse(template)`;
+ * `slug(text)` inside `pytest.raises`): every literal of the row is in
+ * that row (as a multiset). A row without literals moves nowhere.
+ */
+export function isMovedToOtherTable(row: readonly string[], checks: readonly Check[], tables: readonly AfterTable[], successor: TestCase, calls: readonly string[] = []): boolean {
+  if (row.length === 0) return false;
+  const called = new Set([...checks.flatMap((check) => [...calledNames(check.subject)]), ...calls]);
+  if (called.size === 0) return false;
+  return tables.some(
+    (table) =>
+      table.test !== successor &&
+      [...(table.calls ?? [])].some((name) => called.has(name)) &&
+      (table.literalRows ?? []).some((cells) => {
+        const left = new Map<string, number>();
+        for (const cell of cells) left.set(cell, (left.get(cell) ?? 0) + 1);
+        return row.every((literal) => {
+          const count = left.get(literal) ?? 0;
+          left.set(literal, count - 1);
+          return count > 0;
+        });
+      }),
+  );
 }

@@ -74,7 +74,7 @@ const MATCHER_RELATIONS: readonly [RegExp, Relation][] = [
   [/^(warns|assertwarns\w*|deprecated_call|expectwarning\w*|expectdeprecation\w*)$/, "warns"],
   [/^(tomatchsnapshot|tomatchinlinesnapshot|tomatchfilesnapshot|snapshot|matchsnapshot|tomatchscreenshot|tohavescreenshot)$/, "snapshot"],
   [
-    /^(tobe|toequal|tostrictequal|equal|equals|strictequal|deepequal|deepstrictequal|is|same|strictsame|eq|eql|deep\.equal|assertequal|assertequals|assertsame|assertidentical|assert_equal|assert_eq!?|isequalto|isequalto\w*|isequaltocomparingfieldbyfield\w*|isequalto|areequal|aresame|isequivalentto|bequivalentto|be|beequivalentto|equalvalues|exactly|jsoneq|yamleq|elementsmatch|assertlistequal|assertdictequal|asserttupleequal|assertsetequal|assertcountequal|assertitemsequal|assertmultilineequal|assertsequenceequal|assertalmostequal|assertalmostequals|indelta|inepsilon|tobecloseto|closeto|approximately|assertequalscanonicalizing|assertjsonstringequalsjsonstring|assertequalsignoringcase|containsexactly|containsexactlyelementsof|tohavereturnedwith|hasvalue)$/i,
+    /^(tobe|toequal|tostrictequal|equal|equals|strictequal|deepequal|deepstrictequal|is|same|strictsame|eq|eql|deep\.equal|assertequal|assertequals|assertsame|assertidentical|assert_equal|assert_eq!?|isequalto|isequalto\w*|isequaltocomparingfieldbyfield\w*|isequalto|areequal|aresame|isequivalentto|bequivalentto|be|beequivalentto|equalvalues|exactly|jsoneq|yamleq|elementsmatch|assertlistequal|assertdictequal|asserttupleequal|assertsetequal|assertcountequal|assertitemsequal|assertmultilineequal|assertsequenceequal|assertalmostequal|assertalmostequals|indelta|inepsilon|tobecloseto|closeto|approximately|assertequalscanonicalizing|assertjsonstringequalsjsonstring|assertequalsignoringcase|containsexactly|containsexactlyelementsof|tohavereturnedwith|hasvalue|equalto|sameinstance|sameas|equivalentto)$/i,
     "equal",
   ],
   [
@@ -99,16 +99,16 @@ const MATCHER_RELATIONS: readonly [RegExp, Relation][] = [
     "type",
   ],
   [
-    /^(tohavelength|lengthof|length|len|assertcount|hascount|hassize|hassizegreaterthan|havecount|have_attributes_count|count|tohavecount|have_length|have_size|size|ofsize|assertlen|havelength)$/i,
+    /^(tohavelength|lengthof|length|len|assertcount|hascount|hassize|hassizegreaterthan|havecount|have_attributes_count|count|tohavecount|have_length|have_size|size|ofsize|assertlen|havelength|haslength|have|have_exactly)$/i,
     "length",
   ],
   [
     /^(tohavebeencalledwith|tohavebeencalledtimes|tohavebeenlastcalledwith|tohavebeennthcalledwith|calledwith|calledoncewith|calledwithexactly|calledoncewithexactly|alwayscalledwith|assert_called_with|assert_called_once_with|assert_any_call|tohavebeencalled|tohavebeencalledonce|called|calledonce|calledtwice|assert_called|assert_called_once|assertcalled|verify|received|tobecalled|tohavereturned|wascalled|ismocked)$/i,
     "called",
   ],
-  [/^(tobenull|tobeundefined|isnull|isundefined|assertisnone|assertnull|nil|null|isnil|be_nil|assert_nil|tobenil|isnone|tobenan|isnan|assertnan|benull)$/i, "nullish"],
+  [/^(tobenull|tobeundefined|isnull|isundefined|assertisnone|assertnull|nil|null|isnil|be_nil|assert_nil|tobenil|isnone|tobenan|isnan|assertnan|benull|nullvalue)$/i, "nullish"],
   [
-    /^(tobedefined|isdefined|isnotnull|notnull|notnil|assertisnotnone|assertnotnull|isnotnone|exists|noerror|nil_error|assertnotnil|tobevisible|tobeattached|tobeinthedocument|tobeenabled|isnotempty|notempty|assertnotempty|tohavelengthgreaterthan|assert_not_nil|be_present|present|notbenull|notbeempty|notbenullorempty|notbenullorwhitespace)$/i,
+    /^(tobedefined|isdefined|isnotnull|notnull|notnil|assertisnotnone|assertnotnull|isnotnone|exists|noerror|nil_error|assertnotnil|tobevisible|tobeattached|tobeinthedocument|tobeenabled|isnotempty|notempty|assertnotempty|tohavelengthgreaterthan|assert_not_nil|be_present|present|notbenull|notbeempty|notbenullorempty|notbenullorwhitespace|notnullvalue)$/i,
     "defined",
   ],
   [
@@ -126,6 +126,13 @@ const MATCHER_RELATIONS: readonly [RegExp, Relation][] = [
  */
 export function relationOfMatcher(matcher: string): Relation {
   if (/^if !equal\b/.test(matcher)) return "equal"; // Go: if !reflect.DeepEqual(got, want) { t.Errorf }
+  // A matcher object's relation (NUnit `Assert.That(x, Is.EqualTo(1))`, Hamcrest `assertThat(x, equalTo(1))`): the inner matcher's.
+  const constraint = CONSTRAINT_MATCHER.exec(matcher)?.[1];
+  if (constraint !== undefined) {
+    if (/^Has\.(?:Count|Length)\.|^Has\.Exactly$/.test(constraint)) return "length";
+    const inner = relationOfMatcher(constraint);
+    if (inner !== "other") return inner;
+  }
   const comparison = /^(?:assert|if|expect)\s+(==|!=|<=|>=|<|>|===|!==|in|not in|is|is not)(?:\s|$)/.exec(matcher);
   if (comparison) return relationOfOperator(comparison[1] as string);
   const last =
@@ -140,6 +147,20 @@ export function relationOfMatcher(matcher: string): Relation {
   for (const [pattern, relation] of MATCHER_RELATIONS) if (pattern.test(name)) return relation;
   if (/^asserts?[A-Z_]/.test(last) || /^expect[A-Z]/.test(last)) return "other";
   return "other";
+}
+
+/** A matcher object inside an assertion, as the extractors spell it: `Assert.That(Is.EqualTo)` (NUnit), `assertThat(equalTo)` (Hamcrest): the inner matcher. */
+const CONSTRAINT_MATCHER = /^(?:Assert\.That|assertThat)\((.+)\)$/s;
+
+/**
+ * The segments of a matcher's name, its matcher object's included
+ * (`Assert.That(Is.Not.Empty)` -> Assert, That, Is, Not, Empty); other
+ * parenthesised parts dropped.
+ */
+export function matcherSegments(matcher: string): string[] {
+  const constraint = CONSTRAINT_MATCHER.exec(matcher)?.[1];
+  const name = constraint === undefined ? matcher.replace(/\(.*$/s, "") : `${matcher.replace(/\(.*$/s, "")}.${constraint}`;
+  return name.split(/[.\s]/).filter((part) => part !== "");
 }
 
 /**
@@ -181,11 +202,7 @@ export function negatedMatcher(matcher: string): { relation: Relation; negated: 
  * same word is not a second negation.
  */
 export function isFalsyMatcher(matcher: string): boolean {
-  const segments = matcher
-    .replace(/\(.*$/s, "")
-    .split(/[.\s]/)
-    .filter((part) => part !== "");
-  return segments.every((part) => part !== "not") && relationOfMatcher(matcher) === "falsy";
+  return matcherSegments(matcher).every((part) => part !== "not" && part !== "Not") && relationOfMatcher(matcher) === "falsy";
 }
 
 /** The relation a binary comparison states when it must hold (`a == b` -> equal, `a > b` -> greater, `a in b` -> contains). */
