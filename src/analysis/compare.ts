@@ -17,8 +17,10 @@
  *   7. same file and suite, a reworded descriptive title (retitled): both
  *      titles have at least 3 words and share at least 75% of them, e.g.
  *      "reads … with and without a base cache" -> "… with and without
- *      caches", or one title is the other with words added at its end
- *      ("… is a deletion" -> "… is a deletion (and a removal)"); the pair
+ *      caches", or one title is the other with words added at its end,
+ *      start or in one place in the middle ("… is a deletion" -> "… is a
+ *      deletion (and a removal)", "… to zero when …" -> "… to zero or
+ *      unset when …"); the pair
  *      is then judged on its assertions and flags like
  *      any edited test. Short titles never pair this way ("rounds" ->
  *      "rounding" with a new body stays a deletion).
@@ -298,13 +300,22 @@ export function titleSimilarity(a: string, b: string): number {
 export const RETITLE_SIMILARITY = 0.75;
 
 /**
- * True when one title of 3+ words is the other with words added at its end
- * ("deleting the file is a deletion" -> "deleting the file is a deletion (and
- * a removal)"): an extended or trimmed title, however many words were added.
+ * True when one title of 3+ words is the other with words added at its end,
+ * at its start or in one place in the middle ("deleting the file is a
+ * deletion" -> "deleting the file is a deletion (and a removal)"; "sets the
+ * length to zero when no params are given" -> "sets the length to zero or
+ * leaves it unset when no params are given"): an extended or trimmed title,
+ * however many words were added, every word of the shorter one kept in
+ * order around one insertion.
  */
 export function isExtendedTitle(a: string, b: string): boolean {
   const [short, long] = a.length <= b.length ? [titleWords(a), titleWords(b)] : [titleWords(b), titleWords(a)];
-  return short.length >= 3 && short.length < long.length && short.every((word, index) => long[index] === word);
+  if (short.length < 3 || short.length >= long.length) return false;
+  let prefix = 0;
+  while (prefix < short.length && short[prefix] === long[prefix]) prefix++;
+  let suffix = 0;
+  while (suffix < short.length - prefix && short[short.length - 1 - suffix] === long[long.length - 1 - suffix]) suffix++;
+  return prefix + suffix === short.length;
 }
 
 /** Pass 7 (see the module comment): unmatched tests of the same file and suite whose descriptive titles were reworded, extended or trimmed ({@link isExtendedTitle}). */

@@ -13,6 +13,9 @@
  * `remaining({timeout: 1000}, 400)` -> `remaining({totalTimeout: 1000}, 400)`,
  * `Cached.get_typedclassmethod(0)` -> `Cached.get_typed(0)`).
  *
+ * A local renamed (the subject one plain name on both sides) with the
+ * expected value kept is adapted too: the test renamed with the local it
+ * checks (Scrutor's `partialClassInstance` -> `compilerGeneratedSubclasses`).
  * A check that changed both its subject and its expected value, or its
  * relation or negation, is another check; a test with fewer checks after
  * than before is not alike (it checks less: the deletion or conservation
@@ -71,6 +74,11 @@ export function areSubjectsRelated(before: string, after: string): boolean {
   return left.every((token, index) => token === right[index] || (isName(token) && isName(right[index] as string)));
 }
 
+/** True when a subject is one plain name (a local holding the value under test: `partial`, `$levels`), not a call, member or literal. */
+function isLocalName(subject: string): boolean {
+  return /^\$?[A-Za-z_][\w]*$/.test(subject) && !KEYWORDS.test(subject);
+}
+
 /** The expected side of a check as one text: the expected value, or a throws/warns check's error type and message. */
 function expectedText(check: Check): string {
   return check.relation === "throws" || check.relation === "warns" ? `${check.errorType ?? ""}\u0000${check.message ?? ""}` : (check.expected ?? "");
@@ -81,7 +89,10 @@ function expectedText(check: Check): string {
  * same check): {@link IDENTICAL} for the same subject and expected value;
  * {@link ADAPTED} for the same relation and negation with the subject kept
  * and the expected value changed, or the expected value kept and the subject
- * related through a rename ({@link areSubjectsRelated}). Tautologies and
+ * related through a rename ({@link areSubjectsRelated}) or a local renamed
+ * (`Assert.Contains(T, partial)` -> `Assert.Contains(T, subclasses)`: both
+ * subjects one plain name, the expected value kept and not empty; a local
+ * renamed with its expected value changed is another check). Tautologies and
  * unreachable checks are never alike.
  */
 export function checkLikeness(before: Check, after: Check): number {
@@ -92,6 +103,7 @@ export function checkLikeness(before: Check, after: Check): number {
   if (isSubjectKept && isExpectedKept) return IDENTICAL;
   if (isSubjectKept) return before.subject === "" ? 0 : ADAPTED;
   if (isExpectedKept && areSubjectsRelated(before.subject, after.subject)) return ADAPTED;
+  if (isExpectedKept && expectedText(before) !== "" && isLocalName(before.subject) && isLocalName(after.subject)) return ADAPTED;
   return 0;
 }
 
