@@ -29,6 +29,8 @@
  *      change) or its expected value (the subject follows a product rename:
  *      `new Converter().toC(212)` -> `converter.toC(212)`), no fewer checks
  *      after (moved and edited, or retitled in the same file).
+ *   9. same file, a parent test renamed: its subtests were paired with the
+ *      subtests of one after test (retitled).
  *
  * Name matching is the fast first pass and what messages quote. A before
  * test still without a partner is then judged by the conservation of its
@@ -173,6 +175,7 @@ function matchTests(pairs: readonly FactsPair[]): { before: Slot[]; after: Slot[
   pairSameTitle(before, after);
   pairRetitled(before, after);
   pairAlikeChecks(before, after, pairs);
+  pairParentsOfSubtests(before, after);
   // Tests of files no config reached may move to another such file: for them that file is an ordinary one.
   const byConventions = before.filter((slot) => slot.partner === null && slot.byConventions);
   if (byConventions.length > 0) {
@@ -371,6 +374,42 @@ function pairAlikeChecks(before: Slot[], after: Slot[], pairs: readonly FactsPai
     slot.match = kind;
     partner.partner = slot;
     partner.match = kind;
+  }
+}
+
+/**
+ * Pass 9: a parent test renamed whose subtests were paired (Go's
+ * `TestMaxTableNesting` -> `TestMaxDepth` around a `t.Run("", …)` that
+ * holds the checks; a node:test `t.test` parent). A before test still
+ * without a partner whose paired subtests (same file, its suite path and
+ * name as their suite path) all have partners under one after test still
+ * without a partner, in the same file, pairs with that test: judged as an
+ * edited test (its rows by lostRowsFinding).
+ */
+function pairParentsOfSubtests(before: Slot[], after: Slot[]): void {
+  const pathKey = (file: string, path: readonly string[]): string => `${file}\u0000${path.join("\u0001")}`;
+  const openAfter = new Map<string, Slot>();
+  for (const slot of after) if (slot.partner === null && slot.test.declaredAt === undefined) openAfter.set(pathKey(slot.file, [...slot.test.suitePath, slot.test.name]), slot);
+  if (openAfter.size === 0) return;
+  const parentsOf = new Map<string, Set<string>>();
+  for (const slot of before) {
+    const partner = slot.partner;
+    if (!partner || partner.file !== slot.file || slot.test.suitePath.length === 0 || partner.test.suitePath.length === 0) continue;
+    const key = pathKey(slot.file, slot.test.suitePath);
+    const parents = parentsOf.get(key) ?? new Set<string>();
+    parents.add(pathKey(partner.file, partner.test.suitePath));
+    parentsOf.set(key, parents);
+  }
+  for (const slot of before) {
+    if (slot.partner !== null || slot.test.declaredAt !== undefined) continue;
+    const parents = parentsOf.get(pathKey(slot.file, [...slot.test.suitePath, slot.test.name]));
+    if (parents?.size !== 1) continue;
+    const candidate = openAfter.get([...parents][0] as string);
+    if (!candidate || candidate.partner !== null) continue;
+    slot.partner = candidate;
+    slot.match = "retitled";
+    candidate.partner = slot;
+    candidate.match = "retitled";
   }
 }
 

@@ -102,6 +102,17 @@ const lookAlikes: RuleCase[] = [
     findings: [],
   },
   {
+    name: "go: a table test renamed with its setter, its literal-named subtest's check kept and rows added",
+    changes: [
+      change(
+        "decode_test.go",
+        `package conf\n\nimport "testing"\n\nfunc TestMaxNesting(t *testing.T) {\n\ttests := []struct {\n\t\tdoc  string\n\t\tmax  int\n\t\twant string\n\t}{\n\t\t{"a.b=1", 1, "too deep"},\n\t\t{"a=1", 1, ""},\n\t}\n\tfor _, tt := range tests {\n\t\tt.Run("", func(t *testing.T) {\n\t\t\td := NewDecoder()\n\t\t\td.MaxNesting(tt.max)\n\t\t\t_, err := d.Decode(tt.doc)\n\t\t\tif !errorContains(err, tt.want) {\n\t\t\t\tt.Errorf("have %v want %q", err, tt.want)\n\t\t\t}\n\t\t})\n\t}\n}\n`,
+        `package conf\n\nimport "testing"\n\nfunc TestMaxDepth(t *testing.T) {\n\ttests := []struct {\n\t\tdoc  string\n\t\tmax  int\n\t\twant string\n\t}{\n\t\t{"a.b=1", 1, "table too deep"},\n\t\t{"a=1", 1, ""},\n\t\t{"a=[[1]]", 1, "array too deep"},\n\t}\n\tfor _, tt := range tests {\n\t\tt.Run("", func(t *testing.T) {\n\t\t\td := NewDecoder()\n\t\t\td.MaxDepth(tt.max)\n\t\t\t_, err := d.Decode(tt.doc)\n\t\t\tif !errorContains(err, tt.want) {\n\t\t\t\tt.Errorf("have %v want %q", err, tt.want)\n\t\t\t}\n\t\t})\n\t}\n}\n`,
+      ),
+    ],
+    findings: [],
+  },
+  {
     name: "php: tests checking a local merged into a data provider test whose arrange code moved into a helper",
     changes: [
       change(
@@ -199,6 +210,17 @@ const cheats: RuleCase[] = [
         "decode_test.go",
         `package conf\n\nimport "testing"\n\nfunc TestMaxNesting(t *testing.T) {\n\ttests := []struct {\n\t\tdoc  string\n\t\tmax  int\n\t\twant string\n\t}{\n\t\t{"a.b=1", 1, "too deep"},\n\t\t{"a=1", 1, ""},\n\t}\n\tfor _, tt := range tests {\n\t\tt.Run(tt.doc, func(t *testing.T) {\n\t\t\td := NewDecoder()\n\t\t\td.MaxNesting(tt.max)\n\t\t\t_, err := d.Decode(tt.doc)\n\t\t\tif !errorContains(err, tt.want) {\n\t\t\t\tt.Errorf("have %v want %q", err, tt.want)\n\t\t\t}\n\t\t})\n\t}\n}\n`,
         `package conf\n\nimport "testing"\n\nfunc TestMaxDepth(t *testing.T) {\n\ttests := []struct {\n\t\tdoc  string\n\t\tmax  int\n\t\twant string\n\t}{\n\t\t{"a=1", 1, ""},\n\t}\n\tfor _, tt := range tests {\n\t\tt.Run(tt.doc, func(t *testing.T) {\n\t\t\td := NewDecoder()\n\t\t\td.MaxDepth(tt.max)\n\t\t\t_, err := d.Decode(tt.doc)\n\t\t\tif !errorContains(err, tt.want) {\n\t\t\t\tt.Errorf("have %v want %q", err, tt.want)\n\t\t\t}\n\t\t})\n\t}\n}\n`,
+      ),
+    ],
+    findings: [`test_deletion/critical decode_test.go "TestMaxDepth"`],
+  },
+  {
+    name: "go: a table test renamed and one of its rows dropped, its check in a literal-named subtest",
+    changes: [
+      change(
+        "decode_test.go",
+        `package conf\n\nimport "testing"\n\nfunc TestMaxNesting(t *testing.T) {\n\ttests := []struct {\n\t\tdoc  string\n\t\tmax  int\n\t\twant string\n\t}{\n\t\t{"a.b=1", 1, "too deep"},\n\t\t{"a=1", 1, ""},\n\t}\n\tfor _, tt := range tests {\n\t\tt.Run("", func(t *testing.T) {\n\t\t\td := NewDecoder()\n\t\t\td.MaxNesting(tt.max)\n\t\t\t_, err := d.Decode(tt.doc)\n\t\t\tif !errorContains(err, tt.want) {\n\t\t\t\tt.Errorf("have %v want %q", err, tt.want)\n\t\t\t}\n\t\t})\n\t}\n}\n`,
+        `package conf\n\nimport "testing"\n\nfunc TestMaxDepth(t *testing.T) {\n\ttests := []struct {\n\t\tdoc  string\n\t\tmax  int\n\t\twant string\n\t}{\n\t\t{"a=1", 1, ""},\n\t}\n\tfor _, tt := range tests {\n\t\tt.Run("", func(t *testing.T) {\n\t\t\td := NewDecoder()\n\t\t\td.MaxDepth(tt.max)\n\t\t\t_, err := d.Decode(tt.doc)\n\t\t\tif !errorContains(err, tt.want) {\n\t\t\t\tt.Errorf("have %v want %q", err, tt.want)\n\t\t\t}\n\t\t})\n\t}\n}\n`,
       ),
     ],
     findings: [`test_deletion/critical decode_test.go "TestMaxDepth"`],
