@@ -123,9 +123,53 @@ const lookAlikes: RuleCase[] = [
     ],
     findings: [],
   },
+  {
+    name: "csharp (Shouldly): a test renamed with its setup adapted, its checks kept",
+    changes: [
+      change(
+        "tests/PipelineTests.cs",
+        `using Shouldly;\npublic class PipelineTests {\n  [Fact]\n  public void Should_pick_up_pre_processors() {\n    var config = new Config();\n    config.ScanAssembly(typeof(PipelineTests));\n    config.PreProcessors.Count.ShouldBe(2);\n    config.PreProcessors.ShouldBe(new[] { typeof(First), typeof(Next) });\n  }\n}\n`,
+        `using Shouldly;\npublic class PipelineTests {\n  [Fact]\n  public void Should_register_pre_processors() {\n    var config = new Config();\n    config.ScanAssembly(typeof(PipelineTests));\n    config.AddPreProcessor<First>();\n    config.AddPreProcessor<Next>();\n    config.PreProcessors.Count.ShouldBe(2);\n    config.PreProcessors.ShouldBe(new[] { typeof(First), typeof(Next) });\n  }\n}\n`,
+      ),
+    ],
+    findings: [],
+  },
+  {
+    name: "csharp (xUnit): a test renamed with its setup adapted, its checks kept",
+    changes: [
+      change(
+        "tests/PipelineTests.cs",
+        `using Xunit;\npublic class PipelineTests {\n  [Fact]\n  public void Should_pick_up_pre_processors() {\n    var config = new Config();\n    config.ScanAssembly(typeof(PipelineTests));\n    Assert.Equal(2, config.PreProcessors.Count);\n    Assert.Equal(new[] { typeof(First), typeof(Next) }, config.PreProcessors);\n  }\n}\n`,
+        `using Xunit;\npublic class PipelineTests {\n  [Fact]\n  public void Should_register_pre_processors() {\n    var config = new Config();\n    config.ScanAssembly(typeof(PipelineTests));\n    config.AddPreProcessor<First>();\n    config.AddPreProcessor<Next>();\n    Assert.Equal(2, config.PreProcessors.Count);\n    Assert.Equal(new[] { typeof(First), typeof(Next) }, config.PreProcessors);\n  }\n}\n`,
+      ),
+    ],
+    findings: [],
+  },
 ];
 
 const cheats: RuleCase[] = [
+  {
+    name: "csharp (Shouldly): a test renamed with its setup adapted and one check dropped",
+    changes: [
+      change(
+        "tests/PipelineTests.cs",
+        `using Shouldly;\npublic class PipelineTests {\n  [Fact]\n  public void Should_pick_up_pre_processors() {\n    var config = new Config();\n    config.ScanAssembly(typeof(PipelineTests));\n    config.PreProcessors.Count.ShouldBe(2);\n    config.PreProcessors.ShouldBe(new[] { typeof(First), typeof(Next) });\n  }\n}\n`,
+        `using Shouldly;\npublic class PipelineTests {\n  [Fact]\n  public void Should_register_pre_processors() {\n    var config = new Config();\n    config.ScanAssembly(typeof(PipelineTests));\n    config.AddPreProcessor<First>();\n    config.AddPreProcessor<Next>();\n    config.PreProcessors.Count.ShouldBe(2);\n  }\n}\n`,
+      ),
+    ],
+    findings: [`assertion_removal/high tests/PipelineTests.cs "PipelineTests > Should_pick_up_pre_processors"`],
+  },
+  {
+    name: "csharp (xUnit): a test renamed with its setup adapted and its count check weakened",
+    changes: [
+      change(
+        "tests/PipelineTests.cs",
+        `using Xunit;\npublic class PipelineTests {\n  [Fact]\n  public void Should_pick_up_pre_processors() {\n    var config = new Config();\n    config.ScanAssembly(typeof(PipelineTests));\n    Assert.Equal(2, config.PreProcessors.Count);\n    Assert.Equal(new[] { typeof(First), typeof(Next) }, config.PreProcessors);\n  }\n}\n`,
+        `using Xunit;\npublic class PipelineTests {\n  [Fact]\n  public void Should_register_pre_processors() {\n    var config = new Config();\n    config.ScanAssembly(typeof(PipelineTests));\n    config.AddPreProcessor<First>();\n    config.AddPreProcessor<Next>();\n    Assert.NotEmpty(config.PreProcessors);\n    Assert.Equal(new[] { typeof(First), typeof(Next) }, config.PreProcessors);\n  }\n}\n`,
+      ),
+    ],
+    findings: [`assertion_removal/high tests/PipelineTests.cs "PipelineTests > Should_pick_up_pre_processors"`],
+  },
   {
     name: "js: tests merged into it.each with the default written out, one case's row dropped",
     changes: [
