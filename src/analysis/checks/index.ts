@@ -183,6 +183,38 @@ function findLocalCover(check: Check, test: TestCase, pool: readonly CheckedTest
   return null;
 }
 
+/** Names and reads of a measured duration: `timer.ElapsedMilliseconds`, `elapsedMs`, `time.monotonic() - start`, `sequential_elapsed`, `duration`. */
+const MEASURED_TIME = /elapsed|duration|stopwatch|monotonic|perf_counter|performance\.now|\bMs\b|[a-z]Ms\b|_ms\b|millis|nanos|\btimer\b|time\.(?:time|Since|Now)/i;
+
+/** True when a check's text is a number (a threshold): `750`, `0.75`, `-1`. */
+function isNumberText(text: string | undefined): boolean {
+  return text !== undefined && /^-?\d[\d_.]*(?:e-?\d+)?[a-zA-Z]*$/.test(text);
+}
+
+/**
+ * Where an absolute threshold on a measured duration (`elapsed <
+ * 750`, `timer.ElapsedMilliseconds.ShouldBeLessThan(750)`) lives on when the
+ * timing tests are merged into one relative comparison of two measurements
+ * (`sequentialElapsed.ShouldBeGreaterThan(parallelElapsed)`): the usual fix
+ * of a timing test that fails on a slow machine (MediatR #858). The before
+ * check is an order check (greater or less, not negated) of a subject that
+ * reads a duration ({@link MEASURED_TIME}) against a number; the cover is an
+ * order check of a new or edited test whose subject and bound both read a
+ * duration and neither is a number. A threshold on anything else (a count,
+ * a size) is no timing and finds no cover here.
+ */
+function findRelativeTimingCover(check: Check, pool: readonly CheckedTest[]): Cover | null {
+  const isOrder = (candidate: Check): boolean => (candidate.relation === "greater" || candidate.relation === "less") && !candidate.isNegated;
+  if (!isOrder(check) || !isNumberText(check.expected) || !MEASURED_TIME.test(check.subject)) return null;
+  for (const candidate of pool) {
+    const after = candidate.checks.find(
+      (made) => isOrder(made) && made.expected !== undefined && !isNumberText(made.expected) && !isNumberText(made.subject) && MEASURED_TIME.test(made.subject) && MEASURED_TIME.test(made.expected),
+    );
+    if (after) return { check, by: candidate };
+  }
+  return null;
+}
+
 /** True when every literal of `row` is in `other` (as a multiset): the row survives in the other table. */
 function isRowKept(row: readonly string[], other: readonly string[]): boolean {
   const left = new Map<string, number>();
@@ -236,7 +268,7 @@ export function conserve(before: CheckedTest, pool: readonly CheckedTest[]): Con
       } else missing.push(check);
       continue;
     }
-    const cover = findCoverKeeping(check, pool, before.literals, keptLiterals(covered)) ?? findLocalCover(check, before.test, pool);
+    const cover = findCoverKeeping(check, pool, before.literals, keptLiterals(covered)) ?? findLocalCover(check, before.test, pool) ?? findRelativeTimingCover(check, pool);
     if (cover) covered.push(cover);
     else missing.push(check);
   }

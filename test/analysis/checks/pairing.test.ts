@@ -145,9 +145,67 @@ const lookAlikes: RuleCase[] = [
     ],
     findings: [],
   },
+  {
+    name: "csharp (Shouldly): two timing tests with absolute thresholds merged into one relative comparison",
+    changes: [
+      change(
+        "tests/PublisherTests.cs",
+        `using Shouldly;\npublic class PublisherTests {\n  [Fact]\n  public async Task Sequential() {\n    var timer = Stopwatch.StartNew();\n    await Publisher.Sequential(Handlers());\n    timer.Stop();\n    timer.ElapsedMilliseconds.ShouldBeGreaterThanOrEqualTo(750);\n  }\n  [Fact]\n  public async Task Parallel() {\n    var timer = Stopwatch.StartNew();\n    await Publisher.WhenAll(Handlers());\n    timer.Stop();\n    timer.ElapsedMilliseconds.ShouldBeLessThan(750);\n  }\n}\n`,
+        `using Shouldly;\npublic class PublisherTests {\n  [Fact]\n  public async Task Sequential() {\n    var timer = Stopwatch.StartNew();\n    await Publisher.Sequential(Handlers());\n    timer.Stop();\n    var sequentialElapsed = timer.ElapsedMilliseconds;\n    timer.Restart();\n    await Publisher.WhenAll(Handlers());\n    timer.Stop();\n    var parallelElapsed = timer.ElapsedMilliseconds;\n    sequentialElapsed.ShouldBeGreaterThan(parallelElapsed);\n  }\n}\n`,
+      ),
+    ],
+    // The surviving test's threshold became the other measurement: a change of expectation, not a lost test (WARN).
+    findings: [`expectation_changed/medium tests/PublisherTests.cs "PublisherTests > Sequential"`],
+  },
+  {
+    name: "js: two timing tests with absolute thresholds merged into one relative comparison",
+    changes: [
+      change(
+        "test/publish.test.ts",
+        `it("runs in sequence", async () => {\n  const start = performance.now();\n  await sequential(handlers());\n  const elapsedMs = performance.now() - start;\n  expect(elapsedMs).toBeGreaterThanOrEqual(750);\n});\nit("runs in parallel", async () => {\n  const start = performance.now();\n  await parallel(handlers());\n  const elapsedMs = performance.now() - start;\n  expect(elapsedMs).toBeLessThan(750);\n});\n`,
+        `it("runs in sequence", async () => {\n  let start = performance.now();\n  await sequential(handlers());\n  const sequentialMs = performance.now() - start;\n  start = performance.now();\n  await parallel(handlers());\n  const parallelMs = performance.now() - start;\n  expect(sequentialMs).toBeGreaterThan(parallelMs);\n});\n`,
+      ),
+    ],
+    // The surviving test's threshold became the other measurement: a change of expectation, not a lost test (WARN).
+    findings: [`expectation_changed/medium test/publish.test.ts "runs in sequence"`],
+  },
+  {
+    name: "python: two timing tests with absolute thresholds merged into one relative comparison",
+    changes: [
+      change(
+        "tests/test_publish.py",
+        "def test_sequential():\n    start = time.monotonic()\n    run_sequential(handlers())\n    assert time.monotonic() - start >= 0.75\n\ndef test_parallel():\n    start = time.monotonic()\n    run_parallel(handlers())\n    elapsed = time.monotonic() - start\n    assert elapsed < 0.75\n",
+        "def test_sequential():\n    start = time.monotonic()\n    run_sequential(handlers())\n    sequential_elapsed = time.monotonic() - start\n    start = time.monotonic()\n    run_parallel(handlers())\n    parallel_elapsed = time.monotonic() - start\n    assert sequential_elapsed > parallel_elapsed\n",
+      ),
+    ],
+    // The surviving test's threshold became the other measurement: a change of expectation, not a lost test (WARN).
+    findings: [`expectation_changed/medium tests/test_publish.py "test_sequential"`],
+  },
 ];
 
 const cheats: RuleCase[] = [
+  {
+    name: "csharp (Shouldly): a timing test deleted, no relative comparison in its place",
+    changes: [
+      change(
+        "tests/PublisherTests.cs",
+        `using Shouldly;\npublic class PublisherTests {\n  [Fact]\n  public async Task Sequential() {\n    var timer = Stopwatch.StartNew();\n    await Publisher.Sequential(Handlers());\n    timer.Stop();\n    timer.ElapsedMilliseconds.ShouldBeGreaterThanOrEqualTo(750);\n  }\n  [Fact]\n  public async Task Parallel() {\n    var timer = Stopwatch.StartNew();\n    await Publisher.WhenAll(Handlers());\n    timer.Stop();\n    timer.ElapsedMilliseconds.ShouldBeLessThan(750);\n  }\n}\n`,
+        `using Shouldly;\npublic class PublisherTests {\n  [Fact]\n  public async Task Sequential() {\n    var timer = Stopwatch.StartNew();\n    await Publisher.Sequential(Handlers());\n    timer.Stop();\n    timer.ElapsedMilliseconds.ShouldBeGreaterThanOrEqualTo(750);\n  }\n}\n`,
+      ),
+    ],
+    findings: [`test_deletion/critical tests/PublisherTests.cs "PublisherTests > Parallel"`],
+  },
+  {
+    name: "csharp: count thresholds (not timings) merged into one relative comparison",
+    changes: [
+      change(
+        "tests/QueueTests.cs",
+        `using Xunit;\npublic class QueueTests {\n  [Fact]\n  public void Batches() {\n    var sent = Queue.Drain(Batch(3));\n    Assert.True(sent.Count >= 3);\n  }\n  [Fact]\n  public void Singles() {\n    var sent = Queue.Drain(Single(3));\n    Assert.True(sent.Count < 3);\n  }\n}\n`,
+        `using Xunit;\npublic class QueueTests {\n  [Fact]\n  public void Batches() {\n    var batches = Queue.Drain(Batch(3)).Count;\n    var singles = Queue.Drain(Single(3)).Count;\n    Assert.True(batches > singles);\n  }\n}\n`,
+      ),
+    ],
+    findings: [`expectation_changed/medium tests/QueueTests.cs "QueueTests > Batches"`, `test_deletion/critical tests/QueueTests.cs "QueueTests > Singles"`],
+  },
   {
     name: "csharp (Shouldly): a test renamed with its setup adapted and one check dropped",
     changes: [
