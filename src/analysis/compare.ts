@@ -537,8 +537,10 @@ function disabledFinding(after: Slot, before: Slot | null): Finding | null {
 /**
  * Rows gone from a surviving table test (`test.each([...])`): each row is a
  * test case at run time. Rows have no names, so an edited row looks like
- * one removed plus one added; only rows removed beyond those added are
- * reported, as one test_deletion for the table.
+ * one removed plus one added; rows removed beyond those added are reported,
+ * as one test_deletion for the table, and so are removed rows whose values
+ * no added row holds ({@link unmatchedRowsByValues}) when rows are added to
+ * hide them.
  */
 function lostRowsFinding(after: Slot, before: Slot, followed: RowsFollowed | null): Finding | null {
   const beforeRows = before.test.eachRowHashes;
@@ -554,7 +556,8 @@ function lostRowsFinding(after: Slot, before: Slot, followed: RowsFollowed | nul
   });
   const addedCount = [...remaining.values()].reduce((sum, count) => sum + count, 0);
   const acceptedCount = followed ? removedRows.filter((row) => isRowAccepted(before, row - 1, followed)).length : 0;
-  const lostCount = removedRows.length - addedCount - acceptedCount;
+  const unmatched = unmatchedRowsByValues(before.test, after.test, removedRows).filter((row) => !followed || !isRowAccepted(before, row - 1, followed));
+  const lostCount = Math.max(removedRows.length - addedCount - acceptedCount, unmatched.length);
   if (lostCount <= 0) return null;
   const test = after.test;
   return {
@@ -571,9 +574,55 @@ function lostRowsFinding(after: Slot, before: Slot, followed: RowsFollowed | nul
       rows_after: afterRows.length,
       removed_rows: removedRows,
       added_rows: addedCount,
+      ...(unmatched.length > 0 ? { rows_without_values: unmatched } : {}),
     },
     allowed: false,
   };
+}
+
+/** A row literal that reads as a message for people (words with spaces, a format directive): it may follow a reworded product message. */
+function isMessageLiteral(literal: string): boolean {
+  return literal.startsWith('"') && /\s|%[-+ #0-9.]*[a-zA-Z]|\{\w*\}/.test(literal);
+}
+
+/**
+ * The removed rows (1-based, as `removedRows`) whose values no added row of
+ * the after table holds: an edited row keeps the values the after rows still
+ * use (a row reformatted, `strings.Repeat(".a", 129)` -> `tbl(129)`, keeps
+ * `129` and its other inputs), so more rows added than removed do not hide a
+ * row left out (the depth-129 row of a table renamed and extended with array
+ * rows that reuse 129). A removed row needs, from one added row used once,
+ * each of its literals that some added row uses at all (messages aside: they
+ * follow the product's wording); a value no added row uses (an input edited)
+ * is not asked for, and a row with nothing to ask for is taken as edited.
+ * Rows with the most to ask for choose first. Empty when a side has no row
+ * literals (languages that do not record them).
+ */
+function unmatchedRowsByValues(before: TestCase, after: TestCase, removedRows: readonly number[]): number[] {
+  const beforeLiterals = before.eachRowLiterals;
+  const afterLiterals = after.eachRowLiterals;
+  const afterHashes = after.eachRowHashes;
+  if (!beforeLiterals || !afterLiterals || !afterHashes || removedRows.length === 0) return [];
+  const keptHashes = new Map<string, number>();
+  for (const hash of before.eachRowHashes ?? []) keptHashes.set(hash, (keptHashes.get(hash) ?? 0) + 1);
+  const added: string[][] = [];
+  afterHashes.forEach((hash, index) => {
+    const count = keptHashes.get(hash) ?? 0;
+    if (count > 0) keptHashes.set(hash, count - 1);
+    else added.push(afterLiterals[index] ?? []);
+  });
+  const universe = new Set(added.flat());
+  const needs = removedRows.map((row) => ({ row, needed: [...new Set(beforeLiterals[row - 1] ?? [])].filter((literal) => universe.has(literal) && !isMessageLiteral(literal)) }));
+  needs.sort((a, b) => b.needed.length - a.needed.length || a.row - b.row);
+  const used = new Set<number>();
+  const unmatched: number[] = [];
+  for (const { row, needed } of needs) {
+    if (needed.length === 0) continue;
+    const index = added.findIndex((cells, at) => !used.has(at) && needed.every((literal) => cells.includes(literal)));
+    if (index === -1) unmatched.push(row);
+    else used.add(index);
+  }
+  return unmatched.sort((a, b) => a - b);
 }
 
 /** What tells a removed rejection row from a lost one (checks/rejection.ts): the change's product edit and the after side's tables. */

@@ -181,9 +181,31 @@ const lookAlikes: RuleCase[] = [
     // The surviving test's threshold became the other measurement: a change of expectation, not a lost test (WARN).
     findings: [`expectation_changed/medium tests/test_publish.py "test_sequential"`],
   },
+  {
+    name: "go: table rows rewritten through a local closure and array rows added, every old row kept",
+    changes: [
+      change(
+        "decode_test.go",
+        `package conf\n\nimport (\n\t"strings"\n\t"testing"\n)\n\nfunc TestMaxNesting(t *testing.T) {\n\ttests := []struct {\n\t\tdoc  string\n\t\tmax  int\n\t\twant string\n\t}{\n\t\t{strings.Repeat(".a", 129)[1:] + " = 1", -99, "too many nested tables"},\n\t\t{strings.Repeat(".a", 5)[1:] + " = 1", 5, ""},\n\t}\n\tfor _, tt := range tests {\n\t\tt.Run("", func(t *testing.T) {\n\t\t\td := NewDecoder()\n\t\t\td.MaxNesting(tt.max)\n\t\t\t_, err := d.Decode(tt.doc)\n\t\t\tif !errorContains(err, tt.want) {\n\t\t\t\tt.Errorf("have %v want %q", err, tt.want)\n\t\t\t}\n\t\t})\n\t}\n}\n`,
+        `package conf\n\nimport (\n\t"strings"\n\t"testing"\n)\n\nfunc TestMaxNesting(t *testing.T) {\n\ttbl := func(n int) string { return strings.Repeat(".a", n)[1:] + "=1" }\n\tarr := func(n int) string { return "a=" + strings.Repeat("[", n) + "1" + strings.Repeat("]", n) }\n\ttests := []struct {\n\t\tdoc  string\n\t\tmax  int\n\t\twant string\n\t}{\n\t\t{tbl(129), -99, "exceeds maximum table depth"},\n\t\t{tbl(5), 5, ""},\n\t\t{arr(129), -99, "exceeds maximum array depth"},\n\t\t{arr(5), 5, ""},\n\t}\n\tfor _, tt := range tests {\n\t\tt.Run("", func(t *testing.T) {\n\t\t\td := NewDecoder()\n\t\t\td.MaxNesting(tt.max)\n\t\t\t_, err := d.Decode(tt.doc)\n\t\t\tif !errorContains(err, tt.want) {\n\t\t\t\tt.Errorf("have %v want %q", err, tt.want)\n\t\t\t}\n\t\t})\n\t}\n}\n`,
+      ),
+    ],
+    findings: [],
+  },
 ];
 
 const cheats: RuleCase[] = [
+  {
+    name: "go: table rows rewritten through a local closure and array rows added, one old row left out whose values the new rows reuse apart",
+    changes: [
+      change(
+        "decode_test.go",
+        `package conf\n\nimport (\n\t"strings"\n\t"testing"\n)\n\nfunc TestMaxNesting(t *testing.T) {\n\ttests := []struct {\n\t\tdoc  string\n\t\tmax  int\n\t\twant string\n\t}{\n\t\t{strings.Repeat(".a", 129)[1:] + " = 1", -99, "too many nested tables"},\n\t\t{strings.Repeat(".a", 5)[1:] + " = 1", 5, ""},\n\t}\n\tfor _, tt := range tests {\n\t\tt.Run("", func(t *testing.T) {\n\t\t\td := NewDecoder()\n\t\t\td.MaxNesting(tt.max)\n\t\t\t_, err := d.Decode(tt.doc)\n\t\t\tif !errorContains(err, tt.want) {\n\t\t\t\tt.Errorf("have %v want %q", err, tt.want)\n\t\t\t}\n\t\t})\n\t}\n}\n`,
+        `package conf\n\nimport (\n\t"strings"\n\t"testing"\n)\n\nfunc TestMaxNesting(t *testing.T) {\n\ttbl := func(n int) string { return strings.Repeat(".a", n)[1:] + "=1" }\n\tarr := func(n int) string { return "a=" + strings.Repeat("[", n) + "1" + strings.Repeat("]", n) }\n\ttests := []struct {\n\t\tdoc  string\n\t\tmax  int\n\t\twant string\n\t}{\n\t\t{tbl(5), 5, ""},\n\t\t{arr(129), 0, ""},\n\t\t{arr(6), -99, "exceeds maximum array depth"},\n\t\t{arr(5), 5, ""},\n\t}\n\tfor _, tt := range tests {\n\t\tt.Run("", func(t *testing.T) {\n\t\t\td := NewDecoder()\n\t\t\td.MaxNesting(tt.max)\n\t\t\t_, err := d.Decode(tt.doc)\n\t\t\tif !errorContains(err, tt.want) {\n\t\t\t\tt.Errorf("have %v want %q", err, tt.want)\n\t\t\t}\n\t\t})\n\t}\n}\n`,
+      ),
+    ],
+    findings: [`test_deletion/critical decode_test.go "TestMaxNesting"`],
+  },
   {
     name: "csharp (Shouldly): a timing test deleted, no relative comparison in its place",
     changes: [
