@@ -355,11 +355,10 @@ function pairAlikeChecks(before: Slot[], after: Slot[], pairs: readonly FactsPai
   const openAfter = after.filter((slot) => slot.partner === null && slot.test.declaredAt === undefined && !slot.test.flags.skipped && !slot.test.flags.todo);
   if (openBefore.length === 0 || openAfter.length === 0) return;
   const facts = (side: "before" | "after"): Map<string, FileFacts | null> => new Map(pairs.map((pair) => [pair.path, pair[side]]));
-  const candidate = (slot: Slot, side: Map<string, FileFacts | null>): LikenessCandidate => ({
-    checks: checkedTest(slot.file, slot.test, side.get(slot.file) ?? null).checks,
-    file: slot.file,
-    suite: slot.test.suitePath.join("\u0001"),
-  });
+  const candidate = (slot: Slot, side: Map<string, FileFacts | null>): LikenessCandidate => {
+    const checked = checkedTest(slot.file, slot.test, side.get(slot.file) ?? null);
+    return { checks: checked.checks, file: slot.file, suite: slot.test.suitePath.join("\u0001"), literals: [...checked.literals] };
+  };
   const beforeFacts = facts("before");
   const afterFacts = facts("after");
   const found = pairAlikeTests(

@@ -196,6 +196,17 @@ const lookAlikes: RuleCase[] = [
 
 const cheats: RuleCase[] = [
   {
+    name: "csharp: a test deleted and a new one added that checks the same value on another local fed other inputs",
+    changes: [
+      change(
+        "tests/ParserTests.cs",
+        `public class ParserTests {\n  [Fact]\n  public void ParsesThreeItems() {\n    var parsed = Parser.Parse("a,b,c");\n    Assert.Equal(3, parsed);\n  }\n}\n`,
+        `public class ParserTests {\n  [Fact]\n  public void CountsDefaults() {\n    var count = Defaults.Count();\n    Assert.Equal(3, count);\n  }\n}\n`,
+      ),
+    ],
+    findings: [`test_deletion/critical tests/ParserTests.cs "ParserTests > ParsesThreeItems"`],
+  },
+  {
     name: "go: table rows rewritten through a local closure and array rows added, one old row left out whose values the new rows reuse apart",
     changes: [
       change(
