@@ -199,14 +199,15 @@ function isNumberText(text: string | undefined): boolean {
  * of a timing test that fails on a slow machine (MediatR #858). The before
  * check is an order check (greater or less, not negated) of a subject that
  * reads a duration ({@link MEASURED_TIME}) against a number; the cover is an
- * order check of a new or edited test whose subject and bound both read a
- * duration and neither is a number. A threshold on anything else (a count,
+ * order check of a new or edited test of the same file (`file`) whose
+ * subject and bound both read a duration and neither is a number. A threshold on anything else (a count,
  * a size) is no timing and finds no cover here.
  */
-function findRelativeTimingCover(check: Check, pool: readonly CheckedTest[]): Cover | null {
+function findRelativeTimingCover(check: Check, file: string, pool: readonly CheckedTest[]): Cover | null {
   const isOrder = (candidate: Check): boolean => (candidate.relation === "greater" || candidate.relation === "less") && !candidate.isNegated;
   if (!isOrder(check) || !isNumberText(check.expected) || !MEASURED_TIME.test(check.subject)) return null;
   for (const candidate of pool) {
+    if (candidate.file !== file) continue;
     const after = candidate.checks.find(
       (made) => isOrder(made) && made.expected !== undefined && !isNumberText(made.expected) && !isNumberText(made.subject) && MEASURED_TIME.test(made.subject) && MEASURED_TIME.test(made.expected),
     );
@@ -268,7 +269,7 @@ export function conserve(before: CheckedTest, pool: readonly CheckedTest[]): Con
       } else missing.push(check);
       continue;
     }
-    const cover = findCoverKeeping(check, pool, before.literals, keptLiterals(covered)) ?? findLocalCover(check, before.test, pool) ?? findRelativeTimingCover(check, pool);
+    const cover = findCoverKeeping(check, pool, before.literals, keptLiterals(covered)) ?? findLocalCover(check, before.test, pool) ?? findRelativeTimingCover(check, before.file, pool);
     if (cover) covered.push(cover);
     else missing.push(check);
   }

@@ -196,6 +196,22 @@ const lookAlikes: RuleCase[] = [
 
 const cheats: RuleCase[] = [
   {
+    name: "js: a timing test deleted while a relative timing comparison is added in another file",
+    changes: [
+      change(
+        "test/publish.test.ts",
+        `it("runs in parallel", async () => {\n  const start = performance.now();\n  await parallel(handlers());\n  const elapsedMs = performance.now() - start;\n  expect(elapsedMs).toBeLessThan(750);\n});\n`,
+        null,
+      ),
+      change(
+        "test/cache.test.ts",
+        null,
+        `it("is faster warm", async () => {\n  let start = performance.now();\n  await load();\n  const coldMs = performance.now() - start;\n  start = performance.now();\n  await load();\n  const warmMs = performance.now() - start;\n  expect(coldMs).toBeGreaterThan(warmMs);\n});\n`,
+      ),
+    ],
+    findings: [`test_deletion/critical test/publish.test.ts "runs in parallel"`],
+  },
+  {
     name: "csharp: a test deleted and a new one added that checks the same value on another local fed other inputs",
     changes: [
       change(
