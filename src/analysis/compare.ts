@@ -17,8 +17,10 @@
  *   7. same file and suite, a reworded descriptive title (retitled): both
  *      titles have at least 3 words and share at least 75% of them, e.g.
  *      "reads … with and without a base cache" -> "… with and without
- *      caches", or one title is the other with words added at its end
- *      ("… is a deletion" -> "… is a deletion (and a removal)"); the pair
+ *      caches", or one title is the other with words added at its end,
+ *      start or in one place in the middle ("… is a deletion" -> "… is a
+ *      deletion (and a removal)", "… to zero when …" -> "… to zero or
+ *      unset when …"); the pair
  *      is then judged on its assertions and flags like
  *      any edited test. Short titles never pair this way ("rounds" ->
  *      "rounding" with a new body stays a deletion).
@@ -27,6 +29,8 @@
  *      change) or its expected value (the subject follows a product rename:
  *      `new Converter().toC(212)` -> `converter.toC(212)`), no fewer checks
  *      after (moved and edited, or retitled in the same file).
+ *   9. same file, a parent test renamed: its subtests were paired with the
+ *      subtests of one after test (retitled).
  *
  * Name matching is the fast first pass and what messages quote. A before
  * test still without a partner is then judged by the conservation of its
@@ -172,6 +176,7 @@ function matchTests(pairs: readonly FactsPair[]): { before: Slot[]; after: Slot[
   pairSameTitle(before, after);
   pairRetitled(before, after);
   pairAlikeChecks(before, after, pairs);
+  pairParentsOfSubtests(before, after);
   // Tests of files no config reached may move to another such file: for them that file is an ordinary one.
   const byConventions = before.filter((slot) => slot.partner === null && slot.byConventions);
   if (byConventions.length > 0) {
@@ -299,13 +304,22 @@ export function titleSimilarity(a: string, b: string): number {
 export const RETITLE_SIMILARITY = 0.75;
 
 /**
- * True when one title of 3+ words is the other with words added at its end
- * ("deleting the file is a deletion" -> "deleting the file is a deletion (and
- * a removal)"): an extended or trimmed title, however many words were added.
+ * True when one title of 3+ words is the other with words added at its end,
+ * at its start or in one place in the middle ("deleting the file is a
+ * deletion" -> "deleting the file is a deletion (and a removal)"; "sets the
+ * length to zero when no params are given" -> "sets the length to zero or
+ * leaves it unset when no params are given"): an extended or trimmed title,
+ * however many words were added, every word of the shorter one kept in
+ * order around one insertion.
  */
 export function isExtendedTitle(a: string, b: string): boolean {
   const [short, long] = a.length <= b.length ? [titleWords(a), titleWords(b)] : [titleWords(b), titleWords(a)];
-  return short.length >= 3 && short.length < long.length && short.every((word, index) => long[index] === word);
+  if (short.length < 3 || short.length >= long.length) return false;
+  let prefix = 0;
+  while (prefix < short.length && short[prefix] === long[prefix]) prefix++;
+  let suffix = 0;
+  while (suffix < short.length - prefix && short[short.length - 1 - suffix] === long[long.length - 1 - suffix]) suffix++;
+  return prefix + suffix === short.length;
 }
 
 /** Pass 7 (see the module comment): unmatched tests of the same file and suite whose descriptive titles were reworded, extended or trimmed ({@link isExtendedTitle}). */
@@ -342,11 +356,10 @@ function pairAlikeChecks(before: Slot[], after: Slot[], pairs: readonly FactsPai
   const openAfter = after.filter((slot) => slot.partner === null && slot.test.declaredAt === undefined && !slot.test.flags.skipped && !slot.test.flags.todo);
   if (openBefore.length === 0 || openAfter.length === 0) return;
   const facts = (side: "before" | "after"): Map<string, FileFacts | null> => new Map(pairs.map((pair) => [pair.path, pair[side]]));
-  const candidate = (slot: Slot, side: Map<string, FileFacts | null>): LikenessCandidate => ({
-    checks: checkedTest(slot.file, slot.test, side.get(slot.file) ?? null).checks,
-    file: slot.file,
-    suite: slot.test.suitePath.join("\u0001"),
-  });
+  const candidate = (slot: Slot, side: Map<string, FileFacts | null>): LikenessCandidate => {
+    const checked = checkedTest(slot.file, slot.test, side.get(slot.file) ?? null);
+    return { checks: checked.checks, file: slot.file, suite: slot.test.suitePath.join("\u0001"), literals: [...checked.literals] };
+  };
   const beforeFacts = facts("before");
   const afterFacts = facts("after");
   const found = pairAlikeTests(
@@ -361,6 +374,42 @@ function pairAlikeChecks(before: Slot[], after: Slot[], pairs: readonly FactsPai
     slot.match = kind;
     partner.partner = slot;
     partner.match = kind;
+  }
+}
+
+/**
+ * Pass 9: a parent test renamed whose subtests were paired (Go's
+ * `TestMaxTableNesting` -> `TestMaxDepth` around a `t.Run("", …)` that
+ * holds the checks; a node:test `t.test` parent). A before test still
+ * without a partner whose paired subtests (same file, its suite path and
+ * name as their suite path) all have partners under one after test still
+ * without a partner, in the same file, pairs with that test: judged as an
+ * edited test (its rows by lostRowsFinding).
+ */
+function pairParentsOfSubtests(before: Slot[], after: Slot[]): void {
+  const pathKey = (file: string, path: readonly string[]): string => `${file}\u0000${path.join("\u0001")}`;
+  const openAfter = new Map<string, Slot>();
+  for (const slot of after) if (slot.partner === null && slot.test.declaredAt === undefined) openAfter.set(pathKey(slot.file, [...slot.test.suitePath, slot.test.name]), slot);
+  if (openAfter.size === 0) return;
+  const parentsOf = new Map<string, Set<string>>();
+  for (const slot of before) {
+    const partner = slot.partner;
+    if (!partner || partner.file !== slot.file || slot.test.suitePath.length === 0 || partner.test.suitePath.length === 0) continue;
+    const key = pathKey(slot.file, slot.test.suitePath);
+    const parents = parentsOf.get(key) ?? new Set<string>();
+    parents.add(pathKey(partner.file, partner.test.suitePath));
+    parentsOf.set(key, parents);
+  }
+  for (const slot of before) {
+    if (slot.partner !== null || slot.test.declaredAt !== undefined) continue;
+    const parents = parentsOf.get(pathKey(slot.file, [...slot.test.suitePath, slot.test.name]));
+    if (parents?.size !== 1) continue;
+    const candidate = openAfter.get([...parents][0] as string);
+    if (!candidate || candidate.partner !== null) continue;
+    slot.partner = candidate;
+    slot.match = "retitled";
+    candidate.partner = slot;
+    candidate.match = "retitled";
   }
 }
 
@@ -488,8 +537,10 @@ function disabledFinding(after: Slot, before: Slot | null): Finding | null {
 /**
  * Rows gone from a surviving table test (`test.each([...])`): each row is a
  * test case at run time. Rows have no names, so an edited row looks like
- * one removed plus one added; only rows removed beyond those added are
- * reported, as one test_deletion for the table.
+ * one removed plus one added; rows removed beyond those added are reported,
+ * as one test_deletion for the table, and so are removed rows whose values
+ * no added row holds ({@link unmatchedRowsByValues}) when rows are added to
+ * hide them.
  */
 function lostRowsFinding(after: Slot, before: Slot, followed: RowsFollowed | null): Finding | null {
   const beforeRows = before.test.eachRowHashes;
@@ -505,7 +556,8 @@ function lostRowsFinding(after: Slot, before: Slot, followed: RowsFollowed | nul
   });
   const addedCount = [...remaining.values()].reduce((sum, count) => sum + count, 0);
   const acceptedCount = followed ? removedRows.filter((row) => isRowAccepted(before, row - 1, followed, after.test)).length : 0;
-  const lostCount = removedRows.length - addedCount - acceptedCount;
+  const unmatched = unmatchedRowsByValues(before.test, after.test, removedRows).filter((row) => !followed || !isRowAccepted(before, row - 1, followed, after.test));
+  const lostCount = Math.max(removedRows.length - addedCount - acceptedCount, unmatched.length);
   if (lostCount <= 0) return null;
   const test = after.test;
   return {
@@ -522,9 +574,55 @@ function lostRowsFinding(after: Slot, before: Slot, followed: RowsFollowed | nul
       rows_after: afterRows.length,
       removed_rows: removedRows,
       added_rows: addedCount,
+      ...(unmatched.length > 0 ? { rows_without_values: unmatched } : {}),
     },
     allowed: false,
   };
+}
+
+/** A row literal that reads as a message for people (words with spaces, a format directive): it may follow a reworded product message. */
+function isMessageLiteral(literal: string): boolean {
+  return literal.startsWith('"') && /\s|%[-+ #0-9.]*[a-zA-Z]|\{\w*\}/.test(literal);
+}
+
+/**
+ * The removed rows (1-based, as `removedRows`) whose values no added row of
+ * the after table holds: an edited row keeps the values the after rows still
+ * use (a row reformatted, `strings.Repeat(".a", 129)` -> `tbl(129)`, keeps
+ * `129` and its other inputs), so more rows added than removed do not hide a
+ * row left out (the depth-129 row of a table renamed and extended with array
+ * rows that reuse 129). A removed row needs, from one added row used once,
+ * each of its literals that some added row uses at all (messages aside: they
+ * follow the product's wording); a value no added row uses (an input edited)
+ * is not asked for, and a row with nothing to ask for is taken as edited.
+ * Rows with the most to ask for choose first. Empty when a side has no row
+ * literals (languages that do not record them).
+ */
+function unmatchedRowsByValues(before: TestCase, after: TestCase, removedRows: readonly number[]): number[] {
+  const beforeLiterals = before.eachRowLiterals;
+  const afterLiterals = after.eachRowLiterals;
+  const afterHashes = after.eachRowHashes;
+  if (!beforeLiterals || !afterLiterals || !afterHashes || removedRows.length === 0) return [];
+  const keptHashes = new Map<string, number>();
+  for (const hash of before.eachRowHashes ?? []) keptHashes.set(hash, (keptHashes.get(hash) ?? 0) + 1);
+  const added: string[][] = [];
+  afterHashes.forEach((hash, index) => {
+    const count = keptHashes.get(hash) ?? 0;
+    if (count > 0) keptHashes.set(hash, count - 1);
+    else added.push(afterLiterals[index] ?? []);
+  });
+  const universe = new Set(added.flat());
+  const needs = removedRows.map((row) => ({ row, needed: [...new Set(beforeLiterals[row - 1] ?? [])].filter((literal) => universe.has(literal) && !isMessageLiteral(literal)) }));
+  needs.sort((a, b) => b.needed.length - a.needed.length || a.row - b.row);
+  const used = new Set<number>();
+  const unmatched: number[] = [];
+  for (const { row, needed } of needs) {
+    if (needed.length === 0) continue;
+    const index = added.findIndex((cells, at) => !used.has(at) && needed.every((literal) => cells.includes(literal)));
+    if (index === -1) unmatched.push(row);
+    else used.add(index);
+  }
+  return unmatched.sort((a, b) => a - b);
 }
 
 /** What tells a removed rejection row from a lost one (checks/rejection.ts): the change's product edit and the after side's tables. */

@@ -83,10 +83,33 @@ function valueEnd(tokens: readonly string[], start: number): number {
 }
 
 /**
+ * Index of the `)` that closes a run of trailing arguments starting at the
+ * `,` at `index` when each of them is a bindable name (`, fill)` in
+ * `pad(text, width, fill)`), or -1. A call that passes fewer arguments
+ * (`pad("7", 3)`) leaves those parameters at their defaults, which a table
+ * merging such calls writes out in its rows: the rest of the call and the
+ * expected value still bind to one row (isInRow), so a row that changed an
+ * input or an expected value is still no cover, and a call that passed an
+ * argument the table's call no longer takes never matches.
+ */
+function defaultedArgumentsEnd(tokens: readonly string[], index: number): number {
+  let at = index;
+  while (tokens[at] === ",") {
+    if (!isBindableStart(tokens, at + 1)) return -1;
+    const end = nameEnd(tokens, at + 1);
+    if (end === -1) return -1;
+    at = end;
+  }
+  return tokens[at] === ")" && at > index ? at : -1;
+}
+
+/**
  * Matches `pattern` (an after check's text) against `text` (a before
  * check's), letting the pattern's bindable names stand for literal values
  * when `canBind`; returns the bindings (empty for an exact match), or null.
- * A name bound twice must stand for the same value.
+ * A name bound twice must stand for the same value. Trailing arguments of a
+ * pattern's call that the text's call leaves out match nothing
+ * ({@link defaultedArgumentsEnd}: the parameters' defaults).
  */
 export function unify(pattern: string, text: string, canBind: boolean, bindings: Map<string, string> = new Map()): Map<string, string> | null {
   if (pattern === text) return bindings;
@@ -98,6 +121,9 @@ export function unify(pattern: string, text: string, canBind: boolean, bindings:
     if (i === p.length) return j === t.length ? bound : null;
     if (j >= t.length) return null;
     const token = p[i] as string;
+    // Trailing arguments the text's call leaves out: the parameters' defaults, written out in the table's rows.
+    const defaulted = token === "," && t[j] === ")" ? defaultedArgumentsEnd(p, i) : -1;
+    if (defaulted !== -1) return step(defaulted, j, bound);
     const end = isBindableStart(p, i) ? nameEnd(p, i) : -1;
     if (end !== -1) {
       const name = p.slice(i, end).join("");

@@ -14,7 +14,7 @@
  */
 
 import type { AssertionFact, AssertionHelperFact, FileFacts, TestCase } from "../facts.js";
-import { coverage, isInRow, literalTokens } from "./coverage.js";
+import { coverage, isInRow, literalTokens, unify } from "./coverage.js";
 import { canonicalText, conjuncts, literalKey, splitArguments, splitCall, toCheck, type Check } from "./normalise.js";
 import { relationOfMatcher } from "./relations.js";
 
@@ -154,6 +154,68 @@ export function findCover(check: Check, pool: readonly CheckedTest[]): Cover | n
   return null;
 }
 
+/**
+ * Where a check of a local value (`assertSame([2, 4], $levels)`, the local
+ * built by the test's arrange code) lives on in a table test whose arrange
+ * code moved into a helper (`assertSame($expected, $this->process($config,
+ * $levels))` over provider rows): an after check of the same relation,
+ * negation and no less strength, whose expected value binds to the before
+ * check's from one row that, with the after test's own literals, holds
+ * every literal of the before test (its inputs and its expected value, as a
+ * multiset; messages aside). A row that drops or changes one of the old
+ * inputs or the expected value is no cover. Null when the before check's
+ * subject is not one plain name or nothing covers it.
+ */
+function findLocalCover(check: Check, test: TestCase, pool: readonly CheckedTest[]): Cover | null {
+  if (!/^\$?[A-Za-z_]\w*$/.test(check.subject) || check.expected === undefined) return null;
+  const needed = literalsOfTest(test).filter((literal) => !isMessageLiteral(literal));
+  if (needed.length === 0) return null;
+  for (const candidate of pool) {
+    if (candidate.rows === null || candidate.rows.length === 0) continue;
+    for (const after of candidate.checks) {
+      if (after.relation !== check.relation || after.isNegated !== check.isNegated || after.strength < check.strength || after.expected === undefined) continue;
+      const bindings = unify(after.expected, check.expected, true);
+      if (!bindings || bindings.size === 0) continue;
+      const row = candidate.rows.find((cells) => isInRow(bindings, cells) && isRowKept(needed, [...cells, ...candidate.literals]));
+      if (row) return { check, by: candidate, row };
+    }
+  }
+  return null;
+}
+
+/** Names and reads of a measured duration: `timer.ElapsedMilliseconds`, `elapsedMs`, `time.monotonic() - start`, `sequential_elapsed`, `duration`. */
+const MEASURED_TIME = /elapsed|duration|stopwatch|monotonic|perf_counter|performance\.now|\bMs\b|[a-z]Ms\b|_ms\b|millis|nanos|\btimer\b|time\.(?:time|Since|Now)/i;
+
+/** True when a check's text is a number (a threshold): `750`, `0.75`, `-1`. */
+function isNumberText(text: string | undefined): boolean {
+  return text !== undefined && /^-?\d[\d_.]*(?:e-?\d+)?[a-zA-Z]*$/.test(text);
+}
+
+/**
+ * Where an absolute threshold on a measured duration (`elapsed <
+ * 750`, `timer.ElapsedMilliseconds.ShouldBeLessThan(750)`) lives on when the
+ * timing tests are merged into one relative comparison of two measurements
+ * (`sequentialElapsed.ShouldBeGreaterThan(parallelElapsed)`): the usual fix
+ * of a timing test that fails on a slow machine (MediatR #858). The before
+ * check is an order check (greater or less, not negated) of a subject that
+ * reads a duration ({@link MEASURED_TIME}) against a number; the cover is an
+ * order check of a new or edited test of the same file (`file`) whose
+ * subject and bound both read a duration and neither is a number. A threshold on anything else (a count,
+ * a size) is no timing and finds no cover here.
+ */
+function findRelativeTimingCover(check: Check, file: string, pool: readonly CheckedTest[]): Cover | null {
+  const isOrder = (candidate: Check): boolean => (candidate.relation === "greater" || candidate.relation === "less") && !candidate.isNegated;
+  if (!isOrder(check) || !isNumberText(check.expected) || !MEASURED_TIME.test(check.subject)) return null;
+  for (const candidate of pool) {
+    if (candidate.file !== file) continue;
+    const after = candidate.checks.find(
+      (made) => isOrder(made) && made.expected !== undefined && !isNumberText(made.expected) && !isNumberText(made.subject) && MEASURED_TIME.test(made.subject) && MEASURED_TIME.test(made.expected),
+    );
+    if (after) return { check, by: candidate };
+  }
+  return null;
+}
+
 /** True when every literal of `row` is in `other` (as a multiset): the row survives in the other table. */
 function isRowKept(row: readonly string[], other: readonly string[]): boolean {
   const left = new Map<string, number>();
@@ -207,7 +269,7 @@ export function conserve(before: CheckedTest, pool: readonly CheckedTest[]): Con
       } else missing.push(check);
       continue;
     }
-    const cover = findCoverKeeping(check, pool, before.literals, keptLiterals(covered));
+    const cover = findCoverKeeping(check, pool, before.literals, keptLiterals(covered)) ?? findLocalCover(check, before.test, pool) ?? findRelativeTimingCover(check, before.file, pool);
     if (cover) covered.push(cover);
     else missing.push(check);
   }

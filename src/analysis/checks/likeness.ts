@@ -13,6 +13,9 @@
  * `remaining({timeout: 1000}, 400)` -> `remaining({totalTimeout: 1000}, 400)`,
  * `Cached.get_typedclassmethod(0)` -> `Cached.get_typed(0)`).
  *
+ * A local renamed (the subject one plain name on both sides) with the
+ * expected value kept is adapted too: the test renamed with the local it
+ * checks (Scrutor's `partialClassInstance` -> `compilerGeneratedSubclasses`).
  * A check that changed both its subject and its expected value, or its
  * relation or negation, is another check; a test with fewer checks after
  * than before is not alike (it checks less: the deletion or conservation
@@ -71,6 +74,11 @@ export function areSubjectsRelated(before: string, after: string): boolean {
   return left.every((token, index) => token === right[index] || (isName(token) && isName(right[index] as string)));
 }
 
+/** True when a subject is one plain name (a local holding the value under test: `partial`, `$levels`), not a call, member or literal. */
+function isLocalName(subject: string): boolean {
+  return /^\$?[A-Za-z_][\w]*$/.test(subject) && !KEYWORDS.test(subject);
+}
+
 /** The expected side of a check as one text: the expected value, or a throws/warns check's error type and message. */
 function expectedText(check: Check): string {
   return check.relation === "throws" || check.relation === "warns" ? `${check.errorType ?? ""}\u0000${check.message ?? ""}` : (check.expected ?? "");
@@ -81,10 +89,13 @@ function expectedText(check: Check): string {
  * same check): {@link IDENTICAL} for the same subject and expected value;
  * {@link ADAPTED} for the same relation and negation with the subject kept
  * and the expected value changed, or the expected value kept and the subject
- * related through a rename ({@link areSubjectsRelated}). Tautologies and
+ * related through a rename ({@link areSubjectsRelated}) or a local renamed
+ * (`Assert.Contains(T, partial)` -> `Assert.Contains(T, subclasses)`: both
+ * subjects one plain name, the expected value kept and not empty; a local
+ * renamed with its expected value changed is another check). Tautologies and
  * unreachable checks are never alike.
  */
-export function checkLikeness(before: Check, after: Check): number {
+export function checkLikeness(before: Check, after: Check, allowRenamedLocal = true): number {
   if (before.relation !== after.relation || before.isNegated !== after.isNegated) return 0;
   if (before.isTautology || after.isTautology || !before.isReachable || !after.isReachable) return 0;
   const isSubjectKept = before.subject === after.subject;
@@ -92,6 +103,7 @@ export function checkLikeness(before: Check, after: Check): number {
   if (isSubjectKept && isExpectedKept) return IDENTICAL;
   if (isSubjectKept) return before.subject === "" ? 0 : ADAPTED;
   if (isExpectedKept && areSubjectsRelated(before.subject, after.subject)) return ADAPTED;
+  if (allowRenamedLocal && isExpectedKept && expectedText(before) !== "" && isLocalName(before.subject) && isLocalName(after.subject)) return ADAPTED;
   return 0;
 }
 
@@ -102,7 +114,7 @@ export function checkLikeness(before: Check, after: Check): number {
  * never have fewer; a before test without checks is alike to nothing. The
  * score is the mean likeness over the before checks, scaled to 0-1.
  */
-export function testLikeness(before: readonly Check[], after: readonly Check[]): number {
+export function testLikeness(before: readonly Check[], after: readonly Check[], allowRenamedLocal = true): number {
   if (before.length === 0 || after.length < before.length) return 0;
   const used = new Set<number>();
   let total = 0;
@@ -111,7 +123,7 @@ export function testLikeness(before: readonly Check[], after: readonly Check[]):
     let bestScore = 0;
     after.forEach((candidate, index) => {
       if (used.has(index)) return;
-      const score = checkLikeness(check, candidate);
+      const score = checkLikeness(check, candidate, allowRenamedLocal);
       if (score > bestScore) {
         best = index;
         bestScore = score;
@@ -129,6 +141,16 @@ export interface LikenessCandidate {
   checks: readonly Check[];
   file: string;
   suite: string;
+  /** The literals the test's body feeds the code or expects (any order); a pair that is alike only through a renamed local must keep them. */
+  literals?: readonly string[];
+}
+
+/** True when two lists hold the same literals as multisets. */
+function isSameLiterals(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  const left = [...a].sort();
+  const right = [...b].sort();
+  return left.every((literal, index) => literal === right[index]);
 }
 
 /** Most before x after test pairs {@link pairAlikeTests} scores; past it, nothing is paired (a change that large is judged by conservation alone). */
@@ -138,8 +160,9 @@ export const MAX_LIKENESS_PAIRS = 40_000;
  * Pairs before tests with after tests whose checks are alike
  * ({@link testLikeness}), each test at most once, as many pairs as possible
  * (augmenting paths), each before test trying its most alike candidates
- * first (same suite, then same file, break ties). Returns index pairs
- * [before, after].
+ * first (same suite, then same file, break ties). A pair alike only
+ * through a renamed local (see {@link checkLikeness}) needs the same file
+ * and the same literals on both sides. Returns index pairs [before, after].
  */
 export function pairAlikeTests(before: readonly LikenessCandidate[], after: readonly LikenessCandidate[]): [number, number][] {
   if (before.length === 0 || after.length === 0 || before.length * after.length > MAX_LIKENESS_PAIRS) return [];
@@ -148,6 +171,9 @@ export function pairAlikeTests(before: readonly LikenessCandidate[], after: read
     after.forEach((candidate, index) => {
       const score = testLikeness(test.checks, candidate.checks);
       if (score === 0) return;
+      // A local renamed says little on its own (`Assert.Equal(3, parsed)` ~ `Assert.Equal(3, count)`): such a pair stays in its file and keeps the test's inputs.
+      const isRenamedLocalOnly = testLikeness(test.checks, candidate.checks, false) === 0;
+      if (isRenamedLocalOnly && (candidate.file !== test.file || !isSameLiterals(test.literals ?? [], candidate.literals ?? []))) return;
       const place = (candidate.file === test.file ? 0.02 : 0) + (candidate.file === test.file && candidate.suite === test.suite ? 0.01 : 0);
       scored.push([index, score + place]);
     });

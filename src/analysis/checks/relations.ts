@@ -87,11 +87,11 @@ const MATCHER_RELATIONS: readonly [RegExp, Relation][] = [
   ],
   [/^(tomatch|match|matches|regex|assertregex|assertregexpmatches|assertmatchesregularexpression|assertregexp|assert_match|regexp|matchesregex|matchespattern|tomatchpattern|matchregex)$/i, "match"],
   [
-    /^(tobegreaterthan|tobegreaterthanorequal|isabove|isatleast|greater|greaterorequal|assertgreater|assertgreaterequal|assertgreaterthan|assertgreaterthanorequal|isgreaterthan|isgreaterthanorequalto|isgreaterthanorequal|positive|ispositive|be_positive|tobepositive|bepositive|begreaterthan|begreaterorequalto|greaterthan|greaterthanorequalto)$/i,
+    /^(tobegreaterthan|tobegreaterthanorequal|isabove|isatleast|greater|greaterorequal|assertgreater|assertgreaterequal|assertgreaterthan|assertgreaterthanorequal|isgreaterthan|isgreaterthanorequalto|isgreaterthanorequal|positive|ispositive|be_positive|tobepositive|bepositive|begreaterthan|begreaterorequalto|begreaterthanorequalto|greaterthan|greaterthanorequalto)$/i,
     "greater",
   ],
   [
-    /^(tobelessthan|tobelessthanorequal|isbelow|isatmost|less|lessorequal|assertless|assertlessequal|assertlessthan|assertlessthanorequal|islessthan|islessthanorequalto|islessthanorequal|negative|isnegative|benegative|lessthan|lessthanorequalto|belessthan|belessorequalto)$/i,
+    /^(tobelessthan|tobelessthanorequal|isbelow|isatmost|less|lessorequal|assertless|assertlessequal|assertlessthan|assertlessthanorequal|islessthan|islessthanorequalto|islessthanorequal|negative|isnegative|benegative|lessthan|lessthanorequalto|belessthan|belessorequalto|belessthanorequalto)$/i,
     "less",
   ],
   [

@@ -88,6 +88,8 @@ const STRENGTH: ReadonlyMap<string, { strength: 0 | 1 | 2 | 3; negated?: boolean
   ["Match", { strength: 2 }],
   ["BeGreaterThan", { strength: 2 }],
   ["BeLessThan", { strength: 2 }],
+  ["BeGreaterThanOrEqualTo", { strength: 2 }],
+  ["BeLessThanOrEqualTo", { strength: 2 }],
   ["Greater", { strength: 2 }],
   ["Less", { strength: 2 }],
   ["NotEqual", { strength: 2, negated: true }],
@@ -210,26 +212,45 @@ function argumentValues(args: Node | undefined): Node[] {
 const ASSERT_CLASSES: ReadonlySet<string> = new Set(["Assert", "ClassicAssert", "CollectionAssert", "StringAssert", "FileAssert", "DirectoryAssert"]);
 
 /**
- * The parts of an invocation that asserts: `Assert.X(...)` (object "Assert")
- * or FluentAssertions `actual.Should().X(...)` (object "Should"); null for
- * any other invocation.
+ * The parts of an invocation that asserts: `Assert.X(...)` (object "Assert"),
+ * FluentAssertions `actual.Should().X(...)` (object "Should"), or, in a file
+ * that uses Shouldly (`usesShouldly`), `actual.ShouldX(...)` and
+ * `Should.X(...)` (object "Should"); null for any other invocation.
  */
-function assertionCall(invocation: Node): { object: string; matcher: Node; args: Node | undefined; actual: Node | undefined } | null {
+function assertionCall(invocation: Node, usesShouldly: boolean): { object: string; matcher: Node; args: Node | undefined; actual: Node | undefined } | null {
   const fn = invocation.childForFieldName("function");
   const matcher = fn?.childForFieldName("name");
   const target = fn?.childForFieldName("expression");
   if (fn?.type !== "member_access_expression" || !matcher || !target) return null;
   const args = invocation.childForFieldName("arguments") ?? undefined;
   if (target.type === "identifier" && ASSERT_CLASSES.has(target.text)) return { object: target.text, matcher, args, actual: undefined };
+  // Shouldly: `Should.Throw<T>(() => …)`, and `actual.ShouldBe(expected)` read as FluentAssertions' `actual.Should().Be(expected)`.
+  if (usesShouldly && target.type === "identifier" && target.text === "Should") return { object: "Should", matcher, args, actual: undefined };
+  if (usesShouldly && SHOULDLY_MATCHER.test(matcherName(matcher))) return { object: "Should", matcher, args, actual: target };
   if (target.type !== "invocation_expression") return null;
   const should = target.childForFieldName("function");
   if (should?.type !== "member_access_expression" || should.childForFieldName("name")?.text !== "Should") return null;
   return { object: "Should", matcher, args, actual: should.childForFieldName("expression") ?? undefined };
 }
 
-/** An `Assert.X(...)` call or a FluentAssertions `.Should().X(...)` as an AssertionFact. */
+/** A Shouldly extension method (`ShouldBe`, `ShouldNotBeNull`, `ShouldBeGreaterThan`): "Should" and a capital. */
+const SHOULDLY_MATCHER = /^Should[A-Z]\w*$/;
+
+/** A matcher's name without its type arguments (`Throws<T>` -> `Throws`). */
+function matcherName(matcherNode: Node): string {
+  return matcherNode.type === "generic_name" ? (namedChildren(matcherNode)[0]?.text ?? "") : matcherNode.text;
+}
+
+/**
+ * An `Assert.X(...)` call, a FluentAssertions `.Should().X(...)` or a
+ * Shouldly `actual.ShouldX(...)` / `Should.X(...)` as an AssertionFact
+ * (Shouldly's `ShouldBe` is read as FluentAssertions' `Should().Be`, the
+ * same relation and strength).
+ */
 function assertionFact(matcherNode: Node, object: string, args: Node | undefined, actualNode: Node | undefined, line: number): AssertionFact {
-  const name = matcherNode.type === "generic_name" ? (namedChildren(matcherNode)[0]?.text ?? "") : matcherNode.text;
+  const written = matcherName(matcherNode);
+  const isShouldly = object === "Should" && SHOULDLY_MATCHER.test(written);
+  const name = isShouldly ? written.slice("Should".length) : written;
   const typeArgument =
     matcherNode.type === "generic_name"
       ? namedChildren(matcherNode)
@@ -239,7 +260,7 @@ function assertionFact(matcherNode: Node, object: string, args: Node | undefined
   const values = argumentValues(args);
   const isFluent = object === "Should";
   const rank = STRENGTH.get(name) ?? { strength: 1 as const };
-  const fact: AssertionFact = { line, matcher: isFluent ? `Should().${name}` : `${object}.${name}`, strength: rank.strength, tautology: rank.strength === 0 };
+  const fact: AssertionFact = { line, matcher: isFluent && actualNode ? `Should().${name}` : `${object}.${name}`, strength: rank.strength, tautology: rank.strength === 0 };
   if (rank.negated) fact.negated = true;
   if (/^Throw/.test(name)) {
     if (typeArgument) fact.expected = typeArgument;
@@ -316,9 +337,10 @@ function extractCSharpDrafts(path: string, grammar: LoadedGrammar, root: Node, c
   }
 
   const assertions: AssertionDraft[] = [];
+  const usesShouldly = /\busing\s+(?:static\s+)?Shouldly\b/.test(content);
   for (const match of matches) {
     const node = match.get("call");
-    const call = node ? assertionCall(node) : null;
+    const call = node ? assertionCall(node, usesShouldly) : null;
     if (!node || !call) continue;
     assertions.push({ ...assertionFact(call.matcher, call.object, call.args, call.actual, node.startPosition.row + 1), startIndex: node.startIndex });
   }

@@ -7,8 +7,8 @@ import { describe, expect, it } from "vitest";
 import { analyzeChanges, extractFacts } from "../../../src/analysis/index.js";
 import type { TestCase } from "../../../src/analysis/facts.js";
 
-async function testsOf(classBody: string, classHeader = "public class CalcTests"): Promise<TestCase[]> {
-  const facts = await extractFacts("tests/CalcTests.cs", `using Xunit;\n\nnamespace Calc.Tests {\n${classHeader}\n{\n${classBody}}\n}\n`);
+async function testsOf(classBody: string, classHeader = "public class CalcTests", usings = ""): Promise<TestCase[]> {
+  const facts = await extractFacts("tests/CalcTests.cs", `using Xunit;\n${usings}\nnamespace Calc.Tests {\n${classHeader}\n{\n${classBody}}\n}\n`);
   expect(facts.parseError).toBeUndefined();
   return facts.tests;
 }
@@ -74,5 +74,25 @@ describe("csharp: assertions", () => {
     const [test] = await testsOf(`[Fact]\npublic void A()\n{\n    ${statement}\n}\n`);
     expect(test?.assertionCount).toBe(1);
     expect(test?.assertionsDetail?.[0]).toMatchObject(expected);
+  });
+});
+
+describe("csharp: Shouldly assertions (in a file that uses Shouldly)", () => {
+  it.each([
+    ["Shouldly ShouldBe", "config.Items.Count.ShouldBe(2);", { matcher: "Should().Be", strength: 3, expected: "2", actual: "config . Items . Count" }],
+    ["Shouldly ShouldBeGreaterThanOrEqualTo", "elapsed.ShouldBeGreaterThanOrEqualTo(750);", { matcher: "Should().BeGreaterThanOrEqualTo", strength: 2, expected: "750", actual: "elapsed" }],
+    ["Shouldly ShouldBeLessThan", "timer.ElapsedMilliseconds.ShouldBeLessThan(750);", { matcher: "Should().BeLessThan", strength: 2, expected: "750" }],
+    ["Shouldly ShouldNotBeNull", "x.ShouldNotBeNull();", { matcher: "Should().NotBeNull", strength: 1, negated: true }],
+    ["Shouldly ShouldContain", 'names.ShouldContain("a");', { matcher: "Should().Contain", strength: 2, expected: '"a"', actual: "names" }],
+    ["Shouldly Should.Throw<T>", "Should.Throw<ArgumentException>(() => F());", { matcher: "Should.Throw", strength: 2, expected: "ArgumentException" }],
+  ])("%s", async (_title, statement, expected) => {
+    const [test] = await testsOf(`[Fact]\npublic void A()\n{\n    ${statement}\n}\n`, "public class CalcTests", "using Shouldly;\n");
+    expect(test?.assertionCount).toBe(1);
+    expect(test?.assertionsDetail?.[0]).toMatchObject(expected);
+  });
+
+  it("a method named Should… is no assertion in a file that does not use Shouldly", async () => {
+    const [test] = await testsOf(`[Fact]\npublic void A()\n{\n    policy.ShouldRetry(3);\n}\n`);
+    expect(test?.assertionCount).toBe(0);
   });
 });
