@@ -35,12 +35,18 @@ export async function linkImportedHelpers(pairs: FactsPair[], unchanged: Unchang
   const calling = (facts: FileFacts | null): boolean => facts?.tests.some((test) => (test.importedHelperCalls?.length ?? 0) > 0) ?? false;
   if (!pairs.some((pair) => calling(pair.before) || calling(pair.after))) return;
   const changedPaths = new Set(pairs.map((pair) => pair.path));
-  let unchangedPaths: Set<string> | null = null;
+  // Unchanged paths are probed by reading (a tree of 30k files is never listed); each is read at most once.
+  const texts = new Map<string, string | null>();
+  const textOf = (path: string): string | null => {
+    if (!texts.has(path)) texts.set(path, changedPaths.has(path) ? null : (unchanged?.read(path) ?? null));
+    return texts.get(path) ?? null;
+  };
+  const unchangedProbe = { has: (path: string): boolean => textOf(path) !== null, [Symbol.iterator]: (): Iterator<string> => [][Symbol.iterator]() };
   const unchangedFacts = new Map<string, Promise<FileFacts | null>>();
   const readUnchanged = (path: string): Promise<FileFacts | null> => {
     let facts = unchangedFacts.get(path);
     if (!facts) {
-      const content = unchanged?.read(path) ?? null;
+      const content = textOf(path);
       facts = content === null ? Promise.resolve(null) : extract(path, content);
       unchangedFacts.set(path, facts);
     }
@@ -51,9 +57,7 @@ export async function linkImportedHelpers(pairs: FactsPair[], unchanged: Unchang
     const known = new Set(sideFacts.keys());
     const resolve = (from: string, source: string): string | null => {
       const changed = resolveImport(from, source, known);
-      if (changed !== null || !unchanged) return changed;
-      unchangedPaths ??= new Set([...unchanged.paths()].filter((path) => !changedPaths.has(path)));
-      return resolveImport(from, source, unchangedPaths);
+      return changed !== null || !unchanged ? changed : resolveImport(from, source, unchangedProbe);
     };
     const moduleFacts: ModuleFacts = async (path) => sideFacts.get(path) ?? (changedPaths.has(path) ? null : readUnchanged(path));
     for (const pair of pairs) {
