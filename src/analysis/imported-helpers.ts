@@ -11,14 +11,24 @@
  * check of the test, with the helper beside the file's own helpers, so
  * analysis/checks expands it into the helper's checks instantiated with the
  * call's arguments, as it does for a local helper. One level: a helper's own
- * imported helpers are not followed.
+ * imported helpers are not followed. When a changed module's helper checks
+ * less, the unchanged test files calling it are judged too
+ * ({@link loadHelperCallers}): an agent hollows the shared macro, not the tests.
  */
 
 import type { FactsPair } from "./compare.js";
 import type { AssertionFact, AssertionHelperFact, FileFacts, ImportedHelperCall, TestCase } from "./facts.js";
 import type { UnchangedFiles } from "./inheritance.js";
 import { isGatedHelper } from "./parsers/tree-sitter-helpers.js";
+import { hasUsableFacts } from "./facts.js";
 import { resolveImport } from "./rules/context.js";
+
+/** Unchanged test files read at most, and kept at most, per diff, when looking for the callers of a changed helper. */
+const MAX_READ = 60;
+const MAX_FILES = 20;
+
+/** Files whose tests record imported helper calls (JavaScript and TypeScript). */
+const CALLER_PATH = /\.[cm]?[jt]sx?$/;
 
 /** Reads a module's facts by path for one side of the diff, or null when it is not there or not known. */
 type ModuleFacts = (path: string) => Promise<FileFacts | null>;
@@ -102,4 +112,67 @@ async function linkedFacts(path: string, facts: FileFacts, resolve: (source: str
   }
   if (!isLinked) return facts;
   return { ...facts, tests, assertionHelpers: [...(facts.assertionHelpers ?? []), ...imported.values()] };
+}
+
+/** A helper's checks as one comparable text (lines left out): two sides with the same text check the same. */
+function helperText(helper: AssertionHelperFact | undefined): string {
+  return JSON.stringify((helper?.assertionsDetail ?? []).map(({ line: _line, ...fact }) => fact));
+}
+
+/**
+ * The unchanged test files that call a helper of a changed module whose
+ * checks changed (fewer, weaker, another text, gone), as pairs whose two
+ * sides are the same facts (isUnchanged), for {@link linkImportedHelpers}
+ * to link each side against that side's module: a test that still calls the
+ * shared macro then loses the checks the macro lost. Candidates are the
+ * JS/TS test files whose text names the module's file stem, nearest folder
+ * first, at most {@link MAX_READ} read and {@link MAX_FILES} kept; none when
+ * no changed helper checks differently, so an ordinary change pays nothing.
+ */
+export async function loadHelperCallers(
+  pairs: readonly FactsPair[],
+  unchanged: UnchangedFiles,
+  extract: (path: string, content: string) => Promise<FileFacts>,
+  isTestPath: (path: string) => boolean,
+): Promise<FactsPair[]> {
+  const modules = pairs.filter((pair) => {
+    const before = pair.before?.assertionHelpers ?? [];
+    if (before.length === 0) return false;
+    const after = new Map((pair.after?.assertionHelpers ?? []).map((helper) => [helper.name, helper] as const));
+    return before.some((helper) => helperText(helper) !== helperText(after.get(helper.name)));
+  });
+  if (modules.length === 0) return [];
+  const changedPaths = new Set(pairs.map((pair) => pair.path));
+  const candidates = [...unchanged.paths()].filter((path) => CALLER_PATH.test(path) && !changedPaths.has(path) && isTestPath(path));
+  const callers: FactsPair[] = [];
+  const seen = new Set<string>();
+  for (const module of modules) {
+    const stem = module.path.slice(module.path.lastIndexOf("/") + 1).replace(/\..*$/, "");
+    const mentions = new RegExp(`(?<![\\w$])${stem.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(?![\\w$])`);
+    const ranked = candidates.map((path) => ({ path, shared: sharedFolders(path, module.path) })).sort((a, b) => b.shared - a.shared || a.path.localeCompare(b.path));
+    let kept = 0;
+    for (const { path } of ranked.slice(0, MAX_READ)) {
+      if (kept >= MAX_FILES) break;
+      if (seen.has(path)) continue;
+      const content = unchanged.read(path);
+      if (content === null || !mentions.test(content)) continue;
+      const facts = await extract(path, content).catch(() => null);
+      if (!facts || !hasUsableFacts(facts)) continue;
+      const calls = facts.tests.flatMap((test) => test.importedHelperCalls ?? []);
+      if (!calls.some((call) => resolveImport(path, call.source, new Set([module.path])) !== null)) continue;
+      seen.add(path);
+      kept++;
+      callers.push({ path, before: facts, after: facts, isUnchanged: true });
+    }
+  }
+  return callers;
+}
+
+/** Length of the common folder prefix of two paths, in segments. */
+function sharedFolders(a: string, b: string): number {
+  const left = a.split("/").slice(0, -1);
+  const right = b.split("/").slice(0, -1);
+  let shared = 0;
+  while (shared < left.length && left[shared] === right[shared]) shared++;
+  return shared;
 }

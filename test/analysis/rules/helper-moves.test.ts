@@ -307,6 +307,22 @@ describe("imported macros and helpers", () => {
     expect(analysis.findings.map(summarize).sort()).toEqual([`assertion_removal/high ${path} "a"`, `assertion_removal/high ${path} "b"`]);
   });
 
+  it("only the unchanged tests' shared macro hollowed: assertion_removal for each test using it", async () => {
+    const analysis = await analyzeChanges([change("test/_utils.js", MACRO_MODULE, hollow(MACRO_MODULE))], {
+      unchanged: unchanged({ [path]: macroTests(2), "source/index.js": "export default (x) => x;\n" }),
+    });
+    expect(analysis.findings.map(summarize).sort()).toEqual([`assertion_removal/high ${path} "a"`, `assertion_removal/high ${path} "b"`]);
+  });
+
+  it("only the unchanged tests' shared macro rewritten with the same check, or gaining one: no finding", async () => {
+    const renamed = MACRO_MODULE.replace("{input, expected}", "{input: given, expected}").replace("f(input)", "f(given)");
+    const more = MACRO_MODULE.replace("\tt.is(f(input), expected);\n", "\tt.is(f(input), expected);\n\tt.truthy(f(input));\n");
+    for (const after of [renamed, more]) {
+      const analysis = await analyzeChanges([change("test/_utils.js", MACRO_MODULE, after)], { unchanged: unchanged({ [path]: macroTests(2) }) });
+      expect(analysis.findings.map(summarize)).toEqual([]);
+    }
+  });
+
   it("the imported helper's assertion dropped: assertion_removal for each test calling it", async () => {
     const analysis = await analyzeChanges([change(path, helperTests(2), helperTests(2)), change("test/_utils.js", HELPER_MODULE, hollow(HELPER_MODULE))]);
     expect(analysis.findings.map(summarize).sort()).toEqual([`assertion_removal/high ${path} "a"`, `assertion_removal/high ${path} "b"`]);
