@@ -121,6 +121,18 @@ export interface AssertionFact {
   message?: string;
 }
 
+/** A test's call of an imported function that may assert (TestCase.importedHelperCalls). */
+export interface ImportedHelperCall {
+  /** The import specifier as written (`./_utils.js`). */
+  source: string;
+  /** The name the module exports it under. */
+  name: string;
+  /** The call as the helper receives it, `name(args)` (an ava macro: `name(t, …data)`), normalised source. */
+  actual: string;
+  /** 1-based line of the call. */
+  line: number;
+}
+
 export interface TestCase {
   /** File-independent identity: suitePath and name joined with " > ". */
   id: string;
@@ -166,6 +178,14 @@ export interface TestCase {
   expectedLiterals?: string[];
   /** Imported names the test body uses (the local names of its file's imports), sorted. */
   references?: string[];
+  /**
+   * Its calls of functions imported from another module that may assert
+   * (JS/TS: an ava macro imported or built by an imported factory, a helper
+   * given the test context), in order. analysis/imported-helpers.ts resolves
+   * each against that module's {@link FileFacts.assertionHelpers}: one that
+   * asserts becomes a helper check of the test, as a local helper's call is.
+   */
+  importedHelperCalls?: ImportedHelperCall[];
   /**
    * What the test goes through that another file may define, sorted, unique
    * (languages where that reaches across files; absent elsewhere): Go, the

@@ -14,6 +14,7 @@ import { detectCoverageRegression, isCoverageSummaryPath } from "./coverage.js";
 import { screenContent } from "./content.js";
 import { filesLeavingDiscovery, hasOwnRunner, TestDiscovery, type Collection, type TreeReader } from "./discovery.js";
 import { emptyFacts, hasUsableFacts, type FileFacts } from "./facts.js";
+import { linkImportedHelpers, loadHelperCallers } from "./imported-helpers.js";
 import { EMPTY_CLASS_CONTEXT, loadClassContext, type UnchangedFiles } from "./inheritance.js";
 import { indirectSkipFindings, suiteListFindings } from "./indirection.js";
 import { loadExercisingTests } from "./exercising.js";
@@ -290,6 +291,10 @@ export async function analyzeChanges(changes: readonly FileChange[], options: An
 
   // Unchanged files are alike in both trees: the before side's discovery gives their collection rules.
   const extractUnchanged = async (path: string, content: string): Promise<FileFacts> => extract(path, content, discovery ? (await discovery.before.collection(path)).rules : undefined);
+  // Unchanged tests calling a changed module's helper that now checks differently are judged with the change.
+  if (options.unchanged) pairs.push(...(await loadHelperCallers(pairs, options.unchanged, extractUnchanged, (path) => languageForPath(path)?.isTestPath(path) ?? false)));
+  // Tests' calls of helpers imported from other modules (changed, or unchanged and read from the tree) become helper checks.
+  await linkImportedHelpers(pairs, options.unchanged, extractUnchanged);
   const context = options.unchanged ? await loadClassContext(pairs, options.unchanged, extractUnchanged) : EMPTY_CLASS_CONTEXT;
   // Skips of changed helpers, TestMains and conftest fixtures that reach tests in unchanged files (indirection.ts).
   const indirect = options.unchanged ? await indirectSkipFindings(pairs, options.unchanged, extractUnchanged) : [];

@@ -54,8 +54,7 @@ export function checksOf(test: TestCase, helpers: readonly HelperFacts[] = []): 
     for (const check of toChecks(fact)) {
       checks.push(check);
       if (check.relation !== "helper") continue;
-      const helper = helpers.find((candidate) => candidate.name === check.helper);
-      if (helper?.assertionsDetail) checks.push(...expandHelper(check, helper));
+      checks.push(...helperCheckParts(check, helpers));
     }
   }
   return checks;
@@ -89,26 +88,104 @@ export function conjunctFacts(fact: AssertionFact): AssertionFact[] {
   });
 }
 
-/** A helper's checks with its parameters replaced by the call's arguments (`check(x, y)` called as `check(1, 2)`: `f(x) == y` -> `f(1) == 2`). */
+/**
+ * A helper's checks with its parameters replaced by the call's arguments
+ * (`check(x, y)` called as `check(1, 2)`: `f(x) == y` -> `f(1) == 2`). A
+ * parameter destructuring an object (`(t, {run, error = false})`, an ava
+ * macro's data) binds each name to the property of that name in an object
+ * literal argument (`{run: () => f(1)}`), or to its default. The facts are
+ * instantiated before they are read as checks, so a bound thunk reads as
+ * the call it wraps (`t.throws(run)` with `run: () => f(1)`).
+ */
 function expandHelper(call: Check, helper: HelperFacts): Check[] {
   const parts = splitCall(call.subject);
   const args = parts ? splitArguments(parts[1]) : [];
-  const params = helper.params ?? [];
-  const substitute = (text: string): string => {
-    if (params.length === 0) return text;
-    return text.replace(/[A-Za-z_$][\w$]*/g, (name, offset: number) => {
-      const index = params.indexOf(name);
-      if (index === -1 || args[index] === undefined || text[offset - 1] === ".") return name;
-      return args[index] as string;
+  const bindings = bindParameters(helper.params ?? [], args);
+  if (bindings.size === 0) return (helper.assertionsDetail ?? []).flatMap(toChecks).map((check) => ({ ...check, line: call.line }));
+  const substitute = (text: string): string =>
+    text.replace(/"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|[A-Za-z_$][\w$]*/g, (name, offset: number) => {
+      // String literals are left as written: a parameter's name inside a message is not the parameter.
+      const value = bindings.get(name);
+      if (value === undefined || text[offset - 1] === "." || text[offset - 1] === "$") return name;
+      return value;
     });
-  };
-  return (helper.assertionsDetail ?? []).flatMap(toChecks).map((check) => {
-    const expanded: Check = { ...check, subject: substitute(check.subject), line: call.line };
-    if (check.expected !== undefined) expanded.expected = substitute(check.expected);
-    if (check.errorType !== undefined) expanded.errorType = substitute(check.errorType);
-    if (check.message !== undefined) expanded.message = substitute(check.message);
-    return expanded;
+  return (helper.assertionsDetail ?? [])
+    .map((fact) => {
+      const bound: AssertionFact = { ...fact };
+      for (const key of ["actual", "actualValue", "expected", "message"] as const) {
+        const text = fact[key];
+        // Canonical first: `t . hours ( )` as tree-sitter spells it is `t.hours()`, whose `hours` is a member, not the parameter.
+        if (text !== undefined) bound[key] = substitute(canonicalText(text));
+      }
+      return bound;
+    })
+    .flatMap(toChecks)
+    .map((check) => ({ ...check, line: call.line }));
+}
+
+/**
+ * The helper's parameter names bound to a call's arguments (canonical
+ * text), by position; an object pattern parameter (`{a, b: c, d = 1,
+ * ...rest}`) binds its names to the properties of an object literal
+ * argument, or to their defaults. Names with no argument stay unbound.
+ */
+export function bindParameters(params: readonly string[], args: readonly string[]): Map<string, string> {
+  const bindings = new Map<string, string>();
+  params.forEach((param, index) => {
+    const arg = args[index];
+    const pattern = canonicalText(param);
+    if (!(pattern.startsWith("{") && pattern.endsWith("}"))) {
+      if (arg !== undefined && /^[A-Za-z_$][\w$]*$/.test(param)) bindings.set(param, arg);
+      return;
+    }
+    const properties = new Map<string, string>();
+    if (arg !== undefined && arg.startsWith("{") && arg.endsWith("}")) {
+      for (const entry of splitArguments(arg.slice(1, -1))) {
+        const colon = topLevelColon(entry);
+        const key = (colon === -1 ? entry : entry.slice(0, colon)).replace(/^"(.*)"$/, "$1");
+        if (!key.startsWith("...")) properties.set(key, colon === -1 ? entry : entry.slice(colon + 1));
+      }
+    }
+    for (const entry of splitArguments(pattern.slice(1, -1))) {
+      if (entry.startsWith("...")) continue;
+      const colon = topLevelColon(entry);
+      const key = colon === -1 ? entry.replace(/=.*$/s, "") : entry.slice(0, colon);
+      const local = colon === -1 ? key : entry.slice(colon + 1).replace(/=.*$/s, "");
+      const fallback = /=(.*)$/s.exec(colon === -1 ? entry : entry.slice(colon + 1))?.[1];
+      const value = properties.get(key) ?? fallback;
+      if (value !== undefined && /^[A-Za-z_$][\w$]*$/.test(local)) bindings.set(local, value);
+    }
   });
+  return bindings;
+}
+
+/** Index of the first `:` of canonical text outside brackets and strings, or -1. */
+function topLevelColon(text: string): number {
+  let depth = 0;
+  for (let i = 0; i < text.length; i++) {
+    const char = text[i] as string;
+    if (char === '"') {
+      i++;
+      while (i < text.length && text[i] !== '"') i += text[i] === "\\" ? 2 : 1;
+      continue;
+    }
+    if (char === "(" || char === "[" || char === "{") depth++;
+    else if (char === ")" || char === "]" || char === "}") depth--;
+    else if (char === ":" && depth === 0) return i;
+  }
+  return -1;
+}
+
+/**
+ * The checks a helper-call check stands for: the helper's checks (of
+ * `helpers`, the calling file's) instantiated with the call's arguments;
+ * empty when `check` is no helper call or its helper is not known. A call
+ * of a helper that was inlined into the test lives on where each of these does.
+ */
+export function helperCheckParts(check: Check, helpers: readonly HelperFacts[]): Check[] {
+  if (check.relation !== "helper") return [];
+  const helper = helpers.find((candidate) => candidate.name === check.helper);
+  return helper?.assertionsDetail ? expandHelper(check, helper) : [];
 }
 
 /** A test of one side with its checks, rows and literals (see {@link CheckedTest}). */

@@ -25,7 +25,19 @@ import type * as t from "@babel/types";
 import { debug } from "../../log.js";
 import { findSkippingHelpers, isConditionalWithinFunction, type SkippingHelper } from "./javascript-skips.js";
 import { withJavaScriptTryChecks } from "./javascript-try.js";
-import { emptyFacts, hashText, noFlags, settleFlags, type AssertionFact, type AssertionHelperFact, type FileFacts, type TestCase, type TestFlag, type TestFlags } from "../facts.js";
+import {
+  emptyFacts,
+  hashText,
+  noFlags,
+  settleFlags,
+  type AssertionFact,
+  type AssertionHelperFact,
+  type FileFacts,
+  type ImportedHelperCall,
+  type TestCase,
+  type TestFlag,
+  type TestFlags,
+} from "../facts.js";
 import { parseWithBabel } from "../parsers/babel.js";
 import { extractJavaScriptCodeFacts, isConstantExpression, literalValue, normalizedSource, WALK_SKIP_KEYS } from "./javascript-source.js";
 import { isUnderTestDirectory, type LanguageModule } from "./language.js";
@@ -131,6 +143,9 @@ const OPTION_FLAGS: ReadonlyMap<string, TestFlag> = new Map([
   ["only", "focused"],
   ["fails", "failing"],
 ]);
+
+/** Frameworks whose tests receive a context (`t`) that asserts: a helper's first parameter may be it. */
+const CONTEXT_FRAMEWORKS: readonly string[] = ["ava", "tap", "node:test"];
 
 /** Methods of a test context (`t`) that assert: ava, tap, node:test, uvu-style. */
 const CONTEXT_ASSERTIONS: ReadonlySet<string> = new Set([
@@ -427,8 +442,14 @@ interface TestDraft {
   bodyHash: string;
   eachRows?: number | null;
   eachRowHashes?: string[];
-  /** Calls by plain name in its body, in walk order: those of local helpers that assert become assertions (run). */
-  calls: { name: string; node: t.CallExpression; start: number }[];
+  /**
+   * Calls by plain name in its body, in walk order: those of local helpers that assert become assertions (run).
+   * `actual`, when set, is the call as the helper receives it: an ava macro passed as the implementation
+   * (`test("x", macro, 1, 2)`) is called as `macro(t, 1, 2)`.
+   */
+  calls: { name: string; node: t.CallExpression; start: number; actual?: string }[];
+  /** Its calls of imported functions that may assert (TestCase.importedHelperCalls). */
+  importedHelperCalls: ImportedHelperCall[];
   /** Literals of each row of its table (or of its one enclosing `describe.each` suite), for the conservation of checks. */
   eachRowLiterals?: string[][];
   /** The cells of each row of its own table named by the callback's parameters (TestCase.eachRowElements). */
@@ -478,6 +499,14 @@ const FLAG_NAMES: readonly TestFlag[] = ["skipped", "conditional", "focused", "t
 
 function isNode(value: unknown): value is t.Node {
   return typeof value === "object" && value !== null && typeof (value as { type?: unknown }).type === "string";
+}
+
+/** True for ava's `test.macro(fn)` / `test.macro({ exec, title })` (any `<name>.macro(…)` with a function or an object argument). */
+function isMacroCall(node: t.CallExpression): boolean {
+  const callee = node.callee;
+  if (callee.type !== "MemberExpression" || callee.computed || callee.property.type !== "Identifier" || callee.property.name !== "macro") return false;
+  const arg = node.arguments[0];
+  return isFunctionNode(arg) || arg?.type === "ObjectExpression";
 }
 
 function isFunctionNode(node: t.Node | null | undefined): node is t.ArrowFunctionExpression | t.FunctionExpression {
@@ -786,6 +815,10 @@ class TestExtractor {
   private readonly expectedNodes = new Set<t.Node>();
   /** Local names bound by imports of non-framework modules (the code under test). */
   private readonly importLocals = new Set<string>();
+  /** Per local name bound by a named import of a non-framework module: the module and the name it exports. */
+  private readonly importedBindings = new Map<string, { source: string; imported: string }>();
+  /** Top-level names bound to a call of a function (`const verifyFlags = _verifyFlags(import.meta)`): the function called, whose macro it is. */
+  private readonly macroFactories = new Map<string, string>();
   private expectedDepth = 0;
   private assertions = 0;
   /** Assertions outside tests, by the top-level function holding them. */
@@ -831,16 +864,27 @@ class TestExtractor {
       for (const { fact } of draft.assertions) if (this.helperDetails.has(fact.matcher) && isGated(fact.matcher)) fact.gated = true;
       let isAdded = false;
       for (const call of draft.calls) {
-        const helper = this.helperDetails.get(call.name);
-        if (!helper) continue;
+        const macroTarget = call.actual !== undefined && !this.helperDetails.has(call.name) ? this.macroFactories.get(call.name) : undefined;
+        const name = macroTarget ?? call.name;
+        const helper = this.helperDetails.get(name);
+        if (!helper) {
+          this.noteImportedHelperCall(draft, call, name);
+          continue;
+        }
         const strength = Math.max(1, ...helper.facts.map((fact) => fact.strength)) as 1 | 2 | 3;
         // A helper named like a custom assertion (`expectRgb(…)`) was counted as one: it is the helper call instead.
         const asCustom = draft.assertions.findIndex((assertion) => assertion.start === call.start);
         if (asCustom !== -1) draft.assertions.splice(asCustom, 1);
         else draft.assertionCount++;
-        const fact: AssertionFact = { line: call.node.loc?.start.line ?? 0, matcher: `helper ${call.name}`, strength, tautology: false, actual: normalizedSource(this.content, call.node) };
+        const fact: AssertionFact = {
+          line: call.node.loc?.start.line ?? 0,
+          matcher: `helper ${name}`,
+          strength,
+          tautology: false,
+          actual: call.actual ?? normalizedSource(this.content, call.node),
+        };
         // Every assertion of the helper past an early-return guard: a call of it may check nothing.
-        if (isGated(call.name)) fact.gated = true;
+        if (isGated(name)) fact.gated = true;
         draft.assertions.push({ fact, start: call.start });
         isAdded = true;
       }
@@ -863,6 +907,24 @@ class TestExtractor {
    * The top-level function enclosing the walk's position: `function f`,
    * `const f = () => …` / `function () …`, exported or not; null elsewhere.
    */
+  /**
+   * Records a test's call of a function imported from another module that
+   * may assert (TestCase.importedHelperCalls): an ava macro passed as the
+   * implementation (imported, or built by an imported factory), or a call
+   * of an imported function given the test's context (`check(t, 1, 2)`).
+   * analysis/imported-helpers.ts resolves it once that module's facts are known.
+   */
+  private noteImportedHelperCall(draft: TestDraft, call: TestDraft["calls"][number], name: string): void {
+    const binding = this.importedBindings.get(name);
+    if (!binding) return;
+    const first = call.node.arguments[0];
+    const isMacro = call.actual !== undefined;
+    if (!isMacro && !(first?.type === "Identifier" && draft.frame.contextName === first.name)) return;
+    const source = call.actual ?? normalizedSource(this.content, call.node, 1000);
+    const actual = `${binding.imported}${source.slice(source.indexOf("("))}`;
+    draft.importedHelperCalls.push({ source: binding.source, name: binding.imported, actual, line: call.node.loc?.start.line ?? 0 });
+  }
+
   /** A call by plain name inside a test (`check(1, 2)`): kept so a call of a helper that asserts counts as the test's assertion (see run). */
   private noteHelperCall(node: t.CallExpression): void {
     if (node.callee.type !== "Identifier") return;
@@ -915,7 +977,9 @@ class TestExtractor {
 
   /** Parameter names of the top-level function enclosing the walk's position (see enclosingTopLevelFunction); patterns as written. */
   private enclosingTopLevelParams(): string[] {
-    const fn = [...this.ancestors].reverse().find((node) => node.type === "FunctionDeclaration" || node.type === "ArrowFunctionExpression" || node.type === "FunctionExpression");
+    const fn = [...this.ancestors]
+      .reverse()
+      .find((node) => node.type === "FunctionDeclaration" || node.type === "ArrowFunctionExpression" || node.type === "FunctionExpression" || node.type === "ObjectMethod");
     if (!fn || !("params" in fn)) return [];
     return (fn.params as t.Node[]).map((param) =>
       param.type === "Identifier" ? param.name : param.type === "AssignmentPattern" && param.left.type === "Identifier" ? param.left.name : normalizedSource(this.content, param),
@@ -972,6 +1036,10 @@ class TestExtractor {
       ) {
         return declarator.id.name;
       }
+      // An ava macro: `const macro = test.macro((t, …) => …)` or `test.macro({ exec(t, …) {…}, title })`.
+      if (declarator?.type === "VariableDeclarator" && declarator.id.type === "Identifier" && init?.type === "CallExpression" && declarator.init === init && isMacroCall(init)) {
+        return declarator.id.name;
+      }
     }
     return null;
   }
@@ -988,7 +1056,13 @@ class TestExtractor {
           this.noteBinding(source, imported, spec.local.name);
         }
       } else if (statement.type === "VariableDeclaration") {
-        for (const declarator of statement.declarations) this.noteRequire(declarator);
+        for (const declarator of statement.declarations) {
+          this.noteRequire(declarator);
+          const init = declarator.init;
+          if (declarator.id.type === "Identifier" && init?.type === "CallExpression" && init.callee.type === "Identifier" && init.callee.name !== "require") {
+            this.macroFactories.set(declarator.id.name, init.callee.name);
+          }
+        }
       }
     }
   }
@@ -1011,7 +1085,10 @@ class TestExtractor {
 
   /** `imported` is the exported name, or null for default/namespace/whole-module bindings. */
   private noteBinding(source: string, imported: string | null, local: string): void {
-    if (!FRAMEWORK_MODULES.has(source) && !ASSERT_MODULES.has(source)) this.importLocals.add(local);
+    if (!FRAMEWORK_MODULES.has(source) && !ASSERT_MODULES.has(source)) {
+      this.importLocals.add(local);
+      if (imported !== null && imported !== "default") this.importedBindings.set(local, { source, imported });
+    }
     if (ASSERT_MODULES.has(source)) {
       if (imported === null || /^[a-z]/.test(imported)) this.assertNames.add(local);
       return;
@@ -1395,6 +1472,26 @@ class TestExtractor {
     return this.stack[this.stack.length - 1] as Frame;
   }
 
+  /**
+   * True when `name` is the test context a helper outside any test receives:
+   * the first parameter of a function enclosing the walk's position, in a
+   * file of a framework that passes one (ava, tap, node:test) or named `t`.
+   * An ava macro (`test.macro((t, input, expected) => …)`, or a plain
+   * `(t, …) =>` passed as `test("x", macro, …)`) and a helper called as
+   * `check(t, …)` assert through it.
+   */
+  private isHelperContext(name: string): boolean {
+    if (this.innermostTest() !== null) return false;
+    if (name !== "t" && !CONTEXT_FRAMEWORKS.some((framework) => this.frameworks.has(framework))) return false;
+    for (let i = this.ancestors.length - 1; i >= 0; i--) {
+      const node = this.ancestors[i] as t.Node;
+      if (node.type !== "FunctionDeclaration" && node.type !== "ArrowFunctionExpression" && node.type !== "FunctionExpression" && node.type !== "ObjectMethod") continue;
+      const first = node.params[0];
+      if (first?.type === "Identifier" && first.name === name) return true;
+    }
+    return false;
+  }
+
   /** The innermost test frame whose context parameter is `name`. */
   private frameWithContext(name: string): Frame | null {
     for (let i = this.stack.length - 1; i >= 0; i--) {
@@ -1578,6 +1675,9 @@ class TestExtractor {
       }
     }
 
+    // ava: `test("title", macro, ...args)` runs `macro(t, ...args)`; the arguments are the test's data, read inside it.
+    const macro = declaration.kind === "test" && args.callback?.type === "Identifier" ? args.callback : null;
+    const macroArgs = macro ? (node.arguments as t.Node[]).slice((node.arguments as t.Node[]).indexOf(macro) + 1) : [];
     if (declaration.kind === "test") {
       const draft: TestDraft = {
         name: args.title,
@@ -1585,10 +1685,11 @@ class TestExtractor {
         line: node.loc?.start.line ?? 0,
         frame,
         assertionCount: 0,
-        bodyHash: hashText(canonicalJson(args.callback) + "\n" + (declaration.each?.hashSource ?? "")),
+        bodyHash: hashText(canonicalJson(args.callback) + (macroArgs.length > 0 ? macroArgs.map(canonicalJson).join("\n") : "") + "\n" + (declaration.each?.hashSource ?? "")),
         assertions: [],
         callback,
         calls: [],
+        importedHelperCalls: [],
         inputLiterals: [],
         expectedLiterals: [],
         references: new Set(),
@@ -1602,16 +1703,19 @@ class TestExtractor {
       }
       // An ava macro test (`test(title, macro, input, expected, runCommand)`) uses the imports it passes to its macro.
       for (const arg of node.arguments) if (arg !== callback && arg.type === "Identifier" && this.importLocals.has(arg.name)) draft.references.add(arg.name);
+      if (macro)
+        draft.calls.push({ name: macro.name, node, start: node.start ?? 0, actual: `${macro.name}(${["t", ...macroArgs.map((arg) => normalizedSource(this.content, arg, 1000))].join(", ")})` });
       frame.draft = draft;
       this.drafts.push(draft);
     }
 
     this.visit(node.callee, node);
-    for (const arg of node.arguments) if (arg !== callback) this.visit(arg, node);
-    if (callback) {
+    for (const arg of node.arguments) if (arg !== callback && !macroArgs.includes(arg)) this.visit(arg, node);
+    if (callback || macroArgs.length > 0) {
       this.stack.push(frame);
       try {
-        this.visit(callback, node);
+        if (callback) this.visit(callback, node);
+        for (const arg of macroArgs) this.visit(arg, node);
       } finally {
         this.stack.pop();
       }
@@ -2004,7 +2108,7 @@ class TestExtractor {
         return props.length === 1 && (first === "assertions" || first === "hasAssertions");
       }
       if (this.assertNames.has(root.name) || this.shouldNames.has(root.name)) return true;
-      if (first !== undefined && CONTEXT_ASSERTIONS.has(first) && this.frameWithContext(root.name)) return true;
+      if (first !== undefined && CONTEXT_ASSERTIONS.has(first) && (this.frameWithContext(root.name) || this.isHelperContext(root.name))) return true;
     }
     if (props.includes("assert")) return true;
     const last = props[props.length - 1];
@@ -2054,6 +2158,7 @@ class TestExtractor {
     test.inputLiterals = draft.inputLiterals;
     test.expectedLiterals = draft.expectedLiterals;
     test.references = [...draft.references].sort();
+    if (draft.importedHelperCalls.length > 0) test.importedHelperCalls = draft.importedHelperCalls;
     return test;
   }
 

@@ -13,7 +13,7 @@
  */
 
 import { displayCode } from "../display.js";
-import { checkedTest, isCheckConserved, conjunctFacts, toCheck, type Check, type CheckedTest } from "../checks/index.js";
+import { checkedTest, helperCheckParts, isCheckConserved, conjunctFacts, toCheck, type Check, type CheckedTest } from "../checks/index.js";
 import type { AssertionFact, TestCase } from "../facts.js";
 import type { Finding } from "../types.js";
 import { hasCodeUnderTestChanged, multisetMinus, resolveImport, type MatchedTest, type RuleInput } from "./context.js";
@@ -327,8 +327,9 @@ function compareDetails(test: MatchedTest, beforeFacts: AssertionFact[], afterFa
         // equality is symmetric: the operands swapped (`a.equals(b)` -> `assertNotEquals(b, a)`'s order) expect the same
         !(/^(?:not )?equal$/.test(was.matcher) && was.expected === now.actual && was.actual === now.expected),
     );
-  // An input the test still feeds in is not gone because one of its uses went (a duplicated check removed).
-  const inputsAfter = new Set(test.after.inputLiterals ?? []);
+  // An input the test still feeds in is not gone because one of its uses went (a duplicated check removed), nor one it now
+  // expects where a helper call passed it (`check(t, "a", 1)` inlined as `t.is(f("a"), 1)`).
+  const inputsAfter = new Set([...(test.after.inputLiterals ?? []), ...(test.after.expectedLiterals ?? [])]);
   const inputsGone = multisetMinus(test.before.inputLiterals ?? [], test.after.inputLiterals ?? []).filter((literal) => !inputsAfter.has(literal));
   const hasInputChange = inputsGone.length > 0 && test.before.inputLiterals !== undefined && test.after.inputLiterals !== undefined;
   if ((changedExpectations.length > 0 || hasInputChange) && !isCodeChanged()) {
@@ -446,15 +447,16 @@ function conservationOf(input: RuleInput): (test: MatchedTest, fact: AssertionFa
     );
     return pool;
   };
+  const beforeHelpersOf = new Map(input.pairs.map((pair) => [pair.path, pair.before?.assertionHelpers ?? []] as const));
   return (test, fact) => {
     const check = toCheck(fact);
     if (check.isTautology || !check.isReachable) return false;
     const same = checkedTest(test.afterFile, test.after, factsOf.get(test.afterFile) ?? null);
-    return isCheckConserved(
-      check,
-      same,
-      poolOf().filter((candidate) => candidate.test !== test.after),
-    );
+    const others = poolOf().filter((candidate) => candidate.test !== test.after);
+    // A helper call lives on where each check of its helper does (the helper inlined into the test).
+    const parts = helperCheckParts(check, beforeHelpersOf.get(test.beforeFile) ?? []).filter((part) => part.isReachable && !part.isTautology);
+    if (parts.length > 0 && parts.every((part) => isCheckConserved(part, same, others))) return true;
+    return isCheckConserved(check, same, others);
   };
 }
 

@@ -133,9 +133,10 @@ function candidatesFor(base: string): string[] {
  * specifiers resolve against the importing file (with TS's `.js` -> `.ts`
  * mapping and `index` files); `@/x`, `~/x`, `#/x` and bare `src/x` try the
  * repository root and `src/`; dotted module names (`app.cart`) match a path
- * ending in `app/cart.<ext>`. Only paths in `known` are returned.
+ * ending in `app/cart.<ext>`. Only paths in `known` are returned (a set, or
+ * a probe whose `has` reads the tree and which lists nothing).
  */
-export function resolveImport(fromPath: string, specifier: string, known: ReadonlySet<string>): string | null {
+export function resolveImport(fromPath: string, specifier: string, known: Pick<ReadonlySet<string>, "has"> & Iterable<string>): string | null {
   const bases: string[] = [];
   if (specifier.startsWith(".")) {
     bases.push(normalizePath(`${dirnameOf(fromPath)}/${specifier}`));
