@@ -567,7 +567,10 @@ export function sizedCollection(text: string): string | null {
   const call = splitCall(text);
   if (!call || !/^(?:len|\\?count|\\?sizeof|\\?strlen|\\?mb_strlen)$/.test(call[0])) return null;
   const args = splitArguments(call[1]);
-  return args.length === 1 ? (args[0] as string) : null;
+  if (args.length !== 1) return null;
+  const arg = args[0] as string;
+  // PHP's builtins read a PHP value (`$xs`, `$this->xs`) or are written `\count`: `count([1, 2])` in JS is the product's own function.
+  return call[0] === "len" || call[0].startsWith("\\") || arg.startsWith("$") ? arg : null;
 }
 
 /** Matchers that pass only for an empty collection or string (xUnit `Assert.Empty`, PHPUnit `assertEmpty`, RSpec `be_empty`, AssertJ `isEmpty`, NUnit `Is.Empty`, ...): a size of 0. */

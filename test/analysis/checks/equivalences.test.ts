@@ -90,11 +90,13 @@ describe("equivalent checks: a size is one check however it is read", () => {
     ["\\count($xs)", "$xs"],
     ["v.len()", "v"],
     ["a?.length", "a"],
+    ["count($xs)", "$xs"],
+    ["sizeof($this->rows)", "$this->rows"],
   ])("sizedCollection(%s) is %s", (text, collection) => {
     expect(sizedCollection(text)).toBe(collection);
   });
 
-  it.each(["xs.count(x)", "v.len", "f(xs.length)", "count($xs,COUNT_RECURSIVE)", "length"])("sizedCollection(%s) is null", (text) => {
+  it.each(["xs.count(x)", "v.len", "f(xs.length)", "count($xs,COUNT_RECURSIVE)", "length", "count([1, 2])", "strlen(name)"])("sizedCollection(%s) is null", (text) => {
     expect(sizedCollection(text)).toBeNull();
   });
 });
