@@ -57,4 +57,12 @@ describe("tautology through locals", () => {
     );
     expect(facts.tests.map((test) => test.assertionsDetail?.[0]?.tautology)).toEqual([true, false]);
   });
+
+  it("c#: two reads of one property bound to locals are two measurements, not a tautology (timing tests merged into one relative check)", async () => {
+    const facts = await extractFacts(
+      "tests/PublisherTests.cs",
+      "using Shouldly;\npublic class PublisherTests {\n  [Fact]\n  public async Task Sequential() {\n    var timer = Stopwatch.StartNew();\n    await Publisher.Sequential(Handlers());\n    var sequentialElapsed = timer.ElapsedMilliseconds;\n    timer.Restart();\n    await Publisher.WhenAll(Handlers());\n    var parallelElapsed = timer.ElapsedMilliseconds;\n    sequentialElapsed.ShouldBeGreaterThan(parallelElapsed);\n  }\n  [Fact]\n  public void Same() {\n    var a = 3;\n    var b = 3;\n    Assert.Equal(a, b);\n  }\n}\n",
+    );
+    expect(facts.tests.map((test) => test.assertionsDetail?.[0]?.tautology)).toEqual([false, true]);
+  });
 });

@@ -195,7 +195,22 @@ export function isTautologyThroughLocals(actual: string | undefined, expected: s
   };
   const left = resolve(actual);
   const right = resolve(expected);
-  return isResolved && left === right && !left.includes("(") && !/^[A-Za-z_$]/.test(left);
+  return isResolved && left === right && isLiteralValue(left);
+}
+
+/**
+ * True when a binding's text (an `=` of its declaration dropped) is a
+ * literal value: numbers, strings, booleans, null and lists or maps of them
+ * (`['a']`, `array(1, 2)`, `{ "k": 1 }`), nothing that reads state. Two
+ * reads of one property (`var a = timer.ElapsedMilliseconds; … var b =
+ * timer.ElapsedMilliseconds;`) have the same text and different values.
+ */
+function isLiteralValue(text: string): boolean {
+  const bare = text
+    .replace(/^=/, "")
+    .replace(/"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'/g, "0")
+    .replace(/\b(?:true|false|null|nil|None|True|False|array)\b/g, "0");
+  return bare !== "" && !/[A-Za-z_$@]/.test(bare);
 }
 
 /** Function-like node types: what they declare inside is local, not the file's API. */
