@@ -635,11 +635,19 @@ function isPrivateTypeHere(scope: Node | null, typeName: string): boolean {
   return (scope ? namedChildren(scope) : []).some((item) => RUST_API_ITEMS.has(item.type) && item.type !== "function_item" && item.childForFieldName("name")?.text === typeName && !isPub(item));
 }
 
+/** True when a node sits in the body of an `unsafe fn` (through closures and blocks, not through a nested `fn`). */
+function isInsideUnsafeFn(node: Node): boolean {
+  for (let current = node.parent; current; current = current.parent) {
+    if (current.type === "function_item") return namedChildren(current).some((child) => child.type === "function_modifiers" && /\bunsafe\b/.test(child.text));
+  }
+  return false;
+}
+
 /**
  * Rust's code facts (tree-sitter-code.ts): `#[allow(...)]` / `#![allow(...)]`
  * attributes (kind `allow`; tree-sitter-rust 0.20 reads an inner attribute on
  * a file's first line as a shebang, so that is checked too), `unsafe { ... }`
- * blocks (kind `unsafe`, text cut at 120 characters), functions
+ * blocks outside an `unsafe fn` (kind `unsafe`, text cut at 120 characters), functions
  * (`Type.method` inside an impl) with their constant result (`true`,
  * `Ok(())`, `None`), guards: an `if` whose block ends in `return Err(...)`,
  * a tail `Err(...)` or `panic!`/`bail!`, a `match` whose `None` arm (or
@@ -656,7 +664,8 @@ const RUST_CODE: CodeSyntax = {
     attribute_item: (node) => (RUST_ALLOW.test(node.text.replace(/\s+/g, "")) && !isRustTestItem(itemAfterAttributes(node)) ? { kind: "allow" } : null),
     inner_attribute_item: (node) => (RUST_ALLOW.test(node.text.replace(/\s+/g, "")) ? { kind: "allow" } : null),
     shebang: (node) => (RUST_ALLOW.test(node.text.replace(/\s+/g, "")) ? { kind: "allow", text: node.text.replace(/\s+/g, "") } : null),
-    unsafe_block: () => ({ kind: "unsafe" }),
+    // Inside an `unsafe fn` the block adds no unsafety: the body already was an unsafe context (Rust 2024's unsafe_op_in_unsafe_fn asks for it).
+    unsafe_block: (node) => (isInsideUnsafeFn(node) ? null : { kind: "unsafe" }),
   },
   functions: {
     function_item: (node) => ({ name: node.childForFieldName("name")?.text ?? "<anonymous>", body: node.childForFieldName("body") }),
