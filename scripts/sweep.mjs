@@ -24,7 +24,10 @@
 // ralph itself may keep its caches under the clone's .git/ralph/.
 //
 // --ralph defaults to dist/cli.js beside this script's parent (run `npm run build` first); pass
-// another build to compare (e.g. a copy of main's dist/). Only Node's standard library is used.
+// another build to compare: the dist/cli.js of another checkout, built, with its node_modules
+// (e.g. `git worktree add ../base main`, a node_modules link, `npm run build`). A copy of dist/
+// alone does not run: the bundle loads web-tree-sitter from node_modules beside it, and every
+// tree-sitter language would fail with E_INTERNAL. Only Node's standard library is used.
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { dirname, resolve } from "node:path";

@@ -16,7 +16,7 @@ import { createConnection, type Socket } from "node:net";
 import { join } from "node:path";
 import type { Readable } from "node:stream";
 import { readHookInput } from "../hooks/stdin.js";
-import { encodeFrame, FrameDecoder, MAX_FRAME_BYTES, PROTOCOL_VERSION, runFrameBytes, type ClientMessage, type RunRequest, type StatusMessage } from "./protocol.js";
+import { encodeFrame, FrameDecoder, installedBuild, MAX_FRAME_BYTES, PROTOCOL_VERSION, runFrameBytes, type ClientMessage, type RunRequest, type StatusMessage } from "./protocol.js";
 import { clientSocketPath, isTrustedSocket, locateWorkTree, type DaemonLocation } from "./location.js";
 import { allowedEnv, needsFullEnv, routeOf, startsDaemon } from "./routing.js";
 
@@ -248,7 +248,7 @@ export async function runThroughDaemon(io: ClientIo, client: ClientBuild): Promi
   for (;;) {
     const path = clientSocketPath(location);
     if (path !== null && isTrustedSocket(path, uid)) {
-      const result = await greet(path, location, client.build, timeoutMs);
+      const result = await greet(path, location, installedBuild(client.build, client.cliPath), timeoutMs);
       greeted = result.connection;
       why = result.why;
     } else why = path === null ? "no socket recorded" : "no trusted socket";

@@ -9,6 +9,8 @@
  * process answers, so it imports nothing but Node's own modules.
  */
 
+import { realpathSync } from "node:fs";
+
 /** Version of the message shapes below; a hello with another number is a mismatch. */
 export const PROTOCOL_VERSION = 1;
 
@@ -22,7 +24,11 @@ const HEADER_BYTES = 4;
 export interface ClientHello {
   type: "hello";
   protocol: number;
-  /** The client bundle's build id (a hash of dist/, scripts/build.mjs). */
+  /**
+   * The client bundle's build id (a hash of dist/, scripts/build.mjs), with
+   * the bundle's install ({@link installedBuild}: `<build>@<real path of
+   * cli.js>`); a bare build id is read as this build of any install.
+   */
   build: string;
   /** A control connection (`ralph daemon status|stop`): answered whatever its build, and only status or stop may follow. */
   control?: boolean;
@@ -30,6 +36,34 @@ export interface ClientHello {
   workTree?: string;
   /** The client's git dir (real path), checked as {@link workTree}. */
   gitDir?: string;
+}
+
+/**
+ * A build id tied to its install, as the hello carries it: `<build>@<real
+ * path of cli.js>` (the path as given when it cannot be resolved). Two
+ * installs of one build are two clients: a warm process whose install was
+ * deleted or copied must not answer for another one, whose grammars and
+ * node_modules it cannot see (it would fail with E_CORRUPT or E_INTERNAL
+ * that no rebuild of the client's install mends). Encoded in `build`, not
+ * a new field, so a warm process of an older build, whose hello schema is
+ * strict, still reads it as another build and exits. Never throws.
+ */
+export function installedBuild(build: string, cliPath: string): string {
+  let real = cliPath;
+  try {
+    real = realpathSync(cliPath);
+  } catch {
+    // a deleted install: its path as given never matches a live one
+  }
+  return `${build}@${real}`;
+}
+
+/**
+ * True when a hello's `build` ({@link installedBuild}) is this server's
+ * build of this server's install, or the bare build id.
+ */
+export function isSameInstalledBuild(helloBuild: string, build: string, cliPath: string): boolean {
+  return helloBuild === build || helloBuild === installedBuild(build, cliPath);
 }
 
 /** Client → server: run one command line. */

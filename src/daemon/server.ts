@@ -28,7 +28,7 @@ import { createConnection, createServer, type Server, type Socket } from "node:n
 import { isAbsolute, join, relative, resolve, sep } from "node:path";
 import { Readable } from "node:stream";
 import * as z from "zod/mini";
-import { encodeFrame, FrameDecoder, PROTOCOL_VERSION, type RunRequest, type ServerMessage, type StatusMessage } from "./protocol.js";
+import { encodeFrame, FrameDecoder, isSameInstalledBuild, PROTOCOL_VERSION, type RunRequest, type ServerMessage, type StatusMessage } from "./protocol.js";
 import { ensurePrivateDir, fallbackSocketPath, fitsSunPath, locateWorkTree, type DaemonLocation } from "./location.js";
 import { isAllowedEnvName, namedFilesOf, needsFullEnv, takesDirtySet } from "./routing.js";
 import { WorkTreeWatcher } from "../store/dirty-paths.js";
@@ -397,7 +397,8 @@ class WarmServer {
           socket.end(encodeFrame({ type: "hello", ok: false, build: this.options.build, pid: process.pid, workTree, reason }));
           return;
         }
-        const sameBuild = hello.data.build === this.options.build && hello.data.protocol === PROTOCOL_VERSION;
+        // Another build, or this build of another install (a copied or deleted dist/): this process is not the client's.
+        const sameBuild = isSameInstalledBuild(hello.data.build, this.options.build, this.options.cliPath) && hello.data.protocol === PROTOCOL_VERSION;
         const ok = control || (sameBuild && !this.closing);
         socket.write(encodeFrame({ type: "hello", ok, build: this.options.build, pid: process.pid, workTree }));
         if (!ok) {

@@ -199,6 +199,32 @@ describe("never required", () => {
     expect(checkpointEnded).toBeLessThan(stopEnded);
   });
 
+  it("a client of the same build from another install replaces the warm process (a copied or deleted dist/ must not answer for it)", async () => {
+    const root = makeRepo({ "a.txt": "a\n" });
+    expect(run(root, ["checkpoint"], REQUIRE).status).toBe(0);
+    const old = info(root)!;
+    // Another install of this very build: a copy of the bundle beside its own grammars and node_modules.
+    const copy = mkdtempSync(join(tmpdir(), "ralph-install-"));
+    try {
+      cpSync(dirname(cliPathForTests()), join(copy, "dist"), { recursive: true });
+      for (const name of ["grammars", "node_modules", "package.json"]) if (existsSync(join(PROJECT_ROOT, name))) symlinkSync(join(PROJECT_ROOT, name), join(copy, name));
+      const cli = join(copy, "dist", "cli.js");
+      expect(readFileSync(cli, "utf8")).toContain(old.build);
+      const env = { ...ralphEnv, ...REQUIRE } as NodeJS.ProcessEnv;
+      delete env.RALPH_NO_DAEMON;
+      const spawned = spawnSync(process.execPath, [cli, "checkpoint"], { cwd: root, env, encoding: "utf8", timeout: 60_000 });
+      expect(spawned.status, spawned.stderr).toBe(0);
+      expect(spawned.stdout).toBe("unchanged\n");
+      await waitFor(() => !isAlive(old.pid));
+      const now = info(root)!;
+      started.push(now.pid);
+      expect(now.build).toBe(old.build);
+      expect(now.pid).not.toBe(old.pid);
+    } finally {
+      rmSync(copy, { recursive: true, force: true });
+    }
+  });
+
   it("a client of another build replaces the warm process (it exits on the hello; the client starts its own)", async () => {
     const root = makeRepo({ "a.txt": "a\n" });
     expect(run(root, ["checkpoint"], REQUIRE).status).toBe(0);

@@ -3,7 +3,8 @@
  * severity: a test that gains a skip under a condition still runs wherever
  * the condition is false. When the condition probes the environment the
  * suite was written for (an optional dependency or capability, an older
- * interpreter, another platform, a variable that is not the CI's), the test
+ * interpreter, another platform, a variable that is not the CI's, a
+ * method or global an older runtime lacks), the test
  * keeps running where CI and agents run, and the skip is a notice (medium).
  * When it probes the CI itself (`os.environ.get("CI")`), a newer interpreter
  * (`sys.version_info >= (3, 12)`: the one the run most likely uses), or a
@@ -43,6 +44,17 @@ const DEPENDENCY =
   /\bis\s+None\b|\bis\s+not\s+None\b|importorskip|find_spec|find_module|shutil\.which|exec\.LookPath|\bwhich\s*\(|extension_loaded|class_exists|function_exists|interface_exists|defined\?|CAPABILITIES|\bHAS_\w+|\bhas_\w+|\bhas[A-Z]\w*|\bcan_\w+|\bCAN_\w+|\bsupports?_\w+|\bSUPPORTS?_\w+|is_?available|isAvailable|IsAvailable|typeof\s+\w+\s*===?\s*["']undefined|require\.resolve|isInstalled|is_installed|\bimportable\b|NotImplemented|Optional/;
 
 /**
+ * Feature detection: the condition asks whether the runtime (or a library
+ * object) has a method, property, global or member, as suites probe a
+ * capability an older runtime lacks (Ruby `respond_to?`/`defined?`, Python
+ * `hasattr`, JS `typeof x === "function"`/`"undefined"`, `"k" in obj`,
+ * `Reflect.has`, `hasOwnProperty`, PHP `method_exists`/`property_exists`,
+ * .NET reflection `GetMethod`/`GetProperty`/`GetType`).
+ */
+const FEATURE_DETECTION =
+  /\brespond_to\?|\bhasattr\s*\(|\btypeof\s*\(?\s*[\w$.]+\s*\)?\s*[!=]==?\s*["'](undefined|function|object|symbol)["']|["'][\w$]+["']\s+in\s+[\w$.]+|\bReflect\.has\s*\(|\bhasOwnProperty\s*\(|\bObject\.hasOwn\s*\(|\b(method|property|enum|trait)_exists\s*\(|\.Get(Method|Property|Field|Type)\s*\(/;
+
+/**
  * The kind of a conditional skip's condition (see the module comment), from
  * its source text; "unknown" for an empty or unreadable one. Pure; never throws.
  */
@@ -55,6 +67,6 @@ export function skipConditionKind(condition: string | undefined): SkipConditionK
     return isLinuxTrue ? "here" : "environment";
   }
   if (VERSION.test(text)) return NEWER_THAN.test(text) ? "here" : "environment";
-  if (DEPENDENCY.test(text) || ENV_READ.test(text)) return "environment";
+  if (DEPENDENCY.test(text) || FEATURE_DETECTION.test(text) || ENV_READ.test(text)) return "environment";
   return "unknown";
 }

@@ -53,6 +53,7 @@ import { isUnderTestDirectory } from "./language.js";
 import { defineLanguage } from "./define-language.js";
 import { statementNodes, withTryChecks, type TrySyntax } from "../parsers/tree-sitter-try.js";
 import { isPythonCollectedFile, isTestClassName, resolvePythonTests } from "./python-classes.js";
+import { skipConditionKind } from "../checks/skip-condition.js";
 
 /** `test_*.py`, `*_test.py`, `conftest.py`, or any `.py` under a test directory. */
 export function isPythonTestPath(path: string): boolean {
@@ -288,13 +289,27 @@ function parametrizeRows(decorators: readonly Node[]): Rows | null {
   return result;
 }
 
-/** `pytest.param(..., marks=pytest.mark.skip(...))` (or skipif/xfail, alone or in a list). */
+/**
+ * `pytest.param(..., marks=pytest.mark.skip(...))` (or xfail, or a skipif,
+ * alone or in a list). A skipif whose condition probes the environment the
+ * suite is written for (checks/skip-condition.ts: an optional capability,
+ * an older interpreter, another platform) leaves the row running where CI
+ * and agents run, so it does not disable the row; one on the CI, the
+ * platform CI runs on, or an unreadable condition does.
+ */
 function isDisabledRow(row: Node): boolean {
   if (row.type !== "call" || !/(^|\.)param$/.test(row.childForFieldName("function")?.text ?? "")) return false;
   const marks = argumentsOf(row.childForFieldName("arguments")).keywords.get("marks");
   if (!marks) return false;
   const entries = marks.type === "list" || marks.type === "tuple" ? namedChildren(marks) : [marks];
-  return entries.some((entry) => markerFlag(dottedName(entry).name) !== undefined);
+  return entries.some((entry) => {
+    const { name, args } = dottedName(entry);
+    const flag = markerFlag(name);
+    if (flag !== "conditional") return flag !== undefined;
+    const condition = argumentsOf(args).positional[0]?.text;
+    const probe = condition === undefined ? undefined : /skipUnless$/.test(name) ? `!(${condition})` : condition;
+    return skipConditionKind(probe) !== "environment";
+  });
 }
 
 /** A class on the way from a function up to the module, with whether it is collected and its marker decorators. */

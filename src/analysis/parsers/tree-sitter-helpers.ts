@@ -120,6 +120,27 @@ export function functionRanges(root: Node): FunctionRange[] {
   return ranges;
 }
 
+/** Node types that scope tests in a file that also holds product code (Rust's `mod tests`, a class or module of tests). */
+const TEST_SCOPE_TYPES: ReadonlySet<string> = new Set(["mod_item", "class_definition", "class_declaration", "class", "module", "namespace_declaration"]);
+
+/**
+ * The functions of a file that also holds product code which may be test
+ * support: those inside a scope (module, class) that holds a test. A Rust
+ * `assert!` in `impl Set` is a precondition of the product, not a check of
+ * the `#[cfg(test)] mod tests` that calls it (sweep of rust-lang/hashbrown
+ * 9037471eb2: it moved into a callee in another file and the unchanged
+ * tests were said to lose it). `tests` are the test declarations' nodes.
+ */
+export function testScopeFunctions(functions: readonly FunctionRange[], tests: readonly Node[]): FunctionRange[] {
+  const scopes: { start: number; end: number }[] = [];
+  for (const test of tests) {
+    let scope = test.parent;
+    while (scope && !TEST_SCOPE_TYPES.has(scope.type)) scope = scope.parent;
+    if (scope && !scopes.some((one) => one.start === scope?.startIndex)) scopes.push({ start: scope.startIndex, end: scope.endIndex });
+  }
+  return functions.filter((fn) => scopes.some((scope) => scope.start <= fn.start && fn.end <= scope.end));
+}
+
 /**
  * The helpers among `functions`: those that hold assertions (given by their
  * start index) outside the ranges of tests, each with its parameters and

@@ -28,7 +28,7 @@ import { fileURLToPath } from "node:url";
 import { setFlagsFromString } from "node:v8";
 import type { Language, Node, Parser, Query, Tree, TreeCursor } from "web-tree-sitter";
 import { RalphError } from "../../errors.js";
-import { assertionHelpersOf, functionRanges, helperCallFacts, inheritHelperChecks } from "./tree-sitter-helpers.js";
+import { assertionHelpersOf, functionRanges, helperCallFacts, inheritHelperChecks, testScopeFunctions } from "./tree-sitter-helpers.js";
 import { currentRun, debug } from "../../log.js";
 import { allOwnCalls, callsIn, conditionWithin, enclosingFunction, FUNCTION_TYPES, isConditionalWithin, type SkipProviderKind } from "./skip-reach.js";
 import {
@@ -678,7 +678,14 @@ export function assembleFacts(
     if (end !== null) returnEnds.set(draft, end);
   }
   // Helpers that assert outside tests, and the tests' calls to them: each call is one assertion of its test (a helper check).
-  const functions = root && drafts.assertions.length > 0 ? functionRanges(root) : [];
+  // In a file that also holds product code (a Rust src file with its `mod tests`), only the tests' scope holds helpers.
+  const allFunctions = root && drafts.assertions.length > 0 ? functionRanges(root) : [];
+  const functions = isTestPath
+    ? allFunctions
+    : testScopeFunctions(
+        allFunctions,
+        [...drafts.tests, ...methodDrafts].map((draft) => draft.node),
+      );
   const direct = functions.length > 0 ? assertionHelpersOf(functions, drafts.assertions, ranged) : [];
   const helpers = root && direct.length > 0 ? inheritHelperChecks(root, functions, direct, ranged) : direct;
   const helperCalls = root && helpers.length > 0 ? helperCallFacts(root, helpers) : [];

@@ -16,6 +16,17 @@ describe("skipConditionKind", () => {
     ['shutil.which("git") is None', "environment"],
     ["!extension_loaded('intl')", "environment"],
     ['typeof Bun === "undefined"', "environment"],
+    // capabilities of the runtime probed by feature detection (sweep of ruby-i18n/i18n d6964f2b60:
+    // `skip "Fiber storage requires Ruby 3.2+" unless Fiber.respond_to?(:[])`)
+    ["!(Fiber.respond_to?(:[]))", "environment"],
+    ['not hasattr(os, "fork")', "environment"],
+    ['typeof structuredClone !== "function"', "environment"],
+    ['typeof process.getuid === "undefined"', "environment"],
+    ['!("Segmenter" in Intl)', "environment"],
+    ["!Reflect.has(globalThis, 'WebSocket')", "environment"],
+    ["!method_exists(\\DateTime::class, 'createFromInterface')", "environment"],
+    ["!property_exists($node, 'attributes')", "environment"],
+    ['typeof(Stream).GetMethod("ReadExactly") == null', "environment"],
     // older interpreters
     ["sys.version_info < (3, 10)", "environment"],
     ['RUBY_VERSION < "3.2"', "environment"],
@@ -35,6 +46,7 @@ describe("skipConditionKind", () => {
     ["process.env.CI", "ci"],
     ['ENV["GITHUB_ACTIONS"]', "ci"],
     ["IS_CI", "ci"],
+    ['"CI" in process.env', "ci"],
     ['sys.platform.startswith("linux")', "here"],
     ['sys.platform != "win32"', "here"],
     ["process.platform !== 'win32'", "here"],
