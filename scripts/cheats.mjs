@@ -80,7 +80,9 @@ function runCase(cli, testCase, scratch) {
       encoding: "utf8",
       timeout: 120_000,
       maxBuffer: 64 * 1024 * 1024,
-      env: { ...process.env, NO_COLOR: "1" },
+      // One throwaway repository per case: no warm process (it would start one per case and write under
+      // .git/ralph while the repository is removed: ENOTEMPTY under load).
+      env: { ...process.env, NO_COLOR: "1", RALPH_NO_DAEMON: "1" },
     });
     const firstErr = (result.stderr ?? "").split("\n").find((line) => line.trim() !== "") ?? "";
     if (result.error || result.signal) return { crash: result.error?.message ?? `killed by ${result.signal}` };
@@ -91,7 +93,7 @@ function runCase(cli, testCase, scratch) {
       return { crash: `stdout is not JSON: ${result.stdout.slice(0, 120)}` };
     }
   } finally {
-    rmSync(repo, { recursive: true, force: true });
+    rmSync(repo, { recursive: true, force: true, maxRetries: 5 });
   }
 }
 
