@@ -58,8 +58,8 @@ function testedStem(path: string): string {
 
 const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
-/** Length of the common folder prefix of two paths, in segments. */
-function sharedFolders(a: string, b: string): number {
+/** Length of the common folder prefix of two paths (`a/b/x.ts`, `a/c/y.ts` -> 1), in segments. */
+export function sharedFolders(a: string, b: string): number {
   const left = a.split("/").slice(0, -1);
   const right = b.split("/").slice(0, -1);
   let shared = 0;

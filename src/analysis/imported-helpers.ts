@@ -22,6 +22,7 @@ import type { UnchangedFiles } from "./inheritance.js";
 import { isGatedHelper } from "./parsers/tree-sitter-helpers.js";
 import { hasUsableFacts } from "./facts.js";
 import { resolveImport } from "./rules/context.js";
+import { sharedFolders } from "./exercising.js";
 
 /** Unchanged test files read at most, and kept at most, per diff, when looking for the callers of a changed helper. */
 const MAX_READ = 60;
@@ -166,13 +167,4 @@ export async function loadHelperCallers(
     }
   }
   return callers;
-}
-
-/** Length of the common folder prefix of two paths, in segments. */
-function sharedFolders(a: string, b: string): number {
-  const left = a.split("/").slice(0, -1);
-  const right = b.split("/").slice(0, -1);
-  let shared = 0;
-  while (shared < left.length && left[shared] === right[shared]) shared++;
-  return shared;
 }
