@@ -204,17 +204,17 @@ function deletedTestOutcome(
   path: string,
   pair: RulePair,
   removed: readonly RemovedExport[],
-  removedDefinitions: ReadonlySet<string>,
+  /** Every product name the change removed: definitions (any visibility) and declared names. */
   removedNames: ReadonlySet<string>,
 ): DeletedTestOutcome {
   const used = removedSymbolsUsedBy(test, path, pair, removed);
-  const names = new Set([...removedNames, ...removedDefinitions]);
-  const dependence = removedNamesCheckedBy(test, names, removedAliases(used, pair, path));
+  const aliases = removedAliases(used, pair, path);
+  const dependence = removedNamesCheckedBy(test, removedNames, aliases);
   if (dependence.kind === "survives") return { kind: "lost" };
   const symbols = used.map((entry) => `${entry.name} (${entry.path})`);
   if (dependence.kind === "removed") {
     const exported = new Set(used.map((entry) => entry.name));
-    for (const name of dependence.names) if (!exported.has(name) && !removedAliases(used, pair, path).has(name)) symbols.push(name);
+    for (const name of dependence.names) if (!exported.has(name) && !aliases.has(name)) symbols.push(name);
     return { kind: "with-code", symbols };
   }
   return used.length > 0 ? { kind: "with-code", symbols } : { kind: "lost" };
@@ -242,7 +242,8 @@ export function reclassifyDeletions(
   removedDefinitions: ReadonlySet<string> = new Set(),
   removedNames: ReadonlySet<string> = new Set(),
 ): Finding[] {
-  const refusals = implementedRefusals(input.pairs);
+  let refusals: ReturnType<typeof implementedRefusals> | null = null; // read once, when a deleted test needs it
+  const allRemoved = new Set([...removedNames, ...removedDefinitions]);
   const pairByPath = new Map(input.pairs.map((pair) => [pair.path, pair] as const));
   const flags = input.support ? versionFlags(input.pairs) : new Map<string, string>();
   const lostTest = (pair: RulePair, id: string, line: number | null | undefined): TestCase | undefined => {
@@ -255,7 +256,7 @@ export function reclassifyDeletions(
     const pair = pairByPath.get(path);
     if (!pair) return finding;
     const rows = finding.evidence?.removed_rows;
-    if (Array.isArray(rows)) return rowsFinding(finding, pair, rows as number[], new Set([...removedNames, ...removedDefinitions]));
+    if (Array.isArray(rows)) return rowsFinding(finding, pair, rows as number[], allRemoved);
     const ids: string[] = finding.test !== undefined ? [finding.test] : Array.isArray(finding.evidence?.tests) ? (finding.evidence.tests as string[]) : [];
     if (ids.length === 0) return finding;
     const symbols = new Set<string>();
@@ -264,10 +265,13 @@ export function reclassifyDeletions(
       const test = lostTest(pair, id, ids.length === 1 ? finding.before_line : null);
       if (!test) return finding;
       const support = input.support ? deadUnderSupport(test, input.support, flags) : null;
-      let outcome: DeletedTestOutcome = support ? { kind: "unsupported" as const, support } : deletedTestOutcome(test, path, pair, removed, removedDefinitions, removedNames);
+      let outcome: DeletedTestOutcome = support ? { kind: "unsupported" as const, support } : deletedTestOutcome(test, path, pair, removed, allRemoved);
       // A test of a refusal (`Assert.Throws<NotSupportedException>`) the change retired as the case landed.
-      if (outcome.kind === "lost" && refusals.length > 0 && checksOnlyRetiredRefusal(checkedTest(path, test, usable(pair.before)).checks, refusals)) {
-        outcome = { kind: "with-code", symbols: refusals.map((refusal) => `the refusal ${refusal.errorClass}`) };
+      if (outcome.kind === "lost") {
+        refusals ??= implementedRefusals(input.pairs);
+        if (refusals.length > 0 && checksOnlyRetiredRefusal(checkedTest(path, test, usable(pair.before)).checks, refusals)) {
+          outcome = { kind: "with-code", symbols: refusals.map((refusal) => `the refusal ${refusal.errorClass}`) };
+        }
       }
       if (outcome.kind === "lost") return finding;
       if (outcome.kind === "unsupported") unsupported.push(outcome.support);
