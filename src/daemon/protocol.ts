@@ -58,14 +58,6 @@ export function installedBuild(build: string, cliPath: string): string {
   return `${build}@${real}`;
 }
 
-/**
- * True when a hello's `build` ({@link installedBuild}) is this server's
- * build of this server's install, or the bare build id.
- */
-export function isSameInstalledBuild(helloBuild: string, build: string, cliPath: string): boolean {
-  return helloBuild === build || helloBuild === installedBuild(build, cliPath);
-}
-
 /** Client → server: run one command line. */
 export interface RunRequest {
   type: "run";

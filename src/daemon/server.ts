@@ -28,7 +28,7 @@ import { createConnection, createServer, type Server, type Socket } from "node:n
 import { isAbsolute, join, relative, resolve, sep } from "node:path";
 import { Readable } from "node:stream";
 import * as z from "zod/mini";
-import { encodeFrame, FrameDecoder, isSameInstalledBuild, PROTOCOL_VERSION, type RunRequest, type ServerMessage, type StatusMessage } from "./protocol.js";
+import { encodeFrame, FrameDecoder, installedBuild, PROTOCOL_VERSION, type RunRequest, type ServerMessage, type StatusMessage } from "./protocol.js";
 import { ensurePrivateDir, fallbackSocketPath, fitsSunPath, locateWorkTree, type DaemonLocation } from "./location.js";
 import { isAllowedEnvName, namedFilesOf, needsFullEnv, takesDirtySet } from "./routing.js";
 import { WorkTreeWatcher } from "../store/dirty-paths.js";
@@ -281,6 +281,8 @@ async function runServer(server: Server, location: DaemonLocation, socketPath: s
 /** A listening warm process: its queue, idle timer and lifecycle (see the module doc). */
 class WarmServer {
   private readonly startedMs = Date.now();
+  /** This build of this install, as a hello carries it (protocol.ts installedBuild): resolved once, while the install exists. */
+  private readonly installed: string;
   /** Connections are taken at once (a client's hello must not wait for the warm-up); requests wait for it. */
   private readonly ready: Promise<(typeof import("../cli/run.js"))["runCli"]>;
   private requestsServed = 0;
@@ -306,6 +308,7 @@ class WarmServer {
     private readonly options: ServeOptions,
     private readonly idleMs: number,
   ) {
+    this.installed = installedBuild(options.build, options.cliPath);
     this.ledger = new DirtySetLedger(location.workTree);
     this.watcher = new WorkTreeWatcher({ gitDir: location.gitDir });
     this.watcherReady = this.watcher.start(location.workTree);
@@ -398,7 +401,8 @@ class WarmServer {
           return;
         }
         // Another build, or this build of another install (a copied or deleted dist/): this process is not the client's.
-        const sameBuild = isSameInstalledBuild(hello.data.build, this.options.build, this.options.cliPath) && hello.data.protocol === PROTOCOL_VERSION;
+        // A bare build id is this build of any install (a hand-written hello).
+        const sameBuild = (hello.data.build === this.options.build || hello.data.build === this.installed) && hello.data.protocol === PROTOCOL_VERSION;
         const ok = control || (sameBuild && !this.closing);
         socket.write(encodeFrame({ type: "hello", ok, build: this.options.build, pid: process.pid, workTree }));
         if (!ok) {
