@@ -18,6 +18,7 @@ import { isInlineTestedProductCode, isProductCode, isTestPair, resolveImport, us
 import { findRemovedNames, removedNamesCheckedBy, removedNamesOfRows } from "./dependencies.js";
 import { deadUnderSupport as skippedFromMinimum, type SupportChange } from "../support.js";
 import { defineRule, report, rereport } from "./registry.js";
+import { retireRefusalChecks } from "./retired-refusals.js";
 import { checksOnlyRetiredRefusal, implementedRefusals } from "./validation.js";
 
 /** An exported symbol that is gone after the change. */
@@ -367,6 +368,8 @@ export const featureRemovalRule = defineRule({
       severity: "low",
     },
     rowsDeletedWithCode: '{{count}} rows of table test "{{test}}" in {{path}} were deleted together with the code they named: {{list}}',
+    refusalChecksRetired: 'test "{{test}}" in {{path}} no longer checks the refusal {{refusal}}: the change removed the refusal and now handles the case it refused',
   },
-  check: ({ input, matchFindings }: { input: RuleInput; matchFindings: readonly Finding[] }) => featureFindings(matchFindings, input),
+  check: ({ input, matchFindings }: { input: RuleInput; matchFindings: readonly Finding[] }): Finding[] =>
+    retireRefusalChecks(featureFindings(matchFindings, input), input, featureRemovalRule, "refusalChecksRetired"),
 });
