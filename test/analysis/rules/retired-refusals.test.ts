@@ -110,7 +110,10 @@ describe("checks of a retired refusal", () => {
   it("a lost check beside the refusal's that states something else stays high", async () => {
     await expectFindings({
       name: "another check",
-      changes: [change("src/Capture/ArrayRenderer.cs", renderer(refusal), implemented), change("tests/ArrayRendererTests.cs", edit(testsBefore, "        Assert.Equal(3, a.Rank);", "        Assert.Equal(3, a.Rank);\n        Assert.Equal(2, a.Length);"), testsAfter)],
+      changes: [
+        change("src/Capture/ArrayRenderer.cs", renderer(refusal), implemented),
+        change("tests/ArrayRendererTests.cs", edit(testsBefore, "        Assert.Equal(3, a.Rank);", "        Assert.Equal(3, a.Rank);\n        Assert.Equal(2, a.Length);"), testsAfter),
+      ],
       findings: ['assertion_removal/high tests/ArrayRendererTests.cs "ArrayRendererTests > Rank_Three_Not_Supported"'],
     });
   });
