@@ -241,10 +241,10 @@ export function findCover(check: Check, pool: readonly CheckedTest[]): Cover | n
  * every literal of the before test (its inputs and its expected value, as a
  * multiset; messages aside). A row that drops or changes one of the old
  * inputs or the expected value is no cover. Null when the before check's
- * subject is not one plain name or nothing covers it.
+ * subject is not one plain name (as written: Check.local) or nothing covers it.
  */
 function findLocalCover(check: Check, test: TestCase, pool: readonly CheckedTest[]): Cover | null {
-  if (!/^\$?[A-Za-z_]\w*$/.test(check.subject) || check.expected === undefined) return null;
+  if ((!/^\$?[A-Za-z_]\w*$/.test(check.subject) && check.local === undefined) || check.expected === undefined) return null;
   const needed = literalsOfTest(test).filter((literal) => !isMessageLiteral(literal));
   if (needed.length === 0) return null;
   for (const candidate of pool) {

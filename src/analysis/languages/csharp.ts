@@ -11,19 +11,20 @@
 
 import { assumptionSkips, CSHARP_SKIP_CALLS } from "./assumption-skips.js";
 import {
+  type AssertionDraft,
   compactText,
+  type ExtractedDrafts,
   hashNode,
   hashRow,
   literalsOf,
-  namedChildren,
-  queryCaptures,
-  stringValue,
-  type AssertionDraft,
-  type ExtractedDrafts,
   type LoadedGrammar,
+  namedChildren,
   type Node,
+  queryCaptures,
   type SkipReach,
+  stringValue,
   type TestDraft,
+  withBoundActual,
 } from "../parsers/tree-sitter.js";
 import { counterTarget, type BranchDraft, type CodeSyntax, type EscapeDraft, type ExportDraft, type FlowSyntax, type GuardDraft } from "../parsers/tree-sitter-code.js";
 import type { AssertionFact, NonTestFunctionFact } from "../facts.js";
@@ -342,7 +343,7 @@ function extractCSharpDrafts(path: string, grammar: LoadedGrammar, root: Node, c
     const node = match.get("call");
     const call = node ? assertionCall(node, usesShouldly) : null;
     if (!node || !call) continue;
-    assertions.push({ ...assertionFact(call.matcher, call.object, call.args, call.actual, node.startPosition.row + 1), startIndex: node.startIndex });
+    assertions.push({ ...withBoundActual(assertionFact(call.matcher, call.object, call.args, call.actual, node.startPosition.row + 1), node), startIndex: node.startIndex });
   }
   const skips = tests.length > 0 ? assumptionSkips(root, CSHARP_SKIP_CALLS, "invocation_expression", ["throw_statement", "throw_expression"]) : [];
   return {

@@ -11,20 +11,21 @@
 import { javaSuiteLists } from "./java-suites.js";
 import { assumptionSkips, JAVA_SKIP_CALLS } from "./assumption-skips.js";
 import {
+  type AssertionDraft,
   compactText,
+  type ExtractedDrafts,
   hashNode,
   isLiteral,
   literalsOf,
+  type LoadedGrammar,
   namedChildren,
+  type Node,
   normalizeLiteral,
   queryCaptures,
-  stringValue,
-  type AssertionDraft,
-  type ExtractedDrafts,
-  type LoadedGrammar,
-  type Node,
   type SkipReach,
+  stringValue,
   type TestDraft,
+  withBoundActual,
 } from "../parsers/tree-sitter.js";
 import { counterTarget, literalText, type BranchDraft, type CodeSyntax, type EscapeDraft, type ExportDraft, type FlowSyntax, type GuardDraft } from "../parsers/tree-sitter-code.js";
 import { hashText, type AssertionFact, type NonTestFunctionFact } from "../facts.js";
@@ -344,7 +345,7 @@ function extractJavaDrafts(path: string, grammar: LoadedGrammar, root: Node, con
     const node = match.get("assertion");
     const matcher = match.get("matcher")?.text;
     if (!node || !matcher) continue;
-    assertions.push({ ...assertionFact(node, matcher, match.get("args"), node.startPosition.row + 1), startIndex: node.startIndex });
+    assertions.push({ ...withBoundActual(assertionFact(node, matcher, match.get("args"), node.startPosition.row + 1), node), startIndex: node.startIndex });
   }
   const skips = tests.length > 0 ? assumptionSkips(root, JAVA_SKIP_CALLS, "method_invocation", ["throw_statement"]) : [];
   return {

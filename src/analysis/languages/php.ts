@@ -8,21 +8,22 @@
  */
 
 import {
+  type AssertionDraft,
   compactText,
+  type ExtractedDrafts,
   hashNode,
   hashRow,
   isComment,
   literalsOf,
-  namedChildren,
-  queryCaptures,
-  stringValue,
-  type AssertionDraft,
-  type ExtractedDrafts,
   type LoadedGrammar,
+  namedChildren,
   type Node,
+  queryCaptures,
   type SkipDraft,
   type SkipReach,
+  stringValue,
   type TestDraft,
+  withBoundActual,
 } from "../parsers/tree-sitter.js";
 import { counterTarget, type BranchDraft, type CodeContext, type CodeSyntax, type EscapeDraft, type ExportDraft, type FlowSyntax, type GuardDraft } from "../parsers/tree-sitter-code.js";
 import type { AssertionFact, NonTestFunctionFact } from "../facts.js";
@@ -235,7 +236,7 @@ function extractPhpDrafts(path: string, grammar: LoadedGrammar, root: Node): Ext
     const node = match.get("assertion");
     const matcher = match.get("matcher")?.text;
     if (!node || !matcher) continue;
-    assertions.push({ ...assertionFact(matcher, match.get("args"), node.startPosition.row + 1), startIndex: node.startIndex });
+    assertions.push({ ...withBoundActual(assertionFact(matcher, match.get("args"), node.startPosition.row + 1), node), startIndex: node.startIndex });
   }
   const frameworks = tests.length > 0 ? ["phpunit"] : [];
   return {

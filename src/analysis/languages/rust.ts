@@ -8,19 +8,20 @@
  */
 
 import {
+  type AssertionDraft,
+  type ExtractedDrafts,
   hashNode,
   isComment,
   literalsOf,
+  type LoadedGrammar,
   loopTableRows,
-  normalizedText,
   namedChildren,
+  type Node,
+  normalizedText,
   queryCaptures,
   stringValue,
-  type AssertionDraft,
-  type ExtractedDrafts,
-  type LoadedGrammar,
-  type Node,
   type TestDraft,
+  withBoundActual,
 } from "../parsers/tree-sitter.js";
 import {
   compactText,
@@ -240,7 +241,7 @@ function extractRustDrafts(path: string, grammar: LoadedGrammar, root: Node, con
     const node = match.get("assertion");
     const matcher = match.get("matcher")?.text;
     if (!node || !matcher) continue;
-    assertions.push({ ...macroFact(node, matcher, node.startPosition.row + 1), startIndex: node.startIndex });
+    assertions.push({ ...withBoundActual(macroFact(node, matcher, node.startPosition.row + 1), node), startIndex: node.startIndex });
   }
   return { tests, assertions, skips: [], nonTestFunctions, frameworks: [...frameworks] };
 }

@@ -426,9 +426,10 @@ const BLOCK_TYPES: ReadonlySet<string> = new Set(["block", "body_statement", "do
 /**
  * The expression a local name read by an assertion at `node` was bound to
  * by one of the (at most 8) statements before it in the same block:
- * `x = f(1)` -> `f(1)`; a destructuring `a, b = f(1)` (Python pattern
- * lists and tuples, Ruby multiple assignment) -> `f(1)[0]` for `a`, or the
- * matching element when the right side is a literal tuple. Normalised like
+ * `x = f(1)` -> `f(1)` (Python, Ruby, PHP `$x = f(1);`); a destructuring
+ * `a, b = f(1)` (Python pattern lists and tuples, Ruby multiple assignment)
+ * -> `f(1)[0]` for `a`, or the matching element when the right side is a
+ * literal tuple; a declaration (C#, Java, Rust: {@link declaredValue}). Normalised like
  * {@link compactText}; undefined when no such binding is found or the name
  * is bound again in between. The subject of a check is then the call
  * under test (AssertionFact.actualValue), however the test or a helper
@@ -439,12 +440,15 @@ export function boundLocalValue(node: Node, name: string): string | undefined {
   while (statement?.parent && !BLOCK_TYPES.has(statement.parent.type)) statement = statement.parent;
   let previous = statement?.previousNamedSibling ?? null;
   for (let steps = 0; previous && steps < 8; steps++, previous = previous.previousNamedSibling) {
-    const assignment = previous.type === "assignment" ? previous : previous.type === "expression_statement" && previous.namedChild(0)?.type === "assignment" ? previous.namedChild(0) : null;
+    const declared = declaredValue(previous, name);
+    if (declared !== null) return declared;
+    const first = previous.namedChild(0);
+    const assignment = previous.type === "assignment" ? previous : previous.type === "expression_statement" && (first?.type === "assignment" || first?.type === "assignment_expression") ? first : null;
     if (!assignment) continue;
     const left = assignment.childForFieldName("left");
     const right = assignment.childForFieldName("right");
     if (!left || !right) continue;
-    if (left.type === "identifier") {
+    if (left.type === "identifier" || left.type === "variable_name") {
       if (left.text === name) return compactText(right);
       continue;
     }
@@ -458,6 +462,64 @@ export function boundLocalValue(node: Node, name: string): string | undefined {
     return `${compactText(right)}[${index}]`;
   }
   return undefined;
+}
+
+/**
+ * `fact` with AssertionFact.actualValue set when its subject is a bare local
+ * (`parsed`, PHP `$parsed`) that one of the statements before the assertion
+ * at `node` bound ({@link boundLocalValue}): `var parsed = Parse(m);
+ * Assert.Equal(want, parsed)` checks `Parse(m)`; not to a constructed
+ * object (`new Results(1)`), an arranged value. Returns `fact` itself.
+ */
+export function withBoundActual<Fact extends { actual?: string; actualValue?: string }>(fact: Fact, node: Node): Fact {
+  if (fact.actual === undefined || fact.actualValue !== undefined || !/^\$?[A-Za-z_]\w*$/.test(fact.actual)) return fact;
+  const value = boundLocalValue(node, fact.actual);
+  // A local bound to a constructed object (`var r = new Results(1);`) is an arranged value, compared by its name on both sides of a check.
+  if (value !== undefined && value !== fact.actual && !/^new\b/.test(value)) fact.actualValue = value;
+  return fact;
+}
+
+/**
+ * The value a declaration statement binds to `name`, for the languages that
+ * declare locals with a statement of their own: C# `var x = f(1);` /
+ * `int a = 1, x = f(1);` (local_declaration_statement > variable_declarator
+ * > equals_value_clause), Java `Foo x = f(1);` (local_variable_declaration
+ * > variable_declarator name/value), Rust `let x = f(1);` / `let mut x: T
+ * = f(1);` / `let (a, x) = f(1);` (let_declaration pattern/value: the
+ * tuple's element when the value is a literal tuple, else `f(1)[1]`).
+ * Undefined when the statement declares `name` with no value or in a shape
+ * not read here (the name is then bound to something unknown); null when
+ * it declares no `name`.
+ */
+function declaredValue(statement: Node, name: string): string | undefined | null {
+  if (statement.type === "local_declaration_statement" || statement.type === "local_variable_declaration") {
+    const declaration = statement.type === "local_declaration_statement" ? namedChildren(statement).find((child) => child.type === "variable_declaration") : statement;
+    for (const declarator of namedChildren(declaration ?? statement).filter((child) => child.type === "variable_declarator")) {
+      const id = declarator.childForFieldName("name") ?? declarator.namedChild(0);
+      if (id?.text !== name) continue;
+      const value =
+        declarator.childForFieldName("value") ??
+        namedChildren(declarator)
+          .find((child) => child.type === "equals_value_clause")
+          ?.namedChild(0);
+      return value ? compactText(value) : undefined;
+    }
+    return null;
+  }
+  if (statement.type === "let_declaration") {
+    const pattern = statement.childForFieldName("pattern");
+    const value = statement.childForFieldName("value");
+    if (!pattern) return null;
+    if (pattern.type === "identifier") return pattern.text === name ? (value ? compactText(value) : undefined) : null;
+    if (pattern.type !== "tuple_pattern") return null;
+    const names = namedChildren(pattern);
+    const index = names.findIndex((part) => part.type === "identifier" && part.text === name);
+    if (index === -1) return null;
+    if (!value || names.some((part) => part.type !== "identifier")) return undefined;
+    const values = value.type === "tuple_expression" ? namedChildren(value) : [];
+    return values.length === names.length ? compactText(values[index]) : `${compactText(value)}[${index}]`;
+  }
+  return null;
 }
 
 /**

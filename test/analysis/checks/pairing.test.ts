@@ -342,7 +342,10 @@ const cheats: RuleCase[] = [
         `public class ScannerTests {\n  [Fact]\n  public void ScanIncludesSpecifiedClasses() {\n    var scanner = new Scanner().Allow(typeof(Sub));\n    var subclasses = scanner.Scan(typeof(ScannerTests).Assembly);\n    Assert.Contains(typeof(Other), subclasses);\n  }\n}\n`,
       ),
     ],
-    findings: [`test_deletion/critical tests/ScannerTests.cs "ScannerTests > ScanIncludesAllowedClasses"`],
+    // The locals are read as the value they hold (`scanner.Scan(...)` on both sides), so this is the expected value of
+    // one check changed while the code did not: expectation_changed at medium (DESIGN.md's table), as the same change
+    // always was in Python and JS/TS. It was a test_deletion only while C# checks named their locals.
+    findings: [`expectation_changed/medium tests/ScannerTests.cs "ScannerTests > ScanIncludesSpecifiedClasses"`],
   },
   {
     name: "csharp: a test renamed with its local renamed and Assert.Equal weakened to Assert.NotNull",

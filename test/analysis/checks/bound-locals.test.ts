@@ -1,0 +1,59 @@
+/**
+ * Issue 9: a check's subject is the code under test, however the test or a
+ * helper named its local (sweep of serilog/serilog 0e316b7cb0: the helper
+ * `AssertParsedAs` checks `var parsed = Parse(message); Assert.Equal(expected,
+ * parsed)`). C#, Java, Rust and PHP read a declared or assigned local to
+ * its value, as Python, Ruby, Go and JS/TS already did; a local bound to a
+ * constructed object (`var r = new Results(1);`) is an arranged value and
+ * keeps its name.
+ */
+import { describe, expect, it } from "vitest";
+import { toCheck } from "../../../src/analysis/checks/index.js";
+import { extractFacts } from "../../../src/analysis/index.js";
+
+/** `relation(subject, expected)` of each check of the file's first test, and the local each read. */
+async function subjects(path: string, source: string): Promise<string[]> {
+  const facts = await extractFacts(path, source);
+  return (facts.tests[0]?.assertionsDetail ?? []).map(toCheck).map((check) => `${check.relation}(${check.subject}, ${check.expected ?? ""})${check.local ? ` via ${check.local}` : ""}`);
+}
+
+describe("a check's local read as the value it was bound to", () => {
+  it.each([
+    ["C# var", "tests/ATests.cs", 'public class ATests {\n  [Fact]\n  public void X() {\n    var parsed = Parse("m");\n    Assert.Equal(3, parsed);\n  }\n}\n', ['equal(Parse("m"), 3) via parsed']],
+    ["C# one of several declarators", "tests/ATests.cs", "public class ATests {\n  [Fact]\n  public void X() {\n    int a = 1, b = G(2);\n    Assert.Equal(4, b);\n  }\n}\n", ["equal(G(2), 4) via b"]],
+    [
+      "C# a constructed object keeps its name",
+      "tests/ATests.cs",
+      "public class ATests {\n  [Fact]\n  public void X() {\n    var r = new Results(1);\n    Assert.Equal(4, r);\n  }\n}\n",
+      ["equal(r, 4)"],
+    ],
+    [
+      "Java typed declaration",
+      "src/test/java/ATest.java",
+      'class ATest {\n  @Test void x() {\n    Foo parsed = parse("m");\n    assertEquals(3, parsed);\n  }\n}\n',
+      ['equal(parse("m"), 3) via parsed'],
+    ],
+    ["Rust let", "tests/a.rs", '#[test]\nfn x() {\n    let parsed = parse("m");\n    assert_eq!(parsed, 3);\n}\n', ['equal(parse("m"), 3) via parsed']],
+    ["Rust let mut with a type", "tests/a.rs", "#[test]\nfn x() {\n    let mut n: u32 = count(2);\n    assert_eq!(n, 3);\n}\n", ["equal(count(2), 3) via n"]],
+    ["Rust tuple pattern over a literal tuple", "tests/a.rs", "#[test]\nfn x() {\n    let (a, b) = (1, g(2));\n    assert_eq!(b, 4);\n}\n", ["equal(g(2), 4) via b"]],
+    ["Rust tuple pattern over a call", "tests/a.rs", "#[test]\nfn x() {\n    let (a, b) = split(2);\n    assert_eq!(b, 4);\n}\n", ["equal(split(2)[1], 4) via b"]],
+    [
+      "PHP assignment",
+      "tests/ATest.php",
+      "<?php\nfinal class ATest extends TestCase {\n  public function testX(): void {\n    $parsed = parse('m');\n    $this->assertSame(3, $parsed);\n  }\n}\n",
+      ['equal(parse("m"), 3) via $parsed'],
+    ],
+    ["a local with no binding before it stays a name", "tests/ATests.cs", "public class ATests {\n  [Fact]\n  public void X() {\n    Assert.Equal(3, parsed);\n  }\n}\n", ["equal(parsed, 3)"]],
+  ])("%s", async (_name, path, source, expected) => {
+    expect(await subjects(path, source)).toEqual(expected);
+  });
+
+  it("a helper's check reads its local too (serilog's AssertParsedAs)", async () => {
+    const facts = await extractFacts(
+      "tests/ParserTests.cs",
+      'public class ParserTests {\n  static void AssertParsedAs(string message, object expected) {\n    var parsed = Parse(message);\n    Assert.Equal(expected, parsed);\n  }\n  [Fact]\n  public void X() {\n    AssertParsedAs("{a}", new TextToken("{a}"));\n  }\n}\n',
+    );
+    const helper = facts.assertionHelpers?.find((candidate) => candidate.name === "AssertParsedAs");
+    expect(helper?.assertionsDetail?.map((fact) => toCheck(fact).subject)).toEqual(["Parse(message)"]);
+  });
+});
