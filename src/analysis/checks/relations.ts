@@ -63,8 +63,9 @@ export const RELATION_STRENGTH: Readonly<Record<Relation, { base: 0 | 1 | 2 | 3;
  * Matcher names (the last segment of a framework's spelling, lower-cased,
  * with `assert`/`to`/`be`/`is`/`should` prefixes left on) -> relation. The
  * frameworks: Jest/Vitest `expect`, chai, node:assert, ava `t.*`, pytest,
- * unittest, testify, JUnit/AssertJ/Hamcrest, xUnit/NUnit/MSTest/
- * FluentAssertions, RSpec/minitest, PHPUnit.
+ * unittest, testify, quicktest, Gomega, matryer/is, gotest.tools,
+ * JUnit/AssertJ/Hamcrest, xUnit/NUnit/MSTest/FluentAssertions,
+ * RSpec/minitest, PHPUnit.
  */
 const MATCHER_RELATIONS: readonly [RegExp, Relation][] = [
   [
@@ -74,18 +75,21 @@ const MATCHER_RELATIONS: readonly [RegExp, Relation][] = [
   [/^(warns|assertwarns\w*|deprecated_call|expectwarning\w*|expectdeprecation\w*)$/, "warns"],
   [/^(tomatchsnapshot|tomatchinlinesnapshot|tomatchfilesnapshot|snapshot|matchsnapshot|tomatchscreenshot|tohavescreenshot)$/, "snapshot"],
   [
-    /^(tobe|toequal|tostrictequal|equal|equals|strictequal|deepequal|deepstrictequal|is|same|strictsame|eq|eql|deep\.equal|assertequal|assertequals|assertsame|assertidentical|assert_equal|assert_eq!?|isequalto|isequalto\w*|isequaltocomparingfieldbyfield\w*|isequalto|areequal|aresame|isequivalentto|bequivalentto|be|beequivalentto|equalvalues|exactly|jsoneq|yamleq|elementsmatch|assertlistequal|assertdictequal|asserttupleequal|assertsetequal|assertcountequal|assertitemsequal|assertmultilineequal|assertsequenceequal|assertalmostequal|assertalmostequals|indelta|inepsilon|tobecloseto|closeto|approximately|assertequalscanonicalizing|assertjsonstringequalsjsonstring|assertequalsignoringcase|containsexactly|containsexactlyelementsof|tohavereturnedwith|hasvalue|equalto|sameinstance|sameas|equivalentto)$/i,
+    /^(tobe|toequal|tostrictequal|equal|equals|strictequal|deepequal|deepstrictequal|is|same|strictsame|eq|eql|deep\.equal|assertequal|assertequals|assertsame|assertidentical|assert_equal|assert_eq!?|isequalto|isequalto\w*|isequaltocomparingfieldbyfield\w*|isequalto|areequal|aresame|isequivalentto|bequivalentto|be|beequivalentto|equalvalues|exactly|jsoneq|yamleq|elementsmatch|assertlistequal|assertdictequal|asserttupleequal|assertsetequal|assertcountequal|assertitemsequal|assertmultilineequal|assertsequenceequal|assertalmostequal|assertalmostequals|indelta|inepsilon|tobecloseto|closeto|approximately|assertequalscanonicalizing|assertjsonstringequalsjsonstring|assertequalsignoringcase|containsexactly|containsexactlyelementsof|tohavereturnedwith|hasvalue|equalto|sameinstance|sameas|equivalentto|deepequals|cmpequals|contentequals|jsonequals|codecequals|beidenticalto|becomparableto|consistof)$/i,
     "equal",
   ],
   [
-    /^(tomatchobject|like|containssubset|assertdictcontainssubset|subset|tohaveproperty|property|haveproperty|containskey|haskey|include\.keys|haskeys|includeproperties|hasfieldorpropertywithvalue|assertarrayhaskey|assertobjecthasproperty|assertobjecthasattribute|have_key|have_attributes|respond_to|tohaveattribute|tohaveclass|containkey)$/i,
+    /^(tomatchobject|like|containssubset|assertdictcontainssubset|subset|tohaveproperty|property|haveproperty|containskey|haskey|include\.keys|haskeys|includeproperties|hasfieldorpropertywithvalue|assertarrayhaskey|assertobjecthasproperty|assertobjecthasattribute|have_key|have_attributes|respond_to|tohaveattribute|tohaveclass|containkey|havekey|havekeywithvalue|havefield)$/i,
     "partial",
   ],
   [
-    /^(tocontain|tocontainequal|include|includes|contains|containsstring|assertin|assert in|assertcontains|assertstringcontainsstring|assertstringcontainsstringignoringcase|assert_includes|assertcontainsequals|assertcontainsonly|hasitem|hasitems|containsonly|containsall|containsany|containsignoringcase|startswith|endswith|assertstringstartswith|assertstringendswith|start_with|end_with|tohavetext|tocontaintext|tohavevalue|substring|containskeys|notcontains|contain|containequivalentof|startwith|endwith|containvalue|containinorder|containmatch)$/i,
+    /^(tocontain|tocontainequal|include|includes|contains|containsstring|assertin|assert in|assertcontains|assertstringcontainsstring|assertstringcontainsstringignoringcase|assert_includes|assertcontainsequals|assertcontainsonly|hasitem|hasitems|containsonly|containsall|containsany|containsignoringcase|startswith|endswith|assertstringstartswith|assertstringendswith|start_with|end_with|tohavetext|tocontaintext|tohavevalue|substring|containskeys|notcontains|contain|containequivalentof|startwith|endwith|containvalue|containinorder|containmatch|stringcontains|slicecontains|mapcontains|containsubstring|containelement|containelements|haveprefix|havesuffix)$/i,
     "contains",
   ],
-  [/^(tomatch|match|matches|regex|assertregex|assertregexpmatches|assertmatchesregularexpression|assertregexp|assert_match|regexp|matchesregex|matchespattern|tomatchpattern|matchregex)$/i, "match"],
+  [
+    /^(tomatch|match|matches|regex|assertregex|assertregexpmatches|assertmatchesregularexpression|assertregexp|assert_match|regexp|matchesregex|matchespattern|tomatchpattern|matchregex|errormatches|panicmatches|matchregexp|matcherror)$/i,
+    "match",
+  ],
   [
     /^(tobegreaterthan|tobegreaterthanorequal|isabove|isatleast|greater|greaterorequal|assertgreater|assertgreaterequal|assertgreaterthan|assertgreaterthanorequal|isgreaterthan|isgreaterthanorequalto|isgreaterthanorequal|positive|ispositive|be_positive|tobepositive|bepositive|begreaterthan|begreaterorequalto|begreaterthanorequalto|greaterthan|greaterthanorequalto)$/i,
     "greater",
@@ -99,16 +103,16 @@ const MATCHER_RELATIONS: readonly [RegExp, Relation][] = [
     "type",
   ],
   [
-    /^(tohavelength|lengthof|length|len|assertcount|hascount|hassize|hassizegreaterthan|havecount|have_attributes_count|count|tohavecount|have_length|have_size|size|ofsize|assertlen|havelength|haslength|have|have_exactly)$/i,
+    /^(tohavelength|lengthof|length|len|assertcount|hascount|hassize|hassizegreaterthan|havecount|have_attributes_count|count|tohavecount|have_length|have_size|size|ofsize|assertlen|havelength|haslength|have|have_exactly|haslen|havelen)$/i,
     "length",
   ],
   [
     /^(tohavebeencalledwith|tohavebeencalledtimes|tohavebeenlastcalledwith|tohavebeennthcalledwith|calledwith|calledoncewith|calledwithexactly|calledoncewithexactly|alwayscalledwith|assert_called_with|assert_called_once_with|assert_any_call|tohavebeencalled|tohavebeencalledonce|called|calledonce|calledtwice|assert_called|assert_called_once|assertcalled|verify|received|tobecalled|tohavereturned|wascalled|ismocked)$/i,
     "called",
   ],
-  [/^(tobenull|tobeundefined|isnull|isundefined|assertisnone|assertnull|nil|null|isnil|be_nil|assert_nil|tobenil|isnone|tobenan|isnan|assertnan|benull|nullvalue)$/i, "nullish"],
+  [/^(tobenull|tobeundefined|isnull|isundefined|assertisnone|assertnull|nil|null|isnil|be_nil|assert_nil|tobenil|isnone|tobenan|isnan|assertnan|benull|nullvalue|benil)$/i, "nullish"],
   [
-    /^(tobedefined|isdefined|isnotnull|notnull|notnil|assertisnotnone|assertnotnull|isnotnone|exists|noerror|nil_error|assertnotnil|tobevisible|tobeattached|tobeinthedocument|tobeenabled|isnotempty|notempty|assertnotempty|tohavelengthgreaterthan|assert_not_nil|be_present|present|notbenull|notbeempty|notbenullorempty|notbenullorwhitespace|notnullvalue)$/i,
+    /^(tobedefined|isdefined|isnotnull|notnull|notnil|assertisnotnone|assertnotnull|isnotnone|exists|noerror|nil_error|assertnotnil|tobevisible|tobeattached|tobeinthedocument|tobeenabled|isnotempty|notempty|assertnotempty|tohavelengthgreaterthan|assert_not_nil|be_present|present|notbenull|notbeempty|notbenullorempty|notbenullorwhitespace|notnullvalue|isnotnil|haveoccurred|succeed|noerr|nilerror)$/i,
     "defined",
   ],
   [

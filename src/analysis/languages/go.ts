@@ -28,6 +28,7 @@ import {
 import { counterTarget, literalText, MODE_ENV_VARS, type BranchDraft, type CatchDraft, type CodeSyntax, type EscapeDraft, type FlowSyntax, type GuardDraft } from "../parsers/tree-sitter-code.js";
 import type { AssertionFact, NonTestFunctionFact, RunEscapeFact } from "../facts.js";
 import { defineLanguage } from "./define-language.js";
+import { goLibraryAssertions, importsGotestTools } from "./go-libraries.js";
 
 /** `go test` compiles tests only from `_test.go` files. */
 export function isGoTestPath(path: string): boolean {
@@ -580,6 +581,7 @@ function extractGoDrafts(path: string, grammar: LoadedGrammar, root: Node, conte
 
   const assertions: AssertionDraft[] = [];
   const frameworks: string[] = isTestFile ? ["testing"] : [];
+  const usesGotestTools = importsGotestTools(content);
   for (const match of queryCaptures(grammar, "assertions", root)) {
     const object = match.get("object")?.text ?? "";
     const matcher = match.get("matcher")?.text ?? "";
@@ -595,7 +597,7 @@ function extractGoDrafts(path: string, grammar: LoadedGrammar, root: Node, conte
       if (!suiteReceivers.has(object)) continue;
       fact = testifyFact(object, matcher, match.get("args"), line, 0);
       frameworks.push("testify");
-    } else if (object === "assert" || object === "require") {
+    } else if ((object === "assert" && !usesGotestTools) || object === "require") {
       fact = testifyFact(object, matcher, match.get("args"), line);
       frameworks.push("testify");
     } else if (suiteReceivers.has(object) && TESTIFY.has(matcher)) {
@@ -607,6 +609,12 @@ function extractGoDrafts(path: string, grammar: LoadedGrammar, root: Node, conte
     }
     assertions.push({ ...fact, startIndex: node.startIndex });
   }
+  const libraries = goLibraryAssertions(root, content);
+  if (libraries.assertions.length > 0) {
+    assertions.push(...libraries.assertions);
+    assertions.sort((a, b) => a.startIndex - b.startIndex);
+  }
+  frameworks.push(...libraries.frameworks);
   const drafts: ExtractedDrafts = { tests: allTests, assertions, skips, nonTestFunctions, frameworks, skipReach: GO_SKIP_REACH };
   if (main) drafts.skipProviders = [{ kind: "setup", name: "TestMain", flag: main.flag, via: main.via }];
   const escapes = isTestFile ? testMainEscapes(root) : [];
