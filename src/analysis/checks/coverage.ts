@@ -234,7 +234,8 @@ export function coverage(before: Check, after: Check, side: BindingSide | boolea
 }
 
 /**
- * `throws`/`warns` coverage: the same subject (or none named), and each part
+ * `throws`/`warns` coverage: the same subject (or none named, or only a
+ * local's name on either side), and each part
  * the before check pinned pinned the same after. A negated check ("no
  * warning", "does not throw") is covered the other way round: each part the
  * after check pins narrows what it forbids, so the after check may pin only
@@ -243,7 +244,9 @@ export function coverage(before: Check, after: Check, side: BindingSide | boolea
  */
 function errorCoverage(before: Check, after: Check, match: (afterText: string, beforeText: string, bound?: Map<string, string>) => Map<string, string> | null): Map<string, string> | null {
   let bound: Map<string, string> | null = new Map();
-  if (before.subject !== "" && after.subject !== "") bound = match(after.subject, before.subject);
+  // A subject that is one bare name is a local holding the code (`act`, `task`) that could not be read back: it names no code to compare.
+  const namesCode = (subject: string): boolean => subject !== "" && !/^\$?[A-Za-z_]\w*$/.test(subject);
+  if (namesCode(before.subject) && namesCode(after.subject)) bound = match(after.subject, before.subject);
   if (!bound) return null;
   if (before.isNegated) {
     if (after.errorType !== undefined) bound = before.errorType === undefined ? null : match(after.errorType, before.errorType, bound);

@@ -408,7 +408,7 @@ function unwrapThunk(text: string): string {
       .slice(1, -1)
       .replace(/^return /, "")
       .replace(/;$/, "");
-  return inner;
+  return inner.replace(/^await /, "");
 }
 
 /** Matchers whose framework puts the container last and the member first (`assertIn(member, container)`, `assert x in y`). */

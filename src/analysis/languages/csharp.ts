@@ -24,6 +24,7 @@ import {
   type SkipReach,
   stringValue,
   type TestDraft,
+  thunkSubject,
   withBoundActual,
 } from "../parsers/tree-sitter.js";
 import { counterTarget, type BranchDraft, type CodeSyntax, type EscapeDraft, type ExportDraft, type FlowSyntax, type GuardDraft } from "../parsers/tree-sitter-code.js";
@@ -266,6 +267,10 @@ function assertionFact(matcherNode: Node, object: string, args: Node | undefined
   if (/^Throw/.test(name)) {
     if (typeArgument) fact.expected = typeArgument;
     if (typeArgument && BROAD_EXCEPTIONS.has(typeArgument)) fact.strength = 1;
+    // The code it runs: Assert.Throws<E>(() => Parse("")) (a parameter name may come first), or FluentAssertions' act.Should().Throw<E>().
+    const thunk = isFluent ? undefined : [...values].reverse().find((value) => value.type === "lambda_expression");
+    const subject = thunk ? thunkSubject(thunk) : actualNode ? compactText(actualNode) : undefined;
+    if (subject !== undefined) fact.actual = subject;
     return fact;
   }
   if (isFluent) {

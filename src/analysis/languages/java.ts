@@ -25,6 +25,7 @@ import {
   type SkipReach,
   stringValue,
   type TestDraft,
+  thunkSubject,
   withBoundActual,
 } from "../parsers/tree-sitter.js";
 import { counterTarget, literalText, type BranchDraft, type CodeSyntax, type EscapeDraft, type ExportDraft, type FlowSyntax, type GuardDraft } from "../parsers/tree-sitter-code.js";
@@ -280,6 +281,9 @@ function assertionFact(call: Node, matcher: string, args: Node | undefined, line
     const type = first?.type === "class_literal" ? (first.namedChild(0)?.text ?? "") : "";
     if (type) fact.expected = type;
     if (type === "Exception" || type === "Throwable" || type === "RuntimeException") fact.strength = 1;
+    // The code it runs: assertThrows(E.class, () -> parse("")).
+    const subject = second?.type === "lambda_expression" ? thunkSubject(second) : undefined;
+    if (subject !== undefined) fact.actual = subject;
     return fact;
   }
   if (rank.strength >= 2 && first && second) {

@@ -13,23 +13,24 @@
  */
 
 import {
+  type AssertionDraft,
+  boundLocalValue,
+  type ClassDraft,
   compactText,
+  type ExtractedDrafts,
   hashNode,
   hashRow,
   isLiteral,
   literalsOf,
+  type LoadedGrammar,
   namedChildren,
+  type Node,
   normalizedText,
   queryCaptures,
-  stringValue,
-  type AssertionDraft,
-  type ClassDraft,
-  type ExtractedDrafts,
-  type LoadedGrammar,
-  type Node,
   type SkipDraft,
+  stringValue,
   type TestDraft,
-  boundLocalValue,
+  thunkSubject,
 } from "../parsers/tree-sitter.js";
 import {
   counterTarget,
@@ -557,6 +558,28 @@ function assertStatementFact(statement: Node, line: number): AssertionFact {
   return { line, matcher: "assert", strength: 1, tautology: false, actual: compactText(expression) as string };
 }
 
+/** The error and warning checks that run code of their own (a `with` block, or a callable and its arguments). */
+const ERROR_CHECKS: ReadonlySet<string> = new Set(["raises", "warns", "assertRaises", "assertWarns", "assertRaisesRegex", "assertWarnsRegex"]);
+
+/**
+ * The code an error check runs, as its subject: the last statement of the
+ * `with pytest.raises(E):` / `with self.assertRaises(E):` block it opens, or
+ * the callable and its arguments it is given (`self.assertRaises(E, parse,
+ * "")` -> `parse("")`). Undefined when it runs nothing readable.
+ */
+function errorCheckSubject(call: Node, args: Node | undefined): string | undefined {
+  const positional = args ? namedChildren(args).filter((arg) => arg.type !== "keyword_argument") : [];
+  const callable = positional[1];
+  if (callable)
+    return `${compactText(callable) as string}(${positional
+      .slice(2)
+      .map((arg) => compactText(arg) as string)
+      .join(", ")})`;
+  let node: Node | null = call;
+  for (let depth = 0; node && depth < 4 && node.type !== "with_statement"; depth++) node = node.parent;
+  return node?.type === "with_statement" ? thunkSubject(node.childForFieldName("body")) : undefined;
+}
+
 /** `self.assertX(...)` / `pytest.raises(...)` as an AssertionFact. */
 function callAssertionFact(object: string, matcher: string, args: Node | undefined, line: number): AssertionFact {
   const call = argumentsOf(args);
@@ -686,6 +709,10 @@ function extractPythonDrafts(path: string, grammar: LoadedGrammar, root: Node, c
     if (node.type === "call" && !isAssertionCall(match.get("object")?.text ?? "", match.get("matcher")?.text ?? "")) continue;
     const line = node.startPosition.row + 1;
     const fact = node.type === "assert_statement" ? assertStatementFact(node, line) : callAssertionFact(match.get("object")?.text ?? "", match.get("matcher")?.text ?? "", match.get("args"), line);
+    if (node.type === "call" && ERROR_CHECKS.has(match.get("matcher")?.text ?? "") && fact.actual === undefined) {
+      const code = errorCheckSubject(node, match.get("args"));
+      if (code !== undefined) fact.actual = code;
+    }
     if (fact.actual !== undefined && /^[A-Za-z_]\w*$/.test(fact.actual)) {
       const value = boundLocalValue(node, fact.actual);
       if (value !== undefined) fact.actualValue = value;

@@ -10,23 +10,24 @@
 
 import { isConditionalWithin } from "../parsers/skip-reach.js";
 import {
+  type AssertionDraft,
+  boundLocalValue,
   compactText,
+  enclosingEachRows,
+  type ExtractedDrafts,
   hashNode,
   isLiteral,
   literalsOf,
+  type LoadedGrammar,
   namedChildren,
+  type Node,
   normalizedText,
   queryCaptures,
-  stringValue,
-  type AssertionDraft,
-  type ExtractedDrafts,
-  type LoadedGrammar,
-  type Node,
   type SkipDraft,
   type SkipReach,
+  stringValue,
   type TestDraft,
-  boundLocalValue,
-  enclosingEachRows,
+  thunkSubject,
 } from "../parsers/tree-sitter.js";
 import { counterTarget, literalText, MODE_ENV_VARS, type BranchDraft, type CodeSyntax, type EscapeDraft, type ExportDraft, type FlowSyntax, type GuardDraft } from "../parsers/tree-sitter-code.js";
 import { hashText, type AssertionFact, type NonTestFunctionFact, type TestFlag } from "../facts.js";
@@ -249,8 +250,16 @@ function expectationFact(node: Node, to: string, args: Node | undefined, line: n
   const fact: AssertionFact = { line, matcher: `${to} ${matcher}`, strength: negated && strength === 3 ? 2 : strength, tautology: false };
   if (negated) fact.negated = true;
   if (subject) fact.actual = compactText(subject) as string;
+  else if (receiver?.type === "call" && receiver.childForFieldName("method")?.text === "expect") {
+    // expect { parse("") }.to raise_error(E): the block's code is the subject.
+    const block = receiver.childForFieldName("block");
+    const code = block ? thunkSubject(block) : undefined;
+    if (code !== undefined) fact.actual = code;
+  }
   if (matcherArgs[0] && matcher !== "raise_error") fact.expected = compactText(matcherArgs[0]) as string;
   else if (matcherArgs[0]) fact.expected = matcherArgs[0].text;
+  // raise_error(E, "message") / raise_error(E, /pattern/) pins the message too.
+  if (matcher === "raise_error" && matcherArgs[1]) fact.message = compactText(matcherArgs[1]) as string;
   const isAlwaysTrue =
     !negated &&
     subject !== undefined &&
@@ -274,6 +283,10 @@ function minitestFact(node: Node, matcher: string, line: number): AssertionFact 
     strength = type === undefined || BROAD_EXCEPTIONS.has(type) ? 1 : 2;
     fact.strength = strength;
     if (type) fact.expected = type;
+    // assert_raises(E) { parse("") }: the block's code is the subject.
+    const block = node.childForFieldName("block");
+    const code = block ? thunkSubject(block) : undefined;
+    if (code !== undefined) fact.actual = code;
     return fact;
   }
   const isSpec = matcher.startsWith("must") || matcher.startsWith("wont");

@@ -479,6 +479,48 @@ export function withBoundActual<Fact extends { actual?: string; actualValue?: st
   return fact;
 }
 
+/** Statement kinds that wrap the expression they evaluate (its value is the code a thunk runs). */
+const EXPRESSION_STATEMENTS: ReadonlySet<string> = new Set(["expression_statement", "return_statement"]);
+
+/**
+ * The code an error check runs, as its subject: the body of a lambda or
+ * block given to it, or the last statement of the block it guards, in
+ * {@link compactText} form: Java `() -> parse("")` and C# `() => Parse("")`
+ * -> `parse("")`; a block body (`() -> { setUp(); parse(""); }`, Ruby's
+ * `expect { parse("") }`, minitest's `assert_raises(E) { parse("") }`,
+ * Python's `with pytest.raises(E): parse("")`) -> its last statement's
+ * expression, the value of an assignment (`x = parse("")` -> `parse("")`).
+ * Undefined when `node` runs nothing readable.
+ */
+export function thunkSubject(node: Node | null | undefined): string | undefined {
+  if (!node) return undefined;
+  if (/^(?:lambda_expression|lambda|arrow_function)$/.test(node.type)) {
+    const body = node.childForFieldName("body") ?? namedChildren(node).at(-1);
+    return body && body !== node ? thunkSubject(body) : undefined;
+  }
+  const isBlock = /^(?:block|do_block|block_body|body_statement|compound_statement|statement_block|braced_block)$/.test(node.type);
+  if (isBlock) {
+    const statements = namedChildren(node).filter((child) => !isComment(child) && child.type !== "block_parameters");
+    return thunkSubject(statements.at(-1));
+  }
+  if (EXPRESSION_STATEMENTS.has(node.type)) return thunkSubject(node.namedChild(0));
+  if (node.type === "assignment" || node.type === "assignment_expression") return thunkSubject(node.childForFieldName("right"));
+  if (node.type === "local_declaration_statement" || node.type === "local_variable_declaration") {
+    const declarator = namedChildren(node.type === "local_declaration_statement" ? (namedChildren(node).find((child) => child.type === "variable_declaration") ?? node) : node).find(
+      (child) => child.type === "variable_declarator",
+    );
+    const value =
+      declarator?.childForFieldName("value") ??
+      (declarator
+        ? namedChildren(declarator)
+            .find((child) => child.type === "equals_value_clause")
+            ?.namedChild(0)
+        : undefined);
+    return thunkSubject(value);
+  }
+  return compactText(node);
+}
+
 /**
  * The value a declaration statement binds to `name`, for the languages that
  * declare locals with a statement of their own: C# `var x = f(1);` /
