@@ -61,6 +61,11 @@ const FEATURE_DETECTION =
 export function skipConditionKind(condition: string | undefined): SkipConditionKind {
   const text = condition?.trim() ?? "";
   if (text === "") return "unknown";
+  const cfg = /^cfg\(([\s\S]*)\)$/.exec(text);
+  if (cfg) {
+    const holds = cfgHoldsHere(cfg[1] as string);
+    if (holds !== undefined) return holds === true ? "here" : "environment";
+  }
   if (CI_FLAG.test(text) || (ENV_READ.test(text) && CI_VARIABLE.test(text))) return "ci";
   if (PLATFORM.test(text) || LINUX_NAMED.test(text)) {
     const isLinuxTrue = (LINUX_NAMED.test(text) && !LINUX_NEGATED.test(text)) || OTHER_NEGATED.test(text);
@@ -69,4 +74,76 @@ export function skipConditionKind(condition: string | undefined): SkipConditionK
   if (VERSION.test(text)) return NEWER_THAN.test(text) ? "here" : "environment";
   if (DEPENDENCY.test(text) || FEATURE_DETECTION.test(text) || ENV_READ.test(text)) return "environment";
   return "unknown";
+}
+
+/**
+ * The configuration CI runners and agents' sandboxes build tests in, as Rust
+ * cfg options (The Rust Reference, "Conditional compilation"): Linux on
+ * x86_64, `cargo test`'s default profile (debug_assertions, panic =
+ * "unwind"), not under Miri. An option not listed is false; a `feature`
+ * depends on the features a run enables, which is the environment's choice.
+ */
+const HERE_CFG: Readonly<Record<string, boolean | readonly string[]>> = {
+  unix: true,
+  windows: false,
+  test: true,
+  debug_assertions: true,
+  miri: false,
+  target_os: ["linux"],
+  target_family: ["unix"],
+  target_arch: ["x86_64"],
+  target_pointer_width: ["64"],
+  target_endian: ["little"],
+  target_env: ["gnu"],
+  target_vendor: ["unknown"],
+  panic: ["unwind"],
+  target_has_atomic: ["8", "16", "32", "64", "ptr"],
+};
+
+/**
+ * Whether a Rust cfg predicate (`not(panic = "unwind")`, `all(unix,
+ * target_pointer_width = "64")`, `windows`) holds in the configuration
+ * tests run in here ({@link HERE_CFG}): true, false, "feature" when only
+ * the enabled cargo features decide, or undefined for text that is no cfg
+ * predicate. A test ignored under a predicate that holds here is skipped
+ * where CI runs ("here"); under one that does not, or one only features
+ * decide, it runs here ("environment").
+ */
+export function cfgHoldsHere(predicate: string): boolean | "feature" | undefined {
+  const tokens = predicate.match(/"(?:[^"\\]|\\.)*"|[A-Za-z_]\w*|[(),=]/g) ?? [];
+  if (tokens.join("").replace(/\s/g, "") !== predicate.replace(/\s/g, "")) return undefined;
+  let at = 0;
+  type Value = boolean | "feature";
+  const not = (value: Value): Value => (value === "feature" ? value : !value);
+  const parse = (): Value | undefined => {
+    const name = tokens[at++];
+    if (name === undefined || !/^[A-Za-z_]/.test(name)) return undefined;
+    if ((name === "all" || name === "any" || name === "not") && tokens[at] === "(") {
+      at++;
+      const values: Value[] = [];
+      while (tokens[at] !== ")") {
+        const value = parse();
+        if (value === undefined) return undefined;
+        values.push(value);
+        if (tokens[at] === ",") at++;
+        else if (tokens[at] !== ")") return undefined;
+      }
+      at++;
+      if (name === "not") return values.length === 1 ? not(values[0] as Value) : undefined;
+      if (name === "all") return values.includes(false) ? false : values.includes("feature") ? "feature" : true;
+      return values.includes(true) ? true : values.includes("feature") ? "feature" : false;
+    }
+    if (tokens[at] === "=") {
+      at++;
+      const literal = tokens[at++];
+      if (literal === undefined || !literal.startsWith('"')) return undefined;
+      if (name === "feature") return "feature";
+      const known = HERE_CFG[name];
+      return Array.isArray(known) ? known.includes(literal.slice(1, -1)) : false;
+    }
+    const known = HERE_CFG[name];
+    return typeof known === "boolean" ? known : false;
+  };
+  const value = parse();
+  return value === undefined || at !== tokens.length ? undefined : value;
 }

@@ -213,7 +213,11 @@ function extractRustDrafts(path: string, grammar: LoadedGrammar, root: Node, con
     }
     // `#[cfg_attr(windows, ignore)]`: ignored only where the cfg holds.
     const conditionalIgnore = ignore ? undefined : attributes.find((attribute) => attribute.path === "cfg_attr" && /,\s*ignore\b/.test(attribute.args?.text ?? ""));
-    if (conditionalIgnore) draft.marks.conditional = { via: `#[cfg_attr${conditionalIgnore.args?.text ?? "(…)"}]` };
+    if (conditionalIgnore) {
+      const predicate = /^\(\s*([\s\S]*?)\s*,\s*ignore\b/.exec(conditionalIgnore.args?.text ?? "")?.[1];
+      draft.marks.conditional = { via: `#[cfg_attr${conditionalIgnore.args?.text ?? "(…)"}]` };
+      if (predicate) draft.marks.conditional.condition = `cfg(${predicate})`;
+    }
     const rows = attributes.filter((attribute) => attribute.path === "case" || attribute.path === "test_case" || attribute.path === "rstest::case");
     if (rows.length > 0) {
       draft.eachRows = rows.length;

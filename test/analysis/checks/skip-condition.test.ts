@@ -4,7 +4,7 @@
  * fire where CI and agents run are critical.
  */
 import { describe, expect, it } from "vitest";
-import { skipConditionKind } from "../../../src/analysis/checks/skip-condition.js";
+import { cfgHoldsHere, skipConditionKind } from "../../../src/analysis/checks/skip-condition.js";
 
 describe("skipConditionKind", () => {
   it.each([
@@ -59,6 +59,49 @@ describe("skipConditionKind", () => {
     ["x == 1", "unknown"],
     ["", "unknown"],
   ])("%s -> %s", (condition, kind) => {
+    expect(skipConditionKind(condition)).toBe(kind);
+  });
+});
+
+/**
+ * Rust `#[cfg_attr(<predicate>, ignore)]` (sweep of tokio-rs/bytes
+ * f7072c9267): the predicate is evaluated in the configuration tests run in
+ * here (Linux x86_64, cargo test's default profile with panic = "unwind"):
+ * ignored where it holds here is a skip where CI runs; ignored only under
+ * another configuration, or where only cargo features decide, it still runs.
+ */
+describe("Rust cfg predicates", () => {
+  it.each([
+    ['not(panic = "unwind")', false],
+    ['panic = "unwind"', true],
+    ['panic = "abort"', false],
+    ["windows", false],
+    ["not(windows)", true],
+    ["unix", true],
+    ['target_os = "macos"', false],
+    ['any(target_os = "macos", target_os = "linux")', true],
+    ['all(unix, target_pointer_width = "32")', false],
+    ["miri", false],
+    ["not(miri)", true],
+    ["debug_assertions", true],
+    ['feature = "slow"', "feature"],
+    ['not(feature = "std")', "feature"],
+    ['all(unix, feature = "std")', "feature"],
+    ['all(windows, feature = "std")', false],
+    ["any()", false],
+    ["all()", true],
+    ["some junk(", undefined],
+  ])("%s", (predicate, expected) => {
+    expect(cfgHoldsHere(predicate)).toBe(expected);
+  });
+
+  it.each([
+    ['cfg(not(panic = "unwind"))', "environment"],
+    ['cfg(panic = "unwind")', "here"],
+    ["cfg(not(windows))", "here"],
+    ["cfg(windows)", "environment"],
+    ['cfg(feature = "slow")', "environment"],
+  ])("skipConditionKind(%s)", (condition, kind) => {
     expect(skipConditionKind(condition)).toBe(kind);
   });
 });
