@@ -105,11 +105,13 @@ const HERE_CFG: Readonly<Record<string, boolean | readonly string[]>> = {
  * target_pointer_width = "64")`, `windows`) holds in the configuration
  * tests run in here ({@link HERE_CFG}): true, false, "feature" when only
  * the enabled cargo features decide, or undefined for text that is no cfg
- * predicate. A test ignored under a predicate that holds here is skipped
+ * predicate. With `config` "anywhere" every option is left open, so false
+ * means the predicate holds in no configuration at all (`any()`,
+ * `all(unix, not(unix))` is not seen through: only the constants). A test ignored under a predicate that holds here is skipped
  * where CI runs ("here"); under one that does not, or one only features
  * decide, it runs here ("environment").
  */
-export function cfgHoldsHere(predicate: string): boolean | "feature" | undefined {
+export function cfgHoldsHere(predicate: string, config: "here" | "anywhere" = "here"): boolean | "feature" | undefined {
   const tokens = predicate.match(/"(?:[^"\\]|\\.)*"|[A-Za-z_]\w*|[(),=]/g) ?? [];
   if (tokens.join("").replace(/\s/g, "") !== predicate.replace(/\s/g, "")) return undefined;
   let at = 0;
@@ -137,10 +139,11 @@ export function cfgHoldsHere(predicate: string): boolean | "feature" | undefined
       at++;
       const literal = tokens[at++];
       if (literal === undefined || !literal.startsWith('"')) return undefined;
-      if (name === "feature") return "feature";
+      if (name === "feature" || config === "anywhere") return "feature";
       const known = HERE_CFG[name];
       return Array.isArray(known) ? known.includes(literal.slice(1, -1)) : false;
     }
+    if (config === "anywhere") return "feature";
     const known = HERE_CFG[name];
     return typeof known === "boolean" ? known : false;
   };

@@ -38,6 +38,7 @@ import {
 } from "../parsers/tree-sitter-code.js";
 import type { AssertionFact, NonTestFunctionFact } from "../facts.js";
 import { isUnderTestDirectory } from "./language.js";
+import { cfgHoldsHere } from "../checks/skip-condition.js";
 import { defineLanguage } from "./define-language.js";
 
 /** Integration tests (`tests/`), `*_test.rs`, `tests.rs` and `test.rs` module files. */
@@ -210,6 +211,12 @@ function extractRustDrafts(path: string, grammar: LoadedGrammar, root: Node, con
     if (ignore) {
       const reason = stringValue(ignore.value);
       draft.marks.skipped = reason === null ? { via: "#[ignore]" } : { via: "#[ignore]", reason };
+    }
+    // `#[cfg(any())]` compiles the test nowhere; `#[cfg(windows)]` only where the predicate holds (The Rust Reference, "Conditional compilation").
+    const compiledUnder = attributes.find((attribute) => attribute.path === "cfg")?.args?.text.replace(/^\(\s*|\s*\)$/g, "");
+    if (compiledUnder !== undefined && !draft.marks.skipped) {
+      if (cfgHoldsHere(compiledUnder, "anywhere") === false) draft.marks.skipped = { via: `#[cfg(${compiledUnder})]`, reason: "compiled in no configuration" };
+      else if (cfgHoldsHere(compiledUnder) !== true) draft.marks.conditional = { via: `#[cfg(${compiledUnder})]`, condition: `cfg(not(${compiledUnder}))` };
     }
     // `#[cfg_attr(windows, ignore)]`: ignored only where the cfg holds.
     const conditionalIgnore = ignore ? undefined : attributes.find((attribute) => attribute.path === "cfg_attr" && /,\s*ignore\b/.test(attribute.args?.text ?? ""));

@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { cfgHoldsHere, skipConditionKind } from "../../../src/analysis/checks/skip-condition.js";
+import { extractFacts } from "../../../src/analysis/index.js";
 
 describe("skipConditionKind", () => {
   it.each([
@@ -103,5 +104,28 @@ describe("Rust cfg predicates", () => {
     ['cfg(feature = "slow")', "environment"],
   ])("skipConditionKind(%s)", (condition, kind) => {
     expect(skipConditionKind(condition)).toBe(kind);
+  });
+});
+
+describe("Rust #[cfg(...)] on a test", () => {
+  it.each([
+    ["any()", false],
+    ["not(all())", false],
+    ["windows", "feature"],
+    ['feature = "std"', "feature"],
+  ])("cfgHoldsHere(%s, anywhere)", (predicate, expected) => {
+    expect(cfgHoldsHere(predicate, "anywhere")).toBe(expected);
+  });
+
+  it.each([
+    ["#[cfg(any())]", { skipped: true, conditional: false }],
+    ["#[cfg(windows)]", { skipped: false, conditional: true }],
+    ['#[cfg(feature = "std")]', { skipped: false, conditional: true }],
+    ["#[cfg(unix)]", { skipped: false, conditional: false }],
+    ["#[cfg(test)]", { skipped: false, conditional: false }],
+  ])("%s", async (attribute, flags) => {
+    const facts = await extractFacts("src/lib.rs", `#[cfg(test)]\nmod tests {\n    #[test]\n    ${attribute}\n    fn parses() {\n        assert_eq!(parse("1"), 1);\n    }\n}\n`);
+    const test = facts.tests[0];
+    expect({ skipped: test?.flags.skipped, conditional: test?.flags.conditional }).toEqual(flags);
   });
 });
