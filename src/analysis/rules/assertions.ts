@@ -13,10 +13,10 @@
  */
 
 import { displayCode } from "../display.js";
-import { checkedTest, helperCheckParts, isCheckConserved, conjunctFacts, toCheck, type Check, type CheckedTest } from "../checks/index.js";
+import { checkedTest, coverage, helperCheckParts, isCheckConserved, conjunctFacts, toCheck, type Check, type CheckedTest } from "../checks/index.js";
 import type { AssertionFact, TestCase } from "../facts.js";
 import type { Finding } from "../types.js";
-import { hasCodeUnderTestChanged, multisetMinus, resolveImport, type MatchedTest, type RuleInput } from "./context.js";
+import { hasCodeUnderTestChanged, multisetMinus, resolveImport, usable, type MatchedTest, type RuleInput } from "./context.js";
 import { defineRule, report } from "./registry.js";
 
 /** The outcome of {@link pairAssertions}: index pairs (before, after), and the unpaired indexes of each side. */
@@ -416,6 +416,57 @@ export function assertionFindings(input: RuleInput): Finding[] {
     const moved = lost > 0 && delegatedAssertions(test, input) >= lost;
     findings.push(...(moved ? found.filter((f) => f.type !== "assertion_removal") : found));
   }
+  findings.push(...sharedHelperFindings(input));
+  return findings;
+}
+
+/**
+ * A shared assertion helper of a changed test file that still exists but
+ * lost checks no check of its after version covers (a Go `assertDrains(t,
+ * …)` whose `t.Errorf` became `t.Logf`, a `check(...)` whose assert was
+ * deleted): every test that calls it checks less, in whichever file it is.
+ * Only helpers that no changed test calls are reported here: a changed
+ * caller is judged with its helper calls resolved (assertionFindings).
+ * One assertion_removal per helper, on the helper's line. A helper removed
+ * with its callers, whose checks moved into another helper it now calls, or
+ * that now skips (a skip provider: test_disabled reports it), is no finding.
+ */
+function sharedHelperFindings(input: RuleInput): Finding[] {
+  const findings: Finding[] = [];
+  const calledByChangedTests = new Set(
+    input.matched.flatMap((test) =>
+      [...(test.before.assertionsDetail ?? []), ...(test.after.assertionsDetail ?? [])]
+        .filter((fact) => fact.matcher.startsWith("helper "))
+        .map((fact) => fact.matcher.slice("helper ".length).replace(/\(.*$/s, "")),
+    ),
+  );
+  const realChecks = (facts: readonly AssertionFact[] | undefined): Check[] => (facts ?? []).map(toCheck).filter((check) => check.isReachable && !check.isTautology);
+  for (const pair of input.pairs) {
+    const before = usable(pair.before);
+    const after = usable(pair.after);
+    if (!before?.isTestFile || !after?.isTestFile) continue;
+    const defined = new Set([...(after.nonTestFunctions ?? []).map((fn) => fn.name), ...(after.assertionHelpers ?? []).map((helper) => helper.name)]);
+    // A helper that now skips disables its callers: test_disabled says so (skip providers), not this.
+    const skipping = new Set((after.skipProviders ?? []).map((provider) => provider.name));
+    for (const helper of before.assertionHelpers ?? []) {
+      if (calledByChangedTests.has(helper.name) || !defined.has(helper.name) || skipping.has(helper.name)) continue;
+      const now = (after.assertionHelpers ?? []).find((candidate) => candidate.name === helper.name);
+      if (now?.assertionsDetail?.some((fact) => fact.matcher.startsWith("helper "))) continue; // its checks may live on in the helper it calls now
+      const was = realChecks(helper.assertionsDetail);
+      const is = realChecks(now?.assertionsDetail);
+      const lost = was.filter((check) => !is.some((candidate) => coverage(check, candidate, false) !== null));
+      if (lost.length === 0) continue;
+      const line = (after.nonTestFunctions ?? []).find((fn) => fn.name === helper.name)?.line ?? lost[0]?.line ?? null;
+      findings.push(
+        report(
+          assertionsRule,
+          "helperChecksRemoved",
+          { helper: helper.name, file: pair.path, total: lost.length, realBefore: was.length, were: lost.length === 1 ? "was" : "were" },
+          { file: pair.path, line, evidence: { helper: helper.name, removed: lost.map((check) => ({ line: check.line, check: `${check.relation}(${check.subject})` })) } },
+        ),
+      );
+    }
+  }
   return findings;
 }
 
@@ -499,6 +550,7 @@ export const assertionsRule = defineRule({
   messages: {
     assertionsRemoved: '{{total}} of the {{realBefore}} assertions of test "{{test}}" in {{file}} {{were}} removed{{reasons}}{{added}}',
     fewerAssertions: 'test "{{test}}" in {{file}} has {{fewer}} fewer assertions ({{before}} -> {{after}}){{commented}}',
+    helperChecksRemoved: "{{total}} of the {{realBefore}} checks of the shared assertion helper {{helper}} in {{file}} {{were}} removed: every test that calls it checks less",
     checksLess: { text: 'test "{{test}}" in {{file}} checks less: {{parts}}', type: "assertion_weakening", severity: "high" },
     expectationChanged: {
       text: 'test "{{test}}" in {{file}} now expects something else while the code under test did not change: {{parts}}',
