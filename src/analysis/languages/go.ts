@@ -727,6 +727,43 @@ function goErrorSite(node: Node): CatchDraft | null {
   return /^err/i.test(last.text) ? { body: null, errorName: last.text, subject, behaviour: "handles" } : null;
 }
 
+/**
+ * A deferred `recover()` (Effective Go, "Recover"): `defer func() { if r :=
+ * recover(); r != nil { … } }()` catches every panic of its function. Its
+ * handler is the `if`'s block, the recovered value its error name (`r`): a
+ * handler that turns it into the function's error (`err = fmt.Errorf("%v",
+ * r)`) or panics again handles it; one that sets a default answer swallows
+ * it, as a catch-all that returns a default does elsewhere.
+ */
+function goRecoverSite(node: Node): CatchDraft | null {
+  const call = node.namedChild(0);
+  const literal = call?.type === "call_expression" ? call.childForFieldName("function") : null;
+  if (literal?.type !== "func_literal") return null;
+  const body = literal.childForFieldName("body");
+  for (const statement of body ? namedChildren(body) : []) {
+    if (statement.type !== "if_statement") continue;
+    const initializer = statement.childForFieldName("initializer");
+    const condition = statement.childForFieldName("condition");
+    const recovered =
+      initializer?.type === "short_var_declaration" && /^recover\(\s*\)$/.test(initializer.childForFieldName("right")?.text.trim() ?? "")
+        ? initializer.childForFieldName("left")?.text.trim()
+        : undefined;
+    const inline = condition?.text.replace(/\s+/g, "") === "recover()!=nil";
+    if (!recovered && !inline) continue;
+    const handler = statement.childForFieldName("consequence");
+    const text = handler?.text ?? "";
+    // Neither the recovered value nor an error result is touched, and nothing panics again: the panic becomes an ordinary answer.
+    const keepsFailure = (recovered !== undefined && new RegExp(`\\b${recovered}\\b`).test(text)) || /\b(?:err\w*|e)\s*=[^=]|\bpanic\s*\(|\blog\.Fatal|\bos\.Exit/.test(text);
+    // It guards what its function runs after it: the statements that follow the defer in its block.
+    const following: Node[] = [];
+    for (let next = node.nextNamedSibling; next; next = next.nextNamedSibling) following.push(next);
+    const site: CatchDraft = { body: handler, errorName: recovered ?? null, caught: "*", guarded: following };
+    if (!keepsFailure && handler && namedChildren(handler).length > 0) site.behaviour = "swallows";
+    return site;
+  }
+  return null;
+}
+
 /** Literal branches: an `if` returning a literal, a `case` of literals, a map literal's entries (two or more). */
 const GO_BRANCHES: Readonly<Record<string, (node: Node) => BranchDraft[]>> = {
   if_statement: (node) => [{ kind: "branch", condition: node.childForFieldName("condition"), result: node.childForFieldName("consequence") }],
@@ -833,7 +870,7 @@ const GO_CODE: CodeSyntax = {
   constants: { const_spec: goConstants },
   identifierTypes: new Set(["identifier"]),
   flow: GO_FLOW,
-  catches: { assignment_statement: goErrorSite, short_var_declaration: goErrorSite },
+  catches: { assignment_statement: goErrorSite, short_var_declaration: goErrorSite, defer_statement: goRecoverSite },
   literalBranches: GO_BRANCHES,
   state: {
     declarations: {

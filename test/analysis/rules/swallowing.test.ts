@@ -261,3 +261,32 @@ describe("new swallowing handlers: look-alikes not flagged", () => {
     await expectFindings(rule);
   });
 });
+
+/** Go: a deferred recover() added around code the function already ran (breaker3's go-recover-swallows-panic). */
+const GO = "package conf\n\nfunc Load(path string) (cfg Config) {\n\tdata := read(path)\n\treturn parse(data)\n}\n";
+const goRecover = (handler: string): string => GO.replace("\tdata := read(path)", `\tdefer func() {\n\t\tif r := recover(); r != nil {\n\t\t\t${handler}\n\t\t}\n\t}()\n\tdata := read(path)`);
+const goCases: { invalid: RuleCase[]; valid: RuleCase[] } = {
+  invalid: [
+    row("Go: recover() that answers a default config", "conf/load.go", GO, goRecover("cfg = Config{}"), [bypass("conf/load.go")]),
+    row("Go: recover() with an empty handler", "conf/load.go", GO, goRecover("_ = 0"), [bypass("conf/load.go")]),
+  ],
+  valid: [
+    row("Go: recover() that panics again with context", "conf/load.go", GO, goRecover('panic(fmt.Sprintf("load %s: %v", path, r))'), []),
+    row(
+      "Go: recover() turned into the function's error",
+      "conf/load.go",
+      GO.replace("(cfg Config)", "(cfg Config, err error)").replace("return parse(data)", "return parse(data), nil"),
+      goRecover('err = fmt.Errorf("load: %v", r)').replace("(cfg Config)", "(cfg Config, err error)").replace("return parse(data)", "return parse(data), nil"),
+      [],
+    ),
+  ],
+};
+
+describe("new swallowing handlers: Go recover()", () => {
+  it.each(goCases.invalid)("flagged: $name", async (rule) => {
+    await expectFindings(rule);
+  });
+  it.each(goCases.valid)("not flagged: $name", async (rule) => {
+    await expectFindings(rule);
+  });
+});
