@@ -119,6 +119,14 @@ export interface AssertionFact {
   gated?: boolean;
   /** The message or pattern an error or warning check requires (`pytest.raises(E, match="bad")`, `assertRaisesRegex(E, "bad")`), normalised like `expected`. */
   message?: string;
+  /**
+   * When the assertion runs in a loop over a table of rows: each field read
+   * of the loop's row (`test.expect`, `tc.input`) mapped to its column,
+   * `row.$<position>` (the field's position in the row type, 0-based), so
+   * two loops that name the row and its fields differently (`test.expect`,
+   * `testCase.expected`) read the same columns (checks/coverage.ts).
+   */
+  rowColumns?: Record<string, string>;
 }
 
 /** A test's call of an imported function that may assert (TestCase.importedHelperCalls). */
