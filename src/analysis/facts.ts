@@ -127,6 +127,14 @@ export interface AssertionFact {
    * `testCase.expected`) read the same columns (checks/coverage.ts).
    */
   rowColumns?: Record<string, string>;
+  /**
+   * When the assertion runs in a loop over rows of a named struct type the
+   * file does not declare (Go: `for _, tc := range testCases` with
+   * `testCases []testCase` and `type testCase struct` in another file of
+   * the package): the loop's row name and the type's name, so the row's
+   * columns are read from the file that declares it (row-types.ts).
+   */
+  rowType?: { row: string; type: string };
 }
 
 /** A test's call of an imported function that may assert (TestCase.importedHelperCalls). */
@@ -734,6 +742,8 @@ export interface FileFacts {
    * assertions, not dropped them.
    */
   assertionHelpers?: AssertionHelperFact[];
+  /** Struct types the file declares, by name, with their field names in order (Go): the rows of other files' table loops (AssertionFact.rowType). */
+  rowStructs?: Record<string, string[]>;
   /** Functions and methods of a test file that the runner does not collect (tree-sitter languages; absent = not extracted). */
   nonTestFunctions?: NonTestFunctionFact[];
   /** JUnit suite lists the file declares (Java); absent when none. */

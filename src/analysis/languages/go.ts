@@ -570,7 +570,7 @@ function rowStruct(tableType: Node | null, structs: ReadonlyMap<string, Node>): 
  * the field's position in the row type. An inner loop's reads are added to
  * the outer's.
  */
-function bindRowColumns(root: Node, assertions: AssertionDraft[]): void {
+function bindRowColumns(root: Node, assertions: AssertionDraft[]): Map<string, Node> {
   const structs = new Map<string, Node>();
   for (const spec of descendantsOfType(root, "type_spec")) {
     const name = spec.childForFieldName("name")?.text;
@@ -589,16 +589,31 @@ function bindRowColumns(root: Node, assertions: AssertionDraft[]): void {
     const table = right.type === "composite_literal" ? right : right.type === "identifier" && fn ? localLiteral(right.text, loop.startIndex, fn) : null;
     const tableType = table ? table.childForFieldName("type") : right.type === "identifier" && fn ? parameterType(fn, right.text) : null;
     const struct = rowStruct(tableType, structs);
+    const element = tableType?.type === "map_type" ? tableType.childForFieldName("value") : tableType?.childForFieldName("element");
+    if (!struct && element?.type === "type_identifier") {
+      // Declared in another file of the package: its columns are read there (row-types.ts).
+      for (const assertion of assertions) {
+        if (assertion.startIndex >= loop.startIndex && assertion.startIndex < loop.endIndex && assertion.rowType === undefined) assertion.rowType = { row: row.text, type: element.text };
+      }
+      continue;
+    }
     if (!struct) continue;
-    const columns: Record<string, string> = {};
-    structFields(struct).forEach((field, index) => {
-      if (field !== "") columns[`${row.text}.${field}`] = `row.$${index}`;
-    });
+    const columns = rowColumnsOf(row.text, structFields(struct));
     for (const assertion of assertions) {
       if (assertion.startIndex < loop.startIndex || assertion.startIndex >= loop.endIndex) continue;
       assertion.rowColumns = { ...columns, ...assertion.rowColumns };
     }
   }
+  return structs;
+}
+
+/** The columns of a loop's row `row` over struct rows with `fields` (AssertionFact.rowColumns): `row.<field>` -> `row.$<position>`. */
+export function rowColumnsOf(row: string, fields: readonly string[]): Record<string, string> {
+  const columns: Record<string, string> = {};
+  fields.forEach((field, index) => {
+    if (field !== "") columns[`${row}.${field}`] = `row.$${index}`;
+  });
+  return columns;
 }
 
 /**
@@ -808,8 +823,9 @@ function extractGoDrafts(path: string, grammar: LoadedGrammar, root: Node, conte
   }
   frameworks.push(...libraries.frameworks);
   bindLibraryLocals(root, assertions);
-  bindRowColumns(root, assertions);
+  const structs = bindRowColumns(root, assertions);
   const drafts: ExtractedDrafts = { tests: allTests, assertions, skips, nonTestFunctions, frameworks, skipReach: GO_SKIP_REACH };
+  if (isTestFile && structs.size > 0) drafts.rowStructs = Object.fromEntries([...structs].map(([name, struct]) => [name, structFields(struct)]));
   const qualifier = isTestFile ? goSelfQualifier(root) : undefined;
   if (qualifier !== undefined) drafts.selfQualifier = qualifier;
   if (main) drafts.skipProviders = [{ kind: "setup", name: "TestMain", flag: main.flag, via: main.via }];

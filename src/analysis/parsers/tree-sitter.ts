@@ -686,6 +686,8 @@ export interface ExtractedDrafts {
    * reads as the `F(x)` the package's own tests called.
    */
   selfQualifier?: string;
+  /** Struct types the file declares (FileFacts.rowStructs). */
+  rowStructs?: Record<string, string[]>;
 }
 
 /** `text` with the qualifier `name.` of a package's own names dropped (ExtractedDrafts.selfQualifier); members (`x.name.F`) and strings are left alone. */
@@ -854,6 +856,7 @@ export function assembleFacts(
   const exported = [...(drafts.skipProviders ?? []), ...providers.flatMap(toProviderFact)];
   if (exported.length > 0) facts.skipProviders = exported;
   if (drafts.runEscapes && drafts.runEscapes.length > 0) facts.runEscapes = drafts.runEscapes;
+  if (drafts.rowStructs && Object.keys(drafts.rowStructs).length > 0) facts.rowStructs = drafts.rowStructs;
   if (drafts.classScope) {
     const { classes, imports, marks } = drafts.classScope;
     facts.classScope = {

@@ -125,3 +125,23 @@ describe("go: a test handing its table to a runner", () => {
     expect(analysis.findings.filter((finding) => finding.severity === "critical" || finding.severity === "high").map((finding) => finding.type)).not.toEqual([]);
   });
 });
+
+describe("go: a runner over rows of a struct another file of the package declares", () => {
+  const typeFile = file("cast_test", "", "type testCase struct {\n\tinput    any\n\texpected any\n\tisErr    bool\n}\n").replace('import (\n\t"testing"\n\n)\n\n', "");
+  const runnerFile = (rows: string): string => file("cast_test", `${QT}\n\t"github.com/spf13/cast"`, `${RUNNER.replace(/^type testCase struct \{[^}]*\}\n\n/, "")}\n${runnerTest(rows)}`);
+  const highs = async (rows: string): Promise<string[]> => {
+    const analysis = await analyzeChanges([
+      { path: "cast_test.go", before: file("cast", QT, perTypeTest(ROWS)), after: runnerFile(rows) },
+      { path: "types_test.go", before: null, after: typeFile },
+    ]);
+    return analysis.findings.filter((finding) => finding.severity === "critical" || finding.severity === "high").map((finding) => finding.type);
+  };
+
+  it("reads the row columns from the file declaring the struct", async () => {
+    expect(await highs(ROWS)).toEqual([]);
+  });
+
+  it("still reports a row dropped in the move", async () => {
+    expect(await highs('\t\t{1, 1, false},\n\t\t{"2", 2, false},\n')).not.toEqual([]);
+  });
+});
