@@ -297,7 +297,7 @@ export async function analyzeChanges(changes: readonly FileChange[], options: An
   // Tests' calls of helpers imported from other modules (changed, or unchanged and read from the tree) become helper checks.
   await linkImportedHelpers(pairs, options.unchanged, extractUnchanged);
   // Table loops over rows of a struct another file of the package declares read that struct's columns.
-  linkRowTypes(pairs);
+  await linkRowTypes(pairs, options.unchanged, extractUnchanged);
   const context = options.unchanged ? await loadClassContext(pairs, options.unchanged, extractUnchanged) : EMPTY_CLASS_CONTEXT;
   // Skips of changed helpers, TestMains and conftest fixtures that reach tests in unchanged files (indirection.ts).
   const indirect = options.unchanged ? await indirectSkipFindings(pairs, options.unchanged, extractUnchanged) : [];

@@ -334,12 +334,15 @@ function localBinding(node: Node, name: string): string | undefined {
  * Library assertions (testify, quicktest, Gomega, is, gotest.tools) of a
  * plain local get the value it was bound to ({@link localBinding}) as their
  * `actualValue`, so `v, err := f(x); c.Assert(v, qt.DeepEquals, want)`
- * checks `f(x)` (analysis/checks).
+ * checks `f(x)` (analysis/checks). An assertion comparing two plain
+ * locals is left as written.
  */
 function bindLibraryLocals(root: Node, assertions: AssertionDraft[]): void {
   for (const assertion of assertions) {
     if (assertion.actualValue !== undefined || assertion.actual === undefined || !/^[A-Za-z_]\w*$/.test(assertion.actual)) continue;
     if (assertion.matcher.startsWith("if ") || assertion.matcher.startsWith("helper ")) continue;
+    // Two locals compared with each other (`assert.NotEqual(t, o, r)`) stay as written, as the `r == o` they may have replaced.
+    if (assertion.expected !== undefined && /^[A-Za-z_]\w*$/.test(assertion.expected) && !/^(?:nil|true|false)$/.test(assertion.expected)) continue;
     const node = root.descendantForIndex(assertion.startIndex);
     if (!node) continue;
     const value = localBinding(node, assertion.actual);

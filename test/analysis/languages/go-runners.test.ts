@@ -144,4 +144,20 @@ describe("go: a runner over rows of a struct another file of the package declare
   it("still reports a row dropped in the move", async () => {
     expect(await highs('\t\t{1, 1, false},\n\t\t{"2", 2, false},\n')).not.toEqual([]);
   });
+
+  const highsWithTree = async (rows: string): Promise<string[]> => {
+    const tree: Record<string, string> = { "types_test.go": typeFile, "cast.go": "package cast\n" };
+    const analysis = await analyzeChanges([{ path: "cast_test.go", before: file("cast", QT, perTypeTest(ROWS)), after: runnerFile(rows) }], {
+      unchanged: { paths: () => Object.keys(tree), read: (path) => tree[path] ?? null },
+    });
+    return analysis.findings.filter((finding) => finding.severity === "critical" || finding.severity === "high").map((finding) => finding.type);
+  };
+
+  it("reads them from an unchanged file of the tree", async () => {
+    expect(await highsWithTree(ROWS)).toEqual([]);
+  });
+
+  it("still reports a row dropped when the struct is in an unchanged file", async () => {
+    expect(await highsWithTree('\t\t{1, 1, false},\n\t\t{"2", 2, false},\n')).not.toEqual([]);
+  });
 });
