@@ -119,6 +119,22 @@ export interface AssertionFact {
   gated?: boolean;
   /** The message or pattern an error or warning check requires (`pytest.raises(E, match="bad")`, `assertRaisesRegex(E, "bad")`), normalised like `expected`. */
   message?: string;
+  /**
+   * When the assertion runs in a loop over a table of rows: each field read
+   * of the loop's row (`test.expect`, `tc.input`) mapped to its column,
+   * `row.$<position>` (the field's position in the row type, 0-based), so
+   * two loops that name the row and its fields differently (`test.expect`,
+   * `testCase.expected`) read the same columns (checks/coverage.ts).
+   */
+  rowColumns?: Record<string, string>;
+  /**
+   * When the assertion runs in a loop over rows of a named struct type the
+   * file does not declare (Go: `for _, tc := range testCases` with
+   * `testCases []testCase` and `type testCase struct` in another file of
+   * the package): the loop's row name and the type's name, so the row's
+   * columns are read from the file that declares it (row-types.ts).
+   */
+  rowType?: { row: string; type: string };
 }
 
 /** A test's call of an imported function that may assert (TestCase.importedHelperCalls). */
@@ -726,6 +742,8 @@ export interface FileFacts {
    * assertions, not dropped them.
    */
   assertionHelpers?: AssertionHelperFact[];
+  /** Struct types the file declares, by name, with their field names in order (Go): the rows of other files' table loops (AssertionFact.rowType). */
+  rowStructs?: Record<string, string[]>;
   /** Functions and methods of a test file that the runner does not collect (tree-sitter languages; absent = not extracted). */
   nonTestFunctions?: NonTestFunctionFact[];
   /** JUnit suite lists the file declares (Java); absent when none. */

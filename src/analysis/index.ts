@@ -15,6 +15,7 @@ import { screenContent } from "./content.js";
 import { filesLeavingDiscovery, hasOwnRunner, TestDiscovery, type Collection, type TreeReader } from "./discovery.js";
 import { emptyFacts, hasUsableFacts, type FileFacts } from "./facts.js";
 import { linkImportedHelpers, loadHelperCallers } from "./imported-helpers.js";
+import { linkRowTypes } from "./row-types.js";
 import { EMPTY_CLASS_CONTEXT, loadClassContext, type UnchangedFiles } from "./inheritance.js";
 import { indirectSkipFindings, suiteListFindings } from "./indirection.js";
 import { loadExercisingTests } from "./exercising.js";
@@ -295,6 +296,8 @@ export async function analyzeChanges(changes: readonly FileChange[], options: An
   if (options.unchanged) pairs.push(...(await loadHelperCallers(pairs, options.unchanged, extractUnchanged, (path) => languageForPath(path)?.isTestPath(path) ?? false)));
   // Tests' calls of helpers imported from other modules (changed, or unchanged and read from the tree) become helper checks.
   await linkImportedHelpers(pairs, options.unchanged, extractUnchanged);
+  // Table loops over rows of a struct another file of the package declares read that struct's columns.
+  await linkRowTypes(pairs, options.unchanged, extractUnchanged);
   const context = options.unchanged ? await loadClassContext(pairs, options.unchanged, extractUnchanged) : EMPTY_CLASS_CONTEXT;
   // Skips of changed helpers, TestMains and conftest fixtures that reach tests in unchanged files (indirection.ts).
   const indirect = options.unchanged ? await indirectSkipFindings(pairs, options.unchanged, extractUnchanged) : [];

@@ -178,6 +178,14 @@ export type BindingSide = "none" | "after" | "before";
  * null (see {@link BindingSide}; `true` = "after", `false` = "none").
  */
 export function coverage(before: Check, after: Check, side: BindingSide | boolean): Map<string, string> | null {
+  const asWritten = coverageAsWritten(before, after, side);
+  if (asWritten || !before.columns || !after.columns) return asWritten;
+  // Two table loops that name their row and its fields differently (`test.expect`, `testCase.expected`) read the same columns.
+  return coverageAsWritten({ ...before, ...before.columns }, { ...after, ...after.columns }, side);
+}
+
+/** {@link coverage} of the checks as written (their row reads not taken as columns). */
+function coverageAsWritten(before: Check, after: Check, side: BindingSide | boolean): Map<string, string> | null {
   const bindSide: BindingSide = side === true ? "after" : side === false ? "none" : side;
   if (after.isTautology || !after.isReachable) return null;
   const match = (afterText: string, beforeText: string, bound: Map<string, string> = new Map()): Map<string, string> | null =>

@@ -98,10 +98,22 @@ export function conjunctFacts(fact: AssertionFact): AssertionFact[] {
  * the call it wraps (`t.throws(run)` with `run: () => f(1)`).
  */
 function expandHelper(call: Check, helper: HelperFacts): Check[] {
-  const parts = splitCall(call.subject);
+  return instantiateHelper(call.subject, helper)
+    .flatMap(toChecks)
+    .map((check) => ({ ...check, line: call.line }));
+}
+
+/**
+ * A helper's assertion facts with its parameters replaced by the arguments
+ * of `callText` (canonical or as written: `checkEmpty("A")`), as
+ * {@link expandHelper} reads them; the facts as they are when the call
+ * binds no parameter.
+ */
+export function instantiateHelper(callText: string, helper: HelperFacts): AssertionFact[] {
+  const parts = splitCall(canonicalText(callText));
   const args = parts ? splitArguments(parts[1]) : [];
   const bindings = bindParameters(helper.params ?? [], args);
-  if (bindings.size === 0) return (helper.assertionsDetail ?? []).flatMap(toChecks).map((check) => ({ ...check, line: call.line }));
+  if (bindings.size === 0) return [...(helper.assertionsDetail ?? [])];
   const substitute = (text: string): string =>
     text.replace(/"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|[A-Za-z_$][\w$]*/g, (name, offset: number) => {
       // String literals are left as written: a parameter's name inside a message is not the parameter.
@@ -109,18 +121,15 @@ function expandHelper(call: Check, helper: HelperFacts): Check[] {
       if (value === undefined || text[offset - 1] === "." || text[offset - 1] === "$") return name;
       return value;
     });
-  return (helper.assertionsDetail ?? [])
-    .map((fact) => {
-      const bound: AssertionFact = { ...fact };
-      for (const key of ["actual", "actualValue", "expected", "message"] as const) {
-        const text = fact[key];
-        // Canonical first: `t . hours ( )` as tree-sitter spells it is `t.hours()`, whose `hours` is a member, not the parameter.
-        if (text !== undefined) bound[key] = substitute(canonicalText(text));
-      }
-      return bound;
-    })
-    .flatMap(toChecks)
-    .map((check) => ({ ...check, line: call.line }));
+  return (helper.assertionsDetail ?? []).map((fact) => {
+    const bound: AssertionFact = { ...fact };
+    for (const key of ["actual", "actualValue", "expected", "message"] as const) {
+      const text = fact[key];
+      // Canonical first: `t . hours ( )` as tree-sitter spells it is `t.hours()`, whose `hours` is a member, not the parameter.
+      if (text !== undefined) bound[key] = substitute(canonicalText(text));
+    }
+    return bound;
+  });
 }
 
 /**

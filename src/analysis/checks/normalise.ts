@@ -37,6 +37,13 @@ export interface Check {
   isLoose?: true;
   /** The local the assertion read when `subject` is the value that local was bound to (AssertionFact.actualValue): `levels` for `levels = n.apply([1, 5]); assert levels == [1, 4]`. */
   local?: string;
+  /**
+   * The subject and expected value with the reads of a table loop's row
+   * written as columns (AssertionFact.rowColumns): `equal(F(row.$0),
+   * row.$1)` for `equal(F(test.input), test.expect)`; absent when the
+   * assertion reads no row field.
+   */
+  columns?: { subject: string; expected?: string };
 }
 
 /**
@@ -540,7 +547,22 @@ export function toCheck(fact: AssertionFact): Check {
   if (relation === "helper") check.helper = fact.matcher.slice("helper ".length);
   if (relation === "equal" && LOOSE_EQUALITY.test(fact.matcher)) check.isLoose = true;
   if (fact.actualValue !== undefined && fact.actual !== undefined && /^\$?[A-Za-z_]\w*$/.test(fact.actual)) check.local = fact.actual;
+  const columns = fact.rowColumns ? columnsOf(check, fact.rowColumns) : undefined;
+  if (columns) check.columns = columns;
   return check;
+}
+
+/** `text` with each field read of `columns` (canonical, as AssertionFact.rowColumns) written as its column; members of other values are left alone. */
+function withColumns(text: string, columns: Readonly<Record<string, string>>): string {
+  return text.replace(/(?<![\w$.])[A-Za-z_]\w*\.[A-Za-z_]\w*(?![\w$(])/g, (read) => columns[read] ?? read);
+}
+
+/** The check's subject and expected value in column form ({@link Check.columns}), or undefined when neither reads a row field. */
+function columnsOf(check: Check, columns: Readonly<Record<string, string>>): Check["columns"] {
+  const subject = withColumns(check.subject, columns);
+  const expected = check.expected === undefined ? undefined : withColumns(check.expected, columns);
+  if (subject === check.subject && expected === check.expected) return undefined;
+  return expected === undefined ? { subject } : { subject, expected };
 }
 
 /** Equality matchers that compare with a loose `==` (PHPUnit's `assertEquals`, not `assertSame`): an expected `''` also accepts `null`, `false` and `0`. */

@@ -290,6 +290,66 @@ function boundValue(ifStatement: Node, node: Node | null): string | undefined {
   return text;
 }
 
+/** The expression `declaration` (`v, err := f(x)`, `v = g(x)`) binds `name` to, or undefined when it binds no such name. */
+function bindingOf(declaration: Node | null | undefined, name: string): string | undefined {
+  if (!declaration || (declaration.type !== "short_var_declaration" && declaration.type !== "assignment_statement")) return undefined;
+  const names = namedChildren(declaration.childForFieldName("left") ?? declaration).map((child) => child.text);
+  const values = namedChildren(declaration.childForFieldName("right") ?? declaration);
+  const index = names.indexOf(name);
+  if (index === -1) return undefined;
+  return compactText(values.length === names.length ? values[index] : values[0]);
+}
+
+/**
+ * The expression the local `name` read by the statement holding `node` was
+ * last bound to in its function: the nearest `name := f(x)` / `v, name :=
+ * f(x)` / `name = g(x)` before that statement in its block or an enclosing
+ * block (or an enclosing `if`'s initializer), not looking past the function
+ * literal or declaration holding it. Undefined when nothing binds it there.
+ * A library assertion of a local (`c.Assert(v, qt.DeepEquals, want)` after
+ * `v, err := ToBoolSliceE(in)`) then checks the call under test, as a
+ * `t.Errorf` guard does ({@link boundValue}).
+ */
+function localBinding(node: Node, name: string): string | undefined {
+  let statement: Node | null = node;
+  while (statement?.parent) {
+    const parent: Node = statement.parent;
+    if (parent.type === "if_statement" && statement !== parent.childForFieldName("initializer")) {
+      const own = bindingOf(parent.childForFieldName("initializer"), name);
+      if (own !== undefined) return own;
+    }
+    if (parent.type === "block" || parent.type === "statement_list") {
+      for (let previous = statement.previousNamedSibling; previous; previous = previous.previousNamedSibling) {
+        const value = bindingOf(previous, name);
+        if (value !== undefined) return value;
+      }
+    }
+    if (parent.type === "func_literal" || parent.type === "function_declaration" || parent.type === "method_declaration") return undefined;
+    statement = parent;
+  }
+  return undefined;
+}
+
+/**
+ * Library assertions (testify, quicktest, Gomega, is, gotest.tools) of a
+ * plain local get the value it was bound to ({@link localBinding}) as their
+ * `actualValue`, so `v, err := f(x); c.Assert(v, qt.DeepEquals, want)`
+ * checks `f(x)` (analysis/checks). An assertion comparing two plain
+ * locals is left as written.
+ */
+function bindLibraryLocals(root: Node, assertions: AssertionDraft[]): void {
+  for (const assertion of assertions) {
+    if (assertion.actualValue !== undefined || assertion.actual === undefined || !/^[A-Za-z_]\w*$/.test(assertion.actual)) continue;
+    if (assertion.matcher.startsWith("if ") || assertion.matcher.startsWith("helper ")) continue;
+    // Two locals compared with each other (`assert.NotEqual(t, o, r)`) stay as written, as the `r == o` they may have replaced.
+    if (assertion.expected !== undefined && /^[A-Za-z_]\w*$/.test(assertion.expected) && !/^(?:nil|true|false)$/.test(assertion.expected)) continue;
+    const node = root.descendantForIndex(assertion.startIndex);
+    if (!node) continue;
+    const value = localBinding(node, assertion.actual);
+    if (value !== undefined && value !== assertion.actual) assertion.actualValue = value;
+  }
+}
+
 /**
  * The disjuncts of a Go condition, parentheses dropped: `err != nil || got
  * != want` -> [`err != nil`, `got != want`]; the condition alone when it is
@@ -415,16 +475,20 @@ function rangedTable(loop: Node, scope: Node): Node | null {
   const right = clause?.childForFieldName("right");
   if (!right) return null;
   if (right.type === "composite_literal") return right;
-  if (right.type !== "identifier") return null;
+  return right.type === "identifier" ? localLiteral(right.text, loop.startIndex, scope) : null;
+}
+
+/** The composite literal the local `name` of `scope` is bound to before `before` (`tests := []T{...}`, `var tests = ...`), or null. */
+function localLiteral(name: string, before: number, scope: Node): Node | null {
   let found: Node | null = null;
   const visit = (node: Node): void => {
-    if (found || node.startIndex >= loop.startIndex) return;
+    if (found || node.startIndex >= before) return;
     if (node.type === "short_var_declaration" || node.type === "var_spec" || node.type === "assignment_statement") {
       const left = node.childForFieldName("left") ?? node.childForFieldName("name");
       const value = node.childForFieldName("right") ?? node.childForFieldName("value");
       const names = left ? (left.type === "expression_list" ? namedChildren(left) : [left]) : [];
       const values = value ? (value.type === "expression_list" ? namedChildren(value) : [value]) : [];
-      const index = names.findIndex((name) => name.text === right.text);
+      const index = names.findIndex((candidate) => candidate.text === name);
       const candidate = index === -1 ? undefined : values[index];
       if (candidate?.type === "composite_literal") found = candidate;
       return;
@@ -433,6 +497,147 @@ function rangedTable(loop: Node, scope: Node): Node | null {
   };
   visit(scope);
   return found;
+}
+
+/** The parameter names of a Go function's parameter list, in order (`(t *testing.T, a, b int)` -> t, a, b). */
+function goParameterNames(parameters: Node | null): string[] {
+  if (!parameters) return [];
+  return namedChildren(parameters).flatMap((declaration) => declaration.childrenForFieldName("name").filter((name): name is Node => name !== null).map((name) => name.text));
+}
+
+/** The type node of the parameter `name` of a function declaration or literal, or null. */
+function parameterType(fn: Node, name: string): Node | null {
+  for (const declaration of namedChildren(fn.childForFieldName("parameters") ?? fn)) {
+    if (declaration.type !== "parameter_declaration") continue;
+    if (declaration.childrenForFieldName("name").some((node) => node?.text === name)) return declaration.childForFieldName("type");
+  }
+  return null;
+}
+
+/** True when `fn`'s body has a `for ... range <name>` loop. */
+function rangesOver(fn: Node, name: string): boolean {
+  return descendantsOfType(fn, "range_clause").some((clause) => clause.childForFieldName("right")?.text === name);
+}
+
+/**
+ * The literal table a test hands to a runner of its file: a call
+ * `runSliceTests(t, testCases, cast.ToBoolSlice, cast.ToBoolSliceE)` of a
+ * function declared in the file that ranges over the parameter the table
+ * (a composite literal, or a local bound to one before the call) is passed
+ * as. Such a test's rows are that table's (TestCase.eachRowLiterals): the
+ * runner checks each of them (sweep of spf13/cast 4e7df044b1). Null when
+ * the test calls no such runner with a literal table.
+ */
+function runnerTable(body: Node, functions: ReadonlyMap<string, Node>): Node | null {
+  for (const call of descendantsOfType(body, "call_expression")) {
+    const callee = call.childForFieldName("function");
+    const runner = callee?.type === "identifier" ? functions.get(callee.text) : undefined;
+    if (!runner) continue;
+    const params = goParameterNames(runner.childForFieldName("parameters"));
+    const args = namedChildren(call.childForFieldName("arguments") ?? call);
+    for (const [index, arg] of args.entries()) {
+      const param = params[index];
+      if (param === undefined || !rangesOver(runner, param)) continue;
+      const table = arg.type === "composite_literal" ? arg : arg.type === "identifier" ? localLiteral(arg.text, call.startIndex, body) : null;
+      if (table && tableRows(table)) return table;
+    }
+  }
+  return null;
+}
+
+/** The field names of a struct type, in order (`a, b int` gives two; an embedded field its type's name). */
+function structFields(struct: Node): string[] {
+  const list = namedChildren(struct).find((child) => child.type === "field_declaration_list");
+  return namedChildren(list ?? struct)
+    .filter((field) => field.type === "field_declaration")
+    .flatMap((field) => {
+      const names = field.childrenForFieldName("name").filter((name): name is Node => name !== null);
+      return names.length > 0 ? names.map((name) => name.text) : [(field.childForFieldName("type")?.text ?? "").replace(/^\*/, "").replace(/^.*\./, "")];
+    });
+}
+
+/** The struct type of a table's rows: the element (or map value) type of `[]struct{...}`, `[]T`, `map[K]T` with `type T struct{...}` in the file; null otherwise. */
+function rowStruct(tableType: Node | null, structs: ReadonlyMap<string, Node>): Node | null {
+  if (!tableType) return null;
+  const element = tableType.type === "map_type" ? tableType.childForFieldName("value") : tableType.childForFieldName("element");
+  if (!element) return null;
+  if (element.type === "struct_type") return element;
+  return element.type === "type_identifier" ? (structs.get(element.text) ?? null) : null;
+}
+
+/**
+ * Row columns of the assertions inside the file's table loops
+ * (AssertionFact.rowColumns): a `for _, test := range tests` over a table of
+ * struct rows (a literal, a local bound to one, or a parameter of a
+ * runner, `testCases []testCase`) maps each `test.<field>` to `row.$<n>`,
+ * the field's position in the row type. An inner loop's reads are added to
+ * the outer's.
+ */
+function bindRowColumns(root: Node, assertions: AssertionDraft[]): Map<string, Node> {
+  const structs = new Map<string, Node>();
+  for (const spec of descendantsOfType(root, "type_spec")) {
+    const name = spec.childForFieldName("name")?.text;
+    const type = spec.childForFieldName("type");
+    if (name && type?.type === "struct_type") structs.set(name, type);
+  }
+  for (const loop of descendantsOfType(root, "for_statement")) {
+    const clause = namedChildren(loop).find((child) => child.type === "range_clause");
+    const left = clause?.childForFieldName("left");
+    const names = left ? namedChildren(left) : [];
+    const right = clause?.childForFieldName("right");
+    const row = names.length === 2 ? names[1] : undefined;
+    if (!clause || !right || row?.type !== "identifier") continue;
+    let fn: Node | null = loop.parent;
+    while (fn && fn.type !== "function_declaration" && fn.type !== "func_literal" && fn.type !== "method_declaration") fn = fn.parent;
+    const table = right.type === "composite_literal" ? right : right.type === "identifier" && fn ? localLiteral(right.text, loop.startIndex, fn) : null;
+    const tableType = table ? table.childForFieldName("type") : right.type === "identifier" && fn ? parameterType(fn, right.text) : null;
+    const struct = rowStruct(tableType, structs);
+    const element = tableType?.type === "map_type" ? tableType.childForFieldName("value") : tableType?.childForFieldName("element");
+    if (!struct && element?.type === "type_identifier") {
+      // Declared in another file of the package: its columns are read there (row-types.ts).
+      for (const assertion of assertions) {
+        if (assertion.startIndex >= loop.startIndex && assertion.startIndex < loop.endIndex && assertion.rowType === undefined) assertion.rowType = { row: row.text, type: element.text };
+      }
+      continue;
+    }
+    if (!struct) continue;
+    const columns = rowColumnsOf(row.text, structFields(struct));
+    for (const assertion of assertions) {
+      if (assertion.startIndex < loop.startIndex || assertion.startIndex >= loop.endIndex) continue;
+      assertion.rowColumns = { ...columns, ...assertion.rowColumns };
+    }
+  }
+  return structs;
+}
+
+/** The columns of a loop's row `row` over struct rows with `fields` (AssertionFact.rowColumns): `row.<field>` -> `row.$<position>`. */
+export function rowColumnsOf(row: string, fields: readonly string[]): Record<string, string> {
+  const columns: Record<string, string> = {};
+  fields.forEach((field, index) => {
+    if (field !== "") columns[`${row}.${field}`] = `row.$${index}`;
+  });
+  return columns;
+}
+
+/**
+ * The name an external test package (`package cast_test`) qualifies its
+ * package under test by: the import whose name (its alias, or the last
+ * element of its path, a `/vN` major version skipped) is the package's
+ * name without `_test`. Undefined for an internal test package or when the
+ * file does not import its package (ExtractedDrafts.selfQualifier).
+ */
+export function goSelfQualifier(root: Node): string | undefined {
+  const clause = namedChildren(root).find((child) => child.type === "package_clause");
+  const own = /^(\w+)_test$/.exec(namedChildren(clause ?? root).find((child) => child.type === "package_identifier")?.text ?? "")?.[1];
+  if (own === undefined) return undefined;
+  for (const spec of descendantsOfType(root, "import_spec")) {
+    const path = stringValue(spec.childForFieldName("path")) ?? "";
+    const alias = spec.childForFieldName("name")?.text;
+    const segments = path.split("/").filter((segment) => !/^v\d+$/.test(segment));
+    const name = alias ?? segments[segments.length - 1];
+    if (name === own) return own;
+  }
+  return undefined;
 }
 
 /**
@@ -489,6 +694,11 @@ function extractGoDrafts(path: string, grammar: LoadedGrammar, root: Node, conte
   const constraint = isTestFile ? excludingBuildConstraint(content) : null;
   const testingNames = new Set([...content.matchAll(TESTING_PARAMETER)].map((match) => match[1] as string));
   const matches = queryCaptures(grammar, "tests", root);
+  const functions = new Map<string, Node>();
+  for (const fn of descendantsOfType(root, "function_declaration")) {
+    const fnName = fn.childForFieldName("name")?.text;
+    if (fnName && fn.parent?.type === "source_file") functions.set(fnName, fn);
+  }
 
   for (const match of matches) {
     const definition = match.get("definition");
@@ -507,7 +717,7 @@ function extractGoDrafts(path: string, grammar: LoadedGrammar, root: Node, conte
     const draft: TestDraft = { name, suitePath: [], line, node: definition, bodyHash, marks: {}, literals: literalsOf(body), body };
     if (constraint) draft.marks.skipped = { via: constraint, reason: constraint };
     const loop = descendantsOfType(body, "for_statement").find((candidate) => rangedTable(candidate, body) !== null);
-    const table = loop ? rangedTable(loop, body) : null;
+    const table = (loop ? rangedTable(loop, body) : null) ?? runnerTable(body, functions);
     const rows = table ? tableRows(table) : null;
     if (rows) {
       draft.eachRows = rows.length;
@@ -615,7 +825,12 @@ function extractGoDrafts(path: string, grammar: LoadedGrammar, root: Node, conte
     assertions.sort((a, b) => a.startIndex - b.startIndex);
   }
   frameworks.push(...libraries.frameworks);
+  bindLibraryLocals(root, assertions);
+  const structs = bindRowColumns(root, assertions);
   const drafts: ExtractedDrafts = { tests: allTests, assertions, skips, nonTestFunctions, frameworks, skipReach: GO_SKIP_REACH };
+  if (isTestFile && structs.size > 0) drafts.rowStructs = Object.fromEntries([...structs].map(([name, struct]) => [name, structFields(struct)]));
+  const qualifier = isTestFile ? goSelfQualifier(root) : undefined;
+  if (qualifier !== undefined) drafts.selfQualifier = qualifier;
   if (main) drafts.skipProviders = [{ kind: "setup", name: "TestMain", flag: main.flag, via: main.via }];
   const escapes = isTestFile ? testMainEscapes(root) : [];
   if (escapes.length > 0) drafts.runEscapes = escapes;

@@ -10,6 +10,7 @@
  * went unseen (issue 9).
  */
 
+import { instantiateHelper } from "../checks/index.js";
 import { isMemoGuard } from "../checks/memo-guard.js";
 import type { Node } from "web-tree-sitter";
 import type { AssertionFact, AssertionHelperFact } from "../facts.js";
@@ -172,9 +173,12 @@ export function assertionHelpersOf(
  * The helpers of {@link assertionHelpersOf} with what their own helpers
  * check: a function (not a test) that calls a helper checks that helper's
  * assertions too, transitively (each helper once per caller, so recursion
- * and cycles end), as JavaScript's helpers do (languages/javascript.ts). A
+ * and cycles end; each distinct call of it once), as JavaScript's helpers do (languages/javascript.ts). A
  * test's assertion moved from a helper into a helper's helper is then still
- * the test's. Facts inherited through a call that lies past the caller's
+ * the test's. An inherited fact has the callee's parameters bound to the
+ * call's arguments (`checkEmpty("A")` inherits `fail("A" + ...)`, checks
+ * index.ts instantiateHelper), so the caller checks what the call checked.
+ * Facts inherited through a call that lies past the caller's
  * early-return guard are gated. Functions are matched to calls by name (the
  * first function of a name wins). Returns the direct helpers with their
  * inherited facts, plus every function that only inherits.
@@ -192,7 +196,7 @@ export function inheritHelperChecks(
     for (const fn of functions) if (fn.start <= index && index < fn.end && (owner === null || fn.start > owner.start)) owner = fn;
     return owner;
   };
-  const calls = new Map<FunctionRange, { name: string; startIndex: number }[]>();
+  const calls = new Map<FunctionRange, { name: string; startIndex: number; text: string }[]>();
   walkSubtree(root, (cursor, type) => {
     if (!CALL_TYPES.has(type)) return "descend";
     const call = cursor.currentNode;
@@ -200,8 +204,9 @@ export function inheritHelperChecks(
     const owner = name === null ? null : innermost(call.startIndex);
     if (owner && name !== null && !isTest(owner)) {
       const list = calls.get(owner);
-      if (list) list.push({ name, startIndex: call.startIndex });
-      else calls.set(owner, [{ name, startIndex: call.startIndex }]);
+      const entry = { name, startIndex: call.startIndex, text: normalizedText(call) };
+      if (list) list.push(entry);
+      else calls.set(owner, [entry]);
     }
     return "descend";
   });
@@ -211,15 +216,22 @@ export function inheritHelperChecks(
   const reachable = (start: FunctionRange): AssertionFact[] => {
     const facts: AssertionFact[] = [...(own.get(start.name)?.assertionsDetail ?? [])];
     const seen = new Set<string>([start.name]);
+    const queued = new Set<string>();
+    const seenCalls = new Set<string>();
     const queue: { fn: FunctionRange; isGated: boolean }[] = [{ fn: start, isGated: false }];
     while (queue.length > 0) {
       const { fn, isGated } = queue.shift() as { fn: FunctionRange; isGated: boolean };
       for (const call of calls.get(fn) ?? []) {
         const callee = fnByName.get(call.name);
-        if (!callee || seen.has(call.name)) continue;
-        seen.add(call.name);
+        const key = `${call.name}\u0000${call.text}`;
+        if (!callee || seen.has(call.name) || seenCalls.has(key)) continue;
+        seenCalls.add(key);
         const gated = isGated || fn.guardEnds.some((end) => end <= call.startIndex);
-        facts.push(...(own.get(call.name)?.assertionsDetail ?? []).map((fact) => (gated ? { ...fact, gated: true as const } : { ...fact })));
+        // The callee's checks with its parameters bound to this call's arguments (`checkEmpty("A")`: its `label` is "A"), once per distinct call.
+        const inner = own.get(call.name);
+        facts.push(...(inner ? instantiateHelper(call.text, inner) : []).map((fact) => (gated ? { ...fact, gated: true as const } : { ...fact })));
+        if (queued.has(call.name)) continue;
+        queued.add(call.name);
         queue.push({ fn: callee, isGated: gated });
       }
     }

@@ -721,6 +721,31 @@ export interface ExtractedDrafts {
   skipProviders?: SkipProviderFact[];
   /** Harness code that exits the run with success whatever the tests report (facts.ts RunEscapeFact). */
   runEscapes?: RunEscapeFact[];
+  /**
+   * The name an external test package qualifies the code under test by
+   * (Go's `cast` in `package cast_test` importing `.../cast`): dropped from
+   * the texts of the file's assertions and helper calls, so `cast.F(x)`
+   * reads as the `F(x)` the package's own tests called.
+   */
+  selfQualifier?: string;
+  /** Struct types the file declares (FileFacts.rowStructs). */
+  rowStructs?: Record<string, string[]>;
+}
+
+/** `text` with the qualifier `name.` of a package's own names dropped (ExtractedDrafts.selfQualifier); members (`x.name.F`) and strings are left alone. */
+function unqualified(text: string, name: string): string {
+  return text.replace(new RegExp(`"(?:[^"\\\\]|\\\\.)*"|(?<![\\w$]|\\.\\s*)${name}\\s*\\.\\s*(?=[A-Za-z_])`, "g"), (match) => (match.startsWith('"') ? match : ""));
+}
+
+/** The assertion with {@link unqualified} applied to the texts it compares. */
+function withoutSelfQualifier<T extends AssertionFact>(fact: T, name: string | undefined): T {
+  if (name === undefined) return fact;
+  const out = { ...fact };
+  for (const key of ["actual", "actualValue", "expected"] as const) {
+    const text = out[key];
+    if (text !== undefined) out[key] = unqualified(text, name);
+  }
+  return out;
 }
 
 /** Statement types that return from a function, across the supported grammars. */
@@ -791,6 +816,8 @@ export function assembleFacts(
   /** The parsed file, to find assertion helpers and the tests' calls to them (tree-sitter-helpers.ts); absent = not looked for. */
   root?: Node,
 ): FileFacts {
+  const qualifier = drafts.selfQualifier;
+  if (qualifier !== undefined) drafts = { ...drafts, assertions: drafts.assertions.map((assertion) => withoutSelfQualifier(assertion, qualifier)) };
   const details = new Map<TestDraft, AssertionFact[]>();
   const methodDrafts = drafts.classScope?.classes.flatMap((draft) => draft.methods) ?? [];
   const ranged: Ranged[] = [...drafts.tests, ...methodDrafts].map((draft) => ({ draft, start: draft.node.startIndex, end: draft.node.endIndex }));
@@ -815,7 +842,7 @@ export function assembleFacts(
   const checkNames = new Map<TestDraft, string[][]>();
   const bindings = new Map<TestDraft, ScopeBindings>();
   for (const assertion of [...drafts.assertions, ...helperCalls].sort((a, b) => a.startIndex - b.startIndex)) {
-    const { startIndex, ...fact } = assertion;
+    const { startIndex, ...fact } = withoutSelfQualifier(assertion, drafts.selfQualifier);
     for (const owner of innermostDrafts(ranged, startIndex)) {
       const returnEnd = returnEnds.get(owner);
       const ownFact = dependencyFacts(owner, startIndex, returnEnd !== undefined && startIndex >= returnEnd ? { ...fact, unreachable: true } : fact, bindings, checkNames);
@@ -871,6 +898,7 @@ export function assembleFacts(
   const exported = [...(drafts.skipProviders ?? []), ...providers.flatMap(toProviderFact)];
   if (exported.length > 0) facts.skipProviders = exported;
   if (drafts.runEscapes && drafts.runEscapes.length > 0) facts.runEscapes = drafts.runEscapes;
+  if (drafts.rowStructs && Object.keys(drafts.rowStructs).length > 0) facts.rowStructs = drafts.rowStructs;
   if (drafts.classScope) {
     const { classes, imports, marks } = drafts.classScope;
     facts.classScope = {
