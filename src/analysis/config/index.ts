@@ -16,6 +16,7 @@ import { notesToFindings, type TamperNote } from "./finding.js";
 import { comparePackageJson, compareRunnerConfigFile } from "./js-config.js";
 import { compareMakefiles } from "./makefile.js";
 import { comparePythonConfig } from "./python.js";
+import { compareCargoToml, compareCsproj, compareGradle, comparePhpunitXml, comparePom, compareRspecFile, compareRspecHelper, type ChangeTrees } from "./runner-files.js";
 import { testTargetsOf } from "./targets.js";
 
 /** What a comparison may know about the rest of the change. */
@@ -24,6 +25,8 @@ export interface ConfigContext {
   changes: readonly FileChange[];
   /** Reads a repo-relative path of the after tree (changes applied), or null when absent; absent when the caller has no tree. */
   read?: (path: string) => string | null;
+  /** Both trees (changes applied on the after side), so exclusions are judged by the existing tests they leave out; absent when the caller has none. */
+  trees?: ChangeTrees;
 }
 
 /** One kind of config file: its id, which paths it owns, and how two versions compare. */
@@ -42,6 +45,16 @@ function siblingAfter(path: string, name: string, context: ConfigContext): strin
 /** The after tree's reader of a context, or one over the changed files alone when the caller has no tree. */
 function readerOf(context: ConfigContext): (path: string) => string | null {
   return context.read ?? ((path) => context.changes.find((change) => change.path === path)?.after ?? null);
+}
+
+/** The context's trees, or ones made of the changed files alone when the caller has none. */
+function treesOf(context: ConfigContext): ChangeTrees {
+  if (context.trees) return context.trees;
+  const side = (which: "before" | "after") => ({
+    read: (path: string) => context.changes.find((change) => change.path === path)?.[which] ?? null,
+    walk: (dir: string) => context.changes.filter((change) => change[which] !== null && (dir === "" || change.path.startsWith(`${dir}/`))).map((change) => change.path),
+  });
+  return { before: side("before"), after: side("after") };
 }
 
 /** Runners of the other changed workflow files (after side); files that do not parse contribute none. */
@@ -120,6 +133,21 @@ export const CONFIG_KINDS: readonly ConfigKind[] = [
   { id: ".coveragerc", matches: (_path, name) => name === ".coveragerc", compare: (_path, before, after) => comparePythonConfig(".coveragerc", before, after) },
   { id: "conftest.py", matches: (_path, name) => name === "conftest.py", compare: (_path, before, after) => comparePythonConfig("conftest.py", before, after) },
   { id: "makefile", matches: (_path, name) => /^(GNUmakefile|[Mm]akefile)$|\.mk$/.test(name), compare: (_path, before, after) => compareMakefiles(before, after) },
+  { id: "cargo", matches: (_path, name) => name === "Cargo.toml", compare: (path, before, after, context) => compareCargoToml(path, before, after, treesOf(context)) },
+  { id: "maven-pom", matches: (_path, name) => name === "pom.xml", compare: (path, before, after, context) => comparePom(path, before, after, treesOf(context)) },
+  { id: "gradle", matches: (_path, name) => name === "build.gradle" || name === "build.gradle.kts", compare: (path, before, after, context) => compareGradle(path, before, after, treesOf(context)) },
+  { id: "csproj", matches: (_path, name) => name.endsWith(".csproj"), compare: (path, before, after, context) => compareCsproj(path, before, after, treesOf(context)) },
+  { id: "rspec", matches: (_path, name) => name === ".rspec" || name === ".rspec-local", compare: (path, before, after, context) => compareRspecFile(path, before, after, treesOf(context)) },
+  {
+    id: "rspec-helper",
+    matches: (path, name) => (name === "spec_helper.rb" || name === "rails_helper.rb") && /(^|\/)spec\/[^/]+$/.test(path),
+    compare: (path, before, after, context) => compareRspecHelper(path, before, after, treesOf(context)),
+  },
+  {
+    id: "phpunit-xml",
+    matches: (_path, name) => name === "phpunit.xml" || name === "phpunit.xml.dist" || name === "phpunit.dist.xml",
+    compare: (path, before, after, context) => comparePhpunitXml(path, before, after, treesOf(context)),
+  },
   {
     id: "github-actions",
     matches: (path) => /(^|\/)\.github\/workflows\/[^/]+\.ya?ml$/.test(path),
@@ -161,7 +189,7 @@ export interface ConfigTamperResult {
  * (other paths are ignored). Never throws for bad content: a file that
  * cannot be read is listed in `notAnalyzed` instead.
  */
-export async function detectConfigTamper(changes: readonly FileChange[], read?: (path: string) => string | null): Promise<ConfigTamperResult> {
+export async function detectConfigTamper(changes: readonly FileChange[], read?: (path: string) => string | null, trees?: ChangeTrees): Promise<ConfigTamperResult> {
   const result: ConfigTamperResult = { findings: [], notAnalyzed: [], analyzed: [] };
   for (const change of changes) {
     const kind = configKindOf(change.path);
@@ -174,7 +202,7 @@ export async function detectConfigTamper(changes: readonly FileChange[], read?: 
       continue;
     }
     try {
-      const notes = await kind.compare(change.path, change.before, change.after, read ? { changes, read } : { changes });
+      const notes = await kind.compare(change.path, change.before, change.after, { changes, ...(read ? { read } : {}), ...(trees ? { trees } : {}) });
       result.findings.push(...notesToFindings(change.path, notes));
       result.analyzed.push(change.path);
     } catch (error) {
