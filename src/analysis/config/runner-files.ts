@@ -142,7 +142,7 @@ function tagPatterns(language: TagLanguage, tag: string): RegExp {
   if (language === "java") return new RegExp(`@Tag\\s*\\(\\s*(?:value\\s*=\\s*)?"${name}"\\s*\\)|\\bgroups\\s*=\\s*\\{?[^)]*"${name}"`, "g");
   if (language === "php") return new RegExp(`#\\[\\s*(?:\\\\?PHPUnit\\\\Framework\\\\Attributes\\\\)?Group\\s*\\(\\s*['"]${name}['"]\\s*\\)|@group\\s+${name}\\b`, "g");
   // RSpec metadata on an example or group line: `:slow`, `slow: true`, `:slow => true`, `"slow" => true`.
-  return new RegExp(`^[ \\t]*(?:RSpec\\.)?(?:describe|context|it|specify|example|scenario|feature|its|shared_examples)\\b[^\\n]*?(?:[,(]\\s*:${name}\\b(?!\\s*=>\\s*false)|[,(]\\s*${name}:\\s*(?!false)|[,(]\\s*["']${name}["']\\s*=>)`, "gm");
+  return new RegExp(`^[ \\t]*(?:RSpec\\.)?(?:describe|context|it|specify|example|scenario|feature|its|shared_examples)\\b[^\\n]*?(?:[,(]\\s*:${name}\\b(?!\\s*=>\\s*false)|[,(]\\s*${name}:(?!\\s*(?:false|nil)\\b)|[,(]\\s*["']${name}["']\\s*=>)`, "gm");
 }
 
 /** The declarations of a file a tag attaches to: method/class names (Java, PHP), example/group lines' titles (Ruby). */
@@ -347,8 +347,8 @@ function textOf(value: unknown): string | null {
   return null;
 }
 
-/** Every surefire/failsafe plugin `<configuration>` of a pom (build plugins, pluginManagement, profiles, executions). */
-function surefireConfigurations(node: unknown, into: XmlNode[] = []): XmlNode[] {
+/** Every surefire/failsafe plugin `<configuration>` of a pom (build plugins, pluginManagement, profiles, executions), with its plugin's artifactId. */
+function surefireConfigurations(node: unknown, into: { plugin: string; configuration: XmlNode }[] = []): { plugin: string; configuration: XmlNode }[] {
   if (Array.isArray(node)) {
     for (const item of node) surefireConfigurations(item, into);
     return into;
@@ -357,9 +357,11 @@ function surefireConfigurations(node: unknown, into: XmlNode[] = []): XmlNode[] 
   const object = node as XmlNode;
   const artifact = textOf(object.artifactId);
   if (artifact === "maven-surefire-plugin" || artifact === "maven-failsafe-plugin") {
-    for (const configuration of asList(object.configuration)) if (configuration && typeof configuration === "object") into.push(configuration as XmlNode);
+    for (const configuration of asList(object.configuration)) if (configuration && typeof configuration === "object") into.push({ plugin: artifact, configuration: configuration as XmlNode });
     for (const execution of asList((object.executions as XmlNode | undefined)?.execution)) {
-      for (const configuration of asList((execution as XmlNode | undefined)?.configuration)) if (configuration && typeof configuration === "object") into.push(configuration as XmlNode);
+      for (const configuration of asList((execution as XmlNode | undefined)?.configuration)) {
+        if (configuration && typeof configuration === "object") into.push({ plugin: artifact, configuration: configuration as XmlNode });
+      }
     }
     return into;
   }
@@ -367,19 +369,29 @@ function surefireConfigurations(node: unknown, into: XmlNode[] = []): XmlNode[] 
   return into;
 }
 
+/** Surefire's and failsafe's default `<includes>` (test-mojo / integration-test-mojo docs), as simple class names. */
+const MAVEN_DEFAULT_INCLUDES: Readonly<Record<string, RegExp>> = {
+  "maven-surefire-plugin": /^(?:Test\w*|\w*Test|\w*Tests|\w*TestCase)$/,
+  "maven-failsafe-plugin": /^(?:IT\w*|\w*IT|\w*ITCase)$/,
+};
+
 interface MavenSettings {
+  /** `plugin\u0000pattern` for every `<exclude>`. */
   excludes: string[];
+  /** Plugins with their own `<includes>` (their defaults no longer apply). */
+  customIncludes: Set<string>;
   excludedGroups: string[];
   skips: string[];
 }
 
 function mavenSettings(root: XmlNode): MavenSettings {
-  const settings: MavenSettings = { excludes: [], excludedGroups: [], skips: [] };
-  for (const configuration of surefireConfigurations(root)) {
+  const settings: MavenSettings = { excludes: [], customIncludes: new Set(), excludedGroups: [], skips: [] };
+  for (const { plugin, configuration } of surefireConfigurations(root)) {
     for (const exclude of asList((configuration.excludes as XmlNode | undefined)?.exclude)) {
       const text = textOf(exclude);
-      if (text) settings.excludes.push(...text.split(",").map((part) => part.trim()).filter(Boolean));
+      if (text) settings.excludes.push(...text.split(",").map((part) => `${plugin}\u0000${part.trim()}`).filter((entry) => !entry.endsWith("\u0000")));
     }
+    if (configuration.includes !== undefined) settings.customIncludes.add(plugin);
     const groups = textOf(configuration.excludedGroups) ?? textOf(configuration.excludeGroups);
     if (groups) settings.excludedGroups.push(...groups.split(/[,\s]+/).filter(Boolean));
     for (const key of ["skipTests", "skip", "skipExec", "testFailureIgnore"]) if (textOf(configuration[key])?.trim() === "true") settings.skips.push(key);
@@ -389,17 +401,20 @@ function mavenSettings(root: XmlNode): MavenSettings {
   return settings;
 }
 
-/** pom.xml: surefire/failsafe `<excludes>` over existing test classes, `<excludedGroups>` over tagged tests, `skipTests`/`testFailureIgnore` turned on (maven.apache.org/surefire/maven-surefire-plugin/test-mojo.html). */
+/** pom.xml: surefire/failsafe `<excludes>` over existing test classes the plugin ran, `<excludedGroups>` over tagged tests, `skipTests`/`testFailureIgnore` turned on (maven.apache.org/surefire/maven-surefire-plugin/test-mojo.html). */
 export async function comparePom(path: string, before: string | null, after: string | null, trees: ChangeTrees): Promise<TamperNote[]> {
   if (after === null) return [];
   const parse = await loadXml();
-  const was = before === null ? { excludes: [], excludedGroups: [], skips: [] } : mavenSettings(parse(before));
+  const was: MavenSettings = before === null ? { excludes: [], customIncludes: new Set(), excludedGroups: [], skips: [] } : mavenSettings(parse(before));
   const now = mavenSettings(parse(after));
   const dir = folderOf(path);
   const notes: TamperNote[] = [];
-  for (const pattern of now.excludes.filter((pattern) => !was.excludes.includes(pattern))) {
-    const files = await testsUnderClassPattern(dir, pattern, trees);
-    if (files.length > 0) notes.push(exclusionNote("maven surefire", "excludes", null, pattern, files, was.excludes, now.excludes));
+  for (const entry of now.excludes.filter((entry) => !was.excludes.includes(entry))) {
+    const [plugin, pattern] = entry.split("\u0000") as [string, string];
+    const defaults = was.customIncludes.has(plugin) ? null : MAVEN_DEFAULT_INCLUDES[plugin];
+    // Only classes the plugin ran before count: excluding *IT from surefire (failsafe runs them) leaves out nothing.
+    const files = (await testsUnderClassPattern(dir, pattern, trees)).filter((file) => !defaults || defaults.test(file.slice(file.lastIndexOf("/") + 1).replace(/\.\w+$/, "")));
+    if (files.length > 0) notes.push(exclusionNote(plugin === "maven-failsafe-plugin" ? "maven failsafe" : "maven surefire", "excludes", null, pattern, files, was.excludes.map((e) => e.split("\u0000")[1]), now.excludes.map((e) => e.split("\u0000")[1])));
   }
   for (const skip of now.skips.filter((key) => !was.skips.includes(key))) {
     if (existingTestFiles(trees, dir, ["java"]).length === 0) break;
