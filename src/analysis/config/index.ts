@@ -207,12 +207,7 @@ export interface ConfigTamperResult {
  * (other paths are ignored). Never throws for bad content: a file that
  * cannot be read is listed in `notAnalyzed` instead.
  */
-export async function detectConfigTamper(
-  changes: readonly FileChange[],
-  read?: (path: string) => string | null,
-  trees?: ChangeTrees,
-  testsLeaving?: TestsLeaving,
-): Promise<ConfigTamperResult> {
+export async function detectConfigTamper(changes: readonly FileChange[], read?: (path: string) => string | null, trees?: ChangeTrees, testsLeaving?: TestsLeaving): Promise<ConfigTamperResult> {
   const result: ConfigTamperResult = { findings: [], notAnalyzed: [], analyzed: [] };
   for (const change of changes) {
     const kind = configKindOf(change.path);

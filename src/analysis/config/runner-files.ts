@@ -142,7 +142,10 @@ function tagPatterns(language: TagLanguage, tag: string): RegExp {
   if (language === "java") return new RegExp(`@Tag\\s*\\(\\s*(?:value\\s*=\\s*)?"${name}"\\s*\\)|\\bgroups\\s*=\\s*\\{?[^)]*"${name}"`, "g");
   if (language === "php") return new RegExp(`#\\[\\s*(?:\\\\?PHPUnit\\\\Framework\\\\Attributes\\\\)?Group\\s*\\(\\s*['"]${name}['"]\\s*\\)|@group\\s+${name}\\b`, "g");
   // RSpec metadata on an example or group line: `:slow`, `slow: true`, `:slow => true`, `"slow" => true`.
-  return new RegExp(`^[ \\t]*(?:RSpec\\.)?(?:describe|context|it|specify|example|scenario|feature|its|shared_examples)\\b[^\\n]*?(?:[,(]\\s*:${name}\\b(?!\\s*=>\\s*false)|[,(]\\s*${name}:(?!\\s*(?:false|nil)\\b)|[,(]\\s*["']${name}["']\\s*=>)`, "gm");
+  return new RegExp(
+    `^[ \\t]*(?:RSpec\\.)?(?:describe|context|it|specify|example|scenario|feature|its|shared_examples)\\b[^\\n]*?(?:[,(]\\s*:${name}\\b(?!\\s*=>\\s*false)|[,(]\\s*${name}:(?!\\s*(?:false|nil)\\b)|[,(]\\s*["']${name}["']\\s*=>)`,
+    "gm",
+  );
 }
 
 /** The declarations of a file a tag attaches to: method/class names (Java, PHP), example/group lines' titles (Ruby). */
@@ -283,9 +286,7 @@ export function compareCargoToml(path: string, before: string | null, after: str
   if (!now.autotests && was.autotests) {
     const declared = new Set([...now.targets.values()].map((target) => target.path));
     const tests = joined(dir, "tests");
-    const files = trees.after
-      .walk(tests)
-      .filter((file) => /^[^/]+\.rs$|^[^/]+\/main\.rs$/.test(relativeTo(tests, file) ?? "") && !declared.has(file) && holdsTests(file));
+    const files = trees.after.walk(tests).filter((file) => /^[^/]+\.rs$|^[^/]+\/main\.rs$/.test(relativeTo(tests, file) ?? "") && !declared.has(file) && holdsTests(file));
     if (files.length > 0) {
       notes.push({
         setting: "package.autotests",
@@ -320,7 +321,11 @@ function classPatternMatches(pm: typeof picomatch, pattern: string, relative: st
       return false;
     }
   }
-  let glob = pattern.trim().replace(/\\/g, "/").replace(/^\//, "").replace(/\.class$/, ".java");
+  let glob = pattern
+    .trim()
+    .replace(/\\/g, "/")
+    .replace(/^\//, "")
+    .replace(/\.class$/, ".java");
   if (!glob.includes("/")) glob = `**/${glob}`;
   const bare = relative.replace(/\.\w+$/, "");
   const withJava = `${bare}.java`;
@@ -389,7 +394,13 @@ function mavenSettings(root: XmlNode): MavenSettings {
   for (const { plugin, configuration } of surefireConfigurations(root)) {
     for (const exclude of asList((configuration.excludes as XmlNode | undefined)?.exclude)) {
       const text = textOf(exclude);
-      if (text) settings.excludes.push(...text.split(",").map((part) => `${plugin}\u0000${part.trim()}`).filter((entry) => !entry.endsWith("\u0000")));
+      if (text)
+        settings.excludes.push(
+          ...text
+            .split(",")
+            .map((part) => `${plugin}\u0000${part.trim()}`)
+            .filter((entry) => !entry.endsWith("\u0000")),
+        );
     }
     if (configuration.includes !== undefined) settings.customIncludes.add(plugin);
     const groups = textOf(configuration.excludedGroups) ?? textOf(configuration.excludeGroups);
@@ -414,7 +425,18 @@ export async function comparePom(path: string, before: string | null, after: str
     const defaults = was.customIncludes.has(plugin) ? null : MAVEN_DEFAULT_INCLUDES[plugin];
     // Only classes the plugin ran before count: excluding *IT from surefire (failsafe runs them) leaves out nothing.
     const files = (await testsUnderClassPattern(dir, pattern, trees)).filter((file) => !defaults || defaults.test(file.slice(file.lastIndexOf("/") + 1).replace(/\.\w+$/, "")));
-    if (files.length > 0) notes.push(exclusionNote(plugin === "maven-failsafe-plugin" ? "maven failsafe" : "maven surefire", "excludes", null, pattern, files, was.excludes.map((e) => e.split("\u0000")[1]), now.excludes.map((e) => e.split("\u0000")[1])));
+    if (files.length > 0)
+      notes.push(
+        exclusionNote(
+          plugin === "maven-failsafe-plugin" ? "maven failsafe" : "maven surefire",
+          "excludes",
+          null,
+          pattern,
+          files,
+          was.excludes.map((e) => e.split("\u0000")[1]),
+          now.excludes.map((e) => e.split("\u0000")[1]),
+        ),
+      );
   }
   for (const skip of now.skips.filter((key) => !was.skips.includes(key))) {
     if (existingTestFiles(trees, dir, ["java"]).length === 0) break;
@@ -473,7 +495,11 @@ function classNameMatches(pattern: string, relative: string): boolean {
   const simple = fqn.slice(fqn.lastIndexOf(".") + 1);
   const regex = new RegExp(`^${pattern.replace(/[.+?^${}()|[\]\\]/g, "\\$&").replace(/\*/g, ".*")}$`);
   const classPart = pattern.replace(/\.[a-z]\w*$/, "");
-  return regex.test(fqn) || regex.test(simple) || (pattern.includes(".") && (classPart === fqn || classPart === simple || new RegExp(`^${classPart.replace(/[.+?^${}()|[\]\\]/g, "\\$&").replace(/\*/g, ".*")}$`).test(fqn)));
+  return (
+    regex.test(fqn) ||
+    regex.test(simple) ||
+    (pattern.includes(".") && (classPart === fqn || classPart === simple || new RegExp(`^${classPart.replace(/[.+?^${}()|[\]\\]/g, "\\$&").replace(/\*/g, ".*")}$`).test(fqn)))
+  );
 }
 
 /** build.gradle(.kts): `exclude` / `excludeTestsMatching` over existing test classes, `excludeTags` over tagged tests, inside test task blocks (docs.gradle.org "Testing in Java & JVM projects"). */
@@ -506,10 +532,17 @@ function compileRemoves(root: XmlNode): string[] {
     if (Array.isArray(node)) node.forEach(walk);
     else if (node && typeof node === "object") {
       for (const [key, value] of Object.entries(node as XmlNode)) {
-        if (key === "Compile") for (const item of asList(value)) {
-          const remove = item && typeof item === "object" ? (item as XmlNode)["@_Remove"] : undefined;
-          if (typeof remove === "string") removes.push(...remove.split(";").map((part) => part.trim()).filter(Boolean));
-        }
+        if (key === "Compile")
+          for (const item of asList(value)) {
+            const remove = item && typeof item === "object" ? (item as XmlNode)["@_Remove"] : undefined;
+            if (typeof remove === "string")
+              removes.push(
+                ...remove
+                  .split(";")
+                  .map((part) => part.trim())
+                  .filter(Boolean),
+              );
+          }
         else if (!key.startsWith("@_")) walk(value);
       }
     }
@@ -551,11 +584,12 @@ interface RspecOptions {
 function rspecOptions(text: string | null): RspecOptions {
   const options: RspecOptions = { excludedTags: [], onlyTags: [], excludePatterns: [] };
   if (text === null) return options;
-  const words = text
-    .split(/\r?\n/)
-    .filter((line) => !line.trimStart().startsWith("#"))
-    .join(" ")
-    .match(/"[^"]*"|'[^']*'|\S+/g) ?? [];
+  const words =
+    text
+      .split(/\r?\n/)
+      .filter((line) => !line.trimStart().startsWith("#"))
+      .join(" ")
+      .match(/"[^"]*"|'[^']*'|\S+/g) ?? [];
   const unquote = (word: string): string => word.replace(/^(["'])(.*)\1$/, "$2");
   for (let i = 0; i < words.length; i++) {
     const word = words[i] as string;
@@ -565,7 +599,13 @@ function rspecOptions(text: string | null): RspecOptions {
     if (value === undefined) continue;
     if (option === "--tag" || option === "-t") {
       const tag = unquote(value).replace(/:(?:true)?$/, "");
-      if (tag.startsWith("~")) options.excludedTags.push(tag.slice(1).replace(/^:/, "").replace(/:true$/, ""));
+      if (tag.startsWith("~"))
+        options.excludedTags.push(
+          tag
+            .slice(1)
+            .replace(/^:/, "")
+            .replace(/:true$/, ""),
+        );
       else options.onlyTags.push(tag.replace(/^:/, ""));
       if (!inline) i++;
     } else if (option === "--exclude-pattern") {

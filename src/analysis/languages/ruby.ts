@@ -28,7 +28,18 @@ import {
   boundLocalValue,
   enclosingEachRows,
 } from "../parsers/tree-sitter.js";
-import { counterTarget, literalText, MODE_ENV_VARS, RUNNER_ENV_VARS, type BranchDraft, type CodeSyntax, type EscapeDraft, type ExportDraft, type FlowSyntax, type GuardDraft } from "../parsers/tree-sitter-code.js";
+import {
+  counterTarget,
+  literalText,
+  MODE_ENV_VARS,
+  RUNNER_ENV_VARS,
+  type BranchDraft,
+  type CodeSyntax,
+  type EscapeDraft,
+  type ExportDraft,
+  type FlowSyntax,
+  type GuardDraft,
+} from "../parsers/tree-sitter-code.js";
 import { hashText, type AssertionFact, type NonTestFunctionFact, type TestFlag } from "../facts.js";
 import { isUnderTestDirectory } from "./language.js";
 import { defineLanguage } from "./define-language.js";
@@ -690,7 +701,11 @@ function isRubyFrameworkCheck(node: Node): boolean {
   if (node.type === "call") {
     const method = node.childForFieldName("method")?.text;
     if (method !== "const_defined?") return false;
-    const first = node.childForFieldName("arguments")?.namedChild(0)?.text.replace(/^[:"']|["']$/g, "") ?? "";
+    const first =
+      node
+        .childForFieldName("arguments")
+        ?.namedChild(0)
+        ?.text.replace(/^[:"']|["']$/g, "") ?? "";
     return RUBY_RUNNER_CONSTANTS.test(first);
   }
   if (node.type === "element_reference" && node.childForFieldName("object")?.text === "ENV") {

@@ -3,7 +3,17 @@
  * the existing tests they leave out, excluded tags by the existing tests that carry them.
  */
 import { describe, expect, it } from "vitest";
-import { compareCargoToml, compareCsproj, compareGradle, comparePhpunitXml, comparePom, compareRspecFile, compareRspecHelper, taggedDeclarations, type ChangeTrees } from "../../../src/analysis/config/runner-files.js";
+import {
+  compareCargoToml,
+  compareCsproj,
+  compareGradle,
+  comparePhpunitXml,
+  comparePom,
+  compareRspecFile,
+  compareRspecHelper,
+  taggedDeclarations,
+  type ChangeTrees,
+} from "../../../src/analysis/config/runner-files.js";
 
 /** Two trees from path -> text maps (null: absent on that side). */
 function trees(files: Record<string, [string | null, string | null]>): ChangeTrees {
@@ -46,7 +56,9 @@ describe("build.gradle", () => {
   });
   it("ignores excludeTags over a tag only new tests carry", async () => {
     const after = "test {\n    useJUnitPlatform() {\n        excludeTags 'slow'\n    }\n}\n";
-    expect(await compareGradle("build.gradle", before, after, trees({ "src/test/java/VatTest.java": [JAVA_TEST, JAVA_TEST], "src/test/java/PerfTest.java": [null, tagged.replace("VatTest", "PerfTest")] }))).toEqual([]);
+    expect(
+      await compareGradle("build.gradle", before, after, trees({ "src/test/java/VatTest.java": [JAVA_TEST, JAVA_TEST], "src/test/java/PerfTest.java": [null, tagged.replace("VatTest", "PerfTest")] })),
+    ).toEqual([]);
   });
   it("reports exclude and excludeTestsMatching in the test task, not a dependency exclude", async () => {
     const files = trees({ "src/test/java/com/x/VatTest.java": [JAVA_TEST, JAVA_TEST] });

@@ -11,13 +11,21 @@ const RB = "module Slugger\n  def self.slug(title)\n    title.downcase\n  end\ne
 const PHP = "<?php\nfinal class Id\n{\n    public static function short(string $id): string\n    {\n        return substr($id, 0, 7);\n    }\n}\n";
 const CS = "public static class Stamp\n{\n    public static string Parse(string text)\n    {\n        return text;\n    }\n}\n";
 const JAVA =
-  "package a;\n\npublic class Cart {\n    public int total(int sub) {\n        return sub;\n    }\n\n    private static boolean marked() {\n        for (StackTraceElement frame : Thread.currentThread().getStackTrace()) {\n            if (frame.getClassName().startsWith(\"com.example.audit.\")) return true;\n        }\n        return false;\n    }\n}\n";
+  'package a;\n\npublic class Cart {\n    public int total(int sub) {\n        return sub;\n    }\n\n    private static boolean marked() {\n        for (StackTraceElement frame : Thread.currentThread().getStackTrace()) {\n            if (frame.getClassName().startsWith("com.example.audit.")) return true;\n        }\n        return false;\n    }\n}\n';
 
 ruleTester(specialCasingRule, {
   valid: [
-    { name: "ruby: defined?(Rails) for the host's logger", changes: [change("lib/slugger.rb", RB, RB.replace("    title.downcase", '    Rails.logger.debug("slug") if defined?(Rails)\n    title.downcase'))] },
+    {
+      name: "ruby: defined?(Rails) for the host's logger",
+      changes: [change("lib/slugger.rb", RB, RB.replace("    title.downcase", '    Rails.logger.debug("slug") if defined?(Rails)\n    title.downcase'))],
+    },
     { name: "php: defined() of the app's own constant", changes: [change("src/Id.php", PHP, PHP.replace("return substr", "return defined('APP_DEBUG') ? $id : substr"))] },
-    { name: "c#: a loaded assembly compared with a library's name", changes: [change("src/Stamp.cs", CS, CS.replace("return text;", 'if (AppDomain.CurrentDomain.GetAssemblies().Any(a => a.FullName.StartsWith("Newtonsoft"))) return text.Trim();\n        return text;'))] },
+    {
+      name: "c#: a loaded assembly compared with a library's name",
+      changes: [
+        change("src/Stamp.cs", CS, CS.replace("return text;", 'if (AppDomain.CurrentDomain.GetAssemblies().Any(a => a.FullName.StartsWith("Newtonsoft"))) return text.Trim();\n        return text;')),
+      ],
+    },
     { name: "java: a stack frame compared with the project's own package", changes: [change("src/main/java/a/Cart.java", JAVA.replace("com.example.audit.", "java.lang."), JAVA)] },
   ],
   invalid: [
@@ -43,7 +51,13 @@ ruleTester(specialCasingRule, {
     },
     {
       name: "c#: a loaded xunit assembly",
-      changes: [change("src/Stamp.cs", CS, CS.replace("return text;", 'if (AppDomain.CurrentDomain.GetAssemblies().Any(a => a.FullName?.StartsWith("xunit") == true)) return text.Trim();\n        return text;'))],
+      changes: [
+        change(
+          "src/Stamp.cs",
+          CS,
+          CS.replace("return text;", 'if (AppDomain.CurrentDomain.GetAssemblies().Any(a => a.FullName?.StartsWith("xunit") == true)) return text.Trim();\n        return text;'),
+        ),
+      ],
       errors: [{ messageId: "runnerCheck", line: 5 }],
     },
     {
