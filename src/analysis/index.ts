@@ -282,7 +282,23 @@ export async function analyzeChanges(changes: readonly FileChange[], options: An
   }
 
   // Config files and coverage summaries are judged as whole files, beside the facts.
-  const config = await detectConfigTamper(changes, trees ? (path) => trees.after.read(path) : undefined);
+  const testsLeaving =
+    trees && discovery
+      ? async (dir: string): Promise<string[] | null> => {
+          let known = false;
+          const leaving: string[] = [];
+          for (const path of trees.after.walk(dir)) {
+            if (languageForPath(path)?.id !== "javascript") continue;
+            const was = await discovery.before.collection(path);
+            if (was.collected !== true) continue;
+            known = true;
+            if ((await discovery.after.collection(path)).collected === false) leaving.push(path);
+          }
+          // Test files gone from the after tree are judged as deletions; one collected before that is still there decides.
+          return known ? leaving : null;
+        }
+      : undefined;
+  const config = await detectConfigTamper(changes, trees ? (path) => trees.after.read(path) : undefined, trees ?? undefined, testsLeaving);
   const coverage = detectCoverageRegression(changes, options.coverageTolerancePercent);
   for (const result of [config, coverage]) {
     notAnalyzed.push(...result.notAnalyzed);

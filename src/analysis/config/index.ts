@@ -10,12 +10,15 @@
  */
 
 import { isBinaryText, isOverSizeLimit } from "../content.js";
+import { defaultSeverityOf } from "../rules/registry.js";
+import { languageForPath } from "../languages/index.js";
 import type { FileChange, Finding, NotAnalyzed } from "../types.js";
 import { compareGithubWorkflow, compareGitlabCi, workflowRunners } from "./ci.js";
-import { notesToFindings, type TamperNote } from "./finding.js";
+import { notesToFindings, show, type TamperNote } from "./finding.js";
 import { comparePackageJson, compareRunnerConfigFile } from "./js-config.js";
 import { compareMakefiles } from "./makefile.js";
 import { comparePythonConfig } from "./python.js";
+import { compareCargoToml, compareCsproj, compareGradle, comparePhpunitXml, comparePom, compareRspecFile, compareRspecHelper, type ChangeTrees } from "./runner-files.js";
 import { testTargetsOf } from "./targets.js";
 
 /** What a comparison may know about the rest of the change. */
@@ -24,6 +27,8 @@ export interface ConfigContext {
   changes: readonly FileChange[];
   /** Reads a repo-relative path of the after tree (changes applied), or null when absent; absent when the caller has no tree. */
   read?: (path: string) => string | null;
+  /** Both trees (changes applied on the after side), so exclusions are judged by the existing tests they leave out; absent when the caller has none. */
+  trees?: ChangeTrees;
 }
 
 /** One kind of config file: its id, which paths it owns, and how two versions compare. */
@@ -42,6 +47,16 @@ function siblingAfter(path: string, name: string, context: ConfigContext): strin
 /** The after tree's reader of a context, or one over the changed files alone when the caller has no tree. */
 function readerOf(context: ConfigContext): (path: string) => string | null {
   return context.read ?? ((path) => context.changes.find((change) => change.path === path)?.after ?? null);
+}
+
+/** The context's trees, or ones made of the changed files alone when the caller has none. */
+function treesOf(context: ConfigContext): ChangeTrees {
+  if (context.trees) return context.trees;
+  const side = (which: "before" | "after") => ({
+    read: (path: string) => context.changes.find((change) => change.path === path)?.[which] ?? null,
+    walk: (dir: string) => context.changes.filter((change) => change[which] !== null && (dir === "" || change.path.startsWith(`${dir}/`))).map((change) => change.path),
+  });
+  return { before: side("before"), after: side("after") };
 }
 
 /** Runners of the other changed workflow files (after side); files that do not parse contribute none. */
@@ -120,6 +135,21 @@ export const CONFIG_KINDS: readonly ConfigKind[] = [
   { id: ".coveragerc", matches: (_path, name) => name === ".coveragerc", compare: (_path, before, after) => comparePythonConfig(".coveragerc", before, after) },
   { id: "conftest.py", matches: (_path, name) => name === "conftest.py", compare: (_path, before, after) => comparePythonConfig("conftest.py", before, after) },
   { id: "makefile", matches: (_path, name) => /^(GNUmakefile|[Mm]akefile)$|\.mk$/.test(name), compare: (_path, before, after) => compareMakefiles(before, after) },
+  { id: "cargo", matches: (_path, name) => name === "Cargo.toml", compare: (path, before, after, context) => compareCargoToml(path, before, after, treesOf(context)) },
+  { id: "maven-pom", matches: (_path, name) => name === "pom.xml", compare: (path, before, after, context) => comparePom(path, before, after, treesOf(context)) },
+  { id: "gradle", matches: (_path, name) => name === "build.gradle" || name === "build.gradle.kts", compare: (path, before, after, context) => compareGradle(path, before, after, treesOf(context)) },
+  { id: "csproj", matches: (_path, name) => name.endsWith(".csproj"), compare: (path, before, after, context) => compareCsproj(path, before, after, treesOf(context)) },
+  { id: "rspec", matches: (_path, name) => name === ".rspec" || name === ".rspec-local", compare: (path, before, after, context) => compareRspecFile(path, before, after, treesOf(context)) },
+  {
+    id: "rspec-helper",
+    matches: (path, name) => (name === "spec_helper.rb" || name === "rails_helper.rb") && /(^|\/)spec\/[^/]+$/.test(path),
+    compare: (path, before, after, context) => compareRspecHelper(path, before, after, treesOf(context)),
+  },
+  {
+    id: "phpunit-xml",
+    matches: (_path, name) => name === "phpunit.xml" || name === "phpunit.xml.dist" || name === "phpunit.dist.xml",
+    compare: (path, before, after, context) => comparePhpunitXml(path, before, after, treesOf(context)),
+  },
   {
     id: "github-actions",
     matches: (path) => /(^|\/)\.github\/workflows\/[^/]+\.ya?ml$/.test(path),
@@ -147,6 +177,22 @@ export function isConfigPath(path: string): boolean {
   return configKindOf(path) !== null;
 }
 
+/**
+ * The test files below a folder ("" is the root) that the JS runners
+ * collected before the change and do not after it (discovery.ts), or null
+ * when discovery cannot tell there (no readable config collected any file
+ * before).
+ */
+export type TestsLeaving = (dir: string) => Promise<string[] | null>;
+
+/** Config kinds whose file settings discovery.ts reads, so their exclusions can be judged by the files that leave the run. */
+const JS_DISCOVERY_KINDS: ReadonlySet<string> = new Set(["package.json", "vitest-config", "jest-config", "mocharc"]);
+
+/** A note about exclusion patterns added (runner-settings.ts), not yet judged by the files they leave out. */
+function isBareExclusion(note: TamperNote): boolean {
+  return note.detail !== undefined && "excluded_added" in note.detail && !("excluded_tests" in note.detail);
+}
+
 /** The result of {@link detectConfigTamper}. */
 export interface ConfigTamperResult {
   findings: Finding[];
@@ -161,7 +207,7 @@ export interface ConfigTamperResult {
  * (other paths are ignored). Never throws for bad content: a file that
  * cannot be read is listed in `notAnalyzed` instead.
  */
-export async function detectConfigTamper(changes: readonly FileChange[], read?: (path: string) => string | null): Promise<ConfigTamperResult> {
+export async function detectConfigTamper(changes: readonly FileChange[], read?: (path: string) => string | null, trees?: ChangeTrees, testsLeaving?: TestsLeaving): Promise<ConfigTamperResult> {
   const result: ConfigTamperResult = { findings: [], notAnalyzed: [], analyzed: [] };
   for (const change of changes) {
     const kind = configKindOf(change.path);
@@ -174,7 +220,12 @@ export async function detectConfigTamper(changes: readonly FileChange[], read?: 
       continue;
     }
     try {
-      const notes = await kind.compare(change.path, change.before, change.after, read ? { changes, read } : { changes });
+      let notes = await kind.compare(change.path, change.before, change.after, { changes, ...(read ? { read } : {}), ...(trees ? { trees } : {}) });
+      if (testsLeaving && JS_DISCOVERY_KINDS.has(kind.id) && notes.some(isBareExclusion)) {
+        // An added exclusion that no test collected before falls under (a fixtures folder) leaves nothing out.
+        const leaving = await testsLeaving(change.path.slice(0, Math.max(0, change.path.lastIndexOf("/"))));
+        if (leaving !== null && leaving.length === 0) notes = notes.filter((note) => !isBareExclusion(note));
+      }
       result.findings.push(...notesToFindings(change.path, notes));
       result.analyzed.push(change.path);
     } catch (error) {
@@ -182,5 +233,67 @@ export async function detectConfigTamper(changes: readonly FileChange[], read?: 
       result.notAnalyzed.push({ path: change.path, reason: `${kind.id} not read: ${message.split("\n")[0]}` });
     }
   }
+  if (trees) result.findings.push(...(await taggedIntoExistingExclusion(changes, trees)));
   return result;
+}
+
+/** Runner configs that can exclude tags, by the language of the tests they govern, relative to a project folder. */
+const TAG_CONFIGS: Readonly<Record<string, readonly string[]>> = {
+  java: ["build.gradle", "build.gradle.kts", "pom.xml"],
+  ruby: [".rspec", "spec/spec_helper.rb", "spec/rails_helper.rb"],
+  php: ["phpunit.xml", "phpunit.xml.dist", "phpunit.dist.xml"],
+};
+
+/**
+ * test_disabled for existing tests of changed test files that gain a tag an
+ * unchanged runner config already excludes (`@Tag("slow")` under Gradle's
+ * `excludeTags 'slow'`): the config is read as it stands, on both sides, so
+ * only tags gained in this change count. Configs that changed are judged by
+ * their own comparison.
+ */
+async function taggedIntoExistingExclusion(changes: readonly FileChange[], trees: ChangeTrees): Promise<Finding[]> {
+  const changed = new Set(changes.map((change) => change.path));
+  const configs = new Set<string>();
+  for (const change of changes) {
+    if (change.before === null || change.after === null) continue;
+    const language = languageForPath(change.path);
+    const names = language ? TAG_CONFIGS[language.id] : undefined;
+    if (!names || !language?.isTestPath(change.path)) continue;
+    for (let dir = change.path.slice(0, Math.max(0, change.path.lastIndexOf("/"))); ; dir = dir.slice(0, Math.max(0, dir.lastIndexOf("/")))) {
+      for (const name of names) {
+        const path = dir === "" ? name : `${dir}/${name}`;
+        if (!changed.has(path) && trees.after.read(path) !== null) configs.add(path);
+      }
+      if (dir === "") break;
+    }
+  }
+  const findings: Finding[] = [];
+  for (const path of configs) {
+    const kind = configKindOf(path);
+    const text = trees.after.read(path);
+    if (!kind || text === null) continue;
+    let notes: TamperNote[];
+    try {
+      notes = await kind.compare(path, text, text, { changes, trees });
+    } catch {
+      continue;
+    }
+    for (const note of notes) {
+      const tagged = note.detail?.tagged_tests;
+      if (!Array.isArray(tagged)) continue;
+      for (const entry of tagged as string[]) {
+        const file = entry.replace(/ \(.*\)$/, "");
+        findings.push({
+          type: "test_disabled",
+          severity: defaultSeverityOf("test_disabled"),
+          file,
+          line: null,
+          message: `${entry} gains the tag ${show(note.detail?.excluded_tag)}, which ${path} excludes (${note.setting}): the test no longer runs`,
+          evidence: { config: path, setting: note.setting, tag: note.detail?.excluded_tag ?? null },
+          allowed: false,
+        });
+      }
+    }
+  }
+  return findings;
 }

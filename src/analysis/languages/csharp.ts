@@ -616,7 +616,23 @@ function csharpExports(node: Node, prefix = "", isInterfaceMember = false): Expo
   return exports;
 }
 
+/** Assembly and type names only a .NET test run loads: the test frameworks' and the test host's. */
+const CSHARP_RUNNER_ASSEMBLY = /^(?:xunit|nunit|testhost|MSTest|Microsoft\.VisualStudio\.(?:TestPlatform|QualityTools|TestTools)|Microsoft\.TestPlatform)/i;
+
+/** A C# check for the test runner (special_casing): a loaded assembly's name compared with `"xunit"`, `Type.GetType("NUnit.Framework.Assert")`. */
+function isCSharpRunnerCheck(node: Node): boolean {
+  const callee = node.childForFieldName("function");
+  // `a.FullName.StartsWith`, `a.FullName?.StartsWith` (a conditional access), `GetType`.
+  const method = /(\w+)\s*$/.exec(callee?.text ?? "")?.[1] ?? "";
+  if (!/^(StartsWith|Contains|Equals|GetType|Load|GetEnvironmentVariable)$/.test(method)) return false;
+  const argument = node.childForFieldName("arguments")?.namedChild(0);
+  const literal = (argument?.type === "argument" ? argument.namedChild(0) : argument)?.text ?? "";
+  const value = /^@?"(.*)"$/.exec(literal)?.[1];
+  return value !== undefined && CSHARP_RUNNER_ASSEMBLY.test(value);
+}
+
 const CSHARP_CODE: CodeSyntax = {
+  runnerChecks: { invocation_expression: isCSharpRunnerCheck },
   comments: [],
   suppressions: {
     // tree-sitter-c-sharp 0.20 leaves the `#` out of a directive's node.

@@ -511,7 +511,10 @@ const JAVA_RUNNER_KEY = /^(surefire|failsafe|junit|org\.junit|org\.testng|org\.g
 
 /** A Java check for the test runner (special_casing): `System.getProperty("surefire.test.class.path")`, `Class.forName("org.junit.Test")`. */
 function isJavaRunnerCheck(node: Node): boolean {
-  if (!/^(getProperty|getenv|forName)$/.test(node.childForFieldName("name")?.text ?? "")) return false;
+  const name = node.childForFieldName("name")?.text ?? "";
+  // A stack frame's or class's name compared with a runner's package: `frame.getClassName().startsWith("org.junit.")`.
+  const isNameMatch = /^(startsWith|contains|equals|matches)$/.test(name) && /\.(getClassName|getName)\s*\(\s*\)$/.test(node.childForFieldName("object")?.text ?? "");
+  if (!isNameMatch && !/^(getProperty|getenv|forName)$/.test(name)) return false;
   const first = literalText(node.childForFieldName("arguments")?.namedChild(0));
   return first !== null && first.startsWith('"') && JAVA_RUNNER_KEY.test(JSON.parse(first) as string);
 }

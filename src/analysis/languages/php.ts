@@ -376,7 +376,21 @@ function phpExports(node: Node, context: CodeContext): ExportDraft[] {
  * fall-through throw; `catch` blocks by what they do with the error; and
  * the public API ({@link phpExports}).
  */
+/** Constants, classes and environment variables only a PHP test run has: PHPUnit's and Pest's. */
+const PHP_RUNNER_KEY = /^\\?(?:PHPUNIT_|PHPUnit\\|PEST_|Pest\\)/;
+
+/** A PHP check for the test runner (special_casing): `defined('PHPUNIT_COMPOSER_INSTALL')`, `class_exists(\PHPUnit\Framework\TestCase::class)`, `getenv('PHPUNIT_...')`. */
+function isPhpRunnerCheck(node: Node): boolean {
+  const name = node.childForFieldName("function")?.text.replace(/^\\/, "").toLowerCase();
+  if (!name || !/^(defined|constant|class_exists|interface_exists|getenv)$/.test(name)) return false;
+  const first = node.childForFieldName("arguments")?.namedChild(0);
+  const text = (first?.type === "argument" ? first.namedChild(0) : first)?.text ?? "";
+  const value = /^(['"])(.*)\1$/.exec(text)?.[2]?.replace(/\\\\/g, "\\") ?? text.replace(/::class$/, "");
+  return PHP_RUNNER_KEY.test(value);
+}
+
 const PHP_CODE: CodeSyntax = {
+  runnerChecks: { function_call_expression: isPhpRunnerCheck },
   comments: [
     { kind: "phpstan-ignore", pattern: /@phpstan-ignore(?:-line|-next-line)?\b/ },
     { kind: "psalm-suppress", pattern: /@psalm-suppress\b/ },

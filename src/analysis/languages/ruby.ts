@@ -29,7 +29,18 @@ import {
   type TestDraft,
   thunkSubject,
 } from "../parsers/tree-sitter.js";
-import { counterTarget, literalText, MODE_ENV_VARS, type BranchDraft, type CodeSyntax, type EscapeDraft, type ExportDraft, type FlowSyntax, type GuardDraft } from "../parsers/tree-sitter-code.js";
+import {
+  counterTarget,
+  literalText,
+  MODE_ENV_VARS,
+  RUNNER_ENV_VARS,
+  type BranchDraft,
+  type CodeSyntax,
+  type EscapeDraft,
+  type ExportDraft,
+  type FlowSyntax,
+  type GuardDraft,
+} from "../parsers/tree-sitter-code.js";
 import { hashText, type AssertionFact, type NonTestFunctionFact, type TestFlag } from "../facts.js";
 import { isUnderTestDirectory } from "./language.js";
 import { defineLanguage } from "./define-language.js";
@@ -691,6 +702,32 @@ function rubyExports(node: Node, prefix = ""): ExportDraft[] {
   return [...own, ...rubyMembers(node, qualified)];
 }
 
+/** Constants only a Ruby test run defines: the test frameworks' own modules. */
+const RUBY_RUNNER_CONSTANTS = /^(?:::)?(?:RSpec|Minitest|MiniTest|Test::Unit|Cucumber)\b/;
+
+/** A Ruby check for the test framework (special_casing): `defined?(RSpec)`, `Object.const_defined?(:Minitest)`, `ENV["RSPEC_RUNNING"]`. */
+function isRubyFrameworkCheck(node: Node): boolean {
+  if (node.type === "unary" || node.type === "defined") {
+    const match = /^defined\?\s*\(?\s*([\w:]+)/.exec(node.text);
+    return match !== null && RUBY_RUNNER_CONSTANTS.test(match[1] as string);
+  }
+  if (node.type === "call") {
+    const method = node.childForFieldName("method")?.text;
+    if (method !== "const_defined?") return false;
+    const first =
+      node
+        .childForFieldName("arguments")
+        ?.namedChild(0)
+        ?.text.replace(/^[:"']|["']$/g, "") ?? "";
+    return RUBY_RUNNER_CONSTANTS.test(first);
+  }
+  if (node.type === "element_reference" && node.childForFieldName("object")?.text === "ENV") {
+    const key = literalText(node.namedChild(1));
+    return key !== null && key.startsWith('"') && RUNNER_ENV_VARS.has(JSON.parse(key) as string);
+  }
+  return false;
+}
+
 const RUBY_CODE: CodeSyntax = {
   comments: [
     { kind: "rubocop-disable", pattern: /#\s*(?:rubocop|standard):(?:disable|todo)\b/ },
@@ -761,7 +798,13 @@ const RUBY_CODE: CodeSyntax = {
   escapes: { call: rubyEscape, identifier: rubyEscape },
   entryPoints: { if: isRubyMainGuard },
   isScript: (content) => content.startsWith("#!"),
-  runnerChecks: { binary: isRubyRunnerCheck, call: isRubyRunnerCheck },
+  runnerChecks: {
+    binary: isRubyRunnerCheck,
+    call: (node) => isRubyRunnerCheck(node) || isRubyFrameworkCheck(node),
+    unary: isRubyFrameworkCheck,
+    defined: isRubyFrameworkCheck,
+    element_reference: isRubyFrameworkCheck,
+  },
   exports: { class: (node) => rubyExports(node), module: (node) => rubyExports(node) },
 };
 
