@@ -119,6 +119,16 @@ export interface AssertionFact {
   gated?: boolean;
   /** The message or pattern an error or warning check requires (`pytest.raises(E, match="bad")`, `assertRaisesRegex(E, "bad")`), normalised like `expected`. */
   message?: string;
+  /**
+   * The tolerance argument of an approximate equality as written, normalised
+   * like `expected`: the delta of testify `InDelta`/`InEpsilon`, JUnit
+   * `assertEquals(a, b, delta)`, PHPUnit `assertEqualsWithDelta`, minitest
+   * `assert_in_delta`/`assert_in_epsilon`; the digits of Jest's
+   * `toBeCloseTo(x, digits)` and xUnit's `Assert.Equal(a, b, precision)`.
+   * What it means (absolute, relative, digits) follows from `matcher`
+   * (analysis/checks/tolerance.ts). Absent when the framework's default applies.
+   */
+  tolerance?: string;
 }
 
 /** A test's call of an imported function that may assert (TestCase.importedHelperCalls). */

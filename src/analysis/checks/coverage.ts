@@ -7,7 +7,8 @@
  * message covers one naming either; a `pytest.warns(W, match=M)` covers the
  * `isinstance(w, W)` and the message check it replaced; a
  * `toHaveBeenCalledWith(a)` is covered by a `deepEqual(calls, [a])` of the
- * recorded calls.
+ * recorded calls. An approximate equality covers another only when its
+ * tolerance admits no more (tolerance.ts): a widened delta is a weaker check.
  *
  * A table test's check (`expect(add(a, b)).toBe(sum)` over rows) covers a
  * check of literals (`expect(add(1, 2)).toBe(3)`) when the table's names
@@ -16,6 +17,7 @@
 
 import { canonicalText, isLiteralText, literalKey, type Check } from "./normalise.js";
 import type { Relation } from "./relations.js";
+import { isToleranceWidened } from "./tolerance.js";
 
 /** Names of a pattern bound to the canonical text of values (`a` -> `1`). */
 export type Bindings = ReadonlyMap<string, string>;
@@ -180,6 +182,8 @@ export type BindingSide = "none" | "after" | "before";
 export function coverage(before: Check, after: Check, side: BindingSide | boolean): Map<string, string> | null {
   const bindSide: BindingSide = side === true ? "after" : side === false ? "none" : side;
   if (after.isTautology || !after.isReachable) return null;
+  // An approximate equality that admits more than the before one checks less (tolerance.ts): `InDelta(…, 1e-5)` -> `0.2`.
+  if (isToleranceWidened(before, after)) return null;
   const match = (afterText: string, beforeText: string, bound: Map<string, string> = new Map()): Map<string, string> | null =>
     bindSide === "before" ? unify(beforeText, afterText, true, bound) : unify(afterText, beforeText, bindSide === "after", bound);
   const subjectBindings = (): Map<string, string> | null => match(after.subject, before.subject);

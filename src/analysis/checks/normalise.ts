@@ -11,6 +11,7 @@
 
 import type { AssertionFact } from "../facts.js";
 import { checkStrength, isFalsyMatcher, negatedMatcher, relationOfMatcher, relationOfOperator, type Relation } from "./relations.js";
+import { toleranceOf, type Tolerance } from "./tolerance.js";
 
 /** One normalised assertion: what it checks, of what, against what. */
 export interface Check {
@@ -37,6 +38,8 @@ export interface Check {
   isLoose?: true;
   /** The local the assertion read when `subject` is the value that local was bound to (AssertionFact.actualValue): `levels` for `levels = n.apply([1, 5]); assert levels == [1, 4]`. */
   local?: string;
+  /** For an approximate equality (`pytest.approx`, `InDelta`, `toBeCloseTo`, `abs(a - b) < e`): the difference it admits (tolerance.ts). */
+  tolerance?: Tolerance;
 }
 
 /**
@@ -489,6 +492,8 @@ export function toCheck(fact: AssertionFact): Check {
   };
   liftStated();
   if (relation === "match" && expected !== undefined && expected.startsWith('"')) relation = "contains";
+  const rawExpected = expected;
+  const rawSubject = subject;
   if (relation === "equal" && expected !== undefined) {
     expected = approximated(expected);
     subject = approximated(subject);
@@ -540,6 +545,8 @@ export function toCheck(fact: AssertionFact): Check {
   if (relation === "helper") check.helper = fact.matcher.slice("helper ".length);
   if (relation === "equal" && LOOSE_EQUALITY.test(fact.matcher)) check.isLoose = true;
   if (fact.actualValue !== undefined && fact.actual !== undefined && /^\$?[A-Za-z_]\w*$/.test(fact.actual)) check.local = fact.actual;
+  const tolerance = isNegated ? undefined : toleranceOf(fact, relation, relation === "equal" && rawSubject !== subject ? rawSubject : subject, expected, rawExpected);
+  if (tolerance !== undefined) check.tolerance = tolerance;
   return check;
 }
 

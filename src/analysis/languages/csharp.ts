@@ -284,6 +284,8 @@ function assertionFact(matcherNode: Node, object: string, args: Node | undefined
   } else if (rank.strength >= 2 && values[0] && values[1]) {
     fact.expected = compactText(values[0]) as string;
     fact.actual = compactText(values[1]) as string;
+    // xUnit Assert.Equal(a, b, precision | tolerance), MSTest/NUnit Assert.AreEqual(a, b, delta): the tolerance (checks/tolerance.ts).
+    if (values[2] && !rank.negated && (name === "Equal" || name === "AreEqual")) fact.tolerance = compactText(values[2]) as string;
   } else if (values[0]) {
     fact.actual = compactText(values[0]) as string;
   }

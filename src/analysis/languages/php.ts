@@ -162,6 +162,8 @@ function assertionFact(matcher: string, args: Node | undefined, line: number): A
   if (rank.strength >= 2 && first && second) {
     fact.expected = compactText(first) as string;
     fact.actual = compactText(second) as string;
+    // assertEqualsWithDelta(want, got, delta): the tolerance (checks/tolerance.ts).
+    if (values[2] && matcher === "assertEqualsWithDelta") fact.tolerance = compactText(values[2]) as string;
     if (rank.strength === 3 && !rank.negated && fact.expected === fact.actual) Object.assign(fact, { strength: 0, tautology: true });
   } else if (first) {
     fact.actual = compactText(first) as string;

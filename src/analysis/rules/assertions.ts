@@ -14,6 +14,7 @@
 
 import { displayCode } from "../display.js";
 import { checkedTest, helperCheckParts, isCheckConserved, conjunctFacts, toCheck, type Check, type CheckedTest } from "../checks/index.js";
+import { describeTolerance, isToleranceWidened } from "../checks/tolerance.js";
 import type { AssertionFact, TestCase } from "../facts.js";
 import type { Finding } from "../types.js";
 import { hasCodeUnderTestChanged, multisetMinus, resolveImport, type MatchedTest, type RuleInput } from "./context.js";
@@ -266,7 +267,9 @@ function compareDetails(test: MatchedTest, beforeFacts: AssertionFact[], afterFa
     );
   }
 
-  // assertion_weakening: a paired assertion got weaker, or a tautology arrived
+  // assertion_weakening: a paired assertion got weaker (a lower strength, or an approximate equality that admits more), or a tautology arrived
+  const checkOf = (fact: AssertionFact): Check => toCheck(original.get(fact) ?? fact);
+  const isWidened = (was: AssertionFact, now: AssertionFact): boolean => now.strength === was.strength && isToleranceWidened(checkOf(was), checkOf(now));
   const weakened = pairs
     .map(([b, a]) => [before[b] as AssertionFact, after[a] as AssertionFact] as const)
     .filter(
@@ -274,7 +277,7 @@ function compareDetails(test: MatchedTest, beforeFacts: AssertionFact[], afterFa
         !was.tautology &&
         !was.unreachable &&
         !now.unreachable &&
-        now.strength < was.strength &&
+        (now.strength < was.strength || isWidened(was, now)) &&
         !isNewErrorCheck(original.get(was) ?? was, original.get(now) ?? now) &&
         !isConserved(original.get(was) ?? was),
     );
@@ -282,7 +285,11 @@ function compareDetails(test: MatchedTest, beforeFacts: AssertionFact[], afterFa
   if (weakened.length + tautologies.length > 0) {
     const parts = [
       ...weakened.map(([was, now]) =>
-        now.tautology ? `${describe(was)} was replaced by a tautology ${describe(now)}` : `${describe(was)} -> ${describe(now)} (strength ${was.strength} -> ${now.strength})`,
+        now.tautology
+          ? `${describe(was)} was replaced by a tautology ${describe(now)}`
+          : isWidened(was, now)
+            ? `${describe(was)} -> ${describe(now)} (tolerance ${describeTolerance(checkOf(was).tolerance)} -> ${describeTolerance(checkOf(now).tolerance)})`
+            : `${describe(was)} -> ${describe(now)} (strength ${was.strength} -> ${now.strength})`,
       ),
       ...tautologies.map((fact) => `a tautology was added: ${describe(fact)}`),
     ];
