@@ -265,3 +265,24 @@ function errorCoverage(before: Check, after: Check, match: (afterText: string, b
   }
   return bound;
 }
+
+/** Text that reads a size: `len(x)`, `count($x)`, `x.size()`, `x.len()`, `x.length`, `x.Count`, `[len(r) for r in x]`, `xs.map(r => r.length)`. */
+const SIZE_TEXT = /(?:^|[^\w.$])(?:len|count|sizeof)\(|\.(?:size|len|count|length|Count)\(\)|\.(?:length|Length|Count|size)\b/;
+
+/**
+ * True when `after` compares only sizes where `before` compared a whole
+ * value (issue 9, "length instead of contents"): `assert rows == expected`
+ * -> `assert len(rows) == len(expected)`, `assertEquals(expected, xs)` ->
+ * `assertEquals(expected.size(), xs.size())`, `assertEquals([...], $x)` ->
+ * `assertCount(2, $x)`. The before check is a non-negated equality whose
+ * sides read no size and whose expected value is no number (a count
+ * compared before is a size already); the after check is a length check,
+ * or an equality whose both sides read a size. A size never covers the
+ * contents (see IMPLIED_BY_EQUALITY: equality implies a size, not back).
+ */
+export function isSizeInsteadOfContents(before: Check, after: Check): boolean {
+  if (before.relation !== "equal" || before.isNegated || before.expected === undefined || after.isNegated) return false;
+  if (SIZE_TEXT.test(before.subject) || SIZE_TEXT.test(before.expected) || /^-?\d[\d_.]*$/.test(before.expected) || /^-?\d[\d_.]*$/.test(before.subject)) return false;
+  if (after.relation === "length") return true;
+  return after.relation === "equal" && after.expected !== undefined && SIZE_TEXT.test(after.subject) && SIZE_TEXT.test(after.expected);
+}

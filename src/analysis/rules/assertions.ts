@@ -15,6 +15,7 @@
 import { displayCode } from "../display.js";
 import { checkedTest, helperCheckParts, isCheckConserved, conjunctFacts, toCheck, type Check, type CheckedTest } from "../checks/index.js";
 import { describeTolerance, isToleranceWidened } from "../checks/tolerance.js";
+import { isSizeInsteadOfContents } from "../checks/coverage.js";
 import type { AssertionFact, TestCase } from "../facts.js";
 import type { Finding } from "../types.js";
 import { hasCodeUnderTestChanged, multisetMinus, resolveImport, type MatchedTest, type RuleInput } from "./context.js";
@@ -270,6 +271,7 @@ function compareDetails(test: MatchedTest, beforeFacts: AssertionFact[], afterFa
   // assertion_weakening: a paired assertion got weaker (a lower strength, or an approximate equality that admits more), or a tautology arrived
   const checkOf = (fact: AssertionFact): Check => toCheck(original.get(fact) ?? fact);
   const isWidened = (was: AssertionFact, now: AssertionFact): boolean => now.strength === was.strength && isToleranceWidened(checkOf(was), checkOf(now));
+  const isSizeOnly = (was: AssertionFact, now: AssertionFact): boolean => now.strength <= was.strength && isSizeInsteadOfContents(checkOf(was), checkOf(now));
   const weakened = pairs
     .map(([b, a]) => [before[b] as AssertionFact, after[a] as AssertionFact] as const)
     .filter(
@@ -277,7 +279,7 @@ function compareDetails(test: MatchedTest, beforeFacts: AssertionFact[], afterFa
         !was.tautology &&
         !was.unreachable &&
         !now.unreachable &&
-        (now.strength < was.strength || isWidened(was, now)) &&
+        (now.strength < was.strength || isWidened(was, now) || isSizeOnly(was, now)) &&
         !isNewErrorCheck(original.get(was) ?? was, original.get(now) ?? now) &&
         !isConserved(original.get(was) ?? was),
     );
@@ -289,7 +291,9 @@ function compareDetails(test: MatchedTest, beforeFacts: AssertionFact[], afterFa
           ? `${describe(was)} was replaced by a tautology ${describe(now)}`
           : isWidened(was, now)
             ? `${describe(was)} -> ${describe(now)} (tolerance ${describeTolerance(checkOf(was).tolerance)} -> ${describeTolerance(checkOf(now).tolerance)})`
-            : `${describe(was)} -> ${describe(now)} (strength ${was.strength} -> ${now.strength})`,
+            : isSizeOnly(was, now)
+              ? `${describe(was)} -> ${describe(now)} (the contents -> only their size)`
+              : `${describe(was)} -> ${describe(now)} (strength ${was.strength} -> ${now.strength})`,
       ),
       ...tautologies.map((fact) => `a tautology was added: ${describe(fact)}`),
     ];
