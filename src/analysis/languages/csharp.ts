@@ -731,4 +731,8 @@ const CSHARP_TRY: TrySyntax = {
     return { body: statementNodes(node.childForFieldName("body")), handlers, orElse: [] };
   },
   catchesFailure: (types) => types.length === 0 || types.some((type) => /^(?:System\.)?Exception$|(?:Xunit|Assert\w*|Assertion|Fail|True|False|Equal)Exception$/.test(type)),
+  /** Every assertion of the framework fails as its explicit failure does (the same error type). */
+  catchesAssertion(types, fact) {
+    return this.catchesFailure(types, fact);
+  },
 };

@@ -679,4 +679,8 @@ const JAVA_TRY: TrySyntax = {
     return { body: statementNodes(node.childForFieldName("body")), handlers, orElse: [] };
   },
   catchesFailure: (types) => types.some((type) => /^(?:java\.lang\.)?(?:Throwable|Error|AssertionError)$|AssertionFailedError$|ComparisonFailure$/.test(type)),
+  /** Every assertion of the framework fails as its explicit failure does (the same error type). */
+  catchesAssertion(types, fact) {
+    return this.catchesFailure(types, fact);
+  },
 };

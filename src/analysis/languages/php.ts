@@ -551,4 +551,8 @@ const PHP_TRY: TrySyntax = {
     return { body: statementNodes(node.childForFieldName("body")), handlers, orElse: [] };
   },
   catchesFailure: (types) => types.some((type) => /^\\?(?:Exception|Throwable|RuntimeException)$|(?:AssertionFailedError|ExpectationFailedException|PHPUnit\\Framework\\Exception)$/.test(type)),
+  /** Every assertion of the framework fails as its explicit failure does (the same error type). */
+  catchesAssertion(types, fact) {
+    return this.catchesFailure(types, fact);
+  },
 };

@@ -789,4 +789,8 @@ const RUBY_TRY: TrySyntax = {
     return { body, handlers, orElse, hasSiblings: node.type === "begin" };
   },
   catchesFailure: (types) => types.some((type) => /^(?:::)?(?:Exception|Mini[Tt]est::Assertion|RSpec::Expectations::ExpectationNotMetError)$/.test(type)),
+  /** Every assertion of the framework fails as its explicit failure does (the same error type). */
+  catchesAssertion(types, fact) {
+    return this.catchesFailure(types, fact);
+  },
 };

@@ -288,7 +288,9 @@ function compareDetails(test: MatchedTest, beforeFacts: AssertionFact[], afterFa
     const parts = [
       ...weakened.map(([was, now]) =>
         now.tautology
-          ? `${describe(was)} was replaced by a tautology ${describe(now)}`
+          ? describe(was) === describe(now)
+            ? `${describe(was)} can no longer fail (a handler around it catches its failure)`
+            : `${describe(was)} was replaced by a tautology ${describe(now)}`
           : isWidened(was, now)
             ? `${describe(was)} -> ${describe(now)} (tolerance ${describeTolerance(checkOf(was).tolerance)} -> ${describeTolerance(checkOf(now).tolerance)})`
             : isSizeOnly(was, now)
