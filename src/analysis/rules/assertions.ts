@@ -16,6 +16,7 @@ import { displayCode } from "../display.js";
 import { checkedTest, helperCheckParts, isCheckConserved, conjunctFacts, toCheck, type Check, type CheckedTest } from "../checks/index.js";
 import { describeTolerance, isToleranceWidened } from "../checks/tolerance.js";
 import { isSizeInsteadOfContents } from "../checks/coverage.js";
+import { isPatternWidened, patternOf } from "../checks/pattern-widening.js";
 import type { AssertionFact, TestCase } from "../facts.js";
 import type { Finding } from "../types.js";
 import { hasCodeUnderTestChanged, multisetMinus, resolveImport, type MatchedTest, type RuleInput } from "./context.js";
@@ -272,6 +273,14 @@ function compareDetails(test: MatchedTest, beforeFacts: AssertionFact[], afterFa
   const checkOf = (fact: AssertionFact): Check => toCheck(original.get(fact) ?? fact);
   const isWidened = (was: AssertionFact, now: AssertionFact): boolean => now.strength === was.strength && isToleranceWidened(checkOf(was), checkOf(now));
   const isSizeOnly = (was: AssertionFact, now: AssertionFact): boolean => now.strength <= was.strength && isSizeInsteadOfContents(checkOf(was), checkOf(now));
+  // A match whose pattern admits more (checks/pattern-widening.ts); the pattern is whichever side is a regex literal.
+  const patternText = (check: Check): string | undefined => [check.expected, check.subject].find((text) => patternOf(text) !== null);
+  const isPatternLoosened = (was: AssertionFact, now: AssertionFact): boolean => {
+    const [before, after] = [checkOf(was), checkOf(now)];
+    if (before.relation !== "match" || after.relation !== "match" || before.isNegated || after.isNegated || now.strength !== was.strength) return false;
+    const [wasPattern, nowPattern] = [patternText(before), patternText(after)];
+    return wasPattern !== undefined && nowPattern !== undefined && isPatternWidened(wasPattern, nowPattern);
+  };
   const weakened = pairs
     .map(([b, a]) => [before[b] as AssertionFact, after[a] as AssertionFact] as const)
     .filter(
@@ -279,7 +288,7 @@ function compareDetails(test: MatchedTest, beforeFacts: AssertionFact[], afterFa
         !was.tautology &&
         !was.unreachable &&
         !now.unreachable &&
-        (now.strength < was.strength || isWidened(was, now) || isSizeOnly(was, now)) &&
+        (now.strength < was.strength || isWidened(was, now) || isSizeOnly(was, now) || isPatternLoosened(was, now)) &&
         !isNewErrorCheck(original.get(was) ?? was, original.get(now) ?? now) &&
         !isConserved(original.get(was) ?? was),
     );
@@ -295,7 +304,9 @@ function compareDetails(test: MatchedTest, beforeFacts: AssertionFact[], afterFa
             ? `${describe(was)} -> ${describe(now)} (tolerance ${describeTolerance(checkOf(was).tolerance)} -> ${describeTolerance(checkOf(now).tolerance)})`
             : isSizeOnly(was, now)
               ? `${describe(was)} -> ${describe(now)} (the contents -> only their size)`
-              : `${describe(was)} -> ${describe(now)} (strength ${was.strength} -> ${now.strength})`,
+              : isPatternLoosened(was, now)
+                ? `${describe(was)} -> ${describe(now)} (the pattern admits more)`
+                : `${describe(was)} -> ${describe(now)} (strength ${was.strength} -> ${now.strength})`,
       ),
       ...tautologies.map((fact) => `a tautology was added: ${describe(fact)}`),
     ];
