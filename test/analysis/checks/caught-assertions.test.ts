@@ -55,4 +55,18 @@ describe("an assertion whose failure is caught", () => {
     const source = `class ATest {\n  @Test\n  void a() {\n    try {\n      assertEquals(1, f());\n    } catch (AssertionError e) {\n      log(e);\n      throw e;\n    }\n  }\n}\n`;
     expect(await strengths("src/test/java/ATest.java", source)).toEqual([3]);
   });
+
+  const rust = (wrapped: string): string => `#[cfg(test)]\nmod tests {\n    #[test]\n    fn short_form() {\n        ${wrapped}\n    }\n}\n`;
+
+  it.each([
+    ["let _ =", rust("let _ = std::panic::catch_unwind(|| {\n            assert_eq!(parse(1), Ok(2));\n        });")],
+    ["a statement, AssertUnwindSafe", rust("std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| { assert_eq!(parse(1), Ok(2)); })).ok();")],
+  ])("Rust, catch_unwind result discarded (%s): a tautology", async (_, source) => {
+    expect(await strengths("src/lib.rs", source)).toEqual([0]);
+  });
+
+  it("Rust, catch_unwind result read (a test that it panics): still checks", async () => {
+    const source = rust("let result = std::panic::catch_unwind(|| { assert_eq!(parse(1), Ok(2)); });\n        assert!(result.is_err());");
+    expect(await strengths("src/lib.rs", source)).toEqual([3, 1]);
+  });
 });
