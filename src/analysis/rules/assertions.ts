@@ -13,11 +13,11 @@
  */
 
 import { displayCode } from "../display.js";
-import { checkedTest, helperCheckParts, isCheckConserved, conjunctFacts, toCheck, type Check, type CheckedTest } from "../checks/index.js";
+import { checkedTest, coverage, helperCheckParts, isCheckConserved, conjunctFacts, toCheck, toChecks, type Check, type CheckedTest } from "../checks/index.js";
 import { describeTolerance, isToleranceWidened } from "../checks/tolerance.js";
 import { isSizeInsteadOfContents } from "../checks/coverage.js";
 import { isPatternWidened, patternOf } from "../checks/pattern-widening.js";
-import type { AssertionFact, TestCase } from "../facts.js";
+import type { AssertionFact, AssertionHelperFact, TestCase } from "../facts.js";
 import type { Finding } from "../types.js";
 import { hasCodeUnderTestChanged, multisetMinus, resolveImport, type MatchedTest, type RuleInput } from "./context.js";
 import { defineRule, report } from "./registry.js";
@@ -440,7 +440,46 @@ export function assertionFindings(input: RuleInput): Finding[] {
     const moved = lost > 0 && delegatedAssertions(test, input) >= lost;
     findings.push(...(moved ? found.filter((f) => f.type !== "assertion_removal") : found));
   }
+  // An assertion helper whose own checks got weaker (a widened delta, the contents -> their size) weakens every test
+  // that calls it, wherever those live (a Go package's other _test.go files, whose bodies did not change).
+  for (const pair of input.pairs) {
+    const helpersBefore = new Map((pair.before?.assertionHelpers ?? []).map((helper) => [helper.name, helper] as const));
+    for (const helper of pair.after?.assertionHelpers ?? []) {
+      const was = helpersBefore.get(helper.name);
+      if (was?.assertionsDetail && helper.assertionsDetail) findings.push(...weakenedHelperFindings(pair.path, was, helper, () => isCodeChanged(pair.path)));
+    }
+  }
   return findings;
+}
+
+/** A helper of a test file as the test-shaped record compareDetails reads: its name, its line, its assertions. */
+function helperAsTest(helper: AssertionHelperFact): TestCase {
+  const assertions = helper.assertionsDetail ?? [];
+  return {
+    id: `${helper.name} (assertion helper)`,
+    name: helper.name,
+    suitePath: [],
+    line: assertions[0]?.line ?? 1,
+    flags: { skipped: false, conditional: false, focused: false, todo: false, failing: false },
+    assertionCount: helper.assertions,
+    bodyHash: JSON.stringify(assertions.map(({ line: _line, ...fact }) => fact)),
+    assertionsDetail: assertions,
+  };
+}
+
+/**
+ * assertion_weakening for one assertion helper of `file` whose checks
+ * changed: a paired assertion of it checks less (see compareDetails), and
+ * no check of its after side covers what it checked. Removed assertions and
+ * changed expectations of a helper are left to the tests that call it.
+ */
+function weakenedHelperFindings(file: string, before: AssertionHelperFact, after: AssertionHelperFact, isCodeChanged: () => boolean): Finding[] {
+  const [was, now] = [helperAsTest(before), helperAsTest(after)];
+  if (was.bodyHash === now.bodyHash) return [];
+  const afterChecks = (after.assertionsDetail ?? []).flatMap(toChecks).filter((check) => check.isReachable && !check.isTautology);
+  const isConserved = (fact: AssertionFact): boolean => toChecks(fact).every((check) => afterChecks.some((other) => coverage(check, other, false) !== null));
+  const test: MatchedTest = { beforeFile: file, before: was, afterFile: file, after: now, match: "edited" };
+  return compareDetails(test, was.assertionsDetail ?? [], now.assertionsDetail ?? [], isCodeChanged, isConserved).filter((finding) => finding.type === "assertion_weakening");
 }
 
 /**
