@@ -84,7 +84,8 @@ function bracketClass(body: string, index: number): { set: Set<number>; end: num
       if (!from) return null;
       if (from.size === 1) code = [...from][0] as number;
       i += 2;
-    } else if (body[i] === "[") return null; // POSIX classes, nested sets
+    } else if (body[i] === "[")
+      return null; // POSIX classes, nested sets
     else {
       code = body.charCodeAt(i) < 128 ? body.charCodeAt(i) : 128;
       from = new Set([code]);

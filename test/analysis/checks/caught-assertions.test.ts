@@ -11,8 +11,7 @@ async function strengths(path: string, source: string): Promise<number[]> {
   return (facts.tests ?? []).flatMap((test) => (test.assertionsDetail ?? []).map((fact) => fact.strength));
 }
 
-const python = (handler: string, caught = "AssertionError"): string =>
-  `def test_value():\n    value = f(1)\n    try:\n        assert value == 65.0\n    except ${caught} as e:\n        ${handler}\n`;
+const python = (handler: string, caught = "AssertionError"): string => `def test_value():\n    value = f(1)\n    try:\n        assert value == 65.0\n    except ${caught} as e:\n        ${handler}\n`;
 
 describe("an assertion whose failure is caught", () => {
   it.each([
@@ -31,7 +30,12 @@ describe("an assertion whose failure is caught", () => {
       `public class ATests {\n  [Fact]\n  public void A() {\n    try { Assert.Equal(1, F()); }\n    catch (XunitException e) { output.WriteLine(e.Message); }\n  }\n}\n`,
       [0],
     ],
-    ["Ruby, rescue Minitest::Assertion", "test/a_test.rb", `class ATest < Minitest::Test\n  def test_a\n    assert_equal 1, f\n  rescue Minitest::Assertion => e\n    warn e.message\n  end\nend\n`, [0]],
+    [
+      "Ruby, rescue Minitest::Assertion",
+      "test/a_test.rb",
+      `class ATest < Minitest::Test\n  def test_a\n    assert_equal 1, f\n  rescue Minitest::Assertion => e\n    warn e.message\n  end\nend\n`,
+      [0],
+    ],
   ])("%s: a tautology", async (_, path, source, expected) => {
     expect(await strengths(path, source)).toEqual(expected);
   });
