@@ -135,6 +135,16 @@ export interface AssertionFact {
    * columns are read from the file that declares it (row-types.ts).
    */
   rowType?: { row: string; type: string };
+  /**
+   * The tolerance argument of an approximate equality as written, normalised
+   * like `expected`: the delta of testify `InDelta`/`InEpsilon`, JUnit
+   * `assertEquals(a, b, delta)`, PHPUnit `assertEqualsWithDelta`, minitest
+   * `assert_in_delta`/`assert_in_epsilon`; the digits of Jest's
+   * `toBeCloseTo(x, digits)` and xUnit's `Assert.Equal(a, b, precision)`.
+   * What it means (absolute, relative, digits) follows from `matcher`
+   * (analysis/checks/tolerance.ts). Absent when the framework's default applies.
+   */
+  tolerance?: string;
 }
 
 /** A test's call of an imported function that may assert (TestCase.importedHelperCalls). */

@@ -7,7 +7,8 @@
  * message covers one naming either; a `pytest.warns(W, match=M)` covers the
  * `isinstance(w, W)` and the message check it replaced; a
  * `toHaveBeenCalledWith(a)` is covered by a `deepEqual(calls, [a])` of the
- * recorded calls.
+ * recorded calls. An approximate equality covers another only when its
+ * tolerance admits no more (tolerance.ts): a widened delta is a weaker check.
  *
  * A table test's check (`expect(add(a, b)).toBe(sum)` over rows) covers a
  * check of literals (`expect(add(1, 2)).toBe(3)`) when the table's names
@@ -16,6 +17,7 @@
 
 import { canonicalText, isLiteralText, literalKey, type Check } from "./normalise.js";
 import type { Relation } from "./relations.js";
+import { isToleranceWidened } from "./tolerance.js";
 
 /** Names of a pattern bound to the canonical text of values (`a` -> `1`). */
 export type Bindings = ReadonlyMap<string, string>;
@@ -188,6 +190,8 @@ export function coverage(before: Check, after: Check, side: BindingSide | boolea
 function coverageAsWritten(before: Check, after: Check, side: BindingSide | boolean): Map<string, string> | null {
   const bindSide: BindingSide = side === true ? "after" : side === false ? "none" : side;
   if (after.isTautology || !after.isReachable) return null;
+  // An approximate equality that admits more than the before one checks less (tolerance.ts): `InDelta(…, 1e-5)` -> `0.2`.
+  if (isToleranceWidened(before, after)) return null;
   const match = (afterText: string, beforeText: string, bound: Map<string, string> = new Map()): Map<string, string> | null =>
     bindSide === "before" ? unify(beforeText, afterText, true, bound) : unify(afterText, beforeText, bindSide === "after", bound);
   const subjectBindings = (): Map<string, string> | null => match(after.subject, before.subject);
@@ -271,4 +275,25 @@ function errorCoverage(before: Check, after: Check, match: (afterText: string, b
     bound = match(after.message, before.message, bound);
   }
   return bound;
+}
+
+/** Text that reads a size: `len(x)`, `count($x)`, `x.size()`, `x.len()`, `x.length`, `x.Count`, `[len(r) for r in x]`, `xs.map(r => r.length)`. */
+const SIZE_TEXT = /(?:^|[^\w.$])(?:len|count|sizeof)\(|\.(?:size|len|count|length|Count)\(\)|\.(?:length|Length|Count|size)\b/;
+
+/**
+ * True when `after` compares only sizes where `before` compared a whole
+ * value (issue 9, "length instead of contents"): `assert rows == expected`
+ * -> `assert len(rows) == len(expected)`, `assertEquals(expected, xs)` ->
+ * `assertEquals(expected.size(), xs.size())`, `assertEquals([...], $x)` ->
+ * `assertCount(2, $x)`. The before check is a non-negated equality whose
+ * sides read no size and whose expected value is no number (a count
+ * compared before is a size already); the after check is a length check,
+ * or an equality whose both sides read a size. A size never covers the
+ * contents (see IMPLIED_BY_EQUALITY: equality implies a size, not back).
+ */
+export function isSizeInsteadOfContents(before: Check, after: Check): boolean {
+  if (before.relation !== "equal" || before.isNegated || before.expected === undefined || after.isNegated) return false;
+  if (SIZE_TEXT.test(before.subject) || SIZE_TEXT.test(before.expected) || /^-?\d[\d_.]*$/.test(before.expected) || /^-?\d[\d_.]*$/.test(before.subject)) return false;
+  if (after.relation === "length") return true;
+  return after.relation === "equal" && after.expected !== undefined && SIZE_TEXT.test(after.subject) && SIZE_TEXT.test(after.expected);
 }

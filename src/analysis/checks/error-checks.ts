@@ -19,7 +19,12 @@
  *   Exception` around `self.fail`, any JS `catch`, PHP `catch (\Exception)`,
  *   Ruby `rescue Exception` around `flunk`): then the test passes whatever
  *   the call does, unless that handler asserts something about what it
- *   caught (a `throws` naming no type; the handler's checks stay its own).
+ *   caught (a `throws` naming no type; the handler's checks stay its own);
+ * - any other assertion of the guarded block, where a handler catches the
+ *   framework's failure (`except AssertionError`, `catch (XunitException)`,
+ *   `rescue Minitest::Assertion`) and swallows it (logs it, prints it;
+ *   neither re-raises, asserts, nor keeps it for a later check): the
+ *   assertion never fails, a tautology (issue 9, class assertion-error-caught).
  *
  * The call is the guarded block's last statement before the failure (its
  * value when it assigns one). Checks in the handler (`assertEquals(msg,
@@ -72,6 +77,28 @@ export interface PlacedFact {
 export interface FailureSyntax {
   /** True when a handler naming `types` (none: the catch-all or the default) catches the error that `fail` (an explicit failure fact) raises. */
   catchesFailure(types: readonly string[], fail: AssertionFact): boolean;
+  /**
+   * True when such a handler catches the error any assertion `fact` of the
+   * framework raises on failure (AssertionError, XunitException,
+   * Minitest::Assertion, …), so an assertion it guards never fails the
+   * test ({@link withTryErrorChecks}); absent: the language's assertions are
+   * not judged so (JS, whose bare `catch` is also the callback style's
+   * `catch (e) { done(e) }`).
+   */
+  catchesAssertion?(types: readonly string[], fact: AssertionFact): boolean;
+}
+
+/** A handler statement that hands the caught failure on: re-raises it, fails, or reports or keeps it for a later check (`raise`, `throw`, `done(e)`, `errors.append(e)`, `failures << e`, `error = e`). */
+const HANDS_ON = /^(?:raise|throw|panic|fail|flunk)\b|\b(?:raise|throw|fail|Fail|flunk|done|reject|append|push|add|extend|addSuppressed|set_exception|collect|put)\s*\(|<<|^\$?[\w.$[\]]+\s*\+?=[^=]/;
+
+/**
+ * True when a handler swallows the failures it catches: it asserts nothing
+ * (no fact of `facts` lies in it) and no statement of it hands the failure
+ * on ({@link HANDS_ON}); a log line or a print is swallowing.
+ */
+function swallowsFailure(handler: TryHandler, facts: readonly PlacedFact[]): boolean {
+  if (facts.some((placed) => placed.start >= handler.start && placed.start < handler.end)) return false;
+  return !handler.statements.some((statement) => HANDS_ON.test(statement.text));
 }
 
 /** The matcher of a `throws` check read from a `try`. */
@@ -194,6 +221,15 @@ export function withTryErrorChecks(shapes: readonly TryShape[], facts: readonly 
       // The handler catches the failure itself: it checks something only if it asserts on what it caught.
       const checksCaught = catching.every((handler) => facts.some((other) => other.start >= handler.start && other.start < handler.end));
       replaced.set(placed, checksCaught ? throwsFact(placed.fact, code, []) : { ...placed.fact, strength: 0, tautology: true });
+    }
+    // Any other assertion of the guarded block (issue 9, class assertion-error-caught): a handler that catches the
+    // framework's failure and swallows it (see swallowsFailure) makes it an assertion that never fails, a tautology.
+    const catchesAssertion = syntax.catchesAssertion?.bind(syntax);
+    if (catchesAssertion === undefined) continue;
+    for (const placed of facts) {
+      if (replaced.has(placed) || isFailureFact(placed.fact) || !shape.body.some((statement) => within(placed.start, statement))) continue;
+      if (!shape.handlers.some((handler) => catchesAssertion(handler.types, placed.fact) && swallowsFailure(handler, facts))) continue;
+      replaced.set(placed, { ...placed.fact, strength: 0, tautology: true });
     }
   }
   if (replaced.size === 0) return [...facts];

@@ -11,6 +11,7 @@
 
 import type { AssertionFact } from "../facts.js";
 import { checkStrength, isFalsyMatcher, negatedMatcher, relationOfMatcher, relationOfOperator, type Relation } from "./relations.js";
+import { toleranceOf, type Tolerance } from "./tolerance.js";
 
 /** One normalised assertion: what it checks, of what, against what. */
 export interface Check {
@@ -44,6 +45,8 @@ export interface Check {
    * assertion reads no row field.
    */
   columns?: { subject: string; expected?: string };
+  /** For an approximate equality (`pytest.approx`, `InDelta`, `toBeCloseTo`, `abs(a - b) < e`): the difference it admits (tolerance.ts). */
+  tolerance?: Tolerance;
 }
 
 /**
@@ -496,6 +499,8 @@ export function toCheck(fact: AssertionFact): Check {
   };
   liftStated();
   if (relation === "match" && expected !== undefined && expected.startsWith('"')) relation = "contains";
+  const rawExpected = expected;
+  const rawSubject = subject;
   if (relation === "equal" && expected !== undefined) {
     expected = approximated(expected);
     subject = approximated(subject);
@@ -549,6 +554,8 @@ export function toCheck(fact: AssertionFact): Check {
   if (fact.actualValue !== undefined && fact.actual !== undefined && /^\$?[A-Za-z_]\w*$/.test(fact.actual)) check.local = fact.actual;
   const columns = fact.rowColumns ? columnsOf(check, fact.rowColumns) : undefined;
   if (columns) check.columns = columns;
+  const tolerance = isNegated ? undefined : toleranceOf(fact, relation, relation === "equal" && rawSubject !== subject ? rawSubject : subject, expected, rawExpected);
+  if (tolerance !== undefined) check.tolerance = tolerance;
   return check;
 }
 

@@ -289,6 +289,8 @@ function assertionFact(matcherNode: Node, object: string, args: Node | undefined
   } else if (rank.strength >= 2 && values[0] && values[1]) {
     fact.expected = compactText(values[0]) as string;
     fact.actual = compactText(values[1]) as string;
+    // xUnit Assert.Equal(a, b, precision | tolerance), MSTest/NUnit Assert.AreEqual(a, b, delta): the tolerance (checks/tolerance.ts).
+    if (values[2] && !rank.negated && (name === "Equal" || name === "AreEqual")) fact.tolerance = compactText(values[2]) as string;
   } else if (values[0]) {
     fact.actual = compactText(values[0]) as string;
   }
@@ -750,4 +752,8 @@ const CSHARP_TRY: TrySyntax = {
     return { body: statementNodes(node.childForFieldName("body")), handlers, orElse: [] };
   },
   catchesFailure: (types) => types.length === 0 || types.some((type) => /^(?:System\.)?Exception$|(?:Xunit|Assert\w*|Assertion|Fail|True|False|Equal)Exception$/.test(type)),
+  /** Every assertion of the framework fails as its explicit failure does (the same error type). */
+  catchesAssertion(types, fact) {
+    return this.catchesFailure(types, fact);
+  },
 };

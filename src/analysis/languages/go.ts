@@ -431,9 +431,11 @@ function testingCallFact(guard: Node, condition: Node, object: string, matcher: 
 function testifyFact(object: string, matcher: string, args: Node | undefined, line: number, skipped = 1): AssertionFact {
   const rank = TESTIFY.get(matcher) ?? TESTIFY.get(matcher.replace(/f$/, "")) ?? { strength: 1 as const };
   // assert.Equal(t, want, got) skips the t argument; suite methods (s.Equal(want, got)) have none.
-  const [first, second] = args ? namedChildren(args).slice(skipped) : [];
+  const [first, second, third] = args ? namedChildren(args).slice(skipped) : [];
   const fact: AssertionFact = { line, matcher: `${object}.${matcher}`, strength: rank.strength, tautology: false };
   if (rank.negated) fact.negated = true;
+  // InDelta(t, want, got, delta) / InEpsilon(t, want, got, epsilon): the tolerance (checks/tolerance.ts).
+  if (third && /^In(?:Delta|Epsilon)/.test(matcher)) fact.tolerance = compactText(third) as string;
   if (first && second && rank.strength >= 2) {
     const [expected, actual] = rank.expectedFirst ? [first, second] : [second, first];
     fact.expected = compactText(expected) as string;

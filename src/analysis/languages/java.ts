@@ -276,7 +276,9 @@ function assertionFact(call: Node, matcher: string, args: Node | undefined, line
   if (rank.negated) fact.negated = true;
   // JUnit puts an optional message first (JUnit 4) or last (JUnit 5); equality is (expected, actual).
   const operands = values.length >= 3 && values[0]?.type === "string_literal" && rank.strength === 3 ? values.slice(1) : values;
-  const [first, second] = operands;
+  const [first, second, third] = operands;
+  // assertEquals(expected, actual, delta) on doubles/floats (and assertArrayEquals): the delta is its tolerance (checks/tolerance.ts).
+  if (third && third.type !== "string_literal" && /^assert(?:Array)?Equals$/.test(matcher)) fact.tolerance = compactText(third) as string;
   if (matcher === "assertThrows" || matcher === "assertThrowsExactly") {
     const type = first?.type === "class_literal" ? (first.namedChild(0)?.text ?? "") : "";
     if (type) fact.expected = type;
@@ -684,4 +686,8 @@ const JAVA_TRY: TrySyntax = {
     return { body: statementNodes(node.childForFieldName("body")), handlers, orElse: [] };
   },
   catchesFailure: (types) => types.some((type) => /^(?:java\.lang\.)?(?:Throwable|Error|AssertionError)$|AssertionFailedError$|ComparisonFailure$/.test(type)),
+  /** Every assertion of the framework fails as its explicit failure does (the same error type). */
+  catchesAssertion(types, fact) {
+    return this.catchesFailure(types, fact);
+  },
 };

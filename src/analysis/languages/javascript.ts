@@ -1343,6 +1343,8 @@ class TestExtractor {
     if (expectedType) this.expectedNodes.add(expectedType);
     const fact = this.assertionFact(line, matcher, matcherStrength(matcherName, matcherArgs.length, isNegated), isNegated, actualNode, expectedNode, expectedNode === undefined);
     if (typeCheck === "assignable" && !isNegated && matcherArgs.length === 0 && isTopType(expectedType)) Object.assign(fact, { tautology: true, strength: 0 });
+    // toBeCloseTo(x, digits): the digits are its tolerance (checks/tolerance.ts).
+    if (matcherName === "toBeCloseTo" && matcherArgs[1] !== undefined) fact.tolerance = normalizedSource(this.content, matcherArgs[1]);
     return fact;
   }
 

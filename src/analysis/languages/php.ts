@@ -162,6 +162,8 @@ function assertionFact(matcher: string, args: Node | undefined, line: number): A
   if (rank.strength >= 2 && first && second) {
     fact.expected = compactText(first) as string;
     fact.actual = compactText(second) as string;
+    // assertEqualsWithDelta(want, got, delta): the tolerance (checks/tolerance.ts).
+    if (values[2] && matcher === "assertEqualsWithDelta") fact.tolerance = compactText(values[2]) as string;
     if (rank.strength === 3 && !rank.negated && fact.expected === fact.actual) Object.assign(fact, { strength: 0, tautology: true });
   } else if (first) {
     fact.actual = compactText(first) as string;
@@ -563,4 +565,8 @@ const PHP_TRY: TrySyntax = {
     return { body: statementNodes(node.childForFieldName("body")), handlers, orElse: [] };
   },
   catchesFailure: (types) => types.some((type) => /^\\?(?:Exception|Throwable|RuntimeException)$|(?:AssertionFailedError|ExpectationFailedException|PHPUnit\\Framework\\Exception)$/.test(type)),
+  /** Every assertion of the framework fails as its explicit failure does (the same error type). */
+  catchesAssertion(types, fact) {
+    return this.catchesFailure(types, fact);
+  },
 };

@@ -1266,4 +1266,8 @@ const PYTHON_TRY: TrySyntax = {
     types.length === 0 ||
     types.some((type) => /^(?:builtins\.)?BaseException$/.test(type)) ||
     (!/pytest\.fail$/.test(fail.matcher) && types.some((type) => /^(?:builtins\.)?(?:Exception|AssertionError)$/.test(type))),
+  /** Every assertion of the framework fails as its explicit failure does (the same error type). */
+  catchesAssertion(types, fact) {
+    return this.catchesFailure(types, fact);
+  },
 };

@@ -310,6 +310,8 @@ function minitestFact(node: Node, matcher: string, line: number): AssertionFact 
   } else if (strength >= 2 && first && second) {
     fact.expected = compactText(first) as string;
     fact.actual = compactText(second) as string;
+    // assert_in_delta(want, got, delta) / assert_in_epsilon(want, got, epsilon): the tolerance (checks/tolerance.ts).
+    if (args[2] && !isRefute && /^assert_in_(?:delta|epsilon)$/.test(positive)) fact.tolerance = compactText(args[2]) as string;
   } else if (first) fact.actual = compactText(first) as string;
   const isAlwaysTrue = (positive === "assert" && first?.type === "true" && !isRefute) || (strength === 3 && !isRefute && fact.expected !== undefined && fact.expected === fact.actual);
   if (isAlwaysTrue) Object.assign(fact, { strength: 0, tautology: true });
@@ -843,4 +845,8 @@ const RUBY_TRY: TrySyntax = {
     return { body, handlers, orElse, hasSiblings: node.type === "begin" };
   },
   catchesFailure: (types) => types.some((type) => /^(?:::)?(?:Exception|Mini[Tt]est::Assertion|RSpec::Expectations::ExpectationNotMetError)$/.test(type)),
+  /** Every assertion of the framework fails as its explicit failure does (the same error type). */
+  catchesAssertion(types, fact) {
+    return this.catchesFailure(types, fact);
+  },
 };

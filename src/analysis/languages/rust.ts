@@ -252,9 +252,41 @@ function extractRustDrafts(path: string, grammar: LoadedGrammar, root: Node, con
     const node = match.get("assertion");
     const matcher = match.get("matcher")?.text;
     if (!node || !matcher) continue;
-    assertions.push({ ...withBoundActual(macroFact(node, matcher, node.startPosition.row + 1), node), startIndex: node.startIndex });
+    const fact = withBoundActual(macroFact(node, matcher, node.startPosition.row + 1), node);
+    // Inside a closure run by `catch_unwind` whose result is thrown away, a failing assertion's panic is caught: it never fails.
+    if (isUnwindDiscarded(node)) Object.assign(fact, { strength: 0, tautology: true });
+    assertions.push({ ...fact, startIndex: node.startIndex });
   }
   return { tests, assertions, skips: [], nonTestFunctions, frameworks: [...frameworks] };
+}
+
+/** True when `call` is a call of `std::panic::catch_unwind` (any path to it). */
+function isCatchUnwind(call: Node | null): call is Node {
+  return call?.type === "call_expression" && /(?:^|::)catch_unwind$/.test(call.childForFieldName("function")?.text ?? "");
+}
+
+/**
+ * True when an assertion runs inside a closure passed to `catch_unwind`
+ * (directly, or wrapped in `AssertUnwindSafe(…)`) whose result nobody reads:
+ * `let _ = catch_unwind(|| { assert_eq!(…) });`, `catch_unwind(…).ok();`,
+ * or the call as a statement. The panic of a failing assertion is caught
+ * and dropped, so the assertion can never fail the test (issue 9, class
+ * assertion-error-caught). A result that is read (`assert!(r.is_err())`, a
+ * test that the code panics) keeps the assertion as it is.
+ */
+function isUnwindDiscarded(assertion: Node): boolean {
+  for (let node: Node | null = assertion.parent; node && node.type !== "function_item"; node = node.parent) {
+    if (node.type !== "closure_expression") continue;
+    let call = node.parent?.type === "arguments" ? node.parent.parent : null;
+    if (call?.type === "call_expression" && /(?:^|::)AssertUnwindSafe$/.test(call.childForFieldName("function")?.text ?? "") && call.parent?.type === "arguments") call = call.parent.parent;
+    if (!isCatchUnwind(call)) continue;
+    let use: Node | null = call.parent;
+    // `.ok()`, `.is_err()`, `.is_ok()` as a statement read nothing either.
+    if (use?.type === "field_expression" && /^(?:ok|is_ok|is_err)$/.test(use.childForFieldName("field")?.text ?? "") && use.parent?.type === "call_expression") use = use.parent.parent;
+    if (use?.type === "expression_statement") return true;
+    if (use?.type === "let_declaration" && use.childForFieldName("pattern")?.text === "_") return true;
+  }
+  return false;
 }
 
 /** A lint attribute that silences: `allow(...)`, also inside `cfg_attr(cond, allow(...))`. */

@@ -13,8 +13,11 @@
  */
 
 import { displayCode } from "../display.js";
-import { checkedTest, coverage, helperCheckParts, isCheckConserved, conjunctFacts, toCheck, type Check, type CheckedTest } from "../checks/index.js";
-import type { AssertionFact, TestCase } from "../facts.js";
+import { checkedTest, coverage, helperCheckParts, isCheckConserved, conjunctFacts, toCheck, toChecks, type Check, type CheckedTest } from "../checks/index.js";
+import { describeTolerance, isToleranceWidened } from "../checks/tolerance.js";
+import { isSizeInsteadOfContents } from "../checks/coverage.js";
+import { isPatternWidened, patternOf } from "../checks/pattern-widening.js";
+import type { AssertionFact, AssertionHelperFact, TestCase } from "../facts.js";
 import type { Finding } from "../types.js";
 import { hasCodeUnderTestChanged, multisetMinus, resolveImport, usable, type MatchedTest, type RuleInput } from "./context.js";
 import { defineRule, report } from "./registry.js";
@@ -266,7 +269,18 @@ function compareDetails(test: MatchedTest, beforeFacts: AssertionFact[], afterFa
     );
   }
 
-  // assertion_weakening: a paired assertion got weaker, or a tautology arrived
+  // assertion_weakening: a paired assertion got weaker (a lower strength, or an approximate equality that admits more), or a tautology arrived
+  const checkOf = (fact: AssertionFact): Check => toCheck(original.get(fact) ?? fact);
+  const isWidened = (was: AssertionFact, now: AssertionFact): boolean => now.strength === was.strength && isToleranceWidened(checkOf(was), checkOf(now));
+  const isSizeOnly = (was: AssertionFact, now: AssertionFact): boolean => now.strength <= was.strength && isSizeInsteadOfContents(checkOf(was), checkOf(now));
+  // A match whose pattern admits more (checks/pattern-widening.ts); the pattern is whichever side is a regex literal.
+  const patternText = (check: Check): string | undefined => [check.expected, check.subject].find((text) => patternOf(text) !== null);
+  const isPatternLoosened = (was: AssertionFact, now: AssertionFact): boolean => {
+    const [before, after] = [checkOf(was), checkOf(now)];
+    if (before.relation !== "match" || after.relation !== "match" || before.isNegated || after.isNegated || now.strength !== was.strength) return false;
+    const [wasPattern, nowPattern] = [patternText(before), patternText(after)];
+    return wasPattern !== undefined && nowPattern !== undefined && isPatternWidened(wasPattern, nowPattern);
+  };
   const weakened = pairs
     .map(([b, a]) => [before[b] as AssertionFact, after[a] as AssertionFact] as const)
     .filter(
@@ -274,7 +288,7 @@ function compareDetails(test: MatchedTest, beforeFacts: AssertionFact[], afterFa
         !was.tautology &&
         !was.unreachable &&
         !now.unreachable &&
-        now.strength < was.strength &&
+        (now.strength < was.strength || isWidened(was, now) || isSizeOnly(was, now) || isPatternLoosened(was, now)) &&
         !isNewErrorCheck(original.get(was) ?? was, original.get(now) ?? now) &&
         !isConserved(original.get(was) ?? was),
     );
@@ -282,7 +296,17 @@ function compareDetails(test: MatchedTest, beforeFacts: AssertionFact[], afterFa
   if (weakened.length + tautologies.length > 0) {
     const parts = [
       ...weakened.map(([was, now]) =>
-        now.tautology ? `${describe(was)} was replaced by a tautology ${describe(now)}` : `${describe(was)} -> ${describe(now)} (strength ${was.strength} -> ${now.strength})`,
+        now.tautology
+          ? describe(was) === describe(now)
+            ? `${describe(was)} can no longer fail (a handler around it catches its failure)`
+            : `${describe(was)} was replaced by a tautology ${describe(now)}`
+          : isWidened(was, now)
+            ? `${describe(was)} -> ${describe(now)} (tolerance ${describeTolerance(checkOf(was).tolerance)} -> ${describeTolerance(checkOf(now).tolerance)})`
+            : isSizeOnly(was, now)
+              ? `${describe(was)} -> ${describe(now)} (the contents -> only their size)`
+              : isPatternLoosened(was, now)
+                ? `${describe(was)} -> ${describe(now)} (the pattern admits more)`
+                : `${describe(was)} -> ${describe(now)} (strength ${was.strength} -> ${now.strength})`,
       ),
       ...tautologies.map((fact) => `a tautology was added: ${describe(fact)}`),
     ];
@@ -416,9 +440,20 @@ export function assertionFindings(input: RuleInput): Finding[] {
     const moved = lost > 0 && delegatedAssertions(test, input) >= lost;
     findings.push(...(moved ? found.filter((f) => f.type !== "assertion_removal") : found));
   }
-  findings.push(...sharedHelperFindings(input));
+  // An assertion helper whose own checks got weaker (a widened delta, the contents -> their size) weakens every test
+  // that calls it, wherever those live (a Go package's other _test.go files, whose bodies did not change).
+  for (const pair of input.pairs) {
+    const helpersBefore = new Map((pair.before?.assertionHelpers ?? []).map((helper) => [helper.name, helper] as const));
+    for (const helper of pair.after?.assertionHelpers ?? []) {
+      const was = helpersBefore.get(helper.name);
+      if (was?.assertionsDetail && helper.assertionsDetail) findings.push(...weakenedHelperFindings(pair.path, was, helper, () => isCodeChanged(pair.path)));
+    }
+  }
+  const weakenedHelpers = new Set(findings.flatMap((finding) => (finding.test?.endsWith(" (assertion helper)") ? [`${finding.file}\u0000${finding.test.slice(0, -" (assertion helper)".length)}`] : [])));
+  findings.push(...sharedHelperFindings(input, weakenedHelpers));
   return findings;
 }
+
 
 /**
  * A shared assertion helper of a changed test file that still exists but
@@ -429,9 +464,11 @@ export function assertionFindings(input: RuleInput): Finding[] {
  * caller is judged with its helper calls resolved (assertionFindings).
  * One assertion_removal per helper, on the helper's line. A helper removed
  * with its callers, whose checks moved into another helper it now calls, or
- * that now skips (a skip provider: test_disabled reports it), is no finding.
+ * that now skips (a skip provider: test_disabled reports it), or that
+ * weakenedHelperFindings already reports as weakened (`weakened`: path and
+ * name), is no finding.
  */
-function sharedHelperFindings(input: RuleInput): Finding[] {
+function sharedHelperFindings(input: RuleInput, weakened: ReadonlySet<string>): Finding[] {
   const findings: Finding[] = [];
   const calledByChangedTests = new Set(
     input.matched.flatMap((test) =>
@@ -449,7 +486,7 @@ function sharedHelperFindings(input: RuleInput): Finding[] {
     // A helper that now skips disables its callers: test_disabled says so (skip providers), not this.
     const skipping = new Set((after.skipProviders ?? []).map((provider) => provider.name));
     for (const helper of before.assertionHelpers ?? []) {
-      if (calledByChangedTests.has(helper.name) || !defined.has(helper.name) || skipping.has(helper.name)) continue;
+      if (calledByChangedTests.has(helper.name) || !defined.has(helper.name) || skipping.has(helper.name) || weakened.has(`${pair.path}\u0000${helper.name}`)) continue;
       const now = (after.assertionHelpers ?? []).find((candidate) => candidate.name === helper.name);
       if (now?.assertionsDetail?.some((fact) => fact.matcher.startsWith("helper "))) continue; // its checks may live on in the helper it calls now
       const was = realChecks(helper.assertionsDetail);
@@ -468,6 +505,36 @@ function sharedHelperFindings(input: RuleInput): Finding[] {
     }
   }
   return findings;
+}
+
+/** A helper of a test file as the test-shaped record compareDetails reads: its name, its line, its assertions. */
+function helperAsTest(helper: AssertionHelperFact): TestCase {
+  const assertions = helper.assertionsDetail ?? [];
+  return {
+    id: `${helper.name} (assertion helper)`,
+    name: helper.name,
+    suitePath: [],
+    line: assertions[0]?.line ?? 1,
+    flags: { skipped: false, conditional: false, focused: false, todo: false, failing: false },
+    assertionCount: helper.assertions,
+    bodyHash: JSON.stringify(assertions.map(({ line: _line, ...fact }) => fact)),
+    assertionsDetail: assertions,
+  };
+}
+
+/**
+ * assertion_weakening for one assertion helper of `file` whose checks
+ * changed: a paired assertion of it checks less (see compareDetails), and
+ * no check of its after side covers what it checked. Removed assertions and
+ * changed expectations of a helper are left to the tests that call it.
+ */
+function weakenedHelperFindings(file: string, before: AssertionHelperFact, after: AssertionHelperFact, isCodeChanged: () => boolean): Finding[] {
+  const [was, now] = [helperAsTest(before), helperAsTest(after)];
+  if (was.bodyHash === now.bodyHash) return [];
+  const afterChecks = (after.assertionsDetail ?? []).flatMap(toChecks).filter((check) => check.isReachable && !check.isTautology);
+  const isConserved = (fact: AssertionFact): boolean => toChecks(fact).every((check) => afterChecks.some((other) => coverage(check, other, false) !== null));
+  const test: MatchedTest = { beforeFile: file, before: was, afterFile: file, after: now, match: "edited" };
+  return compareDetails(test, was.assertionsDetail ?? [], now.assertionsDetail ?? [], isCodeChanged, isConserved).filter((finding) => finding.type === "assertion_weakening");
 }
 
 /**
