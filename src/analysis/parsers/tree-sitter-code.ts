@@ -64,6 +64,12 @@ export interface GuardDraft {
   action: Node | string;
   isNegated?: boolean;
   patterns?: readonly Node[];
+  /**
+   * For the exit of a handled lookup ({@link GuardFact.handler}): the code it
+   * guards (the statements of a `try` body, a lookup's receiver and key),
+   * read as the condition's text and names; `condition` gives the line.
+   */
+  guarded?: readonly Node[];
 }
 
 /**
@@ -969,17 +975,20 @@ class CodeFactWalk {
     if (!guard) return;
     for (const draft of guard(this.node())) {
       const patterns = draft.patterns ?? [];
-      const subject = compactText(draft.condition);
+      const read = draft.guarded ?? [draft.condition];
+      const subject = read.map((node) => compactText(node)).join(";");
       const condition = patterns.length > 0 ? `${subject} is ${patterns.map(compactText).join(" | ")}` : subject;
-      const names = new Set(namesIn(draft.condition, this.syntax.identifierTypes));
-      for (const pattern of patterns) for (const name of namesIn(pattern, this.syntax.identifierTypes)) names.add(name);
-      this.guards.push({
+      const names = new Set<string>();
+      for (const node of [...read, ...patterns]) for (const name of namesIn(node, this.syntax.identifierTypes)) names.add(name);
+      const fact: GuardFact = {
         function: this.functionName(),
         line: draft.condition.startPosition.row + 1,
         condition: draft.isNegated ? `!(${condition})` : condition,
         action: typeof draft.action === "string" ? draft.action : compactText(draft.action),
         names: [...names].sort(),
-      });
+      };
+      if (draft.guarded !== undefined) fact.handler = true;
+      this.guards.push(fact);
     }
   }
 

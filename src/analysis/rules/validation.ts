@@ -189,7 +189,8 @@ function codePairs(pairs: readonly RulePair[]): { path: string; before: CodeFact
  * A guard spelled with one is the same guard as the `if … throw new <class>` it replaces.
  * C#: ArgumentNullException.ThrowIfNull and kin (.NET 6+, found sweeping: `if (x == null) throw new
  * ArgumentNullException(nameof(x))` -> `ArgumentNullException.ThrowIfNull(x)`) are read by their class below;
- * Java: java.util.Objects and Guava Preconditions; PHP: webmozart/assert (InvalidArgumentException).
+ * Java: java.util.Objects and Guava Preconditions; PHP: webmozart/assert (InvalidArgumentException); Python: the checking
+ * conversions `operator.index` and `os.fspath` (TypeError).
  */
 const THROW_HELPER_CLASSES: Readonly<Record<string, string>> = {
   "Objects.requireNonNull": "NullPointerException",
@@ -209,6 +210,8 @@ const THROW_HELPER_CLASSES: Readonly<Record<string, string>> = {
   "Assert::true": "InvalidArgumentException",
   "Assert::string": "InvalidArgumentException",
   "Assert::integer": "InvalidArgumentException",
+  "operator.index": "TypeError",
+  "os.fspath": "TypeError",
 };
 
 /**
@@ -229,6 +232,8 @@ function actionClass(action: string): string {
   // .NET's throw helpers say what they throw: `ThrowHelper.ThrowArgumentNullException(…)`, `ThrowArgumentNull(…)` -> "ArgumentNullException".
   const helperThrow = /(?:^|\.)Throw(?!If)([A-Z]\w*?)(?:Exception)?$/.exec(callee);
   if (helperThrow) return `${helperThrow[1] as string}Exception`;
+  // .NET's `token.ThrowIfCancellationRequested()` (and a project's extension of that name) throws OperationCanceledException.
+  if (/(?:^|\.)ThrowIfCancellationRequested$/.test(callee)) return "OperationCanceledException";
   // A project's own `ThrowHelper.ThrowIfNull(x)` follows .NET's (ArgumentNullException.ThrowIfNull, ArgumentOutOfRangeException.ThrowIfNegative).
   if (/(?:^|\.)ThrowIfNull$/.test(callee)) return "ArgumentNullException";
   if (/(?:^|\.)ThrowIf(?:Negative|Zero|NegativeOrZero|GreaterThan|GreaterThanOrEqual|LessThan|LessThanOrEqual|Equal|NotEqual)$/.test(callee)) return "ArgumentOutOfRangeException";
@@ -847,7 +852,7 @@ export function implementedRefusals(pairs: readonly RulePair[]): ImplementedRefu
   for (const { before, after } of files) {
     if (!before || !after) continue;
     for (const guard of before.guards ?? []) {
-      if (guard.fallthrough || !isRefusal(guard.action) || actionsAfter.has(guard.action)) continue;
+      if (guard.fallthrough || guard.handler || !isRefusal(guard.action) || actionsAfter.has(guard.action)) continue;
       if (isRefusalImplemented(guard, guard.function, before, after, constants)) refusals.push({ errorClass: actionClass(guard.action), messages: messageOf(guard.action) });
     }
   }
@@ -953,8 +958,9 @@ function guardFindings(
       keptInPlace.add(guard);
     }
     const unmatched = guards.filter((guard) => {
-      // A fall-through exit of before only pairs with itself: gone, it is no guard removed (see GuardFact.fallthrough).
-      if (keptInPlace.has(guard) || guard.fallthrough) return false;
+      // A fall-through exit of before only pairs with itself: gone, it is no guard removed (see GuardFact.fallthrough);
+      // nor is a handled lookup's exit, the lookup left to raise its own error (GuardFact.handler).
+      if (keptInPlace.has(guard) || guard.fallthrough || guard.handler) return false;
       const index = unused.findIndex((candidate) => isKeptBy(guard, candidate));
       if (index !== -1) {
         const partner = unused[index] as ReachedGuard;
