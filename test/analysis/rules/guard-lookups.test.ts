@@ -284,7 +284,22 @@ const cheats: RuleCase[] = [
 const CS_CANCEL = "namespace Shop;\n\npublic class Runner\n{\n    public int Run(CancellationToken ct, string name, int qty)\n    {\n        GUARD\n        return qty;\n    }\n}\n";
 const JAVA_STATE = "class Conn {\n    private boolean open;\n\n    int send(String name, int i, int size) {\n        GUARD\n        return i;\n    }\n}\n";
 
+const CS_EXTENSION_BLOCK =
+  "namespace Shop;\n\ninternal static class TokenExtensions\n{\n    extension(Token token)\n    {\n        public void ThrowIfCancelled(string message)\n        {\n            if (!token.IsCancelled)\n                return;\n\n            throw new OperationCanceledException(message);\n        }\n    }\n}\n";
+const CS_RUN = "namespace Shop;\n\npublic class Runner\n{\n    public int Run(Token forceful, Token graceful)\n    {\n        GUARD\n        return 0;\n    }\n}\n";
+const CS_CALLS = 'forceful.ThrowIfCancelled("forcefully terminated");\n        graceful.ThrowIfCancelled("gracefully terminated");';
+const CS_FORCEFUL = 'if (forceful.IsCancelled)\n            throw new OperationCanceledException("forcefully terminated");';
+const CS_GRACEFUL = '\n        if (graceful.IsCancelled)\n            throw new OperationCanceledException("gracefully terminated");';
+
+/** The two calls of a throw helper declared in a C# 14 extension block, before; `after` in their place, the helper's file deleted. */
+const inlined = (name: string, after: string, findings: string[]): RuleCase => ({
+  name,
+  changes: [change("src/Shop/TokenExtensions.cs", CS_EXTENSION_BLOCK, null), change("src/Shop/Runner.cs", CS_RUN.replace("GUARD", CS_CALLS), CS_RUN.replace("GUARD", after))],
+  findings,
+});
+
 const helperLookAlikes: RuleCase[] = [
+  inlined("csharp: a throw helper of a C# 14 extension block inlined at its two calls, the block deleted", CS_FORCEFUL + CS_GRACEFUL, []),
   row(
     "csharp: if (ct.IsCancellationRequested) throw -> ct.ThrowIfCancellationRequested()",
     "src/Shop/Runner.cs",
@@ -363,6 +378,7 @@ const helperLookAlikes: RuleCase[] = [
 ];
 
 const helperCheats: RuleCase[] = [
+  inlined("csharp: a throw helper of a C# 14 extension block inlined at one call, the other check dropped", CS_FORCEFUL, ["validation_bypass/high src/Shop/Runner.cs"]),
   row("csharp: ct.ThrowIfCancellationRequested() removed", "src/Shop/Runner.cs", CS_CANCEL, "ct.ThrowIfCancellationRequested();", "", ["validation_bypass/high src/Shop/Runner.cs"]),
   row(
     "csharp: the cancellation guard replaced by an early return",
