@@ -423,7 +423,12 @@ function newGuards(files: readonly { before: CodeFacts | null; after: CodeFacts 
   return multisetMinus(afterAll, beforeAll, guardKey);
 }
 
-/** The top-level `||` alternatives of a normalised condition (`a<0||b>1` -> ["a<0", "b>1"]); parenthesised ones stay whole. */
+/**
+ * The top-level `||` alternatives of a normalised condition (`a<0||b>1` ->
+ * ["a<0", "b>1"]), and those of the word operator `or` of Python, Ruby and
+ * PHP (`a<0 or b>1`, `f(x)or g`; not a method `x.or(y)`, `$x->or()`); parenthesised
+ * ones stay whole.
+ */
 function alternativesOf(condition: string): string[] {
   const parts: string[] = [];
   let depth = 0;
@@ -444,9 +449,13 @@ function alternativesOf(condition: string): string[] {
       parts.push(condition.slice(start, i));
       start = i + 2;
       i++;
+    } else if (depth === 0 && char === "o" && condition[i + 1] === "r" && i > 0 && !/[\w$.:>]/.test(condition[i - 1] as string) && !/[\w$]/.test(condition[i + 2] ?? "")) {
+      parts.push(condition.slice(start, i).trim());
+      start = i + 2;
+      i++;
     }
   }
-  parts.push(condition.slice(start));
+  parts.push(condition.slice(start).trim());
   return parts;
 }
 
@@ -571,6 +580,36 @@ function narrowedBounds(was: GuardFact, now: GuardFact): { before: string; after
     if (isNarrowerBound(wasBound, boundOf(partner) as Bound)) narrowed.push({ before: part, after: partner });
   }
   return narrowed;
+}
+
+/** True when `now` fires on every value `was` fires on, both bounds on one side (the subject aside): `bytes>512` covers `size>512` and `size>1024`. */
+function coversBound(was: Bound, now: Bound | null): boolean {
+  if (now === null || was.side !== now.side) return false;
+  const beyond = was.side === "below" ? now.limit > was.limit : now.limit < was.limit;
+  return beyond || (now.limit === was.limit && (now.inclusive || !was.inclusive));
+}
+
+/**
+ * True when an alternative of `guard`'s condition that the function no
+ * longer checks moved into a function it calls in the change: a guard
+ * reached there (not in the function itself) throws what `guard` threw,
+ * the same error class and message ({@link isSameThrow}), on a firing
+ * alternative that is the same text or a bound refusing at least the values
+ * the alternative refused ({@link coversBound}; the callee's own parameter
+ * name in place of the caller's: `if (bytes > 512) throw new
+ * RangeError("Wrong token size")` in the `fillPool(size)` that `token`
+ * calls takes over its `size > 512`). A callee bound that lets more
+ * through, or another message, takes nothing over.
+ */
+function isDelegatedAlternative(alternative: string, guard: GuardFact, candidates: readonly ReachedGuard[]): boolean {
+  const bound = boundOf(alternative);
+  return candidates.some(
+    (candidate) =>
+      !candidate.isDirect &&
+      !candidate.guard.fallthrough &&
+      isSameThrow(guard.action, candidate.guard.action) &&
+      firingAlternatives(candidate.guard).some((part) => part === alternative || (bound !== null && coversBound(bound, boundOf(part)))),
+  );
 }
 
 function boundNarrowedFinding(path: string, fn: string, was: GuardFact, now: GuardFact, narrowed: { before: string; after: string }[]): Finding {
@@ -965,12 +1004,15 @@ function guardFindings(
       if (index !== -1) {
         const partner = unused[index] as ReachedGuard;
         // A sign check an unsigned parse now makes (`port < 0 || port > 65535` -> `port > 65535`) is no alternative lost.
+        // An alternative moved into a callee that now throws the same error on it (`size > 512` -> fillPool's `bytes > 512`) is no alternative lost.
         const dropped = (partner.isDirect && partner.guard.action === guard.action ? droppedAlternatives(guard.condition, partner.guard.condition) : []).filter(
-          (alternative) => !isSubsumedAlternative(alternative, fnAfter),
+          (alternative) => !isSubsumedAlternative(alternative, fnAfter) && !isDelegatedAlternative(alternative, guard, candidates),
         );
         if (dropped.length > 0) findings.push(narrowedFinding(path, fn, guard, partner.guard, dropped));
         // The same throw on a bound moved to fire on fewer values (`qty < 0` -> `qty < -1`) lets the values between through.
-        const narrowed = partner.isDirect && partner.guard.action === guard.action && dropped.length === 0 ? narrowedBounds(guard, partner.guard) : [];
+        const narrowed = (partner.isDirect && partner.guard.action === guard.action && dropped.length === 0 ? narrowedBounds(guard, partner.guard) : []).filter(
+          (part) => !isDelegatedAlternative(part.before, guard, candidates),
+        );
         if (narrowed.length > 0) findings.push(boundNarrowedFinding(path, fn, guard, partner.guard, narrowed));
       }
       claim(index);
