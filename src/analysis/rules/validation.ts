@@ -22,7 +22,13 @@
  * `case`/match arm or a loop over a filter that exits the same way (the
  * languages record those as guards), nor one whose throw a reached function
  * now ends in unconditionally (a fall-through exit with the same error
- * class and message: GuardFact.fallthrough).
+ * class and message: GuardFact.fallthrough), nor one spelled the EAFP way,
+ * the lookup done and its failure handled by raising the same error
+ * (`except KeyError: raise E(m)`, `fetch(k) { raise E, m }`,
+ * `orElseThrow(() -> new E(m))`: GuardFact.handler, never reported removed
+ * itself). An `||` alternative dropped is kept by a function the guarded
+ * one calls in the change that throws the same error on a bound covering
+ * it ({@link isDelegatedAlternative}).
  *
  * A guard whose reason is gone is no bypass either: a sign check on a value
  * the function now binds by an unsigned parse whose failure reaches the
