@@ -291,6 +291,8 @@ const CS_CALLS = 'forceful.ThrowIfCancelled("forcefully terminated");\n        g
 const CS_FORCEFUL = 'if (forceful.IsCancelled)\n            throw new OperationCanceledException("forcefully terminated");';
 const CS_GRACEFUL = '\n        if (graceful.IsCancelled)\n            throw new OperationCanceledException("gracefully terminated");';
 
+const JS_ABORT = "export async function pump(signal, items) {\n  for (const item of items) {\n    GUARD\n    await send(item);\n  }\n}\n";
+
 /** The two calls of a throw helper declared in a C# 14 extension block, before; `after` in their place, the helper's file deleted. */
 const inlined = (name: string, after: string, findings: string[]): RuleCase => ({
   name,
@@ -299,6 +301,15 @@ const inlined = (name: string, after: string, findings: string[]): RuleCase => (
 });
 
 const helperLookAlikes: RuleCase[] = [
+  row("js: if (signal.aborted) throw signal.reason -> signal.throwIfAborted()", "src/pump.js", JS_ABORT, "if (signal.aborted) throw signal.reason;", "signal.throwIfAborted();", []),
+  row(
+    "js: signal.throwIfAborted() -> if (signal.aborted) { throw signal.reason; }",
+    "src/pump.js",
+    JS_ABORT,
+    "signal.throwIfAborted();",
+    "if (signal.aborted) {\n      throw signal.reason;\n    }",
+    [],
+  ),
   inlined("csharp: a throw helper of a C# 14 extension block inlined at its two calls, the block deleted", CS_FORCEFUL + CS_GRACEFUL, []),
   row(
     "csharp: if (ct.IsCancellationRequested) throw -> ct.ThrowIfCancellationRequested()",
@@ -378,6 +389,8 @@ const helperLookAlikes: RuleCase[] = [
 ];
 
 const helperCheats: RuleCase[] = [
+  row("js: signal.throwIfAborted() removed", "src/pump.js", JS_ABORT, "signal.throwIfAborted();", "", ["validation_bypass/high src/pump.js"]),
+  row("js: the aborted check returns instead", "src/pump.js", JS_ABORT, "if (signal.aborted) throw signal.reason;", "if (signal.aborted) return;", ["validation_bypass/high src/pump.js"]),
   inlined("csharp: a throw helper of a C# 14 extension block inlined at one call, the other check dropped", CS_FORCEFUL, ["validation_bypass/high src/Shop/Runner.cs"]),
   row("csharp: ct.ThrowIfCancellationRequested() removed", "src/Shop/Runner.cs", CS_CANCEL, "ct.ThrowIfCancellationRequested();", "", ["validation_bypass/high src/Shop/Runner.cs"]),
   row(
