@@ -283,6 +283,9 @@ function callsIn(nodes: Node | readonly Node[], syntax: CodeSyntax): string[] {
   return [...names].sort();
 }
 
+/** Longest condition text kept for a handled lookup's guard (GuardDraft.guarded: a `try` body may be long). */
+const MAX_GUARDED_TEXT = 240;
+
 /** Longest text kept for a suppression (a long `unsafe` block is cut). */
 const MAX_TEXT = 120;
 
@@ -976,7 +979,8 @@ class CodeFactWalk {
     for (const draft of guard(this.node())) {
       const patterns = draft.patterns ?? [];
       const read = draft.guarded ?? [draft.condition];
-      const subject = read.map((node) => compactText(node)).join(";");
+      // A handler's guarded block can be long: its text is cut (its names are all kept).
+      const subject = draft.guarded ? read.map((node) => compactText(node)).join(";").slice(0, MAX_GUARDED_TEXT) : compactText(draft.condition);
       const condition = patterns.length > 0 ? `${subject} is ${patterns.map(compactText).join(" | ")}` : subject;
       const names = new Set<string>();
       for (const node of [...read, ...patterns]) for (const name of namesIn(node, this.syntax.identifierTypes)) names.add(name);
