@@ -1014,12 +1014,14 @@ function guardFindings(
         const dropped = (partner.isDirect && partner.guard.action === guard.action ? droppedAlternatives(guard.condition, partner.guard.condition) : []).filter(
           (alternative) => !isSubsumedAlternative(alternative, fnAfter) && !isDelegatedAlternative(alternative, guard, candidates),
         );
-        if (dropped.length > 0) findings.push(narrowedFinding(path, fn, guard, partner.guard, dropped));
         // The same throw on a bound moved to fire on fewer values (`qty < 0` -> `qty < -1`) lets the values between through.
         const narrowed = (partner.isDirect && partner.guard.action === guard.action && dropped.length === 0 ? narrowedBounds(guard, partner.guard) : []).filter(
           (part) => !isDelegatedAlternative(part.before, guard, candidates),
         );
-        if (narrowed.length > 0) findings.push(boundNarrowedFinding(path, fn, guard, partner.guard, narrowed));
+        // A refusal that refuses fewer cases as the function does new work for them (`rank > 3` -> `rank > 4`) implements them, as one removed would.
+        const isImplementing = (dropped.length > 0 || narrowed.length > 0) && isRefusal(guard.action) && isRefusalImplemented(guard, fn, before, after, constants);
+        if (dropped.length > 0 && !isImplementing) findings.push(narrowedFinding(path, fn, guard, partner.guard, dropped));
+        if (narrowed.length > 0 && !isImplementing) findings.push(boundNarrowedFinding(path, fn, guard, partner.guard, narrowed));
       }
       claim(index);
       return index === -1;
