@@ -388,7 +388,9 @@ function isSameThrow(was: string, now: string): boolean {
 export function guardSource(path: string, guard: Pick<GuardFact, "condition" | "action">): string {
   const condition = displayCode(guard.condition);
   const action = displayCode(guard.action);
-  if (/^[\w$.:]+!?$/.test(action) && !/^[A-Z]\w*(Error|Exception)$/.test(action)) return `${action}(${condition})`;
+  // A bare capitalised name in Python and Ruby is the class a raise names (`raise UnknownCodec, "m"`), not a checking call.
+  const isRaisedClass = /^[A-Z]\w*(Error|Exception)$/.test(action) || (/\.(py|pyi|rb)$/.test(path) && /^(?:[A-Z]\w*(?:::|\.))*[A-Z]\w*$/.test(action));
+  if (/^[\w$.:]+!?$/.test(action) && !isRaisedClass) return `${action}(${condition})`;
   if (/^(throw|raise|return|panic)\b/.test(action)) return `if (${condition}) ${action}`;
   const keyword = /\.(py|pyi|rb)$/.test(path) ? "raise" : /\.(go|rs)$/.test(path) ? "return" : "throw";
   return `if (${condition}) ${keyword} ${action}`;
