@@ -392,6 +392,23 @@ export interface GuardFact {
    */
   fallthrough?: true;
   /**
+   * True for the exit of a failed lookup or conversion handled by raising
+   * an error of its own rather than a condition written out: Python
+   * `try: v = t[k] except KeyError: raise E(m)`, C# `catch
+   * (KeyNotFoundException) { throw new E(m); }`, Java `catch
+   * (NumberFormatException e) { throw new E(m, e); }` and
+   * `opt.orElseThrow(() -> new E(m))`, Ruby `t.fetch(k) { raise E, m }`
+   * and `rescue KeyError`, PHP `catch (\OutOfBoundsException $e)`, Rust
+   * `.ok_or(E)?`; only handlers of the errors a lookup or conversion raises
+   * count (a `catch (Exception)` around a body is a wrapper, no check).
+   * `condition` is the guarded code (the `try` body, the looked-up value),
+   * `names` its identifiers. It keeps a removed guard as any guard does (the
+   * EAFP spelling of `if k not in t: raise E(m)` refuses the same inputs
+   * with the same error), and is never reported removed itself: a lookup
+   * left to raise its own error still refuses.
+   */
+  handler?: true;
+  /**
    * For a throw of messages collected from a table of validators (`throw new
    * Error(messages.join("\\n"))`, `new AggregateError(errors)`): the string
    * literals of its function (template parts joined by U+FFFC), where the

@@ -33,6 +33,10 @@ describe("guardSource", () => {
     ["src/a.ts", { condition: "ok", action: "invariant" }, "invariant(ok)"],
     ["src/a.rs", { condition: "n > 0", action: "assert!" }, "assert!(n > 0)"],
     ["src/A.cs", { condition: "arg", action: "ArgumentNullException.ThrowIfNull" }, "ArgumentNullException.ThrowIfNull(arg)"],
+    // Ruby's `raise UnknownCodec, "m"` and Python's `raise Unknown` keep the bare class: a raise, not a checking call.
+    ["lib/a.rb", { condition: "!(@codecs.key?(name))", action: "UnknownCodec" }, "if (!(@codecs.key?(name))) raise UnknownCodec"],
+    ["src/a.py", { condition: "x<0", action: "Negative" }, "if (x<0) raise Negative"],
+    ["src/a.py", { condition: "n", action: "operator.index" }, "operator.index(n)"],
   ])("%s %j -> %s", (path, guard, shown) => {
     expect(guardSource(path, guard)).toBe(shown);
   });

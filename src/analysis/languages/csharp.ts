@@ -31,6 +31,7 @@ import { counterTarget, type BranchDraft, type CodeSyntax, type EscapeDraft, typ
 import type { AssertionFact, NonTestFunctionFact } from "../facts.js";
 import { isUnderTestDirectory } from "./language.js";
 import { defineLanguage } from "./define-language.js";
+import { catchesOnlyLookupErrors, LOOKUP_ERRORS } from "./lookup-errors.js";
 import { statementNodes, withTryChecks, type TrySyntax } from "../parsers/tree-sitter-try.js";
 
 /** `*Tests.cs`, `*Test.cs`, a `*.Tests`/`*.UnitTests` project folder, or under a test directory. */
@@ -459,6 +460,23 @@ function csharpLoopGuard(node: Node): GuardDraft[] {
   return thrown ? [{ condition: predicate, action: thrown }] : [];
 }
 
+/**
+ * `try { v = table[key]; } catch (KeyNotFoundException) { throw new E(m); }`:
+ * the exit of a failed lookup or conversion handled by throwing
+ * (GuardFact.handler), as the `if (!table.ContainsKey(key)) throw new E(m)`
+ * it spells the other way. Only a catch of lookup errors ({@link
+ * LOOKUP_ERRORS}) whose block ends in a throw of its own is one.
+ */
+function csharpHandlerGuard(node: Node): GuardDraft[] {
+  const declaration = namedChildren(node).find((child) => child.type === "catch_declaration");
+  const caught = declaration ? (declaration.childForFieldName("type") ?? namedChildren(declaration)[0])?.text : undefined;
+  const tryBody = node.parent?.type === "try_statement" ? node.parent.childForFieldName("body") : null;
+  const thrown = csharpThrownBy(node.childForFieldName("body"));
+  if (!tryBody || !thrown || caught === undefined || !catchesOnlyLookupErrors(caught, LOOKUP_ERRORS.csharp)) return [];
+  const guarded = namedChildren(tryBody).filter((child) => child.type !== "comment");
+  return guarded.length > 0 ? [{ condition: guarded[0] as Node, guarded, action: thrown }] : [];
+}
+
 /** Parses and conversions into an unsigned type (.NET: they throw OverflowException on a negative input). */
 const CSHARP_UNSIGNED_PARSE = /^(?:(?:System\.)?(?:uint|ulong|ushort|byte|UInt16|UInt32|UInt64|Byte)\.Parse|(?:System\.)?Convert\.To(?:UInt16|UInt32|UInt64|Byte))$/;
 
@@ -648,7 +666,9 @@ const CSHARP_CODE: CodeSyntax = {
   },
   functions: {
     method_declaration: (node) => ({ name: node.childForFieldName("name")?.text ?? "<anonymous>", body: node.childForFieldName("body") }),
-    constructor_declaration: (node) => ({ name: node.childForFieldName("name")?.text ?? "<init>", body: node.childForFieldName("body") }),
+    constructor_declaration: (node) => (isExtensionBlock(node) ? null : { name: node.childForFieldName("name")?.text ?? "<init>", body: node.childForFieldName("body") }),
+    // A member of a C# 14 extension block, which the grammar reads as a local function of the block.
+    local_function_statement: (node) => (isExtensionBlock(node.parent?.parent ?? null) ? { name: node.childForFieldName("name")?.text ?? "<anonymous>", body: node.childForFieldName("body") } : null),
   },
   containers: Object.fromEntries(
     ["class_declaration", "struct_declaration", "record_declaration", "interface_declaration"].map((type) => [type, (node: Node) => node.childForFieldName("name")?.text ?? null]),
@@ -677,8 +697,12 @@ const CSHARP_CODE: CodeSyntax = {
       const callee = node.childForFieldName("function");
       const name = callee?.type === "member_access_expression" ? (callee.childForFieldName("name")?.text ?? "") : "";
       const first = node.childForFieldName("arguments")?.namedChild(0);
-      return /^ThrowIf/.test(name) && first && callee ? [{ condition: first, action: callee }] : [];
+      // `token.ThrowIfCancellationRequested()` checks its receiver (an instance method, and the extensions named after it).
+      const receiver = callee?.type === "member_access_expression" ? callee.childForFieldName("expression") : null;
+      const checked = name === "ThrowIfCancellationRequested" || !first ? receiver : first;
+      return /^ThrowIf/.test(name) && checked && callee ? [{ condition: checked, action: callee }] : [];
     },
+    catch_clause: csharpHandlerGuard,
     binary_expression: csharpThrowExpressionGuard,
     conditional_expression: csharpThrowExpressionGuard,
     switch_section: csharpSwitchGuard,
@@ -721,6 +745,17 @@ const CSHARP_CODE: CodeSyntax = {
   isScript: (content) => /\bstatic\s+(?:async\s+)?(?:void|int|Task(?:<int>)?)\s+Main\s*\(/.test(content),
   exports: Object.fromEntries(["namespace_declaration", "file_scoped_namespace_declaration", ...CSHARP_TYPE_DECLARATIONS].map((type) => [type, (node: Node) => csharpExports(node)])),
 };
+
+/**
+ * True for a C# 14 extension block (`extension(CancellationToken token) { public void ThrowIfX(…) { … } }` in a
+ * static class), which tree-sitter-c-sharp 0.20 reads as a constructor named `extension` whose members are local
+ * functions: a constructor is named after its class, so one named `extension` in a class of another name is none.
+ */
+function isExtensionBlock(node: Node | null): boolean {
+  if (node?.type !== "constructor_declaration" || node.childForFieldName("name")?.text !== "extension") return false;
+  const owner = node.parent?.type === "declaration_list" ? node.parent.parent : null;
+  return owner !== null && owner !== undefined && owner.childForFieldName("name")?.text !== "extension";
+}
 
 /** The C# language module: `.cs`, parsed with tree-sitter-c-sharp (see the module comment). Never throws for bad content. */
 export const csharp = defineLanguage({

@@ -32,6 +32,7 @@ import { counterTarget, literalText, type BranchDraft, type CodeSyntax, type Esc
 import { hashText, type AssertionFact, type NonTestFunctionFact } from "../facts.js";
 import { isUnderTestDirectory } from "./language.js";
 import { defineLanguage } from "./define-language.js";
+import { catchesOnlyLookupErrors, LOOKUP_ERRORS } from "./lookup-errors.js";
 import { statementNodes, withTryChecks, type TrySyntax } from "../parsers/tree-sitter-try.js";
 
 /** `src/test/...`, `*Test.java`, `*Tests.java`, `*IT.java`, `*TestCase.java`, or under a test directory. */
@@ -473,6 +474,46 @@ function javaEscape(node: Node): EscapeDraft | null {
 }
 
 /** Precondition calls that throw when their first argument fails: Guava `checkArgument`, `Objects.requireNonNull`, Spring `Assert.notNull`. */
+/**
+ * `try { n = Integer.parseInt(s); } catch (NumberFormatException e) { throw
+ * new E(m, e); }`: the exit of a failed lookup or conversion handled by
+ * throwing (GuardFact.handler), as the `if (!s.matches("[0-9]+")) throw new
+ * E(m)` it spells the other way. Only a catch of lookup errors ({@link
+ * LOOKUP_ERRORS}, each of a multi-catch) whose block ends in a throw of its
+ * own is one.
+ */
+function javaHandlerGuard(node: Node): GuardDraft[] {
+  const types = node.descendantsOfType("catch_type")[0];
+  const caught = types ? namedChildren(types).map((type) => type.text) : [];
+  const tryNode = node.parent?.type === "try_statement" || node.parent?.type === "try_with_resources_statement" ? node.parent : null;
+  const tryBody = tryNode?.childForFieldName("body") ?? null;
+  const thrown = thrownBy(node.childForFieldName("body"));
+  if (!tryBody || !thrown || caught.length === 0 || !catchesOnlyLookupErrors(caught.join("|"), LOOKUP_ERRORS.java)) return [];
+  const guarded = namedChildren(tryBody).filter((child) => !child.type.endsWith("comment"));
+  return guarded.length > 0 ? [{ condition: guarded[0] as Node, guarded, action: thrown }] : [];
+}
+
+/**
+ * `opt.orElseThrow(() -> new E(m))`, `orElseThrow(E::new)`, `orElseThrow()`
+ * (NoSuchElementException): the exit of an empty Optional (a failed lookup,
+ * `Optional.ofNullable(map.get(k))`) as a handled lookup's guard
+ * (GuardFact.handler) on the receiver, as the `if (v == null) throw new
+ * E(m)` it spells the other way. The supplier's exception is the action.
+ */
+function orElseThrowGuard(node: Node): GuardDraft[] {
+  const receiver = node.childForFieldName("object");
+  const supplier = node.childForFieldName("arguments")?.namedChild(0) ?? null;
+  if (!receiver) return [];
+  if (supplier === null) return [{ condition: receiver, guarded: [receiver], action: "NoSuchElementException" }];
+  let action: Node | null = supplier.type === "method_reference" ? supplier : null;
+  if (supplier.type === "lambda_expression") {
+    const body = supplier.childForFieldName("body");
+    const last = body?.type === "block" ? namedChildren(body).at(-1) : null;
+    action = body?.type === "block" ? (last?.type === "return_statement" ? (last.namedChild(0) ?? null) : null) : (body ?? null);
+  }
+  return action ? [{ condition: receiver, guarded: [receiver], action }] : [];
+}
+
 const JAVA_PRECONDITIONS: ReadonlySet<string> = new Set([
   "checkArgument",
   "checkState",
@@ -601,9 +642,11 @@ const JAVA_CODE: CodeSyntax = {
     // No `assert_statement`: Java runs without -ea unless asked, so an `assert` guards nothing in production.
     switch_block_statement_group: switchArmGuard,
     switch_rule: switchArmGuard,
+    catch_clause: javaHandlerGuard,
     method_invocation: (node) => {
       const name = node.childForFieldName("name")?.text ?? "";
       const first = node.childForFieldName("arguments")?.namedChild(0);
+      if (name === "orElseThrow") return orElseThrowGuard(node);
       if (!JAVA_PRECONDITIONS.has(name) || !first) return streamFilterGuard(node);
       const object = node.childForFieldName("object")?.text;
       return [{ condition: first, action: object ? `${object}.${name}` : name }];

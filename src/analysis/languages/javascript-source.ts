@@ -1151,9 +1151,19 @@ class CodeWalker {
     }
   }
 
-  /** `assert(x, "…")`, `invariant(x)`, `assert.ok(x)` as statements. */
+  /**
+   * `assert(x, "…")`, `invariant(x)`, `assert.ok(x)` as statements; and
+   * `signal.throwIfAborted()` as the `if (signal.aborted) throw
+   * signal.reason` it does (DOM standard, AbortSignal: "throw this's abort
+   * reason, if this is aborted").
+   */
   private noteGuardCall(expression: t.Expression, fn: string): void {
     const call = expression.type === "AwaitExpression" ? expression.argument : expression;
+    if (call.type === "CallExpression" && call.arguments.length === 0 && call.callee.type === "MemberExpression" && !call.callee.computed && calleeName(call.callee) === "throwIfAborted") {
+      const signal = this.source(call.callee.object);
+      this.guards.push({ function: fn, line: this.line(call), condition: `${signal}.aborted`, action: `${signal}.reason`, names: namesIn(call.callee.object) });
+      return;
+    }
     if (call.type !== "CallExpression" || call.arguments.length === 0) return;
     const name = calleeName(call.callee);
     const root = chainRoot(call.callee);

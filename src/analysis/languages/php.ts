@@ -29,6 +29,7 @@ import { counterTarget, type BranchDraft, type CodeContext, type CodeSyntax, typ
 import type { AssertionFact, NonTestFunctionFact } from "../facts.js";
 import { isUnderTestDirectory } from "./language.js";
 import { defineLanguage } from "./define-language.js";
+import { catchesOnlyLookupErrors, LOOKUP_ERRORS } from "./lookup-errors.js";
 import { statementNodes, withTryChecks, type TrySyntax } from "../parsers/tree-sitter-try.js";
 
 /** True under a `vendor/` directory (Composer dependencies). */
@@ -435,6 +436,7 @@ const PHP_CODE: CodeSyntax = {
     match_conditional_expression: phpArmGuard,
     case_statement: phpArmGuard,
     foreach_statement: phpLoopGuard,
+    catch_clause: phpHandlerGuard,
   },
   fallthrough: (body) => (body.type === "compound_statement" ? phpThrownBy(body) : null),
   identifierTypes: new Set(["name", "variable_name"]),
@@ -461,6 +463,23 @@ const PHP_CODE: CodeSyntax = {
   isScript: (content) => content.startsWith("#!"),
   exports: Object.fromEntries(["function_definition", "namespace_definition", ...PHP_TYPE_DECLARATIONS].map((type) => [type, phpExports])),
 };
+
+/**
+ * `try { $v = $this->lookup($k); } catch (\OutOfBoundsException $e) { throw
+ * new E(m, 0, $e); }`: the exit of a failed lookup or conversion handled by
+ * throwing (GuardFact.handler), as the `if (!array_key_exists($k, $t))
+ * throw new E(m)` it spells the other way. Only a catch of lookup errors
+ * ({@link LOOKUP_ERRORS}, each of `A | B`) whose block ends in a throw of
+ * its own is one.
+ */
+function phpHandlerGuard(node: Node): GuardDraft[] {
+  const caught = node.childForFieldName("type")?.text.replace(/\s+/g, " ");
+  const tryBody = node.parent?.type === "try_statement" ? node.parent.childForFieldName("body") : null;
+  const thrown = phpThrownBy(node.childForFieldName("body"));
+  if (!tryBody || !thrown || caught === undefined || !catchesOnlyLookupErrors(caught, LOOKUP_ERRORS.php)) return [];
+  const guarded = namedChildren(tryBody).filter((child) => child.type !== "comment");
+  return guarded.length > 0 ? [{ condition: guarded[0] as Node, guarded, action: thrown }] : [];
+}
 
 /** The exception a PHP branch ends by throwing (`throw` as a statement or expression statement, alone or last in a block), else null. */
 function phpThrownBy(branch: Node | null): Node | null {

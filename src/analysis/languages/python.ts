@@ -46,6 +46,7 @@ import {
   type GuardDraft,
 } from "../parsers/tree-sitter-code.js";
 import { PYTHON_SKIP_REACH, raisedSkips } from "./python-skips.js";
+import { catchesOnlyLookupErrors, LOOKUP_ERRORS } from "./lookup-errors.js";
 import { withNoWarningChecks } from "./python-warnings.js";
 import { TEST_FLAG_ORDER, type AssertionFact, type ExportFact, type ImportFact, type MarkFact, type NonTestFunctionFact, type TestFlag } from "../facts.js";
 import { matchesPrefixOrGlob, type CollectionRules } from "./collection.js";
@@ -786,6 +787,37 @@ function pythonCaseGuard(node: Node): GuardDraft[] {
   return patterns.length > 0 && !patterns.some((pattern) => /^[A-Za-z_]\w*$/.test(pattern.text.trim())) ? [{ condition: subject, action: raised, patterns }] : [];
 }
 
+/**
+ * `try: v = t[k] except KeyError: raise E(m)`: the exit of a failed lookup
+ * or conversion handled by raising (GuardFact.handler), as the `if k not in
+ * t: raise E(m)` it spells the EAFP way. Only a handler of lookup errors
+ * ({@link LOOKUP_ERRORS}) whose last statement raises an error of its own
+ * (not a bare `raise`) is one.
+ */
+function pythonHandlerGuard(node: Node): GuardDraft[] {
+  const tryBody = node.parent?.type === "try_statement" ? node.parent.childForFieldName("body") : null;
+  const handler = namedChildren(node).find((child) => child.type === "block") ?? null;
+  const raised = raisedBy(handler);
+  if (!tryBody || raised === null || typeof raised === "string" || !catchesOnlyLookupErrors(caughtBy(node), LOOKUP_ERRORS.python)) return [];
+  const guarded = namedChildren(tryBody).filter((child) => child.type !== "comment");
+  return guarded.length > 0 ? [{ condition: guarded[0] as Node, guarded, action: raised }] : [];
+}
+
+/**
+ * Checking conversions of the standard library, by callee, and the error
+ * each raises for a value it refuses: `n = operator.index(n)` is the guard
+ * `if not isinstance(n, int): raise TypeError(…)` (PEP 357), `os.fspath(p)`
+ * the one that refuses what is no path.
+ */
+const PYTHON_CHECKING_CALLS: Readonly<Record<string, string>> = { "operator.index": "TypeError", "os.fspath": "TypeError" };
+
+/** A call of a checking conversion ({@link PYTHON_CHECKING_CALLS}) as a guard on its argument; the action is the callee. */
+function pythonHelperGuard(node: Node): GuardDraft[] {
+  const callee = node.childForFieldName("function")?.text.replace(/\s+/g, "") ?? "";
+  const first = namedChildren(node.childForFieldName("arguments") ?? node)[0];
+  return callee in PYTHON_CHECKING_CALLS && first ? [{ condition: first, action: callee }] : [];
+}
+
 const PYTHON_FLOW: FlowSyntax = {
   throwTypes: new Set(["raise_statement"]),
   returnTypes: new Set(["return_statement"]),
@@ -1167,6 +1199,8 @@ const PYTHON_CODE: CodeSyntax = {
     },
     for_statement: pythonLoopGuard,
     case_clause: pythonCaseGuard,
+    except_clause: pythonHandlerGuard,
+    call: pythonHelperGuard,
     // `raise A(..) if c else B(..)`: two guards, `c` raising A and `not c` raising B, as the `if`/`else` it rewrites.
     raise_statement: (node) => {
       const raised = node.namedChild(0);

@@ -44,6 +44,7 @@ import {
 import { hashText, type AssertionFact, type NonTestFunctionFact, type TestFlag } from "../facts.js";
 import { isUnderTestDirectory } from "./language.js";
 import { defineLanguage } from "./define-language.js";
+import { catchesOnlyLookupErrors, LOOKUP_ERRORS } from "./lookup-errors.js";
 import { statementNodes, withTryChecks, type TrySyntax } from "../parsers/tree-sitter-try.js";
 
 /** `*_spec.rb`, `*_test.rb`, `test_*.rb`, or under `spec/`/`test/`. */
@@ -512,6 +513,40 @@ function rubyLoopGuard(node: Node): GuardDraft[] {
 }
 
 /**
+ * `begin v = t.fetch(k) rescue KeyError raise E, m end` (a method's own
+ * `rescue` too): the exit of a failed lookup or conversion handled by
+ * raising (GuardFact.handler), as the `raise E, m unless t.key?(k)` it
+ * spells the other way. Only a `rescue` of lookup errors ({@link
+ * LOOKUP_ERRORS}) whose last statement raises an error of its own (not a
+ * bare `raise`) is one.
+ */
+function rubyHandlerGuard(node: Node): GuardDraft[] {
+  if (!node.isNamed) return [];
+  const { caught, guarded } = rubyRescued(node);
+  const raised = rubyRaisedBy(node.childForFieldName("body"));
+  const statements = guarded.filter((statement) => statement.type !== "comment");
+  if (raised === null || typeof raised === "string" || statements.length === 0 || !catchesOnlyLookupErrors(caught, LOOKUP_ERRORS.ruby)) return [];
+  return [{ condition: statements[0] as Node, guarded: statements, action: raised }];
+}
+
+/**
+ * `t.fetch(k) { raise E, m }` (or a `do … end` block): the block runs when
+ * the key is missing, so its raise is a handled lookup's exit
+ * (GuardFact.handler) on the receiver and key, as the `raise E, m unless
+ * t.key?(k)` it spells the other way. A block that answers a default is
+ * none.
+ */
+function rubyFetchGuard(node: Node): GuardDraft[] {
+  const receiver = node.childForFieldName("receiver");
+  const key = node.childForFieldName("arguments");
+  const block = node.childForFieldName("block");
+  if (node.childForFieldName("method")?.text !== "fetch" || !receiver || !key || !block) return [];
+  const body = block.childForFieldName("body") ?? namedChildren(block).find((child) => child.type === "block_body" || child.type === "body_statement") ?? null;
+  const raised = rubyRaisedBy(body);
+  return raised !== null && typeof raised !== "string" ? [{ condition: receiver, guarded: [receiver, key], action: raised }] : [];
+}
+
+/**
  * A `when` of a `case` that raises: a guard on the case's value matching
  * its patterns (`n is 1 | 2`), or in a `case` without a value, on the
  * `when`'s own condition (`when n > 2`, as the `if` it rewrites). `else`
@@ -764,8 +799,9 @@ const RUBY_CODE: CodeSyntax = {
     when: rubyWhenGuard,
     // `raise cond ? Foul.new(..) : e`: two guards, `cond` raising the first and `!cond` the second, as the
     // `raise e unless cond` / `raise Foul` pair it rewrites.
+    rescue: rubyHandlerGuard,
     call: (node: Node): GuardDraft[] => {
-      if (rubyRaised(node) === null) return rubyLoopGuard(node);
+      if (rubyRaised(node) === null) return [...rubyFetchGuard(node), ...rubyLoopGuard(node)];
       const raised = node.childForFieldName("arguments")?.namedChild(0);
       if (raised?.type !== "conditional") return [];
       const condition = raised.childForFieldName("condition");

@@ -310,6 +310,28 @@ function rustErrorValue(expression: Node | null): Node | null {
 }
 
 /**
+ * `map.get(k).ok_or(E)?`, `.ok_or_else(|| E)?`: a `None` (a failed lookup)
+ * turned into the error the function returns, as a handled lookup's exit
+ * (GuardFact.handler) on the receiver, the action `Err(E)` as the `if
+ * !map.contains_key(k) { return Err(E) }` it spells the other way.
+ */
+function rustOkOrGuard(node: Node): GuardDraft[] {
+  const call = node.namedChild(0);
+  const callee = call?.type === "call_expression" ? call.childForFieldName("function") : null;
+  const method = callee?.type === "field_expression" ? callee.childForFieldName("field")?.text : undefined;
+  const receiver = callee?.childForFieldName("value") ?? null;
+  const argument = call?.childForFieldName("arguments")?.namedChild(0) ?? null;
+  if (!receiver || !argument || (method !== "ok_or" && method !== "ok_or_else")) return [];
+  let error: Node | null = argument;
+  if (method === "ok_or_else") {
+    const body = argument.type === "closure_expression" ? argument.childForFieldName("body") : null;
+    const last = body?.type === "block" ? namedChildren(body).at(-1) : body;
+    error = last?.type === "expression_statement" ? null : (last ?? null);
+  }
+  return error ? [{ condition: receiver, guarded: [receiver], action: `Err(${compactText(error)})` }] : [];
+}
+
+/**
  * The predicate a filtering iterator chain applies (`xs.iter().filter(|x| bad(x))` -> `bad(x)`,
  * `.filter(is_bad)` -> `is_bad`), through adapters after it (`.cloned()`, `.copied()`), or null.
  */
@@ -759,6 +781,7 @@ const RUST_CODE: CodeSyntax = {
       const action = body && isOnlyExit(body) ? rustErrorExit(body) : null;
       return predicate && action ? [{ condition: predicate, action }] : [];
     },
+    try_expression: rustOkOrGuard,
     // `let Some(x) = s.strip_prefix("x") else { return Err(..) };`: the same guard as a let-else.
     let_declaration: (node) => {
       const alternative = node.childForFieldName("alternative");

@@ -64,6 +64,12 @@ export interface GuardDraft {
   action: Node | string;
   isNegated?: boolean;
   patterns?: readonly Node[];
+  /**
+   * For the exit of a handled lookup ({@link GuardFact.handler}): the code it
+   * guards (the statements of a `try` body, a lookup's receiver and key),
+   * read as the condition's text and names; `condition` gives the line.
+   */
+  guarded?: readonly Node[];
 }
 
 /**
@@ -276,6 +282,9 @@ function callsIn(nodes: Node | readonly Node[], syntax: CodeSyntax): string[] {
   }
   return [...names].sort();
 }
+
+/** Longest condition text kept for a handled lookup's guard (GuardDraft.guarded: a `try` body may be long). */
+const MAX_GUARDED_TEXT = 240;
 
 /** Longest text kept for a suppression (a long `unsafe` block is cut). */
 const MAX_TEXT = 120;
@@ -969,17 +978,21 @@ class CodeFactWalk {
     if (!guard) return;
     for (const draft of guard(this.node())) {
       const patterns = draft.patterns ?? [];
-      const subject = compactText(draft.condition);
+      const read = draft.guarded ?? [draft.condition];
+      // A handler's guarded block can be long: its text is cut (its names are all kept).
+      const subject = draft.guarded ? read.map((node) => compactText(node)).join(";").slice(0, MAX_GUARDED_TEXT) : compactText(draft.condition);
       const condition = patterns.length > 0 ? `${subject} is ${patterns.map(compactText).join(" | ")}` : subject;
-      const names = new Set(namesIn(draft.condition, this.syntax.identifierTypes));
-      for (const pattern of patterns) for (const name of namesIn(pattern, this.syntax.identifierTypes)) names.add(name);
-      this.guards.push({
+      const names = new Set<string>();
+      for (const node of [...read, ...patterns]) for (const name of namesIn(node, this.syntax.identifierTypes)) names.add(name);
+      const fact: GuardFact = {
         function: this.functionName(),
         line: draft.condition.startPosition.row + 1,
         condition: draft.isNegated ? `!(${condition})` : condition,
         action: typeof draft.action === "string" ? draft.action : compactText(draft.action),
         names: [...names].sort(),
-      });
+      };
+      if (draft.guarded !== undefined) fact.handler = true;
+      this.guards.push(fact);
     }
   }
 

@@ -449,11 +449,12 @@ export function assertionFindings(input: RuleInput): Finding[] {
       if (was?.assertionsDetail && helper.assertionsDetail) findings.push(...weakenedHelperFindings(pair.path, was, helper, () => isCodeChanged(pair.path)));
     }
   }
-  const weakenedHelpers = new Set(findings.flatMap((finding) => (finding.test?.endsWith(" (assertion helper)") ? [`${finding.file}\u0000${finding.test.slice(0, -" (assertion helper)".length)}`] : [])));
+  const weakenedHelpers = new Set(
+    findings.flatMap((finding) => (finding.test?.endsWith(" (assertion helper)") ? [`${finding.file}\u0000${finding.test.slice(0, -" (assertion helper)".length)}`] : [])),
+  );
   findings.push(...sharedHelperFindings(input, weakenedHelpers));
   return findings;
 }
-
 
 /**
  * A shared assertion helper of a changed test file that still exists but

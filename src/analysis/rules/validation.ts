@@ -22,7 +22,13 @@
  * `case`/match arm or a loop over a filter that exits the same way (the
  * languages record those as guards), nor one whose throw a reached function
  * now ends in unconditionally (a fall-through exit with the same error
- * class and message: GuardFact.fallthrough).
+ * class and message: GuardFact.fallthrough), nor one spelled the EAFP way,
+ * the lookup done and its failure handled by raising the same error
+ * (`except KeyError: raise E(m)`, `fetch(k) { raise E, m }`,
+ * `orElseThrow(() -> new E(m))`: GuardFact.handler, never reported removed
+ * itself). An `||` alternative dropped is kept by a function the guarded
+ * one calls in the change that throws the same error on a bound covering
+ * it ({@link isDelegatedAlternative}).
  *
  * A guard whose reason is gone is no bypass either: a sign check on a value
  * the function now binds by an unsigned parse whose failure reaches the
@@ -189,7 +195,8 @@ function codePairs(pairs: readonly RulePair[]): { path: string; before: CodeFact
  * A guard spelled with one is the same guard as the `if … throw new <class>` it replaces.
  * C#: ArgumentNullException.ThrowIfNull and kin (.NET 6+, found sweeping: `if (x == null) throw new
  * ArgumentNullException(nameof(x))` -> `ArgumentNullException.ThrowIfNull(x)`) are read by their class below;
- * Java: java.util.Objects and Guava Preconditions; PHP: webmozart/assert (InvalidArgumentException).
+ * Java: java.util.Objects and Guava Preconditions; PHP: webmozart/assert (InvalidArgumentException); Python: the checking
+ * conversions `operator.index` and `os.fspath` (TypeError).
  */
 const THROW_HELPER_CLASSES: Readonly<Record<string, string>> = {
   "Objects.requireNonNull": "NullPointerException",
@@ -209,6 +216,8 @@ const THROW_HELPER_CLASSES: Readonly<Record<string, string>> = {
   "Assert::true": "InvalidArgumentException",
   "Assert::string": "InvalidArgumentException",
   "Assert::integer": "InvalidArgumentException",
+  "operator.index": "TypeError",
+  "os.fspath": "TypeError",
 };
 
 /**
@@ -229,6 +238,8 @@ function actionClass(action: string): string {
   // .NET's throw helpers say what they throw: `ThrowHelper.ThrowArgumentNullException(…)`, `ThrowArgumentNull(…)` -> "ArgumentNullException".
   const helperThrow = /(?:^|\.)Throw(?!If)([A-Z]\w*?)(?:Exception)?$/.exec(callee);
   if (helperThrow) return `${helperThrow[1] as string}Exception`;
+  // .NET's `token.ThrowIfCancellationRequested()` (and a project's extension of that name) throws OperationCanceledException.
+  if (/(?:^|\.)ThrowIfCancellationRequested$/.test(callee)) return "OperationCanceledException";
   // A project's own `ThrowHelper.ThrowIfNull(x)` follows .NET's (ArgumentNullException.ThrowIfNull, ArgumentOutOfRangeException.ThrowIfNegative).
   if (/(?:^|\.)ThrowIfNull$/.test(callee)) return "ArgumentNullException";
   if (/(?:^|\.)ThrowIf(?:Negative|Zero|NegativeOrZero|GreaterThan|GreaterThanOrEqual|LessThan|LessThanOrEqual|Equal|NotEqual)$/.test(callee)) return "ArgumentOutOfRangeException";
@@ -377,7 +388,9 @@ function isSameThrow(was: string, now: string): boolean {
 export function guardSource(path: string, guard: Pick<GuardFact, "condition" | "action">): string {
   const condition = displayCode(guard.condition);
   const action = displayCode(guard.action);
-  if (/^[\w$.:]+!?$/.test(action) && !/^[A-Z]\w*(Error|Exception)$/.test(action)) return `${action}(${condition})`;
+  // A bare capitalised name in Python and Ruby is the class a raise names (`raise UnknownCodec, "m"`), not a checking call.
+  const isRaisedClass = /^[A-Z]\w*(Error|Exception)$/.test(action) || (/\.(py|pyi|rb)$/.test(path) && /^(?:[A-Z]\w*(?:::|\.))*[A-Z]\w*$/.test(action));
+  if (/^[\w$.:]+!?$/.test(action) && !isRaisedClass) return `${action}(${condition})`;
   if (/^(throw|raise|return|panic)\b/.test(action)) return `if (${condition}) ${action}`;
   const keyword = /\.(py|pyi|rb)$/.test(path) ? "raise" : /\.(go|rs)$/.test(path) ? "return" : "throw";
   return `if (${condition}) ${keyword} ${action}`;
@@ -418,7 +431,12 @@ function newGuards(files: readonly { before: CodeFacts | null; after: CodeFacts 
   return multisetMinus(afterAll, beforeAll, guardKey);
 }
 
-/** The top-level `||` alternatives of a normalised condition (`a<0||b>1` -> ["a<0", "b>1"]); parenthesised ones stay whole. */
+/**
+ * The top-level `||` alternatives of a normalised condition (`a<0||b>1` ->
+ * ["a<0", "b>1"]), and those of the word operator `or` of Python, Ruby and
+ * PHP (`a<0 or b>1`, `f(x)or g`; not a method `x.or(y)`, `$x->or()`); parenthesised
+ * ones stay whole.
+ */
 function alternativesOf(condition: string): string[] {
   const parts: string[] = [];
   let depth = 0;
@@ -439,9 +457,13 @@ function alternativesOf(condition: string): string[] {
       parts.push(condition.slice(start, i));
       start = i + 2;
       i++;
+    } else if (depth === 0 && char === "o" && condition[i + 1] === "r" && i > 0 && !/[\w$.:>]/.test(condition[i - 1] as string) && !/[\w$]/.test(condition[i + 2] ?? "")) {
+      parts.push(condition.slice(start, i).trim());
+      start = i + 2;
+      i++;
     }
   }
-  parts.push(condition.slice(start));
+  parts.push(condition.slice(start).trim());
   return parts;
 }
 
@@ -566,6 +588,36 @@ function narrowedBounds(was: GuardFact, now: GuardFact): { before: string; after
     if (isNarrowerBound(wasBound, boundOf(partner) as Bound)) narrowed.push({ before: part, after: partner });
   }
   return narrowed;
+}
+
+/** True when `now` fires on every value `was` fires on, both bounds on one side (the subject aside): `bytes>512` covers `size>512` and `size>1024`. */
+function coversBound(was: Bound, now: Bound | null): boolean {
+  if (now === null || was.side !== now.side) return false;
+  const beyond = was.side === "below" ? now.limit > was.limit : now.limit < was.limit;
+  return beyond || (now.limit === was.limit && (now.inclusive || !was.inclusive));
+}
+
+/**
+ * True when an alternative of `guard`'s condition that the function no
+ * longer checks moved into a function it calls in the change: a guard
+ * reached there (not in the function itself) throws what `guard` threw,
+ * the same error class and message ({@link isSameThrow}), on a firing
+ * alternative that is the same text or a bound refusing at least the values
+ * the alternative refused ({@link coversBound}; the callee's own parameter
+ * name in place of the caller's: `if (bytes > 512) throw new
+ * RangeError("Wrong token size")` in the `fillPool(size)` that `token`
+ * calls takes over its `size > 512`). A callee bound that lets more
+ * through, or another message, takes nothing over.
+ */
+function isDelegatedAlternative(alternative: string, guard: GuardFact, candidates: readonly ReachedGuard[]): boolean {
+  const bound = boundOf(alternative);
+  return candidates.some(
+    (candidate) =>
+      !candidate.isDirect &&
+      !candidate.guard.fallthrough &&
+      isSameThrow(guard.action, candidate.guard.action) &&
+      firingAlternatives(candidate.guard).some((part) => part === alternative || (bound !== null && coversBound(bound, boundOf(part)))),
+  );
 }
 
 function boundNarrowedFinding(path: string, fn: string, was: GuardFact, now: GuardFact, narrowed: { before: string; after: string }[]): Finding {
@@ -847,7 +899,7 @@ export function implementedRefusals(pairs: readonly RulePair[]): ImplementedRefu
   for (const { before, after } of files) {
     if (!before || !after) continue;
     for (const guard of before.guards ?? []) {
-      if (guard.fallthrough || !isRefusal(guard.action) || actionsAfter.has(guard.action)) continue;
+      if (guard.fallthrough || guard.handler || !isRefusal(guard.action) || actionsAfter.has(guard.action)) continue;
       if (isRefusalImplemented(guard, guard.function, before, after, constants)) refusals.push({ errorClass: actionClass(guard.action), messages: messageOf(guard.action) });
     }
   }
@@ -953,19 +1005,25 @@ function guardFindings(
       keptInPlace.add(guard);
     }
     const unmatched = guards.filter((guard) => {
-      // A fall-through exit of before only pairs with itself: gone, it is no guard removed (see GuardFact.fallthrough).
-      if (keptInPlace.has(guard) || guard.fallthrough) return false;
+      // A fall-through exit of before only pairs with itself: gone, it is no guard removed (see GuardFact.fallthrough);
+      // nor is a handled lookup's exit, the lookup left to raise its own error (GuardFact.handler).
+      if (keptInPlace.has(guard) || guard.fallthrough || guard.handler) return false;
       const index = unused.findIndex((candidate) => isKeptBy(guard, candidate));
       if (index !== -1) {
         const partner = unused[index] as ReachedGuard;
         // A sign check an unsigned parse now makes (`port < 0 || port > 65535` -> `port > 65535`) is no alternative lost.
+        // An alternative moved into a callee that now throws the same error on it (`size > 512` -> fillPool's `bytes > 512`) is no alternative lost.
         const dropped = (partner.isDirect && partner.guard.action === guard.action ? droppedAlternatives(guard.condition, partner.guard.condition) : []).filter(
-          (alternative) => !isSubsumedAlternative(alternative, fnAfter),
+          (alternative) => !isSubsumedAlternative(alternative, fnAfter) && !isDelegatedAlternative(alternative, guard, candidates),
         );
-        if (dropped.length > 0) findings.push(narrowedFinding(path, fn, guard, partner.guard, dropped));
         // The same throw on a bound moved to fire on fewer values (`qty < 0` -> `qty < -1`) lets the values between through.
-        const narrowed = partner.isDirect && partner.guard.action === guard.action && dropped.length === 0 ? narrowedBounds(guard, partner.guard) : [];
-        if (narrowed.length > 0) findings.push(boundNarrowedFinding(path, fn, guard, partner.guard, narrowed));
+        const narrowed = (partner.isDirect && partner.guard.action === guard.action && dropped.length === 0 ? narrowedBounds(guard, partner.guard) : []).filter(
+          (part) => !isDelegatedAlternative(part.before, guard, candidates),
+        );
+        // A refusal that refuses fewer cases as the function does new work for them (`rank > 3` -> `rank > 4`) implements them, as one removed would.
+        const isImplementing = (dropped.length > 0 || narrowed.length > 0) && isRefusal(guard.action) && isRefusalImplemented(guard, fn, before, after, constants);
+        if (dropped.length > 0 && !isImplementing) findings.push(narrowedFinding(path, fn, guard, partner.guard, dropped));
+        if (narrowed.length > 0 && !isImplementing) findings.push(boundNarrowedFinding(path, fn, guard, partner.guard, narrowed));
       }
       claim(index);
       return index === -1;
