@@ -504,7 +504,12 @@ function localLiteral(name: string, before: number, scope: Node): Node | null {
 /** The parameter names of a Go function's parameter list, in order (`(t *testing.T, a, b int)` -> t, a, b). */
 function goParameterNames(parameters: Node | null): string[] {
   if (!parameters) return [];
-  return namedChildren(parameters).flatMap((declaration) => declaration.childrenForFieldName("name").filter((name): name is Node => name !== null).map((name) => name.text));
+  return namedChildren(parameters).flatMap((declaration) =>
+    declaration
+      .childrenForFieldName("name")
+      .filter((name): name is Node => name !== null)
+      .map((name) => name.text),
+  );
 }
 
 /** The type node of the parameter `name` of a function declaration or literal, or null. */

@@ -980,7 +980,12 @@ class CodeFactWalk {
       const patterns = draft.patterns ?? [];
       const read = draft.guarded ?? [draft.condition];
       // A handler's guarded block can be long: its text is cut (its names are all kept).
-      const subject = draft.guarded ? read.map((node) => compactText(node)).join(";").slice(0, MAX_GUARDED_TEXT) : compactText(draft.condition);
+      const subject = draft.guarded
+        ? read
+            .map((node) => compactText(node))
+            .join(";")
+            .slice(0, MAX_GUARDED_TEXT)
+        : compactText(draft.condition);
       const condition = patterns.length > 0 ? `${subject} is ${patterns.map(compactText).join(" | ")}` : subject;
       const names = new Set<string>();
       for (const node of [...read, ...patterns]) for (const name of namesIn(node, this.syntax.identifierTypes)) names.add(name);

@@ -44,7 +44,12 @@ describe("checks: one check per assertion, whatever the framework", () => {
     ["pytest assert in: the container is the subject", "tests/test_a.py", "def test_a():\n    assert 'x' in f()\n", `contains(f(), "x")/2`],
     ["pytest assert >", "tests/test_a.py", "def test_a():\n    assert f() > 0\n", "greater(f(), 0)/2"],
     ["pytest assert isinstance", "tests/test_a.py", "def test_a():\n    assert isinstance(f(), int)\n", "type(f(), int)/2"],
-    ["pytest.raises with match (the with block's code is its subject)", "tests/test_a.py", "import pytest\ndef test_a():\n    with pytest.raises(ValueError, match='bad'):\n        f()\n", `throws(f(), ValueError|"bad")/3`],
+    [
+      "pytest.raises with match (the with block's code is its subject)",
+      "tests/test_a.py",
+      "import pytest\ndef test_a():\n    with pytest.raises(ValueError, match='bad'):\n        f()\n",
+      `throws(f(), ValueError|"bad")/3`,
+    ],
     ["unittest assertEqual", "tests/test_a.py", "import unittest\nclass T(unittest.TestCase):\n    def test_a(self):\n        self.assertEqual(f(1), 2)\n", "equal(f(1), 2)/3"],
     [
       "unittest assertIn: the container is the subject",

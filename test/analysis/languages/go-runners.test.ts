@@ -94,7 +94,11 @@ ${rows}\t}
 describe("go: a test handing its table to a runner", () => {
   it("has the table's rows when the runner ranges over that parameter", async () => {
     const facts = await extractFacts("cast_test.go", file("cast_test", `${QT}\n\t"github.com/spf13/cast"`, `${RUNNER}\n${runnerTest(ROWS)}`));
-    expect(facts.tests.find((test) => test.name === "TestInt")?.eachRowLiterals).toEqual([["1", "1", "false"], ['"2"', "2", "false"], ['"x"', "0", "true"]]);
+    expect(facts.tests.find((test) => test.name === "TestInt")?.eachRowLiterals).toEqual([
+      ["1", "1", "false"],
+      ['"2"', "2", "false"],
+      ['"x"', "0", "true"],
+    ]);
   });
 
   it("has no rows when the runner does not range over it", async () => {
@@ -112,7 +116,11 @@ describe("go: a test handing its table to a runner", () => {
 
   it("still reports a row dropped in the move", async () => {
     const analysis = await analyzeChanges([
-      { path: "cast_test.go", before: file("cast", QT, perTypeTest(ROWS)), after: file("cast_test", `${QT}\n\t"github.com/spf13/cast"`, `${RUNNER}\n${runnerTest('\t\t{1, 1, false},\n\t\t{"x", 0, true},\n')}`) },
+      {
+        path: "cast_test.go",
+        before: file("cast", QT, perTypeTest(ROWS)),
+        after: file("cast_test", `${QT}\n\t"github.com/spf13/cast"`, `${RUNNER}\n${runnerTest('\t\t{1, 1, false},\n\t\t{"x", 0, true},\n')}`),
+      },
     ]);
     expect(analysis.findings.filter((finding) => finding.severity === "critical" || finding.severity === "high").map((finding) => finding.type)).not.toEqual([]);
   });
