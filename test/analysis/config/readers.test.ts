@@ -46,10 +46,11 @@ exclude_lines = ['pragma: no cover']
     expect(doc.lines.get("tool.coverage.report.fail_under")).toBe(21);
   });
 
-  // That it stays linear is measured by scripts/bench-readers.mjs (medians per doubling), not timed here.
-  it("reads a large file to its last line", () => {
+  it("stays linear on a large file", () => {
     const text = Array.from({ length: 20_000 }, (_, i) => `[tool.t${i}]\nkey = "value ${i}"\nlist = [1, 2, 3]\n`).join("\n");
+    const started = performance.now();
     const doc = parseToml(text);
+    expect(performance.now() - started).toBeLessThan(2000);
     expect(doc.lines.get("tool.t19999.list")).toBe(20_000 * 4 - 1);
     expect((doc.root.tool as Record<string, Record<string, unknown>>).t19999).toEqual({ key: "value 19999", list: [1, 2, 3] });
   });
