@@ -28,7 +28,7 @@
  */
 
 import type { AssertionFact } from "../facts.js";
-import { compactText, namedChildren, type AssertionDraft, type Node } from "../parsers/tree-sitter.js";
+import { compactText, namedChildren, stringValue, type AssertionDraft, type Node } from "../parsers/tree-sitter.js";
 
 /** A checker of a library: its strength, whether it reads an expected value, and the name relations.ts knows it by when the library's differs. */
 interface Checker {
@@ -124,26 +124,41 @@ const GOTEST_TOOLS: ReadonlyMap<string, Checker> = new Map([
   ["Check", { strength: 1, takesExpected: false, as: "True" }],
 ]);
 
-/** The local name a file imports `paths` under (its alias, else the path's last element), or null when it imports none of them. */
-function importName(content: string, paths: RegExp): string | null {
-  for (const match of content.matchAll(/^\s*(?:import\s+)?(?:([A-Za-z_]\w*|\.)\s+)?"([^"]+)"/gm)) {
-    const path = match[2] as string;
-    if (!paths.test(path)) continue;
-    return (
-      match[1] ??
+/**
+ * The file's imports: each import path -> the local name it is used under
+ * (its alias, `.` for a dot import, else the path's last segment that is no
+ * major-version suffix: `gotest.tools/v3/assert` -> `assert`), as the Go
+ * spec's "Import declarations" name them.
+ */
+export function goImports(root: Node): Map<string, string> {
+  const imports = new Map<string, string>();
+  for (const spec of root.descendantsOfType("import_spec")) {
+    if (!spec) continue;
+    const path = stringValue(spec.childForFieldName("path")) ?? "";
+    const alias = spec.childForFieldName("name")?.text;
+    const name =
+      alias ??
       path
-        .replace(/\/v\d+$/, "")
         .split("/")
-        .pop() ??
-      null
-    );
+        .filter((segment) => !/^v\d+$/.test(segment))
+        .pop();
+    if (path !== "" && name) imports.set(path, name);
   }
+  return imports;
+}
+
+/** The local name a file imports one of `paths` under ({@link goImports}), or null when it imports none of them. */
+function importName(imports: ReadonlyMap<string, string>, paths: RegExp): string | null {
+  for (const [path, name] of imports) if (paths.test(path)) return name;
   return null;
 }
 
-/** True when the file's `assert` is gotest.tools' (gotest.tools/assert, gotest.tools/v3/assert), not testify's. */
-export function importsGotestTools(content: string): boolean {
-  return importName(content, /^gotest\.tools(?:\/v\d+)?\/assert$/) !== null;
+/** gotest.tools' assert package (gotest.tools/assert, gotest.tools/v3/assert). */
+const GOTEST_TOOLS_PATH = /^gotest\.tools(?:\/v\d+)?\/assert$/;
+
+/** True when the file's `assert` is gotest.tools' ({@link goImports}), not testify's. */
+export function importsGotestTools(imports: ReadonlyMap<string, string>): boolean {
+  return importName(imports, GOTEST_TOOLS_PATH) !== null;
 }
 
 /** The fact of one library assertion: `matcher` its display name, `got` its subject, `want` its expected value. */
@@ -256,11 +271,11 @@ function gotestToolsFact(call: Node, alias: string): AssertionFact | null {
  * comment) among a file's calls, each at its call's start. Only libraries
  * the file imports are read.
  */
-export function goLibraryAssertions(root: Node, content: string): { assertions: AssertionDraft[]; frameworks: string[] } {
-  const quicktest = importName(content, /^(?:github\.com\/frankban\/quicktest|github\.com\/go-quicktest\/qt)$/);
-  const gomega = importName(content, /^github\.com\/onsi\/gomega$/);
-  const is = importName(content, /^github\.com\/matryer\/is$/);
-  const gotestTools = importName(content, /^gotest\.tools(?:\/v\d+)?\/assert$/);
+export function goLibraryAssertions(root: Node, content: string, imports: ReadonlyMap<string, string>): { assertions: AssertionDraft[]; frameworks: string[] } {
+  const quicktest = importName(imports, /^(?:github\.com\/frankban\/quicktest|github\.com\/go-quicktest\/qt)$/);
+  const gomega = importName(imports, /^github\.com\/onsi\/gomega$/);
+  const is = importName(imports, /^github\.com\/matryer\/is$/);
+  const gotestTools = importName(imports, GOTEST_TOOLS_PATH);
   const frameworks: string[] = [];
   if (quicktest) frameworks.push("quicktest");
   if (gomega) frameworks.push("gomega");

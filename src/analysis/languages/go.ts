@@ -28,7 +28,7 @@ import {
 import { counterTarget, literalText, MODE_ENV_VARS, type BranchDraft, type CatchDraft, type CodeSyntax, type EscapeDraft, type FlowSyntax, type GuardDraft } from "../parsers/tree-sitter-code.js";
 import type { AssertionFact, NonTestFunctionFact, RunEscapeFact } from "../facts.js";
 import { defineLanguage } from "./define-language.js";
-import { goLibraryAssertions, importsGotestTools } from "./go-libraries.js";
+import { goImports, goLibraryAssertions, importsGotestTools } from "./go-libraries.js";
 
 /** `go test` compiles tests only from `_test.go` files. */
 export function isGoTestPath(path: string): boolean {
@@ -637,14 +637,7 @@ export function goSelfQualifier(root: Node): string | undefined {
   const clause = namedChildren(root).find((child) => child.type === "package_clause");
   const own = /^(\w+)_test$/.exec(namedChildren(clause ?? root).find((child) => child.type === "package_identifier")?.text ?? "")?.[1];
   if (own === undefined) return undefined;
-  for (const spec of descendantsOfType(root, "import_spec")) {
-    const path = stringValue(spec.childForFieldName("path")) ?? "";
-    const alias = spec.childForFieldName("name")?.text;
-    const segments = path.split("/").filter((segment) => !/^v\d+$/.test(segment));
-    const name = alias ?? segments[segments.length - 1];
-    if (name === own) return own;
-  }
-  return undefined;
+  return [...goImports(root).values()].includes(own) ? own : undefined;
 }
 
 /**
@@ -798,7 +791,8 @@ function extractGoDrafts(path: string, grammar: LoadedGrammar, root: Node, conte
 
   const assertions: AssertionDraft[] = [];
   const frameworks: string[] = isTestFile ? ["testing"] : [];
-  const usesGotestTools = importsGotestTools(content);
+  const imports = goImports(root);
+  const usesGotestTools = importsGotestTools(imports);
   for (const match of queryCaptures(grammar, "assertions", root)) {
     const object = match.get("object")?.text ?? "";
     const matcher = match.get("matcher")?.text ?? "";
@@ -826,7 +820,7 @@ function extractGoDrafts(path: string, grammar: LoadedGrammar, root: Node, conte
     }
     assertions.push({ ...fact, startIndex: node.startIndex });
   }
-  const libraries = goLibraryAssertions(root, content);
+  const libraries = goLibraryAssertions(root, content, imports);
   if (libraries.assertions.length > 0) {
     assertions.push(...libraries.assertions);
     assertions.sort((a, b) => a.startIndex - b.startIndex);
