@@ -440,61 +440,62 @@ export function assertionFindings(input: RuleInput): Finding[] {
     const moved = lost > 0 && delegatedAssertions(test, input) >= lost;
     findings.push(...(moved ? found.filter((f) => f.type !== "assertion_removal") : found));
   }
-  // An assertion helper whose own checks got weaker (a widened delta, the contents -> their size) weakens every test
-  // that calls it, wherever those live (a Go package's other _test.go files, whose bodies did not change).
-  for (const pair of input.pairs) {
-    const helpersBefore = new Map((pair.before?.assertionHelpers ?? []).map((helper) => [helper.name, helper] as const));
-    for (const helper of pair.after?.assertionHelpers ?? []) {
-      const was = helpersBefore.get(helper.name);
-      if (was?.assertionsDetail && helper.assertionsDetail) findings.push(...weakenedHelperFindings(pair.path, was, helper, () => isCodeChanged(pair.path)));
-    }
-  }
-  const weakenedHelpers = new Set(
-    findings.flatMap((finding) => (finding.test?.endsWith(" (assertion helper)") ? [`${finding.file}\u0000${finding.test.slice(0, -" (assertion helper)".length)}`] : [])),
-  );
-  findings.push(...sharedHelperFindings(input, weakenedHelpers));
+  findings.push(...helperFindings(input, isCodeChanged));
   return findings;
 }
 
 /**
- * A shared assertion helper of a changed test file that still exists but
- * lost checks no check of its after version covers (a Go `assertDrains(t,
- * …)` whose `t.Errorf` became `t.Logf`, a `check(...)` whose assert was
- * deleted): every test that calls it checks less, in whichever file it is.
- * Only helpers that no changed test calls are reported here: a changed
- * caller is judged with its helper calls resolved (assertionFindings).
- * One assertion_removal per helper, on the helper's line. A helper removed
- * with its callers, whose checks moved into another helper it now calls, or
- * that now skips (a skip provider: test_disabled reports it), or that
- * weakenedHelperFindings already reports as weakened (`weakened`: path and
- * name), is no finding.
+ * Findings on the assertion helpers of the changed files themselves, whose
+ * callers may live anywhere (a Go package's other _test.go files, whose
+ * bodies did not change), one helper at a time:
+ *
+ * - a helper whose own checks got weaker (a widened delta, the contents ->
+ *   their size): its assertion_weakening ({@link weakenedHelperFindings});
+ * - otherwise, a helper of a test file that still exists but lost checks no
+ *   check of its after version covers (a Go `assertDrains(t, …)` whose
+ *   `t.Errorf` became `t.Logf`, a `check(...)` whose assert was deleted):
+ *   one assertion_removal on the helper's line. Not when a changed test
+ *   calls it (that caller is judged with its helper calls resolved), when
+ *   it was removed with its callers, when its checks may live on in a
+ *   helper it now calls, or when it now skips (a skip provider:
+ *   test_disabled reports it).
  */
-function sharedHelperFindings(input: RuleInput, weakened: ReadonlySet<string>): Finding[] {
+function helperFindings(input: RuleInput, isCodeChanged: (path: string) => boolean): Finding[] {
   const findings: Finding[] = [];
-  const calledByChangedTests = new Set(
-    input.matched.flatMap((test) =>
-      [...(test.before.assertionsDetail ?? []), ...(test.after.assertionsDetail ?? [])]
-        .filter((fact) => fact.matcher.startsWith("helper "))
-        .map((fact) => fact.matcher.slice("helper ".length).replace(/\(.*$/s, "")),
-    ),
-  );
+  let calledByChangedTests: Set<string> | null = null; // read once, when a helper lost checks
+  const calledHelpers = (): Set<string> =>
+    (calledByChangedTests ??= new Set(
+      input.matched.flatMap((test) =>
+        [...(test.before.assertionsDetail ?? []), ...(test.after.assertionsDetail ?? [])]
+          .filter((fact) => fact.matcher.startsWith("helper "))
+          .map((fact) => fact.matcher.slice("helper ".length).replace(/\(.*$/s, "")),
+      ),
+    ));
   const realChecks = (facts: readonly AssertionFact[] | undefined): Check[] => (facts ?? []).map(toCheck).filter((check) => check.isReachable && !check.isTautology);
   for (const pair of input.pairs) {
+    const helpersBefore = pair.before?.assertionHelpers ?? [];
+    if (helpersBefore.length === 0) continue;
     const before = usable(pair.before);
     const after = usable(pair.after);
-    if (!before?.isTestFile || !after?.isTestFile) continue;
-    const defined = new Set([...(after.nonTestFunctions ?? []).map((fn) => fn.name), ...(after.assertionHelpers ?? []).map((helper) => helper.name)]);
-    // A helper that now skips disables its callers: test_disabled says so (skip providers), not this.
-    const skipping = new Set((after.skipProviders ?? []).map((provider) => provider.name));
-    for (const helper of before.assertionHelpers ?? []) {
-      if (calledByChangedTests.has(helper.name) || !defined.has(helper.name) || skipping.has(helper.name) || weakened.has(`${pair.path}\u0000${helper.name}`)) continue;
-      const now = (after.assertionHelpers ?? []).find((candidate) => candidate.name === helper.name);
+    const isTestPairNow = before?.isTestFile === true && after?.isTestFile === true;
+    const defined = new Set([...(after?.nonTestFunctions ?? []).map((fn) => fn.name), ...(after?.assertionHelpers ?? []).map((helper) => helper.name)]);
+    const skipping = new Set((after?.skipProviders ?? []).map((provider) => provider.name));
+    for (const helper of helpersBefore) {
+      const now = (pair.after?.assertionHelpers ?? []).find((candidate) => candidate.name === helper.name);
+      if (helper.assertionsDetail && now?.assertionsDetail) {
+        const weakened = weakenedHelperFindings(pair.path, helper, now, () => isCodeChanged(pair.path));
+        if (weakened.length > 0) {
+          findings.push(...weakened);
+          continue;
+        }
+      }
+      if (!isTestPairNow || !defined.has(helper.name) || skipping.has(helper.name) || calledHelpers().has(helper.name)) continue;
       if (now?.assertionsDetail?.some((fact) => fact.matcher.startsWith("helper "))) continue; // its checks may live on in the helper it calls now
       const was = realChecks(helper.assertionsDetail);
       const is = realChecks(now?.assertionsDetail);
       const lost = was.filter((check) => !is.some((candidate) => coverage(check, candidate, false) !== null));
       if (lost.length === 0) continue;
-      const line = (after.nonTestFunctions ?? []).find((fn) => fn.name === helper.name)?.line ?? lost[0]?.line ?? null;
+      const line = (after?.nonTestFunctions ?? []).find((fn) => fn.name === helper.name)?.line ?? lost[0]?.line ?? null;
       findings.push(
         report(
           assertionsRule,
