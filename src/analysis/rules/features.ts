@@ -18,8 +18,8 @@ import { isInlineTestedProductCode, isProductCode, isTestPair, resolveImport, us
 import { findRemovedNames, removedNamesCheckedBy, removedNamesOfRows } from "./dependencies.js";
 import { deadUnderSupport as skippedFromMinimum, type SupportChange } from "../support.js";
 import { defineRule, report, rereport } from "./registry.js";
-import { retireRefusalChecks } from "./retired-refusals.js";
-import { checksOnlyRetiredRefusal, implementedRefusals } from "./validation.js";
+import { checksOnlyRetiredRefusal, retireRefusalChecks } from "./retired-refusals.js";
+import { implementedRefusals } from "./validation.js";
 
 /** An exported symbol that is gone after the change. */
 export interface RemovedExport {

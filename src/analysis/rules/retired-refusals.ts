@@ -75,6 +75,19 @@ export function isCheckOfRefusal(check: Check, refusal: ImplementedRefusal): boo
   return holdsMessage(expected, refusal) || (/^[A-Z]\w{5,}$/.test(errorClass) && new RegExp(`\\b${escaped(errorClass)}\\b`).test(expected));
 }
 
+/**
+ * True when every check of a deleted test states one retired refusal
+ * ({@link isCheckOfRefusal}) and at least one is the throw of its class:
+ * features.ts then reads the test as deleted with the code it tested.
+ */
+export function checksOnlyRetiredRefusal(checks: readonly Check[], refusals: readonly ImplementedRefusal[]): boolean {
+  if (checks.length === 0) return false;
+  return refusals.some((refusal) => {
+    const isThrow = (check: Check): boolean => check.relation === "throws" && check.errorType !== undefined && shortClass(check.errorType) === shortClass(refusal.errorClass);
+    return checks.some(isThrow) && checks.every((check) => isCheckOfRefusal(check, refusal));
+  });
+}
+
 /** The before test's checks on the lines an assertion_removal finding lists as lost (evidence.removed), or null when they cannot be read back. */
 function lostChecks(finding: Finding, input: RuleInput): Check[] | null {
   const removed = finding.evidence?.removed;

@@ -52,7 +52,6 @@ import {
 } from "../facts.js";
 import type { FileChange, Finding } from "../types.js";
 import { isNeverFiring, madeConstantFinding, splitTopLevel, unwrapParentheses } from "./constant-condition.js";
-import type { Check } from "../checks/index.js";
 import { isInlineTestedProductCode, isProductCode, multisetMinus, usable, type RuleInput, type RulePair } from "./context.js";
 import { defineRule, report } from "./registry.js";
 
@@ -904,20 +903,6 @@ export function implementedRefusals(pairs: readonly RulePair[]): ImplementedRefu
     }
   }
   return refusals;
-}
-
-/**
- * True when every check of a deleted test is about one retired refusal
- * ({@link implementedRefusals}): that its error is thrown (the same class),
- * or that the error's message is the refusal's; at least one is the throw.
- */
-export function checksOnlyRetiredRefusal(checks: readonly Check[], refusals: readonly ImplementedRefusal[]): boolean {
-  if (checks.length === 0) return false;
-  return refusals.some((refusal) => {
-    const isThrow = (check: Check): boolean => check.relation === "throws" && (check.errorType ?? "").replace(/^.*[.:]/, "") === refusal.errorClass.replace(/^.*[.:]/, "");
-    const isMessage = (check: Check): boolean => check.expected !== undefined && refusal.messages.includes(check.expected.replace(/^(["'`])([\s\S]*)\1$/, "$2"));
-    return checks.some(isThrow) && checks.every((check) => isThrow(check) || isMessage(check));
-  });
 }
 
 /**
