@@ -505,20 +505,30 @@ export function thunkSubject(node: Node | null | undefined): string | undefined 
   }
   if (EXPRESSION_STATEMENTS.has(node.type)) return thunkSubject(node.namedChild(0));
   if (node.type === "assignment" || node.type === "assignment_expression") return thunkSubject(node.childForFieldName("right"));
-  if (node.type === "local_declaration_statement" || node.type === "local_variable_declaration") {
-    const declarator = namedChildren(node.type === "local_declaration_statement" ? (namedChildren(node).find((child) => child.type === "variable_declaration") ?? node) : node).find(
-      (child) => child.type === "variable_declarator",
-    );
-    const value =
-      declarator?.childForFieldName("value") ??
-      (declarator
-        ? namedChildren(declarator)
-            .find((child) => child.type === "equals_value_clause")
-            ?.namedChild(0)
-        : undefined);
-    return thunkSubject(value);
-  }
+  if (node.type === "local_declaration_statement" || node.type === "local_variable_declaration") return thunkSubject(declaratorsOf(node)[0]?.value);
   return compactText(node);
+}
+
+/**
+ * The declarators of a C# local_declaration_statement (> variable_declaration
+ * > variable_declarator, its value in an equals_value_clause) or a Java
+ * local_variable_declaration (> variable_declarator with name/value fields):
+ * each declared name and the node of its value (undefined when declared
+ * with none).
+ */
+function declaratorsOf(statement: Node): { name: string | undefined; value: Node | undefined }[] {
+  const declaration = statement.type === "local_declaration_statement" ? (namedChildren(statement).find((child) => child.type === "variable_declaration") ?? statement) : statement;
+  return namedChildren(declaration)
+    .filter((child) => child.type === "variable_declarator")
+    .map((declarator) => ({
+      name: (declarator.childForFieldName("name") ?? declarator.namedChild(0))?.text,
+      value:
+        declarator.childForFieldName("value") ??
+        namedChildren(declarator)
+          .find((child) => child.type === "equals_value_clause")
+          ?.namedChild(0) ??
+        undefined,
+    }));
 }
 
 /**
@@ -535,18 +545,8 @@ export function thunkSubject(node: Node | null | undefined): string | undefined 
  */
 function declaredValue(statement: Node, name: string): string | undefined | null {
   if (statement.type === "local_declaration_statement" || statement.type === "local_variable_declaration") {
-    const declaration = statement.type === "local_declaration_statement" ? namedChildren(statement).find((child) => child.type === "variable_declaration") : statement;
-    for (const declarator of namedChildren(declaration ?? statement).filter((child) => child.type === "variable_declarator")) {
-      const id = declarator.childForFieldName("name") ?? declarator.namedChild(0);
-      if (id?.text !== name) continue;
-      const value =
-        declarator.childForFieldName("value") ??
-        namedChildren(declarator)
-          .find((child) => child.type === "equals_value_clause")
-          ?.namedChild(0);
-      return value ? compactText(value) : undefined;
-    }
-    return null;
+    const declarator = declaratorsOf(statement).find((candidate) => candidate.name === name);
+    return declarator ? (declarator.value ? compactText(declarator.value) : undefined) : null;
   }
   if (statement.type === "let_declaration") {
     const pattern = statement.childForFieldName("pattern");
