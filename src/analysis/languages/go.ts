@@ -367,6 +367,41 @@ function disjunctsOf(condition: Node): Node[] {
   return left && right ? [...disjunctsOf(left), ...disjunctsOf(right)] : [condition];
 }
 
+/** The equality check a comparison call states (`reflect.DeepEqual(got, want)`, `cmp.Diff(want, got)`): its two arguments, the first's bound value read. */
+function equalityFact(guard: Node, base: { line: number; matcher: string; tautology: boolean }, call: Node): AssertionFact {
+  const fact: AssertionFact = { ...base, strength: 3, matcher: `if !equal ${base.matcher}` };
+  const args = namedChildren(call.childForFieldName("arguments") ?? call);
+  if (args.length === 2) {
+    const actual = compactText(args[0]);
+    const value = boundValue(guard, args[0] as Node);
+    const expected = compactText(args[1]);
+    if (actual !== undefined) fact.actual = actual;
+    if (value !== undefined && value !== actual) fact.actualValue = value;
+    if (expected !== undefined) fact.expected = expected;
+  }
+  return fact;
+}
+
+/** The `cmp.Diff(…)` call `node` is, or that the local `node` names was bound to by the `if`'s initializer or a statement just before it; null otherwise. */
+function diffCall(guard: Node, node: Node | null): Node | null {
+  const isDiff = (candidate: Node | null | undefined): boolean =>
+    candidate?.type === "call_expression" &&
+    /^(?:\w+\.)?Diff$/.test(candidate.childForFieldName("function")?.text.replace(/\s+/g, "") ?? "") &&
+    namedChildren(candidate.childForFieldName("arguments") ?? candidate).length >= 2;
+  if (!node) return null;
+  if (isDiff(node)) return node;
+  if (node.type !== "identifier") return null;
+  const declarations = [guard.childForFieldName("initializer"), guard.previousNamedSibling];
+  for (const declaration of declarations) {
+    if (declaration?.type !== "short_var_declaration" && declaration?.type !== "assignment_statement") continue;
+    const names = namedChildren(declaration.childForFieldName("left") ?? declaration);
+    const values = namedChildren(declaration.childForFieldName("right") ?? declaration);
+    const index = names.findIndex((name) => name.text === node.text);
+    if (index !== -1 && isDiff(values[index])) return values[index] as Node;
+  }
+  return null;
+}
+
 /** `t.Errorf(...)` as AssertionFacts, judged by the condition of the `if` that guards it: one per disjunct of the condition ({@link disjunctsOf}). */
 function testingCallFacts(call: Node, object: string, matcher: string, line: number): AssertionFact[] {
   const guard = guardingIf(call);
@@ -386,6 +421,9 @@ function testingCallFact(guard: Node, condition: Node, object: string, matcher: 
     const left = condition.childForFieldName("left");
     const right = condition.childForFieldName("right");
     const isNilCheck = left?.type === "nil" || right?.type === "nil";
+    // go-cmp's `cmp.Diff(want, got) != ""` (or `diff := cmp.Diff(…); diff != ""`) is the equality `!cmp.Equal(want, got)` states.
+    const diff = operator === "!=" ? (right?.text === '""' ? diffCall(guard, left) : left?.text === '""' ? diffCall(guard, right) : null) : null;
+    if (diff) return equalityFact(guard, base, diff);
     if (!isNilCheck && (operator === "!=" || operator === "==")) {
       const fact: AssertionFact = { ...base, strength: operator === "!=" ? 3 : 2, matcher: `if ${operator} ${base.matcher}` };
       const actual = compactText(left);
@@ -405,17 +443,8 @@ function testingCallFact(guard: Node, condition: Node, object: string, matcher: 
     return { ...base, strength: 1, matcher: `if ${base.matcher}` };
   }
   if (condition.type === "unary_expression" && /^!\s*(reflect\.DeepEqual|cmp\.Equal|bytes\.Equal|slices\.Equal|maps\.Equal)\b/.test(condition.text)) {
-    const fact: AssertionFact = { ...base, strength: 3, matcher: `if !equal ${base.matcher}` };
-    const args = namedChildren(namedChildren(condition)[0]?.childForFieldName("arguments") ?? condition);
-    if (args.length === 2) {
-      const actual = compactText(args[0]);
-      const value = boundValue(guard, args[0] as Node);
-      const expected = compactText(args[1]);
-      if (actual !== undefined) fact.actual = actual;
-      if (value !== undefined && value !== actual) fact.actualValue = value;
-      if (expected !== undefined) fact.expected = expected;
-    }
-    return fact;
+    const call = namedChildren(condition)[0];
+    return call ? equalityFact(guard, base, call) : { ...base, strength: 3, matcher: `if !equal ${base.matcher}` };
   }
   // `if !IsZero(v) { t.Error(…) }` checks IsZero(v); `if Has(v) { t.Error(…) }` checks that Has(v) is false: the subject is named, so
   // a check of a function the change removed is known as one (rules/features.ts), whatever the weak relation.

@@ -37,6 +37,14 @@ describe("Go assertion libraries", () => {
     ["gotest.tools Error pins the message", `\t"gotest.tools/v3/assert"`, '\tassert.Error(t, err, "bad input")', ['throws(err, |"bad input")/2']],
     ["testify is read as before", `\t"github.com/stretchr/testify/assert"`, "\tassert.Equal(t, 3, v)", ["equal(v, 3)/3"]],
     ["a quicktest tautology", `\tqt "github.com/frankban/quicktest"`, "\tc := qt.New(t)\n\tc.Assert(v, qt.Equals, v)", ["equal(v, v)/0"]],
+    [
+      "go-cmp Diff compared with the empty string",
+      `\t"github.com/google/go-cmp/cmp"`,
+      '\tif diff := cmp.Diff(want, Values(in)); diff != "" {\n\t\tt.Errorf("mismatch: %s", diff)\n\t}',
+      ["equal(want, Values(in))/3"],
+    ],
+    ["go-cmp Diff inline", `\t"github.com/google/go-cmp/cmp"`, '\tif cmp.Diff(want, got) != "" {\n\t\tt.Error("mismatch")\n\t}', ["equal(want, got)/3"]],
+    ["!reflect.DeepEqual as before", `\t"reflect"`, "\tif !reflect.DeepEqual(got, want) {\n\t\tt.Error(got)\n\t}", ["equal(got, want)/3"]],
     ["no import: a method named Assert is no check", "", "\tc := New(t)\n\tc.Assert(v, qt.Equals, 3)", []],
   ])("%s", async (_name, imports, body, expected) => {
     expect(await checks(test(imports, body))).toEqual(expected);
