@@ -281,7 +281,7 @@ export async function analyzeChanges(changes: readonly FileChange[], options: An
   }
 
   // Config files and coverage summaries are judged as whole files, beside the facts.
-  const config = await detectConfigTamper(changes, trees ? (path) => trees.after.read(path) : undefined);
+  const config = await detectConfigTamper(changes, trees ? (path) => trees.after.read(path) : undefined, trees?.after);
   const coverage = detectCoverageRegression(changes, options.coverageTolerancePercent);
   for (const result of [config, coverage]) {
     notAnalyzed.push(...result.notAnalyzed);

@@ -7,7 +7,9 @@
  * `when: manual`/`never` added, and test commands narrowed or masked.
  */
 
-import { analyzeCommand, compareCommands, isDelegatingRunner, runsTests, type TestTargets } from "./command.js";
+import type { TreeReader } from "../discovery.js";
+import { analyzeCommand, compareCommands, isDelegatingRunner, runsTests, type CommandScope, type TestTargets } from "./command.js";
+import { joinRelative } from "./scope.js";
 import type { TamperNote } from "./finding.js";
 import type { StaticConfig, StaticValue } from "./static-value.js";
 import { readYaml } from "./yaml.js";
@@ -73,9 +75,24 @@ interface Step {
   continueOnError: StaticValue | undefined;
   condition: StaticValue | undefined;
   path: string;
+  /** The folder its `run` starts in (repo-relative, "" the root), from `working-directory` and the `defaults.run` above it; null when an expression or an absolute path. */
+  workingDirectory: string | null;
 }
 
-function stepsOf(job: YamlObject, jobPath: string, targets?: TestTargets): Step[] {
+/** A `working-directory` value joined to the folder above it; null for an expression, an absolute path, or an unknown folder above. */
+function workingDirectoryOf(value: StaticValue | undefined, above: string | null): string | null {
+  if (value === undefined || value === null) return above;
+  if (above === null || typeof value !== "string" || /\$\{\{|^[/~$]/.test(value.trim())) return null;
+  return joinRelative(above, value.trim());
+}
+
+/** `defaults.run.working-directory` of a workflow or a job. */
+function defaultWorkingDirectory(holder: StaticValue | undefined): StaticValue | undefined {
+  if (!isObject(holder) || !isObject(holder.defaults) || !isObject(holder.defaults.run)) return undefined;
+  return holder.defaults.run["working-directory"];
+}
+
+function stepsOf(job: YamlObject, jobPath: string, targets?: TestTargets, jobDirectory: string | null = ""): Step[] {
   const steps = Array.isArray(job.steps) ? job.steps : [];
   return steps.flatMap((raw, index) => {
     if (!isObject(raw)) return [];
@@ -84,7 +101,8 @@ function stepsOf(job: YamlObject, jobPath: string, targets?: TestTargets): Step[
     const uses = typeof raw.uses === "string" ? raw.uses : null;
     const key = typeof raw.id === "string" ? `id:${raw.id}` : name ? `name:${name}` : run ? `run:${run.trim()}` : `uses:${uses ?? index}`;
     const isTest = (run !== null && runsTests(run, undefined, targets)) || (name !== null && TEST_NAME.test(name) && (run !== null || uses !== null));
-    return [{ key, name, run, uses, isTest, continueOnError: raw["continue-on-error"], condition: raw.if, path: `${jobPath}.steps[${index}]` }];
+    const workingDirectory = workingDirectoryOf(raw["working-directory"], jobDirectory);
+    return [{ key, name, run, uses, isTest, continueOnError: raw["continue-on-error"], condition: raw.if, path: `${jobPath}.steps[${index}]`, workingDirectory }];
   });
 }
 
@@ -101,7 +119,9 @@ function jobsOf(config: StaticConfig, targets?: TestTargets): Map<string, { job:
   const jobs = new Map<string, { job: YamlObject; steps: Step[] }>();
   const raw = isObject(config.value) ? config.value.jobs : undefined;
   if (!isObject(raw)) return jobs;
-  for (const [id, job] of Object.entries(raw)) if (isObject(job)) jobs.set(id, { job, steps: stepsOf(job, `jobs.${id}`, targets) });
+  const workflowDirectory = workingDirectoryOf(defaultWorkingDirectory(config.value), "");
+  for (const [id, job] of Object.entries(raw))
+    if (isObject(job)) jobs.set(id, { job, steps: stepsOf(job, `jobs.${id}`, targets, workingDirectoryOf(defaultWorkingDirectory(job), workflowDirectory)) });
   return jobs;
 }
 
@@ -138,7 +158,7 @@ export async function workflowRunners(text: string): Promise<Set<string>> {
  * it that runs them. A job renamed in the same file is paired with a new job
  * that runs the same runners.
  */
-export async function compareGithubWorkflow(before: string | null, after: string | null, elsewhere: ReadonlySet<string> = new Set(), targets?: TestTargets): Promise<TamperNote[]> {
+export async function compareGithubWorkflow(before: string | null, after: string | null, elsewhere: ReadonlySet<string> = new Set(), targets?: TestTargets, tree?: TreeReader): Promise<TamperNote[]> {
   const was = before === null ? { value: {}, lines: new Map<string, number>() } : await readYaml(before);
   const now = after === null ? { value: {}, lines: new Map<string, number>() } : await readYaml(after);
   const oldJobs = jobsOf(was, targets);
@@ -250,7 +270,8 @@ export async function compareGithubWorkflow(before: string | null, after: string
           after: partner.condition ?? null,
         });
       }
-      if (step.run !== null) notes.push(...compareCommands(step.run, partner.run ?? "", where, line(`${partner.path}.run`) ?? line(partner.path), undefined, targets));
+      const scope: CommandScope | undefined = tree ? { tree, cwdBefore: step.workingDirectory, cwdAfter: partner.workingDirectory } : undefined;
+      if (step.run !== null) notes.push(...compareCommands(step.run, partner.run ?? "", where, line(`${partner.path}.run`) ?? line(partner.path), undefined, targets, scope));
     }
   }
   return notes;
@@ -313,7 +334,7 @@ function allowsTestFailures(value: StaticValue | undefined): boolean {
 }
 
 /** Notes for a .gitlab-ci.yml file. */
-export async function compareGitlabCi(before: string | null, after: string | null, targets?: TestTargets): Promise<TamperNote[]> {
+export async function compareGitlabCi(before: string | null, after: string | null, targets?: TestTargets, tree?: TreeReader): Promise<TamperNote[]> {
   const was = before === null ? { value: {}, lines: new Map<string, number>() } : await readYaml(before);
   const now = after === null ? { value: {}, lines: new Map<string, number>() } : await readYaml(after);
   const oldRoot = isObject(was.value) ? was.value : {};
@@ -383,7 +404,9 @@ export async function compareGitlabCi(before: string | null, after: string | nul
         after: whenAfter,
       });
     }
-    notes.push(...compareCommands(script, gitlabScript(newRoot, next), `job "${name}" script`, line(`${name}.script`) ?? line(name), undefined, targets));
+    // GitLab runs a job's script in the project's folder (CI_PROJECT_DIR).
+    const scope: CommandScope | undefined = tree ? { tree, cwdBefore: "", cwdAfter: "" } : undefined;
+    notes.push(...compareCommands(script, gitlabScript(newRoot, next), `job "${name}" script`, line(`${name}.script`) ?? line(name), undefined, targets, scope));
   }
   return notes;
 }

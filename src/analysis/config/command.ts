@@ -11,7 +11,9 @@
  * except those a caller passes in (Makefile variables).
  */
 
+import type { TreeReader } from "../discovery.js";
 import { show, type TamperNote } from "./finding.js";
+import { joinRelative, resolveScope } from "./scope.js";
 
 /** How one shell segment is joined to the one before it. */
 type Joiner = "start" | "&&" | "||" | ";" | "|" | "&" | "newline";
@@ -34,6 +36,13 @@ export interface RunnerInvocation {
   options: Map<string, (string | true)[]>;
   /** Coverage thresholds of an enclosing `c8`/`nyc` wrapper or the runner's own options, by metric. */
   thresholds: Map<string, number>;
+  /**
+   * The folder the runner starts in, relative to where the command line
+   * starts ("" the same), after the `cd` / `pushd` before it; null when a
+   * `cd` goes somewhere ralph cannot read (a variable, an absolute path,
+   * `cd -`, a subshell's).
+   */
+  cwd: string | null;
 }
 
 /** What a whole command line does about tests. */
@@ -304,6 +313,12 @@ interface FamilySpec {
    * value, or null when the word is no such switch.
    */
   readOption?: (word: string) => [string, string | undefined] | null;
+  /**
+   * Options that choose what to test the way positional words do (cargo's
+   * `-p`, maven's `-pl`, pytest's `--ignore`): judged by what they select in
+   * the tree when it is at hand (config/scope.ts), by their words otherwise.
+   */
+  scopeOptions?: ReadonlySet<string>;
 }
 
 /** A canonicaliser from a table of spellings (`--package` -> `-p`); names not in it stay as written. */
@@ -493,7 +508,10 @@ const FAMILIES: Record<RunnerFamily, FamilySpec> = {
     isPositionalFilter: true,
     // jest and vitest both read `-t` and `-c` so, and every long option in kebab-case too; jest's own short flags are jest's only.
     canonical: (name, runner) =>
-      aliases({ "-t": "--testNamePattern", "-c": "--config", ...(runner === "jest" ? { "-o": "--onlyChanged", "-f": "--onlyFailures", "-i": "--runInBand", "-w": "--maxWorkers" } : {}) }, camelLongOption)(name),
+      aliases(
+        { "-t": "--testNamePattern", "-c": "--config", ...(runner === "jest" ? { "-o": "--onlyChanged", "-f": "--onlyFailures", "-i": "--runInBand", "-w": "--maxWorkers" } : {}) },
+        camelLongOption,
+      )(name),
   },
   mocha: {
     valueOptions: new Set([
@@ -574,6 +592,7 @@ const FAMILIES: Record<RunnerFamily, FamilySpec> = {
     ignoreOptions: new Set(["--ignore", "--ignore-glob", "--deselect"]),
     narrowingOptions: new Set(["--co", "--collect-only", "--collectonly", "--continue-on-collection-errors", "--runxfail-not", "--setup-only", "--setup-plan"]),
     isPositionalFilter: true,
+    scopeOptions: new Set(["--ignore", "--ignore-glob"]),
     // pytest's long spellings of the short flags (pytest --help); `--collectonly` is the old name of `--co`.
     canonical: aliases({
       "--exitfirst": "-x",
@@ -646,6 +665,7 @@ const FAMILIES: Record<RunnerFamily, FamilySpec> = {
     narrowingOptions: new Set(["--no-run", "--list"]),
     isPositionalFilter: true,
     // cargo's long options and their short names (doc.rust-lang.org/cargo, "cargo test"); `--all` is the old name of `--workspace`.
+    scopeOptions: new Set(["-p", "--workspace", "--exclude"]),
     canonical: aliases({ "--package": "-p", "--features": "-F", "--jobs": "-j", "--release": "-r", "--all": "--workspace", "--quiet": "-q", "--verbose": "-v" }),
   },
   node: {
@@ -724,6 +744,7 @@ const FAMILIES: Record<RunnerFamily, FamilySpec> = {
     narrowingOptions: new Set(["-DskipTests", "-Dmaven.test.skip", "-DskipITs", "-fn", "-Dmaven.test.failure.ignore"]),
     // Maven's words are lifecycle phases and goals (`clean`, `verify`), not tests to select.
     isPositionalFilter: false,
+    scopeOptions: new Set(["-pl", "-N"]),
     canonical: aliases(MAVEN_ALIASES),
     readOption: readMavenOption,
   },
@@ -1268,14 +1289,23 @@ export function analyzeCommand(command: string, variables?: ReadonlyMap<string, 
   const masks: string[] = [];
   const hasPipefail = /set\s+-[a-z]*o\s+pipefail|set\s+-o\s+pipefail|pipefail/.test(expanded);
   let lastRunnerIndex = -1;
+  // Subshells (`(cd web && npm test)`) end their `cd`; the reader does not see where, so a `cd` in one makes the folder unknown.
+  const hasSubshell = /[()]/.test(expanded.replace(/\$\([^)]*\)|\$\{\{[\s\S]*?\}\}/g, ""));
+  let cwd: string | null = "";
   segments.forEach((segment, index) => {
     const launched = stripLaunchers(segment.words);
+    if (launched[0] === "cd" || launched[0] === "pushd") {
+      const target = launched.slice(1).find((word) => !word.startsWith("-") || word === "-");
+      cwd = cwd === null || hasSubshell || target === undefined || /^[-~/$`]/.test(target) || /[$`*]/.test(target) ? null : joinRelative(cwd, target);
+      return;
+    }
     const inner = commandStringOf(launched);
     const nested = inner !== null && depth < 3 ? analyzeCommand(inner, variables, targets, depth + 1) : null;
     const { words, thresholds } = unwrapCoverage(launched);
     const found = nested ? null : identifyRunner(stripLaunchers(words), targets);
     if (nested) {
-      invocations.push(...nested.invocations);
+      const here = cwd;
+      invocations.push(...nested.invocations.map((invocation) => ({ ...invocation, cwd: here === null || invocation.cwd === null ? null : joinRelative(here, invocation.cwd || ".") })));
       masks.push(...nested.masks);
       if (nested.invocations.length === 0) return;
     } else if (!found) return;
@@ -1284,7 +1314,7 @@ export function analyzeCommand(command: string, variables?: ReadonlyMap<string, 
       // `pytest --flake8` or `--mypy` runs a linter through pytest, not the tests.
       if (found.family === "pytest" && [...options.keys()].some((name) => PYTEST_LINT_FLAGS.has(name))) return;
       const all = new Map([...thresholds, ...runnerThresholds(options)]);
-      invocations.push({ runner: found.runner, family: found.family, positional, options, thresholds: all });
+      invocations.push({ runner: found.runner, family: found.family, positional, options, thresholds: all, cwd });
     }
     lastRunnerIndex = index;
     // What follows this runner decides whether its failure still fails the command.
@@ -1427,8 +1457,37 @@ function renderInvocation(invocation: RunnerInvocation): string {
   return [invocation.runner, ...options, ...invocation.positional].join(" ");
 }
 
+/**
+ * Where two command lines start, and the after tree to resolve their runs
+ * in (config/scope.ts): a CI step's working directory, a Makefile's or a
+ * package.json's folder. A start of null is unknown (an expression).
+ */
+export interface CommandScope {
+  tree: TreeReader;
+  cwdBefore: string | null;
+  cwdAfter: string | null;
+}
+
+/**
+ * The units (test projects, packages, crates, test files, modules) the
+ * before run tests in the after tree and the after run no longer does;
+ * null when either run cannot be resolved, or the before run tests nothing
+ * there (its tests moved with it, or the tree is not the project's).
+ */
+function judgeScope(before: RunnerInvocation, after: RunnerInvocation, scope: CommandScope | undefined): { unit: string; lost: string[] } | null {
+  if (!scope || scope.cwdBefore === null || scope.cwdAfter === null || before.cwd === null || after.cwd === null) return null;
+  const cwdBefore = joinRelative(scope.cwdBefore, before.cwd || ".");
+  const cwdAfter = joinRelative(scope.cwdAfter, after.cwd || ".");
+  if (cwdBefore === null || cwdAfter === null) return null;
+  const was = resolveScope(before, cwdBefore, scope.tree);
+  if (!was || was.units.size === 0) return null;
+  const now = resolveScope(after, cwdAfter, scope.tree);
+  if (!now || now.unit !== was.unit) return null;
+  return { unit: was.unit, lost: [...was.units].filter((unit) => !now.units.has(unit)).sort() };
+}
+
 /** Options whose change does not narrow anything and need no comparison (reporters, timeouts, workers). */
-function compareInvocation(before: RunnerInvocation, after: RunnerInvocation, setting: string, line: number | null): TamperNote[] {
+function compareInvocation(before: RunnerInvocation, after: RunnerInvocation, setting: string, line: number | null, scope?: CommandScope): TamperNote[] {
   const spec = FAMILIES[after.family];
   const notes: TamperNote[] = [];
   const beforeText = renderInvocation(before);
@@ -1437,7 +1496,25 @@ function compareInvocation(before: RunnerInvocation, after: RunnerInvocation, se
     notes.push({ setting, line, message, before: beforeText, after: afterText, detail, isCoverageThreshold });
   };
 
-  if (spec.isPositionalFilter) {
+  // With the tree at hand, what each run tests there decides (config/scope.ts); the words are compared only without it.
+  const judged = before.family === after.family ? judgeScope(before, after, scope) : null;
+  const scopeOptions = judged ? (spec.scopeOptions ?? new Set<string>()) : new Set<string>();
+  if (judged && judged.lost.length > 0) {
+    const selection = (invocation: RunnerInvocation): string =>
+      [...invocation.positional, ...valuesOf(invocation, spec.scopeOptions ?? new Set())].map((word) => `"${word}"`).join(", ") || "no selection";
+    const shown = judged.lost.slice(0, 5).map((unit) => `"${unit}"`);
+    const more = judged.lost.length > 5 ? ` and ${judged.lost.length - 5} more` : "";
+    note(
+      `${setting} now runs ${after.runner} on ${selection(after)} only; the ${judged.unit}${judged.lost.length === 1 ? "" : "s"} ${shown.join(", ")}${more} that it ran before (${selection(before)}) no longer ${judged.lost.length === 1 ? "runs" : "run"}`,
+      {
+        runner: after.runner,
+        selection_before: [...before.positional],
+        selection_after: [...after.positional],
+        [`${judged.unit.replace(/ /g, "_")}s_left_out`]: judged.lost,
+      },
+    );
+  }
+  if (spec.isPositionalFilter && !judged) {
     // Narrowed: a selection where there was none, or paths dropped while every remaining one lies inside the old
     // selection. A selection that moved elsewhere (files renamed with the tests) is not judged here.
     const covers = spec.covers ?? isPathCovered;
@@ -1454,8 +1531,9 @@ function compareInvocation(before: RunnerInvocation, after: RunnerInvocation, se
       });
     }
   }
-  const filtersBefore = valuesOf(before, spec.filterOptions);
-  const filtersAfter = valuesOf(after, spec.filterOptions);
+  const unscoped = (names: ReadonlySet<string>): ReadonlySet<string> => (scopeOptions.size === 0 ? names : new Set([...names].filter((name) => !scopeOptions.has(name))));
+  const filtersBefore = valuesOf(before, unscoped(spec.filterOptions));
+  const filtersAfter = valuesOf(after, unscoped(spec.filterOptions));
   // A selection by CI expression or variable (`-e ${{ matrix.tox }}`, `-k "$FILTER"`) that was there before cannot be
   // compared by text; a new one, or a literal one, can.
   const optionNameOf = (value: string): string => value.split(" ")[0] as string;
@@ -1464,15 +1542,15 @@ function compareInvocation(before: RunnerInvocation, after: RunnerInvocation, se
   if (newFilters.length > 0) {
     note(`${setting} now selects tests with ${newFilters.map((f) => `"${f}"`).join(", ")}, so fewer tests run`, { runner: after.runner, filters_added: newFilters });
   }
-  const ignoredBefore = rawValuesOf(before, spec.ignoreOptions);
-  const ignoredAfter = rawValuesOf(after, spec.ignoreOptions);
+  const ignoredBefore = rawValuesOf(before, unscoped(spec.ignoreOptions));
+  const ignoredAfter = rawValuesOf(after, unscoped(spec.ignoreOptions));
   const newIgnores = ignoredAfter.filter((value) => !ignoredBefore.includes(value));
   if (newIgnores.length > 0) {
     note(`${setting} now excludes ${newIgnores.map((f) => `"${f}"`).join(", ")} from the ${after.runner} run`, { runner: after.runner, excluded_added: newIgnores });
   }
   const narrowingBefore = valuesOf(before, spec.narrowingOptions);
   // `-DskipTests=false`, `--passWithNoTests=false`: the flag written out as off.
-  const narrowingAfter = valuesOf(after, spec.narrowingOptions).filter((value) => !narrowingBefore.includes(value) && !/ false$/.test(value));
+  const narrowingAfter = valuesOf(after, unscoped(spec.narrowingOptions)).filter((value) => !narrowingBefore.includes(value) && !/ false$/.test(value));
   if (narrowingAfter.length > 0) {
     const passesEmpty = narrowingAfter.some((value) => /passWithNoTests|pass-with-no-tests|pass-on-failing/.test(value));
     note(
@@ -1502,14 +1580,22 @@ function compareInvocation(before: RunnerInvocation, after: RunnerInvocation, se
  * where it is. Returns no notes for a command that runs as many tests or
  * more, including one that gained a runner or lost a filter.
  */
-export function compareCommands(before: string, after: string, setting: string, line: number | null, variables?: ReadonlyMap<string, string>, targets?: TestTargets): TamperNote[] {
+export function compareCommands(
+  before: string,
+  after: string,
+  setting: string,
+  line: number | null,
+  variables?: ReadonlyMap<string, string>,
+  targets?: TestTargets,
+  scope?: CommandScope,
+): TamperNote[] {
   const was = analyzeCommand(before, variables, targets);
   const now = analyzeCommand(after, variables, targets);
-  return compareAnalyses(was, now, before, after, setting, line);
+  return compareAnalyses(was, now, before, after, setting, line, scope);
 }
 
 /** {@link compareCommands} on commands already analysed; `beforeText`/`afterText` go into the evidence. */
-export function compareAnalyses(was: CommandAnalysis, now: CommandAnalysis, beforeText: string, afterText: string, setting: string, line: number | null): TamperNote[] {
+export function compareAnalyses(was: CommandAnalysis, now: CommandAnalysis, beforeText: string, afterText: string, setting: string, line: number | null, scope?: CommandScope): TamperNote[] {
   if (was.invocations.length === 0) return [];
   const notes: TamperNote[] = [];
   const base = { setting, line, before: beforeText.trim(), after: afterText.trim() };
@@ -1546,7 +1632,7 @@ export function compareAnalyses(was: CommandAnalysis, now: CommandAnalysis, befo
       notes.push({ ...base, message: `${setting} no longer runs ${invocation.runner} (${show(renderInvocation(invocation))})`, detail: { runner_removed: invocation.runner } });
       continue;
     }
-    const candidates = sameRunner.map((candidate) => compareInvocation(invocation, candidate, setting, line));
+    const candidates = sameRunner.map((candidate) => compareInvocation(invocation, candidate, setting, line, scope));
     if (candidates.some((candidateNotes) => candidateNotes.length === 0)) continue;
     notes.push(...candidates.reduce((best, next) => (next.length < best.length ? next : best)));
   }

@@ -10,6 +10,8 @@
  */
 
 import { isBinaryText, isOverSizeLimit } from "../content.js";
+import type { TreeReader } from "../discovery.js";
+import type { CommandScope } from "./command.js";
 import type { FileChange, Finding, NotAnalyzed } from "../types.js";
 import { compareGithubWorkflow, compareGitlabCi, workflowRunners } from "./ci.js";
 import { notesToFindings, type TamperNote } from "./finding.js";
@@ -24,6 +26,14 @@ export interface ConfigContext {
   changes: readonly FileChange[];
   /** Reads a repo-relative path of the after tree (changes applied), or null when absent; absent when the caller has no tree. */
   read?: (path: string) => string | null;
+  /** The after tree (changes applied), to resolve what a test command runs (config/scope.ts); absent when the caller has no tree. */
+  tree?: TreeReader;
+}
+
+/** The scope of commands that start in the folder of `path` (a Makefile's recipes, a package.json's scripts), or undefined without a tree. */
+function scopeAt(path: string, context: ConfigContext): CommandScope | undefined {
+  const folder = path.includes("/") ? path.slice(0, path.lastIndexOf("/")) : "";
+  return context.tree ? { tree: context.tree, cwdBefore: folder, cwdAfter: folder } : undefined;
 }
 
 /** One kind of config file: its id, which paths it owns, and how two versions compare. */
@@ -64,7 +74,7 @@ const JEST_CONFIG = new RegExp(`^jest(\\.[\\w-]+)?\\.config(${JS_EXT}|\\.json)$`
 
 /** Every config file kind ralph reads, in lookup order. */
 export const CONFIG_KINDS: readonly ConfigKind[] = [
-  { id: "package.json", matches: (_path, name) => name === "package.json", compare: (_path, before, after) => comparePackageJson(before, after) },
+  { id: "package.json", matches: (_path, name) => name === "package.json", compare: (path, before, after, context) => comparePackageJson(before, after, scopeAt(path, context)) },
   {
     id: "vitest-config",
     matches: (_path, name) => VITEST_CONFIG.test(name),
@@ -119,16 +129,16 @@ export const CONFIG_KINDS: readonly ConfigKind[] = [
   },
   { id: ".coveragerc", matches: (_path, name) => name === ".coveragerc", compare: (_path, before, after) => comparePythonConfig(".coveragerc", before, after) },
   { id: "conftest.py", matches: (_path, name) => name === "conftest.py", compare: (_path, before, after) => comparePythonConfig("conftest.py", before, after) },
-  { id: "makefile", matches: (_path, name) => /^(GNUmakefile|[Mm]akefile)$|\.mk$/.test(name), compare: (_path, before, after) => compareMakefiles(before, after) },
+  { id: "makefile", matches: (_path, name) => /^(GNUmakefile|[Mm]akefile)$|\.mk$/.test(name), compare: (path, before, after, context) => compareMakefiles(before, after, scopeAt(path, context)) },
   {
     id: "github-actions",
     matches: (path) => /(^|\/)\.github\/workflows\/[^/]+\.ya?ml$/.test(path),
-    compare: async (path, before, after, context) => compareGithubWorkflow(before, after, await runnersOfOtherWorkflows(path, context), testTargetsOf(readerOf(context))),
+    compare: async (path, before, after, context) => compareGithubWorkflow(before, after, await runnersOfOtherWorkflows(path, context), testTargetsOf(readerOf(context)), context.tree),
   },
   {
     id: "gitlab-ci",
     matches: (path, name) => name === ".gitlab-ci.yml" || name === ".gitlab-ci.yaml" || /(^|\/)\.gitlab\/ci\/[^/]+\.ya?ml$/.test(path),
-    compare: (_path, before, after, context) => compareGitlabCi(before, after, testTargetsOf(readerOf(context))),
+    compare: (_path, before, after, context) => compareGitlabCi(before, after, testTargetsOf(readerOf(context)), context.tree),
   },
 ];
 
@@ -159,9 +169,10 @@ export interface ConfigTamperResult {
 /**
  * test_config_tamper findings for the changed config files among `changes`
  * (other paths are ignored). Never throws for bad content: a file that
- * cannot be read is listed in `notAnalyzed` instead.
+ * cannot be read is listed in `notAnalyzed` instead. `read` reads the after
+ * tree's files; `tree` is that tree, for resolving what test commands run.
  */
-export async function detectConfigTamper(changes: readonly FileChange[], read?: (path: string) => string | null): Promise<ConfigTamperResult> {
+export async function detectConfigTamper(changes: readonly FileChange[], read?: (path: string) => string | null, tree?: TreeReader): Promise<ConfigTamperResult> {
   const result: ConfigTamperResult = { findings: [], notAnalyzed: [], analyzed: [] };
   for (const change of changes) {
     const kind = configKindOf(change.path);
@@ -174,7 +185,8 @@ export async function detectConfigTamper(changes: readonly FileChange[], read?: 
       continue;
     }
     try {
-      const notes = await kind.compare(change.path, change.before, change.after, read ? { changes, read } : { changes });
+      const context: ConfigContext = { changes, ...(read ? { read } : {}), ...(tree ? { tree } : {}) };
+      const notes = await kind.compare(change.path, change.before, change.after, context);
       result.findings.push(...notesToFindings(change.path, notes));
       result.analyzed.push(change.path);
     } catch (error) {

@@ -207,7 +207,11 @@ describe("compareCommands reads every spelling of an option as one option", () =
     ["mvn verify", "mvn verify -D skipTests", /-DskipTests/],
     ["mvn test", "mvn test -Dtest=ParserTest", /selects tests with "-Dtest ParserTest"/],
   ])("%s -> %s still narrows", (before, after, message) => {
-    expect(compareCommands(before, after, "step", 1).map((note) => note.message).join("\n")).toMatch(message);
+    expect(
+      compareCommands(before, after, "step", 1)
+        .map((note) => note.message)
+        .join("\n"),
+    ).toMatch(message);
   });
 });
 
