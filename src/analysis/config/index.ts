@@ -11,6 +11,7 @@
 
 import { isBinaryText, isOverSizeLimit } from "../content.js";
 import type { TreeReader } from "../discovery.js";
+import { compareVersions, projectSupport, supportChanges, type Runtime, type StatedSupport } from "../support.js";
 import type { CommandScope } from "./command.js";
 import type { FileChange, Finding, NotAnalyzed } from "../types.js";
 import { compareGithubWorkflow, compareGitlabCi, workflowRunners } from "./ci.js";
@@ -52,6 +53,20 @@ function siblingAfter(path: string, name: string, context: ConfigContext): strin
 /** The after tree's reader of a context, or one over the changed files alone when the caller has no tree. */
 function readerOf(context: ConfigContext): (path: string) => string | null {
   return context.read ?? ((path) => context.changes.find((change) => change.path === path)?.after ?? null);
+}
+
+/**
+ * What the project supports after the change (its root manifests, read from
+ * the after tree, or from the changed files without one), each minimum the
+ * change raised marked with the one before.
+ */
+function supportAfter(context: ConfigContext): Map<Runtime, StatedSupport> {
+  const support = projectSupport(readerOf(context), context.tree?.fileNames("") ?? context.changes.filter((change) => !change.path.includes("/")).map((change) => change.path));
+  for (const raised of supportChanges(context.changes)) {
+    const stated = support.get(raised.runtime);
+    if (stated && stated.path === raised.path && raised.before !== null && raised.after !== null && compareVersions(raised.after, raised.before) > 0) stated.raisedFrom = raised.before;
+  }
+  return support;
 }
 
 /** Runners of the other changed workflow files (after side); files that do not parse contribute none. */
@@ -133,12 +148,19 @@ export const CONFIG_KINDS: readonly ConfigKind[] = [
   {
     id: "github-actions",
     matches: (path) => /(^|\/)\.github\/workflows\/[^/]+\.ya?ml$/.test(path),
-    compare: async (path, before, after, context) => compareGithubWorkflow(before, after, await runnersOfOtherWorkflows(path, context), testTargetsOf(readerOf(context)), context.tree),
+    compare: async (path, before, after, context) =>
+      compareGithubWorkflow(before, after, {
+        elsewhere: await runnersOfOtherWorkflows(path, context),
+        targets: testTargetsOf(readerOf(context)),
+        ...(context.tree ? { tree: context.tree } : {}),
+        support: supportAfter(context),
+      }),
   },
   {
     id: "gitlab-ci",
     matches: (path, name) => name === ".gitlab-ci.yml" || name === ".gitlab-ci.yaml" || /(^|\/)\.gitlab\/ci\/[^/]+\.ya?ml$/.test(path),
-    compare: (_path, before, after, context) => compareGitlabCi(before, after, testTargetsOf(readerOf(context)), context.tree),
+    compare: (_path, before, after, context) =>
+      compareGitlabCi(before, after, { targets: testTargetsOf(readerOf(context)), ...(context.tree ? { tree: context.tree } : {}), support: supportAfter(context) }),
   },
 ];
 
