@@ -179,9 +179,14 @@ export async function workflowRunners(text: string): Promise<Set<string>> {
  * that runs the same runners.
  */
 export async function compareGithubWorkflow(before: string | null, after: string | null, context: CiContext = {}): Promise<TamperNote[]> {
-  const { elsewhere = new Set<string>(), targets, tree, support = new Map<Runtime, StatedSupport>() } = context;
   const was = before === null ? { value: {}, lines: new Map<string, number>() } : await readYaml(before);
   const now = after === null ? { value: {}, lines: new Map<string, number>() } : await readYaml(after);
+  return compareWorkflows(was, now, context);
+}
+
+/** {@link compareGithubWorkflow} on workflows already read (or Azure Pipelines read into a workflow's shape). */
+export function compareWorkflows(was: StaticConfig, now: StaticConfig, context: CiContext): TamperNote[] {
+  const { elsewhere = new Set<string>(), targets, tree, support = new Map<Runtime, StatedSupport>() } = context;
   const oldJobs = jobsOf(was, targets);
   const newJobs = jobsOf(now, targets);
   const remainingCommands = allTestCommands(new Map([...newJobs].map(([id, entry]) => [id, entry.steps])), targets);

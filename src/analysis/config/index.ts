@@ -1,7 +1,7 @@
 /**
  * test_config_tamper: the files that decide which tests run and what counts
  * as passing (runner configs, package.json scripts, pytest/tox/coverage
- * settings, conftest.py, Makefiles, CI pipelines), compared before and after.
+ * settings, conftest.py, Makefiles, justfiles, CI pipelines), compared before and after.
  * Each kind of file is one entry of {@link CONFIG_KINDS}: a path test and a
  * comparison that returns notes, which become findings here.
  *
@@ -14,9 +14,11 @@ import type { TreeReader } from "../discovery.js";
 import { compareVersions, projectSupport, supportChanges, type Runtime, type StatedSupport } from "../support.js";
 import type { CommandScope } from "./command.js";
 import type { FileChange, Finding, NotAnalyzed } from "../types.js";
+import { compareAzurePipeline } from "./azure-pipelines.js";
 import { compareGithubWorkflow, compareGitlabCi, workflowRunners } from "./ci.js";
 import { notesToFindings, type TamperNote } from "./finding.js";
 import { comparePackageJson, compareRunnerConfigFile } from "./js-config.js";
+import { compareJustfiles } from "./justfile.js";
 import { compareMakefiles } from "./makefile.js";
 import { comparePythonConfig } from "./python.js";
 import { testTargetsOf } from "./targets.js";
@@ -144,6 +146,11 @@ export const CONFIG_KINDS: readonly ConfigKind[] = [
   },
   { id: ".coveragerc", matches: (_path, name) => name === ".coveragerc", compare: (_path, before, after) => comparePythonConfig(".coveragerc", before, after) },
   { id: "conftest.py", matches: (_path, name) => name === "conftest.py", compare: (_path, before, after) => comparePythonConfig("conftest.py", before, after) },
+  {
+    id: "justfile",
+    matches: (_path, name) => /^(\.?[Jj]ustfile|[\w.-]+\.just)$/.test(name),
+    compare: (path, before, after, context) => compareJustfiles(before, after, scopeAt(path, context)),
+  },
   { id: "makefile", matches: (_path, name) => /^(GNUmakefile|[Mm]akefile)$|\.mk$/.test(name), compare: (path, before, after, context) => compareMakefiles(before, after, scopeAt(path, context)) },
   {
     id: "github-actions",
@@ -155,6 +162,12 @@ export const CONFIG_KINDS: readonly ConfigKind[] = [
         ...(context.tree ? { tree: context.tree } : {}),
         support: supportAfter(context),
       }),
+  },
+  {
+    id: "azure-pipelines",
+    matches: (path, name) => /^azure-pipelines([.-][\w.-]+)?\.ya?ml$/.test(name) || /(^|\/)\.?azure-pipelines\/[^/]+\.ya?ml$/.test(path),
+    compare: (_path, before, after, context) =>
+      compareAzurePipeline(before, after, { targets: testTargetsOf(readerOf(context)), ...(context.tree ? { tree: context.tree } : {}), support: supportAfter(context) }),
   },
   {
     id: "gitlab-ci",

@@ -84,7 +84,7 @@ function axisValues(matrix: StaticValue | undefined, axis: string): string[] | n
 function versionsOf(value: StaticValue | undefined, matrix: StaticValue | undefined): string[] | null {
   const text = scalar(value);
   if (text === null) return null;
-  const axis = /^\$\{\{\s*matrix\.([\w-]+)\s*\}\}$/.exec(text.trim());
+  const axis = /^\$\{\{\s*matrix\.([\w.-]+)\s*\}\}$/.exec(text.trim());
   if (axis) return axisValues(matrix, axis[1] as string);
   return /\$\{\{/.test(text) ? null : [text.trim()];
 }
