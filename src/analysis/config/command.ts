@@ -1501,7 +1501,7 @@ function compareInvocation(before: RunnerInvocation, after: RunnerInvocation, se
   const scopeOptions = judged ? (spec.scopeOptions ?? new Set<string>()) : new Set<string>();
   if (judged && judged.lost.length > 0) {
     const selection = (invocation: RunnerInvocation): string =>
-      [...invocation.positional, ...valuesOf(invocation, spec.scopeOptions ?? new Set())].map((word) => `"${word}"`).join(", ") || "no selection";
+      [...invocation.positional, ...valuesOf(invocation, spec.scopeOptions ?? new Set())].map((word) => `"${word}"`).join(", ") || "with no selection";
     const shown = judged.lost.slice(0, 5).map((unit) => `"${unit}"`);
     const more = judged.lost.length > 5 ? ` and ${judged.lost.length - 5} more` : "";
     note(
