@@ -182,12 +182,14 @@ export function unsupportedRuntimeOf(runtimes: readonly JobRuntime[], support: R
 }
 
 /**
- * The versions a kept job no longer tests although the project still
- * supports them, at either end of what it tests: the removed version lay
- * below the lowest remaining one or above the highest, and is not below the
- * stated minimum. Versions between the remaining ones (a matrix thinned),
- * versions the project no longer supports, and runtimes whose support no
- * manifest states are left alone.
+ * The versions the test jobs no longer test although the project still
+ * supports them, at either end of what they test, when they now test fewer
+ * versions than before: the removed version lay below the lowest remaining
+ * one or above the highest, and is not below the stated minimum. Left
+ * alone: versions between the remaining ones (a matrix thinned), versions
+ * the project no longer supports, runtimes whose support no manifest
+ * states, and versions replaced one for one (the one toolchain CI tests on
+ * bumped, `1.14` -> `1.19`; the oldest entry swapped for the newest).
  */
 export function supportedVersionsDropped(
   before: readonly JobRuntime[],
@@ -205,6 +207,8 @@ export function supportedVersionsDropped(
     const lowest = known.reduce((low, version) => (compare(version, low) < 0 ? version : low));
     const highest = known.reduce((high, version) => (compare(version, high) > 0 ? version : high));
     const kept = new Set(known.map((version) => version.join(".")));
+    const before = new Set(old.versions.map((text) => ciVersion(text)?.join(".") ?? text));
+    if (kept.size >= before.size) continue; // as many versions as before: an upgrade, not a drop
     const dropped = old.versions.filter((text) => {
       const version = ciVersion(text);
       if (version === null || kept.has(version.join(".")) || isBelowMinimum(version, stated.minimum)) return false;

@@ -44,6 +44,20 @@ const LOOK_ALIKES: Row[] = [
     changes: [ci(workflow(nodeJob("test", ["18", "20"])), workflow(nodeJob("test", ["20", "22"]))), { path: "package.json", before: pkg(">=18"), after: pkg(">=20") }],
   },
   {
+    name: "the one Go toolchain CI tests on bumped from 1.14 to 1.19, go.mod still at 1.12 (sweep of hashicorp/golang-lru fa11c6ba85)",
+    changes: [
+      ci(
+        workflow("  build:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/setup-go@v1\n        with:\n          go-version: 1.14\n      - run: go test -race ./...\n"),
+        workflow("  build:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/setup-go@v1\n        with:\n          go-version: 1.19\n      - run: go test -race ./...\n"),
+      ),
+      same("go.mod", "module github.com/x/lru\n\ngo 1.12\n"),
+    ],
+  },
+  {
+    name: "the oldest matrix entry replaced by the newest, as many versions tested as before",
+    changes: [ci(workflow(nodeJob("test", ["18", "20"])), workflow(nodeJob("test", ["20", "22"]))), same("package.json", pkg(">=18"))],
+  },
+  {
     name: "a matrix thinned between the versions it keeps",
     changes: [ci(workflow(nodeJob("test", ["18", "20", "22"])), workflow(nodeJob("test", ["18", "22"]))), same("package.json", pkg(">=18"))],
   },
