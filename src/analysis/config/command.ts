@@ -1479,6 +1479,9 @@ function judgeScope(before: RunnerInvocation, after: RunnerInvocation, scope: Co
   const cwdBefore = joinRelative(scope.cwdBefore, before.cwd || ".");
   const cwdAfter = joinRelative(scope.cwdAfter, after.cwd || ".");
   if (cwdBefore === null || cwdAfter === null) return null;
+  // The same selection from the same folder selects the same tests: nothing to resolve (the words agree).
+  const selection = (invocation: RunnerInvocation): string => JSON.stringify([invocation.positional, valuesOf(invocation, FAMILIES[invocation.family].scopeOptions ?? new Set())]);
+  if (cwdBefore === cwdAfter && selection(before) === selection(after)) return null;
   const was = resolveScope(before, cwdBefore, scope.tree);
   if (!was || was.units.size === 0) return null;
   const now = resolveScope(after, cwdAfter, scope.tree);

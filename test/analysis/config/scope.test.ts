@@ -9,7 +9,8 @@ import { describe, expect, it } from "vitest";
 import { compareCommands } from "../../../src/analysis/config/command.js";
 import { resolveScope, solutionProjects } from "../../../src/analysis/config/scope.js";
 import { analyzeCommand } from "../../../src/analysis/config/command.js";
-import { treeOf } from "../../helpers/trees.js";
+import { changesBetween, treeOf } from "../../helpers/trees.js";
+import { analyzeChanges } from "../../../src/analysis/index.js";
 
 const testProject =
   '<Project Sdk="Microsoft.NET.Sdk">\n  <ItemGroup>\n    <PackageReference Include="Microsoft.NET.Test.Sdk" Version="17.11.1" />\n    <PackageReference Include="xunit" Version="2.9.2" />\n  </ItemGroup>\n</Project>\n';
@@ -176,5 +177,34 @@ describe("a test command whose new scope still holds every test it ran", () => {
     expect(messages("dotnet test Scan.sln", "dotnet test tests/Scan.Tests/Scan.Tests.csproj --filter Category!=Db", scoped(dotnetOneTestProject))).toMatch(/--filter Category!=Db/);
     expect(messages("cargo test --workspace", "cargo test --workspace -- --skip store", scoped(cargoTree))).toMatch(/excludes "store"/);
     expect(messages("pytest", "pytest tests -k 'not slow'", scoped(pyAllInTests))).toMatch(/-k not slow/);
+  });
+});
+
+describe("through analyzeChanges with both trees", () => {
+  const files = (workflow: string): Record<string, string> => ({
+    "Scan.sln": sln("tests/Scan.Tests/Scan.Tests.csproj", "tests/Scan.Db.Tests/Scan.Db.Tests.csproj"),
+    "tests/Scan.Tests/Scan.Tests.csproj": testProject,
+    "tests/Scan.Tests/FilterTests.cs": "public class FilterTests { [Fact] public void A() {} }\n",
+    "tests/Scan.Db.Tests/Scan.Db.Tests.csproj": testProject,
+    "tests/Scan.Db.Tests/StoreTests.cs": "public class StoreTests { [Fact] public void B() {} }\n",
+    ".github/workflows/ci.yml": workflow,
+  });
+  const job = (step: string): string => `on: [push]\njobs:\n  test:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/checkout@v4\n      - name: Test\n${step}`;
+
+  it("a step moved into one test project's folder by working-directory leaves the other out", async () => {
+    const before = files(job("        run: dotnet test -c Release\n"));
+    const after = files(job("        run: dotnet test -c Release\n        working-directory: tests/Scan.Tests\n"));
+    const analysis = await analyzeChanges(changesBetween(before, after), { trees: { before: treeOf(before), after: treeOf(after) } });
+    expect(analysis.findings.map((finding) => finding.message).join("\n")).toMatch(/Scan\.Db\.Tests\.csproj" that it ran before/);
+    expect(analysis.verdict).toBe("BLOCK");
+  });
+
+  it("a job's defaults.run.working-directory that the step's path now spells out is the same run", async () => {
+    const before = files(
+      `on: [push]\njobs:\n  test:\n    runs-on: ubuntu-latest\n    defaults:\n      run:\n        working-directory: tests\n    steps:\n      - name: Test\n        run: dotnet test Scan.Tests\n`,
+    );
+    const after = files(job("        run: dotnet test tests/Scan.Tests/Scan.Tests.csproj\n"));
+    const analysis = await analyzeChanges(changesBetween(before, after), { trees: { before: treeOf(before), after: treeOf(after) } });
+    expect(analysis.findings).toEqual([]);
   });
 });
