@@ -5,12 +5,17 @@
  * dropped with that support, and loses no check on any supported version).
  *
  * Manifests read (their minimum version only): pyproject.toml
- * `requires-python`, setup.py / setup.cfg `python_requires`, package.json
- * `engines.node`, go.mod's `go` directive, Cargo.toml `rust-version`,
+ * `project.requires-python` (or Poetry's `tool.poetry.dependencies.python`),
+ * setup.cfg `[options] python_requires`, setup.py `python_requires`,
+ * package.json `engines.node`, go.mod's `go` directive, Cargo.toml
+ * `package.rust-version` (or `workspace.package.rust-version`),
  * composer.json `require.php`, a *.gemspec's `required_ruby_version`, and a
- * *.csproj `TargetFramework(s)` (`net8.0`). Pure text reading; never throws.
+ * *.csproj `TargetFramework(s)` (`net8.0`; the lowest of a list). TOML, ini
+ * and JSON are read with their parsers (config/ini.ts, JSON.parse), the rest
+ * by pattern. Never throws.
  */
 
+import { parseIni, parseToml, type TomlValue } from "./config/ini.js";
 import type { FileChange } from "./types.js";
 
 /** A runtime whose minimum version a manifest states. */
@@ -45,21 +50,96 @@ function jsonString(text: string, keys: readonly string[]): string | null {
   }
 }
 
+/** A TOML document's string at a path of keys, or null (also when the text is no TOML). */
+function tomlString(text: string, ...paths: (readonly string[])[]): string | null {
+  let root: TomlValue;
+  try {
+    root = parseToml(text).root;
+  } catch {
+    return null;
+  }
+  for (const keys of paths) {
+    let value: TomlValue | undefined = root;
+    for (const key of keys) value = value !== undefined && typeof value === "object" && !Array.isArray(value) ? value[key] : undefined;
+    if (typeof value === "string") return value;
+  }
+  return null;
+}
+
+/** The lowest `netX.Y` / `netcoreappX.Y` of a project's `TargetFramework` or `TargetFrameworks` list (`net8.0;net9.0` -> 8.0). */
+function lowestTargetFramework(text: string): string | null {
+  const list = /<TargetFrameworks?>([^<]*)<\/TargetFrameworks?>/.exec(text)?.[1] ?? "";
+  const versions = [...list.matchAll(/\bnet(?:coreapp)?(\d+(?:\.\d+)*)\b/g)].map((match) => match[1] as string);
+  if (versions.length === 0) return null;
+  return versions.reduce((low, next) => (compareVersions(next.split(".").map(Number), low.split(".").map(Number)) < 0 ? next : low));
+}
+
 /** The runtime and requirement text one manifest states, or null when the path is no manifest or states none. */
 export function statedRequirement(path: string, text: string): { runtime: Runtime; requirement: string } | null {
   const name = path.slice(path.lastIndexOf("/") + 1);
   const match = (pattern: RegExp): string | null => pattern.exec(text)?.[1] ?? null;
   let found: [Runtime, string | null] | null = null;
-  if (name === "pyproject.toml") found = ["python", match(/^\s*requires-python\s*=\s*["']([^"']+)["']/m)];
-  else if (name === "setup.py" || name === "setup.cfg") found = ["python", match(/python_requires\s*=\s*["']?([^"'\n]+)/)];
+  if (name === "pyproject.toml")
+    found = ["python", tomlString(text, ["project", "requires-python"], ["tool", "poetry", "dependencies", "python"]) ?? match(/^\s*requires-python\s*=\s*["']([^"']+)["']/m)];
+  else if (name === "setup.cfg") found = ["python", parseIni(text).get("options")?.get("python_requires")?.value ?? null];
+  else if (name === "setup.py") found = ["python", match(/python_requires\s*=\s*["']([^"'\n]+)["']/)];
   else if (name === "package.json") found = ["node", jsonString(text, ["engines", "node"])];
   else if (name === "go.mod") found = ["go", match(/^go\s+(\d+(?:\.\d+)*)\s*$/m)];
-  else if (name === "Cargo.toml") found = ["rust", match(/^\s*rust-version\s*=\s*["']([^"']+)["']/m)];
+  else if (name === "Cargo.toml") found = ["rust", tomlString(text, ["package", "rust-version"], ["workspace", "package", "rust-version"])];
   else if (name === "composer.json") found = ["php", jsonString(text, ["require", "php"])];
   else if (name.endsWith(".gemspec")) found = ["ruby", match(/required_ruby_version\s*=\s*(?:Gem::Requirement\.new\()?\s*["']([^"']+)["']/)];
-  else if (name.endsWith(".csproj")) found = ["dotnet", match(/<TargetFrameworks?>\s*net(?:coreapp)?(\d+(?:\.\d+)*)/)];
-  if (!found || found[1] === null) return null;
+  else if (name.endsWith(".csproj")) found = ["dotnet", lowestTargetFramework(text)];
+  if (!found || found[1] === null || found[1].trim() === "") return null;
   return { runtime: found[0], requirement: found[1].trim() };
+}
+
+/** What a project says it supports of one runtime: the manifest, its requirement as written, and the minimum version. */
+export interface StatedSupport {
+  runtime: Runtime;
+  path: string;
+  requirement: string;
+  minimum: number[];
+  /** The minimum stated before the change, when the change raised it. */
+  raisedFrom?: number[];
+}
+
+/** Root manifests by runtime, in the order a project's own tools read them (pyproject.toml before setup.cfg and setup.py). */
+const ROOT_MANIFESTS: readonly string[] = ["package.json", "pyproject.toml", "setup.cfg", "setup.py", "go.mod", "Cargo.toml", "composer.json"];
+
+/**
+ * The minimum versions a project states in its root manifests (and the
+ * *.gemspec files among `rootNames`, the names of the root's files), by
+ * runtime; the first manifest that states one wins. `read` reads a
+ * repo-relative path of the tree (null when absent).
+ */
+export function projectSupport(read: (path: string) => string | null, rootNames: readonly string[] = []): Map<Runtime, StatedSupport> {
+  const found = new Map<Runtime, StatedSupport>();
+  for (const path of [...ROOT_MANIFESTS, ...rootNames.filter((name) => name.endsWith(".gemspec")).sort()]) {
+    const text = read(path);
+    const stated = text === null ? null : statedRequirement(path, text);
+    if (!stated || found.has(stated.runtime)) continue;
+    const minimum = minimumOf(stated.requirement);
+    if (minimum) found.set(stated.runtime, { runtime: stated.runtime, path, requirement: stated.requirement, minimum });
+  }
+  return found;
+}
+
+/**
+ * A runtime version as a CI matrix or a setup action writes it, as numbers:
+ * `18`, `"3.10"`, `18.x`, `v20`, `1.70.0`, `8.1.*`; null for anything else
+ * (`lts/*`, `stable`, `nightly`, `pypy3.9`, `3.13-dev`, an expression).
+ */
+export function ciVersion(text: string): number[] | null {
+  const cleaned = text
+    .trim()
+    .replace(/^v/, "")
+    .replace(/(\.(x|\*))+$/, "");
+  return /^\d+(\.\d+)*$/.test(cleaned) ? cleaned.split(".").map(Number) : null;
+}
+
+/** True when `version` (as precise as written: `3.8`, `18`) lies below `minimum`: 3.8 below 3.9, 20 below 22; 18 is not below 18.0.0. */
+export function isBelowMinimum(version: readonly number[], minimum: readonly number[]): boolean {
+  return compareVersions(version, minimum.slice(0, version.length)) < 0;
 }
 
 /** The support changes of a diff: each changed manifest whose stated minimum differs between the sides. */

@@ -7,7 +7,29 @@
  * `when: manual`/`never` added, and test commands narrowed or masked.
  */
 
-import { analyzeCommand, compareCommands, isDelegatingRunner, runsTests, type TestTargets } from "./command.js";
+import type { TreeReader } from "../discovery.js";
+import { analyzeCommand, compareCommands, isDelegatingRunner, runsTests, type CommandScope, type TestTargets } from "./command.js";
+import type { Runtime, StatedSupport } from "../support.js";
+import { githubJobRuntimes, gitlabJobRuntimes, RUNTIME_LABELS, supportedVersionsDropped, unsupportedRuntimeOf, type JobRuntime } from "./runtimes.js";
+import { joinRelative } from "./scope.js";
+
+/** What a CI file's comparison may know beyond the file itself. */
+export interface CiContext {
+  /** Runners of the other workflow files changed with it (after side): a job moved there is not removed. */
+  elsewhere?: ReadonlySet<string>;
+  /** Task-runner targets that run tests (config/targets.ts). */
+  targets?: TestTargets;
+  /** The after tree, to judge a test command's scope (config/scope.ts). */
+  tree?: TreeReader;
+  /** What the project supports after the change, by runtime (support.ts projectSupport). */
+  support?: ReadonlyMap<Runtime, StatedSupport>;
+}
+
+/** `Node.js 20, 18, which package.json no longer supports: …`, for messages. */
+function unsupportedText(runtime: JobRuntime, support: StatedSupport): string {
+  const raised = support.raisedFrom ? ` (raised from ${support.raisedFrom.join(".")} in this change)` : "";
+  return `${RUNTIME_LABELS[runtime.runtime]} ${(runtime.versions ?? []).join(", ")} only, which ${support.path} no longer supports: it requires ${support.requirement}${raised}`;
+}
 import type { TamperNote } from "./finding.js";
 import type { StaticConfig, StaticValue } from "./static-value.js";
 import { readYaml } from "./yaml.js";
@@ -73,9 +95,24 @@ interface Step {
   continueOnError: StaticValue | undefined;
   condition: StaticValue | undefined;
   path: string;
+  /** The folder its `run` starts in (repo-relative, "" the root), from `working-directory` and the `defaults.run` above it; null when an expression or an absolute path. */
+  workingDirectory: string | null;
 }
 
-function stepsOf(job: YamlObject, jobPath: string, targets?: TestTargets): Step[] {
+/** A `working-directory` value joined to the folder above it; null for an expression, an absolute path, or an unknown folder above. */
+function workingDirectoryOf(value: StaticValue | undefined, above: string | null): string | null {
+  if (value === undefined || value === null) return above;
+  if (above === null || typeof value !== "string" || /\$\{\{|^[/~$]/.test(value.trim())) return null;
+  return joinRelative(above, value.trim());
+}
+
+/** `defaults.run.working-directory` of a workflow or a job. */
+function defaultWorkingDirectory(holder: StaticValue | undefined): StaticValue | undefined {
+  if (!isObject(holder) || !isObject(holder.defaults) || !isObject(holder.defaults.run)) return undefined;
+  return holder.defaults.run["working-directory"];
+}
+
+function stepsOf(job: YamlObject, jobPath: string, targets?: TestTargets, jobDirectory: string | null = ""): Step[] {
   const steps = Array.isArray(job.steps) ? job.steps : [];
   return steps.flatMap((raw, index) => {
     if (!isObject(raw)) return [];
@@ -84,7 +121,8 @@ function stepsOf(job: YamlObject, jobPath: string, targets?: TestTargets): Step[
     const uses = typeof raw.uses === "string" ? raw.uses : null;
     const key = typeof raw.id === "string" ? `id:${raw.id}` : name ? `name:${name}` : run ? `run:${run.trim()}` : `uses:${uses ?? index}`;
     const isTest = (run !== null && runsTests(run, undefined, targets)) || (name !== null && TEST_NAME.test(name) && (run !== null || uses !== null));
-    return [{ key, name, run, uses, isTest, continueOnError: raw["continue-on-error"], condition: raw.if, path: `${jobPath}.steps[${index}]` }];
+    const workingDirectory = workingDirectoryOf(raw["working-directory"], jobDirectory);
+    return [{ key, name, run, uses, isTest, continueOnError: raw["continue-on-error"], condition: raw.if, path: `${jobPath}.steps[${index}]`, workingDirectory }];
   });
 }
 
@@ -101,7 +139,9 @@ function jobsOf(config: StaticConfig, targets?: TestTargets): Map<string, { job:
   const jobs = new Map<string, { job: YamlObject; steps: Step[] }>();
   const raw = isObject(config.value) ? config.value.jobs : undefined;
   if (!isObject(raw)) return jobs;
-  for (const [id, job] of Object.entries(raw)) if (isObject(job)) jobs.set(id, { job, steps: stepsOf(job, `jobs.${id}`, targets) });
+  const workflowDirectory = workingDirectoryOf(defaultWorkingDirectory(config.value), "");
+  for (const [id, job] of Object.entries(raw))
+    if (isObject(job)) jobs.set(id, { job, steps: stepsOf(job, `jobs.${id}`, targets, workingDirectoryOf(defaultWorkingDirectory(job), workflowDirectory)) });
   return jobs;
 }
 
@@ -138,9 +178,15 @@ export async function workflowRunners(text: string): Promise<Set<string>> {
  * it that runs them. A job renamed in the same file is paired with a new job
  * that runs the same runners.
  */
-export async function compareGithubWorkflow(before: string | null, after: string | null, elsewhere: ReadonlySet<string> = new Set(), targets?: TestTargets): Promise<TamperNote[]> {
+export async function compareGithubWorkflow(before: string | null, after: string | null, context: CiContext = {}): Promise<TamperNote[]> {
   const was = before === null ? { value: {}, lines: new Map<string, number>() } : await readYaml(before);
   const now = after === null ? { value: {}, lines: new Map<string, number>() } : await readYaml(after);
+  return compareWorkflows(was, now, context);
+}
+
+/** {@link compareGithubWorkflow} on workflows already read (or Azure Pipelines read into a workflow's shape). */
+export function compareWorkflows(was: StaticConfig, now: StaticConfig, context: CiContext): TamperNote[] {
+  const { elsewhere = new Set<string>(), targets, tree, support = new Map<Runtime, StatedSupport>() } = context;
   const oldJobs = jobsOf(was, targets);
   const newJobs = jobsOf(now, targets);
   const remainingCommands = allTestCommands(new Map([...newJobs].map(([id, entry]) => [id, entry.steps])), targets);
@@ -182,7 +228,16 @@ export async function compareGithubWorkflow(before: string | null, after: string
     if (!next || nextId === undefined) {
       const lost = testSteps.filter((step) => !(step.run && remainingCommands.includes(step.run.trim())));
       if ((lost.length > 0 || testSteps.length === 0) && !runElsewhere(runners)) {
-        notes.push({ setting: `jobs.${id}`, line: null, message: `test job "${id}" was removed`, before: testSteps.map((step) => step.run ?? step.uses), after: null });
+        // A job that ran the tests only on runtime versions the project no longer supports goes with that support.
+        const unsupported = unsupportedRuntimeOf(githubJobRuntimes(old.job), support);
+        notes.push({
+          setting: `jobs.${id}`,
+          line: null,
+          message: unsupported ? `test job "${id}" was removed; it ran the tests on ${unsupportedText(unsupported.runtime, unsupported.support)}` : `test job "${id}" was removed`,
+          before: testSteps.map((step) => step.run ?? step.uses),
+          after: null,
+          ...(unsupported ? { severity: "low" as const, detail: { runtime: unsupported.runtime.runtime, versions: unsupported.runtime.versions, supported: unsupported.support.requirement } } : {}),
+        });
       }
       continue;
     }
@@ -250,10 +305,45 @@ export async function compareGithubWorkflow(before: string | null, after: string
           after: partner.condition ?? null,
         });
       }
-      if (step.run !== null) notes.push(...compareCommands(step.run, partner.run ?? "", where, line(`${partner.path}.run`) ?? line(partner.path), undefined, targets));
+      const scope: CommandScope | undefined = tree ? { tree, cwdBefore: step.workingDirectory, cwdAfter: partner.workingDirectory } : undefined;
+      if (step.run !== null) notes.push(...compareCommands(step.run, partner.run ?? "", where, line(`${partner.path}.run`) ?? line(partner.path), undefined, targets, scope));
     }
   }
+  // Runtime versions the workflow's test jobs stop testing while the project still supports them (a matrix entry or a job removed).
+  const testRuntimes = (jobs: Map<string, { job: YamlObject; steps: Step[] }>): JobRuntime[] =>
+    mergeRuntimes([...jobs.values()].filter((entry) => entry.steps.some((step) => step.isTest)).map((entry) => githubJobRuntimes(entry.job)));
+  notes.push(...droppedVersionNotes(testRuntimes(oldJobs), testRuntimes(newJobs), support, "jobs", line("jobs"), "the workflow's test jobs"));
   return notes;
+}
+
+/** The runtimes of several jobs as one list: each runtime's versions together, unknown when any job's are. */
+function mergeRuntimes(lists: readonly JobRuntime[][]): JobRuntime[] {
+  const merged = new Map<Runtime, string[] | null>();
+  for (const runtime of lists.flat()) {
+    const known = merged.get(runtime.runtime);
+    if (!merged.has(runtime.runtime)) merged.set(runtime.runtime, runtime.versions === null ? null : [...runtime.versions]);
+    else merged.set(runtime.runtime, known === null || known === undefined || runtime.versions === null ? null : [...new Set([...known, ...runtime.versions])]);
+  }
+  return [...merged].map(([runtime, versions]) => ({ runtime, versions }));
+}
+
+/** Notes for the supported versions a CI file's test jobs no longer run on ({@link supportedVersionsDropped}). */
+function droppedVersionNotes(
+  before: readonly JobRuntime[],
+  after: readonly JobRuntime[],
+  support: ReadonlyMap<Runtime, StatedSupport>,
+  setting: string,
+  line: number | null,
+  who: string,
+): TamperNote[] {
+  return supportedVersionsDropped(before, after, support).map((dropped) => ({
+    setting,
+    line,
+    message: `${who} no longer run the tests on ${RUNTIME_LABELS[dropped.runtime]} ${dropped.versions.join(", ")}, which ${dropped.support.path} still supports (${dropped.support.requirement})`,
+    before: before.find((runtime) => runtime.runtime === dropped.runtime)?.versions ?? null,
+    after: after.find((runtime) => runtime.runtime === dropped.runtime)?.versions ?? null,
+    detail: { runtime: dropped.runtime, versions_dropped: dropped.versions, supported: dropped.support.requirement },
+  }));
 }
 
 /** Top-level keys of .gitlab-ci.yml that are not jobs. */
@@ -313,7 +403,8 @@ function allowsTestFailures(value: StaticValue | undefined): boolean {
 }
 
 /** Notes for a .gitlab-ci.yml file. */
-export async function compareGitlabCi(before: string | null, after: string | null, targets?: TestTargets): Promise<TamperNote[]> {
+export async function compareGitlabCi(before: string | null, after: string | null, context: CiContext = {}): Promise<TamperNote[]> {
+  const { targets, tree, support = new Map<Runtime, StatedSupport>() } = context;
   const was = before === null ? { value: {}, lines: new Map<string, number>() } : await readYaml(before);
   const now = after === null ? { value: {}, lines: new Map<string, number>() } : await readYaml(after);
   const oldRoot = isObject(was.value) ? was.value : {};
@@ -343,7 +434,15 @@ export async function compareGitlabCi(before: string | null, after: string | nul
               (candidate) => !oldNames.has(candidate) && !claimed.has(candidate) && runnersOfScript(gitlabScript(newRoot, newRoot[candidate] as YamlObject)).some((runner) => runners.includes(runner)),
             );
       if (partner === undefined) {
-        notes.push({ setting: name, line: null, message: `test job "${name}" was removed`, before: script, after: null });
+        const unsupported = unsupportedRuntimeOf(gitlabJobRuntimes(gitlabSetting(oldRoot, job, "image") ?? oldRoot.image, gitlabSetting(oldRoot, job, "parallel")), support);
+        notes.push({
+          setting: name,
+          line: null,
+          message: unsupported ? `test job "${name}" was removed; it ran the tests on ${unsupportedText(unsupported.runtime, unsupported.support)}` : `test job "${name}" was removed`,
+          before: script,
+          after: null,
+          ...(unsupported ? { severity: "low" as const, detail: { runtime: unsupported.runtime.runtime, versions: unsupported.runtime.versions, supported: unsupported.support.requirement } } : {}),
+        });
         continue;
       }
       claimed.add(partner);
@@ -383,7 +482,17 @@ export async function compareGitlabCi(before: string | null, after: string | nul
         after: whenAfter,
       });
     }
-    notes.push(...compareCommands(script, gitlabScript(newRoot, next), `job "${name}" script`, line(`${name}.script`) ?? line(name), undefined, targets));
+    // GitLab runs a job's script in the project's folder (CI_PROJECT_DIR).
+    const scope: CommandScope | undefined = tree ? { tree, cwdBefore: "", cwdAfter: "" } : undefined;
+    notes.push(...compareCommands(script, gitlabScript(newRoot, next), `job "${name}" script`, line(`${name}.script`) ?? line(name), undefined, targets, scope));
   }
+  // Runtime versions the pipeline's test jobs stop testing while the project still supports them (a matrix entry or a job removed).
+  const testRuntimes = (root: YamlObject): JobRuntime[] =>
+    mergeRuntimes(
+      jobNames(root)
+        .filter((name) => runsTests(gitlabScript(root, root[name] as YamlObject), undefined, targets))
+        .map((name) => gitlabJobRuntimes(gitlabSetting(root, root[name] as YamlObject, "image") ?? root.image, gitlabSetting(root, root[name] as YamlObject, "parallel"))),
+    );
+  notes.push(...droppedVersionNotes(testRuntimes(oldRoot), testRuntimes(newRoot), support, "jobs", null, "the pipeline's test jobs"));
   return notes;
 }

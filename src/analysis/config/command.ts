@@ -11,7 +11,9 @@
  * except those a caller passes in (Makefile variables).
  */
 
+import type { TreeReader } from "../discovery.js";
 import { show, type TamperNote } from "./finding.js";
+import { joinRelative, resolveScope } from "./scope.js";
 
 /** How one shell segment is joined to the one before it. */
 type Joiner = "start" | "&&" | "||" | ";" | "|" | "&" | "newline";
@@ -34,6 +36,13 @@ export interface RunnerInvocation {
   options: Map<string, (string | true)[]>;
   /** Coverage thresholds of an enclosing `c8`/`nyc` wrapper or the runner's own options, by metric. */
   thresholds: Map<string, number>;
+  /**
+   * The folder the runner starts in, relative to where the command line
+   * starts ("" the same), after the `cd` / `pushd` before it; null when a
+   * `cd` goes somewhere ralph cannot read (a variable, an absolute path,
+   * `cd -`, a subshell's).
+   */
+  cwd: string | null;
 }
 
 /** What a whole command line does about tests. */
@@ -46,7 +55,7 @@ export interface CommandAnalysis {
   isNoOp: boolean;
 }
 
-type RunnerFamily = "js" | "mocha" | "pytest" | "go" | "cargo" | "node" | "script" | "generic";
+type RunnerFamily = "js" | "mocha" | "pytest" | "go" | "cargo" | "node" | "dotnet" | "maven" | "script" | "generic";
 
 /** Splits a command line into simple commands. Quotes are removed; comments dropped; redirections skipped. */
 export function splitShell(command: string): ShellSegment[] {
@@ -292,6 +301,163 @@ interface FamilySpec {
    * for runners whose positional words are paths (projects, folders, files).
    */
   isBareWordAnOptionValue?: boolean;
+  /**
+   * The one spelling of an option name the sets above use, for a runner
+   * that accepts several (`--package` and `-p`, `--test-name-pattern` and
+   * `--testNamePattern`); `name` is already split from an inline value.
+   */
+  canonical?: (name: string, runner: string) => string;
+  /**
+   * Reads a word of a syntax other than `--name=value` (MSBuild's
+   * `/p:X=Y`, `-p:X=Y`, `--property:X=Y`): its canonical name and inline
+   * value, or null when the word is no such switch.
+   */
+  readOption?: (word: string) => [string, string | undefined] | null;
+  /**
+   * Options that choose what to test the way positional words do (cargo's
+   * `-p`, maven's `-pl`, pytest's `--ignore`): judged by what they select in
+   * the tree when it is at hand (config/scope.ts), by their words otherwise.
+   */
+  scopeOptions?: ReadonlySet<string>;
+}
+
+/** A canonicaliser from a table of spellings (`--package` -> `-p`); names not in it stay as written. */
+function aliases(table: Record<string, string>, then?: (name: string) => string): (name: string) => string {
+  return (name) => table[name] ?? (then ? then(name) : name);
+}
+
+/** `--test-name-pattern` -> `--testNamePattern` (jest and vitest read both; the sets use camelCase). */
+function camelLongOption(name: string): string {
+  return name.startsWith("--") && name.includes("-", 2) ? `--${name.slice(2).replace(/-([a-z])/g, (_all, letter: string) => letter.toUpperCase())}` : name;
+}
+
+/** `--allowUncaught` -> `--allow-uncaught` (mocha reads both through yargs; the sets use kebab-case). */
+function kebabLongOption(name: string): string {
+  return name.startsWith("--") ? name.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`) : name;
+}
+
+/**
+ * MSBuild switches as `dotnet test` forwards them (learn.microsoft.com,
+ * "MSBuild command-line reference"): `/name`, `-name` or `--name`, with the
+ * value after a colon; short and long names are one switch (`p` and
+ * `property`). Canonical names are `-` plus the long name.
+ */
+const MSBUILD_SWITCHES: Record<string, string> = {
+  p: "property",
+  property: "property",
+  t: "target",
+  target: "target",
+  v: "verbosity",
+  verbosity: "verbosity",
+  m: "maxcpucount",
+  maxcpucount: "maxcpucount",
+  bl: "binarylogger",
+  binarylogger: "binarylogger",
+  nr: "nodereuse",
+  nodereuse: "nodereuse",
+  r: "restore",
+  restore: "restore",
+  rp: "restoreproperty",
+  restoreproperty: "restoreproperty",
+  clp: "consoleloggerparameters",
+  consoleloggerparameters: "consoleloggerparameters",
+  fl: "filelogger",
+  filelogger: "filelogger",
+  flp: "fileloggerparameters",
+  fileloggerparameters: "fileloggerparameters",
+  err: "warnaserror",
+  warnaserror: "warnaserror",
+  nowarn: "warnnotaserror",
+  noerr: "warnnotaserror",
+  warnnotaserror: "warnnotaserror",
+  ds: "detailedsummary",
+  detailedsummary: "detailedsummary",
+  tl: "terminallogger",
+  terminallogger: "terminallogger",
+  nologo: "nologo",
+  noconlog: "noconsolelogger",
+  noconsolelogger: "noconsolelogger",
+  noautorsp: "noautoresponse",
+  noautoresponse: "noautoresponse",
+  graph: "graphbuild",
+  graphbuild: "graphbuild",
+  isolate: "isolateprojects",
+  isolateprojects: "isolateprojects",
+};
+
+/** `dotnet test`'s own short options and their long names (learn.microsoft.com, "dotnet test"). */
+const DOTNET_TEST_ALIASES: Record<string, string> = {
+  "-c": "--configuration",
+  "-f": "--framework",
+  "-l": "--logger",
+  "-s": "--settings",
+  "-v": "--verbosity",
+  "-o": "--output",
+  "-r": "--runtime",
+  "-a": "--test-adapter-path",
+  "-d": "--diag",
+  "-e": "--environment",
+  "-t": "--list-tests",
+  "-bl": "-binarylogger",
+  "--property": "-property",
+  "-property": "-property",
+  "--verbosity": "--verbosity",
+};
+
+/**
+ * A `dotnet test` word as an MSBuild switch or a System.CommandLine option
+ * with a `:` value: `/p:CI=true`, `-p:CI=true`, `--property:CI=true` and
+ * `-property:CI=true` are all `-property` = `CI=true`; `/v:m` and `-v:m`
+ * are `--verbosity` = `m`; `--filter:X` is `--filter` = `X`. A word with
+ * more than one `/` before its colon is a path (`/src/app/App.csproj`).
+ */
+function readDotnetOption(word: string): [string, string | undefined] | null {
+  const match = /^(\/|--?)([A-Za-z][A-Za-z0-9-]*)(?::([\s\S]*))?$/.exec(word);
+  if (!match) return null;
+  const [, prefix, rawName, value] = match as unknown as [string, string, string, string | undefined];
+  const msbuild = MSBUILD_SWITCHES[rawName.toLowerCase()];
+  // `/p:X`, `-p:X`, `-property:X`, `/nologo`: MSBuild's own syntax. `--property:X` is dotnet's option forwarding to it.
+  if (msbuild !== undefined && (prefix === "/" || value !== undefined || prefix === "-")) {
+    const name = msbuild === "verbosity" ? "--verbosity" : `-${msbuild}`;
+    if (prefix === "-" && value === undefined && DOTNET_TEST_ALIASES[`-${rawName}`] !== undefined) return null; // `-t`, `-v`, `-r`: dotnet's own
+    return [name, value];
+  }
+  if (prefix === "--" && value !== undefined) return [DOTNET_TEST_ALIASES[`--${rawName}`] ?? `--${rawName}`, value];
+  return null;
+}
+
+/** Maven's long options and their short names (maven.apache.org, "Maven CLI Options Reference"). */
+const MAVEN_ALIASES: Record<string, string> = {
+  "--projects": "-pl",
+  "--file": "-f",
+  "--activate-profiles": "-P",
+  "--settings": "-s",
+  "--global-settings": "-gs",
+  "--threads": "-T",
+  "--resume-from": "-rf",
+  "--log-file": "-l",
+  "--also-make": "-am",
+  "--also-make-dependents": "-amd",
+  "--fail-never": "-fn",
+  "--fail-at-end": "-fae",
+  "--fail-fast": "-ff",
+  "--batch-mode": "-B",
+  "--quiet": "-q",
+  "--offline": "-o",
+  "--update-snapshots": "-U",
+  "--no-transfer-progress": "-ntp",
+  "--errors": "-e",
+  "--debug": "-X",
+  "--non-recursive": "-N",
+  "--define": "-D",
+  "--toolchains": "-t",
+  "--builder": "-b",
+};
+
+/** `-Dkey=value` and `-D key=value` (read as `-D` with a value) are the option `-Dkey` with `value`. */
+function readMavenOption(word: string): [string, string | undefined] | null {
+  const match = /^-D([^=]+)(?:=([\s\S]*))?$/.exec(word);
+  return match ? [`-D${match[1] as string}`, match[2]] : null;
 }
 
 const FAMILIES: Record<RunnerFamily, FamilySpec> = {
@@ -340,6 +506,12 @@ const FAMILIES: Record<RunnerFamily, FamilySpec> = {
     ignoreOptions: new Set(["--exclude", "--testPathIgnorePatterns"]),
     narrowingOptions: new Set(["--passWithNoTests", "--onlyChanged", "-o", "--changed", "--findRelatedTests", "--related", "--listTests", "--lastCommit", "--onlyFailures", "-f"]),
     isPositionalFilter: true,
+    // jest and vitest both read `-t` and `-c` so, and every long option in kebab-case too; jest's own short flags are jest's only.
+    canonical: (name, runner) =>
+      aliases(
+        { "-t": "--testNamePattern", "-c": "--config", ...(runner === "jest" ? { "-o": "--onlyChanged", "-f": "--onlyFailures", "-i": "--runInBand", "-w": "--maxWorkers" } : {}) },
+        camelLongOption,
+      )(name),
   },
   mocha: {
     valueOptions: new Set([
@@ -373,6 +545,10 @@ const FAMILIES: Record<RunnerFamily, FamilySpec> = {
     ignoreOptions: new Set(["--ignore", "--exclude"]),
     narrowingOptions: new Set(["--dry-run", "--pass-on-failing-test-suite", "--allow-uncaught"]),
     isPositionalFilter: true,
+    canonical: aliases(
+      { "-g": "--grep", "-f": "--fgrep", "-i": "--invert", "-t": "--timeout", "-R": "--reporter", "-r": "--require", "-u": "--ui", "-j": "--jobs", "-s": "--slow", "-O": "--reporter-option" },
+      kebabLongOption,
+    ),
   },
   pytest: {
     valueOptions: new Set([
@@ -416,6 +592,23 @@ const FAMILIES: Record<RunnerFamily, FamilySpec> = {
     ignoreOptions: new Set(["--ignore", "--ignore-glob", "--deselect"]),
     narrowingOptions: new Set(["--co", "--collect-only", "--collectonly", "--continue-on-collection-errors", "--runxfail-not", "--setup-only", "--setup-plan"]),
     isPositionalFilter: true,
+    scopeOptions: new Set(["--ignore", "--ignore-glob"]),
+    // pytest's long spellings of the short flags (pytest --help); `--collectonly` is the old name of `--co`.
+    canonical: aliases({
+      "--exitfirst": "-x",
+      "--quiet": "-q",
+      "--verbose": "-v",
+      "--last-failed": "--lf",
+      "--failed-first": "--ff",
+      "--stepwise": "--sw",
+      "--new-first": "--nf",
+      "--collect-only": "--co",
+      "--collectonly": "--co",
+      "--numprocesses": "-n",
+      "--override-ini": "-o",
+      "--junit-xml": "--junitxml",
+      "--config-file": "-c",
+    }),
   },
   go: {
     valueOptions: new Set([
@@ -441,6 +634,8 @@ const FAMILIES: Record<RunnerFamily, FamilySpec> = {
     ignoreOptions: new Set(["-skip"]),
     narrowingOptions: new Set(["-short"]),
     isPositionalFilter: true,
+    // Go's flag package reads `-run` and `--run` alike, and `go test` passes `-test.run` on as `-run`.
+    canonical: (name) => name.replace(/^--(?=[a-z])/, "-").replace(/^-test\./, "-"),
     defaultSelection: ["."],
     covers: isGoPackageCovered,
   },
@@ -469,6 +664,9 @@ const FAMILIES: Record<RunnerFamily, FamilySpec> = {
     ignoreOptions: new Set(["--skip", "--exclude"]),
     narrowingOptions: new Set(["--no-run", "--list"]),
     isPositionalFilter: true,
+    // cargo's long options and their short names (doc.rust-lang.org/cargo, "cargo test"); `--all` is the old name of `--workspace`.
+    scopeOptions: new Set(["-p", "--workspace", "--exclude"]),
+    canonical: aliases({ "--package": "-p", "--features": "-F", "--jobs": "-j", "--release": "-r", "--all": "--workspace", "--quiet": "-q", "--verbose": "-v" }),
   },
   node: {
     valueOptions: new Set([
@@ -490,6 +688,65 @@ const FAMILIES: Record<RunnerFamily, FamilySpec> = {
     ignoreOptions: new Set(["--test-skip-pattern"]),
     narrowingOptions: new Set([]),
     isPositionalFilter: true,
+  },
+  dotnet: {
+    // learn.microsoft.com: dotnet test (VSTest and Microsoft.Testing.Platform options), MSBuild switches by their long names.
+    valueOptions: new Set([
+      "--configuration",
+      "--framework",
+      "--logger",
+      "--settings",
+      "--verbosity",
+      "--output",
+      "--runtime",
+      "--results-directory",
+      "--collect",
+      "--test-adapter-path",
+      "--diag",
+      "--environment",
+      "--filter",
+      "--blame-hang-timeout",
+      "--blame-crash-dump-type",
+      "--blame-hang-dump-type",
+      "--arch",
+      "--os",
+      "--artifacts-path",
+      "--coverage-output",
+      "--coverage-output-format",
+      "--coverage-settings",
+      "--report-trx-filename",
+      "--project",
+      "--solution",
+      "--test-modules",
+      "--max-parallel-test-modules",
+      "--treenode-filter",
+      "--filter-class",
+      "--filter-method",
+      "--filter-namespace",
+      "--filter-trait",
+      "--filter-not-trait",
+      "--filter-uid",
+      "-property",
+    ]),
+    filterOptions: new Set(["--filter", "--treenode-filter", "--filter-class", "--filter-method", "--filter-namespace", "--filter-trait", "--filter-uid", "--test-modules"]),
+    ignoreOptions: new Set(["--filter-not-trait"]),
+    narrowingOptions: new Set(["--list-tests"]),
+    isPositionalFilter: true,
+    isBareWordAnOptionValue: true,
+    canonical: aliases(DOTNET_TEST_ALIASES),
+    readOption: readDotnetOption,
+    covers: isDotnetTargetCovered,
+  },
+  maven: {
+    valueOptions: new Set(["-pl", "-f", "-P", "-s", "-gs", "-T", "-rf", "-l", "-D", "-t", "-b"]),
+    filterOptions: new Set(["-pl", "-rf", "-N", "-Dtest", "-Dit.test", "-Dgroups"]),
+    ignoreOptions: new Set(["-DexcludedGroups"]),
+    narrowingOptions: new Set(["-DskipTests", "-Dmaven.test.skip", "-DskipITs", "-fn", "-Dmaven.test.failure.ignore"]),
+    // Maven's words are lifecycle phases and goals (`clean`, `verify`), not tests to select.
+    isPositionalFilter: false,
+    scopeOptions: new Set(["-pl", "-N"]),
+    canonical: aliases(MAVEN_ALIASES),
+    readOption: readMavenOption,
   },
   script: {
     valueOptions: new Set(),
@@ -841,10 +1098,15 @@ function identifyRunner(words: readonly string[], targets?: TestTargets): { runn
     case "minitest":
     case "ctest":
       return { runner: head, family: "generic", args: rest(1) };
-    case "rake":
     case "dotnet":
+      if (second === "test") return { runner: "dotnet test", family: "dotnet", args: dotnetArgs(rest(2)) };
+      return null;
     case "mvn":
-    case "mvnw":
+    case "mvnw": {
+      const phase = words.slice(1).find((word) => /^(test|verify|integration-test)$/.test(word));
+      return phase ? { runner: `${head} ${phase}`, family: "maven", args: rest(1).filter((word) => word !== phase) } : null;
+    }
+    case "rake":
     case "gradle":
     case "gradlew": {
       const goal = words.slice(1).find((word) => /^(test|spec|verify|check|integrationTest)$/.test(word));
@@ -865,6 +1127,22 @@ function binName(word: string): string | null {
   if (bin) return bin[1] as string;
   const packaged = /node_modules\/((?:@[\w.-]+\/)?[\w.-]+)\/bin\//.exec(word);
   return packaged ? (packaged[1] as string) : null;
+}
+
+/**
+ * `dotnet test` arguments with the RunSettings assignments after `--`
+ * (`-- RunConfiguration.DisableParallelization=true`) read as options
+ * (`--runsettings:RunConfiguration.DisableParallelization`), not as
+ * projects to test.
+ */
+function dotnetArgs(args: string[]): string[] {
+  const separator = args.indexOf("--");
+  if (separator === -1) return args;
+  const settings = args.slice(separator + 1).map((word) => {
+    const eq = word.indexOf("=");
+    return eq === -1 ? `--runsettings:${word}` : `--runsettings-${word.slice(0, eq)}:${word.slice(eq + 1)}`;
+  });
+  return [...args.slice(0, separator), ...settings];
 }
 
 /** Arguments after `--` in `npm test -- args` are passed to the script. */
@@ -921,8 +1199,13 @@ function cargoArgs(args: string[]): string[] {
   return args.filter((word) => word !== "--");
 }
 
-/** Reads a runner's arguments into positional words and options, per its family. */
-function readArguments(family: RunnerFamily, args: readonly string[]): { positional: string[]; options: Map<string, (string | true)[]> } {
+/**
+ * Reads a runner's arguments into positional words and options, per its
+ * family: every spelling of an option is stored under its canonical name
+ * ({@link FamilySpec.canonical}, {@link FamilySpec.readOption}), so
+ * `--package core`, `--package=core` and `-p core` are one option.
+ */
+function readArguments(family: RunnerFamily, args: readonly string[], runner = ""): { positional: string[]; options: Map<string, (string | true)[]> } {
   const spec = FAMILIES[family];
   const positional: string[] = [];
   const options = new Map<string, (string | true)[]>();
@@ -934,8 +1217,17 @@ function readArguments(family: RunnerFamily, args: readonly string[]): { positio
   for (let i = 0; i < args.length; i++) {
     const word = args[i] as string;
     if (word === "--") continue;
+    const special = spec.readOption?.(word) ?? null;
+    if (special !== null) {
+      const [name, inline] = special;
+      if (inline !== undefined) add(name, inline);
+      else if (spec.valueOptions.has(name) && i + 1 < args.length) add(name, args[++i] as string);
+      else add(name, true);
+      continue;
+    }
     if (word.startsWith("-") && word.length > 1) {
-      const [name, inline] = splitOption(word);
+      const [written, inline] = splitOption(word);
+      const name = spec.canonical ? spec.canonical(written, runner) : written;
       const next = args[i + 1];
       const takesBareWord = spec.isBareWordAnOptionValue === true && name.startsWith("--") && next !== undefined && /^[A-Za-z0-9_-]+$/.test(next) && !next.startsWith("-");
       if (inline !== undefined) add(name, inline);
@@ -943,6 +1235,22 @@ function readArguments(family: RunnerFamily, args: readonly string[]): { positio
       else add(name, true);
     } else if (spec.isPositionalFilter) {
       positional.push(word);
+    }
+  }
+  // `mvn -D skipTests` is `-DskipTests`; `dotnet test --project X` (Microsoft.Testing.Platform) selects X like `dotnet test X`.
+  const defines = options.get("-D");
+  if (family === "maven" && defines) {
+    options.delete("-D");
+    for (const define of defines) {
+      if (define === true) continue;
+      const [key, value] = readMavenOption(`-D${define}`) ?? [`-D${define}`, undefined];
+      add(key, value ?? true);
+    }
+  }
+  if (family === "dotnet") {
+    for (const name of ["--project", "--solution"]) {
+      for (const value of options.get(name) ?? []) if (value !== true) positional.push(value);
+      options.delete(name);
     }
   }
   return { positional, options };
@@ -981,23 +1289,32 @@ export function analyzeCommand(command: string, variables?: ReadonlyMap<string, 
   const masks: string[] = [];
   const hasPipefail = /set\s+-[a-z]*o\s+pipefail|set\s+-o\s+pipefail|pipefail/.test(expanded);
   let lastRunnerIndex = -1;
+  // Subshells (`(cd web && npm test)`) end their `cd`; the reader does not see where, so a `cd` in one makes the folder unknown.
+  const hasSubshell = /[()]/.test(expanded.replace(/\$\([^)]*\)|\$\{\{[\s\S]*?\}\}/g, ""));
+  let cwd: string | null = "";
   segments.forEach((segment, index) => {
     const launched = stripLaunchers(segment.words);
+    if (launched[0] === "cd" || launched[0] === "pushd") {
+      const target = launched.slice(1).find((word) => !word.startsWith("-") || word === "-");
+      cwd = cwd === null || hasSubshell || target === undefined || /^[-~/$`]/.test(target) || /[$`*]/.test(target) ? null : joinRelative(cwd, target);
+      return;
+    }
     const inner = commandStringOf(launched);
     const nested = inner !== null && depth < 3 ? analyzeCommand(inner, variables, targets, depth + 1) : null;
     const { words, thresholds } = unwrapCoverage(launched);
     const found = nested ? null : identifyRunner(stripLaunchers(words), targets);
     if (nested) {
-      invocations.push(...nested.invocations);
+      const here = cwd;
+      invocations.push(...nested.invocations.map((invocation) => ({ ...invocation, cwd: here === null || invocation.cwd === null ? null : joinRelative(here, invocation.cwd || ".") })));
       masks.push(...nested.masks);
       if (nested.invocations.length === 0) return;
     } else if (!found) return;
     if (found) {
-      const { positional, options } = readArguments(found.family, found.args);
+      const { positional, options } = readArguments(found.family, found.args, found.runner);
       // `pytest --flake8` or `--mypy` runs a linter through pytest, not the tests.
       if (found.family === "pytest" && [...options.keys()].some((name) => PYTEST_LINT_FLAGS.has(name))) return;
       const all = new Map([...thresholds, ...runnerThresholds(options)]);
-      invocations.push({ runner: found.runner, family: found.family, positional, options, thresholds: all });
+      invocations.push({ runner: found.runner, family: found.family, positional, options, thresholds: all, cwd });
     }
     lastRunnerIndex = index;
     // What follows this runner decides whether its failure still fails the command.
@@ -1052,6 +1369,18 @@ export function isGoPackageCovered(wide: string, narrow: string): boolean {
     return root === "." || target === root || target.startsWith(`${root}/`);
   }
   return !b.includes("...") && (a === b || (a === "." && b === "") || (a === "" && b === "."));
+}
+
+/**
+ * Whether `dotnet test` target `wide` includes target `narrow`: a solution
+ * (`.sln`, `.slnx`, `.slnf`) is read as every project below its folder (what
+ * a solution usually lists; config/scope.ts reads the real list when the
+ * tree is at hand), anything else as a path.
+ */
+export function isDotnetTargetCovered(wide: string, narrow: string): boolean {
+  const solution = /^(.*?)[^/\\]*\.sln[xf]?$/i.exec(wide.replace(/\\/g, "/"));
+  if (solution) return wide === narrow || isPathCovered(solution[1] as string, narrow.replace(/\\/g, "/"));
+  return isPathCovered(wide, narrow);
 }
 
 /** Strips `./`, jest's `<rootDir>/`, trailing slashes and Go's `/...` (a package and everything below it). */
@@ -1128,8 +1457,40 @@ function renderInvocation(invocation: RunnerInvocation): string {
   return [invocation.runner, ...options, ...invocation.positional].join(" ");
 }
 
+/**
+ * Where two command lines start, and the after tree to resolve their runs
+ * in (config/scope.ts): a CI step's working directory, a Makefile's or a
+ * package.json's folder. A start of null is unknown (an expression).
+ */
+export interface CommandScope {
+  tree: TreeReader;
+  cwdBefore: string | null;
+  cwdAfter: string | null;
+}
+
+/**
+ * The units (test projects, packages, crates, test files, modules) the
+ * before run tests in the after tree and the after run no longer does;
+ * null when either run cannot be resolved, or the before run tests nothing
+ * there (its tests moved with it, or the tree is not the project's).
+ */
+function judgeScope(before: RunnerInvocation, after: RunnerInvocation, scope: CommandScope | undefined): { unit: string; lost: string[] } | null {
+  if (!scope || scope.cwdBefore === null || scope.cwdAfter === null || before.cwd === null || after.cwd === null) return null;
+  const cwdBefore = joinRelative(scope.cwdBefore, before.cwd || ".");
+  const cwdAfter = joinRelative(scope.cwdAfter, after.cwd || ".");
+  if (cwdBefore === null || cwdAfter === null) return null;
+  // The same selection from the same folder selects the same tests: nothing to resolve (the words agree).
+  const selection = (invocation: RunnerInvocation): string => JSON.stringify([invocation.positional, valuesOf(invocation, FAMILIES[invocation.family].scopeOptions ?? new Set())]);
+  if (cwdBefore === cwdAfter && selection(before) === selection(after)) return null;
+  const was = resolveScope(before, cwdBefore, scope.tree);
+  if (!was || was.units.size === 0) return null;
+  const now = resolveScope(after, cwdAfter, scope.tree);
+  if (!now || now.unit !== was.unit) return null;
+  return { unit: was.unit, lost: [...was.units].filter((unit) => !now.units.has(unit)).sort() };
+}
+
 /** Options whose change does not narrow anything and need no comparison (reporters, timeouts, workers). */
-function compareInvocation(before: RunnerInvocation, after: RunnerInvocation, setting: string, line: number | null): TamperNote[] {
+function compareInvocation(before: RunnerInvocation, after: RunnerInvocation, setting: string, line: number | null, scope?: CommandScope): TamperNote[] {
   const spec = FAMILIES[after.family];
   const notes: TamperNote[] = [];
   const beforeText = renderInvocation(before);
@@ -1138,7 +1499,25 @@ function compareInvocation(before: RunnerInvocation, after: RunnerInvocation, se
     notes.push({ setting, line, message, before: beforeText, after: afterText, detail, isCoverageThreshold });
   };
 
-  if (spec.isPositionalFilter) {
+  // With the tree at hand, what each run tests there decides (config/scope.ts); the words are compared only without it.
+  const judged = before.family === after.family ? judgeScope(before, after, scope) : null;
+  const scopeOptions = judged ? (spec.scopeOptions ?? new Set<string>()) : new Set<string>();
+  if (judged && judged.lost.length > 0) {
+    const selection = (invocation: RunnerInvocation): string =>
+      [...invocation.positional, ...valuesOf(invocation, spec.scopeOptions ?? new Set())].map((word) => `"${word}"`).join(", ") || "with no selection";
+    const shown = judged.lost.slice(0, 5).map((unit) => `"${unit}"`);
+    const more = judged.lost.length > 5 ? ` and ${judged.lost.length - 5} more` : "";
+    note(
+      `${setting} now runs ${after.runner} on ${selection(after)} only; the ${judged.unit}${judged.lost.length === 1 ? "" : "s"} ${shown.join(", ")}${more} that it ran before (${selection(before)}) no longer ${judged.lost.length === 1 ? "runs" : "run"}`,
+      {
+        runner: after.runner,
+        selection_before: [...before.positional],
+        selection_after: [...after.positional],
+        [`${judged.unit.replace(/ /g, "_")}s_left_out`]: judged.lost,
+      },
+    );
+  }
+  if (spec.isPositionalFilter && !judged) {
     // Narrowed: a selection where there was none, or paths dropped while every remaining one lies inside the old
     // selection. A selection that moved elsewhere (files renamed with the tests) is not judged here.
     const covers = spec.covers ?? isPathCovered;
@@ -1155,8 +1534,9 @@ function compareInvocation(before: RunnerInvocation, after: RunnerInvocation, se
       });
     }
   }
-  const filtersBefore = valuesOf(before, spec.filterOptions);
-  const filtersAfter = valuesOf(after, spec.filterOptions);
+  const unscoped = (names: ReadonlySet<string>): ReadonlySet<string> => (scopeOptions.size === 0 ? names : new Set([...names].filter((name) => !scopeOptions.has(name))));
+  const filtersBefore = valuesOf(before, unscoped(spec.filterOptions));
+  const filtersAfter = valuesOf(after, unscoped(spec.filterOptions));
   // A selection by CI expression or variable (`-e ${{ matrix.tox }}`, `-k "$FILTER"`) that was there before cannot be
   // compared by text; a new one, or a literal one, can.
   const optionNameOf = (value: string): string => value.split(" ")[0] as string;
@@ -1165,14 +1545,15 @@ function compareInvocation(before: RunnerInvocation, after: RunnerInvocation, se
   if (newFilters.length > 0) {
     note(`${setting} now selects tests with ${newFilters.map((f) => `"${f}"`).join(", ")}, so fewer tests run`, { runner: after.runner, filters_added: newFilters });
   }
-  const ignoredBefore = rawValuesOf(before, spec.ignoreOptions);
-  const ignoredAfter = rawValuesOf(after, spec.ignoreOptions);
+  const ignoredBefore = rawValuesOf(before, unscoped(spec.ignoreOptions));
+  const ignoredAfter = rawValuesOf(after, unscoped(spec.ignoreOptions));
   const newIgnores = ignoredAfter.filter((value) => !ignoredBefore.includes(value));
   if (newIgnores.length > 0) {
     note(`${setting} now excludes ${newIgnores.map((f) => `"${f}"`).join(", ")} from the ${after.runner} run`, { runner: after.runner, excluded_added: newIgnores });
   }
   const narrowingBefore = valuesOf(before, spec.narrowingOptions);
-  const narrowingAfter = valuesOf(after, spec.narrowingOptions).filter((value) => !narrowingBefore.includes(value));
+  // `-DskipTests=false`, `--passWithNoTests=false`: the flag written out as off.
+  const narrowingAfter = valuesOf(after, unscoped(spec.narrowingOptions)).filter((value) => !narrowingBefore.includes(value) && !/ false$/.test(value));
   if (narrowingAfter.length > 0) {
     const passesEmpty = narrowingAfter.some((value) => /passWithNoTests|pass-with-no-tests|pass-on-failing/.test(value));
     note(
@@ -1202,14 +1583,22 @@ function compareInvocation(before: RunnerInvocation, after: RunnerInvocation, se
  * where it is. Returns no notes for a command that runs as many tests or
  * more, including one that gained a runner or lost a filter.
  */
-export function compareCommands(before: string, after: string, setting: string, line: number | null, variables?: ReadonlyMap<string, string>, targets?: TestTargets): TamperNote[] {
+export function compareCommands(
+  before: string,
+  after: string,
+  setting: string,
+  line: number | null,
+  variables?: ReadonlyMap<string, string>,
+  targets?: TestTargets,
+  scope?: CommandScope,
+): TamperNote[] {
   const was = analyzeCommand(before, variables, targets);
   const now = analyzeCommand(after, variables, targets);
-  return compareAnalyses(was, now, before, after, setting, line);
+  return compareAnalyses(was, now, before, after, setting, line, scope);
 }
 
 /** {@link compareCommands} on commands already analysed; `beforeText`/`afterText` go into the evidence. */
-export function compareAnalyses(was: CommandAnalysis, now: CommandAnalysis, beforeText: string, afterText: string, setting: string, line: number | null): TamperNote[] {
+export function compareAnalyses(was: CommandAnalysis, now: CommandAnalysis, beforeText: string, afterText: string, setting: string, line: number | null, scope?: CommandScope): TamperNote[] {
   if (was.invocations.length === 0) return [];
   const notes: TamperNote[] = [];
   const base = { setting, line, before: beforeText.trim(), after: afterText.trim() };
@@ -1246,7 +1635,7 @@ export function compareAnalyses(was: CommandAnalysis, now: CommandAnalysis, befo
       notes.push({ ...base, message: `${setting} no longer runs ${invocation.runner} (${show(renderInvocation(invocation))})`, detail: { runner_removed: invocation.runner } });
       continue;
     }
-    const candidates = sameRunner.map((candidate) => compareInvocation(invocation, candidate, setting, line));
+    const candidates = sameRunner.map((candidate) => compareInvocation(invocation, candidate, setting, line, scope));
     if (candidates.some((candidateNotes) => candidateNotes.length === 0)) continue;
     notes.push(...candidates.reduce((best, next) => (next.length < best.length ? next : best)));
   }
@@ -1254,7 +1643,18 @@ export function compareAnalyses(was: CommandAnalysis, now: CommandAnalysis, befo
 }
 
 /** Which ecosystem a runner family tests, so a runner replaced by another of its ecosystem is a migration, not a removal. */
-const FAMILY_LANGUAGE: Record<RunnerFamily, string> = { js: "js", mocha: "js", node: "js", pytest: "python", go: "go", cargo: "rust", script: "script", generic: "generic" };
+const FAMILY_LANGUAGE: Record<RunnerFamily, string> = {
+  js: "js",
+  mocha: "js",
+  node: "js",
+  pytest: "python",
+  go: "go",
+  cargo: "rust",
+  dotnet: "dotnet",
+  maven: "java",
+  script: "script",
+  generic: "generic",
+};
 
 /** Runners that run something defined elsewhere: an npm script, a make target, a tox or nox environment, a monorepo task. */
 export function isDelegatingRunner(runner: string): boolean {

@@ -21,12 +21,15 @@ export interface TamperNote {
   after: unknown;
   /** True for a lowered coverage threshold (medium by default); everything else is critical. */
   isCoverageThreshold?: boolean;
+  /** A severity the detector decided (a CI job for a runtime the project no longer supports: low); absent, {@link severityOfNote} decides. */
+  severity?: Severity;
   /** Extra evidence (the runner, the pattern added, …). */
   detail?: Record<string, unknown>;
 }
 
-/** The severity DESIGN.md gives a tamper note: critical, or medium for a lowered coverage threshold. */
+/** The severity DESIGN.md gives a tamper note: critical, or medium for a lowered coverage threshold; a detector's own when it set one. */
 export function severityOfNote(note: TamperNote): Severity {
+  if (note.severity !== undefined) return note.severity;
   return note.isCoverageThreshold ? "medium" : defaultSeverityOf("test_config_tamper");
 }
 

@@ -1,7 +1,7 @@
 /**
  * test_config_tamper: the files that decide which tests run and what counts
  * as passing (runner configs, package.json scripts, pytest/tox/coverage
- * settings, conftest.py, Makefiles, CI pipelines), compared before and after.
+ * settings, conftest.py, Makefiles, justfiles, CI pipelines), compared before and after.
  * Each kind of file is one entry of {@link CONFIG_KINDS}: a path test and a
  * comparison that returns notes, which become findings here.
  *
@@ -12,10 +12,15 @@
 import { isBinaryText, isOverSizeLimit } from "../content.js";
 import { defaultSeverityOf } from "../rules/registry.js";
 import { languageForPath } from "../languages/index.js";
+import type { TreeReader } from "../discovery.js";
+import { compareVersions, projectSupport, supportChanges, type Runtime, type StatedSupport } from "../support.js";
+import type { CommandScope } from "./command.js";
 import type { FileChange, Finding, NotAnalyzed } from "../types.js";
+import { compareAzurePipeline } from "./azure-pipelines.js";
 import { compareGithubWorkflow, compareGitlabCi, workflowRunners } from "./ci.js";
 import { notesToFindings, show, type TamperNote } from "./finding.js";
 import { comparePackageJson, compareRunnerConfigFile } from "./js-config.js";
+import { compareJustfiles } from "./justfile.js";
 import { compareMakefiles } from "./makefile.js";
 import { comparePythonConfig } from "./python.js";
 import { compareCargoToml, compareCsproj, compareGradle, comparePhpunitXml, comparePom, compareRspecFile, compareRspecHelper, type ChangeTrees } from "./runner-files.js";
@@ -27,8 +32,14 @@ export interface ConfigContext {
   changes: readonly FileChange[];
   /** Reads a repo-relative path of the after tree (changes applied), or null when absent; absent when the caller has no tree. */
   read?: (path: string) => string | null;
-  /** Both trees (changes applied on the after side), so exclusions are judged by the existing tests they leave out; absent when the caller has none. */
+  /** Both trees (changes applied on the after side): exclusions are judged by the existing tests they leave out, and test commands resolved (config/scope.ts) in the after tree; absent when the caller has none. */
   trees?: ChangeTrees;
+}
+
+/** The scope of commands that start in the folder of `path` (a Makefile's recipes, a package.json's scripts), or undefined without a tree. */
+function scopeAt(path: string, context: ConfigContext): CommandScope | undefined {
+  const folder = path.includes("/") ? path.slice(0, path.lastIndexOf("/")) : "";
+  return context.trees ? { tree: context.trees.after, cwdBefore: folder, cwdAfter: folder } : undefined;
 }
 
 /** One kind of config file: its id, which paths it owns, and how two versions compare. */
@@ -54,9 +65,27 @@ function treesOf(context: ConfigContext): ChangeTrees {
   if (context.trees) return context.trees;
   const side = (which: "before" | "after") => ({
     read: (path: string) => context.changes.find((change) => change.path === path)?.[which] ?? null,
+    fileNames: (dir: string) =>
+      context.changes
+        .filter((change) => change[which] !== null && change.path.slice(0, Math.max(0, change.path.lastIndexOf("/"))) === dir)
+        .map((change) => change.path.slice(change.path.lastIndexOf("/") + 1)),
     walk: (dir: string) => context.changes.filter((change) => change[which] !== null && (dir === "" || change.path.startsWith(`${dir}/`))).map((change) => change.path),
   });
   return { before: side("before"), after: side("after") };
+}
+
+/**
+ * What the project supports after the change (its root manifests, read from
+ * the after tree, or from the changed files without one), each minimum the
+ * change raised marked with the one before.
+ */
+function supportAfter(context: ConfigContext): Map<Runtime, StatedSupport> {
+  const support = projectSupport(readerOf(context), context.trees?.after.fileNames("") ?? context.changes.filter((change) => !change.path.includes("/")).map((change) => change.path));
+  for (const raised of supportChanges(context.changes)) {
+    const stated = support.get(raised.runtime);
+    if (stated && stated.path === raised.path && raised.before !== null && raised.after !== null && compareVersions(raised.after, raised.before) > 0) stated.raisedFrom = raised.before;
+  }
+  return support;
 }
 
 /** Runners of the other changed workflow files (after side); files that do not parse contribute none. */
@@ -79,7 +108,7 @@ const JEST_CONFIG = new RegExp(`^jest(\\.[\\w-]+)?\\.config(${JS_EXT}|\\.json)$`
 
 /** Every config file kind ralph reads, in lookup order. */
 export const CONFIG_KINDS: readonly ConfigKind[] = [
-  { id: "package.json", matches: (_path, name) => name === "package.json", compare: (_path, before, after) => comparePackageJson(before, after) },
+  { id: "package.json", matches: (_path, name) => name === "package.json", compare: (path, before, after, context) => comparePackageJson(before, after, scopeAt(path, context)) },
   {
     id: "vitest-config",
     matches: (_path, name) => VITEST_CONFIG.test(name),
@@ -134,7 +163,12 @@ export const CONFIG_KINDS: readonly ConfigKind[] = [
   },
   { id: ".coveragerc", matches: (_path, name) => name === ".coveragerc", compare: (_path, before, after) => comparePythonConfig(".coveragerc", before, after) },
   { id: "conftest.py", matches: (_path, name) => name === "conftest.py", compare: (_path, before, after) => comparePythonConfig("conftest.py", before, after) },
-  { id: "makefile", matches: (_path, name) => /^(GNUmakefile|[Mm]akefile)$|\.mk$/.test(name), compare: (_path, before, after) => compareMakefiles(before, after) },
+  {
+    id: "justfile",
+    matches: (_path, name) => /^(\.?[Jj]ustfile|[\w.-]+\.just)$/.test(name),
+    compare: (path, before, after, context) => compareJustfiles(before, after, scopeAt(path, context)),
+  },
+  { id: "makefile", matches: (_path, name) => /^(GNUmakefile|[Mm]akefile)$|\.mk$/.test(name), compare: (path, before, after, context) => compareMakefiles(before, after, scopeAt(path, context)) },
   { id: "cargo", matches: (_path, name) => name === "Cargo.toml", compare: (path, before, after, context) => compareCargoToml(path, before, after, treesOf(context)) },
   { id: "maven-pom", matches: (_path, name) => name === "pom.xml", compare: (path, before, after, context) => comparePom(path, before, after, treesOf(context)) },
   { id: "gradle", matches: (_path, name) => name === "build.gradle" || name === "build.gradle.kts", compare: (path, before, after, context) => compareGradle(path, before, after, treesOf(context)) },
@@ -153,12 +187,25 @@ export const CONFIG_KINDS: readonly ConfigKind[] = [
   {
     id: "github-actions",
     matches: (path) => /(^|\/)\.github\/workflows\/[^/]+\.ya?ml$/.test(path),
-    compare: async (path, before, after, context) => compareGithubWorkflow(before, after, await runnersOfOtherWorkflows(path, context), testTargetsOf(readerOf(context))),
+    compare: async (path, before, after, context) =>
+      compareGithubWorkflow(before, after, {
+        elsewhere: await runnersOfOtherWorkflows(path, context),
+        targets: testTargetsOf(readerOf(context)),
+        ...(context.trees ? { tree: context.trees.after } : {}),
+        support: supportAfter(context),
+      }),
+  },
+  {
+    id: "azure-pipelines",
+    matches: (path, name) => /^azure-pipelines([.-][\w.-]+)?\.ya?ml$/.test(name) || /(^|\/)\.?azure-pipelines\/[^/]+\.ya?ml$/.test(path),
+    compare: (_path, before, after, context) =>
+      compareAzurePipeline(before, after, { targets: testTargetsOf(readerOf(context)), ...(context.trees ? { tree: context.trees.after } : {}), support: supportAfter(context) }),
   },
   {
     id: "gitlab-ci",
     matches: (path, name) => name === ".gitlab-ci.yml" || name === ".gitlab-ci.yaml" || /(^|\/)\.gitlab\/ci\/[^/]+\.ya?ml$/.test(path),
-    compare: (_path, before, after, context) => compareGitlabCi(before, after, testTargetsOf(readerOf(context))),
+    compare: (_path, before, after, context) =>
+      compareGitlabCi(before, after, { targets: testTargetsOf(readerOf(context)), ...(context.trees ? { tree: context.trees.after } : {}), support: supportAfter(context) }),
   },
 ];
 
@@ -205,7 +252,8 @@ export interface ConfigTamperResult {
 /**
  * test_config_tamper findings for the changed config files among `changes`
  * (other paths are ignored). Never throws for bad content: a file that
- * cannot be read is listed in `notAnalyzed` instead.
+ * cannot be read is listed in `notAnalyzed` instead. `read` reads the after
+ * tree's files; `tree` is that tree, for resolving what test commands run.
  */
 export async function detectConfigTamper(changes: readonly FileChange[], read?: (path: string) => string | null, trees?: ChangeTrees, testsLeaving?: TestsLeaving): Promise<ConfigTamperResult> {
   const result: ConfigTamperResult = { findings: [], notAnalyzed: [], analyzed: [] };
@@ -220,7 +268,8 @@ export async function detectConfigTamper(changes: readonly FileChange[], read?: 
       continue;
     }
     try {
-      let notes = await kind.compare(change.path, change.before, change.after, { changes, ...(read ? { read } : {}), ...(trees ? { trees } : {}) });
+      const context: ConfigContext = { changes, ...(read ? { read } : {}), ...(trees ? { trees } : {}) };
+      let notes = await kind.compare(change.path, change.before, change.after, context);
       if (testsLeaving && JS_DISCOVERY_KINDS.has(kind.id) && notes.some(isBareExclusion)) {
         // An added exclusion that no test collected before falls under (a fixtures folder) leaves nothing out.
         const leaving = await testsLeaving(change.path.slice(0, Math.max(0, change.path.lastIndexOf("/"))));

@@ -5,7 +5,7 @@
  * keys.
  */
 
-import { compareCommands, coversCommand, isTestScriptName, isWatchOnly } from "./command.js";
+import { compareCommands, coversCommand, isTestScriptName, isWatchOnly, type CommandScope } from "./command.js";
 import type { TamperNote } from "./finding.js";
 import { parseJsonWithLines } from "./json.js";
 import { avaSettings, compareRunnerSettings, e2eSettings, istanbulSettings, jestSettings, mochaSettings, vitestSettings, type RunnerSettings } from "./runner-settings.js";
@@ -99,8 +99,12 @@ export function resolveScript(scripts: Readonly<Record<string, string>>, command
   });
 }
 
-/** Notes for package.json: test scripts weakened or gone, and the runner/coverage settings it embeds. */
-export function comparePackageJson(before: string | null, after: string | null): TamperNote[] {
+/**
+ * Notes for package.json: test scripts weakened or gone, and the
+ * runner/coverage settings it embeds. `scope` (the after tree, both starts
+ * the package's folder) lets a script's runs be judged by what they test there.
+ */
+export function comparePackageJson(before: string | null, after: string | null, scope?: CommandScope): TamperNote[] {
   const was = before === null ? EMPTY : parseJsonWithLines(before);
   const now = after === null ? EMPTY : parseJsonWithLines(after);
   const notes: TamperNote[] = [];
@@ -124,7 +128,7 @@ export function comparePackageJson(before: string | null, after: string | null):
     const resolvedBefore = resolveScript(oldScripts, command);
     const resolvedAfter = next === undefined ? "" : resolveScript(newScripts, next);
     if (resolvedAfter === resolvedBefore) continue;
-    notes.push(...compareCommands(resolvedBefore, resolvedAfter, `scripts.${name}`, line));
+    notes.push(...compareCommands(resolvedBefore, resolvedAfter, `scripts.${name}`, line, undefined, undefined, scope));
   }
   const embedded: [string, (config: StaticConfig, prefix: string) => RunnerSettings, string][] = [
     ["jest", (config, prefix) => jestSettings(config.value, config.lines, prefix), "jest"],

@@ -4,7 +4,7 @@
  * expanded, `-` prefixes (ignore errors) and `.IGNORE` noticed.
  */
 
-import { analyzeCommand, compareAnalyses, isTestTargetName, type CommandAnalysis } from "./command.js";
+import { analyzeCommand, compareAnalyses, isTestTargetName, type CommandAnalysis, type CommandScope } from "./command.js";
 import type { TamperNote } from "./finding.js";
 
 /** One rule of a Makefile: its recipe lines (without the tab) and where it starts. */
@@ -161,8 +161,12 @@ function recipeOf(makefile: Makefile, target: string): { text: string; analysis:
   return { text, analysis: analyzeCommand(text, makefile.variables), ignored, line: rule.recipe[0]?.line ?? rule.line };
 }
 
-/** Notes for every test target whose recipe now runs fewer tests, ignores their errors, or is gone. */
-export function compareMakefiles(before: string | null, after: string | null): TamperNote[] {
+/**
+ * Notes for every test target whose recipe now runs fewer tests, ignores
+ * their errors, or is gone. `scope` (the after tree, both starts the
+ * Makefile's folder) lets a recipe's runs be judged by what they test there.
+ */
+export function compareMakefiles(before: string | null, after: string | null, scope?: CommandScope): TamperNote[] {
   const was = parseMakefile(before ?? "");
   const now = parseMakefile(after ?? "");
   const notes: TamperNote[] = [];
@@ -187,7 +191,7 @@ export function compareMakefiles(before: string | null, after: string | null): T
         detail: { ignored_errors: newlyIgnored },
       });
     }
-    notes.push(...compareAnalyses(old.analysis, next.analysis, old.text, next.text, setting, next.line));
+    notes.push(...compareAnalyses(old.analysis, next.analysis, old.text, next.text, setting, next.line, scope));
   }
   return notes;
 }

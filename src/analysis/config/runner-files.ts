@@ -19,21 +19,15 @@
  */
 
 import type picomatch from "picomatch";
+import type { TreeReader } from "../discovery.js";
 import { languageForPath } from "../languages/index.js";
 import { show, type TamperNote } from "./finding.js";
 import { parseToml, type TomlValue } from "./ini.js";
 
-/** Read access to one tree, by '/'-separated repo-relative paths (a subset of discovery's TreeReader). */
-export interface TreeView {
-  read(path: string): string | null;
-  /** Paths of every file below `dir` ("" is the whole tree). */
-  walk(dir: string): readonly string[];
-}
-
 /** Both trees of a change, the changes applied on the after side. */
 export interface ChangeTrees {
-  before: TreeView;
-  after: TreeView;
+  before: TreeReader;
+  after: TreeReader;
 }
 
 /** Languages whose tests carry tags a runner config can exclude. */

@@ -160,6 +160,61 @@ describe("compareCommands", () => {
   });
 });
 
+describe("compareCommands reads every spelling of an option as one option", () => {
+  it.each([
+    // MSBuild's `/p:` is `-p:`, `--property:` and `-property:` (learn.microsoft.com, MSBuild command-line reference); a property is no project.
+    ["dotnet test tests/A/A.csproj -c Release /p:CI=true", "dotnet test tests/A/A.csproj -c Release -p:CI=true -p:TestTfmsInParallel=false"],
+    ["dotnet test tests/A/A.csproj /p:CI=true", "dotnet test tests/A/A.csproj --property:CI=true"],
+    ["dotnet test A.sln /property:CI=true /v:m", "dotnet test A.sln -property:CI=true --verbosity minimal"],
+    ["dotnet test A.sln /t:Test", "dotnet test A.sln -t:Test"],
+    ["dotnet test A.sln --configuration Release --filter Category=Unit", "dotnet test A.sln -c Release --filter:Category=Unit"],
+    ["dotnet test A.sln --filter Category=Unit", "dotnet test A.sln --filter=Category=Unit"],
+    ["dotnet test A.sln", "dotnet test A.sln -- RunConfiguration.DisableParallelization=true"],
+    ["dotnet test --project tests/A/A.csproj", "dotnet test tests/A/A.csproj"],
+    ["cargo test --package core", "cargo test -p core"],
+    ["cargo test --all", "cargo test --workspace"],
+    ["cargo test -p core --features=serde", "cargo test --package=core -F serde"],
+    ["go test -run=TestA ./...", "go test --run TestA ./..."],
+    ["go test -short ./...", "go test --short ./..."],
+    ["pytest --last-failed", "pytest --lf"],
+    ["pytest --collect-only -q", "pytest --co --quiet"],
+    ["pytest -k slow", "pytest -k=slow"],
+    ["jest -t parser", "jest --testNamePattern parser"],
+    ["vitest run -t parser", "vitest run --test-name-pattern=parser"],
+    ["jest --passWithNoTests", "jest --pass-with-no-tests"],
+    ["jest -o", "jest --onlyChanged"],
+    ["mocha -g fast", "mocha --grep fast"],
+    ["mocha --allowUncaught", "mocha --allow-uncaught"],
+    ["mvn test -pl core", "mvn test --projects core"],
+    ["mvn -B test", "mvn --batch-mode clean test"],
+    ["mvn test -DskipITs", "mvn test -D skipITs"],
+    ["mvn test", "mvn test -DskipTests=false"],
+  ])("%s -> %s", (before, after) => {
+    expect(compareCommands(before, after, "step", 1)).toEqual([]);
+  });
+
+  it.each([
+    // The nearest cheats: a real filter, selection or skip added under one of those spellings.
+    ["dotnet test A.sln /p:CI=true", "dotnet test A.sln -p:CI=true --filter:Category!=Db", /selects tests with "--filter Category!=Db"/],
+    ["dotnet test A.sln", "dotnet test A.sln -t", /--list-tests/],
+    ["dotnet test A.sln", "dotnet test tests/A/A.csproj", /now runs dotnet test on "tests\/A\/A\.csproj" only/],
+    ["cargo test --workspace", "cargo test --package core", /selects tests with "-p core"/],
+    ["go test ./...", "go test --run=TestA ./...", /selects tests with "-run TestA"/],
+    ["pytest", "pytest --last-failed", /selects tests with "--lf"/],
+    ["jest", "jest --test-name-pattern=parser", /selects tests with "--testNamePattern parser"/],
+    ["mocha", "mocha --grep=fast", /selects tests with "--grep fast"/],
+    ["mvn test", "mvn test --projects core", /selects tests with "-pl core"/],
+    ["mvn verify", "mvn verify -D skipTests", /-DskipTests/],
+    ["mvn test", "mvn test -Dtest=ParserTest", /selects tests with "-Dtest ParserTest"/],
+  ])("%s -> %s still narrows", (before, after, message) => {
+    expect(
+      compareCommands(before, after, "step", 1)
+        .map((note) => note.message)
+        .join("\n"),
+    ).toMatch(message);
+  });
+});
+
 describe("helpers", () => {
   it("expands make variables, $(MAKE) included", () => {
     expect(

@@ -14,13 +14,11 @@ import {
   taggedDeclarations,
   type ChangeTrees,
 } from "../../../src/analysis/config/runner-files.js";
+import { treeOf } from "../../helpers/trees.js";
 
 /** Two trees from path -> text maps (null: absent on that side). */
 function trees(files: Record<string, [string | null, string | null]>): ChangeTrees {
-  const side = (index: 0 | 1) => ({
-    read: (path: string) => files[path]?.[index] ?? null,
-    walk: (dir: string) => Object.keys(files).filter((path) => files[path]?.[index] !== null && (dir === "" || path.startsWith(`${dir}/`))),
-  });
+  const side = (index: 0 | 1) => treeOf(Object.fromEntries(Object.entries(files).flatMap(([path, sides]) => (sides[index] === null ? [] : [[path, sides[index]]]))));
   return { before: side(0), after: side(1) };
 }
 
