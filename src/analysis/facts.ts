@@ -409,6 +409,15 @@ export interface FunctionFact {
   /** Go: whether its results include an `error` (set for Go functions only): a guard on an error it no longer returns is dead. */
   returnsError?: boolean;
   /**
+   * How many arguments it accepts (parsers/tree-sitter-subjects.ts arityOf):
+   * `min` its parameters without a default, `max` all of them, null when
+   * variadic; its own receiver (`self`, `&self`) not counted. An overload
+   * or a parameter the change removed is an arity no longer accepted
+   * (rules/dependencies.ts). Absent when not read (JS/TS, whose calls
+   * accept any number of arguments).
+   */
+  arity?: { min: number; max: number | null };
+  /**
    * Local names it binds to an unsigned parse or conversion whose failure
    * reaches its caller, sorted, unique; absent when none: Go `v, err :=
    * strconv.ParseUint(…)` (the error kept, not `_`), Rust `let v: u64 =
@@ -635,6 +644,20 @@ export interface CodeFacts {
    * Absent = not extracted.
    */
   declared?: string[];
+  /**
+   * The file's plain string literals shaped like an option value, key, flag
+   * or command word (`ipc`, `--verbose`, `rebase_to_min_level`), sorted,
+   * unique, import paths left out: what a change can stop handling besides
+   * names (rules/dependencies.ts). Absent when none or not extracted.
+   */
+  literals?: string[];
+  /**
+   * The enum members the file declares (Rust variants, C#/Java/PHP enum
+   * members, a Python `Enum` class's names), sorted: a guard matching a
+   * member the change removed can no longer fire (rules/validation.ts).
+   * Absent when none or not extracted.
+   */
+  enumMembers?: string[];
   /**
    * Module-level constants bound to a comparison of the running version
    * (`PY_3_10_PLUS = sys.version_info[:2] >= (3, 10)`): what a skip

@@ -41,6 +41,7 @@ import {
 import { parseWithBabel } from "../parsers/babel.js";
 import { extractJavaScriptCodeFacts, isConstantExpression, literalValue, normalizedSource, WALK_SKIP_KEYS } from "./javascript-source.js";
 import { isUnderTestDirectory, type LanguageModule } from "./language.js";
+import { checkNamesOfTest, moduleBindings, suiteBindings, type JsBindings } from "./javascript-dependencies.js";
 
 const LANGUAGE_ID = "javascript";
 
@@ -431,6 +432,8 @@ interface Frame {
   eachRowHashes?: string[] | null;
   /** For a `describe.each` suite with a literal table: the literals of each row (TestCase.eachRowLiterals). */
   eachRowLiterals?: string[][];
+  /** A suite's callback, whose set-up its tests' checks read (javascript-dependencies.ts suiteBindings). */
+  callback?: t.Node;
 }
 
 interface TestDraft {
@@ -457,6 +460,8 @@ interface TestDraft {
   assertions: { fact: AssertionFact; start: number }[];
   /** The test's function, whose `try` statements may hold exception checks written by hand (javascript-try.ts). */
   callback: t.Node | null;
+  /** For an ava macro test (`test(title, macro, …data)`): the macro's name and the data passed to it. */
+  macro?: { name: string; args: t.Node[] };
   inputLiterals: string[];
   expectedLiterals: string[];
   references: Set<string>;
@@ -1665,6 +1670,7 @@ class TestExtractor {
     this.attachComments(frame.marks, node);
 
     const callback = isFunctionNode(args.callback) ? args.callback : null;
+    if (declaration.kind === "suite" && callback) frame.callback = callback;
     const param = callback?.params[0];
     if (param?.type === "Identifier") frame.contextName = param.name;
     if (param?.type === "ObjectPattern") {
@@ -1703,6 +1709,7 @@ class TestExtractor {
       }
       // An ava macro test (`test(title, macro, input, expected, runCommand)`) uses the imports it passes to its macro.
       for (const arg of node.arguments) if (arg !== callback && arg.type === "Identifier" && this.importLocals.has(arg.name)) draft.references.add(arg.name);
+      if (macro) draft.macro = { name: macro.name, args: macroArgs };
       if (macro)
         draft.calls.push({ name: macro.name, node, start: node.start ?? 0, actual: `${macro.name}(${["t", ...macroArgs.map((arg) => normalizedSource(this.content, arg, 1000))].join(", ")})` });
       frame.draft = draft;
@@ -2154,6 +2161,12 @@ class TestExtractor {
     if (draft.eachRowElements !== undefined) test.eachRowElements = draft.eachRowElements;
     const unreachableFrom = draft.unreachableFrom;
     test.assertionsDetail = assertions.map(({ fact, start }) => (unreachableFrom !== null && start >= unreachableFrom ? { ...fact, unreachable: true } : fact));
+    if (assertions.length > 0) {
+      const outer: JsBindings[] = [];
+      for (let frame: Frame | null = draft.frame.parent; frame; frame = frame.parent) if (frame.callback) outer.push(this.suiteBindingsOf(frame.callback));
+      outer.push(this.moduleBindingsOf());
+      test.checkNames = checkNamesOfTest(draft.callback, draft.macro ?? null, assertions.map(({ start }) => start), outer);
+    }
     if (draft.commentedAssertions > 0) test.commentedAssertions = draft.commentedAssertions;
     test.inputLiterals = draft.inputLiterals;
     test.expectedLiterals = draft.expectedLiterals;
@@ -2161,6 +2174,26 @@ class TestExtractor {
     if (draft.importedHelperCalls.length > 0) test.importedHelperCalls = draft.importedHelperCalls;
     return test;
   }
+
+  /** The file's top-level bindings (javascript-dependencies.ts), read once. */
+  private moduleBindingsOf(): JsBindings {
+    this.topBindings ??= moduleBindings(this.ast.program);
+    return this.topBindings;
+  }
+
+  private topBindings: JsBindings | null = null;
+
+  /** A suite callback's set-up bindings (javascript-dependencies.ts), read once per suite. */
+  private suiteBindingsOf(callback: t.Node): JsBindings {
+    let bindings = this.suiteSetUp.get(callback);
+    if (!bindings) {
+      bindings = suiteBindings(callback);
+      this.suiteSetUp.set(callback, bindings);
+    }
+    return bindings;
+  }
+
+  private readonly suiteSetUp = new Map<t.Node, JsBindings>();
 
   /** Source text of a node with runs of whitespace collapsed, cut to `maxChars`. */
   private sourceOf(node: t.Node, maxChars: number): string {

@@ -29,7 +29,7 @@ import { setFlagsFromString } from "node:v8";
 import type { Language, Node, Parser, Query, Tree, TreeCursor } from "web-tree-sitter";
 import { RalphError } from "../../errors.js";
 import { assertionHelpersOf, functionRanges, helperCallFacts, inheritHelperChecks, testScopeFunctions } from "./tree-sitter-helpers.js";
-import { checkNamesOf, declaredNames, isTautologyThroughLocals, testBindings, versionFlagsOf, type ScopeBindings } from "./tree-sitter-subjects.js";
+import { checkNamesOf, declaredNames, enumMemberNames, isTautologyThroughLocals, productLiterals, testBindings, versionFlagsOf, type ScopeBindings } from "./tree-sitter-subjects.js";
 import { currentRun, debug } from "../../log.js";
 import { allOwnCalls, callsIn, conditionWithin, enclosingFunction, FUNCTION_TYPES, isConditionalWithin, type SkipProviderKind } from "./skip-reach.js";
 import {
@@ -1017,6 +1017,10 @@ export async function extractWithTreeSitter(
     if (extractCode && (!facts.isTestFile || (hasInlineTests && !isTestPath))) {
       facts.code = extractCode(parsed.tree.rootNode, content);
       facts.code.declared = declaredNames(parsed.tree.rootNode);
+      const literals = productLiterals(parsed.tree.rootNode);
+      if (literals.length > 0) facts.code.literals = literals;
+      const members = enumMemberNames(parsed.tree.rootNode);
+      if (members.length > 0) facts.code.enumMembers = members;
       const versionFlags = versionFlagsOf(parsed.tree.rootNode);
       if (versionFlags.length > 0) facts.code.versionFlags = versionFlags;
       if (facts.isTestFile) facts.hasInlineTests = true;

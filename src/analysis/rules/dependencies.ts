@@ -17,6 +17,7 @@
 import { toChecks, type Check } from "../checks/index.js";
 import type { AssertionFact, TestCase } from "../facts.js";
 import { isInlineTestedProductCode, isProductCode, usable, type RulePair } from "./context.js";
+import { callToken, LITERAL_TOKEN, literalToken } from "../dependency-tokens.js";
 
 /** Last segment of a qualified name (`Scanner.containsIgnoreCase`, `Lines::process` -> the method). */
 function lastSegment(name: string): string {
@@ -59,14 +60,123 @@ function namesOfText(text: string | undefined): string[] {
   return text === undefined ? [] : (text.match(/[A-Za-z_$][\w$]*/g) ?? []).map((name) => name.replace(/^\$/, ""));
 }
 
+/** The literal tokens (parsers/tree-sitter-subjects.ts literalToken) of the plain string literals in a source text. */
+function literalTokensOfText(text: string | undefined): string[] {
+  if (text === undefined) return [];
+  const tokens: string[] = [];
+  for (const match of text.matchAll(/"((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)'|`([^`$\\]*)`/g)) {
+    const value = match[1] ?? match[2] ?? match[3] ?? "";
+    if (LITERAL_TOKEN.test(value)) tokens.push(literalToken(value));
+  }
+  return tokens;
+}
+
+/** Most arguments a removed overload is looked for at (`f/0` … `f/12`). */
+const MAX_ARITY = 12;
+
+/** One side's accepted argument counts of each callable name (FunctionFact.arity), constructors under their class's name. */
+function aritiesOf(pairs: readonly RulePair[], side: "before" | "after", isCode: (pair: RulePair) => boolean): Map<string, { min: number; max: number | null }[]> {
+  const byName = new Map<string, { min: number; max: number | null }[]>();
+  for (const pair of pairs) {
+    if (!isCode(pair)) continue;
+    for (const fn of usable(pair[side])?.code?.functions ?? []) {
+      if (!fn.arity) continue;
+      const parts = fn.name.split(/\.|::|#/);
+      let name = parts[parts.length - 1] ?? fn.name;
+      // Python's `__init__`, Ruby's `initialize`, PHP's `__construct`: a call of the class builds with them.
+      if (/^(__init__|initialize|__construct)$/.test(name) && parts.length > 1) name = parts[parts.length - 2] as string;
+      (byName.get(name) ?? byName.set(name, []).get(name))?.push(fn.arity);
+    }
+  }
+  return byName;
+}
+
+/** True when one of the arities accepts `count` arguments. */
+function accepts(arities: readonly { min: number; max: number | null }[], count: number): boolean {
+  return arities.some((arity) => count >= arity.min && (arity.max === null || count <= arity.max));
+}
+
+/**
+ * The call tokens (`name/N`, parsers/tree-sitter-subjects.ts callToken) of
+ * the overloads the change removed: a callable name of the changed product
+ * files that still exists after the change but no longer accepts N
+ * arguments, which it accepted before (the one-argument constructor gone
+ * for a two-argument one, `MarkFailure()` become `MarkFailure(out, out)`, a
+ * parameter dropped). A name gone altogether is a removed name instead.
+ */
+export function findRemovedOverloads(pairs: readonly RulePair[]): Set<string> {
+  const removed = new Set<string>();
+  if (pairs.some((pair) => pair.after !== null && usable(pair.after) === null)) return removed;
+  const isCode = (pair: RulePair): boolean => isProductCode(pair) || isInlineTestedProductCode(pair);
+  const before = aritiesOf(pairs, "before", isCode);
+  const after = aritiesOf(pairs, "after", () => true);
+  for (const [name, was] of before) {
+    const now = after.get(name);
+    if (!now) continue;
+    const top = Math.min(MAX_ARITY, Math.max(...was.map((arity) => arity.max ?? MAX_ARITY)));
+    for (let count = 0; count <= top; count++) if (accepts(was, count) && !accepts(now, count)) removed.add(callToken(name, count));
+  }
+  return removed;
+}
+
+/** The string literals of a side's changed product files (CodeFacts.literals). */
+function productLiteralsOf(pairs: readonly RulePair[], side: "before" | "after"): Set<string> {
+  const literals = new Set<string>();
+  for (const pair of pairs) {
+    if (!isProductCode(pair) && !isInlineTestedProductCode(pair)) continue;
+    for (const literal of usable(pair[side])?.code?.literals ?? []) literals.add(literal);
+  }
+  return literals;
+}
+
+/** A negation in a condition (`!`, `!==`, `not`, `<>`): its literals may be what the guard lets through (`!== "x"`, `not in ("x",)`, `!["a", "x"].includes(v)`). */
+const NEGATION = /!|<>|\bnot\b|\bunless\b/;
+
+/**
+ * The literal tokens of the inputs the change retired: a string literal its
+ * changed product files handled before and none handles after (a CLI flag,
+ * a config key, an option value dropped), and one a guard the change added
+ * now refuses (`if (stdio.includes('ipc')) throw …`: the value is rejected
+ * from now on; a condition with a negation, which may refuse everything but
+ * its literals, refuses none). A test that passes such an input checks a feature that is
+ * gone. Empty when some after side is unreadable.
+ */
+export function findRetiredLiterals(pairs: readonly RulePair[]): Set<string> {
+  const retired = new Set<string>();
+  if (pairs.some((pair) => pair.after !== null && usable(pair.after) === null)) return retired;
+  const after = productLiteralsOf(pairs, "after");
+  for (const literal of productLiteralsOf(pairs, "before")) if (!after.has(literal)) retired.add(literalToken(literal));
+  for (const pair of pairs) {
+    if (!isProductCode(pair) && !isInlineTestedProductCode(pair)) continue;
+    const before = new Set((usable(pair.before)?.code?.guards ?? []).map((guard) => `${guard.function}\u0000${guard.condition}`));
+    for (const guard of usable(pair.after)?.code?.guards ?? []) {
+      // A condition with a negation may refuse everything but its literals: only a plain test for them refuses them.
+      if (guard.fallthrough || NEGATION.test(guard.condition) || before.has(`${guard.function}\u0000${guard.condition}`)) continue;
+      for (const match of guard.condition.matchAll(/"([^"\\]*)"|'([^'\\]*)'/g)) {
+        const value = match[1] ?? match[2] ?? "";
+        if (LITERAL_TOKEN.test(value)) retired.add(literalToken(value));
+      }
+    }
+  }
+  return retired;
+}
+
+/** A dependency token as a message names it: `"ipc"` -> `the value "ipc"`, `Scheduler/1` -> `Scheduler with 1 argument`, a name as itself. */
+export function describeRetired(token: string): string {
+  if (token.startsWith('"')) return `the value ${token}`;
+  const call = /^(.+)\/(\d+)$/.exec(token);
+  if (call) return `${call[1]} with ${call[2]} argument${call[2] === "1" ? "" : "s"}`;
+  return token;
+}
+
 /** An assertion counts as a check of the test: it can run and it can fail. */
 function isRealCheck(fact: AssertionFact): boolean {
   return fact.unreachable !== true && !fact.tautology;
 }
 
-/** The names one check reads by its texts alone (subject and expected value), for languages that record no checkNames. */
+/** The names one check reads by its texts alone (subject and expected value), with the literals it feeds, for languages that record no checkNames. */
 function namesOfCheck(check: Check): string[] {
-  return [...namesOfText(check.subject), ...namesOfText(check.expected), ...namesOfText(check.errorType)];
+  return [...namesOfText(check.subject), ...namesOfText(check.expected), ...namesOfText(check.errorType), ...literalTokensOfText(check.subject)];
 }
 
 /** How a deleted test's checks stand to the removed code (see {@link removedNamesCheckedBy}). */

@@ -15,7 +15,7 @@ import { checkedTest } from "../checks/index.js";
 import type { ExportFact, TestCase } from "../facts.js";
 import type { Finding } from "../types.js";
 import { isInlineTestedProductCode, isProductCode, isTestPair, resolveImport, usable, type RuleInput, type RulePair } from "./context.js";
-import { findRemovedNames, removedNamesCheckedBy, removedNamesOfRows } from "./dependencies.js";
+import { describeRetired, findRemovedNames, findRemovedOverloads, findRetiredLiterals, removedNamesCheckedBy, removedNamesOfRows } from "./dependencies.js";
 import { deadUnderSupport as skippedFromMinimum, type SupportChange } from "../support.js";
 import { defineRule, report, rereport } from "./registry.js";
 import { checksOnlyRetiredRefusal, implementedRefusals } from "./validation.js";
@@ -214,7 +214,7 @@ function deletedTestOutcome(
   const symbols = used.map((entry) => `${entry.name} (${entry.path})`);
   if (dependence.kind === "removed") {
     const exported = new Set(used.map((entry) => entry.name));
-    for (const name of dependence.names) if (!exported.has(name) && !aliases.has(name)) symbols.push(name);
+    for (const name of dependence.names) if (!exported.has(name) && !aliases.has(name)) symbols.push(describeRetired(name));
     return { kind: "with-code", symbols };
   }
   return used.length > 0 ? { kind: "with-code", symbols } : { kind: "lost" };
@@ -338,7 +338,8 @@ function rowsFinding(finding: Finding, pair: RulePair, rows: readonly number[], 
  */
 export function featureFindings(findings: readonly Finding[], input: RuleInput): Finding[] {
   const removed = findRemovedExports(input.pairs);
-  return [...reclassifyDeletions(findings, input, removed, findRemovedDefinitions(input.pairs), findRemovedNames(input.pairs)), ...featureRemovalFindings(removed)];
+  const retired = new Set([...findRemovedNames(input.pairs), ...findRemovedOverloads(input.pairs), ...findRetiredLiterals(input.pairs)]);
+  return [...reclassifyDeletions(findings, input, removed, findRemovedDefinitions(input.pairs), retired), ...featureRemovalFindings(removed)];
 }
 
 /**
