@@ -195,6 +195,13 @@ export interface TestCase {
   calls?: string[];
   /** Every literal of the body (strings JSON-quoted, numbers as written), in order: what a merge into a parametrised test must keep as a row (tree-sitter languages). */
   literals?: string[];
+  /**
+   * The literals of the file's other functions the test calls (through
+   * helpers calling helpers, by name), normalised like `literals`: what a
+   * test still feeds the code when its arrange code moved into a helper
+   * (tree-sitter languages; absent when none).
+   */
+  helperLiterals?: string[];
   /** The literals of each parametrised row, in row order, normalised like `literals` (tree-sitter languages). */
   eachRowLiterals?: string[][];
   /**

@@ -762,12 +762,12 @@ function rowLiteralsOf(rows: (t.Node | null)[][]): string[][] {
 }
 
 /**
- * The cells of each row named by the test callback's parameters, `name: <canonical JSON of the cell>`
+ * The cells of each row named by the test callback's parameters, `name: <normalised source of the cell>`
  * (`[["1.5", 1.5]]` with `(s, want) =>` gives `s: "1.5"`, `want: 1.5`; an
  * object row `{ s: "1.5" }` gives its properties), or undefined when a row
  * does not line up with plain parameter names.
  */
-function rowElementsOf(rows: (t.Node | null)[][], callback: t.Node | null): string[][] | undefined {
+function rowElementsOf(rows: (t.Node | null)[][], callback: t.Node | null, content: string): string[][] | undefined {
   if (!callback || (callback.type !== "ArrowFunctionExpression" && callback.type !== "FunctionExpression")) return undefined;
   const names = callback.params.map((param) => (param.type === "Identifier" ? param.name : null));
   const isPattern = callback.params.length === 1 && callback.params[0]?.type === "ObjectPattern";
@@ -777,7 +777,7 @@ function rowElementsOf(rows: (t.Node | null)[][], callback: t.Node | null): stri
     if (isPattern && only?.type === "ObjectExpression") {
       const properties = only.properties.map((property) =>
         property.type === "ObjectProperty" && !property.computed && (property.key.type === "Identifier" || property.key.type === "StringLiteral")
-          ? `${property.key.type === "Identifier" ? property.key.name : property.key.value}: ${canonicalJson(property.value)}`
+          ? `${property.key.type === "Identifier" ? property.key.name : property.key.value}: ${normalizedSource(content, property.value, 1000)}`
           : null,
       );
       if (properties.some((property) => property === null)) return undefined;
@@ -787,7 +787,7 @@ function rowElementsOf(rows: (t.Node | null)[][], callback: t.Node | null): stri
     // An array row is spread into the parameters (jest, vitest): `[["1.5", 1.5]]` with `(s, want)`.
     const cells: (t.Node | null)[] = only?.type === "ArrayExpression" ? only.elements.map((element) => (element === null || element.type === "SpreadElement" ? null : element)) : row;
     if (cells.length !== names.length || names.some((name) => name === null) || cells.some((cell) => cell === null)) return undefined;
-    elements.push(cells.map((cell, index) => `${names[index] as string}: ${canonicalJson(cell)}`));
+    elements.push(cells.map((cell, index) => `${names[index] as string}: ${normalizedSource(content, cell as t.Node, 1000)}`));
   }
   return elements;
 }
@@ -1704,7 +1704,7 @@ class TestExtractor {
       };
       this.recordRows(draft, parentFrame, declaration.each);
       if (declaration.each?.rows && draft.eachRowHashes !== undefined && draft.eachRowHashes.length === declaration.each.rows.length) {
-        const elements = rowElementsOf(declaration.each.rows, args.callback);
+        const elements = rowElementsOf(declaration.each.rows, args.callback, this.content);
         if (elements) draft.eachRowElements = elements;
       }
       // An ava macro test (`test(title, macro, input, expected, runCommand)`) uses the imports it passes to its macro.

@@ -80,6 +80,18 @@ function targetTypeOf(node: Node): string | null {
   return null;
 }
 
+/** The names of the functions and methods called under a node (their callees' last names), unique. */
+export function calledNamesIn(node: Node): Set<string> {
+  const names = new Set<string>();
+  const visit = (current: Node): void => {
+    const token = CALL.test(current.type) ? callTokenOf(current) : null;
+    if (token !== null) names.add(token.slice(0, token.lastIndexOf("/")));
+    for (const child of current.namedChildren) if (child) visit(child);
+  };
+  visit(node);
+  return names;
+}
+
 /**
  * The call token of a call node ({@link callToken}), or null when the callee
  * or the argument count is unknown. Ruby's `Runner.new(x)` is a call of

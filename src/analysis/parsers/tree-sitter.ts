@@ -29,7 +29,7 @@ import { setFlagsFromString } from "node:v8";
 import type { Language, Node, Parser, Query, Tree, TreeCursor } from "web-tree-sitter";
 import { RalphError } from "../../errors.js";
 import { assertionHelpersOf, functionRanges, helperCallFacts, inheritHelperChecks, testScopeFunctions } from "./tree-sitter-helpers.js";
-import { checkNamesOf, declaredNames, enumMemberNames, isTautologyThroughLocals, productLiterals, testBindings, versionFlagsOf, type ScopeBindings } from "./tree-sitter-subjects.js";
+import { calledNamesIn, checkNamesOf, declaredNames, enumMemberNames, isTautologyThroughLocals, productLiterals, testBindings, versionFlagsOf, type ScopeBindings } from "./tree-sitter-subjects.js";
 import { currentRun, debug } from "../../log.js";
 import { allOwnCalls, callsIn, conditionWithin, enclosingFunction, FUNCTION_TYPES, isConditionalWithin, type SkipProviderKind } from "./skip-reach.js";
 import {
@@ -562,6 +562,8 @@ export interface TestDraft {
   eachRowElements?: string[][];
   /** Literal values of the body (see TestCase.literals). */
   literals?: string[];
+  /** Literal values of the file's functions the body calls (see TestCase.helperLiterals). */
+  helperLiterals?: string[];
   /** The body's statement list: assertions after a `return` at its top level can never run. */
   body?: Node | null;
 }
@@ -674,6 +676,57 @@ function dependencyFacts(owner: TestDraft, startIndex: number, fact: AssertionFa
   return !fact.tautology && isTautologyThroughLocals(fact.actual, fact.expected, scope) ? { ...fact, tautology: true, strength: 0 } : fact;
 }
 
+/** At most this many literals are gathered from the helpers one test calls (TestCase.helperLiterals). */
+const MAX_HELPER_LITERALS = 200;
+
+/**
+ * Per test draft, the literals of the file's other functions it calls, by
+ * name, through helpers calling helpers (TestCase.helperLiterals): a test
+ * whose arrange code moved into `$this->process($config, $levels)` still
+ * feeds the literals that helper writes (`['normalize_headings' => $config]`).
+ * Only drafts with literals of their own are looked at.
+ */
+function helperLiteralsOf(root: Node, drafts: readonly TestDraft[]): Map<TestDraft, string[]> {
+  const result = new Map<TestDraft, string[]>();
+  const withLiterals = drafts.filter((draft) => draft.literals !== undefined);
+  if (withLiterals.length === 0) return result;
+  const testStarts = new Set(drafts.map((draft) => draft.node.startIndex));
+  const byName = new Map<string, Node[]>();
+  for (const range of functionRanges(root)) {
+    if (testStarts.has(range.start)) continue;
+    const node = root.descendantForIndex(range.start, range.end - 1);
+    let fn: Node | null = node;
+    while (fn && !(fn.startIndex === range.start && fn.endIndex === range.end)) fn = fn.parent;
+    if (fn) (byName.get(range.name) ?? byName.set(range.name, []).get(range.name))?.push(fn);
+  }
+  if (byName.size === 0) return result;
+  const calledCache = new Map<Node, Set<string>>();
+  const calledBy = (node: Node): Set<string> => {
+    let names = calledCache.get(node);
+    if (!names) {
+      names = calledNamesIn(node);
+      calledCache.set(node, names);
+    }
+    return names;
+  };
+  for (const draft of withLiterals) {
+    const literals: string[] = [];
+    const seen = new Set<string>();
+    const queue = [...calledBy(draft.node)];
+    while (queue.length > 0 && literals.length < MAX_HELPER_LITERALS) {
+      const name = queue.shift() as string;
+      if (seen.has(name)) continue;
+      seen.add(name);
+      for (const fn of byName.get(name) ?? []) {
+        literals.push(...literalsOf(fn));
+        for (const next of calledBy(fn)) if (!seen.has(next)) queue.push(next);
+      }
+    }
+    if (literals.length > 0) result.set(draft, literals.slice(0, MAX_HELPER_LITERALS));
+  }
+  return result;
+}
+
 /**
  * Turns drafts into {@link FileFacts}: each assertion and runtime skip goes to
  * the innermost test containing it; flags come from the draft's marks;
@@ -748,6 +801,8 @@ export function assembleFacts(
         )
       : [];
   const calls = drafts.skipReach?.recordsCalls ? recordCalls(drafts.skipReach.recordsCalls, ranged) : null;
+  const helperLiterals = root ? helperLiteralsOf(root, [...drafts.tests, ...methodDrafts]) : new Map<TestDraft, string[]>();
+  for (const [draft, literals] of helperLiterals) draft.helperLiterals = literals;
   const tests = drafts.tests.map((draft) => {
     const test = toTestCase(draft, details.get(draft) ?? [], checkNames.get(draft));
     const names = calls?.get(draft);
@@ -979,6 +1034,7 @@ function toTestCase(draft: TestDraft, assertions: AssertionFact[], checkNames?: 
   if (draft.eachRowLiterals !== undefined) test.eachRowLiterals = draft.eachRowLiterals;
   if (draft.eachRowElements !== undefined) test.eachRowElements = draft.eachRowElements;
   if (draft.literals !== undefined) test.literals = draft.literals;
+  if (draft.helperLiterals !== undefined) test.helperLiterals = draft.helperLiterals;
   if (checkNames !== undefined) test.checkNames = checkNames;
   return test;
 }
