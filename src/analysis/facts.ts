@@ -107,6 +107,14 @@ export interface AssertionFact {
    * call under test with its arguments (analysis/checks).
    */
   actualValue?: string;
+  /**
+   * When `actual` is a local name that the check keeps as its subject (C#,
+   * Java, PHP, Rust: `var found = provider.GetService<T>(); Assert.NotNull(found)`):
+   * the expression it was declared with just before, normalised like
+   * `actual`. Read only to tell a local renamed (the same value under
+   * another name) from a check of another value (checks/likeness.ts).
+   */
+  localValue?: string;
   /** Negated (`.not.`, assertNotEqual): a negated check is weaker than the positive one of the same matcher. */
   negated?: boolean;
   /** True when the assertion can never run: it follows an unconditional `return` in the test body. */

@@ -35,6 +35,8 @@ export interface Check {
   helper?: string;
   /** For `equal`: the framework compares with a loose `==` (PHPUnit's `assertEquals`), so values loose-equal to the expected pass too. */
   isLoose?: true;
+  /** When the subject is a local kept as written: what it was declared with, canonical (AssertionFact.localValue). */
+  localValue?: string;
 }
 
 /**
@@ -537,6 +539,7 @@ export function toCheck(fact: AssertionFact): Check {
   if (message !== undefined) check.message = message;
   if (relation === "helper") check.helper = fact.matcher.slice("helper ".length);
   if (relation === "equal" && LOOSE_EQUALITY.test(fact.matcher)) check.isLoose = true;
+  if (fact.localValue !== undefined && fact.actual !== undefined && subject === canonicalText(fact.actual)) check.localValue = canonicalText(fact.localValue);
   return check;
 }
 

@@ -424,6 +424,33 @@ export function normalizeLiteral(node: Node): string {
 const BLOCK_TYPES: ReadonlySet<string> = new Set(["block", "body_statement", "do_block", "block_body", "compound_statement", "statement_block"]);
 
 /**
+ * The value a declaration statement binds `name` to, in the grammars whose
+ * locals are declared: C#'s `var x = f(1);`, Java's `T x = f(1);`, Rust's
+ * `let x = f(1);`, PHP's `$x = f(1);` (`name` with its `$`); null when the
+ * statement binds no such name, undefined when it binds it without a value.
+ */
+function declaredValue(statement: Node, name: string): string | null | undefined {
+  if (statement.type === "let_declaration") {
+    const pattern = statement.childForFieldName("pattern");
+    return pattern?.type === "identifier" && pattern.text === name ? compactText(statement.childForFieldName("value") ?? undefined) : null;
+  }
+  if (statement.type === "expression_statement" && statement.namedChild(0)?.type === "assignment_expression") {
+    const assignment = statement.namedChild(0) as Node;
+    const left = assignment.childForFieldName("left");
+    return left?.type === "variable_name" && left.text === name ? compactText(assignment.childForFieldName("right") ?? undefined) : null;
+  }
+  if (statement.type !== "local_declaration_statement" && statement.type !== "local_variable_declaration") return null;
+  const declaration = statement.type === "local_declaration_statement" ? namedChildren(statement).find((child) => child.type === "variable_declaration") : statement;
+  for (const declarator of declaration ? namedChildren(declaration).filter((child) => child.type === "variable_declarator") : []) {
+    const own = declarator.childForFieldName("name") ?? namedChildren(declarator)[0];
+    if (own?.text !== name) continue;
+    const value = declarator.childForFieldName("value") ?? namedChildren(declarator).find((child) => child.id !== own.id);
+    return compactText(value?.type === "equals_value_clause" ? (namedChildren(value)[0] ?? undefined) : (value ?? undefined));
+  }
+  return null;
+}
+
+/**
  * The expression a local name read by an assertion at `node` was bound to
  * by one of the (at most 8) statements before it in the same block:
  * `x = f(1)` -> `f(1)`; a destructuring `a, b = f(1)` (Python pattern
@@ -439,6 +466,8 @@ export function boundLocalValue(node: Node, name: string): string | undefined {
   while (statement?.parent && !BLOCK_TYPES.has(statement.parent.type)) statement = statement.parent;
   let previous = statement?.previousNamedSibling ?? null;
   for (let steps = 0; previous && steps < 8; steps++, previous = previous.previousNamedSibling) {
+    const declared = declaredValue(previous, name);
+    if (declared !== null) return declared;
     const assignment = previous.type === "assignment" ? previous : previous.type === "expression_statement" && previous.namedChild(0)?.type === "assignment" ? previous.namedChild(0) : null;
     if (!assignment) continue;
     const left = assignment.childForFieldName("left");
@@ -676,6 +705,9 @@ function dependencyFacts(owner: TestDraft, startIndex: number, fact: AssertionFa
   return !fact.tautology && isTautologyThroughLocals(fact.actual, fact.expected, scope) ? { ...fact, tautology: true, strength: 0 } : fact;
 }
 
+/** Languages whose checks keep a local as their subject, and whose locals' declared values assembleFacts records (AssertionFact.localValue). */
+const DECLARED_LOCALS: ReadonlySet<string> = new Set(["csharp", "java", "php", "rust"]);
+
 /** At most this many literals are gathered from the helpers one test calls (TestCase.helperLiterals). */
 const MAX_HELPER_LITERALS = 200;
 
@@ -765,6 +797,12 @@ export function assembleFacts(
   const bindings = new Map<TestDraft, ScopeBindings>();
   for (const assertion of [...drafts.assertions, ...helperCalls].sort((a, b) => a.startIndex - b.startIndex)) {
     const { startIndex, ...fact } = assertion;
+    // What a checked local was declared with (AssertionFact.localValue), in the grammars whose checks keep the local as their subject.
+    if (root && DECLARED_LOCALS.has(language) && fact.actualValue === undefined && fact.actual !== undefined && /^\$?[A-Za-z_]\w*$/.test(fact.actual)) {
+      const node = root.descendantForIndex(startIndex);
+      const value = node ? boundLocalValue(node, fact.actual) : undefined;
+      if (value !== undefined && value !== fact.actual) fact.localValue = value;
+    }
     for (const owner of innermostDrafts(ranged, startIndex)) {
       const returnEnd = returnEnds.get(owner);
       const ownFact = dependencyFacts(owner, startIndex, returnEnd !== undefined && startIndex >= returnEnd ? { ...fact, unreachable: true } : fact, bindings, checkNames);
