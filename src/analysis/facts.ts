@@ -210,6 +210,13 @@ export interface TestCase {
    * (tree-sitter languages; absent when none).
    */
   helperLiterals?: string[];
+  /**
+   * How many calls the test makes outside its assertions (product code,
+   * helpers, set-up in its body; a Python test's fixtures): 0 for a test that
+   * runs nothing but its checks, so one whose checks are all tautologies can
+   * never fail. Absent = not counted.
+   */
+  callCount?: number;
   /** The literals of each parametrised row, in row order, normalised like `literals` (tree-sitter languages). */
   eachRowLiterals?: string[][];
   /**

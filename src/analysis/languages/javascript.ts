@@ -41,7 +41,7 @@ import {
 import { parseWithBabel } from "../parsers/babel.js";
 import { extractJavaScriptCodeFacts, isConstantExpression, literalValue, normalizedSource, WALK_SKIP_KEYS } from "./javascript-source.js";
 import { isUnderTestDirectory, type LanguageModule } from "./language.js";
-import { checkNamesOfTest, moduleBindings, suiteBindings, type JsBindings } from "./javascript-dependencies.js";
+import { callsOutsideChecks, checkNamesOfTest, moduleBindings, suiteBindings, type JsBindings } from "./javascript-dependencies.js";
 
 const LANGUAGE_ID = "javascript";
 
@@ -2167,6 +2167,8 @@ class TestExtractor {
       outer.push(this.moduleBindingsOf());
       test.checkNames = checkNamesOfTest(draft.callback, draft.macro ?? null, assertions.map(({ start }) => start), outer);
     }
+    // A macro test runs its macro: only a callback's body can be known to run nothing but its checks.
+    if (draft.callback) test.callCount = callsOutsideChecks(draft.callback, assertions.map(({ start }) => start));
     if (draft.commentedAssertions > 0) test.commentedAssertions = draft.commentedAssertions;
     test.inputLiterals = draft.inputLiterals;
     test.expectedLiterals = draft.expectedLiterals;

@@ -550,3 +550,33 @@ export function enumMemberNames(root: Node): string[] {
   visit(root);
   return [...names].sort();
 }
+
+/**
+ * How many calls a test runs outside its assertions: the call and
+ * construction nodes under `scope` (the test's declaration) that lie in no
+ * assertion's statement (the statement starting where the assertion, at one
+ * of `starts`, starts), plus, for a Python test, the fixtures it requests
+ * (its parameters other than `self`/`cls`: each runs code before it). A test
+ * with none runs nothing but its checks (TestCase.callCount).
+ */
+export function callsOutsideChecks(scope: Node, starts: readonly number[]): number {
+  const ranges: [number, number][] = [];
+  for (const start of starts) {
+    let node: Node | null = scope.descendantForIndex(start);
+    while (node?.parent && node.parent.id !== scope.id && node.parent.startIndex === start && !CONTAINER.test(node.parent.type)) node = node.parent;
+    if (node) ranges.push([start, node.endIndex]);
+  }
+  let count = 0;
+  const visit = (node: Node): void => {
+    if (ranges.some(([start, end]) => node.startIndex >= start && node.endIndex <= end)) return;
+    if (CALL.test(node.type)) count++;
+    for (const child of node.namedChildren) if (child) visit(child);
+  };
+  const body = scope.childForFieldName("body") ?? scope;
+  visit(body);
+  if (scope.type === "function_definition") {
+    const params = (scope.childForFieldName("parameters")?.namedChildren ?? []).filter((param) => param !== null && !/^(self|cls)$/.test(param.text));
+    count += params.length;
+  }
+  return count;
+}

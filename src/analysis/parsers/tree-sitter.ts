@@ -29,7 +29,7 @@ import { setFlagsFromString } from "node:v8";
 import type { Language, Node, Parser, Query, Tree, TreeCursor } from "web-tree-sitter";
 import { RalphError } from "../../errors.js";
 import { assertionHelpersOf, functionRanges, helperCallFacts, inheritHelperChecks, testScopeFunctions } from "./tree-sitter-helpers.js";
-import { calledNamesIn, checkNamesOf, declaredNames, enumMemberNames, isTautologyThroughLocals, productLiterals, testBindings, versionFlagsOf, type ScopeBindings } from "./tree-sitter-subjects.js";
+import { calledNamesIn, callsOutsideChecks, checkNamesOf, declaredNames, enumMemberNames, isTautologyThroughLocals, productLiterals, testBindings, versionFlagsOf, type ScopeBindings } from "./tree-sitter-subjects.js";
 import { currentRun, debug } from "../../log.js";
 import { allOwnCalls, callsIn, conditionWithin, enclosingFunction, FUNCTION_TYPES, isConditionalWithin, type SkipProviderKind } from "./skip-reach.js";
 import {
@@ -593,6 +593,8 @@ export interface TestDraft {
   literals?: string[];
   /** Literal values of the file's functions the body calls (see TestCase.helperLiterals). */
   helperLiterals?: string[];
+  /** Calls the body makes outside its assertions (see TestCase.callCount). */
+  callCount?: number;
   /** The body's statement list: assertions after a `return` at its top level can never run. */
   body?: Node | null;
 }
@@ -839,6 +841,10 @@ export function assembleFacts(
         )
       : [];
   const calls = drafts.skipReach?.recordsCalls ? recordCalls(drafts.skipReach.recordsCalls, ranged) : null;
+  // What each test runs besides its checks (TestCase.callCount).
+  const starts = new Map<TestDraft, number[]>();
+  for (const assertion of [...drafts.assertions, ...helperCalls]) for (const owner of innermostDrafts(ranged, assertion.startIndex)) (starts.get(owner) ?? starts.set(owner, []).get(owner))?.push(assertion.startIndex);
+  for (const draft of [...drafts.tests, ...methodDrafts]) draft.callCount = callsOutsideChecks(draft.node, starts.get(draft) ?? []);
   const helperLiterals = root ? helperLiteralsOf(root, [...drafts.tests, ...methodDrafts]) : new Map<TestDraft, string[]>();
   for (const [draft, literals] of helperLiterals) draft.helperLiterals = literals;
   const tests = drafts.tests.map((draft) => {
@@ -1073,6 +1079,7 @@ function toTestCase(draft: TestDraft, assertions: AssertionFact[], checkNames?: 
   if (draft.eachRowElements !== undefined) test.eachRowElements = draft.eachRowElements;
   if (draft.literals !== undefined) test.literals = draft.literals;
   if (draft.helperLiterals !== undefined) test.helperLiterals = draft.helperLiterals;
+  if (draft.callCount !== undefined) test.callCount = draft.callCount;
   if (checkNames !== undefined) test.checkNames = checkNames;
   return test;
 }
