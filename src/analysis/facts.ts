@@ -681,6 +681,15 @@ export interface CodeFacts {
    */
   enumMembers?: string[];
   /**
+   * The places the file writes outside its functions' locals: assignment
+   * targets that are an element or a member of another object
+   * (`ENV["TESTOPTS"]`, `os.environ["X"]`, `process.env.X`), as written with
+   * whitespace dropped, sorted; the object's own state (`self.x`, `this.x`,
+   * `@x`) left out. A check of a place the change stopped writing checked a
+   * side effect that is gone (rules/dependencies.ts). Absent when none.
+   */
+  writes?: string[];
+  /**
    * Module-level constants bound to a comparison of the running version
    * (`PY_3_10_PLUS = sys.version_info[:2] >= (3, 10)`): what a skip
    * condition naming them tests (analysis/support.ts). Absent when none.

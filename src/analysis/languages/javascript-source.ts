@@ -730,6 +730,7 @@ class CodeWalker {
       runnerChecks: this.runnerChecks,
       escapes: this.escapes,
       ...(this.literals.size > 0 ? { literals: [...this.literals].sort() } : {}),
+      ...(this.writes.size > 0 ? { writes: [...this.writes].sort() } : {}),
     };
   }
 
@@ -897,6 +898,7 @@ class CodeWalker {
       case "AssignmentExpression":
         this.noteExitAssignment(node, fn);
         this.noteUpdate(node, fn);
+        if (node.left.type === "MemberExpression" && node.left.object.type !== "ThisExpression" && this.writes.size < MAX_LITERALS) this.writes.add(this.source(node.left).replace(/\s+/g, ""));
         break;
       case "UpdateExpression":
         this.noteUpdate(node, fn);
@@ -994,6 +996,9 @@ class CodeWalker {
 
   /** The file's plain string literals shaped like an option value, key or flag (CodeFacts.literals). */
   private readonly literals = new Set<string>();
+
+  /** The places the file writes on objects other than `this` (CodeFacts.writes). */
+  private readonly writes = new Set<string>();
 
   /** Records a string literal of the code (CodeFacts.literals), not a module path (`import … from "x"`, `require("x")`, `import("x")`). */
   private noteLiteral(value: string, parent: t.Node | null): void {

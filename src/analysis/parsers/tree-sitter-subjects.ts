@@ -580,3 +580,31 @@ export function callsOutsideChecks(scope: Node, starts: readonly number[]): numb
   }
   return count;
 }
+
+/** At most this many written places are recorded per product file (CodeFacts.writes). */
+const MAX_WRITES = 500;
+
+/** Assignment targets that name a place outside the function's locals: an element (`ENV["X"]`, `cache[k]`) or a member of another object (`os.environ`, `config.mode`). */
+const PLACE = /^(subscript|element_reference|subscript_expression|index_expression|element_access_expression|array_access|attribute|member_access_expression|field_expression|selector_expression|field_access|scoped_property_access_expression)$/;
+
+/**
+ * The places a product file writes outside its locals (CodeFacts.writes):
+ * the targets of its assignments that are an element or a member of
+ * another object, as written with whitespace dropped, unique, sorted; the
+ * object's own state (`self.x`, `this.x`, `$this->x`, `@x`) left out (its
+ * tests read it through methods). A check reading a place the change no
+ * longer writes checked a side effect that is gone (rules/dependencies.ts).
+ */
+export function writtenPlaces(root: Node): string[] {
+  const places = new Set<string>();
+  const visit = (node: Node): void => {
+    if (places.size >= MAX_WRITES) return;
+    if (BINDING.test(node.type)) {
+      const target = node.childForFieldName("left");
+      if (target && PLACE.test(target.type) && !/^(self|this|\$this|static|self::|static::)\b|^@|^self::|^static::/.test(target.text)) places.add(target.text.replace(/\s+/g, ""));
+    }
+    for (const child of node.namedChildren) if (child) visit(child);
+  };
+  visit(root);
+  return [...places].sort();
+}

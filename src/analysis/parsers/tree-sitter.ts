@@ -29,7 +29,7 @@ import { setFlagsFromString } from "node:v8";
 import type { Language, Node, Parser, Query, Tree, TreeCursor } from "web-tree-sitter";
 import { RalphError } from "../../errors.js";
 import { assertionHelpersOf, functionRanges, helperCallFacts, inheritHelperChecks, testScopeFunctions } from "./tree-sitter-helpers.js";
-import { calledNamesIn, callsOutsideChecks, checkNamesOf, declaredNames, enumMemberNames, isTautologyThroughLocals, productLiterals, testBindings, versionFlagsOf, type ScopeBindings } from "./tree-sitter-subjects.js";
+import { calledNamesIn, callsOutsideChecks, checkNamesOf, declaredNames, enumMemberNames, isTautologyThroughLocals, productLiterals, testBindings, versionFlagsOf, writtenPlaces, type ScopeBindings } from "./tree-sitter-subjects.js";
 import { currentRun, debug } from "../../log.js";
 import { allOwnCalls, callsIn, conditionWithin, enclosingFunction, FUNCTION_TYPES, isConditionalWithin, type SkipProviderKind } from "./skip-reach.js";
 import {
@@ -1122,6 +1122,8 @@ export async function extractWithTreeSitter(
       if (literals.length > 0) facts.code.literals = literals;
       const members = enumMemberNames(parsed.tree.rootNode);
       if (members.length > 0) facts.code.enumMembers = members;
+      const writes = writtenPlaces(parsed.tree.rootNode);
+      if (writes.length > 0) facts.code.writes = writes;
       const versionFlags = versionFlagsOf(parsed.tree.rootNode);
       if (versionFlags.length > 0) facts.code.versionFlags = versionFlags;
       if (facts.isTestFile) facts.hasInlineTests = true;

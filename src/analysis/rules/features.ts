@@ -15,7 +15,7 @@ import { checkedTest, describeCheck, findKeptCover, findReExpectedCover, type Ch
 import type { ExportFact, TestCase } from "../facts.js";
 import type { Finding } from "../types.js";
 import { hasCodeUnderTestChanged, isInlineTestedProductCode, isProductCode, isTestPair, resolveImport, usable, type RuleInput, type RulePair } from "./context.js";
-import { describeRetired, findRemovedNames, findRemovedOverloads, findRetiredLiterals, removedNamesCheckedBy, removedNamesOfRows } from "./dependencies.js";
+import { describeRetired, findRetired, removedNamesCheckedBy, removedNamesOfRows } from "./dependencies.js";
 import { deadUnderSupport as skippedFromMinimum, type SupportChange } from "../support.js";
 import { defineRule, report, rereport } from "./registry.js";
 import { checksOnlyRetiredRefusal, implementedRefusals } from "./validation.js";
@@ -397,8 +397,7 @@ export function reExpectedDeletions(findings: readonly Finding[], input: RuleInp
 export function featureFindings(matchFindings: readonly Finding[], input: RuleInput): Finding[] {
   const findings = reExpectedDeletions(matchFindings, input);
   const removed = findRemovedExports(input.pairs);
-  const retired = new Set([...findRemovedNames(input.pairs), ...findRemovedOverloads(input.pairs), ...findRetiredLiterals(input.pairs)]);
-  return [...reclassifyDeletions(findings, input, removed, findRemovedDefinitions(input.pairs), retired), ...featureRemovalFindings(removed)];
+  return [...reclassifyDeletions(findings, input, removed, findRemovedDefinitions(input.pairs), findRetired(input.pairs)), ...featureRemovalFindings(removed)];
 }
 
 /**

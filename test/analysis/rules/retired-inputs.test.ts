@@ -9,7 +9,10 @@
  * inputs stays a critical test_deletion: the option survives, the overload
  * the test calls survives, the guard that mentions the value lets it
  * through (a negated test), or the removed overload is only called by a
- * statement the check does not read.
+ * statement the check does not read. A check of a place the code no longer
+ * writes (`os.environ["TESTOPTS"]`) removed from a surviving test, or
+ * deleted with its test, went with that side effect (feature_removal,
+ * medium); removed while the code still writes the place, it is lost.
  */
 import { describe, it } from "vitest";
 import { change, expectFindings, type RuleCase } from "./table.js";
@@ -109,6 +112,41 @@ const lookAlikes: RuleCase[] = [
   },
 ];
 
+const PY_RUN = (body: string): string => `import os\n\n\nclass Runner:\n    def verbose(self, value):\n        self._verbose = value\n${body}        return self._verbose\n`;
+const PY_RUN_TEST = (checks: string): string =>
+  `import os\n\nfrom pkg.runner import Runner\n\n\ndef test_verbose():\n    runner = Runner()\n    assert runner.verbose(True) is True\n${checks}`;
+
+const sideEffects: RuleCase[] = [
+  {
+    name: "python: the check of an environment variable the code no longer sets is removed with the write",
+    changes: [
+      change("pkg/runner.py", PY_RUN('        if value:\n            os.environ["TESTOPTS"] = "-v"\n'), PY_RUN("")),
+      change("tests/test_runner.py", PY_RUN_TEST('    assert os.environ["TESTOPTS"] == "-v"\n'), PY_RUN_TEST("")),
+    ],
+    findings: [`feature_removal/medium tests/test_runner.py "test_verbose"`],
+  },
+  {
+    name: "js: a deleted test whose check reads a property the code no longer writes",
+    changes: [
+      change("src/runner.js", "export const verbose = value => {\n\tif (value) process.env.TESTOPTS = '-v';\n\treturn value;\n};\n", "export const verbose = value => value;\n"),
+      change(
+        "test/runner.test.js",
+        "import {verbose} from '../src/runner.js';\n\ntest('returns the value', () => {\n\texpect(verbose(true)).toBe(true);\n});\n\ntest('sets TESTOPTS', () => {\n\tverbose(true);\n\texpect(process.env.TESTOPTS).toBe('-v');\n});\n",
+        "import {verbose} from '../src/runner.js';\n\ntest('returns the value', () => {\n\texpect(verbose(true)).toBe(true);\n});\n",
+      ),
+    ],
+    findings: [`feature_removal/medium test/runner.test.js "sets TESTOPTS"`],
+  },
+  {
+    name: "python: the write is kept with another value and its check removed: a check lost",
+    changes: [
+      change("pkg/runner.py", PY_RUN('        if value:\n            os.environ["TESTOPTS"] = "-v"\n'), PY_RUN('        if value:\n            os.environ["TESTOPTS"] = "--verbose"\n')),
+      change("tests/test_runner.py", PY_RUN_TEST('    assert os.environ["TESTOPTS"] == "-v"\n'), PY_RUN_TEST("")),
+    ],
+    findings: [`assertion_removal/high tests/test_runner.py "test_verbose"`],
+  },
+];
+
 const cheats: RuleCase[] = [
   {
     name: "c#: the removed overload is only called by a statement the check does not read",
@@ -178,4 +216,8 @@ describe("tests deleted with an input the change retired: feature_removal at med
 
 describe("tests deleted while their inputs survive: still critical", () => {
   for (const rule of cheats) it(rule.name, async () => void (await expectFindings(rule)));
+});
+
+describe("checks of a side effect the change removed", () => {
+  for (const rule of sideEffects) it(rule.name, async () => void (await expectFindings(rule)));
 });
