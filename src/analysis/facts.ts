@@ -217,6 +217,14 @@ export interface TestCase {
    * never fail. Absent = not counted.
    */
   callCount?: number;
+  /**
+   * For a test with no real check (none, or only tautologies), which still
+   * guards that its calls do not throw: per statement holding a call outside
+   * its assertions, what it depends on, as checkNames (the test's locals
+   * and set-up resolved). A test whose every call depends on retired code
+   * went with that code (rules/features.ts). Absent otherwise.
+   */
+  callNames?: string[][];
   /** The literals of each parametrised row, in row order, normalised like `literals` (tree-sitter languages). */
   eachRowLiterals?: string[][];
   /**

@@ -246,25 +246,25 @@ export function checkNamesOfTest(callback: t.Node | null, macro: { name: string;
 const CALL_TYPES: ReadonlySet<string> = new Set(["CallExpression", "OptionalCallExpression", "NewExpression", "TaggedTemplateExpression"]);
 
 /**
- * How many calls a test's callback makes outside its assertions
- * (TestCase.callCount): call and construction nodes in its body that lie in
+ * The start offsets of the calls a test's callback makes outside its
+ * assertions (TestCase.callCount, callNames): call and construction nodes in its body that lie in
  * no assertion's statement (the expression statement whose expression, an
  * `await` aside, starts where an assertion at one of `starts` does; an
  * assertion nested in another expression leaves out only the calls that
  * start with it, its own chain).
  */
-export function callsOutsideChecks(callback: t.Node, starts: readonly number[]): number {
+export function callsOutsideChecks(callback: t.Node, starts: readonly number[]): number[] {
   const body = callback.type === "ArrowFunctionExpression" || callback.type === "FunctionExpression" ? callback.body : callback;
   const startSet = new Set(starts);
-  let count = 0;
+  const calls: number[] = [];
   const visit = (node: t.Node): void => {
     if (node.type === "ExpressionStatement") {
       const expression = node.expression.type === "AwaitExpression" ? node.expression.argument : node.expression;
       if (startSet.has(expression.start ?? -1)) return;
     }
-    if (CALL_TYPES.has(node.type) && !startSet.has(node.start ?? -1)) count++;
+    if (CALL_TYPES.has(node.type) && !startSet.has(node.start ?? -1)) calls.push(node.start ?? 0);
     for (const child of childrenOf(node)) visit(child);
   };
   visit(body);
-  return count;
+  return calls;
 }

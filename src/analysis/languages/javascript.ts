@@ -2161,14 +2161,26 @@ class TestExtractor {
     if (draft.eachRowElements !== undefined) test.eachRowElements = draft.eachRowElements;
     const unreachableFrom = draft.unreachableFrom;
     test.assertionsDetail = assertions.map(({ fact, start }) => (unreachableFrom !== null && start >= unreachableFrom ? { ...fact, unreachable: true } : fact));
-    if (assertions.length > 0) {
-      const outer: JsBindings[] = [];
-      for (let frame: Frame | null = draft.frame.parent; frame; frame = frame.parent) if (frame.callback) outer.push(this.suiteBindingsOf(frame.callback));
-      outer.push(this.moduleBindingsOf());
-      test.checkNames = checkNamesOfTest(draft.callback, draft.macro ?? null, assertions.map(({ start }) => start), outer);
-    }
+    const outer: JsBindings[] = [];
+    for (let frame: Frame | null = draft.frame.parent; frame; frame = frame.parent) if (frame.callback) outer.push(this.suiteBindingsOf(frame.callback));
+    outer.push(this.moduleBindingsOf());
+    if (assertions.length > 0) test.checkNames = checkNamesOfTest(draft.callback, draft.macro ?? null, assertions.map(({ start }) => start), outer);
     // A macro test runs its macro: only a callback's body can be known to run nothing but its checks.
-    if (draft.callback) test.callCount = callsOutsideChecks(draft.callback, assertions.map(({ start }) => start));
+    if (draft.callback) {
+      const calls = callsOutsideChecks(draft.callback, assertions.map(({ start }) => start));
+      test.callCount = calls.length;
+      // A test with no real check guards only that its calls do not throw: what each call depends on.
+      if (calls.length > 0 && test.assertionsDetail.every((fact) => fact.tautology || fact.unreachable === true)) {
+        const seen = new Set<string>();
+        const callNames = checkNamesOfTest(draft.callback, null, calls.slice(0, 16), outer).filter((names) => {
+          const key = names.join("\u0000");
+          if (names.length === 0 || seen.has(key)) return false;
+          seen.add(key);
+          return true;
+        });
+        if (callNames.length > 0) test.callNames = callNames;
+      }
+    }
     if (draft.commentedAssertions > 0) test.commentedAssertions = draft.commentedAssertions;
     test.inputLiterals = draft.inputLiterals;
     test.expectedLiterals = draft.expectedLiterals;

@@ -560,25 +560,28 @@ export function enumMemberNames(root: Node): string[] {
  * with none runs nothing but its checks (TestCase.callCount).
  */
 export function callsOutsideChecks(scope: Node, starts: readonly number[]): number {
+  const calls = callStartsOutsideChecks(scope, starts).length;
+  if (scope.type !== "function_definition") return calls;
+  const params = (scope.childForFieldName("parameters")?.namedChildren ?? []).filter((param) => param !== null && !/^(self|cls)$/.test(param.text));
+  return calls + params.length;
+}
+
+/** The start offsets of the calls {@link callsOutsideChecks} counts in the body (fixtures aside), in source order. */
+export function callStartsOutsideChecks(scope: Node, starts: readonly number[]): number[] {
   const ranges: [number, number][] = [];
   for (const start of starts) {
     let node: Node | null = scope.descendantForIndex(start);
     while (node?.parent && node.parent.id !== scope.id && node.parent.startIndex === start && !CONTAINER.test(node.parent.type)) node = node.parent;
     if (node) ranges.push([start, node.endIndex]);
   }
-  let count = 0;
+  const calls: number[] = [];
   const visit = (node: Node): void => {
     if (ranges.some(([start, end]) => node.startIndex >= start && node.endIndex <= end)) return;
-    if (CALL.test(node.type)) count++;
+    if (CALL.test(node.type)) calls.push(node.startIndex);
     for (const child of node.namedChildren) if (child) visit(child);
   };
-  const body = scope.childForFieldName("body") ?? scope;
-  visit(body);
-  if (scope.type === "function_definition") {
-    const params = (scope.childForFieldName("parameters")?.namedChildren ?? []).filter((param) => param !== null && !/^(self|cls)$/.test(param.text));
-    count += params.length;
-  }
-  return count;
+  visit(scope.childForFieldName("body") ?? scope);
+  return calls;
 }
 
 /** At most this many written places are recorded per product file (CodeFacts.writes). */

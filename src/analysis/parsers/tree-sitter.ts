@@ -29,7 +29,7 @@ import { setFlagsFromString } from "node:v8";
 import type { Language, Node, Parser, Query, Tree, TreeCursor } from "web-tree-sitter";
 import { RalphError } from "../../errors.js";
 import { assertionHelpersOf, functionRanges, helperCallFacts, inheritHelperChecks, testScopeFunctions } from "./tree-sitter-helpers.js";
-import { calledNamesIn, callsOutsideChecks, checkNamesOf, declaredNames, enumMemberNames, isTautologyThroughLocals, productLiterals, testBindings, versionFlagsOf, writtenPlaces, type ScopeBindings } from "./tree-sitter-subjects.js";
+import { calledNamesIn, callsOutsideChecks, callStartsOutsideChecks, checkNamesOf, declaredNames, enumMemberNames, isTautologyThroughLocals, productLiterals, testBindings, versionFlagsOf, writtenPlaces, type ScopeBindings } from "./tree-sitter-subjects.js";
 import { currentRun, debug } from "../../log.js";
 import { allOwnCalls, callsIn, conditionWithin, enclosingFunction, FUNCTION_TYPES, isConditionalWithin, type SkipProviderKind } from "./skip-reach.js";
 import {
@@ -595,6 +595,8 @@ export interface TestDraft {
   helperLiterals?: string[];
   /** Calls the body makes outside its assertions (see TestCase.callCount). */
   callCount?: number;
+  /** For a test without a real check: what its calls depend on (see TestCase.callNames). */
+  callNames?: string[][];
   /** The body's statement list: assertions after a `return` at its top level can never run. */
   body?: Node | null;
 }
@@ -709,6 +711,9 @@ function dependencyFacts(owner: TestDraft, startIndex: number, fact: AssertionFa
 
 /** Languages whose checks keep a local as their subject, and whose locals' declared values assembleFacts records (AssertionFact.localValue). */
 const DECLARED_LOCALS: ReadonlySet<string> = new Set(["csharp", "java", "php", "rust"]);
+
+/** At most this many calls of a check-free test are read for what they depend on (TestCase.callNames). */
+const MAX_CALL_STATEMENTS = 16;
 
 /** At most this many literals are gathered from the helpers one test calls (TestCase.helperLiterals). */
 const MAX_HELPER_LITERALS = 200;
@@ -844,7 +849,28 @@ export function assembleFacts(
   // What each test runs besides its checks (TestCase.callCount).
   const starts = new Map<TestDraft, number[]>();
   for (const assertion of [...drafts.assertions, ...helperCalls]) for (const owner of innermostDrafts(ranged, assertion.startIndex)) (starts.get(owner) ?? starts.set(owner, []).get(owner))?.push(assertion.startIndex);
-  for (const draft of [...drafts.tests, ...methodDrafts]) draft.callCount = callsOutsideChecks(draft.node, starts.get(draft) ?? []);
+  for (const draft of [...drafts.tests, ...methodDrafts]) {
+    draft.callCount = callsOutsideChecks(draft.node, starts.get(draft) ?? []);
+    // A test with no real check guards only that its calls do not throw: what each call depends on (TestCase.callNames).
+    const facts = details.get(draft) ?? [];
+    if (draft.callCount > 0 && facts.every((fact) => fact.tautology || fact.unreachable === true)) {
+      let scope = bindings.get(draft);
+      if (!scope) {
+        scope = testBindings(draft.node);
+        bindings.set(draft, scope);
+      }
+      const seen = new Set<string>();
+      const callNames: string[][] = [];
+      for (const start of callStartsOutsideChecks(draft.node, starts.get(draft) ?? []).slice(0, MAX_CALL_STATEMENTS)) {
+        const names = checkNamesOf(draft.node, start, scope);
+        const key = names.join("\u0000");
+        if (names.length === 0 || seen.has(key)) continue;
+        seen.add(key);
+        callNames.push(names);
+      }
+      if (callNames.length > 0) draft.callNames = callNames;
+    }
+  }
   const helperLiterals = root ? helperLiteralsOf(root, [...drafts.tests, ...methodDrafts]) : new Map<TestDraft, string[]>();
   for (const [draft, literals] of helperLiterals) draft.helperLiterals = literals;
   const tests = drafts.tests.map((draft) => {
@@ -1080,6 +1106,7 @@ function toTestCase(draft: TestDraft, assertions: AssertionFact[], checkNames?: 
   if (draft.literals !== undefined) test.literals = draft.literals;
   if (draft.helperLiterals !== undefined) test.helperLiterals = draft.helperLiterals;
   if (draft.callCount !== undefined) test.callCount = draft.callCount;
+  if (draft.callNames !== undefined) test.callNames = draft.callNames;
   if (checkNames !== undefined) test.checkNames = checkNames;
   return test;
 }

@@ -196,8 +196,9 @@ function removedAliases(used: readonly RemovedExport[], pair: RulePair, path: st
 /**
  * What became of one deleted test: deleted with the code it tested (each of its checks
  * depended on removed code: rules/dependencies.ts; or, when it has no real
- * check, it used a removed export), or lost (some check read only
- * surviving code, or it used nothing removed).
+ * check, it used a removed export or each of its calls reached retired
+ * code, TestCase.callNames), or lost (some check read only surviving code,
+ * or it used nothing removed).
  */
 function deletedTestOutcome(
   test: TestCase,
@@ -217,7 +218,11 @@ function deletedTestOutcome(
     for (const name of dependence.names) if (!exported.has(name) && !aliases.has(name)) symbols.push(describeRetired(name));
     return { kind: "with-code", symbols };
   }
-  return used.length > 0 ? { kind: "with-code", symbols } : { kind: "lost" };
+  if (used.length > 0) return { kind: "with-code", symbols };
+  // No real check: it guarded that its calls do not throw. Each call reaching retired code went with that code.
+  const calls = (test.callNames ?? []).map((names) => names.filter((name) => removedNames.has(name) || aliases.has(name)));
+  if (calls.length > 0 && calls.every((names) => names.length > 0)) return { kind: "with-code", symbols: [...new Set(calls.flat())].sort().map(describeRetired) };
+  return { kind: "lost" };
 }
 
 /**
