@@ -98,7 +98,10 @@ describe("product facts", () => {
   });
 
   it("literals: option values, keys and flags of the code, not its import paths", async () => {
-    const py = await extractFacts("tool/cli.py", 'import argparse\nfrom x import y\n\n\ndef main(argv):\n    p = argparse.ArgumentParser()\n    p.add_argument("--legacy-format")\n    return p.parse_args(argv).mode == "fast path"\n');
+    const py = await extractFacts(
+      "tool/cli.py",
+      'import argparse\nfrom x import y\n\n\ndef main(argv):\n    p = argparse.ArgumentParser()\n    p.add_argument("--legacy-format")\n    return p.parse_args(argv).mode == "fast path"\n',
+    );
     expect(py.code?.literals).toEqual(["--legacy-format"]);
     const js = await extractFacts("src/mode.js", "import {x} from './x.js';\nexport const open = mode => mode === 'legacy' ? require('./legacy.js') : x;\n");
     expect(js.code?.literals).toEqual(["legacy"]);

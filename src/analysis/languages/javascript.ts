@@ -2164,10 +2164,19 @@ class TestExtractor {
     const outer: JsBindings[] = [];
     for (let frame: Frame | null = draft.frame.parent; frame; frame = frame.parent) if (frame.callback) outer.push(this.suiteBindingsOf(frame.callback));
     outer.push(this.moduleBindingsOf());
-    if (assertions.length > 0) test.checkNames = checkNamesOfTest(draft.callback, draft.macro ?? null, assertions.map(({ start }) => start), outer);
+    if (assertions.length > 0)
+      test.checkNames = checkNamesOfTest(
+        draft.callback,
+        draft.macro ?? null,
+        assertions.map(({ start }) => start),
+        outer,
+      );
     // A macro test runs its macro: only a callback's body can be known to run nothing but its checks.
     if (draft.callback) {
-      const calls = callsOutsideChecks(draft.callback, assertions.map(({ start }) => start));
+      const calls = callsOutsideChecks(
+        draft.callback,
+        assertions.map(({ start }) => start),
+      );
       test.callCount = calls.length;
       // A test with no real check guards only that its calls do not throw: what each call depends on.
       if (calls.length > 0 && test.assertionsDetail.every((fact) => fact.tautology || fact.unreachable === true)) {

@@ -131,9 +131,7 @@ interface Rows {
 /** The parameter names of a method (`$config` -> `config`), in order. */
 function parameterNamesOf(method: Node): string[] {
   const params = method.childForFieldName("parameters");
-  return (params ? namedChildren(params) : [])
-    .map((param) => param.childForFieldName("name")?.text.replace(/^\$/, "") ?? "")
-    .filter((name) => name !== "");
+  return (params ? namedChildren(params) : []).map((param) => param.childForFieldName("name")?.text.replace(/^\$/, "") ?? "").filter((name) => name !== "");
 }
 
 /**

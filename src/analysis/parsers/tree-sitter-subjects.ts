@@ -141,7 +141,6 @@ function tokensIn(node: Node | null | undefined, into: Set<string> = new Set()):
   return into;
 }
 
-
 /** Every name leaf under a node, in source order. */
 function namesIn(node: Node | null | undefined, into: Set<string> = new Set()): Set<string> {
   if (!node) return into;
@@ -246,7 +245,8 @@ function classBases(root: Node): Bindings {
 const basesCache = new WeakMap<Node, Bindings>();
 
 /** Methods that set up a test class's state before each test: constructors, `setUp`, `setup_method`, `initialize`, `__construct`, `[SetUp]`-style names. */
-const SETUP_METHOD = /^(__init__|__construct|initialize|constructor|init|setUp|setup|setup_method|setUpClass|setup_class|before|beforeEach|before_each|SetUp|Setup|TestInitialize|Initialize|BeforeEach)$/;
+const SETUP_METHOD =
+  /^(__init__|__construct|initialize|constructor|init|setUp|setup|setup_method|setUpClass|setup_class|before|beforeEach|before_each|SetUp|Setup|TestInitialize|Initialize|BeforeEach)$/;
 
 /**
  * The state a test class sets up for its tests, as bindings: each field or
@@ -588,7 +588,8 @@ export function callStartsOutsideChecks(scope: Node, starts: readonly number[]):
 const MAX_WRITES = 500;
 
 /** Assignment targets that name a place outside the function's locals: an element (`ENV["X"]`, `cache[k]`) or a member of another object (`os.environ`, `config.mode`). */
-const PLACE = /^(subscript|element_reference|subscript_expression|index_expression|element_access_expression|array_access|attribute|member_access_expression|field_expression|selector_expression|field_access|scoped_property_access_expression)$/;
+const PLACE =
+  /^(subscript|element_reference|subscript_expression|index_expression|element_access_expression|array_access|attribute|member_access_expression|field_expression|selector_expression|field_access|scoped_property_access_expression)$/;
 
 /**
  * The places a product file writes outside its locals (CodeFacts.writes):

@@ -29,7 +29,20 @@ import { setFlagsFromString } from "node:v8";
 import type { Language, Node, Parser, Query, Tree, TreeCursor } from "web-tree-sitter";
 import { RalphError } from "../../errors.js";
 import { assertionHelpersOf, functionRanges, helperCallFacts, inheritHelperChecks, testScopeFunctions } from "./tree-sitter-helpers.js";
-import { calledNamesIn, callsOutsideChecks, callStartsOutsideChecks, checkNamesOf, declaredNames, enumMemberNames, isTautologyThroughLocals, productLiterals, testBindings, versionFlagsOf, writtenPlaces, type ScopeBindings } from "./tree-sitter-subjects.js";
+import {
+  calledNamesIn,
+  callsOutsideChecks,
+  callStartsOutsideChecks,
+  checkNamesOf,
+  declaredNames,
+  enumMemberNames,
+  isTautologyThroughLocals,
+  productLiterals,
+  testBindings,
+  versionFlagsOf,
+  writtenPlaces,
+  type ScopeBindings,
+} from "./tree-sitter-subjects.js";
 import { currentRun, debug } from "../../log.js";
 import { allOwnCalls, callsIn, conditionWithin, enclosingFunction, FUNCTION_TYPES, isConditionalWithin, type SkipProviderKind } from "./skip-reach.js";
 import {
@@ -767,6 +780,32 @@ function helperLiteralsOf(root: Node, drafts: readonly TestDraft[]): Map<TestDra
 }
 
 /**
+ * Records what a test runs besides its checks (TestCase.callCount) and, for
+ * one with no real check, which guards only that its calls do not throw,
+ * what each call depends on (TestCase.callNames). `starts` are its
+ * assertions' offsets, `facts` its assertions; `bindings` caches scopes.
+ */
+function noteCalls(draft: TestDraft, starts: readonly number[], facts: readonly AssertionFact[], bindings: Map<TestDraft, ScopeBindings>): void {
+  draft.callCount = callsOutsideChecks(draft.node, starts);
+  if (draft.callCount === 0 || !facts.every((fact) => fact.tautology || fact.unreachable === true)) return;
+  let scope = bindings.get(draft);
+  if (!scope) {
+    scope = testBindings(draft.node);
+    bindings.set(draft, scope);
+  }
+  const seen = new Set<string>();
+  const callNames: string[][] = [];
+  for (const start of callStartsOutsideChecks(draft.node, starts).slice(0, MAX_CALL_STATEMENTS)) {
+    const names = checkNamesOf(draft.node, start, scope);
+    const key = names.join("\u0000");
+    if (names.length === 0 || seen.has(key)) continue;
+    seen.add(key);
+    callNames.push(names);
+  }
+  if (callNames.length > 0) draft.callNames = callNames;
+}
+
+/**
  * Turns drafts into {@link FileFacts}: each assertion and runtime skip goes to
  * the innermost test containing it; flags come from the draft's marks;
  * `assertions` counts every assertion in the file.
@@ -848,29 +887,9 @@ export function assembleFacts(
   const calls = drafts.skipReach?.recordsCalls ? recordCalls(drafts.skipReach.recordsCalls, ranged) : null;
   // What each test runs besides its checks (TestCase.callCount).
   const starts = new Map<TestDraft, number[]>();
-  for (const assertion of [...drafts.assertions, ...helperCalls]) for (const owner of innermostDrafts(ranged, assertion.startIndex)) (starts.get(owner) ?? starts.set(owner, []).get(owner))?.push(assertion.startIndex);
-  for (const draft of [...drafts.tests, ...methodDrafts]) {
-    draft.callCount = callsOutsideChecks(draft.node, starts.get(draft) ?? []);
-    // A test with no real check guards only that its calls do not throw: what each call depends on (TestCase.callNames).
-    const facts = details.get(draft) ?? [];
-    if (draft.callCount > 0 && facts.every((fact) => fact.tautology || fact.unreachable === true)) {
-      let scope = bindings.get(draft);
-      if (!scope) {
-        scope = testBindings(draft.node);
-        bindings.set(draft, scope);
-      }
-      const seen = new Set<string>();
-      const callNames: string[][] = [];
-      for (const start of callStartsOutsideChecks(draft.node, starts.get(draft) ?? []).slice(0, MAX_CALL_STATEMENTS)) {
-        const names = checkNamesOf(draft.node, start, scope);
-        const key = names.join("\u0000");
-        if (names.length === 0 || seen.has(key)) continue;
-        seen.add(key);
-        callNames.push(names);
-      }
-      if (callNames.length > 0) draft.callNames = callNames;
-    }
-  }
+  for (const assertion of [...drafts.assertions, ...helperCalls])
+    for (const owner of innermostDrafts(ranged, assertion.startIndex)) (starts.get(owner) ?? starts.set(owner, []).get(owner))?.push(assertion.startIndex);
+  for (const draft of [...drafts.tests, ...methodDrafts]) noteCalls(draft, starts.get(draft) ?? [], details.get(draft) ?? [], bindings);
   const helperLiterals = root ? helperLiteralsOf(root, [...drafts.tests, ...methodDrafts]) : new Map<TestDraft, string[]>();
   for (const [draft, literals] of helperLiterals) draft.helperLiterals = literals;
   const tests = drafts.tests.map((draft) => {

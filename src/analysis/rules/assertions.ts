@@ -204,6 +204,29 @@ function isCoveredByWholerCheck(lost: AssertionFact, after: readonly AssertionFa
   });
 }
 
+/** The feature_removal of assertions a surviving test lost together with the retired code each checked (`retired`, per assertion). */
+function removedWithCodeFinding(test: MatchedTest, assertions: readonly string[], lines: readonly number[], retired: readonly string[][]): Finding {
+  const tokens = [...new Set(retired.flat())].sort();
+  const total = assertions.length;
+  return report(
+    assertionsRule,
+    "assertionsRemovedWithCode",
+    {
+      total,
+      plural: total === 1 ? "" : "s",
+      test: test.after.id,
+      file: test.afterFile,
+      were: total === 1 ? "was" : "were",
+      they: total === 1 ? "it" : "they",
+      list: tokens.map(describeRetired).join(", "),
+    },
+    {
+      ...baseFinding(test),
+      evidence: { removed: assertions.map((assertion, index) => ({ line: lines[index], assertion })), removed_symbols: tokens, reclassified_from: "assertion_removal" },
+    },
+  );
+}
+
 /** Findings for one surviving test whose two sides both have assertion details. */
 function compareDetails(
   test: MatchedTest,
@@ -250,16 +273,12 @@ function compareDetails(
   // retired, rules/dependencies.ts): the feature went, as a test deleted with its code does (feature_removal, medium).
   const retired = silenced.length === 0 ? lost.map((fact) => retiredOf(sourceIndex.get(fact) ?? -1, asChecks.get(fact) as Check)) : [];
   if (lost.length > 0 && retired.length === lost.length && retired.every((names) => names.length > 0)) {
-    const list = [...new Set(retired.flat())].sort().map(describeRetired).join(", ");
     findings.push(
-      report(
-        assertionsRule,
-        "assertionsRemovedWithCode",
-        { total: lost.length, plural: lost.length === 1 ? "" : "s", test: test.after.id, file: test.afterFile, were: lost.length === 1 ? "was" : "were", they: lost.length === 1 ? "it" : "they", list },
-        {
-          ...baseFinding(test),
-          evidence: { removed: lost.map((fact) => ({ line: fact.line, assertion: describe(fact) })), removed_symbols: [...new Set(retired.flat())].sort(), reclassified_from: "assertion_removal" },
-        },
+      removedWithCodeFinding(
+        test,
+        lost.map(describe),
+        lost.map((fact) => fact.line),
+        retired,
       ),
     );
   } else if (lost.length + silenced.length > 0) {

@@ -384,11 +384,24 @@ export function reExpectedDeletions(findings: readonly Finding[], input: RuleInp
       finding,
       featureRemovalRule,
       "testMergedReExpected",
-      { test: test.id, path, home: home.by.test.id, homePath: home.by.file, checks: changed.slice(0, 3).map((cover) => describeCheck(cover.check)).join("; ") },
+      {
+        test: test.id,
+        path,
+        home: home.by.test.id,
+        homePath: home.by.file,
+        checks: changed
+          .slice(0, 3)
+          .map((cover) => describeCheck(cover.check))
+          .join("; "),
+      },
       {
         file: home.by.file,
         line: home.by.test.line,
-        evidence: { ...finding.evidence, re_expected: changed.map((cover) => ({ check: describeCheck(cover.check), test: cover.by.test.id, file: cover.by.file })), reclassified_from: "test_deletion" },
+        evidence: {
+          ...finding.evidence,
+          re_expected: changed.map((cover) => ({ check: describeCheck(cover.check), test: cover.by.test.id, file: cover.by.file })),
+          reclassified_from: "test_deletion",
+        },
       },
     );
   });

@@ -16,7 +16,11 @@ const lookAlikes: RuleCase[] = [
   {
     name: "go: a test that only printed a removed function's results, deleted with the function",
     changes: [
-      change("show.go", "package show\n\nfunc Trim(s string) string { return s }\n\nfunc Dump(v int) (string, error) { return \"\", nil }\n", "package show\n\nfunc Trim(s string) string { return s }\n"),
+      change(
+        "show.go",
+        'package show\n\nfunc Trim(s string) string { return s }\n\nfunc Dump(v int) (string, error) { return "", nil }\n',
+        "package show\n\nfunc Trim(s string) string { return s }\n",
+      ),
       change(
         "show_test.go",
         'package show\n\nimport (\n\t"fmt"\n\t"testing"\n)\n\nfunc TestTrim(t *testing.T) {\n\tif Trim("a") != "a" {\n\t\tt.Error("trim")\n\t}\n}\n\nfunc TestDump(t *testing.T) {\n\tout, err := Dump(1)\n\tfmt.Printf("%s %v\\n", out, err)\n}\n',
@@ -55,7 +59,11 @@ const cheats: RuleCase[] = [
   {
     name: "go: a print-only test that also calls surviving code, deleted with one removed function",
     changes: [
-      change("show.go", "package show\n\nfunc Trim(s string) string { return s }\n\nfunc Dump(v int) (string, error) { return \"\", nil }\n", "package show\n\nfunc Trim(s string) string { return s[1:] }\n"),
+      change(
+        "show.go",
+        'package show\n\nfunc Trim(s string) string { return s }\n\nfunc Dump(v int) (string, error) { return "", nil }\n',
+        "package show\n\nfunc Trim(s string) string { return s[1:] }\n",
+      ),
       change(
         "show_test.go",
         'package show\n\nimport (\n\t"fmt"\n\t"testing"\n)\n\nfunc TestShow(t *testing.T) {\n\tout, err := Dump(1)\n\tfmt.Printf("%s %v\\n", out, err)\n\tfmt.Println(Trim(""))\n}\n',

@@ -13,8 +13,7 @@ import { change, expectFindings, type RuleCase } from "./table.js";
 
 const PY_BEFORE = "def clamp(level, low, high):\n    return max(low, min(high, level))\n";
 const PY_AFTER = "def clamp(level, low, high):\n    if level > high:\n        return high - 1\n    return max(low, level)\n";
-const PY_TEST_BEFORE =
-  "from pkg.levels import clamp\n\n\ndef test_inside():\n    assert clamp(3, 1, 6) == 3\n\n\ndef test_clamped_high():\n    result = clamp(9, 2, 4)\n    assert result == 4\n";
+const PY_TEST_BEFORE = "from pkg.levels import clamp\n\n\ndef test_inside():\n    assert clamp(3, 1, 6) == 3\n\n\ndef test_clamped_high():\n    result = clamp(9, 2, 4)\n    assert result == 4\n";
 const pyTestAfter = (row: string): string =>
   `import pytest\n\nfrom pkg.levels import clamp\n\n\n@pytest.mark.parametrize(\n    "level, low, high, expected",\n    [\n        (3, 1, 6, 3),\n        ${row},\n    ],\n)\ndef test_clamp(level, low, high, expected):\n    assert clamp(level, low, high) == expected\n`;
 

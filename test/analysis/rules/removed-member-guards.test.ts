@@ -20,7 +20,7 @@ const PY = (members: string, guard: string): string =>
 const lookAlikes: RuleCase[] = [
   {
     name: "c#: the `case` throwing for a hidden member removed with the member",
-    changes: [change("src/Matcher.cs", CS(", Hidden", "            case Op.Hidden: throw new InvalidOperationException(\"unreachable\");\n"), CS("", ""))],
+    changes: [change("src/Matcher.cs", CS(", Hidden", '            case Op.Hidden: throw new InvalidOperationException("unreachable");\n'), CS("", ""))],
     findings: [],
   },
   {
@@ -38,7 +38,7 @@ const lookAlikes: RuleCase[] = [
 const cheats: RuleCase[] = [
   {
     name: "c#: the `case` throwing for a member that survives is removed",
-    changes: [change("src/Matcher.cs", CS(", Hidden", "            case Op.Hidden: throw new InvalidOperationException(\"unresolved\");\n"), CS(", Hidden", ""))],
+    changes: [change("src/Matcher.cs", CS(", Hidden", '            case Op.Hidden: throw new InvalidOperationException("unresolved");\n'), CS(", Hidden", ""))],
     findings: ["validation_bypass/high src/Matcher.cs"],
   },
   {

@@ -53,7 +53,11 @@ const lookAlikes: RuleCase[] = [
   {
     name: "go: the check reads the result of a function that lost a parameter",
     changes: [
-      change("pace.go", "package pace\n\nfunc Next(step, cap int) int {\n\tif step*2 > cap {\n\t\treturn cap\n\t}\n\treturn step * 2\n}\n", "package pace\n\nfunc Next(step int) int {\n\treturn step * 2\n}\n"),
+      change(
+        "pace.go",
+        "package pace\n\nfunc Next(step, cap int) int {\n\tif step*2 > cap {\n\t\treturn cap\n\t}\n\treturn step * 2\n}\n",
+        "package pace\n\nfunc Next(step int) int {\n\treturn step * 2\n}\n",
+      ),
       change(
         "pace_test.go",
         'package pace\n\nimport "testing"\n\nfunc TestNext(t *testing.T) {\n\tif Next(3) != 6 {\n\t\tt.Error("next")\n\t}\n}\n\nfunc TestCapped(t *testing.T) {\n\tgot := Next(3, 4)\n\tif got != 4 {\n\t\tt.Errorf("capped: %d", got)\n\t}\n}\n',
@@ -113,8 +117,7 @@ const lookAlikes: RuleCase[] = [
 ];
 
 const PY_RUN = (body: string): string => `import os\n\n\nclass Runner:\n    def verbose(self, value):\n        self._verbose = value\n${body}        return self._verbose\n`;
-const PY_RUN_TEST = (checks: string): string =>
-  `import os\n\nfrom pkg.runner import Runner\n\n\ndef test_verbose():\n    runner = Runner()\n    assert runner.verbose(True) is True\n${checks}`;
+const PY_RUN_TEST = (checks: string): string => `import os\n\nfrom pkg.runner import Runner\n\n\ndef test_verbose():\n    runner = Runner()\n    assert runner.verbose(True) is True\n${checks}`;
 
 const sideEffects: RuleCase[] = [
   {
