@@ -417,6 +417,18 @@ function unusableReason(facts: FileFacts): string {
   return facts.parseError !== undefined ? `parse error: ${facts.parseError}` : (facts.notAnalyzed ?? "not analysed");
 }
 
+/**
+ * True when a test can never fail: it makes assertions, every one a
+ * tautology (`assertTrue(true)`, two locals bound to the same literal
+ * compared) or unreachable, and it runs no code besides them
+ * (TestCase.callCount 0). It guards nothing, so deleting it loses no check.
+ * A test that runs code still guards that the code does not throw.
+ */
+export function checksNothing(test: TestCase): boolean {
+  const facts = test.assertionsDetail ?? [];
+  return test.callCount === 0 && facts.length > 0 && facts.every((fact) => fact.tautology || fact.unreachable === true);
+}
+
 function deletionFindings(pair: FactsPair, lost: Slot[]): Finding[] {
   const path = pair.path;
   const beforeCount = pair.before?.tests.length ?? 0;
@@ -446,7 +458,7 @@ function deletionFindings(pair: FactsPair, lost: Slot[]): Finding[] {
 
   const isFileDeleted = pair.after === null;
   if (isFileDeleted && lost.length > 1 && lost.length === beforeCount) {
-    const isAllTodo = lost.every((slot) => slot.test.flags.todo);
+    const isAllTodo = lost.every((slot) => slot.test.flags.todo || checksNothing(slot.test));
     return [
       {
         type: "test_deletion",
@@ -465,17 +477,18 @@ function deletionFindings(pair: FactsPair, lost: Slot[]): Finding[] {
   return lost.map((slot) => {
     const test = slot.test;
     const isTodo = test.flags.todo;
+    const isInert = !isTodo && checksNothing(test);
     const where = isFileDeleted ? `was deleted with its file ${path}` : `was deleted from ${path}`;
     return {
       type: "test_deletion",
-      severity: isTodo ? "low" : "critical",
+      severity: isTodo || isInert ? "low" : "critical",
       file: path,
       line: test.line,
       before_file: path,
       before_line: test.line,
       test: test.id,
-      message: `${isTodo ? "todo test" : "test"} "${test.id}" ${where} and not found elsewhere`,
-      evidence: { assertions: test.assertionCount, body_hash: test.bodyHash, file_deleted: isFileDeleted },
+      message: `${isTodo ? "todo test" : "test"} "${test.id}" ${where} and not found elsewhere${isInert ? "; it checked nothing: its only assertions are tautologies and it runs no code" : ""}`,
+      evidence: { assertions: test.assertionCount, body_hash: test.bodyHash, file_deleted: isFileDeleted, ...(isInert ? { checks_nothing: true } : {}) },
       allowed: false,
     } satisfies Finding;
   });

@@ -107,6 +107,14 @@ export interface AssertionFact {
    * call under test with its arguments (analysis/checks).
    */
   actualValue?: string;
+  /**
+   * When `actual` is a local name that the check keeps as its subject (C#,
+   * Java, PHP, Rust: `var found = provider.GetService<T>(); Assert.NotNull(found)`):
+   * the expression it was declared with just before, normalised like
+   * `actual`. Read only to tell a local renamed (the same value under
+   * another name) from a check of another value (checks/likeness.ts).
+   */
+  localValue?: string;
   /** Negated (`.not.`, assertNotEqual): a negated check is weaker than the positive one of the same matcher. */
   negated?: boolean;
   /** True when the assertion can never run: it follows an unconditional `return` in the test body. */
@@ -221,6 +229,28 @@ export interface TestCase {
   calls?: string[];
   /** Every literal of the body (strings JSON-quoted, numbers as written), in order: what a merge into a parametrised test must keep as a row (tree-sitter languages). */
   literals?: string[];
+  /**
+   * The literals of the file's other functions the test calls (through
+   * helpers calling helpers, by name), normalised like `literals`: what a
+   * test still feeds the code when its arrange code moved into a helper
+   * (tree-sitter languages; absent when none).
+   */
+  helperLiterals?: string[];
+  /**
+   * How many calls the test makes outside its assertions (product code,
+   * helpers, set-up in its body; a Python test's fixtures): 0 for a test that
+   * runs nothing but its checks, so one whose checks are all tautologies can
+   * never fail. Absent = not counted.
+   */
+  callCount?: number;
+  /**
+   * For a test with no real check (none, or only tautologies), which still
+   * guards that its calls do not throw: per statement holding a call outside
+   * its assertions, what it depends on, as checkNames (the test's locals
+   * and set-up resolved). A test whose every call depends on retired code
+   * went with that code (rules/features.ts). Absent otherwise.
+   */
+  callNames?: string[][];
   /** The literals of each parametrised row, in row order, normalised like `literals` (tree-sitter languages). */
   eachRowLiterals?: string[][];
   /**
@@ -452,6 +482,15 @@ export interface FunctionFact {
   /** Go: whether its results include an `error` (set for Go functions only): a guard on an error it no longer returns is dead. */
   returnsError?: boolean;
   /**
+   * How many arguments it accepts (parsers/tree-sitter-subjects.ts arityOf):
+   * `min` its parameters without a default, `max` all of them, null when
+   * variadic; its own receiver (`self`, `&self`) not counted. An overload
+   * or a parameter the change removed is an arity no longer accepted
+   * (rules/dependencies.ts). Absent when not read (JS/TS, whose calls
+   * accept any number of arguments).
+   */
+  arity?: { min: number; max: number | null };
+  /**
    * Local names it binds to an unsigned parse or conversion whose failure
    * reaches its caller, sorted, unique; absent when none: Go `v, err :=
    * strconv.ParseUint(…)` (the error kept, not `_`), Rust `let v: u64 =
@@ -678,6 +717,29 @@ export interface CodeFacts {
    * Absent = not extracted.
    */
   declared?: string[];
+  /**
+   * The file's plain string literals shaped like an option value, key, flag
+   * or command word (`ipc`, `--verbose`, `rebase_to_min_level`), sorted,
+   * unique, import paths left out: what a change can stop handling besides
+   * names (rules/dependencies.ts). Absent when none or not extracted.
+   */
+  literals?: string[];
+  /**
+   * The enum members the file declares (Rust variants, C#/Java/PHP enum
+   * members, a Python `Enum` class's names), sorted: a guard matching a
+   * member the change removed can no longer fire (rules/validation.ts).
+   * Absent when none or not extracted.
+   */
+  enumMembers?: string[];
+  /**
+   * The places the file writes outside its functions' locals: assignment
+   * targets that are an element or a member of another object
+   * (`ENV["TESTOPTS"]`, `os.environ["X"]`, `process.env.X`), as written with
+   * whitespace dropped, sorted; the object's own state (`self.x`, `this.x`,
+   * `@x`) left out. A check of a place the change stopped writing checked a
+   * side effect that is gone (rules/dependencies.ts). Absent when none.
+   */
+  writes?: string[];
   /**
    * Module-level constants bound to a comparison of the running version
    * (`PY_3_10_PLUS = sys.version_info[:2] >= (3, 10)`): what a skip

@@ -39,6 +39,81 @@ describe("checkNames", () => {
   });
 });
 
+describe("checkNames: literals, calls and set-up", () => {
+  it("c#: a check of a property the test class set up reaches its initialiser, with the call's argument count", async () => {
+    const facts = await extractFacts(
+      "tests/PTests.cs",
+      "public class PTests\n{\n    Pacer Pacer { get; } = new(3);\n\n    [Fact]\n    public void Doubles()\n    {\n        Assert.Equal(6, Pacer.Next);\n    }\n}\n",
+    );
+    const names = facts.tests[0]?.checkNames?.[0] ?? [];
+    expect(names).toEqual(expect.arrayContaining(["Next", "Pacer/1"]));
+    expect(names).not.toContain("Pacer");
+  });
+
+  it("python: setUp's assignments to self are the tests' set-up; a keyword argument counts as an argument", async () => {
+    const facts = await extractFacts(
+      "tests/test_p.py",
+      "import unittest\n\n\nclass PTest(unittest.TestCase):\n    def setUp(self):\n        self.pacer = Pacer(3, cap=4)\n\n    def test_next(self):\n        self.assertEqual(6, self.pacer.next())\n",
+    );
+    expect(facts.tests[0]?.checkNames?.[0]).toEqual(expect.arrayContaining(["Pacer", "Pacer/2", "next"]));
+  });
+
+  it("ruby: a plain string or symbol the check feeds is a literal token", async () => {
+    const facts = await extractFacts("test/test_r.rb", 'class TestR < Minitest::Test\n  def test_mode\n    r = Runner.new(mode: :legacy)\n    assert_equal "-v", r.flag("verbose")\n  end\nend\n');
+    expect(facts.tests[0]?.checkNames?.[0]).toEqual(expect.arrayContaining(['"legacy"', '"verbose"', "Runner/1", "flag/1"]));
+  });
+
+  it("js: a destructured local stands for the call it came from; a top-level constant for its value", async () => {
+    const facts = await extractFacts(
+      "test/run.test.js",
+      "const ipc = getStdio(3, 'ipc');\n\ntest('pipe', async () => {\n  const {escapedCommand} = await runCommand('echo').pipe('cat');\n  expect(escapedCommand).toBe('cat');\n  expect(run(ipc).ok).toBe(true);\n});\n",
+    );
+    const [first, second] = facts.tests[0]?.checkNames ?? [];
+    expect(first).toEqual(expect.arrayContaining(["runCommand", "pipe", '"cat"']));
+    expect(first).not.toContain("escapedCommand");
+    expect(second).toEqual(expect.arrayContaining(["getStdio", '"ipc"', "run"]));
+    expect(second).not.toContain("runCommand");
+  });
+
+  it("js: an ava macro test depends on its data and on what its macro (a top-level constant) calls", async () => {
+    const facts = await extractFacts("test/mode.js", "import test from 'ava';\n\nconst macro = (t, mode) => { t.true(open(mode).ok); };\n\ntest('legacy', macro, 'legacy');\n");
+    expect(facts.tests[0]?.checkNames?.[0]).toEqual(expect.arrayContaining(["open", '"legacy"']));
+  });
+});
+
+describe("product facts", () => {
+  it("arity: parameters with defaults are optional, variadic ones unbounded, a method's receiver not counted", async () => {
+    const py = await extractFacts("pkg/p.py", "class P:\n    def __init__(self, step, cap=4):\n        pass\n\n    def many(self, *names):\n        pass\n");
+    expect(py.code?.functions?.map((fn) => [fn.name, fn.arity])).toEqual([
+      ["P.__init__", { min: 1, max: 2 }],
+      ["P.many", { min: 0, max: null }],
+    ]);
+    const cs = await extractFacts("src/P.cs", "public class P\n{\n    public P(int step) { }\n    public void Mark(int a, int b = 2, params int[] rest) { }\n}\n");
+    expect(cs.code?.functions?.map((fn) => fn.arity)).toEqual([
+      { min: 1, max: 1 },
+      { min: 1, max: null },
+    ]);
+    const go = await extractFacts("p.go", "package p\n\nfunc (r *R) Next(step, cap int) int { return step }\n");
+    expect(go.code?.functions?.[0]?.arity).toEqual({ min: 2, max: 2 });
+  });
+
+  it("literals: option values, keys and flags of the code, not its import paths", async () => {
+    const py = await extractFacts(
+      "tool/cli.py",
+      'import argparse\nfrom x import y\n\n\ndef main(argv):\n    p = argparse.ArgumentParser()\n    p.add_argument("--legacy-format")\n    return p.parse_args(argv).mode == "fast path"\n',
+    );
+    expect(py.code?.literals).toEqual(["--legacy-format"]);
+    const js = await extractFacts("src/mode.js", "import {x} from './x.js';\nexport const open = mode => mode === 'legacy' ? require('./legacy.js') : x;\n");
+    expect(js.code?.literals).toEqual(["legacy"]);
+  });
+
+  it("enum members: rust variants, c# and java members, php cases, a python Enum's names", async () => {
+    expect((await extractFacts("src/lib.rs", "pub enum Op { Exact, Greater }\n")).code?.enumMembers).toEqual(["Exact", "Greater"]);
+    expect((await extractFacts("src/Op.cs", "public enum Op { Exact = 1, Greater }\n")).code?.enumMembers).toEqual(["Exact", "Greater"]);
+    expect((await extractFacts("pkg/op.py", "import enum\n\n\nclass Op(enum.Enum):\n    EXACT = 1\n    GREATER = 2\n")).code?.enumMembers).toEqual(["EXACT", "GREATER"]);
+  });
+});
+
 describe("declared", () => {
   it("lists constants, properties and methods, not locals", async () => {
     const go = await extractFacts("k.go", 'package k\n\ntype Kind int\n\nconst (\n\tKindA Kind = iota\n\tKindNil\n)\n\nfunc (k Kind) String() string { local := 1; _ = local; return "" }\n');

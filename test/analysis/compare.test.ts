@@ -355,7 +355,17 @@ const withFindings: CompareCase[] = [
   },
   {
     name: "a one-test file deleted names the test",
+    changes: [change("test/one.test.ts", `it("only", () => { expect(f(1)).toBe(1); });`, null)],
+    findings: [`test_deletion/critical test/one.test.ts "only"`],
+  },
+  {
+    name: "a test whose only assertion is a tautology and that runs no code, deleted: it checked nothing (low)",
     changes: [change("test/one.test.ts", `it("only", () => { expect(1).toBe(1); });`, null)],
+    findings: [`test_deletion/low test/one.test.ts "only"`],
+  },
+  {
+    name: "a test whose only assertion is a tautology but that runs code, deleted: it still guarded that the code does not throw",
+    changes: [change("test/one.test.ts", `it("only", () => { total([1]); expect(true).toBe(true); });`, null)],
     findings: [`test_deletion/critical test/one.test.ts "only"`],
   },
   {

@@ -151,6 +151,26 @@ export function unify(pattern: string, text: string, canBind: boolean, bindings:
   return step(0, 0, bindings);
 }
 
+/**
+ * True unless a name bound to a value is one of the row's named values
+ * (TestCase.eachRowElements: `level: 9`, a Go field `in: "x"` for `tc.in`)
+ * holding other literals: the value must come from the cell of that name,
+ * not from anywhere in the row. Names the row does not name, and rows
+ * without named values (`elements` undefined), are not judged here.
+ */
+export function isInNamedCells(bindings: Bindings, elements: readonly string[] | undefined): boolean {
+  if (!elements) return true;
+  for (const [name, value] of bindings) {
+    const own = name.replace(/^\$/, "").split(".").pop() ?? name;
+    const cell = elements.find((element) => element.startsWith(`${own}: `));
+    if (cell === undefined) continue;
+    const want = literalTokens(canonicalText(value)).sort();
+    const have = literalTokens(canonicalText(cell.slice(own.length + 2))).sort();
+    if (want.length !== have.length || want.some((literal, index) => literal !== have[index])) return false;
+  }
+  return true;
+}
+
 /** True when every literal of the bound values is in `row` (as a multiset). */
 export function isInRow(bindings: Bindings, row: readonly string[]): boolean {
   const left = new Map<string, number>();

@@ -14,7 +14,7 @@
  */
 
 import type { AssertionFact, AssertionHelperFact, FileFacts, TestCase } from "../facts.js";
-import { coverage, isInRow, literalTokens, unify } from "./coverage.js";
+import { coverage, isInNamedCells, isInRow, literalTokens, unify } from "./coverage.js";
 import { canonicalText, conjuncts, literalKey, splitArguments, splitCall, toCheck, type Check } from "./normalise.js";
 import { relationOfMatcher } from "./relations.js";
 
@@ -35,6 +35,8 @@ export interface CheckedTest {
   rows: string[][] | null;
   /** Literals its body feeds the code or expects (canonical), as a set. */
   literals: ReadonlySet<string>;
+  /** Those and the literals of the file's helpers it calls (TestCase.helperLiterals), canonical: what it feeds the code through them. */
+  reached: ReadonlySet<string>;
 }
 
 /** The literals of a test as recorded by its language: tree-sitter `literals`, or JS/TS input and expected literals. */
@@ -207,6 +209,7 @@ export function checkedTest(file: string, test: TestCase, facts: FileFacts | nul
     checks: checksOf(test, helpers).filter((check) => check.isReachable && !check.isTautology),
     rows,
     literals: new Set(literalsOfTest(test)),
+    reached: new Set([...literalsOfTest(test), ...(test.helperLiterals ?? []).map((literal) => literalKey(canonicalText(literal)))]),
   };
 }
 
@@ -233,7 +236,8 @@ export function findCover(check: Check, pool: readonly CheckedTest[]): Cover | n
       const bindings = coverage(check, after, canBind);
       if (!bindings) continue;
       if (bindings.size === 0) return { check, by: candidate };
-      const row = candidate.rows?.find((cells) => isInRow(bindings, cells));
+      const elements = candidate.test.eachRowElements?.length === candidate.rows?.length ? candidate.test.eachRowElements : undefined;
+      const row = candidate.rows?.find((cells, index) => isInRow(bindings, cells) && isInNamedCells(bindings, elements?.[index]));
       if (row) return { check, by: candidate, row };
     }
   }
@@ -262,8 +266,62 @@ function findLocalCover(check: Check, test: TestCase, pool: readonly CheckedTest
       if (after.relation !== check.relation || after.isNegated !== check.isNegated || after.strength < check.strength || after.expected === undefined) continue;
       const bindings = unify(after.expected, check.expected, true);
       if (!bindings || bindings.size === 0) continue;
-      const row = candidate.rows.find((cells) => isInRow(bindings, cells) && isRowKept(needed, [...cells, ...candidate.literals]));
+      const row = candidate.rows.find((cells) => isInRow(bindings, cells) && isRowKept(needed, [...cells, ...candidate.reached]));
       if (row) return { check, by: candidate, row };
+    }
+  }
+  return null;
+}
+
+/** Where a check of `test` lives on as it was (see {@link conserve}): the same or a stronger check, one of a local kept by a table row, or a timing threshold made relative; null when none. */
+export function findKeptCover(check: Check, test: TestCase, file: string, pool: readonly CheckedTest[]): Cover | null {
+  return findCover(check, pool) ?? findLocalCover(check, test, pool) ?? findRelativeTimingCover(check, file, pool);
+}
+
+/**
+ * Where a check lives on with its expected value changed (the expectation
+ * followed a change of the code under test, which the caller establishes):
+ * an after check of a table test in `pool` with the same relation and
+ * negation and no less strength, whose expected value is a parameter the
+ * rows name (TestCase.eachRowElements), in a row whose other values (with
+ * the after test's own and its helpers' literals) hold every input of the
+ * before test, its literals less those of the check's expected value; for
+ * a check of a call (not a local), the after subject must also bind to the
+ * before subject from that row. Null when the rows' values are not named or
+ * no row keeps the inputs: a row that changed an input is another check,
+ * and the new expected value's literals never stand in for an input.
+ */
+export function findReExpectedCover(check: Check, test: TestCase, pool: readonly CheckedTest[]): Cover | null {
+  if (check.expected === undefined || check.relation === "throws" || check.relation === "warns" || check.relation === "helper") return null;
+  const expected = literalTokens(check.expected);
+  const all = literalsOfTest(test).filter((literal) => !isMessageLiteral(literal));
+  const inputs = [...all];
+  for (const literal of expected) {
+    const index = inputs.indexOf(literal);
+    if (index !== -1) inputs.splice(index, 1);
+  }
+  if (inputs.length === 0) return null;
+  const isLocal = /^\$?[A-Za-z_]\w*$/.test(check.subject);
+  for (const candidate of pool) {
+    const elements = candidate.test.eachRowElements;
+    if (candidate.rows === null || candidate.rows.length === 0 || elements?.length !== candidate.rows.length) continue;
+    for (const after of candidate.checks) {
+      if (after.relation !== check.relation || after.isNegated !== check.isNegated || after.strength < check.strength || after.expected === undefined) continue;
+      if (!/^\$?[A-Za-z_]\w*$/.test(after.expected)) continue;
+      const bindings = isLocal ? new Map<string, string>() : unify(after.subject, check.subject, true);
+      if (!bindings) continue;
+      const name = after.expected.replace(/^\$/, "");
+      const index = candidate.rows.findIndex((cells, row) => {
+        const cell = (elements[row] ?? []).find((element) => element.startsWith(`${name}: `));
+        if (cell === undefined) return false;
+        const others = [...cells];
+        for (const literal of literalTokens(cell.slice(name.length + 2))) {
+          const at = others.indexOf(literal);
+          if (at !== -1) others.splice(at, 1);
+        }
+        return isInRow(bindings, others) && isRowKept(inputs, [...others, ...candidate.reached]);
+      });
+      if (index !== -1) return { check, by: candidate, row: candidate.rows[index] as string[] };
     }
   }
   return null;

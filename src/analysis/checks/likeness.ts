@@ -15,7 +15,9 @@
  *
  * A local renamed (the subject one plain name on both sides) with the
  * expected value kept is adapted too: the test renamed with the local it
- * checks (Scrutor's `partialClassInstance` -> `compilerGeneratedSubclasses`).
+ * checks (Scrutor's `partialClassInstance` -> `compilerGeneratedSubclasses`);
+ * one declared with the same value (Check.localValue) is the same check,
+ * also when the check expects nothing (`Assert.NotNull(local)`).
  * A check that changed both its subject and its expected value, or its
  * relation or negation, is another check; a test with fewer checks after
  * than before is not alike (it checks less: the deletion or conservation
@@ -104,6 +106,9 @@ export function checkLikeness(before: Check, after: Check, allowRenamedLocal = t
   if (isSubjectKept) return before.subject === "" ? 0 : ADAPTED;
   if (isExpectedKept && areSubjectsRelated(before.subject, after.subject)) return ADAPTED;
   if (allowRenamedLocal && isExpectedKept && expectedText(before) !== "" && isLocalName(before.subject) && isLocalName(after.subject)) return ADAPTED;
+  // A local renamed that holds the same value (`var partial = provider.GetService<T>()` -> `var subclass = …` the same):
+  // the same check, whatever it expects, also when it expects nothing (`Assert.NotNull(local)`).
+  if (isExpectedKept && before.localValue !== undefined && before.localValue === after.localValue && isLocalName(before.subject) && isLocalName(after.subject)) return IDENTICAL;
   return 0;
 }
 

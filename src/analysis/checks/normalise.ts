@@ -47,6 +47,8 @@ export interface Check {
   columns?: { subject: string; expected?: string };
   /** For an approximate equality (`pytest.approx`, `InDelta`, `toBeCloseTo`, `abs(a - b) < e`): the difference it admits (tolerance.ts). */
   tolerance?: Tolerance;
+  /** When the subject is a local kept as written: what it was declared with, canonical (AssertionFact.localValue). */
+  localValue?: string;
 }
 
 /**
@@ -556,6 +558,7 @@ export function toCheck(fact: AssertionFact): Check {
   if (columns) check.columns = columns;
   const tolerance = isNegated ? undefined : toleranceOf(fact, relation, relation === "equal" && rawSubject !== subject ? rawSubject : subject, expected, rawExpected);
   if (tolerance !== undefined) check.tolerance = tolerance;
+  if (fact.localValue !== undefined && fact.actual !== undefined && subject === canonicalText(fact.actual)) check.localValue = canonicalText(fact.localValue);
   return check;
 }
 

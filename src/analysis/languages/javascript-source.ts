@@ -14,6 +14,7 @@ import type * as t from "@babel/types";
 import type { CatchBehaviour, CatchFact, CodeFacts, ExportFact, FunctionFact, GuardFact, ImportFact, EscapeFact, LiteralBranchFact, RunnerCheckFact, SchemaFact, SuppressionFact } from "../facts.js";
 import { hashText } from "../facts.js";
 import { isDefaultReference } from "../parsers/default-reference.js";
+import { LITERAL_TOKEN } from "../dependency-tokens.js";
 
 /** AST keys a walk never descends into: positions, comments and type-only syntax (javascript.ts walks with it too). */
 export const WALK_SKIP_KEYS: ReadonlySet<string> = new Set([
@@ -33,6 +34,9 @@ export const WALK_SKIP_KEYS: ReadonlySet<string> = new Set([
   "tokens",
   "errors",
 ]);
+
+/** At most this many string literals are recorded per product file (CodeFacts.literals). */
+const MAX_LITERALS = 2000;
 
 /** Environment variables only a test runner sets. */
 const RUNNER_ENV_VARS: ReadonlySet<string> = new Set([
@@ -725,6 +729,8 @@ class CodeWalker {
       literalBranches: this.literalBranches,
       runnerChecks: this.runnerChecks,
       escapes: this.escapes,
+      ...(this.literals.size > 0 ? { literals: [...this.literals].sort() } : {}),
+      ...(this.writes.size > 0 ? { writes: [...this.writes].sort() } : {}),
     };
   }
 
@@ -892,6 +898,7 @@ class CodeWalker {
       case "AssignmentExpression":
         this.noteExitAssignment(node, fn);
         this.noteUpdate(node, fn);
+        if (node.left.type === "MemberExpression" && node.left.object.type !== "ThisExpression" && this.writes.size < MAX_LITERALS) this.writes.add(this.source(node.left).replace(/\s+/g, ""));
         break;
       case "UpdateExpression":
         this.noteUpdate(node, fn);
@@ -956,6 +963,12 @@ class CodeWalker {
       case "BinaryExpression":
         this.noteBinary(node);
         break;
+      case "StringLiteral":
+        this.noteLiteral(node.value, parent);
+        break;
+      case "TemplateLiteral":
+        if (node.expressions.length === 0) this.noteLiteral(node.quasis[0]?.value.cooked ?? "", parent);
+        break;
       case "TSAsExpression":
       case "TSTypeAssertion":
         this.noteCast(node);
@@ -980,6 +993,20 @@ class CodeWalker {
 
   /** Calls made in the named function being visited (and the anonymous and nested functions inside it). */
   private readonly callSets: Set<string>[] = [];
+
+  /** The file's plain string literals shaped like an option value, key or flag (CodeFacts.literals). */
+  private readonly literals = new Set<string>();
+
+  /** The places the file writes on objects other than `this` (CodeFacts.writes). */
+  private readonly writes = new Set<string>();
+
+  /** Records a string literal of the code (CodeFacts.literals), not a module path (`import … from "x"`, `require("x")`, `import("x")`). */
+  private noteLiteral(value: string, parent: t.Node | null): void {
+    if (!LITERAL_TOKEN.test(value) || this.literals.size >= MAX_LITERALS) return;
+    if (parent?.type === "ImportDeclaration" || parent?.type === "ExportNamedDeclaration" || parent?.type === "ExportAllDeclaration" || parent?.type === "ImportExpression") return;
+    if (parent?.type === "CallExpression" && (parent.callee.type === "Import" || (parent.callee.type === "Identifier" && parent.callee.name === "require"))) return;
+    this.literals.add(value);
+  }
 
   private noteCallee(callee: t.Node): void {
     const name = calleeName(callee);

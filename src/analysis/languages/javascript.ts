@@ -41,6 +41,7 @@ import {
 import { parseWithBabel } from "../parsers/babel.js";
 import { extractJavaScriptCodeFacts, isConstantExpression, literalValue, normalizedSource, WALK_SKIP_KEYS } from "./javascript-source.js";
 import { isUnderTestDirectory, type LanguageModule } from "./language.js";
+import { callsOutsideChecks, checkNamesOfTest, moduleBindings, suiteBindings, type JsBindings } from "./javascript-dependencies.js";
 
 const LANGUAGE_ID = "javascript";
 
@@ -431,6 +432,8 @@ interface Frame {
   eachRowHashes?: string[] | null;
   /** For a `describe.each` suite with a literal table: the literals of each row (TestCase.eachRowLiterals). */
   eachRowLiterals?: string[][];
+  /** A suite's callback, whose set-up its tests' checks read (javascript-dependencies.ts suiteBindings). */
+  callback?: t.Node;
 }
 
 interface TestDraft {
@@ -457,6 +460,8 @@ interface TestDraft {
   assertions: { fact: AssertionFact; start: number }[];
   /** The test's function, whose `try` statements may hold exception checks written by hand (javascript-try.ts). */
   callback: t.Node | null;
+  /** For an ava macro test (`test(title, macro, …data)`): the macro's name and the data passed to it. */
+  macro?: { name: string; args: t.Node[] };
   inputLiterals: string[];
   expectedLiterals: string[];
   references: Set<string>;
@@ -757,12 +762,12 @@ function rowLiteralsOf(rows: (t.Node | null)[][]): string[][] {
 }
 
 /**
- * The cells of each row named by the test callback's parameters, `name: <canonical JSON of the cell>`
+ * The cells of each row named by the test callback's parameters, `name: <normalised source of the cell>`
  * (`[["1.5", 1.5]]` with `(s, want) =>` gives `s: "1.5"`, `want: 1.5`; an
  * object row `{ s: "1.5" }` gives its properties), or undefined when a row
  * does not line up with plain parameter names.
  */
-function rowElementsOf(rows: (t.Node | null)[][], callback: t.Node | null): string[][] | undefined {
+function rowElementsOf(rows: (t.Node | null)[][], callback: t.Node | null, content: string): string[][] | undefined {
   if (!callback || (callback.type !== "ArrowFunctionExpression" && callback.type !== "FunctionExpression")) return undefined;
   const names = callback.params.map((param) => (param.type === "Identifier" ? param.name : null));
   const isPattern = callback.params.length === 1 && callback.params[0]?.type === "ObjectPattern";
@@ -772,7 +777,7 @@ function rowElementsOf(rows: (t.Node | null)[][], callback: t.Node | null): stri
     if (isPattern && only?.type === "ObjectExpression") {
       const properties = only.properties.map((property) =>
         property.type === "ObjectProperty" && !property.computed && (property.key.type === "Identifier" || property.key.type === "StringLiteral")
-          ? `${property.key.type === "Identifier" ? property.key.name : property.key.value}: ${canonicalJson(property.value)}`
+          ? `${property.key.type === "Identifier" ? property.key.name : property.key.value}: ${normalizedSource(content, property.value, 1000)}`
           : null,
       );
       if (properties.some((property) => property === null)) return undefined;
@@ -782,7 +787,7 @@ function rowElementsOf(rows: (t.Node | null)[][], callback: t.Node | null): stri
     // An array row is spread into the parameters (jest, vitest): `[["1.5", 1.5]]` with `(s, want)`.
     const cells: (t.Node | null)[] = only?.type === "ArrayExpression" ? only.elements.map((element) => (element === null || element.type === "SpreadElement" ? null : element)) : row;
     if (cells.length !== names.length || names.some((name) => name === null) || cells.some((cell) => cell === null)) return undefined;
-    elements.push(cells.map((cell, index) => `${names[index] as string}: ${canonicalJson(cell)}`));
+    elements.push(cells.map((cell, index) => `${names[index] as string}: ${normalizedSource(content, cell as t.Node, 1000)}`));
   }
   return elements;
 }
@@ -1667,6 +1672,7 @@ class TestExtractor {
     this.attachComments(frame.marks, node);
 
     const callback = isFunctionNode(args.callback) ? args.callback : null;
+    if (declaration.kind === "suite" && callback) frame.callback = callback;
     const param = callback?.params[0];
     if (param?.type === "Identifier") frame.contextName = param.name;
     if (param?.type === "ObjectPattern") {
@@ -1700,11 +1706,12 @@ class TestExtractor {
       };
       this.recordRows(draft, parentFrame, declaration.each);
       if (declaration.each?.rows && draft.eachRowHashes !== undefined && draft.eachRowHashes.length === declaration.each.rows.length) {
-        const elements = rowElementsOf(declaration.each.rows, args.callback);
+        const elements = rowElementsOf(declaration.each.rows, args.callback, this.content);
         if (elements) draft.eachRowElements = elements;
       }
       // An ava macro test (`test(title, macro, input, expected, runCommand)`) uses the imports it passes to its macro.
       for (const arg of node.arguments) if (arg !== callback && arg.type === "Identifier" && this.importLocals.has(arg.name)) draft.references.add(arg.name);
+      if (macro) draft.macro = { name: macro.name, args: macroArgs };
       if (macro)
         draft.calls.push({ name: macro.name, node, start: node.start ?? 0, actual: `${macro.name}(${["t", ...macroArgs.map((arg) => normalizedSource(this.content, arg, 1000))].join(", ")})` });
       frame.draft = draft;
@@ -2156,6 +2163,35 @@ class TestExtractor {
     if (draft.eachRowElements !== undefined) test.eachRowElements = draft.eachRowElements;
     const unreachableFrom = draft.unreachableFrom;
     test.assertionsDetail = assertions.map(({ fact, start }) => (unreachableFrom !== null && start >= unreachableFrom ? { ...fact, unreachable: true } : fact));
+    const outer: JsBindings[] = [];
+    for (let frame: Frame | null = draft.frame.parent; frame; frame = frame.parent) if (frame.callback) outer.push(this.suiteBindingsOf(frame.callback));
+    outer.push(this.moduleBindingsOf());
+    if (assertions.length > 0)
+      test.checkNames = checkNamesOfTest(
+        draft.callback,
+        draft.macro ?? null,
+        assertions.map(({ start }) => start),
+        outer,
+      );
+    // A macro test runs its macro: only a callback's body can be known to run nothing but its checks.
+    if (draft.callback) {
+      const calls = callsOutsideChecks(
+        draft.callback,
+        assertions.map(({ start }) => start),
+      );
+      test.callCount = calls.length;
+      // A test with no real check guards only that its calls do not throw: what each call depends on.
+      if (calls.length > 0 && test.assertionsDetail.every((fact) => fact.tautology || fact.unreachable === true)) {
+        const seen = new Set<string>();
+        const callNames = checkNamesOfTest(draft.callback, null, calls.slice(0, 16), outer).filter((names) => {
+          const key = names.join("\u0000");
+          if (names.length === 0 || seen.has(key)) return false;
+          seen.add(key);
+          return true;
+        });
+        if (callNames.length > 0) test.callNames = callNames;
+      }
+    }
     if (draft.commentedAssertions > 0) test.commentedAssertions = draft.commentedAssertions;
     test.inputLiterals = draft.inputLiterals;
     test.expectedLiterals = draft.expectedLiterals;
@@ -2163,6 +2199,26 @@ class TestExtractor {
     if (draft.importedHelperCalls.length > 0) test.importedHelperCalls = draft.importedHelperCalls;
     return test;
   }
+
+  /** The file's top-level bindings (javascript-dependencies.ts), read once. */
+  private moduleBindingsOf(): JsBindings {
+    this.topBindings ??= moduleBindings(this.ast.program);
+    return this.topBindings;
+  }
+
+  private topBindings: JsBindings | null = null;
+
+  /** A suite callback's set-up bindings (javascript-dependencies.ts), read once per suite. */
+  private suiteBindingsOf(callback: t.Node): JsBindings {
+    let bindings = this.suiteSetUp.get(callback);
+    if (!bindings) {
+      bindings = suiteBindings(callback);
+      this.suiteSetUp.set(callback, bindings);
+    }
+    return bindings;
+  }
+
+  private readonly suiteSetUp = new Map<t.Node, JsBindings>();
 
   /** Source text of a node with runs of whitespace collapsed, cut to `maxChars`. */
   private sourceOf(node: t.Node, maxChars: number): string {

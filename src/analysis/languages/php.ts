@@ -126,19 +126,45 @@ interface Rows {
   count: number | null;
   hashes?: string[];
   literals?: string[][];
+  /** Per row, its values named by the test method's parameters (`expected: [2, 3]`), as TestCase.eachRowElements wants; absent when they do not line up. */
+  elements?: string[][];
 }
 
-/** Rows of a data provider method: the elements of its returned literal array, or its `yield`s; null count otherwise. */
-function providerRows(provider: Node | undefined): Rows {
+/** The parameter names of a method (`$config` -> `config`), in order. */
+function parameterNamesOf(method: Node): string[] {
+  const params = method.childForFieldName("parameters");
+  return (params ? namedChildren(params) : []).map((param) => param.childForFieldName("name")?.text.replace(/^\$/, "") ?? "").filter((name) => name !== "");
+}
+
+/**
+ * One provider row's values named by `names`: the elements of the row's
+ * array (`yield 'case' => [[], [1, 4], [1, 2]]`, a returned array's element),
+ * paired in order with the test method's parameters; null when the row is
+ * no literal array of as many elements (string keys name no parameter).
+ */
+function namedRowElements(row: Node, names: readonly string[]): string[] | null {
+  const entry = row.type === "yield_expression" ? namedChildren(row)[0] : row;
+  const parts = entry ? namedChildren(entry) : [];
+  const array = parts[parts.length - 1];
+  if (!array || array.type !== "array_creation_expression") return null;
+  const cells = namedChildren(array).filter((child) => child.type === "array_element_initializer");
+  if (cells.length !== names.length || cells.some((cell) => namedChildren(cell).length !== 1)) return null;
+  return cells.map((cell, index) => `${names[index] as string}: ${compactText(namedChildren(cell)[0]) ?? ""}`);
+}
+
+/** Rows of a data provider method: the elements of its returned literal array, or its `yield`s; null count otherwise. `names` are the test method's parameters. */
+function providerRows(provider: Node | undefined, names: readonly string[] = []): Rows {
   const body = provider?.childForFieldName("body");
   if (!body) return { count: null };
   const yields = body.descendantsOfType("yield_expression").filter((node): node is Node => node !== null);
-  if (yields.length > 0) return { count: yields.length, hashes: yields.map(hashRow), literals: yields.map(literalsOf) };
   const returned = namedChildren(body).find((statement) => statement.type === "return_statement");
   const array = returned ? namedChildren(returned)[0] : undefined;
-  if (!array || array.type !== "array_creation_expression") return { count: null };
-  const rows = namedChildren(array).filter((child) => child.type === "array_element_initializer");
-  return { count: rows.length, hashes: rows.map(hashRow), literals: rows.map(literalsOf) };
+  const rows = yields.length > 0 ? yields : array?.type === "array_creation_expression" ? namedChildren(array).filter((child) => child.type === "array_element_initializer") : null;
+  if (!rows) return { count: null };
+  const result: Rows = { count: rows.length, hashes: rows.map(hashRow), literals: rows.map(literalsOf) };
+  const elements = names.length > 0 ? rows.map((row) => namedRowElements(row, names)) : [];
+  if (elements.length > 0 && elements.every((row) => row !== null)) result.elements = elements as string[][];
+  return result;
 }
 
 /** One PHPUnit assertion as an AssertionFact. */
@@ -213,10 +239,11 @@ function extractPhpDrafts(path: string, grammar: LoadedGrammar, root: Node): Ext
     const providerName = stringValue(argumentValues(attributes.get("DataProvider"))[0]) ?? /@dataProvider\s+(\w+)/.exec(docblock)?.[1] ?? null;
     if (providerName) {
       const provider = classNode.descendantsOfType("method_declaration").find((method) => method?.childForFieldName("name")?.text === providerName) ?? undefined;
-      const rows = providerRows(provider);
+      const rows = providerRows(provider, parameterNamesOf(definition));
       draft.eachRows = rows.count;
       if (rows.hashes) draft.eachRowHashes = rows.hashes;
       if (rows.literals) draft.eachRowLiterals = rows.literals;
+      if (rows.elements) draft.eachRowElements = rows.elements;
     } else if (attributes.has("TestWith") || /@testWith\b/.test(docblock)) {
       draft.eachRows = null;
     }

@@ -16,13 +16,129 @@
  */
 
 import type { Node } from "web-tree-sitter";
+import { callToken, isNameToken, LITERAL_TOKEN, literalToken } from "../dependency-tokens.js";
 
 /** At most this many names are kept per check (sorted): enough to find a removed symbol, bounded for the facts cache. */
 const MAX_CHECK_NAMES = 48;
 
-/** Leaves that name something: identifiers of every grammar, PHP `name`, Ruby `constant`. */
+/** At most this many literal and call tokens are kept per check (sorted), after its names. */
+const MAX_CHECK_TOKENS = 24;
+
+/** Leaves that name something: identifiers of every grammar, PHP `name`, Ruby `constant` and its `@ivar`/`@@cvar`/`$global`. */
 function isNameLeaf(node: Node): boolean {
-  return node.childCount === 0 && (/identifier$/.test(node.type) || node.type === "name" || node.type === "constant");
+  return node.childCount === 0 && (/identifier$/.test(node.type) || node.type === "name" || node.type === "constant" || /^(instance|class|global)_variable$/.test(node.type));
+}
+
+/** Node types of string literals, across the grammars. */
+const STRING_LITERAL = /^(string|string_literal|interpreted_string_literal|raw_string_literal|encapsed_string|verbatim_string_literal)$/;
+
+/**
+ * The value of a string literal node (or a Ruby symbol) when it is a plain
+ * literal of {@link LITERAL_TOKEN}'s shape (no interpolation, no escapes),
+ * else null.
+ */
+export function stringLiteralValue(node: Node): string | null {
+  // A Ruby symbol (`:legacy`) is the option key or value a string would be elsewhere.
+  if (node.type === "simple_symbol") return LITERAL_TOKEN.test(node.text.slice(1)) ? node.text.slice(1) : null;
+  if (!STRING_LITERAL.test(node.type) || (node.parent && STRING_LITERAL.test(node.parent.type))) return null;
+  const parts = node.namedChildren.filter((child): child is Node => child !== null && !/^string_(start|end)$/.test(child.type));
+  if (parts.some((part) => !/content|fragment|string_value/.test(part.type))) return null;
+  const text = parts.length === 1 ? (parts[0] as Node).text : parts.length === 0 ? node.text.replace(/^[@$rbuRBUf]*("|'|`)/, "").replace(/("|'|`)$/, "") : null;
+  return text !== null && LITERAL_TOKEN.test(text) ? text : null;
+}
+
+/** Node types of calls and constructions, across the grammars. */
+const CALL =
+  /^(call|call_expression|invocation_expression|method_invocation|object_creation_expression|implicit_object_creation_expression|function_call_expression|member_call_expression|nullsafe_member_call_expression|scoped_call_expression)$/;
+
+/** Arguments that spread a collection: the call's argument count is unknown. */
+const SPREAD_ARGUMENT = /splat|spread|variadic_unpacking|unpacking/;
+
+/** The last name a callee node ends in: `a.b.c` -> `c`, `Foo<int>` -> `Foo`, `A::h` -> `h`. */
+function lastNameOf(node: Node | null | undefined): string | null {
+  let current = node ?? null;
+  for (let step = 0; current && step < 8; step++) {
+    if (isNameLeaf(current)) return current.text;
+    const named = current.namedChildren.filter((child): child is Node => child !== null);
+    current =
+      current.childForFieldName("name") ??
+      current.childForFieldName("field") ??
+      current.childForFieldName("attribute") ??
+      current.childForFieldName("property") ??
+      (/generic/.test(current.type) ? (named[0] ?? null) : (named[named.length - 1] ?? null));
+  }
+  return null;
+}
+
+/** The declared type a target-typed construction (C#'s `new(x)`) builds: the type of the declaration it initialises, or null (`var`). */
+function targetTypeOf(node: Node): string | null {
+  let current: Node | null = node.parent;
+  for (let step = 0; current && step < 4; step++, current = current.parent) {
+    const type = current.childForFieldName("type");
+    if (type) return type.type === "implicit_type" ? null : lastNameOf(type);
+  }
+  return null;
+}
+
+/** The names of the functions and methods called under a node (their callees' last names), unique. */
+export function calledNamesIn(node: Node): Set<string> {
+  const names = new Set<string>();
+  const visit = (current: Node): void => {
+    const token = CALL.test(current.type) ? callTokenOf(current) : null;
+    if (token !== null) names.add(token.slice(0, token.lastIndexOf("/")));
+    for (const child of current.namedChildren) if (child) visit(child);
+  };
+  visit(node);
+  return names;
+}
+
+/**
+ * The call token of a call node ({@link callToken}), or null when the callee
+ * or the argument count is unknown. Ruby's `Runner.new(x)` is a call of
+ * `Runner`, as a construction is in the other grammars.
+ */
+function callTokenOf(node: Node): string | null {
+  if (!CALL.test(node.type)) return null;
+  const args = node.childForFieldName("arguments") ?? node.namedChildren.find((child) => child !== null && /^(argument_list|arguments)$/.test(child.type)) ?? null;
+  const parts = (args?.namedChildren ?? []).filter((child): child is Node => child !== null && child.type !== "comment" && child.type !== "block_argument");
+  if (parts.some((part) => SPREAD_ARGUMENT.test(part.type) || SPREAD_ARGUMENT.test(part.namedChildren[0]?.type ?? ""))) return null;
+  let name: string | null;
+  if (node.type === "implicit_object_creation_expression") name = targetTypeOf(node);
+  else {
+    const callee =
+      node.childForFieldName("function") ??
+      node.childForFieldName("method") ??
+      node.childForFieldName("name") ??
+      node.childForFieldName("type") ??
+      node.namedChildren.find((child) => child !== null && (isNameLeaf(child) || /qualified_name|scoped_identifier/.test(child.type))) ??
+      null;
+    name = lastNameOf(callee);
+    const receiver = node.childForFieldName("receiver");
+    if (name === "new" && receiver && isNameLeaf(receiver)) name = receiver.text;
+  }
+  return name === null ? null : callToken(name, parts.length);
+}
+
+/**
+ * Every dependency token under a node, in source order: its name leaves,
+ * the literal tokens of its plain string literals ({@link literalToken}) and
+ * the call tokens of its calls ({@link callToken}).
+ */
+function tokensIn(node: Node | null | undefined, into: Set<string> = new Set()): Set<string> {
+  if (!node) return into;
+  if (isNameLeaf(node)) {
+    into.add(node.text);
+    return into;
+  }
+  const value = stringLiteralValue(node);
+  if (value !== null) {
+    into.add(literalToken(value));
+    return into;
+  }
+  const call = callTokenOf(node);
+  if (call !== null) into.add(call);
+  for (const child of node.children) if (child) tokensIn(child, into);
+  return into;
 }
 
 /** Every name leaf under a node, in source order. */
@@ -85,7 +201,7 @@ function bindingsIn(scope: Node): ScopeBindings {
       const parts = bindingParts(node);
       if (parts) {
         const value = new Set<string>();
-        for (const part of parts.value) namesIn(part, value);
+        for (const part of parts.value) tokensIn(part, value);
         const text = parts.value.map((part) => part.text.replace(/\s+/g, "")).join(",");
         for (const name of namesIn(parts.target)) {
           const known = bindings.get(name) ?? new Set<string>();
@@ -128,6 +244,65 @@ function classBases(root: Node): Bindings {
 /** The file's class bases, computed once per tree. */
 const basesCache = new WeakMap<Node, Bindings>();
 
+/** Methods that set up a test class's state before each test: constructors, `setUp`, `setup_method`, `initialize`, `__construct`, `[SetUp]`-style names. */
+const SETUP_METHOD =
+  /^(__init__|__construct|initialize|constructor|init|setUp|setup|setup_method|setUpClass|setup_class|before|beforeEach|before_each|SetUp|Setup|TestInitialize|Initialize|BeforeEach)$/;
+
+/**
+ * The state a test class sets up for its tests, as bindings: each field or
+ * property initialised where it is declared (`Scheduler Scheduler { get; } =
+ * new(Period)`, `private Foo foo = new Foo(1)`, a class-level `x = …`), and
+ * each member a constructor or setup method assigns (`_scheduler = new(…)`,
+ * `self.parser = Parser(…)`, `@runner = Runner.new`, `$this->p = new P()`),
+ * by the member's own name -> the tokens of its value. Assignments in other
+ * methods (the tests themselves) are not set-up.
+ */
+function memberBindings(root: Node): Bindings {
+  const members: Bindings = new Map();
+  const bind = (target: Node, value: readonly Node[]): void => {
+    const name = target.childForFieldName("name") ?? target.childForFieldName("attribute") ?? target.childForFieldName("property") ?? target.childForFieldName("field") ?? target;
+    const own = isNameLeaf(name) ? name.text : name.type === "variable_name" ? name.text.replace(/^\$/, "") : lastNameOf(name);
+    if (own === null || own === "self" || own === "this") return;
+    const known = members.get(own) ?? new Set<string>();
+    for (const part of value) tokensIn(part, known);
+    known.delete(own);
+    members.set(own, known);
+  };
+  const visit = (node: Node, inSetup: boolean, inFunction: boolean): void => {
+    if (FUNCTION_LIKE.test(node.type)) {
+      const name = node.childForFieldName("name")?.text ?? "";
+      inSetup = /constructor/.test(node.type) || SETUP_METHOD.test(name);
+      inFunction = true;
+    }
+    if (inSetup || !inFunction) {
+      if (BINDING.test(node.type)) {
+        const parts = bindingParts(node);
+        if (parts) bind(parts.target, parts.value);
+      } else if (node.type === "property_declaration") {
+        // C#: `Scheduler Scheduler { get; } = new(Period);`
+        const name = node.childForFieldName("name");
+        const value = node.childForFieldName("value");
+        if (name && value) bind(name, [value]);
+      } else if (node.type === "property_element") {
+        // PHP: `private $p = new P();`
+        const target = node.namedChildren[0];
+        const initializer = node.namedChildren.find((child) => child !== null && child.type === "property_initializer");
+        if (target && initializer) bind(target, [initializer]);
+      }
+    }
+    for (const child of node.namedChildren) if (child) visit(child, inSetup, inFunction);
+  };
+  for (const node of root.descendantsOfType(["class_declaration", "class_definition", "class", "struct_declaration", "record_declaration", "object_declaration", "impl_item"])) {
+    if (!node) continue;
+    const body = node.childForFieldName("body");
+    if (body) visit(body, false, false);
+  }
+  return members;
+}
+
+/** The file's test-class set-up (see {@link memberBindings}), computed once per tree. */
+const membersCache = new WeakMap<Node, Bindings>();
+
 /**
  * The names one assertion's check depends on, sorted, at most
  * {@link MAX_CHECK_NAMES}: the names of its statement within `scope` (the
@@ -139,12 +314,12 @@ export function checkNamesOf(scope: Node, index: number, scopeBindings: ScopeBin
   const bindings = scopeBindings.names;
   const statement = statementAt(scope, index);
   if (!statement) return [];
-  const names = namesIn(statement);
+  const names = tokensIn(statement);
   for (let node: Node | null = statement.parent; node && node.id !== scope.id; node = node.parent) {
     if (!CONTROL.test(node.type)) continue;
     for (const child of node.namedChildren) {
       if (!child || CONTAINER.test(child.type) || (child.startIndex <= statement.startIndex && child.endIndex >= statement.endIndex)) continue;
-      namesIn(child, names);
+      tokensIn(child, names);
     }
   }
   const root = scope.tree.rootNode;
@@ -153,20 +328,25 @@ export function checkNamesOf(scope: Node, index: number, scopeBindings: ScopeBin
     bases = classBases(root);
     basesCache.set(root, bases);
   }
+  let members = membersCache.get(root);
+  if (!members) {
+    members = memberBindings(root);
+    membersCache.set(root, members);
+  }
   const queue = [...names];
   while (queue.length > 0 && names.size < 4 * MAX_CHECK_NAMES) {
     const name = queue.pop() as string;
-    for (const reached of [...(bindings.get(name) ?? []), ...(bases.get(name) ?? [])]) {
+    // A name the test binds itself is its local; one it does not is the test class's set-up state, if any.
+    const bound = bindings.get(name) ?? members.get(name) ?? [];
+    for (const reached of [...bound, ...(bases.get(name) ?? [])]) {
       if (names.has(reached)) continue;
       names.add(reached);
       queue.push(reached);
     }
   }
-  // A local stands for what it was bound to: only the names no local binding explains are kept.
-  return [...names]
-    .filter((name) => !bindings.has(name))
-    .sort()
-    .slice(0, MAX_CHECK_NAMES);
+  // A local (or a member set up for the test) stands for what it was bound to: only the names no binding explains are kept.
+  const all = [...names].filter((name) => !bindings.has(name) && !members.has(name)).sort();
+  return [...all.filter(isNameToken).slice(0, MAX_CHECK_NAMES), ...all.filter((token) => !isNameToken(token)).slice(0, MAX_CHECK_TOKENS)];
 }
 
 /** The local bindings of a test's declaration (see {@link checkNamesOf}). */
@@ -264,4 +444,171 @@ export function versionFlagsOf(root: Node): { name: string; condition: string }[
   };
   visit(root);
   return flags;
+}
+
+/** At most this many string literals are recorded per product file (CodeFacts.literals). */
+const MAX_PRODUCT_LITERALS = 2000;
+
+/** Node types that name another module rather than hold a value of the code: their strings are no literals of it. */
+const MODULE_REFERENCE = /import|use_declaration|namespace_use|require|package_clause|extern_crate|mod_item/;
+
+/**
+ * The plain string literals of a product file ({@link stringLiteralValue}:
+ * option values, keys, flags, command words), sorted and unique, at most
+ * {@link MAX_PRODUCT_LITERALS}; module paths of imports are left out. What
+ * a change can stop handling besides names (rules/dependencies.ts).
+ */
+export function productLiterals(root: Node): string[] {
+  const values = new Set<string>();
+  const visit = (node: Node): void => {
+    if (MODULE_REFERENCE.test(node.type)) return;
+    const value = stringLiteralValue(node);
+    if (value !== null) {
+      values.add(value);
+      return;
+    }
+    for (const child of node.namedChildren) if (child) visit(child);
+  };
+  visit(root);
+  return [...values].sort().slice(0, MAX_PRODUCT_LITERALS);
+}
+
+/** Parameter node types that take any number of arguments. */
+const VARIADIC_PARAMETER = /splat|variadic|spread|rest/;
+
+/** Parameter-list children that are no parameter a caller passes: a receiver, a block, separators, attributes. */
+const NOT_A_PARAMETER = /^(self_parameter|block_parameter|receiver_parameter|keyword_separator|positional_separator|comment|attribute_list|attribute)$/;
+
+/**
+ * How many arguments a function's declaration accepts, by the shape of its
+ * parameter list (any grammar): `min` the parameters without a default,
+ * `max` all of them, null when one is variadic (`*args`, `**kw`, `...rest`,
+ * C#'s `params`). A method's own receiver (`self`/`cls` first, Rust's
+ * `&self`) is not counted. Null when the node has no parameter list it can
+ * read.
+ */
+export function arityOf(fn: Node): { min: number; max: number | null } | null {
+  const params = fn.childForFieldName("parameters") ?? fn.namedChildren.find((child) => child !== null && /^(parameter_list|parameters|formal_parameters|method_parameters)$/.test(child.type)) ?? null;
+  if (!params) return /^(method|singleton_method)$/.test(fn.type) ? { min: 0, max: 0 } : null;
+  let min = 0;
+  let max: number | null = 0;
+  // C#'s `params T[] rest` reads as a `params` keyword, then a bare array type and name in the list: it and what follows are variadic.
+  const paramsAt = params.children.findIndex((child) => child !== null && !child.isNamed && child.text === "params");
+  const listed = paramsAt === -1 ? params.children : params.children.slice(0, paramsAt);
+  if (paramsAt !== -1) max = null;
+  const children = listed.filter((child): child is Node => child !== null && child.isNamed && !NOT_A_PARAMETER.test(child.type));
+  children.forEach((child, index) => {
+    if (index === 0 && child.type === "identifier" && /^(self|cls)$/.test(child.text)) return;
+    if (VARIADIC_PARAMETER.test(child.type)) {
+      max = null;
+      return;
+    }
+    if (!/parameter|identifier|declaration/.test(child.type)) return;
+    const count = child.type === "parameter_declaration" ? Math.max(1, child.childrenForFieldName("name").length) : 1;
+    const isOptional =
+      /default|optional/.test(child.type) ||
+      child.childForFieldName("default_value") !== null ||
+      (child.type === "keyword_parameter" && child.childForFieldName("value") !== null) ||
+      child.namedChildren.some((part) => part !== null && part.type === "equals_value_clause");
+    if (!isOptional) min += count;
+    if (max !== null) max += count;
+  });
+  return { min, max };
+}
+
+/** Node types of enum members, across the grammars. */
+const ENUM_MEMBER = /^(enum_variant|enum_member_declaration|enum_constant|enum_case)$/;
+
+/** Base classes that make a Python class an enumeration. */
+const PYTHON_ENUM_BASE = /^(enum\.)?(Enum|IntEnum|StrEnum|Flag|IntFlag)$/;
+
+/**
+ * The enum members a product file declares (Rust variants, C#/Java/PHP
+ * enum members, the assignments of a Python `Enum` class), sorted and
+ * unique: a value of the enum can be one of them and nothing else.
+ */
+export function enumMemberNames(root: Node): string[] {
+  const names = new Set<string>();
+  const visit = (node: Node): void => {
+    if (ENUM_MEMBER.test(node.type)) {
+      const name = node.childForFieldName("name") ?? node.namedChildren[0];
+      if (name && isNameLeaf(name)) names.add(name.text);
+      return;
+    }
+    if (node.type === "class_definition") {
+      const bases = node.childForFieldName("superclasses")?.namedChildren ?? [];
+      if (bases.some((base) => base !== null && PYTHON_ENUM_BASE.test(base.text))) {
+        for (const statement of node.childForFieldName("body")?.namedChildren ?? []) {
+          const assignment = statement?.type === "expression_statement" ? statement.namedChildren[0] : null;
+          const left = assignment?.type === "assignment" ? assignment.childForFieldName("left") : null;
+          if (left?.type === "identifier") names.add(left.text);
+        }
+      }
+    }
+    for (const child of node.namedChildren) if (child) visit(child);
+  };
+  visit(root);
+  return [...names].sort();
+}
+
+/**
+ * How many calls a test runs outside its assertions: the call and
+ * construction nodes under `scope` (the test's declaration) that lie in no
+ * assertion's statement (the statement starting where the assertion, at one
+ * of `starts`, starts), plus, for a Python test, the fixtures it requests
+ * (its parameters other than `self`/`cls`: each runs code before it). A test
+ * with none runs nothing but its checks (TestCase.callCount).
+ */
+export function callsOutsideChecks(scope: Node, starts: readonly number[]): number {
+  const calls = callStartsOutsideChecks(scope, starts).length;
+  if (scope.type !== "function_definition") return calls;
+  const params = (scope.childForFieldName("parameters")?.namedChildren ?? []).filter((param) => param !== null && !/^(self|cls)$/.test(param.text));
+  return calls + params.length;
+}
+
+/** The start offsets of the calls {@link callsOutsideChecks} counts in the body (fixtures aside), in source order. */
+export function callStartsOutsideChecks(scope: Node, starts: readonly number[]): number[] {
+  const ranges: [number, number][] = [];
+  for (const start of starts) {
+    let node: Node | null = scope.descendantForIndex(start);
+    while (node?.parent && node.parent.id !== scope.id && node.parent.startIndex === start && !CONTAINER.test(node.parent.type)) node = node.parent;
+    if (node) ranges.push([start, node.endIndex]);
+  }
+  const calls: number[] = [];
+  const visit = (node: Node): void => {
+    if (ranges.some(([start, end]) => node.startIndex >= start && node.endIndex <= end)) return;
+    if (CALL.test(node.type)) calls.push(node.startIndex);
+    for (const child of node.namedChildren) if (child) visit(child);
+  };
+  visit(scope.childForFieldName("body") ?? scope);
+  return calls;
+}
+
+/** At most this many written places are recorded per product file (CodeFacts.writes). */
+const MAX_WRITES = 500;
+
+/** Assignment targets that name a place outside the function's locals: an element (`ENV["X"]`, `cache[k]`) or a member of another object (`os.environ`, `config.mode`). */
+const PLACE =
+  /^(subscript|element_reference|subscript_expression|index_expression|element_access_expression|array_access|attribute|member_access_expression|field_expression|selector_expression|field_access|scoped_property_access_expression)$/;
+
+/**
+ * The places a product file writes outside its locals (CodeFacts.writes):
+ * the targets of its assignments that are an element or a member of
+ * another object, as written with whitespace dropped, unique, sorted; the
+ * object's own state (`self.x`, `this.x`, `$this->x`, `@x`) left out (its
+ * tests read it through methods). A check reading a place the change no
+ * longer writes checked a side effect that is gone (rules/dependencies.ts).
+ */
+export function writtenPlaces(root: Node): string[] {
+  const places = new Set<string>();
+  const visit = (node: Node): void => {
+    if (places.size >= MAX_WRITES) return;
+    if (BINDING.test(node.type)) {
+      const target = node.childForFieldName("left");
+      if (target && PLACE.test(target.type) && !/^(self|this|\$this|static|self::|static::)\b|^@|^self::|^static::/.test(target.text)) places.add(target.text.replace(/\s+/g, ""));
+    }
+    for (const child of node.namedChildren) if (child) visit(child);
+  };
+  visit(root);
+  return [...places].sort();
 }

@@ -29,7 +29,20 @@ import { setFlagsFromString } from "node:v8";
 import type { Language, Node, Parser, Query, Tree, TreeCursor } from "web-tree-sitter";
 import { RalphError } from "../../errors.js";
 import { assertionHelpersOf, functionRanges, helperCallFacts, inheritHelperChecks, testScopeFunctions } from "./tree-sitter-helpers.js";
-import { checkNamesOf, declaredNames, isTautologyThroughLocals, testBindings, versionFlagsOf, type ScopeBindings } from "./tree-sitter-subjects.js";
+import {
+  calledNamesIn,
+  callsOutsideChecks,
+  callStartsOutsideChecks,
+  checkNamesOf,
+  declaredNames,
+  enumMemberNames,
+  isTautologyThroughLocals,
+  productLiterals,
+  testBindings,
+  versionFlagsOf,
+  writtenPlaces,
+  type ScopeBindings,
+} from "./tree-sitter-subjects.js";
 import { currentRun, debug } from "../../log.js";
 import { allOwnCalls, callsIn, conditionWithin, enclosingFunction, FUNCTION_TYPES, isConditionalWithin, type SkipProviderKind } from "./skip-reach.js";
 import {
@@ -424,6 +437,19 @@ export function normalizeLiteral(node: Node): string {
 const BLOCK_TYPES: ReadonlySet<string> = new Set(["block", "body_statement", "do_block", "block_body", "compound_statement", "statement_block"]);
 
 /**
+ * A pattern of the statements that change what the local `name` holds in
+ * place: an element written (`x[k] = v`, PHP `$x[] = v`, `x[k] += v`) or a
+ * collection's mutating method called on it (`x.append(v)`, `x.push(v)`,
+ * `x.Add(v)`, `$x->add(v)`, `x << v`).
+ */
+function mutationOf(name: string): RegExp {
+  const local = name.replace(/[$]/g, "\\$");
+  return new RegExp(
+    `(?<![\\w$])${local}\\s*(?:\\[[^\\]]*\\]\\s*(?:[-+*/.]|\\?\\?)?=(?!=)|(?:\\.|->)\\s*(?:append|extend|insert|push|unshift|splice|add|addAll|put|putAll|set|update|setdefault|Add|AddRange|Insert|Push|Enqueue|push_str|push_back|extend_from_slice|concat!?|merge!|store)\\s*\\(|\\s*<<(?!=))`,
+  );
+}
+
+/**
  * The expression a local name read by an assertion at `node` was bound to
  * by one of the (at most 8) statements before it in the same block:
  * `x = f(1)` -> `f(1)` (Python, Ruby, PHP `$x = f(1);`); a destructuring
@@ -431,7 +457,7 @@ const BLOCK_TYPES: ReadonlySet<string> = new Set(["block", "body_statement", "do
  * -> `f(1)[0]` for `a`, or the matching element when the right side is a
  * literal tuple; a declaration (C#, Java, Rust: {@link declaredValue}). Normalised like
  * {@link compactText}; undefined when no such binding is found or the name
- * is bound again in between. The subject of a check is then the call
+ * is bound again or filled in place ({@link mutationOf}) in between. The subject of a check is then the call
  * under test (AssertionFact.actualValue), however the test or a helper
  * named its local.
  */
@@ -439,9 +465,12 @@ export function boundLocalValue(node: Node, name: string): string | undefined {
   let statement: Node | null = node;
   while (statement?.parent && !BLOCK_TYPES.has(statement.parent.type)) statement = statement.parent;
   let previous = statement?.previousNamedSibling ?? null;
+  const mutation = mutationOf(name);
   for (let steps = 0; previous && steps < 8; steps++, previous = previous.previousNamedSibling) {
     const declared = declaredValue(previous, name);
     if (declared !== null) return declared;
+    // A local filled in after it was bound (`$levels[] = …`, `levels.append(…)`) no longer holds what it was bound to.
+    if (mutation.test(previous.text)) return undefined;
     const first = previous.namedChild(0);
     const assignment = previous.type === "assignment" ? previous : previous.type === "expression_statement" && (first?.type === "assignment" || first?.type === "assignment_expression") ? first : null;
     if (!assignment) continue;
@@ -666,6 +695,12 @@ export interface TestDraft {
   eachRowElements?: string[][];
   /** Literal values of the body (see TestCase.literals). */
   literals?: string[];
+  /** Literal values of the file's functions the body calls (see TestCase.helperLiterals). */
+  helperLiterals?: string[];
+  /** Calls the body makes outside its assertions (see TestCase.callCount). */
+  callCount?: number;
+  /** For a test without a real check: what its calls depend on (see TestCase.callNames). */
+  callNames?: string[][];
   /** The body's statement list: assertions after a `return` at its top level can never run. */
   body?: Node | null;
 }
@@ -803,6 +838,89 @@ function dependencyFacts(owner: TestDraft, startIndex: number, fact: AssertionFa
   return !fact.tautology && isTautologyThroughLocals(fact.actual, fact.expected, scope) ? { ...fact, tautology: true, strength: 0 } : fact;
 }
 
+/** Languages whose checks keep a local as their subject, and whose locals' declared values assembleFacts records (AssertionFact.localValue). */
+const DECLARED_LOCALS: ReadonlySet<string> = new Set(["csharp", "java", "php", "rust"]);
+
+/** At most this many calls of a check-free test are read for what they depend on (TestCase.callNames). */
+const MAX_CALL_STATEMENTS = 16;
+
+/** At most this many literals are gathered from the helpers one test calls (TestCase.helperLiterals). */
+const MAX_HELPER_LITERALS = 200;
+
+/**
+ * Per test draft, the literals of the file's other functions it calls, by
+ * name, through helpers calling helpers (TestCase.helperLiterals): a test
+ * whose arrange code moved into `$this->process($config, $levels)` still
+ * feeds the literals that helper writes (`['normalize_headings' => $config]`).
+ * Only drafts with literals of their own are looked at.
+ */
+function helperLiteralsOf(root: Node, drafts: readonly TestDraft[]): Map<TestDraft, string[]> {
+  const result = new Map<TestDraft, string[]>();
+  const withLiterals = drafts.filter((draft) => draft.literals !== undefined);
+  if (withLiterals.length === 0) return result;
+  const testStarts = new Set(drafts.map((draft) => draft.node.startIndex));
+  const byName = new Map<string, Node[]>();
+  for (const range of functionRanges(root)) {
+    if (testStarts.has(range.start)) continue;
+    const node = root.descendantForIndex(range.start, range.end - 1);
+    let fn: Node | null = node;
+    while (fn && !(fn.startIndex === range.start && fn.endIndex === range.end)) fn = fn.parent;
+    if (fn) (byName.get(range.name) ?? byName.set(range.name, []).get(range.name))?.push(fn);
+  }
+  if (byName.size === 0) return result;
+  const calledCache = new Map<Node, Set<string>>();
+  const calledBy = (node: Node): Set<string> => {
+    let names = calledCache.get(node);
+    if (!names) {
+      names = calledNamesIn(node);
+      calledCache.set(node, names);
+    }
+    return names;
+  };
+  for (const draft of withLiterals) {
+    const literals: string[] = [];
+    const seen = new Set<string>();
+    const queue = [...calledBy(draft.node)];
+    while (queue.length > 0 && literals.length < MAX_HELPER_LITERALS) {
+      const name = queue.shift() as string;
+      if (seen.has(name)) continue;
+      seen.add(name);
+      for (const fn of byName.get(name) ?? []) {
+        literals.push(...literalsOf(fn));
+        for (const next of calledBy(fn)) if (!seen.has(next)) queue.push(next);
+      }
+    }
+    if (literals.length > 0) result.set(draft, literals.slice(0, MAX_HELPER_LITERALS));
+  }
+  return result;
+}
+
+/**
+ * Records what a test runs besides its checks (TestCase.callCount) and, for
+ * one with no real check, which guards only that its calls do not throw,
+ * what each call depends on (TestCase.callNames). `starts` are its
+ * assertions' offsets, `facts` its assertions; `bindings` caches scopes.
+ */
+function noteCalls(draft: TestDraft, starts: readonly number[], facts: readonly AssertionFact[], bindings: Map<TestDraft, ScopeBindings>): void {
+  draft.callCount = callsOutsideChecks(draft.node, starts);
+  if (draft.callCount === 0 || !facts.every((fact) => fact.tautology || fact.unreachable === true)) return;
+  let scope = bindings.get(draft);
+  if (!scope) {
+    scope = testBindings(draft.node);
+    bindings.set(draft, scope);
+  }
+  const seen = new Set<string>();
+  const callNames: string[][] = [];
+  for (const start of callStartsOutsideChecks(draft.node, starts).slice(0, MAX_CALL_STATEMENTS)) {
+    const names = checkNamesOf(draft.node, start, scope);
+    const key = names.join("\u0000");
+    if (names.length === 0 || seen.has(key)) continue;
+    seen.add(key);
+    callNames.push(names);
+  }
+  if (callNames.length > 0) draft.callNames = callNames;
+}
+
 /**
  * Turns drafts into {@link FileFacts}: each assertion and runtime skip goes to
  * the innermost test containing it; flags come from the draft's marks;
@@ -843,6 +961,12 @@ export function assembleFacts(
   const bindings = new Map<TestDraft, ScopeBindings>();
   for (const assertion of [...drafts.assertions, ...helperCalls].sort((a, b) => a.startIndex - b.startIndex)) {
     const { startIndex, ...fact } = withoutSelfQualifier(assertion, drafts.selfQualifier);
+    // What a checked local was declared with (AssertionFact.localValue), in the grammars whose checks keep the local as their subject.
+    if (root && DECLARED_LOCALS.has(language) && fact.actualValue === undefined && fact.actual !== undefined && /^\$?[A-Za-z_]\w*$/.test(fact.actual)) {
+      const node = root.descendantForIndex(startIndex);
+      const value = node ? boundLocalValue(node, fact.actual) : undefined;
+      if (value !== undefined && value !== fact.actual) fact.localValue = value;
+    }
     for (const owner of innermostDrafts(ranged, startIndex)) {
       const returnEnd = returnEnds.get(owner);
       const ownFact = dependencyFacts(owner, startIndex, returnEnd !== undefined && startIndex >= returnEnd ? { ...fact, unreachable: true } : fact, bindings, checkNames);
@@ -879,6 +1003,13 @@ export function assembleFacts(
         )
       : [];
   const calls = drafts.skipReach?.recordsCalls ? recordCalls(drafts.skipReach.recordsCalls, ranged) : null;
+  // What each test runs besides its checks (TestCase.callCount).
+  const starts = new Map<TestDraft, number[]>();
+  for (const assertion of [...drafts.assertions, ...helperCalls])
+    for (const owner of innermostDrafts(ranged, assertion.startIndex)) (starts.get(owner) ?? starts.set(owner, []).get(owner))?.push(assertion.startIndex);
+  for (const draft of [...drafts.tests, ...methodDrafts]) noteCalls(draft, starts.get(draft) ?? [], details.get(draft) ?? [], bindings);
+  const helperLiterals = root ? helperLiteralsOf(root, [...drafts.tests, ...methodDrafts]) : new Map<TestDraft, string[]>();
+  for (const [draft, literals] of helperLiterals) draft.helperLiterals = literals;
   const tests = drafts.tests.map((draft) => {
     const test = toTestCase(draft, details.get(draft) ?? [], checkNames.get(draft));
     const names = calls?.get(draft);
@@ -1111,6 +1242,9 @@ function toTestCase(draft: TestDraft, assertions: AssertionFact[], checkNames?: 
   if (draft.eachRowLiterals !== undefined) test.eachRowLiterals = draft.eachRowLiterals;
   if (draft.eachRowElements !== undefined) test.eachRowElements = draft.eachRowElements;
   if (draft.literals !== undefined) test.literals = draft.literals;
+  if (draft.helperLiterals !== undefined) test.helperLiterals = draft.helperLiterals;
+  if (draft.callCount !== undefined) test.callCount = draft.callCount;
+  if (draft.callNames !== undefined) test.callNames = draft.callNames;
   if (checkNames !== undefined) test.checkNames = checkNames;
   return test;
 }
@@ -1149,6 +1283,12 @@ export async function extractWithTreeSitter(
     if (extractCode && (!facts.isTestFile || (hasInlineTests && !isTestPath))) {
       facts.code = extractCode(parsed.tree.rootNode, content);
       facts.code.declared = declaredNames(parsed.tree.rootNode);
+      const literals = productLiterals(parsed.tree.rootNode);
+      if (literals.length > 0) facts.code.literals = literals;
+      const members = enumMemberNames(parsed.tree.rootNode);
+      if (members.length > 0) facts.code.enumMembers = members;
+      const writes = writtenPlaces(parsed.tree.rootNode);
+      if (writes.length > 0) facts.code.writes = writes;
       const versionFlags = versionFlagsOf(parsed.tree.rootNode);
       if (versionFlags.length > 0) facts.code.versionFlags = versionFlags;
       if (facts.isTestFile) facts.hasInlineTests = true;

@@ -21,6 +21,7 @@ import type { AssertionFact, AssertionHelperFact, TestCase } from "../facts.js";
 import type { Finding } from "../types.js";
 import { hasCodeUnderTestChanged, multisetMinus, resolveImport, usable, type MatchedTest, type RuleInput } from "./context.js";
 import { defineRule, report } from "./registry.js";
+import { describeRetired, findRetired, retiredNamesOf } from "./dependencies.js";
 
 /** The outcome of {@link pairAssertions}: index pairs (before, after), and the unpaired indexes of each side. */
 export interface AssertionPairing {
@@ -206,16 +207,52 @@ function isCoveredByWholerCheck(lost: AssertionFact, after: readonly AssertionFa
   });
 }
 
+/** The feature_removal of assertions a surviving test lost together with the retired code each checked (`retired`, per assertion). */
+function removedWithCodeFinding(test: MatchedTest, assertions: readonly string[], lines: readonly number[], retired: readonly string[][]): Finding {
+  const tokens = [...new Set(retired.flat())].sort();
+  const total = assertions.length;
+  return report(
+    assertionsRule,
+    "assertionsRemovedWithCode",
+    {
+      total,
+      plural: total === 1 ? "" : "s",
+      test: test.after.id,
+      file: test.afterFile,
+      were: total === 1 ? "was" : "were",
+      they: total === 1 ? "it" : "they",
+      list: tokens.map(describeRetired).join(", "),
+    },
+    {
+      ...baseFinding(test),
+      evidence: { removed: assertions.map((assertion, index) => ({ line: lines[index], assertion })), removed_symbols: tokens, reclassified_from: "assertion_removal" },
+    },
+  );
+}
+
 /** Findings for one surviving test whose two sides both have assertion details. */
-function compareDetails(test: MatchedTest, beforeFacts: AssertionFact[], afterFacts: AssertionFact[], isCodeChanged: () => boolean, isConserved: (fact: AssertionFact) => boolean): Finding[] {
+function compareDetails(
+  test: MatchedTest,
+  beforeFacts: AssertionFact[],
+  afterFacts: AssertionFact[],
+  isCodeChanged: () => boolean,
+  isConserved: (fact: AssertionFact) => boolean,
+  /** The retired tokens one before assertion (by its index) depends on, for a check of it: empty when it reads only surviving code. */
+  retiredOf: (index: number, check: Check) => string[] = () => [],
+): Finding[] {
   const findings: Finding[] = [];
   // Judged as checks (analysis/checks): one relation and strength whatever the framework, text in canonical form.
   const original = new Map<AssertionFact, AssertionFact>();
+  const sourceIndex = new Map<AssertionFact, number>();
+  const asChecks = new Map<AssertionFact, Check>();
   const normalise = (facts: readonly AssertionFact[]): AssertionFact[] =>
-    facts.flatMap((fact) =>
+    facts.flatMap((fact, index) =>
       conjunctFacts(fact).map((part) => {
-        const check = asCheckFact(part, toCheck(part));
+        const asCheck = toCheck(part);
+        const check = asCheckFact(part, asCheck);
         original.set(check, part);
+        sourceIndex.set(check, index);
+        asChecks.set(check, asCheck);
         return check;
       }),
     );
@@ -235,7 +272,19 @@ function compareDetails(test: MatchedTest, beforeFacts: AssertionFact[], afterFa
   const isSilencedNow = (was: AssertionFact, now: AssertionFact): boolean => (!was.unreachable && now.unreachable === true) || (!was.gated && now.gated === true && !now.unreachable);
   const silenced = pairs.filter(([b, a]) => isSilencedNow(before[b] as AssertionFact, after[a] as AssertionFact) && !(before[b] as AssertionFact).tautology).map(([b]) => before[b] as AssertionFact);
   const addedReal = added.map((i) => after[i] as AssertionFact).filter((fact) => !fact.tautology && !fact.unreachable);
-  if (lost.length + silenced.length > 0) {
+  // Assertions removed with the code they checked (each read a name, an overload, an input or a written place the change
+  // retired, rules/dependencies.ts): the feature went, as a test deleted with its code does (feature_removal, medium).
+  const retired = silenced.length === 0 ? lost.map((fact) => retiredOf(sourceIndex.get(fact) ?? -1, asChecks.get(fact) as Check)) : [];
+  if (lost.length > 0 && retired.length === lost.length && retired.every((names) => names.length > 0)) {
+    findings.push(
+      removedWithCodeFinding(
+        test,
+        lost.map(describe),
+        lost.map((fact) => fact.line),
+        retired,
+      ),
+    );
+  } else if (lost.length + silenced.length > 0) {
     const commentedGain = (test.after.commentedAssertions ?? 0) - (test.before.commentedAssertions ?? 0);
     const reasons: string[] = [];
     if (silenced.length > 0) reasons.push(`${silenced.length} now after an early return`);
@@ -410,6 +459,7 @@ function hasDetails(test: TestCase): test is TestCase & { assertionsDetail: Asse
 export function assertionFindings(input: RuleInput): Finding[] {
   const findings: Finding[] = [];
   const conserved = conservationOf(input);
+  let retired: Set<string> | null = null; // what the change retired (rules/dependencies.ts), read once when a test lost assertions
   const codeChanged = new Map<string, boolean>();
   const isCodeChanged = (path: string): boolean => {
     let answer = codeChanged.get(path);
@@ -433,6 +483,10 @@ export function assertionFindings(input: RuleInput): Finding[] {
             test.after.assertionsDetail,
             () => isCodeChanged(test.afterFile),
             (fact) => conserved(test, fact),
+            (index, check) => {
+              retired ??= findRetired(input.pairs);
+              return retired.size === 0 ? [] : retiredNamesOf(test.before, index, check, retired);
+            },
           )
         : compareCounts(test);
     // Assertions moved into an imported helper (`runScenario(dir)` holding the expects) are not removed.
@@ -618,6 +672,11 @@ export const assertionsRule = defineRule({
   description: "A surviving test lost assertions, checks less (a weaker matcher or a tautology), or expects another value while the code under test did not change.",
   messages: {
     assertionsRemoved: '{{total}} of the {{realBefore}} assertions of test "{{test}}" in {{file}} {{were}} removed{{reasons}}{{added}}',
+    assertionsRemovedWithCode: {
+      text: '{{total}} assertion{{plural}} of test "{{test}}" in {{file}} {{were}} removed together with the code {{they}} checked: {{list}}',
+      type: "feature_removal",
+      severity: "medium",
+    },
     fewerAssertions: 'test "{{test}}" in {{file}} has {{fewer}} fewer assertions ({{before}} -> {{after}}){{commented}}',
     helperChecksRemoved: "{{total}} of the {{realBefore}} checks of the shared assertion helper {{helper}} in {{file}} {{were}} removed: every test that calls it checks less",
     checksLess: { text: 'test "{{test}}" in {{file}} checks less: {{parts}}', type: "assertion_weakening", severity: "high" },

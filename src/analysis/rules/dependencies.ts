@@ -6,17 +6,27 @@
  * removed; one check that reads only surviving code keeps the deletion a
  * test_deletion, and a test that names nothing removed is no part of it.
  *
- * Dependencies come from TestCase.checkNames (the names each check reads,
- * locals resolved: parsers/tree-sitter-subjects.ts) or, where a language
- * does not record them (JS/TS), from the names of each check's subject and
- * expected value. Removed names come from the changed product files'
- * declarations, exports and functions (CodeFacts.declared, exports,
- * functions) before and after the change.
+ * Dependencies come from TestCase.checkNames (the names, plain string
+ * literals and calls with their argument counts each check reads, locals and
+ * the test class's set-up resolved: parsers/tree-sitter-subjects.ts,
+ * languages/javascript-dependencies.ts) or, where none were recorded, from
+ * the names and literals of each check's texts; and the place a check reads
+ * as its subject. What the change retired ({@link findRetired}): names the
+ * changed product files declared, exported or defined before and none
+ * after (CodeFacts.declared, exports, functions); overloads, an argument
+ * count a surviving callable no longer accepts (FunctionFact.arity);
+ * literals (an option value, key or flag) none handles any more or a new
+ * guard refuses (CodeFacts.literals, guards); places none writes any more
+ * (CodeFacts.writes). A literal a check expects is never one it fed the
+ * code: a value the code stopped producing is what the check caught.
+ * Surviving tests that lost only checks of retired code lost them with the
+ * code too (rules/assertions.ts, feature_removal at medium).
  */
 
-import { toChecks, type Check } from "../checks/index.js";
+import { canonicalText, toChecks, type Check } from "../checks/index.js";
 import type { AssertionFact, TestCase } from "../facts.js";
 import { isInlineTestedProductCode, isProductCode, usable, type RulePair } from "./context.js";
+import { callToken, LITERAL_TOKEN, literalToken } from "../dependency-tokens.js";
 
 /** Last segment of a qualified name (`Scanner.containsIgnoreCase`, `Lines::process` -> the method). */
 function lastSegment(name: string): string {
@@ -59,14 +69,184 @@ function namesOfText(text: string | undefined): string[] {
   return text === undefined ? [] : (text.match(/[A-Za-z_$][\w$]*/g) ?? []).map((name) => name.replace(/^\$/, ""));
 }
 
+/** The literal tokens (parsers/tree-sitter-subjects.ts literalToken) of the plain string literals in a source text. */
+function literalTokensOfText(text: string | undefined): string[] {
+  if (text === undefined) return [];
+  const tokens: string[] = [];
+  for (const match of text.matchAll(/"((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)'|`([^`$\\]*)`/g)) {
+    const value = match[1] ?? match[2] ?? match[3] ?? "";
+    if (LITERAL_TOKEN.test(value)) tokens.push(literalToken(value));
+  }
+  return tokens;
+}
+
+/** Most arguments a removed overload is looked for at (`f/0` … `f/12`). */
+const MAX_ARITY = 12;
+
+/** One side's accepted argument counts of each callable name (FunctionFact.arity), constructors under their class's name. */
+function aritiesOf(pairs: readonly RulePair[], side: "before" | "after", isCode: (pair: RulePair) => boolean): Map<string, { min: number; max: number | null }[]> {
+  const byName = new Map<string, { min: number; max: number | null }[]>();
+  for (const pair of pairs) {
+    if (!isCode(pair)) continue;
+    for (const fn of usable(pair[side])?.code?.functions ?? []) {
+      if (!fn.arity) continue;
+      const parts = fn.name.split(/\.|::|#/);
+      let name = parts[parts.length - 1] ?? fn.name;
+      // Python's `__init__`, Ruby's `initialize`, PHP's `__construct`: a call of the class builds with them.
+      if (/^(__init__|initialize|__construct)$/.test(name) && parts.length > 1) name = parts[parts.length - 2] as string;
+      (byName.get(name) ?? byName.set(name, []).get(name))?.push(fn.arity);
+    }
+  }
+  return byName;
+}
+
+/** True when one of the arities accepts `count` arguments. */
+function accepts(arities: readonly { min: number; max: number | null }[], count: number): boolean {
+  return arities.some((arity) => count >= arity.min && (arity.max === null || count <= arity.max));
+}
+
+/**
+ * The call tokens (`name/N`, parsers/tree-sitter-subjects.ts callToken) of
+ * the overloads the change removed: a callable name of the changed product
+ * files that still exists after the change but no longer accepts N
+ * arguments, which it accepted before (the one-argument constructor gone
+ * for a two-argument one, `MarkFailure()` become `MarkFailure(out, out)`, a
+ * parameter dropped). A name gone altogether is a removed name instead.
+ */
+export function findRemovedOverloads(pairs: readonly RulePair[]): Set<string> {
+  const removed = new Set<string>();
+  if (pairs.some((pair) => pair.after !== null && usable(pair.after) === null)) return removed;
+  const isCode = (pair: RulePair): boolean => isProductCode(pair) || isInlineTestedProductCode(pair);
+  const before = aritiesOf(pairs, "before", isCode);
+  const after = aritiesOf(pairs, "after", () => true);
+  for (const [name, was] of before) {
+    const now = after.get(name);
+    if (!now) continue;
+    const top = Math.min(MAX_ARITY, Math.max(...was.map((arity) => arity.max ?? MAX_ARITY)));
+    for (let count = 0; count <= top; count++) if (accepts(was, count) && !accepts(now, count)) removed.add(callToken(name, count));
+  }
+  return removed;
+}
+
+/** The string literals of a side's changed product files (CodeFacts.literals). */
+function productLiteralsOf(pairs: readonly RulePair[], side: "before" | "after"): Set<string> {
+  const literals = new Set<string>();
+  for (const pair of pairs) {
+    if (!isProductCode(pair) && !isInlineTestedProductCode(pair)) continue;
+    for (const literal of usable(pair[side])?.code?.literals ?? []) literals.add(literal);
+  }
+  return literals;
+}
+
+/** A negation in a condition (`!`, `!==`, `not`, `<>`): its literals may be what the guard lets through (`!== "x"`, `not in ("x",)`, `!["a", "x"].includes(v)`). */
+const NEGATION = /!|<>|\bnot\b|\bunless\b/;
+
+/**
+ * The literal tokens of the inputs the change retired: a string literal its
+ * changed product files handled before and none handles after (a CLI flag,
+ * a config key, an option value dropped), and one a guard the change added
+ * now refuses (`if (stdio.includes('ipc')) throw …`: the value is rejected
+ * from now on; a condition with a negation, which may refuse everything but
+ * its literals, refuses none). A test that passes such an input checks a feature that is
+ * gone. Empty when some after side is unreadable.
+ */
+export function findRetiredLiterals(pairs: readonly RulePair[]): Set<string> {
+  const retired = new Set<string>();
+  if (pairs.some((pair) => pair.after !== null && usable(pair.after) === null)) return retired;
+  const after = productLiteralsOf(pairs, "after");
+  for (const literal of productLiteralsOf(pairs, "before")) if (!after.has(literal)) retired.add(literalToken(literal));
+  for (const pair of pairs) {
+    if (!isProductCode(pair) && !isInlineTestedProductCode(pair)) continue;
+    const before = new Set((usable(pair.before)?.code?.guards ?? []).map((guard) => `${guard.function}\u0000${guard.condition}`));
+    for (const guard of usable(pair.after)?.code?.guards ?? []) {
+      // A condition with a negation may refuse everything but its literals: only a plain test for them refuses them.
+      if (guard.fallthrough || NEGATION.test(guard.condition) || before.has(`${guard.function}\u0000${guard.condition}`)) continue;
+      for (const match of guard.condition.matchAll(/"([^"\\]*)"|'([^'\\]*)'/g)) {
+        const value = match[1] ?? match[2] ?? "";
+        if (LITERAL_TOKEN.test(value)) retired.add(literalToken(value));
+      }
+    }
+  }
+  return retired;
+}
+
+/** The token of a written place among the retired (`=ENV["TESTOPTS"]`): what a check of that place, as its subject, depends on. */
+export function writeToken(place: string): string {
+  return `=${canonicalText(place)}`;
+}
+
+/**
+ * The write tokens ({@link writeToken}) of the places the change stopped
+ * writing: written by a changed product file before (CodeFacts.writes) and
+ * by none after (`ENV["TESTOPTS"] = "-v" if value` removed: verbose mode no
+ * longer sets TESTOPTS). A check of such a place checked a side effect that
+ * is gone. Empty when some after side is unreadable.
+ */
+export function findRemovedWrites(pairs: readonly RulePair[]): Set<string> {
+  const removed = new Set<string>();
+  if (pairs.some((pair) => pair.after !== null && usable(pair.after) === null)) return removed;
+  const code = pairs.filter((pair) => isProductCode(pair) || isInlineTestedProductCode(pair));
+  const after = new Set(code.flatMap((pair) => usable(pair.after)?.code?.writes ?? []).map(writeToken));
+  for (const place of code.flatMap((pair) => usable(pair.before)?.code?.writes ?? [])) if (!after.has(writeToken(place))) removed.add(writeToken(place));
+  return removed;
+}
+
+/**
+ * Everything the change retired that a check can depend on: removed names
+ * ({@link findRemovedNames}), overloads ({@link findRemovedOverloads}),
+ * literals ({@link findRetiredLiterals}) and written places
+ * ({@link findRemovedWrites}), as one set of tokens.
+ */
+export function findRetired(pairs: readonly RulePair[]): Set<string> {
+  return new Set([...findRemovedNames(pairs), ...findRemovedOverloads(pairs), ...findRetiredLiterals(pairs), ...findRemovedWrites(pairs)]);
+}
+
+/** A dependency token as a message names it: `"ipc"` -> `the value "ipc"`, `Scheduler/1` -> `Scheduler with 1 argument`, a name as itself. */
+export function describeRetired(token: string): string {
+  if (token.startsWith('"')) return `the value ${token}`;
+  if (token.startsWith("=")) return `the write to ${token.slice(1)}`;
+  const call = /^(.+)\/(\d+)$/.exec(token);
+  if (call) return `${call[1]} with ${call[2]} argument${call[2] === "1" ? "" : "s"}`;
+  return token;
+}
+
 /** An assertion counts as a check of the test: it can run and it can fail. */
 function isRealCheck(fact: AssertionFact): boolean {
   return fact.unreachable !== true && !fact.tautology;
 }
 
-/** The names one check reads by its texts alone (subject and expected value), for languages that record no checkNames. */
+/** The names one check reads by its texts alone (subject and expected value), with the literals it feeds, for languages that record no checkNames. */
 function namesOfCheck(check: Check): string[] {
-  return [...namesOfText(check.subject), ...namesOfText(check.expected), ...namesOfText(check.errorType)];
+  return [...namesOfText(check.subject), ...namesOfText(check.expected), ...namesOfText(check.errorType), ...literalTokensOfText(check.subject)];
+}
+
+/**
+ * The retired tokens (see {@link findRetired}) one assertion of `test` (by
+ * its index in assertionsDetail) depends on, for `check`, one check of it:
+ * its recorded checkNames (or, where a language records none, the names and
+ * literals of the check's texts) and the place it reads, sorted; empty when
+ * it reads only surviving code.
+ */
+export function retiredNamesOf(test: TestCase, index: number, check: Check, retired: ReadonlySet<string>): string[] {
+  const facts = test.assertionsDetail ?? [];
+  const names = test.checkNames && test.checkNames.length === facts.length ? (test.checkNames[index] ?? []) : namesOfCheck(check);
+  return [...new Set(withoutExpected([...names, writeToken(check.subject)], [check]).filter((name) => retired.has(name)))].sort();
+}
+
+/**
+ * `tokens` without the literal tokens of the checks' expected values: a
+ * literal the code no longer produces (`assert_equal "-v", ENV["X"]` after
+ * the code stopped writing `"-v"`) is what the check caught, not an input
+ * the change retired.
+ */
+function withoutExpected(tokens: readonly string[], checks: readonly Check[]): string[] {
+  const expected = new Set(checks.flatMap((check) => [...literalTokensOfText(check.expected), ...literalTokensOfText(check.message)]));
+  return tokens.filter((token) => !expected.has(token));
+}
+
+/** The write tokens of the places an assertion's checks read as their subjects. */
+function writeTokensOf(fact: AssertionFact): string[] {
+  return toChecks(fact).map((check) => writeToken(check.subject));
 }
 
 /** How a deleted test's checks stand to the removed code (see {@link removedNamesCheckedBy}). */
@@ -86,10 +266,10 @@ export function removedNamesCheckedBy(test: TestCase, removed: ReadonlySet<strin
   const perCheck: string[][] = [];
   if (test.checkNames && test.checkNames.length === facts.length) {
     facts.forEach((fact, index) => {
-      if (isRealCheck(fact)) perCheck.push(test.checkNames?.[index] ?? []);
+      if (isRealCheck(fact)) perCheck.push(withoutExpected([...(test.checkNames?.[index] ?? []), ...writeTokensOf(fact)], toChecks(fact)));
     });
   } else {
-    for (const fact of facts) if (isRealCheck(fact)) for (const check of toChecks(fact)) perCheck.push(namesOfCheck(check));
+    for (const fact of facts) if (isRealCheck(fact)) for (const check of toChecks(fact)) perCheck.push(withoutExpected([...namesOfCheck(check), writeToken(check.subject)], [check]));
   }
   if (perCheck.length === 0) return { kind: "unknown" };
   const hits = new Set<string>();

@@ -11,11 +11,11 @@
  * was never the package's API.
  */
 
-import { checkedTest } from "../checks/index.js";
+import { checkedTest, describeCheck, findKeptCover, findReExpectedCover, type CheckedTest, type Cover } from "../checks/index.js";
 import type { ExportFact, TestCase } from "../facts.js";
 import type { Finding } from "../types.js";
-import { isInlineTestedProductCode, isProductCode, isTestPair, resolveImport, usable, type RuleInput, type RulePair } from "./context.js";
-import { findRemovedNames, removedNamesCheckedBy, removedNamesOfRows } from "./dependencies.js";
+import { hasCodeUnderTestChanged, isInlineTestedProductCode, isProductCode, isTestPair, resolveImport, usable, type RuleInput, type RulePair } from "./context.js";
+import { describeRetired, findRetired, removedNamesCheckedBy, removedNamesOfRows } from "./dependencies.js";
 import { deadUnderSupport as skippedFromMinimum, type SupportChange } from "../support.js";
 import { defineRule, report, rereport } from "./registry.js";
 import { checksOnlyRetiredRefusal, retireRefusalChecks } from "./retired-refusals.js";
@@ -197,8 +197,9 @@ function removedAliases(used: readonly RemovedExport[], pair: RulePair, path: st
 /**
  * What became of one deleted test: deleted with the code it tested (each of its checks
  * depended on removed code: rules/dependencies.ts; or, when it has no real
- * check, it used a removed export), or lost (some check read only
- * surviving code, or it used nothing removed).
+ * check, it used a removed export or each of its calls reached retired
+ * code, TestCase.callNames), or lost (some check read only surviving code,
+ * or it used nothing removed).
  */
 function deletedTestOutcome(
   test: TestCase,
@@ -215,10 +216,14 @@ function deletedTestOutcome(
   const symbols = used.map((entry) => `${entry.name} (${entry.path})`);
   if (dependence.kind === "removed") {
     const exported = new Set(used.map((entry) => entry.name));
-    for (const name of dependence.names) if (!exported.has(name) && !aliases.has(name)) symbols.push(name);
+    for (const name of dependence.names) if (!exported.has(name) && !aliases.has(name)) symbols.push(describeRetired(name));
     return { kind: "with-code", symbols };
   }
-  return used.length > 0 ? { kind: "with-code", symbols } : { kind: "lost" };
+  if (used.length > 0) return { kind: "with-code", symbols };
+  // No real check: it guarded that its calls do not throw. Each call reaching retired code went with that code.
+  const calls = (test.callNames ?? []).map((names) => names.filter((name) => removedNames.has(name) || aliases.has(name)));
+  if (calls.length > 0 && calls.every((names) => names.length > 0)) return { kind: "with-code", symbols: [...new Set(calls.flat())].sort().map(describeRetired) };
+  return { kind: "lost" };
 }
 
 /**
@@ -333,13 +338,85 @@ function rowsFinding(finding: Finding, pair: RulePair, rows: readonly number[], 
   );
 }
 
+/** The new and edited tests of the after side, with their checks: where a lost test's checks may live on. */
+function editedAfterTests(input: RuleInput): CheckedTest[] {
+  const keptAsIs = new Set(input.matched.filter((test) => test.before.bodyHash === test.after.bodyHash).map((test) => test.after));
+  return input.pairs.flatMap((pair) => {
+    const after = usable(pair.after);
+    return (after?.tests ?? []).filter((test) => !keptAsIs.has(test) && !test.flags.skipped && !test.flags.todo && !test.flags.failing).map((test) => checkedTest(pair.path, test, after));
+  });
+}
+
+/**
+ * Rewrites a test_deletion whose test lives on in a table test with its
+ * expectations changed, while the code under test changed too
+ * (checks/index.ts findReExpectedCover): each of its checks is made again,
+ * as it was or in a row that keeps every input it fed the code and expects
+ * another value, by a new or edited test. The expectation followed the
+ * product change, as an edited test's may (DESIGN.md expectation_changed is
+ * no finding then): reported as expectation_changed at medium, since the
+ * test was also merged away. With the code under test unchanged, it stays a
+ * test_deletion (a merge that re-expects a row is how a failing case is
+ * made to pass).
+ */
+export function reExpectedDeletions(findings: readonly Finding[], input: RuleInput): Finding[] {
+  let pool: CheckedTest[] | null = null;
+  const pairByPath = new Map(input.pairs.map((pair) => [pair.path, pair] as const));
+  return findings.map((finding) => {
+    if (finding.type !== "test_deletion" || finding.severity === "low" || finding.test === undefined || Array.isArray(finding.evidence?.removed_rows)) return finding;
+    const path = finding.before_file ?? finding.file;
+    const pair = pairByPath.get(path);
+    const before = usable(pair?.before ?? null);
+    const test = before?.tests.find((candidate) => candidate.id === finding.test && (finding.before_line == null || candidate.line === finding.before_line));
+    if (!pair || !test || !hasCodeUnderTestChanged(path, input.pairs, input.changedPaths)) return finding;
+    const checked = checkedTest(path, test, before);
+    if (checked.checks.length === 0) return finding;
+    pool ??= editedAfterTests(input);
+    const changed: Cover[] = [];
+    for (const check of checked.checks) {
+      if (findKeptCover(check, test, path, pool)) continue;
+      const cover = findReExpectedCover(check, test, pool);
+      if (!cover) return finding;
+      changed.push(cover);
+    }
+    const home = changed[0];
+    if (!home) return finding;
+    return rereport(
+      finding,
+      featureRemovalRule,
+      "testMergedReExpected",
+      {
+        test: test.id,
+        path,
+        home: home.by.test.id,
+        homePath: home.by.file,
+        checks: changed
+          .slice(0, 3)
+          .map((cover) => describeCheck(cover.check))
+          .join("; "),
+      },
+      {
+        file: home.by.file,
+        line: home.by.test.line,
+        evidence: {
+          ...finding.evidence,
+          re_expected: changed.map((cover) => ({ check: describeCheck(cover.check), test: cover.by.test.id, file: cover.by.file })),
+          reclassified_from: "test_deletion",
+        },
+      },
+    );
+  });
+}
+
 /**
  * feature_removal for the removed exports, and the test_deletion findings
- * rewritten as described in {@link reclassifyDeletions}.
+ * rewritten as described in {@link reExpectedDeletions} and
+ * {@link reclassifyDeletions}.
  */
-export function featureFindings(findings: readonly Finding[], input: RuleInput): Finding[] {
+export function featureFindings(matchFindings: readonly Finding[], input: RuleInput): Finding[] {
+  const findings = reExpectedDeletions(matchFindings, input);
   const removed = findRemovedExports(input.pairs);
-  return [...reclassifyDeletions(findings, input, removed, findRemovedDefinitions(input.pairs), findRemovedNames(input.pairs)), ...featureRemovalFindings(removed)];
+  return [...reclassifyDeletions(findings, input, removed, findRemovedDefinitions(input.pairs), findRetired(input.pairs)), ...featureRemovalFindings(removed)];
 }
 
 /**
@@ -369,6 +446,11 @@ export const featureRemovalRule = defineRule({
     },
     rowsDeletedWithCode: '{{count}} rows of table test "{{test}}" in {{path}} were deleted together with the code they named: {{list}}',
     refusalChecksRetired: 'test "{{test}}" in {{path}} no longer checks the refusal {{refusal}}: the change removed the refusal and now handles the case it refused',
+    testMergedReExpected: {
+      text: 'test "{{test}}" of {{path}} was merged into "{{home}}" in {{homePath}} with its expectation changed while the code under test changed: {{checks}} is now expected otherwise, its inputs kept in a row',
+      type: "expectation_changed",
+      severity: "medium",
+    },
   },
   check: ({ input, matchFindings }: { input: RuleInput; matchFindings: readonly Finding[] }): Finding[] =>
     retireRefusalChecks(featureFindings(matchFindings, input), input, featureRemovalRule, "refusalChecksRetired"),

@@ -34,7 +34,8 @@
  * the function now binds by an unsigned parse whose failure reaches the
  * caller ({@link isSubsumedSignCheck}), and a guard on a boolean constant
  * whose definition that let it fire was dropped with its build variant
- * ({@link isDeadVariantGuard}).
+ * ({@link isDeadVariantGuard}), and a guard testing for enum members the
+ * change removed ({@link isDeadMemberGuard}).
  */
 
 import { displayCode } from "../display.js";
@@ -798,6 +799,48 @@ function isDeadVariantGuard(guard: GuardFact, constants: VariantConstants): bool
 }
 
 /**
+ * The enum members the change removed (CodeFacts.enumMembers): declared
+ * by a changed product file before (a deleted one too) and by no changed
+ * file after, as a member or any other name.
+ */
+function removedEnumMembers(pairs: readonly RulePair[]): Set<string> {
+  const code = pairs.filter((pair) => isProductCode(pair) || isInlineTestedProductCode(pair));
+  if (code.some((pair) => pair.after !== null && usable(pair.after) === null)) return new Set();
+  const after = new Set(code.flatMap((pair) => [...(usable(pair.after)?.code?.enumMembers ?? []), ...(usable(pair.after)?.code?.declared ?? [])]));
+  return new Set(code.flatMap((pair) => usable(pair.before)?.code?.enumMembers ?? []).filter((name) => !after.has(name)));
+}
+
+/** The last segment of a qualified name (`Op::Legacy`, `Mode.LEGACY`), a variant's fields and bindings dropped (`Op::B(x)`, `Op::C { .. }`). */
+function memberName(text: string): string | null {
+  const bare = text.trim().replace(/\s*[({][\s\S]*$/, "");
+  const match = /^(?:[\w$]+(?:::|\.))*([\w$]+)$/.exec(bare);
+  return match ? (match[1] as string) : null;
+}
+
+/** True when a conjunct tests a value for being one of `members` and nothing else: `op is Op::A | Op::B` (a match arm), `x == Op.A`, `Op.A === x`. */
+function testsOnlyMembers(conjunct: string, members: ReadonlySet<string>): boolean {
+  const text = unwrapParentheses(conjunct).replace(/\s+/g, " ").trim();
+  const arm = /^[\w$.:[\]]+ is (.+)$/.exec(text);
+  if (arm) return (arm[1] as string).split(/\s*\|(?!\|)\s*/).every((part) => members.has(memberName(part) ?? ""));
+  const equal = /^(.+?) ?(?:===|==) ?(.+)$/.exec(text);
+  if (!equal) return false;
+  return [equal[1] as string, equal[2] as string].some((side) => /(?:::|\.)/.test(side) && members.has(memberName(side) ?? ""));
+}
+
+/**
+ * True when a removed guard can no longer fire because the enum members it
+ * tests for are gone with it (Rust's `Op::__NonExhaustive => unreachable!()`
+ * arm removed with the hidden variant): no value can be a member the enum
+ * no longer has. Every `||` alternative must test only removed members
+ * (through one conjunct of it); a guard on a member that survives, or on a
+ * removed constant or function (a bound, a validator), still counts.
+ */
+function isDeadMemberGuard(guard: GuardFact, removedMembers: ReadonlySet<string>): boolean {
+  if (removedMembers.size === 0 || guard.condition === "") return false;
+  return alternativesOf(guard.condition).every((alternative) => splitTopLevel(unwrapParentheses(alternative), "&&").some((conjunct) => testsOnlyMembers(conjunct, removedMembers)));
+}
+
+/**
  * Error classes that say "this case is not handled (yet)" rather than "this
  * input is wrong": .NET's NotSupportedException and NotImplementedException,
  * Java's UnsupportedOperationException, Python's and Ruby's
@@ -941,6 +984,7 @@ function guardFindings(
   lostErrors: LostErrors = { lost: new Set(), stillReturning: new Set() },
   constants: VariantConstants = { before: new Map(), after: new Map() },
   helpers: ReadonlyMap<string, string> = new Map(),
+  removedMembers: ReadonlySet<string> = new Set(),
 ): Finding[] {
   const findings: Finding[] = [];
   const afterFunctions = new Set((after.functions ?? []).map((fn) => fn.name));
@@ -1028,6 +1072,7 @@ function guardFindings(
       if (isMergedCopy(guard, candidates)) continue;
       if (isSubsumedSignCheck(guard, fnAfter)) continue;
       if (isDeadVariantGuard(guard, constants)) continue;
+      if (isDeadMemberGuard(guard, removedMembers)) continue;
       if (
         isDeadErrorCheck(
           guard,
@@ -1345,12 +1390,13 @@ export function validationFindings(input: RuleInput): Finding[] {
   const constants = variantConstants(
     input.pairs.filter((pair) => isProductCode(pair) || isInlineTestedProductCode(pair)).map((pair) => ({ before: usable(pair.before)?.code ?? null, after: usable(pair.after)?.code ?? null })),
   );
+  const removedMembers = removedEnumMembers(input.pairs);
   const findings: Finding[] = [];
   for (const { path, before, after } of files) {
     if (!after) continue;
     findings.push(...suppressionFindings(path, before, after));
     if (!before) continue;
-    findings.push(...guardFindings(path, before, after, allAfter, moved, lostErrors, constants, helpers));
+    findings.push(...guardFindings(path, before, after, allAfter, moved, lostErrors, constants, helpers, removedMembers));
     findings.push(...collapseFindings(path, before, after));
     findings.push(...catchFindings(path, before, after));
     findings.push(...schemaFindings(path, before, after));

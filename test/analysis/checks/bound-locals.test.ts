@@ -43,6 +43,28 @@ describe("a check's local read as the value it was bound to", () => {
       "<?php\nfinal class ATest extends TestCase {\n  public function testX(): void {\n    $parsed = parse('m');\n    $this->assertSame(3, $parsed);\n  }\n}\n",
       ['equal(parse("m"), 3) via $parsed'],
     ],
+    [
+      "PHP an array filled in a loop after it was bound keeps its name (sweep of thephpleague/commonmark da969f8ce5)",
+      "tests/ATest.php",
+      "<?php\nfinal class ATest extends TestCase {\n  public function testX(): void {\n    $levels = [];\n    foreach ($headings as $h) {\n      $levels[] = $h->level;\n    }\n    $this->assertSame([2, 3], $levels);\n  }\n}\n",
+      ["equal($levels, [2,3])"],
+    ],
+    [
+      "Python a list appended to after it was bound keeps its name",
+      "tests/test_a.py",
+      "def test_x():\n    seen = []\n    for h in run():\n        seen.append(h)\n    assert seen == [2, 3]\n",
+      ["equal(seen, [2,3])"],
+    ],
+    ["Python an element written after it was bound keeps its name", "tests/test_a.py", "def test_x():\n    d = make()\n    d['k'] = 1\n    assert d == {'k': 1}\n", ['equal(d, {"k":1})']],
+    [
+      "C# a list added to after it was declared keeps its name",
+      "tests/ATests.cs",
+      "public class ATests {\n  [Fact]\n  public void X() {\n    var seen = Empty();\n    seen.Add(2);\n    Assert.Equal(4, seen);\n  }\n}\n",
+      ["equal(seen, 4)"],
+    ],
+    ["Rust a vec pushed to after it was bound keeps its name", "tests/a.rs", "#[test]\nfn x() {\n    let mut v = start();\n    v.push(2);\n    assert_eq!(v, 4);\n}\n", ["equal(v, 4)"]],
+    ["Ruby an array shovelled into after it was bound keeps its name", "spec/a_spec.rb", "it 'x' do\n  seen = start\n  seen << 2\n  expect(seen).to eq(4)\nend\n", ["equal(seen, 4)"]],
+    ["a local only read in between keeps its bound value", "tests/test_a.py", "def test_x():\n    r = parse('m')\n    print(r.size)\n    assert r == 3\n", ['equal(parse("m"), 3) via r']],
     ["a local with no binding before it stays a name", "tests/ATests.cs", "public class ATests {\n  [Fact]\n  public void X() {\n    Assert.Equal(3, parsed);\n  }\n}\n", ["equal(parsed, 3)"]],
   ])("%s", async (_name, path, source, expected) => {
     expect(await subjects(path, source)).toEqual(expected);

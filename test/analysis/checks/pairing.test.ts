@@ -14,6 +14,28 @@ import { change, expectFindings, type RuleCase } from "../rules/table.js";
 
 const lookAlikes: RuleCase[] = [
   {
+    name: "java: a test renamed with the local it checks for null renamed, declared with the same value",
+    changes: [
+      change(
+        "src/test/java/ScannerTest.java",
+        "class ScannerTest {\n  @Test void scanIncludesAllowedClasses() {\n    Object partial = new Scanner().allow(Sub.class).find(Sub.class);\n    assertNotNull(partial);\n  }\n}\n",
+        "class ScannerTest {\n  @Test void scanIncludesSpecifiedClasses() {\n    Object subclass = new Scanner().allow(Sub.class).find(Sub.class);\n    assertNotNull(subclass);\n  }\n}\n",
+      ),
+    ],
+    findings: [],
+  },
+  {
+    name: "php: a test renamed with the local it checks for null renamed, assigned the same value",
+    changes: [
+      change(
+        "tests/ScannerTest.php",
+        "<?php\nfinal class ScannerTest extends TestCase\n{\n    public function testScanIncludesAllowedClasses(): void\n    {\n        $partial = (new Scanner())->allow(Sub::class)->find(Sub::class);\n        $this->assertNotNull($partial);\n    }\n}\n",
+        "<?php\nfinal class ScannerTest extends TestCase\n{\n    public function testScanIncludesSpecifiedClasses(): void\n    {\n        $subclass = (new Scanner())->allow(Sub::class)->find(Sub::class);\n        $this->assertNotNull($subclass);\n    }\n}\n",
+      ),
+    ],
+    findings: [],
+  },
+  {
     name: "js: tests merged into it.each, the default argument written out in the rows",
     changes: [
       change(
@@ -346,6 +368,17 @@ const cheats: RuleCase[] = [
     // one check changed while the code did not: expectation_changed at medium (DESIGN.md's table), as the same change
     // always was in Python and JS/TS. It was a test_deletion only while C# checks named their locals.
     findings: [`expectation_changed/medium tests/ScannerTests.cs "ScannerTests > ScanIncludesSpecifiedClasses"`],
+  },
+  {
+    name: "java: a test renamed with the local it checks for null renamed, declared with another value",
+    changes: [
+      change(
+        "src/test/java/ScannerTest.java",
+        "class ScannerTest {\n  @Test void scanIncludesAllowedClasses() {\n    Object partial = new Scanner().allow(Sub.class).find(Sub.class);\n    assertNotNull(partial);\n  }\n}\n",
+        "class ScannerTest {\n  @Test void scanIncludesSpecifiedClasses() {\n    Object subclass = new Scanner().allow(Sub.class).find(Base.class);\n    assertNotNull(subclass);\n  }\n}\n",
+      ),
+    ],
+    findings: [`test_deletion/critical src/test/java/ScannerTest.java "ScannerTest > scanIncludesAllowedClasses"`],
   },
   {
     name: "csharp: a test renamed with its local renamed and Assert.Equal weakened to Assert.NotNull",

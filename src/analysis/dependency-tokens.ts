@@ -1,0 +1,29 @@
+/**
+ * The tokens a check depends on besides names (TestCase.checkNames), shared
+ * by the extractors that write them and rules/dependencies.ts that reads
+ * them: a plain string literal the check feeds the code (`"ipc"`), and a
+ * call with its number of arguments (`Scheduler/1`). A name is a bare
+ * identifier; a token never is one, so the three kinds cannot collide.
+ */
+
+/**
+ * What a string literal must look like to be a token of what a check feeds
+ * the code: an option value, key, flag or command word (`ipc`, `--verbose`,
+ * `rebase_to_min_level`, `min-level`), not prose or a path.
+ */
+export const LITERAL_TOKEN = /^-{0,2}[A-Za-z_][\w.:-]{0,62}$/;
+
+/** The token a literal stands for among a check's dependencies: its value JSON-quoted (`"ipc"`). */
+export function literalToken(value: string): string {
+  return JSON.stringify(value);
+}
+
+/** The token of a call among a check's dependencies: the callee's last name and the number of arguments (`Scheduler/1`). */
+export function callToken(name: string, argumentCount: number): string {
+  return `${name}/${argumentCount}`;
+}
+
+/** True for a token that is a name (not a literal or call token). */
+export function isNameToken(token: string): boolean {
+  return !token.startsWith('"') && !token.includes("/");
+}
