@@ -18,6 +18,7 @@ import type { AssertionFact, TestCase } from "../facts.js";
 import type { Finding } from "../types.js";
 import { hasCodeUnderTestChanged, multisetMinus, resolveImport, type MatchedTest, type RuleInput } from "./context.js";
 import { defineRule, report } from "./registry.js";
+import { isAnchoredRelaxation } from "../checks/patterns.js";
 
 /** The outcome of {@link pairAssertions}: index pairs (before, after), and the unpaired indexes of each side. */
 export interface AssertionPairing {
@@ -147,6 +148,26 @@ function describeFact(fact: AssertionFact): string {
   }
   const args = [fact.actual, fact.expected].filter((arg): arg is string => arg !== undefined).map(displayCode);
   return `${fact.matcher}(${args.join(", ")})`.slice(0, 160);
+}
+
+/** Matchers that take a pattern (`t.regex`, `toMatch`, `assert.match`, `must_match`, `assertRegex`, `assert.Regexp`, `matches`, `assertMatchesRegularExpression`). */
+const PATTERN_MATCHER = /(?:^|[._\s])(?:regex|regexp|match|matches|tomatch|assertregex|assertregexpmatches|assertmatchesregularexpression|matchespattern|must_match|assert_match)$/i;
+
+/**
+ * True when an exact check of a string (`was`, as a check: strength 3, a
+ * string literal expected) became a check of the same value against an
+ * anchored pattern that still accepts it (`now` as written, and as a
+ * check), see checks/patterns.ts isAnchoredRelaxation.
+ */
+function isPatternRelaxation(was: AssertionFact, written: AssertionFact, now: AssertionFact): boolean {
+  if (was.strength < 3 || was.negated || now.negated || was.expected === undefined || now.expected === undefined || now.actual === undefined) return false;
+  if (!/^(?:match|contains)$/.test(now.matcher) && !PATTERN_MATCHER.test(written.matcher)) return false;
+  // The same value: as written, or one side read through the local it was bound to (`message` and `run().message`);
+  // `assert.Regexp(t, re, s)` and `assertMatchesRegularExpression(re, $s)` read as a check of the pattern against the value.
+  const isSame = (a: string, b: string): boolean => a === b || a.endsWith(`.${b}`) || b.endsWith(`.${a}`);
+  const subject = was.actual ?? "";
+  const pattern = isSame(subject, now.actual) ? now.expected : isSame(subject, now.expected) ? now.actual : null;
+  return pattern !== null && isAnchoredRelaxation(was.expected, pattern);
 }
 
 /** Assertions that check an error is thrown or a promise rejects (any language's spelling). */
@@ -279,6 +300,8 @@ function compareDetails(test: MatchedTest, beforeFacts: AssertionFact[], afterFa
         !isConserved(original.get(was) ?? was),
     );
   const tautologies = added.map((i) => after[i] as AssertionFact).filter((fact) => fact.tautology && !fact.unreachable);
+  // Every weakening an exact expected string relaxed to an anchored pattern that still accepts it (checks/patterns.ts): medium.
+  const isRelaxedOnly = tautologies.length === 0 && weakened.length > 0 && weakened.every(([was, now]) => isPatternRelaxation(was, original.get(now) ?? now, now));
   if (weakened.length + tautologies.length > 0) {
     const parts = [
       ...weakened.map(([was, now]) =>
@@ -289,7 +312,7 @@ function compareDetails(test: MatchedTest, beforeFacts: AssertionFact[], afterFa
     findings.push(
       report(
         assertionsRule,
-        "checksLess",
+        isRelaxedOnly ? "relaxedToPattern" : "checksLess",
         { test: test.after.id, file: test.afterFile, parts: parts.join("; ") },
         {
           ...baseFinding(test),
@@ -500,6 +523,11 @@ export const assertionsRule = defineRule({
     assertionsRemoved: '{{total}} of the {{realBefore}} assertions of test "{{test}}" in {{file}} {{were}} removed{{reasons}}{{added}}',
     fewerAssertions: 'test "{{test}}" in {{file}} has {{fewer}} fewer assertions ({{before}} -> {{after}}){{commented}}',
     checksLess: { text: 'test "{{test}}" in {{file}} checks less: {{parts}}', type: "assertion_weakening", severity: "high" },
+    relaxedToPattern: {
+      text: 'test "{{test}}" in {{file}} checks less: {{parts}}; the anchored pattern still accepts the old value and states most of it',
+      type: "assertion_weakening",
+      severity: "medium",
+    },
     expectationChanged: {
       text: 'test "{{test}}" in {{file}} now expects something else while the code under test did not change: {{parts}}',
       type: "expectation_changed",
