@@ -448,6 +448,8 @@ export interface FunctionFact {
   constantReturn?: string;
   /** Names of the functions it calls directly (last member name for `a.b()`), sorted, unique. */
   calls: string[];
+  /** sha1 (12 hex) of its body's text with whitespace collapsed (nested functions included): whether the change rewrote it. */
+  bodyHash?: string;
   /**
    * State outside the call that it counts or toggles (`global calls; calls += 1`,
    * a module-level `let n` with `n++`, a static field, `solve.calls += 1` on

@@ -246,12 +246,18 @@ function expectationFact(node: Node, to: string, args: Node | undefined, line: n
     strength = type === undefined || BROAD_EXCEPTIONS.has(type) ? 1 : matcherArgs.length > 1 ? 3 : 2;
   }
   const receiver = node.childForFieldName("receiver");
-  const subject = receiver?.type === "call" && receiver.childForFieldName("method")?.text === "expect" ? argumentsOf(receiver)[0] : receiver?.type === "identifier" ? receiver : undefined;
+  const isExpect = receiver?.type === "call" && receiver.childForFieldName("method")?.text === "expect";
+  // `expect { call }`: the block's one statement is the call under test (what `expect(-> { call })` names).
+  const block = isExpect ? receiver.childForFieldName("block") : null;
+  const blockStatements = block ? namedChildren(bodyOf(block) ?? block) : [];
+  const subject = isExpect ? (argumentsOf(receiver)[0] ?? (blockStatements.length === 1 ? blockStatements[0] : undefined)) : receiver?.type === "identifier" ? receiver : undefined;
   const fact: AssertionFact = { line, matcher: `${to} ${matcher}`, strength: negated && strength === 3 ? 2 : strength, tautology: false };
   if (negated) fact.negated = true;
   if (subject) fact.actual = compactText(subject) as string;
   if (matcherArgs[0] && matcher !== "raise_error") fact.expected = compactText(matcherArgs[0]) as string;
   else if (matcherArgs[0]) fact.expected = matcherArgs[0].text;
+  // `raise_error(Klass, "message")` / `raise_error(Klass, /pattern/)`: the message the error must carry.
+  if (matcher === "raise_error" && matcherArgs[1]) fact.message = compactText(matcherArgs[1]) as string;
   const isAlwaysTrue =
     !negated &&
     subject !== undefined &&

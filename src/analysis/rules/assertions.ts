@@ -19,6 +19,7 @@ import type { Finding } from "../types.js";
 import { hasCodeUnderTestChanged, multisetMinus, resolveImport, type MatchedTest, type RuleInput } from "./context.js";
 import { defineRule, report } from "./registry.js";
 import { isAnchoredRelaxation } from "../checks/patterns.js";
+import { flipJudge } from "./flipped-refusals.js";
 
 /** The outcome of {@link pairAssertions}: index pairs (before, after), and the unpaired indexes of each side. */
 export interface AssertionPairing {
@@ -225,7 +226,14 @@ function isCoveredByWholerCheck(lost: AssertionFact, after: readonly AssertionFa
 }
 
 /** Findings for one surviving test whose two sides both have assertion details. */
-function compareDetails(test: MatchedTest, beforeFacts: AssertionFact[], afterFacts: AssertionFact[], isCodeChanged: () => boolean, isConserved: (fact: AssertionFact) => boolean): Finding[] {
+function compareDetails(
+  test: MatchedTest,
+  beforeFacts: AssertionFact[],
+  afterFacts: AssertionFact[],
+  isCodeChanged: () => boolean,
+  isConserved: (fact: AssertionFact) => boolean,
+  isFlip: (was: Check, now: Check, isSameTest?: boolean) => boolean = () => false,
+): Finding[] {
   const findings: Finding[] = [];
   // Judged as checks (analysis/checks): one relation and strength whatever the framework, text in canonical form.
   const original = new Map<AssertionFact, AssertionFact>();
@@ -287,6 +295,15 @@ function compareDetails(test: MatchedTest, beforeFacts: AssertionFact[], afterFa
     );
   }
 
+  // An error check flipped to "does not throw" on the same call, with the code raising that error redecided (flipped-refusals.ts);
+  // where the framework names no call, one test edited in place that still feeds every input it fed.
+  const fedAfter = new Set([...(test.after.inputLiterals ?? []), ...(test.after.literals ?? [])]);
+  const dropped = [...(test.before.inputLiterals ?? []), ...(test.before.literals ?? [])].filter((literal) => !fedAfter.has(literal));
+  // Edited in place: what it no longer feeds is at most the error the flipped check expected.
+  const isInPlace = (was: AssertionFact): boolean => test.match !== "moved_and_edited" && dropped.every((literal) => (was.expected ?? "").includes(literal.replace(/^"|"$/g, "")));
+  const flipped = pairs
+    .map(([b, a]) => [before[b] as AssertionFact, after[a] as AssertionFact] as const)
+    .filter(([was, now]) => !was.unreachable && !now.unreachable && isFlip(toCheck(original.get(was) ?? was), toCheck(original.get(now) ?? now), isInPlace(original.get(was) ?? was)));
   // assertion_weakening: a paired assertion got weaker, or a tautology arrived
   const weakened = pairs
     .map(([b, a]) => [before[b] as AssertionFact, after[a] as AssertionFact] as const)
@@ -297,7 +314,8 @@ function compareDetails(test: MatchedTest, beforeFacts: AssertionFact[], afterFa
         !now.unreachable &&
         now.strength < was.strength &&
         !isNewErrorCheck(original.get(was) ?? was, original.get(now) ?? now) &&
-        !isConserved(original.get(was) ?? was),
+        !isConserved(original.get(was) ?? was) &&
+        !flipped.some(([flippedWas]) => flippedWas === was),
     );
   const tautologies = added.map((i) => after[i] as AssertionFact).filter((fact) => fact.tautology && !fact.unreachable);
   // Every weakening an exact expected string relaxed to an anchored pattern that still accepts it (checks/patterns.ts): medium.
@@ -336,6 +354,18 @@ function compareDetails(test: MatchedTest, beforeFacts: AssertionFact[], afterFa
   // expectation_changed: same check, another expected value, or setup inputs changed, while the code did not.
   // A test already reported as weakened or stripped says enough: its inputs went with the assertions.
   if (findings.length > 0) return findings;
+  if (flipped.length > 0) {
+    const parts = flipped.map(([was, now]) => `${describe(was)} -> ${describe(now)}`);
+    findings.push(
+      report(
+        assertionsRule,
+        "errorCheckFlipped",
+        { test: test.after.id, file: test.afterFile, parts: parts.join("; ") },
+        { ...baseFinding(test), line: flipped[0]?.[1].line ?? test.after.line, evidence: { flipped: flipped.map(([was, now]) => ({ before: describe(was), after: describe(now), line: now.line })) } },
+      ),
+    );
+    return findings;
+  }
   const changedExpectations = pairs
     .map(([b, a]) => [before[b] as AssertionFact, after[a] as AssertionFact] as const)
     .filter(
@@ -409,6 +439,7 @@ function hasDetails(test: TestCase): test is TestCase & { assertionsDetail: Asse
 export function assertionFindings(input: RuleInput): Finding[] {
   const findings: Finding[] = [];
   const conserved = conservationOf(input);
+  const flips = flipJudge(input);
   const codeChanged = new Map<string, boolean>();
   const isCodeChanged = (path: string): boolean => {
     let answer = codeChanged.get(path);
@@ -432,6 +463,7 @@ export function assertionFindings(input: RuleInput): Finding[] {
             test.after.assertionsDetail,
             () => isCodeChanged(test.afterFile),
             (fact) => conserved(test, fact),
+            flips.isFlip,
           )
         : compareCounts(test);
     // Assertions moved into an imported helper (`runScenario(dir)` holding the expects) are not removed.
@@ -530,6 +562,11 @@ export const assertionsRule = defineRule({
     },
     expectationChanged: {
       text: 'test "{{test}}" in {{file}} now expects something else while the code under test did not change: {{parts}}',
+      type: "expectation_changed",
+      severity: "medium",
+    },
+    errorCheckFlipped: {
+      text: 'test "{{test}}" in {{file}} no longer expects the error the change redecided: {{parts}}',
       type: "expectation_changed",
       severity: "medium",
     },

@@ -19,6 +19,7 @@ import { findRemovedNames, removedNamesCheckedBy, removedNamesOfRows } from "./d
 import { deadUnderSupport as skippedFromMinimum, type SupportChange } from "../support.js";
 import { defineRule, report, rereport } from "./registry.js";
 import { retireRefusalChecks } from "./retired-refusals.js";
+import { flipErrorChecks } from "./flipped-refusals.js";
 import { checksOnlyRetiredRefusal, implementedRefusals } from "./validation.js";
 
 /** An exported symbol that is gone after the change. */
@@ -369,7 +370,12 @@ export const featureRemovalRule = defineRule({
     },
     rowsDeletedWithCode: '{{count}} rows of table test "{{test}}" in {{path}} were deleted together with the code they named: {{list}}',
     refusalChecksRetired: 'test "{{test}}" in {{path}} no longer checks the refusal {{refusal}}: the change removed the refusal and now handles the case it refused',
+    errorChecksFlipped: {
+      text: 'test "{{test}}" was deleted from {{path}}; the error it expected is still raised, but the change rewrote what decides it, and {{flipped}} now expects the same call not to raise it',
+      type: "expectation_changed",
+      severity: "medium",
+    },
   },
   check: ({ input, matchFindings }: { input: RuleInput; matchFindings: readonly Finding[] }): Finding[] =>
-    retireRefusalChecks(featureFindings(matchFindings, input), input, featureRemovalRule, "refusalChecksRetired"),
+    flipErrorChecks(retireRefusalChecks(featureFindings(matchFindings, input), input, featureRemovalRule, "refusalChecksRetired"), input, featureRemovalRule, "errorChecksFlipped"),
 });
