@@ -12,7 +12,7 @@
  * one (FileFacts.helperTests, each with the test it would define); a call
  * becomes a test only once its function is found to be a definer with the
  * same title and body positions. A definer of the same file resolves at
- * extraction ({@link withOwnDefinedTests}); one of another file once per
+ * extraction (test-definers.ts withOwnDefinedTests); one of another file once per
  * diff ({@link linkDefinedTests}): an imported module's (JS/TS), or one the
  * Ruby file loads (`require_relative`, `require`, and the conventional
  * `spec_helper.rb` / `test_helper.rb` of its folders and their loads). A
@@ -22,7 +22,8 @@
  */
 
 import type { FactsPair } from "./compare.js";
-import { hasUsableFacts, settleFlags, type FileFacts, type HelperTestFact, type TestCase, type TestDefinerFact, type TestFlag } from "./facts.js";
+import { hasUsableFacts, type FileFacts, type TestDefinerFact } from "./facts.js";
+import { resolveCalls, withTests } from "./test-definers.js";
 import type { UnchangedFiles } from "./inheritance.js";
 import { resolveImport } from "./rules/context.js";
 import { sharedFolders } from "./exercising.js";
@@ -32,71 +33,6 @@ const MAX_RUBY_LOADS = 12;
 
 /** The files a Ruby test file's folders conventionally load first (`.rspec`'s `--require spec_helper`, minitest's test_helper). */
 const RUBY_HELPER_NAMES: readonly string[] = ["spec_helper.rb", "test_helper.rb", "helper.rb"];
-
-/**
- * The test a call defines through `definer`, or null when the definer takes
- * its title or body from other positions than the call gives them (or has
- * another name). Its name is the definer's title with the call's title in
- * place (`{} (deprecated)` -> `keeps the legacy form (deprecated)`), its id
- * follows, and the flags the definer's declaration sets are added (with
- * where they come from); body hash, checks and literals are the call's.
- */
-export function definedTest(call: HelperTestFact, definer: TestDefinerFact): TestCase | null {
-  if (definer.name !== call.helper || definer.titleParam !== call.titleArgument || definer.bodyParam !== call.bodyArgument) return null;
-  const name = definer.title.split("{}").join(call.test.name);
-  const flags = { ...call.test.flags };
-  const flagVia: Partial<Record<TestFlag, string>> = { ...call.test.flagVia };
-  for (const [flag, via] of Object.entries(definer.flagVia ?? {}) as [TestFlag, string][]) {
-    if (flags[flag]) continue;
-    flags[flag] = true;
-    flagVia[flag] = `${via} in ${definer.name}()`;
-  }
-  settleFlags(flags, flagVia);
-  const { flagVia: _old, ...rest } = call.test;
-  const test: TestCase = { ...rest, id: [...call.test.suitePath, name].join(" > "), name, flags };
-  if (Object.keys(flagVia).length > 0) test.flagVia = flagVia;
-  return test;
-}
-
-/**
- * The tests `calls` define through `definers`, and the calls no definer
- * resolves. A call may define several tests (a function declaring two).
- */
-function resolveCalls(calls: readonly HelperTestFact[], definersOf: (call: HelperTestFact) => readonly TestDefinerFact[]): { tests: TestCase[]; open: HelperTestFact[] } {
-  const tests: TestCase[] = [];
-  const open: HelperTestFact[] = [];
-  for (const call of calls) {
-    const defined = definersOf(call).flatMap((definer) => definedTest(call, definer) ?? []);
-    if (defined.length > 0) tests.push(...defined);
-    else open.push(call);
-  }
-  return { tests, open };
-}
-
-/** `facts` with `tests` added in line order and `helperTests` left with `open`; the same object when nothing was added. */
-function withTests(facts: FileFacts, tests: readonly TestCase[], open: readonly HelperTestFact[]): FileFacts {
-  if (tests.length === 0) return facts;
-  const { helperTests: _calls, ...rest } = facts;
-  const merged: FileFacts = { ...rest, isTestFile: true, tests: [...facts.tests, ...tests].sort((a, b) => a.line - b.line) };
-  if (open.length > 0) merged.helperTests = [...open];
-  return merged;
-}
-
-/**
- * `facts` with the calls of its own definers made tests (a spec file that
- * defines its macro and uses it); calls of imported or loaded functions
- * stay for {@link linkDefinedTests}. The same object when none resolves.
- */
-export function withOwnDefinedTests(facts: FileFacts): FileFacts {
-  const definers = facts.testDefiners ?? [];
-  const calls = facts.helperTests ?? [];
-  if (definers.length === 0 || calls.length === 0) return facts;
-  const { tests, open } = resolveCalls(
-    calls.filter((call) => call.source === undefined),
-    (call) => definers.filter((definer) => definer.name === call.helper),
-  );
-  return withTests(facts, tests, [...open, ...calls.filter((call) => call.source !== undefined)]);
-}
 
 /** `a/b/c.rb` -> ["a/b", "a", ""]: the folders holding a path, nearest first. */
 function foldersOf(path: string): string[] {

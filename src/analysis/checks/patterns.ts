@@ -1,4 +1,7 @@
 /**
+ * Exact checks relaxed without giving up what they pinned, read by
+ * rules/assertions.ts, which reports such a weakening at medium.
+ *
  * An exact expected string relaxed to an anchored pattern that still
  * accepts it (`t.is(message, "spawnSync node ETIMEDOUT")` ->
  * `t.regex(message, /^spawnSync .*node(?:\.[A-Za-z]+)? ETIMEDOUT$/)`, the
@@ -10,6 +13,8 @@
  * anything (`/^.*$/`, `/^s/`) or one that refuses the old value is no
  * such relaxation.
  */
+
+import { splitArguments } from "./normalise.js";
 
 /** Least share of the old value's characters a relaxing pattern states literally. */
 const MIN_LITERAL_SHARE = 0.5;
@@ -142,4 +147,84 @@ export function isAnchoredRelaxation(exact: string, pattern: string): boolean {
     from = at + run.length;
   }
   return stated >= MIN_LITERAL_SHARE * old.length;
+}
+
+/**
+ * The entries of an object or hash literal in canonical text (`{foo:true,
+ * bar:[1, 2]}`, Ruby `{foo: true}` / `{"foo" => true}` / `{:foo=>true}`,
+ * a shorthand `{importMeta}`), key -> value text, keys unquoted; null when
+ * `text` is no literal of plain entries (a spread, a computed key).
+ */
+function objectEntries(text: string): Map<string, string> | null {
+  const trimmed = text.trim();
+  if (!trimmed.startsWith("{") || !trimmed.endsWith("}")) return null;
+  const entries = new Map<string, string>();
+  const body = trimmed.slice(1, -1).trim();
+  if (body === "") return entries;
+  for (const part of splitArguments(body)) {
+    const entry = part.trim();
+    if (entry === "" || entry.startsWith("...") || entry.startsWith("**")) return null;
+    const arrow = /^(:?["']?[\w$-]+["']?)\s*=>\s*([\s\S]+)$/.exec(entry);
+    const colon = /^(["']?[\w$-]+["']?)\s*:\s*([\s\S]+)$/.exec(entry);
+    const match = arrow ?? colon;
+    if (match) entries.set((match[1] as string).replace(/^:|["']/g, ""), (match[2] as string).trim());
+    else if (/^[\w$]+$/.test(entry)) entries.set(entry, entry);
+    else return null;
+  }
+  return entries;
+}
+
+/**
+ * True when `partial` (the expected value of a check that the subject has
+ * at least these fields: ava's `t.like`, Jest's `toMatchObject`, RSpec's
+ * `include`) states every entry of `exact` (the expected value of an
+ * equality check) with the same value: the check now also accepts extra
+ * fields (`t.deepEqual(flags, {foo: true, bar: true})` -> `t.like(flags,
+ * {foo: true, bar: true})`, the sweep of sindresorhus/meow 7b9e7395cc), and
+ * still pins every field the old one did. One entry dropped or changed is
+ * no such relaxation.
+ */
+export function isPartialKeepingEveryField(exact: string, partial: string): boolean {
+  const was = objectEntries(exact);
+  const now = objectEntries(partial);
+  if (!was || !now || was.size === 0) return false;
+  return [...was].every(([key, value]) => now.get(key) === value);
+}
+
+/** The elements of an array literal in canonical text (`["a","b"]`), or null. */
+function arrayElements(text: string): string[] | null {
+  const trimmed = text.trim();
+  if (!trimmed.startsWith("[") || !trimmed.endsWith("]")) return null;
+  const body = trimmed.slice(1, -1).trim();
+  return body === "" ? [] : splitArguments(body).map((part) => part.trim());
+}
+
+/**
+ * The value a partial check's expected literal states at `path` (a member
+ * path in canonical text: `.flags.meow`, `["--"]`, `.at(0)`, `[0]`), or
+ * null when the literal does not state it (`{flags: {meow: "dog"}}` at
+ * `.flags.meow` -> `"dog"`).
+ */
+export function statedAt(expected: string, path: string): string | null {
+  let value = expected.trim();
+  let rest = path;
+  while (rest !== "") {
+    const member = /^(?:\??\.([\w$]+)(?![\w$(])|\[("(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*')\])/.exec(rest);
+    const index = /^(?:\.at\((\d+)\)|\[(\d+)\])/.exec(rest);
+    if (member) {
+      const key = member[1] ?? (member[2] as string).slice(1, -1);
+      const entries = objectEntries(value);
+      const next = entries?.get(key);
+      if (next === undefined) return null;
+      value = next;
+      rest = rest.slice(member[0].length);
+    } else if (index) {
+      const elements = arrayElements(value);
+      const next = elements?.[Number(index[1] ?? index[2])];
+      if (next === undefined) return null;
+      value = next;
+      rest = rest.slice(index[0].length);
+    } else return null;
+  }
+  return value;
 }

@@ -25,7 +25,7 @@ import type * as t from "@babel/types";
 import { debug } from "../../log.js";
 import { findSkippingHelpers, isConditionalWithinFunction, type SkippingHelper } from "./javascript-skips.js";
 import { withJavaScriptTryChecks } from "./javascript-try.js";
-import { definedTest } from "../defined-tests.js";
+import { definedTest } from "../test-definers.js";
 import {
   emptyFacts,
   hashText,
@@ -855,6 +855,10 @@ class TestExtractor {
   private mutated: Set<string> | null = null;
   /** Names of the file's top-level functions (`function f`, `const f = () => …`), exported or not. */
   private readonly localFunctions = new Set<string>();
+  /** Depth of discarded ava attempts (`t.try` whose result is discarded) around the walk's position. */
+  private discardedDepth = 0;
+  /** The contexts of the ava attempts around the walk's position (`tt` in `t.try((tt) => …)`), innermost last. */
+  private readonly attemptContexts: string[] = [];
 
   constructor(content: string, ast: t.File) {
     this.content = content;
@@ -906,6 +910,8 @@ class TestExtractor {
         };
         // Every assertion of the helper past an early-return guard: a call of it may check nothing.
         if (isGated(name)) fact.gated = true;
+        // Every assertion of the helper can never fail the test (a discarded ava attempt): nor can the call.
+        if (helper.facts.length > 0 && helper.facts.every((one) => one.unreachable === true)) fact.unreachable = true;
         draft.assertions.push({ fact, start: call.start });
         isAdded = true;
       }
@@ -1306,7 +1312,76 @@ class TestExtractor {
       // `expectRgb(hex, r, g, b)` reads as a custom assertion; when it is a local helper that asserts, run() reads it as the helper's checks.
       if (node.callee.type === "Identifier" && !this.expectNames.has(node.callee.name) && !this.assertNames.has(node.callee.name)) this.noteHelperCall(node);
     } else this.noteHelperCall(node);
-    this.visitChildren(node);
+    const attempt = this.attemptOf(node);
+    const isDiscarded = attempt !== null && this.isDiscardedAttempt(node, parent);
+    if (isDiscarded) this.discardedDepth++;
+    if (attempt !== null) this.attemptContexts.push(attempt);
+    try {
+      this.visitChildren(node);
+    } finally {
+      if (isDiscarded) this.discardedDepth--;
+      if (attempt !== null) this.attemptContexts.pop();
+    }
+  }
+
+  /**
+   * For an ava attempt `t.try((tt) => { … })` (`t` a test context, or a
+   * helper's, or an enclosing attempt's): the name of the attempt's own
+   * context (`tt`), through which its assertions are made; null otherwise.
+   */
+  private attemptOf(node: t.CallExpression): string | null {
+    const callee = node.callee;
+    if (callee.type !== "MemberExpression" || callee.object.type !== "Identifier" || propertyName(callee.property, callee.computed) !== "try") return null;
+    const context = callee.object.name;
+    if (!this.frameWithContext(context) && !this.isHelperContext(context) && !this.attemptContexts.includes(context)) return null;
+    const callback = node.arguments.find((arg) => isFunctionNode(arg));
+    const param = callback && isFunctionNode(callback) ? callback.params[0] : undefined;
+    return param?.type === "Identifier" ? param.name : null;
+  }
+
+  /**
+   * True for an ava attempt (`const attempt = await t.try(tt => { … })`)
+   * whose result is discarded somewhere in its function (`attempt.discard()`,
+   * also `if (!attempt.passed) attempt.discard()`): the failures of the
+   * assertions inside it may never reach the test, so they check nothing.
+   * An attempt committed (or left to fail the test for want of a commit)
+   * keeps its assertions.
+   */
+  private isDiscardedAttempt(node: t.CallExpression, parent: t.Node | null): boolean {
+    // `(await t.try(…)).discard()`: discarded on the spot.
+    const outer = parent?.type === "AwaitExpression" ? this.ancestors[this.ancestors.length - 2] : parent;
+    if (outer?.type === "MemberExpression" && propertyName(outer.property, outer.computed) === "discard") return true;
+    const declarator = this.ancestors.findLast((ancestor) => ancestor.type === "VariableDeclarator");
+    const name =
+      declarator?.type === "VariableDeclarator" &&
+      declarator.id.type === "Identifier" &&
+      (declarator.init === node || (declarator.init?.type === "AwaitExpression" && declarator.init.argument === node))
+        ? declarator.id.name
+        : null;
+    if (name === null) return false;
+    const fn = this.ancestors.findLast((ancestor) => isFunctionNode(ancestor) || ancestor.type === "FunctionDeclaration" || ancestor.type === "ObjectMethod");
+    if (!fn) return false;
+    const stack: t.Node[] = [fn];
+    while (stack.length > 0) {
+      const current = stack.pop() as t.Node;
+      if (
+        current.type === "CallExpression" &&
+        current.callee.type === "MemberExpression" &&
+        current.callee.object.type === "Identifier" &&
+        current.callee.object.name === name &&
+        propertyName(current.callee.property, current.callee.computed) === "discard"
+      )
+        return true;
+      const record = current as unknown as Record<string, unknown>;
+      for (const key of Object.keys(record)) {
+        if (WALK_SKIP_KEYS.has(key)) continue;
+        const value = record[key];
+        if (Array.isArray(value)) {
+          for (const child of value) if (isNode(child)) stack.push(child);
+        } else if (isNode(value)) stack.push(value);
+      }
+    }
+    return false;
   }
 
   private countAssertion(node: t.Node): void {
@@ -1318,6 +1393,7 @@ class TestExtractor {
         this.helperAssertions.set(helper, (this.helperAssertions.get(helper) ?? 0) + 1);
         const details = this.helperDetails.get(helper) ?? { params: this.enclosingTopLevelParams(), facts: [] };
         const fact = this.describeBoundAssertion(node);
+        if (this.discardedDepth > 0) fact.unreachable = true;
         if (this.isPastEarlyReturnGuard(node)) fact.gated = true;
         details.facts.push(fact);
         this.helperDetails.set(helper, details);
@@ -1325,7 +1401,10 @@ class TestExtractor {
       return;
     }
     draft.assertionCount++;
-    draft.assertions.push({ fact: this.describeBoundAssertion(node), start: node.start ?? 0 });
+    const fact = this.describeBoundAssertion(node);
+    // An assertion of a discarded ava attempt can never fail the test (see isDiscardedAttempt).
+    if (this.discardedDepth > 0) fact.unreachable = true;
+    draft.assertions.push({ fact, start: node.start ?? 0 });
   }
 
   /**
@@ -2281,7 +2360,7 @@ class TestExtractor {
         return props.length === 1 && (first === "assertions" || first === "hasAssertions");
       }
       if (this.assertNames.has(root.name) || this.shouldNames.has(root.name)) return true;
-      if (first !== undefined && CONTEXT_ASSERTIONS.has(first) && (this.frameWithContext(root.name) || this.isHelperContext(root.name))) return true;
+      if (first !== undefined && CONTEXT_ASSERTIONS.has(first) && (this.frameWithContext(root.name) || this.isHelperContext(root.name) || this.attemptContexts.includes(root.name))) return true;
     }
     if (props.includes("assert")) return true;
     const last = props[props.length - 1];

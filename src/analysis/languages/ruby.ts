@@ -30,7 +30,7 @@ import {
 } from "../parsers/tree-sitter.js";
 import { counterTarget, literalText, MODE_ENV_VARS, type BranchDraft, type CodeSyntax, type EscapeDraft, type ExportDraft, type FlowSyntax, type GuardDraft } from "../parsers/tree-sitter-code.js";
 import { hashText, type AssertionFact, type NonTestFunctionFact, type TestDefinerFact, type TestFlag } from "../facts.js";
-import { withOwnDefinedTests } from "../defined-tests.js";
+import { withOwnDefinedTests } from "../test-definers.js";
 import { isUnderTestDirectory } from "./language.js";
 import { defineLanguage } from "./define-language.js";
 import { statementNodes, withTryChecks, type TrySyntax } from "../parsers/tree-sitter-try.js";

@@ -18,7 +18,7 @@ import type { AssertionFact, TestCase } from "../facts.js";
 import type { Finding } from "../types.js";
 import { hasCodeUnderTestChanged, multisetMinus, resolveImport, type MatchedTest, type RuleInput } from "./context.js";
 import { defineRule, report } from "./registry.js";
-import { isAnchoredRelaxation } from "../checks/patterns.js";
+import { isAnchoredRelaxation, isPartialKeepingEveryField, statedAt } from "../checks/patterns.js";
 import { flipJudge } from "./flipped-refusals.js";
 
 /** The outcome of {@link pairAssertions}: index pairs (before, after), and the unpaired indexes of each side. */
@@ -171,6 +171,17 @@ function isPatternRelaxation(was: AssertionFact, written: AssertionFact, now: As
   return pattern !== null && isAnchoredRelaxation(was.expected, pattern);
 }
 
+/**
+ * True when an equality check of an object (`was`, as a check) became a
+ * check that the same value has at least those fields, every one kept with
+ * its value (`now` as a check), see checks/patterns.ts isPartialKeepingEveryField.
+ */
+function isPartialRelaxation(was: AssertionFact, now: AssertionFact): boolean {
+  // RSpec's `include(a: 1)` on a hash, chai's `include({a: 1})` on an object: a containment of entries is a partial check.
+  if (was.matcher !== "equal" || !/^(?:partial|contains)$/.test(now.matcher) || was.expected === undefined || now.expected === undefined) return false;
+  return isPartialKeepingEveryField(was.expected, now.expected);
+}
+
 /** Assertions that check an error is thrown or a promise rejects (any language's spelling). */
 const THROWS_MATCHER = /(^|\.)(toThrow\w*|throws\w*|rejects\w*|assertRaises|raises|assertThrows|expectThrows|should_panic|toThrowError)$/i;
 
@@ -215,13 +226,38 @@ function baseFinding(test: MatchedTest): Pick<Finding, "file" | "line" | "before
  * a value that contains the lost one's: `expect(issue).toMatchInlineSnapshot()`
  * covers `expect(issue.code).toBe(…)`; `expect(obj).toEqual({…})` covers `expect(obj.a).toBe(1)`.
  */
-function isCoveredByWholerCheck(lost: AssertionFact, after: readonly AssertionFact[]): boolean {
+function isCoveredByWholerCheck(lost: AssertionFact, after: readonly AssertionFact[], written: ReadonlyMap<AssertionFact, AssertionFact> = new Map()): boolean {
   const actual = lost.actual;
   if (actual === undefined) return false;
+  if (isCoveredByPartialCheck(lost, after, written)) return true;
   return after.some((fact) => {
     if (fact.tautology || fact.unreachable || fact.negated || fact.actual === undefined || fact.strength < Math.max(lost.strength, 3)) return false;
     if (fact.actual === actual) return false; // the same value: pairing already judged it
     return actual.startsWith(fact.actual) && /^[.[?]/.test(actual.slice(fact.actual.length));
+  });
+}
+
+/**
+ * True when a partial check of a value that contains the lost one's states
+ * the lost check's expected value at its path: `t.like(cli, {flags: {meow:
+ * "dog"}})` covers `t.is(cli.flags.meow, "dog")`, and `{fooBar: true}` there
+ * covers `t.true(cli.flags.fooBar)` (several field checks merged into one
+ * `t.like` / `toMatchObject` of the object, the sweep of sindresorhus/meow 7b9e7395cc).
+ */
+function isCoveredByPartialCheck(lost: AssertionFact, after: readonly AssertionFact[], written: ReadonlyMap<AssertionFact, AssertionFact> = new Map()): boolean {
+  const actual = lost.actual;
+  const wanted =
+    lost.matcher === "equal" ? lost.expected : lost.matcher === "truthy" && lost.expected === undefined ? "true" : lost.matcher === "falsy" && lost.expected === undefined ? "false" : undefined;
+  // A nested object in the partial check is itself checked partially: only a value that is no object is pinned there exactly.
+  if (actual === undefined || wanted === undefined || lost.negated || wanted.startsWith("{")) return false;
+  return after.some((fact) => {
+    if (fact.matcher !== "partial" || fact.negated || fact.unreachable || fact.expected === undefined) return false;
+    // The object as the check reads it, or as written (`cli`, where the check reads the call it was bound to).
+    const subjects = [fact.actual, written.get(fact)?.actual].filter((subject): subject is string => subject !== undefined && actual.startsWith(subject));
+    return subjects.some((subject) => {
+      const path = actual.slice(subject.length);
+      return /^[.[?]/.test(path) && statedAt(fact.expected as string, path) === wanted;
+    });
   });
 }
 
@@ -256,7 +292,7 @@ function compareDetails(
   const survivors = new Set(pairs.map(([b]) => signature(before[b] as AssertionFact)));
   const lost = removed
     .map((i) => before[i] as AssertionFact)
-    .filter((fact) => !fact.tautology && !fact.unreachable && !survivors.has(signature(fact)) && !isCoveredByWholerCheck(fact, after) && !isConserved(original.get(fact) ?? fact));
+    .filter((fact) => !fact.tautology && !fact.unreachable && !survivors.has(signature(fact)) && !isCoveredByWholerCheck(fact, after, original) && !isConserved(original.get(fact) ?? fact));
   // A helper call whose helper gained an early return before all its assertions is silenced too (for the inputs that take it).
   const isSilencedNow = (was: AssertionFact, now: AssertionFact): boolean => (!was.unreachable && now.unreachable === true) || (!was.gated && now.gated === true && !now.unreachable);
   const silenced = pairs.filter(([b, a]) => isSilencedNow(before[b] as AssertionFact, after[a] as AssertionFact) && !(before[b] as AssertionFact).tautology).map(([b]) => before[b] as AssertionFact);
@@ -315,11 +351,12 @@ function compareDetails(
         now.strength < was.strength &&
         !isNewErrorCheck(original.get(was) ?? was, original.get(now) ?? now) &&
         !isConserved(original.get(was) ?? was) &&
+        !isCoveredByPartialCheck(was, after, original) &&
         !flipped.some(([flippedWas]) => flippedWas === was),
     );
   const tautologies = added.map((i) => after[i] as AssertionFact).filter((fact) => fact.tautology && !fact.unreachable);
   // Every weakening an exact expected string relaxed to an anchored pattern that still accepts it (checks/patterns.ts): medium.
-  const isRelaxedOnly = tautologies.length === 0 && weakened.length > 0 && weakened.every(([was, now]) => isPatternRelaxation(was, original.get(now) ?? now, now));
+  const isRelaxedOnly = tautologies.length === 0 && weakened.length > 0 && weakened.every(([was, now]) => isPatternRelaxation(was, original.get(now) ?? now, now) || isPartialRelaxation(was, now));
   if (weakened.length + tautologies.length > 0) {
     const parts = [
       ...weakened.map(([was, now]) =>
@@ -476,13 +513,13 @@ export function assertionFindings(input: RuleInput): Finding[] {
 
 /**
  * A test's calls of assertion helpers as one comparable text: each call's
- * helper, strength and gating, in order. Two sides of an unchanged test body
+ * helper, strength, gating and reachability, in order. Two sides of an unchanged test body
  * with the same text check the same through their helpers.
  */
 function helperCallsOf(test: TestCase): string {
   return (test.assertionsDetail ?? [])
     .filter((fact) => fact.matcher.startsWith("helper "))
-    .map((fact) => `${fact.matcher}\u0000${fact.strength}\u0000${fact.gated === true ? "gated" : ""}\u0000${fact.actual ?? ""}`)
+    .map((fact) => `${fact.matcher}\u0000${fact.strength}\u0000${fact.gated === true ? "gated" : ""}${fact.unreachable === true ? "unreachable" : ""}\u0000${fact.actual ?? ""}`)
     .join("\u0001");
 }
 
@@ -556,7 +593,7 @@ export const assertionsRule = defineRule({
     fewerAssertions: 'test "{{test}}" in {{file}} has {{fewer}} fewer assertions ({{before}} -> {{after}}){{commented}}',
     checksLess: { text: 'test "{{test}}" in {{file}} checks less: {{parts}}', type: "assertion_weakening", severity: "high" },
     relaxedToPattern: {
-      text: 'test "{{test}}" in {{file}} checks less: {{parts}}; the anchored pattern still accepts the old value and states most of it',
+      text: 'test "{{test}}" in {{file}} checks less: {{parts}}; what it now expects still accepts the old value and states it (an anchored pattern, or every field of the object)',
       type: "assertion_weakening",
       severity: "medium",
     },

@@ -152,3 +152,94 @@ describe.each(SHAPES.map((shape) => [shape.id, shape] as const))("an exact strin
     expect(await relaxed(shape, shape.other)).toEqual(["assertion_weakening/high"]);
   });
 });
+
+interface PartialShape {
+  id: string;
+  path: string;
+  /** The test with `{{check}}` where the assertion goes. */
+  test: string;
+  exact: string;
+  /** The partial check with `{{fields}}` where the expected object's entries go. */
+  partial: string;
+  /** Entries: all the exact check's, one dropped, one changed. */
+  all: string;
+  fewer: string;
+  changed: string;
+}
+
+const PARTIAL_SHAPES: PartialShape[] = [
+  {
+    id: "ava t.deepEqual -> t.like",
+    path: "test/flags.js",
+    test: "import test from 'ava';\nimport meow from '../source/index.js';\n\ntest('boolean args are false by default', t => {\n\tconst cli = meow({argv: ['--foo'], flags: {foo: {type: 'boolean'}, bar: {type: 'boolean', default: true}, baz: {type: 'boolean'}}});\n\t{{check}};\n});\n",
+    exact: "t.deepEqual(cli.flags, {foo: true, bar: true, baz: false})",
+    partial: "t.like(cli.flags, {{fields}})",
+    all: "{foo: true, bar: true, baz: false}",
+    fewer: "{foo: true, bar: true}",
+    changed: "{foo: true, bar: true, baz: true}",
+  },
+  {
+    id: "Jest toEqual -> toMatchObject",
+    path: "test/flags.test.ts",
+    test: "import { parse } from '../src/parse';\n\nit('reads the flags', () => {\n  const flags = parse(['--foo']);\n  {{check}};\n});\n",
+    exact: "expect(flags).toEqual({ foo: true, bar: 'x' })",
+    partial: "expect(flags).toMatchObject({{fields}})",
+    all: "{ foo: true, bar: 'x', extra: 1 }",
+    fewer: "{ foo: true }",
+    changed: "{ foo: true, bar: 'y' }",
+  },
+  {
+    id: "RSpec eq -> include",
+    path: "spec/flags_spec.rb",
+    test: 'require "spec_helper"\n\nRSpec.describe Flags do\n  it "reads the flags" do\n    flags = Flags.parse(["--foo"])\n    {{check}}\n  end\nend\n',
+    exact: 'expect(flags).to eq({foo: true, bar: "x"})',
+    partial: "expect(flags).to include({{fields}})",
+    all: '{foo: true, bar: "x"}',
+    fewer: "{foo: true}",
+    changed: '{foo: true, bar: "y"}',
+  },
+];
+
+/** The findings of the change from the exact check to the partial one with `fields`, as `type/severity`. */
+async function partially(shape: PartialShape, fields: string): Promise<string[]> {
+  const before = shape.test.replace("{{check}}", () => shape.exact);
+  const after = shape.test.replace("{{check}}", () => shape.partial.replace("{{fields}}", () => fields));
+  const analysis = await analyzeChanges([change(shape.path, before, after)]);
+  return analysis.findings.map(summarize).map((finding) => finding.split(" ")[0] as string);
+}
+
+describe.each(PARTIAL_SHAPES.map((shape) => [shape.id, shape] as const))("an exact object check relaxed to a partial one: %s", (_, shape) => {
+  it("every field kept with its value: medium assertion_weakening", async () => {
+    expect(await partially(shape, shape.all)).toEqual(["assertion_weakening/medium"]);
+  });
+
+  it("a field dropped: high assertion_weakening", async () => {
+    expect(await partially(shape, shape.fewer)).toEqual(["assertion_weakening/high"]);
+  });
+
+  it("a field's value changed: high assertion_weakening", async () => {
+    expect(await partially(shape, shape.changed)).toEqual(["assertion_weakening/high"]);
+  });
+});
+
+describe("field checks merged into one partial check of their object", () => {
+  const path = "test/cli.js";
+  const test = (body: string): string =>
+    `import test from 'ava';\nimport meow from '../source/index.js';\n\ntest('return object', t => {\n\tconst cli = meow({argv: ['foo', '--foo-bar', '-u', 'cat']});\n${body}});\n`;
+  const fields =
+    "\tt.is(cli.input.at(0), 'foo');\n\tt.true(cli.flags.fooBar);\n\tt.is(cli.flags.unicorn, 'cat');\n\tt.deepEqual(cli.flags['--'], ['unicorn', 'cake']);\n\tt.is(cli.pkg.name, 'meow');\n";
+  const judge = async (after: string): Promise<string[]> => (await analyzeChanges([change(path, test(fields), test(after))])).findings.map(summarize).map((finding) => finding.split(" ")[0] as string);
+
+  it("every field stated with its value: nothing removed or weakened (the index read as an input left aside)", async () => {
+    const findings = await judge("\tt.like(cli, {input: ['foo'], flags: {fooBar: true, unicorn: 'cat', '--': ['unicorn', 'cake']}, pkg: {name: 'meow'}});\n");
+    expect(findings.filter((finding) => !finding.startsWith("expectation_changed/"))).toEqual([]);
+  });
+
+  it("a field left out: assertion_removal", async () => {
+    expect(await judge("\tt.like(cli, {input: ['foo'], flags: {fooBar: true, '--': ['unicorn', 'cake']}, pkg: {name: 'meow'}});\n")).toEqual(["assertion_removal/high"]);
+  });
+
+  it("a field stated with another value: a finding", async () => {
+    expect((await judge("\tt.like(cli, {input: ['foo'], flags: {fooBar: true, unicorn: 'dog', '--': ['unicorn', 'cake']}, pkg: {name: 'meow'}});\n")).length).toBeGreaterThan(0);
+  });
+});
