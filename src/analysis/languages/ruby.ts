@@ -35,10 +35,18 @@ import { isUnderTestDirectory } from "./language.js";
 import { defineLanguage } from "./define-language.js";
 import { statementNodes, withTryChecks, type TrySyntax } from "../parsers/tree-sitter-try.js";
 
-/** `*_spec.rb`, `*_test.rb`, `test_*.rb`, or under `spec/`/`test/`. */
+/**
+ * `*_spec.rb`, `*_test.rb`, `test_*.rb`, or under `spec/`/`test/` — but not
+ * a `test/` folder inside `lib/`, the gem's load path, where it is a
+ * namespace of product code (`lib/rack/test/uploaded_file.rb` is
+ * `Rack::Test::UploadedFile`).
+ */
 export function isRubyTestPath(path: string): boolean {
   const name = path.slice(path.lastIndexOf("/") + 1);
-  return isUnderTestDirectory(path) || /(_spec|_test)\.rb$/.test(name) || /^test_.*\.rb$/.test(name);
+  if (/(_spec|_test)\.rb$/.test(name) || /^test_.*\.rb$/.test(name)) return true;
+  const segments = path.split("/").slice(0, -1);
+  const lib = segments.indexOf("lib");
+  return isUnderTestDirectory(lib === -1 ? path : `${segments.slice(0, lib).join("/")}/${name}`);
 }
 
 /** RSpec/minitest-spec declaration names -> kind and the flag the name sets. */

@@ -11,6 +11,7 @@
 import { describe, expect, it } from "vitest";
 import { analyzeChanges } from "../../../src/analysis/index.js";
 import { change, summarize } from "./table.js";
+import { isRubyTestPath } from "../../../src/analysis/languages/ruby.js";
 
 interface Shape {
   id: string;
@@ -55,5 +56,19 @@ describe.each(SHAPES.map((shape) => [shape.id, shape] as const))("a test spying 
 
   it("deleted while the hook stays (another method removed): test_deletion (critical)", async () => {
     expect(await judge(shape, shape.otherRemoved, shape.kept)).toEqual(["test_deletion/critical"]);
+  });
+});
+
+describe("isRubyTestPath: a test/ folder inside lib/ is a namespace of product code", () => {
+  it.each([
+    ["lib/rack/test/uploaded_file.rb", false],
+    ["lib/minitest/test.rb", false],
+    ["lib/rack/test/uploaded_file_spec.rb", true],
+    ["test/lib/helper.rb", true],
+    ["spec/rack/test/uploaded_file_spec.rb", true],
+    ["spec/support/helpers.rb", true],
+    ["lib/stamp.rb", false],
+  ])("%s: %s", (path, expected) => {
+    expect(isRubyTestPath(path)).toBe(expected);
   });
 });
