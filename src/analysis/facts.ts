@@ -167,6 +167,55 @@ export interface ImportedHelperCall {
   line: number;
 }
 
+/**
+ * A function of a file that declares one test running the function or
+ * block it is given: a project's `deprecated(title, fn)` calling `test`
+ * with the title "${title} (deprecated)" and a function that awaits
+ * `fn(t)`, a spec helper's `def self.deprecated(a, &block)` calling
+ * `it("#{a} (deprecated)") { …; instance_exec(&block) }`. Its one declaration is a
+ * statement of the function's body (no condition picks it), and the
+ * argument runs unconditionally inside it (not under a `catch`/`rescue`,
+ * an `if` or a loop): a call of it is a test with the call's body
+ * ({@link HelperTestFact}, analysis/defined-tests.ts). The declaration
+ * itself is no test of its file.
+ */
+export interface TestDefinerFact {
+  /** The function's name as callers call it (`deprecated`). */
+  name: string;
+  /** 1-based line of the function. */
+  line: number;
+  /** 0-based index of the parameter the declared title is made from. */
+  titleParam: number;
+  /** 0-based index of the parameter the test runs, or "block" for a Ruby block parameter (`&block`, `yield`). */
+  bodyParam: number | "block";
+  /** The declared title with `{}` where the title parameter's value goes (`{} (deprecated)`; `{}` when the parameter is the title). */
+  title: string;
+  /** Flags the declaration sets itself (`test.skip`, `xit`), with the construct: every test defined through the function has them. */
+  flagVia?: Partial<Record<TestFlag, string>>;
+}
+
+/**
+ * A call outside any test that passes a title and a body to a function
+ * that may declare a test with them ({@link TestDefinerFact}): a function
+ * of the same file, imported from a relative module (JS/TS), or defined by
+ * a file the test file loads (Ruby). `test` is the test the call defines
+ * when it does, read as a declaration's test would be: its name is the
+ * title argument's text, its body the call's function or block. It is one
+ * of its file's tests only once the function is found to define tests
+ * (analysis/defined-tests.ts); until then it is none.
+ */
+export interface HelperTestFact {
+  /** The function called, as the module defining it names it. */
+  helper: string;
+  /** JS/TS: the import specifier that binds it (`./helpers.js`); absent when the file defines it or (Ruby) a loaded file may. */
+  source?: string;
+  /** 0-based index of the title argument. */
+  titleArgument: number;
+  /** 0-based index of the function argument run as the body, or "block" for a Ruby block. */
+  bodyArgument: number | "block";
+  test: TestCase;
+}
+
 export interface TestCase {
   /** File-independent identity: suitePath and name joined with " > ". */
   id: string;
@@ -472,6 +521,8 @@ export interface FunctionFact {
   constantReturn?: string;
   /** Names of the functions it calls directly (last member name for `a.b()`), sorted, unique. */
   calls: string[];
+  /** sha1 (12 hex) of its body's text with whitespace collapsed (nested functions included): whether the change rewrote it. */
+  bodyHash?: string;
   /**
    * State outside the call that it counts or toggles (`global calls; calls += 1`,
    * a module-level `let n` with `n++`, a static field, `solve.calls += 1` on
@@ -835,6 +886,12 @@ export interface FileFacts {
   rowStructs?: Record<string, string[]>;
   /** Functions and methods of a test file that the runner does not collect (tree-sitter languages; absent = not extracted). */
   nonTestFunctions?: NonTestFunctionFact[];
+  /** Functions of the file that declare a test running what they are given (JS/TS, Ruby; absent when none). */
+  testDefiners?: TestDefinerFact[];
+  /** Calls outside tests that define a test through such a function when it is one (JS/TS, Ruby; absent when none); not yet in `tests`. */
+  helperTests?: HelperTestFact[];
+  /** Ruby: the files the file loads (`require_relative "../spec_helper"`, `require "spec_helper"`), as written; absent when none. */
+  loads?: string[];
   /** JUnit suite lists the file declares (Java); absent when none. */
   suiteLists?: SuiteListFact[];
   /** Functions of the file whose skip reaches tests of other files (Go helpers and TestMain, conftest fixtures); absent when none. */

@@ -16,6 +16,7 @@ import { filesLeavingDiscovery, hasOwnRunner, TestDiscovery, type Collection, ty
 import { emptyFacts, hasUsableFacts, type FileFacts } from "./facts.js";
 import { linkImportedHelpers, loadHelperCallers } from "./imported-helpers.js";
 import { linkRowTypes } from "./row-types.js";
+import { linkDefinedTests, loadDefinerCallers } from "./defined-tests.js";
 import { EMPTY_CLASS_CONTEXT, loadClassContext, type UnchangedFiles } from "./inheritance.js";
 import { indirectSkipFindings, suiteListFindings } from "./indirection.js";
 import { loadExercisingTests } from "./exercising.js";
@@ -308,6 +309,13 @@ export async function analyzeChanges(changes: readonly FileChange[], options: An
 
   // Unchanged files are alike in both trees: the before side's discovery gives their collection rules.
   const extractUnchanged = async (path: string, content: string): Promise<FileFacts> => extract(path, content, discovery ? (await discovery.before.collection(path)).rules : undefined);
+  // Unchanged tests defined through a changed file's test definer that now defines them differently are judged with the change.
+  if (options.unchanged)
+    pairs.push(
+      ...(await loadDefinerCallers(pairs, options.unchanged, extractUnchanged, (path, language) => languageForPath(path)?.id === language && (languageForPath(path)?.isTestPath(path) ?? false))),
+    );
+  // Calls of project functions that define tests (a spec helper's `deprecated "x" do`) become tests where the function is a definer.
+  await linkDefinedTests(pairs, options.unchanged, extractUnchanged);
   // Unchanged tests calling a changed module's helper that now checks differently are judged with the change.
   if (options.unchanged) pairs.push(...(await loadHelperCallers(pairs, options.unchanged, extractUnchanged, (path) => languageForPath(path)?.isTestPath(path) ?? false)));
   // Tests' calls of helpers imported from other modules (changed, or unchanged and read from the tree) become helper checks.

@@ -193,7 +193,10 @@ export function negatedMatcher(matcher: string): { relation: Relation; negated: 
     positive = last
       .replace(/_not_/, "_")
       .replace(/Not(?=[A-Z])|^not(?=[A-Z])|^not_/, "")
-      .replace(/^([A-Z])/, "$1");
+      .replace(/^([A-Z])/, "$1")
+      // node:assert `doesNotThrow`/`doesNotReject`/`doesNotMatch`, JUnit `assertDoesNotThrow`, NUnit `Assert.DoesNotThrow`
+      .replace(/[Dd]oes(?=[A-Z])/, "")
+      .replace(/(Throw|^Reject)$/, "$1s");
   if (positive === null || positive === "" || positive === last) return null;
   const relation = relationOfMatcher(positive === "Equal" || positive === "Same" ? `Assert.${positive}` : positive);
   return relation === "other" ? null : { relation, negated: true };

@@ -201,7 +201,13 @@ export function excludingBuildConstraint(content: string): string | null {
 /** Methods of testing.T/B/F that report a failure. */
 const TESTING_FAILURES: ReadonlySet<string> = new Set(["Error", "Errorf", "Fatal", "Fatalf", "Fail", "FailNow"]);
 
-/** testify assert/require functions -> strength and negation; unknown ones count as truthiness checks. */
+/**
+ * testify assert/require functions -> strength, negation, and whether the
+ * expected value comes before the actual one (`Regexp(t, rx, str)`,
+ * `InDelta(t, expected, actual, delta)`, `IsType(t, expectedType, object)`,
+ * as testify's assert package declares them); unknown ones count as
+ * truthiness checks.
+ */
 const TESTIFY: ReadonlyMap<string, { strength: 1 | 2 | 3; negated?: boolean; expectedFirst?: boolean }> = new Map([
   ["Equal", { strength: 3, expectedFirst: true }],
   ["Equalf", { strength: 3, expectedFirst: true }],
@@ -225,16 +231,18 @@ const TESTIFY: ReadonlyMap<string, { strength: 1 | 2 | 3; negated?: boolean; exp
   ["GreaterOrEqual", { strength: 2 }],
   ["Less", { strength: 2 }],
   ["LessOrEqual", { strength: 2 }],
-  ["IsType", { strength: 2 }],
-  ["Regexp", { strength: 2 }],
-  ["InDelta", { strength: 2 }],
-  ["InEpsilon", { strength: 2 }],
-  ["WithinDuration", { strength: 2 }],
+  ["IsType", { strength: 2, expectedFirst: true }],
+  ["Regexp", { strength: 2, expectedFirst: true }],
+  ["Implements", { strength: 2, expectedFirst: true }],
+  ["InDelta", { strength: 2, expectedFirst: true }],
+  ["InEpsilon", { strength: 2, expectedFirst: true }],
+  ["WithinDuration", { strength: 2, expectedFirst: true }],
   ["Panics", { strength: 2 }],
   ["NotEqual", { strength: 2, negated: true }],
   ["NotContains", { strength: 2, negated: true }],
   ["NotSame", { strength: 2, negated: true }],
   ["NotErrorIs", { strength: 2, negated: true }],
+  ["NotRegexp", { strength: 2, negated: true, expectedFirst: true }],
   ["True", { strength: 1 }],
   ["False", { strength: 1, negated: true }],
   ["NotNil", { strength: 1, negated: true }],

@@ -1052,6 +1052,7 @@ class CodeWalker {
       line: this.line(node),
       statementCount: node.body.type === "BlockStatement" ? node.body.body.length : 1,
       calls: [],
+      bodyHash: this.hash(node.body),
     };
     const constant = constantReturnOf(node);
     if (constant !== undefined) fact.constantReturn = constant;

@@ -25,6 +25,7 @@ import type * as t from "@babel/types";
 import { debug } from "../../log.js";
 import { findSkippingHelpers, isConditionalWithinFunction, type SkippingHelper } from "./javascript-skips.js";
 import { withJavaScriptTryChecks } from "./javascript-try.js";
+import { definedTest } from "../test-definers.js";
 import {
   emptyFacts,
   hashText,
@@ -33,8 +34,10 @@ import {
   type AssertionFact,
   type AssertionHelperFact,
   type FileFacts,
+  type HelperTestFact,
   type ImportedHelperCall,
   type TestCase,
+  type TestDefinerFact,
   type TestFlag,
   type TestFlags,
 } from "../facts.js";
@@ -81,6 +84,8 @@ export async function extractJavaScriptFacts(path: string, content: string): Pro
       recoveredErrorCount: parsed.recoveredErrorCount,
       code: extractJavaScriptCodeFacts(content, parsed.ast, isTestFile),
       ...(extracted.assertionHelpers.length > 0 ? { assertionHelpers: extracted.assertionHelpers } : {}),
+      ...(extracted.testDefiners.length > 0 ? { testDefiners: extracted.testDefiners } : {}),
+      ...(extracted.helperTests.length > 0 ? { helperTests: extracted.helperTests } : {}),
     };
   } catch (error) {
     // A stack overflow on pathological nesting, or a bug: report the file as not analysed, never crash the hook.
@@ -432,9 +437,12 @@ interface Frame {
   eachRowHashes?: string[] | null;
   /** For a `describe.each` suite with a literal table: the literals of each row (TestCase.eachRowLiterals). */
   eachRowLiterals?: string[][];
-  /** A suite's callback, whose set-up its tests' checks read (javascript-dependencies.ts suiteBindings). */
-  callback?: t.Node;
+  /** The function the declaration runs: a suite's callback, whose set-up its tests' checks read (javascript-dependencies.ts suiteBindings), and where a call directly in it is at the suite's level. */
+  callback?: t.Node | null;
 }
+
+/** A call that may define a test through a project function (facts.ts HelperTestFact), as its draft records it. */
+type HelperRef = Omit<HelperTestFact, "test">;
 
 interface TestDraft {
   name: string;
@@ -468,6 +476,10 @@ interface TestDraft {
   commentedAssertions: number;
   /** Offset after the first `return` that is not the body's last statement: assertions past it never run. */
   unreachableFrom: number | null;
+  /** Set for a call of a project function that may define this test (see {@link TestExtractor.helperTestOf}). */
+  helper?: HelperRef;
+  /** Set for the declaration inside a function that defines tests with it (see {@link TestExtractor.definerOf}): a template, no test. */
+  definer?: Omit<TestDefinerFact, "flagVia">;
 }
 
 /** One link of a callee chain: `test.skipIf(x).each(t)` is test, skipIf(x), each(t). */
@@ -498,6 +510,10 @@ interface ExtractedTests {
   frameworks: string[];
   /** Top-level functions holding assertions outside tests (FileFacts.assertionHelpers). */
   assertionHelpers: AssertionHelperFact[];
+  /** Top-level functions that declare a test running their argument (FileFacts.testDefiners). */
+  testDefiners: TestDefinerFact[];
+  /** Calls of imported functions that may define tests (FileFacts.helperTests); those of the file's own definers are in `tests`. */
+  helperTests: HelperTestFact[];
 }
 
 const FLAG_NAMES: readonly TestFlag[] = ["skipped", "conditional", "focused", "todo", "failing"];
@@ -840,6 +856,12 @@ class TestExtractor {
   private readonly declarationAliases = new Map<string, Declaration>();
   /** Names changed after their declaration (see {@link TestExtractor.mutatedNames}); computed on first use. */
   private mutated: Set<string> | null = null;
+  /** Names of the file's top-level functions (`function f`, `const f = () => …`), exported or not. */
+  private readonly localFunctions = new Set<string>();
+  /** Depth of discarded ava attempts (`t.try` whose result is discarded) around the walk's position. */
+  private discardedDepth = 0;
+  /** The contexts of the ava attempts around the walk's position (`tt` in `t.try((tt) => …)`), innermost last. */
+  private readonly attemptContexts: string[] = [];
 
   constructor(content: string, ast: t.File) {
     this.content = content;
@@ -857,6 +879,7 @@ class TestExtractor {
     this.noteImports(this.ast.program);
     this.skippingHelpers = findSkippingHelpers(this.ast.program);
     this.noteDeclarationAliases(this.ast.program);
+    this.noteLocalFunctions(this.ast.program);
     this.visit(this.ast.program, null);
     this.inheritHelperChecks();
     // A call of a local helper that asserts is one assertion of the test (resolved into the helper's checks by analysis/checks).
@@ -890,13 +913,18 @@ class TestExtractor {
         };
         // Every assertion of the helper past an early-return guard: a call of it may check nothing.
         if (isGated(name)) fact.gated = true;
+        // Every assertion of the helper can never fail the test (a discarded ava attempt): nor can the call.
+        if (helper.facts.length > 0 && helper.facts.every((one) => one.unreachable === true)) fact.unreachable = true;
         draft.assertions.push({ fact, start: call.start });
         isAdded = true;
       }
       if (isAdded) draft.assertions.sort((a, b) => a.start - b.start);
     }
+    const { tests, testDefiners, helperTests } = this.finishTests();
     return {
-      tests: this.drafts.map((draft) => this.finishTest(draft)),
+      tests,
+      testDefiners,
+      helperTests,
       assertions: this.assertions,
       frameworks: [...this.frameworks].sort(),
       assertionHelpers: [...this.helperAssertions]
@@ -906,6 +934,63 @@ class TestExtractor {
         })
         .sort((a, b) => a.name.localeCompare(b.name)),
     };
+  }
+
+  /**
+   * The drafts as tests, the file's test definers, and the calls of
+   * imported functions that may define tests (FileFacts.helperTests). A
+   * definer's own declaration is a template, no test; a call of one of the
+   * file's definers is the test it defines; a call of a local function that
+   * defines none is no test, and the run-time skips its body held (a
+   * `test.skip()` at the suite's level) go back to the frame around it.
+   */
+  private finishTests(): { tests: TestCase[]; testDefiners: TestDefinerFact[]; helperTests: HelperTestFact[] } {
+    const testDefiners: TestDefinerFact[] = [];
+    for (const draft of this.drafts) {
+      if (!draft.definer) continue;
+      const flagVia: Partial<Record<TestFlag, string>> = {};
+      for (const flag of FLAG_NAMES) {
+        const mark = draft.frame.marks[flag];
+        if (mark) flagVia[flag] = mark.via;
+      }
+      testDefiners.push(Object.keys(flagVia).length > 0 ? { ...draft.definer, flagVia } : { ...draft.definer });
+    }
+    for (const draft of this.drafts) {
+      const helper = draft.helper;
+      if (!helper || helper.source !== undefined || testDefiners.some((definer) => definer.name === helper.helper)) continue;
+      const parent = draft.frame.parent;
+      for (const flag of FLAG_NAMES) {
+        const mark = draft.frame.marks[flag];
+        if (mark && parent && !parent.marks[flag]) parent.marks[flag] = mark;
+      }
+    }
+    const tests: TestCase[] = [];
+    const helperTests: HelperTestFact[] = [];
+    for (const draft of this.drafts) {
+      if (draft.definer) continue;
+      const test = this.finishTest(draft);
+      const helper = draft.helper;
+      if (!helper) tests.push(test);
+      else if (helper.source !== undefined) helperTests.push({ ...helper, test });
+      else
+        for (const definer of testDefiners) {
+          const defined = definedTest({ ...helper, test }, definer);
+          if (defined) tests.push(defined);
+        }
+    }
+    return { tests, testDefiners, helperTests };
+  }
+
+  /** Records the names of the file's top-level functions (declarations and `const f = () => …`, exported or not). */
+  private noteLocalFunctions(program: t.Program): void {
+    for (const outer of program.body) {
+      const statement = outer.type === "ExportNamedDeclaration" || outer.type === "ExportDefaultDeclaration" ? outer.declaration : outer;
+      if (statement?.type === "FunctionDeclaration" && statement.id) this.localFunctions.add(statement.id.name);
+      if (statement?.type !== "VariableDeclaration") continue;
+      for (const declarator of statement.declarations) {
+        if (declarator.id.type === "Identifier" && declarator.init && isFunctionNode(unwrapExpression(declarator.init))) this.localFunctions.add(declarator.id.name);
+      }
+    }
   }
 
   /**
@@ -1217,6 +1302,11 @@ class TestExtractor {
       }
       this.applyRuntimeMark(chain, node);
       this.applyHelperSkip(node);
+      const helperTest = chain.length === 1 && !this.isAssertionCall(node, parent) ? this.helperTestOf(node) : null;
+      if (helperTest) {
+        this.visitDeclaration(node, { kind: "test", marks: {}, each: null, calleeText: helperTest.ref.helper }, helperTest.args, helperTest.ref);
+        return;
+      }
     }
     // `expect.unreachable("…")`, `fail("…")`: the message is the failure's own text (javascript-try.ts counts the failure where it is a check).
     if (chain && /^(?:expect\.(?:unreachable|fail)|fail)$/.test(chain.map((segment) => segment.name).join("."))) for (const arg of node.arguments) this.expectedNodes.add(arg);
@@ -1225,7 +1315,76 @@ class TestExtractor {
       // `expectRgb(hex, r, g, b)` reads as a custom assertion; when it is a local helper that asserts, run() reads it as the helper's checks.
       if (node.callee.type === "Identifier" && !this.expectNames.has(node.callee.name) && !this.assertNames.has(node.callee.name)) this.noteHelperCall(node);
     } else this.noteHelperCall(node);
-    this.visitChildren(node);
+    const attempt = this.attemptOf(node);
+    const isDiscarded = attempt !== null && this.isDiscardedAttempt(node, parent);
+    if (isDiscarded) this.discardedDepth++;
+    if (attempt !== null) this.attemptContexts.push(attempt);
+    try {
+      this.visitChildren(node);
+    } finally {
+      if (isDiscarded) this.discardedDepth--;
+      if (attempt !== null) this.attemptContexts.pop();
+    }
+  }
+
+  /**
+   * For an ava attempt `t.try((tt) => { … })` (`t` a test context, or a
+   * helper's, or an enclosing attempt's): the name of the attempt's own
+   * context (`tt`), through which its assertions are made; null otherwise.
+   */
+  private attemptOf(node: t.CallExpression): string | null {
+    const callee = node.callee;
+    if (callee.type !== "MemberExpression" || callee.object.type !== "Identifier" || propertyName(callee.property, callee.computed) !== "try") return null;
+    const context = callee.object.name;
+    if (!this.frameWithContext(context) && !this.isHelperContext(context) && !this.attemptContexts.includes(context)) return null;
+    const callback = node.arguments.find((arg) => isFunctionNode(arg));
+    const param = callback && isFunctionNode(callback) ? callback.params[0] : undefined;
+    return param?.type === "Identifier" ? param.name : null;
+  }
+
+  /**
+   * True for an ava attempt (`const attempt = await t.try(tt => { … })`)
+   * whose result is discarded somewhere in its function (`attempt.discard()`,
+   * also `if (!attempt.passed) attempt.discard()`): the failures of the
+   * assertions inside it may never reach the test, so they check nothing.
+   * An attempt committed (or left to fail the test for want of a commit)
+   * keeps its assertions.
+   */
+  private isDiscardedAttempt(node: t.CallExpression, parent: t.Node | null): boolean {
+    // `(await t.try(…)).discard()`: discarded on the spot.
+    const outer = parent?.type === "AwaitExpression" ? this.ancestors[this.ancestors.length - 2] : parent;
+    if (outer?.type === "MemberExpression" && propertyName(outer.property, outer.computed) === "discard") return true;
+    const declarator = this.ancestors.findLast((ancestor) => ancestor.type === "VariableDeclarator");
+    const name =
+      declarator?.type === "VariableDeclarator" &&
+      declarator.id.type === "Identifier" &&
+      (declarator.init === node || (declarator.init?.type === "AwaitExpression" && declarator.init.argument === node))
+        ? declarator.id.name
+        : null;
+    if (name === null) return false;
+    const fn = this.ancestors.findLast((ancestor) => isFunctionNode(ancestor) || ancestor.type === "FunctionDeclaration" || ancestor.type === "ObjectMethod");
+    if (!fn) return false;
+    const stack: t.Node[] = [fn];
+    while (stack.length > 0) {
+      const current = stack.pop() as t.Node;
+      if (
+        current.type === "CallExpression" &&
+        current.callee.type === "MemberExpression" &&
+        current.callee.object.type === "Identifier" &&
+        current.callee.object.name === name &&
+        propertyName(current.callee.property, current.callee.computed) === "discard"
+      )
+        return true;
+      const record = current as unknown as Record<string, unknown>;
+      for (const key of Object.keys(record)) {
+        if (WALK_SKIP_KEYS.has(key)) continue;
+        const value = record[key];
+        if (Array.isArray(value)) {
+          for (const child of value) if (isNode(child)) stack.push(child);
+        } else if (isNode(value)) stack.push(value);
+      }
+    }
+    return false;
   }
 
   private countAssertion(node: t.Node): void {
@@ -1237,6 +1396,7 @@ class TestExtractor {
         this.helperAssertions.set(helper, (this.helperAssertions.get(helper) ?? 0) + 1);
         const details = this.helperDetails.get(helper) ?? { params: this.enclosingTopLevelParams(), facts: [] };
         const fact = this.describeBoundAssertion(node);
+        if (this.discardedDepth > 0) fact.unreachable = true;
         if (this.isPastEarlyReturnGuard(node)) fact.gated = true;
         details.facts.push(fact);
         this.helperDetails.set(helper, details);
@@ -1244,7 +1404,10 @@ class TestExtractor {
       return;
     }
     draft.assertionCount++;
-    draft.assertions.push({ fact: this.describeBoundAssertion(node), start: node.start ?? 0 });
+    const fact = this.describeBoundAssertion(node);
+    // An assertion of a discarded ava attempt can never fail the test (see isDiscardedAttempt).
+    if (this.discardedDepth > 0) fact.unreachable = true;
+    draft.assertions.push({ fact, start: node.start ?? 0 });
   }
 
   /**
@@ -1650,8 +1813,92 @@ class TestExtractor {
     return { title: this.titleOf(first), callback, options };
   }
 
-  private visitDeclaration(node: t.CallExpression, declaration: Declaration, args: DeclarationArgs): void {
+  /**
+   * A call outside any test of a project function given a title and a
+   * function (`deprecated("keeps the form", () => { … })`), at the file's
+   * level or a suite's: the test it defines when that function is a test
+   * definer (facts.ts HelperTestFact), with the call's arguments as a
+   * declaration's. The function is one of the file's, or imported by name
+   * from a relative module; its function argument declares no test or
+   * suite itself (a suite-like helper's tests are already tests). Null
+   * otherwise.
+   */
+  private helperTestOf(node: t.CallExpression): { args: DeclarationArgs; ref: HelperRef } | null {
+    if (node.callee.type !== "Identifier" || this.innermostTest() !== null) return null;
+    const name = node.callee.name;
+    if (TEST_FUNCTIONS.has(name) || this.declarationAliases.has(name) || this.skippingHelpers.has(name)) return null;
+    const binding = this.importedBindings.get(name);
+    const source = binding?.source.startsWith(".") ? binding.source : undefined;
+    if (source === undefined && (binding !== undefined || !this.localFunctions.has(name))) return null;
+    const enclosing = [...this.ancestors]
+      .reverse()
+      .find((ancestor) => isFunctionNode(ancestor) || ancestor.type === "FunctionDeclaration" || ancestor.type === "ObjectMethod" || ancestor.type === "ClassMethod");
+    if (enclosing !== undefined && enclosing !== this.top().callback) return null;
+    const args = node.arguments as t.Node[];
+    const titleArgument = args.findIndex((arg) => isTitleLike(arg));
+    const bodies = args.flatMap((arg, index) => (isFunctionNode(arg) ? [index] : []));
+    const bodyArgument = bodies[0];
+    if (titleArgument === -1 || bodies.length !== 1 || bodyArgument === undefined || bodyArgument < titleArgument) return null;
+    const callback = args[bodyArgument] as t.Node;
+    if (this.declaresTests(callback)) return null;
+    const ref: HelperRef = { helper: binding?.imported ?? name, titleArgument, bodyArgument };
+    if (source !== undefined) ref.source = source;
+    return { args: { title: this.titleOf(args[titleArgument] as t.Node), callback, options: null }, ref };
+  }
+
+  /** True when a test or suite declaration is called anywhere inside `node`. */
+  private declaresTests(node: t.Node): boolean {
+    const stack: t.Node[] = [node];
+    while (stack.length > 0) {
+      const current = stack.pop() as t.Node;
+      if (current.type === "CallExpression") {
+        const chain = flattenCallee(current.callee);
+        if (chain && this.classifyDeclaration(chain)) return true;
+      }
+      const record = current as unknown as Record<string, unknown>;
+      for (const key of Object.keys(record)) {
+        if (WALK_SKIP_KEYS.has(key)) continue;
+        const value = record[key];
+        if (Array.isArray(value)) {
+          for (const child of value) if (isNode(child)) stack.push(child);
+        } else if (isNode(value)) {
+          stack.push(value);
+        }
+      }
+    }
+    return false;
+  }
+
+  /**
+   * The test definer a test declaration makes of its enclosing top-level
+   * function (facts.ts TestDefinerFact), or null: the declaration is a
+   * statement of that function's body, its title is made from one
+   * parameter (the parameter itself, a template or `+` concatenation of
+   * it and literals), and its callback is another parameter or a function
+   * that runs one unconditionally ({@link runsParam}).
+   */
+  private definerOf(node: t.CallExpression, args: DeclarationArgs): Omit<TestDefinerFact, "flagVia"> | null {
+    const name = this.enclosingTopLevelFunction();
+    if (name === null || this.innermostTest() !== null) return null;
+    const index = this.ancestors.findLastIndex((ancestor) => isFunctionNode(ancestor) || ancestor.type === "FunctionDeclaration");
+    const fn = this.ancestors[index] as t.ArrowFunctionExpression | t.FunctionExpression | t.FunctionDeclaration | undefined;
+    if (!fn) return null;
+    // The declaration is the function's expression body, or a statement (possibly awaited or returned) of its body.
+    const path = this.ancestors.slice(index + 1).filter((ancestor) => ancestor.type !== "AwaitExpression");
+    const isStatement = path.length === 0 ? fn.body === node : path.length === 2 && path[0] === fn.body && (path[1]?.type === "ExpressionStatement" || path[1]?.type === "ReturnStatement");
+    if (!isStatement) return null;
+    const params = fn.params.map((param) => (param.type === "Identifier" ? param.name : param.type === "AssignmentPattern" && param.left.type === "Identifier" ? param.left.name : null));
+    const title = titleTemplate(node.arguments[0] as t.Node | undefined, params);
+    if (!title) return null;
+    const callback = args.callback;
+    const bodyParam = callback?.type === "Identifier" ? params.indexOf(callback.name) : callback && isFunctionNode(callback) ? runsParam(callback, params) : -1;
+    if (bodyParam === -1 || bodyParam === title.param) return null;
+    return { name, line: fn.loc?.start.line ?? 0, titleParam: title.param, bodyParam, title: title.text };
+  }
+
+  private visitDeclaration(node: t.CallExpression, declaration: Declaration, args: DeclarationArgs, helper?: HelperRef): void {
     const parentFrame = this.top();
+    const definer = declaration.kind === "test" && !helper ? this.definerOf(node, args) : null;
     const frame: Frame = {
       kind: declaration.kind,
       title: args.title,
@@ -1660,6 +1907,7 @@ class TestExtractor {
       contextName: null,
       skipNames: new Set(),
       draft: null,
+      callback: isFunctionNode(args.callback) ? args.callback : null,
     };
     if (declaration.kind === "suite" && declaration.each) {
       frame.eachRowHashes = rowHashesOf(declaration.each.rows);
@@ -1714,6 +1962,8 @@ class TestExtractor {
       if (macro) draft.macro = { name: macro.name, args: macroArgs };
       if (macro)
         draft.calls.push({ name: macro.name, node, start: node.start ?? 0, actual: `${macro.name}(${["t", ...macroArgs.map((arg) => normalizedSource(this.content, arg, 1000))].join(", ")})` });
+      if (helper) draft.helper = helper;
+      if (definer) draft.definer = definer;
       frame.draft = draft;
       this.drafts.push(draft);
     }
@@ -2117,7 +2367,7 @@ class TestExtractor {
         return props.length === 1 && (first === "assertions" || first === "hasAssertions");
       }
       if (this.assertNames.has(root.name) || this.shouldNames.has(root.name)) return true;
-      if (first !== undefined && CONTEXT_ASSERTIONS.has(first) && (this.frameWithContext(root.name) || this.isHelperContext(root.name))) return true;
+      if (first !== undefined && CONTEXT_ASSERTIONS.has(first) && (this.frameWithContext(root.name) || this.isHelperContext(root.name) || this.attemptContexts.includes(root.name))) return true;
     }
     if (props.includes("assert")) return true;
     const last = props[props.length - 1];
@@ -2226,6 +2476,86 @@ class TestExtractor {
     const text = this.content.slice(node.start, node.end).replace(/\s+/g, " ");
     return text.length > maxChars ? `${text.slice(0, maxChars - 1)}…` : text;
   }
+}
+
+/**
+ * A test definer's title (facts.ts TestDefinerFact.title) from its
+ * declaration's title argument: a parameter (`{}`), a template literal or
+ * a `+` concatenation of literals and one parameter (`${title}
+ * (deprecated)` -> `{} (deprecated)`; other expressions keep their `${…}`
+ * text), with that parameter's index; null when no parameter makes it.
+ */
+function titleTemplate(node: t.Node | undefined, params: readonly (string | null)[]): { text: string; param: number } | null {
+  if (!node) return null;
+  let param = -1;
+  const part = (expression: t.Node): string | null => {
+    if (expression.type === "StringLiteral") return expression.value;
+    if (expression.type !== "Identifier") return null;
+    const index = params.indexOf(expression.name);
+    if (index === -1 || (param !== -1 && param !== index)) return null;
+    param = index;
+    return "{}";
+  };
+  let text: string | null;
+  if (node.type === "TemplateLiteral") {
+    const pieces: string[] = [];
+    node.quasis.forEach((quasi, i) => {
+      pieces.push(quasi.value.cooked ?? quasi.value.raw);
+      const expression = node.expressions[i];
+      if (expression) pieces.push(part(expression) ?? `\${${expression.type === "Identifier" ? expression.name : "…"}}`);
+    });
+    text = pieces.join("");
+  } else if (node.type === "BinaryExpression" && node.operator === "+") {
+    const operands: t.Node[] = [];
+    const flatten = (expression: t.Node): void => {
+      if (expression.type === "BinaryExpression" && expression.operator === "+") {
+        flatten(expression.left);
+        flatten(expression.right);
+      } else operands.push(expression);
+    };
+    flatten(node);
+    const pieces = operands.map(part);
+    text = pieces.every((piece) => piece !== null) ? pieces.join("") : null;
+  } else {
+    text = part(node);
+  }
+  return text !== null && param !== -1 ? { text, param } : null;
+}
+
+/**
+ * The index of the parameter (of `params`) that `callback` always calls
+ * (`fn()`, `await fn(t)`, `return fn(t)`, `fn.call(this, t)`), as its
+ * expression body or a statement of its body, also inside a `try` that
+ * has only a `finally`; -1 when none is: a call under a `catch`, an `if`
+ * or a loop may not run, or its failure may not reach the runner.
+ */
+function runsParam(callback: t.ArrowFunctionExpression | t.FunctionExpression, params: readonly (string | null)[]): number {
+  const calledParam = (expression: t.Node | null | undefined): number => {
+    const node = expression?.type === "AwaitExpression" ? expression.argument : expression;
+    if (node?.type !== "CallExpression") return -1;
+    const callee = node.callee;
+    if (callee.type === "Identifier") return params.indexOf(callee.name);
+    if (callee.type === "MemberExpression" && callee.object.type === "Identifier" && !callee.computed && callee.property.type === "Identifier" && /^(call|apply)$/.test(callee.property.name))
+      return params.indexOf(callee.object.name);
+    return -1;
+  };
+  const inStatements = (statements: readonly t.Statement[]): number => {
+    for (const statement of statements) {
+      const found =
+        statement.type === "ExpressionStatement"
+          ? calledParam(statement.expression)
+          : statement.type === "ReturnStatement"
+            ? calledParam(statement.argument)
+            : statement.type === "BlockStatement"
+              ? inStatements(statement.body)
+              : statement.type === "TryStatement" && statement.handler === null
+                ? inStatements(statement.block.body)
+                : -1;
+      if (found !== -1) return found;
+    }
+    return -1;
+  };
+  return callback.body.type === "BlockStatement" ? inStatements(callback.body.body) : calledParam(callback.body);
 }
 
 /** supertest's `request(app).get(url).expect(…)`: an `expect` method called on a call chain. */

@@ -41,16 +41,25 @@ import {
   type FlowSyntax,
   type GuardDraft,
 } from "../parsers/tree-sitter-code.js";
-import { hashText, type AssertionFact, type NonTestFunctionFact, type TestFlag } from "../facts.js";
+import { hashText, type AssertionFact, type NonTestFunctionFact, type TestDefinerFact, type TestFlag } from "../facts.js";
+import { withOwnDefinedTests } from "../test-definers.js";
 import { isUnderTestDirectory } from "./language.js";
 import { defineLanguage } from "./define-language.js";
 import { catchesOnlyLookupErrors, LOOKUP_ERRORS } from "./lookup-errors.js";
 import { statementNodes, withTryChecks, type TrySyntax } from "../parsers/tree-sitter-try.js";
 
-/** `*_spec.rb`, `*_test.rb`, `test_*.rb`, or under `spec/`/`test/`. */
+/**
+ * `*_spec.rb`, `*_test.rb`, `test_*.rb`, or under `spec/`/`test/` — but not
+ * a `test/` folder inside `lib/`, the gem's load path, where it is a
+ * namespace of product code (`lib/rack/test/uploaded_file.rb` is
+ * `Rack::Test::UploadedFile`).
+ */
 export function isRubyTestPath(path: string): boolean {
   const name = path.slice(path.lastIndexOf("/") + 1);
-  return isUnderTestDirectory(path) || /(_spec|_test)\.rb$/.test(name) || /^test_.*\.rb$/.test(name);
+  if (/(_spec|_test)\.rb$/.test(name) || /^test_.*\.rb$/.test(name)) return true;
+  const segments = path.split("/").slice(0, -1);
+  const lib = segments.indexOf("lib");
+  return isUnderTestDirectory(lib === -1 ? path : `${segments.slice(0, lib).join("/")}/${name}`);
 }
 
 /** RSpec/minitest-spec declaration names -> kind and the flag the name sets. */
@@ -258,7 +267,11 @@ function expectationFact(node: Node, to: string, args: Node | undefined, line: n
     strength = type === undefined || BROAD_EXCEPTIONS.has(type) ? 1 : matcherArgs.length > 1 ? 3 : 2;
   }
   const receiver = node.childForFieldName("receiver");
-  const subject = receiver?.type === "call" && receiver.childForFieldName("method")?.text === "expect" ? argumentsOf(receiver)[0] : receiver?.type === "identifier" ? receiver : undefined;
+  const isExpect = receiver?.type === "call" && receiver.childForFieldName("method")?.text === "expect";
+  // `expect { call }`: the block's one statement is the call under test (what `expect(-> { call })` names).
+  const block = isExpect ? receiver.childForFieldName("block") : null;
+  const blockStatements = block ? namedChildren(bodyOf(block) ?? block) : [];
+  const subject = isExpect ? (argumentsOf(receiver)[0] ?? (blockStatements.length === 1 ? blockStatements[0] : undefined)) : receiver?.type === "identifier" ? receiver : undefined;
   const fact: AssertionFact = { line, matcher: `${to} ${matcher}`, strength: negated && strength === 3 ? 2 : strength, tautology: false };
   if (negated) fact.negated = true;
   if (subject) fact.actual = compactText(subject) as string;
@@ -325,9 +338,134 @@ interface Group {
   marks: TestDraft["marks"];
 }
 
+/** Methods that run a block given as `&block` in the receiver's scope: a definer's example runs its caller's body with one. */
+const BLOCK_RUNNERS: ReadonlySet<string> = new Set(["instance_exec", "instance_eval", "class_exec", "class_eval", "module_exec", "module_eval"]);
+
+/** RSpec's own block-taking words that are no test definers whatever a project defines (shared groups, hooks, lets). */
+const RSPEC_DSL: ReadonlySet<string> = new Set([
+  "shared_examples",
+  "shared_examples_for",
+  "shared_context",
+  "include_examples",
+  "include_context",
+  "it_behaves_like",
+  "it_should_behave_like",
+  "let",
+  "let!",
+  "subject",
+  "before",
+  "after",
+  "around",
+]);
+
+/**
+ * True when `statement` always runs the block parameter `block` (null: only
+ * the implicit block): `instance_exec(&block)` and its kin, `block.call`,
+ * `yield`, or a `begin … ensure … end` holding one; a `begin` with a
+ * `rescue` may swallow the body's failures, and an `if` may not run it.
+ */
+function runsBlock(statement: Node, block: string | null): boolean {
+  if (statement.type === "yield") return true;
+  if (statement.type === "begin") {
+    const children = namedChildren(statement);
+    return !children.some((child) => child.type === "rescue") && children.some((child) => child.type !== "ensure" && runsBlock(child, block));
+  }
+  if (statement.type !== "call" || block === null) return false;
+  const method = statement.childForFieldName("method")?.text ?? "";
+  const receiver = statement.childForFieldName("receiver");
+  if (receiver?.type === "identifier" && receiver.text === block) return method === "call" || method === "()";
+  if (receiver || !BLOCK_RUNNERS.has(method)) return false;
+  return argumentsOf(statement).some((arg) => arg.type === "block_argument" && namedChildren(arg)[0]?.text === block);
+}
+
+/**
+ * The test definer an example makes of the method whose body states it
+ * (facts.ts TestDefinerFact): `def self.deprecated(a, &block)` with
+ * `it("#{a} (deprecated)") { …; instance_exec(&block) }`, `it(a, &block)`,
+ * `specify(a) { yield }`; null when the example is no statement of a
+ * method, its title is not made from a parameter, or it does not always
+ * run the method's block.
+ */
+function rubyDefinerOf(example: Node, marks: TestDraft["marks"]): TestDefinerFact | null {
+  const method = example.parent?.type === "body_statement" ? example.parent.parent : null;
+  if (!method || (method.type !== "method" && method.type !== "singleton_method")) return null;
+  const name = method.childForFieldName("name")?.text;
+  if (!name) return null;
+  const params: (string | null)[] = [];
+  let block: string | null = null;
+  for (const param of namedChildren(method.childForFieldName("parameters") ?? method).filter((child) => child.parent?.type === "method_parameters")) {
+    if (param.type === "block_parameter") block = param.childForFieldName("name")?.text ?? null;
+    else if (param.type === "identifier") params.push(param.text);
+    else if (param.type === "optional_parameter") params.push(param.childForFieldName("name")?.text ?? null);
+    else params.push(null);
+  }
+  const args = argumentsOf(example);
+  const first = args[0];
+  let titleParam = -1;
+  let title: string | null = null;
+  if (first?.type === "identifier") {
+    titleParam = params.indexOf(first.text);
+    title = "{}";
+  } else if (first?.type === "string") {
+    const pieces: string[] = [];
+    for (const child of namedChildren(first)) {
+      const inner = child.type === "interpolation" ? namedChildren(child) : [];
+      const index = inner.length === 1 && inner[0]?.type === "identifier" ? params.indexOf(inner[0].text) : -1;
+      if (index !== -1 && (titleParam === -1 || titleParam === index)) {
+        titleParam = index;
+        pieces.push("{}");
+      } else pieces.push(child.text);
+    }
+    title = pieces.join("");
+  }
+  if (titleParam === -1 || title === null) return null;
+  const blockBody = example.childForFieldName("block");
+  const body = blockBody ? (bodyOf(blockBody) ?? null) : null;
+  const isRun = blockBody
+    ? namedChildren(body ?? blockBody).some((statement) => runsBlock(statement, block))
+    : block !== null && args.some((arg) => arg.type === "block_argument" && namedChildren(arg)[0]?.text === block);
+  if (!isRun) return null;
+  const fact: TestDefinerFact = { name, line: method.startPosition.row + 1, titleParam, bodyParam: "block", title };
+  const flagVia: Partial<Record<TestFlag, string>> = Object.fromEntries(Object.entries(marks).flatMap(([flag, mark]) => (mark ? [[flag, mark.via]] : [])));
+  // `skip "why"` / `pending` in the declared example's body stops every test defined through it (under a modifier: when its condition holds).
+  for (const statement of namedChildren(body ?? blockBody ?? example)) {
+    const isModifier = statement.type === "if_modifier" || statement.type === "unless_modifier";
+    const call = isModifier ? statement.childForFieldName("body") : statement;
+    const word = call?.type === "identifier" ? call.text : call?.type === "call" && !call.childForFieldName("receiver") ? call.childForFieldName("method")?.text : undefined;
+    if (word !== "skip" && word !== "pending") continue;
+    const flag: TestFlag = word === "pending" ? "failing" : isModifier ? "conditional" : "skipped";
+    if (!flagVia[flag]) flagVia[flag] = `${word}()`;
+  }
+  if (Object.keys(flagVia).length > 0) fact.flagVia = flagVia;
+  return fact;
+}
+
+/**
+ * True when `call` may define a test through a project method (facts.ts
+ * HelperTestFact): a receiver-less call of a method that is no declaration
+ * nor RSpec word, with a string title and a block that declares no
+ * example or group itself, outside every example and method.
+ */
+function isHelperTestCall(call: Node, method: string): boolean {
+  if (DECLARATIONS.has(method) || RSPEC_DSL.has(method) || call.childForFieldName("receiver")) return false;
+  const block = call.childForFieldName("block");
+  if (!block || argumentsOf(call)[0]?.type !== "string") return false;
+  for (let parent = call.parent; parent; parent = parent.parent) {
+    if (parent.type === "method" || parent.type === "singleton_method") return false;
+    if (parent.type === "call" && DECLARATIONS.get(parent.childForFieldName("method")?.text ?? "")?.kind === "example") return false;
+  }
+  return !block.descendantsOfType("call").some((inner) => {
+    if (inner === null) return false;
+    const declaration = DECLARATIONS.get(inner.childForFieldName("method")?.text ?? "");
+    return declaration !== undefined && (inner.childForFieldName("block") !== null || (declaration.kind === "example" && !/^(skip|pending)$/.test(inner.childForFieldName("method")?.text ?? "")));
+  });
+}
+
 function extractRubyDrafts(path: string, grammar: LoadedGrammar, root: Node): ExtractedDrafts {
   const groups: Group[] = [];
-  const examples: { node: Node; title: string; marks: TestDraft["marks"]; body: Node | null }[] = [];
+  const examples: { node: Node; title: string; marks: TestDraft["marks"]; body: Node | null; helper?: string }[] = [];
+  const testDefiners: TestDefinerFact[] = [];
+  const loads: string[] = [];
   const tests: TestDraft[] = [];
   const nonTestFunctions: NonTestFunctionFact[] = [];
   const skips: SkipDraft[] = [];
@@ -341,7 +479,15 @@ function extractRubyDrafts(path: string, grammar: LoadedGrammar, root: Node): Ex
     const receiver = call.childForFieldName("receiver");
     if (receiver && receiver.text !== "RSpec") continue;
     const declaration = DECLARATIONS.get(method);
-    if (!declaration) continue;
+    if (!declaration) {
+      const loaded = /^require(_relative)?$/.test(method) && !receiver ? stringValue(argumentsOf(call)[0]) : null;
+      if (loaded !== null && call.parent?.type === "program") loads.push(method === "require_relative" && !loaded.startsWith(".") ? `./${loaded}` : loaded);
+      else if (isHelperTestCall(call, method)) {
+        const block = call.childForFieldName("block") as Node;
+        examples.push({ node: call, title: titleOf(call), marks: {}, body: bodyOf(block) ?? block, helper: method });
+      }
+      continue;
+    }
     const block = call.childForFieldName("block");
     const args = argumentsOf(call);
     // `skip`/`pending` with a block is an example; without one it is a runtime skip (handled below).
@@ -354,7 +500,10 @@ function extractRubyDrafts(path: string, grammar: LoadedGrammar, root: Node): Ex
     if (declaration.kind === "example" && !block) marks.todo = { via: `${method} without a block` };
     frameworks.add(method === "test" ? "minitest" : "rspec");
     const title = titleOf(call);
-    if (declaration.kind === "group") groups.push({ node: call, title, marks });
+    const definer = declaration.kind === "example" ? rubyDefinerOf(call, marks) : null;
+    if (definer)
+      testDefiners.push(definer); // a template of the tests its callers define, no test itself
+    else if (declaration.kind === "group") groups.push({ node: call, title, marks });
     else examples.push({ node: call, title: method === "its" ? `its(${title})` : title, marks, body: block ? (bodyOf(block) ?? block) : null });
   }
 
@@ -375,6 +524,7 @@ function extractRubyDrafts(path: string, grammar: LoadedGrammar, root: Node): Ex
     if (!group.marks[flag]) group.marks[flag] = reason === null ? { via: `${method}() in a before hook` } : { via: `${method}() in a before hook`, reason };
   }
 
+  const helperTests: NonNullable<ExtractedDrafts["helperTests"]> = [];
   for (const example of examples) {
     const enclosing = containing(example.node);
     const marks = { ...example.marks };
@@ -401,7 +551,8 @@ function extractRubyDrafts(path: string, grammar: LoadedGrammar, root: Node): Ex
       draft.eachRowHashes = rows.map((row) => hashText(row.join("\u0000")).slice(0, 12));
       draft.eachRowLiterals = rows;
     }
-    tests.push(draft);
+    if (example.helper !== undefined) helperTests.push({ call: { helper: example.helper, titleArgument: 0, bodyArgument: "block" }, draft });
+    else tests.push(draft);
   }
 
   for (const match of matches) {
@@ -468,6 +619,9 @@ function extractRubyDrafts(path: string, grammar: LoadedGrammar, root: Node): Ex
     nonTestFunctions: tests.length > 0 || isRubyTestPath(path) ? nonTestFunctions : [],
     frameworks: [...frameworks],
     skipReach: RUBY_SKIP_REACH,
+    testDefiners,
+    helperTests,
+    loads,
   };
 }
 
@@ -854,6 +1008,8 @@ export const ruby = defineLanguage({
   isTestPath: isRubyTestPath,
   drafts: ({ path }, grammar, root) => extractRubyDrafts(path, grammar, root),
   code: RUBY_CODE,
+  // A spec file that defines its own test macro and calls it: its calls are tests now (analysis/defined-tests.ts).
+  finish: (facts) => withOwnDefinedTests(facts),
 });
 
 /**

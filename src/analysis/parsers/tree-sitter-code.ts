@@ -1114,6 +1114,7 @@ class CodeFactWalk {
       line: node.startPosition.row + 1,
       statementCount: found.body ? found.body.namedChildren.filter((child) => child !== null && !isComment(child.type)).length : 0,
       calls: [],
+      bodyHash: found.body ? hashText(compactText(found.body)).slice(0, 12) : "",
     };
     const constant = this.syntax.flow ? constantReturnOf(found.body, this.syntax.flow) : undefined;
     if (constant !== undefined) fact.constantReturn = constant;

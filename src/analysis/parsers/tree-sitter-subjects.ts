@@ -192,7 +192,38 @@ function bindingParts(node: Node): { target: Node; value: Node[] } | null {
 const BINDING =
   /^(short_var_declaration|assignment_statement|assignment|assignment_expression|augmented_assignment|var_spec|const_spec|variable_declarator|let_declaration|range_clause|for_statement|for_in_statement|foreach_statement|enhanced_for_statement|operator_assignment)$/;
 
-/** The local bindings under a node: every name bound there -> the names of its value. */
+/** Node types of a block or function given to a call as an argument (Ruby `do … end` / `{ … }`, lambdas, closures, function literals). */
+const CALLBACK = /^(do_block|block|lambda|lambda_expression|arrow_function|closure_expression|func_literal|anonymous_function|function_expression|anonymous_method_expression)$/;
+
+/**
+ * The names of the call a binding node runs in when it sits in a block or
+ * function passed to that call within `scope`: its callee and the names
+ * its other arguments spell, also as a symbol or a one-word string
+ * (`define_singleton_method(:actually_finalize) { finalized = true }`,
+ * `mock.method(obj, "hook", () => { called = true })`): a flag set there is
+ * set by what the call overrides or observes. Empty elsewhere.
+ */
+function callbackContext(node: Node, scope: Node): Set<string> {
+  const names = new Set<string>();
+  for (let current: Node | null = node.parent; current && current.id !== scope.id; current = current.parent) {
+    if (!CALLBACK.test(current.type)) continue;
+    const call = current.parent?.type === "argument_list" || current.parent?.type === "arguments" ? current.parent.parent : current.parent;
+    if (!call || call.id === scope.id || !/call/.test(call.type)) continue;
+    for (const child of call.namedChildren) {
+      if (!child || child.id === current.id) continue;
+      for (const leaf of [child, ...child.descendantsOfType(["simple_symbol", "string_content", "string_fragment", "string"])]) {
+        if (!leaf) continue;
+        const word = leaf.type === "simple_symbol" ? leaf.text.slice(1) : /string/.test(leaf.type) && leaf.namedChildCount === 0 ? leaf.text.replace(/^["']|["']$/g, "") : null;
+        if (word !== null && /^[A-Za-z_]\w*[?!]?$/.test(word)) names.add(word);
+      }
+      if (child.id !== current.parent?.id) namesIn(child, names);
+      else for (const arg of child.namedChildren) if (arg && arg.id !== current.id) namesIn(arg, names);
+    }
+  }
+  return names;
+}
+
+/** The local bindings under a node: every name bound there -> the names of its value (and of the call it is bound in, {@link callbackContext}). */
 function bindingsIn(scope: Node): ScopeBindings {
   const bindings: Bindings = new Map();
   const values = new Map<string, string[]>();
@@ -200,7 +231,7 @@ function bindingsIn(scope: Node): ScopeBindings {
     if (BINDING.test(node.type)) {
       const parts = bindingParts(node);
       if (parts) {
-        const value = new Set<string>();
+        const value = callbackContext(node, scope);
         for (const part of parts.value) tokensIn(part, value);
         const text = parts.value.map((part) => part.text.replace(/\s+/g, "")).join(",");
         for (const name of namesIn(parts.target)) {

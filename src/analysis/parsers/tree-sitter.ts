@@ -51,12 +51,14 @@ import {
   type ClassFact,
   type CodeFacts,
   type FileFacts,
+  type HelperTestFact,
   type ImportFact,
   type MarkFact,
   type NonTestFunctionFact,
   type RunEscapeFact,
   type SkipProviderFact,
   type TestCase,
+  type TestDefinerFact,
   type TestFlag,
   type TestFlags,
   noFlags,
@@ -765,6 +767,12 @@ export interface ExtractedDrafts {
   selfQualifier?: string;
   /** Struct types the file declares (FileFacts.rowStructs). */
   rowStructs?: Record<string, string[]>;
+  /** Functions that declare a test running what they are given (facts.ts TestDefinerFact). */
+  testDefiners?: TestDefinerFact[];
+  /** Calls that may define a test through such a function, each with the draft of that test (facts.ts HelperTestFact); its assertions and skips are found like a test's. */
+  helperTests?: { call: Omit<HelperTestFact, "test">; draft: TestDraft }[];
+  /** The files the file loads, as written (facts.ts FileFacts.loads). */
+  loads?: string[];
 }
 
 /** `text` with the qualifier `name.` of a package's own names dropped (ExtractedDrafts.selfQualifier); members (`x.name.F`) and strings are left alone. */
@@ -937,7 +945,7 @@ export function assembleFacts(
   const qualifier = drafts.selfQualifier;
   if (qualifier !== undefined) drafts = { ...drafts, assertions: drafts.assertions.map((assertion) => withoutSelfQualifier(assertion, qualifier)) };
   const details = new Map<TestDraft, AssertionFact[]>();
-  const methodDrafts = drafts.classScope?.classes.flatMap((draft) => draft.methods) ?? [];
+  const methodDrafts = [...(drafts.classScope?.classes.flatMap((draft) => draft.methods) ?? []), ...(drafts.helperTests ?? []).map((helper) => helper.draft)];
   const ranged: Ranged[] = [...drafts.tests, ...methodDrafts].map((draft) => ({ draft, start: draft.node.startIndex, end: draft.node.endIndex }));
   const rangeOf = new Map(ranged.map((entry) => [entry.draft, entry] as const));
   const returnEnds = new Map<TestDraft, number>();
@@ -1030,6 +1038,10 @@ export function assembleFacts(
   if (exported.length > 0) facts.skipProviders = exported;
   if (drafts.runEscapes && drafts.runEscapes.length > 0) facts.runEscapes = drafts.runEscapes;
   if (drafts.rowStructs && Object.keys(drafts.rowStructs).length > 0) facts.rowStructs = drafts.rowStructs;
+  if (drafts.testDefiners && drafts.testDefiners.length > 0) facts.testDefiners = drafts.testDefiners;
+  if (drafts.helperTests && drafts.helperTests.length > 0)
+    facts.helperTests = drafts.helperTests.map(({ call, draft }) => ({ ...call, test: toTestCase(draft, details.get(draft) ?? [], checkNames.get(draft)) }));
+  if (drafts.loads && drafts.loads.length > 0) facts.loads = drafts.loads;
   if (drafts.classScope) {
     const { classes, imports, marks } = drafts.classScope;
     facts.classScope = {

@@ -22,6 +22,8 @@ import type { Finding } from "../types.js";
 import { hasCodeUnderTestChanged, multisetMinus, resolveImport, usable, type MatchedTest, type RuleInput } from "./context.js";
 import { defineRule, report } from "./registry.js";
 import { describeRetired, findRetired, retiredNamesOf } from "./dependencies.js";
+import { isAnchoredRelaxation, isPartialKeepingEveryField, statedAt } from "../checks/patterns.js";
+import { flipJudge } from "./flipped-refusals.js";
 
 /** The outcome of {@link pairAssertions}: index pairs (before, after), and the unpaired indexes of each side. */
 export interface AssertionPairing {
@@ -153,6 +155,37 @@ function describeFact(fact: AssertionFact): string {
   return `${fact.matcher}(${args.join(", ")})`.slice(0, 160);
 }
 
+/** Matchers that take a pattern (`t.regex`, `toMatch`, `assert.match`, `must_match`, `assertRegex`, `assert.Regexp`, `matches`, `assertMatchesRegularExpression`). */
+const PATTERN_MATCHER = /(?:^|[._\s])(?:regex|regexp|match|matches|tomatch|assertregex|assertregexpmatches|assertmatchesregularexpression|matchespattern|must_match|assert_match)$/i;
+
+/**
+ * True when an exact check of a string (`was`, as a check: strength 3, a
+ * string literal expected) became a check of the same value against an
+ * anchored pattern that still accepts it (`now` as written, and as a
+ * check), see checks/patterns.ts isAnchoredRelaxation.
+ */
+function isPatternRelaxation(was: AssertionFact, written: AssertionFact, now: AssertionFact): boolean {
+  if (was.strength < 3 || was.negated || now.negated || was.expected === undefined || now.expected === undefined || now.actual === undefined) return false;
+  if (!/^(?:match|contains)$/.test(now.matcher) && !PATTERN_MATCHER.test(written.matcher)) return false;
+  // The same value: as written, or one side read through the local it was bound to (`message` and `run().message`);
+  // `assert.Regexp(t, re, s)` and `assertMatchesRegularExpression(re, $s)` read as a check of the pattern against the value.
+  const isSame = (a: string, b: string): boolean => a === b || a.endsWith(`.${b}`) || b.endsWith(`.${a}`);
+  const subject = was.actual ?? "";
+  const pattern = isSame(subject, now.actual) ? now.expected : isSame(subject, now.expected) ? now.actual : null;
+  return pattern !== null && isAnchoredRelaxation(was.expected, pattern);
+}
+
+/**
+ * True when an equality check of an object (`was`, as a check) became a
+ * check that the same value has at least those fields, every one kept with
+ * its value (`now` as a check), see checks/patterns.ts isPartialKeepingEveryField.
+ */
+function isPartialRelaxation(was: AssertionFact, now: AssertionFact): boolean {
+  // RSpec's `include(a: 1)` on a hash, chai's `include({a: 1})` on an object: a containment of entries is a partial check.
+  if (was.matcher !== "equal" || !/^(?:partial|contains)$/.test(now.matcher) || was.expected === undefined || now.expected === undefined) return false;
+  return isPartialKeepingEveryField(was.expected, now.expected);
+}
+
 /** Assertions that check an error is thrown or a promise rejects (any language's spelling). */
 const THROWS_MATCHER = /(^|\.)(toThrow\w*|throws\w*|rejects\w*|assertRaises|raises|assertThrows|expectThrows|should_panic|toThrowError)$/i;
 
@@ -197,9 +230,10 @@ function baseFinding(test: MatchedTest): Pick<Finding, "file" | "line" | "before
  * a value that contains the lost one's: `expect(issue).toMatchInlineSnapshot()`
  * covers `expect(issue.code).toBe(…)`; `expect(obj).toEqual({…})` covers `expect(obj.a).toBe(1)`.
  */
-function isCoveredByWholerCheck(lost: AssertionFact, after: readonly AssertionFact[]): boolean {
+function isCoveredByWholerCheck(lost: AssertionFact, after: readonly AssertionFact[], written: ReadonlyMap<AssertionFact, AssertionFact> = new Map()): boolean {
   const actual = lost.actual;
   if (actual === undefined) return false;
+  if (isCoveredByPartialCheck(lost, after, written)) return true;
   return after.some((fact) => {
     if (fact.tautology || fact.unreachable || fact.negated || fact.actual === undefined || fact.strength < Math.max(lost.strength, 3)) return false;
     if (fact.actual === actual) return false; // the same value: pairing already judged it
@@ -230,6 +264,30 @@ function removedWithCodeFinding(test: MatchedTest, assertions: readonly string[]
   );
 }
 
+/**
+ * True when a partial check of a value that contains the lost one's states
+ * the lost check's expected value at its path: `t.like(cli, {flags: {meow:
+ * "dog"}})` covers `t.is(cli.flags.meow, "dog")`, and `{fooBar: true}` there
+ * covers `t.true(cli.flags.fooBar)` (several field checks merged into one
+ * `t.like` / `toMatchObject` of the object, the sweep of sindresorhus/meow 7b9e7395cc).
+ */
+function isCoveredByPartialCheck(lost: AssertionFact, after: readonly AssertionFact[], written: ReadonlyMap<AssertionFact, AssertionFact> = new Map()): boolean {
+  const actual = lost.actual;
+  const wanted =
+    lost.matcher === "equal" ? lost.expected : lost.matcher === "truthy" && lost.expected === undefined ? "true" : lost.matcher === "falsy" && lost.expected === undefined ? "false" : undefined;
+  // A nested object in the partial check is itself checked partially: only a value that is no object is pinned there exactly.
+  if (actual === undefined || wanted === undefined || lost.negated || wanted.startsWith("{")) return false;
+  return after.some((fact) => {
+    if (fact.matcher !== "partial" || fact.negated || fact.unreachable || fact.expected === undefined) return false;
+    // The object as the check reads it, or as written (`cli`, where the check reads the call it was bound to).
+    const subjects = [fact.actual, written.get(fact)?.actual].filter((subject): subject is string => subject !== undefined && actual.startsWith(subject));
+    return subjects.some((subject) => {
+      const path = actual.slice(subject.length);
+      return /^[.[?]/.test(path) && statedAt(fact.expected as string, path) === wanted;
+    });
+  });
+}
+
 /** Findings for one surviving test whose two sides both have assertion details. */
 function compareDetails(
   test: MatchedTest,
@@ -239,6 +297,8 @@ function compareDetails(
   isConserved: (fact: AssertionFact) => boolean,
   /** The retired tokens one before assertion (by its index) depends on, for a check of it: empty when it reads only surviving code. */
   retiredOf: (index: number, check: Check) => string[] = () => [],
+  /** Whether a lost error check and a kept one are the same call flipped to "does not throw" with the refusal redecided (flipped-refusals.ts). */
+  isFlip: (was: Check, now: Check, isSameTest?: boolean) => boolean = () => false,
 ): Finding[] {
   const findings: Finding[] = [];
   // Judged as checks (analysis/checks): one relation and strength whatever the framework, text in canonical form.
@@ -267,7 +327,7 @@ function compareDetails(
   const survivors = new Set(pairs.map(([b]) => signature(before[b] as AssertionFact)));
   const lost = removed
     .map((i) => before[i] as AssertionFact)
-    .filter((fact) => !fact.tautology && !fact.unreachable && !survivors.has(signature(fact)) && !isCoveredByWholerCheck(fact, after) && !isConserved(original.get(fact) ?? fact));
+    .filter((fact) => !fact.tautology && !fact.unreachable && !survivors.has(signature(fact)) && !isCoveredByWholerCheck(fact, after, original) && !isConserved(original.get(fact) ?? fact));
   // A helper call whose helper gained an early return before all its assertions is silenced too (for the inputs that take it).
   const isSilencedNow = (was: AssertionFact, now: AssertionFact): boolean => (!was.unreachable && now.unreachable === true) || (!was.gated && now.gated === true && !now.unreachable);
   const silenced = pairs.filter(([b, a]) => isSilencedNow(before[b] as AssertionFact, after[a] as AssertionFact) && !(before[b] as AssertionFact).tautology).map(([b]) => before[b] as AssertionFact);
@@ -318,6 +378,15 @@ function compareDetails(
     );
   }
 
+  // An error check flipped to "does not throw" on the same call, with the code raising that error redecided (flipped-refusals.ts);
+  // where the framework names no call, one test edited in place that still feeds every input it fed.
+  const fedAfter = new Set([...(test.after.inputLiterals ?? []), ...(test.after.literals ?? [])]);
+  const dropped = [...(test.before.inputLiterals ?? []), ...(test.before.literals ?? [])].filter((literal) => !fedAfter.has(literal));
+  // Edited in place: what it no longer feeds is at most the error the flipped check expected.
+  const isInPlace = (was: AssertionFact): boolean => test.match !== "moved_and_edited" && dropped.every((literal) => (was.expected ?? "").includes(literal.replace(/^"|"$/g, "")));
+  const flipped = pairs
+    .map(([b, a]) => [before[b] as AssertionFact, after[a] as AssertionFact] as const)
+    .filter(([was, now]) => !was.unreachable && !now.unreachable && isFlip(toCheck(original.get(was) ?? was), toCheck(original.get(now) ?? now), isInPlace(original.get(was) ?? was)));
   // assertion_weakening: a paired assertion got weaker (a lower strength, or an approximate equality that admits more), or a tautology arrived
   const checkOf = (fact: AssertionFact): Check => toCheck(original.get(fact) ?? fact);
   const isWidened = (was: AssertionFact, now: AssertionFact): boolean => now.strength === was.strength && isToleranceWidened(checkOf(was), checkOf(now));
@@ -339,9 +408,13 @@ function compareDetails(
         !now.unreachable &&
         (now.strength < was.strength || isWidened(was, now) || isSizeOnly(was, now) || isPatternLoosened(was, now)) &&
         !isNewErrorCheck(original.get(was) ?? was, original.get(now) ?? now) &&
-        !isConserved(original.get(was) ?? was),
+        !isConserved(original.get(was) ?? was) &&
+        !isCoveredByPartialCheck(was, after, original) &&
+        !flipped.some(([flippedWas]) => flippedWas === was),
     );
   const tautologies = added.map((i) => after[i] as AssertionFact).filter((fact) => fact.tautology && !fact.unreachable);
+  // Every weakening an exact expected string relaxed to an anchored pattern that still accepts it (checks/patterns.ts): medium.
+  const isRelaxedOnly = tautologies.length === 0 && weakened.length > 0 && weakened.every(([was, now]) => isPatternRelaxation(was, original.get(now) ?? now, now) || isPartialRelaxation(was, now));
   if (weakened.length + tautologies.length > 0) {
     const parts = [
       ...weakened.map(([was, now]) =>
@@ -362,7 +435,7 @@ function compareDetails(
     findings.push(
       report(
         assertionsRule,
-        "checksLess",
+        isRelaxedOnly ? "relaxedToPattern" : "checksLess",
         { test: test.after.id, file: test.afterFile, parts: parts.join("; ") },
         {
           ...baseFinding(test),
@@ -386,6 +459,18 @@ function compareDetails(
   // expectation_changed: same check, another expected value, or setup inputs changed, while the code did not.
   // A test already reported as weakened or stripped says enough: its inputs went with the assertions.
   if (findings.length > 0) return findings;
+  if (flipped.length > 0) {
+    const parts = flipped.map(([was, now]) => `${describe(was)} -> ${describe(now)}`);
+    findings.push(
+      report(
+        assertionsRule,
+        "errorCheckFlipped",
+        { test: test.after.id, file: test.afterFile, parts: parts.join("; ") },
+        { ...baseFinding(test), line: flipped[0]?.[1].line ?? test.after.line, evidence: { flipped: flipped.map(([was, now]) => ({ before: describe(was), after: describe(now), line: now.line })) } },
+      ),
+    );
+    return findings;
+  }
   const changedExpectations = pairs
     .map(([b, a]) => [before[b] as AssertionFact, after[a] as AssertionFact] as const)
     .filter(
@@ -460,6 +545,7 @@ export function assertionFindings(input: RuleInput): Finding[] {
   const findings: Finding[] = [];
   const conserved = conservationOf(input);
   let retired: Set<string> | null = null; // what the change retired (rules/dependencies.ts), read once when a test lost assertions
+  const flips = flipJudge(input);
   const codeChanged = new Map<string, boolean>();
   const isCodeChanged = (path: string): boolean => {
     let answer = codeChanged.get(path);
@@ -487,6 +573,7 @@ export function assertionFindings(input: RuleInput): Finding[] {
               retired ??= findRetired(input.pairs);
               return retired.size === 0 ? [] : retiredNamesOf(test.before, index, check, retired);
             },
+            flips.isFlip,
           )
         : compareCounts(test);
     // Assertions moved into an imported helper (`runScenario(dir)` holding the expects) are not removed.
@@ -595,13 +682,13 @@ function weakenedHelperFindings(file: string, before: AssertionHelperFact, after
 
 /**
  * A test's calls of assertion helpers as one comparable text: each call's
- * helper, strength and gating, in order. Two sides of an unchanged test body
+ * helper, strength, gating and reachability, in order. Two sides of an unchanged test body
  * with the same text check the same through their helpers.
  */
 function helperCallsOf(test: TestCase): string {
   return (test.assertionsDetail ?? [])
     .filter((fact) => fact.matcher.startsWith("helper "))
-    .map((fact) => `${fact.matcher}\u0000${fact.strength}\u0000${fact.gated === true ? "gated" : ""}\u0000${fact.actual ?? ""}`)
+    .map((fact) => `${fact.matcher}\u0000${fact.strength}\u0000${fact.gated === true ? "gated" : ""}${fact.unreachable === true ? "unreachable" : ""}\u0000${fact.actual ?? ""}`)
     .join("\u0001");
 }
 
@@ -680,8 +767,18 @@ export const assertionsRule = defineRule({
     fewerAssertions: 'test "{{test}}" in {{file}} has {{fewer}} fewer assertions ({{before}} -> {{after}}){{commented}}',
     helperChecksRemoved: "{{total}} of the {{realBefore}} checks of the shared assertion helper {{helper}} in {{file}} {{were}} removed: every test that calls it checks less",
     checksLess: { text: 'test "{{test}}" in {{file}} checks less: {{parts}}', type: "assertion_weakening", severity: "high" },
+    relaxedToPattern: {
+      text: 'test "{{test}}" in {{file}} checks less: {{parts}}; what it now expects still accepts the old value and states it (an anchored pattern, or every field of the object)',
+      type: "assertion_weakening",
+      severity: "medium",
+    },
     expectationChanged: {
       text: 'test "{{test}}" in {{file}} now expects something else while the code under test did not change: {{parts}}',
+      type: "expectation_changed",
+      severity: "medium",
+    },
+    errorCheckFlipped: {
+      text: 'test "{{test}}" in {{file}} no longer expects the error the change redecided: {{parts}}',
       type: "expectation_changed",
       severity: "medium",
     },

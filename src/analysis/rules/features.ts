@@ -20,6 +20,7 @@ import { deadUnderSupport as skippedFromMinimum, type SupportChange } from "../s
 import { defineRule, report, rereport } from "./registry.js";
 import { checksOnlyRetiredRefusal, retireRefusalChecks } from "./retired-refusals.js";
 import { implementedRefusals } from "./validation.js";
+import { flipErrorChecks } from "./flipped-refusals.js";
 
 /** An exported symbol that is gone after the change. */
 export interface RemovedExport {
@@ -451,7 +452,12 @@ export const featureRemovalRule = defineRule({
       type: "expectation_changed",
       severity: "medium",
     },
+    errorChecksFlipped: {
+      text: 'test "{{test}}" was deleted from {{path}}; the error it expected is still raised, but the change rewrote what decides it, and {{flipped}} now expects the same call not to raise it',
+      type: "expectation_changed",
+      severity: "medium",
+    },
   },
   check: ({ input, matchFindings }: { input: RuleInput; matchFindings: readonly Finding[] }): Finding[] =>
-    retireRefusalChecks(featureFindings(matchFindings, input), input, featureRemovalRule, "refusalChecksRetired"),
+    flipErrorChecks(retireRefusalChecks(featureFindings(matchFindings, input), input, featureRemovalRule, "refusalChecksRetired"), input, featureRemovalRule, "errorChecksFlipped"),
 });

@@ -949,6 +949,43 @@ export function implementedRefusals(pairs: readonly RulePair[]): ImplementedRefu
 }
 
 /**
+ * A refusal the change kept but decides differently ({@link changedRefusals}): its error class and its message literals
+ * (template parts joined by U+FFFC; for a throw of collected messages, every literal of its function).
+ */
+export interface RedecidedRefusal {
+  errorClass: string;
+  messages: string[];
+}
+
+/**
+ * The refusals of changed product functions that raise the same error
+ * before and after the change while the change rewrote what decides it:
+ * the guard's condition changed, or (a throw of collected messages, whose
+ * validators sit in a table beside it) the function holding it was
+ * rewritten. A test that pinned such an error for an input may flip to
+ * "does not throw" on it with the fix (sweep of sindresorhus/meow
+ * c3bf62bf28: a `default` validator whose filter was inverted).
+ */
+export function changedRefusals(pairs: readonly RulePair[]): RedecidedRefusal[] {
+  const refusals: RedecidedRefusal[] = [];
+  for (const { before, after } of codePairs(pairs)) {
+    if (!before || !after) continue;
+    const bodies = (facts: CodeFacts): Map<string, string | undefined> => new Map((facts.functions ?? []).map((fn) => [fn.name, fn.bodyHash] as const));
+    const [bodiesBefore, bodiesAfter] = [bodies(before), bodies(after)];
+    for (const guard of before.guards ?? []) {
+      if (guard.fallthrough) continue;
+      const kept = (after.guards ?? []).find((candidate) => !candidate.fallthrough && candidate.function === guard.function && isSameThrow(guard.action, candidate.action));
+      if (!kept) continue;
+      const bodyBefore = bodiesBefore.get(guard.function);
+      const isRewritten = kept.condition !== guard.condition || (guard.collected !== undefined && bodyBefore !== undefined && bodyBefore !== bodiesAfter.get(guard.function));
+      if (!isRewritten) continue;
+      refusals.push({ errorClass: actionClass(guard.action), messages: guard.collected ?? messageOf(guard.action) });
+    }
+  }
+  return refusals;
+}
+
+/**
  * The error class each function of the change's before side throws when it
  * throws at all, by short name: the class of its guards and fall-through
  * exit when they all throw one (a throw helper: `ThrowIfCancelled(this

@@ -113,6 +113,11 @@ describe("go: assertions", () => {
     ["assert.Equal", "\tassert.Equal(t, 2, Add(1))\n", { matcher: "assert.Equal", strength: 3, expected: "2", actual: "Add ( 1 )" }],
     ["require.NoError", "\trequire.NoError(t, err)\n", { matcher: "require.NoError", strength: 1 }],
     ["assert.Contains", '\tassert.Contains(t, s, "x")\n', { strength: 2 }],
+    // testify's assert package: Regexp(t, rx, str), InDelta(t, expected, actual, delta), IsType(t, expectedType, object) state the expected value first.
+    ["assert.Regexp: the string is checked", "\tassert.Regexp(t, `^a+$`, Name(1))\n", { strength: 2, expected: "`^a+$`", actual: "Name ( 1 )" }],
+    ["assert.NotRegexp: the string is checked", '\tassert.NotRegexp(t, "^b", Name(1))\n', { strength: 2, negated: true, expected: '"^b"', actual: "Name ( 1 )" }],
+    ["assert.InDelta: the actual value is checked", "\tassert.InDelta(t, 2.5, Mean(xs), 0.01)\n", { strength: 2, expected: "2.5", actual: "Mean ( xs )", tolerance: "0.01" }],
+    ["assert.IsType: the object is checked", "\tassert.IsType(t, &Err{}, Parse(s))\n", { strength: 2, expected: "& Err { }", actual: "Parse ( s )" }],
     ["assert.True(t, true) is a tautology", "\tassert.True(t, true)\n", { strength: 0, tautology: true }],
     ["assert.Equal(t, x, x) is a tautology", "\tassert.Equal(t, x, x)\n", { strength: 0, tautology: true }],
   ])("%s", async (_title, statement, expected) => {
