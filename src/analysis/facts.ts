@@ -119,6 +119,21 @@ export interface AssertionFact {
   gated?: boolean;
   /** The message or pattern an error or warning check requires (`pytest.raises(E, match="bad")`, `assertRaisesRegex(E, "bad")`), normalised like `expected`. */
   message?: string;
+  /**
+   * The conditions of the branches the assertion runs in within its test
+   * (or helper) body, outermost first, each as canonical source
+   * (checks/normalise.ts canonicalText): an `if`/`elif`/`?:`/`&&` arm's
+   * condition as written, an `else` arm's negated (normalise.ts
+   * negatedCondition: `a==b` -> `a!=b`, `x` -> `!x`, else `!(…)`; an
+   * `elif`'s `else` adds the negation of each condition before it; Ruby's
+   * `unless c` is `c` negated). `if (isWindows) { t.is(code, "EPERM") } else
+   * { t.is(code, undefined) }` gives `["isWindows"]` and `["!isWindows"]`. Absent when
+   * it runs in every environment its test does. Read by
+   * rules/assertions.ts: a check of one branch whose subject the other
+   * branch's check, kept unconditionally, still pins is re-expected, not
+   * removed.
+   */
+  conditions?: string[];
 }
 
 /** A test's call of an imported function that may assert (TestCase.importedHelperCalls). */

@@ -180,6 +180,9 @@ export type BindingSide = "none" | "after" | "before";
 export function coverage(before: Check, after: Check, side: BindingSide | boolean): Map<string, string> | null {
   const bindSide: BindingSide = side === true ? "after" : side === false ? "none" : side;
   if (after.isTautology || !after.isReachable) return null;
+  // It must run wherever the before check did: a check kept only in another branch (`if !isWindows`) covers nothing on Windows.
+  // (A table's branches read its rows, `if tt.wantErr`: judged by the rows, not here.)
+  if (bindSide !== "after" && !(after.conditions ?? []).every((condition) => (before.conditions ?? []).includes(condition))) return null;
   const match = (afterText: string, beforeText: string, bound: Map<string, string> = new Map()): Map<string, string> | null =>
     bindSide === "before" ? unify(beforeText, afterText, true, bound) : unify(afterText, beforeText, bindSide === "after", bound);
   const subjectBindings = (): Map<string, string> | null => match(after.subject, before.subject);

@@ -37,6 +37,8 @@ export interface Check {
   isLoose?: true;
   /** The local the assertion read when `subject` is the value that local was bound to (AssertionFact.actualValue): `levels` for `levels = n.apply([1, 5]); assert levels == [1, 4]`. */
   local?: string;
+  /** The conditions of the branches it runs in (AssertionFact.conditions, canonical); absent when it runs wherever its test does. */
+  conditions?: string[];
 }
 
 /**
@@ -540,7 +542,47 @@ export function toCheck(fact: AssertionFact): Check {
   if (relation === "helper") check.helper = fact.matcher.slice("helper ".length);
   if (relation === "equal" && LOOSE_EQUALITY.test(fact.matcher)) check.isLoose = true;
   if (fact.actualValue !== undefined && fact.actual !== undefined && /^\$?[A-Za-z_]\w*$/.test(fact.actual)) check.local = fact.actual;
+  if (fact.conditions !== undefined && fact.conditions.length > 0) check.conditions = fact.conditions;
   return check;
+}
+
+/**
+ * The negation of a branch condition in canonical text (AssertionFact.conditions):
+ * one comparison flipped (`a==b` -> `a!=b`, `a!==b` -> `a===b`), a negation
+ * dropped (`!x` -> `x`, `!(a&&b)` -> `a&&b`), one operand negated (`x` ->
+ * `!x`, `cfg!(windows)` -> `!cfg!(windows)`), else `!(text)`. So an `else`
+ * arm and an `if !=` spelling of the same condition read the same.
+ */
+export function negatedCondition(text: string): string {
+  if (/^!\((.*)\)$/s.test(text) && isBalanced(text.slice(2, -1))) return text.slice(2, -1);
+  if (SINGLE_OPERAND.test(text.slice(1)) && text.startsWith("!") && !text.startsWith("!=")) return text.slice(1);
+  if (SINGLE_OPERAND.test(text)) return `!${text}`;
+  const comparison = /^([^=!<>&|?:()]+(?:\([^()]*\))?[^=!<>&|?:()]*)(===|!==|==|!=)([^=!<>&|?:]+)$/.exec(text);
+  if (comparison) {
+    const flipped: Record<string, string> = { "===": "!==", "!==": "===", "==": "!=", "!=": "==" };
+    return `${comparison[1]}${flipped[comparison[2] as string]}${comparison[3]}`;
+  }
+  return `!(${text})`;
+}
+
+/** One operand: a name, a member chain or a call of one with no nested call (`isWindows`, `cfg!(windows)`, `os.IsWindows()`). */
+const SINGLE_OPERAND = /^[\w$.]+[!?]?(?:\([^()]*\))?$/;
+
+/** True when the brackets of canonical text pair up (strings skipped). */
+function isBalanced(text: string): boolean {
+  let depth = 0;
+  for (let i = 0; i < text.length; i++) {
+    const char = text[i];
+    if (char === '"') {
+      i++;
+      while (i < text.length && text[i] !== '"') i += text[i] === "\\" ? 2 : 1;
+      continue;
+    }
+    if (char === "(" || char === "[" || char === "{") depth++;
+    else if (char === ")" || char === "]" || char === "}") depth--;
+    if (depth < 0) return false;
+  }
+  return depth === 0;
 }
 
 /** Equality matchers that compare with a loose `==` (PHPUnit's `assertEquals`, not `assertSame`): an expected `''` also accepts `null`, `false` and `0`. */

@@ -282,12 +282,26 @@ function boundValue(ifStatement: Node, node: Node | null): string | undefined {
   };
   const own = valueIn(ifStatement.childForFieldName("initializer"));
   if (own !== undefined) return own;
-  let previous = ifStatement.previousNamedSibling;
-  for (let steps = 0; previous && steps < 4; steps++, previous = previous.previousNamedSibling) {
-    const value = valueIn(previous);
-    if (value !== undefined) return value;
+  // The `if`'s block first, then the blocks holding it (a check in an `if runtime.GOOS == …` arm reads the local bound above the arm), up to its function.
+  for (let statement: Node | null = ifStatement; statement; statement = enclosingStatement(statement)) {
+    let previous = statement.previousNamedSibling;
+    for (let steps = 0; previous && steps < 4; steps++, previous = previous.previousNamedSibling) {
+      const value = valueIn(previous);
+      if (value !== undefined) return value;
+    }
+    const initializer = statement !== ifStatement && statement.type === "if_statement" ? valueIn(statement.childForFieldName("initializer")) : undefined;
+    if (initializer !== undefined) return initializer;
   }
   return text;
+}
+
+/** The statement whose block holds `statement` (an `if`, `for` or `switch` arm's statement list), or null at a function's body. */
+function enclosingStatement(statement: Node): Node | null {
+  for (let node = statement.parent; node; node = node.parent) {
+    if (node.type === "func_literal" || node.type === "function_declaration" || node.type === "method_declaration") return null;
+    if (node.type !== "block" && node.type !== "statement_list" && (node.parent?.type === "block" || node.parent?.type === "statement_list")) return node;
+  }
+  return null;
 }
 
 /**
@@ -580,6 +594,7 @@ function extractGoDrafts(path: string, grammar: LoadedGrammar, root: Node, conte
   if (main) for (const draft of allTests) if (!draft.marks[main.flag]) draft.marks[main.flag] = { via: main.via };
 
   const assertions: AssertionDraft[] = [];
+  const checkGuards = new Map<number, number>();
   const frameworks: string[] = isTestFile ? ["testing"] : [];
   const usesGotestTools = importsGotestTools(content);
   for (const match of queryCaptures(grammar, "assertions", root)) {
@@ -591,6 +606,8 @@ function extractGoDrafts(path: string, grammar: LoadedGrammar, root: Node, conte
     let fact: AssertionFact;
     if (!match.has("suite_chain") && testingNames.has(object) && TESTING_FAILURES.has(matcher)) {
       for (const part of testingCallFacts(node, object, matcher, line)) assertions.push({ ...part, startIndex: node.startIndex });
+      const guard = guardingIf(node);
+      if (guard) checkGuards.set(node.startIndex, guard.startIndex);
       continue;
     }
     if (match.has("suite_chain")) {
@@ -615,7 +632,7 @@ function extractGoDrafts(path: string, grammar: LoadedGrammar, root: Node, conte
     assertions.sort((a, b) => a.startIndex - b.startIndex);
   }
   frameworks.push(...libraries.frameworks);
-  const drafts: ExtractedDrafts = { tests: allTests, assertions, skips, nonTestFunctions, frameworks, skipReach: GO_SKIP_REACH };
+  const drafts: ExtractedDrafts = { tests: allTests, assertions, skips, nonTestFunctions, frameworks, skipReach: GO_SKIP_REACH, checkGuards };
   if (main) drafts.skipProviders = [{ kind: "setup", name: "TestMain", flag: main.flag, via: main.via }];
   const escapes = isTestFile ? testMainEscapes(root) : [];
   if (escapes.length > 0) drafts.runEscapes = escapes;

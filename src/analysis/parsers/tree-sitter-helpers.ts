@@ -16,7 +16,7 @@ import type { AssertionFact, AssertionHelperFact } from "../facts.js";
 import { normalizedText, walkSubtree } from "./tree-sitter.js";
 
 /** Node types that declare a named function or method, across the tree-sitter grammars ralph loads. */
-const FUNCTION_TYPES: ReadonlySet<string> = new Set([
+export const NAMED_FUNCTION_TYPES: ReadonlySet<string> = new Set([
   "function_definition",
   "function_declaration",
   "method_declaration",
@@ -111,7 +111,7 @@ function parameterNames(parameters: Node | null): string[] {
 export function functionRanges(root: Node): FunctionRange[] {
   const ranges: FunctionRange[] = [];
   walkSubtree(root, (cursor, type) => {
-    if (!FUNCTION_TYPES.has(type)) return "descend";
+    if (!NAMED_FUNCTION_TYPES.has(type)) return "descend";
     const node = cursor.currentNode;
     const name = node.childForFieldName("name")?.text;
     if (name) ranges.push({ name, start: node.startIndex, end: node.endIndex, params: parameterNames(node.childForFieldName("parameters")), guardEnds: guardEndsOf(node) });

@@ -28,10 +28,11 @@ import { fileURLToPath } from "node:url";
 import { setFlagsFromString } from "node:v8";
 import type { Language, Node, Parser, Query, Tree, TreeCursor } from "web-tree-sitter";
 import { RalphError } from "../../errors.js";
-import { assertionHelpersOf, functionRanges, helperCallFacts, inheritHelperChecks, testScopeFunctions } from "./tree-sitter-helpers.js";
+import { assertionHelpersOf, functionRanges, helperCallFacts, inheritHelperChecks, NAMED_FUNCTION_TYPES, testScopeFunctions } from "./tree-sitter-helpers.js";
 import { checkNamesOf, declaredNames, isTautologyThroughLocals, testBindings, versionFlagsOf, type ScopeBindings } from "./tree-sitter-subjects.js";
 import { currentRun, debug } from "../../log.js";
-import { allOwnCalls, callsIn, conditionWithin, enclosingFunction, FUNCTION_TYPES, isConditionalWithin, type SkipProviderKind } from "./skip-reach.js";
+import { allOwnCalls, branchConditionsWithin, callsIn, conditionWithin, enclosingFunction, FUNCTION_TYPES, isConditionalWithin, type SkipProviderKind } from "./skip-reach.js";
+import { canonicalText, negatedCondition } from "../checks/normalise.js";
 import {
   hashText,
   type AssertionFact,
@@ -425,7 +426,9 @@ const BLOCK_TYPES: ReadonlySet<string> = new Set(["block", "body_statement", "do
 
 /**
  * The expression a local name read by an assertion at `node` was bound to
- * by one of the (at most 8) statements before it in the same block:
+ * by one of the (at most 8) statements before it in the same block, or
+ * before the statement holding that block (an `if` arm, a loop body) in
+ * the blocks around it up to the enclosing function:
  * `x = f(1)` -> `f(1)` (Python, Ruby, PHP `$x = f(1);`); a destructuring
  * `a, b = f(1)` (Python pattern lists and tuples, Ruby multiple assignment)
  * -> `f(1)[0]` for `a`, or the matching element when the right side is a
@@ -438,7 +441,24 @@ const BLOCK_TYPES: ReadonlySet<string> = new Set(["block", "body_statement", "do
 export function boundLocalValue(node: Node, name: string): string | undefined {
   let statement: Node | null = node;
   while (statement?.parent && !BLOCK_TYPES.has(statement.parent.type)) statement = statement.parent;
-  let previous = statement?.previousNamedSibling ?? null;
+  // The assertion's block first, then the blocks holding it (an assertion in an `if` arm reads the local bound above the `if`), up to its function.
+  while (statement) {
+    const value = valueBoundBefore(statement, name);
+    if (value !== null) return value;
+    let outer: Node | null = statement.parent;
+    while (outer?.parent && !BLOCK_TYPES.has(outer.parent.type)) {
+      if (FUNCTION_TYPES.has(outer.type)) return undefined;
+      outer = outer.parent;
+    }
+    if (!outer?.parent || FUNCTION_TYPES.has(outer.type)) return undefined;
+    statement = outer;
+  }
+  return undefined;
+}
+
+/** What one of the (at most 8) statements before `statement` in its block binds `name` to (see {@link boundLocalValue}): the value, undefined when bound to something unread, null when none binds it. */
+function valueBoundBefore(statement: Node, name: string): string | undefined | null {
+  let previous = statement.previousNamedSibling;
   for (let steps = 0; previous && steps < 8; steps++, previous = previous.previousNamedSibling) {
     const declared = declaredValue(previous, name);
     if (declared !== null) return declared;
@@ -461,7 +481,7 @@ export function boundLocalValue(node: Node, name: string): string | undefined {
     if (values.length === names.length) return compactText(values[index]);
     return `${compactText(right)}[${index}]`;
   }
-  return undefined;
+  return null;
 }
 
 /**
@@ -679,6 +699,13 @@ export interface ExtractedDrafts {
   skipProviders?: SkipProviderFact[];
   /** Harness code that exits the run with success whatever the tests report (facts.ts RunEscapeFact). */
   runEscapes?: RunEscapeFact[];
+  /**
+   * Assertions whose own check is the condition of an `if` holding them (Go's
+   * `if got != want { t.Errorf(...) }`): the assertion's start index -> that
+   * `if`'s start index. The `if` is the check, not a branch it runs in
+   * (AssertionFact.conditions start above it).
+   */
+  checkGuards?: ReadonlyMap<number, number>;
 }
 
 /** Statement types that return from a function, across the supported grammars. */
@@ -737,6 +764,26 @@ function dependencyFacts(owner: TestDraft, startIndex: number, fact: AssertionFa
 }
 
 /**
+ * Sets AssertionFact.conditions on each assertion that runs in a branch of
+ * its test or helper: the conditions between it and the innermost test
+ * declaration (`ranged`) or named function holding it (skip-reach.ts
+ * branchConditionsWithin), in canonical text.
+ */
+function withBranchConditions(root: Node, assertions: AssertionDraft[], ranged: readonly Ranged[], checkGuards?: ReadonlyMap<number, number>): void {
+  const tests = new Set(ranged.map((entry) => `${entry.start}:${entry.end}`));
+  const isContainer = (node: Node): boolean => NAMED_FUNCTION_TYPES.has(node.type) || tests.has(`${node.startIndex}:${node.endIndex}`);
+  for (const assertion of assertions) {
+    const guardStart = checkGuards?.get(assertion.startIndex);
+    let node: Node | null = root.descendantForIndex(guardStart ?? assertion.startIndex);
+    // The check's own `if`: its conditions start above it.
+    if (guardStart !== undefined) while (node && !(node.isNamed && node.startIndex === guardStart && /^if/.test(node.type))) node = node.parent;
+    if (!node) continue;
+    const conditions = branchConditionsWithin(node, isContainer, (condition) => canonicalText(condition.text), negatedCondition);
+    if (conditions.length > 0) assertion.conditions = conditions;
+  }
+}
+
+/**
  * Turns drafts into {@link FileFacts}: each assertion and runtime skip goes to
  * the innermost test containing it; flags come from the draft's marks;
  * `assertions` counts every assertion in the file.
@@ -758,6 +805,7 @@ export function assembleFacts(
     const end = draft.body ? topLevelReturnEnd(draft.body) : null;
     if (end !== null) returnEnds.set(draft, end);
   }
+  if (root) withBranchConditions(root, drafts.assertions, ranged, drafts.checkGuards);
   // Helpers that assert outside tests, and the tests' calls to them: each call is one assertion of its test (a helper check).
   // In a file that also holds product code (a Rust src file with its `mod tests`), only the tests' scope holds helpers.
   const allFunctions = root && drafts.assertions.length > 0 ? functionRanges(root) : [];
@@ -770,6 +818,7 @@ export function assembleFacts(
   const direct = functions.length > 0 ? assertionHelpersOf(functions, drafts.assertions, ranged) : [];
   const helpers = root && direct.length > 0 ? inheritHelperChecks(root, functions, direct, ranged) : direct;
   const helperCalls = root && helpers.length > 0 ? helperCallFacts(root, helpers) : [];
+  if (root && helperCalls.length > 0) withBranchConditions(root, helperCalls, ranged);
   const checkNames = new Map<TestDraft, string[][]>();
   const bindings = new Map<TestDraft, ScopeBindings>();
   for (const assertion of [...drafts.assertions, ...helperCalls].sort((a, b) => a.startIndex - b.startIndex)) {

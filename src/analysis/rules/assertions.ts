@@ -85,22 +85,28 @@ export function pairAssertions(before: readonly AssertionFact[], after: readonly
     }
     pairWithin(beforeIdx.slice(lastB), afterIdx.slice(lastA), level + 1);
   };
-  // Moved assertions: an identical assertion elsewhere in the body is the same check, reordered.
+  // Moved assertions: an identical assertion elsewhere in the body is the same check, reordered; first one that runs in
+  // the same branches (AssertionFact.conditions), so a copy in the other arm of an `if` is paired last.
   const pairedBefore = new Set<number>();
   const pairedAfter = new Set<number>();
-  const unpairedAfter = new Map<string, number[]>();
-  after.forEach((fact, i) => {
-    const list = unpairedAfter.get(signature(fact)) ?? [];
-    list.push(i);
-    unpairedAfter.set(signature(fact), list);
-  });
-  before.forEach((fact, i) => {
-    const match = unpairedAfter.get(signature(fact))?.shift();
-    if (match === undefined) return;
-    pairs.push([i, match]);
-    pairedBefore.add(i);
-    pairedAfter.add(match);
-  });
+  const branchesOf = (fact: AssertionFact): string => (fact.conditions ?? []).join("\u0001");
+  for (const key of [(fact: AssertionFact): string => `${signature(fact)}\u0002${branchesOf(fact)}`, signature]) {
+    const unpairedAfter = new Map<string, number[]>();
+    after.forEach((fact, i) => {
+      if (pairedAfter.has(i)) return;
+      const list = unpairedAfter.get(key(fact)) ?? [];
+      list.push(i);
+      unpairedAfter.set(key(fact), list);
+    });
+    before.forEach((fact, i) => {
+      if (pairedBefore.has(i)) return;
+      const match = unpairedAfter.get(key(fact))?.shift();
+      if (match === undefined) return;
+      pairs.push([i, match]);
+      pairedBefore.add(i);
+      pairedAfter.add(match);
+    });
+  }
   pairWithin(
     before.map((_, i) => i).filter((i) => !pairedBefore.has(i)),
     after.map((_, i) => i).filter((i) => !pairedAfter.has(i)),
@@ -136,7 +142,64 @@ function asCheckFact(fact: AssertionFact, check: Check): AssertionFact {
   if (check.isNegated) normalised.negated = true;
   if (fact.unreachable) normalised.unreachable = true;
   if (fact.gated) normalised.gated = true;
+  if (fact.conditions) normalised.conditions = fact.conditions;
   return normalised;
+}
+
+/** Relations of a check that pins its subject to a value (normalised matchers), with how tightly: an equality, a null/undefined/None check (one value), a true/false check; a length check pins the subject's length only. */
+const VALUE_PIN_STRENGTH: ReadonlyMap<string, number> = new Map([
+  ["equal", 3],
+  ["nullish", 3],
+  ["truthy", 1],
+  ["falsy", 1],
+  ["length", 3],
+]);
+
+/**
+ * The after assertion that still pins, in every environment `lost` ran in,
+ * the value `lost` pinned there, to another expected value (the expectations
+ * of two branches unified: `if (isWindows) { t.is(code, "EPERM") } else {
+ * t.is(code, undefined) }` -> `t.is(code, undefined)`), or null. `lost` (a
+ * normalised fact) ran in a branch (AssertionFact.conditions); `now` checks
+ * the same subject with a value relation ({@link VALUE_PIN_STRENGTH}: an
+ * equality for a null check, true for false, a length for a length or an
+ * equality for a length) at least as tightly, neither
+ * negated, and runs under no condition `lost` did not also run under (none,
+ * or a subset of its conditions). A check kept only under the other branch's
+ * condition, or a subject no longer checked, is no such assertion.
+ */
+export function reExpectation(lost: AssertionFact, after: readonly AssertionFact[]): AssertionFact | null {
+  const conditions = lost.conditions ?? [];
+  const was = valuePin(lost);
+  if (conditions.length === 0 || was === null) return null;
+  return (
+    after.find((now) => {
+      const pin = valuePin(now);
+      if (pin === null || pin.strength < was.strength || now.tautology || now.unreachable || now.gated || pin.subject !== was.subject) return false;
+      // A length pins the length only: it re-expects a length, never the value.
+      if (now.matcher === "length" && lost.matcher !== "length") return false;
+      return (now.conditions ?? []).every((condition) => conditions.includes(condition));
+    }) ?? null
+  );
+}
+
+/** A subject negated as a whole (`!res.terminated`, `!(a.b)`): `!` before one operand, no operator after it. */
+const NEGATED_OPERAND = /^!(\(?[^&|=<>!?:+*/%^\s]+\)?)$/;
+
+/**
+ * The subject a normalised fact pins to a value, and how tightly
+ * ({@link VALUE_PIN_STRENGTH}), or null for any other check. A negated
+ * truthiness check is one of falsiness and a truthiness check of `!x` one of
+ * `x` (`assert not r.ok`, `assert!(!r.ok)`). An equality of the subject
+ * pins its length too.
+ */
+function valuePin(fact: AssertionFact): { subject: string; strength: number } | null {
+  if (fact.actual === undefined) return null;
+  const matcher = fact.matcher.replace(/^not (truthy|falsy)$/, (_, relation: string) => (relation === "truthy" ? "falsy" : "truthy"));
+  const strength = VALUE_PIN_STRENGTH.get(matcher);
+  if (strength === undefined) return null;
+  const negated = strength === 1 ? NEGATED_OPERAND.exec(fact.actual) : null;
+  return { subject: negated ? (negated[1] as string).replace(/^\((.*)\)$/, "$1") : fact.actual, strength };
 }
 
 /** An assertion as a person would write it: `expect(x).toBe(1)` for expect-style matchers, else `assert.equal(x, 1)`. */
@@ -224,10 +287,20 @@ function compareDetails(test: MatchedTest, beforeFacts: AssertionFact[], afterFa
   // assertion_removal: real (non-tautological, reachable) assertions unpaired, or now behind an early return,
   // unless a check of the whole value now covers them (`.code` and `.inclusive` -> a snapshot of the issue)
   // A removed copy of a check the test made twice loses nothing while its twin survives (kept or re-expected).
-  const survivors = new Set(pairs.map(([b]) => signature(before[b] as AssertionFact)));
+  // The surviving copy must run wherever the removed one did: a copy kept in the other branch of an `if` is no twin.
+  const survivors = new Map<string, AssertionFact[]>();
+  for (const [b, a] of pairs) survivors.set(signature(before[b] as AssertionFact), [...(survivors.get(signature(before[b] as AssertionFact)) ?? []), after[a] as AssertionFact]);
+  const hasTwin = (fact: AssertionFact): boolean => (survivors.get(signature(fact)) ?? []).some((twin) => (twin.conditions ?? []).every((condition) => (fact.conditions ?? []).includes(condition)));
+  // A check of one branch whose subject is now pinned in every environment it ran in expects another value there: not removed.
+  const reExpected: (readonly [AssertionFact, AssertionFact])[] = [];
   const lost = removed
     .map((i) => before[i] as AssertionFact)
-    .filter((fact) => !fact.tautology && !fact.unreachable && !survivors.has(signature(fact)) && !isCoveredByWholerCheck(fact, after) && !isConserved(original.get(fact) ?? fact));
+    .filter((fact) => !fact.tautology && !fact.unreachable && !hasTwin(fact) && !isCoveredByWholerCheck(fact, after) && !isConserved(original.get(fact) ?? fact))
+    .filter((fact) => {
+      const now = reExpectation(fact, after);
+      if (now) reExpected.push([fact, now]);
+      return now === null;
+    });
   // A helper call whose helper gained an early return before all its assertions is silenced too (for the inputs that take it).
   const isSilencedNow = (was: AssertionFact, now: AssertionFact): boolean => (!was.unreachable && now.unreachable === true) || (!was.gated && now.gated === true && !now.unreachable);
   const silenced = pairs.filter(([b, a]) => isSilencedNow(before[b] as AssertionFact, after[a] as AssertionFact) && !(before[b] as AssertionFact).tautology).map(([b]) => before[b] as AssertionFact);
@@ -327,13 +400,15 @@ function compareDetails(test: MatchedTest, beforeFacts: AssertionFact[], afterFa
         // equality is symmetric: the operands swapped (`a.equals(b)` -> `assertNotEquals(b, a)`'s order) expect the same
         !(/^(?:not )?equal$/.test(was.matcher) && was.expected === now.actual && was.actual === now.expected),
     );
+  // The expectations of one branch unified with the other's (reExpectation): another expected value in that branch's environment.
+  changedExpectations.push(...reExpected.filter(([was, now]) => was.matcher !== now.matcher || was.expected !== now.expected));
   // An input the test still feeds in is not gone because one of its uses went (a duplicated check removed), nor one it now
   // expects where a helper call passed it (`check(t, "a", 1)` inlined as `t.is(f("a"), 1)`).
   const inputsAfter = new Set([...(test.after.inputLiterals ?? []), ...(test.after.expectedLiterals ?? [])]);
   const inputsGone = multisetMinus(test.before.inputLiterals ?? [], test.after.inputLiterals ?? []).filter((literal) => !inputsAfter.has(literal));
   const hasInputChange = inputsGone.length > 0 && test.before.inputLiterals !== undefined && test.after.inputLiterals !== undefined;
   if ((changedExpectations.length > 0 || hasInputChange) && !isCodeChanged()) {
-    const parts = changedExpectations.map(([was, now]) => `${now.matcher}(${displayCode(was.expected ?? "")}) -> ${now.matcher}(${displayCode(now.expected ?? "")})`);
+    const parts = changedExpectations.map(([was, now]) => `${was.matcher}(${displayCode(was.expected ?? "")}) -> ${now.matcher}(${displayCode(now.expected ?? "")})`);
     if (hasInputChange) parts.push(`inputs changed (${inputsGone.slice(0, 5).join(", ")} no longer used)`);
     findings.push(
       report(
