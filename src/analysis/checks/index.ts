@@ -63,10 +63,11 @@ export function checksOf(test: TestCase, helpers: readonly HelperFacts[] = []): 
 /**
  * The checks one assertion makes: one, or one per conjunct when it asserts
  * a conjunction holds (`t.true(n >= 2 && n < 30)`, `assert a and b`,
- * `assert!(x && y)`, `assertTrue(a && b)`): the same checks as the separate
- * assertions it may have replaced. A negated or falsy assertion of a
- * conjunction (`assertFalse(a && b)`) states only that one conjunct fails:
- * one check.
+ * `assert!(x && y)`, `assertTrue(a && b)`), or one per element when it
+ * compares two tuples or arrays element by element (`assert (a, b) == (1,
+ * 2)`): the same checks as the separate assertions it may have replaced. A
+ * negated or falsy assertion of a conjunction (`assertFalse(a && b)`)
+ * states only that one conjunct fails: one check.
  */
 export function toChecks(fact: AssertionFact): Check[] {
   return conjunctFacts(fact).map(toCheck);
@@ -78,6 +79,8 @@ export function toChecks(fact: AssertionFact): Check[] {
  */
 export function conjunctFacts(fact: AssertionFact): AssertionFact[] {
   const actual = fact.actualValue ?? fact.actual;
+  const elements = tupleElements(fact);
+  if (elements) return elements;
   if (actual === undefined || fact.expected !== undefined || fact.negated === true || relationOfMatcher(fact.matcher) !== "truthy") return [fact];
   const parts = conjuncts(canonicalText(actual));
   if (parts.length < 2) return [fact];
@@ -86,6 +89,60 @@ export function conjunctFacts(fact: AssertionFact): AssertionFact[] {
     delete single.actualValue;
     return single;
   });
+}
+
+/** Equality matchers that compare sequences element by element (a deep or structural equality, not an identity: `toBe`, `assertSame`, `is` compare references). */
+const ELEMENTWISE_EQUALITY =
+  /^(?:assert ==|assert_eq!?|assertEqual|assertEquals|assertTupleEqual|assertListEqual|assertSequenceEqual|toEqual|toStrictEqual|deepEqual|deepStrictEqual|(?:t|assert)\.deepEqual|(?:t|assert)\.deepStrictEqual|equal|eq|eql|deep\.equal|assert_equal)$/;
+
+/**
+ * An equality of two tuple or array literals of the same length as one
+ * equality per element (`assert (len(closed), len(attempts)) == (4, 1)`,
+ * `assert_eq!((a, b), (1, 2))`, `expect([a, b]).toEqual([1, 2])`): the
+ * checks of the separate assertions it bundles, since a tuple, a Rust tuple
+ * and a deeply compared array are equal exactly when each element is. Null
+ * for anything else: a negated equality (one element differs), an identity
+ * matcher, a one-element group (a parenthesised value), lengths that differ.
+ */
+function tupleElements(fact: AssertionFact): AssertionFact[] | null {
+  const actual = fact.actualValue ?? fact.actual;
+  if (actual === undefined || fact.expected === undefined || fact.negated === true || relationOfMatcher(fact.matcher) !== "equal" || !ELEMENTWISE_EQUALITY.test(fact.matcher)) return null;
+  const left = groupElements(canonicalText(actual));
+  const right = groupElements(canonicalText(fact.expected));
+  if (!left || !right || left.length !== right.length || left.length < 2) return null;
+  return left.map((element, index) => {
+    const single: AssertionFact = { ...fact, actual: element, expected: right[index] as string };
+    delete single.actualValue;
+    return single;
+  });
+}
+
+/**
+ * The elements of a tuple `(a,b)` or array `[a,b]` literal in canonical text
+ * (its one top-level bracket pair; canonicalText drops a tuple's outer
+ * parentheses, leaving `a,b`), or null.
+ */
+function groupElements(text: string): string[] | null {
+  const open = text[0];
+  const close = open === "(" ? ")" : open === "[" ? "]" : null;
+  const isBracketed = close !== null && text.endsWith(close);
+  const inner = isBracketed ? text.slice(1, -1) : text;
+  let depth = 0;
+  for (let i = 0; i < inner.length; i++) {
+    const char = inner[i];
+    if (char === '"') {
+      i++;
+      while (i < inner.length && inner[i] !== '"') i += inner[i] === "\\" ? 2 : 1;
+      continue;
+    }
+    if (char === "(" || char === "[" || char === "{") depth++;
+    else if (char === ")" || char === "]" || char === "}") depth--;
+    if (depth < 0) return null; // `(a)+(b)`: two groups, not one
+  }
+  if (depth !== 0) return null;
+  const parts = splitArguments(inner).map((part) => part.trim());
+  if (!isBracketed && parts.length < 2) return null;
+  return parts.length > 0 && parts.every((part) => part !== "") ? parts : null;
 }
 
 /**
