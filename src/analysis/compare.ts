@@ -358,7 +358,7 @@ function pairAlikeChecks(before: Slot[], after: Slot[], pairs: readonly FactsPai
   const facts = (side: "before" | "after"): Map<string, FileFacts | null> => new Map(pairs.map((pair) => [pair.path, pair[side]]));
   const candidate = (slot: Slot, side: Map<string, FileFacts | null>): LikenessCandidate => {
     const checked = checkedTest(slot.file, slot.test, side.get(slot.file) ?? null);
-    return { checks: checked.checks, file: slot.file, suite: slot.test.suitePath.join("\u0001"), literals: [...checked.literals] };
+    return { checks: checked.checks, file: slot.file, suite: slot.test.suitePath.join("\u0001"), literals: [...checked.literals], hasRows: checked.rows !== null && checked.rows.length > 0 };
   };
   const beforeFacts = facts("before");
   const afterFacts = facts("after");

@@ -171,6 +171,8 @@ export interface LikenessCandidate {
   suite: string;
   /** The literals the test's body feeds the code or expects (any order); a pair that is alike only through a renamed local must keep them. */
   literals?: readonly string[];
+  /** True for a table test (literal rows): its names bind to its rows, which the conservation of checks reads, so it pairs here by its checks' text only. */
+  hasRows?: boolean;
 }
 
 /** True when two lists hold the same literals as multisets. */
@@ -191,8 +193,9 @@ export const MAX_LIKENESS_PAIRS = 40_000;
  * first (same suite, then same file, break ties). A pair alike only
  * through a renamed local (see {@link checkLikeness}) needs the same file
  * and the same literals on both sides; one alike only through a local of the
- * same name ({@link LocalsLevel} `same`) needs the same file. Returns index
- * pairs [before, after].
+ * same name ({@link LocalsLevel} `same`) needs the same file and no table
+ * on either side (a merge into a table is conservation's to judge). Returns
+ * index pairs [before, after].
  */
 export function pairAlikeTests(before: readonly LikenessCandidate[], after: readonly LikenessCandidate[]): [number, number][] {
   if (before.length === 0 || after.length === 0 || before.length * after.length > MAX_LIKENESS_PAIRS) return [];
@@ -206,7 +209,7 @@ export function pairAlikeTests(before: readonly LikenessCandidate[], after: read
       const isTextAlike = testLikeness(test.checks, candidate.checks, "none") > 0;
       const isRenamedLocalOnly = !isTextAlike && testLikeness(test.checks, candidate.checks, "same") === 0;
       if (isRenamedLocalOnly && (candidate.file !== test.file || !isSameLiterals(test.literals ?? [], candidate.literals ?? []))) return;
-      if (!isTextAlike && candidate.file !== test.file) return;
+      if (!isTextAlike && (candidate.file !== test.file || candidate.hasRows === true || test.hasRows === true)) return;
       const place = (candidate.file === test.file ? 0.02 : 0) + (candidate.file === test.file && candidate.suite === test.suite ? 0.01 : 0);
       scored.push([index, score + place]);
     });
