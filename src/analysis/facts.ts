@@ -780,6 +780,23 @@ export interface AssertionHelperFact {
   params?: string[];
   /** Its assertions in source order. */
   assertionsDetail?: AssertionFact[];
+  /**
+   * Its branches on a parameter's truth (`if next { r.Version = "1.1" }`,
+   * `if not strict:`, `unless quiet`): per arm, the parameter, the truth it
+   * runs under and the literals it holds (normalised like TestCase.literals).
+   * A call passing a boolean literal selects the arms: a helper inlined
+   * into its test keeps what the call selected only when the test feeds the
+   * selected arms' literals (analysis/checks). Absent when it has none.
+   */
+  paramArms?: ParamArm[];
+}
+
+/** One arm of a helper's branch on a parameter (AssertionHelperFact.paramArms). */
+export interface ParamArm {
+  param: string;
+  /** The parameter's truth under which the arm runs. */
+  when: boolean;
+  literals: string[];
 }
 
 /** True when facts were really extracted (no parse error, not skipped as binary/huge/minified). */

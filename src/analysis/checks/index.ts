@@ -23,7 +23,7 @@ export { coverage, unify } from "./coverage.js";
 export { checkStrength, relationOfMatcher, RELATION_STRENGTH, type Relation } from "./relations.js";
 
 /** A helper of a test file that asserts (facts.ts AssertionHelperFact): its parameters and its assertions, so a call resolves into checks. */
-export type HelperFacts = Pick<AssertionHelperFact, "name" | "params" | "assertionsDetail">;
+export type HelperFacts = Pick<AssertionHelperFact, "name" | "params" | "assertionsDetail" | "paramArms">;
 
 /** One test with its checks resolved, as the conservation rule reads it. */
 export interface CheckedTest {
@@ -35,6 +35,8 @@ export interface CheckedTest {
   rows: string[][] | null;
   /** Literals its body feeds the code or expects (canonical), as a set. */
   literals: ReadonlySet<string>;
+  /** Its helper calls whose helper is known: the checks each stands for (reachable, real) and the literals of the branches its arguments select ({@link helperArmLiterals}). */
+  helperCalls?: Map<Check, { parts: Check[]; armLiterals: string[] }>;
 }
 
 /** The literals of a test as recorded by its language: tree-sitter `literals`, or JS/TS input and expected literals. */
@@ -174,6 +176,11 @@ function expandHelper(call: Check, helper: HelperFacts): Check[] {
         // Canonical first: `t . hours ( )` as tree-sitter spells it is `t.hours()`, whose `hours` is a member, not the parameter.
         if (text !== undefined) bound[key] = substitute(canonicalText(text));
       }
+      // A branch on a parameter the call fixed (`if !enc && c.Valid` with enc = true) that cannot run for this call holds no check of it.
+      if (fact.conditions) {
+        bound.conditions = fact.conditions.map(substitute);
+        if (bound.conditions.some(isFalseCondition)) bound.unreachable = true;
+      }
       return bound;
     })
     .flatMap(toChecks)
@@ -233,6 +240,34 @@ function topLevelColon(text: string): number {
   return -1;
 }
 
+/** A branch condition that is false whatever runs: `false`, `!true`, `not True`, or a conjunction with such a conjunct (`!true&&c.Valid`). */
+function isFalseCondition(condition: string): boolean {
+  return conjuncts(canonicalText(condition)).some((part) => /^(?:false|False|!true|!True|!\(true\)|!\(True\)|nottrue|not True|notTrue)$/.test(part.replace(/\s+/g, " ")));
+}
+
+/**
+ * The literals (in {@link literalKey} form) of the helper's branches that a
+ * call's boolean arguments select (AssertionHelperFact.paramArms):
+ * `runConformance(t, true)` of a helper with `if next { r.Version = "1.1"
+ * }` selects `"1.1"`. A test the helper was inlined into keeps what the call
+ * checked only where it feeds these: the same checks in the other mode are
+ * another test. Empty when the call fixes no branch.
+ */
+export function helperArmLiterals(check: Check, helpers: readonly HelperFacts[]): string[] {
+  if (check.relation !== "helper") return [];
+  const helper = helpers.find((candidate) => candidate.name === check.helper);
+  if (!helper?.paramArms || helper.paramArms.length === 0) return [];
+  const parts = splitCall(check.subject);
+  const bindings = bindParameters(helper.params ?? [], parts ? splitArguments(parts[1]) : []);
+  const literals: string[] = [];
+  for (const arm of helper.paramArms) {
+    const value = bindings.get(arm.param);
+    const truth = value === undefined ? undefined : /^(?:true|True)$/.test(value) ? true : /^(?:false|False)$/.test(value) ? false : undefined;
+    if (truth === arm.when) literals.push(...arm.literals.map((literal) => literalKey(canonicalText(literal))));
+  }
+  return literals;
+}
+
 /**
  * The checks a helper-call check stands for: the helper's checks (of
  * `helpers`, the calling file's) instantiated with the call's arguments;
@@ -249,13 +284,36 @@ export function helperCheckParts(check: Check, helpers: readonly HelperFacts[]):
 export function checkedTest(file: string, test: TestCase, facts: FileFacts | null): CheckedTest {
   const helpers: readonly HelperFacts[] = facts?.assertionHelpers ?? [];
   const rows = test.eachRowLiterals ? test.eachRowLiterals.map((row) => row.map((literal) => literalKey(canonicalText(literal)))) : null;
-  return {
+  const checked: CheckedTest = {
     file,
     test,
     checks: checksOf(test, helpers).filter((check) => check.isReachable && !check.isTautology),
     rows,
     literals: new Set(literalsOfTest(test)),
   };
+  const calls = new Map<Check, { parts: Check[]; armLiterals: string[] }>();
+  for (const check of checked.checks) {
+    const parts = helperCheckParts(check, helpers).filter((part) => part.isReachable && !part.isTautology);
+    if (parts.length > 0) calls.set(check, { parts, armLiterals: helperArmLiterals(check, helpers) });
+  }
+  if (calls.size > 0) checked.helperCalls = calls;
+  return checked;
+}
+
+/**
+ * Where a helper call lives on when its helper was inlined: each check it
+ * stands for has a cover in `pool` (equal or stronger, as
+ * {@link findCover}), and the covering tests feed the literals of the
+ * branches the call's arguments selected ({@link helperArmLiterals}), so the
+ * inlined code runs the call's mode, not the other one. The first part's
+ * cover, or null.
+ */
+export function findInlinedCover(call: Check, parts: readonly Check[], armLiterals: readonly string[], pool: readonly CheckedTest[]): Cover | null {
+  const covers = parts.map((part) => findCover(part, pool));
+  if (covers.length === 0 || covers.some((cover) => cover === null)) return null;
+  const kept = keptLiterals(covers as Cover[]);
+  if (!armLiterals.every((literal) => kept.has(literal))) return null;
+  return { check: call, by: (covers[0] as Cover).by };
 }
 
 /** Where one before check lives on: the after test, and the row of its table when its names bound to the check's literals. */
@@ -403,7 +461,12 @@ export function conserve(before: CheckedTest, pool: readonly CheckedTest[]): Con
       } else missing.push(check);
       continue;
     }
-    const cover = findCoverKeeping(check, pool, before.literals, keptLiterals(covered)) ?? findLocalCover(check, before.test, pool) ?? findRelativeTimingCover(check, before.file, pool);
+    const inlined = before.helperCalls?.get(check);
+    const cover =
+      findCoverKeeping(check, pool, before.literals, keptLiterals(covered)) ??
+      findLocalCover(check, before.test, pool) ??
+      findRelativeTimingCover(check, before.file, pool) ??
+      (inlined ? findInlinedCover(check, inlined.parts, inlined.armLiterals, pool) : null);
     if (cover) covered.push(cover);
     else missing.push(check);
   }

@@ -12,8 +12,8 @@
 
 import { isMemoGuard } from "../checks/memo-guard.js";
 import type { Node } from "web-tree-sitter";
-import type { AssertionFact, AssertionHelperFact } from "../facts.js";
-import { normalizedText, walkSubtree } from "./tree-sitter.js";
+import type { AssertionFact, AssertionHelperFact, ParamArm } from "../facts.js";
+import { literalsOf, normalizedText, walkSubtree } from "./tree-sitter.js";
 
 /** Node types that declare a named function or method, across the tree-sitter grammars ralph loads. */
 export const NAMED_FUNCTION_TYPES: ReadonlySet<string> = new Set([
@@ -47,6 +47,38 @@ export interface FunctionRange {
   params: string[];
   /** End indexes of the early-return guards among the body's top-level statements (`if x { return }`, `return if x`): assertions after one run only when it does not fire. */
   guardEnds: number[];
+  /** Its branches on a parameter's truth (AssertionHelperFact.paramArms). */
+  paramArms: ParamArm[];
+}
+
+/** Branch node types whose `condition` a parameter's truth may be (Ruby's `unless` runs its consequence when it is false). */
+const PARAM_BRANCH_TYPES: ReadonlySet<string> = new Set(["if_statement", "if_expression", "if", "unless", "if_modifier", "unless_modifier"]);
+
+/**
+ * The arms of `fn`'s branches whose condition is one of `params` or its
+ * negation (`next`, `!next`, `not next`), with the literals each holds
+ * (AssertionHelperFact.paramArms): the consequence runs under the
+ * condition's truth, the alternative under the other.
+ */
+function paramArmsOf(fn: Node, params: readonly string[]): ParamArm[] {
+  const body = fn.childForFieldName("body");
+  if (!body || params.length === 0) return [];
+  const arms: ParamArm[] = [];
+  walkSubtree(body, (cursor, type) => {
+    if (!PARAM_BRANCH_TYPES.has(type)) return "descend";
+    const branch = cursor.currentNode;
+    const condition = branch.childForFieldName("condition");
+    let text = condition?.text.replace(/^\((.*)\)$/s, "$1").trim() ?? "";
+    let truth = !type.startsWith("unless");
+    const negation = /^(?:!|not\s+)\s*(.*)$/s.exec(text);
+    if (negation) [text, truth] = [negation[1] as string, !truth];
+    if (!params.includes(text)) return "descend";
+    const consequence = branch.childForFieldName("consequence") ?? branch.childForFieldName("body");
+    if (consequence) arms.push({ param: text, when: truth, literals: literalsOf(consequence) });
+    for (const alternative of branch.childrenForFieldName("alternative")) if (alternative) arms.push({ param: text, when: !truth, literals: literalsOf(alternative) });
+    return "descend";
+  });
+  return arms;
 }
 
 /** Conditional statements of the grammars (Rust's `if` is an expression, wrapped in an expression statement). */
@@ -114,7 +146,10 @@ export function functionRanges(root: Node): FunctionRange[] {
     if (!NAMED_FUNCTION_TYPES.has(type)) return "descend";
     const node = cursor.currentNode;
     const name = node.childForFieldName("name")?.text;
-    if (name) ranges.push({ name, start: node.startIndex, end: node.endIndex, params: parameterNames(node.childForFieldName("parameters")), guardEnds: guardEndsOf(node) });
+    if (name) {
+      const params = parameterNames(node.childForFieldName("parameters"));
+      ranges.push({ name, start: node.startIndex, end: node.endIndex, params, guardEnds: guardEndsOf(node), paramArms: paramArmsOf(node, params) });
+    }
     return "descend";
   });
   return ranges;
@@ -165,7 +200,7 @@ export function assertionHelpersOf(
     if (list) list.push(fact);
     else helpers.set(owner, [fact]);
   }
-  return [...helpers].map(([fn, facts]) => ({ name: fn.name, assertions: facts.length, params: fn.params, assertionsDetail: facts }));
+  return [...helpers].map(([fn, facts]) => withParamArms({ name: fn.name, assertions: facts.length, params: fn.params, assertionsDetail: facts }, fn));
 }
 
 /**
@@ -230,10 +265,20 @@ export function inheritHelperChecks(
     const facts = reachable(fn);
     const direct = own.get(fn.name);
     if (facts.length === 0) continue;
-    result.push(facts.length > (direct?.assertionsDetail?.length ?? 0) ? { name: fn.name, assertions: facts.length, params: fn.params, assertionsDetail: facts } : (direct as AssertionHelperFact));
+    result.push(
+      facts.length > (direct?.assertionsDetail?.length ?? 0)
+        ? withParamArms({ name: fn.name, assertions: facts.length, params: fn.params, assertionsDetail: facts }, fn)
+        : (direct as AssertionHelperFact),
+    );
   }
   for (const helper of helpers) if (!result.some((one) => one.name === helper.name)) result.push(helper);
   return result;
+}
+
+/** `helper` with its function's branches on parameters (AssertionHelperFact.paramArms), when it has any. */
+function withParamArms(helper: AssertionHelperFact, fn: FunctionRange): AssertionHelperFact {
+  if (fn.paramArms.length > 0) helper.paramArms = fn.paramArms;
+  return helper;
 }
 
 /** The name a call calls: its last identifier (`checkSum`, `self.check` -> check, `$this->assertValid` -> assertValid). */

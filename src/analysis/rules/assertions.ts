@@ -13,7 +13,7 @@
  */
 
 import { displayCode } from "../display.js";
-import { checkedTest, helperCheckParts, isCheckConserved, conjunctFacts, toCheck, type Check, type CheckedTest } from "../checks/index.js";
+import { checkedTest, findInlinedCover, helperArmLiterals, helperCheckParts, isCheckConserved, conjunctFacts, toCheck, type Check, type CheckedTest } from "../checks/index.js";
 import type { AssertionFact, TestCase } from "../facts.js";
 import type { Finding } from "../types.js";
 import { hasCodeUnderTestChanged, multisetMinus, resolveImport, type MatchedTest, type RuleInput } from "./context.js";
@@ -529,8 +529,12 @@ function conservationOf(input: RuleInput): (test: MatchedTest, fact: AssertionFa
     const same = checkedTest(test.afterFile, test.after, factsOf.get(test.afterFile) ?? null);
     const others = poolOf().filter((candidate) => candidate.test !== test.after);
     // A helper call lives on where each check of its helper does (the helper inlined into the test).
-    const parts = helperCheckParts(check, beforeHelpersOf.get(test.beforeFile) ?? []).filter((part) => part.isReachable && !part.isTautology);
-    if (parts.length > 0 && parts.every((part) => isCheckConserved(part, same, others))) return true;
+    const helpers = beforeHelpersOf.get(test.beforeFile) ?? [];
+    const parts = helperCheckParts(check, helpers).filter((part) => part.isReachable && !part.isTautology);
+    // ... in the mode the call's arguments selected: the branches they chose (`if next { r.Version = "1.1" }`) still fed.
+    const armLiterals = helperArmLiterals(check, helpers);
+    if (parts.length > 0 && parts.every((part) => isCheckConserved(part, same, others)) && (armLiterals.length === 0 || findInlinedCover(check, parts, armLiterals, [same, ...others]) !== null))
+      return true;
     return isCheckConserved(check, same, others);
   };
 }
