@@ -107,6 +107,14 @@ export interface AssertionFact {
    * call under test with its arguments (analysis/checks).
    */
   actualValue?: string;
+  /**
+   * The same for `expected`: when it is a local name bound just before the
+   * assertion (`let expected = vec![A, B]; assert_eq!(all, expected)`), the
+   * expression it was bound to, normalised like `expected`. Read to tell an
+   * equality that pins a value from one comparing two computations of it
+   * (`assert_eq!(all, again)` with `again` bound to the same call).
+   */
+  expectedValue?: string;
   /** Negated (`.not.`, assertNotEqual): a negated check is weaker than the positive one of the same matcher. */
   negated?: boolean;
   /** True when the assertion can never run: it follows an unconditional `return` in the test body. */

@@ -39,6 +39,8 @@ export interface Check {
   local?: string;
   /** The conditions of the branches it runs in (AssertionFact.conditions, canonical); absent when it runs wherever its test does. */
   conditions?: string[];
+  /** What a local expected value was bound to (AssertionFact.expectedValue, canonical), when the extractor read it. */
+  expectedValue?: string;
 }
 
 /**
@@ -543,6 +545,7 @@ export function toCheck(fact: AssertionFact): Check {
   if (relation === "equal" && LOOSE_EQUALITY.test(fact.matcher)) check.isLoose = true;
   if (fact.actualValue !== undefined && fact.actual !== undefined && /^\$?[A-Za-z_]\w*$/.test(fact.actual)) check.local = fact.actual;
   if (fact.conditions !== undefined && fact.conditions.length > 0) check.conditions = fact.conditions;
+  if (fact.expectedValue !== undefined && !MEMBER_FIRST.test(fact.matcher)) check.expectedValue = canonicalText(fact.expectedValue);
   return check;
 }
 

@@ -29,7 +29,9 @@ import { setFlagsFromString } from "node:v8";
 import type { Language, Node, Parser, Query, Tree, TreeCursor } from "web-tree-sitter";
 import { RalphError } from "../../errors.js";
 import { assertionHelpersOf, functionRanges, helperCallFacts, inheritHelperChecks, NAMED_FUNCTION_TYPES, testScopeFunctions } from "./tree-sitter-helpers.js";
-import { checkNamesOf, declaredNames, isTautologyThroughLocals, testBindings, versionFlagsOf, type ScopeBindings } from "./tree-sitter-subjects.js";
+import { checkNamesOf, declaredNames, fileConstants, isTautologyThroughLocals, testBindings, versionFlagsOf, type ScopeBindings } from "./tree-sitter-subjects.js";
+import { isConstantTautology } from "../checks/constants.js";
+import { relationOfMatcher } from "../checks/relations.js";
 import { currentRun, debug } from "../../log.js";
 import { allOwnCalls, branchConditionsWithin, callsIn, conditionWithin, enclosingFunction, FUNCTION_TYPES, isConditionalWithin, type SkipProviderKind } from "./skip-reach.js";
 import { canonicalText, negatedCondition } from "../checks/normalise.js";
@@ -489,9 +491,14 @@ function valueBoundBefore(statement: Node, name: string): string | undefined | n
  * (`parsed`, PHP `$parsed`) that one of the statements before the assertion
  * at `node` bound ({@link boundLocalValue}): `var parsed = Parse(m);
  * Assert.Equal(want, parsed)` checks `Parse(m)`; not to a constructed
- * object (`new Results(1)`), an arranged value. Returns `fact` itself.
+ * object (`new Results(1)`), an arranged value. AssertionFact.expectedValue
+ * likewise for a bare local expected value. Returns `fact` itself.
  */
-export function withBoundActual<Fact extends { actual?: string; actualValue?: string }>(fact: Fact, node: Node): Fact {
+export function withBoundActual<Fact extends { actual?: string; actualValue?: string; expected?: string; expectedValue?: string }>(fact: Fact, node: Node): Fact {
+  if (fact.expected !== undefined && fact.expectedValue === undefined && /^\$?[A-Za-z_]\w*$/.test(fact.expected)) {
+    const expected = boundLocalValue(node, fact.expected);
+    if (expected !== undefined && expected !== fact.expected) fact.expectedValue = expected;
+  }
   if (fact.actual === undefined || fact.actualValue !== undefined || !/^\$?[A-Za-z_]\w*$/.test(fact.actual)) return fact;
   const value = boundLocalValue(node, fact.actual);
   // A local bound to a constructed object (`var r = new Results(1);`) is an arranged value, compared by its name on both sides of a check.
@@ -751,7 +758,14 @@ function innermostDrafts(ranged: readonly Ranged[], index: number): TestDraft[] 
  * once into `bindings`; returns the fact, marked a tautology when it
  * compares locals bound to the same literal text.
  */
-function dependencyFacts(owner: TestDraft, startIndex: number, fact: AssertionFact, bindings: Map<TestDraft, ScopeBindings>, checkNames: Map<TestDraft, string[][]>): AssertionFact {
+function dependencyFacts(
+  owner: TestDraft,
+  startIndex: number,
+  fact: AssertionFact,
+  bindings: Map<TestDraft, ScopeBindings>,
+  checkNames: Map<TestDraft, string[][]>,
+  constants: () => ReadonlyMap<string, string>,
+): AssertionFact {
   let scope = bindings.get(owner);
   if (!scope) {
     scope = testBindings(owner.node);
@@ -760,7 +774,19 @@ function dependencyFacts(owner: TestDraft, startIndex: number, fact: AssertionFa
   const names = checkNames.get(owner) ?? [];
   names.push(checkNamesOf(owner.node, startIndex, scope));
   checkNames.set(owner, names);
-  return !fact.tautology && isTautologyThroughLocals(fact.actual, fact.expected, scope) ? { ...fact, tautology: true, strength: 0 } : fact;
+  if (fact.tautology) return fact;
+  if (isTautologyThroughLocals(fact.actual, fact.expected, scope)) return { ...fact, tautology: true, strength: 0 };
+  // A check of the test's own constants (`assert_eq!(AB, 0b0011)` with `const AB: u32 = A | B;`) reads nothing of the product.
+  if (fact.negated !== true && relationOfMatcher(fact.matcher) === "equal" && fact.actual !== undefined && fact.expected !== undefined) {
+    const local = scope;
+    const resolve = (name: string): string | undefined => {
+      const values = local.values.get(name);
+      if (values !== undefined) return values.length === 1 && values[0] !== "" ? values[0] : undefined;
+      return constants().get(name);
+    };
+    if (isConstantTautology(canonicalText(fact.actual), canonicalText(fact.expected), resolve)) return { ...fact, tautology: true, strength: 0 };
+  }
+  return fact;
 }
 
 /**
@@ -821,11 +847,13 @@ export function assembleFacts(
   if (root && helperCalls.length > 0) withBranchConditions(root, helperCalls, ranged);
   const checkNames = new Map<TestDraft, string[][]>();
   const bindings = new Map<TestDraft, ScopeBindings>();
+  let constants: ReadonlyMap<string, string> | undefined;
+  const constantsOf = (): ReadonlyMap<string, string> => (constants ??= root ? fileConstants(root) : new Map());
   for (const assertion of [...drafts.assertions, ...helperCalls].sort((a, b) => a.startIndex - b.startIndex)) {
     const { startIndex, ...fact } = assertion;
     for (const owner of innermostDrafts(ranged, startIndex)) {
       const returnEnd = returnEnds.get(owner);
-      const ownFact = dependencyFacts(owner, startIndex, returnEnd !== undefined && startIndex >= returnEnd ? { ...fact, unreachable: true } : fact, bindings, checkNames);
+      const ownFact = dependencyFacts(owner, startIndex, returnEnd !== undefined && startIndex >= returnEnd ? { ...fact, unreachable: true } : fact, bindings, checkNames, constantsOf);
       const list = details.get(owner);
       if (list) list.push(ownFact);
       else details.set(owner, [ownFact]);
