@@ -68,7 +68,7 @@
 
 import { skipConditionKind } from "./checks/skip-condition.js";
 import { hasUsableFacts, type FileFacts, type TestCase, type TestFlag } from "./facts.js";
-import { canonicalText, checkedTest, conserve, describeCheck, literalKey, type CheckedTest } from "./checks/index.js";
+import { canonicalText, checkedTest, conserve, describeCheck, literalKey, removedDeclarations, type CheckedTest } from "./checks/index.js";
 import type { Check } from "./checks/normalise.js";
 import { isAcceptedAfter, isMovedToOtherTable, isRejectionTest, rowInputs, type AfterTable } from "./checks/rejection.js";
 import { calledNames, pairAlikeTests, type LikenessCandidate } from "./checks/likeness.js";
@@ -836,7 +836,7 @@ function conservationFindings(before: readonly Slot[], after: readonly Slot[], p
     const checked = checkedTest(slot.file, slot.test, beforeFacts.get(slot.file) ?? null);
     if (checked.checks.length === 0) continue;
     judged.add(slot);
-    const result = conserve(checked, pool);
+    const result = conserve(checked, pool, removedDeclarations(pairs));
     if (result.covered.length === 0) continue;
     if (result.missing.length === 0 && result.lostLiterals.length > 0) continue; // its checks read other inputs now: not the same test
     conserved.add(slot);

@@ -797,6 +797,22 @@ export interface AssertionHelperFact {
    * selected arms' literals (analysis/checks). Absent when it has none.
    */
   paramArms?: ParamArm[];
+  /**
+   * Where it hands a parameter on under a name (`Runner{Encoder: enc}`,
+   * `Runner(encoder=enc)`, `Runner { encoder: enc }`): the parameter and the
+   * field or keyword it sets. A call passing a literal there sets that
+   * field: a helper inlined into its test keeps what the call set only when
+   * the test feeds the same literal, or the product no longer declares the
+   * field (analysis/checks). Absent when it has none.
+   */
+  paramSinks?: ParamSink[];
+}
+
+/** A parameter a helper hands on under a name (AssertionHelperFact.paramSinks). */
+export interface ParamSink {
+  param: string;
+  /** The field or keyword argument the parameter sets. */
+  key: string;
 }
 
 /** One arm of a helper's branch on a parameter (AssertionHelperFact.paramArms). */

@@ -15,7 +15,7 @@
 
 import type { AssertionFact, AssertionHelperFact, FileFacts, TestCase } from "../facts.js";
 import { coverage, isInRow, literalTokens, unify } from "./coverage.js";
-import { canonicalText, conjuncts, literalKey, splitArguments, splitCall, toCheck, type Check } from "./normalise.js";
+import { canonicalText, conjuncts, isLiteralText, literalKey, splitArguments, splitCall, toCheck, type Check } from "./normalise.js";
 import { relationOfMatcher } from "./relations.js";
 
 export { canonicalText, literalKey, toCheck, type Check } from "./normalise.js";
@@ -23,7 +23,7 @@ export { coverage, unify } from "./coverage.js";
 export { checkStrength, relationOfMatcher, RELATION_STRENGTH, type Relation } from "./relations.js";
 
 /** A helper of a test file that asserts (facts.ts AssertionHelperFact): its parameters and its assertions, so a call resolves into checks. */
-export type HelperFacts = Pick<AssertionHelperFact, "name" | "params" | "assertionsDetail" | "paramArms">;
+export type HelperFacts = Pick<AssertionHelperFact, "name" | "params" | "assertionsDetail" | "paramArms" | "paramSinks">;
 
 /** One test with its checks resolved, as the conservation rule reads it. */
 export interface CheckedTest {
@@ -35,8 +35,8 @@ export interface CheckedTest {
   rows: string[][] | null;
   /** Literals its body feeds the code or expects (canonical), as a set. */
   literals: ReadonlySet<string>;
-  /** Its helper calls whose helper is known: the checks each stands for (reachable, real) and the literals of the branches its arguments select ({@link helperArmLiterals}). */
-  helperCalls?: Map<Check, { parts: Check[]; armLiterals: string[] }>;
+  /** Its helper calls whose helper is known: the checks each stands for (reachable, real), the literals of the branches its arguments select ({@link helperArmLiterals}) and the fields they set ({@link helperSinkLiterals}). */
+  helperCalls?: Map<Check, { parts: Check[]; armLiterals: string[]; sinks: SinkLiteral[] }>;
 }
 
 /** The literals of a test as recorded by its language: tree-sitter `literals`, or JS/TS input and expected literals. */
@@ -268,6 +268,37 @@ export function helperArmLiterals(check: Check, helpers: readonly HelperFacts[])
   return literals;
 }
 
+/** A field or keyword a helper call sets to a literal through a parameter (AssertionHelperFact.paramSinks), literal in {@link literalKey} form. */
+export interface SinkLiteral {
+  key: string;
+  literal: string;
+}
+
+/** Zero values a language fills in for a field left out (Go's zero values, a missing keyword's usual default): a call setting one sets nothing an inlined test must write out. */
+const ZERO_LITERAL = /^(?:false|False|0|0\.0|""|nil|None|null|undefined)$/;
+
+/**
+ * The fields a helper call sets to a non-zero literal through its
+ * parameters (`run(t, true)` of a helper building `Runner{Encoder: enc}`:
+ * `Encoder` = `true`). A test the helper was inlined into checks what the
+ * call checked only where it sets them too, unless the product no longer
+ * declares the field (the knob is gone: see {@link conserve}).
+ */
+export function helperSinkLiterals(check: Check, helpers: readonly HelperFacts[]): SinkLiteral[] {
+  if (check.relation !== "helper") return [];
+  const helper = helpers.find((candidate) => candidate.name === check.helper);
+  if (!helper?.paramSinks || helper.paramSinks.length === 0) return [];
+  const parts = splitCall(check.subject);
+  const bindings = bindParameters(helper.params ?? [], parts ? splitArguments(parts[1]) : []);
+  const sinks: SinkLiteral[] = [];
+  for (const sink of helper.paramSinks) {
+    const value = bindings.get(sink.param);
+    if (value === undefined || !isLiteralText(value) || ZERO_LITERAL.test(value)) continue;
+    sinks.push({ key: sink.key, literal: literalKey(canonicalText(value)) });
+  }
+  return sinks;
+}
+
 /**
  * The checks a helper-call check stands for: the helper's checks (of
  * `helpers`, the calling file's) instantiated with the call's arguments;
@@ -291,10 +322,10 @@ export function checkedTest(file: string, test: TestCase, facts: FileFacts | nul
     rows,
     literals: new Set(literalsOfTest(test)),
   };
-  const calls = new Map<Check, { parts: Check[]; armLiterals: string[] }>();
+  const calls = new Map<Check, { parts: Check[]; armLiterals: string[]; sinks: SinkLiteral[] }>();
   for (const check of checked.checks) {
     const parts = helperCheckParts(check, helpers).filter((part) => part.isReachable && !part.isTautology);
-    if (parts.length > 0) calls.set(check, { parts, armLiterals: helperArmLiterals(check, helpers) });
+    if (parts.length > 0) calls.set(check, { parts, armLiterals: helperArmLiterals(check, helpers), sinks: helperSinkLiterals(check, helpers) });
   }
   if (calls.size > 0) checked.helperCalls = calls;
   return checked;
@@ -446,9 +477,12 @@ function findRowCover(check: Check, row: readonly string[], pool: readonly Check
  * (messages left aside): the same check text fed other inputs is another
  * check. A table test's checks must live on for each of its rows (a row
  * lost is a check lost). A test with no checks conserves nothing: the
- * caller judges it by other means.
+ * caller judges it by other means. A helper call lives on where its helper
+ * was inlined ({@link findInlinedCover}) with the literals its arguments
+ * selected, and the fields they set unless `removedNames` (the product
+ * names the change removed) holds the field.
  */
-export function conserve(before: CheckedTest, pool: readonly CheckedTest[]): Conservation {
+export function conserve(before: CheckedTest, pool: readonly CheckedTest[], removedNames: ReadonlySet<string> = new Set()): Conservation {
   const covered: Cover[] = [];
   const missing: Check[] = [];
   for (const check of before.checks) {
@@ -466,7 +500,7 @@ export function conserve(before: CheckedTest, pool: readonly CheckedTest[]): Con
       findCoverKeeping(check, pool, before.literals, keptLiterals(covered)) ??
       findLocalCover(check, before.test, pool) ??
       findRelativeTimingCover(check, before.file, pool) ??
-      (inlined ? findInlinedCover(check, inlined.parts, inlined.armLiterals, pool) : null);
+      (inlined ? findInlinedCover(check, inlined.parts, [...inlined.armLiterals, ...inlined.sinks.filter((sink) => !removedNames.has(sink.key)).map((sink) => sink.literal)], pool) : null);
     if (cover) covered.push(cover);
     else missing.push(check);
   }
@@ -533,4 +567,22 @@ export function describeCheck(check: Check): string {
   const expected = check.relation === "throws" || check.relation === "warns" ? [check.errorType, check.message].filter(Boolean).join(", ") : check.expected;
   const args = [check.subject, expected].filter((part): part is string => part !== undefined && part !== "");
   return `${check.isNegated ? "not " : ""}${check.relation}(${args.join(", ")})`.slice(0, 160);
+}
+
+/**
+ * Names a changed non-test file declared (FileFacts.code.declared: types,
+ * functions, fields, constants) before the change that no changed file
+ * declares after it: a field a helper set through its parameter that the
+ * product dropped is a knob gone, not a mode a test stopped setting.
+ * `pairs` are the changed files' facts on each side (null: absent).
+ */
+export function removedDeclarations(pairs: readonly { before: FileFacts | null; after: FileFacts | null }[]): Set<string> {
+  const after = new Set<string>();
+  for (const pair of pairs) for (const name of pair.after?.code?.declared ?? []) after.add(name);
+  const removed = new Set<string>();
+  for (const pair of pairs) {
+    if (pair.before?.isTestFile !== false || pair.after === null || pair.after.isTestFile !== false) continue;
+    for (const name of pair.before.code?.declared ?? []) if (!after.has(name)) removed.add(name);
+  }
+  return removed;
 }

@@ -37,7 +37,7 @@ export interface Check {
   isLoose?: true;
   /** The local the assertion read when `subject` is the value that local was bound to (AssertionFact.actualValue): `levels` for `levels = n.apply([1, 5]); assert levels == [1, 4]`. */
   local?: string;
-  /** The conditions of the branches it runs in (AssertionFact.conditions, canonical); absent when it runs wherever its test does. */
+  /** The conditions of the branches it runs in (AssertionFact.conditions, canonical), split into their conjuncts, those true whatever runs left out; absent when it runs wherever its test does. */
   conditions?: string[];
   /** What a local expected value was bound to (AssertionFact.expectedValue, canonical), when the extractor read it. */
   expectedValue?: string;
@@ -544,7 +544,9 @@ export function toCheck(fact: AssertionFact): Check {
   if (relation === "helper") check.helper = fact.matcher.slice("helper ".length);
   if (relation === "equal" && LOOSE_EQUALITY.test(fact.matcher)) check.isLoose = true;
   if (fact.actualValue !== undefined && fact.actual !== undefined && /^\$?[A-Za-z_]\w*$/.test(fact.actual)) check.local = fact.actual;
-  if (fact.conditions !== undefined && fact.conditions.length > 0) check.conditions = fact.conditions;
+  // Conditions as their conjuncts, the ones true whatever runs (`!false` of a helper's `!enc` bound to false) left out.
+  const conditions = (fact.conditions ?? []).flatMap((condition) => conjuncts(canonicalText(condition))).filter((condition) => !TRUE_CONDITION.test(condition));
+  if (conditions.length > 0) check.conditions = conditions;
   if (fact.expectedValue !== undefined && !MEMBER_FIRST.test(fact.matcher)) check.expectedValue = canonicalText(fact.expectedValue);
   return check;
 }
@@ -587,6 +589,9 @@ function isBalanced(text: string): boolean {
   }
   return depth === 0;
 }
+
+/** A branch condition true whatever runs: `true`, `!false`, `not False`. */
+const TRUE_CONDITION = /^(?:true|True|!false|!False|!\(false\)|notFalse|not False)$/;
 
 /** Equality matchers that compare with a loose `==` (PHPUnit's `assertEquals`, not `assertSame`): an expected `''` also accepts `null`, `false` and `0`. */
 const LOOSE_EQUALITY = /^(?:(?:\$this->|self::|static::)?assertEquals)$/;

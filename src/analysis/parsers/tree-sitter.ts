@@ -28,7 +28,7 @@ import { fileURLToPath } from "node:url";
 import { setFlagsFromString } from "node:v8";
 import type { Language, Node, Parser, Query, Tree, TreeCursor } from "web-tree-sitter";
 import { RalphError } from "../../errors.js";
-import { assertionHelpersOf, functionRanges, helperCallFacts, inheritHelperChecks, NAMED_FUNCTION_TYPES, testScopeFunctions } from "./tree-sitter-helpers.js";
+import { assertionHelpersOf, functionRanges, helperCallFacts, inheritHelperChecks, localClosureHelpers, NAMED_FUNCTION_TYPES, testScopeFunctions } from "./tree-sitter-helpers.js";
 import { checkNamesOf, declaredNames, fileConstants, isTautologyThroughLocals, testBindings, versionFlagsOf, type ScopeBindings } from "./tree-sitter-subjects.js";
 import { isConstantTautology } from "../checks/constants.js";
 import { relationOfMatcher } from "../checks/relations.js";
@@ -842,9 +842,14 @@ export function assembleFacts(
         [...drafts.tests, ...methodDrafts].map((draft) => draft.node),
       );
   const direct = functions.length > 0 ? assertionHelpersOf(functions, drafts.assertions, ranged) : [];
-  const helpers = root && direct.length > 0 ? inheritHelperChecks(root, functions, direct, ranged) : direct;
-  const helperCalls = root && helpers.length > 0 ? helperCallFacts(root, helpers) : [];
-  if (root && helperCalls.length > 0) withBranchConditions(root, helperCalls, ranged);
+  const named = root && direct.length > 0 ? inheritHelperChecks(root, functions, direct, ranged) : direct;
+  const namedCalls = root && named.length > 0 ? helperCallFacts(root, named) : [];
+  if (root && namedCalls.length > 0) withBranchConditions(root, namedCalls, ranged);
+  // Closures a test binds to a name and calls from its subtests: helpers of that test (`run := func(t, enc bool)`).
+  const closures = root && drafts.assertions.length > 0 && ranged.length > 0 ? localClosureHelpers(root, [...drafts.assertions, ...namedCalls], ranged) : { helpers: [], calls: [] };
+  if (root && closures.calls.length > 0) withBranchConditions(root, closures.calls, ranged);
+  const helpers = closures.helpers.length > 0 ? [...named, ...closures.helpers] : named;
+  const helperCalls = [...namedCalls, ...closures.calls];
   const checkNames = new Map<TestDraft, string[][]>();
   const bindings = new Map<TestDraft, ScopeBindings>();
   let constants: ReadonlyMap<string, string> | undefined;

@@ -13,7 +13,19 @@
  */
 
 import { displayCode } from "../display.js";
-import { checkedTest, findInlinedCover, helperArmLiterals, helperCheckParts, isCheckConserved, conjunctFacts, toCheck, type Check, type CheckedTest } from "../checks/index.js";
+import {
+  checkedTest,
+  findInlinedCover,
+  helperArmLiterals,
+  helperCheckParts,
+  helperSinkLiterals,
+  isCheckConserved,
+  conjunctFacts,
+  removedDeclarations,
+  toCheck,
+  type Check,
+  type CheckedTest,
+} from "../checks/index.js";
 import type { AssertionFact, TestCase } from "../facts.js";
 import type { Finding } from "../types.js";
 import { hasCodeUnderTestChanged, multisetMinus, resolveImport, type MatchedTest, type RuleInput } from "./context.js";
@@ -523,6 +535,7 @@ function conservationOf(input: RuleInput): (test: MatchedTest, fact: AssertionFa
     return pool;
   };
   const beforeHelpersOf = new Map(input.pairs.map((pair) => [pair.path, pair.before?.assertionHelpers ?? []] as const));
+  let removed: Set<string> | undefined;
   return (test, fact) => {
     const check = toCheck(fact);
     if (check.isTautology || !check.isReachable) return false;
@@ -531,8 +544,16 @@ function conservationOf(input: RuleInput): (test: MatchedTest, fact: AssertionFa
     // A helper call lives on where each check of its helper does (the helper inlined into the test).
     const helpers = beforeHelpersOf.get(test.beforeFile) ?? [];
     const parts = helperCheckParts(check, helpers).filter((part) => part.isReachable && !part.isTautology);
-    // ... in the mode the call's arguments selected: the branches they chose (`if next { r.Version = "1.1" }`) still fed.
-    const armLiterals = helperArmLiterals(check, helpers);
+    // ... in the mode the call's arguments selected: the branches they chose (`if next { r.Version = "1.1" }`) and the fields
+    // they set (`Runner{Encoder: enc}`, unless the product dropped the field) still fed.
+    removed ??= removedDeclarations(input.pairs);
+    const knobs = removed;
+    const armLiterals = [
+      ...helperArmLiterals(check, helpers),
+      ...helperSinkLiterals(check, helpers)
+        .filter((sink) => !knobs.has(sink.key))
+        .map((sink) => sink.literal),
+    ];
     if (parts.length > 0 && parts.every((part) => isCheckConserved(part, same, others)) && (armLiterals.length === 0 || findInlinedCover(check, parts, armLiterals, [same, ...others]) !== null))
       return true;
     return isCheckConserved(check, same, others);
