@@ -16,6 +16,7 @@
 
 import { canonicalText, isLiteralText, literalKey, type Check } from "./normalise.js";
 import type { Relation } from "./relations.js";
+import { impliedByWhole } from "./implied.js";
 
 /** Names of a pattern bound to the canonical text of values (`a` -> `1`). */
 export type Bindings = ReadonlyMap<string, string>;
@@ -189,6 +190,8 @@ export function coverage(before: Check, after: Check, side: BindingSide | boolea
   const expectedBindings = (bound: Map<string, string>): Map<string, string> | null =>
     before.expected === undefined ? bound : after.expected === undefined ? null : match(after.expected, before.expected, bound);
 
+  // An equality of the whole value to a literal that holds the part the before check read, and agrees (checks/implied.ts).
+  if (bindSide === "none" && after.subject !== before.subject && impliedByWhole(before, after) === true) return new Map();
   // The same relation: as strong, with the same expected value (a changed value is an expectation change, judged elsewhere).
   if (after.relation === before.relation && after.isNegated === before.isNegated) {
     if (before.relation === "throws" || before.relation === "warns") return errorCoverage(before, after, match);
@@ -204,7 +207,10 @@ export function coverage(before: Check, after: Check, side: BindingSide | boolea
   // A loose equality to a value `==` to null already passed for null: PHPUnit's assertEquals('', $x) -> assertNull($x) narrows it.
   if (after.relation === "nullish" && before.relation === "equal" && before.isLoose === true && before.expected !== undefined && LOOSELY_NULL.has(before.expected)) return subjectBindings();
   // A stronger relation on the same subject.
-  if ((after.relation === "equal" || after.relation === "snapshot") && IMPLIED_BY_EQUALITY.has(before.relation) && after.strength >= before.strength) return subjectBindings();
+  if ((after.relation === "equal" || after.relation === "snapshot") && IMPLIED_BY_EQUALITY.has(before.relation) && after.strength >= before.strength) {
+    return subjectBindings();
+  }
+
   if ((after.relation === "contains" || after.relation === "partial" || after.relation === "match") && after.expected !== undefined && IMPLIED_BY_PARTS.has(before.relation)) return subjectBindings();
   if ((after.relation === "contains" || after.relation === "match") && (before.relation === "contains" || before.relation === "match") && after.strength >= before.strength) {
     const bound = subjectBindings();

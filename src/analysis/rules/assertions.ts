@@ -30,6 +30,7 @@ import type { AssertionFact, TestCase } from "../facts.js";
 import type { Finding } from "../types.js";
 import { hasCodeUnderTestChanged, multisetMinus, resolveImport, type MatchedTest, type RuleInput } from "./context.js";
 import { defineRule, report } from "./registry.js";
+import { impliedByWhole } from "../checks/implied.js";
 
 /** The outcome of {@link pairAssertions}: index pairs (before, after), and the unpaired indexes of each side. */
 export interface AssertionPairing {
@@ -268,13 +269,18 @@ function baseFinding(test: MatchedTest): Pick<Finding, "file" | "line" | "before
  * a value that contains the lost one's: `expect(issue).toMatchInlineSnapshot()`
  * covers `expect(issue.code).toBe(…)`; `expect(obj).toEqual({…})` covers `expect(obj.a).toBe(1)`.
  */
-function isCoveredByWholerCheck(lost: AssertionFact, after: readonly AssertionFact[]): boolean {
+function isCoveredByWholerCheck(lost: AssertionFact, after: readonly AssertionFact[], lostCheck?: Check, afterChecks?: ReadonlyMap<AssertionFact, Check>): boolean {
   const actual = lost.actual;
   if (actual === undefined) return false;
   return after.some((fact) => {
     if (fact.tautology || fact.unreachable || fact.negated || fact.actual === undefined || fact.strength < Math.max(lost.strength, 3)) return false;
     if (fact.actual === actual) return false; // the same value: pairing already judged it
-    return actual.startsWith(fact.actual) && /^[.[?]/.test(actual.slice(fact.actual.length));
+    const whole = afterChecks?.get(fact);
+    const isPart = (base: string | undefined): boolean => base !== undefined && actual.startsWith(base) && /^[.[?]/.test(actual.slice(base.length));
+    if (!isPart(fact.actual) && !isPart(whole?.local)) return false;
+    // The whole's expected value read as a literal: the part must be there and agree (a part it contradicts is not covered).
+    const implied = lostCheck && whole ? impliedByWhole(lostCheck, whole) : null;
+    return implied !== false;
   });
 }
 
@@ -283,12 +289,15 @@ function compareDetails(test: MatchedTest, beforeFacts: AssertionFact[], afterFa
   const findings: Finding[] = [];
   // Judged as checks (analysis/checks): one relation and strength whatever the framework, text in canonical form.
   const original = new Map<AssertionFact, AssertionFact>();
+  const checkOf = new Map<AssertionFact, Check>();
   const normalise = (facts: readonly AssertionFact[]): AssertionFact[] =>
     facts.flatMap((fact) =>
       conjunctFacts(fact).map((part) => {
-        const check = asCheckFact(part, toCheck(part));
-        original.set(check, part);
-        return check;
+        const check = toCheck(part);
+        const normalised = asCheckFact(part, check);
+        original.set(normalised, part);
+        checkOf.set(normalised, check);
+        return normalised;
       }),
     );
   const before = normalise(beforeFacts);
@@ -307,7 +316,7 @@ function compareDetails(test: MatchedTest, beforeFacts: AssertionFact[], afterFa
   const reExpected: (readonly [AssertionFact, AssertionFact])[] = [];
   const lost = removed
     .map((i) => before[i] as AssertionFact)
-    .filter((fact) => !fact.tautology && !fact.unreachable && !hasTwin(fact) && !isCoveredByWholerCheck(fact, after) && !isConserved(original.get(fact) ?? fact))
+    .filter((fact) => !fact.tautology && !fact.unreachable && !hasTwin(fact) && !isCoveredByWholerCheck(fact, after, checkOf.get(fact), checkOf) && !isConserved(original.get(fact) ?? fact))
     .filter((fact) => {
       const now = reExpectation(fact, after);
       if (now) reExpected.push([fact, now]);
