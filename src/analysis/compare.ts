@@ -68,7 +68,7 @@
 
 import { skipConditionKind } from "./checks/skip-condition.js";
 import { hasUsableFacts, type FileFacts, type TestCase, type TestFlag } from "./facts.js";
-import { canonicalText, checkedTest, conserve, describeCheck, literalKey, type CheckedTest } from "./checks/index.js";
+import { canonicalText, checkedTest, conserve, describeCheck, literalKey, removedDeclarations, type CheckedTest } from "./checks/index.js";
 import type { Check } from "./checks/normalise.js";
 import { isAcceptedAfter, isMovedToOtherTable, isRejectionTest, rowInputs, type AfterTable } from "./checks/rejection.js";
 import { calledNames, pairAlikeTests, type LikenessCandidate } from "./checks/likeness.js";
@@ -358,7 +358,7 @@ function pairAlikeChecks(before: Slot[], after: Slot[], pairs: readonly FactsPai
   const facts = (side: "before" | "after"): Map<string, FileFacts | null> => new Map(pairs.map((pair) => [pair.path, pair[side]]));
   const candidate = (slot: Slot, side: Map<string, FileFacts | null>): LikenessCandidate => {
     const checked = checkedTest(slot.file, slot.test, side.get(slot.file) ?? null);
-    return { checks: checked.checks, file: slot.file, suite: slot.test.suitePath.join("\u0001"), literals: [...checked.literals] };
+    return { checks: checked.checks, file: slot.file, suite: slot.test.suitePath.join("\u0001"), literals: [...checked.literals], hasRows: checked.rows !== null && checked.rows.length > 0 };
   };
   const beforeFacts = facts("before");
   const afterFacts = facts("after");
@@ -849,7 +849,7 @@ function conservationFindings(before: readonly Slot[], after: readonly Slot[], p
     const checked = checkedTest(slot.file, slot.test, beforeFacts.get(slot.file) ?? null);
     if (checked.checks.length === 0) continue;
     judged.add(slot);
-    const result = conserve(checked, pool);
+    const result = conserve(checked, pool, removedDeclarations(pairs));
     if (result.covered.length === 0) continue;
     if (result.missing.length === 0 && result.lostLiterals.length > 0) continue; // its checks read other inputs now: not the same test
     conserved.add(slot);

@@ -115,6 +115,14 @@ export interface AssertionFact {
    * another name) from a check of another value (checks/likeness.ts).
    */
   localValue?: string;
+  /**
+   * Like `actualValue`, for `expected`: when it is a local name bound just before the
+   * assertion (`let expected = vec![A, B]; assert_eq!(all, expected)`), the
+   * expression it was bound to, normalised like `expected`. Read to tell an
+   * equality that pins a value from one comparing two computations of it
+   * (`assert_eq!(all, again)` with `again` bound to the same call).
+   */
+  expectedValue?: string;
   /** Negated (`.not.`, assertNotEqual): a negated check is weaker than the positive one of the same matcher. */
   negated?: boolean;
   /** True when the assertion can never run: it follows an unconditional `return` in the test body. */
@@ -153,6 +161,21 @@ export interface AssertionFact {
    * (analysis/checks/tolerance.ts). Absent when the framework's default applies.
    */
   tolerance?: string;
+  /**
+   * The conditions of the branches the assertion runs in within its test
+   * (or helper) body, outermost first, each as canonical source
+   * (checks/normalise.ts canonicalText): an `if`/`elif`/`?:`/`&&` arm's
+   * condition as written, an `else` arm's negated (normalise.ts
+   * negatedCondition: `a==b` -> `a!=b`, `x` -> `!x`, else `!(…)`; an
+   * `elif`'s `else` adds the negation of each condition before it; Ruby's
+   * `unless c` is `c` negated). `if (isWindows) { t.is(code, "EPERM") } else
+   * { t.is(code, undefined) }` gives `["isWindows"]` and `["!isWindows"]`. Absent when
+   * it runs in every environment its test does. Read by
+   * rules/assertions.ts: a check of one branch whose subject the other
+   * branch's check, kept unconditionally, still pins is re-expected, not
+   * removed.
+   */
+  conditions?: string[];
 }
 
 /** A test's call of an imported function that may assert (TestCase.importedHelperCalls). */
@@ -929,6 +952,39 @@ export interface AssertionHelperFact {
   params?: string[];
   /** Its assertions in source order. */
   assertionsDetail?: AssertionFact[];
+  /**
+   * Its branches on a parameter's truth (`if next { r.Version = "1.1" }`,
+   * `if not strict:`, `unless quiet`): per arm, the parameter, the truth it
+   * runs under and the literals it holds (normalised like TestCase.literals).
+   * A call passing a boolean literal selects the arms: a helper inlined
+   * into its test keeps what the call selected only when the test feeds the
+   * selected arms' literals (analysis/checks). Absent when it has none.
+   */
+  paramArms?: ParamArm[];
+  /**
+   * Where it hands a parameter on under a name (`Runner{Encoder: enc}`,
+   * `Runner(encoder=enc)`, `Runner { encoder: enc }`): the parameter and the
+   * field or keyword it sets. A call passing a literal there sets that
+   * field: a helper inlined into its test keeps what the call set only when
+   * the test feeds the same literal, or the product no longer declares the
+   * field (analysis/checks). Absent when it has none.
+   */
+  paramSinks?: ParamSink[];
+}
+
+/** A parameter a helper hands on under a name (AssertionHelperFact.paramSinks). */
+export interface ParamSink {
+  param: string;
+  /** The field or keyword argument the parameter sets. */
+  key: string;
+}
+
+/** One arm of a helper's branch on a parameter (AssertionHelperFact.paramArms). */
+export interface ParamArm {
+  param: string;
+  /** The parameter's truth under which the arm runs. */
+  when: boolean;
+  literals: string[];
 }
 
 /** True when facts were really extracted (no parse error, not skipped as binary/huge/minified). */

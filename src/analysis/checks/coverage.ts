@@ -18,6 +18,7 @@
 import { canonicalText, isLiteralText, literalKey, type Check } from "./normalise.js";
 import type { Relation } from "./relations.js";
 import { isToleranceWidened } from "./tolerance.js";
+import { impliedByWhole } from "./implied.js";
 
 /** Names of a pattern bound to the canonical text of values (`a` -> `1`). */
 export type Bindings = ReadonlyMap<string, string>;
@@ -212,12 +213,17 @@ function coverageAsWritten(before: Check, after: Check, side: BindingSide | bool
   if (after.isTautology || !after.isReachable) return null;
   // An approximate equality that admits more than the before one checks less (tolerance.ts): `InDelta(…, 1e-5)` -> `0.2`.
   if (isToleranceWidened(before, after)) return null;
+  // It must run wherever the before check did: a check kept only in another branch (`if !isWindows`) covers nothing on Windows.
+  // (A table's branches read its rows, `if tt.wantErr`: judged by the rows, not here.)
+  if (bindSide !== "after" && !(after.conditions ?? []).every((condition) => (before.conditions ?? []).includes(condition))) return null;
   const match = (afterText: string, beforeText: string, bound: Map<string, string> = new Map()): Map<string, string> | null =>
     bindSide === "before" ? unify(beforeText, afterText, true, bound) : unify(afterText, beforeText, bindSide === "after", bound);
   const subjectBindings = (): Map<string, string> | null => match(after.subject, before.subject);
   const expectedBindings = (bound: Map<string, string>): Map<string, string> | null =>
     before.expected === undefined ? bound : after.expected === undefined ? null : match(after.expected, before.expected, bound);
 
+  // An equality of the whole value to a literal that holds the part the before check read, and agrees (checks/implied.ts).
+  if (bindSide === "none" && after.subject !== before.subject && impliedByWhole(before, after) === true) return new Map();
   // The same relation: as strong, with the same expected value (a changed value is an expectation change, judged elsewhere).
   if (after.relation === before.relation && after.isNegated === before.isNegated) {
     if (before.relation === "throws" || before.relation === "warns") return errorCoverage(before, after, match);
@@ -233,7 +239,10 @@ function coverageAsWritten(before: Check, after: Check, side: BindingSide | bool
   // A loose equality to a value `==` to null already passed for null: PHPUnit's assertEquals('', $x) -> assertNull($x) narrows it.
   if (after.relation === "nullish" && before.relation === "equal" && before.isLoose === true && before.expected !== undefined && LOOSELY_NULL.has(before.expected)) return subjectBindings();
   // A stronger relation on the same subject.
-  if ((after.relation === "equal" || after.relation === "snapshot") && IMPLIED_BY_EQUALITY.has(before.relation) && after.strength >= before.strength) return subjectBindings();
+  if ((after.relation === "equal" || after.relation === "snapshot") && IMPLIED_BY_EQUALITY.has(before.relation) && after.strength >= before.strength) {
+    return subjectBindings();
+  }
+
   if ((after.relation === "contains" || after.relation === "partial" || after.relation === "match") && after.expected !== undefined && IMPLIED_BY_PARTS.has(before.relation)) return subjectBindings();
   if ((after.relation === "contains" || after.relation === "match") && (before.relation === "contains" || before.relation === "match") && after.strength >= before.strength) {
     const bound = subjectBindings();
@@ -300,6 +309,14 @@ function errorCoverage(before: Check, after: Check, match: (afterText: string, b
 /** Text that reads a size: `len(x)`, `count($x)`, `x.size()`, `x.len()`, `x.length`, `x.Count`, `[len(r) for r in x]`, `xs.map(r => r.length)`. */
 const SIZE_TEXT = /(?:^|[^\w.$])(?:len|count|sizeof)\(|\.(?:size|len|count|length|Count)\(\)|\.(?:length|Length|Count|size)\b/;
 
+/** Empty collection and string literals of the languages (canonical text): an equality with one states a size of 0. */
+const EMPTY_LITERAL = /^(?:\[\]|\(\)|\{\}|""|vec!\[\]|Vec::new\(\)|array\(\)|set\(\)|list\(\)|dict\(\))$/;
+
+/** True when canonical `text` is an empty collection or string literal (`[]`, `{}`, `""`, `vec![]`, `array()`, `set()`). */
+export function isEmptyLiteral(text: string): boolean {
+  return EMPTY_LITERAL.test(text);
+}
+
 /**
  * True when `after` compares only sizes where `before` compared a whole
  * value (issue 9, "length instead of contents"): `assert rows == expected`
@@ -309,10 +326,13 @@ const SIZE_TEXT = /(?:^|[^\w.$])(?:len|count|sizeof)\(|\.(?:size|len|count|lengt
  * sides read no size and whose expected value is no number (a count
  * compared before is a size already); the after check is a length check,
  * or an equality whose both sides read a size. A size never covers the
- * contents (see IMPLIED_BY_EQUALITY: equality implies a size, not back).
+ * contents (see IMPLIED_BY_EQUALITY: equality implies a size, not back);
+ * an equality with an empty literal ({@link isEmptyLiteral}: `attempts ==
+ * []`) states only the size 0, so a size check in its place is no loss.
  */
 export function isSizeInsteadOfContents(before: Check, after: Check): boolean {
   if (before.relation !== "equal" || before.isNegated || before.expected === undefined || after.isNegated) return false;
+  if (isEmptyLiteral(before.expected)) return false;
   if (SIZE_TEXT.test(before.subject) || SIZE_TEXT.test(before.expected) || /^-?\d[\d_.]*$/.test(before.expected) || /^-?\d[\d_.]*$/.test(before.subject)) return false;
   if (after.relation === "length") return true;
   return after.relation === "equal" && after.expected !== undefined && SIZE_TEXT.test(after.subject) && SIZE_TEXT.test(after.expected);

@@ -15,7 +15,7 @@
 
 import type { AssertionFact, AssertionHelperFact, FileFacts, TestCase } from "../facts.js";
 import { coverage, isInNamedCells, isInRow, literalTokens, unify } from "./coverage.js";
-import { canonicalText, conjuncts, literalKey, splitArguments, splitCall, toCheck, type Check } from "./normalise.js";
+import { canonicalText, conjuncts, isLiteralText, literalKey, splitArguments, splitCall, toCheck, type Check } from "./normalise.js";
 import { relationOfMatcher } from "./relations.js";
 
 export { canonicalText, literalKey, toCheck, type Check } from "./normalise.js";
@@ -23,7 +23,7 @@ export { coverage, unify } from "./coverage.js";
 export { checkStrength, relationOfMatcher, RELATION_STRENGTH, type Relation } from "./relations.js";
 
 /** A helper of a test file that asserts (facts.ts AssertionHelperFact): its parameters and its assertions, so a call resolves into checks. */
-export type HelperFacts = Pick<AssertionHelperFact, "name" | "params" | "assertionsDetail">;
+export type HelperFacts = Pick<AssertionHelperFact, "name" | "params" | "assertionsDetail" | "paramArms" | "paramSinks">;
 
 /** One test with its checks resolved, as the conservation rule reads it. */
 export interface CheckedTest {
@@ -37,6 +37,8 @@ export interface CheckedTest {
   literals: ReadonlySet<string>;
   /** Those and the literals of the file's helpers it calls (TestCase.helperLiterals), canonical: what it feeds the code through them. */
   reached: ReadonlySet<string>;
+  /** Its helper calls whose helper is known: the checks each stands for (reachable, real), the literals of the branches its arguments select ({@link helperArmLiterals}) and the fields they set ({@link helperSinkLiterals}). */
+  helperCalls?: Map<Check, { parts: Check[]; armLiterals: string[]; sinks: SinkLiteral[] }>;
 }
 
 /** The literals of a test as recorded by its language: tree-sitter `literals`, or JS/TS input and expected literals. */
@@ -65,10 +67,11 @@ export function checksOf(test: TestCase, helpers: readonly HelperFacts[] = []): 
 /**
  * The checks one assertion makes: one, or one per conjunct when it asserts
  * a conjunction holds (`t.true(n >= 2 && n < 30)`, `assert a and b`,
- * `assert!(x && y)`, `assertTrue(a && b)`): the same checks as the separate
- * assertions it may have replaced. A negated or falsy assertion of a
- * conjunction (`assertFalse(a && b)`) states only that one conjunct fails:
- * one check.
+ * `assert!(x && y)`, `assertTrue(a && b)`), or one per element when it
+ * compares two tuples or arrays element by element (`assert (a, b) == (1,
+ * 2)`): the same checks as the separate assertions it may have replaced. A
+ * negated or falsy assertion of a conjunction (`assertFalse(a && b)`)
+ * states only that one conjunct fails: one check.
  */
 export function toChecks(fact: AssertionFact): Check[] {
   return conjunctFacts(fact).map(toCheck);
@@ -80,6 +83,8 @@ export function toChecks(fact: AssertionFact): Check[] {
  */
 export function conjunctFacts(fact: AssertionFact): AssertionFact[] {
   const actual = fact.actualValue ?? fact.actual;
+  const elements = tupleElements(fact);
+  if (elements) return elements;
   if (actual === undefined || fact.expected !== undefined || fact.negated === true || relationOfMatcher(fact.matcher) !== "truthy") return [fact];
   const parts = conjuncts(canonicalText(actual));
   if (parts.length < 2) return [fact];
@@ -88,6 +93,60 @@ export function conjunctFacts(fact: AssertionFact): AssertionFact[] {
     delete single.actualValue;
     return single;
   });
+}
+
+/** Equality matchers that compare sequences element by element (a deep or structural equality, not an identity: `toBe`, `assertSame`, `is` compare references). */
+const ELEMENTWISE_EQUALITY =
+  /^(?:assert ==|assert_eq!?|assertEqual|assertEquals|assertTupleEqual|assertListEqual|assertSequenceEqual|toEqual|toStrictEqual|deepEqual|deepStrictEqual|(?:t|assert)\.deepEqual|(?:t|assert)\.deepStrictEqual|equal|eq|eql|deep\.equal|assert_equal)$/;
+
+/**
+ * An equality of two tuple or array literals of the same length as one
+ * equality per element (`assert (len(closed), len(attempts)) == (4, 1)`,
+ * `assert_eq!((a, b), (1, 2))`, `expect([a, b]).toEqual([1, 2])`): the
+ * checks of the separate assertions it bundles, since a tuple, a Rust tuple
+ * and a deeply compared array are equal exactly when each element is. Null
+ * for anything else: a negated equality (one element differs), an identity
+ * matcher, a one-element group (a parenthesised value), lengths that differ.
+ */
+function tupleElements(fact: AssertionFact): AssertionFact[] | null {
+  const actual = fact.actualValue ?? fact.actual;
+  if (actual === undefined || fact.expected === undefined || fact.negated === true || relationOfMatcher(fact.matcher) !== "equal" || !ELEMENTWISE_EQUALITY.test(fact.matcher)) return null;
+  const left = groupElements(canonicalText(actual));
+  const right = groupElements(canonicalText(fact.expected));
+  if (!left || !right || left.length !== right.length || left.length < 2) return null;
+  return left.map((element, index) => {
+    const single: AssertionFact = { ...fact, actual: element, expected: right[index] as string };
+    delete single.actualValue;
+    return single;
+  });
+}
+
+/**
+ * The elements of a tuple `(a,b)` or array `[a,b]` literal in canonical text
+ * (its one top-level bracket pair; canonicalText drops a tuple's outer
+ * parentheses, leaving `a,b`), or null.
+ */
+function groupElements(text: string): string[] | null {
+  const open = text[0];
+  const close = open === "(" ? ")" : open === "[" ? "]" : null;
+  const isBracketed = close !== null && text.endsWith(close);
+  const inner = isBracketed ? text.slice(1, -1) : text;
+  let depth = 0;
+  for (let i = 0; i < inner.length; i++) {
+    const char = inner[i];
+    if (char === '"') {
+      i++;
+      while (i < inner.length && inner[i] !== '"') i += inner[i] === "\\" ? 2 : 1;
+      continue;
+    }
+    if (char === "(" || char === "[" || char === "{") depth++;
+    else if (char === ")" || char === "]" || char === "}") depth--;
+    if (depth < 0) return null; // `(a)+(b)`: two groups, not one
+  }
+  if (depth !== 0) return null;
+  const parts = splitArguments(inner).map((part) => part.trim());
+  if (!isBracketed && parts.length < 2) return null;
+  return parts.length > 0 && parts.every((part) => part !== "") ? parts : null;
 }
 
 /**
@@ -129,6 +188,11 @@ export function instantiateHelper(callText: string, helper: HelperFacts): Assert
       const text = fact[key];
       // Canonical first: `t . hours ( )` as tree-sitter spells it is `t.hours()`, whose `hours` is a member, not the parameter.
       if (text !== undefined) bound[key] = substitute(canonicalText(text));
+    }
+    // A branch on a parameter the call fixed (`if !enc && c.Valid` with enc = true) that cannot run for this call holds no check of it.
+    if (fact.conditions) {
+      bound.conditions = fact.conditions.map(substitute);
+      if (bound.conditions.some(isFalseCondition)) bound.unreachable = true;
     }
     return bound;
   });
@@ -187,6 +251,65 @@ function topLevelColon(text: string): number {
   return -1;
 }
 
+/** A branch condition that is false whatever runs: `false`, `!true`, `not True`, or a conjunction with such a conjunct (`!true&&c.Valid`). */
+function isFalseCondition(condition: string): boolean {
+  return conjuncts(canonicalText(condition)).some((part) => /^(?:false|False|!true|!True|!\(true\)|!\(True\)|nottrue|not True|notTrue)$/.test(part.replace(/\s+/g, " ")));
+}
+
+/**
+ * The literals (in {@link literalKey} form) of the helper's branches that a
+ * call's boolean arguments select (AssertionHelperFact.paramArms):
+ * `runConformance(t, true)` of a helper with `if next { r.Version = "1.1"
+ * }` selects `"1.1"`. A test the helper was inlined into keeps what the call
+ * checked only where it feeds these: the same checks in the other mode are
+ * another test. Empty when the call fixes no branch.
+ */
+export function helperArmLiterals(check: Check, helpers: readonly HelperFacts[]): string[] {
+  if (check.relation !== "helper") return [];
+  const helper = helpers.find((candidate) => candidate.name === check.helper);
+  if (!helper?.paramArms || helper.paramArms.length === 0) return [];
+  const parts = splitCall(check.subject);
+  const bindings = bindParameters(helper.params ?? [], parts ? splitArguments(parts[1]) : []);
+  const literals: string[] = [];
+  for (const arm of helper.paramArms) {
+    const value = bindings.get(arm.param);
+    const truth = value === undefined ? undefined : /^(?:true|True)$/.test(value) ? true : /^(?:false|False)$/.test(value) ? false : undefined;
+    if (truth === arm.when) literals.push(...arm.literals.map((literal) => literalKey(canonicalText(literal))));
+  }
+  return literals;
+}
+
+/** A field or keyword a helper call sets to a literal through a parameter (AssertionHelperFact.paramSinks), literal in {@link literalKey} form. */
+export interface SinkLiteral {
+  key: string;
+  literal: string;
+}
+
+/** Zero values a language fills in for a field left out (Go's zero values, a missing keyword's usual default): a call setting one sets nothing an inlined test must write out. */
+const ZERO_LITERAL = /^(?:false|False|0|0\.0|""|nil|None|null|undefined)$/;
+
+/**
+ * The fields a helper call sets to a non-zero literal through its
+ * parameters (`run(t, true)` of a helper building `Runner{Encoder: enc}`:
+ * `Encoder` = `true`). A test the helper was inlined into checks what the
+ * call checked only where it sets them too, unless the product no longer
+ * declares the field (the knob is gone: see {@link conserve}).
+ */
+export function helperSinkLiterals(check: Check, helpers: readonly HelperFacts[]): SinkLiteral[] {
+  if (check.relation !== "helper") return [];
+  const helper = helpers.find((candidate) => candidate.name === check.helper);
+  if (!helper?.paramSinks || helper.paramSinks.length === 0) return [];
+  const parts = splitCall(check.subject);
+  const bindings = bindParameters(helper.params ?? [], parts ? splitArguments(parts[1]) : []);
+  const sinks: SinkLiteral[] = [];
+  for (const sink of helper.paramSinks) {
+    const value = bindings.get(sink.param);
+    if (value === undefined || !isLiteralText(value) || ZERO_LITERAL.test(value)) continue;
+    sinks.push({ key: sink.key, literal: literalKey(canonicalText(value)) });
+  }
+  return sinks;
+}
+
 /**
  * The checks a helper-call check stands for: the helper's checks (of
  * `helpers`, the calling file's) instantiated with the call's arguments;
@@ -203,7 +326,7 @@ export function helperCheckParts(check: Check, helpers: readonly HelperFacts[]):
 export function checkedTest(file: string, test: TestCase, facts: FileFacts | null): CheckedTest {
   const helpers: readonly HelperFacts[] = facts?.assertionHelpers ?? [];
   const rows = test.eachRowLiterals ? test.eachRowLiterals.map((row) => row.map((literal) => literalKey(canonicalText(literal)))) : null;
-  return {
+  const checked: CheckedTest = {
     file,
     test,
     checks: checksOf(test, helpers).filter((check) => check.isReachable && !check.isTautology),
@@ -211,6 +334,29 @@ export function checkedTest(file: string, test: TestCase, facts: FileFacts | nul
     literals: new Set(literalsOfTest(test)),
     reached: new Set([...literalsOfTest(test), ...(test.helperLiterals ?? []).map((literal) => literalKey(canonicalText(literal)))]),
   };
+  const calls = new Map<Check, { parts: Check[]; armLiterals: string[]; sinks: SinkLiteral[] }>();
+  for (const check of checked.checks) {
+    const parts = helperCheckParts(check, helpers).filter((part) => part.isReachable && !part.isTautology);
+    if (parts.length > 0) calls.set(check, { parts, armLiterals: helperArmLiterals(check, helpers), sinks: helperSinkLiterals(check, helpers) });
+  }
+  if (calls.size > 0) checked.helperCalls = calls;
+  return checked;
+}
+
+/**
+ * Where a helper call lives on when its helper was inlined: each check it
+ * stands for has a cover in `pool` (equal or stronger, as
+ * {@link findCover}), and the covering tests feed the literals of the
+ * branches the call's arguments selected ({@link helperArmLiterals}), so the
+ * inlined code runs the call's mode, not the other one. The first part's
+ * cover, or null.
+ */
+export function findInlinedCover(call: Check, parts: readonly Check[], armLiterals: readonly string[], pool: readonly CheckedTest[]): Cover | null {
+  const covers = parts.map((part) => findCover(part, pool));
+  if (covers.length === 0 || covers.some((cover) => cover === null)) return null;
+  const kept = keptLiterals(covers as Cover[]);
+  if (!armLiterals.every((literal) => kept.has(literal))) return null;
+  return { check: call, by: (covers[0] as Cover).by };
 }
 
 /** Where one before check lives on: the after test, and the row of its table when its names bound to the check's literals. */
@@ -398,9 +544,12 @@ function findRowCover(check: Check, row: readonly string[], pool: readonly Check
  * (messages left aside): the same check text fed other inputs is another
  * check. A table test's checks must live on for each of its rows (a row
  * lost is a check lost). A test with no checks conserves nothing: the
- * caller judges it by other means.
+ * caller judges it by other means. A helper call lives on where its helper
+ * was inlined ({@link findInlinedCover}) with the literals its arguments
+ * selected, and the fields they set unless `removedNames` (the product
+ * names the change removed) holds the field.
  */
-export function conserve(before: CheckedTest, pool: readonly CheckedTest[]): Conservation {
+export function conserve(before: CheckedTest, pool: readonly CheckedTest[], removedNames: ReadonlySet<string> = new Set()): Conservation {
   const covered: Cover[] = [];
   const missing: Check[] = [];
   for (const check of before.checks) {
@@ -413,7 +562,12 @@ export function conserve(before: CheckedTest, pool: readonly CheckedTest[]): Con
       } else missing.push(check);
       continue;
     }
-    const cover = findCoverKeeping(check, pool, before.literals, keptLiterals(covered)) ?? findLocalCover(check, before.test, pool) ?? findRelativeTimingCover(check, before.file, pool);
+    const inlined = before.helperCalls?.get(check);
+    const cover =
+      findCoverKeeping(check, pool, before.literals, keptLiterals(covered)) ??
+      findLocalCover(check, before.test, pool) ??
+      findRelativeTimingCover(check, before.file, pool) ??
+      (inlined ? findInlinedCover(check, inlined.parts, [...inlined.armLiterals, ...inlined.sinks.filter((sink) => !removedNames.has(sink.key)).map((sink) => sink.literal)], pool) : null);
     if (cover) covered.push(cover);
     else missing.push(check);
   }
@@ -480,4 +634,22 @@ export function describeCheck(check: Check): string {
   const expected = check.relation === "throws" || check.relation === "warns" ? [check.errorType, check.message].filter(Boolean).join(", ") : check.expected;
   const args = [check.subject, expected].filter((part): part is string => part !== undefined && part !== "");
   return `${check.isNegated ? "not " : ""}${check.relation}(${args.join(", ")})`.slice(0, 160);
+}
+
+/**
+ * Names a changed non-test file declared (FileFacts.code.declared: types,
+ * functions, fields, constants) before the change that no changed file
+ * declares after it: a field a helper set through its parameter that the
+ * product dropped is a knob gone, not a mode a test stopped setting.
+ * `pairs` are the changed files' facts on each side (null: absent).
+ */
+export function removedDeclarations(pairs: readonly { before: FileFacts | null; after: FileFacts | null }[]): Set<string> {
+  const after = new Set<string>();
+  for (const pair of pairs) for (const name of pair.after?.code?.declared ?? []) after.add(name);
+  const removed = new Set<string>();
+  for (const pair of pairs) {
+    if (pair.before?.isTestFile !== false || pair.after === null || pair.after.isTestFile !== false) continue;
+    for (const name of pair.before.code?.declared ?? []) if (!after.has(name)) removed.add(name);
+  }
+  return removed;
 }

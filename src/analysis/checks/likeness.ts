@@ -25,7 +25,7 @@
  * (rules/assertions.ts): expectation_changed at most.
  */
 
-import { tokenize, literalTokens } from "./coverage.js";
+import { isEmptyLiteral, tokenize, literalTokens } from "./coverage.js";
 import type { Check } from "./normalise.js";
 
 /** Score of two checks that are the same text. */
@@ -87,6 +87,25 @@ function expectedText(check: Check): string {
 }
 
 /**
+ * The relation a check is compared by for likeness: an equality with an
+ * empty collection or string (`assert attempts == []`) is the size check
+ * `len(attempts) == 0` it states, so a test whose expectation moved from
+ * "none" to "one" (`len(attempts) == 1`) keeps the same check.
+ */
+function relationOf(check: Check): Check["relation"] {
+  return check.relation === "equal" && check.expected !== undefined && isEmptyLiteral(check.expected) ? "length" : check.relation;
+}
+
+/**
+ * How far {@link checkLikeness} follows a test's locals: `none` compares
+ * subjects as text; `same` also takes one local name read on both sides as
+ * one subject, its binding followed on one side only or changed (the
+ * test's input edited: a pair alike only so stays in its file); `renamed`
+ * also takes a local renamed with its expected value kept.
+ */
+export type LocalsLevel = "none" | "same" | "renamed";
+
+/**
  * How alike a before check and an after check are (0 when they are not the
  * same check): {@link IDENTICAL} for the same subject and expected value;
  * {@link ADAPTED} for the same relation and negation with the subject kept
@@ -94,18 +113,24 @@ function expectedText(check: Check): string {
  * related through a rename ({@link areSubjectsRelated}) or a local renamed
  * (`Assert.Contains(T, partial)` -> `Assert.Contains(T, subclasses)`: both
  * subjects one plain name, the expected value kept and not empty; a local
- * renamed with its expected value changed is another check). Tautologies and
- * unreachable checks are never alike.
+ * renamed with its expected value changed is another check). The subject is
+ * kept when it is the same text, or (from level `same`, {@link LocalsLevel})
+ * the same local as written. Relations compare through {@link relationOf}.
+ * Tautologies and unreachable checks are never alike. `true` = `renamed`,
+ * `false` = `none`.
  */
-export function checkLikeness(before: Check, after: Check, allowRenamedLocal = true): number {
-  if (before.relation !== after.relation || before.isNegated !== after.isNegated) return 0;
+export function checkLikeness(before: Check, after: Check, allowRenamedLocal: boolean | LocalsLevel = true): number {
+  const level: LocalsLevel = allowRenamedLocal === true ? "renamed" : allowRenamedLocal === false ? "none" : allowRenamedLocal;
+  if (relationOf(before) !== relationOf(after) || before.isNegated !== after.isNegated) return 0;
   if (before.isTautology || after.isTautology || !before.isReachable || !after.isReachable) return 0;
-  const isSubjectKept = before.subject === after.subject;
+  // The same local read on both sides is the same subject, whether or not its binding was followed (`failures` and the
+  // `recordingQueue().failures` it was destructured from: an element of a bundled equality keeps the name).
+  const isSubjectKept = before.subject === after.subject || (level !== "none" && (before.local ?? before.subject) === (after.local ?? after.subject));
   const isExpectedKept = expectedText(before) === expectedText(after);
   if (isSubjectKept && isExpectedKept) return IDENTICAL;
   if (isSubjectKept) return before.subject === "" ? 0 : ADAPTED;
   if (isExpectedKept && areSubjectsRelated(before.subject, after.subject)) return ADAPTED;
-  if (allowRenamedLocal && isExpectedKept && expectedText(before) !== "" && isLocalName(before.subject) && isLocalName(after.subject)) return ADAPTED;
+  if (level === "renamed" && isExpectedKept && expectedText(before) !== "" && isLocalName(before.subject) && isLocalName(after.subject)) return ADAPTED;
   // A local renamed that holds the same value (`var partial = provider.GetService<T>()` -> `var subclass = …` the same):
   // the same check, whatever it expects, also when it expects nothing (`Assert.NotNull(local)`).
   if (isExpectedKept && before.localValue !== undefined && before.localValue === after.localValue && isLocalName(before.subject) && isLocalName(after.subject)) return IDENTICAL;
@@ -119,7 +144,7 @@ export function checkLikeness(before: Check, after: Check, allowRenamedLocal = t
  * never have fewer; a before test without checks is alike to nothing. The
  * score is the mean likeness over the before checks, scaled to 0-1.
  */
-export function testLikeness(before: readonly Check[], after: readonly Check[], allowRenamedLocal = true): number {
+export function testLikeness(before: readonly Check[], after: readonly Check[], allowRenamedLocal: boolean | LocalsLevel = true): number {
   if (before.length === 0 || after.length < before.length) return 0;
   const used = new Set<number>();
   let total = 0;
@@ -148,6 +173,8 @@ export interface LikenessCandidate {
   suite: string;
   /** The literals the test's body feeds the code or expects (any order); a pair that is alike only through a renamed local must keep them. */
   literals?: readonly string[];
+  /** True for a table test (literal rows): its names bind to its rows, which the conservation of checks reads, so it pairs here by its checks' text only. */
+  hasRows?: boolean;
 }
 
 /** True when two lists hold the same literals as multisets. */
@@ -167,7 +194,10 @@ export const MAX_LIKENESS_PAIRS = 40_000;
  * (augmenting paths), each before test trying its most alike candidates
  * first (same suite, then same file, break ties). A pair alike only
  * through a renamed local (see {@link checkLikeness}) needs the same file
- * and the same literals on both sides. Returns index pairs [before, after].
+ * and the same literals on both sides; one alike only through a local of the
+ * same name ({@link LocalsLevel} `same`) needs the same file and no table
+ * on either side (a merge into a table is conservation's to judge). Returns
+ * index pairs [before, after].
  */
 export function pairAlikeTests(before: readonly LikenessCandidate[], after: readonly LikenessCandidate[]): [number, number][] {
   if (before.length === 0 || after.length === 0 || before.length * after.length > MAX_LIKENESS_PAIRS) return [];
@@ -177,8 +207,11 @@ export function pairAlikeTests(before: readonly LikenessCandidate[], after: read
       const score = testLikeness(test.checks, candidate.checks);
       if (score === 0) return;
       // A local renamed says little on its own (`Assert.Equal(3, parsed)` ~ `Assert.Equal(3, count)`): such a pair stays in its file and keeps the test's inputs.
-      const isRenamedLocalOnly = testLikeness(test.checks, candidate.checks, false) === 0;
+      // A local of one name whose binding changed (the test's inputs edited) is a test retitled in place: it stays in its file.
+      const isTextAlike = testLikeness(test.checks, candidate.checks, "none") > 0;
+      const isRenamedLocalOnly = !isTextAlike && testLikeness(test.checks, candidate.checks, "same") === 0;
       if (isRenamedLocalOnly && (candidate.file !== test.file || !isSameLiterals(test.literals ?? [], candidate.literals ?? []))) return;
+      if (!isTextAlike && (candidate.file !== test.file || candidate.hasRows === true || test.hasRows === true)) return;
       const place = (candidate.file === test.file ? 0.02 : 0) + (candidate.file === test.file && candidate.suite === test.suite ? 0.01 : 0);
       scored.push([index, score + place]);
     });

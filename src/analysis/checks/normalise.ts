@@ -49,6 +49,10 @@ export interface Check {
   tolerance?: Tolerance;
   /** When the subject is a local kept as written: what it was declared with, canonical (AssertionFact.localValue). */
   localValue?: string;
+  /** The conditions of the branches it runs in (AssertionFact.conditions, canonical), split into their conjuncts, those true whatever runs and those on a table row's fields (AssertionFact.rowColumns: they select rows) left out; absent when it runs wherever its test does. */
+  conditions?: string[];
+  /** What a local expected value was bound to (AssertionFact.expectedValue, canonical), when the extractor read it. */
+  expectedValue?: string;
 }
 
 /**
@@ -559,6 +563,14 @@ export function toCheck(fact: AssertionFact): Check {
   const tolerance = isNegated ? undefined : toleranceOf(fact, relation, relation === "equal" && rawSubject !== subject ? rawSubject : subject, expected, rawExpected);
   if (tolerance !== undefined) check.tolerance = tolerance;
   if (fact.localValue !== undefined && fact.actual !== undefined && subject === canonicalText(fact.actual)) check.localValue = canonicalText(fact.localValue);
+  // Conditions as their conjuncts, the ones true whatever runs (`!false` of a helper's `!enc` bound to false) left out.
+  // A condition on a field of the table's row (`if tt.wantErr`) selects rows, not the environments the check runs in: the rows judge it.
+  const rowColumns = fact.rowColumns;
+  const conditions = (fact.conditions ?? [])
+    .flatMap((condition) => conjuncts(canonicalText(condition)))
+    .filter((condition) => !TRUE_CONDITION.test(condition) && (rowColumns === undefined || withColumns(condition, rowColumns) === condition));
+  if (conditions.length > 0) check.conditions = conditions;
+  if (fact.expectedValue !== undefined && !MEMBER_FIRST.test(fact.matcher)) check.expectedValue = canonicalText(fact.expectedValue);
   return check;
 }
 
@@ -574,6 +586,48 @@ function columnsOf(check: Check, columns: Readonly<Record<string, string>>): Che
   if (subject === check.subject && expected === check.expected) return undefined;
   return expected === undefined ? { subject } : { subject, expected };
 }
+
+/**
+ * The negation of a branch condition in canonical text (AssertionFact.conditions):
+ * one comparison flipped (`a==b` -> `a!=b`, `a!==b` -> `a===b`), a negation
+ * dropped (`!x` -> `x`, `!(a&&b)` -> `a&&b`), one operand negated (`x` ->
+ * `!x`, `cfg!(windows)` -> `!cfg!(windows)`), else `!(text)`. So an `else`
+ * arm and an `if !=` spelling of the same condition read the same.
+ */
+export function negatedCondition(text: string): string {
+  if (/^!\((.*)\)$/s.test(text) && isBalanced(text.slice(2, -1))) return text.slice(2, -1);
+  if (SINGLE_OPERAND.test(text.slice(1)) && text.startsWith("!") && !text.startsWith("!=")) return text.slice(1);
+  if (SINGLE_OPERAND.test(text)) return `!${text}`;
+  const comparison = /^([^=!<>&|?:()]+(?:\([^()]*\))?[^=!<>&|?:()]*)(===|!==|==|!=)([^=!<>&|?:]+)$/.exec(text);
+  if (comparison) {
+    const flipped: Record<string, string> = { "===": "!==", "!==": "===", "==": "!=", "!=": "==" };
+    return `${comparison[1]}${flipped[comparison[2] as string]}${comparison[3]}`;
+  }
+  return `!(${text})`;
+}
+
+/** One operand: a name, a member chain or a call of one with no nested call (`isWindows`, `cfg!(windows)`, `os.IsWindows()`). */
+const SINGLE_OPERAND = /^[\w$.]+[!?]?(?:\([^()]*\))?$/;
+
+/** True when the brackets of canonical text pair up (strings skipped). */
+function isBalanced(text: string): boolean {
+  let depth = 0;
+  for (let i = 0; i < text.length; i++) {
+    const char = text[i];
+    if (char === '"') {
+      i++;
+      while (i < text.length && text[i] !== '"') i += text[i] === "\\" ? 2 : 1;
+      continue;
+    }
+    if (char === "(" || char === "[" || char === "{") depth++;
+    else if (char === ")" || char === "]" || char === "}") depth--;
+    if (depth < 0) return false;
+  }
+  return depth === 0;
+}
+
+/** A branch condition true whatever runs: `true`, `!false`, `not False`. */
+const TRUE_CONDITION = /^(?:true|True|!false|!False|!\(false\)|notFalse|not False)$/;
 
 /** Equality matchers that compare with a loose `==` (PHPUnit's `assertEquals`, not `assertSame`): an expected `''` also accepts `null`, `false` and `0`. */
 const LOOSE_EQUALITY = /^(?:(?:\$this->|self::|static::)?assertEquals)$/;

@@ -290,10 +290,15 @@ function boundValue(ifStatement: Node, node: Node | null): string | undefined {
   };
   const own = valueIn(ifStatement.childForFieldName("initializer"));
   if (own !== undefined) return own;
-  let previous = ifStatement.previousNamedSibling;
-  for (let steps = 0; previous && steps < 4; steps++, previous = previous.previousNamedSibling) {
-    const value = valueIn(previous);
-    if (value !== undefined) return value;
+  // The `if`'s block first, then the blocks holding it (a check in an `if runtime.GOOS == …` arm reads the local bound above the arm), up to its function.
+  for (let statement: Node | null = ifStatement; statement; statement = enclosingStatement(statement)) {
+    let previous = statement.previousNamedSibling;
+    for (let steps = 0; previous && steps < 4; steps++, previous = previous.previousNamedSibling) {
+      const value = valueIn(previous);
+      if (value !== undefined) return value;
+    }
+    const initializer = statement !== ifStatement && statement.type === "if_statement" ? valueIn(statement.childForFieldName("initializer")) : undefined;
+    if (initializer !== undefined) return initializer;
   }
   return text;
 }
@@ -356,6 +361,15 @@ function bindLibraryLocals(root: Node, assertions: AssertionDraft[]): void {
     const value = localBinding(node, assertion.actual);
     if (value !== undefined && value !== assertion.actual) assertion.actualValue = value;
   }
+}
+
+/** The statement whose block holds `statement` (an `if`, `for` or `switch` arm's statement list), or null at a function's body. */
+function enclosingStatement(statement: Node): Node | null {
+  for (let node = statement.parent; node; node = node.parent) {
+    if (node.type === "func_literal" || node.type === "function_declaration" || node.type === "method_declaration") return null;
+    if (node.type !== "block" && node.type !== "statement_list" && (node.parent?.type === "block" || node.parent?.type === "statement_list")) return node;
+  }
+  return null;
 }
 
 /**
@@ -827,6 +841,7 @@ function extractGoDrafts(path: string, grammar: LoadedGrammar, root: Node, conte
   if (main) for (const draft of allTests) if (!draft.marks[main.flag]) draft.marks[main.flag] = { via: main.via };
 
   const assertions: AssertionDraft[] = [];
+  const checkGuards = new Map<number, number>();
   const frameworks: string[] = isTestFile ? ["testing"] : [];
   const imports = goImports(root);
   const usesGotestTools = importsGotestTools(imports);
@@ -839,6 +854,8 @@ function extractGoDrafts(path: string, grammar: LoadedGrammar, root: Node, conte
     let fact: AssertionFact;
     if (!match.has("suite_chain") && testingNames.has(object) && TESTING_FAILURES.has(matcher)) {
       for (const part of testingCallFacts(node, object, matcher, line)) assertions.push({ ...part, startIndex: node.startIndex });
+      const guard = guardingIf(node);
+      if (guard) checkGuards.set(node.startIndex, guard.startIndex);
       continue;
     }
     if (match.has("suite_chain")) {
@@ -865,7 +882,7 @@ function extractGoDrafts(path: string, grammar: LoadedGrammar, root: Node, conte
   frameworks.push(...libraries.frameworks);
   bindLibraryLocals(root, assertions);
   const structs = bindRowColumns(root, assertions);
-  const drafts: ExtractedDrafts = { tests: allTests, assertions, skips, nonTestFunctions, frameworks, skipReach: GO_SKIP_REACH };
+  const drafts: ExtractedDrafts = { tests: allTests, assertions, skips, nonTestFunctions, frameworks, skipReach: GO_SKIP_REACH, checkGuards };
   if (isTestFile && structs.size > 0) drafts.rowStructs = Object.fromEntries([...structs].map(([name, struct]) => [name, structFields(struct)]));
   const qualifier = isTestFile ? goSelfQualifier(root) : undefined;
   if (qualifier !== undefined) drafts.selfQualifier = qualifier;

@@ -74,6 +74,33 @@ function isAstNode(value: unknown): value is t.Node {
 }
 
 /**
+ * The conditions of the branches holding `node` between it and `stop` (a
+ * test's or helper's function, itself in `ancestors`; the whole chain when
+ * absent), outermost first (AssertionFact.conditions): an `if` or `?:`
+ * consequent's test as `textOf` gives it, an alternate's negated (`negate`),
+ * the right side of `a && b` under `a` and of `a || b` under `a` negated. `ancestors`
+ * runs outermost first with the node's parent last. Loops, `switch` and
+ * `try` add none: they are not two arms of one condition.
+ */
+export function branchConditions(ancestors: readonly t.Node[], node: t.Node, stop: t.Node | null, textOf: (condition: t.Node) => string, negate: (text: string) => string): string[] {
+  const conditions: string[] = [];
+  let child: t.Node = node;
+  for (let i = ancestors.length - 1; i >= 0; i--) {
+    const ancestor = ancestors[i] as t.Node;
+    if (ancestor === stop) break;
+    if ((ancestor.type === "IfStatement" || ancestor.type === "ConditionalExpression") && ancestor.test !== child) {
+      const text = textOf(ancestor.test);
+      conditions.push(ancestor.alternate === child ? negate(text) : text);
+    } else if (ancestor.type === "LogicalExpression" && ancestor.right === child && (ancestor.operator === "&&" || ancestor.operator === "||")) {
+      const text = textOf(ancestor.left);
+      conditions.push(ancestor.operator === "||" ? negate(text) : text);
+    }
+    child = ancestor;
+  }
+  return conditions.reverse();
+}
+
+/**
  * True when the node at the end of `ancestors` (outermost first, the node's
  * parent last) runs only under a condition within its nearest enclosing
  * function: a conditional construct lies between them, or a statement before

@@ -21,9 +21,10 @@
  */
 
 import { isMemoGuard } from "../checks/memo-guard.js";
+import { canonicalText, negatedCondition } from "../checks/normalise.js";
 import type * as t from "@babel/types";
 import { debug } from "../../log.js";
-import { findSkippingHelpers, isConditionalWithinFunction, type SkippingHelper } from "./javascript-skips.js";
+import { branchConditions, findSkippingHelpers, isConditionalWithinFunction, type SkippingHelper } from "./javascript-skips.js";
 import { withJavaScriptTryChecks } from "./javascript-try.js";
 import { definedTest } from "../test-definers.js";
 import {
@@ -1395,7 +1396,7 @@ class TestExtractor {
       if (helper !== null) {
         this.helperAssertions.set(helper, (this.helperAssertions.get(helper) ?? 0) + 1);
         const details = this.helperDetails.get(helper) ?? { params: this.enclosingTopLevelParams(), facts: [] };
-        const fact = this.describeBoundAssertion(node);
+        const fact = this.withConditions(this.describeBoundAssertion(node), node, null);
         if (this.discardedDepth > 0) fact.unreachable = true;
         if (this.isPastEarlyReturnGuard(node)) fact.gated = true;
         details.facts.push(fact);
@@ -1404,10 +1405,17 @@ class TestExtractor {
       return;
     }
     draft.assertionCount++;
-    const fact = this.describeBoundAssertion(node);
+    const fact = this.withConditions(this.describeBoundAssertion(node), node, draft.callback ?? null);
     // An assertion of a discarded ava attempt can never fail the test (see isDiscardedAttempt).
     if (this.discardedDepth > 0) fact.unreachable = true;
     draft.assertions.push({ fact, start: node.start ?? 0 });
+  }
+
+  /** `fact` with the conditions of the branches holding `node` inside `stop` (AssertionFact.conditions), when there are any. */
+  private withConditions(fact: AssertionFact, node: t.Node, stop: t.Node | null): AssertionFact {
+    const conditions = branchConditions(this.ancestors, node, stop, (condition) => canonicalText(this.content.slice(condition.start ?? 0, condition.end ?? 0)), negatedCondition);
+    if (conditions.length > 0) fact.conditions = conditions;
+    return fact;
   }
 
   /**
@@ -1425,11 +1433,18 @@ class TestExtractor {
     return fact;
   }
 
-  /** See {@link describeBoundAssertion}: the innermost block's declarations of `name` before the walk's position. */
+  /**
+   * See {@link describeBoundAssertion}: the declarations of `name` before the
+   * walk's position in the innermost block that has one, looking out from
+   * the innermost block through the blocks holding it (an assertion in an
+   * `if` reads the local its test bound above the `if`) up to the enclosing
+   * function.
+   */
   private boundLocalValue(name: string): string | undefined {
     const a = this.ancestors;
     for (let i = a.length - 1; i > 0; i--) {
       const block = a[i - 1] as t.Node;
+      if (isFunctionNode(block)) return undefined;
       if (block.type !== "BlockStatement") continue;
       const index = block.body.indexOf(a[i] as t.Statement);
       if (index === -1) continue;
@@ -1453,7 +1468,8 @@ class TestExtractor {
           }
         }
       }
-      return undefined;
+      // Declared in this block but not bound to a value read here (a `let` without initialiser, a parameter): no value.
+      if (block.body.some((statement) => statement.type === "VariableDeclaration" && statement.declarations.some((declarator) => declaresName(declarator.id, name)))) return undefined;
     }
     return undefined;
   }
@@ -2588,4 +2604,14 @@ function foldStringConcatenation(node: t.Node): string | null {
     return left !== null && right !== null ? left + right : null;
   }
   return null;
+}
+
+/** True when a declarator's pattern binds `name` (an identifier, or a name inside an array or object pattern). */
+function declaresName(id: t.LVal | t.VoidPattern, name: string): boolean {
+  if (id.type === "Identifier") return id.name === name;
+  if (id.type === "ArrayPattern") return id.elements.some((element) => element !== null && declaresName(element as t.LVal, name));
+  if (id.type === "ObjectPattern") return id.properties.some((property) => (property.type === "RestElement" ? declaresName(property.argument, name) : declaresName(property.value as t.LVal, name)));
+  if (id.type === "AssignmentPattern") return declaresName(id.left, name);
+  if (id.type === "RestElement") return declaresName(id.argument, name);
+  return false;
 }

@@ -169,6 +169,42 @@ export function conditionWithin(node: Node, container: Node): string | undefined
   return undefined;
 }
 
+/** Node types of a branch with a `condition` field whose other arms are its `alternative` children (`elif`, `else`, `elsif`, `else if`). */
+const BRANCH_TYPES: ReadonlySet<string> = new Set(["if_statement", "if_expression", "elif_clause", "else_if_clause", "if", "elsif", "unless", "if_modifier", "unless_modifier"]);
+
+/**
+ * The conditions of the branches holding `node` up to the first ancestor
+ * `isContainer` accepts (a test's declaration, a helper's function),
+ * outermost first (AssertionFact.conditions): an arm's condition as
+ * canonical text from `textOf`, an `else`/`elif` arm's with the negation
+ * (`negate`) of its branch's condition and of each `elif` before it, Ruby's
+ * `unless` negated. Loops, `match` and `switch` arms add none.
+ */
+export function branchConditionsWithin(node: Node, isContainer: (candidate: Node) => boolean, textOf: (condition: Node) => string, negate: (text: string) => string): string[] {
+  const conditions: string[] = [];
+  let child = node;
+  for (let current = node.parent; current && !isContainer(current); current = current.parent) {
+    const condition = BRANCH_TYPES.has(current.type) ? current.childForFieldName("condition") : null;
+    if (condition && !isSame(condition, child)) {
+      const isUnless = current.type.startsWith("unless");
+      const alternatives = current.childrenForFieldName("alternative").filter((alternative): alternative is Node => alternative !== null);
+      const arm = alternatives.findIndex((alternative) => isSame(alternative, child));
+      const text = textOf(condition);
+      if (arm === -1) conditions.push(isUnless ? negate(text) : text);
+      else {
+        // An `else` (or a later `elif`) of a flat chain runs when every condition before it failed.
+        for (const earlier of alternatives.slice(0, arm).reverse()) {
+          const other = earlier.childForFieldName("condition");
+          if (other) conditions.push(negate(textOf(other)));
+        }
+        conditions.push(isUnless ? text : negate(text));
+      }
+    }
+    child = current;
+  }
+  return conditions.reverse();
+}
+
 /** The nearest function-like node (of `types`) holding `node` (not `node` itself), or null at the top level. */
 export function enclosingFunction(node: Node, types: ReadonlySet<string> = FUNCTION_TYPES): Node | null {
   for (let current = node.parent; current; current = current.parent) if (types.has(current.type)) return current;

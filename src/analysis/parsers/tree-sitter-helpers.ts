@@ -13,11 +13,11 @@
 import { instantiateHelper } from "../checks/index.js";
 import { isMemoGuard } from "../checks/memo-guard.js";
 import type { Node } from "web-tree-sitter";
-import type { AssertionFact, AssertionHelperFact } from "../facts.js";
-import { normalizedText, walkSubtree } from "./tree-sitter.js";
+import type { AssertionFact, AssertionHelperFact, ParamArm, ParamSink } from "../facts.js";
+import { literalsOf, normalizedText, walkSubtree } from "./tree-sitter.js";
 
 /** Node types that declare a named function or method, across the tree-sitter grammars ralph loads. */
-const FUNCTION_TYPES: ReadonlySet<string> = new Set([
+export const NAMED_FUNCTION_TYPES: ReadonlySet<string> = new Set([
   "function_definition",
   "function_declaration",
   "method_declaration",
@@ -48,6 +48,62 @@ export interface FunctionRange {
   params: string[];
   /** End indexes of the early-return guards among the body's top-level statements (`if x { return }`, `return if x`): assertions after one run only when it does not fire. */
   guardEnds: number[];
+  /** Its branches on a parameter's truth (AssertionHelperFact.paramArms). */
+  paramArms: ParamArm[];
+  /** Where it hands a parameter on under a name (AssertionHelperFact.paramSinks). */
+  paramSinks: ParamSink[];
+}
+
+/** Node types that set a named field or keyword from a value: Go `Key: v`, Rust `key: v`, Python `key=v`. */
+const SINK_TYPES: ReadonlySet<string> = new Set(["keyed_element", "field_initializer", "keyword_argument"]);
+
+/** The places `fn` hands one of `params` on under a name (AssertionHelperFact.paramSinks). */
+function paramSinksOf(fn: Node, params: readonly string[]): ParamSink[] {
+  const body = fn.childForFieldName("body");
+  if (!body || params.length === 0) return [];
+  const sinks: ParamSink[] = [];
+  walkSubtree(body, (cursor, type) => {
+    // Rust's `Runner { encode }`: the field named as the parameter it takes.
+    if (type === "shorthand_field_initializer" && params.includes(cursor.nodeText.trim())) sinks.push({ param: cursor.nodeText.trim(), key: cursor.nodeText.trim() });
+    if (!SINK_TYPES.has(type)) return "descend";
+    const node = cursor.currentNode;
+    const parts = node.namedChildren.filter((child): child is Node => child !== null);
+    const key = (node.childForFieldName("name") ?? node.childForFieldName("field") ?? parts[0])?.text.trim();
+    const value = (node.childForFieldName("value") ?? parts[parts.length - 1])?.text.trim();
+    if (key && value && parts.length >= 2 && params.includes(value) && /^[A-Za-z_]\w*$/.test(key)) sinks.push({ param: value, key });
+    return "descend";
+  });
+  return sinks;
+}
+
+/** Branch node types whose `condition` a parameter's truth may be (Ruby's `unless` runs its consequence when it is false). */
+const PARAM_BRANCH_TYPES: ReadonlySet<string> = new Set(["if_statement", "if_expression", "if", "unless", "if_modifier", "unless_modifier"]);
+
+/**
+ * The arms of `fn`'s branches whose condition is one of `params` or its
+ * negation (`next`, `!next`, `not next`), with the literals each holds
+ * (AssertionHelperFact.paramArms): the consequence runs under the
+ * condition's truth, the alternative under the other.
+ */
+function paramArmsOf(fn: Node, params: readonly string[]): ParamArm[] {
+  const body = fn.childForFieldName("body");
+  if (!body || params.length === 0) return [];
+  const arms: ParamArm[] = [];
+  walkSubtree(body, (cursor, type) => {
+    if (!PARAM_BRANCH_TYPES.has(type)) return "descend";
+    const branch = cursor.currentNode;
+    const condition = branch.childForFieldName("condition");
+    let text = condition?.text.replace(/^\((.*)\)$/s, "$1").trim() ?? "";
+    let truth = !type.startsWith("unless");
+    const negation = /^(?:!|not\s+)\s*(.*)$/s.exec(text);
+    if (negation) [text, truth] = [negation[1] as string, !truth];
+    if (!params.includes(text)) return "descend";
+    const consequence = branch.childForFieldName("consequence") ?? branch.childForFieldName("body");
+    if (consequence) arms.push({ param: text, when: truth, literals: literalsOf(consequence) });
+    for (const alternative of branch.childrenForFieldName("alternative")) if (alternative) arms.push({ param: text, when: !truth, literals: literalsOf(alternative) });
+    return "descend";
+  });
+  return arms;
 }
 
 /** Conditional statements of the grammars (Rust's `if` is an expression, wrapped in an expression statement). */
@@ -112,10 +168,13 @@ function parameterNames(parameters: Node | null): string[] {
 export function functionRanges(root: Node): FunctionRange[] {
   const ranges: FunctionRange[] = [];
   walkSubtree(root, (cursor, type) => {
-    if (!FUNCTION_TYPES.has(type)) return "descend";
+    if (!NAMED_FUNCTION_TYPES.has(type)) return "descend";
     const node = cursor.currentNode;
     const name = node.childForFieldName("name")?.text;
-    if (name) ranges.push({ name, start: node.startIndex, end: node.endIndex, params: parameterNames(node.childForFieldName("parameters")), guardEnds: guardEndsOf(node) });
+    if (name) {
+      const params = parameterNames(node.childForFieldName("parameters"));
+      ranges.push({ name, start: node.startIndex, end: node.endIndex, params, guardEnds: guardEndsOf(node), paramArms: paramArmsOf(node, params), paramSinks: paramSinksOf(node, params) });
+    }
     return "descend";
   });
   return ranges;
@@ -166,7 +225,7 @@ export function assertionHelpersOf(
     if (list) list.push(fact);
     else helpers.set(owner, [fact]);
   }
-  return [...helpers].map(([fn, facts]) => ({ name: fn.name, assertions: facts.length, params: fn.params, assertionsDetail: facts }));
+  return [...helpers].map(([fn, facts]) => withParamArms({ name: fn.name, assertions: facts.length, params: fn.params, assertionsDetail: facts }, fn));
 }
 
 /**
@@ -242,10 +301,77 @@ export function inheritHelperChecks(
     const facts = reachable(fn);
     const direct = own.get(fn.name);
     if (facts.length === 0) continue;
-    result.push(facts.length > (direct?.assertionsDetail?.length ?? 0) ? { name: fn.name, assertions: facts.length, params: fn.params, assertionsDetail: facts } : (direct as AssertionHelperFact));
+    result.push(
+      facts.length > (direct?.assertionsDetail?.length ?? 0)
+        ? withParamArms({ name: fn.name, assertions: facts.length, params: fn.params, assertionsDetail: facts }, fn)
+        : (direct as AssertionHelperFact),
+    );
   }
   for (const helper of helpers) if (!result.some((one) => one.name === helper.name)) result.push(helper);
   return result;
+}
+
+/** `helper` with its function's branches on parameters (AssertionHelperFact.paramArms), when it has any. */
+function withParamArms(helper: AssertionHelperFact, fn: FunctionRange): AssertionHelperFact {
+  if (fn.paramArms.length > 0) helper.paramArms = fn.paramArms;
+  if (fn.paramSinks.length > 0) helper.paramSinks = fn.paramSinks;
+  return helper;
+}
+
+/** Node types of an anonymous function a test may bind to a local name and call (Go's `run := func(t *testing.T, enc bool) {…}`, a Rust closure). */
+const CLOSURE_TYPES: ReadonlySet<string> = new Set(["func_literal", "closure_expression"]);
+
+/**
+ * The closures a test binds to a local name that assert (`run := func(t
+ * *testing.T, enc bool) { … t.Fatalf(…) … }`, `let run = |enc| { … }`, a
+ * Python or Rust function defined inside the test), as helpers named
+ * `name@line` so two tests' closures of one name stay apart, with the calls
+ * of them inside the same test (its subtests' `t.Run("encode", func(t
+ * *testing.T) { run(t, true) })`) as helper-call facts. A subtest whose body
+ * is such a call checks what the closure checks, with its arguments.
+ * `tests` are the ranges of the file's tests; a closure's assertions stay
+ * its test's too.
+ */
+export function localClosureHelpers(
+  root: Node,
+  assertions: readonly (AssertionFact & { startIndex: number })[],
+  tests: readonly { start: number; end: number }[],
+): { helpers: AssertionHelperFact[]; calls: (AssertionFact & { startIndex: number })[] } {
+  const helpers: AssertionHelperFact[] = [];
+  const calls: (AssertionFact & { startIndex: number })[] = [];
+  for (const test of tests) {
+    const node = root.descendantForIndex(test.start, test.end);
+    if (!node) continue;
+    for (const declaration of node.descendantsOfType(["short_var_declaration", "let_declaration", "function_definition", "function_item"])) {
+      if (!declaration || (declaration.startIndex === node.startIndex && declaration.endIndex === node.endIndex)) continue;
+      const isNested = declaration.type === "function_definition" || declaration.type === "function_item";
+      if (isNested && tests.some((other) => other.start === declaration.startIndex)) continue; // a test itself
+      const left = isNested ? declaration.childForFieldName("name") : (declaration.childForFieldName("left") ?? declaration.childForFieldName("pattern"));
+      const right = isNested ? declaration : (declaration.childForFieldName("right") ?? declaration.childForFieldName("value"));
+      const value = right && (isNested || CLOSURE_TYPES.has(right.type) ? right : right.namedChildCount === 1 ? right.namedChild(0) : null);
+      const name = left?.type === "identifier" ? left.text : left?.namedChildCount === 1 ? left.namedChild(0)?.text : undefined;
+      if (!value || !(isNested || CLOSURE_TYPES.has(value.type)) || !name || !/^[A-Za-z_]\w*$/.test(name)) continue;
+      const facts = assertions.filter((assertion) => assertion.startIndex >= value.startIndex && assertion.startIndex < value.endIndex).map(({ startIndex: _, ...fact }) => fact);
+      if (facts.length === 0) continue;
+      const params = parameterNames(value.childForFieldName("parameters"));
+      const helper: AssertionHelperFact = { name: `${name}@${declaration.startPosition.row + 1}`, assertions: facts.length, params, assertionsDetail: facts };
+      if (helpers.some((known) => known.name === helper.name)) continue; // a subtest's closure, met again from its parent
+      const arms = paramArmsOf(value, params);
+      const sinks = paramSinksOf(value, params);
+      if (arms.length > 0) helper.paramArms = arms;
+      if (sinks.length > 0) helper.paramSinks = sinks;
+      helpers.push(helper);
+      const strength = Math.max(1, ...facts.map((fact) => fact.strength)) as 1 | 2 | 3;
+      walkSubtree(node, (cursor, type) => {
+        if (!CALL_TYPES.has(type)) return "descend";
+        const call = cursor.currentNode;
+        if (call.startIndex < declaration.endIndex || call.childForFieldName("function")?.text !== name) return "descend";
+        calls.push({ line: call.startPosition.row + 1, matcher: `helper ${helper.name}`, strength, tautology: false, actual: normalizedText(call), startIndex: call.startIndex });
+        return "skip";
+      });
+    }
+  }
+  return { helpers, calls };
 }
 
 /** The name a call calls: its last identifier (`checkSum`, `self.check` -> check, `$this->assertValid` -> assertValid). */

@@ -643,3 +643,38 @@ export function writtenPlaces(root: Node): string[] {
   visit(root);
   return [...places].sort();
 }
+
+/**
+ * The file's constants: names bound once, outside every function, to
+ * their value's text (whitespace dropped): Rust `const A: u32 = 0b0001;`
+ * and `static`, Go `const`/`var` specs, Python and Ruby module-level
+ * assignments, also inside a module of tests (`mod tests { … }`). A name
+ * bound twice is left out (its value is not one text). Read by
+ * checks/constants.ts to tell a check of the test's own constants.
+ */
+export function fileConstants(root: Node): Map<string, string> {
+  const values = new Map<string, string | null>();
+  const bind = (name: string, text: string): void => {
+    values.set(name, values.has(name) ? null : text);
+  };
+  const visit = (node: Node): void => {
+    if (FUNCTION_LIKE.test(node.type) || node.type === "impl_item") return;
+    if (node.type === "const_item" || node.type === "static_item") {
+      const name = node.childForFieldName("name");
+      const value = node.childForFieldName("value");
+      if (name && value) bind(name.text, value.text.replace(/\s+/g, ""));
+      return;
+    }
+    if (BINDING.test(node.type) && !/^(for|range|foreach|enhanced_for)/.test(node.type)) {
+      const parts = bindingParts(node);
+      if (parts && isNameLeaf(parts.target) && parts.value.length === 1) bind(parts.target.text, (parts.value[0] as Node).text.replace(/\s+/g, ""));
+      else if (parts) for (const name of namesIn(parts.target)) values.set(name, null);
+      return;
+    }
+    for (const child of node.namedChildren) if (child) visit(child);
+  };
+  visit(root);
+  const constants = new Map<string, string>();
+  for (const [name, text] of values) if (text !== null && text !== "") constants.set(name, text);
+  return constants;
+}

@@ -28,7 +28,7 @@ import { fileURLToPath } from "node:url";
 import { setFlagsFromString } from "node:v8";
 import type { Language, Node, Parser, Query, Tree, TreeCursor } from "web-tree-sitter";
 import { RalphError } from "../../errors.js";
-import { assertionHelpersOf, functionRanges, helperCallFacts, inheritHelperChecks, testScopeFunctions } from "./tree-sitter-helpers.js";
+import { assertionHelpersOf, functionRanges, helperCallFacts, inheritHelperChecks, localClosureHelpers, NAMED_FUNCTION_TYPES, testScopeFunctions } from "./tree-sitter-helpers.js";
 import {
   calledNamesIn,
   callsOutsideChecks,
@@ -36,6 +36,7 @@ import {
   checkNamesOf,
   declaredNames,
   enumMemberNames,
+  fileConstants,
   isTautologyThroughLocals,
   productLiterals,
   testBindings,
@@ -43,8 +44,11 @@ import {
   writtenPlaces,
   type ScopeBindings,
 } from "./tree-sitter-subjects.js";
+import { isConstantTautology } from "../checks/constants.js";
+import { relationOfMatcher } from "../checks/relations.js";
 import { currentRun, debug } from "../../log.js";
-import { allOwnCalls, callsIn, conditionWithin, enclosingFunction, FUNCTION_TYPES, isConditionalWithin, type SkipProviderKind } from "./skip-reach.js";
+import { allOwnCalls, branchConditionsWithin, callsIn, conditionWithin, enclosingFunction, FUNCTION_TYPES, isConditionalWithin, type SkipProviderKind } from "./skip-reach.js";
+import { canonicalText, negatedCondition } from "../checks/normalise.js";
 import {
   hashText,
   type AssertionFact,
@@ -453,7 +457,9 @@ function mutationOf(name: string): RegExp {
 
 /**
  * The expression a local name read by an assertion at `node` was bound to
- * by one of the (at most 8) statements before it in the same block:
+ * by one of the (at most 8) statements before it in the same block, or
+ * before the statement holding that block (an `if` arm, a loop body) in
+ * the blocks around it up to the enclosing function:
  * `x = f(1)` -> `f(1)` (Python, Ruby, PHP `$x = f(1);`); a destructuring
  * `a, b = f(1)` (Python pattern lists and tuples, Ruby multiple assignment)
  * -> `f(1)[0]` for `a`, or the matching element when the right side is a
@@ -466,7 +472,24 @@ function mutationOf(name: string): RegExp {
 export function boundLocalValue(node: Node, name: string): string | undefined {
   let statement: Node | null = node;
   while (statement?.parent && !BLOCK_TYPES.has(statement.parent.type)) statement = statement.parent;
-  let previous = statement?.previousNamedSibling ?? null;
+  // The assertion's block first, then the blocks holding it (an assertion in an `if` arm reads the local bound above the `if`), up to its function.
+  while (statement) {
+    const value = valueBoundBefore(statement, name);
+    if (value !== null) return value;
+    let outer: Node | null = statement.parent;
+    while (outer?.parent && !BLOCK_TYPES.has(outer.parent.type)) {
+      if (FUNCTION_TYPES.has(outer.type)) return undefined;
+      outer = outer.parent;
+    }
+    if (!outer?.parent || FUNCTION_TYPES.has(outer.type)) return undefined;
+    statement = outer;
+  }
+  return undefined;
+}
+
+/** What one of the (at most 8) statements before `statement` in its block binds `name` to (see {@link boundLocalValue}): the value, undefined when bound to something unread, null when none binds it. */
+function valueBoundBefore(statement: Node, name: string): string | undefined | null {
+  let previous = statement.previousNamedSibling;
   const mutation = mutationOf(name);
   for (let steps = 0; previous && steps < 8; steps++, previous = previous.previousNamedSibling) {
     const declared = declaredValue(previous, name);
@@ -492,7 +515,7 @@ export function boundLocalValue(node: Node, name: string): string | undefined {
     if (values.length === names.length) return compactText(values[index]);
     return `${compactText(right)}[${index}]`;
   }
-  return undefined;
+  return null;
 }
 
 /**
@@ -500,9 +523,14 @@ export function boundLocalValue(node: Node, name: string): string | undefined {
  * (`parsed`, PHP `$parsed`) that one of the statements before the assertion
  * at `node` bound ({@link boundLocalValue}): `var parsed = Parse(m);
  * Assert.Equal(want, parsed)` checks `Parse(m)`; not to a constructed
- * object (`new Results(1)`), an arranged value. Returns `fact` itself.
+ * object (`new Results(1)`), an arranged value. AssertionFact.expectedValue
+ * likewise for a bare local expected value. Returns `fact` itself.
  */
-export function withBoundActual<Fact extends { actual?: string; actualValue?: string }>(fact: Fact, node: Node): Fact {
+export function withBoundActual<Fact extends { actual?: string; actualValue?: string; expected?: string; expectedValue?: string }>(fact: Fact, node: Node): Fact {
+  if (fact.expected !== undefined && fact.expectedValue === undefined && /^\$?[A-Za-z_]\w*$/.test(fact.expected)) {
+    const expected = boundLocalValue(node, fact.expected);
+    if (expected !== undefined && expected !== fact.expected) fact.expectedValue = expected;
+  }
   if (fact.actual === undefined || fact.actualValue !== undefined || !/^\$?[A-Za-z_]\w*$/.test(fact.actual)) return fact;
   const value = boundLocalValue(node, fact.actual);
   // A local bound to a constructed object (`var r = new Results(1);`) is an arranged value, compared by its name on both sides of a check.
@@ -773,6 +801,13 @@ export interface ExtractedDrafts {
   helperTests?: { call: Omit<HelperTestFact, "test">; draft: TestDraft }[];
   /** The files the file loads, as written (facts.ts FileFacts.loads). */
   loads?: string[];
+  /**
+   * Assertions whose own check is the condition of an `if` holding them (Go's
+   * `if got != want { t.Errorf(...) }`): the assertion's start index -> that
+   * `if`'s start index. The `if` is the check, not a branch it runs in
+   * (AssertionFact.conditions start above it).
+   */
+  checkGuards?: ReadonlyMap<number, number>;
 }
 
 /** `text` with the qualifier `name.` of a package's own names dropped (ExtractedDrafts.selfQualifier); members (`x.name.F`) and strings are left alone. */
@@ -834,7 +869,14 @@ function innermostDrafts(ranged: readonly Ranged[], index: number): TestDraft[] 
  * once into `bindings`; returns the fact, marked a tautology when it
  * compares locals bound to the same literal text.
  */
-function dependencyFacts(owner: TestDraft, startIndex: number, fact: AssertionFact, bindings: Map<TestDraft, ScopeBindings>, checkNames: Map<TestDraft, string[][]>): AssertionFact {
+function dependencyFacts(
+  owner: TestDraft,
+  startIndex: number,
+  fact: AssertionFact,
+  bindings: Map<TestDraft, ScopeBindings>,
+  checkNames: Map<TestDraft, string[][]>,
+  constants: () => ReadonlyMap<string, string>,
+): AssertionFact {
   let scope = bindings.get(owner);
   if (!scope) {
     scope = testBindings(owner.node);
@@ -843,7 +885,39 @@ function dependencyFacts(owner: TestDraft, startIndex: number, fact: AssertionFa
   const names = checkNames.get(owner) ?? [];
   names.push(checkNamesOf(owner.node, startIndex, scope));
   checkNames.set(owner, names);
-  return !fact.tautology && isTautologyThroughLocals(fact.actual, fact.expected, scope) ? { ...fact, tautology: true, strength: 0 } : fact;
+  if (fact.tautology) return fact;
+  if (isTautologyThroughLocals(fact.actual, fact.expected, scope)) return { ...fact, tautology: true, strength: 0 };
+  // A check of the test's own constants (`assert_eq!(AB, 0b0011)` with `const AB: u32 = A | B;`) reads nothing of the product.
+  if (fact.negated !== true && relationOfMatcher(fact.matcher) === "equal" && fact.actual !== undefined && fact.expected !== undefined) {
+    const local = scope;
+    const resolve = (name: string): string | undefined => {
+      const values = local.values.get(name);
+      if (values !== undefined) return values.length === 1 && values[0] !== "" ? values[0] : undefined;
+      return constants().get(name);
+    };
+    if (isConstantTautology(canonicalText(fact.actual), canonicalText(fact.expected), resolve)) return { ...fact, tautology: true, strength: 0 };
+  }
+  return fact;
+}
+
+/**
+ * Sets AssertionFact.conditions on each assertion that runs in a branch of
+ * its test or helper: the conditions between it and the innermost test
+ * declaration (`ranged`) or named function holding it (skip-reach.ts
+ * branchConditionsWithin), in canonical text.
+ */
+function withBranchConditions(root: Node, assertions: AssertionDraft[], ranged: readonly Ranged[], checkGuards?: ReadonlyMap<number, number>): void {
+  const tests = new Set(ranged.map((entry) => `${entry.start}:${entry.end}`));
+  const isContainer = (node: Node): boolean => NAMED_FUNCTION_TYPES.has(node.type) || tests.has(`${node.startIndex}:${node.endIndex}`);
+  for (const assertion of assertions) {
+    const guardStart = checkGuards?.get(assertion.startIndex);
+    let node: Node | null = root.descendantForIndex(guardStart ?? assertion.startIndex);
+    // The check's own `if`: its conditions start above it.
+    if (guardStart !== undefined) while (node && !(node.isNamed && node.startIndex === guardStart && /^if/.test(node.type))) node = node.parent;
+    if (!node) continue;
+    const conditions = branchConditionsWithin(node, isContainer, (condition) => canonicalText(condition.text), negatedCondition);
+    if (conditions.length > 0) assertion.conditions = conditions;
+  }
 }
 
 /** Languages whose checks keep a local as their subject, and whose locals' declared values assembleFacts records (AssertionFact.localValue). */
@@ -953,6 +1027,7 @@ export function assembleFacts(
     const end = draft.body ? topLevelReturnEnd(draft.body) : null;
     if (end !== null) returnEnds.set(draft, end);
   }
+  if (root) withBranchConditions(root, drafts.assertions, ranged, drafts.checkGuards);
   // Helpers that assert outside tests, and the tests' calls to them: each call is one assertion of its test (a helper check).
   // In a file that also holds product code (a Rust src file with its `mod tests`), only the tests' scope holds helpers.
   const allFunctions = root && drafts.assertions.length > 0 ? functionRanges(root) : [];
@@ -963,10 +1038,18 @@ export function assembleFacts(
         [...drafts.tests, ...methodDrafts].map((draft) => draft.node),
       );
   const direct = functions.length > 0 ? assertionHelpersOf(functions, drafts.assertions, ranged) : [];
-  const helpers = root && direct.length > 0 ? inheritHelperChecks(root, functions, direct, ranged) : direct;
-  const helperCalls = root && helpers.length > 0 ? helperCallFacts(root, helpers) : [];
+  const named = root && direct.length > 0 ? inheritHelperChecks(root, functions, direct, ranged) : direct;
+  const namedCalls = root && named.length > 0 ? helperCallFacts(root, named) : [];
+  if (root && namedCalls.length > 0) withBranchConditions(root, namedCalls, ranged);
+  // Closures a test binds to a name and calls from its subtests: helpers of that test (`run := func(t, enc bool)`).
+  const closures = root && drafts.assertions.length > 0 && ranged.length > 0 ? localClosureHelpers(root, [...drafts.assertions, ...namedCalls], ranged) : { helpers: [], calls: [] };
+  if (root && closures.calls.length > 0) withBranchConditions(root, closures.calls, ranged);
+  const helpers = closures.helpers.length > 0 ? [...named, ...closures.helpers] : named;
+  const helperCalls = [...namedCalls, ...closures.calls];
   const checkNames = new Map<TestDraft, string[][]>();
   const bindings = new Map<TestDraft, ScopeBindings>();
+  let constants: ReadonlyMap<string, string> | undefined;
+  const constantsOf = (): ReadonlyMap<string, string> => (constants ??= root ? fileConstants(root) : new Map());
   for (const assertion of [...drafts.assertions, ...helperCalls].sort((a, b) => a.startIndex - b.startIndex)) {
     const { startIndex, ...fact } = withoutSelfQualifier(assertion, drafts.selfQualifier);
     // What a checked local was declared with (AssertionFact.localValue), in the grammars whose checks keep the local as their subject.
@@ -977,7 +1060,7 @@ export function assembleFacts(
     }
     for (const owner of innermostDrafts(ranged, startIndex)) {
       const returnEnd = returnEnds.get(owner);
-      const ownFact = dependencyFacts(owner, startIndex, returnEnd !== undefined && startIndex >= returnEnd ? { ...fact, unreachable: true } : fact, bindings, checkNames);
+      const ownFact = dependencyFacts(owner, startIndex, returnEnd !== undefined && startIndex >= returnEnd ? { ...fact, unreachable: true } : fact, bindings, checkNames, constantsOf);
       const list = details.get(owner);
       if (list) list.push(ownFact);
       else details.set(owner, [ownFact]);

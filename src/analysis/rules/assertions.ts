@@ -13,7 +13,21 @@
  */
 
 import { displayCode } from "../display.js";
-import { checkedTest, coverage, helperCheckParts, isCheckConserved, conjunctFacts, toCheck, toChecks, type Check, type CheckedTest } from "../checks/index.js";
+import {
+  checkedTest,
+  coverage,
+  findInlinedCover,
+  helperArmLiterals,
+  helperCheckParts,
+  helperSinkLiterals,
+  isCheckConserved,
+  conjunctFacts,
+  removedDeclarations,
+  toCheck,
+  toChecks,
+  type Check,
+  type CheckedTest,
+} from "../checks/index.js";
 import { describeTolerance, isToleranceWidened } from "../checks/tolerance.js";
 import { isSizeInsteadOfContents } from "../checks/coverage.js";
 import { isPatternWidened, patternOf } from "../checks/pattern-widening.js";
@@ -24,6 +38,7 @@ import { defineRule, report } from "./registry.js";
 import { describeRetired, findRetired, retiredNamesOf } from "./dependencies.js";
 import { isAnchoredRelaxation, isPartialKeepingEveryField, statedAt } from "../checks/patterns.js";
 import { flipJudge } from "./flipped-refusals.js";
+import { impliedByWhole } from "../checks/implied.js";
 
 /** The outcome of {@link pairAssertions}: index pairs (before, after), and the unpaired indexes of each side. */
 export interface AssertionPairing {
@@ -91,22 +106,28 @@ export function pairAssertions(before: readonly AssertionFact[], after: readonly
     }
     pairWithin(beforeIdx.slice(lastB), afterIdx.slice(lastA), level + 1);
   };
-  // Moved assertions: an identical assertion elsewhere in the body is the same check, reordered.
+  // Moved assertions: an identical assertion elsewhere in the body is the same check, reordered; first one that runs in
+  // the same branches (AssertionFact.conditions), so a copy in the other arm of an `if` is paired last.
   const pairedBefore = new Set<number>();
   const pairedAfter = new Set<number>();
-  const unpairedAfter = new Map<string, number[]>();
-  after.forEach((fact, i) => {
-    const list = unpairedAfter.get(signature(fact)) ?? [];
-    list.push(i);
-    unpairedAfter.set(signature(fact), list);
-  });
-  before.forEach((fact, i) => {
-    const match = unpairedAfter.get(signature(fact))?.shift();
-    if (match === undefined) return;
-    pairs.push([i, match]);
-    pairedBefore.add(i);
-    pairedAfter.add(match);
-  });
+  const branchesOf = (fact: AssertionFact): string => (fact.conditions ?? []).join("\u0001");
+  for (const key of [(fact: AssertionFact): string => `${signature(fact)}\u0002${branchesOf(fact)}`, signature]) {
+    const unpairedAfter = new Map<string, number[]>();
+    after.forEach((fact, i) => {
+      if (pairedAfter.has(i)) return;
+      const list = unpairedAfter.get(key(fact)) ?? [];
+      list.push(i);
+      unpairedAfter.set(key(fact), list);
+    });
+    before.forEach((fact, i) => {
+      if (pairedBefore.has(i)) return;
+      const match = unpairedAfter.get(key(fact))?.shift();
+      if (match === undefined) return;
+      pairs.push([i, match]);
+      pairedBefore.add(i);
+      pairedAfter.add(match);
+    });
+  }
   pairWithin(
     before.map((_, i) => i).filter((i) => !pairedBefore.has(i)),
     after.map((_, i) => i).filter((i) => !pairedAfter.has(i)),
@@ -142,7 +163,64 @@ function asCheckFact(fact: AssertionFact, check: Check): AssertionFact {
   if (check.isNegated) normalised.negated = true;
   if (fact.unreachable) normalised.unreachable = true;
   if (fact.gated) normalised.gated = true;
+  if (fact.conditions) normalised.conditions = fact.conditions;
   return normalised;
+}
+
+/** Relations of a check that pins its subject to a value (normalised matchers), with how tightly: an equality, a null/undefined/None check (one value), a true/false check; a length check pins the subject's length only. */
+const VALUE_PIN_STRENGTH: ReadonlyMap<string, number> = new Map([
+  ["equal", 3],
+  ["nullish", 3],
+  ["truthy", 1],
+  ["falsy", 1],
+  ["length", 3],
+]);
+
+/**
+ * The after assertion that still pins, in every environment `lost` ran in,
+ * the value `lost` pinned there, to another expected value (the expectations
+ * of two branches unified: `if (isWindows) { t.is(code, "EPERM") } else {
+ * t.is(code, undefined) }` -> `t.is(code, undefined)`), or null. `lost` (a
+ * normalised fact) ran in a branch (AssertionFact.conditions); `now` checks
+ * the same subject with a value relation ({@link VALUE_PIN_STRENGTH}: an
+ * equality for a null check, true for false, a length for a length or an
+ * equality for a length) at least as tightly, neither
+ * negated, and runs under no condition `lost` did not also run under (none,
+ * or a subset of its conditions). A check kept only under the other branch's
+ * condition, or a subject no longer checked, is no such assertion.
+ */
+export function reExpectation(lost: AssertionFact, after: readonly AssertionFact[]): AssertionFact | null {
+  const conditions = lost.conditions ?? [];
+  const was = valuePin(lost);
+  if (conditions.length === 0 || was === null) return null;
+  return (
+    after.find((now) => {
+      const pin = valuePin(now);
+      if (pin === null || pin.strength < was.strength || now.tautology || now.unreachable || now.gated || pin.subject !== was.subject) return false;
+      // A length pins the length only: it re-expects a length, never the value.
+      if (now.matcher === "length" && lost.matcher !== "length") return false;
+      return (now.conditions ?? []).every((condition) => conditions.includes(condition));
+    }) ?? null
+  );
+}
+
+/** A subject negated as a whole (`!res.terminated`, `!(a.b)`): `!` before one operand, no operator after it. */
+const NEGATED_OPERAND = /^!(\(?[^&|=<>!?:+*/%^\s]+\)?)$/;
+
+/**
+ * The subject a normalised fact pins to a value, and how tightly
+ * ({@link VALUE_PIN_STRENGTH}), or null for any other check. A negated
+ * truthiness check is one of falsiness and a truthiness check of `!x` one of
+ * `x` (`assert not r.ok`, `assert!(!r.ok)`). An equality of the subject
+ * pins its length too.
+ */
+function valuePin(fact: AssertionFact): { subject: string; strength: number } | null {
+  if (fact.actual === undefined) return null;
+  const matcher = fact.matcher.replace(/^not (truthy|falsy)$/, (_, relation: string) => (relation === "truthy" ? "falsy" : "truthy"));
+  const strength = VALUE_PIN_STRENGTH.get(matcher);
+  if (strength === undefined) return null;
+  const negated = strength === 1 ? NEGATED_OPERAND.exec(fact.actual) : null;
+  return { subject: negated ? (negated[1] as string).replace(/^\((.*)\)$/, "$1") : fact.actual, strength };
 }
 
 /** An assertion as a person would write it: `expect(x).toBe(1)` for expect-style matchers, else `assert.equal(x, 1)`. */
@@ -230,14 +308,25 @@ function baseFinding(test: MatchedTest): Pick<Finding, "file" | "line" | "before
  * a value that contains the lost one's: `expect(issue).toMatchInlineSnapshot()`
  * covers `expect(issue.code).toBe(…)`; `expect(obj).toEqual({…})` covers `expect(obj.a).toBe(1)`.
  */
-function isCoveredByWholerCheck(lost: AssertionFact, after: readonly AssertionFact[], written: ReadonlyMap<AssertionFact, AssertionFact> = new Map()): boolean {
+function isCoveredByWholerCheck(
+  lost: AssertionFact,
+  after: readonly AssertionFact[],
+  lostCheck?: Check,
+  afterChecks?: ReadonlyMap<AssertionFact, Check>,
+  written: ReadonlyMap<AssertionFact, AssertionFact> = new Map(),
+): boolean {
   const actual = lost.actual;
   if (actual === undefined) return false;
   if (isCoveredByPartialCheck(lost, after, written)) return true;
   return after.some((fact) => {
     if (fact.tautology || fact.unreachable || fact.negated || fact.actual === undefined || fact.strength < Math.max(lost.strength, 3)) return false;
     if (fact.actual === actual) return false; // the same value: pairing already judged it
-    return actual.startsWith(fact.actual) && /^[.[?]/.test(actual.slice(fact.actual.length));
+    const whole = afterChecks?.get(fact);
+    const isPart = (base: string | undefined): boolean => base !== undefined && actual.startsWith(base) && /^[.[?]/.test(actual.slice(base.length));
+    if (!isPart(fact.actual) && !isPart(whole?.local)) return false;
+    // The whole's expected value read as a literal: the part must be there and agree (a part it contradicts is not covered).
+    const implied = lostCheck && whole ? impliedByWhole(lostCheck, whole) : null;
+    return implied !== false;
   });
 }
 
@@ -324,10 +413,22 @@ function compareDetails(
   // assertion_removal: real (non-tautological, reachable) assertions unpaired, or now behind an early return,
   // unless a check of the whole value now covers them (`.code` and `.inclusive` -> a snapshot of the issue)
   // A removed copy of a check the test made twice loses nothing while its twin survives (kept or re-expected).
-  const survivors = new Set(pairs.map(([b]) => signature(before[b] as AssertionFact)));
+  // The surviving copy must run wherever the removed one did: a copy kept in the other branch of an `if` is no twin.
+  const survivors = new Map<string, AssertionFact[]>();
+  for (const [b, a] of pairs) survivors.set(signature(before[b] as AssertionFact), [...(survivors.get(signature(before[b] as AssertionFact)) ?? []), after[a] as AssertionFact]);
+  const hasTwin = (fact: AssertionFact): boolean => (survivors.get(signature(fact)) ?? []).some((twin) => (twin.conditions ?? []).every((condition) => (fact.conditions ?? []).includes(condition)));
+  // A check of one branch whose subject is now pinned in every environment it ran in expects another value there: not removed.
+  const reExpected: (readonly [AssertionFact, AssertionFact])[] = [];
   const lost = removed
     .map((i) => before[i] as AssertionFact)
-    .filter((fact) => !fact.tautology && !fact.unreachable && !survivors.has(signature(fact)) && !isCoveredByWholerCheck(fact, after, original) && !isConserved(original.get(fact) ?? fact));
+    .filter(
+      (fact) => !fact.tautology && !fact.unreachable && !hasTwin(fact) && !isCoveredByWholerCheck(fact, after, asChecks.get(fact), asChecks, original) && !isConserved(original.get(fact) ?? fact),
+    )
+    .filter((fact) => {
+      const now = reExpectation(fact, after);
+      if (now) reExpected.push([fact, now]);
+      return now === null;
+    });
   // A helper call whose helper gained an early return before all its assertions is silenced too (for the inputs that take it).
   const isSilencedNow = (was: AssertionFact, now: AssertionFact): boolean => (!was.unreachable && now.unreachable === true) || (!was.gated && now.gated === true && !now.unreachable);
   const silenced = pairs.filter(([b, a]) => isSilencedNow(before[b] as AssertionFact, after[a] as AssertionFact) && !(before[b] as AssertionFact).tautology).map(([b]) => before[b] as AssertionFact);
@@ -485,13 +586,15 @@ function compareDetails(
         // equality is symmetric: the operands swapped (`a.equals(b)` -> `assertNotEquals(b, a)`'s order) expect the same
         !(/^(?:not )?equal$/.test(was.matcher) && was.expected === now.actual && was.actual === now.expected),
     );
+  // The expectations of one branch unified with the other's (reExpectation): another expected value in that branch's environment.
+  changedExpectations.push(...reExpected.filter(([was, now]) => was.matcher !== now.matcher || was.expected !== now.expected));
   // An input the test still feeds in is not gone because one of its uses went (a duplicated check removed), nor one it now
   // expects where a helper call passed it (`check(t, "a", 1)` inlined as `t.is(f("a"), 1)`).
   const inputsAfter = new Set([...(test.after.inputLiterals ?? []), ...(test.after.expectedLiterals ?? [])]);
   const inputsGone = multisetMinus(test.before.inputLiterals ?? [], test.after.inputLiterals ?? []).filter((literal) => !inputsAfter.has(literal));
   const hasInputChange = inputsGone.length > 0 && test.before.inputLiterals !== undefined && test.after.inputLiterals !== undefined;
   if ((changedExpectations.length > 0 || hasInputChange) && !isCodeChanged()) {
-    const parts = changedExpectations.map(([was, now]) => `${now.matcher}(${displayCode(was.expected ?? "")}) -> ${now.matcher}(${displayCode(now.expected ?? "")})`);
+    const parts = changedExpectations.map(([was, now]) => `${was.matcher}(${displayCode(was.expected ?? "")}) -> ${now.matcher}(${displayCode(now.expected ?? "")})`);
     if (hasInputChange) parts.push(`inputs changed (${inputsGone.slice(0, 5).join(", ")} no longer used)`);
     findings.push(
       report(
@@ -709,14 +812,27 @@ function conservationOf(input: RuleInput): (test: MatchedTest, fact: AssertionFa
     return pool;
   };
   const beforeHelpersOf = new Map(input.pairs.map((pair) => [pair.path, pair.before?.assertionHelpers ?? []] as const));
+  let removed: Set<string> | undefined;
   return (test, fact) => {
     const check = toCheck(fact);
     if (check.isTautology || !check.isReachable) return false;
     const same = checkedTest(test.afterFile, test.after, factsOf.get(test.afterFile) ?? null);
     const others = poolOf().filter((candidate) => candidate.test !== test.after);
     // A helper call lives on where each check of its helper does (the helper inlined into the test).
-    const parts = helperCheckParts(check, beforeHelpersOf.get(test.beforeFile) ?? []).filter((part) => part.isReachable && !part.isTautology);
-    if (parts.length > 0 && parts.every((part) => isCheckConserved(part, same, others))) return true;
+    const helpers = beforeHelpersOf.get(test.beforeFile) ?? [];
+    const parts = helperCheckParts(check, helpers).filter((part) => part.isReachable && !part.isTautology);
+    // ... in the mode the call's arguments selected: the branches they chose (`if next { r.Version = "1.1" }`) and the fields
+    // they set (`Runner{Encoder: enc}`, unless the product dropped the field) still fed.
+    removed ??= removedDeclarations(input.pairs);
+    const knobs = removed;
+    const armLiterals = [
+      ...helperArmLiterals(check, helpers),
+      ...helperSinkLiterals(check, helpers)
+        .filter((sink) => !knobs.has(sink.key))
+        .map((sink) => sink.literal),
+    ];
+    if (parts.length > 0 && parts.every((part) => isCheckConserved(part, same, others)) && (armLiterals.length === 0 || findInlinedCover(check, parts, armLiterals, [same, ...others]) !== null))
+      return true;
     return isCheckConserved(check, same, others);
   };
 }

@@ -11,7 +11,8 @@
  * was never the package's API.
  */
 
-import { checkedTest, describeCheck, findKeptCover, findReExpectedCover, type CheckedTest, type Cover } from "../checks/index.js";
+import { checkedTest, describeCheck, findKeptCover, findReExpectedCover, type Check, type CheckedTest, type Cover } from "../checks/index.js";
+import { checkLikeness } from "../checks/likeness.js";
 import type { ExportFact, TestCase } from "../facts.js";
 import type { Finding } from "../types.js";
 import { hasCodeUnderTestChanged, isInlineTestedProductCode, isProductCode, isTestPair, resolveImport, usable, type RuleInput, type RulePair } from "./context.js";
@@ -417,7 +418,95 @@ export function reExpectedDeletions(findings: readonly Finding[], input: RuleInp
 export function featureFindings(matchFindings: readonly Finding[], input: RuleInput): Finding[] {
   const findings = reExpectedDeletions(matchFindings, input);
   const removed = findRemovedExports(input.pairs);
-  return [...reclassifyDeletions(findings, input, removed, findRemovedDefinitions(input.pairs), findRetired(input.pairs)), ...featureRemovalFindings(removed)];
+  const reclassified = reclassifyDeletions(findings, input, removed, findRemovedDefinitions(input.pairs), findRetired(input.pairs));
+  return [...reclassifyLostChecksOfRemovedExports(reclassified, input, removed), ...featureRemovalFindings(removed)];
+}
+
+/** The before test an assertion_removal of a test gone names, with its facts' checks, and the checks it lost (by evidence.removed line), or null. */
+function lostChecksOf(finding: Finding, pair: RulePair): { test: TestCase; checks: Check[]; lost: Check[] } | null {
+  const removed = finding.evidence?.removed;
+  if (!Array.isArray(removed) || removed.length === 0 || finding.test === undefined) return null;
+  const facts = usable(pair.before);
+  const test = facts?.tests.find((candidate) => candidate.id === finding.test && (finding.before_line == null || candidate.line === finding.before_line));
+  if (!facts || !test) return null;
+  const lines = new Set(removed.map((entry) => (entry as { line?: unknown }).line).filter((line): line is number => typeof line === "number"));
+  const checks = checkedTest(pair.path, test, facts).checks;
+  const lost = checks.filter((check) => lines.has(check.line) && check.relation !== "helper");
+  return lost.length > 0 && new Set(lost.map((check) => check.line)).size === lines.size ? { test, checks, lost } : null;
+}
+
+/** The names a check of `test` depends on: its assertion's TestCase.checkNames (by line), or the names of its texts. */
+function namesOfLostCheck(check: Check, test: TestCase): string[] {
+  const facts = test.assertionsDetail ?? [];
+  const names = facts.flatMap((fact, index) => (fact.line === check.line ? (test.checkNames?.[index] ?? []) : []));
+  return names.length > 0 ? names : [...new Set(`${check.subject} ${check.expected ?? ""}`.match(/[A-Za-z_$][\w$]*/g) ?? [])];
+}
+
+/** The call a subject starts with (`iter_named(&DEFS)` of `iter_named(&DEFS).filter(…).count()`), or null when it starts with none. */
+function baseCall(subject: string): string | null {
+  const head = /^[A-Za-z_$][\w$.:]*\(/.exec(subject);
+  if (!head) return null;
+  let depth = 0;
+  for (let i = head[0].length - 1; i < subject.length; i++) {
+    if (subject[i] === "(") depth++;
+    else if (subject[i] === ")" && --depth === 0) return subject.slice(0, i + 1);
+  }
+  return null;
+}
+
+/**
+ * An assertion_removal of a test gone whose checks made nowhere all
+ * depended on an export the change removed (not one it moved or renamed:
+ * {@link findRemovedExports}) becomes feature_removal at medium when each
+ * of them still has a counterpart after the change: a check alike through
+ * the product's change (checks/likeness.ts: the same relation, the subject
+ * or the expected value kept, the other adapted), or, for a value derived
+ * from a call (`iter_named(&DEFS).filter(…).count()`), an equality of that
+ * call's whole output (`iter_named(&DEFS).collect() == expected`) that
+ * itself lives on. Those checks went with the code they checked, as a test
+ * deleted with its code does (DESIGN.md judgement call, per check). A lost
+ * check of surviving code, or one whose value is checked in no form any
+ * more (a whole-sequence equality replaced by `contains` checks), keeps the
+ * finding.
+ */
+export function reclassifyLostChecksOfRemovedExports(findings: readonly Finding[], input: RuleInput, removed: readonly RemovedExport[]): Finding[] {
+  if (removed.length === 0) return [...findings];
+  const names = new Set(removed.map((entry) => entry.name.slice(entry.name.lastIndexOf(".") + 1)));
+  const pairByPath = new Map(input.pairs.map((pair) => [pair.path, pair] as const));
+  let pool: Check[] | null = null;
+  const afterChecks = (): Check[] => (pool ??= input.pairs.flatMap((pair) => (usable(pair.after)?.tests ?? []).flatMap((test) => checkedTest(pair.path, test, usable(pair.after)).checks)));
+  const isAdapted = (check: Check): boolean => afterChecks().some((after) => checkLikeness(check, after, "none") > 0);
+  return findings.map((finding) => {
+    if (finding.type !== "assertion_removal" || finding.severity === "low" || finding.evidence?.conserved_in === undefined) return finding;
+    const path = finding.before_file ?? finding.file;
+    const pair = pairByPath.get(path);
+    const read = pair ? lostChecksOf(finding, pair) : null;
+    if (!read) return finding;
+    const lost = new Set(read.lost);
+    // Whole-output equalities that pin a value and live on (kept as they were, or adapted); `all == again`, two
+    // computations of one call compared, pins nothing.
+    const wholes = read.checks.filter((check) => {
+      if (check.relation !== "equal" || check.isNegated || check.strength < 3 || (lost.has(check) && !isAdapted(check))) return false;
+      const base = baseCall(check.subject);
+      return base !== null && !(check.expectedValue ?? check.expected ?? "").includes(base);
+    });
+    const hits = new Set<string>();
+    for (const check of read.lost) {
+      const own = namesOfLostCheck(check, read.test).filter((name) => names.has(name));
+      if (own.length === 0) return finding;
+      const base = baseCall(check.subject);
+      const isImplied = base !== null && wholes.some((whole) => whole !== check && baseCall(whole.subject) === base);
+      if (!isAdapted(check) && !isImplied) return finding;
+      for (const name of own) hits.add(name);
+    }
+    return rereport(
+      finding,
+      featureRemovalRule,
+      "lostChecksOfRemovedCode",
+      { test: finding.test, path, count: read.lost.length, list: [...hits].sort().join(", ") },
+      { evidence: { ...finding.evidence, removed_symbols: [...hits].sort(), reclassified_from: "assertion_removal" } },
+    );
+  });
 }
 
 /**
@@ -457,6 +546,7 @@ export const featureRemovalRule = defineRule({
       type: "expectation_changed",
       severity: "medium",
     },
+    lostChecksOfRemovedCode: 'test "{{test}}" in {{path}} is gone; its checks that live on nowhere ({{count}}) all checked code the change removed: {{list}}',
   },
   check: ({ input, matchFindings }: { input: RuleInput; matchFindings: readonly Finding[] }): Finding[] =>
     flipErrorChecks(retireRefusalChecks(featureFindings(matchFindings, input), input, featureRemovalRule, "refusalChecksRetired"), input, featureRemovalRule, "errorChecksFlipped"),

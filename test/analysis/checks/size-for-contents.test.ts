@@ -31,6 +31,10 @@ describe("size instead of contents", () => {
     ["a number compared before", fact("assertEquals", "f()", "3"), fact("assertEquals", "f().size()", "3")],
     ["contents kept", fact("assertEquals", "f()", "expected"), fact("assertEquals", "f()", "expected")],
     ["a negated equality", fact("assertNotEquals", "f()", "expected"), fact("assertCount", "f()", "2")],
+    // An empty literal states only the size 0 (sweep of tox-dev/filelock bb16d39662: `attempts == []` -> `len(attempts) == 1`).
+    ["Python an empty list expected", fact("assert ==", "attempts", "[]"), fact("assert ==", "len(attempts)", "1")],
+    ["PHP an empty array expected", fact("assertSame", "$x", "[]"), fact("assertCount", "$x", "0")],
+    ["Rust an empty vec expected", fact("assert_eq!", "v", "vec![]"), fact("assert_eq!", "v.len()", "2")],
   ])("not for %s", (_, before, after) => {
     expect(isSizeInsteadOfContents(toCheck(before), toCheck(after))).toBe(false);
   });
