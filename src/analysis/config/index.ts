@@ -12,7 +12,6 @@
 import { isBinaryText, isOverSizeLimit } from "../content.js";
 import { defaultSeverityOf } from "../rules/registry.js";
 import { languageForPath } from "../languages/index.js";
-import type { TreeReader } from "../discovery.js";
 import { compareVersions, projectSupport, supportChanges, type Runtime, type StatedSupport } from "../support.js";
 import type { CommandScope } from "./command.js";
 import type { FileChange, Finding, NotAnalyzed } from "../types.js";
