@@ -125,8 +125,15 @@ export interface AssertionFact {
   expectedValue?: string;
   /** Negated (`.not.`, assertNotEqual): a negated check is weaker than the positive one of the same matcher. */
   negated?: boolean;
-  /** True when the assertion can never run: it follows an unconditional `return` in the test body. */
+  /** True when the assertion can never run: it follows an unconditional `return` in the test body, or it checks a double ({@link AssertionFact.doubled}). */
   unreachable?: boolean;
+  /**
+   * When the assertion's subject calls a name its test replaced with a double
+   * (a stub, a spy with a canned answer, a mocked module: analysis/doubles.ts),
+   * that double as `receiver.name` (or the bare name): the check checks the
+   * double, not the product.
+   */
+  doubled?: string;
   /**
    * True when the assertion runs only when an earlier early-return guard of
    * its function does not fire (`if (x) return;` above it in a helper's

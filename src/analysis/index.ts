@@ -13,6 +13,7 @@ import { detectConfigTamper, isConfigPath } from "./config/index.js";
 import { detectCoverageRegression, isCoverageSummaryPath } from "./coverage.js";
 import { screenContent } from "./content.js";
 import { filesLeavingDiscovery, hasOwnRunner, TestDiscovery, type Collection, type TreeReader } from "./discovery.js";
+import { markDoubledChecks } from "./doubles.js";
 import { emptyFacts, hasUsableFacts, type FileFacts } from "./facts.js";
 import { linkImportedHelpers, loadHelperCallers } from "./imported-helpers.js";
 import { linkRowTypes } from "./row-types.js";
@@ -113,6 +114,7 @@ export function isAnalyzable(path: string): boolean {
  * `parseError`. The language's parser is imported on first use. `rules` are
  * what the runner's config says about collecting this file's tests
  * ({@link TestDiscovery.collection}); without them the conventions hold.
+ * Checks of a double the test made are marked (doubles.ts markDoubledChecks).
  * @throws RalphError E_USAGE when no language handles the path (check {@link isAnalyzable} first).
  */
 export async function extractFacts(path: string, content: string, rules?: CollectionRules): Promise<FileFacts> {
@@ -126,7 +128,8 @@ export async function extractFacts(path: string, content: string, rules?: Collec
   const isTestPath = language.isTestPath(path) || rules?.testModule === true;
   const problem = screenContent(path, content, isTestPath);
   if (problem !== null) return emptyFacts(language.id, isTestPath, { notAnalyzed: problem });
-  return rules ? language.extract(path, content, rules) : language.extract(path, content);
+  const facts = rules ? await language.extract(path, content, rules) : await language.extract(path, content);
+  return markDoubledChecks(facts, content);
 }
 
 /**

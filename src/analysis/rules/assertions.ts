@@ -431,7 +431,10 @@ function compareDetails(
     });
   // A helper call whose helper gained an early return before all its assertions is silenced too (for the inputs that take it).
   const isSilencedNow = (was: AssertionFact, now: AssertionFact): boolean => (!was.unreachable && now.unreachable === true) || (!was.gated && now.gated === true && !now.unreachable);
-  const silenced = pairs.filter(([b, a]) => isSilencedNow(before[b] as AssertionFact, after[a] as AssertionFact) && !(before[b] as AssertionFact).tautology).map(([b]) => before[b] as AssertionFact);
+  const silencedPairs = pairs.filter(([b, a]) => isSilencedNow(before[b] as AssertionFact, after[a] as AssertionFact) && !(before[b] as AssertionFact).tautology);
+  const silenced = silencedPairs.map(([b]) => before[b] as AssertionFact);
+  // Silenced by a double the test made of the code it checks (analysis/doubles.ts), not by an early return.
+  const doubles = silencedPairs.map(([, a]) => (original.get(after[a] as AssertionFact) ?? (after[a] as AssertionFact)).doubled).filter((name): name is string => name !== undefined);
   const addedReal = added.map((i) => after[i] as AssertionFact).filter((fact) => !fact.tautology && !fact.unreachable);
   // Assertions removed with the code they checked (each read a name, an overload, an input or a written place the change
   // retired, rules/dependencies.ts): the feature went, as a test deleted with its code does (feature_removal, medium).
@@ -448,7 +451,8 @@ function compareDetails(
   } else if (lost.length + silenced.length > 0) {
     const commentedGain = (test.after.commentedAssertions ?? 0) - (test.before.commentedAssertions ?? 0);
     const reasons: string[] = [];
-    if (silenced.length > 0) reasons.push(`${silenced.length} now after an early return`);
+    if (silenced.length > doubles.length) reasons.push(`${silenced.length - doubles.length} now after an early return`);
+    if (doubles.length > 0) reasons.push(`${doubles.length} now checking a double the test made: ${[...new Set(doubles)].join(", ")}`);
     if (commentedGain > 0) reasons.push(`${commentedGain} commented out`);
     const total = lost.length + silenced.length;
     const realBefore = before.filter((fact) => !fact.tautology && !fact.unreachable).length;
@@ -472,7 +476,8 @@ function compareDetails(
             assertions_before: realBefore,
             assertions_after: after.filter((fact) => !fact.tautology && !fact.unreachable).length,
             ...(commentedGain > 0 ? { commented_out: commentedGain } : {}),
-            ...(silenced.length > 0 ? { early_return: true } : {}),
+            ...(silenced.length > doubles.length ? { early_return: true } : {}),
+            ...(doubles.length > 0 ? { doubled: [...new Set(doubles)] } : {}),
           },
         },
       ),
