@@ -1148,6 +1148,7 @@ function pythonModuleExports(root: Node, found: ExportFact[], context: CodeConte
  * (python-schemas.ts).
  */
 const PYTHON_CODE: CodeSyntax = {
+  imports: moduleImports,
   comments: [
     { kind: "type-ignore", pattern: /#\s*type:\s*ignore\b/ },
     { kind: "noqa", pattern: /#\s*noqa\b/i },

@@ -23,6 +23,7 @@ import type {
   ConstantFact,
   EscapeFact,
   ExportFact,
+  ImportFact,
   FunctionFact,
   GuardFact,
   LiteralBranchFact,
@@ -169,6 +170,8 @@ export interface FlowSyntax {
  * by node type, receives that node, and may return null for "not one".
  */
 export interface CodeSyntax {
+  /** The file's imports (CodeFacts.imports), for languages whose code facts carry them. */
+  imports?: (root: Node) => ImportFact[];
   /** Suppression comments, tried on every line of every comment node. */
   comments: readonly CommentSuppression[];
   /** Nodes that are suppressions themselves: attributes, annotations, directives, casts, `unsafe` blocks. */
@@ -1174,5 +1177,7 @@ export function extractCodeFacts(root: Node, syntax: CodeSyntax, content: string
   } finally {
     cursor.delete();
   }
-  return walker.facts();
+  const facts = walker.facts();
+  if (syntax.imports && facts.imports === undefined) facts.imports = syntax.imports(root);
+  return facts;
 }

@@ -18,9 +18,9 @@
  * entries answers an existing test, is judged as before.
  */
 
-import type { CodeFacts, LiteralBranchFact, TestCase } from "../facts.js";
+import type { CodeFacts, ImportFact, LiteralBranchFact, TestCase } from "../facts.js";
 import type { Finding } from "../types.js";
-import { isInlineTestedProductCode, isProductCode, isTestPair, multisetMinus, usable, type RuleInput } from "./context.js";
+import { isInlineTestedProductCode, isProductCode, isTestPair, multisetMinus, resolveImport, usable, type RuleInput } from "./context.js";
 import { defineRule, report } from "./registry.js";
 import { EQUALITY_NAME } from "./validation.js";
 
@@ -219,6 +219,66 @@ function runnerCheckFindings(path: string, before: CodeFacts | null, after: Code
   );
 }
 
+/**
+ * Config modules of the change that gained a runner check (a config or
+ * setup file, where such a check is no finding by itself: {@link
+ * isConfigPath}), by path: the local names their importers bind to them are
+ * test-runner flags (`strictRounding: Boolean(process.env.JEST_WORKER_ID)`
+ * in `src/env.ts`).
+ */
+function configsGainingRunnerChecks(pairs: RuleInput["pairs"]): Map<string, string> {
+  const configs = new Map<string, string>();
+  for (const pair of pairs) {
+    if (!isConfigPath(pair.path) || !isProductCode(pair)) continue;
+    const after = usable(pair.after)?.code;
+    if (!after) continue;
+    const added = multisetMinus(after.runnerChecks ?? [], usable(pair.before)?.code?.runnerChecks ?? [], (fact) => fact.text);
+    if (added[0]) configs.set(pair.path, added[0].text);
+  }
+  return configs;
+}
+
+/**
+ * A runner check laundered through a config module: a branch the change
+ * added to product code that reads a name imported from a config module
+ * that gained a runner check in the same change (`if (env.strictRounding)`
+ * with `env` from `./env.js`). The code behaves differently under the test
+ * runner as surely as if it read `process.env.JEST_WORKER_ID` itself.
+ */
+function launderedRunnerCheckFindings(
+  path: string,
+  before: CodeFacts | null,
+  after: CodeFacts,
+  imports: readonly ImportFact[],
+  configs: ReadonlyMap<string, string>,
+  known: ReadonlySet<string>,
+): Finding[] {
+  if (configs.size === 0 || isConfigPath(path)) return [];
+  const flags = new Map<string, { config: string; check: string }>();
+  for (const fact of imports) {
+    const target = resolveImport(path, fact.source, known);
+    const check = target === null ? undefined : configs.get(target);
+    if (target === null || check === undefined) continue;
+    for (const name of fact.names) flags.set(name.local, { config: target, check });
+  }
+  if (flags.size === 0) return [];
+  const key = (fact: LiteralBranchFact): string => `${branchKey(fact)}\u0000${(fact.reads ?? []).join(",")}`;
+  const added = multisetMinus(after.literalBranches ?? [], before?.literalBranches ?? [], key);
+  return added.flatMap((branch) => {
+    const flag = (branch.reads ?? []).find((name) => flags.has(name));
+    const source = flag === undefined ? undefined : flags.get(flag);
+    if (flag === undefined || !source) return [];
+    return [
+      report(
+        specialCasingRule,
+        "launderedRunnerCheck",
+        { path, name: flag, config: source.config, check: source.check },
+        { file: path, line: branch.line, evidence: { rule: "runner_check", check: source.check, via: source.config, name: flag } },
+      ),
+    ];
+  });
+}
+
 function equalityFindings(path: string, before: CodeFacts | null, after: CodeFacts): Finding[] {
   const beforeByName = new Map((before?.functions ?? []).map((fn) => [fn.name, fn] as const));
   return (after.functions ?? [])
@@ -345,12 +405,15 @@ function knownInputTableFindings(path: string, added: readonly LiteralBranchFact
 export function specialCasingFindings(input: RuleInput): Finding[] {
   const changedTests = collectTestLiterals(input);
   const findings: Finding[] = [];
+  const configs = configsGainingRunnerChecks(input.pairs);
+  const known = new Set(input.pairs.map((pair) => pair.path));
   for (const pair of input.pairs) {
     if (!(isProductCode(pair) || isInlineTestedProductCode(pair)) || (pair.before !== null && usable(pair.before) === null)) continue;
     const after = usable(pair.after)?.code;
     if (!after) continue;
     const before = usable(pair.before)?.code ?? null;
     findings.push(...runnerCheckFindings(pair.path, before, after));
+    findings.push(...launderedRunnerCheckFindings(pair.path, before, after, [...(after.imports ?? []), ...(usable(pair.after)?.classScope?.imports ?? [])], configs, known));
     findings.push(...equalityFindings(pair.path, before, after));
     // The changed tests, the unchanged ones that exercise this module, and a Rust file's own inline tests.
     const exercising = (input.exercising?.get(pair.path) ?? []).flatMap((file) => testLiterals(file.file, file.tests));
@@ -371,6 +434,10 @@ export const specialCasingRule = defineRule({
   description: "Non-test code checks for the test runner, makes an equality always true, or answers the tests' inputs with their expected values.",
   messages: {
     runnerCheck: "{{path}} now checks whether it runs under a test runner (`{{check}}`): code that behaves differently in tests passes them without working",
+    launderedRunnerCheck: {
+      text: "{{path}} now branches on {{name}}, which {{config}} sets from a check of the test runner (`{{check}}`): code that behaves differently in tests passes them without working",
+      severity: "high",
+    },
     alwaysEqual: "{{name}}() in {{path}} now always returns true: every equality check passes",
     testLiteralBranch: '{{path}} now branches on {{input}}, an input of test "{{test}}", and returns {{returns}}, the value that test expects',
     testLookupTable: "{{path}} gained a lookup table whose keys are the tests' inputs and whose values are their expected results ({{count}} entries)",
