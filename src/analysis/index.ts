@@ -11,6 +11,7 @@ import { RalphError } from "../errors.js";
 import { compareFacts, type FactsPair } from "./compare.js";
 import { detectConfigTamper, isConfigPath } from "./config/index.js";
 import { detectCoverageRegression, isCoverageSummaryPath } from "./coverage.js";
+import { detectStoredExpectationEdits, isStoredExpectationPath } from "./stored-expectations.js";
 import { screenContent } from "./content.js";
 import { filesLeavingDiscovery, hasOwnRunner, TestDiscovery, type Collection, type TreeReader } from "./discovery.js";
 import { markDoubledChecks } from "./doubles.js";
@@ -101,11 +102,12 @@ export interface FactsCache {
 /**
  * Is this path one ralph analyses? A language's file (by extension, through
  * the language registry), a test configuration file (runner configs,
- * package.json, pytest/tox/coverage settings, Makefiles, CI pipelines) or a
- * coverage-summary.json. Loads no parser.
+ * package.json, pytest/tox/coverage settings, Makefiles, CI pipelines), a
+ * coverage-summary.json or a stored expectation (snapshots, golden files:
+ * stored-expectations.ts). Loads no parser.
  */
 export function isAnalyzable(path: string): boolean {
-  return languageForPath(path) !== null || isConfigPath(path) || isCoverageSummaryPath(path);
+  return languageForPath(path) !== null || isConfigPath(path) || isCoverageSummaryPath(path) || isStoredExpectationPath(path);
 }
 
 /**
@@ -285,7 +287,7 @@ export async function analyzeChanges(changes: readonly FileChange[], options: An
     }
   }
 
-  // Config files and coverage summaries are judged as whole files, beside the facts.
+  // Config files, coverage summaries and stored expectations are judged as whole files, beside the facts.
   const testsLeaving =
     trees && discovery
       ? async (dir: string): Promise<string[] | null> => {
@@ -304,6 +306,8 @@ export async function analyzeChanges(changes: readonly FileChange[], options: An
       : undefined;
   const config = await detectConfigTamper(changes, trees ? (path) => trees.after.read(path) : undefined, trees ?? undefined, testsLeaving);
   const coverage = detectCoverageRegression(changes, options.coverageTolerancePercent);
+  const stored = detectStoredExpectationEdits(changes);
+  stats.files_analyzed += stored.analyzed.length;
   for (const result of [config, coverage]) {
     notAnalyzed.push(...result.notAnalyzed);
     // A JS config module was already counted with its facts.
@@ -355,6 +359,7 @@ export async function analyzeChanges(changes: readonly FileChange[], options: An
         ...tsconfigFindings(changes),
         ...config.findings,
         ...coverage.findings,
+        ...stored.findings,
       ]),
       options.allow ?? [],
     ),
