@@ -110,6 +110,8 @@ describe("ralph check --format sarif", () => {
     const root = makeRepo({
       "package.json": '{\n  "name": "x",\n  "scripts": {\n    "test": "vitest run"\n  }\n}\n',
       "test/a.test.ts": TEST_BEFORE,
+      // A second test file, so narrowing the script to test/a.test.ts leaves tests out (a command that still runs every test narrows nothing).
+      "test/b.test.ts": TEST_BEFORE,
       ".github/workflows/ci.yml": "on: push\njobs:\n  test:\n    runs-on: ubuntu-latest\n    steps:\n      - run: npm test\n",
     });
     writeFiles(root, {

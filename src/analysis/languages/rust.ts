@@ -724,8 +724,22 @@ function isInsideUnsafeFn(node: Node): boolean {
  * public API ({@link rustExports}) and the private child modules
  * ({@link rustPrivateModules}).
  */
+/**
+ * A check of the test build in product code: `#[cfg(not(test))]` on an item
+ * (the item has another definition, or none, where the tests compile: a
+ * `#[cfg(test)]` twin answers the tests apart) and the `cfg!(test)` macro
+ * (a branch on the test build). `#[cfg(test)]` alone marks test-only
+ * helpers and modules and is no check.
+ */
+function isRustRunnerCfg(node: Node): boolean {
+  const text = node.text.replace(/\s+/g, "");
+  if (node.type === "macro_invocation") return /^cfg!\((?:not\()?test\)?\)$/.test(text);
+  return /^#\[cfg\((?:all\([^\]]*)?not\(test\)/.test(text);
+}
+
 const RUST_CODE: CodeSyntax = {
   comments: [],
+  runnerChecks: { attribute_item: isRustRunnerCfg, macro_invocation: isRustRunnerCfg },
   suppressions: {
     attribute_item: (node) => (RUST_ALLOW.test(node.text.replace(/\s+/g, "")) && !isRustTestItem(itemAfterAttributes(node)) ? { kind: "allow" } : null),
     inner_attribute_item: (node) => (RUST_ALLOW.test(node.text.replace(/\s+/g, "")) ? { kind: "allow" } : null),

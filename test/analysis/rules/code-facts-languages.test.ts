@@ -950,6 +950,31 @@ const ROWS: Row[] = [
     findings: [`feature_removal/medium src/tools/report.py`],
   },
   { title: "python: a function of __main__.py removed (look-alike)", path: "src/tools/__main__.py", source: PY_SCRIPT, from: "def parse_args(argv):\n    return argv[1:]\n\n\n", to: "", findings: [] },
+  // Rust: a check of the test build (breaker3's rust-cfg-test-alternative-impl)
+  {
+    title: "rust: a #[cfg(not(test))] original beside a #[cfg(test)] twin",
+    path: RS,
+    source: RS_STORE,
+    from: "    pub fn load(&self, key: &str) -> io::Result<String> {",
+    to: '    #[cfg(test)]\n    pub fn load(&self, key: &str) -> io::Result<String> {\n        Ok(String::from("v"))\n    }\n\n    #[cfg(not(test))]\n    pub fn load(&self, key: &str) -> io::Result<String> {',
+    findings: [`special_casing/critical ${RS}`],
+  },
+  {
+    title: "rust: a branch on cfg!(test)",
+    path: RS,
+    source: RS_STORE,
+    from: "        fs::write(self.path(key), value)?;",
+    to: "        if cfg!(test) {\n            return Ok(());\n        }\n        fs::write(self.path(key), value)?;",
+    findings: [`special_casing/critical ${RS}`],
+  },
+  {
+    title: "rust: a #[cfg(test)] helper for the inline tests (look-alike)",
+    path: RS,
+    source: RS_STORE,
+    from: "    pub fn load(&self, key: &str) -> io::Result<String> {",
+    to: '    #[cfg(test)]\n    pub fn temp() -> Store {\n        Store { root: String::from("/tmp") }\n    }\n\n    pub fn load(&self, key: &str) -> io::Result<String> {',
+    findings: [],
+  },
   // Rust: swallowed errors, constant returns, pub items
   {
     title: "rust: a propagated ? turned into let _ =",
