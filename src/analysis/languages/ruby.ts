@@ -316,7 +316,9 @@ function minitestFact(node: Node, matcher: string, line: number): AssertionFact 
   }
   const isSpec = matcher.startsWith("must") || matcher.startsWith("wont");
   const receiver = node.childForFieldName("receiver");
-  const subject = isSpec ? (receiver?.type === "call" ? argumentsOf(receiver)[0] : receiver) : undefined;
+  // `_(x).must_equal y` / `expect(x)` / `value(x)` wrap the subject; any other receiver (`r.scheme.must_equal y`) is the subject itself.
+  const isWrapped = receiver?.type === "call" && receiver.childForFieldName("receiver") === null && /^(?:_|expect|value)$/.test(receiver.childForFieldName("method")?.text ?? "");
+  const subject = isSpec ? (isWrapped && receiver ? argumentsOf(receiver)[0] : receiver) : undefined;
   const [first, second] = args;
   if (isSpec) {
     if (subject) fact.actual = compactText(subject) as string;

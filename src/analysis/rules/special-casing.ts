@@ -104,6 +104,9 @@ function constructedExpected(expected: string | undefined): string | null {
 }
 
 /** The literals a test feeds in and expects, and the (input, expected) pairs of its assertions and table rows. */
+/** A local name, or a chain of members of one read without arguments (`r.forwarded_scheme`, `$r->scheme()`, `r.scheme?`). */
+const LOCAL_OR_MEMBER = /^[A-Za-z_$][\w$]*(?:(?:\.|->|::)[A-Za-z_$][\w$]*[?!]?(?:\(\))?)*$/;
+
 function literalsOf(test: TestCase): { inputs: Set<string>; expected: Set<string>; pairs: Set<string> } {
   const inputs = new Set((test.inputLiterals ?? []).filter(isDistinctive));
   const expected = new Set((test.expectedLiterals ?? []).filter(isDistinctive));
@@ -117,8 +120,9 @@ function literalsOf(test: TestCase): { inputs: Set<string>; expected: Set<string
     if (isDistinctive(value)) expected.add(value);
     for (const input of literalTokens(assertion.actual)) pairs.add(`${input}\u0000${value}`);
     // `got := Solve(7); if got != 3 {…}`, `result = solve(7); assert result == 3`: the subject is a name the test bound,
+    // or a member of one read with no argument (`r = Request.new("X" => "ws"); r.scheme.must_equal "https"`),
     // so the test's other literals are its inputs.
-    if (assertion.actual !== undefined && /^[A-Za-z_$][\w$]*$/.test(assertion.actual.trim())) {
+    if (assertion.actual !== undefined && LOCAL_OR_MEMBER.test(assertion.actual.replace(/\s+/g, ""))) {
       for (const input of test.inputLiterals ?? test.literals ?? []) if (input !== value) pairs.add(`${input}\u0000${value}`);
     }
   }
