@@ -836,6 +836,18 @@ export interface CodeFacts {
 }
 
 /**
+ * One definition shadowing a framework assertion (FileFacts.assertionShadows,
+ * analysis/assertion-shadows.ts): its name, 1-based line, and whether it can
+ * still fail on the values it is given; `reason` says why not.
+ */
+export interface AssertionShadowFact {
+  name: string;
+  line: number;
+  canFail: boolean;
+  reason?: string;
+}
+
+/**
  * A function of a file that skips the tests going through it, recorded so a
  * test in another file that reaches it is judged too (analysis/indirection.ts):
  * a Go helper of the package or a `TestMain` without `m.Run()`, a pytest
@@ -928,6 +940,8 @@ export interface FileFacts {
   skipProviders?: SkipProviderFact[];
   /** Test-harness code that ends the test run with success whatever the tests report (Go's `TestMain` calling `os.Exit(0)`); absent when none. */
   runEscapes?: RunEscapeFact[];
+  /** Definitions that take a framework assertion's name where tests resolve it (analysis/assertion-shadows.ts), in source order; absent when none. */
+  assertionShadows?: AssertionShadowFact[];
   /**
    * The file's classes, imports and module marks, for resolving tests a class
    * inherits from another file (Python; absent = the file has no class with

@@ -33,6 +33,7 @@ import { isUnderTestDirectory } from "./language.js";
 import { defineLanguage } from "./define-language.js";
 import { catchesOnlyLookupErrors, LOOKUP_ERRORS } from "./lookup-errors.js";
 import { statementNodes, withTryChecks, type TrySyntax } from "../parsers/tree-sitter-try.js";
+import { CSHARP_SHADOWS } from "./shadow-tables.js";
 
 /** `*Tests.cs`, `*Test.cs`, a `*.Tests`/`*.UnitTests` project folder, or under a test directory. */
 export function isCSharpTestPath(path: string): boolean {
@@ -765,6 +766,7 @@ export const csharp = defineLanguage({
   isTestPath: isCSharpTestPath,
   drafts: ({ path, content }, grammar, root) => extractCSharpDrafts(path, grammar, root, content),
   code: CSHARP_CODE,
+  shadows: CSHARP_SHADOWS,
 });
 
 /**

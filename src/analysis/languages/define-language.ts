@@ -10,9 +10,10 @@
  * with Babel and keeps its own module.
  */
 
-import type { FileFacts } from "../facts.js";
+import type { AssertionShadowFact, FileFacts } from "../facts.js";
 import { extractWithTreeSitter, type ExtractedDrafts, type LoadedGrammar, type Node } from "../parsers/tree-sitter.js";
 import { extractCodeFacts, type CodeSyntax } from "../parsers/tree-sitter-code.js";
+import { assertionShadows, type ShadowTable } from "../assertion-shadows.js";
 import type { CollectionRules, LanguageModule } from "./language.js";
 
 /** What one file's extraction sees: its path and text, and the runner's collection rules when the config gives them. */
@@ -28,7 +29,8 @@ export interface LanguageFile {
  * grammar); `code` is the syntax table code facts are read with
  * (parsers/tree-sitter-code.ts); `isTestFile` decides, when the collection
  * rules can make a file a test module, whether this file is one (default
- * `isTestPath`); `hasInlineTests` is for languages whose product files hold
+ * `isTestPath`); `shadows` finds definitions that shadow the framework's
+ * assertions (FileFacts.assertionShadows); `hasInlineTests` is for languages whose product files hold
  * their own tests (Rust `#[cfg(test)]`); `finish` post-processes the facts
  * (Python's class resolution, Java's suite lists) and may return them
  * changed.
@@ -42,6 +44,8 @@ export interface TreeSitterLanguage<Id extends string> {
   drafts(file: LanguageFile, grammar: LoadedGrammar, root: Node): ExtractedDrafts;
   readonly code: CodeSyntax;
   readonly hasInlineTests?: boolean;
+  /** Definitions that shadow the framework's assertions (assertion-shadows.ts); absent when the language has no idiom for it. */
+  readonly shadows?: ShadowTable;
   finish?(facts: FileFacts, file: LanguageFile): FileFacts;
 }
 
@@ -61,15 +65,20 @@ export interface DefinedLanguage<Id extends string> extends LanguageModule {
 export function defineLanguage<Id extends string>(definition: TreeSitterLanguage<Id>): DefinedLanguage<Id> {
   const extract = async (path: string, content: string, rules?: CollectionRules): Promise<FileFacts> => {
     const file: LanguageFile = rules === undefined ? { path, content } : { path, content, rules };
+    let shadows: AssertionShadowFact[] = [];
     const facts = await extractWithTreeSitter(
       definition.id,
       definition.queries,
       definition.isTestFile ? definition.isTestFile(file) : definition.isTestPath(path),
       content,
-      (grammar, root) => definition.drafts(file, grammar, root),
+      (grammar, root) => {
+        if (definition.shadows) shadows = assertionShadows(root, content, definition.shadows);
+        return definition.drafts(file, grammar, root);
+      },
       (root) => extractCodeFacts(root, definition.code, content, path),
       definition.hasInlineTests ?? false,
     );
+    if (shadows.length > 0 && facts.parseError === undefined && facts.notAnalyzed === undefined) facts.assertionShadows = shadows;
     return definition.finish ? definition.finish(facts, file) : facts;
   };
   return { id: definition.id, extensions: definition.extensions, isTestPath: definition.isTestPath, extract, definition };

@@ -34,6 +34,7 @@ import { isUnderTestDirectory } from "./language.js";
 import { defineLanguage } from "./define-language.js";
 import { catchesOnlyLookupErrors, LOOKUP_ERRORS } from "./lookup-errors.js";
 import { statementNodes, withTryChecks, type TrySyntax } from "../parsers/tree-sitter-try.js";
+import { JAVA_SHADOWS } from "./shadow-tables.js";
 
 /** `src/test/...`, `*Test.java`, `*Tests.java`, `*IT.java`, `*TestCase.java`, or under a test directory. */
 export function isJavaTestPath(path: string): boolean {
@@ -703,6 +704,7 @@ export const java = defineLanguage({
   isTestPath: isJavaTestPath,
   drafts: ({ path, content }, grammar, root) => extractJavaDrafts(path, grammar, root, content),
   code: JAVA_CODE,
+  shadows: JAVA_SHADOWS,
   finish: (facts, { content }) => {
     const suites = facts.parseError === undefined && facts.notAnalyzed === undefined ? javaSuiteLists(content) : [];
     if (suites.length > 0) facts.suiteLists = suites;

@@ -43,6 +43,7 @@ import {
   type TestFlags,
 } from "../facts.js";
 import { parseWithBabel } from "../parsers/babel.js";
+import { javascriptShadows } from "./javascript-shadows.js";
 import { extractJavaScriptCodeFacts, isConstantExpression, literalValue, normalizedSource, WALK_SKIP_KEYS } from "./javascript-source.js";
 import { isUnderTestDirectory, type LanguageModule } from "./language.js";
 import { callsOutsideChecks, checkNamesOfTest, moduleBindings, suiteBindings, type JsBindings } from "./javascript-dependencies.js";
@@ -76,6 +77,7 @@ export async function extractJavaScriptFacts(path: string, content: string): Pro
   try {
     const extracted = new TestExtractor(content, parsed.ast).run();
     const isTestFile = isTestPath || extracted.tests.length > 0;
+    const shadows = javascriptShadows(parsed.ast, content);
     return {
       language: LANGUAGE_ID,
       isTestFile,
@@ -87,6 +89,7 @@ export async function extractJavaScriptFacts(path: string, content: string): Pro
       ...(extracted.assertionHelpers.length > 0 ? { assertionHelpers: extracted.assertionHelpers } : {}),
       ...(extracted.testDefiners.length > 0 ? { testDefiners: extracted.testDefiners } : {}),
       ...(extracted.helperTests.length > 0 ? { helperTests: extracted.helperTests } : {}),
+      ...(shadows.length > 0 ? { assertionShadows: shadows } : {}),
     };
   } catch (error) {
     // A stack overflow on pathological nesting, or a bug: report the file as not analysed, never crash the hook.

@@ -31,6 +31,7 @@ import { isUnderTestDirectory } from "./language.js";
 import { defineLanguage } from "./define-language.js";
 import { catchesOnlyLookupErrors, LOOKUP_ERRORS } from "./lookup-errors.js";
 import { statementNodes, withTryChecks, type TrySyntax } from "../parsers/tree-sitter-try.js";
+import { PHP_SHADOWS } from "./shadow-tables.js";
 
 /** True under a `vendor/` directory (Composer dependencies). */
 function isVendorPath(path: string): boolean {
@@ -590,6 +591,7 @@ export const php = defineLanguage({
   isTestPath: isPhpTestPath,
   drafts: ({ path }, grammar, root) => extractPhpDrafts(path, grammar, root),
   code: PHP_CODE,
+  shadows: PHP_SHADOWS,
 });
 
 /**

@@ -56,6 +56,7 @@ import { defineLanguage } from "./define-language.js";
 import { statementNodes, withTryChecks, type TrySyntax } from "../parsers/tree-sitter-try.js";
 import { isPythonCollectedFile, isTestClassName, resolvePythonTests } from "./python-classes.js";
 import { skipConditionKind } from "../checks/skip-condition.js";
+import { PYTHON_SHADOWS } from "./shadow-tables.js";
 
 /** `test_*.py`, `*_test.py`, `conftest.py`, or any `.py` under a test directory. */
 export function isPythonTestPath(path: string): boolean {
@@ -1264,6 +1265,7 @@ export const python = defineLanguage({
   isTestFile: ({ path, rules }) => isPythonTestPath(path) || rules?.testModule === true,
   drafts: ({ path, content, rules }, grammar, root) => extractPythonDrafts(path, grammar, root, content, rules),
   code: PYTHON_CODE,
+  shadows: PYTHON_SHADOWS,
   finish: (facts, { path, rules }) => {
     if (rules) facts.collection = rules;
     if (facts.classScope) facts.tests = resolvePythonTests(new Map([[path, facts]])).get(path) ?? facts.tests;

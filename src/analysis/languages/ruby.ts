@@ -47,6 +47,7 @@ import { isUnderTestDirectory } from "./language.js";
 import { defineLanguage } from "./define-language.js";
 import { catchesOnlyLookupErrors, LOOKUP_ERRORS } from "./lookup-errors.js";
 import { statementNodes, withTryChecks, type TrySyntax } from "../parsers/tree-sitter-try.js";
+import { RUBY_SHADOWS } from "./shadow-tables.js";
 
 /**
  * `*_spec.rb`, `*_test.rb`, `test_*.rb`, or under `spec/`/`test/` — but not
@@ -1010,6 +1011,7 @@ export const ruby = defineLanguage({
   isTestPath: isRubyTestPath,
   drafts: ({ path }, grammar, root) => extractRubyDrafts(path, grammar, root),
   code: RUBY_CODE,
+  shadows: RUBY_SHADOWS,
   // A spec file that defines its own test macro and calls it: its calls are tests now (analysis/defined-tests.ts).
   finish: (facts) => withOwnDefinedTests(facts),
 });

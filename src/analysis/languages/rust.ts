@@ -40,6 +40,7 @@ import type { AssertionFact, NonTestFunctionFact } from "../facts.js";
 import { isUnderTestDirectory } from "./language.js";
 import { cfgHoldsHere } from "../checks/skip-condition.js";
 import { defineLanguage } from "./define-language.js";
+import { RUST_SHADOWS } from "./shadow-tables.js";
 
 /** Integration tests (`tests/`), `*_test.rs`, `tests.rs` and `test.rs` module files. */
 export function isRustTestPath(path: string): boolean {
@@ -860,5 +861,6 @@ export const rust = defineLanguage({
   isTestPath: isRustTestPath,
   drafts: ({ path, content }, grammar, root) => extractRustDrafts(path, grammar, root, content),
   code: RUST_CODE,
+  shadows: RUST_SHADOWS,
   hasInlineTests: true,
 });

@@ -5,7 +5,8 @@
  * code they tested), assertion_removal / assertion_weakening /
  * expectation_changed per surviving test, validation_bypass and
  * special_casing over non-test code, harness escapes, new swallowing
- * handlers and stateful answers. compare.ts calls {@link applyRules} once
+ * handlers, stateful answers and assertions shadowed by definitions that
+ * cannot fail. compare.ts calls {@link applyRules} once
  * per diff.
  */
 
@@ -15,6 +16,7 @@ import type { RuleInput } from "./context.js";
 import { featureRemovalRule } from "./features.js";
 import { harnessEscapeRule } from "./harness-escape.js";
 import type { Rule } from "./registry.js";
+import { shadowedAssertionRule } from "./shadowed-assertions.js";
 import { statefulAnswerRule } from "./stateful-answer.js";
 import { swallowingRule } from "./swallowing.js";
 import { specialCasingRule } from "./special-casing.js";
@@ -25,7 +27,7 @@ export { tsconfigFindings } from "./validation.js";
 export { defaultSeverityOf, FINDING_TYPE_TABLE, findingTypeSpec, isBlockingSeverity, report, reportedAs, SEVERITY_TABLE, type FindingTypeSpec, type Rule } from "./registry.js";
 
 /** Every registered rule, in the order {@link applyRules} runs them (the order of their findings). */
-export const RULES: readonly Rule<RuleInput>[] = [featureRemovalRule, assertionsRule, validationRule, specialCasingRule, harnessEscapeRule, swallowingRule, statefulAnswerRule];
+export const RULES: readonly Rule<RuleInput>[] = [featureRemovalRule, assertionsRule, validationRule, specialCasingRule, harnessEscapeRule, swallowingRule, statefulAnswerRule, shadowedAssertionRule];
 
 /**
  * The findings of test matching (`matchFindings`: test_deletion,
