@@ -20,6 +20,11 @@
  *   Ruby `rescue Exception` around `flunk`): then the test passes whatever
  *   the call does, unless that handler asserts something about what it
  *   caught (a `throws` naming no type; the handler's checks stay its own);
+ * - a failure right after the `try` whose every handler ends in `return`
+ *   is read as one in its `else` clause;
+ * - an assertion in a handler of a `try` that none of the forms above
+ *   checks runs only when the guarded code throws: it gets the condition
+ *   {@link ON_FAILURE_CONDITION} (unless the test counts its assertions);
  * - any other assertion of the guarded block, where a handler catches the
  *   framework's failure (`except AssertionError`, `catch (XunitException)`,
  *   `rescue Minitest::Assertion`) and swallows it (logs it, prints it;
@@ -77,6 +82,8 @@ export interface PlacedFact {
 export interface FailureSyntax {
   /** True when a handler naming `types` (none: the catch-all or the default) catches the error that `fail` (an explicit failure fact) raises. */
   catchesFailure(types: readonly string[], fail: AssertionFact): boolean;
+  /** True when the test counts its assertions (jest `expect.assertions(n)`, `expect.hasAssertions()`): a handler's assertion that never runs fails it, so it is no {@link ON_FAILURE_CONDITION} check. */
+  readonly countsAssertions?: boolean;
   /**
    * True when such a handler catches the error any assertion `fact` of the
    * framework raises on failure (AssertionError, XunitException,
@@ -87,6 +94,17 @@ export interface FailureSyntax {
    */
   catchesAssertion?(types: readonly string[], fact: AssertionFact): boolean;
 }
+
+/**
+ * The condition (AssertionFact.conditions) of an assertion that runs only
+ * when the code before it throws or rejects: one in a handler of a `try`
+ * whose guarded block neither ends in a failure nor sets a flag asserted
+ * after it, one in a `.catch(cb)` / `.then(_, cb)` callback
+ * (languages/javascript-settlement.ts). When the code does not throw, the
+ * test passes having checked nothing, so such a check in place of an
+ * unconditional one is weaker (rules/assertions.ts).
+ */
+export const ON_FAILURE_CONDITION = "<the code before it throws or rejects>";
 
 /** A handler statement that hands the caught failure on: re-raises it, fails, or reports or keeps it for a later check (`raise`, `throw`, `done(e)`, `errors.append(e)`, `failures << e`, `error = e`). */
 const HANDS_ON = /^(?:raise|throw|panic|fail|flunk)\b|\b(?:raise|throw|fail|Fail|flunk|done|reject|append|push|add|extend|addSuppressed|set_exception|collect|put)\s*\(|<<|^\$?[\w.$[\]]+\s*\+?=[^=]/;
@@ -181,6 +199,7 @@ function throwsFact(fact: AssertionFact, code: string | undefined, types: readon
 export function withTryErrorChecks(shapes: readonly TryShape[], facts: readonly PlacedFact[], syntax: FailureSyntax): PlacedFact[] {
   const replaced = new Map<PlacedFact, AssertionFact>();
   for (const shape of shapes) {
+    const replacedBefore = replaced.size;
     // The flag form.
     for (const statement of shape.before) {
       const flag = unsetName(statement.text);
@@ -203,7 +222,9 @@ export function withTryErrorChecks(shapes: readonly TryShape[], facts: readonly 
     const last = shape.body.at(-1);
     for (const placed of facts) {
       if (replaced.has(placed) || !isFailureFact(placed.fact)) continue;
-      const inElse = shape.orElse.some((statement) => within(placed.start, statement));
+      // A failure right after the `try` whose every handler returns is reached only when nothing was thrown: an `else` clause.
+      const handlersReturn = shape.handlers.every((handler) => /^return\b/.test(handler.statements.at(-1)?.text ?? ""));
+      const inElse = shape.orElse.some((statement) => within(placed.start, statement)) || (handlersReturn && shape.after[0] !== undefined && within(placed.start, shape.after[0]));
       if (!inElse && !(last && within(placed.start, last))) continue;
       const code = guardedCode(shape, facts, null, inElse ? Number.POSITIVE_INFINITY : (last?.start ?? 0));
       const catching = inElse ? [] : shape.handlers.filter((handler) => syntax.catchesFailure(handler.types, placed.fact));
@@ -222,6 +243,14 @@ export function withTryErrorChecks(shapes: readonly TryShape[], facts: readonly 
       const checksCaught = catching.every((handler) => facts.some((other) => other.start >= handler.start && other.start < handler.end));
       replaced.set(placed, checksCaught ? throwsFact(placed.fact, code, []) : { ...placed.fact, strength: 0, tautology: true });
     }
+    // An assertion of a handler, where nothing fails when the guarded code does not throw: it checks only on failure.
+    const isChecked = replaced.size > replacedBefore;
+    if (!isChecked && !syntax.countsAssertions)
+      for (const placed of facts) {
+        if (replaced.has(placed) || !shape.handlers.some((handler) => placed.start >= handler.start && placed.start < handler.end)) continue;
+        if ((placed.fact.conditions ?? []).includes(ON_FAILURE_CONDITION)) continue;
+        replaced.set(placed, { ...placed.fact, conditions: [...(placed.fact.conditions ?? []), ON_FAILURE_CONDITION] });
+      }
     // Any other assertion of the guarded block (issue 9, class assertion-error-caught): a handler that catches the
     // framework's failure and swallows it (see swallowsFailure) makes it an assertion that never fails, a tautology.
     const catchesAssertion = syntax.catchesAssertion?.bind(syntax);

@@ -114,5 +114,6 @@ export function withJavaScriptTryChecks(callback: t.Node, content: string, asser
   }
   placed.sort((a, b) => a.start - b.start);
   // A handler that names no type swallows the failure too; one that names a type rethrows the failure or fails on it.
-  return withTryErrorChecks(shapes, placed, { catchesFailure: (types) => types.length === 0 });
+  const countsAssertions = /\bexpect\s*\.\s*(assertions|hasAssertions)\s*\(/.test(content.slice(callback.start ?? 0, callback.end ?? 0));
+  return withTryErrorChecks(shapes, placed, { catchesFailure: (types) => types.length === 0, countsAssertions });
 }

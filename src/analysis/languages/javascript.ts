@@ -44,6 +44,8 @@ import {
 } from "../facts.js";
 import { parseWithBabel } from "../parsers/babel.js";
 import { javascriptShadows } from "./javascript-shadows.js";
+import { settlementOf } from "./javascript-settlement.js";
+import { ON_FAILURE_CONDITION } from "../checks/error-checks.js";
 import { extractJavaScriptCodeFacts, isConstantExpression, literalValue, normalizedSource, WALK_SKIP_KEYS } from "./javascript-source.js";
 import { isUnderTestDirectory, type LanguageModule } from "./language.js";
 import { callsOutsideChecks, checkNamesOfTest, moduleBindings, suiteBindings, type JsBindings } from "./javascript-dependencies.js";
@@ -1411,6 +1413,11 @@ class TestExtractor {
     const fact = this.withConditions(this.describeBoundAssertion(node), node, draft.callback ?? null);
     // An assertion of a discarded ava attempt can never fail the test (see isDiscardedAttempt).
     if (this.discardedDepth > 0) fact.unreachable = true;
+    // An async assertion nobody awaits, or one in a callback after an early done(), cannot fail the test; one in a
+    // rejection handler checks only when the call rejects (javascript-settlement.ts).
+    const settlement = node.type === "CallExpression" ? settlementOf(node, this.ancestors, draft.callback ?? null, this.content) : "settles";
+    if (settlement === "after-end") fact.unreachable = true;
+    else if (settlement === "on-rejection") fact.conditions = [...(fact.conditions ?? []), ON_FAILURE_CONDITION];
     draft.assertions.push({ fact, start: node.start ?? 0 });
   }
 
@@ -1582,7 +1589,7 @@ class TestExtractor {
     const baseName = last === rootText && props.length === 0 ? "assert" : last;
     const strength = /^(assert|expect)[A-Z0-9_$]/.test(baseName) ? 2 : matcherStrength(baseName, args.length, isNegated);
     // `t.fail()` fails by itself; `t.plan(n)` (ava, tap, node:test) fails the test unless exactly n assertions run: neither is a tautology.
-    const canFail = baseName === "fail" || baseName === "plan";
+    const canFail = baseName === "fail" || baseName === "plan" || baseName === "assertions" || baseName === "hasAssertions";
     // A failure's message is the assertion's own text, not an input of the code under test.
     if (baseName === "fail") for (const arg of args) this.expectedNodes.add(arg);
     return this.assertionFact(line, matcher, strength, isNegated, actualNode, expectedNode, expectedNode === undefined && !canFail, canFail);

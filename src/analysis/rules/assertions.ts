@@ -32,6 +32,7 @@ import { describeTolerance, isToleranceWidened } from "../checks/tolerance.js";
 import { isSizeInsteadOfContents } from "../checks/coverage.js";
 import { isPatternWidened, patternOf } from "../checks/pattern-widening.js";
 import type { AssertionFact, AssertionHelperFact, TestCase } from "../facts.js";
+import { ON_FAILURE_CONDITION } from "../checks/error-checks.js";
 import type { Finding } from "../types.js";
 import { hasCodeUnderTestChanged, multisetMinus, resolveImport, usable, type MatchedTest, type RuleInput } from "./context.js";
 import { defineRule, report } from "./registry.js";
@@ -451,7 +452,7 @@ function compareDetails(
   } else if (lost.length + silenced.length > 0) {
     const commentedGain = (test.after.commentedAssertions ?? 0) - (test.before.commentedAssertions ?? 0);
     const reasons: string[] = [];
-    if (silenced.length > doubles.length) reasons.push(`${silenced.length - doubles.length} now after an early return`);
+    if (silenced.length > doubles.length) reasons.push(`${silenced.length - doubles.length} can no longer fail the test: after an early return, an early done() or unawaited`);
     if (doubles.length > 0) reasons.push(`${doubles.length} now checking a double the test made: ${[...new Set(doubles)].join(", ")}`);
     if (commentedGain > 0) reasons.push(`${commentedGain} commented out`);
     const total = lost.length + silenced.length;
@@ -505,6 +506,21 @@ function compareDetails(
     const [wasPattern, nowPattern] = [patternText(before), patternText(after)];
     return wasPattern !== undefined && nowPattern !== undefined && isPatternWidened(wasPattern, nowPattern);
   };
+  // A check that now runs only when the code before it throws or rejects (a `catch` block, a `.catch` callback) checks nothing when it does not.
+  const isFailureOnly = (was: AssertionFact, now: AssertionFact): boolean => (now.conditions ?? []).includes(ON_FAILURE_CONDITION) && !(was.conditions ?? []).includes(ON_FAILURE_CONDITION);
+  // An error check that lost its message while another check of the after test pins that message (the caught error's
+  // message checked apart: `except E as err: assert "m" in str(err)`, `e = assertThrows(…); assertEquals("m", e.getMessage())`).
+  const unquoted = (text: string): string => text.replace(/^(["'`/])(.*)\1[a-z]*$/s, "$2");
+  const isMessageCheckedApart = (was: AssertionFact, now: AssertionFact): boolean => {
+    const [then, later] = [checkOf(was), checkOf(now)];
+    if (then.relation !== "throws" || later.relation !== "throws" || then.message === undefined || later.message !== undefined) return false;
+    if (now.strength !== was.strength - 1 || (then.errorType !== undefined && later.errorType !== then.errorType)) return false;
+    const message = unquoted(then.message);
+    return (
+      message !== "" &&
+      after.some((fact) => fact !== now && !fact.tautology && [fact.expected, fact.actual].some((text) => text !== undefined && /^["'`]/.test(text) && unquoted(text).includes(message)))
+    );
+  };
   const weakened = pairs
     .map(([b, a]) => [before[b] as AssertionFact, after[a] as AssertionFact] as const)
     .filter(
@@ -512,8 +528,9 @@ function compareDetails(
         !was.tautology &&
         !was.unreachable &&
         !now.unreachable &&
-        (now.strength < was.strength || isWidened(was, now) || isSizeOnly(was, now) || isPatternLoosened(was, now)) &&
+        (now.strength < was.strength || isWidened(was, now) || isSizeOnly(was, now) || isPatternLoosened(was, now) || isFailureOnly(was, now)) &&
         !isNewErrorCheck(original.get(was) ?? was, original.get(now) ?? now) &&
+        !isMessageCheckedApart(was, now) &&
         !isConserved(original.get(was) ?? was) &&
         !isCoveredByPartialCheck(was, after, original) &&
         !flipped.some(([flippedWas]) => flippedWas === was),
@@ -534,7 +551,9 @@ function compareDetails(
               ? `${describe(was)} -> ${describe(now)} (the contents -> only their size)`
               : isPatternLoosened(was, now)
                 ? `${describe(was)} -> ${describe(now)} (the pattern admits more)`
-                : `${describe(was)} -> ${describe(now)} (strength ${was.strength} -> ${now.strength})`,
+                : isFailureOnly(was, now)
+                  ? `${describe(was)} -> ${describe(now)} (now checked only when the code throws or rejects: when it does not, nothing is checked)`
+                  : `${describe(was)} -> ${describe(now)} (strength ${was.strength} -> ${now.strength})`,
       ),
       ...tautologies.map((fact) => `a tautology was added: ${describe(fact)}`),
     ];
@@ -588,6 +607,7 @@ function compareDetails(
         now.expected !== undefined &&
         was.expected !== now.expected &&
         !isErrorCheckPinnedFurther(was, now) &&
+        !isMessageCheckedApart(was, now) &&
         // equality is symmetric: the operands swapped (`a.equals(b)` -> `assertNotEquals(b, a)`'s order) expect the same
         !(/^(?:not )?equal$/.test(was.matcher) && was.expected === now.actual && was.actual === now.expected),
     );

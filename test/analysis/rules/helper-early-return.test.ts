@@ -3,7 +3,7 @@
  * assertions (issue 9, "disabling through indirection"): the tests calling
  * it keep their bodies, but the helper's checks no longer run for the
  * inputs that take the return. Each test calling it reports an
- * assertion_removal ("now after an early return"). Look-alikes: a helper
+ * assertion_removal ("can no longer fail the test: after an early return"). Look-alikes: a helper
  * whose early return comes after its assertions, a guard the helper already
  * had, and a guard that raises instead of returning.
  */
