@@ -21,6 +21,7 @@ import { linkRowTypes } from "./row-types.js";
 import { linkDefinedTests, loadDefinerCallers } from "./defined-tests.js";
 import { EMPTY_CLASS_CONTEXT, loadClassContext, type UnchangedFiles } from "./inheritance.js";
 import { indirectSkipFindings, suiteListFindings } from "./indirection.js";
+import { emptiedGlobFindings } from "./emptied-globs.js";
 import { loadExercisingTests } from "./exercising.js";
 import { loadEntryOnlyModules } from "./reach.js";
 import { LANGUAGES, extensionOf, languageForPath } from "./languages/index.js";
@@ -342,6 +343,8 @@ export async function analyzeChanges(changes: readonly FileChange[], options: An
         extractUnchanged,
       )),
     );
+  // Case globs of test code edited to find no file of the tree: the loops over them check nothing.
+  if (trees) indirect.push(...(await emptiedGlobFindings(changes, trees)));
   // Unchanged tests that exercise a changed module, read only when one gained a literal branch (special_casing).
   const exercising = options.unchanged ? await loadExercisingTests(pairs, options.unchanged, extractUnchanged) : undefined;
   // Changed modules that gained a success exit and that only program entry points import (harness-escape).
