@@ -936,6 +936,10 @@ export interface FileFacts {
   loads?: string[];
   /** JUnit suite lists the file declares (Java); absent when none. */
   suiteLists?: SuiteListFact[];
+  /** JUnit 5 extensions the file applies to its test classes, by simple name (`@ExtendWith(X.class)`, `@RegisterExtension`); absent when none. */
+  extensionsApplied?: string[];
+  /** JUnit 5 ExecutionConditions the file declares that can disable a test, with whether they decide by the test's identity (languages/java-suites.ts); absent when none. */
+  executionConditions?: { name: string; line: number; byIdentity: boolean }[];
   /** Functions of the file whose skip reaches tests of other files (Go helpers and TestMain, conftest fixtures); absent when none. */
   skipProviders?: SkipProviderFact[];
   /** Test-harness code that ends the test run with success whatever the tests report (Go's `TestMain` calling `os.Exit(0)`); absent when none. */

@@ -20,7 +20,7 @@ import { linkImportedHelpers, loadHelperCallers } from "./imported-helpers.js";
 import { linkRowTypes } from "./row-types.js";
 import { linkDefinedTests, loadDefinerCallers } from "./defined-tests.js";
 import { EMPTY_CLASS_CONTEXT, loadClassContext, type UnchangedFiles } from "./inheritance.js";
-import { indirectSkipFindings, suiteListFindings } from "./indirection.js";
+import { extensionSkipFindings, indirectSkipFindings, suiteListFindings } from "./indirection.js";
 import { emptiedGlobFindings } from "./emptied-globs.js";
 import { loadExercisingTests } from "./exercising.js";
 import { loadEntryOnlyModules } from "./reach.js";
@@ -337,6 +337,16 @@ export async function analyzeChanges(changes: readonly FileChange[], options: An
   if (trees)
     indirect.push(
       ...(await suiteListFindings(
+        pairs,
+        (path) => trees.after.read(path),
+        () => trees.after.walk(""),
+        extractUnchanged,
+      )),
+    );
+  // JUnit 5 ExecutionConditions that disable tests by name, newly applied to test classes.
+  if (trees)
+    indirect.push(
+      ...(await extensionSkipFindings(
         pairs,
         (path) => trees.after.read(path),
         () => trees.after.walk(""),

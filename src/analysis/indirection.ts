@@ -173,3 +173,79 @@ export async function suiteListFindings(
   }
   return findings;
 }
+
+/** The ExecutionConditions of a file's facts that decide by the test's identity, by name. */
+function identityConditions(facts: FileFacts | null): Map<string, { line: number }> {
+  return new Map((facts?.executionConditions ?? []).filter((condition) => condition.byIdentity).map((condition) => [condition.name, { line: condition.line }]));
+}
+
+/**
+ * JUnit 5 ExecutionConditions that pick tests to disable by their identity
+ * (languages/java-suites.ts javaExecutionConditions) and that the change
+ * newly puts in front of existing tests: a test class that gains
+ * `@ExtendWith(X.class)` of such a condition (declared in a changed file or
+ * found as `X.java` in the tree), or a condition applied somewhere already
+ * that the change turns into one. test_disabled (critical) on the file whose
+ * change does it. A condition that reads only the environment is a
+ * conditional skip, no finding; a class new in the change has no tests to
+ * lose.
+ */
+export async function extensionSkipFindings(
+  pairs: readonly FactsPair[],
+  read: (path: string) => string | null,
+  listPaths: () => readonly string[],
+  extract: (path: string, content: string) => Promise<FileFacts>,
+): Promise<Finding[]> {
+  const changedConditions = new Map<string, { path: string; line: number }>();
+  for (const pair of pairs) for (const [name, { line }] of identityConditions(pair.after)) changedConditions.set(name, { path: pair.path, line });
+  const gaining = pairs.filter((pair) => pair.before !== null && (pair.after?.extensionsApplied ?? []).some((name) => !(pair.before?.extensionsApplied ?? []).includes(name)));
+  const turned = [...changedConditions].filter(([name, { path }]) => !identityConditions(pairs.find((pair) => pair.path === path)?.before ?? null).has(name));
+  if (gaining.length === 0 && turned.length === 0) return [];
+  let paths: readonly string[] | null = null;
+  const findCondition = async (name: string): Promise<{ path: string; line: number } | null> => {
+    const changed = changedConditions.get(name);
+    if (changed) return changed;
+    paths ??= listPaths();
+    const path = paths.find((candidate) => candidate === `${name}.java` || candidate.endsWith(`/${name}.java`));
+    const text = path === undefined ? null : read(path);
+    if (path === undefined || text === null) return null;
+    const condition = identityConditions(await extract(path, text)).get(name);
+    return condition ? { path, line: condition.line } : null;
+  };
+  const findings: Finding[] = [];
+  const reported = new Set<string>();
+  for (const pair of gaining) {
+    for (const name of (pair.after?.extensionsApplied ?? []).filter((applied) => !(pair.before?.extensionsApplied ?? []).includes(applied))) {
+      const condition = await findCondition(name);
+      if (!condition) continue;
+      reported.add(name);
+      const text = read(pair.path) ?? "";
+      const at = text.search(new RegExp(`\\b${name}\\s*\\.\\s*class\\b|\\b${name}\\b`));
+      findings.push({
+        type: "test_disabled",
+        severity: defaultSeverityOf("test_disabled"),
+        file: pair.path,
+        line: at === -1 ? 1 : text.slice(0, at).split("\n").length,
+        message: `${pair.path} now applies ${name} (${condition.path}), an ExecutionCondition that disables tests by their name or identity: the tests it picks no longer run`,
+        evidence: { gained: ["extension_condition"], extension: name, condition_file: condition.path },
+        allowed: false,
+      });
+    }
+  }
+  for (const [name, { path, line }] of turned) {
+    if (reported.has(name)) continue;
+    paths ??= listPaths();
+    const appliers = paths.filter((candidate) => candidate.endsWith(".java") && candidate !== path && new RegExp(`\\b${name}\\s*\\.\\s*class\\b`).test(read(candidate) ?? ""));
+    if (appliers.length === 0) continue;
+    findings.push({
+      type: "test_disabled",
+      severity: defaultSeverityOf("test_disabled"),
+      file: path,
+      line,
+      message: `${name} in ${path} now disables tests by their name or identity, and ${appliers.length === 1 ? appliers[0] : `${appliers.length} test files`} apply it: the tests it picks no longer run`,
+      evidence: { gained: ["extension_condition"], extension: name, applied_in: appliers },
+      allowed: false,
+    });
+  }
+  return findings;
+}

@@ -8,7 +8,7 @@
  * method name.
  */
 
-import { javaSuiteLists } from "./java-suites.js";
+import { javaExecutionConditions, javaExtensionsApplied, javaSuiteLists } from "./java-suites.js";
 import { assumptionSkips, JAVA_SKIP_CALLS } from "./assumption-skips.js";
 import {
   type AssertionDraft,
@@ -708,6 +708,12 @@ export const java = defineLanguage({
   finish: (facts, { content }) => {
     const suites = facts.parseError === undefined && facts.notAnalyzed === undefined ? javaSuiteLists(content) : [];
     if (suites.length > 0) facts.suiteLists = suites;
+    if (facts.parseError === undefined && facts.notAnalyzed === undefined) {
+      const applied = javaExtensionsApplied(content);
+      if (applied.length > 0) facts.extensionsApplied = applied;
+      const conditions = javaExecutionConditions(content);
+      if (conditions.length > 0) facts.executionConditions = conditions;
+    }
     return facts;
   },
 });
