@@ -302,6 +302,20 @@ function assertionFact(matcherNode: Node, object: string, args: Node | undefined
   return fact;
 }
 
+/**
+ * True for an async assertion (`Assert.ThrowsAsync<T>(…)`, FluentAssertions
+ * `.Should().ThrowAsync<T>()`, NUnit `Assert.ThatAsync`, MSTest
+ * `ThrowsExceptionAsync`) whose Task nobody awaits or returns: it is a
+ * statement of its own, so the test ends before it settles and its failure
+ * is never observed (xUnit analyzer xUnit2021).
+ */
+function isUnawaitedAsyncAssertion(node: Node, matcher: string): boolean {
+  if (!/Async$/.test(matcher)) return false;
+  let outer: Node = node;
+  for (let parent = outer.parent; parent && (parent.type === "member_access_expression" || parent.type === "invocation_expression"); parent = parent.parent) outer = parent;
+  return outer.parent?.type === "expression_statement";
+}
+
 function extractCSharpDrafts(path: string, grammar: LoadedGrammar, root: Node, content: string): ExtractedDrafts {
   const tests: TestDraft[] = [];
   const nonTestFunctions: NonTestFunctionFact[] = [];
@@ -352,7 +366,9 @@ function extractCSharpDrafts(path: string, grammar: LoadedGrammar, root: Node, c
     const node = match.get("call");
     const call = node ? assertionCall(node, usesShouldly) : null;
     if (!node || !call) continue;
-    assertions.push({ ...withBoundActual(assertionFact(call.matcher, call.object, call.args, call.actual, node.startPosition.row + 1), node), startIndex: node.startIndex });
+    const fact = withBoundActual(assertionFact(call.matcher, call.object, call.args, call.actual, node.startPosition.row + 1), node);
+    if (isUnawaitedAsyncAssertion(node, matcherName(call.matcher))) fact.unreachable = true;
+    assertions.push({ ...fact, startIndex: node.startIndex });
   }
   const skips = tests.length > 0 ? assumptionSkips(root, CSHARP_SKIP_CALLS, "invocation_expression", ["throw_statement", "throw_expression"]) : [];
   return {

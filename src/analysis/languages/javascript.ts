@@ -1588,7 +1588,8 @@ class TestExtractor {
     if (expectedNode) this.expectedNodes.add(expectedNode);
     const baseName = last === rootText && props.length === 0 ? "assert" : last;
     const strength = /^(assert|expect)[A-Z0-9_$]/.test(baseName) ? 2 : matcherStrength(baseName, args.length, isNegated);
-    // `t.fail()` fails by itself; `t.plan(n)` (ava, tap, node:test) fails the test unless exactly n assertions run: neither is a tautology.
+    // `t.fail()` fails by itself; `t.plan(n)` (ava, tap, node:test) and jest's `expect.assertions(n)` / `expect.hasAssertions()` fail the test
+    // unless that many assertions run: none is a tautology.
     const canFail = baseName === "fail" || baseName === "plan" || baseName === "assertions" || baseName === "hasAssertions";
     // A failure's message is the assertion's own text, not an input of the code under test.
     if (baseName === "fail") for (const arg of args) this.expectedNodes.add(arg);

@@ -25,6 +25,9 @@ interface Shape {
 const jsTest = (header: string, body: string): string => `import { get } from "../src/store.js";\n\ntest("rejects an inherited key", ${header} {\n${body}\n});\n`;
 const REJECTS = '  await expect(get("toString")).rejects.toThrow("missing key");';
 
+const csTest = (signature: string, body: string): string =>
+  `using Xunit;\nusing FluentAssertions;\n\nnamespace Store.Tests;\n\npublic class StoreTests\n{\n    [Fact]\n    ${signature} InheritedKey()\n    {\n${body}\n    }\n}\n`;
+
 const SHAPES: Shape[] = [
   {
     id: "JS: the await before .rejects dropped",
@@ -80,6 +83,22 @@ const SHAPES: Shape[] = [
     type: "assertion_weakening",
     legit:
       'package com.example;\n\nimport static org.junit.jupiter.api.Assertions.*;\n\nimport org.junit.jupiter.api.Test;\n\nclass StoreTest {\n    @Test\n    void inheritedKey() {\n        try {\n            Store.get("toString");\n            fail("get returned");\n        } catch (IllegalArgumentException e) {\n            assertEquals("missing key", e.getMessage());\n        }\n    }\n}\n',
+  },
+  {
+    id: "C#: the await before Assert.ThrowsAsync dropped",
+    path: "tests/Store.Tests/StoreTests.cs",
+    before: csTest("public async Task", '        await Assert.ThrowsAsync<KeyNotFoundException>(() => Store.GetAsync("toString"));'),
+    cheat: csTest("public async Task", '        Assert.ThrowsAsync<KeyNotFoundException>(() => Store.GetAsync("toString"));'),
+    type: "assertion_removal",
+    legit: csTest("public Task", '        return Assert.ThrowsAsync<KeyNotFoundException>(() => Store.GetAsync("toString"));'),
+  },
+  {
+    id: "C#: the await before FluentAssertions' ThrowAsync dropped",
+    path: "tests/Store.Tests/StoreTests.cs",
+    before: csTest("public async Task", '        await Store.Invoking(s => s.GetAsync("toString")).Should().ThrowAsync<KeyNotFoundException>();'),
+    cheat: csTest("public async Task", '        Store.Invoking(s => s.GetAsync("toString")).Should().ThrowAsync<KeyNotFoundException>();'),
+    type: "assertion_removal",
+    legit: csTest("public async Task", '        var act = Store.Invoking(s => s.GetAsync("toString")).Should().ThrowAsync<KeyNotFoundException>();\n        await act;'),
   },
   {
     id: "C#: Assert.Throws rewritten as try/catch",
