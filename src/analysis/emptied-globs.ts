@@ -10,8 +10,9 @@
  * changed.
  *
  * A pattern is a string literal of a test-side file (a test path of its
- * language, or a file under a test or fixture folder) that looks like a path
- * glob: no spaces, a `*` or `?`, and a `.` or `/`. It counts when the change
+ * language, or a file under a test folder) that looks like a path
+ * glob: no spaces, a `*` or `?`, and a `.` or `/` (files under fixture and
+ * test-data folders are material for tests, not read). It counts when the change
  * added it and removed another from the same file that matched at least one
  * file of the before tree, while it matches none of the after tree. Matching
  * is picomatch's (dot files included), of `**\/<pattern>`, so anywhere
@@ -53,9 +54,9 @@ export function globMatchCount(compile: typeof picomatch, glob: string, paths: r
   return count;
 }
 
-/** True for a file of test code or test data: a test path of its language, or a file under a test, fixture or test-data folder. */
+/** True for a file of test code: a test path of its language, or a file under a test folder, outside fixture and test-data folders (material for tests, not code that runs them). */
 function isTestSide(path: string): boolean {
-  return (languageForPath(path)?.isTestPath(path) ?? false) || isUnderTestDirectory(path) || isTestSupportPath(path);
+  return ((languageForPath(path)?.isTestPath(path) ?? false) || isUnderTestDirectory(path)) && !isTestSupportPath(path);
 }
 
 /**

@@ -68,6 +68,11 @@ const JS_FAILURE: ShadowFailureSyntax = { failure: /\bthrow\b|\bpass\s*(:|=(?!=)
 /** Cheap test for the shapes this module reads. */
 const GATE = /\.extend\s*\(|\bassert\.\w+\s*=(?!=)|\bexpect\.\w+\s*=(?!=)/;
 
+/** True for a Babel node among an AST object's values (an object with a string `type`). */
+function isNodeLike(value: unknown): value is t.Node {
+  return typeof value === "object" && value !== null && typeof (value as { type?: unknown }).type === "string";
+}
+
 type FunctionLike = t.ObjectMethod | t.FunctionExpression | t.ArrowFunctionExpression;
 
 function isFunctionLike(node: t.Node | null | undefined): node is FunctionLike {
@@ -137,13 +142,11 @@ export function javascriptShadows(ast: t.File, content: string): AssertionShadow
       const name = keyName(node.left.property, node.left.computed);
       if (name !== null && ASSERT_OBJECTS.has(node.left.object.name) && isFunctionLike(node.right)) found.push(shadowOf(`${node.left.object.name}.${name}`, node.right, content, syntax));
     }
-    const record = node as unknown as Record<string, unknown>;
-    for (const key of Object.keys(record)) {
+    for (const [key, value] of Object.entries(node)) {
       if (WALK_SKIP_KEYS.has(key)) continue;
-      const value = record[key];
       if (Array.isArray(value)) {
-        for (const item of value) if (item && typeof item === "object" && typeof (item as t.Node).type === "string") visit(item as t.Node);
-      } else if (value && typeof value === "object" && typeof (value as t.Node).type === "string") visit(value as t.Node);
+        for (const item of value) if (isNodeLike(item)) visit(item);
+      } else if (isNodeLike(value)) visit(value);
     }
   };
   visit(ast.program);

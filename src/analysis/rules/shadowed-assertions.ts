@@ -13,13 +13,14 @@
  *
  * A shadow that can still fail (it normalises the values and delegates to
  * the framework, or raises when they differ) is no finding; so is a
- * non-failing shadow that was already there before the change, and one in
- * product code (an assertion library's own `Assert` class).
+ * non-failing shadow that was already there before the change, one in
+ * product code (an assertion library's own `Assert` class), and one in a
+ * fixture or test-data folder (material for tests, not test code).
  */
 
 import type { AssertionShadowFact } from "../facts.js";
 import type { Finding } from "../types.js";
-import { isInlineTestedProductCode, isTestPair, multisetMinus, usable, type RuleInput } from "./context.js";
+import { isInlineTestedProductCode, isTestPair, isTestSupportPath, multisetMinus, usable, type RuleInput } from "./context.js";
 import { defineRule, report } from "./registry.js";
 
 /** Rule id (evidence.rule). */
@@ -36,7 +37,7 @@ const shadowKey = (fact: AssertionShadowFact): string => `${fact.name}\u0000${fa
 export function shadowedAssertionFindings(input: RuleInput): Finding[] {
   const findings: Finding[] = [];
   for (const pair of input.pairs) {
-    if (!(isTestPair(pair) || isInlineTestedProductCode(pair))) continue;
+    if (!(isTestPair(pair) || isInlineTestedProductCode(pair)) || isTestSupportPath(pair.path)) continue;
     if (pair.before !== null && usable(pair.before) === null) continue;
     const after = usable(pair.after)?.assertionShadows ?? [];
     const added = multisetMinus(after, usable(pair.before)?.assertionShadows ?? [], shadowKey);
