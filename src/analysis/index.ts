@@ -22,6 +22,7 @@ import { linkDefinedTests, loadDefinerCallers } from "./defined-tests.js";
 import { EMPTY_CLASS_CONTEXT, loadClassContext, type UnchangedFiles } from "./inheritance.js";
 import { extensionSkipFindings, indirectSkipFindings, suiteListFindings } from "./indirection.js";
 import { emptiedGlobFindings } from "./emptied-globs.js";
+import { customSkipAttributeFindings } from "./custom-skip-attributes.js";
 import { loadExercisingTests } from "./exercising.js";
 import { loadEntryOnlyModules } from "./reach.js";
 import { LANGUAGES, extensionOf, languageForPath } from "./languages/index.js";
@@ -353,6 +354,8 @@ export async function analyzeChanges(changes: readonly FileChange[], options: An
         extractUnchanged,
       )),
     );
+  // Tests marked with a custom attribute that always skips (an xUnit FactAttribute setting Skip, a @Disabled meta-annotation).
+  if (trees) indirect.push(...customSkipAttributeFindings(changes, trees));
   // Case globs of test code edited to find no file of the tree: the loops over them check nothing.
   if (trees) indirect.push(...(await emptiedGlobFindings(changes, trees)));
   // Unchanged tests that exercise a changed module, read only when one gained a literal branch (special_casing).
