@@ -282,10 +282,23 @@ function titleWords(name: string): string[] {
   return name.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
 }
 
-/** Shared words over the longer title's word count (multiset), 0-1; 0 when either title has fewer than 3 words. */
+/** Inflection endings a reworded title changes (`ignores` -> `ignored`, `args` -> `arg`), longest first. */
+const INFLECTIONS = ["ing", "ed", "es", "s"] as const;
+
+/** A title word without its inflection ending ({@link INFLECTIONS}), when at least 3 letters remain: `ignores` and `ignored` are both `ignor`. */
+function wordStem(word: string): string {
+  for (const ending of INFLECTIONS) if (word.endsWith(ending) && word.length - ending.length >= 3) return word.slice(0, -ending.length);
+  return word;
+}
+
+/**
+ * Shared words over the longer title's word count (multiset), 0-1; 0 when
+ * either title has fewer than 3 words. Words are compared by their stem
+ * ({@link wordStem}): "ignores args" and "extra args ignored" share two words.
+ */
 export function titleSimilarity(a: string, b: string): number {
-  const wa = titleWords(a);
-  const wb = titleWords(b);
+  const wa = titleWords(a).map(wordStem);
+  const wb = titleWords(b).map(wordStem);
   if (wa.length < 3 || wb.length < 3) return 0;
   const left = new Map<string, number>();
   for (const w of wa) left.set(w, (left.get(w) ?? 0) + 1);

@@ -328,6 +328,40 @@ const withFindings: CompareCase[] = [
     findings: [`test_deletion/critical test/cart.test.ts "cart > rounds"`],
   },
   {
+    name: "a check-free test retitled with its words inflected anew (ignores -> ignored) and given a check: the same test",
+    changes: [
+      change(
+        "test/cart.test.ts",
+        `import { sink } from "../src/sink.js";\n${addToCart(`  it("ignores extra args", () => { sink(1, 2, 3); });`)}`,
+        `import { sink } from "../src/sink.js";\n${addToCart(`  it("extra args are ignored", () => { expect(sink("app", 2, 3).name).toBe("app"); });`)}`,
+      ),
+      change("src/sink.js", "export function sink() {\n  return {};\n}\n", "export function sink(name) {\n  return { name };\n}\n"),
+    ],
+    findings: [],
+  },
+  {
+    name: "a pytest test retitled with its words inflected anew and given a check: the same test",
+    changes: [
+      change(
+        "tests/test_sink.py",
+        "class TestSinkFactory:\n    def test_ignores_args(self):\n        SinkFactory()(1, 2, 3)\n",
+        'class TestSinkFactory:\n    def test_extra_args_ignored(self):\n        assert "app" == SinkFactory()("app", 2, 3).name\n',
+      ),
+    ],
+    findings: [],
+  },
+  {
+    name: "a title inflected anew while its assertion goes: assertion_removal, judged as the same test",
+    changes: [
+      change(
+        "test/cart.test.ts",
+        addToCart(`  it("rejects negative amounts", () => { expect(() => total([-1])).toThrow(RangeError); });`),
+        addToCart(`  it("rejected negative amount", () => { total([-1]); });`),
+      ),
+    ],
+    findings: [`assertion_removal/high test/cart.test.ts "cart > rejected negative amount"`],
+  },
+  {
     name: "a descriptive title reworded while its assertions go: assertion_removal, judged as the same test",
     changes: [
       change(
