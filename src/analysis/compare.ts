@@ -73,6 +73,7 @@ import type { Check } from "./checks/normalise.js";
 import { isAcceptedAfter, isMovedToOtherTable, isRejectionTest, rowInputs, type AfterTable } from "./checks/rejection.js";
 import { calledNames, pairAlikeTests, type LikenessCandidate } from "./checks/likeness.js";
 import { EMPTY_CLASS_CONTEXT, resolveTestsAcross, type ClassContext } from "./inheritance.js";
+import { hasCodeUnderTestChanged } from "./rules/context.js";
 import { applyRules, defaultSeverityOf, type ExercisingFile, type MatchedTest, type RuleInput } from "./rules/index.js";
 import type { SupportChange } from "./support.js";
 import type { Finding, Severity } from "./types.js";
@@ -442,7 +443,21 @@ export function checksNothing(test: TestCase): boolean {
   return test.callCount === 0 && facts.length > 0 && facts.every((fact) => fact.tautology || fact.unreachable === true);
 }
 
-function deletionFindings(pair: FactsPair, lost: Slot[]): Finding[] {
+/**
+ * True when a test makes no check at all (no assertion, no asserting
+ * helper: {@link checkedTest}) yet runs code: it guards only that its calls
+ * do not raise or panic (a Go test that prints what it gets, a pytest test
+ * that just calls). `isCodeUnchanged` says whether the code under its file
+ * stayed as it was; when it did, deleting the test hides nothing the change
+ * could have broken: its one guard is about code the change never touched.
+ */
+function isUncheckedOfUnchangedCode(slot: Slot, facts: FileFacts | null, isCodeUnchanged: (path: string) => boolean): boolean {
+  const test = slot.test;
+  if ((test.callCount ?? 0) === 0 || test.assertionCount > 0 || test.flags.todo) return false;
+  return checkedTest(slot.file, test, facts).checks.length === 0 && isCodeUnchanged(slot.file);
+}
+
+function deletionFindings(pair: FactsPair, lost: Slot[], isCodeUnchanged: (path: string) => boolean = () => false): Finding[] {
   const path = pair.path;
   const beforeCount = pair.before?.tests.length ?? 0;
   const ids = lost.map((slot) => slot.test.id);
@@ -471,7 +486,7 @@ function deletionFindings(pair: FactsPair, lost: Slot[]): Finding[] {
 
   const isFileDeleted = pair.after === null;
   if (isFileDeleted && lost.length > 1 && lost.length === beforeCount) {
-    const isAllTodo = lost.every((slot) => slot.test.flags.todo || checksNothing(slot.test));
+    const isAllTodo = lost.every((slot) => slot.test.flags.todo || checksNothing(slot.test) || isUncheckedOfUnchangedCode(slot, pair.before, isCodeUnchanged));
     return [
       {
         type: "test_deletion",
@@ -491,17 +506,29 @@ function deletionFindings(pair: FactsPair, lost: Slot[]): Finding[] {
     const test = slot.test;
     const isTodo = test.flags.todo;
     const isInert = !isTodo && checksNothing(test);
+    const isUnchecked = !isTodo && !isInert && isUncheckedOfUnchangedCode(slot, pair.before, isCodeUnchanged);
     const where = isFileDeleted ? `was deleted with its file ${path}` : `was deleted from ${path}`;
+    const why = isInert
+      ? "; it checked nothing: its only assertions are tautologies and it runs no code"
+      : isUnchecked
+        ? "; it made no checks (it only ran code, guarding that the code does not raise) and none of the code under it changed"
+        : "";
     return {
       type: "test_deletion",
-      severity: isTodo || isInert ? "low" : "critical",
+      severity: isTodo || isInert || isUnchecked ? "low" : "critical",
       file: path,
       line: test.line,
       before_file: path,
       before_line: test.line,
       test: test.id,
-      message: `${isTodo ? "todo test" : "test"} "${test.id}" ${where} and not found elsewhere${isInert ? "; it checked nothing: its only assertions are tautologies and it runs no code" : ""}`,
-      evidence: { assertions: test.assertionCount, body_hash: test.bodyHash, file_deleted: isFileDeleted, ...(isInert ? { checks_nothing: true } : {}) },
+      message: `${isTodo ? "todo test" : "test"} "${test.id}" ${where} and not found elsewhere${why}`,
+      evidence: {
+        assertions: test.assertionCount,
+        body_hash: test.bodyHash,
+        file_deleted: isFileDeleted,
+        ...(isInert ? { checks_nothing: true } : {}),
+        ...(isUnchecked ? { unchecked_code_unchanged: true } : {}),
+      },
       allowed: false,
     } satisfies Finding;
   });
@@ -1028,13 +1055,23 @@ export function compareFacts(
   const ownLost = new Map<FactsPair, Slot[]>();
   const derivedLost: Slot[] = [];
   const tableSlots = after.filter((slot) => slot.test.eachRowLiterals !== undefined);
+  // Whether the code under a test file changed (rules/context.ts), asked once per file, only for deleted tests without checks.
+  const codeUnchanged = new Map<string, boolean>();
+  const isCodeUnchanged = (path: string): boolean => {
+    let answer = codeUnchanged.get(path);
+    if (answer === undefined) {
+      answer = !hasCodeUnderTestChanged(path, resolved.changed, changedPaths);
+      codeUnchanged.set(path, answer);
+    }
+    return answer;
+  };
   const unmatchedByFile = new Map<string, Slot[]>();
   for (const slot of before) if (slot.partner === null) pushTo(unmatchedByFile, slot.file, slot);
   for (const pair of allPairs) {
     const unmatched = unmatchedByFile.get(pair.path) ?? [];
     const lost = unmatched.filter((slot) => !conservation.conserved.has(slot) && (conservation.judged.has(slot) || !isMergedIntoRows(slot, tableSlots, usedRows)));
     if (pair.after && !hasUsableFacts(pair.after)) {
-      if (lost.length > 0) findings.push(...deletionFindings(pair, lost));
+      if (lost.length > 0) findings.push(...deletionFindings(pair, lost, isCodeUnchanged));
       continue;
     }
     ownLost.set(
@@ -1052,7 +1089,7 @@ export function compareFacts(
   for (const [pair, lost] of ownLost) {
     const undiscovered = lost.map((slot) => outOfDiscoveryFinding(slot, allPairs));
     const deleted = lost.filter((_, index) => undiscovered[index] === null);
-    const ownFindings = [...undiscovered.filter((finding): finding is Finding => finding !== null), ...(deleted.length > 0 ? deletionFindings(pair, deleted) : [])];
+    const ownFindings = [...undiscovered.filter((finding): finding is Finding => finding !== null), ...(deleted.length > 0 ? deletionFindings(pair, deleted, isCodeUnchanged) : [])];
     // A base's own test case lost: its subclasses lost it too; say so on the same finding.
     for (const finding of ownFindings) {
       const slot = lost.find((candidate) => candidate.test.id === finding.test && candidate.test.line === finding.before_line);

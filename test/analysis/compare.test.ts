@@ -328,6 +328,79 @@ const withFindings: CompareCase[] = [
     findings: [`test_deletion/critical test/cart.test.ts "cart > rounds"`],
   },
   {
+    name: "a Go test that only prints what it gets, deleted while no code changed: low, it guarded nothing the change touched",
+    changes: [
+      change(
+        "opt/opt_test.go",
+        'package opt\n\nimport (\n\t"fmt"\n\t"testing"\n)\n\nfunc TestParse(t *testing.T) {\n\tif Parse("7") != 7 {\n\t\tt.Error("Parse(7)")\n\t}\n}\n\nfunc TestShow(t *testing.T) {\n\tfmt.Println(Parse("12"))\n}\n',
+        'package opt\n\nimport "testing"\n\nfunc TestParse(t *testing.T) {\n\tif Parse("7") != 7 {\n\t\tt.Error("Parse(7)")\n\t}\n}\n',
+      ),
+    ],
+    findings: [`test_deletion/low opt/opt_test.go "TestShow"`],
+  },
+  {
+    name: "a Go test that only prints what it gets, deleted while the code it runs changed: critical, the call may panic now",
+    changes: [
+      change(
+        "opt/opt_test.go",
+        'package opt\n\nimport (\n\t"fmt"\n\t"testing"\n)\n\nfunc TestParse(t *testing.T) {\n\tif Parse("7") != 7 {\n\t\tt.Error("Parse(7)")\n\t}\n}\n\nfunc TestShow(t *testing.T) {\n\tfmt.Println(Parse("12"))\n}\n',
+        'package opt\n\nimport "testing"\n\nfunc TestParse(t *testing.T) {\n\tif Parse("7") != 7 {\n\t\tt.Error("Parse(7)")\n\t}\n}\n',
+      ),
+      change("opt/opt.go", "package opt\n\nfunc Parse(s string) int {\n\treturn len(s)\n}\n", "package opt\n\nfunc Parse(s string) int {\n\treturn int(s[1] - s[0])\n}\n"),
+    ],
+    findings: [`test_deletion/critical opt/opt_test.go "TestShow"`],
+  },
+  {
+    name: "a Go test whose only check is an asserting helper, deleted while no code changed: critical, it made a check",
+    changes: [
+      change(
+        "opt/opt_test.go",
+        'package opt\n\nimport "testing"\n\nfunc check(t *testing.T, s string, want int) {\n\tif Parse(s) != want {\n\t\tt.Errorf("Parse(%q)", s)\n\t}\n}\n\nfunc TestParse(t *testing.T) {\n\tcheck(t, "7", 7)\n}\n\nfunc TestTwelve(t *testing.T) {\n\tcheck(t, "12", 12)\n}\n',
+        'package opt\n\nimport "testing"\n\nfunc check(t *testing.T, s string, want int) {\n\tif Parse(s) != want {\n\t\tt.Errorf("Parse(%q)", s)\n\t}\n}\n\nfunc TestParse(t *testing.T) {\n\tcheck(t, "7", 7)\n}\n',
+      ),
+    ],
+    findings: [`test_deletion/critical opt/opt_test.go "TestTwelve"`],
+  },
+  {
+    name: "a pytest test that only calls, deleted while no code changed: low",
+    changes: [
+      change(
+        "tests/test_parse.py",
+        'from hdr.parse import parse_header\n\n\ndef test_two_fields():\n    assert {"a": "1"} == parse_header("a=1")\n\n\ndef test_trailing_separator_tolerated():\n    parse_header("a=1;")\n',
+        'from hdr.parse import parse_header\n\n\ndef test_two_fields():\n    assert {"a": "1"} == parse_header("a=1")\n',
+      ),
+    ],
+    findings: [`test_deletion/low tests/test_parse.py "test_trailing_separator_tolerated"`],
+  },
+  {
+    name: "a JS test that only calls, deleted while the module it imports changed: critical",
+    changes: [
+      change(
+        "test/parse.test.js",
+        'import { parse } from "../src/parse.js";\nit("parses one field", () => { expect(parse("a=1")).toEqual({ a: "1" }); });\nit("tolerates a trailing separator", () => { parse("a=1;"); });\n',
+        'import { parse } from "../src/parse.js";\nit("parses one field", () => { expect(parse("a=1")).toEqual({ a: "1" }); });\n',
+      ),
+      change(
+        "src/parse.js",
+        "export const parse = (s) => Object.fromEntries(s.split(';').filter(Boolean).map((p) => p.split('=')));\n",
+        "export const parse = (s) => Object.fromEntries(s.split(';').map((p) => { if (!p) throw new Error('empty'); return p.split('='); }));\n",
+      ),
+    ],
+    findings: [`test_deletion/critical test/parse.test.js "tolerates a trailing separator"`],
+  },
+  {
+    name: "a JS test that only calls, deleted while nothing it imports changed: low",
+    changes: [
+      change(
+        "test/parse.test.js",
+        'import { parse } from "../src/parse.js";\nit("parses one field", () => { expect(parse("a=1")).toEqual({ a: "1" }); });\nit("tolerates a trailing separator", () => { parse("a=1;"); });\n',
+        'import { parse } from "../src/parse.js";\nit("parses one field", () => { expect(parse("a=1")).toEqual({ a: "1" }); });\n',
+      ),
+      change("src/other.js", "export const other = 1;\n", "export const other = 2;\n"),
+    ],
+    findings: [`test_deletion/low test/parse.test.js "tolerates a trailing separator"`],
+  },
+  {
     name: "a check-free test retitled with its words inflected anew (ignores -> ignored) and given a check: the same test",
     changes: [
       change(
