@@ -39,6 +39,7 @@ import { describeRetired, findRetired, retiredNamesOf } from "./dependencies.js"
 import { isAnchoredRelaxation, isPartialKeepingEveryField, statedAt } from "../checks/patterns.js";
 import { flipJudge } from "./flipped-refusals.js";
 import { impliedByWhole } from "../checks/implied.js";
+import { splitArguments } from "../checks/normalise.js";
 
 /** The outcome of {@link pairAssertions}: index pairs (before, after), and the unpaired indexes of each side. */
 export interface AssertionPairing {
@@ -318,6 +319,7 @@ function isCoveredByWholerCheck(
   const actual = lost.actual;
   if (actual === undefined) return false;
   if (isCoveredByPartialCheck(lost, after, written)) return true;
+  if (lostCheck && afterChecks && isPartOfWholeThroughLocal(written.get(lost) ?? lost, lostCheck, after, afterChecks)) return true;
   return after.some((fact) => {
     if (fact.tautology || fact.unreachable || fact.negated || fact.actual === undefined || fact.strength < Math.max(lost.strength, 3)) return false;
     if (fact.actual === actual) return false; // the same value: pairing already judged it
@@ -327,6 +329,50 @@ function isCoveredByWholerCheck(
     // The whole's expected value read as a literal: the part must be there and agree (a part it contradicts is not covered).
     const implied = lostCheck && whole ? impliedByWhole(lostCheck, whole) : null;
     return implied !== false;
+  });
+}
+
+/**
+ * Conversions that give back the value they are called on as a record or a
+ * list, so an equality of `parse(x).to_h` checks `parse(x)` whole: Ruby's
+ * `.to_h`/`.to_hash`/`.to_a`, and Python's `dict(...)`/`list(...)`.
+ */
+function withoutIdentityConversion(subject: string): string {
+  const python = /^(?:dict|list)\((.+)\)$/s.exec(subject)?.[1];
+  if (python !== undefined && splitArguments(python).length === 1) return python;
+  return subject.replace(/\.to_(?:h|hash|a)$/, "");
+}
+
+/**
+ * True when a lost field check read a member or an index of a local
+ * (`params = FormParser.parse(x); params["bio"].must_include "hello"`,
+ * AssertionFact.actualBase) and an after check now compares the value that
+ * local was bound to, whole, with a literal that holds that part and agrees
+ * (`FormParser.parse(x).to_h.must_equal({"bio" => "hello"})`,
+ * checks/implied.ts): the field check is a part of the whole one. A whole
+ * equality that contradicts the part, or that the part cannot be read from
+ * (no literal), covers nothing.
+ */
+function isPartOfWholeThroughLocal(
+  /** The assertion as written (AssertionFact.actualBase). */ lost: AssertionFact,
+  lostCheck: Check,
+  after: readonly AssertionFact[],
+  afterChecks: ReadonlyMap<AssertionFact, Check>,
+): boolean {
+  const base = lost.actualBase;
+  const actual = lost.actual;
+  if (base === undefined || actual === undefined || !actual.startsWith(base.local)) return false;
+  const path = actual.slice(base.local.length).trimStart();
+  if (!/^\??\s*[.[]/.test(path)) return false;
+  const value = toCheck({ ...lost, actual: base.value }).subject;
+  const rebased = toCheck({ ...lost, actual: `${base.value}${path}` });
+  if (value === "" || !rebased.subject.startsWith(value) || rebased.relation !== lostCheck.relation || rebased.isNegated !== lostCheck.isNegated) return false;
+  return after.some((fact) => {
+    const whole = afterChecks.get(fact);
+    if (!whole || fact.tautology || fact.unreachable || whole.isNegated || whole.relation !== "equal") return false;
+    const subject = withoutIdentityConversion(whole.subject);
+    if (subject !== value) return false;
+    return impliedByWhole(rebased, { ...whole, subject }) === true;
   });
 }
 
@@ -577,6 +623,10 @@ function compareDetails(
     );
     return findings;
   }
+  const isImpliedPart = (was: AssertionFact, now: AssertionFact): boolean => {
+    const [part, whole] = [asChecks.get(was), asChecks.get(now)];
+    return part !== undefined && whole !== undefined && (impliedByWhole(part, whole) === true || isPartOfWholeThroughLocal(original.get(was) ?? was, part, [now], asChecks));
+  };
   const changedExpectations = pairs
     .map(([b, a]) => [before[b] as AssertionFact, after[a] as AssertionFact] as const)
     .filter(
@@ -588,6 +638,8 @@ function compareDetails(
         now.expected !== undefined &&
         was.expected !== now.expected &&
         !isErrorCheckPinnedFurther(was, now) &&
+        // a field check now made by an equality of the whole value that holds the field and agrees (checks/implied.ts)
+        !isImpliedPart(was, now) &&
         // equality is symmetric: the operands swapped (`a.equals(b)` -> `assertNotEquals(b, a)`'s order) expect the same
         !(/^(?:not )?equal$/.test(was.matcher) && was.expected === now.actual && was.actual === now.expected),
     );
