@@ -401,6 +401,53 @@ const withFindings: CompareCase[] = [
     findings: [`test_deletion/low test/parse.test.js "tolerates a trailing separator"`],
   },
   {
+    name: "checks of two fields reordered while both expect new values the changed code gives: the same checks, re-expected",
+    changes: [
+      change(
+        "test/split.test.js",
+        'import { split } from "../src/split.js";\nit("splits", () => {\n  const parts = split("a/b,c");\n  expect(parts.last).toBe("a/b,c");\n  expect(parts.first).toBe("");\n});\n',
+        'import { split } from "../src/split.js";\nit("splits", () => {\n  const parts = split("a/b,c");\n  expect(parts.first).toBe("a/b");\n  expect(parts.last).toBe("c");\n});\n',
+      ),
+      change("src/split.js", 'export const split = (s) => ({ first: "", last: s });\n', 'export const split = (s) => ({ first: s.split(",")[0], last: s.split(",")[1] });\n'),
+    ],
+    findings: [],
+  },
+  {
+    name: "pytest checks of two keys reordered with new expected values, the code changed: the same checks",
+    changes: [
+      change(
+        "tests/test_split.py",
+        'from split import split\n\n\ndef test_splits():\n    parts = split("a/b,c")\n    assert parts["last"] == "a/b,c"\n    assert parts["first"] == ""\n',
+        'from split import split\n\n\ndef test_splits():\n    parts = split("a/b,c")\n    assert parts["first"] == "a/b"\n    assert parts["last"] == "c"\n',
+      ),
+      change("split.py", 'def split(s):\n    return {"first": "", "last": s}\n', 'def split(s):\n    first, last = s.split(",")\n    return {"first": first, "last": last}\n'),
+    ],
+    findings: [],
+  },
+  {
+    name: "checks of two fields reordered and one dropped: the dropped one is removed",
+    changes: [
+      change(
+        "test/split.test.js",
+        'import { split } from "../src/split.js";\nit("splits", () => {\n  const parts = split("a/b,c");\n  expect(parts.last).toBe("a/b,c");\n  expect(parts.first).toBe("");\n});\n',
+        'import { split } from "../src/split.js";\nit("splits", () => {\n  const parts = split("a/b,c");\n  expect(parts.first).toBe("a/b");\n});\n',
+      ),
+      change("src/split.js", 'export const split = (s) => ({ first: "", last: s });\n', 'export const split = (s) => ({ first: s.split(",")[0], last: s.split(",")[1] });\n'),
+    ],
+    findings: [`assertion_removal/high test/split.test.js "splits"`],
+  },
+  {
+    name: "checks of two fields reordered with new expected values while the code did not change: expectation_changed",
+    changes: [
+      change(
+        "test/split.test.js",
+        'import { split } from "../src/split.js";\nit("splits", () => {\n  const parts = split("a/b,c");\n  expect(parts.last).toBe("a/b,c");\n  expect(parts.first).toBe("");\n});\n',
+        'import { split } from "../src/split.js";\nit("splits", () => {\n  const parts = split("a/b,c");\n  expect(parts.first).toBe("a/b");\n  expect(parts.last).toBe("c");\n});\n',
+      ),
+    ],
+    findings: [`expectation_changed/medium test/split.test.js "splits"`],
+  },
+  {
     name: "a check-free test retitled with its words inflected anew (ignores -> ignored) and given a check: the same test",
     changes: [
       change(

@@ -112,17 +112,32 @@ export function pairAssertions(before: readonly AssertionFact[], after: readonly
   const pairedBefore = new Set<number>();
   const pairedAfter = new Set<number>();
   const branchesOf = (fact: AssertionFact): string => (fact.conditions ?? []).join("\u0001");
-  for (const key of [(fact: AssertionFact): string => `${signature(fact)}\u0002${branchesOf(fact)}`, signature]) {
+  // Then checks of one subject reordered while their expected values changed (`data["bar"]`, `data["foo"]` checked the
+  // other way round, each expecting another value): the same checks, re-expected, when that subject is checked so once a side.
+  const subjectKey = (fact: AssertionFact): string | undefined =>
+    fact.actual === undefined || fact.actual === "" ? undefined : `${fact.matcher}\u0000${fact.actual}\u0000${fact.negated ? "!" : ""}\u0002${branchesOf(fact)}`;
+  const isOnce = (facts: readonly AssertionFact[], key: string): boolean => facts.filter((fact) => subjectKey(fact) === key).length === 1;
+  const keys: ((fact: AssertionFact) => string | undefined)[] = [
+    (fact) => `${signature(fact)}\u0002${branchesOf(fact)}`,
+    signature,
+    (fact) => {
+      const key = subjectKey(fact);
+      return key !== undefined && isOnce(before, key) && isOnce(after, key) ? key : undefined;
+    },
+  ];
+  for (const key of keys) {
     const unpairedAfter = new Map<string, number[]>();
     after.forEach((fact, i) => {
-      if (pairedAfter.has(i)) return;
-      const list = unpairedAfter.get(key(fact)) ?? [];
+      const at = key(fact);
+      if (pairedAfter.has(i) || at === undefined) return;
+      const list = unpairedAfter.get(at) ?? [];
       list.push(i);
-      unpairedAfter.set(key(fact), list);
+      unpairedAfter.set(at, list);
     });
     before.forEach((fact, i) => {
-      if (pairedBefore.has(i)) return;
-      const match = unpairedAfter.get(key(fact))?.shift();
+      const at = key(fact);
+      if (pairedBefore.has(i) || at === undefined) return;
+      const match = unpairedAfter.get(at)?.shift();
       if (match === undefined) return;
       pairs.push([i, match]);
       pairedBefore.add(i);
