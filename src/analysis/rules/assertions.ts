@@ -348,6 +348,49 @@ function isCoveredByWholerCheck(
 }
 
 /**
+ * The product functions of the change that panic on the error of a call
+ * they make (Go's `func MustParse(s string) *Version { v, err :=
+ * NewVersion(s); if err != nil { panic(err) }; return v }`), by the callee:
+ * `NewVersion` -> {`MustParse`}. Read from the after side's functions and
+ * guards (a guard of the function whose action panics).
+ */
+function panickingWrappers(pairs: RuleInput["pairs"]): Map<string, Set<string>> {
+  const wrappers = new Map<string, Set<string>>();
+  for (const pair of pairs) {
+    const code = usable(pair.after)?.code;
+    if (!code || usable(pair.after)?.isTestFile) continue;
+    const panicking = new Set((code.guards ?? []).filter((guard) => /^panic\s*\(/.test(guard.action) && !guard.fallthrough).map((guard) => guard.function));
+    for (const fn of code.functions ?? []) {
+      if (!panicking.has(fn.name)) continue;
+      for (const callee of fn.calls) {
+        if (callee === fn.name || callee === "panic") continue;
+        const set = wrappers.get(callee) ?? new Set<string>();
+        set.add(fn.name);
+        wrappers.set(callee, set);
+      }
+    }
+  }
+  return wrappers;
+}
+
+/**
+ * True when `fact` is an error check of a call (AssertionFact.errorOf:
+ * `if err != nil` after `v, err := NewVersion(tc.v1)`) that the edited test
+ * no longer makes itself, and the test now calls a product wrapper that
+ * panics on that call's error instead (`MustParse("1.2.3")` in its rows):
+ * the panic fails the test where the error check did. A test that still
+ * calls the function (its error discarded, `v, _ := NewVersion(s)`) checks
+ * nothing of it.
+ */
+function isMadeByPanickingWrapper(fact: AssertionFact, test: MatchedTest, wrappers: ReadonlyMap<string, ReadonlySet<string>>): boolean {
+  const callee = fact.errorOf === undefined ? undefined : /([A-Za-z_]\w*)\s*\(/.exec(fact.errorOf)?.[1];
+  if (callee === undefined || wrappers.size === 0) return false;
+  const calls = new Set(test.after.calls ?? []);
+  if (calls.has(callee)) return false;
+  return [...(wrappers.get(callee) ?? [])].some((wrapper) => calls.has(wrapper));
+}
+
+/**
  * Conversions that give back the value they are called on as a record or a
  * list, so an equality of `parse(x).to_h` checks `parse(x)` whole: Ruby's
  * `.to_h`/`.to_hash`/`.to_a`, and Python's `dict(...)`/`list(...)`.
@@ -449,6 +492,8 @@ function compareDetails(
   retiredOf: (index: number, check: Check) => string[] = () => [],
   /** Whether a lost error check and a kept one are the same call flipped to "does not throw" with the refusal redecided (flipped-refusals.ts). */
   isFlip: (was: Check, now: Check, isSameTest?: boolean) => boolean = () => false,
+  /** Whether a lost check is an error check whose call a product wrapper the test now calls panics on ({@link panickingWrappers}). */
+  isMadeByWrapper: (fact: AssertionFact) => boolean = () => false,
 ): Finding[] {
   const findings: Finding[] = [];
   // Judged as checks (analysis/checks): one relation and strength whatever the framework, text in canonical form.
@@ -483,7 +528,13 @@ function compareDetails(
   const lost = removed
     .map((i) => before[i] as AssertionFact)
     .filter(
-      (fact) => !fact.tautology && !fact.unreachable && !hasTwin(fact) && !isCoveredByWholerCheck(fact, after, asChecks.get(fact), asChecks, original) && !isConserved(original.get(fact) ?? fact),
+      (fact) =>
+        !fact.tautology &&
+        !fact.unreachable &&
+        !hasTwin(fact) &&
+        !isCoveredByWholerCheck(fact, after, asChecks.get(fact), asChecks, original) &&
+        !isConserved(original.get(fact) ?? fact) &&
+        !isMadeByWrapper(original.get(fact) ?? fact),
     )
     .filter((fact) => {
       const now = reExpectation(fact, after);
@@ -721,6 +772,7 @@ export function assertionFindings(input: RuleInput): Finding[] {
   const conserved = conservationOf(input);
   let retired: Set<string> | null = null; // what the change retired (rules/dependencies.ts), read once when a test lost assertions
   const flips = flipJudge(input);
+  let wrappers: Map<string, Set<string>> | null = null; // product functions that panic on a call's error, read once when needed
   const codeChanged = new Map<string, boolean>();
   const isCodeChanged = (path: string): boolean => {
     let answer = codeChanged.get(path);
@@ -749,6 +801,7 @@ export function assertionFindings(input: RuleInput): Finding[] {
               return retired.size === 0 ? [] : retiredNamesOf(test.before, index, check, retired);
             },
             flips.isFlip,
+            (fact) => isMadeByPanickingWrapper(fact, test, (wrappers ??= panickingWrappers(input.pairs))),
           )
         : compareCounts(test);
     // Assertions moved into an imported helper (`runScenario(dir)` holding the expects) are not removed.
