@@ -70,7 +70,7 @@ import { skipConditionKind } from "./checks/skip-condition.js";
 import { hasUsableFacts, type FileFacts, type TestCase, type TestFlag } from "./facts.js";
 import { canonicalText, checkedTest, conserve, describeCheck, literalKey, removedDeclarations, type CheckedTest } from "./checks/index.js";
 import type { Check } from "./checks/normalise.js";
-import { isAcceptedAfter, isMovedToOtherTable, isRejectionTest, rowInputs, type AfterTable } from "./checks/rejection.js";
+import { isAcceptedAfter, isMovedToOtherTable, isRebuiltFromTemplate, isRejectionTest, rowInputs, type AfterTable } from "./checks/rejection.js";
 import { calledNames, pairAlikeTests, type LikenessCandidate } from "./checks/likeness.js";
 import { EMPTY_CLASS_CONTEXT, resolveTestsAcross, type ClassContext } from "./inheritance.js";
 import { hasCodeUnderTestChanged } from "./rules/context.js";
@@ -695,6 +695,8 @@ function isRowAccepted(before: Slot, row: number, followed: RowsFollowed, succes
   const checks = followed.checksOf(before);
   const inputs = elements && isRejectionTest(checks) ? rowInputs(elements, checks) : null;
   if (inputs !== null && isAcceptedAfter(inputs, followed.tables)) return true;
+  const rows = before.test.eachRowElements;
+  if (elements && rows && isRebuiltFromTemplate(elements, keptRows(rows, row, successor), checks, followed.tables, successor)) return true;
   const literals = before.test.eachRowLiterals?.[row];
   return (
     literals !== undefined &&
@@ -706,6 +708,12 @@ function isRowAccepted(before: Slot, row: number, followed: RowsFollowed, succes
       before.test.calls,
     )
   );
+}
+
+/** The rows of a before table (its keyed elements) other than `row` that its after version still has, as written. */
+function keptRows(rows: readonly (readonly string[])[], row: number, successor: TestCase): (readonly string[])[] {
+  const after = new Set((successor.eachRowElements ?? []).map((elements) => elements.join("\u0000")));
+  return rows.filter((elements, index) => index !== row && after.has(elements.join("\u0000")));
 }
 
 /**
@@ -728,6 +736,7 @@ function rowsFollowed(pairs: readonly FactsPair[], after: readonly Slot[]): Rows
         test: slot.test,
         literalRows: (slot.test.eachRowLiterals ?? []).map((cells) => cells.map((literal) => literalKey(canonicalText(literal)))),
         calls: new Set([...checks.flatMap((check) => [...calledNames(check.subject)]), ...(slot.test.calls ?? [])]),
+        subjects: checks.map((check) => check.subject),
       };
     });
   return { checksOf: (slot) => checksOn(slot, "before"), tables };
@@ -1017,6 +1026,19 @@ function leftDiscoveryFindings(slots: readonly Slot[]): Finding[] {
   });
 }
 
+/** Whether the code under a test file did not change in the diff (rules/context.ts hasCodeUnderTestChanged), asked once per file. */
+function codeUnchangedJudge(pairs: readonly FactsPair[], changedPaths: readonly string[] | undefined): (path: string) => boolean {
+  const answers = new Map<string, boolean>();
+  return (path) => {
+    let answer = answers.get(path);
+    if (answer === undefined) {
+      answer = !hasCodeUnderTestChanged(path, pairs, changedPaths);
+      answers.set(path, answer);
+    }
+    return answer;
+  };
+}
+
 /**
  * The findings of one diff, in the order of `pairs` (deletions per file,
  * then disabled tests, then the rule families of rules/: assertion,
@@ -1055,16 +1077,8 @@ export function compareFacts(
   const ownLost = new Map<FactsPair, Slot[]>();
   const derivedLost: Slot[] = [];
   const tableSlots = after.filter((slot) => slot.test.eachRowLiterals !== undefined);
-  // Whether the code under a test file changed (rules/context.ts), asked once per file, only for deleted tests without checks.
-  const codeUnchanged = new Map<string, boolean>();
-  const isCodeUnchanged = (path: string): boolean => {
-    let answer = codeUnchanged.get(path);
-    if (answer === undefined) {
-      answer = !hasCodeUnderTestChanged(path, resolved.changed, changedPaths);
-      codeUnchanged.set(path, answer);
-    }
-    return answer;
-  };
+  // Whether the code under a test file stayed as it was, asked only for deleted tests without checks.
+  const isCodeUnchanged = codeUnchangedJudge(resolved.changed, changedPaths);
   const unmatchedByFile = new Map<string, Slot[]>();
   for (const slot of before) if (slot.partner === null) pushTo(unmatchedByFile, slot.file, slot);
   for (const pair of allPairs) {
