@@ -70,9 +70,10 @@ import { skipConditionKind } from "./checks/skip-condition.js";
 import { hasUsableFacts, type FileFacts, type TestCase, type TestFlag } from "./facts.js";
 import { canonicalText, checkedTest, conserve, describeCheck, literalKey, removedDeclarations, type CheckedTest } from "./checks/index.js";
 import type { Check } from "./checks/normalise.js";
-import { isAcceptedAfter, isMovedToOtherTable, isRejectionTest, rowInputs, type AfterTable } from "./checks/rejection.js";
+import { isAcceptedAfter, isMovedToOtherTable, isRebuiltFromTemplate, isRejectionTest, rowInputs, type AfterTable } from "./checks/rejection.js";
 import { calledNames, pairAlikeTests, type LikenessCandidate } from "./checks/likeness.js";
 import { EMPTY_CLASS_CONTEXT, resolveTestsAcross, type ClassContext } from "./inheritance.js";
+import { hasCodeUnderTestChanged } from "./rules/context.js";
 import { applyRules, defaultSeverityOf, type ExercisingFile, type MatchedTest, type RuleInput } from "./rules/index.js";
 import type { SupportChange } from "./support.js";
 import type { Finding, Severity } from "./types.js";
@@ -282,10 +283,23 @@ function titleWords(name: string): string[] {
   return name.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
 }
 
-/** Shared words over the longer title's word count (multiset), 0-1; 0 when either title has fewer than 3 words. */
+/** Inflection endings a reworded title changes (`ignores` -> `ignored`, `args` -> `arg`), longest first. */
+const INFLECTIONS = ["ing", "ed", "es", "s"] as const;
+
+/** A title word without its inflection ending ({@link INFLECTIONS}), when at least 3 letters remain: `ignores` and `ignored` are both `ignor`. */
+function wordStem(word: string): string {
+  for (const ending of INFLECTIONS) if (word.endsWith(ending) && word.length - ending.length >= 3) return word.slice(0, -ending.length);
+  return word;
+}
+
+/**
+ * Shared words over the longer title's word count (multiset), 0-1; 0 when
+ * either title has fewer than 3 words. Words are compared by their stem
+ * ({@link wordStem}): "ignores args" and "extra args ignored" share two words.
+ */
 export function titleSimilarity(a: string, b: string): number {
-  const wa = titleWords(a);
-  const wb = titleWords(b);
+  const wa = titleWords(a).map(wordStem);
+  const wb = titleWords(b).map(wordStem);
   if (wa.length < 3 || wb.length < 3) return 0;
   const left = new Map<string, number>();
   for (const w of wa) left.set(w, (left.get(w) ?? 0) + 1);
@@ -429,7 +443,21 @@ export function checksNothing(test: TestCase): boolean {
   return test.callCount === 0 && facts.length > 0 && facts.every((fact) => fact.tautology || fact.unreachable === true);
 }
 
-function deletionFindings(pair: FactsPair, lost: Slot[]): Finding[] {
+/**
+ * True when a test makes no check at all (no assertion, no asserting
+ * helper: {@link checkedTest}) yet runs code: it guards only that its calls
+ * do not raise or panic (a Go test that prints what it gets, a pytest test
+ * that just calls). `isCodeUnchanged` says whether the code under its file
+ * stayed as it was; when it did, deleting the test hides nothing the change
+ * could have broken: its one guard is about code the change never touched.
+ */
+function isUncheckedOfUnchangedCode(slot: Slot, facts: FileFacts | null, isCodeUnchanged: (path: string) => boolean): boolean {
+  const test = slot.test;
+  if ((test.callCount ?? 0) === 0 || test.assertionCount > 0 || test.flags.todo) return false;
+  return checkedTest(slot.file, test, facts).checks.length === 0 && isCodeUnchanged(slot.file);
+}
+
+function deletionFindings(pair: FactsPair, lost: Slot[], isCodeUnchanged: (path: string) => boolean = () => false): Finding[] {
   const path = pair.path;
   const beforeCount = pair.before?.tests.length ?? 0;
   const ids = lost.map((slot) => slot.test.id);
@@ -458,7 +486,7 @@ function deletionFindings(pair: FactsPair, lost: Slot[]): Finding[] {
 
   const isFileDeleted = pair.after === null;
   if (isFileDeleted && lost.length > 1 && lost.length === beforeCount) {
-    const isAllTodo = lost.every((slot) => slot.test.flags.todo || checksNothing(slot.test));
+    const isAllTodo = lost.every((slot) => slot.test.flags.todo || checksNothing(slot.test) || isUncheckedOfUnchangedCode(slot, pair.before, isCodeUnchanged));
     return [
       {
         type: "test_deletion",
@@ -478,17 +506,29 @@ function deletionFindings(pair: FactsPair, lost: Slot[]): Finding[] {
     const test = slot.test;
     const isTodo = test.flags.todo;
     const isInert = !isTodo && checksNothing(test);
+    const isUnchecked = !isTodo && !isInert && isUncheckedOfUnchangedCode(slot, pair.before, isCodeUnchanged);
     const where = isFileDeleted ? `was deleted with its file ${path}` : `was deleted from ${path}`;
+    const why = isInert
+      ? "; it checked nothing: its only assertions are tautologies and it runs no code"
+      : isUnchecked
+        ? "; it made no checks (it only ran code, guarding that the code does not raise) and none of the code under it changed"
+        : "";
     return {
       type: "test_deletion",
-      severity: isTodo || isInert ? "low" : "critical",
+      severity: isTodo || isInert || isUnchecked ? "low" : "critical",
       file: path,
       line: test.line,
       before_file: path,
       before_line: test.line,
       test: test.id,
-      message: `${isTodo ? "todo test" : "test"} "${test.id}" ${where} and not found elsewhere${isInert ? "; it checked nothing: its only assertions are tautologies and it runs no code" : ""}`,
-      evidence: { assertions: test.assertionCount, body_hash: test.bodyHash, file_deleted: isFileDeleted, ...(isInert ? { checks_nothing: true } : {}) },
+      message: `${isTodo ? "todo test" : "test"} "${test.id}" ${where} and not found elsewhere${why}`,
+      evidence: {
+        assertions: test.assertionCount,
+        body_hash: test.bodyHash,
+        file_deleted: isFileDeleted,
+        ...(isInert ? { checks_nothing: true } : {}),
+        ...(isUnchecked ? { unchecked_code_unchanged: true } : {}),
+      },
       allowed: false,
     } satisfies Finding;
   });
@@ -655,6 +695,8 @@ function isRowAccepted(before: Slot, row: number, followed: RowsFollowed, succes
   const checks = followed.checksOf(before);
   const inputs = elements && isRejectionTest(checks) ? rowInputs(elements, checks) : null;
   if (inputs !== null && isAcceptedAfter(inputs, followed.tables)) return true;
+  const rows = before.test.eachRowElements;
+  if (elements && rows && isRebuiltFromTemplate(elements, keptRows(rows, row, successor), checks, followed.tables, successor)) return true;
   const literals = before.test.eachRowLiterals?.[row];
   return (
     literals !== undefined &&
@@ -666,6 +708,12 @@ function isRowAccepted(before: Slot, row: number, followed: RowsFollowed, succes
       before.test.calls,
     )
   );
+}
+
+/** The rows of a before table (its keyed elements) other than `row` that its after version still has, as written. */
+function keptRows(rows: readonly (readonly string[])[], row: number, successor: TestCase): (readonly string[])[] {
+  const after = new Set((successor.eachRowElements ?? []).map((elements) => elements.join("\u0000")));
+  return rows.filter((elements, index) => index !== row && after.has(elements.join("\u0000")));
 }
 
 /**
@@ -688,6 +736,7 @@ function rowsFollowed(pairs: readonly FactsPair[], after: readonly Slot[]): Rows
         test: slot.test,
         literalRows: (slot.test.eachRowLiterals ?? []).map((cells) => cells.map((literal) => literalKey(canonicalText(literal)))),
         calls: new Set([...checks.flatMap((check) => [...calledNames(check.subject)]), ...(slot.test.calls ?? [])]),
+        subjects: checks.map((check) => check.subject),
       };
     });
   return { checksOf: (slot) => checksOn(slot, "before"), tables };
@@ -977,6 +1026,19 @@ function leftDiscoveryFindings(slots: readonly Slot[]): Finding[] {
   });
 }
 
+/** Whether the code under a test file did not change in the diff (rules/context.ts hasCodeUnderTestChanged), asked once per file. */
+function codeUnchangedJudge(pairs: readonly FactsPair[], changedPaths: readonly string[] | undefined): (path: string) => boolean {
+  const answers = new Map<string, boolean>();
+  return (path) => {
+    let answer = answers.get(path);
+    if (answer === undefined) {
+      answer = !hasCodeUnderTestChanged(path, pairs, changedPaths);
+      answers.set(path, answer);
+    }
+    return answer;
+  };
+}
+
 /**
  * The findings of one diff, in the order of `pairs` (deletions per file,
  * then disabled tests, then the rule families of rules/: assertion,
@@ -1015,13 +1077,15 @@ export function compareFacts(
   const ownLost = new Map<FactsPair, Slot[]>();
   const derivedLost: Slot[] = [];
   const tableSlots = after.filter((slot) => slot.test.eachRowLiterals !== undefined);
+  // Whether the code under a test file stayed as it was, asked only for deleted tests without checks.
+  const isCodeUnchanged = codeUnchangedJudge(resolved.changed, changedPaths);
   const unmatchedByFile = new Map<string, Slot[]>();
   for (const slot of before) if (slot.partner === null) pushTo(unmatchedByFile, slot.file, slot);
   for (const pair of allPairs) {
     const unmatched = unmatchedByFile.get(pair.path) ?? [];
     const lost = unmatched.filter((slot) => !conservation.conserved.has(slot) && (conservation.judged.has(slot) || !isMergedIntoRows(slot, tableSlots, usedRows)));
     if (pair.after && !hasUsableFacts(pair.after)) {
-      if (lost.length > 0) findings.push(...deletionFindings(pair, lost));
+      if (lost.length > 0) findings.push(...deletionFindings(pair, lost, isCodeUnchanged));
       continue;
     }
     ownLost.set(
@@ -1039,7 +1103,7 @@ export function compareFacts(
   for (const [pair, lost] of ownLost) {
     const undiscovered = lost.map((slot) => outOfDiscoveryFinding(slot, allPairs));
     const deleted = lost.filter((_, index) => undiscovered[index] === null);
-    const ownFindings = [...undiscovered.filter((finding): finding is Finding => finding !== null), ...(deleted.length > 0 ? deletionFindings(pair, deleted) : [])];
+    const ownFindings = [...undiscovered.filter((finding): finding is Finding => finding !== null), ...(deleted.length > 0 ? deletionFindings(pair, deleted, isCodeUnchanged) : [])];
     // A base's own test case lost: its subclasses lost it too; say so on the same finding.
     for (const finding of ownFindings) {
       const slot = lost.find((candidate) => candidate.test.id === finding.test && candidate.test.line === finding.before_line);

@@ -116,6 +116,22 @@ export interface AssertionFact {
    */
   localValue?: string;
   /**
+   * For a subject-less error check (Go's `if err != nil { t.Errorf(…) }`):
+   * the call that `err` was bound to (`NewVersion ( tc . v1 )`), normalised
+   * like `actual`. A product wrapper that panics on that call's error
+   * (`MustParse`) makes the same check when the test calls it instead
+   * (rules/assertions.ts).
+   */
+  errorOf?: string;
+  /**
+   * When `actual` reads a member or an index of a bare local (`params["a"]`,
+   * `config.port`, `p.keys`) bound just before the assertion: that local and
+   * the expression it was bound to, normalised like `actual` (tree-sitter
+   * languages). A field check through a local is then a part of what an
+   * equality of that expression checks whole (rules/assertions.ts).
+   */
+  actualBase?: { local: string; value: string };
+  /**
    * Like `actualValue`, for `expected`: when it is a local name bound just before the
    * assertion (`let expected = vec![A, B]; assert_eq!(all, expected)`), the
    * expression it was bound to, normalised like `expected`. Read to tell an

@@ -328,6 +328,160 @@ const withFindings: CompareCase[] = [
     findings: [`test_deletion/critical test/cart.test.ts "cart > rounds"`],
   },
   {
+    name: "a Go test that only prints what it gets, deleted while no code changed: low, it guarded nothing the change touched",
+    changes: [
+      change(
+        "opt/opt_test.go",
+        'package opt\n\nimport (\n\t"fmt"\n\t"testing"\n)\n\nfunc TestParse(t *testing.T) {\n\tif Parse("7") != 7 {\n\t\tt.Error("Parse(7)")\n\t}\n}\n\nfunc TestShow(t *testing.T) {\n\tfmt.Println(Parse("12"))\n}\n',
+        'package opt\n\nimport "testing"\n\nfunc TestParse(t *testing.T) {\n\tif Parse("7") != 7 {\n\t\tt.Error("Parse(7)")\n\t}\n}\n',
+      ),
+    ],
+    findings: [`test_deletion/low opt/opt_test.go "TestShow"`],
+  },
+  {
+    name: "a Go test that only prints what it gets, deleted while the code it runs changed: critical, the call may panic now",
+    changes: [
+      change(
+        "opt/opt_test.go",
+        'package opt\n\nimport (\n\t"fmt"\n\t"testing"\n)\n\nfunc TestParse(t *testing.T) {\n\tif Parse("7") != 7 {\n\t\tt.Error("Parse(7)")\n\t}\n}\n\nfunc TestShow(t *testing.T) {\n\tfmt.Println(Parse("12"))\n}\n',
+        'package opt\n\nimport "testing"\n\nfunc TestParse(t *testing.T) {\n\tif Parse("7") != 7 {\n\t\tt.Error("Parse(7)")\n\t}\n}\n',
+      ),
+      change("opt/opt.go", "package opt\n\nfunc Parse(s string) int {\n\treturn len(s)\n}\n", "package opt\n\nfunc Parse(s string) int {\n\treturn int(s[1] - s[0])\n}\n"),
+    ],
+    findings: [`test_deletion/critical opt/opt_test.go "TestShow"`],
+  },
+  {
+    name: "a Go test whose only check is an asserting helper, deleted while no code changed: critical, it made a check",
+    changes: [
+      change(
+        "opt/opt_test.go",
+        'package opt\n\nimport "testing"\n\nfunc check(t *testing.T, s string, want int) {\n\tif Parse(s) != want {\n\t\tt.Errorf("Parse(%q)", s)\n\t}\n}\n\nfunc TestParse(t *testing.T) {\n\tcheck(t, "7", 7)\n}\n\nfunc TestTwelve(t *testing.T) {\n\tcheck(t, "12", 12)\n}\n',
+        'package opt\n\nimport "testing"\n\nfunc check(t *testing.T, s string, want int) {\n\tif Parse(s) != want {\n\t\tt.Errorf("Parse(%q)", s)\n\t}\n}\n\nfunc TestParse(t *testing.T) {\n\tcheck(t, "7", 7)\n}\n',
+      ),
+    ],
+    findings: [`test_deletion/critical opt/opt_test.go "TestTwelve"`],
+  },
+  {
+    name: "a pytest test that only calls, deleted while no code changed: low",
+    changes: [
+      change(
+        "tests/test_parse.py",
+        'from hdr.parse import parse_header\n\n\ndef test_two_fields():\n    assert {"a": "1"} == parse_header("a=1")\n\n\ndef test_trailing_separator_tolerated():\n    parse_header("a=1;")\n',
+        'from hdr.parse import parse_header\n\n\ndef test_two_fields():\n    assert {"a": "1"} == parse_header("a=1")\n',
+      ),
+    ],
+    findings: [`test_deletion/low tests/test_parse.py "test_trailing_separator_tolerated"`],
+  },
+  {
+    name: "a JS test that only calls, deleted while the module it imports changed: critical",
+    changes: [
+      change(
+        "test/parse.test.js",
+        'import { parse } from "../src/parse.js";\nit("parses one field", () => { expect(parse("a=1")).toEqual({ a: "1" }); });\nit("tolerates a trailing separator", () => { parse("a=1;"); });\n',
+        'import { parse } from "../src/parse.js";\nit("parses one field", () => { expect(parse("a=1")).toEqual({ a: "1" }); });\n',
+      ),
+      change(
+        "src/parse.js",
+        "export const parse = (s) => Object.fromEntries(s.split(';').filter(Boolean).map((p) => p.split('=')));\n",
+        "export const parse = (s) => Object.fromEntries(s.split(';').map((p) => { if (!p) throw new Error('empty'); return p.split('='); }));\n",
+      ),
+    ],
+    findings: [`test_deletion/critical test/parse.test.js "tolerates a trailing separator"`],
+  },
+  {
+    name: "a JS test that only calls, deleted while nothing it imports changed: low",
+    changes: [
+      change(
+        "test/parse.test.js",
+        'import { parse } from "../src/parse.js";\nit("parses one field", () => { expect(parse("a=1")).toEqual({ a: "1" }); });\nit("tolerates a trailing separator", () => { parse("a=1;"); });\n',
+        'import { parse } from "../src/parse.js";\nit("parses one field", () => { expect(parse("a=1")).toEqual({ a: "1" }); });\n',
+      ),
+      change("src/other.js", "export const other = 1;\n", "export const other = 2;\n"),
+    ],
+    findings: [`test_deletion/low test/parse.test.js "tolerates a trailing separator"`],
+  },
+  {
+    name: "checks of two fields reordered while both expect new values the changed code gives: the same checks, re-expected",
+    changes: [
+      change(
+        "test/split.test.js",
+        'import { split } from "../src/split.js";\nit("splits", () => {\n  const parts = split("a/b,c");\n  expect(parts.last).toBe("a/b,c");\n  expect(parts.first).toBe("");\n});\n',
+        'import { split } from "../src/split.js";\nit("splits", () => {\n  const parts = split("a/b,c");\n  expect(parts.first).toBe("a/b");\n  expect(parts.last).toBe("c");\n});\n',
+      ),
+      change("src/split.js", 'export const split = (s) => ({ first: "", last: s });\n', 'export const split = (s) => ({ first: s.split(",")[0], last: s.split(",")[1] });\n'),
+    ],
+    findings: [],
+  },
+  {
+    name: "pytest checks of two keys reordered with new expected values, the code changed: the same checks",
+    changes: [
+      change(
+        "tests/test_split.py",
+        'from split import split\n\n\ndef test_splits():\n    parts = split("a/b,c")\n    assert parts["last"] == "a/b,c"\n    assert parts["first"] == ""\n',
+        'from split import split\n\n\ndef test_splits():\n    parts = split("a/b,c")\n    assert parts["first"] == "a/b"\n    assert parts["last"] == "c"\n',
+      ),
+      change("split.py", 'def split(s):\n    return {"first": "", "last": s}\n', 'def split(s):\n    first, last = s.split(",")\n    return {"first": first, "last": last}\n'),
+    ],
+    findings: [],
+  },
+  {
+    name: "checks of two fields reordered and one dropped: the dropped one is removed",
+    changes: [
+      change(
+        "test/split.test.js",
+        'import { split } from "../src/split.js";\nit("splits", () => {\n  const parts = split("a/b,c");\n  expect(parts.last).toBe("a/b,c");\n  expect(parts.first).toBe("");\n});\n',
+        'import { split } from "../src/split.js";\nit("splits", () => {\n  const parts = split("a/b,c");\n  expect(parts.first).toBe("a/b");\n});\n',
+      ),
+      change("src/split.js", 'export const split = (s) => ({ first: "", last: s });\n', 'export const split = (s) => ({ first: s.split(",")[0], last: s.split(",")[1] });\n'),
+    ],
+    findings: [`assertion_removal/high test/split.test.js "splits"`],
+  },
+  {
+    name: "checks of two fields reordered with new expected values while the code did not change: expectation_changed",
+    changes: [
+      change(
+        "test/split.test.js",
+        'import { split } from "../src/split.js";\nit("splits", () => {\n  const parts = split("a/b,c");\n  expect(parts.last).toBe("a/b,c");\n  expect(parts.first).toBe("");\n});\n',
+        'import { split } from "../src/split.js";\nit("splits", () => {\n  const parts = split("a/b,c");\n  expect(parts.first).toBe("a/b");\n  expect(parts.last).toBe("c");\n});\n',
+      ),
+    ],
+    findings: [`expectation_changed/medium test/split.test.js "splits"`],
+  },
+  {
+    name: "a check-free test retitled with its words inflected anew (ignores -> ignored) and given a check: the same test",
+    changes: [
+      change(
+        "test/cart.test.ts",
+        `import { sink } from "../src/sink.js";\n${addToCart(`  it("ignores extra args", () => { sink(1, 2, 3); });`)}`,
+        `import { sink } from "../src/sink.js";\n${addToCart(`  it("extra args are ignored", () => { expect(sink("app", 2, 3).name).toBe("app"); });`)}`,
+      ),
+      change("src/sink.js", "export function sink() {\n  return {};\n}\n", "export function sink(name) {\n  return { name };\n}\n"),
+    ],
+    findings: [],
+  },
+  {
+    name: "a pytest test retitled with its words inflected anew and given a check: the same test",
+    changes: [
+      change(
+        "tests/test_sink.py",
+        "class TestSinkFactory:\n    def test_ignores_args(self):\n        SinkFactory()(1, 2, 3)\n",
+        'class TestSinkFactory:\n    def test_extra_args_ignored(self):\n        assert "app" == SinkFactory()("app", 2, 3).name\n',
+      ),
+    ],
+    findings: [],
+  },
+  {
+    name: "a title inflected anew while its assertion goes: assertion_removal, judged as the same test",
+    changes: [
+      change(
+        "test/cart.test.ts",
+        addToCart(`  it("rejects negative amounts", () => { expect(() => total([-1])).toThrow(RangeError); });`),
+        addToCart(`  it("rejected negative amount", () => { total([-1]); });`),
+      ),
+    ],
+    findings: [`assertion_removal/high test/cart.test.ts "cart > rejected negative amount"`],
+  },
+  {
     name: "a descriptive title reworded while its assertions go: assertion_removal, judged as the same test",
     changes: [
       change(

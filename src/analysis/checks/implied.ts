@@ -50,8 +50,8 @@ export function readLiteral(text: string, depth = 0): LiteralTree | null {
     return fields;
   };
   if (open[1] === "{") {
-    // An object or map (`{port:80}`, `{"port":80}`), or a struct literal (`Config{Port:80}`, `Config { port: 80 }`).
-    const fields = fieldsOf(/^("(?:[^"\\]|\\.)*"|[A-Za-z_$][\w$]*):(.+)$/s);
+    // An object or map (`{port:80}`, `{"port":80}`, Ruby's `{"port"=>80}`), or a struct literal (`Config{Port:80}`, `Config { port: 80 }`).
+    const fields = fieldsOf(/^("(?:[^"\\]|\\.)*"|[A-Za-z_$][\w$]*)(?::|=>)(.+)$/s);
     return fields ? { kind: "record", fields } : null;
   }
   if (open[1] === "(" && isNamed && !(open[0] as string).startsWith("vec!")) {
@@ -113,6 +113,25 @@ function textOf(tree: LiteralTree): string {
 }
 
 /**
+ * A check of a record's keys (`params.keys.must_include "bio"`, `"bio" in
+ * params.keys()`, negated: `wont_include`) read from the literal: true when
+ * the record at `path` (before its `.keys`) has the key (lacks it, negated),
+ * false when it does not; null when the record cannot be read; undefined
+ * when the part is no key check.
+ */
+function impliedKeyCheck(part: Check, path: string, literal: LiteralTree): boolean | null | undefined {
+  const record = /^(.*?)\.keys(?:\(\))?$/s.exec(path)?.[1];
+  if (part.relation !== "contains" || record === undefined || part.expected === undefined) return undefined;
+  const steps = pathSteps(record);
+  const key = readLiteral(part.expected);
+  if (!steps || key?.kind !== "scalar") return null;
+  const found = partAt(literal, steps);
+  if (found === null || (found !== "absent" && found.kind !== "record")) return null;
+  const name = key.text.replace(/^"(.*)"$/s, "$1");
+  return (found !== "absent" && found.fields.has(name)) !== part.isNegated;
+}
+
+/**
  * Whether `whole` (an equality of a value to a literal) implies `part`, a
  * check of a part of that value (`part.subject` = `whole.subject`, or the
  * local `whole` read it through, followed by a member or index path): true
@@ -124,15 +143,18 @@ function textOf(tree: LiteralTree): string {
  * literal does not spell out, the relation is another).
  */
 export function impliedByWhole(part: Check, whole: Check): boolean | null {
-  if ((whole.relation !== "equal" && whole.relation !== "snapshot") || whole.isNegated || whole.expected === undefined || part.isNegated) return null;
+  if ((whole.relation !== "equal" && whole.relation !== "snapshot") || whole.isNegated || whole.expected === undefined) return null;
   // The whole value as the after check reads it, or as the local it was read through (`config` of `config.port`).
   const base = [whole.subject, whole.local].find(
     (candidate) => candidate !== undefined && candidate !== "" && part.subject.startsWith(candidate) && /^\??[.[]/.test(part.subject.slice(candidate.length)),
   );
   if (base === undefined) return null;
-  const steps = pathSteps(part.subject.slice(base.length));
   const literal = readLiteral(whole.expectedValue ?? whole.expected);
-  if (!steps || !literal) return null;
+  if (!literal) return null;
+  const keys = impliedKeyCheck(part, part.subject.slice(base.length), literal);
+  if (keys !== undefined) return keys;
+  const steps = pathSteps(part.subject.slice(base.length));
+  if (!steps || part.isNegated) return null;
   const relation = part.relation;
   // A length check's subject is the collection itself (`config.hosts` of `len(config.hosts) == 1`).
   const found = partAt(literal, relation === "length" ? [...steps, "length"] : steps);
@@ -145,6 +167,14 @@ export function impliedByWhole(part: Check, whole: Check): boolean | null {
     return expected ? textOf(expected) === text : null;
   }
   if (relation === "length" && part.expected !== undefined) return /^\d+$/.test(part.expected) ? part.expected === text : null;
+  // A part that holds the expected item or substring (`bio.must_include "hell"` of `"bio" => "hello"`).
+  if (relation === "contains" && part.expected !== undefined) {
+    const item = readLiteral(part.expected);
+    if (!item) return null;
+    if (found.kind === "list") return found.items.some((candidate) => textOf(candidate) === textOf(item));
+    const [haystack, needle] = [found, item].map((tree) => (tree.kind === "scalar" ? /^"(.*)"$/s.exec(tree.text)?.[1] : undefined));
+    return haystack !== undefined && needle !== undefined ? haystack.includes(needle) : null;
+  }
   if (relation === "nullish") return /^(?:null|nil|None|undefined)$/.test(text);
   if (relation === "truthy" || relation === "falsy") {
     if (!/^(?:true|false|True|False)$/.test(text)) return null;

@@ -24,6 +24,18 @@
  * answer ({@link isMovedToOtherTable}); again only when the change edits
  * product code, since a row moved to the other table while the product is
  * untouched is the expectation changed to what the code gives.
+ *
+ * A removed row is also followed when a new table of the after side builds
+ * that row's case from a template (sweep of tox-dev/filelock 0dfa1b20fb:
+ * the `mode=banana` record leaves the table of unreadable records, and a
+ * new test feeds `f"marker/2\npid=4242\nhost=somehost\nmode={published}\n"`
+ * with `published` = "banana" to the same parser): the words of the row's
+ * string that none of its table's kept rows has (what makes it a case of
+ * its own: `banana`) are where the template, filled with one of the new
+ * table's rows, puts them, in a string of the same shape (the same words
+ * and separators around them, other words free: `pid=1` -> `pid=4242`)
+ * ({@link isRebuiltFromTemplate}). Again only when the change edits product
+ * code.
  */
 import { calledNames } from "./likeness.js";
 import type { Check } from "./normalise.js";
@@ -39,6 +51,8 @@ export interface AfterTable {
   literalRows?: readonly (readonly string[])[];
   /** The names its checks' subjects call ({@link calledNames}) and its body calls (TestCase.calls). */
   calls?: ReadonlySet<string>;
+  /** Its checks' subjects (canonical text): where a template its rows fill is written. */
+  subjects?: readonly string[];
 }
 
 /**
@@ -111,4 +125,81 @@ export function isMovedToOtherTable(row: readonly string[], checks: readonly Che
         });
       }),
   );
+}
+
+/** The string a double-quoted literal spells (its escapes read as JSON's), or null when it is none. */
+function stringValue(literal: string): string | null {
+  if (!/^"(?:[^"\\]|\\.)*"$/s.test(literal)) return null;
+  try {
+    return JSON.parse(literal) as string;
+  } catch {
+    return null;
+  }
+}
+
+/** The value of a keyed row element (`record: "x"` -> `"x"`), or null for a positional one. */
+function elementValue(element: string): string | null {
+  return /^[A-Za-z_]\w*\s*:(?!=)\s*([\s\S]*)$/.exec(element)?.[1]?.trim() ?? null;
+}
+
+/** A string cut into its words (runs of letters, digits and `_`) and the separators between them, alternating, separators first. */
+function wordsOf(text: string): { words: string[]; separators: string[] } {
+  const words: string[] = [];
+  const separators: string[] = [];
+  let rest = text;
+  for (;;) {
+    const match = /[\p{L}\p{N}_]+/u.exec(rest);
+    if (!match) break;
+    separators.push(rest.slice(0, match.index));
+    words.push(match[0]);
+    rest = rest.slice(match.index + match[0].length);
+  }
+  separators.push(rest);
+  return { words, separators };
+}
+
+/**
+ * True when a removed row (its keyed elements, TestCase.eachRowElements) of
+ * a table whose checks are `checks`, beside the table's kept rows, is
+ * rebuilt by another after table (not `successor`) whose checks call what
+ * the table's checks call: one of that table's subjects holds a template
+ * (a Python f-string) whose placeholder names one of its keyed elements,
+ * and filled with one of its rows it is a string of the same words and
+ * separators as a string element of the removed row, the same word
+ * wherever the removed string has a word none of the kept rows has (and
+ * there is at least one such word). See the module comment.
+ */
+export function isRebuiltFromTemplate(removed: readonly string[], kept: readonly (readonly string[])[], checks: readonly Check[], tables: readonly AfterTable[], successor: TestCase): boolean {
+  const called = new Set(checks.flatMap((check) => [...calledNames(check.subject)]));
+  if (called.size === 0) return false;
+  const keptWords = new Set(kept.flatMap((row) => row.flatMap((element) => wordsOf(stringValue(elementValue(element) ?? "") ?? "").words)));
+  const strings = removed.map((element) => stringValue(elementValue(element) ?? "")).filter((value): value is string => value !== null);
+  return strings.some((value) => {
+    const shape = wordsOf(value);
+    const novel = shape.words.map((word) => !keptWords.has(word));
+    if (!novel.includes(true)) return false;
+    return tables.some((table) => {
+      if (table.test === successor || ![...(table.calls ?? [])].some((name) => called.has(name))) return false;
+      const templates = (table.subjects ?? []).flatMap((subject) => [...subject.matchAll(/\bf("(?:[^"\\]|\\.)*")/g)].map((match) => match[1] as string));
+      return templates.some((template) =>
+        table.rows.some((row) => {
+          let filled = template;
+          for (const element of row) {
+            const name = /^([A-Za-z_]\w*)\s*:/.exec(element)?.[1];
+            const cell = stringValue(elementValue(element) ?? "");
+            if (name === undefined || cell === null || !filled.includes(`{${name}}`)) continue;
+            filled = filled.split(`{${name}}`).join(JSON.stringify(cell).slice(1, -1));
+          }
+          const text = filled === template ? null : stringValue(filled);
+          if (text === null || /\{[A-Za-z_]\w*\}/.test(text)) return false;
+          const rebuilt = wordsOf(text);
+          return (
+            rebuilt.words.length === shape.words.length &&
+            rebuilt.separators.every((separator, index) => separator === shape.separators[index]) &&
+            shape.words.every((word, index) => !novel[index] || rebuilt.words[index] === word)
+          );
+        }),
+      );
+    });
+  });
 }

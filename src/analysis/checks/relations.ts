@@ -123,6 +123,35 @@ const MATCHER_RELATIONS: readonly [RegExp, Relation][] = [
 ];
 
 /**
+ * minitest/spec expectations (`x.must_equal y`, `_(x).wont_include y`) as
+ * the assertion each one calls (Minitest::Expectations: must_equal is
+ * assert_equal, wont_include is refute_includes, read negated apart).
+ */
+const MINITEST_EXPECTATIONS: ReadonlyMap<string, string> = new Map(
+  (
+    [
+      ["equal", "assert_equal"],
+      ["be_same_as", "assert_same"],
+      ["be_nil", "assert_nil"],
+      ["include", "assert_includes"],
+      ["match", "assert_match"],
+      ["be_instance_of", "assert_instance_of"],
+      ["be_kind_of", "assert_kind_of"],
+      ["raise", "assert_raises"],
+      ["throw", "assert_throws"],
+      ["be_empty", "assert_empty"],
+      ["be_within_delta", "indelta"],
+      ["be_close_to", "indelta"],
+      ["be_within_epsilon", "inepsilon"],
+      ["respond_to", "respond_to"],
+    ] as const
+  ).flatMap(([expectation, assertion]) => [
+    [`must_${expectation}`, assertion],
+    [`wont_${expectation}`, assertion],
+  ]),
+);
+
+/**
  * The relation of a framework's matcher name (AssertionFact.matcher:
  * `toBe`, `assert.deepEqual`, `not.toContain`, `assert ==`, `if != t.Errorf`,
  * `assertThat.isEqualTo`, `Should().Be`, `assertSame`); `other` when no
@@ -146,7 +175,7 @@ export function relationOfMatcher(matcher: string): Relation {
       .split(/[.\s]/)
       .filter((part) => part !== "" && part !== "not" && part !== "resolves" && part !== "rejects" && part !== "Should()")
       .pop() ?? matcher;
-  const name = last.replace(/^(?:Assert|Is|Has|Does|Should)$/, "assert").toLowerCase();
+  const name = MINITEST_EXPECTATIONS.get(last) ?? last.replace(/^(?:Assert|Is|Has|Does|Should)$/, "assert").toLowerCase();
   if (/^rejects\./.test(matcher) && /^(tothrow\w*)$/.test(name)) return "throws";
   for (const [pattern, relation] of MATCHER_RELATIONS) if (pattern.test(name)) return relation;
   if (/^asserts?[A-Z_]/.test(last) || /^expect[A-Z]/.test(last)) return "other";

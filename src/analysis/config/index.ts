@@ -19,8 +19,9 @@ import { compareAzurePipeline } from "./azure-pipelines.js";
 import { compareGithubWorkflow, compareGitlabCi, workflowRunners } from "./ci.js";
 import { notesToFindings, show, type TamperNote } from "./finding.js";
 import { comparePackageJson, compareRunnerConfigFile } from "./js-config.js";
-import { compareJustfiles } from "./justfile.js";
-import { compareMakefiles } from "./makefile.js";
+import { compareJustfiles, justRecipesOf } from "./justfile.js";
+import { compareMakefiles, makeTargetsOf } from "./makefile.js";
+import type { TaskRunnerRecipes } from "./successor.js";
 import { comparePythonConfig } from "./python.js";
 import { compareCargoToml, compareCsproj, compareGradle, comparePhpunitXml, comparePom, compareRspecFile, compareRspecHelper, type ChangeTrees } from "./runner-files.js";
 import { testTargetsOf } from "./targets.js";
@@ -57,6 +58,21 @@ function siblingAfter(path: string, name: string, context: ConfigContext): strin
 /** The after tree's reader of a context, or one over the changed files alone when the caller has no tree. */
 function readerOf(context: ConfigContext): (path: string) => string | null {
   return context.read ?? ((path) => context.changes.find((change) => change.path === path)?.after ?? null);
+}
+
+/**
+ * The first of `names` beside `path` in the after tree (or among the changed
+ * files without one), read as task-runner recipes by `read`: the runner a
+ * removed Makefile target or justfile recipe may have moved to.
+ */
+function successorBeside(path: string, names: readonly string[], read: (text: string) => TaskRunnerRecipes, context: ConfigContext): TaskRunnerRecipes | null {
+  const folder = path.slice(0, path.lastIndexOf("/") + 1);
+  const reader = readerOf(context);
+  for (const name of names) {
+    const text = reader(`${folder}${name}`);
+    if (text !== null) return read(text);
+  }
+  return null;
 }
 
 /** The context's trees, or ones made of the changed files alone when the caller has none. */
@@ -100,6 +116,10 @@ async function runnersOfOtherWorkflows(path: string, context: ConfigContext): Pr
   }
   return runners;
 }
+
+/** The names make and just look for in a folder, in their lookup order. */
+const MAKEFILE_NAMES = ["GNUmakefile", "makefile", "Makefile"] as const;
+const JUSTFILE_NAMES = ["justfile", "Justfile", ".justfile"] as const;
 
 const JS_EXT = "\\.(?:[cm]?[jt]s)";
 const VITEST_CONFIG = new RegExp(`^(vitest|vite)(\\.[\\w-]+)?\\.config${JS_EXT}$|^vitest\\.config\\.[\\w-]+${JS_EXT}$`);
@@ -165,9 +185,13 @@ export const CONFIG_KINDS: readonly ConfigKind[] = [
   {
     id: "justfile",
     matches: (_path, name) => /^(\.?[Jj]ustfile|[\w.-]+\.just)$/.test(name),
-    compare: (path, before, after, context) => compareJustfiles(before, after, scopeAt(path, context)),
+    compare: (path, before, after, context) => compareJustfiles(before, after, scopeAt(path, context), successorBeside(path, MAKEFILE_NAMES, makeTargetsOf, context)),
   },
-  { id: "makefile", matches: (_path, name) => /^(GNUmakefile|[Mm]akefile)$|\.mk$/.test(name), compare: (path, before, after, context) => compareMakefiles(before, after, scopeAt(path, context)) },
+  {
+    id: "makefile",
+    matches: (_path, name) => /^(GNUmakefile|[Mm]akefile)$|\.mk$/.test(name),
+    compare: (path, before, after, context) => compareMakefiles(before, after, scopeAt(path, context), successorBeside(path, JUSTFILE_NAMES, justRecipesOf, context)),
+  },
   { id: "cargo", matches: (_path, name) => name === "Cargo.toml", compare: (path, before, after, context) => compareCargoToml(path, before, after, treesOf(context)) },
   { id: "maven-pom", matches: (_path, name) => name === "pom.xml", compare: (path, before, after, context) => comparePom(path, before, after, treesOf(context)) },
   { id: "gradle", matches: (_path, name) => name === "build.gradle" || name === "build.gradle.kts", compare: (path, before, after, context) => compareGradle(path, before, after, treesOf(context)) },

@@ -13,6 +13,7 @@
 
 import { analyzeCommand, compareAnalyses, isTestTargetName, type CommandAnalysis, type CommandScope } from "./command.js";
 import type { TamperNote } from "./finding.js";
+import { takenOverNotes, type TaskRunnerRecipes } from "./successor.js";
 
 /** One recipe: its dependencies, its body lines (prefixes stripped), the lines whose errors are ignored, and its header's line. */
 interface JustRecipe {
@@ -83,12 +84,37 @@ function recipeOf(justfile: Justfile, name: string): { text: string; analysis: C
   return { text, analysis: analyzeCommand(text), ignored, line: recipe.line };
 }
 
+/** A recipe's own lines after its dependencies' (followed 3 levels deep, each recipe once), interpolated. */
+function linesWithDependencies(justfile: Justfile, name: string, seen: Set<string>, depth: number): string[] {
+  const recipe = justfile.recipes.get(name);
+  if (!recipe || seen.has(name) || depth > 3) return [];
+  seen.add(name);
+  const dependencies = recipe.dependencies.flatMap((dependency) => linesWithDependencies(justfile, dependency, seen, depth + 1));
+  return [...dependencies, ...recipe.lines.map((line) => interpolate(line, justfile.variables))];
+}
+
+/** A justfile's recipes as the recipes another runner's removed targets may have moved to (config/successor.ts), dependencies' lines included. */
+export function justRecipesOf(text: string): TaskRunnerRecipes {
+  const justfile = parseJustfile(text);
+  return {
+    label: "just recipe",
+    names: [...justfile.recipes.keys()],
+    recipe: (name) => {
+      if (!justfile.recipes.has(name)) return null;
+      const recipeText = linesWithDependencies(justfile, name, new Set(), 0).join("\n");
+      return { text: recipeText, analysis: analyzeCommand(recipeText) };
+    },
+  };
+}
+
 /**
  * Notes for every recipe that ran tests and now runs fewer, ignores their
  * errors (`-` prefix), or is gone. `scope` judges the runs in the after tree
- * (both starts: the justfile's folder, where just runs recipes).
+ * (both starts: the justfile's folder, where just runs recipes). `successor`
+ * is another task runner's file beside it after the change (a Makefile): a
+ * removed recipe it takes over is judged there (config/successor.ts).
  */
-export function compareJustfiles(before: string | null, after: string | null, scope?: CommandScope): TamperNote[] {
+export function compareJustfiles(before: string | null, after: string | null, scope?: CommandScope, successor: TaskRunnerRecipes | null = null): TamperNote[] {
   const was = parseJustfile(before ?? "");
   const now = parseJustfile(after ?? "");
   const notes: TamperNote[] = [];
@@ -99,7 +125,9 @@ export function compareJustfiles(before: string | null, after: string | null, sc
     if (!now.recipes.has(name)) {
       // Renamed: a new recipe running the same commands.
       const renamed = [...now.recipes.keys()].some((candidate) => !was.recipes.has(candidate) && recipeOf(now, candidate).text.trim() === old.text.trim());
-      if (!renamed && isTestTargetName(name)) notes.push({ setting, line: null, message: `just recipe "${name}" that ran the tests was removed`, before: old.text, after: null });
+      const takenOver = renamed || !isTestTargetName(name) ? [] : takenOverNotes(old, name, setting, successor, scope);
+      if (takenOver !== null) notes.push(...takenOver);
+      else notes.push({ setting, line: null, message: `just recipe "${name}" that ran the tests was removed`, before: old.text, after: null });
       continue;
     }
     const next = recipeOf(now, name);

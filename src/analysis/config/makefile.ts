@@ -6,6 +6,7 @@
 
 import { analyzeCommand, compareAnalyses, isTestTargetName, type CommandAnalysis, type CommandScope } from "./command.js";
 import type { TamperNote } from "./finding.js";
+import { takenOverNotes, type TaskRunnerRecipes } from "./successor.js";
 
 /** One rule of a Makefile: its recipe lines (without the tab) and where it starts. */
 interface MakeRule {
@@ -161,12 +162,24 @@ function recipeOf(makefile: Makefile, target: string): { text: string; analysis:
   return { text, analysis: analyzeCommand(text, makefile.variables), ignored, line: rule.recipe[0]?.line ?? rule.line };
 }
 
+/** A Makefile's targets as the recipes another runner's removed targets may have moved to (config/successor.ts), prerequisites' runs included. */
+export function makeTargetsOf(text: string): TaskRunnerRecipes {
+  const makefile = parseMakefile(text);
+  return {
+    label: "make target",
+    names: [...makefile.rules.keys()],
+    recipe: (name) => (makefile.rules.has(name) ? recipeOf(makefile, name) : null),
+  };
+}
+
 /**
  * Notes for every test target whose recipe now runs fewer tests, ignores
  * their errors, or is gone. `scope` (the after tree, both starts the
  * Makefile's folder) lets a recipe's runs be judged by what they test there.
+ * `successor` is another task runner's file beside it after the change (a
+ * justfile): a removed target it takes over is judged there (config/successor.ts).
  */
-export function compareMakefiles(before: string | null, after: string | null, scope?: CommandScope): TamperNote[] {
+export function compareMakefiles(before: string | null, after: string | null, scope?: CommandScope, successor: TaskRunnerRecipes | null = null): TamperNote[] {
   const was = parseMakefile(before ?? "");
   const now = parseMakefile(after ?? "");
   const notes: TamperNote[] = [];
@@ -176,6 +189,11 @@ export function compareMakefiles(before: string | null, after: string | null, sc
     if (old.analysis.invocations.length === 0) continue;
     const setting = `make target "${target}"`;
     if (!now.rules.has(target)) {
+      const takenOver = takenOverNotes(old, target, setting, successor, scope);
+      if (takenOver !== null) {
+        notes.push(...takenOver);
+        continue;
+      }
       notes.push({ setting, line: null, message: `make target "${target}" that ran the tests was removed`, before: old.text, after: null });
       continue;
     }

@@ -462,7 +462,12 @@ function testingCallFact(guard: Node, condition: Node, object: string, matcher: 
       return fact;
     }
     if (["<", ">", "<=", ">="].includes(operator)) return { ...base, strength: 2, matcher: `if ${operator} ${base.matcher}` };
-    return { ...base, strength: 1, matcher: `if ${base.matcher}` };
+    const fact: AssertionFact = { ...base, strength: 1, matcher: `if ${base.matcher}` };
+    // `v, err := NewVersion(s); if err != nil { t.Errorf(…) }`: the call whose error it checks (AssertionFact.errorOf).
+    const checked = isNilCheck && operator === "!=" ? (left?.type === "nil" ? right : left) : null;
+    const call = checked?.type === "identifier" ? boundValue(guard, checked) : undefined;
+    if (call !== undefined && call !== checked?.text && /\)$/.test(call)) fact.errorOf = call;
+    return fact;
   }
   if (condition.type === "unary_expression" && /^!\s*(reflect\.DeepEqual|cmp\.Equal|bytes\.Equal|slices\.Equal|maps\.Equal)\b/.test(condition.text)) {
     const call = namedChildren(condition)[0];

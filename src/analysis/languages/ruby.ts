@@ -323,7 +323,13 @@ function minitestFact(node: Node, matcher: string, line: number): AssertionFact 
   const [first, second] = args;
   if (isSpec) {
     if (subject) fact.actual = compactText(subject) as string;
-    if (first) fact.expected = compactText(first) as string;
+    // A hash passed without braces (`must_equal("a" => 1, "b" => 2)`) is one argument, the whole hash.
+    if (first?.type === "pair")
+      fact.expected = `{ ${args
+        .filter((arg) => arg.type === "pair")
+        .map((arg) => compactText(arg) as string)
+        .join(" , ")} }`;
+    else if (first) fact.expected = compactText(first) as string;
   } else if (strength >= 2 && first && second) {
     fact.expected = compactText(first) as string;
     fact.actual = compactText(second) as string;

@@ -1058,6 +1058,13 @@ export function assembleFacts(
       const value = node ? boundLocalValue(node, fact.actual) : undefined;
       if (value !== undefined && value !== fact.actual) fact.localValue = value;
     }
+    // A member or index of a bound local (`params["a"]`, `config.port`): the local and its value (AssertionFact.actualBase).
+    const memberOf = root && fact.actualValue === undefined && fact.actual !== undefined ? /^(\$?[A-Za-z_]\w*)(?=\s*\??\s*[.[])/.exec(fact.actual)?.[1] : undefined;
+    if (root && memberOf !== undefined) {
+      const node = root.descendantForIndex(startIndex);
+      const value = node ? boundLocalValue(node, memberOf) : undefined;
+      if (value !== undefined && value !== memberOf && !/^new\b/.test(value)) fact.actualBase = { local: memberOf, value };
+    }
     for (const owner of innermostDrafts(ranged, startIndex)) {
       const returnEnd = returnEnds.get(owner);
       const ownFact = dependencyFacts(owner, startIndex, returnEnd !== undefined && startIndex >= returnEnd ? { ...fact, unreachable: true } : fact, bindings, checkNames, constantsOf);

@@ -40,6 +40,7 @@ import { describeRetired, findRetired, retiredNamesOf } from "./dependencies.js"
 import { isAnchoredRelaxation, isPartialKeepingEveryField, statedAt } from "../checks/patterns.js";
 import { flipJudge } from "./flipped-refusals.js";
 import { impliedByWhole } from "../checks/implied.js";
+import { splitArguments } from "../checks/normalise.js";
 
 /** The outcome of {@link pairAssertions}: index pairs (before, after), and the unpaired indexes of each side. */
 export interface AssertionPairing {
@@ -112,17 +113,32 @@ export function pairAssertions(before: readonly AssertionFact[], after: readonly
   const pairedBefore = new Set<number>();
   const pairedAfter = new Set<number>();
   const branchesOf = (fact: AssertionFact): string => (fact.conditions ?? []).join("\u0001");
-  for (const key of [(fact: AssertionFact): string => `${signature(fact)}\u0002${branchesOf(fact)}`, signature]) {
+  // Then checks of one subject reordered while their expected values changed (`data["bar"]`, `data["foo"]` checked the
+  // other way round, each expecting another value): the same checks, re-expected, when that subject is checked so once a side.
+  const subjectKey = (fact: AssertionFact): string | undefined =>
+    fact.actual === undefined || fact.actual === "" ? undefined : `${fact.matcher}\u0000${fact.actual}\u0000${fact.negated ? "!" : ""}\u0002${branchesOf(fact)}`;
+  const isOnce = (facts: readonly AssertionFact[], key: string): boolean => facts.filter((fact) => subjectKey(fact) === key).length === 1;
+  const keys: ((fact: AssertionFact) => string | undefined)[] = [
+    (fact) => `${signature(fact)}\u0002${branchesOf(fact)}`,
+    signature,
+    (fact) => {
+      const key = subjectKey(fact);
+      return key !== undefined && isOnce(before, key) && isOnce(after, key) ? key : undefined;
+    },
+  ];
+  for (const key of keys) {
     const unpairedAfter = new Map<string, number[]>();
     after.forEach((fact, i) => {
-      if (pairedAfter.has(i)) return;
-      const list = unpairedAfter.get(key(fact)) ?? [];
+      const at = key(fact);
+      if (pairedAfter.has(i) || at === undefined) return;
+      const list = unpairedAfter.get(at) ?? [];
       list.push(i);
-      unpairedAfter.set(key(fact), list);
+      unpairedAfter.set(at, list);
     });
     before.forEach((fact, i) => {
-      if (pairedBefore.has(i)) return;
-      const match = unpairedAfter.get(key(fact))?.shift();
+      const at = key(fact);
+      if (pairedBefore.has(i) || at === undefined) return;
+      const match = unpairedAfter.get(at)?.shift();
       if (match === undefined) return;
       pairs.push([i, match]);
       pairedBefore.add(i);
@@ -319,6 +335,7 @@ function isCoveredByWholerCheck(
   const actual = lost.actual;
   if (actual === undefined) return false;
   if (isCoveredByPartialCheck(lost, after, written)) return true;
+  if (lostCheck && afterChecks && isPartOfWholeThroughLocal(written.get(lost) ?? lost, lostCheck, after, afterChecks)) return true;
   return after.some((fact) => {
     if (fact.tautology || fact.unreachable || fact.negated || fact.actual === undefined || fact.strength < Math.max(lost.strength, 3)) return false;
     if (fact.actual === actual) return false; // the same value: pairing already judged it
@@ -328,6 +345,93 @@ function isCoveredByWholerCheck(
     // The whole's expected value read as a literal: the part must be there and agree (a part it contradicts is not covered).
     const implied = lostCheck && whole ? impliedByWhole(lostCheck, whole) : null;
     return implied !== false;
+  });
+}
+
+/**
+ * The product functions of the change that panic on the error of a call
+ * they make (Go's `func MustParse(s string) *Version { v, err :=
+ * NewVersion(s); if err != nil { panic(err) }; return v }`), by the callee:
+ * `NewVersion` -> {`MustParse`}. Read from the after side's functions and
+ * guards (a guard of the function whose action panics).
+ */
+function panickingWrappers(pairs: RuleInput["pairs"]): Map<string, Set<string>> {
+  const wrappers = new Map<string, Set<string>>();
+  for (const pair of pairs) {
+    const code = usable(pair.after)?.code;
+    if (!code || usable(pair.after)?.isTestFile) continue;
+    const panicking = new Set((code.guards ?? []).filter((guard) => /^panic\s*\(/.test(guard.action) && !guard.fallthrough).map((guard) => guard.function));
+    for (const fn of code.functions ?? []) {
+      if (!panicking.has(fn.name)) continue;
+      for (const callee of fn.calls) {
+        if (callee === fn.name || callee === "panic") continue;
+        const set = wrappers.get(callee) ?? new Set<string>();
+        set.add(fn.name);
+        wrappers.set(callee, set);
+      }
+    }
+  }
+  return wrappers;
+}
+
+/**
+ * True when `fact` is an error check of a call (AssertionFact.errorOf:
+ * `if err != nil` after `v, err := NewVersion(tc.v1)`) that the edited test
+ * no longer makes itself, and the test now calls a product wrapper that
+ * panics on that call's error instead (`MustParse("1.2.3")` in its rows):
+ * the panic fails the test where the error check did. A test that still
+ * calls the function (its error discarded, `v, _ := NewVersion(s)`) checks
+ * nothing of it.
+ */
+function isMadeByPanickingWrapper(fact: AssertionFact, test: MatchedTest, wrappers: ReadonlyMap<string, ReadonlySet<string>>): boolean {
+  const callee = fact.errorOf === undefined ? undefined : /([A-Za-z_]\w*)\s*\(/.exec(fact.errorOf)?.[1];
+  if (callee === undefined || wrappers.size === 0) return false;
+  const calls = new Set(test.after.calls ?? []);
+  if (calls.has(callee)) return false;
+  return [...(wrappers.get(callee) ?? [])].some((wrapper) => calls.has(wrapper));
+}
+
+/**
+ * Conversions that give back the value they are called on as a record or a
+ * list, so an equality of `parse(x).to_h` checks `parse(x)` whole: Ruby's
+ * `.to_h`/`.to_hash`/`.to_a`, and Python's `dict(...)`/`list(...)`.
+ */
+function withoutIdentityConversion(subject: string): string {
+  const python = /^(?:dict|list)\((.+)\)$/s.exec(subject)?.[1];
+  if (python !== undefined && splitArguments(python).length === 1) return python;
+  return subject.replace(/\.to_(?:h|hash|a)$/, "");
+}
+
+/**
+ * True when a lost field check read a member or an index of a local
+ * (`params = FormParser.parse(x); params["bio"].must_include "hello"`,
+ * AssertionFact.actualBase) and an after check now compares the value that
+ * local was bound to, whole, with a literal that holds that part and agrees
+ * (`FormParser.parse(x).to_h.must_equal({"bio" => "hello"})`,
+ * checks/implied.ts): the field check is a part of the whole one. A whole
+ * equality that contradicts the part, or that the part cannot be read from
+ * (no literal), covers nothing.
+ */
+function isPartOfWholeThroughLocal(
+  /** The assertion as written (AssertionFact.actualBase). */ lost: AssertionFact,
+  lostCheck: Check,
+  after: readonly AssertionFact[],
+  afterChecks: ReadonlyMap<AssertionFact, Check>,
+): boolean {
+  const base = lost.actualBase;
+  const actual = lost.actual;
+  if (base === undefined || actual === undefined || !actual.startsWith(base.local)) return false;
+  const path = actual.slice(base.local.length).trimStart();
+  if (!/^\??\s*[.[]/.test(path)) return false;
+  const value = toCheck({ ...lost, actual: base.value }).subject;
+  const rebased = toCheck({ ...lost, actual: `${base.value}${path}` });
+  if (value === "" || !rebased.subject.startsWith(value) || rebased.relation !== lostCheck.relation || rebased.isNegated !== lostCheck.isNegated) return false;
+  return after.some((fact) => {
+    const whole = afterChecks.get(fact);
+    if (!whole || fact.tautology || fact.unreachable || whole.isNegated || whole.relation !== "equal") return false;
+    const subject = withoutIdentityConversion(whole.subject);
+    if (subject !== value) return false;
+    return impliedByWhole(rebased, { ...whole, subject }) === true;
   });
 }
 
@@ -389,6 +493,8 @@ function compareDetails(
   retiredOf: (index: number, check: Check) => string[] = () => [],
   /** Whether a lost error check and a kept one are the same call flipped to "does not throw" with the refusal redecided (flipped-refusals.ts). */
   isFlip: (was: Check, now: Check, isSameTest?: boolean) => boolean = () => false,
+  /** Whether a lost check is an error check whose call a product wrapper the test now calls panics on ({@link panickingWrappers}). */
+  isMadeByWrapper: (fact: AssertionFact) => boolean = () => false,
 ): Finding[] {
   const findings: Finding[] = [];
   // Judged as checks (analysis/checks): one relation and strength whatever the framework, text in canonical form.
@@ -423,7 +529,13 @@ function compareDetails(
   const lost = removed
     .map((i) => before[i] as AssertionFact)
     .filter(
-      (fact) => !fact.tautology && !fact.unreachable && !hasTwin(fact) && !isCoveredByWholerCheck(fact, after, asChecks.get(fact), asChecks, original) && !isConserved(original.get(fact) ?? fact),
+      (fact) =>
+        !fact.tautology &&
+        !fact.unreachable &&
+        !hasTwin(fact) &&
+        !isCoveredByWholerCheck(fact, after, asChecks.get(fact), asChecks, original) &&
+        !isConserved(original.get(fact) ?? fact) &&
+        !isMadeByWrapper(original.get(fact) ?? fact),
     )
     .filter((fact) => {
       const now = reExpectation(fact, after);
@@ -596,6 +708,10 @@ function compareDetails(
     );
     return findings;
   }
+  const isImpliedPart = (was: AssertionFact, now: AssertionFact): boolean => {
+    const [part, whole] = [asChecks.get(was), asChecks.get(now)];
+    return part !== undefined && whole !== undefined && (impliedByWhole(part, whole) === true || isPartOfWholeThroughLocal(original.get(was) ?? was, part, [now], asChecks));
+  };
   const changedExpectations = pairs
     .map(([b, a]) => [before[b] as AssertionFact, after[a] as AssertionFact] as const)
     .filter(
@@ -608,6 +724,8 @@ function compareDetails(
         was.expected !== now.expected &&
         !isErrorCheckPinnedFurther(was, now) &&
         !isMessageCheckedApart(was, now) &&
+        // a field check now made by an equality of the whole value that holds the field and agrees (checks/implied.ts)
+        !isImpliedPart(was, now) &&
         // equality is symmetric: the operands swapped (`a.equals(b)` -> `assertNotEquals(b, a)`'s order) expect the same
         !(/^(?:not )?equal$/.test(was.matcher) && was.expected === now.actual && was.actual === now.expected),
     );
@@ -674,6 +792,7 @@ export function assertionFindings(input: RuleInput): Finding[] {
   const conserved = conservationOf(input);
   let retired: Set<string> | null = null; // what the change retired (rules/dependencies.ts), read once when a test lost assertions
   const flips = flipJudge(input);
+  let wrappers: Map<string, Set<string>> | null = null; // product functions that panic on a call's error, read once when needed
   const codeChanged = new Map<string, boolean>();
   const isCodeChanged = (path: string): boolean => {
     let answer = codeChanged.get(path);
@@ -702,6 +821,7 @@ export function assertionFindings(input: RuleInput): Finding[] {
               return retired.size === 0 ? [] : retiredNamesOf(test.before, index, check, retired);
             },
             flips.isFlip,
+            (fact) => isMadeByPanickingWrapper(fact, test, (wrappers ??= panickingWrappers(input.pairs))),
           )
         : compareCounts(test);
     // Assertions moved into an imported helper (`runScenario(dir)` holding the expects) are not removed.

@@ -307,12 +307,14 @@ function literalFindings(path: string, before: CodeFacts | null, after: CodeFact
   // Existing tests first: a pair both an existing and a new test use is the existing test's (matchingTest takes the first).
   const tests = [...given.filter((test) => !test.isNew), ...given.filter((test) => test.isNew)];
   const added = multisetMinus(after.literalBranches ?? [], before?.literalBranches ?? [], branchKey);
+  const removed = multisetMinus(before?.literalBranches ?? [], after.literalBranches ?? [], branchKey);
   const beforeFunctions = new Set((before?.functions ?? []).map((fn) => fn.name));
   const findings: Finding[] = [];
   const tableHits: { fact: LiteralBranchFact; test: TestLiterals }[] = [];
   for (const fact of added) {
     // A computed value (kept for the stateful-answer rule) is no literal a test could expect.
     if (fact.returns === undefined || fact.computed === true) continue;
+    if (isMovedBranch(fact, removed)) continue;
     const returns = fact.returns;
     // Returning the very literal it compared is a whitelist (`mode === "ask" ? "ask" : "deny"`), not a faked result;
     // returning an inflection of it is a vocabulary (`decision === "reject" ? "rejected"`), not one either.
@@ -361,6 +363,22 @@ function literalFindings(path: string, before: CodeFacts | null, after: CodeFact
   }
   findings.push(...knownInputTableFindings(path, added, tests));
   return findings;
+}
+
+/**
+ * True when a new branch is one the change removed, moved (into another
+ * function of the file, or into the dispatch loop that now decides the
+ * case) and perhaps given another condition: a removed branch of the same
+ * kind returned the same literal on literals all of which the new branch
+ * still compares (`if env[SSL] == "on" then "https"` leaving `scheme` for
+ * `forwarded_scheme` as `if x_type == :ssl && env[header] == "on"`). The
+ * answer was the code's before the change, not one bent to a test; a new
+ * branch beside the one that stays is judged as new.
+ */
+function isMovedBranch(fact: LiteralBranchFact, removed: readonly LiteralBranchFact[]): boolean {
+  return removed.some(
+    (old) => old.kind === fact.kind && old.computed !== true && old.returns === fact.returns && old.compared.length > 0 && old.compared.every((literal) => fact.compared.includes(literal)),
+  );
 }
 
 /**

@@ -112,3 +112,74 @@ describe("a deleted test's field checks live on in another test's whole-value eq
     });
   });
 });
+
+describe("impliedByWhole on keys, inclusions and Ruby hashes", () => {
+  const whole = check('parse("x")', "equal", '{"bio"=>"hello","tags"=>["a","b"]}');
+  const negated = (part: Check): Check => ({ ...part, isNegated: true });
+  it.each([
+    [check('parse("x").keys', "contains", '"bio"'), true],
+    [check('parse("x").keys()', "contains", '"bio"'), true],
+    [check('parse("x").keys', "contains", '"files"'), false],
+    [negated(check('parse("x").keys', "contains", '"files"')), true],
+    [negated(check('parse("x").keys', "contains", '"bio"')), false],
+    [check('parse("x")["bio"]', "contains", '"ell"'), true],
+    [check('parse("x")["bio"]', "contains", '"bye"'), false],
+    [check('parse("x")["tags"]', "contains", '"b"'), true],
+    [check('parse("x")["tags"]', "contains", '"c"'), false],
+  ] as const)("%j: %s", (part, implied) => {
+    expect(impliedByWhole(part, whole)).toBe(implied);
+  });
+});
+
+describe("field checks read through a local folded into one equality of what the local was bound to", () => {
+  const RB = (body: string): string => `require "minitest/autorun"\nrequire_relative "../lib/form"\n\ndescribe Form do\n  it "parses nested fields" do\n${body}  end\nend\n`;
+  const SPEC = (body: string): string => `require_relative "../lib/form"\n\nRSpec.describe Form do\n  it "parses nested fields" do\n${body}  end\nend\n`;
+  const PY = (body: string): string => `from form import parse\n\n\ndef test_nested():\n${body}`;
+  const minitestFields = (bio: string): string =>
+    `    params = Form.parse("profile[bio]=hello&commit=Save")\n    params["profile"]["bio"].must_include "${bio}"\n    params["profile"].keys.must_include "bio"\n    params.keys.wont_include "files"\n    params["commit"].must_equal "Save"\n`;
+  const minitestWhole = (hash: string): string => `    Form.parse("profile[bio]=hello&commit=Save").to_h.must_equal(${hash})\n`;
+  const rspecFields = (commit: string): string => `    params = Form.parse("commit=Save")\n    expect(params["commit"]).to eq("${commit}")\n    expect(params["files"]).to be_nil\n`;
+  const pyFields = (commit: string): string => `    params = parse("commit=Save")\n    assert params["commit"] == "${commit}"\n    assert params["files"] is None\n`;
+
+  it.each([
+    ["minitest", "test/form_test.rb", "Form > parses nested fields", RB(minitestFields("hell")), RB(minitestWhole('"profile" => { "bio" => "hello" }, "commit" => "Save"')), RB(minitestFields("bye"))],
+    [
+      "minitest, a braced hash",
+      "test/form_test.rb",
+      "Form > parses nested fields",
+      RB(minitestFields("hell")),
+      RB(minitestWhole('{ "profile" => { "bio" => "hello" }, "commit" => "Save" }')),
+      RB(minitestFields("bye")),
+    ],
+    [
+      "rspec",
+      "spec/form_spec.rb",
+      "Form > parses nested fields",
+      SPEC(rspecFields("Save")),
+      SPEC('    expect(Form.parse("commit=Save")).to eq({ "commit" => "Save" })\n'),
+      SPEC(rspecFields("Quit")),
+      "expectation_changed/medium",
+    ],
+    ["pytest", "tests/test_form.py", "test_nested", PY(pyFields("Save")), PY('    assert parse("commit=Save") == {"commit": "Save"}\n'), PY(pyFields("Quit")), "expectation_changed/medium"],
+  ])("%s", async (_, path, test, fields, whole, contradicted, contradiction = "assertion_removal/high") => {
+    await expectFindings({ name: "implied", changes: [change(path, fields, whole)], findings: [] });
+    // A field the whole equality contradicts: lost, or (paired with it) expected otherwise while the code did not change.
+    await expectFindings({ name: "contradicted", changes: [change(path, contradicted, whole)], findings: [`${contradiction} ${path} "${test}"`] });
+  });
+
+  it("a key the whole hash holds is no longer absent: still a removal", async () => {
+    await expectFindings({
+      name: "key held",
+      changes: [change("test/form_test.rb", RB(minitestFields("hell")), RB(minitestWhole('"profile" => { "bio" => "hello" }, "commit" => "Save", "files" => ""')))],
+      findings: ['assertion_removal/high test/form_test.rb "Form > parses nested fields"'],
+    });
+  });
+
+  it("a whole equality of another value covers no field of the local", async () => {
+    await expectFindings({
+      name: "other value",
+      changes: [change("test/form_test.rb", RB(minitestFields("hell")), RB('    Form.parse("commit=Save").to_h.must_equal("commit" => "Save")\n'))],
+      findings: ['assertion_removal/high test/form_test.rb "Form > parses nested fields"'],
+    });
+  });
+});

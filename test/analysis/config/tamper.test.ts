@@ -795,6 +795,56 @@ describe("tox settings moved between tox.ini and pyproject.toml", () => {
   });
 });
 
+describe("a task runner replaced by another beside it", () => {
+  const makefile = "test:\n\tgo test ./...\n\ntest-race:\n\tgo test -race ./...\n\ncheck: test-race vet\n\nvet:\n\tgo vet ./...\n";
+  const justfile = (test: string): string => `check: test lint\n\ntest:\n    ${test}\n\nlint:\n    go vet ./...\n`;
+  const settings = (findings: readonly { file: string; evidence?: Record<string, unknown> }[]): unknown[] => findings.map((finding) => [finding.file, finding.evidence?.setting]);
+
+  it("is no removal when the justfile's recipes run the Makefile's tests", async () => {
+    const analysis = await analyzeChanges([
+      { path: "Makefile", before: makefile, after: null },
+      { path: "justfile", before: null, after: justfile("go test -shuffle on -race -v ./...") },
+    ]);
+    expect(analysis.findings).toEqual([]);
+  });
+
+  it("is judged against the same-named recipe, and a target no recipe takes over is removed", async () => {
+    const analysis = await analyzeChanges([
+      { path: "Makefile", before: makefile, after: null },
+      { path: "justfile", before: null, after: justfile("go build ./...") },
+    ]);
+    expect(settings(analysis.findings)).toEqual([
+      ["Makefile", 'make target "test" (now just recipe "test")'],
+      ["Makefile", 'make target "test-race"'],
+      ["Makefile", 'make target "check" (now just recipe "check")'],
+    ]);
+  });
+
+  it("is no removal when a justfile is replaced by a Makefile that runs its tests", async () => {
+    const analysis = await analyzeChanges([
+      { path: "pkg/justfile", before: justfile("go test ./..."), after: null },
+      { path: "pkg/Makefile", before: null, after: makefile },
+    ]);
+    expect(analysis.findings).toEqual([]);
+  });
+
+  it("is reported when the Makefile replacing a justfile only echoes", async () => {
+    const analysis = await analyzeChanges([
+      { path: "justfile", before: justfile("pytest tests"), after: null },
+      { path: "Makefile", before: null, after: "test:\n\techo ok\n" },
+    ]);
+    expect(settings(analysis.findings)).toEqual([["justfile", 'just recipe "test" (now make target "test")']]);
+  });
+
+  it("is a removal when the runner beside it sits in another folder", async () => {
+    const analysis = await analyzeChanges([
+      { path: "Makefile", before: makefile, after: null },
+      { path: "tools/justfile", before: null, after: justfile("go test -race ./...") },
+    ]);
+    expect(analysis.findings.map((finding) => finding.evidence?.setting)).toEqual(['make target "test"', 'make target "test-race"', 'make target "check"']);
+  });
+});
+
 describe("unreadable config files", () => {
   it.each([
     ["package.json", '{ "scripts": { "test": "jest" } }', '{ "scripts": { "test": '],

@@ -176,3 +176,39 @@ describe("go: renames out of discovery", () => {
     expect(analysis.findings.map((finding) => [finding.type, finding.test])).toEqual(expected);
   });
 });
+
+describe("go: an error check handed to a Must wrapper that panics on the error", () => {
+  const parse = 'func NewVersion(s string) (*Version, error) {\n\tif s == "" {\n\t\treturn nil, errors.New("empty")\n\t}\n\treturn &Version{s}, nil\n}\n';
+  const product = (must: string): string =>
+    `package semver\n\nimport "errors"\n\ntype Version struct{ s string }\n\n${parse}\n${must}\nfunc (v *Version) Equal(o *Version) bool {\n\tif v == nil || o == nil {\n\t\treturn v == o\n\t}\n\treturn v.s == o.s\n}\n`;
+  const panics = "func MustParse(s string) *Version {\n\tv, err := NewVersion(s)\n\tif err != nil {\n\t\tpanic(err)\n\t}\n\treturn v\n}\n";
+  const swallows = "func MustParse(s string) *Version {\n\tv, err := NewVersion(s)\n\tif err != nil {\n\t\treturn nil\n\t}\n\treturn v\n}\n";
+  const before =
+    'package semver\n\nimport "testing"\n\nfunc TestEqual(t *testing.T) {\n\tfor _, tc := range []struct {\n\t\tv1, v2 string\n\t\twant   bool\n\t}{\n\t\t{"1.2.3", "1.2.3", true},\n\t} {\n\t\tv1, err := NewVersion(tc.v1)\n\t\tif err != nil {\n\t\t\tt.Errorf("parse: %v", err)\n\t\t}\n\t\tv2, err := NewVersion(tc.v2)\n\t\tif err != nil {\n\t\t\tt.Errorf("parse: %v", err)\n\t\t}\n\t\tif v1.Equal(v2) != tc.want {\n\t\t\tt.Errorf("Equal")\n\t\t}\n\t}\n}\n';
+  const viaMust =
+    'package semver\n\nimport "testing"\n\nfunc TestEqual(t *testing.T) {\n\tfor _, tc := range []struct {\n\t\tv1, v2 *Version\n\t\twant   bool\n\t}{\n\t\t{MustParse("1.2.3"), MustParse("1.2.3"), true},\n\t\t{nil, nil, true},\n\t} {\n\t\tif tc.v1.Equal(tc.v2) != tc.want {\n\t\t\tt.Errorf("Equal")\n\t\t}\n\t}\n}\n';
+  const discarded = before.replace(
+    /v1, err := NewVersion\(tc.v1\)\n\t\tif err != nil \{\n\t\t\tt.Errorf\("parse: %v", err\)\n\t\t\}\n\t\tv2, err := NewVersion\(tc.v2\)\n\t\tif err != nil \{\n\t\t\tt.Errorf\("parse: %v", err\)\n\t\t\}/,
+    "v1, _ := NewVersion(tc.v1)\n\t\tv2, _ := NewVersion(tc.v2)",
+  );
+  const findings = async (test: string, must: string): Promise<string[]> =>
+    (
+      await analyzeChanges([
+        { path: "version_test.go", before, after: test },
+        { path: "version.go", before: product(""), after: product(must) },
+      ])
+    ).findings.map((finding) => `${finding.type}/${finding.severity}`);
+
+  it("rows built with a wrapper that panics on the parse error check it still: no finding", async () => {
+    expect(discarded).not.toBe(before);
+    expect(await findings(viaMust, panics)).toEqual([]);
+  });
+
+  it("a wrapper that swallows the error checks nothing: the error checks are removed", async () => {
+    expect(await findings(viaMust, swallows)).toEqual(["assertion_removal/high"]);
+  });
+
+  it("the error discarded while the test still calls the parser: removed", async () => {
+    expect(await findings(discarded, panics)).toEqual(["assertion_removal/high"]);
+  });
+});

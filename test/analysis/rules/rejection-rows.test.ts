@@ -161,3 +161,58 @@ describe("rejection rows dropped while their input is not accepted elsewhere: te
     await expectFindings(rule);
   });
 });
+
+// A row's case rebuilt by a new table from a template (checks/rejection.ts isRebuiltFromTemplate; sweep of tox-dev/filelock 0dfa1b20fb).
+const CONF_BEFORE =
+  'def read(text):\n    fields = dict(line.split("=", 1) for line in text.splitlines())\n    if fields.get("level") not in ("low", "high"):\n        return None\n    return fields\n';
+const CONF_AFTER = 'def read(text):\n    fields = dict(line.split("=", 1) for line in text.splitlines())\n    if "level" not in fields:\n        return None\n    return fields\n';
+const confRejects = (rows: string[]): string =>
+  `import pytest\n\nfrom conf import read\n\n\n@pytest.mark.parametrize(\n    "text",\n    [\n${rows.map((row) => `        ${row},\n`).join("")}    ],\n)\ndef test_unreadable(text):\n    assert read(text) is None\n`;
+const confRows = ['"name=a\\nsize=1"', '"name=a\\nsize=1\\nlevel=huge"', '"size=1\\nlevel=low"'];
+const confAccepts = (template: string, values: string): string =>
+  `\n\n@pytest.mark.parametrize("level", [${values}])\ndef test_any_level_is_read(level):\n    assert read(${template})["level"] == level\n`;
+const CONF_TEMPLATE = 'f"name=b\\nsize=9\\nlevel={level}"';
+
+const templateCases: RuleCase[] = [
+  {
+    name: "python: a rejection row whose odd word a new table feeds through a template of the same shape, the code now accepting it",
+    changes: [
+      change("conf.py", CONF_BEFORE, CONF_AFTER),
+      change("tests/test_conf.py", confRejects(confRows), confRejects([confRows[0] as string, confRows[2] as string]) + confAccepts(CONF_TEMPLATE, '"medium", "huge"')),
+    ],
+    findings: [],
+  },
+];
+
+const templateCheats: RuleCase[] = [
+  {
+    name: "python: the template fills another word where the row's odd word was",
+    changes: [
+      change("conf.py", CONF_BEFORE, CONF_AFTER),
+      change("tests/test_conf.py", confRejects(confRows), confRejects([confRows[0] as string, confRows[2] as string]) + confAccepts(CONF_TEMPLATE, '"medium"')),
+    ],
+    findings: [`test_deletion/critical tests/test_conf.py "test_unreadable"`],
+  },
+  {
+    name: "python: the template has another shape (a field left out)",
+    changes: [
+      change("conf.py", CONF_BEFORE, CONF_AFTER),
+      change("tests/test_conf.py", confRejects(confRows), confRejects([confRows[0] as string, confRows[2] as string]) + confAccepts('f"name=b\\nlevel={level}"', '"huge"')),
+    ],
+    findings: [`test_deletion/critical tests/test_conf.py "test_unreadable"`],
+  },
+  {
+    name: "python: the row's case rebuilt from a template while the product did not change",
+    changes: [change("tests/test_conf.py", confRejects(confRows), confRejects([confRows[0] as string, confRows[2] as string]) + confAccepts(CONF_TEMPLATE, '"huge"'))],
+    findings: [`test_deletion/critical tests/test_conf.py "test_unreadable"`],
+  },
+];
+
+describe("a rejection row whose case a new table rebuilds from a template", () => {
+  it.each(templateCases.map((rule) => [rule.name, rule] as const))("%s", async (_name, rule) => {
+    await expectFindings(rule);
+  });
+  it.each(templateCheats.map((rule) => [rule.name, rule] as const))("%s", async (_name, rule) => {
+    await expectFindings(rule);
+  });
+});

@@ -30,7 +30,24 @@ const KINDS_TEST =
 const KINDS =
   'export const VERSION = 1;\n\nconst KINDS: Record<string, string> = {\n  Bash: "shell",\n  Write: "write",\n  MultiEdit: "edit",\n};\n\nexport function kindOf(tool: string): string {\n  return KINDS[tool] ?? "other";\n}\n';
 
+/** A scheme resolver whose ssl branch sits in `scheme` (before) or moves into `forwardedScheme`'s loop over the sources (after). */
+const SCHEME_TEST_BEFORE =
+  'import { expect, it } from "vitest";\nimport { Request } from "../src/request";\n\nit("honours x-forwarded-ssl", () => {\n  expect(new Request({ ssl: "on" }).scheme()).toBe("https");\n});\n';
+const SCHEME_TEST_AFTER =
+  'import { expect, it } from "vitest";\nimport { Request } from "../src/request";\n\nit("honours x-forwarded-ssl", () => {\n  expect(new Request({ ssl: "on" }).scheme()).toBe("https");\n  expect(new Request({ ssl: "on" }, ["secure", "proto"]).forwardedScheme()).toBe("https");\n});\n';
+const SCHEME_BEFORE =
+  'export class Request {\n  constructor(env, sources = ["proto"]) {\n    this.env = env;\n    this.sources = sources;\n  }\n  scheme() {\n    if (this.env.ssl === "on") return "https";\n    return this.forwardedScheme() ?? "http";\n  }\n  forwardedScheme() {\n    for (const source of this.sources) if (this.env[source]) return this.env[source];\n    return undefined;\n  }\n}\n';
+const SCHEME_MOVED =
+  'export class Request {\n  constructor(env, sources = ["secure", "proto"]) {\n    this.env = env;\n    this.sources = sources;\n  }\n  scheme() {\n    return this.forwardedScheme() ?? "http";\n  }\n  forwardedScheme() {\n    for (const source of this.sources) {\n      if (source === "secure" && this.env.ssl === "on") return "https";\n      if (this.env[source]) return this.env[source];\n    }\n    return undefined;\n  }\n}\n';
+/** The nearest cheat: the ssl branch stays in `scheme` and a new one on the test's source name answers `forwardedScheme`. */
+const SCHEME_ADDED = SCHEME_MOVED.replace("  scheme() {\n", '  scheme() {\n    if (this.env.ssl === "on") return "https";\n');
+
 const mustFlag: RuleCase[] = [
+  {
+    name: "a new branch on a test's input beside the old branch that stays (not a move)",
+    changes: [change("test/request.test.js", SCHEME_TEST_BEFORE, SCHEME_TEST_AFTER), change("src/request.js", SCHEME_BEFORE, SCHEME_ADDED)],
+    findings: [critical("src/request.js")],
+  },
   {
     name: "a branch in an existing function answering a new test (the function was bent to the test)",
     changes: [change("test/route.test.ts", null, ROUTE_TEST), change("src/route.ts", 'export function routeOf(platform: string): string {\n  return "warm";\n}\n', ROUTE)],
@@ -89,6 +106,11 @@ const mustFlag: RuleCase[] = [
 ];
 
 const mustNotFlag: RuleCase[] = [
+  {
+    name: "a branch moved into the loop over the sources, given the new source's condition, returning what it returned",
+    changes: [change("test/request.test.js", SCHEME_TEST_BEFORE, SCHEME_TEST_AFTER), change("src/request.js", SCHEME_BEFORE, SCHEME_MOVED)],
+    findings: [],
+  },
   {
     name: "a new function with the new test that states its answer (code with its specification)",
     changes: [change("test/route.test.ts", null, ROUTE_TEST), change("src/route.ts", null, ROUTE)],
