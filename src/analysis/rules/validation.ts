@@ -50,10 +50,11 @@ import {
   type LiteralBranchFact,
   type SchemaFact,
   type SuppressionFact,
+  type TestCase,
 } from "../facts.js";
 import type { FileChange, Finding } from "../types.js";
 import { isNeverFiring, madeConstantFinding, splitTopLevel, unwrapParentheses } from "./constant-condition.js";
-import { isInlineTestedProductCode, isProductCode, multisetMinus, usable, type RuleInput, type RulePair } from "./context.js";
+import { isInlineTestedProductCode, isProductCode, isTestPair, multisetMinus, usable, type RuleInput, type RulePair } from "./context.js";
 import { defineRule, report } from "./registry.js";
 
 /** Schema methods that accept more than before when added. */
@@ -620,6 +621,41 @@ function isDelegatedAlternative(alternative: string, guard: GuardFact, candidate
   );
 }
 
+/**
+ * True when a bound the change narrowed (`capacity<=0` -> `capacity<0`) is
+ * a contract the change states: a test it adds calls the guarded function
+ * (its short name among the test's checkNames, a constructor's its class's:
+ * `new IntArrayList(0)` for `IntArrayList.IntArrayList`, `new List(0)` for
+ * `List.constructor`) and feeds it a literal the old
+ * bound refused and the new one admits (`0`). The newly allowed value is
+ * then tested as working, not let through unseen; a bound moved with the
+ * tests untouched, or a new test of other values, states nothing.
+ */
+function isTestedAdmission(part: { before: string; after: string }, fn: string, addedTests: readonly TestCase[]): boolean {
+  const was = boundOf(part.before);
+  const now = boundOf(part.after);
+  if (was === null || now === null || fn === "") return false;
+  const parts = fn.split(".");
+  const name = parts[parts.length - 1] as string;
+  // A constructor is called by its class's name (`new List(0)`, `Pool(0)`).
+  const called = CONSTRUCTOR_NAMES.has(name) && parts.length > 1 ? (parts[parts.length - 2] as string) : name;
+  return addedTests.some(
+    (test) =>
+      (test.checkNames ?? []).some((names) => names.includes(called)) && [...(test.literals ?? []), ...(test.inputLiterals ?? [])].some((literal) => isAdmittedValue(Number(literal), was, now)),
+  );
+}
+
+/** The names languages give a class's constructor (JS/TS, Python, Ruby, PHP): called through the class's name. */
+const CONSTRUCTOR_NAMES: ReadonlySet<string> = new Set(["constructor", "__init__", "__new__", "initialize", "__construct"]);
+
+/** True when the number `value` is one `was` fires on and `now` does not (both bounds of one subject on one side). */
+function isAdmittedValue(value: number, was: Bound, now: Bound): boolean {
+  if (!Number.isFinite(value)) return false;
+  const fires = (bound: Bound): boolean =>
+    bound.side === "below" ? value < bound.limit || (bound.inclusive && value === bound.limit) : value > bound.limit || (bound.inclusive && value === bound.limit);
+  return fires(was) && !fires(now);
+}
+
 function boundNarrowedFinding(path: string, fn: string, was: GuardFact, now: GuardFact, narrowed: { before: string; after: string }[]): Finding {
   return report(
     validationRule,
@@ -1022,6 +1058,7 @@ function guardFindings(
   constants: VariantConstants = { before: new Map(), after: new Map() },
   helpers: ReadonlyMap<string, string> = new Map(),
   removedMembers: ReadonlySet<string> = new Set(),
+  addedTests: readonly TestCase[] = [],
 ): Finding[] {
   const findings: Finding[] = [];
   const afterFunctions = new Set((after.functions ?? []).map((fn) => fn.name));
@@ -1083,8 +1120,9 @@ function guardFindings(
           (alternative) => !isSubsumedAlternative(alternative, fnAfter) && !isDelegatedAlternative(alternative, guard, candidates),
         );
         // The same throw on a bound moved to fire on fewer values (`qty < 0` -> `qty < -1`) lets the values between through.
+        // A bound moved so that a new test of the function feeds it a value the guard refused before states the new contract.
         const narrowed = (partner.isDirect && partner.guard.action === guard.action && dropped.length === 0 ? narrowedBounds(guard, partner.guard) : []).filter(
-          (part) => !isDelegatedAlternative(part.before, guard, candidates),
+          (part) => !isDelegatedAlternative(part.before, guard, candidates) && !isTestedAdmission(part, fn, addedTests),
         );
         // A refusal that refuses fewer cases as the function does new work for them (`rank > 3` -> `rank > 4`) implements them, as one removed would.
         const isImplementing = (dropped.length > 0 || narrowed.length > 0) && isRefusal(guard.action) && isRefusalImplemented(guard, fn, before, after, constants);
@@ -1411,6 +1449,12 @@ function suppressionFindings(path: string, before: CodeFacts | null, after: Code
   });
 }
 
+/** The tests of the change's test files after it that no test of before became (compare.ts matched none to them): the tests the change adds. */
+function testsAdded(input: RuleInput): TestCase[] {
+  const matched = new Set(input.matched.map((test) => `${test.afterFile}\u0000${test.after.id}`));
+  return input.pairs.filter((pair) => isTestPair(pair)).flatMap((pair) => (usable(pair.after)?.tests ?? []).filter((test) => !matched.has(`${pair.path}\u0000${test.id}`)));
+}
+
 /**
  * validation_bypass findings over the changed non-test files: guards
  * removed, constant-return collapse, swallowing catches, schema loosening
@@ -1428,12 +1472,13 @@ export function validationFindings(input: RuleInput): Finding[] {
     input.pairs.filter((pair) => isProductCode(pair) || isInlineTestedProductCode(pair)).map((pair) => ({ before: usable(pair.before)?.code ?? null, after: usable(pair.after)?.code ?? null })),
   );
   const removedMembers = removedEnumMembers(input.pairs);
+  const addedTests = testsAdded(input);
   const findings: Finding[] = [];
   for (const { path, before, after } of files) {
     if (!after) continue;
     findings.push(...suppressionFindings(path, before, after));
     if (!before) continue;
-    findings.push(...guardFindings(path, before, after, allAfter, moved, lostErrors, constants, helpers, removedMembers));
+    findings.push(...guardFindings(path, before, after, allAfter, moved, lostErrors, constants, helpers, removedMembers, addedTests));
     findings.push(...collapseFindings(path, before, after));
     findings.push(...catchFindings(path, before, after));
     findings.push(...schemaFindings(path, before, after));
