@@ -343,7 +343,7 @@ interface ReachedGuard {
  * names): the same action or error class, or shared names.
  */
 function isKeptBy(was: GuardFact, now: ReachedGuard): boolean {
-  if (now.guard.fallthrough) return isSameThrow(was.action, now.guard.action);
+  if (now.guard.fallthrough) return isSameThrow(was.action, now.guard.action) || isRewordedThrow(was.action, now.guard.action);
   // A throw of collected messages keeps only the guards whose messages its function still holds.
   if (now.guard.collected !== undefined) return isCollectedBy(was, now.guard);
   if (isEquivalentGuard(was, now.guard)) return true;
@@ -377,6 +377,23 @@ function isSameThrow(was: string, now: string): boolean {
   if (was === now) return true;
   const message = messageOf(was);
   return message.length > 0 && actionClass(was) === actionClass(now) && message.join("\u0001") === messageOf(now).join("\u0001");
+}
+
+/**
+ * True when `now` raises the error `was` raised with its message reworded:
+ * the same error class, and a message of at least three words of which
+ * `now`'s says three quarters (`Expected to get array argument, but got …`
+ * as `Expected to get collection argument, but got …`, the accepted type
+ * widened with the helper that now fails). A fall-through exit so spelled
+ * keeps the guard ({@link isKeptBy}); one of another message
+ * (`throw new Error("unreachable")`) says nothing of it.
+ */
+function isRewordedThrow(was: string, now: string): boolean {
+  if (actionClass(was) !== actionClass(now)) return false;
+  const words = wordsOf(messageOf(was).join(" "));
+  if (words.length < 3) return false;
+  const present = new Set(wordsOf(messageOf(now).join(" ")));
+  return words.filter((word) => present.has(word)).length * 4 >= words.length * 3;
 }
 
 /**
