@@ -900,6 +900,51 @@ function dependencyFacts(
   return fact;
 }
 
+/** Statements that throw, across the grammars: Java, C#, PHP (an expression there), Python. */
+const THROW_TYPES: readonly string[] = ["throw_statement", "throw_expression", "raise_statement"];
+
+/** Constructs inside which a thrown error may be caught or not run at all: a `try` of the test, a class declared in it. */
+const CATCHING_OR_DECLARING = /^(?:try_statement|try_with_resources_statement|try_expression|class_declaration|class_definition|anonymous_class|object_creation_expression)$/;
+
+/**
+ * The throws of a test's own body that fail it (`if (!preg_match(…)) {
+ * throw new \RuntimeException($in.' did not match') }`), as explicit
+ * failures: the `fail` a test framework spells (`$this->fail($in.' did not
+ * match')`, JUnit `fail(m)`, `self.fail(m)`) raises an error no code of the
+ * test catches, and so does this throw. One is a check only under an `if`
+ * of the test (a throw on every path fails every run: no check), outside any
+ * `try` of the test (a handler may catch it), and in the test's own code,
+ * not in a function or class it declares (that code may never run). Its
+ * subject is the message the error is made with (the constructor's first
+ * argument), as a failure's is its message.
+ */
+function failingThrows(tests: readonly TestDraft[]): AssertionDraft[] {
+  const found: AssertionDraft[] = [];
+  const seen = new Set<number>();
+  for (const draft of tests) {
+    for (const thrown of draft.node.descendantsOfType([...THROW_TYPES])) {
+      if (!thrown || seen.has(thrown.startIndex)) continue;
+      let isUnderIf = false;
+      let isOwnCode = true;
+      for (let current = thrown.parent; current && !(current.startIndex === draft.node.startIndex && current.endIndex === draft.node.endIndex); current = current.parent) {
+        if (current.type === "if_statement") isUnderIf = true;
+        const isTestFunction = current.parent?.startIndex === draft.node.startIndex && current.parent.endIndex === draft.node.endIndex;
+        if (CATCHING_OR_DECLARING.test(current.type) || (FUNCTION_TYPES.has(current.type) && !isTestFunction)) isOwnCode = false;
+      }
+      if (!isUnderIf || !isOwnCode) continue;
+      seen.add(thrown.startIndex);
+      const error = namedChildren(thrown).find((child) => !child.type.endsWith("comment"));
+      const args = error?.childForFieldName("arguments") ?? (error ? namedChildren(error).find((child) => /argument/.test(child.type)) : undefined);
+      const first = args ? namedChildren(args).find((child) => !child.type.endsWith("comment")) : undefined;
+      const message = first?.type === "argument" && first.namedChildCount === 1 ? first.namedChild(0) : first;
+      const fact: AssertionDraft = { line: thrown.startPosition.row + 1, matcher: "fail", strength: 1, tautology: false, startIndex: thrown.startIndex };
+      if (message) fact.actual = compactText(message);
+      found.push(fact);
+    }
+  }
+  return found;
+}
+
 /**
  * Sets AssertionFact.conditions on each assertion that runs in a branch of
  * its test or helper: the conditions between it and the innermost test
@@ -1027,6 +1072,9 @@ export function assembleFacts(
     const end = draft.body ? topLevelReturnEnd(draft.body) : null;
     if (end !== null) returnEnds.set(draft, end);
   }
+  // A test's own throw under an `if` fails it as its framework's `fail()` would: one check of the test.
+  const throwing = root ? failingThrows([...drafts.tests, ...methodDrafts]) : [];
+  if (throwing.length > 0) drafts = { ...drafts, assertions: [...drafts.assertions, ...throwing].sort((a, b) => a.startIndex - b.startIndex) };
   if (root) withBranchConditions(root, drafts.assertions, ranged, drafts.checkGuards);
   // Helpers that assert outside tests, and the tests' calls to them: each call is one assertion of its test (a helper check).
   // In a file that also holds product code (a Rust src file with its `mod tests`), only the tests' scope holds helpers.
