@@ -29,7 +29,7 @@ import {
   type CheckedTest,
 } from "../checks/index.js";
 import { describeTolerance, isToleranceWidened } from "../checks/tolerance.js";
-import { isSizeInsteadOfContents } from "../checks/coverage.js";
+import { isSizeInsteadOfContents, tokenize } from "../checks/coverage.js";
 import { isPatternWidened, patternOf } from "../checks/pattern-widening.js";
 import type { AssertionFact, AssertionHelperFact, TestCase } from "../facts.js";
 import type { Finding } from "../types.js";
@@ -377,6 +377,58 @@ function isCoveredByPartialCheck(lost: AssertionFact, after: readonly AssertionF
   });
 }
 
+/**
+ * The text of a check's subject or expected value with its variables, plain
+ * names and literals written `_`, calls and members kept
+ * (`$constraint->matches($multiConstraint)` -> `_->matches(_)`,
+ * `ok(read("a"))` -> `ok(read(_))`): what two checks of one relation on
+ * different values share.
+ */
+function shapeOf(text: string | undefined): string {
+  if (text === undefined) return "";
+  return tokenize(text)
+    .map((token, index, tokens) => {
+      if (/^\$\w+$/.test(token) || /^"|^-?\d/.test(token)) return "_";
+      const previous = tokens[index - 1];
+      const isMember = previous === "." || previous === ">" || previous === ":";
+      return /^[A-Za-z_]\w*$/.test(token) && !isMember && tokens[index + 1] !== "(" ? "_" : token;
+    })
+    .join(" ");
+}
+
+/**
+ * A judge of removed checks folded into a loop: a check after the change
+ * that runs in loops over literal collections (AssertionFact.loopRows, read
+ * by `rowsOf` from the fact as extracted) is that many checks, so beside the
+ * before check it is paired with (`paired`) it stands for as many more
+ * removed checks of the same relation whose subject and expected value have
+ * its shape ({@link shapeOf}), and that run wherever it does (its
+ * conditions a subset of theirs): two `assertTrue($c->matches($multi))` /
+ * `…($matchAll)` become one `assertTrue($c->matches($mock))` inside
+ * `foreach (array(Multi::class, MatchAll::class) …)`. A loop over fewer
+ * values than the checks it replaced leaves the rest removed. Each call
+ * uses up one of the loop's runs.
+ */
+function loopFolds(after: readonly AssertionFact[], paired: ReadonlySet<AssertionFact>, rowsOf: (fact: AssertionFact) => number | undefined): (lost: AssertionFact) => boolean {
+  const spare = new Map<AssertionFact, number>();
+  for (const fact of after) {
+    const rows = rowsOf(fact);
+    if (rows === undefined || fact.tautology || fact.unreachable) continue;
+    const left = rows - (paired.has(fact) ? 1 : 0);
+    if (left > 0) spare.set(fact, left);
+  }
+  return (lost) => {
+    for (const [now, left] of spare) {
+      if (left <= 0 || now.matcher !== lost.matcher || now.negated !== lost.negated) continue;
+      if (shapeOf(now.actual) !== shapeOf(lost.actual) || shapeOf(now.expected) !== shapeOf(lost.expected)) continue;
+      if (!(now.conditions ?? []).every((condition) => (lost.conditions ?? []).includes(condition))) continue;
+      spare.set(now, left - 1);
+      return true;
+    }
+    return false;
+  };
+}
+
 /** Findings for one surviving test whose two sides both have assertion details. */
 function compareDetails(
   test: MatchedTest,
@@ -419,10 +471,17 @@ function compareDetails(
   const hasTwin = (fact: AssertionFact): boolean => (survivors.get(signature(fact)) ?? []).some((twin) => (twin.conditions ?? []).every((condition) => (fact.conditions ?? []).includes(condition)));
   // A check of one branch whose subject is now pinned in every environment it ran in expects another value there: not removed.
   const reExpected: (readonly [AssertionFact, AssertionFact])[] = [];
+  const isFoldedIntoLoop = loopFolds(after, new Set(pairs.map(([, a]) => after[a] as AssertionFact)), (fact) => (original.get(fact) ?? fact).loopRows);
   const lost = removed
     .map((i) => before[i] as AssertionFact)
     .filter(
-      (fact) => !fact.tautology && !fact.unreachable && !hasTwin(fact) && !isCoveredByWholerCheck(fact, after, asChecks.get(fact), asChecks, original) && !isConserved(original.get(fact) ?? fact),
+      (fact) =>
+        !fact.tautology &&
+        !fact.unreachable &&
+        !hasTwin(fact) &&
+        !isCoveredByWholerCheck(fact, after, asChecks.get(fact), asChecks, original) &&
+        !isConserved(original.get(fact) ?? fact) &&
+        !isFoldedIntoLoop(fact),
     )
     .filter((fact) => {
       const now = reExpectation(fact, after);
