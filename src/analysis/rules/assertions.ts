@@ -377,6 +377,12 @@ function isCoveredByPartialCheck(lost: AssertionFact, after: readonly AssertionF
   });
 }
 
+/** True when `fact` makes checks and each is one `isRethrown` finds made again without its message (flipped-refusals.ts isRethrownWithoutMessage). */
+function isRethrownCheck(fact: AssertionFact, isRethrown: (check: Check) => boolean): boolean {
+  const checks = toChecks(fact);
+  return checks.length > 0 && checks.every(isRethrown);
+}
+
 /**
  * The text of a check's subject or expected value with its variables, plain
  * names and literals written `_`, calls and members kept
@@ -735,7 +741,8 @@ export function assertionFindings(input: RuleInput): Finding[] {
             test.before.assertionsDetail,
             test.after.assertionsDetail,
             () => isCodeChanged(test.afterFile),
-            (fact) => conserved(test, fact),
+            // A check of a refusal the change redecided, made again without its message by a test of the change, still pins the failure.
+            (fact) => conserved(test, fact) || isRethrownCheck(fact, flips.isRethrown),
             (index, check) => {
               retired ??= findRetired(input.pairs);
               return retired.size === 0 ? [] : retiredNamesOf(test.before, index, check, retired);

@@ -53,6 +53,7 @@ import {
   type TestCase,
 } from "../facts.js";
 import type { FileChange, Finding } from "../types.js";
+import { checkedTest, type Check } from "../checks/index.js";
 import { isNeverFiring, madeConstantFinding, splitTopLevel, unwrapParentheses } from "./constant-condition.js";
 import { isInlineTestedProductCode, isProductCode, isTestPair, multisetMinus, usable, type RuleInput, type RulePair } from "./context.js";
 import { defineRule, report } from "./registry.js";
@@ -665,6 +666,63 @@ function isTestedAdmission(part: { before: string; after: string }, fn: string, 
 /** The names languages give a class's constructor (JS/TS, Python, Ruby, PHP): called through the class's name. */
 const CONSTRUCTOR_NAMES: ReadonlySet<string> = new Set(["constructor", "__init__", "__new__", "initialize", "__construct"]);
 
+/**
+ * The short names of the functions of the changed files after the change
+ * that reach `fn` (it, and those calling it, transitively, by short name):
+ * the calls through which a test exercises its code.
+ */
+function callersOf(fn: string, allAfter: readonly CodeSide[]): Set<string> {
+  const reaching = new Set([shortName(fn)]);
+  const functions = allAfter.flatMap((file) => file.code.functions ?? []);
+  for (let grew = true; grew && reaching.size < 200;) {
+    grew = false;
+    for (const candidate of functions) {
+      const name = shortName(candidate.name);
+      if (!reaching.has(name) && candidate.calls.some((call) => reaching.has(call))) {
+        reaching.add(name);
+        grew = true;
+      }
+    }
+  }
+  return reaching;
+}
+
+/**
+ * True when a test of the change after it (`throwChecks`: the `throws`
+ * checks of its test files) still expects a value the dropped alternative
+ * refused to fail: a non-negated `throws` whose subject calls `fn` or a
+ * function reaching it ({@link callersOf}) with a number the alternative's
+ * bound fires on (`throws(() => token(1025))` for fillPool's `bytes > 512`,
+ * the limit left to the platform call that fails on it). What the test
+ * runs shows the value still refused; with no such check (the test of
+ * it removed, or only values the kept alternatives refuse) the
+ * alternative is lost.
+ */
+function isStillRefusedInTests(alternative: string, fn: string, allAfter: readonly CodeSide[], throwChecks: readonly Check[]): boolean {
+  const bound = boundOf(alternative);
+  if (bound === null || fn === "" || throwChecks.length === 0) return false;
+  const reaching = callersOf(fn, allAfter);
+  return throwChecks.some((check) => {
+    const calls = [...check.subject.matchAll(/([A-Za-z_$][\w$]*)\s*\(([^()]*)\)/g)];
+    return calls.some((call) => {
+      if (!reaching.has(call[1] as string)) return false;
+      return [...(call[2] as string).matchAll(/(?<![\w$.])-?\d+(?:\.\d+)?(?![\w$])/g)].some((number) => {
+        const value = Number(number[0]);
+        return bound.side === "below" ? value < bound.limit || (bound.inclusive && value === bound.limit) : value > bound.limit || (bound.inclusive && value === bound.limit);
+      });
+    });
+  });
+}
+
+/** The `throws` checks (not negated) of every test of the change's test files after it: what the tests still expect to fail. */
+function throwChecksAfter(input: RuleInput): Check[] {
+  return input.pairs.flatMap((pair) => {
+    const facts = usable(pair.after);
+    if (!facts?.isTestFile) return [];
+    return facts.tests.flatMap((test) => checkedTest(pair.path, test, facts).checks.filter((check) => check.relation === "throws" && !check.isNegated));
+  });
+}
+
 /** True when the number `value` is one `was` fires on and `now` does not (both bounds of one subject on one side). */
 function isAdmittedValue(value: number, was: Bound, now: Bound): boolean {
   if (!Number.isFinite(value)) return false;
@@ -1076,6 +1134,7 @@ function guardFindings(
   helpers: ReadonlyMap<string, string> = new Map(),
   removedMembers: ReadonlySet<string> = new Set(),
   addedTests: readonly TestCase[] = [],
+  throwChecks: readonly Check[] = [],
 ): Finding[] {
   const findings: Finding[] = [];
   const afterFunctions = new Set((after.functions ?? []).map((fn) => fn.name));
@@ -1133,8 +1192,9 @@ function guardFindings(
         const partner = unused[index] as ReachedGuard;
         // A sign check an unsigned parse now makes (`port < 0 || port > 65535` -> `port > 65535`) is no alternative lost.
         // An alternative moved into a callee that now throws the same error on it (`size > 512` -> fillPool's `bytes > 512`) is no alternative lost.
+        // An alternative whose values a test of the change still expects to throw, through the function or a caller of it, still fails there.
         const dropped = (partner.isDirect && partner.guard.action === guard.action ? droppedAlternatives(guard.condition, partner.guard.condition) : []).filter(
-          (alternative) => !isSubsumedAlternative(alternative, fnAfter) && !isDelegatedAlternative(alternative, guard, candidates),
+          (alternative) => !isSubsumedAlternative(alternative, fnAfter) && !isDelegatedAlternative(alternative, guard, candidates) && !isStillRefusedInTests(alternative, fn, allAfter, throwChecks),
         );
         // The same throw on a bound moved to fire on fewer values (`qty < 0` -> `qty < -1`) lets the values between through.
         // A bound moved so that a new test of the function feeds it a value the guard refused before states the new contract.
@@ -1490,12 +1550,13 @@ export function validationFindings(input: RuleInput): Finding[] {
   );
   const removedMembers = removedEnumMembers(input.pairs);
   const addedTests = testsAdded(input);
+  const throwChecks = throwChecksAfter(input);
   const findings: Finding[] = [];
   for (const { path, before, after } of files) {
     if (!after) continue;
     findings.push(...suppressionFindings(path, before, after));
     if (!before) continue;
-    findings.push(...guardFindings(path, before, after, allAfter, moved, lostErrors, constants, helpers, removedMembers, addedTests));
+    findings.push(...guardFindings(path, before, after, allAfter, moved, lostErrors, constants, helpers, removedMembers, addedTests, throwChecks));
     findings.push(...collapseFindings(path, before, after));
     findings.push(...catchFindings(path, before, after));
     findings.push(...schemaFindings(path, before, after));
