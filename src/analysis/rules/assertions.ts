@@ -377,6 +377,35 @@ function isCoveredByPartialCheck(lost: AssertionFact, after: readonly AssertionF
   });
 }
 
+/** A bare `null` argument of a call in canonical text (`f ( null )`, `g ( 1 , null )`), not a `null!`. */
+const BARE_NULL_ARGUMENT = /[(,]\s*null\s*(?=[,)])/;
+
+/** The namespaces of the .NET framework, whose nullability annotations a project cannot change. */
+const FRAMEWORK_NAMESPACES: ReadonlySet<string> = new Set(["System", "Microsoft"]);
+
+/**
+ * For a C# test file under a project whose change turned nullable warnings
+ * into errors (RuleInput.nullableErrors), a judge of its lost before
+ * assertions (by index): true for a check whose subject passes a bare
+ * `null` to a call of a framework type (a framework namespace among what
+ * the check reads, TestCase.checkNames, its error type aside:
+ * `cmConverter.ConvertFromString(null)` with `cmConverter = new
+ * System.ComponentModel.DateTimeConverter()`). The framework's parameter is
+ * not nullable, so the line no longer compiles, and what it checked was the
+ * framework's behaviour, not the project's: dropping it is reported at
+ * medium (the sweep of JoshClose/CsvHelper 7dbb3fe710). A check of the
+ * project's own code, or one passing no bare null, stays an assertion_removal.
+ */
+function nullForcedJudge(test: MatchedTest, scopes: readonly string[]): (index: number, fact: AssertionFact) => boolean {
+  const file = test.afterFile;
+  if (!file.endsWith(".cs") || !scopes.some((scope) => scope === "" || file.startsWith(`${scope}/`))) return () => false;
+  return (index, fact) => {
+    const names = test.before.checkNames?.[index] ?? [];
+    const typeNames = new Set((fact.expected ?? "").split(/[^\w]+/));
+    return BARE_NULL_ARGUMENT.test(fact.actual ?? "") && names.some((name) => FRAMEWORK_NAMESPACES.has(name) && !typeNames.has(name));
+  };
+}
+
 /** True when `fact` makes checks and each is one `isRethrown` finds made again without its message (flipped-refusals.ts isRethrownWithoutMessage). */
 function isRethrownCheck(fact: AssertionFact, isRethrown: (check: Check) => boolean): boolean {
   const checks = toChecks(fact);
@@ -446,6 +475,8 @@ function compareDetails(
   retiredOf: (index: number, check: Check) => string[] = () => [],
   /** Whether a lost error check and a kept one are the same call flipped to "does not throw" with the refusal redecided (flipped-refusals.ts). */
   isFlip: (was: Check, now: Check, isSameTest?: boolean) => boolean = () => false,
+  /** Whether one lost before assertion (by its index, as extracted) passed a bare null the change's nullable errors no longer compile ({@link nullForcedJudge}). */
+  isNullForced: (index: number, fact: AssertionFact) => boolean = () => false,
 ): Finding[] {
   const findings: Finding[] = [];
   // Judged as checks (analysis/checks): one relation and strength whatever the framework, text in canonical form.
@@ -477,6 +508,7 @@ function compareDetails(
   const hasTwin = (fact: AssertionFact): boolean => (survivors.get(signature(fact)) ?? []).some((twin) => (twin.conditions ?? []).every((condition) => (fact.conditions ?? []).includes(condition)));
   // A check of one branch whose subject is now pinned in every environment it ran in expects another value there: not removed.
   const reExpected: (readonly [AssertionFact, AssertionFact])[] = [];
+  const nullForced: AssertionFact[] = [];
   const isFoldedIntoLoop = loopFolds(after, new Set(pairs.map(([, a]) => after[a] as AssertionFact)), (fact) => (original.get(fact) ?? fact).loopRows);
   const lost = removed
     .map((i) => before[i] as AssertionFact)
@@ -493,6 +525,12 @@ function compareDetails(
       const now = reExpectation(fact, after);
       if (now) reExpected.push([fact, now]);
       return now === null;
+    })
+    .filter((fact) => {
+      // A check that passed a bare null to a framework call the change's nullable errors no longer compile is reported apart, at medium.
+      const isForced = isNullForced(sourceIndex.get(fact) ?? -1, original.get(fact) ?? fact);
+      if (isForced) nullForced.push(fact);
+      return !isForced;
     });
   // A helper call whose helper gained an early return before all its assertions is silenced too (for the inputs that take it).
   const isSilencedNow = (was: AssertionFact, now: AssertionFact): boolean => (!was.unreachable && now.unreachable === true) || (!was.gated && now.gated === true && !now.unreachable);
@@ -545,6 +583,17 @@ function compareDetails(
             ...(doubles.length > 0 ? { doubled: [...new Set(doubles)] } : {}),
           },
         },
+      ),
+    );
+  }
+  if (nullForced.length > 0) {
+    const total = nullForced.length;
+    findings.push(
+      report(
+        assertionsRule,
+        "nullChecksRemovedUnderNullable",
+        { total, plural: total === 1 ? "" : "s", test: test.after.id, file: test.afterFile, were: total === 1 ? "was" : "were" },
+        { ...baseFinding(test), evidence: { removed: nullForced.map((fact) => ({ line: fact.line, assertion: describe(fact) })), reclassified_from: "assertion_removal" } },
       ),
     );
   }
@@ -748,6 +797,7 @@ export function assertionFindings(input: RuleInput): Finding[] {
               return retired.size === 0 ? [] : retiredNamesOf(test.before, index, check, retired);
             },
             flips.isFlip,
+            nullForcedJudge(test, input.nullableErrors ?? []),
           )
         : compareCounts(test);
     // Assertions moved into an imported helper (`runScenario(dir)` holding the expects) are not removed.
@@ -962,6 +1012,10 @@ export const assertionsRule = defineRule({
     expectationChanged: {
       text: 'test "{{test}}" in {{file}} now expects something else while the code under test did not change: {{parts}}',
       type: "expectation_changed",
+      severity: "medium",
+    },
+    nullChecksRemovedUnderNullable: {
+      text: '{{total}} assertion{{plural}} of test "{{test}}" in {{file}} {{were}} removed that passed a bare null to a framework call, which the nullable errors the change turned on no longer compile',
       severity: "medium",
     },
     errorCheckFlipped: {
