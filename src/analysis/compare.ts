@@ -1053,15 +1053,17 @@ function codeUnchangedJudge(pairs: readonly FactsPair[], changedPaths: readonly 
  * `reach.entryOnly` names the changed modules only program entry points
  * import (reach.ts), whose new success exits harness-escape leaves alone;
  * `reach.support` the runtime minimums the change's manifests moved
- * (support.ts), under which a version-gated test may run nowhere any more.
+ * (support.ts), under which a version-gated test may run nowhere any more;
+ * `reach.nullableErrors` the folders of the C# projects whose change made
+ * nullable warnings errors (support.ts nullableErrorScopes).
  */
 export function compareFacts(
   pairs: readonly FactsPair[],
   changedPaths?: readonly string[],
   context: ClassContext = EMPTY_CLASS_CONTEXT,
-  reach: { exercising?: ReadonlyMap<string, readonly ExercisingFile[]>; entryOnly?: ReadonlySet<string>; support?: readonly SupportChange[] } = {},
+  reach: { exercising?: ReadonlyMap<string, readonly ExercisingFile[]>; entryOnly?: ReadonlySet<string>; support?: readonly SupportChange[]; nullableErrors?: readonly string[] } = {},
 ): Finding[] {
-  const { exercising, entryOnly, support } = reach;
+  const { exercising, entryOnly, support, nullableErrors } = reach;
   const resolved = resolvePairs(pairs, context);
   const allPairs = [...resolved.changed, ...resolved.unchanged];
   const { before, after } = matchTests(allPairs);
@@ -1174,5 +1176,6 @@ export function compareFacts(
   if (exercising && exercising.size > 0) input.exercising = exercising;
   if (entryOnly && entryOnly.size > 0) input.entryOnly = entryOnly;
   if (support && support.length > 0) input.support = support;
+  if (nullableErrors && nullableErrors.length > 0) input.nullableErrors = nullableErrors;
   return applyRules(findings, input);
 }

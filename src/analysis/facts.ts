@@ -175,6 +175,17 @@ export interface AssertionFact {
    */
   rowType?: { row: string; type: string };
   /**
+   * When the assertion runs in loops of its test over literal collections
+   * only (`foreach (array('A', 'B') as $class)`, `for x in ["a", "b"]`,
+   * `for (String s : List.of("a", "b"))`, the collection inline or bound to
+   * a local of the test just before): how many times it runs, the product
+   * of the collections' sizes. Absent when it runs in no loop, or in one
+   * whose runs are not known (any other collection, a range, a spread).
+   * Read by rules/assertions.ts: one check in such a loop is that many
+   * checks of the values it goes through (assertions folded into a loop).
+   */
+  loopRows?: number;
+  /**
    * The tolerance argument of an approximate equality as written, normalised
    * like `expected`: the delta of testify `InDelta`/`InEpsilon`, JUnit
    * `assertEquals(a, b, delta)`, PHPUnit `assertEqualsWithDelta`, minitest

@@ -272,3 +272,23 @@ export function deadUnderSupport(condition: string, support: readonly SupportCha
   }
   return null;
 }
+
+/** True when an MSBuild file's text turns nullable reference types on and their warnings into errors (`<Nullable>enable</Nullable>` with `nullable` in `<WarningsAsErrors>`, or `<TreatWarningsAsErrors>true</TreatWarningsAsErrors>`). */
+function hasNullableErrors(text: string | null): boolean {
+  if (text === null) return false;
+  const isEnabled = /<Nullable>\s*enable\s*<\/Nullable>/i.test(text);
+  const asErrors = /<WarningsAsErrors>[^<]*\bnullable\b[^<]*<\/WarningsAsErrors>/i.test(text) || /<TreatWarningsAsErrors>\s*true\s*<\/TreatWarningsAsErrors>/i.test(text);
+  return isEnabled && asErrors;
+}
+
+/**
+ * The folders of the C# projects (a `*.csproj`, or a `Directory.Build.props`
+ * for the folders below it) whose change turned nullable warnings into
+ * errors: on after the change and not before. Under them, passing a bare
+ * `null` where a parameter is not nullable no longer compiles ("" is the root).
+ */
+export function nullableErrorScopes(changes: readonly FileChange[]): string[] {
+  return changes
+    .filter((change) => /(?:^|\/)(?:[^/]+\.csproj|Directory\.Build\.props)$/i.test(change.path) && hasNullableErrors(change.after) && !hasNullableErrors(change.before))
+    .map((change) => change.path.slice(0, Math.max(0, change.path.lastIndexOf("/"))));
+}

@@ -112,11 +112,31 @@ function defaultWorkingDirectory(holder: StaticValue | undefined): StaticValue |
   return holder.defaults.run["working-directory"];
 }
 
-function stepsOf(job: YamlObject, jobPath: string, targets?: TestTargets, jobDirectory: string | null = ""): Step[] {
+/** The static string variables of an `env:` map (`MVN_CMD: ./mvnw -B`), over those of the levels above it (`above`). */
+function envOf(holder: StaticValue | undefined, above: ReadonlyMap<string, string> = new Map()): Map<string, string> {
+  const env = new Map(above);
+  const raw = isObject(holder) ? holder.env : undefined;
+  if (isObject(raw)) for (const [name, value] of Object.entries(raw)) if (typeof value === "string" || typeof value === "number") env.set(name, String(value));
+  return env;
+}
+
+/**
+ * A step's `run` with the workflow's expressions of static env variables
+ * written out (`${{env.MVN_CMD}} verify` -> `./mvnw -B verify`, the
+ * variable set in the step's, the job's or the workflow's `env:`), so the
+ * command the step runs is read; other expressions stay as written.
+ */
+function expandEnv(run: string, env: ReadonlyMap<string, string>): string {
+  if (env.size === 0) return run;
+  return run.replace(/\$\{\{\s*env\.([A-Za-z_][\w-]*)\s*\}\}/g, (match, name: string) => env.get(name) ?? match);
+}
+
+function stepsOf(job: YamlObject, jobPath: string, targets?: TestTargets, jobDirectory: string | null = "", workflowEnv: ReadonlyMap<string, string> = new Map()): Step[] {
   const steps = Array.isArray(job.steps) ? job.steps : [];
+  const jobEnv = envOf(job, workflowEnv);
   return steps.flatMap((raw, index) => {
     if (!isObject(raw)) return [];
-    const run = typeof raw.run === "string" ? raw.run : null;
+    const run = typeof raw.run === "string" ? expandEnv(raw.run, envOf(raw, jobEnv)) : null;
     const name = typeof raw.name === "string" ? raw.name : null;
     const uses = typeof raw.uses === "string" ? raw.uses : null;
     const key = typeof raw.id === "string" ? `id:${raw.id}` : name ? `name:${name}` : run ? `run:${run.trim()}` : `uses:${uses ?? index}`;
@@ -140,8 +160,9 @@ function jobsOf(config: StaticConfig, targets?: TestTargets): Map<string, { job:
   const raw = isObject(config.value) ? config.value.jobs : undefined;
   if (!isObject(raw)) return jobs;
   const workflowDirectory = workingDirectoryOf(defaultWorkingDirectory(config.value), "");
+  const workflowEnv = envOf(config.value);
   for (const [id, job] of Object.entries(raw))
-    if (isObject(job)) jobs.set(id, { job, steps: stepsOf(job, `jobs.${id}`, targets, workingDirectoryOf(defaultWorkingDirectory(job), workflowDirectory)) });
+    if (isObject(job)) jobs.set(id, { job, steps: stepsOf(job, `jobs.${id}`, targets, workingDirectoryOf(defaultWorkingDirectory(job), workflowDirectory), workflowEnv) });
   return jobs;
 }
 
@@ -184,6 +205,12 @@ export async function compareGithubWorkflow(before: string | null, after: string
   return compareWorkflows(was, now, context);
 }
 
+/** True when a job runs over a matrix (`strategy.matrix` with at least one variable): one job standing for several. */
+function hasMatrix(job: YamlObject): boolean {
+  const strategy = job.strategy;
+  return isObject(strategy) && ((isObject(strategy.matrix) && Object.keys(strategy.matrix).length > 0) || typeof strategy.matrix === "string");
+}
+
 /** {@link compareGithubWorkflow} on workflows already read (or Azure Pipelines read into a workflow's shape). */
 export function compareWorkflows(was: StaticConfig, now: StaticConfig, context: CiContext): TamperNote[] {
   const { elsewhere = new Set<string>(), targets, tree, support = new Map<Runtime, StatedSupport>() } = context;
@@ -220,8 +247,11 @@ export function compareWorkflows(was: StaticConfig, now: StaticConfig, context: 
     const runners = runnersOf(testSteps, targets);
     let nextId: string | undefined = newJobs.has(id) ? id : undefined;
     if (nextId === undefined && runners.size > 0) {
-      // Renamed: a job that did not exist before and runs the same runners.
-      nextId = [...newJobs].find(([candidate, entry]) => !oldJobs.has(candidate) && !claimed.has(candidate) && [...runnersOf(entry.steps, targets)].some((runner) => runners.has(runner)))?.[0];
+      // Renamed: a job that did not exist before and runs the same runners. Several jobs consolidated into one matrix job
+      // (per-distribution jobs -> `matrix: distribution: [...]`) are each renamed into it: each one's test steps are compared with its.
+      nextId = [...newJobs].find(
+        ([candidate, entry]) => !oldJobs.has(candidate) && (!claimed.has(candidate) || hasMatrix(entry.job)) && [...runnersOf(entry.steps, targets)].some((runner) => runners.has(runner)),
+      )?.[0];
       if (nextId !== undefined) claimed.add(nextId);
     }
     const next = nextId === undefined ? undefined : newJobs.get(nextId);
@@ -313,7 +343,14 @@ export function compareWorkflows(was: StaticConfig, now: StaticConfig, context: 
   const testRuntimes = (jobs: Map<string, { job: YamlObject; steps: Step[] }>): JobRuntime[] =>
     mergeRuntimes([...jobs.values()].filter((entry) => entry.steps.some((step) => step.isTest)).map((entry) => githubJobRuntimes(entry.job)));
   notes.push(...droppedVersionNotes(testRuntimes(oldJobs), testRuntimes(newJobs), support, "jobs", line("jobs"), "the workflow's test jobs"));
-  return notes;
+  // Jobs consolidated into one matrix job find the same change to its steps once each: it is one change.
+  const seen = new Set<string>();
+  return notes.filter((note) => {
+    const key = `${note.setting}\u0000${note.message}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
 }
 
 /** The runtimes of several jobs as one list: each runtime's versions together, unknown when any job's are. */

@@ -515,6 +515,10 @@ function orElseThrowGuard(node: Node): GuardDraft[] {
   return action ? [{ condition: receiver, guarded: [receiver], action }] : [];
 }
 
+/**
+ * Calls that throw when their argument fails a check (Guava Preconditions,
+ * java.util.Objects, Spring's Assert), each a guard on its first argument.
+ */
 const JAVA_PRECONDITIONS: ReadonlySet<string> = new Set([
   "checkArgument",
   "checkState",
@@ -527,6 +531,18 @@ const JAVA_PRECONDITIONS: ReadonlySet<string> = new Set([
   "hasText",
   "state",
 ]);
+
+/**
+ * The preconditions of {@link JAVA_PRECONDITIONS} that return nothing
+ * (Guava's checkArgument/checkState, Spring's Assert.notNull/isTrue/hasText/state):
+ * one is a guard only as a statement of its own. A call of that name whose
+ * value is used is a predicate of the same name that answers a boolean
+ * (Spring's StringUtils.hasText, a project's `Strings.hasText`:
+ * `this.required = Strings.hasText(msg)`, `if (!Strings.hasText(id))`), and
+ * checks nothing by itself. Those that return their argument
+ * (requireNonNull, checkNotNull, checkElementIndex) guard wherever they are called.
+ */
+const JAVA_VOID_PRECONDITIONS: ReadonlySet<string> = new Set(["checkArgument", "checkState", "notNull", "isTrue", "hasText", "state"]);
 
 /** Annotation names that silence a checker: `@SuppressWarnings`, SpotBugs' `@SuppressFBWarnings`. */
 const JAVA_SUPPRESSING_ANNOTATION = /^(?:[\w.]+\.)?Suppress(?:FB)?Warnings$/;
@@ -649,6 +665,7 @@ const JAVA_CODE: CodeSyntax = {
       const first = node.childForFieldName("arguments")?.namedChild(0);
       if (name === "orElseThrow") return orElseThrowGuard(node);
       if (!JAVA_PRECONDITIONS.has(name) || !first) return streamFilterGuard(node);
+      if (JAVA_VOID_PRECONDITIONS.has(name) && node.parent?.type !== "expression_statement") return [];
       const object = node.childForFieldName("object")?.text;
       return [{ condition: first, action: object ? `${object}.${name}` : name }];
     },

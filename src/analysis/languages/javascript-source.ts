@@ -95,6 +95,9 @@ function keyName(node: t.Node, computed: boolean): string | null {
   return null;
 }
 
+/** No names: the default of {@link isConstantExpression}'s constants. */
+const NO_NAMES: ReadonlySet<string> = new Set();
+
 function unwrap(node: t.Node): t.Node {
   let current = node;
   while (
@@ -141,18 +144,24 @@ export function literalValue(node: t.Node | null | undefined): string | null {
   }
 }
 
-/** True when the expression is built from literals only (`1`, `"x"`, `[1, {a: true}]`, `-2`, `!0`): it reads nothing. */
-export function isConstantExpression(node: t.Node | null | undefined, depth = 0): boolean {
+/**
+ * True when the expression is built from literals only (`1`, `"x"`, `[1, {a: true}]`, `-2`, `!0`): it reads nothing.
+ * `constants` are names that count as literals: module-level `const`s bound to such an expression (`const dummy =
+ * { hasSubscribers: false }` makes `[dummy, dummy]` one).
+ */
+export function isConstantExpression(node: t.Node | null | undefined, depth = 0, constants: ReadonlySet<string> = NO_NAMES): boolean {
   if (!node || depth > 20) return false;
   if (literalValue(node) !== null) return true;
   const inner = unwrap(node);
   switch (inner.type) {
+    case "Identifier":
+      return constants.has(inner.name);
     case "ArrayExpression":
-      return inner.elements.every((element) => element !== null && element.type !== "SpreadElement" && isConstantExpression(element, depth + 1));
+      return inner.elements.every((element) => element !== null && element.type !== "SpreadElement" && isConstantExpression(element, depth + 1, constants));
     case "ObjectExpression":
-      return inner.properties.every((property) => property.type === "ObjectProperty" && !property.computed && isConstantExpression(property.value, depth + 1));
+      return inner.properties.every((property) => property.type === "ObjectProperty" && !property.computed && isConstantExpression(property.value, depth + 1, constants));
     case "UnaryExpression":
-      return (inner.operator === "!" || inner.operator === "-" || inner.operator === "+") && isConstantExpression(inner.argument, depth + 1);
+      return (inner.operator === "!" || inner.operator === "-" || inner.operator === "+") && isConstantExpression(inner.argument, depth + 1, constants);
     case "RegExpLiteral":
       return true;
     default:
@@ -550,12 +559,16 @@ function referenceText(node: t.Node): string {
   return "";
 }
 
-/** What a catch body does with the error it caught. */
-function classifyCatch(body: t.BlockStatement | t.Expression, errorName: string | null): CatchBehaviour {
+/**
+ * What a catch body does with the error it caught. `constants` are the
+ * module's `const`s bound to literals: a fallback built of them
+ * (`.catch(() => [dummy, dummy])`) is a constant answer, as a literal is.
+ */
+function classifyCatch(body: t.BlockStatement | t.Expression, errorName: string | null, constants: ReadonlySet<string> = NO_NAMES): CatchBehaviour {
   if (body.type !== "BlockStatement") {
     // `.catch((e) => value)`
     if (isErrorValue(body)) return "returns_error";
-    if (isConstantExpression(body)) return "returns_constant";
+    if (isConstantExpression(body, 0, constants)) return "returns_constant";
     if (body.type === "CallExpression" && isLogCall(body)) return "swallows";
     return "handles";
   }
@@ -580,7 +593,7 @@ function classifyCatch(body: t.BlockStatement | t.Expression, errorName: string 
   if (statements.length === 0) return "swallows";
   if (statements.length === 1) {
     const only = statements[0] as t.Statement;
-    if (only.type === "ReturnStatement" && (only.argument === null || isConstantExpression(only.argument))) {
+    if (only.type === "ReturnStatement" && (only.argument === null || isConstantExpression(only.argument, 0, constants))) {
       return only.argument === null ? "swallows" : "returns_constant";
     }
     if (only.type === "ReturnStatement" && only.argument && isDefaultReference(referenceText(only.argument))) return "returns_constant";
@@ -683,6 +696,8 @@ class CodeWalker {
   private readonly escapes: EscapeFact[] = [];
   /** Names declared at module level (`let calls = 0`), and the names each named function counts or toggles. */
   private readonly moduleNames = new Set<string>();
+  /** Module-level `const`s bound to an expression of literals (`const dummy = { hasSubscribers: false }`): constants a handler may answer with. */
+  private readonly moduleConstants = new Set<string>();
   private readonly updates = new Map<string, Set<string>>();
   /** How many exit-hook handlers and program entry points (`if (require.main === module)`) the walk is inside. */
   private hookDepth = 0;
@@ -710,7 +725,12 @@ class CodeWalker {
     for (const statement of this.ast.program.body) this.collectModuleStatement(statement);
     for (const statement of this.ast.program.body) {
       const declaration = statement.type === "ExportNamedDeclaration" ? statement.declaration : statement;
-      if (declaration?.type === "VariableDeclaration") for (const declarator of declaration.declarations) if (declarator.id.type === "Identifier") this.moduleNames.add(declarator.id.name);
+      if (declaration?.type !== "VariableDeclaration") continue;
+      for (const declarator of declaration.declarations) {
+        if (declarator.id.type !== "Identifier") continue;
+        this.moduleNames.add(declarator.id.name);
+        if (declaration.kind === "const" && isConstantExpression(declarator.init, 0, this.moduleConstants)) this.moduleConstants.add(declarator.id.name);
+      }
     }
     this.visit(this.ast.program, null, "", []);
     for (const fact of this.functions) {
@@ -935,7 +955,7 @@ class CodeWalker {
         break;
       case "TryStatement":
         if (node.handler) {
-          const behaviour = classifyCatch(node.handler.body, node.handler.param?.type === "Identifier" ? node.handler.param.name : null);
+          const behaviour = classifyCatch(node.handler.body, node.handler.param?.type === "Identifier" ? node.handler.param.name : null, this.moduleConstants);
           if (behaviour === "rethrows") for (const nested of errorPathTries(node.handler.body)) this.onErrorPath.add(nested);
           // An empty handler of an attempt lets its loop try the next candidate, and one on an error path that still
           // fails (best-effort cleanup) hides nothing: neither failure is discarded.
@@ -1304,7 +1324,7 @@ class CodeWalker {
     const handler = node.arguments[0];
     if (name === "catch" && node.callee.type === "MemberExpression" && handler && (handler.type === "ArrowFunctionExpression" || handler.type === "FunctionExpression")) {
       const param = handler.params[0];
-      this.addCatch(fn, handler as unknown as t.CatchClause, classifyCatch(handler.body, param?.type === "Identifier" ? param.name : null), node.callee.object);
+      this.addCatch(fn, handler as unknown as t.CatchClause, classifyCatch(handler.body, param?.type === "Identifier" ? param.name : null, this.moduleConstants), node.callee.object);
     }
     // a schema chain, recorded once at its outermost call
     const root = chainRoot(node.callee);

@@ -900,6 +900,139 @@ function dependencyFacts(
   return fact;
 }
 
+/** Loops over a collection, across the grammars, with how each names the collection it goes through. */
+const COLLECTION_LOOPS: Readonly<Record<string, (loop: Node) => Node | null>> = {
+  foreach_statement: (loop) => namedChildren(loop).find((child) => !child.type.endsWith("comment")) ?? null, // PHP
+  enhanced_for_statement: (loop) => loop.childForFieldName("value"), // Java
+  for_each_statement: (loop) => loop.childForFieldName("right"), // C#
+  for_statement: (loop) => loop.childForFieldName("right"), // Python (other grammars' for_statement has no `right`)
+  for_expression: (loop) => loop.childForFieldName("value"), // Rust
+};
+
+/** Java's and C#'s factories of a fixed list (`List.of("a", "b")`, `Arrays.asList(…)`, `Set.of(…)`): their arguments are its elements. */
+const LIST_FACTORIES = /^(?:List|Set|Arrays|ImmutableList|ImmutableSet|Stream)\.(?:of|asList|copyOf)$/;
+
+/**
+ * The elements of a literal collection, across the grammars, or null when
+ * the node is none or holds a spread (`...$xs`, `*xs`): PHP `array(…)`/`[…]`,
+ * Python lists, tuples and sets, Java array initializers and `List.of(…)`,
+ * C# array and collection initializers and `[…]`, Rust arrays (`&[…]`).
+ */
+function literalElements(node: Node): Node[] | null {
+  let value: Node | null = node;
+  while (value && (value.type === "reference_expression" || value.type === "parenthesized_expression")) value = value.childForFieldName("value") ?? value.namedChild(0);
+  if (!value) return null;
+  let holder: Node | null = null;
+  if (/^(?:array_creation_expression|implicit_array_creation_expression|object_creation_expression)$/.test(value.type)) {
+    // PHP's array(…) holds its elements itself; Java's and C#'s creations hold an initializer.
+    holder = namedChildren(value).some((child) => child.type === "array_element_initializer")
+      ? value
+      : (value.childForFieldName("value") ?? value.childForFieldName("initializer") ?? namedChildren(value).find((child) => /^(?:array_initializer|initializer_expression)$/.test(child.type)) ?? null);
+  } else if (/^(?:array_initializer|initializer_expression|collection_expression|list|tuple|set|array_expression)$/.test(value.type)) {
+    holder = value;
+  } else if (value.type === "method_invocation") {
+    const callee = `${value.childForFieldName("object")?.text ?? ""}.${value.childForFieldName("name")?.text ?? ""}`;
+    if (LIST_FACTORIES.test(callee)) holder = value.childForFieldName("arguments");
+  }
+  if (holder === null) return null;
+  const elements = namedChildren(holder).filter((child) => !child.type.endsWith("comment"));
+  if (elements.some((element) => /spread|splat|variadic/.test(element.type) || /^\.\.\./.test(element.text))) return null;
+  return elements;
+}
+
+/** The node a local `name` of `scope` was last bound to before `before` (a start index): `$xs = array(…)`, `xs = […]`, `String[] xs = {…}`, `var xs = new[] {…}`, `let xs = […]`; null when none. */
+function localValueBefore(scope: Node, name: string, before: number): Node | null {
+  let found: Node | null = null;
+  walkSubtree(scope, (cursor, type) => {
+    if (cursor.startIndex >= before) return "skip";
+    if (!/^(?:assignment_expression|assignment|variable_declarator|let_declaration)$/.test(type)) return "descend";
+    const node = cursor.currentNode;
+    const target = node.childForFieldName("left") ?? node.childForFieldName("name") ?? node.childForFieldName("pattern") ?? node.namedChild(0);
+    const value =
+      node.childForFieldName("right") ??
+      node.childForFieldName("value") ??
+      namedChildren(node)
+        .find((child) => child.type === "equals_value_clause")
+        ?.namedChild(0) ??
+      null;
+    if (target?.text === name && value) found = value;
+    return "descend";
+  });
+  return found;
+}
+
+/**
+ * How many times an assertion at `start` runs in the loops of `test` over
+ * literal collections (AssertionFact.loopRows): the product of their
+ * sizes, or undefined when it runs in no loop, or in a loop whose collection
+ * is not a literal one, inline or bound to a local of the test before the loop.
+ */
+function literalLoopRows(root: Node, start: number, test: Node): number | undefined {
+  let rows = 1;
+  let loops = 0;
+  for (let current = root.descendantForIndex(start)?.parent ?? null; current && !(current.startIndex === test.startIndex && current.endIndex === test.endIndex); current = current.parent) {
+    // In a function the test declares, the loops around it are not what runs the check.
+    if (FUNCTION_TYPES.has(current.type) && current.parent?.startIndex !== test.startIndex) return undefined;
+    if (/^(?:while_statement|do_statement|for_in_statement|loop_expression|while_expression)$/.test(current.type)) return undefined;
+    const collectionOf = COLLECTION_LOOPS[current.type];
+    if (collectionOf === undefined) continue;
+    const collection = collectionOf(current);
+    // Other grammars' `for (;;)` loop: how often it runs is not read here.
+    if (collection === null) return undefined;
+    const bound = /^(?:identifier|variable_name)$/.test(collection.type) ? localValueBefore(test, collection.text, current.startIndex) : collection;
+    const elements = bound ? literalElements(bound) : null;
+    if (elements === null) return undefined;
+    rows *= elements.length;
+    loops++;
+  }
+  return loops > 0 ? rows : undefined;
+}
+
+/** Statements that throw, across the grammars: Java, C#, PHP (an expression there), Python. */
+const THROW_TYPES: readonly string[] = ["throw_statement", "throw_expression", "raise_statement"];
+
+/** Constructs inside which a thrown error may be caught or not run at all: a `try` of the test, a class declared in it. */
+const CATCHING_OR_DECLARING = /^(?:try_statement|try_with_resources_statement|try_expression|class_declaration|class_definition|anonymous_class|object_creation_expression)$/;
+
+/**
+ * The throws of a test's own body that fail it (`if (!preg_match(…)) {
+ * throw new \RuntimeException($in.' did not match') }`), as explicit
+ * failures: the `fail` a test framework spells (`$this->fail($in.' did not
+ * match')`, JUnit `fail(m)`, `self.fail(m)`) raises an error no code of the
+ * test catches, and so does this throw. One is a check only under an `if`
+ * of the test (a throw on every path fails every run: no check), outside any
+ * `try` of the test (a handler may catch it), and in the test's own code,
+ * not in a function or class it declares (that code may never run). Its
+ * subject is the message the error is made with (the constructor's first
+ * argument), as a failure's is its message.
+ */
+function failingThrows(tests: readonly TestDraft[]): AssertionDraft[] {
+  const found: AssertionDraft[] = [];
+  const seen = new Set<number>();
+  for (const draft of tests) {
+    for (const thrown of draft.node.descendantsOfType([...THROW_TYPES])) {
+      if (!thrown || seen.has(thrown.startIndex)) continue;
+      let isUnderIf = false;
+      let isOwnCode = true;
+      for (let current = thrown.parent; current && !(current.startIndex === draft.node.startIndex && current.endIndex === draft.node.endIndex); current = current.parent) {
+        if (current.type === "if_statement") isUnderIf = true;
+        const isTestFunction = current.parent?.startIndex === draft.node.startIndex && current.parent.endIndex === draft.node.endIndex;
+        if (CATCHING_OR_DECLARING.test(current.type) || (FUNCTION_TYPES.has(current.type) && !isTestFunction)) isOwnCode = false;
+      }
+      if (!isUnderIf || !isOwnCode) continue;
+      seen.add(thrown.startIndex);
+      const error = namedChildren(thrown).find((child) => !child.type.endsWith("comment"));
+      const args = error?.childForFieldName("arguments") ?? (error ? namedChildren(error).find((child) => /argument/.test(child.type)) : undefined);
+      const first = args ? namedChildren(args).find((child) => !child.type.endsWith("comment")) : undefined;
+      const message = first?.type === "argument" && first.namedChildCount === 1 ? first.namedChild(0) : first;
+      const fact: AssertionDraft = { line: thrown.startPosition.row + 1, matcher: "fail", strength: 1, tautology: false, startIndex: thrown.startIndex };
+      if (message) fact.actual = compactText(message);
+      found.push(fact);
+    }
+  }
+  return found;
+}
+
 /**
  * Sets AssertionFact.conditions on each assertion that runs in a branch of
  * its test or helper: the conditions between it and the innermost test
@@ -919,6 +1052,9 @@ function withBranchConditions(root: Node, assertions: AssertionDraft[], ranged: 
     if (conditions.length > 0) assertion.conditions = conditions;
   }
 }
+
+/** Languages whose loops over literal collections are read (AssertionFact.loopRows). */
+const LOOP_ROW_LANGUAGES: ReadonlySet<string> = new Set(["php", "java", "csharp", "python", "rust"]);
 
 /** Languages whose checks keep a local as their subject, and whose locals' declared values assembleFacts records (AssertionFact.localValue). */
 const DECLARED_LOCALS: ReadonlySet<string> = new Set(["csharp", "java", "php", "rust"]);
@@ -1027,6 +1163,9 @@ export function assembleFacts(
     const end = draft.body ? topLevelReturnEnd(draft.body) : null;
     if (end !== null) returnEnds.set(draft, end);
   }
+  // A test's own throw under an `if` fails it as its framework's `fail()` would: one check of the test.
+  const throwing = root ? failingThrows([...drafts.tests, ...methodDrafts]) : [];
+  if (throwing.length > 0) drafts = { ...drafts, assertions: [...drafts.assertions, ...throwing].sort((a, b) => a.startIndex - b.startIndex) };
   if (root) withBranchConditions(root, drafts.assertions, ranged, drafts.checkGuards);
   // Helpers that assert outside tests, and the tests' calls to them: each call is one assertion of its test (a helper check).
   // In a file that also holds product code (a Rust src file with its `mod tests`), only the tests' scope holds helpers.
@@ -1065,7 +1204,11 @@ export function assembleFacts(
       const value = node ? boundLocalValue(node, memberOf) : undefined;
       if (value !== undefined && value !== memberOf && !/^new\b/.test(value)) fact.actualBase = { local: memberOf, value };
     }
-    for (const owner of innermostDrafts(ranged, startIndex)) {
+    const owners = innermostDrafts(ranged, startIndex);
+    // How many times a check in loops over literal collections runs (assertions folded into a loop).
+    const loopRows = root && owners[0] && LOOP_ROW_LANGUAGES.has(language) ? literalLoopRows(root, startIndex, owners[0].node) : undefined;
+    if (loopRows !== undefined) fact.loopRows = loopRows;
+    for (const owner of owners) {
       const returnEnd = returnEnds.get(owner);
       const ownFact = dependencyFacts(owner, startIndex, returnEnd !== undefined && startIndex >= returnEnd ? { ...fact, unreachable: true } : fact, bindings, checkNames, constantsOf);
       const list = details.get(owner);

@@ -29,7 +29,7 @@ import {
   type CheckedTest,
 } from "../checks/index.js";
 import { describeTolerance, isToleranceWidened } from "../checks/tolerance.js";
-import { isSizeInsteadOfContents } from "../checks/coverage.js";
+import { isSizeInsteadOfContents, tokenize } from "../checks/coverage.js";
 import { isPatternWidened, patternOf } from "../checks/pattern-widening.js";
 import type { AssertionFact, AssertionHelperFact, TestCase } from "../facts.js";
 import { ON_FAILURE_CONDITION } from "../checks/error-checks.js";
@@ -482,6 +482,93 @@ function isCoveredByPartialCheck(lost: AssertionFact, after: readonly AssertionF
   });
 }
 
+/** A bare `null` argument of a call in canonical text (`f ( null )`, `g ( 1 , null )`), not a `null!`. */
+const BARE_NULL_ARGUMENT = /[(,]\s*null\s*(?=[,)])/;
+
+/** The namespaces of the .NET framework, whose nullability annotations a project cannot change. */
+const FRAMEWORK_NAMESPACES: ReadonlySet<string> = new Set(["System", "Microsoft"]);
+
+/**
+ * For a C# test file under a project whose change turned nullable warnings
+ * into errors (RuleInput.nullableErrors), a judge of its lost before
+ * assertions (by index): true for a check whose subject passes a bare
+ * `null` to a call of a framework type (a framework namespace among what
+ * the check reads, TestCase.checkNames, its error type aside:
+ * `cmConverter.ConvertFromString(null)` with `cmConverter = new
+ * System.ComponentModel.DateTimeConverter()`). The framework's parameter is
+ * not nullable, so the line no longer compiles, and what it checked was the
+ * framework's behaviour, not the project's: dropping it is reported at
+ * medium (the sweep of JoshClose/CsvHelper 7dbb3fe710). A check of the
+ * project's own code, or one passing no bare null, stays an assertion_removal.
+ */
+function nullForcedJudge(test: MatchedTest, scopes: readonly string[]): (index: number, fact: AssertionFact) => boolean {
+  const file = test.afterFile;
+  if (!file.endsWith(".cs") || !scopes.some((scope) => scope === "" || file.startsWith(`${scope}/`))) return () => false;
+  return (index, fact) => {
+    const names = test.before.checkNames?.[index] ?? [];
+    const typeNames = new Set((fact.expected ?? "").split(/[^\w]+/));
+    return BARE_NULL_ARGUMENT.test(fact.actual ?? "") && names.some((name) => FRAMEWORK_NAMESPACES.has(name) && !typeNames.has(name));
+  };
+}
+
+/** True when `fact` makes checks and each is one `isRethrown` finds made again without its message (flipped-refusals.ts isRethrownWithoutMessage). */
+function isRethrownCheck(fact: AssertionFact, isRethrown: (check: Check) => boolean): boolean {
+  const checks = toChecks(fact);
+  return checks.length > 0 && checks.every(isRethrown);
+}
+
+/**
+ * The text of a check's subject or expected value with its variables, plain
+ * names and literals written `_`, calls and members kept
+ * (`$constraint->matches($multiConstraint)` -> `_->matches(_)`,
+ * `ok(read("a"))` -> `ok(read(_))`): what two checks of one relation on
+ * different values share.
+ */
+function shapeOf(text: string | undefined): string {
+  if (text === undefined) return "";
+  return tokenize(text)
+    .map((token, index, tokens) => {
+      if (/^\$\w+$/.test(token) || /^"|^-?\d/.test(token)) return "_";
+      const previous = tokens[index - 1];
+      const isMember = previous === "." || previous === ">" || previous === ":";
+      return /^[A-Za-z_]\w*$/.test(token) && !isMember && tokens[index + 1] !== "(" ? "_" : token;
+    })
+    .join(" ");
+}
+
+/**
+ * A judge of removed checks folded into a loop: a check after the change
+ * that runs in loops over literal collections (AssertionFact.loopRows, read
+ * by `rowsOf` from the fact as extracted) is that many checks, so beside the
+ * before check it is paired with (`paired`) it stands for as many more
+ * removed checks of the same relation whose subject and expected value have
+ * its shape ({@link shapeOf}), and that run wherever it does (its
+ * conditions a subset of theirs): two `assertTrue($c->matches($multi))` /
+ * `…($matchAll)` become one `assertTrue($c->matches($mock))` inside
+ * `foreach (array(Multi::class, MatchAll::class) …)`. A loop over fewer
+ * values than the checks it replaced leaves the rest removed. Each call
+ * uses up one of the loop's runs.
+ */
+function loopFolds(after: readonly AssertionFact[], paired: ReadonlySet<AssertionFact>, rowsOf: (fact: AssertionFact) => number | undefined): (lost: AssertionFact) => boolean {
+  const spare = new Map<AssertionFact, number>();
+  for (const fact of after) {
+    const rows = rowsOf(fact);
+    if (rows === undefined || fact.tautology || fact.unreachable) continue;
+    const left = rows - (paired.has(fact) ? 1 : 0);
+    if (left > 0) spare.set(fact, left);
+  }
+  return (lost) => {
+    for (const [now, left] of spare) {
+      if (left <= 0 || now.matcher !== lost.matcher || now.negated !== lost.negated) continue;
+      if (shapeOf(now.actual) !== shapeOf(lost.actual) || shapeOf(now.expected) !== shapeOf(lost.expected)) continue;
+      if (!(now.conditions ?? []).every((condition) => (lost.conditions ?? []).includes(condition))) continue;
+      spare.set(now, left - 1);
+      return true;
+    }
+    return false;
+  };
+}
+
 /** Findings for one surviving test whose two sides both have assertion details. */
 function compareDetails(
   test: MatchedTest,
@@ -495,6 +582,8 @@ function compareDetails(
   isFlip: (was: Check, now: Check, isSameTest?: boolean) => boolean = () => false,
   /** Whether a lost check is an error check whose call a product wrapper the test now calls panics on ({@link panickingWrappers}). */
   isMadeByWrapper: (fact: AssertionFact) => boolean = () => false,
+  /** Whether one lost before assertion (by its index, as extracted) passed a bare null the change's nullable errors no longer compile ({@link nullForcedJudge}). */
+  isNullForced: (index: number, fact: AssertionFact) => boolean = () => false,
 ): Finding[] {
   const findings: Finding[] = [];
   // Judged as checks (analysis/checks): one relation and strength whatever the framework, text in canonical form.
@@ -526,6 +615,8 @@ function compareDetails(
   const hasTwin = (fact: AssertionFact): boolean => (survivors.get(signature(fact)) ?? []).some((twin) => (twin.conditions ?? []).every((condition) => (fact.conditions ?? []).includes(condition)));
   // A check of one branch whose subject is now pinned in every environment it ran in expects another value there: not removed.
   const reExpected: (readonly [AssertionFact, AssertionFact])[] = [];
+  const nullForced: AssertionFact[] = [];
+  const isFoldedIntoLoop = loopFolds(after, new Set(pairs.map(([, a]) => after[a] as AssertionFact)), (fact) => (original.get(fact) ?? fact).loopRows);
   const lost = removed
     .map((i) => before[i] as AssertionFact)
     .filter(
@@ -535,12 +626,19 @@ function compareDetails(
         !hasTwin(fact) &&
         !isCoveredByWholerCheck(fact, after, asChecks.get(fact), asChecks, original) &&
         !isConserved(original.get(fact) ?? fact) &&
-        !isMadeByWrapper(original.get(fact) ?? fact),
+        !isMadeByWrapper(original.get(fact) ?? fact) &&
+        !isFoldedIntoLoop(fact),
     )
     .filter((fact) => {
       const now = reExpectation(fact, after);
       if (now) reExpected.push([fact, now]);
       return now === null;
+    })
+    .filter((fact) => {
+      // A check that passed a bare null to a framework call the change's nullable errors no longer compile is reported apart, at medium.
+      const isForced = isNullForced(sourceIndex.get(fact) ?? -1, original.get(fact) ?? fact);
+      if (isForced) nullForced.push(fact);
+      return !isForced;
     });
   // A helper call whose helper gained an early return before all its assertions is silenced too (for the inputs that take it).
   const isSilencedNow = (was: AssertionFact, now: AssertionFact): boolean => (!was.unreachable && now.unreachable === true) || (!was.gated && now.gated === true && !now.unreachable);
@@ -593,6 +691,17 @@ function compareDetails(
             ...(doubles.length > 0 ? { doubled: [...new Set(doubles)] } : {}),
           },
         },
+      ),
+    );
+  }
+  if (nullForced.length > 0) {
+    const total = nullForced.length;
+    findings.push(
+      report(
+        assertionsRule,
+        "nullChecksRemovedUnderNullable",
+        { total, plural: total === 1 ? "" : "s", test: test.after.id, file: test.afterFile, were: total === 1 ? "was" : "were" },
+        { ...baseFinding(test), evidence: { removed: nullForced.map((fact) => ({ line: fact.line, assertion: describe(fact) })), reclassified_from: "assertion_removal" } },
       ),
     );
   }
@@ -815,13 +924,15 @@ export function assertionFindings(input: RuleInput): Finding[] {
             test.before.assertionsDetail,
             test.after.assertionsDetail,
             () => isCodeChanged(test.afterFile),
-            (fact) => conserved(test, fact),
+            // A check of a refusal the change redecided, made again without its message by a test of the change, still pins the failure.
+            (fact) => conserved(test, fact) || isRethrownCheck(fact, flips.isRethrown),
             (index, check) => {
               retired ??= findRetired(input.pairs);
               return retired.size === 0 ? [] : retiredNamesOf(test.before, index, check, retired);
             },
             flips.isFlip,
             (fact) => isMadeByPanickingWrapper(fact, test, (wrappers ??= panickingWrappers(input.pairs))),
+            nullForcedJudge(test, input.nullableErrors ?? []),
           )
         : compareCounts(test);
     // Assertions moved into an imported helper (`runScenario(dir)` holding the expects) are not removed.
@@ -1036,6 +1147,10 @@ export const assertionsRule = defineRule({
     expectationChanged: {
       text: 'test "{{test}}" in {{file}} now expects something else while the code under test did not change: {{parts}}',
       type: "expectation_changed",
+      severity: "medium",
+    },
+    nullChecksRemovedUnderNullable: {
+      text: '{{total}} assertion{{plural}} of test "{{test}}" in {{file}} {{were}} removed that passed a bare null to a framework call, which the nullable errors the change turned on no longer compile',
       severity: "medium",
     },
     errorCheckFlipped: {

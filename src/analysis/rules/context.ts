@@ -45,6 +45,8 @@ export interface RuleInput {
   changedPaths?: readonly string[];
   /** Runtime minimums the change's manifests raised or lowered (analysis/support.ts); absent = none known. */
   support?: readonly SupportChange[];
+  /** Folders of the C# projects whose change turned nullable warnings into errors (support.ts nullableErrorScopes); absent = none. */
+  nullableErrors?: readonly string[];
 }
 
 /** Facts of one side when they are usable (parsed, not skipped), else null. */

@@ -230,7 +230,28 @@ function namesOfCheck(check: Check): string[] {
 export function retiredNamesOf(test: TestCase, index: number, check: Check, retired: ReadonlySet<string>): string[] {
   const facts = test.assertionsDetail ?? [];
   const names = test.checkNames && test.checkNames.length === facts.length ? (test.checkNames[index] ?? []) : namesOfCheck(check);
-  return [...new Set(withoutExpected([...names, writeToken(check.subject)], [check]).filter((name) => retired.has(name)))].sort();
+  return [
+    ...new Set(
+      withoutExpected([...names, writeToken(check.subject)], [check])
+        .map((name) => retiredAs(name, retired))
+        .filter((name): name is string => name !== null),
+    ),
+  ].sort();
+}
+
+/**
+ * The retired token a name a check reads stands for, or null: the name
+ * itself when the change retired it, else the string literal of that text
+ * when the change retired that (a member read `descriptors.then` of the
+ * property the removed code defined by name, `['then', 'catch'].map(p =>
+ * Reflect.defineProperty(x, p, …))`, `setattr(obj, "then", …)`): what
+ * named the member is gone with the code that made it.
+ */
+function retiredAs(name: string, retired: ReadonlySet<string>): string | null {
+  if (retired.has(name)) return name;
+  if (!/^[A-Za-z_$][\w$]*$/.test(name)) return null;
+  const literal = literalToken(name);
+  return retired.has(literal) ? literal : null;
 }
 
 /**
@@ -261,7 +282,7 @@ export type Dependence = { kind: "removed"; names: string[] } | { kind: "survive
  * no real check (none that can run and fail).
  */
 export function removedNamesCheckedBy(test: TestCase, removed: ReadonlySet<string>, aliases: ReadonlySet<string> = new Set()): Dependence {
-  const isRemoved = (name: string): boolean => removed.has(name) || aliases.has(name);
+  const isRemoved = (name: string): boolean => retiredAs(name, removed) !== null || aliases.has(name);
   const facts = test.assertionsDetail ?? [];
   const perCheck: string[][] = [];
   if (test.checkNames && test.checkNames.length === facts.length) {
@@ -276,7 +297,7 @@ export function removedNamesCheckedBy(test: TestCase, removed: ReadonlySet<strin
   for (const names of perCheck) {
     const own = names.filter(isRemoved);
     if (own.length === 0) return { kind: "survives" };
-    for (const name of own) hits.add(name);
+    for (const name of own) hits.add(retiredAs(name, removed) ?? name);
   }
   return { kind: "removed", names: [...hits].sort() };
 }

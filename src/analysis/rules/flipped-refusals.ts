@@ -101,16 +101,48 @@ export function isFlippedWithFix(lost: Check, now: Check, refusals: readonly Red
 }
 
 /**
+ * True when `lost`, a check that a call throws with a message of one of
+ * `refusals` (a guard the change kept but decides differently), is made
+ * again by `now` without the message: the same call (the same callee,
+ * every literal kept) still expected to throw, whatever it throws (the
+ * sweep of ai/nanoid a6a94d3f8d: `throws(() => token(1025), /Wrong token
+ * size/)` as `throws(() => token(1025))` once the size limit is left to
+ * the platform call that fails on it). The refusal no longer raises that
+ * message for the input, and the failure is still pinned; a message of a
+ * refusal the change did not redecide, or no check that the call throws,
+ * is no such check.
+ */
+export function isRethrownWithoutMessage(lost: Check, now: Check, refusals: readonly RedecidedRefusal[]): boolean {
+  if (lost.relation !== "throws" || lost.isNegated || now.relation !== "throws" || now.isNegated || now.message !== undefined) return false;
+  if (lost.subject === "" || !isSameCall(lost.subject, now.subject)) return false;
+  const message = stringValue(lost.message) ?? /^\/(.*)\/[a-z]*$/.exec(lost.message ?? "")?.[1] ?? null;
+  return message !== null && refusals.some((refusal) => holdsMessage(message, refusal));
+}
+
+/**
  * A reader of the change's redecided refusals, read once on first use (an
  * ordinary change never pays for it): `isFlip(was, now)` for two assertion
- * facts of a surviving test, `refusals()` for the list.
+ * facts of a surviving test, `refusals()` for the list, `isRethrown(was)`
+ * for a lost check some test of the change makes again without its
+ * message ({@link isRethrownWithoutMessage}).
  */
-export function flipJudge(input: RuleInput): { refusals: () => readonly RedecidedRefusal[]; isFlip: (was: Check, now: Check, isSameTest?: boolean) => boolean } {
+export function flipJudge(input: RuleInput): {
+  refusals: () => readonly RedecidedRefusal[];
+  isFlip: (was: Check, now: Check, isSameTest?: boolean) => boolean;
+  isRethrown: (was: Check) => boolean;
+} {
   let refusals: RedecidedRefusal[] | null = null;
+  let after: ReturnType<typeof afterChecks> | null = null;
   const read = (): readonly RedecidedRefusal[] => (refusals ??= changedRefusals(input.pairs));
   return {
     refusals: read,
     isFlip: (was, now, isSameTest = false) => was.relation === "throws" && now.relation === "throws" && now.isNegated && read().length > 0 && isFlippedWithFix(was, now, read(), isSameTest),
+    isRethrown: (was) =>
+      was.relation === "throws" &&
+      !was.isNegated &&
+      was.message !== undefined &&
+      read().length > 0 &&
+      (after ??= afterChecks(input)).some((candidate) => isRethrownWithoutMessage(was, candidate.check, read())),
   };
 }
 

@@ -50,10 +50,12 @@ import {
   type LiteralBranchFact,
   type SchemaFact,
   type SuppressionFact,
+  type TestCase,
 } from "../facts.js";
 import type { FileChange, Finding } from "../types.js";
+import { checkedTest, type Check } from "../checks/index.js";
 import { isNeverFiring, madeConstantFinding, splitTopLevel, unwrapParentheses } from "./constant-condition.js";
-import { isInlineTestedProductCode, isProductCode, multisetMinus, usable, type RuleInput, type RulePair } from "./context.js";
+import { isInlineTestedProductCode, isProductCode, isTestPair, multisetMinus, usable, type RuleInput, type RulePair } from "./context.js";
 import { defineRule, report } from "./registry.js";
 
 /** Schema methods that accept more than before when added. */
@@ -342,7 +344,7 @@ interface ReachedGuard {
  * names): the same action or error class, or shared names.
  */
 function isKeptBy(was: GuardFact, now: ReachedGuard): boolean {
-  if (now.guard.fallthrough) return isSameThrow(was.action, now.guard.action);
+  if (now.guard.fallthrough) return isSameThrow(was.action, now.guard.action) || isRewordedThrow(was.action, now.guard.action);
   // A throw of collected messages keeps only the guards whose messages its function still holds.
   if (now.guard.collected !== undefined) return isCollectedBy(was, now.guard);
   if (isEquivalentGuard(was, now.guard)) return true;
@@ -376,6 +378,23 @@ function isSameThrow(was: string, now: string): boolean {
   if (was === now) return true;
   const message = messageOf(was);
   return message.length > 0 && actionClass(was) === actionClass(now) && message.join("\u0001") === messageOf(now).join("\u0001");
+}
+
+/**
+ * True when `now` raises the error `was` raised with its message reworded:
+ * the same error class, and a message of at least three words of which
+ * `now`'s says three quarters (`Expected to get array argument, but got …`
+ * as `Expected to get collection argument, but got …`, the accepted type
+ * widened with the helper that now fails). A fall-through exit so spelled
+ * keeps the guard ({@link isKeptBy}); one of another message
+ * (`throw new Error("unreachable")`) says nothing of it.
+ */
+function isRewordedThrow(was: string, now: string): boolean {
+  if (actionClass(was) !== actionClass(now)) return false;
+  const words = wordsOf(messageOf(was).join(" "));
+  if (words.length < 3) return false;
+  const present = new Set(wordsOf(messageOf(now).join(" ")));
+  return words.filter((word) => present.has(word)).length * 4 >= words.length * 3;
 }
 
 /**
@@ -618,6 +637,98 @@ function isDelegatedAlternative(alternative: string, guard: GuardFact, candidate
       isSameThrow(guard.action, candidate.guard.action) &&
       firingAlternatives(candidate.guard).some((part) => part === alternative || (bound !== null && coversBound(bound, boundOf(part)))),
   );
+}
+
+/**
+ * True when a bound the change narrowed (`capacity<=0` -> `capacity<0`) is
+ * a contract the change states: a test it adds calls the guarded function
+ * (its short name among the test's checkNames, a constructor's its class's:
+ * `new IntArrayList(0)` for `IntArrayList.IntArrayList`, `new List(0)` for
+ * `List.constructor`) and feeds it a literal the old
+ * bound refused and the new one admits (`0`). The newly allowed value is
+ * then tested as working, not let through unseen; a bound moved with the
+ * tests untouched, or a new test of other values, states nothing.
+ */
+function isTestedAdmission(part: { before: string; after: string }, fn: string, addedTests: readonly TestCase[]): boolean {
+  const was = boundOf(part.before);
+  const now = boundOf(part.after);
+  if (was === null || now === null || fn === "") return false;
+  const parts = fn.split(".");
+  const name = parts[parts.length - 1] as string;
+  // A constructor is called by its class's name (`new List(0)`, `Pool(0)`).
+  const called = CONSTRUCTOR_NAMES.has(name) && parts.length > 1 ? (parts[parts.length - 2] as string) : name;
+  return addedTests.some(
+    (test) =>
+      (test.checkNames ?? []).some((names) => names.includes(called)) && [...(test.literals ?? []), ...(test.inputLiterals ?? [])].some((literal) => isAdmittedValue(Number(literal), was, now)),
+  );
+}
+
+/** The names languages give a class's constructor (JS/TS, Python, Ruby, PHP): called through the class's name. */
+const CONSTRUCTOR_NAMES: ReadonlySet<string> = new Set(["constructor", "__init__", "__new__", "initialize", "__construct"]);
+
+/**
+ * The short names of the functions of the changed files after the change
+ * that reach `fn` (it, and those calling it, transitively, by short name):
+ * the calls through which a test exercises its code.
+ */
+function callersOf(fn: string, allAfter: readonly CodeSide[]): Set<string> {
+  const reaching = new Set([shortName(fn)]);
+  const functions = allAfter.flatMap((file) => file.code.functions ?? []);
+  for (let grew = true; grew && reaching.size < 200;) {
+    grew = false;
+    for (const candidate of functions) {
+      const name = shortName(candidate.name);
+      if (!reaching.has(name) && candidate.calls.some((call) => reaching.has(call))) {
+        reaching.add(name);
+        grew = true;
+      }
+    }
+  }
+  return reaching;
+}
+
+/**
+ * True when a test of the change after it (`throwChecks`: the `throws`
+ * checks of its test files) still expects a value the dropped alternative
+ * refused to fail: a non-negated `throws` whose subject calls `fn` or a
+ * function reaching it ({@link callersOf}) with a number the alternative's
+ * bound fires on (`throws(() => token(1025))` for fillPool's `bytes > 512`,
+ * the limit left to the platform call that fails on it). What the test
+ * runs shows the value still refused; with no such check (the test of
+ * it removed, or only values the kept alternatives refuse) the
+ * alternative is lost.
+ */
+function isStillRefusedInTests(alternative: string, fn: string, allAfter: readonly CodeSide[], throwChecks: readonly Check[]): boolean {
+  const bound = boundOf(alternative);
+  if (bound === null || fn === "" || throwChecks.length === 0) return false;
+  const reaching = callersOf(fn, allAfter);
+  return throwChecks.some((check) => {
+    const calls = [...check.subject.matchAll(/([A-Za-z_$][\w$]*)\s*\(([^()]*)\)/g)];
+    return calls.some((call) => {
+      if (!reaching.has(call[1] as string)) return false;
+      return [...(call[2] as string).matchAll(/(?<![\w$.])-?\d+(?:\.\d+)?(?![\w$])/g)].some((number) => {
+        const value = Number(number[0]);
+        return bound.side === "below" ? value < bound.limit || (bound.inclusive && value === bound.limit) : value > bound.limit || (bound.inclusive && value === bound.limit);
+      });
+    });
+  });
+}
+
+/** The `throws` checks (not negated) of every test of the change's test files after it: what the tests still expect to fail. */
+function throwChecksAfter(input: RuleInput): Check[] {
+  return input.pairs.flatMap((pair) => {
+    const facts = usable(pair.after);
+    if (!facts?.isTestFile) return [];
+    return facts.tests.flatMap((test) => checkedTest(pair.path, test, facts).checks.filter((check) => check.relation === "throws" && !check.isNegated));
+  });
+}
+
+/** True when the number `value` is one `was` fires on and `now` does not (both bounds of one subject on one side). */
+function isAdmittedValue(value: number, was: Bound, now: Bound): boolean {
+  if (!Number.isFinite(value)) return false;
+  const fires = (bound: Bound): boolean =>
+    bound.side === "below" ? value < bound.limit || (bound.inclusive && value === bound.limit) : value > bound.limit || (bound.inclusive && value === bound.limit);
+  return fires(was) && !fires(now);
 }
 
 function boundNarrowedFinding(path: string, fn: string, was: GuardFact, now: GuardFact, narrowed: { before: string; after: string }[]): Finding {
@@ -1022,6 +1133,8 @@ function guardFindings(
   constants: VariantConstants = { before: new Map(), after: new Map() },
   helpers: ReadonlyMap<string, string> = new Map(),
   removedMembers: ReadonlySet<string> = new Set(),
+  addedTests: readonly TestCase[] = [],
+  throwChecks: readonly Check[] = [],
 ): Finding[] {
   const findings: Finding[] = [];
   const afterFunctions = new Set((after.functions ?? []).map((fn) => fn.name));
@@ -1079,12 +1192,14 @@ function guardFindings(
         const partner = unused[index] as ReachedGuard;
         // A sign check an unsigned parse now makes (`port < 0 || port > 65535` -> `port > 65535`) is no alternative lost.
         // An alternative moved into a callee that now throws the same error on it (`size > 512` -> fillPool's `bytes > 512`) is no alternative lost.
+        // An alternative whose values a test of the change still expects to throw, through the function or a caller of it, still fails there.
         const dropped = (partner.isDirect && partner.guard.action === guard.action ? droppedAlternatives(guard.condition, partner.guard.condition) : []).filter(
-          (alternative) => !isSubsumedAlternative(alternative, fnAfter) && !isDelegatedAlternative(alternative, guard, candidates),
+          (alternative) => !isSubsumedAlternative(alternative, fnAfter) && !isDelegatedAlternative(alternative, guard, candidates) && !isStillRefusedInTests(alternative, fn, allAfter, throwChecks),
         );
         // The same throw on a bound moved to fire on fewer values (`qty < 0` -> `qty < -1`) lets the values between through.
+        // A bound moved so that a new test of the function feeds it a value the guard refused before states the new contract.
         const narrowed = (partner.isDirect && partner.guard.action === guard.action && dropped.length === 0 ? narrowedBounds(guard, partner.guard) : []).filter(
-          (part) => !isDelegatedAlternative(part.before, guard, candidates),
+          (part) => !isDelegatedAlternative(part.before, guard, candidates) && !isTestedAdmission(part, fn, addedTests),
         );
         // A refusal that refuses fewer cases as the function does new work for them (`rank > 3` -> `rank > 4`) implements them, as one removed would.
         const isImplementing = (dropped.length > 0 || narrowed.length > 0) && isRefusal(guard.action) && isRefusalImplemented(guard, fn, before, after, constants);
@@ -1411,6 +1526,12 @@ function suppressionFindings(path: string, before: CodeFacts | null, after: Code
   });
 }
 
+/** The tests of the change's test files after it that no test of before became (compare.ts matched none to them): the tests the change adds. */
+function testsAdded(input: RuleInput): TestCase[] {
+  const matched = new Set(input.matched.map((test) => `${test.afterFile}\u0000${test.after.id}`));
+  return input.pairs.filter((pair) => isTestPair(pair)).flatMap((pair) => (usable(pair.after)?.tests ?? []).filter((test) => !matched.has(`${pair.path}\u0000${test.id}`)));
+}
+
 /**
  * validation_bypass findings over the changed non-test files: guards
  * removed, constant-return collapse, swallowing catches, schema loosening
@@ -1428,12 +1549,14 @@ export function validationFindings(input: RuleInput): Finding[] {
     input.pairs.filter((pair) => isProductCode(pair) || isInlineTestedProductCode(pair)).map((pair) => ({ before: usable(pair.before)?.code ?? null, after: usable(pair.after)?.code ?? null })),
   );
   const removedMembers = removedEnumMembers(input.pairs);
+  const addedTests = testsAdded(input);
+  const throwChecks = throwChecksAfter(input);
   const findings: Finding[] = [];
   for (const { path, before, after } of files) {
     if (!after) continue;
     findings.push(...suppressionFindings(path, before, after));
     if (!before) continue;
-    findings.push(...guardFindings(path, before, after, allAfter, moved, lostErrors, constants, helpers, removedMembers));
+    findings.push(...guardFindings(path, before, after, allAfter, moved, lostErrors, constants, helpers, removedMembers, addedTests, throwChecks));
     findings.push(...collapseFindings(path, before, after));
     findings.push(...catchFindings(path, before, after));
     findings.push(...schemaFindings(path, before, after));

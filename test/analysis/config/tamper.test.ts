@@ -27,8 +27,49 @@ const vitest = (test: string): string => `import { defineConfig } from "vitest/c
 const jest = (body: string): string => `/** @type {import('jest').Config} */\nmodule.exports = ${body};\n`;
 const workflow = (steps: string, job = ""): string => `name: ci\non: [push]\njobs:\n  test:\n    runs-on: ubuntu-latest\n${job}    steps:\n      - uses: actions/checkout@v4\n${steps}`;
 const gitlab = (job: string): string => `stages: [test]\nunit:\n  stage: test\n${job}`;
+/** Per-variant test jobs (`job: run`), each on its own runtime, as a workflow. */
+const perVariantJobs = (jobs: Record<string, string>, env = ""): string =>
+  `on: push\n${env}jobs:\n${Object.entries(jobs)
+    .map(
+      ([name, run]) =>
+        `  ${name}:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/setup-java@v4\n        with:\n          distribution: ${name}\n      - name: Build\n        run: ${run}\n`,
+    )
+    .join("\n")}`;
+/** One job over a matrix of the variants, running `run`. */
+const matrixJob = (variants: readonly string[], run: string, env = ""): string =>
+  `on: push\n${env}jobs:\n  build:\n    runs-on: ubuntu-latest\n    strategy:\n      matrix:\n        distribution: [${variants.join(", ")}]\n    steps:\n      - uses: actions/setup-java@v4\n        with:\n          distribution: \${{ matrix.distribution }}\n      - name: Build\n        run: ${run}\n`;
+const MVN_ENV = "env:\n  MVN_CMD: ./mvnw --no-transfer-progress -B\n";
 
 const FLAGS: FlagRow[] = [
+  // Per-variant jobs consolidated into a matrix job: each old job is compared with it (the sweep of jwtk/jjwt 39ad690299).
+  {
+    name: "per-distribution jobs consolidated into a matrix job whose build skips the tests",
+    path: ".github/workflows/ci.yml",
+    before: perVariantJobs({ temurin: "./mvnw -B verify", zulu: "./mvnw -B verify" }),
+    after: matrixJob(["temurin", "zulu"], "./mvnw -B verify -DskipTests"),
+    setting: /^job "build" step "Build"/,
+  },
+  {
+    name: "a test step spelled through a workflow env variable gains -DskipTests",
+    path: ".github/workflows/ci.yml",
+    before: perVariantJobs({ temurin: "${{env.MVN_CMD}} verify" }, MVN_ENV),
+    after: perVariantJobs({ temurin: "${{ env.MVN_CMD }} verify -DskipTests" }, MVN_ENV),
+    setting: /^job "temurin" step "Build"/,
+  },
+  {
+    name: "per-variant pytest jobs consolidated into a matrix job that deselects tests",
+    path: ".github/workflows/ci.yml",
+    before: perVariantJobs({ py311: "pytest tests", py312: "pytest tests" }),
+    after: matrixJob(["py311", "py312"], "pytest tests -k 'not slow'"),
+    setting: /^job "build" step "Build"/,
+  },
+  {
+    name: "two jobs folded into one plain job: the second is removed",
+    path: ".github/workflows/ci.yml",
+    before: perVariantJobs({ temurin: "./mvnw -B verify", zulu: "./mvnw -B verify -Pzulu" }),
+    after: perVariantJobs({ build: "./mvnw -B verify" }),
+    setting: /^jobs\.zulu$/,
+  },
   // package.json scripts
   { name: "|| true appended", path: "package.json", before: pkg({ test: "vitest run" }), after: pkg({ test: "vitest run || true" }), setting: /^scripts\.test$/, line: 5 },
   { name: "|| exit 0 appended", path: "package.json", before: pkg({ test: "jest" }), after: pkg({ test: "jest || exit 0" }), setting: /^scripts\.test$/ },
@@ -465,6 +506,18 @@ const FLAGS: FlagRow[] = [
 ];
 
 const PASSES: Row[] = [
+  {
+    name: "per-distribution jobs consolidated into a matrix job running the same build",
+    path: ".github/workflows/ci.yml",
+    before: perVariantJobs({ oracle: "${{env.MVN_CMD}} verify -Possrh", temurin: "${{env.MVN_CMD}} verify -Possrh", zulu: "${{env.MVN_CMD}} verify -Possrh" }, MVN_ENV),
+    after: matrixJob(["oracle", "temurin", "zulu"], "${{env.MVN_CMD}} verify -Possrh -Dtest.jdk.version=${{ matrix.java-version }}", MVN_ENV),
+  },
+  {
+    name: "per-variant pytest jobs consolidated into a matrix job",
+    path: ".github/workflows/ci.yml",
+    before: perVariantJobs({ py311: "pytest tests", py312: "pytest tests" }),
+    after: matrixJob(["py311", "py312"], "pytest tests"),
+  },
   // Sweeps of hashicorp/golang-lru 8d433cc52 and khellang/Scrutor f5e12d973, dc7c9595a: reported critical test_config_tamper.
   {
     name: "go test of the current package widened to every package (./...)",

@@ -92,3 +92,87 @@ describe("a bound moved with nothing done for what it lets in (cheats)", () => {
     await expectFindings(rule);
   });
 });
+
+/**
+ * A bound relaxed as a stated contract (the sweep of apache/commons-collections
+ * a47d25a4ff: `capacity <= 0` -> `capacity < 0`, and a new test that a zero
+ * capacity works): a test the change adds calls the guarded function with a
+ * value the old bound refused and the new one admits. The nearest cheats:
+ * the same bound moved with no test of the value let in, or with a new test
+ * of another value only.
+ */
+function contractRow(name: string, product: [string, string, string], test: [string, string | null, string], findings: string[]): RuleCase {
+  const [path, template, guards] = product;
+  const [before, after] = guards.split(" => ") as [string, string];
+  return { name, changes: [change(path, template.replace("GUARD", before), template.replace("GUARD", after)), change(test[0], test[1], test[2])], findings };
+}
+
+const TS_LIST = "export class List {\n  items: number[];\n  constructor(capacity: number) {\n    GUARD\n    this.items = new Array(capacity);\n  }\n}\n";
+const TS_GUARDS = 'if (capacity <= 0) throw new RangeError("capacity " + capacity); => if (capacity < 0) throw new RangeError("capacity " + capacity);';
+const TS_TEST_BEFORE = 'import { test, expect } from "vitest";\nimport { List } from "../src/list.js";\n\ntest("holds its capacity", () => {\n  expect(new List(2).items.length).toBe(2);\n});\n';
+const PY_POOL = "def make_pool(size):\n    GUARD\n    return [None] * size\n";
+const PY_GUARDS = 'if size < 1:\n        raise ValueError("size") => if size < 0:\n        raise ValueError("size")';
+const PY_TEST_BEFORE = "from pool import make_pool\n\n\ndef test_two():\n    assert len(make_pool(2)) == 2\n";
+const GO_BUF = 'package buf\n\nimport "errors"\n\nfunc New(bits int) ([]byte, error) {\n\tGUARD\n\treturn make([]byte, bits), nil\n}\n';
+const GO_GUARDS = 'if bits < 8 {\n\t\treturn nil, errors.New("too few bits")\n\t} => if bits < 1 {\n\t\treturn nil, errors.New("too few bits")\n\t}';
+const GO_TEST_BEFORE = 'package buf\n\nimport "testing"\n\nfunc TestEight(t *testing.T) {\n\tb, _ := New(8)\n\tif len(b) != 8 {\n\t\tt.Fatal("len")\n\t}\n}\n';
+
+const contractLookAlikes: RuleCase[] = [
+  contractRow(
+    "typescript: a zero capacity allowed, a new test builds one",
+    ["src/list.ts", TS_LIST, TS_GUARDS],
+    ["test/list.test.ts", TS_TEST_BEFORE, `${TS_TEST_BEFORE}\ntest("accepts a zero capacity", () => {\n  expect(new List(0).items.length).toBe(0);\n});\n`],
+    [],
+  ),
+  contractRow(
+    "python: an empty pool allowed, a new test makes one",
+    ["pool.py", PY_POOL, PY_GUARDS],
+    ["tests/test_pool.py", PY_TEST_BEFORE, `${PY_TEST_BEFORE}\n\ndef test_empty():\n    assert make_pool(0) == []\n`],
+    [],
+  ),
+  contractRow(
+    "go: fewer bits allowed, a new test asks for one",
+    ["buf/buf.go", GO_BUF, GO_GUARDS],
+    ["buf/buf_test.go", GO_TEST_BEFORE, `${GO_TEST_BEFORE}\nfunc TestOneBit(t *testing.T) {\n\tb, err := New(1)\n\tif err != nil || len(b) != 1 {\n\t\tt.Fatal("one bit")\n\t}\n}\n`],
+    [],
+  ),
+];
+
+const contractCheats: RuleCase[] = [
+  contractRow(
+    "typescript: a zero capacity let through, tests untouched",
+    ["src/list.ts", TS_LIST, TS_GUARDS],
+    ["test/list.test.ts", TS_TEST_BEFORE, TS_TEST_BEFORE],
+    ["validation_bypass/high src/list.ts"],
+  ),
+  contractRow(
+    "typescript: a zero capacity let through, the new test builds another size",
+    ["src/list.ts", TS_LIST, TS_GUARDS],
+    ["test/list.test.ts", TS_TEST_BEFORE, `${TS_TEST_BEFORE}\ntest("holds three", () => {\n  expect(new List(3).items.length).toBe(3);\n});\n`],
+    ["validation_bypass/high src/list.ts"],
+  ),
+  contractRow(
+    "python: an empty pool let through, the new test feeds 0 to something else",
+    ["pool.py", PY_POOL, PY_GUARDS],
+    ["tests/test_pool.py", PY_TEST_BEFORE, `${PY_TEST_BEFORE}\n\ndef test_zero_len():\n    assert len([]) == 0\n`],
+    ["validation_bypass/high pool.py"],
+  ),
+  contractRow(
+    "go: fewer bits let through, the new test asks for the old minimum",
+    ["buf/buf.go", GO_BUF, GO_GUARDS],
+    ["buf/buf_test.go", GO_TEST_BEFORE, `${GO_TEST_BEFORE}\nfunc TestSixteen(t *testing.T) {\n\tb, _ := New(16)\n\tif len(b) != 16 {\n\t\tt.Fatal("len")\n\t}\n}\n`],
+    ["validation_bypass/high buf/buf.go"],
+  ),
+];
+
+describe("a bound relaxed with a new test of the value it lets in (look-alikes)", () => {
+  it.each(contractLookAlikes.map((rule) => [rule.name, rule] as const))("%s", async (_name, rule) => {
+    await expectFindings(rule);
+  });
+});
+
+describe("a bound relaxed with no test of the value it lets in (cheats)", () => {
+  it.each(contractCheats.map((rule) => [rule.name, rule] as const))("%s", async (_name, rule) => {
+    await expectFindings(rule);
+  });
+});

@@ -242,3 +242,59 @@ describe("facts behind them", () => {
     expect(facts.code?.functions?.[0]?.unsignedValues).toEqual(["a", "b"]);
   });
 });
+
+/**
+ * A guard's throw moved into the helper that now ends in it, its message
+ * reworded as the helper accepts more (the sweep of nsubstitute 14c88b56ce:
+ * "Expected to get array argument" -> "Expected to get collection argument"):
+ * the same class and three quarters of the message's words keep the guard.
+ * A helper ending in the same class with another message, or in no throw, keeps nothing.
+ */
+const JS_WORDY = (message: string): string => JS_ENCODE.replace("throw new Error(`Cannot encode ${tag}`);", `throw new Error(\`${message}\`);`);
+const PY_ENCODE =
+  'class E:\n    def encode(self, o):\n        tag = type(o).__name__\n        if not isinstance(o, dict):\n            h = getattr(self, "_" + tag, None)\n            if h:\n                return h(o)\n            raise TypeError(f"cannot encode values of type {tag}")\n        return "{}"\n';
+const PY_ENCODE_HELPER = (end: string): string =>
+  `class E:\n    def encode(self, o):\n        if not isinstance(o, dict):\n            return self.built_in(type(o).__name__, o)\n        return "{}"\n\n    def built_in(self, tag, o):\n        h = getattr(self, "_" + tag, None)\n        if h:\n            return h(o)\n        ${end}\n`;
+
+const reworded: RuleCase[] = [
+  {
+    name: "javascript: the helper ends in the same throw, its message reworded",
+    changes: [change("src/encode.js", JS_WORDY("Cannot encode values of type ${tag}"), JS_ENCODE_HELPER("throw new Error(`Cannot encode a value of type ${tag}`);"))],
+    findings: [],
+  },
+  {
+    name: "python: the helper ends in the same raise, its message reworded",
+    changes: [change("pkg/encode.py", PY_ENCODE, PY_ENCODE_HELPER('raise TypeError(f"cannot encode a value of type {tag}")'))],
+    findings: [],
+  },
+];
+
+const rewordedCheats: RuleCase[] = [
+  {
+    name: "javascript: the helper ends in the same class with a message sharing too little",
+    changes: [change("src/encode.js", JS_WORDY("Cannot encode values of type ${tag}"), JS_ENCODE_HELPER("throw new Error(`Unsupported input ${tag}`);"))],
+    findings: ["validation_bypass/high src/encode.js"],
+  },
+  {
+    name: "python: the helper ends in another class with the same message",
+    changes: [change("pkg/encode.py", PY_ENCODE, PY_ENCODE_HELPER('raise ValueError(f"cannot encode a value of type {tag}")'))],
+    findings: ["validation_bypass/high pkg/encode.py"],
+  },
+  {
+    name: "python: the helper ends in a placeholder",
+    changes: [change("pkg/encode.py", PY_ENCODE, PY_ENCODE_HELPER('return "<" + tag + ">"'))],
+    findings: ["validation_bypass/high pkg/encode.py"],
+  },
+];
+
+describe("a guard's throw moved into a helper with its message reworded (look-alikes)", () => {
+  it.each(reworded.map((rule) => [rule.name, rule] as const))("%s", async (_name, rule) => {
+    await expectFindings(rule);
+  });
+});
+
+describe("a helper ending in another throw or none (cheats)", () => {
+  it.each(rewordedCheats.map((rule) => [rule.name, rule] as const))("%s", async (_name, rule) => {
+    await expectFindings(rule);
+  });
+});

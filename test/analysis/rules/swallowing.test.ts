@@ -290,3 +290,50 @@ describe("new swallowing handlers: Go recover()", () => {
     await expectFindings(rule);
   });
 });
+
+/**
+ * A handler that answered a fallback built of the module's constants
+ * (`.catch(() => [dummy, dummy])` with `const dummy = { hasSubscribers:
+ * false }`) emptied once the fallback is pre-assigned (the sweep of
+ * isaacs/node-lru-cache 28e4daca16): it swallowed the error into the
+ * fallback before too. The nearest cheats: a handler that rethrew, or
+ * answered a computed value or a `let` that code may change, emptied
+ * behind a default.
+ */
+const CHANNELS = (handler: string, binding = "const"): string =>
+  `${binding} dummy = { hasSubscribers: false };\n\nexport const [metrics, tracing] = await import("node:diagnostics_channel")\n  .then((dc) => [dc.channel("m"), dc.channel("t")])\n  .catch(${handler});\n`;
+const PREASSIGNED = (binding = "const"): string =>
+  `${binding} dummy = { hasSubscribers: false };\n\nexport let metrics = dummy;\nexport let tracing = dummy;\n\nimport("node:diagnostics_channel")\n  .then((dc) => {\n    metrics = dc.channel("m");\n    tracing = dc.channel("t");\n  })\n  .catch(() => {});\n`;
+const LOAD_TRY = (handler: string): string =>
+  `const fallback = { retries: 3 };\n\nexport function load(path: string): { retries: number } {\n  try {\n    return parse(read(path));\n  } catch (error) {\n    ${handler}\n  }\n}\n`;
+
+const fallbackLookAlikes: RuleCase[] = [
+  row("typescript: a .catch answering [dummy, dummy] emptied, the dummies pre-assigned", "src/channels.mts", CHANNELS("() => [dummy, dummy]"), PREASSIGNED(), []),
+  row(
+    "typescript: a catch returning a module constant emptied into a logged swallow",
+    "src/load.ts",
+    LOAD_TRY("return fallback;"),
+    LOAD_TRY("console.warn(error);\n    return undefined as never;"),
+    [],
+  ),
+];
+
+const fallbackCheats: RuleCase[] = [
+  row("typescript: a .catch that rethrew emptied, the dummies pre-assigned", "src/channels.mts", CHANNELS("(e) => {\n    throw new Error(`no channels: ${e}`);\n  }"), PREASSIGNED(), [
+    bypass("src/channels.mts"),
+  ]),
+  row("typescript: a .catch answering computed values emptied", "src/channels.mts", CHANNELS("() => [makeDummy(), makeDummy()]"), PREASSIGNED(), [bypass("src/channels.mts")]),
+  row("typescript: a .catch answering a let the module may change emptied", "src/channels.mts", CHANNELS("() => [dummy, dummy]", "let"), PREASSIGNED("let"), [bypass("src/channels.mts")]),
+];
+
+describe("a handler answering a constant fallback emptied (look-alikes)", () => {
+  it.each(fallbackLookAlikes.map((rule) => [rule.name, rule] as const))("%s", async (_name, rule) => {
+    await expectFindings(rule);
+  });
+});
+
+describe("a handler that passed the error on or computed an answer emptied (cheats)", () => {
+  it.each(fallbackCheats.map((rule) => [rule.name, rule] as const))("%s", async (_name, rule) => {
+    await expectFindings(rule);
+  });
+});

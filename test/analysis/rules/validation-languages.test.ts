@@ -410,6 +410,33 @@ describe("guards rewritten as a throw helper", () => {
   });
 });
 
+describe("java: a boolean predicate named like a precondition is no guard", () => {
+  // jjwt's `Strings.hasText(x)` answers a boolean, as Spring's StringUtils.hasText does; Spring's Assert.hasText throws.
+  const template =
+    "class Locator {\n    private final String msg;\n    FLAG_FIELD\n    Locator(String msg) {\n        this.msg = Strings.clean(msg);\n        FLAG_SET\n    }\n    String locate(String id) {\n        if (id == null) {\n            CHECK\n            return null;\n        }\n        return id;\n    }\n}\n";
+  const fill = (field: string, set: string, check: string): string => template.replace("FLAG_FIELD", field).replace("FLAG_SET", set).replace("CHECK", check);
+  const before = fill("private final boolean required;", "this.required = Strings.hasText(this.msg);", "if (this.required) {\n                throw new MissingValueException(msg);\n            }");
+
+  it("a flag set from the predicate becomes the null check it stood for: nothing", async () => {
+    const after = fill("", "", "if (this.msg != null) {\n                throw new MissingValueException(msg);\n            }");
+    await expectFindings({ name: "flag", changes: [change("src/main/java/loc/Locator.java", before, after)], findings: [] });
+  });
+
+  it("the flag goes with the throw it guarded: the throw is lost", async () => {
+    const after = fill("", "", "");
+    await expectFindings({ name: "flag", changes: [change("src/main/java/loc/Locator.java", before, after)], findings: ["validation_bypass/high src/main/java/loc/Locator.java"] });
+  });
+
+  it("Assert.hasText as a statement of its own still guards: removed, it fires", async () => {
+    const own = "class Name {\n    String check(String name) {\n        GUARD\n        return name;\n    }\n}\n";
+    await expectFindings({
+      name: "assert",
+      changes: [change("src/main/java/loc/Name.java", own.replace("GUARD", 'Assert.hasText(name, "name is required");'), own.replace("GUARD", ""))],
+      findings: ["validation_bypass/high src/main/java/loc/Name.java"],
+    });
+  });
+});
+
 describe("Rust product files with inline tests", () => {
   const PRODUCT = `pub fn add(a: i32, b: i32) -> Result<i32, String> {
     if a < 0 {
