@@ -124,6 +124,15 @@ export interface AssertionFact {
    */
   errorOf?: string;
   /**
+   * For a comparison of two locals (Go's `if id1 != id2 { t.Errorf(…) }`):
+   * the calls each was bound to in the test (`NewFromReader ( r )`,
+   * `NewFromReader ( r2 )`), normalised like `actual`; absent unless both
+   * are calls. Two results of one function compared: a check that it
+   * answers alike, which a function made stateful no longer does by design
+   * (rules/assertions.ts).
+   */
+  comparedValues?: [string, string];
+  /**
    * When `actual` reads a member or an index of a bare local (`params["a"]`,
    * `config.port`, `p.keys`) bound just before the assertion: that local and
    * the expression it was bound to, normalised like `actual` (tree-sitter

@@ -455,6 +455,11 @@ function testingCallFact(guard: Node, condition: Node, object: string, matcher: 
       if (value !== undefined && value !== actual) fact.actualValue = value;
       if (expected !== undefined) fact.expected = expected;
       if (operator === "==") fact.negated = true;
+      // `id1 != id2` with both locals bound to calls: what each side computes (AssertionFact.comparedValues).
+      if (left?.type === "identifier" && right?.type === "identifier") {
+        const sides = [localBinding(guard, left.text), localBinding(guard, right.text)];
+        if (sides.every((side) => side !== undefined && /\)$/.test(side))) fact.comparedValues = sides as [string, string];
+      }
       if (actual !== undefined && actual === expected) {
         fact.strength = 0;
         fact.tautology = operator === "==";

@@ -349,6 +349,43 @@ function isCoveredByWholerCheck(
 }
 
 /**
+ * The product functions the change made stateful (FunctionFact.stateUpdates
+ * after, none before: a sequence, a cache, a counter), by name, with what
+ * they now update.
+ */
+function newlyStatefulFunctions(pairs: RuleInput["pairs"]): Map<string, string[]> {
+  const stateful = new Map<string, string[]>();
+  for (const pair of pairs) {
+    const [before, after] = [usable(pair.before), usable(pair.after)];
+    if (!before?.code || !after?.code || after.isTestFile) continue;
+    const was = new Map((before.code.functions ?? []).map((fn) => [fn.name, fn] as const));
+    for (const fn of after.code.functions ?? []) {
+      const old = was.get(fn.name);
+      if (old && (old.stateUpdates ?? []).length === 0 && (fn.stateUpdates ?? []).length > 0) stateful.set(fn.name, fn.stateUpdates ?? []);
+    }
+  }
+  return stateful;
+}
+
+/**
+ * For a check that two results of one function are equal (Go's `id1 !=
+ * id2` guard over `id1, _ := NewFromReader(r)` and `id2, _ :=
+ * NewFromReader(r2)`: AssertionFact.comparedValues), when the change made
+ * that function stateful: what retired the behaviour it checked
+ * (`NewFromReader, which now updates seq`). Equal inputs no longer give
+ * equal answers by design, so the check goes with the behaviour, as one of
+ * removed code does. Null otherwise.
+ */
+function statefulCallee(fact: AssertionFact | undefined, stateful: ReadonlyMap<string, readonly string[]>): string | null {
+  if (!fact?.comparedValues || fact.negated || stateful.size === 0) return null;
+  const callees = fact.comparedValues.map((call) => /([A-Za-z_]\w*)\s*\(/.exec(call)?.[1]);
+  const [callee] = callees;
+  const updates = callee === undefined ? undefined : stateful.get(callee);
+  if (!updates || callees.some((name) => name !== callee)) return null;
+  return `${callee}, which now updates ${updates.join(", ")}`;
+}
+
+/**
  * The product functions of the change that panic on the error of a call
  * they make (Go's `func MustParse(s string) *Version { v, err :=
  * NewVersion(s); if err != nil { panic(err) }; return v }`), by the callee:
@@ -901,6 +938,7 @@ export function assertionFindings(input: RuleInput): Finding[] {
   const conserved = conservationOf(input);
   let retired: Set<string> | null = null; // what the change retired (rules/dependencies.ts), read once when a test lost assertions
   const flips = flipJudge(input);
+  let stateful: Map<string, string[]> | null = null; // product functions the change made stateful, read once when needed
   let wrappers: Map<string, Set<string>> | null = null; // product functions that panic on a call's error, read once when needed
   const codeChanged = new Map<string, boolean>();
   const isCodeChanged = (path: string): boolean => {
@@ -927,6 +965,8 @@ export function assertionFindings(input: RuleInput): Finding[] {
             // A check of a refusal the change redecided, made again without its message by a test of the change, still pins the failure.
             (fact) => conserved(test, fact) || isRethrownCheck(fact, flips.isRethrown),
             (index, check) => {
+              const madeStateful = statefulCallee(test.before.assertionsDetail?.[index], (stateful ??= newlyStatefulFunctions(input.pairs)));
+              if (madeStateful !== null) return [madeStateful];
               retired ??= findRetired(input.pairs);
               return retired.size === 0 ? [] : retiredNamesOf(test.before, index, check, retired);
             },

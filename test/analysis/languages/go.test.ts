@@ -212,3 +212,28 @@ describe("go: an error check handed to a Must wrapper that panics on the error",
     expect(await findings(discarded, panics)).toEqual(["assertion_removal/high"]);
   });
 });
+
+describe("go: a check that two results of one function are equal, the function made stateful", () => {
+  const product = (body: string): string => `package tid\n\n${body}`;
+  const pure = "func Next(seed int) int {\n\treturn seed * 7\n}\n";
+  const counting = "var calls int\n\nfunc Next(seed int) int {\n\tcalls++\n\treturn seed*7 + calls\n}\n";
+  const other = "func Next(seed int) int {\n\treturn seed * 8\n}\n";
+  const test = (extra: string): string =>
+    `package tid\n\nimport "testing"\n\nfunc TestNext(t *testing.T) {\n\tif Next(2) == 0 {\n\t\tt.Errorf("zero")\n\t}\n\ta := Next(3)\n\tb := Next(3)\n\tc := 0\n\t_ = c\n\tc++\n\tc++\n\tc++\n${extra}}\n`;
+  const same = '\tif a != b {\n\t\tt.Errorf("expected the same, got %d and %d", a, b)\n\t}\n';
+  const findings = async (after: string): Promise<string[]> =>
+    (
+      await analyzeChanges([
+        { path: "tid_test.go", before: test(same), after: test("") },
+        { path: "tid.go", before: product(pure), after: product(after) },
+      ])
+    ).findings.map((finding) => `${finding.type}/${finding.severity}`);
+
+  it("the function now updates state: the check went with the behaviour (feature_removal, medium)", async () => {
+    expect(await findings(counting)).toEqual(["feature_removal/medium"]);
+  });
+
+  it("the function stays pure: the check is removed", async () => {
+    expect(await findings(other)).toEqual(["assertion_removal/high"]);
+  });
+});
