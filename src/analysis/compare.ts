@@ -29,6 +29,9 @@
  *      change) or its expected value (the subject follows a product rename:
  *      `new Converter().toC(212)` -> `converter.toC(212)`), no fewer checks
  *      after (moved and edited, or retitled in the same file).
+ *   8b. same file and suite, untitled tests (named by their body: RSpec
+ *      `example { … }`) left on both sides in equal numbers, by their order
+ *      (retitled)
  *   9. same file, a parent test renamed: its subtests were paired with the
  *      subtests of one after test (retitled).
  *
@@ -177,6 +180,7 @@ function matchTests(pairs: readonly FactsPair[]): { before: Slot[]; after: Slot[
   pairSameTitle(before, after);
   pairRetitled(before, after);
   pairAlikeChecks(before, after, pairs);
+  pairUntitled(before, after);
   pairParentsOfSubtests(before, after);
   // Tests of files no config reached may move to another such file: for them that file is an ordinary one.
   const byConventions = before.filter((slot) => slot.partner === null && slot.byConventions);
@@ -353,6 +357,35 @@ function pairRetitled(before: Slot[], after: Slot[]): void {
     slot.match = "retitled";
     best.slot.partner = slot;
     best.slot.match = "retitled";
+  }
+}
+
+/**
+ * Pass 7b: untitled tests (TestCase.untitled: RSpec `example { … }`, named
+ * by their body) still without a partner, in the same file and suite, pair
+ * by their order among the untitled tests of that suite left on each side:
+ * an edited body renames such a test, so only its place says which it is.
+ * Paired only when as many are left on each side (an added or removed one
+ * makes the order ambiguous).
+ */
+function pairUntitled(before: Slot[], after: Slot[]): void {
+  const suiteOf = (slot: Slot): string => `${slot.file}\u0000${slot.test.suitePath.join("\u0001")}`;
+  const left = (slots: Slot[]): Map<string, Slot[]> => {
+    const bySuite = new Map<string, Slot[]>();
+    for (const slot of slots) if (!slot.partner && slot.test.untitled === true) bySuite.set(suiteOf(slot), [...(bySuite.get(suiteOf(slot)) ?? []), slot]);
+    return bySuite;
+  };
+  const afterLeft = left(after);
+  for (const [suite, was] of left(before)) {
+    const now = afterLeft.get(suite) ?? [];
+    if (now.length !== was.length) continue;
+    was.forEach((slot, index) => {
+      const partner = now[index] as Slot;
+      slot.partner = partner;
+      slot.match = "retitled";
+      partner.partner = slot;
+      partner.match = "retitled";
+    });
   }
 }
 

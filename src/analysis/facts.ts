@@ -366,6 +366,8 @@ export interface TestCase {
    * went with that code (rules/features.ts). Absent otherwise.
    */
   callNames?: string[][];
+  /** True when the test has no title of its own and is named by its body (RSpec `example { … }`, `it { is_expected.to … }`): editing the body renames it, so such tests pair by their order among the untitled ones of their suite (compare.ts). */
+  untitled?: boolean;
   /** The literals of each parametrised row, in row order, normalised like `literals` (tree-sitter languages). */
   eachRowLiterals?: string[][];
   /**

@@ -205,6 +205,12 @@ function titleOf(call: Node): string {
     : "(untitled)";
 }
 
+/** True for an example call with no title argument (`example { … }`, `it { is_expected.to … }`): {@link titleOf} names it by its body. */
+function isUntitled(call: Node): boolean {
+  const first = argumentsOf(call)[0];
+  return (!first || first.type === "pair") && call.childForFieldName("block") !== null;
+}
+
 /** The body of a method or block, for hashing and literals. */
 function bodyOf(node: Node): Node | null {
   return node.childForFieldName("body") ?? node.childForFieldName("block") ?? null;
@@ -553,6 +559,7 @@ function extractRubyDrafts(path: string, grammar: LoadedGrammar, root: Node): Ex
       literals: body ? literalsOf(body) : [],
       body,
     };
+    if (isUntitled(example.node)) draft.untitled = true;
     // `[[…], […]].each do |a, b| it "…" do … end end`: the example runs once per row.
     const rows = enclosingEachRows(example.node);
     if (rows) {

@@ -731,6 +731,8 @@ export interface TestDraft {
   callCount?: number;
   /** For a test without a real check: what its calls depend on (see TestCase.callNames). */
   callNames?: string[][];
+  /** The test has no title of its own (TestCase.untitled). */
+  untitled?: boolean;
   /** The body's statement list: assertions after a `return` at its top level can never run. */
   body?: Node | null;
 }
@@ -1490,6 +1492,7 @@ function toTestCase(draft: TestDraft, assertions: AssertionFact[], checkNames?: 
   if (draft.helperLiterals !== undefined) test.helperLiterals = draft.helperLiterals;
   if (draft.callCount !== undefined) test.callCount = draft.callCount;
   if (draft.callNames !== undefined) test.callNames = draft.callNames;
+  if (draft.untitled === true) test.untitled = true;
   if (checkNames !== undefined) test.checkNames = checkNames;
   return test;
 }
