@@ -348,6 +348,42 @@ function isCoveredByWholerCheck(
   });
 }
 
+/** A numeric literal's value (`1`, `-2.5`, `1_000`), or null. */
+function numberOf(text: string | undefined): number | null {
+  if (text === undefined || !/^-?\d[\d_]*(\.\d+)?$/.test(text.trim())) return null;
+  return Number(text.replace(/_/g, ""));
+}
+
+/**
+ * True when a lost bound (`n >= 0`, `n <= 1`, toBeGreaterThan(0): a
+ * greater/less check of a subject against a numeric literal) is met by an
+ * after equality of the same subject to a number inside it (`t.is(n, 1)`):
+ * the equality states the bound and more. A range written as `a >= 0 && a
+ * <= 1` is two such bounds, and one exact check meets both. Inclusive
+ * unless the written matcher says strict (`>`, `<`, greaterThan without
+ * OrEqual).
+ */
+function isBoundMetByEquality(lost: Check | undefined, written: AssertionFact, after: readonly AssertionFact[], checks: ReadonlyMap<AssertionFact, Check>): boolean {
+  if (!lost || (lost.relation !== "greater" && lost.relation !== "less") || lost.isNegated) return false;
+  const bound = numberOf(lost.expected);
+  if (bound === null) return false;
+  // Strict when the comparison as written says so (`n > 0`, `0 < n`), else when the matcher's name does (greaterThan, isAbove).
+  const escape = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&").replace(/\s+/g, "\\s*");
+  const operator = new RegExp(`${escape(lost.subject)}\\s*([<>]=?)\\s*${escape(lost.expected ?? "")}|${escape(lost.expected ?? "")}\\s*([<>]=?)\\s*${escape(lost.subject)}`).exec(written.actual ?? "");
+  const isStrict = operator
+    ? !(operator[1] ?? operator[2] ?? "").endsWith("=")
+    : !/OrEqual|AtLeast|AtMost|GreaterEqual|LessEqual|_or_equal|Equal\b/i.test(written.matcher) && /Than|Above|Below|Greater|Less|positive|negative/i.test(written.matcher);
+  return after.some((fact) => {
+    const check = checks.get(fact);
+    // The subject as written: a local the equality resolved to its initial value (`let n = 0; … t.is(n, 1)`) is still `n`.
+    if (!check || check.relation !== "equal" || check.isNegated || check.isTautology || !check.isReachable || (check.subject !== lost.subject && check.local !== lost.subject)) return false;
+    const value = numberOf(check.expected);
+    if (value === null) return false;
+    if (lost.relation === "greater") return isStrict ? value > bound : value >= bound;
+    return isStrict ? value < bound : value <= bound;
+  });
+}
+
 /**
  * The product functions the change made stateful (FunctionFact.stateUpdates
  * after, none before: a sequence, a cache, a counter), by name, with what
@@ -662,6 +698,7 @@ function compareDetails(
         !fact.unreachable &&
         !hasTwin(fact) &&
         !isCoveredByWholerCheck(fact, after, asChecks.get(fact), asChecks, original) &&
+        !isBoundMetByEquality(asChecks.get(fact), original.get(fact) ?? fact, after, asChecks) &&
         !isConserved(original.get(fact) ?? fact) &&
         !isMadeByWrapper(original.get(fact) ?? fact) &&
         !isFoldedIntoLoop(fact),
