@@ -129,13 +129,35 @@ const STATIC_ANALYSIS_TOOLS: ReadonlySet<string> = new Set([
   "clippy-driver",
 ]);
 
+/** Programs that run another program named among their words: containers, package runners, environment wrappers. */
+const LAUNCHERS: ReadonlySet<string> = new Set([
+  "docker",
+  "podman",
+  "docker-compose",
+  "npx",
+  "pnpx",
+  "pnpm",
+  "yarn",
+  "bunx",
+  "bundle",
+  "poetry",
+  "uv",
+  "pipenv",
+  "hatch",
+  "pdm",
+  "php",
+  "env",
+  "nix-shell",
+]);
+
 /** Shell builtins that run nothing: `echo skipped`, `true`, `:`. */
 const NO_OP_PROGRAMS: ReadonlySet<string> = new Set(["echo", "printf", "true", ":", "exit"]);
 
 /**
  * True for a recipe line that runs no tests: a static analysis tool
  * ({@link STATIC_ANALYSIS_TOOLS}, `go vet`, `cargo clippy`, `cargo fmt`) or
- * a builtin that does nothing ({@link NO_OP_PROGRAMS}): a prerequisite made
+ * a builtin that does nothing ({@link NO_OP_PROGRAMS}), also when a launcher
+ * runs it ({@link LAUNCHERS}: `docker run --entrypoint vendor/bin/phpstan`): a prerequisite made
  * of such lines runs no tests, whatever its name (`phpstan-analyze-tests`
  * analyses the tests' code).
  */
@@ -143,6 +165,9 @@ function isStaticAnalysis(command: string): boolean {
   const words = command.trim().split(/\s+/);
   const program = (words[0] ?? "").replace(/^.*\//, "");
   if (STATIC_ANALYSIS_TOOLS.has(program) || NO_OP_PROGRAMS.has(program)) return true;
+  // A launcher running one (`docker run --entrypoint vendor/bin/phpstan img`, `npx eslint`, `bundle exec rubocop`): the line runs no
+  // test runner (the caller found none), so a static analysis tool among its words is what it runs.
+  if (LAUNCHERS.has(program)) return words.slice(1).some((word) => STATIC_ANALYSIS_TOOLS.has(word.replace(/^--entrypoint=/, "").replace(/^.*\//, "")));
   return (program === "go" && words[1] === "vet") || (program === "cargo" && (words[1] === "clippy" || words[1] === "fmt"));
 }
 

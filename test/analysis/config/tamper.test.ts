@@ -586,6 +586,15 @@ const PASSES: Row[] = [
       "phpunit:\n\t@vendor/bin/phpunit\n\nphpstan-analyze-src:\n\t@vendor/bin/phpstan analyze src\n\nphpstan-analyze-tests:\n\t@vendor/bin/phpstan analyze tests\n\ntest: phpunit phpstan-analyze-src phpstan-analyze-tests\n",
     after: "phpunit:\n\t@vendor/bin/phpunit\n\nphpstan-analyze:\n\t@vendor/bin/phpstan analyze\n\ntest: phpunit phpstan-analyze\n",
   },
+  {
+    name: "make test's dockerized static-analysis prerequisites merged (sweep of vlucas/phpdotenv f1f4ca5707)",
+    path: "Makefile",
+    before:
+      "phpunit:\n\t@docker run -it -w /data --entrypoint vendor/bin/phpunit --rm php:8.2-cli\n\nphpstan-analyze-src:\n\t@docker run -it -w /data --entrypoint vendor/bin/phpstan --rm php:8.2-cli analyze src\n\nphpstan-analyze-tests:\n\t@docker run -it -w /data --entrypoint vendor/bin/phpstan --rm php:8.2-cli analyze tests\n\ntest: phpunit phpstan-analyze-src phpstan-analyze-tests\n",
+    after:
+      "phpunit:\n\t@docker run -it -w /data --entrypoint vendor/bin/phpunit --rm php:8.3-cli\n\nphpstan-analyze:\n\t@docker run -it -w /data --entrypoint vendor/bin/phpstan --rm php:8.3-cli analyze\n\ntest: phpunit phpstan-analyze\n",
+  },
+  { name: "make lint-tests through npx dropped", path: "Makefile", before: "lint-tests:\n\tnpx eslint test\n\ntest: lint-tests\n\tnpm test\n", after: "test:\n\tnpm test\n" },
   { name: "make test's go test prerequisite renamed", path: "Makefile", before: "gotest:\n\tgo test ./...\n\ntest: gotest\n", after: "go-test:\n\tgo test ./...\n\ntest: go-test\n" },
   {
     name: "make lint-tests prerequisite dropped (golangci-lint on the tests)",
