@@ -20,17 +20,14 @@
  */
 
 import type { TreeReader } from "./discovery.js";
+import { bracketed } from "./text-blocks.js";
 import { defaultSeverityOf } from "./rules/registry.js";
 import type { FileChange, Finding } from "./types.js";
 
-/** The text between the `{` at `open` and its matching `}` (or the rest of the text). */
+/** The text between the `{` at `open` and its matching `}` (strings skipped; the rest of the text when unbalanced). */
 function blockAt(text: string, open: number): string {
-  let depth = 0;
-  for (let index = open; index < text.length; index += 1) {
-    if (text[index] === "{") depth += 1;
-    else if (text[index] === "}" && --depth === 0) return text.slice(open + 1, index);
-  }
-  return text.slice(open + 1);
+  const block = bracketed(text, open);
+  return block.endsWith("}") ? block.slice(1, -1) : block.slice(1);
 }
 
 /** True when a `Skip = "…";` statement sits at the top level of `body` (no `if`, `else` or `?` in its statement, no block around it). */

@@ -33,6 +33,7 @@
  */
 
 import { hashText, type AssertionFact, type FileFacts } from "./facts.js";
+import { bracketed } from "./text-blocks.js";
 
 /** One double: the name it replaces, the receiver or module it replaces it on (as written), and where it applies. */
 export interface TestDouble {
@@ -59,24 +60,6 @@ function lineAt(content: string, offset: number): number {
 /** `text` with regex metacharacters escaped. */
 function escaped(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-}
-
-/** The text from `open` (an opening bracket's offset) to its matching close, strings skipped; the rest of the content when unbalanced. */
-function bracketed(content: string, open: number): string {
-  let depth = 0;
-  for (let i = open; i < content.length; i++) {
-    const char = content[i] as string;
-    if (char === '"' || char === "'" || char === "`") {
-      for (i++; i < content.length && content[i] !== char; i++) if (content[i] === "\\") i++;
-      continue;
-    }
-    if (char === "(" || char === "[" || char === "{") depth++;
-    else if (char === ")" || char === "]" || char === "}") {
-      depth--;
-      if (depth === 0) return content.slice(open, i + 1);
-    }
-  }
-  return content.slice(open);
 }
 
 /** The keys of the top level of an object literal's text that are bound to functions (`f: jest.fn(…)`, `f: (a) => …`, `f() {…}`, `f: function`). */

@@ -8,6 +8,7 @@
  */
 
 import type { SuiteListFact } from "../facts.js";
+import { bracketed } from "../text-blocks.js";
 
 const SUITE_ANNOTATION = /@(?:Suite\s*\.\s*)?(SuiteClasses|SelectClasses)\s*\(\s*(?:value\s*=\s*)?\{?([^)]*?)\}?\s*\)/g;
 
@@ -62,14 +63,7 @@ export function javaExecutionConditions(content: string): { name: string; line: 
   if (!content.includes("ExecutionCondition") || !content.includes("disabled")) return [];
   const found: { name: string; line: number; byIdentity: boolean }[] = [];
   for (const match of content.matchAll(/\bclass\s+([A-Za-z_$][\w$]*)[^{;]*\bimplements\b[^{;]*\bExecutionCondition\b[^{;]*\{/g)) {
-    const start = (match.index ?? 0) + match[0].length;
-    let depth = 1;
-    let end = start;
-    for (; end < content.length && depth > 0; end += 1) {
-      if (content[end] === "{") depth += 1;
-      else if (content[end] === "}") depth -= 1;
-    }
-    const body = content.slice(start, end);
+    const body = bracketed(content, (match.index ?? 0) + match[0].length - 1);
     if (!/\bdisabled\s*\(/.test(body)) continue;
     found.push({ name: match[1] as string, line: content.slice(0, match.index ?? 0).split("\n").length, byIdentity: TEST_IDENTITY.test(body) });
   }
