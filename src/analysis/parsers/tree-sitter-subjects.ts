@@ -17,6 +17,7 @@
 
 import type { Node } from "web-tree-sitter";
 import { callToken, isNameToken, LITERAL_TOKEN, literalToken } from "../dependency-tokens.js";
+import { isCollectionLiteral, isHandedOn, mutationOf } from "./filled-in-place.js";
 
 /** At most this many names are kept per check (sorted): enough to find a removed symbol, bounded for the facts cache. */
 const MAX_CHECK_NAMES = 48;
@@ -247,6 +248,13 @@ function bindingsIn(scope: Node): ScopeBindings {
     for (const child of node.namedChildren) if (child) visit(child);
   };
   visit(scope);
+  // A collection bound once and then filled, or handed to code that may fill it, no longer holds the literal it was bound to.
+  for (const [name, texts] of values) {
+    const text = texts.length === 1 ? (texts[0] as string) : "";
+    if (text === "" || !isCollectionLiteral(text)) continue;
+    const body = scope.text;
+    if (mutationOf(name).test(body) || isHandedOn(name, body)) values.set(name, [""]);
+  }
   return { names: bindings, values };
 }
 

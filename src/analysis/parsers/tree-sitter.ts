@@ -28,6 +28,7 @@ import { fileURLToPath } from "node:url";
 import { setFlagsFromString } from "node:v8";
 import type { Language, Node, Parser, Query, Tree, TreeCursor } from "web-tree-sitter";
 import { RalphError } from "../../errors.js";
+import { isCollectionLiteral, isHandedOn, mutationOf } from "./filled-in-place.js";
 import { assertionHelpersOf, functionRanges, helperCallFacts, inheritHelperChecks, localClosureHelpers, NAMED_FUNCTION_TYPES, testScopeFunctions } from "./tree-sitter-helpers.js";
 import {
   calledNamesIn,
@@ -443,19 +444,6 @@ export function normalizeLiteral(node: Node): string {
 const BLOCK_TYPES: ReadonlySet<string> = new Set(["block", "body_statement", "do_block", "block_body", "compound_statement", "statement_block"]);
 
 /**
- * A pattern of the statements that change what the local `name` holds in
- * place: an element written (`x[k] = v`, PHP `$x[] = v`, `x[k] += v`) or a
- * collection's mutating method called on it (`x.append(v)`, `x.push(v)`,
- * `x.Add(v)`, `$x->add(v)`, `x << v`).
- */
-function mutationOf(name: string): RegExp {
-  const local = name.replace(/[$]/g, "\\$");
-  return new RegExp(
-    `(?<![\\w$])${local}\\s*(?:\\[[^\\]]*\\]\\s*(?:[-+*/.]|\\?\\?)?=(?!=)|(?:\\.|->)\\s*(?:append|extend|insert|push|unshift|splice|add|addAll|put|putAll|set|update|setdefault|Add|AddRange|Insert|Push|Enqueue|push_str|push_back|extend_from_slice|concat!?|merge!|store)\\s*\\(|\\s*<<(?!=))`,
-  );
-}
-
-/**
  * The expression a local name read by an assertion at `node` was bound to
  * by one of the (at most 8) statements before it in the same block, or
  * before the statement holding that block (an `if` arm, a loop body) in
@@ -491,11 +479,15 @@ export function boundLocalValue(node: Node, name: string): string | undefined {
 function valueBoundBefore(statement: Node, name: string): string | undefined | null {
   let previous = statement.previousNamedSibling;
   const mutation = mutationOf(name);
+  // A collection handed to other code after it was bound may have been filled by it (a callee, a patched function).
+  let handedOn = false;
+  const bound = (value: string | undefined): string | undefined => (handedOn && value !== undefined && isCollectionLiteral(value) ? undefined : value);
   for (let steps = 0; previous && steps < 8; steps++, previous = previous.previousNamedSibling) {
     const declared = declaredValue(previous, name);
-    if (declared !== null) return declared;
-    // A local filled in after it was bound (`$levels[] = …`, `levels.append(…)`) no longer holds what it was bound to.
+    if (declared !== null) return bound(declared);
+    // A local filled in after it was bound (`$levels[] = …`, `levels.append(…)`, `sleeps.append` handed on) no longer holds what it was bound to.
     if (mutation.test(previous.text)) return undefined;
+    if (isHandedOn(name, previous.text)) handedOn = true;
     const first = previous.namedChild(0);
     const assignment = previous.type === "assignment" ? previous : previous.type === "expression_statement" && (first?.type === "assignment" || first?.type === "assignment_expression") ? first : null;
     if (!assignment) continue;
@@ -503,7 +495,7 @@ function valueBoundBefore(statement: Node, name: string): string | undefined | n
     const right = assignment.childForFieldName("right");
     if (!left || !right) continue;
     if (left.type === "identifier" || left.type === "variable_name") {
-      if (left.text === name) return compactText(right);
+      if (left.text === name) return bound(compactText(right));
       continue;
     }
     if (!/^(pattern_list|tuple_pattern|list_pattern|left_assignment_list|destructured_left_assignment)$/.test(left.type)) continue;
