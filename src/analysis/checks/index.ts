@@ -42,7 +42,7 @@ export interface CheckedTest {
 }
 
 /** The literals of a test as recorded by its language: tree-sitter `literals`, or JS/TS input and expected literals. */
-function literalsOfTest(test: TestCase): string[] {
+export function literalsOfTest(test: TestCase): string[] {
   return (test.literals ?? [...(test.inputLiterals ?? []), ...(test.expectedLiterals ?? [])]).map((literal) => literalKey(canonicalText(literal)));
 }
 
@@ -482,6 +482,23 @@ function isNumberText(text: string | undefined): boolean {
 }
 
 /**
+ * True when `check` is an absolute threshold on a measured duration: an
+ * order check (greater or less, not negated) of a subject that reads a
+ * duration ({@link MEASURED_TIME}: `elapsed`, `duration`, `time.Since(start)`,
+ * `timer.ElapsedMilliseconds`) against a number (`duration < 10`,
+ * `elapsed > 0.5`). What it checks depends on the machine's speed as much as
+ * on the code: the kind of check a flaky-test fix replaces.
+ */
+export function isTimingThreshold(check: Check): boolean {
+  return (check.relation === "greater" || check.relation === "less") && !check.isNegated && isNumberText(check.expected) && MEASURED_TIME.test(check.subject);
+}
+
+/** True when a check's subject or expected value reads a measured duration ({@link MEASURED_TIME}). */
+export function readsMeasuredTime(check: Check): boolean {
+  return MEASURED_TIME.test(check.subject) || (check.expected !== undefined && MEASURED_TIME.test(check.expected));
+}
+
+/**
  * Where an absolute threshold on a measured duration (`elapsed <
  * 750`, `timer.ElapsedMilliseconds.ShouldBeLessThan(750)`) lives on when the
  * timing tests are merged into one relative comparison of two measurements
@@ -495,7 +512,7 @@ function isNumberText(text: string | undefined): boolean {
  */
 function findRelativeTimingCover(check: Check, file: string, pool: readonly CheckedTest[]): Cover | null {
   const isOrder = (candidate: Check): boolean => (candidate.relation === "greater" || candidate.relation === "less") && !candidate.isNegated;
-  if (!isOrder(check) || !isNumberText(check.expected) || !MEASURED_TIME.test(check.subject)) return null;
+  if (!isTimingThreshold(check)) return null;
   for (const candidate of pool) {
     if (candidate.file !== file) continue;
     const after = candidate.checks.find(
@@ -610,7 +627,7 @@ function findCoverKeeping(check: Check, pool: readonly CheckedTest[], literals: 
 }
 
 /** A string that reads as a message for people (words with spaces, a format directive), not an input: `"1+1 failed"`, `"%d+%d"`. */
-function isMessageLiteral(literal: string): boolean {
+export function isMessageLiteral(literal: string): boolean {
   return literal.startsWith('"') && /\s|%[-+ #0-9.]*[a-zA-Z]|\{\w*\}/.test(literal);
 }
 

@@ -21,6 +21,8 @@ import {
   helperCheckParts,
   helperSinkLiterals,
   isCheckConserved,
+  isTimingThreshold,
+  readsMeasuredTime,
   conjunctFacts,
   removedDeclarations,
   toCheck,
@@ -830,6 +832,29 @@ function compareDetails(
         !isCoveredByPartialCheck(was, after, original) &&
         !flipped.some(([flippedWas]) => flippedWas === was),
     );
+  // A wall-clock threshold (`t.true(duration < 10)`) whose test now checks other subjects, as many checks as before or
+  // more, none of them timed and none a tautology: the behaviour it timed is observed directly (a spied timer, a fake
+  // clock), the usual fix of a flaky timing test. Reported apart, at medium; a threshold loosened on the same measurement
+  // stays paired with itself (an expectation changed), one dropped with less in its place is a removal.
+  const realCount = (facts: readonly AssertionFact[]): number => facts.filter((fact) => !fact.tautology && !fact.unreachable).length;
+  const isTimingReplaced = (was: AssertionFact, now: AssertionFact): boolean =>
+    isTimingThreshold(checkOf(was)) && !now.tautology && !readsMeasuredTime(checkOf(now)) && realCount(after) >= realCount(before);
+  const timingReplaced = weakened.filter(([was, now]) => isTimingReplaced(was, now));
+  weakened.splice(0, weakened.length, ...weakened.filter(([was, now]) => !isTimingReplaced(was, now)));
+  if (timingReplaced.length > 0) {
+    findings.push(
+      report(
+        assertionsRule,
+        "timingThresholdReplaced",
+        { test: test.after.id, file: test.afterFile, parts: timingReplaced.map(([was, now]) => `${describe(was)} -> ${describe(now)}`).join("; ") },
+        {
+          ...baseFinding(test),
+          line: timingReplaced[0]?.[1].line ?? test.after.line,
+          evidence: { weakened: timingReplaced.map(([was, now]) => ({ before: describe(was), after: describe(now), before_line: was.line, line: now.line })) },
+        },
+      ),
+    );
+  }
   const tautologies = added.map((i) => after[i] as AssertionFact).filter((fact) => fact.tautology && !fact.unreachable);
   // Every weakening an exact expected string relaxed to an anchored pattern that still accepts it (checks/patterns.ts): medium.
   const isRelaxedOnly = tautologies.length === 0 && weakened.length > 0 && weakened.every(([was, now]) => isPatternRelaxation(was, original.get(now) ?? now, now) || isPartialRelaxation(was, now));
@@ -1216,6 +1241,11 @@ export const assertionsRule = defineRule({
     fewerAssertions: 'test "{{test}}" in {{file}} has {{fewer}} fewer assertions ({{before}} -> {{after}}){{commented}}',
     helperChecksRemoved: "{{total}} of the {{realBefore}} checks of the shared assertion helper {{helper}} in {{file}} {{were}} removed: every test that calls it checks less",
     checksLess: { text: 'test "{{test}}" in {{file}} checks less: {{parts}}', type: "assertion_weakening", severity: "high" },
+    timingThresholdReplaced: {
+      text: 'test "{{test}}" in {{file}} no longer bounds a measured time; it checks other subjects instead: {{parts}}',
+      type: "assertion_weakening",
+      severity: "medium",
+    },
     relaxedToPattern: {
       text: 'test "{{test}}" in {{file}} checks less: {{parts}}; what it now expects still accepts the old value and states it (an anchored pattern, or every field of the object)',
       type: "assertion_weakening",
