@@ -258,6 +258,13 @@ export interface TestDefinerFact {
   title: string;
   /** Flags the declaration sets itself (`test.skip`, `xit`), with the construct: every test defined through the function has them. */
   flagVia?: Partial<Record<TestFlag, string>>;
+  /**
+   * 0-based index of the parameter holding the list the function declares
+   * one test per element of (`for (const browser of browsers) test(…)`):
+   * a call passing an empty list there (`[]`, HelperTestFact.emptyArguments)
+   * defines no test. Absent when the test is declared once.
+   */
+  eachParam?: number;
 }
 
 /**
@@ -279,6 +286,8 @@ export interface HelperTestFact {
   titleArgument: number;
   /** 0-based index of the function argument run as the body, or "block" for a Ruby block. */
   bodyArgument: number | "block";
+  /** 0-based indexes of the arguments that are empty lists (`[]`): a definer declaring a test per element of one of them declares none (TestDefinerFact.eachParam). */
+  emptyArguments?: number[];
   test: TestCase;
 }
 

@@ -12,13 +12,16 @@ import { settleFlags, type FileFacts, type HelperTestFact, type TestCase, type T
 /**
  * The test a call defines through `definer`, or null when the definer takes
  * its title or body from other positions than the call gives them (or has
- * another name). Its name is the definer's title with the call's title in
+ * another name), or declares a test per element of a list the call gives
+ * empty. Its name is the definer's title with the call's title in
  * place (`{} (deprecated)` -> `keeps the legacy form (deprecated)`), its id
  * follows, and the flags the definer's declaration sets are added (with
  * where they come from); body hash, checks and literals are the call's.
  */
 export function definedTest(call: HelperTestFact, definer: TestDefinerFact): TestCase | null {
   if (definer.name !== call.helper || definer.titleParam !== call.titleArgument || definer.bodyParam !== call.bodyArgument) return null;
+  // One test per element of a list given empty: none.
+  if (definer.eachParam !== undefined && call.emptyArguments?.includes(definer.eachParam)) return null;
   const name = definer.title.split("{}").join(call.test.name);
   const flags = { ...call.test.flags };
   const flagVia: Partial<Record<TestFlag, string>> = { ...call.test.flagVia };

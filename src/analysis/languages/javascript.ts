@@ -860,6 +860,8 @@ class TestExtractor {
   private skippingHelpers: ReadonlyMap<string, SkippingHelper> = new Map();
   /** Names bound to a test or suite function with its modifiers (`const describeOrSkip = describe.skip`). */
   private readonly declarationAliases = new Map<string, Declaration>();
+  /** Calls of the file's functions by top-level functions, with the caller's parameters each argument passes on (see {@link TestExtractor.noteForwarder}). */
+  private forwarders: { name: string; line: number; callee: string; args: number[]; empty: number[] }[] = [];
   /** Names changed after their declaration (see {@link TestExtractor.mutatedNames}); computed on first use. */
   private mutated: Set<string> | null = null;
   /** Names of the file's top-level functions (`function f`, `const f = () => …`), exported or not. */
@@ -960,6 +962,26 @@ class TestExtractor {
         if (mark) flagVia[flag] = mark.via;
       }
       testDefiners.push(Object.keys(flagVia).length > 0 ? { ...draft.definer, flagVia } : { ...draft.definer });
+    }
+    // A function passing its own title and body parameters on to a definer is one too, with the definer's title; one
+    // passing an empty list where the definer declares a test per element declares none.
+    for (let isGrown = true; isGrown;) {
+      isGrown = false;
+      for (const forwarder of this.forwarders) {
+        if (testDefiners.some((definer) => definer.name === forwarder.name)) continue;
+        const target = testDefiners.find((definer) => definer.name === forwarder.callee && typeof definer.bodyParam === "number");
+        if (!target) continue;
+        const titleParam = forwarder.args[target.titleParam] ?? -1;
+        const bodyParam = forwarder.args[target.bodyParam as number] ?? -1;
+        if (titleParam === -1 || bodyParam === -1 || titleParam === bodyParam) continue;
+        if (target.eachParam !== undefined && forwarder.empty.includes(target.eachParam)) continue;
+        const forwarded: TestDefinerFact = { name: forwarder.name, line: forwarder.line, titleParam, bodyParam, title: target.title };
+        if (target.flagVia) forwarded.flagVia = target.flagVia;
+        const eachParam = target.eachParam === undefined ? -1 : (forwarder.args[target.eachParam] ?? -1);
+        if (eachParam !== -1) forwarded.eachParam = eachParam;
+        testDefiners.push(forwarded);
+        isGrown = true;
+      }
     }
     for (const draft of this.drafts) {
       const helper = draft.helper;
@@ -1313,6 +1335,7 @@ class TestExtractor {
         this.visitDeclaration(node, { kind: "test", marks: {}, each: null, calleeText: helperTest.ref.helper }, helperTest.args, helperTest.ref);
         return;
       }
+      if (chain.length === 1) this.noteForwarder(node);
     }
     // `expect.unreachable("…")`, `fail("…")`: the message is the failure's own text (javascript-try.ts counts the failure where it is a check).
     if (chain && /^(?:expect\.(?:unreachable|fail)|fail)$/.test(chain.map((segment) => segment.name).join("."))) for (const arg of node.arguments) this.expectedNodes.add(arg);
@@ -1870,6 +1893,8 @@ class TestExtractor {
     if (this.declaresTests(callback)) return null;
     const ref: HelperRef = { helper: binding?.imported ?? name, titleArgument, bodyArgument };
     if (source !== undefined) ref.source = source;
+    const empty = args.flatMap((arg, at) => (arg.type === "ArrayExpression" && arg.elements.length === 0 ? [at] : []));
+    if (empty.length > 0) ref.emptyArguments = empty;
     return { args: { title: this.titleOf(args[titleArgument] as t.Node), callback, options: null }, ref };
   }
 
@@ -1910,17 +1935,47 @@ class TestExtractor {
     const index = this.ancestors.findLastIndex((ancestor) => isFunctionNode(ancestor) || ancestor.type === "FunctionDeclaration");
     const fn = this.ancestors[index] as t.ArrowFunctionExpression | t.FunctionExpression | t.FunctionDeclaration | undefined;
     if (!fn) return null;
-    // The declaration is the function's expression body, or a statement (possibly awaited or returned) of its body.
+    const params = paramNames(fn);
+    // The declaration is the function's expression body, or a statement (possibly awaited or returned) of its body, or of
+    // a `for…of` loop that is one (a test per element of a list: `for (const browser of browsers) test(…)`).
     const path = this.ancestors.slice(index + 1).filter((ancestor) => ancestor.type !== "AwaitExpression");
-    const isStatement = path.length === 0 ? fn.body === node : path.length === 2 && path[0] === fn.body && (path[1]?.type === "ExpressionStatement" || path[1]?.type === "ReturnStatement");
+    const isStatementOf = (steps: readonly t.Node[], body: t.Node): boolean =>
+      (steps.length === 1 && steps[0] === body && body.type === "ExpressionStatement") ||
+      (steps.length === 2 && steps[0] === body && body.type === "BlockStatement" && (steps[1]?.type === "ExpressionStatement" || steps[1]?.type === "ReturnStatement"));
+    const loop = path[1]?.type === "ForOfStatement" && path[0] === fn.body && fn.body.type === "BlockStatement" ? path[1] : null;
+    const isStatement = path.length === 0 ? fn.body === node : isStatementOf(path, fn.body) || (loop !== null && !loop.await && isStatementOf(path.slice(2), loop.body));
     if (!isStatement) return null;
-    const params = fn.params.map((param) => (param.type === "Identifier" ? param.name : param.type === "AssignmentPattern" && param.left.type === "Identifier" ? param.left.name : null));
     const title = titleTemplate(node.arguments[0] as t.Node | undefined, params);
     if (!title) return null;
     const callback = args.callback;
     const bodyParam = callback?.type === "Identifier" ? params.indexOf(callback.name) : callback && isFunctionNode(callback) ? runsParam(callback, params) : -1;
     if (bodyParam === -1 || bodyParam === title.param) return null;
-    return { name, line: fn.loc?.start.line ?? 0, titleParam: title.param, bodyParam, title: title.text };
+    const definer: Omit<TestDefinerFact, "flagVia"> = { name, line: fn.loc?.start.line ?? 0, titleParam: title.param, bodyParam, title: title.text };
+    const eachParam = loop?.right.type === "Identifier" ? params.indexOf(loop.right.name) : -1;
+    if (eachParam !== -1) definer.eachParam = eachParam;
+    return definer;
+  }
+
+  /**
+   * Records a call of one of the file's functions made by a statement of a
+   * top-level function's body, outside any test (`const everyBrowser =
+   * (title, run) => { browserTest(title, BROWSERS, run); }`), with which of
+   * the caller's parameters each argument passes on: once the callee is
+   * found to define tests, the caller does too (finishTests).
+   */
+  private noteForwarder(node: t.CallExpression): void {
+    if (node.callee.type !== "Identifier" || !this.localFunctions.has(node.callee.name) || this.innermostTest() !== null) return;
+    const name = this.enclosingTopLevelFunction();
+    const index = this.ancestors.findLastIndex((ancestor) => isFunctionNode(ancestor) || ancestor.type === "FunctionDeclaration");
+    const fn = this.ancestors[index] as t.ArrowFunctionExpression | t.FunctionExpression | t.FunctionDeclaration | undefined;
+    if (name === null || !fn || name === node.callee.name) return;
+    const path = this.ancestors.slice(index + 1).filter((ancestor) => ancestor.type !== "AwaitExpression");
+    const isStatement = path.length === 0 ? fn.body === node : path.length === 2 && path[0] === fn.body && (path[1]?.type === "ExpressionStatement" || path[1]?.type === "ReturnStatement");
+    if (!isStatement) return;
+    const params = paramNames(fn);
+    const args = node.arguments.map((arg) => (arg.type === "Identifier" ? params.indexOf(arg.name) : -1));
+    const empty = node.arguments.flatMap((arg, at) => (arg.type === "ArrayExpression" && arg.elements.length === 0 ? [at] : []));
+    this.forwarders.push({ name, line: fn.loc?.start.line ?? 0, callee: node.callee.name, args, empty });
   }
 
   private visitDeclaration(node: t.CallExpression, declaration: Declaration, args: DeclarationArgs, helper?: HelperRef): void {
@@ -2503,6 +2558,11 @@ class TestExtractor {
     const text = this.content.slice(node.start, node.end).replace(/\s+/g, " ");
     return text.length > maxChars ? `${text.slice(0, maxChars - 1)}…` : text;
   }
+}
+
+/** The names of a function's parameters (`(a, b = 1, { c })` -> ["a", "b", null]): null where a parameter is a pattern. */
+function paramNames(fn: t.ArrowFunctionExpression | t.FunctionExpression | t.FunctionDeclaration): (string | null)[] {
+  return fn.params.map((param) => (param.type === "Identifier" ? param.name : param.type === "AssignmentPattern" && param.left.type === "Identifier" ? param.left.name : null));
 }
 
 /**

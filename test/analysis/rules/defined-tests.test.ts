@@ -78,6 +78,17 @@ test("keeps the legacy colon form", (t) => {
 });
 `;
 
+/** A definer declaring one test per element of the list it is given, whose test runs the caller's body as `run`. */
+const PER_ENGINE = (runs: string): string => `export const perEngine = (title, engines, run) => {
+  for (const engine of engines) {
+    test.serial(\`\${engine} - \${title}\`, async (t) => {
+      t.timeout(1000);
+${runs}
+    });
+  }
+};
+`;
+
 const MINITEST_BEFORE = `require_relative "spec_helper"
 
 describe "Stamp" do
@@ -240,6 +251,42 @@ const SHAPES: Shape[] = [
     test: "keeps the legacy colon form",
   },
   {
+    id: "ava, a definer declaring the test once per element of a list it is given (ky's browserTest)",
+    path: "test/stamp.js",
+    helperPath: "test/helpers/engines.js",
+    before: AVA_BEFORE,
+    after: () =>
+      AVA_BEFORE.replace('import test from "ava";\n', 'import { perEngine } from "./helpers/engines.js";\n').replace(
+        'test("keeps the legacy colon form", (t) => {',
+        'perEngine("keeps the legacy colon form", ["v8", "jsc"], (t) => {',
+      ),
+    helper: (definer) => `import test from "ava";\n\n${definer}`,
+    definer: PER_ENGINE("      await run(t, engine);"),
+    swallowed: PER_ENGINE("      try {\n        await run(t, engine);\n      } catch {}"),
+    conditional: PER_ENGINE('      if (engine === "v8") await run(t, engine);'),
+    dropped: PER_ENGINE("      t.pass();"),
+    skipped: PER_ENGINE("      await run(t, engine);").replace("test.serial(", "test.skip("),
+    test: "keeps the legacy colon form",
+  },
+  {
+    id: "ava, a definer passing its title and body on to another definer of its module (ky's defaultBrowsersTest)",
+    path: "test/stamp.js",
+    helperPath: "test/helpers/engines.js",
+    before: AVA_BEFORE,
+    after: () =>
+      AVA_BEFORE.replace('import test from "ava";\n', 'import { everyEngine } from "./helpers/engines.js";\n').replace(
+        'test("keeps the legacy colon form", (t) => {',
+        'everyEngine("keeps the legacy colon form", (t) => {',
+      ),
+    helper: (definer) => `import test from "ava";\n\nconst ENGINES = ["v8", "jsc"];\n\n${definer}\nexport const everyEngine = (title, run) => {\n  perEngine(title, ENGINES, run);\n};\n`,
+    definer: PER_ENGINE("      await run(t, engine);"),
+    swallowed: PER_ENGINE("      try {\n        await run(t, engine);\n      } catch {}"),
+    conditional: PER_ENGINE('      if (engine === "v8") await run(t, engine);'),
+    dropped: PER_ENGINE("      t.pass();"),
+    skipped: PER_ENGINE("      await run(t, engine);").replace("test.serial(", "test.skip("),
+    test: "keeps the legacy colon form",
+  },
+  {
     id: "minitest-spec, a class method of Minitest::Spec in spec_helper.rb",
     path: "spec/stamp_spec.rb",
     helperPath: "spec/spec_helper.rb",
@@ -379,6 +426,23 @@ describe("tests defined through a project function", () => {
     it("the definer declares a skipped test: test_disabled", async () => {
       const findings = await moved(shape, shape.skipped);
       expect(findings.map((finding) => finding.split(" ")[0])).toEqual(["test_disabled/critical"]);
+    });
+  });
+
+  describe("a definer declaring one test per element of a list: given an empty list, it declares none", () => {
+    const helper = `import test from "ava";\n\n${PER_ENGINE("      await run(t, engine);")}\nexport const noEngine = (title, run) => {\n  perEngine(title, [], run);\n};\n`;
+    const judge = async (call: string): Promise<string[]> => {
+      const after = AVA_BEFORE.replace('import test from "ava";\n', 'import { perEngine, noEngine } from "./helpers/engines.js";\n').replace('test("keeps the legacy colon form", (t) => {', call);
+      const analysis = await analyzeChanges([change("test/stamp.js", AVA_BEFORE, after)], { unchanged: unchangedFiles({ "test/helpers/engines.js": helper }) });
+      return analysis.findings.map(summarize);
+    };
+
+    it("the caller passes an empty list: the test is lost", async () => {
+      expect(await judge('perEngine("keeps the legacy colon form", [], (t) => {')).toEqual(['test_deletion/critical test/stamp.js "keeps the legacy colon form"']);
+    });
+
+    it("a function passing an empty list on: the test is lost", async () => {
+      expect(await judge('noEngine("keeps the legacy colon form", (t) => {')).toEqual(['test_deletion/critical test/stamp.js "keeps the legacy colon form"']);
     });
   });
 
