@@ -56,12 +56,29 @@ export interface AfterTable {
 }
 
 /**
+ * A subject that reads the error a call returned instead of raising it, as
+ * a member: `$result->error()->get()`, `parse(x).unwrap_err()`,
+ * `parse(x).is_err()`, `result.errors`, `res.Err()`. A bare `err` is left
+ * out: Go's `if err != nil { t.Fatal(err) }` checks that there is none.
+ */
+const ERROR_ACCESSOR = /(?:\.|->|::)(?:error|errors|err|unwrap_err|expect_err|is_err|failure|Error|Err|Errors|IsFailure|IsError)\b(?!\s*\(\s*\)\s*(?:\.|->)?\s*(?:is_none|isEmpty|is_empty|IsEmpty)\b)/;
+
+/**
  * True when a check asserts that the code rejects its input: a `throws`
- * relation (pytest.raises, assertThrows, toThrow, assert_raises), or Go's
- * `recover()` compared with the wanted panic.
+ * relation (pytest.raises, assertThrows, toThrow, assert_raises), Go's
+ * `recover()` compared with the wanted panic, or a positive check of an
+ * error the call returned ({@link ERROR_ACCESSOR}: `assert!(parse(x).is_err())`,
+ * `assertSame(msg, $result->error()->get())`).
  */
 export function isRejectionCheck(check: Check): boolean {
-  return check.relation === "throws" || /^recover\(\s*\)$/.test(check.subject);
+  if (check.relation === "throws" || /^recover\(\s*\)$/.test(check.subject)) return true;
+  // `assert result.error is None`, `assertNull($r->error())`, `equal(r.errors, [])`: there is no error.
+  const saysNone =
+    check.relation === "falsy" ||
+    check.relation === "nullish" ||
+    (check.relation === "length" && check.expected === "0") ||
+    /^(?:null|nil|None|false|False|undefined|\[\]|\{\}|0)$/.test(check.expected ?? "");
+  return !check.isNegated && !saysNone && ERROR_ACCESSOR.test(check.subject);
 }
 
 /** True when the test has checks and every one of them is a rejection check. */

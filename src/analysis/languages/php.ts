@@ -401,8 +401,8 @@ function phpExports(node: Node, context: CodeContext): ExportDraft[] {
  * `@psalm-suppress`, and PHP_CodeSniffer's `@codingStandardsIgnore*` /
  * `phpcs:ignore` / `phpcs:disable`, in `//`, `#` and docblock comments;
  * functions and methods (`Class.method`) with their constant result, guards:
- * an `if` whose branch ends in `throw` (an `else` that throws guards the
- * negated condition), a `match` arm or `switch` case that throws, a
+ * an `if` whose branch ends in `throw` or returns a result type's error
+ * (an `else` that throws guards the negated condition), a `match` arm or `switch` case that throws, a
  * `foreach` over `array_filter(…)` that throws, and a function's
  * fall-through throw; `catch` blocks by what they do with the error; and
  * the public API ({@link phpExports}).
@@ -445,7 +445,7 @@ const PHP_CODE: CodeSyntax = {
       const condition = wrapped?.type === "parenthesized_expression" && wrapped.namedChildCount === 1 ? wrapped.namedChild(0) : wrapped;
       if (!condition) return [];
       const guards: GuardDraft[] = [];
-      const thrown = phpThrownBy(node.childForFieldName("body"));
+      const thrown = phpThrownBy(node.childForFieldName("body")) ?? phpErrorReturnedBy(node.childForFieldName("body"));
       if (thrown) guards.push({ condition, action: thrown });
       const alternatives = node.childrenForFieldName("alternative").filter((child): child is Node => child !== null);
       const onlyElse = alternatives.length === 1 && alternatives[0]?.type === "else_clause" ? alternatives[0] : null;
@@ -514,6 +514,30 @@ function phpThrownBy(branch: Node | null): Node | null {
   const last = branch?.type === "compound_statement" ? namedChildren(branch).at(-1) : branch;
   const inner = last?.type === "expression_statement" ? last.namedChild(0) : last;
   return inner?.type === "throw_expression" || inner?.type === "throw_statement" ? (namedChildren(inner)[0] ?? null) : null;
+}
+
+/**
+ * A result type's error a branch returns instead of throwing: the last
+ * statement `return Error::create($m)`, `return Result::error($m)`,
+ * `return Either::left($m)`, `return Err::of($m)` (graham-campbell/result-type,
+ * and result and either libraries alike): the error refuses the input as a
+ * throw would. Null otherwise.
+ */
+function phpErrorReturnedBy(branch: Node | null): Node | null {
+  const last =
+    branch?.type === "compound_statement"
+      ? namedChildren(branch)
+          .filter((child) => child.type !== "comment")
+          .at(-1)
+      : branch;
+  if (last?.type !== "return_statement") return null;
+  const value = last.namedChild(0);
+  if (value?.type !== "scoped_call_expression") return null;
+  const scope = value.childForFieldName("scope")?.text.split("\\").pop() ?? "";
+  const method = value.childForFieldName("name")?.text ?? "";
+  const isErrorClass = /^(?:Error|Err|Failure|Left)$/.test(scope) && /^(?:create|of|new|make|from)$/.test(method);
+  const isErrorCase = /(?:Result|Either|Outcome|Try)$/.test(scope) && /^(?:error|err|failure|fail|left)$/i.test(method);
+  return isErrorClass || isErrorCase ? value : null;
 }
 
 /**

@@ -21,6 +21,7 @@ import { deadUnderSupport as skippedFromMinimum, type SupportChange } from "../s
 import { defineRule, report, rereport } from "./registry.js";
 import { checksOnlyRetiredRefusal, retireRefusalChecks } from "./retired-refusals.js";
 import { implementedRefusals } from "./validation.js";
+import { acceptRefusedInputs } from "./accepted-refusals.js";
 import { flipErrorChecks } from "./flipped-refusals.js";
 
 /** An exported symbol that is gone after the change. */
@@ -546,8 +547,18 @@ export const featureRemovalRule = defineRule({
       type: "expectation_changed",
       severity: "medium",
     },
+    refusedInputAccepted: {
+      text: 'test "{{test}}" was deleted from {{path}}; it checked that its input is refused, the change makes the code accept it, and {{successor}} now checks what that input gives',
+      type: "expectation_changed",
+      severity: "medium",
+    },
     lostChecksOfRemovedCode: 'test "{{test}}" in {{path}} is gone; its checks that live on nowhere ({{count}}) all checked code the change removed: {{list}}',
   },
   check: ({ input, matchFindings }: { input: RuleInput; matchFindings: readonly Finding[] }): Finding[] =>
-    flipErrorChecks(retireRefusalChecks(featureFindings(matchFindings, input), input, featureRemovalRule, "refusalChecksRetired"), input, featureRemovalRule, "errorChecksFlipped"),
+    acceptRefusedInputs(
+      flipErrorChecks(retireRefusalChecks(featureFindings(matchFindings, input), input, featureRemovalRule, "refusalChecksRetired"), input, featureRemovalRule, "errorChecksFlipped"),
+      input,
+      featureRemovalRule,
+      "refusedInputAccepted",
+    ),
 });

@@ -1096,6 +1096,62 @@ export function changedRefusals(pairs: readonly RulePair[]): RedecidedRefusal[] 
   return refusals;
 }
 
+/** What the change did to one guard of a changed product function ({@link refusalFates}). */
+export interface GuardFate {
+  /** The short name of the function holding the guard (`EntryParser.parse` -> `parse`). */
+  function: string;
+  errorClass: string;
+  /** Its message literals (template parts joined by U+FFFC). */
+  messages: string[];
+  /**
+   * kept: the same throw on the same condition, deciding through the same
+   * code; redecided: the same throw, its condition or a function of its
+   * file the condition calls rewritten; implemented: a refusal removed as
+   * the function now does the work ({@link isRefusalImplemented});
+   * removed: gone otherwise (a bypass's business).
+   */
+  fate: "kept" | "redecided" | "implemented" | "removed";
+}
+
+/** One function of the change's product files, by short name: the names it calls (before) and whether the change rewrote or removed it. */
+export interface ProductFunction {
+  calls: readonly string[];
+  isChanged: boolean;
+}
+
+/**
+ * The guards of the change's product functions (fall-through exits and
+ * handled lookups left out) with what the change did to each
+ * ({@link GuardFate}), and the functions of those files with the names they
+ * call, by short name: what a test deleted as its refused input became
+ * accepted is judged against (rules/accepted-refusals.ts).
+ */
+export function refusalFates(pairs: readonly RulePair[]): { guards: GuardFate[]; functions: Map<string, ProductFunction> } {
+  const files = codePairs(pairs);
+  const constants = variantConstants(files);
+  const guards: GuardFate[] = [];
+  const functions = new Map<string, ProductFunction>();
+  for (const { before, after } of files) {
+    if (!before || !after) continue;
+    const hashes = new Map((after.functions ?? []).map((fn) => [fn.name, fn.bodyHash] as const));
+    const changed = new Set<string>();
+    for (const fn of before.functions ?? []) {
+      const isChanged = !hashes.has(fn.name) || hashes.get(fn.name) !== fn.bodyHash;
+      if (isChanged) changed.add(shortName(fn.name));
+      const known = functions.get(shortName(fn.name));
+      functions.set(shortName(fn.name), { calls: [...(known?.calls ?? []), ...fn.calls], isChanged: (known?.isChanged ?? false) || isChanged });
+    }
+    for (const guard of before.guards ?? []) {
+      if (guard.fallthrough || guard.handler) continue;
+      const kept = (after.guards ?? []).find((candidate) => !candidate.fallthrough && candidate.function === guard.function && isSameThrow(guard.action, candidate.action));
+      const isRedecided = kept !== undefined && (kept.condition !== guard.condition || guard.names.some((name) => changed.has(name)));
+      const fate = kept ? (isRedecided ? "redecided" : "kept") : isRefusal(guard.action) && isRefusalImplemented(guard, guard.function, before, after, constants) ? "implemented" : "removed";
+      guards.push({ function: shortName(guard.function), errorClass: actionClass(guard.action), messages: messageOf(guard.action), fate });
+    }
+  }
+  return { guards, functions };
+}
+
 /**
  * The error class each function of the change's before side throws when it
  * throws at all, by short name: the class of its guards and fall-through

@@ -247,7 +247,18 @@ const lookAlikes: RuleCase[] = [
   row("js: a guard's comparison turned around, the same bound", "src/take.js", JS, 'if (qty < 0) throw new RangeError("qty");', 'if (0 > qty) throw new RangeError("qty");', []),
 ];
 
+/** A PHP parser refusing a name by returning a result type's error (graham-campbell/result-type, as vlucas/phpdotenv does). */
+const PHP_RESULT = `<?php\n\nfinal class Parser\n{\n    public static function parseName(string $name)\n    {\n        GUARD\n        return Success::create($name);\n    }\n}\n`;
+
 const cheats: RuleCase[] = [
+  row(
+    "php: a result type's error return removed",
+    "src/Parser.php",
+    PHP_RESULT,
+    "if (!preg_match('/\\A[a-z]+\\z/', $name)) {\n            return Error::create(sprintf('Encountered an invalid name at [%s].', $name));\n        }",
+    "",
+    ["validation_bypass/high src/Parser.php"],
+  ),
   row(
     "csharp: a NotSupportedException replaced by a default answer for the same case",
     "src/Shop/Renderer.cs",

@@ -1,0 +1,173 @@
+/**
+ * A test that checked an input is refused, deleted as the change makes the
+ * code accept that input (class refusal-test-accepted; sweep of
+ * vlucas/phpdotenv 1a7ea2afc4: `testParseUnicodeName` expected
+ * "Encountered an invalid name at [FOOƱ]." from `parse('FOOƱ=BAZ')`, and
+ * with unicode names allowed `testUnicodeNameParse` checks what
+ * `parse('FOOƱ=BAZ')` now gives). The whole-test counterpart of a rejection
+ * row moved to an accepting table (checks/rejection.ts): the input is still
+ * checked, for its new answer, so the deletion is an expectation changed
+ * (medium), not a test deleted.
+ *
+ * It holds when the deleted test's checks (helper calls read through their
+ * helpers' checks) are all refusals (checks/rejection.ts isRejectionCheck:
+ * a thrown error, or an error the call returned that the test reads), every
+ * input it fed (its literals, less those its checks expect and messages
+ * for people) is fed by one new or edited test of the after side whose
+ * checks are not all refusals and which calls a name the deleted test
+ * called, and the change rewrote what decides the refusal. That is read
+ * from the product functions the deleted test reaches (the names its checks
+ * depend on, followed through the calls of the change's product files,
+ * validation.ts refusalFates): the guards of those functions that raise the
+ * error the test expected (by its message, else its specific error class;
+ * every guard there when the test names neither) must include one the change
+ * redecided (its condition, or a function the condition calls, rewritten)
+ * or removed as it implemented the case. A refusal kept as it was, or one
+ * replaced by a default answer (validation_bypass), accepts nothing new; a
+ * new test of another input checks something else. Where those functions
+ * hold no guard the extractor reads (an error result built by a helper,
+ * `Error::create(…)`), a rewrite of one of them is the evidence.
+ */
+
+import { checkedTest, isMessageLiteral, literalsOfTest, type Check } from "../checks/index.js";
+import { calledNames } from "../checks/likeness.js";
+import { isRejectionTest } from "../checks/rejection.js";
+import { hasUsableFacts, type FileFacts, type TestCase } from "../facts.js";
+import type { Finding } from "../types.js";
+import { usable, type RuleInput } from "./context.js";
+import { rereport, type RuleMeta } from "./registry.js";
+import { refusalFates, type GuardFate } from "./validation.js";
+
+/** A test of the after side the change added or edited, with what {@link acceptRefusedInputs} compares. */
+interface Successor {
+  file: string;
+  test: TestCase;
+  literals: Map<string, number>;
+  called: Set<string>;
+  isRefusalOnly: boolean;
+}
+
+/** The checks that say something of their own: helper calls stand for the checks of their helpers, which checkedTest lists too. */
+function ownChecks(checks: readonly Check[]): Check[] {
+  return checks.filter((check) => check.relation !== "helper");
+}
+
+/** The names a test's checks call and depend on (TestCase.checkNames: through the locals they read), with the names its body goes through (TestCase.calls). */
+function calledBy(test: TestCase, checks: readonly Check[]): Set<string> {
+  return new Set([
+    ...checks.flatMap((check) => [...calledNames(check.subject), ...calledNames(check.localValue ?? "")]),
+    ...(test.checkNames ?? []).flat().filter((name) => /^[A-Za-z_$][\w$]*$/.test(name)),
+    ...(test.calls ?? []),
+  ]);
+}
+
+/** A multiset of literals (literal -> count). */
+function countOf(literals: readonly string[]): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const literal of literals) counts.set(literal, (counts.get(literal) ?? 0) + 1);
+  return counts;
+}
+
+/** The tests of the after side's test files that are new or whose body changed (a test kept byte for byte took nothing over). */
+function successorsOf(input: RuleInput): Successor[] {
+  return input.pairs.flatMap((pair) => {
+    const facts = usable(pair.after);
+    if (!facts?.isTestFile) return [];
+    const kept = new Set((usable(pair.before)?.tests ?? []).map((test) => `${test.id}\u0000${test.bodyHash}`));
+    return facts.tests
+      .filter((test) => !kept.has(`${test.id}\u0000${test.bodyHash}`))
+      .map((test) => {
+        const checks = ownChecks(checkedTest(pair.path, test, facts).checks);
+        return { file: pair.path, test, literals: countOf(literalsOfTest(test)), called: calledBy(test, checks), isRefusalOnly: checks.length === 0 || isRejectionTest(checks) };
+      });
+  });
+}
+
+/** The literals a refusal test fed the code: all of its own but those its checks expect (the error, its message) and messages for people. */
+function fedLiterals(test: TestCase, checks: readonly Check[]): string[] {
+  const expected = checks.map((check) => [check.expected, check.message, check.errorType].filter((text) => text !== undefined).join("\u0000"));
+  return literalsOfTest(test).filter((literal) => {
+    if (isMessageLiteral(literal)) return false;
+    const bare = literal.replace(/^(["'`])([\s\S]*)\1$/, "$2");
+    return bare !== "" && !expected.some((text) => text.includes(bare));
+  });
+}
+
+/** True when `literals` holds every literal of `needed`, as a multiset. */
+function holdsAll(literals: ReadonlyMap<string, number>, needed: readonly string[]): boolean {
+  const left = new Map(literals);
+  return needed.every((literal) => {
+    const count = left.get(literal) ?? 0;
+    left.set(literal, count - 1);
+    return count > 0;
+  });
+}
+
+/** True when the change edits product code: a changed analysable file that is no test file on either side. */
+function isProductChanged(input: RuleInput): boolean {
+  return input.pairs.some((pair) => [pair.before, pair.after].some((facts: FileFacts | null) => facts !== null && hasUsableFacts(facts) && !facts.isTestFile));
+}
+
+/** Calls followed at most from a test into the change's product functions. */
+const MAX_DEPTH = 6;
+
+/** `text` without whitespace: canonical text drops it around punctuation, messages keep it. */
+const squeezed = (text: string): string => text.replace(/\s+/g, "");
+
+/** True when a guard raises the error `checks` expect: its message's longest literal part (8+ characters) is in a check's expected text, else its error class is the one they name. */
+function raisesExpected(guard: GuardFate, checks: readonly Check[]): boolean {
+  const expected = checks.map((check) => squeezed([check.expected, check.message].filter((text) => text !== undefined).join(" ")));
+  const parts = guard.messages
+    .flatMap((message) => message.split("\uFFFC"))
+    .map(squeezed)
+    .filter((part) => part.length >= 8);
+  if (parts.length > 0 && expected.some((text) => parts.some((part) => text.includes(part)))) return true;
+  const types = checks.flatMap((check) => (check.errorType === undefined ? [] : [check.errorType.replace(/^.*[.:\\]/, "")]));
+  return types.includes(guard.errorClass.replace(/^.*[.:\\]/, ""));
+}
+
+/** True when the change rewrote what decides the refusal `checks` expect from the code `names` reach (see the module comment). */
+function isRefusalRedecided(names: ReadonlySet<string>, checks: readonly Check[], fates: ReturnType<typeof refusalFates>): boolean {
+  const reached = new Set<string>();
+  let frontier = [...names].filter((name) => fates.functions.has(name));
+  for (let depth = 0; depth < MAX_DEPTH && frontier.length > 0; depth++) {
+    for (const name of frontier) reached.add(name);
+    frontier = [...new Set(frontier.flatMap((name) => fates.functions.get(name)?.calls ?? []))].filter((name) => fates.functions.has(name) && !reached.has(name));
+  }
+  const guards = fates.guards.filter((guard) => reached.has(guard.function));
+  if (guards.length === 0) return [...reached].some((name) => fates.functions.get(name)?.isChanged === true);
+  const raising = guards.filter((guard) => raisesExpected(guard, checks));
+  return (raising.length > 0 ? raising : guards).some((guard) => guard.fate === "redecided" || guard.fate === "implemented");
+}
+
+/**
+ * The test_deletion findings of refusal tests whose input a new or edited
+ * test now feeds for its accepted answer (see the module comment),
+ * rewritten through `rule`'s `messageId` (data: test, path, successor);
+ * other findings as they are. Reads nothing when no finding is a deletion
+ * or no product code changed.
+ */
+export function acceptRefusedInputs<Ids extends string>(findings: readonly Finding[], input: RuleInput, rule: RuleMeta<Ids>, messageId: Ids): Finding[] {
+  if (!findings.some((finding) => finding.type === "test_deletion") || !isProductChanged(input)) return [...findings];
+  let successors: Successor[] | null = null;
+  let fates: ReturnType<typeof refusalFates> | null = null;
+  return findings.map((finding) => {
+    if (finding.type !== "test_deletion" || finding.severity === "low" || finding.test === undefined) return finding;
+    const path = finding.before_file ?? finding.file;
+    const facts = usable(input.pairs.find((pair) => pair.path === path)?.before ?? null);
+    const test = facts?.tests.find((candidate) => candidate.id === finding.test && (finding.before_line == null || candidate.line === finding.before_line));
+    if (!facts || !test) return finding;
+    const checks = ownChecks(checkedTest(path, test, facts).checks);
+    if (!isRejectionTest(checks)) return finding;
+    const fed = fedLiterals(test, checks);
+    const called = calledBy(test, checks);
+    if (fed.length === 0 || called.size === 0) return finding;
+    successors ??= successorsOf(input);
+    const successor = successors.find((candidate) => !candidate.isRefusalOnly && holdsAll(candidate.literals, fed) && [...candidate.called].some((name) => called.has(name)));
+    if (!successor) return finding;
+    fates ??= refusalFates(input.pairs);
+    if (!isRefusalRedecided(called, checks, fates)) return finding;
+    const named = `"${successor.test.id}" in ${successor.file}`;
+    return rereport(finding, rule, messageId, { test: finding.test, path, successor: named }, { evidence: { ...finding.evidence, accepted_by: named, reclassified_from: "test_deletion" } });
+  });
+}
