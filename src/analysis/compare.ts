@@ -284,7 +284,9 @@ function pairSameTitle(before: Slot[], after: Slot[]): void {
 
 /** Lower-case word tokens of a test title. */
 function titleWords(name: string): string[] {
-  return name.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+  // In a descriptive title (one with spaces), an identifier named for its words is those words: "totalTimeout budget" is "total timeout budget".
+  const words = /\s/.test(name) ? name.replace(/(\p{Ll}|\p{N})(\p{Lu})/gu, "$1 $2").replace(/(\p{Lu})(\p{Lu}\p{Ll})/gu, "$1 $2") : name;
+  return words.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
 }
 
 /** Inflection endings a reworded title changes (`ignores` -> `ignored`, `args` -> `arg`), longest first. */

@@ -213,6 +213,29 @@ const withFindings: CompareCase[] = [
     findings: [],
   },
   {
+    // Sweep of sindresorhus/ky c20d7c78da: "respects total timeout budget" -> "respects totalTimeout budget" as the option got its name.
+    name: "a descriptive title naming an identifier for its words (total timeout -> totalTimeout), its body changed: the same test, judged on its assertions (its inputs changed while the code did not)",
+    changes: [
+      change(
+        "test/cart.test.ts",
+        addToCart(`  it("afterResponse forced retry respects total timeout budget", () => { expect(retries({ timeout: 100 }) <= 1).toBe(true); });`),
+        addToCart(`  it("afterResponse forced retry respects totalTimeout budget", () => { expect(retries({ totalTimeout: 1000 })).toBe(1); });`),
+      ),
+    ],
+    findings: [`expectation_changed/medium test/cart.test.ts "cart > afterResponse forced retry respects totalTimeout budget"`],
+  },
+  {
+    name: "a descriptive title naming an identifier for its words, its checks gone: judged as the same test, assertion_removal",
+    changes: [
+      change(
+        "test/cart.test.ts",
+        addToCart(`  it("afterResponse forced retry respects total timeout budget", () => { expect(retries({ timeout: 100 })).toBe(1); });`),
+        addToCart(`  it("afterResponse forced retry respects totalTimeout budget", () => { retries({ totalTimeout: 1000 }); });`),
+      ),
+    ],
+    findings: [`assertion_removal/high test/cart.test.ts "cart > afterResponse forced retry respects totalTimeout budget"`],
+  },
+  {
     // Found by ralph's own dogfood check: test/analysis/fixtures.test.ts moved its expects into runScenario (test/helpers/fixture-trees.ts).
     name: "assertions moved into a helper imported from another changed file: not removed",
     changes: [
