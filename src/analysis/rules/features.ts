@@ -223,6 +223,13 @@ function deletedTestOutcome(
     return { kind: "with-code", symbols };
   }
   if (used.length > 0) return { kind: "with-code", symbols };
+  // No check of its own but subtests (a Go `t.Run` over table rows, a JUnit @Nested class): it tested what they test.
+  const subtests = (usable(pair.before)?.tests ?? []).filter((candidate) => candidate.id.startsWith(`${test.id} > `));
+  if (subtests.length > 0) {
+    const outcomes = subtests.map((subtest) => deletedTestOutcome(subtest, path, pair, removed, removedNames));
+    if (!outcomes.every((outcome) => outcome.kind === "with-code")) return { kind: "lost" };
+    return { kind: "with-code", symbols: [...new Set(outcomes.flatMap((outcome) => (outcome.kind === "with-code" ? outcome.symbols : [])))] };
+  }
   // No real check: it guarded that its calls do not throw. Each call reaching retired code went with that code.
   const calls = (test.callNames ?? []).map((names) => names.filter((name) => removedNames.has(name) || aliases.has(name)));
   if (calls.length > 0 && calls.every((names) => names.length > 0)) return { kind: "with-code", symbols: [...new Set(calls.flat())].sort().map(describeRetired) };
