@@ -329,11 +329,34 @@ export function isEmptyLiteral(text: string): boolean {
  * contents (see IMPLIED_BY_EQUALITY: equality implies a size, not back);
  * an equality with an empty literal ({@link isEmptyLiteral}: `attempts ==
  * []`) states only the size 0, so a size check in its place is no loss.
+ * Nor is a size that leaves out the element the before check read
+ * ({@link isElementSizedAway}): that is another expectation.
  */
 export function isSizeInsteadOfContents(before: Check, after: Check): boolean {
   if (before.relation !== "equal" || before.isNegated || before.expected === undefined || after.isNegated) return false;
   if (isEmptyLiteral(before.expected)) return false;
+  if (isElementSizedAway(before, after)) return false;
   if (SIZE_TEXT.test(before.subject) || SIZE_TEXT.test(before.expected) || /^-?\d[\d_.]*$/.test(before.expected) || /^-?\d[\d_.]*$/.test(before.subject)) return false;
   if (after.relation === "length") return true;
   return after.relation === "equal" && after.expected !== undefined && SIZE_TEXT.test(after.subject) && SIZE_TEXT.test(after.expected);
+}
+
+/** An element of a collection read at a literal index: `.get(1)`, `[1]`, `.eq(1)`, `.item(1)`, `.nth(1)`, `.at(1)`, `.ElementAt(1)`, `->item(1)`. */
+const INDEXED_ELEMENT = /^(?:\.|->)(?:get|eq|item|nth|at|ElementAt|elementAt)\((\d+)\)|^\[(\d+)\]/;
+
+/**
+ * True when `after` states a size of a collection that leaves out the
+ * element `before` read from it at a literal index (sweep of jhy/jsoup
+ * ccd90e9cfc): `assertEquals("two", doc.select("p").get(1).text())` ->
+ * `assertEquals(1, doc.select("p").size())`, `assert items[2].name == "c"`
+ * -> `assert len(items) == 2`. The element is asserted gone, so the old
+ * check would now fail: an expectation changed, not the contents given up
+ * for their size. A size that still holds the element is the weaker check.
+ */
+export function isElementSizedAway(before: Check, after: Check): boolean {
+  if (after.relation !== "length" || after.isNegated || after.expected === undefined || !/^\d+$/.test(after.expected) || after.subject === "") return false;
+  if (!before.subject.startsWith(after.subject)) return false;
+  const index = INDEXED_ELEMENT.exec(before.subject.slice(after.subject.length));
+  if (!index) return false;
+  return Number(index[1] ?? index[2]) >= Number(after.expected);
 }

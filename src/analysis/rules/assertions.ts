@@ -31,7 +31,7 @@ import {
   type CheckedTest,
 } from "../checks/index.js";
 import { describeTolerance, isToleranceWidened } from "../checks/tolerance.js";
-import { isSizeInsteadOfContents, tokenize } from "../checks/coverage.js";
+import { isElementSizedAway, isSizeInsteadOfContents, tokenize } from "../checks/coverage.js";
 import { isPatternWidened, patternOf } from "../checks/pattern-widening.js";
 import type { AssertionFact, AssertionHelperFact, TestCase } from "../facts.js";
 import { ON_FAILURE_CONDITION } from "../checks/error-checks.js";
@@ -120,12 +120,20 @@ export function pairAssertions(before: readonly AssertionFact[], after: readonly
   const subjectKey = (fact: AssertionFact): string | undefined =>
     fact.actual === undefined || fact.actual === "" ? undefined : `${fact.matcher}\u0000${fact.actual}\u0000${fact.negated ? "!" : ""}\u0002${branchesOf(fact)}`;
   const isOnce = (facts: readonly AssertionFact[], key: string): boolean => facts.filter((fact) => subjectKey(fact) === key).length === 1;
+  const relationKey = (fact: AssertionFact): string => `${fact.matcher}\u0000${fact.negated ? "!" : ""}\u0002${branchesOf(fact)}`;
+  const isRelationOnce = (facts: readonly AssertionFact[], key: string): boolean => facts.filter((fact) => !fact.tautology && relationKey(fact) === key).length === 1;
   const keys: ((fact: AssertionFact) => string | undefined)[] = [
     (fact) => `${signature(fact)}\u0002${branchesOf(fact)}`,
     signature,
     (fact) => {
       const key = subjectKey(fact);
       return key !== undefined && isOnce(before, key) && isOnce(after, key) ? key : undefined;
+    },
+    // Then a relation made once a side, whatever the order: a try/catch-with-flag rewritten as `assertThrows` puts the
+    // handler's message check after the error check it came before (`e.getMessage()` -> `exception.getMessage()`).
+    (fact) => {
+      const key = relationKey(fact);
+      return !fact.tautology && isRelationOnce(before, key) && isRelationOnce(after, key) ? key : undefined;
     },
   ];
   for (const key of keys) {
@@ -939,6 +947,10 @@ function compareDetails(
     );
   // The expectations of one branch unified with the other's (reExpectation): another expected value in that branch's environment.
   changedExpectations.push(...reExpected.filter(([was, now]) => was.matcher !== now.matcher || was.expected !== now.expected));
+  // The element a check read, asserted gone by a size of its collection (`get(1).text()` -> `size() == 1`).
+  changedExpectations.push(
+    ...pairs.map(([b, a]) => [before[b] as AssertionFact, after[a] as AssertionFact] as const).filter(([was, now]) => !was.tautology && !now.tautology && isElementSizedAway(checkOf(was), checkOf(now))),
+  );
   // An input the test still feeds in is not gone because one of its uses went (a duplicated check removed), nor one it now
   // expects where a helper call passed it (`check(t, "a", 1)` inlined as `t.is(f("a"), 1)`).
   const inputsAfter = new Set([...(test.after.inputLiterals ?? []), ...(test.after.expectedLiterals ?? [])]);
