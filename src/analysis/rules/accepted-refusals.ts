@@ -126,14 +126,20 @@ function raisesExpected(guard: GuardFate, checks: readonly Check[]): boolean {
   return types.includes(guard.errorClass.replace(/^.*[.:\\]/, ""));
 }
 
-/** True when the change rewrote what decides the refusal `checks` expect from the code `names` reach (see the module comment). */
-function isRefusalRedecided(names: ReadonlySet<string>, checks: readonly Check[], fates: ReturnType<typeof refusalFates>): boolean {
+/** The change's product functions that `names` reach through their calls (at most {@link MAX_DEPTH} deep), by short name. */
+function reachedFrom(names: Iterable<string>, fates: ReturnType<typeof refusalFates>): Set<string> {
   const reached = new Set<string>();
   let frontier = [...names].filter((name) => fates.functions.has(name));
   for (let depth = 0; depth < MAX_DEPTH && frontier.length > 0; depth++) {
     for (const name of frontier) reached.add(name);
     frontier = [...new Set(frontier.flatMap((name) => fates.functions.get(name)?.calls ?? []))].filter((name) => fates.functions.has(name) && !reached.has(name));
   }
+  return reached;
+}
+
+/** True when the change rewrote what decides the refusal `checks` expect from the code `names` reach (see the module comment). */
+function isRefusalRedecided(names: ReadonlySet<string>, checks: readonly Check[], fates: ReturnType<typeof refusalFates>): boolean {
+  const reached = reachedFrom(names, fates);
   const guards = fates.guards.filter((guard) => reached.has(guard.function));
   if (guards.length === 0) return [...reached].some((name) => fates.functions.get(name)?.isChanged === true);
   const raising = guards.filter((guard) => raisesExpected(guard, checks));
@@ -143,16 +149,24 @@ function isRefusalRedecided(names: ReadonlySet<string>, checks: readonly Check[]
 /**
  * The test_deletion findings of refusal tests whose input a new or edited
  * test now feeds for its accepted answer (see the module comment),
- * rewritten through `rule`'s `messageId` (data: test, path, successor);
- * other findings as they are. Reads nothing when no finding is a deletion
+ * rewritten through `rule`'s `messageId` (data: test, path, successor),
+ * and removed rows of a table test that refused inputs the change now
+ * accepts ({@link acceptedRows}) through `rowsMessageId` (data: test, path,
+ * count, guard, successor); other findings as they are. Reads nothing when no finding is a deletion
  * or no product code changed.
  */
-export function acceptRefusedInputs<Ids extends string>(findings: readonly Finding[], input: RuleInput, rule: RuleMeta<Ids>, messageId: Ids): Finding[] {
+export function acceptRefusedInputs<Ids extends string>(findings: readonly Finding[], input: RuleInput, rule: RuleMeta<Ids>, messageId: Ids, rowsMessageId: Ids): Finding[] {
   if (!findings.some((finding) => finding.type === "test_deletion") || !isProductChanged(input)) return [...findings];
   let successors: Successor[] | null = null;
   let fates: ReturnType<typeof refusalFates> | null = null;
   return findings.map((finding) => {
     if (finding.type !== "test_deletion" || finding.severity === "low" || finding.test === undefined) return finding;
+    if (Array.isArray(finding.evidence?.removed_rows)) {
+      fates ??= refusalFates(input.pairs);
+      const accepted = acceptedRows(finding, input, fates);
+      if (accepted === null) return finding;
+      return rereport(finding, rule, rowsMessageId, { test: finding.test, path: finding.file, count: accepted.rows, guard: accepted.guard, successor: accepted.successor }, { evidence: { ...finding.evidence, accepted_by: accepted.successor, reclassified_from: "test_deletion" } });
+    }
     const path = finding.before_file ?? finding.file;
     const facts = usable(input.pairs.find((pair) => pair.path === path)?.before ?? null);
     const test = facts?.tests.find((candidate) => candidate.id === finding.test && (finding.before_line == null || candidate.line === finding.before_line));
@@ -171,3 +185,114 @@ export function acceptRefusedInputs<Ids extends string>(findings: readonly Findi
     return rereport(finding, rule, messageId, { test: finding.test, path, successor: named }, { evidence: { ...finding.evidence, accepted_by: named, reclassified_from: "test_deletion" } });
   });
 }
+
+/** The names a row's elements spell (`fnc : SortSlices`, `args : args ( strings . Compare )`). */
+function namesOfRow(elements: readonly string[]): Set<string> {
+  return new Set(elements.flatMap((element) => element.match(/[A-Za-z_$][\w$]*/g) ?? []));
+}
+
+/** The message parts of a guard worth matching (8+ characters, whitespace squeezed). */
+function messageParts(guard: GuardFate): string[] {
+  return guard.messages
+    .flatMap((message) => message.split("\uFFFC"))
+    .map(squeezed)
+    .filter((part) => part.length >= 8);
+}
+
+/** Lower-case words of a text. */
+const wordsIn = (text: string): string[] => text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+
+/**
+ * True when one of `literals` spells a message part of `guard`, or the
+ * guard's message reworded (three quarters of its words, three or more:
+ * "invalid less function" in "invalid less or compare function").
+ */
+function spellsMessageOf(literals: readonly string[], guard: GuardFate): boolean {
+  const parts = messageParts(guard);
+  if (parts.length > 0 && literals.some((literal) => parts.some((part) => squeezed(literal).includes(part)))) return true;
+  const words = wordsIn(guard.messages.join(" "));
+  if (words.length < 3) return false;
+  return literals.some((literal) => {
+    const present = new Set(wordsIn(literal));
+    return words.filter((word) => present.has(word)).length * 4 >= words.length * 3;
+  });
+}
+
+/**
+ * What makes the removed rows of a table test (a test_deletion with
+ * `evidence.removed_rows`) refusals the change now accepts (class
+ * refusal-rows-accepted; sweep of google/go-cmp 391980c4b2: `SortSlices`
+ * accepts `func(T, T) int` as well as a less function, so the TestPanic
+ * rows expecting "invalid less function" for `strings.Compare` went, and
+ * TestOptions gained rows sorting with a compare function), or null. Each
+ * row counted holds the message of a guard the change redecided (its
+ * condition rewritten, its message possibly reworded) or implemented, in a
+ * product function the row names or reaches; and the after side accepts
+ * that function's input anew: a row added to a table whose values name a
+ * function reaching the guard and spell none of its messages, or a new test
+ * calling one that checks an answer. The counted rows must cover every row
+ * lost (removed less added) and every removed row no added row holds the
+ * values of.
+ */
+function acceptedRows(finding: Finding, input: RuleInput, fates: ReturnType<typeof refusalFates>): { rows: number; guard: string; successor: string } | null {
+  const path = finding.before_file ?? finding.file;
+  const test = usable(input.pairs.find((pair) => pair.path === path)?.before ?? null)?.tests.find((candidate) => candidate.id === finding.test && (finding.before_line == null || candidate.line === finding.before_line));
+  const elements = test?.eachRowElements;
+  if (!test || !elements) return null;
+  const rows = finding.evidence?.removed_rows as number[];
+  const added = typeof finding.evidence?.added_rows === "number" ? finding.evidence.added_rows : 0;
+  const without = Array.isArray(finding.evidence?.rows_without_values) ? (finding.evidence.rows_without_values as number[]) : [];
+  const redecided = fates.guards.filter((guard) => guard.fate === "redecided" || guard.fate === "implemented");
+  if (redecided.length === 0) return null;
+  const called = calledBy(test, ownChecks(checkedTest(path, test, usable(input.pairs.find((pair) => pair.path === path)?.before ?? null)).checks));
+  const accepted = new Map<number, GuardFate>();
+  for (const row of rows) {
+    const values = elements[row - 1] ?? [];
+    const literals = test.eachRowLiterals?.[row - 1] ?? values;
+    const reached = reachedFrom([...namesOfRow(values), ...called], fates);
+    const guard = redecided.find((candidate) => reached.has(candidate.function) && spellsMessageOf(literals, candidate));
+    if (guard) accepted.set(row, guard);
+  }
+  const lost = rows.length - added;
+  if (accepted.size === 0 || accepted.size < lost || !without.every((row) => accepted.has(row))) return null;
+  const guards = [...new Set(accepted.values())];
+  const successor = newAcceptance(input, guards, fates);
+  if (successor === null) return null;
+  const guard = guards[0] as GuardFate;
+  return { rows: Math.max(lost, without.length), guard: `"${guard.messages[0]?.replaceAll("\uFFFC", "…") ?? guard.errorClass}" of ${guard.function}`, successor };
+}
+
+/**
+ * Where the after side checks an answer of a function holding one of
+ * `guards` that it did not check before: a row added to a table test (its
+ * values, as written, absent from the table's before rows) that, with the
+ * table's own calls, reaches the guard's function and spells none of its
+ * messages (reworded or not: a re-expected refusal row), or a new test
+ * whose calls reach it and whose checks are not all refusals; null when
+ * there is none. Returns `"<test>" in <file>`.
+ */
+function newAcceptance(input: RuleInput, guards: readonly GuardFate[], fates: ReturnType<typeof refusalFates>): string | null {
+  const functions = new Set(guards.map((guard) => guard.function));
+  const reaches = (names: Iterable<string>): boolean => [...reachedFrom(names, fates)].some((name) => functions.has(name));
+  for (const pair of input.pairs) {
+    const facts = usable(pair.after);
+    if (!facts?.isTestFile) continue;
+    const before = usable(pair.before)?.tests ?? [];
+    for (const test of facts.tests) {
+      const was = before.find((candidate) => candidate.id === test.id);
+      if (test.eachRowElements && was?.eachRowElements) {
+        const old = new Set(was.eachRowElements.map((values) => values.join("\u0000")));
+        const isNew = (values: readonly string[]): boolean => !old.has(values.join("\u0000"));
+        const called = calledBy(test, ownChecks(checkedTest(pair.path, test, facts).checks));
+        const isAccepting = (values: readonly string[]): boolean => reaches([...namesOfRow(values), ...called]) && !guards.some((guard) => spellsMessageOf(values, guard));
+        if (test.eachRowElements.some((values) => isNew(values) && isAccepting(values))) return `"${test.id}" in ${pair.path}`;
+        continue;
+      }
+      if (was) continue;
+      const checks = ownChecks(checkedTest(pair.path, test, facts).checks);
+      if (checks.length > 0 && !isRejectionTest(checks) && reaches(calledBy(test, checks))) return `"${test.id}" in ${pair.path}`;
+    }
+  }
+  return null;
+}
+

@@ -559,6 +559,11 @@ export const featureRemovalRule = defineRule({
       type: "expectation_changed",
       severity: "medium",
     },
+    refusedRowsAccepted: {
+      text: '{{count}} rows of table test "{{test}}" in {{path}} that expected the refusal {{guard}} were removed; the change redecides that refusal and {{successor}} now checks what it accepts',
+      type: "expectation_changed",
+      severity: "medium",
+    },
     lostChecksOfRemovedCode: 'test "{{test}}" in {{path}} is gone; its checks that live on nowhere ({{count}}) all checked code the change removed: {{list}}',
   },
   check: ({ input, matchFindings }: { input: RuleInput; matchFindings: readonly Finding[] }): Finding[] =>
@@ -567,5 +572,6 @@ export const featureRemovalRule = defineRule({
       input,
       featureRemovalRule,
       "refusedInputAccepted",
+      "refusedRowsAccepted",
     ),
 });

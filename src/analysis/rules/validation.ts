@@ -1105,7 +1105,8 @@ export interface GuardFate {
   messages: string[];
   /**
    * kept: the same throw on the same condition, deciding through the same
-   * code; redecided: the same throw, its condition or a function of its
+   * code; redecided: the same throw (or its message reworded,
+   * isRewordedThrow), its condition or a function of its
    * file the condition calls rewritten; implemented: a refusal removed as
    * the function now does the work ({@link isRefusalImplemented});
    * removed: gone otherwise (a bypass's business).
@@ -1143,7 +1144,9 @@ export function refusalFates(pairs: readonly RulePair[]): { guards: GuardFate[];
     }
     for (const guard of before.guards ?? []) {
       if (guard.fallthrough || guard.handler) continue;
-      const kept = (after.guards ?? []).find((candidate) => !candidate.fallthrough && candidate.function === guard.function && isSameThrow(guard.action, candidate.action));
+      const candidates = (after.guards ?? []).filter((candidate) => !candidate.fallthrough && candidate.function === guard.function);
+      // The same refusal, or one whose message was reworded with it ("invalid less function" -> "invalid less or compare function").
+      const kept = candidates.find((candidate) => isSameThrow(guard.action, candidate.action)) ?? candidates.find((candidate) => isRewordedThrow(guard.action, candidate.action));
       const isRedecided = kept !== undefined && (kept.condition !== guard.condition || guard.names.some((name) => changed.has(name)));
       const fate = kept ? (isRedecided ? "redecided" : "kept") : isRefusal(guard.action) && isRefusalImplemented(guard, guard.function, before, after, constants) ? "implemented" : "removed";
       guards.push({ function: shortName(guard.function), errorClass: actionClass(guard.action), messages: messageOf(guard.action), fate });

@@ -112,6 +112,17 @@ const lookAlikes: RuleCase[] = [
   },
 ];
 
+// The refusal redecided (its condition rewritten) and a row accepting a compare function added: the rows' refusal is
+// gone with the change, judged as an expectation changed (rejection-rows-accepted.test.ts; go-cmp 391980c4b2 fed
+// `strings.Compare` to the removed row and a compare literal to the new one).
+const reExpected: RuleCase[] = [
+  {
+    name: "go: a rejection row removed as its refusal is redecided, an accepted row with another input added",
+    changes: [change("sort.go", SORT_BEFORE, SORT_AFTER), change("sort_test.go", goTests([ASC], [CMP_REJECTED, NOT_FUNC]), goTests([ASC, CMP_ACCEPTED.replace("x - y", "y - x")], [NOT_FUNC]))],
+    findings: [`expectation_changed/medium sort_test.go "TestPanic"`],
+  },
+];
+
 const cheats: RuleCase[] = [
   {
     name: "go: a rejection row removed with no product change, its input moved to the accepted table",
@@ -124,8 +135,11 @@ const cheats: RuleCase[] = [
     findings: [`test_deletion/critical sort_test.go "TestPanic"`],
   },
   {
-    name: "go: a rejection row removed with a product change, an accepted row with another input added",
-    changes: [change("sort.go", SORT_BEFORE, SORT_AFTER), change("sort_test.go", goTests([ASC], [CMP_REJECTED, NOT_FUNC]), goTests([ASC, CMP_ACCEPTED.replace("x - y", "y - x")], [NOT_FUNC]))],
+    name: "go: a rejection row removed with a product change that keeps its refusal deciding as it did, an accepted row with another input added",
+    changes: [
+      change("sort.go", SORT_BEFORE, SORT_BEFORE.replace("return s\n", "sortInts(s)\n\treturn s\n")),
+      change("sort_test.go", goTests([ASC], [CMP_REJECTED, NOT_FUNC]), goTests([ASC, CMP_ACCEPTED.replace("x - y", "y - x")], [NOT_FUNC])),
+    ],
     findings: [`test_deletion/critical sort_test.go "TestPanic"`],
   },
   {
@@ -213,6 +227,12 @@ describe("a rejection row whose case a new table rebuilds from a template", () =
     await expectFindings(rule);
   });
   it.each(templateCheats.map((rule) => [rule.name, rule] as const))("%s", async (_name, rule) => {
+    await expectFindings(rule);
+  });
+});
+
+describe("a rejection row removed as its refusal is redecided, a row accepting the function's input added: expectation_changed", () => {
+  it.each(reExpected.map((rule) => [rule.name, rule] as const))("%s", async (_name, rule) => {
     await expectFindings(rule);
   });
 });
