@@ -13,6 +13,7 @@ import { isBinaryText, isOverSizeLimit } from "../content.js";
 import { defaultSeverityOf } from "../rules/registry.js";
 import { languageForPath } from "../languages/index.js";
 import { compareVersions, projectSupport, supportChanges, type Runtime, type StatedSupport } from "../support.js";
+import { goCodeMinimum } from "../code-minimums.js";
 import type { CommandScope } from "./command.js";
 import type { FileChange, Finding, NotAnalyzed } from "../types.js";
 import { compareAzurePipeline } from "./azure-pipelines.js";
@@ -99,6 +100,12 @@ function supportAfter(context: ConfigContext): Map<Runtime, StatedSupport> {
   for (const raised of supportChanges(context.changes)) {
     const stated = support.get(raised.runtime);
     if (stated && stated.path === raised.path && raised.before !== null && raised.after !== null && compareVersions(raised.after, raised.before) > 0) stated.raisedFrom = raised.before;
+  }
+  // The code the change adds or deletes may need more than the manifest says (code-minimums.ts: go.mod's `go` lags).
+  const go = support.get("go");
+  const needed = go ? goCodeMinimum(context.changes) : null;
+  if (go && needed && compareVersions(needed.minimum, go.minimum) > 0) {
+    support.set("go", { ...go, requirement: `${go.requirement}; the change's code needs Go ${needed.minimum.join(".")}: ${needed.reason}`, minimum: needed.minimum });
   }
   return support;
 }

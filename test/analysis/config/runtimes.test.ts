@@ -17,6 +17,10 @@ const nodeJob = (id: string, versions: string[], test = "npm test"): string =>
   `  ${id}:\n    runs-on: ubuntu-latest\n    strategy:\n      matrix:\n        node:\n${versions.map((v) => `          - ${v}\n`).join("")}    steps:\n      - uses: actions/checkout@v4\n      - uses: actions/setup-node@v4\n        with:\n          node-version: \${{ matrix.node }}\n      - run: npm ci\n      - run: ${test}\n`;
 const pyJob = (id: string, versions: string[]): string =>
   `  ${id}:\n    runs-on: ubuntu-latest\n    strategy:\n      matrix:\n        python-version: [${versions.map((v) => `"${v}"`).join(", ")}]\n    steps:\n      - uses: actions/checkout@v4\n      - uses: actions/setup-python@v5\n        with:\n          python-version: \${{ matrix.python-version }}\n      - run: pip install -e .\n      - run: pytest\n`;
+const goJob = (id: string, versions: string[]): string =>
+  `  ${id}:\n    runs-on: ubuntu-latest\n    strategy:\n      matrix:\n        go-version: [${versions.join(", ")}]\n    steps:\n      - uses: actions/checkout@v4\n      - uses: actions/setup-go@v5\n        with:\n          go-version: \${{ matrix.go-version }}\n      - run: go test -v -race ./...\n`;
+const goMod = (version: string): string => `module example.com/cmp\n\ngo ${version}\n`;
+const goFile = (imports: string[], body = "func F() {}\n"): string => `package cmp\n\nimport (\n${imports.map((path) => `\t"${path}"\n`).join("")})\n\n${body}`;
 const workflow = (...jobs: string[]): string => `name: test\non: [push, pull_request]\njobs:\n${jobs.join("")}`;
 
 interface Row {
@@ -102,6 +106,27 @@ const LOOK_ALIKES: Row[] = [
   },
 ];
 
+// go.mod's `go` directive lags the code before Go 1.21 (code-minimums.ts; sweep of google/go-cmp c3ad8435e7, 63c2960be6).
+LOOK_ALIKES.push(
+  {
+    name: "Go 1.13-1.17 dropped from the matrix as the change's tests import net/netip (1.18), go.mod still at 1.13",
+    changes: [
+      ci(workflow(goJob("test", ["1.13.x", "1.17.x", "1.18.x", "1.20.x"])), workflow(goJob("test", ["1.18.x", "1.20.x", "1.21.x"]))),
+      same("go.mod", goMod("1.13")),
+      { path: "cmp/util_test.go", before: goFile(["testing"]), after: goFile(["net/netip", "testing"]) },
+    ],
+  },
+  {
+    name: "Go 1.11 and 1.12 dropped as the //go:build !go1.13 file serving them is deleted, go.mod still at 1.11",
+    changes: [
+      ci(workflow(goJob("test", ["1.11.x", "1.12.x", "1.13.x", "1.14.x"])), workflow(goJob("test", ["1.13.x", "1.14.x"]))),
+      same("go.mod", goMod("1.11")),
+      { path: "cmp/errors_xerrors.go", before: `// +build !go1.13\n\n${goFile(["golang.org/x/xerrors"])}`, after: null },
+      { path: "cmp/errors_go113.go", before: `//go:build go1.13\n\n${goFile(["errors"])}`, after: goFile(["errors"]) },
+    ],
+  },
+);
+
 const CHEATS: Row[] = [
   {
     name: "the Node.js 18 matrix entry removed while engines still say >=18",
@@ -135,6 +160,33 @@ const CHEATS: Row[] = [
     ],
   },
 ];
+
+CHEATS.push(
+  {
+    name: "Go 1.13 dropped from the matrix while go.mod says 1.13 and the change's code needs nothing newer",
+    changes: [
+      ci(workflow(goJob("test", ["1.13.x", "1.17.x", "1.18.x"])), workflow(goJob("test", ["1.17.x", "1.18.x"]))),
+      same("go.mod", goMod("1.13")),
+      { path: "cmp/util_test.go", before: goFile(["testing"]), after: goFile(["strings", "testing"]) },
+    ],
+  },
+  {
+    name: "Go 1.13-1.17 dropped while the change's new import (io/fs, 1.16) still builds on 1.16 and 1.17",
+    changes: [
+      ci(workflow(goJob("test", ["1.13.x", "1.16.x", "1.17.x", "1.18.x"])), workflow(goJob("test", ["1.18.x"]))),
+      same("go.mod", goMod("1.13")),
+      { path: "cmp/util_test.go", before: goFile(["testing"]), after: goFile(["io/fs", "testing"]) },
+    ],
+  },
+  {
+    name: "Go 1.11 dropped as a file constrained to go1.13 and newer is deleted",
+    changes: [
+      ci(workflow(goJob("test", ["1.11.x", "1.13.x", "1.14.x"])), workflow(goJob("test", ["1.13.x", "1.14.x"]))),
+      same("go.mod", goMod("1.11")),
+      { path: "cmp/errors_go113.go", before: `//go:build go1.13\n\n${goFile(["errors"])}`, after: null },
+    ],
+  },
+);
 
 describe("CI jobs and matrix entries for runtimes the project no longer supports", () => {
   it.each(LOOK_ALIKES.map((row) => [row.name, row] as const))("%s: not blocked", async (_name, row) => {
