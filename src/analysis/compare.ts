@@ -78,7 +78,7 @@ import { calledNames, pairAlikeTests, type LikenessCandidate } from "./checks/li
 import { EMPTY_CLASS_CONTEXT, resolveTestsAcross, type ClassContext } from "./inheritance.js";
 import { hasCodeUnderTestChanged } from "./rules/context.js";
 import { applyRules, defaultSeverityOf, type ExercisingFile, type MatchedTest, type RuleInput } from "./rules/index.js";
-import type { SupportChange } from "./support.js";
+import type { Runtime, StatedSupport, SupportChange } from "./support.js";
 import type { Finding, Severity } from "./types.js";
 
 /** One changed path with its facts on each side; null means the file is absent on that side. */
@@ -1089,6 +1089,9 @@ function codeUnchangedJudge(pairs: readonly FactsPair[], changedPaths: readonly 
  * import (reach.ts), whose new success exits harness-escape leaves alone;
  * `reach.support` the runtime minimums the change's manifests moved
  * (support.ts), under which a version-gated test may run nowhere any more;
+ * `reach.stated` what the root manifests support after the change
+ * (support.ts projectSupport), under which a runtime-requirement guard may
+ * refuse nothing any more (runtime-requirements.ts);
  * `reach.nullableErrors` the folders of the C# projects whose change made
  * nullable warnings errors (support.ts nullableErrorScopes).
  */
@@ -1096,9 +1099,15 @@ export function compareFacts(
   pairs: readonly FactsPair[],
   changedPaths?: readonly string[],
   context: ClassContext = EMPTY_CLASS_CONTEXT,
-  reach: { exercising?: ReadonlyMap<string, readonly ExercisingFile[]>; entryOnly?: ReadonlySet<string>; support?: readonly SupportChange[]; nullableErrors?: readonly string[] } = {},
+  reach: {
+    exercising?: ReadonlyMap<string, readonly ExercisingFile[]>;
+    entryOnly?: ReadonlySet<string>;
+    support?: readonly SupportChange[];
+    stated?: ReadonlyMap<Runtime, StatedSupport>;
+    nullableErrors?: readonly string[];
+  } = {},
 ): Finding[] {
-  const { exercising, entryOnly, support, nullableErrors } = reach;
+  const { exercising, entryOnly, support, stated, nullableErrors } = reach;
   const resolved = resolvePairs(pairs, context);
   const allPairs = [...resolved.changed, ...resolved.unchanged];
   const { before, after } = matchTests(allPairs);
@@ -1211,6 +1220,7 @@ export function compareFacts(
   if (exercising && exercising.size > 0) input.exercising = exercising;
   if (entryOnly && entryOnly.size > 0) input.entryOnly = entryOnly;
   if (support && support.length > 0) input.support = support;
+  if (stated && stated.size > 0) input.stated = stated;
   if (nullableErrors && nullableErrors.length > 0) input.nullableErrors = nullableErrors;
   return applyRules(findings, input);
 }

@@ -29,7 +29,7 @@ import { LANGUAGES, extensionOf, languageForPath } from "./languages/index.js";
 import { tsconfigFindings } from "./rules/index.js";
 import { isUnderTestDirectory, type CollectionRules } from "./languages/language.js";
 import type { AllowRule, Analysis, AnalysisStats, FileChange, Finding, NotAnalyzed } from "./types.js";
-import { nullableErrorScopes, supportChanges } from "./support.js";
+import { nullableErrorScopes, projectSupport, supportChanges } from "./support.js";
 import { applyAllowRules, decideVerdict, sortFindings } from "./verdict.js";
 
 export type { AllowRule, Analysis, AnalysisStats, FileChange, Finding, FindingType, NotAnalyzed, Severity, Verdict } from "./types.js";
@@ -369,7 +369,13 @@ export async function analyzeChanges(changes: readonly FileChange[], options: An
           pairs,
           changes.map((change) => change.path),
           context,
-          { exercising, entryOnly, support: supportChanges(changes), nullableErrors: nullableErrorScopes(changes) },
+          {
+            exercising,
+            entryOnly,
+            support: supportChanges(changes),
+            stated: trees ? projectSupport((path) => trees.after.read(path), trees.after.fileNames("")) : projectSupport((path) => changes.find((change) => change.path === path)?.after ?? null),
+            nullableErrors: nullableErrorScopes(changes),
+          },
         ),
         ...indirect,
         ...tsconfigFindings(changes),

@@ -6,7 +6,7 @@
  */
 
 import { hasUsableFacts, type CodeFacts, type FileFacts, type TestCase } from "../facts.js";
-import type { SupportChange } from "../support.js";
+import type { Runtime, StatedSupport, SupportChange } from "../support.js";
 
 /** One changed path with its facts on each side; null means the file is absent on that side (same shape as compare.ts FactsPair). */
 export interface RulePair {
@@ -45,6 +45,8 @@ export interface RuleInput {
   changedPaths?: readonly string[];
   /** Runtime minimums the change's manifests raised or lowered (analysis/support.ts); absent = none known. */
   support?: readonly SupportChange[];
+  /** What the project's root manifests support after the change, by runtime (support.ts projectSupport); absent = none stated or not known. */
+  stated?: ReadonlyMap<Runtime, StatedSupport>;
   /** Folders of the C# projects whose change turned nullable warnings into errors (support.ts nullableErrorScopes); absent = none. */
   nullableErrors?: readonly string[];
 }

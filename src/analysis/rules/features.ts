@@ -17,10 +17,13 @@ import type { ExportFact, TestCase } from "../facts.js";
 import type { Finding } from "../types.js";
 import { hasCodeUnderTestChanged, isInlineTestedProductCode, isProductCode, isTestPair, resolveImport, usable, type RuleInput, type RulePair } from "./context.js";
 import { describeRetired, findRetired, removedNamesCheckedBy, removedNamesOfRows } from "./dependencies.js";
-import { deadUnderSupport as skippedFromMinimum, type SupportChange } from "../support.js";
+import { deadUnderSupport as skippedFromMinimum, type Runtime, type StatedSupport, type SupportChange } from "../support.js";
 import { defineRule, report, rereport } from "./registry.js";
 import { checksOnlyRetiredRefusal, retireRefusalChecks } from "./retired-refusals.js";
-import { implementedRefusals } from "./validation.js";
+import { implementedRefusals, isUnsupportedRuntimeRefusal } from "./validation.js";
+import { isRejectionCheck } from "../checks/rejection.js";
+import { isMetBySupport, runtimeRequirementOf } from "../runtime-requirements.js";
+import { RUNTIME_LABELS } from "../config/runtimes.js";
 import { acceptRefusedInputs } from "./accepted-refusals.js";
 import { flipErrorChecks } from "./flipped-refusals.js";
 
@@ -282,6 +285,11 @@ export function reclassifyDeletions(
       if (!test) return finding;
       const support = input.support ? deadUnderSupport(test, input.support, flags) : null;
       let outcome: DeletedTestOutcome = support ? { kind: "unsupported" as const, support } : deletedTestOutcome(test, path, pair, removed, allRemoved);
+      // A test of a refusal of runtimes the project no longer supports, deleted with that refusal (the version faked to reach it).
+      if (outcome.kind === "lost" && input.stated) {
+        const requirement = unsupportedRuntimeRefused(checkedTest(path, test, usable(pair.before)).checks, input);
+        if (requirement) outcome = { kind: "with-code", symbols: [requirement] };
+      }
       // A test of a refusal (`Assert.Throws<NotSupportedException>`) the change retired as the case landed.
       if (outcome.kind === "lost") {
         refusals ??= implementedRefusals(input.pairs);
@@ -316,6 +324,33 @@ export function reclassifyDeletions(
       },
     );
   });
+}
+
+/**
+ * `the refusal of Node.js below 10 (package.json: >=10)` when every real
+ * check of a deleted test expects an error, one at least by a message that
+ * states a runtime requirement, and the project's stated support already
+ * meets every such requirement
+ * (runtime-requirements.ts) and a product guard raising that message is
+ * gone from the change's after side (validation.ts
+ * isUnsupportedRuntimeRefusal keeps it from being a bypass); else null.
+ */
+function unsupportedRuntimeRefused(checks: readonly Check[], input: RuleInput): string | null {
+  const real = checks.filter((check) => check.relation !== "helper");
+  if (real.length === 0 || !input.stated) return null;
+  if (!real.every(isRejectionCheck)) return null;
+  // The message may be checked apart from the error's type (PHPUnit's expectException + expectExceptionMessage).
+  const requirements = real.flatMap((check) => runtimeRequirementOf([check.message, check.expected].filter((text) => text !== undefined).join(" ")) ?? []);
+  const first = requirements[0];
+  if (!first || !requirements.every((requirement) => isMetBySupport(requirement, input.stated as ReadonlyMap<Runtime, StatedSupport>))) return null;
+  const isGuardGone = input.pairs.some((pair) => {
+    const removed = (usable(pair.before)?.code?.guards ?? []).filter((guard) => isUnsupportedRuntimeRefusal(guard.action, input.stated));
+    const kept = new Set((usable(pair.after)?.code?.guards ?? []).map((guard) => guard.action));
+    return removed.some((guard) => !kept.has(guard.action));
+  });
+  if (!isGuardGone) return null;
+  const support = input.stated.get(first.runtime) as StatedSupport;
+  return `the refusal of ${RUNTIME_LABELS[first.runtime]} below ${first.version.join(".")} (${support.path}: ${support.requirement})`;
 }
 
 /** Module-level constants bound to a version comparison in the changed product files, either side (CodeFacts.versionFlags). */

@@ -57,6 +57,8 @@ import { checkedTest, type Check } from "../checks/index.js";
 import { isNeverFiring, madeConstantFinding, splitTopLevel, unwrapParentheses } from "./constant-condition.js";
 import { isInlineTestedProductCode, isProductCode, isTestPair, multisetMinus, usable, type RuleInput, type RulePair } from "./context.js";
 import { defineRule, report } from "./registry.js";
+import { isMetBySupport, runtimeRequirementOf } from "../runtime-requirements.js";
+import type { Runtime, StatedSupport } from "../support.js";
 
 /** Schema methods that accept more than before when added. */
 const LOOSENING_METHODS: ReadonlySet<string> = new Set([
@@ -351,6 +353,13 @@ function isKeptBy(was: GuardFact, now: ReachedGuard): boolean {
   if (now.isDirect) return false;
   if (isWeakerExit(was.action, now.guard.action)) return false;
   return isSameExitClass(was.action, now.guard.action) || was.names.some((name) => now.guard.names.includes(name));
+}
+
+/** True when a guard's action refuses, by its message, only runtimes older than the project's stated minimum (runtime-requirements.ts). */
+export function isUnsupportedRuntimeRefusal(action: string, stated: ReadonlyMap<Runtime, StatedSupport> | undefined): boolean {
+  if (!stated || stated.size === 0) return false;
+  const requirement = runtimeRequirementOf(messageOf(action).join(" "));
+  return requirement !== null && isMetBySupport(requirement, stated);
 }
 
 /**
@@ -1194,6 +1203,7 @@ function guardFindings(
   removedMembers: ReadonlySet<string> = new Set(),
   addedTests: readonly TestCase[] = [],
   throwChecks: readonly Check[] = [],
+  stated: ReadonlyMap<Runtime, StatedSupport> = new Map(),
 ): Finding[] {
   const findings: Finding[] = [];
   const afterFunctions = new Set((after.functions ?? []).map((fn) => fn.name));
@@ -1284,6 +1294,8 @@ function guardFindings(
       if (isSubsumedSignCheck(guard, fnAfter)) continue;
       if (isDeadVariantGuard(guard, constants)) continue;
       if (isDeadMemberGuard(guard, removedMembers)) continue;
+      // A refusal of runtimes older than every one the project supports ("Node.js v10 or higher is required", engines >=10) refuses nothing.
+      if (isUnsupportedRuntimeRefusal(guard.action, stated)) continue;
       if (
         isDeadErrorCheck(
           guard,
@@ -1615,7 +1627,7 @@ export function validationFindings(input: RuleInput): Finding[] {
     if (!after) continue;
     findings.push(...suppressionFindings(path, before, after));
     if (!before) continue;
-    findings.push(...guardFindings(path, before, after, allAfter, moved, lostErrors, constants, helpers, removedMembers, addedTests, throwChecks));
+    findings.push(...guardFindings(path, before, after, allAfter, moved, lostErrors, constants, helpers, removedMembers, addedTests, throwChecks, input.stated));
     findings.push(...collapseFindings(path, before, after));
     findings.push(...catchFindings(path, before, after));
     findings.push(...schemaFindings(path, before, after));
