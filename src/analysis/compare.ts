@@ -24,6 +24,10 @@
  *      is then judged on its assertions and flags like
  *      any edited test. Short titles never pair this way ("rounds" ->
  *      "rounding" with a new body stays a deletion).
+ *   7b. same file, a test that became a suite of its own name
+ *      (`test_vec_deque` -> `mod vec_deque { … }`, a suite new after the
+ *      change): a test of that suite whose checks call what the test's did
+ *      (retitled)
  *   8. any file, alike checks (checks/likeness.ts): the same relations,
  *      each check keeping its subject (the expectation follows a product
  *      change) or its expected value (the subject follows a product rename:
@@ -179,6 +183,7 @@ function matchTests(pairs: readonly FactsPair[]): { before: Slot[]; after: Slot[
   pairRenamedSuites(before, after);
   pairSameTitle(before, after);
   pairRetitled(before, after);
+  pairTestsBecomeSuites(before, after, pairs);
   pairAlikeChecks(before, after, pairs);
   pairUntitled(before, after);
   pairParentsOfSubtests(before, after);
@@ -423,6 +428,82 @@ function pairAlikeChecks(before: Slot[], after: Slot[], pairs: readonly FactsPai
     slot.match = kind;
     partner.partner = slot;
     partner.match = kind;
+  }
+}
+
+/** A test's name as the name of what it tests: `test_vec_deque`, `testVecDeque`, `vec_deque_test` -> `vecdeque`. */
+function testedName(name: string): string {
+  return name
+    .replace(/^test_?|_test$|Test$/i, "")
+    .replace(/[_\s-]/g, "")
+    .toLowerCase();
+}
+
+/** The names a check calls or reads last, in its subject and its expected value (an equality may be written either way round: `assert_eq!(5, buf.len())`). */
+function checkCalls(check: Check): Set<string> {
+  return new Set([...calledNames(check.subject), ...calledNames(check.expected ?? "")]);
+}
+
+/**
+ * True when every check of `before` has its own check in `after` of the same
+ * relation and negation that calls one of the names it calls
+ * ({@link checkCalls}): the same code checked, whatever the inputs and
+ * expected values are now.
+ */
+function isSameCodeChecked(before: readonly Check[], after: readonly Check[]): boolean {
+  if (before.length === 0 || after.length < before.length) return false;
+  const used = new Set<number>();
+  return before.every((check) => {
+    const names = checkCalls(check);
+    const index = after.findIndex(
+      (candidate, at) => !used.has(at) && candidate.relation === check.relation && candidate.isNegated === check.isNegated && [...checkCalls(candidate)].some((name) => names.has(name)),
+    );
+    if (index === -1) return false;
+    used.add(index);
+    return true;
+  });
+}
+
+/**
+ * Pass 7b: a test that became a suite of its own name. A before test still
+ * without a partner whose name, less a `test` prefix or suffix, names a
+ * suite of the same file and parent that holds no test before the change
+ * (`test_vec_deque` -> `mod vec_deque { … }`: a per-type test swept into a
+ * suite instantiated for each type, tokio-rs/bytes' `buf_tests!`) pairs with
+ * a test of that suite still without a partner whose checks call what its
+ * checks called ({@link isSameCodeChecked}), the first in source order: it
+ * is judged as an edited test, so inputs and expectations changed with it
+ * are an expectation_changed and a check it no longer makes is an
+ * assertion_removal. A suite whose tests check other code pairs nothing.
+ */
+function pairTestsBecomeSuites(before: Slot[], after: Slot[], pairs: readonly FactsPair[]): void {
+  const pathKey = (file: string, path: readonly string[]): string => `${file}\u0000${path.join("\u0001")}`;
+  const openBefore = before.filter((slot) => slot.partner === null && slot.test.declaredAt === undefined && testedName(slot.test.name) !== "");
+  if (openBefore.length === 0) return;
+  const suitesBefore = new Set<string>();
+  for (const slot of before) for (let depth = 1; depth <= slot.test.suitePath.length; depth++) suitesBefore.add(pathKey(slot.file, slot.test.suitePath.slice(0, depth)));
+  const bySuite = new Map<string, Slot[]>();
+  for (const slot of after) {
+    const suite = slot.test.suitePath.at(-1);
+    if (slot.partner !== null || slot.test.declaredAt !== undefined || slot.test.flags.skipped || slot.test.flags.todo || suite === undefined) continue;
+    if (suitesBefore.has(pathKey(slot.file, slot.test.suitePath))) continue;
+    const key = `${pathKey(slot.file, slot.test.suitePath.slice(0, -1))}\u0000${testedName(suite)}`;
+    bySuite.set(key, [...(bySuite.get(key) ?? []), slot]);
+  }
+  if (bySuite.size === 0) return;
+  const facts = (side: "before" | "after"): Map<string, FileFacts | null> => new Map(pairs.map((pair) => [pair.path, pair[side]]));
+  const beforeFacts = facts("before");
+  const afterFacts = facts("after");
+  for (const slot of openBefore) {
+    const candidates = bySuite.get(`${pathKey(slot.file, slot.test.suitePath)}\u0000${testedName(slot.test.name)}`);
+    if (!candidates) continue;
+    const checks = checkedTest(slot.file, slot.test, beforeFacts.get(slot.file) ?? null).checks;
+    const partner = candidates.find((candidate) => candidate.partner === null && isSameCodeChecked(checks, checkedTest(candidate.file, candidate.test, afterFacts.get(candidate.file) ?? null).checks));
+    if (!partner) continue;
+    slot.partner = partner;
+    slot.match = "retitled";
+    partner.partner = slot;
+    partner.match = "retitled";
   }
 }
 

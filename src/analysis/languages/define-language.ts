@@ -11,10 +11,11 @@
  */
 
 import type { AssertionShadowFact, FileFacts } from "../facts.js";
-import { extractWithTreeSitter, type ExtractedDrafts, type LoadedGrammar, type Node } from "../parsers/tree-sitter.js";
+import { extractWithTreeSitter, loadGrammar, type ExtractedDrafts, type LoadedGrammar, type Node } from "../parsers/tree-sitter.js";
 import { extractCodeFacts, type CodeSyntax } from "../parsers/tree-sitter-code.js";
 import { assertionShadows, type ShadowTable } from "../assertion-shadows.js";
 import type { CollectionRules, LanguageModule } from "./language.js";
+import { debug } from "../../log.js";
 
 /** What one file's extraction sees: its path and text, and the runner's collection rules when the config gives them. */
 export interface LanguageFile {
@@ -31,9 +32,11 @@ export interface LanguageFile {
  * rules can make a file a test module, whether this file is one (default
  * `isTestPath`); `shadows` finds definitions that shadow the framework's
  * assertions (FileFacts.assertionShadows); `hasInlineTests` is for languages whose product files hold
- * their own tests (Rust `#[cfg(test)]`); `finish` post-processes the facts
- * (Python's class resolution, Java's suite lists) and may return them
- * changed.
+ * their own tests (Rust `#[cfg(test)]`); `expand` gives the text analysed
+ * in place of the file's own (Rust's `macro_rules!` test suites expanded
+ * where they are invoked), every line where it was; `finish` post-processes
+ * the facts (Python's class resolution, Java's suite lists) and may return
+ * them changed.
  */
 export interface TreeSitterLanguage<Id extends string> {
   readonly id: Id;
@@ -46,6 +49,8 @@ export interface TreeSitterLanguage<Id extends string> {
   readonly hasInlineTests?: boolean;
   /** Definitions that shadow the framework's assertions (assertion-shadows.ts); absent when the language has no idiom for it. */
   readonly shadows?: ShadowTable;
+  /** The text to analyse instead of `content` (macros expanded, lines kept), or null to analyse `content` itself. */
+  expand?(content: string, grammar: LoadedGrammar): string | null;
   finish?(facts: FileFacts, file: LanguageFile): FileFacts;
 }
 
@@ -56,6 +61,16 @@ export interface DefinedLanguage<Id extends string> extends LanguageModule {
   readonly definition: TreeSitterLanguage<Id>;
 }
 
+/** The text `expand` gives for `source`; `source` itself when it gives none or fails (the file is then analysed as written). */
+function expanded(expand: (content: string, grammar: LoadedGrammar) => string | null, source: string, grammar: LoadedGrammar): string {
+  try {
+    return expand(source, grammar) ?? source;
+  } catch (error) {
+    debug(() => `${grammar.id} expansion failed: ${error instanceof Error ? error.stack : String(error)}`);
+    return source;
+  }
+}
+
 /**
  * The language module of a tree-sitter language declaration. Its `extract`
  * never throws for bad content (a parse failure or an extractor error
@@ -63,7 +78,8 @@ export interface DefinedLanguage<Id extends string> extends LanguageModule {
  * does).
  */
 export function defineLanguage<Id extends string>(definition: TreeSitterLanguage<Id>): DefinedLanguage<Id> {
-  const extract = async (path: string, content: string, rules?: CollectionRules): Promise<FileFacts> => {
+  const extract = async (path: string, source: string, rules?: CollectionRules): Promise<FileFacts> => {
+    const content = definition.expand ? expanded(definition.expand, source, await loadGrammar(definition.id, definition.queries)) : source;
     const file: LanguageFile = rules === undefined ? { path, content } : { path, content, rules };
     let shadows: AssertionShadowFact[] = [];
     const facts = await extractWithTreeSitter(

@@ -41,6 +41,7 @@ import { isUnderTestDirectory } from "./language.js";
 import { cfgHoldsHere } from "../checks/skip-condition.js";
 import { defineLanguage } from "./define-language.js";
 import { RUST_SHADOWS } from "./shadow-tables.js";
+import { expandTestSuiteMacros } from "./rust-suites.js";
 
 /** Integration tests (`tests/`), `*_test.rs`, `tests.rs` and `test.rs` module files. */
 export function isRustTestPath(path: string): boolean {
@@ -860,6 +861,7 @@ export const rust = defineLanguage({
   queries: ["tests", "assertions"],
   isTestPath: isRustTestPath,
   drafts: ({ path, content }, grammar, root) => extractRustDrafts(path, grammar, root, content),
+  expand: expandTestSuiteMacros,
   code: RUST_CODE,
   shadows: RUST_SHADOWS,
   hasInlineTests: true,

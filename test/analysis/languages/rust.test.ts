@@ -106,3 +106,70 @@ describe("rust: macro-generated tests", () => {
     expect(analysis.verdict).toBe("BLOCK");
   });
 });
+
+// tokio-rs/bytes 0e9e4fc2f1 (`buf_tests!`): a macro_rules! suite whose body defines #[test] fns of fixed names, invoked in a mod per type.
+describe("rust: test suites written as a macro_rules! with fixed test names", () => {
+  const SUITE =
+    "macro_rules! reader_tests {\n" +
+    "    ($make:ident) => {\n" +
+    "        #[test]\n" +
+    "        fn get_u8() {\n" +
+    "            let mut buf = $make(INPUT); // the shared input\n" +
+    "            assert_eq!(0x21, buf.get_u8());\n" +
+    "        }\n" +
+    "\n" +
+    "        #[test]\n" +
+    "        #[should_panic]\n" +
+    "        fn underflow() {\n" +
+    "            $make(&INPUT[..1]).get_u16();\n" +
+    "        }\n" +
+    "    };\n" +
+    "}\n";
+  const file = (invocations: string): string => `${SUITE}mod slice {\n    fn make(b: &[u8]) -> &[u8] { b }\n    ${invocations}\n}\n\n#[test]\nfn after_the_suites() {\n    assert!(true);\n}\n`;
+
+  it("each invocation holds the body's tests, in the invocation's module, with their assertions", async () => {
+    const facts = await extractFacts("tests/reader.rs", file("reader_tests!(make);"));
+    expect(facts.tests.map((test) => test.id)).toEqual(["slice > get_u8", "slice > underflow", "after_the_suites"]);
+    const [getU8, underflow] = facts.tests;
+    expect(getU8?.assertionsDetail).toMatchObject([{ matcher: "assert_eq!", strength: 3, actual: "0x21", expected: "buf . get_u8 ( )" }]);
+    expect(underflow?.assertionsDetail).toMatchObject([{ matcher: "#[should_panic]" }]);
+  });
+
+  it("the tests are at the invocation's line, and every line after it keeps its number", async () => {
+    const content = file("reader_tests!(\n        make\n    );");
+    const facts = await extractFacts("tests/reader.rs", content);
+    const lines = content.split("\n");
+    const invocation = lines.findIndex((line) => line.includes("reader_tests!(")) + 1;
+    const after = lines.findIndex((line) => line.includes("fn after_the_suites")) + 1;
+    expect(facts.tests.map((test) => [test.id, test.line])).toEqual([
+      ["slice > get_u8", invocation],
+      ["slice > underflow", invocation],
+      ["after_the_suites", after],
+    ]);
+  });
+
+  it("the metavariables are the invocation's arguments: an expression with operators in parentheses", async () => {
+    const suite =
+      "macro_rules! sums {\n    ($value:expr, $want:expr) => {\n        #[test]\n        fn sum() {\n            assert_eq!($value * 2, $want);\n        }\n    };\n}\nmod small {\n    sums!(1 + 1, 4);\n}\n";
+    const [test] = (await extractFacts("tests/sums.rs", suite)).tests;
+    expect(test?.id).toBe("small > sum");
+    expect(test?.assertionsDetail).toMatchObject([{ actual: "( 1 + 1 ) * 2", expected: "4" }]);
+  });
+
+  it.each([
+    ["an invocation its patterns do not match", "reader_tests!(make, extra);"],
+    ["an invocation inside a function (not where an item stands)", "fn f() { reader_tests!(make); }"],
+  ])("%s is not expanded", async (_title, invocation) => {
+    expect((await extractFacts("tests/reader.rs", file(invocation))).tests.map((test) => test.id)).toEqual(["after_the_suites"]);
+  });
+
+  it("a body with a repetition is not expanded", async () => {
+    const suite = "macro_rules! each {\n    ($($t:ty),*) => {\n        $(#[test]\n        fn zero() { assert_eq!(<$t>::default(), 0); })*\n    };\n}\neach!(u8, u16);\n";
+    expect((await extractFacts("tests/each.rs", suite)).tests).toEqual([]);
+  });
+
+  it("a suite invoked by another suite's body is expanded too", async () => {
+    const suites = `${SUITE}macro_rules! all_tests {\n    ($make:ident) => {\n        reader_tests!($make);\n    };\n}\nmod slice {\n    fn make(b: &[u8]) -> &[u8] { b }\n    all_tests!(make);\n}\n`;
+    expect((await extractFacts("tests/reader.rs", suites)).tests.map((test) => test.id)).toEqual(["slice > get_u8", "slice > underflow"]);
+  });
+});
