@@ -21,6 +21,7 @@
 import type picomatch from "picomatch";
 import type { TreeReader } from "../discovery.js";
 import { languageForPath } from "../languages/index.js";
+import { newlyDeprecated } from "./deprecations.js";
 import { show, type TamperNote } from "./finding.js";
 import { parseToml, type TomlValue } from "./ini.js";
 
@@ -167,9 +168,32 @@ function declares(text: string, language: TagLanguage, key: string): boolean {
 }
 
 /**
+ * The names of the product code the change newly deprecates that every one
+ * of the test files `paths` references (config/deprecations.ts), or null
+ * when some file references none: tests set aside with the component the
+ * change deprecates.
+ */
+function retiredWithDeprecation(paths: readonly string[], language: TagLanguage, dir: string, trees: ChangeTrees): string[] | null {
+  const texts = paths.map((path) => trees.after.read(path) ?? "");
+  const words = (text: string): Set<string> => new Set(text.match(/\b[A-Z][A-Za-z0-9_]*\b/g) ?? []);
+  const candidates = new Set(texts.flatMap((text) => [...words(text)]));
+  if (candidates.size === 0) return null;
+  const product = trees.after.walk(dir).filter((path) => {
+    const found = languageForPath(path);
+    return found?.id === language && !found.isTestPath(path);
+  });
+  const deprecated = newlyDeprecated(trees, product, candidates, language);
+  if (deprecated.size === 0) return null;
+  const used = texts.map((text) => [...words(text)].filter((word) => deprecated.has(word)));
+  return used.every((names) => names.length > 0) ? [...new Set(used.flat())].sort() : null;
+}
+
+/**
  * Notes for tags a config excludes that deselect existing tests: for a tag
  * newly excluded, tests that existed before and carry it after the change;
  * for one excluded already, tests that existed before and gain it now.
+ * Tests of code the change deprecates set aside so are medium, not
+ * critical ({@link retiredWithDeprecation}).
  */
 export function tagExclusionNotes(
   tool: string,
@@ -186,22 +210,28 @@ export function tagExclusionNotes(
   for (const tag of afterTags) {
     const isNew = !beforeTags.includes(tag);
     const hit: string[] = [];
+    const hitPaths: string[] = [];
     for (const path of files) {
       const after = trees.after.read(path);
       const before = trees.before.read(path);
       if (after === null || before === null) continue;
       const taggedBefore = taggedDeclarations(before, language, tag);
       const deselected = [...taggedDeclarations(after, language, tag)].filter((key) => declares(before, language, key) && (isNew || !taggedBefore.has(key)));
-      if (deselected.length > 0) hit.push(`${path} (${deselected.join(", ")})`);
+      if (deselected.length > 0) {
+        hit.push(`${path} (${deselected.join(", ")})`);
+        hitPaths.push(path);
+      }
     }
     if (hit.length === 0) continue;
+    const retired = retiredWithDeprecation(hitPaths, language, dir, trees);
     notes.push({
       setting,
       line,
-      message: `${tool} ${setting} leaves out tests tagged ${show(tag)}, and existing tests ${isNew ? "carry" : "now carry"} it: ${hit.slice(0, 3).join("; ")}`,
+      message: `${tool} ${setting} leaves out tests tagged ${show(tag)}, and existing tests ${isNew ? "carry" : "now carry"} it: ${hit.slice(0, 3).join("; ")}${retired ? `; the change deprecates the code they test (${retired.join(", ")})` : ""}`,
       before: beforeTags,
       after: afterTags,
-      detail: { excluded_tag: tag, tagged_tests: hit },
+      ...(retired ? { severity: "medium" as const } : {}),
+      detail: { excluded_tag: tag, tagged_tests: hit, ...(retired ? { deprecated: retired } : {}) },
     });
   }
   return notes;
