@@ -83,6 +83,7 @@ import { EMPTY_CLASS_CONTEXT, resolveTestsAcross, type ClassContext } from "./in
 import { hasCodeUnderTestChanged } from "./rules/context.js";
 import { applyRules, defaultSeverityOf, type ExercisingFile, type MatchedTest, type RuleInput } from "./rules/index.js";
 import type { Runtime, StatedSupport, SupportChange } from "./support.js";
+import type { NeighbourCode } from "./neighbours.js";
 import type { Finding, Severity } from "./types.js";
 
 /** One changed path with its facts on each side; null means the file is absent on that side. */
@@ -1173,6 +1174,8 @@ function codeUnchangedJudge(pairs: readonly FactsPair[], changedPaths: readonly 
  * `reach.stated` what the root manifests support after the change
  * (support.ts projectSupport), under which a runtime-requirement guard may
  * refuse nothing any more (runtime-requirements.ts);
+ * `reach.neighbours` unchanged product files the changed ones call into
+ * (neighbours.ts), where a removed guard may live on;
  * `reach.nullableErrors` the folders of the C# projects whose change made
  * nullable warnings errors (support.ts nullableErrorScopes).
  */
@@ -1185,10 +1188,11 @@ export function compareFacts(
     entryOnly?: ReadonlySet<string>;
     support?: readonly SupportChange[];
     stated?: ReadonlyMap<Runtime, StatedSupport>;
+    neighbours?: readonly NeighbourCode[];
     nullableErrors?: readonly string[];
   } = {},
 ): Finding[] {
-  const { exercising, entryOnly, support, stated, nullableErrors } = reach;
+  const { exercising, entryOnly, support, stated, neighbours, nullableErrors } = reach;
   const resolved = resolvePairs(pairs, context);
   const allPairs = [...resolved.changed, ...resolved.unchanged];
   const { before, after } = matchTests(allPairs);
@@ -1302,6 +1306,7 @@ export function compareFacts(
   if (entryOnly && entryOnly.size > 0) input.entryOnly = entryOnly;
   if (support && support.length > 0) input.support = support;
   if (stated && stated.size > 0) input.stated = stated;
+  if (neighbours && neighbours.length > 0) input.neighbours = neighbours;
   if (nullableErrors && nullableErrors.length > 0) input.nullableErrors = nullableErrors;
   return applyRules(findings, input);
 }

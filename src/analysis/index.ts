@@ -25,6 +25,7 @@ import { emptiedGlobFindings } from "./emptied-globs.js";
 import { customSkipAttributeFindings } from "./custom-skip-attributes.js";
 import { loadExercisingTests } from "./exercising.js";
 import { loadEntryOnlyModules } from "./reach.js";
+import { loadNeighbourCode } from "./neighbours.js";
 import { LANGUAGES, extensionOf, languageForPath } from "./languages/index.js";
 import { tsconfigFindings } from "./rules/index.js";
 import { isUnderTestDirectory, type CollectionRules } from "./languages/language.js";
@@ -362,6 +363,8 @@ export async function analyzeChanges(changes: readonly FileChange[], options: An
   const exercising = options.unchanged ? await loadExercisingTests(pairs, options.unchanged, extractUnchanged) : undefined;
   // Changed modules that gained a success exit and that only program entry points import (harness-escape).
   const entryOnly = trees ? loadEntryOnlyModules(pairs, trees.after) : undefined;
+  // Unchanged collaborators of changed product files that lost a guard: the guard may live on in what they now call.
+  const neighbours = trees ? await loadNeighbourCode(pairs, trees.after, new Set(changes.map((change) => change.path)), extractUnchanged) : [];
   const findings = sortFindings(
     applyAllowRules(
       withoutDisabledTestsChecks([
@@ -373,6 +376,7 @@ export async function analyzeChanges(changes: readonly FileChange[], options: An
             exercising,
             entryOnly,
             support: supportChanges(changes),
+            neighbours,
             stated: trees ? projectSupport((path) => trees.after.read(path), trees.after.fileNames("")) : projectSupport((path) => changes.find((change) => change.path === path)?.after ?? null),
             nullableErrors: nullableErrorScopes(changes),
           },

@@ -7,6 +7,7 @@
 
 import { hasUsableFacts, type CodeFacts, type FileFacts, type TestCase } from "../facts.js";
 import type { Runtime, StatedSupport, SupportChange } from "../support.js";
+import type { NeighbourCode } from "../neighbours.js";
 
 /** One changed path with its facts on each side; null means the file is absent on that side (same shape as compare.ts FactsPair). */
 export interface RulePair {
@@ -47,6 +48,8 @@ export interface RuleInput {
   support?: readonly SupportChange[];
   /** What the project's root manifests support after the change, by runtime (support.ts projectSupport); absent = none stated or not known. */
   stated?: ReadonlyMap<Runtime, StatedSupport>;
+  /** Unchanged product files that changed product files losing a guard call into (analysis/neighbours.ts); absent = none read. */
+  neighbours?: readonly NeighbourCode[];
   /** Folders of the C# projects whose change turned nullable warnings into errors (support.ts nullableErrorScopes); absent = none. */
   nullableErrors?: readonly string[];
 }

@@ -306,7 +306,9 @@ function functionsByShortName(allAfter: readonly CodeSide[]): Map<string, { fn: 
 /**
  * The guards the function `name` reaches after the change: its own, those of
  * the functions it calls transitively (by short name, across all changed
- * files), and whether it calls an outside helper that validates.
+ * files and their unchanged neighbours), and whether it calls an outside
+ * helper that validates. A call `name` makes inside a handler of its own
+ * that neither rethrows nor returns the error is not followed.
  */
 function reachableGuards(name: string, sideFile: CodeSide, allAfter: readonly CodeSide[]): { guards: ReachedGuard[]; validatorCalls: Set<string> } {
   const byShortName = functionsByShortName(allAfter);
@@ -324,7 +326,12 @@ function reachableGuards(name: string, sideFile: CodeSide, allAfter: readonly Co
     for (const guard of file.code.guards ?? []) {
       if (guard.function === fn.name || guard.function.startsWith(`${fn.name}.`)) guards.push({ guard, isDirect });
     }
+    // A call the function itself wraps in a handler that does not rethrow cannot refuse for it: what it throws is caught.
+    const handled = new Set(
+      isDirect ? (file.code.catches ?? []).filter((site) => site.function === fn.name && site.behaviour !== "rethrows" && site.behaviour !== "returns_error").flatMap((site) => site.guardedCalls ?? []) : [],
+    );
     for (const call of fn.calls) {
+      if (handled.has(call)) continue;
       const targets = byShortName.get(call);
       if (targets) queue.push(...targets);
       else if (isDirect && VALIDATING_NAME.test(call)) validatorCalls.add(call);
@@ -1610,7 +1617,8 @@ function testsAdded(input: RuleInput): TestCase[] {
  */
 export function validationFindings(input: RuleInput): Finding[] {
   const files = codePairs(input.pairs);
-  const allAfter: CodeSide[] = files.filter((file) => file.after !== null).map((file) => ({ path: file.path, code: file.after as CodeFacts }));
+  // Unchanged collaborators count as callees: a guard may now be made by what the function calls (analysis/neighbours.ts).
+  const allAfter: CodeSide[] = [...files.filter((file) => file.after !== null).map((file) => ({ path: file.path, code: file.after as CodeFacts })), ...(input.neighbours ?? [])];
   const moved = newGuards(files);
   const lostErrors = lostErrorResults(files);
   // Deleted files count here too: a helper inlined at its call sites often leaves with its file.
