@@ -15,7 +15,7 @@
  *   members), so a removed one can be told from a surviving one.
  */
 
-import type { Node } from "web-tree-sitter";
+import type { Node, Tree } from "web-tree-sitter";
 import { callToken, isNameToken, LITERAL_TOKEN, literalToken } from "../dependency-tokens.js";
 import { isCollectionLiteral, isHandedOn, mutationOf } from "./filled-in-place.js";
 
@@ -280,8 +280,11 @@ function classBases(root: Node): Bindings {
   return bases;
 }
 
-/** The file's class bases, computed once per tree. */
-const basesCache = new WeakMap<Node, Bindings>();
+/**
+ * The file's class bases, computed once per tree. Keyed by the Tree: each
+ * read of `tree.rootNode` makes a new Node object, so a Node key never hits.
+ */
+const basesCache = new WeakMap<Tree, Bindings>();
 
 /** Methods that set up a test class's state before each test: constructors, `setUp`, `setup_method`, `initialize`, `__construct`, `[SetUp]`-style names. */
 const SETUP_METHOD =
@@ -339,8 +342,8 @@ function memberBindings(root: Node): Bindings {
   return members;
 }
 
-/** The file's test-class set-up (see {@link memberBindings}), computed once per tree. */
-const membersCache = new WeakMap<Node, Bindings>();
+/** The file's test-class set-up (see {@link memberBindings}), computed once per tree (keyed by the Tree, as {@link basesCache}). */
+const membersCache = new WeakMap<Tree, Bindings>();
 
 /**
  * The names one assertion's check depends on, sorted, at most
@@ -361,16 +364,16 @@ export function checkNamesOf(scope: Node, index: number, scopeBindings: ScopeBin
       tokensIn(child, names);
     }
   }
-  const root = scope.tree.rootNode;
-  let bases = basesCache.get(root);
+  const tree = scope.tree;
+  let bases = basesCache.get(tree);
   if (!bases) {
-    bases = classBases(root);
-    basesCache.set(root, bases);
+    bases = classBases(tree.rootNode);
+    basesCache.set(tree, bases);
   }
-  let members = membersCache.get(root);
+  let members = membersCache.get(tree);
   if (!members) {
-    members = memberBindings(root);
-    membersCache.set(root, members);
+    members = memberBindings(tree.rootNode);
+    membersCache.set(tree, members);
   }
   const queue = [...names];
   while (queue.length > 0 && names.size < 4 * MAX_CHECK_NAMES) {
