@@ -41,7 +41,7 @@ const SHAPES: Shape[] = [
     lang: "c#",
     callee: [
       "src/Jwt/IdLocator.cs",
-      'namespace Jwt;\n\npublic sealed class IdLocator\n{\n    private readonly string _param;\n\n    public IdLocator(string param) { _param = param; }\n\n    public string Apply(IDictionary<string, string> header)\n    {\n        header.TryGetValue(_param, out var id);\n{{guard}}        return id;\n    }\n}\n',
+      "namespace Jwt;\n\npublic sealed class IdLocator\n{\n    private readonly string _param;\n\n    public IdLocator(string param) { _param = param; }\n\n    public string Apply(IDictionary<string, string> header)\n    {\n        header.TryGetValue(_param, out var id);\n{{guard}}        return id;\n    }\n}\n",
     ],
     changed: [
       "src/Jwt/Parser.cs",
@@ -52,7 +52,7 @@ const SHAPES: Shape[] = [
   },
   {
     lang: "go",
-    callee: ["jwt/locate.go", 'package jwt\n\nfunc locate(header map[string]string, param string) string {\n\tid := header[param]\n{{guard}}\treturn id\n}\n'],
+    callee: ["jwt/locate.go", "package jwt\n\nfunc locate(header map[string]string, param string) string {\n\tid := header[param]\n{{guard}}\treturn id\n}\n"],
     changed: [
       "jwt/parser.go",
       'package jwt\n\nfunc CipherFor(header map[string]string) string {\n\tif header["enc"] == "" {\n\t\tpanic(MalformedToken("missing enc"))\n\t}\n\treturn "cipher:" + locate(header, "enc")\n}\n',
@@ -93,7 +93,10 @@ describe("a collaborator's check the caller switches off or catches keeps nothin
   const run = async (after: string, before = parser('"missing enc"', guarded)): Promise<Finding[]> => {
     const beforeTree = { "src/main/java/com/x/IdLocator.java": locator, "src/main/java/com/x/Parser.java": before };
     const afterTree = { "src/main/java/com/x/IdLocator.java": locator, "src/main/java/com/x/Parser.java": after };
-    const analysis = await analyzeChanges(changesBetween(beforeTree, afterTree), { trees: { before: treeOf(beforeTree), after: treeOf(afterTree) }, unchanged: unchangedBetween(beforeTree, afterTree) });
+    const analysis = await analyzeChanges(changesBetween(beforeTree, afterTree), {
+      trees: { before: treeOf(beforeTree), after: treeOf(afterTree) },
+      unchanged: unchangedBetween(beforeTree, afterTree),
+    });
     return analysis.findings.filter((finding) => finding.type === "validation_bypass" && finding.severity === "high");
   };
   it("java: built with a required message, the collaborator refuses: no bypass", async () => {
@@ -103,6 +106,13 @@ describe("a collaborator's check the caller switches off or catches keeps nothin
     expect(await run(parser("null", '        return "cipher:" + this.encAlgs.apply(header);\n'), parser("null", guarded))).toHaveLength(1);
   });
   it("java: the call wrapped in a handler returning a default", async () => {
-    expect(await run(parser('"missing enc"', '        try {\n            return "cipher:" + this.encAlgs.apply(header);\n        } catch (MalformedTokenException e) {\n            return "cipher:none";\n        }\n'))).toHaveLength(1);
+    expect(
+      await run(
+        parser(
+          '"missing enc"',
+          '        try {\n            return "cipher:" + this.encAlgs.apply(header);\n        } catch (MalformedTokenException e) {\n            return "cipher:none";\n        }\n',
+        ),
+      ),
+    ).toHaveLength(1);
   });
 });

@@ -31,7 +31,8 @@ const goPanics = (rows: string): string =>
 const goRow = (args: string, message: string): string => `{\n\t\tlabel:     "SortSlices",\n\t\tfnc:       SortSlices,\n\t\targs:      args(${args}),\n\t\twantPanic: "${message}",\n\t}, `;
 const goOptions = (rows: string): string =>
   `package sorts\n\nimport "testing"\n\nfunc TestOptions(t *testing.T) {\n\ttests := []struct {\n\t\tlabel     string\n\t\tx, y      []int\n\t\topts      []Option\n\t\twantEqual bool\n\t}{${rows}}\n\tfor _, tt := range tests {\n\t\tif got := Equal(tt.x, tt.y, tt.opts...); got != tt.wantEqual {\n\t\t\tt.Errorf("%s: Equal = %v", tt.label, got)\n\t\t}\n\t}\n}\n`;
-const goOption = (fn: string): string => `{\n\t\tlabel:     "SortSlices",\n\t\tx:         []int{1, 2},\n\t\ty:         []int{2, 1},\n\t\topts:      []Option{SortSlices(${fn})},\n\t\twantEqual: true,\n\t}, `;
+const goOption = (fn: string): string =>
+  `{\n\t\tlabel:     "SortSlices",\n\t\tx:         []int{1, 2},\n\t\ty:         []int{2, 1},\n\t\topts:      []Option{SortSlices(${fn})},\n\t\twantEqual: true,\n\t}, `;
 
 const pyProduct = (condition: string, message: string): string => `def sort_slices(fn):\n    if ${condition}:\n        raise TypeError("${message}")\n    return Option(fn)\n`;
 const pyPanics = (rows: string): string =>
@@ -73,11 +74,7 @@ const SHAPES: Shape[] = [
       pyPanics(`(cmp_strings, "invalid less function"), (None, "invalid less function"), (42, "invalid less function")`),
       pyPanics(`(None, "invalid less or compare function"), (42, "invalid less or compare function")`),
     ],
-    accepting: [
-      "tests/test_options.py",
-      pyOptions(`([1, 2], [2, 1], lambda a, b: a < b)`),
-      pyOptions(`([1, 2], [2, 1], lambda a, b: a < b), ([3, 4], [4, 3], lambda a, b: a - b)`),
-    ],
+    accepting: ["tests/test_options.py", pyOptions(`([1, 2], [2, 1], lambda a, b: a < b)`), pyOptions(`([1, 2], [2, 1], lambda a, b: a < b), ([3, 4], [4, 3], lambda a, b: a - b)`)],
     id: "test_rejects",
   },
 ];
