@@ -155,10 +155,14 @@ function switchedOff(source: string, className: string, sources: readonly string
   const off = new Set<string>();
   const parameters = constructorParameters(source, className);
   if (!parameters || parameters.length === 0) return off;
-  const calls = sources.flatMap((text) => [...text.matchAll(new RegExp(`\\bnew\\s+${className}\\s*(?:<[^>()]*>)?\\s*\\(`, "g"))].map((match) => argumentsAt(text, (match.index ?? 0) + match[0].length - 1)));
+  const calls = sources.flatMap((text) =>
+    [...text.matchAll(new RegExp(`\\bnew\\s+${className}\\s*(?:<[^>()]*>)?\\s*\\(`, "g"))].map((match) => argumentsAt(text, (match.index ?? 0) + match[0].length - 1)),
+  );
   if (calls.length === 0) return off;
   parameters.forEach((parameter, index) => {
-    const field = new RegExp(`(?:this\\.|\\$this->)?(\\w+)\\s*=\\s*\\$?${parameter}\\s*;`).exec(source)?.[1] ?? (new RegExp(`(?:private|protected|public|readonly)[^,$]*\\$${parameter}\\b`).test(source) ? parameter : null);
+    const field =
+      new RegExp(`(?:this\\.|\\$this->)?(\\w+)\\s*=\\s*\\$?${parameter}\\s*;`).exec(source)?.[1] ??
+      (new RegExp(`(?:private|protected|public|readonly)[^,$]*\\$${parameter}\\b`).test(source) ? parameter : null);
     if (field === null || !calls.every((args) => args[index] === "null")) return;
     for (const form of [`${field}!=null`, `${field}!==null`, `this.${field}!=null`, `$this->${field}!==null`, `$this->${field}!=null`, `null!=${field}`]) off.add(form);
   });

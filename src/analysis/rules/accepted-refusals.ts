@@ -165,7 +165,13 @@ export function acceptRefusedInputs<Ids extends string>(findings: readonly Findi
       fates ??= refusalFates(input.pairs);
       const accepted = acceptedRows(finding, input, fates);
       if (accepted === null) return finding;
-      return rereport(finding, rule, rowsMessageId, { test: finding.test, path: finding.file, count: accepted.rows, guard: accepted.guard, successor: accepted.successor }, { evidence: { ...finding.evidence, accepted_by: accepted.successor, reclassified_from: "test_deletion" } });
+      return rereport(
+        finding,
+        rule,
+        rowsMessageId,
+        { test: finding.test, path: finding.file, count: accepted.rows, guard: accepted.guard, successor: accepted.successor },
+        { evidence: { ...finding.evidence, accepted_by: accepted.successor, reclassified_from: "test_deletion" } },
+      );
     }
     const path = finding.before_file ?? finding.file;
     const facts = usable(input.pairs.find((pair) => pair.path === path)?.before ?? null);
@@ -236,7 +242,9 @@ function spellsMessageOf(literals: readonly string[], guard: GuardFate): boolean
  */
 function acceptedRows(finding: Finding, input: RuleInput, fates: ReturnType<typeof refusalFates>): { rows: number; guard: string; successor: string } | null {
   const path = finding.before_file ?? finding.file;
-  const test = usable(input.pairs.find((pair) => pair.path === path)?.before ?? null)?.tests.find((candidate) => candidate.id === finding.test && (finding.before_line == null || candidate.line === finding.before_line));
+  const test = usable(input.pairs.find((pair) => pair.path === path)?.before ?? null)?.tests.find(
+    (candidate) => candidate.id === finding.test && (finding.before_line == null || candidate.line === finding.before_line),
+  );
   const elements = test?.eachRowElements;
   if (!test || !elements) return null;
   const rows = finding.evidence?.removed_rows as number[];
@@ -295,4 +303,3 @@ function newAcceptance(input: RuleInput, guards: readonly GuardFate[], fates: Re
   }
   return null;
 }
-

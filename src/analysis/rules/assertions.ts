@@ -949,7 +949,9 @@ function compareDetails(
   changedExpectations.push(...reExpected.filter(([was, now]) => was.matcher !== now.matcher || was.expected !== now.expected));
   // The element a check read, asserted gone by a size of its collection (`get(1).text()` -> `size() == 1`).
   changedExpectations.push(
-    ...pairs.map(([b, a]) => [before[b] as AssertionFact, after[a] as AssertionFact] as const).filter(([was, now]) => !was.tautology && !now.tautology && isElementSizedAway(checkOf(was), checkOf(now))),
+    ...pairs
+      .map(([b, a]) => [before[b] as AssertionFact, after[a] as AssertionFact] as const)
+      .filter(([was, now]) => !was.tautology && !now.tautology && isElementSizedAway(checkOf(was), checkOf(now))),
   );
   // An input the test still feeds in is not gone because one of its uses went (a duplicated check removed), nor one it now
   // expects where a helper call passed it (`check(t, "a", 1)` inlined as `t.is(f("a"), 1)`).

@@ -328,7 +328,9 @@ function reachableGuards(name: string, sideFile: CodeSide, allAfter: readonly Co
     }
     // A call the function itself wraps in a handler that does not rethrow cannot refuse for it: what it throws is caught.
     const handled = new Set(
-      isDirect ? (file.code.catches ?? []).filter((site) => site.function === fn.name && site.behaviour !== "rethrows" && site.behaviour !== "returns_error").flatMap((site) => site.guardedCalls ?? []) : [],
+      isDirect
+        ? (file.code.catches ?? []).filter((site) => site.function === fn.name && site.behaviour !== "rethrows" && site.behaviour !== "returns_error").flatMap((site) => site.guardedCalls ?? [])
+        : [],
     );
     for (const call of fn.calls) {
       if (handled.has(call)) continue;

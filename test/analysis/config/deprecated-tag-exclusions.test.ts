@@ -36,7 +36,11 @@ const SHAPES: Shape[] = [
   {
     lang: "php (phpunit groups)",
     compare: (files) => comparePhpunitXml("phpunit.xml.dist", phpunit(""), phpunit("<groups><exclude><group>legacy</group></exclude></groups>"), files),
-    product: ["src/SftpV2/SftpAdapter.php", "<?php\nnamespace Fly\\SftpV2;\n\nclass SftpAdapter\n{\n}\n", "<?php\nnamespace Fly\\SftpV2;\n\n/**\n * @deprecated use SftpV3 instead.\n */\nclass SftpAdapter\n{\n}\n"],
+    product: [
+      "src/SftpV2/SftpAdapter.php",
+      "<?php\nnamespace Fly\\SftpV2;\n\nclass SftpAdapter\n{\n}\n",
+      "<?php\nnamespace Fly\\SftpV2;\n\n/**\n * @deprecated use SftpV3 instead.\n */\nclass SftpAdapter\n{\n}\n",
+    ],
     test: [
       "src/SftpV2/SftpAdapterTest.php",
       "<?php\nnamespace Fly\\SftpV2;\n\n/**\n * @group sftp\n */\nclass SftpAdapterTest extends TestCase\n{\n    public function testWrites(): void { $this->assertTrue((new SftpAdapter())->write()); }\n}\n",
@@ -51,7 +55,11 @@ const SHAPES: Shape[] = [
   {
     lang: "java (surefire excludedGroups)",
     compare: (files) => comparePom("pom.xml", pom(""), pom("<configuration><excludedGroups>legacy</excludedGroups></configuration>"), files),
-    product: ["src/main/java/com/x/OldClient.java", "package com.x;\n\npublic class OldClient {\n}\n", "package com.x;\n\n/** @deprecated use NewClient. */\n@Deprecated\npublic class OldClient {\n}\n"],
+    product: [
+      "src/main/java/com/x/OldClient.java",
+      "package com.x;\n\npublic class OldClient {\n}\n",
+      "package com.x;\n\n/** @deprecated use NewClient. */\n@Deprecated\npublic class OldClient {\n}\n",
+    ],
     test: [
       "src/test/java/com/x/OldClientTest.java",
       "package com.x;\n\nclass OldClientTest {\n  @Test\n  void sends() { assertTrue(new OldClient().send()); }\n}\n",
@@ -114,7 +122,7 @@ describe("tests tagged out while what they test is not newly deprecated: critica
 describe("deprecatedDeclarations", () => {
   it("reads the declaration after a marker, past its comment and attribute lines", () => {
     expect([...deprecatedDeclarations("/**\n * @deprecated x\n */\n#[Attr]\nfinal class A {}\n", "php")]).toEqual(["A"]);
-    expect([...deprecatedDeclarations("@Deprecated(since = \"2\")\npublic static void run(String s) {}\n", "java")]).toEqual(["run"]);
+    expect([...deprecatedDeclarations('@Deprecated(since = "2")\npublic static void run(String s) {}\n', "java")]).toEqual(["run"]);
     expect([...deprecatedDeclarations("# @deprecated\ndef self.legacy_slug(s)\n", "ruby")]).toEqual(["legacy_slug"]);
   });
 });

@@ -68,8 +68,12 @@ const lookAlikes: RuleCase[] = [
   {
     name: "go: a package file deleted with its test file whose checks run in t.Run subtests over table rows",
     changes: [
-      change("value/zero.go", "package value\n\nimport \"reflect\"\n\nfunc IsZero(v reflect.Value) bool { return v.IsZero() }\n", null),
-      change("value/zero_test.go", 'package value\n\nimport (\n\t"math"\n\t"reflect"\n\t"testing"\n)\n\nfunc TestIsZero(t *testing.T) {\n\ttests := []struct {\n\t\tin   interface{}\n\t\twant bool\n\t}{\n\t\t{0, true},\n\t\t{math.Copysign(0, -1), false},\n\t}\n\tfor _, tt := range tests {\n\t\tt.Run("", func(t *testing.T) {\n\t\t\tgot := IsZero(reflect.ValueOf(tt.in))\n\t\t\tif got != tt.want {\n\t\t\t\tt.Errorf("IsZero(%v) = %v", tt.in, got)\n\t\t\t}\n\t\t})\n\t}\n}\n', null),
+      change("value/zero.go", 'package value\n\nimport "reflect"\n\nfunc IsZero(v reflect.Value) bool { return v.IsZero() }\n', null),
+      change(
+        "value/zero_test.go",
+        'package value\n\nimport (\n\t"math"\n\t"reflect"\n\t"testing"\n)\n\nfunc TestIsZero(t *testing.T) {\n\ttests := []struct {\n\t\tin   interface{}\n\t\twant bool\n\t}{\n\t\t{0, true},\n\t\t{math.Copysign(0, -1), false},\n\t}\n\tfor _, tt := range tests {\n\t\tt.Run("", func(t *testing.T) {\n\t\t\tgot := IsZero(reflect.ValueOf(tt.in))\n\t\t\tif got != tt.want {\n\t\t\t\tt.Errorf("IsZero(%v) = %v", tt.in, got)\n\t\t\t}\n\t\t})\n\t}\n}\n',
+        null,
+      ),
     ],
     findings: ["feature_removal/medium value/zero.go", `feature_removal/medium value/zero_test.go`],
   },
@@ -253,9 +257,17 @@ const cheats: RuleCase[] = [
   {
     name: "go: a test whose t.Run subtests check a surviving func, deleted with another package file",
     changes: [
-      change("value/zero.go", "package value\n\nimport \"reflect\"\n\nfunc IsZero(v reflect.Value) bool { return v.IsZero() }\n", null),
-      change("value/empty.go", "package value\n\nimport \"reflect\"\n\nfunc IsEmpty(v reflect.Value) bool { return v.IsZero() }\n", "package value\n\nimport \"reflect\"\n\nfunc IsEmpty(v reflect.Value) bool { return v.IsZero() }\n\nfunc Extra() {}\n"),
-      change("value/zero_test.go", 'package value\n\nimport (\n\t"math"\n\t"reflect"\n\t"testing"\n)\n\nfunc TestIsZero(t *testing.T) {\n\ttests := []struct {\n\t\tin   interface{}\n\t\twant bool\n\t}{\n\t\t{0, true},\n\t\t{math.Copysign(0, -1), false},\n\t}\n\tfor _, tt := range tests {\n\t\tt.Run("", func(t *testing.T) {\n\t\t\tgot := IsEmpty(reflect.ValueOf(tt.in))\n\t\t\tif got != tt.want {\n\t\t\t\tt.Errorf("IsZero(%v) = %v", tt.in, got)\n\t\t\t}\n\t\t})\n\t}\n}\n', null),
+      change("value/zero.go", 'package value\n\nimport "reflect"\n\nfunc IsZero(v reflect.Value) bool { return v.IsZero() }\n', null),
+      change(
+        "value/empty.go",
+        'package value\n\nimport "reflect"\n\nfunc IsEmpty(v reflect.Value) bool { return v.IsZero() }\n',
+        'package value\n\nimport "reflect"\n\nfunc IsEmpty(v reflect.Value) bool { return v.IsZero() }\n\nfunc Extra() {}\n',
+      ),
+      change(
+        "value/zero_test.go",
+        'package value\n\nimport (\n\t"math"\n\t"reflect"\n\t"testing"\n)\n\nfunc TestIsZero(t *testing.T) {\n\ttests := []struct {\n\t\tin   interface{}\n\t\twant bool\n\t}{\n\t\t{0, true},\n\t\t{math.Copysign(0, -1), false},\n\t}\n\tfor _, tt := range tests {\n\t\tt.Run("", func(t *testing.T) {\n\t\t\tgot := IsEmpty(reflect.ValueOf(tt.in))\n\t\t\tif got != tt.want {\n\t\t\t\tt.Errorf("IsZero(%v) = %v", tt.in, got)\n\t\t\t}\n\t\t})\n\t}\n}\n',
+        null,
+      ),
     ],
     findings: ["feature_removal/medium value/zero.go", `test_deletion/critical value/zero_test.go`],
   },

@@ -24,7 +24,11 @@ interface Shape {
 const shapes: Shape[] = [
   {
     lang: "java",
-    product: ["src/main/java/Parser.java", "class Parser {\n  static Doc parse(String s) { return split(s, true); }\n}\n", "class Parser {\n  static Doc parse(String s) { return split(s, false); }\n}\n"],
+    product: [
+      "src/main/java/Parser.java",
+      "class Parser {\n  static Doc parse(String s) { return split(s, true); }\n}\n",
+      "class Parser {\n  static Doc parse(String s) { return split(s, false); }\n}\n",
+    ],
     test: "src/test/java/ParserTest.java",
     id: "ParserTest > parsesTextarea",
     body: 'class ParserTest {\n  @Test public void parsesTextarea() {\n    Doc doc = Parser.parse("<p><textarea>one<p>two");\n    assertEquals("one", doc.first().text());\n    {{check}}\n  }\n}\n',
@@ -51,7 +55,11 @@ const shapes: Shape[] = [
   },
   {
     lang: "c#",
-    product: ["src/Parser.cs", "public static class Parser {\n  public static Doc Parse(string s) { return Split(s, true); }\n}\n", "public static class Parser {\n  public static Doc Parse(string s) { return Split(s, false); }\n}\n"],
+    product: [
+      "src/Parser.cs",
+      "public static class Parser {\n  public static Doc Parse(string s) { return Split(s, true); }\n}\n",
+      "public static class Parser {\n  public static Doc Parse(string s) { return Split(s, false); }\n}\n",
+    ],
     test: "tests/ParserTests.cs",
     id: "ParserTests > ParsesTextarea",
     body: 'public class ParserTests {\n  [Fact]\n  public void ParsesTextarea() {\n    var doc = Parser.Parse("<p><textarea>one<p>two");\n    Assert.Equal("one", doc.First().Text);\n    {{check}}\n  }\n}\n',
@@ -78,7 +86,11 @@ const shapes: Shape[] = [
   },
   {
     lang: "php",
-    product: ["src/Parser.php", "<?php\nfinal class Parser\n{\n    public static function parse(string $s): Doc\n    {\n        return self::split($s, true);\n    }\n}\n", "<?php\nfinal class Parser\n{\n    public static function parse(string $s): Doc\n    {\n        return self::split($s, false);\n    }\n}\n"],
+    product: [
+      "src/Parser.php",
+      "<?php\nfinal class Parser\n{\n    public static function parse(string $s): Doc\n    {\n        return self::split($s, true);\n    }\n}\n",
+      "<?php\nfinal class Parser\n{\n    public static function parse(string $s): Doc\n    {\n        return self::split($s, false);\n    }\n}\n",
+    ],
     test: "tests/ParserTest.php",
     id: "ParserTest > testParsesTextarea",
     body: "<?php\nuse PHPUnit\\Framework\\TestCase;\n\nfinal class ParserTest extends TestCase\n{\n    public function testParsesTextarea(): void\n    {\n        $doc = Parser::parse('<p><textarea>one<p>two');\n        $this->assertSame('one', $doc->first()->text);\n        {{check}}\n    }\n}\n",
