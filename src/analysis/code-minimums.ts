@@ -18,6 +18,7 @@
  * Never throws.
  */
 
+import { compareVersions } from "./support.js";
 import type { FileChange } from "./types.js";
 
 /** The version a change's code needs and why, for messages. */
@@ -76,12 +77,6 @@ export function goExcludedFrom(source: string): number[] | null {
   return version ? [Number(version[1]), Number(version[2])] : null;
 }
 
-/** -1, 0 or 1 as `a` is older than, the same as, or newer than `b`. */
-function compare(a: readonly number[], b: readonly number[]): number {
-  for (let i = 0; i < Math.max(a.length, b.length); i++) if ((a[i] ?? 0) !== (b[i] ?? 0)) return (a[i] ?? 0) < (b[i] ?? 0) ? -1 : 1;
-  return 0;
-}
-
 /**
  * The highest Go version the change's code needs (see the module comment),
  * or null when nothing it adds or deletes needs a known one.
@@ -89,7 +84,7 @@ function compare(a: readonly number[], b: readonly number[]): number {
 export function goCodeMinimum(changes: readonly FileChange[]): CodeMinimum | null {
   let best: CodeMinimum | null = null;
   const consider = (minimum: number[], reason: string): void => {
-    if (best === null || compare(minimum, best.minimum) > 0) best = { minimum, reason };
+    if (best === null || compareVersions(minimum, best.minimum) > 0) best = { minimum, reason };
   };
   for (const change of changes) {
     if (!change.path.endsWith(".go")) continue;

@@ -9,7 +9,7 @@
 
 import { RalphError } from "../errors.js";
 import { compareFacts, type FactsPair } from "./compare.js";
-import { detectConfigTamper, isConfigPath } from "./config/index.js";
+import { detectConfigTamper, isConfigPath, supportAfterChange } from "./config/index.js";
 import { detectCoverageRegression, isCoverageSummaryPath } from "./coverage.js";
 import { detectStoredExpectationEdits, isStoredExpectationPath } from "./stored-expectations.js";
 import { screenContent } from "./content.js";
@@ -30,7 +30,7 @@ import { LANGUAGES, extensionOf, languageForPath } from "./languages/index.js";
 import { tsconfigFindings } from "./rules/index.js";
 import { isUnderTestDirectory, type CollectionRules } from "./languages/language.js";
 import type { AllowRule, Analysis, AnalysisStats, FileChange, Finding, NotAnalyzed } from "./types.js";
-import { nullableErrorScopes, projectSupport, supportChanges } from "./support.js";
+import { nullableErrorScopes, supportChanges } from "./support.js";
 import { applyAllowRules, decideVerdict, sortFindings } from "./verdict.js";
 
 export type { AllowRule, Analysis, AnalysisStats, FileChange, Finding, FindingType, NotAnalyzed, Severity, Verdict } from "./types.js";
@@ -377,7 +377,9 @@ export async function analyzeChanges(changes: readonly FileChange[], options: An
             entryOnly,
             support: supportChanges(changes),
             neighbours,
-            stated: trees ? projectSupport((path) => trees.after.read(path), trees.after.fileNames("")) : projectSupport((path) => changes.find((change) => change.path === path)?.after ?? null),
+            stated: trees
+              ? supportAfterChange(changes, (path) => trees.after.read(path), trees.after.fileNames(""))
+              : supportAfterChange(changes, (path) => changes.find((change) => change.path === path)?.after ?? null),
             nullableErrors: nullableErrorScopes(changes),
           },
         ),

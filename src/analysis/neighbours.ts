@@ -23,6 +23,8 @@
 import type { TreeReader } from "./discovery.js";
 import { hasUsableFacts, type CodeFacts, type FileFacts } from "./facts.js";
 import { languageForPath } from "./languages/index.js";
+import { splitArguments } from "./checks/normalise.js";
+import { bracketed } from "./text-blocks.js";
 
 /** The most unchanged files read as neighbours in one comparison. */
 const MAX_NEIGHBOURS = 24;
@@ -99,13 +101,13 @@ export async function loadNeighbourCode(
 function constructorParameters(source: string, className: string): string[] | null {
   const header = new RegExp(`(?:\\b${className}|\\bfunction\\s+__construct)\\s*\\(([^)]*)\\)\\s*(?::\\s*\\w+\\s*)?\\{`).exec(source);
   if (!header) return null;
-  return splitTopLevel(header[1] as string)
+  return splitParameters(header[1] as string)
     .map((part) => /\$?(\w+)\s*(?:=[^,]*)?$/.exec(part.trim())?.[1] ?? "")
     .filter((name) => name !== "");
 }
 
 /** A parameter list split at its top-level commas (not those of `Map<String, R>`). */
-function splitTopLevel(list: string): string[] {
+function splitParameters(list: string): string[] {
   const parts: string[] = [];
   let depth = 0;
   let start = 0;
@@ -122,28 +124,6 @@ function splitTopLevel(list: string): string[] {
   return parts;
 }
 
-/** Top-level arguments of the first call whose open parenthesis is at `open` in `text`. */
-function argumentsAt(text: string, open: number): string[] {
-  const args: string[] = [];
-  let depth = 0;
-  let start = open + 1;
-  for (let i = open; i < text.length; i++) {
-    const ch = text[i];
-    if (ch === "(" || ch === "[" || ch === "{") depth++;
-    else if (ch === ")" || ch === "]" || ch === "}") {
-      depth--;
-      if (depth === 0) {
-        args.push(text.slice(start, i).trim());
-        return args;
-      }
-    } else if (ch === "," && depth === 1) {
-      args.push(text.slice(start, i).trim());
-      start = i + 1;
-    }
-  }
-  return args;
-}
-
 /**
  * The conditions (whitespace removed) of the class's guards that test a
  * field set from a constructor parameter for null (`requiredMsg!=null`,
@@ -156,7 +136,9 @@ function switchedOff(source: string, className: string, sources: readonly string
   const parameters = constructorParameters(source, className);
   if (!parameters || parameters.length === 0) return off;
   const calls = sources.flatMap((text) =>
-    [...text.matchAll(new RegExp(`\\bnew\\s+${className}\\s*(?:<[^>()]*>)?\\s*\\(`, "g"))].map((match) => argumentsAt(text, (match.index ?? 0) + match[0].length - 1)),
+    [...text.matchAll(new RegExp(`\\bnew\\s+${className}\\s*(?:<[^>()]*>)?\\s*\\(`, "g"))].map((match) =>
+      splitArguments(bracketed(text, (match.index ?? 0) + match[0].length - 1).slice(1, -1)).map((arg) => arg.trim()),
+    ),
   );
   if (calls.length === 0) return off;
   parameters.forEach((parameter, index) => {

@@ -90,20 +90,28 @@ function treesOf(context: ConfigContext): ChangeTrees {
   return { before: side("before"), after: side("after") };
 }
 
-/**
- * What the project supports after the change (its root manifests, read from
- * the after tree, or from the changed files without one), each minimum the
- * change raised marked with the one before.
- */
+/** What the project supports after the change, read from the context's after tree or its changed files ({@link supportAfterChange}). */
 function supportAfter(context: ConfigContext): Map<Runtime, StatedSupport> {
-  const support = projectSupport(readerOf(context), context.trees?.after.fileNames("") ?? context.changes.filter((change) => !change.path.includes("/")).map((change) => change.path));
-  for (const raised of supportChanges(context.changes)) {
+  return supportAfterChange(context.changes, readerOf(context), context.trees?.after.fileNames(""));
+}
+
+/**
+ * What the project supports after `changes`: its root manifests read by
+ * `read` (the after tree; `rootNames` its root's file names, else the
+ * changed files at the root), each minimum the change raised marked with
+ * the one before, and Go's raised to what the change's own code needs
+ * (code-minimums.ts). CI runtime cells and runtime-requirement guards
+ * (runtime-requirements.ts) are judged against it.
+ */
+export function supportAfterChange(changes: readonly FileChange[], read: (path: string) => string | null, rootNames?: readonly string[]): Map<Runtime, StatedSupport> {
+  const support = projectSupport(read, rootNames ?? changes.filter((change) => !change.path.includes("/")).map((change) => change.path));
+  for (const raised of supportChanges(changes)) {
     const stated = support.get(raised.runtime);
     if (stated && stated.path === raised.path && raised.before !== null && raised.after !== null && compareVersions(raised.after, raised.before) > 0) stated.raisedFrom = raised.before;
   }
   // The code the change adds or deletes may need more than the manifest says (code-minimums.ts: go.mod's `go` lags).
   const go = support.get("go");
-  const needed = go ? goCodeMinimum(context.changes) : null;
+  const needed = go ? goCodeMinimum(changes) : null;
   if (go && needed && compareVersions(needed.minimum, go.minimum) > 0) {
     support.set("go", { ...go, requirement: `${go.requirement}; the change's code needs Go ${needed.minimum.join(".")}: ${needed.reason}`, minimum: needed.minimum });
   }

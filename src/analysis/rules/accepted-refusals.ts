@@ -36,7 +36,7 @@ import { hasUsableFacts, type FileFacts, type TestCase } from "../facts.js";
 import type { Finding } from "../types.js";
 import { usable, type RuleInput } from "./context.js";
 import { rereport, type RuleMeta } from "./registry.js";
-import { refusalFates, type GuardFate } from "./validation.js";
+import { isRewordedMessage, refusalFates, type GuardFate } from "./validation.js";
 
 /** A test of the after side the change added or edited, with what {@link acceptRefusedInputs} compares. */
 interface Successor {
@@ -117,10 +117,7 @@ const squeezed = (text: string): string => text.replace(/\s+/g, "");
 /** True when a guard raises the error `checks` expect: its message's longest literal part (8+ characters) is in a check's expected text, else its error class is the one they name. */
 function raisesExpected(guard: GuardFate, checks: readonly Check[]): boolean {
   const expected = checks.map((check) => squeezed([check.expected, check.message].filter((text) => text !== undefined).join(" ")));
-  const parts = guard.messages
-    .flatMap((message) => message.split("\uFFFC"))
-    .map(squeezed)
-    .filter((part) => part.length >= 8);
+  const parts = messageParts(guard);
   if (parts.length > 0 && expected.some((text) => parts.some((part) => text.includes(part)))) return true;
   const types = checks.flatMap((check) => (check.errorType === undefined ? [] : [check.errorType.replace(/^.*[.:\\]/, "")]));
   return types.includes(guard.errorClass.replace(/^.*[.:\\]/, ""));
@@ -205,9 +202,6 @@ function messageParts(guard: GuardFate): string[] {
     .filter((part) => part.length >= 8);
 }
 
-/** Lower-case words of a text. */
-const wordsIn = (text: string): string[] => text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
-
 /**
  * True when one of `literals` spells a message part of `guard`, or the
  * guard's message reworded (three quarters of its words, three or more:
@@ -216,12 +210,7 @@ const wordsIn = (text: string): string[] => text.toLowerCase().match(/[\p{L}\p{N
 function spellsMessageOf(literals: readonly string[], guard: GuardFate): boolean {
   const parts = messageParts(guard);
   if (parts.length > 0 && literals.some((literal) => parts.some((part) => squeezed(literal).includes(part)))) return true;
-  const words = wordsIn(guard.messages.join(" "));
-  if (words.length < 3) return false;
-  return literals.some((literal) => {
-    const present = new Set(wordsIn(literal));
-    return words.filter((word) => present.has(word)).length * 4 >= words.length * 3;
-  });
+  return literals.some((literal) => isRewordedMessage(guard.messages.join(" "), literal));
 }
 
 /**

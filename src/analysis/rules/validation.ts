@@ -408,10 +408,14 @@ function isSameThrow(was: string, now: string): boolean {
  * (`throw new Error("unreachable")`) says nothing of it.
  */
 function isRewordedThrow(was: string, now: string): boolean {
-  if (actionClass(was) !== actionClass(now)) return false;
-  const words = wordsOf(messageOf(was).join(" "));
+  return actionClass(was) === actionClass(now) && isRewordedMessage(messageOf(was).join(" "), messageOf(now).join(" "));
+}
+
+/** True when the text `now` says three quarters of the words of the message `was`, which has three or more: `was` reworded. */
+export function isRewordedMessage(was: string, now: string): boolean {
+  const words = wordsOf(was);
   if (words.length < 3) return false;
-  const present = new Set(wordsOf(messageOf(now).join(" ")));
+  const present = new Set(wordsOf(now));
   return words.filter((word) => present.has(word)).length * 4 >= words.length * 3;
 }
 
