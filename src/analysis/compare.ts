@@ -1187,7 +1187,7 @@ export function compareFacts(
     exercising?: ReadonlyMap<string, readonly ExercisingFile[]>;
     entryOnly?: ReadonlySet<string>;
     support?: readonly SupportChange[];
-    stated?: ReadonlyMap<Runtime, StatedSupport>;
+    stated?: () => ReadonlyMap<Runtime, StatedSupport>;
     neighbours?: readonly NeighbourCode[];
     nullableErrors?: readonly string[];
   } = {},
@@ -1305,7 +1305,7 @@ export function compareFacts(
   if (exercising && exercising.size > 0) input.exercising = exercising;
   if (entryOnly && entryOnly.size > 0) input.entryOnly = entryOnly;
   if (support && support.length > 0) input.support = support;
-  if (stated && stated.size > 0) input.stated = stated;
+  if (stated) input.stated = stated;
   if (neighbours && neighbours.length > 0) input.neighbours = neighbours;
   if (nullableErrors && nullableErrors.length > 0) input.nullableErrors = nullableErrors;
   return applyRules(findings, input);

@@ -113,6 +113,12 @@ export function isAnalyzable(path: string): boolean {
   return languageForPath(path) !== null || isConfigPath(path) || isCoverageSummaryPath(path) || isStoredExpectationPath(path);
 }
 
+/** `compute`, run on the first call and remembered: for inputs few changes need (the manifests' stated support). */
+function lazily<T>(compute: () => T): () => T {
+  let value: { of: T } | null = null;
+  return () => (value ??= { of: compute() }).of;
+}
+
 /**
  * Facts of one file. Binary content, files over 2 MB and minified non-test
  * files come back with `notAnalyzed` set and no tests; unparsable files with
@@ -377,9 +383,11 @@ export async function analyzeChanges(changes: readonly FileChange[], options: An
             entryOnly,
             support: supportChanges(changes),
             neighbours,
-            stated: trees
-              ? supportAfterChange(changes, (path) => trees.after.read(path), trees.after.fileNames(""))
-              : supportAfterChange(changes, (path) => changes.find((change) => change.path === path)?.after ?? null),
+            stated: lazily(() =>
+              trees
+                ? supportAfterChange(changes, (path) => trees.after.read(path), trees.after.fileNames(""))
+                : supportAfterChange(changes, (path) => changes.find((change) => change.path === path)?.after ?? null),
+            ),
             nullableErrors: nullableErrorScopes(changes),
           },
         ),

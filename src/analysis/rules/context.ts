@@ -46,8 +46,8 @@ export interface RuleInput {
   changedPaths?: readonly string[];
   /** Runtime minimums the change's manifests raised or lowered (analysis/support.ts); absent = none known. */
   support?: readonly SupportChange[];
-  /** What the project's root manifests support after the change, by runtime (support.ts projectSupport); absent = none stated or not known. */
-  stated?: ReadonlyMap<Runtime, StatedSupport>;
+  /** What the project supports after the change, by runtime (config/index.ts supportAfterChange), read on first call; absent = not known. */
+  stated?: () => ReadonlyMap<Runtime, StatedSupport>;
   /** Unchanged product files that changed product files losing a guard call into (analysis/neighbours.ts); absent = none read. */
   neighbours?: readonly NeighbourCode[];
   /** Folders of the C# projects whose change turned nullable warnings into errors (support.ts nullableErrorScopes); absent = none. */

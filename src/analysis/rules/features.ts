@@ -337,19 +337,20 @@ export function reclassifyDeletions(
  */
 function unsupportedRuntimeRefused(checks: readonly Check[], input: RuleInput): string | null {
   const real = checks.filter((check) => check.relation !== "helper");
-  if (real.length === 0 || !input.stated) return null;
+  const stated = input.stated?.();
+  if (real.length === 0 || !stated || stated.size === 0) return null;
   if (!real.every(isRejectionCheck)) return null;
   // The message may be checked apart from the error's type (PHPUnit's expectException + expectExceptionMessage).
   const requirements = real.flatMap((check) => runtimeRequirementOf([check.message, check.expected].filter((text) => text !== undefined).join(" ")) ?? []);
   const first = requirements[0];
-  if (!first || !requirements.every((requirement) => isMetBySupport(requirement, input.stated as ReadonlyMap<Runtime, StatedSupport>))) return null;
+  if (!first || !requirements.every((requirement) => isMetBySupport(requirement, stated))) return null;
   const isGuardGone = input.pairs.some((pair) => {
-    const removed = (usable(pair.before)?.code?.guards ?? []).filter((guard) => isUnsupportedRuntimeRefusal(guard.action, input.stated));
+    const removed = (usable(pair.before)?.code?.guards ?? []).filter((guard) => isUnsupportedRuntimeRefusal(guard.action, stated));
     const kept = new Set((usable(pair.after)?.code?.guards ?? []).map((guard) => guard.action));
     return removed.some((guard) => !kept.has(guard.action));
   });
   if (!isGuardGone) return null;
-  const support = input.stated.get(first.runtime) as StatedSupport;
+  const support = stated.get(first.runtime) as StatedSupport;
   return `the refusal of ${RUNTIME_LABELS[first.runtime]} below ${first.version.join(".")} (${support.path}: ${support.requirement})`;
 }
 

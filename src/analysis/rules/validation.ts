@@ -1216,7 +1216,7 @@ function guardFindings(
   removedMembers: ReadonlySet<string> = new Set(),
   addedTests: readonly TestCase[] = [],
   throwChecks: readonly Check[] = [],
-  stated: ReadonlyMap<Runtime, StatedSupport> = new Map(),
+  stated?: () => ReadonlyMap<Runtime, StatedSupport>,
 ): Finding[] {
   const findings: Finding[] = [];
   const afterFunctions = new Set((after.functions ?? []).map((fn) => fn.name));
@@ -1308,7 +1308,7 @@ function guardFindings(
       if (isDeadVariantGuard(guard, constants)) continue;
       if (isDeadMemberGuard(guard, removedMembers)) continue;
       // A refusal of runtimes older than every one the project supports ("Node.js v10 or higher is required", engines >=10) refuses nothing.
-      if (isUnsupportedRuntimeRefusal(guard.action, stated)) continue;
+      if (isUnsupportedRuntimeRefusal(guard.action, stated?.())) continue;
       if (
         isDeadErrorCheck(
           guard,
