@@ -1172,7 +1172,7 @@ function codeUnchangedJudge(pairs: readonly FactsPair[], changedPaths: readonly 
  * `reach.support` the runtime minimums the change's manifests moved
  * (support.ts), under which a version-gated test may run nowhere any more;
  * `reach.stated` what the root manifests support after the change
- * (support.ts projectSupport), under which a runtime-requirement guard may
+ * (config/index.ts supportAfterChange, read on first use), under which a runtime-requirement guard may
  * refuse nothing any more (runtime-requirements.ts);
  * `reach.neighbours` unchanged product files the changed ones call into
  * (neighbours.ts), where a removed guard may live on;
