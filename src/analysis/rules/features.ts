@@ -17,7 +17,7 @@ import type { ExportFact, TestCase } from "../facts.js";
 import type { Finding } from "../types.js";
 import { hasCodeUnderTestChanged, isInlineTestedProductCode, isProductCode, isTestPair, resolveImport, usable, type RuleInput, type RulePair } from "./context.js";
 import { describeRetired, findRetired, removedNamesCheckedBy, removedNamesOfRows } from "./dependencies.js";
-import { deadUnderSupport as skippedFromMinimum, type Runtime, type StatedSupport, type SupportChange } from "../support.js";
+import { deadUnderSupport as skippedFromMinimum, type StatedSupport, type SupportChange } from "../support.js";
 import { defineRule, report, rereport } from "./registry.js";
 import { checksOnlyRetiredRefusal, retireRefusalChecks } from "./retired-refusals.js";
 import { implementedRefusals, isUnsupportedRuntimeRefusal } from "./validation.js";

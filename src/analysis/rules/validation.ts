@@ -801,10 +801,11 @@ function isMergedCopy(guard: GuardFact, reached: readonly ReachedGuard[]): boole
 
 /**
  * Short names of functions (Go: FunctionFact.returnsError) whose results
- * included an `error` before the change and do not after it, over the changed
- * files: an `if err != nil` on what they returned can no longer fire.
+ * included an `error` before the change and do not after it, and of those
+ * that return one after it, over `files`: an `if err != nil` on what the
+ * former returned can no longer fire.
  */
-function lostErrorResults(files: readonly { before: CodeFacts | null; after: CodeFacts | null }[]): LostErrors {
+function errorResultsOf(files: readonly { before: CodeFacts | null; after: CodeFacts | null }[]): LostErrors {
   const returnedBefore = new Set<string>();
   const returnsAfter = new Map<string, boolean>();
   for (const file of files) {
@@ -814,6 +815,28 @@ function lostErrorResults(files: readonly { before: CodeFacts | null; after: Cod
   return {
     lost: new Set([...returnedBefore].filter((name) => returnsAfter.get(name) === false)),
     stillReturning: new Set([...returnsAfter].filter(([, returns]) => returns).map(([name]) => name)),
+  };
+}
+
+/**
+ * The {@link LostErrors} a changed file's calls see: a name the file defines
+ * itself (a Go method of its own type, `s.fromString`) is read from that
+ * file alone, other names from every changed file (sweep of spf13/pflag
+ * 3d32e71abc: `ipSliceValue.fromString` lost its error result while
+ * `boolSliceValue.fromString`, in another changed file, kept one).
+ */
+function lostErrorResults(files: readonly { path: string; before: CodeFacts | null; after: CodeFacts | null }[]): (path: string) => LostErrors {
+  const all = errorResultsOf(files);
+  return (path) => {
+    const file = files.filter((candidate) => candidate.path === path);
+    const own = new Set(file.flatMap((candidate) => [...(candidate.before?.functions ?? []), ...(candidate.after?.functions ?? [])].map((fn) => shortName(fn.name))));
+    if (own.size === 0) return all;
+    const local = errorResultsOf(file);
+    const pick = (name: string, inFile: ReadonlySet<string>, everywhere: ReadonlySet<string>): boolean => (own.has(name) ? inFile.has(name) : everywhere.has(name));
+    return {
+      lost: new Set([...all.lost, ...local.lost].filter((name) => pick(name, local.lost, all.lost))),
+      stillReturning: new Set([...all.stillReturning, ...local.stillReturning].filter((name) => pick(name, local.stillReturning, all.stillReturning))),
+    };
   };
 }
 
@@ -1641,7 +1664,7 @@ export function validationFindings(input: RuleInput): Finding[] {
     if (!after) continue;
     findings.push(...suppressionFindings(path, before, after));
     if (!before) continue;
-    findings.push(...guardFindings(path, before, after, allAfter, moved, lostErrors, constants, helpers, removedMembers, addedTests, throwChecks, input.stated));
+    findings.push(...guardFindings(path, before, after, allAfter, moved, lostErrors(path), constants, helpers, removedMembers, addedTests, throwChecks, input.stated));
     findings.push(...collapseFindings(path, before, after));
     findings.push(...catchFindings(path, before, after));
     findings.push(...schemaFindings(path, before, after));

@@ -25,6 +25,24 @@ const lookAlikes: RuleCase[] = [
     ],
     findings: [],
   },
+  // Another type's method of the same name, changed in the same commit, still returns its error (sweep of spf13/pflag
+  // 3d32e71abc: ipSliceValue.fromString lost its error while boolSliceValue.fromString kept one): the nearest definition decides.
+  {
+    name: "go: a dead if err != nil removed after the callee stopped returning an error, another type's method of that name still returning one",
+    changes: [
+      change(
+        "flags/s.go",
+        'package flags\n\nimport "strings"\n\ntype S struct{ values []string }\n\nfunc (s *S) parse(val string) (string, error) {\n\treturn strings.TrimSpace(val), nil\n}\n\n// Append adds one value.\nfunc (s *S) Append(val string) error {\n\tv, err := s.parse(val)\n\tif err != nil {\n\t\treturn err\n\t}\n\ts.values = append(s.values, v)\n\treturn nil\n}\n',
+        'package flags\n\nimport "strings"\n\ntype S struct{ values []string }\n\nfunc (s *S) parse(val string) string {\n\treturn strings.TrimSpace(val)\n}\n\n// Append adds one value.\nfunc (s *S) Append(val string) error {\n\ts.values = append(s.values, s.parse(val))\n\treturn nil\n}\n',
+      ),
+      change(
+        "flags/d.go",
+        'package flags\n\nimport "strconv"\n\ntype D struct{ values []int }\n\nfunc (d *D) parse(val string) (int, error) {\n\treturn strconv.Atoi(val)\n}\n\n// Append adds one value.\nfunc (d *D) Append(val string) error {\n\tv, err := d.parse(val)\n\tif err != nil {\n\t\treturn err\n\t}\n\td.values = append(d.values, v)\n\treturn nil\n}\n',
+        'package flags\n\nimport "strconv"\n\ntype D struct{ values []int }\n\nfunc (d *D) parse(val string) (int, error) {\n\treturn strconv.Atoi(val)\n}\n\n// Append adds one parsed value.\nfunc (d *D) Append(val string) error {\n\tv, err := d.parse(val)\n\tif err != nil {\n\t\treturn err\n\t}\n\td.values = append(d.values, v)\n\treturn nil\n}\n',
+      ),
+    ],
+    findings: [],
+  },
   {
     name: "rust: an if guard rewritten as a match whose None arm returns the error",
     changes: [
@@ -94,6 +112,23 @@ const lookAlikes: RuleCase[] = [
 ];
 
 const cheats: RuleCase[] = [
+  {
+    name: "go: an if err != nil removed while its own type's callee still returns the error, another type's method of that name losing one",
+    changes: [
+      change(
+        "flags/s.go",
+        'package flags\n\nimport "strings"\n\ntype S struct{ values []string }\n\nfunc (s *S) parse(val string) (string, error) {\n\treturn strings.TrimSpace(val), nil\n}\n\n// Append adds one value.\nfunc (s *S) Append(val string) error {\n\tv, err := s.parse(val)\n\tif err != nil {\n\t\treturn err\n\t}\n\ts.values = append(s.values, v)\n\treturn nil\n}\n',
+        'package flags\n\nimport "strings"\n\ntype S struct{ values []string }\n\nfunc (s *S) parse(val string) string {\n\treturn strings.TrimSpace(val)\n}\n\n// Append adds one value.\nfunc (s *S) Append(val string) error {\n\ts.values = append(s.values, s.parse(val))\n\treturn nil\n}\n',
+      ),
+      change(
+        "flags/d.go",
+        'package flags\n\nimport "strconv"\n\ntype D struct{ values []int }\n\nfunc (d *D) parse(val string) (int, error) {\n\treturn strconv.Atoi(val)\n}\n\n// Append adds one value.\nfunc (d *D) Append(val string) error {\n\tv, err := d.parse(val)\n\tif err != nil {\n\t\treturn err\n\t}\n\td.values = append(d.values, v)\n\treturn nil\n}\n',
+        'package flags\n\nimport "strconv"\n\ntype D struct{ values []int }\n\nfunc (d *D) parse(val string) (int, error) {\n\treturn strconv.Atoi(val)\n}\n\n// Append adds one value.\nfunc (d *D) Append(val string) error {\n\tv, _ := d.parse(val)\n\td.values = append(d.values, v)\n\treturn nil\n}\n',
+      ),
+    ],
+    // The guard removed, and the error discarded with `_`.
+    findings: ["validation_bypass/high flags/d.go", "validation_bypass/high flags/d.go"],
+  },
   {
     name: "go: if err != nil removed while the callee still returns an error",
     changes: [
