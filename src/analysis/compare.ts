@@ -603,7 +603,7 @@ function deletionFindings(pair: FactsPair, lost: Slot[], isCodeUnchanged: (path:
 
   const isFileDeleted = pair.after === null;
   if (isFileDeleted && lost.length > 1 && lost.length === beforeCount) {
-    const isAllTodo = lost.every((slot) => slot.test.flags.todo || checksNothing(slot.test) || isUncheckedOfUnchangedCode(slot, pair.before, isCodeUnchanged));
+    const isAllTodo = lost.every((slot) => slot.test.flags.todo || slot.test.flags.skipped || checksNothing(slot.test) || isUncheckedOfUnchangedCode(slot, pair.before, isCodeUnchanged));
     return [
       {
         type: "test_deletion",
@@ -622,17 +622,20 @@ function deletionFindings(pair: FactsPair, lost: Slot[], isCodeUnchanged: (path:
   return lost.map((slot) => {
     const test = slot.test;
     const isTodo = test.flags.todo;
-    const isInert = !isTodo && checksNothing(test);
-    const isUnchecked = !isTodo && !isInert && isUncheckedOfUnchangedCode(slot, pair.before, isCodeUnchanged);
+    const wasSkipped = !isTodo && test.flags.skipped;
+    const isInert = !isTodo && !wasSkipped && checksNothing(test);
+    const isUnchecked = !isTodo && !wasSkipped && !isInert && isUncheckedOfUnchangedCode(slot, pair.before, isCodeUnchanged);
     const where = isFileDeleted ? `was deleted with its file ${path}` : `was deleted from ${path}`;
-    const why = isInert
-      ? "; it checked nothing: its only assertions are tautologies and it runs no code"
-      : isUnchecked
-        ? "; it made no checks (it only ran code, guarding that the code does not raise) and none of the code under it changed"
-        : "";
+    const why = wasSkipped
+      ? `; it was skipped before the change (${test.flagVia?.skipped ?? "skipped"}), so nothing that ran stops running`
+      : isInert
+        ? "; it checked nothing: its only assertions are tautologies and it runs no code"
+        : isUnchecked
+          ? "; it made no checks (it only ran code, guarding that the code does not raise) and none of the code under it changed"
+          : "";
     return {
       type: "test_deletion",
-      severity: isTodo || isInert || isUnchecked ? "low" : "critical",
+      severity: isTodo || wasSkipped || isInert || isUnchecked ? "low" : "critical",
       file: path,
       line: test.line,
       before_file: path,
@@ -643,6 +646,7 @@ function deletionFindings(pair: FactsPair, lost: Slot[], isCodeUnchanged: (path:
         assertions: test.assertionCount,
         body_hash: test.bodyHash,
         file_deleted: isFileDeleted,
+        ...(wasSkipped ? { skipped_before: true } : {}),
         ...(isInert ? { checks_nothing: true } : {}),
         ...(isUnchecked ? { unchecked_code_unchanged: true } : {}),
       },

@@ -810,6 +810,13 @@ export interface EscapeFact {
   isEntryPoint?: boolean;
   /** True inside the handler an exit hook runs (`atexit.register(lambda: ...)`). */
   isInHook?: boolean;
+  /**
+   * Compact texts of the conditions the exit runs under, innermost first,
+   * within its function: an `if`'s condition when the exit is in its
+   * consequence (not its else branch), a `case`/`when`/match arm's values,
+   * the left side of an `&&`. Absent when it runs under none.
+   */
+  conditions?: string[];
   /** Compact source text, for messages and multiset matching. */
   text: string;
 }

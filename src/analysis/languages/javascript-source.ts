@@ -72,6 +72,19 @@ const GUARD_CALLEES = /^(assert|invariant|ok|strictEqual|equal|deepStrictEqual|n
 /** Receivers of logging calls (`console.log`, `logger.warn`, `log.error`). */
 const LOG_RECEIVER = /^(console|logger|log|debug|winston|pino|Sentry|captureException)$/i;
 
+/**
+ * The condition a child of `node` under `key` runs under (EscapeFact.conditions):
+ * an `if`'s or `?:`'s test for its consequent, a `case`'s test for its
+ * statements, the left operand of `&&` for its right one; null otherwise
+ * (an else branch runs under no condition that is written).
+ */
+function branchCondition(node: t.Node, key: string): t.Node | null {
+  if ((node.type === "IfStatement" || node.type === "ConditionalExpression") && key === "consequent") return node.test;
+  if (node.type === "SwitchCase" && key === "consequent") return node.test ?? null;
+  if (node.type === "LogicalExpression" && node.operator === "&&" && key === "right") return node.left;
+  return null;
+}
+
 function isNode(value: unknown): value is t.Node {
   return typeof value === "object" && value !== null && typeof (value as { type?: unknown }).type === "string";
 }
@@ -694,6 +707,8 @@ class CodeWalker {
   private readonly literalBranches: LiteralBranchFact[] = [];
   private readonly runnerChecks: RunnerCheckFact[] = [];
   private readonly escapes: EscapeFact[] = [];
+  /** Source texts of the conditions the walk is under within its function, outermost first (EscapeFact.conditions). */
+  private readonly conditions: string[] = [];
   /** Names declared at module level (`let calls = 0`), and the names each named function counts or toggles. */
   private readonly moduleNames = new Set<string>();
   /** Module-level `const`s bound to an expression of literals (`const dummy = { hasSubscribers: false }`): constants a handler may answer with. */
@@ -997,15 +1012,21 @@ class CodeWalker {
     if (isHook) this.hookDepth++;
     if (isEntry) this.entryDepth++;
     const record = node as unknown as Record<string, unknown>;
+    // A function's body starts with no condition over it (EscapeFact.conditions are read within their function).
+    const outerConditions = opened !== null ? this.conditions.splice(0) : null;
     for (const key of Object.keys(record)) {
       if (WALK_SKIP_KEYS.has(key)) continue;
       const value = record[key];
+      const condition = branchCondition(node, key);
+      if (condition !== null) this.conditions.push(this.source(condition));
       if (Array.isArray(value)) {
         for (const child of value) if (isNode(child)) this.visit(child, node, innerFn, innerPath);
       } else if (isNode(value)) {
         this.visit(value, node, innerFn, innerPath);
       }
+      if (condition !== null) this.conditions.pop();
     }
+    if (outerConditions !== null) this.conditions.push(...outerConditions);
     if (isHook) this.hookDepth--;
     if (isEntry) this.entryDepth--;
     if (opened) this.closeFunction(opened);
@@ -1315,6 +1336,7 @@ class CodeWalker {
     if (code !== undefined) fact.code = code;
     if (this.entryDepth > 0 || fn.split(".").some((part) => part === "main") || this.content.startsWith("#!")) fact.isEntryPoint = true;
     if (this.hookDepth > 0) fact.isInHook = true;
+    if (this.conditions.length > 0) fact.conditions = this.conditions.slice(-8).reverse();
     this.escapes.push(fact);
   }
 

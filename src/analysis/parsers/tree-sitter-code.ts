@@ -859,6 +859,43 @@ interface Region {
   kind: "entry" | "hook";
 }
 
+/** Node types that end the search for an exit's conditions: its function, closure or class. */
+const CONDITION_BOUNDARY = /function|method|lambda|closure|constructor|class|impl_item|^block_argument$|^do_block$|^program$|^source_file$|^module$/;
+
+/** Node types whose first named child is the value a branch runs for: Go/C#/Java/PHP `case`, Ruby `when`, Rust match arms, Python `case`. */
+const CASE_CLAUSE = /^(expression_case|type_case|switch_section|switch_label|switch_block_statement_group|case_statement|case_clause|when|match_arm)$/;
+
+/**
+ * Compact texts of the conditions a node runs under within its function
+ * (EscapeFact.conditions), innermost first: the `condition` field of an
+ * enclosing `if`/`while`/modifier when the node is not in its
+ * `alternative` (else) branch, the value of an enclosing case clause, and
+ * the left operand of an `&&`/`and` whose right operand holds it. At most 8.
+ */
+function enclosingConditions(node: Node): string[] {
+  const conditions: string[] = [];
+  let child = node;
+  for (let parent = node.parent; parent !== null && conditions.length < 8; child = parent, parent = parent.parent) {
+    if (CONDITION_BOUNDARY.test(parent.type)) break;
+    const condition = parent.childForFieldName("condition");
+    if (condition !== null && condition.startIndex !== child.startIndex) {
+      const alternative = parent.childForFieldName("alternative");
+      const isElse = alternative !== null && child.startIndex >= alternative.startIndex && child.endIndex <= alternative.endIndex;
+      if (!isElse && !(child.startIndex >= condition.startIndex && child.endIndex <= condition.endIndex)) conditions.push(compactText(condition).slice(0, MAX_TEXT));
+      continue;
+    }
+    if (CASE_CLAUSE.test(parent.type)) {
+      const value = parent.namedChildren[0];
+      if (value && value.startIndex !== child.startIndex) conditions.push(compactText(value).slice(0, MAX_TEXT));
+      continue;
+    }
+    const operator = parent.childForFieldName("operator")?.type;
+    const left = parent.childForFieldName("left");
+    if ((operator === "&&" || operator === "and") && left !== null && left.startIndex !== child.startIndex) conditions.push(compactText(left).slice(0, MAX_TEXT));
+  }
+  return conditions;
+}
+
 /**
  * One walk of extractCodeFacts: the cursor, the node under it (made once,
  * and only when a handler of its type wants it: a Node crosses the wasm
@@ -1084,6 +1121,8 @@ class CodeFactWalk {
     const isEntry = this.regions.some((region) => region.kind === "entry") || this.scopes.some((scope) => scope.fact !== null && ENTRY_FUNCTIONS.has(scope.name));
     if (isEntry) fact.isEntryPoint = true;
     if (this.regions.some((region) => region.kind === "hook")) fact.isInHook = true;
+    const conditions = enclosingConditions(node);
+    if (conditions.length > 0) fact.conditions = conditions;
     this.escapes.push(fact);
     if (escaped.kind === "hook") this.regions.push({ depth: this.depth, kind: "hook" });
   }

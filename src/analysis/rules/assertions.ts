@@ -37,7 +37,7 @@ import type { AssertionFact, AssertionHelperFact, TestCase } from "../facts.js";
 import { ON_FAILURE_CONDITION } from "../checks/error-checks.js";
 import type { Finding } from "../types.js";
 import { hasCodeUnderTestChanged, multisetMinus, resolveImport, usable, type MatchedTest, type RuleInput } from "./context.js";
-import { defineRule, report } from "./registry.js";
+import { defineRule, report, rereport } from "./registry.js";
 import { describeRetired, findRetired, retiredNamesOf } from "./dependencies.js";
 import { isAnchoredRelaxation, isPartialKeepingEveryField, statedAt } from "../checks/patterns.js";
 import { flipJudge } from "./flipped-refusals.js";
@@ -1054,10 +1054,23 @@ export function assertionFindings(input: RuleInput): Finding[] {
     // Assertions moved into an imported helper (`runScenario(dir)` holding the expects) are not removed.
     const lost = test.before.assertionCount - test.after.assertionCount;
     const moved = lost > 0 && delegatedAssertions(test, input) >= lost;
-    findings.push(...(moved ? found.filter((f) => f.type !== "assertion_removal") : found));
+    const kept = moved ? found.filter((f) => f.type !== "assertion_removal") : found;
+    findings.push(...(test.before.flags.skipped || test.before.flags.todo ? kept.map((finding) => ranNotBefore(finding, test.before)) : kept));
   }
   findings.push(...helperFindings(input, isCodeChanged));
   return findings;
+}
+
+/**
+ * A finding on a test that was skipped or todo before the change, at low:
+ * its checks did not run then, so none stops running (sweep of
+ * sindresorhus/p-queue f43fa4c79d, a `test.skip` enabled without one of
+ * its assertions). Its type is kept.
+ */
+function ranNotBefore(finding: Finding, before: TestCase): Finding {
+  const via = before.flagVia?.skipped ?? before.flagVia?.todo ?? (before.flags.todo ? "todo" : "skipped");
+  const messageId = finding.type === "assertion_weakening" ? "weakerChecksOfSkippedTest" : finding.type === "expectation_changed" ? "otherExpectationOfSkippedTest" : "checksOfSkippedTest";
+  return rereport(finding, assertionsRule, messageId, { message: finding.message, via });
 }
 
 /**
@@ -1273,6 +1286,20 @@ export const assertionsRule = defineRule({
     nullChecksRemovedUnderNullable: {
       text: '{{total}} assertion{{plural}} of test "{{test}}" in {{file}} {{were}} removed that passed a bare null to a framework call, which the nullable errors the change turned on no longer compile',
       severity: "medium",
+    },
+    checksOfSkippedTest: {
+      text: "{{message}}; the test was skipped before the change ({{via}}), so these checks did not run then",
+      severity: "low",
+    },
+    weakerChecksOfSkippedTest: {
+      text: "{{message}}; the test was skipped before the change ({{via}}), so these checks did not run then",
+      type: "assertion_weakening",
+      severity: "low",
+    },
+    otherExpectationOfSkippedTest: {
+      text: "{{message}}; the test was skipped before the change ({{via}}), so its old expectation was not checked then",
+      type: "expectation_changed",
+      severity: "low",
     },
     errorCheckFlipped: {
       text: 'test "{{test}}" in {{file}} no longer expects the error the change redecided: {{parts}}',

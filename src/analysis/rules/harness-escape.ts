@@ -17,7 +17,10 @@
  * a `__main__` guard), and files of command-line tools by their path
  * ({@link isEntryPointPath}), and modules only entry-point files import
  * (analysis/reach.ts, RuleInput.entryOnly). Only exits new in the change are
- * judged (by kind, text and function, as a multiset).
+ * judged (by kind, text and function, as a multiset). An exit that answers a
+ * help or version request (under a condition that names one, or in a
+ * function named for one: `if errors.Is(err, ErrHelp) { os.Exit(0) }`,
+ * `showHelp()`) follows the command-line convention and is low.
  */
 
 import type { EscapeFact, RunEscapeFact } from "../facts.js";
@@ -56,6 +59,37 @@ const SUCCESS_STATUS = /^(null|0|0x0|true|"0"|EXIT_SUCCESS|(\w+[.:]+)*EX_OK|(\w+
 function isSuccessExit(fact: EscapeFact): boolean {
   if (fact.kind === "hook" || fact.code === undefined) return false;
   return SUCCESS_STATUS.test(fact.code === null ? "null" : fact.code);
+}
+
+/** Reads of the runtime's own version (`sys.version_info`, `process.versions`, `RUBY_VERSION`), which ask for no help. */
+const RUNTIME_VERSION =
+  /\b(sys\.(version_info|version|hexversion)|process\.versions?|RUBY_VERSION|PHP_VERSION(_ID)?|PHP_MAJOR_VERSION|runtime\.Version\(\)|Environment\.Version|System\.getProperty\(\s*"java\.version"\s*\))\b/g;
+
+/**
+ * True when a text names a help or version request: the word help, usage
+ * or version in it once camelCase is split (`ErrHelp`, `args.help`,
+ * `"--help"`, `showVersion`, `print_usage`), or a `-h`/`-V`/`-?` flag
+ * literal; the runtime's own version (`sys.version_info`) is no request.
+ */
+function namesHelpRequest(text: string): boolean {
+  const words = text
+    .replace(RUNTIME_VERSION, " ")
+    .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
+    .toLowerCase();
+  return /(^|[^a-z])(help|usage|version)([^a-z]|$)/.test(words) || /["'`]-[hV?]["'`]/.test(text);
+}
+
+/**
+ * The help or version request a success exit answers (GNU coding
+ * standards, "--help" and "--version": print and exit successfully): the
+ * innermost condition it runs under that names one ({@link namesHelpRequest}),
+ * else its function's name when that does (`showHelp`); null when neither.
+ */
+function helpRequestOf(fact: EscapeFact): string | null {
+  const condition = (fact.conditions ?? []).find(namesHelpRequest);
+  if (condition !== undefined) return condition;
+  const name = fact.function.slice(fact.function.lastIndexOf(".") + 1);
+  return name !== "" && namesHelpRequest(name) ? `${name}()` : null;
 }
 
 const escapeKey = (fact: EscapeFact): string => `${fact.kind}\u0000${fact.function}\u0000${fact.text}`;
@@ -144,15 +178,23 @@ export function harnessEscapeFindings(input: RuleInput): Finding[] {
         moved.set(key, left - 1);
         continue;
       }
+      const request = fact.isInHook ? null : helpRequestOf(fact);
       findings.push(
         report(
           harnessEscapeRule,
-          "successExit",
-          { path: pair.path, escape: describeEscape(fact) },
+          request === null ? "successExit" : "helpExit",
+          { path: pair.path, escape: describeEscape(fact), request },
           {
             file: pair.path,
             line: fact.line,
-            evidence: { rule: HARNESS_ESCAPE_RULE, kind: fact.kind, text: fact.text, function: fact.function, ...(fact.isInHook ? { in_hook: true } : {}) },
+            evidence: {
+              rule: HARNESS_ESCAPE_RULE,
+              kind: fact.kind,
+              text: fact.text,
+              function: fact.function,
+              ...(fact.isInHook ? { in_hook: true } : {}),
+              ...(request !== null ? { help_request: request } : {}),
+            },
           },
         ),
       );
@@ -174,6 +216,10 @@ export const harnessEscapeRule = defineRule({
   description: "Product code now ends the process with a success status (or forces one) where a test run reaches it.",
   messages: {
     successExit: "{{path}} now {{escape}}: a test run that reaches it passes whatever its assertions say",
+    helpExit: {
+      text: "{{path}} now {{escape}} on a help or version request (`{{request}}`), the command-line convention; a test run that asks for help ends there",
+      severity: "low",
+    },
     runExit: "{{fn}}() in {{path}} now ends the test run with `{{text}}`, not with the status the tests report: the run passes whatever its assertions say",
   },
   check: ({ input }: { input: RuleInput }) => harnessEscapeFindings(input),

@@ -1,0 +1,133 @@
+/**
+ * Checks of a test that was skipped before the change did not run then, so
+ * the change cannot stop them running (sweep of sindresorhus/p-queue
+ * f43fa4c79d: a `test.skip` enabled and rewritten without one of its
+ * assertions; e48716fa12: a `test.skip` deleted with the option it tested).
+ * Deleting such a test, or enabling it with fewer or other checks, is low:
+ * the note still says so. A test skipped only under a condition ran
+ * elsewhere, and a test that ran before stays judged as ever.
+ */
+import { describe, it } from "vitest";
+import { change, expectFindings, type RuleCase } from "./table.js";
+
+interface Shape {
+  lang: string;
+  path: string;
+  /** The test file with two tests, the first skipped (`skip` true), unconditionally or not. */
+  file: (first: { skip: "none" | "always" | "conditional"; checks: 1 | 2 } | null) => string;
+  /** The test id of the first test. */
+  id: string;
+}
+
+const shapes: Shape[] = [
+  {
+    lang: "js",
+    path: "test/queue.test.js",
+    id: "handles a throwing task",
+    file: (first) => {
+      const opener = first === null ? "" : first.skip === "always" ? "test.skip(" : first.skip === "conditional" ? "test.skipIf(process.platform === 'win32')(" : "test(";
+      const checks = first === null ? "" : first.checks === 2 ? "  assert.equal(queue.size, 2);\n  assert.equal(queue.pending, 1);\n" : "  assert.equal(queue.pending, 1);\n";
+      const one = first === null ? "" : `${opener}'handles a throwing task', () => {\n  const queue = newQueue();\n${checks}});\n\n`;
+      return `import {test} from 'vitest';\nimport assert from 'node:assert/strict';\nimport {newQueue} from '../src/queue.js';\n\n${one}test('counts tasks', () => {\n  assert.equal(newQueue().size, 0);\n});\n`;
+    },
+  },
+  {
+    lang: "python",
+    path: "tests/test_queue.py",
+    id: "test_handles_a_throwing_task",
+    file: (first) => {
+      const mark =
+        first === null
+          ? ""
+          : first.skip === "always"
+            ? '@pytest.mark.skip(reason="flaky")\n'
+            : first.skip === "conditional"
+              ? '@pytest.mark.skipif(sys.platform == "win32", reason="posix only")\n'
+              : "";
+      const checks = first === null ? "" : first.checks === 2 ? "    assert queue.size == 2\n    assert queue.pending == 1\n" : "    assert queue.pending == 1\n";
+      const one = first === null ? "" : `${mark}def test_handles_a_throwing_task():\n    queue = new_queue()\n${checks}\n\n`;
+      return `import sys\n\nimport pytest\n\nfrom queue_lib import new_queue\n\n\n${one}def test_counts_tasks():\n    assert new_queue().size == 0\n`;
+    },
+  },
+  {
+    lang: "java",
+    path: "src/test/java/QueueTest.java",
+    id: "QueueTest > handlesAThrowingTask",
+    file: (first) => {
+      const mark = first === null ? "" : first.skip === "always" ? "  @Disabled\n" : first.skip === "conditional" ? "  @DisabledOnOs(OS.WINDOWS)\n" : "";
+      const checks = first === null ? "" : first.checks === 2 ? "    assertEquals(2, queue.size());\n    assertEquals(1, queue.pending());\n" : "    assertEquals(1, queue.pending());\n";
+      const one = first === null ? "" : `  @Test\n${mark}  void handlesAThrowingTask() {\n    Queue queue = Queue.create();\n${checks}  }\n\n`;
+      return `import static org.junit.jupiter.api.Assertions.assertEquals;\n\nimport org.junit.jupiter.api.Disabled;\nimport org.junit.jupiter.api.Test;\nimport org.junit.jupiter.api.condition.DisabledOnOs;\nimport org.junit.jupiter.api.condition.OS;\n\nclass QueueTest {\n${one}  @Test\n  void countsTasks() {\n    assertEquals(0, Queue.create().size());\n  }\n}\n`;
+    },
+  },
+  {
+    lang: "go",
+    path: "queue/queue_test.go",
+    id: "TestHandlesAThrowingTask",
+    file: (first) => {
+      const skip = first === null ? "" : first.skip === "always" ? '\tt.Skip("flaky")\n' : first.skip === "conditional" ? '\tif runtime.GOOS == "windows" {\n\t\tt.Skip("posix only")\n\t}\n' : "";
+      const checks =
+        first === null
+          ? ""
+          : first.checks === 2
+            ? '\tif q.Size() != 2 {\n\t\tt.Errorf("size = %d", q.Size())\n\t}\n\tif q.Pending() != 1 {\n\t\tt.Errorf("pending = %d", q.Pending())\n\t}\n'
+            : '\tif q.Pending() != 1 {\n\t\tt.Errorf("pending = %d", q.Pending())\n\t}\n';
+      const one = first === null ? "" : `func TestHandlesAThrowingTask(t *testing.T) {\n${skip}\tq := New()\n${checks}}\n\n`;
+      return `package queue\n\nimport (\n\t"runtime"\n\t"testing"\n)\n\nvar _ = runtime.GOOS\n\n${one}func TestCountsTasks(t *testing.T) {\n\tif New().Size() != 0 {\n\t\tt.Error("not empty")\n\t}\n}\n`;
+    },
+  },
+];
+
+for (const shape of shapes) {
+  const at = (kind: string): string => `${kind} ${shape.path} "${shape.id}"`;
+  const lookAlikes: RuleCase[] = [
+    {
+      name: "a skipped test deleted",
+      changes: [change(shape.path, shape.file({ skip: "always", checks: 2 }), shape.file(null))],
+      findings: [at("test_deletion/low")],
+    },
+    {
+      name: "a skipped test enabled with one of its checks dropped",
+      changes: [change(shape.path, shape.file({ skip: "always", checks: 2 }), shape.file({ skip: "none", checks: 1 }))],
+      findings: [at("assertion_removal/low")],
+    },
+  ];
+  const cheats: RuleCase[] = [
+    {
+      name: "a running test deleted",
+      changes: [change(shape.path, shape.file({ skip: "none", checks: 2 }), shape.file(null))],
+      findings: [at("test_deletion/critical")],
+    },
+    {
+      name: "a test skipped only under a condition deleted",
+      changes: [change(shape.path, shape.file({ skip: "conditional", checks: 2 }), shape.file(null))],
+      findings: [at("test_deletion/critical")],
+    },
+    {
+      name: "a running test losing one of its checks",
+      changes: [change(shape.path, shape.file({ skip: "none", checks: 2 }), shape.file({ skip: "none", checks: 1 }))],
+      findings: [at("assertion_removal/high")],
+    },
+  ];
+  describe(`${shape.lang}: checks of a test skipped before the change did not run`, () => {
+    for (const rule of lookAlikes) it(`look-alike: ${rule.name}`, () => expectFindings(rule));
+    for (const rule of cheats) it(`cheat: ${rule.name}`, () => expectFindings(rule));
+  });
+}
+
+describe("js: a skipped test enabled with a weaker check", () => {
+  const file = (opener: string, check: string): string =>
+    `import {test} from 'vitest';\nimport assert from 'node:assert/strict';\nimport {newQueue} from '../src/queue.js';\n\n${opener}'handles a throwing task', () => {\n  ${check}\n});\n`;
+  it("look-alike: skipped before, the weaker check is low", () =>
+    expectFindings({
+      name: "skipped before",
+      changes: [change("test/queue.test.js", file("test.skip(", "assert.deepEqual(newQueue().events, ['limited', 'cleared']);"), file("test(", "assert.ok(newQueue().events.includes('limited'));"))],
+      findings: ['assertion_weakening/low test/queue.test.js "handles a throwing task"'],
+    }));
+  it("cheat: running before, the weaker check is high", () =>
+    expectFindings({
+      name: "running before",
+      changes: [change("test/queue.test.js", file("test(", "assert.deepEqual(newQueue().events, ['limited', 'cleared']);"), file("test(", "assert.ok(newQueue().events.includes('limited'));"))],
+      findings: ['assertion_weakening/high test/queue.test.js "handles a throwing task"'],
+    }));
+});
