@@ -76,6 +76,26 @@ export function areSubjectsRelated(before: string, after: string): boolean {
   return left.every((token, index) => token === right[index] || (isName(token) && isName(right[index] as string)));
 }
 
+/**
+ * True when `after` is `before` made again on the successor of a member the
+ * change removed: the same relation, negation and expected side, and
+ * subjects of the same tokens but one name, `before`'s being in `removed`
+ * (`foul.original_error` -> `foul.cause`, `foul.getOriginalError()` ->
+ * `foul.getCause()`, `info.value.original_error` -> `info.value.__cause__`).
+ */
+export function isSuccessorCheck(before: Check, after: Check, removed: ReadonlySet<string>): boolean {
+  if (relationOf(before) !== relationOf(after) || before.isNegated !== after.isNegated || expectedText(before) !== expectedText(after)) return false;
+  if (before.isTautology || after.isTautology || !before.isReachable || !after.isReachable) return false;
+  const left = tokenize(before.subject);
+  const right = tokenize(after.subject);
+  if (left.length === 0 || left.length !== right.length) return false;
+  const differing = left.flatMap((token, index) => (token === right[index] ? [] : [index]));
+  if (differing.length !== 1) return false;
+  const index = differing[0] as number;
+  const [was, now] = [left[index] as string, right[index] as string];
+  return isName(was) && isName(now) && !KEYWORDS.test(now) && removed.has(was);
+}
+
 /** True when a subject is one plain name (a local holding the value under test: `partial`, `$levels`), not a call, member or literal. */
 function isLocalName(subject: string): boolean {
   return /^\$?[A-Za-z_][\w]*$/.test(subject) && !KEYWORDS.test(subject);

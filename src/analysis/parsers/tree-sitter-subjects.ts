@@ -441,10 +441,22 @@ const FUNCTION_LIKE = /function|method|constructor|lambda|closure|func_literal|a
 /** Node types that declare a name of the file (by field `name`, or by their first named child). */
 const DECLARATION = /(declaration|definition|spec|declarator|element|member|signature|variant|item|^method|^class|^module|^singleton_method)$/;
 
+/** Ruby's attribute macros: each defines a reader, a writer or both, named by its symbols. */
+const RUBY_ATTRIBUTE_MACRO = /^attr(_reader|_writer|_accessor)?$/;
+
+/** The methods a Ruby `attr_reader :a, :b` (or attr_writer, attr_accessor, attr) defines: `a`, `b`; none for another call. */
+function rubyAttributeNames(call: Node): string[] {
+  const method = call.childForFieldName("method");
+  if (call.childForFieldName("receiver") !== null || method === null || !RUBY_ATTRIBUTE_MACRO.test(method.text)) return [];
+  const args = call.childForFieldName("arguments")?.namedChildren ?? [];
+  return args.flatMap((arg) => (arg !== null && arg.type === "simple_symbol" ? [arg.text.slice(1)] : []));
+}
+
 /**
  * The names a product file declares outside function bodies, sorted and
  * unique: types, functions and methods (by their own name), properties,
- * fields, constants and enum members. A `$` of a PHP property is dropped.
+ * fields, constants and enum members, and the methods a Ruby `attr_reader`
+ * defines. A `$` of a PHP property is dropped.
  */
 export function declaredNames(root: Node): string[] {
   const names = new Set<string>();
@@ -455,6 +467,7 @@ export function declaredNames(root: Node): string[] {
       const own = named.length > 0 ? named : first && (isNameLeaf(first) || first.type === "variable_name") && /element|member|declarator/.test(node.type) ? [first] : [];
       for (const name of own) names.add(name.text.replace(/^\$/, ""));
     }
+    if (!isInFunction && node.type === "call") for (const name of rubyAttributeNames(node)) names.add(name);
     const isFunction = isInFunction || FUNCTION_LIKE.test(node.type);
     for (const child of node.namedChildren) if (child) visit(child, isFunction);
   };

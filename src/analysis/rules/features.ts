@@ -12,11 +12,11 @@
  */
 
 import { checkedTest, describeCheck, findKeptCover, findReExpectedCover, type Check, type CheckedTest, type Cover } from "../checks/index.js";
-import { checkLikeness } from "../checks/likeness.js";
+import { checkLikeness, isSuccessorCheck } from "../checks/likeness.js";
 import type { ExportFact, TestCase } from "../facts.js";
 import type { Finding } from "../types.js";
 import { hasCodeUnderTestChanged, isInlineTestedProductCode, isProductCode, isTestPair, resolveImport, usable, type RuleInput, type RulePair } from "./context.js";
-import { describeRetired, findRetired, removedNamesCheckedBy, removedNamesOfRows } from "./dependencies.js";
+import { describeRetired, findRemovedNames, findRetired, removedNamesCheckedBy, removedNamesOfRows } from "./dependencies.js";
 import { deadUnderSupport as skippedFromMinimum, type StatedSupport, type SupportChange } from "../support.js";
 import { defineRule, report, rereport } from "./registry.js";
 import { checksOnlyRetiredRefusal, retireRefusalChecks } from "./retired-refusals.js";
@@ -463,7 +463,7 @@ export function featureFindings(matchFindings: readonly Finding[], input: RuleIn
   const findings = reExpectedDeletions(matchFindings, input);
   const removed = findRemovedExports(input.pairs);
   const reclassified = reclassifyDeletions(findings, input, removed, findRemovedDefinitions(input.pairs), findRetired(input.pairs));
-  return [...reclassifyLostChecksOfRemovedExports(reclassified, input, removed), ...featureRemovalFindings(removed)];
+  return [...reclassifyLostChecksOfRemovedCode(reclassified, input, removed), ...featureRemovalFindings(removed)];
 }
 
 /** The before test an assertion_removal of a test gone names, with its facts' checks, and the checks it lost (by evidence.removed line), or null. */
@@ -501,10 +501,14 @@ function baseCall(subject: string): string | null {
 /**
  * An assertion_removal of a test gone whose checks made nowhere all
  * depended on an export the change removed (not one it moved or renamed:
- * {@link findRemovedExports}) becomes feature_removal at medium when each
+ * {@link findRemovedExports}) or on another product name it removed (a
+ * method, a property, a Ruby `attr_reader`: dependencies.ts
+ * findRemovedNames) becomes feature_removal at medium when each
  * of them still has a counterpart after the change: a check alike through
  * the product's change (checks/likeness.ts: the same relation, the subject
- * or the expected value kept, the other adapted), or, for a value derived
+ * or the expected value kept, the other adapted; or the same check made on
+ * the removed member's successor, isSuccessorCheck: `foul.original_error`
+ * -> `foul.cause`, sweep of jnunemaker/httparty 072e681e5e), or, for a value derived
  * from a call (`iter_named(&DEFS).filter(…).count()`), an equality of that
  * call's whole output (`iter_named(&DEFS).collect() == expected`) that
  * itself lives on. Those checks went with the code they checked, as a test
@@ -513,13 +517,15 @@ function baseCall(subject: string): string | null {
  * more (a whole-sequence equality replaced by `contains` checks), keeps the
  * finding.
  */
-export function reclassifyLostChecksOfRemovedExports(findings: readonly Finding[], input: RuleInput, removed: readonly RemovedExport[]): Finding[] {
-  if (removed.length === 0) return [...findings];
-  const names = new Set(removed.map((entry) => entry.name.slice(entry.name.lastIndexOf(".") + 1)));
+export function reclassifyLostChecksOfRemovedCode(findings: readonly Finding[], input: RuleInput, removed: readonly RemovedExport[]): Finding[] {
+  if (!findings.some((finding) => finding.type === "assertion_removal" && finding.evidence?.conserved_in !== undefined)) return [...findings];
+  const names = new Set([...removed.map((entry) => entry.name.slice(entry.name.lastIndexOf(".") + 1)), ...findRemovedNames(input.pairs)]);
+  if (names.size === 0) return [...findings];
   const pairByPath = new Map(input.pairs.map((pair) => [pair.path, pair] as const));
   let pool: Check[] | null = null;
   const afterChecks = (): Check[] => (pool ??= input.pairs.flatMap((pair) => (usable(pair.after)?.tests ?? []).flatMap((test) => checkedTest(pair.path, test, usable(pair.after)).checks)));
-  const isAdapted = (check: Check): boolean => afterChecks().some((after) => checkLikeness(check, after, "none") > 0);
+  // Alike through the product's change, or the same check made on the removed member's successor (`original_error` -> `cause`).
+  const isAdapted = (check: Check): boolean => afterChecks().some((after) => checkLikeness(check, after, "none") > 0 || isSuccessorCheck(check, after, names));
   return findings.map((finding) => {
     if (finding.type !== "assertion_removal" || finding.severity === "low" || finding.evidence?.conserved_in === undefined) return finding;
     const path = finding.before_file ?? finding.file;
