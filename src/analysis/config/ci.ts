@@ -8,7 +8,7 @@
  */
 
 import type { TreeReader } from "../discovery.js";
-import { analyzeCommand, compareCommands, isDelegatingRunner, runsTests, type CommandScope, type TestTargets } from "./command.js";
+import { analyzeCommand, compareCommands, coversRuns, isDelegatingRunner, runsTests, type CommandScope, type TestTargets } from "./command.js";
 import type { Runtime, StatedSupport } from "../support.js";
 import { githubJobRuntimes, gitlabJobRuntimes, RUNTIME_LABELS, supportedVersionsDropped, unsupportedRuntimeOf, type JobRuntime } from "./runtimes.js";
 import { joinRelative } from "./scope.js";
@@ -301,6 +301,16 @@ export function compareWorkflows(was: StaticConfig, now: StaticConfig, context: 
       }
       // Otherwise the test step that took its place in this job (a runner replaced: `yarn jest` -> `yarn vitest`).
       if (index === -1 && hasRunner(step)) index = unused.findIndex((candidate) => hasRunner(candidate) && !testSteps.some((other) => other.key === candidate.key));
+      // Several steps of one runner merged into one (ten `cargo test --features X` -> `cargo hack test
+      // --feature-powerset`): each is compared with the step that now makes its runs.
+      if (index === -1 && step.run !== null && hasRunner(step)) {
+        const merged = mergedInto(step.run, next.steps, targets);
+        if (merged !== null) {
+          const scope: CommandScope | undefined = tree ? { tree, cwdBefore: step.workingDirectory, cwdAfter: merged.workingDirectory } : undefined;
+          notes.push(...compareCommands(step.run, merged.run ?? "", `job "${nextId}" ${describeStep(merged)}`, line(`${merged.path}.run`) ?? line(merged.path), undefined, targets, scope));
+          continue;
+        }
+      }
       if (index === -1) {
         if (step.run && remainingCommands.includes(step.run.trim())) continue;
         // A step that is a test step only by name ("Test build": `yarn build`) runs no tests to lose.
@@ -351,6 +361,23 @@ export function compareWorkflows(was: StaticConfig, now: StaticConfig, context: 
     seen.add(key);
     return true;
   });
+}
+
+/**
+ * The step of `steps` a removed test step was merged into: one that runs
+ * each of its runners with feature sets that cover its own
+ * (command.ts coversRuns), or null.
+ */
+function mergedInto(run: string, steps: readonly Step[], targets: TestTargets | undefined): Step | null {
+  const wanted = analyzeCommand(run, undefined, targets).invocations;
+  if (wanted.length === 0) return null;
+  return (
+    steps.find((candidate) => {
+      if (candidate.run === null) return false;
+      const made = analyzeCommand(candidate.run, undefined, targets).invocations;
+      return wanted.every((invocation) => made.some((other) => coversRuns(invocation, other)));
+    }) ?? null
+  );
 }
 
 /** The runtimes of several jobs as one list: each runtime's versions together, unknown when any job's are. */

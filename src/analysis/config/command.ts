@@ -659,6 +659,30 @@ const FAMILIES: Record<RunnerFamily, FamilySpec> = {
       "-E",
       "--filterset",
       "--partition",
+      "--target-dir",
+      "--message-format",
+      "--config",
+      "--color",
+      "-Z",
+      // cargo-hack's feature-set options (github.com/taiki-e/cargo-hack, "Options")
+      "--exclude-features",
+      "--skip-features",
+      "--include-features",
+      "--group-features",
+      "--mutually-exclusive-features",
+      "--at-least-one-of",
+      "--depth",
+      "--version-range",
+      "--version-step",
+      // cargo-nextest's run options (nexte.st, "cargo nextest run --help")
+      "--retries",
+      "--test-threads",
+      "--run-ignored",
+      "--cargo-profile",
+      "--status-level",
+      "--final-status-level",
+      "--failure-output",
+      "--success-output",
     ]),
     filterOptions: new Set(["-p", "--package", "--test", "--bin", "--lib", "--doc", "--bins", "--exact", "-E", "--filterset", "--partition", "--ignored"]),
     ignoreOptions: new Set(["--skip", "--exclude"]),
@@ -1192,6 +1216,40 @@ function identifyCargo(words: readonly string[]): { runner: string; family: Runn
   if (test !== -1) return { runner: "cargo test", family: "cargo", args: cargoArgs(rest.slice(rest[test] === "nextest" && rest[test + 1] === "run" ? test + 2 : test + 1)) };
   if (!wrapper.runsTestsAlone || rest.some((word) => !word.startsWith("-") && ["report", "clean", "show-env", "run", "build", "check"].includes(word))) return null;
   return { runner: "cargo test", family: "cargo", args: [] };
+}
+
+/** cargo-hack's options that run every feature combination, or each feature alone (github.com/taiki-e/cargo-hack), and cargo's own `--all-features`. */
+const EVERY_FEATURE_SET = ["--feature-powerset", "--each-feature", "--all-features"];
+
+/** The features a cargo invocation turns on (`-F a,b`, `--features "a b"`), with `no-default` when it turns the default ones off. */
+function cargoFeatures(invocation: RunnerInvocation): Set<string> {
+  const features = new Set((invocation.options.get("-F") ?? []).flatMap((value) => (value === true ? [] : value.split(/[\s,]+/).filter((word) => word !== ""))));
+  if (invocation.options.has("--no-default-features")) features.add("no-default");
+  return features;
+}
+
+/** True when a positional word (a path or a name filter) of a run is selected by one of `selection`: the same word, or a folder holding it. */
+function isSelectedBy(word: string, selection: readonly string[]): boolean {
+  return selection.some((other) => word === other || word.startsWith(`${other.replace(/\/+$/, "")}/`));
+}
+
+/**
+ * True when `after` makes every test run of `before` as far as its
+ * selection goes (the step `before` ran in was merged into `after`'s): the
+ * same runner, every positional word of `before` selected by `after`'s
+ * (none in `after` selects everything), and for cargo every feature set:
+ * `after` runs them all (cargo-hack's `--feature-powerset` or
+ * `--each-feature`, `--all-features`) or turns on every feature `before`
+ * does (and the defaults off when `before` did). What else narrows is
+ * {@link compareCommands}'s to say.
+ */
+export function coversRuns(before: RunnerInvocation, after: RunnerInvocation): boolean {
+  if (before.runner !== after.runner) return false;
+  if (after.positional.length > 0 && !before.positional.every((word) => isSelectedBy(word, after.positional))) return false;
+  if (before.family !== "cargo") return true;
+  if (EVERY_FEATURE_SET.some((option) => after.options.has(option))) return true;
+  const wanted = cargoFeatures(after);
+  return [...cargoFeatures(before)].every((feature) => wanted.has(feature));
 }
 
 /** `cargo test [opts] [filter] -- [harness args]`: harness args are read too (`--skip`, `--ignored`, `--exact`). */
