@@ -60,8 +60,8 @@ export interface Check {
  * single-quoted strings (and Ruby's `%|…|`, `%q(…)`, `%Q{…}`) double-quoted,
  * interpolations of literals folded into their string (`"#{:a}"`, `` `${1}` ``,
  * `f"{'x'}"`, see {@link foldedInterpolation}), trailing commas before a
- * closing bracket dropped, `await` and redundant outer parentheses removed.
- * Two spellings a formatter would produce from each other, or that make the
+ * closing bracket dropped, `await`, a borrow at an argument (`f(&x)`, Rust's
+ * needless borrow) and redundant outer parentheses removed. Two spellings a formatter would produce from each other, or that make the
  * same string, are equal.
  */
 export function canonicalText(text: string): string {
@@ -110,7 +110,12 @@ export function canonicalText(text: string): string {
     out += char;
     i++;
   }
-  out = out.replace(/,([)\]}])/g, "$1").replace(/^await /, "");
+  // A borrow at an argument (`check(&state)`, `f(a, &mut b)`) passes the same value the bare name does where both compile
+  // (Rust's auto-deref; clippy's needless_borrow drops it): the same call.
+  out = out
+    .replace(/,([)\]}])/g, "$1")
+    .replace(/^await /, "")
+    .replace(/([(,])&(?:mut )?(?=[A-Za-z_$])/g, "$1");
   while (out.startsWith("(") && out.endsWith(")") && closingIndex(out, 0) === out.length - 1) out = out.slice(1, -1);
   return out;
 }
