@@ -603,7 +603,9 @@ function deletionFindings(pair: FactsPair, lost: Slot[], isCodeUnchanged: (path:
 
   const isFileDeleted = pair.after === null;
   if (isFileDeleted && lost.length > 1 && lost.length === beforeCount) {
-    const isAllTodo = lost.every((slot) => slot.test.flags.todo || slot.test.flags.skipped || checksNothing(slot.test) || isUncheckedOfUnchangedCode(slot, pair.before, isCodeUnchanged));
+    const isAllTodo = lost.every(
+      (slot) => slot.test.flags.todo || slot.test.flags.skipped || slot.test.flags.failing || checksNothing(slot.test) || isUncheckedOfUnchangedCode(slot, pair.before, isCodeUnchanged),
+    );
     return [
       {
         type: "test_deletion",
@@ -622,12 +624,13 @@ function deletionFindings(pair: FactsPair, lost: Slot[], isCodeUnchanged: (path:
   return lost.map((slot) => {
     const test = slot.test;
     const isTodo = test.flags.todo;
-    const wasSkipped = !isTodo && test.flags.skipped;
+    // Skipped, or expected to fail (its checks decided no pass): nothing that ran as a check stops running.
+    const wasSkipped = !isTodo && (test.flags.skipped || test.flags.failing);
     const isInert = !isTodo && !wasSkipped && checksNothing(test);
     const isUnchecked = !isTodo && !wasSkipped && !isInert && isUncheckedOfUnchangedCode(slot, pair.before, isCodeUnchanged);
     const where = isFileDeleted ? `was deleted with its file ${path}` : `was deleted from ${path}`;
     const why = wasSkipped
-      ? `; it was skipped before the change (${test.flagVia?.skipped ?? "skipped"}), so nothing that ran stops running`
+      ? `; it was ${test.flags.skipped ? "skipped" : "expected to fail"} before the change (${test.flagVia?.skipped ?? test.flagVia?.failing ?? (test.flags.skipped ? "skipped" : "failing")}), so nothing that ran stops running`
       : isInert
         ? "; it checked nothing: its only assertions are tautologies and it runs no code"
         : isUnchecked

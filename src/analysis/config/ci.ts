@@ -293,6 +293,32 @@ export function compareWorkflows(was: StaticConfig, now: StaticConfig, context: 
     // Steps that run a test runner pair first; a step that is a test step only by its name ("Test build") comes last.
     const hasRunner = (step: Step): boolean => step.run !== null && runsTests(step.run, undefined, targets);
     const ordered = [...testSteps.filter(hasRunner), ...testSteps.filter((step) => !hasRunner(step))];
+    // What a test step lost in the step that now makes its runs (its partner, or the step it was merged into).
+    const partnerNotes = (step: Step, partner: Step): TamperNote[] => {
+      const found: TamperNote[] = [];
+      const where = `job "${nextId}" ${describeStep(partner)}`;
+      if (isAlwaysTrue(partner.continueOnError) && !isAlwaysTrue(step.continueOnError)) {
+        found.push({
+          setting: `${partner.path}.continue-on-error`,
+          line: line(`${partner.path}.continue-on-error`),
+          message: `${where} now has continue-on-error: failing tests no longer fail the job`,
+          before: step.continueOnError ?? null,
+          after: partner.continueOnError ?? null,
+        });
+      }
+      if (isAlwaysFalse(partner.condition) && !isAlwaysFalse(step.condition)) {
+        found.push({
+          setting: `${partner.path}.if`,
+          line: line(`${partner.path}.if`),
+          message: `${where} now has if: ${String(partner.condition)}: it never runs`,
+          before: step.condition ?? null,
+          after: partner.condition ?? null,
+        });
+      }
+      const scope: CommandScope | undefined = tree ? { tree, cwdBefore: step.workingDirectory, cwdAfter: partner.workingDirectory } : undefined;
+      if (step.run !== null) found.push(...compareCommands(step.run, partner.run ?? "", where, line(`${partner.path}.run`) ?? line(partner.path), undefined, targets, scope));
+      return found;
+    };
     for (const step of ordered) {
       let index = unused.findIndex((candidate) => candidate.key === step.key);
       if (index === -1 && step.run) {
@@ -306,8 +332,7 @@ export function compareWorkflows(was: StaticConfig, now: StaticConfig, context: 
       if (index === -1 && step.run !== null && hasRunner(step)) {
         const merged = mergedInto(step.run, next.steps, targets);
         if (merged !== null) {
-          const scope: CommandScope | undefined = tree ? { tree, cwdBefore: step.workingDirectory, cwdAfter: merged.workingDirectory } : undefined;
-          notes.push(...compareCommands(step.run, merged.run ?? "", `job "${nextId}" ${describeStep(merged)}`, line(`${merged.path}.run`) ?? line(merged.path), undefined, targets, scope));
+          notes.push(...partnerNotes(step, merged));
           continue;
         }
       }
@@ -326,27 +351,7 @@ export function compareWorkflows(was: StaticConfig, now: StaticConfig, context: 
         continue;
       }
       const [partner] = unused.splice(index, 1) as [Step];
-      const where = `job "${nextId}" ${describeStep(partner)}`;
-      if (isAlwaysTrue(partner.continueOnError) && !isAlwaysTrue(step.continueOnError)) {
-        notes.push({
-          setting: `${partner.path}.continue-on-error`,
-          line: line(`${partner.path}.continue-on-error`),
-          message: `${where} now has continue-on-error: failing tests no longer fail the job`,
-          before: step.continueOnError ?? null,
-          after: partner.continueOnError ?? null,
-        });
-      }
-      if (isAlwaysFalse(partner.condition) && !isAlwaysFalse(step.condition)) {
-        notes.push({
-          setting: `${partner.path}.if`,
-          line: line(`${partner.path}.if`),
-          message: `${where} now has if: ${String(partner.condition)}: it never runs`,
-          before: step.condition ?? null,
-          after: partner.condition ?? null,
-        });
-      }
-      const scope: CommandScope | undefined = tree ? { tree, cwdBefore: step.workingDirectory, cwdAfter: partner.workingDirectory } : undefined;
-      if (step.run !== null) notes.push(...compareCommands(step.run, partner.run ?? "", where, line(`${partner.path}.run`) ?? line(partner.path), undefined, targets, scope));
+      notes.push(...partnerNotes(step, partner));
     }
   }
   // Runtime versions the workflow's test jobs stop testing while the project still supports them (a matrix entry or a job removed).

@@ -1218,14 +1218,60 @@ function identifyCargo(words: readonly string[]): { runner: string; family: Runn
   return { runner: "cargo test", family: "cargo", args: [] };
 }
 
-/** cargo-hack's options that run every feature combination, or each feature alone (github.com/taiki-e/cargo-hack), and cargo's own `--all-features`. */
-const EVERY_FEATURE_SET = ["--feature-powerset", "--each-feature", "--all-features"];
+/** cargo-hack's options that run every feature combination, or each feature alone, the defaults and none among them (github.com/taiki-e/cargo-hack). */
+const EVERY_FEATURE_SET = ["--feature-powerset", "--each-feature"];
 
-/** The features a cargo invocation turns on (`-F a,b`, `--features "a b"`), with `no-default` when it turns the default ones off. */
-function cargoFeatures(invocation: RunnerInvocation): Set<string> {
-  const features = new Set((invocation.options.get("-F") ?? []).flatMap((value) => (value === true ? [] : value.split(/[\s,]+/).filter((word) => word !== ""))));
-  if (invocation.options.has("--no-default-features")) features.add("no-default");
-  return features;
+/** cargo's and cargo-hack's options that choose feature sets: compared by {@link coversFeatureSets}, not as options. */
+const FEATURE_OPTIONS: ReadonlySet<string> = new Set([
+  "-F",
+  "--no-default-features",
+  "--all-features",
+  ...EVERY_FEATURE_SET,
+  "--exclude-features",
+  "--skip-features",
+  "--include-features",
+  "--group-features",
+  "--mutually-exclusive-features",
+  "--at-least-one-of",
+  "--depth",
+  "--optional-deps",
+  "--exclude-no-default-features",
+  "--exclude-all-features",
+]);
+
+/**
+ * Options that change how a run reports, how fast it goes or what it may
+ * download, never which tests it runs or what counts as a failure: a
+ * merged step may drop them.
+ */
+const NEUTRAL_OPTIONS =
+  /^(-v|-vv|--verbose|-q|--quiet|--color|--no-color|--message-format|-j|--jobs|--retries|--test-threads|--status-level|--final-status-level|--failure-output|--success-output|--no-fail-fast|--fail-fast|--locked|--frozen|--offline|--timings|--reporter|--reporters|--tb|--durations|-n|--numprocesses|--dist|--cov.*|--coverage.*|--junit.*|--json|--outputFile|--silent|--no-capture|--nocapture|--show-output)$/;
+
+/** Option values of one invocation, split on commas and spaces (`-F a,b`, `--features "a b"`). */
+function optionWords(invocation: RunnerInvocation, name: string): string[] {
+  return (invocation.options.get(name) ?? []).flatMap((value) => (value === true ? [] : value.split(/[\s,]+/).filter((word) => word !== "")));
+}
+
+/**
+ * True when `after` runs every feature set `before` does (cargo): both run
+ * every set (`--feature-powerset`, `--each-feature`: the defaults and none
+ * among them) with none of `before`'s features excluded, or `after` turns on
+ * all features where `before` turned on some or all, or `after` turns on
+ * every feature `before` does with the defaults on or off as `before` had
+ * them.
+ */
+function coversFeatureSets(before: RunnerInvocation, after: RunnerInvocation): boolean {
+  const wanted = optionWords(before, "-F");
+  const noDefault = before.options.has("--no-default-features");
+  if (EVERY_FEATURE_SET.some((option) => after.options.has(option))) {
+    const excluded = new Set([...optionWords(after, "--exclude-features"), ...optionWords(after, "--skip-features")]);
+    return !wanted.some((feature) => excluded.has(feature)) && !(noDefault && after.options.has("--exclude-no-default-features"));
+  }
+  if (EVERY_FEATURE_SET.some((option) => before.options.has(option))) return false;
+  if (before.options.has("--all-features")) return after.options.has("--all-features");
+  if (after.options.has("--all-features")) return !noDefault;
+  const made = new Set(optionWords(after, "-F"));
+  return wanted.every((feature) => made.has(feature)) && noDefault === after.options.has("--no-default-features");
 }
 
 /** True when a positional word (a path or a name filter) of a run is selected by one of `selection`: the same word, or a folder holding it. */
@@ -1234,22 +1280,27 @@ function isSelectedBy(word: string, selection: readonly string[]): boolean {
 }
 
 /**
- * True when `after` makes every test run of `before` as far as its
- * selection goes (the step `before` ran in was merged into `after`'s): the
- * same runner, every positional word of `before` selected by `after`'s
- * (none in `after` selects everything), and for cargo every feature set:
- * `after` runs them all (cargo-hack's `--feature-powerset` or
- * `--each-feature`, `--all-features`) or turns on every feature `before`
- * does (and the defaults off when `before` did). What else narrows is
- * {@link compareCommands}'s to say.
+ * True when `after` makes every test run of `before` (the step `before` ran
+ * in was merged into `after`'s): the same runner; every positional word of
+ * `before` selected by `after`'s (none in `after` selects everything); every
+ * option of `before` also given to `after` with the same values, but for
+ * options that only change the output or the speed ({@link NEUTRAL_OPTIONS})
+ * and cargo's feature sets, which `after` must cover
+ * ({@link coversFeatureSets}: cargo-hack's `--feature-powerset` covers ten
+ * `--features X` runs). A dropped `--ignored`, `-tags integration`,
+ * `--release` or `--config` is a run `after` does not make. What `after`
+ * adds that narrows is {@link compareCommands}'s to say.
  */
 export function coversRuns(before: RunnerInvocation, after: RunnerInvocation): boolean {
   if (before.runner !== after.runner) return false;
   if (after.positional.length > 0 && !before.positional.every((word) => isSelectedBy(word, after.positional))) return false;
-  if (before.family !== "cargo") return true;
-  if (EVERY_FEATURE_SET.some((option) => after.options.has(option))) return true;
-  const wanted = cargoFeatures(after);
-  return [...cargoFeatures(before)].every((feature) => wanted.has(feature));
+  const isCargo = before.family === "cargo";
+  for (const [name, values] of before.options) {
+    if (NEUTRAL_OPTIONS.test(name) || (isCargo && FEATURE_OPTIONS.has(name)) || (before.family === "pytest" && /^-r[a-zA-Z]+$/.test(name))) continue;
+    const given = after.options.get(name);
+    if (given === undefined || !values.every((value) => given.includes(value))) return false;
+  }
+  return !isCargo || coversFeatureSets(before, after);
 }
 
 /** `cargo test [opts] [filter] -- [harness args]`: harness args are read too (`--skip`, `--ignored`, `--exact`). */
@@ -1602,6 +1653,16 @@ function compareInvocation(before: RunnerInvocation, after: RunnerInvocation, se
   const newFilters = filtersAfter.filter((value) => !filtersBefore.includes(value) && !isOpaqueChange(value));
   if (newFilters.length > 0) {
     note(`${setting} now selects tests with ${newFilters.map((f) => `"${f}"`).join(", ")}, so fewer tests run`, { runner: after.runner, filters_added: newFilters });
+  }
+  // cargo-hack's feature sets leaving out a feature the run turned on (`--features std` -> `--feature-powerset --exclude-features std`).
+  if (after.family === "cargo" && before.family === "cargo") {
+    const excluded = new Set([...optionWords(after, "--exclude-features"), ...optionWords(after, "--skip-features")]);
+    const dropped = optionWords(before, "-F").filter((feature) => excluded.has(feature));
+    if (dropped.length > 0)
+      note(
+        `${setting} now excludes the feature${dropped.length === 1 ? "" : "s"} ${dropped.map((f) => `"${f}"`).join(", ")} it ran the tests with, so the tests behind ${dropped.length === 1 ? "it" : "them"} no longer run`,
+        { runner: after.runner, features_excluded: dropped },
+      );
   }
   const ignoredBefore = rawValuesOf(before, unscoped(spec.ignoreOptions));
   const ignoredAfter = rawValuesOf(after, unscoped(spec.ignoreOptions));

@@ -1055,20 +1055,22 @@ export function assertionFindings(input: RuleInput): Finding[] {
     const lost = test.before.assertionCount - test.after.assertionCount;
     const moved = lost > 0 && delegatedAssertions(test, input) >= lost;
     const kept = moved ? found.filter((f) => f.type !== "assertion_removal") : found;
-    findings.push(...(test.before.flags.skipped || test.before.flags.todo ? kept.map((finding) => ranNotBefore(finding, test.before)) : kept));
+    const ranBefore = !test.before.flags.skipped && !test.before.flags.todo && !test.before.flags.failing;
+    findings.push(...(ranBefore ? kept : kept.map((finding) => ranNotBefore(finding, test.before))));
   }
   findings.push(...helperFindings(input, isCodeChanged));
   return findings;
 }
 
 /**
- * A finding on a test that was skipped or todo before the change, at low:
- * its checks did not run then, so none stops running (sweep of
+ * A finding on a test that was skipped, todo or expected to fail before the
+ * change, at low: its checks did not run then (or decided no pass), so none
+ * stops running (sweep of
  * sindresorhus/p-queue f43fa4c79d, a `test.skip` enabled without one of
  * its assertions). Its type is kept.
  */
 function ranNotBefore(finding: Finding, before: TestCase): Finding {
-  const via = before.flagVia?.skipped ?? before.flagVia?.todo ?? (before.flags.todo ? "todo" : "skipped");
+  const via = before.flagVia?.skipped ?? before.flagVia?.todo ?? before.flagVia?.failing ?? (before.flags.todo ? "todo" : before.flags.skipped ? "skipped" : "expected to fail");
   const messageId = finding.type === "assertion_weakening" ? "weakerChecksOfSkippedTest" : finding.type === "expectation_changed" ? "otherExpectationOfSkippedTest" : "checksOfSkippedTest";
   return rereport(finding, assertionsRule, messageId, { message: finding.message, via });
 }

@@ -131,3 +131,35 @@ describe("js: a skipped test enabled with a weaker check", () => {
       findings: ['assertion_weakening/high test/queue.test.js "handles a throwing task"'],
     }));
 });
+
+describe("a test expected to fail before the change (its checks decided no pass)", () => {
+  const js = (failing: boolean): string =>
+    `import test from 'ava';\nimport {parse} from '../src/parse.js';\n\n${failing ? "test.failing" : "test"}('parses a bin string', t => {\n  t.is(parse('x').bin, 'x');\n});\n\ntest('parses nothing', t => {\n  t.is(parse('').bin, undefined);\n});\n`;
+  const py = (xfail: boolean): string =>
+    `import pytest\n\nfrom tool import parse\n\n\n${xfail ? '@pytest.mark.xfail(reason="bin strings", strict=True)\n' : ""}def test_parses_a_bin_string():\n    assert parse("x").bin == "x"\n\n\ndef test_parses_nothing():\n    assert parse("").bin is None\n`;
+  const dropFirst = (source: string, from: string, to: string): string => source.slice(0, source.indexOf(from)) + source.slice(source.indexOf(to));
+  it("look-alike: js test.failing deleted", () =>
+    expectFindings({
+      name: "failing deleted",
+      changes: [change("test/parse.js", js(true), dropFirst(js(true), "test.failing", "test('parses nothing'"))],
+      findings: ['test_deletion/low test/parse.js "parses a bin string"'],
+    }));
+  it("cheat: js running test deleted", () =>
+    expectFindings({
+      name: "running deleted",
+      changes: [change("test/parse.js", js(false), dropFirst(js(false), "test('parses a bin", "test('parses nothing'"))],
+      findings: ['test_deletion/critical test/parse.js "parses a bin string"'],
+    }));
+  it("look-alike: python xfail test deleted", () =>
+    expectFindings({
+      name: "xfail deleted",
+      changes: [change("tests/test_parse.py", py(true), dropFirst(py(true), "@pytest.mark.xfail", "def test_parses_nothing"))],
+      findings: ['test_deletion/low tests/test_parse.py "test_parses_a_bin_string"'],
+    }));
+  it("cheat: python running test deleted", () =>
+    expectFindings({
+      name: "running deleted",
+      changes: [change("tests/test_parse.py", py(false), dropFirst(py(false), "def test_parses_a_bin", "def test_parses_nothing"))],
+      findings: ['test_deletion/critical tests/test_parse.py "test_parses_a_bin_string"'],
+    }));
+});
