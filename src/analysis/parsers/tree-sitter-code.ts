@@ -862,14 +862,17 @@ interface Region {
 /** Node types that end the search for an exit's conditions: its function, closure or class. */
 const CONDITION_BOUNDARY = /function|method|lambda|closure|constructor|class|impl_item|^block_argument$|^do_block$|^program$|^source_file$|^module$/;
 
+/** Node types that run a branch when their `condition` holds: `if`, `elif`/`elsif`/`else if`, the modifier forms, Ruby's `unless` (read as the negated condition). */
+const BRANCH = /^(if|if_statement|if_expression|if_modifier|elif_clause|elsif|else_if_clause|unless|unless_modifier|guard_statement)$/;
+
 /** Node types whose first named child is the value a branch runs for: Go/C#/Java/PHP `case`, Ruby `when`, Rust match arms, Python `case`. */
 const CASE_CLAUSE = /^(expression_case|type_case|switch_section|switch_label|switch_block_statement_group|case_statement|case_clause|when|match_arm)$/;
 
 /**
  * Compact texts of the conditions a node runs under within its function
  * (EscapeFact.conditions), innermost first: the `condition` field of an
- * enclosing `if`/`while`/modifier when the node is not in its
- * `alternative` (else) branch, the value of an enclosing case clause, and
+ * enclosing `if`/`elif`/modifier ({@link BRANCH}; an `unless` as `!(…)`)
+ * when the node is not in one of its `alternative` (elif, else) branches, the value of an enclosing case clause, and
  * the left operand of an `&&`/`and` whose right operand holds it. At most 8.
  */
 function enclosingConditions(node: Node): string[] {
@@ -877,11 +880,15 @@ function enclosingConditions(node: Node): string[] {
   let child = node;
   for (let parent = node.parent; parent !== null && conditions.length < 8; child = parent, parent = parent.parent) {
     if (CONDITION_BOUNDARY.test(parent.type)) break;
-    const condition = parent.childForFieldName("condition");
+    const condition = BRANCH.test(parent.type) ? parent.childForFieldName("condition") : null;
     if (condition !== null && condition.startIndex !== child.startIndex) {
-      const alternative = parent.childForFieldName("alternative");
-      const isElse = alternative !== null && child.startIndex >= alternative.startIndex && child.endIndex <= alternative.endIndex;
-      if (!isElse && !(child.startIndex >= condition.startIndex && child.endIndex <= condition.endIndex)) conditions.push(compactText(condition).slice(0, MAX_TEXT));
+      // Every alternative (Python's elif clauses and else are each one): a node in any of them is not under the condition.
+      const isElse = parent.childrenForFieldName("alternative").some((alternative) => alternative !== null && child.startIndex >= alternative.startIndex && child.endIndex <= alternative.endIndex);
+      const isInCondition = child.startIndex >= condition.startIndex && child.endIndex <= condition.endIndex;
+      if (!isElse && !isInCondition) {
+        const text = compactText(condition).slice(0, MAX_TEXT);
+        conditions.push(parent.type.startsWith("unless") ? `!(${text})` : text);
+      }
       continue;
     }
     if (CASE_CLAUSE.test(parent.type)) {

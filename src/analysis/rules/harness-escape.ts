@@ -61,38 +61,46 @@ function isSuccessExit(fact: EscapeFact): boolean {
   return SUCCESS_STATUS.test(fact.code === null ? "null" : fact.code);
 }
 
-/** Reads of the runtime's own version (`sys.version_info`, `process.versions`, `RUBY_VERSION`), which ask for no help. */
-const RUNTIME_VERSION =
-  /\b(sys\.(version_info|version|hexversion)|process\.versions?|RUBY_VERSION|PHP_VERSION(_ID)?|PHP_MAJOR_VERSION|runtime\.Version\(\)|Environment\.Version|System\.getProperty\(\s*"java\.version"\s*\))\b/g;
+/** Words of a name or text: camelCase split, lower case (`ErrHelp` -> `err help`, `print_usage` -> `print_usage`). */
+const wordsOf = (text: string): string => text.replace(/([a-z0-9])([A-Z])/g, "$1 $2").toLowerCase();
+
+/** A help request in a condition: the word help or usage (`ErrHelp`, `args.help`, `"--help"`, `opts[:usage]`), `--version`, a `-h`/`-V`/`-?` flag literal, or a show/print version flag (`showVersion`). */
+const HELP_WORDS = /(^|[^a-z])(help|usage)([^a-z]|$)|--version\b|(show|print|display|want)[ _]?version/;
+
+/** A condition that does not simply ask "was help requested": a negation, an alternative, a size or order comparison, an environment read. */
+const NOT_A_REQUEST = /!(?!=)|\bnot\b|\bunless\b|\|\||\bor\b|[^-=!<>]>(?!=?>)|<(?!-)|\benv\b|environ|getenv|\bENV\b|\$_(ENV|SERVER)|GetEnvironmentVariable|npm_/i;
 
 /**
- * True when a text names a help or version request: the word help, usage
- * or version in it once camelCase is split (`ErrHelp`, `args.help`,
- * `"--help"`, `showVersion`, `print_usage`), or a `-h`/`-V`/`-?` flag
- * literal; the runtime's own version (`sys.version_info`) is no request.
+ * True when a condition asks whether help or the version was requested
+ * ({@link HELP_WORDS}) and nothing else ({@link NOT_A_REQUEST}): `errors.Is(err,
+ * ErrHelp)`, `args.help`, `argv.includes("--help")`, not `!args.help`,
+ * `help || n > 0`, `process.env.npm_package_version` or `cfg.Version != ""`.
  */
-function namesHelpRequest(text: string): boolean {
-  const words = text
-    .replace(RUNTIME_VERSION, " ")
-    .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
-    .toLowerCase();
-  return /(^|[^a-z])(help|usage|version)([^a-z]|$)/.test(words) || /["'`]-[hV?]["'`]/.test(text);
+function isHelpCondition(text: string): boolean {
+  return HELP_WORDS.test(wordsOf(text)) && !NOT_A_REQUEST.test(text);
 }
+
+/** A function named for printing help, usage or the version: `showHelp`, `print_usage`, `displayVersion`, `help`, `usage`. */
+const HELP_FUNCTION = /^((show|print|display|output|write|emit)[ _]?(help|usage|version)|help|usage)$/;
 
 /**
  * The help or version request a success exit answers (GNU coding
  * standards, "--help" and "--version": print and exit successfully): the
- * innermost condition it runs under that names one ({@link namesHelpRequest}),
- * else its function's name when that does (`showHelp`); null when neither.
+ * innermost condition it runs under that is one ({@link isHelpCondition}),
+ * else its function's name when it is named for one ({@link HELP_FUNCTION});
+ * null when neither, or when the exit is not a process exit (a forced exit
+ * status or a hook answers no request).
  */
 function helpRequestOf(fact: EscapeFact): string | null {
-  const condition = (fact.conditions ?? []).find(namesHelpRequest);
+  if (fact.kind !== "exit" || fact.isInHook) return null;
+  const condition = (fact.conditions ?? []).find(isHelpCondition);
   if (condition !== undefined) return condition;
   const name = fact.function.slice(fact.function.lastIndexOf(".") + 1);
-  return name !== "" && namesHelpRequest(name) ? `${name}()` : null;
+  return name !== "" && HELP_FUNCTION.test(wordsOf(name)) ? `${name}()` : null;
 }
 
-const escapeKey = (fact: EscapeFact): string => `${fact.kind}\u0000${fact.function}\u0000${fact.text}`;
+/** An exit's identity across the change: kind, function, text and whether it answers a help request (a new exit is never matched with an old help exit). */
+const escapeKey = (fact: EscapeFact): string => `${fact.kind}\u0000${fact.function}\u0000${fact.text}\u0000${helpRequestOf(fact) === null ? "" : "help"}`;
 
 function describeEscape(fact: EscapeFact): string {
   const where = fact.function === "" ? "at module level (it runs on import)" : `in ${fact.function}()`;
@@ -178,7 +186,7 @@ export function harnessEscapeFindings(input: RuleInput): Finding[] {
         moved.set(key, left - 1);
         continue;
       }
-      const request = fact.isInHook ? null : helpRequestOf(fact);
+      const request = helpRequestOf(fact);
       findings.push(
         report(
           harnessEscapeRule,

@@ -8,8 +8,9 @@
  * or from the name of the function it is in (`showHelp`, `print_usage`).
  * The same exit under any other condition stays critical.
  */
-import { describe, it } from "vitest";
-import { change, expectFindings, type RuleCase } from "./table.js";
+import { describe, expect, it } from "vitest";
+import { analyzeChanges } from "../../../src/analysis/index.js";
+import { change, expectFindings, summarize, type RuleCase } from "./table.js";
 
 const low = (path: string): string => `test_config_tamper/low ${path}`;
 const critical = (path: string): string => `test_config_tamper/critical ${path}`;
@@ -166,4 +167,46 @@ describe("a success exit in a function named for the help it prints", () => {
     }));
   it("cheat: a function of another name exits with success", () =>
     expectFindings({ name: "finish", changes: [change("src/options.ts", before, `${before}\nexport function finish(): never {\n  process.exit(0);\n}\n`)], findings: [critical("src/options.ts")] }));
+});
+
+/** Exits that only look like help exits (review of this class): each stays critical. */
+describe("success exits under a condition that is no help request", () => {
+  const ts = (body: string): string => `const USAGE = "usage";\n\nexport function apply(argv: string[]): number {\n${body}  return argv.length * 2;\n}\n`;
+  const py = (body: string): string => `import os\nimport sys\n\nUSAGE = "usage"\n\n\ndef apply(args):\n${body}    return args.count * 2\n`;
+  const go = (body: string): string =>
+    `package flags\n\nimport "os"\n\ntype Config struct {\n\tHelp    bool\n\tVersion string\n}\n\nfunc Apply(args []string, cfg Config) int {\n${body}\treturn len(args)\n}\n`;
+  const rb = (body: string): string => `module App\n  module Options\n    def self.apply(options)\n${body}      options[:count] * 2\n    end\n  end\nend\n`;
+  const rows: [string, string, string, string][] = [
+    ["ts: an npm environment variable", "src/options.ts", ts(""), ts("  if (process.env.npm_package_version) {\n    process.exit(0);\n  }\n")],
+    ["ts: a negated help request", "src/options.ts", ts(""), ts('  if (!argv.includes("--help")) {\n    process.exit(0);\n  }\n')],
+    ["ts: a help request or anything", "src/options.ts", ts(""), ts('  if (argv.includes("--help") || argv.length >= 0) {\n    process.exit(0);\n  }\n')],
+    ["ts: a forced exit status under pkg.version", "src/options.ts", ts(""), ts("  if (pkg.version) process.exitCode = 0;\n")],
+    ["ts: a function named checkVersion", "src/options.ts", ts(""), `${ts("")}\nexport function checkVersion(): void {\n  process.exit(0);\n}\n`],
+    ["ts: a local named usage compared with a number", "src/options.ts", ts(""), ts("  const usage = argv.length;\n  usage >= 0 ? process.exit(0) : null;\n")],
+    [
+      "ts: a new exit inserted before an existing help exit",
+      "src/options.ts",
+      ts('  if (argv.includes("--help")) {\n    console.log(USAGE);\n    process.exit(0);\n  }\n'),
+      ts('  if (argv.includes("--count=7")) process.exit(0);\n  if (argv.includes("--help")) {\n    console.log(USAGE);\n    process.exit(0);\n  }\n'),
+    ],
+    ["python: a negated help request", "app/options.py", py(""), py("    if not args.help:\n        sys.exit(0)\n")],
+    [
+      "python: the else after an elif of a help request",
+      "app/options.py",
+      py(""),
+      py("    if args.help:\n        print(USAGE)\n    elif args.count < 0:\n        raise ValueError(args.count)\n    else:\n        sys.exit(0)\n"),
+    ],
+    ["python: an environment variable", "app/options.py", py(""), py('    if os.environ.get("PYTEST_VERSION"):\n        sys.exit(0)\n')],
+    ["python: a function named validate_usage", "app/options.py", py(""), `${py("")}\n\ndef validate_usage(args):\n    sys.exit(0)\n`],
+    ["go: a version value", "flags/apply.go", go(""), go('\tif cfg.Version != "" {\n\t\tos.Exit(0)\n\t}\n')],
+    ["go: a negated help flag", "flags/apply.go", go(""), go("\tif !cfg.Help {\n\t\tos.Exit(0)\n\t}\n")],
+    ["ruby: exit unless help", "lib/app/options.rb", rb(""), rb("      exit 0 unless options[:help]\n")],
+  ];
+  for (const [name, path, before, after] of rows) {
+    // Other rules may see more (an environment read for the runner is special_casing too): the escape must be critical.
+    it(`cheat: ${name}`, async () => {
+      const analysis = await analyzeChanges([change(path, before, after)]);
+      expect(analysis.findings.map(summarize)).toContain(critical(path));
+    });
+  }
 });
