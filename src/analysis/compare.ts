@@ -74,7 +74,7 @@
  */
 
 import { skipConditionKind } from "./checks/skip-condition.js";
-import { hasUsableFacts, type FileFacts, type TestCase, type TestFlag } from "./facts.js";
+import { hasUsableFacts, ranNoChecks, type FileFacts, type TestCase, type TestFlag } from "./facts.js";
 import { canonicalText, checkedTest, conserve, describeCheck, literalKey, removedDeclarations, type CheckedTest } from "./checks/index.js";
 import type { Check } from "./checks/normalise.js";
 import { isAcceptedAfter, isMovedToOtherTable, isRebuiltFromTemplate, isRejectionTest, rowInputs, type AfterTable } from "./checks/rejection.js";
@@ -603,9 +603,7 @@ function deletionFindings(pair: FactsPair, lost: Slot[], isCodeUnchanged: (path:
 
   const isFileDeleted = pair.after === null;
   if (isFileDeleted && lost.length > 1 && lost.length === beforeCount) {
-    const isAllTodo = lost.every(
-      (slot) => slot.test.flags.todo || slot.test.flags.skipped || slot.test.flags.failing || checksNothing(slot.test) || isUncheckedOfUnchangedCode(slot, pair.before, isCodeUnchanged),
-    );
+    const isAllTodo = lost.every((slot) => ranNoChecks(slot.test) || checksNothing(slot.test) || isUncheckedOfUnchangedCode(slot, pair.before, isCodeUnchanged));
     return [
       {
         type: "test_deletion",
@@ -625,7 +623,8 @@ function deletionFindings(pair: FactsPair, lost: Slot[], isCodeUnchanged: (path:
     const test = slot.test;
     const isTodo = test.flags.todo;
     // Skipped, or expected to fail (its checks decided no pass): nothing that ran as a check stops running.
-    const wasSkipped = !isTodo && (test.flags.skipped || test.flags.failing);
+    // Skipped by a declaration, or expected to fail (its checks decided no pass): nothing that ran as a check stops running.
+    const wasSkipped = !isTodo && ranNoChecks(test);
     const isInert = !isTodo && !wasSkipped && checksNothing(test);
     const isUnchecked = !isTodo && !wasSkipped && !isInert && isUncheckedOfUnchangedCode(slot, pair.before, isCodeUnchanged);
     const where = isFileDeleted ? `was deleted with its file ${path}` : `was deleted from ${path}`;

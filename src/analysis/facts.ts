@@ -71,6 +71,26 @@ export function settleFlags(flags: TestFlags, flagVia?: Partial<Record<TestFlag,
 }
 
 /**
+ * True when a test ran none of its checks before a change: todo, expected
+ * to fail (`test.failing`, `xfail`: its checks decided no pass), or skipped
+ * by a declaration that holds wherever it runs (`test.skip`, `xit`,
+ * `@pytest.mark.skip`, `@Disabled`, `[Fact(Skip = …)]`). Not a skip that
+ * CI can lift (a build constraint such as `//go:build integration`, run
+ * with `-tags`; Rust's `#[ignore]`, run with `-- --ignored`), nor a skip
+ * called at run time (`t.Skip()`, `pytest.skip()`, `ctx.skip()`), which may
+ * come after checks that did run. Read from TestCase.flagVia.
+ */
+export function ranNoChecks(test: Pick<TestCase, "flags" | "flagVia">): boolean {
+  if (test.flags.todo || test.flags.failing) return true;
+  if (!test.flags.skipped) return false;
+  const via = test.flagVia?.skipped ?? "";
+  if (/^\/\/\s*(go:build|\+build)|^#\[ignore|\bignore\b.*\]$/.test(via)) return false;
+  // A call made while the test runs (`t.Skip()`, `self.skipTest("…")`, `markTestSkipped()`), not a decorator or attribute.
+  if (/^[\w$.]+\(.*\)$/s.test(via) && !/^[@[#]/.test(via)) return false;
+  return true;
+}
+
+/**
  * One test case as the runner would see it. A parametrised test
  * (`test.each(table)(title, fn)`) is one case with its title template;
  * `eachRows` then says how many rows its literal table has (null when the

@@ -33,7 +33,7 @@ import {
 import { describeTolerance, isToleranceWidened } from "../checks/tolerance.js";
 import { isElementSizedAway, isSizeInsteadOfContents, tokenize } from "../checks/coverage.js";
 import { isPatternWidened, patternOf } from "../checks/pattern-widening.js";
-import type { AssertionFact, AssertionHelperFact, TestCase } from "../facts.js";
+import { ranNoChecks, type AssertionFact, type AssertionHelperFact, type TestCase } from "../facts.js";
 import { ON_FAILURE_CONDITION } from "../checks/error-checks.js";
 import type { Finding } from "../types.js";
 import { hasCodeUnderTestChanged, multisetMinus, resolveImport, usable, type MatchedTest, type RuleInput } from "./context.js";
@@ -1055,7 +1055,7 @@ export function assertionFindings(input: RuleInput): Finding[] {
     const lost = test.before.assertionCount - test.after.assertionCount;
     const moved = lost > 0 && delegatedAssertions(test, input) >= lost;
     const kept = moved ? found.filter((f) => f.type !== "assertion_removal") : found;
-    const ranBefore = !test.before.flags.skipped && !test.before.flags.todo && !test.before.flags.failing;
+    const ranBefore = !ranNoChecks(test.before);
     findings.push(...(ranBefore ? kept : kept.map((finding) => ranNotBefore(finding, test.before))));
   }
   findings.push(...helperFindings(input, isCodeChanged));

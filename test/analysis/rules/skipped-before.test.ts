@@ -17,6 +17,8 @@ interface Shape {
   file: (first: { skip: "none" | "always" | "conditional"; checks: 1 | 2 } | null) => string;
   /** The test id of the first test. */
   id: string;
+  /** False when the language skips only by a call at run time (Go's `t.Skip`), which may follow checks that ran: judged as a running test. */
+  declares?: false;
 }
 
 const shapes: Shape[] = [
@@ -62,6 +64,7 @@ const shapes: Shape[] = [
   },
   {
     lang: "go",
+    declares: false,
     path: "queue/queue_test.go",
     id: "TestHandlesAThrowingTask",
     file: (first) => {
@@ -80,16 +83,17 @@ const shapes: Shape[] = [
 
 for (const shape of shapes) {
   const at = (kind: string): string => `${kind} ${shape.path} "${shape.id}"`;
+  const declares = shape.declares !== false;
   const lookAlikes: RuleCase[] = [
     {
       name: "a skipped test deleted",
       changes: [change(shape.path, shape.file({ skip: "always", checks: 2 }), shape.file(null))],
-      findings: [at("test_deletion/low")],
+      findings: [at(declares ? "test_deletion/low" : "test_deletion/critical")],
     },
     {
       name: "a skipped test enabled with one of its checks dropped",
       changes: [change(shape.path, shape.file({ skip: "always", checks: 2 }), shape.file({ skip: "none", checks: 1 }))],
-      findings: [at("assertion_removal/low")],
+      findings: [at(declares ? "assertion_removal/low" : "assertion_removal/high")],
     },
   ];
   const cheats: RuleCase[] = [
@@ -162,4 +166,35 @@ describe("a test expected to fail before the change (its checks decided no pass)
       changes: [change("tests/test_parse.py", py(false), dropFirst(py(false), "def test_parses_a_bin", "def test_parses_nothing"))],
       findings: ['test_deletion/critical tests/test_parse.py "test_parses_a_bin_string"'],
     }));
+});
+
+/** Skips CI can lift, or made while the test runs (after checks that ran): their tests' checks ran somewhere (review of this class). */
+describe("skips that do not stop every check", () => {
+  const goTagged = (extra: string): string =>
+    `//go:build integration\n\npackage queue\n\nimport "testing"\n\n${extra}func TestCountsTasks(t *testing.T) {\n\tif New().Size() != 0 {\n\t\tt.Error("not empty")\n\t}\n}\n`;
+  const goRoundTrip = 'func TestRoundTrip(t *testing.T) {\n\tq := New()\n\tif q.Pending() != 1 {\n\t\tt.Errorf("pending = %d", q.Pending())\n\t}\n}\n\n';
+  const rs = (extra: string): string => `#[cfg(test)]\nmod tests {\n    use super::*;\n\n${extra}    #[test]\n    fn counts() {\n        assert_eq!(Queue::new().size(), 0);\n    }\n}\n`;
+  const rsSlow = '    #[test]\n    #[ignore = "slow"]\n    fn round_trip() {\n        let q = Queue::new();\n        assert_eq!(q.pending(), 1);\n        assert_eq!(q.size(), 2);\n    }\n\n';
+  const py = (extra: string): string => `import pytest\n\nfrom queue_lib import new_queue\n\n\n${extra}def test_counts_tasks():\n    assert new_queue().size == 0\n`;
+  const js = (extra: string): string =>
+    `import {test, expect} from 'vitest';\nimport {newQueue} from '../src/queue.js';\n\n${extra}test('counts tasks', () => {\n  expect(newQueue().size).toBe(0);\n});\n`;
+  const rows: RuleCase[] = [
+    {
+      name: "go: a test of a //go:build integration file deleted",
+      changes: [change("queue/db_test.go", goTagged(goRoundTrip), goTagged(""))],
+      findings: ['test_deletion/critical queue/db_test.go "TestRoundTrip"'],
+    },
+    { name: "rust: an #[ignore] test deleted", changes: [change("tests/queue.rs", rs(rsSlow), rs(""))], findings: ['test_deletion/critical tests/queue.rs "tests > round_trip"'] },
+    {
+      name: "python: a test with pytest.skip() after its first check deleted",
+      changes: [change("tests/test_queue.py", py('def test_round_trip():\n    q = new_queue()\n    assert q.pending == 1\n    pytest.skip("rest is flaky")\n    assert q.size == 2\n\n\n'), py(""))],
+      findings: ['test_deletion/critical tests/test_queue.py "test_round_trip"'],
+    },
+    {
+      name: "js: a test with ctx.skip() after its first check deleted",
+      changes: [change("test/queue.test.js", js("test('round trip', (ctx) => {\n  const q = newQueue();\n  expect(q.pending).toBe(1);\n  ctx.skip();\n  expect(q.size).toBe(2);\n});\n\n"), js(""))],
+      findings: ['test_deletion/critical test/queue.test.js "round trip"'],
+    },
+  ];
+  for (const rule of rows) it(`cheat: ${rule.name}`, () => expectFindings(rule));
 });
