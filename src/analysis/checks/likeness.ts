@@ -81,9 +81,11 @@ export function areSubjectsRelated(before: string, after: string): boolean {
  * change removed: the same relation, negation and expected side, and
  * subjects of the same tokens but one name, `before`'s being in `removed`
  * (`foul.original_error` -> `foul.cause`, `foul.getOriginalError()` ->
- * `foul.getCause()`, `info.value.original_error` -> `info.value.__cause__`).
+ * `foul.getCause()`, `info.value.original_error` -> `info.value.__cause__`),
+ * `after`'s name not in `declaredBefore` (a sibling that was there already,
+ * `status` -> `state`, is another member, not its successor).
  */
-export function isSuccessorCheck(before: Check, after: Check, removed: ReadonlySet<string>): boolean {
+export function isSuccessorCheck(before: Check, after: Check, removed: ReadonlySet<string>, declaredBefore: ReadonlySet<string> = new Set()): boolean {
   if (relationOf(before) !== relationOf(after) || before.isNegated !== after.isNegated || expectedText(before) !== expectedText(after)) return false;
   if (before.isTautology || after.isTautology || !before.isReachable || !after.isReachable) return false;
   const left = tokenize(before.subject);
@@ -93,7 +95,7 @@ export function isSuccessorCheck(before: Check, after: Check, removed: ReadonlyS
   if (differing.length !== 1) return false;
   const index = differing[0] as number;
   const [was, now] = [left[index] as string, right[index] as string];
-  return isName(was) && isName(now) && !KEYWORDS.test(now) && removed.has(was);
+  return isName(was) && isName(now) && !KEYWORDS.test(now) && removed.has(was) && !declaredBefore.has(now);
 }
 
 /** True when a subject is one plain name (a local holding the value under test: `partial`, `$levels`), not a call, member or literal. */

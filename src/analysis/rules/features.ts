@@ -525,13 +525,25 @@ export function reclassifyLostChecksOfRemovedCode(findings: readonly Finding[], 
   let pool: Check[] | null = null;
   const afterChecks = (): Check[] => (pool ??= input.pairs.flatMap((pair) => (usable(pair.after)?.tests ?? []).flatMap((test) => checkedTest(pair.path, test, usable(pair.after)).checks)));
   // Alike through the product's change, or the same check made on the removed member's successor (`original_error` -> `cause`).
-  const isAdapted = (check: Check): boolean => afterChecks().some((after) => checkLikeness(check, after, "none") > 0 || isSuccessorCheck(check, after, names));
+  // The successor is a member the product did not declare before (a builtin such as `cause`, or one the change added), made
+  // again in a test that took the lost one's checks (evidence.conserved_in), not any test of the change.
+  const declaredBefore = new Set(input.pairs.flatMap((pair) => [...(usable(pair.before)?.code?.declared ?? []), ...(usable(pair.before)?.code?.functions ?? []).map((fn) => shortName(fn.name))]));
+  const homesOf = (finding: Finding): Check[] => {
+    const homes = Array.isArray(finding.evidence?.conserved_in) ? (finding.evidence.conserved_in as { file?: unknown; test?: unknown }[]) : [];
+    return homes.flatMap((home) => {
+      const facts = usable(pairByPath.get(String(home.file))?.after ?? null);
+      return (facts?.tests ?? []).filter((test) => test.id === home.test).flatMap((test) => checkedTest(String(home.file), test, facts).checks);
+    });
+  };
+  let homes: Check[] = [];
+  const isAdapted = (check: Check): boolean => afterChecks().some((after) => checkLikeness(check, after, "none") > 0) || homes.some((after) => isSuccessorCheck(check, after, names, declaredBefore));
   return findings.map((finding) => {
     if (finding.type !== "assertion_removal" || finding.severity === "low" || finding.evidence?.conserved_in === undefined) return finding;
     const path = finding.before_file ?? finding.file;
     const pair = pairByPath.get(path);
     const read = pair ? lostChecksOf(finding, pair) : null;
     if (!read) return finding;
+    homes = homesOf(finding);
     const lost = new Set(read.lost);
     // Whole-output equalities that pin a value and live on (kept as they were, or adapted); `all == again`, two
     // computations of one call compared, pins nothing.

@@ -819,19 +819,24 @@ function errorResultsOf(files: readonly { before: CodeFacts | null; after: CodeF
 }
 
 /**
- * The {@link LostErrors} a changed file's calls see: a name the file defines
- * itself (a Go method of its own type, `s.fromString`) is read from that
+ * The {@link LostErrors} the calls of function `fn` in a changed file see:
+ * in a method of a type (`ipSliceValue.Set`), a name the file defines as a
+ * method of that same type (`ipSliceValue.fromString`) is read from that
  * file alone, other names from every changed file (sweep of spf13/pflag
  * 3d32e71abc: `ipSliceValue.fromString` lost its error result while
- * `boolSliceValue.fromString`, in another changed file, kept one).
+ * `boolSliceValue.fromString`, in another changed file, kept one). A plain
+ * function's calls, which may reach any type's method, see every changed file.
  */
-function lostErrorResults(files: readonly { path: string; before: CodeFacts | null; after: CodeFacts | null }[]): (path: string) => LostErrors {
+function lostErrorResults(files: readonly { path: string; before: CodeFacts | null; after: CodeFacts | null }[]): (path: string, fn: string) => LostErrors {
   const all = errorResultsOf(files);
-  return (path) => {
+  return (path, fn) => {
+    const type = fn.includes(".") ? fn.slice(0, fn.lastIndexOf(".")) : "";
+    if (type === "") return all;
     const file = files.filter((candidate) => candidate.path === path);
-    const own = new Set(file.flatMap((candidate) => [...(candidate.before?.functions ?? []), ...(candidate.after?.functions ?? [])].map((fn) => shortName(fn.name))));
+    const ownFunctions = file.flatMap((candidate) => [...(candidate.before?.functions ?? []), ...(candidate.after?.functions ?? [])]).filter((candidate) => candidate.name.startsWith(`${type}.`));
+    const own = new Set(ownFunctions.map((candidate) => shortName(candidate.name)));
     if (own.size === 0) return all;
-    const local = errorResultsOf(file);
+    const local = errorResultsOf(file.map((candidate) => ({ before: onlyOf(candidate.before, type), after: onlyOf(candidate.after, type) })));
     const pick = (name: string, inFile: ReadonlySet<string>, everywhere: ReadonlySet<string>): boolean => (own.has(name) ? inFile.has(name) : everywhere.has(name));
     return {
       lost: new Set([...all.lost, ...local.lost].filter((name) => pick(name, local.lost, all.lost))),
@@ -840,7 +845,12 @@ function lostErrorResults(files: readonly { path: string; before: CodeFacts | nu
   };
 }
 
-/** {@link lostErrorResults}: functions that stopped returning an error, and those of the change that return one after it. */
+/** A file's code facts with only the methods of `type` as its functions (null stays null). */
+function onlyOf(code: CodeFacts | null, type: string): CodeFacts | null {
+  return code === null ? null : { ...code, functions: (code.functions ?? []).filter((fn) => fn.name.startsWith(`${type}.`)) };
+}
+
+/** {@link errorResultsOf}: functions that stopped returning an error, and those of the change that return one after it. */
 interface LostErrors {
   lost: ReadonlySet<string>;
   stillReturning: ReadonlySet<string>;
@@ -1233,7 +1243,7 @@ function guardFindings(
   after: CodeFacts,
   allAfter: readonly CodeSide[],
   moved: GuardFact[],
-  lostErrors: LostErrors = { lost: new Set(), stillReturning: new Set() },
+  lostErrors: (fn: string) => LostErrors = () => ({ lost: new Set(), stillReturning: new Set() }),
   constants: VariantConstants = { before: new Map(), after: new Map() },
   helpers: ReadonlyMap<string, string> = new Map(),
   removedMembers: ReadonlySet<string> = new Set(),
@@ -1337,7 +1347,7 @@ function guardFindings(
           guard,
           (before.functions ?? []).find((candidate) => candidate.name === fn),
           fnAfter,
-          lostErrors,
+          lostErrors(fn),
         )
       )
         continue;
@@ -1664,7 +1674,7 @@ export function validationFindings(input: RuleInput): Finding[] {
     if (!after) continue;
     findings.push(...suppressionFindings(path, before, after));
     if (!before) continue;
-    findings.push(...guardFindings(path, before, after, allAfter, moved, lostErrors(path), constants, helpers, removedMembers, addedTests, throwChecks, input.stated));
+    findings.push(...guardFindings(path, before, after, allAfter, moved, (fn) => lostErrors(path, fn), constants, helpers, removedMembers, addedTests, throwChecks, input.stated));
     findings.push(...collapseFindings(path, before, after));
     findings.push(...catchFindings(path, before, after));
     findings.push(...schemaFindings(path, before, after));

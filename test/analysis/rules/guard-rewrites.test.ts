@@ -112,6 +112,23 @@ const lookAlikes: RuleCase[] = [
 ];
 
 const cheats: RuleCase[] = [
+  // A plain function's call may reach any type's method: `d.parse` here is D's, which still returns its error (review of the nearest-definition reading).
+  {
+    name: "go: if err != nil removed in a plain function calling another type's method that still returns the error",
+    changes: [
+      change(
+        "flags/s.go",
+        'package flags\n\nimport "strings"\n\ntype S struct{ values []string }\n\nfunc (s *S) parse(val string) (string, error) {\n\treturn strings.TrimSpace(val), nil\n}\n\n// AddInt adds one parsed value to d.\nfunc AddInt(d *D, val string) error {\n\tv, err := d.parse(val)\n\tif err != nil {\n\t\treturn err\n\t}\n\td.values = append(d.values, v)\n\treturn nil\n}\n',
+        'package flags\n\nimport "strings"\n\ntype S struct{ values []string }\n\nfunc (s *S) parse(val string) string {\n\treturn strings.TrimSpace(val)\n}\n\n// AddInt adds one parsed value to d.\nfunc AddInt(d *D, val string) error {\n\tv, err := d.parse(val)\n\t_ = err\n\td.values = append(d.values, v)\n\treturn nil\n}\n',
+      ),
+      change(
+        "flags/d.go",
+        'package flags\n\nimport "strconv"\n\ntype D struct{ values []int }\n\nfunc (d *D) parse(val string) (int, error) {\n\treturn strconv.Atoi(val)\n}\n',
+        'package flags\n\nimport "strconv"\n\ntype D struct{ values []int }\n\n// parse reads one value.\nfunc (d *D) parse(val string) (int, error) {\n\treturn strconv.Atoi(val)\n}\n',
+      ),
+    ],
+    findings: ["validation_bypass/high flags/s.go"],
+  },
   {
     name: "go: an if err != nil removed while its own type's callee still returns the error, another type's method of that name losing one",
     changes: [

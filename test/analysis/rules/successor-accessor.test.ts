@@ -137,3 +137,16 @@ for (const shape of shapes) {
     for (const rule of rows) it(rule.name, () => expectFindings(rule));
   });
 }
+
+describe("ruby: a check moved to a member that was there before is no successor's", () => {
+  const before = "class Order\n  attr_reader :status, :state\n\n  def initialize\n    @status = :open\n    @state = :open\n  end\nend\n";
+  const after = "class Order\n  attr_reader :state\n\n  def initialize\n    @state = :open\n  end\nend\n";
+  const spec = (title: string, member: string): string =>
+    `require "order"\n\nRSpec.describe Order do\n  it "${title}" do\n    order = Order.new\n    expect(order.${member}).to eq(:open)\n    expect(order).to be_a(Order)\n  end\nend\n`;
+  it("cheat: the status check moved onto the surviving state", () =>
+    expectFindings({
+      name: "sibling",
+      changes: [change("lib/order.rb", before, after), change("spec/order_spec.rb", spec("opens with its status", "status"), spec("opens in its state", "state"))],
+      findings: ['assertion_removal/high spec/order_spec.rb "Order > opens with its status"'],
+    }));
+});
