@@ -454,6 +454,9 @@ const MAVEN_ALIASES: Record<string, string> = {
   "--builder": "-b",
 };
 
+/** cargo-hack's feature-set options that take a value (github.com/taiki-e/cargo-hack, "Options"). */
+const CARGO_HACK_VALUE_OPTIONS = ["--exclude-features", "--skip-features", "--include-features", "--group-features", "--mutually-exclusive-features", "--at-least-one-of", "--depth"];
+
 /** `-Dkey=value` and `-D key=value` (read as `-D` with a value) are the option `-Dkey` with `value`. */
 function readMavenOption(word: string): [string, string | undefined] | null {
   const match = /^-D([^=]+)(?:=([\s\S]*))?$/.exec(word);
@@ -664,14 +667,7 @@ const FAMILIES: Record<RunnerFamily, FamilySpec> = {
       "--config",
       "--color",
       "-Z",
-      // cargo-hack's feature-set options (github.com/taiki-e/cargo-hack, "Options")
-      "--exclude-features",
-      "--skip-features",
-      "--include-features",
-      "--group-features",
-      "--mutually-exclusive-features",
-      "--at-least-one-of",
-      "--depth",
+      ...CARGO_HACK_VALUE_OPTIONS,
       "--version-range",
       "--version-step",
       // cargo-nextest's run options (nexte.st, "cargo nextest run --help")
@@ -1227,13 +1223,7 @@ const FEATURE_OPTIONS: ReadonlySet<string> = new Set([
   "--no-default-features",
   "--all-features",
   ...EVERY_FEATURE_SET,
-  "--exclude-features",
-  "--skip-features",
-  "--include-features",
-  "--group-features",
-  "--mutually-exclusive-features",
-  "--at-least-one-of",
-  "--depth",
+  ...CARGO_HACK_VALUE_OPTIONS,
   "--optional-deps",
   "--exclude-no-default-features",
   "--exclude-all-features",
