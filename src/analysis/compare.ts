@@ -74,7 +74,7 @@
  */
 
 import { skipConditionKind } from "./checks/skip-condition.js";
-import { hasUsableFacts, ranNoChecks, type FileFacts, type TestCase, type TestFlag } from "./facts.js";
+import { describeNotRun, hasUsableFacts, ranNoChecks, type FileFacts, type TestCase, type TestFlag } from "./facts.js";
 import { canonicalText, checkedTest, conserve, describeCheck, literalKey, removedDeclarations, type CheckedTest } from "./checks/index.js";
 import type { Check } from "./checks/normalise.js";
 import { isAcceptedAfter, isMovedToOtherTable, isRebuiltFromTemplate, isRejectionTest, rowInputs, type AfterTable } from "./checks/rejection.js";
@@ -622,14 +622,13 @@ function deletionFindings(pair: FactsPair, lost: Slot[], isCodeUnchanged: (path:
   return lost.map((slot) => {
     const test = slot.test;
     const isTodo = test.flags.todo;
-    // Skipped, or expected to fail (its checks decided no pass): nothing that ran as a check stops running.
     // Skipped by a declaration, or expected to fail (its checks decided no pass): nothing that ran as a check stops running.
     const wasSkipped = !isTodo && ranNoChecks(test);
     const isInert = !isTodo && !wasSkipped && checksNothing(test);
     const isUnchecked = !isTodo && !wasSkipped && !isInert && isUncheckedOfUnchangedCode(slot, pair.before, isCodeUnchanged);
     const where = isFileDeleted ? `was deleted with its file ${path}` : `was deleted from ${path}`;
     const why = wasSkipped
-      ? `; it was ${test.flags.skipped ? "skipped" : "expected to fail"} before the change (${test.flagVia?.skipped ?? test.flagVia?.failing ?? (test.flags.skipped ? "skipped" : "failing")}), so nothing that ran stops running`
+      ? `; it was ${describeNotRun(test)} before the change, so nothing that ran stops running`
       : isInert
         ? "; it checked nothing: its only assertions are tautologies and it runs no code"
         : isUnchecked

@@ -90,6 +90,13 @@ export function ranNoChecks(test: Pick<TestCase, "flags" | "flagVia">): boolean 
   return true;
 }
 
+/** How a test that {@link ranNoChecks} was kept from running, for messages: `skipped (test.skip)`, `expected to fail (@pytest.mark.xfail)`, `todo`. */
+export function describeNotRun(test: Pick<TestCase, "flags" | "flagVia">): string {
+  if (test.flags.todo) return test.flagVia?.todo ? `todo (${test.flagVia.todo})` : "todo";
+  if (test.flags.skipped) return `skipped (${test.flagVia?.skipped ?? "skipped"})`;
+  return `expected to fail (${test.flagVia?.failing ?? "failing"})`;
+}
+
 /**
  * One test case as the runner would see it. A parametrised test
  * (`test.each(table)(title, fn)`) is one case with its title template;

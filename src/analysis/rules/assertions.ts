@@ -33,7 +33,7 @@ import {
 import { describeTolerance, isToleranceWidened } from "../checks/tolerance.js";
 import { isElementSizedAway, isSizeInsteadOfContents, tokenize } from "../checks/coverage.js";
 import { isPatternWidened, patternOf } from "../checks/pattern-widening.js";
-import { ranNoChecks, type AssertionFact, type AssertionHelperFact, type TestCase } from "../facts.js";
+import { describeNotRun, ranNoChecks, type AssertionFact, type AssertionHelperFact, type TestCase } from "../facts.js";
 import { ON_FAILURE_CONDITION } from "../checks/error-checks.js";
 import type { Finding } from "../types.js";
 import { hasCodeUnderTestChanged, multisetMinus, resolveImport, usable, type MatchedTest, type RuleInput } from "./context.js";
@@ -1063,16 +1063,19 @@ export function assertionFindings(input: RuleInput): Finding[] {
 }
 
 /**
- * A finding on a test that was skipped, todo or expected to fail before the
- * change, at low: its checks did not run then (or decided no pass), so none
- * stops running (sweep of
- * sindresorhus/p-queue f43fa4c79d, a `test.skip` enabled without one of
- * its assertions). Its type is kept.
+ * A finding on a test that ran no checks before the change (facts.ts
+ * ranNoChecks: skipped by a declaration, todo, expected to fail), at low:
+ * none of its checks stops running (sweep of sindresorhus/p-queue
+ * f43fa4c79d, a `test.skip` enabled without one of its assertions). Its
+ * type is kept; a finding of another type (a check removed with the code it
+ * checked, already medium) is left as it is.
  */
 function ranNotBefore(finding: Finding, before: TestCase): Finding {
-  const via = before.flagVia?.skipped ?? before.flagVia?.todo ?? before.flagVia?.failing ?? (before.flags.todo ? "todo" : before.flags.skipped ? "skipped" : "expected to fail");
-  const messageId = finding.type === "assertion_weakening" ? "weakerChecksOfSkippedTest" : finding.type === "expectation_changed" ? "otherExpectationOfSkippedTest" : "checksOfSkippedTest";
-  return rereport(finding, assertionsRule, messageId, { message: finding.message, via });
+  const via = describeNotRun(before);
+  if (finding.type === "assertion_removal") return rereport(finding, assertionsRule, "checksOfSkippedTest", { message: finding.message, via });
+  if (finding.type === "assertion_weakening") return rereport(finding, assertionsRule, "weakerChecksOfSkippedTest", { message: finding.message, via });
+  if (finding.type === "expectation_changed") return rereport(finding, assertionsRule, "otherExpectationOfSkippedTest", { message: finding.message, via });
+  return finding;
 }
 
 /**
@@ -1290,16 +1293,16 @@ export const assertionsRule = defineRule({
       severity: "medium",
     },
     checksOfSkippedTest: {
-      text: "{{message}}; the test was skipped before the change ({{via}}), so these checks did not run then",
+      text: "{{message}}; the test was {{via}} before the change, so these checks did not run then",
       severity: "low",
     },
     weakerChecksOfSkippedTest: {
-      text: "{{message}}; the test was skipped before the change ({{via}}), so these checks did not run then",
+      text: "{{message}}; the test was {{via}} before the change, so these checks did not run then",
       type: "assertion_weakening",
       severity: "low",
     },
     otherExpectationOfSkippedTest: {
-      text: "{{message}}; the test was skipped before the change ({{via}}), so its old expectation was not checked then",
+      text: "{{message}}; the test was {{via}} before the change, so its old expectation was not checked then",
       type: "expectation_changed",
       severity: "low",
     },

@@ -535,20 +535,20 @@ export function reclassifyLostChecksOfRemovedCode(findings: readonly Finding[], 
       return (facts?.tests ?? []).filter((test) => test.id === home.test).flatMap((test) => checkedTest(String(home.file), test, facts).checks);
     });
   };
-  let homes: Check[] = [];
-  const isAdapted = (check: Check): boolean => afterChecks().some((after) => checkLikeness(check, after, "none") > 0) || homes.some((after) => isSuccessorCheck(check, after, names, declaredBefore));
+  const isAdapted = (check: Check, homes: readonly Check[]): boolean =>
+    afterChecks().some((after) => checkLikeness(check, after, "none") > 0) || homes.some((after) => isSuccessorCheck(check, after, names, declaredBefore));
   return findings.map((finding) => {
     if (finding.type !== "assertion_removal" || finding.severity === "low" || finding.evidence?.conserved_in === undefined) return finding;
     const path = finding.before_file ?? finding.file;
     const pair = pairByPath.get(path);
     const read = pair ? lostChecksOf(finding, pair) : null;
     if (!read) return finding;
-    homes = homesOf(finding);
+    const homes = homesOf(finding);
     const lost = new Set(read.lost);
     // Whole-output equalities that pin a value and live on (kept as they were, or adapted); `all == again`, two
     // computations of one call compared, pins nothing.
     const wholes = read.checks.filter((check) => {
-      if (check.relation !== "equal" || check.isNegated || check.strength < 3 || (lost.has(check) && !isAdapted(check))) return false;
+      if (check.relation !== "equal" || check.isNegated || check.strength < 3 || (lost.has(check) && !isAdapted(check, homes))) return false;
       const base = baseCall(check.subject);
       return base !== null && !(check.expectedValue ?? check.expected ?? "").includes(base);
     });
@@ -558,7 +558,7 @@ export function reclassifyLostChecksOfRemovedCode(findings: readonly Finding[], 
       if (own.length === 0) return finding;
       const base = baseCall(check.subject);
       const isImplied = base !== null && wholes.some((whole) => whole !== check && baseCall(whole.subject) === base);
-      if (!isAdapted(check) && !isImplied) return finding;
+      if (!isAdapted(check, homes) && !isImplied) return finding;
       for (const name of own) hits.add(name);
     }
     return rereport(

@@ -829,19 +829,23 @@ function errorResultsOf(files: readonly { before: CodeFacts | null; after: CodeF
  */
 function lostErrorResults(files: readonly { path: string; before: CodeFacts | null; after: CodeFacts | null }[]): (path: string, fn: string) => LostErrors {
   const all = errorResultsOf(files);
+  const byType = new Map<string, LostErrors>(); // per file and receiver type, read once
   return (path, fn) => {
     const type = fn.includes(".") ? fn.slice(0, fn.lastIndexOf(".")) : "";
     if (type === "") return all;
-    const file = files.filter((candidate) => candidate.path === path);
-    const ownFunctions = file.flatMap((candidate) => [...(candidate.before?.functions ?? []), ...(candidate.after?.functions ?? [])]).filter((candidate) => candidate.name.startsWith(`${type}.`));
-    const own = new Set(ownFunctions.map((candidate) => shortName(candidate.name)));
-    if (own.size === 0) return all;
-    const local = errorResultsOf(file.map((candidate) => ({ before: onlyOf(candidate.before, type), after: onlyOf(candidate.after, type) })));
-    const pick = (name: string, inFile: ReadonlySet<string>, everywhere: ReadonlySet<string>): boolean => (own.has(name) ? inFile.has(name) : everywhere.has(name));
-    return {
-      lost: new Set([...all.lost, ...local.lost].filter((name) => pick(name, local.lost, all.lost))),
-      stillReturning: new Set([...all.stillReturning, ...local.stillReturning].filter((name) => pick(name, local.stillReturning, all.stillReturning))),
-    };
+    const key = `${path}\u0000${type}`;
+    let seen = byType.get(key);
+    if (seen === undefined) {
+      const own = files.filter((candidate) => candidate.path === path).map((candidate) => ({ before: onlyOf(candidate.before, type), after: onlyOf(candidate.after, type) }));
+      const names = new Set(own.flatMap((side) => [...(side.before?.functions ?? []), ...(side.after?.functions ?? [])]).map((candidate) => shortName(candidate.name)));
+      const local = errorResultsOf(own);
+      // A name the type defines here is read from here; any other from every changed file.
+      const pick = (inFile: ReadonlySet<string>, everywhere: ReadonlySet<string>): Set<string> =>
+        new Set([...everywhere, ...inFile].filter((name) => (names.has(name) ? inFile.has(name) : everywhere.has(name))));
+      seen = names.size === 0 ? all : { lost: pick(local.lost, all.lost), stillReturning: pick(local.stillReturning, all.stillReturning) };
+      byType.set(key, seen);
+    }
+    return seen;
   };
 }
 
