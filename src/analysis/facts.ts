@@ -592,6 +592,16 @@ export interface GuardFact {
    */
   handler?: true;
   /**
+   * For a guard inside an error handler whose exit passes the caught error
+   * on (`except RuntimeError as e: if m != str(e): raise`, `catch (e) { if
+   * (!gone(e)) throw e; }`, Ruby `raise unless …` in a `rescue`): what that
+   * handler catches, as {@link CatchFact.caught} writes it ("*" for
+   * everything). Such a guard refuses no input, it filters which errors the
+   * handler lets through: removed with its handler, every error goes
+   * through, which is stricter. Absent for any other guard.
+   */
+  rethrown?: string;
+  /**
    * For a throw of messages collected from a table of validators (`throw new
    * Error(messages.join("\\n"))`, `new AggregateError(errors)`): the string
    * literals of its function (template parts joined by U+FFFC), where the

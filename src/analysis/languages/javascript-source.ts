@@ -1012,8 +1012,11 @@ class CodeWalker {
     if (isHook) this.hookDepth++;
     if (isEntry) this.entryDepth++;
     const record = node as unknown as Record<string, unknown>;
-    // A function's body starts with no condition over it (EscapeFact.conditions are read within their function).
+    // A function's body starts with no condition over it (EscapeFact.conditions are read within their function), and in no handler.
     const outerConditions = opened !== null ? this.conditions.splice(0) : null;
+    const outerHandlers = opened !== null ? this.handlerErrors.splice(0) : null;
+    const isHandler = node.type === "CatchClause";
+    if (isHandler) this.handlerErrors.push(node.param?.type === "Identifier" ? node.param.name : null);
     for (const key of Object.keys(record)) {
       if (WALK_SKIP_KEYS.has(key)) continue;
       const value = record[key];
@@ -1027,10 +1030,15 @@ class CodeWalker {
       if (condition !== null) this.conditions.pop();
     }
     if (outerConditions !== null) this.conditions.push(...outerConditions);
+    if (isHandler) this.handlerErrors.pop();
+    if (outerHandlers !== null) this.handlerErrors.push(...outerHandlers);
     if (isHook) this.hookDepth--;
     if (isEntry) this.entryDepth--;
     if (opened) this.closeFunction(opened);
   }
+
+  /** The error names of the catch clauses the walk is inside, within the current function, innermost last (null: `catch {}` binds none). */
+  private readonly handlerErrors: (string | null)[] = [];
 
   /** Calls made in the named function being visited (and the anonymous and nested functions inside it). */
   private readonly callSets: Set<string>[] = [];
@@ -1180,6 +1188,9 @@ class CodeWalker {
     };
     const owner = isCollectedThrow(action) ? this.functionNodes.get(fn) : undefined;
     if (owner) guard.collected = stringLiteralsIn(owner);
+    // `catch (e) { if (!gone(e)) throw e; }`: a filter of the handler, which catches everything (GuardFact.rethrown).
+    const handlerError = this.handlerErrors.at(-1);
+    if (handlerError !== undefined && handlerError !== null && action.type === "Identifier" && action.name === handlerError) guard.rethrown = "*";
     this.guards.push(guard);
   }
 

@@ -1045,8 +1045,31 @@ class CodeFactWalk {
         names: [...names].sort(),
       };
       if (draft.guarded !== undefined) fact.handler = true;
+      else {
+        const rethrown = this.rethrownBy(fact.action);
+        if (rethrown !== undefined) fact.rethrown = rethrown;
+      }
       this.guards.push(fact);
     }
+  }
+
+  /**
+   * When the current node sits in an error handler of its function and
+   * `action` (a guard's exit, as {@link GuardFact.action} writes it) passes
+   * that handler's error on, a bare `raise`/`throw` or the caught name
+   * itself: what the handler catches ({@link GuardFact.rethrown}).
+   */
+  private rethrownBy(action: string): string | undefined {
+    const catches = this.syntax.catches;
+    if (!catches) return undefined;
+    for (let node = this.node().parent; node !== null && !FUNCTION_BOUNDARY.test(node.type); node = node.parent) {
+      if (!HANDLER_CLAUSE.test(node.type)) continue;
+      const handler = catches[node.type]?.(node);
+      if (!handler) return undefined;
+      const isRethrow = action === "raise" || action === "throw" || action === "fail" || (handler.errorName !== null && action === handler.errorName);
+      return isRethrow ? (handler.caught ?? "*") : undefined;
+    }
+    return undefined;
   }
 
   /** Boolean constants a node defines, and the unsigned parses of the enclosing function. */

@@ -1329,6 +1329,10 @@ function guardFindings(
       return index === -1;
     });
     for (const guard of unmatched) {
+      // A handler's filter removed with the handler lets every error through, which is stricter (GuardFact.rethrown); a
+      // handler kept that no longer rethrows is catch_swallows' finding. Only a handler that still rethrows, now another
+      // error, leaves the guard's own removal to judge.
+      if (guard.rethrown !== undefined && !(after.catches ?? []).some((site) => site.function === guard.function && site.caught === guard.rethrown && site.behaviour === "rethrows")) continue;
       // A guard moved into a table of validators whose messages one throw collects: it serves every guard whose message is in its function.
       if (candidates.some((candidate) => candidate.isDirect && isCollectedBy(guard, candidate.guard))) continue;
       const helperClass = calledHelperClass(guard, helpers);

@@ -1,0 +1,104 @@
+/**
+ * A handler that filters errors: it lets one kind through and rethrows the
+ * rest (`except RuntimeError as e: if str(e) == m: pass else: raise`,
+ * `catch (e) { if (!isGone(e)) throw e; }`). The rethrow is no refusal of an
+ * input: it passes the caught error on. Removing the whole handler lets
+ * every error through, which is stricter, never a bypass (sweep of
+ * pytest-dev/pytest-mock ccd1a1519c, "Remove RuntimeError handling obsolete
+ * since mock 3.0.0"). The nearest cheats keep the handler and drop the
+ * rethrow, so the handler now swallows what it passed on: still found.
+ */
+import { describe, it } from "vitest";
+import { change, expectFindings, type RuleCase } from "./table.js";
+
+const row = (name: string, path: string, before: string, after: string, findings: string[]): RuleCase => ({ name, changes: [change(path, before, after)], findings });
+const bypass = (path: string): string => `validation_bypass/high ${path}`;
+
+const PY_BEFORE =
+  'def unwrap():\n    for patcher in patches:\n        try:\n            patcher.stop()\n        except RuntimeError as e:\n            # a patcher might have been stopped by user code\n            if str(e) == "stop called on unstarted patcher":\n                pass\n            else:\n                raise\n    patches[:] = []\n';
+const PY_AFTER = "def unwrap():\n    for patcher in patches:\n        patcher.stop()\n    patches[:] = []\n";
+
+const TS_BEFORE =
+  'export function unwrap(patches: Patch[]): void {\n  for (const patch of patches) {\n    try {\n      patch.stop();\n    } catch (e) {\n      if (!(e instanceof Error && e.message === "not started")) throw e;\n    }\n  }\n  patches.length = 0;\n}\n';
+const TS_AFTER = "export function unwrap(patches: Patch[]): void {\n  for (const patch of patches) {\n    patch.stop();\n  }\n  patches.length = 0;\n}\n";
+
+const JAVA_BEFORE =
+  'class Patches {\n  void unwrap() {\n    for (Patch patch : patches) {\n      try {\n        patch.stop();\n      } catch (IllegalStateException e) {\n        if (!"not started".equals(e.getMessage())) {\n          throw e;\n        }\n      }\n    }\n    patches.clear();\n  }\n}\n';
+const JAVA_AFTER = "class Patches {\n  void unwrap() {\n    for (Patch patch : patches) {\n      patch.stop();\n    }\n    patches.clear();\n  }\n}\n";
+
+const CS_BEFORE =
+  'class Patches\n{\n    void Unwrap()\n    {\n        foreach (var patch in patches)\n        {\n            try\n            {\n                patch.Stop();\n            }\n            catch (InvalidOperationException e)\n            {\n                if (e.Message != "not started")\n                {\n                    throw;\n                }\n            }\n        }\n        patches.Clear();\n    }\n}\n';
+const CS_AFTER = "class Patches\n{\n    void Unwrap()\n    {\n        foreach (var patch in patches)\n        {\n            patch.Stop();\n        }\n        patches.Clear();\n    }\n}\n";
+
+const RB_BEFORE =
+  'class Patches\n  def unwrap\n    @patches.each do |patch|\n      begin\n        patch.stop\n      rescue RuntimeError => e\n        raise unless e.message == "not started"\n      end\n    end\n    @patches.clear\n  end\nend\n';
+const RB_AFTER = "class Patches\n  def unwrap\n    @patches.each do |patch|\n      patch.stop\n    end\n    @patches.clear\n  end\nend\n";
+
+const PHP_BEFORE =
+  "<?php\n\nclass Patches\n{\n    public function unwrap(): void\n    {\n        foreach ($this->patches as $patch) {\n            try {\n                $patch->stop();\n            } catch (\\RuntimeException $e) {\n                if ($e->getMessage() !== 'not started') {\n                    throw $e;\n                }\n            }\n        }\n        $this->patches = [];\n    }\n}\n";
+const PHP_AFTER =
+  "<?php\n\nclass Patches\n{\n    public function unwrap(): void\n    {\n        foreach ($this->patches as $patch) {\n            $patch->stop();\n        }\n        $this->patches = [];\n    }\n}\n";
+
+const valid: RuleCase[] = [
+  row("python: a filtering except removed with its rethrow", "src/plugin.py", PY_BEFORE, PY_AFTER, []),
+  row("typescript: a filtering catch removed with its rethrow", "src/patches.ts", TS_BEFORE, TS_AFTER, []),
+  row("java: a filtering catch removed with its rethrow", "src/main/java/Patches.java", JAVA_BEFORE, JAVA_AFTER, []),
+  row("csharp: a filtering catch removed with its throw;", "src/Patches.cs", CS_BEFORE, CS_AFTER, []),
+  row("ruby: a filtering rescue removed with its bare raise", "lib/patches.rb", RB_BEFORE, RB_AFTER, []),
+  row("php: a filtering catch removed with its rethrow", "src/Patches.php", PHP_BEFORE, PHP_AFTER, []),
+];
+
+const invalid: RuleCase[] = [
+  row(
+    "python: the rethrow dropped, the except kept: it now swallows every RuntimeError",
+    "src/plugin.py",
+    PY_BEFORE,
+    "def unwrap():\n    for patcher in patches:\n        try:\n            patcher.stop()\n        except RuntimeError as e:\n            pass\n    patches[:] = []\n",
+    [bypass("src/plugin.py")],
+  ),
+  row(
+    "typescript: the rethrow dropped, the catch kept",
+    "src/patches.ts",
+    TS_BEFORE,
+    "export function unwrap(patches: Patch[]): void {\n  for (const patch of patches) {\n    try {\n      patch.stop();\n    } catch (e) {\n      // ignore\n    }\n  }\n  patches.length = 0;\n}\n",
+    [bypass("src/patches.ts")],
+  ),
+  row(
+    "java: the rethrow dropped, the catch kept",
+    "src/main/java/Patches.java",
+    JAVA_BEFORE,
+    "class Patches {\n  void unwrap() {\n    for (Patch patch : patches) {\n      try {\n        patch.stop();\n      } catch (IllegalStateException e) {\n      }\n    }\n    patches.clear();\n  }\n}\n",
+    [bypass("src/main/java/Patches.java")],
+  ),
+  row(
+    "ruby: the bare raise dropped, the rescue kept",
+    "lib/patches.rb",
+    RB_BEFORE,
+    "class Patches\n  def unwrap\n    @patches.each do |patch|\n      begin\n        patch.stop\n      rescue RuntimeError => e\n        nil\n      end\n    end\n    @patches.clear\n  end\nend\n",
+    [bypass("lib/patches.rb")],
+  ),
+  // The handler kept and still raising, its filter gone: judged as any removed guard (guard-rewrites.test.ts has the Ruby row).
+  row(
+    "python: the filter dropped, the except now always raising another error",
+    "src/request.py",
+    "def perform(options, call):\n    try:\n        return call()\n    except IOError as e:\n        if not options.get('foul'):\n            raise\n        raise Foul(str(e))\n",
+    "def perform(options, call):\n    try:\n        return call()\n    except IOError as e:\n        raise Foul(str(e))\n",
+    [bypass("src/request.py")],
+  ),
+  row(
+    "typescript: the filter dropped, the catch now always throwing another error",
+    "src/request.ts",
+    "export function perform(options: Options, call: () => number): number {\n  try {\n    return call();\n  } catch (e) {\n    if (!options.foul) throw e;\n    throw new Foul(String(e));\n  }\n}\n",
+    "export function perform(options: Options, call: () => number): number {\n  try {\n    return call();\n  } catch (e) {\n    throw new Foul(String(e));\n  }\n}\n",
+    [bypass("src/request.ts")],
+  ),
+];
+
+describe("filtering handlers: the rethrow of the caught error is no refusal", () => {
+  it.each(valid)("$name", async (rule) => {
+    await expectFindings(rule);
+  });
+  it.each(invalid)("$name", async (rule) => {
+    await expectFindings(rule);
+  });
+});
