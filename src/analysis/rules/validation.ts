@@ -273,9 +273,51 @@ function isSameExitClass(was: string, now: string): boolean {
   return wasClass === nowClass || (wasClass === "debug_assert!" && nowClass === "panic");
 }
 
+/** Throw helpers that refuse a null argument (their guard's condition is that argument). */
+const NULL_HELPER = /(?:^|[.:])(?:ThrowIfNull|requireNonNull|checkNotNull|notNull)$/;
+
+/**
+ * The value a guard refuses when it is absent, or null when it tests
+ * something else: a null-refusing throw helper's argument
+ * (`ArgumentNullException.ThrowIfNull(x)`, `Objects.requireNonNull(x)`,
+ * Guava `checkNotNull`, webmozart `Assert::notNull`), or a condition that
+ * only asks whether one value is missing: `x == null`, `x === null ||
+ * x === undefined`, `x is null`, `x is None`, `x == nil`, `x.nil?`,
+ * `is_null($x)`, and the negation `!(x)` that `x ?? throw …` and `if (!x)`
+ * write. Casts on the value are left out (`(T)x` -> `x`).
+ */
+function nullTestedName(guard: GuardFact): string | null {
+  const value = (text: string): string | null => {
+    const bare = text.replace(/^\((?:[\w.<>?]+)\)/, "");
+    return /^\$?[A-Za-z_][\w.$]*$/.test(bare) ? bare : null;
+  };
+  const condition = guard.condition.replace(/\s+/g, " ").trim();
+  if (NULL_HELPER.test(actionCallee(guard.action))) return value(condition.replace(/\s/g, ""));
+  const tests = condition.split(/\s*\|\|\s*|\s+or\s+/).map((part) => {
+    const match =
+      /^(.+?)\s*(?:===?|\sis)\s*(?:null|None|nil|undefined)$/.exec(part) ??
+      /^(?:null|None|nil|undefined)\s*===?\s*(.+)$/.exec(part) ??
+      /^(.+)\.nil\?$/.exec(part) ??
+      /^is_null\((.+)\)$/.exec(part) ??
+      /^(?:!|not\s)\s*\(?(.+?)\)?$/.exec(part);
+    return match ? value((match[1] as string).replace(/\s/g, "")) : null;
+  });
+  const first = tests[0];
+  return first != null && tests.every((name) => name === first) ? first : null;
+}
+
+/** The callee an action calls, without arguments (`Objects.requireNonNull(x, "m")` -> `Objects.requireNonNull`); `new E(…)` gives "". */
+function actionCallee(action: string): string {
+  if (action.startsWith("new ")) return "";
+  return /^[\w$.:\\]+/.exec(action)?.[0] ?? "";
+}
+
 function isEquivalentGuard(was: GuardFact, now: GuardFact): boolean {
   if (isWeakerExit(was.action, now.action)) return false;
   if (was.action === now.action || was.condition === now.condition) return true;
+  // The refusal of one absent value is that refusal whatever error it raises (`?? throw new NullReferenceException` -> `ThrowIfNull`).
+  const absent = nullTestedName(was);
+  if (absent !== null && absent === nullTestedName(now)) return true;
   const shared = was.names.filter((name) => now.names.includes(name));
   return shared.length > 0 && isSameExitClass(was.action, now.action);
 }
@@ -332,11 +374,13 @@ function reachableGuards(name: string, sideFile: CodeSide, allAfter: readonly Co
         ? (file.code.catches ?? []).filter((site) => site.function === fn.name && site.behaviour !== "rethrows" && site.behaviour !== "returns_error").flatMap((site) => site.guardedCalls ?? [])
         : [],
     );
+    // A throw helper read as a guard of its own (`Objects.requireNonNull(config)`) is no opaque validator: its guard says what it checks.
+    const guardHelpers = new Set(isDirect ? guards.map((reached) => actionCallee(reached.guard.action).replace(/^.*[.:\\]/, "")).filter((name) => name !== "") : []);
     for (const call of fn.calls) {
       if (handled.has(call)) continue;
       const targets = byShortName.get(call);
       if (targets) queue.push(...targets);
-      else if (isDirect && VALIDATING_NAME.test(call)) validatorCalls.add(call);
+      else if (isDirect && VALIDATING_NAME.test(call) && !guardHelpers.has(call)) validatorCalls.add(call);
     }
   }
   return { guards, validatorCalls };
