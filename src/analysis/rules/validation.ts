@@ -1570,6 +1570,28 @@ function subjectSwallowFindings(path: string, before: readonly CatchFact[], afte
   return findings;
 }
 
+/**
+ * True when the handler `was` passed on only the refusal its own try raised,
+ * and that refusal now fails the call from outside the handler `now`
+ * (sweep of sindresorhus/globby 7535e6d74c): each of its rethrows sat under
+ * a filter ({@link GuardFact.rethrown}) whose condition spells the message
+ * of a refusal of the same function (`if (error.message === M) throw
+ * error`), so every other error was swallowed already; and each such
+ * refusal is still raised, its message kept or reworded, by a guard of the
+ * function that sits after the handler now (moved out of the try, where the
+ * new handler cannot swallow it).
+ */
+function passedOnOnlyOwnRefusal(was: CatchFact, now: CatchFact, before: CodeFacts, after: CodeFacts): boolean {
+  const own = (before.guards ?? []).filter((guard) => guard.function === was.function);
+  const filters = own.filter((guard) => guard.rethrown !== undefined && guard.line > was.line);
+  if (filters.length === 0) return false;
+  const refusals = own.filter((guard) => guard.rethrown === undefined && guard.line < was.line && messageOf(guard.action).length > 0);
+  const passed = refusals.filter((refusal) => filters.some((filter) => messageOf(refusal.action).every((part) => filter.condition.includes(part))));
+  if (passed.length === 0 || !filters.every((filter) => passed.some((refusal) => messageOf(refusal.action).every((part) => filter.condition.includes(part))))) return false;
+  const outside = (after.guards ?? []).filter((guard) => guard.function === now.function && guard.line > now.line && guard.rethrown === undefined);
+  return passed.every((refusal) => outside.some((guard) => isSameThrow(refusal.action, guard.action) || isRewordedThrow(refusal.action, guard.action)));
+}
+
 function catchFindings(path: string, before: CodeFacts, after: CodeFacts): Finding[] {
   const hasSubject = (fact: CatchFact): boolean => fact.subject !== undefined;
   const findings = subjectSwallowFindings(path, (before.catches ?? []).filter(hasSubject), (after.catches ?? []).filter(hasSubject));
@@ -1577,6 +1599,7 @@ function catchFindings(path: string, before: CodeFacts, after: CodeFacts): Findi
   const pairs = pairedCatches((before.catches ?? []).filter(isHandler), (after.catches ?? []).filter(isHandler)).sort(([, a], [, b]) => a.line - b.line);
   for (const [was, now] of pairs) {
     if (SWALLOWING.has(was.behaviour) || !SWALLOWING.has(now.behaviour)) continue;
+    if (passedOnOnlyOwnRefusal(was, now, before, after)) continue;
     findings.push(swallowFinding(path, was, now));
   }
   return findings;

@@ -94,7 +94,61 @@ const invalid: RuleCase[] = [
   ),
 ];
 
+// A handler that passed on only the refusal its own try raised (`catch (error) { if (error.message === M) throw error; }`)
+// swallowed every other error already. With the refusal moved out of the try and the handler swallowing all, the same
+// errors are swallowed and the refusal still fails the call (sweep of sindresorhus/globby 7535e6d74c). Left inside
+// the swallowing try, the refusal is swallowed too: still found.
+const JS_OWN_BEFORE =
+  "export const checkCwd = (cwd, fsImpl = fs) => {\n  if (!cwd) {\n    return;\n  }\n  try {\n    if (!fsImpl.statSync(cwd).isDirectory()) {\n      throw new Error('The `cwd` option must be a path to a directory');\n    }\n  } catch (error) {\n    if (error.message === 'The `cwd` option must be a path to a directory') {\n      throw error;\n    }\n  }\n};\n";
+const PY_OWN_BEFORE =
+  'def check_cwd(cwd):\n    try:\n        if not os.stat(cwd).st_mode & stat.S_IFDIR:\n            raise ValueError("cwd must be a path to a directory")\n    except Exception as e:\n        if str(e) == "cwd must be a path to a directory":\n            raise\n';
+const ownRefusal: RuleCase[] = [
+  row(
+    "javascript: the own refusal moved out of the try, the handler now swallowing every stat error",
+    "index.js",
+    JS_OWN_BEFORE,
+    "export const checkCwd = (cwd, fsImpl = fs) => {\n  if (!cwd) {\n    return;\n  }\n  let stats;\n  try {\n    stats = fsImpl.statSync(cwd);\n  } catch {\n    // If stat fails (e.g., path doesn't exist), let fast-glob handle it\n    return;\n  }\n  if (!stats.isDirectory()) {\n    throw new Error(`The \\`cwd\\` option must be a path to a directory, got: ${cwd}`);\n  }\n};\n",
+    [],
+  ),
+  row(
+    "python: the own refusal moved out of the try, the handler now returning on OSError",
+    "app/cwd.py",
+    PY_OWN_BEFORE,
+    'def check_cwd(cwd):\n    try:\n        st = os.stat(cwd)\n    except Exception:\n        return\n    if not st.st_mode & stat.S_IFDIR:\n        raise ValueError(f"cwd must be a path to a directory, got {cwd}")\n',
+    [],
+  ),
+];
+const ownRefusalCheats: RuleCase[] = [
+  row(
+    "javascript: the own refusal left inside a try whose handler now swallows it",
+    "index.js",
+    JS_OWN_BEFORE,
+    "export const checkCwd = (cwd, fsImpl = fs) => {\n  if (!cwd) {\n    return;\n  }\n  try {\n    if (!fsImpl.statSync(cwd).isDirectory()) {\n      throw new Error('The `cwd` option must be a path to a directory');\n    }\n  } catch {\n    return;\n  }\n};\n",
+    [bypass("index.js")],
+  ),
+  row(
+    "python: the own refusal left inside a try whose handler now swallows it",
+    "app/cwd.py",
+    PY_OWN_BEFORE,
+    'def check_cwd(cwd):\n    try:\n        if not os.stat(cwd).st_mode & stat.S_IFDIR:\n            raise ValueError("cwd must be a path to a directory")\n    except Exception:\n        return\n',
+    [bypass("app/cwd.py")],
+  ),
+  row(
+    "javascript: the handler swallowing all and the own refusal gone",
+    "index.js",
+    JS_OWN_BEFORE,
+    "export const checkCwd = (cwd, fsImpl = fs) => {\n  if (!cwd) {\n    return;\n  }\n  try {\n    fsImpl.statSync(cwd);\n  } catch {\n    return;\n  }\n};\n",
+    [bypass("index.js"), bypass("index.js")],
+  ),
+];
+
 describe("filtering handlers: the rethrow of the caught error is no refusal", () => {
+  it.each(ownRefusal)("$name", async (rule) => {
+    await expectFindings(rule);
+  });
+  it.each(ownRefusalCheats)("$name", async (rule) => {
+    await expectFindings(rule);
+  });
   it.each(valid)("$name", async (rule) => {
     await expectFindings(rule);
   });
