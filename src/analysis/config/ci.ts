@@ -17,6 +17,8 @@ import { joinRelative } from "./scope.js";
 export interface CiContext {
   /** Runners of the other workflow files changed with it (after side): a job moved there is not removed. */
   elsewhere?: ReadonlySet<string>;
+  /** The other workflow files of the after tree (changed or not), read by {@link workflowGate}: where a removed job's runs may still be made. */
+  gates?: readonly WorkflowGate[];
   /** Task-runner targets that run tests (config/targets.ts). */
   targets?: TestTargets;
   /** The after tree, to judge a test command's scope (config/scope.ts). */
@@ -86,7 +88,7 @@ function isAlwaysFalse(value: StaticValue | undefined): boolean {
 const TEST_NAME = /\b(tests?|specs?|pytest|jest|vitest|e2e|unit|integration)\b/i;
 
 /** A GitHub Actions step reduced to what matters here. */
-interface Step {
+export interface Step {
   key: string;
   name: string | null;
   run: string | null;
@@ -169,6 +171,76 @@ function jobsOf(config: StaticConfig, targets?: TestTargets): Map<string, { job:
 /** Events that run a workflow without anyone asking: the ones a test workflow guards a change with. */
 const AUTOMATIC_TRIGGERS = ["push", "pull_request", "pull_request_target", "merge_group"] as const;
 
+/**
+ * What one workflow file gates: the test steps of its jobs, and for each
+ * automatic event it runs on (push, pull_request, …) the branch patterns
+ * its `branches` filter names, null for every branch (no filter, or only a
+ * `branches-ignore`, read as every branch). GitHub Actions reference,
+ * "Workflow syntax: on.<push|pull_request>.branches".
+ */
+export interface WorkflowGate {
+  path: string;
+  steps: readonly Step[];
+  branches: ReadonlyMap<string, readonly string[] | null>;
+}
+
+/** The branch filters of a workflow's automatic events ({@link WorkflowGate.branches}). */
+function branchesOf(workflow: StaticValue): Map<string, string[] | null> {
+  const branches = new Map<string, string[] | null>();
+  const on = isObject(workflow) ? (workflow.on ?? workflow.true) : undefined;
+  for (const event of AUTOMATIC_TRIGGERS) {
+    if (!triggersOf(workflow).has(event)) continue;
+    const filter = isObject(on) ? on[event] : undefined;
+    const named = isObject(filter) && Array.isArray(filter.branches) ? filter.branches.filter((branch): branch is string => typeof branch === "string") : null;
+    branches.set(event, named);
+  }
+  return branches;
+}
+
+/** The gate of one workflow file's text ({@link WorkflowGate}); throws when the YAML cannot be read. */
+export async function workflowGate(path: string, text: string, targets?: TestTargets): Promise<WorkflowGate> {
+  const config = await readYaml(text);
+  const steps = [...jobsOf(config, targets).values()].flatMap((entry) => entry.steps.filter((step) => step.isTest));
+  return { path, steps, branches: branchesOf(config.value) };
+}
+
+/** True when `gate` runs on `event` for every branch of `wanted` (null: every branch). */
+function gatesBranches(gate: WorkflowGate, event: string, wanted: readonly string[] | null): boolean {
+  const has = gate.branches.get(event);
+  if (has === undefined) return false;
+  return has === null || (wanted !== null && wanted.every((branch) => has.includes(branch)));
+}
+
+/**
+ * Where another workflow makes every run of a removed job's test steps
+ * (each step's command covered by one of its test steps, command.ts
+ * coversRuns, on at least one automatic event): `covers` when it does so
+ * on every event and branch the removed job ran for; else the first
+ * workflow that makes the runs on other branches. Null when none makes them.
+ */
+function gatedElsewhere(
+  steps: readonly Step[],
+  ran: ReadonlyMap<string, readonly string[] | null>,
+  gates: readonly WorkflowGate[],
+  targets: TestTargets | undefined,
+): { gate: WorkflowGate; covers: boolean } | null {
+  const runs = steps.filter((step) => step.run !== null);
+  if (runs.length === 0 || ran.size === 0) return null;
+  let partial: WorkflowGate | null = null;
+  for (const gate of gates) {
+    if (gate.branches.size === 0 || !runs.every((step) => mergedInto(step.run as string, gate.steps, targets) !== null)) continue;
+    if ([...ran].every(([event, branches]) => gatesBranches(gate, event, branches))) return { gate, covers: true };
+    partial ??= gate;
+  }
+  return partial === null ? null : { gate: partial, covers: false };
+}
+
+/** `feature/x (push, pull_request)`: the branches a job ran for, for messages. */
+function describeBranches(ran: ReadonlyMap<string, readonly string[] | null>): string {
+  const names = [...new Set([...ran.values()].flatMap((branches) => branches ?? []))];
+  return `${names.join(", ")} (${[...ran.keys()].join(", ")})`;
+}
+
 /** The events of a workflow's `on:` (a name, a list of names, or a map keyed by name). */
 function triggersOf(workflow: StaticValue): Set<string> {
   // YAML 1.1 readers turn a bare `on` key into true; the yaml package (YAML 1.2) keeps "on".
@@ -213,7 +285,8 @@ function hasMatrix(job: YamlObject): boolean {
 
 /** {@link compareGithubWorkflow} on workflows already read (or Azure Pipelines read into a workflow's shape). */
 export function compareWorkflows(was: StaticConfig, now: StaticConfig, context: CiContext): TamperNote[] {
-  const { elsewhere = new Set<string>(), targets, tree, support = new Map<Runtime, StatedSupport>() } = context;
+  const { elsewhere = new Set<string>(), gates = [], targets, tree, support = new Map<Runtime, StatedSupport>() } = context;
+  const ranFor = branchesOf(was.value);
   const oldJobs = jobsOf(was, targets);
   const newJobs = jobsOf(now, targets);
   const remainingCommands = allTestCommands(new Map([...newJobs].map(([id, entry]) => [id, entry.steps])), targets);
@@ -258,6 +331,22 @@ export function compareWorkflows(was: StaticConfig, now: StaticConfig, context: 
     if (!next || nextId === undefined) {
       const lost = testSteps.filter((step) => !(step.run && remainingCommands.includes(step.run.trim())));
       if ((lost.length > 0 || testSteps.length === 0) && !runElsewhere(runners)) {
+        // Another workflow of the tree makes its runs: on every branch it ran for, nothing is lost; when it ran only
+        // for named branches and they are made on others, it gated only those branches (a feature branch's own CI).
+        const made = gatedElsewhere(lost, ranFor, gates, targets);
+        if (made?.covers) continue;
+        const isBranchOnly = ranFor.size > 0 && [...ranFor.values()].every((branches) => branches !== null);
+        if (made && isBranchOnly) {
+          notes.push({
+            setting: `jobs.${id}`,
+            line: null,
+            message: `test job "${id}" was removed; it ran only for ${describeBranches(ranFor)}, and ${made.gate.path} still makes its runs on ${describeBranches(made.gate.branches)}`,
+            before: testSteps.map((step) => step.run ?? step.uses),
+            after: null,
+            severity: "low",
+          });
+          continue;
+        }
         // A job that ran the tests only on runtime versions the project no longer supports goes with that support.
         const unsupported = unsupportedRuntimeOf(githubJobRuntimes(old.job), support);
         notes.push({

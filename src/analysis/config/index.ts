@@ -17,7 +17,7 @@ import { goCodeMinimum } from "../code-minimums.js";
 import type { CommandScope } from "./command.js";
 import type { FileChange, Finding, NotAnalyzed } from "../types.js";
 import { compareAzurePipeline } from "./azure-pipelines.js";
-import { compareGithubWorkflow, compareGitlabCi, workflowRunners } from "./ci.js";
+import { compareGithubWorkflow, compareGitlabCi, workflowGate, workflowRunners, type WorkflowGate } from "./ci.js";
 import { notesToFindings, show, type TamperNote } from "./finding.js";
 import { comparePackageJson, compareRunnerConfigFile } from "./js-config.js";
 import { compareJustfiles, justRecipesOf } from "./justfile.js";
@@ -132,6 +132,24 @@ async function runnersOfOtherWorkflows(path: string, context: ConfigContext): Pr
   return runners;
 }
 
+/** The gates ({@link workflowGate}) of the after tree's other workflow files, changed or not; none without a tree. Unreadable files gate nothing. */
+async function otherWorkflowGates(path: string, context: ConfigContext): Promise<WorkflowGate[]> {
+  const tree = context.trees?.after;
+  if (!tree) return [];
+  const targets = testTargetsOf(readerOf(context));
+  const gates: WorkflowGate[] = [];
+  for (const other of tree.walk(".github/workflows")) {
+    const text = other === path || !/\.ya?ml$/.test(other) || other.slice(".github/workflows/".length).includes("/") ? null : tree.read(other);
+    if (text === null) continue;
+    try {
+      gates.push(await workflowGate(other, text, targets));
+    } catch {
+      // judged (and reported) on its own when changed; an unreadable unchanged file gates nothing
+    }
+  }
+  return gates;
+}
+
 /** The names make and just look for in a folder, in their lookup order. */
 const MAKEFILE_NAMES = ["GNUmakefile", "makefile", "Makefile"] as const;
 const JUSTFILE_NAMES = ["justfile", "Justfile", ".justfile"] as const;
@@ -228,6 +246,7 @@ export const CONFIG_KINDS: readonly ConfigKind[] = [
     compare: async (path, before, after, context) =>
       compareGithubWorkflow(before, after, {
         elsewhere: await runnersOfOtherWorkflows(path, context),
+        gates: await otherWorkflowGates(path, context),
         targets: testTargetsOf(readerOf(context)),
         ...(context.trees ? { tree: context.trees.after } : {}),
         support: supportAfter(context),
