@@ -14,6 +14,7 @@
  */
 
 import type { AssertionFact, AssertionHelperFact, FileFacts, TestCase } from "../facts.js";
+import { calleeOf, isSameCall } from "./calls.js";
 import { coverage, isInNamedCells, isInRow, literalTokens, unify } from "./coverage.js";
 import { canonicalText, conjuncts, isLiteralText, literalKey, splitArguments, splitCall, toCheck, type Check } from "./normalise.js";
 import { relationOfMatcher } from "./relations.js";
@@ -438,7 +439,7 @@ export function findKeptCover(check: Check, test: TestCase, file: string, pool: 
  * and the new expected value's literals never stand in for an input.
  */
 export function findReExpectedCover(check: Check, test: TestCase, pool: readonly CheckedTest[]): Cover | null {
-  if (check.expected === undefined || check.relation === "throws" || check.relation === "warns" || check.relation === "helper") return null;
+  if (!isReExpectable(check)) return null;
   const expected = literalTokens(check.expected);
   const all = literalsOfTest(test).filter((literal) => !isMessageLiteral(literal));
   const inputs = [...all];
@@ -471,6 +472,56 @@ export function findReExpectedCover(check: Check, test: TestCase, pool: readonly
     }
   }
   return null;
+}
+
+/** True when a check states an expected value another could replace: not an error, warning or helper check, and with an expected value. */
+function isReExpectable(check: Check): check is Check & { expected: string } {
+  return check.expected !== undefined && check.relation !== "throws" && check.relation !== "warns" && check.relation !== "helper";
+}
+
+/**
+ * True when `after` makes `check` again on the same call with another
+ * expected value: the same relation and negation, no less strength (nor a
+ * loose equality for a strict one), no branch condition of its own, the
+ * same callee with every literal the before subject passed still passed
+ * (calls.ts isSameCall), and an expected value (or what a local expected
+ * value was bound to) that differs.
+ */
+function isReCalled(check: Check, after: Check): boolean {
+  if (after.relation !== check.relation || after.isNegated !== check.isNegated || after.strength < check.strength || after.expected === undefined) return false;
+  if ((after.isLoose && !check.isLoose) || (after.conditions !== undefined && after.conditions.join("\u0000") !== (check.conditions ?? []).join("\u0000"))) return false;
+  return (after.expectedValue ?? after.expected) !== (check.expectedValue ?? check.expected) && isSameCall(check.subject, after.subject);
+}
+
+/**
+ * Where a check lives on with its expected value changed in a plain test
+ * (a test retitled, or its check moved into a new test, while the code
+ * under test changed, which the caller establishes): the first check of
+ * `pool` that makes it again on the same call expecting another value
+ * ({@link isReCalled}). Null for an error, warning or helper check, a
+ * subject that is no call, or when no test makes it: a call with a literal
+ * input changed is another check. The caller also asks
+ * {@link keepsInputs} of the covers it takes.
+ */
+export function findReCalledCover(check: Check, pool: readonly CheckedTest[]): Cover | null {
+  if (!isReExpectable(check) || calleeOf(check.subject) === null) return null;
+  for (const candidate of pool) if (candidate.checks.some((after) => isReCalled(check, after))) return { check, by: candidate };
+  return null;
+}
+
+/**
+ * True when the tests of `homes` (where the checks of `test` live on) and
+ * the rows and checks of `reExpected` (its checks made again expecting
+ * otherwise) still feed every input literal of `test`: its literals, less
+ * messages and the literals of the re-expected checks' old expected values.
+ * A before test whose inputs reach the call through locals (`parse(input)`)
+ * is the same test only when those locals' literals are still fed.
+ */
+export function keepsInputs(test: TestCase, reExpected: readonly Cover[], homes: readonly CheckedTest[]): boolean {
+  const expected = new Set(reExpected.flatMap((cover) => literalTokens(cover.check.expected ?? "")));
+  const kept = new Set([...homes, ...reExpected.map((cover) => cover.by)].flatMap((home) => [...home.reached]));
+  for (const cover of reExpected) for (const literal of cover.row ?? []) kept.add(literal);
+  return literalsOfTest(test).every((literal) => isMessageLiteral(literal) || expected.has(literal) || kept.has(literal));
 }
 
 /** Names and reads of a measured duration: `timer.ElapsedMilliseconds`, `elapsedMs`, `time.monotonic() - start`, `sequential_elapsed`, `duration`. */

@@ -11,7 +11,7 @@
  * was never the package's API.
  */
 
-import { checkedTest, describeCheck, findKeptCover, findReExpectedCover, type Check, type CheckedTest, type Cover } from "../checks/index.js";
+import { checkedTest, describeCheck, findKeptCover, findReCalledCover, findReExpectedCover, keepsInputs, type Check, type CheckedTest, type Cover } from "../checks/index.js";
 import { checkLikeness, isSuccessorCheck } from "../checks/likeness.js";
 import type { ExportFact, TestCase } from "../facts.js";
 import type { Finding } from "../types.js";
@@ -393,64 +393,150 @@ function editedAfterTests(input: RuleInput): CheckedTest[] {
   });
 }
 
+/** The before test a finding names (by id, and by line when it has one) in the pair of its file, with its checks, or null. */
+function namedBeforeTest(finding: Finding, pairByPath: ReadonlyMap<string, RulePair>): { path: string; test: TestCase; checked: CheckedTest } | null {
+  const path = finding.before_file ?? finding.file;
+  const before = usable(pairByPath.get(path)?.before ?? null);
+  const test = before?.tests.find((candidate) => candidate.id === finding.test && (finding.before_line == null || candidate.line === finding.before_line));
+  return before && test ? { path, test, checked: checkedTest(path, test, before) } : null;
+}
+
 /**
- * Rewrites a test_deletion whose test lives on in a table test with its
- * expectations changed, while the code under test changed too
- * (checks/index.ts findReExpectedCover): each of its checks is made again,
- * as it was or in a row that keeps every input it fed the code and expects
- * another value, by a new or edited test. The expectation followed the
- * product change, as an edited test's may (DESIGN.md expectation_changed is
- * no finding then): reported as expectation_changed at medium, since the
- * test was also merged away. With the code under test unchanged, it stays a
- * test_deletion (a merge that re-expects a row is how a failing case is
- * made to pass).
+ * Where a check lives on with its expected value changed: in a row of a
+ * table test (checks/index.ts findReExpectedCover), else on the same call
+ * in a plain test (findReCalledCover); null when neither.
+ */
+function reExpectedCover(check: Check, test: TestCase, pool: readonly CheckedTest[]): Cover | null {
+  return findReExpectedCover(check, test, pool) ?? findReCalledCover(check, pool);
+}
+
+/** The checks of a test gone that an assertion_removal names as made nowhere (evidence.removed: line and description), or null when one is not found. */
+function removedChecks(finding: Finding, checks: readonly Check[]): Check[] | null {
+  const removed = finding.evidence?.removed;
+  if (!Array.isArray(removed) || removed.length === 0) return null;
+  const lost = removed.map((entry) => {
+    const { line, check } = entry as { line?: unknown; check?: unknown };
+    return checks.find((candidate) => candidate.line === line && describeCheck(candidate) === check);
+  });
+  return lost.every((check) => check !== undefined) ? (lost as Check[]) : null;
+}
+
+/** The after tests an assertion_removal names as the homes of the checks kept (evidence.conserved_in), as found in `pool`. */
+function conservedHomes(finding: Finding, pool: readonly CheckedTest[]): CheckedTest[] {
+  const homes = Array.isArray(finding.evidence?.conserved_in) ? (finding.evidence.conserved_in as { file?: unknown; test?: unknown }[]) : [];
+  return pool.filter((candidate) => homes.some((home) => home.file === candidate.file && home.test === candidate.test.id));
+}
+
+/** The data and fields of a finding rewritten as checks re-expected: the first home, the checks listed (three at most), the re_expected evidence. */
+function reExpectedReport(finding: Finding, changed: readonly Cover[]): { data: Record<string, string>; changes: Partial<Finding> } {
+  const home = changed[0] as Cover;
+  const checks = changed
+    .slice(0, 3)
+    .map((cover) => describeCheck(cover.check))
+    .join("; ");
+  return {
+    data: { home: home.by.test.id, homePath: home.by.file, checks },
+    changes: {
+      file: home.by.file,
+      line: home.by.test.line,
+      evidence: {
+        ...finding.evidence,
+        re_expected: changed.map((cover) => ({ check: describeCheck(cover.check), test: cover.by.test.id, file: cover.by.file })),
+        reclassified_from: finding.type,
+      },
+    },
+  };
+}
+
+/**
+ * A test_deletion rewritten when each check of its test lives on, as it
+ * was or re-expected ({@link reExpectedCover}), and the tests that make
+ * them still feed its inputs when one is made on a plain test
+ * (checks/index.ts keepsInputs); else the finding as it is.
+ */
+function reExpectedDeletion(finding: Finding, path: string, test: TestCase, checks: readonly Check[], pool: readonly CheckedTest[]): Finding {
+  const changed: Cover[] = [];
+  const kept: Cover[] = [];
+  for (const check of checks) {
+    const cover = findKeptCover(check, test, path, pool);
+    if (cover) {
+      kept.push(cover);
+      continue;
+    }
+    const again = reExpectedCover(check, test, pool);
+    if (!again) return finding;
+    changed.push(again);
+  }
+  if (changed.length === 0) return finding;
+  const isInTable = changed.every((cover) => cover.row !== undefined);
+  if (
+    !isInTable &&
+    !keepsInputs(
+      test,
+      changed,
+      kept.map((cover) => cover.by),
+    )
+  )
+    return finding;
+  const { data, changes } = reExpectedReport(finding, changed);
+  return rereport(finding, featureRemovalRule, isInTable ? "testMergedReExpected" : "testRetitledReExpected", { test: test.id, path, ...data }, changes);
+}
+
+/**
+ * An assertion_removal of a test gone rewritten when each check it names
+ * as made nowhere (evidence.removed) is made again expecting otherwise
+ * ({@link reExpectedCover}) and the tests that keep its checks
+ * (evidence.conserved_in) or make them again still feed its inputs
+ * (checks/index.ts keepsInputs); else the finding as it is.
+ */
+function reExpectedRemoval(finding: Finding, path: string, test: TestCase, checks: readonly Check[], pool: readonly CheckedTest[]): Finding {
+  const lost = removedChecks(finding, checks);
+  if (!lost) return finding;
+  const changed: Cover[] = [];
+  for (const check of lost) {
+    const cover = reExpectedCover(check, test, pool);
+    if (!cover) return finding;
+    changed.push(cover);
+  }
+  if (!keepsInputs(test, changed, conservedHomes(finding, pool))) return finding;
+  const { data, changes } = reExpectedReport(finding, changed);
+  return rereport(finding, featureRemovalRule, "checksReExpected", { test: test.id, path, kept: checks.length - lost.length, count: checks.length, ...data }, changes);
+}
+
+/** True when a finding is one {@link reExpectedDeletions} judges: a test_deletion of one test (no rows), or an assertion_removal of a test gone; not low. */
+function isLostTestFinding(finding: Finding): boolean {
+  if (finding.severity === "low" || finding.test === undefined) return false;
+  if (finding.type === "test_deletion") return !Array.isArray(finding.evidence?.removed_rows);
+  return finding.type === "assertion_removal" && finding.evidence?.conserved_in !== undefined;
+}
+
+/**
+ * Rewrites a test_deletion, or the assertion_removal of a test gone with
+ * some of its checks kept, whose checks live on with their expectations
+ * changed while the code under test changed too: each check it lost is
+ * made again by a new or edited test, in a table row that keeps every
+ * input it fed the code (checks/index.ts findReExpectedCover), or on the
+ * same call in a plain test, the same callee with every literal it passed
+ * still passed and others possibly added, with the same relation and no
+ * less strength (findReCalledCover: a test retitled, sweep of
+ * sindresorhus/globby 1273541cca), expecting another value. The
+ * expectation followed the product change, as an edited test's may
+ * (DESIGN.md expectation_changed is no finding then): reported as
+ * expectation_changed at medium, since the test was also merged away or
+ * retitled. With the code under test unchanged, it stays what it was (a
+ * test that re-expects a check is how a failing case is made to pass); a
+ * check on another input, a weaker or a negated relation is no cover.
  */
 export function reExpectedDeletions(findings: readonly Finding[], input: RuleInput): Finding[] {
   let pool: CheckedTest[] | null = null;
   const pairByPath = new Map(input.pairs.map((pair) => [pair.path, pair] as const));
   return findings.map((finding) => {
-    if (finding.type !== "test_deletion" || finding.severity === "low" || finding.test === undefined || Array.isArray(finding.evidence?.removed_rows)) return finding;
-    const path = finding.before_file ?? finding.file;
-    const pair = pairByPath.get(path);
-    const before = usable(pair?.before ?? null);
-    const test = before?.tests.find((candidate) => candidate.id === finding.test && (finding.before_line == null || candidate.line === finding.before_line));
-    if (!pair || !test || !hasCodeUnderTestChanged(path, input.pairs, input.changedPaths)) return finding;
-    const checked = checkedTest(path, test, before);
-    if (checked.checks.length === 0) return finding;
+    if (!isLostTestFinding(finding)) return finding;
+    const named = namedBeforeTest(finding, pairByPath);
+    if (!named || named.checked.checks.length === 0 || !hasCodeUnderTestChanged(named.path, input.pairs, input.changedPaths)) return finding;
     pool ??= editedAfterTests(input);
-    const changed: Cover[] = [];
-    for (const check of checked.checks) {
-      if (findKeptCover(check, test, path, pool)) continue;
-      const cover = findReExpectedCover(check, test, pool);
-      if (!cover) return finding;
-      changed.push(cover);
-    }
-    const home = changed[0];
-    if (!home) return finding;
-    return rereport(
-      finding,
-      featureRemovalRule,
-      "testMergedReExpected",
-      {
-        test: test.id,
-        path,
-        home: home.by.test.id,
-        homePath: home.by.file,
-        checks: changed
-          .slice(0, 3)
-          .map((cover) => describeCheck(cover.check))
-          .join("; "),
-      },
-      {
-        file: home.by.file,
-        line: home.by.test.line,
-        evidence: {
-          ...finding.evidence,
-          re_expected: changed.map((cover) => ({ check: describeCheck(cover.check), test: cover.by.test.id, file: cover.by.file })),
-          reclassified_from: "test_deletion",
-        },
-      },
-    );
+    const judge = finding.type === "test_deletion" ? reExpectedDeletion : reExpectedRemoval;
+    return judge(finding, named.path, named.test, named.checked.checks, pool);
   });
 }
 
@@ -600,6 +686,16 @@ export const featureRemovalRule = defineRule({
     refusalChecksRetired: 'test "{{test}}" in {{path}} no longer checks the refusal {{refusal}}: the change removed the refusal and now handles the case it refused',
     testMergedReExpected: {
       text: 'test "{{test}}" of {{path}} was merged into "{{home}}" in {{homePath}} with its expectation changed while the code under test changed: {{checks}} is now expected otherwise, its inputs kept in a row',
+      type: "expectation_changed",
+      severity: "medium",
+    },
+    testRetitledReExpected: {
+      text: 'test "{{test}}" was deleted from {{path}} while the code under test changed; "{{home}}" in {{homePath}} makes its checks again on the same calls, its inputs kept, and expects another value of {{checks}}',
+      type: "expectation_changed",
+      severity: "medium",
+    },
+    checksReExpected: {
+      text: 'test "{{test}}" in {{path}} is gone while the code under test changed; {{kept}} of its {{count}} checks live on as they were, and "{{home}}" in {{homePath}} makes the rest again on the same calls, its inputs kept, and expects another value of {{checks}}',
       type: "expectation_changed",
       severity: "medium",
     },
