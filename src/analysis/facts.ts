@@ -364,6 +364,15 @@ export interface TestCase {
   /** Imported names the test body uses (the local names of its file's imports), sorted. */
   references?: string[];
   /**
+   * The product code the test declares it covers, by short name (no
+   * namespace), sorted, unique: PHPUnit `#[CoversClass(X::class)]`,
+   * `#[CoversFunction('f')]`, `#[CoversMethod(X::class, 'm')]` (the method),
+   * `@covers X`, `@covers ::m`, `@coversDefaultClass X` on the test or its
+   * class; NUnit `[TestOf(typeof(X))]` and `[TestFixture(TestOf =
+   * typeof(X))]`. Absent when it declares none.
+   */
+  covers?: string[];
+  /**
    * Its calls of functions imported from another module that may assert
    * (JS/TS: an ava macro imported or built by an imported factory, a helper
    * given the test context), in order. analysis/imported-helpers.ts resolves

@@ -167,6 +167,23 @@ function attributesOf(declaration: Node): Attribute[] {
   return attributes;
 }
 
+/**
+ * The classes a test or its fixture declares it tests (TestCase.covers):
+ * NUnit `[TestOf(typeof(X))]` and `[TestFixture(TestOf = typeof(X))]`, by short name.
+ */
+function testOf(attributes: readonly Attribute[]): string[] {
+  const types: Node[] = [];
+  for (const attribute of attributes) {
+    if (attribute.name === "TestOf") types.push(...attribute.args.flatMap((arg) => namedChildren(arg)));
+    const named = attribute.name === "TestFixture" ? namedArgument(attribute, "TestOf") : undefined;
+    if (named) types.push(named);
+  }
+  return types.flatMap((node) => {
+    const match = /^typeof\((?:[\w.]+\.)?(\w+)(?:<.*>)?\)$/.exec(node.text.replace(/\s+/g, ""));
+    return match ? [match[1] as string] : [];
+  });
+}
+
 /** A named attribute argument (`Skip = "why"`), or undefined. */
 function namedArgument(attribute: Attribute, name: string): Node | undefined {
   for (const arg of attribute.args) {
@@ -342,6 +359,8 @@ function extractCSharpDrafts(path: string, grammar: LoadedGrammar, root: Node, c
       continue;
     }
     const draft: TestDraft = { name, suitePath, line, node: definition, bodyHash, marks: {}, literals: body ? literalsOf(body) : [], body };
+    const covers = [attributes, ...classes.map((node) => attributesOf(node))].flatMap(testOf);
+    if (covers.length > 0) draft.covers = covers;
     const skip = skipOf(attributes, null) ?? classes.map((node) => skipOf(attributesOf(node), `class ${node.childForFieldName("name")?.text ?? ""}`)).find((found) => found !== null) ?? null;
     // xUnit v3 `Skip = "…", SkipWhen/SkipUnless = nameof(…)` and NUnit `[Platform(…)]` skip only under their condition.
     const condition = attributes.find(

@@ -109,6 +109,29 @@ function attributesOf(method: Node): Map<string, Node | null> {
   return attributes;
 }
 
+/** `\\Diff\\Output\\Builder::class`, `'\\Diff\\f'`, `\\Diff\\Builder::build` -> the short name (`Builder`, `f`, `build`). */
+function shortCovered(text: string): string {
+  const bare = text.replace(/^['"]|['"]$/g, "").replace(/::class$/, "");
+  return bare.slice(Math.max(bare.lastIndexOf("\\"), bare.lastIndexOf(":")) + 1);
+}
+
+/**
+ * The code a test method or test class declares it covers (TestCase.covers):
+ * `#[CoversClass(X::class)]`, `#[CoversFunction('f')]`, `#[CoversMethod(X::class, 'm')]`,
+ * and the docblock's `@covers X`, `@covers X::m`, `@coversDefaultClass X` (PHPUnit manual, "Code Coverage: Targeting Units of Code").
+ */
+function coveredBy(declaration: Node): string[] {
+  const covered: string[] = [];
+  const attributes = attributesOf(declaration);
+  for (const [name, parameters] of attributes) {
+    const values = argumentValues(parameters).map((value) => value.text);
+    if (name === "CoversClass" || name === "CoversFunction" || name === "CoversTrait") covered.push(...values.slice(0, 1).map(shortCovered));
+    if (name === "CoversMethod" && values[1] !== undefined) covered.push(shortCovered(values[1]));
+  }
+  for (const match of docblockOf(declaration).matchAll(/@covers(?:DefaultClass)?\s+([\\\w:]+)/g)) covered.push(shortCovered(match[1] as string));
+  return covered.filter((name) => name !== "");
+}
+
 /** The values of the arguments of a call (PHP wraps each in an `argument` node). */
 function argumentValues(args: Node | null | undefined): Node[] {
   if (!args) return [];
@@ -234,6 +257,8 @@ function extractPhpDrafts(path: string, grammar: LoadedGrammar, root: Node): Ext
       continue;
     }
     const draft: TestDraft = { name, suitePath: [className], line, node: definition, bodyHash, marks: {}, literals: literalsOf(body), body };
+    const covers = [...coveredBy(definition), ...coveredBy(classNode)];
+    if (covers.length > 0) draft.covers = covers;
     // `@requires OS Windows`, `#[RequiresPhp('8.2')]`, `#[RequiresOperatingSystemFamily(…)]`: skipped unless the requirement holds.
     const requirement = [...attributes.keys()].find((attribute) => attribute.startsWith("Requires")) ?? /@requires\s+\S+/.exec(docblock)?.[0] ?? null;
     if (requirement) draft.marks.conditional = { via: requirement.startsWith("@") ? requirement : `#[${requirement}]` };

@@ -725,6 +725,8 @@ export interface TestDraft {
   callNames?: string[][];
   /** The test has no title of its own (TestCase.untitled). */
   untitled?: boolean;
+  /** The product code it declares it covers (TestCase.covers). */
+  covers?: string[];
   /** The body's statement list: assertions after a `return` at its top level can never run. */
   body?: Node | null;
 }
@@ -1485,6 +1487,7 @@ function toTestCase(draft: TestDraft, assertions: AssertionFact[], checkNames?: 
   if (draft.callCount !== undefined) test.callCount = draft.callCount;
   if (draft.callNames !== undefined) test.callNames = draft.callNames;
   if (draft.untitled === true) test.untitled = true;
+  if (draft.covers !== undefined && draft.covers.length > 0) test.covers = [...new Set(draft.covers)].sort();
   if (checkNames !== undefined) test.checkNames = checkNames;
   return test;
 }

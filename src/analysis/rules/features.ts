@@ -216,6 +216,9 @@ function deletedTestOutcome(
   removedNames: ReadonlySet<string>,
 ): DeletedTestOutcome {
   const used = removedSymbolsUsedBy(test, path, pair, removed);
+  // A test that declares the code it covers (PHPUnit #[CoversClass], NUnit [TestOf]) tested that code: all of it removed, it went with it.
+  const covers = test.covers ?? [];
+  if (covers.length > 0 && covers.every((name) => removedNames.has(name))) return { kind: "with-code", symbols: covers.map((name) => `${name} (declared covered)`) };
   const aliases = removedAliases(used, pair, path);
   const dependence = removedNamesCheckedBy(test, removedNames, aliases);
   if (dependence.kind === "survives") return { kind: "lost" };
