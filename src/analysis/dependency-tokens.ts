@@ -2,8 +2,9 @@
  * The tokens a check depends on besides names (TestCase.checkNames), shared
  * by the extractors that write them and rules/dependencies.ts that reads
  * them: a plain string literal the check feeds the code (`"ipc"`), and a
- * call with its number of arguments (`Scheduler/1`). A name is a bare
- * identifier; a token never is one, so the three kinds cannot collide.
+ * call with its number of arguments (`Scheduler/1`), and a member the test
+ * writes, a setting (`AllowAdditiveTypeMapCreation=`). A name is a bare
+ * identifier; a token never is one, so the kinds cannot collide.
  */
 
 /**
@@ -23,7 +24,17 @@ export function callToken(name: string, argumentCount: number): string {
   return `${name}/${argumentCount}`;
 }
 
-/** True for a token that is a name (not a literal or call token). */
+/**
+ * The token of a member a test writes among a check's dependencies: its
+ * name and `=` (`AllowAdditiveTypeMapCreation=` of `cfg.AllowAdditiveTypeMapCreation
+ * = true`, `allow_additive=` of `Config(allow_additive=True)`): a setting
+ * the test gives what it builds, told from a call or read of that name.
+ */
+export function settingToken(name: string): string {
+  return `${name}=`;
+}
+
+/** True for a token that is a name (not a literal, call or setting token). */
 export function isNameToken(token: string): boolean {
-  return !token.startsWith('"') && !token.includes("/");
+  return !token.startsWith('"') && !token.includes("/") && !token.endsWith("=");
 }

@@ -407,7 +407,7 @@ export interface TestCase {
    * For a test with no real check (none, or only tautologies), which still
    * guards that its calls do not throw: per statement holding a call outside
    * its assertions, what it depends on, as checkNames (the test's locals
-   * and set-up resolved). A test whose every call depends on retired code
+   * and set-up resolved, the settings written on them included). A test whose every call depends on retired code
    * went with that code (rules/features.ts). Absent otherwise.
    */
   callNames?: string[][];
@@ -428,7 +428,13 @@ export interface TestCase {
    * check depends on (its statement, the conditions and loop headers it runs
    * under, closed over the test's local bindings and the file's class bases),
    * sorted (parsers/tree-sitter-subjects.ts; JS/TS: the names of its subject
-   * and expected value). Read to tell a test whose checks all depended on
+   * and expected value), then its other tokens (dependency-tokens.ts): literals
+   * it feeds (`"ipc"`), calls with their argument counts (`Scheduler/1`) and,
+   * tree-sitter languages, the settings it writes on what it builds (`Name=`:
+   * `cfg.AllowAdditiveTypeMapCreation = true`, `Config(allow_additive=True)`,
+   * a C# initializer's `Name = v`, a named argument, `config.setStrict(true)`
+   * as `Strict=` and `strict=`, reaching each check that reads the local they
+   * were written on). Read to tell a test whose checks all depended on
    * removed code from one that also checked surviving code (rules/features.ts).
    * Absent = not extracted.
    */
@@ -893,7 +899,8 @@ export interface CodeFacts {
   escapes?: EscapeFact[];
   /**
    * Names the file declares outside function bodies (types, functions,
-   * methods, properties, fields, constants, enum members), sorted: what a
+   * methods, properties, fields, constants, enum members, Ruby attributes,
+   * Python class attributes), sorted: what a
    * change can remove besides exports (parsers/tree-sitter-subjects.ts).
    * Absent = not extracted.
    */

@@ -16,7 +16,7 @@
  */
 
 import type { Node, Tree } from "web-tree-sitter";
-import { callToken, isNameToken, LITERAL_TOKEN, literalToken } from "../dependency-tokens.js";
+import { callToken, isNameToken, LITERAL_TOKEN, literalToken, settingToken } from "../dependency-tokens.js";
 import { isCollectionLiteral, isHandedOn, mutationOf } from "./filled-in-place.js";
 
 /** At most this many names are kept per check (sorted): enough to find a removed symbol, bounded for the facts cache. */
@@ -120,10 +120,80 @@ function callTokenOf(node: Node): string | null {
   return name === null ? null : callToken(name, parts.length);
 }
 
+/** Fields of a member access that hold its member (`a.b`: `b`), across the grammars. */
+const MEMBER_FIELDS = ["name", "attribute", "method", "field", "property"] as const;
+
+/** Fields of a member access or call that hold what it is applied to (`a.b`: `a`), across the grammars. */
+const RECEIVER_FIELDS = ["expression", "object", "receiver", "operand", "value", "function"] as const;
+
+/** The first of a node's children under one of `fields`. */
+function fieldOf(node: Node, fields: readonly string[]): Node | null {
+  for (const field of fields) {
+    const child = node.childForFieldName(field);
+    if (child) return child;
+  }
+  return null;
+}
+
+/** The local a receiver starts from (`cfg` of `cfg.Internal()`, `@config` of `@config.rules`), or null (`self`, `this`, a call's result). */
+function receiverRootOf(node: Node): string | null {
+  let current: Node | null = node;
+  for (let step = 0; current && step < 8; step++) {
+    if (isNameLeaf(current)) return /^(self|this|base|super|parent|static)$/.test(current.text) ? null : current.text;
+    current = fieldOf(current, RECEIVER_FIELDS);
+  }
+  return null;
+}
+
+/**
+ * The member an assignment target writes on an object (`cfg.Internal().AllowAdditiveTypeMapCreation`,
+ * `cfg.allow_additive`, Ruby `config.allow_additive`): its name and the local it starts from
+ * ({@link receiverRootOf}); null for a plain name or an element (`a[i]`).
+ */
+function memberWriteOf(target: Node): { member: string; root: string | null } | null {
+  if (isNameLeaf(target)) return null;
+  const member = fieldOf(target, MEMBER_FIELDS);
+  const receiver = fieldOf(target, RECEIVER_FIELDS);
+  if (!member || !receiver || !isNameLeaf(member)) return null;
+  return { member: member.text, root: receiverRootOf(receiver) };
+}
+
+/**
+ * The member a node sets on what it builds or runs, as written: a member
+ * assignment ({@link memberWriteOf}), a C# object initializer's `Name =
+ * value`, a named or keyword argument (`Config(allow_additive=True)`, C#
+ * `f(allowAdditive: true)`, Ruby `Config.new(allow_additive: true)`); else
+ * null. Its {@link settingToken} is what a test that sets a removed option
+ * depends on (rules/dependencies.ts findRemovedSettings).
+ */
+function settingOf(node: Node): string | null {
+  if (BINDING.test(node.type)) {
+    const target = node.childForFieldName("left");
+    if (!target) return null;
+    if (isNameLeaf(target)) return node.parent?.type === "initializer_expression" ? target.text : null;
+    return memberWriteOf(target)?.member ?? null;
+  }
+  if (node.type === "keyword_argument") {
+    const name = node.childForFieldName("name");
+    return name && isNameLeaf(name) ? name.text : null;
+  }
+  if (node.type === "pair") {
+    const key = node.childForFieldName("key");
+    return key?.type === "hash_key_symbol" ? key.text : null;
+  }
+  if (node.type === "argument") {
+    const label = node.namedChildren.find((child) => child !== null && child.type === "name_colon");
+    const name = label?.namedChildren.find((child) => child !== null && isNameLeaf(child));
+    return name ? name.text : null;
+  }
+  return null;
+}
+
 /**
  * Every dependency token under a node, in source order: its name leaves,
- * the literal tokens of its plain string literals ({@link literalToken}) and
- * the call tokens of its calls ({@link callToken}).
+ * the literal tokens of its plain string literals ({@link literalToken}),
+ * the call tokens of its calls ({@link callToken}) and the setting tokens
+ * of the members it sets ({@link settingOf}).
  */
 function tokensIn(node: Node | null | undefined, into: Set<string> = new Set()): Set<string> {
   if (!node) return into;
@@ -138,6 +208,8 @@ function tokensIn(node: Node | null | undefined, into: Set<string> = new Set()):
   }
   const call = callTokenOf(node);
   if (call !== null) into.add(call);
+  const setting = settingOf(node);
+  if (setting !== null) into.add(settingToken(setting));
   for (const child of node.children) if (child) tokensIn(child, into);
   return into;
 }
@@ -169,10 +241,15 @@ function statementAt(scope: Node, index: number): Node | null {
 /** Bindings of one scope: each bound name -> the names its value reads. */
 type Bindings = Map<string, Set<string>>;
 
-/** The local bindings of a test's declaration: what each name's values read, and those values' texts (whitespace dropped). */
+/**
+ * The local bindings of a test's declaration: what each name's values read,
+ * those values' texts (whitespace dropped), and the settings the test writes
+ * on each local ({@link settingWritesIn}).
+ */
 export interface ScopeBindings {
   names: Bindings;
   values: Map<string, string[]>;
+  writes: Bindings;
 }
 
 /** The node a binding-like node binds and the one it binds it to, or null when it binds nothing. */
@@ -224,6 +301,52 @@ function callbackContext(node: Node, scope: Node): Set<string> {
   return names;
 }
 
+/** A Java-style setter's name (`setAllowAdditive`): the property it sets, as a field (`allowAdditive`) and as named (`AllowAdditive`). */
+const SETTER = /^set([A-Z]\w*)$/;
+
+/**
+ * The settings a scope writes on each of its locals, by the local's name ->
+ * their {@link settingToken}s: a member assigned on it or on what it leads
+ * to (`cfg.Internal().AllowAdditiveTypeMapCreation = true` sets
+ * `AllowAdditiveTypeMapCreation=` on `cfg`, a lambda's parameter;
+ * `config.allow_additive = true`), and a one-argument setter called on it as
+ * a statement (`config.setAllowAdditive(true)`: `allowAdditive=`,
+ * `AllowAdditive=`). A check reading the local reads what was built with them.
+ */
+function settingWritesIn(scope: Node): Bindings {
+  const writes: Bindings = new Map();
+  const add = (root: string | null, tokens: readonly string[]): void => {
+    if (root === null) return;
+    const known = writes.get(root) ?? new Set<string>();
+    for (const token of tokens) known.add(token);
+    writes.set(root, known);
+  };
+  const visit = (node: Node): void => {
+    if (BINDING.test(node.type)) {
+      const target = node.childForFieldName("left");
+      const write = target ? memberWriteOf(target) : null;
+      if (write) add(write.root, [settingToken(write.member)]);
+    } else if (CALL.test(node.type) && node.parent !== null && (node.parent.type === "expression_statement" || CONTAINER.test(node.parent.type))) {
+      noteSetter(node, add);
+    }
+    for (const child of node.namedChildren) if (child) visit(child);
+  };
+  visit(scope);
+  return writes;
+}
+
+/** Records a one-argument setter call on a local (`config.setAllowAdditive(true)`) as settings of that local (see {@link settingWritesIn}). */
+function noteSetter(call: Node, add: (root: string | null, tokens: readonly string[]) => void): void {
+  const token = callTokenOf(call);
+  const setter = token?.endsWith("/1") ? SETTER.exec(token.slice(0, -2)) : null;
+  if (!setter) return;
+  // Java `config.setX(v)` and Ruby hold the receiver on the call; C#, Python, PHP, Go, Rust on its callee (`config.SetX`).
+  const callee = call.childForFieldName("function");
+  const receiver = call.childForFieldName("object") ?? call.childForFieldName("receiver") ?? (callee ? fieldOf(callee, RECEIVER_FIELDS) : null);
+  const property = setter[1] as string;
+  if (receiver) add(receiverRootOf(receiver), [settingToken(property), settingToken(property.charAt(0).toLowerCase() + property.slice(1))]);
+}
+
 /** The local bindings under a node: every name bound there -> the names of its value (and of the call it is bound in, {@link callbackContext}). */
 function bindingsIn(scope: Node): ScopeBindings {
   const bindings: Bindings = new Map();
@@ -255,7 +378,7 @@ function bindingsIn(scope: Node): ScopeBindings {
     const body = scope.text;
     if (mutationOf(name).test(body) || isHandedOn(name, body)) values.set(name, [""]);
   }
-  return { names: bindings, values };
+  return { names: bindings, values, writes: settingWritesIn(scope) };
 }
 
 /** Node types of class-like declarations whose bases a name reaches: `new PingHandler()` depends on what PingHandler extends. */
@@ -380,7 +503,8 @@ export function checkNamesOf(scope: Node, index: number, scopeBindings: ScopeBin
     const name = queue.pop() as string;
     // A name the test binds itself is its local; one it does not is the test class's set-up state, if any.
     const bound = bindings.get(name) ?? members.get(name) ?? [];
-    for (const reached of [...bound, ...(bases.get(name) ?? [])]) {
+    // What the test set on a local (`cfg.AllowAdditiveTypeMapCreation = true`) is part of what it built.
+    for (const reached of [...bound, ...(bases.get(name) ?? []), ...(scopeBindings.writes.get(name) ?? [])]) {
       if (names.has(reached)) continue;
       names.add(reached);
       queue.push(reached);
@@ -452,11 +576,19 @@ function rubyAttributeNames(call: Node): string[] {
   return args.flatMap((arg) => (arg !== null && arg.type === "simple_symbol" ? [arg.text.slice(1)] : []));
 }
 
+/** The attribute a Python class body assigns (`allow_additive = False`, `strict: bool = True`), or null for another node. */
+function pythonClassAttribute(node: Node): string | null {
+  if (node.type !== "assignment" || node.parent?.type !== "expression_statement" || node.parent.parent?.type !== "block" || node.parent.parent.parent?.type !== "class_definition") return null;
+  const target = node.childForFieldName("left");
+  return target && isNameLeaf(target) ? target.text : null;
+}
+
 /**
  * The names a product file declares outside function bodies, sorted and
  * unique: types, functions and methods (by their own name), properties,
- * fields, constants and enum members, and the methods a Ruby `attr_reader`
- * defines. A `$` of a PHP property is dropped.
+ * fields, constants and enum members, the methods a Ruby `attr_reader`
+ * defines and the attributes a Python class body assigns. A `$` of a PHP
+ * property is dropped.
  */
 export function declaredNames(root: Node): string[] {
   const names = new Set<string>();
@@ -468,6 +600,10 @@ export function declaredNames(root: Node): string[] {
       for (const name of own) names.add(name.text.replace(/^\$/, ""));
     }
     if (!isInFunction && node.type === "call") for (const name of rubyAttributeNames(node)) names.add(name);
+    if (!isInFunction) {
+      const attribute = pythonClassAttribute(node);
+      if (attribute !== null) names.add(attribute);
+    }
     const isFunction = isInFunction || FUNCTION_LIKE.test(node.type);
     for (const child of node.namedChildren) if (child) visit(child, isFunction);
   };

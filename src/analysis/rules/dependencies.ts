@@ -17,7 +17,9 @@
  * count a surviving callable no longer accepts (FunctionFact.arity);
  * literals (an option value, key or flag) none handles any more or a new
  * guard refuses (CodeFacts.literals, guards); places none writes any more
- * (CodeFacts.writes). A literal a check expects is never one it fed the
+ * (CodeFacts.writes); options (a property, field or attribute, or a
+ * setter's property) removed, which a test setting them on what its checks
+ * read depended on (setting tokens, {@link findRemovedSettings}). A literal a check expects is never one it fed the
  * code: a value the code stopped producing is what the check caught.
  * Surviving tests that lost only checks of retired code lost them with the
  * code too (rules/assertions.ts, feature_removal at medium).
@@ -26,7 +28,7 @@
 import { canonicalText, toChecks, type Check } from "../checks/index.js";
 import type { AssertionFact, TestCase } from "../facts.js";
 import { isInlineTestedProductCode, isProductCode, usable, type RulePair } from "./context.js";
-import { callToken, LITERAL_TOKEN, literalToken } from "../dependency-tokens.js";
+import { callToken, LITERAL_TOKEN, literalToken, settingToken } from "../dependency-tokens.js";
 
 /** Last segment of a qualified name (`Scanner.containsIgnoreCase`, `Lines::process` -> the method). */
 function lastSegment(name: string): string {
@@ -191,20 +193,65 @@ export function findRemovedWrites(pairs: readonly RulePair[]): Set<string> {
   return removed;
 }
 
+/** A Java-style setter's name (`setAllowAdditive`): the property it sets. */
+const SETTER = /^set([A-Z]\w*)$/;
+
+/**
+ * The setting tokens (dependency-tokens.ts settingToken) of the options the
+ * change removed: a removed name ({@link findRemovedNames}) that a changed
+ * product file declared before as a property, field or attribute (a C#
+ * property, a Java field, a Ruby `attr_accessor`, a Python class attribute:
+ * CodeFacts.declared, not one of its functions), and the property a removed
+ * one-argument setter set (`setAllowAdditive` -> `AllowAdditive=`,
+ * `allowAdditive=`). A test that writes such a member on what it builds
+ * (`cfg.AllowAdditiveTypeMapCreation = true`, `Config(allow_additive=True)`,
+ * `config.setAllowAdditive(true)`) tested the option that is gone; a
+ * removed method of the same name is no option, so a test setting a
+ * surviving property of that name depends on nothing retired.
+ */
+export function findRemovedSettings(pairs: readonly RulePair[], removed: ReadonlySet<string> = findRemovedNames(pairs)): Set<string> {
+  const settings = new Set<string>();
+  if (removed.size === 0) return settings;
+  for (const pair of pairs) {
+    if (!isProductCode(pair) && !isInlineTestedProductCode(pair)) continue;
+    if (pair.after === null && !isProductCode(pair)) continue;
+    const code = usable(pair.before)?.code;
+    if (!code) continue;
+    const callables = new Set((code.functions ?? []).map((fn) => lastSegment(fn.name)));
+    for (const name of code.declared ?? []) if (removed.has(name) && !callables.has(name)) settings.add(settingToken(name));
+    for (const fn of code.functions ?? []) {
+      const name = lastSegment(fn.name);
+      const setter = SETTER.exec(name);
+      if (!setter || !removed.has(name) || (fn.arity !== undefined && fn.arity.min > 1)) continue;
+      const property = setter[1] as string;
+      settings.add(settingToken(property));
+      settings.add(settingToken(property.charAt(0).toLowerCase() + property.slice(1)));
+    }
+  }
+  return settings;
+}
+
 /**
  * Everything the change retired that a check can depend on: removed names
  * ({@link findRemovedNames}), overloads ({@link findRemovedOverloads}),
- * literals ({@link findRetiredLiterals}) and written places
- * ({@link findRemovedWrites}), as one set of tokens.
+ * literals ({@link findRetiredLiterals}), written places
+ * ({@link findRemovedWrites}) and settings ({@link findRemovedSettings}),
+ * as one set of tokens.
  */
 export function findRetired(pairs: readonly RulePair[]): Set<string> {
-  return new Set([...findRemovedNames(pairs), ...findRemovedOverloads(pairs), ...findRetiredLiterals(pairs), ...findRemovedWrites(pairs)]);
+  const names = findRemovedNames(pairs);
+  return new Set([...names, ...findRemovedOverloads(pairs), ...findRetiredLiterals(pairs), ...findRemovedWrites(pairs), ...findRemovedSettings(pairs, names)]);
 }
 
-/** A dependency token as a message names it: `"ipc"` -> `the value "ipc"`, `Scheduler/1` -> `Scheduler with 1 argument`, a name as itself. */
+/**
+ * A dependency token as a message names it: `"ipc"` -> `the value "ipc"`,
+ * `Scheduler/1` -> `Scheduler with 1 argument`, `AllowAdditive=` -> `the
+ * setting AllowAdditive`, a name as itself.
+ */
 export function describeRetired(token: string): string {
   if (token.startsWith('"')) return `the value ${token}`;
   if (token.startsWith("=")) return `the write to ${token.slice(1)}`;
+  if (token.endsWith("=")) return `the setting ${token.slice(0, -1)}`;
   const call = /^(.+)\/(\d+)$/.exec(token);
   if (call) return `${call[1]} with ${call[2]} argument${call[2] === "1" ? "" : "s"}`;
   return token;
