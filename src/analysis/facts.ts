@@ -877,6 +877,14 @@ export interface EscapeFact {
 export interface RunnerCheckFact {
   line: number;
   text: string;
+  /**
+   * True when the check is the whole condition of a branch with no else
+   * that holds nothing but assertions (`if cfg!(test) { debug_assert!(…) }`,
+   * `if "pytest" in sys.modules: assert …`, `if (NODE_ENV === "test")
+   * console.assert(…)`): under the runner the code checks more, it answers
+   * nothing differently (rules/special-casing.ts).
+   */
+  onlyAsserts?: true;
 }
 
 /**

@@ -399,6 +399,21 @@ function hasErrorStatus(options: t.ObjectExpression): boolean {
 }
 
 /** The throw or error return that ends a guard's branch, or null: `throw x`, `return err(x)`, `{ …; throw x }`. */
+/** True when a branch holds only assertion calls (`console.assert(…)`, `assert(…)`, `assert.ok(…)`, `invariant(…)`), one at least. */
+function onlyAssertions(branch: t.Statement): boolean {
+  const statements = branch.type === "BlockStatement" ? branch.body : [branch];
+  return (
+    statements.length > 0 &&
+    statements.every((statement) => {
+      if (statement.type !== "ExpressionStatement" || statement.expression.type !== "CallExpression") return false;
+      const callee = statement.expression.callee;
+      const name = calleeName(callee);
+      const root = callee.type === "MemberExpression" && callee.object.type === "Identifier" ? callee.object.name : null;
+      return name === "assert" || name === "invariant" || root === "assert" || (root === "console" && name === "assert");
+    })
+  );
+}
+
 function guardAction(branch: t.Statement | null | undefined): t.Node | null {
   if (!branch) return null;
   if (branch.type === "ThrowStatement") return branch.argument;
@@ -762,7 +777,7 @@ class CodeWalker {
       suppressions: this.suppressions,
       schemas: this.schemas,
       literalBranches: this.literalBranches,
-      runnerChecks: this.runnerChecks,
+      runnerChecks: this.runnerChecks.map((fact) => (this.assertOnlyConditions.has(fact.text) ? { ...fact, onlyAsserts: true as const } : fact)),
       escapes: this.escapes,
       ...(this.literals.size > 0 ? { literals: [...this.literals].sort() } : {}),
       ...(this.writes.size > 0 ? { writes: [...this.writes].sort() } : {}),
@@ -1137,7 +1152,11 @@ class CodeWalker {
     this.addImport(source.value, names);
   }
 
+  /** The source of the conditions of `if`s with no else whose branch only asserts (RunnerCheckFact.onlyAsserts). */
+  private readonly assertOnlyConditions = new Set<string>();
+
   private noteIf(node: t.IfStatement, fn: string): void {
+    if (node.alternate === null && onlyAssertions(node.consequent)) this.assertOnlyConditions.add(this.source(node.test));
     // A guard whose condition is never true is kept: rules/constant-condition.ts tells it from a working one.
     const consequent = guardAction(node.consequent);
     if (consequent) this.addGuard(fn, node.test, consequent, false);

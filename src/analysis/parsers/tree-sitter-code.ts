@@ -475,6 +475,24 @@ function enclosingTry(handlerBody: Node): Node | null {
   return tryNode !== null && /try|^begin$/.test(tryNode.type) ? tryNode : null;
 }
 
+/** A statement that only asserts: Rust's assert macros, Python's `assert`, and assert-named calls (`console.assert`, `Debug.Assert`, `invariant`). */
+const ASSERTION_STATEMENT = /^(?:(?:debug_)?assert(?:_eq|_ne)?!\s*[({[]|assert\b|(?:[\w.]+\.)?(?:assert|Assert|invariant)\s*\()/;
+
+/**
+ * True when `check` is the whole condition of an `if` with no else whose
+ * branch holds nothing but assertions ({@link RunnerCheckFact.onlyAsserts}).
+ */
+function guardsOnlyAssertions(check: Node): boolean {
+  let condition = check;
+  while (condition.parent?.type === "parenthesized_expression" || condition.parent?.type === "condition_clause") condition = condition.parent;
+  const branch = condition.parent;
+  if (!branch || !/^if(_statement|_expression)?$/.test(branch.type) || branch.childForFieldName("condition")?.id !== condition.id) return false;
+  if (branch.childForFieldName("alternative") !== null) return false;
+  const body = branch.childForFieldName("consequence") ?? branch.childForFieldName("body");
+  const statements = body ? body.namedChildren.filter((child): child is Node => child !== null && !isComment(child.type)) : [];
+  return statements.length > 0 && statements.every((statement) => ASSERTION_STATEMENT.test(statement.text.trim()));
+}
+
 /** Clauses that run after a failure: a handler (catch/except/rescue) and a finally (finally/ensure). */
 const HANDLER_CLAUSE = /^(catch_clause|except_clause|rescue|except_group_clause)$/;
 const FINALLY_CLAUSE = /^(finally_clause|ensure)$/;
@@ -995,7 +1013,11 @@ class CodeFactWalk {
     this.visitGuards(type);
     this.visitValues(type);
     this.visitCatch(type);
-    if (syntax.runnerChecks?.[type]?.(this.node())) this.runnerChecks.push({ line: this.node().startPosition.row + 1, text: compactText(this.node()).slice(0, MAX_TEXT) });
+    if (syntax.runnerChecks?.[type]?.(this.node())) {
+      const fact: RunnerCheckFact = { line: this.node().startPosition.row + 1, text: compactText(this.node()).slice(0, MAX_TEXT) };
+      if (guardsOnlyAssertions(this.node())) fact.onlyAsserts = true;
+      this.runnerChecks.push(fact);
+    }
     this.visitBranches(type);
     this.visitState(type);
     if (syntax.entryPoints?.[type]?.(this.node())) this.regions.push({ depth: this.depth, kind: "entry" });

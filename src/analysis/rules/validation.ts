@@ -940,6 +940,45 @@ function isSubsumedSignCheck(guard: GuardFact, fnAfter: FunctionFact | undefined
   return alternativesOf(guard.condition).every((alternative) => isSubsumedAlternative(alternative, fnAfter));
 }
 
+/** The value an alternative tests for emptiness (`s.is_empty()`, `s.isEmpty()`, `s.length === 0`, `len(s) == 0`, `not s`, `!s`, `s == ""`, `s.empty?`, `empty($s)`), or null. */
+function emptinessTestedValue(alternative: string): string | null {
+  const text = unwrapParentheses(alternative.replace(/\s+/g, " ").trim());
+  const match =
+    /^([\w$.]+)\.(?:is_empty|isEmpty|IsEmpty)\(\)$/.exec(text) ??
+    /^([\w$.]+)\.empty\?$/.exec(text) ??
+    /^([\w$.]+)\.(?:length|Length|size\(\)|len\(\))\s*===?\s*0$/.exec(text) ??
+    /^(?:len|strlen|count|empty|string\.IsNullOrEmpty)\((\$?[\w.]+)\)(?:\s*===?\s*0)?$/.exec(text) ??
+    /^(?:!|not\s)\s*(\$?[\w.]+)$/.exec(text) ??
+    /^(\$?[\w.]+)\s*===?\s*(?:""|'')$/.exec(text);
+  return match ? (match[1] as string) : null;
+}
+
+/** Calls that ask whether a value holds a part: true of no empty value when the part is not empty. */
+const CONTENT_TEST = /^(?:starts_with|startsWith|StartsWith|startswith|start_with\?|ends_with|endsWith|EndsWith|endswith|end_with\?|contains|Contains|includes|include\?)$/;
+
+/**
+ * True when an emptiness test (`s.is_empty()`, `len(s) == 0`) dropped from a
+ * guard is implied by an alternative the guard kept: a negated test that
+ * the same value starts with, ends with or contains a part that is not the
+ * empty string (`!s.starts_with(ascii_alpha)`, `not s.startswith("v")`,
+ * `!strings.HasPrefix(s, "v")`, `!str_contains($s, "v")`) holds for an
+ * empty value, so the guard still refuses it (sweep of servo/rust-url
+ * 4b9f1e699f: "starts_with will also fail for empty strings").
+ */
+function isEmptinessImplied(alternative: string, kept: string): boolean {
+  const value = emptinessTestedValue(alternative);
+  if (value === null) return false;
+  return alternativesOf(kept).some((part) => {
+    const text = unwrapParentheses(part.replace(/\s+/g, " ").trim());
+    const negated = /^(?:!|not\s)\s*(.+)$/.exec(text)?.[1];
+    if (negated === undefined) return false;
+    const method = /^([\w$.]+)\.([\w?]+)\((.*)\)$/.exec(negated);
+    if (method && method[1] === value && CONTENT_TEST.test(method[2] as string)) return !/^\s*(?:""|'')\s*$/.test(method[3] as string);
+    const call = /^(?:strings\.(?:HasPrefix|HasSuffix|Contains)|str_(?:starts_with|ends_with|contains))\((\$?[\w.]+),\s*(.+)\)$/.exec(negated);
+    return call !== null && call[1] === value && !/^(?:""|'')$/.test((call[2] as string).trim());
+  });
+}
+
 /** One `||` alternative of {@link isSubsumedSignCheck}: it requires a value of `unsignedValues` to be negative. */
 function isSubsumedAlternative(alternative: string, fnAfter: FunctionFact | undefined): boolean {
   const unsigned = fnAfter?.unsignedValues;
@@ -1357,7 +1396,11 @@ function guardFindings(
         // An alternative moved into a callee that now throws the same error on it (`size > 512` -> fillPool's `bytes > 512`) is no alternative lost.
         // An alternative whose values a test of the change still expects to throw, through the function or a caller of it, still fails there.
         const dropped = (partner.isDirect && partner.guard.action === guard.action ? droppedAlternatives(guard.condition, partner.guard.condition) : []).filter(
-          (alternative) => !isSubsumedAlternative(alternative, fnAfter) && !isDelegatedAlternative(alternative, guard, candidates) && !isStillRefusedInTests(alternative, fn, allAfter, throwChecks),
+          (alternative) =>
+            !isSubsumedAlternative(alternative, fnAfter) &&
+            !isEmptinessImplied(alternative, partner.guard.condition) &&
+            !isDelegatedAlternative(alternative, guard, candidates) &&
+            !isStillRefusedInTests(alternative, fn, allAfter, throwChecks),
         );
         // The same throw on a bound moved to fire on fewer values (`qty < 0` -> `qty < -1`) lets the values between through.
         // A bound moved so that a new test of the function feeds it a value the guard refused before states the new contract.
