@@ -1093,6 +1093,17 @@ export interface AssertionHelperFact {
   /** Its assertions in source order. */
   assertionsDetail?: AssertionFact[];
   /**
+   * True when a parameter the call gives no argument (`macro(t, '1')` of
+   * `(t, input, expected)`), or a name of an object pattern parameter that
+   * the call's object literal leaves out with no default (`{expected:
+   * 1}` for `{input, expected, error}`), is `undefined` (JavaScript): the
+   * call then selects the branches on it (`if (error)` not taken), and
+   * analysis/checks reads the helper's checks with that branch. Absent
+   * (other languages): such a name stays unbound and its branches
+   * conditional.
+   */
+  absentIsUndefined?: boolean;
+  /**
    * Its branches on a parameter's truth (`if next { r.Version = "1.1" }`,
    * `if not strict:`, `unless quiet`): per arm, the parameter, the truth it
    * runs under and the literals it holds (normalised like TestCase.literals).

@@ -21,6 +21,7 @@ import type { AssertionFact, AssertionHelperFact, FileFacts, ImportedHelperCall,
 import type { UnchangedFiles } from "./inheritance.js";
 import { isGatedHelper } from "./parsers/tree-sitter-helpers.js";
 import { hasUsableFacts } from "./facts.js";
+import { isNeverCheckingCall } from "./checks/index.js";
 import { resolveImport } from "./rules/context.js";
 import { sharedFolders } from "./exercising.js";
 
@@ -99,8 +100,8 @@ async function linkedFacts(path: string, facts: FileFacts, resolve: (source: str
       const strength = Math.max(1, ...(helper.assertionsDetail ?? []).map((fact) => fact.strength)) as 1 | 2 | 3;
       const fact: AssertionFact = { line: call.line, matcher: `helper ${helper.name}`, strength, tautology: false, actual: call.actual };
       if (isGatedHelper(helper)) fact.gated = true;
-      // Every assertion of the helper can never fail the test (a discarded ava attempt): nor can the call.
-      if ((helper.assertionsDetail?.length ?? 0) > 0 && helper.assertionsDetail?.every((one) => one.unreachable === true)) fact.unreachable = true;
+      // Every assertion of the helper can never fail the test (a discarded ava attempt), or none runs for this call's data: nor can the call.
+      if ((helper.assertionsDetail?.length ?? 0) > 0 && isNeverCheckingCall(call.actual, helper)) fact.unreachable = true;
       added.push(fact);
     }
     if (added.length === 0) {

@@ -24,7 +24,7 @@ export { coverage, unify } from "./coverage.js";
 export { checkStrength, relationOfMatcher, RELATION_STRENGTH, type Relation } from "./relations.js";
 
 /** A helper of a test file that asserts (facts.ts AssertionHelperFact): its parameters and its assertions, so a call resolves into checks. */
-export type HelperFacts = Pick<AssertionHelperFact, "name" | "params" | "assertionsDetail" | "paramArms" | "paramSinks">;
+export type HelperFacts = Pick<AssertionHelperFact, "name" | "params" | "assertionsDetail" | "paramArms" | "paramSinks" | "absentIsUndefined">;
 
 /** One test with its checks resolved, as the conservation rule reads it. */
 export interface CheckedTest {
@@ -174,7 +174,7 @@ function expandHelper(call: Check, helper: HelperFacts): Check[] {
 export function instantiateHelper(callText: string, helper: HelperFacts): AssertionFact[] {
   const parts = splitCall(canonicalText(callText));
   const args = parts ? splitArguments(parts[1]) : [];
-  const bindings = bindParameters(helper.params ?? [], args);
+  const bindings = bindParameters(helper.params ?? [], args, helper.absentIsUndefined === true && parts !== null);
   if (bindings.size === 0) return [...(helper.assertionsDetail ?? [])];
   const substitute = (text: string): string =>
     text.replace(/"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|[A-Za-z_$][\w$]*/g, (name, offset: number) => {
@@ -190,36 +190,63 @@ export function instantiateHelper(callText: string, helper: HelperFacts): Assert
       // Canonical first: `t . hours ( )` as tree-sitter spells it is `t.hours()`, whose `hours` is a member, not the parameter.
       if (text !== undefined) bound[key] = substitute(canonicalText(text));
     }
-    // A branch on a parameter the call fixed (`if !enc && c.Valid` with enc = true) that cannot run for this call holds no check of it.
+    // A branch on a parameter the call fixed (`if !enc && c.Valid` with enc = true) that cannot run for this call holds no check of it;
+    // one the call's data selects (`if (expected)` given `expected: 1`) is no condition of this call's check.
     if (fact.conditions) {
-      bound.conditions = fact.conditions.map(substitute);
-      if (bound.conditions.some(isFalseCondition)) bound.unreachable = true;
+      const isJavaScript = helper.absentIsUndefined === true;
+      const conditions = fact.conditions.map(substitute);
+      if (conditions.some((condition) => isFalseCondition(condition, isJavaScript))) bound.unreachable = true;
+      const open = isJavaScript ? conditions.filter((condition) => literalTruth(condition) !== true) : conditions;
+      if (open.length > 0) bound.conditions = open;
+      else delete bound.conditions;
     }
     return bound;
   });
 }
 
 /**
+ * True when no assertion of `helper` can fail a test through the call
+ * `callText`: each is unreachable (a discarded ava attempt) or under a
+ * branch the call's arguments rule out ({@link instantiateHelper}: a macro
+ * checking only under `if (error)` and `if (expected)`, called with
+ * neither). False for a helper with no assertion details.
+ */
+export function isNeverCheckingCall(callText: string, helper: HelperFacts): boolean {
+  const facts = instantiateHelper(callText, helper);
+  return facts.length > 0 && facts.every((fact) => fact.unreachable === true);
+}
+
+/**
  * The helper's parameter names bound to a call's arguments (canonical
  * text), by position; an object pattern parameter (`{a, b: c, d = 1,
  * ...rest}`) binds its names to the properties of an object literal
- * argument, or to their defaults. Names with no argument stay unbound.
+ * argument, or to their defaults. Names with no argument stay unbound,
+ * unless `absentIsUndefined` (JavaScript, AssertionHelperFact.absentIsUndefined):
+ * then a parameter past the call's last argument, and a name the object
+ * literal leaves out with no default, are `undefined`, while a spread
+ * argument or property (`...rest`) leaves them unbound (it may supply them).
  */
-export function bindParameters(params: readonly string[], args: readonly string[]): Map<string, string> {
+export function bindParameters(params: readonly string[], args: readonly string[], absentIsUndefined = false): Map<string, string> {
   const bindings = new Map<string, string>();
+  const spreads = args.some((arg) => arg.startsWith("..."));
   params.forEach((param, index) => {
     const arg = args[index];
     const pattern = canonicalText(param);
     if (!(pattern.startsWith("{") && pattern.endsWith("}"))) {
-      if (arg !== undefined && /^[A-Za-z_$][\w$]*$/.test(param)) bindings.set(param, arg);
+      if (!/^[A-Za-z_$][\w$]*$/.test(param)) return;
+      if (arg !== undefined) bindings.set(param, arg);
+      else if (absentIsUndefined && !spreads) bindings.set(param, "undefined");
       return;
     }
     const properties = new Map<string, string>();
+    // Only an object literal (or nothing at all) tells which names the call leaves out.
+    let isClosed = absentIsUndefined && !spreads && (arg === undefined || (arg.startsWith("{") && arg.endsWith("}")));
     if (arg !== undefined && arg.startsWith("{") && arg.endsWith("}")) {
       for (const entry of splitArguments(arg.slice(1, -1))) {
         const colon = topLevelColon(entry);
         const key = (colon === -1 ? entry : entry.slice(0, colon)).replace(/^"(.*)"$/, "$1");
-        if (!key.startsWith("...")) properties.set(key, colon === -1 ? entry : entry.slice(colon + 1));
+        if (key.startsWith("...") || key.startsWith("[")) isClosed = false;
+        else properties.set(key, colon === -1 ? entry : entry.slice(colon + 1));
       }
     }
     for (const entry of splitArguments(pattern.slice(1, -1))) {
@@ -228,7 +255,7 @@ export function bindParameters(params: readonly string[], args: readonly string[
       const key = colon === -1 ? entry.replace(/=.*$/s, "") : entry.slice(0, colon);
       const local = colon === -1 ? key : entry.slice(colon + 1).replace(/=.*$/s, "");
       const fallback = /=(.*)$/s.exec(colon === -1 ? entry : entry.slice(colon + 1))?.[1];
-      const value = properties.get(key) ?? fallback;
+      const value = properties.get(key) ?? fallback ?? (isClosed ? "undefined" : undefined);
       if (value !== undefined && /^[A-Za-z_$][\w$]*$/.test(local)) bindings.set(local, value);
     }
   });
@@ -252,9 +279,63 @@ function topLevelColon(text: string): number {
   return -1;
 }
 
-/** A branch condition that is false whatever runs: `false`, `!true`, `not True`, or a conjunction with such a conjunct (`!true&&c.Valid`). */
-function isFalseCondition(condition: string): boolean {
-  return conjuncts(canonicalText(condition)).some((part) => /^(?:false|False|!true|!True|!\(true\)|!\(True\)|nottrue|not True|notTrue)$/.test(part.replace(/\s+/g, " ")));
+/**
+ * A branch condition that is false whatever runs: `false`, `!true`, `not
+ * True`, or a conjunction with such a conjunct (`!true&&c.Valid`); with
+ * `isJavaScript`, also a literal JavaScript reads as falsy or the negation
+ * of a truthy one ({@link literalTruth}: `undefined`, `!"empty input"`).
+ */
+function isFalseCondition(condition: string, isJavaScript = false): boolean {
+  return conjuncts(canonicalText(condition)).some(
+    (part) => /^(?:false|False|!true|!True|!\(true\)|!\(True\)|nottrue|not True|notTrue)$/.test(part.replace(/\s+/g, " ")) || (isJavaScript && literalTruth(part) === false),
+  );
+}
+
+/** The JavaScript truthiness of a literal written as text: `undefined`, `null`, `0`, `""` and `false` are falsy, another number, string, object or array literal truthy; `!x` the negation; `typeof <literal> === "<type>"` as evaluated; undefined when the text is none of these. */
+function literalTruth(text: string): boolean | undefined {
+  const condition = canonicalText(text).trim();
+  if (condition.startsWith("!") && !condition.startsWith("!=")) {
+    const inner = literalTruth(condition.slice(1).replace(/^\((.*)\)$/s, "$1"));
+    return inner === undefined ? undefined : !inner;
+  }
+  const typeOf = /^typeof\s*(.+?)\s*(===|!==|==|!=)\s*"(\w+)"$/s.exec(condition);
+  if (typeOf) {
+    const type = literalType(typeOf[1] as string);
+    if (type === undefined) return undefined;
+    return (type === typeOf[3]) === (typeOf[2] === "===" || typeOf[2] === "==");
+  }
+  if (/^(?:undefined|null|false|0|-0|0n|NaN|""|'')$/.test(condition)) return false;
+  if (/^(?:true|-?\d[\d_.]*(?:e-?\d+)?n?|"(?:[^"\\]|\\.)+"|'(?:[^'\\]|\\.)+')$/.test(condition) || isBracketedLiteral(condition)) return true;
+  return undefined;
+}
+
+/** The `typeof` of a literal written as text, or undefined when it is no literal. */
+function literalType(text: string): string | undefined {
+  const value = text.trim();
+  if (value === "undefined") return "undefined";
+  if (value === "true" || value === "false") return "boolean";
+  if (/^-?\d[\d_.]*(?:e-?\d+)?$/.test(value)) return "number";
+  if (/^(?:"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*')$/.test(value)) return "string";
+  if (value === "null" || isBracketedLiteral(value)) return "object";
+  return undefined;
+}
+
+/** True for an object or array literal (`{a:1}`, `[1,2]`): one bracket pair around the whole text. */
+function isBracketedLiteral(text: string): boolean {
+  if (!((text.startsWith("{") && text.endsWith("}")) || (text.startsWith("[") && text.endsWith("]")))) return false;
+  let depth = 0;
+  for (let i = 0; i < text.length; i++) {
+    const char = text[i];
+    if (char === '"') {
+      i++;
+      while (i < text.length && text[i] !== '"') i += text[i] === "\\" ? 2 : 1;
+      continue;
+    }
+    if (char === "(" || char === "[" || char === "{") depth++;
+    else if (char === ")" || char === "]" || char === "}") depth--;
+    if (depth === 0 && i < text.length - 1) return false;
+  }
+  return depth === 0;
 }
 
 /**

@@ -46,6 +46,7 @@ import { parseWithBabel } from "../parsers/babel.js";
 import { javascriptShadows } from "./javascript-shadows.js";
 import { settlementOf } from "./javascript-settlement.js";
 import { ON_FAILURE_CONDITION } from "../checks/error-checks.js";
+import { isNeverCheckingCall } from "../checks/index.js";
 import { extractJavaScriptCodeFacts, isConstantExpression, literalValue, normalizedSource, WALK_SKIP_KEYS } from "./javascript-source.js";
 import { isUnderTestDirectory, type LanguageModule } from "./language.js";
 import { callsOutsideChecks, checkNamesOfTest, moduleBindings, suiteBindings, type JsBindings } from "./javascript-dependencies.js";
@@ -536,6 +537,26 @@ function isMacroCall(node: t.CallExpression): boolean {
   return isFunctionNode(arg) || arg?.type === "ObjectExpression";
 }
 
+/**
+ * True when `outer` returns `inner` as a value: its expression body or a
+ * return statement of its body is `inner`, or an ava macro built of it
+ * (`test.macro(inner)`, `test.macro({exec: inner})`): a factory of helpers.
+ */
+function returnsFunction(outer: t.Node, inner: t.Node): boolean {
+  const isInner = (value: t.Node | null | undefined): boolean => {
+    if (!value) return false;
+    if (value === inner) return true;
+    if (value.type !== "CallExpression" || !isMacroCall(value)) return false;
+    const arg = value.arguments[0];
+    if (arg === inner) return true;
+    return arg?.type === "ObjectExpression" && arg.properties.some((property) => property === inner || (property.type === "ObjectProperty" && property.value === inner));
+  };
+  if (!("body" in outer)) return false;
+  const body = outer.body as t.Node;
+  if (body.type !== "BlockStatement") return isInner(body);
+  return (body as t.BlockStatement).body.some((statement) => statement.type === "ReturnStatement" && isInner(statement.argument));
+}
+
 function isFunctionNode(node: t.Node | null | undefined): node is t.ArrowFunctionExpression | t.FunctionExpression {
   return node?.type === "ArrowFunctionExpression" || node?.type === "FunctionExpression";
 }
@@ -921,8 +942,9 @@ class TestExtractor {
         };
         // Every assertion of the helper past an early-return guard: a call of it may check nothing.
         if (isGated(name)) fact.gated = true;
-        // Every assertion of the helper can never fail the test (a discarded ava attempt): nor can the call.
-        if (helper.facts.length > 0 && helper.facts.every((one) => one.unreachable === true)) fact.unreachable = true;
+        // Every assertion of the helper can never fail the test (a discarded ava attempt), or none runs for this call's data
+        // (`{input: ''}` of a macro checking only `if (error)` and `if (expected)`): nor can the call.
+        if (helper.facts.length > 0 && isNeverCheckingCall(fact.actual ?? "", { name, params: helper.params, assertionsDetail: helper.facts, absentIsUndefined: true })) fact.unreachable = true;
         draft.assertions.push({ fact, start: call.start });
         isAdded = true;
       }
@@ -938,7 +960,8 @@ class TestExtractor {
       assertionHelpers: [...this.helperAssertions]
         .map(([name, assertions]) => {
           const details = this.helperDetails.get(name);
-          return details ? { name, assertions, params: details.params, assertionsDetail: details.facts } : { name, assertions };
+          // JavaScript: a parameter given no argument, or a property an object literal leaves out, is undefined.
+          return details ? { name, assertions, params: details.params, assertionsDetail: details.facts, absentIsUndefined: true } : { name, assertions };
         })
         .sort((a, b) => a.name.localeCompare(b.name)),
     };
@@ -1093,11 +1116,25 @@ class TestExtractor {
     }
   }
 
-  /** Parameter names of the top-level function enclosing the walk's position (see enclosingTopLevelFunction); patterns as written. */
+  /**
+   * Parameter names of the helper enclosing the walk's position (see
+   * enclosingTopLevelFunction); patterns as written. The helper's function
+   * is the outermost function around the position, or, when that one
+   * returns a function (a factory: `const _verify = (base) =>
+   * test.macro(async (t, {input, expected}) => …)`, `(label) => (t, x) =>
+   * …`), the function it returns, as deep as the position goes: the one a
+   * test calls with its data. A callback inside it (an ava attempt `t.try(tt
+   * => …)`, a loop's) is no helper of its own: its parameters are not the
+   * helper's.
+   */
   private enclosingTopLevelParams(): string[] {
-    const fn = [...this.ancestors]
-      .reverse()
-      .find((node) => node.type === "FunctionDeclaration" || node.type === "ArrowFunctionExpression" || node.type === "FunctionExpression" || node.type === "ObjectMethod");
+    const isFunction = (node: t.Node): boolean => node.type === "FunctionDeclaration" || node.type === "ArrowFunctionExpression" || node.type === "FunctionExpression" || node.type === "ObjectMethod";
+    const functions = this.ancestors.filter(isFunction);
+    let fn = functions[0];
+    for (const inner of functions.slice(1)) {
+      if (!fn || !returnsFunction(fn, inner)) break;
+      fn = inner;
+    }
     if (!fn || !("params" in fn)) return [];
     return (fn.params as t.Node[]).map((param) =>
       param.type === "Identifier" ? param.name : param.type === "AssignmentPattern" && param.left.type === "Identifier" ? param.left.name : normalizedSource(this.content, param),
