@@ -11,6 +11,7 @@ import type { TreeReader } from "../discovery.js";
 import { analyzeCommand, compareCommands, coversRuns, isDelegatingRunner, runsTests, type CommandScope, type TestTargets } from "./command.js";
 import type { Runtime, StatedSupport } from "../support.js";
 import { githubJobRuntimes, gitlabJobRuntimes, RUNTIME_LABELS, supportedVersionsDropped, unsupportedRuntimeOf, type JobRuntime } from "./runtimes.js";
+import { loadPicomatch } from "./runner-files.js";
 import { joinRelative } from "./scope.js";
 
 /** What a CI file's comparison may know beyond the file itself. */
@@ -182,34 +183,57 @@ export interface WorkflowGate {
   path: string;
   steps: readonly Step[];
   branches: ReadonlyMap<string, readonly string[] | null>;
+  /** True when a branch name matches one of its filter patterns (GitHub's filter globs, read with picomatch). */
+  matches: (pattern: string, branch: string) => boolean;
 }
 
-/** The branch filters of a workflow's automatic events ({@link WorkflowGate.branches}). */
+/**
+ * The branch filters of a workflow's automatic events ({@link WorkflowGate.branches}).
+ * An event that runs for only some changes of a branch is left out: one
+ * filtered by `paths`/`paths-ignore` or by activity `types`, one of tags
+ * only (`tags` without `branches`), or one filtered by `branches-ignore`
+ * (which branches it gates is not named).
+ */
 function branchesOf(workflow: StaticValue): Map<string, string[] | null> {
   const branches = new Map<string, string[] | null>();
   const on = isObject(workflow) ? (workflow.on ?? workflow.true) : undefined;
   for (const event of AUTOMATIC_TRIGGERS) {
     if (!triggersOf(workflow).has(event)) continue;
     const filter = isObject(on) ? on[event] : undefined;
+    if (isObject(filter) && ["paths", "paths-ignore", "types", "branches-ignore"].some((key) => filter[key] !== undefined)) continue;
+    if (isObject(filter) && (filter.tags !== undefined || filter["tags-ignore"] !== undefined) && filter.branches === undefined) continue;
     const named = isObject(filter) && Array.isArray(filter.branches) ? filter.branches.filter((branch): branch is string => typeof branch === "string") : null;
     branches.set(event, named);
   }
   return branches;
 }
 
+/** True when a job or step can fail its run: no `if` of its own and no `continue-on-error`. */
+const isGating = (condition: StaticValue | undefined, continueOnError: StaticValue | undefined): boolean => condition === undefined && (continueOnError === undefined || continueOnError === false);
+
 /** The gate of one workflow file's text ({@link WorkflowGate}); throws when the YAML cannot be read. */
 export async function workflowGate(path: string, text: string, targets?: TestTargets): Promise<WorkflowGate> {
   const config = await readYaml(text);
-  const steps = [...jobsOf(config, targets).values()].flatMap((entry) => entry.steps.filter((step) => step.isTest));
-  return { path, steps, branches: branchesOf(config.value) };
+  // Only steps that fail the run when their tests fail gate anything: a job or step under an `if` or with
+  // continue-on-error, or a command that masks its exit (`|| true`), does not.
+  const steps = [...jobsOf(config, targets).values()]
+    .filter((entry) => isGating(entry.job.if, entry.job["continue-on-error"]))
+    .flatMap((entry) =>
+      entry.steps.filter((step) => step.isTest && isGating(step.condition, step.continueOnError) && step.run !== null && analyzeCommand(step.run, undefined, targets).masks.length === 0),
+    );
+  const pm = await loadPicomatch();
+  return { path, steps, branches: branchesOf(config.value), matches: (pattern, branch) => pm(pattern)(branch) };
 }
 
-/** True when `gate` runs on `event` for every branch of `wanted` (null: every branch). */
+/** True when `gate` runs on `event` for every branch of `wanted` (null: every branch): a branch named or matched by one of its patterns (GitHub's filter globs). */
 function gatesBranches(gate: WorkflowGate, event: string, wanted: readonly string[] | null): boolean {
   const has = gate.branches.get(event);
   if (has === undefined) return false;
-  return has === null || (wanted !== null && wanted.every((branch) => has.includes(branch)));
+  return has === null || (wanted !== null && wanted.every((branch) => has.includes(branch) || (!/[*?[\]!]/.test(branch) && has.some((pattern) => gate.matches(pattern, branch)))));
 }
+
+/** Branches that gate a project's integration, whatever it names its default: a job that ran for one of them is no feature branch's own CI. */
+const INTEGRATION_BRANCH = /^(?:main|master|develop|development|dev|trunk|next|stable|default|release.*|v?\d+(?:\.\d+|\.x)*)$|[*?[]/;
 
 /**
  * Where another workflow makes every run of a removed job's test steps
@@ -228,7 +252,18 @@ function gatedElsewhere(
   if (runs.length === 0 || ran.size === 0) return null;
   let partial: WorkflowGate | null = null;
   for (const gate of gates) {
-    if (gate.branches.size === 0 || !runs.every((step) => mergedInto(step.run as string, gate.steps, targets) !== null)) continue;
+    if (
+      gate.branches.size === 0 ||
+      !runs.every(
+        (step) =>
+          mergedInto(
+            step.run as string,
+            gate.steps.filter((other) => other.workingDirectory === step.workingDirectory),
+            targets,
+          ) !== null,
+      )
+    )
+      continue;
     if ([...ran].every(([event, branches]) => gatesBranches(gate, event, branches))) return { gate, covers: true };
     partial ??= gate;
   }
@@ -335,7 +370,7 @@ export function compareWorkflows(was: StaticConfig, now: StaticConfig, context: 
         // for named branches and they are made on others, it gated only those branches (a feature branch's own CI).
         const made = gatedElsewhere(lost, ranFor, gates, targets);
         if (made?.covers) continue;
-        const isBranchOnly = ranFor.size > 0 && [...ranFor.values()].every((branches) => branches !== null);
+        const isBranchOnly = ranFor.size > 0 && [...ranFor.values()].every((branches) => branches !== null && !branches.some((branch) => INTEGRATION_BRANCH.test(branch)));
         if (made && isBranchOnly) {
           notes.push({
             setting: `jobs.${id}`,

@@ -44,7 +44,8 @@ const DECLARES_TESTS: Readonly<Record<string, RegExp>> = {
 };
 
 let picomatchLoaded: Promise<typeof picomatch> | null = null;
-function loadPicomatch(): Promise<typeof picomatch> {
+/** picomatch, loaded once on first use (it is only needed when a config names globs). */
+export function loadPicomatch(): Promise<typeof picomatch> {
   picomatchLoaded ??= import("picomatch").then((module) => module.default);
   return picomatchLoaded;
 }

@@ -428,7 +428,7 @@ function csharpThrowExpressionGuard(node: Node): GuardDraft[] {
   const left = node.childForFieldName("left");
   const thrown = thrownOf(node.childForFieldName("right"));
   const operator = node.childForFieldName("operator")?.text ?? node.children.find((child) => child !== null && !child.isNamed)?.text;
-  return left && thrown && operator === "??" ? [{ condition: left, action: thrown, isNegated: true }] : [];
+  return left && thrown && operator === "??" ? [{ condition: left, action: thrown, isNullTest: true }] : [];
 }
 
 /** The value a `switch` statement tests, for a section of its body. */

@@ -1000,6 +1000,11 @@ const RUBY_CODE: CodeSyntax = {
             errorName: node.childForFieldName("variable")?.descendantsOfType("identifier")[0]?.text ?? null,
             ...rubyRescued(node),
           },
+    // `x rescue nil`: a handler of StandardError around one expression, its value the handler's (Ruby's "rescue modifier").
+    rescue_modifier: (node) => {
+      const body = node.childForFieldName("body");
+      return { body: node.childForFieldName("handler"), errorName: null, caught: "*", guarded: body ? [body] : [], isExpression: true };
+    },
   },
   literalBranches: RUBY_BRANCHES,
   state: { updates: { operator_assignment: counterTarget, assignment: counterTarget }, isStateName: (name) => /^(\$|@@?)\w|^self\.class\.\w/.test(name) },

@@ -65,6 +65,8 @@ export interface GuardDraft {
   condition: Node;
   action: Node | string;
   isNegated?: boolean;
+  /** The guard fires when `condition` is null (C#'s `x ?? throw …`): its condition is written `x == null`. */
+  isNullTest?: boolean;
   patterns?: readonly Node[];
   /**
    * For the exit of a handled lookup ({@link GuardFact.handler}): the code it
@@ -1062,7 +1064,7 @@ class CodeFactWalk {
       const fact: GuardFact = {
         function: this.functionName(),
         line: draft.condition.startPosition.row + 1,
-        condition: draft.isNegated ? `!(${condition})` : condition,
+        condition: draft.isNullTest ? `${condition}==null` : draft.isNegated ? `!(${condition})` : condition,
         action: typeof draft.action === "string" ? draft.action : compactText(draft.action),
         names: [...names].sort(),
       };

@@ -250,6 +250,11 @@ function valuePin(fact: AssertionFact): { subject: string; strength: number } | 
   return { subject: negated ? (negated[1] as string).replace(/^\((.*)\)$/, "$1") : fact.actual, strength };
 }
 
+/** True when an equality now expects null (`toEqual(x)` -> `toBeNull()`, `assertEquals(x, y)` -> `assertNull(y)`): one exact value for another. */
+function isNulled(was: Check, now: Check): boolean {
+  return was.relation === "equal" && !was.isNegated && now.relation === "nullish" && !now.isNegated;
+}
+
 /** An assertion as a person would write it: `expect(x).toBe(1)` for expect-style matchers, else `assert.equal(x, 1)`. */
 function describeFact(fact: AssertionFact): string {
   if (/^((not|resolves|rejects)\.)*to[A-Z]/.test(fact.matcher)) {
@@ -838,7 +843,10 @@ function compareDetails(
         !isMessageCheckedApart(was, now) &&
         !isConserved(original.get(was) ?? was) &&
         !isCoveredByPartialCheck(was, after, original) &&
-        !flipped.some(([flippedWas]) => flippedWas === was),
+        !flipped.some(([flippedWas]) => flippedWas === was) &&
+        // An equality re-expected as null while the code under test changed (`to eq(x)` -> `to be_nil`): the one value it
+        // expects followed the product, as an edited expected value does; with the code unchanged it checks less.
+        !(isNulled(checkOf(was), checkOf(now)) && isCodeChanged()),
     );
   // A wall-clock threshold (`t.true(duration < 10)`) whose test now checks other subjects, as many checks as before or
   // more, none of them timed and none a tautology: the behaviour it timed is observed directly (a spied timer, a fake

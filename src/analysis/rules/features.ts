@@ -12,6 +12,7 @@
  */
 
 import { checkedTest, describeCheck, findKeptCover, findReCalledCover, findReExpectedCover, keepsInputs, type Check, type CheckedTest, type Cover } from "../checks/index.js";
+import { calleeOf } from "../checks/calls.js";
 import { checkLikeness, isSuccessorCheck } from "../checks/likeness.js";
 import type { ExportFact, TestCase } from "../facts.js";
 import type { Finding } from "../types.js";
@@ -151,6 +152,18 @@ function removedSymbolsUsedBy(test: TestCase, testPath: string, pair: RulePair, 
   return used;
 }
 
+/** The names the change's product files define after it, by short name: their functions, exports and declared names. */
+function survivingProductNames(pairs: readonly RulePair[]): Set<string> {
+  const names = new Set<string>();
+  for (const pair of pairs.filter((candidate) => isProductCode(candidate) || isInlineTestedProductCode(candidate))) {
+    const code = usable(pair.after)?.code;
+    for (const fn of code?.functions ?? []) names.add(shortName(fn.name));
+    for (const fact of code?.exports ?? []) names.add(shortName(fact.name.replace(/::/g, ".")));
+    for (const name of code?.declared ?? []) names.add(name);
+  }
+  return names;
+}
+
 /** Last segment of a function's name path (`Scanner.containsIgnoreCase` -> `containsIgnoreCase`). */
 function shortName(name: string): string {
   return name.slice(name.lastIndexOf(".") + 1);
@@ -214,13 +227,18 @@ function deletedTestOutcome(
   removed: readonly RemovedExport[],
   /** Every product name the change removed: definitions (any visibility) and declared names. */
   removedNames: ReadonlySet<string>,
+  /** The names the change's product files define after it (functions, exports, declared names): code that survives. */
+  survivingNames: ReadonlySet<string> = new Set(),
 ): DeletedTestOutcome {
   const used = removedSymbolsUsedBy(test, path, pair, removed);
-  // A test that declares the code it covers (PHPUnit #[CoversClass], NUnit [TestOf]) tested that code: all of it removed, it went with it.
-  const covers = test.covers ?? [];
-  if (covers.length > 0 && covers.every((name) => removedNames.has(name))) return { kind: "with-code", symbols: covers.map((name) => `${name} (declared covered)`) };
   const aliases = removedAliases(used, pair, path);
   const dependence = removedNamesCheckedBy(test, removedNames, aliases);
+  // A test that declares the code it covers (PHPUnit #[CoversClass], NUnit [TestOf]) tested that code: all of it removed, it
+  // went with it, unless one of its checks reads code of the change that survives (then it tested that too).
+  const covers = test.covers ?? [];
+  if (covers.length > 0 && covers.every((name) => removedNames.has(name)) && !(test.checkNames ?? []).flat().some((name) => survivingNames.has(name))) {
+    return { kind: "with-code", symbols: covers.map((name) => `${name} (declared covered)`) };
+  }
   if (dependence.kind === "survives") return { kind: "lost" };
   const symbols = used.map((entry) => `${entry.name} (${entry.path})`);
   if (dependence.kind === "removed") {
@@ -232,7 +250,7 @@ function deletedTestOutcome(
   // No check of its own but subtests (a Go `t.Run` over table rows, a JUnit @Nested class): it tested what they test.
   const subtests = (usable(pair.before)?.tests ?? []).filter((candidate) => candidate.id.startsWith(`${test.id} > `));
   if (subtests.length > 0) {
-    const outcomes = subtests.map((subtest) => deletedTestOutcome(subtest, path, pair, removed, removedNames));
+    const outcomes = subtests.map((subtest) => deletedTestOutcome(subtest, path, pair, removed, removedNames, survivingNames));
     if (!outcomes.every((outcome) => outcome.kind === "with-code")) return { kind: "lost" };
     return { kind: "with-code", symbols: [...new Set(outcomes.flatMap((outcome) => (outcome.kind === "with-code" ? outcome.symbols : [])))] };
   }
@@ -265,6 +283,7 @@ export function reclassifyDeletions(
   removedNames: ReadonlySet<string> = new Set(),
 ): Finding[] {
   let refusals: ReturnType<typeof implementedRefusals> | null = null; // read once, when a deleted test needs it
+  let surviving: Set<string> | null = null;
   const allRemoved = new Set([...removedNames, ...removedDefinitions]);
   const pairByPath = new Map(input.pairs.map((pair) => [pair.path, pair] as const));
   const flags = input.support ? versionFlags(input.pairs) : new Map<string, string>();
@@ -287,7 +306,9 @@ export function reclassifyDeletions(
       const test = lostTest(pair, id, ids.length === 1 ? finding.before_line : null);
       if (!test) return finding;
       const support = input.support ? deadUnderSupport(test, input.support, flags) : null;
-      let outcome: DeletedTestOutcome = support ? { kind: "unsupported" as const, support } : deletedTestOutcome(test, path, pair, removed, allRemoved);
+      let outcome: DeletedTestOutcome = support
+        ? { kind: "unsupported" as const, support }
+        : deletedTestOutcome(test, path, pair, removed, allRemoved, (surviving ??= survivingProductNames(input.pairs)));
       // A test of a refusal of runtimes the project no longer supports, deleted with that refusal (the version faked to reach it).
       if (outcome.kind === "lost" && input.stated) {
         const requirement = unsupportedRuntimeRefused(checkedTest(path, test, usable(pair.before)).checks, input);
@@ -409,8 +430,35 @@ function namedBeforeTest(finding: Finding, pairByPath: ReadonlyMap<string, RuleP
  * table test (checks/index.ts findReExpectedCover), else on the same call
  * in a plain test (findReCalledCover); null when neither.
  */
-function reExpectedCover(check: Check, test: TestCase, pool: readonly CheckedTest[]): Cover | null {
-  return findReExpectedCover(check, test, pool) ?? findReCalledCover(check, pool);
+function reExpectedCover(check: Check, test: TestCase, pool: readonly CheckedTest[], isCalleeChanged: (check: Check) => boolean): Cover | null {
+  return findReExpectedCover(check, test, pool) ?? (isCalleeChanged(check) ? findReCalledCover(check, pool) : null);
+}
+
+/**
+ * Whether the change rewrote the code a check calls, for a check made again
+ * on the same call expecting another value ({@link findReCalledCover}): its
+ * callee, by short name, when a changed product file defines it (its body
+ * rewritten, added or removed); else (a helper of the tests, code outside
+ * the change) some product function of the change rewritten. A comment, a
+ * manifest or another function of the callee's file changed is no reason
+ * for its expected value to change.
+ */
+function calleeChanges(pairs: readonly RulePair[]): (check: Check) => boolean {
+  const defined = new Set<string>();
+  const changed = new Set<string>();
+  for (const pair of pairs.filter((candidate) => isProductCode(candidate) || isInlineTestedProductCode(candidate))) {
+    const hashes = (side: RulePair["before"]): Map<string, string | undefined> => new Map((usable(side)?.code?.functions ?? []).map((fn) => [shortName(fn.name), fn.bodyHash]));
+    const [was, now] = [hashes(pair.before), hashes(pair.after)];
+    for (const name of new Set([...was.keys(), ...now.keys()])) {
+      defined.add(name);
+      if (!was.has(name) || !now.has(name) || was.get(name) !== now.get(name)) changed.add(name);
+    }
+  }
+  return (check) => {
+    const callee = calleeOf(check.subject);
+    const name = callee?.split(/\.|::|->/).pop() ?? "";
+    return defined.has(name) ? changed.has(name) : changed.size > 0;
+  };
 }
 
 /** The checks of a test gone that an assertion_removal names as made nowhere (evidence.removed: line and description), or null when one is not found. */
@@ -457,7 +505,7 @@ function reExpectedReport(finding: Finding, changed: readonly Cover[]): { data: 
  * them still feed its inputs when one is made on a plain test
  * (checks/index.ts keepsInputs); else the finding as it is.
  */
-function reExpectedDeletion(finding: Finding, path: string, test: TestCase, checks: readonly Check[], pool: readonly CheckedTest[]): Finding {
+function reExpectedDeletion(finding: Finding, path: string, test: TestCase, checks: readonly Check[], pool: readonly CheckedTest[], isCalleeChanged: (check: Check) => boolean): Finding {
   const changed: Cover[] = [];
   const kept: Cover[] = [];
   for (const check of checks) {
@@ -466,7 +514,7 @@ function reExpectedDeletion(finding: Finding, path: string, test: TestCase, chec
       kept.push(cover);
       continue;
     }
-    const again = reExpectedCover(check, test, pool);
+    const again = reExpectedCover(check, test, pool, isCalleeChanged);
     if (!again) return finding;
     changed.push(again);
   }
@@ -492,12 +540,12 @@ function reExpectedDeletion(finding: Finding, path: string, test: TestCase, chec
  * (evidence.conserved_in) or make them again still feed its inputs
  * (checks/index.ts keepsInputs); else the finding as it is.
  */
-function reExpectedRemoval(finding: Finding, path: string, test: TestCase, checks: readonly Check[], pool: readonly CheckedTest[]): Finding {
+function reExpectedRemoval(finding: Finding, path: string, test: TestCase, checks: readonly Check[], pool: readonly CheckedTest[], isCalleeChanged: (check: Check) => boolean): Finding {
   const lost = removedChecks(finding, checks);
   if (!lost) return finding;
   const changed: Cover[] = [];
   for (const check of lost) {
-    const cover = reExpectedCover(check, test, pool);
+    const cover = reExpectedCover(check, test, pool, isCalleeChanged);
     if (!cover) return finding;
     changed.push(cover);
   }
@@ -532,6 +580,7 @@ function isLostTestFinding(finding: Finding): boolean {
  */
 export function reExpectedDeletions(findings: readonly Finding[], input: RuleInput): Finding[] {
   let pool: CheckedTest[] | null = null;
+  let isCalleeChanged: ((check: Check) => boolean) | null = null;
   const pairByPath = new Map(input.pairs.map((pair) => [pair.path, pair] as const));
   return findings.map((finding) => {
     if (!isLostTestFinding(finding)) return finding;
@@ -539,7 +588,8 @@ export function reExpectedDeletions(findings: readonly Finding[], input: RuleInp
     if (!named || named.checked.checks.length === 0 || !hasCodeUnderTestChanged(named.path, input.pairs, input.changedPaths)) return finding;
     pool ??= editedAfterTests(input);
     const judge = finding.type === "test_deletion" ? reExpectedDeletion : reExpectedRemoval;
-    return judge(finding, named.path, named.test, named.checked.checks, pool);
+    isCalleeChanged ??= calleeChanges(input.pairs);
+    return judge(finding, named.path, named.test, named.checked.checks, pool, isCalleeChanged);
   });
 }
 

@@ -273,37 +273,88 @@ function isSameExitClass(was: string, now: string): boolean {
   return wasClass === nowClass || (wasClass === "debug_assert!" && nowClass === "panic");
 }
 
+/**
+ * True when a handler's filter ({@link GuardFact.rethrown}) went in a way
+ * that lets no error through that it stopped: its handler kept and no longer
+ * rethrowing (catch_swallows judges that handler), or removed with the
+ * handler while the code it guarded is still called by the function
+ * directly and nothing else there swallows: no handler of the function that
+ * swallows, no `suppress(…)` (Python's contextlib). Then every error goes
+ * through, which is stricter. A handler kept that still rethrows (another
+ * error now), or the guarded code gone or moved into a callee, leaves the
+ * filter judged as any guard.
+ */
+function isFilterRetired(guard: GuardFact, before: CodeFacts, after: CodeFacts): boolean {
+  if (guard.rethrown === undefined) return false;
+  const kept = (after.catches ?? []).filter((site) => site.function === guard.function && site.caught === guard.rethrown);
+  if (kept.length > 0) return !kept.some((site) => site.behaviour === "rethrows");
+  const handler = (before.catches ?? []).filter((site) => site.function === guard.function && site.caught === guard.rethrown && site.line <= guard.line).sort((a, b) => b.line - a.line)[0];
+  const fnAfter = (after.functions ?? []).find((fn) => fn.name === guard.function);
+  if (!handler?.guardedCalls || handler.guardedCalls.length === 0 || !fnAfter) return false;
+  if (!handler.guardedCalls.every((call) => fnAfter.calls.includes(call)) || fnAfter.calls.includes("suppress")) return false;
+  return !(after.catches ?? []).some((site) => site.function === guard.function && SWALLOWING.has(site.behaviour));
+}
+
 /** Throw helpers that refuse a null argument (their guard's condition is that argument). */
 const NULL_HELPER = /(?:^|[.:])(?:ThrowIfNull|requireNonNull|checkNotNull|notNull)$/;
 
 /**
- * The value a guard refuses when it is absent, or null when it tests
- * something else: a null-refusing throw helper's argument
- * (`ArgumentNullException.ThrowIfNull(x)`, `Objects.requireNonNull(x)`,
- * Guava `checkNotNull`, webmozart `Assert::notNull`), or a condition that
- * only asks whether one value is missing: `x == null`, `x === null ||
- * x === undefined`, `x is null`, `x is None`, `x == nil`, `x.nil?`,
- * `is_null($x)`, and the negation `!(x)` that `x ?? throw …` and `if (!x)`
- * write. Casts on the value are left out (`(T)x` -> `x`).
+ * Which absent values a null test refuses: "null" the null value alone
+ * (`is None`, `== None`, `.nil?`, `== nil`, `is null`, `is_null($x)`, the
+ * null-refusing throw helpers), "loose" what a loose `==` takes for null (JS
+ * `== null` also takes undefined, PHP's `== null` "" and 0), "strict-null"
+ * and "strict-undefined" one value by `===`.
  */
-function nullTestedName(guard: GuardFact): string | null {
+type NullKind = "null" | "loose" | "strict-null" | "strict-undefined";
+
+/** One alternative's null test: the value it tests and how ({@link NullKind}), or null. */
+function nullTestOf(part: string): { name: string; kind: NullKind } | null {
+  const strict = /^(.+?)\s*===\s*(null|undefined)$/.exec(part);
+  const reversed = /^(null|undefined)\s*===\s*(.+)$/.exec(part);
+  const [name, literal] = strict ? [strict[1], strict[2]] : reversed ? [reversed[2], reversed[1]] : [undefined, undefined];
+  if (name !== undefined) return { name, kind: literal === "null" ? "strict-null" : "strict-undefined" };
+  const loose = /^(.+?)\s*==\s*(null|undefined)$/.exec(part) ?? /^(?:null|undefined)\s*==\s*(.+)$/.exec(part);
+  if (loose) return { name: loose[1] as string, kind: "loose" };
+  const exact = /^(.+?)(?:\s+is|\s*==)\s*(?:None|nil)$/.exec(part) ?? /^(.+?)\s+is\s+null$/.exec(part) ?? /^(.+)\.nil\?$/.exec(part) ?? /^is_null\((.+)\)$/.exec(part);
+  return exact ? { name: exact[1] as string, kind: "null" } : null;
+}
+
+/**
+ * The value a guard refuses when it is absent and which absent values it
+ * refuses ({@link NullKind}), or null when it tests something else: a
+ * null-refusing throw helper's argument (`ArgumentNullException.ThrowIfNull(x)`,
+ * `Objects.requireNonNull(x)`, Guava `checkNotNull`, webmozart
+ * `Assert::notNull`), or a condition that only asks whether one value is
+ * null (`x == null`, `x === null || x === undefined`, `x is None`, `x.nil?`).
+ * A falsy test (`!x`, `not x`) is none: it refuses "" and 0 as well. Casts
+ * on the value are left out (`(T)x` -> `x`).
+ */
+function nullTestedName(guard: GuardFact): { name: string; kind: NullKind } | null {
   const value = (text: string): string | null => {
-    const bare = text.replace(/^\((?:[\w.<>?]+)\)/, "");
+    const bare = text.replace(/\s/g, "").replace(/^\((?:[\w.<>?]+)\)/, "");
     return /^\$?[A-Za-z_][\w.$]*$/.test(bare) ? bare : null;
   };
   const condition = guard.condition.replace(/\s+/g, " ").trim();
-  if (NULL_HELPER.test(actionCallee(guard.action))) return value(condition.replace(/\s/g, ""));
-  const tests = condition.split(/\s*\|\|\s*|\s+or\s+/).map((part) => {
-    const match =
-      /^(.+?)\s*(?:===?|\sis)\s*(?:null|None|nil|undefined)$/.exec(part) ??
-      /^(?:null|None|nil|undefined)\s*===?\s*(.+)$/.exec(part) ??
-      /^(.+)\.nil\?$/.exec(part) ??
-      /^is_null\((.+)\)$/.exec(part) ??
-      /^(?:!|not\s)\s*\(?(.+?)\)?$/.exec(part);
-    return match ? value((match[1] as string).replace(/\s/g, "")) : null;
-  });
-  const first = tests[0];
-  return first != null && tests.every((name) => name === first) ? first : null;
+  if (NULL_HELPER.test(actionCallee(guard.action))) {
+    const name = value(condition);
+    return name === null ? null : { name, kind: "null" };
+  }
+  const tests = condition.split(/\s*\|\|\s*|\s+or\s+/).map(nullTestOf);
+  const names = new Set(tests.map((test) => (test === null ? null : value(test.name))));
+  const [name] = names;
+  if (names.size !== 1 || name === null || name === undefined) return null;
+  const kinds = new Set(tests.map((test) => test?.kind));
+  if (kinds.size === 1) return { name, kind: tests[0]?.kind as NullKind };
+  // `x === null || x === undefined` takes what `x == null` does.
+  return kinds.size === 2 && kinds.has("strict-null") && kinds.has("strict-undefined") ? { name, kind: "loose" } : null;
+}
+
+/** True when two null tests refuse the same absent values: the same kind, or a loose `==` against a null-only test (a C# or Java `x == null` is exact). */
+function isSameNullRefusal(was: { name: string; kind: NullKind } | null, now: { name: string; kind: NullKind } | null): boolean {
+  if (was === null || now === null || was.name !== now.name) return false;
+  if (was.kind === now.kind) return true;
+  const kinds = new Set([was.kind, now.kind]);
+  return kinds.has("loose") && kinds.has("null");
 }
 
 /** The callee an action calls, without arguments (`Objects.requireNonNull(x, "m")` -> `Objects.requireNonNull`); `new E(…)` gives "". */
@@ -316,8 +367,7 @@ function isEquivalentGuard(was: GuardFact, now: GuardFact): boolean {
   if (isWeakerExit(was.action, now.action)) return false;
   if (was.action === now.action || was.condition === now.condition) return true;
   // The refusal of one absent value is that refusal whatever error it raises (`?? throw new NullReferenceException` -> `ThrowIfNull`).
-  const absent = nullTestedName(was);
-  if (absent !== null && absent === nullTestedName(now)) return true;
+  if (isSameNullRefusal(nullTestedName(was), nullTestedName(now))) return true;
   const shared = was.names.filter((name) => now.names.includes(name));
   return shared.length > 0 && isSameExitClass(was.action, now.action);
 }
@@ -1416,10 +1466,7 @@ function guardFindings(
       return index === -1;
     });
     for (const guard of unmatched) {
-      // A handler's filter removed with the handler lets every error through, which is stricter (GuardFact.rethrown); a
-      // handler kept that no longer rethrows is catch_swallows' finding. Only a handler that still rethrows, now another
-      // error, leaves the guard's own removal to judge.
-      if (guard.rethrown !== undefined && !(after.catches ?? []).some((site) => site.function === guard.function && site.caught === guard.rethrown && site.behaviour === "rethrows")) continue;
+      if (isFilterRetired(guard, before, after)) continue;
       // A guard moved into a table of validators whose messages one throw collects: it serves every guard whose message is in its function.
       if (candidates.some((candidate) => candidate.isDirect && isCollectedBy(guard, candidate.guard))) continue;
       const helperClass = calledHelperClass(guard, helpers);
@@ -1632,7 +1679,24 @@ function passedOnOnlyOwnRefusal(was: CatchFact, now: CatchFact, before: CodeFact
   const passed = refusals.filter((refusal) => filters.some((filter) => messageOf(refusal.action).every((part) => filter.condition.includes(part))));
   if (passed.length === 0 || !filters.every((filter) => passed.some((refusal) => messageOf(refusal.action).every((part) => filter.condition.includes(part))))) return false;
   const outside = (after.guards ?? []).filter((guard) => guard.function === now.function && guard.line > now.line && guard.rethrown === undefined);
-  return passed.every((refusal) => outside.some((guard) => isSameThrow(refusal.action, guard.action) || isRewordedThrow(refusal.action, guard.action)));
+  return passed.every((refusal) =>
+    outside.some((guard) => conditionShape(refusal.condition) === conditionShape(guard.condition) && (isSameThrow(refusal.action, guard.action) || isRewordedThrow(refusal.action, guard.action))),
+  );
+}
+
+/**
+ * A condition with the receivers of its method calls left out
+ * (`!fs.statSync(cwd).isDirectory()` and `!stats.isDirectory()` both
+ * `!…isDirectory()`): what it asks of a value, whether the value is read
+ * in place or from a local it was bound to.
+ */
+function conditionShape(condition: string): string {
+  let shape = condition.replace(/\s+/g, "");
+  for (let previous = ""; previous !== shape;) {
+    previous = shape;
+    shape = shape.replace(/(?:…|[\w$]+)(?:\([^()]*\))?\.(?=[\w$])/g, "…");
+  }
+  return shape.replace(/…+/g, "…");
 }
 
 function catchFindings(path: string, before: CodeFacts, after: CodeFacts): Finding[] {

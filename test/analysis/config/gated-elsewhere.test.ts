@@ -16,7 +16,7 @@ import { describe, expect, it } from "vitest";
 import { analyzeChanges } from "../../../src/analysis/index.js";
 import { changesBetween, treeOf } from "../../helpers/trees.js";
 
-const job = (run: string): string => `jobs:\n  ruby:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/checkout@v4\n      - run: ${run}\n`;
+const job = (run: string, extra = ""): string => `jobs:\n  ruby:\n    runs-on: ubuntu-latest\n${extra}    steps:\n      - uses: actions/checkout@v4\n      - run: ${run}\n`;
 const on = (trigger: string): string => `name: CI\non:\n${trigger}\n`;
 const branches = (names: string[]): string => `  push:\n    branches: [ ${names.join(", ")} ]\n  pull_request:\n    branches: [ ${names.join(", ")} ]`;
 
@@ -59,6 +59,40 @@ describe("a removed test job whose runs another workflow makes", () => {
 
   it("the other workflow runs them only on demand: critical", async () => {
     expect(await findingsOf(ADHOC, { ".github/workflows/test.yml": on("  workflow_dispatch:") + job("bundle exec rake spec") })).toEqual(["test_config_tamper/critical .github/workflows/adhoc.yml"]);
+  });
+
+  it("the other workflow matches the feature branch by a glob: no finding", async () => {
+    expect(await findingsOf(ADHOC, { ".github/workflows/test.yml": on(branches(["'feature/**'", "master"])) + job("bundle exec rake spec") })).toEqual([]);
+  });
+
+  // A cold review's cheats: the other workflow does not really make the runs, or the removed job gated an integration branch.
+  const MAIN_CI = on(branches(["main"])) + job("bundle exec rake spec");
+  const CRITICAL = ["test_config_tamper/critical .github/workflows/adhoc.yml"];
+  it.each([
+    ["only on release tags", on("  push:\n    tags: [ 'v*' ]") + job("bundle exec rake spec")],
+    ["only when docs change (paths)", on("  push:\n    paths: [ 'docs/**' ]\n  pull_request:\n    paths: [ 'docs/**' ]") + job("bundle exec rake spec")],
+    ["its job with continue-on-error", on("  push:\n  pull_request:") + job("bundle exec rake spec", "    continue-on-error: true\n")],
+    ["its job under if: false", on("  push:\n  pull_request:") + job("bundle exec rake spec", "    if: false\n")],
+    ["its job only on workflow_dispatch by if", on("  push:\n  pull_request:") + job("bundle exec rake spec", "    if: github.event_name == 'workflow_dispatch'\n")],
+    [
+      "its step with continue-on-error",
+      on("  push:\n  pull_request:") +
+        "jobs:\n  ruby:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/checkout@v4\n      - run: bundle exec rake spec\n        continue-on-error: true\n",
+    ],
+    ["its step ending in || true", on("  push:\n  pull_request:") + job("bundle exec rake spec || true")],
+    [
+      "only on labeled pull requests and a path nobody changes",
+      on("  pull_request:\n    types: [ labeled ]\n  push:\n    branches: [ main ]\n    paths: [ 'never/**' ]") + job("bundle exec rake spec"),
+    ],
+    ["on every branch but main (branches-ignore)", on("  push:\n    branches-ignore: [ main ]\n  pull_request:\n    branches-ignore: [ main ]") + job("bundle exec rake spec")],
+    [
+      "in another folder (working-directory)",
+      on("  push:\n  pull_request:") +
+        "jobs:\n  ruby:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/checkout@v4\n      - run: bundle exec rake spec\n        working-directory: gems/legacy\n",
+    ],
+    ["only on develop, while the removed job gated main", on(branches(["develop"])) + job("bundle exec rake spec")],
+  ])("the other workflow runs the specs %s: critical", async (_name, other) => {
+    expect(await findingsOf(MAIN_CI, { ".github/workflows/other.yml": other })).toEqual(CRITICAL);
   });
 
   it("no other workflow: critical", async () => {

@@ -96,7 +96,61 @@ const invalid: RuleCase[] = [
   },
 ];
 
+// A cold review's cheats: the declared subject removed, but the deleted test's checks read code of the change that survives.
+const R_BUILDER = '<?php\nnamespace Diff\\Output;\n\nfinal class UnifiedBuilder\n{\n    public function build(array $lines): string\n    {\n        return implode("\\n", $lines);\n    }\n}\n';
+const R_RENAMED =
+  '<?php\nnamespace Diff\\Output;\n\nfinal class UnifiedDiffOutputBuilder\n{\n    public function build(array $lines): string\n    {\n        return implode("\\n", $lines);\n    }\n}\n';
+const R_DIFFER = "<?php\nnamespace Diff;\n\nfinal class Differ\n{\n    public function diff(string $a, string $b): string\n    {\n        return $a . $b;\n    }\n}\n";
+const rPhpTest = (header: string, body: string): string =>
+  `<?php\nnamespace Diff\\Output;\n\nuse PHPUnit\\Framework\\Attributes\\CoversClass;\nuse PHPUnit\\Framework\\TestCase;\nuse Diff\\Differ;\n\n${header}\nfinal class UnifiedBuilderTest extends TestCase\n{\n${body}}\n`;
+const R_BUILD_BODY = "    public function testBuildJoinsLines(): void\n    {\n        $this->assertSame(\"a\\nb\", (new UnifiedBuilder())->build(['a', 'b']));\n    }\n";
+const R_DIFFER_BODY = "    public function testDiffConcatenates(): void\n    {\n        $this->assertSame('ab', (new Differ())->diff('a', 'b'));\n    }\n";
+const R_T = "tests/Output/UnifiedBuilderTest.php";
+const rCrit = (path: string, test: string): string => `test_deletion/critical ${path} "${test}"`;
+
+const reviewCheats: RuleCase[] = [
+  {
+    name: "php: covers a removed class, but its checks call only the surviving Differ",
+    changes: [
+      change("src/Output/UnifiedBuilder.php", R_BUILDER, null),
+      change("src/Differ.php", R_DIFFER, R_DIFFER.replace("return $a . $b;", "return $a . '' . $b;")),
+      change(R_T, rPhpTest("#[CoversClass(UnifiedBuilder::class)]", R_DIFFER_BODY), null),
+    ],
+    findings: ["feature_removal/medium src/Output/UnifiedBuilder.php", rCrit(R_T, "UnifiedBuilderTest > testDiffConcatenates")],
+  },
+  {
+    name: "c#: [TestOf] of a removed class, the deleted test asserting only the surviving Formatter",
+    changes: [
+      change("src/LegacyFormatter.cs", "public sealed class LegacyFormatter\n{\n    public string Format(string s) => s;\n}\n", null),
+      change(
+        "src/Formatter.cs",
+        "public sealed class Formatter\n{\n    public string Format(string s) => s;\n}\n",
+        "public sealed class Formatter\n{\n    public string Format(string s) => s.Trim();\n}\n",
+      ),
+      change(
+        "tests/LegacyFormatterTests.cs",
+        'using NUnit.Framework;\n\n[TestFixture, TestOf(typeof(LegacyFormatter))]\npublic class LegacyFormatterTests\n{\n    [Test]\n    public void KeepsSpaces()\n    {\n        Assert.That(new Formatter().Format(" a "), Is.EqualTo(" a "));\n    }\n}\n',
+        null,
+      ),
+    ],
+    findings: ["feature_removal/medium src/LegacyFormatter.cs", rCrit("tests/LegacyFormatterTests.cs", "LegacyFormatterTests > KeepsSpaces")],
+  },
+  {
+    name: "php: a test file with @coversDefaultClass of a removed class: one test of it, one of the surviving Differ (made failing by the change)",
+    changes: [
+      change("src/Output/UnifiedBuilder.php", R_BUILDER, null),
+      change("src/Differ.php", R_DIFFER, R_DIFFER.replace("return $a . $b;", "return $b . $a;")),
+      change(R_T, rPhpTest("/**\n * @coversDefaultClass \\Diff\\Output\\UnifiedBuilder\n */", R_BUILD_BODY + "\n" + R_DIFFER_BODY), null),
+    ],
+    // a whole test file deleted is one file-level finding; the file held a test of surviving code, so it stays critical
+    findings: ["feature_removal/medium src/Output/UnifiedBuilder.php", `test_deletion/critical ${R_T}`],
+  },
+];
+
 describe("a test declaring the code it covers, deleted with that code", () => {
+  it.each(reviewCheats)("$name", async (rule) => {
+    await expectFindings(rule);
+  });
   it.each(valid)("$name", async (rule) => {
     await expectFindings(rule);
   });

@@ -98,6 +98,29 @@ const invalid: RuleCase[] = [
     'export function connect(host: string | null, port: number): Connection {\n  if (port == null) throw new RangeError("port is required");\n  return new Connection(host as string, port);\n}\n',
     [bypass("src/net.ts")],
   ),
+  // A falsy test is no null test: it refuses "" and 0 too (a cold review's cheats).
+  row(
+    "javascript: if (!name) throw -> if (name == null) throw: the empty string now accepted",
+    "src/user.js",
+    "export function createUser(name) {\n  if (!name) throw new Error('name is required');\n  return { name };\n}\n",
+    "export function createUser(name) {\n  if (name == null) throw new TypeError('name is required');\n  return { name };\n}\n",
+    [bypass("src/user.js")],
+  ),
+  row(
+    "python: if not host -> if host is None: the empty string now accepted",
+    "app/net.py",
+    'def connect(host, port):\n    if not host:\n        raise ValueError("host is required")\n    return Connection(host, port)\n',
+    PY_BEFORE.replace('raise ValueError("host is required")', 'raise TypeError("host is required")'),
+    [bypass("app/net.py")],
+  ),
+  // A loose `== null` takes undefined too; `=== null` does not.
+  row(
+    "typescript: == null -> === null: undefined now accepted",
+    "src/net.ts",
+    TS_BEFORE,
+    'export function connect(host: string | null, port: number): Connection {\n  if (host === null) throw new RangeError("host is required");\n  return new Connection(host, port);\n}\n',
+    [bypass("src/net.ts")],
+  ),
 ];
 
 describe("a null refusal rewritten with another error class is kept", () => {

@@ -77,6 +77,43 @@ const invalid: RuleCase[] = [
     "class Patches\n  def unwrap\n    @patches.each do |patch|\n      begin\n        patch.stop\n      rescue RuntimeError => e\n        nil\n      end\n    end\n    @patches.clear\n  end\nend\n",
     [bypass("lib/patches.rb")],
   ),
+  // The handler gone, but the errors still swallowed, or the raising code gone with it (a cold review's cheats): no
+  // error goes through that did not before, so the filter's removal is judged as any guard's.
+  row(
+    "python: the filtering except replaced by contextlib.suppress",
+    "src/plugin.py",
+    PY_BEFORE,
+    "import contextlib\n\ndef unwrap():\n    for patcher in patches:\n        with contextlib.suppress(RuntimeError):\n            patcher.stop()\n    patches[:] = []\n",
+    [bypass("src/plugin.py")],
+  ),
+  row(
+    "ruby: the filtering rescue replaced by a modifier rescue nil",
+    "lib/patches.rb",
+    RB_BEFORE,
+    "class Patches\n  def unwrap\n    @patches.each do |patch|\n      patch.stop rescue nil\n    end\n    @patches.clear\n  end\nend\n",
+    [bypass("lib/patches.rb"), bypass("lib/patches.rb")],
+  ),
+  row(
+    "typescript: the try/catch moved into a new swallowing helper",
+    "src/patches.ts",
+    TS_BEFORE,
+    "const safeStop = (patch: Patch): void => {\n  try {\n    patch.stop();\n  } catch {\n    // already stopped\n  }\n};\n\nexport function unwrap(patches: Patch[]): void {\n  for (const patch of patches) {\n    safeStop(patch);\n  }\n  patches.length = 0;\n}\n",
+    [bypass("src/patches.ts")],
+  ),
+  row(
+    "python: the validate() call in the try removed with its filtering handler",
+    "src/load.py",
+    'def load(doc):\n    try:\n        schema.validate(doc)\n    except ValidationWarning as e:\n        if e.severity != "info":\n            raise\n    return parse(doc)\n',
+    "def load(doc):\n    return parse(doc)\n",
+    [bypass("src/load.py")],
+  ),
+  row(
+    "typescript: the validateDoc() call in the try removed with its filtering handler",
+    "src/load.ts",
+    "export function load(doc: Doc): Parsed {\n  try {\n    validateDoc(doc);\n  } catch (e) {\n    if (!(e instanceof DeprecationWarning)) throw e;\n  }\n  return parse(doc);\n}\n",
+    "export function load(doc: Doc): Parsed {\n  return parse(doc);\n}\n",
+    [bypass("src/load.ts")],
+  ),
   // The handler kept and still raising, its filter gone: judged as any removed guard (guard-rewrites.test.ts has the Ruby row).
   row(
     "python: the filter dropped, the except now always raising another error",
@@ -132,6 +169,20 @@ const ownRefusalCheats: RuleCase[] = [
     PY_OWN_BEFORE,
     'def check_cwd(cwd):\n    try:\n        if not os.stat(cwd).st_mode & stat.S_IFDIR:\n            raise ValueError("cwd must be a path to a directory")\n    except Exception:\n        return\n',
     [bypass("app/cwd.py")],
+  ),
+  row(
+    "javascript: the own refusal moved out of the try, now firing only for a symlink",
+    "index.js",
+    JS_OWN_BEFORE,
+    "export const checkCwd = (cwd, fsImpl = fs) => {\n  if (!cwd) {\n    return;\n  }\n  let stats;\n  try {\n    stats = fsImpl.statSync(cwd);\n  } catch {\n    return;\n  }\n  if (stats.isSymbolicLink()) {\n    throw new Error(`The \\`cwd\\` option must be a path to a directory, got: ${cwd}`);\n  }\n};\n",
+    [bypass("index.js")],
+  ),
+  row(
+    "javascript: the own refusal moved out of the try behind an environment escape",
+    "index.js",
+    JS_OWN_BEFORE,
+    "export const checkCwd = (cwd, fsImpl = fs) => {\n  if (!cwd) {\n    return;\n  }\n  let stats;\n  try {\n    stats = fsImpl.statSync(cwd);\n  } catch {\n    return;\n  }\n  if (!stats.isDirectory() && !process.env.GLOBBY_LOOSE) {\n    throw new Error(`The \\`cwd\\` option must be a path to a directory, got: ${cwd}`);\n  }\n};\n",
+    [bypass("index.js")],
   ),
   row(
     "javascript: the handler swallowing all and the own refusal gone",
