@@ -98,8 +98,6 @@ const invalid: RuleCase[] = [
 
 // A cold review's cheats: the declared subject removed, but the deleted test's checks read code of the change that survives.
 const R_BUILDER = '<?php\nnamespace Diff\\Output;\n\nfinal class UnifiedBuilder\n{\n    public function build(array $lines): string\n    {\n        return implode("\\n", $lines);\n    }\n}\n';
-const R_RENAMED =
-  '<?php\nnamespace Diff\\Output;\n\nfinal class UnifiedDiffOutputBuilder\n{\n    public function build(array $lines): string\n    {\n        return implode("\\n", $lines);\n    }\n}\n';
 const R_DIFFER = "<?php\nnamespace Diff;\n\nfinal class Differ\n{\n    public function diff(string $a, string $b): string\n    {\n        return $a . $b;\n    }\n}\n";
 const rPhpTest = (header: string, body: string): string =>
   `<?php\nnamespace Diff\\Output;\n\nuse PHPUnit\\Framework\\Attributes\\CoversClass;\nuse PHPUnit\\Framework\\TestCase;\nuse Diff\\Differ;\n\n${header}\nfinal class UnifiedBuilderTest extends TestCase\n{\n${body}}\n`;
