@@ -56,6 +56,42 @@ export interface Check {
 }
 
 /**
+ * The character a Unicode or hex escape at `text[start]` (a backslash)
+ * spells, and where the escape ends: `\u00E9`, `\u{1F600}`, `\xE9` (the
+ * escapes of JS, Python, Ruby, Java, C#, Go, Rust and PHP double-quoted
+ * strings). Null for any other escape, and for a quote, a backslash or a
+ * control character, which stay escaped. `"caf\u00E9"` and `"café"` are
+ * one string.
+ */
+export function unicodeEscapeAt(text: string, start: number): { char: string; end: number } | null {
+  const match = /^\\(?:u([0-9a-fA-F]{4})|u\{([0-9a-fA-F]{1,6})\}|x([0-9a-fA-F]{2}))/.exec(text.slice(start, start + 10));
+  if (!match) return null;
+  const code = Number.parseInt((match[1] ?? match[2] ?? match[3]) as string, 16);
+  if (code < 0x20 || code === 0x22 || code === 0x27 || code === 0x5c || code === 0x60 || (code >= 0x7f && code < 0xa0) || code > 0x10ffff || (code >= 0xd800 && code <= 0xdfff)) return null;
+  return { char: String.fromCodePoint(code), end: start + match[0].length };
+}
+
+/** `body` (a string literal's text between its quotes) with its Unicode and hex escapes written as the characters they spell ({@link unicodeEscapeAt}). */
+export function decodeUnicodeEscapes(body: string): string {
+  let out = "";
+  for (let i = 0; i < body.length; i++) {
+    if (body[i] !== "\\") {
+      out += body[i];
+      continue;
+    }
+    const decoded = unicodeEscapeAt(body, i);
+    if (decoded) {
+      out += decoded.char;
+      i = decoded.end - 1;
+    } else {
+      out += body.slice(i, i + 2);
+      i++;
+    }
+  }
+  return out;
+}
+
+/**
  * Text with layout dropped: whitespace outside string literals removed,
  * single-quoted strings (and Ruby's `%|…|`, `%q(…)`, `%Q{…}`) double-quoted,
  * interpolations of literals folded into their string (`"#{:a}"`, `` `${1}` ``,
@@ -80,6 +116,12 @@ export function canonicalText(text: string): string {
       let depth = 0;
       while (j < text.length && !(text[j] === close && depth === 0)) {
         if (text[j] === "\\" && j + 1 < text.length) {
+          const decoded = opener === '"' || opener === "`" ? unicodeEscapeAt(text, j) : null;
+          if (decoded) {
+            body += decoded.char;
+            j = decoded.end;
+            continue;
+          }
           body += opener === "%" && text[j + 1] === close ? close : text.slice(j, j + 2);
           j += 2;
           continue;

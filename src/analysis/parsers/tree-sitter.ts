@@ -49,7 +49,7 @@ import { isConstantTautology } from "../checks/constants.js";
 import { relationOfMatcher } from "../checks/relations.js";
 import { currentRun, debug } from "../../log.js";
 import { allOwnCalls, branchConditionsWithin, callsIn, conditionWithin, enclosingFunction, FUNCTION_TYPES, isConditionalWithin, type SkipProviderKind } from "./skip-reach.js";
-import { canonicalText, negatedCondition } from "../checks/normalise.js";
+import { canonicalText, decodeUnicodeEscapes, negatedCondition } from "../checks/normalise.js";
 import {
   hashText,
   type AssertionFact,
@@ -687,7 +687,7 @@ export function literalsOf(node: Node): string[] {
       if (!LITERAL_TYPES.has(type) && !isNegative) return "descend";
       const text = cursor.nodeText;
       const match = /^[a-zA-Z]*("""|'''|"|'|`)([\s\S]*)\1$/.exec(text);
-      literals.push(match ? JSON.stringify(match[2]) : text.replace(/\s+/g, ""));
+      literals.push(match ? JSON.stringify(match[1] === '"' || match[1] === "`" ? decodeUnicodeEscapes(match[2] as string) : match[2]) : text.replace(/\s+/g, ""));
       return "skip";
     },
     () => {},
