@@ -219,8 +219,13 @@ function coverageAsWritten(before: Check, after: Check, side: BindingSide | bool
   const match = (afterText: string, beforeText: string, bound: Map<string, string> = new Map()): Map<string, string> | null =>
     bindSide === "before" ? unify(beforeText, afterText, true, bound) : unify(afterText, beforeText, bindSide === "after", bound);
   const subjectBindings = (): Map<string, string> | null => match(after.subject, before.subject);
-  const expectedBindings = (bound: Map<string, string>): Map<string, string> | null =>
-    before.expected === undefined ? bound : after.expected === undefined ? null : match(after.expected, before.expected, bound);
+  // An expected value read from a local (`$expected = 5; assertEquals($expected, $x)`) is also the value it was bound to.
+  const expectedBindings = (bound: Map<string, string>): Map<string, string> | null => {
+    if (before.expected === undefined) return bound;
+    if (after.expected === undefined) return null;
+    const [was, now] = [before.expectedValue ?? before.expected, after.expectedValue ?? after.expected];
+    return match(after.expected, before.expected, new Map(bound)) ?? (was !== before.expected || now !== after.expected ? match(now, was, bound) : null);
+  };
 
   // An equality of the whole value to a literal that holds the part the before check read, and agrees (checks/implied.ts).
   if (bindSide === "none" && after.subject !== before.subject && impliedByWhole(before, after) === true) return new Map();

@@ -208,8 +208,12 @@ function branchesOf(workflow: StaticValue): Map<string, string[] | null> {
   return branches;
 }
 
-/** True when a job or step can fail its run: no `if` of its own and no `continue-on-error`. */
-const isGating = (condition: StaticValue | undefined, continueOnError: StaticValue | undefined): boolean => condition === undefined && (continueOnError === undefined || continueOnError === false);
+/**
+ * True when a job or step can fail its run: no `if` of its own, and a
+ * `continue-on-error` that is not always true (one set per matrix cell, `${{
+ * matrix.ruby == 'truffleruby' }}`, still fails the other cells).
+ */
+const isGating = (condition: StaticValue | undefined, continueOnError: StaticValue | undefined): boolean => condition === undefined && !isAlwaysTrue(continueOnError);
 
 /** The gate of one workflow file's text ({@link WorkflowGate}); throws when the YAML cannot be read. */
 export async function workflowGate(path: string, text: string, targets?: TestTargets): Promise<WorkflowGate> {

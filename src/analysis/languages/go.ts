@@ -934,11 +934,29 @@ function isGoError(node: Node): boolean {
   }
 }
 
-/** The error a Go block ends with: the last value of a final `return` when it is an error, or a final `panic(...)`. */
+/** Go function nodes, whose `result` field says what a `return` inside them returns. */
+const GO_FUNCTIONS: ReadonlySet<string> = new Set(["function_declaration", "method_declaration", "func_literal"]);
+
+/**
+ * True when the function around `node` may return an error: its results
+ * name `error` (or a type named like one, `*ParseError`), or are not
+ * written (a bare func literal). A value named like an error returned from
+ * a function of other results (`slog.LevelError` from a `slog.Leveler`) is
+ * no error.
+ */
+function returnsGoError(node: Node): boolean {
+  let fn: Node | null = node.parent;
+  while (fn && !GO_FUNCTIONS.has(fn.type)) fn = fn.parent;
+  const result = fn?.childForFieldName("result");
+  return !result || /\berror\b|Err|Error/.test(result.text);
+}
+
+/** The error a Go block ends with: the last value of a final `return` when it is an error (of a function that returns one), or a final `panic(...)`. */
 function goErrorExit(block: Node | null): Node | null {
   const last = block ? namedChildren(block).at(-1) : undefined;
   if (!last) return null;
   if (last.type === "return_statement") {
+    if (!returnsGoError(last)) return null;
     const values = namedChildren(last)[0];
     const error = values?.type === "expression_list" ? namedChildren(values).at(-1) : values;
     return error && isGoError(error) ? error : null;

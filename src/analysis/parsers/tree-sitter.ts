@@ -49,7 +49,7 @@ import { isConstantTautology } from "../checks/constants.js";
 import { relationOfMatcher } from "../checks/relations.js";
 import { currentRun, debug } from "../../log.js";
 import { allOwnCalls, branchConditionsWithin, callsIn, conditionWithin, enclosingFunction, FUNCTION_TYPES, isConditionalWithin, type SkipProviderKind } from "./skip-reach.js";
-import { canonicalText, decodeUnicodeEscapes, negatedCondition } from "../checks/normalise.js";
+import { canonicalText, decodeUnicodeEscapes, negatedCondition, splitArguments, splitCall } from "../checks/normalise.js";
 import {
   hashText,
   type AssertionFact,
@@ -442,6 +442,26 @@ export function normalizeLiteral(node: Node): string {
 
 /** Statement lists whose earlier statements may bind a name an assertion reads (Python, Ruby, and other grammars' blocks). */
 const BLOCK_TYPES: ReadonlySet<string> = new Set(["block", "body_statement", "do_block", "block_body", "compound_statement", "statement_block"]);
+
+/**
+ * A call's text (`check_same(5, data)`) with each argument that is a plain
+ * local bound before `node` (boundLocalValue) written as its value, in
+ * canonical text: `check_same(5,parse("5"))`. The text as given when no
+ * argument is such a local.
+ */
+function withBoundArguments(node: Node, call: string): string {
+  const parts = splitCall(canonicalText(call));
+  if (!parts) return call;
+  let changed = false;
+  const args = splitArguments(parts[1]).map((arg) => {
+    if (!/^\$?[A-Za-z_]\w*$/.test(arg)) return arg;
+    const value = boundLocalValue(node, arg);
+    if (value === undefined || value === arg || /^new\b/.test(value)) return arg;
+    changed = true;
+    return canonicalText(value);
+  });
+  return changed ? `${parts[0]}(${args.join(",")})` : call;
+}
 
 /**
  * The expression a local name read by an assertion at `node` was bound to
@@ -1185,7 +1205,11 @@ export function assembleFacts(
   const bindings = new Map<TestDraft, ScopeBindings>();
   let constants: ReadonlyMap<string, string> | undefined;
   const constantsOf = (): ReadonlyMap<string, string> => (constants ??= root ? fileConstants(root) : new Map());
-  for (const assertion of [...drafts.assertions, ...helperCalls].sort((a, b) => a.startIndex - b.startIndex)) {
+  // A call of a helper the file defines is that helper's checks, even when its name reads as a framework assertion
+  // (`$this->assertSameData($e, $a)`, a test class's own method): the assertion the query matched there is dropped.
+  const helperStarts = new Set(helperCalls.map((call) => call.startIndex));
+  const assertions = helperStarts.size === 0 ? drafts.assertions : drafts.assertions.filter((assertion) => !helperStarts.has(assertion.startIndex));
+  for (const assertion of [...assertions, ...helperCalls].sort((a, b) => a.startIndex - b.startIndex)) {
     const { startIndex, ...fact } = withoutSelfQualifier(assertion, drafts.selfQualifier);
     // What a checked local was declared with (AssertionFact.localValue), in the grammars whose checks keep the local as their subject.
     if (root && DECLARED_LOCALS.has(language) && fact.actualValue === undefined && fact.actual !== undefined && /^\$?[A-Za-z_]\w*$/.test(fact.actual)) {
@@ -1199,6 +1223,13 @@ export function assembleFacts(
       const node = root.descendantForIndex(startIndex);
       const value = node ? boundLocalValue(node, memberOf) : undefined;
       if (value !== undefined && value !== memberOf && !/^new\b/.test(value)) fact.actualBase = { local: memberOf, value };
+    }
+    // A helper call passing plain locals (`check_same(5, data)`): the call with each local written as what it was bound to, so
+    // the helper's checks read the code under test as a direct check of that local does (AssertionFact.actualValue).
+    if (root && fact.matcher.startsWith("helper ") && fact.actualValue === undefined && fact.actual !== undefined) {
+      const node = root.descendantForIndex(startIndex);
+      const value = node ? withBoundArguments(node, fact.actual) : fact.actual;
+      if (value !== fact.actual) fact.actualValue = value;
     }
     const owners = innermostDrafts(ranged, startIndex);
     // How many times a check in loops over literal collections runs (assertions folded into a loop).
@@ -1242,7 +1273,7 @@ export function assembleFacts(
   const calls = drafts.skipReach?.recordsCalls ? recordCalls(drafts.skipReach.recordsCalls, ranged) : null;
   // What each test runs besides its checks (TestCase.callCount).
   const starts = new Map<TestDraft, number[]>();
-  for (const assertion of [...drafts.assertions, ...helperCalls])
+  for (const assertion of [...assertions, ...helperCalls])
     for (const owner of innermostDrafts(ranged, assertion.startIndex)) (starts.get(owner) ?? starts.set(owner, []).get(owner))?.push(assertion.startIndex);
   for (const draft of [...drafts.tests, ...methodDrafts]) noteCalls(draft, starts.get(draft) ?? [], details.get(draft) ?? [], bindings);
   const helperLiterals = root ? helperLiteralsOf(root, [...drafts.tests, ...methodDrafts]) : new Map<TestDraft, string[]>();

@@ -61,6 +61,11 @@ describe("a removed test job whose runs another workflow makes", () => {
     expect(await findingsOf(ADHOC, { ".github/workflows/test.yml": on("  workflow_dispatch:") + job("bundle exec rake spec") })).toEqual(["test_config_tamper/critical .github/workflows/adhoc.yml"]);
   });
 
+  it("the other workflow's step is continue-on-error on some matrix cells only: low", async () => {
+    const matrix = MASTER.replace("      - run: bundle exec rake spec\n", "      - run: bundle exec rake spec\n        continue-on-error: ${{ matrix.ruby == 'truffleruby-head' }}\n");
+    expect(await findingsOf(ADHOC, { ".github/workflows/test.yml": matrix })).toEqual(["test_config_tamper/low .github/workflows/adhoc.yml"]);
+  });
+
   it("the other workflow matches the feature branch by a glob: no finding", async () => {
     expect(await findingsOf(ADHOC, { ".github/workflows/test.yml": on(branches(["'feature/**'", "master"])) + job("bundle exec rake spec") })).toEqual([]);
   });
