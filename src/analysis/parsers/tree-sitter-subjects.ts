@@ -140,6 +140,11 @@ function receiverRootOf(node: Node): string | null {
   let current: Node | null = node;
   for (let step = 0; current && step < 8; step++) {
     if (isNameLeaf(current)) return /^(self|this|base|super|parent|static)$/.test(current.text) ? null : current.text;
+    // PHP's `$builder` is a variable_name around its name, the name the bindings use.
+    if (current.type === "variable_name") {
+      const name = current.namedChildren.find((child) => child?.type === "name")?.text;
+      return name === undefined || name === "this" ? null : name;
+    }
     current = fieldOf(current, RECEIVER_FIELDS);
   }
   return null;
@@ -335,16 +340,25 @@ function settingWritesIn(scope: Node): Bindings {
   return writes;
 }
 
-/** Records a one-argument setter call on a local (`config.setAllowAdditive(true)`) as settings of that local (see {@link settingWritesIn}). */
+/**
+ * Records a method called on a local as a statement as part of what the
+ * local holds (see {@link settingWritesIn}): the method's name
+ * (`$builder->tap(fn)`: `tap`, so a check reading `$builder` depends on
+ * `tap`), and for a one-argument setter (`config.setAllowAdditive(true)`)
+ * the settings it writes.
+ */
 function noteSetter(call: Node, add: (root: string | null, tokens: readonly string[]) => void): void {
   const token = callTokenOf(call);
-  const setter = token?.endsWith("/1") ? SETTER.exec(token.slice(0, -2)) : null;
-  if (!setter) return;
+  if (token === null) return;
   // Java `config.setX(v)` and Ruby hold the receiver on the call; C#, Python, PHP, Go, Rust on its callee (`config.SetX`).
   const callee = call.childForFieldName("function");
   const receiver = call.childForFieldName("object") ?? call.childForFieldName("receiver") ?? (callee ? fieldOf(callee, RECEIVER_FIELDS) : null);
-  const property = setter[1] as string;
-  if (receiver) add(receiverRootOf(receiver), [settingToken(property), settingToken(property.charAt(0).toLowerCase() + property.slice(1))]);
+  if (!receiver) return;
+  const method = token.replace(/\/\d+$/, "");
+  const setter = token.endsWith("/1") ? SETTER.exec(method) : null;
+  const property = setter?.[1];
+  const tokens = property === undefined ? [method] : [method, settingToken(property), settingToken(property.charAt(0).toLowerCase() + property.slice(1))];
+  add(receiverRootOf(receiver), tokens);
 }
 
 /** The local bindings under a node: every name bound there -> the names of its value (and of the call it is bound in, {@link callbackContext}). */
