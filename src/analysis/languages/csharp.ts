@@ -248,6 +248,9 @@ function assertionCall(invocation: Node, usesShouldly: boolean): { object: strin
   // Shouldly: `Should.Throw<T>(() => …)`, and `actual.ShouldBe(expected)` read as FluentAssertions' `actual.Should().Be(expected)`.
   if (usesShouldly && target.type === "identifier" && target.text === "Should") return { object: "Should", matcher, args, actual: undefined };
   if (usesShouldly && SHOULDLY_MATCHER.test(matcherName(matcher))) return { object: "Should", matcher, args, actual: target };
+  // Shouldly imported by a global using (C# 10 `global using Shouldly;` in another file, `<Using Include="Shouldly" />` in the
+  // project): its own matcher names still assert, a project's `ShouldRetry` does not.
+  if (!usesShouldly && SHOULDLY_OWN_MATCHER.test(matcherName(matcher))) return { object: "Should", matcher, args, actual: target };
   if (target.type !== "invocation_expression") return null;
   const should = target.childForFieldName("function");
   if (should?.type !== "member_access_expression" || should.childForFieldName("name")?.text !== "Should") return null;
@@ -256,6 +259,9 @@ function assertionCall(invocation: Node, usesShouldly: boolean): { object: strin
 
 /** A Shouldly extension method (`ShouldBe`, `ShouldNotBeNull`, `ShouldBeGreaterThan`): "Should" and a capital. */
 const SHOULDLY_MATCHER = /^Should[A-Z]\w*$/;
+
+/** Shouldly's own matchers (`ShouldBe`, `ShouldNotBeNull`, `ShouldContain`, `ShouldThrow`, `ShouldMatchApproved`, …), told from a project's `ShouldRetry` without `using Shouldly`. */
+const SHOULDLY_OWN_MATCHER = /^Should(?:Not)?(?:Be|Contain|Throw|StartWith|EndWith|Match|AllBe|HaveSingleItem|HaveFlag|SatisfyAllConditions|CompleteIn)(?:[A-Z]\w*)?$/;
 
 /** A matcher's name without its type arguments (`Throws<T>` -> `Throws`). */
 function matcherName(matcherNode: Node): string {
