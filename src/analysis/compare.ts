@@ -731,7 +731,8 @@ function lostRowsFinding(after: Slot, before: Slot, followed: RowsFollowed | nul
   });
   const addedCount = [...remaining.values()].reduce((sum, count) => sum + count, 0);
   const acceptedCount = followed ? removedRows.filter((row) => isRowAccepted(before, row - 1, followed, after.test)).length : 0;
-  const unmatched = unmatchedRowsByValues(before.test, after.test, removedRows).filter((row) => !followed || !isRowAccepted(before, row - 1, followed, after.test));
+  const reExpected = followed ? expectedCells(before, followed) : undefined;
+  const unmatched = unmatchedRowsByValues(before.test, after.test, removedRows, reExpected).filter((row) => !followed || !isRowAccepted(before, row - 1, followed, after.test));
   const lostCount = Math.max(removedRows.length - addedCount - acceptedCount, unmatched.length);
   if (lostCount <= 0) return null;
   const test = after.test;
@@ -773,7 +774,7 @@ function isMessageLiteral(literal: string): boolean {
  * Rows with the most to ask for choose first. Empty when a side has no row
  * literals (languages that do not record them).
  */
-function unmatchedRowsByValues(before: TestCase, after: TestCase, removedRows: readonly number[]): number[] {
+function unmatchedRowsByValues(before: TestCase, after: TestCase, removedRows: readonly number[], expectedOf?: (row: number) => ReadonlySet<string>): number[] {
   const beforeLiterals = before.eachRowLiterals;
   const afterLiterals = after.eachRowLiterals;
   const afterHashes = after.eachRowHashes;
@@ -787,7 +788,14 @@ function unmatchedRowsByValues(before: TestCase, after: TestCase, removedRows: r
     else added.push(afterLiterals[index] ?? []);
   });
   const universe = new Set(added.flat());
-  const needs = removedRows.map((row) => ({ row, needed: [...new Set(beforeLiterals[row - 1] ?? [])].filter((literal) => universe.has(literal) && !isMessageLiteral(literal)) }));
+  const needs = removedRows.map((row) => {
+    const needed = [...new Set(beforeLiterals[row - 1] ?? [])].filter((literal) => universe.has(literal) && !isMessageLiteral(literal));
+    // A row re-expected with the code keeps its other values in one added row; one whose only values reused are its
+    // expected ones kept nothing of its own (dropped, its expectation reused by another row).
+    const expected = expectedOf?.(row) ?? new Set<string>();
+    const own = needed.filter((literal) => !expected.has(literal));
+    return { row, needed: own.length > 0 ? own : needed };
+  });
   needs.sort((a, b) => b.needed.length - a.needed.length || a.row - b.row);
   const used = new Set<number>();
   const unmatched: number[] = [];
@@ -798,6 +806,42 @@ function unmatchedRowsByValues(before: TestCase, after: TestCase, removedRows: r
     else used.add(index);
   }
   return unmatched.sort((a, b) => a - b);
+}
+
+/**
+ * For a table test whose code under test changed (`followed`): the literals
+ * of each row's expected-value cells (1-based row -> literals), the fields
+ * the test's checks take their expected value from (`require.Equal(t,
+ * test.expected, …)` reads `expected`). A row whose other values live on in
+ * one added row was re-expected with the code ({@link unmatchedRowsByValues}
+ * asks nothing of those cells), as an edited expected value of a plain test
+ * is (sweep of urfave/cli 0ed457cf64: the `default` row now expects `[ia]`).
+ */
+function expectedCells(before: Slot, followed: RowsFollowed): (row: number) => ReadonlySet<string> {
+  const fields = new Set(
+    followed
+      .checksOf(before)
+      .flatMap((check) => (check.expected === undefined ? [] : [/^[A-Za-z_$][\w$]*\.([A-Za-z_$][\w$]*)$/.exec(check.expected)?.[1] ?? ""]))
+      .filter((field) => field !== ""),
+  );
+  const elements = before.test.eachRowElements;
+  return (row) => {
+    const values = (elements?.[row - 1] ?? []).flatMap((element) => {
+      const keyed = /^([A-Za-z_$][\w$]*)\s*:\s*([\s\S]*)$/.exec(element);
+      return keyed && fields.has(keyed[1] as string) ? [keyed[2] as string] : [];
+    });
+    return new Set(values.flatMap(cellLiterals));
+  };
+}
+
+/** The literals of a row cell's text as TestCase.eachRowLiterals writes them: strings JSON-quoted, numbers and words as written. */
+function cellLiterals(text: string): string[] {
+  const literals: string[] = [];
+  for (const match of text.matchAll(/"((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)'|`([^`]*)`|(-?\d[\w.]*)|\b(true|false|nil|null|None)\b/g)) {
+    const string = match[1] ?? match[2] ?? match[3];
+    literals.push(string !== undefined ? JSON.stringify(string) : (match[4] ?? match[5] ?? ""));
+  }
+  return literals;
 }
 
 /** What tells a removed rejection row from a lost one (checks/rejection.ts): the change's product edit and the after side's tables. */
