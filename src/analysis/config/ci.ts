@@ -276,7 +276,7 @@ function gatedElsewhere(
 
 /** `feature/x (push, pull_request)`: the branches a job ran for, for messages. */
 function describeBranches(ran: ReadonlyMap<string, readonly string[] | null>): string {
-  const names = [...new Set([...ran.values()].flatMap((branches) => branches ?? []))];
+  const names = [...new Set([...ran.values()].flatMap((branches) => branches ?? ["every branch"]))];
   return `${names.join(", ")} (${[...ran.keys()].join(", ")})`;
 }
 
