@@ -16,7 +16,7 @@
 import type { AssertionFact, AssertionHelperFact, FileFacts, TestCase } from "../facts.js";
 import { calleeOf, isSameCall } from "./calls.js";
 import { coverage, isInNamedCells, isInRow, literalTokens, unify } from "./coverage.js";
-import { canonicalText, conjuncts, isLiteralText, literalKey, splitArguments, splitCall, toCheck, type Check } from "./normalise.js";
+import { canonicalText, closingBracket, conjuncts, isLiteralText, literalKey, splitArguments, splitCall, toCheck, type Check } from "./normalise.js";
 import { relationOfMatcher } from "./relations.js";
 
 export { canonicalText, literalKey, toCheck, type Check } from "./normalise.js";
@@ -323,19 +323,7 @@ function literalType(text: string): string | undefined {
 /** True for an object or array literal (`{a:1}`, `[1,2]`): one bracket pair around the whole text. */
 function isBracketedLiteral(text: string): boolean {
   if (!((text.startsWith("{") && text.endsWith("}")) || (text.startsWith("[") && text.endsWith("]")))) return false;
-  let depth = 0;
-  for (let i = 0; i < text.length; i++) {
-    const char = text[i];
-    if (char === '"') {
-      i++;
-      while (i < text.length && text[i] !== '"') i += text[i] === "\\" ? 2 : 1;
-      continue;
-    }
-    if (char === "(" || char === "[" || char === "{") depth++;
-    else if (char === ")" || char === "]" || char === "}") depth--;
-    if (depth === 0 && i < text.length - 1) return false;
-  }
-  return depth === 0;
+  return closingBracket(text) === text.length - 1;
 }
 
 /**

@@ -656,6 +656,26 @@ export function negatedCondition(text: string): string {
 /** One operand: a name, a member chain or a call of one with no nested call (`isWindows`, `cfg!(windows)`, `os.IsWindows()`). */
 const SINGLE_OPERAND = /^[\w$.]+[!?]?(?:\([^()]*\))?$/;
 
+/**
+ * The index of the bracket that closes the one at `text[open]` in canonical
+ * text (strings skipped), or -1 when it is never closed: `closingBracket("[1,[2]]")` is 6.
+ */
+export function closingBracket(text: string, open = 0): number {
+  let depth = 0;
+  for (let i = open; i < text.length; i++) {
+    const char = text[i];
+    if (char === '"') {
+      i++;
+      while (i < text.length && text[i] !== '"') i += text[i] === "\\" ? 2 : 1;
+      continue;
+    }
+    if (char === "(" || char === "[" || char === "{") depth++;
+    else if (char === ")" || char === "]" || char === "}") depth--;
+    if (depth === 0) return i;
+  }
+  return -1;
+}
+
 /** True when the brackets of canonical text pair up (strings skipped). */
 function isBalanced(text: string): boolean {
   let depth = 0;

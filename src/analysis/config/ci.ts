@@ -197,8 +197,9 @@ export interface WorkflowGate {
 function branchesOf(workflow: StaticValue): Map<string, string[] | null> {
   const branches = new Map<string, string[] | null>();
   const on = isObject(workflow) ? (workflow.on ?? workflow.true) : undefined;
+  const triggers = triggersOf(workflow);
   for (const event of AUTOMATIC_TRIGGERS) {
-    if (!triggersOf(workflow).has(event)) continue;
+    if (!triggers.has(event)) continue;
     const filter = isObject(on) ? on[event] : undefined;
     if (isObject(filter) && ["paths", "paths-ignore", "types", "branches-ignore"].some((key) => filter[key] !== undefined)) continue;
     if (isObject(filter) && (filter.tags !== undefined || filter["tags-ignore"] !== undefined) && filter.branches === undefined) continue;

@@ -132,22 +132,37 @@ async function runnersOfOtherWorkflows(path: string, context: ConfigContext): Pr
   return runners;
 }
 
-/** The gates ({@link workflowGate}) of the after tree's other workflow files, changed or not; none without a tree. Unreadable files gate nothing. */
-async function otherWorkflowGates(path: string, context: ConfigContext): Promise<WorkflowGate[]> {
+/** The gates of each after tree, read once however many workflow files the change touches (each has a context of its own). */
+const gatesByTree = new WeakMap<object, Promise<WorkflowGate[]>>();
+
+/** The gates ({@link workflowGate}) of the after tree's workflow files, changed or not; none without a tree. Unreadable files gate nothing. */
+async function treeWorkflowGates(context: ConfigContext): Promise<WorkflowGate[]> {
   const tree = context.trees?.after;
   if (!tree) return [];
   const targets = testTargetsOf(readerOf(context));
   const gates: WorkflowGate[] = [];
-  for (const other of tree.walk(".github/workflows")) {
-    const text = other === path || !/\.ya?ml$/.test(other) || other.slice(".github/workflows/".length).includes("/") ? null : tree.read(other);
+  for (const path of tree.walk(".github/workflows")) {
+    const text = !/\.ya?ml$/.test(path) || path.slice(".github/workflows/".length).includes("/") ? null : tree.read(path);
     if (text === null) continue;
     try {
-      gates.push(await workflowGate(other, text, targets));
+      gates.push(await workflowGate(path, text, targets));
     } catch {
       // judged (and reported) on its own when changed; an unreadable unchanged file gates nothing
     }
   }
   return gates;
+}
+
+/** The gates of the after tree's workflow files other than `path` (see {@link treeWorkflowGates}). */
+async function otherWorkflowGates(path: string, context: ConfigContext): Promise<WorkflowGate[]> {
+  const tree = context.trees?.after;
+  if (!tree) return [];
+  let gates = gatesByTree.get(tree);
+  if (!gates) {
+    gates = treeWorkflowGates(context);
+    gatesByTree.set(tree, gates);
+  }
+  return (await gates).filter((gate) => gate.path !== path);
 }
 
 /** The names make and just look for in a folder, in their lookup order. */

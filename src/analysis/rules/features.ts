@@ -21,7 +21,7 @@ import { describeRetired, findRemovedNames, findRetired, removedNamesCheckedBy, 
 import { deadUnderSupport as skippedFromMinimum, type StatedSupport, type SupportChange } from "../support.js";
 import { defineRule, report, rereport } from "./registry.js";
 import { checksOnlyRetiredRefusal, retireRefusalChecks } from "./retired-refusals.js";
-import { implementedRefusals, isUnsupportedRuntimeRefusal } from "./validation.js";
+import { implementedRefusals, isUnsupportedRuntimeRefusal, refusalFates } from "./validation.js";
 import { isRejectionCheck } from "../checks/rejection.js";
 import { isMetBySupport, runtimeRequirementOf } from "../runtime-requirements.js";
 import { RUNTIME_LABELS } from "../config/runtimes.js";
@@ -444,20 +444,14 @@ function reExpectedCover(check: Check, test: TestCase, pool: readonly CheckedTes
  * for its expected value to change.
  */
 function calleeChanges(pairs: readonly RulePair[]): (check: Check) => boolean {
-  const defined = new Set<string>();
-  const changed = new Set<string>();
-  for (const pair of pairs.filter((candidate) => isProductCode(candidate) || isInlineTestedProductCode(candidate))) {
-    const hashes = (side: RulePair["before"]): Map<string, string | undefined> => new Map((usable(side)?.code?.functions ?? []).map((fn) => [shortName(fn.name), fn.bodyHash]));
-    const [was, now] = [hashes(pair.before), hashes(pair.after)];
-    for (const name of new Set([...was.keys(), ...now.keys()])) {
-      defined.add(name);
-      if (!was.has(name) || !now.has(name) || was.get(name) !== now.get(name)) changed.add(name);
-    }
-  }
+  const { functions } = refusalFates(pairs);
+  const isAnyChanged = [...functions.values()].some((fn) => fn.isChanged);
   return (check) => {
-    const callee = calleeOf(check.subject);
-    const name = callee?.split(/\.|::|->/).pop() ?? "";
-    return defined.has(name) ? changed.has(name) : changed.size > 0;
+    const name =
+      calleeOf(check.subject)
+        ?.split(/\.|::|->/)
+        .pop() ?? "";
+    return functions.get(name)?.isChanged ?? isAnyChanged;
   };
 }
 

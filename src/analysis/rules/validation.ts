@@ -1326,10 +1326,12 @@ export function refusalFates(pairs: readonly RulePair[]): { guards: GuardFate[];
   const functions = new Map<string, ProductFunction>();
   for (const { before, after } of files) {
     if (!before || !after) continue;
-    const hashes = new Map((after.functions ?? []).map((fn) => [fn.name, fn.bodyHash] as const));
+    // By name, every body of that name (overloads share one): a body found again after is no rewrite.
+    const hashes = new Map<string, Set<string | undefined>>();
+    for (const fn of after.functions ?? []) (hashes.get(fn.name) ?? hashes.set(fn.name, new Set()).get(fn.name))?.add(fn.bodyHash);
     const changed = new Set<string>();
     for (const fn of before.functions ?? []) {
-      const isChanged = !hashes.has(fn.name) || hashes.get(fn.name) !== fn.bodyHash;
+      const isChanged = !(hashes.get(fn.name)?.has(fn.bodyHash) ?? false);
       if (isChanged) changed.add(shortName(fn.name));
       const known = functions.get(shortName(fn.name));
       functions.set(shortName(fn.name), { calls: [...(known?.calls ?? []), ...fn.calls], isChanged: (known?.isChanged ?? false) || isChanged });
