@@ -20,6 +20,7 @@ import {
   helperArmLiterals,
   helperCheckParts,
   helperSinkLiterals,
+  instantiateHelper,
   isCheckConserved,
   isTimingThreshold,
   readsMeasuredTime,
@@ -1113,7 +1114,10 @@ function helperFindings(input: RuleInput, isCodeChanged: (path: string) => boole
           .map((fact) => fact.matcher.slice("helper ".length).replace(/\(.*$/s, "")),
       ),
     ));
-  const realChecks = (facts: readonly AssertionFact[] | undefined): Check[] => (facts ?? []).map(toCheck).filter((check) => check.isReachable && !check.isTautology);
+  const realChecks = (helper: AssertionHelperFact | undefined): Check[] =>
+    positionalFacts(helper)
+      .map(toCheck)
+      .filter((check) => check.isReachable && !check.isTautology);
   for (const pair of input.pairs) {
     const helpersBefore = pair.before?.assertionHelpers ?? [];
     if (helpersBefore.length === 0) continue;
@@ -1133,8 +1137,8 @@ function helperFindings(input: RuleInput, isCodeChanged: (path: string) => boole
       }
       if (!isTestPairNow || !defined.has(helper.name) || skipping.has(helper.name) || calledHelpers().has(helper.name)) continue;
       if (now?.assertionsDetail?.some((fact) => fact.matcher.startsWith("helper "))) continue; // its checks may live on in the helper it calls now
-      const was = realChecks(helper.assertionsDetail);
-      const is = realChecks(now?.assertionsDetail);
+      const was = realChecks(helper);
+      const is = realChecks(now);
       const lost = was.filter((check) => !is.some((candidate) => coverage(check, candidate, false) !== null));
       if (lost.length === 0) continue;
       const line = (after?.nonTestFunctions ?? []).find((fn) => fn.name === helper.name)?.line ?? lost[0]?.line ?? null;
@@ -1149,6 +1153,19 @@ function helperFindings(input: RuleInput, isCodeChanged: (path: string) => boole
     }
   }
   return findings;
+}
+
+/**
+ * A helper's assertions with its plain parameters written by position
+ * (`macro(t, fn, expected)`: `fn` -> `$1`), so a helper whose parameters
+ * were renamed (`fn` -> `function_`) checks what it checked (sweep of
+ * sindresorhus/ora fb0fced9ac). A destructured parameter stays as written.
+ */
+function positionalFacts(helper: AssertionHelperFact | undefined): AssertionFact[] {
+  if (!helper) return [];
+  const params = helper.params ?? [];
+  if (params.length === 0) return [...(helper.assertionsDetail ?? [])];
+  return instantiateHelper(`${helper.name}(${params.map((_, index) => `$${index}`).join(",")})`, { ...helper, absentIsUndefined: false });
 }
 
 /** A helper of a test file as the test-shaped record compareDetails reads: its name, its line, its assertions. */
