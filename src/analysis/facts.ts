@@ -411,6 +411,17 @@ export interface TestCase {
    * went with that code (rules/features.ts). Absent otherwise.
    */
   callNames?: string[][];
+  /**
+   * What the test body runs at its top level whatever happens, as source
+   * text (at most 64 entries of at most 400 characters): each top-level
+   * expression statement or declaration, and each call in one outside
+   * nested functions, conditional and short-circuit branches, optional
+   * chains and handlers (a `try`, `rescue`, a promise's `catch`, a Go
+   * `recover`). An error any of them raises fails the test, so each is an
+   * implicit "does not throw" check (checks/index.ts findDirectCallCover).
+   * Absent when none is read.
+   */
+  directCalls?: string[];
   /** True when the test has no title of its own and is named by its body (RSpec `example { … }`, `it { is_expected.to … }`): editing the body renames it, so such tests pair by their order among the untitled ones of their suite (compare.ts). */
   untitled?: boolean;
   /** The literals of each parametrised row, in row order, normalised like `literals` (tree-sitter languages). */
@@ -1136,6 +1147,22 @@ export interface ParamArm {
   /** The parameter's truth under which the arm runs. */
   when: boolean;
   literals: string[];
+}
+
+/** At most this many entries of TestCase.directCalls are kept per test, each at most {@link MAX_DIRECT_CALL_CHARS} characters. */
+const MAX_DIRECT_CALLS = 64;
+const MAX_DIRECT_CALL_CHARS = 400;
+
+/** Source texts of what a test runs unconditionally as TestCase.directCalls keeps them: whitespace runs collapsed, unique, in order, longer ones dropped (a cut text would match nothing), at most 64. */
+export function directCallTexts(texts: readonly string[]): string[] {
+  const kept = new Set<string>();
+  for (const text of texts) {
+    const collapsed = text.replace(/\s+/g, " ").trim();
+    if (collapsed === "" || collapsed.length > MAX_DIRECT_CALL_CHARS) continue;
+    kept.add(collapsed);
+    if (kept.size === MAX_DIRECT_CALLS) break;
+  }
+  return [...kept];
 }
 
 /** True when facts were really extracted (no parse error, not skipped as binary/huge/minified). */

@@ -18,6 +18,7 @@ import { calleeOf, isSameCall } from "./calls.js";
 import { coverage, isInNamedCells, isInRow, literalTokens, unify } from "./coverage.js";
 import { canonicalText, closingBracket, conjuncts, isLiteralText, literalKey, splitArguments, splitCall, toCheck, type Check } from "./normalise.js";
 import { relationOfMatcher } from "./relations.js";
+import { isRunDirectly } from "./direct-calls.js";
 
 export { canonicalText, literalKey, toCheck, type Check } from "./normalise.js";
 export { coverage, unify } from "./coverage.js";
@@ -456,6 +457,8 @@ export function findCover(check: Check, pool: readonly CheckedTest[]): Cover | n
       const row = candidate.rows?.find((cells, index) => isInRow(bindings, cells) && isInNamedCells(bindings, elements?.[index]));
       if (row) return { check, by: candidate, row };
     }
+    // A not-throws check made by running the code directly (direct-calls.ts).
+    if (isRunDirectly(check, candidate.test)) return { check, by: candidate };
   }
   return null;
 }

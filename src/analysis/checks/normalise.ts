@@ -427,6 +427,19 @@ export function splitArguments(text: string): string[] {
   return parts;
 }
 
+/** Top-level `;`-separated statements of canonical text (a block's body), empty ones dropped. */
+export function splitStatements(text: string): string[] {
+  const parts: string[] = [];
+  let start = 0;
+  scanTopLevel(text, (i, char) => {
+    if (char !== ";") return;
+    parts.push(text.slice(start, i));
+    start = i + 1;
+  });
+  parts.push(text.slice(start));
+  return parts.filter((part) => part !== "");
+}
+
 /**
  * The conjuncts of a boolean expression in canonical text, split at its
  * top-level `&&` (JS/TS, Java, C#, Go, Rust, PHP, Ruby) or `and` (Python,

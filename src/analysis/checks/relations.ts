@@ -69,7 +69,7 @@ export const RELATION_STRENGTH: Readonly<Record<Relation, { base: 0 | 1 | 2 | 3;
  */
 const MATCHER_RELATIONS: readonly [RegExp, Relation][] = [
   [
-    /^(tothrow\w*|throws\w*|rejects\w*|assertraises\w*|raises|assertthrows\w*|expectthrows|should_panic|throwsexception|throwsany|throwsasync|expectexception\w*|raise_error|assert_raises|panics\w*|isthrownby|assertthatthrownby|assertthatexceptionoftype|errorcontains|erroris|erroras|equalerror|throw|throwasync|throwexactly\w*|throwwithinasync)$/,
+    /^(tothrow\w*|throws\w*|rejects\w*|assertraises\w*|raises|assertthrows\w*|expectthrows|should_panic|throwsexception|throwsany|throwsasync|expectexception\w*|raise_error|assert_raises|assert_nothing_raised|panics\w*|isthrownby|assertthatthrownby|assertthatexceptionoftype|errorcontains|erroris|erroras|equalerror|throw|throwasync|throwexactly\w*|throwwithinasync)$/,
     "throws",
   ],
   [/^(warns|assertwarns\w*|deprecated_call|expectwarning\w*|expectdeprecation\w*)$/, "warns"],

@@ -245,6 +245,59 @@ export function checkNamesOfTest(callback: t.Node | null, macro: { name: string;
 /** Call-like node types: what runs code. */
 const CALL_TYPES: ReadonlySet<string> = new Set(["CallExpression", "OptionalCallExpression", "NewExpression", "TaggedTemplateExpression"]);
 
+/** Node types that open code run later or maybe not at all: a call inside them is not run by the statement holding them. */
+const DEFERRED_TYPES: ReadonlySet<string> = new Set([
+  "ArrowFunctionExpression",
+  "FunctionExpression",
+  "FunctionDeclaration",
+  "ClassExpression",
+  "ClassDeclaration",
+  "ObjectMethod",
+  "ConditionalExpression",
+  "LogicalExpression",
+  "OptionalCallExpression",
+  "OptionalMemberExpression",
+]);
+
+/** Promise methods whose handler decides what a rejection does: `load().catch(() => {})` fails nothing. */
+const HANDLED_CHAIN = /^(?:catch|then|finally)$/;
+
+/**
+ * What a test's callback runs at its top level, whatever happens (TestCase.
+ * directCalls): `[start, end)` offsets of each top-level statement of its
+ * body that is an expression statement or a declaration, and of each call
+ * in one (its `await` aside) outside nested functions, conditional and
+ * short-circuit branches and optional chains. A promise chain given a
+ * `catch`/`then`/`finally` handler, and the calls under it, are left out:
+ * its rejection fails nothing. Statements after the first unconditional
+ * `return`/`throw` run never and are left out; a compound statement (`if`,
+ * `try`, a loop, a block) ends nothing but contributes nothing.
+ */
+export function unconditionalRuns(callback: t.Node): [number, number][] {
+  const body = callback.type === "ArrowFunctionExpression" || callback.type === "FunctionExpression" ? callback.body : callback;
+  if (body.type !== "BlockStatement") return body.type === "CallExpression" || body.type === "AwaitExpression" ? runsOf(body) : [];
+  const runs: [number, number][] = [];
+  for (const statement of body.body) {
+    if (statement.type === "ReturnStatement" || statement.type === "ThrowStatement") break;
+    if (statement.type !== "ExpressionStatement" && statement.type !== "VariableDeclaration") continue;
+    runs.push([statement.start ?? 0, statement.end ?? 0], ...runsOf(statement));
+  }
+  return runs;
+}
+
+/** The calls `node` runs whatever happens (see {@link unconditionalRuns}), as offsets. */
+function runsOf(node: t.Node): [number, number][] {
+  const runs: [number, number][] = [];
+  const visit = (current: t.Node): void => {
+    if (DEFERRED_TYPES.has(current.type)) return;
+    if (current.type === "CallExpression" && current.callee.type === "MemberExpression" && current.callee.property.type === "Identifier" && HANDLED_CHAIN.test(current.callee.property.name)) return;
+    if (current.type === "CallExpression" || current.type === "NewExpression") runs.push([current.start ?? 0, current.end ?? 0]);
+    for (const child of childrenOf(current)) visit(child);
+  };
+  visit(node);
+  return runs;
+}
+
 /**
  * The start offsets of the calls a test's callback makes outside its
  * assertions (TestCase.callCount, callNames): call and construction nodes in its body that lie in

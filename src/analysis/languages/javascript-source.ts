@@ -191,13 +191,44 @@ export function normalizedSource(content: string, node: t.Node, maxChars = 200):
   const literal = literalValue(node);
   if (literal !== null) return literal;
   if (node.start == null || node.end == null) return node.type;
-  const text = content
-    .slice(node.start, node.end)
+  const text = withoutComments(content, node)
     .replace(/\s+/g, " ")
     .replace(/ ?([()[\]{},;:.=<>!+\-*/?|&]) ?/g, "$1")
     .replace(/,([)\]}])/g, "$1")
     .replace(/'((?:[^'\\"]|\\.)*)'/g, '"$1"');
   return text.length > maxChars ? `${text.slice(0, maxChars - 1)}…` : text;
+}
+
+/**
+ * The source of `node` with the comments inside it cut out (the parse
+ * keeps comments apart, unattached): a block's text compared as a check's
+ * subject must not hold `// Should be able to …`, which would swallow the
+ * statement after it once whitespace goes. Strings and templates are
+ * skipped; a `//` right after a backslash ends a regular expression
+ * (`/a\//`) and is kept.
+ */
+function withoutComments(content: string, node: t.Node): string {
+  const text = content.slice(node.start ?? 0, node.end ?? 0);
+  if (!text.includes("//") && !text.includes("/*")) return text;
+  let out = "";
+  for (let i = 0; i < text.length; i++) {
+    const char = text[i] as string;
+    if (char === '"' || char === "'" || char === "`") {
+      let j = i + 1;
+      while (j < text.length && text[j] !== char) j += text[j] === "\\" ? 2 : 1;
+      out += text.slice(i, j + 1);
+      i = j;
+      continue;
+    }
+    if (char === "/" && text[i - 1] !== "\\" && (text[i + 1] === "/" || text[i + 1] === "*")) {
+      const close = text[i + 1] === "/" ? text.indexOf("\n", i) : text.indexOf("*/", i + 2);
+      i = close === -1 ? text.length : text[i + 1] === "/" ? close - 1 : close + 1;
+      out += " ";
+      continue;
+    }
+    out += char;
+  }
+  return out;
 }
 
 /** sha1 (12 hex) of a subtree's source with whitespace collapsed (cheap enough for every export of a large module). */

@@ -310,6 +310,14 @@ function minitestFact(node: Node, matcher: string, line: number): AssertionFact 
   const isNilCheck = /_nil$/.test(positive);
   const fact: AssertionFact = { line, matcher, strength: isRefute && strength === 3 ? (isNilCheck ? 1 : 2) : strength, tautology: false };
   if (isRefute) fact.negated = true;
+  // assert_nothing_raised { parse("") } (test-unit, ActiveSupport::TestCase): the block raises nothing, a negated error check of its code.
+  if (matcher === "assert_nothing_raised") {
+    Object.assign(fact, { negated: true, strength: 1 });
+    const block = node.childForFieldName("block");
+    const code = block ? thunkSubject(block) : undefined;
+    if (code !== undefined) fact.actual = code;
+    return fact;
+  }
   if (positive === "assert_raises") {
     const type = args[0]?.text;
     strength = type === undefined || BROAD_EXCEPTIONS.has(type) ? 1 : 2;

@@ -789,6 +789,54 @@ export function callStartsOutsideChecks(scope: Node, starts: readonly number[]):
   return calls;
 }
 
+/** Statements that decide whether or when what they hold runs, or run it under a handler: a call inside runs maybe not at all (or its error is caught). */
+const COMPOUND_STATEMENT =
+  /^(?:if|unless|try|try_with_resources|begin|for|foreach|enhanced_for|while|until|do|with|switch|expression_switch|type_switch|case|match|select|block|unsafe_block|rescue|synchronized|using|lock|checked|unsafe|fixed|defer|go|labeled|loop|yield)(?:_statement|_expression|_modifier)?$|^(?:local_function_statement|function_definition|function_declaration|method_declaration|method|class|class_definition|class_declaration|decorated_definition)$/;
+
+/** Statements that end the body's run: what follows them never runs. */
+const ENDING_STATEMENT = /^(?:return|return_statement|return_expression|throw_statement|throw_expression|raise_statement|break_statement|continue_statement|next|redo|retry)$/;
+
+/** Expressions whose later operands run only under a condition (`a && f()`, `x ?: f()`, `c ? f() : g()`, C#/Ruby safe navigation). */
+const CONDITIONAL_EXPRESSION =
+  /^(?:conditional_expression|ternary_expression|conditional_access_expression|if_expression|match_expression|if_modifier|unless_modifier|rescue_modifier|elvis_expression)$/;
+
+/** Short-circuit operators: the right operand runs only when the left decides so. */
+const SHORT_CIRCUIT: ReadonlySet<string> = new Set(["&&", "||", "and", "or", "??", "?:", "?->"]);
+
+/**
+ * What a test body runs at its top level whatever happens
+ * (TestCase.directCalls), as source text: each top-level statement of
+ * `body` (its statement list) that is no compound statement (`if`, `try`,
+ * a loop, a `with`, a `defer`, a Ruby modifier or `rescue`) and each call
+ * in one, outside callbacks (blocks, lambdas, closures, function literals),
+ * conditional and short-circuit branches and safe navigation (`?.`,
+ * `&.`). What follows a top-level `return`/`throw`/`raise` never runs. A
+ * body that handles its own errors (a Ruby method or block with `rescue`
+ * or `ensure`, a Go test that calls `recover()`) runs nothing this way:
+ * any error in it may be swallowed.
+ */
+export function unconditionalRunsOf(body: Node): string[] {
+  const statements = body.namedChildren.filter((child): child is Node => child !== null && !/comment/.test(child.type));
+  if (statements.some((child) => child.type === "rescue" || child.type === "ensure") || /\brecover\(\)/.test(body.text)) return [];
+  const runs: string[] = [];
+  const visit = (node: Node): void => {
+    if (CALLBACK.test(node.type) || CONDITIONAL_EXPRESSION.test(node.type)) return;
+    if (node.type === "call" && node.childForFieldName("operator")?.text === "&.") return;
+    if (CALL.test(node.type)) runs.push(node.text);
+    const operator = node.childForFieldName("operator")?.text;
+    const children = node.namedChildren.filter((child): child is Node => child !== null);
+    for (const child of operator !== undefined && SHORT_CIRCUIT.has(operator) ? children.slice(0, 1) : children) visit(child);
+  };
+  for (const statement of statements) {
+    const inner = statement.type === "expression_statement" ? (statement.namedChild(0) ?? statement) : statement;
+    if (ENDING_STATEMENT.test(inner.type)) break;
+    if (COMPOUND_STATEMENT.test(inner.type) || CONDITIONAL_EXPRESSION.test(inner.type)) continue;
+    runs.push(statement.text);
+    visit(statement);
+  }
+  return runs;
+}
+
 /** At most this many written places are recorded per product file (CodeFacts.writes). */
 const MAX_WRITES = 500;
 

@@ -33,6 +33,7 @@ import { assertionHelpersOf, functionRanges, helperCallFacts, inheritHelperCheck
 import {
   calledNamesIn,
   callsOutsideChecks,
+  unconditionalRunsOf,
   callStartsOutsideChecks,
   checkNamesOf,
   declaredNames,
@@ -51,6 +52,7 @@ import { currentRun, debug } from "../../log.js";
 import { allOwnCalls, branchConditionsWithin, callsIn, conditionWithin, enclosingFunction, FUNCTION_TYPES, isConditionalWithin, type SkipProviderKind } from "./skip-reach.js";
 import { canonicalText, decodeUnicodeEscapes, negatedCondition, splitArguments, splitCall } from "../checks/normalise.js";
 import {
+  directCallTexts,
   hashText,
   type AssertionFact,
   type ClassFact,
@@ -743,6 +745,8 @@ export interface TestDraft {
   callCount?: number;
   /** For a test without a real check: what its calls depend on (see TestCase.callNames). */
   callNames?: string[][];
+  /** What the body runs whatever happens (TestCase.directCalls). */
+  directCalls?: string[];
   /** The test has no title of its own (TestCase.untitled). */
   untitled?: boolean;
   /** The product code it declares it covers (TestCase.covers). */
@@ -1137,6 +1141,10 @@ function helperLiteralsOf(root: Node, drafts: readonly TestDraft[]): Map<TestDra
  */
 function noteCalls(draft: TestDraft, starts: readonly number[], facts: readonly AssertionFact[], bindings: Map<TestDraft, ScopeBindings>): void {
   draft.callCount = callsOutsideChecks(draft.node, starts);
+  if (draft.body) {
+    const directCalls = directCallTexts(unconditionalRunsOf(draft.body));
+    if (directCalls.length > 0) draft.directCalls = directCalls;
+  }
   if (draft.callCount === 0 || !facts.every((fact) => fact.tautology || fact.unreachable === true)) return;
   let scope = bindings.get(draft);
   if (!scope) {
@@ -1517,6 +1525,7 @@ function toTestCase(draft: TestDraft, assertions: AssertionFact[], checkNames?: 
   if (draft.helperLiterals !== undefined) test.helperLiterals = draft.helperLiterals;
   if (draft.callCount !== undefined) test.callCount = draft.callCount;
   if (draft.callNames !== undefined) test.callNames = draft.callNames;
+  if (draft.directCalls !== undefined) test.directCalls = draft.directCalls;
   if (draft.untitled === true) test.untitled = true;
   if (draft.covers !== undefined && draft.covers.length > 0) test.covers = [...new Set(draft.covers)].sort();
   if (checkNames !== undefined) test.checkNames = checkNames;

@@ -1,0 +1,97 @@
+/**
+ * A "does not throw" check made by running the code directly. An error a
+ * test does not catch fails it in every framework (JUnit, xUnit/NUnit,
+ * pytest, RSpec/minitest, `go test` for a panic, ava/jest/node:test for a
+ * throw or an awaited rejection), so `t.notThrows(() => parse("x"))`,
+ * `expect(() => parse("x")).not.toThrow()`, `assertDoesNotThrow(() ->
+ * p.parse("x"))`, `expect { parse("x") }.not_to raise_error` and
+ * `assert.NotPanics(t, func() { Parse("x") })` check what a plain
+ * `parse("x")` statement at the test's top level checks. What the test runs
+ * that way is TestCase.directCalls, read by each extractor (only what runs
+ * whatever happens: no call under a handler, a branch or a callback).
+ */
+
+import type { TestCase } from "../facts.js";
+import { unify } from "./coverage.js";
+import { canonicalText, splitStatements, type Check } from "./normalise.js";
+import { relationOfMatcher } from "./relations.js";
+
+/** A function literal's header around a not-throws check's code: `()=>`, `async()=>`, `()->`, `x=>`, Rust's `||`/`move||`. */
+const LAMBDA_HEAD = /^(?:async)?(?:\(\)|[A-Za-z_$][\w$]*)(?:=>|->)|^(?:move)?\|\|/;
+
+/** A function literal wrapped around a block: Go's `func(){…}`, Ruby's `->{…}`/`lambda{…}`/`proc{…}`, PHP's `function(){…}`/`fn()=>`. */
+const WRAPPED_BLOCK = /^(?:func\(\)|->|lambda|proc|function\(\))\{(.*)\}$/s;
+
+/** A declaration or assignment's left side, canonical: `const v=`, `let v=`, `var v=`, `val v=`, `Parser p=`, `auto v=`, `x:=`, `_=`, `let mut v=`, `$v=`. */
+const BINDING_HEAD = /^(?:(?:const|let|var|val|final|auto|let mut)\s+)?(?:[A-Z][\w.<>,[\]?]*\s+)?\$?[A-Za-z_][\w$]*(?::[^=]+)?(?::=|=)(?!=)/;
+
+/** What one statement runs, its binding and `await`/`try` prefixes dropped: `const v=await load(x)` -> `load(x)`. */
+function valueOf(statement: string): string {
+  return statement
+    .replace(BINDING_HEAD, "")
+    .replace(/^(?:await|try!?|yield)\s+/, "")
+    .replace(/[?]$/, "");
+}
+
+/**
+ * The statements a not-throws check's subject runs, canonical: the body of
+ * the function literal it holds (`()->p.parse("a")`, `func(){Parse("a")}`,
+ * a block of `;`-separated statements), or the subject itself. Null when
+ * it names no code (`""`, one bare name: a local holding code not read back).
+ */
+export function notThrowsStatements(subject: string): string[] | null {
+  let body = subject.replace(LAMBDA_HEAD, "");
+  body = WRAPPED_BLOCK.exec(body)?.[1] ?? body;
+  if (body.startsWith("{") && body.endsWith("}")) body = body.slice(1, -1);
+  const statements = splitStatements(body);
+  if (statements.length === 0 || statements.some((statement) => /^\$?[A-Za-z_]\w*$/.test(statement))) return null;
+  return statements;
+}
+
+/** True when a statement is itself an assertion (`t.is(…)`, `assertEquals(…)`, `expect(x).toBe(…)`): it is a check of its own, judged as one. */
+function isAssertionStatement(statement: string): boolean {
+  const callee = /^[\w$.!:>-]+?(?=\()/.exec(statement)?.[0];
+  if (callee === undefined) return false;
+  const last = callee.split(/\.|->|::/).pop() ?? callee;
+  return /^(?:assert|expect|refute|require|verify)/i.test(callee) || /^t\.\w+$/.test(callee) || relationOfMatcher(last) !== "other";
+}
+
+/** A test's direct runs in canonical form, cached per test. */
+const runsCache = new WeakMap<TestCase, ReadonlySet<string>>();
+
+/** TestCase.directCalls, canonical, with each statement's value (its binding and `await` dropped) beside it. */
+export function directRuns(test: TestCase): ReadonlySet<string> {
+  let runs = runsCache.get(test);
+  if (!runs) {
+    const set = new Set<string>();
+    for (const text of test.directCalls ?? []) {
+      const canonical = canonicalText(text).replace(/;$/, "");
+      set.add(canonical);
+      set.add(valueOf(canonical));
+    }
+    runs = set;
+    runsCache.set(test, runs);
+  }
+  return runs;
+}
+
+/**
+ * True when `after` runs, whatever happens, every statement of the code
+ * the negated `throws` check `check` (a not-throws check) ran, with the
+ * same arguments: each statement, or what it evaluates (its binding and
+ * `await` dropped), is one of the test's direct runs (TestCase.directCalls,
+ * compared by {@link unify} without binding); statements that are
+ * assertions are checks of their own and left to them. The plain call
+ * forbids every error, so it covers a check that forbade one type too. A
+ * check naming no code, or run under a condition, is never covered this way.
+ */
+export function isRunDirectly(check: Check, after: TestCase): boolean {
+  if (check.relation !== "throws" || !check.isNegated || after.directCalls === undefined) return false;
+  if ((check.conditions ?? []).length > 0) return false;
+  const statements = notThrowsStatements(check.subject);
+  if (!statements) return false;
+  const runs = directRuns(after);
+  const isRun = (text: string): boolean => runs.has(text) || [...runs].some((run) => unify(run, text, false) !== null);
+  const needed = statements.filter((statement) => !isAssertionStatement(statement));
+  return needed.length > 0 && needed.every((statement) => isRun(statement) || isRun(valueOf(statement)));
+}
