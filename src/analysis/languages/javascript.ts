@@ -28,6 +28,7 @@ import { branchConditions, findSkippingHelpers, isConditionalWithinFunction, typ
 import { withJavaScriptTryChecks } from "./javascript-try.js";
 import { definedTest } from "../test-definers.js";
 import {
+  directCallTexts,
   emptyFacts,
   hashText,
   noFlags,
@@ -42,6 +43,7 @@ import {
   type TestFlag,
   type TestFlags,
 } from "../facts.js";
+import { posix } from "node:path";
 import { parseWithBabel } from "../parsers/babel.js";
 import { javascriptShadows } from "./javascript-shadows.js";
 import { settlementOf } from "./javascript-settlement.js";
@@ -49,7 +51,7 @@ import { ON_FAILURE_CONDITION } from "../checks/error-checks.js";
 import { isNeverCheckingCall } from "../checks/index.js";
 import { extractJavaScriptCodeFacts, isConstantExpression, literalValue, normalizedSource, WALK_SKIP_KEYS } from "./javascript-source.js";
 import { isUnderTestDirectory, type LanguageModule } from "./language.js";
-import { callsOutsideChecks, checkNamesOfTest, moduleBindings, suiteBindings, type JsBindings } from "./javascript-dependencies.js";
+import { callsOutsideChecks, checkNamesOfTest, moduleBindings, suiteBindings, unconditionalRuns, type JsBindings } from "./javascript-dependencies.js";
 
 const LANGUAGE_ID = "javascript";
 
@@ -78,7 +80,7 @@ export async function extractJavaScriptFacts(path: string, content: string): Pro
   const parsed = await parseWithBabel(path, content);
   if (!parsed.ok) return emptyFacts(LANGUAGE_ID, isTestPath, { parseError: parsed.error });
   try {
-    const extracted = new TestExtractor(content, parsed.ast).run();
+    const extracted = new TestExtractor(content, parsed.ast, path).run();
     const isTestFile = isTestPath || extracted.tests.length > 0;
     const shadows = javascriptShadows(parsed.ast, content);
     return {
@@ -395,6 +397,20 @@ export function matcherStrength(matcher: string, argumentCount: number, isNegate
             : 1
         : 2;
   return isNegated ? 1 : strength;
+}
+
+/**
+ * True when `source`, imported by the file at `path`, is a product module:
+ * a relative import that resolves outside the test folders and is no test
+ * file by name (isJavaScriptTestPath). A library's own `assert` API
+ * (`import {assert} from "../source/index.js"`) is then code under test,
+ * not a framework; a test helper module (`./helpers/expect.js` beside a
+ * test under `test/`) is not product code. False when `path` is unknown.
+ */
+export function isProductModule(path: string, source: string): boolean {
+  if (path === "" || !/^\.\.?(?:\/|$)/.test(source)) return false;
+  const resolved = posix.normalize(posix.join(posix.dirname(path), source));
+  return !resolved.startsWith("..") && !isJavaScriptTestPath(resolved === "." ? "index.js" : resolved);
 }
 
 /** Modules whose every import is an assertion function. */
@@ -892,8 +908,12 @@ class TestExtractor {
   /** The contexts of the ava attempts around the walk's position (`tt` in `t.try((tt) => …)`), innermost last. */
   private readonly attemptContexts: string[] = [];
 
-  constructor(content: string, ast: t.File) {
+  /** The file's repository path ("" when unknown): a relative import resolves against it. */
+  private readonly path: string;
+
+  constructor(content: string, ast: t.File, path = "") {
     this.content = content;
+    this.path = path;
     this.ast = ast;
     this.fileFrame = { kind: "file", title: "", parent: null, marks: {}, contextName: null, skipNames: new Set(), draft: null };
     this.stack = [this.fileFrame];
@@ -1243,6 +1263,11 @@ class TestExtractor {
     if (!FRAMEWORK_MODULES.has(source) && !ASSERT_MODULES.has(source)) {
       this.importLocals.add(local);
       if (imported !== null && imported !== "default") this.importedBindings.set(local, { source, imported });
+    }
+    // A product module's export is the code under test, whatever it is called (`import is, {assert} from "../source/index.js"`).
+    if (isProductModule(this.path, source)) {
+      for (const names of [this.expectNames, this.assertNames, this.shouldNames]) names.delete(local);
+      return;
     }
     if (ASSERT_MODULES.has(source)) {
       if (imported === null || /^[a-z]/.test(imported)) this.assertNames.add(local);
@@ -2560,6 +2585,10 @@ class TestExtractor {
         });
         if (callNames.length > 0) test.callNames = callNames;
       }
+    }
+    if (draft.callback) {
+      const directCalls = directCallTexts(unconditionalRuns(draft.callback).map(([start, end]) => this.content.slice(start, end)));
+      if (directCalls.length > 0) test.directCalls = directCalls;
     }
     if (draft.commentedAssertions > 0) test.commentedAssertions = draft.commentedAssertions;
     test.inputLiterals = draft.inputLiterals;
