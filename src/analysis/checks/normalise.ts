@@ -159,7 +159,37 @@ export function canonicalText(text: string): string {
     .replace(/^await /, "")
     .replace(/([(,])&(?:mut )?(?=[A-Za-z_$])/g, "$1");
   while (out.startsWith("(") && out.endsWith(")") && closingIndex(out, 0) === out.length - 1) out = out.slice(1, -1);
-  return out;
+  return /\d/.test(out) ? canonicalNumbers(out) : out;
+}
+
+/** A number literal outside a string or a name, or JS `BigInt(n)` of one; strings matched first so their digits stay. */
+const NUMBER_SPELLING = /"(?:[^"\\]|\\.)*"|(?<![\w$.])BigInt\((\d[\d_]*|0[xXoObB][0-9a-fA-F_]+)\)|(?<![\w$.])(0[xX][0-9a-fA-F_]+|0[oO][0-7_]+|0[bB][01_]+|\d[\d_]*(?:\.\d[\d_]*)?)/g;
+
+/** A number's decimal value as written in canonical text, or the text itself when it is no integer JS's BigInt reads. */
+function decimalOf(digits: string): string {
+  const plain = digits.replace(/_/g, "");
+  if (!/^0[xXoObB]/.test(plain)) return plain;
+  try {
+    return BigInt(plain.toLowerCase()).toString();
+  } catch {
+    return plain;
+  }
+}
+
+/**
+ * Canonical text with each number spelled in decimal (canonicalText's last
+ * step): digit separators dropped (`1_000` -> `1000`), hex, octal and
+ * binary integers as their value (`0x10`, `0o20`, `0b10000` -> `16`), and
+ * JS `BigInt(16)` as the literal `16n` it equals. A suffix after the digits
+ * (`n`, `L`, `u32`, `f`) stays as written; digits inside a string, a name
+ * or after a `.` (`x.0`) are left alone.
+ */
+function canonicalNumbers(text: string): string {
+  return text.replace(NUMBER_SPELLING, (all: string, bigint: string | undefined, number: string | undefined) => {
+    if (bigint !== undefined) return `${decimalOf(bigint)}n`;
+    if (number !== undefined && (number.includes("_") || /^0[xXoObB]/.test(number))) return decimalOf(number);
+    return all;
+  });
 }
 
 /** A string body with each double quote not already escaped escaped, so it can stand between double quotes. */

@@ -125,6 +125,15 @@ function unwrap(node: t.Node): t.Node {
   return current;
 }
 
+/** A BigInt literal's digits (Babel keeps them as written, `0x10`, `1_000`) in decimal. */
+function bigIntText(digits: string): string {
+  try {
+    return BigInt(digits.replace(/_/g, "")).toString();
+  } catch {
+    return digits;
+  }
+}
+
 /**
  * A literal's normalised value: strings (and templates without
  * substitutions) JSON-quoted, numbers in JavaScript's shortest form,
@@ -141,7 +150,14 @@ export function literalValue(node: t.Node | null | undefined): string | null {
     case "NumericLiteral":
       return String(inner.value);
     case "BigIntLiteral":
-      return `${inner.value}n`;
+      return `${bigIntText(inner.value)}n`;
+    case "CallExpression": {
+      // `BigInt(1)` is the literal `1n`.
+      const [argument] = inner.arguments;
+      if (inner.callee.type !== "Identifier" || inner.callee.name !== "BigInt" || inner.arguments.length !== 1) return null;
+      if (argument?.type === "NumericLiteral" && Number.isSafeInteger(argument.value)) return `${argument.value}n`;
+      return null;
+    }
     case "BooleanLiteral":
       return String(inner.value);
     case "NullLiteral":

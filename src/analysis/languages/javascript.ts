@@ -1350,9 +1350,10 @@ class TestExtractor {
   /** A literal inside a test body: an expected value when under an assertion's expected argument, else an input. */
   private noteLiteral(node: t.Node): void {
     const draft = this.innermostTest();
-    const value = draft ? literalValue(node) : null;
-    if (!draft || value === null) return;
     const parent = this.ancestors[this.ancestors.length - 1];
+    // `BigInt(1)` feeds the literal `1n`.
+    const value = draft ? ((parent?.type === "CallExpression" ? literalValue(parent) : null) ?? literalValue(node)) : null;
+    if (!draft || value === null) return;
     // `await import("../src/x.js")`, `require("./y")`: module paths, not inputs
     if (parent?.type === "ImportExpression") return;
     if (parent?.type === "CallExpression" && (parent.callee.type === "Import" || (parent.callee.type === "Identifier" && parent.callee.name === "require"))) return;
