@@ -904,6 +904,8 @@ export interface RunnerCheckFact {
  * is optional: a language fills what it can, and a rule skips what is absent.
  */
 export interface CodeFacts {
+  /** The deprecation notices the file announces, as trimmed source lines (deprecations.ts deprecationNotices); absent when none. */
+  deprecations?: string[];
   imports?: ImportFact[];
   exports?: ExportFact[];
   guards?: GuardFact[];

@@ -15,6 +15,7 @@ import { detectStoredExpectationEdits, isStoredExpectationPath } from "./stored-
 import { screenContent } from "./content.js";
 import { filesLeavingDiscovery, hasOwnRunner, TestDiscovery, type Collection, type TreeReader } from "./discovery.js";
 import { markDoubledChecks } from "./doubles.js";
+import { deprecationNotices } from "./deprecations.js";
 import { emptyFacts, hasUsableFacts, type FileFacts } from "./facts.js";
 import { linkImportedHelpers, loadHelperCallers } from "./imported-helpers.js";
 import { linkRowTypes } from "./row-types.js";
@@ -140,6 +141,10 @@ export async function extractFacts(path: string, content: string, rules?: Collec
   const problem = screenContent(path, content, isTestPath);
   if (problem !== null) return emptyFacts(language.id, isTestPath, { notAnalyzed: problem });
   const facts = rules ? await language.extract(path, content, rules) : await language.extract(path, content);
+  if (!facts.isTestFile && hasUsableFacts(facts)) {
+    const deprecations = deprecationNotices(language.id, content);
+    if (deprecations.length > 0) facts.code = { ...facts.code, deprecations };
+  }
   return markDoubledChecks(facts, content);
 }
 

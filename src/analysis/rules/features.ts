@@ -27,6 +27,7 @@ import { isMetBySupport, runtimeRequirementOf } from "../runtime-requirements.js
 import { RUNTIME_LABELS } from "../config/runtimes.js";
 import { acceptRefusedInputs } from "./accepted-refusals.js";
 import { flipErrorChecks } from "./flipped-refusals.js";
+import { checksDeprecation, retiredDeprecations } from "../deprecations.js";
 
 /** An exported symbol that is gone after the change. */
 export interface RemovedExport {
@@ -284,6 +285,7 @@ export function reclassifyDeletions(
 ): Finding[] {
   let refusals: ReturnType<typeof implementedRefusals> | null = null; // read once, when a deleted test needs it
   let surviving: Set<string> | null = null;
+  let retired: string[] | null = null; // read once, when a deleted test needs it
   const allRemoved = new Set([...removedNames, ...removedDefinitions]);
   const pairByPath = new Map(input.pairs.map((pair) => [pair.path, pair] as const));
   const flags = input.support ? versionFlags(input.pairs) : new Map<string, string>();
@@ -319,6 +321,13 @@ export function reclassifyDeletions(
         refusals ??= implementedRefusals(input.pairs);
         if (refusals.length > 0 && checksOnlyRetiredRefusal(checkedTest(path, test, usable(pair.before)).checks, refusals)) {
           outcome = { kind: "with-code", symbols: refusals.map((refusal) => `the refusal ${refusal.errorClass}`) };
+        }
+      }
+      // A test of a deprecation the change retired with its deprecated path (deprecations.ts).
+      if (outcome.kind === "lost") {
+        retired ??= retiredDeprecations(input.pairs);
+        if (retired.length > 0 && checksDeprecation(test, checkedTest(path, test, usable(pair.before)).checks)) {
+          outcome = { kind: "with-code", symbols: retired.slice(0, 3).map((notice) => `the deprecation at ${notice}`) };
         }
       }
       if (outcome.kind === "lost") return finding;
