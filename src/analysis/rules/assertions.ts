@@ -81,12 +81,32 @@ function longestCommon<T>(a: readonly T[], b: readonly T[], isSame: (x: T, y: T)
   return pairs;
 }
 
+/** The words of a subject's names, lower-cased: `cached.lockCount` and `cached.lock_count` -> cached, lock, count. */
+function subjectWords(text: string | undefined): Set<string> {
+  const words = (text ?? "")
+    .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
+    .split(/[^A-Za-z0-9]+|_/)
+    .filter((word) => word !== "" && !/^\d+$/.test(word));
+  return new Set(words.map((word) => word.toLowerCase()));
+}
+
+/** True when the words of one subject all occur in the other's (a name moved into an object: `wait_count` -> `cond.wait_count`). */
+function areWordsNested(a: string | undefined, b: string | undefined): boolean {
+  const [left, right] = [subjectWords(a), subjectWords(b)];
+  if (left.size === 0 || right.size === 0) return false;
+  const [small, large] = left.size <= right.size ? [left, right] : [right, left];
+  return [...small].every((word) => large.has(word));
+}
+
 const signature = (fact: AssertionFact): string => [fact.matcher, fact.actual ?? "", fact.expected ?? "", fact.negated ? "!" : "", fact.unreachable ? "x" : ""].join("\u0000");
 
 /** Equality levels used one after another inside the gaps left by the stricter one. */
 const LEVELS: readonly ((a: AssertionFact, b: AssertionFact) => boolean)[] = [
   (a, b) => signature(a) === signature(b),
   (a, b) => a.actual !== undefined && a.actual === b.actual,
+  // A subject renamed keeps its expected values and its words (`lock_count == 3` -> `lock.count == 3`, read as a length;
+  // `wait_count` -> `cond.wait_count`): several renamed at once stay aligned by them before the relation alone aligns them.
+  (a, b) => a.expected !== undefined && a.expected === b.expected && areWordsNested(a.actual, b.actual),
   (a, b) => a.matcher === b.matcher,
   () => true,
 ];
