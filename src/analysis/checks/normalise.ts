@@ -835,7 +835,7 @@ function errorParts(expected: string, recorded: string | undefined): [string | u
   let errorType: string | undefined;
   let message = recorded;
   for (const part of splitArguments(expected)) {
-    const fields = part.startsWith("{") ? errorFields(part) : null;
+    const fields = part.startsWith("{") ? errorFields(part) : (validationParts(part) ?? null);
     if (fields) {
       errorType ??= fields.errorType;
       message ??= fields.message;
@@ -843,6 +843,51 @@ function errorParts(expected: string, recorded: string | undefined): [string | u
     else if (/^[\w$.\\:]+$/.test(part)) errorType ??= part.replace(/\.class$/, "").replace(/^typeof\(|\)$/g, "");
   }
   return [errorType, message];
+}
+
+/**
+ * The parts of an error a validation function checks (node:assert's
+ * `assert.throws(fn, validate)`, nodejs.org/api/assert.html: the function
+ * receives the error and returns true when it is the expected one), from
+ * its canonical text: `e instanceof T` or `e.name==="T"` pins the type;
+ * `strictEqual(e.message, m)` (any equality, either order), `match(e.message,
+ * re)`, `e.message===m`, `re.test(e.message)` and `e.message.includes(m)`
+ * pin the message. A function that reads its error no way it pins, or one
+ * with no parameter (`() => true`), pins nothing: `{}`. Null when the text
+ * is no function of one parameter or none.
+ */
+function validationParts(text: string): { errorType?: string; message?: string } | null {
+  const arrow = /^(?:async)?(?:\(([A-Za-z_$][\w$]*)?\)|([A-Za-z_$][\w$]*))=>(.*)$/s.exec(text);
+  const fn = arrow ? null : /^function(?:\s+[\w$]+)?\(([A-Za-z_$][\w$]*)?\)\{(.*)\}$/s.exec(text);
+  if (!arrow && !fn) return null;
+  const param = arrow ? (arrow[1] ?? arrow[2]) : fn?.[1];
+  const body = (arrow ? arrow[3] : fn?.[2]) ?? "";
+  if (param === undefined) return {};
+  const name = param.replace(/\$/g, "\\$");
+  const parts: { errorType?: string; message?: string } = {};
+  const type = new RegExp(`(?:^|[^\\w$.])${name} instanceof ([\\w$.]+)|(?:^|[^\\w$.])${name}\\.name===?"([\\w$.]+)"`).exec(body);
+  if (type) parts.errorType = type[1] ?? type[2];
+  const read = `${param}.message`;
+  for (let at = body.indexOf(read); at !== -1 && parts.message === undefined; at = body.indexOf(read, at + 1)) {
+    if (/[\w$.]/.test(body[at - 1] ?? "") || /[\w$]/.test(body[at + read.length] ?? "")) continue;
+    const before = body.slice(0, at);
+    const after = body.slice(at + read.length);
+    const call = /(?:strictEqual|deepStrictEqual|equal|deepEqual|is|match|assertEqual)\($/.exec(before);
+    if (call) {
+      const open = before.length - 1;
+      const close = closingBracket(body, open);
+      const args = close === -1 ? [] : splitArguments(body.slice(open + 1, close));
+      parts.message = args.find((arg) => arg !== read);
+    } else if (/^(?:===?)/.test(after))
+      parts.message = splitArguments(after.replace(/^===?/, ""))
+        .at(0)
+        ?.split(/&&|\|\||;|\}/)[0];
+    else if (/===?$/.test(before)) parts.message = /([^=&|;({,]+)===?$/.exec(before)?.[1];
+    else if (/\.test\($/.test(before)) parts.message = /(\/(?:[^/\\]|\\.)+\/[a-z]*)\.test\($/.exec(before)?.[1];
+    else if (/^\.includes\(/.test(after)) parts.message = splitArguments(after.slice(".includes(".length, closingBracket(after, ".includes".length))).at(0);
+  }
+  if (parts.message === "") delete parts.message;
+  return parts;
 }
 
 /**
@@ -856,9 +901,10 @@ function errorFields(text: string): { errorType?: string; message?: string } | n
   if (!text.startsWith("{") || closingIndex(text, 0) !== text.length - 1) return null;
   const fields = new Map<string, string>();
   for (const field of splitArguments(text.slice(1, -1))) {
-    const pair = /^"?([A-Za-z_$][\w$]*)"?:(.+)$/s.exec(field);
+    // A shorthand property (`{message}`) is the field of that name bound to the local of that name.
+    const pair = /^"?([A-Za-z_$][\w$]*)"?:(.+)$/s.exec(field) ?? /^([A-Za-z_$][\w$]*)()$/.exec(field);
     if (!pair) return null;
-    fields.set(pair[1] as string, pair[2] as string);
+    fields.set(pair[1] as string, pair[2] === "" ? (pair[1] as string) : (pair[2] as string));
   }
   const parts: { errorType?: string; message?: string } = {};
   const name = fields.get("name");

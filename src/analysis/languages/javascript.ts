@@ -1648,7 +1648,8 @@ class TestExtractor {
       /^(not)?(Equal|DeepEqual|StrictEqual|DeepStrictEqual|Same|StrictSame|Like|Match|Regex|Include|Has)$/i.test(last.replace(/^not/, "")) ||
       ["like", "match", "regex", "include", "has", "hasStrict", "notEqual"].includes(last);
     const actualNode = args[0];
-    const isErrorCheck = /^(throws|rejects|throwsAsync|rejectsAsync)$/.test(last) && args[1] !== undefined && !isFunctionNode(args[1]);
+    // node:assert's second argument may be a validation function (`assert.throws(fn, (err) => …)`): what it checks of the error is read as its type and message (checks/normalise.ts validationParts).
+    const isErrorCheck = /^(throws|rejects|throwsAsync|rejectsAsync)$/.test(last) && args[1] !== undefined && (!isFunctionNode(args[1]) || (args[1] as t.Function).params.length <= 1);
     const expectedNode = isErrorCheck
       ? args[1]
       : isTwoSided &&
@@ -1679,7 +1680,10 @@ class TestExtractor {
     const canFail = baseName === "fail" || baseName === "plan" || baseName === "assertions" || baseName === "hasAssertions";
     // A failure's message is the assertion's own text, not an input of the code under test.
     if (baseName === "fail") for (const arg of args) this.expectedNodes.add(arg);
-    return this.assertionFact(line, matcher, strength, isNegated, actualNode, expectedNode, expectedNode === undefined && !canFail, canFail);
+    const fact = this.assertionFact(line, matcher, strength, isNegated, actualNode, expectedNode, expectedNode === undefined && !canFail, canFail);
+    // A validation function's text whole, however long: what it checks is read from it.
+    if (isErrorCheck && expectedNode && isFunctionNode(expectedNode)) fact.expected = normalizedSource(this.content, expectedNode, 2000);
+    return fact;
   }
 
   /**
