@@ -205,6 +205,36 @@ export function branchConditionsWithin(node: Node, isContainer: (candidate: Node
   return conditions.reverse();
 }
 
+/**
+ * The conditions of the Go `switch` arms holding `node` up to `container`
+ * (not included), outermost first: a `case v:` arm of `switch x` runs when
+ * `x == v` (several values: `x == a || x == b`), a `default:` arm when
+ * every single-valued case failed (`x != v` for each). `textOf` makes
+ * canonical text of a comparison written `x==v`; `negate` negates one.
+ * branchConditionsWithin reads the `if` arms; a type switch adds none.
+ */
+export function switchArmConditions(node: Node, container: Node, textOf: (comparison: string) => string, negate: (text: string) => string): string[] {
+  const conditions: string[] = [];
+  for (let current: Node | null = node; current && !isSame(current, container); current = current.parent) {
+    const statement = current.parent;
+    if (!statement || statement.type !== "expression_switch_statement" || (current.type !== "expression_case" && current.type !== "default_case")) continue;
+    const subject = statement.childForFieldName("value");
+    if (!subject) continue;
+    const valuesOf = (arm: Node): Node[] => (arm.childForFieldName("value")?.namedChildren ?? []).filter((value): value is Node => value !== null);
+    if (current.type === "expression_case") {
+      const values = valuesOf(current);
+      if (values.length > 0) conditions.push(values.map((value) => textOf(`${subject.text}==${value.text}`)).join("||"));
+      continue;
+    }
+    for (const arm of statement.namedChildren) {
+      if (arm?.type !== "expression_case") continue;
+      const values = valuesOf(arm);
+      if (values.length === 1) conditions.push(negate(textOf(`${subject.text}==${(values[0] as Node).text}`)));
+    }
+  }
+  return conditions.reverse();
+}
+
 /** The nearest function-like node (of `types`) holding `node` (not `node` itself), or null at the top level. */
 export function enclosingFunction(node: Node, types: ReadonlySet<string> = FUNCTION_TYPES): Node | null {
   for (let current = node.parent; current; current = current.parent) if (types.has(current.type)) return current;

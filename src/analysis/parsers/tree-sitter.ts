@@ -49,7 +49,7 @@ import {
 import { isConstantTautology } from "../checks/constants.js";
 import { relationOfMatcher } from "../checks/relations.js";
 import { currentRun, debug } from "../../log.js";
-import { allOwnCalls, branchConditionsWithin, callsIn, conditionWithin, enclosingFunction, FUNCTION_TYPES, isConditionalWithin, type SkipProviderKind } from "./skip-reach.js";
+import { allOwnCalls, branchConditionsWithin, callsIn, conditionWithin, enclosingFunction, FUNCTION_TYPES, isConditionalWithin, switchArmConditions, type SkipProviderKind } from "./skip-reach.js";
 import { canonicalText, decodeUnicodeEscapes, negatedCondition, splitArguments, splitCall } from "../checks/normalise.js";
 import {
   directCallTexts,
@@ -1332,6 +1332,20 @@ interface SkipProvider {
   via: string;
   reason?: string;
   isConditional: boolean;
+  /** The conditions the skip runs under from `fn` down (canonical, see {@link pathConditions}): a caller's joined with them may contradict. */
+  conditions: string[];
+}
+
+/** The conditions `node` runs under within `container` (`if` arms and Go `switch` arms, canonical), outermost first. */
+function pathConditions(node: Node, container: Node): string[] {
+  const isContainer = (candidate: Node): boolean => candidate.startIndex === container.startIndex && candidate.endIndex === container.endIndex && candidate.type === container.type;
+  return [...branchConditionsWithin(node, isContainer, (condition) => canonicalText(condition.text), negatedCondition), ...switchArmConditions(node, container, canonicalText, negatedCondition)];
+}
+
+/** True when conditions joined hold one and its negation (`c=="a"` and `c!="a"`): a path under them never runs. */
+function isContradictory(conditions: readonly string[]): boolean {
+  const held = new Set(conditions);
+  return conditions.some((condition) => held.has(negatedCondition(condition)));
 }
 
 /** The default {@link SkipReach}: a named function is a helper its callers go through. */
@@ -1361,6 +1375,7 @@ function applyIndirectSkips(skips: readonly SkipDraft[], tests: readonly TestDra
         flag: skip.flag,
         via: skip.via,
         isConditional,
+        conditions: [],
         ...(skip.reason === undefined ? {} : { reason: skip.reason }),
       });
       continue;
@@ -1370,7 +1385,7 @@ function applyIndirectSkips(skips: readonly SkipDraft[], tests: readonly TestDra
     if (!kind) continue;
     seen.add(fn.startIndex);
     const isConditional = skip.flag === "skipped" && (skip.isConditional === true || isConditionalWithin(skip.node, fn));
-    const provider: SkipProvider = { kind, fn, flag: skip.flag, via: skip.via, isConditional };
+    const provider: SkipProvider = { kind, fn, flag: skip.flag, via: skip.via, isConditional, conditions: pathConditions(skip.node, fn) };
     if (skip.reason !== undefined) provider.reason = skip.reason;
     providers.push(provider);
   }
@@ -1387,7 +1402,10 @@ function applyIndirectSkips(skips: readonly SkipDraft[], tests: readonly TestDra
       for (const [name, call] of callsIn(fn, isBare)) {
         const inner = helpers.get(name);
         if (!inner) continue;
-        helpers.set(kind.name, { ...inner, kind, fn, via: `${name}() (${inner.via})`, isConditional: inner.isConditional || isConditionalWithin(call, fn) });
+        // A call reaching the skip only under conditions that contradict the skip's own never skips (logrus 108008340c).
+        const conditions = [...pathConditions(call, fn), ...inner.conditions];
+        if (isContradictory(conditions)) continue;
+        helpers.set(kind.name, { ...inner, kind, fn, via: `${name}() (${inner.via})`, isConditional: inner.isConditional || isConditionalWithin(call, fn), conditions });
         isChanged = true;
         break;
       }
@@ -1415,7 +1433,7 @@ function applyIndirectSkips(skips: readonly SkipDraft[], tests: readonly TestDra
   for (const test of helpers.size === 0 ? [] : tests) {
     for (const [name, call] of callsIn(test.body ?? test.node, isBare)) {
       const helper = helpers.get(name);
-      if (!helper) continue;
+      if (!helper || isContradictory([...pathConditions(call, test.node), ...helper.conditions])) continue;
       mark(test, helper, helper.isConditional || isConditionalWithin(call, test.node), `${name}() calls ${helper.via}`);
     }
   }
