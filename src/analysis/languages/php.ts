@@ -346,9 +346,11 @@ function phpCondition(node: Node): Node | null {
   return wrapped?.type === "parenthesized_expression" && wrapped.namedChildCount === 1 ? wrapped.namedChild(0) : wrapped;
 }
 
-/** Literal branches: an `if` or `?:` returning a literal, `case`/`match` arms of literals, `[k => v]` arrays (two entries or more). */
+/** Literal branches: an `if` (each `elseif` arm too) or `?:` returning a literal, `case`/`match` arms of literals, `[k => v]` arrays (two entries or more). */
 const PHP_BRANCHES: Readonly<Record<string, (node: Node) => BranchDraft[]>> = {
   if_statement: (node) => [{ kind: "branch", condition: phpCondition(node), result: node.childForFieldName("body") }],
+  // `elseif (c) { return 'x'; }` / `else if`: an arm of the chain, a branch of its own.
+  else_if_clause: (node) => [{ kind: "branch", condition: phpCondition(node), result: node.childForFieldName("body") }],
   conditional_expression: (node) => [{ kind: "branch", condition: phpCondition(node), result: node.childForFieldName("body") }],
   case_statement: (node) => {
     const value = node.childForFieldName("value");

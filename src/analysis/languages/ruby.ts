@@ -756,9 +756,11 @@ const isRubyRaise = (node: Node): boolean =>
   (node.type === "call" && node.childForFieldName("receiver") === null && /^(raise|fail)$/.test(node.childForFieldName("method")?.text ?? "")) ||
   (node.type === "identifier" && /^(raise|fail)$/.test(node.text) && node.parent?.type !== "call");
 
-/** Literal branches: `if`/`return x if` returning a literal, a ternary, a `when` of literals, hash literals (two pairs or more). */
+/** Literal branches: `if` (each `elsif` arm too)/`return x if` returning a literal, a ternary, a `when` of literals, hash literals (two pairs or more). */
 const RUBY_BRANCHES: Readonly<Record<string, (node: Node) => BranchDraft[]>> = {
   if: (node) => [{ kind: "branch", condition: node.childForFieldName("condition"), result: node.childForFieldName("consequence") }],
+  // An `elsif c` arm of a chain is a branch of its own.
+  elsif: (node) => [{ kind: "branch", condition: node.childForFieldName("condition"), result: node.childForFieldName("consequence") }],
   if_modifier: (node) => [{ kind: "branch", condition: node.childForFieldName("condition"), result: node.childForFieldName("body") }],
   conditional: (node) => [{ kind: "branch", condition: node.childForFieldName("condition"), result: node.childForFieldName("consequence") }],
   when: (node) => {
