@@ -94,10 +94,13 @@ const DEPRECATION_WORD = /deprecat|obsolete/i;
  * subject, expected value, error type or message: `assertIs(w[0].category,
  * DeprecationWarning)`, `pytest.deprecated_call()`, `expectDeprecation('…
  * is deprecated')`, `output(/deprecated/).to_stderr`), or its title says
- * it is about one (`test_info_deprecated`, `testDeprecatedSyntax`).
+ * it is about one (`test_info_deprecated`, `testDeprecatedSyntax`), or it
+ * declares that it exercises deprecated code (TestCase.exercisesDeprecated:
+ * PHP `@group legacy`, Java `@SuppressWarnings("deprecation")`, Rust
+ * `#[allow(deprecated)]`).
  */
 export function checksDeprecation(test: TestCase, checks: readonly Check[]): boolean {
-  if (DEPRECATION_WORD.test(test.name)) return true;
+  if (test.exercisesDeprecated || DEPRECATION_WORD.test(test.name)) return true;
   if ((test.assertionsDetail ?? []).some((fact) => DEPRECATION_WORD.test(fact.matcher))) return true;
   return checks.some((check) => [check.subject, check.expected, check.errorType, check.message].some((text) => text !== undefined && DEPRECATION_WORD.test(text)));
 }

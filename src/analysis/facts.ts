@@ -422,6 +422,15 @@ export interface TestCase {
    * Absent when none is read.
    */
   directCalls?: string[];
+  /**
+   * True when the test declares that it exercises deprecated code: PHP
+   * `@group legacy` / `#[Group('legacy')]` (the Symfony PHPUnit Bridge's
+   * convention for tests of deprecated behaviour) and PHPUnit's
+   * `#[IgnoreDeprecations]`; Java `@SuppressWarnings("deprecation")` or
+   * `@Deprecated` on the test; Rust `#[allow(deprecated)]` on the test.
+   * Absent otherwise (deprecations.ts checksDeprecation reads it).
+   */
+  exercisesDeprecated?: true;
   /** True when the test has no title of its own and is named by its body (RSpec `example { … }`, `it { is_expected.to … }`): editing the body renames it, so such tests pair by their order among the untitled ones of their suite (compare.ts). */
   untitled?: boolean;
   /** The literals of each parametrised row, in row order, normalised like `literals` (tree-sitter languages). */

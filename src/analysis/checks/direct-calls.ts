@@ -13,7 +13,7 @@
 
 import type { TestCase } from "../facts.js";
 import { unify } from "./coverage.js";
-import { canonicalText, splitStatements, type Check } from "./normalise.js";
+import { canonicalText, closingBracket, splitArguments, splitStatements, type Check } from "./normalise.js";
 import { relationOfMatcher } from "./relations.js";
 
 /** A function literal's header around a not-throws check's code: `()=>`, `async()=>`, `()->`, `x=>`, Rust's `||`/`move||`. */
@@ -56,23 +56,41 @@ function isAssertionStatement(statement: string): boolean {
   return /^(?:assert|expect|refute|require|verify)/i.test(callee) || /^t\.\w+$/.test(callee) || relationOfMatcher(last) !== "other";
 }
 
-/** A test's direct runs in canonical form, cached per test. */
-const runsCache = new WeakMap<TestCase, ReadonlySet<string>>();
+/** What a test runs directly: every run (canonical, with each statement's value beside it), and the values it awaits. */
+interface DirectRuns {
+  all: ReadonlySet<string>;
+  /** The expressions awaited by a top-level statement (`await load(x)`, `const v = await load(x)`), canonical. */
+  awaited: ReadonlySet<string>;
+}
 
-/** TestCase.directCalls, canonical, with each statement's value (its binding and `await` dropped) beside it. */
-export function directRuns(test: TestCase): ReadonlySet<string> {
+/** A statement that awaits its value, as written: `await x;`, `const v = await x;`, `var v = await x;`, `v = await x`. */
+const AWAITING = /^(?:(?:(?:const|let|var|val|auto)\s+)?(?:[\w$.<>,[\]?]+\s+)?[\w$]+\s*(?::[^=]+)?=\s*)?await\s+([\s\S]+?);?$/;
+
+/** A test's direct runs, cached per test. */
+const runsCache = new WeakMap<TestCase, DirectRuns>();
+
+/** TestCase.directCalls read as {@link DirectRuns}. */
+export function directRuns(test: TestCase): DirectRuns {
   let runs = runsCache.get(test);
   if (!runs) {
-    const set = new Set<string>();
+    const all = new Set<string>();
+    const awaited = new Set<string>();
     for (const text of test.directCalls ?? []) {
       const canonical = canonicalText(text).replace(/;$/, "");
-      set.add(canonical);
-      set.add(valueOf(canonical));
+      all.add(canonical);
+      all.add(valueOf(canonical));
+      const value = AWAITING.exec(text.trim())?.[1];
+      if (value !== undefined) awaited.add(canonicalText(value));
     }
-    runs = set;
+    runs = { all, awaited };
     runsCache.set(test, runs);
   }
   return runs;
+}
+
+/** Not-throws checks of a promise or task (ava `notThrowsAsync`, node:assert `doesNotReject`, jest `.resolves`, NUnit `DoesNotThrowAsync`): only an awaited call fails the test when it rejects. */
+export function isAsyncCheck(matcher: string): boolean {
+  return /Async\b|[Rr]eject|\bresolves\b/.test(matcher);
 }
 
 /**
@@ -91,7 +109,25 @@ export function isRunDirectly(check: Check, after: TestCase): boolean {
   const statements = notThrowsStatements(check.subject);
   if (!statements) return false;
   const runs = directRuns(after);
-  const isRun = (text: string): boolean => runs.has(text) || [...runs].some((run) => unify(run, text, false) !== null);
   const needed = statements.filter((statement) => !isAssertionStatement(statement));
-  return needed.length > 0 && needed.every((statement) => isRun(statement) || isRun(valueOf(statement)));
+  // A promise or task fails the test only when awaited: `const p = load(x)`, `void load(x)`, `_ = ParseAsync(x)` and
+  // `await Promise.allSettled([load(x)])` do not; the awaited value must be the call itself.
+  if (check.isAsync) return needed.length > 0 && needed.every((statement) => isIn(runs.awaited, valueOf(statement)) || isAwaitedThrough(runs.awaited, valueOf(statement)));
+  return needed.length > 0 && needed.every((statement) => isIn(runs.all, statement) || isIn(runs.all, valueOf(statement)));
+}
+
+/** True when a value awaited is `call` chained through `.then(f)` with no rejection handler (`await load(x).then(r => r.data)`): a rejection still fails the test. */
+function isAwaitedThrough(awaited: ReadonlySet<string>, call: string): boolean {
+  for (const value of awaited) {
+    if (!value.startsWith(`${call}.then(`)) continue;
+    const open = call.length + ".then".length;
+    const close = closingBracket(value, open);
+    if (close === value.length - 1 && splitArguments(value.slice(open + 1, close)).length === 1) return true;
+  }
+  return false;
+}
+
+/** True when `text` is one of `runs`, as written or through {@link unify} without binding. */
+function isIn(runs: ReadonlySet<string>, text: string): boolean {
+  return runs.has(text) || [...runs].some((run) => unify(run, text, false) !== null);
 }

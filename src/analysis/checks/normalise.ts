@@ -53,6 +53,8 @@ export interface Check {
   conditions?: string[];
   /** What a local expected value was bound to (AssertionFact.expectedValue, canonical), when the extractor read it. */
   expectedValue?: string;
+  /** For a negated `throws`: the check is of a promise or task (direct-calls.ts isAsyncCheck: `notThrowsAsync`, `doesNotReject`, `DoesNotThrowAsync`). */
+  isAsync?: true;
 }
 
 /**
@@ -646,6 +648,7 @@ export function toCheck(fact: AssertionFact): Check {
   if (errorType !== undefined) check.errorType = errorType;
   if (message !== undefined) check.message = message;
   if (relation === "helper") check.helper = fact.matcher.slice("helper ".length);
+  if (relation === "throws" && isNegated && /Async\b|[Rr]eject|\bresolves\b/.test(fact.matcher)) check.isAsync = true;
   if (relation === "equal" && LOOSE_EQUALITY.test(fact.matcher)) check.isLoose = true;
   if (fact.actualValue !== undefined && fact.actual !== undefined && /^\$?[A-Za-z_]\w*$/.test(fact.actual)) check.local = fact.actual;
   const columns = fact.rowColumns ? columnsOf(check, fact.rowColumns) : undefined;
@@ -857,12 +860,61 @@ function errorParts(expected: string, recorded: string | undefined): [string | u
  * is no function of one parameter or none.
  */
 function validationParts(text: string): { errorType?: string; message?: string } | null {
-  const arrow = /^(?:async)?(?:\(([A-Za-z_$][\w$]*)?\)|([A-Za-z_$][\w$]*))=>(.*)$/s.exec(text);
-  const fn = arrow ? null : /^function(?:\s+[\w$]+)?\(([A-Za-z_$][\w$]*)?\)\{(.*)\}$/s.exec(text);
+  const arrow = /^(?:async)?(?:\(([A-Za-z_$][\w$]*)?\)|([A-Za-z_$][\w$]*)|\((\{[^{}]*\})\))=>(.*)$/s.exec(text);
+  const fn = arrow ? null : /^(?:async)?function(?:\s+[\w$]+)?\(([A-Za-z_$][\w$]*)?\)\{(.*)\}$/s.exec(text);
   if (!arrow && !fn) return null;
-  const param = arrow ? (arrow[1] ?? arrow[2]) : fn?.[1];
-  const body = (arrow ? arrow[3] : fn?.[2]) ?? "";
+  let param = arrow ? (arrow[1] ?? arrow[2]) : fn?.[1];
+  let body = (arrow ? arrow[4] : fn?.[2]) ?? "";
+  // A destructured error (`({message: actual}) => …`, `({name, message}) => …`): its fields read as the error's.
+  const pattern = arrow?.[3];
+  if (pattern !== undefined) {
+    param = "$error";
+    for (const field of splitArguments(pattern.slice(1, -1))) {
+      const [key, alias] = field.includes(":") ? field.split(":") : [field, field];
+      if ((key === "message" || key === "name") && alias && /^[A-Za-z_$][\w$]*$/.test(alias))
+        body = body.replace(new RegExp(`(?<![\\w$.])${alias.replace(/\$/g, "\\$")}(?![\\w$])`, "g"), `$error.${key}`);
+    }
+  }
   if (param === undefined) return {};
+  // What the function's answer rests on: the statements that assert (they throw when the error is not the one expected) and
+  // the conjuncts of what it returns. A comparison whose value is dropped, one in an `if` with `true` returned anyway, or
+  // one beside `|| true` decides nothing.
+  const isBlock = body.startsWith("{") && closingBracket(body, 0) === body.length - 1;
+  const statements = isBlock ? splitStatements(body.slice(1, -1)) : [`return ${body}`];
+  const deciding: string[] = [];
+  for (const statement of statements) {
+    const returned = /^return\s*(.*)$/s.exec(statement)?.[1];
+    if (returned !== undefined) {
+      const parts: string[] = [];
+      const isDisjunction = splitTopLevelOn(returned, "||", parts);
+      if (!isDisjunction) deciding.push(...conjuncts(returned));
+    } else if (/^(?:assert(?:\.\w+)?|t\.\w+|expect)\(/.test(statement)) deciding.push(statement);
+  }
+  const parts: { errorType?: string; message?: string } = {};
+  for (const piece of deciding) {
+    const found = errorReadIn(param, piece);
+    parts.errorType ??= found.errorType;
+    parts.message ??= found.message;
+  }
+  if (parts.errorType === undefined) delete parts.errorType;
+  if (parts.message === undefined || parts.message === "") delete parts.message;
+  return parts;
+}
+
+/** True when canonical `text` holds `operator` at its top level; its pieces go to `into`. */
+function splitTopLevelOn(text: string, operator: string, into: string[]): boolean {
+  let start = 0;
+  scanTopLevel(text, (i) => {
+    if (!text.startsWith(operator, i)) return;
+    into.push(text.slice(start, i));
+    start = i + operator.length;
+  });
+  into.push(text.slice(start));
+  return into.length > 1;
+}
+
+/** The error type and message one piece of a validation function pins of its error `param` (see {@link validationParts}). */
+function errorReadIn(param: string, body: string): { errorType?: string; message?: string } {
   const name = param.replace(/\$/g, "\\$");
   const parts: { errorType?: string; message?: string } = {};
   const type = new RegExp(`(?:^|[^\\w$.])${name} instanceof ([\\w$.]+)|(?:^|[^\\w$.])${name}\\.name===?"([\\w$.]+)"`).exec(body);
@@ -878,15 +930,11 @@ function validationParts(text: string): { errorType?: string; message?: string }
       const close = closingBracket(body, open);
       const args = close === -1 ? [] : splitArguments(body.slice(open + 1, close));
       parts.message = args.find((arg) => arg !== read);
-    } else if (/^(?:===?)/.test(after))
-      parts.message = splitArguments(after.replace(/^===?/, ""))
-        .at(0)
-        ?.split(/&&|\|\||;|\}/)[0];
+    } else if (/^(?:===?)/.test(after)) parts.message = splitArguments(after.replace(/^===?/, "")).at(0);
     else if (/===?$/.test(before)) parts.message = /([^=&|;({,]+)===?$/.exec(before)?.[1];
     else if (/\.test\($/.test(before)) parts.message = /(\/(?:[^/\\]|\\.)+\/[a-z]*)\.test\($/.exec(before)?.[1];
     else if (/^\.includes\(/.test(after)) parts.message = splitArguments(after.slice(".includes(".length, closingBracket(after, ".includes".length))).at(0);
   }
-  if (parts.message === "") delete parts.message;
   return parts;
 }
 

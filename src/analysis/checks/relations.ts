@@ -72,7 +72,7 @@ const MATCHER_RELATIONS: readonly [RegExp, Relation][] = [
     /^(tothrow\w*|throws\w*|rejects\w*|assertraises\w*|raises|assertthrows\w*|expectthrows|should_panic|throwsexception|throwsany|throwsasync|expectexception\w*|raise_error|assert_raises|assert_nothing_raised|panics\w*|isthrownby|assertthatthrownby|assertthatexceptionoftype|errorcontains|erroris|erroras|equalerror|throw|throwasync|throwexactly\w*|throwwithinasync)$/,
     "throws",
   ],
-  [/^(warns|assertwarns\w*|deprecated_call|expectwarning\w*|expectdeprecation\w*)$/, "warns"],
+  [/^(warns|assertwarns\w*|deprecated_call|expectwarning\w*|expectdeprecation\w*|expectuserdeprecation\w*)$/, "warns"],
   [/^(tomatchsnapshot|tomatchinlinesnapshot|tomatchfilesnapshot|snapshot|matchsnapshot|tomatchscreenshot|tohavescreenshot)$/, "snapshot"],
   [
     /^(tobe|toequal|tostrictequal|equal|equals|strictequal|deepequal|deepstrictequal|is|same|strictsame|eq|eql|deep\.equal|assertequal|assertequals|assertsame|assertidentical|assert_equal|assert_eq!?|isequalto|isequalto\w*|isequaltocomparingfieldbyfield\w*|isequalto|areequal|aresame|isequivalentto|bequivalentto|be|beequivalentto|equalvalues|exactly|jsoneq|yamleq|elementsmatch|assertlistequal|assertdictequal|asserttupleequal|assertsetequal|assertcountequal|assertitemsequal|assertmultilineequal|assertsequenceequal|assertalmostequal|assertalmostequals|indelta|inepsilon|tobecloseto|closeto|approximately|assertequalscanonicalizing|assertjsonstringequalsjsonstring|assertequalsignoringcase|containsexactly|containsexactlyelementsof|tohavereturnedwith|hasvalue|equalto|sameinstance|sameas|equivalentto|deepequals|cmpequals|contentequals|jsonequals|codecequals|beidenticalto|becomparableto|consistof)$/i,

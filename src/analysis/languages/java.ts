@@ -328,6 +328,8 @@ function extractJavaDrafts(path: string, grammar: LoadedGrammar, root: Node, con
       continue;
     }
     const draft: TestDraft = { name, suitePath, line, node: definition, bodyHash, marks: {}, literals: literalsOf(body), body };
+    // `@SuppressWarnings("deprecation")` or `@Deprecated` on the test: it exercises deprecated API.
+    if (annotations.has("Deprecated") || /\bdeprecation\b/.test(annotations.get("SuppressWarnings")?.text ?? "")) draft.exercisesDeprecated = true;
     const disabling = [{ on: annotations, where: null as string | null }, ...[...classes].reverse().map((frame) => ({ on: annotationsOf(frame.node), where: `class ${frame.name}` }))];
     for (const { on, where } of disabling) {
       // @Disabled / @Ignore always skip; @DisabledOnOs, @DisabledIf…, @EnabledOnOs, @EnabledIf… only under their condition.

@@ -259,8 +259,8 @@ const DEFERRED_TYPES: ReadonlySet<string> = new Set([
   "OptionalMemberExpression",
 ]);
 
-/** Promise methods whose handler decides what a rejection does: `load().catch(() => {})` fails nothing. */
-const HANDLED_CHAIN = /^(?:catch|then|finally)$/;
+/** Promise methods that may handle a rejection (`load().catch(() => {})` fails nothing; see runsOf for which do). */
+const HANDLED_CHAIN = /^(?:catch|then)$/;
 
 /**
  * What a test's callback runs at its top level, whatever happens (TestCase.
@@ -268,17 +268,25 @@ const HANDLED_CHAIN = /^(?:catch|then|finally)$/;
  * body that is an expression statement or a declaration, and of each call
  * in one (its `await` aside) outside nested functions, conditional and
  * short-circuit branches and optional chains. A promise chain given a
- * `catch`/`then`/`finally` handler, and the calls under it, are left out:
- * its rejection fails nothing. Statements after the first unconditional
+ * `catch` (or a `then` with a rejection handler), and the calls under it,
+ * are left out: its rejection fails nothing. A `try` with no `catch` runs
+ * its block as the body does. Statements after the first unconditional
  * `return`/`throw` run never and are left out; a compound statement (`if`,
  * `try`, a loop, a block) ends nothing but contributes nothing.
  */
 export function unconditionalRuns(callback: t.Node): [number, number][] {
   const body = callback.type === "ArrowFunctionExpression" || callback.type === "FunctionExpression" ? callback.body : callback;
   if (body.type !== "BlockStatement") return body.type === "CallExpression" || body.type === "AwaitExpression" ? runsOf(body) : [];
+  return runsOfStatements(body.body);
+}
+
+/** {@link unconditionalRuns} of a statement list; a `try` with no `catch` (its `finally` passes the error on) runs its block whatever happens, and a plain block too. */
+function runsOfStatements(statements: readonly t.Statement[]): [number, number][] {
   const runs: [number, number][] = [];
-  for (const statement of body.body) {
+  for (const statement of statements) {
     if (statement.type === "ReturnStatement" || statement.type === "ThrowStatement") break;
+    if (statement.type === "TryStatement" && !statement.handler) runs.push(...runsOfStatements(statement.block.body));
+    else if (statement.type === "BlockStatement") runs.push(...runsOfStatements(statement.body));
     if (statement.type !== "ExpressionStatement" && statement.type !== "VariableDeclaration") continue;
     runs.push([statement.start ?? 0, statement.end ?? 0], ...runsOf(statement));
   }
@@ -290,7 +298,15 @@ function runsOf(node: t.Node): [number, number][] {
   const runs: [number, number][] = [];
   const visit = (current: t.Node): void => {
     if (DEFERRED_TYPES.has(current.type)) return;
-    if (current.type === "CallExpression" && current.callee.type === "MemberExpression" && current.callee.property.type === "Identifier" && HANDLED_CHAIN.test(current.callee.property.name)) return;
+    // `.catch(f)` and `.then(f, g)` decide what a rejection does; `.then(f)` and `.finally(f)` pass it on.
+    if (
+      current.type === "CallExpression" &&
+      current.callee.type === "MemberExpression" &&
+      current.callee.property.type === "Identifier" &&
+      HANDLED_CHAIN.test(current.callee.property.name) &&
+      (current.callee.property.name === "catch" || (current.callee.property.name === "then" && current.arguments.length >= 2))
+    )
+      return;
     if (current.type === "CallExpression" || current.type === "NewExpression") runs.push([current.start ?? 0, current.end ?? 0]);
     for (const child of childrenOf(current)) visit(child);
   };

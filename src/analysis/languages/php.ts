@@ -56,6 +56,10 @@ const STRENGTH: ReadonlyMap<string, { strength: 1 | 2 | 3; negated?: boolean }> 
   ["assertFileEquals", { strength: 3 }],
   ["assertXmlStringEqualsXmlString", { strength: 3 }],
   ["expectExceptionMessage", { strength: 3 }],
+  // A deprecation the test expects, with its message: Symfony PHPUnit Bridge's ExpectDeprecationTrait, PHPUnit 11's expectUserDeprecationMessage*.
+  ["expectDeprecation", { strength: 2 }],
+  ["expectUserDeprecationMessage", { strength: 2 }],
+  ["expectUserDeprecationMessageMatches", { strength: 2 }],
   ["expectExceptionCode", { strength: 3 }],
   ["assertNotSame", { strength: 2, negated: true }],
   ["assertNotEquals", { strength: 2, negated: true }],
@@ -205,7 +209,7 @@ function assertionFact(matcher: string, args: Node | undefined, line: number): A
     return fact;
   }
   // The message or code the expected exception must carry: a part of the error check, with no value under test of its own.
-  if (matcher === "expectExceptionMessage" || matcher === "expectExceptionMessageMatches" || matcher === "expectExceptionCode") {
+  if (matcher === "expectExceptionMessage" || matcher === "expectExceptionMessageMatches" || matcher === "expectExceptionCode" || /^expect(?:User)?Deprecation/.test(matcher)) {
     const value = compactText(first);
     if (value !== undefined) fact.expected = matcher === "expectExceptionCode" ? `{code:${value}}` : value;
     return fact;
@@ -259,6 +263,10 @@ function extractPhpDrafts(path: string, grammar: LoadedGrammar, root: Node): Ext
     const draft: TestDraft = { name, suitePath: [className], line, node: definition, bodyHash, marks: {}, literals: literalsOf(body), body };
     const covers = [...coveredBy(definition), ...coveredBy(classNode)];
     if (covers.length > 0) draft.covers = covers;
+    // `@group legacy` / `#[Group('legacy')]` (Symfony PHPUnit Bridge: a test of deprecated behaviour), `#[IgnoreDeprecations]` (PHPUnit 11).
+    const groups = [...docblock.matchAll(/@group\s+(\S+)/g)].map((match) => match[1]);
+    const groupAttribute = stringValue(argumentValues(attributes.get("Group"))[0]);
+    if (groups.includes("legacy") || groupAttribute === "legacy" || attributes.has("IgnoreDeprecations")) draft.exercisesDeprecated = true;
     // `@requires OS Windows`, `#[RequiresPhp('8.2')]`, `#[RequiresOperatingSystemFamily(…)]`: skipped unless the requirement holds.
     const requirement = [...attributes.keys()].find((attribute) => attribute.startsWith("Requires")) ?? /@requires\s+\S+/.exec(docblock)?.[0] ?? null;
     if (requirement) draft.marks.conditional = { via: requirement.startsWith("@") ? requirement : `#[${requirement}]` };

@@ -209,6 +209,8 @@ function extractRustDrafts(path: string, grammar: LoadedGrammar, root: Node, con
     }
     frameworks.add(testAttribute.path.includes("::") ? (testAttribute.path.split("::")[0] as string) : testAttribute.path);
     const draft: TestDraft = { name, suitePath, line, node: definition, bodyHash, marks: {}, literals: literalsOf(body), body };
+    // `#[allow(deprecated)]` on the test: it exercises deprecated API.
+    if (attributes.some((attribute) => attribute.path === "allow" && /\bdeprecated\b/.test(attribute.args?.text ?? attribute.node.text))) draft.exercisesDeprecated = true;
     const ignore = attributes.find((attribute) => attribute.path === "ignore");
     if (ignore) {
       const reason = stringValue(ignore.value);

@@ -210,7 +210,9 @@ export function branchConditionsWithin(node: Node, isContainer: (candidate: Node
  * (not included), outermost first: a `case v:` arm of `switch x` runs when
  * `x == v` (several values: `x == a || x == b`), a `default:` arm when
  * every single-valued case failed (`x != v` for each). `textOf` makes
- * canonical text of a comparison written `x==v`; `negate` negates one.
+ * canonical text of a comparison written `x==v` (or of a tagless `switch
+ * { case c: }` arm's `c`); `negate` negates one. A switch with a
+ * `fallthrough` adds none (an arm may be entered from the one before);
  * branchConditionsWithin reads the `if` arms; a type switch adds none.
  */
 export function switchArmConditions(node: Node, container: Node, textOf: (comparison: string) => string, negate: (text: string) => string): string[] {
@@ -218,18 +220,20 @@ export function switchArmConditions(node: Node, container: Node, textOf: (compar
   for (let current: Node | null = node; current && !isSame(current, container); current = current.parent) {
     const statement = current.parent;
     if (!statement || statement.type !== "expression_switch_statement" || (current.type !== "expression_case" && current.type !== "default_case")) continue;
+    // An arm entered by `fallthrough` from the one before runs under that arm's condition too: none is read.
+    if (statement.descendantsOfType("fallthrough_statement").length > 0) continue;
     const subject = statement.childForFieldName("value");
-    if (!subject) continue;
     const valuesOf = (arm: Node): Node[] => (arm.childForFieldName("value")?.namedChildren ?? []).filter((value): value is Node => value !== null);
+    // `switch x { case a: }` compares x with a; a tagless `switch { case c: }` runs an arm when c holds.
+    const armCondition = (value: Node): string => (subject ? textOf(`${subject.text}==${value.text}`) : textOf(value.text));
     if (current.type === "expression_case") {
       const values = valuesOf(current);
-      if (values.length > 0) conditions.push(values.map((value) => textOf(`${subject.text}==${value.text}`)).join("||"));
+      if (values.length > 0) conditions.push(values.map(armCondition).join("||"));
       continue;
     }
     for (const arm of statement.namedChildren) {
       if (arm?.type !== "expression_case") continue;
-      const values = valuesOf(arm);
-      if (values.length === 1) conditions.push(negate(textOf(`${subject.text}==${(values[0] as Node).text}`)));
+      for (const value of valuesOf(arm)) conditions.push(negate(armCondition(value)));
     }
   }
   return conditions.reverse();

@@ -812,12 +812,13 @@ const SHORT_CIRCUIT: ReadonlySet<string> = new Set(["&&", "||", "and", "or", "??
  * conditional and short-circuit branches and safe navigation (`?.`,
  * `&.`). What follows a top-level `return`/`throw`/`raise` never runs. A
  * body that handles its own errors (a Ruby method or block with `rescue`
- * or `ensure`, a Go test that calls `recover()`) runs nothing this way:
+ * (an `ensure` swallows nothing), a Go test that calls `recover()` or defers a call) runs nothing this way:
  * any error in it may be swallowed.
  */
 export function unconditionalRunsOf(body: Node): string[] {
   const statements = body.namedChildren.filter((child): child is Node => child !== null && !/comment/.test(child.type));
-  if (statements.some((child) => child.type === "rescue" || child.type === "ensure") || /\brecover\(\)/.test(body.text)) return [];
+  // A `defer` may run a function that recovers (`defer swallow()`, `defer func() { recover() }()`): any panic may be swallowed.
+  if (statements.some((child) => child.type === "rescue" || child.type === "defer_statement") || /\brecover\(\)/.test(body.text)) return [];
   const runs: string[] = [];
   const visit = (node: Node): void => {
     if (CALLBACK.test(node.type) || CONDITIONAL_EXPRESSION.test(node.type)) return;
@@ -830,11 +831,25 @@ export function unconditionalRunsOf(body: Node): string[] {
   for (const statement of statements) {
     const inner = statement.type === "expression_statement" ? (statement.namedChild(0) ?? statement) : statement;
     if (ENDING_STATEMENT.test(inner.type)) break;
+    // A block that catches nothing runs what it holds whatever happens: a `try` with no catch (Java's try-with-resources, a
+    // `finally` only), C#'s `using`, Ruby's `begin … ensure` with no `rescue`.
+    const transparent = transparentBlock(inner);
+    if (transparent) runs.push(...unconditionalRunsOf(transparent));
     if (COMPOUND_STATEMENT.test(inner.type) || CONDITIONAL_EXPRESSION.test(inner.type)) continue;
     runs.push(statement.text);
     visit(statement);
   }
   return runs;
+}
+
+/** The statement list a block that catches nothing runs (see {@link unconditionalRunsOf}), or null. */
+function transparentBlock(node: Node): Node | null {
+  const children = node.namedChildren.filter((child): child is Node => child !== null);
+  const catches = children.some((child) => /^(?:catch_clause|except_clause|rescue)$/.test(child.type));
+  if (catches) return null;
+  if (/^(?:try_statement|try_with_resources_statement|using_statement)$/.test(node.type)) return node.childForFieldName("body") ?? children.find((child) => child.type === "block") ?? null;
+  if (node.type === "begin") return node;
+  return null;
 }
 
 /** At most this many written places are recorded per product file (CodeFacts.writes). */

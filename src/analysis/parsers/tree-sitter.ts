@@ -745,6 +745,8 @@ export interface TestDraft {
   callCount?: number;
   /** For a test without a real check: what its calls depend on (see TestCase.callNames). */
   callNames?: string[][];
+  /** The test declares it exercises deprecated code (TestCase.exercisesDeprecated). */
+  exercisesDeprecated?: true;
   /** What the body runs whatever happens (TestCase.directCalls). */
   directCalls?: string[];
   /** The test has no title of its own (TestCase.untitled). */
@@ -1342,10 +1344,32 @@ function pathConditions(node: Node, container: Node): string[] {
   return [...branchConditionsWithin(node, isContainer, (condition) => canonicalText(condition.text), negatedCondition), ...switchArmConditions(node, container, canonicalText, negatedCondition)];
 }
 
-/** True when conditions joined hold one and its negation (`c=="a"` and `c!="a"`): a path under them never runs. */
-function isContradictory(conditions: readonly string[]): boolean {
-  const held = new Set(conditions);
-  return conditions.some((condition) => held.has(negatedCondition(condition)));
+/**
+ * True when conditions joined hold one and its negation (`c=="a"` and
+ * `c!="a"`): a path under them never runs. Only conditions that read no
+ * call (`os.Getenv("CI")` may answer otherwise at the next hop: the caller
+ * may set it in between) and no name local to a hop's function (`mode`,
+ * a helper's parameter, is not the caller's `mode`) are compared: `locals`
+ * are those names.
+ */
+function isContradictory(conditions: readonly string[], locals: ReadonlySet<string> = new Set()): boolean {
+  const stable = conditions.filter((condition) => !condition.includes("(") && !(condition.match(/[A-Za-z_$][\w$]*/g) ?? []).some((name, index, names) => locals.has(name) && names[index - 1] !== "."));
+  const held = new Set(stable);
+  return stable.some((condition) => held.has(negatedCondition(condition)));
+}
+
+/** The names a function binds itself (its parameters and the names its body assigns or declares): they mean nothing to its callers. */
+function localNames(fn: Node): Set<string> {
+  const names = new Set<string>();
+  for (const node of fn.descendantsOfType(["identifier"])) {
+    if (!node) continue;
+    const parent = node.parent;
+    if (!parent) continue;
+    if (/parameter|short_var_declaration|var_spec|assignment|let_declaration|variable_declarator/.test(parent.type) && parent.namedChild(0)?.id === node.id) names.add(node.text);
+    if (parent.type === "expression_list" && /short_var_declaration|assignment/.test(parent.parent?.type ?? "") && parent.parent?.namedChild(0)?.id === parent.id) names.add(node.text);
+    if (parent.type === "parameters" || parent.type === "typed_parameter" || parent.type === "default_parameter") names.add(node.text);
+  }
+  return names;
 }
 
 /** The default {@link SkipReach}: a named function is a helper its callers go through. */
@@ -1404,7 +1428,7 @@ function applyIndirectSkips(skips: readonly SkipDraft[], tests: readonly TestDra
         if (!inner) continue;
         // A call reaching the skip only under conditions that contradict the skip's own never skips (logrus 108008340c).
         const conditions = [...pathConditions(call, fn), ...inner.conditions];
-        if (isContradictory(conditions)) continue;
+        if (isContradictory(conditions, new Set([...localNames(fn), ...localNames(inner.fn)]))) continue;
         helpers.set(kind.name, { ...inner, kind, fn, via: `${name}() (${inner.via})`, isConditional: inner.isConditional || isConditionalWithin(call, fn), conditions });
         isChanged = true;
         break;
@@ -1433,7 +1457,7 @@ function applyIndirectSkips(skips: readonly SkipDraft[], tests: readonly TestDra
   for (const test of helpers.size === 0 ? [] : tests) {
     for (const [name, call] of callsIn(test.body ?? test.node, isBare)) {
       const helper = helpers.get(name);
-      if (!helper || isContradictory([...pathConditions(call, test.node), ...helper.conditions])) continue;
+      if (!helper || isContradictory([...pathConditions(call, test.node), ...helper.conditions], new Set([...localNames(test.node), ...localNames(helper.fn)]))) continue;
       mark(test, helper, helper.isConditional || isConditionalWithin(call, test.node), `${name}() calls ${helper.via}`);
     }
   }
@@ -1544,6 +1568,7 @@ function toTestCase(draft: TestDraft, assertions: AssertionFact[], checkNames?: 
   if (draft.callCount !== undefined) test.callCount = draft.callCount;
   if (draft.callNames !== undefined) test.callNames = draft.callNames;
   if (draft.directCalls !== undefined) test.directCalls = draft.directCalls;
+  if (draft.exercisesDeprecated) test.exercisesDeprecated = true;
   if (draft.untitled === true) test.untitled = true;
   if (draft.covers !== undefined && draft.covers.length > 0) test.covers = [...new Set(draft.covers)].sort();
   if (checkNames !== undefined) test.checkNames = checkNames;

@@ -48,7 +48,57 @@ const rbCode = [
 const rbTest = (extra: string): string => `RSpec.describe Mailer do\n  it "delivers" do\n    expect(Mailer.new.deliver("a")).to eq(true)\n  end\n${extra}end\n`;
 const rbDeprecated = `  it "warns that :sync is deprecated" do\n    expect { Mailer.new.deliver("a", sync: true) }.to output(/deprecated/).to_stderr\n  end\n`;
 
+const phpCommand = [
+  "src/Command.php",
+  `<?php\nclass Command {\n  protected static $defaultName;\n  public static function getDefaultName(): ?string {\n    if ($attribute = (new \\ReflectionClass(static::class))->getAttributes(AsCommand::class)) {\n      return $attribute[0]->newInstance()->name;\n    }\n    if (null === static::$defaultName) {\n      return null;\n    }\n    trigger_deprecation('acme/console', '6.1', 'Relying on the static property "$defaultName" is deprecated.');\n    return static::$defaultName;\n  }\n}\n`,
+  `<?php\nclass Command {\n  public static function getDefaultName(): ?string {\n    if ($attribute = (new \\ReflectionClass(static::class))->getAttributes(AsCommand::class)) {\n      return $attribute[0]->newInstance()->name;\n    }\n    return null;\n  }\n}\n`,
+] as const;
+const phpCommandTest = (extra: string): string =>
+  `<?php\nuse PHPUnit\\Framework\\TestCase;\nclass CommandTest extends TestCase {\n  public function testAttribute(): void {\n    $this->assertSame('my:command', MyAnnotatedCommand::getDefaultName());\n  }\n${extra}}\n`;
+const phpLegacy = `  /**\n   * @group legacy\n   */\n  public function testDefaultNameProperty(): void {\n    $this->expectDeprecation('Since acme/console 6.1: Relying on the static property "$defaultName" is deprecated.');\n    $this->assertSame('my:command', MyCommand::getDefaultName());\n  }\n  /**\n   * @group legacy\n   */\n  public function testStaticDefaultProperties(): void {\n    $command = new MyCommand();\n    $this->assertSame('my:command', $command->getName());\n  }\n`;
+
+const javaCode = [
+  "src/main/java/acme/Parser.java",
+  `package acme;\npublic class Parser {\n  @Deprecated\n  public static Parser lenient() { return new Parser(); }\n  public Object parse(String s) { return s; }\n}\n`,
+  `package acme;\npublic class Parser {\n  public Object parse(String s) { return s; }\n}\n`,
+] as const;
+const javaTest = (extra: string): string =>
+  `package acme;\nimport org.junit.jupiter.api.Test;\nimport static org.junit.jupiter.api.Assertions.*;\nclass ParserTest {\n  @Test\n  void parses() { assertEquals("a", new Parser().parse("a")); }\n${extra}}\n`;
+const javaDeprecated = `  @Test\n  @SuppressWarnings("deprecation")\n  void parsesLeniently() { assertEquals("a", Parser.lenient().parse("a")); }\n`;
+
+const rustCode = [
+  "src/lib.rs",
+  `pub struct Flags(u32);\nimpl Flags {\n    #[deprecated(note = "use bits")]\n    pub fn value(&self) -> u32 { self.0 }\n    pub fn bits(&self) -> u32 { self.0 }\n}\n`,
+  `pub struct Flags(u32);\nimpl Flags {\n    pub fn bits(&self) -> u32 { self.0 }\n}\n`,
+] as const;
+const rustTest = (extra: string): string => `use crate::Flags;\n\n#[test]\nfn bits() {\n    assert_eq!(Flags(3).bits(), 3);\n}\n${extra}`;
+const rustDeprecated = `\n#[test]\n#[allow(deprecated)]\nfn value_still_works() {\n    assert_eq!(Flags(3).bits() + 0, 3);\n}\n`;
+
 const cases: RuleCase[] = [
+  {
+    name: "php: @group legacy tests of a retired trigger_deprecation path (symfony/console 28424b5ff9)",
+    changes: [change(...phpCommand), change("tests/CommandTest.php", phpCommandTest(phpLegacy), phpCommandTest(""))],
+    findings: [`feature_removal/medium tests/CommandTest.php "CommandTest > testDefaultNameProperty"`, `feature_removal/medium tests/CommandTest.php "CommandTest > testStaticDefaultProperties"`],
+  },
+  {
+    name: 'java: a @SuppressWarnings("deprecation") test of a removed @Deprecated method',
+    changes: [change(...javaCode), change("src/test/java/acme/ParserTest.java", javaTest(javaDeprecated), javaTest(""))],
+    // The removed public method is reported as a removed export too (medium).
+    findings: [`feature_removal/medium src/main/java/acme/Parser.java`, `feature_removal/medium src/test/java/acme/ParserTest.java "ParserTest > parsesLeniently"`],
+  },
+  {
+    name: "rust: an #[allow(deprecated)] test of a removed #[deprecated] method",
+    changes: [change(...rustCode), change("tests/flags.rs", rustTest(rustDeprecated), rustTest(""))],
+    findings: [`feature_removal/medium src/lib.rs`, `feature_removal/medium tests/flags.rs "value_still_works"`],
+  },
+  {
+    name: "cheat: php: a @group legacy test deleted while the deprecation stays",
+    changes: [
+      change(phpCommand[0], phpCommand[1], phpCommand[1].replace("return static::$defaultName;", "return (string) static::$defaultName;")),
+      change("tests/CommandTest.php", phpCommandTest(phpLegacy), phpCommandTest("")),
+    ],
+    findings: [`test_deletion/critical tests/CommandTest.php "CommandTest > testDefaultNameProperty"`, `test_deletion/critical tests/CommandTest.php "CommandTest > testStaticDefaultProperties"`],
+  },
   {
     name: "python: the None-cache path and its DeprecationWarning removed with its test",
     changes: [change(...pyCode), change("tests/test_cached.py", pyTests + pyNoCache, pyTests)],
