@@ -24,7 +24,7 @@ import type { FileFacts, TestCase } from "./facts.js";
  * paragraph (go.dev/wiki/Deprecated).
  */
 const NOTICE: Readonly<Record<string, RegExp>> = {
-  python: /\b(?:Pending)?DeprecationWarning\b|\bFutureWarning\b|@(?:\w+\.)*deprecated\b/,
+  python: /\b(?:(?:Pending)?DeprecationWarning|FutureWarning)\s*[,)]|category\s*=\s*(?:Pending)?DeprecationWarning|@(?:\w+\.)*deprecated\b/,
   php: /\btrigger_deprecation\s*\(|\bE_USER_DEPRECATED\b/,
   javascript: /["'`]DeprecationWarning["'`]|\b(?:util\.)?deprecate\s*\(|\bdepd\s*\(/,
   ruby: /\bwarn\b.*deprecat|Deprecation\.(?:warn|new)|deprecator\.warn|category:\s*:deprecated/i,
@@ -44,13 +44,40 @@ const NOTICE: Readonly<Record<string, RegExp>> = {
 export function deprecationNotices(language: string, content: string): string[] {
   const pattern = NOTICE[language];
   if (!pattern || !pattern.test(content)) return [];
+  const comment = COMMENT_LINE[language];
+  const lines = content.split("\n");
   const notices: string[] = [];
-  for (const line of content.split("\n")) {
-    if (!pattern.test(line)) continue;
-    if (/^\s*(?:except|import|from)\b|filterwarnings|simplefilter|catch_warnings/.test(line)) continue;
-    notices.push(line.trim());
-  }
+  lines.forEach((line, index) => {
+    if (!pattern.test(line)) return;
+    if (comment?.test(line)) return;
+    if (/^\s*(?:except|import|from)\b|filterwarnings|simplefilter|catch_warnings/.test(line)) return;
+    // An annotation deprecates the declaration after it: the notice is both, so that one kept undeprecated is no retirement.
+    const declaration = ANNOTATED.has(language) ? lines.slice(index + 1).find((next) => next.trim() !== "" && !/^\s*(?:@|#\[|\[)/.test(next)) : undefined;
+    notices.push(declaration === undefined ? line.trim() : `${line.trim()} ${declaration.trim()}`);
+  });
   return notices;
+}
+
+/** Languages whose notice is an annotation on the next declaration. */
+const ANNOTATED: ReadonlySet<string> = new Set(["java", "csharp", "rust"]);
+
+/** A line that is only a comment, per language id (Go's notice is one: none there). */
+const COMMENT_LINE: Readonly<Record<string, RegExp>> = {
+  python: /^\s*#/,
+  ruby: /^\s*#/,
+  php: /^\s*(?:#|\/\/|\/?\*)/,
+  javascript: /^\s*(?:\/\/|\/?\*)/,
+  java: /^\s*(?:\/\/|\/?\*)/,
+  csharp: /^\s*(?:\/\/|\/?\*)/,
+  rust: /^\s*(?:\/\/|\/?\*)/,
+};
+
+/** The name an annotation notice deprecates (`@Deprecated public static Parser lenient()` -> `lenient`), or null for other notices. */
+function deprecatedName(notice: string): string | null {
+  if (!/^(?:@Deprecated|\[\s*(?:System\.)?Obsolete|#\[\s*deprecated)/.test(notice)) return null;
+  return (
+    /([A-Za-z_]\w*)\s*(?:<[^>]*>)?\s*\(/.exec(notice.replace(/^\S+(?:\([^)]*\))?\]?\s*/, ""))?.[1] ?? /(?:class|struct|enum|interface|trait|const|static|fn)\s+([A-Za-z_]\w*)/.exec(notice)?.[1] ?? null
+  );
 }
 
 /** The product files of a change, as before/after facts. */
@@ -61,29 +88,34 @@ interface FactsPair {
 }
 
 /**
- * The notices a change retired: for each product file that announces
- * fewer deprecations after the change than before (a reworded notice
- * retires none), the before notices missing from its after side (the
- * first `lost` of them when all were reworded too). Empty when none.
+ * The notices a change retired: when the change's product files announce
+ * fewer deprecations after it than before, all files together (a notice
+ * moved to another file, or reworded, retires none), the before notices
+ * missing from the after side (the first of them when all were reworded),
+ * as `path: notice`. An annotation notice (`@Deprecated`, `[Obsolete]`,
+ * `#[deprecated]`) counts as retired only when the name it deprecates is
+ * defined by no product file after the change: a method kept and no
+ * longer deprecated retires nothing. Empty when none.
  */
 export function retiredDeprecations(pairs: readonly FactsPair[]): string[] {
-  const retired: string[] = [];
-  for (const pair of pairs) {
-    if (pair.before?.isTestFile || pair.after?.isTestFile) continue;
-    const before = pair.before?.code?.deprecations ?? [];
-    const after = pair.after?.code?.deprecations ?? [];
-    const lost = before.length - after.length;
-    if (lost <= 0) continue;
-    const kept = [...after];
-    const gone = before.filter((notice) => {
-      const index = kept.indexOf(notice);
-      if (index === -1) return true;
-      kept.splice(index, 1);
-      return false;
-    });
-    retired.push(...(gone.length > 0 ? gone : before).slice(0, lost).map((notice) => `${pair.path}: ${notice}`));
-  }
-  return retired;
+  const product = pairs.filter((pair) => !pair.before?.isTestFile && !pair.after?.isTestFile);
+  const defined = new Set(product.flatMap((pair) => [...(pair.after?.code?.functions ?? []).map((fn) => fn.name.slice(fn.name.lastIndexOf(".") + 1)), ...(pair.after?.code?.declared ?? [])]));
+  const before = product.flatMap((pair) => (pair.before?.code?.deprecations ?? []).map((notice) => ({ path: pair.path, notice })));
+  const after = product.flatMap((pair) => pair.after?.code?.deprecations ?? []);
+  const kept = [...after];
+  const gone = before.filter(({ notice }) => {
+    const index = kept.indexOf(notice);
+    if (index === -1) return true;
+    kept.splice(index, 1);
+    return false;
+  });
+  const retired = gone.filter(({ notice }) => {
+    const name = deprecatedName(notice);
+    return name === null || !defined.has(name);
+  });
+  const lost = before.length - after.length - (gone.length - retired.length);
+  if (lost <= 0) return [];
+  return (retired.length > 0 ? retired : before).slice(0, lost).map(({ path, notice }) => `${path}: ${notice}`);
 }
 
 /** Words of a deprecation in a check or a title: `DeprecationWarning`, `expectDeprecation`, `deprecated_call`, `assert_deprecated`, "is deprecated", `@group legacy` tests named so. */

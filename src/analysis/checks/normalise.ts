@@ -164,8 +164,13 @@ export function canonicalText(text: string): string {
   return /\d/.test(out) ? canonicalNumbers(out) : out;
 }
 
-/** A number literal outside a string or a name, or JS `BigInt(n)` of one; strings matched first so their digits stay. */
-const NUMBER_SPELLING = /"(?:[^"\\]|\\.)*"|(?<![\w$.])BigInt\((\d[\d_]*|0[xXoObB][0-9a-fA-F_]+)\)|(?<![\w$.])(0[xX][0-9a-fA-F_]+|0[oO][0-7_]+|0[bB][01_]+|\d[\d_]*(?:\.\d[\d_]*)?)/g;
+/**
+ * A number literal outside a string, a regular expression literal, a Ruby
+ * `%w[…]`/`%i[…]` word list or a name, or JS `BigInt(n)` of one; those
+ * three matched first so their digits stay.
+ */
+const NUMBER_SPELLING =
+  /"(?:[^"\\]|\\.)*"|(?<![\w$)\]])\/(?![/*])(?:[^/\\\n]|\\.)+\/[a-z]*|%[wWiI](?:\[[^\]]*\]|\([^)]*\)|\{[^}]*\}|<[^>]*>)|(?<![\w$.])BigInt\((\d[\d_]*|0[xXoObB][0-9a-fA-F_]+)\)|(?<![\w$.])(0[xX][0-9a-fA-F_]+|0[oO][0-7_]+|0[bB][01_]+|\d[\d_]*(?:\.\d[\d_]*)?)/g;
 
 /** A number's decimal value as written in canonical text, or the text itself when it is no integer JS's BigInt reads. */
 function decimalOf(digits: string): string {

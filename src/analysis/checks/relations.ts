@@ -168,13 +168,13 @@ export function relationOfMatcher(matcher: string): Relation {
   }
   const comparison = /^(?:assert|if|expect)\s+(==|!=|<=|>=|<|>|===|!==|in|not in|is|is not)(?:\s|$)/.exec(matcher);
   if (comparison) return relationOfOperator(comparison[1] as string);
-  const last =
-    matcher
-      .replace(/^Should\(\)\./, "") // FluentAssertions: `Should().Be` is `Be`
-      .replace(/\(.*$/s, "")
-      .split(/[.\s]/)
-      .filter((part) => part !== "" && part !== "not" && part !== "resolves" && part !== "rejects" && part !== "Should()")
-      .pop() ?? matcher;
+  const parts = matcher
+    .replace(/^Should\(\)\./, "") // FluentAssertions: `Should().Be` is `Be`
+    .replace(/\(.*$/s, "")
+    .split(/[.\s]/)
+    .filter((part) => part !== "" && part !== "not" && part !== "Should()");
+  // jest's `.resolves`/`.rejects` modify the matcher after them; node:assert's `assert.rejects(p, err)` is the matcher itself.
+  const last = parts.filter((part, index) => !((part === "resolves" || part === "rejects") && index < parts.length - 1)).pop() ?? matcher;
   const name = MINITEST_EXPECTATIONS.get(last) ?? last.replace(/^(?:Assert|Is|Has|Does|Should)$/, "assert").toLowerCase();
   if (/^rejects\./.test(matcher) && /^(tothrow\w*)$/.test(name)) return "throws";
   for (const [pattern, relation] of MATCHER_RELATIONS) if (pattern.test(name)) return relation;

@@ -413,6 +413,75 @@ export function isProductModule(path: string, source: string): boolean {
   return !resolved.startsWith("..") && !isJavaScriptTestPath(resolved === "." ? "index.js" : resolved);
 }
 
+/**
+ * The methods of node:assert (nodejs.org/api/assert.html) and chai's
+ * `assert` (chaijs.com/api/assert): a product module's `assert` called so
+ * re-exports one of them, and asserts; any other method (`assert.string(x)`
+ * of sindresorhus/is) is the product's own API.
+ */
+const FRAMEWORK_ASSERT_METHODS: ReadonlySet<string> = new Set([
+  "ok",
+  "equal",
+  "notEqual",
+  "strictEqual",
+  "notStrictEqual",
+  "deepEqual",
+  "notDeepEqual",
+  "deepStrictEqual",
+  "notDeepStrictEqual",
+  "partialDeepStrictEqual",
+  "throws",
+  "doesNotThrow",
+  "rejects",
+  "doesNotReject",
+  "match",
+  "doesNotMatch",
+  "fail",
+  "ifError",
+  "isOk",
+  "isNotOk",
+  "isTrue",
+  "isFalse",
+  "isNull",
+  "isNotNull",
+  "isUndefined",
+  "isDefined",
+  "exists",
+  "notExists",
+  "isAbove",
+  "isAtLeast",
+  "isBelow",
+  "isAtMost",
+  "isNaN",
+  "isFunction",
+  "isObject",
+  "isArray",
+  "isString",
+  "isNumber",
+  "isBoolean",
+  "typeOf",
+  "instanceOf",
+  "include",
+  "notInclude",
+  "deepInclude",
+  "property",
+  "deepProperty",
+  "propertyVal",
+  "lengthOf",
+  "isEmpty",
+  "isNotEmpty",
+  "sameMembers",
+  "sameDeepMembers",
+  "includeMembers",
+  "oneOf",
+  "closeTo",
+  "approximately",
+  "hasAllKeys",
+  "hasAnyKeys",
+  "containsAllKeys",
+  "notMatch",
+]);
+
 /** Modules whose every import is an assertion function. */
 const ASSERT_MODULES: ReadonlySet<string> = new Set(["assert", "node:assert", "assert/strict", "node:assert/strict", "power-assert", "uvu/assert"]);
 
@@ -870,6 +939,8 @@ class TestExtractor {
   private readonly expectNames = new Set<string>(["expect"]);
   private readonly assertNames = new Set<string>(["assert"]);
   private readonly shouldNames = new Set<string>(["should"]);
+  /** Names bound to a product module's `assert` (or its default export): assertions only when called as a framework's assert is. */
+  private readonly productAssertNames = new Set<string>();
   private readonly statementOfCall = new Map<t.Node, t.Node>();
   private readonly commentsByEndLine = new Map<number, t.Comment[]>();
   private readonly commentsByStartLine = new Map<number, t.Comment[]>();
@@ -1264,9 +1335,13 @@ class TestExtractor {
       this.importLocals.add(local);
       if (imported !== null && imported !== "default") this.importedBindings.set(local, { source, imported });
     }
-    // A product module's export is the code under test, whatever it is called (`import is, {assert} from "../source/index.js"`).
-    if (isProductModule(this.path, source)) {
-      for (const names of [this.expectNames, this.assertNames, this.shouldNames]) names.delete(local);
+    // A product module's `assert` is the code under test (`import is, {assert} from "../source/index.js"`: `assert.string(x)`),
+    // unless it is called as node:assert or chai's assert is (the product re-exporting one): see isAssertionCall. An `expect`
+    // keeps its chain shape (`expect(x).toBe(y)`) wherever it comes from.
+    if (isProductModule(this.path, source) && imported !== "expect") {
+      this.assertNames.delete(local);
+      this.shouldNames.delete(local);
+      if (imported === "assert" || local === "assert") this.productAssertNames.add(local);
       return;
     }
     if (ASSERT_MODULES.has(source)) {
@@ -2504,7 +2579,7 @@ class TestExtractor {
     if (callee.type === "Identifier") {
       const name = callee.name;
       if (this.expectNames.has(name) || name === "expectTypeOf") return isMemberObject(node, parent);
-      if (this.assertNames.has(name)) return true;
+      if (this.assertNames.has(name) || this.productAssertNames.has(name)) return true;
       return /^(assert|expect)[A-Z0-9_$]/.test(name);
     }
     if (callee.type !== "MemberExpression" && callee.type !== "OptionalMemberExpression") return false;
@@ -2516,6 +2591,7 @@ class TestExtractor {
         return props.length === 1 && (first === "assertions" || first === "hasAssertions");
       }
       if (this.assertNames.has(root.name) || this.shouldNames.has(root.name)) return true;
+      if (this.productAssertNames.has(root.name) && props.length === 1 && first !== undefined && FRAMEWORK_ASSERT_METHODS.has(first)) return true;
       if (first !== undefined && CONTEXT_ASSERTIONS.has(first) && (this.frameWithContext(root.name) || this.isHelperContext(root.name) || this.attemptContexts.includes(root.name))) return true;
     }
     if (props.includes("assert")) return true;

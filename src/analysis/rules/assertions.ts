@@ -100,16 +100,25 @@ function areWordsNested(a: string | undefined, b: string | undefined): boolean {
 
 const signature = (fact: AssertionFact): string => [fact.matcher, fact.actual ?? "", fact.expected ?? "", fact.negated ? "!" : "", fact.unreachable ? "x" : ""].join("\u0000");
 
-/** Equality levels used one after another inside the gaps left by the stricter one. */
-const LEVELS: readonly ((a: AssertionFact, b: AssertionFact) => boolean)[] = [
-  (a, b) => signature(a) === signature(b),
-  (a, b) => a.actual !== undefined && a.actual === b.actual,
-  // A subject renamed keeps its expected values and its words (`lock_count == 3` -> `lock.count == 3`, read as a length;
-  // `wait_count` -> `cond.wait_count`): several renamed at once stay aligned by them before the relation alone aligns them.
-  (a, b) => a.expected !== undefined && a.expected === b.expected && areWordsNested(a.actual, b.actual),
-  (a, b) => a.matcher === b.matcher,
-  () => true,
-];
+/** Equality levels used one after another inside the gaps left by the stricter one, for one pair of sides. */
+function levelsOf(before: readonly AssertionFact[], after: readonly AssertionFact[]): readonly ((a: AssertionFact, b: AssertionFact) => boolean)[] {
+  const isRenamedKeeping = (a: AssertionFact, b: AssertionFact): boolean => a.expected !== undefined && a.expected === b.expected && areWordsNested(a.actual, b.actual);
+  return [
+    (a, b) => signature(a) === signature(b),
+    (a, b) => a.actual !== undefined && a.actual === b.actual,
+    // A subject renamed keeps its expected values and its words (`lock_count == 3` -> `lock.count == 3`, read as a length;
+    // `wait_count` -> `cond.wait_count`): several renamed at once stay aligned by them before the relation alone aligns
+    // them. Only a pair no other assertion of either side would make as well: two counters expecting 3 merged into one
+    // `count == 3` pair by neither.
+    // (A copy of the same assertion is no rival: copies are interchangeable.)
+    (a, b) =>
+      isRenamedKeeping(a, b) &&
+      !before.some((other) => signature(other) !== signature(a) && isRenamedKeeping(other, b)) &&
+      !after.some((other) => signature(other) !== signature(b) && isRenamedKeeping(a, other)),
+    (a, b) => a.matcher === b.matcher,
+    () => true,
+  ];
+}
 
 /**
  * Pairs the assertions of two versions of one test in order (see the module
@@ -117,9 +126,10 @@ const LEVELS: readonly ((a: AssertionFact, b: AssertionFact) => boolean)[] = [
  */
 export function pairAssertions(before: readonly AssertionFact[], after: readonly AssertionFact[]): AssertionPairing {
   const pairs: [number, number][] = [];
+  const levels = levelsOf(before, after);
   const pairWithin = (beforeIdx: number[], afterIdx: number[], level: number): void => {
-    if (beforeIdx.length === 0 || afterIdx.length === 0 || level >= LEVELS.length) return;
-    const isSame = LEVELS[level] as (a: AssertionFact, b: AssertionFact) => boolean;
+    if (beforeIdx.length === 0 || afterIdx.length === 0 || level >= levels.length) return;
+    const isSame = levels[level] as (a: AssertionFact, b: AssertionFact) => boolean;
     const anchors = longestCommon(beforeIdx, afterIdx, (x, y) => isSame(before[x] as AssertionFact, after[y] as AssertionFact));
     let lastB = 0;
     let lastA = 0;
@@ -361,6 +371,9 @@ function baseFinding(test: MatchedTest): Pick<Finding, "file" | "line" | "before
  * a value that contains the lost one's: `expect(issue).toMatchInlineSnapshot()`
  * covers `expect(issue.code).toBe(…)`; `expect(obj).toEqual({…})` covers `expect(obj.a).toBe(1)`.
  */
+/** Relations (normalised matchers) that pin a value's contents, so a part of it too. */
+const WHOLE_VALUE_RELATIONS: ReadonlySet<string> = new Set(["equal", "snapshot", "partial"]);
+
 function isCoveredByWholerCheck(
   lost: AssertionFact,
   after: readonly AssertionFact[],
@@ -375,6 +388,8 @@ function isCoveredByWholerCheck(
   return after.some((fact) => {
     if (fact.tautology || fact.unreachable || fact.negated || fact.actual === undefined || fact.strength < Math.max(lost.strength, 3)) return false;
     if (fact.actual === actual) return false; // the same value: pairing already judged it
+    // Only a check of the whole value's contents covers its parts: its length (`cached.count` read as one) does not.
+    if (!WHOLE_VALUE_RELATIONS.has(fact.matcher)) return false;
     const whole = afterChecks?.get(fact);
     const isPart = (base: string | undefined): boolean => base !== undefined && actual.startsWith(base) && /^[.[?]/.test(actual.slice(base.length));
     if (!isPart(fact.actual) && !isPart(whole?.local)) return false;
