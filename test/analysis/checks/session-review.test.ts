@@ -183,8 +183,6 @@ const productAssert: RuleCase[] = [
 
 // ---------------------------------------------------------------- 3. numbers spelled another way
 const jsNum = (line: string): string => `import {test, expect} from "vitest";\nimport {format} from "../src/format.js";\ntest("formats", () => {\n${line}\n});\n`;
-const goMode = (lit: string): string =>
-  `package files\n\nimport (\n\t"os"\n\t"testing"\n)\n\nfunc TestMode(t *testing.T) {\n\tif got := Mode("x"); got != os.FileMode(${lit}) {\n\t\tt.Fatalf("mode %v", got)\n\t}\n}\n`;
 const numbers: RuleCase[] = [
   { name: "3 ok look-alike: hex to decimal", changes: [change("test/format.test.js", jsNum(`  expect(format(255)).toBe(0xFF);`), jsNum(`  expect(format(255)).toBe(255);`))], findings: [] },
   {
