@@ -691,6 +691,15 @@ export interface FunctionFact {
    */
   arity?: { min: number; max: number | null };
   /**
+   * The declared types of its parameters, by name as written (`$v` in PHP),
+   * each split into the types of a union (`array|\Closure` -> ["array",
+   * "Closure"], `?array` -> ["array", "null"]), leading `\` dropped
+   * (parsers/tree-sitter-subjects.ts parameterTypesOf). Read for PHP
+   * (enforced at call time), Java and C# (at compile time); absent when no
+   * parameter declares a type.
+   */
+  parameterTypes?: Record<string, string[]>;
+  /**
    * Local names it binds to an unsigned parse or conversion whose failure
    * reaches its caller, sorted, unique; absent when none: Go `v, err :=
    * strconv.ParseUint(…)` (the error kept, not `_`), Rust `let v: u64 =

@@ -35,7 +35,7 @@ import type {
 import { hashText } from "../facts.js";
 import { isDefaultReference } from "./default-reference.js";
 import { isLiteral, namedChildren, normalizeLiteral, walkSubtree as walk } from "./tree-sitter.js";
-import { arityOf } from "./tree-sitter-subjects.js";
+import { arityOf, parameterTypesOf } from "./tree-sitter-subjects.js";
 
 /** Node types that are comments in the supported grammars. */
 const COMMENT_TYPES: ReadonlySet<string> = new Set(["comment", "line_comment", "block_comment", "doc_comment"]);
@@ -1217,6 +1217,8 @@ class CodeFactWalk {
     if (found.returnsError !== undefined) fact.returnsError = found.returnsError;
     const arity = arityOf(node);
     if (arity) fact.arity = arity;
+    const parameterTypes = parameterTypesOf(node);
+    if (parameterTypes) fact.parameterTypes = parameterTypes;
     const exit = found.body && this.syntax.fallthrough ? this.syntax.fallthrough(found.body) : null;
     if (exit !== null) {
       const line = typeof exit === "string" ? fact.line : exit.startPosition.row + 1;

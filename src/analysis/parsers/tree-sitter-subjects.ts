@@ -721,6 +721,31 @@ export function arityOf(fn: Node): { min: number; max: number | null } | null {
   return { min, max };
 }
 
+/** Parameter node types whose declared type the language enforces: PHP (at call time), Java and C# (at compile time). */
+const TYPED_PARAMETER = /^(?:simple_parameter|property_promotion_parameter|formal_parameter|parameter)$/;
+
+/**
+ * The declared types of a function's parameters (FunctionFact.parameterTypes):
+ * for each parameter with a `type` and a `name` field in an enforcing
+ * grammar, its type split at `|` (a `?T` nullable as `T` and `null`), a
+ * leading `\\` dropped. Null when none declares a type.
+ */
+export function parameterTypesOf(fn: Node): Record<string, string[]> | null {
+  const params = fn.childForFieldName("parameters");
+  if (!params) return null;
+  const types: Record<string, string[]> = {};
+  for (const param of params.namedChildren) {
+    if (!param || !TYPED_PARAMETER.test(param.type)) continue;
+    const type = param.childForFieldName("type");
+    const name = param.childForFieldName("name");
+    if (!type || !name) continue;
+    const text = type.text.replace(/\s+/g, "");
+    const parts = text.startsWith("?") ? [text.slice(1), "null"] : text.split("|");
+    types[name.text] = parts.map((part) => part.replace(/^\\/, ""));
+  }
+  return Object.keys(types).length > 0 ? types : null;
+}
+
 /** Node types of enum members, across the grammars. */
 const ENUM_MEMBER = /^(enum_variant|enum_member_declaration|enum_constant|enum_case)$/;
 

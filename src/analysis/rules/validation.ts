@@ -1029,6 +1029,61 @@ function isEmptinessImplied(alternative: string, kept: string): boolean {
   });
 }
 
+/** PHP's `is_*` type tests, as the type each accepts (php.net, "Variable handling Functions"). */
+const PHP_TYPE_TESTS: Readonly<Record<string, string>> = {
+  is_array: "array",
+  is_string: "string",
+  is_int: "int",
+  is_integer: "int",
+  is_long: "int",
+  is_float: "float",
+  is_double: "float",
+  is_bool: "bool",
+  is_callable: "callable",
+  is_iterable: "iterable",
+  is_object: "object",
+  is_null: "null",
+};
+
+/**
+ * The variable a negated type test reads and the type it accepts: PHP
+ * `!is_array($v)`, `!\is_string($v)`, `!$v instanceof \X`, `!($v instanceof
+ * X)`; Java `!(v instanceof X)`; C# `!(v is X)`, `v is not X`. Null for any
+ * other condition.
+ */
+function negatedTypeTest(conjunct: string): { name: string; type: string } | null {
+  const text = unwrapParentheses(conjunct.replace(/\s+/g, " ").trim());
+  const call = /^!\s*\\?(is_\w+)\((\$?\w+)\)$/.exec(text);
+  if (call) return PHP_TYPE_TESTS[call[1] as string] ? { name: call[2] as string, type: PHP_TYPE_TESTS[call[1] as string] as string } : null;
+  const instance = /^!\s*\(?\s*(\$?\w+)\s+(?:instanceof\s*|is\s+)\\?([\w\\.<>]+)\s*\)?$/.exec(text) ?? /^(\$?\w+) is not \\?([\w\\.<>]+)$/.exec(text);
+  return instance ? { name: instance[1] as string, type: (instance[2] as string).split(/[\\.]/).pop() as string } : null;
+}
+
+/**
+ * True when a removed guard refused values of the wrong type and the
+ * function now declares a parameter type that refuses them itself: every
+ * conjunct of the guard's one alternative is a negated type test of the
+ * same parameter (`!\is_array($v) && !$v instanceof \Closure`), and that
+ * parameter is declared (FunctionFact.parameterTypes) with types the guard
+ * all accepted (`array|\Closure`; not `mixed`, not `array|string` against
+ * `is_array` alone, not `?array` where null was refused). PHP raises a
+ * TypeError on a call with another type (php.net, "Type declarations");
+ * Java and C# refuse it at compile time (symfony/console 28424b5ff9).
+ */
+function isTypeDeclared(guard: GuardFact, fnAfter: FunctionFact | undefined): boolean {
+  const declared = fnAfter?.parameterTypes;
+  if (!declared) return false;
+  const alternatives = alternativesOf(guard.condition);
+  if (alternatives.length !== 1) return false;
+  const tests = splitTopLevel(unwrapParentheses(alternatives[0] as string), "&&").map(negatedTypeTest);
+  if (tests.length === 0 || tests.some((test) => test === null)) return false;
+  const name = (tests[0] as { name: string }).name;
+  if (tests.some((test) => test?.name !== name)) return false;
+  const accepted = new Set(tests.map((test) => (test as { type: string }).type.toLowerCase()));
+  const types = declared[name];
+  return types !== undefined && types.length > 0 && types.every((type) => accepted.has(type.toLowerCase()));
+}
+
 /** One `||` alternative of {@link isSubsumedSignCheck}: it requires a value of `unsignedValues` to be negative. */
 function isSubsumedAlternative(alternative: string, fnAfter: FunctionFact | undefined): boolean {
   const unsigned = fnAfter?.unsignedValues;
@@ -1482,6 +1537,7 @@ function guardFindings(
       }
       if (isMergedCopy(guard, candidates)) continue;
       if (isSubsumedSignCheck(guard, fnAfter)) continue;
+      if (isTypeDeclared(guard, fnAfter)) continue;
       if (isDeadVariantGuard(guard, constants)) continue;
       if (isDeadMemberGuard(guard, removedMembers)) continue;
       // A refusal of runtimes older than every one the project supports ("Node.js v10 or higher is required", engines >=10) refuses nothing.
