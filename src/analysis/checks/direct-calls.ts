@@ -88,11 +88,6 @@ export function directRuns(test: TestCase): DirectRuns {
   return runs;
 }
 
-/** Not-throws checks of a promise or task (ava `notThrowsAsync`, node:assert `doesNotReject`, jest `.resolves`, NUnit `DoesNotThrowAsync`): only an awaited call fails the test when it rejects. */
-export function isAsyncCheck(matcher: string): boolean {
-  return /Async\b|[Rr]eject|\bresolves\b/.test(matcher);
-}
-
 /**
  * True when `after` runs, whatever happens, every statement of the code
  * the negated `throws` check `check` (a not-throws check) ran, with the

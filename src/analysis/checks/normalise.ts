@@ -53,7 +53,7 @@ export interface Check {
   conditions?: string[];
   /** What a local expected value was bound to (AssertionFact.expectedValue, canonical), when the extractor read it. */
   expectedValue?: string;
-  /** For a negated `throws`: the check is of a promise or task (direct-calls.ts isAsyncCheck: `notThrowsAsync`, `doesNotReject`, `DoesNotThrowAsync`). */
+  /** For a negated `throws`: the check is of a promise or task ({@link ASYNC_ERROR_MATCHER}: `notThrowsAsync`, `doesNotReject`, `DoesNotThrowAsync`): only an awaited call keeps it (direct-calls.ts). */
   isAsync?: true;
 }
 
@@ -563,6 +563,9 @@ export function isLiteralText(text: string): boolean {
   return /^(?:"(?:[^"\\]|\\.)*"|-?\d[\w.]*|true|false|True|False|null|nil|None|undefined)$/.test(text);
 }
 
+/** Error-check matchers of a promise or task: ava `notThrowsAsync`, node:assert `doesNotReject`, jest `.resolves`/`.rejects`, NUnit `DoesNotThrowAsync`. */
+export const ASYNC_ERROR_MATCHER = /Async\b|[Rr]eject|\bresolves\b/;
+
 /**
  * The check an assertion makes (see the module comment). `fact.message`,
  * when the extractor recorded one (`pytest.raises(E, match=...)`), is the
@@ -653,7 +656,7 @@ export function toCheck(fact: AssertionFact): Check {
   if (errorType !== undefined) check.errorType = errorType;
   if (message !== undefined) check.message = message;
   if (relation === "helper") check.helper = fact.matcher.slice("helper ".length);
-  if (relation === "throws" && isNegated && /Async\b|[Rr]eject|\bresolves\b/.test(fact.matcher)) check.isAsync = true;
+  if (relation === "throws" && isNegated && ASYNC_ERROR_MATCHER.test(fact.matcher)) check.isAsync = true;
   if (relation === "equal" && LOOSE_EQUALITY.test(fact.matcher)) check.isLoose = true;
   if (fact.actualValue !== undefined && fact.actual !== undefined && /^\$?[A-Za-z_]\w*$/.test(fact.actual)) check.local = fact.actual;
   const columns = fact.rowColumns ? columnsOf(check, fact.rowColumns) : undefined;
