@@ -36,8 +36,9 @@ const NOTICE: Readonly<Record<string, RegExp>> = {
 
 /**
  * The deprecation notices of a product file's source, as its trimmed lines
- * (CodeFacts.deprecations), in order; empty for a language without a
- * pattern. A Python `except DeprecationWarning`/`import` line and a
+ * (an annotation's with the declaration it is on appended), in order
+ * (CodeFacts.deprecations); empty for a language without a pattern.
+ * Comment lines are none (Go's `// Deprecated:` aside). A Python `except DeprecationWarning`/`import` line and a
  * `filterwarnings`/`simplefilter` call silence or name a warning, they
  * announce nothing, and are left out.
  */
@@ -52,10 +53,19 @@ export function deprecationNotices(language: string, content: string): string[] 
     if (comment?.test(line)) return;
     if (/^\s*(?:except|import|from)\b|filterwarnings|simplefilter|catch_warnings/.test(line)) return;
     // An annotation deprecates the declaration after it: the notice is both, so that one kept undeprecated is no retirement.
-    const declaration = ANNOTATED.has(language) ? lines.slice(index + 1).find((next) => next.trim() !== "" && !/^\s*(?:@|#\[|\[)/.test(next)) : undefined;
+    const declaration = ANNOTATED.has(language) ? declarationAfter(lines, index) : undefined;
     notices.push(declaration === undefined ? line.trim() : `${line.trim()} ${declaration.trim()}`);
   });
   return notices;
+}
+
+/** The first line after `lines[index]` that is no blank line, annotation or attribute: the declaration an annotation is on. */
+function declarationAfter(lines: readonly string[], index: number): string | undefined {
+  for (let at = index + 1; at < lines.length; at++) {
+    const next = lines[at] as string;
+    if (next.trim() !== "" && !/^\s*(?:@|#\[|\[)/.test(next)) return next;
+  }
+  return undefined;
 }
 
 /** Languages whose notice is an annotation on the next declaration. */
