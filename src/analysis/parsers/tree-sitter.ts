@@ -863,6 +863,29 @@ export function topLevelReturnEnd(body: Node): number | null {
   return null;
 }
 
+/** A PHPUnit expectation of an exception for the rest of the test: `$this->expectException(…)` and its message/code kin. */
+const EXPECTS_EXCEPTION = /^(?:\$this->|self::|static::)expectException\w*\s*\(/;
+
+/**
+ * Where the last top-level statement of a test that expects an exception
+ * for its whole body starts (PHPUnit `$this->expectException(E::class)`,
+ * JUnit 4 `@Test(expected = E.class)`), or null for any other test. Such a
+ * test passes only when something throws, so the assertion of its last
+ * statement can never decide it: the exception came before or inside that
+ * statement, or the test fails anyway. Assertions from there on are read
+ * as unreachable (AssertionFact.unreachable).
+ */
+function expectedThrowLastStatement(draft: TestDraft): number | null {
+  const body = draft.body;
+  if (!body) return null;
+  const statements = namedChildren(body).filter((statement) => !/comment/.test(statement.type));
+  const head = draft.node.text.slice(0, Math.max(0, body.startIndex - draft.node.startIndex));
+  const expects = statements.some((statement) => EXPECTS_EXCEPTION.test(statement.text.trim())) || /@Test\s*\(\s*(?:[^)]*,\s*)?expected\s*=/.test(head);
+  if (!expects) return null;
+  const last = statements.filter((statement) => !EXPECTS_EXCEPTION.test(statement.text.trim())).at(-1);
+  return last ? last.startIndex : null;
+}
+
 /** A draft with its byte range read once (Node.endIndex is a call into wasm). */
 interface Ranged {
   draft: TestDraft;
@@ -1187,7 +1210,10 @@ export function assembleFacts(
   const returnEnds = new Map<TestDraft, number>();
   for (const draft of [...drafts.tests, ...methodDrafts]) {
     const end = draft.body ? topLevelReturnEnd(draft.body) : null;
-    if (end !== null) returnEnds.set(draft, end);
+    // In a test that expects an exception for its whole body, its last statement's assertion never decides anything.
+    const vacuous = draft.body ? expectedThrowLastStatement(draft) : null;
+    const earliest = end === null ? vacuous : vacuous === null ? end : Math.min(end, vacuous);
+    if (earliest !== null) returnEnds.set(draft, earliest);
   }
   // A test's own throw under an `if` fails it as its framework's `fail()` would: one check of the test.
   const throwing = root ? failingThrows([...drafts.tests, ...methodDrafts]) : [];
