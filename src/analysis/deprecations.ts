@@ -10,7 +10,8 @@
  */
 
 import type { Check } from "./checks/index.js";
-import type { FileFacts, TestCase } from "./facts.js";
+import type { TestCase } from "./facts.js";
+import type { RulePair } from "./rules/context.js";
 
 /**
  * What announces a deprecation, per language id (languages/index.ts), as
@@ -90,13 +91,6 @@ function deprecatedName(notice: string): string | null {
   );
 }
 
-/** The product files of a change, as before/after facts. */
-interface FactsPair {
-  path: string;
-  before: FileFacts | null;
-  after: FileFacts | null;
-}
-
 /**
  * The notices a change retired: when the change's product files announce
  * fewer deprecations after it than before, all files together (a notice
@@ -107,7 +101,7 @@ interface FactsPair {
  * defined by no product file after the change: a method kept and no
  * longer deprecated retires nothing. Empty when none.
  */
-export function retiredDeprecations(pairs: readonly FactsPair[]): string[] {
+export function retiredDeprecations(pairs: readonly RulePair[]): string[] {
   const product = pairs.filter((pair) => !pair.before?.isTestFile && !pair.after?.isTestFile);
   const defined = new Set(product.flatMap((pair) => [...(pair.after?.code?.functions ?? []).map((fn) => fn.name.slice(fn.name.lastIndexOf(".") + 1)), ...(pair.after?.code?.declared ?? [])]));
   const before = product.flatMap((pair) => (pair.before?.code?.deprecations ?? []).map((notice) => ({ path: pair.path, notice })));

@@ -16,12 +16,6 @@ import { unify } from "./coverage.js";
 import { canonicalText, closingBracket, splitArguments, splitStatements, type Check } from "./normalise.js";
 import { relationOfMatcher } from "./relations.js";
 
-/** A function literal's header around a not-throws check's code: `()=>`, `async()=>`, `()->`, `x=>`, Rust's `||`/`move||`. */
-const LAMBDA_HEAD = /^(?:async)?(?:\(\)|[A-Za-z_$][\w$]*)(?:=>|->)|^(?:move)?\|\|/;
-
-/** A function literal wrapped around a block: Go's `func(){…}`, Ruby's `->{…}`/`lambda{…}`/`proc{…}`, PHP's `function(){…}`/`fn()=>`. */
-const WRAPPED_BLOCK = /^(?:func\(\)|->|lambda|proc|function\(\))\{(.*)\}$/s;
-
 /** A declaration or assignment's left side, canonical: `const v=`, `let v=`, `var v=`, `val v=`, `Parser p=`, `auto v=`, `x:=`, `_=`, `let mut v=`, `$v=`. */
 const BINDING_HEAD = /^(?:(?:const|let|var|val|final|auto|let mut)\s+)?(?:[A-Z][\w.<>,[\]?]*\s+)?\$?[A-Za-z_][\w$]*(?::[^=]+)?(?::=|=)(?!=)/;
 
@@ -34,16 +28,14 @@ function valueOf(statement: string): string {
 }
 
 /**
- * The statements a not-throws check's subject runs, canonical: the body of
- * the function literal it holds (`()->p.parse("a")`, `func(){Parse("a")}`,
- * a block of `;`-separated statements), or the subject itself. Null when
- * it names no code (`""`, one bare name: a local holding code not read back).
+ * The statements a not-throws check's subject runs, canonical: the
+ * subject comes with its function literal already dropped (normalise.ts
+ * unwrapThunk: `p.parse("a")`, a block's `;`-separated statements). Null
+ * when it names no code (`""`, one bare name: a local holding code not read
+ * back).
  */
-export function notThrowsStatements(subject: string): string[] | null {
-  let body = subject.replace(LAMBDA_HEAD, "");
-  body = WRAPPED_BLOCK.exec(body)?.[1] ?? body;
-  if (body.startsWith("{") && body.endsWith("}")) body = body.slice(1, -1);
-  const statements = splitStatements(body);
+function notThrowsStatements(subject: string): string[] | null {
+  const statements = splitStatements(subject);
   if (statements.length === 0 || statements.some((statement) => /^\$?[A-Za-z_]\w*$/.test(statement))) return null;
   return statements;
 }
@@ -70,7 +62,7 @@ const AWAITING = /^(?:(?:(?:const|let|var|val|auto)\s+)?(?:[\w$.<>,[\]?]+\s+)?[\
 const runsCache = new WeakMap<TestCase, DirectRuns>();
 
 /** TestCase.directCalls read as {@link DirectRuns}. */
-export function directRuns(test: TestCase): DirectRuns {
+function directRuns(test: TestCase): DirectRuns {
   let runs = runsCache.get(test);
   if (!runs) {
     const all = new Set<string>();

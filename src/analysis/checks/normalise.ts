@@ -512,7 +512,7 @@ function isWordOperatorAt(text: string, index: number, width: number): boolean {
 /** A callable wrapper around the code under test dropped: `()=>f(1)` -> `f(1)`, `lambda:f(1)` -> `f(1)`, `function(){return f(1)}` -> `f(1)`, `{f(1)}` (a block) -> `f(1)`. */
 function unwrapThunk(text: string): string {
   let inner = text
-    .replace(/^(?:async)?\(\)=>/, "")
+    .replace(/^(?:async)?\(\)(?:=>|->)|^(?:move)?\|\|/, "") // JS/C# `() =>`, Java `() ->`, Rust `|| …`
     .replace(/^lambda:/, "")
     .replace(/^(?:func\(\)|function\(\))\{(?:return )?(.*?);?\}$/s, "$1")
     .replace(/^(?:->|proc|lambda)?\{(?:\|\w*\|)?(.*)\}$/s, "$1");
@@ -893,9 +893,7 @@ function validationParts(text: string): { errorType?: string; message?: string }
   for (const statement of statements) {
     const returned = /^return\s*(.*)$/s.exec(statement)?.[1];
     if (returned !== undefined) {
-      const parts: string[] = [];
-      const isDisjunction = splitTopLevelOn(returned, "||", parts);
-      if (!isDisjunction) deciding.push(...conjuncts(returned));
+      if (!scanTopLevel(returned, (i) => returned.startsWith("||", i))) deciding.push(...conjuncts(returned));
     } else if (/^(?:assert(?:\.\w+)?|t\.\w+|expect)\(/.test(statement)) deciding.push(statement);
   }
   const parts: { errorType?: string; message?: string } = {};
@@ -907,18 +905,6 @@ function validationParts(text: string): { errorType?: string; message?: string }
   if (parts.errorType === undefined) delete parts.errorType;
   if (parts.message === undefined || parts.message === "") delete parts.message;
   return parts;
-}
-
-/** True when canonical `text` holds `operator` at its top level; its pieces go to `into`. */
-function splitTopLevelOn(text: string, operator: string, into: string[]): boolean {
-  let start = 0;
-  scanTopLevel(text, (i) => {
-    if (!text.startsWith(operator, i)) return;
-    into.push(text.slice(start, i));
-    start = i + operator.length;
-  });
-  into.push(text.slice(start));
-  return into.length > 1;
 }
 
 /** The error type and message one piece of a validation function pins of its error `param` (see {@link validationParts}). */

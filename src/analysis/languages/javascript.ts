@@ -407,7 +407,7 @@ export function matcherStrength(matcher: string, argumentCount: number, isNegate
  * not a framework; a test helper module (`./helpers/expect.js` beside a
  * test under `test/`) is not product code. False when `path` is unknown.
  */
-export function isProductModule(path: string, source: string): boolean {
+function isProductModule(path: string, source: string): boolean {
   if (path === "" || !/^\.\.?(?:\/|$)/.test(source)) return false;
   const resolved = posix.normalize(posix.join(posix.dirname(path), source));
   return !resolved.startsWith("..") && !isJavaScriptTestPath(resolved === "." ? "index.js" : resolved);

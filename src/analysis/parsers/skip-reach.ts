@@ -115,7 +115,8 @@ export const FUNCTION_TYPES: ReadonlySet<string> = new Set([
   "anonymous_function_creation_expression",
 ]);
 
-function isSame(a: Node, b: Node): boolean {
+/** True when two nodes are the same node of one tree: the same extent and type (web-tree-sitter hands out a new object per visit). */
+export function isSame(a: Node, b: Node): boolean {
   return a.startIndex === b.startIndex && a.endIndex === b.endIndex && a.type === b.type;
 }
 

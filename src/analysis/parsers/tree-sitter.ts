@@ -49,7 +49,18 @@ import {
 import { isConstantTautology } from "../checks/constants.js";
 import { relationOfMatcher } from "../checks/relations.js";
 import { currentRun, debug } from "../../log.js";
-import { allOwnCalls, branchConditionsWithin, callsIn, conditionWithin, enclosingFunction, FUNCTION_TYPES, isConditionalWithin, switchArmConditions, type SkipProviderKind } from "./skip-reach.js";
+import {
+  allOwnCalls,
+  branchConditionsWithin,
+  callsIn,
+  conditionWithin,
+  enclosingFunction,
+  FUNCTION_TYPES,
+  isConditionalWithin,
+  isSame,
+  switchArmConditions,
+  type SkipProviderKind,
+} from "./skip-reach.js";
 import { canonicalText, decodeUnicodeEscapes, negatedCondition, splitArguments, splitCall } from "../checks/normalise.js";
 import {
   directCallTexts,
@@ -1366,7 +1377,7 @@ interface SkipProvider {
 
 /** The conditions `node` runs under within `container` (`if` arms and Go `switch` arms, canonical), outermost first. */
 function pathConditions(node: Node, container: Node): string[] {
-  const isContainer = (candidate: Node): boolean => candidate.startIndex === container.startIndex && candidate.endIndex === container.endIndex && candidate.type === container.type;
+  const isContainer = (candidate: Node): boolean => isSame(candidate, container);
   return [...branchConditionsWithin(node, isContainer, (condition) => canonicalText(condition.text), negatedCondition), ...switchArmConditions(node, container, canonicalText, negatedCondition)];
 }
 
