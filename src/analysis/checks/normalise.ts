@@ -161,7 +161,8 @@ export function canonicalText(text: string): string {
     .replace(/^await /, "")
     .replace(/([(,])&(?:mut )?(?=[A-Za-z_$])/g, "$1");
   while (out.startsWith("(") && out.endsWith(")") && closingIndex(out, 0) === out.length - 1) out = out.slice(1, -1);
-  return /\d/.test(out) ? canonicalNumbers(out) : out;
+  // Only a separator, a hex/octal/binary prefix or a BigInt call is respelled: the common text skips the scan.
+  return /\d_|0[xXoObB]|BigInt\(/.test(out) ? canonicalNumbers(out) : out;
 }
 
 /**

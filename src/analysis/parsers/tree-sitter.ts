@@ -1386,10 +1386,13 @@ function pathConditions(node: Node, container: Node): string[] {
  * `c!="a"`): a path under them never runs. Only conditions that read no
  * call (`os.Getenv("CI")` may answer otherwise at the next hop: the caller
  * may set it in between) and no name local to a hop's function (`mode`,
- * a helper's parameter, is not the caller's `mode`) are compared: `locals`
- * are those names.
+ * a helper's parameter, is not the caller's `mode`) are compared: `hops`
+ * gives those functions, read only when two conditions or more are joined.
  */
-function isContradictory(conditions: readonly string[], locals: ReadonlySet<string> = new Set()): boolean {
+function isContradictory(conditions: readonly string[], hops: () => readonly Node[]): boolean {
+  // One condition contradicts nothing: the hops' names are read only when two or more are joined.
+  if (conditions.length < 2) return false;
+  const locals = new Set(hops().flatMap((fn) => [...localNames(fn)]));
   const stable = conditions.filter((condition) => !condition.includes("(") && !(condition.match(/[A-Za-z_$][\w$]*/g) ?? []).some((name, index, names) => locals.has(name) && names[index - 1] !== "."));
   const held = new Set(stable);
   return stable.some((condition) => held.has(negatedCondition(condition)));
@@ -1465,7 +1468,7 @@ function applyIndirectSkips(skips: readonly SkipDraft[], tests: readonly TestDra
         if (!inner) continue;
         // A call reaching the skip only under conditions that contradict the skip's own never skips (logrus 108008340c).
         const conditions = [...pathConditions(call, fn), ...inner.conditions];
-        if (isContradictory(conditions, new Set([...localNames(fn), ...localNames(inner.fn)]))) continue;
+        if (isContradictory(conditions, () => [fn, inner.fn])) continue;
         helpers.set(kind.name, { ...inner, kind, fn, via: `${name}() (${inner.via})`, isConditional: inner.isConditional || isConditionalWithin(call, fn), conditions });
         isChanged = true;
         break;
@@ -1494,7 +1497,7 @@ function applyIndirectSkips(skips: readonly SkipDraft[], tests: readonly TestDra
   for (const test of helpers.size === 0 ? [] : tests) {
     for (const [name, call] of callsIn(test.body ?? test.node, isBare)) {
       const helper = helpers.get(name);
-      if (!helper || isContradictory([...pathConditions(call, test.node), ...helper.conditions], new Set([...localNames(test.node), ...localNames(helper.fn)]))) continue;
+      if (!helper || isContradictory([...pathConditions(call, test.node), ...helper.conditions], () => [test.node, helper.fn])) continue;
       mark(test, helper, helper.isConditional || isConditionalWithin(call, test.node), `${name}() calls ${helper.via}`);
     }
   }
