@@ -173,8 +173,8 @@ export function canonicalText(text: string): string {
 const NUMBER_SPELLING =
   /"(?:[^"\\]|\\.)*"|(?<![\w$)\]])\/(?![/*])(?:[^/\\\n]|\\.)+\/[a-z]*|%[wWiI](?:\[[^\]]*\]|\([^)]*\)|\{[^}]*\}|<[^>]*>)|(?<![\w$.])BigInt\((\d[\d_]*|0[xXoObB][0-9a-fA-F_]+)\)|(?<![\w$.])(0[xX][0-9a-fA-F_]+|0[oO][0-7_]+|0[bB][01_]+|\d[\d_]*(?:\.\d[\d_]*)?)/g;
 
-/** A number's decimal value as written in canonical text, or the text itself when it is no integer JS's BigInt reads. */
-function decimalOf(digits: string): string {
+/** A number's decimal value as written (`1_000` -> `1000`, `0x10` -> `16`), or the digits without separators when they are no integer JS's BigInt reads. */
+export function decimalOf(digits: string): string {
   const plain = digits.replace(/_/g, "");
   if (!/^0[xXoObB]/.test(plain)) return plain;
   try {

@@ -259,9 +259,6 @@ const DEFERRED_TYPES: ReadonlySet<string> = new Set([
   "OptionalMemberExpression",
 ]);
 
-/** Promise methods that may handle a rejection (`load().catch(() => {})` fails nothing; see runsOf for which do). */
-const HANDLED_CHAIN = /^(?:catch|then)$/;
-
 /**
  * What a test's callback runs at its top level, whatever happens (TestCase.
  * directCalls): `[start, end)` offsets of each top-level statement of its
@@ -299,14 +296,8 @@ function runsOf(node: t.Node): [number, number][] {
   const visit = (current: t.Node): void => {
     if (DEFERRED_TYPES.has(current.type)) return;
     // `.catch(f)` and `.then(f, g)` decide what a rejection does; `.then(f)` and `.finally(f)` pass it on.
-    if (
-      current.type === "CallExpression" &&
-      current.callee.type === "MemberExpression" &&
-      current.callee.property.type === "Identifier" &&
-      HANDLED_CHAIN.test(current.callee.property.name) &&
-      (current.callee.property.name === "catch" || (current.callee.property.name === "then" && current.arguments.length >= 2))
-    )
-      return;
+    const method = current.type === "CallExpression" && current.callee.type === "MemberExpression" && current.callee.property.type === "Identifier" ? current.callee.property.name : null;
+    if (method === "catch" || (method === "then" && (current as t.CallExpression).arguments.length >= 2)) return;
     if (current.type === "CallExpression" || current.type === "NewExpression") runs.push([current.start ?? 0, current.end ?? 0]);
     for (const child of childrenOf(current)) visit(child);
   };

@@ -15,6 +15,7 @@ import type { CatchBehaviour, CatchFact, CodeFacts, ExportFact, FunctionFact, Gu
 import { hashText } from "../facts.js";
 import { isDefaultReference } from "../parsers/default-reference.js";
 import { LITERAL_TOKEN } from "../dependency-tokens.js";
+import { decimalOf } from "../checks/normalise.js";
 
 /** AST keys a walk never descends into: positions, comments and type-only syntax (javascript.ts walks with it too). */
 export const WALK_SKIP_KEYS: ReadonlySet<string> = new Set([
@@ -125,15 +126,6 @@ function unwrap(node: t.Node): t.Node {
   return current;
 }
 
-/** A BigInt literal's digits (Babel keeps them as written, `0x10`, `1_000`) in decimal. */
-function bigIntText(digits: string): string {
-  try {
-    return BigInt(digits.replace(/_/g, "")).toString();
-  } catch {
-    return digits;
-  }
-}
-
 /**
  * A literal's normalised value: strings (and templates without
  * substitutions) JSON-quoted, numbers in JavaScript's shortest form,
@@ -150,7 +142,7 @@ export function literalValue(node: t.Node | null | undefined): string | null {
     case "NumericLiteral":
       return String(inner.value);
     case "BigIntLiteral":
-      return `${bigIntText(inner.value)}n`;
+      return `${decimalOf(inner.value)}n`; // Babel keeps a BigInt's digits as written (`0x10`, `1_000`)
     case "CallExpression": {
       // `BigInt(1)` is the literal `1n`.
       const [argument] = inner.arguments;

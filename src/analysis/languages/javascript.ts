@@ -939,7 +939,7 @@ class TestExtractor {
   private readonly expectNames = new Set<string>(["expect"]);
   private readonly assertNames = new Set<string>(["assert"]);
   private readonly shouldNames = new Set<string>(["should"]);
-  /** Names bound to a product module's `assert` (or its default export): assertions only when called as a framework's assert is. */
+  /** Names bound to a product module's `assert` (imported as `assert`, or bound to the name `assert`): assertions only when called as a framework's assert is. */
   private readonly productAssertNames = new Set<string>();
   private readonly statementOfCall = new Map<t.Node, t.Node>();
   private readonly commentsByEndLine = new Map<number, t.Comment[]>();
