@@ -836,9 +836,9 @@ const SHORT_CIRCUIT: ReadonlySet<string> = new Set(["&&", "||", "and", "or", "??
  * in one, outside callbacks (blocks, lambdas, closures, function literals),
  * conditional and short-circuit branches and safe navigation (`?.`,
  * `&.`). What follows a top-level `return`/`throw`/`raise` never runs. A
- * body that handles its own errors (a Ruby method or block with `rescue`
- * (an `ensure` swallows nothing), a Go test that calls `recover()` or defers a call) runs nothing this way:
- * any error in it may be swallowed.
+ * body that may swallow its own errors runs nothing this way: a Ruby method
+ * or block with `rescue` (an `ensure` swallows nothing), a Go test that
+ * calls `recover()` or defers a call.
  */
 export function unconditionalRunsOf(body: Node): string[] {
   const statements = body.namedChildren.filter((child): child is Node => child !== null && !/comment/.test(child.type));

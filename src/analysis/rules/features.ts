@@ -307,26 +307,29 @@ export function reclassifyDeletions(
     for (const id of ids) {
       const test = lostTest(pair, id, ids.length === 1 ? finding.before_line : null);
       if (!test) return finding;
+      // The deleted test's checks, read once for the excuses below that need them.
+      let checks: Check[] | null = null;
+      const checksOf = (): Check[] => (checks ??= checkedTest(path, test, usable(pair.before)).checks);
       const support = input.support ? deadUnderSupport(test, input.support, flags) : null;
       let outcome: DeletedTestOutcome = support
         ? { kind: "unsupported" as const, support }
         : deletedTestOutcome(test, path, pair, removed, allRemoved, (surviving ??= survivingProductNames(input.pairs)));
       // A test of a refusal of runtimes the project no longer supports, deleted with that refusal (the version faked to reach it).
       if (outcome.kind === "lost" && input.stated) {
-        const requirement = unsupportedRuntimeRefused(checkedTest(path, test, usable(pair.before)).checks, input);
+        const requirement = unsupportedRuntimeRefused(checksOf(), input);
         if (requirement) outcome = { kind: "with-code", symbols: [requirement] };
       }
       // A test of a refusal (`Assert.Throws<NotSupportedException>`) the change retired as the case landed.
       if (outcome.kind === "lost") {
         refusals ??= implementedRefusals(input.pairs);
-        if (refusals.length > 0 && checksOnlyRetiredRefusal(checkedTest(path, test, usable(pair.before)).checks, refusals)) {
+        if (refusals.length > 0 && checksOnlyRetiredRefusal(checksOf(), refusals)) {
           outcome = { kind: "with-code", symbols: refusals.map((refusal) => `the refusal ${refusal.errorClass}`) };
         }
       }
       // A test of a deprecation the change retired with its deprecated path (deprecations.ts).
       if (outcome.kind === "lost") {
         retired ??= retiredDeprecations(input.pairs);
-        if (retired.length > 0 && checksDeprecation(test, checkedTest(path, test, usable(pair.before)).checks)) {
+        if (retired.length > 0 && checksDeprecation(test, checksOf())) {
           outcome = { kind: "with-code", symbols: retired.slice(0, 3).map((notice) => `the deprecation at ${notice}`) };
         }
       }
