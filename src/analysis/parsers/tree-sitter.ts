@@ -874,26 +874,32 @@ export function topLevelReturnEnd(body: Node): number | null {
   return null;
 }
 
-/** A PHPUnit expectation of an exception for the rest of the test: `$this->expectException(…)` and its message/code kin. */
-const EXPECTS_EXCEPTION = /^(?:\$this->|self::|static::)expectException\w*\s*\(/;
+/** PHPUnit's expectations of an exception for the rest of the test: `$this->expectException(…)` and its message/code kin. */
+const EXPECTS_EXCEPTION = /^expectException\w*$/;
+
+/** True when a statement is a PHPUnit `$this->expectException…(…)`/`self::expectException…(…)` call (only the method's name is read). */
+function isExpectException(statement: Node): boolean {
+  const call = statement.type === "expression_statement" ? statement.namedChild(0) : null;
+  return (call?.type === "member_call_expression" || call?.type === "scoped_call_expression") && EXPECTS_EXCEPTION.test(call.childForFieldName("name")?.text ?? "");
+}
 
 /**
  * Where the last top-level statement of a test that expects an exception
  * for its whole body starts (PHPUnit `$this->expectException(E::class)`,
- * JUnit 4 `@Test(expected = E.class)`), or null for any other test. Such a
- * test passes only when something throws, so the assertion of its last
- * statement can never decide it: the exception came before or inside that
- * statement, or the test fails anyway. Assertions from there on are read
- * as unreachable (AssertionFact.unreachable).
+ * JUnit 4 `@Test(expected = E.class)` in its modifiers), or null for any
+ * other test. Such a test passes only when something throws, so the
+ * assertion of its last statement can never decide it: the exception came
+ * before or inside that statement, or the test fails anyway. Assertions
+ * from there on are read as unreachable (AssertionFact.unreachable).
  */
 function expectedThrowLastStatement(draft: TestDraft): number | null {
   const body = draft.body;
   if (!body) return null;
   const statements = namedChildren(body).filter((statement) => !/comment/.test(statement.type));
-  const head = draft.node.text.slice(0, Math.max(0, body.startIndex - draft.node.startIndex));
-  const expects = statements.some((statement) => EXPECTS_EXCEPTION.test(statement.text.trim())) || /@Test\s*\(\s*(?:[^)]*,\s*)?expected\s*=/.test(head);
+  const modifiers = draft.node.type === "method_declaration" ? namedChildren(draft.node).find((child) => child.type === "modifiers") : undefined;
+  const expects = statements.some(isExpectException) || /@Test\s*\(\s*(?:[^)]*,\s*)?expected\s*=/.test(modifiers?.text ?? "");
   if (!expects) return null;
-  const last = statements.filter((statement) => !EXPECTS_EXCEPTION.test(statement.text.trim())).at(-1);
+  const last = statements.filter((statement) => !isExpectException(statement)).at(-1);
   return last ? last.startIndex : null;
 }
 

@@ -90,31 +90,55 @@ function subjectWords(text: string | undefined): Set<string> {
   return new Set(words.map((word) => word.toLowerCase()));
 }
 
-/** True when the words of one subject all occur in the other's (a name moved into an object: `wait_count` -> `cond.wait_count`). */
-function areWordsNested(a: string | undefined, b: string | undefined): boolean {
-  const [left, right] = [subjectWords(a), subjectWords(b)];
+/** True when the words of one set all occur in the other (a name moved into an object: `wait_count` -> `cond.wait_count`). */
+function areWordsNested(left: ReadonlySet<string>, right: ReadonlySet<string>): boolean {
   if (left.size === 0 || right.size === 0) return false;
   const [small, large] = left.size <= right.size ? [left, right] : [right, left];
   return [...small].every((word) => large.has(word));
+}
+
+/**
+ * The pairs of a before and an after assertion that read as one subject
+ * renamed with its expected value kept (the same expected value, the words
+ * of one subject all in the other's) and that no other assertion of either
+ * side would make as well (copies aside: copies are interchangeable). Read
+ * once per pair of sides, each pair of assertions tested once.
+ */
+function renamedKeepingPairs(before: readonly AssertionFact[], after: readonly AssertionFact[]): (a: AssertionFact, b: AssertionFact) => boolean {
+  const words = new Map<string, Set<string>>();
+  const wordsOf = (text: string | undefined): Set<string> => {
+    const key = text ?? "";
+    let found = words.get(key);
+    if (!found) words.set(key, (found = subjectWords(text)));
+    return found;
+  };
+  const rivalsOfAfter = new Map<AssertionFact, Set<string>>();
+  const rivalsOfBefore = new Map<AssertionFact, Set<string>>();
+  for (const a of before) {
+    if (a.expected === undefined) continue;
+    for (const b of after) {
+      if (a.expected !== b.expected || !areWordsNested(wordsOf(a.actual), wordsOf(b.actual))) continue;
+      (rivalsOfAfter.get(b) ?? rivalsOfAfter.set(b, new Set()).get(b))?.add(signature(a));
+      (rivalsOfBefore.get(a) ?? rivalsOfBefore.set(a, new Set()).get(a))?.add(signature(b));
+    }
+  }
+  const isOnly = (rivals: ReadonlySet<string> | undefined, key: string): boolean => rivals !== undefined && rivals.size === 1 && rivals.has(key);
+  return (a, b) => isOnly(rivalsOfAfter.get(b), signature(a)) && isOnly(rivalsOfBefore.get(a), signature(b));
 }
 
 const signature = (fact: AssertionFact): string => [fact.matcher, fact.actual ?? "", fact.expected ?? "", fact.negated ? "!" : "", fact.unreachable ? "x" : ""].join("\u0000");
 
 /** Equality levels used one after another inside the gaps left by the stricter one, for one pair of sides. */
 function levelsOf(before: readonly AssertionFact[], after: readonly AssertionFact[]): readonly ((a: AssertionFact, b: AssertionFact) => boolean)[] {
-  const isRenamedKeeping = (a: AssertionFact, b: AssertionFact): boolean => a.expected !== undefined && a.expected === b.expected && areWordsNested(a.actual, b.actual);
+  let isRenamedKeeping: ((a: AssertionFact, b: AssertionFact) => boolean) | null = null;
   return [
     (a, b) => signature(a) === signature(b),
     (a, b) => a.actual !== undefined && a.actual === b.actual,
     // A subject renamed keeps its expected values and its words (`lock_count == 3` -> `lock.count == 3`, read as a length;
     // `wait_count` -> `cond.wait_count`): several renamed at once stay aligned by them before the relation alone aligns
-    // them. Only a pair no other assertion of either side would make as well: two counters expecting 3 merged into one
-    // `count == 3` pair by neither.
-    // (A copy of the same assertion is no rival: copies are interchangeable.)
-    (a, b) =>
-      isRenamedKeeping(a, b) &&
-      !before.some((other) => signature(other) !== signature(a) && isRenamedKeeping(other, b)) &&
-      !after.some((other) => signature(other) !== signature(b) && isRenamedKeeping(a, other)),
+    // them. Only a pair no other assertion would make as well: two counters expecting 3 merged into one `count == 3` pair by
+    // neither. Read on first use.
+    (a, b) => (isRenamedKeeping ??= renamedKeepingPairs(before, after))(a, b),
     (a, b) => a.matcher === b.matcher,
     () => true,
   ];
