@@ -107,6 +107,12 @@ export function canonicalText(text: string): string {
   let i = 0;
   while (i < text.length) {
     const char = text[i] as string;
+    const raw = char === "r" || char === "R" || char === "@" ? rawString(text, i) : null;
+    if (raw) {
+      out += raw.canonical;
+      i = raw.end;
+      continue;
+    }
     const percent = char === "%" ? percentString(text, i, out) : null;
     if (char === '"' || char === "'" || char === "`" || percent !== null) {
       const opener = percent === null ? char : "%";
@@ -198,6 +204,40 @@ function canonicalNumbers(text: string): string {
     if (number !== undefined && (number.includes("_") || /^0[xXoObB]/.test(number))) return decimalOf(number);
     return all;
   });
+}
+
+/**
+ * A raw or verbatim string at `text[start]` (its prefix) as the escaped
+ * double-quoted string of the same characters, and where it ends: Python
+ * and Rust `r"…"`/`r'…'` (backslashes kept as written; in Python a
+ * backslash still keeps the quote after it from ending the string), C#
+ * `@"…"` (a quote written `""`). Null for anything else: a prefix letter
+ * ending a name (`bar"x"`), a triple-quoted string, Rust's `r#"…"#`.
+ */
+function rawString(text: string, start: number): { canonical: string; end: number } | null {
+  const prefix = text[start] as string;
+  const quote = text[start + 1];
+  if (quote !== '"' && !(quote === "'" && prefix !== "@")) return null;
+  if (/[\w$]/.test(text[start - 1] ?? "") || text[start + 2] === quote) return null;
+  let body = "";
+  let i = start + 2;
+  for (; i < text.length; i++) {
+    const char = text[i] as string;
+    if (prefix === "@" && char === '"' && text[i + 1] === '"') {
+      body += '"';
+      i++;
+      continue;
+    }
+    if (prefix !== "@" && char === "\\" && text[i + 1] === quote) {
+      body += `\\${quote}`;
+      i++;
+      continue;
+    }
+    if (char === quote) break;
+    body += char;
+  }
+  if (i >= text.length) return null;
+  return { canonical: `"${body.replace(/\\/g, "\\\\").replace(/"/g, '\\"')}"`, end: i + 1 };
 }
 
 /** A string body with each double quote not already escaped escaped, so it can stand between double quotes. */
