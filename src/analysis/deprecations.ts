@@ -32,7 +32,7 @@ const NOTICE: Readonly<Record<string, RegExp>> = {
   java: /@Deprecated\b/,
   csharp: /\[\s*(?:System\.)?Obsolete(?:Attribute)?\b/,
   rust: /#\[\s*deprecated\b/,
-  go: /^\s*\/\/\s*Deprecated:/,
+  go: /^\s*\/\/\s*Deprecated:/m,
 };
 
 /**
@@ -44,20 +44,196 @@ const NOTICE: Readonly<Record<string, RegExp>> = {
  * announce nothing, and are left out.
  */
 export function deprecationNotices(language: string, content: string): string[] {
+  const lines = content.split("\n");
+  return noticeLines(language, content, lines).map((index) => {
+    const line = lines[index] as string;
+    // An annotation deprecates the declaration after it: the notice is both, so that one kept undeprecated is no retirement.
+    const declaration = ANNOTATED.has(language) ? declarationAfter(lines, index) : undefined;
+    return declaration === undefined ? line.trim() : `${line.trim()} ${declaration.trim()}`;
+  });
+}
+
+/** The indexes of the lines of `lines` (the split `content`) that announce a deprecation (see {@link deprecationNotices}). */
+function noticeLines(language: string, content: string, lines: readonly string[]): number[] {
   const pattern = NOTICE[language];
   if (!pattern || !pattern.test(content)) return [];
   const comment = COMMENT_LINE[language];
-  const lines = content.split("\n");
-  const notices: string[] = [];
+  const found: number[] = [];
   lines.forEach((line, index) => {
     if (!pattern.test(line)) return;
     if (comment?.test(line)) return;
     if (/^\s*(?:except|import|from)\b|filterwarnings|simplefilter|catch_warnings/.test(line)) return;
-    // An annotation deprecates the declaration after it: the notice is both, so that one kept undeprecated is no retirement.
-    const declaration = ANNOTATED.has(language) ? declarationAfter(lines, index) : undefined;
-    notices.push(declaration === undefined ? line.trim() : `${line.trim()} ${declaration.trim()}`);
+    found.push(index);
   });
-  return notices;
+  return found;
+}
+
+/**
+ * The names a product file's deprecation notices deprecate, sorted,
+ * unique (CodeFacts.deprecatedNames; empty when none):
+ * - an annotation's declaration (`@Deprecated`, `[Obsolete]`,
+ *   `#[deprecated]`, Python `@deprecated`) and the declaration under Go's
+ *   `// Deprecated:` paragraph (`func (p *Pool) Len()` -> `Len`);
+ * - for a warning call (Python `warnings.warn`, PHP `trigger_deprecation`,
+ *   Node `process.emitWarning`/`util.deprecate`, Ruby `warn`): the names
+ *   its message quotes before it names a replacement (`"The 'pragma'
+ *   attribute is deprecated … Use 'cache_control' instead"` -> `pragma`),
+ *   the names the conditions it runs under test (`if name ==
+ *   "CharsetAccept":`, `if "cls" in kwargs:`, `if (options.legacy)`), and
+ *   the function it is in when it runs there unconditionally (a property
+ *   or method that now warns whenever it is used; not a constructor or a
+ *   dispatcher such as `__getattr__`), the target of `x = deprecate(…)`.
+ * Read by rules/dependencies.ts findNewlyDeprecated: the checks of a name
+ * the change starts to deprecate went with the announced feature.
+ */
+export function deprecatedNames(language: string, content: string): string[] {
+  const lines = content.split("\n");
+  const names = new Set<string>();
+  for (const index of noticeLines(language, content, lines)) {
+    const line = lines[index] as string;
+    if (ANNOTATED.has(language) || (language === "python" && /^\s*@/.test(line))) {
+      const declaration = declarationAfter(lines, index);
+      const name = declaration === undefined ? null : (deprecatedName(`@Deprecated ${declaration.trim()}`) ?? /\b(?:def|class)\s+(\w+)/.exec(declaration)?.[1] ?? null);
+      if (name !== null) names.add(name);
+      continue;
+    }
+    if (language === "go") {
+      const name = goDeclaredName(lines, index);
+      if (name !== null) names.add(name);
+      continue;
+    }
+    for (const name of warnedNames(language, lines, index)) names.add(name);
+  }
+  return [...names].sort();
+}
+
+/** The name declared under a Go doc comment that holds `// Deprecated:` at `index`: a func, method, type, or the const, var or field the comment is on. */
+function goDeclaredName(lines: readonly string[], index: number): string | null {
+  for (let at = index + 1; at < lines.length; at++) {
+    const next = (lines[at] as string).trim();
+    if (next.startsWith("//")) continue;
+    if (next === "") return null;
+    return /^func\s+(?:\([^)]*\)\s*)?(\w+)/.exec(next)?.[1] ?? /^(?:type|const|var)\s+(\w+)/.exec(next)?.[1] ?? /^(\w+)\b/.exec(next)?.[1] ?? null;
+  }
+  return null;
+}
+
+/** The header of a function, per language: group 1 (or the first group set) its name. */
+const FUNCTION_HEADER: Readonly<Record<string, RegExp>> = {
+  python: /^\s*(?:async\s+)?def\s+(\w+)/,
+  ruby: /^\s*def\s+(?:self\.)?(\w+[?!=]?)/,
+  php: /\bfunction\s+&?(\w+)\s*\(/,
+  javascript:
+    /\bfunction\s*\*?\s*(\w+)\s*\(|^\s*(?:(?:static|async|get|set|public|private|protected|override)\s+)*(\w+)\s*\([^)]*\)\s*(?::[^{]*)?\{\s*$|^\s*(?:export\s+)?(?:const|let|var)\s+(\w+)\s*=\s*(?:async\s*)?(?:function\b|\([^)]*\)\s*=>|\w+\s*=>)/,
+};
+
+/** Functions whose name says nothing deprecated when they warn: constructors (a parameter is deprecated there) and dispatchers (a name they resolve is). */
+const GENERIC_FUNCTIONS: ReadonlySet<string> = new Set([
+  "__init__",
+  "__new__",
+  "__getattr__",
+  "__getattribute__",
+  "__init_subclass__",
+  "__call__",
+  "__construct",
+  "__get",
+  "__call",
+  "__callStatic",
+  "constructor",
+  "initialize",
+  "method_missing",
+  "respond_to_missing?",
+]);
+
+/** Keywords a method-header pattern also matches (`if (x) {`): blocks, not functions. */
+const KEYWORDS: ReadonlySet<string> = new Set(["if", "for", "while", "switch", "catch", "with", "elseif", "foreach"]);
+
+/** A line that opens a condition, per language family. */
+const CONDITION = /^\s*(?:\}\s*)?(?:if|elif|elsif|unless|else\s*if|when|case)\b/;
+
+/** Where a message names what replaces the deprecated thing: the names quoted after it are the replacement, not deprecated. */
+const REPLACEMENT = /\b(?:use|instead|in\s+favou?r\s+of|replaced?\s+(?:by|with)|prefer|migrate\s+to|switch\s+to|see)\b/i;
+
+/** A name quoted in a message: `'pragma'`, `"CharsetAccept"`, `` `deliver_later` ``, ``` ``cls`` ```, `"Request.parameter_storage_class"`, `'render()'` (group 1). */
+const QUOTED_NAME = /(?:''|``|['"`])([A-Za-z_$][\w$]*(?:(?:\.|::|->|#)[A-Za-z_$][\w$]*)*)(?:\(\))?(?:''|``|['"`])/g;
+
+/** The last segment of a quoted name (`Request.parameter_storage_class` -> `parameter_storage_class`). */
+function lastSegmentOf(name: string): string {
+  return name.split(/\.|::|->|#/).pop() as string;
+}
+
+/**
+ * The names a warning call at `lines[index]` deprecates (see
+ * {@link deprecatedNames}): the names its message quotes before a
+ * replacement, those its enclosing conditions test, and its function's
+ * name when no condition lies between.
+ */
+function warnedNames(language: string, lines: readonly string[], index: number): string[] {
+  const names: string[] = [];
+  const statement = statementAround(lines, index);
+  // The message: the statement's string literals (implicitly concatenated ones joined), then the sentences that say what
+  // is deprecated, up to where they name a replacement; a first literal that is only a name (`deprecated("pragma", …)`) is one.
+  const literals = [...statement.matchAll(/"((?:[^"\\\n]|\\.)*)"|'((?:[^'\\\n]|\\.)*)'|`((?:[^`\\]|\\.)*)`/g)].map((match) => match[1] ?? match[2] ?? match[3] ?? "");
+  const first = literals[0];
+  if (first !== undefined && /^[A-Za-z_$][\w$]*(?:(?:\.|::|->|#)[A-Za-z_$][\w$]*)*(?:\(\))?$/.test(first)) names.push(lastSegmentOf(first.replace(/\(\)$/, "")));
+  const sentences = literals
+    .join("")
+    .split(/\.\s|;\s/)
+    .filter((sentence) => DEPRECATION_WORD.test(sentence) || /\bremoved?\b/i.test(sentence));
+  for (const sentence of sentences) for (const match of (sentence.split(REPLACEMENT)[0] as string).matchAll(QUOTED_NAME)) names.push(lastSegmentOf(match[1] as string));
+  const assigned = /^\s*(?:(?:export\s+)?(?:const|let|var)\s+)?(?:[\w$]+\.)*([\w$]+)\s*=\s*(?:util\.)?(?:deprecate|deprecated)\s*\(/.exec(statement);
+  if (assigned) names.push(assigned[1] as string);
+  const header = FUNCTION_HEADER[language];
+  let level = indentOf(lines[index] as string);
+  let conditional = false;
+  for (let at = index - 1; at >= 0 && level > 0; at--) {
+    const line = lines[at] as string;
+    if (line.trim() === "" || indentOf(line) >= level) continue;
+    level = indentOf(line);
+    const fn = CONDITION.test(line) ? null : header?.exec(line);
+    if (fn) {
+      const name = fn.slice(1).find((group) => group !== undefined);
+      if (name !== undefined && KEYWORDS.has(name)) continue;
+      if (!conditional && name !== undefined && !GENERIC_FUNCTIONS.has(name)) names.push(name);
+      break;
+    }
+    if (/^\s*(?:class|module|interface|trait)\b/.test(line)) break;
+    if (!CONDITION.test(line)) continue;
+    conditional = true;
+    for (const match of line.matchAll(QUOTED_NAME)) names.push(lastSegmentOf(match[1] as string));
+    for (const match of line.matchAll(/(?:\.|->|::\$?)([A-Za-z_]\w*)\b(?!\s*\()/g)) names.push(match[1] as string);
+  }
+  // The warning's own category (`"DeprecationWarning"`) and code (`"DEP0001"`) name no member.
+  return names.filter((name) => name.length > 1 && !/^(?:None|null|nil|true|false|self|this|undefined)$/.test(name) && !DEPRECATION_WORD.test(name) && !/Warning$|^[A-Z]+\d+$/.test(name));
+}
+
+/** The leading spaces of a line, a tab counted as one. */
+function indentOf(line: string): number {
+  return /^\s*/.exec(line)?.[0].length ?? 0;
+}
+
+/**
+ * The text of the statement that holds `lines[index]`: back to the line
+ * that opens the parenthesis still open there, on to the line that closes
+ * it (12 lines at most each way).
+ */
+function statementAround(lines: readonly string[], index: number): string {
+  const depthOf = (line: string): number => (line.match(/[([]/g)?.length ?? 0) - (line.match(/[)\]]/g)?.length ?? 0);
+  let start = index;
+  for (let open = 0, at = index - 1; at >= Math.max(0, index - 12); at--) {
+    open += depthOf(lines[at] as string);
+    if (open > 0) {
+      start = at;
+      break;
+    }
+  }
+  let end = index;
+  for (let depth = 0, at = start; at < Math.min(lines.length, index + 13); at++) {
+    depth += depthOf(lines[at] as string);
+    end = at;
+    if (at >= index && depth <= 0) break;
+  }
+  return lines.slice(start, end + 1).join("\n");
 }
 
 /** The first line after `lines[index]` that is no blank line, annotation or attribute: the declaration an annotation is on. */

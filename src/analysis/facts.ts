@@ -924,6 +924,8 @@ export interface RunnerCheckFact {
 export interface CodeFacts {
   /** The deprecation notices the file announces, as trimmed source lines (deprecations.ts deprecationNotices); absent when none. */
   deprecations?: string[];
+  /** The names those notices deprecate, sorted, unique (deprecations.ts deprecatedNames); absent when none. */
+  deprecatedNames?: string[];
   imports?: ImportFact[];
   exports?: ExportFact[];
   guards?: GuardFact[];

@@ -15,7 +15,7 @@ import { detectStoredExpectationEdits, isStoredExpectationPath } from "./stored-
 import { screenContent } from "./content.js";
 import { filesLeavingDiscovery, hasOwnRunner, TestDiscovery, type Collection, type TreeReader } from "./discovery.js";
 import { markDoubledChecks } from "./doubles.js";
-import { deprecationNotices } from "./deprecations.js";
+import { deprecatedNames, deprecationNotices } from "./deprecations.js";
 import { emptyFacts, hasUsableFacts, type FileFacts } from "./facts.js";
 import { linkImportedHelpers, loadHelperCallers } from "./imported-helpers.js";
 import { linkRowTypes } from "./row-types.js";
@@ -144,6 +144,8 @@ export async function extractFacts(path: string, content: string, rules?: Collec
   if (!facts.isTestFile && hasUsableFacts(facts)) {
     const deprecations = deprecationNotices(language.id, content);
     if (deprecations.length > 0) facts.code = { ...facts.code, deprecations };
+    const deprecated = deprecations.length > 0 ? deprecatedNames(language.id, content) : [];
+    if (deprecated.length > 0) facts.code = { ...facts.code, deprecatedNames: deprecated };
   }
   return markDoubledChecks(facts, content);
 }

@@ -235,21 +235,52 @@ export function findRemovedSettings(pairs: readonly RulePair[], removed: Readonl
  * Everything the change retired that a check can depend on: removed names
  * ({@link findRemovedNames}), overloads ({@link findRemovedOverloads}),
  * literals ({@link findRetiredLiterals}), written places
- * ({@link findRemovedWrites}) and settings ({@link findRemovedSettings}),
- * as one set of tokens.
+ * ({@link findRemovedWrites}), settings ({@link findRemovedSettings}) and
+ * names it starts to deprecate ({@link findNewlyDeprecated}), as one set of
+ * tokens.
  */
 export function findRetired(pairs: readonly RulePair[]): Set<string> {
   const names = findRemovedNames(pairs);
-  return new Set([...names, ...findRemovedOverloads(pairs), ...findRetiredLiterals(pairs), ...findRemovedWrites(pairs), ...findRemovedSettings(pairs, names)]);
+  return new Set([...names, ...findRemovedOverloads(pairs), ...findRetiredLiterals(pairs), ...findRemovedWrites(pairs), ...findRemovedSettings(pairs, names), ...findNewlyDeprecated(pairs)]);
+}
+
+/** The token of a name the change starts to deprecate (`~pragma`): what a check of that name, or of the setting of that name (`cls=`), depends on. */
+export function deprecatedToken(name: string): string {
+  return `~${name}`;
+}
+
+/**
+ * The deprecated tokens ({@link deprecatedToken}) of the names the change
+ * starts to deprecate: deprecated by a changed product file after it
+ * (CodeFacts.deprecatedNames, deprecations.ts) and by none before (a
+ * notice moved between files, or one already there, starts nothing). A
+ * library announcing that a member is going drops the checks that now warn
+ * (werkzeug 68e1b7b7b9: `assert "no-cache" in request.pragma` went with the
+ * new DeprecationWarning of `pragma`); such a check went with the
+ * announced feature, as a check of removed code does (feature_removal,
+ * medium). Empty when some after side is unreadable.
+ */
+export function findNewlyDeprecated(pairs: readonly RulePair[]): Set<string> {
+  const product = pairs.filter((pair) => isProductCode(pair) || isInlineTestedProductCode(pair));
+  if (product.some((pair) => pair.after !== null && usable(pair.after) === null)) return new Set();
+  const before = new Set(product.flatMap((pair) => usable(pair.before)?.code?.deprecatedNames ?? []));
+  return new Set(
+    product
+      .flatMap((pair) => usable(pair.after)?.code?.deprecatedNames ?? [])
+      .filter((name) => !before.has(name))
+      .map(deprecatedToken),
+  );
 }
 
 /**
  * A dependency token as a message names it: `"ipc"` -> `the value "ipc"`,
  * `Scheduler/1` -> `Scheduler with 1 argument`, `AllowAdditive=` -> `the
- * setting AllowAdditive`, a name as itself.
+ * setting AllowAdditive`, `~pragma` -> `pragma, which the change
+ * deprecates`, a name as itself.
  */
 export function describeRetired(token: string): string {
   if (token.startsWith('"')) return `the value ${token}`;
+  if (token.startsWith("~")) return `${token.slice(1)}, which the change deprecates`;
   if (token.startsWith("=")) return `the write to ${token.slice(1)}`;
   if (token.endsWith("=")) return `the setting ${token.slice(0, -1)}`;
   const call = /^(.+)\/(\d+)$/.exec(token);
@@ -296,6 +327,9 @@ export function retiredNamesOf(test: TestCase, index: number, check: Check, reti
  */
 function retiredAs(name: string, retired: ReadonlySet<string>): string | null {
   if (retired.has(name)) return name;
+  // A name, or the setting of it (`cls=` of `Parser(cls=dict)`), the change starts to deprecate.
+  const deprecated = deprecatedToken(name.endsWith("=") ? name.slice(0, -1) : name);
+  if (retired.has(deprecated)) return deprecated;
   if (!/^[A-Za-z_$][\w$]*$/.test(name)) return null;
   const literal = literalToken(name);
   return retired.has(literal) ? literal : null;

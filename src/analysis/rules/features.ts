@@ -17,7 +17,7 @@ import { checkLikeness, isSuccessorCheck } from "../checks/likeness.js";
 import type { ExportFact, TestCase } from "../facts.js";
 import type { Finding } from "../types.js";
 import { hasCodeUnderTestChanged, isInlineTestedProductCode, isProductCode, isTestPair, resolveImport, usable, type RuleInput, type RulePair } from "./context.js";
-import { describeRetired, findRemovedNames, findRetired, removedNamesCheckedBy, removedNamesOfRows } from "./dependencies.js";
+import { deprecatedToken, describeRetired, findNewlyDeprecated, findRemovedNames, findRetired, removedNamesCheckedBy, removedNamesOfRows } from "./dependencies.js";
 import { deadUnderSupport as skippedFromMinimum, type StatedSupport, type SupportChange } from "../support.js";
 import { defineRule, report, rereport } from "./registry.js";
 import { checksOnlyRetiredRefusal, retireRefusalChecks } from "./retired-refusals.js";
@@ -665,7 +665,8 @@ function baseCall(subject: string): string | null {
 export function reclassifyLostChecksOfRemovedCode(findings: readonly Finding[], input: RuleInput, removed: readonly RemovedExport[]): Finding[] {
   if (!findings.some((finding) => finding.type === "assertion_removal" && finding.evidence?.conserved_in !== undefined)) return [...findings];
   const names = new Set([...removed.map((entry) => entry.name.slice(entry.name.lastIndexOf(".") + 1)), ...findRemovedNames(input.pairs)]);
-  if (names.size === 0) return [...findings];
+  const deprecated = findNewlyDeprecated(input.pairs);
+  if (names.size === 0 && deprecated.size === 0) return [...findings];
   const pairByPath = new Map(input.pairs.map((pair) => [pair.path, pair] as const));
   let pool: Check[] | null = null;
   const afterChecks = (): Check[] => (pool ??= input.pairs.flatMap((pair) => (usable(pair.after)?.tests ?? []).flatMap((test) => checkedTest(pair.path, test, usable(pair.after)).checks)));
@@ -688,6 +689,20 @@ export function reclassifyLostChecksOfRemovedCode(findings: readonly Finding[], 
     const pair = pairByPath.get(path);
     const read = pair ? lostChecksOf(finding, pair) : null;
     if (!read) return finding;
+    // Each check made nowhere read a name the change starts to deprecate: the announced feature's checks, dropped as they now warn.
+    const deprecatedOf = (check: Check): string[] =>
+      namesOfLostCheck(check, read.test).flatMap((name) => (deprecated.has(deprecatedToken(name.replace(/=$/, ""))) ? [deprecatedToken(name.replace(/=$/, ""))] : []));
+    if (deprecated.size > 0 && read.lost.every((check) => deprecatedOf(check).length > 0)) {
+      const tokens = [...new Set(read.lost.flatMap(deprecatedOf))].sort();
+      return rereport(
+        finding,
+        featureRemovalRule,
+        "lostChecksOfDeprecatedCode",
+        { test: finding.test, path, count: read.lost.length, list: tokens.map((token) => token.slice(1)).join(", ") },
+        { evidence: { ...finding.evidence, removed_symbols: tokens, reclassified_from: "assertion_removal" } },
+      );
+    }
+    if (names.size === 0) return finding;
     const homes = homesOf(finding);
     const lost = new Set(read.lost);
     // Whole-output equalities that pin a value and live on (kept as they were, or adapted); `all == again`, two
@@ -774,6 +789,7 @@ export const featureRemovalRule = defineRule({
       severity: "medium",
     },
     lostChecksOfRemovedCode: 'test "{{test}}" in {{path}} is gone; its checks that live on nowhere ({{count}}) all checked code the change removed: {{list}}',
+    lostChecksOfDeprecatedCode: 'test "{{test}}" in {{path}} is gone; its checks that live on nowhere ({{count}}) all checked what the change starts to deprecate: {{list}}',
   },
   check: ({ input, matchFindings }: { input: RuleInput; matchFindings: readonly Finding[] }): Finding[] =>
     acceptRefusedInputs(

@@ -74,7 +74,20 @@ const rustCode = [
 const rustTest = (extra: string): string => `use crate::Flags;\n\n#[test]\nfn bits() {\n    assert_eq!(Flags(3).bits(), 3);\n}\n${extra}`;
 const rustDeprecated = `\n#[test]\n#[allow(deprecated)]\nfn value_still_works() {\n    assert_eq!(Flags(3).bits() + 0, 3);\n}\n`;
 
+const goCode = [
+  "pool.go",
+  `package pool\n\n// Size reports the pool's size.\nfunc (p *Pool) Size() int { return p.n }\n\n// Free reports the free slots.\n//\n// Deprecated: use Cap and Size.\nfunc (p *Pool) Free() int { return p.cap - p.n }\n`,
+  `package pool\n\n// Size reports the pool's size.\nfunc (p *Pool) Size() int { return p.n }\n`,
+] as const;
+const goTest = (extra: string): string => `package pool\n\nimport "testing"\n\nfunc TestSize(t *testing.T) {\n\tif (&Pool{n: 2}).Size() != 2 {\n\t\tt.Error("size")\n\t}\n}\n${extra}`;
+const goDeprecated = `\nfunc TestFreeDeprecated(t *testing.T) {\n\tif (&Pool{n: 2, cap: 3}).Free() != 1 {\n\t\tt.Error("free")\n\t}\n}\n`;
+
 const cases: RuleCase[] = [
+  {
+    name: "go: a // Deprecated: method removed with the test of its deprecation (the paragraph was never read: its pattern tested the whole file from its first line)",
+    changes: [change(...goCode), change("pool_test.go", goTest(goDeprecated), goTest(""))],
+    findings: [`feature_removal/medium pool_test.go "TestFreeDeprecated"`],
+  },
   {
     name: "php: @group legacy tests of a retired trigger_deprecation path (symfony/console 28424b5ff9)",
     changes: [change(...phpCommand), change("tests/CommandTest.php", phpCommandTest(phpLegacy), phpCommandTest(""))],
