@@ -179,9 +179,15 @@ export function verifyGrammarAbi(id: string, pin: GrammarPin, abi: number, range
   }
 }
 
-/** Imports web-tree-sitter once per process and initialises its runtime wasm. */
+/**
+ * Imports web-tree-sitter once per process and initialises its runtime
+ * wasm. A failed attempt (the package or its wasm missing from a broken
+ * install) is not kept: the next call tries again, so a long-lived daemon
+ * recovers once `npm ci` has mended the install.
+ */
 function loadRuntime(): Promise<WebTreeSitter> {
-  runtime ??= (async () => {
+  if (runtime) return runtime;
+  const loading = (async () => {
     if (isLiftoffOnly()) setFlagsFromString("--liftoff-only");
     const mod = await import("web-tree-sitter");
     // The runtime wasm sits beside web-tree-sitter's own entry; bundling moves the JS, not the wasm.
@@ -189,7 +195,11 @@ function loadRuntime(): Promise<WebTreeSitter> {
     await mod.Parser.init({ locateFile: () => wasmPath });
     return mod;
   })();
-  return runtime;
+  runtime = loading;
+  loading.catch(() => {
+    if (runtime === loading) runtime = undefined;
+  });
+  return loading;
 }
 
 function readManifest(grammarsDir: string): Record<string, GrammarPin> {
