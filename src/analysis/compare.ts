@@ -73,7 +73,7 @@
  * config or runner may run it.
  */
 
-import { skipConditionKind } from "./checks/skip-condition.js";
+import { changesPermissions, isPrivilegedRunProbe, skipConditionKind } from "./checks/skip-condition.js";
 import { describeNotRun, hasUsableFacts, ranNoChecks, type FileFacts, type TestCase, type TestFlag } from "./facts.js";
 import { canonicalText, checkedTest, conserve, describeCheck, literalKey, removedDeclarations, type CheckedTest } from "./checks/index.js";
 import type { Check } from "./checks/normalise.js";
@@ -674,7 +674,11 @@ function disabledFinding(after: Slot, before: Slot | null): Finding | null {
     const isTracked = disabling.every((flag) => flag !== "failing") && linksIssue(test.skipReason);
     // A skip only where an optional dependency, an older interpreter or another platform is (checks/skip-condition.ts):
     // the test still runs where CI and agents run.
-    const isEnvironmentProbe = disabling.length === 1 && disabling[0] === "conditional" && skipConditionKind(test.skipCondition) === "environment";
+    // Also a skip for a privileged run of a test that takes permissions away: it cannot pass as root whatever the code does.
+    const isEnvironmentProbe =
+      disabling.length === 1 &&
+      disabling[0] === "conditional" &&
+      (skipConditionKind(test.skipCondition) === "environment" || (isPrivilegedRunProbe(test.skipCondition) && changesPermissions(test.directCalls)));
     severity = isTracked || isEnvironmentProbe ? "medium" : "critical";
     const words = disabling.map((flag) => `${FLAG_WORDS[flag]} (${via(flag)})`).join(" and ");
     message = `test "${test.id}" in ${after.file} is now ${words}`;

@@ -55,6 +55,49 @@ const FEATURE_DETECTION =
   /\brespond_to\?|\bhasattr\s*\(|\btypeof\s*\(?\s*[\w$.]+\s*\)?\s*[!=]==?\s*["'](undefined|function|object|symbol)["']|["'][\w$]+["']\s+in\s+[\w$.]+|\bReflect\.has\s*\(|\bhasOwnProperty\s*\(|\bObject\.hasOwn\s*\(|\b(method|property|enum|trait)_exists\s*\(|\.Get(Method|Property|Field|Type)\s*\(/;
 
 /**
+ * A condition that holds when the run is privileged (root): a user id
+ * compared equal to 0 (`os.geteuid() == 0`, Go `os.Geteuid() == 0`, PHP
+ * `0 === posix_geteuid()`, Node `process.getuid?.() === 0`, Ruby
+ * `Process.euid.zero?`, Rust `unsafe { libc::geteuid() } == 0`), the user named root
+ * (`getpass.getuser() == "root"`, `"root".equals(System.getProperty(
+ * "user.name"))`), or a root/administrator flag (`is_root()`, `isRoot`,
+ * `IsAdministrator`). A negated or inverted probe (`!= 0`, `!(…)` of an
+ * `unless`, `not is_root()`) holds for the unprivileged run and is none.
+ */
+const PRIVILEGED =
+  /\b(?:get_?e?uid|Gete?uid|posix_gete?uid)\s*(?:\?\.)?\s*\(\s*\)\s*(?:\}\s*)?===?\s*0\b|\b0\s*===?\s*(?:[\w:]+[.:])?(?:get_?e?uid|Gete?uid|posix_gete?uid)\b|\bProcess\.e?uid(?:\.zero\?|\s*==\s*0\b)|(?:getuser\s*\(\s*\)|UserName|user\.name["']\s*\))\s*===?\s*["']root["']|["']root["']\s*(?:===?\s*[\w.]+|\.equals\s*\()|\b(?:is_?root|isRoot|IsRoot|IS_ROOT|running_as_root|is_?admin|IsAdministrator|isAdmin|IsPrivileged)\b/;
+
+/** A probe made false by a negation: `!=`, `!==`, a leading `!(` of an `unless`, `not x`, `!x`. */
+const NEGATED_PROBE = /!==?|(?:^|[^\w])!\s*\(?\s*[\w$.:]|\bnot\s/;
+
+/**
+ * True when a conditional skip's condition holds for a privileged (root)
+ * run (see {@link PRIVILEGED}). compare.ts reads it for a test that takes
+ * permissions away ({@link changesPermissions}): such a test cannot pass
+ * as root whatever the code does (root reads a file made unreadable), so
+ * skipping it there skips a test that cannot run, not one that fails
+ * (sweep of theskumar/python-dotenv 0525fc94d7). Pure; never throws.
+ */
+export function isPrivilegedRunProbe(condition: string | undefined): boolean {
+  const text = condition?.trim() ?? "";
+  return PRIVILEGED.test(text) && !NEGATED_PROBE.test(text);
+}
+
+/** A call that takes permissions away from a file or the process: chmod in its spellings, ACLs, umask, ownership. */
+const PERMISSION_CHANGE =
+  /\b(?:l?chmod(?:Sync)?|Chmod|chmod_R|set_permissions|setPermissions|setReadable|setWritable|setExecutable|setPosixFilePermissions|SetAccessControl|SetUnixFileMode|chown|Chown|umask|Umask)\s*[(!]/;
+
+/**
+ * True when a test's body, as it runs whatever happens (TestCase.directCalls),
+ * changes a file's or the process's permissions (`path.chmod(0o000)`, Go
+ * `os.Chmod(p, 0)`, `fs.chmodSync`, PHP `chmod('f', 0000)`, Ruby
+ * `File.chmod`, Java `setReadable(false)`, Rust `set_permissions`).
+ */
+export function changesPermissions(directCalls: readonly string[] | undefined): boolean {
+  return (directCalls ?? []).some((call) => PERMISSION_CHANGE.test(call));
+}
+
+/**
  * The kind of a conditional skip's condition (see the module comment), from
  * its source text; "unknown" for an empty or unreadable one. Pure; never throws.
  */

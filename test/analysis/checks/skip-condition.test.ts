@@ -4,7 +4,7 @@
  * fire where CI and agents run are critical.
  */
 import { describe, expect, it } from "vitest";
-import { cfgHoldsHere, skipConditionKind } from "../../../src/analysis/checks/skip-condition.js";
+import { cfgHoldsHere, changesPermissions, isPrivilegedRunProbe, skipConditionKind } from "../../../src/analysis/checks/skip-condition.js";
 import { extractFacts } from "../../../src/analysis/index.js";
 
 describe("skipConditionKind", () => {
@@ -127,5 +127,45 @@ describe("Rust #[cfg(...)] on a test", () => {
     const facts = await extractFacts("src/lib.rs", `#[cfg(test)]\nmod tests {\n    #[test]\n    ${attribute}\n    fn parses() {\n        assert_eq!(parse("1"), 1);\n    }\n}\n`);
     const test = facts.tests[0];
     expect({ skipped: test?.flags.skipped, conditional: test?.flags.conditional }).toEqual(flags);
+  });
+});
+
+describe("isPrivilegedRunProbe: a condition that holds for a root run", () => {
+  it.each([
+    ["os.geteuid() == 0", true],
+    ["os.getuid() == 0", true],
+    ["os.Geteuid() == 0", true],
+    ["0 === posix_geteuid()", true],
+    ["process.getuid?.() === 0", true],
+    ["Process.euid.zero?", true],
+    ["Process.uid == 0", true],
+    ["unsafe { libc::geteuid() } == 0", true],
+    ["libc::geteuid() == 0", true],
+    ['getpass.getuser() == "root"', true],
+    ['"root".equals(System.getProperty("user.name"))', true],
+    ["is_root()", true],
+    ["os.geteuid() != 0", false],
+    ["!(Process.euid.zero?)", false],
+    ["not is_root()", false],
+    ["os.geteuid() == 1000", false],
+    ['sys.platform == "win32"', false],
+  ] as const)("%s -> %s", (condition, expected) => {
+    expect(isPrivilegedRunProbe(condition)).toBe(expected);
+  });
+});
+
+describe("changesPermissions: a body that takes permissions away", () => {
+  it.each([
+    [["path.chmod(0o000)"], true],
+    [["os.Chmod(p, 0)"], true],
+    [['fs.chmodSync("f", 0o000)'], true],
+    [["chmod('f', 0000)"], true],
+    [['File.chmod(0o000, "f")'], true],
+    [["file.setReadable(false)"], true],
+    [["fs::set_permissions(&p, perms).unwrap()"], true],
+    [['open("f").read()'], false],
+    [[], false],
+  ] as const)("%j -> %s", (calls, expected) => {
+    expect(changesPermissions(calls)).toBe(expected);
   });
 });
