@@ -256,6 +256,8 @@ export interface ImportedHelperCall {
   name: string;
   /** The call as the helper receives it, `name(args)` (an ava macro: `name(t, …data)`), normalised source. */
   actual: string;
+  /** The call with its plain local arguments written as what they were bound to, when that differs (AssertionFact.actualValue). */
+  actualValue?: string;
   /** 1-based line of the call. */
   line: number;
 }

@@ -29,8 +29,8 @@ import { sharedFolders } from "./exercising.js";
 const MAX_READ = 60;
 const MAX_FILES = 20;
 
-/** Files whose tests record imported helper calls (JavaScript and TypeScript). */
-const CALLER_PATH = /\.[cm]?[jt]sx?$/;
+/** Files whose tests record imported helper calls (JavaScript, TypeScript and Python). */
+const CALLER_PATH = /\.(?:[cm]?[jt]sx?|py)$/;
 
 /** Reads a module's facts by path for one side of the diff, or null when it is not there or not known. */
 type ModuleFacts = (path: string) => Promise<FileFacts | null>;
@@ -99,6 +99,7 @@ async function linkedFacts(path: string, facts: FileFacts, resolve: (source: str
       if (!facts.assertionHelpers?.some((own) => own.name === helper.name)) imported.set(helper.name, helper);
       const strength = Math.max(1, ...(helper.assertionsDetail ?? []).map((fact) => fact.strength)) as 1 | 2 | 3;
       const fact: AssertionFact = { line: call.line, matcher: `helper ${helper.name}`, strength, tautology: false, actual: call.actual };
+      if (call.actualValue !== undefined) fact.actualValue = call.actualValue;
       if (isGatedHelper(helper)) fact.gated = true;
       // Every assertion of the helper can never fail the test (a discarded ava attempt), or none runs for this call's data: nor can the call.
       if ((helper.assertionsDetail?.length ?? 0) > 0 && isNeverCheckingCall(call.actual, helper)) fact.unreachable = true;

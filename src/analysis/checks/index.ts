@@ -161,7 +161,17 @@ function groupElements(text: string): string[] | null {
  * the call it wraps (`t.throws(run)` with `run: () => f(1)`).
  */
 function expandHelper(call: Check, helper: HelperFacts): Check[] {
-  return instantiateHelper(call.subject, helper)
+  const bound = instantiateHelper(call.subject, helper);
+  // A helper check of a parameter's member or call reads it as a direct check of the local passed does: the local as
+  // written (`result.returncode`, AssertionFact.actualBase); a check of the bare parameter reads what the local was bound to.
+  const written = call.written === undefined ? bound : instantiateHelper(call.written, helper);
+  const params = new Set(helper.params ?? []);
+  const originals = helper.assertionsDetail ?? [];
+  return bound
+    .map((fact, index) => {
+      const actual = originals[index]?.actual;
+      return actual !== undefined && !params.has(canonicalText(actual)) ? (written[index] ?? fact) : fact;
+    })
     .flatMap(toChecks)
     .map((check) => ({ ...check, line: call.line }));
 }
@@ -196,8 +206,9 @@ export function instantiateHelper(callText: string, helper: HelperFacts): Assert
     if (fact.conditions) {
       const isJavaScript = helper.absentIsUndefined === true;
       const conditions = fact.conditions.map(substitute);
-      if (conditions.some((condition) => isFalseCondition(condition, isJavaScript))) bound.unreachable = true;
-      const open = isJavaScript ? conditions.filter((condition) => literalTruth(condition) !== true) : conditions;
+      if (conditions.some((condition) => isFalseCondition(condition, isJavaScript) || nullTestTruth(condition) === false)) bound.unreachable = true;
+      // A null test of a literal the call passed (`if stdout is not None` given `stdout="x"`) is decided by the call too.
+      const open = conditions.filter((condition) => nullTestTruth(condition) !== true && (!isJavaScript || literalTruth(condition) !== true));
       if (open.length > 0) bound.conditions = open;
       else delete bound.conditions;
     }
@@ -227,39 +238,50 @@ export function isNeverCheckingCall(callText: string, helper: HelperFacts): bool
  * literal leaves out with no default, are `undefined`, while a spread
  * argument or property (`...rest`) leaves them unbound (it may supply them).
  */
-export function bindParameters(params: readonly string[], args: readonly string[], absentIsUndefined = false): Map<string, string> {
+export function bindParameters(params: readonly string[], allArgs: readonly string[], absentIsUndefined = false): Map<string, string> {
   const bindings = new Map<string, string>();
-  const spreads = args.some((arg) => arg.startsWith("..."));
-  params.forEach((param, index) => {
-    const arg = args[index];
-    const pattern = canonicalText(param);
-    if (!(pattern.startsWith("{") && pattern.endsWith("}"))) {
-      if (!/^[A-Za-z_$][\w$]*$/.test(param)) return;
-      if (arg !== undefined) bindings.set(param, arg);
-      else if (absentIsUndefined && !spreads) bindings.set(param, "undefined");
-      return;
-    }
-    const properties = new Map<string, string>();
-    // Only an object literal (or nothing at all) tells which names the call leaves out.
-    let isClosed = absentIsUndefined && !spreads && (arg === undefined || (arg.startsWith("{") && arg.endsWith("}")));
-    if (arg !== undefined && arg.startsWith("{") && arg.endsWith("}")) {
-      for (const entry of splitArguments(arg.slice(1, -1))) {
-        const colon = topLevelColon(entry);
-        const key = (colon === -1 ? entry : entry.slice(0, colon)).replace(/^"(.*)"$/, "$1");
-        if (key.startsWith("...") || key.startsWith("[")) isClosed = false;
-        else properties.set(key, colon === -1 ? entry : entry.slice(colon + 1));
-      }
-    }
-    for (const entry of splitArguments(pattern.slice(1, -1))) {
-      if (entry.startsWith("...")) continue;
-      const colon = topLevelColon(entry);
-      const key = colon === -1 ? entry.replace(/=.*$/s, "") : entry.slice(0, colon);
-      const local = colon === -1 ? key : entry.slice(colon + 1).replace(/=.*$/s, "");
-      const fallback = /=(.*)$/s.exec(colon === -1 ? entry : entry.slice(colon + 1))?.[1];
-      const value = properties.get(key) ?? fallback ?? (isClosed ? "undefined" : undefined);
-      if (value !== undefined && /^[A-Za-z_$][\w$]*$/.test(local)) bindings.set(local, value);
-    }
+  // Keyword arguments (Python `exit_code=0`, canonical `exit_code=0`) of a parameter's name bind that parameter; the others bind by position.
+  const named = new Map<string, string>();
+  const args = allArgs.filter((arg) => {
+    const keyword = /^([A-Za-z_]\w*)=(?!=)([\s\S]+)$/.exec(arg);
+    if (!keyword || !params.includes(keyword[1] as string)) return true;
+    named.set(keyword[1] as string, keyword[2] as string);
+    return false;
   });
+  for (const [name, value] of named) bindings.set(name, value);
+  const spreads = args.some((arg) => arg.startsWith("..."));
+  params
+    .filter((param) => !named.has(param))
+    .forEach((param, index) => {
+      const arg = args[index];
+      const pattern = canonicalText(param);
+      if (!(pattern.startsWith("{") && pattern.endsWith("}"))) {
+        if (!/^[A-Za-z_$][\w$]*$/.test(param)) return;
+        if (arg !== undefined) bindings.set(param, arg);
+        else if (absentIsUndefined && !spreads) bindings.set(param, "undefined");
+        return;
+      }
+      const properties = new Map<string, string>();
+      // Only an object literal (or nothing at all) tells which names the call leaves out.
+      let isClosed = absentIsUndefined && !spreads && (arg === undefined || (arg.startsWith("{") && arg.endsWith("}")));
+      if (arg !== undefined && arg.startsWith("{") && arg.endsWith("}")) {
+        for (const entry of splitArguments(arg.slice(1, -1))) {
+          const colon = topLevelColon(entry);
+          const key = (colon === -1 ? entry : entry.slice(0, colon)).replace(/^"(.*)"$/, "$1");
+          if (key.startsWith("...") || key.startsWith("[")) isClosed = false;
+          else properties.set(key, colon === -1 ? entry : entry.slice(colon + 1));
+        }
+      }
+      for (const entry of splitArguments(pattern.slice(1, -1))) {
+        if (entry.startsWith("...")) continue;
+        const colon = topLevelColon(entry);
+        const key = colon === -1 ? entry.replace(/=.*$/s, "") : entry.slice(0, colon);
+        const local = colon === -1 ? key : entry.slice(colon + 1).replace(/=.*$/s, "");
+        const fallback = /=(.*)$/s.exec(colon === -1 ? entry : entry.slice(colon + 1))?.[1];
+        const value = properties.get(key) ?? fallback ?? (isClosed ? "undefined" : undefined);
+        if (value !== undefined && /^[A-Za-z_$][\w$]*$/.test(local)) bindings.set(local, value);
+      }
+    });
   return bindings;
 }
 
@@ -290,6 +312,24 @@ function isFalseCondition(condition: string, isJavaScript = false): boolean {
   return conjuncts(canonicalText(condition)).some(
     (part) => /^(?:false|False|!true|!True|!\(true\)|!\(True\)|nottrue|not True|notTrue)$/.test(part.replace(/\s+/g, " ")) || (isJavaScript && literalTruth(part) === false),
   );
+}
+
+/** A null literal of a language (`None`, `null`, `nil`, `undefined`). */
+const NULL_LITERAL = /^(?:None|null|nil|NULL|undefined)$/;
+
+/**
+ * What a null test of a literal evaluates to, the same in every language
+ * (`"x" is not None`, `3 != nil`, `null === null`, `None is None`): true
+ * or false when the tested side is a literal, undefined otherwise (a name
+ * the call left unbound).
+ */
+function nullTestTruth(text: string): boolean | undefined {
+  const test = /^(.+?)\s*(is not|is|!==|===|!=|==)\s*(None|null|nil|NULL|undefined)$/s.exec(canonicalText(text).trim());
+  if (!test) return undefined;
+  const value = (test[1] as string).trim();
+  const isNull = NULL_LITERAL.test(value) ? true : literalType(value) !== undefined || /^(?:True|False)$/.test(value) ? false : undefined;
+  if (isNull === undefined) return undefined;
+  return test[2] === "is" || test[2] === "===" || test[2] === "==" ? isNull : !isNull;
 }
 
 /** The JavaScript truthiness of a literal written as text: `undefined`, `null`, `0`, `""` and `false` are falsy, another number, string, object or array literal truthy; `!x` the negation; `typeof <literal> === "<type>"` as evaluated; undefined when the text is none of these. */

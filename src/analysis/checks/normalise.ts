@@ -32,8 +32,12 @@ export interface Check {
   isReachable: boolean;
   /** 1-based line of the assertion. */
   line: number;
-  /** For `helper`: the helper's name. */
+  /**
+   * For `helper`: the helper's name.
+   */
   helper?: string;
+  /** For `helper`: the call as written when `subject` has its plain local arguments written as what they were bound to (AssertionFact.actualValue), canonical. */
+  written?: string;
   /** For `equal`: the framework compares with a loose `==` (PHPUnit's `assertEquals`), so values loose-equal to the expected pass too. */
   isLoose?: true;
   /** The local the assertion read when `subject` is the value that local was bound to (AssertionFact.actualValue): `levels` for `levels = n.apply([1, 5]); assert levels == [1, 4]`. */
@@ -697,6 +701,7 @@ export function toCheck(fact: AssertionFact): Check {
   if (errorType !== undefined) check.errorType = errorType;
   if (message !== undefined) check.message = message;
   if (relation === "helper") check.helper = fact.matcher.slice("helper ".length);
+  if (relation === "helper" && fact.actualValue !== undefined && fact.actual !== undefined) check.written = canonicalText(fact.actual);
   if (relation === "throws" && isNegated && ASYNC_ERROR_MATCHER.test(fact.matcher)) check.isAsync = true;
   if (relation === "equal" && LOOSE_EQUALITY.test(fact.matcher)) check.isLoose = true;
   if (fact.actualValue !== undefined && fact.actual !== undefined && /^\$?[A-Za-z_]\w*$/.test(fact.actual)) check.local = fact.actual;

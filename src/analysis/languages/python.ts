@@ -729,6 +729,7 @@ function extractPythonDrafts(path: string, grammar: LoadedGrammar, root: Node, c
   if (/^\s*(?:import|from)\s+unittest\b/m.test(content)) frameworks.push("unittest");
   const drafts: ExtractedDrafts = { tests, assertions: checked, skips, nonTestFunctions: collectsTests ? nonTestFunctions : [], frameworks, skipReach: PYTHON_SKIP_REACH };
   if (wantsScope) drafts.classScope = { classes: classDrafts, imports, marks: markList(fileMarkRecord) };
+  if (imports.some((fact) => fact.names.some((name) => name.imported !== null))) drafts.helperImports = imports;
   return drafts;
 }
 

@@ -71,6 +71,7 @@ import {
   type FileFacts,
   type HelperTestFact,
   type ImportFact,
+  type ImportedHelperCall,
   type MarkFact,
   type NonTestFunctionFact,
   type RunEscapeFact,
@@ -467,6 +468,40 @@ export function normalizeLiteral(node: Node): string {
 const BLOCK_TYPES: ReadonlySet<string> = new Set(["block", "body_statement", "do_block", "block_body", "compound_statement", "statement_block"]);
 
 /**
+ * A reader of a test's calls of imported functions (TestCase.importedHelperCalls):
+ * each call in the test's node whose callee is a bare name `imports` binds
+ * (`from tests.lib import check_process` -> `check_process(...)`) and that
+ * is no helper of the file (`own`), as the module, the name it exports,
+ * the call's normalised text under that name (with plain locals written as
+ * what they were bound to, as for a local helper's call) and its line. A
+ * call nested in another such call is its argument, not a second call.
+ */
+function importedHelperCallsOf(imports: readonly ImportFact[], own: ReadonlySet<string>): (node: Node) => ImportedHelperCall[] {
+  const bound = new Map<string, { source: string; name: string }>();
+  for (const fact of imports)
+    for (const name of fact.names) if (name.imported !== null && name.imported !== "*" && !own.has(name.local)) bound.set(name.local, { source: fact.source, name: name.imported });
+  return (node) => {
+    if (bound.size === 0) return [];
+    const found: ImportedHelperCall[] = [];
+    walkSubtree(node, (cursor, type) => {
+      if (type !== "call") return "descend";
+      const call = cursor.currentNode;
+      const callee = call.childForFieldName("function");
+      const target = callee?.type === "identifier" ? bound.get(callee.text) : undefined;
+      if (!callee || !target) return "descend";
+      const named = (text: string): string => (callee.text === target.name ? text : text.replace(callee.text, target.name));
+      const written = normalizedText(call);
+      const value = withBoundArguments(call, written);
+      const entry: ImportedHelperCall = { source: target.source, name: target.name, actual: named(written), line: call.startPosition.row + 1 };
+      if (value !== written) entry.actualValue = named(value);
+      found.push(entry);
+      return "skip";
+    });
+    return found;
+  };
+}
+
+/**
  * A call's text (`check_same(5, data)`) with each argument that is a plain
  * local bound before `node` (boundLocalValue) written as its value, in
  * canonical text: `check_same(5,parse("5"))`. The text as given when no
@@ -851,6 +886,13 @@ export interface ExtractedDrafts {
    * (AssertionFact.conditions start above it).
    */
   checkGuards?: ReadonlyMap<number, number>;
+  /**
+   * The module-level imports of names from other modules (Python `from m
+   * import f`): a test's bare call of one that is no helper of the file
+   * may be a helper another module defines (TestCase.importedHelperCalls,
+   * resolved by analysis/imported-helpers.ts).
+   */
+  helperImports?: readonly ImportFact[];
 }
 
 /** `text` with the qualifier `name.` of a package's own names dropped (ExtractedDrafts.selfQualifier); members (`x.name.F`) and strings are left alone. */
@@ -1341,10 +1383,13 @@ export function assembleFacts(
   for (const draft of [...drafts.tests, ...methodDrafts]) noteCalls(draft, starts.get(draft) ?? [], details.get(draft) ?? [], bindings);
   const helperLiterals = root ? helperLiteralsOf(root, [...drafts.tests, ...methodDrafts]) : new Map<TestDraft, string[]>();
   for (const [draft, literals] of helperLiterals) draft.helperLiterals = literals;
+  const importedCallsOf = root && drafts.helperImports ? importedHelperCallsOf(drafts.helperImports, new Set(helpers.map((helper) => helper.name))) : null;
   const tests = drafts.tests.map((draft) => {
     const test = toTestCase(draft, details.get(draft) ?? [], checkNames.get(draft));
     const names = calls?.get(draft);
     if (names && names.size > 0) test.calls = [...names].sort();
+    const imported = importedCallsOf?.(draft.node) ?? [];
+    if (imported.length > 0) test.importedHelperCalls = imported;
     return test;
   });
   const facts: FileFacts = {

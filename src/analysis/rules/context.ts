@@ -145,6 +145,9 @@ function candidatesFor(base: string): string[] {
  */
 export function resolveImport(fromPath: string, specifier: string, known: Pick<ReadonlySet<string>, "has"> & Iterable<string>): string | null {
   const bases: string[] = [];
+  if (fromPath.endsWith(".py") && /^\.*[A-Za-z_][\w.]*$|^\.+$/.test(specifier)) {
+    for (const base of pythonModuleBases(fromPath, specifier)) for (const candidate of [`${base}.py`, `${base}/__init__.py`]) if (known.has(candidate)) return candidate;
+  }
   if (specifier.startsWith(".")) {
     bases.push(normalizePath(`${dirnameOf(fromPath)}/${specifier}`));
   } else {
@@ -160,6 +163,27 @@ export function resolveImport(fromPath: string, specifier: string, known: Pick<R
     }
   }
   return null;
+}
+
+/**
+ * Where a Python module a file imports may live, as paths without `.py`
+ * (Python's import system, docs.python.org/3/reference/import.html): a
+ * relative module (`.lib`, `..pkg.lib`) from the importing file's package,
+ * one folder up per dot after the first; an absolute one (`tests.lib`) from
+ * the repository root, from `src/`, and from the importing file's folder
+ * (pytest's rootdir-relative `sys.path` insertion puts a test's own folder
+ * there, so `from helpers import check` finds `tests/helpers.py`).
+ */
+function pythonModuleBases(fromPath: string, specifier: string): string[] {
+  const dots = /^\.*/.exec(specifier)?.[0].length ?? 0;
+  const rest = specifier.slice(dots).replace(/\./g, "/");
+  if (dots > 0) {
+    let dir = dirnameOf(fromPath);
+    for (let up = 1; up < dots; up++) dir = dirnameOf(dir);
+    return [normalizePath(rest === "" ? `${dir}/__init__` : `${dir}/${rest}`)];
+  }
+  const here = dirnameOf(fromPath);
+  return [...new Set([rest, `src/${rest}`, here === "" ? rest : `${here}/${rest}`].map(normalizePath))];
 }
 
 /** `test/cart.test.ts` -> "cart", `tests/test_cart.py` -> "cart", `cart_test.go` -> "cart", `CartTest.java` -> "cart". */
