@@ -38,3 +38,9 @@ export function settingToken(name: string): string {
 export function isNameToken(token: string): boolean {
   return !token.startsWith('"') && !token.includes("/") && !token.endsWith("=");
 }
+
+/** Last segment of a qualified name (`Scanner.containsIgnoreCase`, `Lines::process`, `Shop#total`, `$this->name` -> the member). */
+export function lastSegment(name: string): string {
+  const parts = name.split(/\.|::|->|#/);
+  return parts[parts.length - 1] ?? name;
+}

@@ -10,6 +10,7 @@
  */
 
 import type { Check } from "./checks/index.js";
+import { lastSegment } from "./dependency-tokens.js";
 import type { TestCase } from "./facts.js";
 import type { RulePair } from "./rules/context.js";
 
@@ -157,11 +158,6 @@ const REPLACEMENT = /\b(?:use|instead|in\s+favou?r\s+of|replaced?\s+(?:by|with)|
 /** A name quoted in a message: `'pragma'`, `"CharsetAccept"`, `` `deliver_later` ``, ``` ``cls`` ```, `"Request.parameter_storage_class"`, `'render()'` (group 1). */
 const QUOTED_NAME = /(?:''|``|['"`])([A-Za-z_$][\w$]*(?:(?:\.|::|->|#)[A-Za-z_$][\w$]*)*)(?:\(\))?(?:''|``|['"`])/g;
 
-/** The last segment of a quoted name (`Request.parameter_storage_class` -> `parameter_storage_class`). */
-function lastSegmentOf(name: string): string {
-  return name.split(/\.|::|->|#/).pop() as string;
-}
-
 /**
  * The names a warning call at `lines[index]` deprecates (see
  * {@link deprecatedNames}): the names its message quotes before a
@@ -175,12 +171,12 @@ function warnedNames(language: string, lines: readonly string[], index: number):
   // is deprecated, up to where they name a replacement; a first literal that is only a name (`deprecated("pragma", …)`) is one.
   const literals = [...statement.matchAll(/"((?:[^"\\\n]|\\.)*)"|'((?:[^'\\\n]|\\.)*)'|`((?:[^`\\]|\\.)*)`/g)].map((match) => match[1] ?? match[2] ?? match[3] ?? "");
   const first = literals[0];
-  if (first !== undefined && /^[A-Za-z_$][\w$]*(?:(?:\.|::|->|#)[A-Za-z_$][\w$]*)*(?:\(\))?$/.test(first)) names.push(lastSegmentOf(first.replace(/\(\)$/, "")));
+  if (first !== undefined && /^[A-Za-z_$][\w$]*(?:(?:\.|::|->|#)[A-Za-z_$][\w$]*)*(?:\(\))?$/.test(first)) names.push(lastSegment(first.replace(/\(\)$/, "")));
   const sentences = literals
     .join("")
     .split(/\.\s|;\s/)
     .filter((sentence) => DEPRECATION_WORD.test(sentence) || /\bremoved?\b/i.test(sentence));
-  for (const sentence of sentences) for (const match of (sentence.split(REPLACEMENT)[0] as string).matchAll(QUOTED_NAME)) names.push(lastSegmentOf(match[1] as string));
+  for (const sentence of sentences) for (const match of (sentence.split(REPLACEMENT)[0] as string).matchAll(QUOTED_NAME)) names.push(lastSegment(match[1] as string));
   const assigned = /^\s*(?:(?:export\s+)?(?:const|let|var)\s+)?(?:[\w$]+\.)*([\w$]+)\s*=\s*(?:util\.)?(?:deprecate|deprecated)\s*\(/.exec(statement);
   if (assigned) names.push(assigned[1] as string);
   const header = FUNCTION_HEADER[language];
@@ -200,7 +196,7 @@ function warnedNames(language: string, lines: readonly string[], index: number):
     if (/^\s*(?:class|module|interface|trait)\b/.test(line)) break;
     if (!CONDITION.test(line)) continue;
     conditional = true;
-    for (const match of line.matchAll(QUOTED_NAME)) names.push(lastSegmentOf(match[1] as string));
+    for (const match of line.matchAll(QUOTED_NAME)) names.push(lastSegment(match[1] as string));
     for (const match of line.matchAll(/(?:\.|->|::\$?)([A-Za-z_]\w*)\b(?!\s*\()/g)) names.push(match[1] as string);
   }
   // The warning's own category (`"DeprecationWarning"`) and code (`"DEP0001"`) name no member.

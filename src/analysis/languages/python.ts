@@ -729,7 +729,8 @@ function extractPythonDrafts(path: string, grammar: LoadedGrammar, root: Node, c
   if (/^\s*(?:import|from)\s+unittest\b/m.test(content)) frameworks.push("unittest");
   const drafts: ExtractedDrafts = { tests, assertions: checked, skips, nonTestFunctions: collectsTests ? nonTestFunctions : [], frameworks, skipReach: PYTHON_SKIP_REACH };
   if (wantsScope) drafts.classScope = { classes: classDrafts, imports, marks: markList(fileMarkRecord) };
-  if (imports.some((fact) => fact.names.some((name) => name.imported !== null))) drafts.helperImports = imports;
+  // Only module-level test functions record imported helper calls: only they are linked (a test class's methods are not yet).
+  if (tests.length > 0 && imports.some((fact) => fact.names.some((name) => name.imported !== null))) drafts.helperImports = imports;
   return drafts;
 }
 

@@ -28,13 +28,7 @@
 import { canonicalText, toChecks, type Check } from "../checks/index.js";
 import type { AssertionFact, TestCase } from "../facts.js";
 import { isInlineTestedProductCode, isProductCode, usable, type RulePair } from "./context.js";
-import { callToken, LITERAL_TOKEN, literalToken, settingToken } from "../dependency-tokens.js";
-
-/** Last segment of a qualified name (`Scanner.containsIgnoreCase`, `Lines::process` -> the method). */
-function lastSegment(name: string): string {
-  const parts = name.split(/\.|::|#/);
-  return parts[parts.length - 1] ?? name;
-}
+import { callToken, lastSegment, LITERAL_TOKEN, literalToken, settingToken } from "../dependency-tokens.js";
 
 /**
  * The product names the change removed: declared, exported or defined (by
@@ -249,6 +243,12 @@ export function deprecatedToken(name: string): string {
   return `~${name}`;
 }
 
+/** The deprecated token among `tokens` a name a check reads stands for: the name's, or its setting's (`cls=` of `Parser(cls=dict)`); else null. */
+export function deprecatedTokenOf(name: string, tokens: ReadonlySet<string>): string | null {
+  const token = deprecatedToken(name.endsWith("=") ? name.slice(0, -1) : name);
+  return tokens.has(token) ? token : null;
+}
+
 /**
  * The deprecated tokens ({@link deprecatedToken}) of the names the change
  * starts to deprecate: deprecated by a changed product file after it
@@ -327,9 +327,8 @@ export function retiredNamesOf(test: TestCase, index: number, check: Check, reti
  */
 function retiredAs(name: string, retired: ReadonlySet<string>): string | null {
   if (retired.has(name)) return name;
-  // A name, or the setting of it (`cls=` of `Parser(cls=dict)`), the change starts to deprecate.
-  const deprecated = deprecatedToken(name.endsWith("=") ? name.slice(0, -1) : name);
-  if (retired.has(deprecated)) return deprecated;
+  const deprecated = deprecatedTokenOf(name, retired);
+  if (deprecated !== null) return deprecated;
   if (!/^[A-Za-z_$][\w$]*$/.test(name)) return null;
   const literal = literalToken(name);
   return retired.has(literal) ? literal : null;

@@ -17,7 +17,7 @@ import { checkLikeness, isSuccessorCheck } from "../checks/likeness.js";
 import type { ExportFact, TestCase } from "../facts.js";
 import type { Finding } from "../types.js";
 import { hasCodeUnderTestChanged, isInlineTestedProductCode, isProductCode, isTestPair, resolveImport, usable, type RuleInput, type RulePair } from "./context.js";
-import { deprecatedToken, describeRetired, findNewlyDeprecated, findRemovedNames, findRetired, removedNamesCheckedBy, removedNamesOfRows } from "./dependencies.js";
+import { deprecatedTokenOf, describeRetired, findNewlyDeprecated, findRemovedNames, findRetired, removedNamesCheckedBy, removedNamesOfRows } from "./dependencies.js";
 import { deadUnderSupport as skippedFromMinimum, type StatedSupport, type SupportChange } from "../support.js";
 import { defineRule, report, rereport } from "./registry.js";
 import { checksOnlyRetiredRefusal, retireRefusalChecks } from "./retired-refusals.js";
@@ -607,8 +607,10 @@ export function reExpectedDeletions(findings: readonly Finding[], input: RuleInp
 export function featureFindings(matchFindings: readonly Finding[], input: RuleInput): Finding[] {
   const findings = reExpectedDeletions(matchFindings, input);
   const removed = findRemovedExports(input.pairs);
-  const reclassified = reclassifyDeletions(findings, input, removed, findRemovedDefinitions(input.pairs), findRetired(input.pairs));
-  return [...reclassifyLostChecksOfRemovedCode(reclassified, input, removed), ...featureRemovalFindings(removed)];
+  const retired = findRetired(input.pairs);
+  const reclassified = reclassifyDeletions(findings, input, removed, findRemovedDefinitions(input.pairs), retired);
+  const deprecated = new Set([...retired].filter((token) => token.startsWith("~")));
+  return [...reclassifyLostChecksOfRemovedCode(reclassified, input, removed, deprecated), ...featureRemovalFindings(removed)];
 }
 
 /** The before test an assertion_removal of a test gone names, with its facts' checks, and the checks it lost (by evidence.removed line), or null. */
@@ -662,10 +664,14 @@ function baseCall(subject: string): string | null {
  * more (a whole-sequence equality replaced by `contains` checks), keeps the
  * finding.
  */
-export function reclassifyLostChecksOfRemovedCode(findings: readonly Finding[], input: RuleInput, removed: readonly RemovedExport[]): Finding[] {
+export function reclassifyLostChecksOfRemovedCode(
+  findings: readonly Finding[],
+  input: RuleInput,
+  removed: readonly RemovedExport[],
+  /** The tokens of the names the change starts to deprecate (dependencies.ts findNewlyDeprecated). */ deprecated: ReadonlySet<string> = findNewlyDeprecated(input.pairs),
+): Finding[] {
   if (!findings.some((finding) => finding.type === "assertion_removal" && finding.evidence?.conserved_in !== undefined)) return [...findings];
   const names = new Set([...removed.map((entry) => entry.name.slice(entry.name.lastIndexOf(".") + 1)), ...findRemovedNames(input.pairs)]);
-  const deprecated = findNewlyDeprecated(input.pairs);
   if (names.size === 0 && deprecated.size === 0) return [...findings];
   const pairByPath = new Map(input.pairs.map((pair) => [pair.path, pair] as const));
   let pool: Check[] | null = null;
@@ -690,8 +696,7 @@ export function reclassifyLostChecksOfRemovedCode(findings: readonly Finding[], 
     const read = pair ? lostChecksOf(finding, pair) : null;
     if (!read) return finding;
     // Each check made nowhere read a name the change starts to deprecate: the announced feature's checks, dropped as they now warn.
-    const deprecatedOf = (check: Check): string[] =>
-      namesOfLostCheck(check, read.test).flatMap((name) => (deprecated.has(deprecatedToken(name.replace(/=$/, ""))) ? [deprecatedToken(name.replace(/=$/, ""))] : []));
+    const deprecatedOf = (check: Check): string[] => namesOfLostCheck(check, read.test).flatMap((name) => deprecatedTokenOf(name, deprecated) ?? []);
     if (deprecated.size > 0 && read.lost.every((check) => deprecatedOf(check).length > 0)) {
       const tokens = [...new Set(read.lost.flatMap(deprecatedOf))].sort();
       return rereport(
