@@ -38,6 +38,11 @@
  *      (retitled)
  *   9. same file, a parent test renamed: its subtests were paired with the
  *      subtests of one after test (retitled).
+ *  10. same file and suite, a title with words the change renames
+ *      (title-renames.ts): `"Buffer response"` -> `"Uint8Array response"`
+ *      where a product or documentation line says `Uint8Array` for
+ *      `Buffer`, or another test was retitled alike; one candidate on each
+ *      side (retitled).
  *
  * Name matching is the fast first pass and what messages quote. A before
  * test still without a partner is then judged by the conservation of its
@@ -81,6 +86,7 @@ import { isAcceptedAfter, isMovedToOtherTable, isRebuiltFromTemplate, isRejectio
 import { calledNames, pairAlikeTests, type LikenessCandidate } from "./checks/likeness.js";
 import { EMPTY_CLASS_CONTEXT, resolveTestsAcross, type ClassContext } from "./inheritance.js";
 import { hasCodeUnderTestChanged } from "./rules/context.js";
+import { titleSubstitution, type RenameWitness, type TitleSubstitution } from "./title-renames.js";
 import { applyRules, defaultSeverityOf, type ExercisingFile, type MatchedTest, type RuleInput } from "./rules/index.js";
 import type { Runtime, StatedSupport, SupportChange } from "./support.js";
 import type { NeighbourCode } from "./neighbours.js";
@@ -164,7 +170,7 @@ export function linksIssue(reason: string | undefined): boolean {
  * whose facts are unusable (parse error, not analysed) contribute no tests
  * on that side.
  */
-function matchTests(pairs: readonly FactsPair[]): { before: Slot[]; after: Slot[]; uncollected: Slot[] } {
+function matchTests(pairs: readonly FactsPair[], renames?: RenameWitness): { before: Slot[]; after: Slot[]; uncollected: Slot[] } {
   const slotsOf = (side: "before" | "after", isCollected: boolean): Slot[] =>
     pairs.flatMap((pair) => {
       const facts = pair[side];
@@ -188,6 +194,7 @@ function matchTests(pairs: readonly FactsPair[]): { before: Slot[]; after: Slot[
   pairAlikeChecks(before, after, pairs);
   pairUntitled(before, after);
   pairParentsOfSubtests(before, after);
+  pairRenamedWords(before, after, renames);
   // Tests of files no config reached may move to another such file: for them that file is an ordinary one.
   const byConventions = before.filter((slot) => slot.partner === null && slot.byConventions);
   if (byConventions.length > 0) {
@@ -541,6 +548,61 @@ function pairParentsOfSubtests(before: Slot[], after: Slot[]): void {
     slot.match = "retitled";
     candidate.partner = slot;
     candidate.match = "retitled";
+  }
+}
+
+/** Most title pairs read for the witness of titles renamed alike (pass 10); past it only the lines witness. */
+const MAX_TITLE_PAIRS = 250_000;
+
+/**
+ * Pass 10 (title-renames.ts): a before test still without a partner whose
+ * title becomes the title of one after test still without a partner, in
+ * the same file and suite, by a substitution the change witnesses (a
+ * non-test line replaced alike, or another title renamed alike); paired
+ * only when neither side has another such candidate. Judged as an edited
+ * test.
+ */
+function pairRenamedWords(before: Slot[], after: Slot[], renames: RenameWitness | undefined): void {
+  const suiteOf = (slot: Slot): string => `${slot.file}\u0000${slot.test.suitePath.join("\u0001")}`;
+  const openBefore = before.filter((slot) => slot.partner === null && slot.test.declaredAt === undefined);
+  const openAfter = after.filter((slot) => slot.partner === null && slot.test.declaredAt === undefined && !slot.test.flags.skipped && !slot.test.flags.todo);
+  if (openBefore.length === 0 || openAfter.length === 0) return;
+  const keyOf = (substitution: TitleSubstitution): string => `${substitution.from}\u0000${substitution.to}`;
+  // Titles that the change takes away and brings, for the witness of titles renamed alike.
+  const afterNames = new Set(after.map((slot) => slot.test.name));
+  const beforeNames = new Set(before.map((slot) => slot.test.name));
+  const gone = [...beforeNames].filter((name) => !afterNames.has(name));
+  const come = [...afterNames].filter((name) => !beforeNames.has(name));
+  const renamedTitles = new Map<string, number>();
+  if (gone.length * come.length <= MAX_TITLE_PAIRS) {
+    for (const name of gone) {
+      const seen = new Set<string>();
+      for (const other of come) {
+        const substitution = titleSubstitution(name, other);
+        if (substitution) seen.add(keyOf(substitution));
+      }
+      for (const key of seen) renamedTitles.set(key, (renamedTitles.get(key) ?? 0) + 1);
+    }
+  }
+  const isWitnessed = (substitution: TitleSubstitution): boolean => (renamedTitles.get(keyOf(substitution)) ?? 0) >= 2 || (renames?.(substitution) ?? false);
+  const proposals = new Map<Slot, Slot[]>();
+  const wanted = new Map<Slot, number>();
+  for (const slot of openBefore) {
+    const candidates = openAfter.filter((candidate) => {
+      if (suiteOf(candidate) !== suiteOf(slot)) return false;
+      const substitution = titleSubstitution(slot.test.name, candidate.test.name);
+      return substitution !== null && isWitnessed(substitution);
+    });
+    proposals.set(slot, candidates);
+    for (const candidate of candidates) wanted.set(candidate, (wanted.get(candidate) ?? 0) + 1);
+  }
+  for (const [slot, candidates] of proposals) {
+    const partner = candidates[0];
+    if (candidates.length !== 1 || partner === undefined || wanted.get(partner) !== 1) continue;
+    slot.partner = partner;
+    slot.match = "retitled";
+    partner.partner = slot;
+    partner.match = "retitled";
   }
 }
 
@@ -1243,12 +1305,14 @@ export function compareFacts(
     stated?: () => ReadonlyMap<Runtime, StatedSupport>;
     neighbours?: readonly NeighbourCode[];
     nullableErrors?: readonly string[];
+    /** Whether a non-test line of the change renames words alike (title-renames.ts), for pass 10. */
+    renames?: RenameWitness;
   } = {},
 ): Finding[] {
-  const { exercising, entryOnly, support, stated, neighbours, nullableErrors } = reach;
+  const { exercising, entryOnly, support, stated, neighbours, nullableErrors, renames } = reach;
   const resolved = resolvePairs(pairs, context);
   const allPairs = [...resolved.changed, ...resolved.unchanged];
-  const { before, after } = matchTests(allPairs);
+  const { before, after } = matchTests(allPairs, renames);
   const findings: Finding[] = [];
   const usedRows = new Map<Slot, Set<number>>();
 

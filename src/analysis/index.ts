@@ -9,6 +9,7 @@
 
 import { RalphError } from "../errors.js";
 import { compareFacts, type FactsPair } from "./compare.js";
+import { renameWitness } from "./title-renames.js";
 import { detectConfigTamper, isConfigPath, supportAfterChange } from "./config/index.js";
 import { detectCoverageRegression, isCoverageSummaryPath } from "./coverage.js";
 import { detectStoredExpectationEdits, isStoredExpectationPath } from "./stored-expectations.js";
@@ -396,6 +397,7 @@ export async function analyzeChanges(changes: readonly FileChange[], options: An
                 : supportAfterChange(changes, (path) => changes.find((change) => change.path === path)?.after ?? null),
             ),
             nullableErrors: nullableErrorScopes(changes),
+            renames: renameWitness(changes.filter((change) => !(languageForPath(change.path)?.isTestPath(change.path) ?? false))),
           },
         ),
         ...indirect,
