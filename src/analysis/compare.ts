@@ -89,6 +89,7 @@ import { hasCodeUnderTestChanged } from "./rules/context.js";
 import { titleSubstitution, type RenameWitness, type TitleSubstitution } from "./title-renames.js";
 import { applyRules, defaultSeverityOf, type ExercisingFile, type MatchedTest, type RuleInput } from "./rules/index.js";
 import type { Runtime, StatedSupport, SupportChange } from "./support.js";
+import type { DroppedDependency } from "./dropped-dependencies.js";
 import type { NeighbourCode } from "./neighbours.js";
 import type { Finding, Severity } from "./types.js";
 
@@ -1307,9 +1308,11 @@ export function compareFacts(
     nullableErrors?: readonly string[];
     /** Whether a non-test line of the change renames words alike (title-renames.ts), for pass 10. */
     renames?: RenameWitness;
+    /** Packages the change drops from its npm manifests (dropped-dependencies.ts). */
+    droppedDependencies?: readonly DroppedDependency[];
   } = {},
 ): Finding[] {
-  const { exercising, entryOnly, support, stated, neighbours, nullableErrors, renames } = reach;
+  const { exercising, entryOnly, support, stated, neighbours, nullableErrors, renames, droppedDependencies } = reach;
   const resolved = resolvePairs(pairs, context);
   const allPairs = [...resolved.changed, ...resolved.unchanged];
   const { before, after } = matchTests(allPairs, renames);
@@ -1425,5 +1428,6 @@ export function compareFacts(
   if (stated) input.stated = stated;
   if (neighbours && neighbours.length > 0) input.neighbours = neighbours;
   if (nullableErrors && nullableErrors.length > 0) input.nullableErrors = nullableErrors;
+  if (droppedDependencies && droppedDependencies.length > 0) input.droppedDependencies = droppedDependencies;
   return applyRules(findings, input);
 }

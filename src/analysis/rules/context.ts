@@ -5,6 +5,7 @@
  * rule reads facts, never syntax.
  */
 
+import type { DroppedDependency } from "../dropped-dependencies.js";
 import { hasUsableFacts, type CodeFacts, type FileFacts, type TestCase } from "../facts.js";
 import type { Runtime, StatedSupport, SupportChange } from "../support.js";
 import type { NeighbourCode } from "../neighbours.js";
@@ -52,6 +53,8 @@ export interface RuleInput {
   neighbours?: readonly NeighbourCode[];
   /** Folders of the C# projects whose change turned nullable warnings into errors (support.ts nullableErrorScopes); absent = none. */
   nullableErrors?: readonly string[];
+  /** Packages the change drops from its npm manifests (dropped-dependencies.ts); absent = none. */
+  droppedDependencies?: readonly DroppedDependency[];
 }
 
 /** Facts of one side when they are usable (parsed, not skipped), else null. */

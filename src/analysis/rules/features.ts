@@ -15,6 +15,7 @@ import { checkedTest, describeCheck, findKeptCover, findReCalledCover, findReExp
 import { calleeOf } from "../checks/calls.js";
 import { checkLikeness, isSuccessorCheck } from "../checks/likeness.js";
 import type { ExportFact, TestCase } from "../facts.js";
+import { npmPackageOf, type DroppedDependency } from "../dropped-dependencies.js";
 import type { Finding } from "../types.js";
 import { hasCodeUnderTestChanged, isInlineTestedProductCode, isProductCode, isTestPair, resolveImport, usable, type RuleInput, type RulePair } from "./context.js";
 import { deprecatedTokenOf, describeRetired, findNewlyDeprecated, findRemovedNames, findRetired, removedNamesCheckedBy, removedNamesOfRows } from "./dependencies.js";
@@ -151,6 +152,32 @@ function removedSymbolsUsedBy(test: TestCase, testPath: string, pair: RulePair, 
     }
   }
   return used;
+}
+
+/** Names an assertion library binds (`expect`, chai's `assert` and `should`): a package imported under one is a test tool. */
+const ASSERTION_BINDINGS: ReadonlySet<string> = new Set(["expect", "assert", "should"]);
+
+/**
+ * The dropped packages (dropped-dependencies.ts) a deleted test used: its
+ * references (TestCase.references, the import locals its body reads)
+ * mapped through its file's imports to the package each names. The file's
+ * test frameworks (FileFacts.frameworks) never count, nor a package that
+ * binds an assertion API ({@link ASSERTION_BINDINGS}).
+ */
+function droppedPackagesUsedBy(test: TestCase, pair: RulePair, dropped: readonly DroppedDependency[]): DroppedDependency[] {
+  const facts = usable(pair.before);
+  const references = new Set(test.references ?? []);
+  if (!facts || references.size === 0) return [];
+  const frameworks = new Set(facts.frameworks);
+  const used = new Map<string, DroppedDependency>();
+  for (const fact of facts.code?.imports ?? []) {
+    const name = npmPackageOf(fact.source);
+    const entry = name === null || frameworks.has(name) ? undefined : dropped.find((candidate) => candidate.name === name);
+    // A package that binds an assertion API (`expect` of `expect`, chai's `assert`) is a test tool, not code a test used.
+    if (!entry || fact.names.some((binding) => ASSERTION_BINDINGS.has(binding.imported ?? binding.local) || ASSERTION_BINDINGS.has(binding.local))) continue;
+    if (fact.names.some((binding) => references.has(binding.local))) used.set(entry.name, entry);
+  }
+  return [...used.values()];
 }
 
 /** The names the change's product files define after it, by short name: their functions, exports and declared names. */
@@ -332,6 +359,11 @@ export function reclassifyDeletions(
         if (retired.length > 0 && checksDeprecation(test, checksOf())) {
           outcome = { kind: "with-code", symbols: retired.slice(0, 3).map((notice) => `the deprecation at ${notice}`) };
         }
+      }
+      // A test of a package the change drops from its manifest, deleted with it: its module could no longer load.
+      if (outcome.kind === "lost" && input.droppedDependencies) {
+        const used = droppedPackagesUsedBy(test, pair, input.droppedDependencies);
+        if (used.length > 0) outcome = { kind: "with-code", symbols: used.map((entry) => `the dependency ${entry.name} (dropped from ${entry.manifest})`) };
       }
       if (outcome.kind === "lost") return finding;
       if (outcome.kind === "unsupported") unsupported.push(outcome.support);

@@ -1,0 +1,81 @@
+/**
+ * Packages a change drops from the project's npm manifests, and the
+ * package a JS/TS import specifier names. A test deleted with a package it
+ * imports (the change takes `form-data` out of package.json and the tests
+ * that built `new FormData()` from it go: sindresorhus/got 670b2289dd) could
+ * no longer run: its module would fail to load. That is support for the
+ * package going with the package (rules/features.ts reclassifyDeletions),
+ * feature_removal at medium, not a test_deletion. A package named in any
+ * manifest after the change (moved between a workspace's package.json
+ * files) is not dropped, and a file's test framework never counts: tests
+ * deleted in a framework migration are deletions.
+ *
+ * The npm manifest fields are those of the package.json spec
+ * (https://docs.npmjs.com/cli/v10/configuring-npm/package-json):
+ * dependencies, devDependencies, peerDependencies, optionalDependencies.
+ */
+
+import type { FileChange } from "./types.js";
+
+/** A package the change takes out of a manifest: its name and the manifest's path. */
+export interface DroppedDependency {
+  name: string;
+  manifest: string;
+}
+
+/** package.json fields that name packages the project installs. */
+const NPM_DEPENDENCY_FIELDS = ["dependencies", "devDependencies", "peerDependencies", "optionalDependencies"] as const;
+
+/** The package names a package.json text declares (see the module comment), or null when it is not a JSON object. */
+export function npmDependencies(text: string): Set<string> | null {
+  let manifest: unknown;
+  try {
+    manifest = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  if (manifest === null || typeof manifest !== "object" || Array.isArray(manifest)) return null;
+  const names = new Set<string>();
+  for (const field of NPM_DEPENDENCY_FIELDS) {
+    const entries = (manifest as Record<string, unknown>)[field];
+    if (entries !== null && typeof entries === "object" && !Array.isArray(entries)) for (const name of Object.keys(entries)) names.add(name);
+  }
+  return names;
+}
+
+/** True for a package.json path (any folder of a workspace). */
+function isNpmManifest(path: string): boolean {
+  return path === "package.json" || path.endsWith("/package.json");
+}
+
+/**
+ * The packages the change's package.json files declare before and no
+ * manifest of the change declares after (see the module comment), sorted
+ * by name. A manifest that cannot be read on either side, or that the
+ * change deletes, drops nothing. Never throws.
+ */
+export function droppedDependencies(changes: readonly FileChange[]): DroppedDependency[] {
+  const kept = new Set<string>();
+  const candidates: DroppedDependency[] = [];
+  for (const change of changes) {
+    if (!isNpmManifest(change.path) || change.after === null) continue;
+    const after = npmDependencies(change.after);
+    if (after === null) continue;
+    for (const name of after) kept.add(name);
+    const before = change.before === null ? null : npmDependencies(change.before);
+    for (const name of before ?? []) if (!after.has(name)) candidates.push({ name, manifest: change.path });
+  }
+  return candidates.filter((entry) => !kept.has(entry.name)).sort((a, b) => a.name.localeCompare(b.name));
+}
+
+/**
+ * The npm package an import specifier names (`form-data`, `@scope/pkg` of
+ * `@scope/pkg/sub/path.js`, `lodash` of `lodash/fp`), or null for a
+ * relative or absolute path, a `node:` builtin or a URL.
+ */
+export function npmPackageOf(specifier: string): string | null {
+  if (specifier === "" || /^[./]|^[a-z][\w+.-]*:/i.test(specifier)) return null;
+  const parts = specifier.split("/");
+  if (specifier.startsWith("@")) return parts.length >= 2 && parts[1] !== "" ? `${parts[0]}/${parts[1]}` : null;
+  return parts[0] ?? null;
+}
