@@ -729,6 +729,82 @@ function returnedExpression(branch: t.Statement | null | undefined): t.Expressio
   return null;
 }
 
+/** The name a class member or object key is declared under: an identifier, a string key, `#x` for a private name; null when computed. */
+function memberKeyName(key: t.Node, isComputed: boolean): string | null {
+  if (key.type === "PrivateName") return `#${key.id.name}`;
+  if (isComputed) return null;
+  if (key.type === "Identifier") return key.name;
+  return key.type === "StringLiteral" ? key.value : null;
+}
+
+/**
+ * The names a JS/TS product file declares outside function bodies (as
+ * parsers/tree-sitter-subjects.ts declaredNames does for the other
+ * languages), sorted and unique: classes and their members (methods,
+ * accessors, properties and fields, `#private` ones as `#name`, and TS
+ * constructor parameter properties), functions, module-level bindings,
+ * TS interfaces with their members, type aliases, enums with their members.
+ * A member a change removes is then known to be gone (rules/dependencies.ts
+ * findRemovedNames): a test reading `options._init` that the change turns
+ * into `#init` went with it (sindresorhus/got d4ebbfe954).
+ */
+export function declaredJavaScriptNames(ast: t.File): string[] {
+  const names = new Set<string>();
+  const add = (name: string | null | undefined): void => {
+    if (name) names.add(name);
+  };
+  const classBody = (body: t.ClassBody): void => {
+    for (const member of body.body) {
+      if (member.type === "StaticBlock" || member.type === "TSIndexSignature") continue;
+      if (member.type === "ClassMethod" && member.kind === "constructor") {
+        for (const param of member.params) if (param.type === "TSParameterProperty") add(param.parameter.type === "Identifier" ? param.parameter.name : param.parameter.left.type === "Identifier" ? param.parameter.left.name : null);
+        continue;
+      }
+      add(memberKeyName(member.key, "computed" in member && member.computed === true));
+    }
+  };
+  const declaration = (node: t.Node | null | undefined): void => {
+    if (!node) return;
+    switch (node.type) {
+      case "ExportNamedDeclaration":
+      case "ExportDefaultDeclaration":
+        declaration(node.declaration);
+        return;
+      case "ClassDeclaration":
+      case "ClassExpression":
+        add(node.id?.name);
+        classBody(node.body);
+        return;
+      case "FunctionDeclaration":
+      case "TSDeclareFunction":
+        add(node.id?.name);
+        return;
+      case "VariableDeclaration":
+        for (const declarator of node.declarations) {
+          if (declarator.id.type !== "Identifier") continue;
+          add(declarator.id.name);
+          if (declarator.init?.type === "ClassExpression") classBody(declarator.init.body);
+        }
+        return;
+      case "TSInterfaceDeclaration":
+        add(node.id.name);
+        for (const member of node.body.body) if (member.type === "TSPropertySignature" || member.type === "TSMethodSignature") add(memberKeyName(member.key, member.computed === true));
+        return;
+      case "TSTypeAliasDeclaration":
+        add(node.id.name);
+        return;
+      case "TSEnumDeclaration":
+        add(node.id.name);
+        for (const member of node.members) add(member.id.type === "Identifier" ? member.id.name : member.id.type === "StringLiteral" ? member.id.value : null);
+        return;
+      default:
+        return;
+    }
+  };
+  for (const statement of ast.program.body) declaration(statement);
+  return [...names].sort();
+}
+
 /**
  * Code facts of one parsed JS/TS file. `content` must be the text `ast` was
  * parsed from (for normalised source and comments). For a test file only
@@ -818,6 +894,7 @@ class CodeWalker {
       literalBranches: this.literalBranches,
       runnerChecks: this.runnerChecks.map((fact) => (this.assertOnlyConditions.has(fact.text) ? { ...fact, onlyAsserts: true as const } : fact)),
       escapes: this.escapes,
+      declared: declaredJavaScriptNames(this.ast),
       ...(this.literals.size > 0 ? { literals: [...this.literals].sort() } : {}),
       ...(this.writes.size > 0 ? { writes: [...this.writes].sort() } : {}),
     };

@@ -598,11 +598,27 @@ function pythonClassAttribute(node: Node): string | null {
 }
 
 /**
+ * The attribute a Python method assigns on `self` (`self._cache = {}` in
+ * `__init__`), or null for another node: an instance attribute the class
+ * declares as much as a class-body assignment does.
+ */
+function pythonSelfAttribute(node: Node): string | null {
+  if (node.type !== "assignment") return null;
+  const target = node.childForFieldName("left");
+  if (target?.type !== "attribute" || target.childForFieldName("object")?.text !== "self") return null;
+  let scope = node.parent;
+  while (scope && scope.type !== "function_definition") scope = scope.parent;
+  const owner = scope?.parent?.type === "decorated_definition" ? scope.parent.parent : scope?.parent;
+  if (owner?.type !== "block" || owner.parent?.type !== "class_definition") return null;
+  return target.childForFieldName("attribute")?.text ?? null;
+}
+
+/**
  * The names a product file declares outside function bodies, sorted and
  * unique: types, functions and methods (by their own name), properties,
  * fields, constants and enum members, the methods a Ruby `attr_reader`
- * defines and the attributes a Python class body assigns. A `$` of a PHP
- * property is dropped.
+ * defines, the attributes a Python class body assigns and those its
+ * methods assign on `self`. A `$` of a PHP property is dropped.
  */
 export function declaredNames(root: Node): string[] {
   const names = new Set<string>();
@@ -618,6 +634,8 @@ export function declaredNames(root: Node): string[] {
       const attribute = pythonClassAttribute(node);
       if (attribute !== null) names.add(attribute);
     }
+    const instanceAttribute = pythonSelfAttribute(node);
+    if (instanceAttribute !== null) names.add(instanceAttribute);
     const isFunction = isInFunction || FUNCTION_LIKE.test(node.type);
     for (const child of node.namedChildren) if (child) visit(child, isFunction);
   };

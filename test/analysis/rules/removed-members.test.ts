@@ -1,0 +1,92 @@
+/**
+ * A test deleted with the member it read: a JS/TS class field, accessor or
+ * constructor parameter property, or a Python instance attribute assigned
+ * on `self`, that the change removes (languages/javascript-source.ts
+ * declaredJavaScriptNames, parsers/tree-sitter-subjects.ts declaredNames,
+ * rules/dependencies.ts findRemovedNames). sindresorhus/got d4ebbfe954
+ * turned `private readonly _init` into `readonly #init`, and the test that
+ * read `(options as any)._init.length` went with it: feature_removal at
+ * medium, as for a removed method. A member still declared after the
+ * change, or a deleted test that also checked surviving code, stays a
+ * test_deletion.
+ */
+import { describe, expect, it } from "vitest";
+import { extractFacts } from "../../../src/analysis/index.js";
+import { change, expectFindings, type RuleCase } from "./table.js";
+
+const tsOptions = (field: string, body: string): string =>
+  `export class Options {\n  ${field}: object[] = [];\n  merge(options: object): void {\n    ${body}\n  }\n  get size(): number {\n    return 1;\n  }\n}\n`;
+const tsBefore = tsOptions("private readonly _init", "this._init.push(options);");
+const tsAfter = tsOptions("readonly #init", "this.#init.push(options);");
+const tsTests = (extra: string): string =>
+  `import test from "ava";\nimport {Options} from "../source/options.js";\n\ntest("merges", t => {\n  const options = new Options();\n  options.merge({a: 1});\n  t.is(options.size, 1);\n});\n${extra}`;
+const tsInitTest = `\ntest("does not append to internal _init", t => {\n  const options = new Options();\n  const {length} = (options as any)._init;\n  options.merge({});\n  t.is((options as any)._init.length, length + 1);\n});\n`;
+const tsMixedTest = `\ntest("does not append to internal _init", t => {\n  const options = new Options();\n  options.merge({});\n  t.is((options as any)._init.length, 1);\n  t.is(options.size, 1);\n});\n`;
+
+const jsClient = (param: string): string =>
+  `export class Client {\n  constructor(${param}) {\n    this.url = "x";\n  }\n  get(key) {\n    return key;\n  }\n}\n`;
+const tsClient = (param: string): string =>
+  `export class Client {\n  constructor(${param}) {}\n  get(key: string): string {\n    return key;\n  }\n}\n`;
+const tsClientTests = (extra: string): string =>
+  `import {expect, test} from "vitest";\nimport {Client} from "../src/client.js";\n\ntest("gets", () => {\n  expect(new Client(new Map()).get("a")).toBe("a");\n});\n${extra}`;
+const tsCacheTest = `\ntest("starts with an empty cache", () => {\n  expect(new Client(new Map()).cache.size).toBe(0);\n});\n`;
+
+const pyCache = (init: string): string =>
+  `class Store:\n    def __init__(self):\n${init}        self.name = "s"\n\n    def get(self, key):\n        return key\n`;
+const pyTests = (extra: string): string => `from lib.store import Store\n\n\ndef test_get():\n    assert Store().get("a") == "a"\n${extra}`;
+const pyCacheTest = `\n\ndef test_cache_starts_empty():\n    assert Store()._cache == {}\n`;
+
+const cases: RuleCase[] = [
+  {
+    name: "ts: a private field turned into a #private one, its test reading (x as any)._init deleted (got d4ebbfe954)",
+    changes: [change("source/options.ts", tsBefore, tsAfter), change("test/options.ts", tsTests(tsInitTest), tsTests(""))],
+    findings: ['feature_removal/medium test/options.ts "does not append to internal _init"'],
+  },
+  {
+    name: "ts: a constructor parameter property removed, its test deleted",
+    changes: [change("src/client.ts", tsClient("private readonly cache: Map<string, string>"), tsClient("_cache: Map<string, string>")), change("test/client.test.ts", tsClientTests(tsCacheTest), tsClientTests(""))],
+    findings: ['feature_removal/medium test/client.test.ts "starts with an empty cache"'],
+  },
+  {
+    name: "python: an instance attribute no longer assigned on self, its test deleted",
+    changes: [change("src/lib/store.py", pyCache("        self._cache = {}\n"), pyCache("")), change("tests/test_store.py", pyTests(pyCacheTest), pyTests(""))],
+    findings: ['feature_removal/medium tests/test_store.py "test_cache_starts_empty"'],
+  },
+  {
+    name: "cheat: ts: the field survives, its test deleted",
+    changes: [change("source/options.ts", tsBefore, tsBefore.replace("get size(): number {\n    return 1;", "get size(): number {\n    return this._init.length;")), change("test/options.ts", tsTests(tsInitTest), tsTests(""))],
+    findings: ['test_deletion/critical test/options.ts "does not append to internal _init"'],
+  },
+  {
+    name: "cheat: ts: the deleted test also checked a member that survives",
+    changes: [change("source/options.ts", tsBefore, tsAfter), change("test/options.ts", tsTests(tsMixedTest), tsTests(""))],
+    findings: ['test_deletion/critical test/options.ts "does not append to internal _init"'],
+  },
+  {
+    name: "cheat: python: the attribute still assigned in another method, its test deleted",
+    changes: [
+      change("src/lib/store.py", pyCache("        self._cache = {}\n"), `${pyCache("")}\n    def reset(self):\n        self._cache = {}\n`),
+      change("tests/test_store.py", pyTests(pyCacheTest), pyTests("")),
+    ],
+    findings: ['test_deletion/critical tests/test_store.py "test_cache_starts_empty"'],
+  },
+];
+
+describe("a test deleted with the member it read", () => {
+  for (const rule of cases) it(rule.name, async () => void (await expectFindings(rule)));
+});
+
+describe("declared names", () => {
+  it("js/ts: classes, members, #private names, parameter properties, module bindings, interfaces, types and enums", async () => {
+    const source = `export class A {\n  #secret = 1;\n  static defaults = {};\n  constructor(private readonly cache: Map<string, string>, plain: number) {}\n  get size() { return 1; }\n  run() { const inner = 1; return inner; }\n  ["computed"]() {}\n}\nconst B = class { field = 1; };\nexport function make() { let local = 2; return local; }\nexport interface Options { isStream?: boolean; merge(): void }\ntype Alias = string;\nenum Mode { Fast, "slow-mode" }\n`;
+    const facts = await extractFacts("src/a.ts", source);
+    expect(facts.code?.declared).toEqual(["#secret", "A", "Alias", "B", "Fast", "Mode", "Options", "cache", "defaults", "field", "isStream", "make", "merge", "run", "size", "slow-mode"]);
+  });
+  it("python: attributes assigned on self in methods, not on other objects or in functions", async () => {
+    const source = `class Store:\n    limit = 3\n\n    def __init__(self, other):\n        self._cache = {}\n        other.name = "x"\n\n    @property\n    def size(self):\n        self._size = 1\n        return 1\n\n\ndef helper(self):\n    self.loose = 1\n`;
+    const facts = await extractFacts("src/store.py", source);
+    expect(facts.code?.declared).toEqual(expect.arrayContaining(["Store", "_cache", "_size", "limit", "size"]));
+    expect(facts.code?.declared).not.toContain("name");
+    expect(facts.code?.declared).not.toContain("loose");
+  });
+});
