@@ -90,6 +90,12 @@ function treesOf(context: ConfigContext): ChangeTrees {
   return { before: side("before"), after: side("after") };
 }
 
+/** The files of a tree below a config file's folder, as paths relative to it (only with a whole tree: the changed files alone would miss the others). */
+function filesBelow(path: string, tree: ChangeTrees["before"]): string[] {
+  const folder = path.includes("/") ? path.slice(0, path.lastIndexOf("/")) : "";
+  return tree.walk(folder).map((file) => (folder === "" ? file : file.slice(folder.length + 1)));
+}
+
 /** What the project supports after the change, read from the context's after tree or its changed files ({@link supportAfterChange}). */
 function supportAfter(context: ConfigContext): Map<Runtime, StatedSupport> {
   return supportAfterChange(context.changes, readerOf(context), context.trees?.after.fileNames(""));
@@ -229,7 +235,11 @@ export const CONFIG_KINDS: readonly ConfigKind[] = [
     compare: (path, before, after, context) => comparePythonConfig("pyproject.toml", before, after, siblingAfter(path, "tox.ini", context)),
   },
   { id: ".coveragerc", matches: (_path, name) => name === ".coveragerc", compare: (_path, before, after) => comparePythonConfig(".coveragerc", before, after) },
-  { id: "conftest.py", matches: (_path, name) => name === "conftest.py", compare: (_path, before, after) => comparePythonConfig("conftest.py", before, after) },
+  {
+    id: "conftest.py",
+    matches: (_path, name) => name === "conftest.py",
+    compare: (path, before, after, context) => comparePythonConfig("conftest.py", before, after, null, context.trees ? filesBelow(path, context.trees.before) : undefined),
+  },
   {
     id: "justfile",
     matches: (_path, name) => /^(\.?[Jj]ustfile|[\w.-]+\.just)$/.test(name),

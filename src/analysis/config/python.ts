@@ -406,8 +406,8 @@ function comparePytest(before: PytestConfig, after: PytestConfig): TamperNote[] 
  * file is absent on that side. Throws (with the parser's message) when a
  * side cannot be read; the caller reports the file as not analysed.
  */
-export function comparePythonConfig(kind: PythonConfigKind, before: string | null, after: string | null, otherToxFile?: string | null): TamperNote[] {
-  if (kind === "conftest.py") return compareConftest(before ?? "", after ?? "");
+export function comparePythonConfig(kind: PythonConfigKind, before: string | null, after: string | null, otherToxFile?: string | null, filesBefore?: readonly string[]): TamperNote[] {
+  if (kind === "conftest.py") return compareConftest(before ?? "", after ?? "", filesBefore);
   const empty: ParsedPython = { pytest: { settings: { thresholds: new Map() }, patterns: new Map() }, coverage: new Map() };
   const was = before === null ? empty : parsePythonConfig(kind, before);
   const now = after === null ? empty : parsePythonConfig(kind, after);
@@ -533,6 +533,8 @@ export function pythonLines(source: string): PythonLine[] {
 interface ConftestFacts {
   /** Paths and globs in `collect_ignore`/`collect_ignore_glob`, with the line that adds each. */
   ignored: Map<string, number>;
+  /** The entries of {@link ignored} that `collect_ignore_glob` adds (fnmatch globs, not paths). */
+  globs: Set<string>;
   /** Harness patches: name -> line (`makereport forces passed`, `sys.exit at import`, …). */
   patches: Map<string, number>;
 }
@@ -541,6 +543,7 @@ const REPORT_HOOKS = /^def\s+(pytest_runtest_makereport|pytest_runtest_logreport
 
 function conftestFacts(source: string): ConftestFacts {
   const ignored = new Map<string, number>();
+  const globs = new Set<string>();
   const patches = new Map<string, number>();
   const lines = pythonLines(source);
   let hook: { name: string; indent: number } | null = null;
@@ -560,6 +563,7 @@ function conftestFacts(source: string): ConftestFacts {
     if (/^class\s/.test(code)) continue;
     if (/\bcollect_ignore(_glob)?\b\s*(=|\+=|\.append\(|\.extend\(|\.insert\()/.test(code)) {
       for (const value of entry.strings) ignored.set(value, entry.line);
+      if (/\bcollect_ignore_glob\b/.test(code)) for (const value of entry.strings) globs.add(value);
       if (entry.strings.length === 0) ignored.set(`(computed) ${code}`, entry.line);
     }
     const isModuleLevel = functionIndent === null;
@@ -579,16 +583,63 @@ function conftestFacts(source: string): ConftestFacts {
       if (/\.add_marker\s*\(.*\bmark\.(skip|skipif|xfail)\b/.test(code)) patches.set("pytest_collection_modifyitems skips collected tests", entry.line);
     }
   }
-  return { ignored, patches };
+  return { ignored, globs, patches };
 }
 
-/** conftest.py notes: tests newly ignored at collection, and harness patches that were not there before. */
-export function compareConftest(before: string, after: string): TamperNote[] {
+/**
+ * A `collect_ignore_glob` entry as a regular expression over paths relative
+ * to the conftest's folder. pytest matches it with `fnmatch` against the
+ * path joined to that folder (_pytest/main.py pytest_ignore_collect), where
+ * `*` also matches `/`, `?` one character and `[…]` a set (`[!…]` its
+ * complement).
+ */
+function fnmatchRegExp(glob: string): RegExp {
+  let source = "";
+  for (let i = 0; i < glob.length; i++) {
+    const char = glob[i] as string;
+    if (char === "*") source += ".*";
+    else if (char === "?") source += ".";
+    else if (char === "[" && glob.indexOf("]", i + 2) !== -1) {
+      const end = glob.indexOf("]", i + 2);
+      const set = glob.slice(i + 1, end);
+      source += `[${set.startsWith("!") ? `^${set.slice(1)}` : set}]`.replace(/\\/g, "\\\\");
+      i = end;
+    } else source += char.replace(/[.+^${}()|\\]/g, "\\$&");
+  }
+  // Matched at any depth below the folder: more files than pytest's own match, so an entry is never taken for reaching none.
+  return new RegExp(`^(?:.*/)?${source}$`);
+}
+
+/**
+ * True when an ignore entry reaches a file of `files` (paths relative to
+ * the conftest's folder): a `collect_ignore` path names the file or a
+ * folder above it; a glob matches it ({@link fnmatchRegExp}).
+ */
+function reachesAny(entry: string, isGlob: boolean, files: readonly string[]): boolean {
+  if (isGlob) {
+    const pattern = fnmatchRegExp(entry);
+    return files.some((file) => pattern.test(file));
+  }
+  const path = entry.replace(/^\.\//, "").replace(/\/+$/, "");
+  return files.some((file) => file === path || file.startsWith(`${path}/`));
+}
+
+/**
+ * conftest.py notes: tests newly ignored at collection, and harness patches
+ * that were not there before. `filesBefore`, when given, lists the files
+ * below the conftest's folder before the change (paths relative to it): an
+ * ignore entry that reaches none of them leaves out only files the change
+ * adds (a test module for a newer Python, ignored below it), so no test that
+ * ran stops running and it is no note.
+ */
+export function compareConftest(before: string, after: string, filesBefore?: readonly string[]): TamperNote[] {
   const was = conftestFacts(before);
   const now = conftestFacts(after);
   const notes: TamperNote[] = [];
   // `collect_ignore = ["setup.py", "docs/conf.py"]` is routine; only entries that name tests hide tests.
-  const added = [...now.ignored].filter(([path]) => !was.ignored.has(path) && /test|spec|\(computed\)/i.test(path));
+  const added = [...now.ignored].filter(
+    ([path]) => !was.ignored.has(path) && /test|spec|\(computed\)/i.test(path) && (filesBefore === undefined || path.startsWith("(computed)") || reachesAny(path, now.globs.has(path), filesBefore)),
+  );
   if (added.length > 0) {
     notes.push({
       setting: "collect_ignore",
