@@ -56,6 +56,7 @@ import { defineLanguage } from "./define-language.js";
 import { statementNodes, withTryChecks, type TrySyntax } from "../parsers/tree-sitter-try.js";
 import { isPythonCollectedFile, isTestClassName, resolvePythonTests } from "./python-classes.js";
 import { skipConditionKind } from "../checks/skip-condition.js";
+import { withModuleFlags } from "../parsers/module-flags.js";
 import { PYTHON_SHADOWS } from "./shadow-tables.js";
 
 /** `test_*.py`, `*_test.py`, `conftest.py`, or any `.py` under a test directory. */
@@ -233,8 +234,10 @@ function applyMarker(expression: Node, marks: TestDraft["marks"], inherited: str
   const reason = reasonOf(argumentsOf(args));
   const via = `@${name}` + (inherited ? ` on ${inherited}` : "");
   const mark: { via: string; reason?: string; condition?: string } = reason === undefined ? { via } : { via, reason };
-  const condition = flag === "conditional" ? argumentsOf(args).positional[0]?.text : undefined;
-  if (condition !== undefined) mark.condition = /skipUnless$/.test(name) ? `!(${condition})` : condition.replace(/\s+/g, " ");
+  const written = flag === "conditional" ? argumentsOf(args).positional[0]?.text : undefined;
+  // A module-level flag (`NO_CBOR2`, set where `import cbor2` fails) is read as what it probes (parsers/module-flags.ts).
+  const condition = written === undefined ? undefined : withModuleFlags(written.replace(/\s+/g, " "), expression.tree.rootNode);
+  if (condition !== undefined) mark.condition = /skipUnless$/.test(name) ? `!(${condition})` : condition;
   marks[flag] = mark;
 }
 
@@ -309,7 +312,8 @@ function isDisabledRow(row: Node): boolean {
     const { name, args } = dottedName(entry);
     const flag = markerFlag(name);
     if (flag !== "conditional") return flag !== undefined;
-    const condition = argumentsOf(args).positional[0]?.text;
+    const written = argumentsOf(args).positional[0]?.text;
+    const condition = written === undefined ? undefined : withModuleFlags(written, row.tree.rootNode);
     const probe = condition === undefined ? undefined : /skipUnless$/.test(name) ? `!(${condition})` : condition;
     return skipConditionKind(probe) !== "environment";
   });

@@ -47,6 +47,7 @@ import {
   type ScopeBindings,
 } from "./tree-sitter-subjects.js";
 import { isConstantTautology } from "../checks/constants.js";
+import { withModuleFlags } from "./module-flags.js";
 import { relationOfMatcher } from "../checks/relations.js";
 import { currentRun, debug } from "../../log.js";
 import {
@@ -1617,12 +1618,14 @@ function parameterNames(declaration: Node): string[] {
  * The condition a conditional skip fires under, as source text: the whole
  * call for a call that decides by itself (`pytest.importorskip("x")`,
  * `assumeTrue(cond)`, `Skip.If(cond)`), else the condition it runs under
- * within `container` (skip-reach.ts conditionWithin).
+ * within `container` (skip-reach.ts conditionWithin); the module flags it
+ * reads replaced by their definitions (module-flags.ts).
  */
 function skipConditionOf(skip: SkipDraft, container: Node): string | undefined {
   if (!skip.node) return undefined;
-  if (skip.isConditional) return skip.node.text.replace(/\s+/g, " ");
-  return conditionWithin(skip.node, container)?.replace(/\s+/g, " ");
+  const condition = skip.isConditional ? skip.node.text : conditionWithin(skip.node, container);
+  // A module-level flag (`NO_CBOR2`, set where `import cbor2` fails) is read as what it probes (module-flags.ts).
+  return condition === undefined ? undefined : withModuleFlags(condition.replace(/\s+/g, " "), container.tree.rootNode);
 }
 
 /** A draft's marks as a list, in flag order. */
