@@ -81,7 +81,7 @@
 import { changesPermissions, isPrivilegedRunProbe, skipConditionKind } from "./checks/skip-condition.js";
 import { describeNotRun, hasUsableFacts, ranNoChecks, type FileFacts, type TestCase, type TestFlag } from "./facts.js";
 import { canonicalText, checkedTest, conserve, describeCheck, literalKey, removedDeclarations, type CheckedTest } from "./checks/index.js";
-import type { Check } from "./checks/normalise.js";
+import { splitArguments, splitCall, type Check } from "./checks/normalise.js";
 import { isAcceptedAfter, isMovedToOtherTable, isRebuiltFromTemplate, isRejectionTest, rowInputs, type AfterTable } from "./checks/rejection.js";
 import { calledNames, pairAlikeTests, type LikenessCandidate } from "./checks/likeness.js";
 import { EMPTY_CLASS_CONTEXT, resolveTestsAcross, type ClassContext } from "./inheritance.js";
@@ -784,7 +784,7 @@ function disabledFinding(after: Slot, before: Slot | null): Finding | null {
  * no added row holds ({@link unmatchedRowsByValues}) when rows are added to
  * hide them.
  */
-function lostRowsFinding(after: Slot, before: Slot, followed: RowsFollowed | null): Finding | null {
+function lostRowsFinding(after: Slot, before: Slot, followed: RowsFollowed | null, calledRows: RowCalls): Finding | null {
   const beforeRows = before.test.eachRowHashes;
   const afterRows = after.test.eachRowHashes;
   if (!beforeRows || !afterRows) return null;
@@ -797,9 +797,11 @@ function lostRowsFinding(after: Slot, before: Slot, followed: RowsFollowed | nul
     else removedRows.push(index + 1);
   });
   const addedCount = [...remaining.values()].reduce((sum, count) => sum + count, 0);
-  const acceptedCount = followed ? removedRows.filter((row) => isRowAccepted(before, row - 1, followed, after.test)).length : 0;
+  // A row that lives on as a call of the table test itself with its values (`test_literal_dicts(cbor2_make_converter)`).
+  const isKept = (row: number): boolean => isRowCalled(before, after, row - 1, calledRows) || (followed !== null && isRowAccepted(before, row - 1, followed, after.test));
+  const acceptedCount = removedRows.filter(isKept).length;
   const reExpected = followed ? expectedCells(before, followed) : undefined;
-  const unmatched = unmatchedRowsByValues(before.test, after.test, removedRows, reExpected).filter((row) => !followed || !isRowAccepted(before, row - 1, followed, after.test));
+  const unmatched = unmatchedRowsByValues(before.test, after.test, removedRows, reExpected).filter((row) => !isKept(row));
   const lostCount = Math.max(removedRows.length - addedCount - acceptedCount, unmatched.length);
   if (lostCount <= 0) return null;
   const test = after.test;
@@ -821,6 +823,50 @@ function lostRowsFinding(after: Slot, before: Slot, followed: RowsFollowed | nul
     },
     allowed: false,
   };
+}
+
+/** The calls (TestCase.directCalls, as written) the after tests of each file make, by file. */
+type RowCalls = ReadonlyMap<string, readonly string[]>;
+
+/** {@link RowCalls} of the after slots that run (a skipped or todo test calls nothing). */
+function rowCallsOf(after: readonly Slot[]): RowCalls {
+  const calls = new Map<string, string[]>();
+  for (const slot of after) {
+    if (DISABLING_FLAGS.some((flag) => slot.test.flags[flag])) continue;
+    for (const call of slot.test.directCalls ?? []) pushTo(calls, slot.file, call);
+  }
+  return calls;
+}
+
+/**
+ * True when a removed row (0-based) of a table test lives on as a call of
+ * that test's own function, by a test of the same file after the change,
+ * with the row's values: the row moved into a test of its own that runs
+ * the table's body on it (python-attrs/cattrs 994ba06330: the
+ * `cbor2_make_converter` row of `test_literal_dicts` became
+ * `test_literal_dicts_cbor2`, which calls `test_literal_dicts(
+ * cbor2_make_converter)`). Each value of the row (TestCase.eachRowElements,
+ * keyed `name: value`) must be passed, positionally in order or by its
+ * name, and nothing else; the table must still be declared under its name.
+ */
+function isRowCalled(before: Slot, after: Slot, row: number, calls: RowCalls): boolean {
+  const elements = before.test.eachRowElements?.[row];
+  if (!elements || elements.length === 0 || after.test.name !== before.test.name) return false;
+  const cells = elements.map((element) => {
+    const keyed = /^([A-Za-z_$][\w$]*): ([\s\S]+)$/.exec(element);
+    return keyed ? { name: keyed[1] as string, value: canonicalText(keyed[2] as string) } : { name: null, value: canonicalText(element) };
+  });
+  return (calls.get(after.file) ?? []).some((call) => {
+    const parts = splitCall(canonicalText(call));
+    if (!parts || parts[0] !== before.test.name) return false;
+    const args = parts[1].trim() === "" ? [] : splitArguments(parts[1]).map((arg) => arg.trim());
+    if (args.length !== cells.length) return false;
+    return args.every((arg, index) => {
+      const keyword = /^([A-Za-z_$][\w$]*)\s*=(?!=)\s*([\s\S]+)$/.exec(arg);
+      if (keyword) return cells.some((cell) => cell.name === keyword[1] && cell.value === canonicalText(keyword[2] as string));
+      return cells[index]?.value === arg;
+    });
+  });
 }
 
 /** A row literal that reads as a message for people (words with spaces, a format directive): it may follow a reworded product message. */
@@ -1398,10 +1444,11 @@ export function compareFacts(
 
   const perDeclaration: { key: string; slot: Slot; item: Finding }[] = [];
   const followed = rowsFollowed(allPairs, after);
+  const calledRows = rowCallsOf(after);
   for (const slot of after) {
     const finding = disabledFinding(slot, slot.partner);
     if (finding) perDeclaration.push({ key: `disabled\u0000${declarationKey(slot)}\u0000${JSON.stringify(finding.evidence?.via)}`, slot, item: finding });
-    const rows = slot.partner ? lostRowsFinding(slot, slot.partner, followed) : null;
+    const rows = slot.partner ? lostRowsFinding(slot, slot.partner, followed, calledRows) : null;
     if (rows) perDeclaration.push({ key: `rows\u0000${declarationKey(slot)}`, slot, item: rows });
   }
   findings.push(...oncePerDeclaration(perDeclaration));
