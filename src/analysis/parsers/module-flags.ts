@@ -16,8 +16,9 @@
  * == "windows"`. The name alone says nothing, so checks/skip-condition.ts
  * could not tell such a skip from one under a condition it cannot read;
  * {@link withModuleFlags} puts each flag's definition in its place
- * (`(not importable("cbor2"))`, `(python_implementation() == "PyPy")`)
- * and the condition is judged by what it probes.
+ * (`(importlib.util.find_spec("cbor2") is None)`,
+ * `(python_implementation() == "PyPy")`) and the condition is judged, and
+ * shown, by what it probes.
  *
  * A flag is a name bound once at the top level of the file (through an
  * expression statement or a declaration), or a Python name set to `True`
@@ -111,9 +112,12 @@ function importProbes(statement: Node): Map<string, string> {
   const body = statement.childForFieldName("body");
   const modules = body ? importedModules(body) : [];
   if (modules.length === 0) return probes;
-  const importable = modules.map((module) => `importable(${JSON.stringify(module)})`).join(" and ");
+  // Written as the standard probe (importlib.util.find_spec), so the condition reads as code and as what it asks.
+  const spec = (module: string, isFound: boolean): string => `importlib.util.find_spec(${JSON.stringify(module)}) is ${isFound ? "not " : ""}None`;
+  const importable = modules.map((module) => spec(module, true)).join(" and ");
+  const missing = modules.map((module) => spec(module, false)).join(" or ");
   const set = (assignments: Map<string, boolean>, whenImported: boolean): void => {
-    for (const [name, value] of assignments) probes.set(name, value === whenImported ? importable : `not (${importable})`);
+    for (const [name, value] of assignments) probes.set(name, value === whenImported ? importable : missing);
   };
   set(booleanAssignments(body), true);
   for (const clause of statement.namedChildren) {
