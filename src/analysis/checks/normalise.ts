@@ -617,6 +617,8 @@ export const ASYNC_ERROR_MATCHER = /Async\b|[Rr]eject|\bresolves\b/;
  * required message of a `throws`/`warns` check.
  */
 export function toCheck(fact: AssertionFact): Check {
+  const guarded = guardedFailure(fact);
+  if (guarded) return toCheck(guarded);
   let relation = relationOfMatcher(fact.matcher);
   const actual = fact.actualValue ?? fact.actual;
   let subject = actual === undefined ? "" : directCalls(canonicalText(actual));
@@ -721,6 +723,38 @@ export function toCheck(fact: AssertionFact): Check {
   return check;
 }
 
+/** The last segment of an explicit failure's matcher: `fail()`, `Assert.Fail()`, `self.fail()`, `pytest.fail()`, `flunk`, `assert.fail()`, `t.fail()`. */
+const FAILURE_MATCHER = /(?:^|[.\s])(?:fail|Fail|flunk|unreachable)$/;
+
+/**
+ * An explicit failure under a condition, read as the check that the
+ * condition does not hold: the fact of a failure (a fail matcher, or a
+ * truthiness assertion of `false`) whose innermost condition (its guard,
+ * AssertionFact.conditions) is readable, rewritten as a truthiness
+ * assertion of the guard's negation (negatedCondition), strength 1, the
+ * outer conditions kept; toCheck then lifts the relation the negation
+ * states (`if (x !== 1) fail()` is `x === 1`, equal). Go states every
+ * check this way (`if got != want { t.Errorf }`); so do hand-written
+ * checks in the other languages (sindresorhus/got 4d7e628b1c: `if
+ * (!ArrayBuffer.isView(body)) { t.fail(…) }` -> `t.true(ArrayBuffer.isView(body))`).
+ * Null for any other fact, for an unguarded failure, and for one whose
+ * guard is a handler's (`<the code before it throws or rejects>`: the
+ * `try` forms of error-checks.ts) or a table row's field.
+ */
+function guardedFailure(fact: AssertionFact): AssertionFact | null {
+  const conditions = fact.conditions ?? [];
+  const guard = conditions.at(-1);
+  if (guard === undefined || guard.startsWith("<")) return null;
+  const isFailure = FAILURE_MATCHER.test(fact.matcher) || (relationOfMatcher(fact.matcher) === "truthy" && fact.negated !== true && /^(?:false|False|FALSE)$/.test((fact.actual ?? "").trim()));
+  if (!isFailure) return null;
+  const rewritten: AssertionFact = { line: fact.line, matcher: "assert", strength: 1, tautology: false, actual: negatedCondition(canonicalText(guard)) };
+  if (conditions.length > 1) rewritten.conditions = conditions.slice(0, -1);
+  if (fact.unreachable) rewritten.unreachable = true;
+  if (fact.gated) rewritten.gated = true;
+  if (fact.rowColumns) rewritten.rowColumns = fact.rowColumns;
+  return rewritten;
+}
+
 /** `text` with each field read of `columns` (canonical, as AssertionFact.rowColumns) written as its column; members of other values are left alone. */
 function withColumns(text: string, columns: Readonly<Record<string, string>>): string {
   return text.replace(/(?<![\w$.])[A-Za-z_]\w*\.[A-Za-z_]\w*(?![\w$(])/g, (read) => columns[read] ?? read);
@@ -737,12 +771,14 @@ function columnsOf(check: Check, columns: Readonly<Record<string, string>>): Che
 /**
  * The negation of a branch condition in canonical text (AssertionFact.conditions):
  * one comparison flipped (`a==b` -> `a!=b`, `a!==b` -> `a===b`), a negation
- * dropped (`!x` -> `x`, `!(a&&b)` -> `a&&b`), one operand negated (`x` ->
+ * dropped (`!x` -> `x`, `!(a&&b)` -> `a&&b`, Python's `not x` -> `x`), one operand negated (`x` ->
  * `!x`, `cfg!(windows)` -> `!cfg!(windows)`), else `!(text)`. So an `else`
  * arm and an `if !=` spelling of the same condition read the same.
  */
 export function negatedCondition(text: string): string {
   if (/^!\((.*)\)$/s.test(text) && isBalanced(text.slice(2, -1))) return text.slice(2, -1);
+  // Python's and Ruby's `not x` (a word, so no other operator binds looser in one condition's text but `and`/`or`).
+  if (/^not\s/.test(text) && !/\s(?:and|or)\s/.test(text) && isBalanced(text.slice(4))) return text.slice(4).trim();
   if (SINGLE_OPERAND.test(text.slice(1)) && text.startsWith("!") && !text.startsWith("!=")) return text.slice(1);
   if (SINGLE_OPERAND.test(text)) return `!${text}`;
   const comparison = /^([^=!<>&|?:()]+(?:\([^()]*\))?[^=!<>&|?:()]*)(===|!==|==|!=)([^=!<>&|?:]+)$/.exec(text);
