@@ -47,6 +47,7 @@ import { posix } from "node:path";
 import { parseWithBabel } from "../parsers/babel.js";
 import { javascriptShadows } from "./javascript-shadows.js";
 import { settlementOf } from "./javascript-settlement.js";
+import { sentinelFailure } from "./javascript-sentinels.js";
 import { ON_FAILURE_CONDITION } from "../checks/error-checks.js";
 import { isNeverCheckingCall } from "../checks/index.js";
 import { extractJavaScriptCodeFacts, isConstantExpression, literalValue, normalizedSource, WALK_SKIP_KEYS } from "./javascript-source.js";
@@ -1597,6 +1598,9 @@ class TestExtractor {
    */
   private describeBoundAssertion(node: t.Node): AssertionFact {
     const fact = this.describeAssertion(node);
+    // A check that a flag the test's callbacks set is still unset is the failure those callbacks once made (javascript-sentinels.ts).
+    const sentinel = node.type === "CallExpression" ? sentinelFailure(fact, node, this.innermostTest()?.callback ?? null, this.content) : null;
+    if (sentinel) return sentinel;
     if (fact.actual !== undefined && /^[A-Za-z_$][\w$]*$/.test(fact.actual)) {
       const value = this.boundLocalValue(fact.actual);
       if (value !== undefined && value !== fact.actual) fact.actualValue = value;
