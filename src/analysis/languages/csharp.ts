@@ -1,5 +1,6 @@
 /**
- * C#: xUnit (`[Fact]`, `[Theory]` + `[InlineData]`, `Skip = "..."`), NUnit
+ * C#: xUnit (`[Fact]`, `[Theory]` + `[InlineData]`, `Skip = "..."`; xBehave's
+ * and LightBDD's `[Scenario]`), NUnit
  * (`[Test]`, `[TestCase]`, `[Ignore]`, `[Explicit]`), MSTest
  * (`[TestMethod]`, `[DataTestMethod]` + `[DataRow]`, `[Ignore]`), and
  * assertions (`Assert.*`, `CollectionAssert.*`, `StringAssert.*`, NUnit
@@ -42,8 +43,13 @@ export function isCSharpTestPath(path: string): boolean {
   return isUnderTestDirectory(path) || /Tests?\.cs$/.test(name) || folders.some((folder) => /\.(\w*Tests?|Specs?)$/i.test(folder));
 }
 
-/** Attributes that declare a test method; custom xUnit attributes ending in Fact/Theory count too. */
-const TEST_ATTRIBUTES: ReadonlySet<string> = new Set(["Fact", "Theory", "Test", "TestCase", "TestCaseSource", "TestMethod", "DataTestMethod", "Property"]);
+/**
+ * Attributes that declare a test method; custom xUnit attributes ending in
+ * Fact/Theory count too. `Scenario` is xBehave.net's and its fork
+ * LambdaTale's (an xUnit FactAttribute whose body's `"step".x(() => …)`
+ * lambdas hold the checks) and LightBDD's.
+ */
+const TEST_ATTRIBUTES: ReadonlySet<string> = new Set(["Fact", "Theory", "Test", "TestCase", "TestCaseSource", "TestMethod", "DataTestMethod", "Property", "Scenario"]);
 
 /** Row attributes of parametrised tests. */
 const ROW_ATTRIBUTES: ReadonlySet<string> = new Set(["InlineData", "TestCase", "DataRow"]);
