@@ -1356,9 +1356,11 @@ export function compareFacts(
     renames?: RenameWitness;
     /** Packages the change drops from its npm manifests (dropped-dependencies.ts). */
     droppedDependencies?: readonly DroppedDependency[];
+    /** .NET target frameworks the change stops building for (dropped-dependencies.ts droppedTargets). */
+    droppedTargets?: readonly string[];
   } = {},
 ): Finding[] {
-  const { exercising, entryOnly, support, stated, neighbours, nullableErrors, renames, droppedDependencies } = reach;
+  const { exercising, entryOnly, support, stated, neighbours, nullableErrors, renames, droppedDependencies, droppedTargets } = reach;
   const resolved = resolvePairs(pairs, context);
   const allPairs = [...resolved.changed, ...resolved.unchanged];
   const { before, after } = matchTests(allPairs, renames);
@@ -1476,5 +1478,6 @@ export function compareFacts(
   if (neighbours && neighbours.length > 0) input.neighbours = neighbours;
   if (nullableErrors && nullableErrors.length > 0) input.nullableErrors = nullableErrors;
   if (droppedDependencies && droppedDependencies.length > 0) input.droppedDependencies = droppedDependencies;
+  if (droppedTargets && droppedTargets.length > 0) input.droppedTargets = droppedTargets;
   return applyRules(findings, input);
 }

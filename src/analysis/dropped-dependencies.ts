@@ -1,6 +1,7 @@
 /**
- * Packages a change drops from the project's npm manifests, and the
- * package a JS/TS import specifier names. A test deleted with a package it
+ * What a change stops building with: packages it drops from the project's
+ * npm manifests (with the package a JS/TS import specifier names), and the
+ * .NET target frameworks it stops building for ({@link droppedTargets}). A test deleted with a package it
  * imports (the change takes `form-data` out of package.json and the tests
  * that built `new FormData()` from it go: sindresorhus/got 670b2289dd) could
  * no longer run: its module would fail to load. That is support for the
@@ -78,4 +79,39 @@ export function npmPackageOf(specifier: string): string | null {
   const parts = specifier.split("/");
   if (specifier.startsWith("@")) return parts.length >= 2 && parts[1] !== "" ? `${parts[0]}/${parts[1]}` : null;
   return parts[0] ?? null;
+}
+
+/** MSBuild project and props files, whose `<TargetFramework(s)>` name the frameworks a .NET project builds for. */
+const MSBUILD_FILE = /\.(?:csproj|fsproj|vbproj|props|targets)$/i;
+
+/** The target framework monikers an MSBuild text names in `<TargetFramework>` and `<TargetFrameworks>` (`;`-separated), lower-case. */
+export function targetFrameworks(text: string | null): Set<string> {
+  const found = new Set<string>();
+  for (const match of (text ?? "").matchAll(/<TargetFrameworks?\b[^>]*>([^<]*)<\/TargetFrameworks?>/gi)) {
+    for (const moniker of (match[1] as string).split(";")) {
+      const value = moniker.trim().toLowerCase();
+      if (/^[a-z][\w.-]*$/.test(value)) found.add(value);
+    }
+  }
+  return found;
+}
+
+/**
+ * The .NET target frameworks the change stops building for: named by the
+ * `<TargetFramework(s)>` of an MSBuild file it changes or deletes before,
+ * and by none of its MSBuild files after (lower-case, sorted). A table
+ * test's rows for such a target (FakeItEasy ffe32a33fa dropped
+ * netstandard2.0, netstandard2.1 and net6.0, and the API approval rows
+ * `[InlineData("FakeItEasy", "net6.0")]` went with them) test a build that
+ * no longer exists (rules/features.ts rowsFinding). Never throws.
+ */
+export function droppedTargets(changes: readonly FileChange[]): string[] {
+  const before = new Set<string>();
+  const after = new Set<string>();
+  for (const change of changes) {
+    if (!MSBUILD_FILE.test(change.path)) continue;
+    for (const moniker of targetFrameworks(change.before)) before.add(moniker);
+    for (const moniker of targetFrameworks(change.after)) after.add(moniker);
+  }
+  return [...before].filter((moniker) => !after.has(moniker)).sort();
 }

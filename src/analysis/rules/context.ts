@@ -55,6 +55,8 @@ export interface RuleInput {
   nullableErrors?: readonly string[];
   /** Packages the change drops from its npm manifests (dropped-dependencies.ts); absent = none. */
   droppedDependencies?: readonly DroppedDependency[];
+  /** .NET target frameworks the change stops building for, lower-case (dropped-dependencies.ts droppedTargets); absent = none. */
+  droppedTargets?: readonly string[];
 }
 
 /** Facts of one side when they are usable (parsed, not skipped), else null. */

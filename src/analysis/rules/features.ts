@@ -326,7 +326,7 @@ export function reclassifyDeletions(
     const pair = pairByPath.get(path);
     if (!pair) return finding;
     const rows = finding.evidence?.removed_rows;
-    if (Array.isArray(rows)) return rowsFinding(finding, pair, rows as number[], allRemoved);
+    if (Array.isArray(rows)) return rowsFinding(finding, pair, rows as number[], allRemoved, input.droppedTargets ?? []);
     const ids: string[] = finding.test !== undefined ? [finding.test] : Array.isArray(finding.evidence?.tests) ? (finding.evidence.tests as string[]) : [];
     if (ids.length === 0) return finding;
     const symbols = new Set<string>();
@@ -436,8 +436,18 @@ function deadUnderSupport(test: TestCase, support: readonly SupportChange[], fla
 }
 
 /** A table test's lost-rows finding rewritten as feature_removal when the rows lost named removed code (see {@link removedNamesOfRows}). */
-function rowsFinding(finding: Finding, pair: RulePair, rows: readonly number[], removedNames: ReadonlySet<string>): Finding {
+function rowsFinding(finding: Finding, pair: RulePair, rows: readonly number[], removedNames: ReadonlySet<string>, droppedTargets: readonly string[]): Finding {
   const tests = usable(pair.before)?.tests ?? [];
+  const targets = droppedTargetsOfRows(tests.find((candidate) => candidate.line === finding.before_line), rows, finding, droppedTargets);
+  if (targets) {
+    return rereport(
+      finding,
+      featureRemovalRule,
+      "rowsOfDroppedTargets",
+      { test: finding.test ?? "", count: rows.length, path: pair.path, list: targets.join(", ") },
+      { evidence: { ...finding.evidence, dropped_targets: targets, reclassified_from: "test_deletion" } },
+    );
+  }
   const test = tests.find((candidate) => candidate.line === finding.before_line && candidate.eachRowElements !== undefined);
   const added = typeof finding.evidence?.added_rows === "number" ? finding.evidence.added_rows : 0;
   const names = test ? removedNamesOfRows(test, rows, rows.length - added, removedNames) : null;
@@ -450,6 +460,25 @@ function rowsFinding(finding: Finding, pair: RulePair, rows: readonly number[], 
     { test: test.id, count: rows.length - added, path: pair.path, list },
     { evidence: { ...finding.evidence, removed_symbols: names, reclassified_from: "test_deletion" } },
   );
+}
+
+/**
+ * The dropped build targets (dropped-dependencies.ts droppedTargets) the
+ * removed rows (1-based) of a table test name, or null unless each removed
+ * row has a string literal that is one (`"net6.0"`, compared lower-case)
+ * and no row was added in their place.
+ */
+function droppedTargetsOfRows(test: TestCase | undefined, rows: readonly number[], finding: Finding, droppedTargets: readonly string[]): string[] | null {
+  const literals = test?.eachRowLiterals;
+  if (!literals || droppedTargets.length === 0 || rows.length === 0 || (typeof finding.evidence?.added_rows === "number" && finding.evidence.added_rows > 0)) return null;
+  const dropped = new Set(droppedTargets);
+  const named = new Set<string>();
+  for (const row of rows) {
+    const hits = (literals[row - 1] ?? []).map((literal) => literal.replace(/^"|"$/g, "").toLowerCase()).filter((value) => dropped.has(value));
+    if (hits.length === 0) return null;
+    for (const hit of hits) named.add(hit);
+  }
+  return [...named].sort();
 }
 
 /** The new and edited tests of the after side, with their checks: where a lost test's checks may live on. */
@@ -794,6 +823,7 @@ export const featureRemovalRule = defineRule({
       severity: "low",
     },
     rowsDeletedWithCode: '{{count}} rows of table test "{{test}}" in {{path}} were deleted together with the code they named: {{list}}',
+    rowsOfDroppedTargets: '{{count}} rows of table test "{{test}}" in {{path}} were deleted with the build targets they named, which the change no longer builds: {{list}}',
     refusalChecksRetired: 'test "{{test}}" in {{path}} no longer checks the refusal {{refusal}}: the change removed the refusal and now handles the case it refused',
     testMergedReExpected: {
       text: 'test "{{test}}" of {{path}} was merged into "{{home}}" in {{homePath}} with its expectation changed while the code under test changed: {{checks}} is now expected otherwise, its inputs kept in a row',
