@@ -619,6 +619,8 @@ export const ASYNC_ERROR_MATCHER = /Async\b|[Rr]eject|\bresolves\b/;
 export function toCheck(fact: AssertionFact): Check {
   const guarded = guardedFailure(fact);
   if (guarded) return toCheck(guarded);
+  // minitest's assert_silent (and the must_be_silent expectation) is assert_output("", "") (Minitest::Assertions#assert_silent).
+  if (SILENT_MATCHER.test(fact.matcher)) return toCheck({ ...fact, matcher: "assert_output", actual: '""', expected: '""', strength: 2 });
   let relation = relationOfMatcher(fact.matcher);
   const actual = fact.actualValue ?? fact.actual;
   let subject = actual === undefined ? "" : directCalls(canonicalText(actual));
@@ -722,6 +724,9 @@ export function toCheck(fact: AssertionFact): Check {
   if (fact.expectedValue !== undefined && !MEMBER_FIRST.test(fact.matcher)) check.expectedValue = canonicalText(fact.expectedValue);
   return check;
 }
+
+/** minitest's assertion that a block writes nothing to stdout or stderr: `assert_silent { … }`, `_ { … }.must_be_silent`. */
+const SILENT_MATCHER = /(?:^|[.\s])(?:assert_silent|must_be_silent)$/;
 
 /** The last segment of an explicit failure's matcher: `fail()`, `Assert.Fail()`, `self.fail()`, `pytest.fail()`, `flunk`, `assert.fail()`, `t.fail()`. */
 const FAILURE_MATCHER = /(?:^|[.\s])(?:fail|Fail|flunk|unreachable)$/;
