@@ -206,6 +206,11 @@ function tokensIn(node: Node | null | undefined, into: Set<string> = new Set()):
     into.add(node.text);
     return into;
   }
+  // A Ruby symbol of an instance variable (`instance_variable_get(:@size)`) reads that variable.
+  if (node.type === "simple_symbol" && /^:@\w+$/.test(node.text)) {
+    into.add(node.text.slice(1));
+    return into;
+  }
   const value = stringLiteralValue(node);
   if (value !== null) {
     into.add(literalToken(value));
@@ -614,11 +619,25 @@ function pythonSelfAttribute(node: Node): string | null {
 }
 
 /**
+ * The instance variable a Ruby method assigns (`@version_needed = …`), as
+ * written with its `@`, or null for another node: state the class keeps,
+ * which a test reads with `instance_variable_get(:@version_needed)`.
+ */
+function rubyInstanceVariable(node: Node): string | null {
+  if (node.type !== "assignment" && node.type !== "operator_assignment") return null;
+  const target = node.childForFieldName("left");
+  if (target?.type !== "instance_variable") return null;
+  for (let scope = node.parent; scope; scope = scope.parent) if (scope.type === "method") return target.text;
+  return null;
+}
+
+/**
  * The names a product file declares outside function bodies, sorted and
  * unique: types, functions and methods (by their own name), properties,
  * fields, constants and enum members, the methods a Ruby `attr_reader`
  * defines, the attributes a Python class body assigns and those its
- * methods assign on `self`. A `$` of a PHP property is dropped.
+ * methods assign on `self`, and the instance variables Ruby methods assign
+ * (`@name`). A `$` of a PHP property is dropped.
  */
 export function declaredNames(root: Node): string[] {
   const names = new Set<string>();
@@ -634,7 +653,7 @@ export function declaredNames(root: Node): string[] {
       const attribute = pythonClassAttribute(node);
       if (attribute !== null) names.add(attribute);
     }
-    const instanceAttribute = pythonSelfAttribute(node);
+    const instanceAttribute = pythonSelfAttribute(node) ?? rubyInstanceVariable(node);
     if (instanceAttribute !== null) names.add(instanceAttribute);
     const isFunction = isInFunction || FUNCTION_LIKE.test(node.type);
     for (const child of node.namedChildren) if (child) visit(child, isFunction);

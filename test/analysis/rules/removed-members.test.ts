@@ -1,7 +1,8 @@
 /**
  * A test deleted with the member it read: a JS/TS class field, accessor or
- * constructor parameter property, or a Python instance attribute assigned
- * on `self`, that the change removes (languages/javascript-source.ts
+ * constructor parameter property, a Python instance attribute assigned
+ * on `self`, or a Ruby instance variable (read by `instance_variable_get(:@x)`),
+ * that the change removes (languages/javascript-source.ts
  * declaredJavaScriptNames, parsers/tree-sitter-subjects.ts declaredNames,
  * rules/dependencies.ts findRemovedNames). sindresorhus/got d4ebbfe954
  * turned `private readonly _init` into `readonly #init`, and the test that
@@ -36,6 +37,12 @@ const pyCache = (init: string): string =>
 const pyTests = (extra: string): string => `from lib.store import Store\n\n\ndef test_get():\n    assert Store().get("a") == "a"\n${extra}`;
 const pyCacheTest = `\n\ndef test_cache_starts_empty():\n    assert Store()._cache == {}\n`;
 
+const rbCode = (kept: boolean): string =>
+  `class CentralDirectory\n  def read(io)\n    ${kept ? "@" : ""}version_needed = io.read(2)\n    @size = io.read(4)\n  end\n\n  def size\n    @size\n  end\nend\n`;
+const rbTest = (extra: string): string =>
+  `require "minitest/autorun"\nclass CdTest < Minitest::Test\n  def test_read\n    cd = CentralDirectory.new\n    cd.read(io)\n    assert_equal(4, cd.size)\n${extra}  end\nend\n`;
+const rbIvarCheck = "    assert_equal(45, cd.instance_variable_get(:@version_needed))\n";
+
 const cases: RuleCase[] = [
   {
     name: "ts: a private field turned into a #private one, its test reading (x as any)._init deleted (got d4ebbfe954)",
@@ -51,6 +58,16 @@ const cases: RuleCase[] = [
     name: "python: an instance attribute no longer assigned on self, its test deleted",
     changes: [change("src/lib/store.py", pyCache("        self._cache = {}\n"), pyCache("")), change("tests/test_store.py", pyTests(pyCacheTest), pyTests(""))],
     findings: ['feature_removal/medium tests/test_store.py "test_cache_starts_empty"'],
+  },
+  {
+    name: "ruby: an instance variable no longer kept, its check through instance_variable_get dropped (rubyzip 73b44550f8)",
+    changes: [change("lib/zip/central_directory.rb", rbCode(true), rbCode(false)), change("test/central_directory_test.rb", rbTest(rbIvarCheck), rbTest(""))],
+    findings: ['feature_removal/medium test/central_directory_test.rb "CdTest > test_read"'],
+  },
+  {
+    name: "cheat: ruby: the instance variable is still kept, its check dropped",
+    changes: [change("lib/zip/central_directory.rb", rbCode(true), `${rbCode(true)}\n`), change("test/central_directory_test.rb", rbTest(rbIvarCheck), rbTest(""))],
+    findings: ['assertion_removal/high test/central_directory_test.rb "CdTest > test_read"'],
   },
   {
     name: "cheat: ts: the field survives, its test deleted",
