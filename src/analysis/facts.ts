@@ -1125,6 +1125,13 @@ export interface AssertionHelperFact {
   assertions: number;
   /** Parameter names in order (`t`, `in`, `want`). */
   params?: string[];
+  /**
+   * The default values of its parameters that have one, as written (Python
+   * `def check(x, strict=True)`, Ruby `def line_tests(method_name: :gets)`
+   * or `def check(x, n = 1)`): what a call that passes no argument for
+   * them binds (analysis/checks bindParameters). Absent when none.
+   */
+  paramDefaults?: Record<string, string>;
   /** Its assertions in source order. */
   assertionsDetail?: AssertionFact[];
   /**

@@ -25,7 +25,7 @@ export { coverage, unify } from "./coverage.js";
 export { checkStrength, relationOfMatcher, RELATION_STRENGTH, type Relation } from "./relations.js";
 
 /** A helper of a test file that asserts (facts.ts AssertionHelperFact): its parameters and its assertions, so a call resolves into checks. */
-export type HelperFacts = Pick<AssertionHelperFact, "name" | "params" | "assertionsDetail" | "paramArms" | "paramSinks" | "absentIsUndefined">;
+export type HelperFacts = Pick<AssertionHelperFact, "name" | "params" | "paramDefaults" | "assertionsDetail" | "paramArms" | "paramSinks" | "absentIsUndefined">;
 
 /** One test with its checks resolved, as the conservation rule reads it. */
 export interface CheckedTest {
@@ -185,7 +185,7 @@ function expandHelper(call: Check, helper: HelperFacts): Check[] {
 export function instantiateHelper(callText: string, helper: HelperFacts): AssertionFact[] {
   const parts = splitCall(canonicalText(callText));
   const args = parts ? splitArguments(parts[1]) : [];
-  const bindings = bindParameters(helper.params ?? [], args, helper.absentIsUndefined === true && parts !== null);
+  const bindings = bindParameters(helper.params ?? [], args, helper.absentIsUndefined === true && parts !== null, helper.paramDefaults);
   if (bindings.size === 0) return [...(helper.assertionsDetail ?? [])];
   const substitute = (text: string): string =>
     text.replace(/"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|[A-Za-z_$][\w$]*/g, (name, offset: number) => {
@@ -237,13 +237,16 @@ export function isNeverCheckingCall(callText: string, helper: HelperFacts): bool
  * then a parameter past the call's last argument, and a name the object
  * literal leaves out with no default, are `undefined`, while a spread
  * argument or property (`...rest`) leaves them unbound (it may supply them).
+ * A parameter with a default (`defaults`, AssertionHelperFact.paramDefaults)
+ * and no argument binds its default, in every language.
  */
-export function bindParameters(params: readonly string[], allArgs: readonly string[], absentIsUndefined = false): Map<string, string> {
+export function bindParameters(params: readonly string[], allArgs: readonly string[], absentIsUndefined = false, defaults: Readonly<Record<string, string>> = {}): Map<string, string> {
   const bindings = new Map<string, string>();
-  // Keyword arguments (Python `exit_code=0`, canonical `exit_code=0`) of a parameter's name bind that parameter; the others bind by position.
+  // Keyword arguments (Python `exit_code=0`, Ruby `method_name: :gets`, canonical `method_name::gets`) of a parameter's name bind that
+  // parameter; the others bind by position.
   const named = new Map<string, string>();
   const args = allArgs.filter((arg) => {
-    const keyword = /^([A-Za-z_]\w*)=(?!=)([\s\S]+)$/.exec(arg);
+    const keyword = /^([A-Za-z_]\w*)=(?!=)([\s\S]+)$/.exec(arg) ?? /^([a-z_]\w*):(?=[^\s])([\s\S]+)$/.exec(arg);
     if (!keyword || !params.includes(keyword[1] as string)) return true;
     named.set(keyword[1] as string, keyword[2] as string);
     return false;
@@ -257,7 +260,9 @@ export function bindParameters(params: readonly string[], allArgs: readonly stri
       const pattern = canonicalText(param);
       if (!(pattern.startsWith("{") && pattern.endsWith("}"))) {
         if (!/^[A-Za-z_$][\w$]*$/.test(param)) return;
+        const fallback = defaults[param];
         if (arg !== undefined) bindings.set(param, arg);
+        else if (fallback !== undefined && !spreads) bindings.set(param, canonicalText(fallback));
         else if (absentIsUndefined && !spreads) bindings.set(param, "undefined");
         return;
       }

@@ -623,8 +623,8 @@ export function toCheck(fact: AssertionFact): Check {
   if (SILENT_MATCHER.test(fact.matcher)) return toCheck({ ...fact, matcher: "assert_output", actual: '""', expected: '""', strength: 2 });
   let relation = relationOfMatcher(fact.matcher);
   const actual = fact.actualValue ?? fact.actual;
-  let subject = actual === undefined ? "" : directCalls(canonicalText(actual));
-  let expected = fact.expected === undefined ? undefined : canonicalText(fact.expected);
+  let subject = actual === undefined ? "" : directCalls(sentSymbols(canonicalText(actual)));
+  let expected = fact.expected === undefined ? undefined : sentSymbols(canonicalText(fact.expected));
   let isNegated = fact.negated === true;
   // The negation a matcher's name states counts once, whatever the extractor flagged: `assertNotEquals` is equal negated,
   // `assertFalse`/`refute` are the falsy relation (not a negated one), and `assert!(!x)` keeps its `!` in the subject.
@@ -723,6 +723,18 @@ export function toCheck(fact: AssertionFact): Check {
   if (conditions.length > 0) check.conditions = conditions;
   if (fact.expectedValue !== undefined && !MEMBER_FIRST.test(fact.matcher)) check.expectedValue = canonicalText(fact.expectedValue);
   return check;
+}
+
+/**
+ * Ruby's dynamic dispatch by a literal symbol written as the call it makes
+ * (`io.send(:gets)` -> `io.gets`, `x.public_send(:read, 3)` -> `x.read(3)`,
+ * Object#send / #public_send / #__send__), so a helper that dispatches on
+ * a parameter (`io.send(method_name)` given `method_name: :gets`) checks
+ * what the direct call checked. Canonical text in and out.
+ */
+function sentSymbols(text: string): string {
+  if (!text.includes("send(:")) return text;
+  return text.replace(/\.(?:public_send|__send__|send)\(:([A-Za-z_]\w*[?!]?)(?:,([^()]*))?\)/g, (_match, name: string, args: string | undefined) => (args === undefined ? `.${name}` : `.${name}(${args})`));
 }
 
 /** minitest's assertion that a block writes nothing to stdout or stderr: `assert_silent { … }`, `_ { … }.must_be_silent`. */

@@ -46,6 +46,8 @@ export interface FunctionRange {
   start: number;
   end: number;
   params: string[];
+  /** Default values of its parameters, as written (AssertionHelperFact.paramDefaults). */
+  defaults: Record<string, string>;
   /** End indexes of the early-return guards among the body's top-level statements (`if x { return }`, `return if x`): assertions after one run only when it does not fire. */
   guardEnds: number[];
   /** Its branches on a parameter's truth (AssertionHelperFact.paramArms). */
@@ -164,6 +166,21 @@ function parameterNames(parameters: Node | null): string[] {
   return names;
 }
 
+/** Parameter node types that carry a default value: Python `x=1`/`x: int = 1`, Ruby `n = 1` and `name: :gets`, PHP and C# defaults. */
+const DEFAULT_PARAMETER = /^(default_parameter|typed_default_parameter|optional_parameter|keyword_parameter|simple_parameter|parameter)$/;
+
+/** The default values of a parameter list, by parameter name, as written. */
+function parameterDefaults(parameters: Node | null): Record<string, string> {
+  const defaults: Record<string, string> = {};
+  for (const child of parameters?.namedChildren ?? []) {
+    if (!child || !DEFAULT_PARAMETER.test(child.type)) continue;
+    const name = child.childForFieldName("name") ?? child.namedChildren.find((node) => node !== null && /identifier|variable_name/.test(node.type)) ?? null;
+    const value = child.childForFieldName("value") ?? child.childForFieldName("default_value") ?? null;
+    if (name && value) defaults[name.text.replace(/^\$/, "")] = value.text;
+  }
+  return defaults;
+}
+
 /** Every named function or method of the file with its range and parameters. */
 export function functionRanges(root: Node): FunctionRange[] {
   const ranges: FunctionRange[] = [];
@@ -172,8 +189,9 @@ export function functionRanges(root: Node): FunctionRange[] {
     const node = cursor.currentNode;
     const name = node.childForFieldName("name")?.text;
     if (name) {
-      const params = parameterNames(node.childForFieldName("parameters"));
-      ranges.push({ name, start: node.startIndex, end: node.endIndex, params, guardEnds: guardEndsOf(node), paramArms: paramArmsOf(node, params), paramSinks: paramSinksOf(node, params) });
+      const parameters = node.childForFieldName("parameters");
+      const params = parameterNames(parameters);
+      ranges.push({ name, start: node.startIndex, end: node.endIndex, params, defaults: parameterDefaults(parameters), guardEnds: guardEndsOf(node), paramArms: paramArmsOf(node, params), paramSinks: paramSinksOf(node, params) });
     }
     return "descend";
   });
@@ -313,6 +331,7 @@ export function inheritHelperChecks(
 
 /** `helper` with its function's branches on parameters (AssertionHelperFact.paramArms), when it has any. */
 function withParamArms(helper: AssertionHelperFact, fn: FunctionRange): AssertionHelperFact {
+  if (Object.keys(fn.defaults).length > 0) helper.paramDefaults = fn.defaults;
   if (fn.paramArms.length > 0) helper.paramArms = fn.paramArms;
   if (fn.paramSinks.length > 0) helper.paramSinks = fn.paramSinks;
   return helper;
@@ -374,6 +393,15 @@ export function localClosureHelpers(
   return { helpers, calls };
 }
 
+/** True when a Ruby identifier is evaluated as a value (a method call when no local binds it): not assigned, not a parameter, not a call's method or a key. */
+function isBareCall(node: Node): boolean {
+  const parent = node.parent;
+  if (!parent) return false;
+  if (parent.type === "assignment" || parent.type === "operator_assignment") return parent.childForFieldName("left")?.id !== node.id;
+  if (/parameter|parameters|pair|call|method|block_parameters|lambda_parameters|argument_list/.test(parent.type)) return parent.type === "argument_list";
+  return true;
+}
+
 /** The name a call calls: its last identifier (`checkSum`, `self.check` -> check, `$this->assertValid` -> assertValid). */
 function calleeName(call: Node): string | null {
   const callee = call.childForFieldName("function") ?? call.childForFieldName("name") ?? call.childForFieldName("method") ?? call.namedChild(0);
@@ -391,16 +419,20 @@ export function isGatedHelper(helper: AssertionHelperFact): boolean {
 /**
  * The calls inside `node` to the named helpers, as AssertionFacts (matcher
  * `helper <name>`, actual = the call's normalised text, strength the
- * helper's strongest assertion) with their start index.
+ * helper's strongest assertion) with their start index. With `bareCalls`
+ * (Ruby, where `io = line_tests` calls the method `line_tests` with no
+ * arguments), a bare identifier naming a helper is a call of it too, unless
+ * it is assigned or is a parameter.
  */
-export function helperCallFacts(node: Node, helpers: readonly AssertionHelperFact[]): (AssertionFact & { startIndex: number })[] {
+export function helperCallFacts(node: Node, helpers: readonly AssertionHelperFact[], bareCalls = false): (AssertionFact & { startIndex: number })[] {
   if (helpers.length === 0) return [];
   const byName = new Map(helpers.map((helper) => [helper.name, helper] as const));
   const calls: (AssertionFact & { startIndex: number })[] = [];
   walkSubtree(node, (cursor, type) => {
-    if (!CALL_TYPES.has(type)) return "descend";
+    const isBare = bareCalls && type === "identifier" && isBareCall(cursor.currentNode);
+    if (!CALL_TYPES.has(type) && !isBare) return "descend";
     const call = cursor.currentNode;
-    const name = calleeName(call);
+    const name = isBare ? call.text : calleeName(call);
     const helper = name === null ? undefined : byName.get(name);
     if (!helper) return "descend";
     const strength = Math.max(1, ...(helper.assertionsDetail ?? []).map((fact) => fact.strength)) as 1 | 2 | 3;
@@ -409,7 +441,7 @@ export function helperCallFacts(node: Node, helpers: readonly AssertionHelperFac
       matcher: `helper ${helper.name}`,
       strength,
       tautology: false,
-      actual: normalizedText(call),
+      actual: isBare ? `${call.text}()` : normalizedText(call),
       startIndex: call.startIndex,
     };
     if (isGatedHelper(helper)) fact.gated = true;

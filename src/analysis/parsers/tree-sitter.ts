@@ -1300,7 +1300,7 @@ export function assembleFacts(
       );
   const direct = functions.length > 0 ? assertionHelpersOf(functions, drafts.assertions, ranged) : [];
   const named = root && direct.length > 0 ? inheritHelperChecks(root, functions, direct, ranged) : direct;
-  const namedCalls = root && named.length > 0 ? helperCallFacts(root, named) : [];
+  const namedCalls = root && named.length > 0 ? helperCallFacts(root, named, language === "ruby") : [];
   if (root && namedCalls.length > 0) withBranchConditions(root, namedCalls, ranged);
   // Closures a test binds to a name and calls from its subtests: helpers of that test (`run := func(t, enc bool)`).
   const closures = root && drafts.assertions.length > 0 && ranged.length > 0 ? localClosureHelpers(root, [...drafts.assertions, ...namedCalls], ranged) : { helpers: [], calls: [] };
