@@ -84,15 +84,28 @@ export function npmPackageOf(specifier: string): string | null {
 /** MSBuild project and props files, whose `<TargetFramework(s)>` name the frameworks a .NET project builds for. */
 const MSBUILD_FILE = /\.(?:csproj|fsproj|vbproj|props|targets)$/i;
 
-/** The target framework monikers an MSBuild text names in `<TargetFramework>` and `<TargetFrameworks>` (`;`-separated), lower-case. */
+/** True for an MSBuild project, props or targets file: read for the build targets a change drops ({@link droppedTargets}). */
+export function isMsBuildPath(path: string): boolean {
+  return MSBUILD_FILE.test(path);
+}
+
+/**
+ * The target framework monikers an MSBuild text names, lower-case: the
+ * `;`-separated values of `<TargetFramework>`, `<TargetFrameworks>` and of
+ * the properties projects define for them (`<LibraryTargetFrameworks>`,
+ * `<SpecsTargetFrameworks>`: any element named `…TargetFramework(s)`), and
+ * the monikers conditions compare `$(TargetFramework)` with
+ * (`Condition="'$(TargetFramework)' == 'netstandard2.1'"`). Values that are
+ * property references (`$(LibraryTargetFrameworks)`) name none.
+ */
 export function targetFrameworks(text: string | null): Set<string> {
   const found = new Set<string>();
-  for (const match of (text ?? "").matchAll(/<TargetFrameworks?\b[^>]*>([^<]*)<\/TargetFrameworks?>/gi)) {
-    for (const moniker of (match[1] as string).split(";")) {
-      const value = moniker.trim().toLowerCase();
-      if (/^[a-z][\w.-]*$/.test(value)) found.add(value);
-    }
-  }
+  const add = (moniker: string): void => {
+    const value = moniker.trim().toLowerCase();
+    if (/^[a-z][\w.-]*$/.test(value)) found.add(value);
+  };
+  for (const match of (text ?? "").matchAll(/<(\w*TargetFrameworks?)\b[^>]*>([^<]*)<\/\1>/gi)) for (const moniker of (match[2] as string).split(";")) add(moniker);
+  for (const match of (text ?? "").matchAll(/'\$\(TargetFramework\)'\s*==\s*'([^']+)'/gi)) add(match[1] as string);
   return found;
 }
 

@@ -10,7 +10,7 @@
 import { RalphError } from "../errors.js";
 import { compareFacts, type FactsPair } from "./compare.js";
 import { renameWitness } from "./title-renames.js";
-import { droppedDependencies, droppedTargets } from "./dropped-dependencies.js";
+import { droppedDependencies, droppedTargets, isMsBuildPath } from "./dropped-dependencies.js";
 import { detectConfigTamper, isConfigPath, supportAfterChange } from "./config/index.js";
 import { detectCoverageRegression, isCoverageSummaryPath } from "./coverage.js";
 import { detectStoredExpectationEdits, isStoredExpectationPath } from "./stored-expectations.js";
@@ -109,11 +109,12 @@ export interface FactsCache {
  * Is this path one ralph analyses? A language's file (by extension, through
  * the language registry), a test configuration file (runner configs,
  * package.json, pytest/tox/coverage settings, Makefiles, CI pipelines), a
- * coverage-summary.json or a stored expectation (snapshots, golden files:
- * stored-expectations.ts). Loads no parser.
+ * coverage-summary.json, a stored expectation (snapshots, golden files:
+ * stored-expectations.ts) or an MSBuild file (the build targets a change
+ * drops: dropped-dependencies.ts). Loads no parser.
  */
 export function isAnalyzable(path: string): boolean {
-  return languageForPath(path) !== null || isConfigPath(path) || isCoverageSummaryPath(path) || isStoredExpectationPath(path);
+  return languageForPath(path) !== null || isConfigPath(path) || isCoverageSummaryPath(path) || isStoredExpectationPath(path) || isMsBuildPath(path);
 }
 
 /** `compute`, run on the first call and remembered: for inputs few changes need (the manifests' stated support). */

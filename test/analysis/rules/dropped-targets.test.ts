@@ -51,6 +51,10 @@ const cases: RuleCase[] = [
 
 describe("rows of a build target the change drops", () => {
   for (const rule of cases) it(rule.name, async () => void (await expectFindings(rule)));
+  it("reads project-defined target properties and TargetFramework conditions", () => {
+    const props = `<Project><PropertyGroup><LibraryTargetFrameworks>net462;netstandard2.1</LibraryTargetFrameworks><FakeTargetFrameworks>$(LibraryTargetFrameworks)</FakeTargetFrameworks></PropertyGroup><PropertyGroup Condition="'$(TargetFramework)' == 'netstandard2.0'" /></Project>`;
+    expect([...targetFrameworks(props)].sort()).toEqual(["net462", "netstandard2.0", "netstandard2.1"]);
+  });
   it("reads TargetFramework and TargetFrameworks, lower-case", () => {
     expect([...targetFrameworks(`<TargetFrameworks>net462; NetStandard2.0 ;$(Extra)</TargetFrameworks><TargetFramework Condition="x">net8.0</TargetFramework>`)]).toEqual(["net462", "netstandard2.0", "net8.0"]);
     expect(droppedTargets([change("a.csproj", csproj("net6.0;net8.0"), csproj("net8.0")), change("b.csproj", csproj("net7.0"), csproj("net6.0"))])).toEqual(["net7.0"]);
