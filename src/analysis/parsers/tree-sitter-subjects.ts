@@ -619,16 +619,19 @@ function pythonSelfAttribute(node: Node): string | null {
 }
 
 /**
- * The instance variable a Ruby method assigns (`@version_needed = …`), as
- * written with its `@`, or null for another node: state the class keeps,
+ * The instance variables a Ruby method assigns (`@version_needed = …`, and
+ * each of a multiple assignment `_, @size, @offset = buffer.unpack(…)`), as
+ * written with their `@`; none for another node: state the class keeps,
  * which a test reads with `instance_variable_get(:@version_needed)`.
  */
-function rubyInstanceVariable(node: Node): string | null {
-  if (node.type !== "assignment" && node.type !== "operator_assignment") return null;
+function rubyInstanceVariables(node: Node): string[] {
+  if (node.type !== "assignment" && node.type !== "operator_assignment") return [];
   const target = node.childForFieldName("left");
-  if (target?.type !== "instance_variable") return null;
-  for (let scope = node.parent; scope; scope = scope.parent) if (scope.type === "method") return target.text;
-  return null;
+  if (!target) return [];
+  const variables = target.type === "instance_variable" ? [target] : /left_assignment_list|destructured_left_assignment/.test(target.type) ? target.descendantsOfType("instance_variable") : [];
+  if (variables.length === 0) return [];
+  for (let scope = node.parent; scope; scope = scope.parent) if (scope.type === "method") return variables.flatMap((variable) => (variable ? [variable.text] : []));
+  return [];
 }
 
 /**
@@ -653,8 +656,9 @@ export function declaredNames(root: Node): string[] {
       const attribute = pythonClassAttribute(node);
       if (attribute !== null) names.add(attribute);
     }
-    const instanceAttribute = pythonSelfAttribute(node) ?? rubyInstanceVariable(node);
+    const instanceAttribute = pythonSelfAttribute(node);
     if (instanceAttribute !== null) names.add(instanceAttribute);
+    for (const variable of rubyInstanceVariables(node)) names.add(variable);
     const isFunction = isInFunction || FUNCTION_LIKE.test(node.type);
     for (const child of node.namedChildren) if (child) visit(child, isFunction);
   };

@@ -65,6 +65,14 @@ const cases: RuleCase[] = [
     findings: ['feature_removal/medium test/central_directory_test.rb "CdTest > test_read"'],
   },
   {
+    name: "ruby: an instance variable of a multiple assignment no longer kept (rubyzip 73b44550f8)",
+    changes: [
+      change("lib/zip/central_directory.rb", rbCode(true).replace("@version_needed = io.read(2)", "_, @version_needed = io.read(2)"), rbCode(false).replace("version_needed = io.read(2)", "_, _version_needed = io.read(2)")),
+      change("test/central_directory_test.rb", rbTest(rbIvarCheck), rbTest("")),
+    ],
+    findings: ['feature_removal/medium test/central_directory_test.rb "CdTest > test_read"'],
+  },
+  {
     name: "cheat: ruby: the instance variable is still kept, its check dropped",
     changes: [change("lib/zip/central_directory.rb", rbCode(true), `${rbCode(true)}\n`), change("test/central_directory_test.rb", rbTest(rbIvarCheck), rbTest(""))],
     findings: ['assertion_removal/high test/central_directory_test.rb "CdTest > test_read"'],
