@@ -158,11 +158,20 @@ function assertsSet(fact: AssertionFact, name: string): boolean {
 
 /** True when a fact is an explicit failure: `fail()`, `Assert.Fail()`, `self.fail()`, `pytest.fail()`, `flunk`, `assert.fail()`, or a truthiness check of `false` (`assert False`, `assertTrue(false)`). */
 export function isFailureFact(fact: AssertionFact): boolean {
+  const known = failureFacts.get(fact);
+  if (known !== undefined) return known;
   const last = fact.matcher.split(/[.\s]/).pop() ?? "";
-  if (/^(?:fail|Fail|flunk|unreachable)$/.test(last)) return true;
-  const check = toCheck(fact);
-  return check.relation === "truthy" && !check.isNegated && /^(?:false|False|FALSE|0)$/.test(check.subject);
+  // Only a fact whose value under test spells false can be a truthiness check of it: the others need no normalising.
+  const isFailure =
+    /^(?:fail|Fail|flunk|unreachable)$/.test(last) ||
+    (/\b(?:false|False|FALSE|0)\b/.test(`${fact.actual ?? ""} ${fact.actualValue ?? ""}`) &&
+      ((check) => check.relation === "truthy" && !check.isNegated && /^(?:false|False|FALSE|0)$/.test(check.subject))(toCheck(fact)));
+  failureFacts.set(fact, isFailure);
+  return isFailure;
 }
+
+/** {@link isFailureFact} per fact: the `try` forms ask it of every fact once per `try` statement of the file. */
+const failureFacts = new WeakMap<AssertionFact, boolean>();
 
 /** Whether `start` lies in `statement`. */
 const within = (start: number, statement: { start: number; end: number }): boolean => start >= statement.start && start < statement.end;
@@ -256,7 +265,7 @@ export function withTryErrorChecks(shapes: readonly TryShape[], facts: readonly 
     const catchesAssertion = syntax.catchesAssertion?.bind(syntax);
     if (catchesAssertion === undefined) continue;
     for (const placed of facts) {
-      if (replaced.has(placed) || isFailureFact(placed.fact) || !shape.body.some((statement) => within(placed.start, statement))) continue;
+      if (replaced.has(placed) || !shape.body.some((statement) => within(placed.start, statement)) || isFailureFact(placed.fact)) continue;
       if (!shape.handlers.some((handler) => catchesAssertion(handler.types, placed.fact) && swallowsFailure(handler, facts))) continue;
       replaced.set(placed, { ...placed.fact, strength: 0, tautology: true });
     }
