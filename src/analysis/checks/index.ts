@@ -807,11 +807,24 @@ export function isMessageLiteral(literal: string): boolean {
  */
 export function isCheckConserved(check: Check, sameTest: CheckedTest, others: readonly CheckedTest[]): boolean {
   if (findCover(check, [sameTest])) return true;
+  // Within its own test, a check of the set-up's object (`@io.gets`, `self.p.parse(…)`) is made again on a local of the same
+  // name the test (or a helper it calls) builds (`io.gets`), as an edited test's paired checks may move from one to the other.
+  const rooted = asLocalRooted(check);
+  if (rooted !== check && findCover(rooted, [{ ...sameTest, checks: sameTest.checks.map(asLocalRooted) }])) return true;
   const cover = findCover(check, others);
   if (!cover) return false;
   const needed = literalTokens(`${check.subject}(${check.expected ?? ""})`);
   const kept = new Set([...cover.by.literals, ...(cover.row ?? []), ...literalTokens(`${cover.check.subject}(${cover.check.expected ?? ""})`)]);
   return needed.every((literal) => kept.has(literal)) || cover.row !== undefined;
+}
+
+/** A receiver that is the test's set-up state: Ruby `@x`, Python `self.x`, JS/Java/C# `this.x`, PHP `$this->x`. */
+const MEMBER_ROOT = /^(?:@|self\.|this\.|\$this->)(?=[A-Za-z_]\w*(?:[.([]|$))/;
+
+/** `check` with a set-up member at the root of its subject read as the local of that name (`@io.gets` -> `io.gets`); the check itself when none. */
+function asLocalRooted(check: Check): Check {
+  if (!MEMBER_ROOT.test(check.subject)) return check;
+  return { ...check, subject: check.subject.replace(MEMBER_ROOT, "") };
 }
 
 /** An assertion as a person reads it in a message: `contains(s, "x")`, `throws(f(), ValueError)`. */
