@@ -737,12 +737,28 @@ function memberKeyName(key: t.Node, isComputed: boolean): string | null {
   return key.type === "StringLiteral" ? key.value : null;
 }
 
+/** Calls `add` with each member a function body assigns on `this` (`this.cache = …`, `this.#count = …`), not in nested non-arrow functions (their `this` is another). */
+function thisAssignments(node: t.Node, add: (name: string | null) => void): void {
+  if (node.type === "AssignmentExpression" && node.left.type === "MemberExpression" && node.left.object.type === "ThisExpression") add(memberKeyName(node.left.property, node.left.computed));
+  for (const key of Object.keys(node) as (keyof t.Node)[]) {
+    if (WALK_SKIP_KEYS.has(key)) continue;
+    const value = node[key] as unknown;
+    for (const child of Array.isArray(value) ? value : [value]) {
+      if (!child || typeof child !== "object" || typeof (child as t.Node).type !== "string") continue;
+      const type = (child as t.Node).type;
+      if (type === "FunctionExpression" || type === "FunctionDeclaration" || type === "ClassExpression" || type === "ClassDeclaration" || type === "ObjectMethod") continue;
+      thisAssignments(child as t.Node, add);
+    }
+  }
+}
+
 /**
  * The names a JS/TS product file declares outside function bodies (as
  * parsers/tree-sitter-subjects.ts declaredNames does for the other
  * languages), sorted and unique: classes and their members (methods,
  * accessors, properties and fields, `#private` ones as `#name`, and TS
- * constructor parameter properties), functions, module-level bindings,
+ * constructor parameter properties, and the fields its methods assign on
+ * `this`), functions, module-level bindings,
  * TS interfaces with their members, type aliases, enums with their members.
  * A member a change removes is then known to be gone (rules/dependencies.ts
  * findRemovedNames): a test reading `options._init` that the change turns
@@ -762,6 +778,8 @@ export function declaredJavaScriptNames(ast: t.File): string[] {
       }
       add(memberKeyName(member.key, "computed" in member && member.computed === true));
     }
+    // Fields a method assigns on `this` (`this.cache = new Map()` in the constructor) are members as declared ones are.
+    for (const member of body.body) if (member.type === "ClassMethod" || member.type === "ClassPrivateMethod") thisAssignments(member.body, add);
   };
   const declaration = (node: t.Node | null | undefined): void => {
     if (!node) return;

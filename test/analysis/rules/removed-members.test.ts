@@ -55,6 +55,22 @@ const cases: RuleCase[] = [
     findings: ['feature_removal/medium test/client.test.ts "starts with an empty cache"'],
   },
   {
+    name: "js: a field the constructor assigns on this removed, its test deleted",
+    changes: [
+      change("src/client.js", jsClient("url"), jsClient("url").replace('    this.url = "x";\n', "")),
+      change("test/client.test.js", `import {expect, test} from "vitest";\nimport {Client} from "../src/client.js";\n\ntest("gets", () => {\n  expect(new Client().get("a")).toBe("a");\n});\n\ntest("has a url", () => {\n  expect(new Client().url).toBe("x");\n});\n`, `import {expect, test} from "vitest";\nimport {Client} from "../src/client.js";\n\ntest("gets", () => {\n  expect(new Client().get("a")).toBe("a");\n});\n`),
+    ],
+    findings: ['feature_removal/medium test/client.test.js "has a url"'],
+  },
+  {
+    name: "cheat: js: the field is still assigned on this, its test deleted",
+    changes: [
+      change("src/client.js", jsClient("url"), jsClient("url").replace("return key;", "return key + this.url;")),
+      change("test/client.test.js", `import {expect, test} from "vitest";\nimport {Client} from "../src/client.js";\n\ntest("gets", () => {\n  expect(new Client().get("a")).toBe("a");\n});\n\ntest("has a url", () => {\n  expect(new Client().url).toBe("x");\n});\n`, `import {expect, test} from "vitest";\nimport {Client} from "../src/client.js";\n\ntest("gets", () => {\n  expect(new Client().get("a")).toBe("a");\n});\n`),
+    ],
+    findings: ['test_deletion/critical test/client.test.js "has a url"'],
+  },
+  {
     name: "python: an instance attribute no longer assigned on self, its test deleted",
     changes: [change("src/lib/store.py", pyCache("        self._cache = {}\n"), pyCache("")), change("tests/test_store.py", pyTests(pyCacheTest), pyTests(""))],
     findings: ['feature_removal/medium tests/test_store.py "test_cache_starts_empty"'],
@@ -103,9 +119,9 @@ describe("a test deleted with the member it read", () => {
 
 describe("declared names", () => {
   it("js/ts: classes, members, #private names, parameter properties, module bindings, interfaces, types and enums", async () => {
-    const source = `export class A {\n  #secret = 1;\n  static defaults = {};\n  constructor(private readonly cache: Map<string, string>, plain: number) {}\n  get size() { return 1; }\n  run() { const inner = 1; return inner; }\n  ["computed"]() {}\n}\nconst B = class { field = 1; };\nexport function make() { let local = 2; return local; }\nexport interface Options { isStream?: boolean; merge(): void }\ntype Alias = string;\nenum Mode { Fast, "slow-mode" }\n`;
+    const source = `export class A {\n  #secret = 1;\n  reset() { this.count = 0; this.#n = 1; const f = function () { this.inner = 2; }; }\n  static defaults = {};\n  constructor(private readonly cache: Map<string, string>, plain: number) {}\n  get size() { return 1; }\n  run() { const inner = 1; return inner; }\n  ["computed"]() {}\n}\nconst B = class { field = 1; };\nexport function make() { let local = 2; return local; }\nexport interface Options { isStream?: boolean; merge(): void }\ntype Alias = string;\nenum Mode { Fast, "slow-mode" }\n`;
     const facts = await extractFacts("src/a.ts", source);
-    expect(facts.code?.declared).toEqual(["#secret", "A", "Alias", "B", "Fast", "Mode", "Options", "cache", "defaults", "field", "isStream", "make", "merge", "run", "size", "slow-mode"]);
+    expect(facts.code?.declared).toEqual(["#n", "#secret", "A", "Alias", "B", "Fast", "Mode", "Options", "cache", "count", "defaults", "field", "isStream", "make", "merge", "reset", "run", "size", "slow-mode"]);
   });
   it("python: attributes assigned on self in methods, not on other objects or in functions", async () => {
     const source = `class Store:\n    limit = 3\n\n    def __init__(self, other):\n        self._cache = {}\n        other.name = "x"\n\n    @property\n    def size(self):\n        self._size = 1\n        return 1\n\n\ndef helper(self):\n    self.loose = 1\n`;
