@@ -623,7 +623,7 @@ export function toCheck(fact: AssertionFact): Check {
   if (SILENT_MATCHER.test(fact.matcher)) return toCheck({ ...fact, matcher: "assert_output", actual: '""', expected: '""', strength: 2 });
   let relation = relationOfMatcher(fact.matcher);
   const actual = fact.actualValue ?? fact.actual;
-  let subject = actual === undefined ? "" : directCalls(sentSymbols(canonicalText(actual)));
+  let subject = actual === undefined ? "" : directCalls(anyMatchForms(sentSymbols(canonicalText(actual))));
   let expected = fact.expected === undefined ? undefined : sentSymbols(canonicalText(fact.expected));
   let isNegated = fact.negated === true;
   // The negation a matcher's name states counts once, whatever the extractor flagged: `assertNotEquals` is equal negated,
@@ -723,6 +723,41 @@ export function toCheck(fact: AssertionFact): Check {
   if (conditions.length > 0) check.conditions = conditions;
   if (fact.expectedValue !== undefined && !MEMBER_FIRST.test(fact.matcher)) check.expectedValue = canonicalText(fact.expectedValue);
   return check;
+}
+
+/** A count of matches compared with zero, or a search compared with its miss, in canonical text: what it says about `some`. */
+const ANY_MATCH_SUFFIX: readonly [RegExp, boolean][] = [
+  [/^\.length(?:>0|>=1|!==0|!=0)$/, true],
+  [/^\.length(?:===0|==0|<1)$/, false],
+];
+
+/**
+ * A test for whether any element matches written as JS's `some` (canonical
+ * text in and out): `xs.filter(f).length > 0` (also `>= 1`, `!== 0`) is
+ * `xs.some(f)`, `xs.filter(f).length === 0` is `!xs.some(f)`,
+ * `xs.findIndex(f) !== -1` and `xs.find(f) !== undefined` are `xs.some(f)`
+ * (the same test, as lint rules such as unicorn/prefer-array-some rewrite
+ * it: sweep of chalk/wrap-ansi 0ff29cca85). Only a whole subject of that
+ * shape is rewritten.
+ */
+function anyMatchForms(text: string): string {
+  const match = /\.(filter|findIndex|find)\(/.exec(text);
+  if (!match) return text;
+  for (let at = text.indexOf(`.${match[1]}(`); at !== -1; at = text.indexOf(".", at + 1)) {
+    const method = /^\.(filter|findIndex|find)\(/.exec(text.slice(at))?.[1];
+    if (method === undefined) continue;
+    const open = at + method.length + 1;
+    const close = closingIndex(text, open);
+    if (close === -1) return text;
+    const head = `${text.slice(0, at)}.some(${text.slice(open + 1, close)})`;
+    const rest = text.slice(close + 1);
+    if (method === "filter") for (const [suffix, isAny] of ANY_MATCH_SUFFIX) if (suffix.test(rest)) return isAny ? head : `!${head}`;
+    if (method === "findIndex" && /^(?:!==|!=)-1$|^>=0$|^>-1$/.test(rest)) return head;
+    if (method === "findIndex" && /^(?:===|==)-1$|^<0$/.test(rest)) return `!${head}`;
+    if (method === "find" && /^(?:!==|!=)undefined$/.test(rest)) return head;
+    if (method === "find" && /^(?:===|==)undefined$/.test(rest)) return `!${head}`;
+  }
+  return text;
 }
 
 /**
