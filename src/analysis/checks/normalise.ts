@@ -769,7 +769,9 @@ function anyMatchForms(text: string): string {
  */
 function sentSymbols(text: string): string {
   if (!text.includes("send(:")) return text;
-  return text.replace(/\.(?:public_send|__send__|send)\(:([A-Za-z_]\w*[?!]?)(?:,([^()]*))?\)/g, (_match, name: string, args: string | undefined) => (args === undefined ? `.${name}` : `.${name}(${args})`));
+  return text.replace(/\.(?:public_send|__send__|send)\(:([A-Za-z_]\w*[?!]?)(?:,([^()]*))?\)/g, (_match, name: string, args: string | undefined) =>
+    args === undefined ? `.${name}` : `.${name}(${args})`,
+  );
 }
 
 /** minitest's assertion that a block writes nothing to stdout or stderr: `assert_silent { … }`, `_ { … }.must_be_silent`. */

@@ -773,7 +773,8 @@ export function declaredJavaScriptNames(ast: t.File): string[] {
     for (const member of body.body) {
       if (member.type === "StaticBlock" || member.type === "TSIndexSignature") continue;
       if (member.type === "ClassMethod" && member.kind === "constructor") {
-        for (const param of member.params) if (param.type === "TSParameterProperty") add(param.parameter.type === "Identifier" ? param.parameter.name : param.parameter.left.type === "Identifier" ? param.parameter.left.name : null);
+        for (const param of member.params)
+          if (param.type === "TSParameterProperty") add(param.parameter.type === "Identifier" ? param.parameter.name : param.parameter.left.type === "Identifier" ? param.parameter.left.name : null);
         continue;
       }
       add(memberKeyName(member.key, "computed" in member && member.computed === true));

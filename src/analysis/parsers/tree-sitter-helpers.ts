@@ -191,7 +191,16 @@ export function functionRanges(root: Node): FunctionRange[] {
     if (name) {
       const parameters = node.childForFieldName("parameters");
       const params = parameterNames(parameters);
-      ranges.push({ name, start: node.startIndex, end: node.endIndex, params, defaults: parameterDefaults(parameters), guardEnds: guardEndsOf(node), paramArms: paramArmsOf(node, params), paramSinks: paramSinksOf(node, params) });
+      ranges.push({
+        name,
+        start: node.startIndex,
+        end: node.endIndex,
+        params,
+        defaults: parameterDefaults(parameters),
+        guardEnds: guardEndsOf(node),
+        paramArms: paramArmsOf(node, params),
+        paramSinks: paramSinksOf(node, params),
+      });
     }
     return "descend";
   });

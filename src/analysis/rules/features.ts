@@ -438,7 +438,12 @@ function deadUnderSupport(test: TestCase, support: readonly SupportChange[], fla
 /** A table test's lost-rows finding rewritten as feature_removal when the rows lost named removed code (see {@link removedNamesOfRows}). */
 function rowsFinding(finding: Finding, pair: RulePair, rows: readonly number[], removedNames: ReadonlySet<string>, droppedTargets: readonly string[]): Finding {
   const tests = usable(pair.before)?.tests ?? [];
-  const targets = droppedTargetsOfRows(tests.find((candidate) => candidate.line === finding.before_line), rows, finding, droppedTargets);
+  const targets = droppedTargetsOfRows(
+    tests.find((candidate) => candidate.line === finding.before_line),
+    rows,
+    finding,
+    droppedTargets,
+  );
   if (targets) {
     return rereport(
       finding,

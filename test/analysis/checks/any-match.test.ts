@@ -12,7 +12,8 @@ import { toCheck, type Check } from "../../../src/analysis/checks/index.js";
 import { extractFacts } from "../../../src/analysis/index.js";
 import { change, expectFindings, type RuleCase } from "../rules/table.js";
 
-const shape = (check: Check): string => `${check.isNegated ? "not " : ""}${check.relation}(${[check.subject, check.expected].filter((part) => part !== undefined && part !== "").join(", ")})/${check.strength}`;
+const shape = (check: Check): string =>
+  `${check.isNegated ? "not " : ""}${check.relation}(${[check.subject, check.expected].filter((part) => part !== undefined && part !== "").join(", ")})/${check.strength}`;
 const ava = (body: string): string => `import test from "ava";\nimport wrap from "../index.js";\n\ntest("wraps", t => {\n  const lines = wrap("abc", 2).split("\\n");\n${body}\n});\n`;
 async function checksIn(source: string): Promise<string[]> {
   const facts = await extractFacts("test/wrap.js", source);

@@ -12,12 +12,16 @@ import { change, expectFindings, type RuleCase } from "../rules/table.js";
 
 const ava = (body: string): string => `import test from "ava";\nimport got from "../src/got.js";\n\ntest("does not retry on POST", async t => {\n${body}\n  t.is(await got.post("x"), "ok");\n});\n`;
 const failing = `  await got.post("x", {hooks: {beforeRetry: [() => {\n    t.fail("Retries on POST requests");\n  }]}});`;
-const flagged = (set: string, check: string, own = ""): string =>
-  `  let retried = false;\n${own}  await got.post("x", {hooks: {beforeRetry: [() => {\n    ${set}\n  }]}});\n  ${check}`;
-const nodeTest = (body: string): string => `import test from "node:test";\nimport assert from "node:assert";\nimport {watch} from "../src/watch.js";\n\ntest("never fires", async () => {\n${body}\n  assert.strictEqual(await watch.close(), true);\n});\n`;
+const flagged = (set: string, check: string, own = ""): string => `  let retried = false;\n${own}  await got.post("x", {hooks: {beforeRetry: [() => {\n    ${set}\n  }]}});\n  ${check}`;
+const nodeTest = (body: string): string =>
+  `import test from "node:test";\nimport assert from "node:assert";\nimport {watch} from "../src/watch.js";\n\ntest("never fires", async () => {\n${body}\n  assert.strictEqual(await watch.close(), true);\n});\n`;
 
 const cases: RuleCase[] = [
-  { name: "ava: t.fail in a hook moved into a flag asserted false after (got 4d7e628b1c)", changes: [change("test/retry.js", ava(failing), ava(flagged("retried = true;", 't.false(retried, "Retries on POST requests");')))], findings: [] },
+  {
+    name: "ava: t.fail in a hook moved into a flag asserted false after (got 4d7e628b1c)",
+    changes: [change("test/retry.js", ava(failing), ava(flagged("retried = true;", 't.false(retried, "Retries on POST requests");')))],
+    findings: [],
+  },
   { name: "ava: the flag moved back into t.fail", changes: [change("test/retry.js", ava(flagged("retried = true;", 't.false(retried, "Retries on POST requests");')), ava(failing))], findings: [] },
   {
     name: "node:assert: assert.fail in a listener moved into assert.strictEqual(fired, false, m)",

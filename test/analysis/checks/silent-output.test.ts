@@ -19,7 +19,11 @@ const cases: RuleCase[] = [
   { name: "assert_output('', '') -> assert_silent (rubyzip ef5af4f185)", changes: [change("test/file_test.rb", file(output), file(silent))], findings: [] },
   { name: "assert_silent -> assert_output('', '')", changes: [change("test/file_test.rb", file(silent), file(output))], findings: [] },
   { name: "assert_output('', '') -> must_be_silent", changes: [change("test/file_test.rb", file(output), file(expectation))], findings: [] },
-  { name: "cheat: assert_output('', '') dropped", changes: [change("test/file_test.rb", file(output), file("Zip::File.open('a.zip')"))], findings: ['assertion_removal/high test/file_test.rb "ZipFileTest > test_count_entries"'] },
+  {
+    name: "cheat: assert_output('', '') dropped",
+    changes: [change("test/file_test.rb", file(output), file("Zip::File.open('a.zip')"))],
+    findings: ['assertion_removal/high test/file_test.rb "ZipFileTest > test_count_entries"'],
+  },
 ];
 
 describe("assert_silent is assert_output('', '')", () => {

@@ -12,7 +12,8 @@ import { change, expectFindings, type RuleCase } from "../rules/table.js";
 
 const spec = (message: string, extra = ""): string =>
   `using FluentAssertions;\nusing LambdaTale;\nusing Xunit;\n\nnamespace Acme.Specs\n{\n    public static class ConfigurationSpecs\n    {\n        [Scenario]\n        public static void NonVirtual(Exception exception)\n        {\n            "When configuring a non-virtual member"\n                .x(() => exception = Record.Exception(() => Configurator.Configure("x")));\n\n            "Then it throws a configuration exception"\n                .x(() => exception.Should().BeOfType<ConfigurationException>()\n                    .And.Message.Should().Contain("${message}"));\n        }\n${extra}    }\n}\n`;
-const product = (message: string): string => `namespace Acme\n{\n    public static class Configurator\n    {\n        public static void Configure(string name) => throw new ConfigurationException("${message}");\n    }\n}\n`;
+const product = (message: string): string =>
+  `namespace Acme\n{\n    public static class Configurator\n    {\n        public static void Configure(string name) => throw new ConfigurationException("${message}");\n    }\n}\n`;
 const second = `\n        [Scenario]\n        public static void Sealed(Exception exception)\n        {\n            "When configuring a sealed member"\n                .x(() => exception = Record.Exception(() => Configurator.Configure("y")));\n\n            "Then it throws"\n                .x(() => exception.Should().BeOfType<ConfigurationException>());\n        }\n`;
 
 describe("[Scenario] tests", () => {

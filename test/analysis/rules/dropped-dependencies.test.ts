@@ -35,12 +35,20 @@ const codeChange = change("source/index.js", source(true), source(false));
 const cases: RuleCase[] = [
   {
     name: "ts: tests of form-data deleted as package.json drops form-data (got 670b2289dd)",
-    changes: [change("package.json", withFormData, withoutFormData), codeChange, change("test/post.ts", tsImports + nativeTest + legacyTest, `import test from "ava";\nimport {post} from "../source/index.js";\n\n${nativeTest}`)],
+    changes: [
+      change("package.json", withFormData, withoutFormData),
+      codeChange,
+      change("test/post.ts", tsImports + nativeTest + legacyTest, `import test from "ava";\nimport {post} from "../source/index.js";\n\n${nativeTest}`),
+    ],
     findings: ['feature_removal/medium test/post.ts "form-data automatic content-type header"'],
   },
   {
     name: "ts: a test of a scoped package imported by a subpath, deleted as the package is dropped",
-    changes: [change("package.json", withFormData, withoutFormData), codeChange, change("test/post.ts", tsImports + nativeTest + codecTest, `import test from "ava";\nimport {post} from "../source/index.js";\n\n${nativeTest}`)],
+    changes: [
+      change("package.json", withFormData, withoutFormData),
+      codeChange,
+      change("test/post.ts", tsImports + nativeTest + codecTest, `import test from "ava";\nimport {post} from "../source/index.js";\n\n${nativeTest}`),
+    ],
     findings: ['feature_removal/medium test/post.ts "decodes legacy bodies"'],
   },
   {
@@ -48,7 +56,11 @@ const cases: RuleCase[] = [
     changes: [
       change("package.json", withFormData, withoutFormData),
       codeChange,
-      change("test/post.test.js", cjsImports + cjsNativeTest + cjsLegacyTest, `const test = require("node:test");\nconst assert = require("node:assert");\nconst {post} = require("../source/index.js");\n\n${cjsNativeTest}`),
+      change(
+        "test/post.test.js",
+        cjsImports + cjsNativeTest + cjsLegacyTest,
+        `const test = require("node:test");\nconst assert = require("node:assert");\nconst {post} = require("../source/index.js");\n\n${cjsNativeTest}`,
+      ),
     ],
     findings: ['feature_removal/medium test/post.test.js "form-data sets a boundary"'],
   },

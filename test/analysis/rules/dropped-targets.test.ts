@@ -56,7 +56,11 @@ describe("rows of a build target the change drops", () => {
     expect([...targetFrameworks(props)].sort()).toEqual(["net462", "netstandard2.0", "netstandard2.1"]);
   });
   it("reads TargetFramework and TargetFrameworks, lower-case", () => {
-    expect([...targetFrameworks(`<TargetFrameworks>net462; NetStandard2.0 ;$(Extra)</TargetFrameworks><TargetFramework Condition="x">net8.0</TargetFramework>`)]).toEqual(["net462", "netstandard2.0", "net8.0"]);
+    expect([...targetFrameworks(`<TargetFrameworks>net462; NetStandard2.0 ;$(Extra)</TargetFrameworks><TargetFramework Condition="x">net8.0</TargetFramework>`)]).toEqual([
+      "net462",
+      "netstandard2.0",
+      "net8.0",
+    ]);
     expect(droppedTargets([change("a.csproj", csproj("net6.0;net8.0"), csproj("net8.0")), change("b.csproj", csproj("net7.0"), csproj("net6.0"))])).toEqual(["net7.0"]);
   });
 });

@@ -39,7 +39,12 @@ const rbCase = (name: string, flags: string, findings: string[]): RuleCase => ({
 
 const cases: RuleCase[] = [
   pyCase("python: skipif(NO_CBOR2) where NO_CBOR2 is set when the import fails (cattrs 9f3e2a36b5)", tryImport, '@pytest.mark.skipif(NO_CBOR2, reason="cbor2 not available")\n', medium),
-  pyCase("python: skipif(not cbor_ok) where cbor_ok is set in the try that imports", `try:\n    import cbor2\n    cbor_ok = True\nexcept (ImportError, OSError):\n    cbor_ok = False`, "@pytest.mark.skipif(not cbor_ok, reason=\"no cbor2\")\n", medium),
+  pyCase(
+    "python: skipif(not cbor_ok) where cbor_ok is set in the try that imports",
+    `try:\n    import cbor2\n    cbor_ok = True\nexcept (ImportError, OSError):\n    cbor_ok = False`,
+    '@pytest.mark.skipif(not cbor_ok, reason="no cbor2")\n',
+    medium,
+  ),
   pyCase("python: an annotated flag bound to a platform probe", `NO_ORJSON: Final = python_implementation() == "PyPy"`, '@pytest.mark.skipif(NO_ORJSON, reason="PyPy")\n', medium),
   goCase("go: if skipHere { t.Skip() } where skipHere is a package-level platform probe", `var skipHere = runtime.GOOS == "windows"`, ['test_disabled/medium codec/codec_test.go "TestDumps"']),
   rbCase("ruby: skip if NO_FORK where NO_FORK is a top-level platform probe", 'NO_FORK = RUBY_PLATFORM.include?("java")', ['test_disabled/medium test/codec_test.rb "CodecTest > test_dumps"']),
@@ -47,7 +52,12 @@ const cases: RuleCase[] = [
   pyCase("cheat: python: a flag that is a constant", "SKIP_ALL = True", '@pytest.mark.skipif(SKIP_ALL, reason="flaky")\n', critical),
   pyCase("cheat: python: a flag that probes the CI", 'ON_BUILD = os.environ.get("GITHUB_ACTIONS") == "true"', '@pytest.mark.skipif(ON_BUILD, reason="slow")\n', critical),
   pyCase("cheat: python: a flag bound twice is no flag", `NO_CBOR2 = python_implementation() == "PyPy"\nNO_CBOR2 = True`, '@pytest.mark.skipif(NO_CBOR2, reason="cbor2 not available")\n', critical),
-  pyCase("cheat: python: a try that imports nothing sets no probe", `try:\n    NO_CBOR2 = os.cpu_count() > 64\nexcept ImportError:\n    NO_CBOR2 = True`, '@pytest.mark.skipif(NO_CBOR2, reason="cbor2 not available")\n', critical),
+  pyCase(
+    "cheat: python: a try that imports nothing sets no probe",
+    `try:\n    NO_CBOR2 = os.cpu_count() > 64\nexcept ImportError:\n    NO_CBOR2 = True`,
+    '@pytest.mark.skipif(NO_CBOR2, reason="cbor2 not available")\n',
+    critical,
+  ),
   goCase("cheat: go: a package-level flag that is a constant", "var skipHere = true", ['test_disabled/critical codec/codec_test.go "TestDumps"']),
 ];
 

@@ -37,12 +37,14 @@ const javaTests = (body: string): string =>
 const javaOldTest = `  @Test\n  void encodesToArray() { assertArrayEquals("a".getBytes(), (byte[]) new Codec().encode("a")); }\n`;
 const javaNewTest = `  @Test\n  void encodesToStream() throws Exception {\n    java.io.InputStream in = (java.io.InputStream) new Codec().encode("a");\n    assertEquals('a', in.read());\n    assertEquals(-1, in.read());\n  }\n`;
 
-const rbCode = (kind: string): string => `# Loads the config; the result is a ${kind}.\nclass Loader\n  def load(text)\n    ${kind === "Hash" ? "{ 'a' => text }" : "Struct.new(:a).new(text)"}\n  end\nend\n`;
+const rbCode = (kind: string): string =>
+  `# Loads the config; the result is a ${kind}.\nclass Loader\n  def load(text)\n    ${kind === "Hash" ? "{ 'a' => text }" : "Struct.new(:a).new(text)"}\n  end\nend\n`;
 const rbTests = (body: string): string => `require "loader"\n\nRSpec.describe Loader do\n  it "loads nil" do\n    expect(Loader.new.load(nil)).not_to be_nil\n  end\n\n${body}end\n`;
 const rbOldTest = `  it "returns a Hash" do\n    expect(Loader.new.load("x")).to eq({ "a" => "x" })\n  end\n`;
 const rbNewTest = `  it "returns a Struct" do\n    result = Loader.new.load("x")\n    expect(result.a).to eq("x")\n  end\n`;
 
-const rustCode = (kind: string): string => `/// Parses the flags; the result is a ${kind}.\npub fn parse(s: &str) -> ${kind === "Vec" ? "Vec<char>" : "std::collections::BTreeSet<char>"} {\n    s.chars().collect()\n}\n`;
+const rustCode = (kind: string): string =>
+  `/// Parses the flags; the result is a ${kind}.\npub fn parse(s: &str) -> ${kind === "Vec" ? "Vec<char>" : "std::collections::BTreeSet<char>"} {\n    s.chars().collect()\n}\n`;
 const rustTests = (body: string): string => `use crate::parse;\n\n#[test]\nfn parses_empty() {\n    assert!(parse("").is_empty());\n}\n\n${body}`;
 const rustOldTest = `#[test]\nfn parse_returns_vec() {\n    assert_eq!(parse("ab"), vec!['a', 'b']);\n}\n`;
 const rustNewTest = `#[test]\nfn parse_returns_btreeset() {\n    let set = parse("aba");\n    assert_eq!(set.into_iter().collect::<String>(), "ab");\n}\n`;
@@ -109,10 +111,7 @@ const cases: RuleCase[] = [
   },
   {
     name: "cheat: python: a witnessed rename whose new test is skipped",
-    changes: [
-      change("src/lib/words.py", pyCode("list"), pyCode("tuple")),
-      change("tests/test_words.py", pyTests(pyListTest), `import pytest\n${pyTests(`@pytest.mark.skip\n${pyTupleTest}`)}`),
-    ],
+    changes: [change("src/lib/words.py", pyCode("list"), pyCode("tuple")), change("tests/test_words.py", pyTests(pyListTest), `import pytest\n${pyTests(`@pytest.mark.skip\n${pyTupleTest}`)}`)],
     findings: ['test_disabled/critical tests/test_words.py "test_split_returns_tuple"'],
   },
   {
@@ -161,6 +160,11 @@ describe("renameWitness", () => {
     expect(renameWitness([{ before: "as a Buffer\n", after: "as a Buffer\nas a Uint8Array\n" }])({ from: "buffer", to: "uint8array" })).toBe(false);
   });
   it("reads added and deleted files", () => {
-    expect(renameWitness([{ before: "type Buffer = x\n", after: null }, { before: null, after: "type Uint8Array = x\n" }])({ from: "buffer", to: "uint8array" })).toBe(true);
+    expect(
+      renameWitness([
+        { before: "type Buffer = x\n", after: null },
+        { before: null, after: "type Uint8Array = x\n" },
+      ])({ from: "buffer", to: "uint8array" }),
+    ).toBe(true);
   });
 });

@@ -20,8 +20,9 @@ const file = (tests: string, helper = ""): string =>
   `require "minitest/autorun"\nrequire "zip"\n\nclass StreamTest < Minitest::Test\n  LINES = ["a\\n", "b\\n"].freeze\n\n  def setup\n    @io = Zip::Stream.new(LINES.join)\n  end\n\n${tests}${helper ? `\n  private\n\n${helper}` : ""}end\n`;
 const inline = (method: string): string => `    assert_equal(LINES[0], @io.${method})\n    assert_equal(1, @io.lineno)\n    assert_equal(LINES[1], @io.${method})\n    assert_equal(2, @io.lineno)\n`;
 const before = `  def test_gets\n${inline("gets")}    assert_nil(@io.gets)\n  end\n\n  def test_readline\n${inline("readline")}    assert_raises(EOFError) { @io.readline }\n  end\n`;
-const helper = (body = `    assert_equal(LINES[0], @io.send(method_name))\n    assert_equal(1, @io.lineno)\n    assert_equal(LINES[1], @io.send(method_name))\n    assert_equal(2, @io.lineno)\n`): string =>
-  `  def line_tests(method_name: :gets)\n${body}  end\n`;
+const helper = (
+  body = `    assert_equal(LINES[0], @io.send(method_name))\n    assert_equal(1, @io.lineno)\n    assert_equal(LINES[1], @io.send(method_name))\n    assert_equal(2, @io.lineno)\n`,
+): string => `  def line_tests(method_name: :gets)\n${body}  end\n`;
 const after = (gets: string, readline: string): string =>
   `  def test_gets\n    ${gets}\n    assert_nil(@io.gets)\n  end\n\n  def test_readline\n    ${readline}\n    assert_raises(EOFError) { @io.readline }\n  end\n`;
 
@@ -61,7 +62,13 @@ const cases: RuleCase[] = [
   },
   {
     name: "cheat: ruby: the helper checks fewer lines",
-    changes: [change("test/stream_test.rb", file(before), file(after("line_tests", "line_tests(method_name: :readline)"), helper(`    assert_equal(LINES[0], @io.send(method_name))\n    assert_equal(1, @io.lineno)\n`)))],
+    changes: [
+      change(
+        "test/stream_test.rb",
+        file(before),
+        file(after("line_tests", "line_tests(method_name: :readline)"), helper(`    assert_equal(LINES[0], @io.send(method_name))\n    assert_equal(1, @io.lineno)\n`)),
+      ),
+    ],
     findings: ['assertion_removal/high test/stream_test.rb "StreamTest > test_gets"', 'assertion_removal/high test/stream_test.rb "StreamTest > test_readline"'],
   },
   {
@@ -76,7 +83,13 @@ describe("a Ruby test's checks moved into a helper method", () => {
   it("binds defaults, Ruby keyword arguments and Python keyword arguments", () => {
     expect([...bindParameters(["method_name"], [], false, { method_name: ":gets" })]).toEqual([["method_name", ":gets"]]);
     expect([...bindParameters(["method_name"], [canonicalText("method_name: :readline")], false, { method_name: ":gets" })]).toEqual([["method_name", ":readline"]]);
-    expect([...bindParameters(["x", "strict"], ["1"], false, { strict: "True" })]).toEqual([["x", "1"], ["strict", "True"]]);
-    expect([...bindParameters(["x", "strict"], ["1", "strict=False"], false, { strict: "True" })]).toEqual([["strict", "False"], ["x", "1"]]);
+    expect([...bindParameters(["x", "strict"], ["1"], false, { strict: "True" })]).toEqual([
+      ["x", "1"],
+      ["strict", "True"],
+    ]);
+    expect([...bindParameters(["x", "strict"], ["1", "strict=False"], false, { strict: "True" })]).toEqual([
+      ["strict", "False"],
+      ["x", "1"],
+    ]);
   });
 });
