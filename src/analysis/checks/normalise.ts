@@ -619,6 +619,9 @@ export const ASYNC_ERROR_MATCHER = /Async\b|[Rr]eject|\bresolves\b/;
 export function toCheck(fact: AssertionFact): Check {
   const guarded = guardedFailure(fact);
   if (guarded) return toCheck(guarded);
+  // xUnit's DoesNotContain(collection, predicate) asserts that no element matches: Empty(collection.Where(predicate)).
+  const noMatch = noMatchFact(fact);
+  if (noMatch) return toCheck(noMatch);
   // minitest's assert_silent (and the must_be_silent expectation) is assert_output("", "") (Minitest::Assertions#assert_silent).
   if (SILENT_MATCHER.test(fact.matcher)) return toCheck({ ...fact, matcher: "assert_output", actual: '""', expected: '""', strength: 2 });
   let relation = relationOfMatcher(fact.matcher);
@@ -772,6 +775,26 @@ function sentSymbols(text: string): string {
   return text.replace(/\.(?:public_send|__send__|send)\(:([A-Za-z_]\w*[?!]?)(?:,([^()]*))?\)/g, (_match, name: string, args: string | undefined) =>
     args === undefined ? `.${name}` : `.${name}(${args})`,
   );
+}
+
+/** A lambda in canonical or extracted text: `r=>r.Open`, `(a, b) => a < b`, `r => r . Open`. */
+const LAMBDA = /^\(?\s*[A-Za-z_]\w*(?:\s*,\s*[A-Za-z_]\w*)*\s*\)?\s*=>/;
+
+/**
+ * xUnit's `Assert.DoesNotContain(collection, predicate)` (the predicate
+ * overload, https://api.xunit.net: "Verifies that a collection does not
+ * contain a given item" matched by the filter) as the emptiness of the
+ * matches it states, `Assert.Empty(collection.Where(predicate))`: the
+ * check `Assert.False(collection.Where(predicate).Any())` already reads
+ * as (sweep of autofac/Autofac f6c1e8bf5c, an analyzer's rewrite). Null
+ * for any other fact.
+ */
+function noMatchFact(fact: AssertionFact): AssertionFact | null {
+  if (!/(?:^|\.)DoesNotContain$/.test(fact.matcher) || fact.expected === undefined || fact.actual === undefined || !LAMBDA.test(fact.actual.trim())) return null;
+  const rewritten: AssertionFact = { ...fact, matcher: "Assert.Empty", actual: `${fact.expected}.Where(${fact.actual})`, strength: 3 };
+  delete rewritten.expected;
+  delete rewritten.actualValue;
+  return rewritten;
 }
 
 /** minitest's assertion that a block writes nothing to stdout or stderr: `assert_silent { … }`, `_ { … }.must_be_silent`. */
