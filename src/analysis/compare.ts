@@ -569,13 +569,16 @@ function pairRenamedWords(before: Slot[], after: Slot[], renames: RenameWitness 
   const openAfter = after.filter((slot) => slot.partner === null && slot.test.declaredAt === undefined && !slot.test.flags.skipped && !slot.test.flags.todo);
   if (openBefore.length === 0 || openAfter.length === 0) return;
   const keyOf = (substitution: TitleSubstitution): string => `${substitution.from}\u0000${substitution.to}`;
-  // Titles that the change takes away and brings, for the witness of titles renamed alike.
-  const afterNames = new Set(after.map((slot) => slot.test.name));
-  const beforeNames = new Set(before.map((slot) => slot.test.name));
-  const gone = [...beforeNames].filter((name) => !afterNames.has(name));
-  const come = [...afterNames].filter((name) => !beforeNames.has(name));
-  const renamedTitles = new Map<string, number>();
-  if (gone.length * come.length <= MAX_TITLE_PAIRS) {
+  // Titles that the change takes away and brings, renamed alike: counted only when a candidate's substitution no line witnesses.
+  let renamedTitles: Map<string, number> | null = null;
+  const titlesRenamed = (): Map<string, number> => {
+    if (renamedTitles) return renamedTitles;
+    renamedTitles = new Map();
+    const afterNames = new Set(after.map((slot) => slot.test.name));
+    const beforeNames = new Set(before.map((slot) => slot.test.name));
+    const gone = [...beforeNames].filter((name) => !afterNames.has(name));
+    const come = [...afterNames].filter((name) => !beforeNames.has(name));
+    if (gone.length * come.length > MAX_TITLE_PAIRS) return renamedTitles;
     for (const name of gone) {
       const seen = new Set<string>();
       for (const other of come) {
@@ -584,8 +587,9 @@ function pairRenamedWords(before: Slot[], after: Slot[], renames: RenameWitness 
       }
       for (const key of seen) renamedTitles.set(key, (renamedTitles.get(key) ?? 0) + 1);
     }
-  }
-  const isWitnessed = (substitution: TitleSubstitution): boolean => (renamedTitles.get(keyOf(substitution)) ?? 0) >= 2 || (renames?.(substitution) ?? false);
+    return renamedTitles;
+  };
+  const isWitnessed = (substitution: TitleSubstitution): boolean => (renames?.(substitution) ?? false) || (titlesRenamed().get(keyOf(substitution)) ?? 0) >= 2;
   const proposals = new Map<Slot, Slot[]>();
   const wanted = new Map<Slot, number>();
   for (const slot of openBefore) {

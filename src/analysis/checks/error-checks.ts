@@ -126,7 +126,7 @@ const TRY_THROWS = "catch.throws";
 const BROAD_TYPES = /^(?:\\?Exception|BaseException|Error|Throwable|StandardError|System\.Exception|java\.lang\.(?:Exception|Throwable)|Object)$/;
 
 /** Initial values a flag starts with: false or nothing. */
-const UNSET_VALUE = /^(?:false|False|FALSE|null|NULL|nil|None|undefined)$/;
+export const UNSET_VALUE = /^(?:false|False|FALSE|null|NULL|nil|None|undefined)$/;
 
 /** The name a statement declares or assigns unset (`boolean threw = false;`, `raised = False`, `$threw = false;`, `let error;`), or null. */
 function unsetName(text: string): string | null {
@@ -146,14 +146,27 @@ function setsFlag(text: string, name: string): boolean {
   return value !== undefined && !UNSET_VALUE.test(value);
 }
 
-/** True when a fact asserts that `name` was set: truthy, defined, not null, equal to true. */
-function assertsSet(fact: AssertionFact, name: string): boolean {
+/** A fact's check on its subject as written (the local's bound value left out: a flag is asserted by its name). */
+function flagCheck(fact: AssertionFact): ReturnType<typeof toCheck> {
   const plain: AssertionFact = { ...fact };
   delete plain.actualValue;
-  const check = toCheck(plain);
+  return toCheck(plain);
+}
+
+/** True when a fact asserts that `name` was set: truthy, defined, not null, equal to true. */
+function assertsSet(fact: AssertionFact, name: string): boolean {
+  const check = flagCheck(fact);
   if (check.subject !== name && check.subject !== `$${name}`) return false;
   if ((check.relation === "truthy" || check.relation === "defined") && !check.isNegated) return true;
   return (check.relation === "equal" || check.relation === "nullish") && check.isNegated && (check.expected === undefined || UNSET_VALUE.test(check.expected));
+}
+
+/** True when a fact asserts that its subject is still unset, the converse of {@link assertsSet}: falsy, not truthy, undefined, null, or equal to an unset value. */
+export function assertsUnset(fact: AssertionFact): boolean {
+  const check = flagCheck(fact);
+  if (check.relation === "falsy" || check.relation === "nullish") return !check.isNegated;
+  if (check.relation === "truthy" || check.relation === "defined") return check.isNegated;
+  return check.relation === "equal" && !check.isNegated && check.expected !== undefined && UNSET_VALUE.test(check.expected);
 }
 
 /** True when a fact is an explicit failure: `fail()`, `Assert.Fail()`, `self.fail()`, `pytest.fail()`, `flunk`, `assert.fail()`, or a truthiness check of `false` (`assert False`, `assertTrue(false)`). */

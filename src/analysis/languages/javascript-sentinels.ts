@@ -19,29 +19,11 @@
 
 import type * as t from "@babel/types";
 import type { AssertionFact } from "../facts.js";
-import { toCheck } from "../checks/normalise.js";
-import { normalizedSource, WALK_SKIP_KEYS } from "./javascript-source.js";
+import { assertsUnset, UNSET_VALUE } from "../checks/error-checks.js";
+import { normalizedSource, walk } from "./javascript-source.js";
 
-/** Values a flag starts unset with (no initialiser counts as undefined). */
-const UNSET = /^(?:false|undefined|null|void 0)$/;
-
-/** True for a function node (a callback the test passes on). */
-function isFunction(node: t.Node): boolean {
-  return node.type === "ArrowFunctionExpression" || node.type === "FunctionExpression" || node.type === "FunctionDeclaration" || node.type === "ObjectMethod" || node.type === "ClassMethod";
-}
-
-/** Every node below `root` with whether it lies in a function nested in `root`. */
-function walk(root: t.Node, visit: (node: t.Node, isNested: boolean) => void, isNested = false): void {
-  visit(root, isNested);
-  for (const key of Object.keys(root) as (keyof t.Node)[]) {
-    if (WALK_SKIP_KEYS.has(key)) continue;
-    const value = root[key] as unknown;
-    const children = Array.isArray(value) ? value : [value];
-    for (const child of children) {
-      if (child && typeof child === "object" && typeof (child as t.Node).type === "string") walk(child as t.Node, visit, isNested || isFunction(child as t.Node));
-    }
-  }
-}
+/** A value a flag starts unset with (`void 0` too; no initialiser counts as undefined). */
+const isUnset = (text: string): boolean => UNSET_VALUE.test(text) || text === "void 0";
 
 /**
  * True when `name` is a sentinel of the test `callback`: declared in its
@@ -51,32 +33,25 @@ function walk(root: t.Node, visit: (node: t.Node, isNested: boolean) => void, is
 function isSentinel(callback: t.Node, name: string, content: string): boolean {
   const body = (callback as t.Function).body;
   if (!body) return false;
+  // The nodes of the test's own body, outside the functions it passes on.
+  const own = new Set<t.Node>();
+  walk(body, (node) => void own.add(node), true);
   let declared = false;
   let isSetInCallback = false;
   let isOtherwiseWritten = false;
-  walk(body, (node, isNested) => {
+  walk(body, (node) => {
+    const isNested = !own.has(node);
     if (node.type === "VariableDeclarator" && node.id.type === "Identifier" && node.id.name === name) {
-      if (isNested || (node.init && !UNSET.test(normalizedSource(content, node.init)))) isOtherwiseWritten = true;
+      if (isNested || (node.init && !isUnset(normalizedSource(content, node.init)))) isOtherwiseWritten = true;
       else declared = true;
     }
     if (node.type === "AssignmentExpression" && node.left.type === "Identifier" && node.left.name === name) {
-      if (isNested && node.operator === "=" && !UNSET.test(normalizedSource(content, node.right))) isSetInCallback = true;
+      if (isNested && node.operator === "=" && !isUnset(normalizedSource(content, node.right))) isSetInCallback = true;
       else isOtherwiseWritten = true;
     }
     if (node.type === "UpdateExpression" && node.argument.type === "Identifier" && node.argument.name === name) isOtherwiseWritten = true;
   });
   return declared && isSetInCallback && !isOtherwiseWritten;
-}
-
-/** True when a check asserts its subject is still unset: falsy, not truthy, undefined, null, or equal to false/undefined/null. */
-function assertsUnset(fact: AssertionFact): boolean {
-  const plain: AssertionFact = { ...fact };
-  delete plain.actualValue;
-  const check = toCheck(plain);
-  if (check.relation === "falsy") return !check.isNegated;
-  if (check.relation === "truthy" || check.relation === "defined") return check.isNegated;
-  if (check.relation === "nullish") return !check.isNegated;
-  return check.relation === "equal" && !check.isNegated && check.expected !== undefined && UNSET.test(check.expected);
 }
 
 /**

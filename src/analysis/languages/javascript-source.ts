@@ -272,8 +272,8 @@ function stringLiteralsIn(node: t.Node): string[] {
   return found;
 }
 
-/** Visits every node below `node` (not into nested functions when `isShallow`), calling `visit` with its parent. */
-function walk(node: t.Node, visit: (node: t.Node, parent: t.Node | null) => boolean | void, isShallow = false): void {
+/** Visits every node below `node` (not into nested functions when `isShallow`), calling `visit` with its parent; a visit returning false skips the node's children. */
+export function walk(node: t.Node, visit: (node: t.Node, parent: t.Node | null) => boolean | void, isShallow = false): void {
   const stack: [t.Node, t.Node | null][] = [[node, null]];
   while (stack.length > 0) {
     const [current, parent] = stack.pop() as [t.Node, t.Node | null];
@@ -737,19 +737,16 @@ function memberKeyName(key: t.Node, isComputed: boolean): string | null {
   return key.type === "StringLiteral" ? key.value : null;
 }
 
-/** Calls `add` with each member a function body assigns on `this` (`this.cache = …`, `this.#count = …`), not in nested non-arrow functions (their `this` is another). */
-function thisAssignments(node: t.Node, add: (name: string | null) => void): void {
-  if (node.type === "AssignmentExpression" && node.left.type === "MemberExpression" && node.left.object.type === "ThisExpression") add(memberKeyName(node.left.property, node.left.computed));
-  for (const key of Object.keys(node) as (keyof t.Node)[]) {
-    if (WALK_SKIP_KEYS.has(key)) continue;
-    const value = node[key] as unknown;
-    for (const child of Array.isArray(value) ? value : [value]) {
-      if (!child || typeof child !== "object" || typeof (child as t.Node).type !== "string") continue;
-      const type = (child as t.Node).type;
-      if (type === "FunctionExpression" || type === "FunctionDeclaration" || type === "ClassExpression" || type === "ClassDeclaration" || type === "ObjectMethod") continue;
-      thisAssignments(child as t.Node, add);
-    }
-  }
+/** Calls `add` with each member a function body assigns on `this` (`this.cache = …`, `this.#count = …`), not in nested non-arrow functions or classes (their `this` is another). */
+function thisAssignments(body: t.Node, add: (name: string | null) => void): void {
+  walk(body, (node) => {
+    if (
+      node !== body &&
+      (node.type === "FunctionExpression" || node.type === "FunctionDeclaration" || node.type === "ObjectMethod" || node.type === "ClassExpression" || node.type === "ClassDeclaration")
+    )
+      return false;
+    if (node.type === "AssignmentExpression" && node.left.type === "MemberExpression" && node.left.object.type === "ThisExpression") add(memberKeyName(node.left.property, node.left.computed));
+  });
 }
 
 /**

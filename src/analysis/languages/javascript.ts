@@ -48,6 +48,7 @@ import { parseWithBabel } from "../parsers/babel.js";
 import { javascriptShadows } from "./javascript-shadows.js";
 import { settlementOf } from "./javascript-settlement.js";
 import { sentinelFailure } from "./javascript-sentinels.js";
+import { npmPackageOf } from "../dropped-dependencies.js";
 import { ON_FAILURE_CONDITION } from "../checks/error-checks.js";
 import { isNeverCheckingCall } from "../checks/index.js";
 import { extractJavaScriptCodeFacts, isConstantExpression, literalValue, normalizedSource, WALK_SKIP_KEYS } from "./javascript-source.js";
@@ -1355,9 +1356,7 @@ class TestExtractor {
   }
 
   private noteFramework(source: string): void {
-    const parts = source.split("/");
-    const packageName = source.startsWith("@") ? parts.slice(0, 2).join("/") : (parts[0] ?? source);
-    const framework = FRAMEWORK_MODULES.get(source) ?? FRAMEWORK_MODULES.get(packageName);
+    const framework = FRAMEWORK_MODULES.get(source) ?? FRAMEWORK_MODULES.get(npmPackageOf(source) ?? source);
     if (framework) this.frameworks.add(framework);
   }
 
