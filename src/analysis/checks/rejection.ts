@@ -81,6 +81,20 @@ export function isRejectionCheck(check: Check): boolean {
   return !check.isNegated && !saysNone && ERROR_ACCESSOR.test(check.subject);
 }
 
+/**
+ * The code whose rejection a rejection check ({@link isRejectionCheck})
+ * asserts, canonical: a `throws` check's subject (`tomllib.loads(s)`), or
+ * the subject up to the error accessor it reads (`parse(x).is_err()` ->
+ * `parse(x)`, `$r->error()->get()` -> `$r`). Null for any other check, and
+ * for Go's `recover()`, which names no call.
+ */
+export function rejectedCode(check: Check): string | null {
+  if (!isRejectionCheck(check) || /^recover\(\s*\)$/.test(check.subject)) return null;
+  if (check.relation === "throws") return check.subject === "" ? null : check.subject;
+  const accessor = ERROR_ACCESSOR.exec(check.subject);
+  return accessor && accessor.index > 0 ? check.subject.slice(0, accessor.index) : null;
+}
+
 /** True when the test has checks and every one of them is a rejection check. */
 export function isRejectionTest(checks: readonly Check[]): boolean {
   return checks.length > 0 && checks.every(isRejectionCheck);

@@ -78,7 +78,9 @@ function isAstNode(value: unknown): value is t.Node {
  * test's or helper's function, itself in `ancestors`; the whole chain when
  * absent), outermost first (AssertionFact.conditions): an `if` or `?:`
  * consequent's test as `textOf` gives it, an alternate's negated (`negate`),
- * the right side of `a && b` under `a` and of `a || b` under `a` negated. `ancestors`
+ * the right side of `a && b` under `a` and of `a || b` under `a` negated,
+ * and a statement after a guard that leaves a loop's run early (`if (c)
+ * continue;`, `if (c) { …; break; }`) under the guard's test negated. `ancestors`
  * runs outermost first with the node's parent last. Loops, `switch` and
  * `try` add none: they are not two arms of one condition.
  */
@@ -94,10 +96,25 @@ export function branchConditions(ancestors: readonly t.Node[], node: t.Node, sto
     } else if (ancestor.type === "LogicalExpression" && ancestor.right === child && (ancestor.operator === "&&" || ancestor.operator === "||")) {
       const text = textOf(ancestor.left);
       conditions.push(ancestor.operator === "||" ? negate(text) : text);
+    } else if (ancestor.type === "BlockStatement" || ancestor.type === "SwitchCase") {
+      // A guard that leaves a loop's run early (`if (c) continue;`, `if (c) { …; break; }`) before it: the rest runs when
+      // it does not fire. A `return` is left to the early-return reading (AssertionFact.unreachable).
+      const statements = ancestor.type === "BlockStatement" ? ancestor.body : ancestor.consequent;
+      for (let at = statements.indexOf(child as t.Statement) - 1; at >= 0; at--) {
+        const statement = statements[at] as t.Statement;
+        if (statement.type === "IfStatement" && endsInExit(statement.consequent)) conditions.push(negate(textOf(statement.test)));
+      }
     }
     child = ancestor;
   }
   return conditions.reverse();
+}
+
+/** True when `statement` is a `continue` or `break`, or a block whose last statement is one. */
+function endsInExit(statement: t.Statement): boolean {
+  if (statement.type === "ContinueStatement" || statement.type === "BreakStatement") return true;
+  const last = statement.type === "BlockStatement" ? statement.body[statement.body.length - 1] : undefined;
+  return last !== undefined && endsInExit(last);
 }
 
 /**

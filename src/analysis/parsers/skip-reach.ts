@@ -174,12 +174,55 @@ export function conditionWithin(node: Node, container: Node): string | undefined
 const BRANCH_TYPES: ReadonlySet<string> = new Set(["if_statement", "if_expression", "elif_clause", "else_if_clause", "if", "elsif", "unless", "if_modifier", "unless_modifier"]);
 
 /**
+ * Statements that end a loop's iteration or the loop, across the grammars
+ * (Ruby's `next` and `break` are bare node types, Rust's are expressions).
+ * A `return` is left to the early-return reading (AssertionFact.gated and
+ * unreachable): `if v == nil { return }` in a test is a guard of another kind.
+ */
+const EXIT_TYPES: ReadonlySet<string> = new Set(["continue_statement", "break_statement", "next", "break", "continue_expression", "break_expression"]);
+
+/** Conditionals whose consequence may end in an exit, with no `else` of their own read (an `elif`/`else` arm is a branch, not a guard). */
+const GUARD_TYPES: ReadonlySet<string> = new Set(["if_statement", "if", "if_expression", "unless", "if_modifier", "unless_modifier"]);
+
+/** True when `statement` (unwrapped from an expression statement) is an exit ({@link EXIT_TYPES}), or a block whose last statement is one. */
+function endsInExit(statement: Node | null): boolean {
+  let node = statement;
+  while (node && node.type === "expression_statement") node = node.namedChild(0);
+  if (!node) return false;
+  if (EXIT_TYPES.has(node.type)) return true;
+  const last = node.namedChildren.filter((child): child is Node => child !== null && !child.type.endsWith("comment")).pop();
+  return last !== undefined && !GUARD_TYPES.has(node.type) && !isSame(last, node) && /block|body|then|compound|statement_list/.test(node.type) && endsInExit(last);
+}
+
+/**
+ * The condition under which the statements after `statement` run, when
+ * `statement` is a guard that leaves a loop's run early (`if c: continue`,
+ * `if (c) break;`, `if c { continue }`, Ruby's `next if c` / `next unless c`):
+ * the guard's condition negated (`negate`; an `unless` guard's as written),
+ * as `textOf` gives it. Undefined for any other statement. Statements after
+ * `if stem in XFAIL: assertRaises(…); continue` run only for the other
+ * rows, so their checks do not cover the rows the guard carved out.
+ */
+function guardCondition(statement: Node, textOf: (condition: Node) => string, negate: (text: string) => string): string | undefined {
+  let node: Node | null = statement;
+  while (node && node.type === "expression_statement") node = node.namedChild(0);
+  if (!node || !GUARD_TYPES.has(node.type)) return undefined;
+  const condition = node.childForFieldName("condition");
+  const consequence = node.childForFieldName("consequence") ?? node.childForFieldName("body");
+  if (!condition || !endsInExit(consequence)) return undefined;
+  return node.type.startsWith("unless") ? textOf(condition) : negate(textOf(condition));
+}
+
+/**
  * The conditions of the branches holding `node` up to the first ancestor
  * `isContainer` accepts (a test's declaration, a helper's function),
  * outermost first (AssertionFact.conditions): an arm's condition as
  * canonical text from `textOf`, an `else`/`elif` arm's with the negation
  * (`negate`) of its branch's condition and of each `elif` before it, Ruby's
- * `unless` negated. Loops, `match` and `switch` arms add none.
+ * `unless` negated; and the negated condition of each guard that leaves
+ * a loop's run before it in a statement list holding it ({@link guardCondition}:
+ * `if c: continue`, `if (c) break;`, `next if c`). Loops, `match` and
+ * `switch` arms add none.
  */
 export function branchConditionsWithin(node: Node, isContainer: (candidate: Node) => boolean, textOf: (condition: Node) => string, negate: (text: string) => string): string[] {
   const conditions: string[] = [];
@@ -200,6 +243,10 @@ export function branchConditionsWithin(node: Node, isContainer: (candidate: Node
         }
         conditions.push(isUnless ? text : negate(text));
       }
+    }
+    for (let sibling = child.previousNamedSibling; sibling; sibling = sibling.previousNamedSibling) {
+      const guard = guardCondition(sibling, textOf, negate);
+      if (guard !== undefined) conditions.push(guard);
     }
     child = current;
   }

@@ -44,6 +44,7 @@ import { isAnchoredRelaxation, isPartialKeepingEveryField, statedAt } from "../c
 import { flipJudge } from "./flipped-refusals.js";
 import { impliedByWhole } from "../checks/implied.js";
 import { splitArguments } from "../checks/normalise.js";
+import { rejectedCode } from "../checks/rejection.js";
 
 /** The outcome of {@link pairAssertions}: index pairs (before, after), and the unpaired indexes of each side. */
 export interface AssertionPairing {
@@ -282,6 +283,56 @@ export function reExpectation(lost: AssertionFact, after: readonly AssertionFact
       // A length pins the length only: it re-expects a length, never the value.
       if (now.matcher === "length" && lost.matcher !== "length") return false;
       return (now.conditions ?? []).every((condition) => conditions.includes(condition));
+    }) ?? null
+  );
+}
+
+/** A call as a check's canonical subject holds it: its callee (`tomllib.loads`, `parse`) and its argument list. */
+const CALL_SUBJECT = /^((?:[A-Za-z_$][\w$]*(?:\.|::|->))*)([A-Za-z_$][\w$]*)\((.*)\)$/s;
+
+/**
+ * The after check that now pins the answer of a call a removed carve-out
+ * expected to fail, or null (issue 9, class xfail-carve-out-removed; sweep
+ * of hukkinen/tomli 9eb2125ef4). `lost` (a normalised fact, `lostCheck`
+ * its check) is a rejection check (checks/rejection.ts rejectedCode: a
+ * `throws`, `assert!(parse(s).is_err())`) of a call `S` that ran only for
+ * some rows of a loop (AssertionFact.conditions: `if stem in XFAIL: with
+ * assertRaises(E): loads(s); continue`), and the after side checks a value
+ * of `S` with a value relation (an equality, {@link valuePin}) at least as
+ * strong, under no condition `lost` did not also run under, neither
+ * negated: with the carve-out and its `continue` gone, those rows now go
+ * through the general path and expect an answer. The value checked must
+ * come from `S`: its subject (or what its local was bound to) holds the
+ * call's text, or the names the check depends on (`names`,
+ * TestCase.checkNames) hold the callee with its arity (`loads/1`) and the
+ * receiver's root. The carve-out's check removed with its `continue` kept
+ * (`if stem in XFAIL: continue`) leaves the general check under the
+ * guard's negation (skip-reach.ts guardCondition), so it covers nothing.
+ */
+export function carveOutReExpectation(
+  lost: AssertionFact,
+  lostCheck: Check | undefined,
+  after: readonly AssertionFact[],
+  boundOf: (fact: AssertionFact) => string | undefined,
+  namesOf: (fact: AssertionFact) => readonly string[],
+): AssertionFact | null {
+  const conditions = lost.conditions ?? [];
+  const subject = lostCheck === undefined ? null : rejectedCode(lostCheck);
+  const call = subject === null ? null : CALL_SUBJECT.exec(subject);
+  if (subject === null || conditions.length === 0 || call === null) return null;
+  const [callee, args] = [call[2] as string, call[3] as string];
+  const root = /^[A-Za-z_$][\w$]*/.exec(call[1] as string)?.[0];
+  const arity = args.trim() === "" ? 0 : splitArguments(args).length;
+  const readsCall = (now: AssertionFact): boolean => {
+    if ([now.actual, boundOf(now)].some((text) => text !== undefined && text.includes(subject))) return true;
+    const names = namesOf(now);
+    return names.includes(`${callee}/${arity}`) && (root === undefined || names.includes(root));
+  };
+  return (
+    after.find((now) => {
+      const pin = valuePin(now);
+      if (pin === null || pin.strength < lost.strength || now.negated || now.tautology || now.unreachable || now.gated) return false;
+      return (now.conditions ?? []).every((condition) => conditions.includes(condition)) && readsCall(now);
     }) ?? null
   );
 }
@@ -752,6 +803,9 @@ function compareDetails(
   const before = normalise(beforeFacts);
   const after = normalise(afterFacts);
   const describe = (fact: AssertionFact): string => describeFact(original.get(fact) ?? fact);
+  // What an after check's local subject was bound to, and the names it depends on (TestCase.checkNames, by its assertion).
+  const boundOf = (fact: AssertionFact): string | undefined => (original.get(fact) ?? fact).actualValue;
+  const namesOf = (fact: AssertionFact): readonly string[] => (test.after.checkNames?.length === afterFacts.length ? (test.after.checkNames[sourceIndex.get(fact) ?? -1] ?? []) : []);
   const { pairs, removed, added } = pairAssertions(before, after);
 
   // assertion_removal: real (non-tautological, reachable) assertions unpaired, or now behind an early return,
@@ -779,7 +833,7 @@ function compareDetails(
         !isFoldedIntoLoop(fact),
     )
     .filter((fact) => {
-      const now = reExpectation(fact, after);
+      const now = reExpectation(fact, after) ?? carveOutReExpectation(fact, asChecks.get(fact), after, boundOf, namesOf);
       if (now) reExpected.push([fact, now]);
       return now === null;
     })
