@@ -40,8 +40,9 @@ const VERSION =
 const NEWER_THAN =
   /(sys\.version_info|process\.versions?[\w.[\]"']*|majorNodeVersion|node_?version|RUBY_VERSION|PHP_VERSION(_ID)?|PHP_MAJOR_VERSION|JAVA_VERSION|python_version)\s*(>=|>)|(<=|<)\s*(sys\.version_info|process\.versions?|majorNodeVersion|RUBY_VERSION|PHP_VERSION(_ID)?|PHP_MAJOR_VERSION|python_version)|version_compare\([^)]*["'](>=|>|ge|gt)["']/i;
 
+/** A dependency's presence asked for: a lookup (`find_spec`, `shutil.which`, `class_exists`), a capability flag, or a probe in a handler of a missing feature's error (skip-reach.ts probeCondition: `!available(import numpy)`). */
 const DEPENDENCY =
-  /\bis\s+None\b|\bis\s+not\s+None\b|importorskip|find_spec|find_module|shutil\.which|exec\.LookPath|\bwhich\s*\(|extension_loaded|class_exists|function_exists|interface_exists|defined\?|CAPABILITIES|\bHAS_\w+|\bhas_\w+|\bhas[A-Z]\w*|\bcan_\w+|\bCAN_\w+|\bsupports?_\w+|\bSUPPORTS?_\w+|is_?available|isAvailable|IsAvailable|typeof\s+\w+\s*===?\s*["']undefined|require\.resolve|isInstalled|is_installed|\bimportable\b|NotImplemented|Optional/;
+  /\bis\s+None\b|\bis\s+not\s+None\b|importorskip|find_spec|find_module|shutil\.which|exec\.LookPath|\bwhich\s*\(|extension_loaded|class_exists|function_exists|interface_exists|defined\?|CAPABILITIES|\bHAS_\w+|\bhas_\w+|\bhas[A-Z]\w*|\bcan_\w+|\bCAN_\w+|\bsupports?_\w+|\bSUPPORTS?_\w+|is_?available|isAvailable|IsAvailable|typeof\s+\w+\s*===?\s*["']undefined|require\.resolve|isInstalled|is_installed|\bimportable\b|NotImplemented|Optional|^!available\(/;
 
 /**
  * Feature detection: the condition asks whether the runtime (or a library

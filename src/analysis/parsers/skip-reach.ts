@@ -148,6 +148,83 @@ export function isConditionalWithin(node: Node, container: Node): boolean {
 }
 
 /**
+ * Errors a runtime raises when a name, a module or a class it is asked for
+ * does not exist: Ruby's NameError (an undefined constant) and LoadError (a
+ * `require` that finds nothing), Python's ImportError and
+ * ModuleNotFoundError, Java's ClassNotFoundException, NoClassDefFoundError
+ * and UnsatisfiedLinkError (a native library).
+ */
+const MISSING_FEATURE_ERROR = /^(?:NameError|LoadError|ImportError|ModuleNotFoundError|ClassNotFoundException|NoClassDefFoundError|UnsatisfiedLinkError)$/;
+
+/** The short names of the classes a handler catches (Ruby `rescue A, B`, Python `except (A, B) as e`, Java `catch (A | B e)`); empty for a handler of everything. */
+function caughtClasses(handler: Node): string[] {
+  let types: Node | null = null;
+  if (handler.type === "rescue") types = handler.childForFieldName("exceptions");
+  else if (handler.type === "except_clause") {
+    types = handler.namedChildren.find((child) => child !== null && child.type !== "block" && !child.type.endsWith("comment")) ?? null;
+    if (types?.type === "as_pattern") types = types.namedChild(0);
+  } else if (handler.type === "catch_clause")
+    types = handler.namedChildren.find((child) => child?.type === "catch_formal_parameter")?.namedChildren.find((child) => child?.type === "catch_type") ?? null;
+  if (!types) return [];
+  const names = /^(?:exceptions|tuple|catch_type)$/.test(types.type) ? types.namedChildren.filter((child): child is Node => child !== null) : [types];
+  return names.map((name) => name.text.replace(/^.*(?:\.|::)/, ""));
+}
+
+/** The statements a handler guards: the `try` block before it (Python, Java), or what its `begin`/`def` runs before the `rescue` (Ruby). */
+function guardedStatements(handler: Node): Node[] {
+  const owner = handler.parent;
+  if (!owner) return [];
+  if (handler.type === "rescue") {
+    const statements: Node[] = [];
+    for (const child of owner.namedChildren) {
+      if (!child || isSame(child, handler)) break;
+      if (!child.type.endsWith("comment")) statements.push(child);
+    }
+    return statements;
+  }
+  const body = owner.type === "try_statement" ? owner.childForFieldName("body") : null;
+  return body ? body.namedChildren.filter((child): child is Node => child !== null && !child.type.endsWith("comment")) : [];
+}
+
+/**
+ * True when `statement` only asks whether a feature exists: a bare constant
+ * or name (`Ractor`, `Foo::Bar`, `numpy.linalg`), `require "x"` (Ruby), an
+ * `import`/`from … import` (Python), `Class.forName("x")` (Java).
+ */
+function isProbe(statement: Node): boolean {
+  const inner = statement.type === "expression_statement" ? statement.namedChild(0) : statement;
+  if (!inner) return false;
+  if (/^(?:constant|scope_resolution|identifier|attribute|import_statement|import_from_statement)$/.test(inner.type)) return true;
+  if (inner.type === "call" && inner.childForFieldName("method")?.text === "require" && !inner.childForFieldName("receiver")) return true;
+  return inner.type === "method_invocation" && /^(?:Class\.forName|System\.loadLibrary)$/.test(`${inner.childForFieldName("object")?.text ?? ""}.${inner.childForFieldName("name")?.text ?? ""}`);
+}
+
+/**
+ * The condition a skip in the body (`child`) of handler `handler` runs
+ * under when that handler catches only the errors of a missing feature
+ * ({@link MISSING_FEATURE_ERROR}) around statements that only probe for it
+ * ({@link isProbe}): `begin Ractor rescue NameError; skip("no Ractor") end`,
+ * `try: import numpy except ImportError: pytest.skip()`, `try {
+ * Class.forName("javax.X"); } catch (ClassNotFoundException e) { abort(); }`.
+ * Such a skip fires where the runtime lacks the feature, so its condition
+ * reads `!available(<probe>)` (checks/skip-condition.ts: an environment's
+ * dependency). Undefined for any other node: a handler of every error, or
+ * one around the code under test (`begin; run; rescue NameError; skip;
+ * end` hides a bug), is no probe.
+ */
+function probeCondition(handler: Node, child: Node): string | undefined {
+  if (!/^(?:rescue|except_clause|catch_clause)$/.test(handler.type)) return undefined;
+  const body =
+    handler.type === "rescue" ? handler.childForFieldName("body") : handler.type === "catch_clause" ? handler.childForFieldName("body") : handler.namedChildren.find((part) => part?.type === "block");
+  if (!body || !isSame(body, child)) return undefined;
+  const caught = caughtClasses(handler);
+  if (caught.length === 0 || !caught.every((name) => MISSING_FEATURE_ERROR.test(name))) return undefined;
+  const probes = guardedStatements(handler);
+  if (probes.length === 0 || !probes.every(isProbe)) return undefined;
+  return `!available(${probes.map((probe) => probe.text.replace(/\s+/g, " ")).join("; ")})`;
+}
+
+/**
  * The source text of the condition that `node` runs under within
  * `container` (see {@link isConditionalWithin}): the nearest enclosing
  * conditional's condition, negated as `!(…)` for Ruby's `unless`, or the
@@ -157,6 +234,8 @@ export function isConditionalWithin(node: Node, container: Node): boolean {
 export function conditionWithin(node: Node, container: Node): string | undefined {
   let child = node;
   for (let current = node.parent; current && !isSame(current, container); current = current.parent) {
+    const probe = probeCondition(current, child);
+    if (probe !== undefined) return probe;
     if (CONDITIONAL_TYPES.has(current.type)) {
       const condition = current.childForFieldName("condition") ?? current.childForFieldName("value");
       if (condition && !isSame(condition, child)) return /^unless/.test(current.type) ? `!(${condition.text})` : condition.text;
