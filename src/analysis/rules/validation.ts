@@ -372,6 +372,41 @@ function isEquivalentGuard(was: GuardFact, now: GuardFact): boolean {
   return shared.length > 0 && isSameExitClass(was.action, now.action);
 }
 
+/**
+ * The partners (indexes into `candidates`) of a guard that refuses any of
+ * several absent values at once (`if (entry == null || stream == null)
+ * throw new IllegalStateException(…)`, `if a is None or b is None: raise
+ * ValueError`) when the function now refuses each of them apart, in its
+ * own body: a null-refusing throw helper per value
+ * (`ArchiveException.requireNonNull(entry, …)`, `Objects.requireNonNull`,
+ * `ArgumentNullException.ThrowIfNull`) or a null test of one value that
+ * throws. The refusal of an absent value is that refusal whatever error it
+ * raises ({@link isEquivalentGuard}). Returns the partners found and the
+ * alternatives whose value nothing refuses any more (`stream == null` when
+ * only `requireNonNull(entry)` is left): those are dropped from the guard.
+ * Null when the guard tests anything but absent values.
+ */
+function splitNullPartners(guard: GuardFact, candidates: readonly ReachedGuard[]): { partners: number[]; unrefused: string[] } | null {
+  const parts = guard.condition
+    .replace(/\s+/g, " ")
+    .trim()
+    .split(/\s*\|\|\s*|\s+or\s+/);
+  if (parts.length < 2) return null;
+  const refused = parts.map(nullTestOf);
+  if (refused.some((part) => part === null || !/^\$?[A-Za-z_][\w.$]*$/.test(part.name.replace(/\s/g, "")))) return null;
+  const partners: number[] = [];
+  const unrefused: string[] = [];
+  (refused as { name: string; kind: NullKind }[]).forEach((part, position) => {
+    const wanted = { name: part.name.replace(/\s/g, ""), kind: part.kind };
+    const at = candidates.findIndex(
+      (candidate, index) => candidate.isDirect && !partners.includes(index) && !isNeverFiring(candidate.guard) && isSameNullRefusal(wanted, nullTestedName(candidate.guard)),
+    );
+    if (at === -1) unrefused.push(parts[position] as string);
+    else partners.push(at);
+  });
+  return { partners, unrefused };
+}
+
 /** Last segment of a function's name path (`Cart.add` -> "add"). */
 const shortName = (name: string): string => name.slice(name.lastIndexOf(".") + 1);
 
@@ -730,6 +765,27 @@ function coversBound(was: Bound, now: Bound | null): boolean {
   if (now === null || was.side !== now.side) return false;
   const beyond = was.side === "below" ? now.limit > was.limit : now.limit < was.limit;
   return beyond || (now.limit === was.limit && (now.inclusive || !was.inclusive));
+}
+
+/**
+ * True when an alternative of `guard`'s condition that its partner no
+ * longer checks is refused by another guard of the function itself: one
+ * throwing the same error class whose firing alternatives include it (`if
+ * a < 0 or a > 9: raise ValueError("bad")` split into `if a < 0: raise
+ * ValueError("negative")` and `if a > 9: raise ValueError("too big")`), or,
+ * for a null test, a refusal of the same absent value whatever it raises.
+ */
+function isRefusedApart(alternative: string, guard: GuardFact, partner: ReachedGuard, candidates: readonly ReachedGuard[]): boolean {
+  const nullTest = nullTestOf(alternative.replace(/\s+/g, " ").trim());
+  return candidates.some(
+    (candidate) =>
+      candidate !== partner &&
+      candidate.isDirect &&
+      !candidate.guard.fallthrough &&
+      !isNeverFiring(candidate.guard) &&
+      ((isSameExitClass(guard.action, candidate.guard.action) && firingAlternatives(candidate.guard).includes(alternative)) ||
+        (nullTest !== null && isSameNullRefusal({ name: nullTest.name.replace(/\s/g, ""), kind: nullTest.kind }, nullTestedName(candidate.guard)))),
+  );
 }
 
 /**
@@ -1496,14 +1552,29 @@ function guardFindings(
       // A fall-through exit of before only pairs with itself: gone, it is no guard removed (see GuardFact.fallthrough);
       // nor is a handled lookup's exit, the lookup left to raise its own error (GuardFact.handler).
       if (keptInPlace.has(guard) || guard.fallthrough || guard.handler) return false;
+      // `if (a == null || b == null) throw …` split into one null refusal per value (`requireNonNull(a); requireNonNull(b)`).
+      // Values left unrefused are alternatives dropped from the guard.
+      const split = splitNullPartners(guard, unused);
+      if (split !== null && split.partners.length > 0) {
+        if (split.unrefused.length > 0) findings.push(narrowedFinding(path, fn, guard, (unused[split.partners[0] as number] as ReachedGuard).guard, split.unrefused));
+        for (const at of [...split.partners].sort((x, y) => y - x)) claim(at);
+        return false;
+      }
       const index = unused.findIndex((candidate) => isKeptBy(guard, candidate));
       if (index !== -1) {
         const partner = unused[index] as ReachedGuard;
         // A sign check an unsigned parse now makes (`port < 0 || port > 65535` -> `port > 65535`) is no alternative lost.
         // An alternative moved into a callee that now throws the same error on it (`size > 512` -> fillPool's `bytes > 512`) is no alternative lost.
         // An alternative whose values a test of the change still expects to throw, through the function or a caller of it, still fails there.
-        const dropped = (partner.isDirect && partner.guard.action === guard.action ? droppedAlternatives(guard.condition, partner.guard.condition) : []).filter(
+        // A partner throwing the same error class with another message (a guard split per value, each reworded) drops
+        // the null tests no other guard of the function refuses; other alternatives reworded are left to the same action
+        // (`kind != reflect.Bool` widened to `kind != reflect.Bool && kind != reflect.Int` as the feature lands).
+        const isSameAction = partner.guard.action === guard.action;
+        const isReworded = !isSameAction && isSameExitClass(guard.action, partner.guard.action);
+        const dropped = (partner.isDirect && (isSameAction || isReworded) ? droppedAlternatives(guard.condition, partner.guard.condition) : []).filter(
           (alternative) =>
+            (isSameAction || nullTestOf(alternative.replace(/\s+/g, " ").trim()) !== null) &&
+            !isRefusedApart(alternative, guard, partner, candidates) &&
             !isSubsumedAlternative(alternative, fnAfter) &&
             !isEmptinessImplied(alternative, partner.guard.condition) &&
             !isDelegatedAlternative(alternative, guard, candidates) &&
