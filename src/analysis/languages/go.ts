@@ -474,7 +474,8 @@ function testingCallFact(guard: Node, condition: Node, object: string, matcher: 
     if (call !== undefined && call !== checked?.text && /\)$/.test(call)) fact.errorOf = call;
     return fact;
   }
-  if (condition.type === "unary_expression" && /^!\s*(reflect\.DeepEqual|cmp\.Equal|bytes\.Equal|slices\.Equal|maps\.Equal)\b/.test(condition.text)) {
+  // `errors.Is(err, target)` is the identity of an error or one it wraps: testify's ErrorIs, an exact check (strength 3).
+  if (condition.type === "unary_expression" && /^!\s*(reflect\.DeepEqual|cmp\.Equal|bytes\.Equal|slices\.Equal|maps\.Equal|errors\.Is)\b/.test(condition.text)) {
     const call = namedChildren(condition)[0];
     return call ? equalityFact(guard, base, call) : { ...base, strength: 3, matcher: `if !equal ${base.matcher}` };
   }

@@ -45,6 +45,14 @@ describe("Go assertion libraries", () => {
     ],
     ["go-cmp Diff inline", `\t"github.com/google/go-cmp/cmp"`, '\tif cmp.Diff(want, got) != "" {\n\t\tt.Error("mismatch")\n\t}', ["equal(want, got)/3"]],
     ["!reflect.DeepEqual as before", `\t"reflect"`, "\tif !reflect.DeepEqual(got, want) {\n\t\tt.Error(got)\n\t}", ["equal(got, want)/3"]],
+    // backoff a78d3804c2: `err.Error() != "error (3)"` -> `!errors.Is(err, context.Canceled)` is no weakening; testify's ErrorIs is as strong.
+    [
+      "!errors.Is: the identity of the error or one it wraps, as testify ErrorIs",
+      `\t"errors"`,
+      '\tif !errors.Is(err, context.Canceled) {\n\t\tt.Errorf("unexpected error: %s", err)\n\t}',
+      ["equal(err, context.Canceled)/3"],
+    ],
+    ["errors.Is asserted false stays a weak check", `\t"errors"`, '\tif errors.Is(err, context.Canceled) {\n\t\tt.Error("canceled")\n\t}', ["other(errors.Is(err,context.Canceled), )/1"]],
     ["no import: a method named Assert is no check", "", "\tc := New(t)\n\tc.Assert(v, qt.Equals, 3)", []],
   ])("%s", async (_name, imports, body, expected) => {
     expect(await checks(test(imports, body))).toEqual(expected);
