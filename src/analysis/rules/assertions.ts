@@ -337,6 +337,46 @@ export function carveOutReExpectation(
   );
 }
 
+/** The kind of a literal expected value: a string, a number, a boolean, null; "other" for any expression. */
+function literalKind(text: string | undefined): string {
+  if (text === undefined) return "none";
+  if (/^(["'`]).*\1$/s.test(text)) return "string";
+  if (/^-?\d[\d_.]*(?:e-?\d+)?$/i.test(text)) return "number";
+  if (/^(?:true|false|True|False)$/.test(text)) return "boolean";
+  if (/^(?:null|nil|None|undefined)$/.test(text)) return "null";
+  return "other";
+}
+
+/**
+ * The check of an after helper call (`parts`: its checks instantiated with
+ * the call's arguments, reachable only) that pins again the value an inline
+ * check `was` pinned, or null (issue 9, class helper-re-expects-inline;
+ * sweep of theskumar/python-dotenv 43340da220: `assert result == "b\n"` on
+ * `sh.dotenv("get", "a")` -> `check_process(result, exit_code=0,
+ * stdout="x\n")` on a subprocess result, whose helper asserts
+ * `process.stdout == stdout`). The part has `was`'s relation, neither is
+ * negated, it is at least as strong, its subject is the local `was` read
+ * (Check.local, or its subject's root) or a member of it (`result` ->
+ * `result.stdout`, `result.exit_code` -> `result.returncode`) and it
+ * expects a literal of the same kind (a string for a string): the call pins that
+ * value, to another expected value perhaps (an expectation changed, not a
+ * weakening). A helper that checks only another kind of value (`exit_code
+ * = 0` for an expected string) pins nothing of it.
+ */
+export function helperReExpectation(was: Check, parts: readonly Check[]): Check | null {
+  if (was.isNegated || was.isTautology || was.expected === undefined) return null;
+  const rootOf = (text: string): string | undefined => /^[A-Za-z_$][\w$]*(?=$|\.)/.exec(text)?.[0];
+  const roots = new Set([was.local, rootOf(was.subject)].filter((root): root is string => root !== undefined && root.length >= 2));
+  const kind = literalKind(was.expected);
+  if (roots.size === 0 || kind === "other" || kind === "none") return null;
+  return (
+    parts.find((part) => {
+      const root = rootOf(part.subject);
+      return part.relation === was.relation && !part.isNegated && part.strength >= was.strength && root !== undefined && roots.has(root) && literalKind(part.expected) === kind;
+    }) ?? null
+  );
+}
+
 /** A subject negated as a whole (`!res.terminated`, `!(a.b)`): `!` before one operand, no operator after it. */
 const NEGATED_OPERAND = /^!(\(?[^&|=<>!?:+*/%^\s]+\)?)$/;
 
@@ -783,6 +823,8 @@ function compareDetails(
   isMadeByWrapper: (fact: AssertionFact) => boolean = () => false,
   /** Whether one lost before assertion (by its index, as extracted) passed a bare null the change's nullable errors no longer compile ({@link nullForcedJudge}). */
   isNullForced: (index: number, fact: AssertionFact) => boolean = () => false,
+  /** The checks an after helper call makes, instantiated with its arguments, reachable ones only (checks/index.ts helperCheckParts). */
+  helperPartsOf: (fact: AssertionFact) => readonly Check[] = () => [],
 ): Finding[] {
   const findings: Finding[] = [];
   // Judged as checks (analysis/checks): one relation and strength whatever the framework, text in canonical form.
@@ -945,6 +987,16 @@ function compareDetails(
       after.some((fact) => fact !== now && !fact.tautology && [fact.expected, fact.actual].some((text) => text !== undefined && /^["'`]/.test(text) && unquoted(text).includes(message)))
     );
   };
+  // An inline check paired with a helper call is weaker only if what the helper checks is: a helper check of the same
+  // relation, at least as strong, on the same local (or a member of it) and expecting a literal of the same kind, pins
+  // that value again (`assert result == "b\n"` -> `check_process(result, exit_code=0, stdout="x\n")`): re-expected.
+  const helperReExpected: (readonly [AssertionFact, AssertionFact])[] = [];
+  const isReExpectedByHelper = (was: AssertionFact, now: AssertionFact): boolean => {
+    if (!now.matcher.startsWith("helper ") || was.matcher.startsWith("helper ")) return false;
+    const part = helperReExpectation(checkOf(was), helperPartsOf(original.get(now) ?? now));
+    if (part !== null) helperReExpected.push([was, { ...now, matcher: part.relation, expected: part.expected ?? "" }]);
+    return part !== null;
+  };
   const weakened = pairs
     .map(([b, a]) => [before[b] as AssertionFact, after[a] as AssertionFact] as const)
     .filter(
@@ -957,6 +1009,7 @@ function compareDetails(
         !isMessageCheckedApart(was, now) &&
         !isConserved(original.get(was) ?? was) &&
         !isCoveredByPartialCheck(was, after, original) &&
+        !isReExpectedByHelper(was, now) &&
         !flipped.some(([flippedWas]) => flippedWas === was) &&
         // An equality re-expected as null while the code under test changed (`to eq(x)` -> `to be_nil`): the one value it
         // expects followed the product, as an edited expected value does; with the code unchanged it checks less.
@@ -1069,6 +1122,8 @@ function compareDetails(
     );
   // The expectations of one branch unified with the other's (reExpectation): another expected value in that branch's environment.
   changedExpectations.push(...reExpected.filter(([was, now]) => was.matcher !== now.matcher || was.expected !== now.expected));
+  // An inline check whose value a helper call now pins, to another expected value (isReExpectedByHelper).
+  changedExpectations.push(...helperReExpected.filter(([was, now]) => was.expected !== now.expected));
   // The element a check read, asserted gone by a size of its collection (`get(1).text()` -> `size() == 1`).
   changedExpectations.push(
     ...pairs
@@ -1138,6 +1193,7 @@ export function assertionFindings(input: RuleInput): Finding[] {
   const flips = flipJudge(input);
   let stateful: Map<string, string[]> | null = null; // product functions the change made stateful, read once when needed
   let wrappers: Map<string, Set<string>> | null = null; // product functions that panic on a call's error, read once when needed
+  const helpersOf = new Map(input.pairs.map((pair) => [pair.path, pair.after?.assertionHelpers ?? []] as const));
   const codeChanged = new Map<string, boolean>();
   const isCodeChanged = (path: string): boolean => {
     let answer = codeChanged.get(path);
@@ -1171,6 +1227,7 @@ export function assertionFindings(input: RuleInput): Finding[] {
             flips.isFlip,
             (fact) => isMadeByPanickingWrapper(fact, test, (wrappers ??= panickingWrappers(input.pairs))),
             nullForcedJudge(test, input.nullableErrors ?? []),
+            (fact) => helperCheckParts(toCheck(fact), helpersOf.get(test.afterFile) ?? []).filter((part) => part.isReachable && !part.isTautology),
           )
         : compareCounts(test);
     // Assertions moved into an imported helper (`runScenario(dir)` holding the expects) are not removed.
