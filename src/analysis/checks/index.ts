@@ -19,6 +19,7 @@ import { coverage, isInNamedCells, isInRow, literalTokens, unify } from "./cover
 import { canonicalText, closingBracket, conjuncts, isLiteralText, literalKey, splitArguments, splitCall, toCheck, type Check } from "./normalise.js";
 import { relationOfMatcher } from "./relations.js";
 import { isRunDirectly } from "./direct-calls.js";
+import { findCrossCheckCover } from "./cross-checks.js";
 
 export { canonicalText, literalKey, toCheck, type Check } from "./normalise.js";
 export { coverage, unify } from "./coverage.js";
@@ -167,13 +168,16 @@ function expandHelper(call: Check, helper: HelperFacts): Check[] {
   const written = call.written === undefined ? bound : instantiateHelper(call.written, helper);
   const params = new Set(helper.params ?? []);
   const originals = helper.assertionsDetail ?? [];
-  return bound
-    .map((fact, index) => {
-      const actual = originals[index]?.actual;
-      return actual !== undefined && !params.has(canonicalText(actual)) ? (written[index] ?? fact) : fact;
-    })
-    .flatMap(toChecks)
-    .map((check) => ({ ...check, line: call.line }));
+  return (
+    bound
+      .map((fact, index) => {
+        const actual = originals[index]?.actual;
+        return actual !== undefined && !params.has(canonicalText(actual)) ? (written[index] ?? fact) : fact;
+      })
+      .flatMap(toChecks)
+      // A call that never runs (after an early return, in a loop over nothing) makes none of its helper's checks.
+      .map((check) => ({ ...check, line: call.line, isReachable: check.isReachable && call.isReachable }))
+  );
 }
 
 /**
@@ -803,7 +807,8 @@ export function isMessageLiteral(literal: string): boolean {
  * True when a check a surviving test lost is still made after the change:
  * by the same test (reworded, moved into a helper it calls, migrated to
  * another framework) or by a new or edited test that feeds the check's own
- * literals (split out of it).
+ * literals (split out of it); a cross-check of two computations also by the
+ * same comparison over a variable input (checks/cross-checks.ts).
  */
 export function isCheckConserved(check: Check, sameTest: CheckedTest, others: readonly CheckedTest[]): boolean {
   if (findCover(check, [sameTest])) return true;
@@ -812,8 +817,13 @@ export function isCheckConserved(check: Check, sameTest: CheckedTest, others: re
   const rooted = asLocalRooted(check);
   if (rooted !== check && findCover(rooted, [{ ...sameTest, checks: sameTest.checks.map(asLocalRooted) }])) return true;
   const cover = findCover(check, others);
-  if (!cover) return false;
   const needed = literalTokens(`${check.subject}(${check.expected ?? ""})`);
+  if (!cover) {
+    // A cross-check of two computations made again over a variable input (checks/cross-checks.ts), its literals kept.
+    const crossCover = findCrossCheckCover(check, [sameTest, ...others]);
+    const crossKept = new Set(crossCover === null ? [] : literalTokens(`${crossCover.subject}(${crossCover.expected ?? ""})`));
+    return crossCover !== null && needed.every((literal) => crossKept.has(literal));
+  }
   const kept = new Set([...cover.by.literals, ...(cover.row ?? []), ...literalTokens(`${cover.check.subject}(${cover.check.expected ?? ""})`)]);
   return needed.every((literal) => kept.has(literal)) || cover.row !== undefined;
 }

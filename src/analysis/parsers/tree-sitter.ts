@@ -1103,6 +1103,49 @@ function literalLoopRows(root: Node, start: number, test: Node): number | undefi
   return loops > 0 ? rows : undefined;
 }
 
+/** An integer literal's value (`0`, `-1`, `10_000`), or null. */
+function integerOf(node: Node | null | undefined): number | null {
+  const text = node?.text.replace(/_/g, "").replace(/\s+/g, "");
+  return text !== undefined && /^-?\d+$/.test(text) ? Number(text) : null;
+}
+
+/**
+ * True when a collection a loop goes through is empty whatever runs: a
+ * literal collection with no element (`[]`, `array()`, `List.of()`), a
+ * Rust range of integer literals that holds none (`0..0`, `5..2`,
+ * `1..=0`), a Python `range(…)` of integer literals that yields none
+ * (`range(0)`, `range(3, 3)`).
+ */
+function isEmptyCollection(node: Node): boolean {
+  let value: Node | null = node;
+  while (value && (value.type === "reference_expression" || value.type === "parenthesized_expression")) value = value.childForFieldName("value") ?? value.namedChild(0);
+  if (!value) return false;
+  if (value.type === "range_expression") {
+    const [start, end] = [integerOf(value.namedChild(0)), integerOf(value.namedChild(1))];
+    const isInclusive = value.text.includes("..=");
+    return start !== null && end !== null && value.namedChildCount === 2 && (isInclusive ? start > end : start >= end);
+  }
+  if (value.type === "call" && value.childForFieldName("function")?.text === "range") {
+    const args = namedChildren(value.childForFieldName("arguments") ?? value).map(integerOf);
+    if (args.some((arg) => arg === null) || args.length === 0 || args.length > 2) return false;
+    const [start, end] = args.length === 1 ? [0, args[0] as number] : [args[0] as number, args[1] as number];
+    return start >= end;
+  }
+  // PHP's `[]` and `array()` hold nothing at all.
+  if (value.type === "array_creation_expression" && value.namedChildren.filter((child) => child !== null && !child.type.endsWith("comment")).length === 0) return true;
+  return literalElements(value)?.length === 0;
+}
+
+/** True when the code at `start` runs inside a loop of `test` over a collection that is empty whatever runs ({@link isEmptyCollection}): it never runs. */
+function isInEmptyLoop(root: Node, start: number, test: Node): boolean {
+  for (let current = root.descendantForIndex(start)?.parent ?? null; current && !(current.startIndex === test.startIndex && current.endIndex === test.endIndex); current = current.parent) {
+    const collection = COLLECTION_LOOPS[current.type]?.(current) ?? null;
+    if (collection !== null && collection.startIndex > start) continue;
+    if (collection !== null && start >= collection.endIndex && isEmptyCollection(collection)) return true;
+  }
+  return false;
+}
+
 /** Statements that throw, across the grammars: Java, C#, PHP (an expression there), Python. */
 const THROW_TYPES: readonly string[] = ["throw_statement", "throw_expression", "raise_statement"];
 
@@ -1341,6 +1384,8 @@ export function assembleFacts(
     // How many times a check in loops over literal collections runs (assertions folded into a loop).
     const loopRows = root && owners[0] && LOOP_ROW_LANGUAGES.has(language) ? literalLoopRows(root, startIndex, owners[0].node) : undefined;
     if (loopRows !== undefined) fact.loopRows = loopRows;
+    // A check (or helper call) in a loop that never runs (`for i in 0..0`, `for x in range(0)`, `foreach ([] as $x)`) can never fail.
+    if (root && owners[0] && isInEmptyLoop(root, startIndex, owners[0].node)) fact.unreachable = true;
     for (const owner of owners) {
       const returnEnd = returnEnds.get(owner);
       const ownFact = dependencyFacts(owner, startIndex, returnEnd !== undefined && startIndex >= returnEnd ? { ...fact, unreachable: true } : fact, bindings, checkNames, constantsOf);
