@@ -211,7 +211,7 @@ export function readPytestCollection(kind: "pytest.ini" | "tox.ini" | "setup.cfg
   return result;
 }
 
-/** tox `commands` (one command per line; a leading `-` ignores the exit code) of every testenv section. */
+/** tox `commands` (one command per line, a backslash continuing it; a leading `-` ignores the exit code) of every testenv section. */
 /** tox environments by ini section name (`testenv`, `testenv:lint`), each with its keys. */
 export type ToxEnvironments = Map<string, Map<string, IniEntry>>;
 
@@ -269,9 +269,31 @@ export function pyprojectToxEnvironments(doc: TomlDocument | undefined): ToxEnvi
  * defaults (`{env:CMD:pytest}` -> `pytest`, `{posargs:tests}` -> `tests`,
  * `{posargs}` -> nothing, `{toxinidir}` -> `.`).
  */
+/**
+ * The commands of a tox `commands` value, one per entry: each line, with a
+ * line ending in a backslash continued on the next (tox's ini format: "a
+ * line ending with a backslash continues on the next line"), trimmed, empty
+ * ones left out. A continuation line's own leading `-` (`--cov=x`) is an
+ * argument, not the ignore-exit-code prefix.
+ */
+export function toxCommandLines(value: string): string[] {
+  const commands: string[] = [];
+  let pending = "";
+  for (const raw of value.split("\n")) {
+    const line = raw.trim();
+    const joined = pending === "" ? line : `${pending} ${line}`;
+    if (/\\$/.test(line)) pending = joined.replace(/\s*\\$/, "");
+    else {
+      pending = "";
+      if (joined !== "") commands.push(joined);
+    }
+  }
+  if (pending !== "") commands.push(pending);
+  return commands;
+}
+
 function toxCommands(entry: IniEntry | undefined): string {
-  return (entry?.value ?? "")
-    .split("\n")
+  return toxCommandLines(entry?.value ?? "")
     .map((line) =>
       line
         .trim()
@@ -324,11 +346,7 @@ function compareTox(was: ToxEnvironments, now: ToxEnvironments, elsewhere: ToxEn
     }
     const nextCommands = next.get("commands");
     if (commands) {
-      const lines = (entry: IniEntry | undefined): string[] =>
-        (entry?.value ?? "")
-          .split("\n")
-          .map((line) => line.trim())
-          .filter(Boolean);
+      const lines = (entry: IniEntry | undefined): string[] => toxCommandLines(entry?.value ?? "");
       const ignored = lines(nextCommands).filter((line) => line.startsWith("-") && !lines(commands).includes(line));
       if (ignored.length > 0) {
         notes.push({

@@ -248,6 +248,14 @@ const FLAGS: FlagRow[] = [
   { name: "tox.ini testpaths narrowed", path: "tox.ini", before: "[pytest]\ntestpaths = tests\n", after: "[pytest]\ntestpaths = tests/unit\n", setting: /testpaths/ },
   { name: "tox ignore_outcome", path: "tox.ini", before: "[testenv]\ncommands = pytest\n", after: "[testenv]\ncommands = pytest\nignore_outcome = true\n", setting: /ignore_outcome/ },
   { name: "tox command exit code ignored", path: "tox.ini", before: "[testenv]\ncommands =\n    pytest tests\n", after: "[testenv]\ncommands =\n    - pytest tests\n", setting: /commands/ },
+  // A continued command (a line ending in a backslash) given the ignore-exit-code prefix on its first line.
+  {
+    name: "tox continued command exit code ignored",
+    path: "tox.ini",
+    before: "[testenv]\ncommands =\n    python -m pytest \\\n        --doctest-modules \\\n        {posargs:tests}\n",
+    after: "[testenv]\ncommands =\n    - python -m pytest \\\n        --doctest-modules \\\n        {posargs:tests}\n",
+    setting: /commands/,
+  },
   {
     name: "pyproject addopts --ignore",
     path: "pyproject.toml",
@@ -676,6 +684,13 @@ const PASSES: Row[] = [
     path: "tox.ini",
     before: "[testenv]\ncommands = pytest pluggy test_pluggy\n",
     after: "[testenv]\ncommands = pytest pluggy.py testing/test_pluggy.py\n",
+  },
+  // scrapy/w3lib c44e4b6af3: a continuation line starting with `--cov=…` is an argument of the command above it, not tox's `-` prefix.
+  {
+    name: "tox continued command gains an option on a continuation line",
+    path: "tox.ini",
+    before: "[testenv]\ncommands =\n    python -m pytest \\\n        --doctest-modules \\\n        --cov=w3lib --cov-report=xml \\\n        {posargs:w3lib tests}\n",
+    after: "[testenv]\ncommands =\n    python -m pytest \\\n        --doctest-modules \\\n        --cov=w3lib --cov-report=xml -n auto \\\n        {posargs:w3lib tests}\n",
   },
   { name: "norecursedirs of hidden folders", path: "tox.ini", before: "[pytest]\nnorecursedirs = build\n", after: "[pytest]\nnorecursedirs = build .hg .env* .tox\n" },
   { name: "jest replaced by vitest", path: "package.json", before: pkg({ test: "xo && jest" }), after: pkg({ test: "xo && vitest run" }) },
