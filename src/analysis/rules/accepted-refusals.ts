@@ -30,13 +30,14 @@
  */
 
 import { checkedTest, isMessageLiteral, literalsOfTest, type Check } from "../checks/index.js";
+import { canonicalText } from "../checks/normalise.js";
 import { calledNames } from "../checks/likeness.js";
-import { isRejectionTest } from "../checks/rejection.js";
+import { isRejectionCheck, isRejectionTest } from "../checks/rejection.js";
 import { hasUsableFacts, type FileFacts, type TestCase } from "../facts.js";
 import type { Finding } from "../types.js";
 import { usable, type RuleInput } from "./context.js";
 import { rereport, type RuleMeta } from "./registry.js";
-import { isRewordedMessage, refusalFates, type GuardFate } from "./validation.js";
+import { addedRefusals, isRewordedMessage, refusalFates, type GuardFate } from "./validation.js";
 
 /** A test of the after side the change added or edited, with what {@link acceptRefusedInputs} compares. */
 interface Successor {
@@ -45,6 +46,8 @@ interface Successor {
   literals: Map<string, number>;
   called: Set<string>;
   isRefusalOnly: boolean;
+  /** Its own checks (helper calls read through their helpers). */
+  checks: Check[];
 }
 
 /** The checks that say something of their own: helper calls stand for the checks of their helpers, which checkedTest lists too. */
@@ -52,10 +55,11 @@ function ownChecks(checks: readonly Check[]): Check[] {
   return checks.filter((check) => check.relation !== "helper");
 }
 
-/** The names a test's checks call and depend on (TestCase.checkNames: through the locals they read), with the names its body goes through (TestCase.calls). */
+/** The names a test's checks call and depend on (TestCase.checkNames: through the locals they read), with the names its body goes through (TestCase.calls) and runs directly (TestCase.directCalls: `const result = normalizeOptions(…)`). */
 function calledBy(test: TestCase, checks: readonly Check[]): Set<string> {
   return new Set([
     ...checks.flatMap((check) => [...calledNames(check.subject), ...calledNames(check.localValue ?? "")]),
+    ...(test.directCalls ?? []).flatMap((text) => [...calledNames(canonicalText(text))]),
     ...(test.checkNames ?? []).flat().filter((name) => /^[A-Za-z_$][\w$]*$/.test(name)),
     ...(test.calls ?? []),
   ]);
@@ -78,7 +82,7 @@ function successorsOf(input: RuleInput): Successor[] {
       .filter((test) => !kept.has(`${test.id}\u0000${test.bodyHash}`))
       .map((test) => {
         const checks = ownChecks(checkedTest(pair.path, test, facts).checks);
-        return { file: pair.path, test, literals: countOf(literalsOfTest(test)), called: calledBy(test, checks), isRefusalOnly: checks.length === 0 || isRejectionTest(checks) };
+        return { file: pair.path, test, literals: countOf(literalsOfTest(test)), called: calledBy(test, checks), isRefusalOnly: checks.length === 0 || isRejectionTest(checks), checks };
       });
   });
 }
@@ -152,7 +156,7 @@ function isRefusalRedecided(names: ReadonlySet<string>, checks: readonly Check[]
  * count, guard, successor); other findings as they are. Reads nothing when no finding is a deletion
  * or no product code changed.
  */
-export function acceptRefusedInputs<Ids extends string>(findings: readonly Finding[], input: RuleInput, rule: RuleMeta<Ids>, messageId: Ids, rowsMessageId: Ids): Finding[] {
+export function acceptRefusedInputs<Ids extends string>(findings: readonly Finding[], input: RuleInput, rule: RuleMeta<Ids>, messageId: Ids, rowsMessageId: Ids, refusedMessageId?: Ids): Finding[] {
   if (!findings.some((finding) => finding.type === "test_deletion") || !isProductChanged(input)) return [...findings];
   let successors: Successor[] | null = null;
   let fates: ReturnType<typeof refusalFates> | null = null;
@@ -175,7 +179,14 @@ export function acceptRefusedInputs<Ids extends string>(findings: readonly Findi
     const test = facts?.tests.find((candidate) => candidate.id === finding.test && (finding.before_line == null || candidate.line === finding.before_line));
     if (!facts || !test) return finding;
     const checks = ownChecks(checkedTest(path, test, facts).checks);
-    if (!isRejectionTest(checks)) return finding;
+    if (!isRejectionTest(checks)) {
+      if (refusedMessageId === undefined || checks.length === 0 || checks.some(isRejectionCheck)) return finding;
+      successors ??= successorsOf(input);
+      const refusing = refusingSuccessor(test, checks, successors, input);
+      if (refusing === null) return finding;
+      const named = `"${refusing.test.id}" in ${refusing.file}`;
+      return rereport(finding, rule, refusedMessageId, { test: finding.test, path, successor: named }, { evidence: { ...finding.evidence, refused_by: named, reclassified_from: "test_deletion" } });
+    }
     const fed = fedLiterals(test, checks);
     const called = calledBy(test, checks);
     if (fed.length === 0 || called.size === 0) return finding;
@@ -187,6 +198,43 @@ export function acceptRefusedInputs<Ids extends string>(findings: readonly Findi
     const named = `"${successor.test.id}" in ${successor.file}`;
     return rereport(finding, rule, messageId, { test: finding.test, path, successor: named }, { evidence: { ...finding.evidence, accepted_by: named, reclassified_from: "test_deletion" } });
   });
+}
+
+/**
+ * The new or edited test that checks the refusal of what a deleted test of
+ * an answer fed, as the change starts refusing it (class
+ * answer-test-refused; sweep of expressjs/body-parser 2322e111cc:
+ * "should return null for an invalid limit" expected `normalizeOptions({
+ * limit: 'invalid' }).limit` to be null, and with `throw new
+ * TypeError(\`option limit "…" is invalid\`)` added, "should throw an error
+ * for an invalid string limit" expects that refusal for the same input).
+ * The mirror of an accepted refusal: every input the deleted test fed (its
+ * literals, less those its checks expect and messages) is fed by one
+ * successor that calls a name the deleted test called and makes a
+ * rejection check (checks/rejection.ts), and the change added a refusal
+ * (a throw no guard of that function raised before) in a product function
+ * those names reach, whose message or error class that rejection check
+ * expects. Null otherwise: a value test deleted with nothing refusing its
+ * input, or refused by code the change did not touch, is still deleted.
+ */
+function refusingSuccessor(test: TestCase, checks: readonly Check[], successors: readonly Successor[], input: RuleInput): Successor | null {
+  // A null check's expected value is written as a literal of the test (`assert f("x") is None`): expected, not fed.
+  const expectsNull = checks.some((check) => check.relation === "nullish" && !check.isNegated);
+  const fed = fedLiterals(test, checks).filter((literal) => !(expectsNull && /^(?:None|null|nil|undefined)$/.test(literal)));
+  const called = calledBy(test, checks);
+  if (fed.length === 0 || called.size === 0) return null;
+  const added = addedRefusals(input.pairs);
+  if (added.length === 0) return null;
+  const reached = reachedFrom(called, refusalFates(input.pairs));
+  const candidates = added.filter((guard) => reached.has(guard.function) || called.has(guard.function));
+  if (candidates.length === 0) return null;
+  return (
+    successors.find((candidate) => {
+      if (!holdsAll(candidate.literals, fed) || ![...candidate.called].some((name) => called.has(name))) return false;
+      const refusals = candidate.checks.filter(isRejectionCheck);
+      return refusals.length > 0 && candidates.some((guard) => raisesExpected(guard, refusals));
+    }) ?? null
+  );
 }
 
 /** The names a row's elements spell (`fnc : SortSlices`, `args : args ( strings . Compare )`). */

@@ -855,6 +855,11 @@ export const featureRemovalRule = defineRule({
       type: "expectation_changed",
       severity: "medium",
     },
+    answeredInputRefused: {
+      text: 'test "{{test}}" was deleted from {{path}}; it checked the answer for its input, the change makes the code refuse that input, and {{successor}} now checks the refusal',
+      type: "expectation_changed",
+      severity: "medium",
+    },
     refusedRowsAccepted: {
       text: '{{count}} rows of table test "{{test}}" in {{path}} that expected the refusal {{guard}} were removed; the change redecides that refusal and {{successor}} now checks what it accepts',
       type: "expectation_changed",
@@ -870,5 +875,6 @@ export const featureRemovalRule = defineRule({
       featureRemovalRule,
       "refusedInputAccepted",
       "refusedRowsAccepted",
+      "answeredInputRefused",
     ),
 });

@@ -1424,6 +1424,25 @@ export interface ProductFunction {
 }
 
 /**
+ * The refusals the change added to its product functions: guards of the
+ * after side (fall-through exits and handled lookups left out; a rejected
+ * input as well as a refused case) where the function raised no such throw
+ * before (the same, or its message reworded), with the short name of their function;
+ * `fate` is "redecided". Read by rules/accepted-refusals.ts: a test of an
+ * answer deleted as the code starts refusing its input.
+ */
+export function addedRefusals(pairs: readonly RulePair[]): GuardFate[] {
+  return codePairs(pairs).flatMap(({ before, after }) => {
+    if (!before || !after) return [];
+    const was = before.guards ?? [];
+    return (after.guards ?? [])
+      .filter((guard) => !guard.fallthrough && !guard.handler)
+      .filter((guard) => !was.some((old) => old.function === guard.function && (isSameThrow(old.action, guard.action) || isRewordedThrow(old.action, guard.action))))
+      .map((guard) => ({ function: shortName(guard.function), errorClass: actionClass(guard.action), messages: messageOf(guard.action), fate: "redecided" as const }));
+  });
+}
+
+/**
  * The guards of the change's product functions (fall-through exits and
  * handled lookups left out) with what the change did to each
  * ({@link GuardFate}), and the functions of those files with the names they
