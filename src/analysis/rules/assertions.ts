@@ -361,20 +361,10 @@ function literalKind(text: string | undefined): string {
  * expects a literal of the same kind (a string for a string): the call pins that
  * value, to another expected value perhaps (an expectation changed, not a
  * weakening). A helper that checks only another kind of value (`exit_code
- * = 0` for an expected string) pins nothing of it. A part of the same
- * relation expecting the very value `was` expected (`$expected`), at least
- * as strongly, is the check moved into the helper (symfony/yaml
- * 1ceefd25a0: `assertEquals($expected, …)` -> `assertSameData($expected,
- * …)`, which asserts that equality and a `var_export` identity).
+ * = 0` for an expected string) pins nothing of it.
  */
 export function helperReExpectation(was: Check, parts: readonly Check[]): Check | null {
   if (was.isNegated || was.isTautology || was.expected === undefined) return null;
-  // The same expected value checked the same way, whatever the subject is now called (`assertEquals($expected,
-  // Yaml::parse($s))` -> `assertSameData($expected, $this->parser->parse($s))`): the check moved into the helper.
-  const same = parts.find(
-    (part) => part.relation === was.relation && !part.isNegated && part.strength >= was.strength && part.expected !== undefined && [was.expected, was.expectedValue].includes(part.expected),
-  );
-  if (same) return same;
   const rootOf = (text: string): string | undefined => /^[A-Za-z_$][\w$]*(?=$|\.)/.exec(text)?.[0];
   const roots = new Set([was.local, rootOf(was.subject)].filter((root): root is string => root !== undefined && root.length >= 2));
   const kind = literalKind(was.expected);
@@ -1003,11 +993,8 @@ function compareDetails(
   const helperReExpected: (readonly [AssertionFact, AssertionFact])[] = [];
   const isReExpectedByHelper = (was: AssertionFact, now: AssertionFact): boolean => {
     if (!now.matcher.startsWith("helper ") || was.matcher.startsWith("helper ")) return false;
-    const wasCheck = checkOf(was);
-    const part = helperReExpectation(wasCheck, helperPartsOf(original.get(now) ?? now));
-    // The same expected value (as written or as its local was bound) is no change of expectation.
-    const isSameValue = part?.expected !== undefined && [wasCheck.expected, wasCheck.expectedValue].includes(part.expected);
-    if (part !== null && !isSameValue) helperReExpected.push([was, { ...now, matcher: part.relation, expected: part.expected ?? "" }]);
+    const part = helperReExpectation(checkOf(was), helperPartsOf(original.get(now) ?? now));
+    if (part !== null) helperReExpected.push([was, { ...now, matcher: part.relation, expected: part.expected ?? "" }]);
     return part !== null;
   };
   const weakened = pairs

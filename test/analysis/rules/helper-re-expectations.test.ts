@@ -83,25 +83,3 @@ describe.each(cases)("an inline check re-expected through a helper call ($lang)"
     await expectFindings({ name: "value left out", changes: [change(one.path, one.before, one.valueLeftOut)], findings: [`assertion_weakening/high ${one.path} "${one.test}"`] });
   });
 });
-
-describe("an inline check moved into a helper that checks the same expected value (symfony/yaml 1ceefd25a0)", () => {
-  const test = (body: string): string =>
-    `<?php\n\nuse PHPUnit\\Framework\\TestCase;\n\nclass DumperTest extends TestCase\n{\n    public function testDumpObjectAsMap(): void\n    {\n        $expected = ['foo' => 'bar'];\n${body}    }\n\n    private function assertSameData($expected, $actual): void\n    {\n        $this->assertEquals($expected, $actual);\n        $this->assertSame(var_export($expected, true), var_export($actual, true));\n    }\n\n    private function assertSameKeys($expected, $actual): void\n    {\n        $this->assertNotNull($actual);\n    }\n}\n`;
-  const before = test("        $this->assertEquals($expected, Yaml::parse($this->dumper->dump($object)));\n");
-
-  it("is no weakening", async () => {
-    await expectFindings({
-      name: "same data",
-      changes: [change("Tests/DumperTest.php", before, test("        $this->assertSameData($expected, $this->parser->parse($this->dumper->dump($object)));\n"))],
-      findings: [],
-    });
-  });
-
-  it("a helper that checks less of the value is still a weakening", async () => {
-    await expectFindings({
-      name: "less",
-      changes: [change("Tests/DumperTest.php", before, test("        $this->assertSameKeys($expected, $this->parser->parse($this->dumper->dump($object)));\n"))],
-      findings: ['assertion_weakening/high Tests/DumperTest.php "DumperTest > testDumpObjectAsMap"'],
-    });
-  });
-});
