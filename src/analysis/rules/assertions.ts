@@ -45,6 +45,7 @@ import { flipJudge } from "./flipped-refusals.js";
 import { impliedByWhole } from "../checks/implied.js";
 import { splitArguments } from "../checks/normalise.js";
 import { rejectedCode } from "../checks/rejection.js";
+import { skipConditionKind } from "../checks/skip-condition.js";
 
 /** The outcome of {@link pairAssertions}: index pairs (before, after), and the unpaired indexes of each side. */
 export interface AssertionPairing {
@@ -375,6 +376,18 @@ export function helperReExpectation(was: Check, parts: readonly Check[]): Check 
       return part.relation === was.relation && !part.isNegated && part.strength >= was.strength && root !== undefined && roots.has(root) && literalKind(part.expected) === kind;
     }) ?? null
   );
+}
+
+/**
+ * True when a branch condition is decided by the environment a test runs in
+ * (checks/skip-condition.ts: a platform, a runtime version, a dependency or
+ * feature probe, CI), or is one of the conditions a check reads apart (the
+ * failure of the code before it): a check kept under it is a branch per
+ * environment, not a check for fewer cases.
+ */
+function isEnvironmentCondition(condition: string): boolean {
+  const kind = skipConditionKind(condition.replace(/^!\((.*)\)$/s, "$1").replace(/^!/, ""));
+  return kind === "environment" || kind === "here" || kind === "ci";
 }
 
 /** A subject negated as a whole (`!res.terminated`, `!(a.b)`): `!` before one operand, no operator after it. */
@@ -974,6 +987,15 @@ function compareDetails(
   };
   // A check that now runs only when the code before it throws or rejects (a `catch` block, a `.catch` callback) checks nothing when it does not.
   const isFailureOnly = (was: AssertionFact, now: AssertionFact): boolean => (now.conditions ?? []).includes(ON_FAILURE_CONDITION) && !(was.conditions ?? []).includes(ON_FAILURE_CONDITION);
+  // A check that now runs only under a condition it did not run under (`if name in KNOWN_BAD: continue` before it in a
+  // table loop, an `if` around it), one the environment does not decide: it checks nothing for the cases the condition
+  // leaves out. A platform, version or dependency condition is how a branch per environment is written (medium at most
+  // elsewhere), a tautology or constant condition is judged by its own rules. Only net new conditions count.
+  const gainedConditions = (was: AssertionFact, now: AssertionFact): string[] =>
+    (now.conditions ?? []).filter((condition) => condition !== ON_FAILURE_CONDITION && !(was.conditions ?? []).includes(condition) && !isEnvironmentCondition(condition));
+  // More conditions than it lost: a condition rewritten (`isset($t["skip"]) && $t["skip"]` -> `$t["skip"] ?? false`) is no new one.
+  const isNowConditional = (was: AssertionFact, now: AssertionFact): boolean =>
+    gainedConditions(was, now).length > (was.conditions ?? []).filter((condition) => !(now.conditions ?? []).includes(condition)).length;
   // An error check that lost its message while another check of the after test pins that message (the caught error's
   // message checked apart: `except E as err: assert "m" in str(err)`, `e = assertThrows(…); assertEquals("m", e.getMessage())`).
   const unquoted = (text: string): string => text.replace(/^(["'`/])(.*)\1[a-z]*$/s, "$2");
@@ -1004,7 +1026,7 @@ function compareDetails(
         !was.tautology &&
         !was.unreachable &&
         !now.unreachable &&
-        (now.strength < was.strength || isWidened(was, now) || isSizeOnly(was, now) || isPatternLoosened(was, now) || isFailureOnly(was, now)) &&
+        (now.strength < was.strength || isWidened(was, now) || isSizeOnly(was, now) || isPatternLoosened(was, now) || isFailureOnly(was, now) || isNowConditional(was, now)) &&
         !isNewErrorCheck(original.get(was) ?? was, original.get(now) ?? now) &&
         !isMessageCheckedApart(was, now) &&
         !isConserved(original.get(was) ?? was) &&
@@ -1056,7 +1078,11 @@ function compareDetails(
                 ? `${describe(was)} -> ${describe(now)} (the pattern admits more)`
                 : isFailureOnly(was, now)
                   ? `${describe(was)} -> ${describe(now)} (now checked only when the code throws or rejects: when it does not, nothing is checked)`
-                  : `${describe(was)} -> ${describe(now)} (strength ${was.strength} -> ${now.strength})`,
+                  : now.strength >= was.strength && isNowConditional(was, now)
+                    ? `${describe(was)} now runs only when ${gainedConditions(was, now)
+                        .map((condition) => `\`${displayCode(condition)}\``)
+                        .join(" and ")}: the other cases are no longer checked`
+                    : `${describe(was)} -> ${describe(now)} (strength ${was.strength} -> ${now.strength})`,
       ),
       ...tautologies.map((fact) => `a tautology was added: ${describe(fact)}`),
     ];
