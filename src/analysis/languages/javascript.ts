@@ -1431,6 +1431,8 @@ class TestExtractor {
     if (!draft || value === null) return;
     // `await import("../src/x.js")`, `require("./y")`: module paths, not inputs
     if (parent?.type === "ImportExpression") return;
+    // `delays[0]`, `result["limit"]`: which element or field of a value the test reads, not an input it feeds the code
+    if ((parent?.type === "MemberExpression" || parent?.type === "OptionalMemberExpression") && parent.computed && parent.property === node) return;
     if (parent?.type === "CallExpression" && (parent.callee.type === "Import" || (parent.callee.type === "Identifier" && parent.callee.name === "require"))) return;
     // `vi.spyOn(process, "exit")`, `mock.method(fs, "readFile")`, `vi.mock("./db")`: what a double replaces, not an input
     if (

@@ -4,7 +4,7 @@
  * pairing of assertions in order and the matcher strength ranking.
  */
 import { describe, expect, it } from "vitest";
-import { extractFacts, type FileChange } from "../../../src/analysis/index.js";
+import { analyzeChanges, extractFacts, type FileChange } from "../../../src/analysis/index.js";
 import type { AssertionFact } from "../../../src/analysis/facts.js";
 import { matcherStrength } from "../../../src/analysis/languages/javascript.js";
 import { pairAssertions } from "../../../src/analysis/rules/assertions.js";
@@ -329,6 +329,25 @@ describe("assertion details of JS/TS tests", () => {
     ]);
     expect(sums?.inputLiterals).toEqual(["2.5", "2", "1", "3"]);
     expect(sums?.references).toEqual(["total"]);
+  });
+
+  // p-retry 81608ce107 (sweep): `t.is(delays[0], 100)` read its index `0` as an input, so three element checks folded into
+  // `t.deepEqual(delays, [100, 200, 400])` reported "inputs changed (0, 1, 2 no longer used)".
+  it("reads an element or field index as no input the test feeds", async () => {
+    const facts = await extractFacts(
+      "test/delays.test.js",
+      "import test from 'ava';\nimport {run} from './index.js';\n\ntest('delays', async t => {\n\tconst delays = await run(3);\n\tt.is(delays[0], 100);\n\tt.is(delays?.[1], 200);\n\tt.is(delays['last'], 400);\n});\n",
+    );
+    expect(facts.tests[0]?.inputLiterals).toEqual(["3"]);
+    const folded = await analyzeChanges([
+      {
+        path: "test/delays.test.js",
+        before:
+          "import test from 'ava';\nimport {run} from './index.js';\n\ntest('delays', async t => {\n\tconst delays = await run(3);\n\tt.is(delays[0], 100);\n\tt.is(delays[1], 200);\n\tt.is(delays[2], 400);\n});\n",
+        after: "import test from 'ava';\nimport {run} from './index.js';\n\ntest('delays', async t => {\n\tconst delays = await run(3);\n\tt.deepEqual(delays, [100, 200, 400]);\n});\n",
+      },
+    ]);
+    expect(folded.findings).toEqual([]);
   });
 
   it.each([
