@@ -196,10 +196,13 @@ const LAUNCHERS: Record<string, { valueOptions: ReadonlySet<string> }> = {
   "xvfb-run": { valueOptions: new Set(["-s", "--server-args", "-n", "--server-num", "-e", "--error-file", "-f", "--auth-file"]) },
   dotenv: { valueOptions: new Set(["-e", "-c", "-v"]) },
   sudo: { valueOptions: new Set(["-u", "-g"]) },
+  // `uvx` is `uv tool run`: the tool named next runs in a throwaway environment (`uvx --with tox-uv tox -e py312`).
+  uvx: { valueOptions: new Set(["--with", "--with-editable", "--with-requirements", "--from", "--python", "-p", "--index", "--index-url", "--extra-index-url", "--constraints", "--overrides"]) },
 };
 
-/** Options of `uv run`, `poetry run`, `pdm run`, `hatch run` that take a value. */
+/** Options of `uv run`, `poetry run`, `pdm run`, `hatch run`, `pipx run` that take a value. */
 const PYTHON_RUN_VALUE_OPTIONS: ReadonlySet<string> = new Set([
+  "--spec",
   "--group",
   "--only-group",
   "--no-group",
@@ -853,7 +856,10 @@ function stripLaunchers(words: readonly string[]): string[] {
       if (rest[0] === "--") rest = rest.slice(1);
       continue;
     }
-    if (["poetry", "uv", "pipenv", "pdm", "rye", "hatch"].includes(head) && rest[1] === "run") {
+    // `uv tool run` is `uvx`.
+    if (head === "uv" && rest[1] === "tool" && rest[2] === "run") rest = ["uvx", ...rest.slice(3)];
+    if (basename(rest[0] ?? "") === "uvx") continue;
+    if (["poetry", "uv", "pipenv", "pdm", "rye", "hatch", "pipx"].includes(head) && rest[1] === "run") {
       rest = rest.slice(2);
       while (rest.length > 0 && (rest[0] as string).startsWith("-") && rest[0] !== "-m") {
         const [option, inline] = splitOption(rest[0] as string);

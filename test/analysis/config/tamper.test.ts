@@ -247,6 +247,13 @@ const FLAGS: FlagRow[] = [
   },
   { name: "tox.ini testpaths narrowed", path: "tox.ini", before: "[pytest]\ntestpaths = tests\n", after: "[pytest]\ntestpaths = tests/unit\n", setting: /testpaths/ },
   { name: "tox ignore_outcome", path: "tox.ini", before: "[testenv]\ncommands = pytest\n", after: "[testenv]\ncommands = pytest\nignore_outcome = true\n", setting: /ignore_outcome/ },
+  {
+    name: "pytest narrowed under uvx",
+    path: ".github/workflows/ci.yml",
+    before: workflow("      - run: pytest tests\n"),
+    after: workflow("      - run: uvx --with pytest-xdist pytest tests/unit\n"),
+    setting: /pytest|tests/,
+  },
   { name: "tox command exit code ignored", path: "tox.ini", before: "[testenv]\ncommands =\n    pytest tests\n", after: "[testenv]\ncommands =\n    - pytest tests\n", setting: /commands/ },
   // A continued command (a line ending in a backslash) given the ignore-exit-code prefix on its first line.
   {
@@ -705,6 +712,20 @@ const PASSES: Row[] = [
     path: ".github/workflows/ci.yml",
     before: workflow("      - name: Test\n        run: yarn jest\n"),
     after: workflow("      - run: pnpm install\n      - run: pnpm vitest --coverage\n"),
+  },
+  // mahmoud/boltons b34c5342 (sweep): the same tox run under a launcher that provides tox (uvx is `uv tool run`).
+  {
+    name: "CI tox run wrapped in uvx",
+    path: ".github/workflows/ci.yml",
+    before: workflow("      - run: tox -e ${{ matrix.tox }}\n"),
+    after: workflow("      - run: uvx --with tox-uv tox -e ${{ matrix.tox }}\n"),
+  },
+  { name: "CI pytest run under uv tool run", path: ".github/workflows/ci.yml", before: workflow("      - run: pytest tests\n"), after: workflow("      - run: uv tool run pytest tests\n") },
+  {
+    name: "CI pytest run under pipx run",
+    path: ".github/workflows/ci.yml",
+    before: workflow("      - run: pytest tests\n"),
+    after: workflow("      - run: pipx run --spec pytest==8.3 pytest tests\n"),
   },
   {
     name: "CI command with an expression",
