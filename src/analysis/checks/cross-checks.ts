@@ -52,18 +52,28 @@ function isFunctionValue(argument: string): boolean {
   return /^(?:[A-Za-z_][\w]*(?:::<[^()]*>)?::)+[a-z_]\w*$/.test(text) || /^[A-Z][\w$]*\.[a-z][\w$]*$/.test(text);
 }
 
-/** The arguments of every call in `text`, outermost first, as written (canonical). */
-function callArguments(text: string): string[] {
-  const found: string[] = [];
+/**
+ * The calls of `text` not inside another call's arguments, in order: the
+ * offsets of their parentheses and their arguments, trimmed. A call's
+ * parentheses follow a name, a turbofish's `>`, a `)`, a `]` or a macro's
+ * `!`; other parentheses (`(0..i).collect()`) are looked into.
+ */
+function outerCalls(text: string): { open: number; close: number; args: string[] }[] {
+  const calls: { open: number; close: number; args: string[] }[] = [];
   for (let at = text.indexOf("("); at !== -1; at = text.indexOf("(", at + 1)) {
     const close = closingBracket(text, at);
     if (close === -1) break;
-    // Only a call's parentheses: a name, `>` of a turbofish or `)` before them.
     if (!/[\w$>)\]!]$/.test(text.slice(0, at))) continue;
     const inner = text.slice(at + 1, close);
-    if (inner.trim() !== "") found.push(...splitArguments(inner).map((argument) => argument.trim()));
+    calls.push({ open: at, close, args: inner.trim() === "" ? [] : splitArguments(inner).map((argument) => argument.trim()) });
+    at = close;
   }
-  return found;
+  return calls;
+}
+
+/** The arguments of every call in `text`, outer calls first, as written (canonical). */
+function callArguments(text: string): string[] {
+  return outerCalls(text).flatMap((call) => call.args.flatMap((argument) => [argument, ...callArguments(argument)]));
 }
 
 /** True when an input names a variable (a name that is neither a type, a macro nor a callee): `&vec4`, `slice`, `&(0..i).collect::<Vec<_>>()`. */
@@ -75,19 +85,10 @@ function namesVariable(input: string): boolean {
 function skeleton(text: string, inputs: ReadonlySet<string>): string {
   let out = "";
   let last = 0;
-  for (let at = text.indexOf("("); at !== -1 && at >= last; at = text.indexOf("(", at + 1)) {
-    const close = closingBracket(text, at);
-    if (close === -1) break;
-    if (!/[\w$>)\]!]$/.test(text.slice(0, at))) continue;
-    const args = splitArguments(text.slice(at + 1, close)).map((argument) => {
-      const trimmed = argument.trim();
-      if (inputs.has(trimmed)) return "$";
-      if (isFunctionValue(trimmed)) return "F";
-      return skeleton(trimmed, inputs);
-    });
-    out += `${text.slice(last, at)}(${args.join(",")})`;
-    last = close + 1;
-    at = close;
+  for (const call of outerCalls(text)) {
+    const args = call.args.map((argument) => (inputs.has(argument) ? "$" : isFunctionValue(argument) ? "F" : skeleton(argument, inputs)));
+    out += `${text.slice(last, call.open)}(${args.join(",")})`;
+    last = call.close + 1;
   }
   return (out + text.slice(last)).replace(/&(?:mut\s+)?\$/g, "$");
 }
