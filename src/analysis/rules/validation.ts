@@ -392,12 +392,11 @@ function splitNullPartners(guard: GuardFact, candidates: readonly ReachedGuard[]
     .trim()
     .split(/\s*\|\|\s*|\s+or\s+/);
   if (parts.length < 2) return null;
-  const refused = parts.map(nullTestOf);
-  if (refused.some((part) => part === null || !/^\$?[A-Za-z_][\w.$]*$/.test(part.name.replace(/\s/g, "")))) return null;
+  const refused = parts.map(nullRefusalOf);
+  if (refused.some((part) => part === null || !/^\$?[A-Za-z_][\w.$]*$/.test(part.name))) return null;
   const partners: number[] = [];
   const unrefused: string[] = [];
-  (refused as { name: string; kind: NullKind }[]).forEach((part, position) => {
-    const wanted = { name: part.name.replace(/\s/g, ""), kind: part.kind };
+  (refused as { name: string; kind: NullKind }[]).forEach((wanted, position) => {
     const at = candidates.findIndex(
       (candidate, index) => candidate.isDirect && !partners.includes(index) && !isNeverFiring(candidate.guard) && isSameNullRefusal(wanted, nullTestedName(candidate.guard)),
     );
@@ -405,6 +404,12 @@ function splitNullPartners(guard: GuardFact, candidates: readonly ReachedGuard[]
     else partners.push(at);
   });
   return { partners, unrefused };
+}
+
+/** The null test one alternative of a condition makes ({@link nullTestOf}), its value's whitespace dropped as nullTestedName compares it; null for any other alternative. */
+function nullRefusalOf(alternative: string): { name: string; kind: NullKind } | null {
+  const test = nullTestOf(alternative.replace(/\s+/g, " ").trim());
+  return test === null ? null : { name: test.name.replace(/\s/g, ""), kind: test.kind };
 }
 
 /** Last segment of a function's name path (`Cart.add` -> "add"). */
@@ -776,7 +781,7 @@ function coversBound(was: Bound, now: Bound | null): boolean {
  * for a null test, a refusal of the same absent value whatever it raises.
  */
 function isRefusedApart(alternative: string, guard: GuardFact, partner: ReachedGuard, candidates: readonly ReachedGuard[]): boolean {
-  const nullTest = nullTestOf(alternative.replace(/\s+/g, " ").trim());
+  const nullTest = nullRefusalOf(alternative);
   return candidates.some(
     (candidate) =>
       candidate !== partner &&
@@ -784,7 +789,7 @@ function isRefusedApart(alternative: string, guard: GuardFact, partner: ReachedG
       !candidate.guard.fallthrough &&
       !isNeverFiring(candidate.guard) &&
       ((isSameExitClass(guard.action, candidate.guard.action) && firingAlternatives(candidate.guard).includes(alternative)) ||
-        (nullTest !== null && isSameNullRefusal({ name: nullTest.name.replace(/\s/g, ""), kind: nullTest.kind }, nullTestedName(candidate.guard)))),
+        (nullTest !== null && isSameNullRefusal(nullTest, nullTestedName(candidate.guard)))),
   );
 }
 
@@ -1592,7 +1597,7 @@ function guardFindings(
         const isReworded = !isSameAction && isSameExitClass(guard.action, partner.guard.action);
         const dropped = (partner.isDirect && (isSameAction || isReworded) ? droppedAlternatives(guard.condition, partner.guard.condition) : []).filter(
           (alternative) =>
-            (isSameAction || nullTestOf(alternative.replace(/\s+/g, " ").trim()) !== null) &&
+            (isSameAction || nullRefusalOf(alternative) !== null) &&
             !isRefusedApart(alternative, guard, partner, candidates) &&
             !isSubsumedAlternative(alternative, fnAfter) &&
             !isEmptinessImplied(alternative, partner.guard.condition) &&
