@@ -1027,6 +1027,13 @@ const COLLECTION_LOOPS: Readonly<Record<string, (loop: Node) => Node | null>> = 
 /** Java's and C#'s factories of a fixed list (`List.of("a", "b")`, `Arrays.asList(…)`, `Set.of(…)`): their arguments are its elements. */
 const LIST_FACTORIES = /^(?:List|Set|Arrays|ImmutableList|ImmutableSet|Stream)\.(?:of|asList|copyOf)$/;
 
+/** A value with the references and parentheses around it taken off (`&[1, 2]`, `(xs)` -> the collection). */
+function withoutWrappers(node: Node): Node | null {
+  let value: Node | null = node;
+  while (value && (value.type === "reference_expression" || value.type === "parenthesized_expression")) value = value.childForFieldName("value") ?? value.namedChild(0);
+  return value;
+}
+
 /**
  * The elements of a literal collection, across the grammars, or null when
  * the node is none or holds a spread (`...$xs`, `*xs`): PHP `array(…)`/`[…]`,
@@ -1034,8 +1041,7 @@ const LIST_FACTORIES = /^(?:List|Set|Arrays|ImmutableList|ImmutableSet|Stream)\.
  * C# array and collection initializers and `[…]`, Rust arrays (`&[…]`).
  */
 function literalElements(node: Node): Node[] | null {
-  let value: Node | null = node;
-  while (value && (value.type === "reference_expression" || value.type === "parenthesized_expression")) value = value.childForFieldName("value") ?? value.namedChild(0);
+  const value = withoutWrappers(node);
   if (!value) return null;
   let holder: Node | null = null;
   if (/^(?:array_creation_expression|implicit_array_creation_expression|object_creation_expression)$/.test(value.type)) {
@@ -1117,8 +1123,7 @@ function integerOf(node: Node | null | undefined): number | null {
  * (`range(0)`, `range(3, 3)`).
  */
 function isEmptyCollection(node: Node): boolean {
-  let value: Node | null = node;
-  while (value && (value.type === "reference_expression" || value.type === "parenthesized_expression")) value = value.childForFieldName("value") ?? value.namedChild(0);
+  const value = withoutWrappers(node);
   if (!value) return false;
   if (value.type === "range_expression") {
     const [start, end] = [integerOf(value.namedChild(0)), integerOf(value.namedChild(1))];
