@@ -1324,7 +1324,9 @@ function helperFindings(input: RuleInput, isCodeChanged: (path: string) => boole
     const skipping = new Set((after?.skipProviders ?? []).map((provider) => provider.name));
     for (const helper of helpersBefore) {
       const now = (pair.after?.assertionHelpers ?? []).find((candidate) => candidate.name === helper.name);
-      if (helper.assertionsDetail && now?.assertionsDetail) {
+      // Only a test file's helpers: a product function that calls an `assert…` of its own (dot-prop's `assertNotStringIndex`)
+      // is validation, judged by rules/validation.ts (sweep of sindresorhus/dot-prop 14e9f819a5).
+      if (isTestPairNow && helper.assertionsDetail && now?.assertionsDetail) {
         const weakened = weakenedHelperFindings(pair.path, helper, now, () => isCodeChanged(pair.path));
         if (weakened.length > 0) {
           findings.push(...weakened);

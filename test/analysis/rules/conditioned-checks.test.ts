@@ -125,4 +125,21 @@ describe("a check wrapped in a condition", () => {
       findings: [],
     });
   });
+
+  // sindresorhus/dot-prop 14e9f819a5: a product function calling its own `assert…` validator under a new condition is no test helper.
+  it("a product function's own assert call under a new condition: no finding", async () => {
+    const code = (body: string): string =>
+      `function assertNotStringIndex(object, key) {\n\tif (typeof key !== "number" && Array.isArray(object)) {\n\t\tthrow new Error("Cannot use string index");\n\t}\n}\n\nexport function setProperty(object, key, value) {\n${body}\tobject[key] = value;\n\treturn object;\n}\n`;
+    await expectFindings({
+      name: "product",
+      changes: [
+        change(
+          "index.js",
+          code("\tassertNotStringIndex(object, key);\n"),
+          code("\tconst normalizedKey = normalize(key);\n\tif (normalizedKey === key) {\n\t\tassertNotStringIndex(object, key);\n\t}\n"),
+        ),
+      ],
+      findings: [],
+    });
+  });
 });
