@@ -1646,7 +1646,10 @@ function compareInvocation(before: RunnerInvocation, after: RunnerInvocation, se
   // compared by text; a new one, or a literal one, can.
   const optionNameOf = (value: string): string => value.split(" ")[0] as string;
   const isOpaqueChange = (value: string): boolean => /\$/.test(value) && filtersBefore.some((old) => optionNameOf(old) === optionNameOf(value));
-  const newFilters = filtersAfter.filter((value) => !filtersBefore.includes(value) && !isOpaqueChange(value));
+  // tox's `-e py` (`py3`, `py311`) is the environment of the interpreter tox runs under: in place of `-e ${{ matrix.tox_env }}`
+  // naming each cell's `py3X` it runs the same tests (sweep of pytest-dev/iniconfig 6bc5528789).
+  const isInterpreterEnv = (value: string): boolean => after.runner === "tox" && /^-e\s+py\d*$/.test(value) && filtersBefore.some((old) => optionNameOf(old) === "-e" && /\$/.test(old));
+  const newFilters = filtersAfter.filter((value) => !filtersBefore.includes(value) && !isOpaqueChange(value) && !isInterpreterEnv(value));
   if (newFilters.length > 0) {
     note(`${setting} now selects tests with ${newFilters.map((f) => `"${f}"`).join(", ")}, so fewer tests run`, { runner: after.runner, filters_added: newFilters });
   }

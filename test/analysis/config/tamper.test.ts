@@ -248,6 +248,13 @@ const FLAGS: FlagRow[] = [
   { name: "tox.ini testpaths narrowed", path: "tox.ini", before: "[pytest]\ntestpaths = tests\n", after: "[pytest]\ntestpaths = tests/unit\n", setting: /testpaths/ },
   { name: "tox ignore_outcome", path: "tox.ini", before: "[testenv]\ncommands = pytest\n", after: "[testenv]\ncommands = pytest\nignore_outcome = true\n", setting: /ignore_outcome/ },
   {
+    name: "CI tox env from the matrix replaced by a lint env",
+    path: ".github/workflows/ci.yml",
+    before: workflow("      - run: tox -e ${{ matrix.tox_env }}\n"),
+    after: workflow("      - run: tox -e lint\n"),
+    setting: /tox|-e/,
+  },
+  {
     name: "pytest narrowed under uvx",
     path: ".github/workflows/ci.yml",
     before: workflow("      - run: pytest tests\n"),
@@ -712,6 +719,13 @@ const PASSES: Row[] = [
     path: ".github/workflows/ci.yml",
     before: workflow("      - name: Test\n        run: yarn jest\n"),
     after: workflow("      - run: pnpm install\n      - run: pnpm vitest --coverage\n"),
+  },
+  // pytest-dev/iniconfig 6bc5528789 (sweep): each cell's `py3X` named through the matrix -> tox's interpreter env `py`.
+  {
+    name: "CI tox env from the matrix replaced by the interpreter's env",
+    path: ".github/workflows/ci.yml",
+    before: workflow("      - run: tox -e ${{ matrix.tox_env }}\n"),
+    after: workflow("      - run: tox -e py\n"),
   },
   // mahmoud/boltons b34c5342 (sweep): the same tox run under a launcher that provides tox (uvx is `uv tool run`).
   {
