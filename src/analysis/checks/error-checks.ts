@@ -120,7 +120,20 @@ function swallowsFailure(handler: TryHandler, facts: readonly PlacedFact[]): boo
 }
 
 /** The matcher of a `throws` check read from a `try`. */
-const TRY_THROWS = "catch.throws";
+export const TRY_THROWS = "catch.throws";
+
+/**
+ * The matcher of a raise that fails the test when the guarded code did not
+ * throw (parsers/tree-sitter-try.ts raiseFailures): a failure fact of the
+ * fail form, its expected value the raised type. It becomes a `throws`
+ * check or nothing: one a handler catches checks nothing.
+ */
+export const RAISE_FAILURE = "raise.fail";
+
+/** True when a handler naming `types` (none: the catch-all) catches the error a {@link RAISE_FAILURE} raises: it names the raised type or a broad one. */
+function catchesRaise(types: readonly string[], raised: string | undefined): boolean {
+  return types.length === 0 || types.some((type) => type === raised || BROAD_TYPES.test(type));
+}
 
 /** Error types too broad to pin a failure down (relations.ts BROAD_ERRORS, as written in each language). */
 const BROAD_TYPES = /^(?:\\?Exception|BaseException|Error|Throwable|StandardError|System\.Exception|java\.lang\.(?:Exception|Throwable)|Object)$/;
@@ -249,7 +262,8 @@ export function withTryErrorChecks(shapes: readonly TryShape[], facts: readonly 
       const inElse = shape.orElse.some((statement) => within(placed.start, statement)) || (handlersReturn && shape.after[0] !== undefined && within(placed.start, shape.after[0]));
       if (!inElse && !(last && within(placed.start, last))) continue;
       const code = guardedCode(shape, facts, null, inElse ? Number.POSITIVE_INFINITY : (last?.start ?? 0));
-      const catching = inElse ? [] : shape.handlers.filter((handler) => syntax.catchesFailure(handler.types, placed.fact));
+      const isRaise = placed.fact.matcher === RAISE_FAILURE;
+      const catching = inElse ? [] : shape.handlers.filter((handler) => (isRaise ? catchesRaise(handler.types, placed.fact.expected) : syntax.catchesFailure(handler.types, placed.fact)));
       if (catching.length === 0) {
         replaced.set(
           placed,
@@ -263,7 +277,9 @@ export function withTryErrorChecks(shapes: readonly TryShape[], facts: readonly 
       }
       // The handler catches the failure itself: it checks something only if it asserts on what it caught.
       const checksCaught = catching.every((handler) => facts.some((other) => other.start >= handler.start && other.start < handler.end));
-      replaced.set(placed, checksCaught ? throwsFact(placed.fact, code, []) : { ...placed.fact, strength: 0, tautology: true });
+      // A raise its own handler catches is no assertion at all (withTryChecks drops it).
+      if (checksCaught) replaced.set(placed, throwsFact(placed.fact, code, []));
+      else if (!isRaise) replaced.set(placed, { ...placed.fact, strength: 0, tautology: true });
     }
     // An assertion of a handler, where nothing fails when the guarded code does not throw: it checks only on failure.
     const isChecked = replaced.size > replacedBefore;

@@ -341,7 +341,17 @@ function compareTox(was: ToxEnvironments, now: ToxEnvironments, elsewhere: ToxEn
     if (!next) {
       const lost = testLines(commands).filter((line) => !remaining.has(line));
       if (commands && lost.length > 0)
-        notes.push({ setting: `[${name}]`, line: null, message: `tox environment [${name}] that ran "${commands.value.replace(/\n/g, "; ")}" was removed`, before: commands.value, after: null });
+        notes.push({
+          setting: `[${name}]`,
+          line: null,
+          message: `tox environment [${name}] that ran "${commands.value
+            .split("\n")
+            .map((line) => line.trim())
+            .filter(Boolean)
+            .join("; ")}" was removed`,
+          before: commands.value,
+          after: null,
+        });
       continue;
     }
     const nextCommands = next.get("commands");

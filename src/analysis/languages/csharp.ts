@@ -33,7 +33,7 @@ import type { AssertionFact, NonTestFunctionFact } from "../facts.js";
 import { isUnderTestDirectory } from "./language.js";
 import { defineLanguage } from "./define-language.js";
 import { catchesOnlyLookupErrors, LOOKUP_ERRORS } from "./lookup-errors.js";
-import { statementNodes, withTryChecks, type TrySyntax } from "../parsers/tree-sitter-try.js";
+import { createdType, statementNodes, withTryChecks, type TrySyntax } from "../parsers/tree-sitter-try.js";
 import { CSHARP_SHADOWS } from "./shadow-tables.js";
 
 /** `*Tests.cs`, `*Test.cs`, a `*.Tests`/`*.UnitTests` project folder, or under a test directory. */
@@ -835,6 +835,8 @@ const CSHARP_TRY: TrySyntax = {
       });
     return { body: statementNodes(node.childForFieldName("body")), handlers, orElse: [] };
   },
+  /** `throw new E(…)`. */
+  raisedType: (statement) => (statement.type === "throw_statement" ? createdType(namedChildren(statement)[0]) : null),
   catchesFailure: (types) => types.length === 0 || types.some((type) => /^(?:System\.)?Exception$|(?:Xunit|Assert\w*|Assertion|Fail|True|False|Equal)Exception$/.test(type)),
   /** Every assertion of the framework fails as its explicit failure does (the same error type). */
   catchesAssertion(types, fact) {

@@ -33,7 +33,7 @@ import { hashText, type AssertionFact, type NonTestFunctionFact } from "../facts
 import { isUnderTestDirectory } from "./language.js";
 import { defineLanguage } from "./define-language.js";
 import { catchesOnlyLookupErrors, LOOKUP_ERRORS } from "./lookup-errors.js";
-import { statementNodes, withTryChecks, type TrySyntax } from "../parsers/tree-sitter-try.js";
+import { createdType, statementNodes, withTryChecks, type TrySyntax } from "../parsers/tree-sitter-try.js";
 import { JAVA_SHADOWS } from "./shadow-tables.js";
 
 /** `src/test/...`, `*Test.java`, `*Tests.java`, `*IT.java`, `*TestCase.java`, or under a test directory. */
@@ -755,6 +755,8 @@ const JAVA_TRY: TrySyntax = {
       });
     return { body: statementNodes(node.childForFieldName("body")), handlers, orElse: [] };
   },
+  /** `throw new E(…)`. */
+  raisedType: (statement) => (statement.type === "throw_statement" ? createdType(namedChildren(statement)[0]) : null),
   catchesFailure: (types) => types.some((type) => /^(?:java\.lang\.)?(?:Throwable|Error|AssertionError)$|AssertionFailedError$|ComparisonFailure$/.test(type)),
   /** Every assertion of the framework fails as its explicit failure does (the same error type). */
   catchesAssertion(types, fact) {

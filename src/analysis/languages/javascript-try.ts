@@ -14,7 +14,7 @@
  */
 
 import type * as t from "@babel/types";
-import { withTryErrorChecks, type PlacedFact, type TryShape, type TryStatement } from "../checks/error-checks.js";
+import { RAISE_FAILURE, withTryErrorChecks, type PlacedFact, type TryShape, type TryStatement } from "../checks/error-checks.js";
 import { toCheck } from "../checks/normalise.js";
 import type { AssertionFact } from "../facts.js";
 import { normalizedSource } from "./javascript-source.js";
@@ -22,6 +22,9 @@ import { forEachChild } from "./javascript-skips.js";
 
 /** Explicit failures that are not counted as assertions elsewhere: vitest `expect.unreachable()`, chai `expect.fail()`, jasmine/jest `fail()`. */
 const UNCOUNTED_FAILURE = /^(?:expect\.(?:unreachable|fail)|fail)\(/;
+
+/** A throw of a new error (`throw new Error("should have thrown")`, `throw Error(…)`): its type. */
+const NEW_ERROR = /^throw\s+(?:new\s+)?([A-Z][\w$.]*)\s*\(/;
 
 /** The expression a statement evaluates: an expression statement's, a declaration's initialiser, an assignment's right side. */
 function valueOf(statement: t.Statement): t.Node | null {
@@ -100,7 +103,9 @@ function tryShapes(root: t.Node, content: string, facts: readonly PlacedFact[]):
  * A test's assertions (as the JS extractor records them: fact and start)
  * with its hand-written exception checks read as `throws` checks; an
  * uncounted explicit failure (`expect.unreachable()`, `fail()`) ending a
- * guarded block is counted as the failure it is first.
+ * guarded block is counted as the failure it is first, and so is a throw of
+ * a new error there (a check only when the handler asserts on what it
+ * caught: a JS handler catches the throw too).
  */
 export function withJavaScriptTryChecks(callback: t.Node, content: string, assertions: readonly PlacedFact[]): PlacedFact[] {
   const shapes = tryShapes(callback, content, assertions);
@@ -108,12 +113,15 @@ export function withJavaScriptTryChecks(callback: t.Node, content: string, asser
   const placed = [...assertions];
   for (const shape of shapes) {
     const last = shape.body.at(-1);
-    if (!last || !UNCOUNTED_FAILURE.test(last.text) || placed.some((fact) => fact.start >= last.start && fact.start < last.end)) continue;
-    const fact: AssertionFact = { line: content.slice(0, last.start).split("\n").length, matcher: last.text.slice(0, last.text.indexOf("(")), strength: 1, tautology: false };
-    placed.push({ fact, start: last.start });
+    if (!last || placed.some((fact) => fact.start >= last.start && fact.start < last.end)) continue;
+    const line = content.slice(0, last.start).split("\n").length;
+    const raised = NEW_ERROR.exec(last.text)?.[1];
+    // A throw ending the guarded block fails the test as `fail()` does, unless the handler catches it (any JS handler does).
+    if (raised !== undefined) placed.push({ fact: { line, matcher: RAISE_FAILURE, expected: raised, strength: 1, tautology: false }, start: last.start });
+    else if (UNCOUNTED_FAILURE.test(last.text)) placed.push({ fact: { line, matcher: last.text.slice(0, last.text.indexOf("(")), strength: 1, tautology: false }, start: last.start });
   }
   placed.sort((a, b) => a.start - b.start);
   // A handler that names no type swallows the failure too; one that names a type rethrows the failure or fails on it.
   const countsAssertions = /\bexpect\s*\.\s*(assertions|hasAssertions)\s*\(/.test(content.slice(callback.start ?? 0, callback.end ?? 0));
-  return withTryErrorChecks(shapes, placed, { catchesFailure: (types) => types.length === 0, countsAssertions });
+  return withTryErrorChecks(shapes, placed, { catchesFailure: (types) => types.length === 0, countsAssertions }).filter(({ fact }) => fact.matcher !== RAISE_FAILURE);
 }

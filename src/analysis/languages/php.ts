@@ -30,7 +30,7 @@ import type { AssertionFact, NonTestFunctionFact } from "../facts.js";
 import { isUnderTestDirectory } from "./language.js";
 import { defineLanguage } from "./define-language.js";
 import { catchesOnlyLookupErrors, LOOKUP_ERRORS } from "./lookup-errors.js";
-import { statementNodes, withTryChecks, type TrySyntax } from "../parsers/tree-sitter-try.js";
+import { createdType, statementNodes, withTryChecks, type TrySyntax } from "../parsers/tree-sitter-try.js";
 import { PHP_SHADOWS } from "./shadow-tables.js";
 
 /** True under a `vendor/` directory (Composer dependencies). */
@@ -670,6 +670,11 @@ const PHP_TRY: TrySyntax = {
         return { node: clause, types, statements: statementNodes(clause.childForFieldName("body")) };
       });
     return { body: statementNodes(node.childForFieldName("body")), handlers, orElse: [] };
+  },
+  /** `throw new E(…);` (a throw expression as a statement since PHP 8). */
+  raisedType(statement) {
+    const thrown = statement.type === "expression_statement" ? namedChildren(statement)[0] : statement;
+    return thrown?.type === "throw_expression" || thrown?.type === "throw_statement" ? createdType(namedChildren(thrown)[0]) : null;
   },
   catchesFailure: (types) => types.some((type) => /^\\?(?:Exception|Throwable|RuntimeException)$|(?:AssertionFailedError|ExpectationFailedException|PHPUnit\\Framework\\Exception)$/.test(type)),
   /** Every assertion of the framework fails as its explicit failure does (the same error type). */

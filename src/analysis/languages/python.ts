@@ -53,7 +53,7 @@ import { matchesPrefixOrGlob, type CollectionRules } from "./collection.js";
 import { pythonSchemas } from "./python-schemas.js";
 import { isUnderTestDirectory } from "./language.js";
 import { defineLanguage } from "./define-language.js";
-import { statementNodes, withTryChecks, type TrySyntax } from "../parsers/tree-sitter-try.js";
+import { createdType, statementNodes, withTryChecks, type TrySyntax } from "../parsers/tree-sitter-try.js";
 import { isPythonCollectedFile, isTestClassName, resolvePythonTests } from "./python-classes.js";
 import { skipConditionKind } from "../checks/skip-condition.js";
 import { withModuleFlags } from "../parsers/module-flags.js";
@@ -1305,6 +1305,8 @@ const PYTHON_TRY: TrySyntax = {
     const orElse = statementNodes(clauses.find((child) => child.type === "else_clause")?.childForFieldName("body"));
     return { body: statementNodes(node.childForFieldName("body")), handlers, orElse };
   },
+  /** `raise E(…)` / `raise E` (a capitalised name: `raise e` re-raises what was caught). */
+  raisedType: (statement) => (statement.type === "raise_statement" ? createdType(namedChildren(statement)[0]) : null),
   catchesFailure: (types, fail) =>
     types.length === 0 ||
     types.some((type) => /^(?:builtins\.)?BaseException$/.test(type)) ||

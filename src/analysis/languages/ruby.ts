@@ -46,7 +46,7 @@ import { withOwnDefinedTests } from "../test-definers.js";
 import { isUnderTestDirectory } from "./language.js";
 import { defineLanguage } from "./define-language.js";
 import { catchesOnlyLookupErrors, LOOKUP_ERRORS } from "./lookup-errors.js";
-import { statementNodes, withTryChecks, type TrySyntax } from "../parsers/tree-sitter-try.js";
+import { createdType, statementNodes, withTryChecks, type TrySyntax } from "../parsers/tree-sitter-try.js";
 import { RUBY_SHADOWS } from "./shadow-tables.js";
 
 /**
@@ -1067,6 +1067,14 @@ const RUBY_TRY: TrySyntax = {
     const orElse = statementNodes(children.find((child) => child.type === "else"));
     const body = children.filter((child) => child.type !== "rescue" && child.type !== "else" && child.type !== "ensure");
     return { body, handlers, orElse, hasSiblings: node.type === "begin" };
+  },
+  /** `raise E`, `raise E, "m"`, `raise E.new("m")`, `raise "m"` (a RuntimeError), and `fail` so; a bare `raise` re-raises. */
+  raisedType(statement) {
+    if (statement.type !== "call" || !isRubyRaise(statement)) return null;
+    const first = namedChildren(statement.childForFieldName("arguments") ?? statement).find((child) => child.type !== "identifier" || child.text !== statement.childForFieldName("method")?.text);
+    if (!first) return null;
+    if (first.type === "string") return "RuntimeError";
+    return first.type === "constant" || first.type === "scope_resolution" ? first.text : createdType(first);
   },
   catchesFailure: (types) => types.some((type) => /^(?:::)?(?:Exception|Mini[Tt]est::Assertion|RSpec::Expectations::ExpectationNotMetError)$/.test(type)),
   /** Every assertion of the framework fails as its explicit failure does (the same error type). */

@@ -8,7 +8,7 @@
  * and which handler types catch the error its failure calls raise.
  */
 
-import { withTryErrorChecks, type FailureSyntax, type TryHandler, type TryShape, type TryStatement } from "../checks/error-checks.js";
+import { RAISE_FAILURE, withTryErrorChecks, type FailureSyntax, type TryHandler, type TryShape, type TryStatement } from "../checks/error-checks.js";
 import { compactText, namedChildren, type AssertionDraft, type Node } from "./tree-sitter.js";
 
 /** The parts of one `try` node: its guarded statements, its handlers (with the types they name) and its `else` statements. */
@@ -26,6 +26,14 @@ export interface TrySyntax extends FailureSyntax {
   readonly tryTypes: ReadonlySet<string>;
   /** The parts of a node of one of those types, or null when it holds no handler. */
   parts(node: Node): TryParts | null;
+  /**
+   * The error type a statement raises when it raises a new error (`raise
+   * ValueError(x)`, `throw new AssertionError()`, Ruby's `raise "m"`: its
+   * RuntimeError), or null for any other statement (a re-raise of what was
+   * caught among them). Absent: the language's raises are not read as
+   * failures ({@link raiseFailures}).
+   */
+  raisedType?(statement: Node): string | null;
 }
 
 /** Statement node types that declare or assign a value, and where the value is. */
@@ -51,6 +59,20 @@ function statementOf(node: Node): TryStatement {
   const code = value ? compactText(value) : undefined;
   if (code !== undefined) statement.code = code;
   return statement;
+}
+
+/**
+ * The class an object creation names (`new E(…)` in Java, C# and PHP, a
+ * Python or Ruby call of a capitalised name), or null when `node` is none.
+ */
+export function createdType(node: Node | null | undefined): string | null {
+  if (!node) return null;
+  if (node.type === "object_creation_expression") {
+    const type = node.childForFieldName("type") ?? namedChildren(node).find((child) => /name|identifier|type/.test(child.type));
+    return type ? type.text.replace(/\s+/g, "") : null;
+  }
+  const callee = node.type === "call" ? (node.childForFieldName("function") ?? node.childForFieldName("receiver")) : node;
+  return callee && /^(?:[\w.]+\.|[\w:]+::)?[A-Z]\w*$/.test(callee.text) ? callee.text : null;
 }
 
 /** Named, non-comment children of a node, as statements. */
@@ -84,11 +106,51 @@ export function tryShapes(root: Node, syntax: TrySyntax): TryShape[] {
   return shapes;
 }
 
-/** A file's assertion drafts with its hand-written exception checks read as `throws` checks (analysis/checks/error-checks.ts). */
+/**
+ * The raises of a file that fail a test as an explicit failure does: a raise
+ * of a new error ({@link TrySyntax.raisedType}) in a `try`'s `else` clause,
+ * as the last guarded statement, or right after a `try` whose every handler
+ * returns, runs only when the guarded code did not throw (`try: parse(s) except ParseError as e: return e else: raise
+ * ValueError(s)`; `try { f(); throw new AssertionError(); } catch (E e) {}`).
+ * Each is a draft with the matcher {@link RAISE_FAILURE} and the raised type
+ * as its expected value, unless an assertion already lies in it.
+ */
+function raiseFailures(root: Node, syntax: TrySyntax, assertions: readonly AssertionDraft[]): AssertionDraft[] {
+  const raisedType = syntax.raisedType?.bind(syntax);
+  if (!raisedType) return [];
+  const drafts: AssertionDraft[] = [];
+  for (const node of root.descendantsOfType([...syntax.tryTypes])) {
+    if (!node) continue;
+    const parts = syntax.parts(node);
+    if (!parts || parts.handlers.length === 0) continue;
+    const last = parts.body.at(-1);
+    const siblings = parts.hasSiblings === false || !node.parent ? [] : statementNodes(node.parent);
+    const index = siblings.findIndex((sibling) => sibling.id === node.id);
+    const next = index === -1 ? undefined : siblings[index + 1];
+    const handlersReturn = parts.handlers.every((handler) => handler.statements.at(-1)?.type === "return_statement" || handler.statements.at(-1)?.type === "return");
+    const candidates = [...parts.orElse, ...(last ? [last] : []), ...(next && handlersReturn ? [next] : [])];
+    for (const statement of candidates) {
+      const type = raisedType(statement);
+      if (type === null || assertions.some((draft) => draft.startIndex >= statement.startIndex && draft.startIndex < statement.endIndex)) continue;
+      drafts.push({ line: statement.startPosition.row + 1, matcher: RAISE_FAILURE, expected: type, strength: 1, tautology: false, startIndex: statement.startIndex });
+    }
+  }
+  return drafts;
+}
+
+/**
+ * A file's assertion drafts with its hand-written exception checks read as
+ * `throws` checks (analysis/checks/error-checks.ts); a raise that fails the
+ * test when nothing was thrown ({@link raiseFailures}) is such a check's
+ * failure, and only that: one that no `try` form reads is no assertion.
+ */
 export function withTryChecks(root: Node, assertions: readonly AssertionDraft[], syntax: TrySyntax): AssertionDraft[] {
-  if (assertions.length === 0) return [...assertions];
+  const raises = raiseFailures(root, syntax, assertions);
+  if (assertions.length === 0 && raises.length === 0) return [...assertions];
   const shapes = tryShapes(root, syntax);
   if (shapes.length === 0) return [...assertions];
-  const placed = assertions.map(({ startIndex, ...fact }) => ({ fact, start: startIndex }));
-  return withTryErrorChecks(shapes, placed, syntax).map(({ fact, start }) => ({ ...fact, startIndex: start }));
+  const placed = [...assertions, ...raises].sort((a, b) => a.startIndex - b.startIndex).map(({ startIndex, ...fact }) => ({ fact, start: startIndex }));
+  return withTryErrorChecks(shapes, placed, syntax)
+    .filter(({ fact }) => fact.matcher !== RAISE_FAILURE)
+    .map(({ fact, start }) => ({ ...fact, startIndex: start }));
 }

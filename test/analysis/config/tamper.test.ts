@@ -907,6 +907,13 @@ describe("tox settings moved between tox.ini and pyproject.toml", () => {
   });
 });
 
+describe("a tox environment removed", () => {
+  it("names its commands one per line, the blank first line of a multi-line value left out (iniconfig 5f617e30ac)", async () => {
+    const analysis = await analyzeChanges([{ path: "tox.ini", before: "[tox]\nenvlist=py311\n\n[testenv]\ncommands=\n  pytest {posargs}\n  coverage report\n", after: null }]);
+    expect(analysis.findings.map((finding) => finding.message)).toEqual(['tox.ini: tox environment [testenv] that ran "pytest {posargs}; coverage report" was removed']);
+  });
+});
+
 describe("a task runner replaced by another beside it", () => {
   const makefile = "test:\n\tgo test ./...\n\ntest-race:\n\tgo test -race ./...\n\ncheck: test-race vet\n\nvet:\n\tgo vet ./...\n";
   const justfile = (test: string): string => `check: test lint\n\ntest:\n    ${test}\n\nlint:\n    go vet ./...\n`;
