@@ -16,7 +16,6 @@
 import type * as t from "@babel/types";
 import { RAISE_FAILURE, withTryErrorChecks, type PlacedFact, type TryShape, type TryStatement } from "../checks/error-checks.js";
 import { toCheck } from "../checks/normalise.js";
-import type { AssertionFact } from "../facts.js";
 import { normalizedSource } from "./javascript-source.js";
 import { forEachChild } from "./javascript-skips.js";
 
