@@ -86,15 +86,24 @@ function modulePath(node: Node): string[] {
   return names;
 }
 
-/** A macro's arguments split at top-level commas, each as its normalised text and its nodes. */
+/**
+ * A macro's arguments split at top-level commas, each as its normalised text
+ * and its nodes. A macro's tokens are not parsed as expressions, so the
+ * generic arguments of a turbofish (`SmallVec::<u32, 2>::new()`) are read
+ * here: from `::<` to its closing `>` (`>>` closes two) a comma separates
+ * generic arguments, not the macro's.
+ */
 function macroArguments(invocation: Node): { text: string; nodes: Node[] }[] {
   const tree = invocation.namedChildren.find((child) => child?.type === "token_tree");
   if (!tree) return [];
   const args: { text: string; nodes: Node[] }[] = [];
   let current: Node[] = [];
-  const children = tree.children.filter((child): child is Node => child !== null);
-  for (const child of children.slice(1, -1)) {
-    if (child.type === ",") {
+  let generics = 0;
+  const children = tree.children.filter((child): child is Node => child !== null).slice(1, -1);
+  for (const [index, child] of children.entries()) {
+    if (child.type === "<" && (generics > 0 || children[index - 1]?.type === "::")) generics++;
+    else if (generics > 0 && (child.type === ">" || child.type === ">>")) generics = Math.max(0, generics - child.type.length);
+    if (child.type === "," && generics === 0) {
       args.push({ text: current.map(normalizedText).join(" "), nodes: current });
       current = [];
     } else if (!isComment(child)) current.push(child);
