@@ -180,11 +180,54 @@ function namedRowElements(row: Node, names: readonly string[]): string[] | null 
   return cells.map((cell, index) => `${names[index] as string}: ${compactText(namedChildren(cell)[0]) ?? ""}`);
 }
 
-/** Rows of a data provider method: the elements of its returned literal array, or its `yield`s; null count otherwise. `names` are the test method's parameters. */
+/**
+ * The data providers a test method names, in order: every
+ * `#[DataProvider('m')]` attribute and every `@dataProvider m` docblock tag
+ * (PHPUnit runs the method with the rows of each; manual, "Data
+ * Providers").
+ */
+function providerNamesOf(method: Node, docblock: string): string[] {
+  const names: string[] = [];
+  for (const attribute of method.childForFieldName("attributes")?.descendantsOfType("attribute") ?? []) {
+    if (!attribute || (namedChildren(attribute)[0]?.text ?? "").split("\\").pop() !== "DataProvider") continue;
+    const name = stringValue(argumentValues(attribute.childForFieldName("parameters"))[0]);
+    if (name !== null) names.push(name);
+  }
+  for (const match of docblock.matchAll(/@dataProvider\s+(\w+)/g)) names.push(match[1] as string);
+  return [...new Set(names)];
+}
+
+/** The rows of several providers of one test, in order: unknown (null count) when one provider's are. */
+function unitedRows(all: readonly Rows[]): Rows {
+  if (all.length === 1) return all[0] as Rows;
+  if (all.some((rows) => rows.count === null)) return { count: null };
+  const united: Rows = { count: all.reduce((sum, rows) => sum + (rows.count ?? 0), 0) };
+  if (all.every((rows) => rows.hashes)) united.hashes = all.flatMap((rows) => rows.hashes ?? []);
+  if (all.every((rows) => rows.literals)) united.literals = all.flatMap((rows) => rows.literals ?? []);
+  if (all.every((rows) => rows.elements)) united.elements = all.flatMap((rows) => rows.elements ?? []);
+  return united;
+}
+
+/** Node types of PHP loops: a `yield` in one yields a row per iteration. */
+const LOOPS = new Set(["foreach_statement", "for_statement", "while_statement", "do_statement"]);
+
+/**
+ * Rows of a data provider method: the elements of its returned literal
+ * array, or its `yield`s; null count otherwise, and when a `yield` runs in a
+ * loop or delegates (`yield from`): those rows are not counted from the
+ * source. `names` are the test method's parameters.
+ */
 function providerRows(provider: Node | undefined, names: readonly string[] = []): Rows {
   const body = provider?.childForFieldName("body");
   if (!body) return { count: null };
   const yields = body.descendantsOfType("yield_expression").filter((node): node is Node => node !== null);
+  const isCounted = (node: Node): boolean => {
+    if (/^yield\s+from\b/.test(node.text)) return false;
+    for (let parent = node.parent; parent && parent.id !== body.id; parent = parent.parent)
+      if (LOOPS.has(parent.type) || parent.type === "anonymous_function" || parent.type === "arrow_function") return false;
+    return true;
+  };
+  if (!yields.every(isCounted)) return { count: null };
   const returned = namedChildren(body).find((statement) => statement.type === "return_statement");
   const array = returned ? namedChildren(returned)[0] : undefined;
   const rows = yields.length > 0 ? yields : array?.type === "array_creation_expression" ? namedChildren(array).filter((child) => child.type === "array_element_initializer") : null;
@@ -270,10 +313,11 @@ function extractPhpDrafts(path: string, grammar: LoadedGrammar, root: Node): Ext
     // `@requires OS Windows`, `#[RequiresPhp('8.2')]`, `#[RequiresOperatingSystemFamily(…)]`: skipped unless the requirement holds.
     const requirement = [...attributes.keys()].find((attribute) => attribute.startsWith("Requires")) ?? /@requires\s+\S+/.exec(docblock)?.[0] ?? null;
     if (requirement) draft.marks.conditional = { via: requirement.startsWith("@") ? requirement : `#[${requirement}]` };
-    const providerName = stringValue(argumentValues(attributes.get("DataProvider"))[0]) ?? /@dataProvider\s+(\w+)/.exec(docblock)?.[1] ?? null;
-    if (providerName) {
-      const provider = classNode.descendantsOfType("method_declaration").find((method) => method?.childForFieldName("name")?.text === providerName) ?? undefined;
-      const rows = providerRows(provider, parameterNamesOf(definition));
+    const providerNames = providerNamesOf(definition, docblock);
+    if (providerNames.length > 0) {
+      const methods = classNode.descendantsOfType("method_declaration");
+      const names = parameterNamesOf(definition);
+      const rows = unitedRows(providerNames.map((providerName) => providerRows(methods.find((method) => method?.childForFieldName("name")?.text === providerName) ?? undefined, names)));
       draft.eachRows = rows.count;
       if (rows.hashes) draft.eachRowHashes = rows.hashes;
       if (rows.literals) draft.eachRowLiterals = rows.literals;
