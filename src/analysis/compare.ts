@@ -1362,9 +1362,11 @@ export function compareFacts(
     droppedDependencies?: readonly DroppedDependency[];
     /** .NET target frameworks the change stops building for (dropped-dependencies.ts droppedTargets). */
     droppedTargets?: readonly string[];
+    /** Cargo features the change drops (dropped-dependencies.ts droppedCargoFeatures). */
+    droppedFeatures?: readonly DroppedDependency[];
   } = {},
 ): Finding[] {
-  const { exercising, entryOnly, support, stated, neighbours, nullableErrors, renames, droppedDependencies, droppedTargets } = reach;
+  const { exercising, entryOnly, support, stated, neighbours, nullableErrors, renames, droppedDependencies, droppedTargets, droppedFeatures } = reach;
   const resolved = resolvePairs(pairs, context);
   const allPairs = [...resolved.changed, ...resolved.unchanged];
   const { before, after } = matchTests(allPairs, renames);
@@ -1483,5 +1485,6 @@ export function compareFacts(
   if (nullableErrors && nullableErrors.length > 0) input.nullableErrors = nullableErrors;
   if (droppedDependencies && droppedDependencies.length > 0) input.droppedDependencies = droppedDependencies;
   if (droppedTargets && droppedTargets.length > 0) input.droppedTargets = droppedTargets;
+  if (droppedFeatures && droppedFeatures.length > 0) input.droppedFeatures = droppedFeatures;
   return applyRules(findings, input);
 }

@@ -16,6 +16,7 @@
  * dependencies, devDependencies, peerDependencies, optionalDependencies.
  */
 
+import { parseToml, type TomlValue } from "./config/ini.js";
 import type { FileChange } from "./types.js";
 
 /** A package the change takes out of a manifest: its name and the manifest's path. */
@@ -127,4 +128,82 @@ export function droppedTargets(changes: readonly FileChange[]): string[] {
     for (const moniker of targetFrameworks(change.after)) after.add(moniker);
   }
   return [...before].filter((moniker) => !after.has(moniker)).sort();
+}
+
+/** A TOML table as a record, or null. */
+function tableOf(value: TomlValue | undefined): Record<string, TomlValue> | null {
+  return value !== undefined && typeof value === "object" && !Array.isArray(value) ? value : null;
+}
+
+/**
+ * The features a Cargo.toml text declares, or null when it is no TOML: the
+ * keys of its `[features]` table, and each optional dependency (of
+ * `[dependencies]`, `[dev-dependencies]`, `[build-dependencies]` and their
+ * `[target.'cfg(…)'.*]` forms), an implicit feature of its name unless a
+ * feature names it `dep:name` (The Cargo Book, "Features": "Optional
+ * dependencies").
+ */
+export function cargoFeatures(text: string): Set<string> | null {
+  let root: Record<string, TomlValue> | null;
+  try {
+    root = tableOf(parseToml(text).root);
+  } catch {
+    return null;
+  }
+  if (!root) return null;
+  const features = tableOf(root.features) ?? {};
+  const names = new Set(Object.keys(features));
+  const explicit = new Set(
+    Object.values(features)
+      .flatMap((entries) => (Array.isArray(entries) ? entries : []))
+      .flatMap((entry) => (typeof entry === "string" && entry.startsWith("dep:") ? [entry.slice(4)] : [])),
+  );
+  const tables = [root, ...Object.values(tableOf(root.target) ?? {}).map(tableOf)];
+  for (const table of tables)
+    for (const field of ["dependencies", "dev-dependencies", "build-dependencies"])
+      for (const [name, spec] of Object.entries(tableOf(table?.[field]) ?? {})) if (tableOf(spec)?.optional === true && !explicit.has(name)) names.add(name);
+  return names;
+}
+
+/**
+ * The Cargo features the change's Cargo.toml files declare before and none
+ * of them declares after ({@link cargoFeatures}), as {@link
+ * DroppedDependency} entries (the feature's name, the manifest), sorted by
+ * name. A test compiled only under such a feature (`#[cfg(feature =
+ * "drain_keep_rest")]`) can no longer be built: servo/rust-smallvec 5522939
+ * took out `drain_keep_rest` with the API its test called
+ * (rules/features.ts). A manifest the change deletes, or that cannot be
+ * read on either side, drops nothing. Never throws.
+ */
+export function droppedCargoFeatures(changes: readonly FileChange[]): DroppedDependency[] {
+  const kept = new Set<string>();
+  const candidates: DroppedDependency[] = [];
+  for (const change of changes) {
+    if (!(change.path === "Cargo.toml" || change.path.endsWith("/Cargo.toml")) || change.after === null || change.before === null) continue;
+    const after = cargoFeatures(change.after);
+    const before = cargoFeatures(change.before);
+    if (after === null || before === null) continue;
+    for (const name of after) kept.add(name);
+    for (const name of before) if (!after.has(name)) candidates.push({ name, manifest: change.path });
+  }
+  return candidates.filter((entry) => !kept.has(entry.name)).sort((a, b) => a.name.localeCompare(b.name));
+}
+
+/**
+ * The dropped features ({@link droppedCargoFeatures}) without which a test
+ * gated by `cfg` (TestCase.flagVia.conditional: `#[cfg(feature = "x")]`,
+ * `#[cfg(all(feature = "x", unix))]`) is never compiled: each feature the
+ * predicate requires, when one of them is dropped; for `any(…)`, all of
+ * them, when all are dropped and the predicate names nothing else. A `not`
+ * anywhere in it reads nothing. Empty when the test is not so gated.
+ */
+export function droppedFeaturesGating(gate: string | undefined, dropped: readonly DroppedDependency[]): DroppedDependency[] {
+  const predicate = /^#\[cfg\((.*)\)\]$/s.exec(gate ?? "")?.[1];
+  if (predicate === undefined || /\bnot\s*\(/.test(predicate)) return [];
+  const named = [...predicate.matchAll(/\bfeature\s*=\s*"([^"]+)"/g)].map((match) => match[1] as string);
+  const gone = named.flatMap((name) => dropped.filter((entry) => entry.name === name));
+  if (gone.length === 0) return [];
+  if (!/\bany\s*\(/.test(predicate)) return gone;
+  const others = predicate.replace(/\bfeature\s*=\s*"[^"]+"/g, "").replace(/\b(?:any|all)\b|[(),\s]/g, "");
+  return others === "" && gone.length === named.length ? gone : [];
 }

@@ -10,7 +10,7 @@
 import { RalphError } from "../errors.js";
 import { compareFacts, type FactsPair } from "./compare.js";
 import { renameWitness } from "./title-renames.js";
-import { droppedDependencies, droppedTargets, isMsBuildPath } from "./dropped-dependencies.js";
+import { droppedCargoFeatures, droppedDependencies, droppedTargets, isMsBuildPath } from "./dropped-dependencies.js";
 import { detectConfigTamper, isConfigPath, supportAfterChange } from "./config/index.js";
 import { detectCoverageRegression, isCoverageSummaryPath } from "./coverage.js";
 import { detectStoredExpectationEdits, isStoredExpectationPath } from "./stored-expectations.js";
@@ -401,6 +401,7 @@ export async function analyzeChanges(changes: readonly FileChange[], options: An
             nullableErrors: nullableErrorScopes(changes),
             droppedDependencies: droppedDependencies(changes),
             droppedTargets: droppedTargets(changes),
+            droppedFeatures: droppedCargoFeatures(changes),
             renames: renameWitness(changes.filter((change) => !(languageForPath(change.path)?.isTestPath(change.path) ?? false))),
           },
         ),

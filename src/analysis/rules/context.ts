@@ -57,6 +57,8 @@ export interface RuleInput {
   droppedDependencies?: readonly DroppedDependency[];
   /** .NET target frameworks the change stops building for, lower-case (dropped-dependencies.ts droppedTargets); absent = none. */
   droppedTargets?: readonly string[];
+  /** Cargo features the change takes out of its Cargo.toml files (dropped-dependencies.ts droppedCargoFeatures); absent = none. */
+  droppedFeatures?: readonly DroppedDependency[];
 }
 
 /** Facts of one side when they are usable (parsed, not skipped), else null. */

@@ -15,7 +15,7 @@ import { checkedTest, describeCheck, findKeptCover, findReCalledCover, findReExp
 import { calleeOf } from "../checks/calls.js";
 import { checkLikeness, isSuccessorCheck } from "../checks/likeness.js";
 import type { ExportFact, TestCase } from "../facts.js";
-import { npmPackageOf, type DroppedDependency } from "../dropped-dependencies.js";
+import { droppedFeaturesGating, npmPackageOf, type DroppedDependency } from "../dropped-dependencies.js";
 import type { Finding } from "../types.js";
 import { hasCodeUnderTestChanged, isInlineTestedProductCode, isProductCode, isTestPair, resolveImport, usable, type RuleInput, type RulePair } from "./context.js";
 import { deprecatedTokenOf, describeRetired, findNewlyDeprecated, findRemovedNames, findRetired, removedNamesCheckedBy, removedNamesOfRows } from "./dependencies.js";
@@ -364,6 +364,11 @@ export function reclassifyDeletions(
       if (outcome.kind === "lost" && input.droppedDependencies) {
         const used = droppedPackagesUsedBy(test, pair, input.droppedDependencies);
         if (used.length > 0) outcome = { kind: "with-code", symbols: used.map((entry) => `the dependency ${entry.name} (dropped from ${entry.manifest})`) };
+      }
+      // A test compiled only under a Cargo feature the change takes out of its manifest: it can no longer be built.
+      if (outcome.kind === "lost" && input.droppedFeatures) {
+        const gates = droppedFeaturesGating(test.flagVia?.conditional, input.droppedFeatures);
+        if (gates.length > 0) outcome = { kind: "with-code", symbols: gates.map((entry) => `the Cargo feature ${entry.name} (dropped from ${entry.manifest})`) };
       }
       if (outcome.kind === "lost") return finding;
       if (outcome.kind === "unsupported") unsupported.push(outcome.support);
