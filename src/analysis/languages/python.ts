@@ -159,6 +159,12 @@ const COMPARISONS: ReadonlyMap<string, { strength: 2 | 3; negated?: boolean }> =
   [">=", { strength: 2 }],
 ]);
 
+/** Comparison operators true of any value compared with itself ({@link assertStatementFact}). */
+const REFLEXIVE: ReadonlySet<string> = new Set(["==", "is"]);
+
+/** Comparison operators true of a literal compared with itself (`1 <= 1`, `"a" in "a"`). */
+const REFLEXIVE_OF_LITERALS: ReadonlySet<string> = new Set(["==", "is", "<=", ">=", "in"]);
+
 interface CallArguments {
   positional: Node[];
   keywords: Map<string, Node>;
@@ -540,8 +546,12 @@ function assertStatementFact(statement: Node, line: number): AssertionFact {
     const right = operands[operands.length - 1];
     if (operator && left && right) {
       const rank = COMPARISONS.get(operator) as { strength: 2 | 3; negated?: boolean };
+      // A value is equal and identical to itself (Python's data model; a NaN, or an __eq__ that says otherwise, is the test's
+      // own business), so `x == x` and `x is x` check nothing. `a <= a` and `a >= a` call the ordering under test (sets,
+      // versions and intervals define their own: boltons ec1ff9f6's `cab <= cab` of a complement set), true of a literal
+      // only; `a < a` and `a != a` are false, failing checks rather than tautologies.
       const isSame = compactText(left) === compactText(right);
-      const isTautology = (isSame && !rank.negated) || (isLiteral(left) && isLiteral(right) && isSame);
+      const isTautology = isSame && (REFLEXIVE.has(operator) || (isLiteral(left) && REFLEXIVE_OF_LITERALS.has(operator)));
       const fact: AssertionFact = {
         line,
         matcher: `assert ${operator}`,
