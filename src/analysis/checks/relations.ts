@@ -159,6 +159,9 @@ const MINITEST_EXPECTATIONS: ReadonlyMap<string, string> = new Map(
  */
 export function relationOfMatcher(matcher: string): Relation {
   if (/^if !equal\b/.test(matcher)) return "equal"; // Go: if !reflect.DeepEqual(got, want) { t.Errorf }
+  // Go: a returned error is the call's failure. `if err == nil { t.Errorf }` and testify's / gotest.tools' `assert.Error(t, err)`
+  // expect the call `err` was bound to to fail (its `throws`; `t.Error` itself is the failure call, no relation).
+  if (/^if err == nil\b/.test(matcher) || /^(?:assert|require)\.Error$/.test(matcher)) return "throws";
   // A matcher object's relation (NUnit `Assert.That(x, Is.EqualTo(1))`, Hamcrest `assertThat(x, equalTo(1))`): the inner matcher's.
   const constraint = CONSTRAINT_MATCHER.exec(matcher)?.[1];
   if (constraint !== undefined) {

@@ -424,6 +424,17 @@ function diffCall(guard: Node, node: Node | null): Node | null {
   return null;
 }
 
+/** Local names Go code gives errors: `err`, `err2`, `errClose`, `parseErr`, `wantErr` is no local of the call but reads so too. */
+const GO_ERROR_NAME = /^(?:err(?:[A-Z0-9]\w*)?|\w*Err(?:or)?\d*)$/;
+
+/** True when a condition is `false`, or a conjunction (`&&`) one of whose operands is, parentheses read through. */
+function isNeverTrue(condition: Node): boolean {
+  if (condition.type === "parenthesized_expression") return namedChildren(condition).some(isNeverTrue);
+  if (condition.type === "false") return true;
+  if (condition.type !== "binary_expression" || (condition.childForFieldName("operator")?.text ?? condition.child(1)?.text) !== "&&") return false;
+  return [condition.childForFieldName("left"), condition.childForFieldName("right")].some((side) => side !== null && isNeverTrue(side));
+}
+
 /** `t.Errorf(...)` as AssertionFacts, judged by the condition of the `if` that guards it: one per disjunct of the condition ({@link disjunctsOf}). */
 function testingCallFacts(call: Node, object: string, matcher: string, line: number): AssertionFact[] {
   const guard = guardingIf(call);
@@ -438,6 +449,8 @@ function testingCallFact(guard: Node, condition: Node, object: string, matcher: 
   if (condition.type === "false" || condition.type === "true") {
     return { ...base, strength: 0, tautology: condition.type === "false", actual: condition.text };
   }
+  // `if err == nil && false { t.Errorf(…) }`: a conjunction with a false operand never holds, so the test never fails here.
+  if (isNeverTrue(condition)) return { ...base, strength: 0, tautology: true, actual: compactText(condition) ?? condition.text };
   if (condition.type === "binary_expression") {
     const operator = condition.childForFieldName("operator")?.text ?? condition.child(1)?.text ?? "";
     const left = condition.childForFieldName("left");
@@ -467,6 +480,22 @@ function testingCallFact(guard: Node, condition: Node, object: string, matcher: 
       return fact;
     }
     if (["<", ">", "<=", ">="].includes(operator)) return { ...base, strength: 2, matcher: `if ${operator} ${base.matcher}` };
+    // `_, err := Parse("x"); if err == nil { t.Errorf(…) }`: the value must not be nil, the error of the call it was bound to
+    // (testify's `assert.Error(t, err)`, `assert.NotNil(t, v)`), a negated equality with nil as `if x == y` is.
+    const unset = isNilCheck && operator === "==" ? (left?.type === "nil" ? right : left) : null;
+    if (unset && unset.type !== "nil") {
+      // An error named as Go names them (`err`, `parseErr`, `errClose`) is the call's failure: `if err == nil` expects the call to
+      // fail, a throws check of it (checks/relations.ts), as `assert.Error(t, err)` is.
+      const isError = unset.type === "identifier" && GO_ERROR_NAME.test(unset.text);
+      const fact: AssertionFact = isError
+        ? { ...base, strength: 1, matcher: `if err == nil ${base.matcher}` }
+        : { ...base, strength: 2, matcher: `if == ${base.matcher}`, negated: true, expected: "nil" };
+      const actual = compactText(unset);
+      if (actual !== undefined) fact.actual = actual;
+      const value = unset.type === "identifier" ? boundValue(guard, unset) : undefined;
+      if (value !== undefined && value !== actual) fact.actualValue = value;
+      return fact;
+    }
     const fact: AssertionFact = { ...base, strength: 1, matcher: `if ${base.matcher}` };
     // `v, err := NewVersion(s); if err != nil { t.Errorf(…) }`: the call whose error it checks (AssertionFact.errorOf).
     const checked = isNilCheck && operator === "!=" ? (left?.type === "nil" ? right : left) : null;
