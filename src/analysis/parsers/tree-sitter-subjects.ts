@@ -363,6 +363,14 @@ function noteSetter(call: Node, add: (root: string | null, tokens: readonly stri
   const setter = token.endsWith("/1") ? SETTER.exec(method) : null;
   const property = setter?.[1];
   const tokens = property === undefined ? [method] : [method, settingToken(property), settingToken(property.charAt(0).toLowerCase() + property.slice(1))];
+  // A fluent chain (`validator.Transform(f).Equal("x")`, `$b->tap(fn)->host('a')`) is called on the local link by link: each
+  // method of the chain is part of what it holds, an inner one as much as the last.
+  for (let link: Node | null = receiver, step = 0; link && step < 8; step++) {
+    const inner = callTokenOf(link);
+    if (inner !== null) tokens.push(inner.replace(/\/\d+$/, ""));
+    const innerCallee = link.childForFieldName("function");
+    link = link.childForFieldName("object") ?? link.childForFieldName("receiver") ?? (innerCallee ? fieldOf(innerCallee, RECEIVER_FIELDS) : fieldOf(link, RECEIVER_FIELDS));
+  }
   add(receiverRootOf(receiver), tokens);
 }
 
