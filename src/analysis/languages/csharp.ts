@@ -139,6 +139,24 @@ interface Attribute {
   args: Node[];
 }
 
+/**
+ * A property's, indexer's or event's accessor as a function, named as the
+ * CLR names it (ECMA-335 §II.17, §II.18: `get_Name`, `set_Name`, `init`
+ * as `set_Name`, `add_Name`, `remove_Name`; an indexer's `get_Item`), so a
+ * guard in a getter belongs to it and goes with the property
+ * (FluentValidation 77efb3b8 removed `CascadeMode { get { … throw … } }`,
+ * read as a guard of module code removed).
+ */
+function csharpAccessor(node: Node): { name: string; body: Node | null } | null {
+  const owner = node.parent?.type === "accessor_list" ? node.parent.parent : null;
+  if (!owner) return null;
+  const name = owner.type === "indexer_declaration" ? "Item" : (owner.childForFieldName("name")?.text ?? namedChildren(owner).find((child) => child.type === "variable_declaration")?.text);
+  const keyword = node.children.find((child) => child !== null && /^(?:get|set|init|add|remove)$/.test(child.type))?.type;
+  if (!name || !keyword) return null;
+  const body = node.childForFieldName("body") ?? namedChildren(node).find((child) => child.type === "block" || child.type === "arrow_expression_clause") ?? null;
+  return { name: `${keyword === "init" ? "set" : keyword}_${name}`, body };
+}
+
 /** The attributes of a declaration, with `Attribute` suffixes and namespaces dropped from their names. */
 /** Attributes of a method that runs before the tests of its class: NUnit, MSTest. */
 const SETUP_ATTRIBUTES: ReadonlySet<string> = new Set(["SetUp", "OneTimeSetUp", "TestInitialize", "ClassInitialize"]);
@@ -650,8 +668,9 @@ function csharpModifiers(declaration: Node): Set<string> {
 /**
  * The public API one top-level node declares (C# reference, "Access
  * modifiers": a type without one is `internal`, a member `private`, an
- * interface member `public`): `public` types, their `public` methods
- * (`Money.Parse`) and public nested types, in a namespace block or after a
+ * interface member `public`): `public` types, their `public` methods and
+ * properties (`Money.Parse`, `Money.Amount`), the `protected` ones of a type
+ * that is neither sealed nor static, and public nested types, in a namespace block or after a
  * file-scoped namespace too; a `partial` type's name is left to its other
  * parts.
  */
@@ -675,11 +694,15 @@ function csharpExports(node: Node, prefix = "", isInterfaceMember = false): Expo
       exports.push(...csharpExports(member, `${qualified}.`, isInterface));
       continue;
     }
-    if (member.type !== "method_declaration") continue;
+    if (member.type !== "method_declaration" && member.type !== "property_declaration") continue;
     const memberModifiers = csharpModifiers(member);
-    const isPublicMember = memberModifiers.has("public") || (isInterface && !memberModifiers.has("private") && !memberModifiers.has("protected") && !memberModifiers.has("internal"));
+    // A protected member of a type others may derive from is API too: the hook a subclass overrides (FluentValidation
+    // f8b95575 removed `protected virtual void EnsureInstanceNotNull`, overridden by the tests' validators).
+    const isInherited = memberModifiers.has("protected") && !memberModifiers.has("private") && !modifiers.has("sealed") && !modifiers.has("static");
+    const isPublicMember = memberModifiers.has("public") || isInherited || (isInterface && !memberModifiers.has("private") && !memberModifiers.has("protected") && !memberModifiers.has("internal"));
     const method = member.childForFieldName("name")?.text;
-    if (isPublicMember && method) exports.push({ name: `${qualified}.${method}`, body: member.childForFieldName("body"), line: member.startPosition.row + 1, ownNames: [name] });
+    const memberBody = member.childForFieldName("body") ?? namedChildren(member).find((child) => child.type === "accessor_list" || child.type === "arrow_expression_clause") ?? null;
+    if (isPublicMember && method) exports.push({ name: `${qualified}.${method}`, body: memberBody, line: member.startPosition.row + 1, ownNames: [name] });
   }
   return exports;
 }
@@ -717,6 +740,13 @@ const CSHARP_CODE: CodeSyntax = {
     constructor_declaration: (node) => (isExtensionBlock(node) ? null : { name: node.childForFieldName("name")?.text ?? "<init>", body: node.childForFieldName("body") }),
     // A member of a C# 14 extension block, which the grammar reads as a local function of the block.
     local_function_statement: (node) => (isExtensionBlock(node.parent?.parent ?? null) ? { name: node.childForFieldName("name")?.text ?? "<anonymous>", body: node.childForFieldName("body") } : null),
+    accessor_declaration: csharpAccessor,
+    // `public int Size => items.Count;`: the getter, written as the property's expression body.
+    property_declaration: (node) => {
+      const body = namedChildren(node).find((child) => child.type === "arrow_expression_clause");
+      const name = node.childForFieldName("name")?.text;
+      return body && name ? { name: `get_${name}`, body } : null;
+    },
   },
   containers: Object.fromEntries(
     ["class_declaration", "struct_declaration", "record_declaration", "interface_declaration"].map((type) => [type, (node: Node) => node.childForFieldName("name")?.text ?? null]),

@@ -133,7 +133,7 @@ const lookAlikes: RuleCase[] = [
         "public class SchedulerTests\n{\n    [Fact]\n    public void Marks() { var s = new Scheduler(); s.MarkFailure(); }\n}\n",
       ),
     ],
-    findings: [`feature_removal/medium tests/SchedulerTests.cs "SchedulerTests > DropsAfterEight"`],
+    findings: ["feature_removal/medium src/Scheduler.cs", `feature_removal/medium tests/SchedulerTests.cs "SchedulerTests > DropsAfterEight"`],
   },
   {
     name: "c#: a removed abstract base's test uses it through a class of the test file",
@@ -149,7 +149,12 @@ const lookAlikes: RuleCase[] = [
         null,
       ),
     ],
-    findings: ["feature_removal/medium src/Handlers.cs", "feature_removal/medium src/Handlers.cs", `feature_removal/medium tests/HandlerTests.cs "HandlerTests > CallsRun"`],
+    findings: [
+      "feature_removal/medium src/Handlers.cs",
+      "feature_removal/medium src/Handlers.cs",
+      "feature_removal/medium src/Handlers.cs",
+      `feature_removal/medium tests/HandlerTests.cs "HandlerTests > CallsRun"`,
+    ],
   },
   {
     name: "go: a table row naming a removed constant goes with it",
@@ -339,7 +344,7 @@ const cheats: RuleCase[] = [
         "public class SchedulerTests\n{\n    [Fact]\n    public void Marks() { var s = new Scheduler(); s.MarkFailure(); }\n}\n",
       ),
     ],
-    findings: [`test_deletion/critical tests/SchedulerTests.cs "SchedulerTests > DropsAfterEight"`],
+    findings: ["feature_removal/medium src/Scheduler.cs", `test_deletion/critical tests/SchedulerTests.cs "SchedulerTests > DropsAfterEight"`],
   },
   {
     name: "go: a table row deleted while its constant stays",

@@ -60,7 +60,7 @@ const lookAlikes: RuleCase[] = [
       change(CSHARP_PRODUCT, csharpProduct, csharpProductAfter),
       change(CSHARP_TESTS, csharpTests(csharpDeleted("cfg.Internal().AllowAdditiveTypeMapCreation = true;", shouldNotThrow)), csharpTests("")),
     ],
-    findings: [`feature_removal/medium ${CSHARP_TESTS} ${CSHARP_FINDING}`],
+    findings: [`feature_removal/medium ${CSHARP_PRODUCT}`, `feature_removal/medium ${CSHARP_TESTS} ${CSHARP_FINDING}`],
   },
   {
     name: "c#: the same test with a real Assert.DoesNotThrow check on what the configuration built",
@@ -68,7 +68,7 @@ const lookAlikes: RuleCase[] = [
       change(CSHARP_PRODUCT, csharpProduct, csharpProductAfter),
       change(CSHARP_TESTS, csharpTests(csharpDeleted("cfg.Internal().AllowAdditiveTypeMapCreation = true;", "Assert.DoesNotThrow(() => config.AssertConfigurationIsValid());")), csharpTests("")),
     ],
-    findings: [`feature_removal/medium ${CSHARP_TESTS} ${CSHARP_FINDING}`],
+    findings: [`feature_removal/medium ${CSHARP_PRODUCT}`, `feature_removal/medium ${CSHARP_TESTS} ${CSHARP_FINDING}`],
   },
   {
     name: "c#: the option set by an object initializer, checked by Assert.True",
@@ -80,7 +80,7 @@ const lookAlikes: RuleCase[] = [
         "public class ExpressionTests\n{\n    [Fact]\n    public void Seals() { var e = new MapperConfigurationExpression(); e.Seal(); }\n}\n",
       ),
     ],
-    findings: [`feature_removal/medium src/UnitTests/ExpressionTests.cs "ExpressionTests > Seals_additive"`],
+    findings: [`feature_removal/medium ${CSHARP_PRODUCT}`, `feature_removal/medium src/UnitTests/ExpressionTests.cs "ExpressionTests > Seals_additive"`],
   },
   {
     name: "python: an attribute set on the config, its validation checked",
