@@ -955,6 +955,48 @@ function isMergedCopy(guard: GuardFact, reached: readonly ReachedGuard[]): boole
 }
 
 /**
+ * True when `guard` was merged into a disjunction that another guard of
+ * the function kept: a direct guard with the same exit class whose
+ * alternatives include each of `guard`'s (`if (p.length() < 3) throw E; if
+ * (c != '$') throw E;` -> `if (p.length() < 3 || c != '$') throw E;`:
+ * commons-codec 67914a64). The first guard pairs with the merged one by its
+ * own alternative; this one still fires on every value it did.
+ */
+function isMergedAlternative(guard: GuardFact, reached: readonly ReachedGuard[]): boolean {
+  const own = flatAlternatives(guard.condition);
+  return reached.some((candidate) => {
+    if (!candidate.isDirect || isNeverFiring(candidate.guard) || !isSameExitClass(guard.action, candidate.guard.action)) return false;
+    const merged = new Set(flatAlternatives(candidate.guard.condition));
+    return merged.size > own.length && own.every((part) => merged.has(part));
+  });
+}
+
+/** The `||` alternatives of a condition, those of a parenthesised alternative read as its own (`a||(b||c)` -> a, b, c). */
+function flatAlternatives(condition: string): string[] {
+  return alternativesOf(condition).flatMap((part) => {
+    const inner = withoutParentheses(part);
+    return inner !== part.trim() && alternativesOf(inner).length > 1 ? flatAlternatives(inner) : [inner];
+  });
+}
+
+/** A condition's text without the parentheses around the whole of it (`(a&&b)` -> `a&&b`). */
+function withoutParentheses(condition: string): string {
+  let text = condition.trim();
+  while (text.startsWith("(") && text.endsWith(")") && isBalanced(text.slice(1, -1))) text = text.slice(1, -1).trim();
+  return text;
+}
+
+/** True when every bracket of a text closes in it, in order (`a)&&(b` is not). */
+function isBalanced(text: string): boolean {
+  let depth = 0;
+  for (const char of text) {
+    if (char === "(") depth++;
+    else if (char === ")" && --depth < 0) return false;
+  }
+  return depth === 0;
+}
+
+/**
  * Short names of functions (Go: FunctionFact.returnsError) whose results
  * included an `error` before the change and do not after it, and of those
  * that return one after it, over `files`: an `if err != nil` on what the
@@ -1630,7 +1672,7 @@ function guardFindings(
         claim(index);
         continue;
       }
-      if (isMergedCopy(guard, candidates)) continue;
+      if (isMergedCopy(guard, candidates) || isMergedAlternative(guard, candidates)) continue;
       if (isSubsumedSignCheck(guard, fnAfter)) continue;
       if (isTypeDeclared(guard, fnAfter)) continue;
       if (isDeadVariantGuard(guard, constants)) continue;
