@@ -85,7 +85,8 @@ import { splitArguments, splitCall, type Check } from "./checks/normalise.js";
 import { isAcceptedAfter, isMovedToOtherTable, isRebuiltFromTemplate, isRejectionTest, rowInputs, type AfterTable } from "./checks/rejection.js";
 import { calledNames, pairAlikeTests, type LikenessCandidate } from "./checks/likeness.js";
 import { EMPTY_CLASS_CONTEXT, resolveTestsAcross, type ClassContext } from "./inheritance.js";
-import { hasCodeUnderTestChanged } from "./rules/context.js";
+import { hasCodeUnderTestChanged, isProductCode, usable } from "./rules/context.js";
+import { productRenames, renamedCheck, type ProductRename } from "./product-renames.js";
 import { titleSubstitution, type RenameWitness, type TitleSubstitution } from "./title-renames.js";
 import { applyRules, defaultSeverityOf, type ExercisingFile, type MatchedTest, type RuleInput } from "./rules/index.js";
 import type { Runtime, StatedSupport, SupportChange } from "./support.js";
@@ -1163,9 +1164,15 @@ function listIds(slots: readonly Slot[], limit = 5): string {
  * are found nowhere, it is one assertion_removal naming the lost checks.
  * Returns those findings and the slots conserved (wholly or in part), which
  * are not test deletions. Tests without checks, and inherited instances,
- * are left to the other passes.
+ * are left to the other passes. A check of a function the change renames
+ * (`renamed`) is looked for under the new name.
  */
-function conservationFindings(before: readonly Slot[], after: readonly Slot[], pairs: readonly FactsPair[]): { findings: Finding[]; conserved: Set<Slot>; judged: Set<Slot> } {
+function conservationFindings(
+  before: readonly Slot[],
+  after: readonly Slot[],
+  pairs: readonly FactsPair[],
+  renamed: readonly ProductRename[] = [],
+): { findings: Finding[]; conserved: Set<Slot>; judged: Set<Slot> } {
   const findings: Finding[] = [];
   const conserved = new Set<Slot>();
   const judged = new Set<Slot>();
@@ -1181,7 +1188,21 @@ function conservationFindings(before: readonly Slot[], after: readonly Slot[], p
     const checked = checkedTest(slot.file, slot.test, beforeFacts.get(slot.file) ?? null);
     if (checked.checks.length === 0) continue;
     judged.add(slot);
-    const result = conserve(checked, pool, removedDeclarations(pairs));
+    // A check of a function the change renamed is looked for under the new name (product-renames.ts), and named as written.
+    const written = new Map<Check, Check>();
+    const followed: CheckedTest =
+      renamed.length === 0
+        ? checked
+        : {
+            ...checked,
+            checks: checked.checks.map((check) => {
+              const now = renamedCheck(check, renamed);
+              if (now) written.set(now, check);
+              return now ?? check;
+            }),
+          };
+    const result = conserve(followed, pool, removedDeclarations(pairs));
+    result.missing = result.missing.map((check) => written.get(check) ?? check);
     if (result.covered.length === 0) continue;
     if (result.missing.length === 0 && result.lostLiterals.length > 0) continue; // its checks read other inputs now: not the same test
     conserved.add(slot);
@@ -1376,7 +1397,11 @@ export function compareFacts(
   // Tests whose after side is in a file the runner does not collect: one finding per file they left.
   findings.push(...leftDiscoveryFindings(before.filter((slot) => slot.partner?.notCollectedBy !== undefined)));
   // Tests whose checks live on elsewhere (merged, split, moved and retitled, migrated): not lost.
-  const conservation = conservationFindings(before, after, allPairs);
+  const productRenamed = productRenames(
+    resolved.changed.filter((pair) => isProductCode(pair)).map((pair) => ({ before: usable(pair.before)?.code ?? null, after: usable(pair.after)?.code ?? null })),
+    renames,
+  );
+  const conservation = conservationFindings(before, after, allPairs, productRenamed);
   findings.push(...conservation.findings);
   // Lost tests: each declaration is reported once (see the module comment).
   const ownLost = new Map<FactsPair, Slot[]>();
@@ -1486,5 +1511,6 @@ export function compareFacts(
   if (droppedDependencies && droppedDependencies.length > 0) input.droppedDependencies = droppedDependencies;
   if (droppedTargets && droppedTargets.length > 0) input.droppedTargets = droppedTargets;
   if (droppedFeatures && droppedFeatures.length > 0) input.droppedFeatures = droppedFeatures;
+  if (renames) input.renames = renames;
   return applyRules(findings, input);
 }

@@ -37,7 +37,8 @@ import { isPatternWidened, patternOf } from "../checks/pattern-widening.js";
 import { describeNotRun, ranNoChecks, type AssertionFact, type AssertionHelperFact, type TestCase } from "../facts.js";
 import { ON_FAILURE_CONDITION } from "../checks/error-checks.js";
 import type { Finding } from "../types.js";
-import { hasCodeUnderTestChanged, multisetMinus, resolveImport, usable, type MatchedTest, type RuleInput } from "./context.js";
+import { hasCodeUnderTestChanged, multisetMinus, productRenamesOf, resolveImport, usable, type MatchedTest, type RuleInput } from "./context.js";
+import { renamedCheck, type ProductRename } from "../product-renames.js";
 import { defineRule, report, rereport } from "./registry.js";
 import { describeRetired, findRetired, retiredNamesOf } from "./dependencies.js";
 import { isAnchoredRelaxation, isPartialKeepingEveryField, statedAt } from "../checks/patterns.js";
@@ -687,6 +688,13 @@ function isPartOfWholeThroughLocal(
   });
 }
 
+/** The retired tokens (dependencies.ts findRetired) but the old names of the functions the change renames: those live on (product-renames.ts). */
+function retiredBut(retired: Set<string>, renames: readonly ProductRename[]): Set<string> {
+  if (renames.length === 0) return retired;
+  const renamed = new Set(renames.map((rename) => rename.from.slice(rename.from.lastIndexOf(".") + 1)));
+  return new Set([...retired].filter((token) => !renamed.has(token)));
+}
+
 /** The feature_removal of assertions a surviving test lost together with the retired code each checked (`retired`, per assertion). */
 function removedWithCodeFinding(test: MatchedTest, assertions: readonly string[], lines: readonly number[], retired: readonly string[][]): Finding {
   const tokens = [...new Set(retired.flat())].sort();
@@ -1247,7 +1255,7 @@ export function assertionFindings(input: RuleInput): Finding[] {
             (index, check) => {
               const madeStateful = statefulCallee(test.before.assertionsDetail?.[index], (stateful ??= newlyStatefulFunctions(input.pairs)));
               if (madeStateful !== null) return [madeStateful];
-              retired ??= findRetired(input.pairs);
+              retired ??= retiredBut(findRetired(input.pairs), productRenamesOf(input));
               return retired.size === 0 ? [] : retiredNamesOf(test.before, index, check, retired);
             },
             flips.isFlip,
@@ -1446,7 +1454,11 @@ function conservationOf(input: RuleInput): (test: MatchedTest, fact: AssertionFa
     ];
     if (parts.length > 0 && parts.every((part) => isCheckConserved(part, same, others)) && (armLiterals.length === 0 || findInlinedCover(check, parts, armLiterals, [same, ...others]) !== null))
       return true;
-    return isCheckConserved(check, same, others);
+    if (isCheckConserved(check, same, others)) return true;
+    // The same check of a function the change renamed, made with its new name (product-renames.ts).
+    const renamed = productRenamesOf(input);
+    const followed = renamed.length > 0 ? renamedCheck(check, renamed) : null;
+    return followed !== null && isCheckConserved(followed, same, others);
   };
 }
 

@@ -17,7 +17,7 @@ import { checkLikeness, isSuccessorCheck } from "../checks/likeness.js";
 import type { ExportFact, TestCase } from "../facts.js";
 import { droppedFeaturesGating, npmPackageOf, type DroppedDependency } from "../dropped-dependencies.js";
 import type { Finding } from "../types.js";
-import { hasCodeUnderTestChanged, isInlineTestedProductCode, isProductCode, isTestPair, resolveImport, usable, type RuleInput, type RulePair } from "./context.js";
+import { hasCodeUnderTestChanged, isInlineTestedProductCode, isProductCode, isTestPair, productRenamesOf, resolveImport, usable, type RuleInput, type RulePair } from "./context.js";
 import { deprecatedTokenOf, describeRetired, findNewlyDeprecated, findRemovedNames, findRetired, removedNamesCheckedBy, removedNamesOfRows } from "./dependencies.js";
 import { deadUnderSupport as skippedFromMinimum, type StatedSupport, type SupportChange } from "../support.js";
 import { defineRule, report, rereport } from "./registry.js";
@@ -679,9 +679,14 @@ export function featureFindings(matchFindings: readonly Finding[], input: RuleIn
   const findings = reExpectedDeletions(matchFindings, input);
   const removed = findRemovedExports(input.pairs);
   const retired = findRetired(input.pairs);
-  const reclassified = reclassifyDeletions(findings, input, removed, findRemovedDefinitions(input.pairs), retired);
+  // A function the change renames (product-renames.ts) lives on under its new name: a test's check of it is no check of
+  // removed code, though the old name is gone for the product's callers.
+  const renamed = new Set(productRenamesOf(input).map((rename) => shortName(rename.from)));
+  const removedForTests = renamed.size === 0 ? removed : removed.filter((entry) => !renamed.has(shortName(entry.name.replace(/::/g, "."))));
+  const definitions = new Set([...findRemovedDefinitions(input.pairs)].filter((name) => !renamed.has(name)));
+  const reclassified = reclassifyDeletions(findings, input, removedForTests, definitions, retired);
   const deprecated = new Set([...retired].filter((token) => token.startsWith("~")));
-  return [...reclassifyLostChecksOfRemovedCode(reclassified, input, removed, deprecated), ...featureRemovalFindings(removed)];
+  return [...reclassifyLostChecksOfRemovedCode(reclassified, input, removedForTests, deprecated), ...featureRemovalFindings(removed)];
 }
 
 /** The before test an assertion_removal of a test gone names, with its facts' checks, and the checks it lost (by evidence.removed line), or null. */
@@ -742,7 +747,9 @@ export function reclassifyLostChecksOfRemovedCode(
   /** The tokens of the names the change starts to deprecate (dependencies.ts findNewlyDeprecated). */ deprecated: ReadonlySet<string> = findNewlyDeprecated(input.pairs),
 ): Finding[] {
   if (!findings.some((finding) => finding.type === "assertion_removal" && finding.evidence?.conserved_in !== undefined)) return [...findings];
-  const names = new Set([...removed.map((entry) => entry.name.slice(entry.name.lastIndexOf(".") + 1)), ...findRemovedNames(input.pairs)]);
+  // A function the change renames is no removed code (product-renames.ts): its checks are looked for under the new name.
+  const renamed = new Set(productRenamesOf(input).map((rename) => shortName(rename.from)));
+  const names = new Set([...removed.map((entry) => entry.name.slice(entry.name.lastIndexOf(".") + 1)), ...findRemovedNames(input.pairs)].filter((name) => !renamed.has(name)));
   if (names.size === 0 && deprecated.size === 0) return [...findings];
   const pairByPath = new Map(input.pairs.map((pair) => [pair.path, pair] as const));
   let pool: Check[] | null = null;
