@@ -1345,7 +1345,7 @@ function helperFindings(input: RuleInput, isCodeChanged: (path: string) => boole
       if (now?.assertionsDetail?.some((fact) => fact.matcher.startsWith("helper "))) continue; // its checks may live on in the helper it calls now
       const was = realChecks(helper);
       const is = realChecks(now);
-      const lost = was.filter((check) => !is.some((candidate) => coverage(check, candidate, false) !== null));
+      const lost = was.filter((check) => !is.some((candidate) => coverage(check, candidate, false) !== null || isCalledWithMore(check, candidate)));
       if (lost.length === 0) continue;
       const line = (after?.nonTestFunctions ?? []).find((fn) => fn.name === helper.name)?.line ?? lost[0]?.line ?? null;
       findings.push(
@@ -1359,6 +1359,22 @@ function helperFindings(input: RuleInput, isCodeChanged: (path: string) => boole
     }
   }
   return findings;
+}
+
+/**
+ * True when `now` is `was` with arguments appended to the call it checks
+ * (`truncate($3, $4)` -> `truncate($3, $4, $5)`: a data-provider test of an
+ * abstract PHPUnit base gained a parameter it passes on, symfony/string
+ * 912a09f6): the same relation, negation and expected value of the same
+ * call, fed one more input. The test comparison reads such an edit as a
+ * changed check; a helper's is no check lost.
+ */
+function isCalledWithMore(was: Check, now: Check): boolean {
+  if (was.relation !== now.relation || was.isNegated !== now.isNegated || was.expected !== now.expected || !was.subject.endsWith(")") || now.subject.length <= was.subject.length) return false;
+  const open = was.subject.slice(0, -1);
+  const appended = now.subject.slice(open.length);
+  const separator = /\(\s*$/.test(open) ? "" : "\\s*,";
+  return now.subject.startsWith(open) && new RegExp(`^${separator}[^()]+(?:\\([^()]*\\)[^()]*)*\\)$`).test(appended);
 }
 
 /**
