@@ -9,7 +9,8 @@
  * (`actions/setup-node` `node-version`, `actions/setup-python`
  * `python-version`, `actions/setup-go` `go-version`, `dtolnay/rust-toolchain`
  * `toolchain` or its `@1.70` ref, `shivammathur/setup-php` `php-version`,
- * `ruby/setup-ruby` `ruby-version`), literal or `${{ matrix.<axis> }}` (the
+ * `ruby/setup-ruby` `ruby-version`, `pnpm/setup` `runtime: node@26`,
+ * `volta-cli/action` `node-version`), literal or `${{ matrix.<axis> }}` (the
  * axis's values and its `include` entries), or from its `container` image
  * (`node:18`, `python:3.8-slim`); a matrix axis named for a runtime
  * (`node`, `python-version`) counts when no step names one. A GitLab job's
@@ -38,7 +39,16 @@ const SETUP_ACTIONS: readonly [RegExp, Runtime, string][] = [
   [/^(dtolnay\/rust-toolchain|actions-rs\/toolchain|actions-rust-lang\/setup-rust-toolchain)@/, "rust", "toolchain"],
   [/^shivammathur\/setup-php@/, "php", "php-version"],
   [/^ruby\/setup-ruby@/, "ruby", "ruby-version"],
+  // pnpm's own action installs Node.js too: `runtime: node@26` (its `node@` prefix read off by versionsOf's caller).
+  [/^pnpm\/setup@/, "node", "runtime"],
+  [/^volta-cli\/action@/, "node", "node-version"],
 ];
+
+/** A runtime input written `name@version` (pnpm/setup's `runtime: node@26`): the version; other values as they are. */
+function withoutRuntimeName(value: StaticValue | undefined, runtime: Runtime): StaticValue | undefined {
+  const text = scalar(value);
+  return text !== null && text.startsWith(`${runtime}@`) ? text.slice(runtime.length + 1) : value;
+}
 
 /** Official images by repository name. */
 const IMAGES: Record<string, Runtime> = { node: "node", python: "python", golang: "go", rust: "rust", php: "php", ruby: "ruby" };
@@ -116,7 +126,7 @@ export function githubJobRuntimes(job: YamlObject): JobRuntime[] {
     if (!setup) continue;
     const [, runtime, input] = setup;
     const inputs = isObject(step.with) ? step.with : {};
-    let value = inputs[input];
+    let value = withoutRuntimeName(inputs[input], runtime);
     // `dtolnay/rust-toolchain@1.70`: the toolchain is the ref.
     if (value === undefined && runtime === "rust") value = uses.slice(uses.indexOf("@") + 1);
     if (value === undefined) {

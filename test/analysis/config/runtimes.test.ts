@@ -104,6 +104,22 @@ const LOOK_ALIKES: Row[] = [
       { path: "setup.cfg", before: "[metadata]\nname = slug\n\n[options]\npython_requires = >=3.8\n", after: "[metadata]\nname = slug\n\n[options]\npython_requires = >=3.9\n" },
     ],
   },
+  {
+    name: "setup-node replaced by pnpm/setup installing the same Node.js as its runtime (sweep of ai/nanoid e71d1e3f)",
+    changes: [
+      ci(
+        workflow(
+          "  full:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/checkout@v4\n      - uses: actions/setup-node@v4\n        with:\n          node-version: 26\n      - run: pnpm test\n",
+          "  short:\n    runs-on: ubuntu-latest\n    strategy:\n      matrix:\n        node-version: [20, 22]\n    steps:\n      - uses: actions/checkout@v4\n      - uses: actions/setup-node@v4\n        with:\n          node-version: ${{ matrix.node-version }}\n      - run: pnpm test\n",
+        ),
+        workflow(
+          "  full:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/checkout@v4\n      - uses: pnpm/setup@v1\n        with:\n          version: 11\n          runtime: node@26\n      - run: pnpm test\n",
+          "  short:\n    runs-on: ubuntu-latest\n    strategy:\n      matrix:\n        node-version: [20, 22]\n    steps:\n      - uses: actions/checkout@v4\n      - uses: pnpm/setup@v1\n        with:\n          runtime: node@${{ matrix.node-version }}\n      - run: pnpm test\n",
+        ),
+      ),
+      same("package.json", pkg(">=20")),
+    ],
+  },
 ];
 
 // go.mod's `go` directive lags the code before Go 1.21 (code-minimums.ts; sweep of google/go-cmp c3ad8435e7, 63c2960be6).
@@ -230,6 +246,12 @@ describe("readers", () => {
       githubJobRuntimes({ strategy: { matrix: "${{ fromJSON(needs.plan.outputs.matrix) }}" }, steps: [{ uses: "actions/setup-node@v4", with: { "node-version": "${{ matrix.node }}" } }] }),
     ).toEqual([{ runtime: "node", versions: null }]);
     expect(gitlabJobRuntimes("node:${NODE}-alpine", { matrix: [{ NODE: ["18", "20"] }] })).toEqual([{ runtime: "node", versions: ["18", "20"] }]);
+    // pnpm/setup installs Node.js as its `runtime` (sweep of ai/nanoid e71d1e3f), literal or through the matrix; Volta's action too.
+    expect(githubJobRuntimes({ steps: [{ uses: "pnpm/setup@v1", with: { version: 11, runtime: "node@26" } }] })).toEqual([{ runtime: "node", versions: ["26"] }]);
+    expect(githubJobRuntimes({ strategy: { matrix: { "node-version": [20, 22] } }, steps: [{ uses: "pnpm/setup@v1", with: { runtime: "node@${{ matrix.node-version }}" } }] })).toEqual([
+      { runtime: "node", versions: ["20", "22"] },
+    ]);
+    expect(githubJobRuntimes({ steps: [{ uses: "volta-cli/action@v4", with: { "node-version": "22" } }] })).toEqual([{ runtime: "node", versions: ["22"] }]);
   });
 
   it("reads versions as CI writes them and compares them at their own precision", () => {
