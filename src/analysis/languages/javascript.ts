@@ -376,6 +376,9 @@ const CHAI_WORDS: ReadonlySet<string> = new Set([
   "a",
 ]);
 
+/** uvu/assert functions that take a `.not` (uvu's README, "API: assert"): `is.not(a, b)` is the negated `is`. */
+const UVU_NEGATABLE: ReadonlySet<string> = new Set(["is", "equal", "ok", "type", "instance", "match", "snapshot", "fixture", "throws"]);
+
 /** Assertion-looking text inside a comment (a commented-out `expect(...)`/`assert...`). */
 const COMMENTED_ASSERTION = /\b(?:expect|assert)(?:\.\w+)?\s*\(|\.should\b|\bt\.(?:is|deepEqual|true|false|equal|ok)\s*\(/;
 
@@ -1718,11 +1721,14 @@ class TestExtractor {
     if (callee.type === "Identifier" && TYPE_ASSERTIONS.has(callee.name)) return this.describeTypeAssertion(call, callee.name, line);
     const props = callee.type === "MemberExpression" || callee.type === "OptionalMemberExpression" ? flattenMember(callee).props : [];
     const root = callee.type === "MemberExpression" || callee.type === "OptionalMemberExpression" ? flattenMember(callee).root : callee;
-    const last = props[props.length - 1] ?? (callee.type === "Identifier" ? callee.name : "assert");
     const rootText = root.type === "Identifier" ? root.name : "";
-    const matcher = props.length > 0 ? `${rootText}.${props.join(".")}` : last;
+    const matcher = props.length > 0 ? `${rootText}.${props.join(".")}` : (props[props.length - 1] ?? (callee.type === "Identifier" ? callee.name : "assert"));
+    // uvu negates with a `.not` segment (uvu/assert: `is.not(a, b)`, `assert.not.equal(a, b)`, `assert.not.ok(x)`): the
+    // assertion it negates is the segment beside it, or the imported function it is called on (`is.not`).
+    const uvuNegated = props.includes("not") && (props.length >= 2 || UVU_NEGATABLE.has(rootText));
+    const last = uvuNegated ? (props.filter((prop) => prop !== "not").pop() ?? rootText) : (props[props.length - 1] ?? (callee.type === "Identifier" ? callee.name : "assert"));
     const args = call.arguments as t.Node[];
-    const isNegated = /^not[A-Z]/.test(last) && last !== "notThrows" && last !== "notThrowsAsync";
+    const isNegated = uvuNegated || (/^not[A-Z]/.test(last) && last !== "notThrows" && last !== "notThrowsAsync");
     const isTwoSided =
       EXACT_MATCHERS.has(last) ||
       /^(not)?(Equal|DeepEqual|StrictEqual|DeepStrictEqual|Same|StrictSame|Like|Match|Regex|Include|Has)$/i.test(last.replace(/^not/, "")) ||
