@@ -178,7 +178,7 @@ export function splitShell(command: string): ShellSegment[] {
 const TEST_SCRIPT_NAME = /(^|[:_-])(test|tests|spec|e2e|unit|integration)([:_-]|$)|^test/i;
 
 /** Test runner binaries that `pnpm <bin>`/`yarn <bin>` run directly. */
-const RUNNER_BINARIES: ReadonlySet<string> = new Set(["vitest", "jest", "mocha", "ava", "playwright", "cypress", "pytest", "tap", "karma", "jasmine"]);
+const RUNNER_BINARIES: ReadonlySet<string> = new Set(["vitest", "jest", "mocha", "ava", "playwright", "cypress", "pytest", "tap", "tape", "uvu", "karma", "jasmine", "wdio", "bnt", "borp"]);
 
 /** Make targets that run tests. */
 const TEST_TARGET_NAME = /^(test|tests|check|unittest|unit|integration|e2e|spec|ci)([-_:.].*)?$|[-_]tests?$/i;
@@ -1036,6 +1036,11 @@ function identifyRunner(words: readonly string[], targets?: TestTargets): { runn
     case "jasmine":
     case "wdio":
       return { runner: head, family: "js", args: rest(head === "karma" && second === "start" ? 2 : 1) };
+    // Runners of node:test: better-node-test's `bnt` (node --test with TypeScript) and Matteo Collina's `borp`; each finds the
+    // test files itself or takes them as arguments, as `node --test` does.
+    case "bnt":
+    case "borp":
+      return { runner: "node --test", family: "node", args: rest(1) };
     case "playwright":
       return second === "test" ? { runner: "playwright test", family: "js", args: rest(2) } : null;
     case "cypress":

@@ -99,6 +99,32 @@ export function resolveScript(scripts: Readonly<Record<string, string>>, command
   });
 }
 
+/** True when a script command calls the script `name` (`pnpm unit`, `npm run unit`, `yarn unit -- -x`). */
+function callsScript(command: string, name: string): boolean {
+  for (const match of command.matchAll(SCRIPT_CALL)) if ((match[1] ? "test" : (match[2] ?? match[3])) === name) return true;
+  return false;
+}
+
+/**
+ * True when a test script the change removes was inlined into the scripts
+ * that called it (sweep of ai/nanoid 7b6241af: `"unit": "uvu . .test.js$"`
+ * removed as `"test:coverage": "c8 pnpm unit"` became `"c8 pnpm bnt"`):
+ * some script called it before, and every such caller the change keeps
+ * runs as many tests after it as through the removed script (no notes of
+ * its own). A removed script no kept script called is judged as removed.
+ */
+function isInlinedByCallers(name: string, before: Readonly<Record<string, string>>, after: Readonly<Record<string, string>>, scope?: CommandScope): boolean {
+  const callers = Object.keys(before).filter((caller) => caller !== name && callsScript(before[caller] as string, name) && after[caller] !== undefined);
+  return (
+    callers.length > 0 &&
+    callers.every(
+      (caller) =>
+        !callsScript(after[caller] as string, name) &&
+        compareCommands(resolveScript(before, before[caller] as string), resolveScript(after, after[caller] as string), `scripts.${caller}`, null, undefined, undefined, scope).length === 0,
+    )
+  );
+}
+
 /**
  * Notes for package.json: test scripts weakened or gone, and the
  * runner/coverage settings it embeds. `scope` (the after tree, both starts
@@ -124,6 +150,7 @@ export function comparePackageJson(before: string | null, after: string | null, 
     const next = newScripts[name];
     const line = now.lines.get(`scripts.${name}`) ?? null;
     if (next === undefined && addedScripts !== "" && coversCommand(resolveScript(oldScripts, command), addedScripts)) continue;
+    if (next === undefined && isInlinedByCallers(name, oldScripts, newScripts, scope)) continue;
     if (isWatchOnly(resolveScript(oldScripts, command))) continue;
     const resolvedBefore = resolveScript(oldScripts, command);
     const resolvedAfter = next === undefined ? "" : resolveScript(newScripts, next);

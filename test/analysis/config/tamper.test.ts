@@ -41,6 +41,13 @@ const matrixJob = (variants: readonly string[], run: string, env = ""): string =
 const MVN_ENV = "env:\n  MVN_CMD: ./mvnw --no-transfer-progress -B\n";
 
 const FLAGS: FlagRow[] = [
+  {
+    name: "a test script removed while the script calling it still calls it",
+    path: "package.json",
+    before: JSON.stringify({ scripts: { unit: "uvu . .test.js$", "test:coverage": "c8 pnpm unit" } }, null, 2),
+    after: JSON.stringify({ scripts: { "test:coverage": "c8 pnpm unit" } }, null, 2),
+    setting: /scripts\.unit/,
+  },
   // Per-variant jobs consolidated into a matrix job: each old job is compared with it (the sweep of jwtk/jjwt 39ad690299).
   {
     name: "per-distribution jobs consolidated into a matrix job whose build skips the tests",
@@ -528,6 +535,18 @@ const FLAGS: FlagRow[] = [
 ];
 
 const PASSES: Row[] = [
+  {
+    name: "a uvu script removed as the script calling it runs node:test through better-node-test (sweep of ai/nanoid 7b6241af)",
+    path: "package.json",
+    before: JSON.stringify({ scripts: { unit: "uvu . .test.js$", "test:coverage": "c8 pnpm unit", "test:lint": "eslint .", test: "pnpm run /^test:/" } }, null, 2),
+    after: JSON.stringify({ scripts: { "test:coverage": "c8 pnpm bnt", "test:lint": "eslint .", test: "pnpm run /^test:/" } }, null, 2),
+  },
+  {
+    name: "a CI step's pnpm script replaced by the node:test runner's binary (pnpm bnt, pnpm borp)",
+    path: ".github/workflows/test.yml",
+    before: "on: push\njobs:\n  short:\n    runs-on: ubuntu-latest\n    steps:\n      - run: pnpm install\n      - name: Run unit tests\n        run: pnpm unit\n",
+    after: "on: push\njobs:\n  short:\n    runs-on: ubuntu-latest\n    steps:\n      - run: pnpm install\n      - name: Run unit tests\n        run: pnpm bnt\n",
+  },
   {
     name: "per-distribution jobs consolidated into a matrix job running the same build",
     path: ".github/workflows/ci.yml",
