@@ -1005,7 +1005,7 @@ function errorParts(expected: string, recorded: string | undefined): [string | u
   let errorType: string | undefined;
   let message = recorded;
   for (const part of splitArguments(expected)) {
-    const fields = part.startsWith("{") ? errorFields(part) : (validationParts(part) ?? null);
+    const fields = part.startsWith("{") ? errorFields(part) : (validationParts(part) ?? composedErrorParts(part));
     if (fields) {
       errorType ??= fields.errorType;
       message ??= fields.message;
@@ -1013,6 +1013,54 @@ function errorParts(expected: string, recorded: string | undefined): [string | u
     else if (/^[\w$.\\:]+$/.test(part)) errorType ??= part.replace(/\.class$/, "").replace(/^typeof\(|\)$/g, "");
   }
   return [errorType, message];
+}
+
+/** RSpec matchers of an object's class (rspec-expectations' aliases included): the class they name is the error's type. */
+const RSPEC_CLASS_MATCHER = /^(?:an?_instance_of|instance_of|be_an?_instance_of|an?_kind_of|kind_of|be_an?_kind_of|be_an?)\(\s*([\w:]+)\s*\)$/;
+
+/**
+ * The parts of an error an RSpec composed matcher given to `raise_error`
+ * pins (rspec-expectations, "Composing Matchers"; sweep of
+ * dry-rb/dry-types 9562995e: `raise_error(E, msg)` ->
+ * `raise_error(an_instance_of(E).and(having_attributes(message: msg, key:
+ * :age)))`): the class of `an_instance_of(E)`, `a_kind_of(E)`, `be_a(E)`;
+ * the `message:` of `having_attributes(…)` (also
+ * `an_object_having_attributes`), each side of `.and(…)` / `&`. Null when
+ * the text is no such matcher.
+ */
+function composedErrorParts(text: string): { errorType?: string; message?: string } | null {
+  const sides: string[] = [];
+  const split = (matcher: string): void => {
+    const and = /^(.*?)\.and\((.*)\)$/s.exec(matcher);
+    if (and && isBalancedText(and[1] as string) && isBalancedText(and[2] as string)) {
+      split((and[1] as string).trim());
+      split((and[2] as string).trim());
+    } else sides.push(matcher.trim());
+  };
+  split(text);
+  const parts: { errorType?: string; message?: string } = {};
+  for (const side of sides) {
+    const type = RSPEC_CLASS_MATCHER.exec(side)?.[1];
+    const attributes = /^(?:an_object_)?having_attributes\((.*)\)$/s.exec(side)?.[1];
+    if (type !== undefined) parts.errorType ??= type;
+    else if (attributes !== undefined) {
+      for (const field of splitArguments(attributes.replace(/^\{|\}$/g, ""))) {
+        const message = /^:?message\s*(?::|=>)\s*(.+)$/s.exec(field.trim())?.[1];
+        if (message !== undefined) parts.message ??= message.trim();
+      }
+    } else return null;
+  }
+  return parts.errorType === undefined && parts.message === undefined ? null : parts;
+}
+
+/** True when every bracket of a text closes in it, in order. */
+function isBalancedText(text: string): boolean {
+  let depth = 0;
+  for (const char of text) {
+    if (char === "(" || char === "[" || char === "{") depth++;
+    else if ((char === ")" || char === "]" || char === "}") && --depth < 0) return false;
+  }
+  return depth === 0;
 }
 
 /**
