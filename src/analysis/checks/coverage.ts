@@ -19,6 +19,7 @@ import { canonicalText, isLiteralText, literalKey, type Check } from "./normalis
 import type { Relation } from "./relations.js";
 import { isToleranceWidened } from "./tolerance.js";
 import { impliedByWhole } from "./implied.js";
+import { impliesPattern } from "./patterns.js";
 
 /** Names of a pattern bound to the canonical text of values (`a` -> `1`). */
 export type Bindings = ReadonlyMap<string, string>;
@@ -306,7 +307,9 @@ function errorCoverage(before: Check, after: Check, match: (afterText: string, b
   }
   if (before.message !== undefined) {
     if (after.message === undefined) return null;
-    bound = match(after.message, before.message, bound);
+    // A message pattern the after one implies (`/[1]/` by `/2, \[1\]/`): every message the after check accepts, it accepts.
+    const matched: Map<string, string> | null = match(after.message, before.message, bound);
+    bound = matched ?? (impliesPattern(after.message, before.message) ? bound : null);
   }
   return bound;
 }

@@ -393,11 +393,33 @@ function scanTopLevel(text: string, visit: (index: number, char: string) => bool
       i = skipString(text, i);
       continue;
     }
+    // A regex literal (`/line 2, offset 1/` of JS and Ruby) is one atom: where a value starts, a `/` opens one, not a division.
+    if (char === "/" && /^$|[(,[=:!&|?{};]$/.test(text.slice(0, i).trimEnd().slice(-1))) {
+      const end = regexEnd(text, i);
+      if (end !== -1) {
+        i = end;
+        continue;
+      }
+    }
     if (char === "(" || char === "[" || char === "{") depth++;
     else if (char === ")" || char === "]" || char === "}") depth--;
     if (depth === 0 && visit(i, char) === true) return true;
   }
   return false;
+}
+
+/** The index of the `/` closing the regex literal opened at `start` (escapes and `[…]` classes read through), or -1 when it does not close on its line. */
+function regexEnd(text: string, start: number): number {
+  let inClass = false;
+  for (let i = start + 1; i < text.length; i++) {
+    const char = text[i] as string;
+    if (char === "\\") i++;
+    else if (char === "\n") return -1;
+    else if (char === "[") inClass = true;
+    else if (char === "]") inClass = false;
+    else if (char === "/" && !inClass) return i;
+  }
+  return -1;
 }
 
 /** Top-level binary comparisons, longest first, that a truthiness assertion may state (`assert.ok(n > 0)`). */

@@ -228,3 +228,30 @@ export function statedAt(expected: string, path: string): string | null {
   }
   return value;
 }
+
+/**
+ * True when every text `stronger` matches (an error message pattern or
+ * exact string, as canonical text) is matched by `weaker` too, read from
+ * their literal text (sweep of dry-rb/dry-types 4d7db5b4: `raise_error(E,
+ * /[1]/)` and `raise_error(E, /[2]/)` on the same call merged into one
+ * `raise_error(E, /2, \[1\]/)`): `weaker` is a plain literal, or one
+ * character class of plain characters, and a literal run of `stronger`
+ * (with no alternation, no flag `stronger` lacks) holds that literal or one
+ * of those characters. Anything else is not known to be implied: false.
+ */
+export function impliesPattern(stronger: string, weaker: string): boolean {
+  // Only a regex literal is a search for its text in every framework; a string message is compared whole by some (RSpec's).
+  if (!/^\/[\s\S]*\/[a-z]*$/.test(weaker.trim())) return false;
+  const weak = patternSource(weaker);
+  const isRegex = /^\/[\s\S]*\/[a-z]*$/.test(stronger.trim());
+  const strong = isRegex ? patternSource(stronger) : { source: stringLiteralText(stronger.trim()) ?? "", flags: "" };
+  if (!strong || !weak || strong.source === "" || (isRegex && /\|/.test(strong.source.replace(/\\./g, ""))) || [...strong.flags].some((flag) => flag !== "i" && !weak.flags.includes(flag)))
+    return false;
+  const fold = (text: string): string => (weak.flags.includes("i") ? text.toLowerCase() : text);
+  const runs = (isRegex ? literalRuns(strong.source) : [strong.source]).map(fold);
+  if (strong.flags.includes("i") && !weak.flags.includes("i")) return false;
+  const klass = /^\[([^\]\\^-]+)\]$/.exec(weak.source);
+  if (klass) return [...(klass[1] as string)].some((char) => runs.some((run) => run.includes(fold(char))));
+  const plain = literalRuns(weak.source);
+  return plain.length === 1 && plain[0] === weak.source.replace(/\\(.)/g, "$1") && runs.some((run) => run.includes(fold(plain[0] as string)));
+}

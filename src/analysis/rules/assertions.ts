@@ -41,7 +41,7 @@ import { hasCodeUnderTestChanged, multisetMinus, productRenamesOf, resolveImport
 import { renamedCheck, type ProductRename } from "../product-renames.js";
 import { defineRule, report, rereport } from "./registry.js";
 import { describeRetired, findRetired, retiredNamesOf } from "./dependencies.js";
-import { isAnchoredRelaxation, isPartialKeepingEveryField, statedAt } from "../checks/patterns.js";
+import { impliesPattern, isAnchoredRelaxation, isPartialKeepingEveryField, statedAt } from "../checks/patterns.js";
 import { flipJudge } from "./flipped-refusals.js";
 import { impliedByWhole } from "../checks/implied.js";
 import { splitArguments } from "../checks/normalise.js";
@@ -482,7 +482,8 @@ function isErrorCheckPinnedFurther(was: AssertionFact, now: AssertionFact): bool
   };
   const [wasType, wasMessage] = parts(was.expected);
   const [nowType, nowMessage] = parts(now.expected);
-  return (wasType === "" || wasType === nowType) && (wasMessage === "" || wasMessage === nowMessage);
+  // A message pattern the new one implies (`/[1]/` -> `/2, \[1\]/`) is pinned further too (checks/patterns.ts impliesPattern).
+  return (wasType === "" || wasType === nowType) && (wasMessage === "" || wasMessage === nowMessage || impliesPattern(nowMessage, wasMessage));
 }
 
 function baseFinding(test: MatchedTest): Pick<Finding, "file" | "line" | "before_file" | "before_line" | "test"> {
