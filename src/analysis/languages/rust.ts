@@ -87,6 +87,21 @@ function modulePath(node: Node): string[] {
 }
 
 /**
+ * The predicate of a file's own `#![cfg(…)]` (an inner attribute at the
+ * top of the file gates the whole module: The Rust Reference,
+ * "Conditional compilation"), or null. tree-sitter-rust reads one on the
+ * file's first line as a shebang; both forms are read.
+ */
+function fileCfgOf(root: Node): string | null {
+  for (const child of namedChildren(root)) {
+    if (child.type !== "inner_attribute_item" && child.type !== "shebang") continue;
+    const predicate = /^#!\s*\[\s*cfg\s*\(([\s\S]*)\)\s*\]$/.exec(child.text.trim())?.[1];
+    if (predicate !== undefined && predicate.trim() !== "test") return predicate.trim();
+  }
+  return null;
+}
+
+/**
  * A macro's arguments split at top-level commas, each as its normalised text
  * and its nodes. A macro's tokens are not parsed as expressions, so the
  * generic arguments of a turbofish (`SmallVec::<u32, 2>::new()`) are read
@@ -201,6 +216,7 @@ function extractRustDrafts(path: string, grammar: LoadedGrammar, root: Node, con
   const assertions: AssertionDraft[] = [];
   const frameworks = new Set<string>();
   const hasTestCode = isRustTestPath(path) || /#\s*\[\s*cfg\s*\(\s*test\s*\)\s*\]/.test(content);
+  const fileGate = fileCfgOf(root);
 
   for (const match of queryCaptures(grammar, "tests", root)) {
     const definition = match.get("definition");
@@ -226,7 +242,9 @@ function extractRustDrafts(path: string, grammar: LoadedGrammar, root: Node, con
       draft.marks.skipped = reason === null ? { via: "#[ignore]" } : { via: "#[ignore]", reason };
     }
     // `#[cfg(any())]` compiles the test nowhere; `#[cfg(windows)]` only where the predicate holds (The Rust Reference, "Conditional compilation").
-    const compiledUnder = attributes.find((attribute) => attribute.path === "cfg")?.args?.text.replace(/^\(\s*|\s*\)$/g, "");
+    const ownGate = attributes.find((attribute) => attribute.path === "cfg")?.args?.text.replace(/^\(\s*|\s*\)$/g, "");
+    // A file gated whole (`#![cfg(exhaustive)]` at its top) compiles its tests under that predicate too.
+    const compiledUnder = fileGate === null ? ownGate : ownGate === undefined ? fileGate : `all(${fileGate}, ${ownGate})`;
     if (compiledUnder !== undefined && !draft.marks.skipped) {
       if (cfgHoldsHere(compiledUnder, "anywhere") === false) draft.marks.skipped = { via: `#[cfg(${compiledUnder})]`, reason: "compiled in no configuration" };
       else if (cfgHoldsHere(compiledUnder) !== true) draft.marks.conditional = { via: `#[cfg(${compiledUnder})]`, condition: `cfg(not(${compiledUnder}))` };
