@@ -205,6 +205,24 @@ function titleOf(call: Node): string {
     : "(untitled)";
 }
 
+/**
+ * The description of an example group, as RSpec builds it from the group's
+ * arguments (rspec-core, ExampleGroup description: `describe
+ * Addressable::URI, "when created with a non-string authority"` is
+ * "Addressable::URI when created with a non-string authority"; a second
+ * string starting with `#`, `.` or `::` is joined with no space): its
+ * first argument's title, then a second argument that is a string.
+ * Metadata (symbols, pairs) is no part of it. Without the second string,
+ * groups of one class described per context shared one name, and their
+ * tests one id (sweep of sporkmonger/addressable 01053b2).
+ */
+function groupTitleOf(call: Node, title: string): string {
+  const second = argumentsOf(call)[1];
+  const text = second && (second.type === "string" || second.type === "string_content") ? stringValue(second) : null;
+  if (text === null || text === "") return title;
+  return /^(?:#|\.|::)/.test(text) ? `${title}${text}` : `${title} ${text}`;
+}
+
 /** True for an example call with no title argument (`example { … }`, `it { is_expected.to … }`): {@link titleOf} names it by its body. */
 function isUntitled(call: Node): boolean {
   const first = argumentsOf(call)[0];
@@ -526,7 +544,7 @@ function extractRubyDrafts(path: string, grammar: LoadedGrammar, root: Node): Ex
     const definer = declaration.kind === "example" ? rubyDefinerOf(call, marks) : null;
     if (definer)
       testDefiners.push(definer); // a template of the tests its callers define, no test itself
-    else if (declaration.kind === "group") groups.push({ node: call, title, marks });
+    else if (declaration.kind === "group") groups.push({ node: call, title: groupTitleOf(call, title), marks });
     else examples.push({ node: call, title: method === "its" ? `its(${title})` : title, marks, body: block ? (bodyOf(block) ?? block) : null });
   }
 
