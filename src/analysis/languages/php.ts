@@ -595,9 +595,13 @@ function phpThrownBy(branch: Node | null): Node | null {
   return inner?.type === "throw_expression" || inner?.type === "throw_statement" ? (namedChildren(inner)[0] ?? null) : null;
 }
 
+/** Classes of error results a validator returns rather than throws (`InvalidEmail`, `ErrorResult`, `ValidationFailure`, `ParseError`). */
+const ERROR_RESULT_CLASS = /^(?:Invalid|Error|Failure|Failed|Err)(?:[A-Z]\w*)?$|[a-z](?:Error|Failure|Invalid)$/;
+
 /**
  * A result type's error a branch returns instead of throwing: the last
- * statement `return Error::create($m)`, `return Result::error($m)`,
+ * statement `return new InvalidEmail(new Reason())` (an error result
+ * object, {@link ERROR_RESULT_CLASS}), `return Error::create($m)`, `return Result::error($m)`,
  * `return Either::left($m)`, `return Err::of($m)` (graham-campbell/result-type,
  * and result and either libraries alike): the error refuses the input as a
  * throw would. Null otherwise.
@@ -611,6 +615,11 @@ function phpErrorReturnedBy(branch: Node | null): Node | null {
       : branch;
   if (last?.type !== "return_statement") return null;
   const value = last.namedChild(0);
+  // `return new InvalidEmail(new ConsecutiveDot(), $token)`: an error result object (egulias/EmailValidator 3.x).
+  if (value?.type === "object_creation_expression") {
+    const created = (namedChildren(value).find((child) => /name/.test(child.type))?.text ?? "").split("\\").pop() ?? "";
+    return ERROR_RESULT_CLASS.test(created) ? value : null;
+  }
   if (value?.type !== "scoped_call_expression") return null;
   const scope = value.childForFieldName("scope")?.text.split("\\").pop() ?? "";
   const method = value.childForFieldName("name")?.text ?? "";

@@ -230,6 +230,9 @@ const THROW_HELPER_CLASSES: Readonly<Record<string, string>> = {
  * `ArgumentOutOfRangeException.ThrowIfNegative` -> "ArgumentOutOfRangeException", `Objects.requireNonNull` -> "NullPointerException".
  */
 function actionClass(action: string): string {
+  // An error result that wraps its reason (`new InvalidEmail(new ConsecutiveDot(), $t)`) refuses for that reason, as a throw of it did.
+  const wrapped = /^new\s+(?:[\w\\]*\\)?(?:Invalid|Error|Failure|Failed|Err)\w*\(\s*new\s+(?:[\w\\]*\\)?(\w+)\(/.exec(action);
+  if (wrapped) return wrapped[1] as string;
   const phpAssert = /^\\?(?:Webmozart\\Assert\\)?(Assert::\w+)/.exec(action);
   const unpathed = action.replace(/^(?:std|core|anyhow|eyre)::/, "");
   const match = /^(?:new )?([\w$.]+)/.exec(unpathed);
