@@ -1155,36 +1155,6 @@ function listIds(slots: readonly Slot[], limit = 5): string {
 }
 
 /**
- * Before slots that were exact duplicates of a test the file keeps: the
- * same id and body (a group or test pasted twice, sweep of
- * sporkmonger/addressable 01053b2), a copy removed while one stays. The
- * copy checked nothing its twin does not: a test_deletion at low, not a
- * test lost. Only as many copies as the file lost are so read.
- */
-function duplicatesRemoved(before: readonly Slot[], after: readonly Slot[]): Slot[] {
-  const keyOf = (slot: Slot): string => `${slot.file}\u0000${slot.test.id}\u0000${slot.test.bodyHash}`;
-  const count = (slots: readonly Slot[]): Map<string, number> => {
-    const counts = new Map<string, number>();
-    for (const slot of slots) if (!slot.test.declaredAt) counts.set(keyOf(slot), (counts.get(keyOf(slot)) ?? 0) + 1);
-    return counts;
-  };
-  const was = count(before);
-  const now = count(after);
-  const removed: Slot[] = [];
-  const taken = new Map<string, number>();
-  for (const slot of before) {
-    if (slot.partner !== null || slot.test.declaredAt) continue;
-    const key = keyOf(slot);
-    const kept = now.get(key) ?? 0;
-    const allowance = kept === 0 ? 0 : (was.get(key) ?? 0) - kept;
-    if ((taken.get(key) ?? 0) >= allowance) continue;
-    taken.set(key, (taken.get(key) ?? 0) + 1);
-    removed.push(slot);
-  }
-  return removed;
-}
-
-/**
  * The conservation of checks (analysis/checks): a before test that no name
  * pass paired is not deleted when its checks live on in after tests that are
  * new or were edited (a test kept byte for byte absorbed nothing): merged
@@ -1433,22 +1403,6 @@ export function compareFacts(
   );
   const conservation = conservationFindings(before, after, allPairs, productRenamed);
   findings.push(...conservation.findings);
-  // An exact duplicate removed while its twin stays: low, it checked nothing the twin does not.
-  for (const slot of duplicatesRemoved(before, after)) {
-    conservation.conserved.add(slot);
-    findings.push({
-      type: "test_deletion",
-      severity: "low",
-      file: slot.file,
-      line: null,
-      before_file: slot.file,
-      before_line: slot.test.line,
-      test: slot.test.id,
-      message: `test "${slot.test.id}" in ${slot.file} was an exact duplicate (same title, same body) of a test the file keeps; the copy was removed`,
-      evidence: { duplicate_of: slot.test.id },
-      allowed: false,
-    });
-  }
   // Lost tests: each declaration is reported once (see the module comment).
   const ownLost = new Map<FactsPair, Slot[]>();
   const derivedLost: Slot[] = [];

@@ -521,10 +521,9 @@ const withFindings: CompareCase[] = [
     findings: [`test_deletion/critical test/dup.test.ts "works"`],
   },
   {
-    // The copy checked nothing its twin does not (sweep of sporkmonger/addressable 01053b2): reported, at low.
-    name: "an exact duplicate merged away still counts once by multiplicity, at low",
+    name: "an exact duplicate merged away still counts once by multiplicity",
     changes: [change("test/dup.test.ts", `it("works", () => { expect(f(1)).toBe(1); });\nit("works", () => { expect(f(1)).toBe(1); });`, `it("works", () => { expect(f(1)).toBe(1); });`)],
-    findings: [`test_deletion/low test/dup.test.ts "works"`],
+    findings: [`test_deletion/critical test/dup.test.ts "works"`],
   },
   {
     name: "a test file deleted: one finding listing its tests",

@@ -162,6 +162,9 @@ export function relationOfMatcher(matcher: string): Relation {
   // Go: a returned error is the call's failure. `if err == nil { t.Errorf }` and testify's / gotest.tools' `assert.Error(t, err)`
   // expect the call `err` was bound to to fail (its `throws`; `t.Error` itself is the failure call, no relation).
   if (/^if err == nil\b/.test(matcher) || /^(?:assert|require)\.Error$/.test(matcher)) return "throws";
+  // Go: `if n < 0 { t.Error }` fails on `n < 0`, so it requires `n >= 0`: an ordering's complement is the relation checked.
+  const failing = /^if (<=|>=|<|>) /.exec(matcher)?.[1];
+  if (failing !== undefined) return failing.startsWith("<") ? "greater" : "less";
   // A matcher object's relation (NUnit `Assert.That(x, Is.EqualTo(1))`, Hamcrest `assertThat(x, equalTo(1))`): the inner matcher's.
   const constraint = CONSTRAINT_MATCHER.exec(matcher)?.[1];
   if (constraint !== undefined) {

@@ -479,7 +479,16 @@ function testingCallFact(guard: Node, condition: Node, object: string, matcher: 
       }
       return fact;
     }
-    if (["<", ">", "<=", ">="].includes(operator)) return { ...base, strength: 2, matcher: `if ${operator} ${base.matcher}` };
+    // `if secs < 0 { t.Error(…) }` requires `secs >= 0` of its operands (checks/relations.ts reads the matcher's operator as
+    // the condition that fails the test, its complement the relation required).
+    if (["<", ">", "<=", ">="].includes(operator)) {
+      const fact: AssertionFact = { ...base, strength: 2, matcher: `if ${operator} ${base.matcher}` };
+      const actual = compactText(left);
+      const expected = compactText(right);
+      if (actual !== undefined) fact.actual = actual;
+      if (expected !== undefined) fact.expected = expected;
+      return fact;
+    }
     // `_, err := Parse("x"); if err == nil { t.Errorf(…) }`: the value must not be nil, the error of the call it was bound to
     // (testify's `assert.Error(t, err)`, `assert.NotNil(t, v)`), a negated equality with nil as `if x == y` is.
     const unset = isNilCheck && operator === "==" ? (left?.type === "nil" ? right : left) : null;

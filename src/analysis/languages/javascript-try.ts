@@ -103,8 +103,9 @@ function tryShapes(root: t.Node, content: string, facts: readonly PlacedFact[]):
  * with its hand-written exception checks read as `throws` checks; an
  * uncounted explicit failure (`expect.unreachable()`, `fail()`) ending a
  * guarded block is counted as the failure it is first, and so is a throw of
- * a new error there (a check only when the handler asserts on what it
- * caught: a JS handler catches the throw too).
+ * a new error there when the handler requires another type of what it
+ * caught (a JS handler catches the throw too: any other assertion of it
+ * holds of the thrown error as well).
  */
 export function withJavaScriptTryChecks(callback: t.Node, content: string, assertions: readonly PlacedFact[]): PlacedFact[] {
   const shapes = tryShapes(callback, content, assertions);
@@ -116,7 +117,12 @@ export function withJavaScriptTryChecks(callback: t.Node, content: string, asser
     const line = content.slice(0, last.start).split("\n").length;
     const raised = NEW_ERROR.exec(last.text)?.[1];
     // A throw ending the guarded block fails the test as `fail()` does, unless the handler catches it (any JS handler does).
-    if (raised !== undefined) placed.push({ fact: { line, matcher: RAISE_FAILURE, expected: raised, strength: 1, tautology: false }, start: last.start });
+    // The handler catches the throw too, so it is a check only where the handler requires another type of what it caught
+    // (`expect(e).toBeInstanceOf(TypeError)`): an assertion of anything else holds of the thrown error as well.
+    const named = shape.handlers.flatMap((handler) => handler.types);
+    if (raised !== undefined && named.length > 0 && !named.some((type) => type === raised || type === "Error")) {
+      placed.push({ fact: { line, matcher: RAISE_FAILURE, expected: raised, strength: 1, tautology: false }, start: last.start });
+    } else if (raised !== undefined) continue;
     else if (UNCOUNTED_FAILURE.test(last.text)) placed.push({ fact: { line, matcher: last.text.slice(0, last.text.indexOf("(")), strength: 1, tautology: false }, start: last.start });
   }
   placed.sort((a, b) => a.start - b.start);

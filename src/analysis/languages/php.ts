@@ -595,8 +595,13 @@ function phpThrownBy(branch: Node | null): Node | null {
   return inner?.type === "throw_expression" || inner?.type === "throw_statement" ? (namedChildren(inner)[0] ?? null) : null;
 }
 
-/** Classes of error results a validator returns rather than throws (`InvalidEmail`, `ErrorResult`, `ValidationFailure`, `ParseError`). */
-const ERROR_RESULT_CLASS = /^(?:Invalid|Error|Failure|Failed|Err)(?:[A-Z]\w*)?$|[a-z](?:Error|Failure|Invalid)$/;
+/**
+ * Classes of error results a validator returns rather than throws
+ * (`InvalidEmail`, `ValidationFailure`, `ErrorResult`): never a throwable
+ * (`…Exception`, `…Error`, whose return in place of a throw lets the input
+ * through) nor a handler (`ErrorHandler`).
+ */
+const ERROR_RESULT_CLASS = /^(?!\w*(?:Exception|Error|Handler)$)(?:Invalid[A-Z]\w*|Failed[A-Z]\w*|\w+Failure|Error(?:Result|Response|Outcome))$/;
 
 /**
  * A result type's error a branch returns instead of throwing: the last

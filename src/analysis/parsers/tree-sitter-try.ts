@@ -106,14 +106,32 @@ export function tryShapes(root: Node, syntax: TrySyntax): TryShape[] {
   return shapes;
 }
 
+/** Assertion failures and base classes (a handler of a subclass never catches an instance of its base). */
+const FAILURE_OR_BASE =
+  /^(?:AssertionError|AssertionFailedError|AssertFailedException|XunitException|ExpectationFailedException|Exception|BaseException|Throwable|Error|StandardError|RuntimeException|RuntimeError)$/;
+
+/** True when a `try` node lies inside another `try`'s guarded part, in the same function. */
+function isInsideTry(node: Node, syntax: TrySyntax): boolean {
+  for (let parent = node.parent; parent; parent = parent.parent) {
+    if (/function|method|lambda|closure|^def$|^block_argument$|^do_block$/.test(parent.type)) return false;
+    if (syntax.tryTypes.has(parent.type) && syntax.parts(parent)?.handlers.length) return true;
+  }
+  return false;
+}
+
 /**
  * The raises of a file that fail a test as an explicit failure does: a raise
- * of a new error ({@link TrySyntax.raisedType}) in a `try`'s `else` clause,
- * as the last guarded statement, or right after a `try` whose every handler
- * returns, runs only when the guarded code did not throw (`try: parse(s) except ParseError as e: return e else: raise
- * ValueError(s)`; `try { f(); throw new AssertionError(); } catch (E e) {}`).
- * Each is a draft with the matcher {@link RAISE_FAILURE} and the raised type
- * as its expected value, unless an assertion already lies in it.
+ * of a new error ({@link TrySyntax.raisedType}) in a `try`'s `else` clause
+ * (no handler of the `try` catches it), right after a `try` whose every
+ * handler returns, or as the last guarded statement when it raises an
+ * assertion failure or a base class ({@link FAILURE_OR_BASE}: a handler may
+ * catch any other through a parent class), runs only when the guarded code
+ * did not throw (`try: parse(s) except ParseError as e: return e else:
+ * raise ValueError(s)`; `try { f(); throw new AssertionError(); } catch (E
+ * e) {}`). A `try` inside another is not read: the outer one may catch
+ * the raise. Each is a draft with the matcher {@link RAISE_FAILURE} and the
+ * raised type as its expected value, unless an assertion already lies in
+ * it.
  */
 function raiseFailures(root: Node, syntax: TrySyntax, assertions: readonly AssertionDraft[]): AssertionDraft[] {
   const raisedType = syntax.raisedType?.bind(syntax);
@@ -128,7 +146,20 @@ function raiseFailures(root: Node, syntax: TrySyntax, assertions: readonly Asser
     const index = siblings.findIndex((sibling) => sibling.id === node.id);
     const next = index === -1 ? undefined : siblings[index + 1];
     const handlersReturn = parts.handlers.every((handler) => handler.statements.at(-1)?.type === "return_statement" || handler.statements.at(-1)?.type === "return");
-    const candidates = [...parts.orElse, ...(last ? [last] : []), ...(next && handlersReturn ? [next] : [])];
+    // An enclosing `try` may catch the raise (`except RuntimeError: pass` around it): then it fails nothing for sure.
+    if (isInsideTry(node, syntax)) continue;
+    const candidates = [...parts.orElse, ...(next && handlersReturn ? [next] : [])];
+    // In the guarded block the handlers may catch the raise through a parent class (`raise KeyError` under `except
+    // LookupError`), which is not known here: only a raise of a failure or base class no handler of a subclass catches counts.
+    if (
+      last &&
+      FAILURE_OR_BASE.test(
+        raisedType(last)
+          ?.split(/[.:\\]+/)
+          .pop() ?? "",
+      )
+    )
+      candidates.push(last);
     for (const statement of candidates) {
       const type = raisedType(statement);
       if (type === null || assertions.some((draft) => draft.startIndex >= statement.startIndex && draft.startIndex < statement.endIndex)) continue;

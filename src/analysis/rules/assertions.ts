@@ -1346,7 +1346,7 @@ function helperFindings(input: RuleInput, isCodeChanged: (path: string) => boole
       if (now?.assertionsDetail?.some((fact) => fact.matcher.startsWith("helper "))) continue; // its checks may live on in the helper it calls now
       const was = realChecks(helper);
       const is = realChecks(now);
-      const lost = was.filter((check) => !is.some((candidate) => coverage(check, candidate, false) !== null || isCalledWithMore(check, candidate) || isReSubjected(check, candidate)));
+      const lost = was.filter((check) => !is.some((candidate) => coverage(check, candidate, false) !== null || isCalledWithMore(check, candidate)));
       if (lost.length === 0) continue;
       const line = (after?.nonTestFunctions ?? []).find((fn) => fn.name === helper.name)?.line ?? lost[0]?.line ?? null;
       findings.push(
@@ -1363,32 +1363,22 @@ function helperFindings(input: RuleInput, isCodeChanged: (path: string) => boole
 }
 
 /**
- * True when `now` states what `was` stated of a value computed another way
- * (sweep of apache/commons-collections 167b284e: a shared helper's
- * `final Object object = ois.readObject(); assertSame(o, object, msg)` ->
- * `assertSame(o, AbstractObjectTest.serializeDeserialize(o), msg)`): the
- * same relation, negation and expected value, at least as strong, of
- * another subject. A test's paired checks are read so already; a helper's
- * rewritten computation is no check removed.
- */
-function isReSubjected(was: Check, now: Check): boolean {
-  return was.expected !== undefined && now.expected === was.expected && was.relation === now.relation && was.isNegated === now.isNegated && now.strength >= was.strength && now.subject !== now.expected;
-}
-
-/**
  * True when `now` is `was` with arguments appended to the call it checks
  * (`truncate($3, $4)` -> `truncate($3, $4, $5)`: a data-provider test of an
  * abstract PHPUnit base gained a parameter it passes on, symfony/string
  * 912a09f6): the same relation, negation and expected value of the same
  * call, fed one more input. The test comparison reads such an edit as a
- * changed check; a helper's is no check lost.
+ * changed check; a helper's is no check lost, unless an appended argument
+ * passes the expected value in (`P.parse(input, expected)` may answer it).
  */
 function isCalledWithMore(was: Check, now: Check): boolean {
   if (was.relation !== now.relation || was.isNegated !== now.isNegated || was.expected !== now.expected || !was.subject.endsWith(")") || now.subject.length <= was.subject.length) return false;
   const open = was.subject.slice(0, -1);
   const appended = now.subject.slice(open.length);
   const separator = /\(\s*$/.test(open) ? "" : "\\s*,";
-  return now.subject.startsWith(open) && new RegExp(`^${separator}[^()]+(?:\\([^()]*\\)[^()]*)*\\)$`).test(appended);
+  // An appended argument that passes the expected value in (`parse($1, $2)` of `assertEquals($2, …)`) can make the call answer it.
+  const passesExpected = was.expected !== undefined && new RegExp(`(?<![\\w$])${was.expected.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(?![\\w$])`).test(appended);
+  return !passesExpected && now.subject.startsWith(open) && new RegExp(`^${separator}[^()]+(?:\\([^()]*\\)[^()]*)*\\)$`).test(appended);
 }
 
 /**

@@ -231,7 +231,9 @@ const THROW_HELPER_CLASSES: Readonly<Record<string, string>> = {
  */
 function actionClass(action: string): string {
   // An error result that wraps its reason (`new InvalidEmail(new ConsecutiveDot(), $t)`) refuses for that reason, as a throw of it did.
-  const wrapped = /^new\s+(?:[\w\\]*\\)?(?:Invalid|Error|Failure|Failed|Err)\w*\(\s*new\s+(?:[\w\\]*\\)?(\w+)\(/.exec(action);
+  const wrapped = /^new\s+(?:[\w\\]*\\)?(?!\w*(?:Exception|Error|Handler)\()(?:Invalid[A-Z]\w*|Failed[A-Z]\w*|\w+Failure|Error(?:Result|Response|Outcome))\(\s*new\s+(?:[\w\\]*\\)?(\w+)\(/.exec(
+    action,
+  );
   if (wrapped) return wrapped[1] as string;
   const phpAssert = /^\\?(?:Webmozart\\Assert\\)?(Assert::\w+)/.exec(action);
   const unpathed = action.replace(/^(?:std|core|anyhow|eyre)::/, "");

@@ -21,6 +21,11 @@ const cases: RuleCase[] = [
     changes: [change(file, BEFORE, php("return new InvalidEmail(new ConsecutiveDot(), $this->lexer->token['value']);"))],
     findings: [],
   },
+  {
+    name: "cheat: the exception returned instead of thrown",
+    changes: [change(file, BEFORE, php("return new \\InvalidArgumentException('consecutive dots');"))],
+    findings: [`validation_bypass/high ${file}`],
+  },
   { name: "cheat: the guard now answers a valid result", changes: [change(file, BEFORE, php("return new ValidEmail();"))], findings: [`validation_bypass/high ${file}`] },
   { name: "cheat: the guard's throw dropped for a log line", changes: [change(file, BEFORE, php("error_log('consecutive dots');"))], findings: [`validation_bypass/high ${file}`] },
 ];

@@ -6,7 +6,10 @@
  * pytest-dev/iniconfig 5f617e30ac: the helper `parse_a_error` went from
  * `pytest.raises(ParseError, parse, input)` to `try: parse(input) except
  * ParseError as e: return e else: raise ValueError(input)`, read as 4 high
- * removals). A raise that its own handler catches checks nothing.
+ * removals). A raise that its own handler catches checks nothing; in the
+ * guarded block only an assertion failure or a base class counts (a
+ * handler may catch any other through a parent class), and a `try` inside
+ * another is not read (the outer one may catch the raise).
  */
 import { describe, it } from "vitest";
 import { change, expectFindings, type RuleCase } from "./table.js";
@@ -71,19 +74,19 @@ const cases: RuleCase[] = [
       change(
         "tests/ParserTests.cs",
         csTest(`    Assert.Throws<ArgumentException>(() => Parser.Parse(""));\n`),
-        csTest(`    try {\n      Parser.Parse("");\n      throw new InvalidOperationException("expected ArgumentException");\n    } catch (ArgumentException) {\n    }\n`),
+        csTest(`    try {\n      Parser.Parse("");\n      throw new XunitException("expected ArgumentException");\n    } catch (ArgumentException) {\n    }\n`),
       ),
     ],
     findings: [],
   },
   {
-    name: "php: expectException rewritten as try { call; throw new LogicException } catch (E)",
+    name: "php: expectException rewritten as try { call; throw new \\Exception } catch (E)",
     changes: [
       change(
         "tests/ParserTest.php",
         phpTest(`    $this->expectException(InvalidArgumentException::class);\n    Parser::parse('');\n`),
         phpTest(
-          `    try {\n      Parser::parse('');\n      throw new \\LogicException('expected InvalidArgumentException');\n    } catch (InvalidArgumentException $e) {\n      $this->addToAssertionCount(1);\n    }\n`,
+          `    try {\n      Parser::parse('');\n      throw new \\Exception('expected InvalidArgumentException');\n    } catch (InvalidArgumentException $e) {\n      $this->addToAssertionCount(1);\n    }\n`,
         ),
       ),
     ],
@@ -121,6 +124,52 @@ const cases: RuleCase[] = [
       ),
     ],
     findings: [removed("test/parse.test.js", "rejects empty")],
+  },
+  {
+    name: "cheat: python: the raise caught through its parent class (KeyError under except LookupError)",
+    changes: [
+      change(
+        "tests/test_parse.py",
+        pyTest(`    with pytest.raises(LookupError):\n        parse("")\n`),
+        pyTest(`    try:\n        parse("")\n        raise KeyError("parse('') did not raise")\n    except LookupError:\n        pass\n`),
+      ),
+    ],
+    findings: [removed("tests/test_parse.py", "test_rejects_empty")],
+  },
+  {
+    name: "cheat: java: the throw caught through its parent class (NumberFormatException under IllegalArgumentException)",
+    changes: [
+      change(
+        "src/test/java/ParserTest.java",
+        javaTest(`    assertThrows(IllegalArgumentException.class, () -> Parser.parse(""));\n`),
+        javaTest(`    try {\n      Parser.parse("");\n      throw new NumberFormatException("expected");\n    } catch (IllegalArgumentException expected) {\n    }\n`),
+      ),
+    ],
+    findings: [removed("src/test/java/ParserTest.java", "ParserTest > rejectsEmpty")],
+  },
+  {
+    name: "cheat: python: an enclosing try swallows the else clause's raise",
+    changes: [
+      change(
+        "tests/test_parse.py",
+        pyTest(`    with pytest.raises(KeyError):\n        parse("")\n`),
+        pyTest(
+          `    try:\n        try:\n            parse("")\n        except KeyError:\n            return\n        else:\n            raise RuntimeError("did not raise")\n    except RuntimeError:\n        pass\n`,
+        ),
+      ),
+    ],
+    findings: [removed("tests/test_parse.py", "test_rejects_empty")],
+  },
+  {
+    name: "cheat: javascript: the handler asserts what the thrown error satisfies too",
+    changes: [
+      change(
+        "test/parse.test.js",
+        jsTest(`  expect(() => parse("")).toThrow();\n`),
+        jsTest(`  try {\n    parse("");\n    throw new Error("should have thrown");\n  } catch (error) {\n    expect(error).toBeDefined();\n  }\n`),
+      ),
+    ],
+    findings: [`assertion_weakening/high test/parse.test.js "rejects empty"`],
   },
   {
     name: "cheat: python: the helper's raises check dropped (no raise when nothing was raised)",
