@@ -1511,6 +1511,6 @@ export function compareFacts(
   if (droppedDependencies && droppedDependencies.length > 0) input.droppedDependencies = droppedDependencies;
   if (droppedTargets && droppedTargets.length > 0) input.droppedTargets = droppedTargets;
   if (droppedFeatures && droppedFeatures.length > 0) input.droppedFeatures = droppedFeatures;
-  if (renames) input.renames = renames;
+  if (productRenamed.length > 0) input.productRenames = productRenamed;
   return applyRules(findings, input);
 }

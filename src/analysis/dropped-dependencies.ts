@@ -57,14 +57,24 @@ function isNpmManifest(path: string): boolean {
  * change deletes, drops nothing. Never throws.
  */
 export function droppedDependencies(changes: readonly FileChange[]): DroppedDependency[] {
+  return droppedNames(changes, isNpmManifest, npmDependencies);
+}
+
+/**
+ * The names `namesOf` reads in the manifests (`isManifest`) of a change
+ * before it and in none of them after it, with the manifest that lost each,
+ * sorted by name: a manifest the change deletes, or one unreadable on a
+ * side, drops nothing (what it names after still counts as kept).
+ */
+function droppedNames(changes: readonly FileChange[], isManifest: (path: string) => boolean, namesOf: (text: string) => Set<string> | null): DroppedDependency[] {
   const kept = new Set<string>();
   const candidates: DroppedDependency[] = [];
   for (const change of changes) {
-    if (!isNpmManifest(change.path) || change.after === null) continue;
-    const after = npmDependencies(change.after);
+    if (!isManifest(change.path) || change.after === null) continue;
+    const after = namesOf(change.after);
     if (after === null) continue;
     for (const name of after) kept.add(name);
-    const before = change.before === null ? null : npmDependencies(change.before);
+    const before = change.before === null ? null : namesOf(change.before);
     for (const name of before ?? []) if (!after.has(name)) candidates.push({ name, manifest: change.path });
   }
   return candidates.filter((entry) => !kept.has(entry.name)).sort((a, b) => a.name.localeCompare(b.name));
@@ -176,17 +186,7 @@ export function cargoFeatures(text: string): Set<string> | null {
  * read on either side, drops nothing. Never throws.
  */
 export function droppedCargoFeatures(changes: readonly FileChange[]): DroppedDependency[] {
-  const kept = new Set<string>();
-  const candidates: DroppedDependency[] = [];
-  for (const change of changes) {
-    if (!(change.path === "Cargo.toml" || change.path.endsWith("/Cargo.toml")) || change.after === null || change.before === null) continue;
-    const after = cargoFeatures(change.after);
-    const before = cargoFeatures(change.before);
-    if (after === null || before === null) continue;
-    for (const name of after) kept.add(name);
-    for (const name of before) if (!after.has(name)) candidates.push({ name, manifest: change.path });
-  }
-  return candidates.filter((entry) => !kept.has(entry.name)).sort((a, b) => a.name.localeCompare(b.name));
+  return droppedNames(changes, (path) => path === "Cargo.toml" || path.endsWith("/Cargo.toml"), cargoFeatures);
 }
 
 /**

@@ -21,7 +21,7 @@
 
 import type { Check } from "./checks/normalise.js";
 import type { CodeFacts } from "./facts.js";
-import type { RenameWitness } from "./title-renames.js";
+import { bare, type RenameWitness } from "./title-renames.js";
 
 /** One renamed function: its name paths before and after (`Base64.toIntegerBytes` -> `BaseNCodec.toUnsignedBytes`). */
 export interface ProductRename {
@@ -31,9 +31,6 @@ export interface ProductRename {
 
 /** Last segment of a name path (`Base64.toIntegerBytes` -> `toIntegerBytes`). */
 const shortName = (name: string): string => name.slice(name.lastIndexOf(".") + 1);
-
-/** The lower-case letters and digits of a name, the form the witness compares lines in. */
-const bare = (text: string): string => text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, "");
 
 /** Most removed × added candidates weighed: a change that removes and adds hundreds of functions is no rename. */
 const MAX_CANDIDATES = 400;
@@ -61,6 +58,11 @@ export function productRenames(files: readonly { before: CodeFacts | null; after
     if (only) renames.push({ from: oldPath, to: only[1] });
   }
   return renames;
+}
+
+/** The short names the renamed functions had (`Base64.toIntegerBytes` -> `toIntegerBytes`): no longer removed code for the tests. */
+export function renamedFrom(renames: readonly ProductRename[] | undefined): Set<string> {
+  return new Set((renames ?? []).map((rename) => shortName(rename.from)));
 }
 
 /** A name path as a pattern of whole identifiers (`Base64.toIntegerBytes` -> `\bBase64\.toIntegerBytes\b`). */

@@ -47,7 +47,7 @@ export function titleTokens(name: string): string[] {
 }
 
 /** Lower-case letters and digits of a text, the form lines and substitutions are compared in. */
-function bare(text: string): string {
+export function bare(text: string): string {
   return text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, "");
 }
 

@@ -1054,7 +1054,7 @@ function composedErrorParts(text: string): { errorType?: string; message?: strin
   const sides: string[] = [];
   const split = (matcher: string): void => {
     const and = /^(.*?)\.and\((.*)\)$/s.exec(matcher);
-    if (and && isBalancedText(and[1] as string) && isBalancedText(and[2] as string)) {
+    if (and && isBalanced(and[1] as string) && isBalanced(and[2] as string)) {
       split((and[1] as string).trim());
       split((and[2] as string).trim());
     } else sides.push(matcher.trim());
@@ -1073,16 +1073,6 @@ function composedErrorParts(text: string): { errorType?: string; message?: strin
     } else return null;
   }
   return parts.errorType === undefined && parts.message === undefined ? null : parts;
-}
-
-/** True when every bracket of a text closes in it, in order. */
-function isBalancedText(text: string): boolean {
-  let depth = 0;
-  for (const char of text) {
-    if (char === "(" || char === "[" || char === "{") depth++;
-    else if ((char === ")" || char === "]" || char === "}") && --depth < 0) return false;
-  }
-  return depth === 0;
 }
 
 /**

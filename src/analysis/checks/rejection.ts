@@ -234,3 +234,13 @@ export function isRebuiltFromTemplate(removed: readonly string[], kept: readonly
     });
   });
 }
+
+/**
+ * Classes of error results a validator returns rather than throws
+ * (`InvalidEmail`, `ValidationFailure`, `ErrorResult`): never a throwable
+ * (`…Exception`, `…Error`, whose return in place of a throw lets the input
+ * through) nor a handler (`ErrorHandler`). languages/php.ts reads such a
+ * return as a refusal, rules/validation.ts the reason it wraps as the
+ * refusal's class.
+ */
+export const ERROR_RESULT_CLASS = /^(?!\w*(?:Exception|Error|Handler)$)(?:Invalid[A-Z]\w*|Failed[A-Z]\w*|\w+Failure|Error(?:Result|Response|Outcome))$/;

@@ -31,6 +31,7 @@ import { isUnderTestDirectory } from "./language.js";
 import { defineLanguage } from "./define-language.js";
 import { catchesOnlyLookupErrors, LOOKUP_ERRORS } from "./lookup-errors.js";
 import { createdType, statementNodes, withTryChecks, type TrySyntax } from "../parsers/tree-sitter-try.js";
+import { ERROR_RESULT_CLASS } from "../checks/rejection.js";
 import { PHP_SHADOWS } from "./shadow-tables.js";
 
 /** True under a `vendor/` directory (Composer dependencies). */
@@ -594,14 +595,6 @@ function phpThrownBy(branch: Node | null): Node | null {
   const inner = last?.type === "expression_statement" ? last.namedChild(0) : last;
   return inner?.type === "throw_expression" || inner?.type === "throw_statement" ? (namedChildren(inner)[0] ?? null) : null;
 }
-
-/**
- * Classes of error results a validator returns rather than throws
- * (`InvalidEmail`, `ValidationFailure`, `ErrorResult`): never a throwable
- * (`…Exception`, `…Error`, whose return in place of a throw lets the input
- * through) nor a handler (`ErrorHandler`).
- */
-const ERROR_RESULT_CLASS = /^(?!\w*(?:Exception|Error|Handler)$)(?:Invalid[A-Z]\w*|Failed[A-Z]\w*|\w+Failure|Error(?:Result|Response|Outcome))$/;
 
 /**
  * A result type's error a branch returns instead of throwing: the last

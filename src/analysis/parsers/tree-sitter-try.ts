@@ -80,30 +80,45 @@ export function statementNodes(block: Node | null | undefined): Node[] {
   return block ? namedChildren(block).filter((child) => child.type !== "comment") : [];
 }
 
-/** The `try` statements of a file as shapes. */
-export function tryShapes(root: Node, syntax: TrySyntax): TryShape[] {
-  const shapes: TryShape[] = [];
+/** One `try` statement of a file that has handlers: its node, its parts, and the statements of the block holding it. */
+interface TryNode {
+  node: Node;
+  parts: TryParts;
+  /** The statements of the enclosing block, the `try` among them at `index` (-1, and none, when it has no siblings). */
+  siblings: Node[];
+  index: number;
+}
+
+/** The `try` statements under `root` with handlers, read once for both {@link shapesOf} and {@link raiseFailures}. */
+function tryNodes(root: Node, syntax: TrySyntax): TryNode[] {
+  const nodes: TryNode[] = [];
   for (const node of root.descendantsOfType([...syntax.tryTypes])) {
     if (!node) continue;
     const parts = syntax.parts(node);
     if (!parts || parts.handlers.length === 0) continue;
     const siblings = parts.hasSiblings === false || !node.parent ? [] : statementNodes(node.parent);
-    const index = siblings.findIndex((sibling) => sibling.id === node.id);
+    nodes.push({ node, parts, siblings, index: siblings.findIndex((sibling) => sibling.id === node.id) });
+  }
+  return nodes;
+}
+
+/** The `try` statements as the shapes analysis/checks/error-checks.ts reads. */
+function shapesOf(nodes: readonly TryNode[]): TryShape[] {
+  return nodes.map(({ parts, siblings, index }) => {
     const handlers: TryHandler[] = parts.handlers.map((handler) => ({
       types: handler.types,
       start: handler.node.startIndex,
       end: handler.node.endIndex,
       statements: handler.statements.map(statementOf),
     }));
-    shapes.push({
+    return {
       body: parts.body.map(statementOf),
       orElse: parts.orElse.map(statementOf),
       handlers,
       before: index === -1 ? [] : siblings.slice(0, index).map(statementOf),
       after: index === -1 ? [] : siblings.slice(index + 1).map(statementOf),
-    });
-  }
-  return shapes;
+    };
+  });
 }
 
 /** Assertion failures and base classes (a handler of a subclass never catches an instance of its base). */
@@ -133,17 +148,12 @@ function isInsideTry(node: Node, syntax: TrySyntax): boolean {
  * raised type as its expected value, unless an assertion already lies in
  * it.
  */
-function raiseFailures(root: Node, syntax: TrySyntax, assertions: readonly AssertionDraft[]): AssertionDraft[] {
+function raiseFailures(nodes: readonly TryNode[], syntax: TrySyntax, assertions: readonly AssertionDraft[]): AssertionDraft[] {
   const raisedType = syntax.raisedType?.bind(syntax);
   if (!raisedType) return [];
   const drafts: AssertionDraft[] = [];
-  for (const node of root.descendantsOfType([...syntax.tryTypes])) {
-    if (!node) continue;
-    const parts = syntax.parts(node);
-    if (!parts || parts.handlers.length === 0) continue;
+  for (const { node, parts, siblings, index } of nodes) {
     const last = parts.body.at(-1);
-    const siblings = parts.hasSiblings === false || !node.parent ? [] : statementNodes(node.parent);
-    const index = siblings.findIndex((sibling) => sibling.id === node.id);
     const next = index === -1 ? undefined : siblings[index + 1];
     const handlersReturn = parts.handlers.every((handler) => handler.statements.at(-1)?.type === "return_statement" || handler.statements.at(-1)?.type === "return");
     // An enclosing `try` may catch the raise (`except RuntimeError: pass` around it): then it fails nothing for sure.
@@ -176,10 +186,11 @@ function raiseFailures(root: Node, syntax: TrySyntax, assertions: readonly Asser
  * failure, and only that: one that no `try` form reads is no assertion.
  */
 export function withTryChecks(root: Node, assertions: readonly AssertionDraft[], syntax: TrySyntax): AssertionDraft[] {
-  const raises = raiseFailures(root, syntax, assertions);
+  const nodes = tryNodes(root, syntax);
+  if (nodes.length === 0) return [...assertions];
+  const raises = raiseFailures(nodes, syntax, assertions);
   if (assertions.length === 0 && raises.length === 0) return [...assertions];
-  const shapes = tryShapes(root, syntax);
-  if (shapes.length === 0) return [...assertions];
+  const shapes = shapesOf(nodes);
   const placed = [...assertions, ...raises].sort((a, b) => a.startIndex - b.startIndex).map(({ startIndex, ...fact }) => ({ fact, start: startIndex }));
   return withTryErrorChecks(shapes, placed, syntax)
     .filter(({ fact }) => fact.matcher !== RAISE_FAILURE)

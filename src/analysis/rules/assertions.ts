@@ -37,8 +37,8 @@ import { isPatternWidened, patternOf } from "../checks/pattern-widening.js";
 import { describeNotRun, ranNoChecks, type AssertionFact, type AssertionHelperFact, type TestCase } from "../facts.js";
 import { ON_FAILURE_CONDITION } from "../checks/error-checks.js";
 import type { Finding } from "../types.js";
-import { hasCodeUnderTestChanged, multisetMinus, productRenamesOf, resolveImport, usable, type MatchedTest, type RuleInput } from "./context.js";
-import { renamedCheck, type ProductRename } from "../product-renames.js";
+import { hasCodeUnderTestChanged, multisetMinus, resolveImport, usable, type MatchedTest, type RuleInput } from "./context.js";
+import { renamedCheck, renamedFrom, type ProductRename } from "../product-renames.js";
 import { defineRule, report, rereport } from "./registry.js";
 import { describeRetired, findRetired, retiredNamesOf } from "./dependencies.js";
 import { impliesPattern, isAnchoredRelaxation, isPartialKeepingEveryField, statedAt } from "../checks/patterns.js";
@@ -690,10 +690,9 @@ function isPartOfWholeThroughLocal(
 }
 
 /** The retired tokens (dependencies.ts findRetired) but the old names of the functions the change renames: those live on (product-renames.ts). */
-function retiredBut(retired: Set<string>, renames: readonly ProductRename[]): Set<string> {
-  if (renames.length === 0) return retired;
-  const renamed = new Set(renames.map((rename) => rename.from.slice(rename.from.lastIndexOf(".") + 1)));
-  return new Set([...retired].filter((token) => !renamed.has(token)));
+function retiredBut(retired: Set<string>, renames: readonly ProductRename[] | undefined): Set<string> {
+  const renamed = renamedFrom(renames);
+  return renamed.size === 0 ? retired : new Set([...retired].filter((token) => !renamed.has(token)));
 }
 
 /** The feature_removal of assertions a surviving test lost together with the retired code each checked (`retired`, per assertion). */
@@ -1256,7 +1255,7 @@ export function assertionFindings(input: RuleInput): Finding[] {
             (index, check) => {
               const madeStateful = statefulCallee(test.before.assertionsDetail?.[index], (stateful ??= newlyStatefulFunctions(input.pairs)));
               if (madeStateful !== null) return [madeStateful];
-              retired ??= retiredBut(findRetired(input.pairs), productRenamesOf(input));
+              retired ??= retiredBut(findRetired(input.pairs), input.productRenames);
               return retired.size === 0 ? [] : retiredNamesOf(test.before, index, check, retired);
             },
             flips.isFlip,
@@ -1476,7 +1475,7 @@ function conservationOf(input: RuleInput): (test: MatchedTest, fact: AssertionFa
       return true;
     if (isCheckConserved(check, same, others)) return true;
     // The same check of a function the change renamed, made with its new name (product-renames.ts).
-    const renamed = productRenamesOf(input);
+    const renamed = input.productRenames ?? [];
     const followed = renamed.length > 0 ? renamedCheck(check, renamed) : null;
     return followed !== null && isCheckConserved(followed, same, others);
   };

@@ -6,8 +6,7 @@
  */
 
 import type { DroppedDependency } from "../dropped-dependencies.js";
-import type { RenameWitness } from "../title-renames.js";
-import { productRenames, type ProductRename } from "../product-renames.js";
+import type { ProductRename } from "../product-renames.js";
 import { hasUsableFacts, type CodeFacts, type FileFacts, type TestCase } from "../facts.js";
 import type { Runtime, StatedSupport, SupportChange } from "../support.js";
 import type { NeighbourCode } from "../neighbours.js";
@@ -59,8 +58,8 @@ export interface RuleInput {
   droppedDependencies?: readonly DroppedDependency[];
   /** .NET target frameworks the change stops building for, lower-case (dropped-dependencies.ts droppedTargets); absent = none. */
   droppedTargets?: readonly string[];
-  /** Whether a non-test line of the change swaps one word for another (title-renames.ts RenameWitness); absent = not known. */
-  renames?: RenameWitness;
+  /** The product functions the change renames (product-renames.ts productRenames, read once in compare.ts); absent = none. */
+  productRenames?: readonly ProductRename[];
   /** Cargo features the change takes out of its Cargo.toml files (dropped-dependencies.ts droppedCargoFeatures); absent = none. */
   droppedFeatures?: readonly DroppedDependency[];
 }
@@ -333,24 +332,4 @@ export function editedProductCode(input: RuleInput): EditedProductFile[] {
     if (before && after) out.push({ path: pair.path, before, after });
   }
   return out;
-}
-
-/** {@link productRenamesOf} per input: read once. */
-const renamesByInput = new WeakMap<RuleInput, ProductRename[]>();
-
-/**
- * The functions the change renames (product-renames.ts productRenames) over
- * its product files, witnessed by its non-test lines (RuleInput.renames);
- * empty without a witness. Read once per input.
- */
-export function productRenamesOf(input: RuleInput): ProductRename[] {
-  let renames = renamesByInput.get(input);
-  if (renames === undefined) {
-    renames = productRenames(
-      input.pairs.filter(isProductCode).map((pair) => ({ before: usable(pair.before)?.code ?? null, after: usable(pair.after)?.code ?? null })),
-      input.renames,
-    );
-    renamesByInput.set(input, renames);
-  }
-  return renames;
 }

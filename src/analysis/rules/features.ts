@@ -16,8 +16,9 @@ import { calleeOf } from "../checks/calls.js";
 import { checkLikeness, isSuccessorCheck } from "../checks/likeness.js";
 import type { ExportFact, TestCase } from "../facts.js";
 import { droppedFeaturesGating, npmPackageOf, type DroppedDependency } from "../dropped-dependencies.js";
+import { renamedFrom } from "../product-renames.js";
 import type { Finding } from "../types.js";
-import { hasCodeUnderTestChanged, isInlineTestedProductCode, isProductCode, isTestPair, productRenamesOf, resolveImport, usable, type RuleInput, type RulePair } from "./context.js";
+import { hasCodeUnderTestChanged, isInlineTestedProductCode, isProductCode, isTestPair, resolveImport, usable, type RuleInput, type RulePair } from "./context.js";
 import { deprecatedTokenOf, describeRetired, findNewlyDeprecated, findRemovedNames, findRetired, removedNamesCheckedBy, removedNamesOfRows } from "./dependencies.js";
 import { deadUnderSupport as skippedFromMinimum, type StatedSupport, type SupportChange } from "../support.js";
 import { defineRule, report, rereport } from "./registry.js";
@@ -681,7 +682,7 @@ export function featureFindings(matchFindings: readonly Finding[], input: RuleIn
   const retired = findRetired(input.pairs);
   // A function the change renames (product-renames.ts) lives on under its new name: a test's check of it is no check of
   // removed code, though the old name is gone for the product's callers.
-  const renamed = new Set(productRenamesOf(input).map((rename) => shortName(rename.from)));
+  const renamed = renamedFrom(input.productRenames);
   const removedForTests = renamed.size === 0 ? removed : removed.filter((entry) => !renamed.has(shortName(entry.name.replace(/::/g, "."))));
   const definitions = new Set([...findRemovedDefinitions(input.pairs)].filter((name) => !renamed.has(name)));
   const reclassified = reclassifyDeletions(findings, input, removedForTests, definitions, retired);
@@ -748,7 +749,7 @@ export function reclassifyLostChecksOfRemovedCode(
 ): Finding[] {
   if (!findings.some((finding) => finding.type === "assertion_removal" && finding.evidence?.conserved_in !== undefined)) return [...findings];
   // A function the change renames is no removed code (product-renames.ts): its checks are looked for under the new name.
-  const renamed = new Set(productRenamesOf(input).map((rename) => shortName(rename.from)));
+  const renamed = renamedFrom(input.productRenames);
   const names = new Set([...removed.map((entry) => entry.name.slice(entry.name.lastIndexOf(".") + 1)), ...findRemovedNames(input.pairs)].filter((name) => !renamed.has(name)));
   if (names.size === 0 && deprecated.size === 0) return [...findings];
   const pairByPath = new Map(input.pairs.map((pair) => [pair.path, pair] as const));

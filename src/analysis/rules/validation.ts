@@ -54,6 +54,7 @@ import {
 } from "../facts.js";
 import type { FileChange, Finding } from "../types.js";
 import { checkedTest, type Check } from "../checks/index.js";
+import { ERROR_RESULT_CLASS } from "../checks/rejection.js";
 import { isNeverFiring, madeConstantFinding, splitTopLevel, unwrapParentheses } from "./constant-condition.js";
 import { isInlineTestedProductCode, isProductCode, isTestPair, multisetMinus, usable, type RuleInput, type RulePair } from "./context.js";
 import { defineRule, report } from "./registry.js";
@@ -231,10 +232,8 @@ const THROW_HELPER_CLASSES: Readonly<Record<string, string>> = {
  */
 function actionClass(action: string): string {
   // An error result that wraps its reason (`new InvalidEmail(new ConsecutiveDot(), $t)`) refuses for that reason, as a throw of it did.
-  const wrapped = /^new\s+(?:[\w\\]*\\)?(?!\w*(?:Exception|Error|Handler)\()(?:Invalid[A-Z]\w*|Failed[A-Z]\w*|\w+Failure|Error(?:Result|Response|Outcome))\(\s*new\s+(?:[\w\\]*\\)?(\w+)\(/.exec(
-    action,
-  );
-  if (wrapped) return wrapped[1] as string;
+  const wrapped = /^new\s+(?:[\w\\]*\\)?(\w+)\(\s*new\s+(?:[\w\\]*\\)?(\w+)\(/.exec(action);
+  if (wrapped && ERROR_RESULT_CLASS.test(wrapped[1] as string)) return wrapped[2] as string;
   const phpAssert = /^\\?(?:Webmozart\\Assert\\)?(Assert::\w+)/.exec(action);
   const unpathed = action.replace(/^(?:std|core|anyhow|eyre)::/, "");
   const match = /^(?:new )?([\w$.]+)/.exec(unpathed);
@@ -984,21 +983,11 @@ function flatAlternatives(condition: string): string[] {
   });
 }
 
-/** A condition's text without the parentheses around the whole of it (`(a&&b)` -> `a&&b`). */
+/** A condition's text without the parentheses around the whole of it, however many pairs (`((a&&b))` -> `a&&b`). */
 function withoutParentheses(condition: string): string {
   let text = condition.trim();
-  while (text.startsWith("(") && text.endsWith(")") && isBalanced(text.slice(1, -1))) text = text.slice(1, -1).trim();
+  for (let inner = unwrapParentheses(text); inner !== text; inner = unwrapParentheses(text)) text = inner;
   return text;
-}
-
-/** True when every bracket of a text closes in it, in order (`a)&&(b` is not). */
-function isBalanced(text: string): boolean {
-  let depth = 0;
-  for (const char of text) {
-    if (char === "(") depth++;
-    else if (char === ")" && --depth < 0) return false;
-  }
-  return depth === 0;
 }
 
 /**
